@@ -1,0 +1,120 @@
+#!/usr/bin/env node
+// The edgectl launcher (see build.mjs for the two bundles).
+//
+// Scripted commands run dist/edgectl.cjs, compiled through vm.Script with a V8 code cache: compiling
+// the bundle is most of a cold start, and Node 20 has no compile cache of its own. The cache lives
+// in the user cache dir ($XDG_CACHE_HOME/edgectl, else ~/.cache/edgectl), keyed by Node version,
+// architecture, V8 flags and bundle hash. It is written after a run, so that it holds the functions
+// that run compiled; rewritten when V8 rejects it, or when a run that used the local platform follows
+// one that did not (--help, --remote); and silently skipped when it cannot be read or written.
+// EDGECTL_CODE_CACHE=0 turns it off.
+//
+// The TUI (`edgectl tui`, `edgectl` alone on a terminal) runs the ESM build, dist/main.js: its lazily
+// loaded chunk uses top-level await. Any argument spelled `tui` takes that route (same CLI, only a
+// slower start); the CommonJS bundle can still reach the TUI, through dist/tui.js.
+//
+// Builtins come from process.getBuiltinModule (Node >= 20.16, 22.3): static imports of node:
+// modules would each cost an ESM facade at every start.
+const builtin = process.getBuiltinModule?.bind(process) ?? (await import("node:module")).createRequire(import.meta.url)
+const fs = builtin("node:fs")
+const path = builtin("node:path")
+const { pathToFileURL, fileURLToPath } = builtin("node:url")
+
+const dist = fileURLToPath(new URL("../dist/", import.meta.url))
+const args = process.argv.slice(2)
+const tui = args.includes("tui") || (args.length === 0 && process.stdin.isTTY && process.stdout.isTTY)
+
+let source
+if (!tui) {
+  try {
+    // ASCII (checked by the build); latin1 gives an external string, off the V8 heap.
+    source = fs.readFileSync(path.join(dist, "edgectl.cjs"), "latin1")
+  } catch {
+    // no CommonJS bundle: the ESM build does everything
+  }
+}
+if (source === undefined) await import("../dist/main.js")
+else runScript(source)
+
+function cacheDir() {
+  if (process.env.EDGECTL_CODE_CACHE === "0") return undefined
+  try {
+    const base = process.env.XDG_CACHE_HOME || (process.platform === "win32" && process.env.LOCALAPPDATA) || path.join(builtin("node:os").homedir(), ".cache")
+    return path.join(base, "edgectl")
+  } catch {
+    return undefined
+  }
+}
+
+/** The cache dir and, if missing, its parent (~/.cache); no deeper. (`mkdirSync(..., {recursive: true})`
+ * never returns on some file systems, /proc for one.) */
+function makeDir(dir) {
+  try {
+    fs.mkdirSync(dir)
+  } catch (e) {
+    if (e.code === "EEXIST") return
+    if (e.code !== "ENOENT") throw e
+    fs.mkdirSync(path.dirname(dir))
+    fs.mkdirSync(dir)
+  }
+}
+
+/** A short stable hash (FNV-1a) of the V8 flags, part of the cache key: V8 rejects a cache made under other flags. */
+function fnv(s) {
+  let h = 0x811c9dc5
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193)
+  return (h >>> 0).toString(16)
+}
+
+function runScript(source) {
+  const file = path.join(dist, "edgectl.cjs")
+  const dir = cacheDir()
+  const flags = `${process.execArgv.join(" ")} ${process.env.NODE_OPTIONS ?? ""}`.trim()
+  // Line 1 is `//edgectl-build:<hash>`.
+  const key = `v8-${process.version}-${process.arch}-${flags === "" ? "" : `${fnv(flags)}-`}${source.slice(16, source.indexOf("\n"))}`
+  // Level 1: written by a run that used the local platform (most of the code a command runs);
+  // level 0: by any other run.
+  let cachedData
+  let level = -1
+  if (dir !== undefined) {
+    for (const l of [1, 0]) {
+      try {
+        cachedData = fs.readFileSync(path.join(dir, `${key}-${l}.bin`))
+        level = l
+        break
+      } catch {
+        // not there
+      }
+    }
+  }
+  const { Script } = builtin("node:vm")
+  const script = new Script(source, { filename: file, ...(cachedData !== undefined ? { cachedData } : {}) })
+  if (dir !== undefined) {
+    const accepted = cachedData !== undefined && !script.cachedDataRejected
+    process.once("exit", () => {
+      const now = globalThis[Symbol.for("edgectl/localPlatform")] === true ? 1 : 0
+      if (accepted && level >= now) return
+      try {
+        const data = script.createCachedData()
+        makeDir(dir)
+        const name = `${key}-${now}.bin`
+        const tmp = path.join(dir, `${name}.${process.pid}.tmp`)
+        fs.writeFileSync(tmp, data)
+        fs.renameSync(tmp, path.join(dir, name))
+        // Drop the other level of this build, and caches of other builds unused for a day.
+        const dayAgo = Date.now() - 86_400_000
+        for (const f of fs.readdirSync(dir)) {
+          if (!f.startsWith("v8-") || f === name) continue
+          const p = path.join(dir, f)
+          if ((f.startsWith(key) && f.endsWith(".bin")) || fs.statSync(p).mtimeMs < dayAgo) fs.unlinkSync(p)
+        }
+      } catch {
+        // an unwritable cache only costs speed
+      }
+    })
+  }
+  const module = { exports: {} }
+  const require = builtin("node:module").createRequire(file)
+  const importer = (specifier) => import(specifier.startsWith(".") ? pathToFileURL(path.join(dist, specifier)).href : specifier)
+  script.runInThisContext()(module.exports, require, module, file, path.dirname(file), importer, pathToFileURL(file).href)
+}

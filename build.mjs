@@ -1,0 +1,137 @@
+// Builds what bin/edgectl.mjs runs: two bundles of the same sources.
+//
+// - dist/main.js + chunks (ESM, splitting): the CLI with the TUI in its own lazily loaded chunk.
+//   ink/yoga use top-level await, so the TUI must stay ESM and be loaded with import(); the
+//   launcher runs this build for the TUI (`edgectl tui`, `edgectl` alone on a terminal).
+//   dist/tui.js is the TUI entry.
+// - dist/edgectl.cjs: the CLI as one CommonJS script for every other command. The launcher compiles
+//   it through vm.Script with a V8 code cache (Node 20 has no compile cache of its own, and
+//   compiling the bundle is most of a cold start). It is made from a tree-shaken ESM build (step
+//   1 below): bundling the sources straight to CommonJS would wrap every module reached by a
+//   dynamic import() in a lazy initialiser, which defeats tree shaking and evaluates whole
+//   packages (fast-check, msgpackr, ...) at start-up. serve and the SQL migrations are in the
+//   script but evaluated only when used; the TUI stays outside (it imports ./tui.js).
+//
+// Settings from the stack notes: minified, production React, better-sqlite3 external in the ESM
+// build (native addon), deep platform-node imports in the entry, and yaml/toml/ini replaced by a
+// stub: only @effect/cli's config-file options use them, edgectl has none, and parsing those
+// packages at every start costs ~5 ms.
+import { build } from "esbuild"
+import { createHash } from "node:crypto"
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { join } from "node:path"
+
+// Chunk names carry hashes: start clean so stale chunks never ship.
+rmSync("dist", { recursive: true, force: true })
+
+/** yaml, toml and ini as a stub module that fails if anything ever parses a config file with it. */
+const configFileStub = {
+  name: "config-file-stub",
+  setup(b) {
+    b.onResolve({ filter: /^(yaml|toml|ini)$/ }, (a) => ({ path: a.path, namespace: "config-file-stub" }))
+    b.onLoad({ filter: /.*/, namespace: "config-file-stub" }, (a) => ({
+      contents:
+        `const unsupported = () => { throw new Error(${JSON.stringify(`${a.path} configuration files are not supported by edgectl`)}) }\n` +
+        "export const parse = unsupported, stringify = unsupported, decode = unsupported, encode = unsupported\n" +
+        "export default { parse, stringify, decode, encode }\n",
+      loader: "js"
+    }))
+  }
+}
+/** The TUI's dynamic import, kept out of a build as an import of ./tui.js (dist/tui.js). */
+const tuiOutside = {
+  name: "tui-outside",
+  setup(b) {
+    b.onResolve({ filter: /(^|\/)tui(\/app)?\.js$/ }, (a) => (a.kind === "dynamic-import" ? { path: "./tui.js", external: true } : undefined))
+  }
+}
+const common = {
+  bundle: true,
+  platform: "node",
+  target: "node20",
+  minify: true,
+  sourcemap: false,
+  jsx: "automatic",
+  legalComments: "none",
+  define: { "process.env.NODE_ENV": '"production"' },
+  alias: { "react-devtools-core": "./src/stubs/react-devtools-core.js" },
+  logLevel: "warning"
+}
+const requireBanner = "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);"
+
+// The ESM build that ships (TUI path).
+await build({
+  ...common,
+  entryPoints: { main: "src/cli/main.ts", tui: "tui/app.tsx" },
+  outdir: "dist",
+  format: "esm",
+  splitting: true,
+  external: ["better-sqlite3"],
+  plugins: [configFileStub],
+  banner: { js: requireBanner }
+})
+
+// Step 1: the same ESM build of the CLI, tree-shaken, in a temp dir; the TUI import stays outside.
+// The temp dir is inside node_modules: step 2 bundles from it and must resolve better-sqlite3 (a
+// dir under the system temp dir has no node_modules above it).
+mkdirSync(join("node_modules", ".cache"), { recursive: true })
+const stage = mkdtempSync(join("node_modules", ".cache", "edgectl-build-"))
+try {
+  await build({
+    ...common,
+    entryPoints: { main: "src/cli/main.ts" },
+    outdir: stage,
+    format: "esm",
+    splitting: true,
+    minify: false,
+    external: ["better-sqlite3"],
+    plugins: [configFileStub, tuiOutside],
+    banner: { js: requireBanner }
+  })
+
+  // Step 2: one CommonJS script from it. better-sqlite3's JavaScript is bundled too (it is then in
+  // the code cache); its native addon is loaded from the installed package, without `bindings`'
+  // search of the file system unless the usual path is missing.
+  const sqliteAddon = {
+    name: "sqlite-addon",
+    setup(b) {
+      b.onLoad({ filter: /better-sqlite3[\\/]lib[\\/]database\.js$/ }, async (a) => {
+        const { readFile } = await import("node:fs/promises")
+        const source = await readFile(a.path, "utf8")
+        const call = "require('bindings')('better_sqlite3.node')"
+        if (!source.includes(call)) throw new Error(`build: ${a.path} no longer loads its addon with ${call}`)
+        const direct =
+          "(() => { const p = require('node:path'); const root = p.dirname(require.resolve('better-sqlite3/package.json'));" +
+          " try { return require(p.join(root, 'build', 'Release', 'better_sqlite3.node')) }" +
+          " catch { return require('bindings')({ bindings: 'better_sqlite3.node', module_root: root }) } })()"
+        return { contents: source.replace(call, direct), loader: "js" }
+      })
+    }
+  }
+  const cjs = await build({
+    ...common,
+    entryPoints: [join(stage, "main.js")],
+    outfile: "dist/edgectl.cjs",
+    format: "cjs",
+    write: false,
+    external: ["bindings", "better-sqlite3/package.json", "*.node"],
+    // The ESM chunks' `createRequire(import.meta.url)`: the launcher passes the script's URL.
+    define: { "import.meta.url": "__edgectl_url" },
+    plugins: [tuiOutside, sqliteAddon]
+  })
+  let code = cjs.outputFiles[0].text
+  // A script compiled by vm.Script has no module loader of its own: dynamic import() goes through the
+  // launcher's importer (relative specifiers resolve against dist/), passed in as `__edgectl_import`.
+  code = code.replace(/(?<![\w$.])import\(/g, "__edgectl_import(")
+  if (!code.includes('__edgectl_import("./tui.js")')) throw new Error("build: the TUI import was not found in the CommonJS bundle")
+  // Line 1 names the build (the launcher keys its code cache on it); the rest evaluates to a
+  // function, strict as the ESM sources are.
+  const body = `(function (exports, require, module, __filename, __dirname, __edgectl_import, __edgectl_url) {"use strict";${code}\n})`
+  // The launcher reads the script as latin1, which Node keeps off the V8 heap for a file this size
+  // (an external string): that only gives the right text for ASCII, esbuild's default charset.
+  if (/[^\x00-\x7f]/.test(body)) throw new Error("build: dist/edgectl.cjs must be ASCII (esbuild charset)")
+  const hash = createHash("sha256").update(body).digest("hex").slice(0, 16)
+  writeFileSync("dist/edgectl.cjs", `//edgectl-build:${hash}\n${body}`)
+} finally {
+  rmSync(stage, { recursive: true, force: true })
+}

@@ -1,0 +1,149 @@
+/**
+ * The v4 client: calls an endpoint of the contract over an `HttpClient` (the real platform, a
+ * running `edgectl serve`, or the embedded platform in-process), decodes the envelope into domain
+ * values, maps failures back to the same tagged errors, and retries 429/5xx honouring Retry-After.
+ */
+import { HttpClient, HttpClientRequest, type HttpMethod } from "@effect/platform"
+import { Context, Duration, Effect, Option, Schedule, Schema, Stream } from "effect"
+import type { Page } from "../domain/envelope.js"
+import { FailureEnvelope } from "../domain/envelope.js"
+import { ApiError, fromFailure, type V4Error } from "../domain/errors.js"
+
+export type Credentials =
+  | { readonly kind: "token"; readonly token: string }
+  | { readonly kind: "key"; readonly email: string; readonly key: string }
+
+export interface ClientConfig {
+  /** `http://127.0.0.1:8787/client/v4`, `https://api.cloudflare.com/client/v4`, or the in-process base. */
+  readonly baseUrl: string
+  readonly credentials: Credentials
+  /** `local` (embedded platform, in-process or `serve`) or `remote` (the real platform). */
+  readonly target: "local" | "remote"
+  readonly maxRetries?: number
+}
+export const ClientConfig = Context.GenericTag<ClientConfig>("edgectl/ClientConfig")
+
+export type QueryValue = string | number | boolean | ReadonlyArray<string> | undefined
+export type Query = Readonly<Record<string, QueryValue>>
+
+export interface CallInput {
+  readonly path?: Readonly<Record<string, string>>
+  readonly urlParams?: Query
+  readonly payload?: unknown
+}
+
+/** What the client needs of a contract endpoint. */
+interface AnyEndpoint {
+  readonly path: string
+  readonly method: HttpMethod.HttpMethod
+  readonly successSchema: Schema.Schema<any, any, never>
+}
+type SuccessOf<E> = E extends { readonly successSchema: Schema.Schema<infer S, any, never> } ? S : never
+
+const authHeaders = (c: Credentials): Record<string, string> =>
+  c.kind === "token" ? { authorization: `Bearer ${c.token}` } : { "x-auth-email": c.email, "x-auth-key": c.key }
+
+const fillPath = (template: string, params: Readonly<Record<string, string>> = {}) =>
+  template.replace(/:(\w+)/g, (_, k: string) => {
+    const v = params[k]
+    if (v === undefined) throw new Error(`missing path parameter ${k} for ${template}`)
+    return encodeURIComponent(v)
+  })
+
+const toUrlParams = (q: Query = {}): Array<[string, string]> =>
+  Object.entries(q).flatMap(([k, v]): Array<[string, string]> =>
+    v === undefined ? [] : Array.isArray(v) ? v.map((x) => [k, String(x)] as [string, string]) : [[k, String(v)]]
+  )
+
+const retryAfterSeconds = (h: string | undefined) => {
+  if (h === undefined) return undefined
+  const n = Number(h)
+  if (Number.isFinite(n)) return n
+  const at = Date.parse(h)
+  return Number.isNaN(at) ? undefined : Math.max(0, (at - Date.now()) / 1000)
+}
+
+const isRetryable = (method: string) => (e: V4Error) =>
+  e._tag === "RateLimited" || (e._tag === "ApiError" && e.status >= 500 && (method === "GET" || method === "PUT" || method === "DELETE"))
+
+/** Exponential backoff from 200 ms, or what the platform asked for in Retry-After. */
+const backoff = (e: V4Error, attempt: number) =>
+  e._tag === "RateLimited" && e.retryAfter !== undefined
+    ? Duration.seconds(Math.min(e.retryAfter, 60))
+    : Duration.millis(Math.min(200 * 2 ** attempt, 5000))
+
+const decodeOptions = { onExcessProperty: "preserve" } as const
+
+/** Calls one endpoint of the contract and returns its decoded success value. */
+export const call = <E extends AnyEndpoint>(
+  endpoint: E,
+  input: CallInput = {}
+): Effect.Effect<SuccessOf<E>, V4Error, HttpClient.HttpClient | ClientConfig> =>
+  Effect.gen(function* () {
+    const config = yield* ClientConfig
+    const http = yield* HttpClient.HttpClient
+    const url = config.baseUrl.replace(/\/$/, "") + fillPath(endpoint.path, input.path)
+    let request = HttpClientRequest.make(endpoint.method)(url, {
+      urlParams: toUrlParams(input.urlParams),
+      headers: { ...authHeaders(config.credentials), accept: "application/json" }
+    })
+    if (input.payload !== undefined) request = HttpClientRequest.bodyUnsafeJson(request, input.payload)
+    const once = Effect.gen(function* () {
+      const response = yield* http.execute(request).pipe(
+        Effect.mapError((e) => new ApiError({ status: 0, message: `cannot reach ${config.baseUrl}: ${e.message}` }))
+      )
+      const text = yield* response.text.pipe(
+        Effect.mapError((e) => new ApiError({ status: response.status, message: `cannot read the answer: ${e.message}` }))
+      )
+      let body: unknown
+      try {
+        body = text === "" ? null : JSON.parse(text)
+      } catch {
+        return yield* Effect.fail(
+          new ApiError({ status: response.status, message: `the platform answered HTTP ${response.status} with a body that is not JSON` })
+        )
+      }
+      if (response.status >= 400 || (body as { success?: unknown } | null)?.success === false) {
+        const failure = Schema.decodeUnknownOption(FailureEnvelope)(body)
+        const errors = Option.match(failure, { onNone: () => [], onSome: (f) => f.errors })
+        return yield* Effect.fail(fromFailure(response.status, errors, retryAfterSeconds(response.headers["retry-after"])))
+      }
+      return yield* Schema.decodeUnknown(endpoint.successSchema as Schema.Schema<SuccessOf<E>, unknown>)(body, decodeOptions).pipe(
+        Effect.mapError(
+          (e) => new ApiError({ status: response.status, message: `unexpected answer from ${endpoint.method} ${endpoint.path}: ${e.message}` })
+        )
+      )
+    })
+    let attempt = 0
+    return yield* once.pipe(
+      Effect.retry({
+        while: isRetryable(endpoint.method),
+        times: config.maxRetries ?? 3,
+        schedule: Schedule.identity<V4Error>().pipe(
+          Schedule.addDelay((e) => backoff(e, attempt++))
+        )
+      })
+    )
+  })
+
+/**
+ * Every item of a page-based list, as a stream: pages are fetched as the stream is consumed and it
+ * ends at an empty page or when `total_count` is reached, whichever comes first.
+ */
+export const paginate = <A, E, R>(
+  fetchPage: (page: number) => Effect.Effect<Page<A>, E, R>
+): Stream.Stream<A, E, R> =>
+  Stream.paginateEffect(1, (page) =>
+    Effect.map(fetchPage(page), (p) => {
+      const done = p.items.length === 0 || page * p.info.per_page >= p.info.total_count
+      return [p.items, done ? Option.none<number>() : Option.some(page + 1)] as const
+    })
+  ).pipe(Stream.mapConcat((items) => items))
+
+/** Every item of a cursor list, as a stream; ends when the cursor comes back empty. */
+export const paginateCursor = <A, E, R>(
+  fetchPage: (cursor: string | undefined) => Effect.Effect<{ items: ReadonlyArray<A>; cursor: string }, E, R>
+): Stream.Stream<A, E, R> =>
+  Stream.paginateEffect(undefined as string | undefined, (cursor) =>
+    Effect.map(fetchPage(cursor), (p) => [p.items, p.cursor === "" ? Option.none() : Option.some(p.cursor)] as const)
+  ).pipe(Stream.mapConcat((items) => items))

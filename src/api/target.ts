@@ -1,0 +1,67 @@
+/**
+ * Where the client talks to: the embedded platform in-process (default, state under
+ * `.edgectl/state` or `--persist-to`), or the real platform with `--remote`. Credentials in the
+ * environment never switch the target by themselves.
+ */
+import { FetchHttpClient, HttpClient } from "@effect/platform"
+import { Effect, Layer } from "effect"
+import * as path from "node:path"
+import { ClientConfig, type Credentials } from "./client.js"
+import { InvalidInput } from "../domain/errors.js"
+
+export const DefaultRemoteBase = "https://api.cloudflare.com/client/v4"
+/** The base the in-process platform answers on; never resolved on a network. */
+export const LocalBase = "http://edgectl.local/client/v4"
+/** The demo world's all-accounts token; a local sandbox credential, not a secret. */
+export const LocalToken = "edgectl-local-token-all-accounts-0000000"
+
+export interface TargetOptions {
+  readonly remote: boolean
+  readonly persistTo?: string | undefined
+  readonly env?: Readonly<Record<string, string | undefined>>
+  readonly cwd?: string
+}
+
+export const stateDir = (o: TargetOptions) => path.resolve(o.cwd ?? process.cwd(), o.persistTo ?? path.join(".edgectl", "state"))
+
+const remoteCredentials = (env: Readonly<Record<string, string | undefined>>): Credentials | InvalidInput => {
+  if (env.CLOUDFLARE_API_TOKEN) return { kind: "token", token: env.CLOUDFLARE_API_TOKEN }
+  if (env.CLOUDFLARE_API_KEY && env.CLOUDFLARE_EMAIL) return { kind: "key", key: env.CLOUDFLARE_API_KEY, email: env.CLOUDFLARE_EMAIL }
+  return new InvalidInput({
+    message: "--remote needs credentials: set CLOUDFLARE_API_TOKEN, or CLOUDFLARE_API_KEY and CLOUDFLARE_EMAIL"
+  })
+}
+
+/** The client layer for a target: `HttpClient` + `ClientConfig`. */
+export const clientLayer = (o: TargetOptions): Layer.Layer<HttpClient.HttpClient | ClientConfig, InvalidInput> => {
+  const env = o.env ?? process.env
+  if (o.remote) {
+    const credentials = remoteCredentials(env)
+    if (credentials instanceof InvalidInput) return Layer.fail(credentials)
+    const config = Layer.succeed(ClientConfig, {
+      baseUrl: env.CLOUDFLARE_API_BASE_URL ?? env.CF_API_BASE_URL ?? DefaultRemoteBase,
+      credentials,
+      target: "remote"
+    })
+    const http = Layer.effect(
+      HttpClient.HttpClient,
+      Effect.map(HttpClient.HttpClient, HttpClient.withTracerPropagation(false))
+    ).pipe(Layer.provide(FetchHttpClient.layer))
+    return Layer.merge(config, http)
+  }
+  const config = Layer.succeed(ClientConfig, { baseUrl: LocalBase, credentials: { kind: "token", token: LocalToken }, target: "local" })
+  // In-process, no socket: the platform's HttpApi app runs in this process without web
+  // Request/Response objects (see local-transport.ts); loaded only when local mode is used.
+  const http = Layer.unwrapEffect(
+    Effect.map(Effect.promise(() => import("./local-transport.js")), (t) => t.layer(t.storeFile(stateDir(o))))
+  ).pipe(
+    // No client spans either: nothing traces the in-process platform, and a span per call is a
+    // noticeable share of its cost.
+    (l) =>
+      Layer.effect(
+        HttpClient.HttpClient,
+        Effect.map(HttpClient.HttpClient, (c) => c.pipe(HttpClient.withTracerPropagation(false), HttpClient.withTracerDisabledWhen(() => true)))
+      ).pipe(Layer.provide(l))
+  )
+  return Layer.merge(config, http)
+}

@@ -1,0 +1,27 @@
+/** `edgectl tui` (and `edgectl` alone on a terminal): the full-screen app, loaded only when asked for. */
+import { Command } from "@effect/cli"
+import { Effect, Option } from "effect"
+import { local, persistTo, remote } from "../options.js"
+import { CliFailure, usage } from "../run.js"
+
+export const openTui = (o: { remote: boolean; persistTo: Option.Option<string> }) =>
+  Effect.gen(function* () {
+    if (!process.stdin.isTTY || !process.stdout.isTTY) {
+      return yield* Effect.fail(usage("the TUI needs a terminal; use the commands (see edgectl --help) in scripts"))
+    }
+    if (o.remote && !process.env.CLOUDFLARE_API_TOKEN && !(process.env.CLOUDFLARE_API_KEY && process.env.CLOUDFLARE_EMAIL)) {
+      return yield* Effect.fail(
+        new CliFailure({
+          text: "error: tui: --remote needs credentials: set CLOUDFLARE_API_TOKEN, or CLOUDFLARE_API_KEY and CLOUDFLARE_EMAIL",
+          exitCode: 1
+        })
+      )
+    }
+    const { runTui } = yield* Effect.promise(() => import("../../../tui/app.js"))
+    const persist = Option.getOrUndefined(o.persistTo)
+    yield* Effect.promise(() => runTui({ remote: o.remote, ...(persist !== undefined ? { persistTo: persist } : {}) }))
+  })
+
+export const tui = Command.make("tui", { remote, local, persistTo }, openTui).pipe(
+  Command.withDescription("open the terminal UI")
+)

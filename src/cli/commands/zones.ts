@@ -1,0 +1,127 @@
+/** `edgectl zones list|get`, `edgectl dns list`, `edgectl certs list`, `edgectl accounts list`. */
+import { Args, Command, Options } from "@effect/cli"
+import { Effect, Option } from "effect"
+import type { Zone } from "../../domain/zone.js"
+import { allAccounts } from "../../services/identity.js"
+import { allCertificatePacks, allDnsRecords, allZones, collect, resolveZone } from "../../services/zones.js"
+import { target } from "../options.js"
+import { printJson, printTable } from "../output.js"
+import { positional, run, usage } from "../run.js"
+
+const opt = <A>(o: Option.Option<A>) => Option.getOrUndefined(o)
+
+const zoneRows = (zones: ReadonlyArray<Zone>) =>
+  zones.map((z) => [z.id, z.name, z.status, z.plan?.name, z.account.name ?? z.account.id])
+
+const ZONE_STATUSES = ["initializing", "pending", "active", "moved"]
+
+const zonesList = Command.make(
+  "list",
+  {
+    ...target,
+    accountId: Options.text("account-id").pipe(Options.withDescription("only zones of this account (default: CLOUDFLARE_ACCOUNT_ID)"), Options.optional),
+    name: Options.text("name").pipe(Options.withDescription("zone name; operator prefixes like contains:shop work"), Options.optional),
+    status: Options.text("status").pipe(Options.withDescription("initializing, pending, active or moved"), Options.optional)
+  },
+  (o) =>
+    Effect.gen(function* () {
+      const status = opt(o.status)
+      if (status !== undefined && !ZONE_STATUSES.includes(status)) {
+        return yield* Effect.fail(usage(`--status must be one of ${ZONE_STATUSES.join(", ")}, got ${JSON.stringify(status)}`))
+      }
+      const zones = yield* run(
+        "zones list",
+        o,
+        collect(allZones({ accountId: opt(o.accountId) ?? process.env.CLOUDFLARE_ACCOUNT_ID, name: opt(o.name), status }))
+      )
+      if (o.json) return printJson(zones)
+      printTable(["ID", "NAME", "STATUS", "PLAN", "ACCOUNT"], zoneRows(zones))
+    })
+).pipe(Command.withDescription("list the zones the credentials can see"))
+
+const zoneArg = Args.text({ name: "zone" }).pipe(Args.withDescription("zone id or name"))
+
+const zonesGet = Command.make("get", { ...target, zone: zoneArg }, (o) =>
+  Effect.gen(function* () {
+    const ref = yield* positional("<zone>", o.zone)
+    const z = yield* run("zones get", o, resolveZone(ref))
+    if (o.json) return printJson(z)
+    printTable(
+      ["FIELD", "VALUE"],
+      [
+        ["id", z.id], ["name", z.name], ["status", z.status], ["paused", z.paused], ["type", z.type],
+        ["plan", z.plan?.name], ["account", `${z.account.name ?? ""} (${z.account.id})`],
+        ["name servers", z.name_servers?.join(", ")], ["created", z.created_on], ["activated", z.activated_on]
+      ]
+    )
+  })
+).pipe(Command.withDescription("show one zone, by id or name"))
+
+export const zones = Command.make("zones").pipe(
+  Command.withDescription("zones of the account(s)"),
+  Command.withSubcommands([zonesList, zonesGet])
+)
+
+const dnsList = Command.make(
+  "list",
+  {
+    ...target,
+    zone: zoneArg,
+    type: Options.text("type").pipe(Options.withDescription("record type, e.g. A, CNAME, MX"), Options.optional),
+    name: Options.text("name").pipe(Options.withDescription("records whose name contains this"), Options.optional),
+    content: Options.text("content").pipe(Options.withDescription("records whose content contains this"), Options.optional),
+    proxied: Options.boolean("proxied").pipe(Options.withDescription("only proxied records"))
+  },
+  (o) =>
+    Effect.gen(function* () {
+      const ref = yield* positional("<zone>", o.zone)
+      const records = yield* run(
+        "dns list",
+        o,
+        Effect.flatMap(resolveZone(ref), (z) =>
+          collect(
+            allDnsRecords(z.id, {
+              type: opt(o.type)?.toUpperCase(),
+              name: opt(o.name),
+              content: opt(o.content),
+              proxied: o.proxied ? true : undefined
+            })
+          )
+        )
+      )
+      if (o.json) return printJson(records)
+      printTable(
+        ["ID", "TYPE", "NAME", "CONTENT", "TTL", "PROXIED"],
+        records.map((r) => [r.id, r.type, r.name, r.priority !== undefined ? `${r.priority} ${r.content}` : r.content, r.ttl === 1 ? "auto" : r.ttl, r.proxied])
+      )
+    })
+).pipe(Command.withDescription("list a zone's DNS records"))
+
+export const dns = Command.make("dns").pipe(Command.withDescription("DNS records"), Command.withSubcommands([dnsList]))
+
+const certsList = Command.make("list", { ...target, zone: zoneArg }, (o) =>
+  Effect.gen(function* () {
+    const ref = yield* positional("<zone>", o.zone)
+    const packs = yield* run("certs list", o, Effect.flatMap(resolveZone(ref), (z) => collect(allCertificatePacks(z.id))))
+    if (o.json) return printJson(packs)
+    printTable(
+      ["ID", "TYPE", "STATUS", "HOSTS", "CA", "EXPIRES"],
+      packs.map((p) => [
+        p.id, p.type, p.status, p.hosts.join(","), p.certificate_authority,
+        p.certificates.map((c) => c.expires_on?.slice(0, 10)).sort()[0]
+      ])
+    )
+  })
+).pipe(Command.withDescription("list a zone's certificate packs (all statuses)"))
+
+export const certs = Command.make("certs").pipe(Command.withDescription("SSL/TLS certificate packs"), Command.withSubcommands([certsList]))
+
+const accountsList = Command.make("list", target, (o) =>
+  Effect.gen(function* () {
+    const accounts = yield* run("accounts list", o, collect(allAccounts()))
+    if (o.json) return printJson(accounts)
+    printTable(["ID", "NAME", "TYPE"], accounts.map((a) => [a.id, a.name, a.type]))
+  })
+).pipe(Command.withDescription("list the accounts the credentials can see"))
+
+export const accounts = Command.make("accounts").pipe(Command.withDescription("accounts"), Command.withSubcommands([accountsList]))

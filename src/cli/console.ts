@@ -1,0 +1,30 @@
+/**
+ * The Console @effect/cli prints help and validation errors through: no ANSI escapes off a TTY or
+ * with NO_COLOR, and validation errors in the house style (`error: …` on stderr).
+ */
+import { Console, Effect } from "effect"
+
+const ANSI = /\u001b\[[0-9;]*m/g
+
+const plain = (stream: NodeJS.WriteStream) => !stream.isTTY || process.env.NO_COLOR !== undefined
+
+const render = (stream: NodeJS.WriteStream, args: ReadonlyArray<unknown>) => {
+  const text = args.map((a) => (typeof a === "string" ? a : String(a))).join(" ")
+  return plain(stream) ? text.replace(ANSI, "") : text
+}
+
+const write = (stream: NodeJS.WriteStream, text: string) => Effect.sync(() => void stream.write(`${text}\n`))
+
+const toStderr = (args: ReadonlyArray<unknown>) => {
+  const text = render(process.stderr, args).trim()
+  if (text === "") return Effect.void
+  return write(process.stderr, text.split("\n").map((l, i) => (i === 0 && !l.startsWith("error:") ? `error: ${l}` : l)).join("\n"))
+}
+
+export const cliConsole = (base: Console.Console): Console.Console => ({
+  ...base,
+  log: (...args) => write(process.stdout, render(process.stdout, args)),
+  info: (...args) => write(process.stdout, render(process.stdout, args)),
+  error: (...args) => toStderr(args),
+  warn: (...args) => toStderr(args)
+})

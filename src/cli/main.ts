@@ -1,0 +1,59 @@
+/** The `edgectl` entry point: parses the command line, runs the command, sets the exit code. */
+import { CliConfig, Command, ValidationError } from "@effect/cli"
+import * as NodeContext from "@effect/platform-node/NodeContext"
+import { Cause, Effect, Exit, Layer, Option } from "effect"
+import { cliConsole } from "./console.js"
+import { accounts, certs, dns, zones } from "./commands/zones.js"
+import { invites } from "./commands/invites.js"
+import { serve } from "./commands/serve.js"
+import { openTui, tui } from "./commands/tui.js"
+import { CliFailure } from "./run.js"
+
+const VERSION = "0.1.0"
+
+const root = Command.make("edgectl").pipe(
+  Command.withDescription("terminal UI, CLI and migration assistant for the edge platform's v4 API (local by default, --remote for the real platform)"),
+  Command.withSubcommands([zones, dns, certs, accounts, invites, serve, tui])
+)
+
+const cli = Command.run(root, { name: "edgectl", version: VERSION })
+
+const report = (exit: Exit.Exit<unknown, unknown>): number => {
+  if (Exit.isSuccess(exit)) return 0
+  const failure = Option.getOrUndefined(Cause.failureOption(exit.cause))
+  if (failure instanceof CliFailure) {
+    process.stderr.write(`${failure.text}\n`)
+    return failure.exitCode
+  }
+  // @effect/cli has already printed a validation error (unknown flag, missing argument): usage.
+  if (failure !== undefined && ValidationError.isValidationError(failure)) return 2
+  if (Cause.isInterruptedOnly(exit.cause)) return 130
+  const debug = process.env.EDGECTL_DEBUG === "1"
+  process.stderr.write(`error: internal: ${debug ? Cause.pretty(exit.cause) : Cause.squash(exit.cause)}\n`)
+  if (!debug) process.stderr.write("hint: run again with EDGECTL_DEBUG=1 for details\n")
+  return 1
+}
+
+export const main = async (argv: ReadonlyArray<string>): Promise<number> => {
+  const args = argv.slice(2)
+  const program =
+    args.length === 0 && process.stdin.isTTY && process.stdout.isTTY
+      ? openTui({ remote: false, persistTo: Option.none() })
+      : cli(argv)
+  const exit = await Effect.runPromiseExit(
+    Effect.flatMap(Effect.console, (base) => Effect.withConsole(program, cliConsole(base))).pipe(
+      Effect.provide(Layer.merge(NodeContext.layer, CliConfig.layer({ showBuiltIns: false })))
+    )
+  )
+  return report(exit)
+}
+
+main(process.argv).then(
+  (code) => {
+    process.exitCode = code
+  },
+  (e: unknown) => {
+    process.stderr.write(`error: internal: ${String(e)}\n`)
+    process.exitCode = 1
+  }
+)

@@ -1,0 +1,41 @@
+/** Runs a command's Effect against the chosen target and turns failures into one stderr line. */
+import type { HttpClient } from "@effect/platform"
+import { Data, Effect, Option } from "effect"
+import type { ClientConfig } from "../api/client.js"
+import { clientLayer } from "../api/target.js"
+import type { V4Error } from "../domain/errors.js"
+import { formatError } from "./output.js"
+
+/** A failure already formatted for the user; `exitCode` 1 (their input or the platform) or 2 (usage). */
+export class CliFailure extends Data.TaggedError("CliFailure")<{ readonly text: string; readonly exitCode: 1 | 2 }> {}
+
+export const usage = (text: string) => new CliFailure({ text: `error: ${text}`, exitCode: 2 })
+
+export interface TargetFlags {
+  readonly remote: boolean
+  readonly local: boolean
+  readonly persistTo: Option.Option<string>
+}
+
+export const run = <A>(
+  what: string,
+  flags: TargetFlags,
+  effect: Effect.Effect<A, V4Error | CliFailure, HttpClient.HttpClient | ClientConfig>,
+  hint?: (e: V4Error) => string | undefined
+): Effect.Effect<A, CliFailure> => {
+  if (flags.remote && flags.local) return Effect.fail(usage("--remote and --local cannot be used together"))
+  if (flags.remote && Option.isSome(flags.persistTo)) return Effect.fail(usage("--persist-to applies to the local platform, not to --remote"))
+  return Effect.scoped(
+    effect.pipe(Effect.provide(clientLayer({ remote: flags.remote, persistTo: Option.getOrUndefined(flags.persistTo) })))
+  ).pipe(
+    Effect.catchAll((e) =>
+      e._tag === "CliFailure" ? Effect.fail(e) : Effect.fail(new CliFailure({ text: formatError(what, e, hint?.(e)), exitCode: 1 }))
+    )
+  )
+}
+
+/** Rejects a positional that looks like an option (@effect/cli would take `--bogus` as the value). */
+export const positional = (name: string, value: string) =>
+  value.startsWith("-") && value.length > 1
+    ? Effect.fail(usage(`unknown option ${value} (expected ${name}); use -- before a value that starts with -`))
+    : Effect.succeed(value)

@@ -1,0 +1,26 @@
+import { Schema } from "effect"
+
+export const Account = Schema.Struct({
+  id: Schema.String,
+  name: Schema.String,
+  type: Schema.optional(Schema.String),
+  created_on: Schema.optional(Schema.String),
+  settings: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.Unknown }))
+})
+export type Account = typeof Account.Type
+
+export const Membership = Schema.Struct({
+  id: Schema.String,
+  status: Schema.optional(Schema.String),
+  account: Schema.Struct({ id: Schema.String, name: Schema.optional(Schema.String) }),
+  roles: Schema.optional(Schema.Array(Schema.String))
+})
+export type Membership = typeof Membership.Type
+
+export const TokenVerification = Schema.Struct({
+  id: Schema.String,
+  status: Schema.String,
+  expires_on: Schema.optional(Schema.NullOr(Schema.String)),
+  not_before: Schema.optional(Schema.NullOr(Schema.String))
+})
+export type TokenVerification = typeof TokenVerification.Type

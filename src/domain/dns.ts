@@ -1,0 +1,26 @@
+import { Schema } from "effect"
+
+export const DnsRecordTypes = [
+  "A", "AAAA", "CAA", "CERT", "CNAME", "DNSKEY", "DS", "HTTPS", "LOC", "MX", "NAPTR", "NS",
+  "OPENPGPKEY", "PTR", "SMIMEA", "SRV", "SSHFP", "SVCB", "TLSA", "TXT", "URI"
+] as const
+export const DnsRecordType = Schema.Literal(...DnsRecordTypes)
+
+export const DnsRecord = Schema.Struct({
+  id: Schema.String,
+  type: Schema.String,
+  name: Schema.String,
+  content: Schema.optional(Schema.String),
+  data: Schema.optional(Schema.Unknown),
+  priority: Schema.optional(Schema.Number),
+  proxiable: Schema.optional(Schema.Boolean),
+  proxied: Schema.optional(Schema.Boolean),
+  ttl: Schema.optional(Schema.Number),
+  settings: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.Unknown })),
+  comment: Schema.optional(Schema.NullOr(Schema.String)),
+  tags: Schema.optional(Schema.Array(Schema.String)),
+  meta: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.Unknown })),
+  created_on: Schema.optional(Schema.String),
+  modified_on: Schema.optional(Schema.String)
+})
+export type DnsRecord = typeof DnsRecord.Type

@@ -1,0 +1,64 @@
+/**
+ * Authentication of every v4 request, as the platform does it: `Authorization: Bearer <token>` or
+ * `X-Auth-Email` + `X-Auth-Key`, checked against the store. Missing, malformed and unknown
+ * credentials get the platform's codes (9106, 6003 with its chain, 9109/9103, 1000 on verify).
+ */
+import { HttpServerRequest } from "@effect/platform"
+import { Effect, Layer } from "effect"
+import { Authentication, type Principal } from "../api/contract.js"
+import { InvalidCredentials, MalformedCredentials, MissingCredentials } from "../domain/errors.js"
+import { Db } from "../store/db.js"
+import { findKeyUser, findToken } from "../store/identity-repo.js"
+
+const TOKEN = /^[A-Za-z0-9\-._~+/]{1,256}=*$/
+const KEY = /^[A-Za-z0-9\-_]{1,128}$/
+const EMAIL = /^[^@\s]{1,200}@[^@\s]{1,200}$/
+
+const malformed = (code: number, header: string) =>
+  new MalformedCredentials({
+    message: "Invalid request headers",
+    chain: [{ code, message: `Invalid format for ${header} header` }]
+  })
+
+export const authenticate = (
+  headers: Readonly<Record<string, string | undefined>>,
+  path: string,
+  db: Db["db"]
+): Effect.Effect<Principal, MissingCredentials | MalformedCredentials | InvalidCredentials> => {
+  const authorization = headers["authorization"]
+  const key = headers["x-auth-key"]
+  const email = headers["x-auth-email"]
+  // `path` is the request URL: the query string and a trailing slash do not change the route.
+  const verifying = /\/user\/tokens\/verify\/?$/.test(path.split("?")[0] ?? "")
+  if (authorization !== undefined) {
+    const m = /^Bearer (.*)$/i.exec(authorization.trim())
+    const token = m?.[1]?.trim() ?? ""
+    if (!m || !TOKEN.test(token)) return Effect.fail(malformed(6111, "Authorization"))
+    const t = findToken(db, token)
+    if (!t || t.status !== "active") {
+      return Effect.fail(
+        verifying
+          ? new InvalidCredentials({ code: 1000, message: "Invalid API Token" })
+          : new InvalidCredentials({ code: 9109, message: "Invalid access token" })
+      )
+    }
+    return Effect.succeed({ kind: "token", userId: t.userId, tokenId: t.id, accountIds: t.accountIds, userScope: t.userScope })
+  }
+  if (key === undefined && email === undefined) {
+    return Effect.fail(new MissingCredentials({ message: "Missing X-Auth-Key, X-Auth-Email or Authorization headers" }))
+  }
+  if (email === undefined) return Effect.fail(new MissingCredentials({ code: 9106, message: "Missing X-Auth-Email header" }))
+  if (key === undefined) return Effect.fail(new MissingCredentials({ code: 9107, message: "Missing X-Auth-Key header" }))
+  if (!EMAIL.test(email.trim())) return Effect.fail(malformed(6102, "X-Auth-Email"))
+  if (!KEY.test(key.trim())) return Effect.fail(malformed(6103, "X-Auth-Key"))
+  const user = findKeyUser(db, email.trim(), key.trim())
+  if (!user) return Effect.fail(new InvalidCredentials({ code: 9103, message: "Unknown X-Auth-Key or X-Auth-Email" }))
+  return Effect.succeed({ kind: "key", userId: user.userId, tokenId: null, accountIds: user.accountIds, userScope: true })
+}
+
+export const AuthenticationLive = Layer.effect(
+  Authentication,
+  Effect.map(Db, ({ db }) =>
+    Effect.flatMap(HttpServerRequest.HttpServerRequest, (req) => authenticate(req.headers, req.url, db))
+  )
+)

@@ -1,0 +1,90 @@
+/**
+ * The one place where failures that no handler declared become v4 envelopes: unknown routes,
+ * undecodable parameters and bodies, and defects. Declared errors are encoded by the contract.
+ */
+import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { V4Api } from "../api/contract.js"
+import { Cause, Effect, Option } from "effect"
+import { ApiError, InvalidInput, isV4Error, NoRoute, statusOf, toFailureEnvelope, type V4Error } from "../domain/errors.js"
+
+export const envelopeResponse = (e: V4Error, headers?: Record<string, string>) =>
+  HttpServerResponse.unsafeJson(toFailureEnvelope(e), {
+    status: statusOf(e),
+    headers: { ...(e._tag === "Conflict" ? { "x-should-retry": "false" } : {}), ...headers }
+  })
+
+interface Issue {
+  readonly path: ReadonlyArray<PropertyKey>
+  readonly message: string
+}
+
+/** Names the field: `per_page must be between 5 and 50, got 100`, or `status: Expected ...` for body fields. */
+const describeIssues = (issues: ReadonlyArray<Issue>, fallback: string) => {
+  // An optional parameter's union also reports "Expected undefined"; that says nothing to a user.
+  const useful = issues.filter((i) => !i.message.startsWith("Expected undefined"))
+  const parts = useful.map((i) => {
+    const field = i.path.filter((p) => typeof p === "string" || typeof p === "number").join(".")
+    if (field !== "" && i.message.startsWith(field)) return i.message
+    return field ? `${field}: ${i.message}` : i.message
+  })
+  return parts.length > 0 ? parts.join("; ") : fallback
+}
+
+export const toV4Error = (failure: unknown, method: string, url: string): V4Error => {
+  if (isV4Error(failure)) return failure
+  const tag = (failure as { _tag?: string } | null)?._tag
+  if (tag === "RouteNotFound") {
+    return new NoRoute({ message: `No route for that URI: ${method} ${url.split("?")[0]}` })
+  }
+  if (tag === "HttpApiDecodeError") {
+    const f = failure as { issues: ReadonlyArray<Issue>; message: string }
+    return new InvalidInput({ message: `invalid request: ${describeIssues(f.issues, f.message)}` })
+  }
+  if (tag === "RequestError" || tag === "ParseError" || failure instanceof SyntaxError) {
+    return new InvalidInput({ message: "invalid request body: expected JSON, the body could not be parsed" })
+  }
+  return new ApiError({ status: 500, message: "internal error of the local platform; run with EDGECTL_DEBUG=1 for details" })
+}
+
+/**
+ * The platform reads JSON bodies whatever the content-type says; official tools and curl send
+ * none or `application/x-www-form-urlencoded`. Multipart and explicit JSON are left alone.
+ */
+const jsonBodies = <E, R>(app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>) =>
+  Effect.flatMap(HttpServerRequest.HttpServerRequest, (req) => {
+    const type = (req.headers["content-type"] ?? "").toLowerCase()
+    const rewrite =
+      req.method !== "GET" && req.method !== "HEAD" && (type === "" || type.startsWith("text/plain") || type.startsWith("application/x-www-form-urlencoded"))
+    return rewrite
+      ? Effect.provideService(app, HttpServerRequest.HttpServerRequest, req.modify({ headers: { ...req.headers, "content-type": "application/json" } }))
+      : app
+  })
+
+/**
+ * API-level middleware: runs inside the contract's error encoding, so failing with a V4Error here
+ * is answered as that error's envelope and status.
+ */
+export const ApiErrorsLive = HttpApiBuilder.middleware(V4Api, (app) =>
+  Effect.catchAllCause(jsonBodies(app), (cause) => {
+    const failure = Option.getOrUndefined(Cause.failureOption(cause)) ?? Option.getOrUndefined(Cause.dieOption(cause))
+    if (failure === undefined || isV4Error(failure)) return Effect.failCause(cause)
+    return Effect.flatMap(HttpServerRequest.HttpServerRequest, (req) => Effect.fail(toV4Error(failure, req.method, req.url)))
+  })
+)
+
+/** Wraps the whole app: whatever still escapes becomes an envelope, never an empty 404 or a bare 500. */
+export const envelopeErrors = <R>(app: Effect.Effect<HttpServerResponse.HttpServerResponse, unknown, R>) =>
+  Effect.catchAllCause(app, (cause) => {
+    const failure = Option.getOrUndefined(Cause.failureOption(cause)) ?? Option.getOrUndefined(Cause.dieOption(cause))
+    if (failure === undefined && Cause.isInterruptedOnly(cause)) return Effect.failCause(cause as Cause.Cause<never>)
+    return Effect.gen(function* () {
+      const req = yield* Effect.serviceOption(HttpServerRequest.HttpServerRequest)
+      const method = Option.match(req, { onNone: () => "", onSome: (r) => r.method })
+      const url = Option.match(req, { onNone: () => "", onSome: (r) => r.url })
+      const error = toV4Error(failure, method, url)
+      if (error._tag === "ApiError" && process.env.EDGECTL_DEBUG === "1") {
+        yield* Effect.logError("local platform defect", cause)
+      }
+      return envelopeResponse(error)
+    })
+  })

@@ -1,0 +1,165 @@
+/** Handlers of the foundation's endpoints (zones, DNS, certificates, accounts, user). */
+import { HttpApiBuilder } from "@effect/platform"
+import { Effect } from "effect"
+import { Principal, V4Api } from "../api/contract.js"
+import { InvalidInput, NotFound, Unauthorized } from "../domain/errors.js"
+import { Db } from "../store/db.js"
+import * as Identity from "../store/identity-repo.js"
+import * as Zones from "../store/zones-repo.js"
+
+const noRoute = (path: string) =>
+  new NotFound({ message: `Could not route to ${path}, perhaps your object identifier is invalid?` })
+
+/** The zone named in the path, if the caller may see it. */
+const visibleZone = (zoneId: string, suffix = "") =>
+  Effect.gen(function* () {
+    const { db } = yield* Db
+    const principal = yield* Principal
+    const zone = Zones.getZone(db, zoneId, principal.accountIds)
+    if (!zone) return yield* Effect.fail(noRoute(`/zones/${zoneId}${suffix}`))
+    return zone
+  })
+
+const userScoped = Effect.flatMap(Principal, (p) =>
+  p.userScope
+    ? Effect.succeed(p)
+    : Effect.fail(new Unauthorized({ message: "Authentication error: an account-scoped token cannot use user endpoints" }))
+)
+
+const typesOf = (t: string | ReadonlyArray<string> | undefined) =>
+  t === undefined ? undefined : (typeof t === "string" ? t.split(",") : t).map((s) => s.trim()).filter((s) => s.length > 0)
+
+const ZONE_TYPES = ["full", "partial", "secondary", "internal"]
+
+export const ZonesLive = HttpApiBuilder.group(V4Api, "zones", (handlers) =>
+  handlers
+    .handle("list", ({ urlParams: q }) =>
+      Effect.gen(function* () {
+        const { db } = yield* Db
+        const principal = yield* Principal
+        const types = typesOf(q.type)
+        const bad = types?.find((t) => !ZONE_TYPES.includes(t))
+        if (bad !== undefined) {
+          return yield* Effect.fail(new InvalidInput({ message: `type must be one of ${ZONE_TYPES.join(", ")}, got ${JSON.stringify(bad)}` }))
+        }
+        return Zones.listZones(db, {
+          accountIds: principal.accountIds,
+          name: q.name,
+          status: q.status,
+          accountId: q["account.id"],
+          accountName: q["account.name"],
+          types,
+          match: q.match,
+          order: q.order,
+          direction: q.direction,
+          page: q.page ?? 1,
+          perPage: q.per_page ?? 20
+        })
+      })
+    )
+    .handle("get", ({ path }) => visibleZone(path.zone_id))
+    .handle("dnsRecords", ({ path, urlParams: q }) =>
+      Effect.gen(function* () {
+        yield* visibleZone(path.zone_id, "/dns_records")
+        const { db } = yield* Db
+        return Zones.listDnsRecords(db, {
+          zoneId: path.zone_id,
+          type: q.type,
+          name: { exact: q["name.exact"] ?? q.name, contains: q["name.contains"], startswith: q["name.startswith"], endswith: q["name.endswith"] },
+          content: { exact: q["content.exact"] ?? q.content, contains: q["content.contains"], startswith: q["content.startswith"], endswith: q["content.endswith"] },
+          proxied: q.proxied,
+          match: q.match,
+          order: q.order,
+          direction: q.direction,
+          page: q.page ?? 1,
+          perPage: q.per_page ?? 100
+        })
+      })
+    )
+    .handle("certificatePacks", ({ path, urlParams: q }) =>
+      Effect.gen(function* () {
+        yield* visibleZone(path.zone_id, "/ssl/certificate_packs")
+        const { db } = yield* Db
+        const all = q.status === "all" || q.ssl_status === "all"
+        return Zones.listCertificatePacks(db, path.zone_id, all, q.page ?? 1, q.per_page ?? 20)
+      })
+    )
+)
+
+export const UserLive = HttpApiBuilder.group(V4Api, "user", (handlers) =>
+  handlers
+    .handle("invites", () =>
+      Effect.gen(function* () {
+        const p = yield* userScoped
+        const { db } = yield* Db
+        return Identity.listInvites(db, p.userId)
+      })
+    )
+    .handle("invite", ({ path }) =>
+      Effect.gen(function* () {
+        const p = yield* userScoped
+        const { db } = yield* Db
+        const invite = Identity.getInvite(db, p.userId, path.id)
+        if (!invite) return yield* Effect.fail(noRoute(`/user/invites/${path.id}`))
+        return invite
+      })
+    )
+    .handle("respondInvite", ({ path, payload }) =>
+      Effect.gen(function* () {
+        const p = yield* userScoped
+        const { db } = yield* Db
+        const invite = Identity.getInvite(db, p.userId, path.id)
+        if (!invite) return yield* Effect.fail(noRoute(`/user/invites/${path.id}`))
+        if (invite.status !== "pending") {
+          return yield* Effect.fail(
+            new InvalidInput({ message: `status: the invite is already ${invite.status}; only a pending invite can be accepted or rejected` })
+          )
+        }
+        return Identity.respondInvite(db, p.userId, invite, payload.status)
+      })
+    )
+    .handle("verifyToken", () =>
+      Effect.gen(function* () {
+        const p = yield* Principal
+        const { db } = yield* Db
+        if (p.kind !== "token" || p.tokenId === null) {
+          return yield* Effect.fail(new Unauthorized({ message: "Authentication error: token verification needs an API token" }))
+        }
+        const row = db.prepare("SELECT * FROM tokens WHERE id = ?").get(p.tokenId) as Record<string, string | null>
+        return { id: p.tokenId, status: row.status ?? "active", expires_on: row.expires_on ?? null, not_before: row.not_before ?? null }
+      })
+    )
+)
+
+export const AccountsLive = HttpApiBuilder.group(V4Api, "accounts", (handlers) =>
+  handlers
+    .handle("list", ({ urlParams: q }) =>
+      Effect.gen(function* () {
+        const p = yield* Principal
+        const { db } = yield* Db
+        return Identity.listAccounts(db, p.accountIds, { name: q.name, direction: q.direction, page: q.page ?? 1, perPage: q.per_page ?? 20 })
+      })
+    )
+    .handle("get", ({ path }) =>
+      Effect.gen(function* () {
+        const p = yield* Principal
+        const { db } = yield* Db
+        const a = Identity.getAccount(db, path.account_id, p.accountIds)
+        if (!a) return yield* Effect.fail(noRoute(`/accounts/${path.account_id}`))
+        return a
+      })
+    )
+    .handle("memberships", ({ urlParams: q }) =>
+      Effect.gen(function* () {
+        const p = yield* userScoped
+        const { db } = yield* Db
+        return Identity.listMemberships(db, p.userId, Identity.memberAccountIds(db, p.userId), {
+          status: q.status,
+          accountName: q["account.name"],
+          direction: q.direction,
+          page: q.page ?? 1,
+          perPage: q.per_page ?? 20
+        })
+      })
+    )
+)

@@ -1,0 +1,37 @@
+/** `edgectl serve`: the embedded platform on a TCP port, for official clients and other tools. */
+import { HttpApiBuilder } from "@effect/platform"
+import { NodeHttpServer } from "@effect/platform-node"
+import { Effect, Layer } from "effect"
+import { createServer } from "node:http"
+import { BasePath } from "../api/contract.js"
+import { PlatformLive, storeFile } from "./app.js"
+import { envelopeErrors } from "./errors.js"
+
+export interface ServeOptions {
+  readonly host: string
+  readonly port: number
+  readonly stateDir: string
+}
+
+export interface Served {
+  readonly baseUrl: string
+  readonly host: string
+  readonly port: number
+}
+
+/**
+ * Serves until the scope closes; `port: 0` picks a free port. Resolves once the socket listens.
+ */
+export const serve = (o: ServeOptions) =>
+  Effect.gen(function* () {
+    const server = createServer()
+    const layer = HttpApiBuilder.serve(envelopeErrors).pipe(
+      Layer.provide(PlatformLive(storeFile(o.stateDir))),
+      Layer.provide(NodeHttpServer.layer(() => server, { host: o.host, port: o.port }))
+    )
+    yield* Layer.build(layer)
+    const address = server.address()
+    const port = typeof address === "object" && address ? address.port : o.port
+    const host = o.host.includes(":") ? `[${o.host}]` : o.host
+    return { baseUrl: `http://${host}:${port}${BasePath}`, host: o.host, port } satisfies Served
+  })

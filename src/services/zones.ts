@@ -1,0 +1,63 @@
+/** Zones, DNS records and certificate packs: the operations users run, over the v4 client. */
+import type { HttpClient } from "@effect/platform"
+import { Effect, Stream } from "effect"
+import { call, paginate, type ClientConfig, type Query } from "../api/client.js"
+import { Endpoints } from "../api/contract.js"
+import { NotFound, type V4Error } from "../domain/errors.js"
+import type { Zone } from "../domain/zone.js"
+
+type Env = HttpClient.HttpClient | ClientConfig
+
+export interface ZoneFilter {
+  readonly accountId?: string | undefined
+  readonly name?: string | undefined
+  readonly status?: string | undefined
+}
+
+const zoneQuery = (f: ZoneFilter): Query => ({ "account.id": f.accountId, name: f.name, status: f.status })
+
+export const listZonesPage = (f: ZoneFilter & { page?: number; perPage?: number }) =>
+  call(Endpoints.listZones, { urlParams: { ...zoneQuery(f), page: f.page, per_page: f.perPage } })
+
+/** Every zone matching the filter, paged 50 at a time as the stream is consumed. */
+export const allZones = (f: ZoneFilter): Stream.Stream<Zone, V4Error, Env> =>
+  paginate((page) => call(Endpoints.listZones, { urlParams: { ...zoneQuery(f), page, per_page: 50 } }))
+
+const ZONE_ID = /^[0-9a-f]{32}$/
+
+/** A zone by id or by name. */
+export const resolveZone = (ref: string): Effect.Effect<Zone, V4Error, Env> =>
+  ZONE_ID.test(ref)
+    ? call(Endpoints.getZone, { path: { zone_id: ref } })
+    : Effect.flatMap(call(Endpoints.listZones, { urlParams: { name: ref.toLowerCase(), per_page: 5 } }), (page) =>
+        page.items[0]
+          ? Effect.succeed(page.items[0])
+          : Effect.fail(new NotFound({ message: `no zone named ${ref} is visible to these credentials` }))
+      )
+
+export interface DnsFilter {
+  readonly type?: string | undefined
+  readonly name?: string | undefined
+  readonly content?: string | undefined
+  readonly proxied?: boolean | undefined
+}
+
+const dnsQuery = (f: DnsFilter): Query => ({
+  type: f.type,
+  "name.contains": f.name,
+  "content.contains": f.content,
+  proxied: f.proxied
+})
+
+export const listDnsPage = (zoneId: string, f: DnsFilter & { page?: number; perPage?: number }) =>
+  call(Endpoints.listDnsRecords, { path: { zone_id: zoneId }, urlParams: { ...dnsQuery(f), page: f.page, per_page: f.perPage } })
+
+export const allDnsRecords = (zoneId: string, f: DnsFilter = {}) =>
+  paginate((page) => call(Endpoints.listDnsRecords, { path: { zone_id: zoneId }, urlParams: { ...dnsQuery(f), page, per_page: 500 } }))
+
+export const allCertificatePacks = (zoneId: string) =>
+  paginate((page) =>
+    call(Endpoints.listCertificatePacks, { path: { zone_id: zoneId }, urlParams: { status: "all", page, per_page: 50 } })
+  )
+
+export const collect = <A, E, R>(s: Stream.Stream<A, E, R>) => Effect.map(Stream.runCollect(s), (c) => Array.from(c))

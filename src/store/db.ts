@@ -1,0 +1,92 @@
+/**
+ * The local platform's SQLite store. We own the better-sqlite3 handle (repositories run prepared
+ * statements synchronously: no per-query Effect machinery on the hot path); migrations run through
+ * @effect/sql's Migrator on @effect/sql-sqlite-node, and only when `user_version` is behind.
+ */
+import Database from "better-sqlite3"
+import { Context, Effect, Layer } from "effect"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { LatestVersion, migrations } from "./migrations.js"
+
+export interface Db {
+  readonly db: Database.Database
+  readonly file: string
+}
+export const Db = Context.GenericTag<Db>("edgectl/Db")
+
+export class StoreError extends Error {
+  override readonly name = "StoreError"
+}
+
+const migrate = (file: string) =>
+  Effect.gen(function* () {
+    const [{ SqliteClient }, Migrator] = yield* Effect.promise(() =>
+      Promise.all([import("@effect/sql-sqlite-node"), import("@effect/sql/Migrator")])
+    )
+    yield* Migrator.make({})({ loader: Migrator.fromRecord(migrations) }).pipe(
+      Effect.provide(SqliteClient.layer({ filename: file })),
+      Effect.mapError((e) => new StoreError(`cannot migrate ${file}: ${String(e)}`))
+    )
+  })
+
+/** Opens (creating and migrating when needed) the store at `file`; `:memory:` is not supported. */
+export const open = (
+  file: string,
+  onFresh?: (db: Database.Database) => void
+): Effect.Effect<Database.Database, StoreError> =>
+  Effect.gen(function* () {
+    yield* Effect.try({
+      try: () => fs.mkdirSync(path.dirname(file), { recursive: true }),
+      catch: (e) => new StoreError(`cannot create ${path.dirname(file)}: ${String(e)}`)
+    })
+    const openDb = () =>
+      Effect.try({
+        try: () => {
+          const db = new Database(file)
+          db.pragma("journal_mode = WAL")
+          db.pragma("synchronous = NORMAL")
+          db.pragma("foreign_keys = ON")
+          db.pragma("busy_timeout = 5000")
+          return db
+        },
+        catch: (e) => new StoreError(`cannot open ${file}: ${String(e)}`)
+      })
+    let db = yield* openDb()
+    const version = db.pragma("user_version", { simple: true }) as number
+    if (version > LatestVersion) {
+      db.close()
+      return yield* Effect.fail(new StoreError(`${file} was written by a newer edgectl (schema ${version} > ${LatestVersion})`))
+    }
+    if (version === LatestVersion) return db
+    db.close()
+    yield* migrate(file)
+    db = yield* openDb()
+    const fresh = version === 0
+    const ready = db
+    // Seeding happens before user_version is set: a store interrupted while seeding is seeded again.
+    yield* Effect.try({
+      try: () => {
+        if (fresh && onFresh) {
+          ready.exec("DELETE FROM invites; DELETE FROM certificates; DELETE FROM certificate_packs; DELETE FROM dns_records; DELETE FROM zones; DELETE FROM token_accounts; DELETE FROM tokens; DELETE FROM memberships; DELETE FROM users; DELETE FROM accounts")
+          onFresh(ready)
+        }
+        ready.pragma(`user_version = ${LatestVersion}`)
+      },
+      catch: (e) => {
+        ready.close()
+        return new StoreError(`cannot seed ${file}: ${String(e)}`)
+      }
+    })
+    return db
+  })
+
+/** A scoped Db layer over `file`; the handle closes with the scope. */
+export const layer = (file: string, onFresh?: (db: Database.Database) => void) =>
+  Layer.scoped(
+    Db,
+    Effect.acquireRelease(
+      Effect.map(open(file, onFresh), (db) => ({ db, file })),
+      ({ db }) => Effect.sync(() => db.close())
+    )
+  )

@@ -1,0 +1,142 @@
+/** Users, credentials, accounts, memberships and invites of the local platform. */
+import type Database from "better-sqlite3"
+import type { Account, Membership, TokenVerification } from "../domain/account.js"
+import { pageInfo, type Page } from "../domain/envelope.js"
+import type { Invite } from "../domain/invite.js"
+import { inList, json, stmt } from "./query.js"
+import { sha256 } from "./world.js"
+
+type Row = Record<string, unknown>
+
+export interface TokenRow {
+  readonly id: string
+  readonly userId: string
+  readonly status: string
+  readonly userScope: boolean
+  readonly expiresOn: string | null
+  readonly notBefore: string | null
+  readonly accountIds: ReadonlyArray<string>
+}
+
+export const findToken = (db: Database.Database, secret: string): TokenRow | undefined => {
+  const t = stmt(db, "SELECT * FROM tokens WHERE secret_hash = ?").get(sha256(secret)) as Row | undefined
+  if (!t) return undefined
+  const accounts = stmt(db, "SELECT account_id FROM token_accounts WHERE token_id = ?").all(t.id) as Array<Row>
+  return {
+    id: t.id as string,
+    userId: t.user_id as string,
+    status: t.status as string,
+    userScope: t.user_scope === 1,
+    expiresOn: (t.expires_on as string | null) ?? null,
+    notBefore: (t.not_before as string | null) ?? null,
+    accountIds: t.all_accounts === 1 ? memberAccountIds(db, t.user_id as string) : accounts.map((a) => a.account_id as string)
+  }
+}
+
+/** The user for a global API key + email, with the accounts they are a member of. */
+export const findKeyUser = (db: Database.Database, email: string, key: string) => {
+  const u = stmt(db, "SELECT * FROM users WHERE email = ? COLLATE NOCASE AND api_key_hash = ?").get(email, sha256(key)) as Row | undefined
+  return u ? { userId: u.id as string, accountIds: memberAccountIds(db, u.id as string) } : undefined
+}
+
+export const memberAccountIds = (db: Database.Database, userId: string): ReadonlyArray<string> =>
+  (stmt(db, "SELECT account_id FROM memberships WHERE user_id = ? AND status = 'accepted' ORDER BY account_id").all(userId) as Array<Row>).map(
+    (r) => r.account_id as string
+  )
+
+export const verification = (t: TokenRow): TokenVerification => ({
+  id: t.id,
+  status: t.status,
+  expires_on: t.expiresOn,
+  not_before: t.notBefore
+})
+
+const accountFromRow = (r: Row): Account => ({
+  id: r.id as string,
+  name: r.name as string,
+  type: r.type as string,
+  created_on: r.created_on as string,
+  settings: json(r.settings, {})
+})
+
+export const listAccounts = (
+  db: Database.Database,
+  accountIds: ReadonlyArray<string>,
+  q: { name?: string | undefined; direction?: "asc" | "desc" | undefined; page: number; perPage: number }
+): Page<Account> => {
+  const scope = inList("id", accountIds)
+  const filter = q.name !== undefined ? " AND name LIKE ?" : ""
+  const params = [...scope.params, ...(q.name !== undefined ? [`%${q.name}%`] : [])]
+  const total = (stmt(db, `SELECT COUNT(*) AS n FROM accounts WHERE ${scope.sql}${filter}`).get(...params) as { n: number }).n
+  const rows = stmt(db, `SELECT * FROM accounts WHERE ${scope.sql}${filter} ORDER BY name ${q.direction === "desc" ? "DESC" : "ASC"}, id LIMIT ? OFFSET ?`).all(
+    ...params, q.perPage, (q.page - 1) * q.perPage
+  ) as Array<Row>
+  return { items: rows.map(accountFromRow), info: pageInfo(q.page, q.perPage, total, rows.length) }
+}
+
+export const getAccount = (db: Database.Database, id: string, accountIds: ReadonlyArray<string>): Account | undefined => {
+  if (!accountIds.includes(id)) return undefined
+  const r = stmt(db, "SELECT * FROM accounts WHERE id = ?").get(id) as Row | undefined
+  return r ? accountFromRow(r) : undefined
+}
+
+export const listMemberships = (
+  db: Database.Database,
+  userId: string,
+  accountIds: ReadonlyArray<string>,
+  q: { status?: string | undefined; accountName?: string | undefined; direction?: "asc" | "desc" | undefined; page: number; perPage: number }
+): Page<Membership> => {
+  const scope = inList("m.account_id", accountIds)
+  let sql = `FROM memberships m JOIN accounts a ON a.id = m.account_id WHERE m.user_id = ? AND ${scope.sql}`
+  const params: Array<unknown> = [userId, ...scope.params]
+  if (q.status !== undefined) (sql += " AND m.status = ?"), params.push(q.status)
+  if (q.accountName !== undefined) (sql += " AND a.name LIKE ?"), params.push(`%${q.accountName}%`)
+  const total = (stmt(db, `SELECT COUNT(*) AS n ${sql}`).get(...params) as { n: number }).n
+  const rows = stmt(db, `SELECT m.*, a.name AS account_name ${sql} ORDER BY a.name ${q.direction === "desc" ? "DESC" : "ASC"}, m.id LIMIT ? OFFSET ?`).all(
+    ...params, q.perPage, (q.page - 1) * q.perPage
+  ) as Array<Row>
+  const items = rows.map((r): Membership => ({
+    id: r.id as string,
+    status: r.status as string,
+    account: { id: r.account_id as string, name: r.account_name as string },
+    roles: json(r.roles, [])
+  }))
+  return { items, info: pageInfo(q.page, q.perPage, total, items.length) }
+}
+
+const inviteFromRow = (r: Row): Invite => ({
+  id: r.id as string,
+  invited_member_id: (r.invited_member_id as string | null) ?? null,
+  organization_id: r.account_id as string,
+  organization_name: r.account_name as string,
+  invited_by: r.invited_by as string,
+  invited_member_email: r.invited_member_email as string,
+  invited_on: r.invited_on as string,
+  expires_on: r.expires_on as string,
+  organization_is_enforcing_twofactor: r.account_type === "enterprise",
+  roles: json(r.roles, []),
+  status: r.status as string
+})
+
+const INVITE_SELECT = "SELECT i.*, a.name AS account_name, a.type AS account_type FROM invites i JOIN accounts a ON a.id = i.account_id"
+
+export const listInvites = (db: Database.Database, userId: string): ReadonlyArray<Invite> =>
+  (stmt(db, `${INVITE_SELECT} WHERE i.user_id = ? ORDER BY i.invited_on, i.id`).all(userId) as Array<Row>).map(inviteFromRow)
+
+export const getInvite = (db: Database.Database, userId: string, id: string): Invite | undefined => {
+  const r = stmt(db, `${INVITE_SELECT} WHERE i.user_id = ? AND i.id = ?`).get(userId, id) as Row | undefined
+  return r ? inviteFromRow(r) : undefined
+}
+
+/** Accepting makes the user a member of the inviting account; both writes are one transaction. */
+export const respondInvite = (db: Database.Database, userId: string, invite: Invite, status: "accepted" | "rejected"): Invite => {
+  db.transaction(() => {
+    stmt(db, "UPDATE invites SET status = ? WHERE id = ?").run(status, invite.id)
+    if (status === "accepted") {
+      stmt(db, "INSERT OR IGNORE INTO memberships (id, user_id, account_id, status, roles) VALUES (?, ?, ?, 'accepted', ?)").run(
+        invite.id, userId, invite.organization_id, JSON.stringify(invite.roles ?? [])
+      )
+    }
+  })()
+  return { ...invite, status }
+}

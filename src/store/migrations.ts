@@ -1,0 +1,74 @@
+/**
+ * Schema of the local platform's SQLite store. Each migration runs once, in order, through
+ * @effect/sql's Migrator; `PRAGMA user_version` mirrors the latest applied one so that opening an
+ * up-to-date store costs one pragma read and no Effect SQL client at all.
+ */
+import { SqlClient } from "@effect/sql"
+import { Effect } from "effect"
+
+const run = (statements: string) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) =>
+    Effect.forEach(
+      statements.split(";\n").map((s) => s.trim()).filter((s) => s.length > 0),
+      (s) => sql.unsafe(s),
+      { discard: true }
+    )
+  )
+
+export const migrations = {
+  "0001_platform": run(`
+    CREATE TABLE accounts (
+      id TEXT PRIMARY KEY, name TEXT NOT NULL, type TEXT NOT NULL, plan TEXT NOT NULL,
+      created_on TEXT NOT NULL, settings TEXT NOT NULL DEFAULT '{}'
+    );
+    CREATE TABLE users (id TEXT PRIMARY KEY, email TEXT NOT NULL UNIQUE, api_key_hash TEXT);
+    CREATE TABLE memberships (
+      id TEXT PRIMARY KEY, user_id TEXT NOT NULL REFERENCES users(id), account_id TEXT NOT NULL REFERENCES accounts(id),
+      status TEXT NOT NULL, roles TEXT NOT NULL DEFAULT '[]'
+    );
+    CREATE TABLE tokens (
+      id TEXT PRIMARY KEY, user_id TEXT NOT NULL REFERENCES users(id), name TEXT NOT NULL,
+      secret_hash TEXT NOT NULL UNIQUE, status TEXT NOT NULL, user_scope INTEGER NOT NULL, all_accounts INTEGER NOT NULL DEFAULT 0,
+      expires_on TEXT, not_before TEXT
+    );
+    CREATE TABLE token_accounts (token_id TEXT NOT NULL REFERENCES tokens(id), account_id TEXT NOT NULL, PRIMARY KEY (token_id, account_id));
+    CREATE TABLE zones (
+      id TEXT PRIMARY KEY, name TEXT NOT NULL, account_id TEXT NOT NULL REFERENCES accounts(id),
+      status TEXT NOT NULL, paused INTEGER NOT NULL, type TEXT NOT NULL, plan TEXT NOT NULL,
+      development_mode INTEGER NOT NULL, name_servers TEXT NOT NULL, original_name_servers TEXT,
+      original_registrar TEXT, original_dnshost TEXT, created_on TEXT NOT NULL, modified_on TEXT NOT NULL,
+      activated_on TEXT, meta TEXT NOT NULL, owner TEXT NOT NULL
+    );
+    CREATE UNIQUE INDEX zones_name ON zones(name);
+    CREATE INDEX zones_account ON zones(account_id, name);
+    CREATE TABLE dns_records (
+      seq INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, zone_id TEXT NOT NULL REFERENCES zones(id),
+      type TEXT NOT NULL, name TEXT NOT NULL, content TEXT NOT NULL, proxiable INTEGER NOT NULL,
+      proxied INTEGER NOT NULL, ttl INTEGER NOT NULL, priority INTEGER, comment TEXT,
+      tags TEXT NOT NULL DEFAULT '[]', created_on TEXT NOT NULL, modified_on TEXT NOT NULL
+    );
+    CREATE INDEX dns_zone_type_name ON dns_records(zone_id, type, name, content);
+    CREATE INDEX dns_zone_name ON dns_records(zone_id, name);
+    CREATE TABLE certificate_packs (
+      id TEXT PRIMARY KEY, zone_id TEXT NOT NULL REFERENCES zones(id), type TEXT NOT NULL, hosts TEXT NOT NULL,
+      status TEXT NOT NULL, primary_certificate TEXT, created_on TEXT NOT NULL, validity_days INTEGER NOT NULL,
+      validation_method TEXT NOT NULL, certificate_authority TEXT NOT NULL, cloudflare_branding INTEGER NOT NULL
+    );
+    CREATE INDEX packs_zone ON certificate_packs(zone_id);
+    CREATE TABLE certificates (
+      id TEXT PRIMARY KEY, pack_id TEXT NOT NULL REFERENCES certificate_packs(id), zone_id TEXT NOT NULL,
+      hosts TEXT NOT NULL, issuer TEXT NOT NULL, signature TEXT NOT NULL, status TEXT NOT NULL,
+      bundle_method TEXT NOT NULL, uploaded_on TEXT NOT NULL, modified_on TEXT NOT NULL, expires_on TEXT NOT NULL,
+      priority INTEGER
+    );
+    CREATE INDEX certificates_pack ON certificates(pack_id);
+    CREATE TABLE invites (
+      id TEXT PRIMARY KEY, user_id TEXT NOT NULL REFERENCES users(id), invited_member_id TEXT,
+      account_id TEXT NOT NULL REFERENCES accounts(id), invited_by TEXT NOT NULL, invited_member_email TEXT NOT NULL,
+      invited_on TEXT NOT NULL, expires_on TEXT NOT NULL, roles TEXT NOT NULL, status TEXT NOT NULL
+    );
+    CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)
+  `)
+} as const
+
+export const LatestVersion = Object.keys(migrations).length

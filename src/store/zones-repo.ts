@@ -1,0 +1,174 @@
+/** Zones, DNS records and certificate packs of the local platform, as the v4 API returns them. */
+import type Database from "better-sqlite3"
+import type { CertificatePack } from "../domain/certificate.js"
+import type { DnsRecord } from "../domain/dns.js"
+import { pageInfo, type Page } from "../domain/envelope.js"
+import type { Zone } from "../domain/zone.js"
+import { inList, json, parseOperator, stmt, textClause, where, type Clause } from "./query.js"
+
+type Row = Record<string, unknown>
+
+const ZONE_SELECT = `SELECT z.*, a.name AS account_name FROM zones z JOIN accounts a ON a.id = z.account_id`
+
+export const zoneFromRow = (r: Row): Zone => ({
+  id: r.id as string,
+  name: r.name as string,
+  status: r.status as string,
+  paused: r.paused === 1,
+  type: r.type as string,
+  development_mode: r.development_mode as number,
+  name_servers: json(r.name_servers, []),
+  original_name_servers: json(r.original_name_servers, null),
+  original_registrar: (r.original_registrar as string | null) ?? null,
+  original_dnshost: (r.original_dnshost as string | null) ?? null,
+  created_on: r.created_on as string,
+  modified_on: r.modified_on as string,
+  activated_on: (r.activated_on as string | null) ?? null,
+  meta: json(r.meta, {}),
+  owner: json(r.owner, {}),
+  account: { id: r.account_id as string, name: r.account_name as string },
+  plan: json(r.plan, undefined as never),
+  permissions: ["#zone:read", "#zone:edit", "#dns_records:read", "#dns_records:edit", "#ssl:read"]
+})
+
+export interface ZoneQuery {
+  readonly accountIds: ReadonlyArray<string>
+  readonly name?: string | undefined
+  readonly status?: string | undefined
+  readonly accountId?: string | undefined
+  readonly accountName?: string | undefined
+  readonly types?: ReadonlyArray<string> | undefined
+  readonly match?: "any" | "all" | undefined
+  readonly order?: string | undefined
+  readonly direction?: "asc" | "desc" | undefined
+  readonly page: number
+  readonly perPage: number
+}
+
+const ZONE_ORDER: Record<string, string> = {
+  name: "z.name",
+  status: "z.status",
+  "account.id": "z.account_id",
+  "account.name": "a.name",
+  "plan.id": "json_extract(z.plan, '$.id')"
+}
+
+export const listZones = (db: Database.Database, q: ZoneQuery): Page<Zone> => {
+  const filters: Array<Clause> = []
+  if (q.name !== undefined) filters.push(textClause("z.name", ...parseOperator(q.name)))
+  if (q.accountName !== undefined) filters.push(textClause("a.name", ...parseOperator(q.accountName)))
+  if (q.status !== undefined) filters.push({ sql: "z.status = ?", params: [q.status] })
+  if (q.accountId !== undefined) filters.push({ sql: "z.account_id = ?", params: [q.accountId] })
+  const scope = [inList("z.account_id", q.accountIds)]
+  // Without a type filter the platform leaves internal zones out.
+  scope.push(q.types && q.types.length > 0 ? inList("z.type", q.types) : { sql: "z.type <> 'internal'", params: [] })
+  const w = where(scope, filters, q.match)
+  const total = (stmt(db, `SELECT COUNT(*) AS n FROM zones z JOIN accounts a ON a.id = z.account_id ${w.sql}`).get(...w.params) as { n: number }).n
+  const dir = q.direction === "desc" ? "DESC" : "ASC"
+  // Zone names are unique: ordering by name alone lets SQLite walk the name index instead of sorting.
+  const key = q.order ?? "name"
+  const order = key === "name" ? `z.name ${dir}` : `${ZONE_ORDER[key] ?? "z.name"} ${dir}, z.name ${dir}`
+  const rows = stmt(db, `${ZONE_SELECT} ${w.sql} ORDER BY ${order} LIMIT ? OFFSET ?`).all(
+    ...w.params, q.perPage, (q.page - 1) * q.perPage
+  ) as Array<Row>
+  return { items: rows.map(zoneFromRow), info: pageInfo(q.page, q.perPage, total, rows.length) }
+}
+
+export const getZone = (db: Database.Database, id: string, accountIds: ReadonlyArray<string>): Zone | undefined => {
+  const row = stmt(db, `${ZONE_SELECT} WHERE z.id = ?`).get(id) as Row | undefined
+  return row && accountIds.includes(row.account_id as string) ? zoneFromRow(row) : undefined
+}
+
+const dnsFromRow = (r: Row): DnsRecord => ({
+  id: r.id as string,
+  type: r.type as string,
+  name: r.name as string,
+  content: r.content as string,
+  ...(r.priority !== null ? { priority: r.priority as number } : {}),
+  proxiable: r.proxiable === 1,
+  proxied: r.proxied === 1,
+  ttl: r.ttl as number,
+  settings: {},
+  meta: {},
+  comment: (r.comment as string | null) ?? null,
+  tags: json(r.tags, []),
+  created_on: r.created_on as string,
+  modified_on: r.modified_on as string
+})
+
+export interface DnsQuery {
+  readonly zoneId: string
+  readonly type?: string | undefined
+  readonly name?: Partial<Record<"exact" | "contains" | "startswith" | "endswith", string | undefined>>
+  readonly content?: Partial<Record<"exact" | "contains" | "startswith" | "endswith", string | undefined>>
+  readonly proxied?: boolean | undefined
+  readonly match?: "any" | "all" | undefined
+  readonly order?: string | undefined
+  readonly direction?: "asc" | "desc" | undefined
+  readonly page: number
+  readonly perPage: number
+}
+
+const DNS_OPS = { exact: "equal", contains: "contains", startswith: "starts_with", endswith: "ends_with" } as const
+
+export const listDnsRecords = (db: Database.Database, q: DnsQuery): Page<DnsRecord> => {
+  const filters: Array<Clause> = []
+  if (q.type !== undefined) filters.push({ sql: "type = ?", params: [q.type] })
+  for (const [column, ops] of [["name", q.name], ["content", q.content]] as const) {
+    for (const [op, value] of Object.entries(ops ?? {})) {
+      if (value !== undefined) filters.push(textClause(column, DNS_OPS[op as keyof typeof DNS_OPS], value))
+    }
+  }
+  if (q.proxied !== undefined) filters.push({ sql: "proxied = ?", params: [q.proxied ? 1 : 0] })
+  const w = where([{ sql: "zone_id = ?", params: [q.zoneId] }], filters, q.match)
+  const total = (stmt(db, `SELECT COUNT(*) AS n FROM dns_records ${w.sql}`).get(...w.params) as { n: number }).n
+  const dir = q.direction === "desc" ? "DESC" : "ASC"
+  const order = q.order ?? "type"
+  const rows = stmt(db, `SELECT * FROM dns_records ${w.sql} ORDER BY ${order} ${dir}, name ${dir}, seq LIMIT ? OFFSET ?`).all(
+    ...w.params, q.perPage, (q.page - 1) * q.perPage
+  ) as Array<Row>
+  return { items: rows.map(dnsFromRow), info: pageInfo(q.page, q.perPage, total, rows.length) }
+}
+
+export const listCertificatePacks = (
+  db: Database.Database,
+  zoneId: string,
+  all: boolean,
+  page: number,
+  perPage: number
+): Page<CertificatePack> => {
+  const w = all ? "WHERE zone_id = ?" : "WHERE zone_id = ? AND status = 'active'"
+  const total = (stmt(db, `SELECT COUNT(*) AS n FROM certificate_packs ${w}`).get(zoneId) as { n: number }).n
+  const packs = stmt(db, `SELECT * FROM certificate_packs ${w} ORDER BY created_on, id LIMIT ? OFFSET ?`).all(
+    zoneId, perPage, (page - 1) * perPage
+  ) as Array<Row>
+  const items = packs.map((p): CertificatePack => {
+    const certs = stmt(db, "SELECT * FROM certificates WHERE pack_id = ? ORDER BY priority, id").all(p.id) as Array<Row>
+    return {
+      id: p.id as string,
+      type: p.type as string,
+      hosts: json(p.hosts, []),
+      primary_certificate: (p.primary_certificate as string | null) ?? null,
+      status: p.status as string,
+      certificates: certs.map((c) => ({
+        id: c.id as string,
+        hosts: json(c.hosts, []),
+        issuer: c.issuer as string,
+        signature: c.signature as string,
+        status: c.status as string,
+        bundle_method: c.bundle_method as string,
+        zone_id: c.zone_id as string,
+        uploaded_on: c.uploaded_on as string,
+        modified_on: c.modified_on as string,
+        expires_on: c.expires_on as string,
+        priority: (c.priority as number | null) ?? null
+      })),
+      created_on: p.created_on as string,
+      validity_days: p.validity_days as number,
+      validation_method: p.validation_method as string,
+      certificate_authority: p.certificate_authority as string,
+      cloudflare_branding: p.cloudflare_branding === 1
+    }
+  })
+  return { items, info: pageInfo(page, perPage, total, items.length) }
+}

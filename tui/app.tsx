@@ -1,0 +1,139 @@
+/**
+ * The terminal UI: one ManagedRuntime over the client layer for the session, handed to the
+ * components through a context; a header, the list of screens, the main pane and a footer with
+ * the keys that work right now.
+ */
+import { ManagedRuntime } from "effect"
+import { Box, render, useApp } from "ink"
+import { useCallback } from "react"
+import { ClientConfig } from "../src/api/client.js"
+import { clientLayer } from "../src/api/target.js"
+import { ErrorBoundary } from "./components/error-boundary.js"
+import { Footer } from "./components/footer.js"
+import { Header } from "./components/header.js"
+import { HelpOverlay } from "./components/help-overlay.js"
+import { SidebarWidth, Sidebar } from "./components/sidebar.js"
+import { ErrorView, Loading } from "./components/states.js"
+import { KeyLayer, KeypressProvider, useKeys } from "./keys.js"
+import { RuntimeProvider, useEffectQuery, type Query, type TuiRuntime } from "./runtime.js"
+import { PlaceholderScreen } from "./screens/placeholder.js"
+import { Screens } from "./screens/registry.js"
+import { ZonesScreen } from "./screens/zones.js"
+import { UiProvider, useUiActions, useUiState } from "./state.js"
+import { PaneContext, useTerminalSize } from "./terminal.js"
+
+export interface AppProps {
+  readonly runtime: TuiRuntime
+  /** Shown in the header until the client configuration is known (or if it cannot be built). */
+  readonly target?: string
+  /** Called when the user quits, before the app unmounts. */
+  readonly onQuit?: () => void
+}
+
+export function App({ runtime, target = "local", onQuit }: AppProps) {
+  const { exit } = useApp()
+  const quit = useCallback(() => {
+    onQuit?.()
+    exit()
+  }, [onQuit, exit])
+  return (
+    <RuntimeProvider runtime={runtime}>
+      <KeypressProvider onQuit={quit}>
+        <UiProvider onQuit={quit}>
+          <ErrorBoundary what="the app failed to draw">
+            <Shell fallbackTarget={target} />
+          </ErrorBoundary>
+        </UiProvider>
+      </KeypressProvider>
+    </RuntimeProvider>
+  )
+}
+
+/** Header line, footer lines and the pane's border. */
+const Chrome = { header: 1, footer: 2, border: 2 }
+
+function Shell({ fallbackTarget }: { fallbackTarget: string }) {
+  const { columns, rows } = useTerminalSize()
+  const state = useUiState()
+  const actions = useUiActions()
+  const { query: config } = useEffectQuery(() => ClientConfig, [])
+
+  useKeys(
+    (press) => {
+      if (press.name === "?") actions.setHelp(true)
+      else if (press.name === "q") actions.quit()
+      else if (/^[1-9]$/.test(press.name) && Number(press.name) <= Screens.length) {
+        actions.showScreen(Screens[Number(press.name) - 1]!.id)
+      } else return false
+      return true
+    },
+    {
+      priority: KeyLayer.app,
+      hints: [
+        { keys: `1-${Screens.length}`, label: "screens" },
+        { keys: "?", label: "help" },
+        { keys: "q", label: "quit" }
+      ]
+    }
+  )
+
+  const target = config._tag === "Success" ? (config.value.target === "local" ? "local" : config.value.baseUrl) : fallbackTarget
+  // One row short of the terminal: a frame as tall as the screen makes Ink clear it on every update.
+  const height = Math.max(10, rows - 1)
+  const pane = {
+    rows: Math.max(3, height - Chrome.header - Chrome.footer - Chrome.border),
+    columns: Math.max(20, columns - SidebarWidth - 4)
+  }
+  return (
+    <Box flexDirection="column" width={columns} height={height}>
+      <Header target={target} account={state.account?.name ?? "All accounts"} zone={state.zone?.name} />
+      <Box flexGrow={1}>
+        <Sidebar current={state.screen} />
+        <Box flexDirection="column" width={columns - SidebarWidth} borderStyle="round" paddingX={1} overflow="hidden">
+          <PaneContext.Provider value={pane}>
+            {state.helpOpen ? <HelpOverlay onClose={() => actions.setHelp(false)} onQuit={actions.quit} /> : null}
+            <Box flexDirection="column" display={state.helpOpen ? "none" : "flex"}>
+              <ErrorBoundary what="the screen failed to draw">
+                <MainPane config={config} helpOpen={state.helpOpen} />
+              </ErrorBoundary>
+            </Box>
+          </PaneContext.Provider>
+        </Box>
+      </Box>
+      <Footer />
+    </Box>
+  )
+}
+
+function MainPane({ config, helpOpen }: { config: Query<ClientConfig>; helpOpen: boolean }) {
+  const { screen } = useUiState()
+  if (config._tag === "Loading") return <Loading what="the platform" />
+  if (config._tag === "Failure") return <ErrorView what="could not connect to the platform" error={config.error} />
+  const info = Screens.find((s) => s.id === screen)
+  return (
+    <>
+      {/* Zones stays mounted while other screens show, so its cursor and pages survive. */}
+      <Box flexDirection="column" display={screen === "zones" ? "flex" : "none"}>
+        <ZonesScreen active={screen === "zones" && !helpOpen} />
+      </Box>
+      {info && !info.ready ? <PlaceholderScreen screen={info} /> : null}
+    </>
+  )
+}
+
+const AltScreenOn = "\u001b[?1049h\u001b[H"
+const AltScreenOff = "\u001b[?1049l"
+
+/** Opens the full-screen app and resolves when the user quits. */
+export async function runTui(options: { remote: boolean; persistTo?: string }): Promise<void> {
+  const runtime = ManagedRuntime.make(clientLayer(options))
+  const fullScreen = process.stdout.isTTY === true
+  if (fullScreen) process.stdout.write(AltScreenOn)
+  try {
+    const app = render(<App runtime={runtime} target={options.remote ? "remote" : "local"} />, { exitOnCtrlC: false })
+    await app.waitUntilExit()
+  } finally {
+    if (fullScreen) process.stdout.write(AltScreenOff)
+    await runtime.dispose()
+  }
+}

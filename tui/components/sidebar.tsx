@@ -1,0 +1,21 @@
+/** The left list of screens; the number before each is the key that opens it. */
+import { Box, Text } from "ink"
+import { Screens, type ScreenId } from "../screens/registry.js"
+
+export const SidebarWidth = 16
+
+export function Sidebar({ current }: { current: ScreenId }) {
+  return (
+    <Box flexDirection="column" width={SidebarWidth} flexShrink={0} borderStyle="round" borderDimColor paddingX={1}>
+      {Screens.map((s, i) => {
+        const here = s.id === current
+        return (
+          <Text key={s.id} bold={here} {...(here ? { color: "cyan" } : s.ready ? {} : { dimColor: true })}>
+            {here ? "›" : " "}
+            {i + 1} {s.title}
+          </Text>
+        )
+      })}
+    </Box>
+  )
+}

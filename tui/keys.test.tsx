@@ -1,0 +1,115 @@
+import { Text } from "ink"
+import type { ReactElement } from "react"
+import { render } from "ink-testing-library"
+import { afterEach, describe, expect, it } from "vitest"
+import { Footer } from "./components/footer.js"
+import { KeyLayer, KeypressProvider, useKeys } from "./keys.js"
+import { Keys, waitFor } from "./test-support.js"
+
+function Layer(props: { name: string; priority: number; handles: ReadonlyArray<string>; log: Array<string>; modal?: boolean; active?: boolean }) {
+  useKeys(
+    (press) => {
+      if (press.name === "!") throw new Error("the handler broke")
+      props.log.push(`${props.name}:${press.name}`)
+      return props.handles.includes(press.name)
+    },
+    {
+      priority: props.priority,
+      modal: props.modal ?? false,
+      active: props.active ?? true,
+      hints: [{ keys: props.handles.join("/"), label: props.name }]
+    }
+  )
+  return <Text>{props.name}</Text>
+}
+
+const mounted: Array<() => void> = []
+afterEach(() => mounted.splice(0).forEach((unmount) => unmount()))
+
+const mount = async (node: ReactElement) => {
+  const app = render(node)
+  mounted.push(app.unmount)
+  await new Promise((r) => setTimeout(r, 50))
+  const frame = () => app.lastFrame() ?? ""
+  return {
+    frame,
+    press: async (keys: string) => {
+      app.stdin.write(keys)
+      await new Promise((r) => setTimeout(r, 20))
+    }
+  }
+}
+
+describe("keypress hub", () => {
+  it("gives a key to the highest layer first and lets unhandled keys fall through", async () => {
+    const log: Array<string> = []
+    const app = await mount(
+      <KeypressProvider onQuit={() => {}}>
+        <Layer name="app" priority={KeyLayer.app} handles={["q"]} log={log} />
+        <Layer name="screen" priority={KeyLayer.screen} handles={["j"]} log={log} />
+        <Footer />
+      </KeypressProvider>
+    )
+    await app.press("j")
+    await app.press("q")
+    expect(log).toEqual(["screen:j", "screen:q", "app:q"])
+    expect(app.frame()).toMatch(/j screen\s+q app/)
+  })
+
+  it("stops at a modal layer, and the footer shows only the keys that reach", async () => {
+    const log: Array<string> = []
+    const app = await mount(
+      <KeypressProvider onQuit={() => {}}>
+        <Layer name="app" priority={KeyLayer.app} handles={["q"]} log={log} />
+        <Layer name="field" priority={KeyLayer.input} handles={["enter"]} log={log} modal />
+        <Layer name="hidden" priority={KeyLayer.overlay} handles={["x"]} log={log} active={false} />
+        <Footer />
+      </KeypressProvider>
+    )
+    await app.press("q")
+    await app.press(Keys.enter)
+    expect(log).toEqual(["field:q", "field:enter"])
+    expect(app.frame()).toContain("enter field")
+    expect(app.frame()).not.toContain("q app")
+    expect(app.frame()).not.toContain("x hidden")
+  })
+
+  it("names keys as the terminal sends them", async () => {
+    const log: Array<string> = []
+    const app = await mount(
+      <KeypressProvider onQuit={() => {}}>
+        <Layer name="l" priority={KeyLayer.screen} handles={[]} log={log} />
+      </KeypressProvider>
+    )
+    for (const k of [Keys.up, Keys.down, Keys.enter, Keys.tab, "\u001B[Z", Keys.backspace, Keys.pageDown, "G", "globex"]) await app.press(k)
+    await app.press(Keys.escape)
+    await waitFor(() => log.length === 10)
+    expect(log.map((l) => l.slice(2))).toEqual(["up", "down", "enter", "tab", "shift+tab", "backspace", "pagedown", "G", "globex", "escape"])
+  })
+
+  it("ctrl+c quits from anywhere, even under a modal layer", async () => {
+    let quits = 0
+    const app = await mount(
+      <KeypressProvider onQuit={() => quits++}>
+        <Layer name="dialog" priority={KeyLayer.dialog} handles={[]} log={[]} modal />
+      </KeypressProvider>
+    )
+    await app.press(Keys.ctrlC)
+    expect(quits).toBe(1)
+  })
+
+  it("a handler that throws becomes an error line in the footer, and the keys keep working", async () => {
+    const log: Array<string> = []
+    const app = await mount(
+      <KeypressProvider onQuit={() => {}}>
+        <Layer name="screen" priority={KeyLayer.screen} handles={["j"]} log={log} />
+        <Footer />
+      </KeypressProvider>
+    )
+    await app.press("!")
+    await waitFor(() => app.frame().includes("error: the handler broke"))
+    await app.press("j")
+    expect(log).toEqual(["screen:j"])
+    expect(app.frame()).not.toContain("the handler broke")
+  })
+})

@@ -1,0 +1,150 @@
+/**
+ * The keypress hub: the app's only `useInput`. Screens, dialogs and overlays register layers with a
+ * priority; a key goes to the highest layer first and falls through until one handles it, and stops
+ * at a modal layer (a text field, a dialog). The footer reads the same layers, so it lists exactly
+ * the keys that work right now. ctrl+c quits from anywhere.
+ */
+import { useInput, type Key } from "ink"
+import { createContext, useCallback, useContext, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from "react"
+import { fromUnknown, type UiError } from "./errors.js"
+
+export interface Keypress {
+  /** The text typed (may be several characters when pasted); empty for named keys. */
+  readonly input: string
+  readonly key: Key
+  /** `up`, `down`, `pageup`, `pagedown`, `home`, `end`, `enter`, `escape`, `tab`, `shift+tab`,
+   *  `backspace`, `ctrl+<x>`, or the text itself. */
+  readonly name: string
+}
+
+/** True when handled; an unhandled key falls through to lower layers (unless this layer is modal). */
+export type KeyHandler = (press: Keypress) => boolean
+
+export interface KeyHint {
+  readonly keys: string
+  readonly label: string
+}
+
+/** Layer priorities, lowest first. */
+export const KeyLayer = { app: 0, screen: 10, view: 20, tab: 25, input: 30, dialog: 40, overlay: 50 } as const
+
+interface Registration {
+  readonly id: number
+  readonly priority: number
+  readonly modal: boolean
+  readonly hints: ReadonlyArray<KeyHint>
+  readonly handler: { current: KeyHandler }
+}
+
+interface Hub {
+  readonly register: (r: Omit<Registration, "id">) => () => void
+  readonly hints: ReadonlyArray<KeyHint>
+  readonly fault: UiError | undefined
+}
+
+const HubContext = createContext<Hub | undefined>(undefined)
+
+export const keyName = (input: string, key: Key): string => {
+  if (key.upArrow) return "up"
+  if (key.downArrow) return "down"
+  if (key.leftArrow) return "left"
+  if (key.rightArrow) return "right"
+  if (key.pageUp) return "pageup"
+  if (key.pageDown) return "pagedown"
+  if (key.home) return "home"
+  if (key.end) return "end"
+  if (key.return) return "enter"
+  if (key.escape) return "escape"
+  if (key.tab) return key.shift ? "shift+tab" : "tab"
+  // Terminals send DEL (0x7f) for the backspace key; Ink calls it `delete`.
+  if (key.backspace || key.delete) return "backspace"
+  if (key.ctrl && input.length > 0) return `ctrl+${input}`
+  return input
+}
+
+/** A key that types text into a field (not a named key, not a chord). */
+export const isText = (press: Keypress): boolean =>
+  press.input.length > 0 && press.name === press.input && !press.key.ctrl && !press.key.meta && !/[\u0000-\u001f\u007f]/.test(press.input)
+
+const byPriority = (a: Registration, b: Registration) => b.priority - a.priority || b.id - a.id
+
+export function KeypressProvider({ onQuit, children }: { onQuit: () => void; children: ReactNode }) {
+  const registrations = useRef(new Map<number, Registration>())
+  const nextId = useRef(0)
+  const [version, setVersion] = useState(0)
+  const [fault, setFault] = useState<UiError | undefined>(undefined)
+  const quit = useRef(onQuit)
+  quit.current = onQuit
+
+  const register = useCallback((r: Omit<Registration, "id">) => {
+    const id = nextId.current++
+    registrations.current.set(id, { ...r, id })
+    setVersion((v) => v + 1)
+    return () => {
+      registrations.current.delete(id)
+      setVersion((v) => v + 1)
+    }
+  }, [])
+
+  const onInput = useCallback((input: string, key: Key) => {
+    const press: Keypress = { input, key, name: keyName(input, key) }
+    if (press.name === "ctrl+c") return quit.current()
+    setFault(undefined)
+    try {
+      for (const r of [...registrations.current.values()].sort(byPriority)) {
+        if (r.handler.current(press) || r.modal) return
+      }
+    } catch (e) {
+      setFault(fromUnknown(e))
+    }
+  }, [])
+  useInput(onInput)
+
+  const hints = useMemo(() => {
+    const out: Array<KeyHint> = []
+    for (const r of [...registrations.current.values()].sort(byPriority)) {
+      out.push(...r.hints)
+      if (r.modal) break
+    }
+    return out
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [version])
+
+  const hub = useMemo(() => ({ register, hints, fault }), [register, hints, fault])
+  return <HubContext.Provider value={hub}>{children}</HubContext.Provider>
+}
+
+const useHub = (): Hub => {
+  const hub = useContext(HubContext)
+  if (hub === undefined) throw new Error("useKeys must be used inside <KeypressProvider>")
+  return hub
+}
+
+export interface KeyOptions {
+  readonly priority: number
+  /** Inactive layers neither get keys nor show hints. */
+  readonly active?: boolean
+  /** A modal layer swallows every key it does not handle (except ctrl+c). */
+  readonly modal?: boolean
+  readonly hints?: ReadonlyArray<KeyHint>
+}
+
+/** Registers a key layer for as long as the component is mounted and `active`. */
+export function useKeys(handler: KeyHandler, options: KeyOptions): void {
+  const { register } = useHub()
+  const ref = useRef(handler)
+  ref.current = handler
+  const { priority, active = true, modal = false } = options
+  const hintsKey = JSON.stringify(options.hints ?? [])
+  // A layout effect, so the footer never draws a frame with the hints of a layer already gone.
+  useLayoutEffect(() => {
+    if (!active) return
+    return register({ priority, modal, hints: JSON.parse(hintsKey) as Array<KeyHint>, handler: ref })
+  }, [register, priority, active, modal, hintsKey])
+}
+
+/** The hints of the layers that get keys right now, highest first, and the last handler fault. */
+export function useKeyHints(): { readonly hints: ReadonlyArray<KeyHint>; readonly fault: UiError | undefined } {
+  const { hints, fault } = useHub()
+  return { hints, fault }
+}

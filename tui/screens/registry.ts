@@ -1,0 +1,19 @@
+/** The screens of the left list, in order; the number is the key that jumps to it. */
+export type ScreenId = "zones" | "esc" | "firewall" | "waf" | "kv" | "objects"
+
+export interface ScreenInfo {
+  readonly id: ScreenId
+  readonly title: string
+  /** What the screen will hold; shown by screens that have not arrived yet. */
+  readonly about: string
+  readonly ready: boolean
+}
+
+export const Screens: ReadonlyArray<ScreenInfo> = [
+  { id: "zones", title: "Zones", about: "zones, DNS records and certificate packs", ready: true },
+  { id: "esc", title: "ESC", about: "ESC disable settings per zone", ready: false },
+  { id: "firewall", title: "Firewall", about: "firewall filters and rules", ready: false },
+  { id: "waf", title: "WAF", about: "the WAF migration", ready: false },
+  { id: "kv", title: "KV", about: "key-value namespaces and keys", ready: false },
+  { id: "objects", title: "Objects", about: "stateful object storage", ready: false }
+]

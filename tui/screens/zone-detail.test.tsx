@@ -1,0 +1,81 @@
+import { afterEach, describe, expect, it } from "vitest"
+import { Fixture, Keys, selectedRow } from "../test-support.js"
+import { ZoneDetail } from "./zone-detail.js"
+
+const fixture = new Fixture()
+afterEach(() => fixture.dispose())
+
+/** The app with acme.com (1250 DNS records) open. */
+const openAcme = async (requests?: Array<string>) => {
+  const app = await fixture.render(fixture.local(requests))
+  await app.waitForText("1/46")
+  await app.press("/", "type filter by name")
+  await app.press("acme.com", "1/1 ")
+  await app.press(Keys.enter, "filter: acme.com")
+  await app.press(Keys.enter, "zone acme.com")
+  await app.waitForText("1/1250")
+  return app
+}
+
+describe("Zone detail", () => {
+  it("shows the zone's DNS records, one page loaded", async () => {
+    const app = await openAcme()
+    const frame = app.frame()
+    expect(frame).toContain("[DNS records]")
+    expect(frame).toContain("CONTENT")
+    expect(selectedRow(frame)).toMatch(/^A\s+acme\.com\s+203\.0\.113\.205/)
+    expect(frame).toContain("100 loaded")
+  })
+
+  it("loads the next page as the cursor nears the end, not everything up front", async () => {
+    const requests: Array<string> = []
+    const app = await openAcme(requests)
+    await app.press("G", "100/1250 · 200 loaded")
+    await app.press("G", "200/1250 · 300 loaded")
+    await app.press(Keys.pageDown, "213/1250")
+    expect(app.frame()).toContain("300 loaded")
+    const pages = requests.filter((r) => r.includes("/dns_records")).map((r) => /page=(\d+)/.exec(r)?.[1])
+    expect(pages).toEqual(["1", "2", "3"])
+    expect(requests.filter((r) => r.includes("/dns_records")).every((r) => r.includes("per_page=100"))).toBe(true)
+  })
+
+  it("/ filters the records by name on the server", async () => {
+    const app = await openAcme()
+    await app.press("/", "type filter by name")
+    await app.press("host-0009.", (f) => /1\/\d+\s/.test(f) && !f.includes("1250"))
+    expect(app.frame()).toContain("host-0009.acme.com")
+    expect(app.frame()).not.toContain("host-0011")
+    await app.press(Keys.escape, "1/1250")
+  })
+
+  it("tab switches to the certificate packs and back", async () => {
+    const app = await openAcme()
+    await app.press("j", "2/1250")
+    await app.press(Keys.tab, "[Certificate packs]")
+    await app.waitForText("universal")
+    expect(app.frame()).toMatch(/› universal\s+active\s+google\s+90d\s+acme\.com, \*\.acme\.com/)
+    expect(app.frame()).not.toContain("203.0.113.205")
+    await app.press(Keys.tab, "[DNS records]")
+    expect(app.frame()).toContain("2/1250")
+  })
+
+  it("esc and backspace go back to the zones", async () => {
+    const app = await openAcme()
+    await app.press(Keys.escape, "filter: acme.com")
+    expect(app.frame()).toContain("zone —")
+    await app.press(Keys.enter, "1/1250")
+    await app.press(Keys.backspace, "filter: acme.com")
+  })
+})
+
+describe("Zone detail errors", () => {
+  it("a zone the platform does not know is an error state with its code, on both tabs", async () => {
+    const gone = { id: "0".repeat(32), name: "gone.example", account: { id: "1".repeat(32) } }
+    const app = await fixture.within(fixture.local(), <ZoneDetail zone={gone} active onBack={() => {}} />)
+    await app.waitForText("could not list DNS records")
+    expect(app.frame()).toContain("[code 7003]")
+    expect(app.frame()).toContain("hint: it may be gone")
+    await app.press(Keys.tab, "could not list certificate packs")
+    expect(app.frame()).toContain("[code 7003]")
+  })
+})

@@ -1,0 +1,154 @@
+/**
+ * Zones: the zones of one account (or all), paged 50 at a time as the cursor moves, filtered by
+ * name on the server as the user types, and the open zone's detail on enter.
+ */
+import { Box, Text } from "ink"
+import { useEffect, useState } from "react"
+import type { Zone } from "../../src/domain/zone.js"
+import { listZonesPage } from "../../src/services/zones.js"
+import { AccountPicker } from "../components/account-picker.js"
+import { cells, flexWidth } from "../components/columns.js"
+import { FilterBar, useFilterInput } from "../components/filter-bar.js"
+import { List, ListStatus, moveHints, useListCursor } from "../components/list.js"
+import { Empty, ErrorView, Loading } from "../components/states.js"
+import { KeyLayer, useKeys } from "../keys.js"
+import { usePagedList } from "../paged-list.js"
+import { useUiActions, useUiState } from "../state.js"
+import { usePaneSize } from "../terminal.js"
+import { ZoneDetail } from "./zone-detail.js"
+
+export const ZonesPerPage = 50
+/** Rows above and below the list: account line, filter line, column titles, status line. */
+const Chrome = 4
+
+const zoneTable = (columns: number) => {
+  const name = Math.min(40, flexWidth(columns, [12, 12, 20]))
+  return {
+    header: cells([
+      ["NAME", name],
+      ["STATUS", 12],
+      ["ACCOUNT", 12],
+      ["PLAN", 20]
+    ]),
+    row: (z: Zone) =>
+      cells([
+        [z.name, name],
+        [z.paused ? "paused" : z.status ?? "", 12],
+        [z.account.name ?? z.account.id, 12],
+        [z.plan?.name ?? "", 20]
+      ])
+  }
+}
+
+export function ZonesScreen({ active }: { active: boolean }) {
+  const { account, zone } = useUiState()
+  const { chooseAccount, openZone, closeZone } = useUiActions()
+  const pane = usePaneSize()
+  const height = Math.max(1, pane.rows - Chrome)
+  const table = zoneTable(pane.columns)
+  const [picking, setPicking] = useState(false)
+  const listing = active && zone === undefined && !picking
+  const filter = useFilterInput({ active: listing, onMove: (press) => cursor.move(press) })
+  const list = usePagedList(
+    (page) =>
+      listZonesPage({
+        accountId: account?.id,
+        name: filter.text === "" ? undefined : `contains:${filter.text}`,
+        page,
+        perPage: ZonesPerPage
+      }),
+    [account?.id, filter.text]
+  )
+  const cursor = useListCursor(list.items.length, height, [account?.id, filter.text])
+
+  // Fetch the next page while the cursor is still a screenful away from the end.
+  const nearEnd = cursor.index >= list.items.length - Math.max(10, height)
+  useEffect(() => {
+    if (nearEnd && list.hasMore && !list.loading && list.error === undefined) list.loadMore()
+  }, [nearEnd, list])
+
+  useKeys(
+    (press) => {
+      if (cursor.move(press)) return true
+      switch (press.name) {
+        case "enter": {
+          const z = list.items[cursor.index]
+          if (z) openZone(z)
+          return z !== undefined
+        }
+        case "/":
+          filter.start()
+          return true
+        case "a":
+          setPicking(true)
+          return true
+        case "r":
+          list.refresh()
+          return true
+        case "escape":
+        case "backspace":
+          if (filter.text === "") return false
+          filter.clear()
+          return true
+        default:
+          return false
+      }
+    },
+    {
+      priority: KeyLayer.screen,
+      active: listing && !filter.editing,
+      hints: [
+        ...moveHints,
+        { keys: "enter", label: "open" },
+        { keys: "/", label: "filter" },
+        { keys: "a", label: "account" },
+        { keys: "r", label: "refresh" },
+        ...(filter.text !== "" ? [{ keys: "esc", label: "clear filter" }] : [])
+      ]
+    }
+  )
+
+  const body = () => {
+    if (list.items.length === 0) {
+      if (list.error) return <ErrorView what="could not list zones" error={list.error} />
+      if (list.loading) return <Loading what="zones" />
+      return filter.text !== "" ? (
+        <Empty what={`No zones match "${filter.text}".`} next="esc clears the filter; a picks another account" />
+      ) : (
+        <Empty what="No zones in this account." next="a picks another account; r refreshes" />
+      )
+    }
+    return (
+      <>
+        <List items={list.items} index={cursor.index} height={height} row={table.row} rowKey={(z) => z.id} header={table.header} />
+        {list.error ? <ErrorView what="could not load more zones" error={list.error} /> : null}
+        <ListStatus index={cursor.index} loaded={list.items.length} total={list.total} loading={list.loading} refreshing={list.refreshing} />
+      </>
+    )
+  }
+
+  return (
+    <Box flexDirection="column">
+      {zone !== undefined ? <ZoneDetail zone={zone} active={active} onBack={closeZone} /> : null}
+      {picking ? (
+        <AccountPicker
+          height={Math.max(1, pane.rows - 3)}
+          onPick={(a) => {
+            setPicking(false)
+            chooseAccount(a)
+          }}
+          onCancel={() => setPicking(false)}
+        />
+      ) : null}
+      <Box flexDirection="column" display={zone === undefined && !picking ? "flex" : "none"}>
+        <Text>
+          <Text dimColor>account </Text>
+          {account?.name ?? "All accounts"}
+          <Text dimColor> (a to change)</Text>
+        </Text>
+        <FilterBar filter={filter} />
+        {body()}
+      </Box>
+    </Box>
+  )
+}
