@@ -1,7 +1,7 @@
 // In-process cost of one local client call, inside one process: the default local transport
 // (src/api/local-transport.ts), and for reference the web-handler transport it replaced
 // (`HttpApiBuilder.toWebHandler` + a `FetchHttpClient.Fetch` building web Request/Response).
-// bench/run.mjs bundles this file with esbuild and runs it with plain node (no tsx at run time).
+// bench/platform.bench.mjs bundles this file with esbuild and runs it with plain node (no tsx at run time).
 //
 //   node <bundle> <state dir> [calls]      prints one JSON line
 import { FetchHttpClient, HttpClient } from "@effect/platform"

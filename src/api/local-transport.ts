@@ -5,7 +5,7 @@
  * It follows `HttpApiBuilder.toWebHandler` step by step (same layer, same middleware, same error
  * handling, the app runs on the platform's own runtime and is built on the first request), but the
  * request handed to the app and the response handed back to the client are plain objects over the
- * body bytes. This saves ~150 µs per call (bench/run.mjs, in-process: ~215 µs per `zones get`
+ * body bytes. This saves ~150 µs per call (bench/platform.bench.mjs, in-process: ~215 µs per `zones get`
  * instead of ~370) and, at start-up, Node 20's lazy loading of its fetch implementation (10-20 ms on
  * the first touch of `Request`/`Response`/`Headers`).
  */

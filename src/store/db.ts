@@ -30,11 +30,14 @@ const migrate = (file: string) =>
     )
   })
 
+/**
+ * Fills a store after its migrations ran: `fromVersion` is the schema version the store had before
+ * (0 for a new store), so a seed adds only what the newer migrations made room for.
+ */
+export type Seed = (db: Database.Database, fromVersion: number) => void
+
 /** Opens (creating and migrating when needed) the store at `file`; `:memory:` is not supported. */
-export const open = (
-  file: string,
-  onFresh?: (db: Database.Database) => void
-): Effect.Effect<Database.Database, StoreError> =>
+export const open = (file: string, seed?: Seed): Effect.Effect<Database.Database, StoreError> =>
   Effect.gen(function* () {
     yield* Effect.try({
       try: () => fs.mkdirSync(path.dirname(file), { recursive: true }),
@@ -62,17 +65,15 @@ export const open = (
     db.close()
     yield* migrate(file)
     db = yield* openDb()
-    const fresh = version === 0
     const ready = db
-    // Seeding happens before user_version is set: a store interrupted while seeding is seeded again.
+    // Seeding and user_version are one transaction: a store interrupted while seeding has neither,
+    // and is seeded again from the same version on the next open.
     yield* Effect.try({
-      try: () => {
-        if (fresh && onFresh) {
-          ready.exec("DELETE FROM invites; DELETE FROM certificates; DELETE FROM certificate_packs; DELETE FROM dns_records; DELETE FROM zones; DELETE FROM token_accounts; DELETE FROM tokens; DELETE FROM memberships; DELETE FROM users; DELETE FROM accounts")
-          onFresh(ready)
-        }
-        ready.pragma(`user_version = ${LatestVersion}`)
-      },
+      try: () =>
+        ready.transaction(() => {
+          seed?.(ready, version)
+          ready.pragma(`user_version = ${LatestVersion}`)
+        })(),
       catch: (e) => {
         ready.close()
         return new StoreError(`cannot seed ${file}: ${String(e)}`)
@@ -82,11 +83,11 @@ export const open = (
   })
 
 /** A scoped Db layer over `file`; the handle closes with the scope. */
-export const layer = (file: string, onFresh?: (db: Database.Database) => void) =>
+export const layer = (file: string, seed?: Seed) =>
   Layer.scoped(
     Db,
     Effect.acquireRelease(
-      Effect.map(open(file, onFresh), (db) => ({ db, file })),
+      Effect.map(open(file, seed), (db) => ({ db, file })),
       ({ db }) => Effect.sync(() => db.close())
     )
   )

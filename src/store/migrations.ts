@@ -2,6 +2,9 @@
  * Schema of the local platform's SQLite store. Each migration runs once, in order, through
  * @effect/sql's Migrator; `PRAGMA user_version` mirrors the latest applied one so that opening an
  * up-to-date store costs one pragma read and no Effect SQL client at all.
+ *
+ * An area adds one migration (the next number, `NNNN_<area>`) at the end; a released migration is
+ * never edited. Its demo data goes in `AreaSeeds` (src/store/demo.ts), naming the migration.
  */
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"

@@ -1,0 +1,322 @@
+// The platform bench (run by bench/run.mjs, after `node build.mjs`): start-up and throughput of edgectl's local platform.
+//
+//   1. cold start of `edgectl zones list --json` (local mode, existing state dir, after a warm-up
+//      run) against a bare `node -e 0`: medians of interleaved runs, and the ratio (target < 2.5x);
+//   2. req/s of GET /zones/:id and GET /zones/:id/dns_records?per_page=100 against
+//      `edgectl serve --port 0 --json` and against bench/bare-server.mjs (bare node:http, same
+//      SQLite file, same bytes), autocannon with 10 connections on 127.0.0.1;
+//   3. the same on a large world (10,000 zones / 100,000 records, made by fixtures/generate.ts):
+//      GET /zones?page=100&per_page=50 and DNS pages;
+//   4. in-process µs per local client call (bench/inprocess.ts, bundled with esbuild here).
+//
+// Plain Node ESM; tsx only for the generator, in a child process. Every loop is bounded in count
+// and time; every socket is on 127.0.0.1. Prints a table and writes bench/results/platform.json.
+//
+//   node bench/platform.bench.mjs [--quick] [--only cold,serve,large,inproc] [--runs N] [--duration S] [--keep]
+import autocannon from "autocannon"
+import { build } from "esbuild"
+import { spawn, spawnSync } from "node:child_process"
+import { createHash } from "node:crypto"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import * as readline from "node:readline"
+
+const root = path.resolve(import.meta.dirname, "..")
+const bin = path.join(root, "bin", "edgectl.mjs")
+const resultsDir = path.join(root, "bench", "results")
+
+// ---------------------------------------------------------------------------------------------
+// Options
+
+const argv = process.argv.slice(2)
+const opt = (name) => {
+  const i = argv.findIndex((a) => a === `--${name}` || a.startsWith(`--${name}=`))
+  if (i < 0) return undefined
+  return argv[i].includes("=") ? argv[i].slice(argv[i].indexOf("=") + 1) : argv[i + 1]
+}
+const has = (name) => argv.includes(`--${name}`)
+const quick = has("quick")
+const only = new Set((opt("only") ?? "cold,serve,large,inproc").split(","))
+const runs = Number(opt("runs") ?? (quick ? 7 : 11))
+const duration = Number(opt("duration") ?? (quick ? 2 : 5))
+const keep = has("keep")
+for (const [name, v] of [["runs", runs], ["duration", duration]]) {
+  if (!Number.isInteger(v) || v < 1 || v > 100) {
+    process.stderr.write(`error: --${name} must be an integer between 1 and 100\n`)
+    process.exit(2)
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Helpers
+
+const temps = []
+const tmp = (prefix) => {
+  const d = fs.mkdtempSync(path.join(os.tmpdir(), prefix))
+  temps.push(d)
+  return d
+}
+const children = new Set()
+const cleanup = () => {
+  for (const c of children) c.kill("SIGTERM")
+  if (!keep) for (const d of temps) fs.rmSync(d, { recursive: true, force: true })
+}
+process.on("exit", cleanup)
+process.on("SIGINT", () => process.exit(130))
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b)
+  const m = s.length >> 1
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2
+}
+const round = (x, d = 1) => Math.round(x * 10 ** d) / 10 ** d
+const log = (s) => process.stderr.write(`${s}\n`)
+/** The platform's ids: 32 hex of sha256 over the NUL-joined parts (src/store/world.ts). */
+const hexId = (...parts) => createHash("sha256").update(parts.join("\u0000")).digest("hex").slice(0, 32)
+
+const runOnce = (args, env) => {
+  const t0 = process.hrtime.bigint()
+  const r = spawnSync(process.execPath, args, { env, stdio: ["ignore", "pipe", "pipe"], timeout: 60_000, maxBuffer: 64 << 20 })
+  const ms = Number(process.hrtime.bigint() - t0) / 1e6
+  if (r.status !== 0) throw new Error(`node ${args.join(" ")} exited ${r.status ?? r.signal}: ${String(r.stderr).trim()}`)
+  return { ms, stdout: String(r.stdout) }
+}
+
+/** Starts a child that prints one JSON line when ready; resolves with the parsed line and the child. */
+const startServer = (args, what) =>
+  new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { cwd: root, stdio: ["ignore", "pipe", "pipe"] })
+    children.add(child)
+    let stderr = ""
+    child.stderr.on("data", (d) => (stderr += d))
+    const timer = setTimeout(() => {
+      child.kill("SIGTERM")
+      reject(new Error(`${what} did not start within 30 s: ${stderr.trim()}`))
+    }, 30_000)
+    readline.createInterface({ input: child.stdout }).once("line", (line) => {
+      clearTimeout(timer)
+      try {
+        resolve({ child, ...JSON.parse(line) })
+      } catch {
+        reject(new Error(`${what} printed ${JSON.stringify(line)} instead of a JSON line`))
+      }
+    })
+    child.once("exit", (code) => {
+      children.delete(child)
+      clearTimeout(timer)
+      reject(new Error(`${what} exited ${code}: ${stderr.trim()}`))
+    })
+  })
+const stop = (server) =>
+  new Promise((resolve) => {
+    if (server.child.exitCode !== null) return resolve()
+    const timer = setTimeout(() => server.child.kill("SIGKILL"), 5_000)
+    server.child.once("exit", () => {
+      clearTimeout(timer)
+      resolve()
+    })
+    server.child.kill("SIGTERM")
+  })
+
+const load = async (url, headers, seconds) => {
+  const r = await autocannon({ url, headers, connections: 10, duration: seconds, timeout: 10 })
+  return {
+    rps: Math.round(r.requests.average),
+    p50Ms: r.latency.p50,
+    p99Ms: r.latency.p99,
+    kbPerRequest: r.requests.total > 0 ? round(r.throughput.total / r.requests.total / 1024, 1) : 0,
+    failures: r.errors + r.timeouts + r.non2xx
+  }
+}
+
+/** Same request to both servers: identical bodies (checked first), then a warm-up and the run. */
+const compare = async (edgectl, bare, route, auth) => {
+  const get = (base) => fetch(base + route, { headers: auth }).then(async (r) => ({ status: r.status, body: await r.text() }))
+  const [a, b] = [await get(edgectl.baseUrl), await get(bare.baseUrl)]
+  if (a.status !== 200) throw new Error(`GET ${route} answered ${a.status}: ${a.body.slice(0, 300)}`)
+  const sameBody = a.status === b.status && a.body === b.body
+  if (!sameBody) log(`  warning: bodies differ for ${route} (edgectl ${a.body.length} bytes, bare ${b.body.length} bytes)`)
+  const out = { route, sameBody }
+  for (const [name, server] of [["edgectl", edgectl], ["bare", bare]]) {
+    await load(server.baseUrl + route, auth, 1)
+    out[name] = await load(server.baseUrl + route, auth, duration)
+  }
+  out.ratio = round(out.edgectl.rps / out.bare.rps, 2)
+  log(`  ${route}: edgectl ${out.edgectl.rps} req/s, bare ${out.bare.rps} req/s`)
+  return out
+}
+
+const served = async (dir, routes) => {
+  const file = path.join(dir, "platform.sqlite")
+  const edgectl = await startServer([bin, "serve", "--port", "0", "--json", "--persist-to", dir], "edgectl serve")
+  const bare = await startServer([path.join(root, "bench", "bare-server.mjs"), file, "0"], "bench/bare-server.mjs")
+  try {
+    const auth = { authorization: `Bearer ${edgectl.token}` }
+    const out = []
+    for (const route of routes) out.push(await compare(edgectl, bare, route, auth))
+    return out
+  } finally {
+    await Promise.all([stop(edgectl), stop(bare)])
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The benchmarks
+
+if (!fs.existsSync(path.join(root, "dist"))) {
+  process.stderr.write("error: dist/ is missing; run `node build.mjs` first (npm run bench does)\n")
+  process.exit(1)
+}
+
+const results = {
+  date: new Date().toISOString(),
+  node: process.version,
+  cpus: os.cpus().length,
+  cpuModel: os.cpus()[0]?.model ?? "",
+  options: { runs, duration, connections: 10 }
+}
+const state = tmp("edgectl-bench-state-")
+const cacheHome = tmp("edgectl-bench-cache-")
+const env = { ...process.env, XDG_CACHE_HOME: cacheHome, EDGECTL_DEBUG: "" }
+const ACME = hexId("zone", "acme.com")
+
+// Creates the state (migration + demo world) on first use; timed once, for reference.
+const firstUse = runOnce([bin, "zones", "list", "--json", "--persist-to", state], env)
+const zoneCount = JSON.parse(firstUse.stdout).length
+
+if (only.has("cold")) {
+  log(`cold start: ${runs} interleaved runs each`)
+  const args = [bin, "zones", "list", "--json", "--persist-to", state]
+  runOnce(args, env) // warm-up: page cache, and the V8 code cache the launcher writes after a run
+  runOnce(["-e", "0"], env)
+  const bare = []
+  const cli = []
+  const noCache = []
+  for (let i = 0; i < runs; i++) {
+    bare.push(runOnce(["-e", "0"], env).ms)
+    cli.push(runOnce(args, env).ms)
+    noCache.push(runOnce(args, { ...env, EDGECTL_CODE_CACHE: "0" }).ms)
+  }
+  const help = []
+  for (let i = 0; i < Math.min(runs, 5); i++) help.push(runOnce([bin, "--help"], env).ms)
+  results.coldStart = {
+    command: `edgectl zones list --json --persist-to DIR (${zoneCount} zones)`,
+    nodeMs: round(median(bare)),
+    edgectlMs: round(median(cli)),
+    ratio: round(median(cli) / median(bare), 2),
+    target: 2.5,
+    edgectlMinMs: round(Math.min(...cli)),
+    withoutCodeCacheMs: round(median(noCache)),
+    helpMs: round(median(help)),
+    firstUseMs: round(firstUse.ms),
+    samples: { node: bare.map((x) => round(x)), edgectl: cli.map((x) => round(x)) }
+  }
+}
+
+if (only.has("serve")) {
+  log(`served vs bare node:http (demo world), ${duration} s per run`)
+  results.served = await served(state, [`/zones/${ACME}`, `/zones/${ACME}/dns_records?per_page=100`])
+}
+
+if (only.has("large")) {
+  const big = tmp("edgectl-bench-large-")
+  log("large world: generating 10,000 zones / 100,000 DNS records")
+  const gen = spawnSync(
+    process.execPath,
+    ["--import", "tsx", path.join(root, "fixtures", "generate.ts"), "--zones", "10000", "--records", "100000", "--persist-to", big, "--json"],
+    { cwd: root, encoding: "utf8", timeout: 600_000 }
+  )
+  if (gen.status !== 0) throw new Error(`fixtures/generate.ts failed: ${gen.stderr}`)
+  const generated = JSON.parse(gen.stdout)
+  const someZone = hexId("zone", "zone-005000.example")
+  results.large = {
+    generated: { ...generated.counts, mb: round(generated.bytes / 1048576), ms: generated.ms.total },
+    routes: await served(big, [
+      "/zones?page=100&per_page=50",
+      `/zones/${ACME}/dns_records?per_page=100&page=5`,
+      `/zones/${someZone}/dns_records?per_page=100`
+    ])
+  }
+}
+
+if (only.has("inproc")) {
+  log("in-process: local client calls in one process")
+  const bundle = path.join(resultsDir, ".inprocess.bundle.mjs")
+  fs.mkdirSync(resultsDir, { recursive: true })
+  await build({
+    entryPoints: [path.join(root, "bench", "inprocess.ts")],
+    outfile: bundle,
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    external: ["better-sqlite3"],
+    define: { "process.env.NODE_ENV": '"production"' },
+    banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+    logLevel: "warning"
+  })
+  try {
+    results.inProcess = JSON.parse(runOnce([bundle, state, "2000"], env).stdout)
+  } finally {
+    fs.rmSync(bundle, { force: true })
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Report
+
+const table = (title, head, rows) => {
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)))
+  const line = (r) => r.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join("  ")
+  console.log(`\n${title}`)
+  console.log(line(head))
+  console.log(widths.map((w) => "-".repeat(w)).join("  "))
+  for (const r of rows) console.log(line(r))
+}
+
+console.log(`\nedgectl bench: node ${results.node}, ${results.cpus} cpu (${results.cpuModel}), loopback only`)
+if (results.coldStart) {
+  const c = results.coldStart
+  table(`cold start, median of ${runs} interleaved runs (ms)`, ["command", "median", "min", "vs node -e 0"], [
+    ["node -e 0", c.nodeMs, round(Math.min(...c.samples.node)), "1.00x"],
+    ["edgectl zones list --json", c.edgectlMs, c.edgectlMinMs, `${c.ratio.toFixed(2)}x ${c.ratio < c.target ? "(target < 2.5x: met)" : "(target < 2.5x: MISSED)"}`],
+    ["  same, code cache off", c.withoutCodeCacheMs, "", `${(c.withoutCodeCacheMs / c.nodeMs).toFixed(2)}x`],
+    ["edgectl --help", c.helpMs, "", `${(c.helpMs / c.nodeMs).toFixed(2)}x`],
+    ["first use (creates the store)", c.firstUseMs, "", `${(c.firstUseMs / c.nodeMs).toFixed(2)}x`]
+  ])
+}
+const servedRows = (list) =>
+  list.map((r) => [
+    `GET ${r.route.replace(/[0-9a-f]{32}/, (id) => (id === ACME ? "{acme.com}" : "{id}"))}`,
+    r.edgectl.rps,
+    r.bare.rps,
+    `${r.ratio.toFixed(2)}`,
+    `${r.edgectl.p50Ms}/${r.edgectl.p99Ms}`,
+    `${r.bare.p50Ms}/${r.bare.p99Ms}`,
+    r.edgectl.kbPerRequest,
+    r.sameBody ? "yes" : "NO",
+    r.edgectl.failures + r.bare.failures
+  ])
+const servedHead = ["request", "edgectl req/s", "bare req/s", "ratio", "edgectl p50/p99 ms", "bare p50/p99 ms", "KiB", "same body", "failed"]
+if (results.served) {
+  table(`served over 127.0.0.1: edgectl serve vs bare node:http, 10 connections, ${duration} s each (demo world)`, servedHead, servedRows(results.served))
+}
+if (results.large) {
+  const g = results.large.generated
+  table(
+    `large world (${g.zones.toLocaleString("en-US")} zones, ${g.dns_records.toLocaleString("en-US")} records, ${g.mb} MiB, generated in ${(g.ms / 1000).toFixed(1)} s)`,
+    servedHead,
+    servedRows(results.large.routes)
+  )
+}
+if (results.inProcess) {
+  const p = results.inProcess
+  table(`in-process local client, µs per call (median of ${p.rounds} alternating rounds of ${p.calls} calls, ${p.calls / 10} for DNS pages)`, ["call", "local transport", "web handler (before)"], [
+    ["zones get", p.local.zonesGet.micros, p.webHandler.zonesGet.micros],
+    ["dns list, 100 records", p.local.dnsPage.micros, p.webHandler.dnsPage.micros]
+  ])
+}
+fs.mkdirSync(resultsDir, { recursive: true })
+fs.writeFileSync(path.join(resultsDir, "platform.json"), `${JSON.stringify(results, null, 2)}\n`)
+console.log(`\nwritten: ${path.relative(process.cwd(), path.join(resultsDir, "platform.json"))}`)

@@ -1,0 +1,35 @@
+/**
+ * The demo world the local platform is seeded with: the foundation's accounts, zones, DNS records,
+ * certificates and invites (fixtures/world.json), then each area's own demo data.
+ *
+ * An area adds its data with the migration that made room for it: one entry in `AreaSeeds`, naming
+ * that migration. A new store gets every seed; a store made by an older edgectl gets only the seeds
+ * of the migrations it had not applied yet, so upgrading never duplicates or overwrites data.
+ */
+import type Database from "better-sqlite3"
+import world from "../../fixtures/world.json" with { type: "json" }
+import type { Seed } from "./db.js"
+import { migrations } from "./migrations.js"
+import { insertRows } from "./seed.js"
+import { expandWorld, type WorldDef, type WorldOptions } from "./world.js"
+
+export const DemoWorld = world as unknown as WorldDef
+
+export interface AreaSeed {
+  /** The migration (a key of `migrations`) whose tables this seed fills. */
+  readonly migration: keyof typeof migrations
+  readonly seed: (db: Database.Database) => void
+}
+
+/** Each area's demo data, in migration order. */
+export const AreaSeeds: ReadonlyArray<AreaSeed> = []
+
+const versionOf = (migration: string) => Object.keys(migrations).indexOf(migration) + 1
+
+/** The demo world's seed; `options` shape the foundation's part (sizes, for benchmarks). */
+export const seedDemo =
+  (options?: WorldOptions): Seed =>
+  (db, fromVersion) => {
+    if (fromVersion < versionOf("0001_platform")) insertRows(db, expandWorld(DemoWorld, options))
+    for (const area of AreaSeeds) if (versionOf(area.migration) > fromVersion) area.seed(db)
+  }
