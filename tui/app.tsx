@@ -5,9 +5,10 @@
  */
 import { ManagedRuntime } from "effect"
 import { Box, render, useApp } from "ink"
-import { useCallback } from "react"
+import { useCallback, useState } from "react"
 import { ClientConfig } from "../src/api/client.js"
 import { clientLayer } from "../src/api/target.js"
+import { CommandPalette, type PaletteChoice } from "./components/command-palette.js"
 import { ErrorBoundary } from "./components/error-boundary.js"
 import { Footer } from "./components/footer.js"
 import { Header } from "./components/header.js"
@@ -57,10 +58,18 @@ function Shell({ fallbackTarget }: { fallbackTarget: string }) {
   const state = useUiState()
   const actions = useUiActions()
   const { query: config } = useEffectQuery(() => ClientConfig, [])
+  const [palette, setPalette] = useState(false)
+  const pick = (choice: PaletteChoice) => {
+    setPalette(false)
+    if (choice.kind === "screen") return actions.showScreen(choice.screen.id)
+    actions.showScreen("zones")
+    actions.openZone(choice.zone)
+  }
 
   useKeys(
     (press) => {
       if (press.name === "?") actions.setHelp(true)
+      else if (press.name === ":") setPalette(true)
       else if (press.name === "q") actions.quit()
       else if (/^[1-9]$/.test(press.name) && Number(press.name) <= Screens.length) {
         actions.showScreen(Screens[Number(press.name) - 1]!.id)
@@ -71,6 +80,7 @@ function Shell({ fallbackTarget }: { fallbackTarget: string }) {
       priority: KeyLayer.app,
       hints: [
         { keys: `1-${Screens.length}`, label: "screens" },
+        { keys: ":", label: "go to" },
         { keys: "?", label: "help" },
         { keys: "q", label: "quit" }
       ]
@@ -92,9 +102,12 @@ function Shell({ fallbackTarget }: { fallbackTarget: string }) {
         <Box flexDirection="column" width={columns - SidebarWidth} borderStyle="round" paddingX={1} overflow="hidden">
           <PaneContext.Provider value={pane}>
             {state.helpOpen ? <HelpOverlay onClose={() => actions.setHelp(false)} onQuit={actions.quit} /> : null}
-            <Box flexDirection="column" display={state.helpOpen ? "none" : "flex"}>
+            {palette && !state.helpOpen ? (
+              <CommandPalette height={pane.rows} accountId={state.account?.id} onPick={pick} onClose={() => setPalette(false)} />
+            ) : null}
+            <Box flexDirection="column" display={state.helpOpen || palette ? "none" : "flex"}>
               <ErrorBoundary what="the screen failed to draw">
-                <MainPane config={config} helpOpen={state.helpOpen} />
+                <MainPane config={config} overlay={state.helpOpen || palette} />
               </ErrorBoundary>
             </Box>
           </PaneContext.Provider>
@@ -105,7 +118,8 @@ function Shell({ fallbackTarget }: { fallbackTarget: string }) {
   )
 }
 
-function MainPane({ config, helpOpen }: { config: Query<ClientConfig>; helpOpen: boolean }) {
+/** `overlay`: help or the palette covers the pane, so no screen takes keys. */
+function MainPane({ config, overlay }: { config: Query<ClientConfig>; overlay: boolean }) {
   const { screen } = useUiState()
   if (config._tag === "Loading") return <Loading what="the platform" />
   if (config._tag === "Failure") return <ErrorView what="could not connect to the platform" error={config.error} />
@@ -114,7 +128,7 @@ function MainPane({ config, helpOpen }: { config: Query<ClientConfig>; helpOpen:
     <>
       {/* Zones stays mounted while other screens show, so its cursor and pages survive. */}
       <Box flexDirection="column" display={screen === "zones" ? "flex" : "none"}>
-        <ZonesScreen active={screen === "zones" && !helpOpen} />
+        <ZonesScreen active={screen === "zones" && !overlay} />
       </Box>
       {info && !info.ready ? <PlaceholderScreen screen={info} /> : null}
     </>

@@ -13,6 +13,7 @@ export const AllKeys: ReadonlyArray<readonly [string, string]> = [
   ["a", "choose the account (Zones)"],
   ["r", "refresh"],
   ["1–6", "switch screen"],
+  [":", "go to a screen or zone by name"],
   ["?", "show or hide this help"],
   ["q", "quit"],
   ["ctrl+c", "quit, from anywhere"]
