@@ -86,24 +86,24 @@ export const parseIpValue = (s: string): IpAddress | undefined => {
   let digits = 0
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i)
-    if (c >= 48 && c <= 57) {
-      if (digits > 0 && part === 0) return undefined
+    if (c >= 48 && c <= 57 && !(digits > 0 && part === 0)) {
       part = part < 0 ? c - 48 : part * 10 + (c - 48)
       digits++
-      if (part > 255) return undefined
-    } else if (c === 46) {
-      if (part < 0 || parts === 3) return undefined
+      if (part > 255) return slow(s)
+    } else if (c === 46 && part >= 0 && parts < 3) {
       n = n * 256 + part
       part = -1
       digits = 0
       parts++
-    } else {
-      const r = parseIp(s)
-      return r.ok ? r.value : undefined
-    }
+    } else return slow(s)
   }
-  if (parts !== 3 || part < 0) return undefined
+  if (parts !== 3 || part < 0) return slow(s)
   return { v: 4, n: n * 256 + part }
+}
+
+const slow = (s: string): IpAddress | undefined => {
+  const r = parseIp(s)
+  return r.ok ? r.value : undefined
 }
 
 export const bits = (v: 4 | 6): number => (v === 4 ? 32 : 128)

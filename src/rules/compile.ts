@@ -1,0 +1,417 @@
+/**
+ * `compile()`: a checked expression as a tree of closures, built once and evaluated many times.
+ * Missing values follow the platform's documentation: any comparison on a missing value is false
+ * (`ne` included, unless `missingNotEqual` asks for the open-source engine's behaviour); a missing
+ * Boolean is false; `not` of a false comparison is true; `[*]` over a missing value is empty.
+ */
+import type { Call, Comparison, Expression, IndexKey, Node, Rhs, SetItem, Value } from "./ast.js"
+import { toText } from "./bytes.js"
+import type { CheckedExpression } from "./check.js"
+import { BUILTINS } from "./builtins.js"
+import { compileList, RequestContext, type ListContents, type Request } from "./context.js"
+import { cidrBounds, IpSet, type IpAddress } from "./ip.js"
+import { compileRegex } from "./regex.js"
+import type { Scheme } from "./scheme.js"
+import type { Type } from "./types.js"
+import { parseWildcard, wildcardMatcher } from "./wildcard.js"
+
+export interface CompileOptions {
+  /** Contents of named lists, by name: IPs/CIDRs/ranges, hostnames or ASNs. A request's `$lists` takes precedence. */
+  readonly lists?: Readonly<Record<string, ReadonlyArray<string | number>>>
+  /** The open-source engine's default: `ne` on a missing value is true. The platform documents false. */
+  readonly missingNotEqual?: boolean
+}
+
+/** A compiled expression: call it with a request (or a shared `RequestContext`). */
+export interface CompiledExpression {
+  (request: Request | RequestContext): boolean
+  readonly source: string
+  /** The fields the expression reads. */
+  readonly fields: ReadonlyArray<string>
+  readonly scheme: Scheme
+  /** A context for `request` that several compiled expressions can share (each field converted once). */
+  context(request: Request): RequestContext
+}
+
+type Ev = (ctx: RequestContext) => unknown
+type Elems = (ctx: RequestContext) => Array<unknown>
+type Val = { readonly each: false; readonly ev: Ev } | { readonly each: true; readonly ev: Elems }
+type Cond = { readonly arr: false; readonly ev: (ctx: RequestContext) => boolean } | { readonly arr: true; readonly ev: (ctx: RequestContext) => Array<boolean> }
+type Pred = (v: never, ctx: RequestContext) => boolean
+
+const elementsOf = (v: unknown): Array<unknown> => (Array.isArray(v) ? v : v instanceof Map ? [...v.values()] : [])
+
+const getter = (key: IndexKey): ((v: unknown) => unknown) => {
+  if (key.kind === "position") {
+    const i = key.value
+    return (v) => (Array.isArray(v) ? v[i] : undefined)
+  }
+  if (key.kind === "key") {
+    const k = key.value
+    return (v) => (v instanceof Map ? v.get(k) : undefined)
+  }
+  return elementsOf
+}
+
+class Compiler {
+  constructor(
+    private readonly checked: CheckedExpression,
+    private readonly options: CompileOptions
+  ) {}
+
+  private typeOf(n: Node): Type {
+    const t = this.checked.typeOf(n)
+    if (t === undefined) throw new Error(`compile: no type for a ${n.kind} node at ${n.range.start}; compile only what check() accepted`)
+    return t.type
+  }
+
+  value(n: Value | Node): Val {
+    switch (n.kind) {
+      case "field": {
+        const id = this.checked.scheme.fieldId(n.name)
+        return { each: false, ev: (ctx) => ctx.get(id) }
+      }
+      case "index": {
+        const t = this.value(n.target)
+        const get = getter(n.key)
+        if (!t.each) {
+          const ev = t.ev
+          return n.key.kind === "each" ? { each: true, ev: (ctx) => elementsOf(ev(ctx)) } : { each: false, ev: (ctx) => get(ev(ctx)) }
+        }
+        const ev = t.ev
+        if (n.key.kind === "each") return { each: true, ev: (ctx) => ev(ctx).flatMap(elementsOf) }
+        return {
+          each: true,
+          ev: (ctx) => {
+            const out: Array<unknown> = []
+            for (const e of ev(ctx)) {
+              const x = get(e)
+              if (x !== undefined) out.push(x)
+            }
+            return out
+          }
+        }
+      }
+      case "call":
+        return { each: false, ev: this.call(n) }
+      case "string":
+      case "bytes":
+      case "int":
+      case "ip": {
+        const v = n.value
+        return { each: false, ev: () => v }
+      }
+      default: {
+        const c = this.cond(n as Expression)
+        return c.arr ? { each: false, ev: c.ev } : { each: false, ev: c.ev }
+      }
+    }
+  }
+
+  private call(n: Call): Ev {
+    if (n.name === "any" || n.name === "all") {
+      const all = n.name === "all"
+      const arg = n.args[0]!
+      const isCondition = arg.kind === "comparison" || arg.kind === "logical" || arg.kind === "not" || arg.kind === "group" || arg.kind === "bare"
+      if (isCondition) {
+        const c = this.cond(arg as Expression)
+        const ev = c.ev as (ctx: RequestContext) => Array<boolean>
+        return all ? (ctx) => ev(ctx).every((b) => b) : (ctx) => ev(ctx).some((b) => b)
+      }
+      const v = this.value(arg)
+      if (v.each) {
+        const ev = v.ev
+        return all ? (ctx) => ev(ctx).every((b) => b === true) : (ctx) => ev(ctx).some((b) => b === true)
+      }
+      const ev = v.ev
+      return (ctx) => {
+        const a = ev(ctx)
+        if (!Array.isArray(a)) return false
+        return all ? a.every((b) => b === true) : a.some((b) => b === true)
+      }
+    }
+    if (n.name === "bit_slice") return this.bitSlice(n)
+    const args = n.args.map((a) => this.value(a))
+    const first = args[0]
+    if (n.name === "concat") {
+      const arrays = this.typeOf(n.args[0]!).kind === "Array"
+      const empty = arrays ? [] : ""
+      const evs = args.map((a) => a.ev as Ev)
+      const join = (vals: ReadonlyArray<unknown>) =>
+        arrays ? vals.flatMap((v) => (Array.isArray(v) ? v : [])) : vals.map((v) => (typeof v === "string" ? v : empty)).join("")
+      if (first?.each) {
+        const rest = evs.slice(1)
+        const ev = first.ev
+        return (ctx) => {
+          const tail = rest.map((f) => f(ctx))
+          return ev(ctx).map((e) => join([e, ...tail]))
+        }
+      }
+      return (ctx) => join(evs.map((f) => f(ctx)))
+    }
+    const fn = BUILTINS[n.name]
+    if (fn === undefined) throw new Error(`compile: \`${n.name}()\` cannot be evaluated in a filter expression`)
+    const evs = args.map((a) => a.ev as Ev)
+    if (first?.each) {
+      const rest = evs.slice(1)
+      const ev = first.ev
+      return (ctx) => {
+        const tail = rest.map((f) => f(ctx))
+        const out: Array<unknown> = []
+        for (const e of ev(ctx)) {
+          const r = fn([e, ...tail])
+          if (r !== undefined) out.push(r)
+        }
+        return out
+      }
+    }
+    if (evs.length === 1) {
+      const a = evs[0]!
+      return (ctx) => fn([a(ctx)])
+    }
+    if (evs.length === 2) {
+      const [a, b] = evs as [Ev, Ev]
+      return (ctx) => fn([a(ctx), b(ctx)])
+    }
+    return (ctx) => fn(evs.map((f) => f(ctx)))
+  }
+
+  private bitSlice(n: Call): Ev {
+    const [proto, start, end] = n.args as unknown as [{ value: string }, { value: number }, { value: number }]
+    const id = this.checked.scheme.fieldId(proto.value)
+    const from = start.value
+    const to = end.value
+    return (ctx) => {
+      const bytes = id < 0 ? undefined : ctx.get(id)
+      if (typeof bytes !== "string" || to <= from || to - from > 32 || to > bytes.length * 8) return undefined
+      let v = 0
+      for (let bit = from; bit < to; bit++) v = v * 2 + ((bytes.charCodeAt(bit >> 3) >> (7 - (bit & 7))) & 1)
+      return v
+    }
+  }
+
+  cond(n: Expression): Cond {
+    switch (n.kind) {
+      case "constant": {
+        const v = n.value
+        return { arr: false, ev: () => v }
+      }
+      case "group":
+        return this.cond(n.expression)
+      case "not": {
+        const c = this.cond(n.operand)
+        if (c.arr) {
+          const ev = c.ev
+          return { arr: true, ev: (ctx) => ev(ctx).map((b) => !b) }
+        }
+        const ev = c.ev
+        return { arr: false, ev: (ctx) => !ev(ctx) }
+      }
+      case "bare": {
+        const v = this.value(n.value)
+        if (v.each) {
+          const ev = v.ev
+          return { arr: true, ev: (ctx) => ev(ctx).map((b) => b === true) }
+        }
+        if (n.value.kind === "field") {
+          const id = this.checked.scheme.fieldId(n.value.name)
+          return { arr: false, ev: (ctx) => ctx.get(id) === true }
+        }
+        const ev = v.ev
+        return { arr: false, ev: (ctx) => ev(ctx) === true }
+      }
+      case "logical":
+        return this.logical(n.op, n.operands.map((o) => this.cond(o)))
+      case "comparison":
+        return this.comparison(n)
+      case "invalid":
+        throw new Error("compile: the tree has an invalid node; compile only what check() accepted")
+    }
+  }
+
+  private logical(op: "and" | "or" | "xor", cs: ReadonlyArray<Cond>): Cond {
+    if (cs[0]!.arr) {
+      const evs = cs.map((c) => c.ev as (ctx: RequestContext) => Array<boolean>)
+      const combine = op === "and" ? (a: boolean, b: boolean) => a && b : op === "or" ? (a: boolean, b: boolean) => a || b : (a: boolean, b: boolean) => a !== b
+      return {
+        arr: true,
+        ev: (ctx) => {
+          let out = evs[0]!(ctx).slice()
+          for (let i = 1; i < evs.length; i++) {
+            const next = evs[i]!(ctx)
+            if (next.length < out.length) out = out.slice(0, next.length)
+            for (let j = 0; j < out.length; j++) out[j] = combine(out[j]!, next[j]!)
+          }
+          return out
+        }
+      }
+    }
+    const evs = cs.map((c) => c.ev as (ctx: RequestContext) => boolean)
+    if (op === "xor") {
+      return {
+        arr: false,
+        ev: (ctx) => {
+          let r = false
+          for (const e of evs) r = r !== e(ctx)
+          return r
+        }
+      }
+    }
+    if (evs.length === 2) {
+      const [a, b] = evs as [(ctx: RequestContext) => boolean, (ctx: RequestContext) => boolean]
+      return { arr: false, ev: op === "and" ? (ctx) => a(ctx) && b(ctx) : (ctx) => a(ctx) || b(ctx) }
+    }
+    if (op === "and") {
+      return {
+        arr: false,
+        ev: (ctx) => {
+          for (let i = 0; i < evs.length; i++) if (!evs[i]!(ctx)) return false
+          return true
+        }
+      }
+    }
+    return {
+      arr: false,
+      ev: (ctx) => {
+        for (let i = 0; i < evs.length; i++) if (evs[i]!(ctx)) return true
+        return false
+      }
+    }
+  }
+
+  private comparison(n: Comparison): Cond {
+    const lhsType = this.typeOf(n.lhs)
+    const pred = this.predicate(n.operator.name, n.rhs, lhsType) as (v: unknown, ctx: RequestContext) => boolean
+    const whenMissing = n.operator.name === "ne" && this.options.missingNotEqual === true
+    if (n.lhs.kind === "field") {
+      const id = this.checked.scheme.fieldId(n.lhs.name)
+      return { arr: false, ev: (ctx) => {
+        const v = ctx.get(id)
+        return v === undefined ? whenMissing : pred(v, ctx)
+      } }
+    }
+    const lhs = this.value(n.lhs)
+    if (lhs.each) {
+      const ev = lhs.ev
+      return { arr: true, ev: (ctx) => ev(ctx).map((e) => pred(e, ctx)) }
+    }
+    const ev = lhs.ev
+    return { arr: false, ev: (ctx) => {
+      const v = ev(ctx)
+      return v === undefined ? whenMissing : pred(v, ctx)
+    } }
+  }
+
+  private predicate(op: Comparison["operator"]["name"], rhs: Rhs, t: Type): Pred {
+    if (op === "in") {
+      if (rhs.kind === "list") return this.listPredicate(rhs.name, t)
+      const items = rhs.kind === "set" ? rhs.items : []
+      if (t.kind === "Ip") {
+        const set = new IpSet(items.flatMap(ipRange))
+        return ((v: IpAddress) => set.has(v)) as Pred
+      }
+      if (t.kind === "Int") {
+        const discrete = new Set<number>()
+        const ranges: Array<readonly [number, number]> = []
+        for (const i of items) {
+          if (i.kind === "int") discrete.add(i.value)
+          else if (i.kind === "int-range") ranges.push([i.from, i.to])
+        }
+        if (ranges.length === 0) return ((v: number) => discrete.has(v)) as Pred
+        return ((v: number) => discrete.has(v) || ranges.some(([a, b]) => v >= a && v <= b)) as Pred
+      }
+      const set = new Set(items.flatMap((i) => (i.kind === "string" || i.kind === "bytes" ? [i.value] : [])))
+      return ((v: string) => set.has(v)) as Pred
+    }
+    const lit = rhs.kind === "string" || rhs.kind === "bytes" || rhs.kind === "int" || rhs.kind === "ip" ? rhs.value : undefined
+    if (lit === undefined) throw new Error(`compile: \`${op}\` needs a literal`)
+    if (t.kind === "Ip") {
+      const ip = lit as IpAddress
+      const eq = (v: IpAddress) => v.v === ip.v && v.n === ip.n
+      return (op === "eq" ? eq : (v: IpAddress) => !eq(v)) as Pred
+    }
+    if (t.kind === "Int") {
+      const x = lit as number
+      switch (op) {
+        case "eq": return ((v: number) => v === x) as Pred
+        case "ne": return ((v: number) => v !== x) as Pred
+        case "lt": return ((v: number) => v < x) as Pred
+        case "le": return ((v: number) => v <= x) as Pred
+        case "gt": return ((v: number) => v > x) as Pred
+        case "ge": return ((v: number) => v >= x) as Pred
+        case "bitwise_and": {
+          const small = Math.abs(x) < 2 ** 31
+          return ((v: number) => (small && Math.abs(v) < 2 ** 31 ? (v & x) !== 0 : (BigInt.asIntN(64, BigInt(v)) & BigInt.asIntN(64, BigInt(x))) !== 0n)) as Pred
+        }
+      }
+    }
+    const s = lit as string
+    switch (op) {
+      case "eq": return ((v: string) => v === s) as Pred
+      case "ne": return ((v: string) => v !== s) as Pred
+      case "lt": return ((v: string) => v < s) as Pred
+      case "le": return ((v: string) => v <= s) as Pred
+      case "gt": return ((v: string) => v > s) as Pred
+      case "ge": return ((v: string) => v >= s) as Pred
+      case "contains": return (s === "" ? () => true : (v: string) => v.includes(s)) as Pred
+      case "matches": {
+        const r = compileRegex(rhs.kind === "string" && rhs.pattern !== undefined ? rhs.pattern : s)
+        if (!r.ok) throw new Error(`compile: invalid regular expression: ${r.error.message}`)
+        const re = r.value.regexp
+        return (r.value.unicode ? (v: string) => re.test(toText(v)) : (v: string) => re.test(v)) as Pred
+      }
+      case "wildcard":
+      case "strict wildcard": {
+        const w = parseWildcard(s)
+        if (!w.ok) throw new Error(`compile: ${w.error.message}`)
+        return wildcardMatcher(w.segments, op === "strict wildcard") as Pred
+      }
+    }
+    throw new Error(`compile: \`${op}\` is not defined on ${t.kind}`)
+  }
+
+  private listPredicate(name: string, t: Type): Pred {
+    const given = this.options.lists?.[name]
+    const fallback = given === undefined ? undefined : compileList(given)
+    const members = (ctx: RequestContext): ListContents | undefined => ctx.list(name) ?? fallback
+    if (t.kind === "Ip") return ((v: IpAddress, ctx: RequestContext) => members(ctx)?.ips.has(v) ?? false) as Pred
+    if (t.kind === "Int") return ((v: number, ctx: RequestContext) => members(ctx)?.ints.has(v) ?? false) as Pred
+    return ((v: string, ctx: RequestContext) => members(ctx)?.strings.has(v) ?? false) as Pred
+  }
+}
+
+const ipRange = (i: SetItem): ReadonlyArray<{ lo: IpAddress; hi: IpAddress }> => {
+  if (i.kind === "ip") return [{ lo: i.value, hi: i.value }]
+  if (i.kind === "cidr") return [cidrBounds(i.address, i.prefix)]
+  if (i.kind === "ip-range") return [{ lo: i.from, hi: i.to }]
+  return []
+}
+
+/**
+ * Compiles a checked expression (from `check()`) to a function of a request. Compile once,
+ * evaluate many times; to evaluate several expressions against one request, pass them one shared
+ * `RequestContext` so that each field is converted once.
+ */
+export const compile = (checked: CheckedExpression, options: CompileOptions = {}): CompiledExpression => {
+  const c = new Compiler(checked, options).cond(checked.expression)
+  if (c.arr) throw new Error("compile: the expression is an Array<Boolean>; check() rejects that")
+  const ev = c.ev
+  const scheme = checked.scheme
+  const lists =
+    options.lists === undefined
+      ? undefined
+      : new Map(Object.entries(options.lists).flatMap(([k, v]) => {
+          const l = compileList(v)
+          return l === undefined ? [] : [[k, l] as const]
+        }))
+  const context = (request: Request) => new RequestContext(request, scheme, lists)
+  const fn = ((request: Request | RequestContext) =>
+    ev(request instanceof RequestContext ? (request.scheme === scheme ? request : context(request.request)) : context(request))) as CompiledExpression
+  Object.defineProperties(fn, {
+    source: { value: checked.source, enumerable: true },
+    fields: { value: checked.fields, enumerable: true },
+    scheme: { value: scheme, enumerable: true },
+    context: { value: context, enumerable: true }
+  })
+  return fn
+}
