@@ -121,7 +121,12 @@ export const parseLogical = (s: ParserState, ctx: Context): Expression => {
         "join two conditions with `and` or `or`"
       )
       ops.push({ op: "and", token: { text: "", range: { start: at, end: at } } })
+      const mark = s.expectations.length
       operands.push(parseSimple(s))
+      // Recovery read an operand where an operator belongs: that is not what may be written there.
+      const kept = s.expectations.filter((e, i) => i < mark || e.at !== at)
+      s.expectations.length = 0
+      s.expectations.push(...kept)
       continue
     }
     skipJunk(s)

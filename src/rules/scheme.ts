@@ -75,8 +75,8 @@ export const suggest = (name: string, candidates: ReadonlyArray<string>): string
   let best: string | undefined
   let bestD = max + 1
   for (const c of candidates) {
-    const d = editDistance(lower, c, bestD - 1 < max ? bestD - 1 : max)
-    if (d < bestD || (d === bestD && best !== undefined && c.length < best.length)) {
+    const d = editDistance(lower, c, max)
+    if (d <= max && (d < bestD || (d === bestD && best !== undefined && c.length < best.length))) {
       best = c
       bestD = d
     }
