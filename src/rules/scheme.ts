@@ -82,6 +82,17 @@ export const suggest = (name: string, candidates: ReadonlyArray<string>): string
     }
   }
   if (best !== undefined && bestD <= max) return best
+  // Abbreviations and spelt-out forms, segment by segment: `ip.source` -> `ip.src`, `http.req.uri` -> `http.request.uri`.
+  const given = lower.split(".")
+  let abbrev: string | undefined
+  for (const c of candidates) {
+    const segs = c.split(".")
+    if (segs.length !== given.length) continue
+    if (segs.every((seg, i) => seg[0] === given[i]![0] && (isSubsequence(seg, given[i]!) || isSubsequence(given[i]!, seg)))) {
+      if (abbrev === undefined || Math.abs(c.length - lower.length) < Math.abs(abbrev.length - lower.length)) abbrev = c
+    }
+  }
+  if (abbrev !== undefined) return abbrev
   // `http.request.uri.pat` -> the candidates that extend it; a longer name -> its longest known prefix.
   const extending = candidates.filter((c) => c.startsWith(lower))
   if (extending.length > 0) return extending.reduce((a, b) => (b.length < a.length ? b : a))
@@ -91,6 +102,12 @@ export const suggest = (name: string, candidates: ReadonlyArray<string>): string
     if (candidates.includes(prefix)) return prefix
   }
   return undefined
+}
+
+const isSubsequence = (short: string, long: string): boolean => {
+  let i = 0
+  for (let j = 0; j < long.length && i < short.length; j++) if (long[j] === short[i]) i++
+  return i === short.length
 }
 
 export type { FieldInfo, FunctionInfo }
