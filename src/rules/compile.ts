@@ -17,7 +17,7 @@ import { parseWildcard, wildcardMatcher } from "./wildcard.js"
 
 export interface CompileOptions {
   /** Contents of named lists, by name: IPs/CIDRs/ranges, hostnames or ASNs. A request's `$lists` takes precedence. */
-  readonly lists?: Readonly<Record<string, ReadonlyArray<string | number>>>
+  readonly listItems?: Readonly<Record<string, ReadonlyArray<string | number>>>
   /** The open-source engine's default: `ne` on a missing value is true. The platform documents false. */
   readonly missingNotEqual?: boolean
 }
@@ -371,7 +371,7 @@ class Compiler {
   }
 
   private listPredicate(name: string, t: Type): Pred {
-    const given = this.options.lists?.[name]
+    const given = this.options.listItems?.[name]
     const fallback = given === undefined ? undefined : compileList(given)
     const members = (ctx: RequestContext): ListContents | undefined => ctx.list(name) ?? fallback
     if (t.kind === "Ip") return ((v: IpAddress, ctx: RequestContext) => members(ctx)?.ips.has(v) ?? false) as Pred
@@ -398,9 +398,9 @@ export const compile = (checked: CheckedExpression, options: CompileOptions = {}
   const ev = c.ev
   const scheme = checked.scheme
   const lists =
-    options.lists === undefined
+    options.listItems === undefined
       ? undefined
-      : new Map(Object.entries(options.lists).flatMap(([k, v]) => {
+      : new Map(Object.entries(options.listItems).flatMap(([k, v]) => {
           const l = compileList(v)
           return l === undefined ? [] : [[k, l] as const]
         }))

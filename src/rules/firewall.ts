@@ -91,7 +91,7 @@ export const firewall = (rules: ReadonlyArray<FirewallRule>, options: CheckOptio
     active.push({ rule, run: compile(r.checked, options) })
   }
   const lists = new Map<string, ListContents>()
-  for (const [name, items] of Object.entries(options.lists ?? {})) {
+  for (const [name, items] of Object.entries(options.listItems ?? {})) {
     const l = compileList(items)
     if (l !== undefined) lists.set(name, l)
   }

@@ -104,19 +104,18 @@ const pretty = (n: Expression, indent: number, width: number): string => {
   const flat = one(n)
   if (indent + flat.length <= width) return flat
   const pad = " ".repeat(indent)
-  if (n.kind === "logical") {
-    return n.operands
-      .map((o, i) => {
-        const body = o.kind === "logical" && PREC[o.op] <= PREC[n.op] ? `(${one(o)})` : pretty(o, indent + (i === 0 ? 0 : n.op.length + 1), width)
-        return i === 0 ? body : `\n${pad}${n.op} ${body}`
-      })
-      .join("")
+  const part = (o: Expression, parent: LogicalOperator | undefined): string => {
+    if (o.kind === "group") {
+      const inner = one(o.expression)
+      if (indent + inner.length + 2 <= width) return `(${inner})`
+      return `(\n${pad}  ${pretty(o.expression, indent + 2, width)}\n${pad})`
+    }
+    if (o.kind === "logical" && (parent === undefined || PREC[o.op] <= PREC[parent])) return `(${one(o)})`
+    return pretty(o, indent, width)
   }
-  if (n.kind === "group") {
-    const inner = " ".repeat(indent + 2)
-    return `(\n${inner}${pretty(n.expression, indent + 2, width)}\n${pad})`
-  }
-  if (n.kind === "not") return `not ${n.operand.kind === "logical" ? `(${one(n.operand)})` : pretty(n.operand, indent + 4, width)}`
+  if (n.kind === "logical") return n.operands.map((o, i) => (i === 0 ? part(o, n.op) : `\n${pad}${n.op} ${part(o, n.op)}`)).join("")
+  if (n.kind === "group") return part(n, undefined)
+  if (n.kind === "not") return `not ${part(n.operand, undefined)}`
   return flat
 }
 
