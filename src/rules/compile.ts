@@ -12,6 +12,7 @@ import { compileList, RequestContext, type ListContents, type Request } from "./
 import { cidrBounds, IpSet, type IpAddress } from "./ip.js"
 import { compileRegex } from "./regex.js"
 import type { Scheme } from "./scheme.js"
+import { format } from "./format.js"
 import type { Type } from "./types.js"
 import { parseWildcard, wildcardMatcher } from "./wildcard.js"
 
@@ -38,6 +39,14 @@ type Elems = (ctx: RequestContext) => Array<unknown>
 type Val = { readonly each: false; readonly ev: Ev } | { readonly each: true; readonly ev: Elems }
 type Cond = { readonly arr: false; readonly ev: (ctx: RequestContext) => boolean } | { readonly arr: true; readonly ev: (ctx: RequestContext) => Array<boolean> }
 type Pred = (v: never, ctx: RequestContext) => boolean
+
+/** Call texts to per-request memo slots, shared by every compiled expression of the process. */
+const CALL_SLOTS = new Map<string, number>()
+
+/** Whether a call reads only fields, literals and other such calls (its result depends on the request alone). */
+const pureArgs = (n: Call): boolean =>
+  n.args.every((a) => a.kind === "field" || a.kind === "string" || a.kind === "bytes" || a.kind === "int" || a.kind === "ip" || (a.kind === "index" && pureIndex(a)) || (a.kind === "call" && a.name !== "any" && a.name !== "all" && pureArgs(a)))
+const pureIndex = (n: Value): boolean => (n.kind === "index" ? pureIndex(n.target) : n.kind === "field" || (n.kind === "call" && pureArgs(n)))
 
 const elementsOf = (v: unknown): Array<unknown> => (Array.isArray(v) ? v : v instanceof Map ? [...v.values()] : [])
 
@@ -92,8 +101,16 @@ class Compiler {
           }
         }
       }
-      case "call":
-        return { each: false, ev: this.call(n) }
+      case "call": {
+        const ev = this.call(n)
+        if (n.name === "any" || n.name === "all" || !pureArgs(n)) return { each: false, ev }
+        // Identical calls across expressions share one result per request.
+        const key = `${this.checked.scheme.name}:${format(n as unknown as Expression)}`
+        let slot = CALL_SLOTS.get(key)
+        if (slot === undefined) CALL_SLOTS.set(key, (slot = CALL_SLOTS.size))
+        const id = slot
+        return { each: false, ev: (ctx) => ctx.memoized(id, ev) }
+      }
       case "string":
       case "bytes":
       case "int":
@@ -113,6 +130,23 @@ class Compiler {
       const all = n.name === "all"
       const arg = n.args[0]!
       const isCondition = arg.kind === "comparison" || arg.kind === "logical" || arg.kind === "not" || arg.kind === "group" || arg.kind === "bare"
+      if (arg.kind === "comparison") {
+        const lhs = this.value(arg.lhs)
+        if (lhs.each) {
+          // any(x[*] op v) / all(...) as a loop: no intermediate arrays.
+          const pred = this.predicate(arg.operator.name, arg.rhs, this.typeOf(arg.lhs)) as (v: unknown, ctx: RequestContext) => boolean
+          const elems = lhs.ev
+          return all
+            ? (ctx) => {
+                for (const e of elems(ctx)) if (!pred(e, ctx)) return false
+                return true
+              }
+            : (ctx) => {
+                for (const e of elems(ctx)) if (pred(e, ctx)) return true
+                return false
+              }
+        }
+      }
       if (isCondition) {
         const c = this.cond(arg as Expression)
         const ev = c.ev as (ctx: RequestContext) => Array<boolean>
@@ -387,6 +421,9 @@ const ipRange = (i: SetItem): ReadonlyArray<{ lo: IpAddress; hi: IpAddress }> =>
   return []
 }
 
+/** The compiled closure itself, for callers that already hold a context of the same scheme (the firewall). */
+export const EVALUATE: unique symbol = Symbol("edgectl.rules.evaluate")
+
 /**
  * Compiles a checked expression (from `check()`) to a function of a request. Compile once,
  * evaluate many times; to evaluate several expressions against one request, pass them one shared
@@ -408,6 +445,7 @@ export const compile = (checked: CheckedExpression, options: CompileOptions = {}
   const fn = ((request: Request | RequestContext) =>
     ev(request instanceof RequestContext ? (request.scheme === scheme ? request : context(request.request)) : context(request))) as CompiledExpression
   Object.defineProperties(fn, {
+    [EVALUATE]: { value: ev },
     source: { value: checked.source, enumerable: true },
     fields: { value: checked.fields, enumerable: true },
     scheme: { value: scheme, enumerable: true },

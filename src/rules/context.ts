@@ -37,6 +37,7 @@ const MISSING = Symbol("missing")
 export class RequestContext {
   private readonly cache: Array<unknown>
   private listCache: Map<string, ListContents | undefined> | undefined
+  private memo: Array<unknown> | undefined
 
   constructor(
     readonly request: Request,
@@ -53,6 +54,20 @@ export class RequestContext {
       const f = this.scheme.fields[id]!
       v = convert(f.type, this.request[f.name]) ?? MISSING
       this.cache[id] = v
+    }
+    return v === MISSING ? undefined : v
+  }
+
+  /**
+   * The value of a pure function call (`lower(http.user_agent)`), computed once per request
+   * however many expressions use it. `slot` identifies the call's canonical text process-wide.
+   */
+  memoized(slot: number, compute: (ctx: RequestContext) => unknown): unknown {
+    const memo = (this.memo ??= [])
+    let v = memo[slot]
+    if (v === undefined) {
+      v = compute(this) ?? MISSING
+      memo[slot] = v
     }
     return v === MISSING ? undefined : v
   }

@@ -7,9 +7,9 @@
  */
 import type { Diagnostic } from "./ast.js"
 import { check, type CheckOptions } from "./check.js"
-import { compile, type CompiledExpression, type CompileOptions } from "./compile.js"
+import { compile, EVALUATE, type CompiledExpression, type CompileOptions } from "./compile.js"
 import { compileList, RequestContext, type ListContents, type Request } from "./context.js"
-import { HTTP_SCHEME } from "./scheme.js"
+import { HTTP_SCHEME, NETWORK_SCHEME } from "./scheme.js"
 
 export type FirewallAction = "block" | "challenge" | "js_challenge" | "managed_challenge" | "allow" | "log" | "bypass"
 
@@ -76,11 +76,18 @@ export const orderRules = <R extends Pick<FirewallRule, "priority" | "action">>(
  * request against them. `options` are the check and compile options for every expression.
  */
 export const firewall = (rules: ReadonlyArray<FirewallRule>, options: CheckOptions & CompileOptions = {}): Firewall => {
+  const scheme = options.scheme === "network" ? NETWORK_SCHEME : HTTP_SCHEME
+  // The closure itself when the expression is of the firewall's scheme (one shared context); the
+  // wrapper otherwise, which makes its own.
+  function direct(c: CompiledExpression): (ctx: RequestContext) => boolean {
+    const ev = (c as unknown as Record<typeof EVALUATE, ((ctx: RequestContext) => boolean) | undefined>)[EVALUATE]
+    return c.scheme === scheme && ev !== undefined ? ev : (ctx) => c(ctx)
+  }
   const invalid: Array<{ rule: FirewallRule; diagnostics: ReadonlyArray<Diagnostic> }> = []
-  const active: Array<{ rule: FirewallRule; run: CompiledExpression }> = []
+  const active: Array<{ rule: FirewallRule; run: (ctx: RequestContext) => boolean }> = []
   for (const rule of orderRules(rules.filter((r) => !r.paused))) {
     if (rule.compiled !== undefined) {
-      active.push({ rule, run: rule.compiled })
+      active.push({ rule, run: direct(rule.compiled) })
       continue
     }
     const r = check(rule.expression ?? "", options)
@@ -88,21 +95,20 @@ export const firewall = (rules: ReadonlyArray<FirewallRule>, options: CheckOptio
       invalid.push({ rule, diagnostics: r.diagnostics })
       continue
     }
-    active.push({ rule, run: compile(r.checked, options) })
+    active.push({ rule, run: direct(compile(r.checked, options)) })
   }
   const lists = new Map<string, ListContents>()
   for (const [name, items] of Object.entries(options.listItems ?? {})) {
     const l = compileList(items)
     if (l !== undefined) lists.set(name, l)
   }
-  const scheme = options.scheme === "network" ? undefined : HTTP_SCHEME
   const none: ReadonlyArray<never> = []
   return {
     order: active.map((a) => a.rule),
     paused: rules.filter((r) => r.paused),
     invalid,
     decide(request) {
-      const ctx = scheme === undefined ? request : new RequestContext(request, scheme, lists)
+      const ctx = new RequestContext(request, scheme, lists)
       let logged: Array<FirewallRule> | undefined
       let bypassed: Array<{ rule: FirewallRule; products: ReadonlyArray<string> }> | undefined
       for (let i = 0; i < active.length; i++) {
