@@ -4,17 +4,14 @@
  * (`ne` included, unless `missingNotEqual` asks for the open-source engine's behaviour); a missing
  * Boolean is false; `not` of a false comparison is true; `[*]` over a missing value is empty.
  */
-import type { Call, Comparison, Expression, IndexKey, Node, Rhs, SetItem, Value } from "./ast.js"
-import { toText } from "./bytes.js"
-import type { CheckedExpression } from "./check.js"
+import type { Call, Comparison, Expression, IndexKey, Node, Value } from "./ast.js"
 import { BUILTINS } from "./builtins.js"
-import { compileList, RequestContext, type ListContents, type Request } from "./context.js"
-import { cidrBounds, IpSet, type IpAddress } from "./ip.js"
-import { compileRegex } from "./regex.js"
-import type { Scheme } from "./scheme.js"
+import type { CheckedExpression } from "./check.js"
+import { compileList, RequestContext, type Request } from "./context.js"
 import { format } from "./format.js"
+import { predicate } from "./predicates.js"
+import type { Scheme } from "./scheme.js"
 import type { Type } from "./types.js"
-import { parseWildcard, wildcardMatcher } from "./wildcard.js"
 
 export interface CompileOptions {
   /** Contents of named lists, by name: IPs/CIDRs/ranges, hostnames or ASNs. A request's `$lists` takes precedence. */
@@ -38,7 +35,6 @@ type Ev = (ctx: RequestContext) => unknown
 type Elems = (ctx: RequestContext) => Array<unknown>
 type Val = { readonly each: false; readonly ev: Ev } | { readonly each: true; readonly ev: Elems }
 type Cond = { readonly arr: false; readonly ev: (ctx: RequestContext) => boolean } | { readonly arr: true; readonly ev: (ctx: RequestContext) => Array<boolean> }
-type Pred = (v: never, ctx: RequestContext) => boolean
 
 /** Call texts to per-request memo slots, shared by every compiled expression of the process. */
 const CALL_SLOTS = new Map<string, number>()
@@ -134,7 +130,7 @@ class Compiler {
         const lhs = this.value(arg.lhs)
         if (lhs.each) {
           // any(x[*] op v) / all(...) as a loop: no intermediate arrays.
-          const pred = this.predicate(arg.operator.name, arg.rhs, this.typeOf(arg.lhs)) as (v: unknown, ctx: RequestContext) => boolean
+          const pred = predicate(arg.operator.name, arg.rhs, this.typeOf(arg.lhs), this.options) as (v: unknown, ctx: RequestContext) => boolean
           const elems = lhs.ev
           return all
             ? (ctx) => {
@@ -315,7 +311,7 @@ class Compiler {
 
   private comparison(n: Comparison): Cond {
     const lhsType = this.typeOf(n.lhs)
-    const pred = this.predicate(n.operator.name, n.rhs, lhsType) as (v: unknown, ctx: RequestContext) => boolean
+    const pred = predicate(n.operator.name, n.rhs, lhsType, this.options) as (v: unknown, ctx: RequestContext) => boolean
     const whenMissing = n.operator.name === "ne" && this.options.missingNotEqual === true
     if (n.lhs.kind === "field") {
       const id = this.checked.scheme.fieldId(n.lhs.name)
@@ -335,90 +331,6 @@ class Compiler {
       return v === undefined ? whenMissing : pred(v, ctx)
     } }
   }
-
-  private predicate(op: Comparison["operator"]["name"], rhs: Rhs, t: Type): Pred {
-    if (op === "in") {
-      if (rhs.kind === "list") return this.listPredicate(rhs.name, t)
-      const items = rhs.kind === "set" ? rhs.items : []
-      if (t.kind === "Ip") {
-        const set = new IpSet(items.flatMap(ipRange))
-        return ((v: IpAddress) => set.has(v)) as Pred
-      }
-      if (t.kind === "Int") {
-        const discrete = new Set<number>()
-        const ranges: Array<readonly [number, number]> = []
-        for (const i of items) {
-          if (i.kind === "int") discrete.add(i.value)
-          else if (i.kind === "int-range") ranges.push([i.from, i.to])
-        }
-        if (ranges.length === 0) return ((v: number) => discrete.has(v)) as Pred
-        return ((v: number) => discrete.has(v) || ranges.some(([a, b]) => v >= a && v <= b)) as Pred
-      }
-      const set = new Set(items.flatMap((i) => (i.kind === "string" || i.kind === "bytes" ? [i.value] : [])))
-      return ((v: string) => set.has(v)) as Pred
-    }
-    const lit = rhs.kind === "string" || rhs.kind === "bytes" || rhs.kind === "int" || rhs.kind === "ip" ? rhs.value : undefined
-    if (lit === undefined) throw new Error(`compile: \`${op}\` needs a literal`)
-    if (t.kind === "Ip") {
-      const ip = lit as IpAddress
-      const eq = (v: IpAddress) => v.v === ip.v && v.n === ip.n
-      return (op === "eq" ? eq : (v: IpAddress) => !eq(v)) as Pred
-    }
-    if (t.kind === "Int") {
-      const x = lit as number
-      switch (op) {
-        case "eq": return ((v: number) => v === x) as Pred
-        case "ne": return ((v: number) => v !== x) as Pred
-        case "lt": return ((v: number) => v < x) as Pred
-        case "le": return ((v: number) => v <= x) as Pred
-        case "gt": return ((v: number) => v > x) as Pred
-        case "ge": return ((v: number) => v >= x) as Pred
-        case "bitwise_and": {
-          const small = Math.abs(x) < 2 ** 31
-          return ((v: number) => (small && Math.abs(v) < 2 ** 31 ? (v & x) !== 0 : (BigInt.asIntN(64, BigInt(v)) & BigInt.asIntN(64, BigInt(x))) !== 0n)) as Pred
-        }
-      }
-    }
-    const s = lit as string
-    switch (op) {
-      case "eq": return ((v: string) => v === s) as Pred
-      case "ne": return ((v: string) => v !== s) as Pred
-      case "lt": return ((v: string) => v < s) as Pred
-      case "le": return ((v: string) => v <= s) as Pred
-      case "gt": return ((v: string) => v > s) as Pred
-      case "ge": return ((v: string) => v >= s) as Pred
-      case "contains": return (s === "" ? () => true : (v: string) => v.includes(s)) as Pred
-      case "matches": {
-        const r = compileRegex(rhs.kind === "string" && rhs.pattern !== undefined ? rhs.pattern : s)
-        if (!r.ok) throw new Error(`compile: invalid regular expression: ${r.error.message}`)
-        const re = r.value.regexp
-        return (r.value.unicode ? (v: string) => re.test(toText(v)) : (v: string) => re.test(v)) as Pred
-      }
-      case "wildcard":
-      case "strict wildcard": {
-        const w = parseWildcard(s)
-        if (!w.ok) throw new Error(`compile: ${w.error.message}`)
-        return wildcardMatcher(w.segments, op === "strict wildcard") as Pred
-      }
-    }
-    throw new Error(`compile: \`${op}\` is not defined on ${t.kind}`)
-  }
-
-  private listPredicate(name: string, t: Type): Pred {
-    const given = this.options.listItems?.[name]
-    const fallback = given === undefined ? undefined : compileList(given)
-    const members = (ctx: RequestContext): ListContents | undefined => ctx.list(name) ?? fallback
-    if (t.kind === "Ip") return ((v: IpAddress, ctx: RequestContext) => members(ctx)?.ips.has(v) ?? false) as Pred
-    if (t.kind === "Int") return ((v: number, ctx: RequestContext) => members(ctx)?.ints.has(v) ?? false) as Pred
-    return ((v: string, ctx: RequestContext) => members(ctx)?.strings.has(v) ?? false) as Pred
-  }
-}
-
-const ipRange = (i: SetItem): ReadonlyArray<{ lo: IpAddress; hi: IpAddress }> => {
-  if (i.kind === "ip") return [{ lo: i.value, hi: i.value }]
-  if (i.kind === "cidr") return [cidrBounds(i.address, i.prefix)]
-  if (i.kind === "ip-range") return [{ lo: i.from, hi: i.to }]
-  return []
 }
 
 /** The compiled closure itself, for callers that already hold a context of the same scheme (the firewall). */

@@ -6,7 +6,8 @@
 import type { Expression, Invalid, Logical, Node, Range, Token, Value } from "./ast.js"
 import { isDigit, isIdentChar, isSpace, scanIdentifier, scanWord, startsRawString, describeChar } from "./lexer.js"
 import type { ParserState } from "./parse-state.js"
-import { parseComparisonRest, parseValue, skipLiteral } from "./parse-value.js"
+import { parseComparisonRest, skipLiteral } from "./parse-compare.js"
+import { parseValue } from "./parse-value.js"
 import { arrayOf, Bool, typeName, type LogicalOperator, type ValueType } from "./types.js"
 
 type Context = "top" | "group" | "arg"
