@@ -134,7 +134,7 @@ export const parseComparisonRest = (s: ParserState, lhs: Value): Expression => {
   }
   let quiet = vt === undefined
   if (vt !== undefined && !supportsOperator(vt.type, op.name)) {
-    const p = operatorProblem(vt.type, op.name, op.text)
+    const p = operatorProblem(vt.type, op.name, op.text, s.src.slice(lhs.range.start, lhs.range.end))
     s.error("unsupported-operator", p.message, op.range, p.hint)
     quiet = true
   }

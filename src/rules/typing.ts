@@ -128,7 +128,7 @@ const hintFor = (fn: FunctionInfo, p: Param, got: Type): string | undefined => {
 }
 
 /** Why an operator does not apply to a type, for the diagnostic. */
-export const operatorProblem = (t: Type, op: ComparisonOperator, text: string): { message: string; hint?: string } => {
+export const operatorProblem = (t: Type, op: ComparisonOperator, text: string, lhs = "field"): { message: string; hint?: string } => {
   const shown = `\`${text}\``
   switch (t.kind) {
     case "Ip":
@@ -142,12 +142,12 @@ export const operatorProblem = (t: Type, op: ComparisonOperator, text: string): 
     case "Array":
       return {
         message: `cannot perform ${shown} on an ${typeName(t)}: compare its elements`,
-        hint: `any(field[*] ${text} …) tests every element; field[0] ${text} … tests the first`
+        hint: `any(${lhs}[*] ${text} …) tests every element; ${lhs}[0] ${text} … tests the first`
       }
     case "Map":
       return {
         message: `cannot perform ${shown} on ${article(typeName(t))}: pick a value by key`,
-        hint: `e.g. any(field["name"][*] ${text} …) or field["name"][0] ${text} …`
+        hint: `e.g. any(${lhs}["name"][*] ${text} …) or ${lhs}["name"][0] ${text} …`
       }
     case "Bool":
       return { message: `a Boolean takes no operator` }
