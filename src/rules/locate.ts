@@ -1,0 +1,141 @@
+/**
+ * For editors: what is at an offset (the innermost node and token, for hover) and what may be
+ * written there (for completion), from a parse that records its tokens and expectations.
+ */
+import { children, type Node, type Range } from "./ast.js"
+import { parse, type CheckOptions } from "./check.js"
+import type { FieldInfo } from "./fields.js"
+import type { FunctionInfo } from "./functions.js"
+import type { Expected, TokenInfo } from "./parse-state.js"
+import { operatorsFor, typeName, type ValueType } from "./types.js"
+
+export interface Location {
+  /** The innermost node at the offset, and its ancestors (outermost first). */
+  readonly node: Node | undefined
+  readonly ancestors: ReadonlyArray<Node>
+  readonly type: ValueType | undefined
+  /** The token under the offset (or ending at it). */
+  readonly token: TokenInfo | undefined
+  /** For a field or function token: its entry in the scheme. */
+  readonly field: FieldInfo | undefined
+  readonly function: FunctionInfo | undefined
+  /** What the grammar accepts at the start of the word under the offset. */
+  readonly expected: ReadonlyArray<Expected>
+  /** The word a completion replaces, and the part of it before the offset. */
+  readonly replace: Range
+  readonly prefix: string
+}
+
+const isWord = (c: string | undefined) => c !== undefined && /[A-Za-z0-9_.$]/.test(c)
+
+export const locate = (source: string, offset: number, options: CheckOptions = {}): Location => {
+  const at = Math.max(0, Math.min(offset, source.length))
+  const p = parse(source, options, true)
+  const path: Array<Node> = []
+  const visit = (n: Node) => {
+    path.push(n)
+    const inside = children(n).filter((c) => c.range.start <= at && at <= c.range.end)
+    const c = inside.find((x) => at < x.range.end) ?? inside[0]
+    if (c !== undefined) visit(c)
+  }
+  if (p.tree.range.start <= at && at <= p.tree.range.end) visit(p.tree)
+  const node = path[path.length - 1]
+  const ancestors = path.slice(0, -1)
+  const token =
+    p.tokens.find((t) => t.range.start <= at && at < t.range.end) ?? p.tokens.find((t) => t.range.end === at && t.range.start < at)
+  let start = at
+  while (start > 0 && isWord(source[start - 1])) start--
+  let end = at
+  while (end < source.length && isWord(source[end])) end++
+  const seen = new Set<string>()
+  let expected = p.expectations
+    .filter((e) => e.at === start)
+    .map((e) => e.expected)
+    .filter((e) => {
+      const k = JSON.stringify(e)
+      if (seen.has(k)) return false
+      seen.add(k)
+      return true
+    })
+  // Where an operand is missing, the operators recorded after it do not apply.
+  const operand = expected.some((e) => e.kind === "condition" || e.kind === "argument" || e.kind === "value")
+  if (operand) expected = expected.filter((e) => e.kind !== "logical-operator")
+  const text = token ? source.slice(token.range.start, token.range.end) : ""
+  return {
+    node,
+    ancestors,
+    type: node ? p.types.get(node) : undefined,
+    token,
+    field: token?.kind === "field" ? p.scheme.field(text) : undefined,
+    function: token?.kind === "function" ? p.scheme.fn(text) : undefined,
+    expected,
+    replace: { start, end },
+    prefix: source.slice(start, at)
+  }
+}
+
+export interface Completion {
+  readonly label: string
+  readonly kind: "field" | "function" | "keyword" | "operator" | "value" | "list"
+  readonly detail: string
+}
+
+const KEYWORDS: ReadonlyArray<Completion> = [
+  { label: "not", kind: "keyword", detail: "negates the next condition" },
+  { label: "true", kind: "keyword", detail: "always matches" }
+]
+const LOGICAL: ReadonlyArray<Completion> = [
+  { label: "and", kind: "keyword", detail: "both conditions (also &&)" },
+  { label: "or", kind: "keyword", detail: "either condition (also ||)" },
+  { label: "xor", kind: "keyword", detail: "exactly one of two conditions (also ^^)" }
+]
+const OPERATOR_DETAIL: Record<string, string> = {
+  eq: "equal (==)", ne: "not equal (!=)", lt: "less than (<)", le: "less or equal (<=)", gt: "greater than (>)", ge: "greater or equal (>=)",
+  contains: "contains the substring", matches: "matches the regular expression (~)", wildcard: "matches the wildcard pattern, any case",
+  "strict wildcard": "matches the wildcard pattern, exact case", in: "is in the set {...} or the list $name", bitwise_and: "has a bit in common with (&)"
+}
+
+/**
+ * Completion candidates at an offset, filtered by the word typed so far. `lists` are the named
+ * lists to offer after `in $`.
+ */
+export const completions = (source: string, offset: number, options: CheckOptions = {}): { readonly items: ReadonlyArray<Completion>; readonly replace: Range } => {
+  const loc = locate(source, offset, options)
+  const p = parse("", options)
+  const scheme = p.scheme
+  const items: Array<Completion> = []
+  const values = () => {
+    for (const f of scheme.fields) items.push({ label: f.name, kind: "field", detail: `${f.typeText}: ${f.summary}` })
+    for (const fn of scheme.functions) if (fn.context === "filter") items.push({ label: fn.name, kind: "function", detail: `${fn.signature}: ${fn.summary}` })
+  }
+  for (const e of loc.expected) {
+    switch (e.kind) {
+      case "condition":
+        values()
+        items.push(...KEYWORDS)
+        break
+      case "argument":
+        values()
+        break
+      case "logical-operator":
+        items.push(...LOGICAL)
+        break
+      case "operator":
+        for (const op of operatorsFor(e.type)) items.push({ label: op, kind: "operator", detail: OPERATOR_DETAIL[op] ?? "" })
+        break
+      case "list": {
+        const lists = options.lists === undefined ? [] : options.lists instanceof Map ? [...options.lists.keys()] : Object.keys(options.lists)
+        for (const l of lists) items.push({ label: `$${l}`, kind: "list", detail: `named list${e.type ? ` of ${typeName(e.type)} values` : ""}` })
+        break
+      }
+      default:
+        break
+    }
+  }
+  const prefix = loc.prefix
+  const seen = new Set<string>()
+  return {
+    items: items.filter((i) => i.label.startsWith(prefix) && !seen.has(i.label) && (seen.add(i.label), true)),
+    replace: loc.replace
+  }
+}

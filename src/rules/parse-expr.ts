@@ -1,0 +1,336 @@
+/**
+ * Conditions: logical operators (n-ary, with the reference's precedence: not, and, xor, or),
+ * `not`, parentheses, comparisons and bare Boolean values, with error recovery so that several
+ * independent problems are reported in one pass.
+ */
+import type { Expression, Invalid, Logical, Node, Range, Token, Value } from "./ast.js"
+import { isDigit, isIdentChar, isSpace, scanIdentifier, scanWord, startsRawString, describeChar } from "./lexer.js"
+import type { ParserState } from "./parse-state.js"
+import { parseComparisonRest, skipLiteral } from "./parse-compare.js"
+import { parseValue } from "./parse-value.js"
+import { arrayOf, Bool, typeName, type LogicalOperator, type ValueType } from "./types.js"
+
+type Context = "top" | "group" | "arg"
+
+const LOGICAL_WORDS: ReadonlyArray<readonly [string, LogicalOperator]> = [["and", "and"], ["or", "or"], ["xor", "xor"]]
+const LOGICAL_SYMBOLS: ReadonlyArray<readonly [string, LogicalOperator]> = [["&&", "and"], ["||", "or"], ["^^", "xor"]]
+const PRECEDENCE: ReadonlyArray<LogicalOperator> = ["or", "xor", "and"]
+
+const BOOL_T: ValueType = { type: Bool, mapped: false }
+const ARRAY_BOOL_T: ValueType = { type: arrayOf(Bool), mapped: false }
+
+const BYTES_WORD = /^[0-9a-fA-F]{2}([:.-][0-9a-fA-F]{2})+$/
+
+const invalidAt = (start: number, end = start): Invalid => ({ kind: "invalid", range: { start, end } })
+
+/** Whether `name` is something an operand can start with (a field, a function, a keyword). */
+const knownStart = (s: ParserState, name: string): boolean =>
+  s.opts.scheme.field(name) !== undefined || s.opts.scheme.fn(name) !== undefined || name === "not" || name === "true" || name === "false"
+
+/** A logical operator at the cursor, consumed; `glued` when written against the next word (`andssl`). */
+const readLogicalOp = (s: ParserState): { op: LogicalOperator; token: Token } | undefined => {
+  const at = s.pos
+  for (const [text, op] of LOGICAL_SYMBOLS) {
+    if (s.src.startsWith(text, at)) {
+      s.pos += 2
+      s.token("keyword", at, at + 2)
+      return { op, token: { text, range: { start: at, end: at + 2 } } }
+    }
+  }
+  const end = scanIdentifier(s.src, at)
+  const word = s.src.slice(at, end)
+  for (const [text, op] of LOGICAL_WORDS) {
+    if (word === text) {
+      s.pos = at + text.length
+      s.token("keyword", at, s.pos)
+      return { op, token: { text, range: { start: at, end: s.pos } } }
+    }
+    if (word.startsWith(text) && !knownStart(s, word) && knownStart(s, word.slice(text.length))) {
+      s.pos = at + text.length
+      s.warn("glued-keyword", `\`${word}\` reads as \`${text} ${word.slice(text.length)}\``, { start: at, end }, `put a space after \`${text}\``)
+      s.token("keyword", at, s.pos)
+      return { op, token: { text, range: { start: at, end: s.pos } } }
+    }
+  }
+  return undefined
+}
+
+/** At the end of an operand list: end of input, a closing parenthesis or comma, or another operator. */
+const atOperandEnd = (s: ParserState, ctx: Context): boolean => {
+  if (s.eof) return true
+  const c = s.code()
+  if (c === 41 /* ) */) return true
+  if (c === 44 /* , */ && ctx === "arg") return true
+  if (LOGICAL_SYMBOLS.some(([t]) => s.src.startsWith(t, s.pos))) return true
+  const word = s.src.slice(s.pos, scanIdentifier(s.src, s.pos))
+  return word === "and" || word === "or" || word === "xor"
+}
+
+const startsOperand = (s: ParserState): boolean => {
+  const c = s.code()
+  return isIdentChar(c) || c === 40 || c === 33 || c === 34 || c === 45 || c === 58 || startsRawString(s.src, s.pos)
+}
+
+/** Parses a run of operands joined by logical operators and builds the n-ary tree by precedence. */
+export const parseLogical = (s: ParserState, ctx: Context): Expression => {
+  const operands: Array<Expression> = [parseSimple(s)]
+  const ops: Array<{ op: LogicalOperator; token: Token }> = []
+  for (;;) {
+    s.ws()
+    s.expect({ kind: "logical-operator" })
+    if (ctx === "group") s.expect({ kind: "close", text: ")" })
+    if (s.eof) break
+    const at = s.pos
+    const c = s.code()
+    if (c === 41 /* ) */) {
+      if (ctx !== "top") break
+      s.error("unmatched-parenthesis", "unrecognised input: this ) has no matching (", { start: at, end: at + 1 }, "remove it, or add the ( it closes")
+      s.pos++
+      continue
+    }
+    if (c === 44 /* , */ && ctx === "arg") break
+    const op = readLogicalOp(s)
+    if (op !== undefined) {
+      ops.push(op)
+      s.ws()
+      if (atOperandEnd(s, ctx)) {
+        s.error("expected-expression", `expected a condition after \`${op.token.text}\``, { start: s.pos, end: s.pos }, "remove the operator or add the condition it joins")
+        operands.push(invalidAt(s.pos))
+        continue
+      }
+      operands.push(parseSimple(s))
+      continue
+    }
+    const wordEnd = scanIdentifier(s.src, at)
+    const word = s.src.slice(at, wordEnd)
+    const lower = word.toLowerCase()
+    const variant = LOGICAL_WORDS.find(([t]) => t === lower)
+    if (variant !== undefined && word !== lower) {
+      s.error("unknown-operator", `\`${word}\` is not an operator: operators are lowercase`, { start: at, end: wordEnd }, `write \`${lower}\``)
+      s.pos = wordEnd
+      ops.push({ op: variant[1], token: { text: word, range: { start: at, end: wordEnd } } })
+      s.ws()
+      operands.push(atOperandEnd(s, ctx) ? invalidAt(s.pos) : parseSimple(s))
+      continue
+    }
+    if (startsOperand(s)) {
+      const shownEnd = wordEnd > at ? wordEnd : Math.max(scanWord(s.src, at), at + 1)
+      s.error(
+        "missing-operator",
+        `unrecognised input: expected \`and\`, \`or\` or \`xor\` before \`${s.src.slice(at, Math.min(shownEnd, at + 40))}\``,
+        { start: at, end: shownEnd },
+        "join two conditions with `and` or `or`"
+      )
+      ops.push({ op: "and", token: { text: "", range: { start: at, end: at } } })
+      const mark = s.expectations.length
+      operands.push(parseSimple(s))
+      // Recovery read an operand where an operator belongs: that is not what may be written there.
+      const kept = s.expectations.filter((e, i) => i < mark || e.at !== at)
+      s.expectations.length = 0
+      s.expectations.push(...kept)
+      continue
+    }
+    skipJunk(s)
+  }
+  return build(s, operands, ops, ctx)
+}
+
+/** Reports and skips a run of characters that cannot start anything. */
+const skipJunk = (s: ParserState): void => {
+  const at = s.pos
+  let end = at + (s.src.codePointAt(at)! > 0xffff ? 2 : 1)
+  const ch = s.src.slice(at, end)
+  if (ch === '"' || ch === "'" || ch === "\u201c" || ch === "\u2018") {
+    s.error("unexpected-character", `unexpected ${describeChar(ch)}`, { start: at, end }, ch === "'" ? 'strings use double quotes: "..."' : ch === '"' ? undefined : 'use straight double quotes: "..."')
+  } else {
+    while (end < s.src.length && !isSpace(s.src.charCodeAt(end)) && s.src.charCodeAt(end) !== 41 && s.src.charCodeAt(end) !== 40 && !isIdentChar(s.src.charCodeAt(end))) end++
+    const text = s.src.slice(at, end)
+    s.error("unexpected-character", text.length === 1 || [...text].length === 1 ? `unexpected ${describeChar(text)}` : `unexpected \`${text}\``, { start: at, end }, text === "=" ? "compare with `eq` or `==`" : undefined)
+  }
+  s.pos = end
+}
+
+const typeOfCondition = (s: ParserState, n: Node): ValueType | undefined => s.typeOf(n)
+
+/** Checks that every operand is a condition of one kind (Boolean, or Array<Boolean> element-wise) and builds the tree. */
+const build = (s: ParserState, operands: Array<Expression>, ops: Array<{ op: LogicalOperator; token: Token }>, ctx: Context): Expression => {
+  if (operands.length === 1) {
+    if (ctx !== "arg") requireCondition(s, operands[0]!)
+    return operands[0]!
+  }
+  let kind: "Bool" | "Array" | undefined
+  for (const o of operands) {
+    if (!requireCondition(s, o)) continue
+    const t = typeOfCondition(s, o)
+    if (t === undefined) continue
+    const k = t.type.kind === "Bool" ? "Bool" : "Array"
+    if (kind === undefined) kind = k
+    else if (k !== kind) {
+      s.error(
+        "type-mismatch",
+        `expected ${kind === "Bool" ? "a Boolean" : "an Array<Boolean>"}, but this condition is ${k === "Bool" ? "a Boolean" : "an Array<Boolean>"}`,
+        o.range,
+        k === "Array" ? "a [*] comparison gives one result per element: wrap it in any(...) or all(...)" : "inside any()/all(), every condition joined to a [*] comparison needs [*] too"
+      )
+    }
+  }
+  const tree = group(operands, ops, 0)
+  const t = kind === "Array" ? ARRAY_BOOL_T : kind === "Bool" ? BOOL_T : undefined
+  const mark = (e: Expression) => {
+    if (e.kind === "logical" && t !== undefined) {
+      s.setType(e, t)
+      e.operands.forEach(mark)
+    }
+  }
+  mark(tree)
+  return tree
+}
+
+const group = (operands: ReadonlyArray<Expression>, ops: ReadonlyArray<{ op: LogicalOperator; token: Token }>, level: number): Expression => {
+  if (operands.length === 1) return operands[0]!
+  const op = PRECEDENCE[level]!
+  const parts: Array<Expression> = []
+  const tokens: Array<Token> = []
+  let startIdx = 0
+  for (let i = 0; i <= ops.length; i++) {
+    if (i === ops.length || ops[i]!.op === op) {
+      parts.push(group(operands.slice(startIdx, i + 1), ops.slice(startIdx, i), level + 1))
+      if (i < ops.length) tokens.push(ops[i]!.token)
+      startIdx = i + 1
+    }
+  }
+  if (parts.length === 1) return parts[0]!
+  const range: Range = { start: parts[0]!.range.start, end: parts[parts.length - 1]!.range.end }
+  const node: Logical = { kind: "logical", op, operands: parts, operators: tokens, range }
+  return node
+}
+
+/** Reports a value that is not a condition where one is needed (`cf.bot_management.score` alone). */
+export const requireCondition = (s: ParserState, e: Node): boolean => {
+  if (e.kind === "string" || e.kind === "bytes" || e.kind === "int" || e.kind === "ip") {
+    s.error("expected-comparison", "a value is not a condition", e.range, "compare a field with it: http.host eq \"example.com\"")
+    return false
+  }
+  if (e.kind !== "bare") return true
+  const t = s.typeOf(e.value)
+  if (t === undefined || t.type.kind === "Bool") return true
+  s.error(
+    "expected-comparison",
+    `\`${s.src.slice(e.range.start, e.range.end)}\` is ${t.type.kind === "Int" ? "an" : "a"} ${typeName(t.type)}, not a condition: compare it with an operator`,
+    e.range,
+    t.type.kind === "Int" ? `e.g. ${s.src.slice(e.range.start, e.range.end)} lt 30` : t.type.kind === "Bytes" ? `e.g. ${s.src.slice(e.range.start, e.range.end)} eq "value"` : "compare it with an operator, or test elements with any(...[*] ...)"
+  )
+  s.types.delete(e)
+  return false
+}
+
+/** One operand: `( ... )`, `not x`, a comparison or bare value, `true`/`false`, or (in arguments) a literal. */
+export const parseSimple = (s: ParserState): Expression => {
+  s.ws()
+  s.expect({ kind: "condition" })
+  const at = s.pos
+  if (s.eof) {
+    s.error("expected-expression", at === 0 ? "the expression is empty" : "expected a condition", { start: at, end: at }, "e.g. http.request.uri.path contains \"/admin\"")
+    return invalidAt(at)
+  }
+  const c = s.code()
+  if (c === 40 /* ( */) return parseGroup(s)
+  if (c === 33 /* ! */ && s.code(at + 1) !== 61) return parseNot(s, 1)
+  if (isIdentChar(c) && !isDigit(c) && !startsRawString(s.src, at)) {
+    const end = scanIdentifier(s.src, at)
+    const name = s.src.slice(at, end)
+    if (name === "not") return parseNot(s, 3)
+    if (name.startsWith("not") && !knownStart(s, name) && knownStart(s, name.slice(3))) {
+      s.warn("glued-keyword", `\`${name}\` reads as \`not ${name.slice(3)}\``, { start: at, end }, "put a space after `not`")
+      return parseNot(s, 3)
+    }
+    if (s.inArgs > 0 && BYTES_WORD.test(s.src.slice(at, scanWord(s.src, at))) && !knownStart(s, name)) return skipLiteral(s) as unknown as Expression
+    if ((name === "true" || name === "false") && s.code(end) !== 40 && s.code(end) !== 46) {
+      s.pos = end
+      s.token("keyword", at, end)
+      return s.setType({ kind: "constant", value: name === "true", range: { start: at, end } }, BOOL_T)
+    }
+    const value: Value = parseValue(s)
+    return parseComparisonRest(s, value)
+  }
+  if (isIdentChar(c) || c === 34 || c === 45 || c === 58 || startsRawString(s.src, at)) {
+    const lit = skipLiteral(s)
+    if (s.inArgs > 0) return lit as unknown as Expression
+    s.error("expected-field", "a condition starts with a field or a function, not a value", { start: at, end: s.pos }, "put the field on the left: http.host eq \"example.com\"")
+    return invalidAt(at, s.pos)
+  }
+  if (c === 41 || (c === 44 && s.inArgs > 0)) {
+    s.error("expected-expression", c === 41 ? "expected a condition before )" : "expected an argument", { start: at, end: at })
+    return invalidAt(at)
+  }
+  if (c === 123 /* { */ || c === 36 /* $ */) {
+    const end = c === 123 ? closingBrace(s.src, at) : scanWord(s.src, at + 1)
+    s.error("expected-field", `a ${c === 123 ? "set" : "list"} can only follow \`in\``, { start: at, end }, "e.g. ip.src in {192.0.2.0/24}")
+    s.pos = end
+    return invalidAt(at, end)
+  }
+  skipJunk(s)
+  s.ws()
+  if (!s.eof && startsOperand(s)) return parseSimple(s)
+  return invalidAt(at, s.pos)
+}
+
+const closingBrace = (src: string, at: number) => {
+  const i = src.indexOf("}", at)
+  return i < 0 ? src.length : i + 1
+}
+
+const parseGroup = (s: ParserState): Expression => {
+  const at = s.pos
+  if (!s.enter(at)) {
+    s.skipBalanced()
+    return invalidAt(at, s.pos)
+  }
+  s.pos++
+  s.token("punctuation", at, at + 1)
+  s.ws()
+  if (s.code() === 41) {
+    s.error("expected-expression", "expected a condition inside the parentheses", { start: at, end: s.pos + 1 })
+    s.pos++
+    s.leave()
+    return invalidAt(at, s.pos)
+  }
+  const inner = parseLogical(s, "group")
+  s.ws()
+  if (s.code() === 41) {
+    s.token("punctuation", s.pos, s.pos + 1)
+    s.pos++
+  } else {
+    s.error("unclosed-parenthesis", `expected ) to close the ( at offset ${at}`, { start: s.pos, end: s.pos }, "add the missing )")
+  }
+  s.leave()
+  return s.setType({ kind: "group", expression: inner, range: { start: at, end: s.pos } }, s.typeOf(inner))
+}
+
+const parseNot = (s: ParserState, width: number): Expression => {
+  const at = s.pos
+  if (!s.enter(at, width)) {
+    // Beyond the limit: skip the remaining negations without recursing.
+    while (!s.eof) {
+      s.ws()
+      const w = s.code() === 33 && s.code(s.pos + 1) !== 61 ? 1 : s.src.slice(s.pos, scanIdentifier(s.src, s.pos)) === "not" ? 3 : 0
+      if (w === 0) break
+      s.pos += w
+    }
+    const operand = parseSimple(s)
+    return invalidAt(at, operand.range.end)
+  }
+  s.pos += width
+  s.token("keyword", at, s.pos)
+  const token: Token = { text: s.src.slice(at, s.pos), range: { start: at, end: s.pos } }
+  s.ws()
+  if (atOperandEnd(s, s.inArgs > 0 ? "arg" : "top")) {
+    s.error("expected-expression", `expected a condition after \`${token.text}\``, { start: s.pos, end: s.pos })
+    s.leave()
+    return invalidAt(at, s.pos)
+  }
+  const operand = parseSimple(s)
+  s.leave()
+  requireCondition(s, operand)
+  return s.setType({ kind: "not", operand, operator: token, range: { start: at, end: operand.range.end } }, s.typeOf(operand))
+}
