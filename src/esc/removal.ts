@@ -25,16 +25,21 @@ export interface RemovalStatus {
 
 const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? "" : "s"}`
 
-/** Calendar distance between two instants, in years, months and days (UTC). */
+const addMonths = (t: number, months: number) => {
+  const d = new Date(t)
+  d.setUTCMonth(d.getUTCMonth() + months)
+  return d.getTime()
+}
+
+/** Calendar distance between two instants (from <= to), in years, months and days (UTC). */
 const span = (from: number, to: number): string => {
   const a = new Date(from)
   const b = new Date(to)
   let months = (b.getUTCFullYear() - a.getUTCFullYear()) * 12 + (b.getUTCMonth() - a.getUTCMonth())
-  if (b.getUTCDate() < a.getUTCDate()) months--
-  const anchor = Date.UTC(a.getUTCFullYear(), a.getUTCMonth() + months, a.getUTCDate())
-  const days = Math.floor((to - anchor) / DayMs)
+  while (months > 0 && addMonths(from, months) > to) months--
+  const days = Math.floor((to - addMonths(from, months)) / DayMs)
   const years = Math.floor(months / 12)
-  const parts = [years > 0 ? plural(years, "year") : "", months % 12 > 0 ? plural(months % 12, "month") : "", years === 0 && months < 3 && days > 0 ? plural(days, "day") : ""]
+  const parts = [years > 0 ? plural(years, "year") : "", months % 12 > 0 ? plural(months % 12, "month") : "", years === 0 && days > 0 ? plural(days, "day") : ""]
   const text = parts.filter((p) => p !== "").join(" ")
   return text === "" ? "less than a day" : text
 }
