@@ -102,7 +102,12 @@ export const callAnswered = <E extends AnyEndpoint>(
     if (input.payload !== undefined) request = HttpClientRequest.bodyUnsafeJson(request, input.payload)
     const once = Effect.gen(function* () {
       const response = yield* http.execute(request).pipe(
-        Effect.mapError((e) => new ApiError({ status: 0, message: `cannot reach ${config.baseUrl}: ${e.message}` }))
+        Effect.mapError((e) =>
+          config.target === "local" && e.cause instanceof Error
+            ? // In-process there is no network: a failure here is the local platform failing to start.
+              new ApiError({ status: 0, message: `the local platform could not start: ${e.cause.message.replace(/^\w*Error: /, "")}` })
+            : new ApiError({ status: 0, message: `cannot reach ${config.baseUrl}: ${e.message}` })
+        )
       )
       const text = yield* response.text.pipe(
         Effect.mapError((e) => new ApiError({ status: response.status, message: `cannot read the answer: ${e.message}` }))
