@@ -16,6 +16,7 @@ import { SidebarWidth, Sidebar } from "./components/sidebar.js"
 import { ErrorView, Loading } from "./components/states.js"
 import { KeyLayer, KeypressProvider, useKeys } from "./keys.js"
 import { RuntimeProvider, useEffectQuery, type Query, type TuiRuntime } from "./runtime.js"
+import { EscScreen } from "./screens/esc.js"
 import { PlaceholderScreen } from "./screens/placeholder.js"
 import { Screens } from "./screens/registry.js"
 import { ZonesScreen } from "./screens/zones.js"
@@ -116,6 +117,7 @@ function MainPane({ config, helpOpen }: { config: Query<ClientConfig>; helpOpen:
       <Box flexDirection="column" display={screen === "zones" ? "flex" : "none"}>
         <ZonesScreen active={screen === "zones" && !helpOpen} />
       </Box>
+      {screen === "esc" ? <EscScreen active={!helpOpen} /> : null}
       {info && !info.ready ? <PlaceholderScreen screen={info} /> : null}
     </>
   )

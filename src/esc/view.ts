@@ -2,7 +2,7 @@
  * ESC settings and decisions as edgectl shows them (CLI `--json`, human lines, the TUI): the secret
  * masked with its length, never in full; the state named as in the spec's state table.
  */
-import type { EscDecision, EscSetting } from "./decide.js"
+import type { EscDecider, EscDecision, EscSetting } from "./decide.js"
 import { describeSecret, maskSecret } from "./mask.js"
 
 /** The spec's states: `enabled`, or `disabled for all requests`; a secret may be stored in either. */
@@ -52,3 +52,11 @@ export const decisionView = (d: EscDecision): DecisionView => ({
   escCookies: d.escCookies,
   reason: d.reason
 })
+
+/** The setting that decided, in a few words. */
+export const DeciderName: Record<EscDecider, string> = {
+  "zone-always": "the zone's always setting",
+  "account-always": "the account's always setting",
+  "zone-secret": "the zone's secret",
+  "account-secret": "the account's secret"
+}

@@ -37,7 +37,7 @@ export interface EscChangeResult {
 const HEX32 = /^[0-9a-f]{32}$/
 
 export const zoneTarget = (ref: string): Effect.Effect<EscTarget & { kind: "zone" }, V4Error, Env> =>
-  Effect.map(resolveZone(ref), (z) => ({ kind: "zone", id: z.id, name: z.name, account: { id: z.account.id, name: z.account.name ?? z.account.id } }))
+  Effect.map(resolveZone(ref), (z) => targetOfZone(z))
 
 export const accountTarget = (ref: string): Effect.Effect<EscTarget & { kind: "account" }, V4Error, Env> =>
   HEX32.test(ref)
@@ -49,6 +49,10 @@ export const accountTarget = (ref: string): Effect.Effect<EscTarget & { kind: "a
           onSome: (a) => Effect.succeed({ kind: "account" as const, id: a.id, name: a.name })
         })
       )
+
+/** A zone the client already has (the TUI's open zone) as a target. */
+export const targetOfZone = (z: { readonly id: string; readonly name: string; readonly account: { readonly id: string; readonly name?: string | undefined } }) =>
+  ({ kind: "zone", id: z.id, name: z.name, account: { id: z.account.id, name: z.account.name ?? z.account.id } }) as const satisfies EscTarget
 
 /** A zone or an account, by id or name. */
 export const resolveTarget = (ref: { readonly zone: string } | { readonly account: string }): Effect.Effect<EscTarget, V4Error, Env> =>

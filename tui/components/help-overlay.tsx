@@ -12,6 +12,7 @@ export const AllKeys: ReadonlyArray<readonly [string, string]> = [
   ["/", "filter the list in place"],
   ["a", "choose the account (Zones)"],
   ["r", "refresh"],
+  ["t s x c", "ESC: always on/off, set / clear the secret, test a request"],
   ["1–6", "switch screen"],
   ["?", "show or hide this help"],
   ["q", "quit"],

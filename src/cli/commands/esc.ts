@@ -6,11 +6,11 @@
 import { Command, Options } from "@effect/cli"
 import { Effect, Option } from "effect"
 import type { V4Error } from "../../domain/errors.js"
-import { deciderLabel, type EscDecider, type EscSetting } from "../../esc/decide.js"
+import { deciderLabel, type EscSetting } from "../../esc/decide.js"
 import { describeSecret } from "../../esc/mask.js"
 import type { RemovalStatus } from "../../esc/removal.js"
 import { exampleText, Replacements } from "../../esc/replacements.js"
-import { settingSentence, settingShort, settingView } from "../../esc/view.js"
+import { DeciderName, settingSentence, settingShort, settingView } from "../../esc/view.js"
 import {
   disableAlways,
   enableEsc,
@@ -164,13 +164,6 @@ const enable = Command.make(
     })
 ).pipe(Command.withDescription("turn ESC on again for a zone or account (clears always and the secret)"))
 
-const deciderName: Record<EscDecider, string> = {
-  "zone-always": "the zone's always setting",
-  "account-always": "the account's always setting",
-  "zone-secret": "the zone's secret",
-  "account-secret": "the account's secret"
-}
-
 const test = Command.make(
   "test",
   {
@@ -202,8 +195,8 @@ const test = Command.make(
       }
       printLine(`${d.escRuns ? "ESC runs" : "ESC is OFF"} for this request to zone ${r.zone.name}${r.cookie !== null ? ` (Cookie: ${r.cookie})` : " (no Cookie header)"}.`)
       printFields([
-        ["decided by", d.decidedBy === null ? "nothing: no setting turns ESC off for this request" : `${deciderName[d.decidedBy]}: ${deciderLabel(d.decidedBy)}`],
-        ...(d.applies.length > 1 ? [["also", d.applies.slice(1).map((x) => deciderName[x]).join(", ")] as const] : []),
+        ["decided by", d.decidedBy === null ? "nothing: no setting turns ESC off for this request" : `${DeciderName[d.decidedBy]}: ${deciderLabel(d.decidedBy)}`],
+        ...(d.applies.length > 1 ? [["also", d.applies.slice(1).map((x) => DeciderName[x]).join(", ")] as const] : []),
         ["reason", d.reason],
         ["zone", `${r.zone.name}: ${settingShort(r.zoneSetting)}`],
         ["account", `${r.zone.account.name}: ${settingShort(r.accountSetting)}`],
