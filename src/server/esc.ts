@@ -6,10 +6,9 @@
 import { HttpApiBuilder, HttpApp, HttpServerResponse } from "@effect/platform"
 import { Effect } from "effect"
 import { Principal, V4Api } from "../api/contract.js"
-import type { EscChange } from "../esc/change.js"
 import type { EscSetting } from "../esc/decide.js"
 import { Db } from "../store/db.js"
-import { changeEsc, clearEsc, getEsc, type EscScope } from "../store/esc-repo.js"
+import { changeEsc, clearEsc, getEsc } from "../store/esc-repo.js"
 import { getAccount } from "../store/identity-repo.js"
 import { PlatformClock } from "./clock.js"
 import { noRoute, visibleZone } from "./handlers.js"
@@ -32,7 +31,7 @@ const dated = Effect.flatMap(PlatformClock, (clock) =>
   )
 )
 
-const withScope = <E, R>(scope: EscScope, visible: Effect.Effect<unknown, E, R>, id: string, act: (db: Db["db"]) => EscSetting) =>
+const withScope = <E, R>(visible: Effect.Effect<unknown, E, R>, act: (db: Db["db"]) => EscSetting) =>
   Effect.gen(function* () {
     yield* visible
     yield* dated
@@ -40,17 +39,17 @@ const withScope = <E, R>(scope: EscScope, visible: Effect.Effect<unknown, E, R>,
     return act(db)
   })
 
-const zone = (id: string, act: (db: Db["db"]) => EscSetting) => withScope("zone", visibleZone(id, Suffix), id, act)
-const account = (id: string, act: (db: Db["db"]) => EscSetting) => withScope("account", visibleAccount(id), id, act)
+const zone = (id: string, act: (db: Db["db"]) => EscSetting) => withScope(visibleZone(id, Suffix), act)
+const account = (id: string, act: (db: Db["db"]) => EscSetting) => withScope(visibleAccount(id), act)
 
 export const EscLive = HttpApiBuilder.group(V4Api, "esc", (handlers) =>
   handlers
     .handle("getZone", ({ path }) => zone(path.zone_id, (db) => getEsc(db, "zone", path.zone_id)))
-    .handle("setZone", ({ path, payload }) => zone(path.zone_id, (db) => changeEsc(db, "zone", path.zone_id, payload as EscChange)))
+    .handle("setZone", ({ path, payload }) => zone(path.zone_id, (db) => changeEsc(db, "zone", path.zone_id, payload)))
     .handle("deleteZone", ({ path }) => zone(path.zone_id, (db) => clearEsc(db, "zone", path.zone_id)))
     .handle("getAccount", ({ path }) => account(path.account_id, (db) => getEsc(db, "account", path.account_id)))
     .handle("setAccount", ({ path, payload }) =>
-      account(path.account_id, (db) => changeEsc(db, "account", path.account_id, payload as EscChange))
+      account(path.account_id, (db) => changeEsc(db, "account", path.account_id, payload))
     )
     .handle("deleteAccount", ({ path }) => account(path.account_id, (db) => clearEsc(db, "account", path.account_id)))
 )

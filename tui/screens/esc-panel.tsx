@@ -10,9 +10,9 @@ import { useEffect, useRef, useState } from "react"
 import type { V4Error } from "../../src/domain/errors.js"
 import { checkSecret } from "../../src/esc/change.js"
 import { describeSecret, maskSecret } from "../../src/esc/mask.js"
-import { removalStatus, type RemovalStatus } from "../../src/esc/removal.js"
-import { exampleText, Replacements, type Replacement } from "../../src/esc/replacements.js"
-import { DeciderName, settingSentence, settingShort } from "../../src/esc/view.js"
+import { removalStatus } from "../../src/esc/removal.js"
+import { exampleText, Replacements } from "../../src/esc/replacements.js"
+import { settingSentence, settingShort } from "../../src/esc/view.js"
 import {
   disableAlways,
   enableEsc,
@@ -23,7 +23,7 @@ import {
   type EscTarget,
   type EscTestResult
 } from "../../src/services/esc.js"
-import { cell, cells, flexWidth } from "../components/columns.js"
+import { cell } from "../components/columns.js"
 import { ConfirmDialog } from "../components/confirm-dialog.js"
 import { List, useListCursor } from "../components/list.js"
 import { codeSuffix, ErrorView, Loading } from "../components/states.js"
@@ -31,6 +31,7 @@ import { bullets, TextPrompt } from "../components/text-prompt.js"
 import { KeyLayer, useKeys, type KeyHint } from "../keys.js"
 import { runEffect, useEffectQuery, useRuntime, type Services } from "../runtime.js"
 import { usePaneSize } from "../terminal.js"
+import { maskTyped, RemovalLine, replacementTable, TestLine, type Removal } from "./esc-parts.js"
 
 type Dialog =
   | {
@@ -48,10 +49,6 @@ type Notice = { readonly ok: boolean; readonly text: string } | undefined
 
 const label = (t: EscTarget) => (t.kind === "zone" ? `zone ${t.name}` : `account ${t.name}`)
 const every = (t: EscTarget) => (t.kind === "zone" ? `every request of zone ${t.name}` : `every request of every zone of account ${t.name}`)
-
-/** A Cookie header as it is typed, each disable_esc value shown as bullets. */
-const maskTyped = (header: string) =>
-  header.replace(/(^|[;:])(\s*disable_esc\s*=\s*)([^;]*)/g, (_, sep: string, name: string, value: string) => `${sep}${name}${bullets(value)}`)
 
 /** Lines the panel draws besides the replacement rows (removal 2, scopes 2, effect 2, test, notice, title, header, example 3). */
 const Chrome = 14
@@ -344,56 +341,3 @@ export function EscPanel({ scopes, active, height, priority = KeyLayer.tab, empt
   )
 }
 
-interface Removal {
-  readonly status: RemovalStatus
-  readonly clock: string
-}
-
-function RemovalLine({ removal }: { removal: Removal | undefined }) {
-  if (removal === undefined) return <Text dimColor>ESC configuration is removed on 2025-01-01 (reading the platform's clock…)</Text>
-  const r = removal.status
-  const when = `${r.relative} (${r.days} days, ${removal.clock} ${r.now.slice(0, 10)})`
-  return (
-    <Box height={2} flexShrink={0} overflow="hidden">
-      {r.removed ? (
-        <Text color="yellow" wrap="wrap">
-          ESC REMOVED {r.date}, {when}: no ESC runs any more; settings can still be managed and tested.
-        </Text>
-      ) : (
-        <Text color="green" wrap="wrap">
-          ESC still honoured: removed on {r.date}, {when}. Move each use case to its replacement.
-        </Text>
-      )}
-    </Box>
-  )
-}
-
-function TestLine({ tested, canTest }: { tested: EscTestResult | undefined; canTest: boolean }) {
-  if (tested === undefined) return <Text dimColor>{canTest ? "test: c tests a request with a Cookie header" : "test: open a zone to test a request"}</Text>
-  const d = tested.decision
-  const cookie = tested.cookie === null ? "no cookies" : `Cookie ${tested.cookie}`
-  return (
-    <Text wrap="truncate-end">
-      <Text dimColor>test ({cookie}): </Text>
-      {d.escRuns ? <Text>ESC runs</Text> : <Text color="yellow">ESC is OFF</Text>}
-      <Text dimColor> · {d.decidedBy === null ? d.reason.replace(/^ESC runs: /, "") : `decided by ${DeciderName[d.decidedBy]}`}</Text>
-    </Text>
-  )
-}
-
-const replacementTable = (columns: number) => {
-  const product = flexWidth(columns, [28, 31])
-  return {
-    header: cells([
-      ["USE CASE", 28],
-      ["REPLACEMENT", product],
-      ["PHASE", 31]
-    ]),
-    row: (r: Replacement) =>
-      cells([
-        [r.useCase, 28],
-        [r.product, product],
-        [r.phase ?? "(a Worker)", 31]
-      ])
-  }
-}
