@@ -106,6 +106,7 @@ describe("edgectl esc on the embedded platform", () => {
     expect(other.reason).toMatch(/neither the zone nor its account has a secret/)
     const none = json<TestResult>(esc(["test", "--zone", "acme.com", "--json"]))
     expect(none).toMatchObject({ escRuns: true, cookie: null })
+    expect(json<TestResult>(esc(["test", "--zone", "acme.com", "--cookie", " ", "--json"]))).toMatchObject({ escRuns: true, cookie: null })
     const globex = json<TestResult>(esc(["test", "--zone", "globex.com", "--cookie", "disable_esc=piped-Secret-9", "--json"]))
     expect(globex).toMatchObject({ escRuns: false, decidedBy: "account-secret" })
     const human = esc(["test", "--zone", "acme.org"])
@@ -132,6 +133,7 @@ describe("edgectl esc on the embedded platform", () => {
     const human = esc(["replacements"])
     expect(human.stdout.split("\n")[0]).toMatch(/^USE CASE\s+REPLACEMENT\s+PHASE\s+ACTION$/)
     expect(human.stdout).toContain("Example rules (rulesets API, in the phase above):")
+    expect(human.stdout).toMatch(/^Request phases run in this order: http_request_sanitize, http_request_dynamic_redirect, /m)
   })
 
   it("usage errors exit 2 with one line", () => {

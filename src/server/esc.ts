@@ -33,8 +33,8 @@ const dated = Effect.flatMap(PlatformClock, (clock) =>
 
 const withScope = <E, R>(visible: Effect.Effect<unknown, E, R>, act: (db: Db["db"]) => EscSetting) =>
   Effect.gen(function* () {
-    yield* visible
     yield* dated
+    yield* visible
     const { db } = yield* Db
     return act(db)
   })

@@ -154,8 +154,9 @@ export interface EscTestResult {
 }
 
 /** Whether ESC runs for a request of the zone carrying `cookie`, from the zone's and its account's settings. */
-export const testRequest = (zone: EscTarget & { kind: "zone" }, cookie: string | undefined): Effect.Effect<EscTestResult, V4Error, Env> =>
-  Effect.map(Effect.all([getEsc(zone), getEsc(accountOf(zone))], { concurrency: 2 }), ([z, a]) => ({
+export const testRequest = (zone: EscTarget & { kind: "zone" }, header: string | undefined): Effect.Effect<EscTestResult, V4Error, Env> => {
+  const cookie = header === undefined || header.trim() === "" ? undefined : header
+  return Effect.map(Effect.all([getEsc(zone), getEsc(accountOf(zone))], { concurrency: 2 }), ([z, a]) => ({
     zone,
     zoneSetting: z.setting,
     accountSetting: a.setting,
@@ -163,3 +164,4 @@ export const testRequest = (zone: EscTarget & { kind: "zone" }, cookie: string |
     removal: z.removal,
     cookie: cookie === undefined ? null : maskCookieHeader(cookie)
   }))
+}

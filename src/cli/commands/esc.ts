@@ -9,7 +9,7 @@ import type { V4Error } from "../../domain/errors.js"
 import { deciderLabel, type EscSetting } from "../../esc/decide.js"
 import { describeSecret } from "../../esc/mask.js"
 import type { RemovalStatus } from "../../esc/removal.js"
-import { exampleText, Replacements } from "../../esc/replacements.js"
+import { exampleText, Replacements, RequestPhases, ResponsePhases } from "../../esc/replacements.js"
 import { DeciderName, settingSentence, settingShort, settingView } from "../../esc/view.js"
 import {
   disableAlways,
@@ -228,6 +228,9 @@ const replacements = Command.make("replacements", { json }, (o) =>
       printLine(`    ${exampleText(r.example)}`)
       if (r.note !== undefined) printLine(`    note: ${r.note}`)
     })
+    printLine("")
+    printLine(`Request phases run in this order: ${RequestPhases.join(", ")}.`)
+    printLine(`Response phases: ${ResponsePhases.join(", ")}.`)
   })
 ).pipe(Command.withDescription("each ESC use case with its replacement product, ruleset phase and an example rule"))
 
