@@ -10,7 +10,7 @@ export const AllKeys: ReadonlyArray<readonly [string, string]> = [
   ["esc / backspace", "go back (clears the filter first)"],
   ["tab / shift+tab", "switch tabs"],
   ["/", "filter the list in place"],
-  ["a", "choose the account (Zones)"],
+  ["a", "choose the account (Zones, ESC)"],
   ["r", "refresh"],
   ["t s x c", "ESC: always on/off, set / clear the secret, test a request"],
   ["1–6", "switch screen"],
