@@ -17,6 +17,7 @@ import { SidebarWidth, Sidebar } from "./components/sidebar.js"
 import { ErrorView, Loading } from "./components/states.js"
 import { KeyLayer, KeypressProvider, useKeys } from "./keys.js"
 import { RuntimeProvider, useEffectQuery, type Query, type TuiRuntime } from "./runtime.js"
+import { EscScreen } from "./screens/esc.js"
 import { PlaceholderScreen } from "./screens/placeholder.js"
 import { Screens } from "./screens/registry.js"
 import { ZonesScreen } from "./screens/zones.js"
@@ -130,6 +131,7 @@ function MainPane({ config, overlay }: { config: Query<ClientConfig>; overlay: b
       <Box flexDirection="column" display={screen === "zones" ? "flex" : "none"}>
         <ZonesScreen active={screen === "zones" && !overlay} />
       </Box>
+      {screen === "esc" ? <EscScreen active={!overlay} /> : null}
       {info && !info.ready ? <PlaceholderScreen screen={info} /> : null}
     </>
   )

@@ -74,11 +74,23 @@ const backoff = (e: V4Error, attempt: number) =>
 
 const decodeOptions = { onExcessProperty: "preserve" } as const
 
+/** A decoded success value with the answer's headers (lower-case names). */
+export interface Answered<A> {
+  readonly value: A
+  readonly headers: Readonly<Record<string, string>>
+}
+
 /** Calls one endpoint of the contract and returns its decoded success value. */
 export const call = <E extends AnyEndpoint>(
   endpoint: E,
   input: CallInput = {}
-): Effect.Effect<SuccessOf<E>, V4Error, HttpClient.HttpClient | ClientConfig> =>
+): Effect.Effect<SuccessOf<E>, V4Error, HttpClient.HttpClient | ClientConfig> => Effect.map(callAnswered(endpoint, input), (a) => a.value)
+
+/** `call`, keeping the answer's headers (e.g. `date`: the platform's clock). */
+export const callAnswered = <E extends AnyEndpoint>(
+  endpoint: E,
+  input: CallInput = {}
+): Effect.Effect<Answered<SuccessOf<E>>, V4Error, HttpClient.HttpClient | ClientConfig> =>
   Effect.gen(function* () {
     const config = yield* ClientConfig
     const http = yield* HttpClient.HttpClient
@@ -90,7 +102,12 @@ export const call = <E extends AnyEndpoint>(
     if (input.payload !== undefined) request = HttpClientRequest.bodyUnsafeJson(request, input.payload)
     const once = Effect.gen(function* () {
       const response = yield* http.execute(request).pipe(
-        Effect.mapError((e) => new ApiError({ status: 0, message: `cannot reach ${config.baseUrl}: ${e.message}` }))
+        Effect.mapError((e) =>
+          config.target === "local" && e.cause instanceof Error
+            ? // In-process there is no network: a failure here is the local platform failing to start.
+              new ApiError({ status: 0, message: `the local platform could not start: ${e.cause.message.replace(/^\w*Error: /, "")}` })
+            : new ApiError({ status: 0, message: `cannot reach ${config.baseUrl}: ${e.message}` })
+        )
       )
       const text = yield* response.text.pipe(
         Effect.mapError((e) => new ApiError({ status: response.status, message: `cannot read the answer: ${e.message}` }))
@@ -108,11 +125,12 @@ export const call = <E extends AnyEndpoint>(
         const errors = Option.match(failure, { onNone: () => [], onSome: (f) => f.errors })
         return yield* Effect.fail(fromFailure(response.status, errors, retryAfterSeconds(response.headers["retry-after"])))
       }
-      return yield* Schema.decodeUnknown(endpoint.successSchema as Schema.Schema<SuccessOf<E>, unknown>)(body, decodeOptions).pipe(
+      const value = yield* Schema.decodeUnknown(endpoint.successSchema as Schema.Schema<SuccessOf<E>, unknown>)(body, decodeOptions).pipe(
         Effect.mapError(
           (e) => new ApiError({ status: response.status, message: `unexpected answer from ${endpoint.method} ${endpoint.path}: ${e.message}` })
         )
       )
+      return { value, headers: response.headers }
     })
     let attempt = 0
     return yield* once.pipe(

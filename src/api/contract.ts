@@ -19,6 +19,7 @@ import {
 } from "../domain/errors.js"
 import { Invite, InviteResponse } from "../domain/invite.js"
 import { Zone } from "../domain/zone.js"
+import { EscGroup } from "./contract-esc.js"
 import { BoolParam, Direction, IntParam, Match, OneOf, TextParam } from "../domain/params.js"
 
 /** A tagged error on the wire: the failure envelope with the table's status. */
@@ -181,6 +182,7 @@ export class V4Api extends HttpApi.make("v4")
   .add(ZonesGroup)
   .add(UserGroup)
   .add(AccountsGroup)
+  .add(EscGroup.middleware(Authentication))
   .addError(Wire.MissingCredentials)
   .addError(Wire.MalformedCredentials)
   .addError(Wire.InvalidCredentials)

@@ -4,6 +4,7 @@ import * as NodeContext from "@effect/platform-node/NodeContext"
 import { Cause, Effect, Exit, Layer, Option } from "effect"
 import { cliConsole } from "./console.js"
 import { accounts, certs, dns, zones } from "./commands/zones.js"
+import { esc } from "./commands/esc.js"
 import { invites } from "./commands/invites.js"
 import { rules } from "./commands/rules.js"
 import { serve } from "./commands/serve.js"
@@ -14,7 +15,7 @@ const VERSION = "0.1.0"
 
 const root = Command.make("edgectl").pipe(
   Command.withDescription("terminal UI, CLI and migration assistant for the edge platform's v4 API (local by default, --remote for the real platform)"),
-  Command.withSubcommands([zones, dns, certs, accounts, invites, rules, serve, tui])
+  Command.withSubcommands([zones, dns, certs, accounts, invites, rules, esc, serve, tui])
 )
 
 const cli = Command.run(root, { name: "edgectl", version: VERSION })

@@ -11,20 +11,26 @@ import { seedDemo } from "../store/demo.js"
 import { AuthenticationLive } from "./auth.js"
 import { ApiErrorsLive, envelopeErrors } from "./errors.js"
 import { AccountsLive, UserLive, ZonesLive } from "./handlers.js"
+import { clockFromEnv, PlatformClock } from "./clock.js"
+import { EscLive } from "./esc.js"
 
 /** The store file inside a state directory (`.edgectl/state` by default, `--persist-to` overrides). */
 export const storeFile = (stateDir: string) => path.join(stateDir, "platform.sqlite")
 
 export const ApiLive = HttpApiBuilder.api(V4Api).pipe(
-  Layer.provide([ZonesLive, UserLive, AccountsLive]),
+  Layer.provide([ZonesLive, UserLive, AccountsLive, EscLive]),
   Layer.provide(AuthenticationLive),
   Layer.provide(ApiErrorsLive)
 )
 
-/** Everything the API needs, over the store at `file` (created and seeded with the demo world on first use). */
-export const PlatformLive = (file: string, seed: Db.Seed = seedDemo()) =>
+/**
+ * Everything the API needs, over the store at `file` (created and seeded with the demo world on
+ * first use); the platform's clock is `clock`, else the one EDGECTL_PLATFORM_NOW asks for.
+ */
+export const PlatformLive = (file: string, seed: Db.Seed = seedDemo(), clock?: PlatformClock) =>
   Layer.mergeAll(ApiLive, HttpServer.layerContext).pipe(
     Layer.provideMerge(Db.layer(file, seed)),
+    Layer.provideMerge(Layer.sync(PlatformClock, () => clock ?? clockFromEnv())),
     HttpMiddleware.withTracerDisabledWhen(() => true)
   )
 

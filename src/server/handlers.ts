@@ -7,11 +7,11 @@ import { Db } from "../store/db.js"
 import * as Identity from "../store/identity-repo.js"
 import * as Zones from "../store/zones-repo.js"
 
-const noRoute = (path: string) =>
+export const noRoute = (path: string) =>
   new NotFound({ message: `Could not route to ${path}, perhaps your object identifier is invalid?` })
 
 /** The zone named in the path, if the caller may see it. */
-const visibleZone = (zoneId: string, suffix = "") =>
+export const visibleZone = (zoneId: string, suffix = "") =>
   Effect.gen(function* () {
     const { db } = yield* Db
     const principal = yield* Principal

@@ -5,12 +5,15 @@ import { Effect, Layer } from "effect"
 import { createServer } from "node:http"
 import { BasePath } from "../api/contract.js"
 import { PlatformLive, storeFile } from "./app.js"
+import type { PlatformClock } from "./clock.js"
 import { envelopeErrors } from "./errors.js"
 
 export interface ServeOptions {
   readonly host: string
   readonly port: number
   readonly stateDir: string
+  /** The platform's clock; by default the real one, or EDGECTL_PLATFORM_NOW's. */
+  readonly clock?: PlatformClock
 }
 
 export interface Served {
@@ -26,7 +29,7 @@ export const serve = (o: ServeOptions) =>
   Effect.gen(function* () {
     const server = createServer()
     const layer = HttpApiBuilder.serve(envelopeErrors).pipe(
-      Layer.provide(PlatformLive(storeFile(o.stateDir))),
+      Layer.provide(PlatformLive(storeFile(o.stateDir), undefined, o.clock)),
       Layer.provide(NodeHttpServer.layer(() => server, { host: o.host, port: o.port }))
     )
     yield* Layer.build(layer)

@@ -71,6 +71,19 @@ export const migrations = {
       invited_on TEXT NOT NULL, expires_on TEXT NOT NULL, roles TEXT NOT NULL, status TEXT NOT NULL
     );
     CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)
+  `),
+  // ESC disable settings (area B): a row exists only while something is set; DELETE removes it.
+  "0002_esc": run(`
+    CREATE TABLE esc_zone (
+      zone_id TEXT PRIMARY KEY REFERENCES zones(id) ON DELETE CASCADE,
+      always INTEGER NOT NULL DEFAULT 0, secret TEXT,
+      CHECK (always = 1 OR secret IS NOT NULL)
+    );
+    CREATE TABLE esc_account (
+      account_id TEXT PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE,
+      always INTEGER NOT NULL DEFAULT 0, secret TEXT,
+      CHECK (always = 1 OR secret IS NOT NULL)
+    )
   `)
 } as const
 

@@ -8,6 +8,7 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import world from "../../fixtures/world.json" with { type: "json" }
+import type { PlatformClock } from "../../src/server/clock.js"
 import { serve } from "../../src/server/serve.js"
 
 export const tempDir = (prefix = "edgectl-test-") => fs.mkdtempSync(path.join(os.tmpdir(), prefix))
@@ -38,11 +39,13 @@ export interface Platform {
   readonly close: () => Promise<void>
 }
 
-/** Starts the platform on a free port over a new store in a temp directory. */
-export const startPlatform = async (stateDir = tempDir()): Promise<Platform> => {
+/** Starts the platform on a free port over a new store in a temp directory; `clock` sets its time. */
+export const startPlatform = async (stateDir = tempDir(), options: { readonly clock?: PlatformClock } = {}): Promise<Platform> => {
   const scope = await Effect.runPromise(Scope.make())
   try {
-    const served = await Effect.runPromise(Scope.extend(serve({ host: "127.0.0.1", port: 0, stateDir }), scope))
+    const served = await Effect.runPromise(
+      Scope.extend(serve({ host: "127.0.0.1", port: 0, stateDir, ...(options.clock ? { clock: options.clock } : {}) }), scope)
+    )
     return {
       baseUrl: served.baseUrl,
       stateDir,

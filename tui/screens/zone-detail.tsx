@@ -1,29 +1,56 @@
-/** One zone: a title line and tabs (tab switches) for its DNS records and certificate packs. */
+/**
+ * One zone: a title line and tabs (tab switches) for its DNS records, certificate packs and ESC
+ * settings. A tab is mounted the first time it is shown and then kept, so it keeps its place; an
+ * area adds its tab with one entry in `zoneTabs`.
+ */
 import { Box, Text } from "ink"
-import { useState } from "react"
+import { useState, type ReactNode } from "react"
 import type { Zone } from "../../src/domain/zone.js"
+import { accountOf, targetOfZone } from "../../src/services/esc.js"
 import { Tabs } from "../components/tabs.js"
 import { KeyLayer, useKeys } from "../keys.js"
 import { usePaneSize } from "../terminal.js"
+import { EscPanel } from "./esc-panel.js"
 import { ZoneCertificates } from "./zone-certs.js"
 import { ZoneDns } from "./zone-dns.js"
 
-const TabTitles = ["DNS records", "Certificate packs"] as const
+export interface ZoneTab {
+  readonly title: string
+  readonly render: (p: { readonly zone: Zone; readonly active: boolean; readonly height: number }) => ReactNode
+}
+
+export const zoneTabs: ReadonlyArray<ZoneTab> = [
+  { title: "DNS records", render: ({ zone, active, height }) => <ZoneDns zoneId={zone.id} active={active} height={height} /> },
+  { title: "Certificate packs", render: ({ zone, active, height }) => <ZoneCertificates zoneId={zone.id} active={active} height={height} /> },
+  {
+    title: "ESC",
+    render: ({ zone, active, height }) => {
+      const target = targetOfZone(zone)
+      return <EscPanel scopes={[target, accountOf(target)]} active={active} height={height} />
+    }
+  }
+]
+
 /** Title and tabs lines. */
 const Chrome = 2
 
 export function ZoneDetail({ zone, active, onBack }: { zone: Zone; active: boolean; onBack: () => void }) {
   const [tab, setTab] = useState(0)
+  const [shown, setShown] = useState<ReadonlySet<number>>(new Set([0]))
   const pane = usePaneSize()
   const height = Math.max(1, pane.rows - Chrome)
+  const go = (next: number) => {
+    setTab(next)
+    setShown((s) => new Set([...s, next]))
+  }
   useKeys(
     (press) => {
       switch (press.name) {
         case "tab":
-          setTab((t) => (t + 1) % TabTitles.length)
+          go((tab + 1) % zoneTabs.length)
           return true
         case "shift+tab":
-          setTab((t) => (t + TabTitles.length - 1) % TabTitles.length)
+          go((tab + zoneTabs.length - 1) % zoneTabs.length)
           return true
         case "escape":
         case "backspace":
@@ -51,13 +78,14 @@ export function ZoneDetail({ zone, active, onBack }: { zone: Zone; active: boole
           {[zone.paused ? "paused" : zone.status, zone.account.name, zone.plan?.name, zone.id].filter(Boolean).join(" · ")}
         </Text>
       </Text>
-      <Tabs titles={TabTitles} active={tab} />
-      <Box flexDirection="column" display={tab === 0 ? "flex" : "none"}>
-        <ZoneDns zoneId={zone.id} active={active && tab === 0} height={height} />
-      </Box>
-      <Box flexDirection="column" display={tab === 1 ? "flex" : "none"}>
-        <ZoneCertificates zoneId={zone.id} active={active && tab === 1} height={height} />
-      </Box>
+      <Tabs titles={zoneTabs.map((t) => t.title)} active={tab} />
+      {zoneTabs.map((t, i) =>
+        shown.has(i) ? (
+          <Box key={t.title} flexDirection="column" display={tab === i ? "flex" : "none"}>
+            {t.render({ zone, active: active && tab === i, height })}
+          </Box>
+        ) : null
+      )}
     </Box>
   )
 }

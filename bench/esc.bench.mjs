@@ -1,0 +1,213 @@
+// The ESC bench (area B; run by bench/run.mjs after `node build.mjs`):
+//
+//   1. cold start of the scripted ESC commands on the embedded platform (existing state dir, after a
+//      warm-up run) against a bare `node -e 0`: medians of interleaved runs and the ratio (target,
+//      as for every scripted command: < 2.5x), with the foundation's `zones get` as a reference;
+//   2. the decision for one request (src/esc/decide.ts, bundled with esbuild here): Cookie parsing
+//      and both scopes' settings, for a typical header and a 4 KiB one;
+//   3. req/s of GET /zones/{id}/disable_esc against `edgectl serve`, next to GET /zones/{id} on the
+//      same server (autocannon, 10 connections, 127.0.0.1).
+//
+// Plain Node ESM. Every loop is bounded; prints tables and writes bench/results/esc.json.
+//
+//   node bench/esc.bench.mjs [--quick] [--only cold,decide,serve] [--runs N] [--duration S]
+import autocannon from "autocannon"
+import { build } from "esbuild"
+import { spawn, spawnSync } from "node:child_process"
+import { createHash } from "node:crypto"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import * as readline from "node:readline"
+import { pathToFileURL } from "node:url"
+
+const root = path.resolve(import.meta.dirname, "..")
+const bin = path.join(root, "bin", "edgectl.mjs")
+const resultsDir = path.join(root, "bench", "results")
+
+const argv = process.argv.slice(2)
+const opt = (name) => {
+  const i = argv.findIndex((a) => a === `--${name}` || a.startsWith(`--${name}=`))
+  if (i < 0) return undefined
+  return argv[i].includes("=") ? argv[i].slice(argv[i].indexOf("=") + 1) : argv[i + 1]
+}
+const quick = argv.includes("--quick")
+const only = new Set((opt("only") ?? "cold,decide,serve").split(","))
+const runs = Number(opt("runs") ?? (quick ? 7 : 11))
+const duration = Number(opt("duration") ?? (quick ? 2 : 5))
+for (const [name, v] of [["runs", runs], ["duration", duration]]) {
+  if (!Number.isInteger(v) || v < 1 || v > 100) {
+    process.stderr.write(`error: --${name} must be an integer between 1 and 100\n`)
+    process.exit(2)
+  }
+}
+
+const temps = []
+const tmp = (prefix) => {
+  const d = fs.mkdtempSync(path.join(os.tmpdir(), prefix))
+  temps.push(d)
+  return d
+}
+const children = new Set()
+process.on("exit", () => {
+  for (const c of children) c.kill("SIGTERM")
+  for (const d of temps) fs.rmSync(d, { recursive: true, force: true })
+})
+process.on("SIGINT", () => process.exit(130))
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b)
+  const m = s.length >> 1
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2
+}
+const round = (x, d = 1) => Math.round(x * 10 ** d) / 10 ** d
+const log = (s) => process.stderr.write(`${s}\n`)
+const hexId = (...parts) => createHash("sha256").update(parts.join("\u0000")).digest("hex").slice(0, 32)
+
+const runOnce = (args, env) => {
+  const t0 = process.hrtime.bigint()
+  const r = spawnSync(process.execPath, args, { env, stdio: ["ignore", "pipe", "pipe"], timeout: 60_000 })
+  const ms = Number(process.hrtime.bigint() - t0) / 1e6
+  if (r.status !== 0) throw new Error(`node ${args.join(" ")} exited ${r.status ?? r.signal}: ${String(r.stderr).trim()}`)
+  return { ms, stdout: String(r.stdout) }
+}
+
+if (!fs.existsSync(path.join(root, "dist"))) {
+  process.stderr.write("error: dist/ is missing; run `node build.mjs` first (npm run bench does)\n")
+  process.exit(1)
+}
+
+const results = { date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? "", options: { runs, duration } }
+const state = tmp("edgectl-bench-esc-")
+const env = { ...process.env, XDG_CACHE_HOME: tmp("edgectl-bench-cache-"), EDGECTL_DEBUG: "", EDGECTL_PLATFORM_NOW: "" }
+const SeededSecret = "acme-esc-preview-7Qx2"
+const ACME = hexId("zone", "acme.com")
+
+// Creates the store (migrations + demo world), once.
+runOnce([bin, "esc", "get", "--zone", "acme.com", "--json", "--persist-to", state], env)
+
+if (only.has("cold")) {
+  const commands = [
+    ["esc get --zone acme.com --json", ["esc", "get", "--zone", "acme.com", "--json"]],
+    ["esc test --zone acme.com --cookie … --json", ["esc", "test", "--zone", "acme.com", "--cookie", `a=1; disable_esc=${SeededSecret}`, "--json"]],
+    ["esc replacements --json", ["esc", "replacements", "--json"]],
+    // The foundation's command of the same shape (one zone lookup), for reference on this machine.
+    ["zones get acme.com --json (reference)", ["zones", "get", "acme.com", "--json"]]
+  ]
+  log(`cold start: ${runs} interleaved runs each`)
+  const withState = (args) => [bin, ...args, ...(args[1] === "replacements" ? [] : ["--persist-to", state])]
+  for (const [, args] of commands) runOnce(withState(args), env) // warm-up: page cache and the V8 code cache
+  runOnce(["-e", "0"], env)
+  const node = []
+  const samples = commands.map(() => [])
+  for (let i = 0; i < runs; i++) {
+    node.push(runOnce(["-e", "0"], env).ms)
+    commands.forEach(([, args], j) => samples[j].push(runOnce(withState(args), env).ms))
+  }
+  results.coldStart = {
+    nodeMs: round(median(node)),
+    target: 2.5,
+    commands: commands.map(([name], j) => ({ command: `edgectl ${name}`, ms: round(median(samples[j])), ratio: round(median(samples[j]) / median(node), 2) }))
+  }
+}
+
+if (only.has("decide")) {
+  log("decision per request: bundling src/esc/decide.ts")
+  fs.mkdirSync(resultsDir, { recursive: true })
+  const bundle = path.join(resultsDir, ".decide.bundle.mjs")
+  await build({ entryPoints: [path.join(root, "src", "esc", "decide.ts")], outfile: bundle, bundle: true, platform: "node", format: "esm", target: "node20", logLevel: "warning" })
+  try {
+    const { decide } = await import(pathToFileURL(bundle).href)
+    const zone = { always: false, with_secret: SeededSecret }
+    const account = { always: false, with_secret: "account-wide-secret-0001" }
+    const typical = `_ga=GA1.2.1234567890.1700000000; session=9f8e7d6c5b4a; lang=en-GB; theme=dark; cart=3; disable_esc=${SeededSecret}; _gid=GA1.2.99`
+    const big = `${Array.from({ length: 120 }, (_, i) => `c${i}=${"v".repeat(24)}`).join("; ")}; disable_esc=nope`
+    const measure = (cookie, n) => {
+      let off = 0
+      for (let i = 0; i < 10_000; i++) off += decide({ zone, account, cookie }).escRuns ? 0 : 1 // warm-up
+      const rounds = []
+      for (let r = 0; r < 7; r++) {
+        const t0 = process.hrtime.bigint()
+        for (let i = 0; i < n; i++) off += decide({ zone, account, cookie }).escRuns ? 0 : 1
+        rounds.push(Number(process.hrtime.bigint() - t0) / n)
+      }
+      if (off === 0 && cookie === typical) throw new Error("decide never turned ESC off for the typical header")
+      const ns = median(rounds)
+      return { headerBytes: Buffer.byteLength(cookie), nsPerDecision: round(ns), decisionsPerSecond: Math.round(1e9 / ns) }
+    }
+    results.decide = { typical: measure(typical, quick ? 50_000 : 200_000), large: measure(big, quick ? 5_000 : 20_000) }
+  } finally {
+    fs.rmSync(bundle, { force: true })
+  }
+}
+
+const startServer = (args) =>
+  new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] })
+    children.add(child)
+    let stderr = ""
+    child.stderr.on("data", (d) => (stderr += d))
+    readline.createInterface({ input: child.stdout }).once("line", (line) => resolve({ child, ...JSON.parse(line) }))
+    child.once("exit", (code) => {
+      children.delete(child)
+      reject(new Error(`edgectl serve exited ${code}: ${stderr.trim()}`))
+    })
+  })
+
+const load = async (url, headers, seconds) => {
+  const r = await autocannon({ url, headers, connections: 10, duration: seconds, timeout: 10 })
+  return { rps: Math.round(r.requests.average), p50Ms: r.latency.p50, p99Ms: r.latency.p99, failures: r.errors + r.timeouts + r.non2xx }
+}
+
+if (only.has("serve")) {
+  log(`served: edgectl serve, ${duration} s per route`)
+  const server = await startServer([bin, "serve", "--port", "0", "--json", "--persist-to", state])
+  try {
+    const auth = { authorization: `Bearer ${server.token}` }
+    results.served = []
+    for (const route of [`/zones/${ACME}/disable_esc`, `/zones/${ACME}`]) {
+      const check = await fetch(server.baseUrl + route, { headers: auth })
+      if (check.status !== 200) throw new Error(`GET ${route} answered ${check.status}`)
+      await load(server.baseUrl + route, auth, 1)
+      results.served.push({ route, ...(await load(server.baseUrl + route, auth, duration)) })
+    }
+  } finally {
+    server.child.kill("SIGTERM")
+  }
+}
+
+const table = (title, head, rows) => {
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)))
+  const line = (r) => r.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join("  ")
+  console.log(`\n${title}`)
+  console.log(line(head))
+  console.log(widths.map((w) => "-".repeat(w)).join("  "))
+  for (const r of rows) console.log(line(r))
+}
+
+console.log(`\nedgectl ESC bench: node ${results.node}, ${results.cpus} cpu (${results.cpuModel})`)
+if (results.coldStart) {
+  const c = results.coldStart
+  table(`cold start, median of ${runs} interleaved runs (ms)`, ["command", "median", "vs node -e 0"], [
+    ["node -e 0", c.nodeMs, "1.00x"],
+    ...c.commands.map((x) => [x.command, x.ms, `${x.ratio.toFixed(2)}x ${x.ratio < c.target ? "(target < 2.5x: met)" : "(target < 2.5x: MISSED)"}`])
+  ])
+}
+if (results.decide) {
+  const d = results.decide
+  table("decision for one request (Cookie parsing + zone and account settings)", ["Cookie header", "bytes", "ns/decision", "decisions/s"], [
+    ["typical (7 cookies, secret matches)", d.typical.headerBytes, d.typical.nsPerDecision, d.typical.decisionsPerSecond.toLocaleString("en-US")],
+    ["large (121 cookies, no match)", d.large.headerBytes, d.large.nsPerDecision, d.large.decisionsPerSecond.toLocaleString("en-US")]
+  ])
+}
+if (results.served) {
+  table(`edgectl serve over 127.0.0.1, 10 connections, ${duration} s each`, ["request", "req/s", "p50/p99 ms", "failed"], results.served.map((r) => [
+    `GET ${r.route.replace(ACME, "{acme.com}")}`,
+    r.rps,
+    `${r.p50Ms}/${r.p99Ms}`,
+    r.failures
+  ]))
+}
+fs.mkdirSync(resultsDir, { recursive: true })
+fs.writeFileSync(path.join(resultsDir, "esc.json"), `${JSON.stringify(results, null, 2)}\n`)
+console.log(`\nwritten: ${path.relative(process.cwd(), path.join(resultsDir, "esc.json"))}`)

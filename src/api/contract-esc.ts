@@ -1,0 +1,31 @@
+/**
+ * The ESC disable-settings endpoints (area B) of the v4 contract: GET, POST and DELETE of
+ * `disable_esc` on a zone and on an account. The group is added to `V4Api` in contract.ts (with the
+ * authentication middleware there, so this file needs nothing from it).
+ */
+import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import { Schema } from "effect"
+import { EscAnswer, EscChangeBody } from "../domain/esc.js"
+
+const ZoneId = Schema.Struct({ zone_id: Schema.String })
+const AccountId = Schema.Struct({ account_id: Schema.String })
+
+export const EscEndpoints = {
+  getZoneEsc: HttpApiEndpoint.get("getZone", "/zones/:zone_id/disable_esc").setPath(ZoneId).addSuccess(EscAnswer),
+  setZoneEsc: HttpApiEndpoint.post("setZone", "/zones/:zone_id/disable_esc").setPath(ZoneId).setPayload(EscChangeBody).addSuccess(EscAnswer),
+  deleteZoneEsc: HttpApiEndpoint.del("deleteZone", "/zones/:zone_id/disable_esc").setPath(ZoneId).addSuccess(EscAnswer),
+  getAccountEsc: HttpApiEndpoint.get("getAccount", "/accounts/:account_id/disable_esc").setPath(AccountId).addSuccess(EscAnswer),
+  setAccountEsc: HttpApiEndpoint.post("setAccount", "/accounts/:account_id/disable_esc")
+    .setPath(AccountId)
+    .setPayload(EscChangeBody)
+    .addSuccess(EscAnswer),
+  deleteAccountEsc: HttpApiEndpoint.del("deleteAccount", "/accounts/:account_id/disable_esc").setPath(AccountId).addSuccess(EscAnswer)
+} as const
+
+export class EscGroup extends HttpApiGroup.make("esc")
+  .add(EscEndpoints.getZoneEsc)
+  .add(EscEndpoints.setZoneEsc)
+  .add(EscEndpoints.deleteZoneEsc)
+  .add(EscEndpoints.getAccountEsc)
+  .add(EscEndpoints.setAccountEsc)
+  .add(EscEndpoints.deleteAccountEsc) {}

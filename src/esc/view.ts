@@ -1,0 +1,62 @@
+/**
+ * ESC settings and decisions as edgectl shows them (CLI `--json`, human lines, the TUI): the secret
+ * masked with its length, never in full; the state named as in the spec's state table.
+ */
+import type { EscDecider, EscDecision, EscSetting } from "./decide.js"
+import { describeSecret, maskSecret } from "./mask.js"
+
+/** The spec's states: `enabled`, or `disabled for all requests`; a secret may be stored in either. */
+export type EscState = "enabled" | "disabled for all requests"
+
+export const stateOf = (s: EscSetting): EscState => (s.always ? "disabled for all requests" : "enabled")
+
+export interface SettingView {
+  readonly state: EscState
+  readonly always: boolean
+  readonly secret: { readonly masked: string; readonly length: number } | null
+}
+
+export const settingView = (s: EscSetting): SettingView => ({
+  state: stateOf(s),
+  always: s.always,
+  secret: s.with_secret === null ? null : { masked: maskSecret(s.with_secret), length: [...s.with_secret].length }
+})
+
+/** One line: what the setting does to requests. */
+export const settingSentence = (s: EscSetting): string => {
+  const secret = s.with_secret === null ? null : describeSecret(s.with_secret)
+  if (s.always) return `ESC is off for every request${secret ? `; a secret is also stored: ${secret}` : ""}`
+  if (secret) return `ESC runs, except for requests whose disable_esc cookie equals the secret ${secret}`
+  return "ESC runs for every request (nothing set)"
+}
+
+/** A short status for tables: `off (always)`, `on · secret ab…yz`, `on`. */
+export const settingShort = (s: EscSetting): string => {
+  const parts = [s.always ? "off (always)" : "on"]
+  if (s.with_secret !== null) parts.push(`secret ${maskSecret(s.with_secret)}`)
+  return parts.join(" · ")
+}
+
+export interface DecisionView {
+  readonly escRuns: boolean
+  readonly decidedBy: EscDecision["decidedBy"]
+  readonly applies: EscDecision["applies"]
+  readonly escCookies: number
+  readonly reason: string
+}
+
+export const decisionView = (d: EscDecision): DecisionView => ({
+  escRuns: d.escRuns,
+  decidedBy: d.decidedBy,
+  applies: d.applies,
+  escCookies: d.escCookies,
+  reason: d.reason
+})
+
+/** The setting that decided, in a few words. */
+export const DeciderName: Record<EscDecider, string> = {
+  "zone-always": "the zone's always setting",
+  "account-always": "the account's always setting",
+  "zone-secret": "the zone's secret",
+  "account-secret": "the account's secret"
+}

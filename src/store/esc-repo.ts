@@ -1,0 +1,49 @@
+/**
+ * ESC disable settings of zones and accounts in the local platform's store. Each change is one
+ * statement, so it is atomic; a scope with nothing set has no row.
+ */
+import type Database from "better-sqlite3"
+import type { EscChange } from "../esc/change.js"
+import { NothingSet, type EscSetting } from "../esc/decide.js"
+import { stmt } from "./query.js"
+
+export type EscScope = "zone" | "account"
+
+const table = { zone: { name: "esc_zone", key: "zone_id" }, account: { name: "esc_account", key: "account_id" } } as const
+
+type Row = { always: number; secret: string | null }
+
+export const getEsc = (db: Database.Database, scope: EscScope, id: string): EscSetting => {
+  const t = table[scope]
+  const r = stmt(db, `SELECT always, secret FROM ${t.name} WHERE ${t.key} = ?`).get(id) as Row | undefined
+  return r ? { always: r.always === 1, with_secret: r.secret } : NothingSet
+}
+
+/** `always` keeps the secret and a new secret keeps `always` (the spec: "same status, secret stored"). */
+export const changeEsc = (db: Database.Database, scope: EscScope, id: string, change: EscChange): EscSetting => {
+  const t = table[scope]
+  if (change.kind === "always") {
+    stmt(db, `INSERT INTO ${t.name} (${t.key}, always) VALUES (?, 1) ON CONFLICT (${t.key}) DO UPDATE SET always = 1`).run(id)
+  } else {
+    stmt(db, `INSERT INTO ${t.name} (${t.key}, secret) VALUES (?, ?) ON CONFLICT (${t.key}) DO UPDATE SET secret = excluded.secret`).run(
+      id,
+      change.secret
+    )
+  }
+  return getEsc(db, scope, id)
+}
+
+/** ESC on again: neither `always` nor a secret. */
+export const clearEsc = (db: Database.Database, scope: EscScope, id: string): EscSetting => {
+  const t = table[scope]
+  stmt(db, `DELETE FROM ${t.name} WHERE ${t.key} = ?`).run(id)
+  return NothingSet
+}
+
+/** The demo world's ESC settings (Acme Corp, the enterprise account, was testing its replacements). */
+export const seedEsc = (db: Database.Database) => {
+  const zone = (name: string, always: number, secret: string | null) =>
+    db.prepare("INSERT INTO esc_zone (zone_id, always, secret) SELECT id, ?, ? FROM zones WHERE name = ?").run(always, secret, name)
+  zone("acme-legacy.com", 1, null)
+  zone("acme.com", 0, "acme-esc-preview-7Qx2")
+}
