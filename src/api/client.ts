@@ -3,7 +3,7 @@
  * running `edgectl serve`, or the embedded platform in-process), decodes the envelope into domain
  * values, maps failures back to the same tagged errors, and retries 429/5xx honouring Retry-After.
  */
-import { HttpClient, HttpClientRequest, type HttpMethod } from "@effect/platform"
+import { HttpClient, HttpClientRequest, type HttpClientResponse, type HttpMethod } from "@effect/platform"
 import { Context, Duration, Effect, Option, Schedule, Schema, Stream } from "effect"
 import type { Page } from "../domain/envelope.js"
 import { FailureEnvelope } from "../domain/envelope.js"
@@ -30,6 +30,8 @@ export interface CallInput {
   readonly path?: Readonly<Record<string, string>>
   readonly urlParams?: Query
   readonly payload?: unknown
+  /** A body sent as is instead of a JSON payload (a value, a multipart form, a serialized bulk array). */
+  readonly body?: { readonly bytes: Uint8Array; readonly contentType?: string | undefined }
 }
 
 /** What the client needs of a contract endpoint. */
@@ -74,45 +76,53 @@ const backoff = (e: V4Error, attempt: number) =>
 
 const decodeOptions = { onExcessProperty: "preserve" } as const
 
-/** Calls one endpoint of the contract and returns its decoded success value. */
-export const call = <E extends AnyEndpoint>(
+/** A successful answer that is not an envelope (a KV value): its bytes and headers. */
+export interface RawAnswer {
+  readonly bytes: Uint8Array
+  readonly headers: Readonly<Record<string, string>>
+}
+
+const failureOf = (status: number, text: string, retryAfter: string | undefined): V4Error => {
+  let body: unknown
+  try {
+    body = text === "" ? null : JSON.parse(text)
+  } catch {
+    return new ApiError({ status, message: `the platform answered HTTP ${status} with a body that is not JSON` })
+  }
+  const failure = Schema.decodeUnknownOption(FailureEnvelope)(body)
+  const errors = Option.match(failure, { onNone: () => [], onSome: (f) => f.errors })
+  return fromFailure(status, errors, retryAfterSeconds(retryAfter))
+}
+
+/**
+ * Sends one request of the contract, with retries; `read` turns a successful response into the
+ * result. A failure status is decoded from its envelope into the tagged error.
+ */
+const send = <E extends AnyEndpoint, A>(
   endpoint: E,
-  input: CallInput = {}
-): Effect.Effect<SuccessOf<E>, V4Error, HttpClient.HttpClient | ClientConfig> =>
+  input: CallInput,
+  accept: string,
+  read: (response: HttpClientResponse.HttpClientResponse, baseUrl: string) => Effect.Effect<A, V4Error>
+): Effect.Effect<A, V4Error, HttpClient.HttpClient | ClientConfig> =>
   Effect.gen(function* () {
     const config = yield* ClientConfig
     const http = yield* HttpClient.HttpClient
     const url = config.baseUrl.replace(/\/$/, "") + fillPath(endpoint.path, input.path)
     let request = HttpClientRequest.make(endpoint.method)(url, {
       urlParams: toUrlParams(input.urlParams),
-      headers: { ...authHeaders(config.credentials), accept: "application/json" }
+      headers: { ...authHeaders(config.credentials), accept }
     })
-    if (input.payload !== undefined) request = HttpClientRequest.bodyUnsafeJson(request, input.payload)
+    if (input.body !== undefined) request = HttpClientRequest.bodyUint8Array(request, input.body.bytes, input.body.contentType)
+    else if (input.payload !== undefined) request = HttpClientRequest.bodyUnsafeJson(request, input.payload)
     const once = Effect.gen(function* () {
       const response = yield* http.execute(request).pipe(
         Effect.mapError((e) => new ApiError({ status: 0, message: `cannot reach ${config.baseUrl}: ${e.message}` }))
       )
-      const text = yield* response.text.pipe(
-        Effect.mapError((e) => new ApiError({ status: response.status, message: `cannot read the answer: ${e.message}` }))
-      )
-      let body: unknown
-      try {
-        body = text === "" ? null : JSON.parse(text)
-      } catch {
-        return yield* Effect.fail(
-          new ApiError({ status: response.status, message: `the platform answered HTTP ${response.status} with a body that is not JSON` })
-        )
+      if (response.status >= 400) {
+        const text = yield* response.text.pipe(Effect.orElseSucceed(() => ""))
+        return yield* Effect.fail(failureOf(response.status, text, response.headers["retry-after"]))
       }
-      if (response.status >= 400 || (body as { success?: unknown } | null)?.success === false) {
-        const failure = Schema.decodeUnknownOption(FailureEnvelope)(body)
-        const errors = Option.match(failure, { onNone: () => [], onSome: (f) => f.errors })
-        return yield* Effect.fail(fromFailure(response.status, errors, retryAfterSeconds(response.headers["retry-after"])))
-      }
-      return yield* Schema.decodeUnknown(endpoint.successSchema as Schema.Schema<SuccessOf<E>, unknown>)(body, decodeOptions).pipe(
-        Effect.mapError(
-          (e) => new ApiError({ status: response.status, message: `unexpected answer from ${endpoint.method} ${endpoint.path}: ${e.message}` })
-        )
-      )
+      return yield* read(response, config.baseUrl)
     })
     let attempt = 0
     return yield* once.pipe(
@@ -125,6 +135,49 @@ export const call = <E extends AnyEndpoint>(
       })
     )
   })
+
+/** Calls one endpoint of the contract and returns its decoded success value. */
+export const call = <E extends AnyEndpoint>(
+  endpoint: E,
+  input: CallInput = {}
+): Effect.Effect<SuccessOf<E>, V4Error, HttpClient.HttpClient | ClientConfig> =>
+  send(endpoint, input, "application/json", (response) =>
+    Effect.gen(function* () {
+      const text = yield* response.text.pipe(
+        Effect.mapError((e) => new ApiError({ status: response.status, message: `cannot read the answer: ${e.message}` }))
+      )
+      let body: unknown
+      try {
+        body = text === "" ? null : JSON.parse(text)
+      } catch {
+        return yield* Effect.fail(
+          new ApiError({ status: response.status, message: `the platform answered HTTP ${response.status} with a body that is not JSON` })
+        )
+      }
+      if ((body as { success?: unknown } | null)?.success === false) {
+        return yield* Effect.fail(failureOf(response.status, text, response.headers["retry-after"]))
+      }
+      return yield* Schema.decodeUnknown(endpoint.successSchema as Schema.Schema<SuccessOf<E>, unknown>)(body, decodeOptions).pipe(
+        Effect.mapError(
+          (e) => new ApiError({ status: response.status, message: `unexpected answer from ${endpoint.method} ${endpoint.path}: ${e.message}` })
+        )
+      )
+    })
+  )
+
+/** Calls an endpoint whose success is not an envelope (a KV value): its bytes and headers. */
+export const callRaw = <E extends AnyEndpoint>(
+  endpoint: E,
+  input: CallInput = {}
+): Effect.Effect<RawAnswer, V4Error, HttpClient.HttpClient | ClientConfig> =>
+  send(endpoint, input, "application/octet-stream", (response) =>
+    Effect.map(
+      response.arrayBuffer.pipe(
+        Effect.mapError((e) => new ApiError({ status: response.status, message: `cannot read the answer: ${e.message}` }))
+      ),
+      (buffer) => ({ bytes: new Uint8Array(buffer), headers: response.headers })
+    )
+  )
 
 /**
  * Every item of a page-based list, as a stream: pages are fetched as the stream is consumed and it

@@ -20,6 +20,7 @@ import {
 import { Invite, InviteResponse } from "../domain/invite.js"
 import { Zone } from "../domain/zone.js"
 import { BoolParam, Direction, IntParam, Match, OneOf, TextParam } from "../domain/params.js"
+import { KvGroup } from "./contract-kv.js"
 
 /** A tagged error on the wire: the failure envelope with the table's status. */
 const wire = <T extends V4ErrorTag>(tag: T) => {
@@ -181,6 +182,7 @@ export class V4Api extends HttpApi.make("v4")
   .add(ZonesGroup)
   .add(UserGroup)
   .add(AccountsGroup)
+  .add(KvGroup.middleware(Authentication))
   .addError(Wire.MissingCredentials)
   .addError(Wire.MalformedCredentials)
   .addError(Wire.InvalidCredentials)

@@ -11,20 +11,24 @@ import { seedDemo } from "../store/demo.js"
 import { AuthenticationLive } from "./auth.js"
 import { ApiErrorsLive, envelopeErrors } from "./errors.js"
 import { AccountsLive, UserLive, ZonesLive } from "./handlers.js"
+import { KvLive, KvOptions, WireKvOptions } from "./kv.js"
 
 /** The store file inside a state directory (`.edgectl/state` by default, `--persist-to` overrides). */
 export const storeFile = (stateDir: string) => path.join(stateDir, "platform.sqlite")
 
 export const ApiLive = HttpApiBuilder.api(V4Api).pipe(
-  Layer.provide([ZonesLive, UserLive, AccountsLive]),
+  Layer.provide([ZonesLive, UserLive, AccountsLive, KvLive]),
   Layer.provide(AuthenticationLive),
   Layer.provide(ApiErrorsLive)
 )
 
-/** Everything the API needs, over the store at `file` (created and seeded with the demo world on first use). */
-export const PlatformLive = (file: string, seed: Db.Seed = seedDemo()) =>
+/**
+ * Everything the API needs, over the store at `file` (created and seeded with the demo world on
+ * first use). `kv` is the wire behaviour by default; local mode's in-process client passes its own.
+ */
+export const PlatformLive = (file: string, seed: Db.Seed = seedDemo(), kv: KvOptions = WireKvOptions) =>
   Layer.mergeAll(ApiLive, HttpServer.layerContext).pipe(
-    Layer.provideMerge(Db.layer(file, seed)),
+    Layer.provideMerge(Layer.merge(Db.layer(file, seed), Layer.succeed(KvOptions, kv))),
     HttpMiddleware.withTracerDisabledWhen(() => true)
   )
 
