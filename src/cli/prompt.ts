@@ -7,43 +7,76 @@ import * as readline from "node:readline"
 
 export type Confirmation = "yes" | "no" | "refused"
 
-const ask = (question: string): Promise<string | undefined> =>
-  new Promise((resolve) => {
-    const rl = readline.createInterface({ input: process.stdin, output: process.stderr, terminal: true })
-    let answered = false
-    rl.question(question, (answer) => {
-      answered = true
-      rl.close()
-      resolve(answer)
-    })
-    // ctrl+d or ctrl+c: no answer.
-    rl.on("close", () => {
-      if (!answered) {
-        process.stderr.write("\n")
-        resolve(undefined)
-      }
-    })
+/** Where a question is asked (a terminal's stdin and stderr unless a test says otherwise). */
+export interface PromptIo {
+  readonly input: NodeJS.ReadableStream
+  readonly output: NodeJS.WritableStream
+  readonly interactive: boolean
+}
+
+const terminal = (): PromptIo => ({
+  input: process.stdin,
+  output: process.stderr,
+  interactive: process.stdin.isTTY === true && process.stderr.isTTY === true
+})
+
+/** Asks questions on one readline; undefined when the input ends (ctrl+d) before an answer. */
+const asker = (io: PromptIo) => {
+  const rl = readline.createInterface({ input: io.input, output: io.output, terminal: io.output === process.stderr })
+  const lines: Array<string> = []
+  let waiting: ((line: string | undefined) => void) | undefined
+  let closed = false
+  rl.on("line", (line) => {
+    if (waiting) {
+      const w = waiting
+      waiting = undefined
+      w(line)
+    } else lines.push(line)
   })
+  rl.on("close", () => {
+    closed = true
+    waiting?.(undefined)
+  })
+  return {
+    ask: (question: string) =>
+      new Promise<string | undefined>((resolve) => {
+        io.output.write(question)
+        const next = lines.shift()
+        if (next !== undefined) return resolve(next)
+        if (closed) return resolve(undefined)
+        waiting = resolve
+      }),
+    close: () => rl.close()
+  }
+}
 
 /**
  * `[y/n]` (no default: asked again until answered), `[Y/n]` (default yes) or `[y/N]`. `yes` is the
- * --yes flag; `interactive` is whether stdin and stderr are terminals.
+ * --yes flag.
  */
 export const confirm = (
   question: string,
-  o: { readonly default?: boolean; readonly yes: boolean; readonly interactive?: boolean }
+  o: { readonly default?: boolean; readonly yes: boolean; readonly io?: PromptIo }
 ): Effect.Effect<Confirmation> =>
   Effect.promise(async () => {
     if (o.yes) return "yes"
-    const interactive = o.interactive ?? (process.stdin.isTTY === true && process.stderr.isTTY === true)
-    if (!interactive) return o.default === undefined ? "refused" : o.default ? "yes" : "no"
+    const io = o.io ?? terminal()
+    if (!io.interactive) return o.default === undefined ? "refused" : o.default ? "yes" : "no"
     const choices = o.default === undefined ? "[y/n]" : o.default ? "[Y/n]" : "[y/N]"
-    for (;;) {
-      const answer = await ask(`${question} ${choices} `)
-      if (answer === undefined) return "no"
-      const a = answer.trim().toLowerCase()
-      if (a === "y" || a === "yes") return "yes"
-      if (a === "n" || a === "no") return "no"
-      if (a === "" && o.default !== undefined) return o.default ? "yes" : "no"
+    const a = asker(io)
+    try {
+      for (;;) {
+        const answer = await a.ask(`${question} ${choices} `)
+        if (answer === undefined) {
+          io.output.write("\n")
+          return "no"
+        }
+        const t = answer.trim().toLowerCase()
+        if (t === "y" || t === "yes") return "yes"
+        if (t === "n" || t === "no") return "no"
+        if (t === "" && o.default !== undefined) return o.default ? "yes" : "no"
+      }
+    } finally {
+      a.close()
     }
   })

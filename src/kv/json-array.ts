@@ -4,6 +4,7 @@
  * and each element can be sent on as it was written (unknown properties included, nothing
  * re-serialized). Syntax errors carry their byte offset; `lineColumn` turns it into `line:column`.
  */
+import { parse as parseLenient, printParseErrorCode, type ParseError } from "jsonc-parser"
 import * as fs from "node:fs"
 
 /** Where an array scan failed: a message and the byte offset in the input. */
@@ -190,15 +191,39 @@ export const scanBytes = (bytes: Uint8Array, onElement: OnElement): number => {
   return scanner.elements
 }
 
-/** JSON.parse of one element; a syntax error becomes a JsonArrayError at its place in the input. */
+const Reasons: Record<string, string> = {
+  InvalidSymbol: "an invalid symbol",
+  InvalidNumberFormat: "an invalid number",
+  PropertyNameExpected: "expected a property name in double quotes",
+  ValueExpected: "expected a value",
+  ColonExpected: "expected ':'",
+  CommaExpected: "expected ','",
+  CloseBraceExpected: "expected '}'",
+  CloseBracketExpected: "expected ']'",
+  EndOfFileExpected: "expected the end of the value",
+  InvalidCommentToken: "comments are not JSON",
+  UnexpectedEndOfComment: "comments are not JSON",
+  UnexpectedEndOfString: "a string is not closed",
+  UnexpectedEndOfNumber: "a number is cut short",
+  InvalidUnicode: "an invalid \\u escape",
+  InvalidEscapeCharacter: "an invalid escape",
+  InvalidCharacter: "a control character inside a string"
+}
+
+/**
+ * JSON.parse of one element; a syntax error becomes a JsonArrayError at its place in the input.
+ * V8's messages rarely say where, so the place comes from jsonc-parser (strict JSON settings).
+ */
 export const parseElement = (text: string, offset: number): unknown => {
   try {
     return JSON.parse(text)
   } catch (e) {
-    const message = (e as Error).message
-    const at = /position (\d+)/.exec(message)
-    const within = at ? Buffer.byteLength(text.slice(0, Number(at[1])), "utf8") : 0
-    const reason = message.replace(/ in JSON at position \d+.*$/, "").replace(/, ".*" is not valid JSON$/, "")
+    const errors: Array<ParseError> = []
+    parseLenient(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false })
+    const first = errors[0]
+    const code = first !== undefined ? printParseErrorCode(first.error) : undefined
+    const reason = code !== undefined ? (Reasons[code] ?? code) : (e as Error).message
+    const within = first !== undefined ? Buffer.byteLength(text.slice(0, first.offset), "utf8") : 0
     throw new JsonArrayError(`invalid JSON: ${reason}`, offset + within)
   }
 }

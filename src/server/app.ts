@@ -2,7 +2,7 @@
  * The embedded local platform: the v4 API built from the contract over a SQLite store, as a web
  * handler (in-process, no socket) or served on a port (`edgectl serve`).
  */
-import { HttpApiBuilder, HttpMiddleware, HttpServer } from "@effect/platform"
+import { HttpApiBuilder, HttpMiddleware, HttpRouter, HttpServer } from "@effect/platform"
 import { Layer } from "effect"
 import * as path from "node:path"
 import { V4Api } from "../api/contract.js"
@@ -29,7 +29,10 @@ export const ApiLive = HttpApiBuilder.api(V4Api).pipe(
 export const PlatformLive = (file: string, seed: Db.Seed = seedDemo(), kv: KvOptions = WireKvOptions) =>
   Layer.mergeAll(ApiLive, HttpServer.layerContext).pipe(
     Layer.provideMerge(Layer.merge(Db.layer(file, seed), Layer.succeed(KvOptions, kv))),
-    HttpMiddleware.withTracerDisabledWhen(() => true)
+    HttpMiddleware.withTracerDisabledWhen(() => true),
+    // A KV key is up to 512 bytes, 1,536 characters once percent-encoded in the path; the router
+    // refuses longer path parameters (its default is 100), which would answer "no route".
+    Layer.provideMerge(HttpRouter.setRouterConfig({ maxParamLength: 2048 }))
   )
 
 /** An in-process handler: `fetch`-shaped, no socket. */
