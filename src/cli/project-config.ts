@@ -55,13 +55,13 @@ const parseText = async (file: string, text: string, format: ConfigFormat): Prom
       throw e
     }
   }
-  const { parse, printParseErrorCode } = await import("jsonc-parser")
+  const [{ parse }, { jsonErrorReason }] = await Promise.all([import("jsonc-parser"), import("../kv/json-array.js")])
   const errors: Array<import("jsonc-parser").ParseError> = []
   const value = parse(text, errors, { allowTrailingComma: true, disallowComments: false }) as unknown
   const first = errors[0]
   if (first !== undefined) {
     const { line, column } = lineColumnAt(text, first.offset)
-    throw new ConfigError(`${file}:${line}:${column}: ${printParseErrorCode(first.error)}`)
+    throw new ConfigError(`${file}:${line}:${column}: ${jsonErrorReason(first.error)}`)
   }
   return value
 }

@@ -191,7 +191,7 @@ export const scanBytes = (bytes: Uint8Array, onElement: OnElement): number => {
   return scanner.elements
 }
 
-const Reasons: Record<string, string> = {
+const Reasons: Readonly<Record<string, string>> = {
   InvalidSymbol: "an invalid symbol",
   InvalidNumberFormat: "an invalid number",
   PropertyNameExpected: "expected a property name in double quotes",
@@ -210,6 +210,12 @@ const Reasons: Record<string, string> = {
   InvalidCharacter: "a control character inside a string"
 }
 
+/** A JSON syntax error code of jsonc-parser, in words. */
+export const jsonErrorReason = (code: number): string => {
+  const name = printParseErrorCode(code)
+  return Reasons[name] ?? name
+}
+
 /**
  * JSON.parse of one element; a syntax error becomes a JsonArrayError at its place in the input.
  * V8's messages rarely say where, so the place comes from jsonc-parser (strict JSON settings).
@@ -221,8 +227,7 @@ export const parseElement = (text: string, offset: number): unknown => {
     const errors: Array<ParseError> = []
     parseLenient(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false })
     const first = errors[0]
-    const code = first !== undefined ? printParseErrorCode(first.error) : undefined
-    const reason = code !== undefined ? (Reasons[code] ?? code) : (e as Error).message
+    const reason = first !== undefined ? jsonErrorReason(first.error) : (e as Error).message
     const within = first !== undefined ? Buffer.byteLength(text.slice(0, first.offset), "utf8") : 0
     throw new JsonArrayError(`invalid JSON: ${reason}`, offset + within)
   }
