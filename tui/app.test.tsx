@@ -43,7 +43,7 @@ describe("App shell", () => {
     await app.press("2", "arrives with its issue")
     expect(app.frame()).toContain("ESC")
     expect(app.frame()).not.toContain("acme-api.com")
-    await app.press("5", "key-value namespaces")
+    await app.press("6", "stateful object storage")
     await app.press("1", "3/46")
   })
 

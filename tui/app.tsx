@@ -5,7 +5,7 @@
  */
 import { ManagedRuntime } from "effect"
 import { Box, render, useApp } from "ink"
-import { useCallback } from "react"
+import { useCallback, useEffect, useState } from "react"
 import { ClientConfig } from "../src/api/client.js"
 import { clientLayer } from "../src/api/target.js"
 import { ErrorBoundary } from "./components/error-boundary.js"
@@ -18,6 +18,7 @@ import { KeyLayer, KeypressProvider, useKeys } from "./keys.js"
 import { RuntimeProvider, useEffectQuery, type Query, type TuiRuntime } from "./runtime.js"
 import { PlaceholderScreen } from "./screens/placeholder.js"
 import { Screens } from "./screens/registry.js"
+import { KvScreen } from "./screens/kv.js"
 import { ZonesScreen } from "./screens/zones.js"
 import { UiProvider, useUiActions, useUiState } from "./state.js"
 import { PaneContext, useTerminalSize } from "./terminal.js"
@@ -107,6 +108,10 @@ function Shell({ fallbackTarget }: { fallbackTarget: string }) {
 
 function MainPane({ config, helpOpen }: { config: Query<ClientConfig>; helpOpen: boolean }) {
   const { screen } = useUiState()
+  const [kvSeen, setKvSeen] = useState(false)
+  useEffect(() => {
+    if (screen === "kv") setKvSeen(true)
+  }, [screen])
   if (config._tag === "Loading") return <Loading what="the platform" />
   if (config._tag === "Failure") return <ErrorView what="could not connect to the platform" error={config.error} />
   const info = Screens.find((s) => s.id === screen)
@@ -116,6 +121,12 @@ function MainPane({ config, helpOpen }: { config: Query<ClientConfig>; helpOpen:
       <Box flexDirection="column" display={screen === "zones" ? "flex" : "none"}>
         <ZonesScreen active={screen === "zones" && !helpOpen} />
       </Box>
+      {/* KV is mounted on its first visit and then kept, like Zones, so its place survives. */}
+      {kvSeen ? (
+        <Box flexDirection="column" display={screen === "kv" ? "flex" : "none"}>
+          <KvScreen active={screen === "kv" && !helpOpen} />
+        </Box>
+      ) : null}
       {info && !info.ready ? <PlaceholderScreen screen={info} /> : null}
     </>
   )

@@ -17,8 +17,12 @@ import { BulkMaxBytes } from "../kv/limits.js"
 import { multipartForm } from "../kv/multipart.js"
 import { problemsError } from "../kv/problems.js"
 import { nowSeconds } from "../kv/validate.js"
+import { hexId } from "../store/world.js"
 
 type Env = HttpClient.HttpClient | ClientConfig
+
+/** The demo world's first account (Acme Corp): where local KV commands work by default. */
+export const LocalAccountId = hexId("account", "Acme Corp")
 
 const nsPath = (accountId: string, namespaceId: string) => ({ account_id: accountId, namespace_id: namespaceId })
 const keyPath = (accountId: string, namespaceId: string, key: string) => ({ ...nsPath(accountId, namespaceId), key_name: key })
@@ -37,6 +41,8 @@ export const resolveAccount = (given: string | undefined): Effect.Effect<string,
     const config = yield* ClientConfig
     const known = given !== undefined && given !== ""
     if (known && config.target === "remote") return given
+    // The local platform's first account (the one `edgectl serve` advertises), without a request.
+    if (!known && config.target === "local") return LocalAccountId
     const page = yield* call(Endpoints.listAccounts, { urlParams: { per_page: 50 } })
     const accounts: ReadonlyArray<Account> = page.items
     if (accounts.length === 0) return yield* Effect.fail(new NotFound({ message: "these credentials see no account" }))
@@ -60,6 +66,21 @@ export const listNamespacesPage = (accountId: string, page: number, perPage: num
 /** Every namespace of the account, by title (wrangler asks 1,000 per page). */
 export const allNamespaces = (accountId: string): Stream.Stream<KvNamespace, V4Error, Env> =>
   paginate((page) => listNamespacesPage(accountId, page, 1000))
+
+export interface AccountNamespace {
+  readonly account: { readonly id: string; readonly name: string }
+  readonly namespace: KvNamespace
+}
+
+/** The namespaces of one account, or of every account the credentials see (the TUI's list). */
+export const namespacesOf = (account: { readonly id: string; readonly name: string } | undefined): Effect.Effect<ReadonlyArray<AccountNamespace>, V4Error, Env> =>
+  Effect.gen(function* () {
+    const accounts = account !== undefined ? [account] : Array.from(yield* Stream.runCollect(paginate((page) => call(Endpoints.listAccounts, { urlParams: { page, per_page: 50 } }))))
+    const lists = yield* Effect.forEach(accounts, (a) =>
+      Effect.map(Stream.runCollect(allNamespaces(a.id)), (c) => Array.from(c, (namespace) => ({ account: { id: a.id, name: a.name }, namespace })))
+    )
+    return lists.flat()
+  })
 
 export const createNamespace = (accountId: string, title: string) =>
   call(KvEndpoints.createNamespace, { path: { account_id: accountId }, payload: { title } })

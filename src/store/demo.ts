@@ -8,6 +8,7 @@
  */
 import type Database from "better-sqlite3"
 import world from "../../fixtures/world.json" with { type: "json" }
+import { seedKv } from "../kv/demo.js"
 import type { Seed } from "./db.js"
 import { migrations } from "./migrations.js"
 import { insertRows } from "./seed.js"
@@ -22,7 +23,7 @@ export interface AreaSeed {
 }
 
 /** Each area's demo data, in migration order. */
-export const AreaSeeds: ReadonlyArray<AreaSeed> = []
+export const AreaSeeds: ReadonlyArray<AreaSeed> = [{ migration: "0002_kv", seed: seedKv }]
 
 const versionOf = (migration: string) => Object.keys(migrations).indexOf(migration) + 1
 
