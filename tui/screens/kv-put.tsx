@@ -143,9 +143,9 @@ export function KvPutForm(props: {
       }
       const field = Fields[focus]!
       if (editing && field === "key") return true
-      const next = editText(values[field], press)
-      if (next !== undefined) {
-        setValues((v) => ({ ...v, [field]: next }))
+      // Applied to the latest value: keys can arrive faster than the form re-renders (a paste after ctrl+u).
+      if (editText("", press) !== undefined) {
+        setValues((v) => ({ ...v, [field]: editText(v[field], press) ?? v[field] }))
         setProblems((p) => ({ ...p, [field]: undefined }))
       }
       return true
