@@ -1,15 +1,13 @@
 /**
- * What every `edgectl kv` command shares: wrangler's options (with its four boolean forms:
- * `--preview`, `--preview true`, `--preview false`, `--preview=false`), the target, and the
- * namespace chosen with exactly one of `--binding` (through the project config) or `--namespace-id`.
+ * What every `edgectl kv` command does around its work: the target (`--remote`/`--local` in any of
+ * their forms), the account, and the namespace chosen with exactly one of `--binding` (through the
+ * project config) or `--namespace-id`.
  */
-import { Options } from "@effect/cli"
 import type { HttpClient } from "@effect/platform"
 import { Effect, Option } from "effect"
 import type { ClientConfig } from "../../../api/client.js"
 import type { V4Error } from "../../../domain/errors.js"
 import { resolveAccount } from "../../../services/kv.js"
-import { json, persistTo } from "../../options.js"
 import { formatError } from "../../output.js"
 import {
   ConfigError,
@@ -20,51 +18,7 @@ import {
   type ResolvedNamespace
 } from "../../project-config.js"
 import { CliFailure, run, usage } from "../../run.js"
-
-/**
- * A boolean option that knows whether it was given: None when absent. @effect/cli's
- * `Options.boolean` defaults to false; its inner single option (the same parser: a bare flag, or
- * true/false after it or after `=`) has no default.
- */
-export const triState = (name: string, description: string): Options.Options<Option.Option<boolean>> => {
-  const flag = Options.boolean(name) as unknown as { readonly _tag: string; readonly options: Options.Options<boolean> }
-  if (flag._tag !== "WithDefault") throw new Error(`@effect/cli changed Options.boolean: expected WithDefault, got ${flag._tag}`)
-  return Options.optional(Options.withDescription(flag.options, description))
-}
-
-export const target = {
-  json,
-  persistTo,
-  remote: triState("remote", "use the real platform (CLOUDFLARE_API_TOKEN or CLOUDFLARE_API_KEY + CLOUDFLARE_EMAIL)"),
-  local: triState("local", "use the embedded local platform (the default; --local false means --remote)"),
-  config: Options.text("config").pipe(
-    Options.withAlias("c"),
-    Options.withDescription("project config file (default: wrangler.json, wrangler.jsonc or wrangler.toml here)"),
-    Options.optional
-  )
-}
-
-export const selector = {
-  binding: Options.text("binding").pipe(Options.withDescription("binding name of the namespace in the project config"), Options.optional),
-  namespaceId: Options.text("namespace-id").pipe(Options.withDescription("id of the namespace"), Options.optional),
-  env: Options.text("env").pipe(Options.withAlias("e"), Options.withDescription("environment of the project config ([env.NAME])"), Options.optional),
-  preview: triState("preview", "use the binding's preview_id (--preview false: its id)")
-}
-
-export interface TargetOptions {
-  readonly json: boolean
-  readonly persistTo: Option.Option<string>
-  readonly remote: Option.Option<boolean>
-  readonly local: Option.Option<boolean>
-  readonly config: Option.Option<string>
-}
-
-export interface SelectorOptions {
-  readonly binding: Option.Option<string>
-  readonly namespaceId: Option.Option<string>
-  readonly env: Option.Option<string>
-  readonly preview: Option.Option<boolean>
-}
+import type { SelectorOptions, TargetOptions } from "./options.js"
 
 export const opt = <A>(o: Option.Option<A>) => Option.getOrUndefined(o)
 

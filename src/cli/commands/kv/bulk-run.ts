@@ -1,5 +1,4 @@
-/** `edgectl kv bulk put|delete <FILE>`. */
-import { Args, Command, Options } from "@effect/cli"
+/** What `edgectl kv bulk put|delete <FILE>` do (loaded when one of them runs). */
 import { Effect } from "effect"
 import type { CheckedFile } from "../../../kv/bulk-file.js"
 import * as Kv from "../../../services/kv.js"
@@ -7,9 +6,8 @@ import { note, printJson, printLine } from "../../output.js"
 import { progressLine } from "../../progress.js"
 import { confirm } from "../../prompt.js"
 import { positional } from "../../run.js"
-import { chooseNamespace, ConfigReader, opt, runKv, selector, target } from "./common.js"
-
-const fileArg = Args.text({ name: "filename" })
+import { chooseNamespace, ConfigReader, opt, runKv } from "./common.js"
+import type { Parsed } from "./options.js"
 
 const plural = (n: number, one: string, many: string) => `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`
 
@@ -21,10 +19,7 @@ const warnUnknown = (file: string) => (checked: CheckedFile) => {
   }
 }
 
-const put = Command.make(
-  "put",
-  { ...target, ...selector, file: fileArg.pipe(Args.withDescription("JSON file: an array of {key, value, expiration?, expiration_ttl?, metadata?, base64?}")) },
-  (o) =>
+export const bulkPut = (o: Parsed<"bulkPut">) =>
     Effect.gen(function* () {
       const what = "kv bulk put"
       const file = yield* positional("<filename>", o.file)
@@ -41,15 +36,9 @@ const put = Command.make(
       ).pipe(Effect.ensuring(Effect.sync(progress.clear)))
       if (o.json) return printJson(outcome.result)
       printLine(`Wrote ${plural(outcome.count, "entry", "entries")} to namespace ${ns.label}${outcome.requests > 1 ? ` in ${outcome.requests} requests` : ""}.`)
-    })
-).pipe(Command.withDescription("write every entry of a JSON file; an invalid file writes nothing"))
+  })
 
-const yes = Options.boolean("yes", { aliases: ["y", "force", "f"] }).pipe(Options.withDescription("delete without asking"))
-
-const del = Command.make(
-  "delete",
-  { ...target, ...selector, yes, file: fileArg.pipe(Args.withDescription('JSON file: an array of keys (strings or {"name": key})')) },
-  (o) =>
+export const bulkDelete = (o: Parsed<"bulkDelete">) =>
     Effect.gen(function* () {
       const what = "kv bulk delete"
       const file = yield* positional("<filename>", o.file)
@@ -80,7 +69,4 @@ const del = Command.make(
       }
       if (o.json) return printJson(outcome.result)
       printLine(`Deleted ${plural(outcome.count, "key", "keys")} from namespace ${ns.label}.`)
-    })
-).pipe(Command.withDescription("delete every key listed in a JSON file (asks, default yes)"))
-
-export const bulk = Command.make("bulk").pipe(Command.withDescription("many keys at once, from JSON files"), Command.withSubcommands([put, del]))
+  })

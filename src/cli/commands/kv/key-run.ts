@@ -1,5 +1,4 @@
-/** `edgectl kv key put|get|list|delete`. */
-import { Args, Command, Options } from "@effect/cli"
+/** What `edgectl kv key put|get|list|delete` do (loaded when one of them runs). */
 import { Effect } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
@@ -9,9 +8,8 @@ import { checkPut, isIssue, locate, nowSeconds, parseMetadataText, parseSeconds,
 import * as Kv from "../../../services/kv.js"
 import { printJson, printLine } from "../../output.js"
 import { CliFailure, positional, usage } from "../../run.js"
-import { chooseNamespace, ConfigReader, failWith, opt, runKv, selector, target } from "./common.js"
-
-const keyArg = Args.text({ name: "key" }).pipe(Args.withDescription("the key"))
+import { chooseNamespace, ConfigReader, failWith, opt, runKv } from "./common.js"
+import type { Parsed } from "./options.js"
 
 /** A key given on the command line, checked before anything is sent. */
 const checkedKey = (what: string, raw: string) =>
@@ -40,19 +38,7 @@ const readValueFile = (what: string, file: string): Effect.Effect<{ readonly byt
     }
   })
 
-const put = Command.make(
-  "put",
-  {
-    ...target,
-    ...selector,
-    key: keyArg,
-    value: Args.text({ name: "value" }).pipe(Args.withDescription("the value (or --path)"), Args.optional),
-    path: Options.text("path").pipe(Options.withDescription("read the value from this file (keeps it out of shell history)"), Options.optional),
-    ttl: Options.text("ttl").pipe(Options.withDescription("seconds until the key expires (at least 60; wins over --expiration)"), Options.optional),
-    expiration: Options.text("expiration").pipe(Options.withDescription("when the key expires, in seconds since the UNIX epoch"), Options.optional),
-    metadata: Options.text("metadata").pipe(Options.withDescription("a JSON object of at most 1024 bytes"), Options.optional)
-  },
-  (o) =>
+export const keyPut = (o: Parsed<"keyPut">) =>
     Effect.gen(function* () {
       const what = "kv key put"
       const key = yield* checkedKey(what, o.key)
@@ -101,18 +87,9 @@ const put = Command.make(
         ...(metadataText !== undefined ? [`metadata ${metadataText}`] : [])
       ]
       printLine(`Wrote key ${JSON.stringify(key)} (${details.join(", ")}) to namespace ${ns.label}.`)
-    })
-).pipe(Command.withDescription("write one key"))
+  })
 
-const get = Command.make(
-  "get",
-  {
-    ...target,
-    ...selector,
-    key: keyArg,
-    text: Options.boolean("text").pipe(Options.withDescription("decode the value as UTF-8 text (adds a newline)"))
-  },
-  (o) =>
+export const keyGet = (o: Parsed<"keyGet">) =>
     Effect.gen(function* () {
       const what = "kv key get"
       const key = yield* checkedKey(what, o.key)
@@ -143,27 +120,18 @@ const get = Command.make(
       if (found === undefined) return printLine("Value not found")
       if (o.text) return printLine(Buffer.from(found.value.bytes).toString("utf8"))
       process.stdout.write(found.value.bytes)
-    })
-).pipe(Command.withDescription("print a key's value (raw bytes; --text for UTF-8 text)"))
+  })
 
-const list = Command.make(
-  "list",
-  {
-    ...target,
-    ...selector,
-    prefix: Options.text("prefix").pipe(Options.withDescription("only keys that start with this"), Options.optional)
-  },
-  (o) =>
+export const keyList = (o: Parsed<"keyList">) =>
     Effect.gen(function* () {
       const what = "kv key list"
       const reader = new ConfigReader(what, process.cwd(), opt(o.config))
       const ns = yield* chooseNamespace(what, o, reader, false)
       const keys = yield* runKv(what, o, reader, ({ account }) => Effect.flatMap(account, (a) => Kv.collectKeys(Kv.allKeys(a, ns.id, opt(o.prefix) ?? ""))))
       printJson(keys)
-    })
-).pipe(Command.withDescription("print every key (with --prefix, those that start with it) as a JSON array"))
+  })
 
-const del = Command.make("delete", { ...target, ...selector, key: keyArg }, (o) =>
+export const keyDelete = (o: Parsed<"keyDelete">) =>
   Effect.gen(function* () {
     const what = "kv key delete"
     const key = yield* checkedKey(what, o.key)
@@ -173,6 +141,3 @@ const del = Command.make("delete", { ...target, ...selector, key: keyArg }, (o) 
     if (o.json) return printJson({ key, namespace_id: ns.id, deleted: true })
     printLine(`Deleted key ${JSON.stringify(key)} from namespace ${ns.label}.`)
   })
-).pipe(Command.withDescription("delete one key (a missing key is not an error)"))
-
-export const key = Command.make("key").pipe(Command.withDescription("single keys of a namespace"), Command.withSubcommands([put, get, list, del]))
