@@ -124,6 +124,12 @@ const get = interleaved(kv("key", "get", "cold", "--namespace-id", "bench-get"),
 if (get.stdout !== "x".repeat(100)) throw new Error(`kv key get printed ${JSON.stringify(get.stdout.slice(0, 80))}`)
 results.coldGet = { ...get, stdout: undefined, target: 2.5 }
 
+// For reference, the same machine at the same moment: the CLI starting without the platform, and a
+// foundation command on the same in-process path (local transport + HttpApi app).
+log(`reference: edgectl --version, edgectl zones get: ${runs} interleaved runs`)
+results.version = { ...interleaved([bin, "--version"], runs), stdout: undefined }
+results.zonesGet = { ...interleaved([bin, "zones", "get", "acme.com", "--json", "--persist-to", state], runs), stdout: undefined }
+
 log(`cold kv key put: ${runs} interleaved runs`)
 results.coldPut = { ...interleaved(kv("key", "put", "cold-put", "x".repeat(100), "--namespace-id", "bench-get"), runs), stdout: undefined }
 
@@ -208,6 +214,8 @@ table("whole processes, local store (ms)", ["command", "median", "vs node -e 0",
   ["node -e 0", r.coldGet.nodeMs, "1.00x", "", ""],
   ["kv key get (cold)", r.coldGet.ms, `${r.coldGet.ratio.toFixed(2)}x`, `< 2.5x: ${met(r.coldGet.ratio < 2.5)}`, "1,350"],
   ["kv key put (cold)", r.coldPut.ms, `${r.coldPut.ratio.toFixed(2)}x`, "", "1,350"],
+  ["  ref: edgectl --version (no platform)", r.version.ms, `${r.version.ratio.toFixed(2)}x`, "", ""],
+  ["  ref: edgectl zones get (same path)", r.zonesGet.ms, `${r.zonesGet.ratio.toFixed(2)}x`, "", ""],
   ["kv bulk put, 10,000 entries", r.bulkPut10k.ms, "", "", "40,510"],
   ["kv bulk put, 100,000 entries", r.bulkPut100k.ms, "", `< 2,000 ms: ${met(r.bulkPut100k.ms < 2000)}`, ""],
   ["kv key list, 100,000 keys", r.listAll.ms, "", "", ""],
