@@ -43,6 +43,8 @@ describe("scanner", () => {
     for (const chunk of [1, 2, 3, 7, 16]) expect(elements(doc, chunk).map(([t]) => t.trim())).toEqual(whole)
     const unicode = '["é😀", {"k":"ü"}]'
     expect(elements(unicode, 1).map(([t]) => JSON.parse(t))).toEqual(["é😀", { k: "ü" }])
+    const escapes = JSON.stringify(["x\\", 'y\\"z', '\\\\"', { k: "]\\\"},[" }, "\"\""])
+    for (const chunk of [1, 2, 3, 5, 7, 64]) expect(elements(escapes, chunk).map(([t]) => JSON.parse(t))).toEqual(JSON.parse(escapes))
   })
 
   it("reads an empty array, a byte order mark and surrounding whitespace", () => {

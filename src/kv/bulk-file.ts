@@ -90,8 +90,7 @@ export const checkFile = (
   let problemCount = 0
   let plainKeys = true
   const unknown = new Map<string, { indexes: Array<number>; count: number }>()
-  const onElement = (text: string, index: number, offset: number) => {
-    const item = parseElement(text, offset)
+  const check = (item: unknown, index: number) => {
     if (kind === "keys") {
       if (typeof item !== "string") plainKeys = false
       const r = checkKeyItem(item, index)
@@ -113,9 +112,33 @@ export const checkFile = (
       unknown.set(property, u)
     }
   }
-  const scanner = new JsonArrayScanner(onElement)
+  // Elements are parsed a thousand at a time (one JSON.parse each); a batch that does not parse
+  // is parsed element by element, to place the error.
+  let texts: Array<string> = []
+  let offsets: Array<number> = []
+  let first = 0
+  const flush = () => {
+    if (texts.length === 0) return
+    let items: Array<unknown>
+    try {
+      items = JSON.parse(`[${texts.join(",")}]`) as Array<unknown>
+      if (items.length !== texts.length) throw new Error("element count")
+    } catch {
+      items = texts.map((t, i) => parseElement(t, offsets[i]!))
+    }
+    for (let i = 0; i < items.length; i++) check(items[i], first + i)
+    first += texts.length
+    texts = []
+    offsets = []
+  }
+  const scanner = new JsonArrayScanner((text, _index, offset) => {
+    texts.push(text)
+    offsets.push(offset)
+    if (texts.length >= 1000) flush()
+  })
   try {
     feed(file, scanner, (read) => onProgress?.(read, size, scanner.elements))
+    flush()
   } catch (e) {
     if (e instanceof JsonArrayError) return syntaxError(file, e)
     return readError(file, e)

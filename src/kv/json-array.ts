@@ -126,13 +126,33 @@ export class JsonArrayScanner {
           let inString = this.inString
           let escape = this.escape
           for (; i < n; i++) {
-            const c = b[i]!
             if (inString) {
-              if (escape) escape = false
-              else if (c === 0x5c) escape = true
-              else if (c === 0x22) inString = false
-              continue
+              if (escape) {
+                escape = false
+                continue
+              }
+              // Most bytes of a bulk file are inside strings: jump to the closing quote natively,
+              // unless a backslash comes first (then step over the escape and look again).
+              const quote = b.indexOf(0x22, i)
+              const backslash = quote === -1 ? -1 : b.subarray(i, quote).indexOf(0x5c)
+              if (quote !== -1 && backslash === -1) {
+                i = quote
+                inString = false
+                continue
+              }
+              if (backslash !== -1) {
+                i += backslash
+                escape = true
+                continue
+              }
+              // The string goes on into the next chunk: byte by byte to its end, for the escape state.
+              for (; i < n; i++) {
+                if (escape) escape = false
+                else if (b[i] === 0x5c) escape = true
+              }
+              break
             }
+            const c = b[i]!
             if (c === 0x22) inString = true
             else if (c === 0x7b || c === 0x5b) depth++
             else if (c === 0x7d || c === 0x5d) {
