@@ -28,12 +28,16 @@ export const progressLine = (o: { readonly json: boolean; readonly stream?: Node
         started = now
       } else if (now - last < 100 && done < total) return
       last = now
-      const seconds = Math.max(0.001, (now - started) / 1000)
-      const rate = done / seconds
+      const seconds = (now - started) / 1000
+      const rate = done / Math.max(0.001, seconds)
       const pct = total > 0 ? Math.floor((done / total) * 100) : 100
-      const eta = rate > 0 && done < total ? ` · ETA ${Math.ceil((total - done) / rate)}s` : ""
-      const rateText = done > 0 ? ` · ${count(Math.round(rate), unit)}/s` : ""
-      const line = `${label} ${count(done, unit)}/${count(total, unit)}${unit === "entries" ? " entries" : ""} · ${pct}%${rateText}${eta}`
+      // A rate from the first instants of a phase means nothing: shown after a quarter second.
+      const timed = seconds >= 0.25 && done > 0
+      const eta = timed && done < total ? ` · ETA ${Math.ceil((total - done) / rate)}s` : ""
+      const rateText = timed ? ` · ${count(Math.round(rate), unit)}/s` : ""
+      const of = unit === "entries" ? " entries" : ""
+      // Nothing done yet (one request for the whole file): what is being done, not 0%.
+      const line = done === 0 ? `${label} ${count(total, unit)}${of}…` : `${label} ${count(done, unit)}/${count(total, unit)}${of} · ${pct}%${rateText}${eta}`
       stream.write(`\r\u001b[K${line.slice(0, Math.max(20, (stream.columns ?? 80) - 1))}`)
       shown = true
     },
