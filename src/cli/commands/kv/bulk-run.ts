@@ -20,53 +20,53 @@ const warnUnknown = (file: string) => (checked: CheckedFile) => {
 }
 
 export const bulkPut = (o: Parsed<"bulkPut">) =>
-    Effect.gen(function* () {
-      const what = "kv bulk put"
-      const file = yield* positional("<filename>", o.file)
-      const reader = new ConfigReader(what, process.cwd(), opt(o.config))
-      const ns = yield* chooseNamespace(what, o, reader, true)
-      const progress = progressLine({ json: o.json })
-      const outcome = yield* runKv(what, o, reader, ({ account }) =>
-        Effect.flatMap(account, (a) =>
-          Kv.bulkPutFile(a, ns.id, file, {
-            onProgress: (p) => progress.update(p.phase === "checking" ? `checking ${file}` : "writing", p.done, p.total, p.unit),
-            onChecked: warnUnknown(file)
-          })
-        )
-      ).pipe(Effect.ensuring(Effect.sync(progress.clear)))
-      if (o.json) return printJson(outcome.result)
-      printLine(`Wrote ${plural(outcome.count, "entry", "entries")} to namespace ${ns.label}${outcome.requests > 1 ? ` in ${outcome.requests} requests` : ""}.`)
+  Effect.gen(function* () {
+    const what = "kv bulk put"
+    const file = yield* positional("<filename>", o.file)
+    const reader = new ConfigReader(what, process.cwd(), opt(o.config))
+    const ns = yield* chooseNamespace(what, o, reader, true)
+    const progress = progressLine({ json: o.json })
+    const outcome = yield* runKv(what, o, reader, ({ account }) =>
+      Effect.flatMap(account, (a) =>
+        Kv.bulkPutFile(a, ns.id, file, {
+          onProgress: (p) => progress.update(p.phase === "checking" ? `checking ${file}` : "writing", p.done, p.total, p.unit),
+          onChecked: warnUnknown(file)
+        })
+      )
+    ).pipe(Effect.ensuring(Effect.sync(progress.clear)))
+    if (o.json) return printJson(outcome.result)
+    printLine(`Wrote ${plural(outcome.count, "entry", "entries")} to namespace ${ns.label}${outcome.requests > 1 ? ` in ${outcome.requests} requests` : ""}.`)
   })
 
 export const bulkDelete = (o: Parsed<"bulkDelete">) =>
-    Effect.gen(function* () {
-      const what = "kv bulk delete"
-      const file = yield* positional("<filename>", o.file)
-      const reader = new ConfigReader(what, process.cwd(), opt(o.config))
-      const ns = yield* chooseNamespace(what, o, reader, true)
-      const progress = progressLine({ json: o.json })
-      const outcome = yield* runKv(what, o, reader, ({ account }) =>
-        Effect.gen(function* () {
-          const a = yield* account
-          // The file is checked before the question, so the question can say how many keys.
-          const checked = yield* Kv.checkBulkFile(file, "keys", {
-            onProgress: (p) => progress.update(`checking ${file}`, p.done, p.total, p.unit)
-          })
-          progress.clear()
-          const answer = yield* confirm(`Delete the ${plural(checked.count, "key", "keys")} listed in ${file} from namespace ${ns.label}?`, {
-            default: true,
-            yes: o.yes
-          })
-          if (answer !== "yes") return undefined
-          return yield* Kv.bulkDeleteChecked(a, ns.id, checked, {
-            onProgress: (p) => progress.update("deleting", p.done, p.total, p.unit)
-          })
+  Effect.gen(function* () {
+    const what = "kv bulk delete"
+    const file = yield* positional("<filename>", o.file)
+    const reader = new ConfigReader(what, process.cwd(), opt(o.config))
+    const ns = yield* chooseNamespace(what, o, reader, true)
+    const progress = progressLine({ json: o.json })
+    const outcome = yield* runKv(what, o, reader, ({ account }) =>
+      Effect.gen(function* () {
+        const a = yield* account
+        // The file is checked before the question, so the question can say how many keys.
+        const checked = yield* Kv.checkBulkFile(file, "keys", {
+          onProgress: (p) => progress.update(`checking ${file}`, p.done, p.total, p.unit)
         })
-      ).pipe(Effect.ensuring(Effect.sync(progress.clear)))
-      if (outcome === undefined) {
-        note("Not deleted.")
-        return
-      }
-      if (o.json) return printJson(outcome.result)
-      printLine(`Deleted ${plural(outcome.count, "key", "keys")} from namespace ${ns.label}.`)
+        progress.clear()
+        const answer = yield* confirm(`Delete the ${plural(checked.count, "key", "keys")} listed in ${file} from namespace ${ns.label}?`, {
+          default: true,
+          yes: o.yes
+        })
+        if (answer !== "yes") return undefined
+        return yield* Kv.bulkDeleteChecked(a, ns.id, checked, {
+          onProgress: (p) => progress.update("deleting", p.done, p.total, p.unit)
+        })
+      })
+    ).pipe(Effect.ensuring(Effect.sync(progress.clear)))
+    if (outcome === undefined) {
+      note("Not deleted.")
+      return
+    }
+    if (o.json) return printJson(outcome.result)
+    printLine(`Deleted ${plural(outcome.count, "key", "keys")} from namespace ${ns.label}.`)
   })
