@@ -54,7 +54,8 @@ const common = {
   jsx: "automatic",
   legalComments: "none",
   define: { "process.env.NODE_ENV": '"production"' },
-  alias: { "react-devtools-core": "./src/stubs/react-devtools-core.js" },
+  // jsonc-parser's main (UMD) build loads its parts with a require() esbuild cannot follow; its ESM build bundles.
+  alias: { "react-devtools-core": "./src/stubs/react-devtools-core.js", "jsonc-parser": "./node_modules/jsonc-parser/lib/esm/main.js" },
   logLevel: "warning"
 }
 const requireBanner = "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);"

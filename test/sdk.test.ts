@@ -173,3 +173,79 @@ describe("with apiEmail and apiKey", () => {
     expect((e as InstanceType<typeof Cloudflare.PermissionDeniedError>).errors[0]?.code).toBe(9103)
   })
 })
+
+describe("KV namespaces and values (Workers KV resources)", () => {
+  const account_id = "9ceb3ed8a4d51764641f47536189e297"
+
+  it("namespaces: create, list with auto-pagination, update, get, delete; a duplicate title is BadRequestError 10014", async () => {
+    expect(account_id).toBe((await client.accounts.list()).result.find((a) => a.name === "Acme Corp")!.id)
+    const created = await client.kv.namespaces.create({ account_id, title: "sdk-ns" })
+    expect(created).toMatchObject({ title: "sdk-ns", supports_url_encoding: true })
+    for (let i = 0; i < 7; i++) await client.kv.namespaces.create({ account_id, title: `sdk-page-${i}` })
+    const titles: Array<string> = []
+    for await (const n of client.kv.namespaces.list({ account_id, per_page: 5 })) {
+      titles.push(n.title)
+      if (titles.length > 100) throw new Error("auto-pagination does not stop")
+    }
+    expect(titles).toEqual(expect.arrayContaining(["sdk-ns", "sdk-page-0", "sdk-page-6"]))
+    const renamed = await client.kv.namespaces.update(created.id, { account_id, title: "sdk-ns-renamed" })
+    expect(renamed.title).toBe("sdk-ns-renamed")
+    expect((await client.kv.namespaces.get(created.id, { account_id })).title).toBe("sdk-ns-renamed")
+    const dup = await client.kv.namespaces.create({ account_id, title: "sdk-page-0" }).catch((e: unknown) => e)
+    expect(dup).toBeInstanceOf(Cloudflare.BadRequestError)
+    expect((dup as InstanceType<typeof Cloudflare.BadRequestError>).errors[0]?.code).toBe(10014)
+    await client.kv.namespaces.delete(created.id, { account_id })
+    const gone = await client.kv.namespaces.get(created.id, { account_id }).catch((e: unknown) => e)
+    expect(gone).toBeInstanceOf(Cloudflare.NotFoundError)
+  })
+
+  it("values.update (multipart, metadata object and string), values.get, metadata.get, keys.list, values.delete", async () => {
+    const ns = await client.kv.namespaces.create({ account_id, title: "sdk-values" })
+    const namespace_id = ns.id
+    await client.kv.namespaces.values.update("with/slash?and=query", { account_id, namespace_id, value: "Some Value", metadata: { owner: "ada", tags: ["x"] }, expiration_ttl: 300 })
+    await client.kv.namespaces.values.update("json-meta", { account_id, namespace_id, value: "v2", metadata: JSON.stringify({ n: 1 }) })
+    const res = await client.kv.namespaces.values.get("with/slash?and=query", { account_id, namespace_id })
+    expect(await res.text()).toBe("Some Value")
+    expect(Number(res.headers.get("expiration"))).toBeGreaterThan(Date.now() / 1000 + 290)
+    // The SDK flattens an object into metadata[owner], metadata[tags][] form fields: every value arrives as text.
+    expect(await client.kv.namespaces.metadata.get("with/slash?and=query", { account_id, namespace_id })).toEqual({ owner: "ada", tags: ["x"] })
+    expect(await client.kv.namespaces.metadata.get("json-meta", { account_id, namespace_id })).toEqual({ n: 1 })
+    const keys: Array<string> = []
+    for await (const k of client.kv.namespaces.keys.list(namespace_id, { account_id })) keys.push(k.name)
+    expect(keys).toEqual(["json-meta", "with/slash?and=query"])
+    await client.kv.namespaces.values.delete("json-meta", { account_id, namespace_id })
+    const missing = await client.kv.namespaces.values.get("json-meta", { account_id, namespace_id }).catch((e: unknown) => e)
+    expect(missing).toBeInstanceOf(Cloudflare.NotFoundError)
+    expect((missing as InstanceType<typeof Cloudflare.NotFoundError>).errors[0]?.code).toBe(10009)
+    const bad = await client.kv.namespaces.values.update("k", { account_id, namespace_id, value: "v", expiration_ttl: 30 }).catch((e: unknown) => e)
+    expect(bad).toBeInstanceOf(Cloudflare.BadRequestError)
+    expect((bad as InstanceType<typeof Cloudflare.BadRequestError>).errors[0]?.message).toBe("expiration_ttl is 30 seconds, the minimum is 60")
+  })
+
+  it("bulkUpdate, keys.list auto-pagination over 2,500 keys, bulkGet, bulkDelete", async () => {
+    const { id: namespace_id } = await client.kv.namespaces.create({ account_id, title: "sdk-bulk" })
+    const body = Array.from({ length: 2500 }, (_, i) => ({ key: `k-${String(i).padStart(4, "0")}`, value: `v${i}` }))
+    const written = await client.kv.namespaces.bulkUpdate(namespace_id, { account_id, body })
+    expect(written).toEqual({ successful_key_count: 2500, unsuccessful_keys: [] })
+    let n = 0
+    let previous = ""
+    for await (const k of client.kv.namespaces.keys.list(namespace_id, { account_id, limit: 1000 })) {
+      expect(k.name > previous).toBe(true)
+      previous = k.name
+      if (++n > 5000) throw new Error("cursor pagination does not stop")
+    }
+    expect(n).toBe(2500)
+    const got = await client.kv.namespaces.bulkGet(namespace_id, { account_id, keys: ["k-0001", "nope"] })
+    expect(got).toEqual({ values: { "k-0001": "v1", nope: null } })
+    const deleted = await client.kv.namespaces.bulkDelete(namespace_id, { account_id, body: ["k-0001", "k-0002"] })
+    expect(deleted).toEqual({ successful_key_count: 2, unsuccessful_keys: [] })
+    const after = await client.kv.namespaces.keys.list(namespace_id, { account_id, prefix: "k-000" })
+    expect(after.result.map((k) => k.name)).toEqual(["k-0000", "k-0003", "k-0004", "k-0005", "k-0006", "k-0007", "k-0008", "k-0009"])
+  })
+
+  it("an unknown namespace is NotFoundError with code 10013", async () => {
+    const e = await client.kv.namespaces.values.get("k", { account_id, namespace_id: "0".repeat(32) }).catch((x: unknown) => x)
+    expect(e).toBeInstanceOf(Cloudflare.NotFoundError)
+    expect((e as InstanceType<typeof Cloudflare.NotFoundError>).errors[0]?.code).toBe(10013)
+  })
+})

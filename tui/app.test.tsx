@@ -43,7 +43,7 @@ describe("App shell", () => {
     await app.press("3", "arrives with its issue")
     expect(app.frame()).toContain("firewall filters and rules")
     expect(app.frame()).not.toContain("acme-api.com")
-    await app.press("5", "key-value namespaces")
+    await app.press("6", "stateful object storage")
     await app.press("1", "3/46")
   })
 

@@ -5,7 +5,7 @@
  */
 import { ManagedRuntime } from "effect"
 import { Box, render, useApp } from "ink"
-import { useCallback, useState } from "react"
+import { useCallback, useEffect, useState } from "react"
 import { ClientConfig } from "../src/api/client.js"
 import { clientLayer } from "../src/api/target.js"
 import { CommandPalette, type PaletteChoice } from "./components/command-palette.js"
@@ -20,6 +20,7 @@ import { RuntimeProvider, useEffectQuery, type Query, type TuiRuntime } from "./
 import { EscScreen } from "./screens/esc.js"
 import { PlaceholderScreen } from "./screens/placeholder.js"
 import { Screens } from "./screens/registry.js"
+import { KvScreen } from "./screens/kv.js"
 import { ZonesScreen } from "./screens/zones.js"
 import { UiProvider, useUiActions, useUiState } from "./state.js"
 import { PaneContext, useTerminalSize } from "./terminal.js"
@@ -122,6 +123,10 @@ function Shell({ fallbackTarget }: { fallbackTarget: string }) {
 /** `overlay`: help or the palette covers the pane, so no screen takes keys. */
 function MainPane({ config, overlay }: { config: Query<ClientConfig>; overlay: boolean }) {
   const { screen } = useUiState()
+  const [kvSeen, setKvSeen] = useState(false)
+  useEffect(() => {
+    if (screen === "kv") setKvSeen(true)
+  }, [screen])
   if (config._tag === "Loading") return <Loading what="the platform" />
   if (config._tag === "Failure") return <ErrorView what="could not connect to the platform" error={config.error} />
   const info = Screens.find((s) => s.id === screen)
@@ -132,6 +137,12 @@ function MainPane({ config, overlay }: { config: Query<ClientConfig>; overlay: b
         <ZonesScreen active={screen === "zones" && !overlay} />
       </Box>
       {screen === "esc" ? <EscScreen active={!overlay} /> : null}
+      {/* KV is mounted on its first visit and then kept, like Zones, so its place survives. */}
+      {kvSeen ? (
+        <Box flexDirection="column" display={screen === "kv" ? "flex" : "none"}>
+          <KvScreen active={screen === "kv" && !overlay} />
+        </Box>
+      ) : null}
       {info && !info.ready ? <PlaceholderScreen screen={info} /> : null}
     </>
   )

@@ -3,7 +3,7 @@
  * running `edgectl serve`, or the embedded platform in-process), decodes the envelope into domain
  * values, maps failures back to the same tagged errors, and retries 429/5xx honouring Retry-After.
  */
-import { HttpClient, HttpClientRequest, type HttpMethod } from "@effect/platform"
+import { HttpClient, HttpClientRequest, type HttpClientResponse, type HttpMethod } from "@effect/platform"
 import { Context, Duration, Effect, Option, Schedule, Schema, Stream } from "effect"
 import type { Page } from "../domain/envelope.js"
 import { FailureEnvelope } from "../domain/envelope.js"
@@ -30,6 +30,8 @@ export interface CallInput {
   readonly path?: Readonly<Record<string, string>>
   readonly urlParams?: Query
   readonly payload?: unknown
+  /** A body sent as is instead of a JSON payload (a value, a multipart form, a serialized bulk array). */
+  readonly body?: { readonly bytes: Uint8Array; readonly contentType?: string | undefined }
 }
 
 /** What the client needs of a contract endpoint. */
@@ -74,6 +76,71 @@ const backoff = (e: V4Error, attempt: number) =>
 
 const decodeOptions = { onExcessProperty: "preserve" } as const
 
+/** A successful answer that is not an envelope (a KV value): its bytes and headers. */
+export interface RawAnswer {
+  readonly bytes: Uint8Array
+  readonly headers: Readonly<Record<string, string>>
+}
+
+const failureOf = (status: number, text: string, retryAfter: string | undefined): V4Error => {
+  let body: unknown
+  try {
+    body = text === "" ? null : JSON.parse(text)
+  } catch {
+    return new ApiError({ status, message: `the platform answered HTTP ${status} with a body that is not JSON` })
+  }
+  const failure = Schema.decodeUnknownOption(FailureEnvelope)(body)
+  const errors = Option.match(failure, { onNone: () => [], onSome: (f) => f.errors })
+  return fromFailure(status, errors, retryAfterSeconds(retryAfter))
+}
+
+/**
+ * Sends one request of the contract, with retries; `read` turns a successful response into the
+ * result. A failure status is decoded from its envelope into the tagged error.
+ */
+const send = <E extends AnyEndpoint, A>(
+  endpoint: E,
+  input: CallInput,
+  accept: string,
+  read: (response: HttpClientResponse.HttpClientResponse, baseUrl: string) => Effect.Effect<A, V4Error>
+): Effect.Effect<A, V4Error, HttpClient.HttpClient | ClientConfig> =>
+  Effect.gen(function* () {
+    const config = yield* ClientConfig
+    const http = yield* HttpClient.HttpClient
+    const url = config.baseUrl.replace(/\/$/, "") + fillPath(endpoint.path, input.path)
+    let request = HttpClientRequest.make(endpoint.method)(url, {
+      urlParams: toUrlParams(input.urlParams),
+      headers: { ...authHeaders(config.credentials), accept }
+    })
+    if (input.body !== undefined) request = HttpClientRequest.bodyUint8Array(request, input.body.bytes, input.body.contentType)
+    else if (input.payload !== undefined) request = HttpClientRequest.bodyUnsafeJson(request, input.payload)
+    const once = Effect.gen(function* () {
+      const response = yield* http.execute(request).pipe(
+        Effect.mapError((e) =>
+          config.target === "local" && e.cause instanceof Error
+            ? // In-process there is no network: a failure here is the local platform failing to start.
+              new ApiError({ status: 0, message: `the local platform could not start: ${e.cause.message.replace(/^\w*Error: /, "")}` })
+            : new ApiError({ status: 0, message: `cannot reach ${config.baseUrl}: ${e.message}` })
+        )
+      )
+      if (response.status >= 400) {
+        const text = yield* response.text.pipe(Effect.orElseSucceed(() => ""))
+        return yield* Effect.fail(failureOf(response.status, text, response.headers["retry-after"]))
+      }
+      return yield* read(response, config.baseUrl)
+    })
+    let attempt = 0
+    return yield* once.pipe(
+      Effect.retry({
+        while: isRetryable(endpoint.method),
+        times: config.maxRetries ?? 3,
+        schedule: Schedule.identity<V4Error>().pipe(
+          Schedule.addDelay((e) => backoff(e, attempt++))
+        )
+      })
+    )
+  })
+
 /** A decoded success value with the answer's headers (lower-case names). */
 export interface Answered<A> {
   readonly value: A
@@ -91,24 +158,8 @@ export const callAnswered = <E extends AnyEndpoint>(
   endpoint: E,
   input: CallInput = {}
 ): Effect.Effect<Answered<SuccessOf<E>>, V4Error, HttpClient.HttpClient | ClientConfig> =>
-  Effect.gen(function* () {
-    const config = yield* ClientConfig
-    const http = yield* HttpClient.HttpClient
-    const url = config.baseUrl.replace(/\/$/, "") + fillPath(endpoint.path, input.path)
-    let request = HttpClientRequest.make(endpoint.method)(url, {
-      urlParams: toUrlParams(input.urlParams),
-      headers: { ...authHeaders(config.credentials), accept: "application/json" }
-    })
-    if (input.payload !== undefined) request = HttpClientRequest.bodyUnsafeJson(request, input.payload)
-    const once = Effect.gen(function* () {
-      const response = yield* http.execute(request).pipe(
-        Effect.mapError((e) =>
-          config.target === "local" && e.cause instanceof Error
-            ? // In-process there is no network: a failure here is the local platform failing to start.
-              new ApiError({ status: 0, message: `the local platform could not start: ${e.cause.message.replace(/^\w*Error: /, "")}` })
-            : new ApiError({ status: 0, message: `cannot reach ${config.baseUrl}: ${e.message}` })
-        )
-      )
+  send(endpoint, input, "application/json", (response) =>
+    Effect.gen(function* () {
       const text = yield* response.text.pipe(
         Effect.mapError((e) => new ApiError({ status: response.status, message: `cannot read the answer: ${e.message}` }))
       )
@@ -120,10 +171,8 @@ export const callAnswered = <E extends AnyEndpoint>(
           new ApiError({ status: response.status, message: `the platform answered HTTP ${response.status} with a body that is not JSON` })
         )
       }
-      if (response.status >= 400 || (body as { success?: unknown } | null)?.success === false) {
-        const failure = Schema.decodeUnknownOption(FailureEnvelope)(body)
-        const errors = Option.match(failure, { onNone: () => [], onSome: (f) => f.errors })
-        return yield* Effect.fail(fromFailure(response.status, errors, retryAfterSeconds(response.headers["retry-after"])))
+      if ((body as { success?: unknown } | null)?.success === false) {
+        return yield* Effect.fail(failureOf(response.status, text, response.headers["retry-after"]))
       }
       const value = yield* Schema.decodeUnknown(endpoint.successSchema as Schema.Schema<SuccessOf<E>, unknown>)(body, decodeOptions).pipe(
         Effect.mapError(
@@ -132,17 +181,21 @@ export const callAnswered = <E extends AnyEndpoint>(
       )
       return { value, headers: response.headers }
     })
-    let attempt = 0
-    return yield* once.pipe(
-      Effect.retry({
-        while: isRetryable(endpoint.method),
-        times: config.maxRetries ?? 3,
-        schedule: Schedule.identity<V4Error>().pipe(
-          Schedule.addDelay((e) => backoff(e, attempt++))
-        )
-      })
+  )
+
+/** Calls an endpoint whose success is not an envelope (a KV value): its bytes and headers. */
+export const callRaw = <E extends AnyEndpoint>(
+  endpoint: E,
+  input: CallInput = {}
+): Effect.Effect<RawAnswer, V4Error, HttpClient.HttpClient | ClientConfig> =>
+  send(endpoint, input, "application/octet-stream", (response) =>
+    Effect.map(
+      response.arrayBuffer.pipe(
+        Effect.mapError((e) => new ApiError({ status: response.status, message: `cannot read the answer: ${e.message}` }))
+      ),
+      (buffer) => ({ bytes: new Uint8Array(buffer), headers: response.headers })
     )
-  })
+  )
 
 /**
  * Every item of a page-based list, as a stream: pages are fetched as the stream is consumed and it

@@ -21,6 +21,7 @@ import { Invite, InviteResponse } from "../domain/invite.js"
 import { Zone } from "../domain/zone.js"
 import { EscGroup } from "./contract-esc.js"
 import { BoolParam, Direction, IntParam, Match, OneOf, TextParam } from "../domain/params.js"
+import { KvGroup } from "./contract-kv.js"
 
 /** A tagged error on the wire: the failure envelope with the table's status. */
 const wire = <T extends V4ErrorTag>(tag: T) => {
@@ -183,6 +184,7 @@ export class V4Api extends HttpApi.make("v4")
   .add(UserGroup)
   .add(AccountsGroup)
   .add(EscGroup.middleware(Authentication))
+  .add(KvGroup.middleware(Authentication))
   .addError(Wire.MissingCredentials)
   .addError(Wire.MalformedCredentials)
   .addError(Wire.InvalidCredentials)

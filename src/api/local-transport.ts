@@ -29,6 +29,7 @@ import {
 } from "@effect/platform"
 import { Chunk, Context, Effect, Exit, Inspectable, Layer, Option, Runtime, Scope, Stream } from "effect"
 import { PlatformLive, storeFile } from "../server/app.js"
+import { LocalKvOptions } from "../server/kv.js"
 import { envelopeErrors } from "../server/errors.js"
 
 const encoder = new TextEncoder()
@@ -233,11 +234,16 @@ const responseBody = (response: HttpServerResponse.HttpServerResponse, method: s
   }
 }
 
-/** Same layers and middleware as `makeWebHandler` of the server; `dispose` closes the store. */
+/**
+ * Same layers and middleware as `makeWebHandler` of the server; `dispose` closes the store. The one
+ * difference is local mode's KV behaviour (`LocalKvOptions`: namespaces exist implicitly, as in
+ * wrangler's local storage, and a bulk request is not cut at 10,000 entries); `edgectl serve`
+ * keeps the platform's.
+ */
 export const makeLocalHandler = (file: string): { readonly handle: Handle; readonly dispose: () => Promise<void> } => {
   const scope = Effect.runSync(Scope.make())
   const dispose = () => Effect.runPromise(Scope.close(scope, Exit.void))
-  const layer = Layer.mergeAll(PlatformLive(file), HttpApiBuilder.Router.Live, HttpApiBuilder.Middleware.layer)
+  const layer = Layer.mergeAll(PlatformLive(file, undefined, { kv: LocalKvOptions }), HttpApiBuilder.Router.Live, HttpApiBuilder.Middleware.layer)
   let ready: Handle | undefined
   let pending: Promise<Handle> | undefined
   // Built on the first request, as toWebHandler does: a command that never calls the platform

@@ -6,6 +6,7 @@ import { cliConsole } from "./console.js"
 import { accounts, certs, dns, zones } from "./commands/zones.js"
 import { esc } from "./commands/esc.js"
 import { invites } from "./commands/invites.js"
+import { kv, rewriteColonSpelling } from "./commands/kv/index.js"
 import { rules } from "./commands/rules.js"
 import { serve } from "./commands/serve.js"
 import { openTui, tui } from "./commands/tui.js"
@@ -15,7 +16,7 @@ const VERSION = "0.1.0"
 
 const root = Command.make("edgectl").pipe(
   Command.withDescription("terminal UI, CLI and migration assistant for the edge platform's v4 API (local by default, --remote for the real platform)"),
-  Command.withSubcommands([zones, dns, certs, accounts, invites, rules, esc, serve, tui])
+  Command.withSubcommands([zones, dns, certs, accounts, invites, rules, kv, esc, serve, tui])
 )
 
 const cli = Command.run(root, { name: "edgectl", version: VERSION })
@@ -36,8 +37,11 @@ const report = (exit: Exit.Exit<unknown, unknown>): number => {
   return 1
 }
 
-export const main = async (argv: ReadonlyArray<string>): Promise<number> => {
-  const args = argv.slice(2)
+export const main = async (rawArgv: ReadonlyArray<string>): Promise<number> => {
+  const colon = rewriteColonSpelling(rawArgv.slice(2))
+  if (colon.warning !== undefined) process.stderr.write(`${colon.warning}\n`)
+  const argv = [...rawArgv.slice(0, 2), ...colon.args]
+  const args = colon.args
   const program =
     args.length === 0 && process.stdin.isTTY && process.stdout.isTTY
       ? openTui({ remote: false, persistTo: Option.none() })

@@ -97,7 +97,7 @@ export const ErrorTable: Record<V4ErrorTag, { readonly status: number; readonly 
   Unauthorized: { status: 403, codes: [10000, 10037] },
   NotFound: { status: 404, codes: [7003, 10009, 10003, 10013, 1001] },
   NoRoute: { status: 404, codes: [7000] },
-  InvalidInput: { status: 400, codes: [1004, 10102] },
+  InvalidInput: { status: 400, codes: [1004, 10102, 10022, 10024, 10030] },
   Conflict: { status: 400, codes: [10014] },
   QuotaExceeded: { status: 400, codes: [10200] },
   Incompatible: { status: 400, codes: [10300] },

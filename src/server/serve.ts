@@ -29,7 +29,7 @@ export const serve = (o: ServeOptions) =>
   Effect.gen(function* () {
     const server = createServer()
     const layer = HttpApiBuilder.serve(envelopeErrors).pipe(
-      Layer.provide(PlatformLive(storeFile(o.stateDir), undefined, o.clock)),
+      Layer.provide(PlatformLive(storeFile(o.stateDir), undefined, { clock: o.clock })),
       Layer.provide(NodeHttpServer.layer(() => server, { host: o.host, port: o.port }))
     )
     yield* Layer.build(layer)

@@ -8,6 +8,7 @@
  */
 import type Database from "better-sqlite3"
 import world from "../../fixtures/world.json" with { type: "json" }
+import { seedKv } from "../kv/demo.js"
 import type { Seed } from "./db.js"
 import { seedEsc } from "./esc-repo.js"
 import { migrations } from "./migrations.js"
@@ -23,7 +24,10 @@ export interface AreaSeed {
 }
 
 /** Each area's demo data, in migration order. */
-export const AreaSeeds: ReadonlyArray<AreaSeed> = [{ migration: "0002_esc", seed: seedEsc }]
+export const AreaSeeds: ReadonlyArray<AreaSeed> = [
+  { migration: "0002_esc", seed: seedEsc },
+  { migration: "0003_kv", seed: seedKv }
+]
 
 const versionOf = (migration: string) => Object.keys(migrations).indexOf(migration) + 1
 

@@ -84,6 +84,22 @@ export const migrations = {
       always INTEGER NOT NULL DEFAULT 0, secret TEXT,
       CHECK (always = 1 OR secret IS NOT NULL)
     )
+  `),
+  // Key-value store (src/kv/engine.ts). Keys are BLOBs so that the index orders them by their UTF-8
+  // bytes (the platform's listing order) and a cursor seeks past the last key; the namespace is
+  // an integer in the entries so that index stays small. Only expiring entries are in the expiry
+  // index: the lazy purge finds them without costing anything to writes that never expire.
+  "0003_kv": run(`
+    CREATE TABLE kv_namespaces (
+      seq INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, account_id TEXT NOT NULL REFERENCES accounts(id),
+      title TEXT NOT NULL, created_on TEXT NOT NULL, implicit INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE UNIQUE INDEX kv_namespaces_title ON kv_namespaces(account_id, title);
+    CREATE TABLE kv_entries (
+      ns INTEGER NOT NULL, key BLOB NOT NULL, value BLOB NOT NULL, metadata TEXT, expiration INTEGER
+    );
+    CREATE UNIQUE INDEX kv_entries_key ON kv_entries(ns, key);
+    CREATE INDEX kv_entries_expiring ON kv_entries(expiration) WHERE expiration IS NOT NULL
   `)
 } as const
 

@@ -13,7 +13,7 @@ export interface FilterInput {
   readonly clear: () => void
 }
 
-export function useFilterInput(options: { readonly active: boolean; readonly onMove: (press: Keypress) => boolean }): FilterInput {
+export function useFilterInput(options: { readonly active: boolean; readonly onMove: (press: Keypress) => boolean; readonly what?: string }): FilterInput {
   const [text, setText] = useState("")
   const [editing, setEditing] = useState(false)
   useKeys(
@@ -42,7 +42,7 @@ export function useFilterInput(options: { readonly active: boolean; readonly onM
       active: options.active && editing,
       modal: true,
       hints: [
-        { keys: "type", label: "filter by name" },
+        { keys: "type", label: `filter by ${options.what ?? "name"}` },
         { keys: "↑↓", label: "move" },
         { keys: "enter", label: "keep" },
         { keys: "esc", label: "clear" },
@@ -61,7 +61,7 @@ export function useFilterInput(options: { readonly active: boolean; readonly onM
   }
 }
 
-export function FilterBar({ filter }: { filter: FilterInput }) {
+export function FilterBar({ filter, what = "name" }: { filter: FilterInput; what?: string }) {
   if (filter.editing) {
     return (
       <Text>
@@ -80,5 +80,5 @@ export function FilterBar({ filter }: { filter: FilterInput }) {
       </Text>
     )
   }
-  return <Text dimColor>/ to filter by name</Text>
+  return <Text dimColor>/ to filter by {what}</Text>
 }

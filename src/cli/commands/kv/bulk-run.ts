@@ -1,0 +1,72 @@
+/** What `edgectl kv bulk put|delete <FILE>` do (loaded when one of them runs). */
+import { Effect } from "effect"
+import type { CheckedFile } from "../../../kv/bulk-file.js"
+import * as Kv from "../../../services/kv.js"
+import { note, printJson, printLine } from "../../output.js"
+import { progressLine } from "../../progress.js"
+import { confirm } from "../../prompt.js"
+import { positional } from "../../run.js"
+import { chooseNamespace, ConfigReader, opt, runKv } from "./common.js"
+import type { Parsed } from "./options.js"
+
+const plural = (n: number, one: string, many: string) => `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`
+
+/** wrangler warns about properties a bulk entry does not have; so do we, and they are ignored. */
+const warnUnknown = (file: string) => (checked: CheckedFile) => {
+  for (const u of checked.unknown) {
+    const at = u.indexes.join(", ") + (u.count > u.indexes.length ? `, … (${u.count} entries)` : "")
+    note(`warning: ${file}: ${u.count === 1 ? "entry" : "entries"} ${at} ${u.count === 1 ? "has" : "have"} a property that is not part of a bulk entry (ignored): ${JSON.stringify(u.property)}`)
+  }
+}
+
+export const bulkPut = (o: Parsed<"bulkPut">) =>
+  Effect.gen(function* () {
+    const what = "kv bulk put"
+    const file = yield* positional("<filename>", o.file)
+    const reader = new ConfigReader(what, process.cwd(), opt(o.config))
+    const ns = yield* chooseNamespace(what, o, reader, true)
+    const progress = progressLine({ json: o.json })
+    const outcome = yield* runKv(what, o, reader, ({ account }) =>
+      Effect.flatMap(account, (a) =>
+        Kv.bulkPutFile(a, ns.id, file, {
+          onProgress: (p) => progress.update(p.phase === "checking" ? `checking ${file}` : "writing", p.done, p.total, p.unit),
+          onChecked: warnUnknown(file)
+        })
+      )
+    ).pipe(Effect.ensuring(Effect.sync(progress.clear)))
+    if (o.json) return printJson(outcome.result)
+    printLine(`Wrote ${plural(outcome.count, "entry", "entries")} to namespace ${ns.label}${outcome.requests > 1 ? ` in ${outcome.requests} requests` : ""}.`)
+  })
+
+export const bulkDelete = (o: Parsed<"bulkDelete">) =>
+  Effect.gen(function* () {
+    const what = "kv bulk delete"
+    const file = yield* positional("<filename>", o.file)
+    const reader = new ConfigReader(what, process.cwd(), opt(o.config))
+    const ns = yield* chooseNamespace(what, o, reader, true)
+    const progress = progressLine({ json: o.json })
+    const outcome = yield* runKv(what, o, reader, ({ account }) =>
+      Effect.gen(function* () {
+        const a = yield* account
+        // The file is checked before the question, so the question can say how many keys.
+        const checked = yield* Kv.checkBulkFile(file, "keys", {
+          onProgress: (p) => progress.update(`checking ${file}`, p.done, p.total, p.unit)
+        })
+        progress.clear()
+        const answer = yield* confirm(`Delete the ${plural(checked.count, "key", "keys")} listed in ${file} from namespace ${ns.label}?`, {
+          default: true,
+          yes: o.yes
+        })
+        if (answer !== "yes") return undefined
+        return yield* Kv.bulkDeleteChecked(a, ns.id, checked, {
+          onProgress: (p) => progress.update("deleting", p.done, p.total, p.unit)
+        })
+      })
+    ).pipe(Effect.ensuring(Effect.sync(progress.clear)))
+    if (outcome === undefined) {
+      note("Not deleted.")
+      return
+    }
+    if (o.json) return printJson(outcome.result)
+    printLine(`Deleted ${plural(outcome.count, "key", "keys")} from namespace ${ns.label}.`)
+  })

@@ -1,0 +1,124 @@
+/**
+ * What every `edgectl kv` command does around its work: the target (`--remote`/`--local` in any of
+ * their forms), the account, and the namespace chosen with exactly one of `--binding` (through the
+ * project config) or `--namespace-id`.
+ */
+import type { HttpClient } from "@effect/platform"
+import { Effect, Option } from "effect"
+import type { ClientConfig } from "../../../api/client.js"
+import type { V4Error } from "../../../domain/errors.js"
+import { resolveAccount } from "../../../services/kv.js"
+import { formatError } from "../../output.js"
+import {
+  ConfigError,
+  loadProjectConfig,
+  resolveBinding,
+  scopeFor,
+  type ProjectConfig,
+  type ResolvedNamespace
+} from "../../project-config.js"
+import { CliFailure, run, usage } from "../../run.js"
+import type { SelectorOptions, TargetOptions } from "./options.js"
+
+export const opt = <A>(o: Option.Option<A>) => Option.getOrUndefined(o)
+
+/** `--remote` / `--local` in any of their forms: `--local false` is `--remote`, as in wrangler. */
+const targetFlags = (o: TargetOptions) => {
+  const remote = opt(o.remote)
+  const local = opt(o.local)
+  const isRemote = remote === true || (remote === undefined && local === false)
+  if ((remote === true && local === true) || (remote === false && local === false)) {
+    return Effect.fail(usage("--remote and --local cannot be used together"))
+  }
+  return Effect.succeed({ remote: isRemote, local: false, persistTo: o.persistTo })
+}
+
+const configFailure = (what: string, e: ConfigError, hint?: string) =>
+  new CliFailure({ text: `error: ${what}: ${e.message}${hint ? `\nhint: ${hint}` : ""}`, exitCode: 1 })
+
+/** The project config, read once per command and only when something needs it. */
+export class ConfigReader {
+  private loaded: Promise<ProjectConfig | undefined> | undefined
+  constructor(
+    readonly what: string,
+    readonly cwd: string,
+    readonly explicit: string | undefined
+  ) {}
+
+  get(): Effect.Effect<ProjectConfig | undefined, CliFailure> {
+    return Effect.tryPromise({
+      try: () => (this.loaded ??= loadProjectConfig(this.cwd, this.explicit)),
+      catch: (e) => (e instanceof ConfigError ? configFailure(this.what, e) : new CliFailure({ text: `error: ${this.what}: ${String(e)}`, exitCode: 1 }))
+    })
+  }
+}
+
+/** The namespace a command works on: exactly one of --binding and --namespace-id. */
+export const chooseNamespace = (
+  what: string,
+  o: SelectorOptions,
+  config: ConfigReader,
+  write: boolean
+): Effect.Effect<ResolvedNamespace, CliFailure> =>
+  Effect.gen(function* () {
+    const binding = opt(o.binding)
+    const namespaceId = opt(o.namespaceId)
+    if (binding !== undefined && namespaceId !== undefined) {
+      return yield* Effect.fail(usage("--binding and --namespace-id cannot be used together; give only one"))
+    }
+    if (binding === undefined && namespaceId === undefined) {
+      return yield* Effect.fail(usage("exactly one of --binding and --namespace-id is required"))
+    }
+    if (namespaceId !== undefined) {
+      if (namespaceId === "") return yield* Effect.fail(usage("--namespace-id is empty"))
+      return { id: namespaceId, label: `id ${namespaceId}`, binding: undefined }
+    }
+    const c = yield* config.get()
+    return yield* Effect.try({
+      try: () => resolveBinding(c, config.cwd, { binding: binding!, env: opt(o.env), preview: opt(o.preview), write }),
+      catch: (e) => (e instanceof ConfigError ? configFailure(what, e, "check kv_namespaces in the project config, or pass --namespace-id") : new CliFailure({ text: `error: ${what}: ${String(e)}`, exitCode: 1 }))
+    })
+  })
+
+/** The account id users gave: CLOUDFLARE_ACCOUNT_ID, else `account_id` of the config (env section first). */
+const givenAccount = (config: ConfigReader, env: string | undefined) =>
+  Effect.gen(function* () {
+    const fromEnv = process.env.CLOUDFLARE_ACCOUNT_ID
+    if (fromEnv !== undefined && fromEnv !== "") return fromEnv
+    const c = yield* config.get()
+    if (c === undefined) return undefined
+    const scope = yield* Effect.try({ try: () => scopeFor(c, env), catch: (e) => configFailure(config.what, e as ConfigError) })
+    return scope.accountId ?? c.accountId
+  })
+
+const Hints: Partial<Record<string, string>> = {
+  "10013": "run `edgectl kv namespace list` to see the namespaces of the account",
+  "10014": "run `edgectl kv namespace list` to see its id, or choose another name"
+}
+
+export interface KvRun {
+  /** The account the command works in. */
+  readonly account: Effect.Effect<string, V4Error, HttpClient.HttpClient | ClientConfig>
+}
+
+/**
+ * Runs a KV command's Effect against the chosen target, in the account resolved for it; failures
+ * become one `error:` line (and a hint) on stderr.
+ */
+export const runKv = <A>(
+  what: string,
+  o: TargetOptions & { readonly env?: Option.Option<string> },
+  config: ConfigReader,
+  body: (k: KvRun) => Effect.Effect<A, V4Error | CliFailure, HttpClient.HttpClient | ClientConfig>
+): Effect.Effect<A, CliFailure> =>
+  Effect.gen(function* () {
+    const flags = yield* targetFlags(o)
+    // The config's account_id is a real account: local mode only takes an id of a local account,
+    // so it does not read the config for it.
+    const given = flags.remote ? yield* givenAccount(config, o.env !== undefined ? opt(o.env) : undefined) : process.env.CLOUDFLARE_ACCOUNT_ID
+    const account = yield* Effect.cached(resolveAccount(given))
+    return yield* run(what, flags, body({ account }), (e) => Hints[String(e.code)])
+  })
+
+/** A V4 error as the CLI prints it (for failures found before anything is sent). */
+export const failWith = (what: string, e: V4Error) => new CliFailure({ text: formatError(what, e, Hints[String(e.code)]), exitCode: 1 })

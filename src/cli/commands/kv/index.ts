@@ -1,0 +1,72 @@
+/**
+ * `edgectl kv`: the key-value store, with wrangler's commands and options (`kv namespace`,
+ * `kv key`, `kv bulk`). The tree and its options are declared here, loaded at every start; what a
+ * command does is in ./run.js, loaded only when a KV command runs (it pulls in the KV service,
+ * the bulk file reader and the project config reader, which other commands do not need).
+ */
+import { Command } from "@effect/cli"
+import { Effect } from "effect"
+import type { CliFailure } from "../../run.js"
+import { Configs, type KvCommand, type Parsed } from "./options.js"
+
+type Handlers = { readonly [K in KvCommand]: (o: Parsed<K>) => Effect.Effect<void, CliFailure> }
+
+const handler =
+  <K extends KvCommand>(key: K) =>
+  (o: Parsed<K>): Effect.Effect<void, CliFailure> =>
+    Effect.flatMap(
+      Effect.promise(() => import("./run.js") as Promise<Handlers>),
+      (run) => (run[key] as (o: Parsed<K>) => Effect.Effect<void, CliFailure>)(o)
+    )
+
+// Generic over the command, TypeScript cannot see that Configs[key] parses into Parsed<K>: it does.
+const command = <K extends KvCommand>(name: string, key: K, description: string) =>
+  Command.make(name, Configs[key], handler(key) as (o: unknown) => Effect.Effect<void, CliFailure>).pipe(Command.withDescription(description))
+
+const namespace = Command.make("namespace").pipe(
+  Command.withDescription("KV namespaces of the account"),
+  Command.withSubcommands([
+    command("create", "namespaceCreate", "create a namespace; prints the lines to add to the project config"),
+    command("list", "namespaceList", "print the account's namespaces as a JSON array of {id, title}"),
+    command("delete", "namespaceDelete", "delete a namespace and all its keys (asks [y/n]; --yes off a terminal)")
+  ])
+)
+
+const key = Command.make("key").pipe(
+  Command.withDescription("single keys of a namespace"),
+  Command.withSubcommands([
+    command("put", "keyPut", "write one key"),
+    command("get", "keyGet", "print a key's value (raw bytes; --text for UTF-8 text)"),
+    command("list", "keyList", "print every key (with --prefix, those that start with it) as a JSON array"),
+    command("delete", "keyDelete", "delete one key (a missing key is not an error)")
+  ])
+)
+
+const bulk = Command.make("bulk").pipe(
+  Command.withDescription("many keys at once, from JSON files"),
+  Command.withSubcommands([
+    command("put", "bulkPut", "write every entry of a JSON file; an invalid file writes nothing"),
+    command("delete", "bulkDelete", "delete every key listed in a JSON file (asks, default yes)")
+  ])
+)
+
+export const kv = Command.make("kv").pipe(
+  Command.withDescription("key-value store: namespaces, keys and bulk files (wrangler's kv commands)"),
+  Command.withSubcommands([namespace, key, bulk])
+)
+
+const Colon = /^kv:(namespace|key|bulk)$/
+
+/**
+ * `kv:namespace` / `kv:key` / `kv:bulk` as the first argument become `kv namespace` etc.; the
+ * deprecation warning (as wrangler 3.60+ prints one) is returned for stderr.
+ */
+export const rewriteColonSpelling = (args: ReadonlyArray<string>): { readonly args: ReadonlyArray<string>; readonly warning?: string } => {
+  const first = args.findIndex((a) => !a.startsWith("-"))
+  const m = first >= 0 ? Colon.exec(args[first]!) : null
+  if (m === null) return { args }
+  return {
+    args: [...args.slice(0, first), "kv", m[1]!, ...args.slice(first + 1)],
+    warning: `warning: "kv:${m[1]}" is deprecated; use "kv ${m[1]}" (with a space)`
+  }
+}

@@ -1,0 +1,89 @@
+/** What `edgectl kv namespace create|list|delete` do (loaded when one of them runs). */
+import { Effect, Option, Stream } from "effect"
+import type { KvNamespace } from "../../../domain/kv.js"
+import * as Kv from "../../../services/kv.js"
+import { note, printJson, printLine } from "../../output.js"
+import { bindingName, ConfigError, configSnippet, namespaceTitle } from "../../project-config.js"
+import { confirm } from "../../prompt.js"
+import { CliFailure, positional, usage } from "../../run.js"
+import { chooseNamespace, ConfigReader, opt, runKv } from "./common.js"
+import type { Parsed } from "./options.js"
+
+const where = (remote: boolean) => (remote ? "on the remote platform" : "on the local platform (--remote for the real one)")
+
+const isRemote = (o: { remote: Option.Option<boolean>; local: Option.Option<boolean> }) =>
+  opt(o.remote) === true || (opt(o.remote) === undefined && opt(o.local) === false)
+
+export const namespaceCreate = (o: Parsed<"namespaceCreate">) =>
+  Effect.gen(function* () {
+    const what = "kv namespace create"
+    const name = yield* positional("<namespace>", o.namespace)
+    if (name.trim() === "") return yield* Effect.fail(usage("<namespace> is empty"))
+    const reader = new ConfigReader(what, process.cwd(), opt(o.config))
+    const config = yield* reader.get()
+    const env = opt(o.env)
+    const preview = opt(o.preview) === true
+    const { title, defaultPrefix } = yield* Effect.try({
+      try: () => namespaceTitle(config, name, env, preview),
+      catch: (e) => new CliFailure({ text: `error: ${what}: ${(e as ConfigError).message}`, exitCode: 1 })
+    })
+    if (defaultPrefix) {
+      note(`warning: ${config === undefined ? "no wrangler.json, wrangler.jsonc or wrangler.toml here" : `${config.file} has no "name"`}: the title uses "worker" as its prefix`)
+    }
+    const ns = yield* runKv(what, o, reader, ({ account }) => Effect.flatMap(account, (a) => Kv.createNamespace(a, title)))
+    if (o.json) return printJson(ns)
+    const binding = bindingName(name)
+    const file = config?.file ?? "wrangler.toml"
+    printLine(`Created KV namespace ${JSON.stringify(ns.title)} (id ${ns.id}) ${where(isRemote(o))}.`)
+    printLine(`Add it to ${env ? `the "${env}" environment of ` : ""}${file}:`)
+    printLine(configSnippet(config?.format ?? "toml", binding, ns.id, env, preview))
+  })
+
+export const namespaceList = (o: Parsed<"namespaceList">) =>
+  Effect.gen(function* () {
+    const what = "kv namespace list"
+    const reader = new ConfigReader(what, process.cwd(), opt(o.config))
+    const namespaces = yield* runKv(what, o, reader, ({ account }) =>
+      Effect.flatMap(account, (a) => Effect.map(Stream.runCollect(Kv.allNamespaces(a)), (c) => Array.from(c)))
+    )
+    // JSON either way: scripts written for wrangler parse this output.
+    printJson(namespaces)
+  })
+
+export const namespaceDelete = (o: Parsed<"namespaceDelete">) =>
+  Effect.gen(function* () {
+    const what = "kv namespace delete"
+    const title = opt(o.name)
+    if (title !== undefined) yield* positional("<namespace>", title)
+    const given = [title, opt(o.binding), opt(o.namespaceId)].filter((x) => x !== undefined).length
+    if (given > 1) return yield* Effect.fail(usage("give exactly one of <namespace> (a title), --binding and --namespace-id"))
+    const reader = new ConfigReader(what, process.cwd(), opt(o.config))
+    const chosen = title === undefined ? yield* chooseNamespace(what, o, reader, true) : undefined
+    const deleted = yield* runKv(what, o, reader, ({ account }) =>
+      Effect.gen(function* () {
+        const a = yield* account
+        const ns: KvNamespace = chosen !== undefined ? yield* Kv.getNamespace(a, chosen.id) : yield* Kv.findNamespaceByTitle(a, title!)
+        const answer = yield* confirm(
+          `Delete KV namespace ${JSON.stringify(ns.title)} (id ${ns.id}) and every key in it? This cannot be undone.`,
+          { yes: o.yes }
+        )
+        if (answer === "refused") {
+          return yield* Effect.fail(
+            new CliFailure({
+              text: `error: ${what}: not deleting namespace ${JSON.stringify(ns.title)} (id ${ns.id}) without a confirmation: stdin is not a terminal\nhint: pass --yes to delete it`,
+              exitCode: 1
+            })
+          )
+        }
+        if (answer === "no") return undefined
+        yield* Kv.deleteNamespace(a, ns.id)
+        return ns
+      })
+    )
+    if (deleted === undefined) {
+      note("Not deleted.")
+      return
+    }
+    if (o.json) return printJson(deleted)
+    printLine(`Deleted KV namespace ${JSON.stringify(deleted.title)} (id ${deleted.id}).`)
+  })

@@ -1,0 +1,95 @@
+/**
+ * The options and arguments of every `edgectl kv` command, as wrangler spells them (with its four
+ * boolean forms: `--preview`, `--preview true`, `--preview false`, `--preview=false`). Only
+ * declarations: this module is loaded at every start, the commands' work is loaded when one runs.
+ */
+import { Args, type Command, Options } from "@effect/cli"
+import type { Option } from "effect"
+import { json, persistTo } from "../../options.js"
+
+/**
+ * A boolean option that knows whether it was given: None when absent. @effect/cli's
+ * `Options.boolean` defaults to false; its inner single option (the same parser: a bare flag, or
+ * true/false after it or after `=`) has no default.
+ */
+export const triState = (name: string, description: string): Options.Options<Option.Option<boolean>> => {
+  const flag = Options.boolean(name) as unknown as { readonly _tag: string; readonly options: Options.Options<boolean> }
+  if (flag._tag !== "WithDefault") throw new Error(`@effect/cli changed Options.boolean: expected WithDefault, got ${flag._tag}`)
+  return Options.optional(Options.withDescription(flag.options, description))
+}
+
+export const target = {
+  json,
+  persistTo,
+  remote: triState("remote", "use the real platform (CLOUDFLARE_API_TOKEN or CLOUDFLARE_API_KEY + CLOUDFLARE_EMAIL)"),
+  local: triState("local", "use the embedded local platform (the default; --local false means --remote)"),
+  config: Options.text("config").pipe(
+    Options.withAlias("c"),
+    Options.withDescription("project config file (default: wrangler.json, wrangler.jsonc or wrangler.toml here)"),
+    Options.optional
+  )
+}
+
+const env = Options.text("env").pipe(Options.withAlias("e"), Options.withDescription("environment of the project config ([env.NAME])"), Options.optional)
+const preview = triState("preview", "use the binding's preview_id (--preview false: its id)")
+
+export const selector = {
+  binding: Options.text("binding").pipe(Options.withDescription("binding name of the namespace in the project config"), Options.optional),
+  namespaceId: Options.text("namespace-id").pipe(Options.withDescription("id of the namespace"), Options.optional),
+  env,
+  preview
+}
+
+const key = Args.text({ name: "key" }).pipe(Args.withDescription("the key"))
+const file = (what: string) => Args.text({ name: "filename" }).pipe(Args.withDescription(what))
+
+/** Every command's configuration, by name; the handlers (loaded on use) take the parsed values. */
+export const Configs = {
+  namespaceCreate: {
+    ...target,
+    namespace: Args.text({ name: "namespace" }).pipe(Args.withDescription("name of the namespace (the title adds the project prefix)")),
+    env,
+    preview
+  },
+  namespaceList: { ...target },
+  namespaceDelete: {
+    ...target,
+    ...selector,
+    yes: Options.boolean("yes", { aliases: ["y", "skip-confirmation"] }).pipe(Options.withDescription("delete without asking (needed off a terminal)")),
+    name: Args.text({ name: "namespace" }).pipe(Args.withDescription("title of the namespace (instead of --binding/--namespace-id)"), Args.optional)
+  },
+  keyPut: {
+    ...target,
+    ...selector,
+    key,
+    value: Args.text({ name: "value" }).pipe(Args.withDescription("the value (or --path)"), Args.optional),
+    path: Options.text("path").pipe(Options.withDescription("read the value from this file (keeps it out of shell history)"), Options.optional),
+    ttl: Options.text("ttl").pipe(Options.withDescription("seconds until the key expires (at least 60; wins over --expiration)"), Options.optional),
+    expiration: Options.text("expiration").pipe(Options.withDescription("when the key expires, in seconds since the UNIX epoch"), Options.optional),
+    metadata: Options.text("metadata").pipe(Options.withDescription("a JSON object of at most 1024 bytes"), Options.optional)
+  },
+  keyGet: {
+    ...target,
+    ...selector,
+    key,
+    text: Options.boolean("text").pipe(Options.withDescription("decode the value as UTF-8 text (adds a newline)"))
+  },
+  keyList: {
+    ...target,
+    ...selector,
+    prefix: Options.text("prefix").pipe(Options.withDescription("only keys that start with this"), Options.optional)
+  },
+  keyDelete: { ...target, ...selector, key },
+  bulkPut: { ...target, ...selector, file: file("JSON file: an array of {key, value, expiration?, expiration_ttl?, metadata?, base64?}") },
+  bulkDelete: {
+    ...target,
+    ...selector,
+    yes: Options.boolean("yes", { aliases: ["y", "force", "f"] }).pipe(Options.withDescription("delete without asking")),
+    file: file('JSON file: an array of keys (strings or {"name": key})')
+  }
+}
+
+export type KvCommand = keyof typeof Configs
+export type Parsed<K extends KvCommand> = Command.Command.ParseConfig<(typeof Configs)[K]>
+export type TargetOptions = Command.Command.ParseConfig<typeof target>
+export type SelectorOptions = Command.Command.ParseConfig<typeof selector>

@@ -1,0 +1,82 @@
+/**
+ * Confirmations: asked on stderr, answered on a terminal's stdin. Off a terminal (or with --yes)
+ * nothing is asked: the default is taken, and a question without a default is refused.
+ */
+import { Effect } from "effect"
+import * as readline from "node:readline"
+
+export type Confirmation = "yes" | "no" | "refused"
+
+/** Where a question is asked (a terminal's stdin and stderr unless a test says otherwise). */
+export interface PromptIo {
+  readonly input: NodeJS.ReadableStream
+  readonly output: NodeJS.WritableStream
+  readonly interactive: boolean
+}
+
+const terminal = (): PromptIo => ({
+  input: process.stdin,
+  output: process.stderr,
+  interactive: process.stdin.isTTY === true && process.stderr.isTTY === true
+})
+
+/** Asks questions on one readline; undefined when the input ends (ctrl+d) before an answer. */
+const asker = (io: PromptIo) => {
+  const rl = readline.createInterface({ input: io.input, output: io.output, terminal: io.output === process.stderr })
+  const lines: Array<string> = []
+  let waiting: ((line: string | undefined) => void) | undefined
+  let closed = false
+  rl.on("line", (line) => {
+    if (waiting) {
+      const w = waiting
+      waiting = undefined
+      w(line)
+    } else lines.push(line)
+  })
+  rl.on("close", () => {
+    closed = true
+    waiting?.(undefined)
+  })
+  return {
+    ask: (question: string) =>
+      new Promise<string | undefined>((resolve) => {
+        io.output.write(question)
+        const next = lines.shift()
+        if (next !== undefined) return resolve(next)
+        if (closed) return resolve(undefined)
+        waiting = resolve
+      }),
+    close: () => rl.close()
+  }
+}
+
+/**
+ * `[y/n]` (no default: asked again until answered), `[Y/n]` (default yes) or `[y/N]`. `yes` is the
+ * --yes flag.
+ */
+export const confirm = (
+  question: string,
+  o: { readonly default?: boolean; readonly yes: boolean; readonly io?: PromptIo }
+): Effect.Effect<Confirmation> =>
+  Effect.promise(async () => {
+    if (o.yes) return "yes"
+    const io = o.io ?? terminal()
+    if (!io.interactive) return o.default === undefined ? "refused" : o.default ? "yes" : "no"
+    const choices = o.default === undefined ? "[y/n]" : o.default ? "[Y/n]" : "[y/N]"
+    const a = asker(io)
+    try {
+      for (;;) {
+        const answer = await a.ask(`${question} ${choices} `)
+        if (answer === undefined) {
+          io.output.write("\n")
+          return "no"
+        }
+        const t = answer.trim().toLowerCase()
+        if (t === "y" || t === "yes") return "yes"
+        if (t === "n" || t === "no") return "no"
+        if (t === "" && o.default !== undefined) return o.default ? "yes" : "no"
+      }
+    } finally {
+      a.close()
+    }
+  })

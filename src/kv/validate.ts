@@ -1,0 +1,329 @@
+/**
+ * Validation of key-value writes, in one place and pure: the engine, the server, the CLI (before it
+ * sends anything) and the editor checks all call these functions, so they cannot disagree.
+ *
+ * A problem is structured (`{index, key, field, limit, actual, message}`): the CLI prints it as a
+ * line, the server puts it in the error envelope, and the editor checks attach it to the entry and
+ * field it concerns. `message` speaks about the field alone; `describeProblem` adds the entry.
+ */
+import {
+  KeyMaxBytes,
+  MaxExpiration,
+  MetadataMaxBytes,
+  MinTtlSeconds,
+  ValueMaxBytes
+} from "./limits.js"
+
+export type Field = "key" | "value" | "metadata" | "expiration" | "expiration_ttl" | "base64" | "entry"
+
+/** One thing wrong with one field; `limit` is the bound and `actual` what was given (a size or a value). */
+export interface FieldIssue {
+  readonly field: Field
+  readonly limit: number | string | undefined
+  readonly actual: number | string | undefined
+  readonly message: string
+}
+
+/** A field issue located in a write: `index` in a bulk body or file (undefined for a single put). */
+export interface Problem extends FieldIssue {
+  readonly index: number | undefined
+  readonly key: string | undefined
+}
+
+const issue = (field: Field, message: string, limit?: number | string, actual?: number | string): FieldIssue => ({
+  field,
+  limit,
+  actual,
+  message
+})
+
+export const locate = (i: FieldIssue, index: number | undefined, key: string | undefined): Problem => ({ ...i, index, key })
+
+/** A key as messages show it: quoted, cut after 40 characters. */
+export const showKey = (key: string): string => JSON.stringify(key.length > 40 ? `${key.slice(0, 39)}…` : key)
+
+/** `entry 3 (key "a"): expiration_ttl is 30 seconds, the minimum is 60`. */
+export const describeProblem = (p: Problem): string => {
+  const where =
+    p.index !== undefined ? `entry ${p.index}${p.key !== undefined ? ` (key ${showKey(p.key)})` : ""}: ` : ""
+  return `${where}${p.message}`
+}
+
+const utf8 = (s: string) => Buffer.byteLength(s, "utf8")
+
+const codePoint = (c: string) => `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`
+
+/** Control characters, lone surrogates, separators and whitespace: what a key may not hold. */
+const Unprintable = /[\p{Cc}\p{Cs}\p{Z}\s]/u
+
+// ---------------------------------------------------------------------------------------------
+// Fields
+
+/** A key: 1..512 bytes of UTF-8, printable, no whitespace, not `.` or `..`. */
+export const checkKey = (key: string): FieldIssue | undefined => {
+  if (key.length === 0) return issue("key", `key is empty; a key is 1 to ${KeyMaxBytes} bytes`, 1, 0)
+  const bytes = utf8(key)
+  if (bytes > KeyMaxBytes) return issue("key", `key is ${bytes} bytes, the limit is ${KeyMaxBytes} bytes`, KeyMaxBytes, bytes)
+  if (key === "." || key === "..") {
+    return issue("key", `key ${JSON.stringify(key)} is not allowed: "." and ".." name path segments in URLs`, 'not "." or ".."', key)
+  }
+  const bad = Unprintable.exec(key)
+  if (bad !== null) {
+    const c = bad[0]
+    const what = /[\uD800-\uDFFF]/.test(c) ? "an unpaired surrogate (not valid UTF-8)" : /\s|\p{Z}/u.test(c) ? "whitespace" : "a control character"
+    return issue(
+      "key",
+      `key has ${what} (${codePoint(c)}) at character ${bad.index + 1}; keys are printable characters without whitespace`,
+      "printable, no whitespace",
+      codePoint(c)
+    )
+  }
+  return undefined
+}
+
+export const checkValueSize = (bytes: number): FieldIssue | undefined =>
+  bytes > ValueMaxBytes
+    ? issue("value", `value is ${bytes} bytes, the limit is ${ValueMaxBytes} bytes (25 MiB)`, ValueMaxBytes, bytes)
+    : undefined
+
+const typeName = (v: unknown) => (v === null ? "null" : Array.isArray(v) ? "an array" : typeof v === "object" ? "an object" : `a ${typeof v}`)
+
+/** Metadata: a JSON object whose serialization is at most 1,024 bytes. `null`/`undefined`: none. */
+export const checkMetadata = (m: unknown): { readonly json: string | null } | FieldIssue => {
+  if (m === undefined || m === null) return { json: null }
+  if (typeof m !== "object" || Array.isArray(m)) {
+    return issue("metadata", `metadata must be a JSON object, got ${typeName(m)}`, "a JSON object", typeName(m))
+  }
+  const json = JSON.stringify(m)
+  const bytes = utf8(json)
+  if (bytes > MetadataMaxBytes) {
+    return issue("metadata", `metadata is ${bytes} bytes as JSON, the limit is ${MetadataMaxBytes} bytes`, MetadataMaxBytes, bytes)
+  }
+  return { json }
+}
+
+export const isIssue = (u: unknown): u is FieldIssue =>
+  typeof u === "object" && u !== null && "field" in u && "message" in u
+
+/** Metadata given as JSON text (a multipart field, `--metadata`). */
+export const parseMetadataText = (text: string): { readonly json: string | null } | FieldIssue => {
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(text)
+  } catch (e) {
+    const shown = text.length > 60 ? `${text.slice(0, 59)}…` : text
+    return issue("metadata", `metadata is not valid JSON (${(e as Error).message}): ${shown}`, "a JSON object", shown)
+  }
+  if (parsed === null) return issue("metadata", "metadata must be a JSON object, got null", "a JSON object", "null")
+  return checkMetadata(parsed)
+}
+
+const isInteger = (v: unknown): v is number => typeof v === "number" && Number.isSafeInteger(v)
+
+/** `expiration`: whole seconds since the UNIX epoch, at least 60 s after `now`. */
+export const checkExpiration = (v: unknown, now: number): FieldIssue | undefined => {
+  if (!isInteger(v)) {
+    return issue("expiration", `expiration must be a whole number of seconds since the UNIX epoch, got ${JSON.stringify(v)}`, "an integer", String(v))
+  }
+  const min = now + MinTtlSeconds
+  if (v < min) {
+    return issue(
+      "expiration",
+      `expiration ${v} is ${v <= now ? `${now - v} seconds in the past` : `only ${v - now} seconds ahead`}; it must be at least ${MinTtlSeconds} seconds in the future (>= ${min})`,
+      min,
+      v
+    )
+  }
+  if (v > MaxExpiration) return issue("expiration", `expiration ${v} is after the year 9999 (the limit is ${MaxExpiration})`, MaxExpiration, v)
+  return undefined
+}
+
+/** `expiration_ttl`: whole seconds, at least 60. */
+export const checkTtl = (v: unknown, now: number): FieldIssue | undefined => {
+  if (!isInteger(v)) return issue("expiration_ttl", `expiration_ttl must be a whole number of seconds, got ${JSON.stringify(v)}`, "an integer", String(v))
+  if (v < MinTtlSeconds) return issue("expiration_ttl", `expiration_ttl is ${v} seconds, the minimum is ${MinTtlSeconds}`, MinTtlSeconds, v)
+  if (now + v > MaxExpiration) return issue("expiration_ttl", `expiration_ttl ${v} ends after the year 9999`, MaxExpiration - now, v)
+  return undefined
+}
+
+/** A number given as text (a query parameter, a CLI option); `undefined` when absent. */
+export const parseSeconds = (field: "expiration" | "expiration_ttl", text: string | undefined): number | FieldIssue | undefined => {
+  if (text === undefined || text === "") return undefined
+  if (!/^-?\d+$/.test(text.trim())) {
+    return issue(field, `${field} must be a whole number of seconds, got ${JSON.stringify(text)}`, "an integer", text)
+  }
+  return Number(text.trim())
+}
+
+/**
+ * The absolute expiration (UNIX seconds) of a write, or null; `expiration_ttl` takes precedence
+ * over `expiration`, as on the platform.
+ */
+export const resolveExpiration = (
+  expiration: unknown,
+  ttl: unknown,
+  now: number
+): { readonly expiration: number | null } | FieldIssue => {
+  if (ttl !== undefined && ttl !== null) {
+    const bad = checkTtl(ttl, now)
+    return bad ?? { expiration: now + (ttl as number) }
+  }
+  if (expiration !== undefined && expiration !== null) {
+    const bad = checkExpiration(expiration, now)
+    return bad ?? { expiration: expiration as number }
+  }
+  return { expiration: null }
+}
+
+const Base64 = /^[A-Za-z0-9+/\-_]*={0,2}$/
+
+const withoutLineBreaks = (s: string) => (s.includes("\n") || s.includes("\r") ? s.replace(/\r?\n|\r/g, "") : s)
+
+/** Why base64 text is not valid (standard or URL-safe alphabet, padding optional, line breaks ignored). */
+export const base64Issue = (s: string): FieldIssue | undefined => {
+  const text = withoutLineBreaks(s)
+  const body = text.replace(/=+$/, "")
+  const bad = /[^A-Za-z0-9+/\-_]/.exec(body)
+  if (Base64.test(text) && bad === null && body.length % 4 !== 1 && (text.length === body.length || text.length % 4 === 0)) return undefined
+  const where = bad !== null ? `: ${JSON.stringify(bad[0])} at character ${bad.index + 1}` : ` (${body.length} characters cannot be base64)`
+  return issue("base64", `value is not valid base64${where}; it was marked "base64": true`, "valid base64", bad !== null ? bad[0] : body.length)
+}
+
+/** Strict base64 decoding: the bytes, or why the text is not base64. */
+export const decodeBase64 = (s: string): Uint8Array | FieldIssue => base64Issue(s) ?? Buffer.from(withoutLineBreaks(s).replace(/=+$/, ""), "base64")
+
+/** The decoded size of valid base64 text, without decoding it. */
+const base64Bytes = (s: string) => {
+  const body = withoutLineBreaks(s).replace(/=+$/, "")
+  return Math.floor((body.length * 3) / 4)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Whole writes
+
+/** A validated write, ready for the store. */
+export interface WriteEntry {
+  readonly key: string
+  readonly value: Uint8Array
+  /** JSON text of the metadata object, or null. */
+  readonly metadata: string | null
+  /** UNIX seconds, or null. */
+  readonly expiration: number | null
+}
+
+export const EntryFields = ["key", "value", "expiration", "expiration_ttl", "metadata", "base64"] as const
+
+export interface EntryCheck {
+  /** The entry when it has no problem and `materialize` was asked for. */
+  readonly entry: WriteEntry | undefined
+  readonly problems: ReadonlyArray<Problem>
+  /** Properties that are not part of a bulk entry (ignored, as the platform does). */
+  readonly unknown: ReadonlyArray<string>
+  /** The size of the value as stored. */
+  readonly valueBytes: number
+}
+
+/**
+ * One entry of a bulk write (`{key, value, expiration?, expiration_ttl?, metadata?, base64?}`), at
+ * `index`. With `materialize` false only the checks run (no value bytes are made): what the CLI
+ * does over a whole file before it writes anything.
+ */
+export const checkEntry = (raw: unknown, index: number, now: number, materialize = true): EntryCheck => {
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
+    const p = locate(issue("entry", `must be an object {"key", "value", ...}, got ${typeName(raw)}`, "an object", typeName(raw)), index, undefined)
+    return { entry: undefined, problems: [p], unknown: [], valueBytes: 0 }
+  }
+  const o = raw as Record<string, unknown>
+  const key = typeof o.key === "string" ? o.key : undefined
+  const problems: Array<Problem> = []
+  const add = (i: FieldIssue | undefined) => {
+    if (i !== undefined) problems.push(locate(i, index, key))
+  }
+  if (key === undefined) {
+    add(o.key === undefined ? issue("key", "key is missing", "a string", "missing") : issue("key", `key must be a string, got ${typeName(o.key)}`, "a string", typeName(o.key)))
+  } else add(checkKey(key))
+
+  let valueBytes = 0
+  let value: Uint8Array | undefined
+  const base64 = o.base64
+  if (base64 !== undefined && typeof base64 !== "boolean") add(issue("base64", `base64 must be true or false, got ${typeName(base64)}`, "a boolean", typeName(base64)))
+  if (typeof o.value !== "string") {
+    add(
+      o.value === undefined
+        ? issue("value", "value is missing", "a string", "missing")
+        : issue("value", `value must be a string, got ${typeName(o.value)} (store JSON as text)`, "a string", typeName(o.value))
+    )
+  } else if (base64 === true) {
+    if (materialize) {
+      const decoded = decodeBase64(o.value)
+      if (isIssue(decoded)) add(decoded)
+      else {
+        value = decoded
+        valueBytes = decoded.length
+      }
+    } else {
+      const bad = base64Issue(o.value)
+      if (bad !== undefined) add(bad)
+      valueBytes = base64Bytes(o.value)
+    }
+  } else {
+    valueBytes = utf8(o.value)
+  }
+  add(checkValueSize(valueBytes))
+
+  const meta = checkMetadata(o.metadata)
+  if (isIssue(meta)) add(meta)
+  const exp = resolveExpiration(o.expiration, o.expiration_ttl, now)
+  if (isIssue(exp)) add(exp)
+  // An expiration that loses to expiration_ttl must still be a number: a typo there is a mistake.
+  else if (o.expiration_ttl !== undefined && o.expiration_ttl !== null && o.expiration !== undefined && o.expiration !== null && !isInteger(o.expiration)) {
+    add(issue("expiration", `expiration must be a whole number of seconds since the UNIX epoch, got ${JSON.stringify(o.expiration)}`, "an integer", String(o.expiration)))
+  }
+
+  const unknown = Object.keys(o).filter((k) => !(EntryFields as ReadonlyArray<string>).includes(k))
+  if (problems.length > 0 || !materialize) return { entry: undefined, problems, unknown, valueBytes }
+  return {
+    entry: {
+      key: key!,
+      value: value ?? Buffer.from(o.value as string, "utf8"),
+      metadata: (meta as { json: string | null }).json,
+      expiration: (exp as { expiration: number | null }).expiration
+    },
+    problems,
+    unknown,
+    valueBytes
+  }
+}
+
+/** One item of a bulk delete or get: a key string or `{name}` (what wrangler accepts). */
+export const checkKeyItem = (raw: unknown, index: number): { readonly key: string } | Problem => {
+  const name =
+    typeof raw === "string" ? raw : typeof raw === "object" && raw !== null && !Array.isArray(raw) && typeof (raw as { name?: unknown }).name === "string" ? (raw as { name: string }).name : undefined
+  if (name === undefined) {
+    return locate(issue("key", `must be a key string or an object {"name": "<key>"}, got ${typeName(raw)}`, "a string", typeName(raw)), index, undefined)
+  }
+  const bad = checkKey(name)
+  return bad === undefined ? { key: name } : locate(bad, index, name)
+}
+
+/** A single put (`kv key put`, PUT …/values/:key). */
+export const checkPut = (
+  input: { readonly key: string; readonly valueBytes: number; readonly metadata?: unknown; readonly expiration?: unknown; readonly expirationTtl?: unknown },
+  now: number
+): { readonly metadata: string | null; readonly expiration: number | null } | ReadonlyArray<Problem> => {
+  const problems: Array<Problem> = []
+  const add = (i: FieldIssue | undefined) => {
+    if (i !== undefined) problems.push(locate(i, undefined, input.key))
+  }
+  add(checkKey(input.key))
+  add(checkValueSize(input.valueBytes))
+  const meta = checkMetadata(input.metadata)
+  if (isIssue(meta)) add(meta)
+  const exp = resolveExpiration(input.expiration, input.expirationTtl, now)
+  if (isIssue(exp)) add(exp)
+  if (problems.length > 0) return problems
+  return { metadata: (meta as { json: string | null }).json, expiration: (exp as { expiration: number | null }).expiration }
+}
+
+/** Now, in UNIX seconds. */
+export const nowSeconds = () => Math.floor(Date.now() / 1000)

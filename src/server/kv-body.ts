@@ -1,0 +1,164 @@
+/**
+ * Request bodies of the KV endpoints that read their own: a value (raw bytes, or a multipart form
+ * with `value` and `metadata`, as wrangler and the SDK send them) and bulk JSON arrays, each within
+ * its size limit and checked with src/kv/validate.ts.
+ */
+import { type HttpServerRequest, Multipart } from "@effect/platform"
+import { Effect, Option, Stream } from "effect"
+import { InvalidInput } from "../domain/errors.js"
+import { BulkMaxBytes, humanBytes, ValueMaxBytes } from "../kv/limits.js"
+import { checkValueSize, type FieldIssue, isIssue, locate, parseMetadataText, checkMetadata } from "../kv/validate.js"
+import { problemsError } from "../kv/problems.js"
+
+const declaredLength = (request: HttpServerRequest.HttpServerRequest): number | undefined => {
+  const h = request.headers["content-length"]
+  const n = h === undefined ? NaN : Number(h)
+  return Number.isFinite(n) ? n : undefined
+}
+
+const bodyTooLarge = (what: string, size: number, limit: number) =>
+  new InvalidInput({ code: 1004, message: `${what} is ${size} bytes (${humanBytes(size)}), the limit is ${limit} bytes (${humanBytes(limit)})` })
+
+/** The whole body, refused early (from Content-Length) when it cannot fit `limit`. */
+export const readBody = (request: HttpServerRequest.HttpServerRequest, what: string, limit: number) =>
+  Effect.gen(function* () {
+    const declared = declaredLength(request)
+    if (declared !== undefined && declared > limit) return yield* Effect.fail(bodyTooLarge(what, declared, limit))
+    const buffer = yield* request.arrayBuffer.pipe(
+      Effect.mapError(() => new InvalidInput({ message: `cannot read the ${what}` }))
+    )
+    if (buffer.byteLength > limit) return yield* Effect.fail(bodyTooLarge(what, buffer.byteLength, limit))
+    return Buffer.from(buffer)
+  })
+
+export interface ValueBody {
+  readonly value: Uint8Array
+  /** JSON text of the metadata, null when none was sent. */
+  readonly metadata: string | null
+}
+
+const fail = (i: FieldIssue, key: string) => Effect.fail(problemsError([locate(i, undefined, key)]))
+
+/**
+ * `metadata[a]=1&metadata[b][c]=x&metadata[d][]=y` back into `{a: "1", b: {c: "x"}, d: ["y"]}`:
+ * the SDK flattens a metadata object into such fields (every value becomes a string).
+ */
+export const bracketMetadata = (fields: ReadonlyArray<readonly [string, string]>): Record<string, unknown> | undefined => {
+  let root: Record<string, unknown> | undefined
+  for (const [name, value] of fields) {
+    const m = /^metadata((?:\[[^\]]*\])+)$/.exec(name)
+    if (m === null) continue
+    root ??= {}
+    const path = [...m[1]!.matchAll(/\[([^\]]*)\]/g)].map((x) => x[1]!)
+    let node: Record<string, unknown> | Array<unknown> = root
+    for (let i = 0; i < path.length; i++) {
+      const part = path[i]!
+      const last = i === path.length - 1
+      const next: unknown = last ? value : path[i + 1] === "" ? [] : {}
+      if (Array.isArray(node)) {
+        if (last) node.push(value)
+        else {
+          node.push(next)
+          node = next as Record<string, unknown>
+        }
+      } else if (last) node[part] = value
+      else {
+        const existing = node[part]
+        node = (typeof existing === "object" && existing !== null ? existing : (node[part] = next)) as Record<string, unknown>
+      }
+    }
+  }
+  return root
+}
+
+interface FormPart {
+  readonly name: string
+  readonly bytes: Uint8Array | undefined
+  readonly text: string | undefined
+}
+
+/** The value and metadata of a PUT …/values/:key, whichever way they were sent. */
+export const readValueBody = (request: HttpServerRequest.HttpServerRequest, key: string) =>
+  Effect.gen(function* () {
+    const type = (request.headers["content-type"] ?? "").toLowerCase()
+    if (!type.startsWith("multipart/form-data")) {
+      // Stored verbatim, whatever the content type says (the platform does the same).
+      const declared = declaredLength(request)
+      if (declared !== undefined) {
+        const big = checkValueSize(declared)
+        if (big !== undefined) return yield* fail(big, key)
+      }
+      const bytes = yield* readBody(request, "value", ValueMaxBytes + 1)
+      const big = checkValueSize(bytes.length)
+      if (big !== undefined) return yield* fail(big, key)
+      return { value: bytes, metadata: null } satisfies ValueBody
+    }
+    const parts = yield* Stream.runCollect(
+      Multipart.withLimitsStream(request.multipartStream, {
+        maxParts: Option.some(256),
+        maxFieldSize: ValueMaxBytes + 1,
+        maxFileSize: Option.some(ValueMaxBytes + 1)
+      }).pipe(
+        Stream.mapEffect(
+          (part): Effect.Effect<FormPart, Multipart.MultipartError> =>
+            Multipart.isFile(part)
+              ? Effect.map(part.contentEffect, (bytes) => ({ name: part.key, bytes, text: undefined }))
+              : Effect.succeed({ name: part.key, bytes: undefined, text: (part as Multipart.Field).value })
+        )
+      )
+    ).pipe(
+      Effect.mapError((e: Multipart.MultipartError) =>
+        e.reason === "FieldTooLarge" || e.reason === "FileTooLarge"
+          ? problemsError([locate(checkValueSize(ValueMaxBytes + 1)!, undefined, key)])
+          : new InvalidInput({ message: `invalid multipart body: ${e.reason}` })
+      )
+    )
+    const list = [...parts]
+    const valuePart = list.find((p) => p.name === "value")
+    if (valuePart === undefined) {
+      return yield* Effect.fail(new InvalidInput({ message: 'the multipart form has no "value" part' }))
+    }
+    const value = valuePart.bytes ?? Buffer.from(valuePart.text ?? "", "utf8")
+    const big = checkValueSize(value.length)
+    if (big !== undefined) return yield* fail(big, key)
+    const metaPart = list.find((p) => p.name === "metadata")
+    let metadata: string | null = null
+    if (metaPart !== undefined) {
+      const text = metaPart.text ?? Buffer.from(metaPart.bytes ?? new Uint8Array()).toString("utf8")
+      const parsed = parseMetadataText(text)
+      if (isIssue(parsed)) return yield* fail(parsed, key)
+      metadata = parsed.json
+    } else {
+      const fields = list.filter((p) => p.text !== undefined).map((p) => [p.name, p.text!] as const)
+      const object = bracketMetadata(fields)
+      if (object !== undefined) {
+        const checked = checkMetadata(object)
+        if (isIssue(checked)) return yield* fail(checked, key)
+        metadata = checked.json
+      }
+    }
+    return { value, metadata } satisfies ValueBody
+  })
+
+const kindOf = (u: unknown) => (u === null ? "null" : Array.isArray(u) ? "an array" : typeof u === "object" ? "an object" : `a ${typeof u}`)
+
+/** A bulk body: a JSON array of at most `maxItems` items, the whole at most 100 MB. */
+export const readBulkArray = (request: HttpServerRequest.HttpServerRequest, what: string, maxItems: number) =>
+  Effect.gen(function* () {
+    const bytes = yield* readBody(request, "request body", BulkMaxBytes)
+    let parsed: unknown
+    try {
+      parsed = JSON.parse(bytes.toString("utf8"))
+    } catch (e) {
+      return yield* Effect.fail(new InvalidInput({ message: `invalid request body: not JSON (${(e as Error).message})` }))
+    }
+    if (!Array.isArray(parsed)) {
+      return yield* Effect.fail(new InvalidInput({ message: `the request body must be a JSON array of ${what}, got ${kindOf(parsed)}` }))
+    }
+    if (parsed.length > maxItems) {
+      return yield* Effect.fail(
+        new InvalidInput({ message: `a bulk request takes at most ${maxItems} ${what}, got ${parsed.length}; split it` })
+      )
+    }
+    return parsed as ReadonlyArray<unknown>
+  })

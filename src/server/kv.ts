@@ -1,0 +1,285 @@
+/**
+ * Handlers of the KV endpoints, over the engine (src/kv/engine.ts). Every write is validated first
+ * (src/kv/validate.ts) and then stored in one transaction: a bulk request with one bad entry is
+ * refused whole and writes nothing.
+ *
+ * `KvOptions` is how local mode differs from the wire: `edgectl serve` answers like the platform
+ * (an unknown namespace id is a 404), while the in-process platform of the CLI and TUI takes any
+ * namespace id as wrangler's local storage does (created by its first write, empty until then) and
+ * takes a bulk write of any number of entries in one request (one transaction for a whole file).
+ */
+import { HttpApiBuilder, type HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { Context, Effect } from "effect"
+import { Principal, V4Api } from "../api/contract.js"
+import { pageInfo } from "../domain/envelope.js"
+import { Conflict, InvalidInput, NotFound } from "../domain/errors.js"
+import * as Engine from "../kv/engine.js"
+import { BulkGetMaxKeys, BulkMaxEntries, TitleMaxLength } from "../kv/limits.js"
+import { keyNotFound, namespaceNotFound, problemsError } from "../kv/problems.js"
+import {
+  checkEntry,
+  checkKey,
+  checkKeyItem,
+  checkPut,
+  isIssue,
+  locate,
+  nowSeconds,
+  parseSeconds,
+  type Problem,
+  type WriteEntry
+} from "../kv/validate.js"
+import { Db } from "../store/db.js"
+import { readBulkArray, readValueBody } from "./kv-body.js"
+
+export interface KvOptions {
+  /** Unknown namespace ids are created by a write and read as empty (local mode only). */
+  readonly implicitNamespaces: boolean
+  /** Entries per bulk request (the platform's 10,000; unbounded in local mode). */
+  readonly maxBulkEntries: number
+}
+export const KvOptions = Context.GenericTag<KvOptions>("edgectl/KvOptions")
+
+/** What `edgectl serve` answers: the platform's behaviour. */
+export const WireKvOptions: KvOptions = { implicitNamespaces: false, maxBulkEntries: BulkMaxEntries }
+/** The in-process platform of local mode. */
+export const LocalKvOptions: KvOptions = { implicitNamespaces: true, maxBulkEntries: Number.POSITIVE_INFINITY }
+
+interface NsPath {
+  readonly account_id: string
+  readonly namespace_id: string
+}
+
+const noAccount = (accountId: string) =>
+  new NotFound({ message: `Could not route to /accounts/${accountId}/storage/kv/namespaces, perhaps your object identifier is invalid?` })
+
+const visibleAccount = (accountId: string) =>
+  Effect.flatMap(Principal, (p) => (p.accountIds.includes(accountId) ? Effect.succeed(p) : Effect.fail(noAccount(accountId))))
+
+const checkTitle = (title: string) => {
+  const t = title.trim()
+  if (t === "") return Effect.fail(new InvalidInput({ message: "title is empty; a namespace needs a title" }))
+  if (t.length > TitleMaxLength) {
+    return Effect.fail(new InvalidInput({ message: `title is ${t.length} characters, the limit is ${TitleMaxLength}` }))
+  }
+  return Effect.succeed(t)
+}
+
+const duplicateTitle = (title: string) =>
+  new Conflict({ message: `a namespace with this account ID and title already exists: ${JSON.stringify(title)}` })
+
+const toWire = (n: Engine.NamespaceRow) => ({ id: n.id, title: n.title, supports_url_encoding: true })
+
+const checkedKey = (key: string): Effect.Effect<string, InvalidInput> => {
+  const bad = checkKey(key)
+  return bad === undefined ? Effect.succeed(key) : Effect.fail(problemsError([locate(bad, undefined, key)]))
+}
+
+/** A namespace id that local mode may create: what wrangler's local storage takes, within reason. */
+const implicitIdProblem = (id: string) =>
+  id.length === 0 || id.length > 255 || /[\p{Cc}\s]/u.test(id)
+    ? new InvalidInput({ message: `namespace id must be 1 to 255 printable characters without whitespace, got ${JSON.stringify(id.slice(0, 60))}` })
+    : undefined
+
+export const KvLive = HttpApiBuilder.group(V4Api, "kv", (handlers) =>
+  Effect.gen(function* () {
+    const options = yield* KvOptions
+    const { db } = yield* Db
+
+    /** The namespace of the path, for reading: undefined when local mode has not seen it yet. */
+    const readable = (path: NsPath) =>
+      Effect.gen(function* () {
+        const p = yield* visibleAccount(path.account_id)
+        const ns = Engine.findNamespace(db, path.namespace_id, options.implicitNamespaces ? p.accountIds : [path.account_id])
+        if (ns !== undefined || options.implicitNamespaces) return ns
+        return yield* Effect.fail(namespaceNotFound(path.namespace_id))
+      })
+
+    /** The namespace of the path, for writing: local mode creates an unknown one. */
+    const writable = (path: NsPath) =>
+      Effect.gen(function* () {
+        const ns = yield* readable(path)
+        if (ns !== undefined) return ns
+        const bad = implicitIdProblem(path.namespace_id)
+        if (bad !== undefined) return yield* Effect.fail(bad)
+        // Another account (not visible to this caller) owns that id: namespace ids are global.
+        if (Engine.namespaceIdTaken(db, path.namespace_id)) return yield* Effect.fail(namespaceNotFound(path.namespace_id))
+        return Engine.createImplicitNamespace(db, path.account_id, path.namespace_id)
+      })
+
+    /** The namespace object itself (get, rename, delete): never implicit. */
+    const existing = (path: NsPath) =>
+      Effect.flatMap(readable(path), (ns) => (ns !== undefined ? Effect.succeed(ns) : Effect.fail(namespaceNotFound(path.namespace_id))))
+
+    const bulkKeys = (items: ReadonlyArray<unknown>) => {
+      const keys: Array<string> = []
+      const problems: Array<Problem> = []
+      items.forEach((raw, i) => {
+        const r = checkKeyItem(raw, i)
+        if ("key" in r && !("field" in r)) keys.push(r.key)
+        else problems.push(r as Problem)
+      })
+      return problems.length > 0 ? Effect.fail(problemsError(problems)) : Effect.succeed(keys)
+    }
+
+    const bulkDelete = (path: NsPath, request: HttpServerRequest.HttpServerRequest) =>
+      Effect.gen(function* () {
+        const items = yield* readBulkArray(request, "keys", options.maxBulkEntries)
+        const keys = yield* bulkKeys(items)
+        const ns = yield* readable(path)
+        if (ns !== undefined) Engine.deleteKeys(db, ns.seq, keys, nowSeconds())
+        return { successful_key_count: keys.length, unsuccessful_keys: [] }
+      })
+
+    return handlers
+      .handle("listNamespaces", ({ path, urlParams: q }) =>
+        Effect.gen(function* () {
+          yield* visibleAccount(path.account_id)
+          const page = q.page ?? 1
+          const perPage = q.per_page ?? 20
+          const { rows, total } = Engine.listNamespaces(db, path.account_id, {
+            page,
+            perPage,
+            order: q.order ?? "title",
+            direction: q.direction ?? "asc"
+          })
+          return { items: rows.map(toWire), info: pageInfo(page, perPage, total, rows.length) }
+        })
+      )
+      .handle("createNamespace", ({ path, payload }) =>
+        Effect.gen(function* () {
+          yield* visibleAccount(path.account_id)
+          const title = yield* checkTitle(payload.title)
+          if (Engine.titleTaken(db, path.account_id, title)) return yield* Effect.fail(duplicateTitle(title))
+          return toWire(Engine.createNamespace(db, path.account_id, title))
+        })
+      )
+      .handle("getNamespace", ({ path }) => Effect.map(existing(path), toWire))
+      .handle("renameNamespace", ({ path, payload }) =>
+        Effect.gen(function* () {
+          const ns = yield* existing(path)
+          const title = yield* checkTitle(payload.title)
+          if (title !== ns.title && Engine.titleTaken(db, ns.accountId, title)) return yield* Effect.fail(duplicateTitle(title))
+          Engine.renameNamespace(db, ns.seq, title)
+          return { ...toWire(ns), title }
+        })
+      )
+      .handle("deleteNamespace", ({ path }) =>
+        Effect.gen(function* () {
+          const ns = yield* existing(path)
+          Engine.deleteNamespace(db, ns.seq)
+          return null
+        })
+      )
+      .handle("listKeys", ({ path, urlParams: q }) =>
+        Effect.gen(function* () {
+          const ns = yield* readable(path)
+          const after = q.cursor !== undefined && q.cursor !== "" ? Engine.decodeCursor(q.cursor) : undefined
+          if (q.cursor !== undefined && q.cursor !== "" && after === undefined) {
+            return yield* Effect.fail(new InvalidInput({ message: `cursor ${JSON.stringify(q.cursor.slice(0, 40))} is not a cursor this platform returned` }))
+          }
+          if (ns === undefined) return { items: [], cursor: "" }
+          const page = Engine.listKeys(db, ns.seq, { prefix: q.prefix, limit: q.limit ?? 1000, after }, nowSeconds())
+          return { items: page.keys, cursor: page.cursor }
+        })
+      )
+      .handleRaw("getValue", ({ path }) =>
+        Effect.gen(function* () {
+          const key = yield* checkedKey(path.key_name)
+          const ns = yield* readable(path)
+          const entry = ns === undefined ? undefined : Engine.getEntry(db, ns.seq, key, nowSeconds())
+          if (entry === undefined) return yield* Effect.fail(keyNotFound(key))
+          return HttpServerResponse.uint8Array(entry.value, {
+            contentType: "application/octet-stream",
+            headers: entry.expiration !== null ? { expiration: String(entry.expiration) } : {}
+          })
+        })
+      )
+      .handleRaw("putValue", ({ path, urlParams: q, request }) =>
+        Effect.gen(function* () {
+          const key = yield* checkedKey(path.key_name)
+          const expiration = parseSeconds("expiration", q.expiration)
+          const ttl = parseSeconds("expiration_ttl", q.expiration_ttl)
+          for (const x of [expiration, ttl]) if (isIssue(x)) return yield* Effect.fail(problemsError([locate(x, undefined, key)]))
+          const body = yield* readValueBody(request, key)
+          const now = nowSeconds()
+          const checked = checkPut({ key, valueBytes: body.value.length, expiration, expirationTtl: ttl }, now)
+          if (Array.isArray(checked)) return yield* Effect.fail(problemsError(checked))
+          const { expiration: at } = checked as { expiration: number | null }
+          const ns = yield* writable(path)
+          Engine.putEntries(db, ns.seq, [{ key, value: body.value, metadata: body.metadata, expiration: at }], now)
+          return null
+        })
+      )
+      .handle("deleteValue", ({ path }) =>
+        Effect.gen(function* () {
+          const key = yield* checkedKey(path.key_name)
+          const ns = yield* readable(path)
+          if (ns !== undefined) Engine.deleteKeys(db, ns.seq, [key], nowSeconds())
+          return null
+        })
+      )
+      .handle("getMetadata", ({ path }) =>
+        Effect.gen(function* () {
+          const key = yield* checkedKey(path.key_name)
+          const ns = yield* readable(path)
+          const entry = ns === undefined ? undefined : Engine.getEntry(db, ns.seq, key, nowSeconds())
+          if (entry === undefined) return yield* Effect.fail(keyNotFound(key))
+          return entry.metadata === null ? null : (JSON.parse(entry.metadata) as unknown)
+        })
+      )
+      .handleRaw("bulkPut", ({ path, request }) =>
+        Effect.gen(function* () {
+          const items = yield* readBulkArray(request, "entries", options.maxBulkEntries)
+          const now = nowSeconds()
+          const entries: Array<WriteEntry> = []
+          const problems: Array<Problem> = []
+          for (let i = 0; i < items.length; i++) {
+            const r = checkEntry(items[i], i, now, problems.length === 0)
+            if (r.problems.length > 0) problems.push(...r.problems)
+            else if (r.entry !== undefined) entries.push(r.entry)
+          }
+          if (problems.length > 0) return yield* Effect.fail(problemsError(problems))
+          const ns = yield* writable(path)
+          Engine.putEntries(db, ns.seq, entries, now)
+          return { successful_key_count: entries.length, unsuccessful_keys: [] }
+        })
+      )
+      .handleRaw("bulkDelete", ({ path, request }) => bulkDelete(path, request))
+      .handleRaw("bulkDeletePost", ({ path, request }) => bulkDelete(path, request))
+      .handle("bulkGet", ({ path, payload }) =>
+        Effect.gen(function* () {
+          if (payload.keys.length > BulkGetMaxKeys) {
+            return yield* Effect.fail(new InvalidInput({ message: `keys has ${payload.keys.length} keys, the limit is ${BulkGetMaxKeys}` }))
+          }
+          const keys = yield* bulkKeys(payload.keys)
+          const ns = yield* readable(path)
+          const now = nowSeconds()
+          const values: Record<string, unknown> = {}
+          for (const key of keys) {
+            const entry = ns === undefined ? undefined : Engine.getEntry(db, ns.seq, key, now)
+            if (entry === undefined) {
+              values[key] = null
+              continue
+            }
+            const text = entry.value.toString("utf8")
+            let value: unknown = text
+            if (payload.type === "json") {
+              try {
+                value = JSON.parse(text)
+              } catch {
+                return yield* Effect.fail(new InvalidInput({ message: `the value of key ${JSON.stringify(key)} is not JSON; ask for type "text"` }))
+              }
+            }
+            values[key] = payload.withMetadata
+              ? {
+                  value,
+                  metadata: entry.metadata === null ? null : (JSON.parse(entry.metadata) as unknown),
+                  ...(entry.expiration !== null ? { expiration: entry.expiration } : {})
+                }
+              : value
+          }
+          return { values }
+        })
+      )
+  })
+)

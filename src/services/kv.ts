@@ -1,0 +1,269 @@
+/**
+ * The key-value store: the operations users run, as Effects over the v4 client. The CLI and the
+ * TUI call these; in local mode the client runs the embedded platform in-process, with `--remote`
+ * it is the real platform, and the requests are the ones wrangler makes (api-reference 10.2), so
+ * either end answers the same calls.
+ */
+import type { HttpClient } from "@effect/platform"
+import { Effect, Stream } from "effect"
+import { call, callRaw, ClientConfig, paginate, paginateCursor } from "../api/client.js"
+import { Endpoints } from "../api/contract.js"
+import { KvEndpoints, type KvBulkAnswer } from "../api/contract-kv.js"
+import type { Account } from "../domain/account.js"
+import { InvalidInput, NotFound, V4ErrorClasses, type V4Error } from "../domain/errors.js"
+import type { KvKey, KvNamespace, KvValue } from "../domain/kv.js"
+import { batches, BulkFileError, checkFile, type BulkKind, type CheckedFile } from "../kv/bulk-file.js"
+import { BulkMaxBytes } from "../kv/limits.js"
+import { multipartForm } from "../kv/multipart.js"
+import { problemsError } from "../kv/problems.js"
+import { nowSeconds } from "../kv/validate.js"
+import { hexId } from "../store/world.js"
+
+type Env = HttpClient.HttpClient | ClientConfig
+
+/** The demo world's first account (Acme Corp): where local KV commands work by default. */
+export const LocalAccountId = hexId("account", "Acme Corp")
+
+const nsPath = (accountId: string, namespaceId: string) => ({ account_id: accountId, namespace_id: namespaceId })
+const keyPath = (accountId: string, namespaceId: string, key: string) => ({ ...nsPath(accountId, namespaceId), key_name: key })
+
+// ---------------------------------------------------------------------------------------------
+// Accounts
+
+/**
+ * The account KV commands work in: the one given (CLOUDFLARE_ACCOUNT_ID, `account_id` of the
+ * project config), else the only account the credentials see. With several, local mode takes the
+ * first (the demo world has three; scripts that only name a namespace id must just work) and
+ * remote mode asks the user to choose, as wrangler does off a terminal.
+ */
+export const resolveAccount = (given: string | undefined): Effect.Effect<string, V4Error, Env> =>
+  Effect.gen(function* () {
+    const config = yield* ClientConfig
+    const known = given !== undefined && given !== ""
+    if (known && config.target === "remote") return given
+    // The local platform's first account (the one `edgectl serve` advertises), without a request.
+    if (!known && config.target === "local") return LocalAccountId
+    const page = yield* call(Endpoints.listAccounts, { urlParams: { per_page: 50 } })
+    const accounts: ReadonlyArray<Account> = page.items
+    if (accounts.length === 0) return yield* Effect.fail(new NotFound({ message: "these credentials see no account" }))
+    // Local mode: an id of a real account (CLOUDFLARE_ACCOUNT_ID exported for --remote) means nothing here.
+    if (known && accounts.some((a) => a.id === given)) return given
+    if (accounts.length === 1 || config.target === "local") return accounts[0]!.id
+    const names = accounts.slice(0, 5).map((a) => `${a.name} (${a.id})`).join(", ")
+    return yield* Effect.fail(
+      new InvalidInput({
+        message: `these credentials see ${page.info.total_count} accounts (${names}${accounts.length > 5 ? ", …" : ""}); set CLOUDFLARE_ACCOUNT_ID or account_id in the project config to choose one`
+      })
+    )
+  })
+
+// ---------------------------------------------------------------------------------------------
+// Namespaces
+
+export const listNamespacesPage = (accountId: string, page: number, perPage: number) =>
+  call(KvEndpoints.listNamespaces, { path: { account_id: accountId }, urlParams: { page, per_page: perPage, order: "title", direction: "asc" } })
+
+/** Every namespace of the account, by title (wrangler asks 1,000 per page). */
+export const allNamespaces = (accountId: string): Stream.Stream<KvNamespace, V4Error, Env> =>
+  paginate((page) => listNamespacesPage(accountId, page, 1000))
+
+export interface AccountNamespace {
+  readonly account: { readonly id: string; readonly name: string }
+  readonly namespace: KvNamespace
+}
+
+/** The namespaces of one account, or of every account the credentials see (the TUI's list). */
+export const namespacesOf = (account: { readonly id: string; readonly name: string } | undefined): Effect.Effect<ReadonlyArray<AccountNamespace>, V4Error, Env> =>
+  Effect.gen(function* () {
+    const accounts = account !== undefined ? [account] : Array.from(yield* Stream.runCollect(paginate((page) => call(Endpoints.listAccounts, { urlParams: { page, per_page: 50 } }))))
+    const lists = yield* Effect.forEach(accounts, (a) =>
+      Effect.map(Stream.runCollect(allNamespaces(a.id)), (c) => Array.from(c, (namespace) => ({ account: { id: a.id, name: a.name }, namespace })))
+    )
+    return lists.flat()
+  })
+
+export const createNamespace = (accountId: string, title: string) =>
+  call(KvEndpoints.createNamespace, { path: { account_id: accountId }, payload: { title } })
+
+export const getNamespace = (accountId: string, namespaceId: string) =>
+  call(KvEndpoints.getNamespace, { path: nsPath(accountId, namespaceId) })
+
+export const renameNamespace = (accountId: string, namespaceId: string, title: string) =>
+  call(KvEndpoints.renameNamespace, { path: nsPath(accountId, namespaceId), payload: { title } })
+
+export const deleteNamespace = (accountId: string, namespaceId: string) =>
+  Effect.asVoid(call(KvEndpoints.deleteNamespace, { path: nsPath(accountId, namespaceId) }))
+
+/** The namespace with exactly this title (wrangler 4's positional `namespace delete <NAME>`). */
+export const findNamespaceByTitle = (accountId: string, title: string): Effect.Effect<KvNamespace, V4Error, Env> =>
+  allNamespaces(accountId).pipe(
+    Stream.filter((n) => n.title === title),
+    Stream.runHead,
+    Effect.flatMap((found) =>
+      found._tag === "Some"
+        ? Effect.succeed(found.value)
+        : Effect.fail(new NotFound({ code: 10013, message: `no namespace titled ${JSON.stringify(title)} in account ${accountId}` }))
+    )
+  )
+
+// ---------------------------------------------------------------------------------------------
+// Keys and values
+
+export interface KeyPageQuery {
+  readonly prefix?: string | undefined
+  readonly cursor?: string | undefined
+  readonly limit?: number | undefined
+}
+
+export const listKeysPage = (accountId: string, namespaceId: string, q: KeyPageQuery = {}) =>
+  call(KvEndpoints.listKeys, {
+    path: nsPath(accountId, namespaceId),
+    urlParams: { prefix: q.prefix, limit: q.limit, cursor: q.cursor === "" ? undefined : q.cursor }
+  })
+
+/** Every key (with the prefix), following the cursor; wrangler always sends `prefix`, never `limit`. */
+export const allKeys = (accountId: string, namespaceId: string, prefix = ""): Stream.Stream<KvKey, V4Error, Env> =>
+  paginateCursor((cursor) =>
+    call(KvEndpoints.listKeys, { path: nsPath(accountId, namespaceId), urlParams: { prefix, ...(cursor !== undefined ? { cursor } : {}) } })
+  )
+
+/** The value's bytes and expiration; NotFound (code 10009) when the key is absent. */
+export const getValue = (accountId: string, namespaceId: string, key: string): Effect.Effect<KvValue, V4Error, Env> =>
+  Effect.map(callRaw(KvEndpoints.getValue, { path: keyPath(accountId, namespaceId, key) }), (r) => {
+    const exp = r.headers["expiration"]
+    return { bytes: r.bytes, expiration: exp !== undefined && /^\d+$/.test(exp) ? Number(exp) : undefined }
+  })
+
+export const getMetadata = (accountId: string, namespaceId: string, key: string) =>
+  call(KvEndpoints.getMetadata, { path: keyPath(accountId, namespaceId, key) })
+
+/** A missing key as `undefined` (wrangler prints "Value not found" and succeeds). */
+export const isKeyNotFound = (e: V4Error) => e._tag === "NotFound" && e.code === 10009
+
+export interface PutValue {
+  readonly value: Uint8Array
+  /** JSON text of a metadata object (checked by the caller). */
+  readonly metadata?: string | undefined
+  readonly expiration?: number | undefined
+  readonly expirationTtl?: number | undefined
+  /** The value came from a file: it is sent as a file part, as wrangler does. */
+  readonly filename?: string | undefined
+}
+
+/** PUT …/values/:key: the raw value, or a multipart form when there is metadata (as wrangler sends it). */
+export const putValue = (accountId: string, namespaceId: string, key: string, v: PutValue) => {
+  const body =
+    v.metadata !== undefined
+      ? multipartForm([
+          v.filename !== undefined ? { name: "value", value: v.value, filename: v.filename } : { name: "value", value: v.value },
+          { name: "metadata", value: v.metadata }
+        ])
+      : { bytes: v.value, contentType: "application/octet-stream" }
+  return Effect.asVoid(
+    call(KvEndpoints.putValue, {
+      path: keyPath(accountId, namespaceId, key),
+      urlParams: { expiration: v.expiration, expiration_ttl: v.expirationTtl },
+      body
+    })
+  )
+}
+
+export const deleteValue = (accountId: string, namespaceId: string, key: string) =>
+  Effect.asVoid(call(KvEndpoints.deleteValue, { path: keyPath(accountId, namespaceId, key) }))
+
+export const bulkGet = (accountId: string, namespaceId: string, keys: ReadonlyArray<string>, withMetadata = false) =>
+  call(KvEndpoints.bulkGet, { path: nsPath(accountId, namespaceId), payload: { keys, type: "text", ...(withMetadata ? { withMetadata } : {}) } })
+
+// ---------------------------------------------------------------------------------------------
+// Bulk files
+
+export interface BulkProgress {
+  readonly phase: "checking" | "writing"
+  readonly done: number
+  readonly total: number
+  /** Unit of done/total: bytes of the file while checking, entries while writing. */
+  readonly unit: "bytes" | "entries"
+}
+
+export interface BulkOptions {
+  readonly onProgress?: (p: BulkProgress) => void
+  /** Called once the file is checked, before anything is sent (warnings about it). */
+  readonly onChecked?: (checked: CheckedFile) => void
+}
+
+export interface BulkOutcome {
+  readonly count: number
+  readonly requests: number
+  readonly result: { readonly successful_key_count: number; readonly unsuccessful_keys: ReadonlyArray<string> }
+}
+
+/**
+ * Request sizes: wrangler's 1,000 entries per request against a remote platform; one request per
+ * 100 MB in local mode, whose platform takes any number of entries (so a file is one transaction).
+ */
+const limitsFor = (target: "local" | "remote") =>
+  target === "local" ? { maxEntries: Number.POSITIVE_INFINITY, maxBytes: BulkMaxBytes } : { maxEntries: 1000, maxBytes: BulkMaxBytes }
+
+const checked = (file: string, kind: BulkKind, o: BulkOptions) =>
+  Effect.gen(function* () {
+    const r = checkFile(file, kind, nowSeconds(), (read, size) => o.onProgress?.({ phase: "checking", done: read, total: size, unit: "bytes" }))
+    if (r instanceof BulkFileError) return yield* Effect.fail(new InvalidInput({ message: r.message }))
+    if (r.problemCount > 0) {
+      const e = problemsError(r.problems)
+      return yield* Effect.fail(new InvalidInput({ code: e.code, message: `${file}: ${e.message}`, meta: { ...(e.meta as object), count: r.problemCount } }))
+    }
+    o.onChecked?.(r)
+    return r
+  })
+
+/** The same error with another message. */
+const withMessage = (e: V4Error, message: string): V4Error => {
+  const Class = V4ErrorClasses[e._tag] as unknown as new (fields: object) => V4Error
+  const extra = e._tag === "ApiError" ? { status: e.status } : e._tag === "RateLimited" && e.retryAfter !== undefined ? { retryAfter: e.retryAfter } : {}
+  return new Class({ code: e.code, message, ...(e.chain ? { chain: e.chain } : {}), ...(e.meta !== undefined ? { meta: e.meta } : {}), ...extra })
+}
+
+const sendAll = (
+  file: CheckedFile,
+  kind: BulkKind,
+  send: (body: Uint8Array) => Effect.Effect<KvBulkAnswer, V4Error, Env>,
+  o: BulkOptions
+): Effect.Effect<BulkOutcome, V4Error, Env> =>
+  Effect.gen(function* () {
+    const config = yield* ClientConfig
+    let done = 0
+    let requests = 0
+    const unsuccessful: Array<string> = []
+    o.onProgress?.({ phase: "writing", done: 0, total: file.count, unit: "entries" })
+    for (const batch of batches(file, kind, limitsFor(config.target))) {
+      const answer = yield* send(batch.body).pipe(
+        Effect.mapError((e) =>
+          done === 0 ? e : withMessage(e, `${e.message} (after ${done} of ${file.count} entries were written in ${requests} requests; running the same command again is safe)`)
+        )
+      )
+      requests++
+      done += batch.count
+      if (answer !== null && "unsuccessful_keys" in answer) unsuccessful.push(...answer.unsuccessful_keys)
+      o.onProgress?.({ phase: "writing", done, total: file.count, unit: "entries" })
+    }
+    return { count: file.count, requests, result: { successful_key_count: done - unsuccessful.length, unsuccessful_keys: unsuccessful } }
+  })
+
+/** `kv bulk put FILE`: checks the whole file, then writes it (PUT …/bulk). */
+export const bulkPutFile = (accountId: string, namespaceId: string, file: string, o: BulkOptions = {}) =>
+  Effect.flatMap(checked(file, "entries", o), (f) =>
+    sendAll(f, "entries", (body) => call(KvEndpoints.bulkPut, { path: nsPath(accountId, namespaceId), body: { bytes: body, contentType: "application/json" } }), o)
+  )
+
+/** Deletes the keys of a checked keys file (DELETE …/bulk, as wrangler does). */
+export const bulkDeleteChecked = (accountId: string, namespaceId: string, file: CheckedFile, o: BulkOptions = {}) =>
+  sendAll(file, "keys", (body) => call(KvEndpoints.bulkDelete, { path: nsPath(accountId, namespaceId), body: { bytes: body, contentType: "application/json" } }), o)
+
+/** `kv bulk delete FILE`: checks the whole file, then deletes. */
+export const bulkDeleteFile = (accountId: string, namespaceId: string, file: string, o: BulkOptions = {}) =>
+  Effect.flatMap(checked(file, "keys", o), (f) => bulkDeleteChecked(accountId, namespaceId, f, o))
+
+/** Checks a bulk file without writing anything: every problem, or what it holds. */
+export const checkBulkFile = (file: string, kind: BulkKind, o: BulkOptions = {}) => checked(file, kind, o)
+
+export const collectKeys = (s: Stream.Stream<KvKey, V4Error, Env>) => Effect.map(Stream.runCollect(s), (c) => Array.from(c))

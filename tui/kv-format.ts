@@ -1,0 +1,76 @@
+/**
+ * How the KV screen shows a value: UTF-8 text as it is, JSON pretty-printed, anything else as a hex
+ * dump (offset, 16 bytes, their printable characters); expirations as a date and how far away.
+ */
+
+export type ValueKind = "json" | "text" | "binary"
+
+export interface ValueView {
+  readonly kind: ValueKind
+  readonly lines: ReadonlyArray<string>
+}
+
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true })
+
+/** UTF-8 text without control characters other than tab and line breaks, or undefined. */
+export const asText = (bytes: Uint8Array): string | undefined => {
+  let text: string
+  try {
+    text = strictUtf8.decode(bytes)
+  } catch {
+    return undefined
+  }
+  return /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(text) ? undefined : text
+}
+
+const hexLine = (bytes: Uint8Array, at: number) => {
+  const row = bytes.subarray(at, at + 16)
+  const hex = Array.from(row, (b) => b.toString(16).padStart(2, "0"))
+  const left = hex.slice(0, 8).join(" ").padEnd(23)
+  const right = hex.slice(8).join(" ").padEnd(23)
+  const ascii = Array.from(row, (b) => (b >= 0x20 && b < 0x7f ? String.fromCharCode(b) : ".")).join("")
+  return `${at.toString(16).padStart(8, "0")}  ${left}  ${right}  |${ascii}|`
+}
+
+export const viewValue = (bytes: Uint8Array): ValueView => {
+  const text = asText(bytes)
+  if (text === undefined) {
+    const lines: Array<string> = []
+    for (let at = 0; at < bytes.length; at += 16) lines.push(hexLine(bytes, at))
+    return { kind: "binary", lines }
+  }
+  const trimmed = text.trim()
+  if (trimmed.startsWith("{") || trimmed.startsWith("[")) {
+    try {
+      return { kind: "json", lines: JSON.stringify(JSON.parse(trimmed), null, 2).split("\n") }
+    } catch {
+      // not JSON after all: shown as text
+    }
+  }
+  return { kind: "text", lines: text.split(/\r?\n/) }
+}
+
+const span = (seconds: number) => {
+  const s = Math.abs(seconds)
+  const d = Math.floor(s / 86_400)
+  if (d >= 365) return `${Math.floor(d / 365)}y ${d % 365}d`
+  if (d >= 1) return `${d}d ${Math.floor((s % 86_400) / 3600)}h`
+  if (s >= 3600) return `${Math.floor(s / 3600)}h ${Math.floor((s % 3600) / 60)}m`
+  if (s >= 60) return `${Math.floor(s / 60)}m ${s % 60}s`
+  return `${s}s`
+}
+
+/** `2030-01-01 00:00:00Z (in 3y 40d)`, or `never`. */
+export const expiresText = (expiration: number | undefined, now: number): string => {
+  if (expiration === undefined) return "never"
+  const date = new Date(expiration * 1000).toISOString().replace("T", " ").replace(/\.\d+Z$/, "Z")
+  const delta = expiration - now
+  return `${date} (${delta >= 0 ? `in ${span(delta)}` : `${span(delta)} ago`})`
+}
+
+/** A short cell: `in 3y 40d`, or an empty string. */
+export const expiresCell = (expiration: number | undefined, now: number): string =>
+  expiration === undefined ? "" : expiration >= now ? `in ${span(expiration - now)}` : "expired"
+
+export const sizeText = (n: number): string =>
+  n < 1024 ? `${n} ${n === 1 ? "byte" : "bytes"}` : n < 1024 * 1024 ? `${(n / 1024).toFixed(1)} KiB` : `${(n / 1024 / 1024).toFixed(1)} MiB`

@@ -1,0 +1,188 @@
+/**
+ * Put or edit a key: a form (key, value, metadata, expiration, TTL) checked as it is submitted with
+ * the same rules as the platform (src/kv/validate.ts), each problem under its field; then written
+ * through the KV service. tab moves between fields, enter saves, esc cancels.
+ */
+import { Box, Text } from "ink"
+import { useEffect, useRef, useState } from "react"
+import { checkPut, isIssue, nowSeconds, parseMetadataText, parseSeconds, type Field } from "../../src/kv/validate.js"
+import * as Kv from "../../src/services/kv.js"
+import { ErrorView } from "../components/states.js"
+import { editText, TextField } from "../components/text-field.js"
+import type { UiError } from "../errors.js"
+import { KeyLayer, useKeys } from "../keys.js"
+import { runEffect, useRuntime } from "../runtime.js"
+import { usePaneSize } from "../terminal.js"
+
+export interface OpenNamespace {
+  readonly accountId: string
+  readonly accountName: string
+  readonly id: string
+  readonly title: string
+}
+
+type FormField = "key" | "value" | "metadata" | "expiration" | "ttl"
+const Fields: ReadonlyArray<FormField> = ["key", "value", "metadata", "expiration", "ttl"]
+const Labels: Record<FormField, string> = {
+  key: "key",
+  value: "value",
+  metadata: "metadata",
+  expiration: "expiration",
+  ttl: "TTL seconds"
+}
+const Placeholders: Partial<Record<FormField, string>> = {
+  metadata: "a JSON object, optional",
+  expiration: "UNIX seconds, optional",
+  ttl: "at least 60, optional; wins over expiration"
+}
+
+export type PutValues = Record<FormField, string>
+
+const fieldOf = (f: Field): FormField => (f === "expiration_ttl" ? "ttl" : f === "key" || f === "value" || f === "metadata" || f === "expiration" ? f : "value")
+
+/** What is wrong with the form, by field (empty when it can be sent). */
+export const formProblems = (v: PutValues, now: number): Partial<Record<FormField, string>> => {
+  const out: Partial<Record<FormField, string>> = {}
+  let metadata: unknown
+  if (v.metadata.trim() !== "") {
+    const m = parseMetadataText(v.metadata)
+    if (isIssue(m)) out.metadata = m.message
+    else metadata = m.json === null ? undefined : JSON.parse(m.json)
+  }
+  const expiration = parseSeconds("expiration", v.expiration.trim())
+  const ttl = parseSeconds("expiration_ttl", v.ttl.trim())
+  if (isIssue(expiration)) out.expiration = expiration.message
+  if (isIssue(ttl)) out.ttl = ttl.message
+  const checked = checkPut(
+    {
+      key: v.key,
+      valueBytes: Buffer.byteLength(v.value, "utf8"),
+      metadata,
+      expiration: isIssue(expiration) ? undefined : expiration,
+      expirationTtl: isIssue(ttl) ? undefined : ttl
+    },
+    now
+  )
+  if (Array.isArray(checked)) for (const p of checked) out[fieldOf(p.field)] ??= p.message
+  return out
+}
+
+export function KvPutForm(props: {
+  readonly ns: OpenNamespace
+  /** Editing an existing key (its key cannot change); a new key without it. */
+  readonly initial?: PutValues
+  readonly onDone: (key: string) => void
+  readonly onCancel: () => void
+}) {
+  const runtime = useRuntime()
+  const pane = usePaneSize()
+  const editing = props.initial !== undefined
+  const [values, setValues] = useState<PutValues>(props.initial ?? { key: "", value: "", metadata: "", expiration: "", ttl: "" })
+  const [focus, setFocus] = useState(editing ? 1 : 0)
+  const [problems, setProblems] = useState<Partial<Record<FormField, string>>>({})
+  const [saving, setSaving] = useState(false)
+  const [error, setError] = useState<UiError | undefined>(undefined)
+  const controller = useRef<AbortController | undefined>(undefined)
+  useEffect(() => () => controller.current?.abort(), [])
+
+  const submit = () => {
+    const now = nowSeconds()
+    const found = formProblems(values, now)
+    setProblems(found)
+    setError(undefined)
+    if (Object.keys(found).length > 0) {
+      setFocus(Fields.indexOf(Fields.find((f) => found[f] !== undefined)!))
+      return
+    }
+    const expiration = parseSeconds("expiration", values.expiration.trim()) as number | undefined
+    const ttl = parseSeconds("expiration_ttl", values.ttl.trim()) as number | undefined
+    const metadata = values.metadata.trim() === "" ? undefined : (parseMetadataText(values.metadata) as { json: string }).json
+    setSaving(true)
+    const c = new AbortController()
+    controller.current = c
+    void runEffect(
+      runtime,
+      Kv.putValue(props.ns.accountId, props.ns.id, values.key, {
+        value: Buffer.from(values.value, "utf8"),
+        metadata,
+        ...(ttl !== undefined ? { expirationTtl: ttl } : expiration !== undefined ? { expiration } : {})
+      }),
+      c.signal
+    ).then((r) => {
+      if (r === undefined) return
+      setSaving(false)
+      if (r.ok) props.onDone(values.key)
+      else setError(r.error)
+    })
+  }
+
+  useKeys(
+    (press) => {
+      if (saving) return true
+      const step = (d: number) => {
+        let next = focus
+        do next = (next + d + Fields.length) % Fields.length
+        while (editing && Fields[next] === "key")
+        setFocus(next)
+      }
+      switch (press.name) {
+        case "tab":
+        case "down":
+          step(1)
+          return true
+        case "shift+tab":
+        case "up":
+          step(-1)
+          return true
+        case "enter":
+          submit()
+          return true
+        case "escape":
+          props.onCancel()
+          return true
+      }
+      const field = Fields[focus]!
+      if (editing && field === "key") return true
+      // Applied to the latest value: keys can arrive faster than the form re-renders (a paste after ctrl+u).
+      if (editText("", press) !== undefined) {
+        setValues((v) => ({ ...v, [field]: editText(v[field], press) ?? v[field] }))
+        setProblems((p) => ({ ...p, [field]: undefined }))
+      }
+      return true
+    },
+    {
+      priority: KeyLayer.dialog,
+      modal: true,
+      hints: [
+        { keys: "type", label: "edit" },
+        { keys: "tab/↑↓", label: "field" },
+        { keys: "enter", label: "save" },
+        { keys: "esc", label: "cancel" },
+        { keys: "ctrl+c", label: "quit" }
+      ]
+    }
+  )
+
+  const width = Math.max(30, pane.columns - 4)
+  return (
+    <Box flexDirection="column" flexShrink={0} borderStyle="round" borderColor="cyan" paddingX={1}>
+      <Text bold wrap="truncate-end">
+        {editing ? `Edit ${JSON.stringify(values.key)}` : "New key"} in {props.ns.title}
+      </Text>
+      {Fields.map((f, i) => (
+        <TextField
+          key={f}
+          label={Labels[f]}
+          value={values[f]}
+          focused={focus === i}
+          width={width}
+          disabled={editing && f === "key"}
+          problem={problems[f]}
+          {...(Placeholders[f] !== undefined ? { placeholder: Placeholders[f] } : {})}
+        />
+      ))}
+      {saving ? <Text color="cyan">… saving</Text> : null}
+      {error !== undefined ? <ErrorView what="could not save the key" error={error} /> : null}
+    </Box>
+  )
+}

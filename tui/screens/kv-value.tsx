@@ -1,0 +1,127 @@
+/**
+ * One key's value: its size, kind, expiration and metadata, then the value (text, JSON
+ * pretty-printed, binary as hex), scrolled with the movement keys. e edits, d deletes (after a
+ * confirmation), esc goes back to the keys.
+ */
+import { Effect } from "effect"
+import { Box, Text } from "ink"
+import { useEffect, useState } from "react"
+import type { KvValue } from "../../src/domain/kv.js"
+import * as Kv from "../../src/services/kv.js"
+import { ErrorView, Loading } from "../components/states.js"
+import { KeyLayer, useKeys } from "../keys.js"
+import { asText, expiresText, sizeText, viewValue } from "../kv-format.js"
+import { useEffectQuery } from "../runtime.js"
+import type { OpenNamespace, PutValues } from "./kv-put.js"
+
+export interface LoadedValue {
+  readonly value: KvValue
+  readonly metadata: unknown
+}
+
+/** Header lines above the value: key, details, metadata, separator. */
+const Chrome = 4
+
+export function KvValueView(props: {
+  readonly ns: OpenNamespace
+  readonly name: string
+  readonly active: boolean
+  readonly height: number
+  readonly onBack: () => void
+  readonly onEdit: (initial: PutValues) => void
+  readonly onDelete: () => void
+  /** Shown for a value that cannot be edited here. */
+  readonly onNotice: (text: string) => void
+}) {
+  const { ns, name } = props
+  const { query, refresh } = useEffectQuery(
+    () => Effect.all({ value: Kv.getValue(ns.accountId, ns.id, name), metadata: Kv.getMetadata(ns.accountId, ns.id, name) }),
+    [ns.id, name]
+  )
+  const [top, setTop] = useState(0)
+  useEffect(() => setTop(0), [name])
+  const view = query._tag === "Success" ? viewValue(query.value.value.bytes) : undefined
+  const rows = Math.max(1, props.height - Chrome)
+  const maxTop = Math.max(0, (view?.lines.length ?? 0) - rows)
+
+  useKeys(
+    (press) => {
+      const scroll: Record<string, number> = { down: 1, j: 1, up: -1, k: -1, pagedown: rows, pageup: -rows, g: -1e9, home: -1e9, G: 1e9, end: 1e9 }
+      if (Object.hasOwn(scroll, press.name)) {
+        setTop((t) => Math.max(0, Math.min(maxTop, t + scroll[press.name]!)))
+        return true
+      }
+      switch (press.name) {
+        case "escape":
+        case "backspace":
+          props.onBack()
+          return true
+        case "r":
+          refresh()
+          return true
+        case "d":
+          props.onDelete()
+          return true
+        case "e": {
+          if (query._tag !== "Success") return true
+          const text = asText(query.value.value.bytes)
+          if (text === undefined) {
+            props.onNotice("a binary value cannot be edited here: use `edgectl kv key put --path FILE`")
+            return true
+          }
+          const m = query.value.metadata
+          props.onEdit({
+            key: name,
+            value: text,
+            metadata: m === null || m === undefined ? "" : JSON.stringify(m),
+            expiration: query.value.value.expiration !== undefined ? String(query.value.value.expiration) : "",
+            ttl: ""
+          })
+          return true
+        }
+        default:
+          return false
+      }
+    },
+    {
+      priority: KeyLayer.view,
+      active: props.active,
+      hints: [
+        { keys: "↑↓/jk", label: "scroll" },
+        { keys: "e", label: "edit" },
+        { keys: "d", label: "delete" },
+        { keys: "r", label: "refresh" },
+        { keys: "esc", label: "back" }
+      ]
+    }
+  )
+
+  if (query._tag === "Loading") return <Loading what={`the value of ${JSON.stringify(name)}`} />
+  if (query._tag === "Failure") return <ErrorView what={`could not read ${JSON.stringify(name)}`} error={query.error} />
+  const { value, metadata } = query.value
+  const now = Math.floor(Date.now() / 1000)
+  const lines = view!.lines.slice(top, top + rows)
+  const hasMetadata = metadata !== null && metadata !== undefined
+  return (
+    <Box flexDirection="column">
+      <Text bold wrap="truncate-end">
+        {name}
+      </Text>
+      <Text dimColor wrap="truncate-end">
+        {sizeText(value.bytes.length)} · {view!.kind === "binary" ? "binary (hex)" : view!.kind === "json" ? "JSON" : "text"} · expires {expiresText(value.expiration, now)}
+        {view!.lines.length > rows ? ` · lines ${top + 1}-${Math.min(top + rows, view!.lines.length)} of ${view!.lines.length}` : ""}
+      </Text>
+      <Text wrap="truncate-end">
+        <Text dimColor>metadata </Text>
+        {hasMetadata ? JSON.stringify(metadata) : <Text dimColor>none</Text>}
+      </Text>
+      <Text dimColor>{"─".repeat(20)}</Text>
+      {value.bytes.length === 0 ? <Text dimColor>(empty value)</Text> : null}
+      {lines.map((line, i) => (
+        <Text key={top + i} wrap="truncate-end">
+          {line === "" ? " " : line}
+        </Text>
+      ))}
+    </Box>
+  )
+}

@@ -1,0 +1,139 @@
+/**
+ * KV: the namespaces of the chosen account (or of every account), `/` filters them by title, enter
+ * opens one (its keys, values, put/edit and delete), `a` picks the account.
+ */
+import { Box, Text } from "ink"
+import { useState } from "react"
+import * as Kv from "../../src/services/kv.js"
+import { AccountPicker } from "../components/account-picker.js"
+import { cells, flexWidth } from "../components/columns.js"
+import { FilterBar, useFilterInput } from "../components/filter-bar.js"
+import { List, ListStatus, moveHints, useListCursor } from "../components/list.js"
+import { Empty, ErrorView, Loading } from "../components/states.js"
+import { KeyLayer, useKeys } from "../keys.js"
+import { useEffectQuery } from "../runtime.js"
+import { useUiActions, useUiState } from "../state.js"
+import { usePaneSize } from "../terminal.js"
+import { KvKeys } from "./kv-keys.js"
+import type { OpenNamespace } from "./kv-put.js"
+
+/** Account line, filter line, column titles, status line. */
+const Chrome = 4
+
+const namespaceTable = (columns: number) => {
+  const title = Math.min(40, flexWidth(columns, [32, 12]))
+  return {
+    header: cells([
+      ["TITLE", title],
+      ["ID", 32],
+      ["ACCOUNT", 12]
+    ]),
+    row: (n: Kv.AccountNamespace) =>
+      cells([
+        [n.namespace.title, title],
+        [n.namespace.id, 32],
+        [n.account.name, 12]
+      ])
+  }
+}
+
+export function KvScreen({ active }: { active: boolean }) {
+  const { account } = useUiState()
+  const { chooseAccount } = useUiActions()
+  const pane = usePaneSize()
+  const height = Math.max(1, pane.rows - Chrome)
+  const table = namespaceTable(pane.columns)
+  const [open, setOpen] = useState<OpenNamespace | undefined>(undefined)
+  const [picking, setPicking] = useState(false)
+  const listing = active && open === undefined && !picking
+  const filter = useFilterInput({ active: listing, onMove: (press) => cursor.move(press), what: "title" })
+  const { query, refresh } = useEffectQuery(() => Kv.namespacesOf(account === undefined ? undefined : { id: account.id, name: account.name }), [account?.id])
+  const all = query._tag === "Success" ? query.value : []
+  const needle = filter.text.toLowerCase()
+  const shown = needle === "" ? all : all.filter((n) => n.namespace.title.toLowerCase().includes(needle))
+  const cursor = useListCursor(shown.length, height, [account?.id, filter.text])
+
+  useKeys(
+    (press) => {
+      if (cursor.move(press)) return true
+      switch (press.name) {
+        case "enter": {
+          const n = shown[cursor.index]
+          if (n) setOpen({ accountId: n.account.id, accountName: n.account.name, id: n.namespace.id, title: n.namespace.title })
+          return n !== undefined
+        }
+        case "/":
+          filter.start()
+          return true
+        case "a":
+          setPicking(true)
+          return true
+        case "r":
+          refresh()
+          return true
+        case "escape":
+        case "backspace":
+          if (filter.text === "") return false
+          filter.clear()
+          return true
+        default:
+          return false
+      }
+    },
+    {
+      priority: KeyLayer.screen,
+      active: listing && !filter.editing,
+      hints: [
+        ...moveHints,
+        { keys: "enter", label: "keys" },
+        { keys: "/", label: "filter" },
+        { keys: "a", label: "account" },
+        { keys: "r", label: "refresh" },
+        ...(filter.text !== "" ? [{ keys: "esc", label: "clear filter" }] : [])
+      ]
+    }
+  )
+
+  const body = () => {
+    if (query._tag === "Loading") return <Loading what="namespaces" />
+    if (query._tag === "Failure") return <ErrorView what="could not list namespaces" error={query.error} />
+    if (shown.length === 0) {
+      return filter.text !== "" ? (
+        <Empty what={`No namespaces match "${filter.text}".`} next="esc clears the filter" />
+      ) : (
+        <Empty what="No KV namespaces in this account." next="create one with `edgectl kv namespace create NAME`; a picks another account" />
+      )
+    }
+    return (
+      <>
+        <List items={shown} index={cursor.index} height={height} row={table.row} rowKey={(n) => n.namespace.id} header={table.header} />
+        <ListStatus index={cursor.index} loaded={shown.length} total={shown.length} loading={false} />
+      </>
+    )
+  }
+
+  return (
+    <Box flexDirection="column">
+      {open !== undefined ? <KvKeys ns={open} active={active} onBack={() => setOpen(undefined)} /> : null}
+      {picking ? (
+        <AccountPicker
+          height={Math.max(1, pane.rows - 3)}
+          onPick={(a) => {
+            setPicking(false)
+            chooseAccount(a)
+          }}
+          onCancel={() => setPicking(false)}
+        />
+      ) : null}
+      <Box flexDirection="column" display={open === undefined && !picking ? "flex" : "none"}>
+        <Text>
+          <Text dimColor>account </Text>
+          {account?.name ?? "All accounts"}
+          <Text dimColor> (a to change)</Text>
+        </Text>
+        <FilterBar filter={filter} what="title" />
+        {body()}
+      </Box>
+    </Box>
+  )
+}
