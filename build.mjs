@@ -49,7 +49,7 @@ const common = {
   bundle: true,
   platform: "node",
   target: "node20",
-  minify: true,
+  minify: process.env.EDGECTL_NO_MINIFY !== "1",
   sourcemap: false,
   jsx: "automatic",
   legalComments: "none",
@@ -130,7 +130,7 @@ try {
   const body = `(function (exports, require, module, __filename, __dirname, __edgectl_import, __edgectl_url) {"use strict";${code}\n})`
   // The launcher reads the script as latin1, which Node keeps off the V8 heap for a file this size
   // (an external string): that only gives the right text for ASCII, esbuild's default charset.
-  if (/[^\x00-\x7f]/.test(body)) throw new Error("build: dist/edgectl.cjs must be ASCII (esbuild charset)")
+  if (process.env.EDGECTL_NO_MINIFY !== "1" && /[^\x00-\x7f]/.test(body)) throw new Error("build: dist/edgectl.cjs must be ASCII (esbuild charset)")
   const hash = createHash("sha256").update(body).digest("hex").slice(0, 16)
   writeFileSync("dist/edgectl.cjs", `//edgectl-build:${hash}\n${body}`)
 } finally {

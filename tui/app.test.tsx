@@ -26,10 +26,12 @@ describe("App shell", () => {
   it("? shows every key and esc closes it", async () => {
     const app = await fixture.render(fixture.local())
     await app.waitForText("acme-api.com")
-    await app.press("?", "ctrl+c")
-    for (const key of ["j k", "enter", "esc / backspace", "tab", "/", "r", "q"]) expect(app.frame()).toContain(key)
+    await app.press("?", "esc/? close help")
+    for (const key of ["j k", "enter", "esc / backspace", "tab", "/"]) expect(app.frame()).toContain(key)
     expect(app.frame()).not.toContain("acme-api.com")
-    expect(app.frame()).toContain("esc/? close help")
+    // The list scrolls when the pane is shorter than it.
+    await app.press(Keys.pageDown, "dismisses an error")
+    for (const key of ["quit, from anywhere", "any key", "↑ 1 more"]) expect(app.frame()).toContain(key)
     await app.press(Keys.escape, "acme-api.com")
     expect(app.frame()).not.toContain("close help")
   })
@@ -37,14 +39,15 @@ describe("App shell", () => {
   it("screens that have not arrived say so, and Zones keeps its place", async () => {
     const app = await fixture.render(fixture.local())
     await app.waitForText("acme-api.com")
-    await app.press("jj", undefined)
+    // Keys sent faster than they are read arrive as one chunk: each still moves the cursor.
+    await app.press("jj", "3/46")
     await app.press("j")
-    await app.press("j", "3/46")
+    await app.press("j", "5/46")
     await app.press("3", "arrives with its issue")
     expect(app.frame()).toContain("firewall filters and rules")
     expect(app.frame()).not.toContain("acme-api.com")
     await app.press("6", "stateful object storage")
-    await app.press("1", "3/46")
+    await app.press("1", "5/46")
   })
 
   it("q quits, and ctrl+c quits even while typing a filter", async () => {

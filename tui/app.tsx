@@ -16,6 +16,7 @@ import { HelpOverlay } from "./components/help-overlay.js"
 import { SidebarWidth, Sidebar } from "./components/sidebar.js"
 import { ErrorView, Loading } from "./components/states.js"
 import { KeyLayer, KeypressProvider, useKeys } from "./keys.js"
+import { NoticeProvider } from "./notices.js"
 import { RuntimeProvider, useEffectQuery, type Query, type TuiRuntime } from "./runtime.js"
 import { EscScreen } from "./screens/esc.js"
 import { PlaceholderScreen } from "./screens/placeholder.js"
@@ -43,9 +44,11 @@ export function App({ runtime, target = "local", onQuit }: AppProps) {
     <RuntimeProvider runtime={runtime}>
       <KeypressProvider onQuit={quit}>
         <UiProvider onQuit={quit}>
-          <ErrorBoundary what="the app failed to draw">
-            <Shell fallbackTarget={target} />
-          </ErrorBoundary>
+          <NoticeProvider>
+            <ErrorBoundary what="the app failed to draw">
+              <Shell fallbackTarget={target} />
+            </ErrorBoundary>
+          </NoticeProvider>
         </UiProvider>
       </KeypressProvider>
     </RuntimeProvider>

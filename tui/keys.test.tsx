@@ -6,7 +6,15 @@ import { Footer } from "./components/footer.js"
 import { KeyLayer, KeypressProvider, useKeys } from "./keys.js"
 import { Keys, waitFor } from "./test-support.js"
 
-function Layer(props: { name: string; priority: number; handles: ReadonlyArray<string>; log: Array<string>; modal?: boolean; active?: boolean }) {
+function Layer(props: {
+  name: string
+  priority: number
+  handles: ReadonlyArray<string>
+  log: Array<string>
+  modal?: boolean
+  active?: boolean
+  text?: boolean
+}) {
   useKeys(
     (press) => {
       if (press.name === "!") throw new Error("the handler broke")
@@ -16,6 +24,7 @@ function Layer(props: { name: string; priority: number; handles: ReadonlyArray<s
     {
       priority: props.priority,
       modal: props.modal ?? false,
+      text: props.text ?? false,
       active: props.active ?? true,
       hints: [{ keys: props.handles.join("/"), label: props.name }]
     }
@@ -74,6 +83,28 @@ describe("keypress hub", () => {
     expect(app.frame()).not.toContain("x hidden")
   })
 
+  it("splits a chunk of typed keys into keypresses unless a text field takes it whole", async () => {
+    const log: Array<string> = []
+    const app = await mount(
+      <KeypressProvider onQuit={() => {}}>
+        <Layer name="screen" priority={KeyLayer.screen} handles={["j", "k"]} log={log} />
+        <Footer />
+      </KeypressProvider>
+    )
+    await app.press("jjk")
+    expect(log).toEqual(["screen:j", "screen:j", "screen:k"])
+
+    const typed: Array<string> = []
+    const field = await mount(
+      <KeypressProvider onQuit={() => {}}>
+        <Layer name="screen" priority={KeyLayer.screen} handles={["j"]} log={typed} />
+        <Layer name="field" priority={KeyLayer.input} handles={["jjk"]} log={typed} modal text />
+      </KeypressProvider>
+    )
+    await field.press("jjk")
+    expect(typed).toEqual(["field:jjk"])
+  })
+
   it("names keys as the terminal sends them", async () => {
     const log: Array<string> = []
     const app = await mount(
@@ -81,10 +112,10 @@ describe("keypress hub", () => {
         <Layer name="l" priority={KeyLayer.screen} handles={[]} log={log} />
       </KeypressProvider>
     )
-    for (const k of [Keys.up, Keys.down, Keys.enter, Keys.tab, "\u001B[Z", Keys.backspace, Keys.pageDown, "G", "globex"]) await app.press(k)
+    for (const k of [Keys.up, Keys.down, Keys.enter, Keys.tab, "\u001B[Z", Keys.backspace, Keys.pageDown, "G"]) await app.press(k)
     await app.press(Keys.escape)
-    await waitFor(() => log.length === 10)
-    expect(log.map((l) => l.slice(2))).toEqual(["up", "down", "enter", "tab", "shift+tab", "backspace", "pagedown", "G", "globex", "escape"])
+    await waitFor(() => log.length === 9)
+    expect(log.map((l) => l.slice(2))).toEqual(["up", "down", "enter", "tab", "shift+tab", "backspace", "pagedown", "G", "escape"])
   })
 
   it("ctrl+c quits from anywhere, even under a modal layer", async () => {

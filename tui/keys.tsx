@@ -32,6 +32,7 @@ interface Registration {
   readonly id: number
   readonly priority: number
   readonly modal: boolean
+  readonly text: boolean
   readonly hints: ReadonlyArray<KeyHint>
   readonly handler: { current: KeyHandler }
 }
@@ -68,6 +69,12 @@ export const isText = (press: Keypress): boolean =>
 
 const byPriority = (a: Registration, b: Registration) => b.priority - a.priority || b.id - a.id
 
+/** The layers a key can reach, highest first: down to the first modal one. */
+const receivers = (sorted: ReadonlyArray<Registration>): ReadonlyArray<Registration> => {
+  const modal = sorted.findIndex((r) => r.modal)
+  return modal === -1 ? sorted : sorted.slice(0, modal + 1)
+}
+
 export function KeypressProvider({ onQuit, children }: { onQuit: () => void; children: ReactNode }) {
   const registrations = useRef(new Map<number, Registration>())
   const nextId = useRef(0)
@@ -90,9 +97,18 @@ export function KeypressProvider({ onQuit, children }: { onQuit: () => void; chi
     const press: Keypress = { input, key, name: keyName(input, key) }
     if (press.name === "ctrl+c") return quit.current()
     setFault(undefined)
+    const layers = receivers([...registrations.current.values()].sort(byPriority))
+    // Keys typed faster than the terminal is read (or sent by a script) arrive as one chunk: unless
+    // a text field takes them, each character is its own keypress, so "jjj" moves three rows.
+    const presses =
+      isText(press) && [...input].length > 1 && !layers.some((r) => r.text)
+        ? [...input].map((c): Keypress => ({ input: c, key, name: c }))
+        : [press]
     try {
-      for (const r of [...registrations.current.values()].sort(byPriority)) {
-        if (r.handler.current(press) || r.modal) return
+      for (const p of presses) {
+        for (const r of layers) {
+          if (r.handler.current(p) || r.modal) break
+        }
       }
     } catch (e) {
       setFault(fromUnknown(e))
@@ -101,12 +117,7 @@ export function KeypressProvider({ onQuit, children }: { onQuit: () => void; chi
   useInput(onInput)
 
   const hints = useMemo(() => {
-    const out: Array<KeyHint> = []
-    for (const r of [...registrations.current.values()].sort(byPriority)) {
-      out.push(...r.hints)
-      if (r.modal) break
-    }
-    return out
+    return receivers([...registrations.current.values()].sort(byPriority)).flatMap((r) => r.hints)
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [version])
 
@@ -126,6 +137,8 @@ export interface KeyOptions {
   readonly active?: boolean
   /** A modal layer swallows every key it does not handle (except ctrl+c). */
   readonly modal?: boolean
+  /** The layer takes typed text (a field): a pasted chunk reaches it whole, not key by key. */
+  readonly text?: boolean
   readonly hints?: ReadonlyArray<KeyHint>
 }
 
@@ -134,13 +147,13 @@ export function useKeys(handler: KeyHandler, options: KeyOptions): void {
   const { register } = useHub()
   const ref = useRef(handler)
   ref.current = handler
-  const { priority, active = true, modal = false } = options
+  const { priority, active = true, modal = false, text = false } = options
   const hintsKey = JSON.stringify(options.hints ?? [])
   // A layout effect, so the footer never draws a frame with the hints of a layer already gone.
   useLayoutEffect(() => {
     if (!active) return
-    return register({ priority, modal, hints: JSON.parse(hintsKey) as Array<KeyHint>, handler: ref })
-  }, [register, priority, active, modal, hintsKey])
+    return register({ priority, modal, text, hints: JSON.parse(hintsKey) as Array<KeyHint>, handler: ref })
+  }, [register, priority, active, modal, text, hintsKey])
 }
 
 /** The hints of the layers that get keys right now, highest first, and the last handler fault. */

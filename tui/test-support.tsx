@@ -12,6 +12,7 @@ import { clientLayer, type TargetOptions } from "../src/api/target.js"
 import type { ReactElement, ReactNode } from "react"
 import { App } from "./app.js"
 import { Footer } from "./components/footer.js"
+import { NoticeProvider } from "./notices.js"
 import { KeypressProvider } from "./keys.js"
 import { RuntimeProvider, type TuiRuntime } from "./runtime.js"
 import { UiProvider } from "./state.js"
@@ -89,10 +90,12 @@ export class Fixture {
       <RuntimeProvider runtime={runtime}>
         <KeypressProvider onQuit={onQuit}>
           <UiProvider onQuit={onQuit}>
-            <PaneContext.Provider value={{ columns: 80, rows: 16 }}>
-              {node}
-              <Footer />
-            </PaneContext.Provider>
+            <NoticeProvider>
+              <PaneContext.Provider value={{ columns: 80, rows: 16 }}>
+                {node}
+                <Footer />
+              </PaneContext.Provider>
+            </NoticeProvider>
           </UiProvider>
         </KeypressProvider>
       </RuntimeProvider>

@@ -79,6 +79,7 @@ export function CommandPalette(props: {
     {
       priority: KeyLayer.overlay,
       modal: true,
+      text: true,
       hints: [
         { keys: "type", label: "screen or zone name" },
         { keys: "↑↓", label: "move" },

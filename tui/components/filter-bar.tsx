@@ -41,6 +41,7 @@ export function useFilterInput(options: { readonly active: boolean; readonly onM
       priority: KeyLayer.input,
       active: options.active && editing,
       modal: true,
+      text: true,
       hints: [
         { keys: "type", label: `filter by ${options.what ?? "name"}` },
         { keys: "↑↓", label: "move" },

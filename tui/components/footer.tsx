@@ -1,10 +1,15 @@
-/** The bottom lines: the keys that work right now (from the keypress hub), and the last fault. */
+/**
+ * The bottom lines: the keys that work right now (from the keypress hub), then the notice line: a
+ * key handler's fault, else the last action's notice (see notices.tsx).
+ */
 import { Box, Text } from "ink"
 import { useKeyHints } from "../keys.js"
+import { useNotice } from "../notices.js"
 import { codeSuffix } from "./states.js"
 
 export function Footer() {
   const { hints, fault } = useKeyHints()
+  const notice = useNotice()
   return (
     <Box flexDirection="column" paddingX={1}>
       <Text wrap="truncate-end">
@@ -15,9 +20,15 @@ export function Footer() {
           </Text>
         ))}
       </Text>
-      <Text color="red" wrap="truncate-end">
-        {fault ? `error: ${fault.message}${codeSuffix(fault)}` : " "}
-      </Text>
+      {fault !== undefined ? (
+        <Text color="red" wrap="truncate-end">{`error: ${fault.message}${codeSuffix(fault)}`}</Text>
+      ) : notice !== undefined ? (
+        <Text color={notice.kind === "done" ? "green" : "red"} wrap="truncate-end">
+          {notice.kind === "done" ? `✓ ${notice.text}` : notice.text}
+        </Text>
+      ) : (
+        <Text> </Text>
+      )}
     </Box>
   )
 }

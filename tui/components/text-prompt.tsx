@@ -72,6 +72,7 @@ export function TextPrompt({ title, help, display = (t) => t, check, counter, su
     {
       priority: KeyLayer.input,
       modal: true,
+      text: true,
       hints: [
         { keys: "type", label: "text" },
         { keys: "enter", label: submitLabel },

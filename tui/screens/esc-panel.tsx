@@ -25,8 +25,9 @@ import {
 } from "../../src/services/esc.js"
 import { cell } from "../components/columns.js"
 import { ConfirmDialog } from "../components/confirm-dialog.js"
+import { useNotify } from "../notices.js"
 import { List, useListCursor } from "../components/list.js"
-import { codeSuffix, ErrorView, Loading } from "../components/states.js"
+import { ErrorView, Loading } from "../components/states.js"
 import { bullets, TextPrompt } from "../components/text-prompt.js"
 import { KeyLayer, useKeys, type KeyHint } from "../keys.js"
 import { runEffect, useEffectQuery, useRuntime, type Services } from "../runtime.js"
@@ -45,12 +46,11 @@ type Dialog =
   | { readonly kind: "secret"; readonly target: EscTarget }
   | { readonly kind: "cookie"; readonly zone: EscTarget & { kind: "zone" } }
 
-type Notice = { readonly ok: boolean; readonly text: string } | undefined
 
 const label = (t: EscTarget) => (t.kind === "zone" ? `zone ${t.name}` : `account ${t.name}`)
 const every = (t: EscTarget) => (t.kind === "zone" ? `every request of zone ${t.name}` : `every request of every zone of account ${t.name}`)
 
-/** Lines the panel draws besides the replacement rows (removal 2, scopes 2, effect 2, test, notice, title, header, example 3). */
+/** Lines the panel draws besides the replacement rows (removal 2, scopes 2, effect 2, test, busy, title, header, example 3). */
 const Chrome = 14
 
 export interface EscPanelProps {
@@ -73,7 +73,7 @@ export function EscPanel({ scopes, active, height, priority = KeyLayer.tab, empt
   const [changed, setChanged] = useState<Readonly<Record<string, EscStatus>>>({})
   const [selected, setSelected] = useState(0)
   const [dialog, setDialog] = useState<Dialog | undefined>(undefined)
-  const [notice, setNotice] = useState<Notice>(undefined)
+  const notify = useNotify()
   const [busy, setBusy] = useState(false)
   const [tested, setTested] = useState<EscTestResult | undefined>(undefined)
   const aborts = useRef(new Set<AbortController>())
@@ -82,7 +82,6 @@ export function EscPanel({ scopes, active, height, priority = KeyLayer.tab, empt
     setChanged({})
     setSelected(0)
     setTested(undefined)
-    setNotice(undefined)
   }, [key])
 
   const loaded = query._tag === "Success" ? query.value.map((s) => changed[`${s.target.kind}:${s.target.id}`] ?? s) : []
@@ -108,7 +107,7 @@ export function EscPanel({ scopes, active, height, priority = KeyLayer.tab, empt
       if (r === undefined) return
       setBusy(false)
       if (r.ok) onOk(r.value)
-      else setNotice({ ok: false, text: `error: ${what}: ${r.error.message}${codeSuffix(r.error)}` })
+      else notify.error(what, r.error)
     })
   }
 
@@ -121,7 +120,7 @@ export function EscPanel({ scopes, active, height, priority = KeyLayer.tab, empt
       (s) => {
         remember(s)
         setTested(undefined)
-        setNotice({ ok: true, text: d.done(s) })
+        notify.done(d.done(s))
       },
       d.title.replace(/\?$/, "").toLowerCase()
     )
@@ -168,7 +167,7 @@ export function EscPanel({ scopes, active, height, priority = KeyLayer.tab, empt
 
   const clearSecret = (s: EscStatus) => {
     const old = s.setting.with_secret
-    if (old === null) return setNotice({ ok: false, text: `${label(s.target)} has no secret to clear` })
+    if (old === null) return notify.warn(`${label(s.target)} has no secret to clear`)
     setDialog({
       kind: "confirm",
       title: `Clear the secret ${maskSecret(old)} of ${label(s.target)}?`,
@@ -184,7 +183,7 @@ export function EscPanel({ scopes, active, height, priority = KeyLayer.tab, empt
       if (cursor.move(press)) return true
       if (onKey?.(press.name)) return true
       const needs = (what: string) => {
-        setNotice({ ok: false, text: current === undefined ? `nothing to ${what}: ${empty ?? "no zone or account"}` : `busy: wait for the last change` })
+        notify.warn(current === undefined ? `nothing to ${what}: ${empty ?? "no zone or account"}` : `busy: wait for the last change`)
         return true
       }
       switch (press.name) {
@@ -210,14 +209,14 @@ export function EscPanel({ scopes, active, height, priority = KeyLayer.tab, empt
           return true
         case "c":
           if (zone === undefined) {
-            setNotice({ ok: false, text: "open a zone to test a request (1 Zones, enter on a zone)" })
+            notify.warn("open a zone to test a request (1 Zones, enter on a zone)")
             return true
           }
           setDialog({ kind: "cookie", zone })
           return true
         case "r":
           setChanged({})
-          setNotice(undefined)
+          notify.clear()
           refresh()
           return true
         default:
@@ -282,10 +281,7 @@ export function EscPanel({ scopes, active, height, priority = KeyLayer.tab, empt
               setDialog(undefined)
               run(
                 testRequest(dialog.zone, cookie.trim() === "" ? undefined : cookie),
-                (r) => {
-                  setTested(r)
-                  setNotice(undefined)
-                },
+                (r) => setTested(r),
                 "test the request"
               )
             }}
@@ -318,16 +314,7 @@ export function EscPanel({ scopes, active, height, priority = KeyLayer.tab, empt
             </Box>
           ) : null}
           <TestLine tested={tested} canTest={zone !== undefined} />
-          {busy ? (
-            <Text color="cyan">… working</Text>
-          ) : notice !== undefined ? (
-            <Text color={notice.ok ? "green" : "red"} wrap="truncate-end">
-              {notice.ok ? "✓ " : ""}
-              {notice.text}
-            </Text>
-          ) : (
-            <Text> </Text>
-          )}
+          {busy ? <Text color="cyan">… working</Text> : <Text> </Text>}
           <Text bold>Replacements before the removal</Text>
           <List items={Replacements} index={cursor.index} height={rows} row={table.row} rowKey={(r) => r.useCase} header={table.header} focused={active} />
           <Box height={3} flexShrink={0} overflow="hidden">

@@ -9,9 +9,10 @@ import type { KvKey } from "../../src/domain/kv.js"
 import * as Kv from "../../src/services/kv.js"
 import { cells, flexWidth } from "../components/columns.js"
 import { ConfirmDialog } from "../components/confirm-dialog.js"
+import { useNotify } from "../notices.js"
 import { FilterBar, useFilterInput } from "../components/filter-bar.js"
 import { List, moveHints, useListCursor } from "../components/list.js"
-import { codeSuffix, Empty, ErrorView, Loading } from "../components/states.js"
+import { Empty, ErrorView, Loading } from "../components/states.js"
 import { useCursorList } from "../cursor-list.js"
 import { KeyLayer, useKeys } from "../keys.js"
 import { expiresCell } from "../kv-format.js"
@@ -21,19 +22,14 @@ import { KvPutForm, type OpenNamespace, type PutValues } from "./kv-put.js"
 import { KvValueView } from "./kv-value.js"
 
 export const KeysPerPage = 100
-/** Title, filter, column titles, status and notice lines. */
-const Chrome = 5
+/** Title, filter, column titles and status lines. */
+const Chrome = 4
 
 type Mode =
   | { readonly _tag: "list" }
   | { readonly _tag: "value"; readonly name: string }
   | { readonly _tag: "put"; readonly initial: PutValues | undefined; readonly back: "list" | string }
   | { readonly _tag: "delete"; readonly name: string; readonly back: "list" | string }
-
-interface Notice {
-  readonly text: string
-  readonly error: boolean
-}
 
 const keyTable = (columns: number) => {
   const flex = flexWidth(columns, [12]) - 2
@@ -60,7 +56,7 @@ export function KvKeys({ ns, active, onBack }: { ns: OpenNamespace; active: bool
   const rows = Math.max(1, pane.rows - Chrome)
   const table = keyTable(pane.columns)
   const [mode, setMode] = useState<Mode>({ _tag: "list" })
-  const [notice, setNotice] = useState<Notice | undefined>(undefined)
+  const notify = useNotify()
   const listing = active && mode._tag === "list"
   const filter = useFilterInput({ active: listing, onMove: (press) => cursor.move(press), what: "prefix" })
   const prefix = filter.text === "" ? undefined : filter.text
@@ -68,13 +64,6 @@ export function KvKeys({ ns, active, onBack }: { ns: OpenNamespace; active: bool
   const cursor = useListCursor(list.items.length, rows, [ns.id, prefix])
   const controller = useRef<AbortController | undefined>(undefined)
   useEffect(() => () => controller.current?.abort(), [])
-
-  // Results stay a few seconds; errors until the next action.
-  useEffect(() => {
-    if (notice === undefined || notice.error) return
-    const t = setTimeout(() => setNotice(undefined), 4000)
-    return () => clearTimeout(t)
-  }, [notice])
 
   const nearEnd = cursor.index >= list.items.length - Math.max(20, rows)
   useEffect(() => {
@@ -87,9 +76,9 @@ export function KvKeys({ ns, active, onBack }: { ns: OpenNamespace; active: bool
     void runEffect(runtime, Kv.deleteValue(ns.accountId, ns.id, name), c.signal).then((r) => {
       if (r === undefined) return
       if (r.ok) {
-        setNotice({ text: `Deleted key ${JSON.stringify(name)}.`, error: false })
+        notify.done(`Deleted key ${JSON.stringify(name)}.`)
         list.refresh()
-      } else setNotice({ text: `error: could not delete ${JSON.stringify(name)}: ${r.error.message}${codeSuffix(r.error)}`, error: true })
+      } else notify.error(`could not delete ${JSON.stringify(name)}`, r.error)
     })
   }
 
@@ -102,7 +91,6 @@ export function KvKeys({ ns, active, onBack }: { ns: OpenNamespace; active: bool
           if (current !== undefined) setMode({ _tag: "value", name: current.name })
           return current !== undefined
         case "n":
-          setNotice(undefined)
           setMode({ _tag: "put", initial: undefined, back: "list" })
           return true
         case "d":
@@ -182,7 +170,6 @@ export function KvKeys({ ns, active, onBack }: { ns: OpenNamespace; active: bool
           onBack={() => setMode({ _tag: "list" })}
           onEdit={(initial) => setMode({ _tag: "put", initial, back: mode.name })}
           onDelete={() => setMode({ _tag: "delete", name: mode.name, back: mode.name })}
-          onNotice={(text) => setNotice({ text, error: false })}
         />
       ) : null}
       {mode._tag === "put" ? (
@@ -191,7 +178,7 @@ export function KvKeys({ ns, active, onBack }: { ns: OpenNamespace; active: bool
           {...(mode.initial !== undefined ? { initial: mode.initial } : {})}
           onCancel={() => back(mode.back)}
           onDone={(key) => {
-            setNotice({ text: `Saved key ${JSON.stringify(key)}.`, error: false })
+            notify.done(`Saved key ${JSON.stringify(key)}.`)
             list.refresh()
             setMode({ _tag: "value", name: key })
           }}
@@ -214,11 +201,6 @@ export function KvKeys({ ns, active, onBack }: { ns: OpenNamespace; active: bool
         <FilterBar filter={filter} what="prefix" />
         {body()}
       </Box>
-      {notice !== undefined ? (
-        <Text color={notice.error ? "red" : "green"} wrap="truncate-end">
-          {notice.text}
-        </Text>
-      ) : null}
     </Box>
   )
 }

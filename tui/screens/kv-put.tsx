@@ -153,6 +153,7 @@ export function KvPutForm(props: {
     {
       priority: KeyLayer.dialog,
       modal: true,
+      text: true,
       hints: [
         { keys: "type", label: "edit" },
         { keys: "tab/↑↓", label: "field" },

@@ -13,6 +13,7 @@ import { KeyLayer, useKeys } from "../keys.js"
 import { asText, expiresText, sizeText, viewValue } from "../kv-format.js"
 import { useEffectQuery } from "../runtime.js"
 import type { OpenNamespace, PutValues } from "./kv-put.js"
+import { useNotify } from "../notices.js"
 
 export interface LoadedValue {
   readonly value: KvValue
@@ -31,9 +32,9 @@ export function KvValueView(props: {
   readonly onEdit: (initial: PutValues) => void
   readonly onDelete: () => void
   /** Shown for a value that cannot be edited here. */
-  readonly onNotice: (text: string) => void
 }) {
   const { ns, name } = props
+  const notify = useNotify()
   const { query, refresh } = useEffectQuery(
     () => Effect.all({ value: Kv.getValue(ns.accountId, ns.id, name), metadata: Kv.getMetadata(ns.accountId, ns.id, name) }),
     [ns.id, name]
@@ -66,7 +67,7 @@ export function KvValueView(props: {
           if (query._tag !== "Success") return true
           const text = asText(query.value.value.bytes)
           if (text === undefined) {
-            props.onNotice("a binary value cannot be edited here: use `edgectl kv key put --path FILE`")
+            notify.warn("a binary value cannot be edited here: use `edgectl kv key put --path FILE`")
             return true
           }
           const m = query.value.metadata
