@@ -5,7 +5,7 @@
 import { Args, Command, Options } from "@effect/cli"
 import { Effect, Option } from "effect"
 import * as fs from "node:fs"
-import { check, compile, displayValue, format, validateRequest, type CheckOptions, type CheckResult, type Plan } from "../../rules/index.js"
+import type { CheckOptions, CheckResult, Plan } from "../../rules/index.js"
 import { diagnosticJson, renderDiagnostics, summary } from "../diagnostics.js"
 import { json } from "../options.js"
 import { printJson, printLine } from "../output.js"
@@ -24,6 +24,9 @@ const plan = Options.choice("plan", ["free", "pro", "business", "enterprise"]).p
   Options.withDescription("warn about fields, functions and operators the zone's plan does not have"),
   Options.optional
 )
+
+/** The rules language, loaded when a rules command runs: other commands do not pay for its tables. */
+const Rules = Effect.promise(() => import("../../rules/index.js"))
 
 const fail = (what: string, why: string, hint?: string) =>
   Effect.fail(new CliFailure({ text: `error: ${what}: ${why}${hint ? `\nhint: ${hint}` : ""}`, exitCode: 1 }))
@@ -74,6 +77,7 @@ const checkCommand = Command.make(
   (o) =>
     Effect.gen(function* () {
       const { source, origin } = yield* readExpression("rules check", o.expression, o.file)
+      const { check } = yield* Rules
       const result = check(source, checkOptions(o))
       if (o.json) printJson({ valid: result.valid, diagnostics: result.diagnostics.map(diagnosticJson) })
       else {
@@ -117,6 +121,7 @@ const evalCommand = Command.make(
       const { source, origin } = yield* readExpression("rules eval", o.expression, o.file)
       const req = yield* readRequest(o.request)
       const options: CheckOptions = { scheme: o.scheme }
+      const { check, compile, displayValue, validateRequest } = yield* Rules
       const result = check(source, options)
       if (result.checked === undefined) {
         if (o.json) printJson({ match: null, valid: false, diagnostics: result.diagnostics.map(diagnosticJson) })
@@ -166,6 +171,7 @@ const formatCommand = Command.make(
   (o) =>
     Effect.gen(function* () {
       const { source, origin } = yield* readExpression("rules format", o.expression, o.file)
+      const { check, format } = yield* Rules
       const result = check(source, { scheme: o.scheme, maxLength: false })
       if (result.checked === undefined) {
         if (o.json) printJson({ valid: false, diagnostics: result.diagnostics.map(diagnosticJson) })
