@@ -45,6 +45,23 @@ const tuiOutside = {
     b.onResolve({ filter: /(^|\/)tui(\/app)?\.js$/ }, (a) => (a.kind === "dynamic-import" ? { path: "./tui.js", external: true } : undefined))
   }
 }
+/**
+ * fast-check as a stub: effect's Schema imports it for `Arbitrary` (property-based test data), which
+ * edgectl never builds at run time; the tests import the real package from the sources. Evaluating
+ * fast-check and pure-rand at every start costs a few milliseconds.
+ */
+const fastCheckStub = {
+  name: "fast-check-stub",
+  setup(b) {
+    b.onResolve({ filter: /^fast-check$/ }, (a) => ({ path: a.path, namespace: "fast-check-stub" }))
+    b.onLoad({ filter: /.*/, namespace: "fast-check-stub" }, () => ({
+      contents:
+        "const unsupported = () => { throw new Error('property-based test data (fast-check) is not part of the edgectl bundle') }\n" +
+        "export const array = unsupported\n",
+      loader: "js"
+    }))
+  }
+}
 const common = {
   bundle: true,
   platform: "node",
@@ -68,7 +85,7 @@ await build({
   format: "esm",
   splitting: true,
   external: ["better-sqlite3"],
-  plugins: [configFileStub],
+  plugins: [configFileStub, fastCheckStub],
   banner: { js: requireBanner }
 })
 
@@ -86,7 +103,7 @@ try {
     splitting: true,
     minify: false,
     external: ["better-sqlite3"],
-    plugins: [configFileStub, tuiOutside],
+    plugins: [configFileStub, fastCheckStub, tuiOutside],
     banner: { js: requireBanner }
   })
 
