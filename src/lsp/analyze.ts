@@ -1,0 +1,30 @@
+/** Which checks a document gets, from its name and content. */
+import type { CheckOptions } from "../rules/index.js"
+import { checkExpression, wholeDocument } from "./expressions.js"
+import type { Analysis } from "./findings.js"
+import { analyzeJson } from "./json-doc.js"
+import { analyzeTerraform } from "./terraform.js"
+
+export type DocumentSyntax = "rules" | "json" | "terraform"
+
+/** The syntax of a document by its path or URI (`languageId` from an editor wins when it says json or terraform). */
+export const syntaxOf = (name: string, languageId?: string): DocumentSyntax | undefined => {
+  const lower = name.toLowerCase()
+  if (lower.endsWith(".rules")) return "rules"
+  if (lower.endsWith(".tf") || languageId === "terraform" || languageId === "hcl") return "terraform"
+  if (lower.endsWith(".json") || lower.endsWith(".jsonc") || languageId === "json" || languageId === "jsonc") return "json"
+  return undefined
+}
+
+export const analyze = async (syntax: DocumentSyntax, text: string, options: CheckOptions = {}): Promise<Analysis> => {
+  switch (syntax) {
+    case "rules": {
+      const region = wholeDocument(text)
+      return { kind: "rules", findings: checkExpression(region, false, options), expressions: [region] }
+    }
+    case "json":
+      return analyzeJson(text, options)
+    case "terraform":
+      return analyzeTerraform(text)
+  }
+}

@@ -1,0 +1,2 @@
+// WAF documents register their checks here (issue 6's mapping).
+export {}
