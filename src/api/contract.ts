@@ -45,6 +45,10 @@ export const Wire = {
   QuotaExceeded: wire("QuotaExceeded"),
   Incompatible: wire("Incompatible"),
   MigrationFinished: wire("MigrationFinished"),
+  ValidationModeNotAllowed: wire("ValidationModeNotAllowed"),
+  TooManyRules: wire("TooManyRules"),
+  ExpressionTooLong: wire("ExpressionTooLong"),
+  UriOverridePresent: wire("UriOverridePresent"),
   TransactionRolledBack: wire("TransactionRolledBack"),
   RateLimited: wire("RateLimited"),
   ApiError: wire("ApiError")
@@ -196,6 +200,10 @@ export class V4Api extends HttpApi.make("v4")
   .addError(Wire.QuotaExceeded)
   .addError(Wire.Incompatible)
   .addError(Wire.MigrationFinished)
+  .addError(Wire.ValidationModeNotAllowed)
+  .addError(Wire.TooManyRules)
+  .addError(Wire.ExpressionTooLong)
+  .addError(Wire.UriOverridePresent)
   .addError(Wire.TransactionRolledBack)
   .addError(Wire.RateLimited)
   .addError(Wire.ApiError)

@@ -37,6 +37,14 @@ export class QuotaExceeded extends Schema.TaggedError<QuotaExceeded>()("QuotaExc
 export class Incompatible extends Schema.TaggedError<Incompatible>()("Incompatible", fields(10300)) {}
 /** The WAF migration of the zone is finished; the previous version's APIs are gone. */
 export class MigrationFinished extends Schema.TaggedError<MigrationFinished>()("MigrationFinished", fields(10301)) {}
+/** Validation mode (both WAF versions side by side) is for enterprise zones only. */
+export class ValidationModeNotAllowed extends Schema.TaggedError<ValidationModeNotAllowed>()("ValidationModeNotAllowed", fields(10302)) {}
+/** More than 200 firewall rules to migrate: the platform's support must migrate the zone. */
+export class TooManyRules extends Schema.TaggedError<TooManyRules>()("TooManyRules", fields(10303)) {}
+/** A firewall rule expression to migrate is over 4 KB: the platform's support must migrate the zone. */
+export class ExpressionTooLong extends Schema.TaggedError<ExpressionTooLong>()("ExpressionTooLong", fields(10304)) {}
+/** The zone has URI-based WAF overrides: they must be deleted before it can migrate. */
+export class UriOverridePresent extends Schema.TaggedError<UriOverridePresent>()("UriOverridePresent", fields(10305)) {}
 /** A storage transaction was rolled back and the operation cannot go on. */
 export class TransactionRolledBack extends Schema.TaggedError<TransactionRolledBack>()("TransactionRolledBack", fields(10400)) {}
 /** Too many requests; `retryAfter` seconds when the platform said so. */
@@ -62,6 +70,10 @@ export type V4Error =
   | QuotaExceeded
   | Incompatible
   | MigrationFinished
+  | ValidationModeNotAllowed
+  | TooManyRules
+  | ExpressionTooLong
+  | UriOverridePresent
   | TransactionRolledBack
   | RateLimited
   | ApiError
@@ -80,6 +92,10 @@ export const V4ErrorClasses = {
   QuotaExceeded,
   Incompatible,
   MigrationFinished,
+  ValidationModeNotAllowed,
+  TooManyRules,
+  ExpressionTooLong,
+  UriOverridePresent,
   TransactionRolledBack,
   RateLimited,
   ApiError
@@ -102,6 +118,10 @@ export const ErrorTable: Record<V4ErrorTag, { readonly status: number; readonly 
   QuotaExceeded: { status: 400, codes: [10200] },
   Incompatible: { status: 400, codes: [10300] },
   MigrationFinished: { status: 409, codes: [10301] },
+  ValidationModeNotAllowed: { status: 403, codes: [10302] },
+  TooManyRules: { status: 400, codes: [10303] },
+  ExpressionTooLong: { status: 400, codes: [10304] },
+  UriOverridePresent: { status: 400, codes: [10305] },
   TransactionRolledBack: { status: 500, codes: [10400] },
   RateLimited: { status: 429, codes: [10013, 971] },
   ApiError: { status: 500, codes: [10001] }
