@@ -22,6 +22,7 @@ import { Zone } from "../domain/zone.js"
 import { EscGroup } from "./contract-esc.js"
 import { BoolParam, Direction, IntParam, Match, OneOf, TextParam } from "../domain/params.js"
 import { KvGroup } from "./contract-kv.js"
+import { WafApiGroup } from "./contract-waf.js"
 
 /** A tagged error on the wire: the failure envelope with the table's status. */
 const wire = <T extends V4ErrorTag>(tag: T) => {
@@ -189,6 +190,7 @@ export class V4Api extends HttpApi.make("v4")
   .add(AccountsGroup)
   .add(EscGroup.middleware(Authentication))
   .add(KvGroup.middleware(Authentication))
+  .add(WafApiGroup.middleware(Authentication))
   .addError(Wire.MissingCredentials)
   .addError(Wire.MalformedCredentials)
   .addError(Wire.InvalidCredentials)

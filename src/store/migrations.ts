@@ -100,6 +100,41 @@ export const migrations = {
     );
     CREATE UNIQUE INDEX kv_entries_key ON kv_entries(ns, key);
     CREATE INDEX kv_entries_expiring ON kv_entries(expiration) WHERE expiration IS NOT NULL
+  `),
+  // The previous WAF and its migration (area D). The catalog (fixtures/waf/catalog.json) defines
+  // packages, groups and rules; a zone stores only what it changed. A zone without a waf_zone row
+  // has the WAF on and is in migration state `start`. Firewall rules live in the firewall tables.
+  "0005_waf": run(`
+    CREATE TABLE waf_zone (
+      zone_id TEXT PRIMARY KEY REFERENCES zones(id) ON DELETE CASCADE,
+      waf TEXT NOT NULL DEFAULT 'on' CHECK (waf IN ('on', 'off')), waf_modified_on TEXT,
+      migration_state TEXT NOT NULL DEFAULT 'start' CHECK (migration_state IN ('start', 'validation', 'finished')),
+      state_changed_on TEXT, entrypoint TEXT, entrypoint_version INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE TABLE waf_package_settings (
+      zone_id TEXT NOT NULL REFERENCES zones(id) ON DELETE CASCADE, package_id TEXT NOT NULL,
+      sensitivity TEXT, action_mode TEXT, PRIMARY KEY (zone_id, package_id)
+    );
+    CREATE TABLE waf_group_modes (
+      zone_id TEXT NOT NULL REFERENCES zones(id) ON DELETE CASCADE, group_id TEXT NOT NULL, mode TEXT NOT NULL,
+      PRIMARY KEY (zone_id, group_id)
+    );
+    CREATE TABLE waf_rule_modes (
+      zone_id TEXT NOT NULL REFERENCES zones(id) ON DELETE CASCADE, rule_id TEXT NOT NULL, mode TEXT NOT NULL,
+      PRIMARY KEY (zone_id, rule_id)
+    );
+    CREATE TABLE waf_overrides (
+      seq INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, zone_id TEXT NOT NULL REFERENCES zones(id) ON DELETE CASCADE,
+      description TEXT, urls TEXT NOT NULL, priority INTEGER NOT NULL, paused INTEGER NOT NULL,
+      groups_json TEXT, rules_json TEXT, rewrite_action TEXT, created_on TEXT NOT NULL, modified_on TEXT NOT NULL
+    );
+    CREATE INDEX waf_overrides_zone ON waf_overrides(zone_id, priority);
+    CREATE TABLE page_rules (
+      seq INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, zone_id TEXT NOT NULL REFERENCES zones(id) ON DELETE CASCADE,
+      targets TEXT NOT NULL, actions TEXT NOT NULL, priority INTEGER NOT NULL, status TEXT NOT NULL,
+      created_on TEXT NOT NULL, modified_on TEXT NOT NULL
+    );
+    CREATE INDEX page_rules_zone ON page_rules(zone_id, priority)
   `)
 } as const
 

@@ -20,7 +20,8 @@ export const packagesOf = (zoneId: string, s: ZoneWafSettings, catalog: Catalog 
     const base = { id: p.id, name: p.name, description: p.description, detection_mode: p.detection_mode, zone_id: zoneId, status: "active" }
     if (!isOwaspPackage(p.id)) return base
     const own = s.packages.get(p.id)
-    return { ...base, sensitivity: own?.sensitivity ?? OWASP_DEFAULTS.sensitivity, action_mode: own?.action_mode ?? OWASP_DEFAULTS.action_mode }
+    // A zone that never set its sensitivity shows none: the migration's "Default" row.
+    return { ...base, ...(own?.sensitivity ? { sensitivity: own.sensitivity } : {}), action_mode: own?.action_mode ?? OWASP_DEFAULTS.action_mode }
   })
 
 export const rulesOf = (s: ZoneWafSettings, catalog: Catalog = CATALOG): Array<WafRule> =>
