@@ -10,7 +10,7 @@
 import type { WafConfig } from "../domain/waf.js"
 import { HTTP_SCHEME, RequestContext, validateRequest, type Request } from "../rules/index.js"
 import { CATALOG, type Catalog } from "./catalog.js"
-import { newEngine, previousEngine, type Engine, type RuleRef, type Verdict } from "./engines.js"
+import { ExpressionPool, newEngine, previousEngine, type RuleRef, type Verdict } from "./engines.js"
 import type { PreviousWaf } from "./mapping.js"
 
 export type DisagreementKind = "previous-only" | "new-only" | "different-action"
@@ -51,15 +51,24 @@ export const withDerivedFields = (r: Request): Request => {
   const h = r["http.request.headers"]
   if (typeof h !== "object" || h === null || Array.isArray(h)) return r
   const headers = h as Record<string, unknown>
-  const out: Record<string, unknown> = { ...r }
-  const names = Object.keys(headers)
-  const values = names.flatMap((n) => (Array.isArray(headers[n]) ? (headers[n] as Array<unknown>) : [headers[n]]))
-  const first = (n: string) => (Array.isArray(headers[n]) ? (headers[n] as Array<unknown>)[0] : headers[n])
-  out["http.request.headers.names"] ??= names
-  out["http.request.headers.values"] ??= values
-  if (headers["user-agent"] !== undefined) out["http.user_agent"] ??= first("user-agent")
-  if (headers["referer"] !== undefined) out["http.referer"] ??= first("referer")
-  if (headers["cookie"] !== undefined) out["http.cookie"] ??= first("cookie")
+  const out: Record<string, unknown> = Object.assign({}, r)
+  const names: Array<string> = []
+  const values: Array<unknown> = []
+  for (const n in headers) {
+    names.push(n)
+    const v = headers[n]
+    if (Array.isArray(v)) for (let i = 0; i < v.length; i++) values.push(v[i])
+    else values.push(v)
+  }
+  const first = (n: string) => {
+    const v = headers[n]
+    return Array.isArray(v) ? v[0] : v
+  }
+  if (out["http.request.headers.names"] === undefined) out["http.request.headers.names"] = names
+  if (out["http.request.headers.values"] === undefined) out["http.request.headers.values"] = values
+  if (out["http.user_agent"] === undefined && headers["user-agent"] !== undefined) out["http.user_agent"] = first("user-agent")
+  if (out["http.referer"] === undefined && headers["referer"] !== undefined) out["http.referer"] = first("referer")
+  if (out["http.cookie"] === undefined && headers["cookie"] !== undefined) out["http.cookie"] = first("cookie")
   return out
 }
 
@@ -82,11 +91,13 @@ export interface Replayer {
 export const makeReplayer = (
   previous: PreviousWaf,
   config: WafConfig,
-  options: { readonly catalog?: Catalog; readonly keep?: number; readonly engines?: { previous: Engine; next: Engine } } = {}
+  options: { readonly catalog?: Catalog; readonly keep?: number } = {}
 ): Replayer => {
   const catalog = options.catalog ?? CATALOG
-  const prev = options.engines?.previous ?? previousEngine(previous, catalog)
-  const next = options.engines?.next ?? newEngine(config, catalog)
+  const pool = new ExpressionPool()
+  const prev = previousEngine(previous, catalog, pool)
+  const next = newEngine(config, catalog, pool)
+  const memo = new Int8Array(pool.size)
   const keep = options.keep ?? 1000
   const disagreements: Array<Disagreement> = []
   const problems: Array<LineProblem> = []
@@ -109,8 +120,9 @@ export const makeReplayer = (
   const request = (r: Request, line: number, id?: string): Disagreement | undefined => {
     requests++
     const ctx = new RequestContext(r, HTTP_SCHEME)
-    const p = prev.decide(ctx)
-    const n = next.decide(ctx)
+    memo.fill(0)
+    const p = prev.decide(ctx, memo)
+    const n = next.decide(ctx, memo)
     if (p.acted) actedPrevious++
     if (n.acted) actedNew++
     const kind: DisagreementKind | undefined =
