@@ -12,7 +12,10 @@ import type { HttpClient } from "@effect/platform"
 import { Chunk, Effect, Either, Stream } from "effect"
 import { call, paginate, type ClientConfig } from "../api/client.js"
 import { WafEndpoints } from "../api/contract-waf.js"
-import type { V4Error } from "../domain/errors.js"
+import { InvalidInput, type V4Error } from "../domain/errors.js"
+import * as fs from "node:fs"
+import * as readline from "node:readline"
+import { makeReplayer, type ReplayReport } from "../waf/replay.js"
 import type { MigrationCheck, MigrationState, MigrationStatus, Ruleset, WafConfig, WafExport, WafOverride } from "../domain/waf.js"
 import type { Zone } from "../domain/zone.js"
 import { planMigration, type MigrationPlan } from "../waf/mapping.js"
@@ -163,6 +166,19 @@ export const apply = (z: WafZone, step: MigrationStep): Effect.Effect<MigrationS
 
 export const migrate = (z: WafZone, o: MigrateOptions = {}): Effect.Effect<MigrationStep, V4Error, Env> =>
   Effect.flatMap(prepare(z, o), (step) => (o.dryRun ? Effect.succeed(step) : apply(z, step)))
+
+/** Replays a JSONL traffic file (streamed line by line) against the previous WAF and `cfg`. */
+export const replayFile = (previous: WafExport, cfg: WafConfig, file: string): Effect.Effect<ReplayReport, InvalidInput> =>
+  Effect.tryPromise({
+    try: async () => {
+      const replayer = makeReplayer(previous, cfg)
+      const rl = readline.createInterface({ input: fs.createReadStream(file), crlfDelay: Infinity })
+      let n = 0
+      for await (const line of rl) replayer.line(line, ++n)
+      return replayer.report()
+    },
+    catch: (e) => new InvalidInput({ message: `traffic: cannot read ${file}: ${(e as Error).message}` })
+  })
 
 /** The whole procedure: validation first when asked (enterprise), then finish. */
 export const recommendedProcedure = (z: WafZone, o: { readonly validate: boolean; readonly config?: WafConfig }) =>

@@ -1,11 +1,10 @@
 /** What the `edgectl waf` commands do (loaded on use): each calls the WafMigration service. */
 import { Effect, Option, Schema } from "effect"
 import * as fs from "node:fs"
-import * as readline from "node:readline"
 import type { V4Error } from "../../domain/errors.js"
 import { WafConfig, type MigrationStatus } from "../../domain/waf.js"
 import * as Waf from "../../services/waf-migration.js"
-import { makeReplayer, type ReplayReport } from "../../waf/replay.js"
+import type { ReplayReport } from "../../waf/replay.js"
 import type { Verdict } from "../../waf/engines.js"
 import { printJson, printLine, printTable } from "../output.js"
 import { confirm } from "../prompt.js"
@@ -203,13 +202,7 @@ export const Handlers = {
           : o.against === "deployed"
             ? yield* Effect.map(Waf.deployed(z), (r) => ({ name: r.name, rules: r.rules }))
             : yield* Waf.config(z)
-        const replayer = makeReplayer(previous, cfg)
-        yield* Effect.promise(async () => {
-          const rl = readline.createInterface({ input: fs.createReadStream(o.traffic), crlfDelay: Infinity })
-          let n = 0
-          for await (const line of rl) replayer.line(line, ++n)
-        })
-        const report = replayer.report()
+        const report = yield* Waf.replayFile(previous, cfg, o.traffic)
         if (o.json) return printJson({ zone: z, against: Option.isSome(o.config) ? "file" : o.against, ...report, disagreements: report.disagreements.slice(0, o.limit) })
         printReplay(report, o.limit)
       })
