@@ -46,13 +46,13 @@ export function CheckStep({ check }: { check: MigrationCheck }) {
 }
 
 export function PreviewStep({ preview, columns, height }: { preview: Preview; columns: number; height: number }) {
-  const w = flexWidth(columns, [30, 12], 3, 20)
+  const w = flexWidth(columns, [24, 10], 3, 20)
   return (
     <Box flexDirection="column">
-      <Text bold>{cells([["PREVIOUS SETTING", 30], ["PREVIOUS", 12], ["NEW EQUIVALENT", w]], 3)}</Text>
+      <Text bold>{cells([["PREVIOUS SETTING", 24], ["PREVIOUS", 10], ["NEW EQUIVALENT", w]], 3)}</Text>
       {preview.plan.rows.slice(0, Math.max(1, height - 1)).map((r, i) => (
         <Text key={i} wrap="truncate-end">
-          {cells([[r.setting, 30], [r.previous, 12], [r.next, w]], 3)}
+          {cells([[r.setting, 24], [r.previous, 10], [r.next, w]], 3)}
         </Text>
       ))}
     </Box>
