@@ -85,3 +85,17 @@ describe("WAF wizard", () => {
     await app.press("7", "The migration is finished")
   })
 })
+
+describe("WAF screen", () => {
+  it("lists the zones with their migration state; enter opens the wizard, esc comes back", async () => {
+    const app = await fixture.render(fixture.local())
+    await app.waitForText("1/46")
+    await app.press("4", "to migrate")
+    await app.waitForText("acme-labs.org")
+    expect(app.frame()).toMatch(/WAF migration · 44 to migrate · 1 in validation · 1 finished/)
+    expect(app.frame()).toMatch(/› acme-api\.com\s+enterprise\s+start\s+enabled\s+disabled/)
+    await app.press(Keys.enter, "WAF migration · acme-api.com")
+    await app.waitForText("state:")
+    await app.press(Keys.escape, "to migrate")
+  })
+})
