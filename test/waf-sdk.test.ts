@@ -29,7 +29,8 @@ describe("cloudflare SDK: WAF", () => {
     expect(groups.length).toBe(5)
     const rule = await client.firewall.waf.packages.rules.edit("100000", { zone_id, package_id: PREVIOUS_CLOUDFLARE_PACKAGE, mode: "block" } as any)
     expect(rule).toMatchObject({ id: "100000", mode: "block" })
-    const overrides = await client.firewall.waf.overrides.list({ zone_id } as any)
+    // The SDK types this deprecated call as void (it documents 410 Gone); the platform still answers the list.
+    const overrides = (await client.firewall.waf.overrides.list({ zone_id } as any)) as unknown as { result: Array<unknown> }
     expect(overrides.result).toEqual([])
   })
 
