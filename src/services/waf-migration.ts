@@ -167,14 +167,28 @@ export const apply = (z: WafZone, step: MigrationStep): Effect.Effect<MigrationS
 export const migrate = (z: WafZone, o: MigrateOptions = {}): Effect.Effect<MigrationStep, V4Error, Env> =>
   Effect.flatMap(prepare(z, o), (step) => (o.dryRun ? Effect.succeed(step) : apply(z, step)))
 
-/** Replays a JSONL traffic file (streamed line by line) against the previous WAF and `cfg`. */
-export const replayFile = (previous: WafExport, cfg: WafConfig, file: string): Effect.Effect<ReplayReport, InvalidInput> =>
+/**
+ * Replays a JSONL traffic file (streamed line by line) against the previous WAF and `cfg`;
+ * `progress(bytesRead, size)` is called every thousand lines.
+ */
+export const replayFile = (
+  previous: WafExport,
+  cfg: WafConfig,
+  file: string,
+  progress?: (done: number, total: number) => void
+): Effect.Effect<ReplayReport, InvalidInput> =>
   Effect.tryPromise({
     try: async () => {
       const replayer = makeReplayer(previous, cfg)
-      const rl = readline.createInterface({ input: fs.createReadStream(file), crlfDelay: Infinity })
+      const size = fs.statSync(file).size
+      const input = fs.createReadStream(file)
+      const rl = readline.createInterface({ input, crlfDelay: Infinity })
       let n = 0
-      for await (const line of rl) replayer.line(line, ++n)
+      for await (const line of rl) {
+        replayer.line(line, ++n)
+        if (progress !== undefined && n % 1000 === 0) progress(input.bytesRead, size)
+      }
+      progress?.(size, size)
       return replayer.report()
     },
     catch: (e) => new InvalidInput({ message: `traffic: cannot read ${file}: ${(e as Error).message}` })

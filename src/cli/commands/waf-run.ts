@@ -7,6 +7,7 @@ import * as Waf from "../../services/waf-migration.js"
 import type { ReplayReport } from "../../waf/replay.js"
 import type { Verdict } from "../../waf/engines.js"
 import { printJson, printLine, printTable } from "../output.js"
+import { progressLine } from "../progress.js"
 import { confirm } from "../prompt.js"
 import { CliFailure, run, usage, type TargetFlags } from "../run.js"
 
@@ -202,7 +203,10 @@ export const Handlers = {
           : o.against === "deployed"
             ? yield* Effect.map(Waf.deployed(z), (r) => ({ name: r.name, rules: r.rules }))
             : yield* Waf.config(z)
-        const report = yield* Waf.replayFile(previous, cfg, o.traffic)
+        const bar = progressLine({ json: o.json })
+        const report = yield* Waf.replayFile(previous, cfg, o.traffic, (done, total) => bar.update("replaying", done, total, "bytes")).pipe(
+          Effect.ensuring(Effect.sync(() => bar.clear()))
+        )
         if (o.json) return printJson({ zone: z, against: Option.isSome(o.config) ? "file" : o.against, ...report, disagreements: report.disagreements.slice(0, o.limit) })
         printReplay(report, o.limit)
       })
