@@ -150,7 +150,7 @@ export const previousEngine = (previous: PreviousWaf, catalog: Catalog = CATALOG
       let logged: Array<RuleRef> | undefined
       for (const c of cf) {
         const g = ov?.groups?.[c.r.group.id] ?? groupMode.get(c.r.group.id) ?? "on"
-        if (g === "off") continue
+        if (g === "off" || g === "disable") continue
         let mode = ov?.rules?.[c.r.id] ?? ruleMode.get(c.r.id) ?? "default"
         if (mode === "default") mode = c.r.default_mode ?? "block"
         if (mode === "disable" || mode === "off") continue
@@ -162,8 +162,10 @@ export const previousEngine = (previous: PreviousWaf, catalog: Catalog = CATALOG
         let score = 0
         let matched: Array<RuleRef> | undefined
         for (const o of owasp) {
-          if ((ov?.groups?.[o.r.group.id] ?? groupMode.get(o.r.group.id) ?? "on") === "off") continue
-          if ((ov?.rules?.[o.r.id] ?? ruleMode.get(o.r.id) ?? "on") === "off") continue
+          const g = ov?.groups?.[o.r.group.id] ?? groupMode.get(o.r.group.id) ?? "on"
+          if (g === "off" || g === "disable") continue
+          const m = ov?.rules?.[o.r.id] ?? ruleMode.get(o.r.id) ?? "on"
+          if (m === "off" || m === "disable") continue
           if (!o.match(ctx, memo)) continue
           score += o.r.score ?? 0
           ;(matched ??= []).push(o.ref)
