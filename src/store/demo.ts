@@ -12,6 +12,7 @@ import { seedKv } from "../kv/demo.js"
 import { seedWaf } from "../waf/demo.js"
 import type { Seed } from "./db.js"
 import { seedEsc } from "./esc-repo.js"
+import { seedFirewall } from "./firewall-demo.js"
 import { migrations } from "./migrations.js"
 import { insertRows } from "./seed.js"
 import { expandWorld, type WorldDef, type WorldOptions } from "./world.js"
@@ -28,6 +29,7 @@ export interface AreaSeed {
 export const AreaSeeds: ReadonlyArray<AreaSeed> = [
   { migration: "0002_esc", seed: seedEsc },
   { migration: "0003_kv", seed: seedKv },
+  { migration: "0004_firewall", seed: seedFirewall },
   { migration: "0005_waf", seed: seedWaf }
 ]
 
