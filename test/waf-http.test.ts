@@ -172,6 +172,27 @@ describe("migration", () => {
     expect((await get(`/zones/${zone(name)}/waf_migration/check?phase_two=1`)).body.result).toEqual({ compatible: true, migration_state: "start" })
     assertEnvelope(await send("PUT", ep(name, "?waf_migration=pending&phase_two=1"), config), true)
   })
+  it("more than 200 firewall rules to migrate, or an expression over 4 KB, stop the migration: contact support", async () => {
+    const many = await get(`/zones/${zone("acme.org")}/waf_migration/check?phase_two=1`)
+    expect(many.body.result).toMatchObject({ compatible: false, reasons: [{ code: "too_many_rules", blocking: true }] })
+    const manyConfig = (await get(`/zones/${zone("acme.org")}/waf_migration/config?phase_two=1`)).body.result
+    expect(manyConfig.rules.filter((r: any) => r.action === "skip").length).toBe(205)
+    const r1 = await send("PUT", ep("acme.org", "?waf_migration=pending&phase_two=1"), manyConfig)
+    expect(r1.status).toBe(400)
+    expect(firstError(r1)).toMatchObject({ code: 10303 })
+    expect(firstError(r1).message).toBe("the number of firewall rules to migrate (205) exceeds 200: contact support to migrate this zone")
+    const longConfig = (await get(`/zones/${zone("acme.io")}/waf_migration/config?phase_two=1`)).body.result
+    const r2 = await send("PUT", ep("acme.io", "?waf_migration=validation&phase_two=1"), { name: "default", rules: longConfig.rules.slice(1).map(({ id: _i, version: _v, ref: _r, ...rest }: any) => rest) })
+    expect(r2.status).toBe(400)
+    expect(firstError(r2)).toMatchObject({ code: 10304 })
+    expect(firstError(r2).message).toMatch(/^firewall rule \w+ has an expression of \d+ bytes, longer than 4 KB \(4096 bytes\): contact support/)
+    expect((await get(`/zones/${zone("acme.io")}/waf_migration/status`)).body.result.migration_state).toBe("start")
+  })
+  it("firewall rules that bypass the WAF become skip rules, placed first", async () => {
+    const rules = (await get(`/zones/${zone("acme.com")}/waf_migration/config?phase_two=1`)).body.result.rules
+    expect(rules[0]).toMatchObject({ action: "skip", expression: 'http.request.uri.path matches "^/upload$"', action_parameters: { ruleset: "current" } })
+    expect(rules[0].description).toMatch(/^Migrated from firewall rule \w+ \(bypass WAF\): allow uploads without waf/)
+  })
   it("seeded states: a zone under validation and a finished one", async () => {
     expect((await get(`/zones/${zone("acme-media.com")}/waf_migration/status`)).body.result.migration_state).toBe("validation")
     expect((await get(`/zones/${zone("acme-labs.org")}/waf_migration/status`)).body.result.migration_state).toBe("finished")

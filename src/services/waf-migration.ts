@@ -16,7 +16,7 @@ import { InvalidInput, type V4Error } from "../domain/errors.js"
 import * as fs from "node:fs"
 import * as readline from "node:readline"
 import { makeReplayer, type ReplayReport } from "../waf/replay.js"
-import type { MigrationCheck, MigrationState, MigrationStatus, Ruleset, WafConfig, WafExport, WafOverride } from "../domain/waf.js"
+import type { CompatibilityReason, MigrationCheck, MigrationState, MigrationStatus, Ruleset, WafConfig, WafExport, WafOverride } from "../domain/waf.js"
 import type { Zone } from "../domain/zone.js"
 import { planMigration, type MigrationPlan } from "../waf/mapping.js"
 import { MANAGED_PHASE } from "../waf/ruleset.js"
@@ -50,8 +50,19 @@ export const listOverrides = (z: WafZone): Effect.Effect<Array<WafOverride>, V4E
   all((page) => call(WafEndpoints.listOverrides, { path: path(z), urlParams: { page, per_page: 100 } }))
 export const deleteOverride = (z: WafZone, id: string) => call(WafEndpoints.deleteOverride, { path: { zone_id: z.id, override_id: id } })
 
+export const NO_FIREWALL_API =
+  "the platform has no firewall rules API (GET /zones/{zone_id}/firewall/rules): firewall rules that bypass the WAF are not included"
+
+/** The export and what the reader should know (e.g. that the firewall rules could not be read). */
+export interface Exported {
+  readonly document: WafExport
+  readonly warnings: ReadonlyArray<string>
+}
+
 /** The zone's previous WAF, whole: what `edgectl waf export` writes and what the mapping and replay read. */
-export const exportPrevious = (z: WafZone): Effect.Effect<WafExport, V4Error, Env> =>
+export const exportPrevious = (z: WafZone): Effect.Effect<WafExport, V4Error, Env> => Effect.map(exportWithWarnings(z), (e) => e.document)
+
+export const exportWithWarnings = (z: WafZone): Effect.Effect<Exported, V4Error, Env> =>
   Effect.gen(function* () {
     const st = yield* status(z)
     const [packages, overrides, setting, pageRules, firewallRules] = yield* Effect.all(
@@ -70,7 +81,7 @@ export const exportPrevious = (z: WafZone): Effect.Effect<WafExport, V4Error, En
         all((page) => call(WafEndpoints.listRules, { path: { zone_id: z.id, package_id: id }, urlParams: { page, per_page: 100 } }))
       ])
     const parts = yield* Effect.all(packages.map((p) => byPackage(p.id)), { concurrency: 4 })
-    return {
+    const document: WafExport = {
       format: "edgectl.waf-export/v1" as const,
       zone: { id: z.id, name: z.name, plan: z.plan },
       migration_state: st.migration_state,
@@ -79,21 +90,29 @@ export const exportPrevious = (z: WafZone): Effect.Effect<WafExport, V4Error, En
       groups: parts.flatMap(([g]) => g),
       rules: parts.flatMap(([, r]) => r),
       overrides,
-      firewall_rules: firewallRules,
+      firewall_rules: firewallRules.rules,
       page_rules: pageRules
     }
+    return { document, warnings: firewallRules.available ? [] : [NO_FIREWALL_API] }
   })
 
 export interface Preview {
   readonly zone: WafZone
   readonly previous: WafExport
+  readonly warnings: ReadonlyArray<string>
   readonly plan: MigrationPlan
+  /** What stops the migration: the platform's check (authoritative), else the local plan's blockers. */
+  readonly blockers: ReadonlyArray<CompatibilityReason>
   /** The platform's own configuration (config operation); equal to `plan.config` on the local platform. */
   readonly config: WafConfig
 }
 
 export const preview = (z: WafZone): Effect.Effect<Preview, V4Error, Env> =>
-  Effect.map(Effect.all([exportPrevious(z), config(z)], { concurrency: 2 }), ([previous, cfg]) => ({ zone: z, previous, plan: planMigration(previous), config: cfg }))
+  Effect.map(Effect.all([exportWithWarnings(z), config(z), check(z)], { concurrency: 3 }), ([e, cfg, chk]) => {
+    const plan = planMigration(e.document)
+    const platform = (chk.reasons ?? []).filter((r) => r.blocking)
+    return { zone: z, previous: e.document, warnings: e.warnings, plan, blockers: platform.length > 0 ? platform : plan.blockers, config: cfg }
+  })
 
 /** What a migration step sends: the exact request. */
 export interface MigrationRequest {

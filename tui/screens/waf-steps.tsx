@@ -49,6 +49,11 @@ export function PreviewStep({ preview, columns, height }: { preview: Preview; co
   const w = flexWidth(columns, [24, 10], 3, 20)
   return (
     <Box flexDirection="column">
+      {preview.warnings.map((w, i) => (
+        <Text key={`w${i}`} color="yellow" wrap="truncate-end">
+          {`warning: ${w}`}
+        </Text>
+      ))}
       <Text bold>{cells([["PREVIOUS SETTING", 24], ["PREVIOUS", 10], ["NEW EQUIVALENT", w]], 3)}</Text>
       {preview.plan.rows.slice(0, Math.max(1, height - 1)).map((r, i) => (
         <Text key={i} wrap="truncate-end">
@@ -60,7 +65,8 @@ export function PreviewStep({ preview, columns, height }: { preview: Preview; co
 }
 
 export function NotMigratedStep({ preview }: { preview: Preview }) {
-  const { notMigrated, blockers } = preview.plan
+  const { notMigrated } = preview.plan
+  const blockers = preview.blockers
   return (
     <Box flexDirection="column">
       {notMigrated.length === 0 ? <Text color="green">Everything is migrated.</Text> : null}

@@ -34,6 +34,10 @@ const hint = (zone: string) => (e: V4Error): string | undefined => {
 const withZone = <A>(what: string, o: Flags, f: (z: Waf.WafZone) => Effect.Effect<A, V4Error | CliFailure, Waf.WafEnv>) =>
   o.zone.trim() === "" ? Effect.fail(usage("--zone needs a value, got an empty string")) : run(what, o, Effect.flatMap(Waf.resolveWafZone(o.zone), f), hint(o.zone))
 
+const warn = (warnings: ReadonlyArray<string>) => {
+  for (const w of warnings) process.stderr.write(`warning: ${w}\n`)
+}
+
 const fields = (rows: ReadonlyArray<readonly [string, string]>) => {
   const w = Math.max(...rows.map(([k]) => k.length)) + 2
   for (const [k, v] of rows) printLine(`${`${k}:`.padEnd(w)}${v}`)
@@ -117,17 +121,18 @@ export const Handlers = {
   preview: (o: Flags) =>
     withZone("waf preview", o, (z) =>
       Effect.map(Waf.preview(z), (p) => {
-        if (o.json) return printJson({ zone: z, rows: p.plan.rows, not_migrated: p.plan.notMigrated, blockers: p.plan.blockers, firewall_rules_to_migrate: p.plan.firewallRulesToMigrate, config: p.config })
+        warn(p.warnings)
+        if (o.json) return printJson({ zone: z, rows: p.plan.rows, not_migrated: p.plan.notMigrated, blockers: p.blockers, firewall_rules_to_migrate: p.plan.firewallRulesToMigrate, config: p.config })
         printLine(`WAF migration preview of ${z.name} (plan ${z.plan}, state ${p.previous.migration_state})`)
         printLine("")
         printTable(["PREVIOUS SETTING", "PREVIOUS", "NEW EQUIVALENT", "NOTE"], p.plan.rows.map((r) => [r.setting, r.previous, r.next, r.note ?? ""]))
         printLine("")
         if (p.plan.notMigrated.length === 0) printLine("Everything is migrated.")
         else printTable(["NOT MIGRATED", "WHY"], p.plan.notMigrated.map((n) => [n.what, n.why]))
-        if (p.plan.blockers.length > 0) {
+        if (p.blockers.length > 0) {
           printLine("")
           printLine("The migration cannot go on:")
-          for (const b of p.plan.blockers) printLine(`  - ${b.message}`)
+          for (const b of p.blockers) printLine(`  - ${b.message}`)
         }
       })
     ),
@@ -197,7 +202,8 @@ export const Handlers = {
   replay: (o: Flags & { traffic: string; against: "preview" | "deployed"; config: Option.Option<string>; limit: number }) =>
     withZone("waf replay", o, (z) =>
       Effect.gen(function* () {
-        const previous = yield* Waf.exportPrevious(z)
+        const { document: previous, warnings } = yield* Waf.exportWithWarnings(z)
+        warn(warnings)
         const cfg = Option.isSome(o.config)
           ? yield* readConfig(o.config.value)
           : o.against === "deployed"
@@ -214,7 +220,7 @@ export const Handlers = {
 
   export: (o: Flags & { output: Option.Option<string> }) =>
     withZone("waf export", o, (z) =>
-      Effect.flatMap(Waf.exportPrevious(z), (doc) =>
+      Effect.flatMap(Effect.tap(Waf.exportWithWarnings(z), (e) => Effect.sync(() => warn(e.warnings))), ({ document: doc }) =>
         Option.isNone(o.output)
           ? Effect.sync(() => printJson(doc))
           : Effect.try({
