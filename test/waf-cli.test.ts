@@ -126,5 +126,13 @@ describe("edgectl waf", () => {
     expect(doc.packages.length).toBe(2)
     expect(doc.rules.find((x: any) => x.id === "100043A").mode).toBe("disable")
     expect(doc.page_rules[0].actions).toEqual([{ id: "waf", value: "off" }])
+    expect(doc.firewall_rules).toEqual([expect.objectContaining({ action: "bypass", products: ["waf"], expression: 'http.request.uri.path matches "^/upload$"', paused: false })])
+  })
+
+  it("bypass firewall rules read through the firewall API: the replay agrees where both versions skip", () => {
+    const r = json<any>(waf(["replay", "--zone", "globex.com", "--traffic", sample, "--json"]))
+    expect(r.disagreements.find((d: any) => d.id === "webhook")).toBeUndefined()
+    const doc = json<any>(waf(["export", "--zone", "globex.com"]))
+    expect(doc.firewall_rules.map((f: any) => f.description)).toEqual(["payment webhooks skip the WAF"])
   })
 })
