@@ -4,6 +4,8 @@ import { checkExpression, wholeDocument } from "./expressions.js"
 import type { Analysis } from "./findings.js"
 import { analyzeJson } from "./json-doc.js"
 import { analyzeTerraform } from "./terraform.js"
+// The WAF documents and the Terraform rewrite register themselves with the checks.
+import "./waf-register.js"
 
 export type DocumentSyntax = "rules" | "json" | "terraform"
 
@@ -16,14 +18,15 @@ export const syntaxOf = (name: string, languageId?: string): DocumentSyntax | un
   return undefined
 }
 
-export const analyze = async (syntax: DocumentSyntax, text: string, options: CheckOptions = {}): Promise<Analysis> => {
+/** `name`: the document's path or URI (files the checks offer to write are named after it). */
+export const analyze = async (syntax: DocumentSyntax, text: string, options: CheckOptions = {}, name = ""): Promise<Analysis> => {
   switch (syntax) {
     case "rules": {
       const region = wholeDocument(text)
       return { kind: "rules", findings: checkExpression(region, false, options), expressions: [region] }
     }
     case "json":
-      return analyzeJson(text, options)
+      return analyzeJson(text, options, name)
     case "terraform":
       return analyzeTerraform(text)
   }

@@ -29,7 +29,7 @@ export const checkFiles = async (paths: ReadonlyArray<string>, fmt: CheckFormat,
       problems.push(`error: check ${path}: cannot read it: ${code === "ENOENT" ? "no such file" : code === "EISDIR" ? "it is a directory" : String((e as Error).message)}`)
       continue
     }
-    const analysis = await analyze(syntax, text)
+    const analysis = await analyze(syntax, text, {}, path)
     results.push({ path, text, kind: analysis.kind, findings: analysis.findings })
   }
   const c = counts(results)

@@ -46,6 +46,8 @@ export interface Analysis {
   readonly kind: DocumentKind | undefined
   readonly findings: ReadonlyArray<Finding>
   readonly expressions: ReadonlyArray<ExpressionRegion>
+  /** Actions on the whole document, offered wherever the cursor is (generate the WAF configuration). */
+  readonly actions?: ReadonlyArray<Fix>
 }
 
 export const finding = (

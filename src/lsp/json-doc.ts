@@ -6,7 +6,7 @@
 import { parseTree, printParseErrorCode, type Node, type ParseError } from "jsonc-parser"
 import type { CheckOptions } from "../rules/index.js"
 import { checkExpression } from "./expressions.js"
-import { finding, type Analysis, type DocumentKind, type ExpressionRegion, type Finding } from "./findings.js"
+import { finding, type Analysis, type DocumentKind, type ExpressionRegion, type Finding, type Fix } from "./findings.js"
 import { decodedOffsets } from "./json-string.js"
 import { checkKvBulk, isKvBulk } from "./kv-bulk.js"
 
@@ -14,7 +14,7 @@ import { checkKvBulk, isKvBulk } from "./kv-bulk.js"
 export interface JsonCheck {
   readonly kind: DocumentKind
   readonly matches: (root: Node) => boolean
-  readonly check: (root: Node, text: string) => Array<Finding>
+  readonly check: (root: Node, text: string, name: string) => { readonly findings: ReadonlyArray<Finding>; readonly actions?: ReadonlyArray<Fix> }
 }
 
 const extraChecks: Array<JsonCheck> = []
@@ -43,7 +43,7 @@ const isRulesBody = (root: Node): boolean => {
   return items.some((i) => i.type === "object" && (i.children ?? []).some((p) => p.children?.[0]?.value === "filter" || p.children?.[0]?.value === "expression"))
 }
 
-export const analyzeJson = (text: string, options: CheckOptions = {}): Analysis => {
+export const analyzeJson = (text: string, options: CheckOptions = {}, name = ""): Analysis => {
   const errors: Array<ParseError> = []
   const root = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false })
   const findings: Array<Finding> = errors.map((e) =>
@@ -51,10 +51,13 @@ export const analyzeJson = (text: string, options: CheckOptions = {}): Analysis 
   )
   if (root === undefined) return { kind: undefined, findings, expressions: [] }
   let kind: DocumentKind = "json"
+  let actions: ReadonlyArray<Fix> | undefined
   const extra = extraChecks.find((c) => c.matches(root))
   if (extra !== undefined) {
     kind = extra.kind
-    findings.push(...extra.check(root, text))
+    const r = extra.check(root, text, name)
+    findings.push(...r.findings)
+    actions = r.actions
   } else if (isKvBulk(root)) {
     kind = "kv-bulk"
     findings.push(...checkKvBulk(root))
@@ -68,5 +71,5 @@ export const analyzeJson = (text: string, options: CheckOptions = {}): Analysis 
     }
   }
   findings.sort((a, b) => a.range.start - b.range.start)
-  return { kind, findings, expressions }
+  return { kind, findings, expressions, ...(actions !== undefined && actions.length > 0 ? { actions } : {}) }
 }

@@ -21,7 +21,6 @@ import { analyze, syntaxOf } from "./analyze.js"
 import { complete, hover } from "./features.js"
 import type { Analysis, Finding, Fix } from "./findings.js"
 import { LineIndex } from "./position.js"
-import "./waf-register.js"
 
 const SEVERITY = { error: DiagnosticSeverity.Error, warning: DiagnosticSeverity.Warning, information: DiagnosticSeverity.Information } as const
 const KIND = {
@@ -75,7 +74,7 @@ export const startServer = (connection: Connection, options: ServerOptions = {})
     lastCheck.set(uri, Date.now())
     let analysis: Analysis
     try {
-      analysis = await analyze(syntax, text)
+      analysis = await analyze(syntax, text, {}, uri)
     } catch (e) {
       connection.console.error(`edgectl: checking ${uri} failed: ${e instanceof Error ? e.stack : String(e)}`)
       return
@@ -107,7 +106,7 @@ export const startServer = (connection: Connection, options: ServerOptions = {})
     const syntax = syntaxOf(uri, doc.languageId)
     if (syntax === undefined) return undefined
     const text = doc.getText()
-    const fresh = { version: doc.version, lines: new LineIndex(text), analysis: await analyze(syntax, text) }
+    const fresh = { version: doc.version, lines: new LineIndex(text), analysis: await analyze(syntax, text, {}, uri) }
     states.set(uri, fresh)
     return { ...fresh, text }
   }
@@ -158,8 +157,9 @@ export const startServer = (connection: Connection, options: ServerOptions = {})
     }
   })
 
-  const action = (uri: string, lines: LineIndex, f: Finding, fix: Fix): CodeAction => {
-    const a: CodeAction = { title: fix.title, kind: fix.create ? CodeActionKind.Source : CodeActionKind.QuickFix, diagnostics: [diagnostic(uri, lines, f)] }
+  const action = (uri: string, lines: LineIndex, f: Finding | undefined, fix: Fix): CodeAction => {
+    const a: CodeAction = { title: fix.title, kind: fix.create ? CodeActionKind.Source : CodeActionKind.QuickFix }
+    if (f !== undefined) a.diagnostics = [diagnostic(uri, lines, f)]
     if (fix.preferred) a.isPreferred = true
     if (fix.edits) a.edit = { changes: { [uri]: fix.edits.map((e) => ({ range: toRange(lines, e.range), newText: e.newText })) } }
     if (fix.create) {
@@ -185,6 +185,7 @@ export const startServer = (connection: Connection, options: ServerOptions = {})
       if (f.fixes === undefined || f.range.end < from || f.range.start > to) continue
       for (const fix of f.fixes) out.push(action(p.textDocument.uri, st.lines, f, fix))
     }
+    for (const fix of st.analysis.actions ?? []) out.push(action(p.textDocument.uri, st.lines, undefined, fix))
     return out
   })
 
