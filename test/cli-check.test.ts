@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest"
 import { edgectl, root, tempDir } from "./helpers-cli.js"
 
 const fx = (name: string) => path.join(root, "fixtures", "lsp", name)
-const ALL = ["bad.rules", "good.rules", "firewall-rules.json", "kv-bulk.json", "waf.tf"].map(fx)
+const ALL = ["bad.rules", "good.rules", "firewall-rules.json", "kv-bulk.json", "waf.tf", "waf-config.json", "acme.net.waf-export.json"].map(fx)
 
 interface JsonReport {
   errors: number
@@ -49,7 +49,9 @@ describe("edgectl check", () => {
     expect(r.stdout).toContain(`--> ${fx("kv-bulk.json")}:2:12`)
     expect(r.stdout).toContain(`= note: ${fx("kv-bulk.json")}:5:12: entry 3 writes key "a" last`)
     expect(r.stdout).toContain(`--> ${fx("waf.tf")}:2:10`)
-    expect(r.stderr.trim().split("\n").at(-1)).toMatch(/^error: check: 5 files checked, \d+ errors, \d+ warnings/)
+    expect(r.stdout).toContain(`--> ${fx("waf-config.json")}:11:98`)
+    expect(r.stdout).toContain("error[waf-uri-override]")
+    expect(r.stderr.trim().split("\n").at(-1)).toMatch(/^error: check: 7 files checked, \d+ errors, \d+ warnings/)
   })
 
   it("exits 0 when there are only warnings or nothing", () => {
@@ -66,12 +68,14 @@ describe("edgectl check", () => {
     const r = edgectl(["check", "--format", "json", ...ALL], { cwd: root })
     expect(r.status).toBe(1)
     const doc = JSON.parse(r.stdout) as JsonReport
-    expect(doc.files.map((f) => f.kind)).toEqual(["rules", "rules", "rules-json", "kv-bulk", "terraform"])
+    expect(doc.files.map((f) => f.kind)).toEqual(["rules", "rules", "rules-json", "kv-bulk", "terraform", "waf-config", "waf-export"])
     const bad = doc.files[0]!.diagnostics[0]!
     expect(bad).toMatchObject({ severity: "error", code: "unknown-field", range: { start: { line: 1, column: 1 } }, fixes: ["Change to `http.host`"] })
     expect(doc.files[1]!.diagnostics).toEqual([])
     expect(doc.errors).toBe(doc.files.flatMap((f) => f.diagnostics).filter((d) => d.severity === "error").length)
     expect(doc.files[3]!.diagnostics.map((d) => d.code).sort()).toEqual(["kv-base64", "kv-duplicate-key", "kv-expiration_ttl", "kv-key", "kv-unknown-property"])
+    expect(doc.files[5]!.diagnostics.map((d) => d.code)).toEqual(["waf-config", "waf-score-threshold", "waf-config", "waf-skip-order", "unknown-field", "waf-config"])
+    expect(doc.files[6]!.diagnostics.filter((d) => d.severity === "error").map((d) => d.code)).toEqual(["waf-uri-override"])
   })
 
   it("prints SARIF 2.1.0 that follows the schema's shape", () => {
@@ -86,6 +90,9 @@ describe("edgectl check", () => {
     expect(dup.relatedLocations[0].physicalLocation.region).toMatchObject({ startLine: 5, startColumn: 12 })
     const tf = results.find((x) => x.ruleId === "terraform-previous-waf")
     expect(tf.locations[0].physicalLocation.artifactLocation.uri).toBe(fx("waf.tf"))
+    const mapping = results.find((x) => x.ruleId === "waf-mapping")
+    expect(mapping.level).toBe("note")
+    expect(results.find((x) => x.ruleId === "waf-uri-override").level).toBe("error")
   })
 
   it("rejects unreadable files and unknown kinds with exit 1, and a missing FILES with exit 2", () => {

@@ -4,7 +4,7 @@ import * as path from "node:path"
 import { TextDocument } from "vscode-languageserver-textdocument"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { root } from "./helpers-cli.js"
-import { startLsp, type LspClient } from "./helpers/lsp-client.js"
+import { startLsp } from "./helpers/lsp-client.js"
 
 type Client = Awaited<ReturnType<typeof startLsp>>
 let client: Client
@@ -18,7 +18,7 @@ const rangeOf = (text: string, needle: string, from = 0) => {
   return { start: pos(text, start), end: pos(text, start + needle.length) }
 }
 const apply = (text: string, edits: ReadonlyArray<{ range: { start: { line: number; character: number }; end: { line: number; character: number } }; newText: string }>) =>
-  TextDocument.applyEdits(TextDocument.create("x", "x", 0, text), edits)
+  TextDocument.applyEdits(TextDocument.create("x", "x", 0, text), [...edits])
 
 beforeAll(async () => {
   client = await startLsp()

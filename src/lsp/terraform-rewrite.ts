@@ -17,7 +17,12 @@ const str = (b: ResourceBlock, k: string): string | undefined => {
 
 /** The previous WAF the file's resources describe. */
 export const previousFromTerraform = (blocks: ReadonlyArray<ResourceBlock>): PreviousWaf => {
-  const pkgs = new Map(blocks.filter((b) => b.type === "cloudflare_waf_package").map((b) => [str(b, "package_id"), b]))
+  // Package ids are the zone's own on the platform: the anomaly (OWASP) package is the one with a sensitivity or an action mode.
+  const pkgs = new Map(
+    blocks
+      .filter((b) => b.type === "cloudflare_waf_package")
+      .map((b) => [CATALOG.packages.some((p) => p.id === str(b, "package_id")) || (str(b, "sensitivity") === undefined && str(b, "action_mode") === undefined) ? str(b, "package_id") : PREVIOUS_OWASP_PACKAGE, b])
+  )
   const packages: Array<WafPackage> = CATALOG.packages.map((p) => {
     const b = pkgs.get(p.id)
     const sensitivity = b ? str(b, "sensitivity") : undefined
@@ -59,6 +64,14 @@ export const previousFromTerraform = (blocks: ReadonlyArray<ResourceBlock>): Pre
   return { waf: "on", packages, groups, rules, overrides, firewall_rules: [], page_rules: [] }
 }
 
+/** Groups and rules the catalog does not know: the mapping cannot place them. */
+const unknownIds = (waf: ReadonlyArray<ResourceBlock>): Array<string> =>
+  waf.flatMap((b) => {
+    if (b.type === "cloudflare_waf_group" && CATALOG.group(str(b, "group_id") ?? "") === undefined) return [`${b.type}.${b.name}: group ${str(b, "group_id")} is not in the managed rules catalog`]
+    if (b.type === "cloudflare_waf_rule" && CATALOG.rule(str(b, "rule_id") ?? "") === undefined) return [`${b.type}.${b.name}: rule ${str(b, "rule_id")} is not in the managed rules catalog`]
+    return []
+  })
+
 // HCL values, written in the provider v5 attribute syntax.
 const hcl = (v: unknown, indent: string): string => {
   if (typeof v === "string") return JSON.stringify(v).replace(/\$\{/g, "$${").replace(/%\{/g, "%%{")
@@ -90,7 +103,8 @@ export const rulesetResource = (blocks: ReadonlyArray<ResourceBlock>, zoneId: st
     ...waf.map((b) => `#   terraform state rm ${b.type}.${b.name}`),
     "# then delete the previous-WAF resources above and check that `terraform plan` shows no changes.",
     ...(plan.blockers.length ? plan.blockers.map((b) => `# BLOCKER: ${b.message}`) : []),
-    ...plan.notMigrated.filter((n) => !n.what.startsWith("URI-based")).map((n) => `# not migrated: ${n.what}: ${n.why}`)
+    ...plan.notMigrated.filter((n) => !n.what.startsWith("URI-based")).map((n) => `# not migrated: ${n.what}: ${n.why}`),
+    ...unknownIds(waf).map((u) => `# not migrated: ${u}`)
   ]
   return `${steps.join("\n")}\nresource "cloudflare_ruleset" "managed_waf" {\n  zone_id = ${zoneId}\n  name    = ${hcl(plan.config.name, "  ")}\n  kind    = "zone"\n  phase   = "http_request_firewall_managed"\n  rules   = ${hcl(rules, "  ")}\n}\n`
 }

@@ -7,7 +7,7 @@
 import { Either, Schema } from "effect"
 import { ArrayFormatter } from "effect/ParseResult"
 import { findNodeAtLocation, getNodeValue, type Node } from "jsonc-parser"
-import { WafExport } from "../domain/waf.js"
+import { WafConfig, WafExport } from "../domain/waf.js"
 import { PREVIOUS_OWASP_PACKAGE } from "../waf/catalog.js"
 import { ACTION_MAP, planMigration, sensitivityLabel, SENSITIVITY_MAP, type SensitivityKey } from "../waf/mapping.js"
 import { finding, type Finding, type Fix } from "./findings.js"
@@ -18,8 +18,9 @@ const decode = Schema.decodeUnknownEither(WafExport)
 
 export const isWafExport = (root: Node): boolean => root.type === "object" && findNodeAtLocation(root, ["format"])?.value === EXPORT_FORMAT
 
-/** The configuration `waf config --json` prints for the zone, as file text. */
-export const configText = (doc: WafExport): string => `${JSON.stringify(planMigration(doc).config, null, 2)}\n`
+const encodeConfig = Schema.encodeSync(WafConfig)
+/** The configuration `waf config --json` prints for the zone, as file text (encoded by the wire schema: same fields, same order). */
+export const configText = (doc: WafExport): string => `${JSON.stringify(encodeConfig(planMigration(doc).config), null, 2)}\n`
 
 /** `zone.waf-export.json` -> `zone.waf-config.json`; `x.json` -> `x.config.json`. */
 export const configFileName = (exportName: string): string => {
