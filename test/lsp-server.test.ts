@@ -181,3 +181,38 @@ describe("edgectl lsp over stdio", () => {
     expect(await client.close()).toBe(0)
   })
 })
+
+describe("edgectl lsp: incremental re-checks of a KV bulk file", () => {
+  it("re-checks the edited entry and keeps the others' diagnostics where they moved", async () => {
+    const c = await startLsp()
+    try {
+      const entries = Array.from({ length: 50 }, (_, i) => `  {"key": "k${i}", "value": "v${i}"}`)
+      entries[10] = '  {"key": "k10", "value": "v10", "expiration_ttl": 5}'
+      const text = `[\n${entries.join(",\n")}\n]\n`
+      const u = "file:///work/project/inc.json"
+      const d1 = await c.open(u, text, "json")
+      expect(d1.diagnostics.map((x) => x.code)).toEqual(["kv-expiration_ttl"])
+      // Entry 3: a longer key that duplicates entry 40's; everything after it moves right.
+      const next = c.diagnostics(u)
+      await c.connection.sendNotification("textDocument/didChange", {
+        textDocument: { uri: u, version: 2 },
+        contentChanges: [{ range: rangeOf(text, '"k3"'), text: '"k40"' }]
+      })
+      const d2 = await next
+      const after = text.replace('"k3"', '"k40"')
+      expect(d2.diagnostics.map((x) => [x.code, x.range])).toEqual([
+        ["kv-duplicate-key", rangeOf(after, '"k40"')],
+        ["kv-expiration_ttl", rangeOf(after, "5", after.indexOf('"expiration_ttl": 5'))]
+      ])
+      // An edit that breaks the entry's JSON falls back to a full check.
+      const broken = c.diagnostics(u)
+      await c.connection.sendNotification("textDocument/didChange", {
+        textDocument: { uri: u, version: 3 },
+        contentChanges: [{ range: rangeOf(after, '"v20"}'), text: '"v20"' }]
+      })
+      expect((await broken).diagnostics.map((x) => x.code)).toContain("json-syntax")
+    } finally {
+      await c.close()
+    }
+  })
+})

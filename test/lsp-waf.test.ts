@@ -22,7 +22,7 @@ interface Action {
   edit?: { changes?: Record<string, Array<Edit>>; documentChanges?: Array<any> }
   command?: { command: string; arguments: Array<string> }
 }
-const actionsAt = async (uri: string, range: unknown, diagnostics: Array<unknown> = []) =>
+const actionsAt = async (uri: string, range: unknown, diagnostics: ReadonlyArray<unknown> = []) =>
   (await client.connection.sendRequest("textDocument/codeAction", { textDocument: { uri }, range, context: { diagnostics } })) as Array<Action>
 
 beforeAll(async () => {

@@ -1,7 +1,7 @@
 /** Which checks a document gets, from its name and content. */
 import type { CheckOptions } from "../rules/index.js"
 import { checkExpression, wholeDocument } from "./expressions.js"
-import type { Analysis } from "./findings.js"
+import type { Analysis, Memo } from "./findings.js"
 import { analyzeJson } from "./json-doc.js"
 import { analyzeTerraform } from "./terraform.js"
 // The WAF documents and the Terraform rewrite register themselves with the checks.
@@ -19,14 +19,14 @@ export const syntaxOf = (name: string, languageId?: string): DocumentSyntax | un
 }
 
 /** `name`: the document's path or URI (files the checks offer to write are named after it). */
-export const analyze = async (syntax: DocumentSyntax, text: string, options: CheckOptions = {}, name = ""): Promise<Analysis> => {
+export const analyze = async (syntax: DocumentSyntax, text: string, options: CheckOptions = {}, name = "", memo?: Memo): Promise<Analysis> => {
   switch (syntax) {
     case "rules": {
       const region = wholeDocument(text)
       return { kind: "rules", findings: checkExpression(region, false, options), expressions: [region] }
     }
     case "json":
-      return analyzeJson(text, options, name)
+      return analyzeJson(text, options, name, memo)
     case "terraform":
       return analyzeTerraform(text)
   }

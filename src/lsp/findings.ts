@@ -48,6 +48,14 @@ export interface Analysis {
   readonly expressions: ReadonlyArray<ExpressionRegion>
   /** Actions on the whole document, offered wherever the cursor is (generate the WAF configuration). */
   readonly actions?: ReadonlyArray<Fix>
+  /** What the next check of the same document may reuse (the entries of a KV bulk file). */
+  readonly memo?: Memo
+}
+
+/** A document's last checked text and the per-entry results of a bulk file. */
+export interface Memo {
+  readonly text: string
+  readonly bulk: import("./kv-bulk.js").BulkState
 }
 
 export const finding = (

@@ -6,9 +6,9 @@
 import { parseTree, printParseErrorCode, type Node, type ParseError } from "jsonc-parser"
 import type { CheckOptions } from "../rules/index.js"
 import { checkExpression } from "./expressions.js"
-import { finding, type Analysis, type DocumentKind, type ExpressionRegion, type Finding, type Fix } from "./findings.js"
+import { finding, type Analysis, type DocumentKind, type ExpressionRegion, type Finding, type Fix, type Memo } from "./findings.js"
 import { decodedOffsets } from "./json-string.js"
-import { checkKvBulk, isKvBulk } from "./kv-bulk.js"
+import { bulkFindings, checkKvBulk, isKvBulk, recheck } from "./kv-bulk.js"
 
 /** A check of a kind of JSON document that another module owns (the WAF documents). */
 export interface JsonCheck {
@@ -43,7 +43,28 @@ const isRulesBody = (root: Node): boolean => {
   return items.some((i) => i.type === "object" && (i.children ?? []).some((p) => p.children?.[0]?.value === "filter" || p.children?.[0]?.value === "expression"))
 }
 
-export const analyzeJson = (text: string, options: CheckOptions = {}, name = ""): Analysis => {
+/** The changed span between two texts: `[from, to)` of the old one became `inserted` characters. */
+const changedSpan = (before: string, after: string) => {
+  const max = Math.min(before.length, after.length)
+  let from = 0
+  while (from < max && before.charCodeAt(from) === after.charCodeAt(from)) from++
+  let tail = 0
+  while (tail < max - from && before.charCodeAt(before.length - 1 - tail) === after.charCodeAt(after.length - 1 - tail)) tail++
+  return { from, to: before.length - tail, inserted: after.length - tail - from }
+}
+
+/** A bulk file edited inside one entry: that entry alone is checked again. */
+const incremental = (text: string, memo: Memo | undefined): Analysis | undefined => {
+  if (memo === undefined) return undefined
+  const span = changedSpan(memo.text, text)
+  const bulk = recheck(memo.bulk, text, span.from, span.to, span.inserted)
+  if (bulk === undefined) return undefined
+  return { kind: "kv-bulk", findings: bulkFindings(bulk).sort((a, b) => a.range.start - b.range.start), expressions: [], memo: { text, bulk } }
+}
+
+export const analyzeJson = (text: string, options: CheckOptions = {}, name = "", memo?: Memo): Analysis => {
+  const quick = incremental(text, memo)
+  if (quick !== undefined) return quick
   const errors: Array<ParseError> = []
   const root = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false })
   const findings: Array<Finding> = errors.map((e) =>
@@ -52,6 +73,7 @@ export const analyzeJson = (text: string, options: CheckOptions = {}, name = "")
   if (root === undefined) return { kind: undefined, findings, expressions: [] }
   let kind: DocumentKind = "json"
   let actions: ReadonlyArray<Fix> | undefined
+  let nextMemo: Memo | undefined
   const extra = extraChecks.find((c) => c.matches(root))
   if (extra !== undefined) {
     kind = extra.kind
@@ -60,7 +82,9 @@ export const analyzeJson = (text: string, options: CheckOptions = {}, name = "")
     actions = r.actions
   } else if (isKvBulk(root)) {
     kind = "kv-bulk"
-    findings.push(...checkKvBulk(root))
+    const bulk = checkKvBulk(root)
+    findings.push(...bulkFindings(bulk))
+    if (errors.length === 0) nextMemo = { text, bulk }
   } else if (isRulesBody(root)) kind = "rules-json"
   const expressions: Array<ExpressionRegion> = []
   if (kind !== "kv-bulk") {
@@ -71,5 +95,5 @@ export const analyzeJson = (text: string, options: CheckOptions = {}, name = "")
     }
   }
   findings.sort((a, b) => a.range.start - b.range.start)
-  return { kind, findings, expressions, ...(actions !== undefined && actions.length > 0 ? { actions } : {}) }
+  return { kind, findings, expressions, ...(actions !== undefined && actions.length > 0 ? { actions } : {}), ...(nextMemo ? { memo: nextMemo } : {}) }
 }

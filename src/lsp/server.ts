@@ -74,7 +74,7 @@ export const startServer = (connection: Connection, options: ServerOptions = {})
     lastCheck.set(uri, Date.now())
     let analysis: Analysis
     try {
-      analysis = await analyze(syntax, text, {}, uri)
+      analysis = await analyze(syntax, text, {}, uri, states.get(uri)?.analysis.memo)
     } catch (e) {
       connection.console.error(`edgectl: checking ${uri} failed: ${e instanceof Error ? e.stack : String(e)}`)
       return
@@ -106,7 +106,7 @@ export const startServer = (connection: Connection, options: ServerOptions = {})
     const syntax = syntaxOf(uri, doc.languageId)
     if (syntax === undefined) return undefined
     const text = doc.getText()
-    const fresh = { version: doc.version, lines: new LineIndex(text), analysis: await analyze(syntax, text, {}, uri) }
+    const fresh = { version: doc.version, lines: new LineIndex(text), analysis: await analyze(syntax, text, {}, uri, states.get(uri)?.analysis.memo) }
     states.set(uri, fresh)
     return { ...fresh, text }
   }
