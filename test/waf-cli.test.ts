@@ -83,7 +83,7 @@ describe("edgectl waf", () => {
     expect(uri.stderr).toMatch(/URI-based WAF override.*\[code 10305\]\nhint: list them with `edgectl waf overrides list --zone initech.org`/)
     const many = waf(["migrate", "--zone", "acme.org", "--yes"])
     expect(many.stderr).toMatch(/^error: waf migrate: the number of firewall rules to migrate \(205\) exceeds 200: contact support to migrate this zone \[code 10303\]\nhint: /)
-    const long = waf(["migrate", "--zone", "acme.io", "--dry-run"])
+    const long = waf(["migrate", "--zone", "acme-cdn.net", "--dry-run"])
     expect(long.status).toBe(1)
     expect(long.stderr).toMatch(/longer than 4 KB \(4096 bytes\): contact support to migrate this zone \[code 10304\]/)
     expect(waf(["preview", "--zone", "acme.org"]).stdout).toMatch(/The migration cannot go on:\n  - the number of firewall rules to migrate \(205\) exceeds 200/)
