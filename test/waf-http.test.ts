@@ -181,12 +181,12 @@ describe("migration", () => {
     expect(r1.status).toBe(400)
     expect(firstError(r1)).toMatchObject({ code: 10303 })
     expect(firstError(r1).message).toBe("the number of firewall rules to migrate (205) exceeds 200: contact support to migrate this zone")
-    const longConfig = (await get(`/zones/${zone("acme.io")}/waf_migration/config?phase_two=1`)).body.result
-    const r2 = await send("PUT", ep("acme.io", "?waf_migration=validation&phase_two=1"), { name: "default", rules: longConfig.rules.slice(1).map(({ id: _i, version: _v, ref: _r, ...rest }: any) => rest) })
+    const longConfig = (await get(`/zones/${zone("acme-cdn.net")}/waf_migration/config?phase_two=1`)).body.result
+    const r2 = await send("PUT", ep("acme-cdn.net", "?waf_migration=validation&phase_two=1"), { name: "default", rules: longConfig.rules.slice(1).map(({ id: _i, version: _v, ref: _r, ...rest }: any) => rest) })
     expect(r2.status).toBe(400)
     expect(firstError(r2)).toMatchObject({ code: 10304 })
     expect(firstError(r2).message).toMatch(/^firewall rule \w+ has an expression of \d+ bytes, longer than 4 KB \(4096 bytes\): contact support/)
-    expect((await get(`/zones/${zone("acme.io")}/waf_migration/status`)).body.result.migration_state).toBe("start")
+    expect((await get(`/zones/${zone("acme-cdn.net")}/waf_migration/status`)).body.result.migration_state).toBe("start")
   })
   it("firewall rules that bypass the WAF become skip rules, placed first", async () => {
     const rules = (await get(`/zones/${zone("acme.com")}/waf_migration/config?phase_two=1`)).body.result.rules

@@ -1,7 +1,7 @@
 /**
  * The demo world's firewall rules that bypass the WAF, seeded into the firewall tables through
  * firewall-repo: a webhook bypass on globex.com (acme.com has the firewall demo's /upload bypass), more than 200 rules to migrate on
- * acme.org and an expression over 4 KB on acme.io (both need the platform's support to migrate).
+ * acme.org and an expression over 4 KB on acme-cdn.net (both need the platform's support to migrate).
  */
 import type Database from "better-sqlite3"
 import { insertFilters, insertRules } from "../store/firewall-repo.js"
@@ -24,7 +24,7 @@ export const DEMO_BYPASS: Readonly<Record<string, ReadonlyArray<Bypass>>> = {
     expression: `http.host eq "partner${i + 1}.acme.org" and starts_with(http.request.uri.path, "/api/")`,
     priority: i + 1
   })),
-  "acme.io": [{ name: "scanner allow-list (over 4 KB)", expression: `${bigIpSet} and not http.request.uri.path contains "/admin"` }]
+  "acme-cdn.net": [{ name: "scanner allow-list (over 4 KB)", expression: `${bigIpSet} and not http.request.uri.path contains "/admin"` }]
 }
 
 export const seedWafFirewallRules = (db: Database.Database, zoneIds: ReadonlyMap<string, string>) => {

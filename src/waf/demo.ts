@@ -38,7 +38,7 @@ export const DEMO_WAF: Readonly<Record<string, DemoZone>> = {
     overrides: [{ urls: ["acme.net/api/*"], rules: { "100015": "disable" }, description: "API clients send no User-Agent" }]
   },
   "acme.org": { owasp: { sensitivity: "low", action_mode: "block" } },
-  "acme.io": { owasp: { sensitivity: "high", action_mode: "challenge" } },
+  "acme-cdn.net": { owasp: { sensitivity: "high", action_mode: "challenge" } },
   "acme-shop.com": { owasp: { sensitivity: "medium", action_mode: "simulate" }, rules: { WP0011: "block" } },
   "acme-api.com": { owasp: { sensitivity: "off" } },
   "acme-media.com": { owasp: { sensitivity: "low", action_mode: "challenge" }, state: "validation" },
