@@ -108,7 +108,6 @@ export const renderSarif = (files: ReadonlyArray<FileResult>, version: string) =
           driver: {
             name: "edgectl",
             version,
-            informationUri: "https://github.com/edgectl/edgectl",
             rules: ruleIds.map((id) => ({ id, name: id, shortDescription: { text: id.replace(/-/g, " ") } }))
           }
         },

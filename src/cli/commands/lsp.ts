@@ -23,7 +23,7 @@ const formatOption = Options.choice("format", ["text", "json", "sarif"]).pipe(
 
 export const check = Command.make(
   "check",
-  { format: formatOption, files: Args.file({ name: "FILES" }).pipe(Args.atLeast(1)) },
+  { format: formatOption, files: Args.file({ name: "FILES" }).pipe(Args.withDescription("*.rules, *.json (firewall rules, filters, KV bulk files, WAF configurations and exports) and *.tf files"), Args.atLeast(1)) },
   (o) =>
     Effect.gen(function* () {
       const bad = o.files.find((f) => f.startsWith("-") && f.length > 1)
