@@ -62,6 +62,13 @@ describe("WAF documents in the language server", () => {
     const remove = (await actionsAt(u, d.diagnostics[0]!.range, d.diagnostics)).find((a) => a.title.startsWith("Remove id, version and ref"))!
     const fixed = JSON.parse(apply(body, remove.edit!.changes![u]!))
     expect(Object.keys(fixed.rules[0])).toEqual(["action", "expression", "action_parameters"])
+
+    // Trailing properties: the edits take the comma before them.
+    const trailing = JSON.stringify({ name: "default", rules: [{ action: "execute", expression: "true", action_parameters: { id: "efb7b8c949ac4650a09736fc376e9aee" }, id: "", version: "", ref: "" }] }, null, 2)
+    const u2 = "file:///p/trailing.validation.json"
+    const d2 = await client.open(u2, trailing, "json")
+    const remove2 = (await actionsAt(u2, d2.diagnostics[0]!.range, d2.diagnostics)).find((a) => a.title.startsWith("Remove id, version and ref"))!
+    expect(Object.keys(JSON.parse(apply(trailing, remove2.edit!.changes![u2]!)).rules[0])).toEqual(["action", "expression", "action_parameters"])
   })
 
   it("completes managed ruleset ids and actions in a WAF configuration", async () => {

@@ -46,7 +46,6 @@ export const hover = (text: string, offset: number, analysis: Analysis, options:
       return { markdown: `\`${f.name}\`: **${f.typeText}**\n\n${f.summary}${notes.length ? `\n\n${notes.join(" · ")}` : ""}`, range }
     }
     if (loc.function !== undefined) return { markdown: `\`\`\`\n${loc.function.signature}\n\`\`\`\n${loc.function.summary}`, range }
-    if (loc.type !== undefined && loc.node !== undefined) return undefined
     return undefined
   }
   if (analysis.kind !== undefined) return jsonFeatures.get(analysis.kind)?.hover?.(text, offset, analysis)

@@ -72,19 +72,22 @@ const repair = (root: unknown, path: ReadonlyArray<string | number>): boolean =>
   return true
 }
 
-/** Removes properties of an object node (with their commas), as edits. */
-const removeProperties = (object: Node, names: ReadonlyArray<string>, text: string) => {
+/** Removes properties of an object node with their commas, as edits (one per run of adjacent properties). */
+const removeProperties = (object: Node, names: ReadonlyArray<string>, _text: string) => {
   const props = object.children ?? []
-  return props
-    .map((p, i) => ({ p, i }))
-    .filter(({ p }) => names.includes(p.children![0]!.value as string))
-    .map(({ p, i }) => {
-      // Take the comma after the property (or before it, for the last one) and the blank before the next.
-      if (i + 1 < props.length) return { range: { start: p.offset, end: props[i + 1]!.offset }, newText: "" }
-      const prev = props[i - 1]
-      return { range: { start: prev ? prev.offset + prev.length : p.offset, end: p.offset + p.length }, newText: "" }
-    })
-    .filter((e, _, all) => all.length > 0 && text.length >= e.range.end)
+  const gone = props.map((p) => names.includes(p.children![0]!.value as string))
+  const edits: Array<{ range: { start: number; end: number }; newText: string }> = []
+  for (let a = 0; a < props.length; a++) {
+    if (!gone[a]) continue
+    let b = a
+    while (b + 1 < props.length && gone[b + 1]) b++
+    const end = (i: number) => props[i]!.offset + props[i]!.length
+    const range =
+      b + 1 < props.length ? { start: props[a]!.offset, end: props[b + 1]!.offset } : a > 0 ? { start: end(a - 1), end: end(b) } : { start: props[a]!.offset, end: end(b) }
+    edits.push({ range, newText: "" })
+    a = b
+  }
+  return edits
 }
 
 export const checkWafConfig = (root: Node, text: string, mode: MigrationMode | undefined): Array<Finding> => {
