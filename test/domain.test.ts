@@ -44,7 +44,10 @@ describe("error table", () => {
 
   it("round-trips every error through the failure envelope to the same tag and code", () => {
     for (const [tag, cls] of Object.entries(V4ErrorClasses)) {
-      const e = new (cls as unknown as new (p: { message: string }) => V4Error)({ message: `a ${tag}` })
+      // Errors with their own fields (DuplicateFilter's existingId, InvalidExpression's diagnostics) get them too.
+      const extra = { existingId: "0123456789abcdef0123456789abcdef", diagnostics: [] }
+      const own = Object.keys((cls as unknown as { fields: Record<string, unknown> }).fields).filter((k) => k in extra)
+      const e = new (cls as unknown as new (p: Record<string, unknown>) => V4Error)({ message: `a ${tag}`, ...Object.fromEntries(own.map((k) => [k, extra[k as keyof typeof extra]])) })
       const env = toFailureEnvelope(e)
       expect(env.success).toBe(false)
       expect(env.errors[0]!.code).toBe(ErrorTable[tag as keyof typeof ErrorTable].codes[0])

@@ -1,5 +1,5 @@
 /** Runs the built CLI (bin/edgectl.mjs) as a child process, the way users and scripts do. */
-import { spawnSync } from "node:child_process"
+import { spawn, spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
@@ -26,6 +26,25 @@ export const edgectl = (args: ReadonlyArray<string>, opts: { cwd?: string; env?:
     timeout: 60_000
   })
   return { status: r.status ?? -1, stdout: r.stdout, stderr: r.stderr }
+}
+
+/**
+ * `edgectl` without blocking the test worker (spawnSync holds its event loop for the whole run,
+ * which starves the worker's reports to vitest when a test runs many commands).
+ */
+export const edgectlAsync = (args: ReadonlyArray<string>, opts: { cwd?: string; env?: Record<string, string | undefined>; input?: string } = {}): Promise<Result> => {
+  const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: "1", ...opts.env }
+  for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k]
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [bin, ...args], { cwd: opts.cwd ?? tempDir(), env: env as NodeJS.ProcessEnv, timeout: 60_000 })
+    let stdout = ""
+    let stderr = ""
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d))
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d))
+    child.on("error", reject)
+    child.on("close", (code) => resolve({ status: code ?? -1, stdout, stderr }))
+    child.stdin.end(opts.input ?? "")
+  })
 }
 
 export const json = <A = unknown>(r: Result): A => {

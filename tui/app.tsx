@@ -22,6 +22,7 @@ import { EscScreen } from "./screens/esc.js"
 import { PlaceholderScreen } from "./screens/placeholder.js"
 import { Screens } from "./screens/registry.js"
 import { KvScreen } from "./screens/kv.js"
+import { WafScreen } from "./screens/waf.js"
 import { ZonesScreen } from "./screens/zones.js"
 import { UiProvider, useUiActions, useUiState } from "./state.js"
 import { PaneContext, useTerminalSize } from "./terminal.js"
@@ -140,6 +141,7 @@ function MainPane({ config, overlay }: { config: Query<ClientConfig>; overlay: b
         <ZonesScreen active={screen === "zones" && !overlay} />
       </Box>
       {screen === "esc" ? <EscScreen active={!overlay} /> : null}
+      {screen === "waf" ? <WafScreen active={!overlay} /> : null}
       {/* KV is mounted on its first visit and then kept, like Zones, so its place survives. */}
       {kvSeen ? (
         <Box flexDirection="column" display={screen === "kv" ? "flex" : "none"}>

@@ -22,6 +22,8 @@ import { Zone } from "../domain/zone.js"
 import { EscGroup } from "./contract-esc.js"
 import { BoolParam, Direction, IntParam, Match, OneOf, TextParam } from "../domain/params.js"
 import { KvGroup } from "./contract-kv.js"
+import { FirewallGroup } from "./contract-firewall.js"
+import { WafApiGroup } from "./contract-waf.js"
 
 /** A tagged error on the wire: the failure envelope with the table's status. */
 const wire = <T extends V4ErrorTag>(tag: T) => {
@@ -43,8 +45,14 @@ export const Wire = {
   InvalidInput: wire("InvalidInput"),
   Conflict: wire("Conflict"),
   QuotaExceeded: wire("QuotaExceeded"),
+  DuplicateFilter: wire("DuplicateFilter"),
+  InvalidExpression: wire("InvalidExpression"),
   Incompatible: wire("Incompatible"),
   MigrationFinished: wire("MigrationFinished"),
+  ValidationModeNotAllowed: wire("ValidationModeNotAllowed"),
+  TooManyRules: wire("TooManyRules"),
+  ExpressionTooLong: wire("ExpressionTooLong"),
+  UriOverridePresent: wire("UriOverridePresent"),
   TransactionRolledBack: wire("TransactionRolledBack"),
   RateLimited: wire("RateLimited"),
   ApiError: wire("ApiError")
@@ -185,6 +193,8 @@ export class V4Api extends HttpApi.make("v4")
   .add(AccountsGroup)
   .add(EscGroup.middleware(Authentication))
   .add(KvGroup.middleware(Authentication))
+  .add(FirewallGroup.middleware(Authentication))
+  .add(WafApiGroup.middleware(Authentication))
   .addError(Wire.MissingCredentials)
   .addError(Wire.MalformedCredentials)
   .addError(Wire.InvalidCredentials)
@@ -194,8 +204,14 @@ export class V4Api extends HttpApi.make("v4")
   .addError(Wire.InvalidInput)
   .addError(Wire.Conflict)
   .addError(Wire.QuotaExceeded)
+  .addError(Wire.DuplicateFilter)
+  .addError(Wire.InvalidExpression)
   .addError(Wire.Incompatible)
   .addError(Wire.MigrationFinished)
+  .addError(Wire.ValidationModeNotAllowed)
+  .addError(Wire.TooManyRules)
+  .addError(Wire.ExpressionTooLong)
+  .addError(Wire.UriOverridePresent)
   .addError(Wire.TransactionRolledBack)
   .addError(Wire.RateLimited)
   .addError(Wire.ApiError)

@@ -7,8 +7,10 @@ import { accounts, certs, dns, zones } from "./commands/zones.js"
 import { esc } from "./commands/esc.js"
 import { invites } from "./commands/invites.js"
 import { kv, rewriteColonSpelling } from "./commands/kv/index.js"
+import { check, lsp } from "./commands/lsp.js"
 import { rules } from "./commands/rules.js"
 import { serve } from "./commands/serve.js"
+import { waf } from "./commands/waf.js"
 import { openTui, tui } from "./commands/tui.js"
 import { CliFailure } from "./run.js"
 
@@ -16,7 +18,7 @@ const VERSION = "0.1.0"
 
 const root = Command.make("edgectl").pipe(
   Command.withDescription("terminal UI, CLI and migration assistant for the edge platform's v4 API (local by default, --remote for the real platform)"),
-  Command.withSubcommands([zones, dns, certs, accounts, invites, rules, kv, esc, serve, tui])
+  Command.withSubcommands([zones, dns, certs, accounts, invites, rules, kv, esc, waf, check, lsp, serve, tui])
 )
 
 const cli = Command.run(root, { name: "edgectl", version: VERSION })

@@ -5,6 +5,7 @@
  */
 import { Schema } from "effect"
 import type { ErrorItem, FailureEnvelope } from "./envelope.js"
+import { ExpressionDiagnostic } from "./expression.js"
 
 const ChainItem = Schema.Struct({ code: Schema.Number, message: Schema.String })
 
@@ -31,12 +32,40 @@ export class NoRoute extends Schema.TaggedError<NoRoute>()("NoRoute", fields(700
 export class InvalidInput extends Schema.TaggedError<InvalidInput>()("InvalidInput", fields(1004)) {}
 /** The request would duplicate something that exists (a namespace title, a filter expression). */
 export class Conflict extends Schema.TaggedError<Conflict>()("Conflict", fields(10014)) {}
-/** A quota of the zone or account would be exceeded. */
-export class QuotaExceeded extends Schema.TaggedError<QuotaExceeded>()("QuotaExceeded", fields(10200)) {}
+/**
+ * A quota of the zone or account would be exceeded. `filterId`: the filter a combined firewall call
+ * created before the rule was refused (the spec's quota case), `meta.filter_id` on the wire.
+ */
+export class QuotaExceeded extends Schema.TaggedError<QuotaExceeded>()("QuotaExceeded", {
+  ...fields(10200),
+  filterId: Schema.optional(Schema.String)
+}) {}
+/** A filter with the same expression exists in the zone: `existingId` is its id (`meta.id` on the wire). */
+export class DuplicateFilter extends Schema.TaggedError<DuplicateFilter>()("DuplicateFilter", {
+  ...fields(10102),
+  existingId: Schema.String
+}) {}
+/**
+ * A filter expression that does not check: the message is the platform's "Filter parsing error"
+ * text with a caret; `diagnostics` (`meta.diagnostics` on the wire) are the rules checker's, with
+ * character ranges into `expression`.
+ */
+export class InvalidExpression extends Schema.TaggedError<InvalidExpression>()("InvalidExpression", {
+  ...fields(10110),
+  diagnostics: Schema.Array(ExpressionDiagnostic)
+}) {}
 /** The zone cannot do this in its current configuration (e.g. WAF migration blockers). */
 export class Incompatible extends Schema.TaggedError<Incompatible>()("Incompatible", fields(10300)) {}
 /** The WAF migration of the zone is finished; the previous version's APIs are gone. */
 export class MigrationFinished extends Schema.TaggedError<MigrationFinished>()("MigrationFinished", fields(10301)) {}
+/** Validation mode (both WAF versions side by side) is for enterprise zones only. */
+export class ValidationModeNotAllowed extends Schema.TaggedError<ValidationModeNotAllowed>()("ValidationModeNotAllowed", fields(10302)) {}
+/** More than 200 firewall rules to migrate: the platform's support must migrate the zone. */
+export class TooManyRules extends Schema.TaggedError<TooManyRules>()("TooManyRules", fields(10303)) {}
+/** A firewall rule expression to migrate is over 4 KB: the platform's support must migrate the zone. */
+export class ExpressionTooLong extends Schema.TaggedError<ExpressionTooLong>()("ExpressionTooLong", fields(10304)) {}
+/** The zone has URI-based WAF overrides: they must be deleted before it can migrate. */
+export class UriOverridePresent extends Schema.TaggedError<UriOverridePresent>()("UriOverridePresent", fields(10305)) {}
 /** A storage transaction was rolled back and the operation cannot go on. */
 export class TransactionRolledBack extends Schema.TaggedError<TransactionRolledBack>()("TransactionRolledBack", fields(10400)) {}
 /** Too many requests; `retryAfter` seconds when the platform said so. */
@@ -60,8 +89,14 @@ export type V4Error =
   | InvalidInput
   | Conflict
   | QuotaExceeded
+  | DuplicateFilter
+  | InvalidExpression
   | Incompatible
   | MigrationFinished
+  | ValidationModeNotAllowed
+  | TooManyRules
+  | ExpressionTooLong
+  | UriOverridePresent
   | TransactionRolledBack
   | RateLimited
   | ApiError
@@ -78,8 +113,14 @@ export const V4ErrorClasses = {
   InvalidInput,
   Conflict,
   QuotaExceeded,
+  DuplicateFilter,
+  InvalidExpression,
   Incompatible,
   MigrationFinished,
+  ValidationModeNotAllowed,
+  TooManyRules,
+  ExpressionTooLong,
+  UriOverridePresent,
   TransactionRolledBack,
   RateLimited,
   ApiError
@@ -97,11 +138,17 @@ export const ErrorTable: Record<V4ErrorTag, { readonly status: number; readonly 
   Unauthorized: { status: 403, codes: [10000, 10037] },
   NotFound: { status: 404, codes: [7003, 10009, 10003, 10013, 1001] },
   NoRoute: { status: 404, codes: [7000] },
-  InvalidInput: { status: 400, codes: [1004, 10102, 10022, 10024, 10030] },
+  InvalidInput: { status: 400, codes: [1004, 10022, 10024, 10030] },
   Conflict: { status: 400, codes: [10014] },
   QuotaExceeded: { status: 400, codes: [10200] },
+  DuplicateFilter: { status: 400, codes: [10102] },
+  InvalidExpression: { status: 400, codes: [10110] },
   Incompatible: { status: 400, codes: [10300] },
   MigrationFinished: { status: 409, codes: [10301] },
+  ValidationModeNotAllowed: { status: 403, codes: [10302] },
+  TooManyRules: { status: 400, codes: [10303] },
+  ExpressionTooLong: { status: 400, codes: [10304] },
+  UriOverridePresent: { status: 400, codes: [10305] },
   TransactionRolledBack: { status: 500, codes: [10400] },
   RateLimited: { status: 429, codes: [10013, 971] },
   ApiError: { status: 500, codes: [10001] }
@@ -112,11 +159,25 @@ export const statusOf = (e: V4Error): number => (e._tag === "ApiError" ? e.statu
 export const isV4Error = (u: unknown): u is V4Error =>
   typeof u === "object" && u !== null && "_tag" in u && (u as { _tag: string })._tag in ErrorTable
 
+/** `meta` on the wire, with the typed fields of the tags that carry some. */
+const metaOf = (e: V4Error): unknown => {
+  const base = (e.meta ?? {}) as Record<string, unknown>
+  switch (e._tag) {
+    case "DuplicateFilter": return { ...base, id: e.existingId }
+    case "InvalidExpression": return { ...base, diagnostics: e.diagnostics }
+    case "QuotaExceeded": return e.filterId === undefined ? e.meta : { ...base, filter_id: e.filterId }
+    default: return e.meta
+  }
+}
+
+const decodeDiagnostics = Schema.decodeUnknownOption(Schema.Array(ExpressionDiagnostic))
+
 /** The failure envelope for an error: what the server writes. */
 export const toFailureEnvelope = (e: V4Error): FailureEnvelope => {
   const item: Record<string, unknown> = { code: e.code, message: e.message }
   if (e.chain) item.error_chain = e.chain
-  if (e.meta !== undefined) item.meta = e.meta
+  const meta = metaOf(e)
+  if (meta !== undefined) item.meta = meta
   return { success: false, errors: [item as ErrorItem], messages: [], result: null }
 }
 
@@ -134,11 +195,22 @@ export const fromFailure = (status: number, errors: ReadonlyArray<ErrorItem>, re
   }
   const tags = Object.keys(ErrorTable) as Array<V4ErrorTag>
   const byCode = code === undefined ? [] : tags.filter((t) => ErrorTable[t].codes.includes(code))
+  // The platform's own expression errors carry no code, only this message.
+  const parsing = code === undefined && first?.message.startsWith("Filter parsing error") === true
   const tag =
-    byCode.find((t) => ErrorTable[t].status === status) ??
+    parsing ? "InvalidExpression" : byCode.find((t) => ErrorTable[t].status === status) ??
     byCode[0] ??
     (status === 404 ? "NotFound" : status === 429 ? "RateLimited" : status === 401 || status === 403 ? "Unauthorized" : undefined)
   if (tag === "RateLimited") return new RateLimited({ ...common, ...(retryAfter !== undefined ? { retryAfter } : {}) })
   if (tag === undefined || tag === "ApiError") return new ApiError({ ...common, status })
+  const meta = (first?.meta ?? {}) as Record<string, unknown>
+  if (tag === "DuplicateFilter") return new DuplicateFilter({ ...common, existingId: typeof meta.id === "string" ? meta.id : "" })
+  if (tag === "InvalidExpression") {
+    const diagnostics = decodeDiagnostics(meta.diagnostics)
+    return new InvalidExpression({ ...common, diagnostics: diagnostics._tag === "Some" ? diagnostics.value : [] })
+  }
+  if (tag === "QuotaExceeded") {
+    return new QuotaExceeded({ ...common, ...(typeof meta.filter_id === "string" ? { filterId: meta.filter_id } : {}) })
+  }
   return new V4ErrorClasses[tag](common as never)
 }

@@ -13,13 +13,15 @@ import { ApiErrorsLive, envelopeErrors } from "./errors.js"
 import { AccountsLive, UserLive, ZonesLive } from "./handlers.js"
 import { clockFromEnv, PlatformClock } from "./clock.js"
 import { EscLive } from "./esc.js"
+import { FirewallLive } from "./firewall.js"
 import { KvLive, KvOptions, WireKvOptions } from "./kv.js"
+import { WafLive } from "./waf.js"
 
 /** The store file inside a state directory (`.edgectl/state` by default, `--persist-to` overrides). */
 export const storeFile = (stateDir: string) => path.join(stateDir, "platform.sqlite")
 
 export const ApiLive = HttpApiBuilder.api(V4Api).pipe(
-  Layer.provide([ZonesLive, UserLive, AccountsLive, EscLive, KvLive]),
+  Layer.provide([ZonesLive, UserLive, AccountsLive, EscLive, KvLive, FirewallLive, WafLive]),
   Layer.provide(AuthenticationLive),
   Layer.provide(ApiErrorsLive)
 )

@@ -9,8 +9,10 @@
 import type Database from "better-sqlite3"
 import world from "../../fixtures/world.json" with { type: "json" }
 import { seedKv } from "../kv/demo.js"
+import { seedWaf } from "../waf/demo.js"
 import type { Seed } from "./db.js"
 import { seedEsc } from "./esc-repo.js"
+import { seedFirewall } from "./firewall-demo.js"
 import { migrations } from "./migrations.js"
 import { insertRows } from "./seed.js"
 import { expandWorld, type WorldDef, type WorldOptions } from "./world.js"
@@ -26,7 +28,9 @@ export interface AreaSeed {
 /** Each area's demo data, in migration order. */
 export const AreaSeeds: ReadonlyArray<AreaSeed> = [
   { migration: "0002_esc", seed: seedEsc },
-  { migration: "0003_kv", seed: seedKv }
+  { migration: "0003_kv", seed: seedKv },
+  { migration: "0004_firewall", seed: seedFirewall },
+  { migration: "0005_waf", seed: seedWaf }
 ]
 
 const versionOf = (migration: string) => Object.keys(migrations).indexOf(migration) + 1

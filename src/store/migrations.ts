@@ -8,6 +8,7 @@
  */
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
+import firewallQuotas from "../../fixtures/firewall/quotas.json" with { type: "json" }
 
 const run = (statements: string) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
@@ -100,6 +101,70 @@ export const migrations = {
     );
     CREATE UNIQUE INDEX kv_entries_key ON kv_entries(ns, key);
     CREATE INDEX kv_entries_expiring ON kv_entries(expiration) WHERE expiration IS NOT NULL
+  `),
+  // Firewall filters and rules (area C). A rule names its filter without a foreign key: deleting a
+  // filter leaves its rules pointing at a deleted filter, as the platform shows them. A zone's
+  // expressions are unique (the duplicate error names the existing filter). The rule quota of a
+  // zone comes from its plan (fixtures/firewall/quotas.json).
+  "0004_firewall": Effect.zipRight(
+    run(`
+    CREATE TABLE firewall_filters (
+      seq INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, zone_id TEXT NOT NULL REFERENCES zones(id) ON DELETE CASCADE,
+      expression TEXT NOT NULL, paused INTEGER NOT NULL DEFAULT 0, description TEXT, ref TEXT,
+      created_on TEXT NOT NULL, modified_on TEXT NOT NULL
+    );
+    CREATE UNIQUE INDEX firewall_filters_expression ON firewall_filters(zone_id, expression);
+    CREATE TABLE firewall_rules (
+      seq INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, zone_id TEXT NOT NULL REFERENCES zones(id) ON DELETE CASCADE,
+      filter_id TEXT NOT NULL, action TEXT NOT NULL, priority INTEGER, paused INTEGER NOT NULL DEFAULT 0,
+      description TEXT, ref TEXT, products TEXT, created_on TEXT NOT NULL, modified_on TEXT NOT NULL
+    );
+    CREATE INDEX firewall_rules_zone ON firewall_rules(zone_id, seq);
+    CREATE INDEX firewall_rules_filter ON firewall_rules(filter_id);
+    CREATE TABLE firewall_quotas (plan TEXT PRIMARY KEY, rules INTEGER NOT NULL)
+  `),
+    Effect.flatMap(SqlClient.SqlClient, (sql) =>
+      Effect.forEach(
+        Object.entries(firewallQuotas.plans),
+        ([plan, rules]) => sql`INSERT INTO firewall_quotas (plan, rules) VALUES (${plan}, ${rules})`,
+        { discard: true }
+      )
+    )
+  ),
+  // The previous WAF and its migration (area D). The catalog (fixtures/waf/catalog.json) defines
+  // packages, groups and rules; a zone stores only what it changed. A zone without a waf_zone row
+  // has the WAF on and is in migration state `start`. Firewall rules live in the firewall tables.
+  "0005_waf": run(`
+    CREATE TABLE waf_zone (
+      zone_id TEXT PRIMARY KEY REFERENCES zones(id) ON DELETE CASCADE,
+      waf TEXT NOT NULL DEFAULT 'on' CHECK (waf IN ('on', 'off')), waf_modified_on TEXT,
+      migration_state TEXT NOT NULL DEFAULT 'start' CHECK (migration_state IN ('start', 'validation', 'finished')),
+      state_changed_on TEXT, entrypoint TEXT, entrypoint_version INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE TABLE waf_package_settings (
+      zone_id TEXT NOT NULL REFERENCES zones(id) ON DELETE CASCADE, package_id TEXT NOT NULL,
+      sensitivity TEXT, action_mode TEXT, PRIMARY KEY (zone_id, package_id)
+    );
+    CREATE TABLE waf_group_modes (
+      zone_id TEXT NOT NULL REFERENCES zones(id) ON DELETE CASCADE, group_id TEXT NOT NULL, mode TEXT NOT NULL,
+      PRIMARY KEY (zone_id, group_id)
+    );
+    CREATE TABLE waf_rule_modes (
+      zone_id TEXT NOT NULL REFERENCES zones(id) ON DELETE CASCADE, rule_id TEXT NOT NULL, mode TEXT NOT NULL,
+      PRIMARY KEY (zone_id, rule_id)
+    );
+    CREATE TABLE waf_overrides (
+      seq INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, zone_id TEXT NOT NULL REFERENCES zones(id) ON DELETE CASCADE,
+      description TEXT, urls TEXT NOT NULL, priority INTEGER NOT NULL, paused INTEGER NOT NULL,
+      groups_json TEXT, rules_json TEXT, rewrite_action TEXT, created_on TEXT NOT NULL, modified_on TEXT NOT NULL
+    );
+    CREATE INDEX waf_overrides_zone ON waf_overrides(zone_id, priority);
+    CREATE TABLE page_rules (
+      seq INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, zone_id TEXT NOT NULL REFERENCES zones(id) ON DELETE CASCADE,
+      targets TEXT NOT NULL, actions TEXT NOT NULL, priority INTEGER NOT NULL, status TEXT NOT NULL,
+      created_on TEXT NOT NULL, modified_on TEXT NOT NULL
+    );
+    CREATE INDEX page_rules_zone ON page_rules(zone_id, priority)
   `)
 } as const
 

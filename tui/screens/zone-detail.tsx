@@ -1,6 +1,6 @@
 /**
- * One zone: a title line and tabs (tab switches) for its DNS records, certificate packs and ESC
- * settings. A tab is mounted the first time it is shown and then kept, so it keeps its place; an
+ * One zone: a title line and tabs (tab switches) for its DNS records, certificate packs, ESC
+ * settings and WAF migration. A tab is mounted the first time it is shown and then kept, so it keeps its place; an
  * area adds its tab with one entry in `zoneTabs`.
  */
 import { Box, Text } from "ink"
@@ -12,6 +12,7 @@ import { KeyLayer, useKeys } from "../keys.js"
 import { usePaneSize } from "../terminal.js"
 import { EscPanel } from "./esc-panel.js"
 import { ZoneCertificates } from "./zone-certs.js"
+import { WafWizard } from "./waf-wizard.js"
 import { ZoneDns } from "./zone-dns.js"
 
 export interface ZoneTab {
@@ -28,7 +29,8 @@ export const zoneTabs: ReadonlyArray<ZoneTab> = [
       const target = targetOfZone(zone)
       return <EscPanel scopes={[target, accountOf(target)]} active={active} height={height} />
     }
-  }
+  },
+  { title: "WAF", render: ({ zone, active, height }) => <WafWizard zone={zone} active={active} height={height} /> }
 ]
 
 /** Title and tabs lines. */

@@ -1,0 +1,77 @@
+/**
+ * The firewall filters and rules endpoints (area C) of the v4 contract. Bodies are unknown JSON
+ * here and read by src/firewall/body.ts on the server, so that every problem of every element is
+ * named in one answer (and the SDK's single-object rule body is accepted as well as an array).
+ */
+import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import { Schema } from "effect"
+import { Envelope, Paged } from "../domain/envelope.js"
+import { Deleted, Filter, FirewallActions, Rule } from "../domain/firewall.js"
+import { BoolParam, IntParam, OneOf, TextParam } from "../domain/params.js"
+
+const ZoneId = Schema.Struct({ zone_id: Schema.String })
+const FilterPath = Schema.Struct({ zone_id: Schema.String, filter_id: Schema.String })
+const RulePath = Schema.Struct({ zone_id: Schema.String, rule_id: Schema.String })
+const Ids = Schema.Struct({ id: Schema.optional(Schema.Union(Schema.String, Schema.Array(Schema.String))) })
+const Body = Schema.Unknown
+
+export const FiltersListParams = Schema.Struct({
+  id: Schema.optional(TextParam("id", 64)),
+  paused: Schema.optional(BoolParam("paused")),
+  expression: Schema.optional(TextParam("expression", 4096)),
+  description: Schema.optional(TextParam("description", 500)),
+  ref: Schema.optional(TextParam("ref", 50)),
+  page: Schema.optional(IntParam("page", 1, 1_000_000)),
+  per_page: Schema.optional(IntParam("per_page", 5, 100))
+})
+export type FiltersListParams = typeof FiltersListParams.Type
+
+export const RulesListParams = Schema.Struct({
+  id: Schema.optional(TextParam("id", 64)),
+  action: Schema.optional(OneOf("action", FirewallActions)),
+  description: Schema.optional(TextParam("description", 500)),
+  paused: Schema.optional(BoolParam("paused")),
+  page: Schema.optional(IntParam("page", 1, 1_000_000)),
+  per_page: Schema.optional(IntParam("per_page", 5, 100))
+})
+export type RulesListParams = typeof RulesListParams.Type
+
+const filters = "/zones/:zone_id/filters"
+const rules = "/zones/:zone_id/firewall/rules"
+
+export const FirewallEndpoints = {
+  listFilters: HttpApiEndpoint.get("listFilters", filters).setPath(ZoneId).setUrlParams(FiltersListParams).addSuccess(Paged(Filter)),
+  createFilters: HttpApiEndpoint.post("createFilters", filters).setPath(ZoneId).setPayload(Body).addSuccess(Envelope(Schema.Array(Filter))),
+  updateFilters: HttpApiEndpoint.put("updateFilters", filters).setPath(ZoneId).setPayload(Body).addSuccess(Envelope(Schema.Array(Filter))),
+  deleteFilters: HttpApiEndpoint.del("deleteFilters", filters).setPath(ZoneId).setUrlParams(Ids).addSuccess(Envelope(Schema.Array(Deleted))),
+  getFilter: HttpApiEndpoint.get("getFilter", `${filters}/:filter_id`).setPath(FilterPath).addSuccess(Envelope(Filter)),
+  updateFilter: HttpApiEndpoint.put("updateFilter", `${filters}/:filter_id`).setPath(FilterPath).setPayload(Body).addSuccess(Envelope(Filter)),
+  deleteFilter: HttpApiEndpoint.del("deleteFilter", `${filters}/:filter_id`).setPath(FilterPath).addSuccess(Envelope(Schema.Array(Deleted))),
+  listRules: HttpApiEndpoint.get("listRules", rules).setPath(ZoneId).setUrlParams(RulesListParams).addSuccess(Paged(Rule)),
+  createRules: HttpApiEndpoint.post("createRules", rules).setPath(ZoneId).setPayload(Body).addSuccess(Envelope(Schema.Array(Rule))),
+  updateRules: HttpApiEndpoint.put("updateRules", rules).setPath(ZoneId).setPayload(Body).addSuccess(Envelope(Schema.Array(Rule))),
+  patchRules: HttpApiEndpoint.patch("patchRules", rules).setPath(ZoneId).setPayload(Body).addSuccess(Envelope(Schema.Array(Rule))),
+  deleteRules: HttpApiEndpoint.del("deleteRules", rules).setPath(ZoneId).setUrlParams(Ids).addSuccess(Envelope(Schema.Array(Deleted))),
+  getRule: HttpApiEndpoint.get("getRule", `${rules}/:rule_id`).setPath(RulePath).addSuccess(Envelope(Rule)),
+  updateRule: HttpApiEndpoint.put("updateRule", `${rules}/:rule_id`).setPath(RulePath).setPayload(Body).addSuccess(Envelope(Rule)),
+  patchRule: HttpApiEndpoint.patch("patchRule", `${rules}/:rule_id`).setPath(RulePath).setPayload(Body).addSuccess(Envelope(Schema.Array(Rule))),
+  deleteRule: HttpApiEndpoint.del("deleteRule", `${rules}/:rule_id`).setPath(RulePath).addSuccess(Envelope(Schema.Array(Deleted)))
+} as const
+
+export class FirewallGroup extends HttpApiGroup.make("firewall")
+  .add(FirewallEndpoints.listFilters)
+  .add(FirewallEndpoints.createFilters)
+  .add(FirewallEndpoints.updateFilters)
+  .add(FirewallEndpoints.deleteFilters)
+  .add(FirewallEndpoints.getFilter)
+  .add(FirewallEndpoints.updateFilter)
+  .add(FirewallEndpoints.deleteFilter)
+  .add(FirewallEndpoints.listRules)
+  .add(FirewallEndpoints.createRules)
+  .add(FirewallEndpoints.updateRules)
+  .add(FirewallEndpoints.patchRules)
+  .add(FirewallEndpoints.deleteRules)
+  .add(FirewallEndpoints.getRule)
+  .add(FirewallEndpoints.updateRule)
+  .add(FirewallEndpoints.patchRule)
+  .add(FirewallEndpoints.deleteRule) {}

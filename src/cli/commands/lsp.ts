@@ -1,0 +1,41 @@
+/**
+ * `edgectl lsp` (the language server on stdio) and `edgectl check FILES...` (its checks for CI).
+ * Both load their modules with import() so that other commands do not pay for them at start-up.
+ */
+import { Args, Command, Options } from "@effect/cli"
+import { Effect } from "effect"
+import { CliFailure } from "../run.js"
+
+export const lsp = Command.make(
+  "lsp",
+  { stdio: Options.boolean("stdio").pipe(Options.withDescription("talk LSP over stdin/stdout (the default and only transport)")) },
+  () =>
+    Effect.promise(async () => {
+      const { serveStdio } = await import("../../lsp/server.js")
+      await serveStdio()
+    })
+).pipe(Command.withDescription("the language server (LSP 3.17 over stdio): rule expressions, KV bulk files, WAF documents, Terraform"))
+
+const formatOption = Options.choice("format", ["text", "json", "sarif"]).pipe(
+  Options.withDescription("text (file:line:col and a caret), json, or sarif (SARIF 2.1.0 for code scanning)"),
+  Options.withDefault("text" as const)
+)
+
+export const check = Command.make(
+  "check",
+  { format: formatOption, files: Args.file({ name: "FILES" }).pipe(Args.withDescription("*.rules, *.json (firewall rules, filters, KV bulk files, WAF configurations and exports) and *.tf files"), Args.atLeast(1)) },
+  (o) =>
+    Effect.gen(function* () {
+      const bad = o.files.find((f) => f.startsWith("-") && f.length > 1)
+      if (bad !== undefined) return yield* Effect.fail(new CliFailure({ text: `error: check: unknown option ${bad}`, exitCode: 2 }))
+      const out = yield* Effect.promise(async () => {
+        const { checkFiles } = await import("../../lsp/check-files.js")
+        const color = process.stdout.isTTY === true && !process.env.NO_COLOR
+        return checkFiles(o.files, o.format, color, "0.1.0")
+      })
+      if (out.stdout) process.stdout.write(out.stdout)
+      // The exit code goes through the CLI's failure path, which prints the summary last on stderr.
+      if (out.exitCode !== 0) return yield* Effect.fail(new CliFailure({ text: out.stderr.replace(/\n$/, ""), exitCode: 1 }))
+      if (out.stderr) process.stderr.write(out.stderr)
+    })
+).pipe(Command.withDescription("check rule expressions (*.rules, firewall/filter JSON), KV bulk files, WAF documents and Terraform files; exit 1 on any error"))

@@ -1,0 +1,56 @@
+/**
+ * Firewall filters and rules (area C) on the wire. A filter is `{id, paused, expression,
+ * description?, ref?}`; a rule embeds its filter, or `{id, deleted: true}` once the filter was
+ * deleted. Request bodies are read by src/firewall/body.ts (whose failures name the element, the
+ * field, the rule and the value), so the contract takes them as unknown JSON.
+ */
+import { Schema } from "effect"
+import { ExpressionDiagnostic } from "./expression.js"
+
+export const FirewallActions = ["block", "challenge", "js_challenge", "managed_challenge", "allow", "log", "bypass"] as const
+export type FirewallAction = (typeof FirewallActions)[number]
+
+export const BypassProducts = ["zoneLockdown", "uaBlock", "bic", "hot", "securityLevel", "rateLimit", "waf"] as const
+
+export const Filter = Schema.Struct({
+  id: Schema.String,
+  paused: Schema.Boolean,
+  expression: Schema.String,
+  description: Schema.optional(Schema.String),
+  ref: Schema.optional(Schema.String)
+})
+export type Filter = typeof Filter.Type
+
+export const DeletedFilter = Schema.Struct({ id: Schema.String, deleted: Schema.Literal(true) })
+export type DeletedFilter = typeof DeletedFilter.Type
+
+export const isDeletedFilter = (f: Filter | DeletedFilter): f is DeletedFilter => "deleted" in f
+
+export const Rule = Schema.Struct({
+  id: Schema.String,
+  paused: Schema.Boolean,
+  description: Schema.optional(Schema.String),
+  action: Schema.String,
+  priority: Schema.NullOr(Schema.Number),
+  products: Schema.optional(Schema.Array(Schema.String)),
+  ref: Schema.optional(Schema.String),
+  filter: Schema.Union(DeletedFilter, Filter)
+})
+export type Rule = typeof Rule.Type
+
+/** What a delete answers, per deleted object. */
+export const Deleted = Schema.Struct({ id: Schema.String })
+export type Deleted = typeof Deleted.Type
+
+/** `edgectl firewall test` / the Firewall tab's test: which rule decides a request. */
+export const FirewallDecision = Schema.Struct({
+  /** allow, challenge, js_challenge, managed_challenge or block; null when no rule decided. */
+  action: Schema.NullOr(Schema.String),
+  rule: Schema.NullOr(Rule),
+  logged: Schema.Array(Rule),
+  bypassed: Schema.Array(Schema.Struct({ rule: Rule, products: Schema.Array(Schema.String) })),
+  evaluated: Schema.Number,
+  /** Active rules whose expression does not check (they never run). */
+  invalid: Schema.Array(Schema.Struct({ rule: Rule, diagnostics: Schema.Array(ExpressionDiagnostic) }))
+})
+export type FirewallDecision = typeof FirewallDecision.Type

@@ -1,0 +1,33 @@
+/** Which checks a document gets, from its name and content. */
+import type { CheckOptions } from "../rules/index.js"
+import { checkExpression, wholeDocument } from "./expressions.js"
+import type { Analysis, Memo } from "./findings.js"
+import { analyzeJson } from "./json-doc.js"
+import { analyzeTerraform } from "./terraform.js"
+// The WAF documents and the Terraform rewrite register themselves with the checks.
+import "./waf-register.js"
+
+export type DocumentSyntax = "rules" | "json" | "terraform"
+
+/** The syntax of a document by its path or URI (`languageId` from an editor wins when it says json or terraform). */
+export const syntaxOf = (name: string, languageId?: string): DocumentSyntax | undefined => {
+  const lower = name.toLowerCase()
+  if (lower.endsWith(".rules")) return "rules"
+  if (lower.endsWith(".tf") || languageId === "terraform" || languageId === "hcl") return "terraform"
+  if (lower.endsWith(".json") || lower.endsWith(".jsonc") || languageId === "json" || languageId === "jsonc") return "json"
+  return undefined
+}
+
+/** `name`: the document's path or URI (files the checks offer to write are named after it). */
+export const analyze = async (syntax: DocumentSyntax, text: string, options: CheckOptions = {}, name = "", memo?: Memo): Promise<Analysis> => {
+  switch (syntax) {
+    case "rules": {
+      const region = wholeDocument(text)
+      return { kind: "rules", findings: checkExpression(region, false, options), expressions: [region] }
+    }
+    case "json":
+      return analyzeJson(text, options, name, memo)
+    case "terraform":
+      return analyzeTerraform(text)
+  }
+}

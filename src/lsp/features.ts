@@ -1,0 +1,64 @@
+/**
+ * Hover and completion inside documents, from the rules scheme (`locate`, `completions`,
+ * `FIELDS`, `FUNCTIONS`) and from hooks the WAF part registers for its documents.
+ */
+import { completions, locate, type CheckOptions, type Completion } from "../rules/index.js"
+import type { Analysis, ExpressionRegion, Range } from "./findings.js"
+import { toDecoded, toDocument } from "./json-string.js"
+
+export interface HoverResult {
+  readonly markdown: string
+  readonly range: Range
+}
+export interface CompletionResult {
+  readonly items: ReadonlyArray<{ label: string; kind: Completion["kind"] | "property" | "enum"; detail: string; insertText?: string }>
+  readonly replace: Range
+}
+
+/** Hover and completion for a JSON document kind (the WAF documents), registered by its owner. */
+export interface JsonFeatures {
+  readonly hover?: (text: string, offset: number, analysis: Analysis) => HoverResult | undefined
+  readonly complete?: (text: string, offset: number, analysis: Analysis) => CompletionResult | undefined
+}
+const jsonFeatures = new Map<string, JsonFeatures>()
+export const registerJsonFeatures = (kind: string, f: JsonFeatures) => {
+  jsonFeatures.set(kind, f)
+}
+
+const regionAt = (analysis: Analysis, offset: number): ExpressionRegion | undefined =>
+  analysis.expressions.find((r) => r.offsets[0]! <= offset && offset <= r.offsets[r.offsets.length - 1]!)
+
+export const hover = (text: string, offset: number, analysis: Analysis, options: CheckOptions = {}): HoverResult | undefined => {
+  const region = regionAt(analysis, offset)
+  if (region !== undefined) {
+    const at = toDecoded(region.offsets, offset)
+    const loc = locate(region.text, at, options)
+    const token = loc.token
+    if (token === undefined) return undefined
+    const range = toDocument(region.offsets, token.range.start, token.range.end)
+    if (loc.field !== undefined) {
+      const f = loc.field
+      const notes = [
+        f.plan ? `plan: ${f.plan}${f.addOn ? " (with an add-on)" : ""}` : undefined,
+        f.availability !== "request" ? `available: ${f.availability} phases` : undefined,
+        f.replacedBy ? `deprecated: use \`${f.replacedBy}\`` : undefined
+      ].filter((x) => x !== undefined)
+      return { markdown: `\`${f.name}\`: **${f.typeText}**\n\n${f.summary}${notes.length ? `\n\n${notes.join(" · ")}` : ""}`, range }
+    }
+    if (loc.function !== undefined) return { markdown: `\`\`\`\n${loc.function.signature}\n\`\`\`\n${loc.function.summary}`, range }
+    return undefined
+  }
+  if (analysis.kind !== undefined) return jsonFeatures.get(analysis.kind)?.hover?.(text, offset, analysis)
+  return undefined
+}
+
+export const complete = (text: string, offset: number, analysis: Analysis, options: CheckOptions = {}): CompletionResult | undefined => {
+  const region = regionAt(analysis, offset)
+  if (region !== undefined) {
+    const at = toDecoded(region.offsets, offset)
+    const c = completions(region.text, at, options)
+    return { items: c.items, replace: toDocument(region.offsets, c.replace.start, c.replace.end) }
+  }
+  if (analysis.kind !== undefined) return jsonFeatures.get(analysis.kind)?.complete?.(text, offset, analysis)
+  return undefined
+}

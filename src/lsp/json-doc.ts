@@ -1,0 +1,99 @@
+/**
+ * JSON documents: firewall-rule and filter bodies (every `expression` string is a rules
+ * expression), KV bulk files, and the WAF documents. Parsed once with jsonc-parser, which keeps
+ * every node's offset, so findings point at the property they concern.
+ */
+import { parseTree, printParseErrorCode, type Node, type ParseError } from "jsonc-parser"
+import type { CheckOptions } from "../rules/index.js"
+import { checkExpression } from "./expressions.js"
+import { finding, type Analysis, type DocumentKind, type ExpressionRegion, type Finding, type Fix, type Memo } from "./findings.js"
+import { decodedOffsets } from "./json-string.js"
+import { bulkFindings, checkKvBulk, isKvBulk, recheck } from "./kv-bulk.js"
+
+/** A check of a kind of JSON document that another module owns (the WAF documents). */
+export interface JsonCheck {
+  readonly kind: DocumentKind
+  readonly matches: (root: Node) => boolean
+  readonly check: (root: Node, text: string, name: string) => { readonly findings: ReadonlyArray<Finding>; readonly actions?: ReadonlyArray<Fix> }
+}
+
+const extraChecks: Array<JsonCheck> = []
+export const registerJsonCheck = (c: JsonCheck) => {
+  extraChecks.push(c)
+}
+
+/** Every string value of an `expression` property, anywhere in the document. */
+export const expressionNodes = (root: Node): Array<Node> => {
+  const out: Array<Node> = []
+  const visit = (n: Node) => {
+    if (n.type === "property") {
+      const [name, value] = n.children ?? []
+      if (name?.value === "expression" && value?.type === "string") out.push(value)
+      if (value !== undefined) visit(value)
+      return
+    }
+    for (const c of n.children ?? []) visit(c)
+  }
+  visit(root)
+  return out
+}
+
+const isRulesBody = (root: Node): boolean => {
+  const items = root.type === "array" ? (root.children ?? []) : [root]
+  return items.some((i) => i.type === "object" && (i.children ?? []).some((p) => p.children?.[0]?.value === "filter" || p.children?.[0]?.value === "expression"))
+}
+
+/** The changed span between two texts: `[from, to)` of the old one became `inserted` characters. */
+const changedSpan = (before: string, after: string) => {
+  const max = Math.min(before.length, after.length)
+  let from = 0
+  while (from < max && before.charCodeAt(from) === after.charCodeAt(from)) from++
+  let tail = 0
+  while (tail < max - from && before.charCodeAt(before.length - 1 - tail) === after.charCodeAt(after.length - 1 - tail)) tail++
+  return { from, to: before.length - tail, inserted: after.length - tail - from }
+}
+
+/** A bulk file edited inside one entry: that entry alone is checked again. */
+const incremental = (text: string, memo: Memo | undefined): Analysis | undefined => {
+  if (memo === undefined) return undefined
+  const span = changedSpan(memo.text, text)
+  const bulk = recheck(memo.bulk, text, span.from, span.to, span.inserted)
+  if (bulk === undefined) return undefined
+  return { kind: "kv-bulk", findings: bulkFindings(bulk).sort((a, b) => a.range.start - b.range.start), expressions: [], memo: { text, bulk } }
+}
+
+export const analyzeJson = (text: string, options: CheckOptions = {}, name = "", memo?: Memo): Analysis => {
+  const quick = incremental(text, memo)
+  if (quick !== undefined) return quick
+  const errors: Array<ParseError> = []
+  const root = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false })
+  const findings: Array<Finding> = errors.map((e) =>
+    finding("error", "json-syntax", `invalid JSON: ${printParseErrorCode(e.error).replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase()}`, { start: e.offset, end: e.offset + Math.max(1, e.length) })
+  )
+  if (root === undefined) return { kind: undefined, findings, expressions: [] }
+  let kind: DocumentKind = "json"
+  let actions: ReadonlyArray<Fix> | undefined
+  let nextMemo: Memo | undefined
+  const extra = extraChecks.find((c) => c.matches(root))
+  if (extra !== undefined) {
+    kind = extra.kind
+    const r = extra.check(root, text, name)
+    findings.push(...r.findings)
+    actions = r.actions
+  } else if (isKvBulk(root)) {
+    kind = "kv-bulk"
+    const bulk = checkKvBulk(root)
+    findings.push(...bulkFindings(bulk))
+    if (errors.length === 0) nextMemo = { text, bulk }
+  } else if (isRulesBody(root)) kind = "rules-json"
+  const expressions: Array<ExpressionRegion> = []
+  if (kind !== "kv-bulk") {
+    for (const node of expressionNodes(root)) {
+      const region = { text: node.value as string, offsets: decodedOffsets(text, node.offset, node.length) }
+      expressions.push(region)
+      findings.push(...checkExpression(region, true, options))
+    }
+  }
+  findings.sort((a, b) => a.range.start - b.range.start)
+  return { kind, findings, expressions, ...(actions !== undefined && actions.length > 0 ? { actions } : {}), ...(nextMemo ? { memo: nextMemo } : {}) }
+}

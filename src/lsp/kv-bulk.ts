@@ -1,0 +1,156 @@
+/**
+ * KV bulk files (`[{key, value, ...}]` for `kv bulk put`, `[key, ...]` for `kv bulk delete`):
+ * every problem of `src/kv/validate` on the entry and field it concerns, and duplicate keys (the
+ * later entry wins: a warning on the earlier one).
+ *
+ * Each entry's result is kept with ranges relative to the entry, so that an edit inside one entry
+ * of a 10,000-entry file re-checks that entry alone (see `recheck`).
+ */
+import { findNodeAtLocation, getNodeValue, parseTree, type Node, type ParseError } from "jsonc-parser"
+import { checkEntry, checkKeyItem, EntryFields, nowSeconds, showKey, type Problem } from "../kv/validate.js"
+import { suggest } from "../rules/scheme.js"
+import { finding, type Finding, type Range } from "./findings.js"
+import { jsonString } from "./json-string.js"
+
+/** One entry: where it is, its key, and its own findings (ranges relative to `start`). */
+export interface EntryResult {
+  readonly start: number
+  readonly end: number
+  readonly key: string | undefined
+  readonly keyRange: Range | undefined
+  readonly findings: ReadonlyArray<Finding>
+}
+
+export interface BulkState {
+  readonly keysOnly: boolean
+  readonly entries: ReadonlyArray<EntryResult>
+}
+
+/** True when an array looks like a bulk file: entries with `key` and `value`, or key strings. */
+export const isKvBulk = (root: Node): boolean => {
+  if (root.type !== "array" || root.children === undefined || root.children.length === 0) return false
+  const first = root.children[0]!
+  if (first.type === "string") return root.children.every((c) => c.type === "string" || c.type === "object")
+  if (first.type !== "object") return false
+  const props = (first.children ?? []).map((p) => p.children?.[0]?.value as string)
+  return props.includes("key") && (props.includes("value") || !props.some((p) => p === "expression" || p === "filter"))
+}
+
+const propertyNode = (entry: Node, name: string): Node | undefined =>
+  entry.type === "object" ? entry.children?.find((p) => p.children?.[0]?.value === name) : undefined
+
+/** The node a problem points at: the field's value, else the entry. */
+const target = (entry: Node, p: Problem): Node => {
+  if (p.field === "entry") return entry
+  // Bad base64 text is the value's problem; a base64 flag that is not a boolean is the flag's.
+  const prop = propertyNode(entry, p.field === "base64" && p.limit === "valid base64" ? "value" : p.field)
+  return prop?.children?.[1] ?? prop ?? entry
+}
+
+/** Checks one entry node; ranges are made relative to `base` (the entry's offset in its text). */
+const checkElement = (node: Node, index: number, keysOnly: boolean, now: number, base: number): EntryResult => {
+  const rel = (n: Node): Range => ({ start: n.offset - base, end: n.offset + n.length - base })
+  const out: Array<Finding> = []
+  const value = getNodeValue(node)
+  let key: string | undefined
+  let keyNode: Node | undefined
+  if (keysOnly) {
+    const r = checkKeyItem(value, index)
+    if ("field" in r) out.push(finding("error", `kv-${r.field}`, `entry ${index}: ${r.message}`, rel(node)))
+    else {
+      key = r.key
+      keyNode = node.type === "string" ? node : findNodeAtLocation(node, ["name"])
+    }
+  } else {
+    const checked = checkEntry(value, index, now, false)
+    for (const p of checked.problems) {
+      out.push(finding("error", `kv-${p.field}`, `entry ${index}${p.key !== undefined ? ` (key ${showKey(p.key)})` : ""}: ${p.message}`, rel(target(node, p))))
+    }
+    for (const name of checked.unknown) {
+      const nameNode = propertyNode(node, name)!.children![0]!
+      const meant = suggest(name, EntryFields)
+      out.push(
+        finding("warning", "kv-unknown-property", `entry ${index}: "${name}" is not a bulk entry property; the platform ignores it`, rel(nameNode), {
+          hint: meant !== undefined ? `did you mean \`${meant}\`?` : `the properties are ${EntryFields.join(", ")}`,
+          ...(meant !== undefined ? { fixes: [{ title: `Rename to "${meant}"`, edits: [{ range: rel(nameNode), newText: jsonString(meant) }], preferred: true }] } : {})
+        })
+      )
+    }
+    if (checked.problems.every((p) => p.field !== "key") && typeof (value as { key?: unknown }).key === "string") {
+      key = (value as { key: string }).key
+      keyNode = findNodeAtLocation(node, ["key"])
+    }
+  }
+  return { start: node.offset, end: node.offset + node.length, key, keyRange: keyNode ? rel(keyNode) : undefined, findings: out }
+}
+
+export const checkKvBulk = (root: Node, now = nowSeconds()): BulkState => {
+  const keysOnly = root.children![0]!.type === "string"
+  return { keysOnly, entries: root.children!.map((node, index) => checkElement(node, index, keysOnly, now, node.offset)) }
+}
+
+/**
+ * The state after an edit that stays inside one entry (`from`..`to` of the old text replaced by
+ * `inserted` characters), or undefined when the edit needs a full check (it crosses entries, or
+ * leaves the entry invalid JSON).
+ */
+export const recheck = (previous: BulkState, text: string, from: number, to: number, inserted: number, now = nowSeconds()): BulkState | undefined => {
+  const entries = previous.entries
+  let lo = 0
+  let hi = entries.length - 1
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1
+    if (entries[mid]!.start <= from) lo = mid
+    else hi = mid - 1
+  }
+  const old = entries[lo]
+  if (old === undefined || from < old.start || to > old.end) return undefined
+  const delta = inserted - (to - from)
+  const elementText = text.slice(old.start, old.end + delta)
+  const errors: Array<ParseError> = []
+  const node = parseTree(elementText, errors)
+  if (node === undefined || errors.length > 0 || node.length !== elementText.length) return undefined
+  if (previous.keysOnly ? node.type !== "string" && node.type !== "object" : node.type !== "object") return undefined
+  const fresh = checkElement(node, lo, previous.keysOnly, now, 0)
+  const next = entries.slice()
+  next[lo] = { ...fresh, start: old.start, end: old.end + delta }
+  if (delta !== 0) for (let i = lo + 1; i < next.length; i++) next[i] = { ...next[i]!, start: next[i]!.start + delta, end: next[i]!.end + delta }
+  return { keysOnly: previous.keysOnly, entries: next }
+}
+
+const shift = (r: Range, by: number): Range => ({ start: r.start + by, end: r.end + by })
+
+/** The findings of a bulk file: each entry's, in document offsets, and the duplicate keys. */
+export const bulkFindings = (state: BulkState): Array<Finding> => {
+  const out: Array<Finding> = []
+  const { entries } = state
+  const lastIndex = new Map<string, number>()
+  entries.forEach((e, i) => {
+    if (e.key !== undefined) lastIndex.set(e.key, i)
+  })
+  entries.forEach((e, index) => {
+    for (const f of e.findings) {
+      out.push({ ...f, range: shift(f.range, e.start), ...(f.fixes ? { fixes: f.fixes.map((x) => (x.edits ? { ...x, edits: x.edits.map((ed) => ({ ...ed, range: shift(ed.range, e.start) })) } : x)) } : {}) })
+    }
+    if (e.key === undefined || e.keyRange === undefined) return
+    const last = lastIndex.get(e.key)!
+    if (last === index) return
+    const later = entries[last]!
+    out.push(
+      finding("warning", "kv-duplicate-key", `entry ${index}: key ${showKey(e.key)} is written again by entry ${last}, which wins`, shift(e.keyRange, e.start), {
+        hint: "remove this entry or the later one",
+        related: [{ range: shift(later.keyRange!, later.start), message: `entry ${last} writes key ${showKey(e.key)} last` }],
+        fixes: state.keysOnly ? [] : [{ title: `Remove entry ${index} (overwritten by entry ${last})`, edits: [{ range: removalRange(entries, index), newText: "" }] }]
+      })
+    )
+  })
+  return out
+}
+
+/** The text to delete to remove entry `index`, with its separating comma. */
+const removalRange = (entries: ReadonlyArray<EntryResult>, index: number): Range => {
+  const item = entries[index]!
+  if (index + 1 < entries.length) return { start: item.start, end: entries[index + 1]!.start }
+  if (index > 0) return { start: entries[index - 1]!.end, end: item.end }
+  return { start: item.start, end: item.end }
+}

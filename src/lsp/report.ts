@@ -1,0 +1,132 @@
+/**
+ * `edgectl check` output: text (file:line:col, the line and a caret, as `rules check` prints),
+ * JSON, and SARIF 2.1.0 for code scanning in CI.
+ */
+import type { Finding } from "./findings.js"
+import { LineIndex } from "./position.js"
+
+export interface FileResult {
+  readonly path: string
+  readonly text: string
+  readonly kind: string | undefined
+  readonly findings: ReadonlyArray<Finding>
+}
+
+const WINDOW = 100
+const paint = (on: boolean, code: string, s: string) => (on ? `\u001b[${code}m${s}\u001b[0m` : s)
+const COLOR = { error: "31;1", warning: "33;1", information: "36;1" } as const
+
+const renderOne = (file: FileResult, lines: LineIndex, f: Finding, color: boolean): string => {
+  const start = lines.position(f.range.start)
+  const text = lines.line(start.line)
+  const endPos = lines.position(f.range.end)
+  const endCol = endPos.line === start.line ? endPos.character : text.length
+  let from = 0
+  if (text.length > WINDOW) from = Math.max(0, Math.min(start.character - 30, text.length - WINDOW))
+  const to = Math.min(text.length, from + WINDOW)
+  const lead = from > 0 ? "…" : ""
+  const shown = `${lead}${text.slice(from, to).replace(/\t/g, " ")}${to < text.length ? "…" : ""}`
+  const width = Math.max(1, Math.min(endCol, to) - start.character)
+  const caret = " ".repeat(start.character - from + lead.length) + "^".repeat(width)
+  const num = String(start.line + 1)
+  const gutter = " ".repeat(num.length)
+  const out = [
+    `${paint(color, COLOR[f.severity], `${f.severity}[${f.code}]`)}: ${f.message}`,
+    `${gutter}--> ${file.path}:${start.line + 1}:${start.character + 1}`,
+    `${gutter} |`,
+    `${num} | ${shown}`,
+    `${gutter} | ${paint(color, COLOR[f.severity], caret)}`
+  ]
+  if (f.hint) out.push(`${gutter} = hint: ${f.hint}`)
+  for (const r of f.related ?? []) {
+    const p = lines.position(r.range.start)
+    out.push(`${gutter} = note: ${file.path}:${p.line + 1}:${p.character + 1}: ${r.message}`)
+  }
+  return out.join("\n")
+}
+
+export const renderText = (files: ReadonlyArray<FileResult>, color: boolean): string => {
+  const blocks: Array<string> = []
+  for (const file of files) {
+    const lines = new LineIndex(file.text)
+    for (const f of file.findings) blocks.push(renderOne(file, lines, f, color))
+  }
+  return blocks.length ? `${blocks.join("\n\n")}\n` : ""
+}
+
+export const counts = (files: ReadonlyArray<FileResult>) => {
+  const all = files.flatMap((f) => f.findings)
+  return {
+    errors: all.filter((f) => f.severity === "error").length,
+    warnings: all.filter((f) => f.severity === "warning").length,
+    notes: all.filter((f) => f.severity === "information").length
+  }
+}
+
+const jsonRange = (lines: LineIndex, r: { start: number; end: number }) => {
+  const s = lines.position(r.start)
+  const e = lines.position(r.end)
+  return { start: { line: s.line + 1, column: s.character + 1, offset: r.start }, end: { line: e.line + 1, column: e.character + 1, offset: r.end } }
+}
+
+export const renderJson = (files: ReadonlyArray<FileResult>) => ({
+  ...counts(files),
+  files: files.map((file) => {
+    const lines = new LineIndex(file.text)
+    return {
+      path: file.path,
+      kind: file.kind ?? null,
+      diagnostics: file.findings.map((f) => ({
+        severity: f.severity,
+        code: f.code,
+        message: f.message,
+        ...(f.hint ? { hint: f.hint } : {}),
+        range: jsonRange(lines, f.range),
+        ...(f.related ? { related: f.related.map((r) => ({ message: r.message, range: jsonRange(lines, r.range) })) } : {}),
+        fixes: (f.fixes ?? []).map((x) => x.title)
+      }))
+    }
+  })
+})
+
+const SARIF_LEVEL = { error: "error", warning: "warning", information: "note" } as const
+
+/** SARIF 2.1.0: one run, one rule per diagnostic code; regions are 1-based lines and UTF-16 columns. */
+export const renderSarif = (files: ReadonlyArray<FileResult>, version: string) => {
+  const ruleIds = [...new Set(files.flatMap((f) => f.findings.map((x) => x.code)))].sort()
+  const region = (lines: LineIndex, r: { start: number; end: number }) => {
+    const s = lines.position(r.start)
+    const e = lines.position(r.end)
+    return { startLine: s.line + 1, startColumn: s.character + 1, endLine: e.line + 1, endColumn: e.character + 1, charOffset: r.start, charLength: r.end - r.start }
+  }
+  return {
+    $schema: "https://json.schemastore.org/sarif-2.1.0.json",
+    version: "2.1.0",
+    runs: [
+      {
+        tool: {
+          driver: {
+            name: "edgectl",
+            version,
+            rules: ruleIds.map((id) => ({ id, name: id, shortDescription: { text: id.replace(/-/g, " ") } }))
+          }
+        },
+        columnKind: "utf16CodeUnits",
+        results: files.flatMap((file) => {
+          const lines = new LineIndex(file.text)
+          const uri = file.path.replace(/\\/g, "/")
+          return file.findings.map((f) => ({
+            ruleId: f.code,
+            ruleIndex: ruleIds.indexOf(f.code),
+            level: SARIF_LEVEL[f.severity],
+            message: { text: f.hint ? `${f.message} (hint: ${f.hint})` : f.message },
+            locations: [{ physicalLocation: { artifactLocation: { uri }, region: region(lines, f.range) } }],
+            ...(f.related
+              ? { relatedLocations: f.related.map((r, id) => ({ id, message: { text: r.message }, physicalLocation: { artifactLocation: { uri }, region: region(lines, r.range) } })) }
+              : {})
+          }))
+        })
+      }
+    ]
+  }
+}

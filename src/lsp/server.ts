@@ -1,0 +1,220 @@
+/**
+ * `edgectl lsp`: the language server (LSP 3.17 over stdio). Documents are kept with incremental
+ * sync; each change is checked on the next turn of the event loop when the document was idle,
+ * and bursts of changes are coalesced (debounced) so a fast typist does not queue checks.
+ */
+import { TextDocument } from "vscode-languageserver-textdocument"
+import {
+  CodeActionKind,
+  CompletionItemKind,
+  createConnection,
+  DiagnosticSeverity,
+  MarkupKind,
+  TextDocuments,
+  TextDocumentSyncKind,
+  type CodeAction,
+  type Connection,
+  type Diagnostic
+} from "vscode-languageserver/node.js"
+import { check, format } from "../rules/index.js"
+import { analyze, syntaxOf } from "./analyze.js"
+import { complete, hover } from "./features.js"
+import type { Analysis, Finding, Fix } from "./findings.js"
+import { LineIndex } from "./position.js"
+
+const SEVERITY = { error: DiagnosticSeverity.Error, warning: DiagnosticSeverity.Warning, information: DiagnosticSeverity.Information } as const
+const KIND = {
+  field: CompletionItemKind.Field,
+  function: CompletionItemKind.Function,
+  keyword: CompletionItemKind.Keyword,
+  operator: CompletionItemKind.Operator,
+  value: CompletionItemKind.Value,
+  list: CompletionItemKind.Variable,
+  property: CompletionItemKind.Property,
+  enum: CompletionItemKind.EnumMember
+} as const
+
+interface State {
+  readonly version: number
+  readonly lines: LineIndex
+  readonly analysis: Analysis
+}
+
+export interface ServerOptions {
+  /** Quiet time after a burst of changes before the check runs (ms). */
+  readonly debounceMs?: number
+}
+
+export const startServer = (connection: Connection, options: ServerOptions = {}): void => {
+  let debounceMs = options.debounceMs ?? 40
+  const documents = new TextDocuments(TextDocument)
+  const states = new Map<string, State>()
+  const timers = new Map<string, { timer: NodeJS.Timeout | NodeJS.Immediate; immediate: boolean }>()
+  const lastCheck = new Map<string, number>()
+
+  const toRange = (lines: LineIndex, r: { start: number; end: number }) => ({ start: lines.position(r.start), end: lines.position(r.end) })
+
+  const diagnostic = (uri: string, lines: LineIndex, f: Finding): Diagnostic => ({
+    severity: SEVERITY[f.severity],
+    code: f.code,
+    source: "edgectl",
+    message: f.hint ? `${f.message}\nhint: ${f.hint}` : f.message,
+    range: toRange(lines, f.range),
+    ...(f.related ? { relatedInformation: f.related.map((r) => ({ location: { uri, range: toRange(lines, r.range) }, message: r.message })) } : {})
+  })
+
+  const runCheck = async (uri: string) => {
+    timers.delete(uri)
+    const doc = documents.get(uri)
+    if (doc === undefined) return
+    const syntax = syntaxOf(uri, doc.languageId)
+    if (syntax === undefined) return
+    const text = doc.getText()
+    const version = doc.version
+    lastCheck.set(uri, Date.now())
+    let analysis: Analysis
+    try {
+      analysis = await analyze(syntax, text, {}, uri, states.get(uri)?.analysis.memo)
+    } catch (e) {
+      connection.console.error(`edgectl: checking ${uri} failed: ${e instanceof Error ? e.stack : String(e)}`)
+      return
+    }
+    // A newer version arrived while an asynchronous check ran: its own check publishes.
+    if (documents.get(uri)?.version !== version) return
+    const lines = new LineIndex(text)
+    states.set(uri, { version, lines, analysis })
+    await connection.sendDiagnostics({ uri, version, diagnostics: analysis.findings.map((f) => diagnostic(uri, lines, f)) })
+  }
+
+  const schedule = (uri: string) => {
+    const pending = timers.get(uri)
+    if (pending !== undefined) {
+      if (pending.immediate) return
+      clearTimeout(pending.timer as NodeJS.Timeout)
+    }
+    const idle = Date.now() - (lastCheck.get(uri) ?? 0) >= debounceMs
+    if (idle && pending === undefined) timers.set(uri, { timer: setImmediate(() => void runCheck(uri)), immediate: true })
+    else timers.set(uri, { timer: setTimeout(() => void runCheck(uri), debounceMs), immediate: false })
+  }
+
+  /** The analysis of the document as it is now (checked on demand when a request outruns the debounce). */
+  const current = async (uri: string): Promise<(State & { text: string }) | undefined> => {
+    const doc = documents.get(uri)
+    if (doc === undefined) return undefined
+    const st = states.get(uri)
+    if (st !== undefined && st.version === doc.version) return { ...st, text: doc.getText() }
+    const syntax = syntaxOf(uri, doc.languageId)
+    if (syntax === undefined) return undefined
+    const text = doc.getText()
+    const fresh = { version: doc.version, lines: new LineIndex(text), analysis: await analyze(syntax, text, {}, uri, states.get(uri)?.analysis.memo) }
+    states.set(uri, fresh)
+    return { ...fresh, text }
+  }
+
+  connection.onInitialize((params) => {
+    const init = params.initializationOptions as { debounceMs?: unknown } | undefined
+    if (typeof init?.debounceMs === "number" && init.debounceMs >= 0) debounceMs = init.debounceMs
+    return {
+      capabilities: {
+        textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
+        hoverProvider: true,
+        completionProvider: { triggerCharacters: [".", "$", " ", '"'] },
+        codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, CodeActionKind.Source] },
+        documentFormattingProvider: true,
+        executeCommandProvider: { commands: ["edgectl.runCommand"] }
+      },
+      serverInfo: { name: "edgectl", version: "0.1.0" }
+    }
+  })
+
+  documents.onDidOpen((e) => schedule(e.document.uri))
+  documents.onDidChangeContent((e) => schedule(e.document.uri))
+  documents.onDidClose((e) => {
+    const pending = timers.get(e.document.uri)
+    if (pending !== undefined) (pending.immediate ? clearImmediate(pending.timer as NodeJS.Immediate) : clearTimeout(pending.timer as NodeJS.Timeout))
+    timers.delete(e.document.uri)
+    states.delete(e.document.uri)
+    lastCheck.delete(e.document.uri)
+    void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] })
+  })
+
+  connection.onHover(async (p) => {
+    const st = await current(p.textDocument.uri)
+    if (st === undefined) return null
+    const h = hover(st.text, st.lines.offset(p.position), st.analysis)
+    return h === undefined ? null : { contents: { kind: MarkupKind.Markdown, value: h.markdown }, range: toRange(st.lines, h.range) }
+  })
+
+  connection.onCompletion(async (p) => {
+    const st = await current(p.textDocument.uri)
+    if (st === undefined) return null
+    const c = complete(st.text, st.lines.offset(p.position), st.analysis)
+    if (c === undefined) return null
+    const range = toRange(st.lines, c.replace)
+    return {
+      isIncomplete: false,
+      items: c.items.map((i) => ({ label: i.label, kind: KIND[i.kind], detail: i.detail, textEdit: { range, newText: i.insertText ?? i.label } }))
+    }
+  })
+
+  const action = (uri: string, lines: LineIndex, f: Finding | undefined, fix: Fix): CodeAction => {
+    const a: CodeAction = { title: fix.title, kind: fix.create ? CodeActionKind.Source : CodeActionKind.QuickFix }
+    if (f !== undefined) a.diagnostics = [diagnostic(uri, lines, f)]
+    if (fix.preferred) a.isPreferred = true
+    if (fix.edits) a.edit = { changes: { [uri]: fix.edits.map((e) => ({ range: toRange(lines, e.range), newText: e.newText })) } }
+    if (fix.create) {
+      const target = new URL(fix.create.name, uri).toString()
+      a.edit = {
+        documentChanges: [
+          { kind: "create", uri: target, options: { overwrite: true } },
+          { textDocument: { uri: target, version: null }, edits: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, newText: fix.create.text }] }
+        ]
+      }
+    }
+    if (fix.command) a.command = { title: fix.title, command: "edgectl.runCommand", arguments: [fix.command] }
+    return a
+  }
+
+  connection.onCodeAction(async (p) => {
+    const st = await current(p.textDocument.uri)
+    if (st === undefined) return []
+    const from = st.lines.offset(p.range.start)
+    const to = st.lines.offset(p.range.end)
+    const out: Array<CodeAction> = []
+    for (const f of st.analysis.findings) {
+      if (f.fixes === undefined || f.range.end < from || f.range.start > to) continue
+      for (const fix of f.fixes) out.push(action(p.textDocument.uri, st.lines, f, fix))
+    }
+    for (const fix of st.analysis.actions ?? []) out.push(action(p.textDocument.uri, st.lines, undefined, fix))
+    return out
+  })
+
+  // A command fix is shown to the user to run: the server never changes the platform by itself.
+  connection.onExecuteCommand(async (p) => {
+    if (p.command === "edgectl.runCommand") void connection.window.showInformationMessage(`Run: ${String(p.arguments?.[0])}`)
+  })
+
+  connection.onDocumentFormatting((p) => {
+    const doc = documents.get(p.textDocument.uri)
+    if (doc === undefined || syntaxOf(doc.uri, doc.languageId) !== "rules") return null
+    const text = doc.getText()
+    const body = text.replace(/\s+$/, "")
+    const result = check(body)
+    if (result.checked === undefined) return null
+    const formatted = `${format(result.checked.expression)}${text.endsWith("\n") ? "\n" : ""}`
+    if (formatted === text) return []
+    const lines = new LineIndex(text)
+    return [{ range: toRange(lines, { start: 0, end: text.length }), newText: formatted }]
+  })
+
+  documents.listen(connection)
+  connection.listen()
+}
+
+/** Starts the server on this process's stdin and stdout; resolves when the client has asked it to exit. */
+export const serveStdio = (options: ServerOptions = {}): Promise<void> =>
+  new Promise((resolve) => {
+    const connection = createConnection(process.stdin, process.stdout)
+    connection.onExit(() => resolve())
+    startServer(connection, options)
+  })

@@ -1,0 +1,53 @@
+/**
+ * The zone's firewall rules that bypass the WAF, read through the firewall rules API (area C:
+ * `GET /zones/{zone_id}/firewall/rules?action=bypass`) for the export, the preview and the replay.
+ * Only the fields the migration reads are decoded (the firewall area owns the full rule schema).
+ * A platform without that API (it answers "no route": the real platform retired it in 2025) has
+ * no firewall rules to migrate: the answer says so (`available: false`) and callers warn.
+ */
+import { HttpApiEndpoint } from "@effect/platform"
+import type { HttpClient } from "@effect/platform"
+import { Chunk, Effect, Schema, Stream } from "effect"
+import { call, paginate, type ClientConfig } from "../api/client.js"
+import { Paged } from "../domain/envelope.js"
+import type { V4Error } from "../domain/errors.js"
+import type { BypassFirewallRule } from "../domain/waf.js"
+
+const FirewallRuleSeen = Schema.Struct({
+  id: Schema.String,
+  action: Schema.String,
+  products: Schema.optional(Schema.Array(Schema.String)),
+  priority: Schema.optional(Schema.NullOr(Schema.Number)),
+  paused: Schema.optional(Schema.Boolean),
+  description: Schema.optional(Schema.NullOr(Schema.String)),
+  filter: Schema.Struct({ expression: Schema.optional(Schema.String) })
+})
+
+const listRules = HttpApiEndpoint.get("listFirewallRules", "/zones/:zone_id/firewall/rules")
+  .setPath(Schema.Struct({ zone_id: Schema.String }))
+  .addSuccess(Paged(FirewallRuleSeen))
+
+export interface BypassRules {
+  readonly rules: Array<BypassFirewallRule>
+  readonly available: boolean
+}
+
+export const listBypassFirewallRules = (zoneId: string): Effect.Effect<BypassRules, V4Error, HttpClient.HttpClient | ClientConfig> =>
+  Effect.map(
+    Stream.runCollect(paginate((page) => call(listRules, { path: { zone_id: zoneId }, urlParams: { action: "bypass", page, per_page: 100 } }))),
+    (c) =>
+      Chunk.toArray(c)
+        .filter((r) => r.action === "bypass" && (r.products ?? []).includes("waf") && r.filter.expression !== undefined)
+        .map((r) => ({
+          id: r.id,
+          expression: r.filter.expression!,
+          action: r.action,
+          products: r.products ?? [],
+          priority: r.priority ?? null,
+          paused: r.paused ?? false,
+          ...(r.description ? { description: r.description } : {})
+        }))
+  ).pipe(
+    Effect.map((rules): BypassRules => ({ rules, available: true })),
+    Effect.catchTag("NoRoute", () => Effect.succeed<BypassRules>({ rules: [], available: false }))
+  )

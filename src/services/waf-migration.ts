@@ -1,0 +1,223 @@
+/**
+ * WafMigration: the operations users run on a zone's WAF migration, over the v4 client, for the
+ * CLI and the TUI alike. `migrate` is the spec's recommended procedure as one Effect: check
+ * compatibility, get the configuration (or take the user's), optionally run validation (enterprise),
+ * then finish with `pending`. A dry run builds the exact request the real run sends and the state
+ * the zone would end in, and sends nothing that changes the zone.
+ *
+ * Typed errors (from the platform, as the same tags): Incompatible (with `meta.reasons`),
+ * ValidationModeNotAllowed, MigrationFinished, TooManyRules, ExpressionTooLong, UriOverridePresent.
+ */
+import type { HttpClient } from "@effect/platform"
+import { Chunk, Effect, Either, Stream } from "effect"
+import { call, paginate, type ClientConfig } from "../api/client.js"
+import { WafEndpoints } from "../api/contract-waf.js"
+import { InvalidInput, type V4Error } from "../domain/errors.js"
+import * as fs from "node:fs"
+import * as readline from "node:readline"
+import { makeReplayer, type ReplayReport } from "../waf/replay.js"
+import type { CompatibilityReason, MigrationCheck, MigrationState, MigrationStatus, Ruleset, WafConfig, WafExport, WafOverride } from "../domain/waf.js"
+import type { Zone } from "../domain/zone.js"
+import { planMigration, type MigrationPlan } from "../waf/mapping.js"
+import { MANAGED_PHASE } from "../waf/ruleset.js"
+import { blockerError, dashboardDeploy, transition, type MigrationMode } from "../waf/state.js"
+import { listBypassFirewallRules } from "./waf-firewall.js"
+import { resolveZone } from "./zones.js"
+
+type Env = HttpClient.HttpClient | ClientConfig
+export type WafEnv = Env
+
+export interface WafZone {
+  readonly id: string
+  readonly name: string
+  readonly plan: string
+}
+
+export const wafZoneOf = (z: Zone): WafZone => ({ id: z.id, name: z.name, plan: z.plan?.legacy_id ?? "free" })
+export const resolveWafZone = (ref: string) => Effect.map(resolveZone(ref), wafZoneOf)
+
+const path = (z: WafZone) => ({ zone_id: z.id })
+const all = <A>(fetch: (page: number) => Effect.Effect<{ items: ReadonlyArray<A>; info: any }, V4Error, Env>) =>
+  Effect.map(Stream.runCollect(paginate(fetch)), Chunk.toArray)
+
+export const status = (z: WafZone): Effect.Effect<MigrationStatus, V4Error, Env> => call(WafEndpoints.status, { path: path(z) })
+export const check = (z: WafZone, phaseTwo = true): Effect.Effect<MigrationCheck, V4Error, Env> =>
+  call(WafEndpoints.check, { path: path(z), urlParams: phaseTwo ? { phase_two: "1" } : {} })
+export const config = (z: WafZone): Effect.Effect<WafConfig, V4Error, Env> => call(WafEndpoints.config, { path: path(z), urlParams: { phase_two: "1" } })
+export const deployed = (z: WafZone): Effect.Effect<Ruleset, V4Error, Env> => call(WafEndpoints.getEntrypoint, { path: path(z) })
+
+export const listOverrides = (z: WafZone): Effect.Effect<Array<WafOverride>, V4Error, Env> =>
+  all((page) => call(WafEndpoints.listOverrides, { path: path(z), urlParams: { page, per_page: 100 } }))
+export const deleteOverride = (z: WafZone, id: string) => call(WafEndpoints.deleteOverride, { path: { zone_id: z.id, override_id: id } })
+
+export const NO_FIREWALL_API =
+  "the platform has no firewall rules API (GET /zones/{zone_id}/firewall/rules): firewall rules that bypass the WAF are not included"
+
+/** The export and what the reader should know (e.g. that the firewall rules could not be read). */
+export interface Exported {
+  readonly document: WafExport
+  readonly warnings: ReadonlyArray<string>
+}
+
+/** The zone's previous WAF, whole: what `edgectl waf export` writes and what the mapping and replay read. */
+export const exportPrevious = (z: WafZone): Effect.Effect<WafExport, V4Error, Env> => Effect.map(exportWithWarnings(z), (e) => e.document)
+
+export const exportWithWarnings = (z: WafZone): Effect.Effect<Exported, V4Error, Env> =>
+  Effect.gen(function* () {
+    const st = yield* status(z)
+    const [packages, overrides, setting, pageRules, firewallRules] = yield* Effect.all(
+      [
+        all((page) => call(WafEndpoints.listPackages, { path: path(z), urlParams: { page, per_page: 100 } })),
+        listOverrides(z),
+        call(WafEndpoints.getWafSetting, { path: path(z) }),
+        call(WafEndpoints.listPageRules, { path: path(z) }),
+        listBypassFirewallRules(z.id)
+      ],
+      { concurrency: 5 }
+    )
+    const byPackage = (id: string) =>
+      Effect.all([
+        all((page) => call(WafEndpoints.listGroups, { path: { zone_id: z.id, package_id: id }, urlParams: { page, per_page: 100 } })),
+        all((page) => call(WafEndpoints.listRules, { path: { zone_id: z.id, package_id: id }, urlParams: { page, per_page: 100 } }))
+      ])
+    const parts = yield* Effect.all(packages.map((p) => byPackage(p.id)), { concurrency: 4 })
+    const document: WafExport = {
+      format: "edgectl.waf-export/v1" as const,
+      zone: { id: z.id, name: z.name, plan: z.plan },
+      migration_state: st.migration_state,
+      waf: setting.value,
+      packages,
+      groups: parts.flatMap(([g]) => g),
+      rules: parts.flatMap(([, r]) => r),
+      overrides,
+      firewall_rules: firewallRules.rules,
+      page_rules: pageRules
+    }
+    return { document, warnings: firewallRules.available ? [] : [NO_FIREWALL_API] }
+  })
+
+export interface Preview {
+  readonly zone: WafZone
+  readonly previous: WafExport
+  readonly warnings: ReadonlyArray<string>
+  readonly plan: MigrationPlan
+  /** What stops the migration: the platform's check (authoritative), else the local plan's blockers. */
+  readonly blockers: ReadonlyArray<CompatibilityReason>
+  /** The platform's own configuration (config operation); equal to `plan.config` on the local platform. */
+  readonly config: WafConfig
+}
+
+export const preview = (z: WafZone): Effect.Effect<Preview, V4Error, Env> =>
+  Effect.map(Effect.all([exportWithWarnings(z), config(z), check(z)], { concurrency: 3 }), ([e, cfg, chk]) => {
+    const plan = planMigration(e.document)
+    const platform = (chk.reasons ?? []).filter((r) => r.blocking)
+    return { zone: z, previous: e.document, warnings: e.warnings, plan, blockers: platform.length > 0 ? platform : plan.blockers, config: cfg }
+  })
+
+/** What a migration step sends: the exact request. */
+export interface MigrationRequest {
+  readonly method: "PUT"
+  readonly path: string
+  readonly query: { readonly waf_migration: MigrationMode; readonly phase_two: "1" }
+  readonly body: WafConfig
+}
+
+export interface MigrationStep {
+  readonly request: MigrationRequest
+  readonly from: MigrationState
+  /** The state the zone ends in (predicted on a dry run, read back after a real run). */
+  readonly to: MigrationState
+  readonly dryRun: boolean
+  readonly ruleset?: Ruleset
+}
+
+/** The validation update omits id, version and ref; the final update carries them (empty strings as returned). */
+export const bodyFor = (mode: MigrationMode, cfg: WafConfig): WafConfig => ({
+  ...cfg,
+  rules: cfg.rules.map((r) => {
+    if (mode === "validation") {
+      const { id: _i, version: _v, ref: _r, ...rest } = r
+      return rest
+    }
+    return { ...r, id: r.id ?? "", version: r.version ?? "", ref: r.ref ?? "" }
+  })
+})
+
+export const requestFor = (z: WafZone, mode: MigrationMode, cfg: WafConfig): MigrationRequest => ({
+  method: "PUT",
+  path: `/zones/${z.id}/rulesets/phases/${MANAGED_PHASE}/entrypoint`,
+  query: { waf_migration: mode, phase_two: "1" },
+  body: bodyFor(mode, cfg)
+})
+
+export interface MigrateOptions {
+  /** `pending`, `validation`, or undefined: the dashboard's Deploy (enterprise validates first). */
+  readonly mode?: MigrationMode | undefined
+  /** A configuration to send instead of the config operation's (the user's adjusted copy). */
+  readonly config?: WafConfig | undefined
+  readonly dryRun?: boolean
+}
+
+/**
+ * Prepares one migration step the recommended way, changing nothing: check (a false result fails
+ * with the reasons' typed error), the configuration, the exact request, and the end state the
+ * platform's state machine gives. A dry run stops here; `apply` sends this very request.
+ */
+export const prepare = (z: WafZone, o: MigrateOptions = {}): Effect.Effect<MigrationStep, V4Error, Env> =>
+  Effect.gen(function* () {
+    const chk = yield* check(z)
+    const mode = o.mode ?? dashboardDeploy(z.plan, chk.migration_state)
+    const reasons = chk.compatible ? [] : (chk.reasons ?? [{ code: "incompatible", message: "the platform says the zone is not compatible", blocking: true }])
+    if (chk.migration_state === "start" && !chk.compatible) return yield* Effect.fail(blockerError(reasons)!)
+    const predicted = transition(z.name, chk.migration_state, mode, { plan: z.plan, reasons: chk.migration_state === "start" ? reasons : [] })
+    if (Either.isLeft(predicted)) return yield* Effect.fail(predicted.left)
+    const cfg = o.config ?? (yield* config(z))
+    return { request: requestFor(z, mode, cfg), from: chk.migration_state, to: predicted.right, dryRun: true }
+  })
+
+/** Sends a prepared step and reads the state back. */
+export const apply = (z: WafZone, step: MigrationStep): Effect.Effect<MigrationStep, V4Error, Env> =>
+  Effect.gen(function* () {
+    const ruleset = yield* call(WafEndpoints.putEntrypoint, { path: path(z), urlParams: step.request.query, payload: step.request.body })
+    const after = yield* status(z)
+    return { ...step, to: after.migration_state, dryRun: false, ruleset }
+  })
+
+export const migrate = (z: WafZone, o: MigrateOptions = {}): Effect.Effect<MigrationStep, V4Error, Env> =>
+  Effect.flatMap(prepare(z, o), (step) => (o.dryRun ? Effect.succeed(step) : apply(z, step)))
+
+/**
+ * Replays a JSONL traffic file (streamed line by line) against the previous WAF and `cfg`;
+ * `progress(bytesRead, size)` is called every thousand lines.
+ */
+export const replayFile = (
+  previous: WafExport,
+  cfg: WafConfig,
+  file: string,
+  progress?: (done: number, total: number) => void
+): Effect.Effect<ReplayReport, InvalidInput> =>
+  Effect.tryPromise({
+    try: async () => {
+      const replayer = makeReplayer(previous, cfg)
+      const size = fs.statSync(file).size
+      const input = fs.createReadStream(file)
+      const rl = readline.createInterface({ input, crlfDelay: Infinity })
+      let n = 0
+      for await (const line of rl) {
+        replayer.line(line, ++n)
+        if (progress !== undefined && n % 1000 === 0) progress(input.bytesRead, size)
+      }
+      progress?.(size, size)
+      return replayer.report()
+    },
+    catch: (e) => new InvalidInput({ message: `traffic: cannot read ${file}: ${(e as Error).message}` })
+  })
+
+/** The whole procedure: validation first when asked (enterprise), then finish. */
+export const recommendedProcedure = (z: WafZone, o: { readonly validate: boolean; readonly config?: WafConfig }) =>
+  Effect.gen(function* () {
+    const steps: Array<MigrationStep> = []
+    if (o.validate) steps.push(yield* migrate(z, { mode: "validation", config: o.config }))
+    steps.push(yield* migrate(z, { mode: "pending", config: o.config }))
+    return steps
+  })

@@ -1,0 +1,188 @@
+/**
+ * Traffic replay: each request of a JSONL file evaluated against the previous WAF and the new
+ * configuration; the requests on which they disagree (acted on by one and not the other, or by
+ * both with different actions), with the rules responsible. Pure: the caller feeds lines.
+ *
+ * A line is a request in the rules language's encoding (`{"http.request.uri.path": "/", ...}`),
+ * or `{"id": "...", "request": {...}}` to name it. Blank lines and lines starting with `#` are
+ * skipped.
+ */
+import type { WafConfig } from "../domain/waf.js"
+import { HTTP_SCHEME, RequestContext, validateRequest, type Request } from "../rules/index.js"
+import { CATALOG, type Catalog } from "./catalog.js"
+import { ExpressionPool, newEngine, previousEngine, type RuleRef, type Verdict } from "./engines.js"
+import type { PreviousWaf } from "./mapping.js"
+
+export type DisagreementKind = "previous-only" | "new-only" | "different-action"
+
+export interface Disagreement {
+  /** 1-based line of the traffic file. */
+  readonly line: number
+  readonly id?: string
+  readonly summary: string
+  readonly kind: DisagreementKind
+  readonly previous: Verdict
+  readonly next: Verdict
+}
+
+export interface LineProblem {
+  readonly line: number
+  readonly message: string
+}
+
+export interface ReplayReport {
+  readonly requests: number
+  readonly agreed: number
+  readonly disagreements: ReadonlyArray<Disagreement>
+  readonly counts: Readonly<Record<DisagreementKind, number>>
+  readonly actedPrevious: number
+  readonly actedNew: number
+  /** The rules most often responsible for disagreements, most frequent first. */
+  readonly topRules: ReadonlyArray<{ readonly version: "previous" | "new"; readonly rule: RuleRef; readonly count: number }>
+  readonly problems: ReadonlyArray<LineProblem>
+}
+
+/**
+ * Fills the fields a traffic line implies from `http.request.headers` (a map of lower-case name to
+ * values): `http.request.headers.names`, `.values`, `http.user_agent`, `http.referer`, `http.cookie`,
+ * when the line does not give them itself.
+ */
+export const withDerivedFields = (r: Request): Request => {
+  const h = r["http.request.headers"]
+  if (typeof h !== "object" || h === null || Array.isArray(h)) return r
+  const headers = h as Record<string, unknown>
+  const out: Record<string, unknown> = Object.assign({}, r)
+  const names: Array<string> = []
+  const values: Array<unknown> = []
+  for (const n in headers) {
+    names.push(n)
+    const v = headers[n]
+    if (Array.isArray(v)) for (let i = 0; i < v.length; i++) values.push(v[i])
+    else values.push(v)
+  }
+  const first = (n: string) => {
+    const v = headers[n]
+    return Array.isArray(v) ? v[0] : v
+  }
+  if (out["http.request.headers.names"] === undefined) out["http.request.headers.names"] = names
+  if (out["http.request.headers.values"] === undefined) out["http.request.headers.values"] = values
+  if (out["http.user_agent"] === undefined && headers["user-agent"] !== undefined) out["http.user_agent"] = first("user-agent")
+  if (out["http.referer"] === undefined && headers["referer"] !== undefined) out["http.referer"] = first("referer")
+  if (out["http.cookie"] === undefined && headers["cookie"] !== undefined) out["http.cookie"] = first("cookie")
+  return out
+}
+
+const summaryOf = (r: Request) => {
+  const method = typeof r["http.request.method"] === "string" ? r["http.request.method"] : "GET"
+  const host = typeof r["http.host"] === "string" ? r["http.host"] : ""
+  const path = typeof r["http.request.uri.path"] === "string" ? r["http.request.uri.path"] : "/"
+  const query = typeof r["http.request.uri.query"] === "string" && r["http.request.uri.query"] !== "" ? `?${r["http.request.uri.query"]}` : ""
+  return `${method} ${host}${path}${query}`
+}
+
+export interface Replayer {
+  /** Evaluates one line of the traffic file (1-based `line`). */
+  line(text: string, line: number): void
+  /** One request, already parsed. */
+  request(request: Request, line: number, id?: string): Disagreement | undefined
+  report(): ReplayReport
+}
+
+export const makeReplayer = (
+  previous: PreviousWaf,
+  config: WafConfig,
+  options: { readonly catalog?: Catalog; readonly keep?: number } = {}
+): Replayer => {
+  const catalog = options.catalog ?? CATALOG
+  const pool = new ExpressionPool()
+  const prev = previousEngine(previous, catalog, pool)
+  const next = newEngine(config, catalog, pool)
+  const memo = new Int8Array(pool.size)
+  const keep = options.keep ?? 1000
+  const disagreements: Array<Disagreement> = []
+  const problems: Array<LineProblem> = []
+  const counts: Record<DisagreementKind, number> = { "previous-only": 0, "new-only": 0, "different-action": 0 }
+  const blame = new Map<string, { version: "previous" | "new"; rule: RuleRef; count: number }>()
+  let requests = 0
+  let agreed = 0
+  let actedPrevious = 0
+  let actedNew = 0
+
+  const note = (version: "previous" | "new", rules: ReadonlyArray<RuleRef>) => {
+    for (const rule of rules) {
+      const k = `${version}\u0000${rule.source}\u0000${rule.id}`
+      const b = blame.get(k)
+      if (b) b.count++
+      else blame.set(k, { version, rule, count: 1 })
+    }
+  }
+
+  const request = (r: Request, line: number, id?: string): Disagreement | undefined => {
+    requests++
+    const ctx = new RequestContext(r, HTTP_SCHEME)
+    memo.fill(0)
+    const p = prev.decide(ctx, memo)
+    const n = next.decide(ctx, memo)
+    if (p.acted) actedPrevious++
+    if (n.acted) actedNew++
+    const kind: DisagreementKind | undefined =
+      p.acted && !n.acted ? "previous-only" : !p.acted && n.acted ? "new-only" : p.acted && n.acted && p.action !== n.action ? "different-action" : undefined
+    if (kind === undefined) {
+      agreed++
+      return undefined
+    }
+    counts[kind]++
+    note("previous", p.rules)
+    note("new", n.rules)
+    const d: Disagreement = { line, ...(id !== undefined ? { id } : {}), summary: summaryOf(r), kind, previous: p, next: n }
+    if (disagreements.length < keep) disagreements.push(d)
+    return d
+  }
+
+  return {
+    request,
+    line(text, line) {
+      const t = text.trim()
+      if (t === "" || t.startsWith("#")) return
+      let v: unknown
+      try {
+        v = JSON.parse(t)
+      } catch (e) {
+        problems.push({ line, message: `not JSON: ${(e as Error).message}` })
+        return
+      }
+      if (typeof v !== "object" || v === null || Array.isArray(v)) {
+        problems.push({ line, message: "expected a JSON object (a request, or {id, request})" })
+        return
+      }
+      const o = v as Record<string, unknown>
+      const wrapped = typeof o.request === "object" && o.request !== null && !Array.isArray(o.request)
+      const r = withDerivedFields((wrapped ? o.request : o) as Request)
+      const bad = validateRequest(r)
+      if (bad.length > 0) {
+        problems.push({ line, message: bad.map((b) => `${b.field}: ${b.message}`).join("; ") })
+        return
+      }
+      request(r, line, wrapped && typeof o.id === "string" ? o.id : undefined)
+    },
+    report() {
+      return {
+        requests,
+        agreed,
+        disagreements,
+        counts,
+        actedPrevious,
+        actedNew,
+        topRules: [...blame.values()].sort((a, b) => b.count - a.count).slice(0, 10),
+        problems
+      }
+    }
+  }
+}
+
+/** Replays a whole text (tests, the TUI's sample file). */
+export const replayText = (previous: PreviousWaf, config: WafConfig, text: string, catalog: Catalog = CATALOG): ReplayReport => {
+  const r = makeReplayer(previous, config, { catalog })
+  text.split("\n").forEach((l, i) => r.line(l, i + 1))
+  return r.report()
+}

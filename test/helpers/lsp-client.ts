@@ -1,0 +1,64 @@
+/** A JSON-RPC client that drives the built `edgectl lsp` over stdio, as an editor does. */
+import { spawn, type ChildProcess } from "node:child_process"
+import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from "vscode-jsonrpc/node.js"
+import { bin } from "../helpers-cli.js"
+
+export interface PublishedDiagnostics {
+  readonly uri: string
+  readonly version?: number
+  readonly diagnostics: ReadonlyArray<{
+    severity: number
+    code: string
+    message: string
+    range: { start: { line: number; character: number }; end: { line: number; character: number } }
+    relatedInformation?: ReadonlyArray<{ location: { uri: string; range: unknown }; message: string }>
+  }>
+}
+
+export interface LspClient {
+  readonly connection: MessageConnection
+  readonly child: ChildProcess
+  /** The next diagnostics published for `uri` (after this call) that satisfy `accept`. */
+  diagnostics(uri: string, accept?: (d: PublishedDiagnostics) => boolean): Promise<PublishedDiagnostics>
+  open(uri: string, text: string, languageId?: string): Promise<PublishedDiagnostics>
+  close(): Promise<number | null>
+}
+
+export const startLsp = async (initializationOptions: Record<string, unknown> = {}): Promise<LspClient & { capabilities: Record<string, unknown> }> => {
+  const child = spawn(process.execPath, [bin, "lsp", "--stdio"], { stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, NO_COLOR: "1" } })
+  const connection = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!))
+  const waiters: Array<{ uri: string; accept: (d: PublishedDiagnostics) => boolean; resolve: (d: PublishedDiagnostics) => void }> = []
+  connection.onNotification("textDocument/publishDiagnostics", (d: PublishedDiagnostics) => {
+    const i = waiters.findIndex((w) => w.uri === d.uri && w.accept(d))
+    if (i >= 0) waiters.splice(i, 1)[0]!.resolve(d)
+  })
+  connection.onNotification("window/logMessage", () => {})
+  connection.listen()
+  const init = (await connection.sendRequest("initialize", { processId: process.pid, rootUri: null, capabilities: {}, initializationOptions })) as {
+    capabilities: Record<string, unknown>
+  }
+  await connection.sendNotification("initialized", {})
+  const versions = new Map<string, number>()
+  const diagnostics = (uri: string, accept: (d: PublishedDiagnostics) => boolean = () => true) =>
+    new Promise<PublishedDiagnostics>((resolve) => waiters.push({ uri, accept, resolve }))
+  return {
+    connection,
+    child,
+    capabilities: init.capabilities,
+    diagnostics,
+    open: async (uri, text, languageId = "plaintext") => {
+      versions.set(uri, 1)
+      const next = diagnostics(uri)
+      await connection.sendNotification("textDocument/didOpen", { textDocument: { uri, languageId, version: 1, text } })
+      return next
+    },
+    close: async () => {
+      const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)))
+      await connection.sendRequest("shutdown")
+      await connection.sendNotification("exit")
+      const code = await exited
+      connection.dispose()
+      return code
+    }
+  }
+}

@@ -1,0 +1,101 @@
+/** The zone's WAF tab as a wizard, over a real embedded platform: each step, override edits, replay, and the deploy flows of the state table. */
+import { afterEach, describe, expect, it } from "vitest"
+import { resolveZone } from "../../src/services/zones.js"
+import { Fixture, Keys } from "../test-support.js"
+import { WafWizard } from "./waf-wizard.js"
+
+const fixture = new Fixture()
+afterEach(() => fixture.dispose())
+
+const open = async (name: string) => {
+  const runtime = fixture.local()
+  const zone = await runtime.runPromise(resolveZone(name))
+  const app = await fixture.within(runtime, <WafWizard zone={zone} active height={14} />)
+  await app.waitForText("state:")
+  return app
+}
+
+describe("WAF wizard", () => {
+  it("walks status, check, preview (previous | new) and what is not migrated", async () => {
+    const app = await open("globex.com")
+    expect(app.frame()).toMatch(/state:\s+start/)
+    expect(app.frame()).toContain("1 Status")
+    await app.press("n", "Compatible: the zone can migrate")
+    await app.press("n", "NEW EQUIVALENT")
+    expect(app.frame()).toMatch(/OWASP sensitivity\s+Low\s+Low -> PL1, threshold 40 \(Medium\)/)
+    await app.press("n", "OWASP group OWASP Bad Robots off")
+    expect(app.frame()).toContain("OWASP group overrides are not migrated")
+    await app.press("p", "NEW EQUIVALENT")
+  })
+
+  it("check shows the reasons of an incompatible zone, and deploying fails with the platform's code", async () => {
+    const app = await open("acme.net")
+    await app.press("2", "Not compatible")
+    expect(app.frame()).toContain("URI-based WAF override")
+    await app.press("7", "d deploys to validation mode")
+    await app.press("d", "Deploy the new WAF on acme.net in validation mode?")
+    await app.press("y", "[code 10305]")
+  })
+
+  it("edits rule overrides and the OWASP threshold of the proposed configuration, then replays traffic with it", async () => {
+    const app = await open("globex.com")
+    await app.press("5", "RULE")
+    expect(app.frame()).toMatch(/OWASP: PL1, threshold 40, action challenge/)
+    await app.press(Keys.down, (f) => /› cc632ba4/.test(f))
+    await app.press(" ", "(edited")
+    expect(app.frame()).toMatch(/› \w{8}\s+no\s+block/)
+    await app.press("t", "threshold 60")
+    await app.press("u", "threshold 40")
+    await app.press("6", "f picks a JSONL traffic file")
+    await app.press(Keys.enter, "32 requests:")
+    expect(app.frame()).toMatch(/32 requests: \d+ agree, \d+ disagree/)
+    expect(app.frame()).toContain("spring4shell")
+  })
+
+  it("business: Deploy finishes the migration after the zone name is typed (irreversible)", async () => {
+    const app = await open("globex.net")
+    await app.press("7", "d deploys the new WAF and turns off the previous one")
+    await app.press("d", "type the zone name (globex.net) to confirm")
+    await app.press("globex.ne", "globex.ne")
+    await app.press(Keys.enter, "type globex.net exactly")
+    await app.press("t", "› globex.net")
+    await app.press(Keys.enter, "Migration finished: globex.net runs WAF Managed Rules")
+    await app.press("1", (f) => /state:\s+finished/.test(f))
+    expect(app.frame()).toMatch(/previous WAF:\s+disabled/)
+  })
+
+  it("enterprise: Deploy goes to validation mode; Turn off previous version finishes", async () => {
+    const app = await open("acme-assets.net")
+    await app.press("7", "d deploys to validation mode")
+    await app.press("d", "in validation mode?")
+    await app.press("y", "Validation mode: both versions run on acme-assets.net")
+    await app.press("1", (f) => /state:\s+validation/.test(f))
+    expect(app.frame()).toMatch(/new WAF:\s+enabled/)
+    await app.press("7", "d turns off the previous version")
+    await app.press("d", "type the zone name (acme-assets.net) to confirm")
+    await app.press("acme-assets.net", "› acme-assets.net")
+    await app.press(Keys.enter, "Migration finished: acme-assets.net")
+    await app.press(Keys.escape)
+  })
+
+  it("a finished zone has nothing to preview", async () => {
+    const app = await open("acme-labs.org")
+    expect(app.frame()).toMatch(/state:\s+finished/)
+    await app.press("3", "nothing to preview")
+    await app.press("7", "The migration is finished")
+  })
+})
+
+describe("WAF screen", () => {
+  it("lists the zones with their migration state; enter opens the wizard, esc comes back", async () => {
+    const app = await fixture.render(fixture.local())
+    await app.waitForText("1/46")
+    await app.press("4", "to migrate")
+    await app.waitForText("acme-labs.org")
+    expect(app.frame()).toMatch(/WAF migration · 44 to migrate · 1 in validation · 1 finished/)
+    expect(app.frame()).toMatch(/› acme-api\.com\s+enterprise\s+start\s+enabled\s+disabled/)
+    await app.press(Keys.enter, "WAF migration · acme-api.com")
+    await app.waitForText("state:")
+    await app.press(Keys.escape, "to migrate")
+  })
+})

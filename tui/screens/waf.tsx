@@ -1,0 +1,115 @@
+/**
+ * The WAF screen of the sidebar: every visible zone with its migration state and which WAF
+ * versions run (the zone open on the Zones screen first); enter opens the zone's migration wizard,
+ * esc comes back to the list.
+ */
+import { Effect, Stream } from "effect"
+import { Box, Text } from "ink"
+import { useState } from "react"
+import type { MigrationStatus } from "../../src/domain/waf.js"
+import type { Zone } from "../../src/domain/zone.js"
+import * as Waf from "../../src/services/waf-migration.js"
+import { allZones } from "../../src/services/zones.js"
+import { cells } from "../components/columns.js"
+import { List, ListStatus, moveHints, useListCursor } from "../components/list.js"
+import { Empty, ErrorView, Loading } from "../components/states.js"
+import { KeyLayer, useKeys } from "../keys.js"
+import { useEffectQuery } from "../runtime.js"
+import { useUiState } from "../state.js"
+import { usePaneSize } from "../terminal.js"
+import { WafWizard } from "./waf-wizard.js"
+
+/** Title, column titles and status lines. */
+const Chrome = 3
+
+interface Row {
+  readonly zone: Zone
+  readonly status: MigrationStatus | undefined
+  readonly error: string | undefined
+}
+
+const load = (accountId: string | undefined) =>
+  Effect.flatMap(
+    Effect.map(Stream.runCollect(allZones(accountId ? { accountId } : {})), (c) => Array.from(c)),
+    (zones) =>
+      Effect.forEach(
+        zones,
+        (zone) =>
+          Effect.match(Waf.status(Waf.wafZoneOf(zone)), {
+            onSuccess: (status): Row => ({ zone, status, error: undefined }),
+            onFailure: (e): Row => ({ zone, status: undefined, error: e.message })
+          }),
+        { concurrency: 4 }
+      )
+  )
+
+export function WafScreen({ active }: { active: boolean }) {
+  const { account, zone: open } = useUiState()
+  const pane = usePaneSize()
+  const rowsShown = Math.max(1, pane.rows - Chrome)
+  const { query, refresh } = useEffectQuery(() => load(account?.id), [account?.id])
+  const loaded = query._tag === "Success" ? query.value : []
+  const rows = open ? [...loaded.filter((r) => r.zone.id === open.id), ...loaded.filter((r) => r.zone.id !== open.id)] : loaded
+  const cursor = useListCursor(rows.length, rowsShown, [account?.id])
+  const [chosen, setChosen] = useState<Zone | undefined>(undefined)
+  useKeys(
+    (press) => {
+      if (chosen) {
+        if (press.name !== "escape" && press.name !== "backspace") return false
+        setChosen(undefined)
+        refresh()
+        return true
+      }
+      if (cursor.move(press)) return true
+      if (press.name === "enter" && rows[cursor.index]) return setChosen(rows[cursor.index]!.zone), true
+      if (press.name === "r") return refresh(), true
+      return false
+    },
+    {
+      priority: KeyLayer.screen,
+      active,
+      hints: chosen ? [{ keys: "esc", label: "back to the zones" }] : [...moveHints, { keys: "enter", label: "migration wizard" }, { keys: "r", label: "refresh" }]
+    }
+  )
+  if (chosen) {
+    return (
+      <Box flexDirection="column">
+        <Text bold wrap="truncate-end">
+          WAF migration · {chosen.name} <Text dimColor>· {chosen.plan?.name ?? ""} · esc back</Text>
+        </Text>
+        <WafWizard zone={chosen} active={active} height={Math.max(1, pane.rows - 1)} />
+      </Box>
+    )
+  }
+  if (query._tag === "Loading") return <Loading what="the zones' WAF migration states" />
+  if (query._tag === "Failure") return <ErrorView what="could not list the zones" error={query.error} />
+  if (rows.length === 0) return <Empty what="No zones are visible to these credentials." next="r refreshes" />
+  const counts = { start: 0, validation: 0, finished: 0 }
+  for (const r of rows) if (r.status) counts[r.status.migration_state]++
+  return (
+    <Box flexDirection="column">
+      <Text wrap="truncate-end">
+        <Text bold>WAF migration</Text>
+        <Text dimColor>{` · ${counts.start} to migrate · ${counts.validation} in validation · ${counts.finished} finished`}</Text>
+      </Text>
+      <List
+        items={rows}
+        index={cursor.index}
+        height={rowsShown}
+        focused={active}
+        rowKey={(r) => r.zone.id}
+        header={cells([["ZONE", 24], ["PLAN", 11], ["STATE", 11], ["PREVIOUS", 9], ["NEW", 9]])}
+        row={(r) =>
+          cells([
+            [r.zone.name, 24],
+            [r.status?.plan ?? "", 11],
+            [r.status?.migration_state ?? "error", 11],
+            [r.status?.old_waf_status ?? "", 9],
+            [r.status?.new_waf_status ?? (r.error ?? ""), 9]
+          ])
+        }
+      />
+      <ListStatus index={cursor.index} loaded={rows.length} total={rows.length} loading={false} />
+    </Box>
+  )
+}
