@@ -11,6 +11,7 @@ import { Tabs } from "../components/tabs.js"
 import { KeyLayer, useKeys } from "../keys.js"
 import { usePaneSize } from "../terminal.js"
 import { EscPanel } from "./esc-panel.js"
+import { FirewallPanel } from "./firewall-panel.js"
 import { ZoneCertificates } from "./zone-certs.js"
 import { ZoneDns } from "./zone-dns.js"
 
@@ -28,7 +29,8 @@ export const zoneTabs: ReadonlyArray<ZoneTab> = [
       const target = targetOfZone(zone)
       return <EscPanel scopes={[target, accountOf(target)]} active={active} height={height} />
     }
-  }
+  },
+  { title: "Firewall", render: ({ zone, active, height }) => <FirewallPanel zone={zone} active={active} height={height} /> }
 ]
 
 /** Title and tabs lines. */
