@@ -18,6 +18,7 @@ import { ErrorView, Loading } from "./components/states.js"
 import { KeyLayer, KeypressProvider, useKeys } from "./keys.js"
 import { RuntimeProvider, useEffectQuery, type Query, type TuiRuntime } from "./runtime.js"
 import { EscScreen } from "./screens/esc.js"
+import { FirewallScreen } from "./screens/firewall.js"
 import { PlaceholderScreen } from "./screens/placeholder.js"
 import { Screens } from "./screens/registry.js"
 import { KvScreen } from "./screens/kv.js"
@@ -137,6 +138,7 @@ function MainPane({ config, overlay }: { config: Query<ClientConfig>; overlay: b
         <ZonesScreen active={screen === "zones" && !overlay} />
       </Box>
       {screen === "esc" ? <EscScreen active={!overlay} /> : null}
+      {screen === "firewall" ? <FirewallScreen active={!overlay} /> : null}
       {/* KV is mounted on its first visit and then kept, like Zones, so its place survives. */}
       {kvSeen ? (
         <Box flexDirection="column" display={screen === "kv" ? "flex" : "none"}>

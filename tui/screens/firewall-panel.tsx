@@ -61,7 +61,15 @@ const decisionText = (d: FirewallDecision) =>
 /** Lines besides the rows: title, header, detail 2, test, notice. */
 const Chrome = 6
 
-export function FirewallPanel({ zone, active, height }: { zone: { id: string; name: string; plan?: { readonly legacy_id?: string | undefined } | undefined }; active: boolean; height: number }) {
+export interface FirewallPanelProps {
+  readonly zone: { readonly id: string; readonly name: string; readonly plan?: { readonly legacy_id?: string | undefined } | undefined }
+  readonly active: boolean
+  readonly height: number
+  /** The key layer: the zone's tab (default) or the Firewall screen. */
+  readonly priority?: number
+}
+
+export function FirewallPanel({ zone, active, height, priority = KeyLayer.tab }: FirewallPanelProps) {
   const runtime = useRuntime()
   const plan = Plans.includes(zone.plan?.legacy_id ?? "") ? (zone.plan!.legacy_id as Plan) : undefined
   const { query, refresh } = useEffectQuery(() => Effect.map(allRules(zone.id), (rs) => orderRules(rs as ReadonlyArray<Rule & { action: FirewallAction }>)), [zone.id])
@@ -132,7 +140,7 @@ export function FirewallPanel({ zone, active, height }: { zone: { id: string; na
       }
     },
     {
-      priority: KeyLayer.tab,
+      priority,
       active: active && dialog === undefined,
       hints: [
         { keys: "↑↓", label: "rules" },

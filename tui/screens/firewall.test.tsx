@@ -78,6 +78,21 @@ describe("the Firewall tab of a zone", () => {
   })
 })
 
+describe("the Firewall screen (3)", () => {
+  it("with no zone open lists zones to pick; enter shows that zone's rules; z picks another", async () => {
+    const app = await fixture.render(fixture.local())
+    await app.waitForText("1/46")
+    await app.press("3", "Pick a zone")
+    await app.waitForText("acme-api.com")
+    await app.press(Keys.enter, "Firewall rules of acme-api.com")
+    await app.waitForText("No firewall rules on this zone.")
+    await app.press("z", "Pick a zone")
+    for (let i = 0; i < 30 && !/› acme\.com /.test(app.frame()); i++) await app.press("j")
+    await app.press(Keys.enter, "Firewall rules of acme.com")
+    await app.waitForText("allow office logins")
+  })
+})
+
 describe("liveDiagnostic", () => {
   it("says what to type, then the first error with its position, then nothing", () => {
     expect(liveDiagnostic("")).toContain("type a filter expression")
