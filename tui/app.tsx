@@ -19,6 +19,7 @@ import { KeyLayer, KeypressProvider, useKeys } from "./keys.js"
 import { NoticeProvider } from "./notices.js"
 import { RuntimeProvider, useEffectQuery, type Query, type TuiRuntime } from "./runtime.js"
 import { EscScreen } from "./screens/esc.js"
+import { FirewallScreen } from "./screens/firewall.js"
 import { PlaceholderScreen } from "./screens/placeholder.js"
 import { Screens } from "./screens/registry.js"
 import { KvScreen } from "./screens/kv.js"
@@ -142,6 +143,7 @@ function MainPane({ config, overlay }: { config: Query<ClientConfig>; overlay: b
       </Box>
       {screen === "esc" ? <EscScreen active={!overlay} /> : null}
       {screen === "waf" ? <WafScreen active={!overlay} /> : null}
+      {screen === "firewall" ? <FirewallScreen active={!overlay} /> : null}
       {/* KV is mounted on its first visit and then kept, like Zones, so its place survives. */}
       {kvSeen ? (
         <Box flexDirection="column" display={screen === "kv" ? "flex" : "none"}>

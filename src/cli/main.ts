@@ -5,6 +5,7 @@ import { Cause, Effect, Exit, Layer, Option } from "effect"
 import { cliConsole } from "./console.js"
 import { accounts, certs, dns, zones } from "./commands/zones.js"
 import { esc } from "./commands/esc.js"
+import { firewall } from "./commands/firewall/index.js"
 import { invites } from "./commands/invites.js"
 import { kv, rewriteColonSpelling } from "./commands/kv/index.js"
 import { check, lsp } from "./commands/lsp.js"
@@ -18,7 +19,7 @@ const VERSION = "0.1.0"
 
 const root = Command.make("edgectl").pipe(
   Command.withDescription("terminal UI, CLI and migration assistant for the edge platform's v4 API (local by default, --remote for the real platform)"),
-  Command.withSubcommands([zones, dns, certs, accounts, invites, rules, kv, esc, waf, check, lsp, serve, tui])
+  Command.withSubcommands([zones, dns, certs, accounts, invites, rules, kv, esc, firewall, waf, check, lsp, serve, tui])
 )
 
 const cli = Command.run(root, { name: "edgectl", version: VERSION })

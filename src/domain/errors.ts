@@ -43,7 +43,7 @@ export class QuotaExceeded extends Schema.TaggedError<QuotaExceeded>()("QuotaExc
 /** A filter with the same expression exists in the zone: `existingId` is its id (`meta.id` on the wire). */
 export class DuplicateFilter extends Schema.TaggedError<DuplicateFilter>()("DuplicateFilter", {
   ...fields(10102),
-  existingId: Schema.String
+  existingId: Schema.optionalWith(Schema.String, { default: () => "" })
 }) {}
 /**
  * A filter expression that does not check: the message is the platform's "Filter parsing error"
@@ -52,7 +52,7 @@ export class DuplicateFilter extends Schema.TaggedError<DuplicateFilter>()("Dupl
  */
 export class InvalidExpression extends Schema.TaggedError<InvalidExpression>()("InvalidExpression", {
   ...fields(10110),
-  diagnostics: Schema.Array(ExpressionDiagnostic)
+  diagnostics: Schema.optionalWith(Schema.Array(ExpressionDiagnostic), { default: () => [] })
 }) {}
 /** The zone cannot do this in its current configuration (e.g. WAF migration blockers). */
 export class Incompatible extends Schema.TaggedError<Incompatible>()("Incompatible", fields(10300)) {}

@@ -12,7 +12,7 @@ export interface ScreenInfo {
 export const Screens: ReadonlyArray<ScreenInfo> = [
   { id: "zones", title: "Zones", about: "zones, DNS records and certificate packs", ready: true },
   { id: "esc", title: "ESC", about: "ESC disable settings per zone and account", ready: true },
-  { id: "firewall", title: "Firewall", about: "firewall filters and rules", ready: false },
+  { id: "firewall", title: "Firewall", about: "firewall filters and rules", ready: true },
   { id: "waf", title: "WAF", about: "the WAF migration", ready: true },
   { id: "kv", title: "KV", about: "key-value namespaces and keys", ready: true },
   { id: "objects", title: "Objects", about: "stateful object storage", ready: false }

@@ -48,7 +48,7 @@ describe("Zone detail", () => {
     await app.press(Keys.escape, "1/1250")
   })
 
-  it("tab switches to the certificate packs, the ESC settings, the WAF migration and back", async () => {
+  it("tab switches to the certificate packs, the ESC settings, the firewall rules, the WAF migration and back", async () => {
     const app = await openAcme()
     await app.press("j", "2/1250")
     await app.press(Keys.tab, "[Certificate packs]")
@@ -56,6 +56,7 @@ describe("Zone detail", () => {
     expect(app.frame()).toMatch(/› universal\s+active\s+google\s+90d\s+acme\.com, \*\.acme\.com/)
     expect(app.frame()).not.toContain("203.0.113.205")
     await app.press(Keys.tab, "[ESC]")
+    await app.press(Keys.tab, "[Firewall]")
     await app.press(Keys.tab, "[WAF]")
     await app.press(Keys.tab, "[DNS records]")
     expect(app.frame()).toContain("2/1250")

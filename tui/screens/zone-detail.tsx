@@ -11,6 +11,7 @@ import { Tabs } from "../components/tabs.js"
 import { KeyLayer, useKeys } from "../keys.js"
 import { usePaneSize } from "../terminal.js"
 import { EscPanel } from "./esc-panel.js"
+import { FirewallPanel } from "./firewall-panel.js"
 import { ZoneCertificates } from "./zone-certs.js"
 import { WafWizard } from "./waf-wizard.js"
 import { ZoneDns } from "./zone-dns.js"
@@ -30,6 +31,7 @@ export const zoneTabs: ReadonlyArray<ZoneTab> = [
       return <EscPanel scopes={[target, accountOf(target)]} active={active} height={height} />
     }
   },
+  { title: "Firewall", render: ({ zone, active, height }) => <FirewallPanel zone={zone} active={active} height={height} /> },
   { title: "WAF", render: ({ zone, active, height }) => <WafWizard zone={zone} active={active} height={height} /> }
 ]
 

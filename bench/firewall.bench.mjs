@@ -1,0 +1,167 @@
+// The firewall bench (area C; run by bench/run.mjs after `node build.mjs`):
+//
+//   1. cold start of the scripted firewall commands on the embedded platform (existing state dir,
+//      after a warm-up run) against a bare `node -e 0`: medians of interleaved runs and the ratio
+//      (target, as for every scripted command: < 2.5x), with the foundation's `zones get` as a reference;
+//   2. a decision over a zone's rules (src/rules' firewall, bundled with esbuild here): the demo
+//      zone's 6 rules as `firewall rules list --json` prints them, and a zone at the migration
+//      limit (200 rules); compile once, then ns per decided request.
+//
+// Plain Node ESM. Every loop is bounded; prints tables and writes bench/results/firewall.json.
+//
+//   node bench/firewall.bench.mjs [--quick] [--only cold,decide] [--runs N]
+import { build } from "esbuild"
+import { spawnSync } from "node:child_process"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { pathToFileURL } from "node:url"
+
+const root = path.resolve(import.meta.dirname, "..")
+const bin = path.join(root, "bin", "edgectl.mjs")
+const resultsDir = path.join(root, "bench", "results")
+
+const argv = process.argv.slice(2)
+const opt = (name) => {
+  const i = argv.findIndex((a) => a === `--${name}` || a.startsWith(`--${name}=`))
+  if (i < 0) return undefined
+  return argv[i].includes("=") ? argv[i].slice(argv[i].indexOf("=") + 1) : argv[i + 1]
+}
+const quick = argv.includes("--quick")
+const only = new Set((opt("only") ?? "cold,decide").split(","))
+const runs = Number(opt("runs") ?? (quick ? 7 : 11))
+if (!Number.isInteger(runs) || runs < 1 || runs > 100) {
+  process.stderr.write("error: --runs must be an integer between 1 and 100\n")
+  process.exit(2)
+}
+
+const temps = []
+const tmp = (prefix) => {
+  const d = fs.mkdtempSync(path.join(os.tmpdir(), prefix))
+  temps.push(d)
+  return d
+}
+process.on("exit", () => {
+  for (const d of temps) fs.rmSync(d, { recursive: true, force: true })
+})
+process.on("SIGINT", () => process.exit(130))
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b)
+  const m = s.length >> 1
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2
+}
+const round = (x, d = 1) => Math.round(x * 10 ** d) / 10 ** d
+const log = (s) => process.stderr.write(`${s}\n`)
+
+const runOnce = (args, env) => {
+  const t0 = process.hrtime.bigint()
+  const r = spawnSync(process.execPath, args, { env, stdio: ["ignore", "pipe", "pipe"], timeout: 60_000 })
+  const ms = Number(process.hrtime.bigint() - t0) / 1e6
+  if (r.status !== 0) throw new Error(`node ${args.join(" ")} exited ${r.status ?? r.signal}: ${String(r.stderr).trim()}`)
+  return { ms, stdout: String(r.stdout) }
+}
+
+if (!fs.existsSync(path.join(root, "dist"))) {
+  process.stderr.write("error: dist/ is missing; run `node build.mjs` first (npm run bench does)\n")
+  process.exit(1)
+}
+
+const results = { date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? "", options: { runs } }
+const state = tmp("edgectl-bench-firewall-")
+const env = { ...process.env, XDG_CACHE_HOME: tmp("edgectl-bench-cache-"), EDGECTL_DEBUG: "" }
+
+// Creates the store (migrations + demo world) and reads the demo zone's rules, once.
+const demoRules = JSON.parse(runOnce([bin, "firewall", "rules", "list", "--zone", "acme.com", "--json", "--persist-to", state], env).stdout)
+
+if (only.has("cold")) {
+  const commands = [
+    ["firewall rules list --zone acme.com --json", ["firewall", "rules", "list", "--zone", "acme.com", "--json"]],
+    ["firewall filters list --zone acme.com --json", ["firewall", "filters", "list", "--zone", "acme.com", "--json"]],
+    ["zones get acme.com --json (reference)", ["zones", "get", "acme.com", "--json"]]
+  ]
+  log(`cold start: ${runs} interleaved runs each`)
+  const withState = (args) => [bin, ...args, "--persist-to", state]
+  for (const [, args] of commands) runOnce(withState(args), env) // warm-up: page cache and the V8 code cache
+  runOnce(["-e", "0"], env)
+  const node = []
+  const samples = commands.map(() => [])
+  for (let i = 0; i < runs; i++) {
+    node.push(runOnce(["-e", "0"], env).ms)
+    commands.forEach(([, args], j) => samples[j].push(runOnce(withState(args), env).ms))
+  }
+  results.coldStart = {
+    nodeMs: round(median(node)),
+    target: 2.5,
+    commands: commands.map(([name], j) => ({ command: `edgectl ${name}`, ms: round(median(samples[j])), ratio: round(median(samples[j]) / median(node), 2) }))
+  }
+}
+
+if (only.has("decide")) {
+  log("decisions: bundling src/rules/index.ts")
+  fs.mkdirSync(resultsDir, { recursive: true })
+  const bundle = path.join(resultsDir, ".firewall-rules.bundle.mjs")
+  await build({ entryPoints: [path.join(root, "src", "rules", "index.ts")], outfile: bundle, bundle: true, platform: "node", format: "esm", target: "node20", logLevel: "warning" })
+  try {
+    const { firewall } = await import(pathToFileURL(bundle).href)
+    const asRule = (r) => ({ id: r.id, priority: r.priority, paused: r.paused, action: r.action, ...(r.products ? { products: r.products } : {}), expression: r.filter.deleted ? "false" : r.filter.expression })
+    const demo = demoRules.map(asRule)
+    const big = Array.from({ length: 200 }, (_, i) => ({
+      id: `r${i}`,
+      priority: i % 3 === 0 ? null : i,
+      paused: false,
+      action: ["block", "challenge", "log", "allow", "managed_challenge"][i % 5],
+      expression: `(http.request.uri.path contains "/area-${i}/" and ip.src in {198.51.${i % 250}.0/24}) or (http.host eq "h${i}.example.com" and http.user_agent contains "bot-${i}")`
+    }))
+    const requests = [
+      { "http.request.uri.path": "/wp-login.php", "ip.src": "198.51.100.9", "http.user_agent": "Mozilla/5.0", "http.request.method": "GET", "ip.src.country": "GB" },
+      { "http.request.uri.path": "/api/orders", "ip.src": "203.0.113.7", "http.user_agent": "curl/8", "http.request.method": "POST", "http.host": "acme.com" }
+    ]
+    const measure = (rules, n) => {
+      const t0 = process.hrtime.bigint()
+      const fw = firewall(rules)
+      const compileMs = Number(process.hrtime.bigint() - t0) / 1e6
+      let decided = 0
+      for (let i = 0; i < 5_000; i++) decided += fw.decide(requests[i & 1]).evaluated // warm-up
+      const rounds = []
+      for (let r = 0; r < 7; r++) {
+        const t1 = process.hrtime.bigint()
+        for (let i = 0; i < n; i++) decided += fw.decide(requests[i & 1]).evaluated
+        rounds.push(Number(process.hrtime.bigint() - t1) / n)
+      }
+      if (decided === 0) throw new Error("no rule was evaluated")
+      const ns = median(rounds)
+      return { rules: rules.length, compileMs: round(compileMs, 2), nsPerDecision: round(ns), decisionsPerSecond: Math.round(1e9 / ns) }
+    }
+    results.decide = { demo: measure(demo, quick ? 50_000 : 200_000), limit: measure(big, quick ? 2_000 : 10_000) }
+  } finally {
+    fs.rmSync(bundle, { force: true })
+  }
+}
+
+const table = (title, head, rows) => {
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)))
+  const line = (r) => r.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join("  ")
+  console.log(`\n${title}`)
+  console.log(line(head))
+  console.log(widths.map((w) => "-".repeat(w)).join("  "))
+  for (const r of rows) console.log(line(r))
+}
+
+console.log(`\nedgectl firewall bench: node ${results.node}, ${results.cpus} cpu (${results.cpuModel})`)
+if (results.coldStart) {
+  const c = results.coldStart
+  table(`cold start, median of ${runs} interleaved runs (ms)`, ["command", "median", "vs node -e 0"], [
+    ["node -e 0", c.nodeMs, "1.00x"],
+    ...c.commands.map((x) => [x.command, x.ms, `${x.ratio.toFixed(2)}x ${x.ratio < c.target ? "(target < 2.5x: met)" : "(target < 2.5x: MISSED)"}`])
+  ])
+}
+if (results.decide) {
+  const d = results.decide
+  table("decision over a zone's rules (compiled once)", ["rules", "compile ms", "ns/decision", "decisions/s"], [
+    [`acme.com demo (${d.demo.rules})`, d.demo.compileMs, d.demo.nsPerDecision, d.demo.decisionsPerSecond.toLocaleString("en-US")],
+    [`migration limit (${d.limit.rules})`, d.limit.compileMs, d.limit.nsPerDecision, d.limit.decisionsPerSecond.toLocaleString("en-US")]
+  ])
+}
+fs.mkdirSync(resultsDir, { recursive: true })
+fs.writeFileSync(path.join(resultsDir, "firewall.json"), `${JSON.stringify(results, null, 2)}\n`)

@@ -1,0 +1,343 @@
+/**
+ * What `edgectl firewall ...` does (loaded on use). Rules are shown in evaluation order (src/rules'
+ * `orderRules`); an invalid expression is shown with carets under the problem (stderr) before the
+ * one error line; a two-step create or a quota refusal says which filter exists now and how to
+ * reuse or remove it.
+ */
+import type { HttpClient } from "@effect/platform"
+import { Effect, Option } from "effect"
+import type { ClientConfig } from "../../../api/client.js"
+import * as fs from "node:fs"
+import { InvalidExpression, type V4Error } from "../../../domain/errors.js"
+import { isDeletedFilter, type Filter, type FirewallAction, type FirewallDecision, type Rule } from "../../../domain/firewall.js"
+import { orderRules } from "../../../rules/index.js"
+import * as Fw from "../../../services/firewall.js"
+import { resolveZone } from "../../../services/zones.js"
+import { renderDiagnostics } from "../../diagnostics.js"
+import { note, printJson, printLine, printTable } from "../../output.js"
+import { confirm } from "../../prompt.js"
+import { CliFailure, positional, run, usage, type TargetFlags } from "../../run.js"
+import type { Parsed } from "./index.js"
+
+const opt = <A>(o: Option.Option<A>) => Option.getOrUndefined(o)
+
+const stderrColor = () => process.stderr.isTTY === true && !process.env.NO_COLOR
+
+const short = (s: string, n = 60) => (s.length > n ? `${s.slice(0, n - 1)}…` : s)
+
+interface Context {
+  readonly zone: string
+  readonly expression?: string | undefined
+  readonly action?: string | undefined
+}
+
+const filterIdOf = (e: V4Error): string | undefined =>
+  e._tag === "QuotaExceeded" && e.filterId !== undefined ? e.filterId : ((e.meta as { filter_id?: unknown } | undefined)?.filter_id as string | undefined)
+
+const hintFor = (c: Context) => (e: V4Error): string | undefined => {
+  const left = filterIdOf(e)
+  if (left !== undefined) {
+    return `reuse it: edgectl firewall rules create --zone ${c.zone} --filter-id ${left} --action ${c.action ?? "<action>"}; or remove it: edgectl firewall filters delete ${left} --zone ${c.zone} --yes`
+  }
+  if (e._tag === "DuplicateFilter") return `reuse it: edgectl firewall rules create --zone ${c.zone} --filter-id ${e.existingId} --action ${c.action ?? "<action>"}`
+  if (e._tag === "QuotaExceeded") return `delete rules you no longer need (edgectl firewall rules list --zone ${c.zone})`
+  if (e._tag === "InvalidExpression") return "check an expression offline with `edgectl rules check '<expression>'`"
+  return undefined
+}
+
+/** Prints an invalid expression's diagnostics with carets, and makes its message one line. */
+const explain = (c: Context) => <E extends V4Error | CliFailure>(e: E): E | InvalidExpression => {
+  if (e._tag !== "InvalidExpression") return e
+  const source = ((e.meta as { expression?: unknown } | undefined)?.expression as string | undefined) ?? c.expression
+  const errors = e.diagnostics.filter((d) => d.severity === "error")
+  if (source !== undefined && errors.length > 0) {
+    process.stderr.write(`${renderDiagnostics(source, errors as never, { color: stderrColor() })}\n`)
+  }
+  // The CLI sends one element: its position in the array says nothing.
+  const lead = (e.message.split("Filter parsing error")[0] ?? "").replace(/^\[0\]\.[\w.]+: $/, "")
+  const first = errors[0]
+  const why = first ? `${first.message} (at character ${first.range.start + 1})` : e.message.replace(/\s+/g, " ").trim()
+  return new InvalidExpression({ code: e.code, message: `${lead}invalid expression: ${why}`, diagnostics: e.diagnostics, ...(e.meta !== undefined ? { meta: e.meta } : {}) })
+}
+
+const runFw = <A>(what: string, o: TargetFlags, c: Context, effect: Effect.Effect<A, V4Error | CliFailure, HttpClient.HttpClient | ClientConfig>) =>
+  run(what, o, Effect.mapError(effect, explain(c)), hintFor(c))
+
+const nonEmpty = (flag: string, v: string | undefined) =>
+  v !== undefined && v.trim() === "" ? Effect.fail(usage(`${flag} needs a value, got an empty string`)) : Effect.void
+
+const parsePriority = (v: string | undefined): Effect.Effect<number | null | undefined, CliFailure> => {
+  if (v === undefined) return Effect.succeed(undefined)
+  if (v === "none" || v === "null") return Effect.succeed(null)
+  if (!/^\d+$/.test(v) || Number(v) > 2_147_483_647) {
+    return Effect.fail(usage(`--priority must be an integer between 0 and 2147483647 or none, got ${JSON.stringify(v)}`))
+  }
+  return Effect.succeed(Number(v))
+}
+
+const parseProducts = (v: string | undefined) =>
+  v === undefined ? undefined : v.split(",").map((s) => s.trim()).filter((s) => s !== "")
+
+const withZone = <A, E>(zone: string, f: (zoneId: string) => Effect.Effect<A, E, HttpClient.HttpClient | ClientConfig>) =>
+  Effect.flatMap(resolveZone(zone), (z) => f(z.id))
+
+// ---- printing ----
+
+const printFields = (fields: ReadonlyArray<readonly [string, string]>) => {
+  const width = Math.max(...fields.map(([k]) => k.length)) + 2
+  for (const [k, v] of fields) printLine(`${`${k}:`.padEnd(width)}${v}`)
+}
+
+const filterFields = (f: Filter): Array<readonly [string, string]> => [
+  ["id", f.id],
+  ["paused", f.paused ? "yes" : "no"],
+  ["description", f.description ?? "-"],
+  ...(f.ref !== undefined ? [["ref", f.ref] as const] : []),
+  ["expression", f.expression]
+]
+
+const ruleExpression = (r: Rule) => (isDeletedFilter(r.filter) ? `(filter ${r.filter.id} was deleted)` : r.filter.expression)
+
+const ruleFields = (r: Rule): Array<readonly [string, string]> => [
+  ["id", r.id],
+  ["action", r.action + (r.products ? ` (skips ${r.products.join(", ")})` : "")],
+  ["priority", r.priority === null ? "none (runs after rules with a priority)" : String(r.priority)],
+  ["paused", r.paused ? "yes" : "no"],
+  ["description", r.description ?? "-"],
+  ["filter", `${r.filter.id}${!isDeletedFilter(r.filter) && r.filter.paused ? " (paused)" : ""}`],
+  ["expression", ruleExpression(r)]
+]
+
+const rulesTable = (rules: ReadonlyArray<Rule>) =>
+  printTable(
+    ["#", "PRIORITY", "ACTION", "PAUSED", "ID", "DESCRIPTION", "EXPRESSION"],
+    orderRules(rules as ReadonlyArray<Rule & { action: FirewallAction }>).map((r, i) => [
+      i + 1,
+      r.priority ?? "none",
+      r.action,
+      r.paused ? "paused" : "",
+      r.id,
+      short(r.description ?? "", 32),
+      short(ruleExpression(r))
+    ])
+  )
+
+// ---- filters ----
+
+export const filtersList = (o: Parsed<"filtersList">) =>
+  Effect.gen(function* () {
+    const c = { zone: o.zone }
+    const contains = opt(o.expression)
+    const filters = yield* runFw("firewall filters list", o, c, withZone(o.zone, (z) => Fw.allFilters(z)))
+    const shown = contains === undefined ? filters : filters.filter((f) => f.expression.toLowerCase().includes(contains.toLowerCase()))
+    if (o.json) return printJson(shown)
+    if (shown.length === 0) return printLine(`No filters on zone ${o.zone}. Create one with: edgectl firewall filters create --zone ${o.zone} --expression '...'`)
+    printTable(["ID", "PAUSED", "DESCRIPTION", "EXPRESSION"], shown.map((f) => [f.id, f.paused ? "paused" : "", short(f.description ?? "", 32), short(f.expression)]))
+  })
+
+export const filtersCreate = (o: Parsed<"filtersCreate">) =>
+  Effect.gen(function* () {
+    yield* nonEmpty("--expression", o.expression)
+    const c = { zone: o.zone, expression: o.expression }
+    const f = yield* runFw(
+      "firewall filters create",
+      o,
+      c,
+      withZone(o.zone, (z) => Fw.createFilter(z, { expression: o.expression, description: opt(o.description), ref: opt(o.ref), paused: o.paused || undefined }))
+    )
+    if (o.json) return printJson(f)
+    printLine(`Created filter ${f.id} on zone ${o.zone}. Use it: edgectl firewall rules create --zone ${o.zone} --filter-id ${f.id} --action <action>`)
+  })
+
+export const filtersGet = (o: Parsed<"filtersGet">) =>
+  Effect.gen(function* () {
+    yield* positional("<filter-id>", o.id)
+    const f = yield* runFw("firewall filters get", o, { zone: o.zone }, withZone(o.zone, (z) => Fw.getFilter(z, o.id)))
+    if (o.json) return printJson(f)
+    printFields(filterFields(f))
+  })
+
+export const filtersUpdate = (o: Parsed<"filtersUpdate">) =>
+  Effect.gen(function* () {
+    yield* positional("<filter-id>", o.id)
+    const expression = opt(o.expression)
+    yield* nonEmpty("--expression", expression)
+    const paused = opt(o.paused)
+    if (expression === undefined && opt(o.description) === undefined && paused === undefined) {
+      return yield* Effect.fail(usage("say what to change: --expression, --description or --paused true|false"))
+    }
+    const changes = { expression, description: opt(o.description), paused: paused === undefined ? undefined : paused === "true" }
+    const f = yield* runFw("firewall filters update", o, { zone: o.zone, expression }, withZone(o.zone, (z) => Fw.updateFilter(z, o.id, changes)))
+    if (o.json) return printJson(f)
+    printLine(`Updated filter ${f.id}.`)
+    printFields(filterFields(f))
+  })
+
+const refused = (what: string, thing: string) =>
+  new CliFailure({ text: `error: ${what}: not deleting ${thing} without a confirmation: stdin is not a terminal\nhint: pass --yes to delete it`, exitCode: 1 })
+
+export const filtersDelete = (o: Parsed<"filtersDelete">) =>
+  Effect.gen(function* () {
+    const what = "firewall filters delete"
+    yield* positional("<filter-id>", o.id)
+    const done = yield* runFw(
+      what,
+      o,
+      { zone: o.zone },
+      withZone(o.zone, (z) =>
+        Effect.gen(function* () {
+          const f = yield* Fw.getFilter(z, o.id)
+          const users = (yield* Fw.allRules(z)).filter((r) => r.filter.id === f.id)
+          const answer = yield* confirm(
+            `Delete filter ${f.id} (${short(f.expression, 50)})?${users.length > 0 ? ` ${users.length} rule${users.length === 1 ? " uses" : "s use"} it and will point at a deleted filter.` : ""}`,
+            { yes: o.yes }
+          )
+          if (answer === "refused") return yield* Effect.fail(refused(what, `filter ${f.id}`))
+          if (answer === "no") return false
+          yield* Fw.deleteFilter(z, f.id)
+          return true
+        })
+      )
+    )
+    if (!done) return note("Not deleted.")
+    if (o.json) return printJson({ id: o.id })
+    printLine(`Deleted filter ${o.id}.`)
+  })
+
+// ---- rules ----
+
+export const rulesList = (o: Parsed<"rulesList">) =>
+  Effect.gen(function* () {
+    const action = opt(o.action)
+    const rules = yield* runFw("firewall rules list", o, { zone: o.zone }, withZone(o.zone, (z) => Fw.allRules(z)))
+    const shown = action === undefined ? rules : rules.filter((r) => r.action === action)
+    if (o.json) return printJson(shown)
+    if (shown.length === 0) return printLine(`No firewall rules on zone ${o.zone}. Create one with: edgectl firewall rules create --zone ${o.zone} --expression '...' --action block`)
+    rulesTable(shown)
+  })
+
+export const rulesCreate = (o: Parsed<"rulesCreate">) =>
+  Effect.gen(function* () {
+    const expression = opt(o.expression)
+    const filterId = opt(o.filterId)
+    yield* nonEmpty("--expression", expression)
+    yield* nonEmpty("--filter-id", filterId)
+    if ((expression === undefined) === (filterId === undefined)) {
+      return yield* Effect.fail(usage(expression === undefined ? "give the rule's filter: --expression E (a new filter) or --filter-id F (an existing one)" : "give --expression or --filter-id, not both"))
+    }
+    if (o.combined && filterId !== undefined) return yield* Effect.fail(usage("--combined creates a new filter; it cannot be used with --filter-id"))
+    const priority = yield* parsePriority(opt(o.priority))
+    const input = { action: o.action, priority, description: opt(o.description), products: parseProducts(opt(o.products)), paused: o.paused || undefined }
+    const c = { zone: o.zone, expression, action: o.action }
+    const result = yield* runFw(
+      "firewall rules create",
+      o,
+      c,
+      withZone(o.zone, (z) =>
+        filterId !== undefined
+          ? Effect.map(Fw.createRuleOnFilter(z, filterId, input), (rule) => ({ rule, created: false }))
+          : o.combined
+            ? Effect.map(Fw.createRuleCombined(z, { expression: expression!, description: opt(o.description) }, input), (rule) => ({ rule, created: true }))
+            : Effect.map(Fw.createRuleTwoStep(z, { expression: expression!, description: opt(o.description) }, input), (r) => ({ rule: r.rule, created: true }))
+      )
+    )
+    if (o.json) return printJson(result.rule)
+    const r = result.rule
+    printLine(
+      result.created
+        ? `Created filter ${r.filter.id} and rule ${r.id} (${r.action}) on zone ${o.zone}${o.combined ? " in one call" : ""}.`
+        : `Created rule ${r.id} (${r.action}) on filter ${r.filter.id} of zone ${o.zone}.`
+    )
+    printFields(ruleFields(r))
+  })
+
+export const rulesGet = (o: Parsed<"rulesGet">) =>
+  Effect.gen(function* () {
+    yield* positional("<rule-id>", o.id)
+    const r = yield* runFw("firewall rules get", o, { zone: o.zone }, withZone(o.zone, (z) => Fw.getRule(z, o.id)))
+    if (o.json) return printJson(r)
+    printFields(ruleFields(r))
+  })
+
+export const rulesUpdate = (o: Parsed<"rulesUpdate">) =>
+  Effect.gen(function* () {
+    yield* positional("<rule-id>", o.id)
+    if (o.pause && o.resume) return yield* Effect.fail(usage("give --pause or --resume, not both"))
+    const priority = yield* parsePriority(opt(o.priority))
+    const changes: Fw.RuleChanges = {
+      action: opt(o.action),
+      priority,
+      description: opt(o.description),
+      products: parseProducts(opt(o.products)),
+      filterId: opt(o.filterId),
+      paused: o.pause ? true : o.resume ? false : undefined
+    }
+    if (Object.values(changes).every((v) => v === undefined)) {
+      return yield* Effect.fail(usage("say what to change: --action, --priority, --description, --products, --filter-id, --pause or --resume"))
+    }
+    const r = yield* runFw("firewall rules update", o, { zone: o.zone, action: changes.action }, withZone(o.zone, (z) => Fw.updateRule(z, o.id, changes)))
+    if (o.json) return printJson(r)
+    printLine(`Updated rule ${r.id}.`)
+    printFields(ruleFields(r))
+  })
+
+export const rulesDelete = (o: Parsed<"rulesDelete">) =>
+  Effect.gen(function* () {
+    const what = "firewall rules delete"
+    yield* positional("<rule-id>", o.id)
+    const rule = yield* runFw(
+      what,
+      o,
+      { zone: o.zone },
+      withZone(o.zone, (z) =>
+        Effect.gen(function* () {
+          const r = yield* Fw.getRule(z, o.id)
+          const answer = yield* confirm(`Delete rule ${r.id} (${r.action}${r.description ? `: ${short(r.description, 40)}` : ""})? Its filter ${r.filter.id} stays.`, { yes: o.yes })
+          if (answer === "refused") return yield* Effect.fail(refused(what, `rule ${r.id}`))
+          if (answer === "no") return undefined
+          yield* Fw.deleteRule(z, r.id)
+          return r
+        })
+      )
+    )
+    if (rule === undefined) return note("Not deleted.")
+    if (o.json) return printJson({ id: rule.id, filter: { id: rule.filter.id } })
+    printLine(`Deleted rule ${rule.id}. Its filter ${rule.filter.id} stays (delete it with: edgectl firewall filters delete ${rule.filter.id} --zone ${o.zone}).`)
+  })
+
+// ---- test ----
+
+const readRequest = (file: string): Effect.Effect<unknown, CliFailure> =>
+  Effect.try({
+    try: () => JSON.parse(fs.readFileSync(file === "-" ? 0 : file, "utf8")) as unknown,
+    catch: (e) =>
+      new CliFailure({
+        text: `error: firewall test: cannot read the request from ${file}: ${e instanceof SyntaxError ? `not valid JSON (${e.message})` : (e as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : String(e)}\nhint: a request is a JSON object of field name to value, e.g. {"http.request.uri.path": "/admin", "ip.src": "192.0.2.1"}`,
+        exitCode: 1
+      })
+  })
+
+const ruleLabel = (r: Rule) => `${r.id}${r.description ? ` (${r.description})` : ""}`
+
+const printDecision = (zone: string, d: FirewallDecision & { rules: number }) => {
+  printLine(
+    d.rule === null
+      ? `No rule decides this request to zone ${zone}: it goes through (${d.evaluated} active rule${d.evaluated === 1 ? "" : "s"} evaluated).`
+      : `${d.action!.toUpperCase()}: rule ${ruleLabel(d.rule)} decides this request to zone ${zone} (rule ${d.evaluated} in evaluation order).`
+  )
+  const fields: Array<readonly [string, string]> = []
+  if (d.rule !== null) fields.push(["expression", ruleExpression(d.rule)])
+  for (const r of d.logged) fields.push(["logged by", ruleLabel(r)])
+  for (const b of d.bypassed) fields.push(["bypassed", `${b.products.join(", ")} by ${ruleLabel(b.rule)}`])
+  fields.push(["rules", `${d.rules} on the zone, ${d.evaluated} evaluated`])
+  printFields(fields)
+  for (const i of d.invalid) note(`warning: rule ${ruleLabel(i.rule)} never runs: its expression does not check (${i.diagnostics[0]?.message ?? "invalid"})`)
+}
+
+export const test = (o: Parsed<"test">) =>
+  Effect.gen(function* () {
+    const request = yield* readRequest(o.request)
+    const d = yield* runFw("firewall test", o, { zone: o.zone }, withZone(o.zone, (z) => Fw.testRequest(z, request)))
+    if (o.json) return printJson(d)
+    printDecision(o.zone, d)
+  })

@@ -1,0 +1,178 @@
+/**
+ * Firewall filters and rules (area C): the operations users run, over the v4 client. Failures are
+ * the client's tagged errors: `InvalidExpression` (with the checker's diagnostics),
+ * `DuplicateFilter` (with the existing filter's id), `QuotaExceeded` (with the id of the filter a
+ * combined call left behind). A two-step create whose second step fails says which filter exists.
+ */
+import type { HttpClient } from "@effect/platform"
+import { Chunk, Effect, Stream } from "effect"
+import { call, paginate, type ClientConfig } from "../api/client.js"
+import { FirewallEndpoints as E } from "../api/contract-firewall.js"
+import { InvalidInput, QuotaExceeded, V4ErrorClasses, type V4Error } from "../domain/errors.js"
+import { isDeletedFilter, type Filter, type FirewallAction, type FirewallDecision, type Rule } from "../domain/firewall.js"
+import { toWireDiagnostic } from "../firewall/expression.js"
+import { firewall, validateRequest, type FirewallRule, type Request } from "../rules/index.js"
+
+type Env = HttpClient.HttpClient | ClientConfig
+
+export interface FilterInput {
+  readonly expression: string
+  readonly description?: string | undefined
+  readonly paused?: boolean | undefined
+  readonly ref?: string | undefined
+}
+
+export interface RuleInput {
+  readonly action: FirewallAction
+  readonly priority?: number | null | undefined
+  readonly description?: string | undefined
+  readonly paused?: boolean | undefined
+  readonly products?: ReadonlyArray<string> | undefined
+}
+
+const zonePath = (zoneId: string) => ({ zone_id: zoneId })
+
+// ---- filters ----
+
+export const listFiltersPage = (zoneId: string, q: { page?: number; perPage?: number; expression?: string; paused?: boolean } = {}) =>
+  call(E.listFilters, { path: zonePath(zoneId), urlParams: { page: q.page, per_page: q.perPage, expression: q.expression, paused: q.paused } })
+
+export const allFilters = (zoneId: string): Effect.Effect<ReadonlyArray<Filter>, V4Error, Env> =>
+  Effect.map(
+    Stream.runCollect(paginate((page) => call(E.listFilters, { path: zonePath(zoneId), urlParams: { page, per_page: 100 } }))),
+    Chunk.toReadonlyArray
+  )
+
+export const createFilter = (zoneId: string, f: FilterInput): Effect.Effect<Filter, V4Error, Env> =>
+  Effect.map(call(E.createFilters, { path: zonePath(zoneId), payload: [f] }), (fs) => fs[0]!)
+
+export const getFilter = (zoneId: string, id: string) => call(E.getFilter, { path: { zone_id: zoneId, filter_id: id } })
+
+/** Changes some fields of a filter: reads it, then PUTs it whole (omitted fields would be erased). */
+export type FilterChanges = { readonly [K in keyof FilterInput]?: FilterInput[K] | undefined }
+
+export const updateFilter = (zoneId: string, id: string, changes: FilterChanges): Effect.Effect<Filter, V4Error, Env> =>
+  Effect.flatMap(getFilter(zoneId, id), (f) =>
+    call(E.updateFilter, { path: { zone_id: zoneId, filter_id: id }, payload: { ...f, ...defined(changes) } })
+  )
+
+export const deleteFilter = (zoneId: string, id: string) =>
+  Effect.as(call(E.deleteFilter, { path: { zone_id: zoneId, filter_id: id } }), { id })
+
+// ---- rules ----
+
+export const listRulesPage = (zoneId: string, q: { page?: number; perPage?: number; action?: string; paused?: boolean } = {}) =>
+  call(E.listRules, { path: zonePath(zoneId), urlParams: { page: q.page, per_page: q.perPage, action: q.action, paused: q.paused } })
+
+/** Every rule of the zone, in the platform's listing order. */
+export const allRules = (zoneId: string): Effect.Effect<ReadonlyArray<Rule>, V4Error, Env> =>
+  Effect.map(
+    Stream.runCollect(paginate((page) => call(E.listRules, { path: zonePath(zoneId), urlParams: { page, per_page: 100 } }))),
+    Chunk.toReadonlyArray
+  )
+
+export const getRule = (zoneId: string, id: string) => call(E.getRule, { path: { zone_id: zoneId, rule_id: id } })
+
+const defined = <T extends object>(o: T): Partial<T> =>
+  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>
+
+const ruleBody = (r: RuleInput) => defined({ action: r.action, priority: r.priority, description: r.description, paused: r.paused, products: r.products })
+
+/** A rule on an existing filter (reused by as many rules as needed). */
+export const createRuleOnFilter = (zoneId: string, filterId: string, r: RuleInput): Effect.Effect<Rule, V4Error, Env> =>
+  Effect.map(call(E.createRules, { path: zonePath(zoneId), payload: [{ ...ruleBody(r), filter: { id: filterId } }] }), (rs) => rs[0]!)
+
+/** The combined call: the filter and the rule in one request (the spec's emergency path). */
+export const createRuleCombined = (zoneId: string, filter: FilterInput, r: RuleInput): Effect.Effect<Rule, V4Error, Env> =>
+  Effect.map(call(E.createRules, { path: zonePath(zoneId), payload: [{ ...ruleBody(r), filter: defined(filter) }] }), (rs) => rs[0]!)
+
+/** The same error, saying first what exists now; a QuotaExceeded also names the filter left. */
+const withFilterLeft = (e: V4Error, filter: Filter): V4Error => {
+  const message = `filter ${filter.id} was created, the rule was not: ${e.message}`
+  const meta = { ...((e.meta as object | undefined) ?? {}), filter_id: filter.id }
+  if (e._tag === "QuotaExceeded") return new QuotaExceeded({ code: e.code, message, filterId: filter.id, meta })
+  if (e._tag === "DuplicateFilter") return new V4ErrorClasses.DuplicateFilter({ code: e.code, message, existingId: e.existingId, meta })
+  if (e._tag === "InvalidExpression") return new V4ErrorClasses.InvalidExpression({ code: e.code, message, diagnostics: e.diagnostics, meta })
+  const Cls = V4ErrorClasses[e._tag] as unknown as new (args: object) => V4Error
+  return new Cls({ code: e.code, message, meta, ...(e._tag === "ApiError" ? { status: e.status } : {}) })
+}
+
+/**
+ * The recommended two-step flow: create the filter, then the rule referencing it. When the second
+ * step fails the error says that the filter exists (`meta.filter_id`, or `filterId` on a quota).
+ */
+export const createRuleTwoStep = (zoneId: string, filter: FilterInput, r: RuleInput): Effect.Effect<{ rule: Rule; filter: Filter }, V4Error, Env> =>
+  Effect.flatMap(createFilter(zoneId, filter), (f) =>
+    createRuleOnFilter(zoneId, f.id, r).pipe(
+      Effect.map((rule) => ({ rule, filter: f })),
+      Effect.mapError((e) => withFilterLeft(e, f))
+    )
+  )
+
+export type RuleChanges = { readonly [K in keyof RuleInput]?: RuleInput[K] | undefined } & {
+  /** Points the rule at another existing filter. */
+  readonly filterId?: string | undefined
+}
+
+/** Changes some fields of a rule: reads it and PUTs it whole, referencing its filter by id only. */
+export const updateRule = (zoneId: string, id: string, changes: RuleChanges): Effect.Effect<Rule, V4Error, Env> =>
+  Effect.flatMap(getRule(zoneId, id), (rule) => {
+    const action = changes.action ?? rule.action
+    const products = changes.products ?? (action === "bypass" ? rule.products : undefined)
+    const payload = defined({
+      id,
+      action,
+      priority: changes.priority === undefined ? rule.priority : changes.priority,
+      paused: changes.paused ?? rule.paused,
+      description: changes.description ?? rule.description,
+      ref: rule.ref,
+      products,
+      filter: { id: changes.filterId ?? rule.filter.id }
+    })
+    return call(E.updateRule, { path: { zone_id: zoneId, rule_id: id }, payload })
+  })
+
+export const setRulePaused = (zoneId: string, id: string, paused: boolean) => updateRule(zoneId, id, { paused })
+
+/** Deletes a rule; its filter stays. */
+export const deleteRule = (zoneId: string, id: string) => Effect.as(call(E.deleteRule, { path: { zone_id: zoneId, rule_id: id } }), { id })
+
+// ---- decisions ----
+
+const asFirewallRule = (r: Rule): FirewallRule => ({
+  id: r.id,
+  priority: r.priority,
+  paused: r.paused,
+  action: r.action as FirewallAction,
+  ...(r.products ? { products: r.products } : {}),
+  ...(r.description !== undefined ? { description: r.description } : {}),
+  // A rule whose filter was deleted or is paused never matches.
+  expression: isDeletedFilter(r.filter) || r.filter.paused ? "false" : r.filter.expression
+})
+
+/** Which of the given rules decides the request (src/rules' firewall: the platform's order). */
+export const decide = (rules: ReadonlyArray<Rule>, request: Request): FirewallDecision => {
+  const byId = new Map(rules.map((r) => [r.id, r]))
+  const fw = firewall(rules.map(asFirewallRule))
+  const d = fw.decide(request)
+  return {
+    action: d.action ?? null,
+    rule: d.rule ? byId.get(d.rule.id)! : null,
+    logged: d.logged.map((r) => byId.get(r.id)!),
+    bypassed: d.bypassed.map((b) => ({ rule: byId.get(b.rule.id)!, products: b.products })),
+    evaluated: d.evaluated,
+    invalid: fw.invalid.map((i) => ({ rule: byId.get(i.rule.id)!, diagnostics: i.diagnostics.map(toWireDiagnostic) }))
+  }
+}
+
+/** Evaluates the zone's active rules against a request (field name to value, see src/rules). */
+export const testRequest = (zoneId: string, request: unknown): Effect.Effect<FirewallDecision & { rules: number }, V4Error, Env> => {
+  const problems = validateRequest(request)
+  if (problems.length > 0) {
+    const p = problems[0]!
+    return Effect.fail(
+      new InvalidInput({ message: `request field ${p.field || "(the request)"}: ${p.message}${problems.length > 1 ? ` (and ${problems.length - 1} more)` : ""}` })
+    )
+  }
+  return Effect.map(allRules(zoneId), (rules) => ({ ...decide(rules, request as Request), rules: rules.length }))
+}

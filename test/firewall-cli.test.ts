@@ -1,0 +1,162 @@
+/**
+ * `edgectl firewall …` as a child process on the embedded platform: every command with --json
+ * parsed and asserted; the two-step flow, --filter-id, --combined, the quota case saying which
+ * filter exists and how to reuse or remove it, invalid expressions with carets, usage errors
+ * (exit 2), refused deletes off a terminal, and `firewall test` naming the deciding rule.
+ */
+import Database from "better-sqlite3"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { beforeAll, describe, expect, it } from "vitest"
+import { insertRules } from "../src/store/firewall-repo.js"
+import { hexId } from "../src/store/world.js"
+import { edgectl, json, tempDir } from "./helpers-cli.js"
+
+interface Filter { id: string; paused: boolean; expression: string; description?: string }
+interface Rule { id: string; paused: boolean; action: string; priority: number | null; description?: string; products?: Array<string>; filter: Filter | { id: string; deleted: true } }
+
+let cwd: string
+const fw = (args: ReadonlyArray<string>, input?: string) => edgectl(["firewall", ...args], { cwd, ...(input !== undefined ? { input } : {}) })
+
+beforeAll(() => {
+  cwd = tempDir("edgectl-fw-cli-")
+})
+
+describe("edgectl firewall filters", () => {
+  it("create, list, get, update and delete with --json", () => {
+    const f = json<Filter>(fw(["filters", "create", "--zone", "acme.org", "--expression", 'http.host eq "f.acme.org"', "--description", "f", "--json"]))
+    expect(f).toMatchObject({ paused: false, expression: 'http.host eq "f.acme.org"', description: "f" })
+    expect(json<Array<Filter>>(fw(["filters", "list", "--zone", "acme.org", "--json"])).map((x) => x.id)).toContain(f.id)
+    expect(json<Filter>(fw(["filters", "get", f.id, "--zone", "acme.org", "--json"]))).toEqual(f)
+    const u = json<Filter>(fw(["filters", "update", f.id, "--zone", "acme.org", "--paused", "true", "--expression", 'http.host eq "g.acme.org"', "--json"]))
+    expect(u).toMatchObject({ id: f.id, paused: true, expression: 'http.host eq "g.acme.org"', description: "f" })
+    const refused = fw(["filters", "delete", f.id, "--zone", "acme.org"])
+    expect(refused.status).toBe(1)
+    expect(refused.stderr).toContain("pass --yes")
+    expect(json(fw(["filters", "delete", f.id, "--zone", "acme.org", "--yes", "--json"]))).toEqual({ id: f.id })
+    expect(fw(["filters", "get", f.id, "--zone", "acme.org"]).status).toBe(1)
+  })
+
+  it("prints an invalid expression with carets and one error line (exit 1)", () => {
+    const r = fw(["filters", "create", "--zone", "acme.org", "--expression", 'http.hots eq "x"'])
+    expect(r.status).toBe(1)
+    expect(r.stdout).toBe("")
+    expect(r.stderr).toContain("error[unknown-field]")
+    expect(r.stderr).toContain("^^^^^^^^^")
+    expect(r.stderr).toMatch(/error: firewall filters create: invalid expression: unknown field `http.hots` \(at character 1\) \[code 10110\]/)
+  })
+
+  it("refuses usage errors with exit 2", () => {
+    expect(fw(["filters", "create", "--zone", "acme.org"]).status).toBe(2)
+    expect(fw(["filters", "update", "0".repeat(32), "--zone", "acme.org"]).status).toBe(2)
+    expect(fw(["filters", "create", "--zone", "acme.org", "--expression", " "]).status).toBe(2)
+  })
+})
+
+describe("edgectl firewall rules", () => {
+  it("lists the demo rules in evaluation order (human and --json)", () => {
+    const rules = json<Array<Rule>>(fw(["rules", "list", "--zone", "acme.com", "--json"]))
+    expect(rules).toHaveLength(6)
+    const table = fw(["rules", "list", "--zone", "acme.com"])
+    expect(table.status).toBe(0)
+    const lines = table.stdout.trim().split("\n")
+    expect(lines[0]).toMatch(/^#\s+PRIORITY\s+ACTION\s+PAUSED\s+ID/)
+    expect(lines[1]).toContain("allow office logins")
+    expect(lines[6]).toContain("paused")
+    expect(json<Array<Rule>>(fw(["rules", "list", "--zone", "acme.com", "--action", "bypass", "--json"]))[0]!.products).toEqual(["waf"])
+  })
+
+  it("creates in two steps, reuses a filter with --filter-id, uses one call with --combined", () => {
+    const r = json<Rule>(fw(["rules", "create", "--zone", "acme.io", "--expression", 'http.request.uri.path eq "/two"', "--action", "block", "--priority", "5", "--description", "two", "--json"]))
+    expect(r).toMatchObject({ action: "block", priority: 5, paused: false, description: "two", filter: { expression: 'http.request.uri.path eq "/two"' } })
+    const again = json<Rule>(fw(["rules", "create", "--zone", "acme.io", "--filter-id", r.filter.id, "--action", "log", "--json"]))
+    expect(again.filter.id).toBe(r.filter.id)
+    expect(again.priority).toBeNull()
+    const c = json<Rule>(fw(["rules", "create", "--zone", "acme.io", "--expression", 'http.request.uri.path eq "/one"', "--action", "bypass", "--products", "waf,bic", "--combined", "--json"]))
+    expect(c).toMatchObject({ action: "bypass", products: ["waf", "bic"] })
+    expect(json<Rule>(fw(["rules", "get", c.id, "--zone", "acme.io", "--json"]))).toEqual(c)
+    const human = fw(["rules", "create", "--zone", "acme.io", "--expression", 'http.request.uri.path eq "/human"', "--action", "allow"])
+    expect(human.stdout).toMatch(/^Created filter [0-9a-f]{32} and rule [0-9a-f]{32} \(allow\) on zone acme.io\./)
+  })
+
+  it("a duplicate expression says which filter exists and how to reuse it", () => {
+    const r = fw(["rules", "create", "--zone", "acme.io", "--expression", 'http.request.uri.path eq "/two"', "--action", "block"])
+    expect(r.status).toBe(1)
+    expect(r.stderr).toMatch(/\[code 10102\]\nhint: reuse it: edgectl firewall rules create --zone acme.io --filter-id [0-9a-f]{32} --action block/)
+  })
+
+  it("updates: pause, resume, priority none, action; a filter is never changed through a rule", () => {
+    const r = json<Rule>(fw(["rules", "create", "--zone", "acme.io", "--expression", 'http.request.uri.path eq "/upd"', "--action", "block", "--priority", "9", "--json"]))
+    expect(json<Rule>(fw(["rules", "update", r.id, "--zone", "acme.io", "--pause", "--json"])).paused).toBe(true)
+    const u = json<Rule>(fw(["rules", "update", r.id, "--zone", "acme.io", "--resume", "--priority", "none", "--action", "managed_challenge", "--json"]))
+    expect(u).toMatchObject({ paused: false, priority: null, action: "managed_challenge", filter: r.filter })
+    expect(fw(["rules", "update", r.id, "--zone", "acme.io"]).status).toBe(2)
+    expect(fw(["rules", "update", r.id, "--zone", "acme.io", "--pause", "--resume"]).status).toBe(2)
+    expect(fw(["rules", "update", r.id, "--zone", "acme.io", "--priority", "-3"]).status).toBe(2)
+  })
+
+  it("deletes a rule (its filter stays) with --yes; refuses off a terminal without it", () => {
+    const r = json<Rule>(fw(["rules", "create", "--zone", "acme.io", "--expression", 'http.request.uri.path eq "/del"', "--action", "block", "--json"]))
+    const refused = fw(["rules", "delete", r.id, "--zone", "acme.io"])
+    expect(refused.status).toBe(1)
+    expect(refused.stderr).toContain("--yes")
+    expect(json(fw(["rules", "delete", r.id, "--zone", "acme.io", "--yes", "--json"]))).toEqual({ id: r.id, filter: { id: r.filter.id } })
+    expect(json<Filter>(fw(["filters", "get", r.filter.id, "--zone", "acme.io", "--json"])).id).toBe(r.filter.id)
+  })
+
+  it("usage: a filter is needed, once", () => {
+    expect(fw(["rules", "create", "--zone", "acme.io", "--action", "block"]).status).toBe(2)
+    expect(fw(["rules", "create", "--zone", "acme.io", "--action", "block", "--expression", "ssl", "--filter-id", "x"]).status).toBe(2)
+    expect(fw(["rules", "create", "--zone", "acme.io", "--action", "deny", "--expression", "ssl"]).status).toBe(2)
+  })
+
+  it("over quota: the two-step flow says the filter exists and how to reuse or remove it", () => {
+    // initech-dev.com is a pro zone (20 rules): filled through the store the CLI just created.
+    const f = json<Filter>(fw(["filters", "create", "--zone", "initech-dev.com", "--expression", 'http.request.uri.path eq "/fill"', "--json"]))
+    const db = new Database(path.join(cwd, ".edgectl", "state", "platform.sqlite"))
+    insertRules(db, hexId("zone", "initech-dev.com"), Array.from({ length: 20 }, () => ({ filter_id: f.id, action: "log" })), "2024-07-01T00:00:00.000000Z")
+    db.close()
+    const r = fw(["rules", "create", "--zone", "initech-dev.com", "--expression", 'http.request.uri.path eq "/late"', "--action", "block"])
+    expect(r.status).toBe(1)
+    const id = /filter ([0-9a-f]{32}) was created, the rule was not/.exec(r.stderr)?.[1]
+    expect(id).toBeDefined()
+    expect(r.stderr).toContain("[code 10200]")
+    expect(r.stderr).toContain(`hint: reuse it: edgectl firewall rules create --zone initech-dev.com --filter-id ${id} --action block; or remove it: edgectl firewall filters delete ${id} --zone initech-dev.com --yes`)
+    const combined = fw(["rules", "create", "--zone", "initech-dev.com", "--expression", 'http.request.uri.path eq "/later"', "--action", "block", "--combined"])
+    expect(combined.status).toBe(1)
+    expect(combined.stderr).toMatch(/filter [0-9a-f]{32} was created without its rule/)
+    expect(combined.stderr).toContain("hint: reuse it:")
+  }, 60_000)
+})
+
+describe("edgectl firewall test", () => {
+  it("prints the deciding rule and action (human and --json)", () => {
+    const file = path.join(cwd, "req.json")
+    fs.writeFileSync(file, JSON.stringify({ "http.request.uri.path": "/wp-login.php", "ip.src": "198.51.100.9", "http.user_agent": "Mozilla", "http.request.method": "GET" }))
+    const d = json<{ action: string; rule: Rule; evaluated: number; rules: number }>(fw(["test", "--zone", "acme.com", "--request", file, "--json"]))
+    expect(d.action).toBe("managed_challenge")
+    expect(d.rule.description).toBe("challenge other logins")
+    const office = path.join(cwd, "office.json")
+    fs.writeFileSync(office, JSON.stringify({ "http.request.uri.path": "/wp-login.php", "ip.src": "203.0.113.7" }))
+    const human = fw(["test", "--zone", "acme.com", "--request", office])
+    expect(human.stdout).toMatch(/^ALLOW: rule [0-9a-f]{32} \(allow office logins\) decides this request to zone acme.com/)
+    const api = path.join(cwd, "api.json")
+    fs.writeFileSync(api, JSON.stringify({ "http.request.uri.path": "/api/orders", "http.request.method": "POST", "http.user_agent": "Mozilla" }))
+    const logged = json<{ action: string | null; logged: Array<Rule> }>(fw(["test", "--zone", "acme.com", "--request", api, "--json"]))
+    expect(logged.action).toBeNull()
+    expect(logged.logged.map((r) => r.description)).toEqual(["log api writes"])
+    expect(fw(["test", "--zone", "acme.com", "--request", api]).stdout).toMatch(/^No rule decides this request to zone acme.com: it goes through[^\n]*\n[\s\S]*logged by:\s+[0-9a-f]{32} \(log api writes\)/)
+  })
+
+  it("refuses a request that is not JSON or has an unknown field", () => {
+    const bad = path.join(cwd, "bad.json")
+    fs.writeFileSync(bad, "{")
+    const r = fw(["test", "--zone", "acme.com", "--request", bad])
+    expect(r.status).toBe(1)
+    expect(r.stderr).toContain("not valid JSON")
+    fs.writeFileSync(bad, JSON.stringify({ "http.hots": "x" }))
+    const u = fw(["test", "--zone", "acme.com", "--request", bad])
+    expect(u.status).toBe(1)
+    expect(u.stderr).toContain("request field http.hots")
+  })
+})
