@@ -221,7 +221,10 @@ export class PageLog {
   restore(mainFile: string, bookmark: string): number {
     const { seq } = this.check(bookmark)
     const size = this.sizeAt(seq)
-    const changed = this.db.prepare("SELECT DISTINCT pgno FROM pages WHERE seq > ?").pluck().all(seq) as Array<number>
+    const changed = new Set(this.db.prepare("SELECT DISTINCT pgno FROM pages WHERE seq > ?").pluck().all(seq) as Array<number>)
+    // A later commit that shrank the file (a restore) dropped pages that the bookmark still has.
+    const smallest = this.db.prepare("SELECT min(size) FROM commits WHERE seq > ?").pluck().get(seq) as number | null
+    if (smallest !== null) for (let p = smallest + 1; p <= size; p++) changed.add(p)
     const at = this.db.prepare("SELECT data FROM pages WHERE pgno = ? AND seq <= ? ORDER BY seq DESC LIMIT 1").pluck()
     const images = new Map<number, Buffer>()
     for (const pgno of changed) {

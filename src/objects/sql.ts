@@ -3,7 +3,7 @@
 // while an iterator is open, and a cursor must not block the object's other storage calls), and
 // the counters grow as the cursor is consumed, as the platform reports them.
 import type Database from "better-sqlite3"
-import { guardStatement, splitSql } from "./sql-text.js"
+import { guardStatement, splitSql, type SqlStatement } from "./sql-text.js"
 
 export type SqlValue = ArrayBuffer | string | number | null
 type Row = Record<string, SqlValue>
@@ -25,6 +25,7 @@ export interface SqlHooks {
 
 const FATAL = /^SQLITE_(FULL|IOERR|CORRUPT|NOMEM|CANTOPEN|READONLY|NOTADB)/
 const CACHE_LIMIT = 500
+const DDL = new Set(["CREATE", "DROP", "ALTER"])
 
 export const sqlError = (e: unknown): Error => {
   if (e instanceof RangeError && /parameter|bind/i.test(e.message)) {
@@ -81,34 +82,37 @@ export class SqlStorage {
     this.cache.clear()
   }
 
-  private prepare(query: string): ReadonlyArray<Prepared> {
+  private prepareOne(st: SqlStatement): Prepared {
+    let stmt: Database.Statement
+    try {
+      stmt = this.db.prepare(st.text)
+    } catch (e) {
+      throw sqlError(e)
+    }
+    const reader = stmt.reader
+    if (reader) stmt.raw(true)
+    const first = st.words[0]!.toUpperCase()
+    return {
+      stmt,
+      reader,
+      readonly: stmt.readonly,
+      ddl: first === "CREATE" || first === "DROP" || first === "ALTER",
+      columns: reader ? stmt.columns().map((c) => c.name) : []
+    }
+  }
+
+  // Statements are prepared as they run when the query changes the schema (a later statement may
+  // name a table created by an earlier one); other queries are prepared once and kept.
+  private prepare(query: string): ReadonlyArray<Prepared | SqlStatement> {
     const hit = this.cache.get(query)
     if (hit !== undefined) return hit
     const statements = splitSql(query)
     if (statements.length === 0) throw new Error("sql.exec(): the query contains no SQL statement")
     for (const st of statements) guardStatement(st)
-    const prepared = statements.map((st): Prepared => {
-      let stmt: Database.Statement
-      try {
-        stmt = this.db.prepare(st.text)
-      } catch (e) {
-        throw sqlError(e)
-      }
-      const reader = stmt.reader
-      if (reader) stmt.raw(true)
-      const first = st.words[0]!.toUpperCase()
-      return {
-        stmt,
-        reader,
-        readonly: stmt.readonly,
-        ddl: first === "CREATE" || first === "DROP" || first === "ALTER",
-        columns: reader ? stmt.columns().map((c) => c.name) : []
-      }
-    })
-    if (!prepared.some((p) => p.ddl)) {
-      if (this.cache.size >= CACHE_LIMIT) this.cache.delete(this.cache.keys().next().value!)
-      this.cache.set(query, prepared)
-    }
+    if (statements.some((st) => DDL.has(st.words[0]!.toUpperCase()))) return statements
+    const prepared = statements.map((st) => this.prepareOne(st))
+    if (this.cache.size >= CACHE_LIMIT) this.cache.delete(this.cache.keys().next().value!)
+    this.cache.set(query, prepared)
     return prepared
   }
 
@@ -122,7 +126,8 @@ export class SqlStorage {
     let columns: ReadonlyArray<string> = []
     const last = prepared.length - 1
     for (let i = 0; i <= last; i++) {
-      const p = prepared[i]!
+      const item = prepared[i]!
+      const p = "stmt" in item ? item : this.prepareOne(item)
       const a = i === last ? args : []
       if (!p.readonly) this.hooks.beforeWrite()
       try {
