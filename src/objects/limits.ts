@@ -1,7 +1,8 @@
 // The platform's storage limits (spec area F, "Limits") and the exceptions that name them.
 // The local simulator enforces none of these (peers.md 5.1); we do, so code that would fail in
 // production fails here first, with the limit and the actual size in the message.
-import { deserialize, serialize } from "node:v8"
+import { deserialize } from "node:v8"
+import { fastSerialize } from "./v8-fast.js"
 
 export const MAX_KEYS = 128
 export const MAX_KEY_BYTES = 2048
@@ -39,7 +40,7 @@ export const encodeValue = (value: unknown, method: string, key: string): Buffer
   if (value === undefined) throw new TypeError(`${method}() called with undefined value (key "${short(key)}").`)
   let buf: Buffer
   try {
-    buf = serialize(value)
+    buf = fastSerialize(value)
   } catch (e) {
     const err = new Error(`${method}(): the value of key "${short(key)}" cannot be stored: ${(e as Error).message}`)
     err.name = "DataCloneError"

@@ -105,3 +105,20 @@ describe("ctx.storage key-value methods", () => {
     expect(await s.getAlarm()).toBe(at)
   })
 })
+
+describe("value serialization", () => {
+  it("the fast writer's bytes read back with node:v8 exactly as node:v8's own bytes do", async () => {
+    const { fastSerialize } = await import("../../src/objects/v8-fast.js")
+    const { deserialize, serialize } = await import("node:v8")
+    const samples: Array<unknown> = [
+      1, -1, 0, -0, 2 ** 30, -(2 ** 30), 2 ** 31, 1.5, Number.NaN, "", "abc", "é", "ü€", "a😀b", true, false, null,
+      { a: 1, b: "é€", c: [1, 2, { d: null }] }, [], [1, "two", [3]], { "0": 1, x: 2 }, "€".repeat(300), ["€", "a€", 1, "aa€"],
+      [1, , 3], new Date(1), new Map([[1, 2]]), new Uint8Array([1, 2]), Object.assign(Object.create(null), { a: 1 })
+    ]
+    for (const v of samples) expect(deserialize(fastSerialize(v))).toStrictEqual(deserialize(serialize(v)))
+    const cyclic: Record<string, unknown> = {}
+    cyclic.self = cyclic
+    const back = deserialize(fastSerialize(cyclic)) as Record<string, unknown>
+    expect(back.self).toBe(back)
+  })
+})
