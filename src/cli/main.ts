@@ -7,6 +7,7 @@ import { accounts, certs, dns, zones } from "./commands/zones.js"
 import { esc } from "./commands/esc.js"
 import { invites } from "./commands/invites.js"
 import { kv, rewriteColonSpelling } from "./commands/kv/index.js"
+import { objects } from "./commands/objects.js"
 import { rules } from "./commands/rules.js"
 import { serve } from "./commands/serve.js"
 import { openTui, tui } from "./commands/tui.js"
@@ -16,7 +17,7 @@ const VERSION = "0.1.0"
 
 const root = Command.make("edgectl").pipe(
   Command.withDescription("terminal UI, CLI and migration assistant for the edge platform's v4 API (local by default, --remote for the real platform)"),
-  Command.withSubcommands([zones, dns, certs, accounts, invites, rules, kv, esc, serve, tui])
+  Command.withSubcommands([zones, dns, certs, accounts, invites, rules, kv, esc, objects, serve, tui])
 )
 
 const cli = Command.run(root, { name: "edgectl", version: VERSION })
