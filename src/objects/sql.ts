@@ -119,7 +119,16 @@ export class SqlStorage {
   exec<T extends Row = Row>(query: string, ...bindings: Array<unknown>): SqlStorageCursor<T> {
     if (typeof query !== "string") throw new TypeError("sql.exec(): the query must be a string")
     const prepared = this.prepare(query)
-    const args = bindings.length === 0 ? bindings : bindings.map(bind)
+    const args = bindings
+    for (let i = 0; i < args.length; i++) {
+      const v = args[i]
+      if (typeof v !== "number" && typeof v !== "string" && v !== null) args[i] = bind(v)
+    }
+    // The common case: one statement, prepared before.
+    if (prepared.length === 1) {
+      const p = prepared[0]!
+      if ("stmt" in p && !p.ddl) return this.one(p, args) as SqlStorageCursor<T>
+    }
     let read = 0
     let written = 0
     let rows: Array<Array<unknown>> = []
@@ -155,7 +164,28 @@ export class SqlStorage {
     }
     return new SqlStorageCursor<T>(columns, rows, read, written)
   }
+
+  private one(p: Prepared, args: Array<unknown>): SqlStorageCursor {
+    try {
+      if (!p.readonly) this.hooks.beforeWrite()
+      if (p.reader) {
+        const rows = p.stmt.all(...args) as Array<Array<unknown>>
+        return new SqlStorageCursor(p.columns, rows, 0, p.readonly ? 0 : rows.length)
+      }
+      const info = p.stmt.run(...args)
+      const n = p.readonly ? 0 : info.changes
+      return new SqlStorageCursor(NO_COLUMNS, NO_ROWS, n, n)
+    } catch (e) {
+      const err = sqlError(e)
+      const code = (err as { code?: string }).code
+      if (code !== undefined && FATAL.test(code)) this.hooks.fatal(err)
+      throw err
+    }
+  }
 }
+
+const NO_COLUMNS: ReadonlyArray<string> = []
+const NO_ROWS: Array<Array<unknown>> = []
 
 export class SqlStorageCursor<T extends Row = Row> implements IterableIterator<T> {
   readonly columnNames: Array<string>
