@@ -80,11 +80,11 @@ const requireBanner = "import { createRequire as __cr } from 'node:module'; cons
 // The ESM build that ships (TUI path).
 await build({
   ...common,
-  entryPoints: { main: "src/cli/main.ts", tui: "tui/app.tsx" },
+  entryPoints: { main: "src/cli/main.ts", tui: "tui/app.tsx", objects: "src/objects/index.ts" },
   outdir: "dist",
   format: "esm",
   splitting: true,
-  external: ["better-sqlite3"],
+  external: ["better-sqlite3", "esbuild"],
   plugins: [configFileStub, fastCheckStub],
   banner: { js: requireBanner }
 })
@@ -102,7 +102,7 @@ try {
     format: "esm",
     splitting: true,
     minify: false,
-    external: ["better-sqlite3"],
+    external: ["better-sqlite3", "esbuild"],
     plugins: [configFileStub, fastCheckStub, tuiOutside],
     banner: { js: requireBanner }
   })
@@ -132,7 +132,7 @@ try {
     outfile: "dist/edgectl.cjs",
     format: "cjs",
     write: false,
-    external: ["bindings", "better-sqlite3/package.json", "*.node"],
+    external: ["bindings", "better-sqlite3/package.json", "*.node", "esbuild"],
     // The ESM chunks' `createRequire(import.meta.url)`: the launcher passes the script's URL.
     define: { "import.meta.url": "__edgectl_url" },
     plugins: [tuiOutside, sqliteAddon]

@@ -7,7 +7,7 @@ import { ManagedRuntime } from "effect"
 import { Box, render, useApp } from "ink"
 import { useCallback, useEffect, useState } from "react"
 import { ClientConfig } from "../src/api/client.js"
-import { clientLayer } from "../src/api/target.js"
+import { clientLayer, stateDir } from "../src/api/target.js"
 import { CommandPalette, type PaletteChoice } from "./components/command-palette.js"
 import { ErrorBoundary } from "./components/error-boundary.js"
 import { Footer } from "./components/footer.js"
@@ -24,6 +24,8 @@ import { PlaceholderScreen } from "./screens/placeholder.js"
 import { Screens } from "./screens/registry.js"
 import { KvScreen } from "./screens/kv.js"
 import { WafScreen } from "./screens/waf.js"
+import { ObjectsScreen } from "./screens/objects.js"
+import { ObjectsDirContext } from "./screens/objects-data.js"
 import { ZonesScreen } from "./screens/zones.js"
 import { UiProvider, useUiActions, useUiState } from "./state.js"
 import { PaneContext, useTerminalSize } from "./terminal.js"
@@ -150,6 +152,7 @@ function MainPane({ config, overlay }: { config: Query<ClientConfig>; overlay: b
           <KvScreen active={screen === "kv" && !overlay} />
         </Box>
       ) : null}
+      {screen === "objects" ? <ObjectsScreen active={!overlay} /> : null}
       {info && !info.ready ? <PlaceholderScreen screen={info} /> : null}
     </>
   )
@@ -164,7 +167,12 @@ export async function runTui(options: { remote: boolean; persistTo?: string }): 
   const fullScreen = process.stdout.isTTY === true
   if (fullScreen) process.stdout.write(AltScreenOn)
   try {
-    const app = render(<App runtime={runtime} target={options.remote ? "remote" : "local"} />, { exitOnCtrlC: false })
+    const app = render(
+      <ObjectsDirContext.Provider value={stateDir(options)}>
+        <App runtime={runtime} target={options.remote ? "remote" : "local"} />
+      </ObjectsDirContext.Provider>,
+      { exitOnCtrlC: false }
+    )
     await app.waitUntilExit()
   } finally {
     if (fullScreen) process.stdout.write(AltScreenOff)

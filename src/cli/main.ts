@@ -9,6 +9,7 @@ import { firewall } from "./commands/firewall/index.js"
 import { invites } from "./commands/invites.js"
 import { kv, rewriteColonSpelling } from "./commands/kv/index.js"
 import { check, lsp } from "./commands/lsp.js"
+import { objects } from "./commands/objects.js"
 import { rules } from "./commands/rules.js"
 import { serve } from "./commands/serve.js"
 import { waf } from "./commands/waf.js"
@@ -19,7 +20,7 @@ const VERSION = "0.1.0"
 
 const root = Command.make("edgectl").pipe(
   Command.withDescription("terminal UI, CLI and migration assistant for the edge platform's v4 API (local by default, --remote for the real platform)"),
-  Command.withSubcommands([zones, dns, certs, accounts, invites, rules, kv, esc, firewall, waf, check, lsp, serve, tui])
+  Command.withSubcommands([zones, dns, certs, accounts, invites, rules, kv, esc, firewall, waf, objects, check, lsp, serve, tui])
 )
 
 const cli = Command.run(root, { name: "edgectl", version: VERSION })

@@ -15,5 +15,5 @@ export const Screens: ReadonlyArray<ScreenInfo> = [
   { id: "firewall", title: "Firewall", about: "firewall filters and rules", ready: true },
   { id: "waf", title: "WAF", about: "the WAF migration", ready: true },
   { id: "kv", title: "KV", about: "key-value namespaces and keys", ready: true },
-  { id: "objects", title: "Objects", about: "stateful object storage", ready: false }
+  { id: "objects", title: "Objects", about: "stateful object storage", ready: true }
 ]

@@ -1,0 +1,235 @@
+/** What the `edgectl objects` commands do (loaded when one runs). */
+import { Effect, Option } from "effect"
+import * as fs from "node:fs"
+import * as http from "node:http"
+import * as path from "node:path"
+import { CLASS_NAME, DEFAULT_PERSIST_TO, listStored, objectDir, rememberName, resolveId } from "../../objects/ids.js"
+import { ObjectHost } from "../../objects/host.js"
+import { ObjectStorage } from "../../objects/storage.js"
+import { printJson, printLine, printTable, note } from "../output.js"
+import { CliFailure, usage } from "../run.js"
+
+interface Common {
+  readonly json: boolean
+  readonly persistTo: Option.Option<string>
+}
+interface Target extends Common {
+  readonly className: string
+  readonly name: string
+}
+
+const stateDir = (o: Common) => path.resolve(Option.getOrElse(o.persistTo, () => DEFAULT_PERSIST_TO))
+const failure = (what: string, e: unknown) => new CliFailure({ text: `error: ${what}: ${e instanceof Error ? e.message : String(e)}`, exitCode: 1 })
+
+// Opens the object's storage for the duration of `f`; the object need not exist yet for writes.
+const withStorage = <A>(what: string, o: Target, mustExist: boolean, f: (s: ObjectStorage) => Promise<A>): Effect.Effect<A, CliFailure> =>
+  Effect.suspend(() => {
+    if (!CLASS_NAME.test(o.className)) return Effect.fail(usage(`${what}: not a class name: ${JSON.stringify(o.className)}`))
+    const id = resolveId(o.className, o.name)
+    const dir = objectDir(stateDir(o), o.className, id)
+    if (mustExist && !fs.existsSync(dir)) {
+      return Effect.fail(
+        new CliFailure({
+          text: `error: ${what}: no object ${o.className} ${JSON.stringify(o.name)} under ${stateDir(o)}\nhint: run \`edgectl objects list\` to see the stored objects`,
+          exitCode: 1
+        })
+      )
+    }
+    return Effect.tryPromise({
+      try: async () => {
+        fs.mkdirSync(dir, { recursive: true })
+        rememberName(dir, id)
+        const s = new ObjectStorage(dir)
+        try {
+          const result = await f(s)
+          await s.sync()
+          return result
+        } finally {
+          s.close()
+        }
+      },
+      catch: (e) => (e instanceof CliFailure ? e : failure(what, e))
+    })
+  })
+
+const show = (v: unknown): string => (typeof v === "string" ? v : JSON.stringify(v, jsonReplacer))
+const jsonReplacer = (_k: string, v: unknown) =>
+  v instanceof Map ? Object.fromEntries(v) : v instanceof Set ? [...v] : typeof v === "bigint" ? v.toString() : ArrayBuffer.isView(v) ? { $bytes: Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString("base64") } : v instanceof ArrayBuffer ? { $bytes: Buffer.from(v).toString("base64") } : v
+const jsonSafe = (v: unknown): unknown => JSON.parse(JSON.stringify(v, jsonReplacer) ?? "null")
+
+export const list = (o: Common): Effect.Effect<void, CliFailure> =>
+  Effect.sync(() => {
+    const objects = listStored(stateDir(o))
+    if (o.json) return printJson(objects.map(({ dir: _d, ...rest }) => rest))
+    if (objects.length === 0) return note(`no objects under ${stateDir(o)}`)
+    printTable(
+      ["CLASS", "NAME", "ID", "BYTES"],
+      objects.map((x) => [x.className, x.name, x.id, x.bytes])
+    )
+  })
+
+export const kv = (
+  o: Target & { action: "get" | "put" | "list" | "delete"; rest: ReadonlyArray<string>; prefix: Option.Option<string>; limit: Option.Option<number>; valueJson: boolean }
+): Effect.Effect<void, CliFailure> => {
+  const what = `objects kv ${o.action}`
+  const want = o.action === "put" ? 2 : o.action === "list" ? 0 : 1
+  if (o.rest.length !== want) {
+    return Effect.fail(usage(`${what}: expected ${want === 0 ? "no argument" : want === 1 ? "KEY" : "KEY VALUE"}, got ${o.rest.length} argument(s)`))
+  }
+  let value: unknown = o.rest[1]
+  if (o.action === "put" && o.valueJson) {
+    try {
+      value = JSON.parse(o.rest[1]!)
+    } catch (e) {
+      return Effect.fail(usage(`${what}: --value-json: the value is not JSON: ${(e as Error).message}`))
+    }
+  }
+  return withStorage(what, o, o.action !== "put", async (s) => {
+    const key = o.rest[0]!
+    switch (o.action) {
+      case "get": {
+        const v = await s.get(key)
+        if (o.json) return printJson({ key, found: v !== undefined, value: jsonSafe(v) })
+        if (v === undefined) throw new CliFailure({ text: `error: ${what}: no key ${JSON.stringify(key)}`, exitCode: 1 })
+        return printLine(show(v))
+      }
+      case "put":
+        await s.put(key, value)
+        return o.json ? printJson({ key, written: true }) : note(`wrote ${JSON.stringify(key)}`)
+      case "delete": {
+        const existed = await s.delete(key)
+        return o.json ? printJson({ key, deleted: existed }) : note(existed ? `deleted ${JSON.stringify(key)}` : `no key ${JSON.stringify(key)} (nothing deleted)`)
+      }
+      case "list": {
+        const limit = Option.getOrUndefined(o.limit)
+        const m = await s.list({ ...(Option.isSome(o.prefix) ? { prefix: o.prefix.value } : {}), ...(limit !== undefined ? { limit } : {}) })
+        if (o.json) return printJson([...m].map(([k, v]) => ({ key: k, value: jsonSafe(v) })))
+        if (m.size === 0) return note("no keys")
+        return printTable(["KEY", "VALUE"], [...m].map(([k, v]) => [k, truncate(show(v), 80)]))
+      }
+    }
+  })
+}
+
+const truncate = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s)
+
+export const sql = (o: Target & { query: string }): Effect.Effect<void, CliFailure> =>
+  withStorage("objects sql", o, false, async (s) => {
+    const cursor = s.sql.exec(o.query)
+    const rows = cursor.raw().toArray()
+    const columns = cursor.columnNames
+    if (o.json) {
+      return printJson({
+        columns,
+        rows: rows.map((r) => Object.fromEntries(columns.map((c, i) => [c, jsonSafe(r[i])]))),
+        rowsRead: cursor.rowsRead,
+        rowsWritten: cursor.rowsWritten
+      })
+    }
+    if (columns.length > 0) printTable(columns, rows.map((r) => r.map((v) => (v instanceof ArrayBuffer ? `<${v.byteLength} bytes>` : (v as string | number | null)))))
+    note(`${rows.length} row(s); rows read ${cursor.rowsRead}, rows written ${cursor.rowsWritten}`)
+  })
+
+const parseTime = (what: string, text: string): number | CliFailure => {
+  const ms = /^\d+$/.test(text) ? Number(text) : Date.parse(text)
+  return Number.isFinite(ms) ? ms : usage(`${what}: --at: not a time: ${JSON.stringify(text)} (ISO 8601 like 2026-11-23T08:00:00Z, or ms since the epoch)`)
+}
+
+export const bookmark = (o: Target & { at: Option.Option<string>; history: boolean }): Effect.Effect<void, CliFailure> => {
+  const at = Option.map(o.at, (t) => parseTime("objects bookmark", t))
+  if (Option.isSome(at) && at.value instanceof CliFailure) return Effect.fail(at.value)
+  return withStorage("objects bookmark", o, true, async (s) => {
+    if (o.history) {
+      const commits = s.history(100)
+      if (o.json) return printJson(commits.map((c) => ({ bookmark: c.bookmark, time: new Date(c.time).toISOString(), restore: c.restore })))
+      return printTable(["BOOKMARK", "TIME", "KIND"], commits.map((c) => [c.bookmark, new Date(c.time).toISOString(), c.restore ? "restore" : "write"]))
+    }
+    const b = Option.isSome(at) ? await s.getBookmarkForTime(at.value as number) : await s.getCurrentBookmark()
+    return o.json ? printJson({ bookmark: b }) : printLine(b)
+  })
+}
+
+export const restore = (o: Target & { at: Option.Option<string>; bookmark: Option.Option<string> }): Effect.Effect<void, CliFailure> => {
+  if (Option.isSome(o.at) === Option.isSome(o.bookmark)) return Effect.fail(usage("objects restore: give exactly one of --bookmark B and --at TIME"))
+  const at = Option.map(o.at, (t) => parseTime("objects restore", t))
+  if (Option.isSome(at) && at.value instanceof CliFailure) return Effect.fail(at.value)
+  return Effect.flatMap(
+    withStorage("objects restore", o, true, async (s) => {
+      const target = Option.isSome(o.bookmark) ? o.bookmark.value : await s.getBookmarkForTime(Option.getOrThrow(at) as number)
+      const undo = await s.onNextSessionRestoreBookmark(target)
+      return { target, undo }
+    }),
+    // The restore applies when the object next opens: open it now, so it is done when we return.
+    (r) =>
+      Effect.map(
+        withStorage("objects restore", o, true, async (s) => s.restoredPages),
+        (pages) => {
+          if (o.json) return printJson({ restoredTo: r.target, undoBookmark: r.undo, pages })
+          note(`restored ${o.className} ${JSON.stringify(o.name)} to ${r.target} (${pages ?? 0} page(s) rewritten)`)
+          note(`undo with: edgectl objects restore ${o.className} ${o.name} --bookmark ${r.undo}`)
+          printLine(r.undo)
+        }
+      )
+  )
+}
+
+export const dev = (o: Common & { module: string; port: number }): Effect.Effect<void, CliFailure> =>
+  Effect.tryPromise({
+    try: async () => {
+      if (!Number.isInteger(o.port) || o.port < 0 || o.port > 65535) throw usage(`objects dev: --port must be 0..65535, got ${o.port}`)
+      const host = await ObjectHost.start({
+        module: o.module,
+        persistTo: stateDir(o),
+        onAlarmError: (c, id, e, n) => note(`alarm of ${c} ${id.slice(0, 12)}… failed (attempt ${n + 1}): ${e instanceof Error ? e.message : String(e)}`)
+      })
+      const server = http.createServer((req, res) => void handle(host, req, res))
+      await new Promise<void>((resolve, reject) => {
+        server.once("error", reject)
+        server.listen(o.port, "127.0.0.1", () => resolve())
+      })
+      const port = (server.address() as { port: number }).port
+      const url = `http://127.0.0.1:${port}`
+      if (o.json) printLine(JSON.stringify({ url, classes: Object.keys(host.classes), persistTo: stateDir(o) }))
+      else {
+        note(`objects: ${Object.keys(host.classes).join(", ")} from ${o.module}; state in ${stateDir(o)}`)
+        note(`listening on ${url}/<Class>/<name>/... (Ctrl-C to stop)`)
+      }
+      await new Promise<void>((resolve) => {
+        const stop = () => {
+          server.close()
+          void host.close().then(resolve)
+        }
+        process.once("SIGINT", stop)
+        process.once("SIGTERM", stop)
+      })
+    },
+    catch: (e) => (e instanceof CliFailure ? e : failure("objects dev", e))
+  })
+
+const handle = async (host: ObjectHost, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
+  const url = new URL(req.url ?? "/", "http://127.0.0.1")
+  const [, className, name, ...rest] = url.pathname.split("/")
+  const fail = (status: number, message: string) => {
+    res.writeHead(status, { "content-type": "text/plain; charset=utf-8" })
+    res.end(`${message}\n`)
+  }
+  if (!className || !name) return fail(404, `expected /<Class>/<name>/...; classes: ${Object.keys(host.classes).join(", ")}`)
+  if (host.classes[className] === undefined) return fail(404, `no object class named ${JSON.stringify(className)}; classes: ${Object.keys(host.classes).join(", ")}`)
+  const chunks: Array<Buffer> = []
+  for await (const c of req) chunks.push(c as Buffer)
+  const body = chunks.length > 0 && req.method !== "GET" && req.method !== "HEAD" ? Buffer.concat(chunks) : undefined
+  const headers = new Headers()
+  for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers.set(k, v)
+  const target = new URL(`/${rest.map(decodeURIComponent).map(encodeURIComponent).join("/")}${url.search}`, url)
+  try {
+    const ns = host.namespace(className)
+    const id = resolveId(className, decodeURIComponent(name))
+    const response = await ns.get(id).fetch(new Request(target, { method: req.method ?? "GET", headers, ...(body ? { body } : {}) }))
+    const out: Record<string, string> = {}
+    response.headers.forEach((v, k) => (out[k] = v))
+    res.writeHead(response.status, out)
+    res.end(Buffer.from(await response.arrayBuffer()))
+  } catch (e) {
+    fail(500, `${className}/${name}: ${e instanceof Error ? e.message : String(e)}`)
+  }
+}

@@ -1,0 +1,78 @@
+/**
+ * `edgectl objects`: local stateful objects (spec area F): a dev server for a module of object
+ * classes, and the storage of each object (key-value, SQL, bookmarks, restore) under
+ * --persist-to. The tree is declared here, at every start; the work is in ./objects-run.js,
+ * loaded only when an objects command runs.
+ */
+import { Args, Command, Options } from "@effect/cli"
+import { Effect } from "effect"
+import { json, persistTo } from "../options.js"
+import type { CliFailure } from "../run.js"
+import type * as Run from "./objects-run.js"
+
+type RunModule = typeof Run
+const lazy =
+  <O>(pick: (m: RunModule) => (o: O) => Effect.Effect<void, CliFailure>) =>
+  (o: O): Effect.Effect<void, CliFailure> =>
+    Effect.flatMap(Effect.promise(() => import("./objects-run.js")), (m) => pick(m)(o))
+
+const className = Args.text({ name: "Class" }).pipe(Args.withDescription("name of the object class (as the module exports it)"))
+const name = Args.text({ name: "name" }).pipe(Args.withDescription("the object's name (idFromName) or its 64-hex id"))
+const common = { json, persistTo }
+
+const dev = Command.make(
+  "dev",
+  {
+    ...common,
+    module: Args.text({ name: "MODULE" }).pipe(Args.withDescription("module exporting the object classes (.ts, .mts, .js, .mjs)")),
+    port: Options.integer("port").pipe(Options.withDescription("port on 127.0.0.1 (0: any free port)"), Options.withDefault(8788))
+  },
+  lazy((m) => m.dev)
+).pipe(Command.withDescription("serve http://127.0.0.1:PORT/<Class>/<name>/... to the object's fetch()"))
+
+const list = Command.make("list", common, lazy((m) => m.list)).pipe(Command.withDescription("objects stored under --persist-to"))
+
+const kvAction = Args.choice([
+  ["get", "get"],
+  ["put", "put"],
+  ["list", "list"],
+  ["delete", "delete"]
+] as const).pipe(Args.withDescription("get KEY | put KEY VALUE | list | delete KEY"))
+const kv = Command.make(
+  "kv",
+  {
+    ...common,
+    className,
+    name,
+    action: kvAction,
+    rest: Args.text({ name: "KEY [VALUE]" }).pipe(Args.repeated),
+    prefix: Options.text("prefix").pipe(Options.withDescription("list: only keys that start with this"), Options.optional),
+    limit: Options.integer("limit").pipe(Options.withDescription("list: at most this many keys"), Options.optional),
+    valueJson: Options.boolean("value-json").pipe(Options.withDescription("put: the value is JSON (default: a string)"))
+  },
+  lazy((m) => m.kv)
+).pipe(Command.withDescription("an object's key-value storage"))
+
+const sql = Command.make(
+  "sql",
+  { ...common, className, name, query: Args.text({ name: "SQL" }).pipe(Args.withDescription("SQL to run (several statements allowed)")) },
+  lazy((m) => m.sql)
+).pipe(Command.withDescription("run SQL in an object's database; prints the last statement's rows"))
+
+const at = Options.text("at").pipe(Options.withDescription("a time: ISO 8601, or milliseconds since the epoch"), Options.optional)
+const bookmark = Command.make(
+  "bookmark",
+  { ...common, className, name, at, history: Options.boolean("history").pipe(Options.withDescription("list the object's recent commits with their bookmarks")) },
+  lazy((m) => m.bookmark)
+).pipe(Command.withDescription("print the object's current bookmark (or the one for --at TIME)"))
+
+const restore = Command.make(
+  "restore",
+  { ...common, className, name, at, bookmark: Options.text("bookmark").pipe(Options.withDescription("bookmark to restore to"), Options.optional) },
+  lazy((m) => m.restore)
+).pipe(Command.withDescription("restore an object's storage to a bookmark or a time; prints the undo bookmark"))
+
+export const objects = Command.make("objects").pipe(
+  Command.withDescription("stateful objects: a local host for object classes, their storage and point-in-time recovery"),
+  Command.withSubcommands([dev, list, kv, sql, bookmark, restore])
+)

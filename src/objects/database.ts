@@ -1,0 +1,72 @@
+// Opening an object's database: the page log first (a restore left pending by
+// onNextSessionRestoreBookmark is applied here, before the object sees its storage), then the
+// SQLite file in WAL mode with checkpoints left to us, so the page log sees every committed page.
+import Database from "better-sqlite3"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { KV_SCHEMA } from "./kv.js"
+import { PageLog } from "./pitr.js"
+
+export const DB_FILE = "db.sqlite"
+// Checkpoint (and restart the WAL) once it has grown past this.
+const WAL_CHECKPOINT_BYTES = 16 * 1024 * 1024
+
+const connect = (file: string): Database.Database => {
+  const db = new Database(file)
+  db.pragma("journal_mode = WAL")
+  db.pragma("synchronous = NORMAL")
+  db.pragma("wal_autocheckpoint = 0")
+  return db
+}
+
+export interface Opened {
+  readonly db: Database.Database
+  readonly log: PageLog
+  readonly file: string
+  readonly restoredPages: number | null
+}
+
+const truncate = (db: Database.Database, log: PageLog): void => {
+  db.pragma("wal_checkpoint(TRUNCATE)")
+  log.walReset()
+}
+
+export const openObjectDatabase = (dir: string, now: () => number): Opened => {
+  fs.mkdirSync(dir, { recursive: true })
+  const file = path.join(dir, DB_FILE)
+  const log = new PageLog(dir, now)
+  let db = connect(file)
+  if (!log.initialized) {
+    db.exec(KV_SCHEMA)
+    truncate(db, log)
+    log.initialize(file, db.pragma("page_size", { simple: true }) as number)
+  } else {
+    // Commits that reached the WAL but not the log (a crash between the two).
+    log.archive(`${file}-wal`)
+  }
+  let restoredPages: number | null = null
+  const pending = log.pending
+  if (pending !== null) {
+    truncate(db, log)
+    db.close()
+    for (const extra of ["-wal", "-shm"]) fs.rmSync(file + extra, { force: true })
+    restoredPages = log.restore(file, pending)
+    db = connect(file)
+  } else {
+    truncate(db, log)
+  }
+  log.compact()
+  return { db, log, file, restoredPages }
+}
+
+// After a commit: log its pages, and restart the WAL when it has grown.
+export const afterCommit = (db: Database.Database, log: PageLog, file: string): void => {
+  log.archive(`${file}-wal`)
+  let size = 0
+  try {
+    size = fs.statSync(`${file}-wal`).size
+  } catch {
+    return
+  }
+  if (size > WAL_CHECKPOINT_BYTES) truncate(db, log)
+}

@@ -1,0 +1,96 @@
+// One live object: its storage, its instance of the user's class, and its input gate. Events
+// (requests, alarms) are delivered one at a time, in arrival order, and none while
+// blockConcurrencyWhile() runs; a response leaves only after the output gate (the writes made
+// before it are committed). A failed write or ctx.abort() ends the instance: the next event
+// starts a new one over the same storage (and applies a restore left pending).
+import type { ObjectId } from "./ids.js"
+import type { ObjectClass } from "./module-loader.js"
+import { ObjectStorage } from "./storage.js"
+
+export class AbortedError extends Error {
+  constructor(reason: unknown) {
+    super(`the object was aborted${reason === undefined ? "" : `: ${reason instanceof Error ? reason.message : String(reason)}`}`)
+    this.name = "AbortedError"
+  }
+}
+
+export interface InstanceHooks {
+  readonly onAlarm: (time: number | null) => void
+  readonly onEnd: (instance: Instance) => void
+  readonly now?: () => number
+}
+
+export interface ObjectState {
+  readonly id: ObjectId
+  readonly storage: ObjectStorage
+  blockConcurrencyWhile<T>(callback: () => Promise<T> | T): Promise<T>
+  abort(reason?: unknown): never
+  waitUntil(promise: Promise<unknown>): void
+}
+
+export class Instance {
+  readonly storage: ObjectStorage
+  readonly object: InstanceType<ObjectClass>
+  readonly state: ObjectState
+  private queue: Promise<unknown> = Promise.resolve()
+  private blocked: Promise<unknown> = Promise.resolve()
+  private ended: Error | null = null
+  private readonly hooks: InstanceHooks
+
+  constructor(dir: string, id: ObjectId, cls: ObjectClass, env: unknown, hooks: InstanceHooks) {
+    this.hooks = hooks
+    this.storage = new ObjectStorage(dir, {
+      ...(hooks.now !== undefined ? { now: hooks.now } : {}),
+      onAlarm: hooks.onAlarm,
+      onBroken: (e) => this.end(e)
+    })
+    const self = this
+    this.state = {
+      id,
+      storage: this.storage,
+      blockConcurrencyWhile<T>(callback: () => Promise<T> | T): Promise<T> {
+        const run = Promise.resolve().then(callback)
+        self.blocked = run.catch(() => undefined)
+        return run
+      },
+      abort(reason?: unknown): never {
+        const e = new AbortedError(reason)
+        self.end(e)
+        throw e
+      },
+      waitUntil(promise: Promise<unknown>): void {
+        promise.catch(() => undefined)
+      }
+    }
+    this.object = new cls(this.state, env)
+  }
+
+  get isEnded(): boolean {
+    return this.ended !== null
+  }
+
+  end(reason: Error): void {
+    if (this.ended !== null) return
+    this.ended = reason
+    try {
+      this.storage.close()
+    } catch {
+      // A broken database may refuse to close cleanly; the next instance reopens it.
+    }
+    this.hooks.onEnd(this)
+  }
+
+  // Runs an event behind the input gate; its result is released after the output gate.
+  deliver<T>(event: () => Promise<T> | T): Promise<T> {
+    const run = this.queue.then(async () => {
+      await this.blocked
+      if (this.ended !== null) throw this.ended
+      const result = await event()
+      if (this.ended !== null) throw this.ended
+      await this.storage.outputGate()
+      return result
+    })
+    this.queue = run.catch(() => undefined)
+    return run
+  }
+}

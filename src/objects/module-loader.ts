@@ -1,0 +1,58 @@
+// Loads a user's module of object classes: JavaScript as it is, TypeScript transpiled (and its
+// relative imports bundled) with esbuild into a cache under the state directory.
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { pathToFileURL } from "node:url"
+
+export type ObjectClass = new (ctx: unknown, env: unknown) => {
+  fetch?: (request: Request) => Response | Promise<Response>
+  alarm?: (info: { retryCount: number; isRetry: boolean }) => unknown
+}
+
+export class ModuleError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = "ModuleError"
+  }
+}
+
+export const loadModule = async (file: string, cacheDir: string): Promise<Record<string, ObjectClass>> => {
+  const abs = path.resolve(file)
+  if (!fs.existsSync(abs)) throw new ModuleError(`module not found: ${file}`)
+  let url = pathToFileURL(abs).href
+  if (/\.(c|m)?tsx?$/.test(abs)) {
+    const { build } = await import("esbuild")
+    fs.mkdirSync(cacheDir, { recursive: true })
+    const out = path.join(cacheDir, `${path.basename(abs).replace(/\.[^.]+$/, "")}-${Date.now()}.mjs`)
+    try {
+      await build({
+        entryPoints: [abs],
+        outfile: out,
+        bundle: true,
+        packages: "external",
+        platform: "node",
+        format: "esm",
+        target: "node20",
+        logLevel: "silent"
+      })
+    } catch (e) {
+      const errors = (e as { errors?: Array<{ text: string; location?: { file: string; line: number; column: number } }> }).errors ?? []
+      const first = errors[0]
+      throw new ModuleError(
+        first === undefined
+          ? `cannot compile ${file}: ${String(e)}`
+          : `cannot compile ${file}: ${first.location ? `${first.location.file}:${first.location.line}:${first.location.column}: ` : ""}${first.text}`
+      )
+    }
+    url = pathToFileURL(out).href
+  }
+  const mod = (await import(url)) as Record<string, unknown>
+  const classes: Record<string, ObjectClass> = {}
+  for (const [name, value] of Object.entries(mod)) {
+    if (typeof value === "function" && value.prototype !== undefined && (typeof value.prototype.fetch === "function" || typeof value.prototype.alarm === "function")) {
+      classes[name] = value as ObjectClass
+    }
+  }
+  if (Object.keys(classes).length === 0) throw new ModuleError(`${file} exports no object class (a class with a fetch() or alarm() method)`)
+  return classes
+}

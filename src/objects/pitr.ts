@@ -1,0 +1,285 @@
+// Point-in-time recovery: a page log fed from the object's write-ahead log (design A of the
+// README's PITR section). `base.sqlite` is the database at the start of the retained history;
+// `pitr.sqlite` holds every committed page image after it, by commit sequence. A restore writes,
+// for each page changed after the bookmark, its image as of the bookmark, so it costs the pages it
+// undoes; and it is itself logged as a commit, so it can be undone like any other change.
+import Database from "better-sqlite3"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { PITR_WINDOW_MS } from "./limits.js"
+import { readWal } from "./wal.js"
+
+export const BASE_FILE = "base.sqlite"
+export const LOG_FILE = "pitr.sqlite"
+
+const hex = (n: number, w: number): string => n.toString(16).padStart(w, "0")
+export const formatBookmark = (time: number, seq: number): string => `${hex(time, 12)}-${hex(seq, 12)}`
+const BOOKMARK = /^([0-9a-f]{12})-([0-9a-f]{12})$/
+
+export class BookmarkError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = "BookmarkError"
+  }
+}
+
+export const parseBookmark = (bookmark: unknown): { time: number; seq: number } => {
+  const m = typeof bookmark === "string" ? BOOKMARK.exec(bookmark) : null
+  if (m === null) {
+    throw new BookmarkError(`not a bookmark: ${JSON.stringify(bookmark)} (expected 12 hex digits, "-", 12 hex digits)`)
+  }
+  return { time: parseInt(m[1]!, 16), seq: parseInt(m[2]!, 16) }
+}
+
+export interface Commit {
+  readonly seq: number
+  readonly time: number
+  readonly size: number
+  readonly restore: boolean
+}
+
+export class PageLog {
+  private readonly db: Database.Database
+  private readonly dir: string
+  private readonly now: () => number
+  private pageSize: number
+  private walOffset: number
+  private walSalt: string | null
+  private last: Commit
+  private readonly insertPage: Database.Statement
+  private readonly insertCommit: Database.Statement
+  private readonly setMeta: Database.Statement
+
+  constructor(dir: string, now: () => number) {
+    this.dir = dir
+    this.now = now
+    this.db = new Database(path.join(dir, LOG_FILE))
+    this.db.pragma("journal_mode = WAL")
+    this.db.pragma("synchronous = NORMAL")
+    this.db.exec(`
+      CREATE TABLE IF NOT EXISTS meta (k TEXT PRIMARY KEY, v) WITHOUT ROWID;
+      CREATE TABLE IF NOT EXISTS commits (seq INTEGER PRIMARY KEY, time INTEGER NOT NULL, size INTEGER NOT NULL, restore INTEGER NOT NULL DEFAULT 0);
+      CREATE TABLE IF NOT EXISTS pages (seq INTEGER NOT NULL, pgno INTEGER NOT NULL, data BLOB NOT NULL);
+      CREATE INDEX IF NOT EXISTS pages_by_pgno ON pages (pgno, seq);
+      CREATE INDEX IF NOT EXISTS pages_by_seq ON pages (seq);
+    `)
+    this.insertPage = this.db.prepare("INSERT INTO pages (seq, pgno, data) VALUES (?, ?, ?)")
+    this.insertCommit = this.db.prepare("INSERT INTO commits (seq, time, size, restore) VALUES (?, ?, ?, ?)")
+    this.setMeta = this.db.prepare("INSERT OR REPLACE INTO meta (k, v) VALUES (?, ?)")
+    this.pageSize = Number(this.meta("page_size") ?? 4096)
+    this.walOffset = Number(this.meta("wal_offset") ?? 0)
+    this.walSalt = (this.meta("wal_salt") as string | undefined) ?? null
+    this.last = this.lastCommit()
+  }
+
+  close(): void {
+    this.db.close()
+  }
+
+  private meta(k: string): unknown {
+    const row = this.db.prepare("SELECT v FROM meta WHERE k = ?").get(k) as { v: unknown } | undefined
+    return row?.v
+  }
+
+  private lastCommit(): Commit {
+    const row = this.db.prepare("SELECT seq, time, size, restore FROM commits ORDER BY seq DESC LIMIT 1").get() as
+      | { seq: number; time: number; size: number; restore: number }
+      | undefined
+    if (row !== undefined) return { ...row, restore: row.restore === 1 }
+    return this.base()
+  }
+
+  private base(): Commit {
+    return {
+      seq: Number(this.meta("base_seq") ?? 0),
+      time: Number(this.meta("base_time") ?? 0),
+      size: Number(this.meta("base_size") ?? 0),
+      restore: false
+    }
+  }
+
+  get initialized(): boolean {
+    return this.meta("base_time") !== undefined
+  }
+
+  // The main database, fully checkpointed, becomes the base of the history.
+  initialize(mainFile: string, pageSize: number): void {
+    fs.copyFileSync(mainFile, path.join(this.dir, BASE_FILE))
+    const size = Math.floor(fs.statSync(mainFile).size / pageSize)
+    this.pageSize = pageSize
+    const time = this.now()
+    this.db.transaction(() => {
+      this.setMeta.run("page_size", pageSize)
+      this.setMeta.run("base_seq", 0)
+      this.setMeta.run("base_time", time)
+      this.setMeta.run("base_size", size)
+    })()
+    this.last = { seq: 0, time, size, restore: false }
+  }
+
+  // Appends the WAL's commits since the last call. Called after every commit of the object.
+  archive(walFile: string): number {
+    const read = readWal(walFile, this.walSalt === null ? 0 : this.walOffset, this.walSalt)
+    if (read === null || read.commits.length === 0) {
+      if (read !== null && read.salt !== this.walSalt) this.rememberWal(read.offset, read.salt)
+      return 0
+    }
+    this.db.transaction(() => {
+      for (const commit of read.commits) {
+        const seq = this.last.seq + 1
+        const time = Math.max(this.now(), this.last.time)
+        const latest = new Map<number, Buffer>()
+        for (const f of commit.frames) latest.set(f.pgno, f.data)
+        for (const [pgno, data] of latest) this.insertPage.run(seq, pgno, data)
+        this.insertCommit.run(seq, time, commit.size, 0)
+        this.last = { seq, time, size: commit.size, restore: false }
+      }
+      this.setMeta.run("wal_offset", read.offset)
+      this.setMeta.run("wal_salt", read.salt)
+    })()
+    this.walOffset = read.offset
+    this.walSalt = read.salt
+    return read.commits.length
+  }
+
+  private rememberWal(offset: number, salt: string | null): void {
+    this.setMeta.run("wal_offset", offset)
+    this.setMeta.run("wal_salt", salt)
+    this.walOffset = offset
+    this.walSalt = salt
+  }
+
+  // The WAL was checkpointed and truncated (or deleted): the next frames start a new file.
+  walReset(): void {
+    this.rememberWal(0, null)
+  }
+
+  current(): string {
+    return formatBookmark(this.last.time, this.last.seq)
+  }
+
+  forTime(ms: number): string {
+    const base = this.base()
+    const now = this.now()
+    if (!Number.isFinite(ms)) throw new RangeError(`getBookmarkForTime(): not a valid time: ${ms}`)
+    if (ms < now - PITR_WINDOW_MS) {
+      throw new RangeError(
+        `getBookmarkForTime(): ${new Date(ms).toISOString()} is outside the recovery window of 30 days (earliest ${new Date(now - PITR_WINDOW_MS).toISOString()})`
+      )
+    }
+    const row = this.db.prepare("SELECT seq, time FROM commits WHERE time <= ? ORDER BY seq DESC LIMIT 1").get(ms) as
+      | { seq: number; time: number }
+      | undefined
+    if (row !== undefined) return formatBookmark(row.time, row.seq)
+    return formatBookmark(base.time, base.seq)
+  }
+
+  check(bookmark: string): { time: number; seq: number } {
+    const b = parseBookmark(bookmark)
+    const base = this.base()
+    const ok =
+      b.seq === base.seq
+        ? b.time === base.time
+        : (this.db.prepare("SELECT time FROM commits WHERE seq = ?").get(b.seq) as { time: number } | undefined)?.time === b.time
+    if (!ok) throw new BookmarkError(`unknown bookmark ${bookmark}: no such point in this object's retained history`)
+    return b
+  }
+
+  commits(limit = 200): Array<Commit & { bookmark: string }> {
+    const rows = this.db
+      .prepare("SELECT seq, time, size, restore FROM commits ORDER BY seq DESC LIMIT ?")
+      .all(limit) as Array<{ seq: number; time: number; size: number; restore: number }>
+    return rows.map((r) => ({ ...r, restore: r.restore === 1, bookmark: formatBookmark(r.time, r.seq) }))
+  }
+
+  get pending(): string | null {
+    return (this.meta("pending_restore") as string | undefined) ?? null
+  }
+  set pending(bookmark: string | null) {
+    this.setMeta.run("pending_restore", bookmark)
+  }
+
+  private sizeAt(seq: number): number {
+    const base = this.base()
+    if (seq === base.seq) return base.size
+    return (this.db.prepare("SELECT size FROM commits WHERE seq = ?").get(seq) as { size: number }).size
+  }
+
+  private readBase(pgno: number): Buffer {
+    const buf = Buffer.alloc(this.pageSize)
+    const fd = fs.openSync(path.join(this.dir, BASE_FILE), "r")
+    try {
+      fs.readSync(fd, buf, 0, this.pageSize, (pgno - 1) * this.pageSize)
+    } finally {
+      fs.closeSync(fd)
+    }
+    return buf
+  }
+
+  // Rewrites the closed, checkpointed main file to its content at `bookmark`, and logs that as a
+  // new commit. Returns the number of pages written.
+  restore(mainFile: string, bookmark: string): number {
+    const { seq } = this.check(bookmark)
+    const size = this.sizeAt(seq)
+    const changed = new Set(this.db.prepare("SELECT DISTINCT pgno FROM pages WHERE seq > ?").pluck().all(seq) as Array<number>)
+    // A later commit that shrank the file (a restore) dropped pages that the bookmark still has.
+    const smallest = this.db.prepare("SELECT min(size) FROM commits WHERE seq > ?").pluck().get(seq) as number | null
+    if (smallest !== null) for (let p = smallest + 1; p <= size; p++) changed.add(p)
+    const at = this.db.prepare("SELECT data FROM pages WHERE pgno = ? AND seq <= ? ORDER BY seq DESC LIMIT 1").pluck()
+    const images = new Map<number, Buffer>()
+    for (const pgno of changed) {
+      if (pgno > size) continue
+      images.set(pgno, (at.get(pgno, seq) as Buffer | undefined) ?? this.readBase(pgno))
+    }
+    const fd = fs.openSync(mainFile, "r+")
+    try {
+      for (const [pgno, data] of images) fs.writeSync(fd, data, 0, data.length, (pgno - 1) * this.pageSize)
+      fs.ftruncateSync(fd, size * this.pageSize)
+      fs.fsyncSync(fd)
+    } finally {
+      fs.closeSync(fd)
+    }
+    const next = this.last.seq + 1
+    const time = Math.max(this.now(), this.last.time)
+    this.db.transaction(() => {
+      for (const [pgno, data] of images) this.insertPage.run(next, pgno, data)
+      this.insertCommit.run(next, time, size, 1)
+      this.setMeta.run("pending_restore", null)
+    })()
+    this.last = { seq: next, time, size, restore: true }
+    return images.size
+  }
+
+  // Folds history older than the window into base.sqlite.
+  compact(): number {
+    const cutoff = this.now() - PITR_WINDOW_MS
+    const row = this.db.prepare("SELECT seq, time, size FROM commits WHERE time < ? ORDER BY seq DESC LIMIT 1").get(cutoff) as
+      | { seq: number; time: number; size: number }
+      | undefined
+    if (row === undefined) return 0
+    const pgnos = this.db.prepare("SELECT DISTINCT pgno FROM pages WHERE seq <= ?").pluck().all(row.seq) as Array<number>
+    const at = this.db.prepare("SELECT data FROM pages WHERE pgno = ? AND seq <= ? ORDER BY seq DESC LIMIT 1").pluck()
+    const fd = fs.openSync(path.join(this.dir, BASE_FILE), "r+")
+    try {
+      for (const pgno of pgnos) {
+        if (pgno > row.size) continue
+        const data = at.get(pgno, row.seq) as Buffer
+        fs.writeSync(fd, data, 0, data.length, (pgno - 1) * this.pageSize)
+      }
+      fs.ftruncateSync(fd, row.size * this.pageSize)
+      fs.fsyncSync(fd)
+    } finally {
+      fs.closeSync(fd)
+    }
+    this.db.transaction(() => {
+      this.db.prepare("DELETE FROM pages WHERE seq <= ?").run(row.seq)
+      const n = this.db.prepare("DELETE FROM commits WHERE seq <= ?").run(row.seq).changes
+      this.setMeta.run("base_seq", row.seq)
+      this.setMeta.run("base_time", row.time)
+      this.setMeta.run("base_size", row.size)
+      return n
+    })()
+    if (this.last.seq === row.seq) this.last = { ...this.base() }
+    return pgnos.length
+  }
+}

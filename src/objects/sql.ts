@@ -1,0 +1,287 @@
+// `ctx.storage.sql`: exec() over the object's database, with the platform's cursor. Statements are
+// prepared once per SQL text; rows are read eagerly (better-sqlite3 keeps the connection busy
+// while an iterator is open, and a cursor must not block the object's other storage calls), and
+// the counters grow as the cursor is consumed, as the platform reports them.
+import type Database from "better-sqlite3"
+import { guardStatement, splitSql, type SqlStatement } from "./sql-text.js"
+
+export type SqlValue = ArrayBuffer | string | number | null
+type Row = Record<string, SqlValue>
+
+interface Prepared {
+  readonly stmt: Database.Statement
+  readonly reader: boolean
+  readonly readonly: boolean
+  readonly ddl: boolean
+  readonly columns: ReadonlyArray<string>
+}
+
+export interface SqlHooks {
+  // Called before any statement that may write: opens the implicit transaction.
+  readonly beforeWrite: () => void
+  // Called with SQLite failures that leave the object's storage in doubt (disk full, I/O errors).
+  readonly fatal: (error: Error) => void
+}
+
+const FATAL = /^SQLITE_(FULL|IOERR|CORRUPT|NOMEM|CANTOPEN|READONLY|NOTADB)/
+const CACHE_LIMIT = 500
+const DDL = new Set(["CREATE", "DROP", "ALTER"])
+
+export const sqlError = (e: unknown): Error => {
+  if (e instanceof RangeError && /parameter|bind/i.test(e.message)) {
+    return new Error("Wrong number of parameter bindings for SQL query.")
+  }
+  const code = (e as { code?: unknown }).code
+  if (typeof code === "string" && code.startsWith("SQLITE_")) {
+    const err = new Error(`${(e as Error).message}: ${code}`)
+    ;(err as Error & { code: string }).code = code
+    return err
+  }
+  return e instanceof Error ? e : new Error(String(e))
+}
+
+const bind = (v: unknown): unknown => {
+  if (v === null || v === undefined) return null
+  switch (typeof v) {
+    case "number":
+    case "string":
+      return v
+    case "boolean":
+      return String(v)
+    case "bigint":
+      throw new TypeError("Cannot convert a BigInt value to a number")
+  }
+  if (v instanceof ArrayBuffer) return Buffer.from(v)
+  if (ArrayBuffer.isView(v)) return Buffer.from(v.buffer, v.byteOffset, v.byteLength)
+  throw new TypeError(`sql.exec(): cannot bind a value of type ${Object.prototype.toString.call(v).slice(8, -1)}`)
+}
+
+const out = (v: unknown): SqlValue => {
+  if (Buffer.isBuffer(v)) return v.buffer.slice(v.byteOffset, v.byteOffset + v.byteLength) as ArrayBuffer
+  if (typeof v === "bigint") return Number(v)
+  return v as SqlValue
+}
+
+export class SqlStorage {
+  private readonly db: Database.Database
+  private readonly hooks: SqlHooks
+  private readonly cache = new Map<string, ReadonlyArray<Prepared>>()
+
+  constructor(db: Database.Database, hooks: SqlHooks) {
+    this.db = db
+    this.hooks = hooks
+  }
+
+  get databaseSize(): number {
+    const pages = this.db.pragma("page_count", { simple: true }) as number
+    const size = this.db.pragma("page_size", { simple: true }) as number
+    return pages * size
+  }
+
+  clearCache(): void {
+    this.cache.clear()
+  }
+
+  private prepareOne(st: SqlStatement): Prepared {
+    let stmt: Database.Statement
+    try {
+      stmt = this.db.prepare(st.text)
+    } catch (e) {
+      throw sqlError(e)
+    }
+    const reader = stmt.reader
+    if (reader) stmt.raw(true)
+    const first = st.words[0]!.toUpperCase()
+    return {
+      stmt,
+      reader,
+      readonly: stmt.readonly,
+      ddl: first === "CREATE" || first === "DROP" || first === "ALTER",
+      columns: reader ? stmt.columns().map((c) => c.name) : []
+    }
+  }
+
+  // Statements are prepared as they run when the query changes the schema (a later statement may
+  // name a table created by an earlier one); other queries are prepared once and kept.
+  private prepare(query: string): ReadonlyArray<Prepared | SqlStatement> {
+    const hit = this.cache.get(query)
+    if (hit !== undefined) return hit
+    const statements = splitSql(query)
+    if (statements.length === 0) throw new Error("sql.exec(): the query contains no SQL statement")
+    for (const st of statements) guardStatement(st)
+    if (statements.some((st) => DDL.has(st.words[0]!.toUpperCase()))) return statements
+    const prepared = statements.map((st) => this.prepareOne(st))
+    if (this.cache.size >= CACHE_LIMIT) this.cache.delete(this.cache.keys().next().value!)
+    this.cache.set(query, prepared)
+    return prepared
+  }
+
+  exec<T extends Row = Row>(query: string, ...bindings: Array<unknown>): SqlStorageCursor<T> {
+    if (typeof query !== "string") throw new TypeError("sql.exec(): the query must be a string")
+    const prepared = this.prepare(query)
+    const args = bindings
+    for (let i = 0; i < args.length; i++) {
+      const v = args[i]
+      if (typeof v !== "number" && typeof v !== "string" && v !== null) args[i] = bind(v)
+    }
+    // The common case: one statement, prepared before.
+    if (prepared.length === 1) {
+      const p = prepared[0]!
+      if ("stmt" in p && !p.ddl) return this.one(p, args) as SqlStorageCursor<T>
+    }
+    let read = 0
+    let written = 0
+    let rows: Array<Array<unknown>> = []
+    let columns: ReadonlyArray<string> = []
+    const last = prepared.length - 1
+    for (let i = 0; i <= last; i++) {
+      const item = prepared[i]!
+      const p = "stmt" in item ? item : this.prepareOne(item)
+      const a = i === last ? args : []
+      if (!p.readonly) this.hooks.beforeWrite()
+      try {
+        if (p.reader) {
+          const r = p.stmt.all(...a) as Array<Array<unknown>>
+          if (!p.readonly) written += r.length
+          if (i === last) {
+            rows = r
+            columns = p.columns
+          } else read += r.length
+        } else {
+          const info = p.stmt.run(...a)
+          if (!p.readonly) {
+            read += info.changes
+            written += info.changes
+          }
+        }
+      } catch (e) {
+        const err = sqlError(e)
+        const code = (err as { code?: string }).code
+        if (code !== undefined && FATAL.test(code)) this.hooks.fatal(err)
+        throw err
+      }
+      if (p.ddl) this.cache.clear()
+    }
+    return new SqlStorageCursor<T>(columns, rows, read, written)
+  }
+
+  private one(p: Prepared, args: Array<unknown>): SqlStorageCursor {
+    try {
+      if (!p.readonly) this.hooks.beforeWrite()
+      if (p.reader) {
+        const rows = p.stmt.all(...args) as Array<Array<unknown>>
+        return new SqlStorageCursor(p.columns, rows, 0, p.readonly ? 0 : rows.length)
+      }
+      const info = p.stmt.run(...args)
+      const n = p.readonly ? 0 : info.changes
+      return new SqlStorageCursor(NO_COLUMNS, NO_ROWS, n, n)
+    } catch (e) {
+      const err = sqlError(e)
+      const code = (err as { code?: string }).code
+      if (code !== undefined && FATAL.test(code)) this.hooks.fatal(err)
+      throw err
+    }
+  }
+}
+
+const NO_COLUMNS: ReadonlyArray<string> = []
+const NO_ROWS: Array<Array<unknown>> = []
+
+export class SqlStorageCursor<T extends Row = Row> implements IterableIterator<T> {
+  readonly columnNames: Array<string>
+  private readonly rows: Array<Array<unknown>>
+  private at = 0
+  private readonly readBefore: number
+  private readonly written: number
+
+  constructor(columns: ReadonlyArray<string>, rows: Array<Array<unknown>>, read: number, written: number) {
+    this.columnNames = [...columns]
+    this.rows = rows
+    this.readBefore = read
+    this.written = written
+  }
+
+  // As on the platform: the first row is stepped before the cursor is read, and each row read
+  // after that counts once.
+  get rowsRead(): number {
+    return this.readBefore + Math.min(this.rows.length, Math.max(this.at, 1))
+  }
+  get rowsWritten(): number {
+    return this.written
+  }
+
+  private object(raw: Array<unknown>): T {
+    const row: Record<string, SqlValue> = {}
+    const names = this.columnNames
+    for (let i = 0; i < names.length; i++) row[names[i]!] = out(raw[i])
+    return row as T
+  }
+
+  private nextRaw(): Array<SqlValue> | undefined {
+    if (this.at >= this.rows.length) return undefined
+    const raw = this.rows[this.at++]!
+    for (let i = 0; i < raw.length; i++) if (typeof raw[i] === "object" && raw[i] !== null) raw[i] = out(raw[i])
+    return raw as Array<SqlValue>
+  }
+
+  next(): IteratorResult<T> {
+    if (this.at >= this.rows.length) return { done: true } as IteratorResult<T>
+    return { done: false, value: this.object(this.rows[this.at++]!) }
+  }
+
+  toArray(): Array<T> {
+    const result = new Array<T>(this.rows.length - this.at)
+    for (let i = 0; this.at < this.rows.length; i++) result[i] = this.object(this.rows[this.at++]!)
+    return result
+  }
+
+  one(): T {
+    const left = this.rows.length - this.at
+    if (left === 0) throw new Error("Expected exactly one result from SQL query, but got no results.")
+    if (left > 1) throw new Error("Expected exactly one result from SQL query, but got multiple results.")
+    return this.object(this.rows[this.at++]!)
+  }
+
+  raw<R extends Array<SqlValue> = Array<SqlValue>>(): RawCursor<R> {
+    return new RawCursor<R>(this as unknown as SqlStorageCursor, () => this.nextRaw() as R | undefined, () => this.rows.length - this.at)
+  }
+
+  [Symbol.iterator](): IterableIterator<T> {
+    return this
+  }
+}
+
+export class RawCursor<R extends Array<SqlValue>> implements IterableIterator<R> {
+  constructor(
+    private readonly parent: SqlStorageCursor,
+    private readonly take: () => R | undefined,
+    private readonly left: () => number
+  ) {}
+  get columnNames(): Array<string> {
+    return this.parent.columnNames
+  }
+  get rowsRead(): number {
+    return this.parent.rowsRead
+  }
+  get rowsWritten(): number {
+    return this.parent.rowsWritten
+  }
+  next(): IteratorResult<R> {
+    const r = this.take()
+    return r === undefined ? ({ done: true } as IteratorResult<R>) : { done: false, value: r }
+  }
+  toArray(): Array<R> {
+    const result: Array<R> = []
+    for (let r = this.take(); r !== undefined; r = this.take()) result.push(r)
+    return result
+  }
+  one(): R {
+    const left = this.left()
+    if (left === 0) throw new Error("Expected exactly one result from SQL query, but got no results.")
+    if (left > 1) throw new Error("Expected exactly one result from SQL query, but got multiple results.")
+    return this.take()!
+  }
+  [Symbol.iterator](): IterableIterator<R> {
+    return this
+  }
+}

@@ -1,0 +1,445 @@
+// `ctx.storage`: the Promise API of spec area F over one SQLite database per object.
+//
+// Write coalescing: the first write opens an implicit SQLite transaction, and every write until
+// the event loop turns (setImmediate) joins it; then it commits, its pages go to the recovery log,
+// and the output gate opens. So writes with no await between them (and, more than the platform
+// promises, awaited writes in the same turn) are committed together or not at all.
+import type Database from "better-sqlite3"
+import { afterCommit, openObjectDatabase } from "./database.js"
+import { KvTable, type ListOptions } from "./kv.js"
+import { checkCount, checkKey, encodeValue } from "./limits.js"
+import type { PageLog } from "./pitr.js"
+import { SqlStorage } from "./sql.js"
+import { Transaction } from "./transaction.js"
+
+export interface GetOptions {
+  readonly allowConcurrency?: boolean
+  readonly noCache?: boolean
+}
+export interface PutOptions {
+  readonly allowUnconfirmed?: boolean
+  readonly noCache?: boolean
+}
+
+export interface StorageConfig {
+  readonly now?: () => number
+  // The alarm time changed (ms, or null when deleted); the host reschedules its timer.
+  readonly onAlarm?: (time: number | null) => void
+  // A write failed: the object must be reset.
+  readonly onBroken?: (error: Error) => void
+}
+
+interface Deferred {
+  readonly promise: Promise<void>
+  resolve: () => void
+  reject: (e: Error) => void
+}
+const deferred = (): Deferred => {
+  let resolve!: () => void
+  let reject!: (e: Error) => void
+  const promise = new Promise<void>((res, rej) => {
+    resolve = res
+    reject = rej
+  })
+  promise.catch(() => undefined)
+  return { promise, resolve, reject }
+}
+
+const ALARM_KEY = 1
+
+export class BrokenStorageError extends Error {
+  constructor(cause: Error) {
+    super(`the object's storage was reset after a failed write: ${cause.message}`, { cause })
+    this.name = "BrokenStorageError"
+  }
+}
+
+export class ObjectStorage {
+  readonly sql: SqlStorage
+  readonly restoredPages: number | null
+  private readonly db: Database.Database
+  private readonly log: PageLog
+  private readonly file: string
+  private readonly kv: KvTable
+  private readonly now: () => number
+  private readonly config: StorageConfig
+  private open = false
+  private scheduled = false
+  private commit: Deferred | null = null
+  private confirmNeeded = false
+  private txDepth = 0
+  private txQueue: Promise<unknown> = Promise.resolve()
+  private broken: Error | null = null
+  private closed = false
+  private alarm: number | null | undefined = undefined
+  private readonly begin: Database.Statement
+  private readonly commitStmt: Database.Statement
+  private readonly rollbackStmt: Database.Statement
+
+  constructor(dir: string, config: StorageConfig = {}) {
+    this.config = config
+    this.now = config.now ?? Date.now
+    const opened = openObjectDatabase(dir, this.now)
+    this.db = opened.db
+    this.log = opened.log
+    this.file = opened.file
+    this.restoredPages = opened.restoredPages
+    this.kv = new KvTable(this.db)
+    this.begin = this.db.prepare("BEGIN")
+    this.commitStmt = this.db.prepare("COMMIT")
+    this.rollbackStmt = this.db.prepare("ROLLBACK")
+    this.sql = new SqlStorage(this.db, { beforeWrite: () => this.beforeWrite(false), fatal: (e) => this.fail(e) })
+  }
+
+  // --- write coalescing and gates -------------------------------------------------------------
+
+  private usable(): void {
+    if (this.broken !== null) throw new BrokenStorageError(this.broken)
+    if (this.closed) throw new Error("this object's storage is closed (the object was aborted or shut down)")
+  }
+
+  private beforeWrite(unconfirmed: boolean): void {
+    this.usable()
+    if (!unconfirmed) this.confirmNeeded = true
+    if (this.open) return
+    this.begin.run()
+    this.open = true
+    this.commit = deferred()
+    if (!this.scheduled) {
+      this.scheduled = true
+      setImmediate(this.flushSoon)
+    }
+  }
+
+  private readonly flushSoon = (): void => {
+    this.scheduled = false
+    if (this.txDepth > 0) return
+    this.flush()
+  }
+
+  private flush(): void {
+    if (!this.open) return
+    const done = this.commit!
+    try {
+      this.commitStmt.run()
+      this.open = false
+      this.commit = null
+      this.confirmNeeded = false
+      afterCommit(this.db, this.log, this.file)
+    } catch (e) {
+      this.fail(e as Error)
+      return
+    }
+    done.resolve()
+  }
+
+  private fail(error: Error): void {
+    if (this.broken !== null) return
+    this.broken = error
+    if (this.db.inTransaction) {
+      try {
+        this.rollbackStmt.run()
+      } catch {
+        // The transaction may already be gone with the failure.
+      }
+    }
+    this.open = false
+    this.kv.forgetAll()
+    const waiting = this.commit
+    this.commit = null
+    waiting?.reject(new BrokenStorageError(error))
+    this.config.onBroken?.(error)
+  }
+
+  get isBroken(): Error | null {
+    return this.broken
+  }
+
+  // The output gate: resolves when every confirmed write issued so far is committed.
+  outputGate(): Promise<void> {
+    if (this.broken !== null) return Promise.reject(new BrokenStorageError(this.broken))
+    if (!this.open || !this.confirmNeeded) return Promise.resolve()
+    return this.commit!.promise
+  }
+
+  sync(): Promise<void> {
+    if (this.broken !== null) return Promise.reject(new BrokenStorageError(this.broken))
+    if (!this.open) return Promise.resolve()
+    if (this.txDepth > 0) return this.commit!.promise
+    const p = this.commit!.promise
+    this.flush()
+    return p
+  }
+
+  close(): void {
+    if (this.closed) return
+    if (this.broken === null && this.txDepth === 0) this.flush()
+    else if (this.db.inTransaction) this.rollbackStmt.run()
+    this.closed = true
+    this.db.close()
+    this.log.walReset()
+    this.log.close()
+  }
+
+  // --- key-value ----------------------------------------------------------------------------
+
+  get(key: string, options?: GetOptions): Promise<unknown>
+  get(keys: Array<string>, options?: GetOptions): Promise<Map<string, unknown>>
+  get(keys: string | Array<string>, options?: GetOptions): Promise<unknown> {
+    try {
+      this.usable()
+      const noCache = options?.noCache === true
+      if (!Array.isArray(keys)) return Promise.resolve(this.kv.read(checkKey(keys, "get"), noCache))
+      checkCount(keys.length, "get", "keys")
+      for (const k of keys) checkKey(k, "get")
+      const sorted = [...new Set(keys)].sort(compareUtf8)
+      const out = new Map<string, unknown>()
+      for (const k of sorted) {
+        const v = this.kv.read(k, noCache)
+        if (v !== undefined) out.set(k, v)
+      }
+      return Promise.resolve(out)
+    } catch (e) {
+      return Promise.reject(e)
+    }
+  }
+
+  put(key: string, value: unknown, options?: PutOptions): Promise<void>
+  put(entries: Record<string, unknown>, options?: PutOptions): Promise<void>
+  put(a: string | Record<string, unknown>, b?: unknown, c?: PutOptions): Promise<void> {
+    try {
+      if (typeof a === "string") {
+        this.putOne(a, b, c)
+        return Promise.resolve()
+      }
+      if (a === null || typeof a !== "object") throw new TypeError("put(): expected a key and a value, or an object of entries")
+      const options = b as PutOptions | undefined
+      const keys = Object.keys(a)
+      checkCount(keys.length, "put", "entries")
+      const bufs = keys.map((k) => encodeValue(a[checkKey(k, "put")], "put", k))
+      this.beforeWrite(options?.allowUnconfirmed === true)
+      this.guarded(() => {
+        for (let i = 0; i < keys.length; i++) this.kv.write(keys[i]!, bufs[i]!, options?.noCache === true)
+      })
+      return Promise.resolve()
+    } catch (e) {
+      return Promise.reject(e)
+    }
+  }
+
+  private putOne(key: string, value: unknown, options?: PutOptions): void {
+    checkKey(key, "put")
+    const buf = encodeValue(value, "put", key)
+    this.beforeWrite(options?.allowUnconfirmed === true)
+    this.guarded(() => this.kv.write(key, buf, options?.noCache === true))
+  }
+
+  // A failed SQLite write leaves the object's storage in doubt: reset it.
+  private guarded<T>(f: () => T): T {
+    try {
+      return f()
+    } catch (e) {
+      this.fail(e as Error)
+      throw new BrokenStorageError(e as Error)
+    }
+  }
+
+  delete(key: string, options?: PutOptions): Promise<boolean>
+  delete(keys: Array<string>, options?: PutOptions): Promise<number>
+  delete(keys: string | Array<string>, options?: PutOptions): Promise<boolean | number> {
+    try {
+      const noCache = options?.noCache === true
+      if (!Array.isArray(keys)) {
+        checkKey(keys, "delete")
+        this.beforeWrite(options?.allowUnconfirmed === true)
+        return Promise.resolve(this.guarded(() => this.kv.delete(keys, noCache)))
+      }
+      checkCount(keys.length, "delete", "keys")
+      for (const k of keys) checkKey(k, "delete")
+      this.beforeWrite(options?.allowUnconfirmed === true)
+      let n = 0
+      this.guarded(() => {
+        for (const k of new Set(keys)) if (this.kv.delete(k, noCache)) n++
+      })
+      return Promise.resolve(n)
+    } catch (e) {
+      return Promise.reject(e)
+    }
+  }
+
+  // Removes the key-value data and every user table, view, index and trigger; keeps the alarm.
+  deleteAll(options?: PutOptions): Promise<void> {
+    try {
+      this.beforeWrite(options?.allowUnconfirmed === true)
+      this.guarded(() => {
+        this.kv.deleteAll()
+        const objects = this.db
+          .prepare(
+            "SELECT type, name FROM sqlite_master WHERE type IN ('table', 'view') AND name NOT LIKE '\\_cf\\_%' ESCAPE '\\' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'"
+          )
+          .all() as Array<{ type: string; name: string }>
+        for (const o of objects) this.db.exec(`DROP ${o.type === "view" ? "VIEW" : "TABLE"} IF EXISTS "${o.name.replaceAll('"', '""')}"`)
+        this.sql.clearCache()
+      })
+      return Promise.resolve()
+    } catch (e) {
+      return Promise.reject(e)
+    }
+  }
+
+  list(options: ListOptions = {}): Promise<Map<string, unknown>> {
+    try {
+      this.usable()
+      if (options.start !== undefined && options.startAfter !== undefined) {
+        throw new TypeError("list() cannot be called with both start and startAfter values.")
+      }
+      if (options.limit !== undefined && !(Number.isInteger(options.limit) && options.limit > 0)) {
+        throw new TypeError(`List limit must be positive (got ${options.limit}).`)
+      }
+      return Promise.resolve(this.kv.list(options))
+    } catch (e) {
+      return Promise.reject(e)
+    }
+  }
+
+  // --- transactions -------------------------------------------------------------------------
+
+  transaction<T>(closure: (txn: Transaction) => Promise<T> | T): Promise<T> {
+    const run = this.txQueue.then(() => this.runTransaction(closure))
+    this.txQueue = run.catch(() => undefined)
+    return run
+  }
+
+  private async runTransaction<T>(closure: (txn: Transaction) => Promise<T> | T): Promise<T> {
+    this.beforeWrite(false)
+    const name = `_cf_tx${this.txDepth}`
+    this.db.exec(`SAVEPOINT ${name}`)
+    this.txDepth++
+    const txn = new Transaction(this, () => this.rollbackTo(name))
+    try {
+      const result = await closure(txn)
+      txn.finish()
+      if (!txn.rolledBack) this.db.exec(`RELEASE ${name}`)
+      return result
+    } catch (e) {
+      txn.finish()
+      if (!txn.rolledBack && this.broken === null) this.rollbackTo(name)
+      throw e
+    } finally {
+      this.txDepth--
+      if (this.txDepth === 0 && this.open && !this.scheduled) {
+        this.scheduled = true
+        setImmediate(this.flushSoon)
+      }
+    }
+  }
+
+  private rollbackTo(name: string): void {
+    this.db.exec(`ROLLBACK TO ${name}; RELEASE ${name}`)
+    this.kv.forgetAll()
+    this.sql.clearCache()
+    this.alarm = undefined
+  }
+
+  // Synchronous transaction over SQL and key-value writes made inside the callback.
+  transactionSync<T>(callback: () => T): T {
+    this.beforeWrite(false)
+    const name = `_cf_txs${this.txDepth}`
+    this.db.exec(`SAVEPOINT ${name}`)
+    this.txDepth++
+    try {
+      const result = callback()
+      this.db.exec(`RELEASE ${name}`)
+      return result
+    } catch (e) {
+      if (this.broken === null) this.rollbackTo(name)
+      throw e
+    } finally {
+      this.txDepth--
+    }
+  }
+
+  // --- alarms -------------------------------------------------------------------------------
+
+  getAlarm(_options?: { allowConcurrency?: boolean }): Promise<number | null> {
+    try {
+      this.usable()
+      return Promise.resolve(this.readAlarm())
+    } catch (e) {
+      return Promise.reject(e)
+    }
+  }
+
+  readAlarm(): number | null {
+    if (this.alarm === undefined) {
+      const v = this.db.prepare("SELECT value FROM _cf_METADATA WHERE key = ?").pluck().get(ALARM_KEY) as number | null | undefined
+      this.alarm = v ?? null
+    }
+    return this.alarm
+  }
+
+  setAlarm(time: number | Date, options?: { allowUnconfirmed?: boolean }): Promise<void> {
+    try {
+      const ms = time instanceof Date ? time.getTime() : typeof time === "number" ? time : NaN
+      if (!Number.isFinite(ms)) {
+        throw new TypeError(`setAlarm(): the value cannot be converted because it is not a valid Date (got ${String(time)}).`)
+      }
+      // As on the platform: a time in the past means now.
+      const at = Math.max(Math.trunc(ms), this.now())
+      this.beforeWrite(options?.allowUnconfirmed === true)
+      this.guarded(() =>
+        this.db.prepare("INSERT INTO _cf_METADATA (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value").run(ALARM_KEY, at)
+      )
+      this.alarm = at
+      this.config.onAlarm?.(at)
+      return Promise.resolve()
+    } catch (e) {
+      return Promise.reject(e)
+    }
+  }
+
+  deleteAlarm(options?: { allowUnconfirmed?: boolean }): Promise<void> {
+    try {
+      this.beforeWrite(options?.allowUnconfirmed === true)
+      this.guarded(() => this.db.prepare("DELETE FROM _cf_METADATA WHERE key = ?").run(ALARM_KEY))
+      this.alarm = null
+      this.config.onAlarm?.(null)
+      return Promise.resolve()
+    } catch (e) {
+      return Promise.reject(e)
+    }
+  }
+
+  // --- point-in-time recovery ---------------------------------------------------------------
+
+  async getCurrentBookmark(): Promise<string> {
+    await this.sync()
+    return this.log.current()
+  }
+
+  async getBookmarkForTime(timestamp: number | Date): Promise<string> {
+    const ms = timestamp instanceof Date ? timestamp.getTime() : typeof timestamp === "number" ? timestamp : NaN
+    if (!Number.isFinite(ms)) throw new TypeError(`getBookmarkForTime(): not a valid time: ${String(timestamp)}`)
+    await this.sync()
+    return this.log.forTime(ms)
+  }
+
+  // Returns the bookmark of the present, which undoes the restore when restored to in turn.
+  async onNextSessionRestoreBookmark(bookmark: string): Promise<string> {
+    this.log.check(bookmark)
+    await this.sync()
+    const undo = this.log.current()
+    this.log.pending = bookmark
+    return undo
+  }
+
+  history(limit?: number): ReturnType<PageLog["commits"]> {
+    return this.log.commits(limit)
+  }
+
+  get pendingRestore(): string | null {
+    return this.log.pending
+  }
+}
+
+export const compareUtf8 = (a: string, b: string): number => (a === b ? 0 : Buffer.compare(Buffer.from(a), Buffer.from(b)))

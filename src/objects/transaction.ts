@@ -1,0 +1,44 @@
+// The `txn` handed to transaction(closure): the same key-value operations, inside a savepoint.
+// After rollback() (or once the closure has finished) every operation throws.
+import type { ListOptions } from "./kv.js"
+import type { GetOptions, ObjectStorage, PutOptions } from "./storage.js"
+
+export class Transaction {
+  private state: "open" | "rolledBack" | "finished" = "open"
+  constructor(
+    private readonly storage: ObjectStorage,
+    private readonly undo: () => void
+  ) {}
+
+  get rolledBack(): boolean {
+    return this.state === "rolledBack"
+  }
+
+  finish(): void {
+    if (this.state === "open") this.state = "finished"
+  }
+
+  private live(method: string): ObjectStorage {
+    if (this.state === "rolledBack") throw new Error(`txn.${method}(): the transaction was rolled back; no further operations are allowed on it`)
+    if (this.state === "finished") throw new Error(`txn.${method}(): the transaction has already finished`)
+    return this.storage
+  }
+
+  get(key: string | Array<string>, options?: GetOptions): Promise<unknown> {
+    return this.live("get").get(key as string, options)
+  }
+  put(a: string | Record<string, unknown>, b?: unknown, c?: PutOptions): Promise<void> {
+    return typeof a === "string" ? this.live("put").put(a, b, c) : this.live("put").put(a, b as PutOptions)
+  }
+  delete(keys: string | Array<string>, options?: PutOptions): Promise<boolean | number> {
+    return this.live("delete").delete(keys as string, options)
+  }
+  list(options?: ListOptions): Promise<Map<string, unknown>> {
+    return this.live("list").list(options)
+  }
+  rollback(): void {
+    this.live("rollback")
+    this.state = "rolledBack"
+    this.undo()
+  }
+}

@@ -1,0 +1,112 @@
+import * as path from "node:path"
+import { afterEach, describe, expect, it } from "vitest"
+import { AbortedError, ObjectHost } from "../../src/objects/index.js"
+import { tempDir } from "./helpers.js"
+
+const module = path.resolve(import.meta.dirname, "../fixtures/objects/counter.ts")
+const hosts: Array<ObjectHost> = []
+const start = async (persistTo: string, extra: object = {}) => {
+  const h = await ObjectHost.start({ module, persistTo, alarmBackoffMs: 5, alarmRetries: 3, ...extra })
+  hosts.push(h)
+  return h
+}
+afterEach(async () => {
+  for (const h of hosts.splice(0)) await h.close()
+})
+const until = async <T>(f: () => Promise<T>, ok: (t: T) => boolean): Promise<T> => {
+  for (let i = 0; i < 500; i++) {
+    const v = await f()
+    if (ok(v)) return v
+    await new Promise((r) => setTimeout(r, 10))
+  }
+  throw new Error("condition never met")
+}
+
+describe("ObjectHost", () => {
+  it("loads a TypeScript module; one instance per id; events serialized by the input gate; state persists", async () => {
+    const dir = tempDir()
+    let host = await start(dir)
+    const ns = host.namespace("Counter")
+    const stub = ns.get(ns.idFromName("a"))
+    expect(stub.id.toString()).toMatch(/^[0-9a-f]{64}$/)
+    expect(ns.idFromName("a").equals(stub.id)).toBe(true)
+    const results = await Promise.all(Array.from({ length: 20 }, () => stub.fetch("/inc").then((r) => r.text())))
+    expect(results.map(Number).sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1))
+    const other = ns.get(ns.newUniqueId())
+    expect(await (await other.fetch("/inc")).text()).toBe("1")
+    expect(() => ns.idFromString("xyz")).toThrow(/64 lowercase hex digits/)
+    expect(() => host.namespace("Nope")).toThrow(/no object class named "Nope"/)
+    await host.close()
+    hosts.length = 0
+    host = await start(dir)
+    const again = host.namespace("Counter").get(host.namespace("Counter").idFromString(stub.id.toString()))
+    expect(await again.fetch("/get").then((r) => r.json())).toMatchObject({ n: 20 })
+  })
+
+  it("ctx.abort() fails the request and the next request gets a new instance", async () => {
+    const host = await start(tempDir())
+    const ns = host.namespace("Counter")
+    const stub = ns.get(ns.idFromName("b"))
+    await stub.fetch("/inc")
+    const first = (await stub.fetch("/get").then((r) => r.json())) as { start: number }
+    await expect(stub.fetch("/abort")).rejects.toBeInstanceOf(AbortedError)
+    const second = (await stub.fetch("/get").then((r) => r.json())) as { n: number; start: number }
+    expect(second.n).toBe(1)
+    expect(second.start).toBeGreaterThan(first.start)
+  })
+
+  it("a restore chosen by the object applies after ctx.abort(), and its undo bookmark undoes it", async () => {
+    const host = await start(tempDir())
+    const ns = host.namespace("Counter")
+    const stub = ns.get(ns.idFromName("c"))
+    await stub.fetch("/inc")
+    const b = await stub.fetch("/bookmark").then((r) => r.text())
+    for (let i = 0; i < 5; i++) await stub.fetch("/inc")
+    const undo = await stub.fetch(`/restore?b=${b}`).then((r) => r.text())
+    expect(await stub.fetch("/get").then((r) => r.json())).toMatchObject({ n: 6 })
+    await expect(stub.fetch("/abort")).rejects.toThrow(/aborted/)
+    expect(await stub.fetch("/get").then((r) => r.json())).toMatchObject({ n: 1 })
+    await stub.fetch(`/restore?b=${undo}`)
+    host.restart("Counter", stub.id)
+    expect(await stub.fetch("/get").then((r) => r.json())).toMatchObject({ n: 6 })
+  })
+
+  it("a failed write resets the object: the client gets an error, the next request a fresh instance", async () => {
+    const host = await start(tempDir())
+    const ns = host.namespace("Counter")
+    const stub = ns.get(ns.idFromName("d"))
+    await stub.fetch("/inc")
+    await expect(stub.fetch("/break")).rejects.toThrow(/reset after a failed write/)
+    expect(await stub.fetch("/get").then((r) => r.json())).toMatchObject({ n: 1 })
+  })
+
+  it("alarms run the handler, are retried with backoff after a throw, then cleared", async () => {
+    const errors: Array<number> = []
+    const host = await start(tempDir(), { onAlarmError: (_c: string, _i: string, _e: unknown, n: number) => errors.push(n) })
+    const ns = host.namespace("Counter")
+    const stub = ns.get(ns.idFromName("e"))
+    await stub.fetch("/alarm?fail=2&in=0")
+    const state = await until(
+      () => stub.fetch("/alarm-state").then((r) => r.json() as Promise<{ alarm: number | null; log: Array<unknown> }>),
+      (s) => s.log.length === 3 && s.alarm === null
+    )
+    expect(state.log).toEqual([
+      { retryCount: 0, isRetry: false },
+      { retryCount: 1, isRetry: true },
+      { retryCount: 2, isRetry: true }
+    ])
+    expect(errors).toEqual([0, 1])
+  })
+
+  it("an alarm whose handler always throws is given up after the retries", async () => {
+    const host = await start(tempDir())
+    const ns = host.namespace("Counter")
+    const stub = ns.get(ns.idFromName("f"))
+    await stub.fetch("/alarm?fail=100&in=0")
+    const state = await until(
+      () => stub.fetch("/alarm-state").then((r) => r.json() as Promise<{ alarm: number | null; log: Array<unknown> }>),
+      (s) => s.alarm === null && s.log.length > 0
+    )
+    expect(state.log).toHaveLength(4)
+  })
+})

@@ -1,0 +1,96 @@
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { afterEach, describe, expect, it } from "vitest"
+import { idFromName, objectDir } from "../../src/objects/ids.js"
+import { ObjectStorage } from "../../src/objects/storage.js"
+import { Fixture, Keys, waitFor } from "../test-support.js"
+import { ObjectsDirContext } from "./objects-data.js"
+import { ObjectsScreen } from "./objects.js"
+
+const fixture = new Fixture()
+const dirs: Array<string> = []
+afterEach(async () => {
+  await fixture.dispose()
+  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true })
+})
+
+/** A state dir with one object: a key, a table, and two bookmarks' worth of history. */
+const seeded = async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "edgectl-tui-objects-"))
+  dirs.push(dir)
+  const id = idFromName("Counter", "alpha")
+  const odir = objectDir(dir, "Counter", id)
+  fs.mkdirSync(odir, { recursive: true })
+  fs.writeFileSync(path.join(odir, "name"), "alpha")
+  const s = new ObjectStorage(odir)
+  await s.put("greeting", "hello")
+  s.sql.exec("CREATE TABLE t (v TEXT); INSERT INTO t VALUES ('first')")
+  const first = await s.getCurrentBookmark()
+  await new Promise((r) => setTimeout(r, 5))
+  await s.put("greeting", "changed")
+  await s.put("later", 1)
+  await s.setAlarm(Date.UTC(2030, 0, 1))
+  await s.sync()
+  s.close()
+  return { dir, odir, first }
+}
+
+const mount = (dir: string) =>
+  fixture.within(
+    fixture.local(),
+    <ObjectsDirContext.Provider value={dir}>
+      <ObjectsScreen active />
+    </ObjectsDirContext.Provider>
+  )
+
+describe("Objects screen", () => {
+  it("lists stored objects; opens one: alarm, keys and values, the SQL console", async () => {
+    const { dir } = await seeded()
+    const app = await mount(dir)
+    await app.waitForText("alpha")
+    expect(app.frame()).toMatch(/Counter\s+alpha/)
+    await app.press(Keys.enter, "greeting")
+    expect(app.frame()).toContain("changed")
+    expect(app.frame()).toContain("alarm 2030-01-01T00:00:00.000Z")
+    await app.press("\t", "type SQL")
+    await app.press(Keys.enter, "_cf_ tables are reserved")
+    await app.press("SELECT v FROM t", "SELECT v FROM t")
+    await app.press(Keys.enter, "first")
+    expect(app.frame()).toContain("1 row(s); rows read 1, rows written 0")
+    await app.press(Keys.enter, "_cf_ tables are reserved")
+    await app.press("SELECT * FROM _cf_KV")
+    await app.press(Keys.enter, "error: sql: access to _cf_KV is prohibited")
+  })
+
+  it("restores from the bookmark timeline and shows the undo bookmark", async () => {
+    const { dir, odir, first } = await seeded()
+    const app = await mount(dir)
+    await app.waitForText("alpha")
+    await app.press(Keys.enter, "greeting")
+    await app.press("\t", "type SQL")
+    await app.press("\t", "BOOKMARK")
+    expect(app.frame()).toContain(first)
+    await app.press("G")
+    await waitFor(() => app.frame().includes(`› ${first}`), app.frame)
+    await app.press(Keys.enter, "Restore Counter alpha")
+    await app.press("y", "undo bookmark")
+    expect(app.frame()).toMatch(/restored to [0-9a-f-]+; undo bookmark [0-9a-f-]+/)
+    expect(app.frame()).toContain("restore")
+    const s = new ObjectStorage(odir)
+    try {
+      expect(await s.get("greeting")).toBe("hello")
+      expect(await s.get("later")).toBeUndefined()
+    } finally {
+      s.close()
+    }
+  })
+
+  it("says where objects come from when there are none", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "edgectl-tui-objects-"))
+    dirs.push(dir)
+    const app = await mount(dir)
+    await app.waitForText("No objects under")
+    expect(app.frame()).toContain("edgectl objects dev MODULE")
+  })
+})

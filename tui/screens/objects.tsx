@@ -1,0 +1,226 @@
+/**
+ * Objects: the stateful objects stored under the state directory. The list shows class, name, id
+ * and size; enter opens one: its alarm, its keys and values, a SQL console (enter types a query)
+ * and the bookmark timeline, where enter restores to a bookmark (the undo bookmark is shown).
+ */
+import { Box, Text } from "ink"
+import { useContext, useEffect, useState } from "react"
+import { cells, flexWidth } from "../components/columns.js"
+import { ConfirmDialog } from "../components/confirm-dialog.js"
+import { List, ListStatus, moveHints, useListCursor } from "../components/list.js"
+import { Empty, Loading } from "../components/states.js"
+import { TextPrompt } from "../components/text-prompt.js"
+import { fromUnknown } from "../errors.js"
+import { KeyLayer, useKeys } from "../keys.js"
+import { useNotify } from "../notices.js"
+import { usePaneSize } from "../terminal.js"
+import { ObjectsDirContext, readObject, restoreTo, runSql, storedObjects, type ObjectView, type SqlResult, type StoredObject } from "./objects-data.js"
+
+export function ObjectsScreen({ active }: { active: boolean }) {
+  const dir = useContext(ObjectsDirContext)
+  const pane = usePaneSize()
+  const [objects, setObjects] = useState<Array<StoredObject> | undefined>(undefined)
+  const [open, setOpen] = useState<StoredObject | undefined>(undefined)
+  const load = () => setObjects(storedObjects(dir))
+  useEffect(load, [dir])
+  const all = objects ?? []
+  const height = Math.max(1, pane.rows - 3)
+  const cursor = useListCursor(all.length, height, [dir])
+  const name = Math.min(30, flexWidth(pane.columns, [14, 16, 10]))
+
+  useKeys(
+    (press) => {
+      if (cursor.move(press)) return true
+      if (press.name === "enter" && all[cursor.index]) {
+        setOpen(all[cursor.index])
+        return true
+      }
+      if (press.name === "r") {
+        load()
+        return true
+      }
+      return false
+    },
+    { priority: KeyLayer.screen, active: active && open === undefined, hints: [...moveHints, { keys: "enter", label: "open" }, { keys: "r", label: "refresh" }] }
+  )
+
+  if (open !== undefined) return <ObjectDetail object={open} active={active} onBack={() => (setOpen(undefined), load())} />
+  if (objects === undefined) return <Loading what="objects" />
+  if (all.length === 0) return <Empty what={`No objects under ${dir}.`} next="run `edgectl objects dev MODULE`, or write with `edgectl objects kv CLASS NAME put KEY VALUE`" />
+  return (
+    <Box flexDirection="column">
+      <Text dimColor>{dir}</Text>
+      <List
+        items={all}
+        index={cursor.index}
+        height={height}
+        header={cells([["CLASS", 14], ["NAME", name], ["ID", 16], ["BYTES", 10]])}
+        row={(o) => cells([[o.className, 14], [o.name ?? "-", name], [`${o.id.slice(0, 12)}…`, 16], [String(o.bytes), 10]])}
+        rowKey={(o) => `${o.className}/${o.id}`}
+      />
+      <ListStatus index={cursor.index} loaded={all.length} total={all.length} loading={false} />
+    </Box>
+  )
+}
+
+type Tab = "keys" | "sql" | "bookmarks"
+const TABS: ReadonlyArray<Tab> = ["keys", "sql", "bookmarks"]
+
+function ObjectDetail({ object, active, onBack }: { object: StoredObject; active: boolean; onBack: () => void }) {
+  const notify = useNotify()
+  const pane = usePaneSize()
+  const [view, setView] = useState<ObjectView | undefined>(undefined)
+  const [tab, setTab] = useState<Tab>("keys")
+  const [typing, setTyping] = useState(false)
+  const [result, setResult] = useState<SqlResult | undefined>(undefined)
+  const [confirm, setConfirm] = useState<string | undefined>(undefined)
+  const [undo, setUndo] = useState<string | undefined>(undefined)
+  const reload = () => {
+    readObject(object).then(setView, (e: unknown) => notify.error("could not read the object", fromUnknown(e)))
+  }
+  useEffect(reload, [object.dir])
+  const height = Math.max(1, pane.rows - 6)
+  const rows = tab === "keys" ? (view?.entries.length ?? 0) : tab === "bookmarks" ? (view?.history.length ?? 0) : 0
+  const cursor = useListCursor(rows, height, [tab])
+
+  useKeys(
+    (press) => {
+      if (cursor.move(press)) return true
+      switch (press.name) {
+        case "tab":
+          setTab(TABS[(TABS.indexOf(tab) + 1) % TABS.length]!)
+          return true
+        case "escape":
+        case "backspace":
+          onBack()
+          return true
+        case "r":
+          reload()
+          return true
+        case "enter":
+          if (tab === "sql") setTyping(true)
+          else if (tab === "bookmarks" && view?.history[cursor.index]) setConfirm(view.history[cursor.index]!.bookmark)
+          else return false
+          return true
+        default:
+          return false
+      }
+    },
+    {
+      priority: KeyLayer.view,
+      active: active && !typing && confirm === undefined,
+      hints: [
+        ...moveHints,
+        { keys: "tab", label: "keys/sql/bookmarks" },
+        ...(tab === "sql" ? [{ keys: "enter", label: "type SQL" }] : tab === "bookmarks" ? [{ keys: "enter", label: "restore" }] : []),
+        { keys: "r", label: "refresh" },
+        { keys: "esc", label: "back" }
+      ]
+    }
+  )
+
+  const body = () => {
+    if (view === undefined) return <Loading what="the object" />
+    if (tab === "keys") {
+      if (view.entries.length === 0) return <Empty what="No keys." next="tab: the SQL console and the bookmarks" />
+      const k = Math.min(32, Math.floor(pane.columns / 3))
+      return (
+        <List
+          items={view.entries}
+          index={cursor.index}
+          height={height}
+          header={cells([["KEY", k], ["VALUE", pane.columns - k - 4]])}
+          row={([key, value]) => cells([[key, k], [value, pane.columns - k - 4]])}
+          rowKey={([key]) => key}
+        />
+      )
+    }
+    if (tab === "sql") {
+      if (result === undefined) return <Text dimColor>enter: type a query (several statements allowed); the last statement's rows show here</Text>
+      const w = Math.max(6, Math.floor((pane.columns - 2) / Math.max(1, result.columns.length)) - 2)
+      return (
+        <Box flexDirection="column">
+          {result.columns.length > 0 ? <Text bold>{cells(result.columns.map((c) => [c, w] as const))}</Text> : null}
+          {result.rows.slice(0, height - 2).map((r, i) => (
+            <Text key={i}>{cells(r.map((v) => [v, w] as const))}</Text>
+          ))}
+          <Text dimColor>
+            {result.rows.length} row(s); rows read {result.rowsRead}, rows written {result.rowsWritten}
+          </Text>
+        </Box>
+      )
+    }
+    if (view.history.length === 0) return <Empty what="No changes in the last 30 days." next="writes appear here as bookmarks" />
+    return (
+      <List
+        items={view.history}
+        index={cursor.index}
+        height={height}
+        header={cells([["BOOKMARK", 26], ["TIME", 25], ["KIND", 8]])}
+        row={(c) => cells([[c.bookmark, 26], [new Date(c.time).toISOString(), 25], [c.restore ? "restore" : "write", 8]])}
+        rowKey={(c) => c.bookmark}
+      />
+    )
+  }
+
+  return (
+    <Box flexDirection="column">
+      <Text>
+        <Text bold>{object.className}</Text> {object.name ?? object.id}
+        <Text dimColor>
+          {"  "}alarm {view?.alarm == null ? "none" : new Date(view.alarm).toISOString()}
+          {"  "}size {view?.bytes ?? "…"} bytes
+        </Text>
+      </Text>
+      <Text>
+        {TABS.map((t) => (
+          <Text key={t} inverse={t === tab}>
+            {` ${t} `}
+          </Text>
+        ))}
+        {undo !== undefined ? <Text color="yellow">{`  undo bookmark ${undo}`}</Text> : null}
+      </Text>
+      {typing ? (
+        <TextPrompt
+          title="SQL"
+          help="runs in the object's database; _cf_ tables are reserved"
+          submitLabel="run"
+          check={(t) => (t.trim() === "" ? "type a query" : undefined)}
+          onCancel={() => setTyping(false)}
+          onSubmit={(q) => {
+            setTyping(false)
+            runSql(object, q).then(
+              (r) => {
+                setResult(r)
+                notify.done(`${r.rows.length} row(s), ${r.rowsWritten} written`)
+                reload()
+              },
+              (e: unknown) => notify.error("sql", fromUnknown(e))
+            )
+          }}
+        />
+      ) : null}
+      {confirm !== undefined ? (
+        <ConfirmDialog
+          title={`Restore ${object.className} ${object.name ?? object.id} to ${confirm}?`}
+          lines={["Keys, tables and the alarm return to that moment.", "It can be undone afterwards (from the bookmark it shows)."]}
+          confirmLabel="restore"
+          onCancel={() => setConfirm(undefined)}
+          onConfirm={() => {
+            const b = confirm
+            setConfirm(undefined)
+            restoreTo(object, b).then(
+              (u) => {
+                setUndo(u)
+                notify.done(`restored to ${b}; undo bookmark ${u}`)
+                reload()
+              },
+              (e: unknown) => notify.error("restore", fromUnknown(e))
+            )
+          }}
+        />
+      ) : null}
+      {!typing && confirm === undefined ? body() : null}
+    </Box>
+  )
+}
