@@ -1,4 +1,7 @@
 /** Authentication of the embedded platform over a real socket, with the platform's codes and statuses. */
+import Database from "better-sqlite3"
+import { createHash } from "node:crypto"
+import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { assertEnvelope, firstError, request, startPlatform, World, type Platform } from "./helpers/platform.js"
 
@@ -156,5 +159,24 @@ describe("account-scoped tokens", () => {
     const memberships = await get("/memberships", { token: World.globexToken })
     expect(memberships.status).toBe(403)
     expect((await get(`/user/invites/${all[0]!.id}`)).body.result.status).toBe("pending")
+  })
+})
+
+describe("credentials changed behind the server's back", () => {
+  it("a token disabled by another process is refused on the next request (no stale credential cache)", async () => {
+    const q = await startPlatform()
+    try {
+      const ok = await request(q.baseUrl, "/zones", { token: World.globexToken })
+      expect(ok.status).toBe(200)
+      // Another connection to the same store, as a second edgectl process would open it.
+      const other = new Database(path.join(q.stateDir, "platform.sqlite"))
+      other.prepare("UPDATE tokens SET status = 'disabled' WHERE secret_hash = ?").run(createHash("sha256").update(World.globexToken).digest("hex"))
+      other.close()
+      const refused = await request(q.baseUrl, "/zones", { token: World.globexToken })
+      expect([refused.status, firstError(refused).code]).toEqual([403, 9109])
+      expect((await request(q.baseUrl, "/zones", { token: World.acmeToken })).status).toBe(200)
+    } finally {
+      await q.close()
+    }
   })
 })

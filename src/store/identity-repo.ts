@@ -18,7 +18,35 @@ export interface TokenRow {
   readonly accountIds: ReadonlyArray<string>
 }
 
-export const findToken = (db: Database.Database, secret: string): TokenRow | undefined => {
+/**
+ * Credentials checked on every request, remembered per store handle: a lookup costs two or three
+ * queries and a SHA-256, a tenth of a small request. An entry holds while the store is unchanged by
+ * other connections (`data_version`) and by this one's membership writes (`respondInvite`).
+ */
+interface CredentialCache {
+  version: unknown
+  readonly entries: Map<string, TokenRow | { readonly userId: string; readonly accountIds: ReadonlyArray<string> } | undefined>
+}
+const credentialCaches = new WeakMap<Database.Database, CredentialCache>()
+
+const cached = <A>(db: Database.Database, key: string, look: () => A): A => {
+  const version = stmt(db, "PRAGMA data_version").pluck().get()
+  let cache = credentialCaches.get(db)
+  if (cache === undefined || cache.version !== version) credentialCaches.set(db, (cache = { version, entries: new Map() }))
+  if (cache.entries.has(key)) return cache.entries.get(key) as A
+  const found = look()
+  // Bounded: a client cycling through made-up tokens must not grow it.
+  if (cache.entries.size >= 1000) cache.entries.clear()
+  cache.entries.set(key, found as never)
+  return found
+}
+
+const forgetCredentials = (db: Database.Database) => credentialCaches.delete(db)
+
+export const findToken = (db: Database.Database, secret: string): TokenRow | undefined =>
+  cached(db, `t ${secret}`, () => lookToken(db, secret))
+
+const lookToken = (db: Database.Database, secret: string): TokenRow | undefined => {
   const t = stmt(db, "SELECT * FROM tokens WHERE secret_hash = ?").get(sha256(secret)) as Row | undefined
   if (!t) return undefined
   const accounts = stmt(db, "SELECT account_id FROM token_accounts WHERE token_id = ?").all(t.id) as Array<Row>
@@ -34,7 +62,10 @@ export const findToken = (db: Database.Database, secret: string): TokenRow | und
 }
 
 /** The user for a global API key + email, with the accounts they are a member of. */
-export const findKeyUser = (db: Database.Database, email: string, key: string) => {
+export const findKeyUser = (db: Database.Database, email: string, key: string) =>
+  cached(db, `k ${email.toLowerCase()} ${key}`, () => lookKeyUser(db, email, key))
+
+const lookKeyUser = (db: Database.Database, email: string, key: string) => {
   const u = stmt(db, "SELECT * FROM users WHERE email = ? COLLATE NOCASE AND api_key_hash = ?").get(email, sha256(key)) as Row | undefined
   return u ? { userId: u.id as string, accountIds: memberAccountIds(db, u.id as string) } : undefined
 }
@@ -130,6 +161,7 @@ export const getInvite = (db: Database.Database, userId: string, id: string): In
 
 /** Accepting makes the user a member of the inviting account; both writes are one transaction. */
 export const respondInvite = (db: Database.Database, userId: string, invite: Invite, status: "accepted" | "rejected"): Invite => {
+  forgetCredentials(db)
   db.transaction(() => {
     stmt(db, "UPDATE invites SET status = ? WHERE id = ?").run(status, invite.id)
     if (status === "accepted") {
