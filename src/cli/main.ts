@@ -58,12 +58,22 @@ export const main = async (rawArgv: ReadonlyArray<string>): Promise<number> => {
   return report(exit)
 }
 
-main(process.argv).then(
-  (code) => {
-    process.exitCode = code
-  },
-  (e: unknown) => {
-    process.stderr.write(`error: internal: ${String(e)}\n`)
-    process.exitCode = 1
+/**
+ * Ends the process once stdout and stderr are flushed. Every command has finished its work when
+ * `main` resolves (servers, the TUI and the language server resolve only when they stop); left to
+ * itself, Node takes another 10-20 ms to wind its event loop down, a tenth of a scripted command.
+ */
+const exitWhenFlushed = (code: number) => {
+  process.exitCode = code
+  let pending = 2
+  const flushed = () => {
+    if (--pending === 0) process.exit(code)
   }
-)
+  process.stdout.write("", flushed)
+  process.stderr.write("", flushed)
+}
+
+main(process.argv).then(exitWhenFlushed, (e: unknown) => {
+  process.stderr.write(`error: internal: ${String(e)}\n`)
+  exitWhenFlushed(1)
+})
