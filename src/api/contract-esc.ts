@@ -3,7 +3,8 @@
  * `disable_esc` on a zone and on an account. The group is added to `V4Api` in contract.ts (with the
  * authentication middleware there, so this file needs nothing from it).
  */
-import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import { HttpApi, HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import { Authentication, platformApi } from "./contract-core.js"
 import { Schema } from "effect"
 import { EscAnswer, EscChangeBody } from "../domain/esc.js"
 
@@ -29,3 +30,6 @@ export class EscGroup extends HttpApiGroup.make("esc")
   .add(EscEndpoints.getAccountEsc)
   .add(EscEndpoints.setAccountEsc)
   .add(EscEndpoints.deleteAccountEsc) {}
+
+/** The ESC part of the API on its own (local mode builds only the parts a command calls). */
+export class EscApi extends platformApi(HttpApi.make("v4").add(EscGroup.middleware(Authentication))) {}

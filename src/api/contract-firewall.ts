@@ -3,7 +3,8 @@
  * here and read by src/firewall/body.ts on the server, so that every problem of every element is
  * named in one answer (and the SDK's single-object rule body is accepted as well as an array).
  */
-import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import { HttpApi, HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import { Authentication, platformApi } from "./contract-core.js"
 import { Schema } from "effect"
 import { Envelope, Paged } from "../domain/envelope.js"
 import { Deleted, Filter, FirewallActions, Rule } from "../domain/firewall.js"
@@ -75,3 +76,6 @@ export class FirewallGroup extends HttpApiGroup.make("firewall")
   .add(FirewallEndpoints.updateRule)
   .add(FirewallEndpoints.patchRule)
   .add(FirewallEndpoints.deleteRule) {}
+
+/** The firewall part of the API on its own (local mode builds only the parts a command calls). */
+export class FirewallApi extends platformApi(HttpApi.make("v4").add(FirewallGroup.middleware(Authentication))) {}

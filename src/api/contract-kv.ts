@@ -9,7 +9,8 @@
  * The group gets its authentication where it joins the API (contract.ts): importing the middleware
  * here would make the two modules import each other.
  */
-import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "@effect/platform"
+import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "@effect/platform"
+import { Authentication, platformApi } from "./contract-core.js"
 import { Schema } from "effect"
 import { Envelope, CursorPaged, Paged } from "../domain/envelope.js"
 import { KvBulkGetRequest, KvBulkGetResult, KvBulkResult, KvKey, KvNamespace, KvNamespaceTitle } from "../domain/kv.js"
@@ -107,3 +108,6 @@ export class KvGroup extends HttpApiGroup.make("kv")
   .add(KvEndpoints.bulkDelete)
   .add(KvEndpoints.bulkDeletePost)
   .add(KvEndpoints.bulkGet) {}
+
+/** The KV part of the API on its own (local mode builds only the parts a command calls). */
+export class KvApi extends platformApi(HttpApi.make("v4").add(KvGroup.middleware(Authentication))) {}

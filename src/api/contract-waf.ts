@@ -7,7 +7,8 @@
  * The entry point's and the overrides' bodies are read as unknown JSON and checked by src/waf, so
  * that a bad body gets a 400 naming the field.
  */
-import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import { HttpApi, HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import { Authentication, platformApi } from "./contract-core.js"
 import { Schema } from "effect"
 import { Envelope, Paged } from "../domain/envelope.js"
 import { Direction, IntParam, Match, OneOf, TextParam } from "../domain/params.js"
@@ -114,3 +115,6 @@ export class WafApiGroup extends HttpApiGroup.make("waf")
   .add(WafEndpoints.status)
   .add(WafEndpoints.getEntrypoint)
   .add(WafEndpoints.putEntrypoint) {}
+
+/** The WAF part of the API on its own (local mode builds only the parts a command calls). */
+export class WafApi extends platformApi(HttpApi.make("v4").add(WafApiGroup.middleware(Authentication))) {}

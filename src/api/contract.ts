@@ -1,218 +1,25 @@
 /**
  * The v4 contract: every endpoint of the platform that edgectl serves or calls, described once.
  * The embedded server is built from it (HttpApiBuilder) and the client calls it (src/api/client),
- * so a path, a parameter or a field is named in one place.
+ * so a path, a parameter or a field is named in one place. The core (errors, authentication, the
+ * foundation's groups) is in contract-core.ts, each area's group in contract-<area>.ts.
  */
-import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiMiddleware, HttpApiSchema } from "@effect/platform"
-import { Context, Schema } from "effect"
-import { Account, Membership, TokenVerification } from "../domain/account.js"
-import { CertificatePack } from "../domain/certificate.js"
-import { DnsRecord, DnsRecordTypes } from "../domain/dns.js"
-import { Envelope, FailureEnvelope, Paged } from "../domain/envelope.js"
-import {
-  ErrorTable,
-  fromFailure,
-  toFailureEnvelope,
-  V4ErrorClasses,
-  type V4Error,
-  type V4ErrorTag
-} from "../domain/errors.js"
-import { Invite, InviteResponse } from "../domain/invite.js"
-import { Zone } from "../domain/zone.js"
+import { HttpApi } from "@effect/platform"
+import { AccountsGroup, Authentication, platformApi, UserGroup, ZonesGroup } from "./contract-core.js"
 import { EscGroup } from "./contract-esc.js"
-import { BoolParam, Direction, IntParam, Match, OneOf, TextParam } from "../domain/params.js"
-import { KvGroup } from "./contract-kv.js"
 import { FirewallGroup } from "./contract-firewall.js"
+import { KvGroup } from "./contract-kv.js"
 import { WafApiGroup } from "./contract-waf.js"
 
-/** A tagged error on the wire: the failure envelope with the table's status. */
-const wire = <T extends V4ErrorTag>(tag: T) => {
-  const cls = V4ErrorClasses[tag] as unknown as Schema.Schema<Extract<V4Error, { _tag: T }>, any>
-  return Schema.transform(FailureEnvelope, Schema.typeSchema(cls), {
-    strict: false,
-    decode: (env) => fromFailure(ErrorTable[tag].status, env.errors),
-    encode: (e) => toFailureEnvelope(e as V4Error)
-  }).annotations(HttpApiSchema.annotations({ status: ErrorTable[tag].status }))
-}
+export * from "./contract-core.js"
 
-export const Wire = {
-  MissingCredentials: wire("MissingCredentials"),
-  MalformedCredentials: wire("MalformedCredentials"),
-  InvalidCredentials: wire("InvalidCredentials"),
-  Unauthorized: wire("Unauthorized"),
-  NotFound: wire("NotFound"),
-  NoRoute: wire("NoRoute"),
-  InvalidInput: wire("InvalidInput"),
-  Conflict: wire("Conflict"),
-  QuotaExceeded: wire("QuotaExceeded"),
-  DuplicateFilter: wire("DuplicateFilter"),
-  InvalidExpression: wire("InvalidExpression"),
-  Incompatible: wire("Incompatible"),
-  MigrationFinished: wire("MigrationFinished"),
-  ValidationModeNotAllowed: wire("ValidationModeNotAllowed"),
-  TooManyRules: wire("TooManyRules"),
-  ExpressionTooLong: wire("ExpressionTooLong"),
-  UriOverridePresent: wire("UriOverridePresent"),
-  TransactionRolledBack: wire("TransactionRolledBack"),
-  RateLimited: wire("RateLimited"),
-  ApiError: wire("ApiError")
-}
-
-/** Who is calling: the user behind the credential and the accounts it may see. */
-export interface Principal {
-  readonly kind: "token" | "key"
-  readonly userId: string
-  readonly tokenId: string | null
-  readonly accountIds: ReadonlyArray<string>
-  /** May use `/user/...` endpoints (user-level tokens and the global key; not account-scoped tokens). */
-  readonly userScope: boolean
-}
-export const Principal = Context.GenericTag<Principal>("edgectl/Principal")
-
-export class Authentication extends HttpApiMiddleware.Tag<Authentication>()("Authentication", {
-  provides: Principal,
-  failure: Schema.Union(Wire.MissingCredentials, Wire.MalformedCredentials, Wire.InvalidCredentials)
-}) {}
-
-const ZoneId = Schema.Struct({ zone_id: Schema.String })
-const IdParam = Schema.Struct({ id: Schema.String })
-const Page = IntParam("page", 1, 1_000_000)
-
-export const ZonesListParams = Schema.Struct({
-  name: Schema.optional(TextParam("name", 253)),
-  status: Schema.optional(OneOf("status", ["initializing", "pending", "active", "moved"])),
-  "account.id": Schema.optional(TextParam("account.id", 32)),
-  "account.name": Schema.optional(TextParam("account.name", 253)),
-  type: Schema.optional(Schema.Union(Schema.String, Schema.Array(Schema.String))),
-  match: Schema.optional(Match),
-  order: Schema.optional(OneOf("order", ["name", "status", "account.id", "account.name", "plan.id"])),
-  direction: Schema.optional(Direction),
-  page: Schema.optional(Page),
-  per_page: Schema.optional(IntParam("per_page", 5, 50))
-})
-export type ZonesListParams = typeof ZonesListParams.Type
-
-const textFilters = <const P extends string>(prefix: P) => ({
-  [prefix]: Schema.optional(TextParam(prefix, 255)),
-  [`${prefix}.exact`]: Schema.optional(TextParam(`${prefix}.exact`, 255)),
-  [`${prefix}.contains`]: Schema.optional(TextParam(`${prefix}.contains`, 255)),
-  [`${prefix}.startswith`]: Schema.optional(TextParam(`${prefix}.startswith`, 255)),
-  [`${prefix}.endswith`]: Schema.optional(TextParam(`${prefix}.endswith`, 255))
-}) as unknown as Record<P | `${P}.${"exact" | "contains" | "startswith" | "endswith"}`, Schema.optional<ReturnType<typeof TextParam>>>
-
-export const DnsListParams = Schema.Struct({
-  type: Schema.optional(OneOf("type", DnsRecordTypes)),
-  ...textFilters("name"),
-  ...textFilters("content"),
-  proxied: Schema.optional(BoolParam("proxied")),
-  match: Schema.optional(Match),
-  order: Schema.optional(OneOf("order", ["type", "name", "content", "ttl", "proxied"])),
-  direction: Schema.optional(Direction),
-  page: Schema.optional(Page),
-  per_page: Schema.optional(IntParam("per_page", 1, 5_000_000))
-})
-export type DnsListParams = typeof DnsListParams.Type
-
-export const CertificatePacksParams = Schema.Struct({
-  status: Schema.optional(OneOf("status", ["all"])),
-  ssl_status: Schema.optional(OneOf("ssl_status", ["all"])),
-  page: Schema.optional(Page),
-  per_page: Schema.optional(IntParam("per_page", 5, 1000))
-})
-export type CertificatePacksParams = typeof CertificatePacksParams.Type
-
-export const AccountsParams = Schema.Struct({
-  name: Schema.optional(TextParam("name", 253)),
-  direction: Schema.optional(Direction),
-  page: Schema.optional(Page),
-  per_page: Schema.optional(IntParam("per_page", 5, 50))
-})
-export type AccountsParams = typeof AccountsParams.Type
-
-export const MembershipsParams = Schema.Struct({
-  status: Schema.optional(OneOf("status", ["accepted", "pending", "rejected"])),
-  "account.name": Schema.optional(TextParam("account.name", 253)),
-  direction: Schema.optional(Direction),
-  page: Schema.optional(Page),
-  per_page: Schema.optional(IntParam("per_page", 5, 50))
-})
-export type MembershipsParams = typeof MembershipsParams.Type
-
-/** Every endpoint, by name; groups below assemble them and the client calls them directly. */
-export const Endpoints = {
-  listZones: HttpApiEndpoint.get("list", "/zones").setUrlParams(ZonesListParams).addSuccess(Paged(Zone)),
-  getZone: HttpApiEndpoint.get("get", "/zones/:zone_id").setPath(ZoneId).addSuccess(Envelope(Zone)),
-  listDnsRecords: HttpApiEndpoint.get("dnsRecords", "/zones/:zone_id/dns_records")
-    .setPath(ZoneId)
-    .setUrlParams(DnsListParams)
-    .addSuccess(Paged(DnsRecord)),
-  listCertificatePacks: HttpApiEndpoint.get("certificatePacks", "/zones/:zone_id/ssl/certificate_packs")
-    .setPath(ZoneId)
-    .setUrlParams(CertificatePacksParams)
-    .addSuccess(Paged(CertificatePack)),
-  listInvites: HttpApiEndpoint.get("invites", "/user/invites").addSuccess(Envelope(Schema.Array(Invite))),
-  getInvite: HttpApiEndpoint.get("invite", "/user/invites/:id").setPath(IdParam).addSuccess(Envelope(Invite)),
-  respondInvite: HttpApiEndpoint.patch("respondInvite", "/user/invites/:id")
-    .setPath(IdParam)
-    .setPayload(InviteResponse)
-    .addSuccess(Envelope(Invite)),
-  verifyToken: HttpApiEndpoint.get("verifyToken", "/user/tokens/verify").addSuccess(Envelope(TokenVerification)),
-  listAccounts: HttpApiEndpoint.get("list", "/accounts").setUrlParams(AccountsParams).addSuccess(Paged(Account)),
-  getAccount: HttpApiEndpoint.get("get", "/accounts/:account_id")
-    .setPath(Schema.Struct({ account_id: Schema.String }))
-    .addSuccess(Envelope(Account)),
-  listMemberships: HttpApiEndpoint.get("memberships", "/memberships").setUrlParams(MembershipsParams).addSuccess(Paged(Membership))
-} as const
-
-export class ZonesGroup extends HttpApiGroup.make("zones")
-  .add(Endpoints.listZones)
-  .add(Endpoints.getZone)
-  .add(Endpoints.listDnsRecords)
-  .add(Endpoints.listCertificatePacks)
-  .middleware(Authentication) {}
-
-export class UserGroup extends HttpApiGroup.make("user")
-  .add(Endpoints.listInvites)
-  .add(Endpoints.getInvite)
-  .add(Endpoints.respondInvite)
-  .add(Endpoints.verifyToken)
-  .middleware(Authentication) {}
-
-export class AccountsGroup extends HttpApiGroup.make("accounts")
-  .add(Endpoints.listAccounts)
-  .add(Endpoints.getAccount)
-  .add(Endpoints.listMemberships)
-  .middleware(Authentication) {}
-
-/** The base path of the v4 API on the embedded server, as on the real platform. */
-export const BasePath = "/client/v4"
-
-export class V4Api extends HttpApi.make("v4")
-  .add(ZonesGroup)
-  .add(UserGroup)
-  .add(AccountsGroup)
-  .add(EscGroup.middleware(Authentication))
-  .add(KvGroup.middleware(Authentication))
-  .add(FirewallGroup.middleware(Authentication))
-  .add(WafApiGroup.middleware(Authentication))
-  .addError(Wire.MissingCredentials)
-  .addError(Wire.MalformedCredentials)
-  .addError(Wire.InvalidCredentials)
-  .addError(Wire.Unauthorized)
-  .addError(Wire.NotFound)
-  .addError(Wire.NoRoute)
-  .addError(Wire.InvalidInput)
-  .addError(Wire.Conflict)
-  .addError(Wire.QuotaExceeded)
-  .addError(Wire.DuplicateFilter)
-  .addError(Wire.InvalidExpression)
-  .addError(Wire.Incompatible)
-  .addError(Wire.MigrationFinished)
-  .addError(Wire.ValidationModeNotAllowed)
-  .addError(Wire.TooManyRules)
-  .addError(Wire.ExpressionTooLong)
-  .addError(Wire.UriOverridePresent)
-  .addError(Wire.TransactionRolledBack)
-  .addError(Wire.RateLimited)
-  .addError(Wire.ApiError)
-  .prefix(BasePath) {}
+export class V4Api extends platformApi(
+  HttpApi.make("v4")
+    .add(ZonesGroup)
+    .add(UserGroup)
+    .add(AccountsGroup)
+    .add(EscGroup.middleware(Authentication))
+    .add(KvGroup.middleware(Authentication))
+    .add(FirewallGroup.middleware(Authentication))
+    .add(WafApiGroup.middleware(Authentication))
+) {}

@@ -28,9 +28,9 @@ import {
   UrlParams
 } from "@effect/platform"
 import { Chunk, Context, Effect, Exit, Inspectable, Layer, Option, Runtime, Scope, Stream } from "effect"
-import { PlatformLive, storeFile } from "../server/app.js"
-import { LocalKvOptions } from "../server/kv.js"
 import { envelopeErrors } from "../server/errors.js"
+import { loadPart, type PartName, partOf, type PlatformServices } from "../server/parts.js"
+import { LocalKvOptions, platformServices, storeFile, withHttpSettings } from "../server/platform.js"
 
 const encoder = new TextEncoder()
 const decoder = new TextDecoder()
@@ -235,23 +235,33 @@ const responseBody = (response: HttpServerResponse.HttpServerResponse, method: s
 }
 
 /**
- * Same layers and middleware as `makeWebHandler` of the server; `dispose` closes the store. The one
- * difference is local mode's KV behaviour (`LocalKvOptions`: namespaces exist implicitly, as in
- * wrangler's local storage, and a bulk request is not cut at 10,000 entries); `edgectl serve`
- * keeps the platform's.
+ * The platform in this process: its services are built on the first request (a command that never
+ * calls the platform never opens, or creates, the store), and each part of its API (parts.ts) on the
+ * first request for it, with the same handlers, authentication and middleware as `edgectl serve`.
+ * The one difference is local mode's KV behaviour (`LocalKvOptions`: namespaces exist implicitly, as
+ * in wrangler's local storage, and a bulk request is not cut at 10,000 entries). `dispose` closes the
+ * store.
  */
 export const makeLocalHandler = (file: string): { readonly handle: Handle; readonly dispose: () => Promise<void> } => {
   const scope = Effect.runSync(Scope.make())
   const dispose = () => Effect.runPromise(Scope.close(scope, Exit.void))
-  const layer = Layer.mergeAll(PlatformLive(file, undefined, { kv: LocalKvOptions }), HttpApiBuilder.Router.Live, HttpApiBuilder.Middleware.layer)
-  let ready: Handle | undefined
-  let pending: Promise<Handle> | undefined
-  // Built on the first request, as toWebHandler does: a command that never calls the platform
-  // never opens (or creates) the store.
-  const build = (): Promise<Handle> =>
+  let services: Promise<Context.Context<PlatformServices>> | undefined
+  const handlers = new Map<PartName, Promise<Handle>>()
+
+  const buildServices = () =>
     Effect.gen(function* () {
       // Tells bin/edgectl.mjs that this run compiled the platform: its code cache is worth rewriting.
       ;(globalThis as Record<symbol, unknown>)[Symbol.for("edgectl/localPlatform")] = true
+      return (yield* Layer.toRuntime(platformServices(file, undefined, { kv: LocalKvOptions }))).context
+    }).pipe(Scope.extend(scope), Effect.runPromise)
+
+  const buildPart = (name: PartName): Promise<Handle> =>
+    Effect.gen(function* () {
+      const context = yield* Effect.promise(() => (services ??= buildServices()))
+      const part = yield* Effect.promise(() => loadPart(name))
+      const layer = withHttpSettings(Layer.mergeAll(part, HttpApiBuilder.Router.Live, HttpApiBuilder.Middleware.layer)).pipe(
+        Layer.provideMerge(Layer.succeedContext(context))
+      )
       const runtime = yield* Layer.toRuntime(layer)
       const app = yield* Effect.provide(HttpApiBuilder.httpApp, runtime)
       const handled = HttpApp.toHandled(
@@ -285,14 +295,19 @@ export const makeLocalHandler = (file: string): { readonly handle: Handle; reado
             reject(Exit.isFailure(exit) ? new Error("the local platform ended without an answer") : new Error("no answer"))
           })
         })
-      return (ready = handle)
+      return handle
     }).pipe(Scope.extend(scope), Effect.runPromise)
+
   return {
     dispose,
     handle: (request, signal) => {
-      if (ready !== undefined) return ready(request, signal)
-      pending ??= build()
-      return pending.then((h) => h(request, signal))
+      const name = partOf(request.url)
+      let part = handlers.get(name)
+      if (part === undefined) {
+        part = buildPart(name)
+        handlers.set(name, part)
+      }
+      return part.then((h) => h(request, signal))
     }
   }
 }

@@ -1,24 +1,22 @@
 /**
- * The embedded local platform: the v4 API built from the contract over a SQLite store, as a web
- * handler (in-process, no socket) or served on a port (`edgectl serve`).
+ * The embedded local platform: the whole v4 API built from the contract over a SQLite store, as a web
+ * handler (in-process, no socket) or served on a port (`edgectl serve`). Local mode's in-process
+ * client builds only the parts a command calls (parts.ts) over the same services (platform.ts).
  */
-import { HttpApiBuilder, HttpMiddleware, HttpRouter, HttpServer } from "@effect/platform"
+import { HttpApiBuilder } from "@effect/platform"
 import { Layer } from "effect"
-import * as path from "node:path"
 import { V4Api } from "../api/contract.js"
-import * as Db from "../store/db.js"
-import { seedDemo } from "../store/demo.js"
+import type * as Db from "../store/db.js"
 import { AuthenticationLive } from "./auth.js"
 import { ApiErrorsLive, envelopeErrors } from "./errors.js"
 import { AccountsLive, UserLive, ZonesLive } from "./handlers.js"
-import { clockFromEnv, PlatformClock } from "./clock.js"
 import { EscLive } from "./esc.js"
 import { FirewallLive } from "./firewall.js"
-import { KvLive, KvOptions, WireKvOptions } from "./kv.js"
+import { KvLive } from "./kv.js"
+import { platformServices, type PlatformOptions, withHttpSettings } from "./platform.js"
 import { WafLive } from "./waf.js"
 
-/** The store file inside a state directory (`.edgectl/state` by default, `--persist-to` overrides). */
-export const storeFile = (stateDir: string) => path.join(stateDir, "platform.sqlite")
+export { storeFile, type PlatformOptions } from "./platform.js"
 
 export const ApiLive = HttpApiBuilder.api(V4Api).pipe(
   Layer.provide([ZonesLive, UserLive, AccountsLive, EscLive, KvLive, FirewallLive, WafLive]),
@@ -26,25 +24,9 @@ export const ApiLive = HttpApiBuilder.api(V4Api).pipe(
   Layer.provide(ApiErrorsLive)
 )
 
-/**
- * Everything the API needs, over the store at `file` (created and seeded with the demo world on
- * first use). `clock` is the platform's clock (else the one EDGECTL_PLATFORM_NOW asks for); `kv` is
- * the wire behaviour by default, local mode's in-process client passes its own.
- */
-export interface PlatformOptions {
-  readonly clock?: PlatformClock | undefined
-  readonly kv?: KvOptions | undefined
-}
-
-export const PlatformLive = (file: string, seed: Db.Seed = seedDemo(), options: PlatformOptions = {}) =>
-  Layer.mergeAll(ApiLive, HttpServer.layerContext).pipe(
-    Layer.provideMerge(Layer.merge(Db.layer(file, seed), Layer.succeed(KvOptions, options.kv ?? WireKvOptions))),
-    Layer.provideMerge(Layer.sync(PlatformClock, () => options.clock ?? clockFromEnv())),
-    HttpMiddleware.withTracerDisabledWhen(() => true),
-    // A KV key is up to 512 bytes, 1,536 characters once percent-encoded in the path; the router
-    // refuses longer path parameters (its default is 100), which would answer "no route".
-    Layer.provideMerge(HttpRouter.setRouterConfig({ maxParamLength: 2048 }))
-  )
+/** Everything the whole API needs, over the store at `file` (created and seeded on first use). */
+export const PlatformLive = (file: string, seed?: Db.Seed | Db.LazySeed, options: PlatformOptions = {}) =>
+  withHttpSettings(ApiLive.pipe(Layer.provideMerge(platformServices(file, seed, options))))
 
 /** An in-process handler: `fetch`-shaped, no socket. */
 export const makeWebHandler = (file: string) =>

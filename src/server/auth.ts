@@ -5,7 +5,7 @@
  */
 import { HttpServerRequest } from "@effect/platform"
 import { Effect, Layer } from "effect"
-import { Authentication, type Principal } from "../api/contract.js"
+import { Authentication, type Principal } from "../api/contract-core.js"
 import { InvalidCredentials, MalformedCredentials, MissingCredentials } from "../domain/errors.js"
 import { Db } from "../store/db.js"
 import { findKeyUser, findToken } from "../store/identity-repo.js"

@@ -3,7 +3,7 @@
  * undecodable parameters and bodies, and defects. Declared errors are encoded by the contract.
  */
 import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { V4Api } from "../api/contract.js"
+import { CoreApi } from "../api/contract-core.js"
 import { Cause, Effect, Option } from "effect"
 import { ApiError, InvalidInput, isV4Error, NoRoute, statusOf, toFailureEnvelope, type V4Error } from "../domain/errors.js"
 
@@ -64,7 +64,7 @@ const jsonBodies = <E, R>(app: Effect.Effect<HttpServerResponse.HttpServerRespon
  * API-level middleware: runs inside the contract's error encoding, so failing with a V4Error here
  * is answered as that error's envelope and status.
  */
-export const ApiErrorsLive = HttpApiBuilder.middleware(V4Api, (app) =>
+export const ApiErrorsLive = HttpApiBuilder.middleware(CoreApi, (app) =>
   Effect.catchAllCause(jsonBodies(app), (cause) => {
     const failure = Option.getOrUndefined(Cause.failureOption(cause)) ?? Option.getOrUndefined(Cause.dieOption(cause))
     if (failure === undefined || isV4Error(failure)) return Effect.failCause(cause)

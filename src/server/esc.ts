@@ -5,7 +5,8 @@
  */
 import { HttpApiBuilder, HttpApp, HttpServerResponse } from "@effect/platform"
 import { Effect } from "effect"
-import { Principal, V4Api } from "../api/contract.js"
+import { Principal } from "../api/contract-core.js"
+import { EscApi } from "../api/contract-esc.js"
 import type { EscSetting } from "../esc/decide.js"
 import { Db } from "../store/db.js"
 import { changeEsc, clearEsc, getEsc } from "../store/esc-repo.js"
@@ -42,7 +43,7 @@ const withScope = <E, R>(visible: Effect.Effect<unknown, E, R>, act: (db: Db["db
 const zone = (id: string, act: (db: Db["db"]) => EscSetting) => withScope(visibleZone(id, Suffix), act)
 const account = (id: string, act: (db: Db["db"]) => EscSetting) => withScope(visibleAccount(id), act)
 
-export const EscLive = HttpApiBuilder.group(V4Api, "esc", (handlers) =>
+export const EscLive = HttpApiBuilder.group(EscApi, "esc", (handlers) =>
   handlers
     .handle("getZone", ({ path }) => zone(path.zone_id, (db) => getEsc(db, "zone", path.zone_id)))
     .handle("setZone", ({ path, payload }) => zone(path.zone_id, (db) => changeEsc(db, "zone", path.zone_id, payload)))

@@ -4,7 +4,7 @@
  */
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
-import { V4Api } from "../api/contract.js"
+import { FirewallApi } from "../api/contract-firewall.js"
 import { pageInfo } from "../domain/envelope.js"
 import * as Ops from "../firewall/ops.js"
 import { Db } from "../store/db.js"
@@ -34,7 +34,7 @@ const paged = <A>(page: number, perPage: number, r: { rows: ReadonlyArray<A>; to
   info: pageInfo(page, perPage, r.total, r.rows.length)
 })
 
-export const FirewallLive = HttpApiBuilder.group(V4Api, "firewall", (handlers) =>
+export const FirewallLive = HttpApiBuilder.group(FirewallApi, "firewall", (handlers) =>
   handlers
     .handle("listFilters", ({ path, urlParams: q }) =>
       Effect.map(scope(path.zone_id, "/filters"), (s) => {

@@ -1,7 +1,7 @@
 /** Handlers of the foundation's endpoints (zones, DNS, certificates, accounts, user). */
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
-import { Principal, V4Api } from "../api/contract.js"
+import { CoreApi, Principal } from "../api/contract-core.js"
 import { InvalidInput, NotFound, Unauthorized } from "../domain/errors.js"
 import { Db } from "../store/db.js"
 import * as Identity from "../store/identity-repo.js"
@@ -31,7 +31,7 @@ const typesOf = (t: string | ReadonlyArray<string> | undefined) =>
 
 const ZONE_TYPES = ["full", "partial", "secondary", "internal"]
 
-export const ZonesLive = HttpApiBuilder.group(V4Api, "zones", (handlers) =>
+export const ZonesLive = HttpApiBuilder.group(CoreApi, "zones", (handlers) =>
   handlers
     .handle("list", ({ urlParams: q }) =>
       Effect.gen(function* () {
@@ -86,7 +86,7 @@ export const ZonesLive = HttpApiBuilder.group(V4Api, "zones", (handlers) =>
     )
 )
 
-export const UserLive = HttpApiBuilder.group(V4Api, "user", (handlers) =>
+export const UserLive = HttpApiBuilder.group(CoreApi, "user", (handlers) =>
   handlers
     .handle("invites", () =>
       Effect.gen(function* () {
@@ -131,7 +131,7 @@ export const UserLive = HttpApiBuilder.group(V4Api, "user", (handlers) =>
     )
 )
 
-export const AccountsLive = HttpApiBuilder.group(V4Api, "accounts", (handlers) =>
+export const AccountsLive = HttpApiBuilder.group(CoreApi, "accounts", (handlers) =>
   handlers
     .handle("list", ({ urlParams: q }) =>
       Effect.gen(function* () {

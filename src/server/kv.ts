@@ -2,19 +2,16 @@
  * Handlers of the KV endpoints, over the engine (src/kv/engine.ts). Every write is validated first
  * (src/kv/validate.ts) and then stored in one transaction: a bulk request with one bad entry is
  * refused whole and writes nothing.
- *
- * `KvOptions` is how local mode differs from the wire: `edgectl serve` answers like the platform
- * (an unknown namespace id is a 404), while the in-process platform of the CLI and TUI takes any
- * namespace id as wrangler's local storage does (created by its first write, empty until then) and
- * takes a bulk write of any number of entries in one request (one transaction for a whole file).
+ * `KvOptions` (platform.ts) is how local mode differs from the wire.
  */
 import { HttpApiBuilder, type HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Context, Effect } from "effect"
-import { Principal, V4Api } from "../api/contract.js"
+import { Effect } from "effect"
+import { Principal } from "../api/contract-core.js"
+import { KvApi } from "../api/contract-kv.js"
 import { pageInfo } from "../domain/envelope.js"
 import { Conflict, InvalidInput, NotFound } from "../domain/errors.js"
 import * as Engine from "../kv/engine.js"
-import { BulkGetMaxKeys, BulkMaxEntries, TitleMaxLength } from "../kv/limits.js"
+import { BulkGetMaxKeys, TitleMaxLength } from "../kv/limits.js"
 import { keyNotFound, namespaceNotFound, problemsError } from "../kv/problems.js"
 import {
   checkEntry,
@@ -29,20 +26,8 @@ import {
   type WriteEntry
 } from "../kv/validate.js"
 import { Db } from "../store/db.js"
+import { KvOptions } from "./platform.js"
 import { readBulkArray, readValueBody } from "./kv-body.js"
-
-export interface KvOptions {
-  /** Unknown namespace ids are created by a write and read as empty (local mode only). */
-  readonly implicitNamespaces: boolean
-  /** Entries per bulk request (the platform's 10,000; unbounded in local mode). */
-  readonly maxBulkEntries: number
-}
-export const KvOptions = Context.GenericTag<KvOptions>("edgectl/KvOptions")
-
-/** What `edgectl serve` answers: the platform's behaviour. */
-export const WireKvOptions: KvOptions = { implicitNamespaces: false, maxBulkEntries: BulkMaxEntries }
-/** The in-process platform of local mode. */
-export const LocalKvOptions: KvOptions = { implicitNamespaces: true, maxBulkEntries: Number.POSITIVE_INFINITY }
 
 interface NsPath {
   readonly account_id: string
@@ -80,7 +65,7 @@ const implicitIdProblem = (id: string) =>
     ? new InvalidInput({ message: `namespace id must be 1 to 255 printable characters without whitespace, got ${JSON.stringify(id.slice(0, 60))}` })
     : undefined
 
-export const KvLive = HttpApiBuilder.group(V4Api, "kv", (handlers) =>
+export const KvLive = HttpApiBuilder.group(KvApi, "kv", (handlers) =>
   Effect.gen(function* () {
     const options = yield* KvOptions
     const { db } = yield* Db

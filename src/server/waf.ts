@@ -5,7 +5,7 @@
  */
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect, Either } from "effect"
-import { V4Api } from "../api/contract.js"
+import { WafApi } from "../api/contract-waf.js"
 import { InvalidInput } from "../domain/errors.js"
 import type { WafGroup, WafPackage, WafRule } from "../domain/waf.js"
 import { getZoneWaf, listOverrides, listPageRules, putOverride, deleteOverride, getOverride, setGroupMode, setPackage, setRuleMode, setWafSetting, zoneSettings } from "../store/waf-repo.js"
@@ -30,7 +30,7 @@ const ruleIn = (db: Parameters<typeof zoneSettings>[0], zoneId: string, packageI
 
 const MODE_CODES: Record<string, string> = { DIS: "disable", CHL: "challenge", BLK: "block", SIM: "simulate" }
 
-export const WafLive = HttpApiBuilder.group(V4Api, "waf", (handlers) =>
+export const WafLive = HttpApiBuilder.group(WafApi, "waf", (handlers) =>
   handlers
       .handle("listPackages", ({ path, urlParams: q }) =>
         Effect.map(previousWafZone(path.zone_id, "/firewall/waf/packages"), ({ zone, db }) => {

@@ -6,7 +6,7 @@
 import type { HttpClient } from "@effect/platform"
 import { Effect, Option, Stream } from "effect"
 import { call, callAnswered, type Answered, type ClientConfig } from "../api/client.js"
-import { Endpoints } from "../api/contract.js"
+import { Endpoints } from "../api/contract-core.js"
 import { EscEndpoints } from "../api/contract-esc.js"
 import { InvalidInput, NotFound, V4ErrorClasses, type V4Error } from "../domain/errors.js"
 import { checkSecret } from "../esc/change.js"

@@ -1,6 +1,6 @@
 /** Accounts, memberships, invites and token checks. */
 import { call, paginate } from "../api/client.js"
-import { Endpoints } from "../api/contract.js"
+import { Endpoints } from "../api/contract-core.js"
 
 export const allAccounts = () => paginate((page) => call(Endpoints.listAccounts, { urlParams: { page, per_page: 50 } }))
 

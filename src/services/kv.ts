@@ -7,7 +7,7 @@
 import type { HttpClient } from "@effect/platform"
 import { Effect, Stream } from "effect"
 import { call, callRaw, ClientConfig, paginate, paginateCursor } from "../api/client.js"
-import { Endpoints } from "../api/contract.js"
+import { Endpoints } from "../api/contract-core.js"
 import { KvEndpoints, type KvBulkAnswer } from "../api/contract-kv.js"
 import type { Account } from "../domain/account.js"
 import { InvalidInput, NotFound, V4ErrorClasses, type V4Error } from "../domain/errors.js"

@@ -2,7 +2,7 @@
 import type { HttpClient } from "@effect/platform"
 import { Effect, Stream } from "effect"
 import { call, paginate, type ClientConfig, type Query } from "../api/client.js"
-import { Endpoints } from "../api/contract.js"
+import { Endpoints } from "../api/contract-core.js"
 import { NotFound, type V4Error } from "../domain/errors.js"
 import type { Zone } from "../domain/zone.js"
 

@@ -35,9 +35,13 @@ const migrate = (file: string) =>
  * (0 for a new store), so a seed adds only what the newer migrations made room for.
  */
 export type Seed = (db: Database.Database, fromVersion: number) => void
+/** A seed loaded only when a store needs one (the demo world is a module of its own). */
+export interface LazySeed {
+  readonly load: () => Promise<Seed>
+}
 
 /** Opens (creating and migrating when needed) the store at `file`; `:memory:` is not supported. */
-export const open = (file: string, seed?: Seed): Effect.Effect<Database.Database, StoreError> =>
+export const open = (file: string, seed?: Seed | LazySeed): Effect.Effect<Database.Database, StoreError> =>
   Effect.gen(function* () {
     yield* Effect.try({
       try: () => fs.mkdirSync(path.dirname(file), { recursive: true }),
@@ -64,6 +68,7 @@ export const open = (file: string, seed?: Seed): Effect.Effect<Database.Database
     if (version === LatestVersion) return db
     db.close()
     yield* migrate(file)
+    const fill = seed === undefined || typeof seed === "function" ? seed : yield* Effect.promise(seed.load)
     db = yield* openDb()
     const ready = db
     // Seeding and user_version are one transaction: a store interrupted while seeding has neither,
@@ -71,7 +76,7 @@ export const open = (file: string, seed?: Seed): Effect.Effect<Database.Database
     yield* Effect.try({
       try: () =>
         ready.transaction(() => {
-          seed?.(ready, version)
+          fill?.(ready, version)
           ready.pragma(`user_version = ${LatestVersion}`)
         })(),
       catch: (e) => {
@@ -83,7 +88,7 @@ export const open = (file: string, seed?: Seed): Effect.Effect<Database.Database
   })
 
 /** A scoped Db layer over `file`; the handle closes with the scope. */
-export const layer = (file: string, seed?: Seed) =>
+export const layer = (file: string, seed?: Seed | LazySeed) =>
   Layer.scoped(
     Db,
     Effect.acquireRelease(

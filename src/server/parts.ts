@@ -1,0 +1,74 @@
+/**
+ * The embedded platform's API in parts, for local mode: a scripted command calls one or two areas of
+ * the API, and building the routes, handlers and modules of all of them would be most of what it
+ * waits for. Each part is the same handlers, authentication and error middleware as the whole API
+ * (app.ts) over the same services (platform.ts); a request goes to the part that holds its path.
+ *
+ * `partOf` decides by path alone, without loading any contract: every path of one part's endpoints
+ * is matched here by one pattern, and all methods of a path belong to the same part (checked for
+ * every endpoint of the contract by test/server-parts.test.ts). A path of no part goes to the core,
+ * which answers it as the whole API would: no such route.
+ */
+import { type HttpApi, HttpApiBuilder } from "@effect/platform"
+import { Layer } from "effect"
+import { BasePath, CoreApi } from "../api/contract-core.js"
+import { AuthenticationLive } from "./auth.js"
+import { ApiErrorsLive } from "./errors.js"
+import type { platformServices } from "./platform.js"
+
+export type PartName = "core" | "esc" | "kv" | "firewall" | "waf"
+
+const patterns: ReadonlyArray<readonly [RegExp, PartName]> = [
+  [/^\/accounts\/[^/]+\/storage\/kv(\/|$)/, "kv"],
+  [/^\/(zones|accounts)\/[^/]+\/disable_esc\/?$/, "esc"],
+  [/^\/zones\/[^/]+\/(filters|firewall\/rules)(\/|$)/, "firewall"],
+  [/^\/zones\/[^/]+\/(firewall\/waf|settings\/waf|pagerules|waf_migration|rulesets)(\/|$)/, "waf"]
+]
+
+/** The part whose endpoints include `url` (a path with or without the base path and the query). */
+export const partOf = (url: string): PartName => {
+  const q = url.indexOf("?")
+  let p = q === -1 ? url : url.slice(0, q)
+  if (p.startsWith(BasePath)) p = p.slice(BasePath.length)
+  for (const [pattern, part] of patterns) if (pattern.test(p)) return part
+  return "core"
+}
+
+/** What the parts run on (platform.ts). */
+export type PlatformServices = Layer.Layer.Success<ReturnType<typeof platformServices>>
+type Part = Layer.Layer<HttpApi.Api, never, PlatformServices>
+
+// The casts: HttpApiBuilder.api is typed per API; each part is the same groups as the whole API,
+// whose composition app.ts checks in full.
+const partLayer = (api: HttpApi.HttpApi.Any, groups: Layer.Layer<any, never, any>): Part =>
+  HttpApiBuilder.api(api as typeof CoreApi).pipe(
+    Layer.provide(groups),
+    Layer.provide(AuthenticationLive),
+    Layer.provide(ApiErrorsLive)
+  ) as Part
+
+/** The layer that builds one part of the API (it needs the services of platform.ts). */
+export const loadPart = async (name: PartName): Promise<Part> => {
+  switch (name) {
+    case "core": {
+      const m = await import("./handlers.js")
+      return partLayer(CoreApi, Layer.mergeAll(m.ZonesLive, m.UserLive, m.AccountsLive))
+    }
+    case "esc": {
+      const [m, c] = await Promise.all([import("./esc.js"), import("../api/contract-esc.js")])
+      return partLayer(c.EscApi, m.EscLive)
+    }
+    case "kv": {
+      const [m, c] = await Promise.all([import("./kv.js"), import("../api/contract-kv.js")])
+      return partLayer(c.KvApi, m.KvLive)
+    }
+    case "firewall": {
+      const [m, c] = await Promise.all([import("./firewall.js"), import("../api/contract-firewall.js")])
+      return partLayer(c.FirewallApi, m.FirewallLive)
+    }
+    case "waf": {
+      const [m, c] = await Promise.all([import("./waf.js"), import("../api/contract-waf.js")])
+      return partLayer(c.WafApi, m.WafLive)
+    }
+  }
+}

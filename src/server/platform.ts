@@ -1,0 +1,64 @@
+/**
+ * What every part of the embedded platform's API runs on: the store (created and seeded with the demo
+ * world on first use), the platform's clock, local mode's KV behaviour, and the settings of its HTTP
+ * layer. `edgectl serve` builds the whole API over these (app.ts); local mode builds them once and
+ * then only the parts of the API a command calls (parts.ts).
+ */
+import { HttpMiddleware, HttpRouter, HttpServer } from "@effect/platform"
+import { Context, Layer } from "effect"
+import * as path from "node:path"
+import { BulkMaxEntries } from "../kv/limits.js"
+import * as Db from "../store/db.js"
+import { clockFromEnv, PlatformClock } from "./clock.js"
+
+/**
+ * How local mode's KV differs from the wire: `edgectl serve` answers like the platform (an unknown
+ * namespace id is a 404), while the in-process platform of the CLI and TUI takes any namespace id as
+ * wrangler's local storage does (created by its first write, empty until then) and takes a bulk
+ * write of any number of entries in one request (one transaction for a whole file).
+ */
+export interface KvOptions {
+  /** Unknown namespace ids are created by a write and read as empty (local mode only). */
+  readonly implicitNamespaces: boolean
+  /** Entries per bulk request (the platform's 10,000; unbounded in local mode). */
+  readonly maxBulkEntries: number
+}
+export const KvOptions = Context.GenericTag<KvOptions>("edgectl/KvOptions")
+
+/** What `edgectl serve` answers: the platform's behaviour. */
+export const WireKvOptions: KvOptions = { implicitNamespaces: false, maxBulkEntries: BulkMaxEntries }
+/** The in-process platform of local mode. */
+export const LocalKvOptions: KvOptions = { implicitNamespaces: true, maxBulkEntries: Number.POSITIVE_INFINITY }
+
+/**
+ * `clock` is the platform's clock (else the one EDGECTL_PLATFORM_NOW asks for); `kv` is the wire
+ * behaviour by default, local mode's in-process client passes its own.
+ */
+export interface PlatformOptions {
+  readonly clock?: PlatformClock | undefined
+  readonly kv?: KvOptions | undefined
+}
+
+/** The store file inside a state directory (`.edgectl/state` by default, `--persist-to` overrides). */
+export const storeFile = (stateDir: string) => path.join(stateDir, "platform.sqlite")
+
+/** The demo world, loaded only when a store is created or upgraded. */
+const demoSeed: Db.LazySeed = { load: () => import("../store/demo.js").then((m) => m.seedDemo()) }
+
+/** The services the API's handlers use, over the store at `file`. */
+export const platformServices = (file: string, seed: Db.Seed | Db.LazySeed = demoSeed, options: PlatformOptions = {}) =>
+  Layer.mergeAll(
+    HttpServer.layerContext,
+    Db.layer(file, seed),
+    Layer.succeed(KvOptions, options.kv ?? WireKvOptions),
+    Layer.sync(PlatformClock, () => options.clock ?? clockFromEnv())
+  )
+
+/** The platform's HTTP settings around a layer that builds (part of) the API. */
+export const withHttpSettings = <A, E, R>(layer: Layer.Layer<A, E, R>) =>
+  layer.pipe(
+    HttpMiddleware.withTracerDisabledWhen(() => true),
+    // A KV key is up to 512 bytes, 1,536 characters once percent-encoded in the path; the router
+    // refuses longer path parameters (its default is 100), which would answer "no route".
+    Layer.provideMerge(HttpRouter.setRouterConfig({ maxParamLength: 2048 }))
+  )
