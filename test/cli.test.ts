@@ -102,7 +102,14 @@ describe("edgectl CLI errors", () => {
   })
 
   it("usage errors exit 2: unknown subcommand, unknown flag, missing argument, bad value", () => {
-    expect(edgectl(["zones", "lst"]).status).toBe(2)
+    const typo = edgectl(["zones", "lst"])
+    expect(typo.status).toBe(2)
+    expect(typo.stderr.trim()).toBe('error: unknown command "zones lst" (edgectl zones has: list, get)')
+    const deep = edgectl(["kv", "namespace", "lst"])
+    expect([deep.status, deep.stderr.trim()]).toEqual([2, 'error: unknown command "kv namespace lst" (edgectl kv namespace has: create, list, delete)'])
+    const unknown = edgectl(["nope"])
+    expect(unknown.status).toBe(2)
+    expect(unknown.stderr).toContain("'zones', 'dns', 'certs', 'accounts', 'invites', 'rules', 'kv', 'esc', 'firewall', 'waf', 'objects', 'check', 'lsp', 'serve', 'tui'")
     expect(edgectl(["zones", "list", "--bogus"]).status).toBe(2)
     expect(edgectl(["zones", "get"]).status).toBe(2)
     const bad = edgectl(["zones", "list", "--status", "sleeping"])
@@ -110,6 +117,19 @@ describe("edgectl CLI errors", () => {
     expect(bad.stderr.trim()).toBe('error: --status must be one of initializing, pending, active, moved, got "sleeping"')
     const flagAsArg = edgectl(["zones", "get", "--jsn"])
     expect(flagAsArg.status).toBe(2)
+  })
+
+  it("--help lists every command; a command's --help shows only its own", () => {
+    const all = edgectl(["--help"])
+    expect(all.status).toBe(0)
+    for (const name of ["zones", "dns", "certs", "accounts", "invites", "rules", "kv", "esc", "firewall", "waf", "objects", "check", "lsp", "serve", "tui"]) {
+      expect(all.stdout, name).toMatch(new RegExp(`^  - ${name}\\b`, "m"))
+    }
+    const zones = edgectl(["zones", "--help"])
+    expect(zones.status).toBe(0)
+    expect(zones.stdout).toContain("list the zones the credentials can see")
+    expect(zones.stdout).not.toContain("key-value store")
+    expect(edgectl(["--version"]).stdout).toContain("0.1.0")
   })
 
   it("--remote without credentials refuses and names the variables; credentials never appear in output", () => {

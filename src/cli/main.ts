@@ -1,29 +1,95 @@
-/** The `edgectl` entry point: parses the command line, runs the command, sets the exit code. */
+/**
+ * The `edgectl` entry point: parses the command line, runs the command, sets the exit code.
+ *
+ * Each top-level command's module is loaded only when it runs: `edgectl zones list` evaluates the
+ * zones commands and what they use, not the KV, WAF or firewall ones. The whole tree is loaded for
+ * anything else (`--help`, `--version`, a mistyped command), so help and errors list every command.
+ */
 import { CliConfig, Command, ValidationError } from "@effect/cli"
 import * as NodeContext from "@effect/platform-node/NodeContext"
 import { Cause, Effect, Exit, Layer, Option } from "effect"
 import { cliConsole } from "./console.js"
-import { accounts, certs, dns, zones } from "./commands/zones.js"
-import { esc } from "./commands/esc.js"
-import { firewall } from "./commands/firewall/index.js"
-import { invites } from "./commands/invites.js"
-import { kv, rewriteColonSpelling } from "./commands/kv/index.js"
-import { check, lsp } from "./commands/lsp.js"
-import { objects } from "./commands/objects.js"
-import { rules } from "./commands/rules.js"
-import { serve } from "./commands/serve.js"
-import { waf } from "./commands/waf.js"
+import { rewriteColonSpelling } from "./commands/kv/colon.js"
 import { openTui, tui } from "./commands/tui.js"
-import { CliFailure } from "./run.js"
+import { CliFailure, usage } from "./run.js"
 
 const VERSION = "0.1.0"
 
-const root = Command.make("edgectl").pipe(
-  Command.withDescription("terminal UI, CLI and migration assistant for the edge platform's v4 API (local by default, --remote for the real platform)"),
-  Command.withSubcommands([zones, dns, certs, accounts, invites, rules, kv, esc, firewall, waf, objects, check, lsp, serve, tui])
-)
+type AnyCommand = Command.Command<string, never, CliFailure | ValidationError.ValidationError, any>
 
-const cli = Command.run(root, { name: "edgectl", version: VERSION })
+/** Every top-level command, in the order help lists them, and the module that declares it. */
+const commands: ReadonlyArray<readonly [string, () => Promise<AnyCommand>]> = [
+  ["zones", () => import("./commands/zones.js").then((m) => m.zones)],
+  ["dns", () => import("./commands/zones.js").then((m) => m.dns)],
+  ["certs", () => import("./commands/zones.js").then((m) => m.certs)],
+  ["accounts", () => import("./commands/zones.js").then((m) => m.accounts)],
+  ["invites", () => import("./commands/invites.js").then((m) => m.invites)],
+  ["rules", () => import("./commands/rules.js").then((m) => m.rules)],
+  ["kv", () => import("./commands/kv/index.js").then((m) => m.kv)],
+  ["esc", () => import("./commands/esc.js").then((m) => m.esc)],
+  ["firewall", () => import("./commands/firewall/index.js").then((m) => m.firewall)],
+  ["waf", () => import("./commands/waf.js").then((m) => m.waf)],
+  ["objects", () => import("./commands/objects.js").then((m) => m.objects)],
+  ["check", () => import("./commands/lsp.js").then((m) => m.check)],
+  ["lsp", () => import("./commands/lsp.js").then((m) => m.lsp)],
+  ["serve", () => import("./commands/serve.js").then((m) => m.serve)],
+  // Declared here: small, and build.mjs reads any import() of a tui.js as the TUI's own bundle.
+  ["tui", () => Promise.resolve(tui)]
+] as unknown as ReadonlyArray<readonly [string, () => Promise<AnyCommand>]>
+
+/**
+ * The command tree as @effect/cli 0.77 builds it (its descriptor nodes; the library's own accessor
+ * flattens the levels): a `Subcommands` node is a parent command with its children.
+ */
+interface Node {
+  readonly _tag: "Standard" | "GetUserInput" | "Map" | "Subcommands"
+  readonly name?: string
+  readonly command?: Node
+  readonly parent?: Node
+  readonly children?: ReadonlyArray<Node>
+}
+const unwrap = (n: Node): Node => (n._tag === "Map" ? unwrap(n.command!) : n)
+const nameOf = (n: Node): string => {
+  const u = unwrap(n)
+  return u._tag === "Subcommands" ? nameOf(u.parent!) : (u.name ?? "")
+}
+const childrenOf = (n: Node): ReadonlyArray<Node> => {
+  const u = unwrap(n)
+  return u._tag === "Subcommands" ? u.children! : []
+}
+
+/**
+ * `edgectl zones lst`: a usage error naming the subcommands there are (@effect/cli names only the
+ * root's), or undefined when every word of `args` up to the first option or argument is a command.
+ */
+const unknownSubcommand = (command: AnyCommand, args: ReadonlyArray<string>): CliFailure | undefined => {
+  let node = command.descriptor as unknown as Node
+  const path = [args[0]!]
+  for (const arg of args.slice(1)) {
+    const children = childrenOf(node)
+    if (children.length === 0 || arg.startsWith("-")) return undefined
+    const next = children.find((c) => nameOf(c) === arg)
+    if (next === undefined) {
+      return usage(`unknown command "${[...path, arg].join(" ")}" (edgectl ${path.join(" ")} has: ${children.map(nameOf).join(", ")})`)
+    }
+    path.push(arg)
+    node = next
+  }
+  return undefined
+}
+
+/** The CLI with the root command over the subcommand `args` names, or over all of them. */
+const cliFor = async (args: ReadonlyArray<string>) => {
+  const named = commands.find(([name]) => name === args[0])
+  const loaded = await Promise.all((named !== undefined ? [named] : commands).map(([, load]) => load()))
+  const root = Command.make("edgectl").pipe(
+    Command.withDescription("terminal UI, CLI and migration assistant for the edge platform's v4 API (local by default, --remote for the real platform)"),
+    Command.withSubcommands([loaded[0]!, ...loaded.slice(1)])
+  )
+  const run = Command.run(root, { name: "edgectl", version: VERSION })
+  const problem = named !== undefined ? unknownSubcommand(loaded[0]!, args) : undefined
+  return (argv: ReadonlyArray<string>) => (problem !== undefined ? Effect.fail(problem) : run(argv))
+}
 
 const report = (exit: Exit.Exit<unknown, unknown>): number => {
   if (Exit.isSuccess(exit)) return 0
@@ -49,7 +115,10 @@ export const main = async (rawArgv: ReadonlyArray<string>): Promise<number> => {
   const program =
     args.length === 0 && process.stdin.isTTY && process.stdout.isTTY
       ? openTui({ remote: false, persistTo: Option.none() })
-      : cli(argv)
+      : Effect.flatMap(
+          Effect.promise(() => cliFor(args)),
+          (cli) => cli(argv)
+        )
   const exit = await Effect.runPromiseExit(
     Effect.flatMap(Effect.console, (base) => Effect.withConsole(program, cliConsole(base))).pipe(
       Effect.provide(Layer.merge(NodeContext.layer, CliConfig.layer({ showBuiltIns: false })))
