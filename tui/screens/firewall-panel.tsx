@@ -14,9 +14,10 @@ import { allRules, createRuleTwoStep, deleteRule, setRulePaused, testRequest } f
 import { cells, flexWidth } from "../components/columns.js"
 import { ConfirmDialog } from "../components/confirm-dialog.js"
 import { List, useListCursor } from "../components/list.js"
-import { codeSuffix, Empty, ErrorView, Loading } from "../components/states.js"
+import { Empty, ErrorView, Loading } from "../components/states.js"
 import { TextPrompt } from "../components/text-prompt.js"
 import { KeyLayer, useKeys } from "../keys.js"
+import { useNotify } from "../notices.js"
 import { runEffect, useEffectQuery, useRuntime, type Services } from "../runtime.js"
 import { usePaneSize } from "../terminal.js"
 
@@ -27,8 +28,6 @@ type Dialog =
   | { readonly kind: "pause"; readonly rule: Rule }
   | { readonly kind: "delete"; readonly rule: Rule }
   | { readonly kind: "request" }
-
-type Notice = { readonly ok: boolean; readonly text: string } | undefined
 
 const Plans: ReadonlyArray<string> = ["free", "pro", "business", "enterprise"]
 
@@ -58,7 +57,7 @@ const decisionText = (d: FirewallDecision) =>
     ? `no rule decides: the request goes through (${d.evaluated} evaluated${d.logged.length > 0 ? `, logged by ${d.logged.length}` : ""})`
     : `${d.action!.toUpperCase()} by ${d.rule.description ?? d.rule.id} (rule ${d.evaluated} in order${d.logged.length > 0 ? `, logged by ${d.logged.length}` : ""}${d.bypassed.length > 0 ? `, bypassed ${d.bypassed.flatMap((b) => b.products).join(", ")}` : ""})`
 
-/** Lines besides the rows: title, header, detail 2, test, notice. */
+/** Lines besides the rows: title, header, detail 2, test, working. */
 const Chrome = 6
 
 export interface FirewallPanelProps {
@@ -78,7 +77,7 @@ export function FirewallPanel({ zone, active, height, priority = KeyLayer.tab }:
   const cursor = useListCursor(rules.length, rows, [zone.id])
   const current = rules[cursor.index]
   const [dialog, setDialog] = useState<Dialog | undefined>(undefined)
-  const [notice, setNotice] = useState<Notice>(undefined)
+  const notify = useNotify()
   const [busy, setBusy] = useState(false)
   const [tested, setTested] = useState<string | undefined>(undefined)
   const aborts = useRef(new Set<AbortController>())
@@ -93,7 +92,7 @@ export function FirewallPanel({ zone, active, height, priority = KeyLayer.tab }:
       if (r === undefined) return
       setBusy(false)
       if (r.ok) onOk(r.value)
-      else setNotice({ ok: false, text: `error: ${what}: ${r.error.message.replace(/\s+/g, " ")}${codeSuffix(r.error)}` })
+      else notify.error(what, r.error)
     })
   }
 
@@ -102,7 +101,7 @@ export function FirewallPanel({ zone, active, height, priority = KeyLayer.tab }:
     run(
       createRuleTwoStep(zone.id, { expression }, { action, ...(products ? { products } : {}) }),
       (r) => {
-        setNotice({ ok: true, text: `Created filter ${r.filter.id} and rule ${r.rule.id} (${action})` })
+        notify.done(`Created filter ${r.filter.id} and rule ${r.rule.id} (${action})`)
         refresh()
       },
       "create the rule"
@@ -113,7 +112,7 @@ export function FirewallPanel({ zone, active, height, priority = KeyLayer.tab }:
     (press) => {
       if (cursor.move(press)) return true
       const needRule = () => {
-        setNotice({ ok: false, text: busy ? "busy: wait for the last change" : "no rule selected: n creates one" })
+        notify.warn(busy ? "busy: wait for the last change" : "no rule selected: n creates one")
         return true
       }
       switch (press.name) {
@@ -132,7 +131,7 @@ export function FirewallPanel({ zone, active, height, priority = KeyLayer.tab }:
           setDialog({ kind: "request" })
           return true
         case "r":
-          setNotice(undefined)
+          notify.clear()
           refresh()
           return true
         default:
@@ -219,7 +218,7 @@ export function FirewallPanel({ zone, active, height, priority = KeyLayer.tab }:
             confirmLabel={r.paused ? "resume" : "pause"}
             onConfirm={() => {
               setDialog(undefined)
-              run(setRulePaused(zone.id, r.id, !r.paused), (u) => (setNotice({ ok: true, text: `${u.paused ? "Paused" : "Resumed"} rule ${u.description ?? u.id}` }), refresh()), "pause the rule")
+              run(setRulePaused(zone.id, r.id, !r.paused), (u) => (notify.done(`${u.paused ? "Paused" : "Resumed"} rule ${u.description ?? u.id}`), refresh()), "pause the rule")
             }}
             onCancel={() => setDialog(undefined)}
           />
@@ -235,7 +234,7 @@ export function FirewallPanel({ zone, active, height, priority = KeyLayer.tab }:
             destructive
             onConfirm={() => {
               setDialog(undefined)
-              run(deleteRule(zone.id, r.id), () => (setNotice({ ok: true, text: `Deleted rule ${r.description ?? r.id}; its filter stays` }), refresh()), "delete the rule")
+              run(deleteRule(zone.id, r.id), () => (notify.done(`Deleted rule ${r.description ?? r.id}; its filter stays`), refresh()), "delete the rule")
             }}
             onCancel={() => setDialog(undefined)}
           />
@@ -251,7 +250,7 @@ export function FirewallPanel({ zone, active, height, priority = KeyLayer.tab }:
             submitLabel="test"
             onSubmit={(t) => {
               setDialog(undefined)
-              run(testRequest(zone.id, JSON.parse(t)), (d) => (setTested(decisionText(d)), setNotice(undefined)), "test the request")
+              run(testRequest(zone.id, JSON.parse(t)), (d) => (setTested(decisionText(d)), notify.clear()), "test the request")
             }}
             onCancel={() => setDialog(undefined)}
           />
@@ -277,16 +276,7 @@ export function FirewallPanel({ zone, active, height, priority = KeyLayer.tab }:
             </Text>
           </Box>
           <Text wrap="truncate-end">{tested !== undefined ? <Text><Text dimColor>test: </Text>{tested}</Text> : " "}</Text>
-          {busy ? (
-            <Text color="cyan">… working</Text>
-          ) : notice !== undefined ? (
-            <Text color={notice.ok ? "green" : "red"} wrap="truncate-end">
-              {notice.ok ? "✓ " : ""}
-              {notice.text}
-            </Text>
-          ) : (
-            <Text> </Text>
-          )}
+          {busy ? <Text color="cyan">… working</Text> : <Text> </Text>}
         </Box>
       )}
     </Box>

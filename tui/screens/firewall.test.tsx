@@ -53,6 +53,15 @@ describe("the Firewall tab of a zone", () => {
     expect(rules.map((r) => [r.action, r.filter.id.length])).toEqual([["block", 32]])
   })
 
+  it("a refusal goes to the footer and stays until the next key", async () => {
+    const { app } = await openFirewallTab("acme.net")
+    await app.waitForText("No firewall rules on this zone.")
+    await app.press("p", "no rule selected: n creates one")
+    const lines = app.frame().split("\n")
+    expect(lines.findIndex((l) => l.includes("no rule selected"))).toBeGreaterThan(lines.length - 4)
+    await app.press(Keys.down, (f) => !f.includes("no rule selected"))
+  })
+
   it("p pauses after confirming; d deletes after a destructive confirmation (y only)", async () => {
     const { app, runtime } = await openFirewallTab()
     await app.waitForText("allow office logins")
