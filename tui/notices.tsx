@@ -10,6 +10,8 @@ import { useKeys } from "./keys.js"
 export interface Notice {
   readonly kind: "done" | "error"
   readonly text: string
+  /** The API's code of an error: the footer keeps it in view when the text is cut. */
+  readonly code?: number | undefined
 }
 
 export interface Notify {
@@ -31,8 +33,6 @@ const NoticeLayer = 100
 const NotifyContext = createContext<Notify | undefined>(undefined)
 const NoticeContext = createContext<Notice | undefined>(undefined)
 
-export const errorText = (what: string, error: UiError) =>
-  `error: ${what}: ${error.message}${error.code === undefined ? "" : ` [code ${error.code}]`}`
 
 /** `doneMillis`: how long a result stays (tests shorten it). */
 export function NoticeProvider({ children, doneMillis = NoticeMillis }: { children: ReactNode; doneMillis?: number }) {
@@ -42,7 +42,7 @@ export function NoticeProvider({ children, doneMillis = NoticeMillis }: { childr
   const notify = useMemo<Notify>(
     () => ({
       done: (text) => setNotice({ kind: "done", text }),
-      error: (what, error) => setNotice({ kind: "error", text: errorText(what, error) }),
+      error: (what, error) => setNotice({ kind: "error", text: `error: ${what}: ${error.message}`, code: error.code }),
       warn: (text) => setNotice({ kind: "error", text }),
       clear: () => setNotice(undefined)
     }),

@@ -1,6 +1,7 @@
 /**
  * The bottom lines: the keys that work right now (from the keypress hub), then the notice line: a
- * key handler's fault, else the last action's notice (see notices.tsx).
+ * key handler's fault, else the last action's notice (see notices.tsx). An error's code stays in
+ * view when a long message is cut to the width.
  */
 import { Box, Text } from "ink"
 import { useKeyHints } from "../keys.js"
@@ -23,9 +24,18 @@ export function Footer() {
       {fault !== undefined ? (
         <Text color="red" wrap="truncate-end">{`error: ${fault.message}${codeSuffix(fault)}`}</Text>
       ) : notice !== undefined ? (
-        <Text color={notice.kind === "done" ? "green" : "red"} wrap="truncate-end">
-          {notice.kind === "done" ? `✓ ${notice.text}` : notice.text}
-        </Text>
+        <Box>
+          <Box flexShrink={1}>
+            <Text color={notice.kind === "done" ? "green" : "red"} wrap="truncate-end">
+              {notice.kind === "done" ? `✓ ${notice.text}` : notice.text}
+            </Text>
+          </Box>
+          {notice.code !== undefined ? (
+            <Box flexShrink={0}>
+              <Text color="red">{` [code ${notice.code}]`}</Text>
+            </Box>
+          ) : null}
+        </Box>
       ) : (
         <Text> </Text>
       )}

@@ -15,9 +15,10 @@ import { cycleAction, cycleOwaspAction, cycleParanoia, cycleThreshold, managedRu
 import type { ReplayReport } from "../../src/waf/replay.js"
 import type { MigrationMode } from "../../src/waf/state.js"
 import { ConfirmDialog } from "../components/confirm-dialog.js"
-import { codeSuffix, ErrorView, Loading } from "../components/states.js"
+import { ErrorView, Loading } from "../components/states.js"
 import { TextPrompt } from "../components/text-prompt.js"
 import { KeyLayer, useKeys, type KeyHint } from "../keys.js"
+import { useNotify } from "../notices.js"
 import { runEffect, useEffectQuery, useRuntime } from "../runtime.js"
 import { usePaneSize } from "../terminal.js"
 import { CheckStep, DeployStep, NotMigratedStep, OverridesStep, PreviewStep, ReplayStep, StatusStep } from "./waf-steps.js"
@@ -34,8 +35,8 @@ const load = (z: Waf.WafZone) =>
 
 type Dialog = { readonly kind: "file" } | { readonly kind: "validation" } | { readonly kind: "finish" }
 
-/** Lines: step bar, blank, footer notice. */
-const Chrome = 3
+/** Lines: step bar, blank. */
+const Chrome = 2
 
 export function WafWizard({ zone, active, height }: { zone: Zone; active: boolean; height: number }) {
   const runtime = useRuntime()
@@ -49,7 +50,7 @@ export function WafWizard({ zone, active, height }: { zone: Zone; active: boolea
   const [replay, setReplay] = useState<{ running: boolean; report?: ReplayReport; error?: string }>({ running: false })
   const [dialog, setDialog] = useState<Dialog | undefined>(undefined)
   const [busy, setBusy] = useState<string | undefined>(undefined)
-  const [notice, setNotice] = useState<{ ok: boolean; text: string } | undefined>(undefined)
+  const notify = useNotify()
   const aborts = useRef(new Set<AbortController>())
   useEffect(() => () => aborts.current.forEach((a) => a.abort()), [])
 
@@ -62,13 +63,13 @@ export function WafWizard({ zone, active, height }: { zone: Zone; active: boolea
     const controller = new AbortController()
     aborts.current.add(controller)
     setBusy(`${what}…`)
-    setNotice(undefined)
+    notify.clear()
     void runEffect(runtime, effect, controller.signal).then((r) => {
       aborts.current.delete(controller)
       if (r === undefined) return
       setBusy(undefined)
       if (r.ok) onOk(r.value)
-      else setNotice({ ok: false, text: `error: ${what}: ${r.error.message}${codeSuffix(r.error)}` })
+      else notify.error(what, r.error)
     })
   }
 
@@ -86,13 +87,11 @@ export function WafWizard({ zone, active, height }: { zone: Zone; active: boolea
 
   const deploy = (mode: MigrationMode) =>
     run(mode === "validation" ? "Deploying to validation mode" : "Finishing the migration", Waf.migrate(z, { mode, config: proposed }), (s: Waf.MigrationStep) => {
-      setNotice({
-        ok: true,
-        text:
-          s.to === "finished"
-            ? `Migration finished: ${z.name} runs WAF Managed Rules (entry point version ${s.ruleset?.version}).`
-            : `Validation mode: both versions run on ${z.name}; review, then finish from the Deploy step.`
-      })
+      notify.done(
+        s.to === "finished"
+          ? `Migration finished: ${z.name} runs WAF Managed Rules (entry point version ${s.ruleset?.version}).`
+          : `Validation mode: both versions run on ${z.name}; review, then finish from the Deploy step.`
+      )
       setEdited(undefined)
       refresh()
     })
@@ -212,7 +211,6 @@ export function WafWizard({ zone, active, height }: { zone: Zone; active: boolea
       ) : (
         body()
       )}
-      {notice ? <Text color={notice.ok ? "green" : "red"} wrap="wrap">{notice.text}</Text> : null}
     </Box>
   )
 }
