@@ -4,7 +4,7 @@
  * over on enter once `check` accepts it; esc cancels.
  */
 import { Box, Text } from "ink"
-import { useState } from "react"
+import { useRef, useState } from "react"
 import { isText, KeyLayer, useKeys } from "../keys.js"
 
 export interface TextPromptProps {
@@ -35,32 +35,41 @@ export const applyChunk = (text: string, chunk: string): { readonly text: string
 }
 
 export function TextPrompt({ title, help, display = (t) => t, check, counter, submitLabel, onSubmit, onCancel }: TextPromptProps) {
-  const [text, setText] = useState("")
-  const [tried, setTried] = useState(false)
+  // The text lives in a ref, so that keys that arrive before the next render (typing, then enter)
+  // all see what was typed before them; the state only re-renders. A prompt with another title in
+  // the same place (the next step of a dialog) starts empty.
+  const typed = useRef({ title, text: "", tried: false })
+  if (typed.current.title !== title) typed.current = { title, text: "", tried: false }
+  const [, render] = useState(0)
+  const update = (text: string, tried = typed.current.tried) => {
+    typed.current = { title, text, tried }
+    render((n) => n + 1)
+  }
+  const { text, tried } = typed.current
   const problem = check?.(text)
   useKeys(
     (press) => {
+      const now = typed.current.text
       if (isText(press)) {
-        setText((t) => t + press.input)
+        update(now + press.input)
         return true
       }
       // A terminal may deliver fast typing in one chunk: "abc\r", or several DELs at once.
       if (press.input.length > 1 && !press.key.ctrl && !press.key.meta) {
-        const { text: next, submit } = applyChunk(text, press.input)
-        setText(next)
-        if (submit) {
-          if (check?.(next) === undefined) onSubmit(next)
-          else setTried(true)
-        }
+        const { text: next, submit } = applyChunk(now, press.input)
+        if (submit && check?.(next) === undefined) {
+          update(next)
+          onSubmit(next)
+        } else update(next, typed.current.tried || submit)
         return true
       }
       switch (press.name) {
         case "backspace":
-          setText((t) => [...t].slice(0, -1).join(""))
+          update([...now].slice(0, -1).join(""))
           return true
         case "enter":
-          if (problem === undefined) onSubmit(text)
-          else setTried(true)
+          if (check?.(now) === undefined) onSubmit(now)
+          else update(now, true)
           return true
         case "escape":
           onCancel()
