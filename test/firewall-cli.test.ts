@@ -100,8 +100,20 @@ describe("edgectl firewall rules", () => {
     const refused = fw(["rules", "delete", r.id, "--zone", "acme.io"])
     expect(refused.status).toBe(1)
     expect(refused.stderr).toContain("--yes")
-    expect(json(fw(["rules", "delete", r.id, "--zone", "acme.io", "--yes", "--json"]))).toEqual({ id: r.id, filter: { id: r.filter.id } })
+    expect(json(fw(["rules", "delete", r.id, "--zone", "acme.io", "--yes", "--json"]))).toEqual({ id: r.id, filter: { id: r.filter.id, deleted: false } })
     expect(json<Filter>(fw(["filters", "get", r.filter.id, "--zone", "acme.io", "--json"])).id).toBe(r.filter.id)
+  })
+
+  it("--delete-filter-if-unused deletes the filter with its last rule, and says so", () => {
+    const f = json<Filter>(fw(["filters", "create", "--zone", "acme.io", "--expression", 'http.request.uri.path eq "/two-rules"', "--json"]))
+    const a = json<Rule>(fw(["rules", "create", "--zone", "acme.io", "--filter-id", f.id, "--action", "block", "--json"]))
+    const b = json<Rule>(fw(["rules", "create", "--zone", "acme.io", "--filter-id", f.id, "--action", "log", "--json"]))
+    const first = fw(["rules", "delete", a.id, "--zone", "acme.io", "--yes", "--delete-filter-if-unused"])
+    expect(first.status).toBe(0)
+    expect(first.stdout.trim()).toBe(`Deleted rule ${a.id}. Its filter ${f.id} stays: another rule uses it.`)
+    const last = fw(["rules", "delete", b.id, "--zone", "acme.io", "--yes", "--delete-filter-if-unused"])
+    expect(last.stdout.trim()).toBe(`Deleted rule ${b.id} and its filter ${f.id} (no other rule used it).`)
+    expect(fw(["filters", "get", f.id, "--zone", "acme.io"]).status).toBe(1)
   })
 
   it("usage: a filter is needed, once", () => {
@@ -127,6 +139,21 @@ describe("edgectl firewall rules", () => {
     expect(combined.stderr).toMatch(/filter [0-9a-f]{32} was created without its rule/)
     expect(combined.stderr).toContain("hint: reuse it:")
   }, 60_000)
+})
+
+describe("edgectl firewall validate", () => {
+  it("asks the platform's validate-expr: valid exits 0; invalid prints the parsing error with its caret and exits 1", () => {
+    const valid = fw(["validate", 'http.host eq "a.example" and ip.src in {10.0.0.0/8}'])
+    expect([valid.status, valid.stdout.trim()]).toEqual([0, "valid"])
+    const invalid = fw(["validate", "ip.src==34"])
+    expect(invalid.status).toBe(1)
+    expect(invalid.stdout).toBe("")
+    expect(invalid.stderr).toContain("Filter parsing error:\n`ip.src==34`\n         ^^ ")
+    expect(invalid.stderr.trim().split("\n").at(-1)).toBe("error: firewall validate: the expression is not valid")
+    const asJson = fw(["validate", "ip.src==34", "--json"])
+    expect(asJson.status).toBe(1)
+    expect(JSON.parse(asJson.stdout)).toMatchObject({ valid: false, message: expect.stringMatching(/^Filter parsing error:/) })
+  })
 })
 
 describe("edgectl firewall test", () => {

@@ -195,8 +195,8 @@ describe("firewall rules", () => {
   })
 
   it("a combined call with an existing expression answers the duplicate error naming the filter", async () => {
-    const [f] = ok(await post(F, [{ expression: 'http.host eq "shared.example"' }]))
-    const e = failed(await post(R, [{ filter: { expression: 'http.host eq "shared.example"' }, action: "block" }]), 400, 10102)
+    const [f] = ok(await post(F, [{ expression: 'http.host eq "shared-by-two.example"' }]))
+    const e = failed(await post(R, [{ filter: { expression: 'http.host eq "shared-by-two.example"' }, action: "block" }]), 400, 10102)
     expect(e.meta.id).toBe(f.id)
   })
 
@@ -238,6 +238,28 @@ describe("firewall rules", () => {
     expect(ok(await call(`${R}?id=${r2.id}`, { method: "DELETE" }))).toEqual([{ id: r2.id }])
   })
 
+  it("delete_filter_if_unused (query or JSON body) deletes the filter only when no other rule uses it", async () => {
+    const [alone] = ok(await post(R, [{ filter: { expression: 'http.host eq "unused-1.example"' }, action: "block" }]))
+    expect(ok(await call(`${R}/${alone.id}?delete_filter_if_unused=true`, { method: "DELETE" }))).toEqual([{ id: alone.id }])
+    failed(await call(`${F}/${alone.filter.id}`), 404, 7003)
+
+    const [shared] = ok(await post(F, [{ expression: 'http.host eq "filter-if-unused-shared.example"' }]))
+    const [a, b] = ok(await post(R, [{ filter: { id: shared.id }, action: "block" }, { filter: { id: shared.id }, action: "log" }]))
+    ok(await call(`${R}/${a.id}`, { method: "DELETE", body: { delete_filter_if_unused: true } }))
+    expect(ok(await call(`${F}/${shared.id}`)).id).toBe(shared.id)
+    ok(await call(`${R}/${b.id}`, { method: "DELETE", body: { delete_filter_if_unused: true } }))
+    failed(await call(`${F}/${shared.id}`), 404, 7003)
+
+    const [kept] = ok(await post(R, [{ filter: { expression: 'http.host eq "unused-2.example"' }, action: "block" }]))
+    const bad = failed(await call(`${R}/${kept.id}`, { method: "DELETE", body: { delete_filter_if_unused: "yes" } }), 400, 1004)
+    expect(bad.message).toBe('delete_filter_if_unused must be true or false, got "yes"')
+    const badQuery = failed(await call(`${R}/${kept.id}?delete_filter_if_unused=maybe`, { method: "DELETE" }), 400, 1004)
+    expect(badQuery.message).toContain("delete_filter_if_unused")
+    expect(ok(await call(`${R}/${kept.id}`)).id).toBe(kept.id)
+    ok(await call(`${R}/${kept.id}?delete_filter_if_unused=false`, { method: "DELETE" }))
+    expect(ok(await call(`${F}/${kept.filter.id}`)).id).toBe(kept.filter.id)
+  })
+
   it("lists with filters and paging (action, paused, description)", async () => {
     const list = await call(`${rulesOf("acme.com")}?per_page=5`)
     expect(list.body.result_info).toMatchObject({ page: 1, per_page: 5, count: 5, total_count: 6, total_pages: 2 })
@@ -277,5 +299,33 @@ describe("the rule quota (the spec's third row)", () => {
     expect(e.meta.filter_id).toBeUndefined()
     expect(e.message).toContain("no filter was created")
     expect(await count(F)).toBe(before)
+  })
+})
+
+describe("/filters/validate-expr", () => {
+  it("a valid expression succeeds with no result (GET and POST)", async () => {
+    const get = await call(`/filters/validate-expr?expression=${encodeURIComponent('http.host eq "a.example"')}`)
+    expect([get.status, get.body]).toEqual([200, { result: null, success: true, errors: [], messages: [] }])
+    const posted = await post("/filters/validate-expr", { expression: "ip.src in {10.0.0.0/8}" })
+    expect([posted.status, posted.body.success]).toEqual([200, true])
+  })
+
+  it("an invalid one: 400, the platform's parsing text with a caret, no code, messages null", async () => {
+    const r = await post("/filters/validate-expr", { expression: "ip.src==34" })
+    expect(r.status).toBe(400)
+    expect(r.body.result).toBeNull()
+    expect(r.body.success).toBe(false)
+    expect(r.body.messages).toBeNull()
+    expect(r.body.errors).toHaveLength(1)
+    expect(Object.keys(r.body.errors[0])).toEqual(["message"])
+    expect(r.body.errors[0].message).toMatch(/^Filter parsing error:\n`ip\.src==34`\n {9}\^\^ /)
+  })
+
+  it("a body without a string expression names the field; credentials are required", async () => {
+    for (const body of [{}, { expression: 7 }, ["ip.src eq 1.1.1.1"]]) {
+      const e = failed(await post("/filters/validate-expr", body), 400, 1004)
+      expect(e.message, JSON.stringify(body)).toMatch(/expression|JSON object/)
+    }
+    failed(await call("/filters/validate-expr?expression=true", { token: null }), 400, 9106)
   })
 })

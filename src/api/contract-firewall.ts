@@ -37,6 +37,10 @@ export const RulesListParams = Schema.Struct({
 })
 export type RulesListParams = typeof RulesListParams.Type
 
+/** DELETE one rule: also delete its filter when no other rule uses it (query or JSON body). */
+export const DeleteRuleParams = Schema.Struct({ delete_filter_if_unused: Schema.optional(BoolParam("delete_filter_if_unused")) })
+export const ValidateExprParams = Schema.Struct({ expression: Schema.optional(TextParam("expression", 4096)) })
+
 const filters = "/zones/:zone_id/filters"
 const rules = "/zones/:zone_id/firewall/rules"
 
@@ -56,7 +60,13 @@ export const FirewallEndpoints = {
   getRule: HttpApiEndpoint.get("getRule", `${rules}/:rule_id`).setPath(RulePath).addSuccess(Envelope(Rule)),
   updateRule: HttpApiEndpoint.put("updateRule", `${rules}/:rule_id`).setPath(RulePath).setPayload(Body).addSuccess(Envelope(Rule)),
   patchRule: HttpApiEndpoint.patch("patchRule", `${rules}/:rule_id`).setPath(RulePath).setPayload(Body).addSuccess(Envelope(Schema.Array(Rule))),
-  deleteRule: HttpApiEndpoint.del("deleteRule", `${rules}/:rule_id`).setPath(RulePath).addSuccess(Envelope(Schema.Array(Deleted)))
+  deleteRule: HttpApiEndpoint.del("deleteRule", `${rules}/:rule_id`)
+    .setPath(RulePath)
+    .setUrlParams(DeleteRuleParams)
+    .addSuccess(Envelope(Schema.Array(Deleted))),
+  // Not zone-scoped; the answer is the platform's own shape (see src/server/firewall.ts).
+  validateExpr: HttpApiEndpoint.get("validateExpr", "/filters/validate-expr").setUrlParams(ValidateExprParams).addSuccess(Schema.Unknown),
+  validateExprPost: HttpApiEndpoint.post("validateExprPost", "/filters/validate-expr").setPayload(Body).addSuccess(Schema.Unknown)
 } as const
 
 export class FirewallGroup extends HttpApiGroup.make("firewall")
@@ -75,7 +85,9 @@ export class FirewallGroup extends HttpApiGroup.make("firewall")
   .add(FirewallEndpoints.getRule)
   .add(FirewallEndpoints.updateRule)
   .add(FirewallEndpoints.patchRule)
-  .add(FirewallEndpoints.deleteRule) {}
+  .add(FirewallEndpoints.deleteRule)
+  .add(FirewallEndpoints.validateExpr)
+  .add(FirewallEndpoints.validateExprPost) {}
 
 /** The firewall part of the API on its own (local mode builds only the parts a command calls). */
 export class FirewallApi extends platformApi(HttpApi.make("v4").add(FirewallGroup.middleware(Authentication))) {}

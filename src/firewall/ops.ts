@@ -267,7 +267,16 @@ export const getRule = (s: Scope, id: string): Outcome<Rule> => {
 export const deleteRules = (s: Scope, ids: ReadonlyArray<string>): Array<Deleted> =>
   s.db.transaction(() => Repo.deleteRules(s.db, s.zoneId, ids))().map((id) => ({ id }))
 
-export const deleteRule = (s: Scope, id: string): Outcome<Array<Deleted>> => {
-  const deleted = deleteRules(s, [id])
-  return deleted.length === 0 ? refuse(notFound(s, "firewall/rules", id)) : ok(deleted)
-}
+/**
+ * DELETE one rule; with `deleteFilterIfUnused`, its filter goes too when no other rule of the zone
+ * uses it (one transaction). The answer names the rule, as the platform's does.
+ */
+export const deleteRule = (s: Scope, id: string, options: { readonly deleteFilterIfUnused?: boolean } = {}): Outcome<Array<Deleted>> =>
+  s.db.transaction((): Outcome<Array<Deleted>> => {
+    const rule = Repo.getRule(s.db, s.zoneId, id)
+    if (rule === undefined || Repo.deleteRules(s.db, s.zoneId, [id]).length === 0) return refuse(notFound(s, "firewall/rules", id))
+    if (options.deleteFilterIfUnused === true && Repo.filterUses(s.db, s.zoneId, rule.filter_id) === 0) {
+      Repo.deleteFilters(s.db, s.zoneId, [rule.filter_id])
+    }
+    return ok([{ id }])
+  })()

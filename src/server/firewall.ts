@@ -2,10 +2,12 @@
  * Handlers of the filters and firewall-rules endpoints (area C): each finds the zone (not found
  * when the caller cannot see it) and runs one operation of src/firewall/ops.ts over the store.
  */
-import { HttpApiBuilder } from "@effect/platform"
+import { HttpApiBuilder, type HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Effect } from "effect"
 import { FirewallApi } from "../api/contract-firewall.js"
 import { pageInfo } from "../domain/envelope.js"
+import { InvalidInput } from "../domain/errors.js"
+import { expressionError } from "../firewall/expression.js"
 import * as Ops from "../firewall/ops.js"
 import { Db } from "../store/db.js"
 import * as Repo from "../store/firewall-repo.js"
@@ -26,6 +28,43 @@ const run = <A>(zoneId: string, suffix: string, op: (s: Ops.Scope) => Ops.Outcom
     const r = op(s)
     return r.ok ? Effect.succeed(r.value) : Effect.fail(r.error)
   })
+
+/**
+ * `delete_filter_if_unused` of a rule DELETE: in the query, or (as the API schema has it) in a JSON
+ * body `{"delete_filter_if_unused": true}`; a DELETE without a body means false.
+ */
+const deleteFilterIfUnused = (query: boolean | undefined, request: HttpServerRequest.HttpServerRequest) =>
+  query !== undefined
+    ? Effect.succeed(query)
+    : Effect.flatMap(Effect.orElseSucceed(request.text, () => ""), (text) => {
+        if (text.trim() === "") return Effect.succeed(false)
+        let body: unknown
+        try {
+          body = JSON.parse(text)
+        } catch {
+          return Effect.fail(new InvalidInput({ message: "the body of a rule DELETE must be JSON: {\"delete_filter_if_unused\": true}" }))
+        }
+        const value = typeof body === "object" && body !== null ? (body as { delete_filter_if_unused?: unknown }).delete_filter_if_unused : undefined
+        if (value === undefined || typeof value === "boolean") return Effect.succeed(value === true)
+        return Effect.fail(new InvalidInput({ message: `delete_filter_if_unused must be true or false, got ${JSON.stringify(value)}` }))
+      })
+
+/**
+ * `/filters/validate-expr`: the platform's own answers, not the usual envelope: a valid expression
+ * succeeds with no result; an invalid one is a 400 whose one error is the "Filter parsing error"
+ * text with its caret and no code, and `messages` is null. No zone, so no plan: every field counts.
+ */
+const validateExpr = (expression: unknown) => {
+  if (typeof expression !== "string") {
+    return Effect.fail(new InvalidInput({ message: `expression is required and must be a string, got ${expression === undefined ? "nothing" : JSON.stringify(expression)}` }))
+  }
+  const e = expressionError(expression, "")
+  return Effect.succeed(
+    e === undefined
+      ? HttpServerResponse.unsafeJson({ result: null, success: true, errors: [], messages: [] })
+      : HttpServerResponse.unsafeJson({ result: null, success: false, errors: [{ message: e.message }], messages: null }, { status: 400 })
+  )
+}
 
 const idsOf = (id: string | ReadonlyArray<string> | undefined) => (id === undefined ? [] : typeof id === "string" ? [id] : [...id])
 
@@ -69,5 +108,15 @@ export const FirewallLive = HttpApiBuilder.group(FirewallApi, "firewall", (handl
     .handle("getRule", ({ path }) => run(path.zone_id, "/firewall/rules", (s) => Ops.getRule(s, path.rule_id)))
     .handle("updateRule", ({ path, payload }) => run(path.zone_id, "/firewall/rules", (s) => Ops.updateRule(s, path.rule_id, payload)))
     .handle("patchRule", ({ path, payload }) => run(path.zone_id, "/firewall/rules", (s) => Ops.patchRule(s, path.rule_id, payload)))
-    .handle("deleteRule", ({ path }) => run(path.zone_id, "/firewall/rules", (s) => Ops.deleteRule(s, path.rule_id)))
+    .handle("deleteRule", ({ path, urlParams, request }) =>
+      Effect.flatMap(deleteFilterIfUnused(urlParams.delete_filter_if_unused, request), (deleteFilterIfUnused) =>
+        run(path.zone_id, "/firewall/rules", (s) => Ops.deleteRule(s, path.rule_id, { deleteFilterIfUnused }))
+      )
+    )
+    .handle("validateExpr", ({ urlParams }) => validateExpr(urlParams.expression))
+    .handle("validateExprPost", ({ payload }) =>
+      typeof payload === "object" && payload !== null && !Array.isArray(payload)
+        ? validateExpr((payload as { expression?: unknown }).expression)
+        : Effect.fail(new InvalidInput({ message: "the body must be a JSON object {\"expression\": \"...\"}" }))
+    )
 )

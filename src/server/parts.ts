@@ -22,6 +22,7 @@ const patterns: ReadonlyArray<readonly [RegExp, PartName]> = [
   [/^\/accounts\/[^/]+\/storage\/kv(\/|$)/, "kv"],
   [/^\/(zones|accounts)\/[^/]+\/disable_esc\/?$/, "esc"],
   [/^\/zones\/[^/]+\/(filters|firewall\/rules)(\/|$)/, "firewall"],
+  [/^\/filters\/validate-expr\/?$/, "firewall"],
   [/^\/zones\/[^/]+\/(firewall\/waf|settings\/waf|pagerules|waf_migration|rulesets)(\/|$)/, "waf"]
 ]
 

@@ -134,8 +134,25 @@ export const updateRule = (zoneId: string, id: string, changes: RuleChanges): Ef
 
 export const setRulePaused = (zoneId: string, id: string, paused: boolean) => updateRule(zoneId, id, { paused })
 
-/** Deletes a rule; its filter stays. */
-export const deleteRule = (zoneId: string, id: string) => Effect.as(call(E.deleteRule, { path: { zone_id: zoneId, rule_id: id } }), { id })
+/** Deletes a rule; its filter stays unless `deleteFilterIfUnused` and no other rule uses it. */
+export const deleteRule = (zoneId: string, id: string, options: { readonly deleteFilterIfUnused?: boolean } = {}) =>
+  Effect.as(
+    call(E.deleteRule, {
+      path: { zone_id: zoneId, rule_id: id },
+      urlParams: options.deleteFilterIfUnused === true ? { delete_filter_if_unused: true } : {}
+    }),
+    { id }
+  )
+
+/**
+ * The platform's own check of an expression (`/filters/validate-expr`, no zone, so no plan):
+ * undefined when it is valid, else the error with the platform's "Filter parsing error" text.
+ */
+export const validateExpression = (expression: string) =>
+  call(E.validateExprPost, { payload: { expression } }).pipe(
+    Effect.as(undefined),
+    Effect.catchTag("InvalidExpression", (e) => Effect.succeed(e))
+  )
 
 // ---- decisions ----
 

@@ -1,5 +1,5 @@
 /**
- * `edgectl firewall filters|rules|test`: firewall filters and rules of a zone (area C). The tree
+ * `edgectl firewall filters|rules|test|validate`: firewall filters and rules of a zone (area C). The tree
  * and its options are declared here, loaded at every start; what the commands do is in ./run.js,
  * loaded only when a firewall command runs (it pulls in the rules language and the service).
  */
@@ -65,7 +65,17 @@ export const Configs = {
     pause: Options.boolean("pause").pipe(Options.withDescription("pause the rule")),
     resume: Options.boolean("resume").pipe(Options.withDescription("resume the rule"))
   },
-  rulesDelete: { ...target, zone, id: id("rule"), yes },
+  rulesDelete: {
+    ...target,
+    zone,
+    id: id("rule"),
+    yes,
+    deleteFilterIfUnused: Options.boolean("delete-filter-if-unused").pipe(Options.withDescription("also delete its filter when no other rule uses it"))
+  },
+  validate: {
+    ...target,
+    expression: Args.text({ name: "expression" }).pipe(Args.withDescription("the filter expression, checked by the platform (no zone: every field counts)"))
+  },
   test: { ...target, zone, request: Options.text("request").pipe(Options.withDescription("a JSON file with the request: field name to value (- for stdin)")) }
 } as const
 
@@ -104,11 +114,16 @@ const rules = Command.make("rules").pipe(
     command("create", "rulesCreate", "create a rule: a filter, then the rule (--filter-id reuses a filter, --combined uses one call)"),
     command("get", "rulesGet", "show one rule with its filter"),
     command("update", "rulesUpdate", "change a rule's action, priority, description, filter or paused state"),
-    command("delete", "rulesDelete", "delete a rule (its filter stays)")
+    command("delete", "rulesDelete", "delete a rule (its filter stays unless --delete-filter-if-unused)")
   ])
 )
 
 export const firewall = Command.make("firewall").pipe(
   Command.withDescription("firewall filters and rules (deprecated on the platform in favour of rulesets; still served)"),
-  Command.withSubcommands([filters, rules, command("test", "test", "evaluate the zone's active rules against a request and print the deciding rule")])
+  Command.withSubcommands([
+    filters,
+    rules,
+    command("test", "test", "evaluate the zone's active rules against a request and print the deciding rule"),
+    command("validate", "validate", "check an expression with the platform's validate-expr endpoint (offline: edgectl rules check)")
+  ])
 )

@@ -292,17 +292,39 @@ export const rulesDelete = (o: Parsed<"rulesDelete">) =>
       withZone(o.zone, (z) =>
         Effect.gen(function* () {
           const r = yield* Fw.getRule(z, o.id)
-          const answer = yield* confirm(`Delete rule ${r.id} (${r.action}${r.description ? `: ${short(r.description, 40)}` : ""})? Its filter ${r.filter.id} stays.`, { yes: o.yes })
+          const filterFate = o.deleteFilterIfUnused ? "goes too unless another rule uses it" : "stays"
+          const answer = yield* confirm(`Delete rule ${r.id} (${r.action}${r.description ? `: ${short(r.description, 40)}` : ""})? Its filter ${r.filter.id} ${filterFate}.`, { yes: o.yes })
           if (answer === "refused") return yield* Effect.fail(refused(what, `rule ${r.id}`))
           if (answer === "no") return undefined
-          yield* Fw.deleteRule(z, r.id)
-          return r
+          yield* Fw.deleteRule(z, r.id, { deleteFilterIfUnused: o.deleteFilterIfUnused })
+          // Whether the filter went: it exists or it does not.
+          const filterDeleted = o.deleteFilterIfUnused && (yield* Effect.either(Fw.getFilter(z, r.filter.id)))._tag === "Left"
+          return { rule: r, filterDeleted }
         })
       )
     )
     if (rule === undefined) return note("Not deleted.")
-    if (o.json) return printJson({ id: rule.id, filter: { id: rule.filter.id } })
-    printLine(`Deleted rule ${rule.id}. Its filter ${rule.filter.id} stays (delete it with: edgectl firewall filters delete ${rule.filter.id} --zone ${o.zone}).`)
+    const { rule: r, filterDeleted } = rule
+    if (o.json) return printJson({ id: r.id, filter: { id: r.filter.id, deleted: filterDeleted } })
+    if (filterDeleted) return printLine(`Deleted rule ${r.id} and its filter ${r.filter.id} (no other rule used it).`)
+    printLine(
+      o.deleteFilterIfUnused
+        ? `Deleted rule ${r.id}. Its filter ${r.filter.id} stays: another rule uses it.`
+        : `Deleted rule ${r.id}. Its filter ${r.filter.id} stays (delete it with: edgectl firewall filters delete ${r.filter.id} --zone ${o.zone}).`
+    )
+  })
+
+// ---- validate ----
+
+export const validate = (o: Parsed<"validate">) =>
+  Effect.gen(function* () {
+    const problem = yield* run("firewall validate", o, Fw.validateExpression(o.expression))
+    if (o.json) printJson(problem === undefined ? { valid: true } : { valid: false, message: problem.message })
+    else if (problem === undefined) printLine("valid")
+    // The platform's own text: the expression with a caret under the problem.
+    else process.stderr.write(problem.message.endsWith("\n") ? problem.message : `${problem.message}\n`)
+    if (problem === undefined) return
+    return yield* Effect.fail(new CliFailure({ text: "error: firewall validate: the expression is not valid", exitCode: 1 }))
   })
 
 // ---- test ----
