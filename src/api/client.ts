@@ -135,13 +135,20 @@ const send = <E extends AnyEndpoint, A>(
       }
       return yield* read(response, config.target)
     })
-    let attempt = 0
+    // The retry schedule is set up only once a request has failed: most calls succeed at once, and
+    // a schedule per call is a noticeable share of an in-process call.
+    const retryable = isRetryable(endpoint.method)
+    const times = config.maxRetries ?? 3
+    if (times <= 0) return yield* once
     return yield* once.pipe(
-      Effect.retry({
-        while: isRetryable(endpoint.method),
-        times: config.maxRetries ?? 3,
-        schedule: Schedule.identity<V4Error>().pipe(
-          Schedule.addDelay((e) => backoff(e, attempt++))
+      Effect.catchIf(retryable, (first) => {
+        let attempt = 0
+        return Effect.delay(once, backoff(first, attempt++)).pipe(
+          Effect.retry({
+            while: retryable,
+            times: times - 1,
+            schedule: Schedule.identity<V4Error>().pipe(Schedule.addDelay((e) => backoff(e, attempt++)))
+          })
         )
       })
     )
