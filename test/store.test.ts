@@ -64,6 +64,26 @@ describe("store", () => {
     expect(error.message).toContain("was written by a newer edgectl")
   })
 
+  it("pages a large world the same whichever index walks it: every visible zone once, in name order", async () => {
+    const db = await Effect.runPromise(open(tmpFile(), seedDemo({ zones: 1200, records: 2000 })))
+    const members = (db.prepare("SELECT DISTINCT account_id FROM memberships WHERE status = 'accepted'").all() as Array<{ account_id: string }>).map((r) => r.account_id)
+    for (const accountIds of [members, members.slice(0, 1)]) {
+      const expected = (db.prepare(`SELECT name FROM zones WHERE type <> 'internal' AND account_id IN (${accountIds.map(() => "?").join(",")}) ORDER BY name`)
+        .all(...accountIds) as Array<{ name: string }>).map((r) => r.name)
+      for (const direction of ["asc", "desc"] as const) {
+        const names: Array<string> = []
+        for (let page = 1; ; page++) {
+          const p = listZones(db, { accountIds, direction, page, perPage: 50 })
+          expect(p.info.total_count).toBe(expected.length)
+          if (p.items.length === 0) break
+          names.push(...p.items.map((z) => z.name))
+        }
+        expect(names).toEqual(direction === "asc" ? expected : [...expected].reverse())
+      }
+    }
+    db.close()
+  })
+
   it("lists zones with operators, scope and paging", async () => {
     const db = await Effect.runPromise(open(tmpFile(), seedDemo()))
     const accountIds = (db.prepare("SELECT account_id FROM memberships").all() as Array<{ account_id: string }>).map((r) => r.account_id)

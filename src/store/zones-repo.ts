@@ -59,17 +59,21 @@ export const listZones = (db: Database.Database, q: ZoneQuery): Page<Zone> => {
   if (q.accountName !== undefined) filters.push(textClause("a.name", ...parseOperator(q.accountName)))
   if (q.status !== undefined) filters.push({ sql: "z.status = ?", params: [q.status] })
   if (q.accountId !== undefined) filters.push({ sql: "z.account_id = ?", params: [q.accountId] })
-  const scope = [inList("z.account_id", q.accountIds)]
+  const typeScope = q.types && q.types.length > 0 ? inList("z.type", q.types) : { sql: "z.type <> 'internal'", params: [] }
   // Without a type filter the platform leaves internal zones out.
-  scope.push(q.types && q.types.length > 0 ? inList("z.type", q.types) : { sql: "z.type <> 'internal'", params: [] })
-  const w = where(scope, filters, q.match)
+  const w = where([inList("z.account_id", q.accountIds), typeScope], filters, q.match)
   const total = (stmt(db, `SELECT COUNT(*) AS n FROM zones z JOIN accounts a ON a.id = z.account_id ${w.sql}`).get(...w.params) as { n: number }).n
   const dir = q.direction === "desc" ? "DESC" : "ASC"
   // Zone names are unique: ordering by name alone lets SQLite walk the name index instead of sorting.
   const key = q.order ?? "name"
   const order = key === "name" ? `z.name ${dir}` : `${ZONE_ORDER[key] ?? "z.name"} ${dir}, z.name ${dir}`
-  const rows = stmt(db, `${ZONE_SELECT} ${w.sql} ORDER BY ${order} LIMIT ? OFFSET ?`).all(
-    ...w.params, q.perPage, (q.page - 1) * q.perPage
+  // Many zones in the caller's accounts: walk the name index and skip other accounts' zones (the
+  // unary + keeps SQLite off the account index, which would sort every zone of those accounts for
+  // each page: 17 ms instead of 3 for a page of 10,000 zones). Few: the account index and a sort.
+  const byName = key === "name" && total > 500
+  const scan = byName ? where([inList("+z.account_id", q.accountIds), typeScope], filters, q.match) : w
+  const rows = stmt(db, `${ZONE_SELECT} ${scan.sql} ORDER BY ${order} LIMIT ? OFFSET ?`).all(
+    ...scan.params, q.perPage, (q.page - 1) * q.perPage
   ) as Array<Row>
   return { items: rows.map(zoneFromRow), info: pageInfo(q.page, q.perPage, total, rows.length) }
 }
