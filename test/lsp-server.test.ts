@@ -111,6 +111,27 @@ describe("edgectl lsp over stdio", () => {
     expect(ops.items.map((i) => i.label)).not.toContain("contains")
   })
 
+  it("completes the fields of a KV bulk entry (those not there yet, with their limits) and hovers what they mean", async () => {
+    const text = '[\n  {"key": "a", "value": "b", "expiration": 1893456000, "expiration_ttl": 90061, "ex"},\n  {""}\n]\n'
+    const u = uri("kv-bulk.json")
+    await client.open(u, text)
+    type Items = { items: Array<{ label: string; detail: string; textEdit: { range: unknown; newText: string } }> }
+    const inFirst = (await client.connection.sendRequest("textDocument/completion", { textDocument: { uri: u }, position: pos(text, text.indexOf('"ex"}') + 3) })) as Items
+    expect(inFirst.items.map((i) => i.label)).toEqual(["metadata", "base64"])
+    expect(inFirst.items[0]!.textEdit).toEqual({ range: rangeOf(text, '"ex"'), newText: '"metadata"' })
+    expect(inFirst.items[0]!.detail).toContain("1,024 bytes")
+    const inSecond = (await client.connection.sendRequest("textDocument/completion", { textDocument: { uri: u }, position: pos(text, text.indexOf('{""}') + 2) })) as Items
+    expect(inSecond.items.map((i) => i.label)).toEqual(["key", "value", "expiration", "expiration_ttl", "metadata", "base64"])
+    expect(inSecond.items.find((i) => i.label === "key")!.detail).toContain("512 bytes")
+    type Hover = { contents: { value: string } } | null
+    const date = (await client.connection.sendRequest("textDocument/hover", { textDocument: { uri: u }, position: pos(text, text.indexOf("1893456000") + 2) })) as Hover
+    expect(date?.contents.value).toBe("expires at **2030-01-01T00:00:00Z**")
+    const ttl = (await client.connection.sendRequest("textDocument/hover", { textDocument: { uri: u }, position: pos(text, text.indexOf("90061") + 1) })) as Hover
+    expect(ttl?.contents.value).toBe("lives **1 d 1 h 1 min 1 s** after the write")
+    const field = (await client.connection.sendRequest("textDocument/hover", { textDocument: { uri: u }, position: pos(text, text.indexOf('"value"') + 2) })) as Hover
+    expect(field?.contents.value).toContain("`value`: the value: UTF-8 text, or base64")
+  })
+
   it("formats a *.rules file with the rules formatter", async () => {
     const text = 'http.host   eq "a"   &&   ip.src in {1.2.3.4}\n'
     const u = uri("fmt.rules")

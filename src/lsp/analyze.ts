@@ -4,8 +4,9 @@ import { checkExpression, wholeDocument } from "./expressions.js"
 import type { Analysis, Memo } from "./findings.js"
 import { analyzeJson } from "./json-doc.js"
 import { analyzeTerraform } from "./terraform.js"
-// The WAF documents and the Terraform rewrite register themselves with the checks.
+// The WAF documents, the Terraform rewrite and the KV bulk features register themselves.
 import "./waf-register.js"
+import "./kv-register.js"
 
 export type DocumentSyntax = "rules" | "json" | "terraform"
 
