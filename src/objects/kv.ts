@@ -1,8 +1,8 @@
 // The key-value half of `ctx.storage`: the reserved `_cf_KV` table (SQLite's BINARY collation
-// compares TEXT as UTF-8 bytes, which is the platform's key order) behind a cache of serialized
-// values. Values are kept serialized so that every get() returns a fresh structured clone.
+// compares TEXT as UTF-8 bytes, which is the platform's key order) behind a cache of stored
+// values (strings, or serialized bytes, so that every get() returns a fresh structured clone).
 import type Database from "better-sqlite3"
-import { decodeValue } from "./limits.js"
+import { decodeValue, MAX_KEYS, type Stored } from "./limits.js"
 
 export const KV_SCHEMA = `
   CREATE TABLE IF NOT EXISTS _cf_KV (key TEXT PRIMARY KEY, value BLOB) WITHOUT ROWID;
@@ -10,6 +10,8 @@ export const KV_SCHEMA = `
 `
 
 const CACHE_BYTES = 32 * 1024 * 1024
+// A list() that finds at most this many of its values missing from the cache reads them one by one.
+const FEW = 16
 
 export interface ListOptions {
   readonly start?: string
@@ -37,13 +39,16 @@ export const prefixEnd = (prefix: string): string | undefined => {
 
 export class KvTable {
   private readonly db: Database.Database
-  // value Buffer, or null for a key known to be absent.
-  private readonly cache = new Map<string, Buffer | null>()
+  // The stored value, or null for a key known to be absent.
+  private readonly cache = new Map<string, Stored | null>()
   private cacheBytes = 0
   private readonly selectOne: Database.Statement
   private readonly upsert: Database.Statement
   private readonly remove: Database.Statement
-  private readonly lists = new Map<string, Database.Statement>()
+  // Upserts of 1..128 rows in one statement: a put(entries) costs one call into SQLite.
+  private readonly upserts: Array<Database.Statement | undefined> = []
+  // Per list() shape, one statement for the keys and one for the values (see list()).
+  private readonly lists = new Map<string, readonly [Database.Statement, Database.Statement]>()
 
   constructor(db: Database.Database) {
     this.db = db
@@ -52,7 +57,7 @@ export class KvTable {
     this.remove = db.prepare("DELETE FROM _cf_KV WHERE key = ?")
   }
 
-  private remember(key: string, buf: Buffer | null): void {
+  private remember(key: string, buf: Stored | null): void {
     const old = this.cache.get(key)
     if (old) this.cacheBytes -= old.length + key.length
     else if (old === undefined) this.cacheBytes += key.length
@@ -60,7 +65,7 @@ export class KvTable {
     this.cache.set(key, buf)
     if (buf !== null) this.cacheBytes += buf.length
     while (this.cacheBytes > CACHE_BYTES && this.cache.size > 0) {
-      const [k, v] = this.cache.entries().next().value as [string, Buffer | null]
+      const [k, v] = this.cache.entries().next().value as [string, Stored | null]
       this.cache.delete(k)
       this.cacheBytes -= k.length + (v?.length ?? 0)
     }
@@ -78,10 +83,10 @@ export class KvTable {
     this.cacheBytes = 0
   }
 
-  readRaw(key: string, noCache: boolean): Buffer | undefined {
+  readRaw(key: string, noCache: boolean): Stored | undefined {
     const hit = this.cache.get(key)
     if (hit !== undefined) return hit ?? undefined
-    const buf = this.selectOne.get(key) as Buffer | undefined
+    const buf = this.selectOne.get(key) as Stored | undefined
     if (!noCache) this.remember(key, buf ?? null)
     return buf
   }
@@ -91,10 +96,30 @@ export class KvTable {
     return buf === undefined ? undefined : decodeValue(buf)
   }
 
-  write(key: string, buf: Buffer, noCache: boolean): void {
+  write(key: string, buf: Stored, noCache: boolean): void {
     this.upsert.run(key, buf)
     if (noCache) this.forget(key)
     else this.remember(key, buf)
+  }
+
+  // keys and values alternate in `pairs`; the keys are distinct (an object's own keys).
+  writeMany(pairs: Array<string | Stored>, noCache: boolean): void {
+    const n = pairs.length >> 1
+    if (n === 0) return
+    if (n === 1) return this.write(pairs[0] as string, pairs[1]!, noCache)
+    let stmt = this.upserts[n]
+    if (stmt === undefined) {
+      if (n > MAX_KEYS) throw new RangeError(`writeMany(): ${n} rows`)
+      stmt = this.db.prepare(
+        `INSERT INTO _cf_KV (key, value) VALUES ${"(?, ?), ".repeat(n - 1)}(?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`
+      )
+      this.upserts[n] = stmt
+    }
+    stmt.run(pairs)
+    for (let i = 0; i < pairs.length; i += 2) {
+      if (noCache) this.forget(pairs[i] as string)
+      else this.remember(pairs[i] as string, pairs[i + 1]!)
+    }
   }
 
   delete(key: string, noCache: boolean): boolean {
@@ -124,21 +149,30 @@ export class KvTable {
       if (upper !== undefined) where.push("key < ?") && args.push(upper)
     }
     const shape = `${where.join(" AND ")}|${o.reverse === true}|${o.limit !== undefined}`
-    let stmt = this.lists.get(shape)
-    if (stmt === undefined) {
-      stmt = this.db
-        .prepare(
-          `SELECT key, value FROM _cf_KV${where.length > 0 ? ` WHERE ${where.join(" AND ")}` : ""} ORDER BY key ${
-            o.reverse === true ? "DESC" : "ASC"
-          }${o.limit !== undefined ? " LIMIT ?" : ""}`
-        )
-        .raw(true)
-      this.lists.set(shape, stmt)
+    let stmts = this.lists.get(shape)
+    if (stmts === undefined) {
+      const rest = `FROM _cf_KV${where.length > 0 ? ` WHERE ${where.join(" AND ")}` : ""} ORDER BY key ${
+        o.reverse === true ? "DESC" : "ASC"
+      }${o.limit !== undefined ? " LIMIT ?" : ""}`
+      stmts = [this.db.prepare(`SELECT key ${rest}`).pluck(), this.db.prepare(`SELECT value ${rest}`).pluck()]
+      this.lists.set(shape, stmts)
     }
     if (o.limit !== undefined) args.push(o.limit)
-    const rows = stmt.all(...args) as Array<[string, Buffer]>
+    // The keys first, then the values from the cache, and only the values it lacks from SQLite:
+    // single-column reads, because better-sqlite3 builds an array per row of several columns,
+    // which costs more than a second walk of the range (nothing can write between the two: this
+    // connection is ours and the calls are synchronous).
+    const keys = stmts[0].all(args) as Array<string>
+    let values = new Array<Stored | null | undefined>(keys.length)
+    let missing = 0
+    for (let i = 0; i < keys.length; i++) if ((values[i] = this.cache.get(keys[i]!)) == null) missing++
+    if (missing > FEW) values = stmts[1].all(args) as Array<Stored>
+    else if (missing > 0) {
+      for (let i = 0; i < keys.length; i++) if (values[i] == null) values[i] = this.selectOne.get(keys[i]!) as Stored
+    }
+    if (values.length !== keys.length) throw new Error(`list(): ${keys.length} keys but ${values.length} values`)
     const result = new Map<string, unknown>()
-    for (const [k, v] of rows) result.set(k, decodeValue(v))
+    for (let i = 0; i < keys.length; i++) result.set(keys[i]!, decodeValue(values[i]!))
     return result
   }
 

@@ -7,7 +7,7 @@
 import type Database from "better-sqlite3"
 import { afterCommit, openObjectDatabase } from "./database.js"
 import { KvTable, type ListOptions } from "./kv.js"
-import { checkCount, checkKey, encodeValue } from "./limits.js"
+import { checkCount, checkKey, encodeValue, type Stored } from "./limits.js"
 import type { PageLog } from "./pitr.js"
 import { SqlStorage } from "./sql.js"
 import { Transaction } from "./transaction.js"
@@ -216,11 +216,15 @@ export class ObjectStorage {
       const options = b as PutOptions | undefined
       const keys = Object.keys(a)
       checkCount(keys.length, "put", "entries")
-      const bufs = keys.map((k) => encodeValue(a[checkKey(k, "put")], "put", k))
+      // Every entry is checked before anything is written.
+      const pairs = new Array<string | Stored>(keys.length * 2)
+      for (let i = 0; i < keys.length; i++) {
+        const k = checkKey(keys[i], "put")
+        pairs[2 * i] = k
+        pairs[2 * i + 1] = encodeValue(a[k], "put", k)
+      }
       this.beforeWrite(options?.allowUnconfirmed === true)
-      this.guarded(() => {
-        for (let i = 0; i < keys.length; i++) this.kv.write(keys[i]!, bufs[i]!, options?.noCache === true)
-      })
+      this.guarded(() => this.kv.writeMany(pairs, options?.noCache === true))
       return Promise.resolve()
     } catch (e) {
       return Promise.reject(e)
@@ -442,4 +446,16 @@ export class ObjectStorage {
   }
 }
 
-export const compareUtf8 = (a: string, b: string): number => (a === b ? 0 : Buffer.compare(Buffer.from(a), Buffer.from(b)))
+// UTF-8 byte order is code point order. Comparing UTF-16 units gives the same answer except for a
+// surrogate (half of a code point above U+FFFF) against a unit at or above U+E000, so surrogates
+// are lifted above the rest of the BMP before comparing.
+const lift = (u: number): number => (u < 0xd800 ? u : u < 0xe000 ? u + 0x2000 : u - 0x800)
+export const compareUtf8 = (a: string, b: string): number => {
+  const n = Math.min(a.length, b.length)
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i)
+    const y = b.charCodeAt(i)
+    if (x !== y) return lift(x) - lift(y)
+  }
+  return a.length - b.length
+}
