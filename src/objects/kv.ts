@@ -45,6 +45,8 @@ export class KvTable {
   private readonly selectOne: Database.Statement
   private readonly upsert: Database.Statement
   private readonly remove: Database.Statement
+  // Reads of 1..128 keys in one statement, by number of keys.
+  private readonly selectMany: Array<Database.Statement | undefined> = []
   // Upserts of 1..128 rows in one statement: a put(entries) costs one call into SQLite.
   private readonly upserts: Array<Database.Statement | undefined> = []
   // Per list() shape, one statement for the keys and one for the values (see list()).
@@ -89,6 +91,40 @@ export class KvTable {
     const buf = this.selectOne.get(key) as Stored | undefined
     if (!noCache) this.remember(key, buf ?? null)
     return buf
+  }
+
+  // The values of `keys` (distinct) that exist, in key order: the cached ones from the cache, the
+  // others in one query (rows come back in key order; SQLite walks an IN list sorted).
+  readMany(keys: ReadonlyArray<string>, noCache: boolean): Map<string, unknown> {
+    const found: Array<[string, Stored]> = []
+    const missing: Array<string> = []
+    for (const k of keys) {
+      const hit = this.cache.get(k)
+      if (hit === undefined) missing.push(k)
+      else if (hit !== null) found.push([k, hit])
+    }
+    if (missing.length > 0) {
+      let stmt = this.selectMany[missing.length]
+      if (stmt === undefined) {
+        stmt = this.db.prepare(`SELECT key, value FROM _cf_KV WHERE key IN (${"?, ".repeat(missing.length - 1)}?) ORDER BY key`).raw(true)
+        this.selectMany[missing.length] = stmt
+      }
+      const rows = stmt.all(missing) as Array<[string, Stored]>
+      if (!noCache) {
+        const absent = new Set(missing)
+        for (const [k, v] of rows) {
+          absent.delete(k)
+          this.remember(k, v)
+        }
+        for (const k of absent) this.remember(k, null)
+      }
+      if (found.length === 0) return new Map(rows.map(([k, v]) => [k, decodeValue(v)]))
+      for (const row of rows) found.push(row)
+    }
+    found.sort((a, b) => compareUtf8(a[0], b[0]))
+    const out = new Map<string, unknown>()
+    for (const [k, v] of found) out.set(k, decodeValue(v))
+    return out
   }
 
   read(key: string, noCache: boolean): unknown {
@@ -179,4 +215,18 @@ export class KvTable {
   count(): number {
     return this.db.prepare("SELECT count(*) FROM _cf_KV").pluck().get() as number
   }
+}
+
+// UTF-8 byte order is code point order. Comparing UTF-16 units gives the same answer except for a
+// surrogate (half of a code point above U+FFFF) against a unit at or above U+E000, so surrogates
+// are lifted above the rest of the BMP before comparing.
+const lift = (u: number): number => (u < 0xd800 ? u : u < 0xe000 ? u + 0x2000 : u - 0x800)
+export const compareUtf8 = (a: string, b: string): number => {
+  const n = Math.min(a.length, b.length)
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i)
+    const y = b.charCodeAt(i)
+    if (x !== y) return lift(x) - lift(y)
+  }
+  return a.length - b.length
 }

@@ -192,13 +192,7 @@ export class ObjectStorage {
       if (!Array.isArray(keys)) return Promise.resolve(this.kv.read(checkKey(keys, "get"), noCache))
       checkCount(keys.length, "get", "keys")
       for (const k of keys) checkKey(k, "get")
-      const sorted = [...new Set(keys)].sort(compareUtf8)
-      const out = new Map<string, unknown>()
-      for (const k of sorted) {
-        const v = this.kv.read(k, noCache)
-        if (v !== undefined) out.set(k, v)
-      }
-      return Promise.resolve(out)
+      return Promise.resolve(this.kv.readMany([...new Set(keys)], noCache))
     } catch (e) {
       return Promise.reject(e)
     }
@@ -444,18 +438,4 @@ export class ObjectStorage {
   get pendingRestore(): string | null {
     return this.log.pending
   }
-}
-
-// UTF-8 byte order is code point order. Comparing UTF-16 units gives the same answer except for a
-// surrogate (half of a code point above U+FFFF) against a unit at or above U+E000, so surrogates
-// are lifted above the rest of the BMP before comparing.
-const lift = (u: number): number => (u < 0xd800 ? u : u < 0xe000 ? u + 0x2000 : u - 0x800)
-export const compareUtf8 = (a: string, b: string): number => {
-  const n = Math.min(a.length, b.length)
-  for (let i = 0; i < n; i++) {
-    const x = a.charCodeAt(i)
-    const y = b.charCodeAt(i)
-    if (x !== y) return lift(x) - lift(y)
-  }
-  return a.length - b.length
 }

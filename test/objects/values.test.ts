@@ -89,6 +89,21 @@ describe("value encoding", () => {
     expect(await cold.list({ reverse: true, limit: 5 })).toEqual(new Map([...all].reverse().slice(0, 5)))
   })
 
+  it("get(keys[]) mixes cached and stored values in UTF-8 order, each key once, absent keys omitted", async () => {
+    const dir = tempDir()
+    const s = openStorage(dir)
+    await s.put({ a: "1", "\u{1F600}": { n: 2 }, "\uE000": "3", b: "4" })
+    s.close()
+    const t = openStorage(dir)
+    expect(await t.get("b")).toBe("4")
+    const m = await t.get(["\u{1F600}", "nope", "b", "\uE000", "a", "b"])
+    expect([...m]).toEqual([["a", "1"], ["b", "4"], ["\uE000", "3"], ["\u{1F600}", { n: 2 }]])
+    expect(await t.get(["nope"])).toEqual(new Map())
+    await t.put("nope", "now")
+    expect(await t.get(["nope", "a"], { noCache: true })).toEqual(new Map([["a", "1"], ["nope", "now"]]))
+    expect(await t.get(["\u{1F600}", "b"])).toEqual(new Map<string, unknown>([["b", "4"], ["\u{1F600}", { n: 2 }]]))
+  })
+
   it("put(entries) of every batch size writes every entry and replaces existing ones", async () => {
     const s = openStorage()
     const all = new Map<string, unknown>()
