@@ -217,13 +217,12 @@ const cases = [
     raw: {
       setup: () => filledRaw(),
       run: (db) => {
-        const st = db.prepare("SELECT value FROM kv WHERE key = ?").pluck()
+        const st = db.prepare(`SELECT key, value FROM kv WHERE key IN (${"?, ".repeat(127)}?) ORDER BY key`).raw()
         for (let i = 0; i < N; i += 128) {
+          const batch = keys.slice(i, i + 128)
+          const rows = batch.length === 128 ? st.all(batch) : db.prepare(`SELECT key, value FROM kv WHERE key IN (${batch.map(() => "?").join(", ")}) ORDER BY key`).raw().all(batch)
           const m = new Map()
-          for (const k of keys.slice(i, i + 128)) {
-            const v = st.get(k)
-            if (v !== undefined) m.set(k, loaded(v))
-          }
+          for (const [k, v] of rows) m.set(k, loaded(v))
         }
       }
     }

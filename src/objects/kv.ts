@@ -202,11 +202,19 @@ export class KvTable {
     let values = new Array<Stored | null | undefined>(keys.length)
     let missing = 0
     for (let i = 0; i < keys.length; i++) if ((values[i] = this.cache.get(keys[i]!)) == null) missing++
-    if (missing > FEW) values = stmts[1].all(args) as Array<Stored>
-    else if (missing > 0) {
-      for (let i = 0; i < keys.length; i++) if (values[i] == null) values[i] = this.selectOne.get(keys[i]!) as Stored
+    if (missing > 0) {
+      // What was read is cached, as get() would (not with noCache): a range listed once is
+      // listed again from memory, but for its keys.
+      const fill = o.noCache !== true
+      const all = missing > FEW ? (stmts[1].all(args) as Array<Stored>) : null
+      if (all !== null && all.length !== keys.length) throw new Error(`list(): ${keys.length} keys but ${all.length} values`)
+      for (let i = 0; i < keys.length; i++) {
+        if (values[i] != null) continue
+        const v = all === null ? (this.selectOne.get(keys[i]!) as Stored) : all[i]!
+        values[i] = v
+        if (fill) this.remember(keys[i]!, v)
+      }
     }
-    if (values.length !== keys.length) throw new Error(`list(): ${keys.length} keys but ${values.length} values`)
     const result = new Map<string, unknown>()
     for (let i = 0; i < keys.length; i++) result.set(keys[i]!, decodeValue(values[i]!))
     return result
