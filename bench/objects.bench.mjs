@@ -17,18 +17,17 @@
 //
 // Targets: at or above the platform's local simulator on this kind of machine (peers.md section 5,
 // miniflare 4 run A, copied below as `peer`); a restore of 10,000 changes under one second.
-// Each side runs once untimed first (warm-up), and a full GC precedes each timed run.
+// Each side runs once untimed first (warm-up). No forced GC between runs: a full collection
+// shrinks the young generation and slows the next run's allocations, which would measure the GC.
 // Prints a table and writes bench/results/objects.json.
 //
-//   node bench/objects.bench.mjs [--quick] [--runs N] [--keep]
+//   node bench/objects.bench.mjs [--quick] [--runs N] [--keep] [--only TEXT]
 import Database from "better-sqlite3"
 import { build } from "esbuild"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import * as v8 from "node:v8"
 import { deserialize, serialize } from "node:v8"
-import * as vm from "node:vm"
 
 const root = path.resolve(import.meta.dirname, "..")
 const resultsDir = path.join(root, "bench", "results")
@@ -39,6 +38,8 @@ const opt = (name) => {
   return argv[i].includes("=") ? argv[i].slice(argv[i].indexOf("=") + 1) : argv[i + 1]
 }
 const quick = argv.includes("--quick")
+// --only <text>: just the cases whose name contains it (while working on one of them).
+const only = opt("only")
 const keep = argv.includes("--keep")
 const runs = Number(opt("runs") ?? (quick ? 3 : 7))
 if (!Number.isInteger(runs) || runs < 1 || runs > 100) {
@@ -406,19 +407,14 @@ const closeAll = (x) => {
 }
 
 const rows = []
-// A full collection before each timed run, so that the garbage of the untimed setup is not
-// collected inside the timed part of whichever side comes next.
-v8.setFlagsFromString("--expose-gc")
-const gc = vm.runInNewContext("gc")
-
 for (const c of cases) {
+  if (only !== undefined && !c.name.includes(only)) continue
   const ours = []
   const raw = []
   // Run -1 warms both sides up (the JIT, SQLite's code paths) and is not counted.
   for (let r = -1; r < runs; r++) {
     for (const side of r % 2 === 0 ? ["ours", "raw"] : ["raw", "ours"]) {
       const ctx = await c[side].setup()
-      gc()
       const ms = await time(() => c[side].run(ctx))
       closeAll(ctx)
       if (r >= 0) (side === "ours" ? ours : raw).push(ms)
