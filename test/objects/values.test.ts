@@ -2,7 +2,7 @@ import { deserialize, serialize } from "node:v8"
 import { describe, expect, it } from "vitest"
 import { compareUtf8, MAX_VALUE_BYTES } from "../../src/objects/index.js"
 import { fastDeserialize, fastSerialize } from "../../src/objects/v8-fast.js"
-import { openStorage, tempDir } from "./helpers.js"
+import { openStorage, random, tempDir } from "./helpers.js"
 
 const samples: Array<unknown> = [
   1, -1, 0, -0, 2 ** 30, -(2 ** 30), 2 ** 31, -(2 ** 31), 1.5, Number.NaN, Infinity, "", "abc", "é", "ü€", "a😀b", "\u0000",
@@ -117,8 +117,7 @@ describe("value encoding", () => {
 
   it("compareUtf8 orders like UTF-8 bytes", () => {
     const units = [0x00, 0x41, 0x7f, 0x80, 0xe9, 0x7ff, 0x800, 0xd7ff, 0xe000, 0xfffd, 0xffff]
-    let seed = 7
-    const rand = (n: number): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n)
+    const rand = random(12345)
     const strings: Array<string> = []
     for (let i = 0; i < 200; i++) {
       let s = ""
