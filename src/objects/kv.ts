@@ -49,6 +49,7 @@ export class KvTable {
   private readonly db: Database.Database
   private readonly cache = new Map<string, Stored | null>()
   private cacheBytes = 0
+  private evictions = 0
   private index: KeyIndex | null
   private readonly selectOne: Database.Statement
   private readonly upsert: Database.Statement
@@ -81,6 +82,7 @@ export class KvTable {
 
   private evict(): void {
     this.index = null
+    this.evictions++
     while (this.cacheBytes > CACHE_BYTES && this.cache.size > 0) {
       const [k, v] = this.cache.entries().next().value as [string, Stored | null]
       this.cache.delete(k)
@@ -244,6 +246,7 @@ export class KvTable {
     // single-column reads, because better-sqlite3 builds an array per row of several columns,
     // which costs more than a second walk of the range (nothing can write between the two: this
     // connection is ours and the calls are synchronous).
+    const evictions = this.evictions
     const keys = stmts[0].all(args) as Array<string>
     const values = new Array<Stored | null | undefined>(keys.length)
     let missing = 0
@@ -262,10 +265,9 @@ export class KvTable {
       }
     }
     // A whole table that fits in the cache: from now on, list() reads memory.
-    if (fill && this.index === null && where.length === 0 && o.limit === undefined && this.cacheBytes <= CACHE_BYTES) {
-      let complete = true
-      for (let i = 0; i < keys.length && complete; i++) complete = this.cache.get(keys[i]!) != null
-      if (complete) this.index = KeyIndex.fromSorted(o.reverse === true ? [...keys].reverse() : keys)
+    // (Every key is cached now, unless filling the cache evicted some.)
+    if (fill && this.index === null && where.length === 0 && o.limit === undefined && this.evictions === evictions) {
+      this.index = KeyIndex.fromSorted(o.reverse === true ? [...keys].reverse() : keys)
     }
     const result = new Map<string, unknown>()
     for (let i = 0; i < keys.length; i++) result.set(keys[i]!, decodeValue(values[i]!))
