@@ -15,10 +15,17 @@ export interface Bounds {
   readonly limit?: number
 }
 
+// A UTF-16 unit at or above U+D800: a surrogate, or a unit that sorts below surrogates in UTF-8.
+const HIGH = /[\uD800-\uFFFF]/
+
 export class KeyIndex {
   // Never empty; a block is empty only when it is the only one.
   private blocks: Array<Array<string>> = [[]]
   private count = 0
+  // While no key has a HIGH unit, JavaScript's own string comparison is UTF-8 order, whatever the
+  // other string: at the first unit that differs, the key's is below U+D800 and so compares the
+  // same way in both orders.
+  private plain = true
 
   static fromSorted(keys: ReadonlyArray<string>): KeyIndex {
     const index = new KeyIndex()
@@ -26,7 +33,13 @@ export class KeyIndex {
     index.blocks = []
     for (let i = 0; i < keys.length; i += BLOCK) index.blocks.push(keys.slice(i, i + BLOCK))
     index.count = keys.length
+    index.plain = !keys.some((k) => HIGH.test(k))
     return index
+  }
+
+  private compare(a: string, b: string): number {
+    if (!this.plain) return compareUtf8(a, b)
+    return a < b ? -1 : a === b ? 0 : 1
   }
 
   get size(): number {
@@ -41,19 +54,19 @@ export class KeyIndex {
     while (lo < hi) {
       const mid = (lo + hi) >> 1
       const b = blocks[mid]!
-      if (compareUtf8(b[b.length - 1]!, key) < 0) lo = mid + 1
+      if (this.compare(b[b.length - 1]!, key) < 0) lo = mid + 1
       else hi = mid
     }
     return lo
   }
 
   // In `keys`, the first position whose key is >= key (> key when strict).
-  private static search(keys: ReadonlyArray<string>, key: string, strict: boolean): number {
+  private search(keys: ReadonlyArray<string>, key: string, strict: boolean): number {
     let lo = 0
     let hi = keys.length
     while (lo < hi) {
       const mid = (lo + hi) >> 1
-      const c = compareUtf8(keys[mid]!, key)
+      const c = this.compare(keys[mid]!, key)
       if (c < 0 || (strict && c === 0)) lo = mid + 1
       else hi = mid
     }
@@ -62,9 +75,18 @@ export class KeyIndex {
 
   // Returns false when the key was there already.
   insert(key: string): boolean {
+    if (this.plain && HIGH.test(key)) this.plain = false
+    // Keys written in order (the common case) go at the end, after one comparison.
+    const tail = this.blocks[this.blocks.length - 1]!
+    if (tail.length === 0 || this.compare(tail[tail.length - 1]!, key) < 0) {
+      tail.push(key)
+      this.count++
+      if (tail.length > 2 * BLOCK) this.blocks.push(tail.splice(BLOCK))
+      return true
+    }
     const bi = this.block(key)
     const b = this.blocks[bi]!
-    const i = KeyIndex.search(b, key, false)
+    const i = this.search(b, key, false)
     if (i < b.length && b[i] === key) return false
     b.splice(i, 0, key)
     this.count++
@@ -76,7 +98,7 @@ export class KeyIndex {
   remove(key: string): boolean {
     const bi = this.block(key)
     const b = this.blocks[bi]!
-    const i = KeyIndex.search(b, key, false)
+    const i = this.search(b, key, false)
     if (i >= b.length || b[i] !== key) return false
     b.splice(i, 1)
     this.count--
@@ -87,7 +109,7 @@ export class KeyIndex {
   // [block, offset] of the first key at or after `key` (after it when strict).
   private position(key: string, strict: boolean): [number, number] {
     let bi = this.block(key)
-    let i = KeyIndex.search(this.blocks[bi]!, key, strict)
+    let i = this.search(this.blocks[bi]!, key, strict)
     // Past the end of a block: the next block's start.
     if (i === this.blocks[bi]!.length && bi < this.blocks.length - 1) {
       bi++
