@@ -258,11 +258,19 @@ export class KvTable {
       const all = missing > FEW ? (stmts[1].all(args) as Array<Stored>) : null
       if (all !== null && all.length !== keys.length) throw new Error(`list(): ${keys.length} keys but ${all.length} values`)
       for (let i = 0; i < keys.length; i++) {
-        if (values[i] != null) continue
-        const v = all === null ? (this.selectOne.get(keys[i]!) as Stored) : all[i]!
+        const cached = values[i]
+        if (cached != null) continue
+        const k = keys[i]!
+        const v = all === null ? (this.selectOne.get(k) as Stored) : all[i]!
         values[i] = v
-        if (fill) this.remember(keys[i]!, v)
+        if (!fill) continue
+        // A key not in the cache at all (the usual case) is added as is; the size is checked once.
+        if (cached === undefined) {
+          this.cache.set(k, v)
+          this.cacheBytes += k.length + v.length
+        } else this.remember(k, v)
       }
+      if (this.cacheBytes > CACHE_BYTES) this.evict()
     }
     // A whole table that fits in the cache: from now on, list() reads memory.
     // (Every key is cached now, unless filling the cache evicted some.)
