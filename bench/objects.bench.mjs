@@ -153,6 +153,16 @@ const filledRaw = (v = value) => {
   rawPut(db, keys, v)
   return db
 }
+// The same, closed and opened again: SQLite's page cache is empty, as ours is after reopening.
+const reopenedRaw = (v = value) => {
+  const db = filledRaw(v)
+  const file = db.name
+  db.close()
+  const again = new Database(file)
+  again.pragma("journal_mode = WAL")
+  again.pragma("synchronous = NORMAL")
+  return again
+}
 const rawListAll = (db) => rawList(db.prepare("SELECT key FROM kv ORDER BY key").pluck(), db.prepare("SELECT value FROM kv ORDER BY key").pluck(), [])
 const sqlStorage = () => {
   const s = new ObjectStorage(fresh())
@@ -207,7 +217,7 @@ const cases = [
     ops: N,
     peer: 167_422,
     ours: { setup: () => reopenedStorage(), run: async (s) => { for (const k of keys) await s.get(k, { noCache: true }) } },
-    raw: { setup: () => filledRaw(), run: (db) => { const st = db.prepare("SELECT value FROM kv WHERE key = ?").pluck(); for (const k of keys) loaded(st.get(k)) } }
+    raw: { setup: () => reopenedRaw(), run: (db) => { const st = db.prepare("SELECT value FROM kv WHERE key = ?").pluck(); for (const k of keys) loaded(st.get(k)) } }
   },
   {
     // Just opened, and noCache: every key is read from SQLite.
@@ -216,7 +226,7 @@ const cases = [
     peer: 321_641,
     ours: { setup: () => reopenedStorage(), run: async (s) => { for (let i = 0; i < N; i += 128) await s.get(keys.slice(i, i + 128), { noCache: true }) } },
     raw: {
-      setup: () => filledRaw(),
+      setup: () => reopenedRaw(),
       run: (db) => {
         const st = db.prepare(`SELECT key, value FROM kv WHERE key IN (${"?, ".repeat(127)}?) ORDER BY key`).raw()
         for (let i = 0; i < N; i += 128) {
@@ -241,7 +251,7 @@ const cases = [
     ops: N,
     peer: 2_702_703,
     ours: { setup: () => reopenedStorage(), run: async (s) => { if ((await s.list()).size !== N) throw new Error("list size") } },
-    raw: { setup: () => filledRaw(), run: (db) => { if (rawListAll(db).size !== N) throw new Error("list size") } }
+    raw: { setup: () => reopenedRaw(), run: (db) => { if (rawListAll(db).size !== N) throw new Error("list size") } }
   },
   {
     // Values that are not strings: V8-serialized BLOBs, read with the fast reader.
@@ -285,7 +295,7 @@ const cases = [
       }
     },
     raw: {
-      setup: () => filledRaw(),
+      setup: () => reopenedRaw(),
       run: (db) => {
         const range = "FROM kv WHERE key >= ? AND key < ? ORDER BY key LIMIT ?"
         const ks = db.prepare(`SELECT key ${range}`).pluck()
