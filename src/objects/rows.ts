@@ -14,7 +14,7 @@ export const out = (v: unknown): SqlValue => {
 
 const value = (v: unknown): SqlValue => (typeof v === "object" && v !== null) || typeof v === "bigint" ? out(v) : (v as SqlValue)
 
-// Beyond this many columns V8 keeps a literal's properties in a dictionary anyway.
+// Wider rows are built by a loop: a literal of hundreds of keys is a large function to compile.
 const MAX_GENERATED = 128
 const CACHE_LIMIT = 256
 const builders = new Map<string, RowBuilder>()
