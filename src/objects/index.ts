@@ -1,5 +1,6 @@
 // Public entry of the stateful object storage (spec area F).
-export { ObjectStorage, BrokenStorageError, compareUtf8 } from "./storage.js"
+export { ObjectStorage, BrokenStorageError } from "./storage.js"
+export { compareUtf8 } from "./key-order.js"
 export type { GetOptions, PutOptions, StorageConfig } from "./storage.js"
 export type { ListOptions } from "./kv.js"
 export { SqlStorage, SqlStorageCursor } from "./sql.js"

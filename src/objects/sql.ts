@@ -3,9 +3,10 @@
 // while an iterator is open, and a cursor must not block the object's other storage calls), and
 // the counters grow as the cursor is consumed, as the platform reports them.
 import type Database from "better-sqlite3"
+import { out, rowBuilder, type RowBuilder, type SqlValue } from "./rows.js"
 import { guardStatement, splitSql, type SqlStatement } from "./sql-text.js"
 
-export type SqlValue = ArrayBuffer | string | number | null
+export type { SqlValue } from "./rows.js"
 type Row = Record<string, SqlValue>
 
 interface Prepared {
@@ -14,6 +15,7 @@ interface Prepared {
   readonly readonly: boolean
   readonly ddl: boolean
   readonly columns: ReadonlyArray<string>
+  readonly build: RowBuilder
 }
 
 export interface SqlHooks {
@@ -56,12 +58,6 @@ const bind = (v: unknown): unknown => {
   throw new TypeError(`sql.exec(): cannot bind a value of type ${Object.prototype.toString.call(v).slice(8, -1)}`)
 }
 
-const out = (v: unknown): SqlValue => {
-  if (Buffer.isBuffer(v)) return v.buffer.slice(v.byteOffset, v.byteOffset + v.byteLength) as ArrayBuffer
-  if (typeof v === "bigint") return Number(v)
-  return v as SqlValue
-}
-
 export class SqlStorage {
   private readonly db: Database.Database
   private readonly hooks: SqlHooks
@@ -92,12 +88,14 @@ export class SqlStorage {
     const reader = stmt.reader
     if (reader) stmt.raw(true)
     const first = st.words[0]!.toUpperCase()
+    const columns = reader ? stmt.columns().map((c) => c.name) : []
     return {
       stmt,
       reader,
       readonly: stmt.readonly,
       ddl: first === "CREATE" || first === "DROP" || first === "ALTER",
-      columns: reader ? stmt.columns().map((c) => c.name) : []
+      columns,
+      build: rowBuilder(columns)
     }
   }
 
@@ -133,6 +131,7 @@ export class SqlStorage {
     let written = 0
     let rows: Array<Array<unknown>> = []
     let columns: ReadonlyArray<string> = []
+    let build = NO_BUILD
     const last = prepared.length - 1
     for (let i = 0; i <= last; i++) {
       const item = prepared[i]!
@@ -146,6 +145,7 @@ export class SqlStorage {
           if (i === last) {
             rows = r
             columns = p.columns
+            build = p.build
           } else read += r.length
         } else {
           const info = p.stmt.run(...a)
@@ -162,7 +162,7 @@ export class SqlStorage {
       }
       if (p.ddl) this.cache.clear()
     }
-    return new SqlStorageCursor<T>(columns, rows, read, written)
+    return new SqlStorageCursor<T>(columns, build, rows, read, written)
   }
 
   private one(p: Prepared, args: Array<unknown>): SqlStorageCursor {
@@ -170,11 +170,11 @@ export class SqlStorage {
       if (!p.readonly) this.hooks.beforeWrite()
       if (p.reader) {
         const rows = p.stmt.all(...args) as Array<Array<unknown>>
-        return new SqlStorageCursor(p.columns, rows, 0, p.readonly ? 0 : rows.length)
+        return new SqlStorageCursor(p.columns, p.build, rows, 0, p.readonly ? 0 : rows.length)
       }
       const info = p.stmt.run(...args)
       const n = p.readonly ? 0 : info.changes
-      return new SqlStorageCursor(NO_COLUMNS, NO_ROWS, n, n)
+      return new SqlStorageCursor(NO_COLUMNS, NO_BUILD, NO_ROWS, n, n)
     } catch (e) {
       const err = sqlError(e)
       const code = (err as { code?: string }).code
@@ -186,16 +186,19 @@ export class SqlStorage {
 
 const NO_COLUMNS: ReadonlyArray<string> = []
 const NO_ROWS: Array<Array<unknown>> = []
+const NO_BUILD = rowBuilder(NO_COLUMNS)
 
 export class SqlStorageCursor<T extends Row = Row> implements IterableIterator<T> {
   readonly columnNames: Array<string>
   private readonly rows: Array<Array<unknown>>
+  private readonly build: RowBuilder
   private at = 0
   private readonly readBefore: number
   private readonly written: number
 
-  constructor(columns: ReadonlyArray<string>, rows: Array<Array<unknown>>, read: number, written: number) {
+  constructor(columns: ReadonlyArray<string>, build: RowBuilder, rows: Array<Array<unknown>>, read: number, written: number) {
     this.columnNames = [...columns]
+    this.build = build
     this.rows = rows
     this.readBefore = read
     this.written = written
@@ -211,10 +214,7 @@ export class SqlStorageCursor<T extends Row = Row> implements IterableIterator<T
   }
 
   private object(raw: Array<unknown>): T {
-    const row: Record<string, SqlValue> = {}
-    const names = this.columnNames
-    for (let i = 0; i < names.length; i++) row[names[i]!] = out(raw[i])
-    return row as T
+    return this.build(raw) as T
   }
 
   private nextRaw(): Array<SqlValue> | undefined {

@@ -7,7 +7,7 @@
 import type Database from "better-sqlite3"
 import { afterCommit, openObjectDatabase } from "./database.js"
 import { KvTable, type ListOptions } from "./kv.js"
-import { checkCount, checkKey, encodeValue } from "./limits.js"
+import { checkCount, checkKey, encodeValue, type Stored } from "./limits.js"
 import type { PageLog } from "./pitr.js"
 import { SqlStorage } from "./sql.js"
 import { Transaction } from "./transaction.js"
@@ -192,13 +192,7 @@ export class ObjectStorage {
       if (!Array.isArray(keys)) return Promise.resolve(this.kv.read(checkKey(keys, "get"), noCache))
       checkCount(keys.length, "get", "keys")
       for (const k of keys) checkKey(k, "get")
-      const sorted = [...new Set(keys)].sort(compareUtf8)
-      const out = new Map<string, unknown>()
-      for (const k of sorted) {
-        const v = this.kv.read(k, noCache)
-        if (v !== undefined) out.set(k, v)
-      }
-      return Promise.resolve(out)
+      return Promise.resolve(this.kv.readMany([...new Set(keys)], noCache))
     } catch (e) {
       return Promise.reject(e)
     }
@@ -216,11 +210,15 @@ export class ObjectStorage {
       const options = b as PutOptions | undefined
       const keys = Object.keys(a)
       checkCount(keys.length, "put", "entries")
-      const bufs = keys.map((k) => encodeValue(a[checkKey(k, "put")], "put", k))
+      // Every entry is checked before anything is written.
+      const pairs = new Array<string | Stored>(keys.length * 2)
+      for (let i = 0; i < keys.length; i++) {
+        const k = checkKey(keys[i], "put")
+        pairs[2 * i] = k
+        pairs[2 * i + 1] = encodeValue(a[k], "put", k)
+      }
       this.beforeWrite(options?.allowUnconfirmed === true)
-      this.guarded(() => {
-        for (let i = 0; i < keys.length; i++) this.kv.write(keys[i]!, bufs[i]!, options?.noCache === true)
-      })
+      this.guarded(() => this.kv.writeMany(pairs, options?.noCache === true))
       return Promise.resolve()
     } catch (e) {
       return Promise.reject(e)
@@ -441,5 +439,3 @@ export class ObjectStorage {
     return this.log.pending
   }
 }
-
-export const compareUtf8 = (a: string, b: string): number => (a === b ? 0 : Buffer.compare(Buffer.from(a), Buffer.from(b)))

@@ -19,6 +19,17 @@ export const openStorage = (dir = tempDir(), config?: StorageConfig): ObjectStor
   return s
 }
 
+// A seeded generator (mulberry32) of integers in [0, n): the same sequence on every run.
+export const random = (seed: number): ((n: number) => number) => {
+  let a = seed >>> 0
+  return (n) => {
+    a = (a + 0x6d2b79f5) >>> 0
+    let t = Math.imul(a ^ (a >>> 15), a | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * n)
+  }
+}
+
 export const turn = (): Promise<void> => new Promise((r) => setImmediate(r))
 
 afterEach(() => {

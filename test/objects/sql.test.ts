@@ -46,6 +46,15 @@ describe("ctx.storage.sql", () => {
     ])
     expect(s.sql.exec("SELECT 1 AS a, 2 AS a").one()).toEqual({ a: 2 })
     expect(s.sql.exec("SELECT 1 AS a, 2 AS a").raw().one()).toEqual([1, 2])
+    // Any column name is an own property: quotes, `__proto__`, backslashes, line separators.
+    const odd = s.sql.exec(`SELECT 1 AS "__proto__", x'00ff' AS "a""b\\", 3 AS "\u2028", NULL AS "constructor"`).one()
+    expect(Object.getPrototypeOf(odd)).toBe(Object.prototype)
+    expect(Object.keys(odd)).toEqual(["__proto__", 'a"b\\', "\u2028", "constructor"])
+    expect(odd["__proto__"]).toBe(1)
+    expect([...new Uint8Array(odd['a"b\\'] as ArrayBuffer)]).toEqual([0, 255])
+    const wide = s.sql.exec(`SELECT ${Array.from({ length: 200 }, (_, i) => `${i} AS c${i}`).join(", ")}`).one()
+    expect(Object.keys(wide)).toHaveLength(200)
+    expect(wide.c199).toBe(199)
     expect([...s.sql.exec("SELECT id FROM c")].length).toBe(2)
   })
 
