@@ -5,7 +5,9 @@
 // and the output gate opens. So writes with no await between them (and, more than the platform
 // promises, awaited writes in the same turn) are committed together or not at all.
 import type Database from "better-sqlite3"
+import * as fs from "node:fs"
 import { afterCommit, openObjectDatabase } from "./database.js"
+import { acquireOwner } from "./owner-lock.js"
 import { KvTable, type ListOptions } from "./kv.js"
 import { checkCount, checkKey, encodeValue, type Stored } from "./limits.js"
 import type { PageLog } from "./pitr.js"
@@ -75,11 +77,20 @@ export class ObjectStorage {
   private readonly begin: Database.Statement
   private readonly commitStmt: Database.Statement
   private readonly rollbackStmt: Database.Statement
+  private readonly release: () => void
 
   constructor(dir: string, config: StorageConfig = {}) {
     this.config = config
     this.now = config.now ?? Date.now
-    const opened = openObjectDatabase(dir, this.now)
+    fs.mkdirSync(dir, { recursive: true })
+    this.release = acquireOwner(dir)
+    let opened: ReturnType<typeof openObjectDatabase>
+    try {
+      opened = openObjectDatabase(dir, this.now)
+    } catch (e) {
+      this.release()
+      throw e
+    }
     this.db = opened.db
     this.log = opened.log
     this.file = opened.file
@@ -176,9 +187,13 @@ export class ObjectStorage {
     if (this.broken === null && this.txDepth === 0) this.flush()
     else if (this.db.inTransaction) this.rollbackStmt.run()
     this.closed = true
-    this.db.close()
-    this.log.walReset()
-    this.log.close()
+    try {
+      this.db.close()
+      this.log.walReset()
+      this.log.close()
+    } finally {
+      this.release()
+    }
   }
 
   // --- key-value ----------------------------------------------------------------------------
