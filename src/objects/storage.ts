@@ -12,49 +12,12 @@ import { KvTable, type ListOptions } from "./kv.js"
 import { checkCount, checkKey, encodeValue, type Stored } from "./limits.js"
 import type { PageLog } from "./pitr.js"
 import { SqlStorage } from "./sql.js"
+import { BrokenStorageError, type Deferred, deferred, type GetOptions, type PutOptions, type StorageConfig } from "./storage-options.js"
 import { Transaction } from "./transaction.js"
 
-export interface GetOptions {
-  readonly allowConcurrency?: boolean
-  readonly noCache?: boolean
-}
-export interface PutOptions {
-  readonly allowUnconfirmed?: boolean
-  readonly noCache?: boolean
-}
-
-export interface StorageConfig {
-  readonly now?: () => number
-  // The alarm time changed (ms, or null when deleted); the host reschedules its timer.
-  readonly onAlarm?: (time: number | null) => void
-  // A write failed: the object must be reset.
-  readonly onBroken?: (error: Error) => void
-}
-
-interface Deferred {
-  readonly promise: Promise<void>
-  resolve: () => void
-  reject: (e: Error) => void
-}
-const deferred = (): Deferred => {
-  let resolve!: () => void
-  let reject!: (e: Error) => void
-  const promise = new Promise<void>((res, rej) => {
-    resolve = res
-    reject = rej
-  })
-  promise.catch(() => undefined)
-  return { promise, resolve, reject }
-}
+export { BrokenStorageError, type GetOptions, type PutOptions, type StorageConfig } from "./storage-options.js"
 
 const ALARM_KEY = 1
-
-export class BrokenStorageError extends Error {
-  constructor(cause: Error) {
-    super(`the object's storage was reset after a failed write: ${cause.message}`, { cause })
-    this.name = "BrokenStorageError"
-  }
-}
 
 export class ObjectStorage {
   readonly sql: SqlStorage
