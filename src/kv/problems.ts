@@ -14,18 +14,19 @@ export const codeOf = (p: Problem): number =>
 export const MaxReportedProblems = 100
 
 /** The summary line of a list of problems: how many entries are wrong, then the first three. */
-export const summarize = (problems: ReadonlyArray<Problem>): string => {
+export const summarize = (problems: ReadonlyArray<Problem>, outcome = "nothing was written"): string => {
   const shown = problems.slice(0, 3).map(describeProblem).join("; ")
   if (problems.every((p) => p.index === undefined)) return shown
   const entries = new Set(problems.map((p) => p.index)).size
   const rest = problems.length > 3 ? `; and ${problems.length - 3} more problem${problems.length === 4 ? "" : "s"}` : ""
-  return `${entries} invalid ${entries === 1 ? "entry" : "entries"}, nothing was written: ${shown}${rest}`
+  return `${entries} invalid ${entries === 1 ? "entry" : "entries"}, ${outcome}: ${shown}${rest}`
 }
 
-export const problemsError = (problems: ReadonlyArray<Problem>): InvalidInput =>
+/** `outcome`: what the refusal means for the request (a read from a bad keys file reads nothing). */
+export const problemsError = (problems: ReadonlyArray<Problem>, outcome?: string): InvalidInput =>
   new InvalidInput({
     code: codeOf(problems[0]!),
-    message: summarize(problems),
+    message: summarize(problems, outcome),
     meta: { problems: problems.slice(0, MaxReportedProblems), count: problems.length }
   })
 

@@ -6,6 +6,7 @@
  */
 import type { HttpClient } from "@effect/platform"
 import { Effect, Stream } from "effect"
+import * as fs from "node:fs"
 import { call, callRaw, ClientConfig, paginate, paginateCursor } from "../api/client.js"
 import { Endpoints } from "../api/contract-core.js"
 import { KvEndpoints, type KvBulkAnswer } from "../api/contract-kv.js"
@@ -13,7 +14,7 @@ import type { Account } from "../domain/account.js"
 import { InvalidInput, NotFound, V4ErrorClasses, type V4Error } from "../domain/errors.js"
 import type { KvKey, KvNamespace, KvValue } from "../domain/kv.js"
 import { batches, BulkFileError, checkFile, type BulkKind, type CheckedFile } from "../kv/bulk-file.js"
-import { BulkMaxBytes } from "../kv/limits.js"
+import { BulkGetMaxKeys, BulkMaxBytes } from "../kv/limits.js"
 import { multipartForm } from "../kv/multipart.js"
 import { problemsError } from "../kv/problems.js"
 import { nowSeconds } from "../kv/validate.js"
@@ -174,11 +175,45 @@ export const deleteValue = (accountId: string, namespaceId: string, key: string)
 export const bulkGet = (accountId: string, namespaceId: string, keys: ReadonlyArray<string>, withMetadata = false) =>
   call(KvEndpoints.bulkGet, { path: nsPath(accountId, namespaceId), payload: { keys, type: "text", ...(withMetadata ? { withMetadata } : {}) } })
 
+/** One key as `kv bulk get` prints it: its text value (null when missing), and with metadata its metadata and expiration. */
+export interface BulkGotten {
+  readonly value: string | null
+  readonly metadata?: unknown
+  readonly expiration?: number
+}
+
+/**
+ * `kv bulk get FILE`: the file is checked as a keys file (strings or `{"name": key}`), then read in
+ * requests of the platform's 100 keys; every key once, in the file's order.
+ */
+export const bulkGetFile = (accountId: string, namespaceId: string, file: string, o: BulkOptions & { readonly withMetadata?: boolean } = {}) =>
+  Effect.gen(function* () {
+    yield* checked(file, "keys", o, "nothing was read")
+    const items = JSON.parse(fs.readFileSync(file, "utf8")) as ReadonlyArray<string | { readonly name: string }>
+    const keys = [...new Set(items.map((i) => (typeof i === "string" ? i : i.name)))]
+    const out: Record<string, BulkGotten> = {}
+    for (let at = 0; at < keys.length; at += BulkGetMaxKeys) {
+      const chunk = keys.slice(at, at + BulkGetMaxKeys)
+      const { values } = yield* bulkGet(accountId, namespaceId, chunk, o.withMetadata === true)
+      for (const key of chunk) {
+        const v = values[key] as { value: string; metadata: unknown; expiration?: number } | string | null | undefined
+        out[key] =
+          v === null || v === undefined
+            ? { value: null, ...(o.withMetadata === true ? { metadata: null } : {}) }
+            : typeof v === "string"
+              ? { value: v }
+              : { value: v.value, metadata: v.metadata, ...(v.expiration !== undefined ? { expiration: v.expiration } : {}) }
+      }
+      o.onProgress?.({ phase: "reading", done: Math.min(at + BulkGetMaxKeys, keys.length), total: keys.length, unit: "entries" })
+    }
+    return out
+  })
+
 // ---------------------------------------------------------------------------------------------
 // Bulk files
 
 export interface BulkProgress {
-  readonly phase: "checking" | "writing"
+  readonly phase: "checking" | "writing" | "reading"
   readonly done: number
   readonly total: number
   /** Unit of done/total: bytes of the file while checking, entries while writing. */
@@ -204,12 +239,13 @@ export interface BulkOutcome {
 const limitsFor = (target: "local" | "remote") =>
   target === "local" ? { maxEntries: Number.POSITIVE_INFINITY, maxBytes: BulkMaxBytes } : { maxEntries: 1000, maxBytes: BulkMaxBytes }
 
-const checked = (file: string, kind: BulkKind, o: BulkOptions) =>
+/** `outcome` says what a refused file means: nothing written, deleted or read. */
+const checked = (file: string, kind: BulkKind, o: BulkOptions, outcome = kind === "keys" ? "nothing was deleted" : "nothing was written") =>
   Effect.gen(function* () {
     const r = checkFile(file, kind, nowSeconds(), (read, size) => o.onProgress?.({ phase: "checking", done: read, total: size, unit: "bytes" }))
     if (r instanceof BulkFileError) return yield* Effect.fail(new InvalidInput({ message: r.message }))
     if (r.problemCount > 0) {
-      const e = problemsError(r.problems)
+      const e = problemsError(r.problems, outcome)
       return yield* Effect.fail(new InvalidInput({ code: e.code, message: `${file}: ${e.message}`, meta: { ...(e.meta as object), count: r.problemCount } }))
     }
     o.onChecked?.(r)

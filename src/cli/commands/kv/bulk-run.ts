@@ -1,4 +1,4 @@
-/** What `edgectl kv bulk put|delete <FILE>` do (loaded when one of them runs). */
+/** What `edgectl kv bulk put|get|delete <FILE>` do (loaded when one of them runs). */
 import { Effect } from "effect"
 import type { CheckedFile } from "../../../kv/bulk-file.js"
 import * as Kv from "../../../services/kv.js"
@@ -69,4 +69,26 @@ export const bulkDelete = (o: Parsed<"bulkDelete">) =>
     }
     if (o.json) return printJson(outcome.result)
     printLine(`Deleted ${plural(outcome.count, "key", "keys")} from namespace ${ns.label}.`)
+  })
+
+/**
+ * wrangler's `kv bulk get` (an open beta there): one JSON object of key to `{value}` (the value as
+ * text, null when the key is missing), with `--metadata` also `metadata` and `expiration`.
+ */
+export const bulkGet = (o: Parsed<"bulkGet">) =>
+  Effect.gen(function* () {
+    const what = "kv bulk get"
+    const file = yield* positional("<filename>", o.file)
+    const reader = new ConfigReader(what, process.cwd(), opt(o.config))
+    const ns = yield* chooseNamespace(what, o, reader, false)
+    const progress = progressLine({ json: o.json })
+    const values = yield* runKv(what, o, reader, ({ account }) =>
+      Effect.flatMap(account, (a) =>
+        Kv.bulkGetFile(a, ns.id, file, {
+          withMetadata: o.metadata,
+          onProgress: (p) => progress.update(p.phase === "checking" ? `checking ${file}` : "reading", p.done, p.total, p.unit)
+        })
+      )
+    ).pipe(Effect.ensuring(Effect.sync(progress.clear)))
+    printJson(values)
   })

@@ -46,6 +46,7 @@ const bulk = Command.make("bulk").pipe(
   Command.withDescription("many keys at once, from JSON files"),
   Command.withSubcommands([
     command("put", "bulkPut", "write every entry of a JSON file; an invalid file writes nothing"),
+    command("get", "bulkGet", "print the values (as text) of the keys listed in a JSON file, as one JSON object"),
     command("delete", "bulkDelete", "delete every key listed in a JSON file (asks, default yes)")
   ])
 )

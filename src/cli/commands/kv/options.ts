@@ -81,6 +81,12 @@ export const Configs = {
   },
   keyDelete: { ...target, ...selector, key },
   bulkPut: { ...target, ...selector, file: file("JSON file: an array of {key, value, expiration?, expiration_ttl?, metadata?, base64?}") },
+  bulkGet: {
+    ...target,
+    ...selector,
+    metadata: Options.boolean("metadata").pipe(Options.withDescription("also print each key's metadata (and expiration)")),
+    file: file('JSON file: an array of keys (strings or {"name": key})')
+  },
   bulkDelete: {
     ...target,
     ...selector,
