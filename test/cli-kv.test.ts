@@ -286,6 +286,23 @@ describe("kv namespace", () => {
     expect(kv(["namespace", "delete", "t", ...ns("x")], { dir }).status).toBe(2)
   })
 
+  it("rename by title or id: only the title changes; a taken title, an empty one and two selectors are refused", () => {
+    const dir = tempDir()
+    const a = json<{ id: string }>(kv(["namespace", "create", "ren-a", "--json"], { dir }))
+    kv(["key", "put", "k", "v", ...ns(a.id)], { dir })
+    expect(kv(["namespace", "rename", "worker-ren-a", "--new-name", "ren-b"], { dir }).stdout).toBe(
+      `Renamed KV namespace "worker-ren-a" (id ${a.id}) to "ren-b".\n`
+    )
+    expect(json(kv(["namespace", "rename", ...ns(a.id), "--new-name", "ren-c", "--json"], { dir }))).toMatchObject({ id: a.id, title: "ren-c" })
+    expect(kv(["key", "get", "k", ...ns(a.id), "--text"], { dir }).stdout).toBe("v\n")
+    json(kv(["namespace", "create", "taken", "--json"], { dir }))
+    const taken = kv(["namespace", "rename", "ren-c", "--new-name", "worker-taken"], { dir })
+    expect(taken.status).toBe(1)
+    expect(taken.stderr).toContain("[code 10014]")
+    expect(kv(["namespace", "rename", "ren-c", "--new-name", ""], { dir }).stderr).toBe("error: --new-name must be 1 to 512 characters, got an empty title\n")
+    expect(kv(["namespace", "rename", "ren-c", ...ns(a.id), "--new-name", "x"], { dir }).status).toBe(2)
+  })
+
   it("local mode takes any namespace id, as wrangler's local storage: created by its first write", () => {
     const dir = tempDir()
     expect(kv(["key", "list", ...ns("my-local-ns")], { dir }).stdout).toBe("[]\n")

@@ -1,6 +1,7 @@
-/** What `edgectl kv namespace create|list|delete` do (loaded when one of them runs). */
+/** What `edgectl kv namespace create|list|rename|delete` do (loaded when one of them runs). */
 import { Effect, Option, Stream } from "effect"
 import type { KvNamespace } from "../../../domain/kv.js"
+import { TitleMaxLength } from "../../../kv/limits.js"
 import * as Kv from "../../../services/kv.js"
 import { note, printJson, printLine } from "../../output.js"
 import { bindingName, ConfigError, configSnippet, namespaceTitle } from "../../project-config.js"
@@ -86,4 +87,30 @@ export const namespaceDelete = (o: Parsed<"namespaceDelete">) =>
     }
     if (o.json) return printJson(deleted)
     printLine(`Deleted KV namespace ${JSON.stringify(deleted.title)} (id ${deleted.id}).`)
+  })
+
+/** wrangler 4's `kv namespace rename [<NAME>] --new-name NEW`: only the title changes. */
+export const namespaceRename = (o: Parsed<"namespaceRename">) =>
+  Effect.gen(function* () {
+    const what = "kv namespace rename"
+    const title = opt(o.name)
+    if (title !== undefined) yield* positional("<namespace>", title)
+    const given = [title, opt(o.binding), opt(o.namespaceId)].filter((x) => x !== undefined).length
+    if (given !== 1) return yield* Effect.fail(usage("give exactly one of <namespace> (its current title), --binding and --namespace-id"))
+    const newTitle = o.newName
+    if (newTitle.trim() === "" || newTitle.length > TitleMaxLength) {
+      return yield* Effect.fail(usage(`--new-name must be 1 to ${TitleMaxLength} characters, got ${newTitle.trim() === "" ? "an empty title" : `${newTitle.length}`}`))
+    }
+    const reader = new ConfigReader(what, process.cwd(), opt(o.config))
+    const chosen = title === undefined ? yield* chooseNamespace(what, o, reader, true) : undefined
+    const renamed = yield* runKv(what, o, reader, ({ account }) =>
+      Effect.gen(function* () {
+        const a = yield* account
+        const ns: KvNamespace = chosen !== undefined ? yield* Kv.getNamespace(a, chosen.id) : yield* Kv.findNamespaceByTitle(a, title!)
+        const after = yield* Kv.renameNamespace(a, ns.id, newTitle)
+        return { before: ns, after }
+      })
+    )
+    if (o.json) return printJson(renamed.after)
+    printLine(`Renamed KV namespace ${JSON.stringify(renamed.before.title)} (id ${renamed.before.id}) to ${JSON.stringify(renamed.after.title)}.`)
   })

@@ -58,6 +58,12 @@ export const Configs = {
     yes: Options.boolean("yes", { aliases: ["y", "skip-confirmation"] }).pipe(Options.withDescription("delete without asking (needed off a terminal)")),
     name: Args.text({ name: "namespace" }).pipe(Args.withDescription("title of the namespace (instead of --binding/--namespace-id)"), Args.optional)
   },
+  namespaceRename: {
+    ...target,
+    ...selector,
+    name: Args.text({ name: "namespace" }).pipe(Args.withDescription("current title of the namespace (instead of --binding/--namespace-id)"), Args.optional),
+    newName: Options.text("new-name").pipe(Options.withDescription("the new title (1 to 512 characters)"))
+  },
   keyPut: {
     ...target,
     ...selector,
