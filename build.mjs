@@ -62,6 +62,24 @@ const fastCheckStub = {
     }))
   }
 }
+/**
+ * yoga-layout (Ink's layout engine) embeds its wasm as a data: URI and, finding `fetch`, fetches
+ * it: on Node 20 the first call of `fetch` loads undici, 20-30 ms of every TUI start. Its loader
+ * decodes the data: URI itself when it takes the other branch, which this makes it take.
+ */
+const yogaWithoutFetch = {
+  name: "yoga-without-fetch",
+  setup(b) {
+    b.onLoad({ filter: /yoga-layout[\\/]dist[\\/]binaries[\\/]yoga-wasm-base64-esm\.js$/ }, async (a) => {
+      const { readFile } = await import("node:fs/promises")
+      const source = await readFile(a.path, "utf8")
+      const test = '||"function"!=typeof fetch?'
+      // Two places choose: reading the binary, and instantiating it.
+      if (source.split(test).length !== 3) throw new Error(`build: ${a.path} no longer chooses fetch with ${test} in two places`)
+      return { contents: source.replaceAll(test, "||true?"), loader: "js" }
+    })
+  }
+}
 const common = {
   bundle: true,
   platform: "node",
@@ -85,7 +103,7 @@ await build({
   format: "esm",
   splitting: true,
   external: ["better-sqlite3", "esbuild"],
-  plugins: [configFileStub, fastCheckStub],
+  plugins: [configFileStub, fastCheckStub, yogaWithoutFetch],
   banner: { js: requireBanner }
 })
 
