@@ -106,7 +106,7 @@ describe("edgectl CLI errors", () => {
     expect(typo.status).toBe(2)
     expect(typo.stderr.trim()).toBe('error: unknown command "zones lst" (edgectl zones has: list, get)')
     const deep = edgectl(["kv", "namespace", "lst"])
-    expect([deep.status, deep.stderr.trim()]).toEqual([2, 'error: unknown command "kv namespace lst" (edgectl kv namespace has: create, list, delete)'])
+    expect([deep.status, deep.stderr.trim()]).toEqual([2, 'error: unknown command "kv namespace lst" (edgectl kv namespace has: create, list, rename, delete)'])
     const unknown = edgectl(["nope"])
     expect(unknown.status).toBe(2)
     expect(unknown.stderr).toContain("'zones', 'dns', 'certs', 'accounts', 'invites', 'rules', 'kv', 'esc', 'firewall', 'waf', 'objects', 'check', 'lsp', 'serve', 'tui'")
