@@ -7,7 +7,7 @@ import Database from "better-sqlite3"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { PITR_WINDOW_MS } from "./limits.js"
-import { readWal } from "./wal.js"
+import { readWal, type WalChecksum } from "./wal.js"
 
 export const BASE_FILE = "base.sqlite"
 export const LOG_FILE = "pitr.sqlite"
@@ -45,6 +45,7 @@ export class PageLog {
   private pageSize: number
   private walOffset: number
   private walSalt: string | null
+  private walChecksum: WalChecksum | null
   private last: Commit
   private readonly insertPage: Database.Statement
   private readonly insertCommit: Database.Statement
@@ -69,6 +70,9 @@ export class PageLog {
     this.pageSize = Number(this.meta("page_size") ?? 4096)
     this.walOffset = Number(this.meta("wal_offset") ?? 0)
     this.walSalt = (this.meta("wal_salt") as string | undefined) ?? null
+    // Logs written before checksums were kept have none: the next read starts at the WAL's header.
+    const sum = this.meta("wal_checksum") as string | undefined | null
+    this.walChecksum = typeof sum === "string" ? (sum.split(":").map(Number) as unknown as WalChecksum) : null
     this.last = this.lastCommit()
   }
 
@@ -119,9 +123,9 @@ export class PageLog {
 
   // Appends the WAL's commits since the last call. Called after every commit of the object.
   archive(walFile: string): number {
-    const read = readWal(walFile, this.walSalt === null ? 0 : this.walOffset, this.walSalt)
+    const read = readWal(walFile, this.walSalt === null ? 0 : this.walOffset, this.walSalt, this.walChecksum)
     if (read === null || read.commits.length === 0) {
-      if (read !== null && read.salt !== this.walSalt) this.rememberWal(read.offset, read.salt)
+      if (read !== null && (read.salt !== this.walSalt || this.walChecksum === null)) this.rememberWal(read.offset, read.salt, read.checksum)
       return 0
     }
     this.db.transaction(() => {
@@ -134,24 +138,23 @@ export class PageLog {
         this.insertCommit.run(seq, time, commit.size, 0)
         this.last = { seq, time, size: commit.size, restore: false }
       }
-      this.setMeta.run("wal_offset", read.offset)
-      this.setMeta.run("wal_salt", read.salt)
+      this.rememberWal(read.offset, read.salt, read.checksum)
     })()
-    this.walOffset = read.offset
-    this.walSalt = read.salt
     return read.commits.length
   }
 
-  private rememberWal(offset: number, salt: string | null): void {
+  private rememberWal(offset: number, salt: string | null, checksum: WalChecksum | null): void {
     this.setMeta.run("wal_offset", offset)
     this.setMeta.run("wal_salt", salt)
+    this.setMeta.run("wal_checksum", checksum === null ? null : checksum.join(":"))
     this.walOffset = offset
     this.walSalt = salt
+    this.walChecksum = checksum
   }
 
   // The WAL was checkpointed and truncated (or deleted): the next frames start a new file.
   walReset(): void {
-    this.rememberWal(0, null)
+    this.rememberWal(0, null, null)
   }
 
   current(): string {
