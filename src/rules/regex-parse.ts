@@ -5,54 +5,23 @@
  * `regex.ts` turns into an equivalent JavaScript RegExp. Error messages follow the crate's.
  */
 import { ASCII_CLASSES, hasCase, isEscapable, type AssertKind, type ClassItem, type ClassNode, type Flags, type ParsedRegex, type RegexError, type RegexNode } from "./regex-ast.js"
+import { Fail, RegexCursor } from "./regex-cursor.js"
 
 export type { ClassItem, ClassNode, ParsedRegex, RegexError, RegexNode } from "./regex-ast.js"
 
 const NEST_LIMIT = 250
 
-class Fail {
-  constructor(readonly error: RegexError) {}
-}
-
-class RegexParser {
-  private pos = 0
+class RegexParser extends RegexCursor {
   private depth = 0
   private unicodeUsed = false
   private foldOn = false
   private foldOff = false
   private readonly names = new Set<string>()
 
-  constructor(private readonly p: string) {}
-
   parse(): ParsedRegex {
     const flags: Flags = { i: false, m: false, s: false, U: false, u: false, x: false, R: false }
     const node = this.alternation(flags, true)
     return { node, unicode: this.unicodeUsed, foldMixed: this.foldOn && this.foldOff, foldAll: this.foldOn && !this.foldOff }
-  }
-
-  private fail(message: string, start: number, end = start + 1, hint?: string): never {
-    throw new Fail({ message, start, end: Math.min(Math.max(end, start), this.p.length), ...(hint ? { hint } : {}) })
-  }
-
-  private get eof() {
-    return this.pos >= this.p.length
-  }
-  private cp(at = this.pos): number {
-    return this.p.codePointAt(at) ?? -1
-  }
-  private width(cp: number) {
-    return cp > 0xffff ? 2 : 1
-  }
-
-  private skipExtended(flags: Flags) {
-    if (!flags.x) return
-    for (;;) {
-      const c = this.p[this.pos]
-      if (c === " " || c === "\t" || c === "\n" || c === "\r" || c === "\f" || c === "\v") this.pos++
-      else if (c === "#") {
-        while (!this.eof && this.p[this.pos] !== "\n") this.pos++
-      } else return
-    }
   }
 
   /** An alternation up to `)` (or the end at top level). `flags` is mutated by inline flag groups. */
@@ -336,27 +305,6 @@ class RegexParser {
     if (isEscapable(c)) return lit(c)
     if (inClass && /[AzBb<>]/.test(ch)) this.fail("invalid escape sequence found in character class", at, this.pos)
     this.fail("unrecognized escape sequence", at, this.pos, "only punctuation can be escaped; \\d \\w \\s \\b \\A \\z \\p{..} \\x.. \\n \\t \\r are the known escapes")
-  }
-
-  private hexEscape(kind: string, at: number): number {
-    let digits: string
-    if (this.p[this.pos] === "{") {
-      const close = this.p.indexOf("}", this.pos)
-      if (close < 0) this.fail("incomplete escape sequence, reached end of pattern prematurely", at, this.p.length)
-      digits = this.p.slice(this.pos + 1, close)
-      if (digits === "") this.fail("hexadecimal literal empty", at, close + 1)
-      if (!/^[0-9a-fA-F]+$/.test(digits)) this.fail("invalid hexadecimal digit", at, close + 1)
-      this.pos = close + 1
-    } else {
-      const n = kind === "x" ? 2 : kind === "u" ? 4 : 8
-      digits = this.p.slice(this.pos, this.pos + n)
-      if (digits.length < n) this.fail("incomplete escape sequence, reached end of pattern prematurely", at, this.p.length)
-      if (!/^[0-9a-fA-F]+$/.test(digits)) this.fail("invalid hexadecimal digit", at, this.pos + n)
-      this.pos += n
-    }
-    const cp = digits.length > 8 ? Infinity : parseInt(digits, 16)
-    if (cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) this.fail("hexadecimal literal is not a Unicode scalar value", at, this.pos)
-    return cp
   }
 
   /** `[...]`, with nesting and the set operations `&&`, `--` and `~~`. */
