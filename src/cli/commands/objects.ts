@@ -7,14 +7,11 @@
 import { Args, Command, Options } from "@effect/cli"
 import { Effect } from "effect"
 import { json, persistTo } from "../options.js"
+import { lazyHandler } from "../lazy.js"
 import type { CliFailure } from "../run.js"
 import type * as Run from "./objects-run.js"
 
-type RunModule = typeof Run
-const lazy =
-  <O>(pick: (m: RunModule) => (o: O) => Effect.Effect<void, CliFailure>) =>
-  (o: O): Effect.Effect<void, CliFailure> =>
-    Effect.flatMap(Effect.promise(() => import("./objects-run.js")), (m) => pick(m)(o))
+const lazy = <O>(pick: (m: typeof Run) => (o: O) => Effect.Effect<void, CliFailure>) => lazyHandler(() => import("./objects-run.js"), pick)
 
 const className = Args.text({ name: "Class" }).pipe(Args.withDescription("name of the object class (as the module exports it)"))
 const name = Args.text({ name: "name" }).pipe(Args.withDescription("the object's name (idFromName) or its 64-hex id"))

@@ -6,15 +6,17 @@
 import { Args, Command, Options } from "@effect/cli"
 import { Effect } from "effect"
 import { target } from "../options.js"
+import { lazyHandler } from "../lazy.js"
 import type { CliFailure } from "../run.js"
 
 const zone = Options.text("zone").pipe(Options.withDescription("the zone, by id or name"))
 const yes = Options.boolean("yes").pipe(Options.withAlias("y"), Options.withDescription("do not ask for confirmation"))
 
-const run =
-  <O>(key: string) =>
-  (o: O): Effect.Effect<void, CliFailure> =>
-    Effect.flatMap(Effect.promise(() => import("./waf-run.js")), (m) => (m.Handlers as Record<string, (o: O) => Effect.Effect<void, CliFailure>>)[key]!(o))
+const run = <O>(key: string) =>
+  lazyHandler(
+    () => import("./waf-run.js"),
+    (m) => (m.Handlers as Record<string, (o: O) => Effect.Effect<void, CliFailure>>)[key]!
+  )
 
 const status = Command.make("status", { ...target, zone }, run("status")).pipe(
   Command.withDescription("the migration state of a zone and which WAF versions run")

@@ -7,6 +7,7 @@ import { Args, Command, Options } from "@effect/cli"
 import { Effect } from "effect"
 import { FirewallActions } from "../../../domain/firewall.js"
 import { target } from "../../options.js"
+import { keyedCommands } from "../../lazy.js"
 import type { CliFailure } from "../../run.js"
 
 const zone = Options.text("zone").pipe(Options.withDescription("the zone, by id or name"))
@@ -84,17 +85,7 @@ export type Parsed<K extends FirewallCommand> = Command.Command.ParseConfig<(typ
 
 type Handlers = { readonly [K in FirewallCommand]: (o: Parsed<K>) => Effect.Effect<void, CliFailure> }
 
-const handler =
-  <K extends FirewallCommand>(key: K) =>
-  (o: Parsed<K>): Effect.Effect<void, CliFailure> =>
-    Effect.flatMap(
-      Effect.promise(() => import("./run.js") as Promise<Handlers>),
-      (run) => (run[key] as (o: Parsed<K>) => Effect.Effect<void, CliFailure>)(o)
-    )
-
-// Generic over the command, TypeScript cannot see that Configs[key] parses into Parsed<K>: it does.
-const command = <K extends FirewallCommand>(name: string, key: K, about: string) =>
-  Command.make(name, Configs[key], handler(key) as (o: unknown) => Effect.Effect<void, CliFailure>).pipe(Command.withDescription(about))
+const command = keyedCommands(Configs, () => import("./run.js") as Promise<Handlers>)
 
 const filters = Command.make("filters").pipe(
   Command.withDescription("filters (match expressions) of a zone; a filter can serve several rules"),

@@ -6,22 +6,13 @@
  */
 import { Command } from "@effect/cli"
 import { Effect } from "effect"
+import { keyedCommands } from "../../lazy.js"
 import type { CliFailure } from "../../run.js"
 import { Configs, type KvCommand, type Parsed } from "./options.js"
 
 type Handlers = { readonly [K in KvCommand]: (o: Parsed<K>) => Effect.Effect<void, CliFailure> }
 
-const handler =
-  <K extends KvCommand>(key: K) =>
-  (o: Parsed<K>): Effect.Effect<void, CliFailure> =>
-    Effect.flatMap(
-      Effect.promise(() => import("./run.js") as Promise<Handlers>),
-      (run) => (run[key] as (o: Parsed<K>) => Effect.Effect<void, CliFailure>)(o)
-    )
-
-// Generic over the command, TypeScript cannot see that Configs[key] parses into Parsed<K>: it does.
-const command = <K extends KvCommand>(name: string, key: K, description: string) =>
-  Command.make(name, Configs[key], handler(key) as (o: unknown) => Effect.Effect<void, CliFailure>).pipe(Command.withDescription(description))
+const command = keyedCommands(Configs, () => import("./run.js") as Promise<Handlers>)
 
 const namespace = Command.make("namespace").pipe(
   Command.withDescription("KV namespaces of the account"),
