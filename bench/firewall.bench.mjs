@@ -11,22 +11,12 @@
 //
 //   node bench/firewall.bench.mjs [--quick] [--only cold,decide] [--runs N]
 import { build } from "esbuild"
-import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { pathToFileURL } from "node:url"
+import { root, bin, resultsDir, argv, opt, median, round, log, table, runOnce } from "./lib.mjs"
 
-const root = path.resolve(import.meta.dirname, "..")
-const bin = path.join(root, "bin", "edgectl.mjs")
-const resultsDir = path.join(root, "bench", "results")
-
-const argv = process.argv.slice(2)
-const opt = (name) => {
-  const i = argv.findIndex((a) => a === `--${name}` || a.startsWith(`--${name}=`))
-  if (i < 0) return undefined
-  return argv[i].includes("=") ? argv[i].slice(argv[i].indexOf("=") + 1) : argv[i + 1]
-}
 const quick = argv.includes("--quick")
 const only = new Set((opt("only") ?? "cold,decide").split(","))
 const runs = Number(opt("runs") ?? (quick ? 7 : 11))
@@ -45,22 +35,6 @@ process.on("exit", () => {
   for (const d of temps) fs.rmSync(d, { recursive: true, force: true })
 })
 process.on("SIGINT", () => process.exit(130))
-
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b)
-  const m = s.length >> 1
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2
-}
-const round = (x, d = 1) => Math.round(x * 10 ** d) / 10 ** d
-const log = (s) => process.stderr.write(`${s}\n`)
-
-const runOnce = (args, env) => {
-  const t0 = process.hrtime.bigint()
-  const r = spawnSync(process.execPath, args, { env, stdio: ["ignore", "pipe", "pipe"], timeout: 60_000 })
-  const ms = Number(process.hrtime.bigint() - t0) / 1e6
-  if (r.status !== 0) throw new Error(`node ${args.join(" ")} exited ${r.status ?? r.signal}: ${String(r.stderr).trim()}`)
-  return { ms, stdout: String(r.stdout) }
-}
 
 if (!fs.existsSync(path.join(root, "dist"))) {
   process.stderr.write("error: dist/ is missing; run `node build.mjs` first (npm run bench does)\n")
@@ -137,15 +111,6 @@ if (only.has("decide")) {
   } finally {
     fs.rmSync(bundle, { force: true })
   }
-}
-
-const table = (title, head, rows) => {
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)))
-  const line = (r) => r.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join("  ")
-  console.log(`\n${title}`)
-  console.log(line(head))
-  console.log(widths.map((w) => "-".repeat(w)).join("  "))
-  for (const r of rows) console.log(line(r))
 }
 
 console.log(`\nedgectl firewall bench: node ${results.node}, ${results.cpus} cpu (${results.cpuModel})`)

@@ -17,17 +17,8 @@ import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
+import { root, bin, resultsDir, argv, opt, median, round, log, table } from "./lib.mjs"
 
-const root = path.resolve(import.meta.dirname, "..")
-const bin = path.join(root, "bin", "edgectl.mjs")
-const resultsDir = path.join(root, "bench", "results")
-
-const argv = process.argv.slice(2)
-const opt = (name) => {
-  const i = argv.findIndex((a) => a === `--${name}` || a.startsWith(`--${name}=`))
-  if (i < 0) return undefined
-  return argv[i].includes("=") ? argv[i].slice(argv[i].indexOf("=") + 1) : argv[i + 1]
-}
 const quick = argv.includes("--quick")
 const keep = argv.includes("--keep")
 const runs = Number(opt("runs") ?? (quick ? 5 : 9))
@@ -52,14 +43,6 @@ process.on("exit", () => {
   if (!keep) for (const d of temps) fs.rmSync(d, { recursive: true, force: true })
 })
 process.on("SIGINT", () => process.exit(130))
-
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b)
-  const m = s.length >> 1
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2
-}
-const round = (x, d = 1) => Math.round(x * 10 ** d) / 10 ** d
-const log = (s) => process.stderr.write(`${s}\n`)
 
 const work = tmp("edgectl-bench-kv-")
 const state = path.join(work, "state")
@@ -199,14 +182,6 @@ results.inProcess = {
 // ---------------------------------------------------------------------------------------------
 // Report
 
-const table = (title, head, rows) => {
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)))
-  const line = (r) => r.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join("  ")
-  console.log(`\n${title}`)
-  console.log(line(head))
-  console.log(widths.map((w) => "-".repeat(w)).join("  "))
-  for (const r of rows) console.log(line(r))
-}
 const met = (ok) => (ok ? "met" : "MISSED")
 const r = results
 console.log(`\nedgectl kv bench: node ${r.node}, ${r.cpus} cpu (${r.cpuModel}), local store (in-process platform)`)

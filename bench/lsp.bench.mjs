@@ -15,9 +15,8 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from "vscode-jsonrpc/node.js"
+import { root, resultsDir } from "./lib.mjs"
 
-const root = path.resolve(import.meta.dirname, "..")
-const resultsDir = path.join(root, "bench", "results")
 const quick = process.argv.includes("--quick")
 fs.mkdirSync(resultsDir, { recursive: true })
 

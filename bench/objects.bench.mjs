@@ -28,15 +28,8 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { deserialize, serialize } from "node:v8"
+import { root, resultsDir, argv, opt, median, log } from "./lib.mjs"
 
-const root = path.resolve(import.meta.dirname, "..")
-const resultsDir = path.join(root, "bench", "results")
-const argv = process.argv.slice(2)
-const opt = (name) => {
-  const i = argv.findIndex((a) => a === `--${name}` || a.startsWith(`--${name}=`))
-  if (i < 0) return undefined
-  return argv[i].includes("=") ? argv[i].slice(argv[i].indexOf("=") + 1) : argv[i + 1]
-}
 const quick = argv.includes("--quick")
 // --only <text>: just the cases whose name contains it (while working on one of them).
 const only = opt("only")
@@ -67,12 +60,6 @@ await build({
 })
 const { ObjectStorage } = await import(bundle)
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b)
-  const m = s.length >> 1
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2
-}
-const log = (s) => process.stderr.write(`${s}\n`)
 const turn = () => new Promise((r) => setImmediate(r))
 let serial = 0
 const fresh = () => path.join(work, `o${serial++}`)

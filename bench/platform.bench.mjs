@@ -21,20 +21,11 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import * as readline from "node:readline"
-
-const root = path.resolve(import.meta.dirname, "..")
-const bin = path.join(root, "bin", "edgectl.mjs")
-const resultsDir = path.join(root, "bench", "results")
+import { root, bin, resultsDir, argv, opt, median, round, log, table, runOnce } from "./lib.mjs"
 
 // ---------------------------------------------------------------------------------------------
 // Options
 
-const argv = process.argv.slice(2)
-const opt = (name) => {
-  const i = argv.findIndex((a) => a === `--${name}` || a.startsWith(`--${name}=`))
-  if (i < 0) return undefined
-  return argv[i].includes("=") ? argv[i].slice(argv[i].indexOf("=") + 1) : argv[i + 1]
-}
 const has = (name) => argv.includes(`--${name}`)
 const quick = has("quick")
 const only = new Set((opt("only") ?? "cold,serve,large,inproc").split(","))
@@ -65,23 +56,8 @@ const cleanup = () => {
 process.on("exit", cleanup)
 process.on("SIGINT", () => process.exit(130))
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b)
-  const m = s.length >> 1
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2
-}
-const round = (x, d = 1) => Math.round(x * 10 ** d) / 10 ** d
-const log = (s) => process.stderr.write(`${s}\n`)
 /** The platform's ids: 32 hex of sha256 over the NUL-joined parts (src/store/world.ts). */
 const hexId = (...parts) => createHash("sha256").update(parts.join("\u0000")).digest("hex").slice(0, 32)
-
-const runOnce = (args, env) => {
-  const t0 = process.hrtime.bigint()
-  const r = spawnSync(process.execPath, args, { env, stdio: ["ignore", "pipe", "pipe"], timeout: 60_000, maxBuffer: 64 << 20 })
-  const ms = Number(process.hrtime.bigint() - t0) / 1e6
-  if (r.status !== 0) throw new Error(`node ${args.join(" ")} exited ${r.status ?? r.signal}: ${String(r.stderr).trim()}`)
-  return { ms, stdout: String(r.stdout) }
-}
 
 /** Starts a child that prints one JSON line when ready; resolves with the parsed line and the child. */
 const startServer = (args, what) =>
@@ -265,15 +241,6 @@ if (only.has("inproc")) {
 
 // ---------------------------------------------------------------------------------------------
 // Report
-
-const table = (title, head, rows) => {
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)))
-  const line = (r) => r.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join("  ")
-  console.log(`\n${title}`)
-  console.log(line(head))
-  console.log(widths.map((w) => "-".repeat(w)).join("  "))
-  for (const r of rows) console.log(line(r))
-}
 
 console.log(`\nedgectl bench: node ${results.node}, ${results.cpus} cpu (${results.cpuModel}), loopback only`)
 if (results.coldStart) {

@@ -13,9 +13,8 @@ import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
+import { root, resultsDir, table } from "./lib.mjs"
 
-const root = path.resolve(import.meta.dirname, "..")
-const resultsDir = path.join(root, "bench", "results")
 const quick = process.argv.includes("--quick")
 
 fs.mkdirSync(resultsDir, { recursive: true })
@@ -44,14 +43,6 @@ try {
 
 const results = { date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? "", quick, ...measured }
 
-const table = (title, head, rows) => {
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)))
-  const line = (r) => r.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join("  ")
-  console.log(`\n${title}`)
-  console.log(line(head))
-  console.log(widths.map((w) => "-".repeat(w)).join("  "))
-  for (const r of rows) console.log(line(r))
-}
 const met = (ok) => (ok ? "met" : "MISSED")
 const { config, replay } = results
 console.log(`\nedgectl waf bench: node ${results.node}, ${results.cpus} cpu (${results.cpuModel})`)

@@ -1,0 +1,43 @@
+// What the benches share: paths, options, child runs, medians and tables (each bench/<area>.bench.mjs
+// is still a standalone script that bench/run.mjs runs).
+import { spawnSync } from "node:child_process"
+import * as path from "node:path"
+
+export const root = path.resolve(import.meta.dirname, "..")
+export const bin = path.join(root, "bin", "edgectl.mjs")
+export const resultsDir = path.join(root, "bench", "results")
+
+export const argv = process.argv.slice(2)
+/** `--name value` or `--name=value`, else undefined. */
+export const opt = (name) => {
+  const i = argv.findIndex((a) => a === `--${name}` || a.startsWith(`--${name}=`))
+  if (i < 0) return undefined
+  return argv[i].includes("=") ? argv[i].slice(argv[i].indexOf("=") + 1) : argv[i + 1]
+}
+
+export const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b)
+  const m = s.length >> 1
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2
+}
+export const round = (x, d = 1) => Math.round(x * 10 ** d) / 10 ** d
+export const log = (s) => process.stderr.write(`${s}\n`)
+
+/** One `node ARGS` child, timed from spawn to exit; a failure stops the bench with its stderr. */
+export const runOnce = (args, env) => {
+  const t0 = process.hrtime.bigint()
+  const r = spawnSync(process.execPath, args, { env, stdio: ["ignore", "pipe", "pipe"], timeout: 60_000, maxBuffer: 64 << 20 })
+  const ms = Number(process.hrtime.bigint() - t0) / 1e6
+  if (r.status !== 0) throw new Error(`node ${args.join(" ")} exited ${r.status ?? r.signal}: ${String(r.stderr).trim()}`)
+  return { ms, stdout: String(r.stdout) }
+}
+
+/** An aligned table on stdout: the first column left, the others right. */
+export const table = (title, head, rows) => {
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)))
+  const line = (r) => r.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join("  ")
+  console.log(`\n${title}`)
+  console.log(line(head))
+  console.log(widths.map((w) => "-".repeat(w)).join("  "))
+  for (const r of rows) console.log(line(r))
+}
