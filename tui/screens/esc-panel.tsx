@@ -6,7 +6,7 @@
  */
 import { Effect } from "effect"
 import { Box, Text } from "ink"
-import { useEffect, useRef, useState } from "react"
+import { useEffect, useState } from "react"
 import type { V4Error } from "../../src/domain/errors.js"
 import { checkSecret } from "../../src/esc/change.js"
 import { describeSecret, maskSecret } from "../../src/esc/mask.js"
@@ -25,12 +25,13 @@ import {
 } from "../../src/services/esc.js"
 import { cell } from "../components/columns.js"
 import { ConfirmDialog } from "../components/confirm-dialog.js"
+import { useActions } from "../actions.js"
 import { useNotify } from "../notices.js"
 import { List, useListCursor } from "../components/list.js"
 import { ErrorView, Loading } from "../components/states.js"
 import { bullets, TextPrompt } from "../components/text-prompt.js"
 import { KeyLayer, useKeys, type KeyHint } from "../keys.js"
-import { runEffect, useEffectQuery, useRuntime, type Services } from "../runtime.js"
+import { useEffectQuery, type Services } from "../runtime.js"
 import { usePaneSize } from "../terminal.js"
 import { maskTyped, RemovalLine, replacementTable, TestLine, type Removal } from "./esc-parts.js"
 
@@ -67,17 +68,14 @@ export interface EscPanelProps {
 }
 
 export function EscPanel({ scopes, active, height, priority = KeyLayer.tab, empty, extraHints = [], onKey }: EscPanelProps) {
-  const runtime = useRuntime()
   const key = scopes.map((s) => `${s.kind}:${s.id}`).join(",")
   const { query, refresh } = useEffectQuery(() => Effect.all(scopes.map(getEsc), { concurrency: 2 }), [key])
   const [changed, setChanged] = useState<Readonly<Record<string, EscStatus>>>({})
   const [selected, setSelected] = useState(0)
   const [dialog, setDialog] = useState<Dialog | undefined>(undefined)
   const notify = useNotify()
-  const [busy, setBusy] = useState(false)
+  const { run, busy } = useActions()
   const [tested, setTested] = useState<EscTestResult | undefined>(undefined)
-  const aborts = useRef(new Set<AbortController>())
-  useEffect(() => () => aborts.current.forEach((a) => a.abort()), [])
   useEffect(() => {
     setChanged({})
     setSelected(0)
@@ -98,18 +96,6 @@ export function EscPanel({ scopes, active, height, priority = KeyLayer.tab, empt
   const rows = Math.max(2, height - Chrome)
   const cursor = useListCursor(Replacements.length, rows, [])
 
-  const run = <A,>(effect: Effect.Effect<A, V4Error, Services>, onOk: (a: A) => void, what: string) => {
-    const controller = new AbortController()
-    aborts.current.add(controller)
-    setBusy(true)
-    void runEffect(runtime, effect, controller.signal).then((r) => {
-      aborts.current.delete(controller)
-      if (r === undefined) return
-      setBusy(false)
-      if (r.ok) onOk(r.value)
-      else notify.error(what, r.error)
-    })
-  }
 
   const remember = (s: EscStatus) => setChanged((c) => ({ ...c, [`${s.target.kind}:${s.target.id}`]: s }))
 

@@ -6,8 +6,7 @@
  */
 import { Effect } from "effect"
 import { Box, Text } from "ink"
-import { useEffect, useRef, useState } from "react"
-import type { V4Error } from "../../src/domain/errors.js"
+import { useState } from "react"
 import { BypassProducts, FirewallActions, isDeletedFilter, type FirewallAction, type FirewallDecision, type Rule } from "../../src/domain/firewall.js"
 import { check, orderRules, validateRequest, type Plan } from "../../src/rules/index.js"
 import { allRules, createRuleTwoStep, deleteRule, setRulePaused, testRequest } from "../../src/services/firewall.js"
@@ -17,8 +16,9 @@ import { List, useListCursor } from "../components/list.js"
 import { Empty, ErrorView, Loading } from "../components/states.js"
 import { TextPrompt } from "../components/text-prompt.js"
 import { KeyLayer, useKeys } from "../keys.js"
+import { useActions } from "../actions.js"
 import { useNotify } from "../notices.js"
-import { runEffect, useEffectQuery, useRuntime, type Services } from "../runtime.js"
+import { useEffectQuery } from "../runtime.js"
 import { usePaneSize } from "../terminal.js"
 
 type Dialog =
@@ -69,7 +69,6 @@ export interface FirewallPanelProps {
 }
 
 export function FirewallPanel({ zone, active, height, priority = KeyLayer.tab }: FirewallPanelProps) {
-  const runtime = useRuntime()
   const plan = Plans.includes(zone.plan?.legacy_id ?? "") ? (zone.plan!.legacy_id as Plan) : undefined
   const { query, refresh } = useEffectQuery(() => Effect.map(allRules(zone.id), (rs) => orderRules(rs as ReadonlyArray<Rule & { action: FirewallAction }>)), [zone.id])
   const rules: ReadonlyArray<Rule> = query._tag === "Success" ? query.value : []
@@ -78,23 +77,9 @@ export function FirewallPanel({ zone, active, height, priority = KeyLayer.tab }:
   const current = rules[cursor.index]
   const [dialog, setDialog] = useState<Dialog | undefined>(undefined)
   const notify = useNotify()
-  const [busy, setBusy] = useState(false)
+  const { run, busy } = useActions()
   const [tested, setTested] = useState<string | undefined>(undefined)
-  const aborts = useRef(new Set<AbortController>())
-  useEffect(() => () => aborts.current.forEach((a) => a.abort()), [])
 
-  const run = <A,>(effect: Effect.Effect<A, V4Error, Services>, onOk: (a: A) => void, what: string) => {
-    const controller = new AbortController()
-    aborts.current.add(controller)
-    setBusy(true)
-    void runEffect(runtime, effect, controller.signal).then((r) => {
-      aborts.current.delete(controller)
-      if (r === undefined) return
-      setBusy(false)
-      if (r.ok) onOk(r.value)
-      else notify.error(what, r.error)
-    })
-  }
 
   const create = (expression: string, action: FirewallAction, products?: ReadonlyArray<string>) => {
     setDialog(undefined)
