@@ -1,6 +1,5 @@
 /** What `edgectl kv namespace create|list|rename|delete` do (loaded when one of them runs). */
 import { Effect, Option, Stream } from "effect"
-import type { KvNamespace } from "../../../domain/kv.js"
 import { TitleMaxLength } from "../../../kv/limits.js"
 import * as Kv from "../../../services/kv.js"
 import { note, printJson, printLine } from "../../output.js"
@@ -51,19 +50,31 @@ export const namespaceList = (o: Parsed<"namespaceList">) =>
     printJson(namespaces)
   })
 
-export const namespaceDelete = (o: Parsed<"namespaceDelete">) =>
+/**
+ * The namespace `delete` and `rename` act on: its title (wrangler 4's positional), or --binding /
+ * --namespace-id; more than one of them is a usage error.
+ */
+const namedNamespace = (what: string, o: Parsed<"namespaceDelete"> | Parsed<"namespaceRename">) =>
   Effect.gen(function* () {
-    const what = "kv namespace delete"
     const title = opt(o.name)
     if (title !== undefined) yield* positional("<namespace>", title)
     const given = [title, opt(o.binding), opt(o.namespaceId)].filter((x) => x !== undefined).length
     if (given > 1) return yield* Effect.fail(usage("give exactly one of <namespace> (a title), --binding and --namespace-id"))
     const reader = new ConfigReader(what, process.cwd(), opt(o.config))
     const chosen = title === undefined ? yield* chooseNamespace(what, o, reader, true) : undefined
+    const find = (account: string) =>
+      chosen !== undefined ? Kv.getNamespace(account, chosen.id) : Kv.findNamespaceByTitle(account, title!)
+    return { reader, find }
+  })
+
+export const namespaceDelete = (o: Parsed<"namespaceDelete">) =>
+  Effect.gen(function* () {
+    const what = "kv namespace delete"
+    const { reader, find } = yield* namedNamespace(what, o)
     const deleted = yield* runKv(what, o, reader, ({ account }) =>
       Effect.gen(function* () {
         const a = yield* account
-        const ns: KvNamespace = chosen !== undefined ? yield* Kv.getNamespace(a, chosen.id) : yield* Kv.findNamespaceByTitle(a, title!)
+        const ns = yield* find(a)
         const answer = yield* confirm(
           `Delete KV namespace ${JSON.stringify(ns.title)} (id ${ns.id}) and every key in it? This cannot be undone.`,
           { yes: o.yes }
@@ -93,20 +104,15 @@ export const namespaceDelete = (o: Parsed<"namespaceDelete">) =>
 export const namespaceRename = (o: Parsed<"namespaceRename">) =>
   Effect.gen(function* () {
     const what = "kv namespace rename"
-    const title = opt(o.name)
-    if (title !== undefined) yield* positional("<namespace>", title)
-    const given = [title, opt(o.binding), opt(o.namespaceId)].filter((x) => x !== undefined).length
-    if (given !== 1) return yield* Effect.fail(usage("give exactly one of <namespace> (its current title), --binding and --namespace-id"))
     const newTitle = o.newName
     if (newTitle.trim() === "" || newTitle.length > TitleMaxLength) {
       return yield* Effect.fail(usage(`--new-name must be 1 to ${TitleMaxLength} characters, got ${newTitle.trim() === "" ? "an empty title" : `${newTitle.length}`}`))
     }
-    const reader = new ConfigReader(what, process.cwd(), opt(o.config))
-    const chosen = title === undefined ? yield* chooseNamespace(what, o, reader, true) : undefined
+    const { reader, find } = yield* namedNamespace(what, o)
     const renamed = yield* runKv(what, o, reader, ({ account }) =>
       Effect.gen(function* () {
         const a = yield* account
-        const ns: KvNamespace = chosen !== undefined ? yield* Kv.getNamespace(a, chosen.id) : yield* Kv.findNamespaceByTitle(a, title!)
+        const ns = yield* find(a)
         const after = yield* Kv.renameNamespace(a, ns.id, newTitle)
         return { before: ns, after }
       })
