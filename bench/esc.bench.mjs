@@ -20,7 +20,7 @@ import * as os from "node:os"
 import * as path from "node:path"
 import * as readline from "node:readline"
 import { pathToFileURL } from "node:url"
-import { root, bin, resultsDir, argv, opt, median, round, log, table, runOnce } from "./lib.mjs"
+import { root, bin, resultsDir, argv, opt, median, round, log, table, runOnce, coldStart } from "./lib.mjs"
 
 const quick = argv.includes("--quick")
 const only = new Set((opt("only") ?? "cold,decide,serve").split(","))
@@ -72,19 +72,7 @@ if (only.has("cold")) {
   ]
   log(`cold start: ${runs} interleaved runs each`)
   const withState = (args) => [bin, ...args, ...(args[1] === "replacements" ? [] : ["--persist-to", state])]
-  for (const [, args] of commands) runOnce(withState(args), env) // warm-up: page cache and the V8 code cache
-  runOnce(["-e", "0"], env)
-  const node = []
-  const samples = commands.map(() => [])
-  for (let i = 0; i < runs; i++) {
-    node.push(runOnce(["-e", "0"], env).ms)
-    commands.forEach(([, args], j) => samples[j].push(runOnce(withState(args), env).ms))
-  }
-  results.coldStart = {
-    nodeMs: round(median(node)),
-    target: 2.5,
-    commands: commands.map(([name], j) => ({ command: `edgectl ${name}`, ms: round(median(samples[j])), ratio: round(median(samples[j]) / median(node), 2) }))
-  }
+  results.coldStart = coldStart(commands, { runs, env, argsOf: withState })
 }
 
 if (only.has("decide")) {

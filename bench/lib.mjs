@@ -41,3 +41,24 @@ export const table = (title, head, rows) => {
   console.log(widths.map((w) => "-".repeat(w)).join("  "))
   for (const r of rows) console.log(line(r))
 }
+
+/**
+ * Cold start of whole commands against a bare `node -e 0`: one warm-up run each (page cache, V8
+ * code cache), then `runs` interleaved rounds; medians and ratios. `argsOf` gives a command's
+ * node arguments.
+ */
+export const coldStart = (commands, { runs, env, argsOf, target = 2.5 }) => {
+  for (const [, args] of commands) runOnce(argsOf(args), env)
+  runOnce(["-e", "0"], env)
+  const node = []
+  const samples = commands.map(() => [])
+  for (let i = 0; i < runs; i++) {
+    node.push(runOnce(["-e", "0"], env).ms)
+    commands.forEach(([, args], j) => samples[j].push(runOnce(argsOf(args), env).ms))
+  }
+  return {
+    nodeMs: round(median(node)),
+    target,
+    commands: commands.map(([name], j) => ({ command: `edgectl ${name}`, ms: round(median(samples[j])), ratio: round(median(samples[j]) / median(node), 2) }))
+  }
+}
