@@ -3,7 +3,7 @@
  * `onOk`, a failure to the footer (notices.tsx); whatever still runs when the screen goes away is
  * aborted, so no result lands on a screen that is gone.
  */
-import type { Effect } from "effect"
+import type * as Effect from "effect/Effect"
 import { useEffect, useRef, useState } from "react"
 import type { V4Error } from "../src/domain/errors.js"
 import { useNotify } from "./notices.js"

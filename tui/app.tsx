@@ -3,7 +3,7 @@
  * components through a context; a header, the list of screens, the main pane and a footer with
  * the keys that work right now.
  */
-import { ManagedRuntime } from "effect"
+import * as ManagedRuntime from "effect/ManagedRuntime"
 import { Box, render, useApp } from "ink"
 import { useCallback, useEffect, useState } from "react"
 import { ClientConfig } from "../src/api/client.js"

@@ -2,7 +2,7 @@
  * A list paged from the API by cursor (KV keys): the first page when the inputs change, the next
  * page when the screen asks for it (the cursor nears the end), never everything up front.
  */
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { useCallback, useEffect, useRef, useState, type DependencyList } from "react"
 import type { UiError } from "./errors.js"
 import { runEffect, useRuntime, type Services } from "./runtime.js"

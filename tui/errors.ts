@@ -3,7 +3,8 @@
  * what the user can do next. Every failure (typed error, defect, a thrown render error) ends here,
  * so no screen ever crashes the app.
  */
-import { Cause, Option } from "effect"
+import * as Cause from "effect/Cause"
+import * as Option from "effect/Option"
 import { isV4Error, type V4Error } from "../src/domain/errors.js"
 
 export interface UiError {

@@ -2,7 +2,7 @@
  * A list paged from the API as the cursor moves: page 1 when the inputs change, the next page when
  * the screen asks for it (the cursor nears the end), never everything up front.
  */
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { useCallback, useEffect, useRef, useState, type DependencyList } from "react"
 import type { Page } from "../src/domain/envelope.js"
 import type { UiError } from "./errors.js"

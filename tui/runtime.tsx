@@ -3,8 +3,10 @@
  * context; components run Effects from hooks, and an unmount (or a newer run) aborts the older one.
  * Components never see a Layer.
  */
-import type { HttpClient } from "@effect/platform"
-import { Effect, Exit, type ManagedRuntime } from "effect"
+import type * as HttpClient from "@effect/platform/HttpClient"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import type * as ManagedRuntime from "effect/ManagedRuntime"
 import { createContext, useContext, useEffect, useState, type DependencyList, type ReactNode } from "react"
 import type { ClientConfig } from "../src/api/client.js"
 import { fromCause, fromUnknown, type UiError } from "./errors.js"

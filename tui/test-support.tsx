@@ -2,8 +2,10 @@
  * For the TUI tests: the real App over a real embedded platform in a fresh temp directory, keys
  * as the terminal sends them, and a `waitFor` that polls frames instead of sleeping.
  */
-import { HttpClient } from "@effect/platform"
-import { Effect, Layer, ManagedRuntime } from "effect"
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as ManagedRuntime from "effect/ManagedRuntime"
 import { render } from "ink-testing-library"
 import * as fs from "node:fs"
 import * as os from "node:os"

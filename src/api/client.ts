@@ -3,8 +3,17 @@
  * running `edgectl serve`, or the embedded platform in-process), decodes the envelope into domain
  * values, maps failures back to the same tagged errors, and retries 429/5xx honouring Retry-After.
  */
-import { HttpClient, HttpClientRequest, type HttpClientResponse, type HttpMethod } from "@effect/platform"
-import { Context, Duration, Effect, Option, Schedule, Schema, Stream } from "effect"
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
+import type * as HttpMethod from "@effect/platform/HttpMethod"
+import * as Context from "effect/Context"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Schedule from "effect/Schedule"
+import * as Schema from "effect/Schema"
+import * as Stream from "effect/Stream"
 import type { Page } from "../domain/envelope.js"
 import { FailureEnvelope } from "../domain/envelope.js"
 import { ApiError, fromFailure, type V4Error } from "../domain/errors.js"

@@ -5,8 +5,13 @@
  * errors and base path: `edgectl serve` builds all of them, local mode one part at a time
  * (src/server/parts.ts), so a command never builds the routes it does not call.
  */
-import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiMiddleware, HttpApiSchema } from "@effect/platform"
-import { Context, Schema } from "effect"
+import * as HttpApi from "@effect/platform/HttpApi"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as HttpApiMiddleware from "@effect/platform/HttpApiMiddleware"
+import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
+import * as Context from "effect/Context"
+import * as Schema from "effect/Schema"
 import { Account, Membership, TokenVerification } from "../domain/account.js"
 import { CertificatePack } from "../domain/certificate.js"
 import { DnsRecord, DnsRecordTypes } from "../domain/dns.js"

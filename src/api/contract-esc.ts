@@ -3,9 +3,11 @@
  * `disable_esc` on a zone and on an account. The group is added to `V4Api` in contract.ts (with the
  * authentication middleware there, so this file needs nothing from it).
  */
-import { HttpApi, HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import * as HttpApi from "@effect/platform/HttpApi"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import { Authentication, platformApi } from "./contract-core.js"
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 import { EscAnswer, EscChangeBody } from "../domain/esc.js"
 
 const ZoneId = Schema.Struct({ zone_id: Schema.String })

@@ -3,9 +3,11 @@
  * here and read by src/firewall/body.ts on the server, so that every problem of every element is
  * named in one answer (and the SDK's single-object rule body is accepted as well as an array).
  */
-import { HttpApi, HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import * as HttpApi from "@effect/platform/HttpApi"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import { Authentication, platformApi } from "./contract-core.js"
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 import { Envelope, Paged } from "../domain/envelope.js"
 import { Deleted, Filter, FirewallActions, Rule } from "../domain/firewall.js"
 import { BoolParam, IntParam, OneOf, TextParam } from "../domain/params.js"

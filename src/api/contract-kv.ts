@@ -9,9 +9,12 @@
  * The group gets its authentication where it joins the API (contract.ts): importing the middleware
  * here would make the two modules import each other.
  */
-import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "@effect/platform"
+import * as HttpApi from "@effect/platform/HttpApi"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
 import { Authentication, platformApi } from "./contract-core.js"
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 import { Envelope, CursorPaged, Paged } from "../domain/envelope.js"
 import { KvBulkGetRequest, KvBulkGetResult, KvBulkResult, KvKey, KvNamespace, KvNamespaceTitle } from "../domain/kv.js"
 import { Direction, IntParam, OneOf } from "../domain/params.js"

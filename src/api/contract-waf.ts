@@ -7,9 +7,11 @@
  * The entry point's and the overrides' bodies are read as unknown JSON and checked by src/waf, so
  * that a bad body gets a 400 naming the field.
  */
-import { HttpApi, HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import * as HttpApi from "@effect/platform/HttpApi"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import { Authentication, platformApi } from "./contract-core.js"
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 import { Envelope, Paged } from "../domain/envelope.js"
 import { Direction, IntParam, Match, OneOf, TextParam } from "../domain/params.js"
 import {

@@ -4,7 +4,7 @@
  * so a path, a parameter or a field is named in one place. The core (errors, authentication, the
  * foundation's groups) is in contract-core.ts, each area's group in contract-<area>.ts.
  */
-import { HttpApi } from "@effect/platform"
+import * as HttpApi from "@effect/platform/HttpApi"
 import { AccountsGroup, Authentication, platformApi, UserGroup, ZonesGroup } from "./contract-core.js"
 import { EscGroup } from "./contract-esc.js"
 import { FirewallGroup } from "./contract-firewall.js"

@@ -9,25 +9,32 @@
  * instead of ~370) and, at start-up, Node 20's lazy loading of its fetch implementation (10-20 ms on
  * the first touch of `Request`/`Response`/`Headers`).
  */
-import {
-  Cookies,
-  Headers,
-  HttpApiBuilder,
-  HttpApp,
-  HttpClient,
-  HttpClientError,
-  type HttpClientRequest,
-  HttpClientResponse,
-  HttpIncomingMessage,
-  type HttpMethod,
-  type HttpMiddleware,
-  HttpServerError,
-  HttpServerRequest,
-  type HttpServerResponse,
-  Multipart,
-  UrlParams
-} from "@effect/platform"
-import { Chunk, Context, Effect, Exit, Inspectable, Layer, Option, Runtime, Scope, Stream } from "effect"
+import * as Cookies from "@effect/platform/Cookies"
+import * as Headers from "@effect/platform/Headers"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as HttpApp from "@effect/platform/HttpApp"
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientError from "@effect/platform/HttpClientError"
+import type * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import * as HttpClientResponse from "@effect/platform/HttpClientResponse"
+import * as HttpIncomingMessage from "@effect/platform/HttpIncomingMessage"
+import type * as HttpMethod from "@effect/platform/HttpMethod"
+import type * as HttpMiddleware from "@effect/platform/HttpMiddleware"
+import * as HttpServerError from "@effect/platform/HttpServerError"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import type * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import * as Multipart from "@effect/platform/Multipart"
+import * as UrlParams from "@effect/platform/UrlParams"
+import * as Chunk from "effect/Chunk"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Inspectable from "effect/Inspectable"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Runtime from "effect/Runtime"
+import * as Scope from "effect/Scope"
+import * as Stream from "effect/Stream"
 import { envelopeErrors } from "../server/errors.js"
 import { loadPart, type PartName, partOf, type PlatformServices } from "../server/parts.js"
 import { LocalKvOptions, platformServices, storeFile, withHttpSettings } from "../server/platform.js"

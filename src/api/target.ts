@@ -3,8 +3,10 @@
  * `.edgectl/state` or `--persist-to`), or the real platform with `--remote`. Credentials in the
  * environment never switch the target by themselves.
  */
-import { FetchHttpClient, HttpClient } from "@effect/platform"
-import { Effect, Layer } from "effect"
+import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import * as path from "node:path"
 import { ClientConfig, type Credentials } from "./client.js"
 import { InvalidInput } from "../domain/errors.js"

@@ -2,7 +2,8 @@
  * The Console @effect/cli prints help and validation errors through: no ANSI escapes off a TTY or
  * with NO_COLOR, and validation errors in the house style (`error: …` on stderr).
  */
-import { Console, Effect } from "effect"
+import * as Console from "effect/Console"
+import * as Effect from "effect/Effect"
 
 const ANSI = /\u001b\[[0-9;]*m/g
 

@@ -4,8 +4,8 @@
  * (services, the rules language, file readers) only when one of the commands is used. Each caller
  * passes its own `() => import("./…-run.js")`, which the bundler needs literally.
  */
-import { Command } from "@effect/cli"
-import { Effect } from "effect"
+import * as Command from "@effect/cli/Command"
+import * as Effect from "effect/Effect"
 import type { CliFailure } from "./run.js"
 
 type Handler<O> = (o: O) => Effect.Effect<void, CliFailure>

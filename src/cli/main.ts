@@ -5,9 +5,15 @@
  * zones commands and what they use, not the KV, WAF or firewall ones. The whole tree is loaded for
  * anything else (`--help`, `--version`, a mistyped command), so help and errors list every command.
  */
-import { CliConfig, Command, ValidationError } from "@effect/cli"
+import * as CliConfig from "@effect/cli/CliConfig"
+import * as Command from "@effect/cli/Command"
+import * as ValidationError from "@effect/cli/ValidationError"
 import * as NodeContext from "@effect/platform-node/NodeContext"
-import { Cause, Effect, Exit, Layer, Option } from "effect"
+import * as Cause from "effect/Cause"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import { cliConsole } from "./console.js"
 import { rewriteColonSpelling } from "./commands/kv/colon.js"
 import { openTui, tui } from "./commands/tui.js"

@@ -1,5 +1,5 @@
 /** Options every command shares: output and target. */
-import { Options } from "@effect/cli"
+import * as Options from "@effect/cli/Options"
 
 export const json = Options.boolean("json").pipe(Options.withDescription("print only JSON on stdout"))
 export const remote = Options.boolean("remote").pipe(

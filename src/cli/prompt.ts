@@ -2,7 +2,7 @@
  * Confirmations: asked on stderr, answered on a terminal's stdin. Off a terminal (or with --yes)
  * nothing is asked: the default is taken, and a question without a default is refused.
  */
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import * as readline from "node:readline"
 
 export type Confirmation = "yes" | "no" | "refused"

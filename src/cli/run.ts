@@ -1,6 +1,8 @@
 /** Runs a command's Effect against the chosen target and turns failures into one stderr line. */
-import type { HttpClient } from "@effect/platform"
-import { Data, Effect, Option } from "effect"
+import type * as HttpClient from "@effect/platform/HttpClient"
+import * as Data from "effect/Data"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import type { ClientConfig } from "../api/client.js"
 import { clientLayer } from "../api/target.js"
 import type { V4Error } from "../domain/errors.js"

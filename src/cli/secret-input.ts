@@ -2,7 +2,7 @@
  * Reading a secret from standard input, so that it stays out of shell history: a pipe or file is
  * read whole (one trailing newline dropped); on a terminal the user types it with nothing echoed.
  */
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import * as fs from "node:fs"
 import { CliFailure } from "./run.js"
 

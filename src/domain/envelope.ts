@@ -3,7 +3,7 @@
  * the wire shape (`{result, success, errors, messages[, result_info]}`) and back. Decoding is lenient
  * where the real platform is (`errors: null` on some legacy endpoints); encoding is always canonical.
  */
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 
 export const ErrorChainItem = Schema.Struct({ code: Schema.Number, message: Schema.String })
 

@@ -3,7 +3,7 @@
  * error code(s) and HTTP status. The server encodes with it; the client decodes with it, so a
  * failure crosses the wire and comes back as the same tag.
  */
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 import type { ErrorItem, FailureEnvelope } from "./envelope.js"
 import { ExpressionDiagnostic } from "./expression.js"
 

@@ -6,7 +6,8 @@
  * client accepts either (and `result: null`, `always: false`). A POST body is checked by
  * `checkChange` (src/esc/change.ts): its failures name the field, the limit and the size.
  */
-import { ParseResult, Schema } from "effect"
+import * as ParseResult from "effect/ParseResult"
+import * as Schema from "effect/Schema"
 import { checkChange, type EscChange } from "../esc/change.js"
 import type { EscSetting } from "../esc/decide.js"
 

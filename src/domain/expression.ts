@@ -2,7 +2,7 @@
  * A diagnostic of the rules checker (src/rules) as it crosses the wire: in `InvalidExpression`
  * errors and in the firewall test answers. Ranges are character offsets, end exclusive.
  */
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 
 export const ExpressionDiagnostic = Schema.Struct({
   severity: Schema.String,

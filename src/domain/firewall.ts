@@ -4,7 +4,7 @@
  * deleted. Request bodies are read by src/firewall/body.ts (whose failures name the element, the
  * field, the rule and the value), so the contract takes them as unknown JSON.
  */
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 import { ExpressionDiagnostic } from "./expression.js"
 
 export const FirewallActions = ["block", "challenge", "js_challenge", "managed_challenge", "allow", "log", "bypass"] as const

@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 import { OneOf } from "./params.js"
 
 export const InviteStatus = Schema.Literal("pending", "accepted", "rejected", "expired")

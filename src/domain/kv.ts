@@ -1,5 +1,5 @@
 /** Key-value namespaces and keys as the v4 API shows them (api-reference section 10). */
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 
 export const KvNamespace = Schema.Struct({
   id: Schema.String,

@@ -3,7 +3,8 @@
  * the parameter, the rule and the value it got. Used by the contract; the server's error
  * middleware turns a failure into a 400 envelope with that message.
  */
-import { ParseResult, Schema } from "effect"
+import * as ParseResult from "effect/ParseResult"
+import * as Schema from "effect/Schema"
 
 const fail = (ast: Schema.Schema.AnyNoContext["ast"], actual: unknown, message: string) =>
   ParseResult.fail(new ParseResult.Type(ast, actual, message))

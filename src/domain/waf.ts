@@ -4,7 +4,7 @@
  * point ruleset; and `WafExport`, the document `edgectl waf export` writes (the language server
  * reads it: its shape is this schema and nothing else).
  */
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 
 export const Sensitivity = Schema.Literal("high", "medium", "low", "off")
 export type Sensitivity = typeof Sensitivity.Type

@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 
 export const ZoneStatus = Schema.Literal("initializing", "pending", "active", "moved")
 export const ZoneType = Schema.Literal("full", "partial", "secondary", "internal")

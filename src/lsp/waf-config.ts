@@ -5,7 +5,7 @@
  * so the editor and the platform cannot disagree; the assistant adds what the platform accepts
  * but is probably a mistake (thresholds other than the documented ones, skip rules placed late).
  */
-import { Either } from "effect"
+import * as Either from "effect/Either"
 import { getNodeValue, type Node } from "jsonc-parser"
 import { checkEntrypointBody } from "../waf/body.js"
 import { CATALOG, OWASP_SCORE_RULE } from "../waf/catalog.js"

@@ -4,7 +4,8 @@
  * preview`). Blockers are errors, what is not migrated warnings, the mapping information; a code
  * action writes the generated configuration next to the export.
  */
-import { Either, Schema } from "effect"
+import * as Either from "effect/Either"
+import * as Schema from "effect/Schema"
 import { ArrayFormatter } from "effect/ParseResult"
 import { findNodeAtLocation, getNodeValue, type Node } from "jsonc-parser"
 import { WafConfig, WafExport } from "../domain/waf.js"

@@ -3,8 +3,8 @@
  * handler (in-process, no socket) or served on a port (`edgectl serve`). Local mode's in-process
  * client builds only the parts a command calls (parts.ts) over the same services (platform.ts).
  */
-import { HttpApiBuilder } from "@effect/platform"
-import { Layer } from "effect"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as Layer from "effect/Layer"
 import { V4Api } from "../api/contract.js"
 import type * as Db from "../store/db.js"
 import { AuthenticationLive } from "./auth.js"

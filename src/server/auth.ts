@@ -3,8 +3,9 @@
  * `X-Auth-Email` + `X-Auth-Key`, checked against the store. Missing, malformed and unknown
  * credentials get the platform's codes (9106, 6003 with its chain, 9109/9103, 1000 on verify).
  */
-import { HttpServerRequest } from "@effect/platform"
-import { Effect, Layer } from "effect"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import { Authentication, type Principal } from "../api/contract-core.js"
 import { InvalidCredentials, MalformedCredentials, MissingCredentials } from "../domain/errors.js"
 import { Db } from "../store/db.js"

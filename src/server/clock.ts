@@ -4,7 +4,7 @@
  * tests may hand `PlatformLive` a clock of their own. Answers that depend on time carry it in their
  * `Date` header, so a client reads the platform's clock, not its own.
  */
-import { Context } from "effect"
+import * as Context from "effect/Context"
 
 export interface PlatformClock {
   readonly now: () => Date

@@ -2,9 +2,13 @@
  * The one place where failures that no handler declared become v4 envelopes: unknown routes,
  * undecodable parameters and bodies, and defects. Declared errors are encoded by the contract.
  */
-import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { CoreApi } from "../api/contract-core.js"
-import { Cause, Effect, Option } from "effect"
+import * as Cause from "effect/Cause"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import { ApiError, InvalidInput, isV4Error, NoRoute, statusOf, toFailureEnvelope, type V4Error } from "../domain/errors.js"
 
 export const envelopeResponse = (e: V4Error, headers?: Record<string, string>) =>

@@ -3,8 +3,10 @@
  * as not found, as every other endpoint does. Every answer is the setting after the call (GET: as
  * it is; POST: with the change; DELETE: nothing set) and carries the platform's clock in `Date`.
  */
-import { HttpApiBuilder, HttpApp, HttpServerResponse } from "@effect/platform"
-import { Effect } from "effect"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as HttpApp from "@effect/platform/HttpApp"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import * as Effect from "effect/Effect"
 import { Principal } from "../api/contract-core.js"
 import { EscApi } from "../api/contract-esc.js"
 import type { EscSetting } from "../esc/decide.js"

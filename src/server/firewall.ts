@@ -2,8 +2,10 @@
  * Handlers of the filters and firewall-rules endpoints (area C): each finds the zone (not found
  * when the caller cannot see it) and runs one operation of src/firewall/ops.ts over the store.
  */
-import { HttpApiBuilder, type HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Effect } from "effect"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import * as Effect from "effect/Effect"
 import { FirewallApi } from "../api/contract-firewall.js"
 import { pageInfo } from "../domain/envelope.js"
 import { InvalidInput } from "../domain/errors.js"

@@ -3,8 +3,11 @@
  * with `value` and `metadata`, as wrangler and the SDK send them) and bulk JSON arrays, each within
  * its size limit and checked with src/kv/validate.ts.
  */
-import { type HttpServerRequest, Multipart } from "@effect/platform"
-import { Effect, Option, Stream } from "effect"
+import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as Multipart from "@effect/platform/Multipart"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Stream from "effect/Stream"
 import { InvalidInput } from "../domain/errors.js"
 import { BulkMaxBytes, humanBytes, ValueMaxBytes } from "../kv/limits.js"
 import { checkValueSize, type FieldIssue, isIssue, locate, parseMetadataText, checkMetadata } from "../kv/validate.js"

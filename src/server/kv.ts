@@ -4,8 +4,10 @@
  * refused whole and writes nothing.
  * `KvOptions` (platform.ts) is how local mode differs from the wire.
  */
-import { HttpApiBuilder, type HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Effect } from "effect"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import * as Effect from "effect/Effect"
 import { Principal } from "../api/contract-core.js"
 import { KvApi } from "../api/contract-kv.js"
 import { pageInfo } from "../domain/envelope.js"

@@ -9,8 +9,9 @@
  * every endpoint of the contract by test/server-parts.test.ts). A path of no part goes to the core,
  * which answers it as the whole API would: no such route.
  */
-import { type HttpApi, HttpApiBuilder } from "@effect/platform"
-import { Layer } from "effect"
+import type * as HttpApi from "@effect/platform/HttpApi"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as Layer from "effect/Layer"
 import { BasePath, CoreApi } from "../api/contract-core.js"
 import { AuthenticationLive } from "./auth.js"
 import { ApiErrorsLive } from "./errors.js"

@@ -4,8 +4,11 @@
  * layer. `edgectl serve` builds the whole API over these (app.ts); local mode builds them once and
  * then only the parts of the API a command calls (parts.ts).
  */
-import { HttpMiddleware, HttpRouter, HttpServer } from "@effect/platform"
-import { Context, Layer } from "effect"
+import * as HttpMiddleware from "@effect/platform/HttpMiddleware"
+import * as HttpRouter from "@effect/platform/HttpRouter"
+import * as HttpServer from "@effect/platform/HttpServer"
+import * as Context from "effect/Context"
+import * as Layer from "effect/Layer"
 import * as path from "node:path"
 import { BulkMaxEntries } from "../kv/limits.js"
 import * as Db from "../store/db.js"

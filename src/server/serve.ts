@@ -1,7 +1,8 @@
 /** `edgectl serve`: the embedded platform on a TCP port, for official clients and other tools. */
-import { HttpApiBuilder } from "@effect/platform"
-import { NodeHttpServer } from "@effect/platform-node"
-import { Effect, Layer } from "effect"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import { createServer } from "node:http"
 import { BasePath } from "../api/contract-core.js"
 import { PlatformLive, storeFile } from "./app.js"

@@ -4,7 +4,8 @@
  * runs the state machine (src/waf/state.ts) and saves the entry point and the new state in one
  * transaction.
  */
-import { Effect, Either } from "effect"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import { InvalidInput, MigrationFinished, NotFound } from "../domain/errors.js"
 import type { CompatibilityReason, MigrationCheck, MigrationStatus } from "../domain/waf.js"
 import { previousWaf, saveEntrypoint } from "../store/waf-repo.js"

@@ -1,5 +1,5 @@
 /** What every WAF handler needs: the visible zone, its plan, the clock, and the finished-migration guard. */
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { MigrationFinished, NotFound } from "../domain/errors.js"
 import { Db } from "../store/db.js"
 import { getZoneWaf } from "../store/waf-repo.js"

@@ -3,8 +3,9 @@
  * setting, page rules and the migration (src/server/waf-migration.ts). Once a zone's migration is
  * finished every previous-WAF endpoint answers MigrationFinished.
  */
-import { HttpApiBuilder } from "@effect/platform"
-import { Effect, Either } from "effect"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import { WafApi } from "../api/contract-waf.js"
 import { InvalidInput } from "../domain/errors.js"
 import type { WafGroup, WafPackage, WafRule } from "../domain/waf.js"

@@ -3,8 +3,10 @@
  * accounts by id or name; every answer comes with the platform's clock (its `Date` header) and
  * the removal status on that clock. Failures are the client's tagged errors.
  */
-import type { HttpClient } from "@effect/platform"
-import { Effect, Option, Stream } from "effect"
+import type * as HttpClient from "@effect/platform/HttpClient"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Stream from "effect/Stream"
 import { call, callAnswered, type Answered, type ClientConfig } from "../api/client.js"
 import { Endpoints } from "../api/contract-core.js"
 import { EscEndpoints } from "../api/contract-esc.js"

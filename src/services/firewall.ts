@@ -4,8 +4,10 @@
  * `DuplicateFilter` (with the existing filter's id), `QuotaExceeded` (with the id of the filter a
  * combined call left behind). A two-step create whose second step fails says which filter exists.
  */
-import type { HttpClient } from "@effect/platform"
-import { Chunk, Effect, Stream } from "effect"
+import type * as HttpClient from "@effect/platform/HttpClient"
+import * as Chunk from "effect/Chunk"
+import * as Effect from "effect/Effect"
+import * as Stream from "effect/Stream"
 import { call, paginate, type ClientConfig } from "../api/client.js"
 import { FirewallEndpoints as E } from "../api/contract-firewall.js"
 import { InvalidInput, QuotaExceeded, V4ErrorClasses, type V4Error } from "../domain/errors.js"

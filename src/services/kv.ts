@@ -4,8 +4,9 @@
  * it is the real platform, and the requests are the ones wrangler makes (api-reference 10.2), so
  * either end answers the same calls.
  */
-import type { HttpClient } from "@effect/platform"
-import { Effect, Stream } from "effect"
+import type * as HttpClient from "@effect/platform/HttpClient"
+import * as Effect from "effect/Effect"
+import * as Stream from "effect/Stream"
 import * as fs from "node:fs"
 import { call, callRaw, ClientConfig, paginate, paginateCursor } from "../api/client.js"
 import { Endpoints } from "../api/contract-core.js"

@@ -5,9 +5,12 @@
  * A platform without that API (it answers "no route": the real platform retired it in 2025) has
  * no firewall rules to migrate: the answer says so (`available: false`) and callers warn.
  */
-import { HttpApiEndpoint } from "@effect/platform"
-import type { HttpClient } from "@effect/platform"
-import { Chunk, Effect, Schema, Stream } from "effect"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import type * as HttpClient from "@effect/platform/HttpClient"
+import * as Chunk from "effect/Chunk"
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
+import * as Stream from "effect/Stream"
 import { call, paginate, type ClientConfig } from "../api/client.js"
 import { Paged } from "../domain/envelope.js"
 import type { V4Error } from "../domain/errors.js"

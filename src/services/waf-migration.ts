@@ -8,8 +8,11 @@
  * Typed errors (from the platform, as the same tags): Incompatible (with `meta.reasons`),
  * ValidationModeNotAllowed, MigrationFinished, TooManyRules, ExpressionTooLong, UriOverridePresent.
  */
-import type { HttpClient } from "@effect/platform"
-import { Chunk, Effect, Either, Stream } from "effect"
+import type * as HttpClient from "@effect/platform/HttpClient"
+import * as Chunk from "effect/Chunk"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Stream from "effect/Stream"
 import { call, paginate, type ClientConfig } from "../api/client.js"
 import { WafEndpoints } from "../api/contract-waf.js"
 import { InvalidInput, type V4Error } from "../domain/errors.js"

@@ -1,6 +1,7 @@
 /** Zones, DNS records and certificate packs: the operations users run, over the v4 client. */
-import type { HttpClient } from "@effect/platform"
-import { Effect, Stream } from "effect"
+import type * as HttpClient from "@effect/platform/HttpClient"
+import * as Effect from "effect/Effect"
+import * as Stream from "effect/Stream"
 import { call, paginate, type ClientConfig, type Query } from "../api/client.js"
 import { Endpoints } from "../api/contract-core.js"
 import { NotFound, type V4Error } from "../domain/errors.js"

@@ -4,7 +4,9 @@
  * @effect/sql's Migrator on @effect/sql-sqlite-node, and only when `user_version` is behind.
  */
 import Database from "better-sqlite3"
-import { Context, Effect, Layer } from "effect"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { LatestVersion, migrations } from "./migrations.js"
@@ -21,8 +23,8 @@ export class StoreError extends Error {
 
 const migrate = (file: string) =>
   Effect.gen(function* () {
-    const [{ SqliteClient }, Migrator] = yield* Effect.promise(() =>
-      Promise.all([import("@effect/sql-sqlite-node"), import("@effect/sql/Migrator")])
+    const [SqliteClient, Migrator] = yield* Effect.promise(() =>
+      Promise.all([import("@effect/sql-sqlite-node/SqliteClient"), import("@effect/sql/Migrator")])
     )
     yield* Migrator.make({})({ loader: Migrator.fromRecord(migrations) }).pipe(
       Effect.provide(SqliteClient.layer({ filename: file })),

@@ -6,8 +6,8 @@
  * An area adds one migration (the next number, `NNNN_<area>`) at the end; a released migration is
  * never edited. Its demo data goes in `AreaSeeds` (src/store/demo.ts), naming the migration.
  */
-import { SqlClient } from "@effect/sql"
-import { Effect } from "effect"
+import * as SqlClient from "@effect/sql/SqlClient"
+import * as Effect from "effect/Effect"
 import firewallQuotas from "../../fixtures/firewall/quotas.json" with { type: "json" }
 
 const run = (statements: string) =>

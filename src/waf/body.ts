@@ -4,7 +4,7 @@
  * src/rules. The final update (`pending`) carries `id`, `version` and `ref` on every rule (empty
  * strings, as the config operation returns them); the validation update omits them.
  */
-import { Either } from "effect"
+import * as Either from "effect/Either"
 import { InvalidInput } from "../domain/errors.js"
 import type { WafConfig } from "../domain/waf.js"
 import { check } from "../rules/index.js"

@@ -2,7 +2,7 @@
  * A URI-based override's create / update body, checked field by field (the platform's rules: `urls`
  * required, `groups` or `rules` required on create, actions from the previous WAF's five).
  */
-import { Either } from "effect"
+import * as Either from "effect/Either"
 import { InvalidInput } from "../domain/errors.js"
 import type { WafOverride } from "../domain/waf.js"
 import { CATALOG } from "./catalog.js"

@@ -13,7 +13,7 @@
  * business zone is `pending`, on an enterprise zone `validation`; "Ready to update, then Turn off
  * previous version" is `pending` from validation.
  */
-import { Either } from "effect"
+import * as Either from "effect/Either"
 import {
   ExpressionTooLong,
   Incompatible,

@@ -4,7 +4,7 @@
  * clearing the secret (typed masked), testing a request with a Cookie header, and the table of
  * replacement products. Every change asks first; the screen only calls the ESC service.
  */
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { Box, Text } from "ink"
 import { useEffect, useState } from "react"
 import type { V4Error } from "../../src/domain/errors.js"

@@ -4,7 +4,7 @@
  * the expression (the recommended two-step create); pause/resume; delete (destructive dialog);
  * testing a request typed as JSON. The panel only calls the firewall service.
  */
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { Box, Text } from "ink"
 import { useState } from "react"
 import { BypassProducts, FirewallActions, isDeletedFilter, type FirewallAction, type FirewallDecision, type Rule } from "../../src/domain/firewall.js"

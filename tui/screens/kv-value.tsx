@@ -3,7 +3,7 @@
  * pretty-printed, binary as hex), scrolled with the movement keys. e edits, d deletes (after a
  * confirmation), esc goes back to the keys.
  */
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { Box, Text } from "ink"
 import { useEffect, useState } from "react"
 import type { KvValue } from "../../src/domain/kv.js"

@@ -5,7 +5,7 @@
  * or finish; finishing asks the user to type the zone name: it is irreversible). Progress shows
  * while a step runs. Every action is a WafMigration service call; this file only presents.
  */
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { Box, Text } from "ink"
 import { useEffect, useRef, useState } from "react"
 import type { MigrationState, WafConfig } from "../../src/domain/waf.js"

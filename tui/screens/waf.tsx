@@ -3,7 +3,8 @@
  * versions run (the zone open on the Zones screen first); enter opens the zone's migration wizard,
  * esc comes back to the list.
  */
-import { Effect, Stream } from "effect"
+import * as Effect from "effect/Effect"
+import * as Stream from "effect/Stream"
 import { Box, Text } from "ink"
 import { useState } from "react"
 import type { MigrationStatus } from "../../src/domain/waf.js"

@@ -3,8 +3,10 @@
  * account (area B). Secrets are never printed in full (`ab…yz` and their length); every command
  * says whether ESC is still honoured on the platform's clock or already removed (2025-01-01).
  */
-import { Command, Options } from "@effect/cli"
-import { Effect, Option } from "effect"
+import * as Command from "@effect/cli/Command"
+import * as Options from "@effect/cli/Options"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import type { V4Error } from "../../domain/errors.js"
 import { deciderLabel, type EscSetting } from "../../esc/decide.js"
 import { describeSecret } from "../../esc/mask.js"

@@ -1,6 +1,7 @@
 /** `edgectl invites list|accept|reject`. */
-import { Args, Command } from "@effect/cli"
-import { Effect } from "effect"
+import * as Args from "@effect/cli/Args"
+import * as Command from "@effect/cli/Command"
+import * as Effect from "effect/Effect"
 import type { Invite } from "../../domain/invite.js"
 import { listInvites, respondInvite } from "../../services/identity.js"
 import { target } from "../options.js"

@@ -2,8 +2,10 @@
  * `edgectl lsp` (the language server on stdio) and `edgectl check FILES...` (its checks for CI).
  * Both load their modules with import() so that other commands do not pay for them at start-up.
  */
-import { Args, Command, Options } from "@effect/cli"
-import { Effect } from "effect"
+import * as Args from "@effect/cli/Args"
+import * as Command from "@effect/cli/Command"
+import * as Options from "@effect/cli/Options"
+import * as Effect from "effect/Effect"
 import { CliFailure } from "../run.js"
 
 export const lsp = Command.make(

@@ -1,5 +1,6 @@
 /** What the `edgectl objects` commands do (loaded when one runs). */
-import { Effect, Option } from "effect"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import * as fs from "node:fs"
 import * as http from "node:http"
 import * as path from "node:path"

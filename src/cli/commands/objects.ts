@@ -4,8 +4,10 @@
  * --persist-to. The tree is declared here, at every start; the work is in ./objects-run.js,
  * loaded only when an objects command runs.
  */
-import { Args, Command, Options } from "@effect/cli"
-import { Effect } from "effect"
+import * as Args from "@effect/cli/Args"
+import * as Command from "@effect/cli/Command"
+import * as Options from "@effect/cli/Options"
+import * as Effect from "effect/Effect"
 import { json, persistTo } from "../options.js"
 import { lazyHandler } from "../lazy.js"
 import type { CliFailure } from "../run.js"

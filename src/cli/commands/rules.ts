@@ -2,8 +2,11 @@
  * `edgectl rules check|eval|format`: the rules language on the command line. Pure commands: they
  * never open the local platform's store.
  */
-import { Args, Command, Options } from "@effect/cli"
-import { Effect, Option } from "effect"
+import * as Args from "@effect/cli/Args"
+import * as Command from "@effect/cli/Command"
+import * as Options from "@effect/cli/Options"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import * as fs from "node:fs"
 import type { CheckOptions, CheckResult, Plan } from "../../rules/index.js"
 import { diagnosticJson, renderDiagnostics, summary } from "../diagnostics.js"

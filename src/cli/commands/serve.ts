@@ -1,6 +1,8 @@
 /** `edgectl serve`: the embedded platform on a port, for official clients, scripts and other tools. */
-import { Command, Options } from "@effect/cli"
-import { Effect, Option } from "effect"
+import * as Command from "@effect/cli/Command"
+import * as Options from "@effect/cli/Options"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import { LocalToken, stateDir } from "../../api/target.js"
 import { hexId } from "../../store/world.js"
 import { json, persistTo } from "../options.js"

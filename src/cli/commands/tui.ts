@@ -1,6 +1,7 @@
 /** `edgectl tui` (and `edgectl` alone on a terminal): the full-screen app, loaded only when asked for. */
-import { Command } from "@effect/cli"
-import { Effect, Option } from "effect"
+import * as Command from "@effect/cli/Command"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import { local, persistTo, remote } from "../options.js"
 import { CliFailure, usage } from "../run.js"
 

@@ -1,5 +1,7 @@
 /** What the `edgectl waf` commands do (loaded on use): each calls the WafMigration service. */
-import { Effect, Option, Schema } from "effect"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
 import * as fs from "node:fs"
 import type { V4Error } from "../../domain/errors.js"
 import { WafConfig, type MigrationStatus } from "../../domain/waf.js"

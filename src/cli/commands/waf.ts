@@ -3,8 +3,10 @@
  * zone (area D). The tree and its options are declared here; what the commands do is in
  * ./waf-run.js, loaded only when a WAF command runs.
  */
-import { Args, Command, Options } from "@effect/cli"
-import { Effect } from "effect"
+import * as Args from "@effect/cli/Args"
+import * as Command from "@effect/cli/Command"
+import * as Options from "@effect/cli/Options"
+import * as Effect from "effect/Effect"
 import { target } from "../options.js"
 import { lazyHandler } from "../lazy.js"
 import type { CliFailure } from "../run.js"

@@ -1,6 +1,9 @@
 /** `edgectl zones list|get`, `edgectl dns list`, `edgectl certs list`, `edgectl accounts list`. */
-import { Args, Command, Options } from "@effect/cli"
-import { Effect, Option } from "effect"
+import * as Args from "@effect/cli/Args"
+import * as Command from "@effect/cli/Command"
+import * as Options from "@effect/cli/Options"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import type { Zone } from "../../domain/zone.js"
 import { allAccounts } from "../../services/identity.js"
 import { allCertificatePacks, allDnsRecords, allZones, collect, resolveZone } from "../../services/zones.js"

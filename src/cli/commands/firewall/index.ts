@@ -3,8 +3,10 @@
  * and its options are declared here, loaded at every start; what the commands do is in ./run.js,
  * loaded only when a firewall command runs (it pulls in the rules language and the service).
  */
-import { Args, Command, Options } from "@effect/cli"
-import { Effect } from "effect"
+import * as Args from "@effect/cli/Args"
+import * as Command from "@effect/cli/Command"
+import * as Options from "@effect/cli/Options"
+import * as Effect from "effect/Effect"
 import { FirewallActions } from "../../../domain/firewall.js"
 import { target } from "../../options.js"
 import { keyedCommands } from "../../lazy.js"

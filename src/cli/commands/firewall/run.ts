@@ -4,8 +4,9 @@
  * one error line; a two-step create or a quota refusal says which filter exists now and how to
  * reuse or remove it.
  */
-import type { HttpClient } from "@effect/platform"
-import { Effect, Option } from "effect"
+import type * as HttpClient from "@effect/platform/HttpClient"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import type { ClientConfig } from "../../../api/client.js"
 import * as fs from "node:fs"
 import { InvalidExpression, type V4Error } from "../../../domain/errors.js"

@@ -1,5 +1,5 @@
 /** What `edgectl kv bulk put|get|delete <FILE>` do (loaded when one of them runs). */
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import type { CheckedFile } from "../../../kv/bulk-file.js"
 import * as Kv from "../../../services/kv.js"
 import { note, printJson, printLine } from "../../output.js"

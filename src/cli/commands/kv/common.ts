@@ -3,8 +3,9 @@
  * their forms), the account, and the namespace chosen with exactly one of `--binding` (through the
  * project config) or `--namespace-id`.
  */
-import type { HttpClient } from "@effect/platform"
-import { Effect, Option } from "effect"
+import type * as HttpClient from "@effect/platform/HttpClient"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import type { ClientConfig } from "../../../api/client.js"
 import type { V4Error } from "../../../domain/errors.js"
 import { resolveAccount } from "../../../services/kv.js"

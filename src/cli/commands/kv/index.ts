@@ -4,8 +4,8 @@
  * command does is in ./run.js, loaded only when a KV command runs (it pulls in the KV service,
  * the bulk file reader and the project config reader, which other commands do not need).
  */
-import { Command } from "@effect/cli"
-import { Effect } from "effect"
+import * as Command from "@effect/cli/Command"
+import * as Effect from "effect/Effect"
 import { keyedCommands } from "../../lazy.js"
 import type { CliFailure } from "../../run.js"
 import { Configs, type KvCommand, type Parsed } from "./options.js"

@@ -1,5 +1,5 @@
 /** What `edgectl kv key put|get|list|delete` do (loaded when one of them runs). */
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { problemsError } from "../../../kv/problems.js"

@@ -1,5 +1,7 @@
 /** What `edgectl kv namespace create|list|rename|delete` do (loaded when one of them runs). */
-import { Effect, Option, Stream } from "effect"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Stream from "effect/Stream"
 import { TitleMaxLength } from "../../../kv/limits.js"
 import * as Kv from "../../../services/kv.js"
 import { note, printJson, printLine } from "../../output.js"

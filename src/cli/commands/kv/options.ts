@@ -3,8 +3,10 @@
  * boolean forms: `--preview`, `--preview true`, `--preview false`, `--preview=false`). Only
  * declarations: this module is loaded at every start, the commands' work is loaded when one runs.
  */
-import { Args, type Command, Options } from "@effect/cli"
-import type { Option } from "effect"
+import * as Args from "@effect/cli/Args"
+import type * as Command from "@effect/cli/Command"
+import * as Options from "@effect/cli/Options"
+import type * as Option from "effect/Option"
 import { json, persistTo } from "../../options.js"
 
 /**
