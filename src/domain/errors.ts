@@ -9,11 +9,14 @@ import { ExpressionDiagnostic } from "./expression.js"
 
 const ChainItem = Schema.Struct({ code: Schema.Number, message: Schema.String })
 
+// Built once and shared by every error class: schemas are built at start-up, each one costs.
+const chain = Schema.optional(Schema.Array(ChainItem))
+const meta = Schema.optional(Schema.Unknown)
 const fields = (defaultCode: number) => ({
   code: Schema.optionalWith(Schema.Number, { default: () => defaultCode }),
   message: Schema.String,
-  chain: Schema.optional(Schema.Array(ChainItem)),
-  meta: Schema.optional(Schema.Unknown)
+  chain,
+  meta
 })
 
 /** No credential headers at all. */
