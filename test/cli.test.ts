@@ -88,6 +88,23 @@ describe("edgectl CLI on the embedded platform", () => {
     expect(fs.existsSync(path.join(store, "platform.sqlite"))).toBe(true)
     expect(fs.existsSync(path.join(dir, ".edgectl"))).toBe(false)
   })
+
+  it("--persist-to must be a directory or a path where one can be made: a usage error names the path otherwise", () => {
+    const dir = tempDir()
+    const file = path.join(dir, "a-file")
+    fs.writeFileSync(file, "")
+    for (const [arg, why] of [
+      [file, `${file} is a file, not a directory`],
+      [path.join(file, "sub"), `${path.join(file, "sub")}: a part of the path is a file, not a directory`],
+      ["", "expected a directory, got an empty path"]
+    ] as const) {
+      const r = edgectl(["zones", "list", "--persist-to", arg], { cwd: dir })
+      expect(r.status).toBe(2)
+      expect(r.stdout).toBe("")
+      expect(r.stderr.trim()).toBe(`error: --persist-to: ${why}`)
+    }
+    expect(fs.readdirSync(dir)).toEqual(["a-file"])
+  })
 })
 
 describe("edgectl CLI errors", () => {

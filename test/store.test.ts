@@ -10,7 +10,9 @@ import { open } from "../src/store/db.js"
 import { LatestVersion } from "../src/store/migrations.js"
 import { parseOperator, textClause, where } from "../src/store/query.js"
 import { listDnsRecords, listZones } from "../src/store/zones-repo.js"
-import { expandWorld, hexId, isoMicros } from "../src/store/world.js"
+import { expandWorld, hexId, isoMicros, sha256 } from "../src/store/world.js"
+import { createHash } from "node:crypto"
+import { LocalToken } from "../src/api/target.js"
 
 const tmpFile = () => path.join(fs.mkdtempSync(path.join(os.tmpdir(), "edgectl-store-")), "platform.sqlite")
 
@@ -38,6 +40,14 @@ describe("demo world", () => {
   it("writes timestamps with microseconds and ids from names", () => {
     expect(isoMicros(Date.UTC(2024, 0, 1), 42)).toBe("2024-01-01T00:00:00.000042Z")
     expect(hexId("zone", "acme.com")).toHaveLength(32)
+  })
+
+  it("hashes credentials with SHA-256, the local token's hash included (known in advance)", () => {
+    const world = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, "..", "fixtures", "world.json"), "utf8")) as { tokens: Array<{ secret: string }> }
+    expect(world.tokens.map((t) => t.secret)).toContain(LocalToken)
+    for (const secret of [LocalToken, ...world.tokens.map((t) => t.secret), "", "é-ünïcode"]) {
+      expect(sha256(secret)).toBe(createHash("sha256").update(secret).digest("hex"))
+    }
   })
 })
 

@@ -5,18 +5,14 @@
  * zones commands and what they use, not the KV, WAF or firewall ones. The whole tree is loaded for
  * anything else (`--help`, `--version`, a mistyped command), so help and errors list every command.
  */
-import * as CliConfig from "@effect/cli/CliConfig"
 import * as Command from "@effect/cli/Command"
 import * as ValidationError from "@effect/cli/ValidationError"
-import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
-import * as NodePath from "@effect/platform-node/NodePath"
-import * as NodeTerminal from "@effect/platform-node/NodeTerminal"
 import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
-import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { cliConsole } from "./console.js"
+import { cliEnvironment } from "./environment.js"
 import { rewriteColonSpelling } from "./commands/kv/colon.js"
 import { openTui, tui } from "./commands/tui.js"
 import { CliFailure, usage } from "./run.js"
@@ -114,13 +110,6 @@ const report = (exit: Exit.Exit<unknown, unknown>): number => {
   if (!debug) process.stderr.write("hint: run again with EDGECTL_DEBUG=1 for details\n")
   return 1
 }
-
-/**
- * What @effect/cli needs (file system, path, terminal), not all of NodeContext: its command
- * executor and worker manager are used by no command, and evaluating them (with their Schema error
- * classes) cost ~5 ms of every start.
- */
-const cliEnvironment = Layer.mergeAll(NodeFileSystem.layer, NodePath.layer, NodeTerminal.layer, CliConfig.layer({ showBuiltIns: false }))
 
 export const main = async (rawArgv: ReadonlyArray<string>): Promise<number> => {
   const colon = rewriteColonSpelling(rawArgv.slice(2))

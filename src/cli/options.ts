@@ -1,5 +1,9 @@
 /** Options every command shares: output and target. */
+import * as HelpDoc from "@effect/cli/HelpDoc"
 import * as Options from "@effect/cli/Options"
+import * as ValidationError from "@effect/cli/ValidationError"
+import * as Effect from "effect/Effect"
+import * as fs from "node:fs"
 
 export const json = Options.boolean("json").pipe(Options.withDescription("print only JSON on stdout"))
 export const remote = Options.boolean("remote").pipe(
@@ -8,8 +12,30 @@ export const remote = Options.boolean("remote").pipe(
 export const local = Options.boolean("local").pipe(
   Options.withDescription("use the embedded local platform (the default; accepted for compatibility)")
 )
-export const persistTo = Options.directory("persist-to", { exists: "either" }).pipe(
+
+/**
+ * A state directory: one that exists, or a path where one can be made (the store creates it). Checked
+ * here rather than by @effect/cli's path options, which answer a path under a file with an internal
+ * error and load the Node file system (with node:crypto) on every start.
+ */
+const stateDirectory = (dir: string): Effect.Effect<string, ValidationError.ValidationError> =>
+  Effect.suspend(() => {
+    const refuse = (why: string) => Effect.fail(ValidationError.invalidValue(HelpDoc.p(`--persist-to: ${why}`)))
+    if (dir === "") return refuse("expected a directory, got an empty path")
+    try {
+      if (!fs.statSync(dir).isDirectory()) return refuse(`${dir} is a file, not a directory`)
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code
+      if (code === "ENOTDIR") return refuse(`${dir}: a part of the path is a file, not a directory`)
+      if (code !== "ENOENT") return refuse(`${dir}: ${(e as Error).message}`)
+    }
+    return Effect.succeed(dir)
+  })
+
+export const persistTo = Options.text("persist-to").pipe(
+  Options.withPseudoName("DIR"),
   Options.withDescription("directory of the local platform's state (default .edgectl/state)"),
+  Options.mapEffect(stateDirectory),
   Options.optional
 )
 

@@ -1,0 +1,67 @@
+/**
+ * What @effect/cli needs to run a command: a file system, paths and a terminal. The Node file
+ * system and terminal load on first use: only a few commands check a file argument (`waf`, `check`)
+ * or prompt, and evaluating them (with node:crypto, node:readline and their error classes) cost
+ * ~6 ms of every start.
+ */
+import * as CliConfig from "@effect/cli/CliConfig"
+import * as FileSystem from "@effect/platform/FileSystem"
+import * as Terminal from "@effect/platform/Terminal"
+import * as NodePath from "@effect/platform-node/NodePath"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Scope from "effect/Scope"
+import * as Sink from "effect/Sink"
+import * as Stream from "effect/Stream"
+
+/**
+ * The file system as a service whose every member loads NodeFileSystem first. Its members are
+ * functions returning an Effect, except `stream` and `watch` (a Stream) and `sink` (a Sink).
+ */
+const lazyFileSystem = Effect.map(
+  Effect.cached(Effect.promise(() => import("@effect/platform-node/NodeFileSystem")).pipe(Effect.flatMap((m) => FileSystem.FileSystem.pipe(Effect.provide(m.layer))))),
+  (real) => {
+    const members = new Map<PropertyKey, unknown>()
+    return new Proxy({} as FileSystem.FileSystem, {
+      get: (_, key) => {
+        if (typeof key === "symbol") return undefined
+        let member = members.get(key)
+        if (member === undefined) {
+          const call = (args: ReadonlyArray<unknown>) => Effect.map(real, (fs) => (fs[key as keyof FileSystem.FileSystem] as (...a: ReadonlyArray<unknown>) => never)(...args))
+          member =
+            key === "stream" || key === "watch"
+              ? (...args: ReadonlyArray<unknown>) => Stream.unwrap(call(args))
+              : key === "sink"
+                ? (...args: ReadonlyArray<unknown>) => Sink.unwrap(call(args))
+                : (...args: ReadonlyArray<unknown>) => Effect.flatten(call(args))
+          members.set(key, member)
+        }
+        return member
+      }
+    })
+  }
+)
+
+/** The terminal, made by NodeTerminal in the layer's scope on first use. */
+const lazyTerminal = Effect.gen(function* () {
+  const scope = yield* Effect.scope
+  const real = yield* Effect.cached(
+    Effect.promise(() => import("@effect/platform-node/NodeTerminal")).pipe(Effect.flatMap((m) => m.make()), Scope.extend(scope))
+  )
+  const terminal: Terminal.Terminal = {
+    columns: Effect.flatMap(real, (t) => t.columns),
+    rows: Effect.flatMap(real, (t) => t.rows),
+    isTTY: Effect.flatMap(real, (t) => t.isTTY),
+    readInput: Effect.flatMap(real, (t) => t.readInput),
+    readLine: Effect.flatMap(real, (t) => t.readLine),
+    display: (text) => Effect.flatMap(real, (t) => t.display(text))
+  }
+  return terminal
+})
+
+export const cliEnvironment = Layer.mergeAll(
+  Layer.effect(FileSystem.FileSystem, lazyFileSystem),
+  Layer.scoped(Terminal.Terminal, lazyTerminal),
+  NodePath.layer,
+  CliConfig.layer({ showBuiltIns: false })
+)
