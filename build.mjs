@@ -1,4 +1,4 @@
-// Builds what bin/edgectl.mjs runs: two bundles of the same sources.
+// Builds what bin/edgectl.cjs runs: two bundles of the same sources.
 //
 // - dist/main.js + chunks (ESM, splitting): the CLI with the TUI in its own lazily loaded chunk.
 //   ink/yoga use top-level await, so the TUI must stay ESM and be loaded with import(); the

@@ -4,7 +4,7 @@ import { spawnSync } from "node:child_process"
 import * as path from "node:path"
 
 export const root = path.resolve(import.meta.dirname, "..")
-export const bin = path.join(root, "bin", "edgectl.mjs")
+export const bin = path.join(root, "bin", "edgectl.cjs")
 export const resultsDir = path.join(root, "bench", "results")
 
 export const argv = process.argv.slice(2)

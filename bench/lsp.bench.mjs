@@ -20,7 +20,7 @@ import { root, resultsDir } from "./lib.mjs"
 const quick = process.argv.includes("--quick")
 fs.mkdirSync(resultsDir, { recursive: true })
 
-const child = spawn(process.execPath, [path.join(root, "bin", "edgectl.mjs"), "lsp", "--stdio"], { stdio: ["pipe", "pipe", "inherit"] })
+const child = spawn(process.execPath, [path.join(root, "bin", "edgectl.cjs"), "lsp", "--stdio"], { stdio: ["pipe", "pipe", "inherit"] })
 const conn = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin))
 const waiting = new Map()
 conn.onNotification("textDocument/publishDiagnostics", (p) => {

@@ -1,11 +1,11 @@
-/** Runs the built CLI (bin/edgectl.mjs) as a child process, the way users and scripts do. */
+/** Runs the built CLI (bin/edgectl.cjs) as a child process, the way users and scripts do. */
 import { spawn, spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 
 export const root = path.resolve(import.meta.dirname, "..")
-export const bin = path.join(root, "bin", "edgectl.mjs")
+export const bin = path.join(root, "bin", "edgectl.cjs")
 
 export interface Result {
   readonly status: number

@@ -257,7 +257,7 @@ export const makeLocalHandler = (file: string): { readonly handle: Handle; reado
 
   const buildServices = () =>
     Effect.gen(function* () {
-      // Tells bin/edgectl.mjs that this run compiled the platform: its code cache is worth rewriting.
+      // Tells bin/edgectl.cjs that this run compiled the platform: its code cache is worth rewriting.
       ;(globalThis as Record<symbol, unknown>)[Symbol.for("edgectl/localPlatform")] = true
       return (yield* Layer.toRuntime(platformServices(file, undefined, { kv: LocalKvOptions }))).context
     }).pipe(Scope.extend(scope), Effect.runPromise)

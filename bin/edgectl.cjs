@@ -13,14 +13,13 @@
 // loaded chunk uses top-level await. Any argument spelled `tui` takes that route (same CLI, only a
 // slower start); the CommonJS bundle can still reach the TUI, through dist/tui.js.
 //
-// Builtins come from process.getBuiltinModule (Node >= 20.16, 22.3): static imports of node:
-// modules would each cost an ESM facade at every start.
-const builtin = process.getBuiltinModule?.bind(process) ?? (await import("node:module")).createRequire(import.meta.url)
-const fs = builtin("node:fs")
-const path = builtin("node:path")
-const { pathToFileURL, fileURLToPath } = builtin("node:url")
+// The launcher itself is CommonJS: an ES module entry makes Node set up its ESM loader (with
+// node:fs/promises and node:readline) before anything runs, ~5 ms of every start.
+const fs = require("node:fs")
+const path = require("node:path")
+const { pathToFileURL } = require("node:url")
 
-const dist = fileURLToPath(new URL("../dist/", import.meta.url))
+const dist = path.join(__dirname, "..", "dist")
 const args = process.argv.slice(2)
 const tui = args.includes("tui") || (args.length === 0 && process.stdin.isTTY && process.stdout.isTTY)
 
@@ -33,13 +32,13 @@ if (!tui) {
     // no CommonJS bundle: the ESM build does everything
   }
 }
-if (source === undefined) await import("../dist/main.js")
+if (source === undefined) import(pathToFileURL(path.join(dist, "main.js")).href)
 else runScript(source)
 
 function cacheDir() {
   if (process.env.EDGECTL_CODE_CACHE === "0") return undefined
   try {
-    const base = process.env.XDG_CACHE_HOME || (process.platform === "win32" && process.env.LOCALAPPDATA) || path.join(builtin("node:os").homedir(), ".cache")
+    const base = process.env.XDG_CACHE_HOME || (process.platform === "win32" && process.env.LOCALAPPDATA) || path.join(require("node:os").homedir(), ".cache")
     return path.join(base, "edgectl")
   } catch {
     return undefined
@@ -87,7 +86,7 @@ function runScript(source) {
       }
     }
   }
-  const { Script } = builtin("node:vm")
+  const { Script } = require("node:vm")
   const script = new Script(source, { filename: file, ...(cachedData !== undefined ? { cachedData } : {}) })
   if (dir !== undefined) {
     const accepted = cachedData !== undefined && !script.cachedDataRejected
@@ -113,8 +112,8 @@ function runScript(source) {
       }
     })
   }
-  const module = { exports: {} }
-  const require = builtin("node:module").createRequire(file)
+  const scriptModule = { exports: {} }
+  const scriptRequire = require("node:module").createRequire(file)
   const importer = (specifier) => import(specifier.startsWith(".") ? pathToFileURL(path.join(dist, specifier)).href : specifier)
-  script.runInThisContext()(module.exports, require, module, file, path.dirname(file), importer, pathToFileURL(file).href)
+  script.runInThisContext()(scriptModule.exports, scriptRequire, scriptModule, file, path.dirname(file), importer, pathToFileURL(file).href)
 }
