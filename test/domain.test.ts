@@ -42,19 +42,32 @@ describe("error table", () => {
     }
   })
 
-  it("round-trips every error through the failure envelope to the same tag and code", () => {
+  it("round-trips every error through the failure envelope to the same tag, code and own fields", () => {
+    // The fields some errors carry besides code, message, chain and meta, as the wire keeps them.
+    const own: Partial<Record<string, Record<string, unknown>>> = {
+      DuplicateFilter: { existingId: "0123456789abcdef0123456789abcdef" },
+      InvalidExpression: { diagnostics: [{ severity: "error", code: "unknown-field", message: "unknown field", range: { start: 0, end: 3 } }] },
+      QuotaExceeded: { filterId: "fedcba9876543210fedcba9876543210" }
+    }
     for (const [tag, cls] of Object.entries(V4ErrorClasses)) {
-      // Errors with their own fields (DuplicateFilter's existingId, InvalidExpression's diagnostics) get them too.
-      const extra = { existingId: "0123456789abcdef0123456789abcdef", diagnostics: [] }
-      const own = Object.keys((cls as unknown as { fields: Record<string, unknown> }).fields).filter((k) => k in extra)
-      const e = new (cls as unknown as new (p: Record<string, unknown>) => V4Error)({ message: `a ${tag}`, ...Object.fromEntries(own.map((k) => [k, extra[k as keyof typeof extra]])) })
+      const e = new (cls as unknown as new (p: Record<string, unknown>) => V4Error)({ message: `a ${tag}`, ...own[tag] })
+      expect(e._tag).toBe(tag)
+      expect(e).toBeInstanceOf(Error)
+      expect(e.message).toBe(`a ${tag}`)
       const env = toFailureEnvelope(e)
       expect(env.success).toBe(false)
       expect(env.errors[0]!.code).toBe(ErrorTable[tag as keyof typeof ErrorTable].codes[0])
       const back = fromFailure(statusOf(e), env.errors)
       expect(back._tag).toBe(tag)
       expect(back.code).toBe(e.code)
+      expect(back.message).toBe(e.message)
+      for (const [k, v] of Object.entries(own[tag] ?? {})) expect((back as unknown as Record<string, unknown>)[k]).toEqual(v)
     }
+    // Defaults: the tag's first code, an empty existingId and diagnostics, status 500 for ApiError.
+    expect(new V4ErrorClasses.DuplicateFilter({ message: "m" }).existingId).toBe("")
+    expect(new V4ErrorClasses.InvalidExpression({ message: "m" }).diagnostics).toEqual([])
+    expect(new V4ErrorClasses.ApiError({ message: "m" }).status).toBe(500)
+    expect(new V4ErrorClasses.NotFound({ message: "m", code: 10009 }).code).toBe(10009)
   })
 
   it("keeps the error chain and picks the tag by code and status", () => {

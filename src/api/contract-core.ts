@@ -30,8 +30,9 @@ import { BoolParam, Direction, IntParam, Match, OneOf, TextParam } from "../doma
 
 /** A tagged error on the wire: the failure envelope with the table's status. */
 const wire = <T extends V4ErrorTag>(tag: T) => {
-  const cls = V4ErrorClasses[tag] as unknown as Schema.Schema<Extract<V4Error, { _tag: T }>, any>
-  return Schema.transform(FailureEnvelope, Schema.typeSchema(cls), {
+  const cls = V4ErrorClasses[tag]
+  const error = Schema.declare((u): u is Extract<V4Error, { _tag: T }> => u instanceof cls, { identifier: tag })
+  return Schema.transform(FailureEnvelope, error, {
     strict: false,
     decode: (env) => fromFailure(ErrorTable[tag].status, env.errors),
     encode: (e) => toFailureEnvelope(e as V4Error)

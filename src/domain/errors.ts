@@ -3,84 +3,110 @@
  * error code(s) and HTTP status. The server encodes with it; the client decodes with it, so a
  * failure crosses the wire and comes back as the same tag.
  */
+import * as Data from "effect/Data"
 import * as Schema from "effect/Schema"
 import type { ErrorItem, FailureEnvelope } from "./envelope.js"
-import { ExpressionDiagnostic } from "./expression.js"
+import { ExpressionDiagnostic, type ExpressionDiagnostic as Diagnostic } from "./expression.js"
 
-const ChainItem = Schema.Struct({ code: Schema.Number, message: Schema.String })
+/** An error of the platform's error chain (`error_chain`). */
+export interface ChainItem {
+  readonly code: number
+  readonly message: string
+}
 
-// Built once and shared by every error class: schemas are built at start-up, each one costs.
-const chain = Schema.optional(Schema.Array(ChainItem))
-const meta = Schema.optional(Schema.Unknown)
-const fields = (defaultCode: number) => ({
-  code: Schema.optionalWith(Schema.Number, { default: () => defaultCode }),
-  message: Schema.String,
-  chain,
-  meta
-})
+/** What every error carries: its v4 code, the message, the chain and `meta` as the platform sent them. */
+export interface ErrorFields {
+  readonly code: number
+  readonly message: string
+  readonly chain?: ReadonlyArray<ChainItem> | undefined
+  readonly meta?: unknown
+}
+
+/**
+ * The base of an error class: a `Data.TaggedError` whose `code` defaults to the tag's first code.
+ * (Plain classes, not Schema classes: twenty Schema classes cost ~5 ms of every start; the contract
+ * gives each its wire form, contract-core.ts.)
+ */
+type ErrorArgs = Omit<ErrorFields, "code"> & { readonly code?: number | undefined }
+const V4ErrorClass = <Tag extends string>(tag: Tag, defaultCode: number) =>
+  class extends Data.TaggedError(tag)<ErrorFields> {
+    constructor(args: ErrorArgs) {
+      super({ ...args, code: args.code ?? defaultCode })
+    }
+  }
 
 /** No credential headers at all. */
-export class MissingCredentials extends Schema.TaggedError<MissingCredentials>()("MissingCredentials", fields(9106)) {}
+export class MissingCredentials extends V4ErrorClass("MissingCredentials", 9106) {}
 /** Credential headers present but not well-formed (6003 with the header's own code in the chain). */
-export class MalformedCredentials extends Schema.TaggedError<MalformedCredentials>()("MalformedCredentials", fields(6003)) {}
+export class MalformedCredentials extends V4ErrorClass("MalformedCredentials", 6003) {}
 /** Well-formed credentials the platform does not know (9109 token, 9103 key + email, 1000 on verify). */
-export class InvalidCredentials extends Schema.TaggedError<InvalidCredentials>()("InvalidCredentials", fields(9109)) {}
+export class InvalidCredentials extends V4ErrorClass("InvalidCredentials", 9109) {}
 /** Known credentials that may not do this (an account-scoped token on another account, a user route). */
-export class Unauthorized extends Schema.TaggedError<Unauthorized>()("Unauthorized", fields(10000)) {}
+export class Unauthorized extends V4ErrorClass("Unauthorized", 10000) {}
 /** The object named in the path does not exist or is not visible to the caller. */
-export class NotFound extends Schema.TaggedError<NotFound>()("NotFound", fields(7003)) {}
+export class NotFound extends V4ErrorClass("NotFound", 7003) {}
 /** No endpoint at that method and path. */
-export class NoRoute extends Schema.TaggedError<NoRoute>()("NoRoute", fields(7000)) {}
+export class NoRoute extends V4ErrorClass("NoRoute", 7000) {}
 /** A parameter or body field is wrong: the message names the field, the limit and the actual value. */
-export class InvalidInput extends Schema.TaggedError<InvalidInput>()("InvalidInput", fields(1004)) {}
+export class InvalidInput extends V4ErrorClass("InvalidInput", 1004) {}
 /** The request would duplicate something that exists (a namespace title, a filter expression). */
-export class Conflict extends Schema.TaggedError<Conflict>()("Conflict", fields(10014)) {}
+export class Conflict extends V4ErrorClass("Conflict", 10014) {}
 /**
  * A quota of the zone or account would be exceeded. `filterId`: the filter a combined firewall call
  * created before the rule was refused (the spec's quota case), `meta.filter_id` on the wire.
  */
-export class QuotaExceeded extends Schema.TaggedError<QuotaExceeded>()("QuotaExceeded", {
-  ...fields(10200),
-  filterId: Schema.optional(Schema.String)
-}) {}
+export class QuotaExceeded extends V4ErrorClass("QuotaExceeded", 10200) {
+  declare readonly filterId?: string | undefined
+  constructor(args: ErrorArgs & { readonly filterId?: string | undefined }) {
+    super(args)
+  }
+}
 /** A filter with the same expression exists in the zone: `existingId` is its id (`meta.id` on the wire). */
-export class DuplicateFilter extends Schema.TaggedError<DuplicateFilter>()("DuplicateFilter", {
-  ...fields(10102),
-  existingId: Schema.optionalWith(Schema.String, { default: () => "" })
-}) {}
+export class DuplicateFilter extends V4ErrorClass("DuplicateFilter", 10102) {
+  declare readonly existingId: string
+  constructor(args: ErrorArgs & { readonly existingId?: string | undefined }) {
+    super({ ...args, existingId: args.existingId ?? "" } as never)
+  }
+}
 /**
  * A filter expression that does not check: the message is the platform's "Filter parsing error"
  * text with a caret; `diagnostics` (`meta.diagnostics` on the wire) are the rules checker's, with
  * character ranges into `expression`.
  */
-export class InvalidExpression extends Schema.TaggedError<InvalidExpression>()("InvalidExpression", {
-  ...fields(10110),
-  diagnostics: Schema.optionalWith(Schema.Array(ExpressionDiagnostic), { default: () => [] })
-}) {}
+export class InvalidExpression extends V4ErrorClass("InvalidExpression", 10110) {
+  declare readonly diagnostics: ReadonlyArray<Diagnostic>
+  constructor(args: ErrorArgs & { readonly diagnostics?: ReadonlyArray<Diagnostic> | undefined }) {
+    super({ ...args, diagnostics: args.diagnostics ?? [] } as never)
+  }
+}
 /** The zone cannot do this in its current configuration (e.g. WAF migration blockers). */
-export class Incompatible extends Schema.TaggedError<Incompatible>()("Incompatible", fields(10300)) {}
+export class Incompatible extends V4ErrorClass("Incompatible", 10300) {}
 /** The WAF migration of the zone is finished; the previous version's APIs are gone. */
-export class MigrationFinished extends Schema.TaggedError<MigrationFinished>()("MigrationFinished", fields(10301)) {}
+export class MigrationFinished extends V4ErrorClass("MigrationFinished", 10301) {}
 /** Validation mode (both WAF versions side by side) is for enterprise zones only. */
-export class ValidationModeNotAllowed extends Schema.TaggedError<ValidationModeNotAllowed>()("ValidationModeNotAllowed", fields(10302)) {}
+export class ValidationModeNotAllowed extends V4ErrorClass("ValidationModeNotAllowed", 10302) {}
 /** More than 200 firewall rules to migrate: the platform's support must migrate the zone. */
-export class TooManyRules extends Schema.TaggedError<TooManyRules>()("TooManyRules", fields(10303)) {}
+export class TooManyRules extends V4ErrorClass("TooManyRules", 10303) {}
 /** A firewall rule expression to migrate is over 4 KB: the platform's support must migrate the zone. */
-export class ExpressionTooLong extends Schema.TaggedError<ExpressionTooLong>()("ExpressionTooLong", fields(10304)) {}
+export class ExpressionTooLong extends V4ErrorClass("ExpressionTooLong", 10304) {}
 /** The zone has URI-based WAF overrides: they must be deleted before it can migrate. */
-export class UriOverridePresent extends Schema.TaggedError<UriOverridePresent>()("UriOverridePresent", fields(10305)) {}
+export class UriOverridePresent extends V4ErrorClass("UriOverridePresent", 10305) {}
 /** A storage transaction was rolled back and the operation cannot go on. */
-export class TransactionRolledBack extends Schema.TaggedError<TransactionRolledBack>()("TransactionRolledBack", fields(10400)) {}
+export class TransactionRolledBack extends V4ErrorClass("TransactionRolledBack", 10400) {}
 /** Too many requests; `retryAfter` seconds when the platform said so. */
-export class RateLimited extends Schema.TaggedError<RateLimited>()("RateLimited", {
-  ...fields(10013),
-  retryAfter: Schema.optional(Schema.Number)
-}) {}
+export class RateLimited extends V4ErrorClass("RateLimited", 10013) {
+  declare readonly retryAfter?: number | undefined
+  constructor(args: ErrorArgs & { readonly retryAfter?: number | undefined }) {
+    super(args)
+  }
+}
 /** Anything else the platform answered, with its HTTP status, or a failure to reach it at all. */
-export class ApiError extends Schema.TaggedError<ApiError>()("ApiError", {
-  ...fields(10001),
-  status: Schema.optionalWith(Schema.Number, { default: () => 500 })
-}) {}
+export class ApiError extends V4ErrorClass("ApiError", 10001) {
+  declare readonly status: number
+  constructor(args: ErrorArgs & { readonly status?: number | undefined }) {
+    super({ ...args, status: args.status ?? 500 } as never)
+  }
+}
 
 export type V4Error =
   | MissingCredentials
