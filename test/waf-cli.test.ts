@@ -129,6 +129,21 @@ describe("edgectl waf", () => {
     expect(doc.firewall_rules).toEqual([expect.objectContaining({ action: "bypass", products: ["waf"], expression: 'http.request.uri.path matches "^/upload$"', paused: false })])
   })
 
+  it("--traffic and --config name the option when the file is missing or is a directory (usage, exit 2)", async () => {
+    const dir = tempDir()
+    const missing = path.join(dir, "nope.jsonl")
+    for (const [args, line] of [
+      [["replay", "--zone", "acme.com", "--traffic", missing], `error: --traffic: ${missing}: no such file`],
+      [["replay", "--zone", "acme.com", "--traffic", dir], `error: --traffic: ${dir} is a directory, not a file`],
+      [["migrate", "--zone", "acme.com", "--dry-run", "--config", missing], `error: --config: ${missing}: no such file`]
+    ] as const) {
+      const r = await waf(args)
+      expect(r.status).toBe(2)
+      expect(r.stdout).toBe("")
+      expect(r.stderr.trim()).toBe(line)
+    }
+  })
+
   it("bypass firewall rules read through the firewall API: the replay agrees where both versions skip", async () => {
     const r = json<any>(await waf(["replay", "--zone", "globex.com", "--traffic", sample, "--json"]))
     expect(r.disagreements.find((d: any) => d.id === "webhook")).toBeUndefined()

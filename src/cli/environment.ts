@@ -1,8 +1,9 @@
 /**
  * What @effect/cli needs to run a command: a file system, paths and a terminal. The Node file
- * system and terminal load on first use: only a few commands check a file argument (`waf`, `check`)
- * or prompt, and evaluating them (with node:crypto, node:readline and their error classes) cost
- * ~6 ms of every start.
+ * system and terminal load on first use: edgectl checks its own file options (options.ts) and
+ * prompts with its own code, so only @effect/cli's built-ins (`--wizard`, `--completions`) reach
+ * them, and evaluating them (with node:crypto, node:readline and their error classes) cost ~6 ms
+ * of every start.
  */
 import * as CliConfig from "@effect/cli/CliConfig"
 import * as FileSystem from "@effect/platform/FileSystem"

@@ -32,6 +32,24 @@ const stateDirectory = (dir: string): Effect.Effect<string, ValidationError.Vali
     return Effect.succeed(dir)
   })
 
+/** `--NAME FILE`: a file that exists, checked with an error naming the option (@effect/cli's says only "Path ... must exist"). */
+export const existingFile = (name: string) =>
+  Options.text(name).pipe(
+    Options.withPseudoName("FILE"),
+    Options.mapEffect((file) =>
+      Effect.suspend(() => {
+        const refuse = (why: string) => Effect.fail(ValidationError.invalidValue(HelpDoc.p(`--${name}: ${why}`)))
+        try {
+          if (fs.statSync(file).isDirectory()) return refuse(`${file} is a directory, not a file`)
+        } catch (e) {
+          const code = (e as NodeJS.ErrnoException).code
+          return refuse(code === "ENOENT" || code === "ENOTDIR" ? `${file}: no such file` : `${file}: ${(e as Error).message}`)
+        }
+        return Effect.succeed(file)
+      })
+    )
+  )
+
 export const persistTo = Options.text("persist-to").pipe(
   Options.withPseudoName("DIR"),
   Options.withDescription("directory of the local platform's state (default .edgectl/state)"),

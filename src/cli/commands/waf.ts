@@ -7,7 +7,7 @@ import * as Args from "@effect/cli/Args"
 import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
 import * as Effect from "effect/Effect"
-import { target } from "../options.js"
+import { existingFile, target } from "../options.js"
 import { lazyHandler } from "../lazy.js"
 import type { CliFailure } from "../run.js"
 
@@ -44,7 +44,7 @@ const migrate = Command.make(
       Options.withDescription("validation: both versions side by side (enterprise); pending: finish (irreversible). Default: the dashboard's Deploy"),
       Options.optional
     ),
-    config: Options.file("config", { exists: "yes" }).pipe(Options.withDescription("send this configuration (JSON: {name, rules}) instead of the generated one"), Options.optional),
+    config: existingFile("config").pipe(Options.withDescription("send this configuration (JSON: {name, rules}) instead of the generated one"), Options.optional),
     dryRun: Options.boolean("dry-run").pipe(Options.withDescription("print the exact request and the state the zone would end in; change nothing"))
   },
   run("migrate")
@@ -72,12 +72,12 @@ const replay = Command.make(
   {
     ...target,
     zone,
-    traffic: Options.file("traffic", { exists: "yes" }).pipe(Options.withDescription("JSONL file: one request per line in the rules language's encoding")),
+    traffic: existingFile("traffic").pipe(Options.withDescription("JSONL file: one request per line in the rules language's encoding")),
     against: Options.choice("against", ["preview", "deployed"]).pipe(
       Options.withDescription("the new configuration: as previewed (default) or as deployed on the entry point"),
       Options.withDefault("preview" as const)
     ),
-    config: Options.file("config", { exists: "yes" }).pipe(Options.withDescription("compare with this configuration (JSON: {name, rules}) instead"), Options.optional),
+    config: existingFile("config").pipe(Options.withDescription("compare with this configuration (JSON: {name, rules}) instead"), Options.optional),
     limit: Options.integer("limit").pipe(Options.withDescription("show at most this many disagreements (default 50)"), Options.withDefault(50))
   },
   run("replay")
@@ -85,7 +85,7 @@ const replay = Command.make(
 
 const exportCmd = Command.make(
   "export",
-  { ...target, zone, output: Options.file("output").pipe(Options.withAlias("o"), Options.withDescription("write to this file instead of stdout"), Options.optional) },
+  { ...target, zone, output: Options.text("output").pipe(Options.withPseudoName("FILE"), Options.withAlias("o"), Options.withDescription("write to this file instead of stdout"), Options.optional) },
   run("export")
 ).pipe(Command.withDescription("write the zone's previous WAF settings as JSON (packages, groups, rules, overrides, bypass firewall rules, page rules)"))
 
