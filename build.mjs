@@ -1,16 +1,16 @@
 // Builds what bin/edgectl.cjs runs: two bundles of the same sources.
 //
-// - dist/main.js + chunks (ESM, splitting): the CLI with the TUI in its own lazily loaded chunk.
-//   ink/yoga use top-level await, so the TUI must stay ESM and be loaded with import(); the
-//   launcher runs this build for the TUI (`edgectl tui`, `edgectl` alone on a terminal).
-//   dist/tui.js is the TUI entry.
-// - dist/edgectl.cjs: the CLI as one CommonJS script for every other command. The launcher compiles
-//   it through vm.Script with a V8 code cache (Node 20 has no compile cache of its own, and
-//   compiling the bundle is most of a cold start). It is made from a tree-shaken ESM build (step
-//   1 below): bundling the sources straight to CommonJS would wrap every module reached by a
-//   dynamic import() in a lazy initialiser, which defeats tree shaking and evaluates whole
-//   packages (fast-check, msgpackr, ...) at start-up. serve and the SQL migrations are in the
-//   script but evaluated only when used; the TUI stays outside (it imports ./tui.js).
+// - dist/main.js + chunks (ESM, splitting): the CLI with the TUI in its own lazily loaded chunk, and
+//   dist/objects.js (the `edgectl/objects` export). The launcher runs it only when the CommonJS
+//   script is missing.
+// - dist/edgectl.cjs: the CLI and the TUI as one CommonJS script. The launcher compiles it through
+//   vm.Script with a V8 code cache (Node 20 has no compile cache of its own, and compiling the
+//   bundle is most of a cold start). It is made from a tree-shaken ESM build (step 1 below):
+//   bundling the sources straight to CommonJS would wrap every module reached by a dynamic import()
+//   in a lazy initialiser, which defeats tree shaking and evaluates whole packages (fast-check,
+//   msgpackr, ...) at start-up. serve, the TUI and the SQL migrations are in the script but
+//   evaluated only when used. Ink's two top-level awaits are rewritten for it
+//   (inkWithoutTopLevelAwait).
 //
 // Settings from the stack notes: minified, production React, better-sqlite3 external in the ESM
 // build (native addon), deep platform-node imports in the entry, and yaml/toml/ini replaced by a
@@ -19,7 +19,7 @@
 import { build } from "esbuild"
 import { createHash } from "node:crypto"
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
-import { join } from "node:path"
+import { dirname, join } from "node:path"
 
 // Chunk names carry hashes: start clean so stale chunks never ship.
 rmSync("dist", { recursive: true, force: true })
@@ -38,11 +38,35 @@ const configFileStub = {
     }))
   }
 }
-/** The TUI's dynamic import, kept out of a build as an import of ./tui.js (dist/tui.js). */
-const tuiOutside = {
-  name: "tui-outside",
+/**
+ * Ink without top-level await, for the CommonJS script (a script cannot await at its top level):
+ * yoga-layout loads its WebAssembly into a promise that tui/yoga-ready.ts exports (the TUI awaits
+ * it before its first render; Ink uses Yoga only when it renders), and Ink's reconciler neither
+ * waits for React devtools (stubbed in this build; DEV=true) nor reads the package.json they show.
+ */
+const inkWithoutTopLevelAwait = {
+  name: "ink-without-top-level-await",
   setup(b) {
-    b.onResolve({ filter: /(^|\/)tui(\/app)?\.js$/ }, (a) => (a.kind === "dynamic-import" ? { path: "./tui.js", external: true } : undefined))
+    const patch = async (file, from, to) => {
+      const { readFile } = await import("node:fs/promises")
+      const source = await readFile(file, "utf8")
+      if (!source.includes(from)) throw new Error(`build: ${file} no longer has ${JSON.stringify(from)}`)
+      return { contents: source.replace(from, to), loader: "js" }
+    }
+    b.onLoad({ filter: /yoga-layout[\\/]dist[\\/]src[\\/]index\.js$/ }, (a) =>
+      patch(a.path, "const Yoga = wrapAssembly(await loadYoga());\nexport default Yoga;", "let Yoga;\nexport const yogaReady = loadYoga().then((m) => { Yoga = wrapAssembly(m) });\nexport { Yoga as default };")
+    )
+    b.onLoad({ filter: /ink[\\/]build[\\/]reconciler\.js$/ }, async (a) => {
+      const once = await patch(a.path, "const packageJson = isDev()\n    ? await loadPackageJson()\n    : { name: undefined, version: undefined };", "const packageJson = { name: undefined, version: undefined };")
+      const devtools = "        await import('./devtools.js');"
+      if (!once.contents.includes(devtools)) throw new Error(`build: ${a.path} no longer has ${JSON.stringify(devtools)}`)
+      return { ...once, contents: once.contents.replace(devtools, "        import('./devtools.js').catch(() => {});") }
+    })
+    b.onLoad({ filter: /[\\/]tui[\\/]yoga-ready\.ts$/ }, (a) => ({
+      contents: 'export { yogaReady } from "yoga-layout"\n',
+      loader: "ts",
+      resolveDir: dirname(a.path)
+    }))
   }
 }
 /**
@@ -123,7 +147,7 @@ await build({
   banner: { js: requireBanner }
 })
 
-// Step 1: the same ESM build of the CLI, tree-shaken, in a temp dir; the TUI import stays outside.
+// Step 1: the same ESM build of the CLI and the TUI, tree-shaken, in a temp dir.
 // The temp dir is inside node_modules: step 2 bundles from it and must resolve better-sqlite3 (a
 // dir under the system temp dir has no node_modules above it).
 mkdirSync(join("node_modules", ".cache"), { recursive: true })
@@ -137,7 +161,7 @@ try {
     splitting: true,
     minify: false,
     external: ["better-sqlite3", "esbuild"],
-    plugins: [modulesNotIndexes, configFileStub, fastCheckStub, tuiOutside],
+    plugins: [modulesNotIndexes, configFileStub, fastCheckStub, yogaWithoutFetch, inkWithoutTopLevelAwait],
     banner: { js: requireBanner }
   })
 
@@ -169,13 +193,12 @@ try {
     external: ["bindings", "better-sqlite3/package.json", "*.node", "esbuild"],
     // The ESM chunks' `createRequire(import.meta.url)`: the launcher passes the script's URL.
     define: { "import.meta.url": "__edgectl_url" },
-    plugins: [tuiOutside, sqliteAddon]
+    plugins: [sqliteAddon]
   })
   let code = cjs.outputFiles[0].text
   // A script compiled by vm.Script has no module loader of its own: dynamic import() goes through the
   // launcher's importer (relative specifiers resolve against dist/), passed in as `__edgectl_import`.
   code = code.replace(/(?<![\w$.])import\(/g, "__edgectl_import(")
-  if (!code.includes('__edgectl_import("./tui.js")')) throw new Error("build: the TUI import was not found in the CommonJS bundle")
   // Line 1 names the build (the launcher keys its code cache on it); the rest evaluates to a
   // function, strict as the ESM sources are.
   const body = `(function (exports, require, module, __filename, __dirname, __edgectl_import, __edgectl_url) {"use strict";${code}\n})`

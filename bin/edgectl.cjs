@@ -9,9 +9,8 @@
 // one that did not (--help, --remote); and silently skipped when it cannot be read or written.
 // EDGECTL_CODE_CACHE=0 turns it off.
 //
-// The TUI (`edgectl tui`, `edgectl` alone on a terminal) runs the ESM build, dist/main.js: its lazily
-// loaded chunk uses top-level await. Any argument spelled `tui` takes that route (same CLI, only a
-// slower start); the CommonJS bundle can still reach the TUI, through dist/tui.js.
+// The TUI (`edgectl tui`, `edgectl` alone on a terminal) is in the same script, with a code cache of
+// its own: it compiles much that a command does not, and a command should not deserialize it.
 //
 // The launcher itself is CommonJS: an ES module entry makes Node set up its ESM loader (with
 // node:fs/promises and node:readline) before anything runs, ~5 ms of every start.
@@ -21,16 +20,15 @@ const { pathToFileURL } = require("node:url")
 
 const dist = path.join(__dirname, "..", "dist")
 const args = process.argv.slice(2)
+// Any argument spelled `tui` picks the TUI's cache: a command named so only starts a little slower.
 const tui = args.includes("tui") || (args.length === 0 && process.stdin.isTTY && process.stdout.isTTY)
 
 let source
-if (!tui) {
-  try {
-    // ASCII (checked by the build); latin1 gives an external string, off the V8 heap.
-    source = fs.readFileSync(path.join(dist, "edgectl.cjs"), "latin1")
-  } catch {
-    // no CommonJS bundle: the ESM build does everything
-  }
+try {
+  // ASCII (checked by the build); latin1 gives an external string, off the V8 heap.
+  source = fs.readFileSync(path.join(dist, "edgectl.cjs"), "latin1")
+} catch {
+  // no CommonJS bundle: the ESM build does everything
 }
 if (source === undefined) import(pathToFileURL(path.join(dist, "main.js")).href)
 else runScript(source)
@@ -70,7 +68,7 @@ function runScript(source) {
   const dir = cacheDir()
   const flags = `${process.execArgv.join(" ")} ${process.env.NODE_OPTIONS ?? ""}`.trim()
   // Line 1 is `//edgectl-build:<hash>`.
-  const key = `v8-${process.version}-${process.arch}-${flags === "" ? "" : `${fnv(flags)}-`}${source.slice(16, source.indexOf("\n"))}`
+  const key = `v8-${process.version}-${process.arch}-${flags === "" ? "" : `${fnv(flags)}-`}${source.slice(16, source.indexOf("\n"))}${tui ? "-tui" : ""}`
   // Level 1: written by a run that used the local platform (most of the code a command runs);
   // level 0: by any other run.
   let cachedData
@@ -105,7 +103,7 @@ function runScript(source) {
         for (const f of fs.readdirSync(dir)) {
           if (!f.startsWith("v8-") || f === name) continue
           const p = path.join(dir, f)
-          if ((f.startsWith(key) && f.endsWith(".bin")) || fs.statSync(p).mtimeMs < dayAgo) fs.unlinkSync(p)
+          if (f === `${key}-0.bin` || f === `${key}-1.bin` || fs.statSync(p).mtimeMs < dayAgo) fs.unlinkSync(p)
         }
       } catch {
         // an unwritable cache only costs speed

@@ -29,6 +29,7 @@ import { ObjectsDirContext } from "./screens/objects-data.js"
 import { ZonesScreen } from "./screens/zones.js"
 import { UiProvider, useUiActions, useUiState } from "./state.js"
 import { PaneContext, useTerminalSize } from "./terminal.js"
+import { yogaReady } from "./yoga-ready.js"
 
 export interface AppProps {
   readonly runtime: TuiRuntime
@@ -163,6 +164,7 @@ const AltScreenOff = "\u001b[?1049l"
 
 /** Opens the full-screen app and resolves when the user quits. */
 export async function runTui(options: { remote: boolean; persistTo?: string }): Promise<void> {
+  await yogaReady
   const runtime = ManagedRuntime.make(clientLayer(options))
   const fullScreen = process.stdout.isTTY === true
   if (fullScreen) process.stdout.write(AltScreenOn)
