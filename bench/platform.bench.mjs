@@ -7,12 +7,14 @@
 //      SQLite file, same bytes), autocannon with 10 connections on 127.0.0.1;
 //   3. the same on a large world (10,000 zones / 100,000 records, made by fixtures/generate.ts):
 //      GET /zones?page=100&per_page=50 and DNS pages;
-//   4. in-process µs per local client call (bench/inprocess.ts, bundled with esbuild here).
+//   4. in-process µs per local client call (bench/inprocess.ts, bundled with esbuild here);
+//   5. the TUI's start in a pseudo-terminal (util-linux `script`): ms to its first frame and to
+//      the zone list, with its code cache written by a first run.
 //
 // Plain Node ESM; tsx only for the generator, in a child process. Every loop is bounded in count
 // and time; every socket is on 127.0.0.1. Prints a table and writes bench/results/platform.json.
 //
-//   node bench/platform.bench.mjs [--quick] [--only cold,serve,large,inproc] [--runs N] [--duration S] [--keep]
+//   node bench/platform.bench.mjs [--quick] [--only cold,serve,large,inproc,tui] [--runs N] [--duration S] [--keep]
 import autocannon from "autocannon"
 import { build } from "esbuild"
 import { spawn, spawnSync } from "node:child_process"
@@ -28,7 +30,7 @@ import { root, bin, resultsDir, argv, opt, median, round, log, table, runOnce } 
 
 const has = (name) => argv.includes(`--${name}`)
 const quick = has("quick")
-const only = new Set((opt("only") ?? "cold,serve,large,inproc").split(","))
+const only = new Set((opt("only") ?? "cold,serve,large,inproc,tui").split(","))
 const runs = Number(opt("runs") ?? (quick ? 7 : 11))
 const duration = Number(opt("duration") ?? (quick ? 2 : 5))
 const keep = has("keep")
@@ -239,6 +241,44 @@ if (only.has("inproc")) {
   }
 }
 
+if (only.has("tui")) {
+  log(`TUI start in a pty: ${Math.min(runs, 9)} runs after a warm-up`)
+  /** ms from spawn to the first frame (the screen list) and to the zone list; then q. */
+  const tuiOnce = () =>
+    new Promise((resolve, reject) => {
+      const command = `stty cols 120 rows 40; exec ${JSON.stringify(process.execPath)} ${JSON.stringify(bin)} tui --persist-to ${JSON.stringify(state)}`
+      const t0 = performance.now()
+      const child = spawn("script", ["-qfec", command, "/dev/null"], { env: { ...env, TERM: "xterm-256color" }, stdio: ["pipe", "pipe", "ignore"] })
+      children.add(child)
+      let screen = ""
+      const out = {}
+      const timer = setTimeout(() => child.kill("SIGKILL"), 30_000)
+      child.stdout.on("data", (d) => {
+        screen += d.toString("utf8")
+        if (out.firstFrameMs === undefined && screen.includes("Objects")) out.firstFrameMs = performance.now() - t0
+        if (out.zonesMs === undefined && screen.includes("acme-api.com")) {
+          out.zonesMs = performance.now() - t0
+          child.stdin.write("q")
+        }
+      })
+      child.on("error", reject)
+      child.on("exit", (code) => {
+        children.delete(child)
+        clearTimeout(timer)
+        if (code !== 0 || out.zonesMs === undefined) reject(new Error(`the TUI exited ${code} before listing zones`))
+        else resolve(out)
+      })
+    })
+  await tuiOnce() // writes the TUI's code cache
+  const samples = []
+  for (let i = 0; i < Math.min(runs, 9); i++) samples.push(await tuiOnce())
+  results.tui = {
+    firstFrameMs: round(median(samples.map((x) => x.firstFrameMs))),
+    zonesMs: round(median(samples.map((x) => x.zonesMs))),
+    runs: samples.length
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Report
 
@@ -282,6 +322,13 @@ if (results.inProcess) {
   table(`in-process local client, µs per call (median of ${p.rounds} alternating rounds of ${p.calls} calls, ${p.calls / 10} for DNS pages)`, ["call", "local transport", "web handler (before)"], [
     ["zones get", p.local.zonesGet.micros, p.webHandler.zonesGet.micros],
     ["dns list, 100 records", p.local.dnsPage.micros, p.webHandler.dnsPage.micros]
+  ])
+}
+if (results.tui) {
+  const t = results.tui
+  table(`TUI start in a pseudo-terminal, median of ${t.runs} runs (ms)`, ["step", "ms"], [
+    ["first frame", t.firstFrameMs],
+    ["zones listed", t.zonesMs]
   ])
 }
 fs.mkdirSync(resultsDir, { recursive: true })
