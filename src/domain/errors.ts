@@ -23,15 +23,18 @@ export interface ErrorFields {
 }
 
 /**
- * The base of an error class: a `Data.TaggedError` whose `code` defaults to the tag's first code.
+ * The base of an error class: a `Data.TaggedError` whose `code` defaults to the tag's first code,
+ * and the tag's own fields (`Own`) to `defaults`.
  * (Plain classes, not Schema classes: twenty Schema classes cost ~5 ms of every start; the contract
  * gives each its wire form, contract-core.ts.)
  */
 type ErrorArgs = Omit<ErrorFields, "code"> & { readonly code?: number | undefined }
-const V4ErrorClass = <Tag extends string>(tag: Tag, defaultCode: number) =>
+const V4ErrorClass = <Tag extends string, Own extends object = {}>(tag: Tag, defaultCode: number, defaults?: Partial<Own>) =>
   class extends Data.TaggedError(tag)<ErrorFields> {
-    constructor(args: ErrorArgs) {
-      super({ ...args, code: args.code ?? defaultCode })
+    constructor(args: ErrorArgs & Own) {
+      const fields: Record<string, unknown> = { ...args, code: args.code ?? defaultCode }
+      for (const [k, v] of Object.entries(defaults ?? {})) if (fields[k] === undefined) fields[k] = v
+      super(fields as unknown as ErrorFields)
     }
   }
 
@@ -55,29 +58,24 @@ export class Conflict extends V4ErrorClass("Conflict", 10014) {}
  * A quota of the zone or account would be exceeded. `filterId`: the filter a combined firewall call
  * created before the rule was refused (the spec's quota case), `meta.filter_id` on the wire.
  */
-export class QuotaExceeded extends V4ErrorClass("QuotaExceeded", 10200) {
+export class QuotaExceeded extends V4ErrorClass<"QuotaExceeded", { readonly filterId?: string | undefined }>("QuotaExceeded", 10200) {
   declare readonly filterId?: string | undefined
-  constructor(args: ErrorArgs & { readonly filterId?: string | undefined }) {
-    super(args)
-  }
 }
 /** A filter with the same expression exists in the zone: `existingId` is its id (`meta.id` on the wire). */
-export class DuplicateFilter extends V4ErrorClass("DuplicateFilter", 10102) {
+export class DuplicateFilter extends V4ErrorClass<"DuplicateFilter", { readonly existingId?: string | undefined }>("DuplicateFilter", 10102, { existingId: "" }) {
   declare readonly existingId: string
-  constructor(args: ErrorArgs & { readonly existingId?: string | undefined }) {
-    super({ ...args, existingId: args.existingId ?? "" } as never)
-  }
 }
 /**
  * A filter expression that does not check: the message is the platform's "Filter parsing error"
  * text with a caret; `diagnostics` (`meta.diagnostics` on the wire) are the rules checker's, with
  * character ranges into `expression`.
  */
-export class InvalidExpression extends V4ErrorClass("InvalidExpression", 10110) {
+export class InvalidExpression extends V4ErrorClass<"InvalidExpression", { readonly diagnostics?: ReadonlyArray<Diagnostic> | undefined }>(
+  "InvalidExpression",
+  10110,
+  { diagnostics: [] }
+) {
   declare readonly diagnostics: ReadonlyArray<Diagnostic>
-  constructor(args: ErrorArgs & { readonly diagnostics?: ReadonlyArray<Diagnostic> | undefined }) {
-    super({ ...args, diagnostics: args.diagnostics ?? [] } as never)
-  }
 }
 /** The zone cannot do this in its current configuration (e.g. WAF migration blockers). */
 export class Incompatible extends V4ErrorClass("Incompatible", 10300) {}
@@ -94,18 +92,12 @@ export class UriOverridePresent extends V4ErrorClass("UriOverridePresent", 10305
 /** A storage transaction was rolled back and the operation cannot go on. */
 export class TransactionRolledBack extends V4ErrorClass("TransactionRolledBack", 10400) {}
 /** Too many requests; `retryAfter` seconds when the platform said so. */
-export class RateLimited extends V4ErrorClass("RateLimited", 10013) {
+export class RateLimited extends V4ErrorClass<"RateLimited", { readonly retryAfter?: number | undefined }>("RateLimited", 10013) {
   declare readonly retryAfter?: number | undefined
-  constructor(args: ErrorArgs & { readonly retryAfter?: number | undefined }) {
-    super(args)
-  }
 }
 /** Anything else the platform answered, with its HTTP status, or a failure to reach it at all. */
-export class ApiError extends V4ErrorClass("ApiError", 10001) {
+export class ApiError extends V4ErrorClass<"ApiError", { readonly status?: number | undefined }>("ApiError", 10001, { status: 500 }) {
   declare readonly status: number
-  constructor(args: ErrorArgs & { readonly status?: number | undefined }) {
-    super({ ...args, status: args.status ?? 500 } as never)
-  }
 }
 
 export type V4Error =
