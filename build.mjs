@@ -39,6 +39,20 @@ const configFileStub = {
   }
 }
 /**
+ * A package file with some of its text replaced, for an onLoad callback: each `[from, to, times]`
+ * must occur exactly `times` times (default 1), or the build stops (the package changed under us).
+ */
+const patched = async (file, replacements) => {
+  const { readFile } = await import("node:fs/promises")
+  let contents = await readFile(file, "utf8")
+  for (const [from, to, times = 1] of replacements) {
+    const found = contents.split(from).length - 1
+    if (found !== times) throw new Error(`build: ${file} has ${JSON.stringify(from)} ${found} times, expected ${times}`)
+    contents = contents.replaceAll(from, to)
+  }
+  return { contents, loader: "js" }
+}
+/**
  * Ink without top-level await, for the CommonJS script (a script cannot await at its top level):
  * yoga-layout loads its WebAssembly into a promise that tui/yoga-ready.ts exports (the TUI awaits
  * it before its first render; Ink uses Yoga only when it renders), and Ink's reconciler neither
@@ -47,21 +61,17 @@ const configFileStub = {
 const inkWithoutTopLevelAwait = {
   name: "ink-without-top-level-await",
   setup(b) {
-    const patch = async (file, from, to) => {
-      const { readFile } = await import("node:fs/promises")
-      const source = await readFile(file, "utf8")
-      if (!source.includes(from)) throw new Error(`build: ${file} no longer has ${JSON.stringify(from)}`)
-      return { contents: source.replace(from, to), loader: "js" }
-    }
     b.onLoad({ filter: /yoga-layout[\\/]dist[\\/]src[\\/]index\.js$/ }, (a) =>
-      patch(a.path, "const Yoga = wrapAssembly(await loadYoga());\nexport default Yoga;", "let Yoga;\nexport const yogaReady = loadYoga().then((m) => { Yoga = wrapAssembly(m) });\nexport { Yoga as default };")
+      patched(a.path, [
+        ["const Yoga = wrapAssembly(await loadYoga());\nexport default Yoga;", "let Yoga;\nexport const yogaReady = loadYoga().then((m) => { Yoga = wrapAssembly(m) });\nexport { Yoga as default };"]
+      ])
     )
-    b.onLoad({ filter: /ink[\\/]build[\\/]reconciler\.js$/ }, async (a) => {
-      const once = await patch(a.path, "const packageJson = isDev()\n    ? await loadPackageJson()\n    : { name: undefined, version: undefined };", "const packageJson = { name: undefined, version: undefined };")
-      const devtools = "        await import('./devtools.js');"
-      if (!once.contents.includes(devtools)) throw new Error(`build: ${a.path} no longer has ${JSON.stringify(devtools)}`)
-      return { ...once, contents: once.contents.replace(devtools, "        import('./devtools.js').catch(() => {});") }
-    })
+    b.onLoad({ filter: /ink[\\/]build[\\/]reconciler\.js$/ }, (a) =>
+      patched(a.path, [
+        ["const packageJson = isDev()\n    ? await loadPackageJson()\n    : { name: undefined, version: undefined };", "const packageJson = { name: undefined, version: undefined };"],
+        ["        await import('./devtools.js');", "        import('./devtools.js').catch(() => {});"]
+      ])
+    )
     b.onLoad({ filter: /[\\/]tui[\\/]yoga-ready\.ts$/ }, (a) => ({
       contents: 'export { yogaReady } from "yoga-layout"\n',
       loader: "ts",
@@ -94,14 +104,10 @@ const fastCheckStub = {
 const yogaWithoutFetch = {
   name: "yoga-without-fetch",
   setup(b) {
-    b.onLoad({ filter: /yoga-layout[\\/]dist[\\/]binaries[\\/]yoga-wasm-base64-esm\.js$/ }, async (a) => {
-      const { readFile } = await import("node:fs/promises")
-      const source = await readFile(a.path, "utf8")
-      const test = '||"function"!=typeof fetch?'
-      // Two places choose: reading the binary, and instantiating it.
-      if (source.split(test).length !== 3) throw new Error(`build: ${a.path} no longer chooses fetch with ${test} in two places`)
-      return { contents: source.replaceAll(test, "||true?"), loader: "js" }
-    })
+    // Two places choose: reading the binary, and instantiating it.
+    b.onLoad({ filter: /yoga-layout[\\/]dist[\\/]binaries[\\/]yoga-wasm-base64-esm\.js$/ }, (a) =>
+      patched(a.path, [['||"function"!=typeof fetch?', "||true?", 2]])
+    )
   }
 }
 /**
@@ -171,17 +177,11 @@ try {
   const sqliteAddon = {
     name: "sqlite-addon",
     setup(b) {
-      b.onLoad({ filter: /better-sqlite3[\\/]lib[\\/]database\.js$/ }, async (a) => {
-        const { readFile } = await import("node:fs/promises")
-        const source = await readFile(a.path, "utf8")
-        const call = "require('bindings')('better_sqlite3.node')"
-        if (!source.includes(call)) throw new Error(`build: ${a.path} no longer loads its addon with ${call}`)
-        const direct =
-          "(() => { const p = require('node:path'); const root = p.dirname(require.resolve('better-sqlite3/package.json'));" +
-          " try { return require(p.join(root, 'build', 'Release', 'better_sqlite3.node')) }" +
-          " catch { return require('bindings')({ bindings: 'better_sqlite3.node', module_root: root }) } })()"
-        return { contents: source.replace(call, direct), loader: "js" }
-      })
+      const direct =
+        "(() => { const p = require('node:path'); const root = p.dirname(require.resolve('better-sqlite3/package.json'));" +
+        " try { return require(p.join(root, 'build', 'Release', 'better_sqlite3.node')) }" +
+        " catch { return require('bindings')({ bindings: 'better_sqlite3.node', module_root: root }) } })()"
+      b.onLoad({ filter: /better-sqlite3[\\/]lib[\\/]database\.js$/ }, (a) => patched(a.path, [["require('bindings')('better_sqlite3.node')", direct]]))
     }
   }
   const cjs = await build({
