@@ -21,26 +21,16 @@ import * as Stream from "effect/Stream"
  */
 const lazyFileSystem = Effect.map(
   Effect.cached(Effect.promise(() => import("@effect/platform-node/NodeFileSystem")).pipe(Effect.flatMap((m) => FileSystem.FileSystem.pipe(Effect.provide(m.layer))))),
-  (real) => {
-    const members = new Map<PropertyKey, unknown>()
-    return new Proxy({} as FileSystem.FileSystem, {
+  (real) =>
+    new Proxy({} as FileSystem.FileSystem, {
       get: (_, key) => {
         if (typeof key === "symbol") return undefined
-        let member = members.get(key)
-        if (member === undefined) {
-          const call = (args: ReadonlyArray<unknown>) => Effect.map(real, (fs) => (fs[key as keyof FileSystem.FileSystem] as (...a: ReadonlyArray<unknown>) => never)(...args))
-          member =
-            key === "stream" || key === "watch"
-              ? (...args: ReadonlyArray<unknown>) => Stream.unwrap(call(args))
-              : key === "sink"
-                ? (...args: ReadonlyArray<unknown>) => Sink.unwrap(call(args))
-                : (...args: ReadonlyArray<unknown>) => Effect.flatten(call(args))
-          members.set(key, member)
-        }
-        return member
+        const call = (args: ReadonlyArray<unknown>) => Effect.map(real, (fs) => (fs[key as keyof FileSystem.FileSystem] as (...a: ReadonlyArray<unknown>) => never)(...args))
+        if (key === "stream" || key === "watch") return (...args: ReadonlyArray<unknown>) => Stream.unwrap(call(args))
+        if (key === "sink") return (...args: ReadonlyArray<unknown>) => Sink.unwrap(call(args))
+        return (...args: ReadonlyArray<unknown>) => Effect.flatten(call(args))
       }
     })
-  }
 )
 
 /** The terminal, made by NodeTerminal in the layer's scope on first use. */

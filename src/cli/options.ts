@@ -14,47 +14,41 @@ export const local = Options.boolean("local").pipe(
 )
 
 /**
- * A state directory: one that exists, or a path where one can be made (the store creates it). Checked
- * here rather than by @effect/cli's path options, which answer a path under a file with an internal
- * error and load the Node file system (with node:crypto) on every start.
+ * `--NAME PSEUDO` whose value is a path, checked by edgectl rather than by @effect/cli's path
+ * options: theirs answer a path under a file with an internal error, name no option ("Path ...
+ * must exist"), and load the Node file system (with node:crypto) on every start. `refusal` gets
+ * the path's stat, or the error that stat gave, and says why the path will not do.
  */
-const stateDirectory = (dir: string): Effect.Effect<string, ValidationError.ValidationError> =>
-  Effect.suspend(() => {
-    const refuse = (why: string) => Effect.fail(ValidationError.invalidValue(HelpDoc.p(`--persist-to: ${why}`)))
-    if (dir === "") return refuse("expected a directory, got an empty path")
-    try {
-      if (!fs.statSync(dir).isDirectory()) return refuse(`${dir} is a file, not a directory`)
-    } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code
-      if (code === "ENOTDIR") return refuse(`${dir}: a part of the path is a file, not a directory`)
-      if (code !== "ENOENT") return refuse(`${dir}: ${(e as Error).message}`)
-    }
-    return Effect.succeed(dir)
-  })
-
-/** `--NAME FILE`: a file that exists, checked with an error naming the option (@effect/cli's says only "Path ... must exist"). */
-export const existingFile = (name: string) =>
+const pathOption = (name: string, pseudo: string, refusal: (path: string, found: fs.Stats | NodeJS.ErrnoException) => string | undefined) =>
   Options.text(name).pipe(
-    Options.withPseudoName("FILE"),
-    Options.mapEffect((file) =>
+    Options.withPseudoName(pseudo),
+    Options.mapEffect((p) =>
       Effect.suspend(() => {
-        const refuse = (why: string) => Effect.fail(ValidationError.invalidValue(HelpDoc.p(`--${name}: ${why}`)))
+        let found: fs.Stats | NodeJS.ErrnoException
         try {
-          if (fs.statSync(file).isDirectory()) return refuse(`${file} is a directory, not a file`)
+          found = fs.statSync(p)
         } catch (e) {
-          const code = (e as NodeJS.ErrnoException).code
-          return refuse(code === "ENOENT" || code === "ENOTDIR" ? `${file}: no such file` : `${file}: ${(e as Error).message}`)
+          found = e as NodeJS.ErrnoException
         }
-        return Effect.succeed(file)
+        const why = refusal(p, found)
+        return why === undefined ? Effect.succeed(p) : Effect.fail(ValidationError.invalidValue(HelpDoc.p(`--${name}: ${why}`)))
       })
     )
   )
 
-export const persistTo = Options.text("persist-to").pipe(
-  Options.withPseudoName("DIR"),
-  Options.withDescription("directory of the local platform's state (default .edgectl/state)"),
-  Options.mapEffect(stateDirectory),
-  Options.optional
-)
+/** `--NAME FILE`: a file that exists. */
+export const existingFile = (name: string) =>
+  pathOption(name, "FILE", (file, found) => {
+    if (found instanceof fs.Stats) return found.isDirectory() ? `${file} is a directory, not a file` : undefined
+    return found.code === "ENOENT" || found.code === "ENOTDIR" ? `${file}: no such file` : `${file}: ${found.message}`
+  })
+
+/** A state directory: one that exists, or a path where one can be made (the store creates it). */
+export const persistTo = pathOption("persist-to", "DIR", (dir, found) => {
+  if (dir === "") return "expected a directory, got an empty path"
+  if (found instanceof fs.Stats) return found.isDirectory() ? undefined : `${dir} is a file, not a directory`
+  if (found.code === "ENOENT") return undefined
+  return found.code === "ENOTDIR" ? `${dir}: a part of the path is a file, not a directory` : `${dir}: ${found.message}`
+}).pipe(Options.withDescription("directory of the local platform's state (default .edgectl/state)"), Options.optional)
 
 export const target = { json, remote, local, persistTo }
