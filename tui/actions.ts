@@ -1,33 +1,39 @@
 /**
- * The actions a screen starts (a write to the platform): `busy` while one runs, its result to
- * `onOk`, a failure to the footer (notices.tsx); whatever still runs when the screen goes away is
- * aborted, so no result lands on a screen that is gone.
+ * The actions a screen starts (a write to the platform, a replay): `busy` names the one that runs,
+ * its result goes to `onOk`, a failure to the footer (notices.tsx); whatever still runs when the
+ * screen goes away is aborted, so no result lands on a screen that is gone.
  */
 import type * as Effect from "effect/Effect"
 import { useEffect, useRef, useState } from "react"
-import type { V4Error } from "../src/domain/errors.js"
 import { useNotify } from "./notices.js"
-import { runEffect, useRuntime, type Services } from "./runtime.js"
+import { runEffect, useRuntime, type RunResult, type Services } from "./runtime.js"
 
 export function useActions() {
   const runtime = useRuntime()
   const notify = useNotify()
-  const [busy, setBusy] = useState(false)
+  const [busy, setBusy] = useState<string | undefined>(undefined)
   const aborts = useRef(new Set<AbortController>())
   useEffect(() => () => aborts.current.forEach((a) => a.abort()), [])
 
-  /** Runs `effect`; `what` names it in the footer's error (`error: <what>: ...`). */
-  const run = <A>(effect: Effect.Effect<A, V4Error, Services>, onOk: (a: A) => void, what: string) => {
+  /** Runs `effect` until it ends or the screen goes away (then it resolves undefined). */
+  const start = <A, E>(effect: Effect.Effect<A, E, Services>): Promise<RunResult<A> | undefined> => {
     const controller = new AbortController()
     aborts.current.add(controller)
-    setBusy(true)
-    void runEffect(runtime, effect, controller.signal).then((r) => {
+    return runEffect(runtime, effect, controller.signal).then((r) => {
       aborts.current.delete(controller)
+      return r
+    })
+  }
+
+  /** Runs `effect` as the busy action; `what` names it in `busy` and in the footer's error (`error: <what>: ...`). */
+  const run = <A, E>(effect: Effect.Effect<A, E, Services>, onOk: (a: A) => void, what: string) => {
+    setBusy(what)
+    void start(effect).then((r) => {
       if (r === undefined) return
-      setBusy(false)
+      setBusy(undefined)
       if (r.ok) onOk(r.value)
       else notify.error(what, r.error)
     })
   }
-  return { run, busy }
+  return { run, start, busy }
 }

@@ -7,19 +7,20 @@
  */
 import * as Effect from "effect/Effect"
 import { Box, Text } from "ink"
-import { useEffect, useRef, useState } from "react"
+import { useState } from "react"
 import type { MigrationState, WafConfig } from "../../src/domain/waf.js"
 import type { Zone } from "../../src/domain/zone.js"
 import * as Waf from "../../src/services/waf-migration.js"
 import { cycleAction, cycleOwaspAction, cycleParanoia, cycleThreshold, managedRules, toggleRule } from "../../src/waf/edit.js"
 import type { ReplayReport } from "../../src/waf/replay.js"
 import type { MigrationMode } from "../../src/waf/state.js"
+import { useActions } from "../actions.js"
 import { ConfirmDialog } from "../components/confirm-dialog.js"
 import { ErrorView, Loading } from "../components/states.js"
 import { TextPrompt } from "../components/text-prompt.js"
 import { KeyLayer, useKeys, type KeyHint } from "../keys.js"
 import { useNotify } from "../notices.js"
-import { runEffect, useEffectQuery, useRuntime } from "../runtime.js"
+import { useEffectQuery } from "../runtime.js"
 import { usePaneSize } from "../terminal.js"
 import { CheckStep, DeployStep, NotMigratedStep, OverridesStep, PreviewStep, ReplayStep, StatusStep } from "./waf-steps.js"
 
@@ -39,7 +40,6 @@ type Dialog = { readonly kind: "file" } | { readonly kind: "validation" } | { re
 const Chrome = 2
 
 export function WafWizard({ zone, active, height }: { zone: Zone; active: boolean; height: number }) {
-  const runtime = useRuntime()
   const z = Waf.wafZoneOf(zone)
   const columns = usePaneSize().columns
   const { query, refresh } = useEffectQuery(() => load(z), [zone.id])
@@ -49,52 +49,39 @@ export function WafWizard({ zone, active, height }: { zone: Zone; active: boolea
   const [file, setFile] = useState(DEFAULT_TRAFFIC)
   const [replay, setReplay] = useState<{ running: boolean; report?: ReplayReport; error?: string }>({ running: false })
   const [dialog, setDialog] = useState<Dialog | undefined>(undefined)
-  const [busy, setBusy] = useState<string | undefined>(undefined)
   const notify = useNotify()
-  const aborts = useRef(new Set<AbortController>())
-  useEffect(() => () => aborts.current.forEach((a) => a.abort()), [])
+  const { run, start, busy } = useActions()
 
   const data = query._tag === "Success" ? query.value : undefined
   const proposed = edited ?? data?.preview?.config
   const rules = proposed ? managedRules(proposed) : []
   const rows = Math.max(3, height - Chrome)
 
-  const run = <A,>(what: string, effect: Effect.Effect<A, unknown, any>, onOk: (a: A) => void) => {
-    const controller = new AbortController()
-    aborts.current.add(controller)
-    setBusy(`${what}…`)
-    notify.clear()
-    void runEffect(runtime, effect, controller.signal).then((r) => {
-      aborts.current.delete(controller)
-      if (r === undefined) return
-      setBusy(undefined)
-      if (r.ok) onOk(r.value)
-      else notify.error(what, r.error)
-    })
-  }
-
   const startReplay = (path: string) => {
     if (!data?.preview || !proposed) return
     setReplay({ running: true })
-    const controller = new AbortController()
-    aborts.current.add(controller)
-    void runEffect(runtime, Waf.replayFile(data.preview.previous, proposed, path), controller.signal).then((r) => {
-      aborts.current.delete(controller)
+    void start(Waf.replayFile(data.preview.previous, proposed, path)).then((r) => {
       if (r === undefined) return
       setReplay(r.ok ? { running: false, report: r.value } : { running: false, error: `error: replay: ${r.error.message}` })
     })
   }
 
-  const deploy = (mode: MigrationMode) =>
-    run(mode === "validation" ? "Deploying to validation mode" : "Finishing the migration", Waf.migrate(z, { mode, config: proposed }), (s: Waf.MigrationStep) => {
-      notify.done(
-        s.to === "finished"
-          ? `Migration finished: ${z.name} runs WAF Managed Rules (entry point version ${s.ruleset?.version}).`
-          : `Validation mode: both versions run on ${z.name}; review, then finish from the Deploy step.`
-      )
-      setEdited(undefined)
-      refresh()
-    })
+  const deploy = (mode: MigrationMode) => {
+    notify.clear()
+    run(
+      Waf.migrate(z, { mode, config: proposed }),
+      (s: Waf.MigrationStep) => {
+        notify.done(
+          s.to === "finished"
+            ? `Migration finished: ${z.name} runs WAF Managed Rules (entry point version ${s.ruleset?.version}).`
+            : `Validation mode: both versions run on ${z.name}; review, then finish from the Deploy step.`
+        )
+        setEdited(undefined)
+        refresh()
+      },
+      mode === "validation" ? "Deploying to validation mode" : "Finishing the migration"
+    )
+  }
 
   const deployKey = (state: MigrationState, finishNow: boolean) => {
     if (state === "finished") return
@@ -153,7 +140,7 @@ export function WafWizard({ zone, active, height }: { zone: Zone; active: boolea
       case 1:
         return <CheckStep check={check} />
       case 6:
-        return <DeployStep status={status} busy={busy} />
+        return <DeployStep status={status} busy={busy && `${busy}…`} />
       default:
         if (!preview || !proposed) return <Text dimColor>The migration is finished: the previous WAF is gone, there is nothing to preview.</Text>
         if (step === 2) return <PreviewStep preview={preview} columns={columns} height={rows} />
