@@ -1,12 +1,16 @@
 /** What `edgectl kv bulk put|get|delete <FILE>` do (loaded when one of them runs). */
+import type * as HttpClient from "@effect/platform/HttpClient"
 import * as Effect from "effect/Effect"
 import type { CheckedFile } from "../../../kv/bulk-file.js"
 import * as Kv from "../../../services/kv.js"
 import { note, printJson, printLine } from "../../output.js"
-import { progressLine } from "../../progress.js"
+import { progressLine, type Progress } from "../../progress.js"
 import { confirm } from "../../prompt.js"
-import { positional } from "../../run.js"
-import { chooseNamespace, ConfigReader, opt, runKv } from "./common.js"
+import type { ClientConfig } from "../../../api/client.js"
+import type { V4Error } from "../../../domain/errors.js"
+import type { ResolvedNamespace } from "../../project-config.js"
+import { type CliFailure, positional } from "../../run.js"
+import { chooseNamespace, ConfigReader, type KvRun, opt, runKv } from "./common.js"
 import type { Parsed } from "./options.js"
 
 const plural = (n: number, one: string, many: string) => `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`
@@ -19,33 +23,52 @@ const warnUnknown = (file: string) => (checked: CheckedFile) => {
   }
 }
 
-export const bulkPut = (o: Parsed<"bulkPut">) =>
+/** What each bulk command does with its file: in the namespace `ns`, with a progress line. */
+interface BulkRun {
+  readonly file: string
+  readonly ns: ResolvedNamespace
+  readonly progress: Progress
+  readonly account: KvRun["account"]
+}
+
+/**
+ * The part the bulk commands share: the file argument, the namespace (`writes`: one the command
+ * changes), and `body` in the chosen target with a progress line that is cleared at the end.
+ */
+const bulkCommand = <A>(
+  what: string,
+  o: Parsed<"bulkPut" | "bulkGet" | "bulkDelete">,
+  writes: boolean,
+  body: (b: BulkRun) => Effect.Effect<A, V4Error | CliFailure, HttpClient.HttpClient | ClientConfig>
+) =>
   Effect.gen(function* () {
-    const what = "kv bulk put"
     const file = yield* positional("<filename>", o.file)
     const reader = new ConfigReader(what, process.cwd(), opt(o.config))
-    const ns = yield* chooseNamespace(what, o, reader, true)
+    const ns = yield* chooseNamespace(what, o, reader, writes)
     const progress = progressLine({ json: o.json })
-    const outcome = yield* runKv(what, o, reader, ({ account }) =>
+    const outcome = yield* runKv(what, o, reader, ({ account }) => body({ file, ns, progress, account })).pipe(
+      Effect.ensuring(Effect.sync(progress.clear))
+    )
+    return { outcome, ns }
+  })
+
+export const bulkPut = (o: Parsed<"bulkPut">) =>
+  Effect.gen(function* () {
+    const { outcome, ns } = yield* bulkCommand("kv bulk put", o, true, ({ file, ns, progress, account }) =>
       Effect.flatMap(account, (a) =>
         Kv.bulkPutFile(a, ns.id, file, {
           onProgress: (p) => progress.update(p.phase === "checking" ? `checking ${file}` : "writing", p.done, p.total, p.unit),
           onChecked: warnUnknown(file)
         })
       )
-    ).pipe(Effect.ensuring(Effect.sync(progress.clear)))
+    )
     if (o.json) return printJson(outcome.result)
     printLine(`Wrote ${plural(outcome.count, "entry", "entries")} to namespace ${ns.label}${outcome.requests > 1 ? ` in ${outcome.requests} requests` : ""}.`)
   })
 
 export const bulkDelete = (o: Parsed<"bulkDelete">) =>
   Effect.gen(function* () {
-    const what = "kv bulk delete"
-    const file = yield* positional("<filename>", o.file)
-    const reader = new ConfigReader(what, process.cwd(), opt(o.config))
-    const ns = yield* chooseNamespace(what, o, reader, true)
-    const progress = progressLine({ json: o.json })
-    const outcome = yield* runKv(what, o, reader, ({ account }) =>
+    const { outcome, ns } = yield* bulkCommand("kv bulk delete", o, true, ({ file, ns, progress, account }) =>
       Effect.gen(function* () {
         const a = yield* account
         // The file is checked before the question, so the question can say how many keys.
@@ -62,7 +85,7 @@ export const bulkDelete = (o: Parsed<"bulkDelete">) =>
           onProgress: (p) => progress.update("deleting", p.done, p.total, p.unit)
         })
       })
-    ).pipe(Effect.ensuring(Effect.sync(progress.clear)))
+    )
     if (outcome === undefined) {
       note("Not deleted.")
       return
@@ -77,18 +100,13 @@ export const bulkDelete = (o: Parsed<"bulkDelete">) =>
  */
 export const bulkGet = (o: Parsed<"bulkGet">) =>
   Effect.gen(function* () {
-    const what = "kv bulk get"
-    const file = yield* positional("<filename>", o.file)
-    const reader = new ConfigReader(what, process.cwd(), opt(o.config))
-    const ns = yield* chooseNamespace(what, o, reader, false)
-    const progress = progressLine({ json: o.json })
-    const values = yield* runKv(what, o, reader, ({ account }) =>
+    const { outcome } = yield* bulkCommand("kv bulk get", o, false, ({ file, ns, progress, account }) =>
       Effect.flatMap(account, (a) =>
         Kv.bulkGetFile(a, ns.id, file, {
           withMetadata: o.metadata,
           onProgress: (p) => progress.update(p.phase === "checking" ? `checking ${file}` : "reading", p.done, p.total, p.unit)
         })
       )
-    ).pipe(Effect.ensuring(Effect.sync(progress.clear)))
-    printJson(values)
+    )
+    printJson(outcome)
   })
