@@ -163,6 +163,20 @@ const sqlRaw = () => {
 }
 
 // Each case: setup (untimed) -> ours(ctx) and raw(ctx) (timed) -> teardown. `ops` per run.
+/** 1,000 prefix lists of 100 keys each, through the storage and through raw SQLite. */
+const prefixListsOurs = async (s) => {
+  for (let i = 0; i < 1000; i++) if ((await s.list({ prefix: prefixes[i % 100], limit: 100 })).size !== 100) throw new Error("list size")
+}
+const prefixListsRaw = (db) => {
+  const range = "FROM kv WHERE key >= ? AND key < ? ORDER BY key LIMIT ?"
+  const ks = db.prepare(`SELECT key ${range}`).pluck()
+  const vs = db.prepare(`SELECT value ${range}`).pluck()
+  for (let i = 0; i < 1000; i++) {
+    const p = prefixes[i % 100]
+    if (rawList(ks, vs, [p, prefixEnd(p), 100]).size !== 100) throw new Error("list size")
+  }
+}
+
 const cases = [
   {
     name: "put, 10,000 awaited",
@@ -253,21 +267,11 @@ const cases = [
     peer: 18_168,
     ours: {
       setup: () => filledStorage(),
-      run: async (s) => {
-        for (let i = 0; i < 1000; i++) if ((await s.list({ prefix: prefixes[i % 100], limit: 100 })).size !== 100) throw new Error("list size")
-      }
+      run: prefixListsOurs
     },
     raw: {
       setup: () => filledRaw(),
-      run: (db) => {
-        const range = "FROM kv WHERE key >= ? AND key < ? ORDER BY key LIMIT ?"
-        const ks = db.prepare(`SELECT key ${range}`).pluck()
-        const vs = db.prepare(`SELECT value ${range}`).pluck()
-        for (let i = 0; i < 1000; i++) {
-          const p = prefixes[i % 100]
-          if (rawList(ks, vs, [p, prefixEnd(p), 100]).size !== 100) throw new Error("list size")
-        }
-      }
+      run: prefixListsRaw
     }
   },
   {
@@ -277,21 +281,11 @@ const cases = [
     peer: 18_168,
     ours: {
       setup: () => reopenedStorage(),
-      run: async (s) => {
-        for (let i = 0; i < 1000; i++) if ((await s.list({ prefix: prefixes[i % 100], limit: 100 })).size !== 100) throw new Error("list size")
-      }
+      run: prefixListsOurs
     },
     raw: {
       setup: () => reopenedRaw(),
-      run: (db) => {
-        const range = "FROM kv WHERE key >= ? AND key < ? ORDER BY key LIMIT ?"
-        const ks = db.prepare(`SELECT key ${range}`).pluck()
-        const vs = db.prepare(`SELECT value ${range}`).pluck()
-        for (let i = 0; i < 1000; i++) {
-          const p = prefixes[i % 100]
-          if (rawList(ks, vs, [p, prefixEnd(p), 100]).size !== 100) throw new Error("list size")
-        }
-      }
+      run: prefixListsRaw
     }
   },
   {
