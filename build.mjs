@@ -111,6 +111,19 @@ const yogaWithoutFetch = {
   }
 }
 /**
+ * Ink drawn on the terminal even where `CI` is set. Ink reads is-in-ci once at load and, in CI,
+ * writes nothing until the app exits (the last frame only): a TUI opened in a terminal of a CI
+ * runner, or by a user whose shell exports CI=true, stayed blank. edgectl opens the TUI only when
+ * stdin and stdout are terminals (src/cli/commands/tui.ts), so the question is answered already.
+ */
+const inkOnTerminalInCi = {
+  name: "ink-on-terminal-in-ci",
+  setup(b) {
+    b.onResolve({ filter: /^is-in-ci$/ }, (a) => ({ path: a.path, namespace: "ink-on-terminal-in-ci" }))
+    b.onLoad({ filter: /.*/, namespace: "ink-on-terminal-in-ci" }, () => ({ contents: "export default false\n", loader: "js" }))
+  }
+}
+/**
  * Effect's packages by module, never by index, in edgectl's own sources: `import * as Effect from
  * "effect/Effect"`, not `import { Effect } from "effect"`. esbuild splits chunks by file: a chunk
  * that imports a package's index reaches every module of it that any other chunk uses, so one
@@ -149,7 +162,7 @@ await build({
   format: "esm",
   splitting: true,
   external: ["better-sqlite3", "esbuild"],
-  plugins: [modulesNotIndexes, configFileStub, fastCheckStub, yogaWithoutFetch],
+  plugins: [modulesNotIndexes, configFileStub, fastCheckStub, yogaWithoutFetch, inkOnTerminalInCi],
   banner: { js: requireBanner }
 })
 
@@ -167,7 +180,7 @@ try {
     splitting: true,
     minify: false,
     external: ["better-sqlite3", "esbuild"],
-    plugins: [modulesNotIndexes, configFileStub, fastCheckStub, yogaWithoutFetch, inkWithoutTopLevelAwait],
+    plugins: [modulesNotIndexes, configFileStub, fastCheckStub, yogaWithoutFetch, inkOnTerminalInCi, inkWithoutTopLevelAwait],
     banner: { js: requireBanner }
   })
 

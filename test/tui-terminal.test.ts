@@ -2,7 +2,7 @@
  * The TUI as users start it: the built launcher (bin/edgectl.cjs) in a real pseudo-terminal (made by
  * util-linux `script`), through the CommonJS script and its code cache. Covers what the component
  * tests cannot: the build's rewrite of Ink's top-level awaits (build.mjs: inkWithoutTopLevelAwait)
- * and the TUI's own code cache.
+ * and the TUI's own code cache, and Ink drawing in a terminal where CI is set (inkOnTerminalInCi).
  */
 import { spawn } from "node:child_process"
 import * as fs from "node:fs"
@@ -15,7 +15,8 @@ const runTui = (dir: string, cacheHome: string, steps: ReadonlyArray<{ readonly 
   new Promise<{ status: number | null; screen: string }>((resolve, reject) => {
     const command = `stty cols 110 rows 35; exec ${JSON.stringify(process.execPath)} ${JSON.stringify(bin)} tui --persist-to ${JSON.stringify(dir)}`
     const child = spawn("script", ["-qfec", command, "/dev/null"], {
-      env: { ...process.env, XDG_CACHE_HOME: cacheHome, NO_COLOR: "1", TERM: "xterm-256color" },
+      // CI set as on a CI runner: Ink would draw nothing until exit (build.mjs: inkOnTerminalInCi).
+      env: { ...process.env, XDG_CACHE_HOME: cacheHome, NO_COLOR: "1", TERM: "xterm-256color", CI: "true" },
       stdio: ["pipe", "pipe", "pipe"]
     })
     let screen = ""
