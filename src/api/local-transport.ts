@@ -37,7 +37,7 @@ import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import { envelopeErrors } from "../server/errors.js"
 import { loadPart, type PartName, partOf, type PlatformServices } from "../server/parts.js"
-import { LocalKvOptions, platformServices, storeFile, withHttpSettings } from "../server/platform.js"
+import { LocalKvOptions, platformServices, storeFile, untracedEffect, withHttpSettings } from "../server/platform.js"
 
 const encoder = new TextEncoder()
 const decoder = new TextDecoder()
@@ -269,7 +269,8 @@ export const makeLocalHandler = (file: string): { readonly handle: Handle; reado
       const layer = withHttpSettings(Layer.mergeAll(part, HttpApiBuilder.Router.Live, HttpApiBuilder.Middleware.layer)).pipe(
         Layer.provideMerge(Layer.succeedContext(context))
       )
-      const runtime = yield* Layer.toRuntime(layer)
+      // The requests' fibers run on this runtime: untraced, as `edgectl serve`'s (platform.ts).
+      const runtime = yield* untracedEffect(Layer.toRuntime(layer))
       const app = yield* Effect.provide(HttpApiBuilder.httpApp, runtime)
       const handled = HttpApp.toHandled(
         app,

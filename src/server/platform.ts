@@ -8,6 +8,7 @@ import * as HttpMiddleware from "@effect/platform/HttpMiddleware"
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServer from "@effect/platform/HttpServer"
 import * as Context from "effect/Context"
+import type * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as path from "node:path"
 import { BulkMaxEntries } from "../kv/limits.js"
@@ -60,8 +61,19 @@ export const platformServices = (file: string, seed: Db.Seed | Db.LazySeed = dem
 /** The platform's HTTP settings around a layer that builds (part of) the API. */
 export const withHttpSettings = <A, E, R>(layer: Layer.Layer<A, E, R>) =>
   layer.pipe(
-    HttpMiddleware.withTracerDisabledWhen(() => true),
     // A KV key is up to 512 bytes, 1,536 characters once percent-encoded in the path; the router
     // refuses longer path parameters (its default is 100), which would answer "no route".
     Layer.provideMerge(HttpRouter.setRouterConfig({ maxParamLength: 2048 }))
   )
+
+/**
+ * The platform's requests are not traced: nothing collects its spans, and the tracer that every
+ * served app gets (HttpApp.toHandled) parses the URL, redacts the headers and records a span with a
+ * dozen attributes per request. Its setting is a fiber ref read by each request's fiber, so it is set
+ * where those fibers get their runtime: around `HttpApiBuilder.serve` (serve.ts) and around the
+ * local transport's `Layer.toRuntime` (local-transport.ts). Around a layer of the API it would end
+ * with that layer's build.
+ */
+export const untracedLayer = <A, E, R>(layer: Layer.Layer<A, E, R>) => HttpMiddleware.withTracerDisabledWhen(layer, () => true)
+/** As `untracedLayer`, around an effect (one that captures a runtime for requests). */
+export const untracedEffect = <A, E, R>(effect: Effect.Effect<A, E, R>) => HttpMiddleware.withTracerDisabledWhenEffect(effect, () => true)

@@ -8,6 +8,7 @@ import { BasePath } from "../api/contract-core.js"
 import { PlatformLive, storeFile } from "./app.js"
 import type { PlatformClock } from "./clock.js"
 import { envelopeErrors } from "./errors.js"
+import { untracedLayer } from "./platform.js"
 
 export interface ServeOptions {
   readonly host: string
@@ -30,6 +31,8 @@ export const serve = (o: ServeOptions) =>
   Effect.gen(function* () {
     const server = createServer()
     const layer = HttpApiBuilder.serve(envelopeErrors).pipe(
+      // Each request's fiber runs on the runtime this layer captures while it builds.
+      untracedLayer,
       Layer.provide(PlatformLive(storeFile(o.stateDir), undefined, { clock: o.clock })),
       Layer.provide(NodeHttpServer.layer(() => server, { host: o.host, port: o.port }))
     )
