@@ -17,7 +17,7 @@ import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { root, bin, resultsDir, argv, opt, median, round, log, table } from "./lib.mjs"
+import { root, bin, resultsDir, argv, opt, median, round, log, table, instructions, instructionRatio } from "./lib.mjs"
 
 const quick = argv.includes("--quick")
 const keep = argv.includes("--keep")
@@ -106,6 +106,10 @@ log(`cold kv key get: ${runs} interleaved runs`)
 const get = interleaved(kv("key", "get", "cold", "--namespace-id", "bench-get"), runs)
 if (get.stdout !== "x".repeat(100)) throw new Error(`kv key get printed ${JSON.stringify(get.stdout.slice(0, 80))}`)
 results.coldGet = { ...get, stdout: undefined, target: 2.5 }
+const nodeInstructions = instructions(["-e", "0"], env, work)
+if (nodeInstructions !== undefined) {
+  results.coldGet.instructions = { node: nodeInstructions, edgectl: instructions(kv("key", "get", "cold", "--namespace-id", "bench-get"), env, work) }
+}
 
 // For reference, the same machine at the same moment: the CLI starting without the platform, and a
 // foundation command on the same in-process path (local transport + HttpApi app).
@@ -185,6 +189,8 @@ results.inProcess = {
 const met = (ok) => (ok ? "met" : "MISSED")
 const r = results
 console.log(`\nedgectl kv bench: node ${r.node}, ${r.cpus} cpu (${r.cpuModel}), local store (in-process platform)`)
+const getIns = r.coldGet.instructions
+if (getIns !== undefined) console.log(`\ninstructions (callgrind): kv key get (cold) ${instructionRatio(getIns.edgectl, getIns.node)} node -e 0's`)
 table("whole processes, local store (ms)", ["command", "median", "vs node -e 0", "target", "wrangler 4"], [
   ["node -e 0", r.coldGet.nodeMs, "1.00x", "", ""],
   ["kv key get (cold)", r.coldGet.ms, `${r.coldGet.ratio.toFixed(2)}x`, `< 2.5x: ${met(r.coldGet.ratio < 2.5)}`, "1,350"],

@@ -32,6 +32,30 @@ export const runOnce = (args, env) => {
   return { ms, stdout: String(r.stdout) }
 }
 
+let valgrind
+/**
+ * Instructions one `node ARGS` child executes, counted by valgrind's callgrind (`undefined` where
+ * valgrind is not installed, or with EDGECTL_BENCH_INSTRUCTIONS=0). Unlike wall time it is the same
+ * on a busy machine (within ~1%), so a start-up change shows in it when the timings' noise hides
+ * it; it leaves out waiting and I/O. ~15 s per run.
+ */
+export const instructions = (args, env, cwd = undefined) => {
+  valgrind ??= process.env.EDGECTL_BENCH_INSTRUCTIONS !== "0" && spawnSync("valgrind", ["--version"]).status === 0
+  if (!valgrind) return undefined
+  const r = spawnSync("valgrind", ["--tool=callgrind", "--callgrind-out-file=/dev/null", process.execPath, ...args], {
+    env,
+    cwd,
+    stdio: ["ignore", "ignore", "pipe"],
+    timeout: 300_000,
+    maxBuffer: 64 << 20
+  })
+  const collected = /Collected : (\d+)/.exec(String(r.stderr))
+  if (r.status !== 0 || !collected) throw new Error(`valgrind node ${args.join(" ")} exited ${r.status ?? r.signal}: ${String(r.stderr).trim().slice(-500)}`)
+  return Number(collected[1])
+}
+/** `edgectl`'s instructions over `node -e 0`'s, as "2.09x" (or "" without valgrind). */
+export const instructionRatio = (edgectl, node) => (edgectl === undefined || node === undefined ? "" : `${(edgectl / node).toFixed(2)}x`)
+
 /** An aligned table on stdout: the first column left, the others right. */
 export const table = (title, head, rows) => {
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)))
@@ -44,8 +68,8 @@ export const table = (title, head, rows) => {
 
 /**
  * Cold start of whole commands against a bare `node -e 0`: one warm-up run each (page cache, V8
- * code cache), then `runs` interleaved rounds; medians and ratios. `argsOf` gives a command's
- * node arguments.
+ * code cache), then `runs` interleaved rounds; medians and ratios; and each one's instructions
+ * (`instructions`). `argsOf` gives a command's node arguments.
  */
 export const coldStart = (commands, { runs, env, argsOf, target = 2.5 }) => {
   for (const [, args] of commands) runOnce(argsOf(args), env)
@@ -56,9 +80,16 @@ export const coldStart = (commands, { runs, env, argsOf, target = 2.5 }) => {
     node.push(runOnce(["-e", "0"], env).ms)
     commands.forEach(([, args], j) => samples[j].push(runOnce(argsOf(args), env).ms))
   }
+  const nodeInstructions = instructions(["-e", "0"], env)
   return {
     nodeMs: round(median(node)),
+    nodeInstructions,
     target,
-    commands: commands.map(([name], j) => ({ command: `edgectl ${name}`, ms: round(median(samples[j])), ratio: round(median(samples[j]) / median(node), 2) }))
+    commands: commands.map(([name, args], j) => ({
+      command: `edgectl ${name}`,
+      ms: round(median(samples[j])),
+      ratio: round(median(samples[j]) / median(node), 2),
+      instructions: nodeInstructions === undefined ? undefined : instructions(argsOf(args), env)
+    }))
   }
 }

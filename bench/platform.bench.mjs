@@ -2,6 +2,7 @@
 //
 //   1. cold start of `edgectl zones list --json` (local mode, existing state dir, after a warm-up
 //      run) against a bare `node -e 0`: medians of interleaved runs, and the ratio (target < 2.5x);
+//      and, where valgrind is installed, the instructions each executes (repeatable on a busy machine);
 //   2. req/s of GET /zones/:id and GET /zones/:id/dns_records?per_page=100 against
 //      `edgectl serve --port 0 --json` and against bench/bare-server.mjs (bare node:http, same
 //      SQLite file, same bytes), autocannon with 10 connections on 127.0.0.1;
@@ -23,7 +24,7 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import * as readline from "node:readline"
-import { root, bin, resultsDir, argv, opt, median, round, log, table, runOnce } from "./lib.mjs"
+import { root, bin, resultsDir, argv, opt, median, round, log, table, runOnce, instructions, instructionRatio } from "./lib.mjs"
 
 // ---------------------------------------------------------------------------------------------
 // Options
@@ -178,6 +179,7 @@ if (only.has("cold")) {
   }
   const help = []
   for (let i = 0; i < Math.min(runs, 5); i++) help.push(runOnce([bin, "--help"], env).ms)
+  const nodeInstructions = instructions(["-e", "0"], env)
   results.coldStart = {
     command: `edgectl zones list --json --persist-to DIR (${zoneCount} zones)`,
     nodeMs: round(median(bare)),
@@ -188,7 +190,8 @@ if (only.has("cold")) {
     withoutCodeCacheMs: round(median(noCache)),
     helpMs: round(median(help)),
     firstUseMs: round(firstUse.ms),
-    samples: { node: bare.map((x) => round(x)), edgectl: cli.map((x) => round(x)) }
+    samples: { node: bare.map((x) => round(x)), edgectl: cli.map((x) => round(x)) },
+    instructions: nodeInstructions === undefined ? undefined : { node: nodeInstructions, edgectl: instructions(args, env), help: instructions([bin, "--help"], env) }
   }
 }
 
@@ -285,13 +288,15 @@ if (only.has("tui")) {
 console.log(`\nedgectl bench: node ${results.node}, ${results.cpus} cpu (${results.cpuModel}), loopback only`)
 if (results.coldStart) {
   const c = results.coldStart
-  table(`cold start, median of ${runs} interleaved runs (ms)`, ["command", "median", "min", "vs node -e 0"], [
-    ["node -e 0", c.nodeMs, round(Math.min(...c.samples.node)), "1.00x"],
-    ["edgectl zones list --json", c.edgectlMs, c.edgectlMinMs, `${c.ratio.toFixed(2)}x ${c.ratio < c.target ? "(target < 2.5x: met)" : "(target < 2.5x: MISSED)"}`],
-    ["  same, code cache off", c.withoutCodeCacheMs, "", `${(c.withoutCodeCacheMs / c.nodeMs).toFixed(2)}x`],
-    ["edgectl --help", c.helpMs, "", `${(c.helpMs / c.nodeMs).toFixed(2)}x`],
-    ["first use (creates the store)", c.firstUseMs, "", `${(c.firstUseMs / c.nodeMs).toFixed(2)}x`]
+  const ins = c.instructions
+  table(`cold start, median of ${runs} interleaved runs (ms); instructions (callgrind)`, ["command", "median", "min", "vs node -e 0", "instructions vs node -e 0"], [
+    ["node -e 0", c.nodeMs, round(Math.min(...c.samples.node)), "1.00x", instructionRatio(ins?.node, ins?.node)],
+    ["edgectl zones list --json", c.edgectlMs, c.edgectlMinMs, `${c.ratio.toFixed(2)}x ${c.ratio < c.target ? "(target < 2.5x: met)" : "(target < 2.5x: MISSED)"}`, instructionRatio(ins?.edgectl, ins?.node)],
+    ["  same, code cache off", c.withoutCodeCacheMs, "", `${(c.withoutCodeCacheMs / c.nodeMs).toFixed(2)}x`, ""],
+    ["edgectl --help", c.helpMs, "", `${(c.helpMs / c.nodeMs).toFixed(2)}x`, instructionRatio(ins?.help, ins?.node)],
+    ["first use (creates the store)", c.firstUseMs, "", `${(c.firstUseMs / c.nodeMs).toFixed(2)}x`, ""]
   ])
+  if (ins !== undefined) console.log(`instructions: node -e 0 ${(ins.node / 1e6).toFixed(0)} M, edgectl zones list --json ${(ins.edgectl / 1e6).toFixed(0)} M`)
 }
 const servedRows = (list) =>
   list.map((r) => [
