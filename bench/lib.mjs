@@ -35,8 +35,9 @@ export const runOnce = (args, env) => {
 let valgrind
 /**
  * Instructions one `node ARGS` child executes, counted by valgrind's callgrind (`undefined` where
- * valgrind is not installed, or with EDGECTL_BENCH_INSTRUCTIONS=0). Unlike wall time it is the same
- * on a busy machine (within ~1%), so a start-up change shows in it when the timings' noise hides
+ * valgrind is not installed, or with EDGECTL_BENCH_INSTRUCTIONS=0). Unlike wall time it hardly
+ * moves on a busy machine (seen: `node -e 0` within 0.2%, a cold `zones list` within 2%, where the
+ * timings' ratio moves by 0.4x), so a start-up change shows in it when the timings' noise hides
  * it; it leaves out waiting and I/O. ~15 s per run.
  */
 export const instructions = (args, env, cwd = undefined) => {
