@@ -15,7 +15,7 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { pathToFileURL } from "node:url"
-import { root, bin, resultsDir, argv, opt, median, round, log, table, runOnce, coldStart, instructionRatio } from "./lib.mjs"
+import { root, bin, resultsDir, argv, opt, median, round, log, table, runOnce, coldStart, coldStartTable } from "./lib.mjs"
 
 const quick = argv.includes("--quick")
 const only = new Set((opt("only") ?? "cold,decide").split(","))
@@ -102,18 +102,7 @@ if (only.has("decide")) {
 }
 
 console.log(`\nedgectl firewall bench: node ${results.node}, ${results.cpus} cpu (${results.cpuModel})`)
-if (results.coldStart) {
-  const c = results.coldStart
-  table(`cold start, median of ${runs} interleaved runs (ms); instructions (callgrind)`, ["command", "median", "vs node -e 0", "instructions vs node -e 0"], [
-    ["node -e 0", c.nodeMs, "1.00x", instructionRatio(c.nodeInstructions, c.nodeInstructions)],
-    ...c.commands.map((x) => [
-      x.command,
-      x.ms,
-      `${x.ratio.toFixed(2)}x ${x.ratio < c.target ? "(target < 2.5x: met)" : "(target < 2.5x: MISSED)"}`,
-      instructionRatio(x.instructions, c.nodeInstructions)
-    ])
-  ])
-}
+if (results.coldStart) coldStartTable(results.coldStart, runs)
 if (results.decide) {
   const d = results.decide
   table("decision over a zone's rules (compiled once)", ["rules", "compile ms", "ns/decision", "decisions/s"], [

@@ -94,3 +94,15 @@ export const coldStart = (commands, { runs, env, argsOf, target = 2.5 }) => {
     }))
   }
 }
+
+/** The table of `coldStart`'s figures. */
+export const coldStartTable = (c, runs) =>
+  table(`cold start, median of ${runs} interleaved runs (ms); instructions (callgrind)`, ["command", "median", "vs node -e 0", "instructions vs node -e 0"], [
+    ["node -e 0", c.nodeMs, "1.00x", instructionRatio(c.nodeInstructions, c.nodeInstructions)],
+    ...c.commands.map((x) => [
+      x.command,
+      x.ms,
+      `${x.ratio.toFixed(2)}x ${x.ratio < c.target ? `(target < ${c.target}x: met)` : `(target < ${c.target}x: MISSED)`}`,
+      instructionRatio(x.instructions, c.nodeInstructions)
+    ])
+  ])
