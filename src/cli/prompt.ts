@@ -3,6 +3,7 @@
  * nothing is asked: the default is taken, and a question without a default is refused.
  */
 import * as Effect from "effect/Effect"
+import { nodeReadline } from "../lazy-builtins.js"
 
 export type Confirmation = "yes" | "no" | "refused"
 
@@ -21,8 +22,8 @@ const terminal = (): PromptIo => ({
 
 /** Asks questions on one readline; undefined when the input ends (ctrl+d) before an answer. */
 const asker = (io: PromptIo) => {
-  // node:readline on first use: most runs of the commands that can prompt never do.
-  const rl = process.getBuiltinModule("node:readline").createInterface({ input: io.input, output: io.output, terminal: io.output === process.stderr })
+  // Most runs of the commands that can prompt never do.
+  const rl = nodeReadline().createInterface({ input: io.input, output: io.output, terminal: io.output === process.stderr })
   const lines: Array<string> = []
   let waiting: ((line: string | undefined) => void) | undefined
   let closed = false

@@ -10,6 +10,7 @@
  * Inputs are validated by the callers (src/kv/validate.ts): the engine only stores.
  */
 import type Database from "better-sqlite3"
+import { nodeCrypto } from "../lazy-builtins.js"
 import { stmt } from "../store/query.js"
 import type { WriteEntry } from "./validate.js"
 
@@ -44,8 +45,8 @@ const toNamespace = (r: Row): NamespaceRow => ({
   implicit: r.implicit === 1
 })
 
-/** A new namespace id: 32 hex characters, like the platform's (node:crypto loads on first use: ~4 ms that reading a key does not need). */
-export const newNamespaceId = () => process.getBuiltinModule("node:crypto").randomUUID().replace(/-/g, "")
+/** A new namespace id: 32 hex characters, like the platform's. */
+export const newNamespaceId = () => nodeCrypto().randomUUID().replace(/-/g, "")
 
 // ---------------------------------------------------------------------------------------------
 // Namespaces

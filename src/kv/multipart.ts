@@ -3,6 +3,7 @@
  * and a `metadata` field, without loading Node's fetch implementation (10-20 ms at start-up) for
  * one form in a short-lived command.
  */
+import { nodeCrypto } from "../lazy-builtins.js"
 
 export interface FormPart {
   readonly name: string
@@ -15,7 +16,7 @@ export interface FormPart {
 const quote = (s: string) => s.replace(/"/g, "%22").replace(/\r/g, "%0D").replace(/\n/g, "%0A")
 
 export const multipartForm = (parts: ReadonlyArray<FormPart>): { readonly bytes: Uint8Array; readonly contentType: string } => {
-  const boundary = `----edgectl${process.getBuiltinModule("node:crypto").randomBytes(12).toString("hex")}`
+  const boundary = `----edgectl${nodeCrypto().randomBytes(12).toString("hex")}`
   const chunks: Array<Buffer> = []
   for (const p of parts) {
     let head = `--${boundary}\r\nContent-Disposition: form-data; name="${quote(p.name)}"`

@@ -1,9 +1,7 @@
 // Object ids and the on-disk layout of objects' state under --persist-to.
 import * as fs from "node:fs"
 import * as path from "node:path"
-
-/** node:crypto on first use: loading it costs ~4 ms, and opening storage never needs it. */
-const crypto = () => process.getBuiltinModule("node:crypto")
+import { nodeCrypto } from "../lazy-builtins.js"
 
 export const DEFAULT_PERSIST_TO = path.join(".edgectl", "state")
 const ID = /^[0-9a-f]{64}$/
@@ -22,14 +20,14 @@ export class ObjectId {
 }
 
 export const idFromName = (className: string, name: string): ObjectId =>
-  new ObjectId(crypto().createHash("sha256").update(`${className}\u0000${name}`).digest("hex"), name)
+  new ObjectId(nodeCrypto().createHash("sha256").update(`${className}\u0000${name}`).digest("hex"), name)
 
 export const idFromString = (hex: string): ObjectId => {
   if (!ID.test(hex)) throw new TypeError(`idFromString(): an object id is 64 lowercase hex digits, got ${JSON.stringify(hex)} (${hex.length} characters)`)
   return new ObjectId(hex)
 }
 
-export const newUniqueId = (): ObjectId => new ObjectId(crypto().randomBytes(32).toString("hex"))
+export const newUniqueId = (): ObjectId => new ObjectId(nodeCrypto().randomBytes(32).toString("hex"))
 
 // `<name or 64-hex id>` as the CLI takes it.
 export const resolveId = (className: string, nameOrId: string): ObjectId =>

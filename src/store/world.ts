@@ -2,6 +2,8 @@
  * Expands a world definition (fixtures/world.json) into rows, deterministically: the same
  * definition always gives the same ids, records and certificates, so tests and docs can name them.
  */
+import { nodeCrypto } from "../lazy-builtins.js"
+
 export interface ZoneDef {
   readonly name: string
   readonly status?: string
@@ -29,8 +31,7 @@ export interface WorldDef {
   readonly invites: ReadonlyArray<{ readonly account: string; readonly invited_by: string; readonly roles: ReadonlyArray<string> }>
 }
 
-/** node:crypto on first use: loading it costs ~4 ms, and most commands never hash anything. */
-const createHash = (algorithm: string) => process.getBuiltinModule("node:crypto").createHash(algorithm)
+const createHash = (algorithm: string) => nodeCrypto().createHash(algorithm)
 
 /** A 32-hex id derived from a name, like the platform's ids. */
 export const hexId = (...parts: ReadonlyArray<string | number>) =>
