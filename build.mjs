@@ -152,6 +152,8 @@ const common = {
   alias: { "react-devtools-core": "./src/stubs/react-devtools-core.js", "jsonc-parser": "./node_modules/jsonc-parser/lib/esm/main.js" },
   logLevel: "warning"
 }
+/** What both ESM builds of the sources apply (the CommonJS script adds inkWithoutTopLevelAwait). */
+const sourcePlugins = [modulesNotIndexes, configFileStub, fastCheckStub, yogaWithoutFetch, inkOnTerminalInCi]
 const requireBanner = "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);"
 
 // The ESM build that ships (TUI path).
@@ -162,7 +164,7 @@ await build({
   format: "esm",
   splitting: true,
   external: ["better-sqlite3", "esbuild"],
-  plugins: [modulesNotIndexes, configFileStub, fastCheckStub, yogaWithoutFetch, inkOnTerminalInCi],
+  plugins: sourcePlugins,
   banner: { js: requireBanner }
 })
 
@@ -180,7 +182,7 @@ try {
     splitting: true,
     minify: false,
     external: ["better-sqlite3", "esbuild"],
-    plugins: [modulesNotIndexes, configFileStub, fastCheckStub, yogaWithoutFetch, inkOnTerminalInCi, inkWithoutTopLevelAwait],
+    plugins: [...sourcePlugins, inkWithoutTopLevelAwait],
     banner: { js: requireBanner }
   })
 
