@@ -1,0 +1,158 @@
+/**
+ * The TUI as a person runs it: the built launcher in a real pseudo-terminal (util-linux `script`),
+ * its output fed to a headless xterm, so a test reads the screen a user would see (cursor moves,
+ * partial redraws and the alternate screen applied) rather than the raw byte stream.
+ *
+ * `write` sends its bytes in one write: the TUI reads them in one chunk, as it gets a paste, a fast
+ * key repeat or keys over a laggy link. `type` sends one key per write, as a person types.
+ */
+import { Terminal } from "@xterm/headless"
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process"
+import { bin, tempDir } from "../helpers-cli.js"
+
+export const PtyKeys = {
+  up: "\u001b[A",
+  down: "\u001b[B",
+  right: "\u001b[C",
+  left: "\u001b[D",
+  home: "\u001b[H",
+  end: "\u001b[F",
+  pageUp: "\u001b[5~",
+  pageDown: "\u001b[6~",
+  delete: "\u001b[3~",
+  enter: "\r",
+  escape: "\u001b",
+  tab: "\t",
+  backspace: "\u007f",
+  ctrlA: "\u0001",
+  ctrlC: "\u0003",
+  ctrlE: "\u0005",
+  ctrlU: "\u0015",
+  ctrlW: "\u0017"
+} as const
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+export interface PtyOptions {
+  readonly columns: number
+  readonly rows: number
+  /** The platform's state directory (a fresh temp dir when not given). */
+  readonly persistTo?: string
+  /** Arguments after `tui` (default: `--persist-to DIR`). */
+  readonly args?: ReadonlyArray<string>
+  readonly env?: Record<string, string | undefined>
+  readonly cwd?: string
+}
+
+export class PtyTui {
+  readonly persistTo: string
+  private readonly term: Terminal
+  private readonly child: ChildProcessWithoutNullStreams
+  private pending = Promise.resolve()
+  private exited: number | null | undefined = undefined
+  /** Everything the TUI wrote, as bytes decoded to text. */
+  raw = ""
+
+  private constructor(options: PtyOptions) {
+    this.persistTo = options.persistTo ?? tempDir("edgectl-pty-")
+    this.term = new Terminal({ cols: options.columns, rows: options.rows, allowProposedApi: true, scrollback: 0 })
+    const args = options.args ?? ["--persist-to", this.persistTo]
+    const command = `stty cols ${options.columns} rows ${options.rows}; exec ${[process.execPath, bin, "tui", ...args].map((a) => JSON.stringify(a)).join(" ")}`
+    const env: Record<string, string | undefined> = {
+      ...process.env,
+      XDG_CACHE_HOME: tempDir("edgectl-pty-cache-"),
+      TERM: "xterm-256color",
+      // As on a CI runner (Ink would draw nothing until exit without build.mjs's inkOnTerminalInCi).
+      CI: "true",
+      ...options.env
+    }
+    for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k]
+    this.child = spawn("script", ["-qfec", command, "/dev/null"], {
+      env: env as NodeJS.ProcessEnv,
+      cwd: options.cwd ?? this.persistTo,
+      stdio: ["pipe", "pipe", "pipe"]
+    })
+    this.child.stdout.on("data", (d: Buffer) => {
+      const text = d.toString("utf8")
+      this.raw += text
+      this.pending = this.pending.then(() => new Promise<void>((resolve) => this.term.write(text, resolve)))
+    })
+    this.child.on("exit", (code) => (this.exited = code))
+  }
+
+  /** Starts the TUI and waits for its first screen to show `ready` (default: the zone list). */
+  static async start(options: PtyOptions & { readonly ready?: string }): Promise<PtyTui> {
+    const tui = new PtyTui(options)
+    await tui.waitFor(options.ready ?? "acme-api.com")
+    return tui
+  }
+
+  /** The screen as text, one line per row, trailing spaces trimmed. */
+  screen(): string {
+    const buffer = this.term.buffer.active
+    const lines: Array<string> = []
+    for (let y = 0; y < this.term.rows; y++) lines.push(buffer.getLine(buffer.viewportY + y)?.translateToString(true) ?? "")
+    return lines.join("\n")
+  }
+
+  /** The screen's rows as drawn, each exactly as wide as the terminal (for checking what fits). */
+  lines(): ReadonlyArray<string> {
+    return this.screen().split("\n")
+  }
+
+  /** Sends the bytes in one write (one read on the TUI's side). */
+  write(bytes: string): void {
+    this.child.stdin.write(bytes)
+  }
+
+  /** Sends each key in its own write, a little apart, as a person types. */
+  async type(keys: ReadonlyArray<string> | string, gapMs = 40): Promise<void> {
+    for (const key of typeof keys === "string" ? [...keys] : keys) {
+      this.write(key)
+      await sleep(gapMs)
+    }
+  }
+
+  /** Waits until the screen shows `what` (text, or a check of the screen). */
+  async waitFor(what: string | RegExp | ((screen: string) => boolean), timeoutMs = 20_000): Promise<string> {
+    const check = typeof what === "string" ? (s: string) => s.includes(what) : what instanceof RegExp ? (s: string) => what.test(s) : what
+    const deadline = Date.now() + timeoutMs
+    for (;;) {
+      await this.pending
+      const screen = this.screen()
+      if (check(screen)) return screen
+      if (this.exited !== undefined) throw new Error(`the TUI exited (${this.exited}) before showing ${String(what)}; last screen:\n${screen}`)
+      if (Date.now() > deadline) throw new Error(`the TUI did not show ${String(what)} within ${timeoutMs} ms; it showed:\n${screen}`)
+      await sleep(20)
+    }
+  }
+
+  /** Waits until the screen has not changed for `quietMs` (the TUI has handled what it was sent). */
+  async settle(quietMs = 250, timeoutMs = 10_000): Promise<string> {
+    const deadline = Date.now() + timeoutMs
+    let last = this.screen()
+    let since = Date.now()
+    while (Date.now() < deadline) {
+      await sleep(25)
+      await this.pending
+      const now = this.screen()
+      if (now !== last) {
+        last = now
+        since = Date.now()
+      } else if (Date.now() - since >= quietMs) return now
+    }
+    return last
+  }
+
+  /** Quits with ctrl+c and resolves with the exit code; kills it if it does not exit. */
+  async close(): Promise<number | null> {
+    if (this.exited === undefined) {
+      this.write(PtyKeys.ctrlC)
+      const deadline = Date.now() + 5_000
+      while (this.exited === undefined && Date.now() < deadline) await sleep(20)
+      if (this.exited === undefined) this.child.kill("SIGKILL")
+    }
+    this.term.dispose()
+    return this.exited ?? null
+  }
+}
