@@ -1,17 +1,16 @@
 /**
- * Bulk files (`kv bulk put` / `kv bulk delete`): a JSON array of entries, or of keys (strings or
- * `{name}`). A file is read twice, streaming: first every entry is checked (nothing is sent until
- * the whole file is valid, so an invalid file changes nothing), then it is cut into request bodies
- * of at most `maxEntries` entries and `maxBytes` bytes, each entry sent as it was written.
+ * Bulk files (`kv bulk put|get|delete`): a JSON array of entries, or of keys (strings or `{name}`).
+ * A file is read once (./bulk-source.ts: a pipe or `-` works as well as a regular file) and
+ * checked as it streams in: nothing is sent until the whole file is valid, so an invalid file
+ * changes nothing. The bytes read are then cut into request bodies of at most `maxEntries` entries
+ * and `maxBytes` bytes, each entry sent as it was written.
  */
-import * as fs from "node:fs"
+import { BulkMaxBytes } from "./limits.js"
 import { JsonArrayError, JsonArrayScanner, lineColumn, parseElement } from "./json-array.js"
-import { MaxReportedProblems } from "./problems.js"
+import { readOnce, type Spool } from "./bulk-source.js"
 import { checkEntry, checkKeyItem, type Problem } from "./validate.js"
 
 export type BulkKind = "entries" | "keys"
-
-const ChunkBytes = 4 << 20
 
 export interface UnknownProperty {
   readonly property: string
@@ -21,16 +20,23 @@ export interface UnknownProperty {
 }
 
 export interface CheckedFile {
+  /** The file as messages name it (`<stdin>` for `-`). */
   readonly file: string
   readonly size: number
   readonly count: number
-  /** The first problems (at most MaxReportedProblems) and how many there are in all. */
+  /** Every problem, in file order, and the number of entries that have one. */
   readonly problems: ReadonlyArray<Problem>
   readonly problemCount: number
+  readonly invalidEntries: number
   readonly unknown: ReadonlyArray<UnknownProperty>
   /** Every item is a plain key string (a keys file can then be sent as it is). */
   readonly plainKeys: boolean
+  /** The bytes that were checked: what is sent. */
+  readonly spool: Spool
 }
+
+/** How messages name a bulk file argument. */
+export const fileLabel = (file: string) => (file === "-" ? "<stdin>" : file)
 
 /** A file that cannot be read or is not a JSON array: where and why. */
 export class BulkFileError {
@@ -41,53 +47,30 @@ export class BulkFileError {
 const readError = (file: string, e: unknown) => {
   const code = (e as NodeJS.ErrnoException).code
   const why = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "it is a directory" : code === "EACCES" ? "permission denied" : String((e as Error).message)
-  return new BulkFileError(`cannot read ${file}: ${why}`)
+  return new BulkFileError(`cannot read ${fileLabel(file)}: ${why}`)
 }
 
-const syntaxError = (file: string, e: JsonArrayError) => {
-  const { line, column } = lineColumn(file, e.offset)
-  return new BulkFileError(`${file}:${line}:${column}: ${e.message}`)
-}
-
-/** Reads `file` chunk by chunk into `scanner`, calling `afterChunk` with the bytes read so far. */
-const feed = (file: string, scanner: JsonArrayScanner, afterChunk: (bytesRead: number) => void) => {
-  const fd = fs.openSync(file, "r")
-  let read = 0
-  try {
-    for (;;) {
-      const chunk = Buffer.allocUnsafe(ChunkBytes)
-      const n = fs.readSync(fd, chunk, 0, ChunkBytes, null)
-      if (n === 0) break
-      read += n
-      scanner.push(chunk.subarray(0, n))
-      afterChunk(read)
-    }
-  } finally {
-    fs.closeSync(fd)
-  }
-  scanner.end()
+const syntaxError = (label: string, bytes: Uint8Array, e: JsonArrayError) => {
+  const { line, column } = lineColumn(bytes, e.offset)
+  return new BulkFileError(`${label}:${line}:${column}: ${e.message}`)
 }
 
 /**
- * Pass 1: checks every item of the file (entries with `now` as the time of the write), without
- * keeping them. `onProgress` gets bytes read and the file size.
+ * Reads `file` once and checks every item (entries with `now` as the time of the write), keeping
+ * the bytes (up to `memoryLimit` in memory, the rest in a temp file) for `batches`, not the items.
+ * `onProgress` gets bytes read and the file size (the bytes read so far for a pipe). The caller
+ * releases `spool` once done with it.
  */
 export const checkFile = (
   file: string,
   kind: BulkKind,
   now: number,
-  onProgress?: (bytesRead: number, size: number, items: number) => void
+  onProgress?: (bytesRead: number, size: number, items: number) => void,
+  memoryLimit = BulkMaxBytes
 ): CheckedFile | BulkFileError => {
-  let size: number
-  try {
-    const st = fs.statSync(file)
-    if (st.isDirectory()) return new BulkFileError(`cannot read ${file}: it is a directory`)
-    size = st.size
-  } catch (e) {
-    return readError(file, e)
-  }
+  const label = fileLabel(file)
   const problems: Array<Problem> = []
-  let problemCount = 0
+  let invalidEntries = 0
   let plainKeys = true
   const unknown = new Map<string, { indexes: Array<number>; count: number }>()
   const check = (item: unknown, index: number) => {
@@ -95,15 +78,15 @@ export const checkFile = (
       if (typeof item !== "string") plainKeys = false
       const r = checkKeyItem(item, index)
       if ("field" in r) {
-        problemCount++
-        if (problems.length < MaxReportedProblems) problems.push(r)
+        invalidEntries++
+        problems.push(r)
       }
       return
     }
     const r = checkEntry(item, index, now, false)
     if (r.problems.length > 0) {
-      problemCount += r.problems.length
-      for (const p of r.problems) if (problems.length < MaxReportedProblems) problems.push(p)
+      invalidEntries++
+      for (const p of r.problems) problems.push(p)
     }
     for (const property of r.unknown) {
       const u = unknown.get(property) ?? { indexes: [], count: 0 }
@@ -136,21 +119,47 @@ export const checkFile = (
     offsets.push(offset)
     if (texts.length >= 1000) flush()
   })
+  let syntax: JsonArrayError | undefined
+  // Syntax errors stop the reading; the bytes read until then place the error.
+  const guard = (f: () => void) => {
+    try {
+      f()
+    } catch (e) {
+      if (!(e instanceof JsonArrayError)) throw e
+      syntax = e
+    }
+  }
+  let spool: Spool
   try {
-    feed(file, scanner, (read) => onProgress?.(read, size, scanner.elements))
-    flush()
+    spool = readOnce(file, memoryLimit, (piece, read, size) => {
+      guard(() => scanner.push(piece))
+      onProgress?.(read, size ?? read, scanner.elements)
+      return syntax === undefined
+    })
   } catch (e) {
-    if (e instanceof JsonArrayError) return syntaxError(file, e)
     return readError(file, e)
   }
+  if (syntax === undefined) {
+    guard(() => {
+      scanner.end()
+      flush()
+    })
+  }
+  if (syntax !== undefined) {
+    const e = syntaxError(label, spool.prefix(syntax.offset), syntax)
+    spool.release()
+    return e
+  }
   return {
-    file,
-    size,
+    file: label,
+    size: spool.bytes,
     count: scanner.elements,
     problems,
-    problemCount,
+    problemCount: problems.length,
+    invalidEntries,
     unknown: [...unknown].map(([property, u]) => ({ property, ...u })),
-    plainKeys
+    plainKeys,
+    spool
   }
 }
 
@@ -166,15 +175,15 @@ export interface BatchLimits {
 }
 
 /**
- * Pass 2: the request bodies of a checked file, in order, read as they are asked for. A file that
- * fits one body is sent as it is (its bytes, without a byte order mark).
+ * The request bodies of a checked file, in order, cut from the bytes that were checked as they are
+ * asked for. A file that fits one body is sent as it is (its bytes, without a byte order mark).
  */
 export function* batches(checked: CheckedFile, kind: BulkKind, limits: BatchLimits): Generator<Batch> {
   if (checked.count === 0) return
-  if (checked.count <= limits.maxEntries && checked.size <= limits.maxBytes && (kind === "entries" || checked.plainKeys)) {
-    const bytes = fs.readFileSync(checked.file)
-    const bom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf
-    yield { body: bom ? bytes.subarray(3) : bytes, count: checked.count }
+  const whole = checked.size <= limits.maxBytes ? checked.spool.whole() : undefined
+  if (whole !== undefined && checked.count <= limits.maxEntries && (kind === "entries" || checked.plainKeys)) {
+    const bom = whole.length >= 3 && whole[0] === 0xef && whole[1] === 0xbb && whole[2] === 0xbf
+    yield { body: bom ? whole.subarray(3) : whole, count: checked.count }
     return
   }
   const ready: Array<Batch> = []
@@ -193,19 +202,22 @@ export function* batches(checked: CheckedFile, kind: BulkKind, limits: BatchLimi
     texts.push(item)
     bytes += size
   })
-  const fd = fs.openSync(checked.file, "r")
-  try {
-    for (;;) {
-      const chunk = Buffer.allocUnsafe(ChunkBytes)
-      const n = fs.readSync(fd, chunk, 0, ChunkBytes, null)
-      if (n === 0) break
-      scanner.push(chunk.subarray(0, n))
-      while (ready.length > 0) yield ready.shift()!
-    }
-  } finally {
-    fs.closeSync(fd)
+  for (const block of checked.spool.read()) {
+    scanner.push(block)
+    while (ready.length > 0) yield ready.shift()!
   }
   scanner.end()
   flush()
   while (ready.length > 0) yield ready.shift()!
+}
+
+/** The keys of a checked keys file, each once, in the file's order (`kv bulk get`). */
+export const keysOf = (checked: CheckedFile): Array<string> => {
+  const keys = new Set<string>()
+  const scanner = new JsonArrayScanner((text, index, offset) => {
+    keys.add((checkKeyItem(parseElement(text, offset), index) as { key: string }).key)
+  })
+  for (const block of checked.spool.read()) scanner.push(block)
+  scanner.end()
+  return [...keys]
 }

@@ -7,14 +7,13 @@
 import type * as HttpClient from "@effect/platform/HttpClient"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
-import * as fs from "node:fs"
 import { call, callRaw, ClientConfig, paginate, paginateCursor } from "../api/client.js"
 import { Endpoints } from "../api/contract-core.js"
 import { KvEndpoints, type KvBulkAnswer } from "../api/contract-kv.js"
 import type { Account } from "../domain/account.js"
 import { InvalidInput, NotFound, V4ErrorClasses, type V4Error } from "../domain/errors.js"
 import type { KvKey, KvNamespace, KvValue } from "../domain/kv.js"
-import { batches, BulkFileError, checkFile, type BulkKind, type CheckedFile } from "../kv/bulk-file.js"
+import { batches, BulkFileError, checkFile, keysOf, type BulkKind, type CheckedFile } from "../kv/bulk-file.js"
 import { BulkGetMaxKeys, BulkMaxBytes } from "../kv/limits.js"
 import { multipartForm } from "../kv/multipart.js"
 import { problemsError } from "../kv/problems.js"
@@ -189,9 +188,7 @@ export interface BulkGotten {
  */
 export const bulkGetFile = (accountId: string, namespaceId: string, file: string, o: BulkOptions & { readonly withMetadata?: boolean } = {}) =>
   Effect.gen(function* () {
-    yield* checked(file, "keys", o, "nothing was read")
-    const items = JSON.parse(fs.readFileSync(file, "utf8")) as ReadonlyArray<string | { readonly name: string }>
-    const keys = [...new Set(items.map((i) => (typeof i === "string" ? i : i.name)))]
+    const keys = yield* withChecked(file, "keys", o, (f) => Effect.sync(() => keysOf(f)), "nothing was read")
     const out: Record<string, BulkGotten> = {}
     for (let at = 0; at < keys.length; at += BulkGetMaxKeys) {
       const chunk = keys.slice(at, at + BulkGetMaxKeys)
@@ -240,18 +237,29 @@ export interface BulkOutcome {
 const limitsFor = (target: "local" | "remote") =>
   target === "local" ? { maxEntries: Number.POSITIVE_INFINITY, maxBytes: BulkMaxBytes } : { maxEntries: 1000, maxBytes: BulkMaxBytes }
 
-/** `outcome` says what a refused file means: nothing written, deleted or read. */
+/**
+ * Reads and checks a bulk file (once). `outcome` says what a refused file means: nothing written,
+ * deleted or read. The refusal's `meta` carries every problem (`problems`, `count`,
+ * `invalid_entries`), not only the first ones the message shows.
+ */
 const checked = (file: string, kind: BulkKind, o: BulkOptions, outcome = kind === "keys" ? "nothing was deleted" : "nothing was written") =>
   Effect.gen(function* () {
     const r = checkFile(file, kind, nowSeconds(), (read, size) => o.onProgress?.({ phase: "checking", done: read, total: size, unit: "bytes" }))
     if (r instanceof BulkFileError) return yield* Effect.fail(new InvalidInput({ message: r.message }))
     if (r.problemCount > 0) {
+      r.spool.release()
       const e = problemsError(r.problems, outcome)
-      return yield* Effect.fail(new InvalidInput({ code: e.code, message: `${file}: ${e.message}`, meta: { ...(e.meta as object), count: r.problemCount } }))
+      return yield* Effect.fail(
+        new InvalidInput({ code: e.code, message: `${r.file}: ${e.message}`, meta: { problems: r.problems, count: r.problemCount, invalid_entries: r.invalidEntries } })
+      )
     }
     o.onChecked?.(r)
     return r
   })
+
+/** `use` of a checked file; its bytes are let go afterwards (a temp copy deleted). */
+const withChecked = <A, E, R>(file: string, kind: BulkKind, o: BulkOptions, use: (f: CheckedFile) => Effect.Effect<A, E, R>, outcome?: string) =>
+  Effect.acquireUseRelease(checked(file, kind, o, outcome), use, (f) => Effect.sync(() => f.spool.release()))
 
 /** The same error with another message. */
 const withMessage = (e: V4Error, message: string): V4Error => {
@@ -288,7 +296,7 @@ const sendAll = (
 
 /** `kv bulk put FILE`: checks the whole file, then writes it (PUT …/bulk). */
 export const bulkPutFile = (accountId: string, namespaceId: string, file: string, o: BulkOptions = {}) =>
-  Effect.flatMap(checked(file, "entries", o), (f) =>
+  withChecked(file, "entries", o, (f) =>
     sendAll(f, "entries", (body) => call(KvEndpoints.bulkPut, { path: nsPath(accountId, namespaceId), body: { bytes: body, contentType: "application/json" } }), o)
   )
 
@@ -298,9 +306,10 @@ export const bulkDeleteChecked = (accountId: string, namespaceId: string, file: 
 
 /** `kv bulk delete FILE`: checks the whole file, then deletes. */
 export const bulkDeleteFile = (accountId: string, namespaceId: string, file: string, o: BulkOptions = {}) =>
-  Effect.flatMap(checked(file, "keys", o), (f) => bulkDeleteChecked(accountId, namespaceId, f, o))
+  withChecked(file, "keys", o, (f) => bulkDeleteChecked(accountId, namespaceId, f, o))
 
-/** Checks a bulk file without writing anything: every problem, or what it holds. */
-export const checkBulkFile = (file: string, kind: BulkKind, o: BulkOptions = {}) => checked(file, kind, o)
+/** Checks a bulk file without writing anything: every problem, or what it holds (its bytes kept until the scope closes). */
+export const checkBulkFile = (file: string, kind: BulkKind, o: BulkOptions = {}) =>
+  Effect.acquireRelease(checked(file, kind, o), (f) => Effect.sync(() => f.spool.release()))
 
 export const collectKeys = (s: Stream.Stream<KvKey, V4Error, Env>) => Effect.map(Stream.runCollect(s), (c) => Array.from(c))

@@ -1,13 +1,14 @@
 /** What `edgectl kv bulk put|get|delete <FILE>` do (loaded when one of them runs). */
 import type * as HttpClient from "@effect/platform/HttpClient"
 import * as Effect from "effect/Effect"
-import type { CheckedFile } from "../../../kv/bulk-file.js"
+import { fileLabel, type CheckedFile } from "../../../kv/bulk-file.js"
 import * as Kv from "../../../services/kv.js"
 import { note, printJson, printLine } from "../../output.js"
 import { progressLine, type Progress } from "../../progress.js"
 import { confirm } from "../../prompt.js"
 import type { ClientConfig } from "../../../api/client.js"
-import type { V4Error } from "../../../domain/errors.js"
+import { InvalidInput, type V4Error } from "../../../domain/errors.js"
+import { problemsOf } from "../../../kv/problems.js"
 import type { ResolvedNamespace } from "../../project-config.js"
 import { type CliFailure, positional } from "../../run.js"
 import { chooseNamespace, ConfigReader, type KvRun, opt, runKv } from "./common.js"
@@ -16,12 +17,34 @@ import type { Parsed } from "./options.js"
 const plural = (n: number, one: string, many: string) => `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`
 
 /** wrangler warns about properties a bulk entry does not have; so do we, and they are ignored. */
-const warnUnknown = (file: string) => (checked: CheckedFile) => {
+const warnUnknown = (checked: CheckedFile) => {
   for (const u of checked.unknown) {
     const at = u.indexes.join(", ") + (u.count > u.indexes.length ? `, … (${u.count} entries)` : "")
-    note(`warning: ${file}: ${u.count === 1 ? "entry" : "entries"} ${at} ${u.count === 1 ? "has" : "have"} a property that is not part of a bulk entry (ignored): ${JSON.stringify(u.property)}`)
+    note(`warning: ${checked.file}: ${u.count === 1 ? "entry" : "entries"} ${at} ${u.count === 1 ? "has" : "have"} a property that is not part of a bulk entry (ignored): ${JSON.stringify(u.property)}`)
   }
 }
+
+/** Problems the error line shows; the rest are counted there and listed by --json. */
+const Shown = 3
+
+/**
+ * A refused file's problems: with --json all of them on stdout (`{invalid_entries, problem_count,
+ * problems}`), the error line on stderr as always; in text, the error line says how to see them all.
+ */
+const everyProblem =
+  (json: boolean) =>
+  <E>(e: E): E => {
+    if (!(e instanceof InvalidInput)) return e
+    const problems = problemsOf(e)
+    if (problems.length === 0) return e
+    const meta = e.meta as { readonly count?: number; readonly invalid_entries?: number }
+    if (json) {
+      printJson({ invalid_entries: meta.invalid_entries ?? new Set(problems.map((p) => p.index)).size, problem_count: meta.count ?? problems.length, problems })
+      return e
+    }
+    if ((meta.count ?? problems.length) <= Shown || problems.length < (meta.count ?? 0)) return e
+    return new InvalidInput({ code: e.code, message: `${e.message} (--json lists every problem)`, meta: e.meta }) as E
+  }
 
 /** What each bulk command does with its file: in the namespace `ns`, with a progress line. */
 interface BulkRun {
@@ -46,7 +69,7 @@ const bulkCommand = <A>(
     const reader = new ConfigReader(what, process.cwd(), opt(o.config))
     const ns = yield* chooseNamespace(what, o, reader, writes)
     const progress = progressLine({ json: o.json })
-    const outcome = yield* runKv(what, o, reader, ({ account }) => body({ file, ns, progress, account })).pipe(
+    const outcome = yield* runKv(what, o, reader, ({ account }) => Effect.mapError(body({ file, ns, progress, account }), everyProblem(o.json))).pipe(
       Effect.ensuring(Effect.sync(progress.clear))
     )
     return { outcome, ns }
@@ -57,8 +80,8 @@ export const bulkPut = (o: Parsed<"bulkPut">) =>
     const { outcome, ns } = yield* bulkCommand("kv bulk put", o, true, ({ file, ns, progress, account }) =>
       Effect.flatMap(account, (a) =>
         Kv.bulkPutFile(a, ns.id, file, {
-          onProgress: (p) => progress.update(p.phase === "checking" ? `checking ${file}` : "writing", p.done, p.total, p.unit),
-          onChecked: warnUnknown(file)
+          onProgress: (p) => progress.update(p.phase === "checking" ? `checking ${fileLabel(file)}` : "writing", p.done, p.total, p.unit),
+          onChecked: warnUnknown
         })
       )
     )
@@ -69,22 +92,24 @@ export const bulkPut = (o: Parsed<"bulkPut">) =>
 export const bulkDelete = (o: Parsed<"bulkDelete">) =>
   Effect.gen(function* () {
     const { outcome, ns } = yield* bulkCommand("kv bulk delete", o, true, ({ file, ns, progress, account }) =>
-      Effect.gen(function* () {
-        const a = yield* account
-        // The file is checked before the question, so the question can say how many keys.
-        const checked = yield* Kv.checkBulkFile(file, "keys", {
-          onProgress: (p) => progress.update(`checking ${file}`, p.done, p.total, p.unit)
+      Effect.scoped(
+        Effect.gen(function* () {
+          const a = yield* account
+          // The file is checked before the question, so the question can say how many keys.
+          const checked = yield* Kv.checkBulkFile(file, "keys", {
+            onProgress: (p) => progress.update(`checking ${fileLabel(file)}`, p.done, p.total, p.unit)
+          })
+          progress.clear()
+          const answer = yield* confirm(`Delete the ${plural(checked.count, "key", "keys")} listed in ${checked.file} from namespace ${ns.label}?`, {
+            default: true,
+            yes: o.yes
+          })
+          if (answer !== "yes") return undefined
+          return yield* Kv.bulkDeleteChecked(a, ns.id, checked, {
+            onProgress: (p) => progress.update("deleting", p.done, p.total, p.unit)
+          })
         })
-        progress.clear()
-        const answer = yield* confirm(`Delete the ${plural(checked.count, "key", "keys")} listed in ${file} from namespace ${ns.label}?`, {
-          default: true,
-          yes: o.yes
-        })
-        if (answer !== "yes") return undefined
-        return yield* Kv.bulkDeleteChecked(a, ns.id, checked, {
-          onProgress: (p) => progress.update("deleting", p.done, p.total, p.unit)
-        })
-      })
+      )
     )
     if (outcome === undefined) {
       note("Not deleted.")
@@ -104,7 +129,7 @@ export const bulkGet = (o: Parsed<"bulkGet">) =>
       Effect.flatMap(account, (a) =>
         Kv.bulkGetFile(a, ns.id, file, {
           withMetadata: o.metadata,
-          onProgress: (p) => progress.update(p.phase === "checking" ? `checking ${file}` : "reading", p.done, p.total, p.unit)
+          onProgress: (p) => progress.update(p.phase === "checking" ? `checking ${fileLabel(file)}` : "reading", p.done, p.total, p.unit)
         })
       )
     )
