@@ -63,6 +63,6 @@ describe("edgectl serve", () => {
   it("refuses a port out of range with a usage error", () => {
     const r = edgectl(["serve", "--port", "70000"])
     expect(r.status).toBe(2)
-    expect(r.stderr.trim()).toBe("error: --port must be between 0 and 65535, got 70000")
+    expect(r.stderr.trim()).toBe('error: --port: expected an integer from 0 to 65535, got "70000"')
   })
 })

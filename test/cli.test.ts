@@ -131,7 +131,7 @@ describe("edgectl CLI errors", () => {
     expect(edgectl(["zones", "get"]).status).toBe(2)
     const bad = edgectl(["zones", "list", "--status", "sleeping"])
     expect(bad.status).toBe(2)
-    expect(bad.stderr.trim()).toBe('error: --status must be one of initializing, pending, active, moved, got "sleeping"')
+    expect(bad.stderr.trim()).toBe('error: --status: expected one of initializing, pending, active, moved, got "sleeping"')
     const flagAsArg = edgectl(["zones", "get", "--jsn"])
     expect(flagAsArg.status).toBe(2)
   })

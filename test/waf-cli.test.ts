@@ -129,7 +129,7 @@ describe("edgectl waf", () => {
     expect(doc.firewall_rules).toEqual([expect.objectContaining({ action: "bypass", products: ["waf"], expression: 'http.request.uri.path matches "^/upload$"', paused: false })])
   })
 
-  it("--traffic and --config name the option when the file is missing or is a directory (usage, exit 2)", async () => {
+  it("--traffic and --config name the option when the file is missing or is a directory (a failure the user can fix, exit 1, as for every input file)", async () => {
     const dir = tempDir()
     const missing = path.join(dir, "nope.jsonl")
     for (const [args, line] of [
@@ -138,7 +138,7 @@ describe("edgectl waf", () => {
       [["migrate", "--zone", "acme.com", "--dry-run", "--config", missing], `error: --config: ${missing}: no such file`]
     ] as const) {
       const r = await waf(args)
-      expect(r.status).toBe(2)
+      expect(r.status).toBe(1)
       expect(r.stdout).toBe("")
       expect(r.stderr.trim()).toBe(line)
     }

@@ -3,7 +3,9 @@ import * as HelpDoc from "@effect/cli/HelpDoc"
 import * as Options from "@effect/cli/Options"
 import * as ValidationError from "@effect/cli/ValidationError"
 import * as Effect from "effect/Effect"
+import type * as Option from "effect/Option"
 import * as fs from "node:fs"
+import { CliFailure } from "./run.js"
 
 export const json = Options.boolean("json").pipe(Options.withDescription("print only JSON on stdout"))
 export const remote = Options.boolean("remote").pipe(
@@ -36,11 +38,24 @@ const pathOption = (name: string, pseudo: string, refusal: (path: string, found:
     )
   )
 
-/** `--NAME FILE`: a file that exists. */
-export const existingFile = (name: string) =>
-  pathOption(name, "FILE", (file, found) => {
-    if (found instanceof fs.Stats) return found.isDirectory() ? `${file} is a directory, not a file` : undefined
-    return found.code === "ENOENT" || found.code === "ENOTDIR" ? `${file}: no such file` : `${file}: ${found.message}`
+/**
+ * `--NAME FILE`: an input file. Whether it is there is checked when the command runs
+ * (`inputFile`): a missing file is a failure the user can fix (exit 1), as for every command
+ * that reads one, not a usage error.
+ */
+export const fileOption = (name: string) => Options.text(name).pipe(Options.withPseudoName("FILE"))
+
+/** `path` of `--NAME` if it is a file that exists; else exit 1 naming the option and why. */
+export const inputFile = (name: string, path: string): Effect.Effect<string, CliFailure> =>
+  Effect.suspend(() => {
+    let why: string | undefined
+    try {
+      if (fs.statSync(path).isDirectory()) why = `${path} is a directory, not a file`
+    } catch (e) {
+      const err = e as NodeJS.ErrnoException
+      why = err.code === "ENOENT" || err.code === "ENOTDIR" ? `${path}: no such file` : `${path}: ${err.message}`
+    }
+    return why === undefined ? Effect.succeed(path) : Effect.fail(new CliFailure({ text: `error: --${name}: ${why}`, exitCode: 1 }))
   })
 
 /** A state directory: one that exists, or a path where one can be made (the store creates it). */
@@ -52,3 +67,44 @@ export const persistTo = pathOption("persist-to", "DIR", (dir, found) => {
 }).pipe(Options.withDescription("directory of the local platform's state (default .edgectl/state)"), Options.optional)
 
 export const target = { json, remote, local, persistTo }
+
+/**
+ * A boolean option that knows whether it was given: None when absent. @effect/cli's
+ * `Options.boolean` defaults to false; its inner single option (the same parser: a bare flag, or
+ * true/false after it or after `=`) has no default.
+ */
+export const triState = (name: string, description: string): Options.Options<Option.Option<boolean>> => {
+  const flag = Options.boolean(name) as unknown as { readonly _tag: string; readonly options: Options.Options<boolean> }
+  if (flag._tag !== "WithDefault") throw new Error(`@effect/cli changed Options.boolean: expected WithDefault, got ${flag._tag}`)
+  return Options.optional(Options.withDescription(flag.options, description))
+}
+
+
+const show = (n: number) => (Math.abs(n) >= 100_000 ? n.toLocaleString("en-US") : String(n))
+
+const badValue = (name: string, why: string) => Effect.fail(ValidationError.invalidValue(HelpDoc.p(`--${name}: ${why}`)))
+
+/**
+ * `--NAME N`: a whole number from `min` to `max`. Anything else (a word, a fraction, a number out
+ * of range) is a usage error naming the option, the range and the value given; @effect/cli's own
+ * integer option takes any integer and names neither.
+ */
+export const integerOption = (name: string, min: number, max: number) =>
+  Options.text(name).pipe(
+    Options.withPseudoName("N"),
+    Options.mapEffect((text) => {
+      const n = /^\s*[+-]?\d+\s*$/.test(text) ? Number(text) : Number.NaN
+      const range = `an integer from ${show(min)} to ${show(max)}`
+      return Number.isSafeInteger(n) && n >= min && n <= max ? Effect.succeed(n) : badValue(name, `expected ${range}, got ${JSON.stringify(text)}`)
+    })
+  )
+
+/** `--NAME VALUE` where VALUE is one of `values` (`ignoreCase`: in any case); else a usage error naming the option, the choices and the value. */
+export const choiceOption = <const A extends string>(name: string, values: ReadonlyArray<A>, o: { readonly ignoreCase?: boolean } = {}) =>
+  Options.text(name).pipe(
+    Options.withPseudoName(values.join("|")),
+    Options.mapEffect((text) => {
+      const found = values.find((v) => (o.ignoreCase === true ? v.toLowerCase() === text.toLowerCase() : v === text))
+      return found !== undefined ? Effect.succeed(found) : badValue(name, `expected one of ${values.join(", ")}, got ${JSON.stringify(text)}`)
+    })
+  )

@@ -24,7 +24,7 @@ import {
   type EscStatus,
   type EscTarget
 } from "../../services/esc.js"
-import { json, target } from "../options.js"
+import { choiceOption, json, target } from "../options.js"
 import { printJson, printLine, printTable } from "../output.js"
 import { CliFailure, run, usage } from "../run.js"
 import { readSecret } from "../secret-input.js"
@@ -148,7 +148,7 @@ const enable = Command.make(
   {
     ...target,
     ...scopeOptions,
-    only: Options.choice("only", ["always", "secret"]).pipe(
+    only: choiceOption("only", ["always", "secret"]).pipe(
       Options.withDescription("undo only `always` (the secret stays) or only the secret (`always` stays); by default both are cleared"),
       Options.optional
     )

@@ -6,7 +6,9 @@ import * as Args from "@effect/cli/Args"
 import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
 import * as Effect from "effect/Effect"
-import { CliFailure } from "../run.js"
+import * as Option from "effect/Option"
+import { choiceOption, json } from "../options.js"
+import { CliFailure, usage } from "../run.js"
 
 export const lsp = Command.make(
   "lsp",
@@ -18,22 +20,25 @@ export const lsp = Command.make(
     })
 ).pipe(Command.withDescription("the language server (LSP 3.17 over stdio): rule expressions, KV bulk files, WAF documents, Terraform"))
 
-const formatOption = Options.choice("format", ["text", "json", "sarif"]).pipe(
-  Options.withDescription("text (file:line:col and a caret), json, or sarif (SARIF 2.1.0 for code scanning)"),
-  Options.withDefault("text" as const)
+const formatOption = choiceOption("format", ["text", "json", "sarif"]).pipe(
+  Options.withDescription("text (file:line:col and a caret; the default), json, or sarif (SARIF 2.1.0 for code scanning)"),
+  Options.optional
 )
 
 export const check = Command.make(
   "check",
-  { format: formatOption, files: Args.file({ name: "FILES" }).pipe(Args.withDescription("*.rules, *.json (firewall rules, filters, KV bulk files, WAF configurations and exports) and *.tf files"), Args.atLeast(1)) },
+  { format: formatOption, json: json.pipe(Options.withDescription("the same as --format json")), files: Args.file({ name: "FILES" }).pipe(Args.withDescription("*.rules, *.json (firewall rules, filters, KV bulk files, WAF configurations and exports) and *.tf files"), Args.atLeast(1)) },
   (o) =>
     Effect.gen(function* () {
       const bad = o.files.find((f) => f.startsWith("-") && f.length > 1)
       if (bad !== undefined) return yield* Effect.fail(new CliFailure({ text: `error: check: unknown option ${bad}`, exitCode: 2 }))
+      const given = Option.getOrUndefined(o.format)
+      if (o.json && given !== undefined && given !== "json") return yield* Effect.fail(usage(`--json is --format json; it cannot be used with --format ${given}`))
+      const format = o.json ? "json" : (given ?? "text")
       const out = yield* Effect.promise(async () => {
         const { checkFiles } = await import("../../lsp/check-files.js")
         const color = process.stdout.isTTY === true && !process.env.NO_COLOR
-        return checkFiles(o.files, o.format, color, "0.1.0")
+        return checkFiles(o.files, format, color, "0.1.0")
       })
       if (out.stdout) process.stdout.write(out.stdout)
       // The exit code goes through the CLI's failure path, which prints the summary last on stderr.

@@ -10,7 +10,7 @@ import * as Option from "effect/Option"
 import * as fs from "node:fs"
 import type { CheckOptions, CheckResult, Plan } from "../../rules/index.js"
 import { diagnosticJson, renderDiagnostics, summary } from "../diagnostics.js"
-import { json } from "../options.js"
+import { choiceOption, integerOption, json } from "../options.js"
 import { printJson, printLine } from "../output.js"
 import { CliFailure, usage } from "../run.js"
 
@@ -19,11 +19,11 @@ const expressionArg = Args.text({ name: "expression" }).pipe(
   Args.optional
 )
 const file = Options.text("file").pipe(Options.withDescription("read the expression from this file (- for stdin)"), Options.optional)
-const scheme = Options.choice("scheme", ["http", "network"]).pipe(
+const scheme = choiceOption("scheme", ["http", "network"]).pipe(
   Options.withDescription("http (firewall, custom and WAF rules; the default) or network (Magic Firewall)"),
   Options.withDefault("http" as const)
 )
-const plan = Options.choice("plan", ["free", "pro", "business", "enterprise"]).pipe(
+const plan = choiceOption("plan", ["free", "pro", "business", "enterprise"]).pipe(
   Options.withDescription("warn about fields, functions and operators the zone's plan does not have"),
   Options.optional
 )
@@ -166,7 +166,7 @@ const listsUsed = (source: string, req: Record<string, unknown>): ReadonlyArray<
   return [...new Set(names)].filter((n) => !given.includes(n))
 }
 
-const width = Options.integer("width").pipe(Options.withDescription("break long expressions over lines at this width"), Options.optional)
+const width = integerOption("width", 1, 100_000).pipe(Options.withDescription("break long expressions over lines at this width"), Options.optional)
 
 const formatCommand = Command.make(
   "format",

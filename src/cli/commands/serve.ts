@@ -5,7 +5,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { LocalToken, stateDir } from "../../api/target.js"
 import { hexId } from "../../store/world.js"
-import { json, persistTo } from "../options.js"
+import { integerOption, json, persistTo } from "../options.js"
 import { note, printLine } from "../output.js"
 import { CliFailure, usage } from "../run.js"
 
@@ -15,7 +15,7 @@ export const serve = Command.make(
     json,
     persistTo,
     host: Options.text("host").pipe(Options.withDefault("127.0.0.1"), Options.withDescription("address to listen on")),
-    port: Options.integer("port").pipe(Options.withDefault(8787), Options.withDescription("port to listen on; 0 picks a free one"))
+    port: integerOption("port", 0, 65535).pipe(Options.withDefault(8787), Options.withDescription("port to listen on; 0 picks a free one"))
   },
   (o) =>
     Effect.gen(function* () {

@@ -8,6 +8,7 @@ import { WafConfig, type MigrationStatus } from "../../domain/waf.js"
 import * as Waf from "../../services/waf-migration.js"
 import type { ReplayReport } from "../../waf/replay.js"
 import type { Verdict } from "../../waf/engines.js"
+import { inputFile } from "../options.js"
 import { printJson, printLine, printTable } from "../output.js"
 import { progressLine } from "../progress.js"
 import { confirm } from "../prompt.js"
@@ -33,8 +34,14 @@ const hint = (zone: string) => (e: V4Error): string | undefined => {
   }
 }
 
+/** The input files of the waf commands that take one (--traffic, --config): there, before the zone is looked up. */
+const inputFiles = (o: Flags & { readonly traffic?: string; readonly config?: Option.Option<string> }) =>
+  Effect.all([o.traffic !== undefined ? inputFile("traffic", o.traffic) : Effect.void, o.config !== undefined && Option.isSome(o.config) ? inputFile("config", o.config.value) : Effect.void])
+
 const withZone = <A>(what: string, o: Flags, f: (z: Waf.WafZone) => Effect.Effect<A, V4Error | CliFailure, Waf.WafEnv>) =>
-  o.zone.trim() === "" ? Effect.fail(usage("--zone needs a value, got an empty string")) : run(what, o, Effect.flatMap(Waf.resolveWafZone(o.zone), f), hint(o.zone))
+  o.zone.trim() === ""
+    ? Effect.fail(usage("--zone needs a value, got an empty string"))
+    : Effect.zipRight(inputFiles(o), run(what, o, Effect.flatMap(Waf.resolveWafZone(o.zone), f), hint(o.zone)))
 
 const warn = (warnings: ReadonlyArray<string>) => {
   for (const w of warnings) process.stderr.write(`warning: ${w}\n`)

@@ -7,7 +7,7 @@ import * as Args from "@effect/cli/Args"
 import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
 import * as Effect from "effect/Effect"
-import { existingFile, target } from "../options.js"
+import { choiceOption, fileOption, integerOption, target } from "../options.js"
 import { lazyHandler } from "../lazy.js"
 import type { CliFailure } from "../run.js"
 
@@ -40,11 +40,11 @@ const migrate = Command.make(
     ...target,
     zone,
     yes,
-    mode: Options.choice("mode", ["validation", "pending"]).pipe(
+    mode: choiceOption("mode", ["validation", "pending"]).pipe(
       Options.withDescription("validation: both versions side by side (enterprise); pending: finish (irreversible). Default: the dashboard's Deploy"),
       Options.optional
     ),
-    config: existingFile("config").pipe(Options.withDescription("send this configuration (JSON: {name, rules}) instead of the generated one"), Options.optional),
+    config: fileOption("config").pipe(Options.withDescription("send this configuration (JSON: {name, rules}) instead of the generated one"), Options.optional),
     dryRun: Options.boolean("dry-run").pipe(Options.withDescription("print the exact request and the state the zone would end in; change nothing"))
   },
   run("migrate")
@@ -72,13 +72,13 @@ const replay = Command.make(
   {
     ...target,
     zone,
-    traffic: existingFile("traffic").pipe(Options.withDescription("JSONL file: one request per line in the rules language's encoding")),
-    against: Options.choice("against", ["preview", "deployed"]).pipe(
+    traffic: fileOption("traffic").pipe(Options.withDescription("JSONL file: one request per line in the rules language's encoding")),
+    against: choiceOption("against", ["preview", "deployed"]).pipe(
       Options.withDescription("the new configuration: as previewed (default) or as deployed on the entry point"),
       Options.withDefault("preview" as const)
     ),
-    config: existingFile("config").pipe(Options.withDescription("compare with this configuration (JSON: {name, rules}) instead"), Options.optional),
-    limit: Options.integer("limit").pipe(Options.withDescription("show at most this many disagreements (default 50)"), Options.withDefault(50))
+    config: fileOption("config").pipe(Options.withDescription("compare with this configuration (JSON: {name, rules}) instead"), Options.optional),
+    limit: integerOption("limit", 0, 1_000_000).pipe(Options.withDescription("show at most this many disagreements (default 50; 0: only the counts)"), Options.withDefault(50))
   },
   run("replay")
 ).pipe(Command.withDescription("evaluate each request against the previous WAF and the new configuration; report where they disagree"))

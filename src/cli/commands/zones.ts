@@ -7,16 +7,17 @@ import * as Option from "effect/Option"
 import type { Zone } from "../../domain/zone.js"
 import { allAccounts } from "../../services/identity.js"
 import { allCertificatePacks, allDnsRecords, allZones, collect, resolveZone } from "../../services/zones.js"
-import { target } from "../options.js"
+import { DnsRecordTypes } from "../../domain/dns.js"
+import { choiceOption, target, triState } from "../options.js"
 import { printJson, printTable } from "../output.js"
-import { positional, run, usage } from "../run.js"
+import { positional, run } from "../run.js"
 
 const opt = <A>(o: Option.Option<A>) => Option.getOrUndefined(o)
 
 const zoneRows = (zones: ReadonlyArray<Zone>) =>
   zones.map((z) => [z.id, z.name, z.status, z.plan?.name, z.account.name ?? z.account.id])
 
-const ZONE_STATUSES = ["initializing", "pending", "active", "moved"]
+const ZONE_STATUSES = ["initializing", "pending", "active", "moved"] as const
 
 const zonesList = Command.make(
   "list",
@@ -24,14 +25,11 @@ const zonesList = Command.make(
     ...target,
     accountId: Options.text("account-id").pipe(Options.withDescription("only zones of this account (default: CLOUDFLARE_ACCOUNT_ID)"), Options.optional),
     name: Options.text("name").pipe(Options.withDescription("zone name; operator prefixes like contains:shop work"), Options.optional),
-    status: Options.text("status").pipe(Options.withDescription("initializing, pending, active or moved"), Options.optional)
+    status: choiceOption("status", ZONE_STATUSES).pipe(Options.withDescription("only zones in this status"), Options.optional)
   },
   (o) =>
     Effect.gen(function* () {
       const status = opt(o.status)
-      if (status !== undefined && !ZONE_STATUSES.includes(status)) {
-        return yield* Effect.fail(usage(`--status must be one of ${ZONE_STATUSES.join(", ")}, got ${JSON.stringify(status)}`))
-      }
       const zones = yield* run(
         "zones list",
         o,
@@ -70,10 +68,10 @@ const dnsList = Command.make(
   {
     ...target,
     zone: zoneArg,
-    type: Options.text("type").pipe(Options.withDescription("record type, e.g. A, CNAME, MX"), Options.optional),
+    type: choiceOption("type", DnsRecordTypes, { ignoreCase: true }).pipe(Options.withDescription("only records of this type (any case)"), Options.optional),
     name: Options.text("name").pipe(Options.withDescription("records whose name contains this"), Options.optional),
     content: Options.text("content").pipe(Options.withDescription("records whose content contains this"), Options.optional),
-    proxied: Options.boolean("proxied").pipe(Options.withDescription("only proxied records"))
+    proxied: triState("proxied", "only proxied records (--proxied false: only records that are not proxied)")
   },
   (o) =>
     Effect.gen(function* () {
@@ -84,10 +82,10 @@ const dnsList = Command.make(
         Effect.flatMap(resolveZone(ref), (z) =>
           collect(
             allDnsRecords(z.id, {
-              type: opt(o.type)?.toUpperCase(),
+              type: opt(o.type),
               name: opt(o.name),
               content: opt(o.content),
-              proxied: o.proxied ? true : undefined
+              proxied: opt(o.proxied)
             })
           )
         )

@@ -6,19 +6,7 @@
 import * as Args from "@effect/cli/Args"
 import type * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
-import type * as Option from "effect/Option"
-import { json, persistTo } from "../../options.js"
-
-/**
- * A boolean option that knows whether it was given: None when absent. @effect/cli's
- * `Options.boolean` defaults to false; its inner single option (the same parser: a bare flag, or
- * true/false after it or after `=`) has no default.
- */
-export const triState = (name: string, description: string): Options.Options<Option.Option<boolean>> => {
-  const flag = Options.boolean(name) as unknown as { readonly _tag: string; readonly options: Options.Options<boolean> }
-  if (flag._tag !== "WithDefault") throw new Error(`@effect/cli changed Options.boolean: expected WithDefault, got ${flag._tag}`)
-  return Options.optional(Options.withDescription(flag.options, description))
-}
+import { json, persistTo, triState } from "../../options.js"
 
 export const target = {
   json,
