@@ -131,3 +131,26 @@ describe("check --json", () => {
     expect(JSON.parse(viaJson.stdout)).toMatchObject({ errors: 0, files: [{ path: file }] })
   })
 })
+
+describe("help", () => {
+  it("the command list names each command once; a command's usage line is the whole command", async () => {
+    const all = await run(["--help"])
+    expect(all.status).toBe(0)
+    const listed = all.stdout.split("\n").filter((l) => l.startsWith("  - "))
+    expect(listed.filter((l) => /^ {2}- (\S+) \1 /.test(l))).toEqual([])
+    for (const command of ["kv namespace create", "kv bulk put", "firewall rules create", "waf overrides delete"]) {
+      expect(listed.some((l) => l.startsWith(`  - ${command} `))).toBe(true)
+    }
+    // The descriptions stay in one column.
+    const column = (l: string) => /^(.*?\S) {2,}\S/.exec(l)?.[0].length
+    expect(new Set(listed.map(column)).size).toBe(1)
+
+    for (const command of [["kv", "key", "put"], ["zones", "list"], ["check"], ["waf", "overrides", "delete"]]) {
+      const help = await run([...command, "--help"])
+      expect(help.stdout).toMatch(new RegExp(`^\\$ edgectl ${command.join(" ")}( |$)`, "m"))
+    }
+    // A key named like its command is an argument, not part of the command.
+    expect((await run(["kv", "key", "put", "put", "--help"])).stdout).toMatch(/^\$ edgectl kv key put \[/m)
+    expect((await run(["kv", "namespace", "list", "--help"])).stdout).toContain("{id, title, supports_url_encoding}")
+  })
+})

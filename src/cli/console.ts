@@ -4,6 +4,7 @@
  */
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
+import { polishHelp } from "./help.js"
 
 const ANSI = /\u001b\[[0-9;]*m/g
 
@@ -22,10 +23,11 @@ const toStderr = (args: ReadonlyArray<unknown>) => {
   return write(process.stderr, text.split("\n").map((l, i) => (i === 0 && !l.startsWith("error:") ? `error: ${l}` : l)).join("\n"))
 }
 
-export const cliConsole = (base: Console.Console): Console.Console => ({
+/** `args`: the command line (its words name the command whose help is printed). */
+export const cliConsole = (base: Console.Console, args: ReadonlyArray<string> = []): Console.Console => ({
   ...base,
-  log: (...args) => write(process.stdout, render(process.stdout, args)),
-  info: (...args) => write(process.stdout, render(process.stdout, args)),
+  log: (...text) => write(process.stdout, polishHelp(render(process.stdout, text), args)),
+  info: (...text) => write(process.stdout, polishHelp(render(process.stdout, text), args)),
   error: (...args) => toStderr(args),
   warn: (...args) => toStderr(args)
 })

@@ -124,7 +124,7 @@ export const main = async (rawArgv: ReadonlyArray<string>): Promise<number> => {
           (cli) => cli(argv)
         )
   const exit = await Effect.runPromiseExit(
-    Effect.flatMap(Effect.console, (base) => Effect.withConsole(program, cliConsole(base))).pipe(
+    Effect.flatMap(Effect.console, (base) => Effect.withConsole(program, cliConsole(base, args))).pipe(
       Effect.provide(cliEnvironment)
     )
   )

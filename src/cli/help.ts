@@ -1,0 +1,39 @@
+/**
+ * Help text as @effect/cli 0.77 prints it, corrected where it misleads: a sub-command's usage line
+ * names only the command (`$ put` for `edgectl kv key put`), and a list of commands three levels
+ * deep repeats its prefix (`kv kv namespace create`). Applied to what the CLI prints on stdout.
+ */
+
+const UsageLine = /^\$ (\S+)/m
+/** `  - kv kv namespace create …`: the words before the repeat, then the repeat. */
+const Repeated = /^(\s*- )((?:[a-z][\w-]* )+)\2/
+
+/** `text` with a usage line naming the whole command (`$ edgectl kv key put …`), for the command line `args`. */
+const fullUsage = (text: string, args: ReadonlyArray<string>): string => {
+  const m = UsageLine.exec(text)
+  if (m === null || m[1] === "edgectl") return text
+  const words: Array<string> = []
+  for (const a of args) {
+    if (a.startsWith("-")) break
+    words.push(a)
+  }
+  const at = words.indexOf(m[1]!)
+  if (at < 0) return text
+  return text.replace(UsageLine, `$ edgectl ${words.slice(0, at + 1).join(" ")}`)
+}
+
+/** A list line without its repeated prefix, padded so that its description stays in its column. */
+const withoutRepeat = (line: string): string => {
+  const m = Repeated.exec(line)
+  if (m === null) return line
+  const rest = line.slice(m[0].length)
+  const gap = rest.indexOf("  ")
+  const pad = " ".repeat(m[2]!.length)
+  return `${m[1]}${m[2]}${gap < 0 ? rest : `${rest.slice(0, gap)}${pad}${rest.slice(gap)}`}`
+}
+
+/** Help text corrected; any other text unchanged. */
+export const polishHelp = (text: string, args: ReadonlyArray<string>): string => {
+  if (!/^USAGE$/m.test(text.replace(/\u001b\[[0-9;]*m/g, ""))) return text
+  return fullUsage(text, args).split("\n").map(withoutRepeat).join("\n")
+}
