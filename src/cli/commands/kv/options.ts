@@ -31,7 +31,7 @@ export const selector = {
 }
 
 const key = Args.text({ name: "key" }).pipe(Args.withDescription("the key"))
-const file = (what: string) => Args.text({ name: "filename" }).pipe(Args.withDescription(what))
+const file = (what: string) => Args.text({ name: "filename" }).pipe(Args.withDescription(`${what}; - reads standard input`))
 
 /** Every command's configuration, by name; the handlers (loaded on use) take the parsed values. */
 export const Configs = {
