@@ -27,24 +27,29 @@ const warnUnknown = (checked: CheckedFile) => {
 /** Problems the error line shows; the rest are counted there and listed by --json. */
 const Shown = 3
 
-/**
- * A refused file's problems: with --json all of them on stdout (`{invalid_entries, problem_count,
- * problems}`), the error line on stderr as always; in text, the error line says how to see them all.
- */
-const everyProblem =
-  (json: boolean) =>
-  <E>(e: E): E => {
-    if (!(e instanceof InvalidInput)) return e
-    const problems = problemsOf(e)
-    if (problems.length === 0) return e
-    const meta = e.meta as { readonly count?: number; readonly invalid_entries?: number }
-    if (json) {
-      printJson({ invalid_entries: meta.invalid_entries ?? new Set(problems.map((p) => p.index)).size, problem_count: meta.count ?? problems.length, problems })
-      return e
-    }
-    if ((meta.count ?? problems.length) <= Shown || problems.length < (meta.count ?? 0)) return e
-    return new InvalidInput({ code: e.code, message: `${e.message} (--json lists every problem)`, meta: e.meta }) as E
-  }
+interface Counts {
+  readonly count?: number
+  readonly invalid_entries?: number
+}
+
+/** With --json, a refused file's problems, every one, on stdout (the error line still goes to stderr). */
+const printProblems = (e: unknown) => {
+  if (!(e instanceof InvalidInput)) return
+  const problems = problemsOf(e)
+  if (problems.length === 0) return
+  const meta = e.meta as Counts
+  printJson({ invalid_entries: meta.invalid_entries ?? new Set(problems.map((p) => p.index)).size, problem_count: meta.count ?? problems.length, problems })
+}
+
+/** In text, the error line shows the first problems and the exact number left: it also says how to see them all. */
+const howToSeeAll = <E>(e: E): E => {
+  if (!(e instanceof InvalidInput)) return e
+  const problems = problemsOf(e)
+  const total = (e.meta as Counts | undefined)?.count ?? problems.length
+  // Only when --json can list them all (a platform's answer may carry only the first ones).
+  if (total <= Shown || problems.length < total) return e
+  return new InvalidInput({ code: e.code, message: `${e.message} (--json lists every problem)`, meta: e.meta }) as E
+}
 
 /** What each bulk command does with its file: in the namespace `ns`, with a progress line. */
 interface BulkRun {
@@ -69,7 +74,9 @@ const bulkCommand = <A>(
     const reader = new ConfigReader(what, process.cwd(), opt(o.config))
     const ns = yield* chooseNamespace(what, o, reader, writes)
     const progress = progressLine({ json: o.json })
-    const outcome = yield* runKv(what, o, reader, ({ account }) => Effect.mapError(body({ file, ns, progress, account }), everyProblem(o.json))).pipe(
+    const problems = (work: Effect.Effect<A, V4Error | CliFailure, HttpClient.HttpClient | ClientConfig>) =>
+      o.json ? Effect.tapError(work, (e) => Effect.sync(() => printProblems(e))) : Effect.mapError(work, howToSeeAll)
+    const outcome = yield* runKv(what, o, reader, ({ account }) => problems(body({ file, ns, progress, account }))).pipe(
       Effect.ensuring(Effect.sync(progress.clear))
     )
     return { outcome, ns }
