@@ -47,6 +47,15 @@ describe("numeric options: name, range and value; exit 2", () => {
   })
 })
 
+describe("@effect/cli's own integer options", () => {
+  it("read \"is not an integer\"", async () => {
+    const r = await run(["objects", "dev", "--port", "abc"])
+    expect(r.status).toBe(2)
+    expect(r.stderr).toMatch(/^error: .*abc.* an integer/)
+    expect(r.stderr).not.toContain("a integer")
+  })
+})
+
 describe("choices: the option, the choices and the value; exit 2", () => {
   it("every choice option says which option it is", async () => {
     const types = "A, AAAA, CAA, CERT, CNAME, DNSKEY, DS, HTTPS, LOC, MX, NAPTR, NS, OPENPGPKEY, PTR, SMIMEA, SRV, SSHFP, SVCB, TLSA, TXT, URI"

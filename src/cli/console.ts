@@ -18,7 +18,9 @@ const render = (stream: NodeJS.WriteStream, args: ReadonlyArray<unknown>) => {
 const write = (stream: NodeJS.WriteStream, text: string) => Effect.sync(() => void stream.write(`${text}\n`))
 
 const toStderr = (args: ReadonlyArray<unknown>) => {
-  const text = render(process.stderr, args).trim()
+  // @effect/cli's primitive options say "'x' is not a integer"; edgectl's own integerOption names
+  // the option, this keeps the grammar right where the library's is still used.
+  const text = render(process.stderr, args).trim().replace(/\bis not a (?=[aeiou])/g, "is not an ")
   if (text === "") return Effect.void
   return write(process.stderr, text.split("\n").map((l, i) => (i === 0 && !l.startsWith("error:") ? `error: ${l}` : l)).join("\n"))
 }
