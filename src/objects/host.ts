@@ -10,9 +10,12 @@ import Database from "better-sqlite3"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { DEFAULT_PERSIST_TO, idFromName, idFromString, listStored, newUniqueId, ObjectId, objectDir, rememberName } from "./ids.js"
-import { Instance } from "./instance.js"
+import { AbortedError, Instance } from "./instance.js"
 import { DB_FILE } from "./database.js"
 import { loadModule, ModuleError, type ObjectClass } from "./module-loader.js"
+import { type ControlServer, serveControl } from "./control-server.js"
+import type { RestoreResult } from "./control-ops.js"
+import { ObjectStorage } from "./storage.js"
 
 export const ALARM_RETRIES = 6
 export const ALARM_BACKOFF_MS = 2000
@@ -27,6 +30,9 @@ export interface HostOptions {
   readonly now?: () => number
   // Called with alarm handler failures (they are retried; nothing else reports them).
   readonly onAlarmError?: (className: string, id: string, error: unknown, retryCount: number) => void
+  // Serve the control channel in `<persistTo>/.host/` through which `edgectl objects kv|sql|
+  // bookmark|restore` reach this host's objects (default true).
+  readonly control?: boolean
 }
 
 export interface ObjectStub {
@@ -74,6 +80,7 @@ export class ObjectHost {
   private readonly timers = new Map<string, NodeJS.Timeout>()
   private readonly running = new Set<string>()
   private closed = false
+  private control: ControlServer | undefined
 
   private constructor(options: HostOptions, classes: Record<string, ObjectClass>) {
     this.options = options
@@ -89,7 +96,13 @@ export class ObjectHost {
     if (Object.keys(classes).length === 0) throw new ModuleError("no object classes given")
     const host = new ObjectHost(options, classes)
     host.scheduleStoredAlarms()
+    if (options.control !== false) host.control = await serveControl(host, typeof options.module === "string" ? options.module : "")
     return host
+  }
+
+  // The control channel's socket (undefined with `control: false`).
+  get controlSocket(): string | undefined {
+    return this.control?.socket
   }
 
   namespace(className: string): ObjectNamespace {
@@ -234,6 +247,33 @@ export class ObjectHost {
     this.live.get(this.key(className, id))?.end(new Error("restarted by the host"))
   }
 
+  // The platform's restore of a running object: the restore is marked, the object reset (its
+  // in-flight events fail with AbortedError, as after ctx.abort()), the restore applied now, and
+  // the object started again by its next event. The undo bookmark is the present before it.
+  async restore(className: string, id: ObjectId, to: { bookmark?: string; at?: number }): Promise<RestoreResult> {
+    if (this.closed) throw new Error("the object host is closed")
+    const dir = objectDir(this.persistTo, className, id)
+    const now = this.options.now !== undefined ? { now: this.options.now } : {}
+    const running = this.live.get(this.key(className, id))
+    const current = running !== undefined && !running.isEnded ? running : undefined
+    let target: string
+    let undo: string
+    const storage = current?.storage ?? new ObjectStorage(dir, now)
+    try {
+      target = to.bookmark ?? (await storage.getBookmarkForTime(to.at ?? Number.NaN))
+      undo = await storage.onNextSessionRestoreBookmark(target)
+    } finally {
+      if (current === undefined) storage.close()
+    }
+    current?.end(new AbortedError(`reset to restore its storage to ${target}`))
+    const reopened = new ObjectStorage(dir, now)
+    const pages = reopened.restoredPages
+    const alarm = reopened.readAlarm()
+    reopened.close()
+    this.schedule(className, id, alarm, 0)
+    return { target, undo, pages }
+  }
+
   liveObjects(): Array<{ className: string; id: string }> {
     return [...this.live.keys()].map((k) => {
       const [className, id] = k.split("/") as [string, string]
@@ -243,6 +283,7 @@ export class ObjectHost {
 
   async close(): Promise<void> {
     this.closed = true
+    this.control?.close()
     for (const t of this.timers.values()) clearTimeout(t)
     this.timers.clear()
     for (const inst of [...this.live.values()]) inst.end(new Error("the object host is shutting down"))
