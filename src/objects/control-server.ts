@@ -15,12 +15,14 @@ import { processStart } from "./owner-lock.js"
 export interface ControlTarget {
   readonly persistTo: string
   readonly classes: Record<string, unknown>
-  instance(className: string, id: ObjectId): Instance
+  event<T>(className: string, id: ObjectId, f: (inst: Instance) => Promise<T> | T): Promise<T>
   restore(className: string, id: ObjectId, to: { bookmark?: string; at?: number }): Promise<RestoreResult>
 }
 
 export interface ControlServer {
   readonly socket: string
+  // The host now runs these classes (after a reload).
+  refresh(classes: ReadonlyArray<string>): void
   close(): void
 }
 
@@ -33,8 +35,7 @@ const answer = async (host: ControlTarget, message: unknown): Promise<unknown> =
   }
   const id = new ObjectId(target.id, target.name)
   if (request.op === "restore") return host.restore(target.className, id, request)
-  const inst = host.instance(target.className, id)
-  return inst.deliver(() => runRequest(inst.storage, request))
+  return host.event(target.className, id, (inst) => runRequest(inst.storage, request))
 }
 
 /** Listens on the host's socket and registers it in `<state>/.host/`; close() undoes both. */
@@ -67,15 +68,12 @@ export const serveControl = async (host: ControlTarget, module: string): Promise
   server.unref()
   const registration = path.join(hostDir(host.persistTo), `${name}.json`)
   const start = processStart(process.pid)
-  writeRegistration(registration, {
-    pid: process.pid,
-    ...(start !== undefined ? { start } : {}),
-    socket,
-    classes: Object.keys(host.classes),
-    module: typeof module === "string" ? module : ""
-  })
+  const register = (classes: ReadonlyArray<string>) =>
+    writeRegistration(registration, { pid: process.pid, ...(start !== undefined ? { start } : {}), socket, classes, module })
+  register(Object.keys(host.classes))
   return {
     socket,
+    refresh: register,
     close: () => {
       server.close()
       fs.rmSync(registration, { force: true })

@@ -10,12 +10,14 @@ export interface Dev {
   readonly url: string
   readonly child: ChildProcess
   readonly text: (p: string) => Promise<string>
+  // What the host printed on stderr so far.
+  readonly stderr: () => string
   // Stops the host with SIGINT (or the given signal) and waits for it to exit.
   readonly stop: (signal?: NodeJS.Signals) => Promise<void>
 }
 
-export const startDev = async (cwd: string, state: string, module = counterModule): Promise<Dev> => {
-  const child = spawn(process.execPath, [bin, "objects", "dev", module, "--port", "0", "--json", "--persist-to", state], {
+export const startDev = async (cwd: string, state: string, module = counterModule, ...extra: Array<string>): Promise<Dev> => {
+  const child = spawn(process.execPath, [bin, "objects", "dev", module, "--port", "0", "--json", "--persist-to", state, ...extra], {
     cwd,
     env: { ...process.env, NO_COLOR: "1" },
     stdio: ["ignore", "pipe", "pipe"]
@@ -32,6 +34,7 @@ export const startDev = async (cwd: string, state: string, module = counterModul
     url,
     child,
     text: async (p) => (await fetch(`${url}${p}`)).text(),
+    stderr: () => stderr,
     stop: async (signal = "SIGINT") => {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal)
       await exited

@@ -6,6 +6,7 @@ import * as http from "node:http"
 import * as path from "node:path"
 import { CLASS_NAME, DEFAULT_PERSIST_TO, listStored, objectDir, rememberName, resolveId } from "../../objects/ids.js"
 import { ObjectHost } from "../../objects/host.js"
+import { watchModule } from "../../objects/module-watch.js"
 import { ObjectStorage } from "../../objects/storage.js"
 import { type ObjectRequest, type ResultOf, runRequest } from "../../objects/control-ops.js"
 import { printJson, printLine, printTable, note } from "../output.js"
@@ -176,7 +177,7 @@ export const restore = (o: Target & { at: Option.Option<string>; bookmark: Optio
   })
 }
 
-export const dev = (o: Common & { module: string; port: number }): Effect.Effect<void, CliFailure> =>
+export const dev = (o: Common & { module: string; port: number; noWatch: boolean }): Effect.Effect<void, CliFailure> =>
   Effect.tryPromise({
     try: async () => {
       if (!Number.isInteger(o.port) || o.port < 0 || o.port > 65535) throw usage(`objects dev: --port must be 0..65535, got ${o.port}`)
@@ -197,8 +198,15 @@ export const dev = (o: Common & { module: string; port: number }): Effect.Effect
         note(`objects: ${Object.keys(host.classes).join(", ")} from ${o.module}; state in ${stateDir(o)}`)
         note(`listening on ${url}/<Class>/<name>/... (Ctrl-C to stop)`)
       }
+      const watch = o.noWatch
+        ? undefined
+        : watchModule(host, {
+            reloaded: (classes, restarted) => note(`reloaded ${o.module}: ${classes.join(", ")} (${restarted} running object(s) restarted)`),
+            failed: (e) => note(`error: objects dev: reloading ${o.module}: ${e instanceof Error ? e.message : String(e)}; the previous version keeps running`)
+          })
       await new Promise<void>((resolve) => {
         const stop = () => {
+          watch?.close()
           server.close()
           void host.close().then(resolve)
         }
