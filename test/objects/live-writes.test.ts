@@ -107,7 +107,13 @@ describe("objects writes and restore through a running host", () => {
     const keys = (await runJson<Array<{ key: string }>>("kv", "Ledger", "a", "list")).map((e) => e.key)
     for (const k of acked) expect(keys).toContain(k)
     expect(await runJson("kv", "Ledger", "a", "get", "n")).toEqual({ key: "n", found: true, value: 1 })
+    expect(await runJson("sql", "Ledger", "a", "PRAGMA integrity_check")).toMatchObject({ rows: [{ integrity_check: "ok" }] })
+    // The recovery log kept every acknowledged commit: restoring to the oldest and back works.
     const history = await runJson<Array<{ bookmark: string }>>("bookmark", "Ledger", "a", "--history")
     expect(history.length).toBeGreaterThanOrEqual(acked.length)
+    const undo = (await runJson<{ undoBookmark: string }>("restore", "Ledger", "a", "--bookmark", history.at(-1)!.bookmark)).undoBookmark
+    expect(await runJson("kv", "Ledger", "a", "list")).toHaveLength(1)
+    await runJson("restore", "Ledger", "a", "--bookmark", undo)
+    expect((await runJson<Array<{ key: string }>>("kv", "Ledger", "a", "list")).map((e) => e.key)).toEqual(keys)
   })
 })
