@@ -136,9 +136,12 @@ const pause = (ms: number): void => {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms)
 }
 
+/** How an ObjectBusyError's message for `dir` begins (the CLI recognizes a refusal by it). */
+export const busyPrefix = (dir: string): string => `the object's storage (${dir}) is open in another process: pid `
+
 const busy = (dir: string, file: string, holder: LockHolder): ObjectBusyError =>
   new ObjectBusyError(
-    `the object's storage (${dir}) is open in another process: pid ${holder.pid} (${holder.command || "unknown command"}); ` +
+    `${busyPrefix(dir)}${holder.pid} (${holder.command || "unknown command"}); ` +
       `stop it, or reach the object through it (e.g. the HTTP endpoint of \`edgectl objects dev\`); ` +
       `if that process is not edgectl, remove ${file}`
   )

@@ -91,3 +91,16 @@ describe("owner.lock takeover (the lock records the pid and its start time)", ()
     }
   })
 })
+
+describe("objects commands side by side on a stopped object", () => {
+  it("wait for one another instead of refusing: every write of eight at once lands", async () => {
+    const cwd = tempDir()
+    const state = path.join(cwd, "st")
+    const run = (...a: Array<string>) => edgectlAsync(["objects", ...a, "--persist-to", state], { cwd })
+    json(await run("kv", "Counter", "a", "put", "first", "0", "--json"))
+    const results = await Promise.all(Array.from({ length: 8 }, (_, i) => run("kv", "Counter", "a", "put", `k${i}`, "v", "--json")))
+    expect(results.map((r) => [r.status, r.stderr])).toEqual(results.map(() => [0, ""]))
+    const keys = json<Array<{ key: string }>>(await run("kv", "Counter", "a", "list", "--json")).map((e) => e.key)
+    expect(keys).toEqual(["first", ...Array.from({ length: 8 }, (_, i) => `k${i}`)])
+  })
+})
