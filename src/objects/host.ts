@@ -76,6 +76,8 @@ export class ObjectHost {
   private inputs: ReadonlyArray<string>
   // Instances finishing their events before a reloaded module's class replaces them (by key).
   private readonly retiring = new Map<string, Promise<void>>()
+  // Instances reset by a restore: events still queued on them go to the next instance instead.
+  private readonly reset = new WeakSet<Instance>()
   private readonly options: HostOptions
   private readonly env: Record<string, unknown>
   private readonly live = new Map<string, Instance>()
@@ -191,7 +193,14 @@ export class ObjectHost {
     } catch (e) {
       return Promise.reject(e)
     }
-    return inst.deliver(() => f(inst))
+    let started = false
+    return inst.deliver(() => {
+      started = true
+      return f(inst)
+    }).catch((e: unknown) => {
+      if (!started && this.reset.has(inst) && !this.closed) return this.event(className, id, f)
+      throw e
+    })
   }
 
   fetch(className: string, id: ObjectId, request: Request): Promise<Response> {
@@ -299,8 +308,9 @@ export class ObjectHost {
   }
 
   // The platform's restore of a running object: the restore is marked, the object reset (its
-  // in-flight events fail with AbortedError, as after ctx.abort()), the restore applied now, and
-  // the object started again by its next event. The undo bookmark is the present before it.
+  // event in flight fails with AbortedError, as after ctx.abort()), the restore applied now, and
+  // the object started again by its next event (the events queued behind the one in flight
+  // included). The undo bookmark is the present before it.
   async restore(className: string, id: ObjectId, to: { bookmark?: string; at?: number }): Promise<RestoreResult> {
     if (this.closed) throw new Error("the object host is closed")
     const dir = objectDir(this.persistTo, className, id)
@@ -316,7 +326,10 @@ export class ObjectHost {
     } finally {
       if (current === undefined) storage.close()
     }
-    current?.end(new AbortedError(`reset to restore its storage to ${target}`))
+    if (current !== undefined) {
+      this.reset.add(current)
+      current.end(new AbortedError(`reset to restore its storage to ${target}`))
+    }
     const reopened = new ObjectStorage(dir, now)
     const pages = reopened.restoredPages
     const alarm = reopened.readAlarm()

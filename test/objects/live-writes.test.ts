@@ -47,12 +47,16 @@ describe("objects writes and restore through a running host", () => {
       // Restore while a request is in flight: it is answered with the reset, the next one sees the past.
       const slow = fetch(`${dev.url}/Ledger/a/slow?ms=1500`)
       await new Promise((r) => setTimeout(r, 300))
+      const queued = dev.text("/Ledger/a/get")
+      await new Promise((r) => setTimeout(r, 100))
       const restored = await runJson<{ restoredTo: string; undoBookmark: string; pages: number }>("restore", "Ledger", "a", "--bookmark", before)
       expect(restored.restoredTo).toBe(before)
       expect(restored.pages).toBeGreaterThan(0)
       const interrupted = await slow
       expect(interrupted.status).toBe(500)
       expect(await interrupted.text()).toContain(`the object was aborted: reset to restore its storage to ${before}`)
+      // The request queued behind the one in flight runs on the restarted object.
+      expect(await queued).toBe(JSON.stringify({ n: 2 }))
       expect(await dev.text("/Ledger/a/get")).toBe(JSON.stringify({ n: 2 }))
       expect(await dev.text("/Ledger/a/rows")).toBe("no table")
       expect(await dev.text("/Ledger/a/inc")).toBe("3")
