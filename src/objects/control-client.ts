@@ -1,11 +1,13 @@
-// The CLI's side of the control channel (see control-channel.ts): finds the running host that owns
-// an object (the lock names its pid) or that runs its class (its registration), and sends it one
-// request.
+// The client's side of the control channel (see control-channel.ts): finds the running host that
+// owns an object (the lock names its pid) or that runs its class (its registration), and sends it
+// one request.
 import * as fs from "node:fs"
 import * as net from "node:net"
 import { FrameReader, frame, fromWire, readRegistrations, type Registration, type WireError } from "./control-channel.js"
-import type { Addressed, ObjectRequest, ResultOf } from "./control-ops.js"
+import { type Addressed, type ObjectRequest, type ResultOf, runRequest } from "./control-ops.js"
+import { type ObjectId, objectDir } from "./ids.js"
 import { holderAlive, lockHolder } from "./owner-lock.js"
+import { ObjectStorage } from "./storage.js"
 
 // A host that takes this long over one request is stopped or stuck: say so rather than hang.
 export const HOST_TIMEOUT_MS = 60_000
@@ -66,3 +68,33 @@ export const callHost = <R extends ObjectRequest>(host: Registration, target: Ad
       done(() => reject(sent ? new Error(`the host (pid ${host.pid}) went away before answering`) : new HostUnreachable("connection closed")))
     )
   })
+
+/**
+ * A request for an object, through the host running it if there is one (see findHost), else on
+ * its storage opened here for the request (a restore is applied before this returns). For
+ * programs other than the CLI (the TUI): the CLI routes the same way (objects-live.ts).
+ */
+export const requestObject = async <R extends ObjectRequest>(state: string, className: string, id: ObjectId, request: R): Promise<ResultOf<R>> => {
+  const dir = objectDir(state, className, id)
+  const host = findHost(state, className, dir)
+  if (host !== undefined) {
+    try {
+      return await callHost(host, { className, id: id.hex, ...(id.name !== undefined ? { name: id.name } : {}) }, request)
+    } catch (e) {
+      if (!(e instanceof HostUnreachable)) throw e
+    }
+  }
+  const opened = <A>(f: (s: ObjectStorage) => Promise<A>): Promise<A> => {
+    const s = new ObjectStorage(dir)
+    return f(s)
+      .then(async (a) => (await s.sync(), a))
+      .finally(() => s.close())
+  }
+  if (request.op !== "restore") return opened((s) => runRequest(s, request))
+  const marked = await opened(async (s) => {
+    const target = request.bookmark ?? (await s.getBookmarkForTime(request.at ?? Number.NaN))
+    return { target, undo: await s.onNextSessionRestoreBookmark(target) }
+  })
+  const pages = await opened(async (s) => s.restoredPages)
+  return { ...marked, pages } as ResultOf<R>
+}

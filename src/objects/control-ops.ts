@@ -12,6 +12,8 @@ export type ObjectRequest =
   | { readonly op: "sql"; readonly query: string }
   | { readonly op: "bookmark"; readonly at?: number }
   | { readonly op: "history"; readonly limit: number }
+  // What a viewer of the object shows (the TUI's Objects screen), read as one event.
+  | { readonly op: "view"; readonly limit: number; readonly historyLimit: number }
   | { readonly op: "restore"; readonly bookmark?: string; readonly at?: number }
 
 export interface SqlResult {
@@ -26,6 +28,13 @@ export interface RestoreResult {
   readonly pages: number | null
 }
 
+export interface ObjectView {
+  readonly alarm: number | null
+  readonly entries: Array<[string, unknown]>
+  readonly history: Array<Commit & { bookmark: string }>
+  readonly bytes: number
+}
+
 export interface Results {
   get: { found: boolean; value: unknown }
   put: true
@@ -34,6 +43,7 @@ export interface Results {
   sql: SqlResult
   bookmark: string
   history: Array<Commit & { bookmark: string }>
+  view: ObjectView
   restore: RestoreResult
 }
 export type ResultOf<R extends ObjectRequest> = Results[R["op"]]
@@ -74,8 +84,13 @@ export const runRequest = async <R extends ObjectRequest>(s: ObjectStorage, r: R
         return r.at !== undefined ? s.getBookmarkForTime(r.at) : s.getCurrentBookmark()
       case "history":
         return s.history(r.limit)
+      case "view":
+        return { alarm: await s.getAlarm(), entries: [...(await s.list({ limit: r.limit }))], history: s.history(r.historyLimit), bytes: s.sql.databaseSize }
       case "restore":
         throw new Error("a restore ends the storage's session; it is not run as a request")
+      default:
+        // A client newer than the host that answers it.
+        throw new TypeError(`unknown request ${JSON.stringify((r as { op?: unknown }).op)}`)
     }
   }
   return (await out()) as ResultOf<R>
