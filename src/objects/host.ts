@@ -10,9 +10,12 @@ import Database from "better-sqlite3"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { DEFAULT_PERSIST_TO, idFromName, idFromString, listStored, newUniqueId, ObjectId, objectDir, rememberName } from "./ids.js"
-import { Instance } from "./instance.js"
+import { AbortedError, Instance } from "./instance.js"
 import { DB_FILE } from "./database.js"
-import { loadModule, ModuleError, type ObjectClass } from "./module-loader.js"
+import { loadModuleFiles, ModuleError, type ObjectClass } from "./module-loader.js"
+import { type ControlServer, serveControl } from "./control-server.js"
+import type { RestoreResult } from "./control-ops.js"
+import { ObjectStorage } from "./storage.js"
 
 export const ALARM_RETRIES = 6
 export const ALARM_BACKOFF_MS = 2000
@@ -27,6 +30,9 @@ export interface HostOptions {
   readonly now?: () => number
   // Called with alarm handler failures (they are retried; nothing else reports them).
   readonly onAlarmError?: (className: string, id: string, error: unknown, retryCount: number) => void
+  // Serve the control channel in `<persistTo>/.host/` through which `edgectl objects kv|sql|
+  // bookmark|restore` reach this host's objects (default true).
+  readonly control?: boolean
 }
 
 export interface ObjectStub {
@@ -66,7 +72,12 @@ export class ObjectNamespace {
 
 export class ObjectHost {
   readonly persistTo: string
-  readonly classes: Record<string, ObjectClass>
+  private current: Record<string, ObjectClass>
+  private inputs: ReadonlyArray<string>
+  // Instances finishing their events before a reloaded module's class replaces them (by key).
+  private readonly retiring = new Map<string, Promise<void>>()
+  // Instances reset by a restore: events still queued on them go to the next instance instead.
+  private readonly reset = new WeakSet<Instance>()
   private readonly options: HostOptions
   private readonly env: Record<string, unknown>
   private readonly live = new Map<string, Instance>()
@@ -74,22 +85,69 @@ export class ObjectHost {
   private readonly timers = new Map<string, NodeJS.Timeout>()
   private readonly running = new Set<string>()
   private closed = false
+  private control: ControlServer | undefined
 
-  private constructor(options: HostOptions, classes: Record<string, ObjectClass>) {
+  private constructor(options: HostOptions, classes: Record<string, ObjectClass>, inputs: ReadonlyArray<string>) {
     this.options = options
     this.persistTo = path.resolve(options.persistTo ?? DEFAULT_PERSIST_TO)
-    this.classes = classes
+    this.current = classes
+    this.inputs = inputs
     this.env = { ...(options.env ?? {}) }
     for (const name of Object.keys(classes)) this.env[name] = new ObjectNamespace(this, name)
   }
 
   static async start(options: HostOptions): Promise<ObjectHost> {
     const persistTo = path.resolve(options.persistTo ?? DEFAULT_PERSIST_TO)
-    const classes = typeof options.module === "string" ? await loadModule(options.module, path.join(persistTo, ".cache")) : options.module
-    if (Object.keys(classes).length === 0) throw new ModuleError("no object classes given")
-    const host = new ObjectHost(options, classes)
+    const loaded = typeof options.module === "string" ? await loadModuleFiles(options.module, path.join(persistTo, ".cache")) : { classes: options.module, inputs: [] }
+    if (Object.keys(loaded.classes).length === 0) throw new ModuleError("no object classes given")
+    const host = new ObjectHost(options, loaded.classes, loaded.inputs)
     host.scheduleStoredAlarms()
+    if (options.control !== false) host.control = await serveControl(host, typeof options.module === "string" ? options.module : "")
     return host
+  }
+
+  // The control channel's socket (undefined with `control: false`).
+  get controlSocket(): string | undefined {
+    return this.control?.socket
+  }
+
+  get classes(): Record<string, ObjectClass> {
+    return this.current
+  }
+
+  // The module's file and the local files it imports (what a reload reads again).
+  get moduleFiles(): ReadonlyArray<string> {
+    return this.inputs
+  }
+
+  /**
+   * Loads the module again, as the platform's dev tools do on save. If it fails to load, this
+   * throws and the previous version keeps running. Otherwise every running object is restarted
+   * with its storage: it finishes the events it has, and the next one starts an instance of the
+   * new class (events arriving meanwhile wait for that, none fails).
+   */
+  async reload(): Promise<{ classes: Array<string>; restarted: number }> {
+    if (typeof this.options.module !== "string") throw new ModuleError("the host was given classes, not a module file: nothing to reload")
+    const loaded = await loadModuleFiles(this.options.module, path.join(this.persistTo, ".cache"))
+    if (this.closed) throw new Error("the object host is closed")
+    this.current = loaded.classes
+    this.inputs = loaded.inputs
+    for (const name of Object.keys(loaded.classes)) if (!(this.env[name] instanceof ObjectNamespace)) this.env[name] = new ObjectNamespace(this, name)
+    let restarted = 0
+    for (const [key, inst] of [...this.live]) {
+      if (this.retiring.has(key)) continue
+      restarted++
+      const done: Promise<void> = inst
+        .deliver(() => undefined)
+        .catch(() => undefined)
+        .then(() => {
+          inst.end(new Error("restarted: the module was reloaded"))
+          if (this.retiring.get(key) === done) this.retiring.delete(key)
+        })
+      this.retiring.set(key, done)
+    }
+    this.control?.refresh(Object.keys(loaded.classes))
+    return { classes: Object.keys(loaded.classes), restarted }
   }
 
   namespace(className: string): ObjectNamespace {
@@ -125,14 +183,28 @@ export class ObjectHost {
     return inst
   }
 
-  fetch(className: string, id: ObjectId, request: Request): Promise<Response> {
+  // Runs `f` as one event of the object: behind its input gate, released after its output gate.
+  event<T>(className: string, id: ObjectId, f: (inst: Instance) => Promise<T> | T): Promise<T> {
+    const retiring = this.retiring.get(this.key(className, id))
+    if (retiring !== undefined) return retiring.then(() => this.event(className, id, f))
     let inst: Instance
     try {
       inst = this.instance(className, id)
     } catch (e) {
       return Promise.reject(e)
     }
-    return inst.deliver(async () => {
+    let started = false
+    return inst.deliver(() => {
+      started = true
+      return f(inst)
+    }).catch((e: unknown) => {
+      if (!started && this.reset.has(inst) && !this.closed) return this.event(className, id, f)
+      throw e
+    })
+  }
+
+  fetch(className: string, id: ObjectId, request: Request): Promise<Response> {
+    return this.event(className, id, async (inst) => {
       const f = inst.object.fetch
       if (typeof f !== "function") throw new TypeError(`${className} has no fetch() method`)
       const response = await f.call(inst.object, request)
@@ -160,6 +232,7 @@ export class ObjectHost {
   private async runAlarm(className: string, id: ObjectId, scheduled: number, retryCount: number): Promise<void> {
     if (this.closed) return
     const key = this.key(className, id)
+    await this.retiring.get(key)
     let inst: Instance
     try {
       inst = this.instance(className, id)
@@ -234,6 +307,37 @@ export class ObjectHost {
     this.live.get(this.key(className, id))?.end(new Error("restarted by the host"))
   }
 
+  // The platform's restore of a running object: the restore is marked, the object reset (its
+  // event in flight fails with AbortedError, as after ctx.abort()), the restore applied now, and
+  // the object started again by its next event (the events queued behind the one in flight
+  // included). The undo bookmark is the present before it.
+  async restore(className: string, id: ObjectId, to: { bookmark?: string; at?: number }): Promise<RestoreResult> {
+    if (this.closed) throw new Error("the object host is closed")
+    const dir = objectDir(this.persistTo, className, id)
+    const now = this.options.now !== undefined ? { now: this.options.now } : {}
+    const running = this.live.get(this.key(className, id))
+    const current = running !== undefined && !running.isEnded ? running : undefined
+    let target: string
+    let undo: string
+    const storage = current?.storage ?? new ObjectStorage(dir, now)
+    try {
+      target = to.bookmark ?? (await storage.getBookmarkForTime(to.at ?? Number.NaN))
+      undo = await storage.onNextSessionRestoreBookmark(target)
+    } finally {
+      if (current === undefined) storage.close()
+    }
+    if (current !== undefined) {
+      this.reset.add(current)
+      current.end(new AbortedError(`reset to restore its storage to ${target}`))
+    }
+    const reopened = new ObjectStorage(dir, now)
+    const pages = reopened.restoredPages
+    const alarm = reopened.readAlarm()
+    reopened.close()
+    this.schedule(className, id, alarm, 0)
+    return { target, undo, pages }
+  }
+
   liveObjects(): Array<{ className: string; id: string }> {
     return [...this.live.keys()].map((k) => {
       const [className, id] = k.split("/") as [string, string]
@@ -243,6 +347,7 @@ export class ObjectHost {
 
   async close(): Promise<void> {
     this.closed = true
+    this.control?.close()
     for (const t of this.timers.values()) clearTimeout(t)
     this.timers.clear()
     for (const inst of [...this.live.values()]) inst.end(new Error("the object host is shutting down"))

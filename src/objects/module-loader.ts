@@ -16,16 +16,27 @@ export class ModuleError extends Error {
   }
 }
 
-export const loadModule = async (file: string, cacheDir: string): Promise<Record<string, ObjectClass>> => {
+export const loadModule = async (file: string, cacheDir: string): Promise<Record<string, ObjectClass>> => (await loadModuleFiles(file, cacheDir)).classes
+
+let loads = 0
+
+/**
+ * The classes, and the files they came from (the module and, for TypeScript, every local file it
+ * imports): what `objects dev` watches. Each call evaluates the module anew.
+ */
+export const loadModuleFiles = async (file: string, cacheDir: string): Promise<{ classes: Record<string, ObjectClass>; inputs: Array<string> }> => {
   const abs = path.resolve(file)
   if (!fs.existsSync(abs)) throw new ModuleError(`module not found: ${file}`)
-  let url = pathToFileURL(abs).href
+  const n = ++loads
+  // A new URL each time: Node's module cache would otherwise hand back the first evaluation.
+  let url = `${pathToFileURL(abs).href}${n > 1 ? `?load=${n}` : ""}`
+  let inputs = [abs]
   if (/\.(c|m)?tsx?$/.test(abs)) {
     const { build } = await import("esbuild")
     fs.mkdirSync(cacheDir, { recursive: true })
-    const out = path.join(cacheDir, `${path.basename(abs).replace(/\.[^.]+$/, "")}-${Date.now()}.mjs`)
+    const out = path.join(cacheDir, `${path.basename(abs).replace(/\.[^.]+$/, "")}-${Date.now()}-${n}.mjs`)
     try {
-      await build({
+      const result = await build({
         entryPoints: [abs],
         outfile: out,
         bundle: true,
@@ -33,8 +44,10 @@ export const loadModule = async (file: string, cacheDir: string): Promise<Record
         platform: "node",
         format: "esm",
         target: "node20",
-        logLevel: "silent"
+        logLevel: "silent",
+        metafile: true
       })
+      inputs = Object.keys(result.metafile.inputs).map((f) => path.resolve(f))
     } catch (e) {
       const errors = (e as { errors?: Array<{ text: string; location?: { file: string; line: number; column: number } }> }).errors ?? []
       const first = errors[0]
@@ -54,5 +67,5 @@ export const loadModule = async (file: string, cacheDir: string): Promise<Record
     }
   }
   if (Object.keys(classes).length === 0) throw new ModuleError(`${file} exports no object class (a class with a fetch() or alarm() method)`)
-  return classes
+  return { classes, inputs }
 }

@@ -6,9 +6,12 @@ import * as http from "node:http"
 import * as path from "node:path"
 import { CLASS_NAME, DEFAULT_PERSIST_TO, listStored, objectDir, rememberName, resolveId } from "../../objects/ids.js"
 import { ObjectHost } from "../../objects/host.js"
+import { watchModule } from "../../objects/module-watch.js"
 import { ObjectStorage } from "../../objects/storage.js"
+import { type ObjectRequest, type ResultOf, runRequest } from "../../objects/control-ops.js"
 import { printJson, printLine, printTable, note } from "../output.js"
 import { CliFailure, usage } from "../run.js"
+import { throughHostOr } from "./objects-live.js"
 
 interface Common {
   readonly json: boolean
@@ -53,6 +56,10 @@ const withStorage = <A>(what: string, o: Target, mustExist: boolean, f: (s: Obje
     })
   })
 
+// The request, through the running host of the object if there is one, else on its storage here.
+const request = <R extends ObjectRequest>(what: string, o: Target, mustExist: boolean, r: R): Effect.Effect<ResultOf<R>, CliFailure> =>
+  throughHostOr({ what, state: stateDir(o), className: o.className, name: o.name, mustExist }, r, withStorage(what, o, mustExist, (s) => runRequest(s, r)))
+
 const show = (v: unknown): string => (typeof v === "string" ? v : JSON.stringify(v, jsonReplacer))
 const jsonReplacer = (_k: string, v: unknown) =>
   v instanceof Map ? Object.fromEntries(v) : v instanceof Set ? [...v] : typeof v === "bigint" ? v.toString() : ArrayBuffer.isView(v) ? { $bytes: Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString("base64") } : v instanceof ArrayBuffer ? { $bytes: Buffer.from(v).toString("base64") } : v
@@ -85,40 +92,37 @@ export const kv = (
       return Effect.fail(usage(`${what}: --value-json: the value is not JSON: ${(e as Error).message}`))
     }
   }
-  return withStorage(what, o, o.action !== "put", async (s) => {
-    const key = o.rest[0]!
-    switch (o.action) {
-      case "get": {
-        const v = await s.get(key)
-        if (o.json) return printJson({ key, found: v !== undefined, value: jsonSafe(v) })
-        if (v === undefined) throw new CliFailure({ text: `error: ${what}: no key ${JSON.stringify(key)}`, exitCode: 1 })
-        return printLine(show(v))
-      }
-      case "put":
-        await s.put(key, value)
-        return o.json ? printJson({ key, written: true }) : note(`wrote ${JSON.stringify(key)}`)
-      case "delete": {
-        const existed = await s.delete(key)
-        return o.json ? printJson({ key, deleted: existed }) : note(existed ? `deleted ${JSON.stringify(key)}` : `no key ${JSON.stringify(key)} (nothing deleted)`)
-      }
-      case "list": {
-        const limit = Option.getOrUndefined(o.limit)
-        const m = await s.list({ ...(Option.isSome(o.prefix) ? { prefix: o.prefix.value } : {}), ...(limit !== undefined ? { limit } : {}) })
-        if (o.json) return printJson([...m].map(([k, v]) => ({ key: k, value: jsonSafe(v) })))
-        if (m.size === 0) return note("no keys")
-        return printTable(["KEY", "VALUE"], [...m].map(([k, v]) => [k, truncate(show(v), 80)]))
-      }
+  const key = o.rest[0]!
+  switch (o.action) {
+    case "get":
+      return Effect.flatMap(request(what, o, true, { op: "get", key }), ({ found, value: v }) => {
+        if (o.json) return Effect.sync(() => printJson({ key, found, value: jsonSafe(v) }))
+        if (!found) return Effect.fail(new CliFailure({ text: `error: ${what}: no key ${JSON.stringify(key)}`, exitCode: 1 }))
+        return Effect.sync(() => printLine(show(v)))
+      })
+    case "put":
+      return Effect.map(request(what, o, false, { op: "put", key, value }), () => (o.json ? printJson({ key, written: true }) : note(`wrote ${JSON.stringify(key)}`)))
+    case "delete":
+      return Effect.map(request(what, o, true, { op: "delete", key }), (existed) =>
+        o.json ? printJson({ key, deleted: existed }) : note(existed ? `deleted ${JSON.stringify(key)}` : `no key ${JSON.stringify(key)} (nothing deleted)`)
+      )
+    case "list": {
+      const limit = Option.getOrUndefined(o.limit)
+      const r = { op: "list", ...(Option.isSome(o.prefix) ? { prefix: o.prefix.value } : {}), ...(limit !== undefined ? { limit } : {}) } as const
+      return Effect.map(request(what, o, true, r), (m) => {
+        if (o.json) return printJson(m.map(([k, v]) => ({ key: k, value: jsonSafe(v) })))
+        if (m.length === 0) return note("no keys")
+        return printTable(["KEY", "VALUE"], m.map(([k, v]) => [k, truncate(show(v), 80)]))
+      })
     }
-  })
+  }
 }
 
 const truncate = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s)
 
 export const sql = (o: Target & { query: string }): Effect.Effect<void, CliFailure> =>
-  withStorage("objects sql", o, false, async (s) => {
-    const cursor = s.sql.exec(o.query)
-    const rows = cursor.raw().toArray()
-    const columns = cursor.columnNames
+  Effect.map(request("objects sql", o, false, { op: "sql", query: o.query }), (cursor) => {
+    const { rows, columns } = cursor
     if (o.json) {
       return printJson({
         columns,
@@ -139,42 +143,41 @@ const parseTime = (what: string, text: string): number | CliFailure => {
 export const bookmark = (o: Target & { at: Option.Option<string>; history: boolean }): Effect.Effect<void, CliFailure> => {
   const at = Option.map(o.at, (t) => parseTime("objects bookmark", t))
   if (Option.isSome(at) && at.value instanceof CliFailure) return Effect.fail(at.value)
-  return withStorage("objects bookmark", o, true, async (s) => {
-    if (o.history) {
-      const commits = s.history(100)
+  if (o.history) {
+    return Effect.map(request("objects bookmark", o, true, { op: "history", limit: 100 }), (commits) => {
       if (o.json) return printJson(commits.map((c) => ({ bookmark: c.bookmark, time: new Date(c.time).toISOString(), restore: c.restore })))
       return printTable(["BOOKMARK", "TIME", "KIND"], commits.map((c) => [c.bookmark, new Date(c.time).toISOString(), c.restore ? "restore" : "write"]))
-    }
-    const b = Option.isSome(at) ? await s.getBookmarkForTime(at.value as number) : await s.getCurrentBookmark()
-    return o.json ? printJson({ bookmark: b }) : printLine(b)
-  })
+    })
+  }
+  return Effect.map(request("objects bookmark", o, true, { op: "bookmark", ...(Option.isSome(at) ? { at: at.value as number } : {}) }), (b) =>
+    o.json ? printJson({ bookmark: b }) : printLine(b)
+  )
 }
 
 export const restore = (o: Target & { at: Option.Option<string>; bookmark: Option.Option<string> }): Effect.Effect<void, CliFailure> => {
   if (Option.isSome(o.at) === Option.isSome(o.bookmark)) return Effect.fail(usage("objects restore: give exactly one of --bookmark B and --at TIME"))
   const at = Option.map(o.at, (t) => parseTime("objects restore", t))
   if (Option.isSome(at) && at.value instanceof CliFailure) return Effect.fail(at.value)
-  return Effect.flatMap(
+  const direct = Effect.flatMap(
     withStorage("objects restore", o, true, async (s) => {
       const target = Option.isSome(o.bookmark) ? o.bookmark.value : await s.getBookmarkForTime(Option.getOrThrow(at) as number)
       const undo = await s.onNextSessionRestoreBookmark(target)
       return { target, undo }
     }),
     // The restore applies when the object next opens: open it now, so it is done when we return.
-    (r) =>
-      Effect.map(
-        withStorage("objects restore", o, true, async (s) => s.restoredPages),
-        (pages) => {
-          if (o.json) return printJson({ restoredTo: r.target, undoBookmark: r.undo, pages })
-          note(`restored ${o.className} ${JSON.stringify(o.name)} to ${r.target} (${pages ?? 0} page(s) rewritten)`)
-          note(`undo with: edgectl objects restore ${o.className} ${o.name} --bookmark ${r.undo}`)
-          printLine(r.undo)
-        }
-      )
+    (r) => Effect.map(withStorage("objects restore", o, true, async (s) => s.restoredPages), (pages) => ({ ...r, pages }))
   )
+  const to = Option.isSome(o.bookmark) ? { bookmark: o.bookmark.value } : { at: Option.getOrThrow(at) as number }
+  const live = { what: "objects restore", state: stateDir(o), className: o.className, name: o.name, mustExist: true }
+  return Effect.map(throughHostOr(live, { op: "restore", ...to }, direct), (r) => {
+    if (o.json) return printJson({ restoredTo: r.target, undoBookmark: r.undo, pages: r.pages })
+    note(`restored ${o.className} ${JSON.stringify(o.name)} to ${r.target} (${r.pages ?? 0} page(s) rewritten)`)
+    note(`undo with: edgectl objects restore ${o.className} ${o.name} --bookmark ${r.undo}`)
+    printLine(r.undo)
+  })
 }
 
-export const dev = (o: Common & { module: string; port: number }): Effect.Effect<void, CliFailure> =>
+export const dev = (o: Common & { module: string; port: number; noWatch: boolean }): Effect.Effect<void, CliFailure> =>
   Effect.tryPromise({
     try: async () => {
       if (!Number.isInteger(o.port) || o.port < 0 || o.port > 65535) throw usage(`objects dev: --port must be 0..65535, got ${o.port}`)
@@ -190,13 +193,20 @@ export const dev = (o: Common & { module: string; port: number }): Effect.Effect
       })
       const port = (server.address() as { port: number }).port
       const url = `http://127.0.0.1:${port}`
-      if (o.json) printLine(JSON.stringify({ url, classes: Object.keys(host.classes), persistTo: stateDir(o) }))
+      if (o.json) printLine(JSON.stringify({ url, classes: Object.keys(host.classes), persistTo: stateDir(o), control: host.controlSocket }))
       else {
         note(`objects: ${Object.keys(host.classes).join(", ")} from ${o.module}; state in ${stateDir(o)}`)
         note(`listening on ${url}/<Class>/<name>/... (Ctrl-C to stop)`)
       }
+      const watch = o.noWatch
+        ? undefined
+        : watchModule(host, {
+            reloaded: (classes, restarted) => note(`reloaded ${o.module}: ${classes.join(", ")} (${restarted} running object(s) restarted)`),
+            failed: (e) => note(`error: objects dev: reloading ${o.module}: ${e instanceof Error ? e.message : String(e)}; the previous version keeps running`)
+          })
       await new Promise<void>((resolve) => {
         const stop = () => {
+          watch?.close()
           server.close()
           void host.close().then(resolve)
         }

@@ -24,7 +24,8 @@ const dev = Command.make(
   {
     ...common,
     module: Args.text({ name: "MODULE" }).pipe(Args.withDescription("module exporting the object classes (.ts, .mts, .js, .mjs)")),
-    port: Options.integer("port").pipe(Options.withDescription("port on 127.0.0.1 (0: any free port)"), Options.withDefault(8788))
+    port: Options.integer("port").pipe(Options.withDescription("port on 127.0.0.1 (0: any free port)"), Options.withDefault(8788)),
+    noWatch: Options.boolean("no-watch").pipe(Options.withDescription("do not reload the module when it (or a file it imports) changes"))
   },
   lazy((m) => m.dev)
 ).pipe(Command.withDescription("serve http://127.0.0.1:PORT/<Class>/<name>/... to the object's fetch()"))
