@@ -106,5 +106,13 @@ describe.each([
     const ns = namespaces.find((n) => n.title === "acme-feature-flags")!
     const value = await edgectlAsync(["kv", "key", "get", "greeting", "--namespace-id", ns.id, "--text", "--persist-to", tui.persistTo])
     expect(value.stdout.replace(/\n$/, "")).toBe("hello world!")
+
+    // Saved, the key's value is shown; a dialog opened by one key of a read takes the next: `d`
+    // then `y` in one write deletes it.
+    await tui.waitFor((s) => s.includes("d delete") && /^│.*│ hello world!\s/m.test(s))
+    tui.write("dy")
+    await tui.waitFor((s) => !s.includes("hello world!"))
+    const gone = await edgectlAsync(["kv", "key", "get", "greeting", "--namespace-id", ns.id, "--persist-to", tui.persistTo])
+    expect(`${gone.stdout}${gone.stderr}`).toContain("Value not found")
   })
 })
