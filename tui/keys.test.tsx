@@ -1,5 +1,5 @@
 import { Text } from "ink"
-import type { ReactElement } from "react"
+import { useState, type ReactElement } from "react"
 import { render } from "ink-testing-library"
 import { afterEach, describe, expect, it } from "vitest"
 import { Footer } from "./components/footer.js"
@@ -105,6 +105,36 @@ describe("keypress hub", () => {
     expect(typed).toEqual(["field:jjk"])
   })
 
+  it("every key of one read acts, control keys included, in order", async () => {
+    const log: Array<string> = []
+    const app = await mount(
+      <KeypressProvider onQuit={() => {}}>
+        <Layer name="field" priority={KeyLayer.input} handles={[]} log={log} modal text />
+      </KeypressProvider>
+    )
+    await app.press("\u007F\u007F\u007F")
+    await app.press("ab\u001B[Dc\r")
+    await waitFor(() => log.length >= 7)
+    expect(log).toEqual(["field:backspace", "field:backspace", "field:backspace", "field:ab", "field:left", "field:c", "field:enter"])
+  })
+
+  it("a layer opened by one key of a read takes the keys after it in the same read", async () => {
+    const log: Array<string> = []
+    function Opener() {
+      const [open, setOpen] = useState(false)
+      useKeys((press) => (press.name === ":" ? (setOpen(true), true) : false), { priority: KeyLayer.app })
+      return open ? <Layer name="palette" priority={KeyLayer.overlay} handles={[]} log={log} modal text /> : <Layer name="screen" priority={KeyLayer.screen} handles={[]} log={log} />
+    }
+    const app = await mount(
+      <KeypressProvider onQuit={() => {}}>
+        <Opener />
+      </KeypressProvider>
+    )
+    await app.press("j:acme.com\r")
+    await waitFor(() => log.length >= 4)
+    expect(log).toEqual(["screen:j", "screen::", "palette:acme.com", "palette:enter"])
+  })
+
   it("names keys as the terminal sends them", async () => {
     const log: Array<string> = []
     const app = await mount(
@@ -112,10 +142,12 @@ describe("keypress hub", () => {
         <Layer name="l" priority={KeyLayer.screen} handles={[]} log={log} />
       </KeypressProvider>
     )
-    for (const k of [Keys.up, Keys.down, Keys.enter, Keys.tab, "\u001B[Z", Keys.backspace, Keys.pageDown, "G"]) await app.press(k)
+    for (const k of [Keys.up, Keys.down, Keys.enter, Keys.tab, "\u001B[Z", Keys.backspace, "\u001B[3~", "\u001B[1~", Keys.pageDown, "G", "\u0017"]) await app.press(k)
     await app.press(Keys.escape)
-    await waitFor(() => log.length === 9)
-    expect(log.map((l) => l.slice(2))).toEqual(["up", "down", "enter", "tab", "shift+tab", "backspace", "pagedown", "G", "escape"])
+    await waitFor(() => log.length === 12)
+    expect(log.map((l) => l.slice(2))).toEqual([
+      "up", "down", "enter", "tab", "shift+tab", "backspace", "delete", "home", "pagedown", "G", "ctrl+w", "escape"
+    ])
   })
 
   it("ctrl+c quits from anywhere, even under a modal layer", async () => {

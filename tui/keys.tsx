@@ -4,18 +4,12 @@
  * at a modal layer (a text field, a dialog). The footer reads the same layers, so it lists exactly
  * the keys that work right now. ctrl+c quits from anywhere.
  */
-import { useInput, type Key } from "ink"
-import { createContext, useCallback, useContext, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from "react"
+import { useStdin } from "ink"
+import { createContext, useCallback, useContext, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from "react"
 import { fromUnknown, type UiError } from "./errors.js"
+import { decodeKeys, isText, textPress, type Keypress } from "./key-decoder.js"
 
-export interface Keypress {
-  /** The text typed (may be several characters when pasted); empty for named keys. */
-  readonly input: string
-  readonly key: Key
-  /** `up`, `down`, `pageup`, `pagedown`, `home`, `end`, `enter`, `escape`, `tab`, `shift+tab`,
-   *  `backspace`, `ctrl+<x>`, or the text itself. */
-  readonly name: string
-}
+export { isText, type Keypress } from "./key-decoder.js"
 
 /** True when handled; an unhandled key falls through to lower layers (unless this layer is modal). */
 export type KeyHandler = (press: Keypress) => boolean
@@ -45,28 +39,6 @@ interface Hub {
 
 const HubContext = createContext<Hub | undefined>(undefined)
 
-export const keyName = (input: string, key: Key): string => {
-  if (key.upArrow) return "up"
-  if (key.downArrow) return "down"
-  if (key.leftArrow) return "left"
-  if (key.rightArrow) return "right"
-  if (key.pageUp) return "pageup"
-  if (key.pageDown) return "pagedown"
-  if (key.home) return "home"
-  if (key.end) return "end"
-  if (key.return) return "enter"
-  if (key.escape) return "escape"
-  if (key.tab) return key.shift ? "shift+tab" : "tab"
-  // Terminals send DEL (0x7f) for the backspace key; Ink calls it `delete`.
-  if (key.backspace || key.delete) return "backspace"
-  if (key.ctrl && input.length > 0) return `ctrl+${input}`
-  return input
-}
-
-/** A key that types text into a field (not a named key, not a chord). */
-export const isText = (press: Keypress): boolean =>
-  press.input.length > 0 && press.name === press.input && !press.key.ctrl && !press.key.meta && !/[\u0000-\u001f\u007f]/.test(press.input)
-
 const byPriority = (a: Registration, b: Registration) => b.priority - a.priority || b.id - a.id
 
 /** The layers a key can reach, highest first: down to the first modal one. */
@@ -93,28 +65,69 @@ export function KeypressProvider({ onQuit, children }: { onQuit: () => void; chi
     }
   }, [])
 
-  const onInput = useCallback((input: string, key: Key) => {
-    const press: Keypress = { input, key, name: keyName(input, key) }
-    if (press.name === "ctrl+c") return quit.current()
-    setFault(undefined)
+  // The hub reads the raw input rather than Ink's useInput, which hands a run of plain bytes over as
+  // one key and names DEL and forward Delete alike. The keys of one read are dispatched one at a
+  // time, each after React has rendered what the one before it did: a layer opened by one key
+  // (`:`, `d`) takes the next keys of the same read, and every handler sees the state they left.
+  const { internal_eventEmitter: events, setRawMode } = useStdin()
+  useEffect(() => {
+    setRawMode(true)
+    return () => setRawMode(false)
+  }, [setRawMode])
+
+  const queue = useRef<Array<Keypress>>([])
+  const waiting = useRef(false)
+  const [turn, setTurn] = useState(0)
+
+  /** Hands the next key (or run of typed characters, to a field) to the layers it reaches. */
+  const dispatchNext = () => {
+    const presses = queue.current
+    const first = presses[0]!
     const layers = receivers([...registrations.current.values()].sort(byPriority))
-    // Keys typed faster than the terminal is read (or sent by a script) arrive as one chunk: unless
-    // a text field takes them, each character is its own keypress, so "jjj" moves three rows.
-    const presses =
-      isText(press) && [...input].length > 1 && !layers.some((r) => r.text)
-        ? [...input].map((c): Keypress => ({ input: c, key, name: c }))
-        : [press]
+    // A field takes a run of typed characters as one paste, so a long paste renders once.
+    let end = 1
+    if (isText(first) && layers.some((r) => r.text)) while (end < presses.length && isText(presses[end]!)) end++
+    const press = end === 1 ? first : textPress(presses.slice(0, end).map((t) => t.input).join(""))
+    presses.splice(0, end)
     try {
-      for (const p of presses) {
-        for (const r of layers) {
-          if (r.handler.current(p) || r.modal) break
-        }
+      for (const r of layers) {
+        if (r.handler.current(press) || r.modal) break
       }
     } catch (e) {
+      presses.splice(0)
       setFault(fromUnknown(e))
     }
+  }
+  const drain = useRef(() => {})
+  drain.current = () => {
+    waiting.current = false
+    if (queue.current.length === 0) return
+    dispatchNext()
+    if (queue.current.length === 0) return
+    // The rest waits for the render this key caused (and its effects): see the effect on `turn`.
+    waiting.current = true
+    setTurn((t) => t + 1)
+  }
+  useEffect(() => {
+    if (waiting.current) drain.current()
+  }, [turn])
+
+  const onChunk = useCallback((chunk: string) => {
+    const presses = decodeKeys(chunk)
+    if (presses.some((p) => p.name === "ctrl+c")) {
+      queue.current = []
+      return quit.current()
+    }
+    setFault(undefined)
+    queue.current.push(...presses)
+    if (!waiting.current) drain.current()
   }, [])
-  useInput(onInput)
+  useEffect(() => {
+    events.on("input", onChunk)
+    return () => {
+      events.off("input", onChunk)
+    }
+  }, [events, onChunk])
 
   const hints = useMemo(() => {
     return receivers([...registrations.current.values()].sort(byPriority)).flatMap((r) => r.hints)
@@ -137,7 +150,7 @@ export interface KeyOptions {
   readonly active?: boolean
   /** A modal layer swallows every key it does not handle (except ctrl+c). */
   readonly modal?: boolean
-  /** The layer takes typed text (a field): a pasted chunk reaches it whole, not key by key. */
+  /** The layer takes typed text (a field): a run of typed characters in one read reaches it as one press. */
   readonly text?: boolean
   readonly hints?: ReadonlyArray<KeyHint>
 }

@@ -4,37 +4,38 @@
  */
 import { Text } from "ink"
 import { useState } from "react"
-import { isText, KeyLayer, useKeys, type Keypress } from "../keys.js"
+import { KeyLayer, useKeys, type Keypress } from "../keys.js"
+import { emptyLine, type Line } from "../line-editor.js"
+import { usePaneSize } from "../terminal.js"
+import { LineText, useLineEditor } from "./line-input.js"
 
 export interface FilterInput {
   readonly text: string
+  /** The text with the cursor, for drawing. */
+  readonly line: Line
   readonly editing: boolean
   readonly start: () => void
   readonly clear: () => void
 }
 
 export function useFilterInput(options: { readonly active: boolean; readonly onMove: (press: Keypress) => boolean; readonly what?: string }): FilterInput {
-  const [text, setText] = useState("")
+  const editor = useLineEditor()
   const [editing, setEditing] = useState(false)
   useKeys(
     (press) => {
-      if (isText(press)) {
-        setText((t) => t + press.input)
-        return true
-      }
       switch (press.name) {
-        case "backspace":
-          setText((t) => t.slice(0, -1))
-          return true
         case "enter":
           setEditing(false)
           return true
         case "escape":
-          setText("")
+          editor.set(emptyLine)
           setEditing(false)
           return true
+        case "up":
+        case "down":
+          return options.onMove(press)
         default:
-          return press.name === "up" || press.name === "down" ? options.onMove(press) : false
+          return editor.edit(press)
       }
     },
     {
@@ -52,23 +53,24 @@ export function useFilterInput(options: { readonly active: boolean; readonly onM
     }
   )
   return {
-    text,
+    text: editor.line.text,
+    line: editor.line,
     editing,
     start: () => setEditing(true),
     clear: () => {
-      setText("")
+      editor.set(emptyLine)
       setEditing(false)
     }
   }
 }
 
 export function FilterBar({ filter, what = "name" }: { filter: FilterInput; what?: string }) {
+  const pane = usePaneSize()
   if (filter.editing) {
     return (
-      <Text>
+      <Text wrap="truncate-end">
         <Text color="yellow">/ </Text>
-        {filter.text}
-        <Text inverse> </Text>
+        <LineText line={filter.line} width={pane.columns - 2} />
       </Text>
     )
   }

@@ -1,22 +1,18 @@
 /**
- * A one-line text field of a form: its label, what was typed (the end of it when it is longer than
- * the field) and a block cursor when it has the keys; a problem with it on the line below. The form
- * owns the keys (one modal layer for all its fields); `editText` applies a keypress to a value.
+ * A one-line text field of a form: its label, what was typed (scrolled to keep the cursor in view
+ * when it is longer than the field) and the cursor as an inverse cell when it has the keys; a
+ * problem with it on the line below. The form owns the keys (one modal layer for all its fields)
+ * and edits each field's line with tui/line-editor.ts.
  */
 import { Box, Text } from "ink"
-import { isText, type Keypress } from "../keys.js"
-
-/** The value after a keypress, or undefined when the key is not an edit. */
-export const editText = (value: string, press: Keypress): string | undefined => {
-  if (isText(press)) return value + press.input.replace(/[\r\n]+/g, " ")
-  if (press.name === "backspace") return [...value].slice(0, -1).join("")
-  if (press.name === "ctrl+u") return ""
-  return undefined
-}
+import { lineOf, type Line } from "../line-editor.js"
+import { LineText } from "./line-input.js"
 
 export function TextField(props: {
   readonly label: string
   readonly value: string
+  /** The cursor in `value` (codepoints); at its end when not given. */
+  readonly cursor?: number
   readonly focused: boolean
   readonly width: number
   readonly placeholder?: string
@@ -24,8 +20,7 @@ export function TextField(props: {
   readonly disabled?: boolean
 }) {
   const room = Math.max(8, props.width - props.label.length - 4)
-  const chars = [...props.value]
-  const shown = chars.length > room ? `…${chars.slice(chars.length - room + 1).join("")}` : props.value
+  const line: Line = props.cursor === undefined ? lineOf(props.value) : { text: props.value, cursor: props.cursor }
   return (
     <Box flexDirection="column">
       <Text wrap="truncate-end">
@@ -34,8 +29,9 @@ export function TextField(props: {
           {props.label}:{" "}
         </Text>
         {props.value === "" && props.placeholder !== undefined && !props.focused ? <Text dimColor>{props.placeholder}</Text> : null}
-        <Text dimColor={props.disabled === true}>{shown}</Text>
-        {props.focused ? <Text inverse> </Text> : null}
+        <Text dimColor={props.disabled === true}>
+          <LineText line={line} width={room} focused={props.focused} />
+        </Text>
       </Text>
       {props.problem !== undefined ? (
         <Text color="red" wrap="truncate-end">

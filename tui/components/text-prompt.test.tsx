@@ -3,7 +3,7 @@ import { useState } from "react"
 import { afterEach, describe, expect, it } from "vitest"
 import { KeypressProvider } from "../keys.js"
 import { Keys, waitFor } from "../test-support.js"
-import { TextPrompt } from "./text-prompt.js"
+import { bullets, TextPrompt } from "./text-prompt.js"
 
 const mounted: Array<() => void> = []
 afterEach(() => mounted.splice(0).forEach((unmount) => unmount()))
@@ -59,5 +59,54 @@ describe("TextPrompt", () => {
     app.stdin.write("second\r")
     await waitFor(() => submitted.length === 2)
     expect(submitted).toEqual(["first", "second"])
+  })
+})
+
+describe("TextPrompt editing", () => {
+  const Left = "\u001B[D"
+  const Home = "\u001B[H"
+  const Delete = "\u001B[3~"
+
+  it("several backspaces in one write each delete, and a pasted line ending in CR submits", async () => {
+    const submitted: Array<string> = []
+    const app = await mount(submitted)
+    app.stdin.write("abcxyz")
+    await waitFor(() => (app.lastFrame() ?? "").includes("› abcxyz"))
+    app.stdin.write("\u007F\u007F\u007F")
+    await waitFor(() => (app.lastFrame() ?? "").includes("› abc ") && !(app.lastFrame() ?? "").includes("xyz"))
+    app.stdin.write("def\r")
+    await waitFor(() => submitted.length === 1)
+    expect(submitted).toEqual(["abcdef"])
+  })
+
+  it("edits in the middle: ←, Home, Delete, ctrl+w, ctrl+u, ctrl+k, with the cursor drawn where it is", async () => {
+    const submitted: Array<string> = []
+    const app = await mount(submitted)
+    app.stdin.write(`helo world${Left.repeat(7)}`)
+    await waitFor(() => (app.lastFrame() ?? "").includes("› helo world"))
+    app.stdin.write("l")
+    await waitFor(() => (app.lastFrame() ?? "").includes("› hello world"))
+    app.stdin.write(`${Home}X${Left}${Delete}\u0005 again\u0017\u0017there\r`)
+    await waitFor(() => submitted.length === 1)
+    expect(submitted).toEqual(["hello there"])
+    // ctrl+u and ctrl+k in the next prompt.
+    app.stdin.write(`one two${Left.repeat(3)}\u000B`)
+    await waitFor(() => (app.lastFrame() ?? "").includes("› one  "))
+    app.stdin.write(`\u0015three\r`)
+    await waitFor(() => submitted.length === 2)
+    expect(submitted).toEqual(["hello there", "three"])
+  })
+
+  it("a secret stays bullets, with the cursor among them", async () => {
+    const app = render(
+      <KeypressProvider onQuit={() => {}}>
+        <TextPrompt title="Secret" display={bullets} submitLabel="save" onSubmit={() => {}} onCancel={() => {}} />
+      </KeypressProvider>
+    )
+    mounted.push(app.unmount)
+    await waitFor(() => (app.lastFrame() ?? "").includes("Secret"))
+    app.stdin.write(`hunter2${Left}${Left}`)
+    await waitFor(() => (app.lastFrame() ?? "").includes("› •••••••"))
+    expect(app.lastFrame()).not.toContain("hunter")
   })
 })

@@ -1,11 +1,15 @@
 /**
- * A one-line text field in a dialog: it takes every typed key while open (a modal layer), shows
- * what is typed through `display` (a secret as bullets), checks it on every key, and hands it
- * over on enter once `check` accepts it; esc cancels.
+ * A one-line text field in a dialog: it takes every typed key while open (a modal layer), edits
+ * like a readline prompt (tui/line-editor.ts), shows what is typed through `display` (a secret as
+ * bullets, the cursor with it), checks it on every key, and hands it over on enter once `check`
+ * accepts it; esc cancels.
  */
 import { Box, Text } from "ink"
 import { useRef, useState } from "react"
-import { isText, KeyLayer, useKeys } from "../keys.js"
+import { KeyLayer, useKeys } from "../keys.js"
+import { editLine, emptyLine, type Line } from "../line-editor.js"
+import { usePaneSize } from "../terminal.js"
+import { LineText } from "./line-input.js"
 
 export interface TextPromptProps {
   readonly title: string
@@ -23,59 +27,38 @@ export interface TextPromptProps {
 
 export const bullets = (text: string) => "•".repeat([...text].length)
 
-/** Typed text after a chunk of keys: printable characters append, DEL and BS delete, CR or LF submits. */
-export const applyChunk = (text: string, chunk: string): { readonly text: string; readonly submit: boolean } => {
-  let chars = [...text]
-  for (const ch of chunk) {
-    if (ch === "\r" || ch === "\n") return { text: chars.join(""), submit: true }
-    if (ch === "\u007f" || ch === "\b") chars = chars.slice(0, -1)
-    else if (ch >= " " && ch !== "\u007f") chars.push(ch)
-  }
-  return { text: chars.join(""), submit: false }
-}
-
-export function TextPrompt({ title, help, display = (t) => t, check, counter, submitLabel, onSubmit, onCancel }: TextPromptProps) {
-  // The text lives in a ref, so that keys that arrive before the next render (typing, then enter)
+export function TextPrompt({ title, help, display, check, counter, submitLabel, onSubmit, onCancel }: TextPromptProps) {
+  // The line lives in a ref, so that keys that arrive before the next render (typing, then enter)
   // all see what was typed before them; the state only re-renders. A prompt with another title in
   // the same place (the next step of a dialog) starts empty.
-  const typed = useRef({ title, text: "", tried: false })
-  if (typed.current.title !== title) typed.current = { title, text: "", tried: false }
+  const typed = useRef({ title, line: emptyLine, tried: false })
+  if (typed.current.title !== title) typed.current = { title, line: emptyLine, tried: false }
   const [, render] = useState(0)
-  const update = (text: string, tried = typed.current.tried) => {
-    typed.current = { title, text, tried }
+  const update = (line: Line, tried = typed.current.tried) => {
+    typed.current = { title, line, tried }
     render((n) => n + 1)
   }
-  const { text, tried } = typed.current
+  const pane = usePaneSize()
+  const { line, tried } = typed.current
+  const text = line.text
   const problem = check?.(text)
+  const count = counter?.(text)
   useKeys(
     (press) => {
-      const now = typed.current.text
-      if (isText(press)) {
-        update(now + press.input)
-        return true
-      }
-      // A terminal may deliver fast typing in one chunk: "abc\r", or several DELs at once.
-      if (press.input.length > 1 && !press.key.ctrl && !press.key.meta) {
-        const { text: next, submit } = applyChunk(now, press.input)
-        if (submit && check?.(next) === undefined) {
-          update(next)
-          onSubmit(next)
-        } else update(next, typed.current.tried || submit)
-        return true
-      }
+      const now = typed.current.line
       switch (press.name) {
-        case "backspace":
-          update([...now].slice(0, -1).join(""))
-          return true
         case "enter":
-          if (check?.(now) === undefined) onSubmit(now)
+          if (check?.(now.text) === undefined) onSubmit(now.text)
           else update(now, true)
           return true
         case "escape":
           onCancel()
           return true
-        default:
+        default: {
+          const next = editLine(now, press)
+          if (next !== undefined) update(next)
           return true
+        }
       }
     },
     {
@@ -94,11 +77,10 @@ export function TextPrompt({ title, help, display = (t) => t, check, counter, su
     <Box flexDirection="column" borderStyle="round" borderColor="cyan" paddingX={1}>
       <Text bold>{title}</Text>
       {help !== undefined ? <Text dimColor>{help}</Text> : null}
-      <Text wrap="truncate-start">
+      <Text wrap="truncate-end">
         <Text color="yellow">› </Text>
-        {display(text)}
-        <Text inverse> </Text>
-        {counter !== undefined ? <Text dimColor> {counter(text)}</Text> : null}
+        <LineText line={line} width={Math.max(8, pane.columns - 6 - (count === undefined ? 0 : count.length + 1))} display={display} />
+        {count !== undefined ? <Text dimColor> {count}</Text> : null}
       </Text>
       {problem !== undefined && (tried || text !== "") ? (
         <Text color="red" wrap="wrap">

@@ -8,9 +8,10 @@ import { useEffect, useRef, useState } from "react"
 import { checkPut, isIssue, nowSeconds, parseMetadataText, parseSeconds, type Field } from "../../src/kv/validate.js"
 import * as Kv from "../../src/services/kv.js"
 import { ErrorView } from "../components/states.js"
-import { editText, TextField } from "../components/text-field.js"
+import { TextField } from "../components/text-field.js"
 import type { UiError } from "../errors.js"
 import { KeyLayer, useKeys } from "../keys.js"
+import { editLine, lineOf, type Line } from "../line-editor.js"
 import { runEffect, useRuntime } from "../runtime.js"
 import { usePaneSize } from "../terminal.js"
 
@@ -67,6 +68,27 @@ export const formProblems = (v: PutValues, now: number): Partial<Record<FormFiel
   return out
 }
 
+interface FormState {
+  readonly lines: Record<FormField, Line>
+  readonly focus: number
+}
+
+const initialForm = (initial: PutValues | undefined, editing: boolean): FormState => {
+  const v = initial ?? { key: "", value: "", metadata: "", expiration: "", ttl: "" }
+  return {
+    lines: { key: lineOf(v.key), value: lineOf(v.value), metadata: lineOf(v.metadata), expiration: lineOf(v.expiration), ttl: lineOf(v.ttl) },
+    focus: editing ? 1 : 0
+  }
+}
+
+const textsOf = (lines: Record<FormField, Line>): PutValues => ({
+  key: lines.key.text,
+  value: lines.value.text,
+  metadata: lines.metadata.text,
+  expiration: lines.expiration.text,
+  ttl: lines.ttl.text
+})
+
 export function KvPutForm(props: {
   readonly ns: OpenNamespace
   /** Editing an existing key (its key cannot change); a new key without it. */
@@ -77,8 +99,16 @@ export function KvPutForm(props: {
   const runtime = useRuntime()
   const pane = usePaneSize()
   const editing = props.initial !== undefined
-  const [values, setValues] = useState<PutValues>(props.initial ?? { key: "", value: "", metadata: "", expiration: "", ttl: "" })
-  const [focus, setFocus] = useState(editing ? 1 : 0)
+  // The fields and the focus live in a ref: keys of one read (tab, then typing) each see the keys
+  // before them even before the form re-renders; the state only re-renders.
+  const form = useRef(initialForm(props.initial, editing))
+  const [, rendered] = useState(0)
+  const setForm = (next: Partial<FormState>) => {
+    form.current = { ...form.current, ...next }
+    rendered((n) => n + 1)
+  }
+  const values = textsOf(form.current.lines)
+  const focus = form.current.focus
   const [problems, setProblems] = useState<Partial<Record<FormField, string>>>({})
   const [saving, setSaving] = useState(false)
   const [error, setError] = useState<UiError | undefined>(undefined)
@@ -86,12 +116,13 @@ export function KvPutForm(props: {
   useEffect(() => () => controller.current?.abort(), [])
 
   const submit = () => {
+    const values = textsOf(form.current.lines)
     const now = nowSeconds()
     const found = formProblems(values, now)
     setProblems(found)
     setError(undefined)
     if (Object.keys(found).length > 0) {
-      setFocus(Fields.indexOf(Fields.find((f) => found[f] !== undefined)!))
+      setForm({ focus: Fields.indexOf(Fields.find((f) => found[f] !== undefined)!) })
       return
     }
     const expiration = parseSeconds("expiration", values.expiration.trim()) as number | undefined
@@ -119,11 +150,12 @@ export function KvPutForm(props: {
   useKeys(
     (press) => {
       if (saving) return true
+      const focus = form.current.focus
       const step = (d: number) => {
         let next = focus
         do next = (next + d + Fields.length) % Fields.length
         while (editing && Fields[next] === "key")
-        setFocus(next)
+        setForm({ focus: next })
       }
       switch (press.name) {
         case "tab":
@@ -143,9 +175,9 @@ export function KvPutForm(props: {
       }
       const field = Fields[focus]!
       if (editing && field === "key") return true
-      // Applied to the latest value: keys can arrive faster than the form re-renders (a paste after ctrl+u).
-      if (editText("", press) !== undefined) {
-        setValues((v) => ({ ...v, [field]: editText(v[field], press) ?? v[field] }))
+      const next = editLine(form.current.lines[field], press)
+      if (next !== undefined) {
+        setForm({ lines: { ...form.current.lines, [field]: next } })
         setProblems((p) => ({ ...p, [field]: undefined }))
       }
       return true
@@ -175,6 +207,7 @@ export function KvPutForm(props: {
           key={f}
           label={Labels[f]}
           value={values[f]}
+          cursor={form.current.lines[f].cursor}
           focused={focus === i}
           width={width}
           disabled={editing && f === "key"}
