@@ -41,12 +41,13 @@ export interface Line {
 /** Word-wraps `text` to `width`; continuation lines start with `indent`. A word longer than a line is split. */
 export const wrapText = (text: string, width: number, indent = ""): Array<string> => {
   const out: Array<string> = []
-  let line = ""
+  const lead = /^ */.exec(text)![0]
+  let line = lead
   const push = () => {
     out.push(line)
     line = indent
   }
-  for (const word of text.split(/ +/)) {
+  for (const word of text.slice(lead.length).split(/ +/)) {
     let w = word
     const room = () => width - line.length - (line.trim() === "" ? 0 : 1)
     if (line.trim() !== "" && w.length > room()) push()
