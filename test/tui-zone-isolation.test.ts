@@ -193,7 +193,7 @@ describe.each(sizes)("zone isolation at $columns x $rows", (size) => {
 })
 
 describe("the WAF wizard at 80x24", () => {
-  it("shows every step's name whole, and replays the shipped traffic sample from any directory", async () => {
+  it("shows every step's name whole, replays the shipped traffic sample from any directory, and the WAF screen's table whole", async () => {
     tui = await PtyTui.start({ columns: 80, rows: 24 })
     await jump(tui, "globex.com")
     await toTab(tui, "WAF")
@@ -207,5 +207,11 @@ describe("the WAF wizard at 80x24", () => {
     tui.write(PtyKeys.enter)
     await tui.waitFor("32 requests:")
     expect(tui.screen()).not.toContain("ENOENT")
+    // The WAF screen's table fits too: every column of every row, nothing cut.
+    tui.write("4")
+    await tui.waitFor(/› globex\.com\s+business\s+start\s+on\s+off\s+│/)
+    const table = tui.lines().filter((l) => /(acme|globex|initech)[\w.-]*\s+(enterprise|business|pro)/.test(l))
+    expect(table.length).toBeGreaterThan(10)
+    for (const l of table) expect(l).toMatch(/\s(start|validation|finished)\s+(on|off)\s+(on|off)\s+│$/)
   }, 60_000)
 })

@@ -173,6 +173,7 @@ function ZoneWafWizard({ zone, active, height }: { zone: Zone; active: boolean; 
     ...(step === 4 ? [{ keys: "space", label: "enable" }, { keys: "a", label: "action" }, { keys: "L/t/o", label: "OWASP level/threshold/action" }, { keys: "u", label: "undo edits" }] : []),
     ...(step === 5 ? [{ keys: "f", label: "file" }, { keys: "enter", label: "replay" }] : []),
     ...(step === 6 ? [{ keys: "d", label: "deploy" }] : []),
+    ...(step === 6 && data?.status.plan === "enterprise" && data.status.migration_state === "start" ? [{ keys: "x", label: "finish now" }] : []),
     ...(maxScroll > 0 ? [{ keys: "j/k", label: "scroll" }] : []),
     { keys: "r", label: "refresh" }
   ]
