@@ -198,6 +198,7 @@ describe("the WAF wizard at 80x24", () => {
     await jump(tui, "globex.com")
     await toTab(tui, "WAF")
     await tui.waitFor("state:")
+    expect(tui.lines().find((l) => l.includes("globex.com  active"))).toMatch(/globex\.com  active · Globex · Business Plan\s+│$/)
     const bar = tui.lines().find((l) => l.includes("[Status]"))!
     expect(bar).toMatch(/\[Status\] Check\s+Preview\s+Not migrated\s+Overrides\s+Replay\s+Deploy\s+│$/)
     expect(tui.lines().every((l) => l.length <= 80)).toBe(true)

@@ -49,6 +49,10 @@ function OneZone({ zone, active, onBack }: { zone: Zone; active: boolean; onBack
   const [shown, setShown] = useState<ReadonlySet<number>>(new Set([0]))
   const pane = usePaneSize()
   const height = Math.max(1, pane.rows - Chrome)
+  // The id goes first when the line is too narrow: a half id is no use, the rest reads whole.
+  const parts = [zone.paused ? "paused" : zone.status, zone.account.name, zone.plan?.name].filter(Boolean)
+  const full = [...parts, zone.id].join(" · ")
+  const meta = zone.name.length + 2 + full.length <= pane.columns ? full : parts.join(" · ")
   const go = (next: number) => {
     setTab(next)
     setShown((s) => new Set([...s, next]))
@@ -85,7 +89,7 @@ function OneZone({ zone, active, onBack }: { zone: Zone; active: boolean; onBack
         <Text bold>{zone.name}</Text>
         <Text dimColor>
           {"  "}
-          {[zone.paused ? "paused" : zone.status, zone.account.name, zone.plan?.name, zone.id].filter(Boolean).join(" · ")}
+          {meta}
         </Text>
       </Text>
       <Tabs titles={zoneTabs.map((t) => t.title)} active={tab} />
