@@ -141,6 +141,11 @@ describe("WAF wizard", () => {
     await app.press("/nonexistent/traffic.jsonl\r", "error: replay:")
     expect(app.frame()).toContain("error: replay: traffic file /nonexistent/traffic.jsonl does not exist")
     expect(app.frame()).not.toContain("ENOENT")
+    // A relative path says where it was looked for.
+    await app.press("f", "Traffic file")
+    await app.press("no-such-traffic.jsonl\r", "no-such-traffic.jsonl does not exist")
+    const text = app.frame().replace(/\u001B\[[0-9;]*m/g, "").replace(/\s+/g, " ")
+    expect(text).toContain(`(looked for ${process.cwd()}/no-such-traffic.jsonl)`)
   })
 
   it("a finished zone has nothing to preview", async () => {
