@@ -8,23 +8,29 @@ import { managedRules, owaspSettings } from "./edit.js"
 
 const yesNo = (b: boolean) => (b ? "on" : "off")
 
-/** One line per difference, `rule 518c5de3 (SQLi - UNION): enabled on -> off`; empty when equal. */
-export const configDiff = (proposed: WafConfig, edited: WafConfig): ReadonlyArray<string> => {
+/**
+ * One line per difference, the OWASP settings first, then one per rule (`rule 518c5de3 (SQLi -
+ * UNION based): enabled on -> off, action block -> log`); empty when equal. Without
+ * `descriptions` a rule is named by its id alone (narrow panes).
+ */
+export const configDiff = (proposed: WafConfig, edited: WafConfig, o: { readonly descriptions?: boolean } = {}): ReadonlyArray<string> => {
   const lines: Array<string> = []
-  const before = new Map(managedRules(proposed).map((r) => [r.id, r]))
-  for (const r of managedRules(edited)) {
-    const b = before.get(r.id)
-    if (b === undefined) continue
-    const name = `rule ${r.id.slice(0, 8)} (${r.description})`
-    if (b.enabled !== r.enabled) lines.push(`${name}: enabled ${yesNo(b.enabled)} -> ${yesNo(r.enabled)}`)
-    if (b.action !== r.action) lines.push(`${name}: action ${b.action} -> ${r.action}`)
-  }
   const o1 = owaspSettings(proposed)
   const o2 = owaspSettings(edited)
   if (o1 && o2) {
     if (o1.paranoia !== o2.paranoia) lines.push(`OWASP paranoia level: PL${o1.paranoia} -> PL${o2.paranoia}`)
     if (o1.threshold !== o2.threshold) lines.push(`OWASP score threshold: ${o1.threshold} -> ${o2.threshold}`)
     if (o1.action !== o2.action) lines.push(`OWASP action: ${o1.action} -> ${o2.action}`)
+  }
+  const before = new Map(managedRules(proposed).map((r) => [r.id, r]))
+  for (const r of managedRules(edited)) {
+    const b = before.get(r.id)
+    if (b === undefined) continue
+    const changes = [
+      ...(b.enabled !== r.enabled ? [`enabled ${yesNo(b.enabled)} -> ${yesNo(r.enabled)}`] : []),
+      ...(b.action !== r.action ? [`action ${b.action} -> ${r.action}`] : [])
+    ]
+    if (changes.length > 0) lines.push(`rule ${r.id.slice(0, 8)}${o.descriptions === false ? "" : ` (${r.description})`}: ${changes.join(", ")}`)
   }
   return lines
 }

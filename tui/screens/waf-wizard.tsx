@@ -43,7 +43,8 @@ import {
   StepBar,
   WIZARD_STEPS,
   type Sent,
-  type Staleness
+  type Staleness,
+  wrapText
 } from "./waf-steps.js"
 
 /** Shown (and replayed) when the package's own sample cannot be found. */
@@ -220,12 +221,22 @@ function ZoneWafWizard({ zone, active, height }: { zone: Zone; active: boolean; 
   if (query._tag === "Failure") return <ErrorView what="could not read the WAF migration" error={query.error} />
   const { status, check, preview, base, baseName } = query.value
   const finished = status.migration_state === "finished"
-  const sending = (): Array<string> => {
+  /** What a deploy sends, in at most `budget` rows of a dialog `width` wide. */
+  const sending = (budget: number, width: number): Array<string> => {
     if (!edits || !base) return [`Sends the ${baseName}, unedited.`]
-    const diff = configDiff(base, edits)
+    const diff = configDiff(base, edits, { descriptions: columns >= 100 }).map((l) => `  - ${l}`)
     if (diff.length === 0) return [`Sends your edited configuration; it is the same as the ${baseName}.`]
-    const shown = diff.length > 6 ? [...diff.slice(0, 5), `… and ${diff.length - 5} more`] : diff
-    return [`Sends your EDITED configuration, not the ${baseName}. It differs in:`, ...shown.map((l) => `  - ${l}`)]
+    const head = `Sends your EDITED configuration, not the ${baseName}. It differs in:`
+    const rowsOf = (l: string) => wrapText(l, width).length
+    const shown: Array<string> = []
+    let used = rowsOf(head) + 1
+    for (const [i, l] of diff.entries()) {
+      const last = i === diff.length - 1
+      if (used + rowsOf(l) > budget - (last ? 0 : 1)) break
+      shown.push(l)
+      used += rowsOf(l)
+    }
+    return [head, ...shown, ...(shown.length < diff.length ? [`  … and ${diff.length - shown.length} more`] : [])]
   }
   const body = () => {
     if (step === 0) return <StatusStep status={status} name={z.name} />
@@ -254,7 +265,7 @@ function ZoneWafWizard({ zone, active, height }: { zone: Zone; active: boolean; 
       ) : dialog?.kind === "validation" ? (
         <ConfirmDialog
           title={`Deploy the new WAF on ${z.name} in validation mode?`}
-          lines={["Both versions run side by side, the new one first. Review the security events, then finish from this step.", ...sending()]}
+          lines={["Both versions run side by side, the new one first; finish from this step.", ...sending(rows - 6, columns - 4)]}
           confirmLabel="deploy to validation"
           onConfirm={() => {
             setDialog(undefined)
@@ -264,7 +275,7 @@ function ZoneWafWizard({ zone, active, height }: { zone: Zone; active: boolean; 
         />
       ) : dialog?.kind === "finish" ? (
         <Box flexDirection="column">
-          {sending().map((l, i) => (
+          {sending(rows - 8, columns).map((l, i) => (
             <Text key={i} wrap="wrap" {...(edits ? { color: "yellow" } : {})}>
               {l}
             </Text>
