@@ -1,10 +1,12 @@
 /**
  * What the whole app shares: the screen shown, the account and zone the user is in, and whether the
  * help overlay is open. State and actions are two contexts, so components that only act do not
- * re-render when state changes.
+ * re-render when state changes. Besides, each zone's unsaved WAF edits, kept by zone id (a third
+ * context, a store), so they survive leaving the zone and can never show on another one.
  */
-import { createContext, useContext, useMemo, useState, type ReactNode } from "react"
+import { createContext, useCallback, useContext, useMemo, useState, useSyncExternalStore, type ReactNode } from "react"
 import type { Account } from "../src/domain/account.js"
+import type { WafConfig } from "../src/domain/waf.js"
 import type { Zone } from "../src/domain/zone.js"
 import type { ScreenId } from "./screens/registry.js"
 
@@ -42,11 +44,58 @@ export function UiProvider({ onQuit, children }: { onQuit: () => void; children:
     }),
     [onQuit]
   )
+  const [drafts] = useState(() => new WafDrafts())
   return (
     <ActionsContext.Provider value={actions}>
-      <StateContext.Provider value={state}>{children}</StateContext.Provider>
+      <StateContext.Provider value={state}>
+        <DraftsContext.Provider value={drafts}>{children}</DraftsContext.Provider>
+      </StateContext.Provider>
     </ActionsContext.Provider>
   )
+}
+
+/** A zone's edited WAF configuration, not yet deployed; it names its zone. */
+export interface WafDraft {
+  readonly zoneId: string
+  readonly config: WafConfig
+}
+
+/**
+ * The unsaved WAF edits of every zone, by zone id. A store rather than component state: the
+ * Zones screen's WAF tab and the WAF screen may show the same zone at once and must agree.
+ */
+class WafDrafts {
+  private readonly drafts = new Map<string, WafDraft>()
+  private readonly listeners = new Set<() => void>()
+  readonly subscribe = (f: () => void) => {
+    this.listeners.add(f)
+    return () => void this.listeners.delete(f)
+  }
+  get(zoneId: string): WafDraft | undefined {
+    return this.drafts.get(zoneId)
+  }
+  set(zoneId: string, config: WafConfig | undefined): void {
+    if (config === undefined) this.drafts.delete(zoneId)
+    else this.drafts.set(zoneId, { zoneId, config })
+    for (const f of this.listeners) f()
+  }
+}
+
+const DraftsContext = createContext<WafDrafts | undefined>(undefined)
+
+/**
+ * The zone's unsaved WAF edits, and `update`, which edits the latest draft (not the one of the last
+ * render: keys that arrive in one read each see the edit before them); undefined drops the draft.
+ */
+export function useWafDraft(zoneId: string): {
+  readonly draft: WafDraft | undefined
+  readonly update: (f: (config: WafConfig | undefined) => WafConfig | undefined) => void
+} {
+  const store = useContext(DraftsContext)
+  if (store === undefined) throw new Error("useWafDraft must be used inside <UiProvider>")
+  const draft = useSyncExternalStore(store.subscribe, () => store.get(zoneId))
+  const update = useCallback((f: (config: WafConfig | undefined) => WafConfig | undefined) => store.set(zoneId, f(store.get(zoneId)?.config)), [store, zoneId])
+  return { draft, update }
 }
 
 export function useUiState(): UiState {

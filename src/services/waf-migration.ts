@@ -19,6 +19,7 @@ import { InvalidInput, type V4Error } from "../domain/errors.js"
 import * as fs from "node:fs"
 import * as readline from "node:readline"
 import { makeReplayer, type ReplayReport } from "../waf/replay.js"
+import { trafficFileProblem } from "../waf/traffic-sample.js"
 import type { CompatibilityReason, MigrationCheck, MigrationState, MigrationStatus, Ruleset, WafConfig, WafExport, WafOverride } from "../domain/waf.js"
 import type { Zone } from "../domain/zone.js"
 import { planMigration, type MigrationPlan } from "../waf/mapping.js"
@@ -190,6 +191,26 @@ export const migrate = (z: WafZone, o: MigrateOptions = {}): Effect.Effect<Migra
   Effect.flatMap(prepare(z, o), (step) => (o.dryRun ? Effect.succeed(step) : apply(z, step)))
 
 /**
+ * A configuration together with the zone it was computed (and maybe edited) for: the TUI keeps
+ * one per zone and deploys it only through `deployZoneConfig`, so a configuration can never be
+ * sent to a zone other than its own.
+ */
+export interface ZoneConfig {
+  readonly zone: WafZone
+  readonly config: WafConfig
+}
+
+export interface Deployed {
+  readonly step: MigrationStep
+  /** The entry point as the platform has it after the deploy (read back, not what was sent). */
+  readonly entrypoint: Ruleset
+}
+
+/** Migrates `zc.zone` with `zc.config`, then reads the entry point back. */
+export const deployZoneConfig = (zc: ZoneConfig, mode: MigrationMode): Effect.Effect<Deployed, V4Error, Env> =>
+  Effect.flatMap(migrate(zc.zone, { mode, config: zc.config }), (step) => Effect.map(deployed(zc.zone), (entrypoint) => ({ step, entrypoint })))
+
+/**
  * Replays a JSONL traffic file (streamed line by line) against the previous WAF and `cfg`;
  * `progress(bytesRead, size)` is called every thousand lines.
  */
@@ -201,6 +222,8 @@ export const replayFile = (
 ): Effect.Effect<ReplayReport, InvalidInput> =>
   Effect.tryPromise({
     try: async () => {
+      const problem = trafficFileProblem(file)
+      if (problem !== undefined) throw new Error(problem)
       const replayer = makeReplayer(previous, cfg)
       const size = fs.statSync(file).size
       const input = fs.createReadStream(file)
@@ -213,7 +236,7 @@ export const replayFile = (
       progress?.(size, size)
       return replayer.report()
     },
-    catch: (e) => new InvalidInput({ message: `traffic: cannot read ${file}: ${(e as Error).message}` })
+    catch: (e) => new InvalidInput({ message: trafficFileProblem(file) ?? `traffic file ${file}: ${(e as Error).message}` })
   })
 
 /** The whole procedure: validation first when asked (enterprise), then finish. */

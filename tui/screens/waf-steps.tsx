@@ -1,4 +1,9 @@
-/** The WAF wizard's step views: presentation only (the data comes from the WafMigration service). */
+/**
+ * The WAF wizard's step views: presentation only (the data comes from the WafMigration service).
+ * Steps whose content can outgrow the pane (preview, what is not migrated, the replay, what a
+ * deploy sent) are built as lines, wrapped at word boundaries to the pane's width, and scrolled by
+ * the wizard, so nothing is cut at 80x24.
+ */
 import { Box, Text } from "ink"
 import type { MigrationCheck, MigrationStatus, WafConfig } from "../../src/domain/waf.js"
 import type { Preview } from "../../src/services/waf-migration.js"
@@ -7,6 +12,83 @@ import { managedRules, owaspSettings } from "../../src/waf/edit.js"
 import type { ReplayReport } from "../../src/waf/replay.js"
 import { cell, cells, flexWidth } from "../components/columns.js"
 import { List } from "../components/list.js"
+
+export const WIZARD_STEPS = ["Status", "Check", "Preview", "Not migrated", "Overrides", "Replay", "Deploy"] as const
+
+/** The step names on one line; the current one bracketed (readable without colour). */
+export function StepBar({ step, columns, dim }: { step: number; columns: number; dim: (i: number) => boolean }) {
+  const wide = WIZARD_STEPS.join("  ").length + 4 <= columns
+  const sep = wide ? "  " : " "
+  return (
+    <Text wrap="wrap">
+      {WIZARD_STEPS.map((s, i) => (
+        <Text key={s}>
+          {i > 0 ? sep : ""}
+          <Text {...(i === step ? { bold: true, inverse: true } : { dimColor: dim(i) })}>{i === step ? `[${s}]` : s}</Text>
+        </Text>
+      ))}
+    </Text>
+  )
+}
+
+export interface Line {
+  readonly text: string
+  readonly bold?: boolean
+  readonly dim?: boolean
+  readonly color?: string
+}
+
+/** Word-wraps `text` to `width`; continuation lines start with `indent`. A word longer than a line is split. */
+export const wrapText = (text: string, width: number, indent = ""): Array<string> => {
+  const out: Array<string> = []
+  const lead = /^ */.exec(text)![0]
+  let line = lead
+  const push = () => {
+    out.push(line)
+    line = indent
+  }
+  for (const word of text.slice(lead.length).split(/ +/)) {
+    let w = word
+    const room = () => width - line.length - (line.trim() === "" ? 0 : 1)
+    if (line.trim() !== "" && w.length > room()) push()
+    while (w.length > width - line.length) {
+      const n = Math.max(1, width - line.length)
+      line += w.slice(0, n)
+      w = w.slice(n)
+      push()
+    }
+    line = line.trim() === "" ? line + w : `${line} ${w}`
+  }
+  if (line.trim() !== "" || out.length === 0) out.push(line)
+  return out
+}
+
+const wrapped = (text: string, width: number, style: Omit<Line, "text"> = {}, indent = ""): Array<Line> =>
+  wrapText(text, width, indent).map((t) => ({ ...style, text: t }))
+
+/** Rows for content when `count` lines must fit `height`: one row goes to the scroll marker if they do not. */
+const contentRows = (count: number, height: number) => (count > height ? Math.max(1, height - 1) : height)
+
+/** The largest useful scroll offset. */
+export const maxOffset = (count: number, height: number) => Math.max(0, count - contentRows(count, height))
+
+/** `lines` from `offset`, at most `height` rows, with a dim marker when they do not all fit. */
+export function Lines({ lines, offset, height }: { lines: ReadonlyArray<Line>; offset: number; height: number }) {
+  const shown = lines.slice(offset, offset + contentRows(lines.length, height))
+  const more = lines.length > offset + shown.length
+  return (
+    <Box flexDirection="column">
+      {shown.map((l, i) => (
+        <Text key={offset + i} bold={l.bold ?? false} dimColor={l.dim ?? false} {...(l.color ? { color: l.color } : {})} wrap="truncate-end">
+          {l.text === "" ? " " : l.text}
+        </Text>
+      ))}
+      {lines.length > height ? (
+        <Text dimColor>{`${more ? `↓ ${lines.length - offset - shown.length} more lines · ` : ""}j/k scroll`}</Text>
+      ) : null}
+    </Box>
+  )
+}
 
 export function StatusStep({ status, name }: { status: MigrationStatus; name: string }) {
   const rows: Array<[string, string]> = [
@@ -45,92 +127,109 @@ export function CheckStep({ check }: { check: MigrationCheck }) {
   )
 }
 
-export function PreviewStep({ preview, columns, height }: { preview: Preview; columns: number; height: number }) {
+/** Previous setting | new equivalent: a table when every cell fits the pane, else two lines per setting. */
+export const previewLines = (preview: Preview, columns: number): Array<Line> => {
   const w = flexWidth(columns, [24, 10], 3, 20)
-  return (
-    <Box flexDirection="column">
-      {preview.warnings.map((w, i) => (
-        <Text key={`w${i}`} color="yellow" wrap="truncate-end">
-          {`warning: ${w}`}
-        </Text>
-      ))}
-      <Text bold>{cells([["PREVIOUS SETTING", 24], ["PREVIOUS", 10], ["NEW EQUIVALENT", w]], 3)}</Text>
-      {preview.plan.rows.slice(0, Math.max(1, height - 1)).map((r, i) => (
-        <Text key={i} wrap="truncate-end">
-          {cells([[r.setting, 24], [r.previous, 10], [r.next, w]], 3)}
-        </Text>
-      ))}
-    </Box>
-  )
+  const warnings = preview.warnings.flatMap((x) => wrapped(`warning: ${x}`, columns, { color: "yellow" }, "  "))
+  const fits = preview.plan.rows.every((r) => r.setting.length <= 24 && r.previous.length <= 10 && r.next.length <= w)
+  if (fits) {
+    return [
+      ...warnings,
+      { text: cells([["PREVIOUS SETTING", 24], ["PREVIOUS", 10], ["NEW EQUIVALENT", w]], 3), bold: true },
+      ...preview.plan.rows.map((r) => ({ text: cells([[r.setting, 24], [r.previous, 10], [r.next, w]], 3) }))
+    ]
+  }
+  return [
+    ...warnings,
+    { text: "PREVIOUS SETTING: previous value", bold: true },
+    { text: "  -> new equivalent", dim: true },
+    ...preview.plan.rows.flatMap((r) => [...wrapped(`${r.setting}: ${r.previous}`, columns, { bold: true }, "  "), ...wrapped(`  -> ${r.next}`, columns, {}, "     ")])
+  ]
 }
 
-export function NotMigratedStep({ preview }: { preview: Preview }) {
+export const notMigratedLines = (preview: Preview, columns: number): Array<Line> => {
   const { notMigrated } = preview.plan
-  const blockers = preview.blockers
-  return (
-    <Box flexDirection="column">
-      {notMigrated.length === 0 ? <Text color="green">Everything is migrated.</Text> : null}
-      {notMigrated.map((n, i) => (
-        <Text key={i} wrap="wrap">
-          <Text bold>{n.what}</Text>
-          <Text dimColor>{` — ${n.why}`}</Text>
-        </Text>
-      ))}
-      {blockers.length > 0 ? <Text color="red" bold>{"The migration cannot go on:"}</Text> : null}
-      {blockers.map((b, i) => (
-        <Text key={`b${i}`} color="red" wrap="wrap">
-          {`  - ${b.message}`}
-        </Text>
-      ))}
-    </Box>
-  )
+  return [
+    ...(notMigrated.length === 0 ? [{ text: "Everything is migrated.", color: "green" }] : []),
+    ...notMigrated.flatMap((n) => [...wrapped(n.what, columns, { bold: true }, "  "), ...wrapped(`  ${n.why}`, columns, { dim: true }, "  ")]),
+    ...(preview.blockers.length > 0 ? [{ text: "The migration cannot go on:", color: "red", bold: true }] : []),
+    ...preview.blockers.flatMap((b) => wrapped(`  - ${b.message}`, columns, { color: "red" }, "    "))
+  ]
 }
 
-export function OverridesStep({ config, index, height, focused, edited }: { config: WafConfig; index: number; height: number; focused: boolean; edited: boolean }) {
+export function OverridesStep(props: { config: WafConfig; index: number; height: number; columns: number; focused: boolean; edited: boolean }) {
+  const { config, index, height, columns, focused, edited } = props
   const rules = managedRules(config)
   const owasp = owaspSettings(config)
+  const selected = rules[index]
+  const about = selected ? wrapText(`${selected.id}: ${selected.description} (default ${selected.defaultAction})`, columns) : []
+  const desc = Math.max(10, columns - 2 - (8 + 2) - (3 + 2) - (19 + 2))
   return (
     <Box flexDirection="column">
-      <Text>
+      <Text wrap="wrap">
         <Text bold>OWASP: </Text>
         {owasp ? `PL${owasp.paranoia}, threshold ${owasp.threshold}, action ${owasp.action}` : "not deployed"}
-        <Text dimColor>{edited ? "   (edited: deploy and replay use this configuration)" : ""}</Text>
+        <Text color="yellow">{edited ? "  (edited: deploy and replay use this configuration; u undoes)" : ""}</Text>
       </Text>
       <List
         items={rules}
         index={index}
-        height={Math.max(1, height - 2)}
+        height={Math.max(1, height - 3 - about.length)}
         focused={focused}
         rowKey={(r) => r.id}
-        header={cells([["RULE", 10], ["ENABLED", 8], ["ACTION", 20], ["DESCRIPTION", 50]])}
-        row={(r) => cells([[r.id.slice(0, 8), 10], [r.enabled ? "yes" : "no", 8], [`${r.action}${r.overridden ? " *" : ""}`, 20], [r.description, 50]])}
+        header={cells([["RULE", 8], ["ON", 3], ["ACTION", 19], ["DESCRIPTION", desc]])}
+        row={(r) => cells([[r.id.slice(0, 8), 8], [r.enabled ? "yes" : "no", 3], [`${r.action}${r.overridden ? " *" : ""}`, 19], [r.description, desc]])}
       />
+      {about.map((t, i) => (
+        <Text key={i} dimColor>
+          {t}
+        </Text>
+      ))}
     </Box>
   )
 }
 
 const verdict = (v: Verdict) => (v.acted ? `${v.action} (${v.rules.map((r) => r.id.slice(0, 8)).join("+")})` : "pass")
 
-export function ReplayStep({ report, file, running, error }: { report?: ReplayReport | undefined; file: string; running: boolean; error?: string | undefined }) {
-  if (running) return <Text color="yellow">Replaying {file} against both versions…</Text>
-  if (error) return <Text color="red">{error}</Text>
-  if (!report) return <Text dimColor>f picks a JSONL traffic file (default {file}); enter replays it against the previous WAF and the proposed configuration.</Text>
+/** Why a replay no longer describes the configuration deploy would send, or undefined. */
+export type Staleness = "edited" | "reloaded" | undefined
+
+export const replayLines = (r: { report?: ReplayReport | undefined; file: string; running: boolean; error?: string | undefined; stale: Staleness }, columns: number): Array<Line> => {
+  if (r.running) return wrapped(`Replaying ${r.file} against both versions…`, columns, { color: "yellow" })
+  if (r.error) return wrapped(r.error, columns, { color: "red" }, "  ")
+  const { report } = r
+  if (!report) return wrapped(`f picks a JSONL traffic file (default ${r.file}); enter replays it against the previous WAF and the proposed configuration.`, columns, { dim: true })
   const d = report.counts["new-only"] + report.counts["previous-only"] + report.counts["different-action"]
-  return (
-    <Box flexDirection="column">
-      <Text>
-        {report.requests} requests: <Text color="green">{report.agreed} agree</Text>, <Text color={d > 0 ? "yellow" : "green"}>{d} disagree</Text> ({report.counts["new-only"]} only the new WAF acts, {report.counts["previous-only"]} only the previous, {report.counts["different-action"]} different actions)
-      </Text>
-      {report.disagreements.slice(0, 12).map((x) => (
-        <Text key={x.line} wrap="truncate-end">
-          {cells([[String(x.line), 5], [x.id ?? x.summary, 24], [x.kind, 17], [verdict(x.previous), 28], [verdict(x.next), 40]])}
-        </Text>
-      ))}
-    </Box>
-  )
+  const stale =
+    r.stale === undefined
+      ? []
+      : wrapped(
+          `Out of date: ${r.stale === "edited" ? "the configuration was edited" : "the zone was refreshed or deployed"} since this replay; enter replays again.`,
+          columns,
+          { color: "yellow", bold: true }
+        )
+  return [
+    ...stale,
+    ...wrapped(
+      `${report.requests} requests: ${report.agreed} agree, ${d} disagree (${report.counts["new-only"]} only the new WAF acts, ${report.counts["previous-only"]} only the previous, ${report.counts["different-action"]} different actions)`,
+      columns,
+      r.stale ? { dim: true } : {}
+    ),
+    ...report.disagreements.flatMap((x) => [
+      ...wrapped(`line ${x.line} ${x.id ?? x.summary}: ${x.kind}`, columns, { bold: !r.stale, dim: r.stale !== undefined }, "  "),
+      ...wrapped(`  previous ${verdict(x.previous)} · new ${verdict(x.next)}`, columns, { dim: true }, "    ")
+    ])
+  ]
 }
 
-export function DeployStep({ status, busy, result }: { status: MigrationStatus; busy?: string | undefined; result?: string | undefined }) {
+export interface Sent {
+  readonly zone: string
+  readonly to: string
+  readonly version: string
+  readonly summary: ReadonlyArray<string>
+}
+
+export const deployLines = (status: MigrationStatus, busy: string | undefined, sent: Sent | undefined, columns: number): Array<Line> => {
   const s = status.migration_state
   const text =
     s === "finished"
@@ -140,11 +239,15 @@ export function DeployStep({ status, busy, result }: { status: MigrationStatus; 
         : status.plan === "enterprise"
           ? "d deploys to validation mode (both versions side by side); finish later from this step. x finishes at once (irreversible)."
           : "d deploys the new WAF and turns off the previous one (irreversible on this plan)."
-  return (
-    <Box flexDirection="column">
-      <Text wrap="wrap">{text}</Text>
-      {busy ? <Text color="yellow">{busy}</Text> : null}
-      {result ? <Text color="green">{result}</Text> : null}
-    </Box>
-  )
+  return [
+    ...wrapped(text, columns),
+    ...(busy ? [{ text: busy, color: "yellow" }] : []),
+    ...(sent
+      ? [
+          { text: "" },
+          ...wrapped(`Sent to ${sent.zone} (now ${sent.to}); the entry point as read back (version ${sent.version}):`, columns, { color: "green" }),
+          ...sent.summary.flatMap((l) => wrapped(`  ${l}`, columns, {}, "    "))
+        ]
+      : [])
+  ]
 }

@@ -2,18 +2,25 @@
  * The WAF tab of a zone: the migration as a wizard. Status → Check (with reasons) → Preview
  * (previous | new) → Not migrated → Overrides (edit the proposed configuration's rule overrides and
  * OWASP level) → Replay (a traffic file against both versions) → Deploy (validation on enterprise,
- * or finish; finishing asks the user to type the zone name: it is irreversible). Progress shows
- * while a step runs. Every action is a WafMigration service call; this file only presents.
+ * or finish; finishing asks the user to type the zone name: it is irreversible). Steps move with
+ * ←→ (n/p, home/end); digits stay the app's screen keys. Every action is a WafMigration service
+ * call; this file only presents.
+ *
+ * Everything here belongs to one zone: the component is keyed by the zone's id (a zone switch
+ * mounts a fresh wizard), the unsaved edits live in the app's per-zone draft store, and a deploy
+ * sends a `ZoneConfig`, the zone and its configuration taken from one record.
  */
 import * as Effect from "effect/Effect"
 import { Box, Text } from "ink"
-import { useState } from "react"
+import { useRef, useState } from "react"
 import type { MigrationState, WafConfig } from "../../src/domain/waf.js"
 import type { Zone } from "../../src/domain/zone.js"
 import * as Waf from "../../src/services/waf-migration.js"
+import { configDiff, configSummary } from "../../src/waf/config-diff.js"
 import { cycleAction, cycleOwaspAction, cycleParanoia, cycleThreshold, managedRules, toggleRule } from "../../src/waf/edit.js"
 import type { ReplayReport } from "../../src/waf/replay.js"
 import type { MigrationMode } from "../../src/waf/state.js"
+import { shippedTrafficSample } from "../../src/waf/traffic-sample.js"
 import { useActions } from "../actions.js"
 import { ConfirmDialog } from "../components/confirm-dialog.js"
 import { ErrorView, Loading } from "../components/states.js"
@@ -21,62 +28,121 @@ import { TextPrompt } from "../components/text-prompt.js"
 import { KeyLayer, useKeys, type KeyHint } from "../keys.js"
 import { useNotify } from "../notices.js"
 import { useEffectQuery } from "../runtime.js"
+import { useWafDraft } from "../state.js"
 import { usePaneSize } from "../terminal.js"
-import { CheckStep, DeployStep, NotMigratedStep, OverridesStep, PreviewStep, ReplayStep, StatusStep } from "./waf-steps.js"
+import {
+  CheckStep,
+  deployLines,
+  Lines,
+  maxOffset,
+  notMigratedLines,
+  OverridesStep,
+  previewLines,
+  replayLines,
+  StatusStep,
+  StepBar,
+  WIZARD_STEPS,
+  type Sent,
+  type Staleness,
+  wrapText
+} from "./waf-steps.js"
 
-export const WIZARD_STEPS = ["Status", "Check", "Preview", "Not migrated", "Overrides", "Replay", "Deploy"] as const
-export const DEFAULT_TRAFFIC = "fixtures/waf/traffic-sample.jsonl"
+/** Shown (and replayed) when the package's own sample cannot be found. */
+export const SAMPLE_NAME = "fixtures/waf/traffic-sample.jsonl"
 
 const load = (z: Waf.WafZone) =>
   Effect.gen(function* () {
     const [status, check] = yield* Effect.all([Waf.status(z), Waf.check(z)], { concurrency: 2 })
     const preview = status.migration_state === "finished" ? undefined : yield* Waf.preview(z)
-    return { status, check, preview }
+    // Under validation the new WAF already runs a configuration (maybe an edited one): finishing
+    // sends that one, not the platform's proposal, unless the user edits it again.
+    const running = status.migration_state === "validation" ? yield* Effect.map(Waf.deployed(z), (r): WafConfig => ({ name: r.name, rules: r.rules })) : undefined
+    return { status, check, preview, base: running ?? preview?.config, baseName: running ? "configuration running in validation" : "platform's proposed configuration" }
   })
+type Data = Effect.Effect.Success<ReturnType<typeof load>>
 
 type Dialog = { readonly kind: "file" } | { readonly kind: "validation" } | { readonly kind: "finish" }
+interface Replay {
+  readonly running: boolean
+  readonly report?: ReplayReport
+  readonly error?: string
+  /** What the report was computed from, to tell when it is out of date. */
+  readonly basis?: { readonly data: Data; readonly config: WafConfig }
+}
 
 /** Lines: step bar, blank. */
 const Chrome = 2
+const STEPS = WIZARD_STEPS.length
 
-export function WafWizard({ zone, active, height }: { zone: Zone; active: boolean; height: number }) {
+/** Keyed by the zone: another zone never sees this one's steps, cursor, replay or deploy result. */
+export function WafWizard(props: { zone: Zone; active: boolean; height: number }) {
+  return <ZoneWafWizard key={props.zone.id} {...props} />
+}
+
+function ZoneWafWizard({ zone, active, height }: { zone: Zone; active: boolean; height: number }) {
   const z = Waf.wafZoneOf(zone)
   const columns = usePaneSize().columns
   const { query, refresh } = useEffectQuery(() => load(z), [zone.id])
   const [step, setStep] = useState(0)
-  const [edited, setEdited] = useState<WafConfig | undefined>(undefined)
   const [cursor, setCursor] = useState(0)
-  const [file, setFile] = useState(DEFAULT_TRAFFIC)
-  const [replay, setReplay] = useState<{ running: boolean; report?: ReplayReport; error?: string }>({ running: false })
+  const [scroll, setScroll] = useState(0)
+  // Keys that arrive in one read are handled before the next render: they read these refs.
+  const at = useRef({ step: 0, cursor: 0 })
+  const [file, setFile] = useState(() => shippedTrafficSample() ?? SAMPLE_NAME)
+  const [replay, setReplay] = useState<Replay>({ running: false })
+  const [sent, setSent] = useState<Sent | undefined>(undefined)
   const [dialog, setDialog] = useState<Dialog | undefined>(undefined)
+  const { draft, update } = useWafDraft(zone.id)
   const notify = useNotify()
   const { run, start, busy } = useActions()
 
   const data = query._tag === "Success" ? query.value : undefined
-  const proposed = edited ?? data?.preview?.config
-  const rules = proposed ? managedRules(proposed) : []
+  const edits = draft?.zoneId === zone.id ? draft.config : undefined
+  // The one record a deploy and a replay take the zone and the configuration from.
+  const proposal: Waf.ZoneConfig | undefined = data?.preview && data.base ? { zone: data.preview.zone, config: edits ?? data.base } : undefined
+  const rules = proposal ? managedRules(proposal.config) : []
   const rows = Math.max(3, height - Chrome)
+  const stale: Staleness =
+    replay.basis === undefined ? undefined : replay.basis.data !== data ? "reloaded" : replay.basis.config !== proposal?.config ? "edited" : undefined
+
+  const go = (s: number) => {
+    const next = Math.max(0, Math.min(STEPS - 1, s))
+    at.current.step = next
+    setStep(next)
+    setScroll(0)
+  }
+  const move = (c: number) => {
+    at.current.cursor = Math.max(0, Math.min(rules.length - 1, c))
+    setCursor(at.current.cursor)
+  }
+  const edit = (f: (c: WafConfig) => WafConfig) => {
+    const base = data?.base
+    if (base) update((c) => f(c ?? base))
+  }
 
   const startReplay = (path: string) => {
-    if (!data?.preview || !proposed) return
+    if (!data?.preview || !proposal) return
+    const basis = { data, config: proposal.config }
     setReplay({ running: true })
-    void start(Waf.replayFile(data.preview.previous, proposed, path)).then((r) => {
+    void start(Waf.replayFile(data.preview.previous, proposal.config, path)).then((r) => {
       if (r === undefined) return
-      setReplay(r.ok ? { running: false, report: r.value } : { running: false, error: `error: replay: ${r.error.message}` })
+      setReplay(r.ok ? { running: false, report: r.value, basis } : { running: false, error: `error: replay: ${r.error.message}` })
     })
   }
 
   const deploy = (mode: MigrationMode) => {
     notify.clear()
+    if (!proposal || proposal.zone.id !== zone.id) return
     run(
-      Waf.migrate(z, { mode, config: proposed }),
-      (s: Waf.MigrationStep) => {
+      Waf.deployZoneConfig(proposal, mode),
+      (d: Waf.Deployed) => {
         notify.done(
-          s.to === "finished"
-            ? `Migration finished: ${z.name} runs WAF Managed Rules (entry point version ${s.ruleset?.version}).`
-            : `Validation mode: both versions run on ${z.name}; review, then finish from the Deploy step.`
+          d.step.to === "finished"
+            ? `Migration finished: ${proposal.zone.name} runs WAF Managed Rules (entry point version ${d.entrypoint.version}).`
+            : `Validation mode: both versions run on ${proposal.zone.name}; review, then finish from the Deploy step.`
         )
-        setEdited(undefined)
+        setSent({ zone: proposal.zone.name, to: d.step.to, version: d.entrypoint.version, summary: configSummary(d.entrypoint) })
+        update(() => undefined)
         refresh()
       },
       mode === "validation" ? "Deploying to validation mode" : "Finishing the migration"
@@ -84,43 +150,65 @@ export function WafWizard({ zone, active, height }: { zone: Zone; active: boolea
   }
 
   const deployKey = (state: MigrationState, finishNow: boolean) => {
-    if (state === "finished") return
-    const mode = finishNow ? "pending" : Waf.wafZoneOf(zone).plan === "enterprise" && state === "start" ? "validation" : "pending"
+    if (state === "finished" || !proposal) return
+    const mode = finishNow ? "pending" : z.plan === "enterprise" && state === "start" ? "validation" : "pending"
     setDialog(mode === "validation" ? { kind: "validation" } : { kind: "finish" })
   }
 
+  const lines =
+    data === undefined
+      ? undefined
+      : step === 2 && data.preview
+        ? previewLines(data.preview, columns)
+        : step === 3 && data.preview
+          ? notMigratedLines(data.preview, columns)
+          : step === 5 && data.preview
+            ? replayLines({ ...replay, file, stale }, columns)
+            : step === 6
+              ? deployLines(data.status, busy && `${busy}…`, sent, columns)
+              : undefined
+  const maxScroll = lines ? maxOffset(lines.length, rows) : 0
+
   const hints: Array<KeyHint> = [
-    { keys: "←→/np", label: "steps" },
-    { keys: "1-7", label: "jump" },
+    { keys: "←→/n p", label: "step" },
     ...(step === 4 ? [{ keys: "space", label: "enable" }, { keys: "a", label: "action" }, { keys: "L/t/o", label: "OWASP level/threshold/action" }, { keys: "u", label: "undo edits" }] : []),
     ...(step === 5 ? [{ keys: "f", label: "file" }, { keys: "enter", label: "replay" }] : []),
     ...(step === 6 ? [{ keys: "d", label: "deploy" }] : []),
+    ...(step === 6 && data?.status.plan === "enterprise" && data.status.migration_state === "start" ? [{ keys: "x", label: "finish now" }] : []),
+    ...(maxScroll > 0 ? [{ keys: "j/k", label: "scroll" }] : []),
     { keys: "r", label: "refresh" }
   ]
   useKeys(
     (press) => {
       const n = press.name
-      if (n === "right" || n === "n") return setStep((s) => Math.min(WIZARD_STEPS.length - 1, s + 1)), true
-      if (n === "left" || n === "p") return setStep((s) => Math.max(0, s - 1)), true
-      if (/^[1-7]$/.test(n)) return setStep(Number(n) - 1), true
-      if (n === "r") return refresh(), setReplay({ running: false }), true
+      const now = at.current.step
+      if (n === "right" || n === "n") return go(now + 1), true
+      if (n === "left" || n === "p") return go(now - 1), true
+      if (n === "home") return go(0), true
+      if (n === "end") return go(STEPS - 1), true
+      if (n === "r") return refresh(), true
       if (!data) return false
-      if (step === 4 && proposed) {
-        const id = rules[cursor]?.id
-        if (n === "down" || n === "j") return setCursor((c) => Math.min(rules.length - 1, c + 1)), true
-        if (n === "up" || n === "k") return setCursor((c) => Math.max(0, c - 1)), true
-        if (n === " " && id) return setEdited(toggleRule(proposed, id)), true
-        if (n === "a" && id) return setEdited(cycleAction(proposed, id)), true
-        if (n === "L") return setEdited(cycleParanoia(proposed)), true
-        if (n === "t") return setEdited(cycleThreshold(proposed)), true
-        if (n === "o") return setEdited(cycleOwaspAction(proposed)), true
-        if (n === "u") return setEdited(undefined), true
+      if (now === 4 && proposal) {
+        const id = rules[at.current.cursor]?.id
+        if (n === "down" || n === "j") return move(at.current.cursor + 1), true
+        if (n === "up" || n === "k") return move(at.current.cursor - 1), true
+        if (busy !== undefined) return false
+        if (n === " " && id) return edit((c) => toggleRule(c, id)), true
+        if (n === "a" && id) return edit((c) => cycleAction(c, id)), true
+        if (n === "L") return edit(cycleParanoia), true
+        if (n === "t") return edit(cycleThreshold), true
+        if (n === "o") return edit(cycleOwaspAction), true
+        if (n === "u") return update(() => undefined), true
       }
-      if (step === 5) {
+      if (lines !== undefined) {
+        const by = n === "down" || n === "j" ? 1 : n === "up" || n === "k" ? -1 : n === "pagedown" ? rows - 1 : n === "pageup" ? 1 - rows : 0
+        if (by !== 0) return setScroll((s) => Math.max(0, Math.min(maxScroll, s + by))), true
+      }
+      if (now === 5) {
         if (n === "f") return setDialog({ kind: "file" }), true
         if (n === "enter") return startReplay(file), true
       }
-      if (step === 6 && busy === undefined) {
+      if (now === 6 && busy === undefined) {
         if (n === "d") return deployKey(data.status.migration_state, false), true
         if (n === "x" && data.status.plan === "enterprise" && data.status.migration_state === "start") return deployKey("start", true), true
       }
@@ -131,33 +219,35 @@ export function WafWizard({ zone, active, height }: { zone: Zone; active: boolea
 
   if (query._tag === "Loading") return <Loading what="the WAF migration" />
   if (query._tag === "Failure") return <ErrorView what="could not read the WAF migration" error={query.error} />
-  const { status, check, preview } = query.value
+  const { status, check, preview, base, baseName } = query.value
   const finished = status.migration_state === "finished"
-  const body = () => {
-    switch (step) {
-      case 0:
-        return <StatusStep status={status} name={z.name} />
-      case 1:
-        return <CheckStep check={check} />
-      case 6:
-        return <DeployStep status={status} busy={busy && `${busy}…`} />
-      default:
-        if (!preview || !proposed) return <Text dimColor>The migration is finished: the previous WAF is gone, there is nothing to preview.</Text>
-        if (step === 2) return <PreviewStep preview={preview} columns={columns} height={rows} />
-        if (step === 3) return <NotMigratedStep preview={preview} />
-        if (step === 4) return <OverridesStep config={proposed} index={cursor} height={rows} focused={active} edited={edited !== undefined} />
-        return <ReplayStep report={replay.report} file={file} running={replay.running} error={replay.error} />
+  /** What a deploy sends, in at most `budget` rows of a dialog `width` wide. */
+  const sending = (budget: number, width: number): Array<string> => {
+    if (!edits || !base) return [`Sends the ${baseName}, unedited.`]
+    const diff = configDiff(base, edits, { descriptions: columns >= 100 }).map((l) => `  - ${l}`)
+    if (diff.length === 0) return [`Sends your edited configuration; it is the same as the ${baseName}.`]
+    const head = `Sends your EDITED configuration, not the ${baseName}. It differs in:`
+    const rowsOf = (l: string) => wrapText(l, width).length
+    const shown: Array<string> = []
+    let used = rowsOf(head) + 1
+    for (const [i, l] of diff.entries()) {
+      const last = i === diff.length - 1
+      if (used + rowsOf(l) > budget - (last ? 0 : 1)) break
+      shown.push(l)
+      used += rowsOf(l)
     }
+    return [head, ...shown, ...(shown.length < diff.length ? [`  … and ${diff.length - shown.length} more`] : [])]
+  }
+  const body = () => {
+    if (step === 0) return <StatusStep status={status} name={z.name} />
+    if (step === 1) return <CheckStep check={check} />
+    if (lines !== undefined) return <Lines lines={lines} offset={Math.min(scroll, maxScroll)} height={rows} />
+    if (!preview || !proposal) return <Text dimColor>The migration is finished: the previous WAF is gone, there is nothing to preview.</Text>
+    return <OverridesStep config={proposal.config} index={cursor} height={rows} columns={columns} focused={active} edited={edits !== undefined} />
   }
   return (
     <Box flexDirection="column">
-      <Text wrap="truncate-end">
-        {WIZARD_STEPS.map((s, i) => (
-          <Text key={s} {...(i === step ? { bold: true, inverse: true } : { dimColor: finished && i > 1 && i < 6 })}>
-            {` ${i + 1} ${s} `}
-          </Text>
-        ))}
-      </Text>
+      <StepBar step={step} columns={columns} dim={(i) => finished && i > 1 && i < 6} />
       <Text> </Text>
       {dialog?.kind === "file" ? (
         <TextPrompt
@@ -175,7 +265,7 @@ export function WafWizard({ zone, active, height }: { zone: Zone; active: boolea
       ) : dialog?.kind === "validation" ? (
         <ConfirmDialog
           title={`Deploy the new WAF on ${z.name} in validation mode?`}
-          lines={["Both versions run side by side, the new one first. Review the security events, then finish from this step."]}
+          lines={["Both versions run side by side, the new one first; finish from this step.", ...sending(rows - 6, columns - 4)]}
           confirmLabel="deploy to validation"
           onConfirm={() => {
             setDialog(undefined)
@@ -184,17 +274,24 @@ export function WafWizard({ zone, active, height }: { zone: Zone; active: boolea
           onCancel={() => setDialog(undefined)}
         />
       ) : dialog?.kind === "finish" ? (
-        <TextPrompt
-          title={`Finish the WAF migration of ${z.name}? This is irreversible: the previous WAF is turned off for good.`}
-          help={`type the zone name (${z.name}) to confirm`}
-          check={(t) => (t === z.name ? undefined : `type ${z.name} exactly`)}
-          submitLabel="finish the migration"
-          onSubmit={() => {
-            setDialog(undefined)
-            deploy("pending")
-          }}
-          onCancel={() => setDialog(undefined)}
-        />
+        <Box flexDirection="column">
+          {sending(rows - 8, columns).map((l, i) => (
+            <Text key={i} wrap="wrap" {...(edits ? { color: "yellow" } : {})}>
+              {l}
+            </Text>
+          ))}
+          <TextPrompt
+            title={`Finish the WAF migration of ${z.name}? This is irreversible: the previous WAF is turned off for good.`}
+            help={`type the zone name (${z.name}) to confirm`}
+            check={(t) => (t === z.name ? undefined : `type ${z.name} exactly`)}
+            submitLabel="finish the migration"
+            onSubmit={() => {
+              setDialog(undefined)
+              deploy("pending")
+            }}
+            onCancel={() => setDialog(undefined)}
+          />
+        </Box>
       ) : (
         body()
       )}

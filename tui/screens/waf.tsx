@@ -1,7 +1,7 @@
 /**
  * The WAF screen of the sidebar: every visible zone with its migration state and which WAF
- * versions run (the zone open on the Zones screen first); enter opens the zone's migration wizard,
- * esc comes back to the list.
+ * versions run (OLD and NEW: on or off; the zone open on the Zones screen first); enter opens the
+ * zone's migration wizard (keyed by the zone: its own state), esc comes back to the list.
  */
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
@@ -11,7 +11,7 @@ import type { MigrationStatus } from "../../src/domain/waf.js"
 import type { Zone } from "../../src/domain/zone.js"
 import * as Waf from "../../src/services/waf-migration.js"
 import { allZones } from "../../src/services/zones.js"
-import { cells } from "../components/columns.js"
+import { cells, flexWidth } from "../components/columns.js"
 import { List, ListStatus, moveHints, useListCursor } from "../components/list.js"
 import { Empty, ErrorView, Loading } from "../components/states.js"
 import { KeyLayer, useKeys } from "../keys.js"
@@ -85,6 +85,9 @@ export function WafScreen({ active }: { active: boolean }) {
   if (query._tag === "Loading") return <Loading what="the zones' WAF migration states" />
   if (query._tag === "Failure") return <ErrorView what="could not list the zones" error={query.error} />
   if (rows.length === 0) return <Empty what="No zones are visible to these credentials." next="r refreshes" />
+  // Fits 80 columns: the versions as on/off (which WAF runs), the zone name taking what is left.
+  const zoneWidth = Math.min(40, flexWidth(pane.columns, [10, 10, 3, 3], 2, 16))
+  const onOff = (s: string) => (s === "enabled" ? "on" : "off")
   const counts = { start: 0, validation: 0, finished: 0 }
   for (const r of rows) if (r.status) counts[r.status.migration_state]++
   return (
@@ -99,15 +102,17 @@ export function WafScreen({ active }: { active: boolean }) {
         height={rowsShown}
         focused={active}
         rowKey={(r) => r.zone.id}
-        header={cells([["ZONE", 24], ["PLAN", 11], ["STATE", 11], ["PREVIOUS", 9], ["NEW", 9]])}
+        header={cells([["ZONE", zoneWidth], ["PLAN", 10], ["STATE", 10], ["OLD", 3], ["NEW", 3]])}
         row={(r) =>
-          cells([
-            [r.zone.name, 24],
-            [r.status?.plan ?? "", 11],
-            [r.status?.migration_state ?? "error", 11],
-            [r.status?.old_waf_status ?? "", 9],
-            [r.status?.new_waf_status ?? (r.error ?? ""), 9]
-          ])
+          r.status === undefined
+            ? cells([[r.zone.name, zoneWidth], [`error: ${r.error ?? "unknown"}`, 40]])
+            : cells([
+                [r.zone.name, zoneWidth],
+                [r.status.plan, 10],
+                [r.status.migration_state, 10],
+                [onOff(r.status.old_waf_status), 3],
+                [onOff(r.status.new_waf_status), 3]
+              ])
         }
       />
       <ListStatus index={cursor.index} loaded={rows.length} total={rows.length} loading={false} />

@@ -1,5 +1,9 @@
+import { useInput } from "ink"
+import { useState } from "react"
 import { afterEach, describe, expect, it } from "vitest"
-import { Fixture, Keys, selectedRow } from "../test-support.js"
+import type { Zone } from "../../src/domain/zone.js"
+import { resolveZone } from "../../src/services/zones.js"
+import { Fixture, Keys, selectedRow, waitFor } from "../test-support.js"
 import { ZoneDetail } from "./zone-detail.js"
 
 const fixture = new Fixture()
@@ -68,6 +72,32 @@ describe("Zone detail", () => {
     expect(app.frame()).toContain("zone —")
     await app.press(Keys.enter, "1/1250")
     await app.press(Keys.backspace, "filter: acme.com")
+  })
+})
+
+/** Shows zone `a`; `Z` (a key no tab uses) puts zone `b` in its place, as `:` and the palette do. */
+function Switcher({ a, b }: { a: Zone; b: Zone }) {
+  const [zone, setZone] = useState(a)
+  useInput((input) => {
+    if (input === "Z") setZone(b)
+  })
+  return <ZoneDetail zone={zone} active onBack={() => {}} />
+}
+
+describe("Zone detail isolation", () => {
+  it("another zone put in place of the open one starts fresh: first tab, its own records, cursor at the top", async () => {
+    const runtime = fixture.local()
+    const [a, b] = await Promise.all([runtime.runPromise(resolveZone("acme.com")), runtime.runPromise(resolveZone("globex.com"))])
+    const app = await fixture.within(runtime, <Switcher a={a} b={b} />)
+    await app.waitForText("1/1250")
+    await app.press("jjj", "4/1250")
+    await app.press(Keys.tab, "[Certificate packs]")
+    await app.press("Z", "globex.com")
+    await app.waitForText("[DNS records]")
+    await waitFor(() => /^1\/\d+/m.test(app.frame()), app.frame)
+    expect(app.frame()).not.toContain("1250")
+    expect(app.frame()).not.toContain("[Certificate packs]")
+    expect(selectedRow(app.frame())).toMatch(/globex\.com/)
   })
 })
 

@@ -1,7 +1,9 @@
 /**
  * One zone: a title line and tabs (tab switches) for its DNS records, certificate packs, ESC
  * settings and WAF migration. A tab is mounted the first time it is shown and then kept, so it keeps its place; an
- * area adds its tab with one entry in `zoneTabs`.
+ * area adds its tab with one entry in `zoneTabs`. The whole detail is keyed by the zone's id: opening
+ * another zone (zone list, `:` palette, firewall screen) mounts fresh tabs, so no tab's state
+ * (cursor, edits, test or replay results) can carry over to another zone.
  */
 import { Box, Text } from "ink"
 import { useState, type ReactNode } from "react"
@@ -38,11 +40,19 @@ export const zoneTabs: ReadonlyArray<ZoneTab> = [
 /** Title and tabs lines. */
 const Chrome = 2
 
-export function ZoneDetail({ zone, active, onBack }: { zone: Zone; active: boolean; onBack: () => void }) {
+export function ZoneDetail(props: { zone: Zone; active: boolean; onBack: () => void }) {
+  return <OneZone key={props.zone.id} {...props} />
+}
+
+function OneZone({ zone, active, onBack }: { zone: Zone; active: boolean; onBack: () => void }) {
   const [tab, setTab] = useState(0)
   const [shown, setShown] = useState<ReadonlySet<number>>(new Set([0]))
   const pane = usePaneSize()
   const height = Math.max(1, pane.rows - Chrome)
+  // The id goes first when the line is too narrow: a half id is no use, the rest reads whole.
+  const parts = [zone.paused ? "paused" : zone.status, zone.account.name, zone.plan?.name].filter(Boolean)
+  const full = [...parts, zone.id].join(" · ")
+  const meta = zone.name.length + 2 + full.length <= pane.columns ? full : parts.join(" · ")
   const go = (next: number) => {
     setTab(next)
     setShown((s) => new Set([...s, next]))
@@ -79,7 +89,7 @@ export function ZoneDetail({ zone, active, onBack }: { zone: Zone; active: boole
         <Text bold>{zone.name}</Text>
         <Text dimColor>
           {"  "}
-          {[zone.paused ? "paused" : zone.status, zone.account.name, zone.plan?.name, zone.id].filter(Boolean).join(" · ")}
+          {meta}
         </Text>
       </Text>
       <Tabs titles={zoneTabs.map((t) => t.title)} active={tab} />
