@@ -8,6 +8,7 @@
  */
 import { Terminal } from "@xterm/headless"
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process"
+import { StringDecoder } from "node:string_decoder"
 import { bin, tempDir } from "../helpers-cli.js"
 
 export const PtyKeys = {
@@ -72,8 +73,10 @@ export class PtyTui {
       cwd: options.cwd ?? this.persistTo,
       stdio: ["pipe", "pipe", "pipe"]
     })
+    // A read can end inside a multi-byte character (a border, an ellipsis): decode across reads.
+    const utf8 = new StringDecoder("utf8")
     this.child.stdout.on("data", (d: Buffer) => {
-      const text = d.toString("utf8")
+      const text = utf8.write(d)
       this.raw += text
       this.pending = this.pending.then(() => new Promise<void>((resolve) => this.term.write(text, resolve)))
     })
