@@ -19,6 +19,9 @@ const start = async (columns: number, rows: number, ready?: string) => {
   return tui
 }
 
+/** Moves of the cursor to another line or column (incremental frames write lines between them). */
+// eslint-disable-next-line no-control-regex
+const Moves = /\u001b\[[0-9;]*[ABEFGHf]/g
 // eslint-disable-next-line no-control-regex
 const Escapes = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007]*\u0007|\u001b[=>()][0-9A-Za-z]?/g
 
@@ -53,7 +56,7 @@ const check = async (
   const footer = lines.slice(bottom + 1).join("\n")
   for (const key of keys) expect(footer, context).toMatch(key)
   // No line of what was written is wider than the terminal (xterm would wrap it and scroll).
-  const written = tui.raw.slice(Math.max(0, before - 1)).replace(Escapes, "").split(/\r?\n|\r/)
+  const written = tui.raw.slice(Math.max(0, before - 1)).replace(Moves, "\n").replace(Escapes, "").split(/\r?\n|\r/)
   const wide = written.filter((l) => [...l].length > size.columns)
   expect(wide, context).toEqual([])
   return screen

@@ -116,11 +116,13 @@ function Shell({ fallbackTarget }: { fallbackTarget: string }) {
   return (
     <>
     {tooSmall ? <TooSmall columns={columns} rows={rows} onQuit={actions.quit} /> : null}
-    <Box flexDirection="column" width={columns} height={height} display={tooSmall ? "none" : "flex"}>
+    {/* No width from the size state: Ink lays a frame out at the new width the moment the terminal
+        is resized, before the state follows; a frame wider than the terminal would wrap and scroll. */}
+    <Box flexDirection="column" height={height} display={tooSmall ? "none" : "flex"}>
       <Header target={target} account={state.account?.name ?? "All accounts"} zone={state.zone?.name} />
       <Box flexGrow={1}>
         <Sidebar current={state.screen} />
-        <Box flexDirection="column" width={columns - SidebarWidth} borderStyle="round" paddingX={1} overflow="hidden">
+        <Box flexDirection="column" flexGrow={1} flexShrink={1} borderStyle="round" paddingX={1} overflow="hidden">
           <PaneContext.Provider value={pane}>
             {state.helpOpen ? (
               <HelpOverlay
@@ -196,7 +198,7 @@ export async function runTui(options: { remote: boolean; persistTo?: string }): 
       <ObjectsDirContext.Provider value={stateDir(options)}>
         <App runtime={runtime} target={options.remote ? "remote" : "local"} />
       </ObjectsDirContext.Provider>,
-      { exitOnCtrlC: false }
+      { exitOnCtrlC: false, incrementalRendering: process.env.EDGECTL_TUI_INCREMENTAL !== "0" }
     )
     await app.waitUntilExit()
   } finally {

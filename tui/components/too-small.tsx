@@ -19,7 +19,7 @@ export function TooSmall({ columns, rows, onQuit }: { columns: number; rows: num
     { priority: KeyLayer.overlay + 10, modal: true }
   )
   return (
-    <Box flexDirection="column" width={columns} height={Math.max(1, rows - 1)} overflow="hidden" paddingX={columns >= 30 ? 1 : 0}>
+    <Box flexDirection="column" height={Math.max(1, rows - 1)} overflow="hidden" paddingX={columns >= 30 ? 1 : 0}>
       <Text bold color="cyan">
         edgectl
       </Text>
