@@ -165,6 +165,24 @@ describe("the TUI at 80x24 and 120x40", () => {
     await check(tui, size, "1/46")
   })
 
+  it("a remote target with a long base URL keeps the header on one line", async () => {
+    const tui = await PtyTui.start({
+      columns: 80,
+      rows: 24,
+      args: ["--remote"],
+      ready: "could not list zones",
+      // Nothing listens on port 9: the zones are an error state, drawn inside the frame.
+      env: { CLOUDFLARE_API_TOKEN: "t".repeat(40), CLOUDFLARE_API_BASE_URL: "http://127.0.0.1:9/client/v4/a-rather-long-base-path" }
+    })
+    started.push(tui)
+    await tui.settle(200)
+    const lines = tui.lines()
+    expect(lines[0]).toMatch(/^ edgectl\s+target http:\/\/127\.0\..*….*base-path\s+account All/)
+    expect(lines[1]).toMatch(/^╭/)
+    expect(lines[23]).toBe("")
+    expect(lines.slice(20).join("\n")).toMatch(/\? help\s+q quit/)
+  })
+
   it("below 80x24 it says the terminal is too small, and draws the app again when it grows", async () => {
     const tui = await start(40, 10, "too small")
     const screen = await tui.settle(150)
