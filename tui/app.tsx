@@ -127,7 +127,7 @@ function Shell({ fallbackTarget }: { fallbackTarget: string }) {
             {state.helpOpen ? (
               <HelpOverlay
                 layers={helpLayers}
-                screen={Screens.find((s) => s.id === state.screen)?.title ?? ""}
+                screen={`${Screens.find((s) => s.id === state.screen)?.title ?? ""}${state.screen === "zones" && state.zone ? ` › ${state.zone.name}` : ""}`}
                 active={!tooSmall}
                 onClose={() => actions.setHelp(false)}
                 onQuit={actions.quit}

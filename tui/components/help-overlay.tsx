@@ -11,7 +11,7 @@ import { usePaneSize } from "../terminal.js"
 /** Keys no layer lists: they work on every screen. */
 const Everywhere: ReadonlyArray<KeyHint> = [
   { keys: "ctrl+c", label: "quit, from anywhere (even in a field)" },
-  { keys: "any key", label: "dismisses an error in the footer (results there go by themselves)" }
+  { keys: "any key", label: "dismisses an error in the footer, nothing else" }
 ]
 
 type Line = { readonly kind: "title"; readonly text: string } | { readonly kind: "key"; readonly hint: KeyHint }
