@@ -61,6 +61,9 @@ describe("the footer's key line", () => {
       expect(kept.reduce((w, h, i) => w + (i > 0 ? 2 : 0) + [...h.keys].length + 1 + [...h.label].length, 0)).toBeLessThanOrEqual(Math.max(width, 13))
     }
     expect(fitHints(all, 200)).toEqual(all)
+    // A key two layers list shows once, where the higher-ranked one is.
+    const twice = fitHints([{ keys: "r", label: "try again" }, { keys: "q", label: "quit" }, ...AppHints], 200)
+    expect(twice.map((h) => `${h.keys} ${h.label}`)).toEqual(["r try again", "1-6 screens", ": go to", "? help", "q quit"])
   })
 
   it("a handler's fault shows whole with its hint, and the key that dismisses it does nothing else", async () => {

@@ -24,11 +24,16 @@ const hintWidth = (h: KeyHint) => [...h.keys].length + 1 + [...h.label].length
 export const fitHints = (hints: ReadonlyArray<KeyHint>, width: number): ReadonlyArray<KeyHint> => {
   const ranked = hints.map((h, i) => ({ h, i })).sort((a, b) => (b.h.keep ?? 0) - (a.h.keep ?? 0) || a.i - b.i)
   const kept = new Set<number>()
+  // Two layers may list the same key (an error state's `q quit` and the app's): once is enough.
+  const shown = new Set<string>()
   let used = 0
   for (const { h, i } of ranked) {
+    const id = `${h.keys} ${h.label}`
+    if (shown.has(id)) continue
     const w = hintWidth(h) + (kept.size > 0 ? Gap : 0)
     if (used + w > width) continue
     kept.add(i)
+    shown.add(id)
     used += w
   }
   return hints.filter((_, i) => kept.has(i))
