@@ -124,6 +124,25 @@ const inkOnTerminalInCi = {
   }
 }
 /**
+ * Ink's incremental rendering (the TUI's default: only changed lines are written) moved the cursor
+ * up one line too few when the last frame ended with a newline, which Ink adds to every frame
+ * shorter than the terminal (the TUI's frame is one row short): each frame was drawn one line
+ * lower. The cursor then sits below the frame's last line, so it goes up the frame's full height.
+ */
+const inkIncrementalAfterNewline = {
+  name: "ink-incremental-after-newline",
+  setup(b) {
+    b.onLoad({ filter: /ink[\\/]build[\\/]log-update\.js$/ }, (a) =>
+      patched(a.path, [
+        [
+          "buffer.push(ansiEscapes.cursorUp(previousVisible - 1));",
+          "buffer.push(ansiEscapes.cursorUp(previousVisible - (previousOutput.endsWith('\\n') ? 0 : 1)));"
+        ]
+      ])
+    )
+  }
+}
+/**
  * Effect's packages by module, never by index, in edgectl's own sources: `import * as Effect from
  * "effect/Effect"`, not `import { Effect } from "effect"`. esbuild splits chunks by file: a chunk
  * that imports a package's index reaches every module of it that any other chunk uses, so one
@@ -153,7 +172,7 @@ const common = {
   logLevel: "warning"
 }
 /** What both ESM builds of the sources apply (the CommonJS script adds inkWithoutTopLevelAwait). */
-const sourcePlugins = [modulesNotIndexes, configFileStub, fastCheckStub, yogaWithoutFetch, inkOnTerminalInCi]
+const sourcePlugins = [modulesNotIndexes, configFileStub, fastCheckStub, yogaWithoutFetch, inkOnTerminalInCi, inkIncrementalAfterNewline]
 const requireBanner = "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);"
 
 // The ESM build that ships (TUI path).

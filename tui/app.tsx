@@ -5,17 +5,18 @@
  */
 import * as ManagedRuntime from "effect/ManagedRuntime"
 import { Box, render, useApp } from "ink"
-import { useCallback, useEffect, useState } from "react"
+import { memo, useCallback, useEffect, useMemo, useState } from "react"
 import { ClientConfig } from "../src/api/client.js"
 import { clientLayer, stateDir } from "../src/api/target.js"
 import { CommandPalette, type PaletteChoice } from "./components/command-palette.js"
 import { ErrorBoundary } from "./components/error-boundary.js"
-import { Footer } from "./components/footer.js"
+import { Footer, useFooterRows } from "./components/footer.js"
 import { Header } from "./components/header.js"
 import { HelpOverlay } from "./components/help-overlay.js"
+import { MinSize, TooSmall } from "./components/too-small.js"
 import { SidebarWidth, Sidebar } from "./components/sidebar.js"
 import { ErrorView, Loading } from "./components/states.js"
-import { KeyLayer, KeypressProvider, useKeys } from "./keys.js"
+import { KeepAlways, KeyLayer, KeypressProvider, useKeys, useLayersNow, type LayerKeys } from "./keys.js"
 import { NoticeProvider } from "./notices.js"
 import { RuntimeProvider, useEffectQuery, type Query, type TuiRuntime } from "./runtime.js"
 import { EscScreen } from "./screens/esc.js"
@@ -60,8 +61,8 @@ export function App({ runtime, target = "local", onQuit }: AppProps) {
   )
 }
 
-/** Header line, footer lines and the pane's border. */
-const Chrome = { header: 1, footer: 2, border: 2 }
+/** Header line and the pane's border (the footer's height comes from the footer: an error grows it). */
+const Chrome = { header: 1, border: 2 }
 
 function Shell({ fallbackTarget }: { fallbackTarget: string }) {
   const { columns, rows } = useTerminalSize()
@@ -69,6 +70,9 @@ function Shell({ fallbackTarget }: { fallbackTarget: string }) {
   const actions = useUiActions()
   const { query: config } = useEffectQuery(() => ClientConfig, [])
   const [palette, setPalette] = useState(false)
+  const layersNow = useLayersNow()
+  const [helpLayers, setHelpLayers] = useState<ReadonlyArray<LayerKeys>>([])
+  const tooSmall = columns < MinSize.columns || rows < MinSize.rows
   const pick = (choice: PaletteChoice) => {
     setPalette(false)
     if (choice.kind === "screen") return actions.showScreen(choice.screen.id)
@@ -78,7 +82,11 @@ function Shell({ fallbackTarget }: { fallbackTarget: string }) {
 
   useKeys(
     (press) => {
-      if (press.name === "?") actions.setHelp(true)
+      if (press.name === "?") {
+        // The screen's layers leave when help covers it: read its keys while they are registered.
+        setHelpLayers(layersNow())
+        actions.setHelp(true)
+      }
       else if (press.name === ":") setPalette(true)
       else if (press.name === "q") actions.quit()
       else if (/^[1-9]$/.test(press.name) && Number(press.name) <= Screens.length) {
@@ -89,35 +97,48 @@ function Shell({ fallbackTarget }: { fallbackTarget: string }) {
     {
       priority: KeyLayer.app,
       hints: [
-        { keys: `1-${Screens.length}`, label: "screens" },
-        { keys: ":", label: "go to" },
-        { keys: "?", label: "help" },
-        { keys: "q", label: "quit" }
+        { keys: `1-${Screens.length}`, label: "screens", keep: -1 },
+        { keys: ":", label: "go to", keep: -1 },
+        { keys: "?", label: "help", keep: KeepAlways },
+        { keys: "q", label: "quit", keep: KeepAlways }
       ]
     }
   )
 
   const target = config._tag === "Success" ? (config.value.target === "local" ? "local" : config.value.baseUrl) : fallbackTarget
   // One row short of the terminal: a frame as tall as the screen makes Ink clear it on every update.
-  const height = Math.max(10, rows - 1)
-  const pane = {
-    rows: Math.max(3, height - Chrome.header - Chrome.footer - Chrome.border),
-    columns: Math.max(20, columns - SidebarWidth - 4)
-  }
+  const height = Math.max(1, rows - 1)
+  const footerRows = useFooterRows(columns, rows)
+  const paneRows = Math.max(3, height - Chrome.header - footerRows - Chrome.border)
+  const paneColumns = Math.max(20, columns - SidebarWidth - 4)
+  const pane = useMemo(() => ({ rows: paneRows, columns: paneColumns }), [paneRows, paneColumns])
+  const overlay = state.helpOpen || palette || tooSmall
   return (
-    <Box flexDirection="column" width={columns} height={height}>
+    <>
+    {tooSmall ? <TooSmall columns={columns} rows={rows} onQuit={actions.quit} /> : null}
+    {/* No width from the size state: Ink lays a frame out at the new width the moment the terminal
+        is resized, before the state follows; a frame wider than the terminal would wrap and scroll. */}
+    <Box flexDirection="column" height={height} display={tooSmall ? "none" : "flex"}>
       <Header target={target} account={state.account?.name ?? "All accounts"} zone={state.zone?.name} />
       <Box flexGrow={1}>
         <Sidebar current={state.screen} />
-        <Box flexDirection="column" width={columns - SidebarWidth} borderStyle="round" paddingX={1} overflow="hidden">
+        <Box flexDirection="column" flexGrow={1} flexShrink={1} borderStyle="round" paddingX={1} overflow="hidden">
           <PaneContext.Provider value={pane}>
-            {state.helpOpen ? <HelpOverlay onClose={() => actions.setHelp(false)} onQuit={actions.quit} /> : null}
-            {palette && !state.helpOpen ? (
+            {state.helpOpen ? (
+              <HelpOverlay
+                layers={helpLayers}
+                screen={`${Screens.find((s) => s.id === state.screen)?.title ?? ""}${state.screen === "zones" && state.zone ? ` › ${state.zone.name}` : ""}`}
+                active={!tooSmall}
+                onClose={() => actions.setHelp(false)}
+                onQuit={actions.quit}
+              />
+            ) : null}
+            {palette && !state.helpOpen && !tooSmall ? (
               <CommandPalette height={pane.rows} accountId={state.account?.id} onPick={pick} onClose={() => setPalette(false)} />
             ) : null}
             <Box flexDirection="column" display={state.helpOpen || palette ? "none" : "flex"}>
               <ErrorBoundary what="the screen failed to draw">
-                <MainPane config={config} overlay={state.helpOpen || palette} />
+                <MainPane config={config} overlay={overlay} />
               </ErrorBoundary>
             </Box>
           </PaneContext.Provider>
@@ -125,11 +146,15 @@ function Shell({ fallbackTarget }: { fallbackTarget: string }) {
       </Box>
       <Footer />
     </Box>
+    </>
   )
 }
 
-/** `overlay`: help or the palette covers the pane, so no screen takes keys. */
-function MainPane({ config, overlay }: { config: Query<ClientConfig>; overlay: boolean }) {
+/**
+ * `overlay`: help, the palette or the too-small message covers the pane, so no screen takes keys.
+ * Memoised: a result in the footer re-renders the shell (its height), not every screen.
+ */
+const MainPane = memo(function MainPane({ config, overlay }: { config: Query<ClientConfig>; overlay: boolean }) {
   const { screen } = useUiState()
   const [kvSeen, setKvSeen] = useState(false)
   useEffect(() => {
@@ -157,7 +182,7 @@ function MainPane({ config, overlay }: { config: Query<ClientConfig>; overlay: b
       {info && !info.ready ? <PlaceholderScreen screen={info} /> : null}
     </>
   )
-}
+})
 
 const AltScreenOn = "\u001b[?1049h\u001b[H"
 const AltScreenOff = "\u001b[?1049l"
@@ -173,7 +198,7 @@ export async function runTui(options: { remote: boolean; persistTo?: string }): 
       <ObjectsDirContext.Provider value={stateDir(options)}>
         <App runtime={runtime} target={options.remote ? "remote" : "local"} />
       </ObjectsDirContext.Provider>,
-      { exitOnCtrlC: false }
+      { exitOnCtrlC: false, incrementalRendering: process.env.EDGECTL_TUI_INCREMENTAL !== "0" }
     )
     await app.waitUntilExit()
   } finally {

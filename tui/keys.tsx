@@ -17,7 +17,12 @@ export type KeyHandler = (press: Keypress) => boolean
 export interface KeyHint {
   readonly keys: string
   readonly label: string
+  /** How long the footer keeps it when the line is too narrow: higher stays longer (default 0; on
+   *  a tie the hint listed first stays). `KeepAlways` is never dropped (`? help`, `q quit`). */
+  readonly keep?: number
 }
+
+export const KeepAlways = 100
 
 /** Layer priorities, lowest first. */
 export const KeyLayer = { app: 0, screen: 10, view: 20, tab: 25, input: 30, dialog: 40, overlay: 50 } as const
@@ -28,13 +33,23 @@ interface Registration {
   readonly modal: boolean
   readonly text: boolean
   readonly hints: ReadonlyArray<KeyHint>
+  /** Keys listed only by the help overlay, after the hints. */
+  readonly help: ReadonlyArray<KeyHint>
   readonly handler: { current: KeyHandler }
+}
+
+/** A layer's keys as the help overlay lists them. */
+export interface LayerKeys {
+  readonly priority: number
+  readonly hints: ReadonlyArray<KeyHint>
 }
 
 interface Hub {
   readonly register: (r: Omit<Registration, "id">) => () => void
   readonly hints: ReadonlyArray<KeyHint>
   readonly fault: UiError | undefined
+  /** The layers that get keys right now, highest first, read when called (for `?`). */
+  readonly layersNow: () => ReadonlyArray<LayerKeys>
 }
 
 const HubContext = createContext<Hub | undefined>(undefined)
@@ -134,7 +149,11 @@ export function KeypressProvider({ onQuit, children }: { onQuit: () => void; chi
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [version])
 
-  const hub = useMemo(() => ({ register, hints, fault }), [register, hints, fault])
+  const layersNow = useCallback(
+    () => receivers([...registrations.current.values()].sort(byPriority)).map((r) => ({ priority: r.priority, hints: [...r.hints, ...r.help] })),
+    []
+  )
+  const hub = useMemo(() => ({ register, hints, fault, layersNow }), [register, hints, fault, layersNow])
   return <HubContext.Provider value={hub}>{children}</HubContext.Provider>
 }
 
@@ -153,6 +172,8 @@ export interface KeyOptions {
   /** The layer takes typed text (a field): a run of typed characters in one read reaches it as one press. */
   readonly text?: boolean
   readonly hints?: ReadonlyArray<KeyHint>
+  /** More keys of the layer that the footer never shows and `?` lists after the hints. */
+  readonly help?: ReadonlyArray<KeyHint>
 }
 
 /** Registers a key layer for as long as the component is mounted and `active`. */
@@ -161,13 +182,17 @@ export function useKeys(handler: KeyHandler, options: KeyOptions): void {
   const ref = useRef(handler)
   ref.current = handler
   const { priority, active = true, modal = false, text = false } = options
-  const hintsKey = JSON.stringify(options.hints ?? [])
+  const hintsKey = JSON.stringify([options.hints ?? [], options.help ?? []])
   // A layout effect, so the footer never draws a frame with the hints of a layer already gone.
   useLayoutEffect(() => {
     if (!active) return
-    return register({ priority, modal, text, hints: JSON.parse(hintsKey) as Array<KeyHint>, handler: ref })
+    const [hints, help] = JSON.parse(hintsKey) as [Array<KeyHint>, Array<KeyHint>]
+    return register({ priority, modal, text, hints, help, handler: ref })
   }, [register, priority, active, modal, text, hintsKey])
 }
+
+/** Reads the key layers under the caller when called: `?` lists them before it opens over them. */
+export const useLayersNow = (): (() => ReadonlyArray<LayerKeys>) => useHub().layersNow
 
 /** The hints of the layers that get keys right now, highest first, and the last handler fault. */
 export function useKeyHints(): { readonly hints: ReadonlyArray<KeyHint>; readonly fault: UiError | undefined } {

@@ -1,23 +1,26 @@
 /**
- * The footer's notice line (UX.md): the result of an action, shown for a few seconds; an error
- * stays, with the API's code, until the user presses a key (the key still does what it does).
- * Screens call `useNotify()`; only the footer reads the notice, so a notice never re-renders a screen.
+ * The footer's notice (UX.md): the result of an action, one line for a few seconds; an error stays
+ * whole, with the API's code and its hint, until the user presses a key. That key only dismisses
+ * it (a key pressed to read past the error must not also delete, deploy or leave).
+ * Screens call `useNotify()`; only the footer and the shell's layout read the notice.
  */
 import { createContext, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from "react"
 import type { UiError } from "./errors.js"
-import { useKeys } from "./keys.js"
+import { useKeyHints, useKeys } from "./keys.js"
 
 export interface Notice {
   readonly kind: "done" | "error"
   readonly text: string
-  /** The API's code of an error: the footer keeps it in view when the text is cut. */
+  /** The API's code of an error, shown after its message. */
   readonly code?: number | undefined
+  /** What the user can do about an error (`hint:` below it). */
+  readonly hint?: string | undefined
 }
 
 export interface Notify {
   /** A result: `✓ <text>` for a few seconds. */
   readonly done: (text: string) => void
-  /** `error: <what>: <message> [code N]`, kept until a key is pressed. */
+  /** `error: <what>: <message> [code N]` and its `hint:`, kept until a key is pressed. */
   readonly error: (what: string, error: UiError) => void
   /** A refusal that needs no code (`nothing to clear`), kept like an error. */
   readonly warn: (text: string) => void
@@ -42,7 +45,7 @@ export function NoticeProvider({ children, doneMillis = NoticeMillis }: { childr
   const notify = useMemo<Notify>(
     () => ({
       done: (text) => setNotice({ kind: "done", text }),
-      error: (what, error) => setNotice({ kind: "error", text: `error: ${what}: ${error.message}`, code: error.code }),
+      error: (what, error) => setNotice({ kind: "error", text: `error: ${what}: ${error.message}`, code: error.code, hint: error.hint }),
       warn: (text) => setNotice({ kind: "error", text }),
       clear: () => setNotice(undefined)
     }),
@@ -53,10 +56,19 @@ export function NoticeProvider({ children, doneMillis = NoticeMillis }: { childr
     const timer = setTimeout(() => setNotice((n) => (n === notice ? undefined : n)), doneMillis)
     return () => clearTimeout(timer)
   }, [notice, doneMillis])
+  // The hub clears a handler's fault on the next key; that key is only the dismissal too.
+  const { fault: faultNow } = useKeyHints()
+  const fault = useRef(faultNow)
+  fault.current = faultNow
   useKeys(
     () => {
+      const showing = current.current?.kind === "error" || fault.current !== undefined
+      if (!showing) return false
+      // Gone for the rest of a burst read in the same chunk, before React draws again.
       if (current.current?.kind === "error") setNotice(undefined)
-      return false
+      current.current = undefined
+      fault.current = undefined
+      return true
     },
     { priority: NoticeLayer }
   )

@@ -7,7 +7,9 @@
  * key repeat or keys over a laggy link. `type` sends one key per write, as a person types.
  */
 import { Terminal } from "@xterm/headless"
-import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process"
+import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from "node:child_process"
+import * as fs from "node:fs"
+import { StringDecoder } from "node:string_decoder"
 import { bin, tempDir } from "../helpers-cli.js"
 
 export const PtyKeys = {
@@ -72,8 +74,10 @@ export class PtyTui {
       cwd: options.cwd ?? this.persistTo,
       stdio: ["pipe", "pipe", "pipe"]
     })
+    // A read can end inside a multi-byte character (a border, an ellipsis): decode across reads.
+    const utf8 = new StringDecoder("utf8")
     this.child.stdout.on("data", (d: Buffer) => {
-      const text = d.toString("utf8")
+      const text = utf8.write(d)
       this.raw += text
       this.pending = this.pending.then(() => new Promise<void>((resolve) => this.term.write(text, resolve)))
     })
@@ -142,6 +146,19 @@ export class PtyTui {
       } else if (Date.now() - since >= quietMs) return now
     }
     return last
+  }
+
+  /**
+   * Resizes the terminal as a window manager does: the pty's size changes (the kernel sends the TUI
+   * SIGWINCH) and the headless xterm takes the new size.
+   */
+  resize(columns: number, rows: number): void {
+    // `script` runs the TUI (the shell exec'd it) on the pty: set the size on the TUI's own terminal.
+    const tui = fs.readFileSync(`/proc/${this.child.pid}/task/${this.child.pid}/children`, "utf8").trim().split(/\s+/)[0]
+    const tty = fs.readlinkSync(`/proc/${tui}/fd/0`)
+    const r = spawnSync("stty", ["-F", tty, "cols", String(columns), "rows", String(rows)])
+    if (r.status !== 0) throw new Error(`stty -F ${tty} failed: ${String(r.stderr)}`)
+    this.pending = this.pending.then(() => this.term.resize(columns, rows))
   }
 
   /** Quits with ctrl+c and resolves with the exit code; kills it if it does not exit. */

@@ -1,38 +1,59 @@
-/** `?`: every key of the app in one place. It takes the keys while open; esc or ? closes it. */
+/**
+ * `?`: the keys of the screen the user is on (read from the key layers registered under the help
+ * when it opened, with the labels the footer uses, plus the extras a layer lists only here), then
+ * the keys that work everywhere. It takes the keys while open; esc or ? closes it.
+ */
 import { Box, Text } from "ink"
 import { useState } from "react"
-import { KeyLayer, useKeys } from "../keys.js"
+import { KeepAlways, KeyLayer, useKeys, type KeyHint, type LayerKeys } from "../keys.js"
 import { usePaneSize } from "../terminal.js"
 
-export const AllKeys: ReadonlyArray<readonly [string, string]> = [
-  ["↑↓ / j k", "move the cursor"],
-  ["pgup / pgdn", "move a page"],
-  ["g / G", "first / last row loaded"],
-  ["enter", "open"],
-  ["esc / backspace", "go back (clears the filter first)"],
-  ["tab / shift+tab", "switch tabs"],
-  ["/", "filter the list in place"],
-  ["a", "choose the account (Zones, KV, ESC)"],
-  ["n / e / d", "new key, edit, delete (KV; delete asks first)"],
-  ["r", "refresh"],
-  ["t s x c", "ESC: always on/off, set / clear the secret, test a request"],
-  ["1–6", "switch screen"],
-  [":", "go to a screen or zone by name"],
-  ["?", "show or hide this help"],
-  ["q", "quit"],
-  ["ctrl+c", "quit, from anywhere"]
+/** Keys no layer lists: they work on every screen. */
+const Everywhere: ReadonlyArray<KeyHint> = [
+  { keys: "ctrl+c", label: "quit, from anywhere (even in a field)" },
+  { keys: "any key", label: "dismisses an error in the footer, nothing else" }
 ]
 
-const Lines: ReadonlyArray<readonly [string, string]> = [
-  ...AllKeys,
-  ["any key", "dismisses an error in the footer (results there go by themselves)"]
-]
+type Line = { readonly kind: "title"; readonly text: string } | { readonly kind: "key"; readonly hint: KeyHint }
 
-export function HelpOverlay({ onClose, onQuit }: { onClose: () => void; onQuit: () => void }) {
+/** The screen's keys (layers above the app's), then the app's and the ones that work everywhere. */
+export const helpLines = (layers: ReadonlyArray<LayerKeys>, screen: string): ReadonlyArray<Line> => {
+  const seen = new Set<string>()
+  const unique = (hints: ReadonlyArray<KeyHint>) =>
+    hints.filter((h) => {
+      const id = `${h.keys} ${h.label}`
+      if (seen.has(id)) return false
+      seen.add(id)
+      return true
+    })
+  const own = unique(layers.filter((l) => l.priority > KeyLayer.app).flatMap((l) => l.hints))
+  const global = unique([...layers.filter((l) => l.priority <= KeyLayer.app).flatMap((l) => l.hints), ...Everywhere])
+  return [
+    { kind: "title", text: `${screen === "" ? "This screen" : screen}: keys here` },
+    ...(own.length > 0 ? own : [{ keys: "—", label: "none beyond the global keys" }]).map((hint): Line => ({ kind: "key", hint })),
+    { kind: "title", text: "Everywhere" },
+    ...global.map((hint): Line => ({ kind: "key", hint }))
+  ]
+}
+
+export function HelpOverlay({
+  layers,
+  screen,
+  active = true,
+  onClose,
+  onQuit
+}: {
+  layers: ReadonlyArray<LayerKeys>
+  screen: string
+  active?: boolean
+  onClose: () => void
+  onQuit: () => void
+}) {
   const pane = usePaneSize()
-  // The title line and a line saying more is above or below: the rest shows keys.
-  const rows = Math.max(3, pane.rows - 2)
-  const last = Math.max(0, Lines.length - rows)
+  const lines = helpLines(layers, screen)
+  // A line saying more is above or below: the rest shows keys.
+  const rows = Math.max(3, pane.rows - 1)
+  const last = Math.max(0, lines.length - rows)
   const [top, setTop] = useState(0)
   useKeys(
     (press) => {
@@ -45,25 +66,32 @@ export function HelpOverlay({ onClose, onQuit }: { onClose: () => void; onQuit: 
     {
       priority: KeyLayer.overlay,
       modal: true,
+      active,
       hints: [
         ...(last > 0 ? [{ keys: "↑↓", label: "scroll" }] : []),
-        { keys: "esc/?", label: "close help" },
-        { keys: "q", label: "quit" }
+        { keys: "esc/?", label: "close help", keep: KeepAlways },
+        { keys: "q", label: "quit", keep: KeepAlways }
       ]
     }
   )
   const from = Math.min(top, last)
-  const shown = Lines.slice(from, from + rows)
-  const more = [from > 0 ? `↑ ${from} more` : "", from + rows < Lines.length ? `↓ ${Lines.length - from - rows} more` : ""].filter((m) => m !== "")
+  const shown = lines.slice(from, from + rows)
+  const more = [from > 0 ? `↑ ${from} more` : "", from + rows < lines.length ? `↓ ${lines.length - from - rows} more` : ""].filter((m) => m !== "")
+  const keysWidth = Math.min(18, Math.max(8, ...lines.map((l) => (l.kind === "key" ? [...l.hint.keys].length + 2 : 0))))
   return (
     <Box flexDirection="column">
-      <Text bold>Keys</Text>
-      {shown.map(([keys, what]) => (
-        <Text key={keys} wrap="truncate-end">
-          <Text color="cyan">{keys.padEnd(18)}</Text>
-          {what}
-        </Text>
-      ))}
+      {shown.map((line, i) =>
+        line.kind === "title" ? (
+          <Text key={`t${from + i}`} bold wrap="truncate-end">
+            {line.text}
+          </Text>
+        ) : (
+          <Text key={`k${from + i}`} wrap="truncate-end">
+            <Text color="cyan">{line.hint.keys.padEnd(keysWidth)}</Text>
+            {line.hint.label}
+          </Text>
+        )
+      )}
       <Text dimColor>{more.join("  ") || " "}</Text>
     </Box>
   )

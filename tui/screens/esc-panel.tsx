@@ -33,7 +33,7 @@ import { bullets, TextPrompt } from "../components/text-prompt.js"
 import { KeyLayer, useKeys, type KeyHint } from "../keys.js"
 import { useEffectQuery, type Services } from "../runtime.js"
 import { usePaneSize } from "../terminal.js"
-import { maskTyped, RemovalLine, replacementTable, TestLine, type Removal } from "./esc-parts.js"
+import { maskTyped, RemovalLine, removalLines, replacementTable, TestLine, type Removal } from "./esc-parts.js"
 
 type Dialog =
   | {
@@ -51,8 +51,10 @@ type Dialog =
 const label = (t: EscTarget) => (t.kind === "zone" ? `zone ${t.name}` : `account ${t.name}`)
 const every = (t: EscTarget) => (t.kind === "zone" ? `every request of zone ${t.name}` : `every request of every zone of account ${t.name}`)
 
-/** Lines the panel draws besides the replacement rows (removal 2, scopes 2, effect 2, test, busy, title, header, example 3). */
-const Chrome = 14
+/** Lines the panel draws besides the removal banner, the replacement rows and the example (scopes 2, effect 2, test, busy, title, header). */
+const Chrome = 8
+/** The example of the selected replacement: up to 3 lines, at least 1 when the pane is short. */
+const ExampleRows = 3
 
 export interface EscPanelProps {
   /** The zone and/or account whose settings are shown; the first is selected. */
@@ -93,7 +95,11 @@ export function EscPanel({ scopes, active, height, priority = KeyLayer.tab, empt
         ? { status: removalStatus(new Date()), clock: "this machine's clock" }
         : undefined
 
-  const rows = Math.max(2, height - Chrome)
+  const columns = usePaneSize().columns
+  const banner = removalLines(removal, columns)
+  const spare = height - Chrome - banner.length
+  const rows = Math.max(2, spare - ExampleRows)
+  const exampleRows = Math.max(1, Math.min(ExampleRows, spare - rows))
   const cursor = useListCursor(Replacements.length, rows, [])
 
 
@@ -229,7 +235,6 @@ export function EscPanel({ scopes, active, height, priority = KeyLayer.tab, empt
     }
   )
 
-  const columns = usePaneSize().columns
   const table = replacementTable(columns)
   const selectedReplacement = Replacements[cursor.index]
 
@@ -280,7 +285,7 @@ export function EscPanel({ scopes, active, height, priority = KeyLayer.tab, empt
   const dialogOpen = dialogView()
   return (
     <Box flexDirection="column" height={height} overflow="hidden">
-      <RemovalLine removal={removal} />
+      <RemovalLine lines={banner} removal={removal} />
       {query._tag === "Loading" ? <Loading what="ESC settings" /> : null}
       {query._tag === "Failure" ? <ErrorView what="could not read the ESC settings" error={query.error} /> : null}
       {query._tag === "Success" && scopes.length === 0 ? <Text dimColor>{empty ?? "No zone or account chosen."}</Text> : null}
@@ -303,7 +308,7 @@ export function EscPanel({ scopes, active, height, priority = KeyLayer.tab, empt
           {busy ? <Text color="cyan">… working</Text> : <Text> </Text>}
           <Text bold>Replacements before the removal</Text>
           <List items={Replacements} index={cursor.index} height={rows} row={table.row} rowKey={(r) => r.useCase} header={table.header} focused={active} />
-          <Box height={3} flexShrink={0} overflow="hidden">
+          <Box height={exampleRows} flexShrink={0} overflow="hidden">
             <Text wrap="wrap" dimColor>
               {selectedReplacement?.example ? `example: ${exampleText(selectedReplacement.example)}` : "no rule replaces this: write a Worker"}
             </Text>

@@ -5,6 +5,7 @@ import type { Replacement } from "../../src/esc/replacements.js"
 import { DeciderName } from "../../src/esc/view.js"
 import type { EscTestResult } from "../../src/services/esc.js"
 import { cells, flexWidth } from "../components/columns.js"
+import { wrapText } from "../components/wrap.js"
 import { bullets } from "../components/text-prompt.js"
 
 /** A Cookie header as it is typed, each disable_esc value shown as bullets. */
@@ -16,21 +17,27 @@ export interface Removal {
   readonly clock: string
 }
 
-export function RemovalLine({ removal }: { removal: Removal | undefined }) {
-  if (removal === undefined) return <Text dimColor>ESC configuration is removed on 2025-01-01 (reading the platform's clock…)</Text>
+const removalText = (removal: Removal | undefined): string => {
+  if (removal === undefined) return "ESC configuration is removed on 2025-01-01 (reading the platform's clock…)"
   const r = removal.status
   const when = `${r.relative} (${r.days} days, ${removal.clock} ${r.now.slice(0, 10)})`
+  return r.removed
+    ? `ESC REMOVED ${r.date}, ${when}: no ESC runs any more; settings can still be managed and tested.`
+    : `ESC still honoured: removed on ${r.date}, ${when}. Move each use case to its replacement.`
+}
+
+/** The removal banner's lines at `width`: it is drawn whole, so the panel gives it what it needs. */
+export const removalLines = (removal: Removal | undefined, width: number) => wrapText(removalText(removal), width)
+
+export function RemovalLine({ lines, removal }: { lines: ReadonlyArray<string>; removal: Removal | undefined }) {
+  const color = removal === undefined ? undefined : removal.status.removed ? "yellow" : "green"
   return (
-    <Box height={2} flexShrink={0} overflow="hidden">
-      {r.removed ? (
-        <Text color="yellow" wrap="wrap">
-          ESC REMOVED {r.date}, {when}: no ESC runs any more; settings can still be managed and tested.
+    <Box flexDirection="column" flexShrink={0}>
+      {lines.map((line, i) => (
+        <Text key={i} {...(color === undefined ? { dimColor: true } : { color })} wrap="truncate-end">
+          {line}
         </Text>
-      ) : (
-        <Text color="green" wrap="wrap">
-          ESC still honoured: removed on {r.date}, {when}. Move each use case to its replacement.
-        </Text>
-      )}
+      ))}
     </Box>
   )
 }

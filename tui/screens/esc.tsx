@@ -9,10 +9,9 @@ import { AccountPicker } from "../components/account-picker.js"
 import { KeyLayer } from "../keys.js"
 import { useUiActions, useUiState } from "../state.js"
 import { usePaneSize } from "../terminal.js"
+import { wrapText } from "../components/wrap.js"
 import { EscPanel } from "./esc-panel.js"
 
-/** The title line. */
-const Chrome = 1
 
 export function EscScreen({ active }: { active: boolean }) {
   const { account, zone } = useUiState()
@@ -24,6 +23,12 @@ export function EscScreen({ active }: { active: boolean }) {
   if (account !== undefined) scopes.push({ kind: "account", id: account.id, name: account.name })
   else if (zoneTarget !== undefined) scopes.push({ kind: "account", id: zoneTarget.account.id, name: zoneTarget.account.name })
   if (zoneTarget !== undefined && zoneTarget.account.id === scopes[0]?.id) scopes.unshift(zoneTarget)
+  const title = "ESC disable settings"
+  // The title and where the settings come from, wrapped whole: it says how to change the account.
+  const about = wrapText(
+    `${title} · account ${account?.name ?? (zoneTarget ? `${zoneTarget.account.name} (of the open zone)` : "none")} · zone ${zone?.name ?? "none open"} (a to change the account)`,
+    pane.columns
+  )
   return (
     <Box flexDirection="column">
       {picking ? (
@@ -37,14 +42,22 @@ export function EscScreen({ active }: { active: boolean }) {
         />
       ) : null}
       <Box flexDirection="column" display={picking ? "none" : "flex"}>
-        <Text wrap="truncate-end">
-          <Text bold>ESC disable settings</Text>
-          <Text dimColor> · account {account?.name ?? (zoneTarget ? `${zoneTarget.account.name} (of the open zone)` : "none")} · zone {zone?.name ?? "none open"} (a to change the account)</Text>
-        </Text>
+        {about.map((line, i) => (
+          <Text key={i} wrap="truncate-end">
+            {i === 0 ? (
+              <>
+                <Text bold>{title}</Text>
+                <Text dimColor>{line.slice(title.length)}</Text>
+              </>
+            ) : (
+              <Text dimColor>{line}</Text>
+            )}
+          </Text>
+        ))}
         <EscPanel
           scopes={scopes}
           active={active && !picking}
-          height={Math.max(1, pane.rows - Chrome)}
+          height={Math.max(1, pane.rows - about.length)}
           priority={KeyLayer.screen}
           empty="choose an account (a), or open a zone on the Zones screen (1)"
           extraHints={[{ keys: "a", label: "account" }]}

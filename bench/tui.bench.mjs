@@ -1,0 +1,139 @@
+// The TUI bench (run by bench/run.mjs, after `node build.mjs`): what one key costs on a full screen.
+//
+// The built TUI runs in a pseudo-terminal (util-linux `script`, as bench/platform.bench.mjs does) at
+// 120x40 and 80x24, on the DNS list of acme.com (1,000+ records, paged from the local platform as the
+// cursor moves). Then `j` is pressed N times, one at a time, each after the frame of the last has
+// been written (Ink ends every frame with the end of a synchronized update, ESC[?2026l). Reported
+// per key: the bytes written to the terminal, the TUI process's CPU (user + system, from
+// /proc/PID/stat) and the wall time until its frame was written.
+//
+// Each size is measured with Ink's incremental rendering (the default: only changed lines are
+// written) and with whole-frame redraws (EDGECTL_TUI_INCREMENTAL=0, how every key was drawn before).
+//
+//   node bench/tui.bench.mjs [--quick] [--keys N]
+import { spawn, spawnSync } from "node:child_process"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { argv, bin, log, median, opt, resultsDir, round, table } from "./lib.mjs"
+
+const quick = argv.includes("--quick")
+const keys = Number(opt("keys") ?? (quick ? 60 : 200))
+if (!Number.isInteger(keys) || keys < 10 || keys > 2000) {
+  process.stderr.write(`error: --keys must be an integer between 10 and 2000, got ${opt("keys")}\n`)
+  process.exit(2)
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
+const ticksPerSecond = Number(spawnSync("getconf", ["CLK_TCK"]).stdout?.toString().trim() || 100)
+const FrameEnd = "\u001b[?2026l"
+
+/** utime + stime of a process, in ms. */
+const cpuMs = (pid) => {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8")
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond
+}
+
+const state = fs.mkdtempSync(path.join(os.tmpdir(), "edgectl-bench-tui-"))
+const children = new Set()
+process.on("exit", () => {
+  for (const c of children) c.kill("SIGKILL")
+  fs.rmSync(state, { recursive: true, force: true })
+})
+
+/** One TUI session: opens acme.com's DNS list, presses `j` `keys` times, quits. */
+const session = (columns, rows, incremental) =>
+  new Promise((resolve, reject) => {
+    const command = `stty cols ${columns} rows ${rows}; exec ${JSON.stringify(process.execPath)} ${JSON.stringify(bin)} tui --persist-to ${JSON.stringify(state)}`
+    const env = { ...process.env, TERM: "xterm-256color", CI: "true", EDGECTL_TUI_INCREMENTAL: incremental ? "1" : "0" }
+    const child = spawn("script", ["-qfec", command, "/dev/null"], { env, stdio: ["pipe", "pipe", "ignore"] })
+    children.add(child)
+    let out = ""
+    let bytes = 0
+    child.stdout.on("data", (d) => {
+      out += d.toString("latin1")
+      bytes += d.length
+    })
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL")
+      reject(new Error(`the TUI (${columns}x${rows}) did not finish within 120 s; last output:\n${out.slice(-1500)}`))
+    }, 120_000)
+    child.on("exit", () => {
+      children.delete(child)
+      clearTimeout(timer)
+    })
+    const until = async (check, what) => {
+      const deadline = Date.now() + 30_000
+      while (!check()) {
+        if (Date.now() > deadline) throw new Error(`the TUI did not show ${what}; last output:\n${out.slice(-1500)}`)
+        await sleep(5)
+      }
+    }
+    const frames = () => out.split(FrameEnd).length - 1
+    const type = async (text) => {
+      for (const c of text) {
+        const before = frames()
+        child.stdin.write(c)
+        await until(() => frames() > before, `a frame after ${JSON.stringify(c)}`)
+      }
+    }
+    void (async () => {
+      await until(() => out.includes("acme-api.com"), "the zone list")
+      /** Sends `key` and waits until what the TUI writes after it shows `text`. */
+      const step = async (key, text) => {
+        const from = out.length
+        child.stdin.write(key)
+        await until(() => out.slice(from).includes(text), `${text} after ${JSON.stringify(key)}`)
+        await sleep(50)
+      }
+      await step("/", "type filter")
+      await type("acme.com")
+      await until(() => out.includes("1/1 "), "acme.com alone")
+      await step("\r", "filter: acme.com")
+      await step("\r", "[DNS records]")
+      await until(() => /\d+\/\d{3,}/.test(out.slice(out.lastIndexOf("[DNS records]"))), "acme.com's DNS list")
+      await sleep(500)
+      const tui = fs.readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, "utf8").trim().split(/\s+/)[0]
+      const cpu0 = cpuMs(tui)
+      const bytes0 = bytes
+      const wall = []
+      for (let i = 0; i < keys; i++) {
+        const before = frames()
+        const t0 = performance.now()
+        child.stdin.write("j")
+        await until(() => frames() > before, `the frame of j #${i + 1}`)
+        wall.push(performance.now() - t0)
+      }
+      const cpu = cpuMs(tui) - cpu0
+      const written = bytes - bytes0
+      child.stdin.write("q")
+      await until(() => child.exitCode !== null, "its exit")
+      return { bytesPerKey: round(written / keys, 0), cpuMsPerKey: round(cpu / keys, 2), wallMsPerKey: round(median(wall), 2) }
+    })().then(resolve, (e) => {
+      child.kill("SIGKILL")
+      reject(e)
+    })
+  })
+
+const results = { keys, sizes: [] }
+// A first run creates the platform's state and the TUI's code cache.
+log("TUI per-key cost: a warm-up run")
+await session(120, 40, true)
+for (const [columns, rows] of [
+  [120, 40],
+  [80, 24]
+]) {
+  for (const incremental of [false, true]) {
+    log(`TUI per-key cost at ${columns}x${rows}, ${incremental ? "incremental" : "whole frames"}: ${keys} keys`)
+    results.sizes.push({ columns, rows, incremental, ...(await session(columns, rows, incremental)) })
+  }
+}
+
+table(
+  `TUI: one j on acme.com's DNS list, ${keys} keys (bytes written and the TUI's CPU per key; wall: median ms to the frame)`,
+  ["size, rendering", "bytes/key", "cpu ms/key", "wall ms/key"],
+  results.sizes.map((s) => [`${s.columns}x${s.rows}, ${s.incremental ? "incremental" : "whole frames"}`, s.bytesPerKey, s.cpuMsPerKey, s.wallMsPerKey])
+)
+fs.mkdirSync(resultsDir, { recursive: true })
+fs.writeFileSync(path.join(resultsDir, "tui.json"), JSON.stringify(results, null, 2))
