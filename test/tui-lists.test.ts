@@ -1,0 +1,103 @@
+/**
+ * Long lists and the views that go stale, in the built TUI on a real terminal: acme.com's 1,250 DNS
+ * records (G to the real end, page down past the loaded rows in one burst, r keeps the record,
+ * enter shows a record whole) and the Objects screen (one object's state never shows for another,
+ * a restore keeps the bookmark cursor, an object held by another process says who holds it).
+ */
+import Database from "better-sqlite3"
+import * as path from "node:path"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { edgectl, json, tempDir } from "./helpers-cli.js"
+import { PtyKeys, PtyTui } from "./helpers/pty.js"
+
+const sizes = [
+  { columns: 80, rows: 24 },
+  { columns: 120, rows: 40 }
+] as const
+
+/** The row under the cursor, without the pane's borders. */
+const selected = (screen: string): string => {
+  const pane = screen.split("\n").map((l) => l.split("││")[1] ?? "")
+  const line = pane.find((l) => l.trimStart().startsWith("› "))
+  return (line ?? "").replace(/^\s*› /, "").replace(/\s*│\s*$/, "").trim()
+}
+/** `N/TOTAL` of the list's status line. */
+const status = (screen: string): { at: number; of: number } | undefined => {
+  const m = /│ (\d+)\/(\d+)\b/.exec(screen)
+  return m ? { at: Number(m[1]), of: Number(m[2]) } : undefined
+}
+
+interface DnsRow {
+  readonly id: string
+  readonly name: string
+  readonly type: string
+}
+
+/** A DKIM-like TXT value: longer than any row, with its end marked. */
+const longTxt = `"v=DKIM1;k=rsa;p=${"MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA".repeat(6)}IDAQAB-END"`
+
+describe.each(sizes)("DNS records of acme.com at $columns x $rows", (size) => {
+  let tui: PtyTui
+  let dir: string
+  let rows: ReadonlyArray<DnsRow>
+
+  beforeAll(async () => {
+    dir = tempDir("edgectl-lists-")
+    rows = json<Array<DnsRow>>(edgectl(["dns", "list", "acme.com", "--json", "--persist-to", dir]))
+    expect(rows).toHaveLength(1250)
+    const db = new Database(path.join(dir, "platform.sqlite"))
+    db.prepare("UPDATE dns_records SET content = ? WHERE id = ?").run(longTxt, rows[rows.length - 1]!.id)
+    db.close()
+    tui = await PtyTui.start({ ...size, persistTo: dir })
+    await tui.type("/")
+    await tui.type("acme.com", 60)
+    await tui.waitFor((s) => s.includes("/ acme.com") && status(s)?.of === 1)
+    await tui.type(PtyKeys.enter)
+    await tui.waitFor(/› acme\.com /)
+    await tui.type(PtyKeys.enter)
+    await tui.waitFor((s) => status(s)?.of === 1250)
+  }, 60_000)
+  afterAll(async () => {
+    await tui?.close()
+  })
+
+  it("G reaches the last record in one press, and enter shows its long TXT content whole", async () => {
+    tui.write("G")
+    const screen = await tui.waitFor("1250/1250")
+    expect(selected(screen)).toContain(rows[rows.length - 1]!.name)
+    tui.write(PtyKeys.enter)
+    const shown = await tui.waitFor("characters")
+    // The content's lines, each after the label column, joined back: the value, every character.
+    const content = shown
+      .split("\n")
+      .map((l) => /││ (?:content| {7}) {4}(\S+)\s*│\s*$/.exec(l))
+      .filter((m): m is RegExpExecArray => m !== null)
+      .map((m) => m[1])
+      .join("")
+    expect(content).toBe(longTxt)
+    expect(shown).toContain(`TXT ${rows[rows.length - 1]!.name}`)
+    expect(shown).toContain(`id         ${rows[rows.length - 1]!.id}`)
+    tui.write(PtyKeys.escape)
+    await tui.waitFor("1250/1250")
+  })
+
+  it("several page downs in one write move past the loaded rows; r keeps the cursor on its record", async () => {
+    tui.write("g")
+    await tui.waitFor((s) => status(s)?.at === 1)
+    tui.write(PtyKeys.pageDown.repeat(9))
+    const after = await tui.settle()
+    const at = status(after)!.at
+    // Nine pages of the visible rows from the top: beyond the first 100 loaded.
+    expect(at).toBeGreaterThan(100)
+    const record = selected(after)
+    expect(record).toContain(rows[at - 1]!.name)
+    // Another client deletes a record above the cursor; the refresh shifts every row under it.
+    const db = new Database(path.join(dir, "platform.sqlite"))
+    db.prepare("DELETE FROM dns_records WHERE id = ?").run(rows[1]!.id)
+    db.close()
+    tui.write("r")
+    const refreshed = await tui.waitFor((s) => status(s)?.of === 1249 && !s.includes("refreshing"))
+    expect(selected(refreshed)).toBe(record)
+    expect(status(refreshed)!.at).toBe(at - 1)
+  })
+})
