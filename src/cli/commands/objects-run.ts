@@ -9,6 +9,7 @@ import { ObjectHost } from "../../objects/host.js"
 import { ObjectStorage } from "../../objects/storage.js"
 import { printJson, printLine, printTable, note } from "../output.js"
 import { CliFailure, usage } from "../run.js"
+import { missingObject } from "./objects-missing.js"
 
 interface Common {
   readonly json: boolean
@@ -22,20 +23,13 @@ interface Target extends Common {
 const stateDir = (o: Common) => path.resolve(Option.getOrElse(o.persistTo, () => DEFAULT_PERSIST_TO))
 const failure = (what: string, e: unknown) => new CliFailure({ text: `error: ${what}: ${e instanceof Error ? e.message : String(e)}`, exitCode: 1 })
 
-// Opens the object's storage for the duration of `f`; the object need not exist yet for writes.
-const withStorage = <A>(what: string, o: Target, mustExist: boolean, f: (s: ObjectStorage) => Promise<A>): Effect.Effect<A, CliFailure> =>
+// Opens the object's storage for the duration of `f`; only `kv put` and `sql --create` create an object.
+const withStorage = <A>(what: string, o: Target, mustExist: boolean, f: (s: ObjectStorage) => Promise<A>, create?: string): Effect.Effect<A, CliFailure> =>
   Effect.suspend(() => {
     if (!CLASS_NAME.test(o.className)) return Effect.fail(usage(`${what}: not a class name: ${JSON.stringify(o.className)}`))
     const id = resolveId(o.className, o.name)
     const dir = objectDir(stateDir(o), o.className, id)
-    if (mustExist && !fs.existsSync(dir)) {
-      return Effect.fail(
-        new CliFailure({
-          text: `error: ${what}: no object ${o.className} ${JSON.stringify(o.name)} under ${stateDir(o)}\nhint: run \`edgectl objects list\` to see the stored objects`,
-          exitCode: 1
-        })
-      )
-    }
+    if (mustExist && !fs.existsSync(dir)) return Effect.fail(missingObject(what, stateDir(o), o.className, o.name, create))
     return Effect.tryPromise({
       try: async () => {
         fs.mkdirSync(dir, { recursive: true })
@@ -114,8 +108,8 @@ export const kv = (
 
 const truncate = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s)
 
-export const sql = (o: Target & { query: string }): Effect.Effect<void, CliFailure> =>
-  withStorage("objects sql", o, false, async (s) => {
+export const sql = (o: Target & { query: string; create: boolean }): Effect.Effect<void, CliFailure> =>
+  withStorage("objects sql", o, !o.create, async (s) => {
     const cursor = s.sql.exec(o.query)
     const rows = cursor.raw().toArray()
     const columns = cursor.columnNames
@@ -129,7 +123,7 @@ export const sql = (o: Target & { query: string }): Effect.Effect<void, CliFailu
     }
     if (columns.length > 0) printTable(columns, rows.map((r) => r.map((v) => (v instanceof ArrayBuffer ? `<${v.byteLength} bytes>` : (v as string | number | null)))))
     note(`${rows.length} row(s); rows read ${cursor.rowsRead}, rows written ${cursor.rowsWritten}`)
-  })
+  }, "`--create` makes a new object")
 
 const parseTime = (what: string, text: string): number | CliFailure => {
   const ms = /^\d+$/.test(text) ? Number(text) : Date.parse(text)
