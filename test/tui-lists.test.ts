@@ -5,6 +5,7 @@
  * a restore keeps the bookmark cursor, an object held by another process says who holds it).
  */
 import Database from "better-sqlite3"
+import * as fs from "node:fs"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { edgectl, json, tempDir } from "./helpers-cli.js"
@@ -25,6 +26,16 @@ const selected = (screen: string): string => {
 const status = (screen: string): { at: number; of: number } | undefined => {
   const m = /│ (\d+)\/(\d+)\b/.exec(screen)
   return m ? { at: Number(m[1]), of: Number(m[2]) } : undefined
+}
+
+/** Moves the list's cursor to the first row matching `row` (from the top, j by j). */
+const pick = async (tui: PtyTui, row: RegExp): Promise<void> => {
+  await tui.type("g")
+  for (let i = 0; i < 20; i++) {
+    if (row.test(selected(await tui.settle(120)))) return
+    await tui.type("j")
+  }
+  throw new Error(`no row matches ${String(row)}:\n${tui.screen()}`)
 }
 
 interface DnsRow {
@@ -99,5 +110,93 @@ describe.each(sizes)("DNS records of acme.com at $columns x $rows", (size) => {
     const refreshed = await tui.waitFor((s) => status(s)?.of === 1249 && !s.includes("refreshing"))
     expect(selected(refreshed)).toBe(record)
     expect(status(refreshed)!.at).toBe(at - 1)
+  })
+})
+
+describe.each(sizes)("Objects at $columns x $rows", (size) => {
+  let tui: PtyTui
+  let dir: string
+
+  beforeAll(async () => {
+    dir = tempDir("edgectl-lists-objects-")
+    const run = (...args: Array<string>) => {
+      const r = edgectl(["objects", ...args, "--persist-to", dir])
+      expect(r.status, r.stderr).toBe(0)
+    }
+    // alpha: four commits (four bookmarks); beta: one key; gamma: held by another process.
+    run("kv", "Counter", "alpha", "put", "greeting", "hello")
+    run("sql", "Counter", "alpha", "CREATE TABLE t (v TEXT); INSERT INTO t VALUES ('alpha-row')", "--create")
+    run("kv", "Counter", "alpha", "put", "a", "1")
+    run("kv", "Counter", "alpha", "put", "b", "2")
+    run("kv", "Counter", "beta", "put", "only-beta", "x")
+    run("kv", "Counter", "gamma", "put", "g", "1")
+    tui = await PtyTui.start({ ...size, persistTo: dir })
+    tui.write("6")
+    await tui.waitFor(/› Counter\s+\w+/)
+  }, 60_000)
+  afterAll(async () => {
+    await tui?.close()
+  })
+
+  it("SQL results of one object never show for another", async () => {
+    await pick(tui, /^Counter\s+alpha/)
+    await tui.type(PtyKeys.enter)
+    await tui.waitFor("greeting")
+    await tui.type(PtyKeys.tab)
+    await tui.type(PtyKeys.enter)
+    await tui.waitFor("_cf_ tables are reserved")
+    await tui.type("SELECT v FROM t", 30)
+    await tui.waitFor("SELECT v FROM t")
+    await tui.type(PtyKeys.enter)
+    await tui.waitFor("alpha-row")
+    await tui.type(PtyKeys.escape)
+    await pick(tui, /^Counter\s+beta/)
+    await tui.type(PtyKeys.enter)
+    const beta = await tui.waitFor("only-beta")
+    expect(beta).toMatch(/Counter beta/)
+    expect(beta).not.toContain("alpha-row")
+    await tui.type(PtyKeys.tab)
+    const sql = await tui.waitFor("enter: type a query")
+    expect(sql).not.toContain("alpha-row")
+    expect(sql).not.toMatch(/row\(s\); rows read/)
+    await tui.type(PtyKeys.escape)
+    await tui.waitFor(/› Counter\s+beta/)
+  })
+
+  it("a restore keeps the bookmark cursor on its bookmark", async () => {
+    await pick(tui, /^Counter\s+alpha/)
+    await tui.type(PtyKeys.enter)
+    await tui.waitFor("greeting")
+    await tui.type([PtyKeys.tab, PtyKeys.tab])
+    await tui.waitFor("BOOKMARK")
+    await tui.type(["j", "j"])
+    const before = await tui.waitFor((s) => /› [0-9a-f]{12}-[0-9a-f]{12}/.test(s) && !/› [0-9a-f]{12}-0+4\b/.test(s))
+    const bookmark = /› ([0-9a-f]{12}-[0-9a-f]{12})/.exec(before)![1]!
+    await tui.type(PtyKeys.enter)
+    await tui.waitFor("Restore Counter alpha")
+    await tui.type("y")
+    const after = await tui.waitFor(/undo:? (bookmark )?[0-9a-f]{12}-[0-9a-f]{12}/)
+    // The restore is itself a commit, at the top of the timeline: every row moved down by one.
+    await tui.waitFor((s) => /[0-9a-f]{12}-0+5 .*restore/.test(s))
+    expect(/› ([0-9a-f]{12}-[0-9a-f]{12})/.exec(await tui.settle())?.[1]).toBe(bookmark)
+    expect(after).toContain("Counter alpha")
+    await tui.type(PtyKeys.escape)
+    await tui.waitFor(/› Counter\s+alpha/)
+  })
+
+  it("an object held by another process says which process, whole, and what to do", async () => {
+    const listed = json<Array<{ name: string; id: string }>>(edgectl(["objects", "list", "--json", "--persist-to", dir]))
+    const gamma = listed.find((o) => o.name === "gamma")!
+    const command = "edgectl objects dev src/objects.ts --port 8788"
+    // This test's own process is alive and is not the TUI: it holds the lock as a running host would.
+    fs.writeFileSync(path.join(dir, "objects", "Counter", gamma.id, "owner.lock"), JSON.stringify({ pid: process.pid, command }))
+    await pick(tui, /^Counter\s+gamma/)
+    await tui.type(PtyKeys.enter)
+    const screen = await tui.waitFor("hint:")
+    const text = screen.split("\n").map((l) => (l.split("││")[1] ?? "").replace(/│\s*$/, "").trim()).join(" ")
+    expect(text).toContain(`pid ${process.pid} (${command})`)
+    expect(text).toContain("stop that process")
+    expect(screen).not.toContain("loading the object")
+    await tui.type(PtyKeys.escape)
   })
 })
