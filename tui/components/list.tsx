@@ -39,12 +39,18 @@ export function useListCursor<A = never>(count: number, pageSize: number, resetO
   const more = feed === undefined || feed.hasMore === true
   const now = useRef({ last, more })
   now.current = { last, more }
-  // After the rows change under the cursor (a refresh, a restore), it moves to where its row went
-  // (the row gone: it stays at its position). Done while rendering, so no frame shows the wrong row.
-  const seen = useRef<{ items: ReadonlyArray<A> | undefined; index: number; waiting: boolean }>({ items: undefined, index: 0, waiting: false })
+  // After the rows change under a cursor that did not move (a refresh, a restore), it moves to where
+  // its row went (the row gone: it stays at its position). Done while rendering, so no frame shows
+  // the wrong row. A move made meanwhile wins.
+  const seen = useRef<{ items: ReadonlyArray<A> | undefined; index: number; target: number; waiting: boolean }>({
+    items: undefined,
+    index: 0,
+    target: 0,
+    waiting: false
+  })
   let aim = target
   const before = seen.current
-  if (feed !== undefined && before.items !== undefined && before.items !== feed.items && !before.waiting) {
+  if (feed !== undefined && before.items !== undefined && before.items !== feed.items && !before.waiting && before.target === target) {
     const row = before.items[before.index]
     const key = row === undefined ? undefined : feed.key(row)
     const found = key === undefined ? -1 : feed.items.findIndex((a) => feed.key(a) === key)
@@ -53,12 +59,12 @@ export function useListCursor<A = never>(count: number, pageSize: number, resetO
   if (aim !== target) setTarget(aim)
   const shown = Math.max(0, Math.min(aim, last))
   useEffect(() => {
-    seen.current = { items: feed?.items, index: shown, waiting: aim > last }
+    seen.current = { items: feed?.items, index: shown, target: aim, waiting: aim > last }
   })
 
   useEffect(() => {
     setTarget(0)
-    seen.current = { items: undefined, index: 0, waiting: false }
+    seen.current = { items: undefined, index: 0, target: 0, waiting: false }
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, resetOn)
   useEffect(() => {
