@@ -3,7 +3,7 @@
  * and size; enter opens one: its alarm, its keys and values, a SQL console (enter types a query)
  * and the bookmark timeline, where enter restores to a bookmark (the undo bookmark is shown).
  * Everything an open object's view holds (SQL result, tab, cursors) belongs to that object: the
- * view is keyed by it, so esc and enter on another object in one burst cannot carry it over.
+ * view is keyed by it, so it starts fresh for every object however the keys that open it arrive.
  */
 import { Box, Text } from "ink"
 import { useContext, useEffect, useState } from "react"
@@ -135,12 +135,10 @@ function ObjectDetail({ object, active, onBack }: { object: StoredObject; active
   const body = () => {
     if (failure !== undefined) {
       return (
-        <Box flexDirection="column">
-          <ErrorView
-            what="could not open the object"
-            error={failure.busy ? { ...failure.error, hint: "stop that process (or wait for it to end), then press r; esc goes back" } : failure.error}
-          />
-        </Box>
+        <ErrorView
+          what="could not open the object"
+          error={failure.busy ? { ...failure.error, hint: "stop that process (or wait for it to end), then press r; esc goes back" } : failure.error}
+        />
       )
     }
     if (view === undefined) return <Loading what="the object" />
