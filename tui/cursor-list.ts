@@ -14,6 +14,8 @@ export interface CursorList<A> {
   readonly error: UiError | undefined
   readonly hasMore: boolean
   readonly loadMore: () => void
+  /** Loads page after page until row `index` is loaded (Infinity: to the end; a cursor has no shortcut). */
+  readonly loadTo: (index: number) => void
   readonly refresh: () => void
 }
 
@@ -40,6 +42,10 @@ export function useCursorList<A, E>(
   const controller = useRef<AbortController | undefined>(undefined)
   const inFlight = useRef(false)
   const keepRows = useRef(false)
+  /** The highest row the screen asked for. */
+  const want = useRef(-1)
+  const stateRef = useRef<State<A>>(state)
+  stateRef.current = state
 
   const load = useCallback(
     (cursor: string | undefined, keep: boolean) => {
@@ -53,14 +59,15 @@ export function useCursorList<A, E>(
       void runEffect(runtime, Effect.suspend(() => fetch(cursor)), c.signal).then((r) => {
         if (r === undefined) return
         inFlight.current = false
-        if (!r.ok) return setState((s) => ({ ...s, loading: false, refreshing: false, error: r.error }))
-        setState((s) => ({
-          items: first ? r.value.items : [...s.items, ...r.value.items],
-          next: r.value.cursor === "" ? undefined : r.value.cursor,
-          loading: false,
-          refreshing: false,
-          error: undefined
-        }))
+        if (!r.ok) {
+          stateRef.current = { ...stateRef.current, loading: false, refreshing: false, error: r.error }
+          return setState(stateRef.current)
+        }
+        const next = r.value.cursor === "" ? undefined : r.value.cursor
+        const items = first ? r.value.items : [...stateRef.current.items, ...r.value.items]
+        stateRef.current = { items, next, loading: false, refreshing: false, error: undefined }
+        setState(stateRef.current)
+        if (next !== undefined && items.length <= want.current) load(next, false)
       })
     },
     [runtime]
@@ -69,6 +76,7 @@ export function useCursorList<A, E>(
   useEffect(() => {
     load(undefined, keepRows.current)
     keepRows.current = false
+    want.current = -1
     return () => {
       controller.current?.abort()
       inFlight.current = false
@@ -76,10 +84,16 @@ export function useCursorList<A, E>(
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [load, generation, ...deps])
 
-  const loadMore = useCallback(() => {
-    if (inFlight.current || state.next === undefined || state.error !== undefined) return
-    load(state.next, false)
-  }, [load, state.next, state.error])
+  const loadTo = useCallback(
+    (index: number) => {
+      want.current = Math.max(want.current, index)
+      const s = stateRef.current
+      if (inFlight.current || s.next === undefined || s.error !== undefined || s.items.length > want.current) return
+      load(s.next, false)
+    },
+    [load]
+  )
+  const loadMore = useCallback(() => loadTo(stateRef.current.items.length), [loadTo])
 
   return {
     items: state.items,
@@ -88,6 +102,7 @@ export function useCursorList<A, E>(
     error: state.error,
     hasMore: state.next !== undefined,
     loadMore,
+    loadTo,
     refresh: useCallback(() => {
       keepRows.current = true
       setGeneration((g) => g + 1)

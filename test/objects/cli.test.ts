@@ -44,7 +44,7 @@ describe("edgectl objects (built CLI)", () => {
   it("bad input: one line on stderr naming the problem, exit 1 (or 2 for usage)", () => {
     const cwd = tempDir()
     const run = (...a: Array<string>) => edgectl(["objects", ...a], { cwd })
-    const reserved = run("sql", "Counter", "a", "SELECT * FROM _cf_KV")
+    const reserved = run("sql", "Counter", "a", "SELECT * FROM _cf_KV", "--create")
     expect(reserved.status).toBe(1)
     expect(reserved.stderr).toMatch(/^error: objects sql: access to _cf_KV is prohibited/)
     expect(run("sql", "Counter", "a", "BEGIN").stderr).toMatch(/storage.transaction\(\)/)

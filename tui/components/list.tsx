@@ -15,28 +15,82 @@ export interface ListCursor {
   readonly moveBy: (delta: number) => void
 }
 
-export function useListCursor(count: number, pageSize: number, resetOn: DependencyList): ListCursor {
-  const [index, setIndex] = useState(0)
-  const countRef = useRef(count)
-  countRef.current = count
-  // eslint-disable-next-line react-hooks/exhaustive-deps
-  useEffect(() => setIndex(0), resetOn)
-  // When the list shrinks (a refresh), keep the cursor on the last row rather than beyond it.
+/** What a cursor may know of its rows besides their count. */
+export interface ListFeed<A> {
+  readonly items: ReadonlyArray<A>
+  /** A row's identity: after the rows change (a refresh, a restore) the cursor stays on its row. */
+  readonly key: (item: A) => string
+  /** Rows past the loaded ones exist (a paged list not read to its end). */
+  readonly hasMore?: boolean
+  /** Loads the rows up to this index (Infinity: all). */
+  readonly loadTo?: (index: number) => void
+}
+
+/**
+ * The cursor aims at a row that may not be loaded yet: `G` aims at the end and page down past the
+ * loaded rows keeps counting, and the cursor lands there as the rows arrive. It shows the nearest
+ * loaded row meanwhile; a move up starts from the row shown. A list without a feed may still be
+ * paged by its screen (more rows as the cursor nears the end), so its aim is kept until a move up;
+ * with a feed the aim is cut to the last row once the list is complete.
+ */
+export function useListCursor<A = never>(count: number, pageSize: number, resetOn: DependencyList, feed?: ListFeed<A>): ListCursor {
+  const [target, setTarget] = useState(0)
+  const last = count - 1
+  const more = feed === undefined || feed.hasMore === true
+  const now = useRef({ last, more })
+  now.current = { last, more }
+  // After the rows change under a cursor that did not move (a refresh, a restore), it moves to where
+  // its row went (the row gone: it stays at its position). Done while rendering, so no frame shows
+  // the wrong row. A move made meanwhile wins.
+  const seen = useRef<{ items: ReadonlyArray<A> | undefined; index: number; target: number; waiting: boolean }>({
+    items: undefined,
+    index: 0,
+    target: 0,
+    waiting: false
+  })
+  let aim = target
+  const before = seen.current
+  if (feed !== undefined && before.items !== undefined && before.items !== feed.items && !before.waiting && before.target === target) {
+    const row = before.items[before.index]
+    const key = row === undefined ? undefined : feed.key(row)
+    const found = key === undefined ? -1 : feed.items.findIndex((a) => feed.key(a) === key)
+    if (found >= 0) aim = found
+  }
+  if (aim !== target) setTarget(aim)
+  const shown = Math.max(0, Math.min(aim, last))
   useEffect(() => {
-    if (count > 0) setIndex((i) => Math.min(i, count - 1))
-  }, [count])
-  const clamp = (i: number) => Math.max(0, Math.min(i, countRef.current - 1))
-  const moveBy = (delta: number) => setIndex((i) => clamp(clamp(i) + delta))
+    seen.current = { items: feed?.items, index: shown, target: aim, waiting: aim > last }
+  })
+
+  useEffect(() => {
+    setTarget(0)
+    seen.current = { items: undefined, index: 0, target: 0, waiting: false }
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, resetOn)
+  useEffect(() => {
+    if (!more && target > last) setTarget(Math.max(0, last))
+  }, [more, target, last])
+  const loadTo = feed?.loadTo
+  // Ask for the rows the cursor aims at, and a screenful beyond it, before it gets there.
+  useEffect(() => {
+    if (loadTo !== undefined && more && target + 2 * pageSize >= count) loadTo(target + 2 * pageSize)
+  }, [loadTo, more, target, count, pageSize])
+
+  const moveBy = (delta: number) =>
+    setTarget((t) => {
+      const { last, more } = now.current
+      const from = delta < 0 ? Math.max(0, Math.min(t, last)) : t
+      return Math.max(0, Math.min(from + delta, more ? Infinity : last))
+    })
   const move = (press: Keypress): boolean => {
-    const far = 1e9
     const steps: Record<string, number> = {
-      up: -1, k: -1, down: 1, j: 1, pageup: -pageSize, pagedown: pageSize, home: -far, g: -far, end: far, G: far
+      up: -1, k: -1, down: 1, j: 1, pageup: -pageSize, pagedown: pageSize, home: -Infinity, g: -Infinity, end: Infinity, G: Infinity
     }
     if (!Object.hasOwn(steps, press.name)) return false
     moveBy(steps[press.name] ?? 0)
     return true
   }
-  return { index: clamp(index), move, moveBy }
+  return { index: shown, move, moveBy }
 }
 
 /** The first row to draw so that the cursor stays in view, centred once the list scrolls. */

@@ -56,11 +56,10 @@ describe("KV screen", () => {
     const keyRequests = () => requests.filter((r) => r.includes(`/${ns}/keys`))
     expect(keyRequests()).toEqual([`/accounts/${hexId("account", "Acme Corp")}/storage/kv/namespaces/${ns}/keys?limit=100`])
     expect(selectedRow(app.frame())).toMatch(/^session:0001\s+in \d+y \d+d\s+\{"ip":"203\.0\.113\.1"\}/)
-    await app.press("G", "100/200+")
-    await app.press("G", "200/240")
+    // G goes to the real end, reading the pages after the cursor one by one.
+    await app.press("G", "240/240")
     expect(keyRequests()).toHaveLength(3)
     expect(keyRequests()[1]).toMatch(/limit=100&cursor=[A-Za-z0-9_-]+$/)
-    await app.press("G", "240/240")
     expect(app.frame()).toContain("session:0240")
     await app.press("/", "type filter by prefix")
     await app.press("session:007", "1/10")

@@ -15,6 +15,8 @@ export interface ObjectView {
   readonly entries: ReadonlyArray<readonly [string, string]>
   readonly history: ReadonlyArray<{ bookmark: string; time: number; restore: boolean }>
   readonly bytes: number
+  /** The object's current bookmark: it changes with every commit, so a SQL result can tell it is out of date. */
+  readonly bookmark: string
 }
 
 const show = (v: unknown): string => {
@@ -42,7 +44,8 @@ export const readObject = (o: StoredObject): Promise<ObjectView> =>
     alarm: await s.getAlarm(),
     entries: [...(await s.list({ limit: 1000 }))].map(([k, v]) => [k, show(v)] as const),
     history: s.history(200),
-    bytes: s.sql.databaseSize
+    bytes: s.sql.databaseSize,
+    bookmark: await s.getCurrentBookmark()
   }))
 
 export interface SqlResult {
@@ -50,13 +53,15 @@ export interface SqlResult {
   readonly rows: ReadonlyArray<ReadonlyArray<string>>
   readonly rowsRead: number
   readonly rowsWritten: number
+  /** The object's bookmark right after the query ran (its own writes included). */
+  readonly bookmark: string
 }
 
 export const runSql = (o: StoredObject, query: string): Promise<SqlResult> =>
   using(o, async (s) => {
     const c = s.sql.exec(query)
     const rows = c.raw().toArray().map((r) => r.map((v) => (v instanceof ArrayBuffer ? `<${v.byteLength} bytes>` : v === null ? "NULL" : String(v))))
-    return { columns: c.columnNames, rows, rowsRead: c.rowsRead, rowsWritten: c.rowsWritten }
+    return { columns: c.columnNames, rows, rowsRead: c.rowsRead, rowsWritten: c.rowsWritten, bookmark: await s.getCurrentBookmark() }
   })
 
 /** Restores now (the object is reopened here) and returns the undo bookmark. */

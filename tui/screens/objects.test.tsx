@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
@@ -83,6 +84,61 @@ describe("Objects screen", () => {
       expect(await s.get("later")).toBeUndefined()
     } finally {
       s.close()
+    }
+  })
+
+  it("marks a SQL result out of date once the object changes (seen on r, or after a restore); a new run clears the mark", async () => {
+    const { dir, odir, first } = await seeded()
+    const app = await mount(dir)
+    await app.waitForText("alpha")
+    await app.press(Keys.enter, "greeting")
+    await app.press("\t", "type SQL")
+    await app.press(Keys.enter, "_cf_ tables are reserved")
+    await app.press("SELECT v FROM t", "SELECT v FROM t")
+    await app.press(Keys.enter, "1 row(s); rows read 1")
+    expect(app.frame()).not.toContain("out of date")
+    // r with nothing changed: still current.
+    await app.press("r")
+    await new Promise((r) => setTimeout(r, 100))
+    expect(app.frame()).not.toContain("out of date")
+    // Another writer (here: a storage handle of this process) changes the object; r reads it again.
+    const s = new ObjectStorage(odir)
+    s.sql.exec("INSERT INTO t VALUES ('second')")
+    await s.sync()
+    s.close()
+    await app.press("r", "out of date: the object changed since this query ran")
+    expect(app.frame()).toContain("first")
+    // A new run is current again; a restore makes it out of date.
+    await app.press(Keys.enter, "_cf_ tables are reserved")
+    await app.press("SELECT v FROM t", "SELECT v FROM t")
+    await app.press(Keys.enter, (f) => f.includes("second") && !f.includes("out of date"))
+    await app.press("\t", "BOOKMARK")
+    await app.press("G")
+    await waitFor(() => app.frame().includes(`› ${first}`), app.frame)
+    await app.press(Keys.enter, "Restore Counter alpha")
+    await app.press("y", "undo: ")
+    await app.press("\t", "KEY")
+    await app.press("\t", "out of date")
+  })
+
+  it("an object another process holds: the error names the process, and what to do next", async () => {
+    const { dir, odir } = await seeded()
+    const holder = spawn(process.execPath, ["-e", "setTimeout(() => {}, 60000)"], { stdio: "ignore" })
+    try {
+      fs.writeFileSync(path.join(odir, "owner.lock"), JSON.stringify({ pid: holder.pid, command: "edgectl objects dev src/objects.ts" }))
+      const app = await mount(dir)
+      await app.waitForText("alpha")
+      await app.press(Keys.enter, "hint:")
+      expect(app.frame()).toContain(`pid ${holder.pid} (edgectl objects dev src/objects.ts)`)
+      expect(app.frame()).toContain("hint: stop that process (or wait for it to end), then press r; esc goes back")
+      expect(app.frame()).not.toContain("loading the object")
+      // Once it is gone, r opens the object.
+      holder.kill()
+      await new Promise((r) => holder.once("exit", r))
+      await app.press("r", "greeting")
+      expect(app.frame()).not.toContain("hint:")
+    } finally {
+      holder.kill()
     }
   })
 

@@ -2,15 +2,18 @@
  * Objects: the stateful objects stored under the state directory. The list shows class, name, id
  * and size; enter opens one: its alarm, its keys and values, a SQL console (enter types a query)
  * and the bookmark timeline, where enter restores to a bookmark (the undo bookmark is shown).
+ * Everything an open object's view holds (SQL result, tab, cursors) belongs to that object: the
+ * view is keyed by it, so it starts fresh for every object however the keys that open it arrive.
  */
 import { Box, Text } from "ink"
 import { useContext, useEffect, useState } from "react"
+import { ObjectBusyError } from "../../src/objects/owner-lock.js"
 import { cells, flexWidth } from "../components/columns.js"
 import { ConfirmDialog } from "../components/confirm-dialog.js"
 import { List, ListStatus, moveHints, useListCursor } from "../components/list.js"
-import { Empty, Loading } from "../components/states.js"
+import { Empty, ErrorView, Loading } from "../components/states.js"
 import { TextPrompt } from "../components/text-prompt.js"
-import { fromUnknown } from "../errors.js"
+import { fromUnknown, type UiError } from "../errors.js"
 import { KeyLayer, useKeys } from "../keys.js"
 import { useNotify } from "../notices.js"
 import { usePaneSize } from "../terminal.js"
@@ -25,7 +28,7 @@ export function ObjectsScreen({ active }: { active: boolean }) {
   useEffect(load, [dir])
   const all = objects ?? []
   const height = Math.max(1, pane.rows - 3)
-  const cursor = useListCursor(all.length, height, [dir])
+  const cursor = useListCursor(all.length, height, [dir], { items: all, key: (o) => o.dir })
   const name = Math.min(30, flexWidth(pane.columns, [14, 16, 10]))
 
   useKeys(
@@ -44,7 +47,7 @@ export function ObjectsScreen({ active }: { active: boolean }) {
     { priority: KeyLayer.screen, active: active && open === undefined, hints: [...moveHints, { keys: "enter", label: "open" }, { keys: "r", label: "refresh" }] }
   )
 
-  if (open !== undefined) return <ObjectDetail object={open} active={active} onBack={() => (setOpen(undefined), load())} />
+  if (open !== undefined) return <ObjectDetail key={open.dir} object={open} active={active} onBack={() => (setOpen(undefined), load())} />
   if (objects === undefined) return <Loading what="objects" />
   if (all.length === 0) return <Empty what={`No objects under ${dir}.`} next="run `edgectl objects dev MODULE`, or write with `edgectl objects kv CLASS NAME put KEY VALUE`" />
   return (
@@ -70,18 +73,28 @@ function ObjectDetail({ object, active, onBack }: { object: StoredObject; active
   const notify = useNotify()
   const pane = usePaneSize()
   const [view, setView] = useState<ObjectView | undefined>(undefined)
+  // Opening fails when another process holds the object (`edgectl objects dev`): say who, whole.
+  const [failure, setFailure] = useState<{ readonly error: UiError; readonly busy: boolean } | undefined>(undefined)
   const [tab, setTab] = useState<Tab>("keys")
   const [typing, setTyping] = useState(false)
   const [result, setResult] = useState<SqlResult | undefined>(undefined)
   const [confirm, setConfirm] = useState<string | undefined>(undefined)
   const [undo, setUndo] = useState<string | undefined>(undefined)
   const reload = () => {
-    readObject(object).then(setView, (e: unknown) => notify.error("could not read the object", fromUnknown(e)))
+    readObject(object).then(
+      (v) => (setView(v), setFailure(undefined)),
+      (e: unknown) => setFailure({ error: fromUnknown(e), busy: e instanceof ObjectBusyError })
+    )
   }
   useEffect(reload, [object.dir])
   const height = Math.max(1, pane.rows - 6)
-  const rows = tab === "keys" ? (view?.entries.length ?? 0) : tab === "bookmarks" ? (view?.history.length ?? 0) : 0
-  const cursor = useListCursor(rows, height, [tab])
+  const rows: ReadonlyArray<readonly [string, string]> | ObjectView["history"] = tab === "keys" ? (view?.entries ?? []) : tab === "bookmarks" ? (view?.history ?? []) : []
+  // The cursor follows its row when the view is read again (a restore adds a commit at the top).
+  const cursor = useListCursor<readonly [string, string] | ObjectView["history"][number]>(rows.length, height, [tab], {
+    items: rows,
+    key: (r) => ("bookmark" in r ? r.bookmark : r[0])
+  })
+  const stale = result !== undefined && view !== undefined && view.bookmark !== result.bookmark
 
   useKeys(
     (press) => {
@@ -120,6 +133,14 @@ function ObjectDetail({ object, active, onBack }: { object: StoredObject; active
   )
 
   const body = () => {
+    if (failure !== undefined) {
+      return (
+        <ErrorView
+          what="could not open the object"
+          error={failure.busy ? { ...failure.error, hint: "stop that process (or wait for it to end), then press r; esc goes back" } : failure.error}
+        />
+      )
+    }
     if (view === undefined) return <Loading what="the object" />
     if (tab === "keys") {
       if (view.entries.length === 0) return <Empty what="No keys." next="tab: the SQL console and the bookmarks" />
@@ -147,6 +168,7 @@ function ObjectDetail({ object, active, onBack }: { object: StoredObject; active
           <Text dimColor>
             {result.rows.length} row(s); rows read {result.rowsRead}, rows written {result.rowsWritten}
           </Text>
+          {stale ? <Text color="yellow">out of date: the object changed since this query ran (enter runs one again)</Text> : null}
         </Box>
       )
     }
@@ -156,8 +178,9 @@ function ObjectDetail({ object, active, onBack }: { object: StoredObject; active
         items={view.history}
         index={cursor.index}
         height={height}
-        header={cells([["BOOKMARK", 26], ["TIME", 25], ["KIND", 8]])}
-        row={(c) => cells([[c.bookmark, 26], [new Date(c.time).toISOString(), 25], [c.restore ? "restore" : "write", 8]])}
+        header={cells([["BOOKMARK", 25], ["TIME (UTC)", 20], ["KIND", 7]])}
+        // Seconds are enough beside the bookmark (it orders commits of the same second), and the row fits 80 columns.
+        row={(c) => cells([[c.bookmark, 25], [new Date(c.time).toISOString().replace(/\.\d{3}Z$/, "Z"), 20], [c.restore ? "restore" : "write", 7]])}
         rowKey={(c) => c.bookmark}
       />
     )
@@ -178,7 +201,7 @@ function ObjectDetail({ object, active, onBack }: { object: StoredObject; active
             {` ${t} `}
           </Text>
         ))}
-        {undo !== undefined ? <Text color="yellow">{`  undo bookmark ${undo}`}</Text> : null}
+        {undo !== undefined ? <Text color="yellow">{`  undo: ${undo}`}</Text> : null}
       </Text>
       {typing ? (
         <TextPrompt
@@ -189,14 +212,17 @@ function ObjectDetail({ object, active, onBack }: { object: StoredObject; active
           onCancel={() => setTyping(false)}
           onSubmit={(q) => {
             setTyping(false)
-            runSql(object, q).then(
-              (r) => {
-                setResult(r)
-                notify.done(`${r.rows.length} row(s), ${r.rowsWritten} written`)
-                reload()
-              },
-              (e: unknown) => notify.error("sql", fromUnknown(e))
-            )
+            // The result and the view read after it show together, so the result is never marked out of date by its own writes.
+            runSql(object, q)
+              .then((r) => readObject(object).then((v) => ({ r, v })))
+              .then(
+                ({ r, v }) => {
+                  setResult(r)
+                  setView(v)
+                  notify.done(`${r.rows.length} row(s), ${r.rowsWritten} written`)
+                },
+                (e: unknown) => notify.error("sql", fromUnknown(e))
+              )
           }}
         />
       ) : null}

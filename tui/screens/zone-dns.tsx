@@ -1,6 +1,9 @@
-/** The DNS records tab: paged 100 at a time as the cursor moves, `/` filters by name on the server. */
+/**
+ * The DNS records tab: paged 100 at a time as the cursor moves (G loads to the end), `/` filters by
+ * name on the server, enter shows one record whole.
+ */
 import { Box } from "ink"
-import { useEffect } from "react"
+import { useState } from "react"
 import type { DnsRecord } from "../../src/domain/dns.js"
 import { listDnsPage } from "../../src/services/zones.js"
 import { cells, flexWidth } from "../components/columns.js"
@@ -10,6 +13,7 @@ import { Empty, ErrorView, Loading } from "../components/states.js"
 import { KeyLayer, useKeys } from "../keys.js"
 import { usePagedList } from "../paged-list.js"
 import { usePaneSize } from "../terminal.js"
+import { DnsRecordView } from "./dns-record.js"
 
 export const DnsPerPage = 100
 /** Filter line, column titles, status line. */
@@ -41,21 +45,30 @@ const dnsTable = (columns: number) => {
 
 export function ZoneDns({ zoneId, active, height }: { zoneId: string; active: boolean; height: number }) {
   const rows = Math.max(1, height - Chrome)
-  const table = dnsTable(usePaneSize().columns)
-  const filter = useFilterInput({ active, onMove: (press) => cursor.move(press) })
+  const pane = usePaneSize()
+  const table = dnsTable(pane.columns)
+  // The record shown whole (by id, so that a refresh behind it cannot swap it for another).
+  const [opened, setOpen] = useState<{ zoneId: string; record: DnsRecord } | undefined>(undefined)
+  const open = opened?.zoneId === zoneId ? opened.record : undefined
+  const filter = useFilterInput({ active: active && open === undefined, onMove: (press) => cursor.move(press) })
   const name = filter.text === "" ? undefined : filter.text
   const list = usePagedList((page) => listDnsPage(zoneId, { name, page, perPage: DnsPerPage }), [zoneId, name])
-  const cursor = useListCursor(list.items.length, rows, [zoneId, name])
-
-  const nearEnd = cursor.index >= list.items.length - Math.max(20, rows)
-  useEffect(() => {
-    if (nearEnd && list.hasMore && !list.loading && list.error === undefined) list.loadMore()
-  }, [nearEnd, list])
+  const cursor = useListCursor(list.items.length, rows, [zoneId, name], {
+    items: list.items,
+    key: (r) => r.id,
+    hasMore: list.hasMore,
+    loadTo: list.loadTo
+  })
 
   useKeys(
     (press) => {
       if (cursor.move(press)) return true
       switch (press.name) {
+        case "enter": {
+          const r = list.items[cursor.index]
+          if (r !== undefined) setOpen({ zoneId, record: r })
+          return r !== undefined
+        }
         case "/":
           filter.start()
           return true
@@ -73,9 +86,10 @@ export function ZoneDns({ zoneId, active, height }: { zoneId: string; active: bo
     },
     {
       priority: KeyLayer.tab,
-      active: active && !filter.editing,
+      active: active && !filter.editing && open === undefined,
       hints: [
         ...moveHints,
+        { keys: "enter", label: "record" },
         { keys: "/", label: "filter" },
         { keys: "r", label: "refresh" },
         ...(filter.text !== "" ? [{ keys: "esc", label: "clear filter" }] : [])
@@ -102,6 +116,9 @@ export function ZoneDns({ zoneId, active, height }: { zoneId: string; active: bo
     )
   }
 
+  if (open !== undefined) {
+    return <DnsRecordView record={open} active={active} width={pane.columns} height={height} onBack={() => setOpen(undefined)} />
+  }
   return (
     <Box flexDirection="column">
       <FilterBar filter={filter} />

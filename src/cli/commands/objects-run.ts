@@ -12,6 +12,7 @@ import { type ObjectRequest, type ResultOf, runRequest } from "../../objects/con
 import { printJson, printLine, printTable, note } from "../output.js"
 import { CliFailure, usage } from "../run.js"
 import { throughHostOr } from "./objects-live.js"
+import { missingObject } from "./objects-missing.js"
 
 interface Common {
   readonly json: boolean
@@ -25,20 +26,13 @@ interface Target extends Common {
 const stateDir = (o: Common) => path.resolve(Option.getOrElse(o.persistTo, () => DEFAULT_PERSIST_TO))
 const failure = (what: string, e: unknown) => new CliFailure({ text: `error: ${what}: ${e instanceof Error ? e.message : String(e)}`, exitCode: 1 })
 
-// Opens the object's storage for the duration of `f`; the object need not exist yet for writes.
-const withStorage = <A>(what: string, o: Target, mustExist: boolean, f: (s: ObjectStorage) => Promise<A>): Effect.Effect<A, CliFailure> =>
+// Opens the object's storage for the duration of `f`; only `kv put` and `sql --create` create an object.
+const withStorage = <A>(what: string, o: Target, mustExist: boolean, f: (s: ObjectStorage) => Promise<A>, create?: string): Effect.Effect<A, CliFailure> =>
   Effect.suspend(() => {
     if (!CLASS_NAME.test(o.className)) return Effect.fail(usage(`${what}: not a class name: ${JSON.stringify(o.className)}`))
     const id = resolveId(o.className, o.name)
     const dir = objectDir(stateDir(o), o.className, id)
-    if (mustExist && !fs.existsSync(dir)) {
-      return Effect.fail(
-        new CliFailure({
-          text: `error: ${what}: no object ${o.className} ${JSON.stringify(o.name)} under ${stateDir(o)}\nhint: run \`edgectl objects list\` to see the stored objects`,
-          exitCode: 1
-        })
-      )
-    }
+    if (mustExist && !fs.existsSync(dir)) return Effect.fail(missingObject(what, stateDir(o), o.className, o.name, create))
     return Effect.tryPromise({
       try: async () => {
         fs.mkdirSync(dir, { recursive: true })
@@ -57,8 +51,8 @@ const withStorage = <A>(what: string, o: Target, mustExist: boolean, f: (s: Obje
   })
 
 // The request, through the running host of the object if there is one, else on its storage here.
-const request = <R extends ObjectRequest>(what: string, o: Target, mustExist: boolean, r: R): Effect.Effect<ResultOf<R>, CliFailure> =>
-  throughHostOr({ what, state: stateDir(o), className: o.className, name: o.name, mustExist }, r, withStorage(what, o, mustExist, (s) => runRequest(s, r)))
+const request = <R extends ObjectRequest>(what: string, o: Target, mustExist: boolean, r: R, create?: string): Effect.Effect<ResultOf<R>, CliFailure> =>
+  throughHostOr({ what, state: stateDir(o), className: o.className, name: o.name, mustExist }, r, withStorage(what, o, mustExist, (s) => runRequest(s, r), create))
 
 const show = (v: unknown): string => (typeof v === "string" ? v : JSON.stringify(v, jsonReplacer))
 const jsonReplacer = (_k: string, v: unknown) =>
@@ -120,8 +114,8 @@ export const kv = (
 
 const truncate = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s)
 
-export const sql = (o: Target & { query: string }): Effect.Effect<void, CliFailure> =>
-  Effect.map(request("objects sql", o, false, { op: "sql", query: o.query }), (cursor) => {
+export const sql = (o: Target & { query: string; create: boolean }): Effect.Effect<void, CliFailure> =>
+  Effect.map(request("objects sql", o, !o.create, { op: "sql", query: o.query }, "`--create` makes a new object"), (cursor) => {
     const { rows, columns } = cursor
     if (o.json) {
       return printJson({

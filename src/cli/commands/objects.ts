@@ -55,7 +55,13 @@ const kv = Command.make(
 
 const sql = Command.make(
   "sql",
-  { ...common, className, name, query: Args.text({ name: "SQL" }).pipe(Args.withDescription("SQL to run (several statements allowed)")) },
+  {
+    ...common,
+    className,
+    name,
+    query: Args.text({ name: "SQL" }).pipe(Args.withDescription("SQL to run (several statements allowed)")),
+    create: Options.boolean("create").pipe(Options.withDescription("create the object if it is not stored yet (else a mistyped name is refused)"))
+  },
   lazy((m) => m.sql)
 ).pipe(Command.withDescription("run SQL in an object's database; prints the last statement's rows"))
 
