@@ -4,6 +4,7 @@ import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as fs from "node:fs"
 import type { V4Error } from "../../domain/errors.js"
+import { describeParseError } from "../../domain/parse-issues.js"
 import { WafConfig, type MigrationStatus } from "../../domain/waf.js"
 import * as Waf from "../../services/waf-migration.js"
 import type { ReplayReport } from "../../waf/replay.js"
@@ -68,7 +69,7 @@ const readConfig = (file: string) =>
     // Accept the config operation's whole answer too ({result: {...}}).
     const inner = typeof parsed === "object" && parsed !== null && "result" in parsed ? (parsed as { result: unknown }).result : parsed
     return yield* Schema.decodeUnknown(WafConfig)(inner).pipe(
-      Effect.mapError((e) => new CliFailure({ text: `error: --config: ${file} is not a configuration ({name, rules}): ${e.message.split("\n").slice(0, 3).join(" ")}`, exitCode: 1 }))
+      Effect.mapError((e) => new CliFailure({ text: `error: --config: ${file} is not a configuration ({name, rules}): ${describeParseError(e)}`, exitCode: 1 }))
     )
   })
 
