@@ -15,6 +15,7 @@ import { Header } from "./components/header.js"
 import { HelpOverlay } from "./components/help-overlay.js"
 import { SidebarWidth, Sidebar } from "./components/sidebar.js"
 import { ErrorView, Loading } from "./components/states.js"
+import { setErrorTarget } from "./errors.js"
 import { KeyLayer, KeypressProvider, useKeys } from "./keys.js"
 import { NoticeProvider } from "./notices.js"
 import { RuntimeProvider, useEffectQuery, type Query, type TuiRuntime } from "./runtime.js"
@@ -98,6 +99,7 @@ function Shell({ fallbackTarget }: { fallbackTarget: string }) {
   )
 
   const target = config._tag === "Success" ? (config.value.target === "local" ? "local" : config.value.baseUrl) : fallbackTarget
+  setErrorTarget({ remote: target !== "local" })
   // One row short of the terminal: a frame as tall as the screen makes Ink clear it on every update.
   const height = Math.max(10, rows - 1)
   const pane = {

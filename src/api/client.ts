@@ -56,14 +56,18 @@ const authHeaders = (c: Credentials): Record<string, string> =>
   c.kind === "token" ? { authorization: `Bearer ${c.token}` } : { "x-auth-email": c.email, "x-auth-key": c.key }
 
 /**
- * An empty path parameter would address another endpoint (`/firewall/rules/` is the list): it is
- * refused before any request, naming the parameter. No platform answered, so it has no code.
+ * An empty path parameter, `.` or `..` would address another endpoint (`/firewall/rules/` is the
+ * list): refused before any request, naming the parameter. No platform answered: no code.
  */
-const emptyPathParameter = (template: string, params: Readonly<Record<string, string>> = {}): InvalidInput | undefined => {
-  const empty = [...template.matchAll(/:(\w+)/g)].map((m) => m[1]!).find((k) => params[k] !== undefined && params[k]!.trim() === "")
-  return empty === undefined
-    ? undefined
-    : new InvalidInput({ message: `${empty.replace(/_/g, " ")}: must not be empty, got ${JSON.stringify(params[empty])}`, clientSide: true })
+const badPathParameter = (template: string, params: Readonly<Record<string, string>> = {}): InvalidInput | undefined => {
+  for (const [, k] of template.matchAll(/:(\w+)/g)) {
+    const v = params[k!]
+    if (v === undefined) continue
+    const name = k!.replace(/_/g, " ")
+    if (v.trim() === "") return new InvalidInput({ message: `${name}: must not be empty, got ${JSON.stringify(v)}`, clientSide: true })
+    if (v === "." || v === "..") return new InvalidInput({ message: `${name}: ${JSON.stringify(v)} is not an id`, clientSide: true })
+  }
+  return undefined
 }
 
 const fillPath = (template: string, params: Readonly<Record<string, string>> = {}) =>
@@ -134,8 +138,8 @@ const send = <E extends AnyEndpoint, A>(
   Effect.gen(function* () {
     const config = yield* ClientConfig
     const http = yield* HttpClient.HttpClient
-    const empty = emptyPathParameter(endpoint.path, input.path)
-    if (empty !== undefined) return yield* Effect.fail(empty)
+    const bad = badPathParameter(endpoint.path, input.path)
+    if (bad !== undefined) return yield* Effect.fail(bad)
     const url = config.baseUrl.replace(/\/$/, "") + fillPath(endpoint.path, input.path)
     let request = HttpClientRequest.make(endpoint.method)(url, {
       urlParams: toUrlParams(input.urlParams),

@@ -63,7 +63,7 @@ export const defaultHint = (e: V4Error, t: HintTarget): string | undefined => {
     case "NoRoute":
       return t.remote
         ? "the base URL may be wrong; check CLOUDFLARE_API_BASE_URL"
-        : "the local platform has no endpoint at that path: check the ids given (an id has no '/' or spaces)"
+        : "the local platform has every endpoint edgectl calls: check the ids given"
     case "ApiError":
       if (e.status === 0) {
         return t.remote

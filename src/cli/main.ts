@@ -95,6 +95,24 @@ const cliFor = async (args: ReadonlyArray<string>) => {
   return (argv: ReadonlyArray<string>) => (problem !== undefined ? Effect.fail(problem) : run(argv))
 }
 
+/**
+ * `edgectl --persist-to DIR`, `edgectl --remote`: the bare command takes the TUI's options and
+ * opens the TUI, as `edgectl` alone does; anything else on the line is left to the commands.
+ */
+const onlyTuiOptions = (args: ReadonlyArray<string>): boolean => {
+  if (args.length === 0) return false
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!
+    if (a === "--remote" || a === "--local" || a.startsWith("--persist-to=")) continue
+    if (a === "--persist-to" && i + 1 < args.length) {
+      i++
+      continue
+    }
+    return false
+  }
+  return true
+}
+
 const report = (exit: Exit.Exit<unknown, unknown>): number => {
   if (Exit.isSuccess(exit)) return 0
   const failure = Option.getOrUndefined(Cause.failureOption(exit.cause))
@@ -114,8 +132,8 @@ const report = (exit: Exit.Exit<unknown, unknown>): number => {
 export const main = async (rawArgv: ReadonlyArray<string>): Promise<number> => {
   const colon = rewriteColonSpelling(rawArgv.slice(2))
   if (colon.warning !== undefined) process.stderr.write(`${colon.warning}\n`)
-  const argv = [...rawArgv.slice(0, 2), ...colon.args]
-  const args = colon.args
+  const args = onlyTuiOptions(colon.args) ? ["tui", ...colon.args] : colon.args
+  const argv = [...rawArgv.slice(0, 2), ...args]
   const program =
     args.length === 0 && process.stdin.isTTY && process.stdout.isTTY
       ? openTui({ remote: false, persistTo: Option.none() })

@@ -9,6 +9,7 @@ import { WafConfig, type MigrationStatus } from "../../domain/waf.js"
 import * as Waf from "../../services/waf-migration.js"
 import type { ReplayReport } from "../../waf/replay.js"
 import type { Verdict } from "../../waf/engines.js"
+import { targetFlags } from "../hints.js"
 import { printJson, printLine, printTable } from "../output.js"
 import { progressLine } from "../progress.js"
 import { confirm } from "../prompt.js"
@@ -16,8 +17,12 @@ import { CliFailure, run, usage, type TargetFlags } from "../run.js"
 
 type Flags = TargetFlags & { readonly json: boolean; readonly zone: string }
 
-const hint = (zone: string) => (e: V4Error): string | undefined => {
+const hint = (zone: string, o: TargetFlags) => (e: V4Error): string | undefined => {
   switch (e._tag) {
+    case "NotFound":
+      return /^override /.test(e.message)
+        ? `run \`edgectl waf overrides list --zone ${zone}${targetFlags({ remote: o.remote, persistTo: Option.getOrUndefined(o.persistTo) })}\` to see the ids there are`
+        : undefined
     case "UriOverridePresent":
       return `list them with \`edgectl waf overrides list --zone ${zone}\`, then \`edgectl waf overrides delete --zone ${zone} --all\``
     case "TooManyRules":
@@ -35,7 +40,7 @@ const hint = (zone: string) => (e: V4Error): string | undefined => {
 }
 
 const withZone = <A>(what: string, o: Flags, f: (z: Waf.WafZone) => Effect.Effect<A, V4Error | CliFailure, Waf.WafEnv>) =>
-  o.zone.trim() === "" ? Effect.fail(usage("--zone needs a value, got an empty string")) : run(what, o, Effect.flatMap(Waf.resolveWafZone(o.zone), f), hint(o.zone))
+  o.zone.trim() === "" ? Effect.fail(usage("--zone needs a value, got an empty string")) : run(what, o, Effect.flatMap(Waf.resolveWafZone(o.zone), f), hint(o.zone, o))
 
 const warn = (warnings: ReadonlyArray<string>) => {
   for (const w of warnings) process.stderr.write(`warning: ${w}\n`)
