@@ -6,6 +6,7 @@
 import * as Cause from "effect/Cause"
 import * as Option from "effect/Option"
 import { isV4Error, type V4Error } from "../src/domain/errors.js"
+import { NativeModule, RebuildHint } from "../src/store/native.js"
 
 export interface UiError {
   readonly message: string
@@ -51,8 +52,9 @@ const hintFor = (e: V4Error): string => {
       return "the platform is rate limiting: wait a moment, then press r"
     case "ApiError":
       if (e.status !== 0) return "press r to retry"
-      return target.remote
-        ? "check the network and the base URL, then press r to retry"
+      if (target.remote) return "check the network and the base URL, then press r to retry"
+      return NativeModule.test(e.message)
+        ? `q quits; ${RebuildHint}`
         : "the local platform could not start: its state directory (--persist-to) must be a directory edgectl can write; q quits"
     default:
       return "press r to retry"

@@ -5,6 +5,7 @@
  * not found (a rule id suggests listing the zone's rules, not the zones).
  */
 import type { V4Error } from "../domain/errors.js"
+import { NativeModule, RebuildHint } from "../store/native.js"
 
 export interface HintTarget {
   readonly remote: boolean
@@ -66,9 +67,8 @@ export const defaultHint = (e: V4Error, t: HintTarget): string | undefined => {
         : "the local platform has every endpoint edgectl calls: check the ids given"
     case "ApiError":
       if (e.status === 0) {
-        return t.remote
-          ? "check the network and CLOUDFLARE_API_BASE_URL"
-          : `the state directory must be a directory edgectl can write: pick another with --persist-to DIR`
+        if (t.remote) return "check the network and CLOUDFLARE_API_BASE_URL"
+        return NativeModule.test(e.message) ? RebuildHint : "the state directory must be a directory edgectl can write: pick another with --persist-to DIR"
       }
       return !t.remote && e.status >= 500 && process.env.EDGECTL_DEBUG !== "1" ? "run again with EDGECTL_DEBUG=1 for the cause and the stack" : undefined
     default:
