@@ -213,7 +213,7 @@ export const replayFile = (
       progress?.(size, size)
       return replayer.report()
     },
-    catch: (e) => new InvalidInput({ message: `traffic: cannot read ${file}: ${(e as Error).message}` })
+    catch: (e) => new InvalidInput({ message: `traffic: cannot read ${file}: ${(e as Error).message}`, clientSide: true })
   })
 
 /** The whole procedure: validation first when asked (enterprise), then finish. */
