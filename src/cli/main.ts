@@ -87,7 +87,7 @@ const cliFor = async (args: ReadonlyArray<string>) => {
   const named = commands.find(([name]) => name === args[0])
   const loaded = await Promise.all((named !== undefined ? [named] : commands).map(([, load]) => load()))
   const root = Command.make("edgectl").pipe(
-    Command.withDescription("terminal UI, CLI and migration assistant for the edge platform's v4 API (local by default, --remote for the real platform)"),
+    Command.withDescription("terminal UI, CLI and migration assistant for the edge platform's v4 API (local by default, --remote for the real platform); without a command, or with only --persist-to DIR or --remote, it opens the TUI"),
     Command.withSubcommands([loaded[0]!, ...loaded.slice(1)])
   )
   const run = Command.run(root, { name: "edgectl", version: VERSION })

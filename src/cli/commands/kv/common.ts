@@ -10,6 +10,7 @@ import type { ClientConfig } from "../../../api/client.js"
 import type { V4Error } from "../../../domain/errors.js"
 import { problemsOf } from "../../../kv/problems.js"
 import { resolveAccount } from "../../../services/kv.js"
+import { targetFlags as hintFlags, type HintTarget } from "../../hints.js"
 import { formatError } from "../../output.js"
 import {
   ConfigError,
@@ -108,10 +109,11 @@ const FieldHints: Partial<Record<string, string>> = {
   base64: "a base64 value uses A-Z a-z 0-9 and + / (or - _), with optional = padding"
 }
 
-const hintOf = (e: V4Error): string | undefined => {
+const hintOf = (e: V4Error, target: HintTarget = { remote: false }): string | undefined => {
   const problems = problemsOf(e)
   const single = e._tag === "InvalidInput" && problems.length > 0 && problems.every((p) => p.index === undefined)
-  return (single ? FieldHints[problems[0]!.field] : undefined) ?? Hints[String(e.code)]
+  // The listing it suggests must reach the same platform as the command that failed.
+  return (single ? FieldHints[problems[0]!.field] : undefined) ?? Hints[String(e.code)]?.replace("edgectl kv namespace list`", `edgectl kv namespace list${hintFlags(target)}\``)
 }
 
 export interface KvRun {
@@ -135,7 +137,7 @@ export const runKv = <A>(
     // so it does not read the config for it.
     const given = flags.remote ? yield* givenAccount(config, o.env !== undefined ? opt(o.env) : undefined) : process.env.CLOUDFLARE_ACCOUNT_ID
     const account = yield* Effect.cached(resolveAccount(given))
-    return yield* run(what, flags, body({ account }), hintOf)
+    return yield* run(what, flags, body({ account }), (e) => hintOf(e, { remote: flags.remote, persistTo: opt(flags.persistTo) }))
   })
 
 /** A V4 error as the CLI prints it (for failures found before anything is sent). */
