@@ -89,7 +89,7 @@ describe("kv --remote against edgectl serve", () => {
     const r = kv(["key", "put", "k", "v", "--namespace-id", "0".repeat(32)])
     expect(r.status).toBe(1)
     expect(r.stderr).toBe(
-      `error: kv key put: namespace not found: "${"0".repeat(32)}" [code 10013]\nhint: run \`edgectl kv namespace list\` to see the namespaces of the account\n`
+      `error: kv key put: namespace not found: "${"0".repeat(32)}" [code 10013]\nhint: run \`edgectl kv namespace list --remote\` to see the namespaces of the account\n`
     )
   })
 

@@ -16,6 +16,7 @@ import { HelpOverlay } from "./components/help-overlay.js"
 import { MinSize, TooSmall } from "./components/too-small.js"
 import { SidebarWidth, Sidebar } from "./components/sidebar.js"
 import { ErrorView, Loading } from "./components/states.js"
+import { setErrorTarget } from "./errors.js"
 import { KeepAlways, KeyLayer, KeypressProvider, useKeys, useLayersNow, type LayerKeys } from "./keys.js"
 import { NoticeProvider } from "./notices.js"
 import { RuntimeProvider, useEffectQuery, type Query, type TuiRuntime } from "./runtime.js"
@@ -106,6 +107,7 @@ function Shell({ fallbackTarget }: { fallbackTarget: string }) {
   )
 
   const target = config._tag === "Success" ? (config.value.target === "local" ? "local" : config.value.baseUrl) : fallbackTarget
+  setErrorTarget({ remote: target !== "local" })
   // One row short of the terminal: a frame as tall as the screen makes Ink clear it on every update.
   const height = Math.max(1, rows - 1)
   const footerRows = useFooterRows(columns, rows)

@@ -6,6 +6,7 @@
 import * as Cause from "effect/Cause"
 import * as Option from "effect/Option"
 import { isV4Error, type V4Error } from "../src/domain/errors.js"
+import { NativeModule, RebuildHint } from "../src/store/native.js"
 
 export interface UiError {
   readonly message: string
@@ -13,29 +14,48 @@ export interface UiError {
   readonly hint: string
 }
 
-const credentialsHint =
-  "check CLOUDFLARE_API_TOKEN (or CLOUDFLARE_API_KEY and CLOUDFLARE_EMAIL), then start edgectl again (q quits)"
+/** Where the TUI talks to: hints differ (a local failure is never the network or the environment). */
+export interface ErrorTarget {
+  readonly remote: boolean
+}
+let target: ErrorTarget = { remote: false }
+/** Set by the app's shell from its client configuration (the target in the header). */
+export const setErrorTarget = (t: ErrorTarget) => {
+  target = t
+}
+
+const credentialsHint = (e: V4Error): string => {
+  if (!target.remote) return "the local platform refused its own demo token: its store may be damaged; start edgectl with another --persist-to (q quits)"
+  // 9103: the platform does not know the API key and email.
+  return e.code === 9103 || (!process.env.CLOUDFLARE_API_TOKEN && !!process.env.CLOUDFLARE_API_KEY)
+    ? "check CLOUDFLARE_API_KEY and CLOUDFLARE_EMAIL, then start edgectl again (q quits)"
+    : "check CLOUDFLARE_API_TOKEN, then start edgectl again (q quits)"
+}
 
 const hintFor = (e: V4Error): string => {
   switch (e._tag) {
     case "MissingCredentials":
     case "MalformedCredentials":
     case "InvalidCredentials":
-      return credentialsHint
+      return credentialsHint(e)
     case "Unauthorized":
       return "these credentials may not see this: pick another account (a) or use a token with access"
     case "NotFound":
       return "it may be gone or not visible to you: esc goes back, r refreshes"
     case "NoRoute":
-      return "the platform has no such endpoint: check CLOUDFLARE_API_BASE_URL"
+      return target.remote ? "the platform has no such endpoint: check CLOUDFLARE_API_BASE_URL" : "the local platform has no such endpoint: check the id, esc goes back"
     case "InvalidInput":
-      return /credential/i.test(e.message)
+      return target.remote && /credential/i.test(e.message)
         ? "q quits; set the credentials and start again (without --remote edgectl uses the local platform)"
         : "change the filter (/) or press r to retry"
     case "RateLimited":
       return "the platform is rate limiting: wait a moment, then press r"
     case "ApiError":
-      return e.status === 0 ? "check the network and the base URL, then press r to retry" : "press r to retry"
+      if (e.status !== 0) return "press r to retry"
+      if (target.remote) return "check the network and the base URL, then press r to retry"
+      return NativeModule.test(e.message)
+        ? `q quits; ${RebuildHint}`
+        : "the local platform could not start: its state directory (--persist-to) must be a directory edgectl can write; q quits"
     default:
       return "press r to retry"
   }
@@ -47,7 +67,8 @@ const messageOf = (u: unknown): string =>
 /** Any thrown or failed value as a UiError. */
 export const fromUnknown = (u: unknown): UiError =>
   isV4Error(u)
-    ? { message: u.message, code: u.code, hint: hintFor(u) }
+    ? // No platform answered an error edgectl raised itself, or a platform it could not reach.
+      { message: u.message, code: u.clientSide === true || (u._tag === "ApiError" && u.status === 0) ? undefined : u.code, hint: hintFor(u) }
     : { message: messageOf(u), code: undefined, hint: "this is a bug in edgectl: press r to retry, q to quit" }
 
 /** The first failure (or defect) of a cause; `undefined` when the cause is only an interruption. */

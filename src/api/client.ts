@@ -16,7 +16,8 @@ import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import type { Page } from "../domain/envelope.js"
 import { FailureEnvelope } from "../domain/envelope.js"
-import { ApiError, fromFailure, type V4Error } from "../domain/errors.js"
+import { ApiError, fromFailure, InvalidInput, type V4Error } from "../domain/errors.js"
+import { describeParseError } from "../domain/parse-issues.js"
 
 export type Credentials =
   | { readonly kind: "token"; readonly token: string }
@@ -53,6 +54,21 @@ type SuccessOf<E> = E extends { readonly successSchema: Schema.Schema<infer S, a
 
 const authHeaders = (c: Credentials): Record<string, string> =>
   c.kind === "token" ? { authorization: `Bearer ${c.token}` } : { "x-auth-email": c.email, "x-auth-key": c.key }
+
+/**
+ * An empty path parameter, `.` or `..` would address another endpoint (`/firewall/rules/` is the
+ * list): refused before any request, naming the parameter. No platform answered: no code.
+ */
+const badPathParameter = (template: string, params: Readonly<Record<string, string>> = {}): InvalidInput | undefined => {
+  for (const [, k] of template.matchAll(/:(\w+)/g)) {
+    const v = params[k!]
+    if (v === undefined) continue
+    const name = k!.replace(/_/g, " ")
+    if (v.trim() === "") return new InvalidInput({ message: `${name}: must not be empty, got ${JSON.stringify(v)}`, clientSide: true })
+    if (v === "." || v === "..") return new InvalidInput({ message: `${name}: ${JSON.stringify(v)} is not an id`, clientSide: true })
+  }
+  return undefined
+}
 
 const fillPath = (template: string, params: Readonly<Record<string, string>> = {}) =>
   template.replace(/:(\w+)/g, (_, k: string) => {
@@ -122,6 +138,8 @@ const send = <E extends AnyEndpoint, A>(
   Effect.gen(function* () {
     const config = yield* ClientConfig
     const http = yield* HttpClient.HttpClient
+    const bad = badPathParameter(endpoint.path, input.path)
+    if (bad !== undefined) return yield* Effect.fail(bad)
     const url = config.baseUrl.replace(/\/$/, "") + fillPath(endpoint.path, input.path)
     let request = HttpClientRequest.make(endpoint.method)(url, {
       urlParams: toUrlParams(input.urlParams),
@@ -147,7 +165,8 @@ const send = <E extends AnyEndpoint, A>(
     // The retry schedule is set up only once a request has failed: most calls succeed at once, and
     // a schedule per call is a noticeable share of an in-process call.
     const retryable = isRetryable(endpoint.method)
-    const times = config.maxRetries ?? 3
+    // The in-process platform is not a network: its failures (a damaged store) do not pass.
+    const times = config.target === "local" ? 0 : (config.maxRetries ?? 3)
     if (times <= 0) return yield* once
     return yield* once.pipe(
       Effect.catchIf(retryable, (first) => {
@@ -198,7 +217,7 @@ export const callAnswered = <E extends AnyEndpoint>(
       }
       const value = yield* Schema.decodeUnknown(endpoint.successSchema as Schema.Schema<SuccessOf<E>, unknown>)(body, decodeOptions(target)).pipe(
         Effect.mapError(
-          (e) => new ApiError({ status: response.status, message: `unexpected answer from ${endpoint.method} ${endpoint.path}: ${e.message}` })
+          (e) => new ApiError({ status: response.status, message: `unexpected answer from ${endpoint.method} ${endpoint.path}: ${describeParseError(e)}` })
         )
       )
       return { value, headers: response.headers }

@@ -30,7 +30,8 @@ const remoteCredentials = (env: Readonly<Record<string, string | undefined>>): C
   if (env.CLOUDFLARE_API_TOKEN) return { kind: "token", token: env.CLOUDFLARE_API_TOKEN }
   if (env.CLOUDFLARE_API_KEY && env.CLOUDFLARE_EMAIL) return { kind: "key", key: env.CLOUDFLARE_API_KEY, email: env.CLOUDFLARE_EMAIL }
   return new InvalidInput({
-    message: "--remote needs credentials: set CLOUDFLARE_API_TOKEN, or CLOUDFLARE_API_KEY and CLOUDFLARE_EMAIL"
+    message: "--remote needs credentials: set CLOUDFLARE_API_TOKEN, or CLOUDFLARE_API_KEY and CLOUDFLARE_EMAIL",
+    clientSide: true
   })
 }
 

@@ -87,12 +87,30 @@ const cliFor = async (args: ReadonlyArray<string>) => {
   const named = commands.find(([name]) => name === args[0])
   const loaded = await Promise.all((named !== undefined ? [named] : commands).map(([, load]) => load()))
   const root = Command.make("edgectl").pipe(
-    Command.withDescription("terminal UI, CLI and migration assistant for the edge platform's v4 API (local by default, --remote for the real platform)"),
+    Command.withDescription("terminal UI, CLI and migration assistant for the edge platform's v4 API (local by default, --remote for the real platform); without a command, or with only --persist-to DIR or --remote, it opens the TUI"),
     Command.withSubcommands([loaded[0]!, ...loaded.slice(1)])
   )
   const run = Command.run(root, { name: "edgectl", version: VERSION })
   const problem = named !== undefined ? unknownSubcommand(loaded[0]!, args) : undefined
   return (argv: ReadonlyArray<string>) => (problem !== undefined ? Effect.fail(problem) : run(argv))
+}
+
+/**
+ * `edgectl --persist-to DIR`, `edgectl --remote`: the bare command takes the TUI's options and
+ * opens the TUI, as `edgectl` alone does; anything else on the line is left to the commands.
+ */
+const onlyTuiOptions = (args: ReadonlyArray<string>): boolean => {
+  if (args.length === 0) return false
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!
+    if (a === "--remote" || a === "--local" || a.startsWith("--persist-to=")) continue
+    if (a === "--persist-to" && i + 1 < args.length) {
+      i++
+      continue
+    }
+    return false
+  }
+  return true
 }
 
 const report = (exit: Exit.Exit<unknown, unknown>): number => {
@@ -114,8 +132,8 @@ const report = (exit: Exit.Exit<unknown, unknown>): number => {
 export const main = async (rawArgv: ReadonlyArray<string>): Promise<number> => {
   const colon = rewriteColonSpelling(rawArgv.slice(2))
   if (colon.warning !== undefined) process.stderr.write(`${colon.warning}\n`)
-  const argv = [...rawArgv.slice(0, 2), ...colon.args]
-  const args = colon.args
+  const args = onlyTuiOptions(colon.args) ? ["tui", ...colon.args] : colon.args
+  const argv = [...rawArgv.slice(0, 2), ...args]
   const program =
     args.length === 0 && process.stdin.isTTY && process.stdout.isTTY
       ? openTui({ remote: false, persistTo: Option.none() })

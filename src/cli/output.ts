@@ -1,5 +1,6 @@
 /** How commands print: aligned tables or JSON on stdout; errors as one line (plus a hint) on stderr. */
 import type { V4Error } from "../domain/errors.js"
+import { defaultHint, type HintTarget } from "./hints.js"
 
 export const useColor = () => process.stdout.isTTY === true && !process.env.NO_COLOR
 
@@ -23,20 +24,15 @@ export const printTable = (headers: ReadonlyArray<string>, rows: ReadonlyArray<R
 export const printLine = (s: string) => process.stdout.write(`${s}\n`)
 export const note = (s: string) => process.stderr.write(`${s}\n`)
 
-const HINTS: Partial<Record<V4Error["_tag"], string>> = {
-  NotFound: "run `edgectl zones list` to see what these credentials can see",
-  MissingCredentials: "set CLOUDFLARE_API_TOKEN (or CLOUDFLARE_API_KEY and CLOUDFLARE_EMAIL)",
-  MalformedCredentials: "check the value of CLOUDFLARE_API_TOKEN (or CLOUDFLARE_API_KEY / CLOUDFLARE_EMAIL)",
-  InvalidCredentials: "the platform does not know these credentials; check CLOUDFLARE_API_TOKEN",
-  Unauthorized: "these credentials may not do this; use a token with the needed permissions",
-  RateLimited: "wait a moment and try again",
-  NoRoute: "the base URL may be wrong; check CLOUDFLARE_API_BASE_URL"
-}
-
-/** `error: <what failed>: <why> [code N]` and at most one hint line. */
-export const formatError = (what: string, e: V4Error, hint?: string): string => {
-  const code = e.code !== undefined && e._tag !== "ApiError" ? ` [code ${e.code}]` : e._tag === "ApiError" && e.status > 0 ? ` [code ${e.code}]` : ""
+/**
+ * `error: <what failed>: <why> [code N]` and at most one hint line. `hint`: the command's own
+ * hint; else one that fits the target (src/cli/hints.ts). The code is the platform's: an error
+ * edgectl raised before any platform answered, or a failure to reach one, shows none.
+ */
+export const formatError = (what: string, e: V4Error, hint?: string, target: HintTarget = { remote: false }): string => {
+  const shown = e.clientSide !== true && (e._tag !== "ApiError" || e.status > 0)
+  const code = shown && e.code !== undefined ? ` [code ${e.code}]` : ""
   const chain = e.chain && e.chain.length > 0 ? ` (${e.chain.map((c) => `${c.message} [code ${c.code}]`).join("; ")})` : ""
-  const h = hint ?? HINTS[e._tag]
+  const h = hint ?? defaultHint(e, target)
   return `error: ${what}: ${e.message}${chain}${code}${h ? `\nhint: ${h}` : ""}`
 }

@@ -211,7 +211,8 @@ export const resolveBinding = (config: ProjectConfig | undefined, cwd: string, c
  * `_`, and `KV` when nothing is left (`My Cool-NS.2` → `My_Cool_NS2`).
  */
 export const bindingName = (namespace: string): string => {
-  let s = namespace.replace(/[\s-]/g, "_").replace(/[^A-Za-z0-9_]/g, "").replace(/_+/g, "_")
+  // Accented letters keep their base letter (`ünï` → `uni`), not nothing: a binding is ASCII.
+  let s = namespace.normalize("NFKD").replace(/\p{M}/gu, "").replace(/[\s-]/g, "_").replace(/[^A-Za-z0-9_]/g, "").replace(/_+/g, "_")
   if (s === "" || s === "_") return "KV"
   if (/^[0-9]/.test(s)) s = `_${s}`
   return s

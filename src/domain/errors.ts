@@ -20,6 +20,11 @@ export interface ErrorFields {
   readonly message: string
   readonly chain?: ReadonlyArray<ChainItem> | undefined
   readonly meta?: unknown
+  /**
+   * Raised by edgectl itself before any platform answered (missing credentials, a missing file, an
+   * empty id): `code` is only the tag's default, so it is not shown as if a platform had sent it.
+   */
+  readonly clientSide?: boolean | undefined
 }
 
 /**

@@ -122,6 +122,9 @@ const isInteger = (v: unknown): v is number => typeof v === "number" && Number.i
 
 /** `expiration`: whole seconds since the UNIX epoch, at least 60 s after `now`. */
 export const checkExpiration = (v: unknown, now: number): FieldIssue | undefined => {
+  if (typeof v === "number" && Number.isInteger(v) && v > Number.MAX_SAFE_INTEGER) {
+    return issue("expiration", `expiration ${BigInt(v).toString()} is after the year 9999 (the limit is ${MaxExpiration})`, MaxExpiration, v)
+  }
   if (!isInteger(v)) {
     return issue("expiration", `expiration must be a whole number of seconds since the UNIX epoch, got ${JSON.stringify(v)}`, "an integer", String(v))
   }
@@ -140,9 +143,15 @@ export const checkExpiration = (v: unknown, now: number): FieldIssue | undefined
 
 /** `expiration_ttl`: whole seconds, at least 60. */
 export const checkTtl = (v: unknown, now: number): FieldIssue | undefined => {
-  if (!isInteger(v)) return issue("expiration_ttl", `expiration_ttl must be a whole number of seconds, got ${JSON.stringify(v)}`, "an integer", String(v))
-  if (v < MinTtlSeconds) return issue("expiration_ttl", `expiration_ttl is ${v} seconds, the minimum is ${MinTtlSeconds}`, MinTtlSeconds, v)
-  if (now + v > MaxExpiration) return issue("expiration_ttl", `expiration_ttl ${v} ends after the year 9999`, MaxExpiration - now, v)
+  // A whole number too large for exact arithmetic is still a whole number: it is over the limit.
+  const huge = typeof v === "number" && Number.isInteger(v) && !Number.isSafeInteger(v)
+  if (!isInteger(v) && !huge) return issue("expiration_ttl", `expiration_ttl must be a whole number of seconds, got ${JSON.stringify(v)}`, "an integer", String(v))
+  const n = v as number
+  const shown = huge ? BigInt(n).toString() : String(n)
+  if (n < MinTtlSeconds) return issue("expiration_ttl", `expiration_ttl is ${shown} seconds, the minimum is ${MinTtlSeconds}`, MinTtlSeconds, n)
+  if (now + n > MaxExpiration) {
+    return issue("expiration_ttl", `expiration_ttl ${shown} ends after the year 9999: the maximum is ${MaxExpiration - now} seconds from now`, MaxExpiration - now, n)
+  }
   return undefined
 }
 

@@ -42,6 +42,10 @@ export const checkFiles = async (paths: ReadonlyArray<string>, fmt: CheckFormat,
   else {
     stdout = renderText(results, color)
   }
-  if (fmt === "text" || c.errors > 0) stderr += `${c.errors > 0 ? "error: check: " : ""}${summary.join(", ")}\n`
+  // One summary line: a file that could not be checked counts there too (it fails the run), and a
+  // run that checked nothing has said everything in its problem lines.
+  if (problems.length > 0) summary.push(`${problems.length} file${problems.length === 1 ? "" : "s"} not checked`)
+  const failed = c.errors > 0 || problems.length > 0
+  if ((fmt === "text" || failed) && results.length > 0) stderr += `${failed ? "error: check: " : ""}${summary.join(", ")}\n`
   return { stdout, stderr, exitCode: c.errors > 0 || problems.length > 0 ? 1 : 0 }
 }

@@ -217,8 +217,11 @@ const shapeProblem = (t: Type, v: unknown): string | undefined => {
       return `expected true or false, got ${describe(v)}`
     case "Ip":
       return `expected an IP address string, got ${describe(v)}`
-    default:
+    default: {
+      const b64 = typeof v === "object" && v !== null ? (v as { $base64?: unknown }).$base64 : undefined
+      if (typeof b64 === "string") return `the "$base64" value is not valid base64: ${JSON.stringify(b64.length > 40 ? `${b64.slice(0, 39)}…` : b64)}`
       return `expected a string (or {"$base64": "..."}), got ${describe(v)}`
+    }
   }
 }
 

@@ -47,7 +47,34 @@ export const toV4Error = (failure: unknown, method: string, url: string): V4Erro
   if (tag === "RequestError" || tag === "ParseError" || failure instanceof SyntaxError) {
     return new InvalidInput({ message: "invalid request body: expected JSON, the body could not be parsed" })
   }
-  return new ApiError({ status: 500, message: "internal error of the local platform; run with EDGECTL_DEBUG=1 for details" })
+  return new ApiError({ status: 500, message: debugging() ? "internal error of the local platform (its cause and stack are on its stderr)" : "internal error of the local platform" })
+}
+
+const debugging = () => process.env.EDGECTL_DEBUG === "1"
+
+/** An error and the errors that caused it (`cause`, as SqlError wraps SqliteError), each with its stack. */
+const causeChain = (u: unknown): string => {
+  const out: Array<string> = []
+  const seen = new Set<unknown>()
+  for (let e = u; e !== undefined && e !== null && !seen.has(e) && out.length < 10; e = (e as { cause?: unknown }).cause) {
+    seen.add(e)
+    const text = e instanceof Error ? (e.stack ?? `${e.name}: ${e.message}`) : typeof e === "object" ? JSON.stringify(e) : String(e)
+    out.push(out.length === 0 ? text : `caused by: ${text}`)
+    if (!(typeof e === "object")) break
+  }
+  return out.join("\n")
+}
+
+/**
+ * With EDGECTL_DEBUG=1, an internal failure's cause chain and stacks go to the platform's stderr:
+ * the CLI's own in-process, the log of `edgectl serve`. Never into the answer (a client of `serve`
+ * may be anyone).
+ */
+const reportInternal = (cause: Cause.Cause<unknown>, method: string, url: string) => {
+  if (!debugging()) return
+  const failure = Option.getOrUndefined(Cause.failureOption(cause)) ?? Option.getOrUndefined(Cause.dieOption(cause))
+  const details = failure !== undefined ? causeChain(failure) : Cause.pretty(cause)
+  process.stderr.write(`edgectl local platform: internal error on ${method} ${url.split("?")[0]}:\n${details}\n`)
 }
 
 /**
@@ -72,7 +99,11 @@ export const ApiErrorsLive = HttpApiBuilder.middleware(CoreApi, (app) =>
   Effect.catchAllCause(jsonBodies(app), (cause) => {
     const failure = Option.getOrUndefined(Cause.failureOption(cause)) ?? Option.getOrUndefined(Cause.dieOption(cause))
     if (failure === undefined || isV4Error(failure)) return Effect.failCause(cause)
-    return Effect.flatMap(HttpServerRequest.HttpServerRequest, (req) => Effect.fail(toV4Error(failure, req.method, req.url)))
+    return Effect.flatMap(HttpServerRequest.HttpServerRequest, (req) => {
+      const error = toV4Error(failure, req.method, req.url)
+      if (error._tag === "ApiError") reportInternal(cause, req.method, req.url)
+      return Effect.fail(error)
+    })
   })
 )
 
@@ -85,10 +116,8 @@ export const envelopeErrors = <R>(app: Effect.Effect<HttpServerResponse.HttpServ
       const req = yield* Effect.serviceOption(HttpServerRequest.HttpServerRequest)
       const method = Option.match(req, { onNone: () => "", onSome: (r) => r.method })
       const url = Option.match(req, { onNone: () => "", onSome: (r) => r.url })
-      const error = toV4Error(failure, method, url)
-      if (error._tag === "ApiError" && process.env.EDGECTL_DEBUG === "1") {
-        yield* Effect.logError("local platform defect", cause)
-      }
+      const error = isV4Error(failure) ? failure : toV4Error(failure, method, url)
+      if (!isV4Error(failure) && error._tag === "ApiError") reportInternal(cause, method, url)
       return envelopeResponse(error)
     })
   })

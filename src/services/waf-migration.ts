@@ -236,7 +236,7 @@ export const replayFile = (
       progress?.(size, size)
       return replayer.report()
     },
-    catch: (e) => new InvalidInput({ message: trafficFileProblem(file) ?? `traffic file ${file}: ${(e as Error).message}` })
+    catch: (e) => new InvalidInput({ message: trafficFileProblem(file) ?? `traffic file ${file}: ${(e as Error).message}`, clientSide: true })
   })
 
 /** The whole procedure: validation first when asked (enterprise), then finish. */

@@ -33,7 +33,7 @@ export const resolveZone = (ref: string): Effect.Effect<Zone, V4Error, Env> =>
     : Effect.flatMap(call(Endpoints.listZones, { urlParams: { name: ref.toLowerCase(), per_page: 5 } }), (page) =>
         page.items[0]
           ? Effect.succeed(page.items[0])
-          : Effect.fail(new NotFound({ message: `no zone named ${ref} is visible to these credentials` }))
+          : Effect.fail(new NotFound({ message: `no zone named ${ref.trim() === "" || /\s/.test(ref) ? JSON.stringify(ref) : ref} is visible to these credentials` }))
       )
 
 export interface DnsFilter {

@@ -10,6 +10,7 @@ import * as Layer from "effect/Layer"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { LatestVersion, migrations } from "./migrations.js"
+import { nativeModuleProblem } from "./native.js"
 
 export interface Db {
   readonly db: Database.Database
@@ -59,7 +60,11 @@ export const open = (file: string, seed?: Seed | LazySeed): Effect.Effect<Databa
           db.pragma("busy_timeout = 5000")
           return db
         },
-        catch: (e) => new StoreError(`cannot open ${file}: ${String(e)}`)
+        catch: (e) => {
+          // The first `new Database` loads the native module: a build for another Node fails here.
+          const native = nativeModuleProblem(e)
+          return new StoreError(native ?? `cannot open ${file}: ${String(e)}`)
+        }
       })
     let db = yield* openDb()
     const version = db.pragma("user_version", { simple: true }) as number

@@ -42,6 +42,8 @@ export interface PtyOptions {
   readonly persistTo?: string
   /** Arguments after `tui` (default: `--persist-to DIR`). */
   readonly args?: ReadonlyArray<string>
+  /** The words before `args`: default `tui`; `[]` runs the bare `edgectl`. */
+  readonly command?: ReadonlyArray<string>
   readonly env?: Record<string, string | undefined>
   readonly cwd?: string
 }
@@ -59,7 +61,7 @@ export class PtyTui {
     this.persistTo = options.persistTo ?? tempDir("edgectl-pty-")
     this.term = new Terminal({ cols: options.columns, rows: options.rows, allowProposedApi: true, scrollback: 0 })
     const args = options.args ?? ["--persist-to", this.persistTo]
-    const command = `stty cols ${options.columns} rows ${options.rows}; exec ${[process.execPath, bin, "tui", ...args].map((a) => JSON.stringify(a)).join(" ")}`
+    const command = `stty cols ${options.columns} rows ${options.rows}; exec ${[process.execPath, bin, ...(options.command ?? ["tui"]), ...args].map((a) => JSON.stringify(a)).join(" ")}`
     const env: Record<string, string | undefined> = {
       ...process.env,
       XDG_CACHE_HOME: tempDir("edgectl-pty-cache-"),

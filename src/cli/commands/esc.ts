@@ -195,11 +195,15 @@ const test = Command.make(
           removal: r.removal
         })
       }
-      printLine(`${d.escRuns ? "ESC runs" : "ESC is OFF"} for this request to zone ${r.zone.name}${r.cookie !== null ? ` (Cookie: ${r.cookie})` : " (no Cookie header)"}.`)
+      // Once ESC is removed nothing runs: the decision is what the settings would have done.
+      const gone = r.removal.removed
+      const verdict = d.escRuns ? (gone ? "ESC would run (if it still existed)" : "ESC runs") : gone ? "ESC would be OFF (if it still existed)" : "ESC is OFF"
+      const reason = gone ? d.reason.replace(/^ESC runs:/, "ESC would run:").replace(/^ESC is off:/, "ESC would be off:") : d.reason
+      printLine(`${verdict} for this request to zone ${r.zone.name}${r.cookie !== null ? ` (Cookie: ${r.cookie})` : " (no Cookie header)"}.`)
       printFields([
         ["decided by", d.decidedBy === null ? "nothing: no setting turns ESC off for this request" : `${DeciderName[d.decidedBy]}: ${deciderLabel(d.decidedBy)}`],
         ...(d.applies.length > 1 ? [["also", d.applies.slice(1).map((x) => DeciderName[x]).join(", ")] as const] : []),
-        ["reason", d.reason],
+        ["reason", reason],
         ["zone", `${r.zone.name}: ${settingShort(r.zoneSetting)}`],
         ["account", `${r.zone.account.name}: ${settingShort(r.accountSetting)}`],
         ["removal", removalLine(r.removal)]

@@ -4,11 +4,13 @@ import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as fs from "node:fs"
 import type { V4Error } from "../../domain/errors.js"
+import { describeParseError } from "../../domain/parse-issues.js"
 import { WafConfig, type MigrationStatus } from "../../domain/waf.js"
 import * as Waf from "../../services/waf-migration.js"
 import type { ReplayReport } from "../../waf/replay.js"
 import type { Verdict } from "../../waf/engines.js"
 import { inputFile } from "../options.js"
+import { targetFlags } from "../hints.js"
 import { printJson, printLine, printTable } from "../output.js"
 import { progressLine } from "../progress.js"
 import { confirm } from "../prompt.js"
@@ -16,8 +18,12 @@ import { CliFailure, run, usage, type TargetFlags } from "../run.js"
 
 type Flags = TargetFlags & { readonly json: boolean; readonly zone: string }
 
-const hint = (zone: string) => (e: V4Error): string | undefined => {
+const hint = (zone: string, o: TargetFlags) => (e: V4Error): string | undefined => {
   switch (e._tag) {
+    case "NotFound":
+      return /^override /.test(e.message)
+        ? `run \`edgectl waf overrides list --zone ${zone}${targetFlags({ remote: o.remote, persistTo: Option.getOrUndefined(o.persistTo) })}\` to see the ids there are`
+        : undefined
     case "UriOverridePresent":
       return `list them with \`edgectl waf overrides list --zone ${zone}\`, then \`edgectl waf overrides delete --zone ${zone} --all\``
     case "TooManyRules":
@@ -41,7 +47,7 @@ const inputFiles = (o: Flags & { readonly traffic?: string; readonly config?: Op
 const withZone = <A>(what: string, o: Flags, f: (z: Waf.WafZone) => Effect.Effect<A, V4Error | CliFailure, Waf.WafEnv>) =>
   o.zone.trim() === ""
     ? Effect.fail(usage("--zone needs a value, got an empty string"))
-    : Effect.zipRight(inputFiles(o), run(what, o, Effect.flatMap(Waf.resolveWafZone(o.zone), f), hint(o.zone)))
+    : Effect.zipRight(inputFiles(o), run(what, o, Effect.flatMap(Waf.resolveWafZone(o.zone), f), hint(o.zone, o)))
 
 const warn = (warnings: ReadonlyArray<string>) => {
   for (const w of warnings) process.stderr.write(`warning: ${w}\n`)
@@ -75,7 +81,7 @@ const readConfig = (file: string) =>
     // Accept the config operation's whole answer too ({result: {...}}).
     const inner = typeof parsed === "object" && parsed !== null && "result" in parsed ? (parsed as { result: unknown }).result : parsed
     return yield* Schema.decodeUnknown(WafConfig)(inner).pipe(
-      Effect.mapError((e) => new CliFailure({ text: `error: --config: ${file} is not a configuration ({name, rules}): ${e.message.split("\n").slice(0, 3).join(" ")}`, exitCode: 1 }))
+      Effect.mapError((e) => new CliFailure({ text: `error: --config: ${file} is not a configuration ({name, rules}): ${describeParseError(e)}`, exitCode: 1 }))
     )
   })
 

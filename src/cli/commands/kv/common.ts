@@ -8,7 +8,9 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import type { ClientConfig } from "../../../api/client.js"
 import type { V4Error } from "../../../domain/errors.js"
+import { problemsOf } from "../../../kv/problems.js"
 import { resolveAccount } from "../../../services/kv.js"
+import { targetFlags as hintFlags, type HintTarget } from "../../hints.js"
 import { formatError } from "../../output.js"
 import {
   ConfigError,
@@ -97,6 +99,23 @@ const Hints: Partial<Record<string, string>> = {
   "10014": "run `edgectl kv namespace list` to see its id, or choose another name"
 }
 
+/** What to do about a refused field of one write (`key put`); bulk files say it per entry. */
+const FieldHints: Partial<Record<string, string>> = {
+  key: "a key is 1 to 512 bytes of printable characters without whitespace, not \".\" or \"..\"; encode other characters (e.g. %20 for a space)",
+  value: "a value is at most 25 MiB (26,214,400 bytes): keep larger data elsewhere and store a reference",
+  metadata: "metadata is a JSON object of at most 1,024 bytes, e.g. --metadata '{\"owner\":\"me\"}'",
+  expiration_ttl: "--ttl is seconds from now (60 or more); --expiration is a UNIX time in seconds, at least 60 s ahead",
+  expiration: "--expiration is a UNIX time in seconds, at least 60 s ahead; --ttl is seconds from now (60 or more)",
+  base64: "a base64 value uses A-Z a-z 0-9 and + / (or - _), with optional = padding"
+}
+
+const hintOf = (e: V4Error, target: HintTarget = { remote: false }): string | undefined => {
+  const problems = problemsOf(e)
+  const single = e._tag === "InvalidInput" && problems.length > 0 && problems.every((p) => p.index === undefined)
+  // The listing it suggests must reach the same platform as the command that failed.
+  return (single ? FieldHints[problems[0]!.field] : undefined) ?? Hints[String(e.code)]?.replace("edgectl kv namespace list`", `edgectl kv namespace list${hintFlags(target)}\``)
+}
+
 export interface KvRun {
   /** The account the command works in. */
   readonly account: Effect.Effect<string, V4Error, HttpClient.HttpClient | ClientConfig>
@@ -118,8 +137,8 @@ export const runKv = <A>(
     // so it does not read the config for it.
     const given = flags.remote ? yield* givenAccount(config, o.env !== undefined ? opt(o.env) : undefined) : process.env.CLOUDFLARE_ACCOUNT_ID
     const account = yield* Effect.cached(resolveAccount(given))
-    return yield* run(what, flags, body({ account }), (e) => Hints[String(e.code)])
+    return yield* run(what, flags, body({ account }), (e) => hintOf(e, { remote: flags.remote, persistTo: opt(flags.persistTo) }))
   })
 
 /** A V4 error as the CLI prints it (for failures found before anything is sent). */
-export const failWith = (what: string, e: V4Error) => new CliFailure({ text: formatError(what, e, Hints[String(e.code)]), exitCode: 1 })
+export const failWith = (what: string, e: V4Error) => new CliFailure({ text: formatError(what, e, hintOf(e)), exitCode: 1 })

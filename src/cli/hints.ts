@@ -1,0 +1,77 @@
+/**
+ * The `hint:` line under an error, when the command gave none of its own: it fits the target (a
+ * command it suggests carries `--remote` or `--persist-to` as the failed one did; a local failure
+ * never points at the network or the credentials' environment variables) and the object that was
+ * not found (a rule id suggests listing the zone's rules, not the zones).
+ */
+import type { V4Error } from "../domain/errors.js"
+import { NativeModule, RebuildHint } from "../store/native.js"
+
+export interface HintTarget {
+  readonly remote: boolean
+  readonly persistTo?: string | undefined
+}
+
+const quote = (s: string) => (/^[\w./:@%+=-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`)
+
+/** What a suggested command needs to reach the same platform: ` --remote`, ` --persist-to DIR` or nothing. */
+export const targetFlags = (t: HintTarget): string =>
+  t.remote ? " --remote" : t.persistTo !== undefined ? ` --persist-to ${quote(t.persistTo)}` : ""
+
+/** The objects a "not found" path names, most specific first: the list command that shows them. */
+const listings: ReadonlyArray<readonly [RegExp, (m: RegExpExecArray) => string]> = [
+  [/\/zones\/(\w+)\/firewall\/rules\//, (m) => `edgectl firewall rules list --zone ${m[1]}`],
+  [/\/zones\/(\w+)\/filters\//, (m) => `edgectl firewall filters list --zone ${m[1]}`],
+  [/\/zones\/(\w+)\/firewall\/waf\/overrides\//, (m) => `edgectl waf overrides list --zone ${m[1]}`],
+  [/\/invites\//, () => "edgectl invites list"],
+  [/\/storage\/kv\/namespaces\//, () => "edgectl kv namespace list"]
+]
+
+const notFoundHint = (e: V4Error, t: HintTarget): string => {
+  for (const [pattern, command] of listings) {
+    const m = pattern.exec(e.message)
+    if (m !== null) return `run \`${command(m)}${targetFlags(t)}\` to see the ids there are`
+  }
+  return t.remote
+    ? "run `edgectl zones list --remote` to see what these credentials can see"
+    : `run \`edgectl zones list${targetFlags(t)}\` to see the zones of the local platform`
+}
+
+const credentialsHint = (e: V4Error, t: HintTarget): string => {
+  if (!t.remote) return "the local platform refused its own demo token: its store may be damaged; try another --persist-to directory"
+  // 9103 is the platform's answer to an API key and email it does not know.
+  const keyPair = e.code === 9103 || (e.chain ?? []).some((c) => c.code === 9103) || (!process.env.CLOUDFLARE_API_TOKEN && !!process.env.CLOUDFLARE_API_KEY)
+  return keyPair
+    ? "the platform does not know this key pair: check CLOUDFLARE_API_KEY and CLOUDFLARE_EMAIL"
+    : "the platform does not know this token: check CLOUDFLARE_API_TOKEN"
+}
+
+/** The default hint for an error on a target, or undefined when there is nothing useful to add. */
+export const defaultHint = (e: V4Error, t: HintTarget): string | undefined => {
+  switch (e._tag) {
+    case "NotFound":
+      return notFoundHint(e, t)
+    case "MissingCredentials":
+      return t.remote ? "set CLOUDFLARE_API_TOKEN (or CLOUDFLARE_API_KEY and CLOUDFLARE_EMAIL)" : undefined
+    case "MalformedCredentials":
+      return t.remote ? "check the value of CLOUDFLARE_API_TOKEN (or CLOUDFLARE_API_KEY / CLOUDFLARE_EMAIL)" : undefined
+    case "InvalidCredentials":
+      return credentialsHint(e, t)
+    case "Unauthorized":
+      return t.remote ? "these credentials may not do this; use a token with the needed permissions" : "the local demo token may not do this"
+    case "RateLimited":
+      return "wait a moment and try again"
+    case "NoRoute":
+      return t.remote
+        ? "the base URL may be wrong; check CLOUDFLARE_API_BASE_URL"
+        : "the local platform has every endpoint edgectl calls: check the ids given"
+    case "ApiError":
+      if (e.status === 0) {
+        if (t.remote) return "check the network and CLOUDFLARE_API_BASE_URL"
+        return NativeModule.test(e.message) ? RebuildHint : "the state directory must be a directory edgectl can write: pick another with --persist-to DIR"
+      }
+      return !t.remote && e.status >= 500 && process.env.EDGECTL_DEBUG !== "1" ? "run again with EDGECTL_DEBUG=1 for the cause and the stack" : undefined
+    default:
+      return undefined
+  }
+}
