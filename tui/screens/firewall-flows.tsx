@@ -83,7 +83,7 @@ export function CreateRuleFlow({
       return (
         <TextPrompt
           key="expression"
-          title={`New firewall rule on zone ${zone.name}: its filter expression`}
+          title={`New rule on ${zone.name}: its filter expression`}
           help="checked as you type; a new filter is created, then the rule"
           check={(t) => liveDiagnostic(t, plan)}
           submitLabel="choose the action"

@@ -58,7 +58,7 @@ export const ruleTable = (columns: number): Table => {
   }
   // The expression gets most of what is left: it is what a rule does (the detail line and the
   // detail view show the rest).
-  const description = Math.max(8, Math.min(24, Math.floor((room - 24) * 0.3)))
+  const description = Math.max("DESCRIPTION".length, Math.min(24, Math.floor((room - 24) * 0.3)))
   const expr = Math.max(12, room - (3 + 2) - (17 + 2) - (description + 2))
   return {
     header: cells([["#", 3], ["ACTION", 17], ["DESCRIPTION", description], ["EXPRESSION", expr]]),
