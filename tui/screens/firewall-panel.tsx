@@ -91,7 +91,11 @@ export function FirewallPanel({ zone, active, height, priority = KeyLayer.tab }:
   const rows = Math.max(2, height - Chrome)
   const cursor = useListCursor(rules.length, rows, [zone.id])
   const current = rules[cursor.index]
-  const [dialog, setDialog] = useState<Dialog | undefined>(undefined)
+  // A dialog belongs to the zone it was opened on (a `:` jump can change the zone under an open
+  // one, or while its action runs): it never shows on, or acts for, another zone.
+  const [opened, setOpened] = useState<{ readonly zoneId: string; readonly dialog: Dialog } | undefined>(undefined)
+  const dialog = opened?.zoneId === zone.id ? opened.dialog : undefined
+  const setDialog = (d: Dialog | undefined) => setOpened(d === undefined ? undefined : { zoneId: zone.id, dialog: d })
   // Per zone, like the test answer: the detail view of one zone's rule never opens on another's.
   const [detailOf, setDetailOf] = useState<string | undefined>(undefined)
   const detail = detailOf === zone.id
