@@ -229,6 +229,18 @@ describe("edgectl firewall test", () => {
     expect(fw(["test", "--zone", "acme.com", "--request", api]).stdout).toMatch(/^No rule decides this request to zone acme.com: it goes through[^\n]*\n[\s\S]*logged by:\s+[0-9a-f]{32} \(log api writes\)/)
   })
 
+  it("numbers the deciding rule as `rules list` does, paused rules included", () => {
+    const own = tempDir("edgectl-fw-test-")
+    const run = (args: ReadonlyArray<string>) => edgectl(["firewall", ...args], { cwd: own })
+    const office = json<Array<Rule>>(run(["rules", "list", "--zone", "acme.com", "--json"])).find((r) => r.description === "allow office logins")!
+    expect(run(["rules", "update", office.id, "--zone", "acme.com", "--pause"]).status).toBe(0)
+    const file = path.join(own, "bot.json")
+    fs.writeFileSync(file, JSON.stringify({ "http.user_agent": "BadBot/2" }))
+    const r = run(["test", "--zone", "acme.com", "--request", file])
+    expect(r.stdout).toMatch(/^BLOCK: rule [0-9a-f]{32} \(block bad bots\) decides this request to zone acme.com \(#3 in `rules list`, the 2nd active rule evaluated\)\./)
+    expect(run(["rules", "list", "--zone", "acme.com"]).stdout.split("\n")[3]).toMatch(/^3\s+10\s+block\s/)
+  })
+
   it("refuses a request that is not JSON or has an unknown field", () => {
     const bad = path.join(cwd, "bad.json")
     fs.writeFileSync(bad, "{")

@@ -133,6 +133,9 @@ describe("the Firewall tab of a zone", () => {
   it("t tests a request typed as JSON and shows the deciding rule", async () => {
     const { app } = await openFirewallTab()
     await app.waitForText("allow office logins")
+    // With #1 paused, the deciding rule is the 2nd one evaluated but still #3 in the table.
+    await app.press("p", "Pause rule #1 allow office logins?")
+    await app.press("y", "paused · all")
     await app.press("t", "Test a request to zone acme.com")
     await app.press('{"http.user_agent": "BadBot/2"', "not JSON yet")
     await app.press("}", (f) => !f.includes("not JSON yet"))

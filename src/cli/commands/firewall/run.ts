@@ -370,13 +370,17 @@ const readRequest = (file: string): Effect.Effect<unknown, CliFailure> =>
       })
   })
 
+const ordinal = (n: number) => `${n}${n % 100 >= 11 && n % 100 <= 13 ? "th" : (["th", "st", "nd", "rd"][n % 10] ?? "th")}`
+
 const ruleLabel = (r: Rule) => `${r.id}${r.description ? ` (${r.description})` : ""}`
 
-const printDecision = (zone: string, d: FirewallDecision & { rules: number }) => {
+/** `#n`: the rule's place in evaluation order, as `rules list` numbers it (paused rules included). */
+const printDecision = (zone: string, d: FirewallDecision & { rules: number }, ordered: ReadonlyArray<Rule>) => {
+  const place = (r: Rule) => ordered.findIndex((x) => x.id === r.id) + 1
   printLine(
     d.rule === null
       ? `No rule decides this request to zone ${zone}: it goes through (${d.evaluated} active rule${d.evaluated === 1 ? "" : "s"} evaluated).`
-      : `${d.action!.toUpperCase()}: rule ${ruleLabel(d.rule)} decides this request to zone ${zone} (rule ${d.evaluated} in evaluation order).`
+      : `${d.action!.toUpperCase()}: rule ${ruleLabel(d.rule)} decides this request to zone ${zone} (#${place(d.rule)} in \`rules list\`, the ${ordinal(d.evaluated)} active rule evaluated).`
   )
   const fields: Array<readonly [string, string]> = []
   if (d.rule !== null) fields.push(["expression", ruleExpression(d.rule)])
@@ -390,7 +394,12 @@ const printDecision = (zone: string, d: FirewallDecision & { rules: number }) =>
 export const test = (o: Parsed<"test">) =>
   Effect.gen(function* () {
     const request = yield* readRequest(o.request)
-    const d = yield* runFw("firewall test", o, { zone: o.zone }, withZone(o.zone, (z) => Fw.testRequest(z, request)))
+    const [d, rules] = yield* runFw(
+      "firewall test",
+      o,
+      { zone: o.zone },
+      withZone(o.zone, (z) => Effect.all([Fw.testRequest(z, request), Fw.allRules(z)]))
+    )
     if (o.json) return printJson(d)
-    printDecision(o.zone, d)
+    printDecision(o.zone, d, orderRules(rules as ReadonlyArray<Rule & { action: FirewallAction }>))
   })
