@@ -11,7 +11,7 @@ import type { ClientConfig } from "../../../api/client.js"
 import * as fs from "node:fs"
 import { DuplicateFilter, InvalidExpression, type V4Error } from "../../../domain/errors.js"
 import { isDeletedFilter, type Filter, type FirewallAction, type FirewallDecision, type Rule } from "../../../domain/firewall.js"
-import { checkRule, priorityFromText, productsFromText, type RuleInput, type RuleProblem } from "../../../firewall/rule-input.js"
+import { checkRule, priorityFromText, productsFromText, type RuleProblem } from "../../../firewall/rule-input.js"
 import { orderRules } from "../../../rules/index.js"
 import * as Fw from "../../../services/firewall.js"
 import { resolveZone } from "../../../services/zones.js"
@@ -19,6 +19,7 @@ import { renderDiagnostics } from "../../diagnostics.js"
 import { note, printJson, printLine, printTable } from "../../output.js"
 import { confirm } from "../../prompt.js"
 import { CliFailure, positional, run, usage, type TargetFlags } from "../../run.js"
+import { hintFor, shellQuote, type Context } from "./hints.js"
 import type { Parsed } from "./index.js"
 
 const opt = <A>(o: Option.Option<A>) => Option.getOrUndefined(o)
@@ -26,43 +27,6 @@ const opt = <A>(o: Option.Option<A>) => Option.getOrUndefined(o)
 const stderrColor = () => process.stderr.isTTY === true && !process.env.NO_COLOR
 
 const short = (s: string, n = 60) => (s.length > n ? `${s.slice(0, n - 1)}…` : s)
-
-interface Context {
-  readonly zone: string
-  readonly expression?: string | undefined
-  readonly action?: string | undefined
-  /** The rule being created: the hints repeat it whole, so following one does not fail again the same way. */
-  readonly rule?: RuleInput | undefined
-}
-
-const shellQuote = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replaceAll("'", "'\\''")}'`)
-
-/** The command that creates the same rule on an existing filter. */
-const reuseCommand = (c: Context, filterId: string) => {
-  const r = c.rule
-  const parts = ["edgectl firewall rules create --zone", shellQuote(c.zone), "--filter-id", filterId, "--action", r?.action ?? c.action ?? "<action>"]
-  if (r?.products !== undefined) parts.push("--products", r.products.join(","))
-  if (r?.priority !== undefined) parts.push("--priority", r.priority === null ? "none" : String(r.priority))
-  if (r?.description !== undefined) parts.push("--description", shellQuote(r.description))
-  if (r?.paused === true) parts.push("--paused")
-  return parts.join(" ")
-}
-
-const filterIdOf = (e: V4Error): string | undefined =>
-  e._tag === "QuotaExceeded" && e.filterId !== undefined ? e.filterId : ((e.meta as { filter_id?: unknown } | undefined)?.filter_id as string | undefined)
-
-const hintFor = (c: Context) => (e: V4Error): string | undefined => {
-  const left = filterIdOf(e)
-  const deleteIt = (id: string) => `edgectl firewall filters delete ${id} --zone ${shellQuote(c.zone)} --yes`
-  if (left !== undefined && e._tag === "QuotaExceeded") {
-    return `once a rule is deleted (edgectl firewall rules list --zone ${shellQuote(c.zone)}), reuse it: ${reuseCommand(c, left)}; or delete it: ${deleteIt(left)}`
-  }
-  if (left !== undefined) return `reuse it: ${reuseCommand(c, left)}; or delete it: ${deleteIt(left)}`
-  if (e._tag === "DuplicateFilter") return `reuse it: ${reuseCommand(c, e.existingId)}`
-  if (e._tag === "QuotaExceeded") return `delete rules you no longer need (edgectl firewall rules list --zone ${c.zone})`
-  if (e._tag === "InvalidExpression") return "check an expression offline with `edgectl rules check '<expression>'`"
-  return undefined
-}
 
 /** Prints an invalid expression's diagnostics with carets, and makes its message one line. */
 const explain = (c: Context) => <E extends V4Error | CliFailure>(e: E): E | InvalidExpression | DuplicateFilter => {
