@@ -52,7 +52,8 @@ describe.each([
 
     await newRule(t, "pty rule")
     await t.waitFor("✓ Created #1 pty rule (block) with a new filter")
-    const table = await t.waitFor(/EXPRESSION/)
+    await t.waitFor(/EXPRESSION/)
+    const table = await t.settle()
     // The expression keeps its column at 80x24; no rule is named by its 32-hex id.
     expect(table).toMatch(/› 1\s+(5\s+)?block\s+pty rule\s+http\.request\.uri\.p/)
     expect(table).toContain("#1 pty rule · block · priority 5")
@@ -105,15 +106,15 @@ describe.each([
     await t.waitFor("1250")
     t.write("3")
     await t.waitFor("allow office logins")
-    const table = t.screen()
+    // Read once the frame is whole (a slow machine draws it in several writes).
+    const table = await t.settle()
     expect(table).toMatch(/#\s+(PRIORITY\s+)?ACTION\s+(PAUSED\s+)?DESCRIPTION\s+EXPRESSION/)
     expect(table).toMatch(/› 1\s+(1\s+)?allow\s+allow off[^│]*\s+ip\.src in \{203/)
     t.write("jj")
     await t.waitFor("#3 block bad bots · block · priority 10")
     t.write(PtyKeys.enter)
-    const detail = await t.waitFor("Rule #3 block bad bots")
     // The whole expression, wrapped inside the pane.
-    expect(detail.replace(/[│\s]+/g, " ")).toContain('http.user_agent contains "BadBot" or http.user_agent contains "sqlmap"')
+    await t.waitFor((s) => s.includes("Rule #3 block bad bots") && s.replace(/[│\s]+/g, " ").includes('http.user_agent contains "BadBot" or http.user_agent contains "sqlmap"'))
     t.write(PtyKeys.escape)
     await t.waitFor((s) => s.includes("EXPRESSION") && !s.includes("Rule #3"))
     t.write(PtyKeys.escape)
