@@ -5,12 +5,13 @@
  * (exit 2), refused deletes off a terminal, and `firewall test` naming the deciding rule.
  */
 import Database from "better-sqlite3"
+import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { beforeAll, describe, expect, it } from "vitest"
 import { insertRules } from "../src/store/firewall-repo.js"
 import { hexId } from "../src/store/world.js"
-import { edgectl, json, tempDir } from "./helpers-cli.js"
+import { bin, edgectl, json, tempDir } from "./helpers-cli.js"
 
 interface Filter { id: string; paused: boolean; expression: string; description?: string }
 interface Rule { id: string; paused: boolean; action: string; priority: number | null; description?: string; products?: Array<string>; filter: Filter | { id: string; deleted: true } }
@@ -82,7 +83,39 @@ describe("edgectl firewall rules", () => {
   it("a duplicate expression says which filter exists and how to reuse it", () => {
     const r = fw(["rules", "create", "--zone", "acme.io", "--expression", 'http.request.uri.path eq "/two"', "--action", "block"])
     expect(r.status).toBe(1)
-    expect(r.stderr).toMatch(/\[code 10102\]\nhint: reuse it: edgectl firewall rules create --zone acme.io --filter-id [0-9a-f]{32} --action block/)
+    expect(r.stderr).toMatch(/^error: firewall rules create: filter [0-9a-f]{32} already has this expression \(config duplicates an already existing config\) \[code 10102\]\nhint: reuse it: edgectl firewall rules create --zone acme.io --filter-id [0-9a-f]{32} --action block\n$/)
+  })
+
+  it("checks the whole rule before creating its filter: a refused rule creates nothing (exit 2, one error line)", async () => {
+    const filters = () => json<Array<Filter>>(fw(["filters", "list", "--zone", "acme.de", "--json"])).length
+    const before = filters()
+    const cases: Array<[ReadonlyArray<string>, string]> = [
+      [["--action", "bypass"], "--products is required with action bypass: one or more of zoneLockdown, uaBlock, bic, hot, securityLevel, rateLimit, waf"],
+      [["--action", "bypass", "--products", "waf,wafff"], '--products must contain only zoneLockdown, uaBlock, bic, hot, securityLevel, rateLimit, waf, got string "wafff"'],
+      [["--action", "block", "--products", "waf"], "--products is only allowed with action bypass (the action is block)"],
+      [["--action", "block", "--priority", "-1"], '--priority must be an integer between 0 and 2147483647 or none, got "-1"'],
+      [["--action", "block", "--priority", "2147483648"], '--priority must be an integer between 0 and 2147483647 or none, got "2147483648"'],
+      [["--action", "log", "--description", "d".repeat(501)], "--description must be at most 500 characters, got 501"]
+    ]
+    for (const combined of [[], ["--combined"]]) {
+      for (const [args, message] of cases) {
+        const r = fw(["rules", "create", "--zone", "acme.de", "--expression", 'http.request.uri.path eq "/refused"', ...args, ...combined])
+        expect([r.status, r.stdout, r.stderr], args.join(" ")).toEqual([2, "", `error: firewall rules create: ${message}\n`])
+      }
+    }
+    expect(filters()).toBe(before)
+  })
+
+  it("a duplicate's hint repeats the whole rule, so following it creates the rule", () => {
+    const expression = 'http.request.uri.path eq "/bypass-again"'
+    fw(["filters", "create", "--zone", "acme.de", "--expression", expression])
+    const r = fw(["rules", "create", "--zone", "acme.de", "--expression", expression, "--action", "bypass", "--products", "waf,bic", "--priority", "7", "--description", "Bob's uploads"])
+    expect(r.status).toBe(1)
+    const hint = /^hint: reuse it: (edgectl firewall rules create .*)$/m.exec(r.stderr)?.[1]
+    expect(hint).toMatch(/--filter-id [0-9a-f]{32} --action bypass --products waf,bic --priority 7 --description 'Bob'\\''s uploads'$/)
+    const again = spawnSync("sh", ["-c", `${JSON.stringify(process.execPath)} ${JSON.stringify(bin)} ${hint!.replace(/^edgectl /, "")} --json`], { cwd, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } })
+    expect(again.status, again.stderr).toBe(0)
+    expect(JSON.parse(again.stdout)).toMatchObject({ action: "bypass", products: ["waf", "bic"], priority: 7, description: "Bob's uploads", filter: { expression } })
   })
 
   it("updates: pause, resume, priority none, action; a filter is never changed through a rule", () => {
@@ -104,13 +137,26 @@ describe("edgectl firewall rules", () => {
     expect(json<Filter>(fw(["filters", "get", r.filter.id, "--zone", "acme.io", "--json"])).id).toBe(r.filter.id)
   })
 
+  it("after a delete, suggests deleting the filter only when no other rule uses it", () => {
+    const f = json<Filter>(fw(["filters", "create", "--zone", "acme.io", "--expression", 'http.request.uri.path eq "/shared"', "--json"]))
+    const a = json<Rule>(fw(["rules", "create", "--zone", "acme.io", "--filter-id", f.id, "--action", "block", "--json"]))
+    const b = json<Rule>(fw(["rules", "create", "--zone", "acme.io", "--filter-id", f.id, "--action", "log", "--json"]))
+    const first = fw(["rules", "delete", a.id, "--zone", "acme.io", "--yes"])
+    expect(first.stdout.trim()).toBe(`Deleted rule ${a.id}. Its filter ${f.id} stays: 1 other rule uses it.`)
+    expect(first.stdout).not.toContain("filters delete")
+    const last = fw(["rules", "delete", b.id, "--zone", "acme.io", "--yes"])
+    expect(last.stdout.trim()).toBe(
+      `Deleted rule ${b.id}. Its filter ${f.id} stays, used by no rule: reuse it with --filter-id ${f.id}, or delete it with: edgectl firewall filters delete ${f.id} --zone acme.io --yes`
+    )
+  })
+
   it("--delete-filter-if-unused deletes the filter with its last rule, and says so", () => {
     const f = json<Filter>(fw(["filters", "create", "--zone", "acme.io", "--expression", 'http.request.uri.path eq "/two-rules"', "--json"]))
     const a = json<Rule>(fw(["rules", "create", "--zone", "acme.io", "--filter-id", f.id, "--action", "block", "--json"]))
     const b = json<Rule>(fw(["rules", "create", "--zone", "acme.io", "--filter-id", f.id, "--action", "log", "--json"]))
     const first = fw(["rules", "delete", a.id, "--zone", "acme.io", "--yes", "--delete-filter-if-unused"])
     expect(first.status).toBe(0)
-    expect(first.stdout.trim()).toBe(`Deleted rule ${a.id}. Its filter ${f.id} stays: another rule uses it.`)
+    expect(first.stdout.trim()).toBe(`Deleted rule ${a.id}. Its filter ${f.id} stays: 1 other rule uses it.`)
     const last = fw(["rules", "delete", b.id, "--zone", "acme.io", "--yes", "--delete-filter-if-unused"])
     expect(last.stdout.trim()).toBe(`Deleted rule ${b.id} and its filter ${f.id} (no other rule used it).`)
     expect(fw(["filters", "get", f.id, "--zone", "acme.io"]).status).toBe(1)
@@ -128,16 +174,24 @@ describe("edgectl firewall rules", () => {
     const db = new Database(path.join(cwd, ".edgectl", "state", "platform.sqlite"))
     insertRules(db, hexId("zone", "initech-dev.com"), Array.from({ length: 20 }, () => ({ filter_id: f.id, action: "log" })), "2024-07-01T00:00:00.000000Z")
     db.close()
-    const r = fw(["rules", "create", "--zone", "initech-dev.com", "--expression", 'http.request.uri.path eq "/late"', "--action", "block"])
+    const r = fw(["rules", "create", "--zone", "initech-dev.com", "--expression", 'http.request.uri.path eq "/late"', "--action", "bypass", "--products", "waf", "--priority", "3"])
     expect(r.status).toBe(1)
     const id = /filter ([0-9a-f]{32}) was created, the rule was not/.exec(r.stderr)?.[1]
     expect(id).toBeDefined()
-    expect(r.stderr).toContain("[code 10200]")
-    expect(r.stderr).toContain(`hint: reuse it: edgectl firewall rules create --zone initech-dev.com --filter-id ${id} --action block; or remove it: edgectl firewall filters delete ${id} --zone initech-dev.com --yes`)
+    // One account of what exists: the filter of step 1, and no rule.
+    expect(r.stderr).toBe(
+      `error: firewall rules create: filter ${id} was created, the rule was not: firewall rule quota exceeded: the pro plan allows 20 rules per zone, the zone has 20 and the request adds 1 [code 10200]\n` +
+        `hint: once a rule is deleted (edgectl firewall rules list --zone initech-dev.com), reuse it: edgectl firewall rules create --zone initech-dev.com --filter-id ${id} --action bypass --products waf --priority 3; or delete it: edgectl firewall filters delete ${id} --zone initech-dev.com --yes\n`
+    )
     const combined = fw(["rules", "create", "--zone", "initech-dev.com", "--expression", 'http.request.uri.path eq "/later"', "--action", "block", "--combined"])
     expect(combined.status).toBe(1)
-    expect(combined.stderr).toMatch(/filter [0-9a-f]{32} was created without its rule/)
-    expect(combined.stderr).toContain("hint: reuse it:")
+    const left = /filter ([0-9a-f]{32}) was created without its rule/.exec(combined.stderr)?.[1]
+    expect(left).toBeDefined()
+    expect(combined.stderr).not.toContain("no filter was created")
+    expect(combined.stderr).toContain(`reuse it: edgectl firewall rules create --zone initech-dev.com --filter-id ${left} --action block; or delete it: edgectl firewall filters delete ${left} --zone initech-dev.com --yes\n`)
+    // The hints' commands do what they say: deleting the filter works, and then nothing is left.
+    expect(fw(["filters", "delete", left!, "--zone", "initech-dev.com", "--yes"]).status).toBe(0)
+    expect(fw(["filters", "list", "--zone", "initech-dev.com", "--expression", "/later"]).stdout).toContain("No filters")
   }, 60_000)
 })
 
@@ -173,6 +227,18 @@ describe("edgectl firewall test", () => {
     expect(logged.action).toBeNull()
     expect(logged.logged.map((r) => r.description)).toEqual(["log api writes"])
     expect(fw(["test", "--zone", "acme.com", "--request", api]).stdout).toMatch(/^No rule decides this request to zone acme.com: it goes through[^\n]*\n[\s\S]*logged by:\s+[0-9a-f]{32} \(log api writes\)/)
+  })
+
+  it("numbers the deciding rule as `rules list` does, paused rules included", () => {
+    const own = tempDir("edgectl-fw-test-")
+    const run = (args: ReadonlyArray<string>) => edgectl(["firewall", ...args], { cwd: own })
+    const office = json<Array<Rule>>(run(["rules", "list", "--zone", "acme.com", "--json"])).find((r) => r.description === "allow office logins")!
+    expect(run(["rules", "update", office.id, "--zone", "acme.com", "--pause"]).status).toBe(0)
+    const file = path.join(own, "bot.json")
+    fs.writeFileSync(file, JSON.stringify({ "http.user_agent": "BadBot/2" }))
+    const r = run(["test", "--zone", "acme.com", "--request", file])
+    expect(r.stdout).toMatch(/^BLOCK: rule [0-9a-f]{32} \(block bad bots\) decides this request to zone acme.com \(#3 in `rules list`, the 2nd active rule evaluated\)\./)
+    expect(run(["rules", "list", "--zone", "acme.com"]).stdout.split("\n")[3]).toMatch(/^3\s+10\s+block\s/)
   })
 
   it("refuses a request that is not JSON or has an unknown field", () => {

@@ -297,7 +297,7 @@ describe("the rule quota (the spec's third row)", () => {
     const before = await count(F)
     const e = failed(await post(R, [{ filter: { id: f.id }, action: "log" }]), 400, 10200)
     expect(e.meta.filter_id).toBeUndefined()
-    expect(e.message).toContain("no filter was created")
+    expect(e.message).toBe("firewall rule quota exceeded: the pro plan allows 20 rules per zone, the zone has 20 and the request adds 1")
     expect(await count(F)).toBe(before)
   })
 })

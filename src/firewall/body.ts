@@ -218,6 +218,17 @@ const ruleFields = (r: Reader, o: Record<string, unknown>): RuleFields | undefin
 }
 
 /**
+ * The rule fields alone (action, products, priority, paused, description, ref), checked as the
+ * rules endpoints check them: the CLI and the TUI check a rule with this before creating its
+ * filter, so a refusal of the rule never leaves a filter behind.
+ */
+export const readRuleFields = (o: Record<string, unknown>): Read<RuleFields> => {
+  const r = new Reader(undefined)
+  const v = ruleFields(r, o)
+  return v !== undefined && r.problems.length === 0 ? { ok: true, value: v } : { ok: false, problems: r.problems }
+}
+
+/**
  * POST /firewall/rules: each element names an existing filter (`filter: {id}`) or carries a new one
  * (`filter: {expression, ...}`, the combined call). One object is read as an array of one.
  */

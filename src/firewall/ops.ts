@@ -190,13 +190,15 @@ export const createRules = (s: Scope, body: unknown): Outcome<Array<Rule>> => {
     )
     if (count + items.length > quota.rules) {
       const orphans = filterIds.filter((_, i) => items[i]!.filter.kind === "new")
+      // Only what this request created is named: a client that made a filter in an earlier call
+      // (the two-step flow) says so itself, and "no filter was created" would contradict it.
       const left =
         orphans.length === 0
-          ? "no filter was created"
-          : `filter${orphans.length > 1 ? "s" : ""} ${orphans.join(", ")} ${orphans.length > 1 ? "were" : "was"} created without ${orphans.length > 1 ? "their rules" : "its rule"}: reference ${orphans.length > 1 ? "them" : "it"} with filter.id once there is room, or delete ${orphans.length > 1 ? "them" : "it"}`
+          ? ""
+          : `; filter${orphans.length > 1 ? "s" : ""} ${orphans.join(", ")} ${orphans.length > 1 ? "were" : "was"} created without ${orphans.length > 1 ? "their rules" : "its rule"}: reference ${orphans.length > 1 ? "them" : "it"} with filter.id once there is room, or delete ${orphans.length > 1 ? "them" : "it"}`
       return refuse(
         new QuotaExceeded({
-          message: `firewall rule quota exceeded: the ${quota.plan} plan allows ${quota.rules} rules per zone, the zone has ${count} and the request adds ${items.length}; ${left}`,
+          message: `firewall rule quota exceeded: the ${quota.plan} plan allows ${quota.rules} rules per zone, the zone has ${count} and the request adds ${items.length}${left}`,
           ...(orphans.length > 0 ? { filterId: orphans[0]! } : {}),
           meta: { quota: quota.rules, plan: quota.plan, rules: count, ...(orphans.length > 0 ? { filter_ids: orphans } : {}) }
         })

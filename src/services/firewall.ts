@@ -12,6 +12,7 @@ import { call, paginate, type ClientConfig } from "../api/client.js"
 import { FirewallEndpoints as E } from "../api/contract-firewall.js"
 import { InvalidInput, QuotaExceeded, V4ErrorClasses, type V4Error } from "../domain/errors.js"
 import { isDeletedFilter, type Filter, type FirewallAction, type FirewallDecision, type Rule } from "../domain/firewall.js"
+import { problemsMessage, readRuleFields } from "../firewall/body.js"
 import { toWireDiagnostic } from "../firewall/expression.js"
 import { firewall, validateRequest, type FirewallRule, type Request } from "../rules/index.js"
 
@@ -103,13 +104,18 @@ const withFilterLeft = (e: V4Error, filter: Filter): V4Error => {
  * The recommended two-step flow: create the filter, then the rule referencing it. When the second
  * step fails the error says that the filter exists (`meta.filter_id`, or `filterId` on a quota).
  */
-export const createRuleTwoStep = (zoneId: string, filter: FilterInput, r: RuleInput): Effect.Effect<{ rule: Rule; filter: Filter }, V4Error, Env> =>
-  Effect.flatMap(createFilter(zoneId, filter), (f) =>
+export const createRuleTwoStep = (zoneId: string, filter: FilterInput, r: RuleInput): Effect.Effect<{ rule: Rule; filter: Filter }, V4Error, Env> => {
+  // The rule is checked as the platform checks it before the filter exists: a rule refused for its
+  // own fields would otherwise leave the filter behind.
+  const read = readRuleFields(ruleBody(r))
+  if (!read.ok) return Effect.fail(new InvalidInput({ message: problemsMessage(read.problems), meta: { problems: read.problems } }))
+  return Effect.flatMap(createFilter(zoneId, filter), (f) =>
     createRuleOnFilter(zoneId, f.id, r).pipe(
       Effect.map((rule) => ({ rule, filter: f })),
       Effect.mapError((e) => withFilterLeft(e, f))
     )
   )
+}
 
 export type RuleChanges = { readonly [K in keyof RuleInput]?: RuleInput[K] | undefined } & {
   /** Points the rule at another existing filter. */

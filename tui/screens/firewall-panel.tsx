@@ -1,16 +1,16 @@
 /**
- * A zone's firewall rules (the zone's Firewall tab): the rules in evaluation order with action,
- * paused state and expression; a new rule typed with live diagnostics from the rules checker under
- * the expression (the recommended two-step create); pause/resume; delete (destructive dialog);
- * testing a request typed as JSON. The panel only calls the firewall service.
+ * A zone's firewall rules (the zone's Firewall tab, and the Firewall screen): the rules in
+ * evaluation order, named by their place (#n) and description; enter shows one rule whole (its
+ * whole expression, its filter and the rules sharing it); n creates, e edits priority and
+ * description, p pauses or resumes, d deletes (and offers the filter), t tests a request typed as
+ * JSON. The panel only calls the firewall service; the dialogs are in ./firewall-flows.tsx.
  */
 import * as Effect from "effect/Effect"
 import { Box, Text } from "ink"
 import { useState } from "react"
-import { BypassProducts, FirewallActions, isDeletedFilter, type FirewallAction, type FirewallDecision, type Rule } from "../../src/domain/firewall.js"
-import { check, orderRules, validateRequest, type Plan } from "../../src/rules/index.js"
-import { allRules, createRuleTwoStep, deleteRule, setRulePaused, testRequest } from "../../src/services/firewall.js"
-import { cells, flexWidth } from "../components/columns.js"
+import { isDeletedFilter, type FirewallAction, type Rule } from "../../src/domain/firewall.js"
+import { orderRules, validateRequest, type Plan } from "../../src/rules/index.js"
+import { allRules, setRulePaused, testRequest } from "../../src/services/firewall.js"
 import { ConfirmDialog } from "../components/confirm-dialog.js"
 import { List, useListCursor } from "../components/list.js"
 import { Empty, ErrorView, Loading } from "../components/states.js"
@@ -20,24 +20,19 @@ import { useActions } from "../actions.js"
 import { useNotify } from "../notices.js"
 import { useEffectQuery } from "../runtime.js"
 import { usePaneSize } from "../terminal.js"
+import { CreateRuleFlow, DeleteRuleFlow, EditRuleFlow, type CreateStep } from "./firewall-flows.js"
+import { decisionText, expressionOf, otherUsers, priorityText, ruleName, ruleNumber, ruleSummary, ruleTable } from "./firewall-table.js"
+
+export { liveDiagnostic } from "./firewall-table.js"
 
 type Dialog =
-  | { readonly kind: "expression" }
-  | { readonly kind: "action"; readonly expression: string }
-  | { readonly kind: "products"; readonly expression: string }
+  | { readonly kind: "create"; readonly start?: CreateStep }
+  | { readonly kind: "edit"; readonly rule: Rule }
   | { readonly kind: "pause"; readonly rule: Rule }
-  | { readonly kind: "delete"; readonly rule: Rule }
+  | { readonly kind: "delete"; readonly rule: Rule; readonly deleted?: { readonly name: string } }
   | { readonly kind: "request" }
 
 const Plans: ReadonlyArray<string> = ["free", "pro", "business", "enterprise"]
-
-/** The checker's first error for what is typed so far (shown live under the field), or undefined. */
-export const liveDiagnostic = (text: string, plan?: Plan): string | undefined => {
-  if (text.trim() === "") return "type a filter expression, e.g. http.request.uri.path contains \"/admin\""
-  const e = check(text, plan !== undefined ? { plan } : {}).diagnostics.find((d) => d.severity === "error")
-  if (e === undefined) return undefined
-  return `error[${e.code}] at ${e.range.start + 1}: ${e.message}${e.hint !== undefined ? ` · ${e.hint}` : ""}`
-}
 
 const requestProblem = (text: string): string | undefined => {
   let value: unknown
@@ -50,15 +45,36 @@ const requestProblem = (text: string): string | undefined => {
   return p === undefined ? undefined : `${p.field || "request"}: ${p.message}`
 }
 
-const expressionOf = (r: Rule) => (isDeletedFilter(r.filter) ? `(filter ${r.filter.id} was deleted)` : r.filter.expression)
-
-const decisionText = (d: FirewallDecision) =>
-  d.rule === null
-    ? `no rule decides: the request goes through (${d.evaluated} evaluated${d.logged.length > 0 ? `, logged by ${d.logged.length}` : ""})`
-    : `${d.action!.toUpperCase()} by ${d.rule.description ?? d.rule.id} (rule ${d.evaluated} in order${d.logged.length > 0 ? `, logged by ${d.logged.length}` : ""}${d.bypassed.length > 0 ? `, bypassed ${d.bypassed.flatMap((b) => b.products).join(", ")}` : ""})`
-
-/** Lines besides the rows: title, header, detail 2, test, working. */
+/** Lines besides the rows: title, header, summary 2, test, working. */
 const Chrome = 6
+
+/** One rule whole: what the table cuts (the expression), its filter and who else uses it. */
+function RuleDetail({ rules, rule, height }: { rules: ReadonlyArray<Rule>; rule: Rule; height: number }) {
+  const others = otherUsers(rules, rule.filter.id, rule.id)
+  const fields: Array<readonly [string, string]> = [
+    ["action", `${rule.action}${rule.products ? ` (skips ${rule.products.join(", ")})` : ""}`],
+    ["priority", rule.priority === null ? "none (runs after every rule with a priority)" : priorityText(rule)],
+    ["paused", rule.paused ? "yes" : "no"],
+    ["filter", `${rule.filter.id}${isDeletedFilter(rule.filter) ? " (deleted)" : rule.filter.paused ? " (paused)" : ""}`],
+    ["shared", others.length > 0 ? `also used by ${others.map((o) => ruleName(rules, o)).join(", ")}` : "no other rule uses this filter"],
+    ["rule id", rule.id]
+  ]
+  return (
+    <Box flexDirection="column" height={height} overflow="hidden" borderStyle="round" borderColor="cyan" paddingX={1}>
+      <Text bold wrap="truncate-end">
+        Rule {ruleName(rules, rule)}
+      </Text>
+      {fields.map(([k, v]) => (
+        <Text key={k} wrap="truncate-end">
+          <Text dimColor>{k.padEnd(9)}</Text>
+          {v}
+        </Text>
+      ))}
+      <Text dimColor>expression</Text>
+      <Text wrap="wrap">{isDeletedFilter(rule.filter) ? expressionOf(rule) : rule.filter.expression}</Text>
+    </Box>
+  )
+}
 
 export interface FirewallPanelProps {
   readonly zone: { readonly id: string; readonly name: string; readonly plan?: { readonly legacy_id?: string | undefined } | undefined }
@@ -75,23 +91,26 @@ export function FirewallPanel({ zone, active, height, priority = KeyLayer.tab }:
   const rows = Math.max(2, height - Chrome)
   const cursor = useListCursor(rules.length, rows, [zone.id])
   const current = rules[cursor.index]
-  const [dialog, setDialog] = useState<Dialog | undefined>(undefined)
+  // A dialog belongs to the zone it was opened on (a `:` jump can change the zone under an open
+  // one, or while its action runs): it never shows on, or acts for, another zone.
+  const [opened, setOpened] = useState<{ readonly zoneId: string; readonly dialog: Dialog } | undefined>(undefined)
+  const dialog = opened?.zoneId === zone.id ? opened.dialog : undefined
+  const setDialog = (d: Dialog | undefined) => setOpened(d === undefined ? undefined : { zoneId: zone.id, dialog: d })
+  // Per zone, like the test answer: the detail view of one zone's rule never opens on another's.
+  const [detailOf, setDetailOf] = useState<string | undefined>(undefined)
+  const detail = detailOf === zone.id
+  const setDetail = (on: boolean) => setDetailOf(on ? zone.id : undefined)
   const notify = useNotify()
   const { run, busy } = useActions()
-  const [tested, setTested] = useState<string | undefined>(undefined)
-
-
-  const create = (expression: string, action: FirewallAction, products?: ReadonlyArray<string>) => {
-    setDialog(undefined)
-    run(
-      createRuleTwoStep(zone.id, { expression }, { action, ...(products ? { products } : {}) }),
-      (r) => {
-        notify.done(`Created filter ${r.filter.id} and rule ${r.rule.id} (${action})`)
-        refresh()
-      },
-      "create the rule"
-    )
+  // Kept with the zone it was run on: another zone's answer is never shown.
+  const [tested, setTested] = useState<{ readonly zoneId: string; readonly text: string } | undefined>(undefined)
+  const close = () => setDialog(undefined)
+  // A change to the rules makes the last test's answer stale: it goes.
+  const changed = () => {
+    setTested(undefined)
+    refresh()
   }
+  const flow = { zone, rules, run, notify, refresh: changed, onClose: close }
 
   useKeys(
     (press) => {
@@ -101,8 +120,22 @@ export function FirewallPanel({ zone, active, height, priority = KeyLayer.tab }:
         return true
       }
       switch (press.name) {
+        case "enter":
+          if (current === undefined) return false
+          setDetail(!detail)
+          return true
+        case "escape":
+        case "backspace":
+          // The detail view goes back to the table; from the table, the screen or tab goes back.
+          if (!detail) return false
+          setDetail(false)
+          return true
         case "n":
-          setDialog({ kind: "expression" })
+          setDialog({ kind: "create" })
+          return true
+        case "e":
+          if (current === undefined || busy) return needRule()
+          setDialog({ kind: "edit", rule: current })
           return true
         case "p":
           if (current === undefined || busy) return needRule()
@@ -127,101 +160,52 @@ export function FirewallPanel({ zone, active, height, priority = KeyLayer.tab }:
       priority,
       active: active && dialog === undefined,
       hints: [
+        ...(current !== undefined ? [{ keys: "enter", label: detail ? "table" : "details" }] : []),
+        ...(detail ? [{ keys: "esc", label: "table" }] : []),
+        { keys: "n", label: "new" },
+        ...(current !== undefined
+          ? [{ keys: "e", label: "edit" }, { keys: "d", label: "delete" }, { keys: "p", label: current.paused ? "resume" : "pause" }]
+          : []),
+        { keys: "t", label: "test" },
         { keys: "↑↓", label: "rules" },
-        { keys: "n", label: "new rule" },
-        ...(current !== undefined ? [{ keys: "p", label: current.paused ? "resume" : "pause" }, { keys: "d", label: "delete" }] : []),
-        { keys: "t", label: "test request" },
         { keys: "r", label: "refresh" }
       ]
     }
   )
 
   const columns = usePaneSize().columns
-  const expr = flexWidth(columns, [3, 8, 17, 6, 24])
-  const header = cells([["#", 3], ["PRIORITY", 8], ["ACTION", 17], ["PAUSED", 6], ["DESCRIPTION", 24], ["EXPRESSION", expr]])
-  const row = (r: Rule) =>
-    cells([
-      [String(rules.indexOf(r) + 1), 3],
-      [r.priority === null ? "none" : String(r.priority), 8],
-      [r.action, 17],
-      [r.paused ? "paused" : "", 6],
-      [r.description ?? "", 24],
-      [expressionOf(r), expr]
-    ])
+  const table = ruleTable(columns)
 
   const dialogView = () => {
     if (dialog === undefined || !active) return null
     switch (dialog.kind) {
-      case "expression":
+      case "create":
+        return <CreateRuleFlow key={JSON.stringify(dialog.start ?? null)} {...flow} plan={plan} start={dialog.start} onReopen={(start) => setDialog({ kind: "create", start })} />
+      case "edit":
+        return <EditRuleFlow {...flow} rule={dialog.rule} />
+      case "delete":
         return (
-          <TextPrompt
-            key="expression"
-            title={`New firewall rule on zone ${zone.name}: its filter expression`}
-            help="checked as you type; a new filter is created, then the rule"
-            check={(t) => liveDiagnostic(t, plan)}
-            submitLabel="choose the action"
-            onSubmit={(expression) => setDialog({ kind: "action", expression })}
-            onCancel={() => setDialog(undefined)}
-          />
-        )
-      case "action":
-        return (
-          <TextPrompt
-            key="action"
-            title="Action"
-            help={FirewallActions.join(", ")}
-            check={(t) => ((FirewallActions as ReadonlyArray<string>).includes(t.trim()) ? undefined : `one of ${FirewallActions.join(", ")}`)}
-            submitLabel="create"
-            onSubmit={(a) =>
-              a.trim() === "bypass" ? setDialog({ kind: "products", expression: dialog.expression }) : create(dialog.expression, a.trim() as FirewallAction)
-            }
-            onCancel={() => setDialog(undefined)}
-          />
-        )
-      case "products":
-        return (
-          <TextPrompt
-            key="products"
-            title="What bypass skips (comma-separated)"
-            help={BypassProducts.join(", ")}
-            check={(t) => {
-              const ps = t.split(",").map((s) => s.trim()).filter((s) => s !== "")
-              const bad = ps.find((p) => !(BypassProducts as ReadonlyArray<string>).includes(p))
-              return ps.length === 0 ? "at least one product" : bad !== undefined ? `unknown product ${bad}` : undefined
-            }}
-            submitLabel="create"
-            onSubmit={(t) => create(dialog.expression, "bypass", t.split(",").map((s) => s.trim()).filter((s) => s !== ""))}
-            onCancel={() => setDialog(undefined)}
+          <DeleteRuleFlow
+            key={String(dialog.deleted !== undefined)}
+            {...flow}
+            rule={dialog.rule}
+            deleted={dialog.deleted}
+            onReopen={(deleted) => setDialog({ kind: "delete", rule: dialog.rule, deleted })}
           />
         )
       case "pause": {
         const r = dialog.rule
+        const name = ruleName(rules, r)
         return (
           <ConfirmDialog
-            title={`${r.paused ? "Resume" : "Pause"} rule ${r.description ?? r.id}?`}
+            title={`${r.paused ? "Resume" : "Pause"} rule ${name}?`}
             lines={[r.paused ? `It will ${r.action} matching requests again.` : "It stops running until resumed (p)."]}
             confirmLabel={r.paused ? "resume" : "pause"}
             onConfirm={() => {
-              setDialog(undefined)
-              run(setRulePaused(zone.id, r.id, !r.paused), (u) => (notify.done(`${u.paused ? "Paused" : "Resumed"} rule ${u.description ?? u.id}`), refresh()), "pause the rule")
+              close()
+              run(setRulePaused(zone.id, r.id, !r.paused), (u) => (notify.done(`${u.paused ? "Paused" : "Resumed"} rule ${name}`), changed()), "pause the rule")
             }}
-            onCancel={() => setDialog(undefined)}
-          />
-        )
-      }
-      case "delete": {
-        const r = dialog.rule
-        return (
-          <ConfirmDialog
-            title={`Delete rule ${r.description ?? r.id}?`}
-            lines={[`${r.action}: ${expressionOf(r)}`, `Its filter ${r.filter.id} stays (other rules may use it).`]}
-            confirmLabel="delete"
-            destructive
-            onConfirm={() => {
-              setDialog(undefined)
-              run(deleteRule(zone.id, r.id), () => (notify.done(`Deleted rule ${r.description ?? r.id}; its filter stays`), refresh()), "delete the rule")
-            }}
-            onCancel={() => setDialog(undefined)}
+            onCancel={close}
           />
         )
       }
@@ -234,36 +218,42 @@ export function FirewallPanel({ zone, active, height, priority = KeyLayer.tab }:
             check={requestProblem}
             submitLabel="test"
             onSubmit={(t) => {
-              setDialog(undefined)
-              run(testRequest(zone.id, JSON.parse(t)), (d) => (setTested(decisionText(d)), notify.clear()), "test the request")
+              close()
+              run(testRequest(zone.id, JSON.parse(t)), (d) => (setTested({ zoneId: zone.id, text: decisionText(rules, d) }), notify.clear()), "test the request")
             }}
-            onCancel={() => setDialog(undefined)}
+            onCancel={close}
           />
         )
     }
   }
 
   const open = dialogView()
+  const test = tested?.zoneId === zone.id ? tested.text : undefined
   return (
     <Box flexDirection="column" height={height} overflow="hidden">
-      <Text bold>
-        Firewall rules of {zone.name} <Text dimColor>(evaluation order: priority, then action)</Text>
+      <Text bold wrap="truncate-end">
+        Firewall rules of {zone.name} <Text dimColor>· in evaluation order (priority, then action)</Text>
       </Text>
       {query._tag === "Loading" ? <Loading what="firewall rules" /> : null}
       {query._tag === "Failure" ? <ErrorView what="could not read the firewall rules" error={query.error} /> : null}
-      {open ?? (
-        <Box flexDirection="column">
-          {query._tag === "Success" && rules.length === 0 ? <Empty what="No firewall rules on this zone." next="n creates one (a filter, then the rule); t tests a request" /> : null}
-          {rules.length > 0 ? <List items={rules} index={cursor.index} height={rows} row={row} rowKey={(r) => r.id} header={header} focused={active} /> : null}
-          <Box height={2} flexShrink={0} overflow="hidden">
-            <Text dimColor wrap="wrap">
-              {current !== undefined ? `rule ${current.id} · filter ${current.filter.id}${current.products ? ` · skips ${current.products.join(", ")}` : ""}: ${expressionOf(current)}` : ""}
-            </Text>
+      {open ??
+        (detail && current !== undefined ? (
+          <RuleDetail rules={rules} rule={current} height={Math.max(3, height - 1)} />
+        ) : (
+          <Box flexDirection="column">
+            {query._tag === "Success" && rules.length === 0 ? <Empty what="No firewall rules on this zone." next="n creates one (a filter, then the rule); t tests a request" /> : null}
+            {rules.length > 0 ? (
+              <List items={rules} index={cursor.index} height={rows} row={(r) => table.row(r, ruleNumber(rules, r))} rowKey={(r) => r.id} header={table.header} focused={active} />
+            ) : null}
+            <Box height={2} flexShrink={0} overflow="hidden">
+              <Text dimColor wrap="wrap">
+                {current !== undefined ? ruleSummary(rules, current) : ""}
+              </Text>
+            </Box>
+            <Text wrap="truncate-end">{test !== undefined ? <Text><Text dimColor>test: </Text>{test}</Text> : " "}</Text>
+            {busy ? <Text color="cyan">… working</Text> : <Text> </Text>}
           </Box>
-          <Text wrap="truncate-end">{tested !== undefined ? <Text><Text dimColor>test: </Text>{tested}</Text> : " "}</Text>
-          {busy ? <Text color="cyan">… working</Text> : <Text> </Text>}
-        </Box>
-      )}
+        ))}
     </Box>
   )
 }

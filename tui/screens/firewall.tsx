@@ -1,7 +1,8 @@
 /**
  * The Firewall screen of the sidebar: the firewall rules of the zone open on the Zones screen, with
  * everything the zone's Firewall tab offers; with no zone open, a list of the account's zones to
- * pick one from (enter), and `z` comes back to that list.
+ * pick one from (enter). `esc` (like every screen's "back") and `z` come back to that list; from
+ * a list opened with `z`, esc returns to the rules.
  */
 import { Box, Text } from "ink"
 import { useState } from "react"
@@ -49,18 +50,32 @@ function ZonePicker({ active, height, onPick }: { active: boolean; height: numbe
 export function FirewallScreen({ active }: { active: boolean }) {
   const { zone } = useUiState()
   const { openZone } = useUiActions()
-  const [picking, setPicking] = useState(false)
+  // "z": the list was opened to pick another zone, so esc cancels it; "back": esc left the rules.
+  const [picking, setPicking] = useState<"z" | "back" | undefined>(undefined)
   const pane = usePaneSize()
   const height = Math.max(1, pane.rows - Chrome)
   useKeys(
     (press) => {
-      if (press.name !== "z" || zone === undefined || picking) return false
-      setPicking(true)
-      return true
+      if (zone === undefined) return false
+      const back = press.name === "escape" || press.name === "backspace"
+      if (picking === undefined && (press.name === "z" || back)) {
+        setPicking(back ? "back" : "z")
+        return true
+      }
+      if (picking === "z" && back) {
+        setPicking(undefined)
+        return true
+      }
+      return false
     },
-    { priority: KeyLayer.app + 1, active, hints: zone !== undefined && !picking ? [{ keys: "z", label: "other zone" }] : [] }
+    {
+      priority: KeyLayer.app + 1,
+      active,
+      hints:
+        zone === undefined ? [] : picking === undefined ? [{ keys: "esc", label: "zones" }, { keys: "z", label: "other zone" }] : picking === "z" ? [{ keys: "esc", label: "back to the rules" }] : []
+    }
   )
-  const showPicker = zone === undefined || picking
+  const showPicker = zone === undefined || picking !== undefined
   return (
     <Box flexDirection="column">
       <Text wrap="truncate-end">
@@ -72,7 +87,7 @@ export function FirewallScreen({ active }: { active: boolean }) {
           active={active}
           height={height}
           onPick={(z) => {
-            setPicking(false)
+            setPicking(undefined)
             openZone(z)
           }}
         />

@@ -9,8 +9,9 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import type { ClientConfig } from "../../../api/client.js"
 import * as fs from "node:fs"
-import { InvalidExpression, type V4Error } from "../../../domain/errors.js"
+import { DuplicateFilter, InvalidExpression, type V4Error } from "../../../domain/errors.js"
 import { isDeletedFilter, type Filter, type FirewallAction, type FirewallDecision, type Rule } from "../../../domain/firewall.js"
+import { checkRule, priorityFromText, productsFromText, type RuleProblem } from "../../../firewall/rule-input.js"
 import { orderRules } from "../../../rules/index.js"
 import * as Fw from "../../../services/firewall.js"
 import { resolveZone } from "../../../services/zones.js"
@@ -18,6 +19,7 @@ import { renderDiagnostics } from "../../diagnostics.js"
 import { note, printJson, printLine, printTable } from "../../output.js"
 import { confirm } from "../../prompt.js"
 import { CliFailure, positional, run, usage, type TargetFlags } from "../../run.js"
+import { hintFor, shellQuote, type Context } from "./hints.js"
 import type { Parsed } from "./index.js"
 
 const opt = <A>(o: Option.Option<A>) => Option.getOrUndefined(o)
@@ -26,28 +28,12 @@ const stderrColor = () => process.stderr.isTTY === true && !process.env.NO_COLOR
 
 const short = (s: string, n = 60) => (s.length > n ? `${s.slice(0, n - 1)}…` : s)
 
-interface Context {
-  readonly zone: string
-  readonly expression?: string | undefined
-  readonly action?: string | undefined
-}
-
-const filterIdOf = (e: V4Error): string | undefined =>
-  e._tag === "QuotaExceeded" && e.filterId !== undefined ? e.filterId : ((e.meta as { filter_id?: unknown } | undefined)?.filter_id as string | undefined)
-
-const hintFor = (c: Context) => (e: V4Error): string | undefined => {
-  const left = filterIdOf(e)
-  if (left !== undefined) {
-    return `reuse it: edgectl firewall rules create --zone ${c.zone} --filter-id ${left} --action ${c.action ?? "<action>"}; or remove it: edgectl firewall filters delete ${left} --zone ${c.zone} --yes`
-  }
-  if (e._tag === "DuplicateFilter") return `reuse it: edgectl firewall rules create --zone ${c.zone} --filter-id ${e.existingId} --action ${c.action ?? "<action>"}`
-  if (e._tag === "QuotaExceeded") return `delete rules you no longer need (edgectl firewall rules list --zone ${c.zone})`
-  if (e._tag === "InvalidExpression") return "check an expression offline with `edgectl rules check '<expression>'`"
-  return undefined
-}
-
 /** Prints an invalid expression's diagnostics with carets, and makes its message one line. */
-const explain = (c: Context) => <E extends V4Error | CliFailure>(e: E): E | InvalidExpression => {
+const explain = (c: Context) => <E extends V4Error | CliFailure>(e: E): E | InvalidExpression | DuplicateFilter => {
+  // The CLI sends one filter: "[0].expression is the expression of filter F" says less than this.
+  if (e._tag === "DuplicateFilter") {
+    return new DuplicateFilter({ code: e.code, existingId: e.existingId, message: `filter ${e.existingId} already has this expression (${e.message.split(":")[0]})`, ...(e.meta !== undefined ? { meta: e.meta } : {}) })
+  }
   if (e._tag !== "InvalidExpression") return e
   const source = ((e.meta as { expression?: unknown } | undefined)?.expression as string | undefined) ?? c.expression
   const errors = e.diagnostics.filter((d) => d.severity === "error")
@@ -68,16 +54,15 @@ const nonEmpty = (flag: string, v: string | undefined) =>
   v !== undefined && v.trim() === "" ? Effect.fail(usage(`${flag} needs a value, got an empty string`)) : Effect.void
 
 const parsePriority = (v: string | undefined): Effect.Effect<number | null | undefined, CliFailure> => {
-  if (v === undefined) return Effect.succeed(undefined)
-  if (v === "none" || v === "null") return Effect.succeed(null)
-  if (!/^\d+$/.test(v) || Number(v) > 2_147_483_647) {
-    return Effect.fail(usage(`--priority must be an integer between 0 and 2147483647 or none, got ${JSON.stringify(v)}`))
-  }
-  return Effect.succeed(Number(v))
+  const p = priorityFromText(v)
+  return p.ok ? Effect.succeed(p.value) : Effect.fail(usage(`--priority ${p.problems[0]!.message}`))
 }
 
-const parseProducts = (v: string | undefined) =>
-  v === undefined ? undefined : v.split(",").map((s) => s.trim()).filter((s) => s !== "")
+const parseProducts = (v: string | undefined) => (v === undefined ? undefined : productsFromText(v))
+
+/** Refused rule options, named as flags, on one line: a usage error (nothing was sent). */
+const badRule = (what: string, problems: ReadonlyArray<RuleProblem>) =>
+  new CliFailure({ text: `error: ${what}: ${problems.map((p) => `--${p.field} ${p.message}`).join("; ")}`, exitCode: 2 })
 
 const withZone = <A, E>(zone: string, f: (zoneId: string) => Effect.Effect<A, E, HttpClient.HttpClient | ClientConfig>) =>
   Effect.flatMap(resolveZone(zone), (z) => f(z.id))
@@ -174,6 +159,8 @@ export const filtersUpdate = (o: Parsed<"filtersUpdate">) =>
     printFields(filterFields(f))
   })
 
+const usedBy = (n: number) => `${n} other rule${n === 1 ? " uses" : "s use"} it`
+
 const refused = (what: string, thing: string) =>
   new CliFailure({ text: `error: ${what}: not deleting ${thing} without a confirmation: stdin is not a terminal\nhint: pass --yes to delete it`, exitCode: 1 })
 
@@ -227,9 +214,11 @@ export const rulesCreate = (o: Parsed<"rulesCreate">) =>
       return yield* Effect.fail(usage(expression === undefined ? "give the rule's filter: --expression E (a new filter) or --filter-id F (an existing one)" : "give --expression or --filter-id, not both"))
     }
     if (o.combined && filterId !== undefined) return yield* Effect.fail(usage("--combined creates a new filter; it cannot be used with --filter-id"))
-    const priority = yield* parsePriority(opt(o.priority))
-    const input = { action: o.action, priority, description: opt(o.description), products: parseProducts(opt(o.products)), paused: o.paused || undefined }
-    const c = { zone: o.zone, expression, action: o.action }
+    // The whole rule is checked before the filter is created: a refused rule leaves nothing behind.
+    const checked = checkRule({ action: o.action, priority: opt(o.priority), description: opt(o.description), products: opt(o.products), paused: o.paused || undefined })
+    if (!checked.ok) return yield* Effect.fail(badRule("firewall rules create", checked.problems))
+    const input = checked.value
+    const c = { zone: o.zone, expression, action: o.action, rule: input }
     const result = yield* runFw(
       "firewall rules create",
       o,
@@ -293,25 +282,30 @@ export const rulesDelete = (o: Parsed<"rulesDelete">) =>
       withZone(o.zone, (z) =>
         Effect.gen(function* () {
           const r = yield* Fw.getRule(z, o.id)
-          const filterFate = o.deleteFilterIfUnused ? "goes too unless another rule uses it" : "stays"
+          // Whether another rule uses the filter decides what is said about it (and what is suggested).
+          const others = (yield* Fw.allRules(z)).filter((x) => x.id !== r.id && x.filter.id === r.filter.id).length
+          const filterFate = o.deleteFilterIfUnused
+            ? others > 0 ? `stays (${usedBy(others)})` : "goes too (no other rule uses it)"
+            : others > 0 ? `stays (${usedBy(others)})` : "stays"
           const answer = yield* confirm(`Delete rule ${r.id} (${r.action}${r.description ? `: ${short(r.description, 40)}` : ""})? Its filter ${r.filter.id} ${filterFate}.`, { yes: o.yes })
           if (answer === "refused") return yield* Effect.fail(refused(what, `rule ${r.id}`))
           if (answer === "no") return undefined
           yield* Fw.deleteRule(z, r.id, { deleteFilterIfUnused: o.deleteFilterIfUnused })
           // Whether the filter went: it exists or it does not.
           const filterDeleted = o.deleteFilterIfUnused && (yield* Effect.either(Fw.getFilter(z, r.filter.id)))._tag === "Left"
-          return { rule: r, filterDeleted }
+          return { rule: r, filterDeleted, others }
         })
       )
     )
     if (rule === undefined) return note("Not deleted.")
-    const { rule: r, filterDeleted } = rule
+    const { rule: r, filterDeleted, others } = rule
     if (o.json) return printJson({ id: r.id, filter: { id: r.filter.id, deleted: filterDeleted } })
     if (filterDeleted) return printLine(`Deleted rule ${r.id} and its filter ${r.filter.id} (no other rule used it).`)
+    if (isDeletedFilter(r.filter)) return printLine(`Deleted rule ${r.id} (its filter ${r.filter.id} was already deleted).`)
     printLine(
-      o.deleteFilterIfUnused
-        ? `Deleted rule ${r.id}. Its filter ${r.filter.id} stays: another rule uses it.`
-        : `Deleted rule ${r.id}. Its filter ${r.filter.id} stays (delete it with: edgectl firewall filters delete ${r.filter.id} --zone ${o.zone}).`
+      others > 0
+        ? `Deleted rule ${r.id}. Its filter ${r.filter.id} stays: ${usedBy(others)}.`
+        : `Deleted rule ${r.id}. Its filter ${r.filter.id} stays, used by no rule: reuse it with --filter-id ${r.filter.id}, or delete it with: edgectl firewall filters delete ${r.filter.id} --zone ${shellQuote(o.zone)} --yes`
     )
   })
 
@@ -340,13 +334,17 @@ const readRequest = (file: string): Effect.Effect<unknown, CliFailure> =>
       })
   })
 
+const ordinal = (n: number) => `${n}${n % 100 >= 11 && n % 100 <= 13 ? "th" : (["th", "st", "nd", "rd"][n % 10] ?? "th")}`
+
 const ruleLabel = (r: Rule) => `${r.id}${r.description ? ` (${r.description})` : ""}`
 
-const printDecision = (zone: string, d: FirewallDecision & { rules: number }) => {
+/** `#n`: the rule's place in evaluation order, as `rules list` numbers it (paused rules included). */
+const printDecision = (zone: string, d: FirewallDecision & { rules: number }, ordered: ReadonlyArray<Rule>) => {
+  const place = (r: Rule) => ordered.findIndex((x) => x.id === r.id) + 1
   printLine(
     d.rule === null
       ? `No rule decides this request to zone ${zone}: it goes through (${d.evaluated} active rule${d.evaluated === 1 ? "" : "s"} evaluated).`
-      : `${d.action!.toUpperCase()}: rule ${ruleLabel(d.rule)} decides this request to zone ${zone} (rule ${d.evaluated} in evaluation order).`
+      : `${d.action!.toUpperCase()}: rule ${ruleLabel(d.rule)} decides this request to zone ${zone} (#${place(d.rule)} in \`rules list\`, the ${ordinal(d.evaluated)} active rule evaluated).`
   )
   const fields: Array<readonly [string, string]> = []
   if (d.rule !== null) fields.push(["expression", ruleExpression(d.rule)])
@@ -360,7 +358,12 @@ const printDecision = (zone: string, d: FirewallDecision & { rules: number }) =>
 export const test = (o: Parsed<"test">) =>
   Effect.gen(function* () {
     const request = yield* readRequest(o.request)
-    const d = yield* runFw("firewall test", o, { zone: o.zone }, withZone(o.zone, (z) => Fw.testRequest(z, request)))
+    const [d, rules] = yield* runFw(
+      "firewall test",
+      o,
+      { zone: o.zone },
+      withZone(o.zone, (z) => Effect.all([Fw.testRequest(z, request), Fw.allRules(z)]))
+    )
     if (o.json) return printJson(d)
-    printDecision(o.zone, d)
+    printDecision(o.zone, d, orderRules(rules as ReadonlyArray<Rule & { action: FirewallAction }>))
   })

@@ -1,0 +1,289 @@
+/**
+ * The Firewall tab's dialogs, each a short flow of TextPrompts and confirmations that offers what
+ * the CLI offers: a new rule (expression, action, products for bypass, priority, description; an
+ * expression that already has a filter is offered for reuse), editing a rule's priority and
+ * description, deleting a rule (and then its filter, when no other rule uses it). Every field is
+ * checked as typed with the rule checks the CLI and the platform use (src/firewall/rule-input.ts),
+ * and the whole rule before its filter is created.
+ */
+import * as Effect from "effect/Effect"
+import { useState } from "react"
+import { BypassProducts, FirewallActions, type FirewallAction, type Rule } from "../../src/domain/firewall.js"
+import { checkRule, priorityFromText, priorityRange, type RuleField, type RuleText } from "../../src/firewall/rule-input.js"
+import { orderRules, type Plan } from "../../src/rules/index.js"
+import { createRuleOnFilter, createRuleTwoStep, deleteFilter, deleteRule, updateRule } from "../../src/services/firewall.js"
+import { ConfirmDialog } from "../components/confirm-dialog.js"
+import { TextPrompt } from "../components/text-prompt.js"
+import type { Services } from "../runtime.js"
+import type { Notify } from "../notices.js"
+import { expressionOf, liveDiagnostic, numbers, otherUsers, priorityText, ruleName } from "./firewall-table.js"
+
+export type Run = <A, E>(effect: Effect.Effect<A, E, Services>, onOk: (a: A) => void, what: string) => void
+
+export interface FlowProps {
+  readonly zone: { readonly id: string; readonly name: string }
+  /** The zone's rules in evaluation order (the table's). */
+  readonly rules: ReadonlyArray<Rule>
+  readonly run: Run
+  readonly notify: Notify
+  /** Reloads the rules. */
+  readonly refresh: () => void
+  readonly onClose: () => void
+}
+
+/** The first problem of `field` in a rule typed so far, as one readable line. */
+const problemOf = (t: RuleText, field: RuleField): string | undefined => {
+  const checked = checkRule(t)
+  const p = checked.ok ? undefined : checked.problems.find((x) => x.field === field)
+  return p === undefined ? undefined : `${field} ${p.message}`
+}
+
+/** Where a rule created now lands in evaluation order, named as the table will name it. */
+const nameOfNew = (rules: ReadonlyArray<Rule>, r: Rule) =>
+  ruleName(orderRules([...rules, r] as ReadonlyArray<Rule & { action: FirewallAction }>), r)
+
+export type CreateStep =
+  | { readonly kind: "expression" }
+  | { readonly kind: "action"; readonly expression: string }
+  | { readonly kind: "products"; readonly expression: string; readonly action: string }
+  | { readonly kind: "priority"; readonly expression: string; readonly rule: RuleText }
+  | { readonly kind: "description"; readonly expression: string; readonly rule: RuleText }
+  | { readonly kind: "reuse"; readonly expression: string; readonly rule: RuleText; readonly filterId: string }
+
+/**
+ * `n`: a new rule, in the recommended two steps (its filter, then the rule). The flow closes while
+ * the platform works; a duplicate expression reopens it (`onReopen`) at the reuse question.
+ */
+export function CreateRuleFlow({
+  zone, rules, run, notify, refresh, onClose, plan, start, onReopen
+}: FlowProps & { readonly plan: Plan | undefined; readonly start?: CreateStep | undefined; readonly onReopen: (s: CreateStep) => void }) {
+  const [shown, next] = useState<CreateStep>(start ?? { kind: "expression" })
+  const create = (expression: string, rule: RuleText) => {
+    const checked = checkRule(rule)
+    if (!checked.ok) return notify.warn(`not created: ${checked.problems.map((p) => `${p.field} ${p.message}`).join("; ")}`)
+    onClose()
+    run(
+      createRuleTwoStep(zone.id, { expression, description: checked.value.description }, checked.value).pipe(
+        Effect.map((r) => ({ created: r.rule, filterId: undefined as string | undefined })),
+        // The expression already has a filter (10102, which names it): offer to reuse it.
+        Effect.catchTag("DuplicateFilter", (e) => Effect.succeed({ created: undefined, filterId: e.existingId }))
+      ),
+      (r) => {
+        if (r.created !== undefined) {
+          notify.done(`Created ${nameOfNew(rules, r.created)} (${r.created.action}) with a new filter`)
+          refresh()
+        } else onReopen({ kind: "reuse", expression, rule, filterId: r.filterId! })
+      },
+      "create the rule"
+    )
+  }
+  const cancel = onClose
+  switch (shown.kind) {
+    case "expression":
+      return (
+        <TextPrompt
+          key="expression"
+          title={`New rule on ${zone.name}: its filter expression`}
+          help="checked as you type; a new filter is created, then the rule"
+          check={(t) => liveDiagnostic(t, plan)}
+          submitLabel="choose the action"
+          onSubmit={(expression) => next({ kind: "action", expression })}
+          onCancel={cancel}
+        />
+      )
+    case "action":
+      return (
+        <TextPrompt
+          key="action"
+          title="Action"
+          help={FirewallActions.join(", ")}
+          check={(t) => problemOf({ action: t }, "action")}
+          submitLabel="next"
+          onSubmit={(a) =>
+            a.trim() === "bypass"
+              ? next({ kind: "products", expression: shown.expression, action: "bypass" })
+              : next({ kind: "priority", expression: shown.expression, rule: { action: a.trim() } })
+          }
+          onCancel={cancel}
+        />
+      )
+    case "products":
+      return (
+        <TextPrompt
+          key="products"
+          title="What bypass skips (comma-separated)"
+          help={BypassProducts.join(", ")}
+          check={(t) => problemOf({ action: "bypass", products: t }, "products")}
+          submitLabel="next"
+          onSubmit={(t) => next({ kind: "priority", expression: shown.expression, rule: { action: "bypass", products: t } })}
+          onCancel={cancel}
+        />
+      )
+    case "priority":
+      return (
+        <TextPrompt
+          key="priority"
+          title="Priority (lower runs first)"
+          help={`${priorityRange}; empty: none, after every rule with a priority`}
+          check={(t) => {
+            const p = priorityFromText(t)
+            return p.ok ? undefined : `priority ${p.problems[0]!.message}`
+          }}
+          submitLabel="next"
+          onSubmit={(t) => next({ kind: "description", expression: shown.expression, rule: { ...shown.rule, priority: t } })}
+          onCancel={cancel}
+        />
+      )
+    case "description":
+      return (
+        <TextPrompt
+          key="description"
+          title="Description (names the rule; optional)"
+          help="at most 500 characters; empty: none"
+          counter={(t) => `${t.length}/500`}
+          check={(t) => problemOf({ ...shown.rule, description: t }, "description")}
+          submitLabel="create"
+          onSubmit={(t) => create(shown.expression, { ...shown.rule, description: t })}
+          onCancel={cancel}
+        />
+      )
+    case "reuse": {
+      const users = otherUsers(rules, shown.filterId)
+      const rule = checkRule(shown.rule)
+      return (
+        <ConfirmDialog
+          title="This expression already has a filter: reuse it?"
+          lines={[
+            `Filter ${shown.filterId}: ${shown.expression}`,
+            users.length > 0 ? `Rules using it: ${users.map((u) => ruleName(rules, u)).join(", ")}.` : "No rule uses it (a deleted rule's filter stays).",
+            "y creates the rule on this filter; n or esc creates nothing."
+          ]}
+          confirmLabel="create the rule on it"
+          onConfirm={() => {
+            cancel()
+            if (!rule.ok) return
+            run(
+              createRuleOnFilter(zone.id, shown.filterId, rule.value),
+              (r) => {
+                notify.done(`Created ${nameOfNew(rules, r)} (${r.action}) on the existing filter`)
+                refresh()
+              },
+              "create the rule"
+            )
+          }}
+          onCancel={cancel}
+        />
+      )
+    }
+  }
+}
+
+/** `e`: a rule's priority, then its description; empty keeps what is there. */
+export function EditRuleFlow({ zone, rules, run, notify, refresh, onClose, rule }: FlowProps & { readonly rule: Rule }) {
+  const [priority, setPriority] = useState<string | undefined>(undefined)
+  const name = ruleName(rules, rule)
+  if (priority === undefined) {
+    return (
+      <TextPrompt
+        key="edit-priority"
+        title={`Priority of ${name} (now ${priorityText(rule)})`}
+        help={`${priorityRange}; empty keeps ${priorityText(rule)}`}
+        check={(t) => {
+          const p = priorityFromText(t)
+          return p.ok ? undefined : `priority ${p.problems[0]!.message}`
+        }}
+        submitLabel="next"
+        onSubmit={setPriority}
+        onCancel={onClose}
+      />
+    )
+  }
+  return (
+    <TextPrompt
+      key="edit-description"
+      title={`Description of ${name}`}
+      help={`now ${rule.description ? JSON.stringify(rule.description) : "none"}; at most 500 characters; empty keeps it`}
+      counter={(t) => `${t.length}/500`}
+      check={(t) => problemOf({ action: rule.action, description: t }, "description")}
+      submitLabel="save"
+      onSubmit={(t) => {
+        onClose()
+        const p = priorityFromText(priority)
+        const changes = { priority: p.ok ? p.value : undefined, description: t === "" ? undefined : t }
+        if (changes.priority === undefined && changes.description === undefined) return notify.done(`Nothing changed on ${name}`)
+        run(
+          updateRule(zone.id, rule.id, changes),
+          (u) => {
+            notify.done(`Saved ${ruleName(orderRules(rules.map((x) => (x.id === u.id ? u : x)) as ReadonlyArray<Rule & { action: FirewallAction }>), u)}`)
+            refresh()
+          },
+          "edit the rule"
+        )
+      }}
+      onCancel={onClose}
+    />
+  )
+}
+
+/**
+ * `d`: deletes a rule after a destructive confirmation; then, when no other rule uses its filter,
+ * reopens (`onReopen`, `filterLeft`) to ask whether the filter goes too.
+ */
+export function DeleteRuleFlow({
+  zone, rules, run, notify, refresh, onClose, rule, deleted, onReopen
+}: FlowProps & { readonly rule: Rule; readonly deleted?: { readonly name: string } | undefined; readonly onReopen: (deleted: { readonly name: string }) => void }) {
+  // Once the rule is gone it has no place in the table: it keeps the name it was deleted by.
+  const name = deleted?.name ?? ruleName(rules, rule)
+  const others = otherUsers(rules, rule.filter.id, rule.id)
+  const filterExists = !("deleted" in rule.filter)
+  if (deleted !== undefined) {
+    return (
+      <ConfirmDialog
+        title={`Delete its filter too? No rule uses it now.`}
+        lines={[
+          `Filter ${rule.filter.id}: ${expressionOf(rule)}`,
+          "y deletes it; n keeps it (a new rule with the same expression is then offered this filter)."
+        ]}
+        confirmLabel="delete the filter"
+        destructive
+        onConfirm={() => {
+          onClose()
+          run(deleteFilter(zone.id, rule.filter.id), () => notify.done(`Deleted rule ${name} and its filter`), "delete the filter")
+        }}
+        onCancel={() => {
+          onClose()
+          notify.done(`Kept filter ${rule.filter.id}: no rule uses it`)
+        }}
+      />
+    )
+  }
+  return (
+    <ConfirmDialog
+      title={`Delete rule ${name}?`}
+      lines={[
+        `${rule.action}: ${expressionOf(rule)}`,
+        !filterExists
+          ? "Its filter was already deleted."
+          : others.length > 0
+            ? `Its filter stays: ${others.length === 1 ? "rule" : "rules"} ${numbers(rules, others)} ${others.length === 1 ? "uses" : "use"} it.`
+            : "No other rule uses its filter: you are asked next whether to delete it too."
+      ]}
+      confirmLabel="delete"
+      destructive
+      onConfirm={() => {
+        const offerFilter = filterExists && others.length === 0
+        onClose()
+        run(
+          deleteRule(zone.id, rule.id),
+          () => {
+            refresh()
+            if (offerFilter) onReopen({ name })
+            else notify.done(`Deleted rule ${name}${filterExists ? "; its filter stays (other rules use it)" : ""}`)
+          },
+          "delete the rule"
+        )
+      }}
+      onCancel={onClose}
+    />
+  )
+}
