@@ -67,7 +67,7 @@ describe.each([
     // Three tabs in one read: DNS records → Certificate packs → ESC → Firewall.
     tui.write("\t\t\t")
     await tui.waitFor("[Firewall]")
-    await tui.waitFor("n new rule")
+    await tui.waitFor("n new")
     tui.write("n")
     await tui.waitFor("its filter")
     tui.write("ip.src eq 10.0.0.1zzz")
@@ -81,7 +81,10 @@ describe.each([
     await tui.waitFor((s) => s.includes("Action") && s.includes("managed_challenge,"))
     // "bloxx yy": ctrl+w takes "yy", backspace the space, ← Delete twice the two x, then "ck".
     tui.write(`bloxx yy${ctrlW}${backspace}${left}${del}${left}${del}ck${enter}`)
-    await tui.waitFor((s) => !s.includes("managed_challenge,"))
+    await tui.waitFor("Priority (lower runs first)")
+    // No priority, no description: two enters in one read take the two prompts that follow.
+    tui.write(`${enter}${enter}`)
+    await tui.waitFor((s) => !s.includes("Description (names the rule") && !s.includes("Priority (lower") && s.includes("ip.src eq 10.0.0.1"))
     const rules = json<ReadonlyArray<{ action: string; filter: { expression: string } }>>(
       await edgectlAsync(["firewall", "rules", "list", "--zone", "acme-shop.com", "--persist-to", tui.persistTo, "--json"])
     )
