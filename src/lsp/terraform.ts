@@ -63,8 +63,15 @@ const syntaxErrors = (root: HclNode): Array<Finding> => {
   return out
 }
 
-/** Builds the rewrite of a previous-WAF resource (set by the WAF part, which owns the mapping). */
-export type TerraformRewrite = (text: string, blocks: ReadonlyArray<ResourceBlock>, block: ResourceBlock) => Fix | undefined
+/**
+ * Builds the rewrite of the file's previous-WAF resources (set by the WAF part, which owns the
+ * mapping): a fix per resource it can place, and findings where it cannot tell.
+ */
+export type TerraformRewrite = (
+  text: string,
+  root: HclNode,
+  blocks: ReadonlyArray<ResourceBlock>
+) => { readonly fixes: ReadonlyMap<ResourceBlock, Fix>; readonly findings: ReadonlyArray<Finding> }
 let rewrite: TerraformRewrite | undefined
 export const registerTerraformRewrite = (r: TerraformRewrite) => {
   rewrite = r
@@ -75,9 +82,10 @@ export const analyzeTerraform = async (text: string): Promise<Analysis> => {
   try {
     const findings = syntaxErrors(tree.rootNode)
     const blocks = resourceBlocks(tree.rootNode)
+    const rewritten = rewrite?.(text, tree.rootNode, blocks)
     for (const b of blocks) {
       if (!(PREVIOUS_WAF_RESOURCES as ReadonlyArray<string>).includes(b.type)) continue
-      const fix = rewrite?.(text, blocks, b)
+      const fix = rewritten?.fixes.get(b)
       findings.push(
         finding(
           "warning",
@@ -88,6 +96,8 @@ export const analyzeTerraform = async (text: string): Promise<Analysis> => {
         )
       )
     }
+    findings.push(...(rewritten?.findings ?? []))
+    findings.sort((a, b) => a.range.start - b.range.start)
     return { kind: "terraform", findings, expressions: [] }
   } finally {
     tree.delete()

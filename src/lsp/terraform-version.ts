@@ -1,0 +1,110 @@
+/**
+ * The cloudflare provider version a Terraform file pins (`terraform { required_providers {
+ * cloudflare = { version = "…" } } }`) and what the ruleset rewrite must be for it: block syntax
+ * with `status` (3.17–3.35), block syntax with `enabled` and `ref` (4.2–4.x), attribute syntax
+ * (5.x), and the import id of that version (`zone/…` up to 4.x, `zones/…` in 5.x).
+ */
+import type { Range } from "./findings.js"
+import { stringValue, type HclNode } from "./hcl.js"
+
+export type ProviderMajor = 3 | 4 | 5
+
+export interface ProviderTarget {
+  /** The constraint as written, when the file pins one. */
+  readonly constraint: string | undefined
+  /** The `version = "…"` string, for an edit of the pin. */
+  readonly pinRange: Range | undefined
+  /** The major version the rewrite is written for: the highest one the constraint admits (what `terraform init -upgrade` selects). */
+  readonly major: ProviderMajor
+  /** A constraint within the same major that the rewrite needs instead of the file's (it admits versions without `status` / settable `ref`). */
+  readonly pinWithinMajor: string | undefined
+}
+
+type Version = [number, number, number]
+const parse = (v: string): Version | undefined => {
+  const m = /^v?(\d+)(?:\.(\d+))?(?:\.(\d+))?$/.exec(v.trim())
+  return m ? [Number(m[1]), Number(m[2] ?? 0), Number(m[3] ?? 0)] : undefined
+}
+const cmp = (a: Version, b: Version) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2]
+
+/** Terraform's version constraint syntax: `,`-separated `op version` parts, all of which must hold. */
+export const admits = (constraint: string, version: string): boolean => {
+  const v = parse(version)
+  if (v === undefined) return false
+  return constraint.split(",").every((part) => {
+    const m = /^\s*(~>|>=|<=|!=|=|>|<)?\s*(\S+)\s*$/.exec(part)
+    if (m === null) return false
+    const segments = m[2]!.replace(/^v/, "").split(".").length
+    const c = parse(m[2]!)
+    if (c === undefined) return false
+    const d = cmp(v, c)
+    switch (m[1] ?? "=") {
+      case "=":
+        return d === 0
+      case "!=":
+        return d !== 0
+      case ">":
+        return d > 0
+      case ">=":
+        return d >= 0
+      case "<":
+        return d < 0
+      case "<=":
+        return d <= 0
+      default: {
+        // `~> 3.35` admits 3.35 up to 4.0 (excluded); `~> 3.35.0` up to 3.36; `~> 5` all of 5.x.
+        if (d < 0) return false
+        const upper: Version = segments >= 3 ? [c[0], c[1] + 1, 0] : [c[0] + 1, 0, 0]
+        return cmp(v, upper) < 0
+      }
+    }
+  })
+}
+
+// The releases where what the rewrite may write changes (reference: terraform-ruleset-versions.md).
+const LANDMARKS = ["2.26.0", "3.0.0", "3.16.0", "3.17.0", "3.35.0", "3.99.0", "4.0.0", "4.1.0", "4.2.0", "4.52.5", "4.99.0", "5.0.0", "5.19.0", "5.99.0", "6.0.0"]
+
+/** The cloudflare provider's `version` in the file's `required_providers`, as a node. */
+const pinNode = (root: HclNode): HclNode | undefined => {
+  for (const top of root.namedChildren[0]?.namedChildren ?? []) {
+    if (top?.type !== "block" || top.namedChildren[0]?.text !== "terraform") continue
+    const body = top.namedChildren.find((c) => c?.type === "body")
+    for (const rp of body?.namedChildren ?? []) {
+      if (rp?.type !== "block" || rp.namedChildren[0]?.text !== "required_providers") continue
+      for (const a of rp.namedChildren.find((c) => c?.type === "body")?.namedChildren ?? []) {
+        if (a?.type !== "attribute" || a.namedChildren[0]?.text !== "cloudflare") continue
+        const obj = a.namedChildren[1]?.namedChildren[0]?.namedChildren[0]
+        if (obj?.type !== "object") continue
+        for (const e of obj.namedChildren) {
+          if (e?.type === "object_elem" && e.namedChildren[0]?.text === "version") return e.namedChildren[1]?.namedChildren[0]?.namedChildren[0] ?? undefined
+        }
+      }
+    }
+  }
+  return undefined
+}
+
+export const providerTarget = (root: HclNode): ProviderTarget => {
+  const node = pinNode(root)
+  const constraint = node?.type === "string_lit" ? stringValue(node) : undefined
+  // Without a pin the previous-WAF resources can only be working on 3.35: the last release that has them.
+  if (constraint === undefined) return { constraint: undefined, pinRange: undefined, major: 3, pinWithinMajor: undefined }
+  const mentioned = constraint.split(",").map((p) => p.replace(/^\s*(~>|>=|<=|!=|=|>|<)?\s*/, "").trim())
+  const admitted = [...LANDMARKS, ...mentioned].filter((v) => admits(constraint, v)).map(parse).filter((v) => v !== undefined)
+  const highest = admitted.sort(cmp).pop()
+  const major: ProviderMajor = highest === undefined || highest[0] <= 3 ? 3 : highest[0] === 4 ? 4 : 5
+  const inMajor = admitted.filter((v) => v[0] === major)
+  const pinWithinMajor =
+    major === 3 && (highest === undefined || !admits(constraint, "3.35.0") || inMajor.some((v) => cmp(v, [3, 17, 0]) < 0))
+      ? "~> 3.35"
+      : major === 4 && inMajor.some((v) => cmp(v, [4, 2, 0]) < 0)
+        ? ">= 4.2.0, < 5.0.0"
+        : undefined
+  return { constraint, pinRange: node ? { start: node.startIndex, end: node.endIndex } : undefined, major, pinWithinMajor }
+}
+
+/** `terraform import` ids of a zone's ruleset for the provider major. */
+export const importId = (major: ProviderMajor, zone: string): string => `${major === 5 ? "zones" : "zone"}/${zone}/<ruleset_id>`
+
+/** The constraint that selects a major version. */
+export const pinFor = (major: ProviderMajor): string => (major === 3 ? "~> 3.35" : major === 4 ? ">= 4.2.0, < 5.0.0" : "~> 5")
