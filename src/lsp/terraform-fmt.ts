@@ -3,7 +3,8 @@
  * two spaces per open bracket, a line that starts with a closing bracket one level less, no
  * trailing spaces, and `=` aligned only within a run of consecutive lines that each hold a whole
  * single-line attribute (a line opening a multi-line value, a comment, a blank line or a bracket
- * line ends the run). Heredoc bodies are left as written. Spacing inside a line is not rewritten:
+ * line ends the run; a heredoc's body belongs to the line that opens it). Heredoc bodies are
+ * left as written. Spacing inside a line is not rewritten:
  * the generator writes it canonically (`{ a = 1, b = 2 }`).
  */
 
@@ -13,6 +14,8 @@ interface Line {
   readonly body: string
   /** Where the attribute's `=` is in `body` when the line holds a whole single-line attribute. */
   readonly assign: number | undefined
+  /** The first top-level `=` of a line that opens a multi-line value (`rules = [`): one space each side. */
+  readonly opensValue: number | undefined
   readonly verbatim: boolean
 }
 
@@ -63,13 +66,19 @@ const lines = (text: string): Array<Line> => {
   let heredoc: { id: string; indented: boolean } | undefined
   for (const raw of text.split("\n")) {
     if (heredoc !== undefined) {
-      out.push({ depth, body: raw, assign: undefined, verbatim: true })
+      out.push({ depth, body: raw, assign: undefined, opensValue: undefined, verbatim: true })
       if (raw.trim() === heredoc.id) heredoc = undefined
       continue
     }
     const body = raw.trim()
     const s = scan(body)
-    out.push({ depth: s.closesFirst ? Math.max(0, depth - 1) : depth, body, assign: s.assign !== undefined && s.afterAssign === 0 ? s.assign : undefined, verbatim: false })
+    out.push({
+      depth: s.closesFirst ? Math.max(0, depth - 1) : depth,
+      body,
+      assign: s.assign !== undefined && s.afterAssign === 0 ? s.assign : undefined,
+      opensValue: s.assign !== undefined && s.afterAssign !== 0 ? s.assign : undefined,
+      verbatim: false
+    })
     depth = Math.max(0, depth + s.net)
     heredoc = s.heredoc
   }
@@ -84,15 +93,17 @@ export const formatHcl = (text: string): string => {
   while (i < ls.length) {
     const l = ls[i]!
     if (l.verbatim || l.assign === undefined) {
-      out.push(l.verbatim ? l.body : l.body === "" ? "" : `${"  ".repeat(l.depth)}${l.body}`)
+      const body = l.opensValue === undefined ? l.body : `${l.body.slice(0, l.opensValue).trimEnd()} = ${l.body.slice(l.opensValue + 1).trimStart()}`
+      out.push(l.verbatim ? l.body : l.body === "" ? "" : `${"  ".repeat(l.depth)}${body}`)
       i++
       continue
     }
+    // A heredoc belongs to the line that opens it: its body does not end the run.
     let j = i
-    while (j < ls.length && !ls[j]!.verbatim && ls[j]!.assign !== undefined) j++
-    const run = ls.slice(i, j).map((r) => ({ lead: `${"  ".repeat(r.depth)}${r.body.slice(0, r.assign).trimEnd()}`, rest: r.body.slice(r.assign! + 1).trimStart() }))
-    const width = Math.max(...run.map((r) => r.lead.length))
-    for (const r of run) out.push(`${r.lead.padEnd(width)} = ${r.rest}`.trimEnd())
+    while (j < ls.length && (ls[j]!.verbatim || ls[j]!.assign !== undefined)) j++
+    const run = ls.slice(i, j).map((r) => (r.verbatim ? { verbatim: r.body } : { lead: `${"  ".repeat(r.depth)}${r.body.slice(0, r.assign).trimEnd()}`, rest: r.body.slice(r.assign! + 1).trimStart() }))
+    const width = Math.max(...run.map((r) => r.lead?.length ?? 0))
+    for (const r of run) out.push(r.verbatim !== undefined ? r.verbatim : `${r.lead!.padEnd(width)} = ${r.rest}`.trimEnd())
     i = j
   }
   return out.join("\n")

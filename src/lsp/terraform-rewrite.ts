@@ -218,7 +218,9 @@ export const terraformRewrite = (text: string, root: HclNode, blocks: ReadonlyAr
   for (const [zone, gs] of byZone) {
     if (gs.length < 2 || zone === "") continue
     for (const g of gs) {
-      blocked.add(keyOf(g.zone, g.meta))
+      const k = keyOf(g.zone, g.meta)
+      if (blocked.has(k)) continue // it has its own finding
+      blocked.add(k)
       const b = g.blocks[0]!
       findings.push(
         finding("warning", "terraform-rewrite-unclear", `${name(b)}: zone_id = ${zone} is used ${gs.map((x) => (x.meta ? `under ${x.meta.name} = ${x.meta.text}` : "without for_each")).join(" and ")}: the rewrite cannot tell which instances share a zone`, rangeOfNode(b.attributes.get("zone_id")!.node), { hint: "rewrite these resources by hand" })

@@ -3,8 +3,12 @@
  * `cloudflare_waf_group`, `cloudflare_waf_rule`, `cloudflare_waf_override`: provider 3.35 and
  * earlier): a warning on each, found in a real HCL tree (never by scanning text).
  */
-import { finding, type Analysis, type Finding, type Fix } from "./findings.js"
+import { parseTree, printParseErrorCode, type Node, type ParseError } from "jsonc-parser"
+import type { CheckOptions } from "../rules/index.js"
+import { checkExpression } from "./expressions.js"
+import { finding, type Analysis, type ExpressionRegion, type Finding, type Fix } from "./findings.js"
 import { parseHcl, stringValue, type HclNode } from "./hcl.js"
+import { EXPRESSION_RESOURCES, hclExpressionRegions, jsonExpressionRegions } from "./terraform-expressions.js"
 
 export const PREVIOUS_WAF_RESOURCES = ["cloudflare_waf_package", "cloudflare_waf_group", "cloudflare_waf_rule", "cloudflare_waf_override"] as const
 export type PreviousWafResource = (typeof PREVIOUS_WAF_RESOURCES)[number]
@@ -77,7 +81,44 @@ export const registerTerraformRewrite = (r: TerraformRewrite) => {
   rewrite = r
 }
 
-export const analyzeTerraform = async (text: string): Promise<Analysis> => {
+const previousWaf = (type: string, name: string, range: { start: number; end: number }, fix?: Fix): Finding =>
+  finding("warning", "terraform-previous-waf", `${type} "${name}" is a previous-WAF resource: the provider supports it only up to 3.35, and the zone's WAF migration removes what it manages`, range, {
+    hint: "replace it with a cloudflare_ruleset resource in phase http_request_firewall_managed",
+    ...(fix ? { fixes: [fix] } : {})
+  })
+
+/** The rules expressions of the file checked; quoted HCL strings' fixes are written escaped like JSON's (the same escapes). */
+const checkRegions = (regions: ReadonlyArray<ExpressionRegion>, quotedAt: (r: ExpressionRegion) => boolean, options: CheckOptions): Array<Finding> =>
+  regions.flatMap((r) => checkExpression(r, quotedAt(r), options))
+
+/** `*.tf.json`: Terraform's JSON syntax (its expressions checked, the previous-WAF resources found). */
+const analyzeTerraformJson = (text: string, options: CheckOptions): Analysis => {
+  const errors: Array<ParseError> = []
+  const root = parseTree(text, errors, { allowTrailingComma: false, disallowComments: true })
+  const findings: Array<Finding> = errors.map((e) =>
+    finding("error", "json-syntax", `invalid JSON: ${printParseErrorCode(e.error).replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase()}`, { start: e.offset, end: e.offset + Math.max(1, e.length) })
+  )
+  if (root === undefined) return { kind: "terraform", findings, expressions: [] }
+  const resources = root.children?.find((p) => p.children?.[0]?.value === "resource")?.children?.[1]
+  for (const r of resources?.type === "array" ? (resources.children ?? []) : resources ? [resources] : []) {
+    for (const typed of r.children ?? []) {
+      const [key, byName] = typed.children ?? []
+      if (key === undefined || !(PREVIOUS_WAF_RESOURCES as ReadonlyArray<string>).includes(key.value as string)) continue
+      for (const named of byName?.children ?? []) {
+        const nameNode: Node | undefined = named.children?.[0]
+        if (nameNode?.type === "string") findings.push(previousWaf(key.value as string, nameNode.value as string, { start: key.offset, end: key.offset + key.length }))
+      }
+    }
+  }
+  const expressions = jsonExpressionRegions(text, root)
+  findings.push(...checkRegions(expressions, () => true, options))
+  findings.sort((a, b) => a.range.start - b.range.start)
+  return { kind: "terraform", findings, expressions }
+}
+
+/** `name`: the file's path or URI; `*.tf.json` is Terraform's JSON syntax. */
+export const analyzeTerraform = async (text: string, name = "", options: CheckOptions = {}): Promise<Analysis> => {
+  if (/\.tf\.json$/i.test(name)) return analyzeTerraformJson(text, options)
   const tree = await parseHcl(text)
   try {
     const findings = syntaxErrors(tree.rootNode)
@@ -85,20 +126,16 @@ export const analyzeTerraform = async (text: string): Promise<Analysis> => {
     const rewritten = rewrite?.(text, tree.rootNode, blocks)
     for (const b of blocks) {
       if (!(PREVIOUS_WAF_RESOURCES as ReadonlyArray<string>).includes(b.type)) continue
-      const fix = rewritten?.fixes.get(b)
-      findings.push(
-        finding(
-          "warning",
-          "terraform-previous-waf",
-          `${b.type} "${b.name}" is a previous-WAF resource: the provider supports it only up to 3.35, and the zone's WAF migration removes what it manages`,
-          { start: b.typeLabel.startIndex, end: b.typeLabel.endIndex },
-          { hint: "replace it with a cloudflare_ruleset resource in phase http_request_firewall_managed", ...(fix ? { fixes: [fix] } : {}) }
-        )
-      )
+      findings.push(previousWaf(b.type, b.name, { start: b.typeLabel.startIndex, end: b.typeLabel.endIndex }, rewritten?.fixes.get(b)))
     }
     findings.push(...(rewritten?.findings ?? []))
+    const expressions = blocks
+      .filter((b) => (EXPRESSION_RESOURCES as ReadonlyArray<string>).includes(b.type))
+      .flatMap((b) => hclExpressionRegions(text, b.node.namedChildren.find((c) => c?.type === "body") ?? b.node))
+    // A heredoc's body is raw text; a quoted string's starts after its quote.
+    findings.push(...checkRegions(expressions, (r) => text[r.offsets[0]! - 1] === '"' || r.offsets.length === 1, options))
     findings.sort((a, b) => a.range.start - b.range.start)
-    return { kind: "terraform", findings, expressions: [] }
+    return { kind: "terraform", findings, expressions }
   } finally {
     tree.delete()
   }
