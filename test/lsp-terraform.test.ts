@@ -175,14 +175,16 @@ describe("one ruleset per zone", () => {
 })
 
 describe("rules expressions inside Terraform", () => {
-  it("checks cloudflare_filter and cloudflare_ruleset expressions (blocks, heredoc, v5 objects) at the characters, through escapes; skips interpolated ones", async () => {
+  it("checks cloudflare_filter and cloudflare_ruleset expressions (blocks, heredoc, v5 objects) at the characters, through escapes, in their ruleset's phase; skips interpolated ones", async () => {
     const text = fixture("expressions.tf")
     const uri = "file:///w/expressions.tf"
     const d = await client.open(uri, text, "terraform")
     expect(d.diagnostics.map((x) => [x.code, at(text, x)])).toEqual([
       ["unknown-field", "http.hots"],
       ["unknown-field", "ip.scr"],
-      ["unknown-field", "http.hots"]
+      ["unknown-field", "http.hots"],
+      // A response field in a request phase; the same field in the http_response_headers_transform ruleset is fine.
+      ["field-not-available", "http.response.code"]
     ])
     const [filter, heredoc, v5] = d.diagnostics
     expect(filter!.range.start.line).toBe(3)

@@ -13,6 +13,9 @@ import { decodedOffsets } from "./json-string.js"
 /** Resource types whose `expression` strings are rules expressions. */
 export const EXPRESSION_RESOURCES = ["cloudflare_ruleset", "cloudflare_filter"] as const
 
+/** An expression and the ruleset phase it runs in (response phases have their own fields). */
+export type TerraformExpression = ExpressionRegion & { readonly phase?: string | undefined }
+
 const SIMPLE_ESCAPES: Record<string, string> = { n: "\n", r: "\r", t: "\t", '"': '"', "\\": "\\" }
 
 /** A quoted HCL string's decoded text and the document offset of each of its UTF-16 units (plus its end). */
@@ -113,11 +116,11 @@ const prop = (n: Node | undefined, key: string): Node | undefined => n?.type ===
 const items = (n: Node | undefined): Array<Node> => (n === undefined ? [] : n.type === "array" ? (n.children ?? []) : [n])
 
 /** Terraform JSON: `resource.<type>.<name>` (objects, or arrays of them), its `expression` strings. */
-export const jsonExpressionRegions = (doc: string, root: Node): Array<ExpressionRegion> => {
-  const out: Array<ExpressionRegion> = []
-  const add = (n: Node | undefined) => {
+export const jsonExpressionRegions = (doc: string, root: Node): Array<TerraformExpression> => {
+  const out: Array<TerraformExpression> = []
+  const add = (n: Node | undefined, phase?: unknown) => {
     // Terraform JSON strings are templates too: one with `${` or `%{` (escaped or not) is left alone.
-    if (n?.type === "string" && !/[$%]\{/.test(String(n.value))) out.push({ text: String(n.value), offsets: decodedOffsets(doc, n.offset, n.length) })
+    if (n?.type === "string" && !/[$%]\{/.test(String(n.value))) out.push({ text: String(n.value), offsets: decodedOffsets(doc, n.offset, n.length), phase: typeof phase === "string" ? phase : undefined })
   }
   for (const resources of items(prop(root, "resource"))) {
     for (const type of EXPRESSION_RESOURCES) {
@@ -125,7 +128,7 @@ export const jsonExpressionRegions = (doc: string, root: Node): Array<Expression
         for (const p of byName.children ?? []) {
           for (const body of items(p.children?.[1])) {
             if (type === "cloudflare_filter") add(prop(body, "expression"))
-            else for (const rule of items(prop(body, "rules"))) add(prop(rule, "expression"))
+            else for (const rule of items(prop(body, "rules"))) add(prop(rule, "expression"), prop(body, "phase")?.value)
           }
         }
       }

@@ -8,7 +8,7 @@ import type { CheckOptions } from "../rules/index.js"
 import { checkExpression } from "./expressions.js"
 import { finding, type Analysis, type ExpressionRegion, type Finding, type Fix } from "./findings.js"
 import { parseHcl, stringValue, type HclNode } from "./hcl.js"
-import { EXPRESSION_RESOURCES, hclExpressionRegions, jsonExpressionRegions } from "./terraform-expressions.js"
+import { EXPRESSION_RESOURCES, hclExpressionRegions, jsonExpressionRegions, type TerraformExpression } from "./terraform-expressions.js"
 
 export const PREVIOUS_WAF_RESOURCES = ["cloudflare_waf_package", "cloudflare_waf_group", "cloudflare_waf_rule", "cloudflare_waf_override"] as const
 export type PreviousWafResource = (typeof PREVIOUS_WAF_RESOURCES)[number]
@@ -87,9 +87,12 @@ const previousWaf = (type: string, name: string, range: { start: number; end: nu
     ...(fix ? { fixes: [fix] } : {})
   })
 
-/** The rules expressions of the file checked; quoted HCL strings' fixes are written escaped like JSON's (the same escapes). */
-const checkRegions = (regions: ReadonlyArray<ExpressionRegion>, quotedAt: (r: ExpressionRegion) => boolean, options: CheckOptions): Array<Finding> =>
-  regions.flatMap((r) => checkExpression(r, quotedAt(r), options))
+/**
+ * The rules expressions of the file checked, in their ruleset's phase (`http_response_*`: the
+ * response fields); quoted HCL strings' fixes are written escaped like JSON's (the same escapes).
+ */
+const checkRegions = (regions: ReadonlyArray<TerraformExpression>, quotedAt: (r: ExpressionRegion) => boolean, options: CheckOptions): Array<Finding> =>
+  regions.flatMap((r) => checkExpression(r, quotedAt(r), r.phase?.startsWith("http_response") ? { ...options, phase: "response" } : options))
 
 /** `*.tf.json`: Terraform's JSON syntax (its expressions checked, the previous-WAF resources found). */
 const analyzeTerraformJson = (text: string, options: CheckOptions): Analysis => {
@@ -131,7 +134,10 @@ export const analyzeTerraform = async (text: string, name = "", options: CheckOp
     findings.push(...(rewritten?.findings ?? []))
     const expressions = blocks
       .filter((b) => (EXPRESSION_RESOURCES as ReadonlyArray<string>).includes(b.type))
-      .flatMap((b) => hclExpressionRegions(text, b.node.namedChildren.find((c) => c?.type === "body") ?? b.node))
+      .flatMap((b): Array<TerraformExpression> => {
+        const phase = b.attributes.get("phase")?.value
+        return hclExpressionRegions(text, b.node.namedChildren.find((c) => c?.type === "body") ?? b.node).map((r) => ({ ...r, phase: typeof phase === "string" ? phase : undefined }))
+      })
     // A heredoc's body is raw text; a quoted string's starts after its quote.
     findings.push(...checkRegions(expressions, (r) => text[r.offsets[0]! - 1] === '"' || r.offsets.length === 1, options))
     findings.sort((a, b) => a.range.start - b.range.start)
