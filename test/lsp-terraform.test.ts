@@ -6,6 +6,7 @@
  */
 import * as fs from "node:fs"
 import * as path from "node:path"
+import { pathToFileURL } from "node:url"
 import { TextDocument } from "vscode-languageserver-textdocument"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { isFmtCanonical } from "../src/lsp/terraform-fmt.js"
@@ -109,6 +110,18 @@ describe("the previous-WAF rewrite follows the pinned provider", () => {
     expect(isFmtCanonical(out)).toBe(true)
     expect(await schemaProblems(withoutPreviousWaf(out), providerSchema("provider-5.x.json"))).toEqual([])
     expect(await schemaProblems(withoutPreviousWaf(out), providerSchema("provider-4.x.json"))).toContain("cloudflare_ruleset.managed_waf.rules: is a block here, not an attribute")
+  })
+
+  it("the pin in another file of the module (versions.tf): read from there, named in the steps", async () => {
+    const uri = pathToFileURL(fx("module/waf.tf")).toString()
+    const text = fixture("module/waf.tf")
+    const d = await client.open(uri, text, "terraform")
+    const [fix] = await rewriteAt(uri, d.diagnostics[0]!)
+    expect(fix!.title).toContain("provider 4.x")
+    const out = apply(text, fix!.edit!.changes![uri]!)
+    expect(out).toContain('the pin "~> 4.0" (versions.tf) selects 4.x, where they do not exist.')
+    expect(out).toContain('set version = ">= 4.2.0, < 5.0.0" in required_providers')
+    expect(await schemaProblems(withoutPreviousWaf(out), providerSchema("provider-4.x.json"))).toEqual([])
   })
 
   it("no pin in the file: written for 3.35, where the waf resources still work, and the pin to add is named", async () => {

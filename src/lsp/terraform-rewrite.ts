@@ -14,7 +14,7 @@ import type { HclNode } from "./hcl.js"
 import { PREVIOUS_WAF_RESOURCES, type ResourceBlock } from "./terraform.js"
 import { formatHcl } from "./terraform-fmt.js"
 import { hclString, rulesLines } from "./terraform-ruleset-hcl.js"
-import { importId, pinFor, providerTarget, type ProviderTarget } from "./terraform-version.js"
+import { importId, pinFor, type ProviderTarget } from "./terraform-version.js"
 
 const str = (b: ResourceBlock, k: string): string | undefined => {
   const v = b.attributes.get(k)?.value
@@ -138,10 +138,12 @@ const stepsFor = (t: ProviderTarget, g: ZoneGroup, resource: string): Array<stri
   const address = g.meta ? `'${resource}[${g.meta.name === "for_each" ? '"<key>"' : "<index>"}]'` : resource
   const importLine = `terraform import ${address} ${importId(t.major, zoneLit)}`
   const stateRm = g.blocks.map((b) => `terraform state rm ${name(b)}`)
-  const pinned = t.constraint === undefined ? "no cloudflare version in required_providers here" : `pin "${t.constraint}"`
+  const pinned =
+    t.constraint === undefined ? "no cloudflare version in required_providers here" : `pin "${t.constraint}"${t.pinFiles ? ` (${t.pinFiles.join(", ")})` : ""}`
+  const pinChange = t.pinRange ? `changed to "${t.pinWithinMajor}"` : `change it to "${t.pinWithinMajor}"`
   if (t.major === 3) {
     return [
-      `# Written for provider 3.35 (${pinned}${t.pinWithinMajor ? `; changed to "${t.pinWithinMajor}": status needs 3.17 or later` : t.constraint === undefined ? `; pin version = "~> 3.35"` : ""}).`,
+      `# Written for provider 3.35 (${pinned}${t.pinWithinMajor ? `; ${pinChange}: status needs 3.17 or later` : t.constraint === undefined ? `; pin version = "~> 3.35"` : ""}).`,
       "# After the zone's WAF migration (edgectl waf migrate), in this order:",
       `#   1. ${importLine}`,
       ...stateRm.map((s, i) => `#   ${i === 0 ? "2." : "  "} ${s}`),
@@ -193,7 +195,7 @@ export interface RewriteResult {
   readonly findings: ReadonlyArray<Finding>
 }
 
-export const terraformRewrite = (text: string, root: HclNode, blocks: ReadonlyArray<ResourceBlock>): RewriteResult => {
+export const terraformRewrite = (text: string, blocks: ReadonlyArray<ResourceBlock>, target: ProviderTarget): RewriteResult => {
   const fixes = new Map<ResourceBlock, Fix>()
   const findings: Array<Finding> = []
   const waf = blocks.filter((b) => (PREVIOUS_WAF_RESOURCES as ReadonlyArray<string>).includes(b.type))
@@ -230,7 +232,6 @@ export const terraformRewrite = (text: string, root: HclNode, blocks: ReadonlyAr
   const rulesets = blocks.filter((b) => b.type === "cloudflare_ruleset")
   const done = new Set(rulesets.filter((b) => b.attributes.get("phase")?.value === "http_request_firewall_managed").map((b) => keyOf(exprText(text, b, "zone_id") ?? "", metaOf(text, b))))
   const taken = new Set(rulesets.map((b) => b.name))
-  const target = providerTarget(root)
   const many = groups.size > 1
   for (const [key, g] of groups) {
     if (blocked.has(key) || done.has(key)) continue

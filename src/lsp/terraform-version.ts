@@ -4,16 +4,21 @@
  * with `status` (3.17–3.35), block syntax with `enabled` and `ref` (4.2–4.x), attribute syntax
  * (5.x), and the import id of that version (`zone/…` up to 4.x, `zones/…` in 5.x).
  */
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { fileURLToPath } from "node:url"
 import type { Range } from "./findings.js"
-import { stringValue, type HclNode } from "./hcl.js"
+import { parseHcl, stringValue, type HclNode } from "./hcl.js"
 
 export type ProviderMajor = 3 | 4 | 5
 
 export interface ProviderTarget {
   /** The constraint as written, when the file pins one. */
   readonly constraint: string | undefined
-  /** The `version = "…"` string, for an edit of the pin. */
+  /** The `version = "…"` string, for an edit of the pin (when it is in this file). */
   readonly pinRange: Range | undefined
+  /** The other files of the module that hold the constraint, when this one has none. */
+  readonly pinFiles?: ReadonlyArray<string>
   /** The major version the rewrite is written for: the highest one the constraint admits (what `terraform init -upgrade` selects). */
   readonly major: ProviderMajor
   /** A constraint within the same major that the rewrite needs instead of the file's (it admits versions without `status` / settable `ref`). */
@@ -84,9 +89,57 @@ const pinNode = (root: HclNode): HclNode | undefined => {
   return undefined
 }
 
-export const providerTarget = (root: HclNode): ProviderTarget => {
+export const hasPin = (root: HclNode): boolean => pinNode(root) !== undefined
+
+const pinOf = (root: HclNode): string | undefined => {
   const node = pinNode(root)
-  const constraint = node?.type === "string_lit" ? stringValue(node) : undefined
+  return node?.type === "string_lit" ? stringValue(node) : undefined
+}
+
+/**
+ * The constraint the other `*.tf` files of the document's directory (its Terraform module) put on
+ * the provider, all of them together as Terraform combines them; none for a document that is not
+ * a file on disk.
+ */
+export const modulePin = async (name: string): Promise<{ readonly constraint: string; readonly files: ReadonlyArray<string> } | undefined> => {
+  if (name === "") return undefined
+  let file: string
+  try {
+    file = name.startsWith("file:") ? fileURLToPath(name) : path.resolve(name)
+  } catch {
+    return undefined
+  }
+  let entries: Array<string>
+  try {
+    entries = fs.readdirSync(path.dirname(file)).filter((f) => f.endsWith(".tf") && f !== path.basename(file))
+  } catch {
+    return undefined
+  }
+  const found: Array<{ file: string; constraint: string }> = []
+  for (const f of entries.sort()) {
+    let text: string
+    try {
+      text = fs.readFileSync(path.join(path.dirname(file), f), "utf8")
+    } catch {
+      continue
+    }
+    if (!text.includes("required_providers")) continue
+    const tree = await parseHcl(text)
+    try {
+      const c = pinOf(tree.rootNode)
+      if (c !== undefined) found.push({ file: f, constraint: c })
+    } finally {
+      tree.delete()
+    }
+  }
+  return found.length === 0 ? undefined : { constraint: found.map((x) => x.constraint).join(", "), files: found.map((x) => x.file) }
+}
+
+/** What to write for the file's pin, or for `fallback` (the module's) when the file has none. */
+export const providerTarget = (root: HclNode, fallback?: { readonly constraint: string; readonly files: ReadonlyArray<string> }): ProviderTarget => {
+  const node = pinNode(root)
+  const own = node?.type === "string_lit" ? stringValue(node) : undefined
+  const constraint = own ?? fallback?.constraint
   // Without a pin the previous-WAF resources can only be working on 3.35: the last release that has them.
   if (constraint === undefined) return { constraint: undefined, pinRange: undefined, major: 3, pinWithinMajor: undefined }
   const mentioned = constraint.split(",").map((p) => p.replace(/^\s*(~>|>=|<=|!=|=|>|<)?\s*/, "").trim())
@@ -100,7 +153,9 @@ export const providerTarget = (root: HclNode): ProviderTarget => {
       : major === 4 && inMajor.some((v) => cmp(v, [4, 2, 0]) < 0)
         ? ">= 4.2.0, < 5.0.0"
         : undefined
-  return { constraint, pinRange: node ? { start: node.startIndex, end: node.endIndex } : undefined, major, pinWithinMajor }
+  return own !== undefined
+    ? { constraint, pinRange: { start: node!.startIndex, end: node!.endIndex }, major, pinWithinMajor }
+    : { constraint, pinRange: undefined, pinFiles: fallback!.files, major, pinWithinMajor }
 }
 
 /** `terraform import` ids of a zone's ruleset for the provider major. */

@@ -8,6 +8,7 @@ import type { CheckOptions } from "../rules/index.js"
 import { checkExpression } from "./expressions.js"
 import { finding, type Analysis, type ExpressionRegion, type Finding, type Fix } from "./findings.js"
 import { parseHcl, stringValue, type HclNode } from "./hcl.js"
+import { hasPin, modulePin, providerTarget, type ProviderTarget } from "./terraform-version.js"
 import { EXPRESSION_RESOURCES, hclExpressionRegions, jsonExpressionRegions, type TerraformExpression } from "./terraform-expressions.js"
 
 export const PREVIOUS_WAF_RESOURCES = ["cloudflare_waf_package", "cloudflare_waf_group", "cloudflare_waf_rule", "cloudflare_waf_override"] as const
@@ -73,8 +74,8 @@ const syntaxErrors = (root: HclNode): Array<Finding> => {
  */
 export type TerraformRewrite = (
   text: string,
-  root: HclNode,
-  blocks: ReadonlyArray<ResourceBlock>
+  blocks: ReadonlyArray<ResourceBlock>,
+  target: ProviderTarget
 ) => { readonly fixes: ReadonlyMap<ResourceBlock, Fix>; readonly findings: ReadonlyArray<Finding> }
 let rewrite: TerraformRewrite | undefined
 export const registerTerraformRewrite = (r: TerraformRewrite) => {
@@ -126,7 +127,10 @@ export const analyzeTerraform = async (text: string, name = "", options: CheckOp
   try {
     const findings = syntaxErrors(tree.rootNode)
     const blocks = resourceBlocks(tree.rootNode)
-    const rewritten = rewrite?.(text, tree.rootNode, blocks)
+    const waf = blocks.some((b) => (PREVIOUS_WAF_RESOURCES as ReadonlyArray<string>).includes(b.type))
+    // The pin may be in another file of the module (versions.tf): read only when this one has none.
+    const target = waf ? providerTarget(tree.rootNode, hasPin(tree.rootNode) ? undefined : await modulePin(name)) : undefined
+    const rewritten = target ? rewrite?.(text, blocks, target) : undefined
     for (const b of blocks) {
       if (!(PREVIOUS_WAF_RESOURCES as ReadonlyArray<string>).includes(b.type)) continue
       findings.push(previousWaf(b.type, b.name, { start: b.typeLabel.startIndex, end: b.typeLabel.endIndex }, rewritten?.fixes.get(b)))
