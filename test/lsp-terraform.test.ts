@@ -164,10 +164,10 @@ describe("one ruleset per zone", () => {
     expect(await schemaProblems(out, providerSchema("provider-3.35.json"))).toEqual([])
   })
 
-  it("for_each: the ruleset keeps the for_each, so each.key stays inside a resource that has it", async () => {
+  it("for_each: the ruleset keeps the for_each (and the provider alias), so each.key stays inside a resource that has it", async () => {
     const { out } = await rewritten("for-each.tf")
     const rs = rulesetOf(out)
-    expect(rs).toMatch(/^resource "cloudflare_ruleset" "managed_waf" \{\n  for_each = var\.zones\n\n  zone_id = each\.key\n/)
+    expect(rs).toMatch(/^resource "cloudflare_ruleset" "managed_waf" \{\n  for_each = var\.zones\n  provider = cloudflare\.acme\n\n  zone_id = each\.key\n/)
     expect(out).toContain("terraform import 'cloudflare_ruleset.managed_waf[\"<key>\"]' zones/<zone_id of each key>/<ruleset_id>")
     // No resource in the result uses each.* without a for_each.
     for (const block of out.split(/\n(?=resource )/)) if (block.includes("each.")) expect(block).toContain("for_each")
@@ -234,5 +234,13 @@ describe("edgectl check on Terraform", () => {
     expect(r.stdout).toContain("warning[terraform-previous-waf]")
     const doc = JSON.parse(edgectl(["check", "--format", "json", fx("expressions.tf.json")], { cwd: root }).stdout) as { files: Array<{ kind: string }> }
     expect(doc.files.map((f) => f.kind)).toEqual(["terraform"])
+  })
+
+  it("reports where the rewrite cannot tell, as warnings at the attribute (exit 0)", () => {
+    const r = edgectl(["check", fx("unclear.tf")], { cwd: root })
+    expect(r.status).toBe(0)
+    expect(r.stdout).toContain(`warning[terraform-rewrite-unclear]: cloudflare_waf_package.owasp: sensitivity = each.value.sensitivity is not a literal`)
+    expect(r.stdout).toContain(`--> ${fx("unclear.tf")}:10:3`)
+    expect(r.stdout).toContain(`--> ${fx("unclear.tf")}:14:3`)
   })
 })

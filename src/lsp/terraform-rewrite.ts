@@ -90,6 +90,8 @@ const SETTINGS: Record<string, ReadonlyArray<string>> = {
 interface ZoneGroup {
   readonly zone: string
   readonly meta: { readonly name: "for_each" | "count"; readonly text: string } | undefined
+  /** A `provider = cloudflare.alias`: the ruleset is managed by the same provider configuration. */
+  readonly provider: string | undefined
   readonly blocks: Array<ResourceBlock>
 }
 
@@ -104,7 +106,8 @@ const metaOf = (text: string, b: ResourceBlock): ZoneGroup["meta"] => {
   }
   return undefined
 }
-const keyOf = (zone: string, meta: ZoneGroup["meta"]) => `${meta ? `${meta.name}=${meta.text}` : ""}\u0000${zone}`
+const keyOf = (zone: string, meta: ZoneGroup["meta"], provider: string | undefined) => `${provider ?? ""}\u0001${meta ? `${meta.name}=${meta.text}` : ""}\u0000${zone}`
+const describe = (g: ZoneGroup) => [g.provider ? `provider = ${g.provider}` : undefined, g.meta ? `${g.meta.name} = ${g.meta.text}` : "no for_each or count"].filter((x) => x !== undefined).join(", ")
 
 const name = (b: ResourceBlock) => `${b.type}.${b.name}`
 const rangeOfNode = (n: HclNode) => ({ start: n.startIndex, end: n.endIndex })
@@ -178,7 +181,9 @@ export const rulesetResource = (g: ZoneGroup, t: ProviderTarget, resource: strin
     ...stepsFor(t, g, resource),
     ...notes,
     `resource "cloudflare_ruleset" "${rname}" {`,
-    ...(g.meta ? [`${g.meta.name} = ${g.meta.text}`, ""] : []),
+    ...(g.meta ? [`${g.meta.name} = ${g.meta.text}`] : []),
+    ...(g.provider ? [`provider = ${g.provider}`] : []),
+    ...(g.meta || g.provider ? [""] : []),
     `zone_id = ${g.zone}`,
     `name = ${hclString(plan.config.name)}`,
     'kind = "zone"',
@@ -205,12 +210,13 @@ export const terraformRewrite = (text: string, blocks: ReadonlyArray<ResourceBlo
     const problem = unclear(text, b)
     const zone = exprText(text, b, "zone_id") ?? ""
     const meta = metaOf(text, b)
-    const key = keyOf(zone, meta)
+    const provider = exprText(text, b, "provider")
+    const key = keyOf(zone, meta, provider)
     if (problem !== undefined) {
       findings.push(problem)
       blocked.add(key)
     }
-    const g = groups.get(key) ?? { zone, meta, blocks: [] }
+    const g = groups.get(key) ?? { zone, meta, provider, blocks: [] }
     g.blocks.push(b)
     groups.set(key, g)
   }
@@ -220,17 +226,17 @@ export const terraformRewrite = (text: string, blocks: ReadonlyArray<ResourceBlo
   for (const [zone, gs] of byZone) {
     if (gs.length < 2 || zone === "") continue
     for (const g of gs) {
-      const k = keyOf(g.zone, g.meta)
+      const k = keyOf(g.zone, g.meta, g.provider)
       if (blocked.has(k)) continue // it has its own finding
       blocked.add(k)
       const b = g.blocks[0]!
       findings.push(
-        finding("warning", "terraform-rewrite-unclear", `${name(b)}: zone_id = ${zone} is used ${gs.map((x) => (x.meta ? `under ${x.meta.name} = ${x.meta.text}` : "without for_each")).join(" and ")}: the rewrite cannot tell which instances share a zone`, rangeOfNode(b.attributes.get("zone_id")!.node), { hint: "rewrite these resources by hand" })
+        finding("warning", "terraform-rewrite-unclear", `${name(b)}: zone_id = ${zone} is used ${gs.map((x) => `with ${describe(x)}`).join(" and ")}: the rewrite cannot tell which instances share a zone`, rangeOfNode(b.attributes.get("zone_id")!.node), { hint: "rewrite these resources by hand" })
       )
     }
   }
   const rulesets = blocks.filter((b) => b.type === "cloudflare_ruleset")
-  const done = new Set(rulesets.filter((b) => b.attributes.get("phase")?.value === "http_request_firewall_managed").map((b) => keyOf(exprText(text, b, "zone_id") ?? "", metaOf(text, b))))
+  const done = new Set(rulesets.filter((b) => b.attributes.get("phase")?.value === "http_request_firewall_managed").map((b) => keyOf(exprText(text, b, "zone_id") ?? "", metaOf(text, b), exprText(text, b, "provider"))))
   const taken = new Set(rulesets.map((b) => b.name))
   const many = groups.size > 1
   for (const [key, g] of groups) {
