@@ -41,5 +41,9 @@ describe("provider version constraints", () => {
     expect(await targetOf("~> 5")).toEqual([5, undefined])
     expect(await targetOf(">= 3.0")).toEqual([5, undefined]) // terraform init -upgrade selects the newest
     expect(await targetOf(undefined)).toEqual([3, undefined])
+    // Terraform 0.12's `cloudflare = "~> 2.0"`: before 3.17, so written for 3.35 with the pin moved.
+    const tree = await parseHcl('terraform {\n  required_providers {\n    cloudflare = "~> 2.0"\n  }\n}\n')
+    expect(providerTarget(tree.rootNode)).toMatchObject({ constraint: "~> 2.0", major: 3, pinWithinMajor: "~> 3.35" })
+    tree.delete()
   })
 })

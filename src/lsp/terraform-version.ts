@@ -78,6 +78,9 @@ const pinNode = (root: HclNode): HclNode | undefined => {
       if (rp?.type !== "block" || rp.namedChildren[0]?.text !== "required_providers") continue
       for (const a of rp.namedChildren.find((c) => c?.type === "body")?.namedChildren ?? []) {
         if (a?.type !== "attribute" || a.namedChildren[0]?.text !== "cloudflare") continue
+        // Terraform 0.12's form: `cloudflare = "~> 2.0"`.
+        const legacy = a.namedChildren[1]?.namedChildren[0]?.namedChildren[0]
+        if (legacy?.type === "string_lit") return legacy
         const obj = a.namedChildren[1]?.namedChildren[0]?.namedChildren[0]
         if (obj?.type !== "object") continue
         for (const e of obj.namedChildren) {
@@ -94,6 +97,25 @@ export const hasPin = (root: HclNode): boolean => pinNode(root) !== undefined
 const pinOf = (root: HclNode): string | undefined => {
   const node = pinNode(root)
   return node?.type === "string_lit" ? stringValue(node) : undefined
+}
+
+// The editor checks on every change: a module's other files are parsed again only when they change.
+const pins = new Map<string, { readonly mtimeMs: number; readonly pin: string | undefined }>()
+const pinOfFile = async (file: string, mtimeMs: number): Promise<string | undefined> => {
+  const cached = pins.get(file)
+  if (cached?.mtimeMs === mtimeMs) return cached.pin
+  const text = fs.readFileSync(file, "utf8")
+  let pin: string | undefined
+  if (text.includes("required_providers")) {
+    const tree = await parseHcl(text)
+    try {
+      pin = pinOf(tree.rootNode)
+    } finally {
+      tree.delete()
+    }
+  }
+  pins.set(file, { mtimeMs, pin })
+  return pin
 }
 
 /**
@@ -117,20 +139,14 @@ export const modulePin = async (name: string): Promise<{ readonly constraint: st
   }
   const found: Array<{ file: string; constraint: string }> = []
   for (const f of entries.sort()) {
-    let text: string
+    const full = path.join(path.dirname(file), f)
+    let c: string | undefined
     try {
-      text = fs.readFileSync(path.join(path.dirname(file), f), "utf8")
+      c = await pinOfFile(full, fs.statSync(full).mtimeMs)
     } catch {
       continue
     }
-    if (!text.includes("required_providers")) continue
-    const tree = await parseHcl(text)
-    try {
-      const c = pinOf(tree.rootNode)
-      if (c !== undefined) found.push({ file: f, constraint: c })
-    } finally {
-      tree.delete()
-    }
+    if (c !== undefined) found.push({ file: f, constraint: c })
   }
   return found.length === 0 ? undefined : { constraint: found.map((x) => x.constraint).join(", "), files: found.map((x) => x.file) }
 }
