@@ -13,13 +13,16 @@ import { decodedOffsets } from "./json-string.js"
 /** Resource types whose `expression` strings are rules expressions. */
 export const EXPRESSION_RESOURCES = ["cloudflare_ruleset", "cloudflare_filter"] as const
 
-/** An expression and the ruleset phase it runs in (response phases have their own fields). */
-export type TerraformExpression = ExpressionRegion & { readonly phase?: string | undefined }
+/**
+ * An expression, whether it is written in a quoted string (a fix is then written escaped; a
+ * heredoc is raw text), and the ruleset phase it runs in (response phases have their own fields).
+ */
+export type TerraformExpression = ExpressionRegion & { readonly quoted: boolean; readonly phase?: string | undefined }
 
 const SIMPLE_ESCAPES: Record<string, string> = { n: "\n", r: "\r", t: "\t", '"': '"', "\\": "\\" }
 
 /** A quoted HCL string's decoded text and the document offset of each of its UTF-16 units (plus its end). */
-const quoted = (doc: string, lit: HclNode): ExpressionRegion => {
+const quoted = (doc: string, lit: HclNode): TerraformExpression => {
   let text = ""
   const offsets: Array<number> = []
   const end = lit.endIndex - 1
@@ -54,11 +57,11 @@ const quoted = (doc: string, lit: HclNode): ExpressionRegion => {
     }
   }
   offsets.push(Math.min(i, end))
-  return { text, offsets }
+  return { text, offsets, quoted: true }
 }
 
 /** A heredoc's body: the lines between its opening and closing markers, `<<-` indentation removed. */
-const heredoc = (doc: string, h: HclNode): ExpressionRegion | undefined => {
+const heredoc = (doc: string, h: HclNode): TerraformExpression | undefined => {
   const ids = h.namedChildren.filter((c) => c?.type === "heredoc_identifier")
   if (ids.length < 2) return undefined
   const bodyStart = doc.indexOf("\n", ids[0]!.endIndex) + 1
@@ -77,13 +80,13 @@ const heredoc = (doc: string, h: HclNode): ExpressionRegion | undefined => {
     at += l.length + 1
   }
   offsets.push(at)
-  return { text, offsets }
+  return { text, offsets, quoted: false }
 }
 
 const hasTemplate = (n: HclNode): boolean => n.type === "template_interpolation" || n.type === "template_directive" || n.namedChildren.some((c) => c !== null && hasTemplate(c))
 
 /** The rules expression a value node holds, when it is a string Terraform does not compute. */
-const regionOfValue = (doc: string, value: HclNode | null | undefined): ExpressionRegion | undefined => {
+const regionOfValue = (doc: string, value: HclNode | null | undefined): TerraformExpression | undefined => {
   let n = value
   while (n && (n.type === "expression" || n.type === "literal_value" || n.type === "template_expr") && n.namedChildren.length === 1) n = n.namedChildren[0]
   if (n === null || n === undefined || hasTemplate(n)) return undefined
@@ -93,8 +96,8 @@ const regionOfValue = (doc: string, value: HclNode | null | undefined): Expressi
 }
 
 /** Every `expression = …` (attribute or object element) inside a resource's body, at any depth. */
-export const hclExpressionRegions = (doc: string, resourceBody: HclNode): Array<ExpressionRegion> => {
-  const out: Array<ExpressionRegion> = []
+export const hclExpressionRegions = (doc: string, resourceBody: HclNode): Array<TerraformExpression> => {
+  const out: Array<TerraformExpression> = []
   const visit = (n: HclNode) => {
     if (n.type === "attribute" && n.namedChildren[0]?.text === "expression") {
       const r = regionOfValue(doc, n.namedChildren[1])
@@ -120,7 +123,7 @@ export const jsonExpressionRegions = (doc: string, root: Node): Array<TerraformE
   const out: Array<TerraformExpression> = []
   const add = (n: Node | undefined, phase?: unknown) => {
     // Terraform JSON strings are templates too: one with `${` or `%{` (escaped or not) is left alone.
-    if (n?.type === "string" && !/[$%]\{/.test(String(n.value))) out.push({ text: String(n.value), offsets: decodedOffsets(doc, n.offset, n.length), phase: typeof phase === "string" ? phase : undefined })
+    if (n?.type === "string" && !/[$%]\{/.test(String(n.value))) out.push({ text: String(n.value), offsets: decodedOffsets(doc, n.offset, n.length), quoted: true, phase: typeof phase === "string" ? phase : undefined })
   }
   for (const resources of items(prop(root, "resource"))) {
     for (const type of EXPRESSION_RESOURCES) {

@@ -23,11 +23,11 @@ const OPEN = "{[("
 const CLOSE = "}])"
 
 /** Scans one line outside heredocs: its net bracket change, its first top-level `=` and the net brackets after it. */
-const scan = (s: string): { net: number; assign: number | undefined; afterAssign: number; heredoc: { id: string; indented: boolean } | undefined; closesFirst: boolean } => {
+const scan = (s: string): { net: number; assign: number | undefined; afterAssign: number; heredoc: string | undefined; closesFirst: boolean } => {
   let net = 0
   let assign: number | undefined
   let afterAssign = 0
-  let heredoc: { id: string; indented: boolean } | undefined
+  let heredoc: string | undefined
   let inString = false
   let interp = 0
   for (let i = 0; i < s.length; i++) {
@@ -44,9 +44,9 @@ const scan = (s: string): { net: number; assign: number | undefined; afterAssign
     if (c === "#" || (c === "/" && (s[i + 1] === "/" || s[i + 1] === "*"))) break
     if (c === '"') inString = true
     else if (c === "<" && s[i + 1] === "<") {
-      const m = /^<<(-?)([A-Za-z_][\w-]*)\s*$/.exec(s.slice(i))
+      const m = /^<<-?([A-Za-z_][\w-]*)\s*$/.exec(s.slice(i))
       if (m) {
-        heredoc = { id: m[2]!, indented: m[1] === "-" }
+        heredoc = m[1]!
         break
       }
     } else if (OPEN.includes(c)) {
@@ -63,11 +63,11 @@ const scan = (s: string): { net: number; assign: number | undefined; afterAssign
 const lines = (text: string): Array<Line> => {
   const out: Array<Line> = []
   let depth = 0
-  let heredoc: { id: string; indented: boolean } | undefined
+  let heredoc: string | undefined
   for (const raw of text.split("\n")) {
     if (heredoc !== undefined) {
       out.push({ depth, body: raw, assign: undefined, opensValue: undefined, verbatim: true })
-      if (raw.trim() === heredoc.id) heredoc = undefined
+      if (raw.trim() === heredoc) heredoc = undefined
       continue
     }
     const body = raw.trim()

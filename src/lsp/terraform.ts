@@ -1,12 +1,14 @@
 /**
- * Terraform files that still use the previous WAF's resources (`cloudflare_waf_package`,
- * `cloudflare_waf_group`, `cloudflare_waf_rule`, `cloudflare_waf_override`: provider 3.35 and
- * earlier): a warning on each, found in a real HCL tree (never by scanning text).
+ * Terraform files (`*.tf`, and `*.tf.json` in Terraform's JSON syntax): a warning on each
+ * previous-WAF resource (`cloudflare_waf_package`, `cloudflare_waf_group`, `cloudflare_waf_rule`,
+ * `cloudflare_waf_override`: provider 3.35 and earlier) with the rewrite for the pinned provider,
+ * and the rules expressions of rulesets and filters checked, found in a real HCL tree (never by
+ * scanning text).
  */
 import { parseTree, printParseErrorCode, type Node, type ParseError } from "jsonc-parser"
 import type { CheckOptions } from "../rules/index.js"
 import { checkExpression } from "./expressions.js"
-import { finding, type Analysis, type ExpressionRegion, type Finding, type Fix } from "./findings.js"
+import { finding, type Analysis, type Finding, type Fix } from "./findings.js"
 import { parseHcl, stringValue, type HclNode } from "./hcl.js"
 import { hasPin, modulePin, providerTarget, type ProviderTarget } from "./terraform-version.js"
 import { EXPRESSION_RESOURCES, hclExpressionRegions, jsonExpressionRegions, type TerraformExpression } from "./terraform-expressions.js"
@@ -92,8 +94,8 @@ const previousWaf = (type: string, name: string, range: { start: number; end: nu
  * The rules expressions of the file checked, in their ruleset's phase (`http_response_*`: the
  * response fields); quoted HCL strings' fixes are written escaped like JSON's (the same escapes).
  */
-const checkRegions = (regions: ReadonlyArray<TerraformExpression>, quotedAt: (r: ExpressionRegion) => boolean, options: CheckOptions): Array<Finding> =>
-  regions.flatMap((r) => checkExpression(r, quotedAt(r), r.phase?.startsWith("http_response") ? { ...options, phase: "response" } : options))
+const checkRegions = (regions: ReadonlyArray<TerraformExpression>, options: CheckOptions): Array<Finding> =>
+  regions.flatMap((r) => checkExpression(r, r.quoted, r.phase?.startsWith("http_response") ? { ...options, phase: "response" } : options))
 
 /** `*.tf.json`: Terraform's JSON syntax (its expressions checked, the previous-WAF resources found). */
 const analyzeTerraformJson = (text: string, options: CheckOptions): Analysis => {
@@ -115,7 +117,7 @@ const analyzeTerraformJson = (text: string, options: CheckOptions): Analysis => 
     }
   }
   const expressions = jsonExpressionRegions(text, root)
-  findings.push(...checkRegions(expressions, () => true, options))
+  findings.push(...checkRegions(expressions, options))
   findings.sort((a, b) => a.range.start - b.range.start)
   return { kind: "terraform", findings, expressions }
 }
@@ -142,8 +144,7 @@ export const analyzeTerraform = async (text: string, name = "", options: CheckOp
         const phase = b.attributes.get("phase")?.value
         return hclExpressionRegions(text, b.node.namedChildren.find((c) => c?.type === "body") ?? b.node).map((r) => ({ ...r, phase: typeof phase === "string" ? phase : undefined }))
       })
-    // A heredoc's body is raw text; a quoted string's starts after its quote.
-    findings.push(...checkRegions(expressions, (r) => text[r.offsets[0]! - 1] === '"' || r.offsets.length === 1, options))
+    findings.push(...checkRegions(expressions, options))
     findings.sort((a, b) => a.range.start - b.range.start)
     return { kind: "terraform", findings, expressions }
   } finally {
