@@ -133,13 +133,13 @@ describe("WAF documents in the language server", () => {
     expect(out.startsWith(text.slice(0, text.indexOf('resource "cloudflare_record"')).trimEnd())).toBe(true)
     expect(out).toContain('resource "cloudflare_ruleset" "managed_waf" {\n  zone_id = var.zone_id\n')
     expect(out).toContain('phase   = "http_request_firewall_managed"')
-    expect(out).toContain("#   terraform state rm cloudflare_waf_package.owasp")
-    expect(out).toContain("#   terraform state rm cloudflare_waf_group.wordpress")
-    expect(out).toContain("#   terraform import cloudflare_ruleset.managed_waf zone/<zone_id>/<ruleset_id>")
-    // High + simulate: PL2, threshold 40, log; the WordPress group off: its rules disabled.
-    expect(out).toMatch(/score_threshold = 40\n\s+action\s+= "log"/)
+    expect(out).toContain("#   1. terraform import cloudflare_ruleset.managed_waf zone/<zone_id>/<ruleset_id>")
+    expect(out).toContain("#   2. terraform state rm cloudflare_waf_package.owasp")
+    expect(out).toContain("#      terraform state rm cloudflare_waf_group.wordpress")
+    // High + simulate: PL2, threshold 40, log; the WordPress group off: its rules disabled (no pin: provider 3.35's blocks).
+    expect(out).toMatch(/action\s+= "log"\n\s+score_threshold = 40/)
     expect(out).toContain('category = "paranoia-level-3"')
-    expect(out).toMatch(/id\s+= "[0-9a-f]{32}"\n\s+enabled = false/)
+    expect(out).toMatch(/id\s+= "[0-9a-f]{32}"\n\s+status = "disabled"/)
     // The result is valid HCL: re-checked, only the previous-WAF warnings remain, and no second rewrite is offered.
     const d2 = client.diagnostics(u)
     await client.connection.sendNotification("textDocument/didChange", { textDocument: { uri: u, version: 2 }, contentChanges: [{ text: out }] })

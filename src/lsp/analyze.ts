@@ -14,7 +14,7 @@ export type DocumentSyntax = "rules" | "json" | "terraform"
 export const syntaxOf = (name: string, languageId?: string): DocumentSyntax | undefined => {
   const lower = name.toLowerCase()
   if (lower.endsWith(".rules")) return "rules"
-  if (lower.endsWith(".tf") || languageId === "terraform" || languageId === "hcl") return "terraform"
+  if (lower.endsWith(".tf") || lower.endsWith(".tf.json") || languageId === "terraform" || languageId === "hcl") return "terraform"
   if (lower.endsWith(".json") || lower.endsWith(".jsonc") || languageId === "json" || languageId === "jsonc") return "json"
   return undefined
 }
@@ -29,6 +29,6 @@ export const analyze = async (syntax: DocumentSyntax, text: string, options: Che
     case "json":
       return analyzeJson(text, options, name, memo)
     case "terraform":
-      return analyzeTerraform(text)
+      return analyzeTerraform(text, name, options)
   }
 }

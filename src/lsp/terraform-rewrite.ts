@@ -1,14 +1,20 @@
 /**
  * The Terraform rewrite: the previous-WAF resources of a file, read as a previous WAF (the
  * catalog's defaults plus what the resources set), mapped by `src/waf`'s `planMigration`, and
- * written as one `cloudflare_ruleset` resource (phase `http_request_firewall_managed`, provider
- * v5 attribute syntax) with the `terraform state rm` and `terraform import` steps as comments.
+ * written as one `cloudflare_ruleset` (phase `http_request_firewall_managed`) per zone — per
+ * `zone_id` expression, keeping a `for_each`/`count` — in the syntax of the provider version the
+ * file pins, with the ordered state steps of that version. When it cannot tell which zone a
+ * resource belongs to or what it sets, a diagnostic says so instead of a rewrite.
  */
 import type { WafGroup, WafOverride, WafPackage, WafRule } from "../domain/waf.js"
 import { CATALOG, PREVIOUS_OWASP_PACKAGE } from "../waf/catalog.js"
 import { planMigration, type PreviousWaf } from "../waf/mapping.js"
-import type { Fix } from "./findings.js"
+import { finding, type Finding, type Fix, type TextEdit } from "./findings.js"
+import type { HclNode } from "./hcl.js"
 import { PREVIOUS_WAF_RESOURCES, type ResourceBlock } from "./terraform.js"
+import { formatHcl } from "./terraform-fmt.js"
+import { hclString, rulesLines } from "./terraform-ruleset-hcl.js"
+import { importId, pinFor, type ProviderTarget } from "./terraform-version.js"
 
 const str = (b: ResourceBlock, k: string): string | undefined => {
   const v = b.attributes.get(k)?.value
@@ -72,53 +78,182 @@ const unknownIds = (waf: ReadonlyArray<ResourceBlock>): Array<string> =>
     return []
   })
 
-// HCL values, written in the provider v5 attribute syntax.
-const hcl = (v: unknown, indent: string): string => {
-  if (typeof v === "string") return JSON.stringify(v).replace(/\$\{/g, "$${").replace(/%\{/g, "%%{")
-  if (typeof v === "number" || typeof v === "boolean") return String(v)
-  if (Array.isArray(v)) {
-    if (v.length === 0) return "[]"
-    const inner = `${indent}  `
-    return `[\n${v.map((x) => `${inner}${hcl(x, inner)}`).join(",\n")}\n${indent}]`
-  }
-  if (typeof v === "object" && v !== null) {
-    const entries = Object.entries(v).filter(([, x]) => x !== undefined && x !== "")
-    if (entries.length === 0) return "{}"
-    const inner = `${indent}  `
-    const width = Math.max(...entries.map(([k]) => k.length))
-    return `{\n${entries.map(([k, x]) => `${inner}${k.padEnd(width)} = ${hcl(x, inner)}`).join("\n")}\n${indent}}`
-  }
-  return "null"
+/** The attributes whose values the mapping reads, per resource type. */
+const SETTINGS: Record<string, ReadonlyArray<string>> = {
+  cloudflare_waf_package: ["package_id", "sensitivity", "action_mode"],
+  cloudflare_waf_group: ["group_id", "mode"],
+  cloudflare_waf_rule: ["rule_id", "mode"],
+  cloudflare_waf_override: []
 }
 
-export const rulesetResource = (blocks: ReadonlyArray<ResourceBlock>, zoneId: string): string => {
-  const plan = planMigration(previousFromTerraform(blocks))
-  const waf = blocks.filter((b) => (PREVIOUS_WAF_RESOURCES as ReadonlyArray<string>).includes(b.type))
-  const rules = plan.config.rules.map((r) => ({ action: r.action, expression: r.expression, description: r.description, enabled: r.enabled, action_parameters: r.action_parameters }))
-  const zoneRef = /^[a-f0-9]{32}$/.test(zoneId) ? zoneId : "<zone_id>"
-  const steps = [
-    "# Migrated from the previous WAF by edgectl (the mapping of `edgectl waf config`).",
-    "# After the zone's WAF migration, move the state to the new resource:",
-    `#   terraform import cloudflare_ruleset.managed_waf zone/${zoneRef}/<ruleset_id>`,
-    ...waf.map((b) => `#   terraform state rm ${b.type}.${b.name}`),
-    "# then delete the previous-WAF resources above and check that `terraform plan` shows no changes.",
-    ...(plan.blockers.length ? plan.blockers.map((b) => `# BLOCKER: ${b.message}`) : []),
-    ...plan.notMigrated.filter((n) => !n.what.startsWith("URI-based")).map((n) => `# not migrated: ${n.what}: ${n.why}`),
-    ...unknownIds(waf).map((u) => `# not migrated: ${u}`)
+/** The resources of one zone: one `zone_id` expression under one `for_each`/`count`. */
+interface ZoneGroup {
+  readonly zone: string
+  readonly meta: { readonly name: "for_each" | "count"; readonly text: string } | undefined
+  /** A `provider = cloudflare.alias`: the ruleset is managed by the same provider configuration. */
+  readonly provider: string | undefined
+  readonly blocks: Array<ResourceBlock>
+}
+
+const exprText = (text: string, b: ResourceBlock, k: string): string | undefined => {
+  const e = b.attributes.get(k)?.node.namedChildren[1]
+  return e ? text.slice(e.startIndex, e.endIndex) : undefined
+}
+const metaOf = (text: string, b: ResourceBlock): ZoneGroup["meta"] => {
+  for (const name of ["for_each", "count"] as const) {
+    const t = exprText(text, b, name)
+    if (t !== undefined) return { name, text: t }
+  }
+  return undefined
+}
+const keyOf = (zone: string, meta: ZoneGroup["meta"], provider: string | undefined) => `${provider ?? ""}\u0001${meta ? `${meta.name}=${meta.text}` : ""}\u0000${zone}`
+const describe = (g: ZoneGroup) => [g.provider ? `provider = ${g.provider}` : undefined, g.meta ? `${g.meta.name} = ${g.meta.text}` : "no for_each or count"].filter((x) => x !== undefined).join(", ")
+
+const name = (b: ResourceBlock) => `${b.type}.${b.name}`
+const rangeOfNode = (n: HclNode) => ({ start: n.startIndex, end: n.endIndex })
+
+/** Why a resource cannot be placed in a zone's ruleset, as a finding at the attribute concerned; undefined when it can. */
+const unclear = (text: string, b: ResourceBlock): Finding | undefined => {
+  const zone = exprText(text, b, "zone_id")
+  const meta = metaOf(text, b)
+  const say = (message: string, at: HclNode) => finding("warning", "terraform-rewrite-unclear", message, rangeOfNode(at), { hint: "rewrite this resource by hand, or make the value a literal" })
+  if (zone === undefined) return say(`${name(b)} has no zone_id: the rewrite cannot tell which zone's ruleset it belongs to`, b.typeLabel)
+  const zoneNode = b.attributes.get("zone_id")!.node
+  if (/\beach\./.test(zone) && meta?.name !== "for_each") return say(`${name(b)}: zone_id = ${zone} uses each.* but the resource has no for_each`, zoneNode)
+  if (/\bcount\.index\b/.test(zone) && meta?.name !== "count") return say(`${name(b)}: zone_id = ${zone} uses count.index but the resource has no count`, zoneNode)
+  for (const k of SETTINGS[b.type] ?? []) {
+    const a = b.attributes.get(k)
+    if (a !== undefined && a.value === undefined) return say(`${name(b)}: ${k} = ${exprText(text, b, k)} is not a literal: the rewrite cannot tell its value`, a.node)
+  }
+  return undefined
+}
+
+const slug = (zone: string) =>
+  zone
+    .replace(/^"([0-9a-f]{8})[0-9a-f]*"$/, "$1")
+    .replace(/^(var|local)\./, "")
+    .replace(/[^A-Za-z0-9]+/g, "_")
+    .replace(/^_+|_+$/g, "")
+    .slice(0, 40) || "zone"
+
+const stepsFor = (t: ProviderTarget, g: ZoneGroup, resource: string): Array<string> => {
+  const zoneLit = /^"[0-9a-f]{32}"$/.test(g.zone) ? g.zone.slice(1, -1) : g.meta ? `<zone_id of each ${g.meta.name === "for_each" ? "key" : "index"}>` : "<zone_id>"
+  const address = g.meta ? `'${resource}[${g.meta.name === "for_each" ? '"<key>"' : "<index>"}]'` : resource
+  const importLine = `terraform import ${address} ${importId(t.major, zoneLit)}`
+  const stateRm = g.blocks.map((b) => `terraform state rm ${name(b)}`)
+  const pinned =
+    t.constraint === undefined ? "no cloudflare version in required_providers here" : `pin "${t.constraint}"${t.pinFiles ? ` (${t.pinFiles.join(", ")})` : ""}`
+  const pinChange = t.pinRange ? `changed to "${t.pinWithinMajor}"` : `change it to "${t.pinWithinMajor}"`
+  if (t.major === 3) {
+    return [
+      `# Written for provider 3.35 (${pinned}${t.pinWithinMajor ? `; ${pinChange}: status needs 3.17 or later` : t.constraint === undefined ? `; pin version = "~> 3.35"` : ""}).`,
+      "# After the zone's WAF migration (edgectl waf migrate), in this order:",
+      `#   1. ${importLine}`,
+      ...stateRm.map((s, i) => `#   ${i === 0 ? "2." : "  "} ${s}`),
+      "#   3. delete the previous-WAF resources above; terraform plan shows no changes.",
+      "#   (Terraform 1.5+: an import block can do step 1; 1.7+: removed blocks with lifecycle { destroy = false } step 2.)"
+    ]
+  }
+  return [
+    `# cloudflare_waf_* exist only up to provider 3.35; the ${pinned} selects ${t.major}.x, where they do not exist.`,
+    `# Written for provider ${t.major}.x. After the zone's WAF migration (edgectl waf migrate), in this order:`,
+    '#   1. with the provider at 3.35 (version = "~> 3.35"), remove the previous-WAF resources from the state:',
+    ...stateRm.map((s) => `#      ${s}`),
+    "#      (Terraform 1.7+: removed blocks with lifecycle { destroy = false } instead)",
+    "#   2. delete the previous-WAF resources above.",
+    `#   3. set version = "${t.pinWithinMajor ?? t.constraint ?? pinFor(t.major)}" in required_providers and run terraform init -upgrade.`,
+    `#   4. ${importLine}   (Terraform 1.5+: or an import block)`,
+    "#   5. terraform plan shows no changes."
   ]
-  return `${steps.join("\n")}\nresource "cloudflare_ruleset" "managed_waf" {\n  zone_id = ${zoneId}\n  name    = ${hcl(plan.config.name, "  ")}\n  kind    = "zone"\n  phase   = "http_request_firewall_managed"\n  rules   = ${hcl(rules, "  ")}\n}\n`
 }
 
-export const terraformRewrite = (text: string, blocks: ReadonlyArray<ResourceBlock>, block: ResourceBlock): Fix | undefined => {
-  if (blocks.some((b) => b.type === "cloudflare_ruleset" && b.attributes.get("phase")?.value === "http_request_firewall_managed")) return undefined
+/** The ruleset resource of one zone, comments first, laid out as `terraform fmt` does. */
+export const rulesetResource = (g: ZoneGroup, t: ProviderTarget, resource: string): string => {
+  const plan = planMigration(previousFromTerraform(g.blocks))
+  const notes = [
+    ...plan.blockers.map((b) => `# BLOCKER: ${b.message}`),
+    ...plan.notMigrated.filter((n) => !n.what.startsWith("URI-based")).map((n) => `# not migrated: ${n.what}: ${n.why}`),
+    ...unknownIds(g.blocks).map((u) => `# not migrated: ${u}`)
+  ]
+  const [, rname] = resource.split(".")
+  const lines = [
+    "# Migrated from the previous WAF by edgectl (the mapping of `edgectl waf config`).",
+    ...stepsFor(t, g, resource),
+    ...notes,
+    `resource "cloudflare_ruleset" "${rname}" {`,
+    ...(g.meta ? [`${g.meta.name} = ${g.meta.text}`] : []),
+    ...(g.provider ? [`provider = ${g.provider}`] : []),
+    ...(g.meta || g.provider ? [""] : []),
+    `zone_id = ${g.zone}`,
+    `name = ${hclString(plan.config.name)}`,
+    'kind = "zone"',
+    'phase = "http_request_firewall_managed"',
+    "",
+    ...rulesLines(plan.config.rules, t.major),
+    "}"
+  ]
+  return formatHcl(lines.join("\n"))
+}
+
+export interface RewriteResult {
+  readonly fixes: ReadonlyMap<ResourceBlock, Fix>
+  readonly findings: ReadonlyArray<Finding>
+}
+
+export const terraformRewrite = (text: string, blocks: ReadonlyArray<ResourceBlock>, target: ProviderTarget): RewriteResult => {
+  const fixes = new Map<ResourceBlock, Fix>()
+  const findings: Array<Finding> = []
   const waf = blocks.filter((b) => (PREVIOUS_WAF_RESOURCES as ReadonlyArray<string>).includes(b.type))
-  const zone = block.attributes.get("zone_id")?.node.namedChildren[1]
-  const zoneId = zone ? text.slice(zone.startIndex, zone.endIndex) : "var.zone_id"
-  const last = waf.reduce((a, b) => (b.node.endIndex > a.node.endIndex ? b : a))
-  const at = last.node.endIndex
-  return {
-    title: "Add the equivalent cloudflare_ruleset (http_request_firewall_managed) with the migration steps",
-    edits: [{ range: { start: at, end: at }, newText: `\n\n${rulesetResource(blocks, zoneId).replace(/\n$/, "")}` }],
-    preferred: true
+  const groups = new Map<string, ZoneGroup>()
+  const blocked = new Set<string>()
+  for (const b of waf) {
+    const problem = unclear(text, b)
+    const zone = exprText(text, b, "zone_id") ?? ""
+    const meta = metaOf(text, b)
+    const provider = exprText(text, b, "provider")
+    const key = keyOf(zone, meta, provider)
+    if (problem !== undefined) {
+      findings.push(problem)
+      blocked.add(key)
+    }
+    const g = groups.get(key) ?? { zone, meta, provider, blocks: [] }
+    g.blocks.push(b)
+    groups.set(key, g)
   }
+  // One zone_id expression under two different for_each/count: which instances share a zone is unknowable.
+  const byZone = new Map<string, Array<ZoneGroup>>()
+  for (const g of groups.values()) byZone.set(g.zone, [...(byZone.get(g.zone) ?? []), g])
+  for (const [zone, gs] of byZone) {
+    if (gs.length < 2 || zone === "") continue
+    for (const g of gs) {
+      const k = keyOf(g.zone, g.meta, g.provider)
+      if (blocked.has(k)) continue // it has its own finding
+      blocked.add(k)
+      const b = g.blocks[0]!
+      findings.push(
+        finding("warning", "terraform-rewrite-unclear", `${name(b)}: zone_id = ${zone} is used ${gs.map((x) => `with ${describe(x)}`).join(" and ")}: the rewrite cannot tell which instances share a zone`, rangeOfNode(b.attributes.get("zone_id")!.node), { hint: "rewrite these resources by hand" })
+      )
+    }
+  }
+  const rulesets = blocks.filter((b) => b.type === "cloudflare_ruleset")
+  const done = new Set(rulesets.filter((b) => b.attributes.get("phase")?.value === "http_request_firewall_managed").map((b) => keyOf(exprText(text, b, "zone_id") ?? "", metaOf(text, b), exprText(text, b, "provider"))))
+  const taken = new Set(rulesets.map((b) => b.name))
+  const many = groups.size > 1
+  for (const [key, g] of groups) {
+    if (blocked.has(key) || done.has(key)) continue
+    let rname = many ? `managed_waf_${slug(g.zone)}` : "managed_waf"
+    for (let i = 2; taken.has(rname); i++) rname = `${many ? `managed_waf_${slug(g.zone)}` : "managed_waf"}_${i}`
+    taken.add(rname)
+    const at = g.blocks.reduce((a, b) => (b.node.endIndex > a.node.endIndex ? b : a)).node.endIndex
+    const edits: Array<TextEdit> = []
+    if (target.major === 3 && target.pinWithinMajor !== undefined && target.pinRange !== undefined) edits.push({ range: target.pinRange, newText: hclString(target.pinWithinMajor) })
+    edits.push({ range: { start: at, end: at }, newText: `\n\n${rulesetResource(g, target, `cloudflare_ruleset.${rname}`)}` })
+    const fix: Fix = {
+      title: `Add the equivalent cloudflare_ruleset${many ? ` for zone_id = ${g.zone}` : ""} (http_request_firewall_managed, provider ${target.major === 3 ? "3.35" : `${target.major}.x`}) with the migration steps`,
+      edits,
+      preferred: true
+    }
+    for (const b of g.blocks) fixes.set(b, fix)
+  }
+  return { fixes, findings }
 }

@@ -1,10 +1,17 @@
 /**
- * Terraform files that still use the previous WAF's resources (`cloudflare_waf_package`,
- * `cloudflare_waf_group`, `cloudflare_waf_rule`, `cloudflare_waf_override`: provider 3.35 and
- * earlier): a warning on each, found in a real HCL tree (never by scanning text).
+ * Terraform files (`*.tf`, and `*.tf.json` in Terraform's JSON syntax): a warning on each
+ * previous-WAF resource (`cloudflare_waf_package`, `cloudflare_waf_group`, `cloudflare_waf_rule`,
+ * `cloudflare_waf_override`: provider 3.35 and earlier) with the rewrite for the pinned provider,
+ * and the rules expressions of rulesets and filters checked, found in a real HCL tree (never by
+ * scanning text).
  */
+import { parseTree, printParseErrorCode, type Node, type ParseError } from "jsonc-parser"
+import type { CheckOptions } from "../rules/index.js"
+import { checkExpression } from "./expressions.js"
 import { finding, type Analysis, type Finding, type Fix } from "./findings.js"
 import { parseHcl, stringValue, type HclNode } from "./hcl.js"
+import { hasPin, modulePin, providerTarget, type ProviderTarget } from "./terraform-version.js"
+import { EXPRESSION_RESOURCES, hclExpressionRegions, jsonExpressionRegions, type TerraformExpression } from "./terraform-expressions.js"
 
 export const PREVIOUS_WAF_RESOURCES = ["cloudflare_waf_package", "cloudflare_waf_group", "cloudflare_waf_rule", "cloudflare_waf_override"] as const
 export type PreviousWafResource = (typeof PREVIOUS_WAF_RESOURCES)[number]
@@ -63,32 +70,83 @@ const syntaxErrors = (root: HclNode): Array<Finding> => {
   return out
 }
 
-/** Builds the rewrite of a previous-WAF resource (set by the WAF part, which owns the mapping). */
-export type TerraformRewrite = (text: string, blocks: ReadonlyArray<ResourceBlock>, block: ResourceBlock) => Fix | undefined
+/**
+ * Builds the rewrite of the file's previous-WAF resources (set by the WAF part, which owns the
+ * mapping): a fix per resource it can place, and findings where it cannot tell.
+ */
+export type TerraformRewrite = (
+  text: string,
+  blocks: ReadonlyArray<ResourceBlock>,
+  target: ProviderTarget
+) => { readonly fixes: ReadonlyMap<ResourceBlock, Fix>; readonly findings: ReadonlyArray<Finding> }
 let rewrite: TerraformRewrite | undefined
 export const registerTerraformRewrite = (r: TerraformRewrite) => {
   rewrite = r
 }
 
-export const analyzeTerraform = async (text: string): Promise<Analysis> => {
+const previousWaf = (type: string, name: string, range: { start: number; end: number }, fix?: Fix): Finding =>
+  finding("warning", "terraform-previous-waf", `${type} "${name}" is a previous-WAF resource: the provider supports it only up to 3.35, and the zone's WAF migration removes what it manages`, range, {
+    hint: "replace it with a cloudflare_ruleset resource in phase http_request_firewall_managed",
+    ...(fix ? { fixes: [fix] } : {})
+  })
+
+/**
+ * The rules expressions of the file checked, in their ruleset's phase (`http_response_*`: the
+ * response fields); quoted HCL strings' fixes are written escaped like JSON's (the same escapes).
+ */
+const checkRegions = (regions: ReadonlyArray<TerraformExpression>, options: CheckOptions): Array<Finding> =>
+  regions.flatMap((r) => checkExpression(r, r.quoted, r.phase?.startsWith("http_response") ? { ...options, phase: "response" } : options))
+
+/** `*.tf.json`: Terraform's JSON syntax (its expressions checked, the previous-WAF resources found). */
+const analyzeTerraformJson = (text: string, options: CheckOptions): Analysis => {
+  const errors: Array<ParseError> = []
+  const root = parseTree(text, errors, { allowTrailingComma: false, disallowComments: true })
+  const findings: Array<Finding> = errors.map((e) =>
+    finding("error", "json-syntax", `invalid JSON: ${printParseErrorCode(e.error).replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase()}`, { start: e.offset, end: e.offset + Math.max(1, e.length) })
+  )
+  if (root === undefined) return { kind: "terraform", findings, expressions: [] }
+  const resources = root.children?.find((p) => p.children?.[0]?.value === "resource")?.children?.[1]
+  for (const r of resources?.type === "array" ? (resources.children ?? []) : resources ? [resources] : []) {
+    for (const typed of r.children ?? []) {
+      const [key, byName] = typed.children ?? []
+      if (key === undefined || !(PREVIOUS_WAF_RESOURCES as ReadonlyArray<string>).includes(key.value as string)) continue
+      for (const named of byName?.children ?? []) {
+        const nameNode: Node | undefined = named.children?.[0]
+        if (nameNode?.type === "string") findings.push(previousWaf(key.value as string, nameNode.value as string, { start: key.offset, end: key.offset + key.length }))
+      }
+    }
+  }
+  const expressions = jsonExpressionRegions(text, root)
+  findings.push(...checkRegions(expressions, options))
+  findings.sort((a, b) => a.range.start - b.range.start)
+  return { kind: "terraform", findings, expressions }
+}
+
+/** `name`: the file's path or URI; `*.tf.json` is Terraform's JSON syntax. */
+export const analyzeTerraform = async (text: string, name = "", options: CheckOptions = {}): Promise<Analysis> => {
+  if (/\.tf\.json$/i.test(name)) return analyzeTerraformJson(text, options)
   const tree = await parseHcl(text)
   try {
     const findings = syntaxErrors(tree.rootNode)
     const blocks = resourceBlocks(tree.rootNode)
+    const waf = blocks.some((b) => (PREVIOUS_WAF_RESOURCES as ReadonlyArray<string>).includes(b.type))
+    // The pin may be in another file of the module (versions.tf): read only when this one has none.
+    const target = waf ? providerTarget(tree.rootNode, hasPin(tree.rootNode) ? undefined : await modulePin(name)) : undefined
+    const rewritten = target ? rewrite?.(text, blocks, target) : undefined
     for (const b of blocks) {
       if (!(PREVIOUS_WAF_RESOURCES as ReadonlyArray<string>).includes(b.type)) continue
-      const fix = rewrite?.(text, blocks, b)
-      findings.push(
-        finding(
-          "warning",
-          "terraform-previous-waf",
-          `${b.type} "${b.name}" is a previous-WAF resource: the provider supports it only up to 3.35, and the zone's WAF migration removes what it manages`,
-          { start: b.typeLabel.startIndex, end: b.typeLabel.endIndex },
-          { hint: "replace it with a cloudflare_ruleset resource in phase http_request_firewall_managed", ...(fix ? { fixes: [fix] } : {}) }
-        )
-      )
+      findings.push(previousWaf(b.type, b.name, { start: b.typeLabel.startIndex, end: b.typeLabel.endIndex }, rewritten?.fixes.get(b)))
     }
-    return { kind: "terraform", findings, expressions: [] }
+    findings.push(...(rewritten?.findings ?? []))
+    const expressions = blocks
+      .filter((b) => (EXPRESSION_RESOURCES as ReadonlyArray<string>).includes(b.type))
+      .flatMap((b): Array<TerraformExpression> => {
+        const phase = b.attributes.get("phase")?.value
+        return hclExpressionRegions(text, b.node.namedChildren.find((c) => c?.type === "body") ?? b.node).map((r) => ({ ...r, phase: typeof phase === "string" ? phase : undefined }))
+      })
+    findings.push(...checkRegions(expressions, options))
+    findings.sort((a, b) => a.range.start - b.range.start)
+    return { kind: "terraform", findings, expressions }
   } finally {
     tree.delete()
   }

@@ -1,0 +1,181 @@
+/**
+ * The cloudflare provider version a Terraform file pins (`terraform { required_providers {
+ * cloudflare = { version = "…" } } }`) and what the ruleset rewrite must be for it: block syntax
+ * with `status` (3.17–3.35), block syntax with `enabled` and `ref` (4.2–4.x), attribute syntax
+ * (5.x), and the import id of that version (`zone/…` up to 4.x, `zones/…` in 5.x).
+ */
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { fileURLToPath } from "node:url"
+import type { Range } from "./findings.js"
+import { parseHcl, stringValue, type HclNode } from "./hcl.js"
+
+export type ProviderMajor = 3 | 4 | 5
+
+export interface ProviderTarget {
+  /** The constraint as written, when the file pins one. */
+  readonly constraint: string | undefined
+  /** The `version = "…"` string, for an edit of the pin (when it is in this file). */
+  readonly pinRange: Range | undefined
+  /** The other files of the module that hold the constraint, when this one has none. */
+  readonly pinFiles?: ReadonlyArray<string>
+  /** The major version the rewrite is written for: the highest one the constraint admits (what `terraform init -upgrade` selects). */
+  readonly major: ProviderMajor
+  /** A constraint within the same major that the rewrite needs instead of the file's (it admits versions without `status` / settable `ref`). */
+  readonly pinWithinMajor: string | undefined
+}
+
+type Version = [number, number, number]
+const parse = (v: string): Version | undefined => {
+  const m = /^v?(\d+)(?:\.(\d+))?(?:\.(\d+))?$/.exec(v.trim())
+  return m ? [Number(m[1]), Number(m[2] ?? 0), Number(m[3] ?? 0)] : undefined
+}
+const cmp = (a: Version, b: Version) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2]
+
+/** Terraform's version constraint syntax: `,`-separated `op version` parts, all of which must hold. */
+export const admits = (constraint: string, version: string): boolean => {
+  const v = parse(version)
+  if (v === undefined) return false
+  return constraint.split(",").every((part) => {
+    const m = /^\s*(~>|>=|<=|!=|=|>|<)?\s*(\S+)\s*$/.exec(part)
+    if (m === null) return false
+    const segments = m[2]!.replace(/^v/, "").split(".").length
+    const c = parse(m[2]!)
+    if (c === undefined) return false
+    const d = cmp(v, c)
+    switch (m[1] ?? "=") {
+      case "=":
+        return d === 0
+      case "!=":
+        return d !== 0
+      case ">":
+        return d > 0
+      case ">=":
+        return d >= 0
+      case "<":
+        return d < 0
+      case "<=":
+        return d <= 0
+      default: {
+        // `~> 3.35` admits 3.35 up to 4.0 (excluded); `~> 3.35.0` up to 3.36; `~> 5` all of 5.x.
+        if (d < 0) return false
+        const upper: Version = segments >= 3 ? [c[0], c[1] + 1, 0] : [c[0] + 1, 0, 0]
+        return cmp(v, upper) < 0
+      }
+    }
+  })
+}
+
+// The releases where what the rewrite may write changes (reference: terraform-ruleset-versions.md).
+const LANDMARKS = ["2.26.0", "3.0.0", "3.16.0", "3.17.0", "3.35.0", "3.99.0", "4.0.0", "4.1.0", "4.2.0", "4.52.5", "4.99.0", "5.0.0", "5.19.0", "5.99.0", "6.0.0"]
+
+/** The cloudflare provider's `version` in the file's `required_providers`, as a node. */
+const pinNode = (root: HclNode): HclNode | undefined => {
+  for (const top of root.namedChildren[0]?.namedChildren ?? []) {
+    if (top?.type !== "block" || top.namedChildren[0]?.text !== "terraform") continue
+    const body = top.namedChildren.find((c) => c?.type === "body")
+    for (const rp of body?.namedChildren ?? []) {
+      if (rp?.type !== "block" || rp.namedChildren[0]?.text !== "required_providers") continue
+      for (const a of rp.namedChildren.find((c) => c?.type === "body")?.namedChildren ?? []) {
+        if (a?.type !== "attribute" || a.namedChildren[0]?.text !== "cloudflare") continue
+        // Terraform 0.12's form: `cloudflare = "~> 2.0"`.
+        const legacy = a.namedChildren[1]?.namedChildren[0]?.namedChildren[0]
+        if (legacy?.type === "string_lit") return legacy
+        const obj = a.namedChildren[1]?.namedChildren[0]?.namedChildren[0]
+        if (obj?.type !== "object") continue
+        for (const e of obj.namedChildren) {
+          if (e?.type === "object_elem" && e.namedChildren[0]?.text === "version") return e.namedChildren[1]?.namedChildren[0]?.namedChildren[0] ?? undefined
+        }
+      }
+    }
+  }
+  return undefined
+}
+
+export const hasPin = (root: HclNode): boolean => pinNode(root) !== undefined
+
+const pinOf = (root: HclNode): string | undefined => {
+  const node = pinNode(root)
+  return node?.type === "string_lit" ? stringValue(node) : undefined
+}
+
+// The editor checks on every change: a module's other files are parsed again only when they change.
+const pins = new Map<string, { readonly mtimeMs: number; readonly pin: string | undefined }>()
+const pinOfFile = async (file: string, mtimeMs: number): Promise<string | undefined> => {
+  const cached = pins.get(file)
+  if (cached?.mtimeMs === mtimeMs) return cached.pin
+  const text = fs.readFileSync(file, "utf8")
+  let pin: string | undefined
+  if (text.includes("required_providers")) {
+    const tree = await parseHcl(text)
+    try {
+      pin = pinOf(tree.rootNode)
+    } finally {
+      tree.delete()
+    }
+  }
+  pins.set(file, { mtimeMs, pin })
+  return pin
+}
+
+/**
+ * The constraint the other `*.tf` files of the document's directory (its Terraform module) put on
+ * the provider, all of them together as Terraform combines them; none for a document that is not
+ * a file on disk.
+ */
+export const modulePin = async (name: string): Promise<{ readonly constraint: string; readonly files: ReadonlyArray<string> } | undefined> => {
+  if (name === "") return undefined
+  let file: string
+  try {
+    file = name.startsWith("file:") ? fileURLToPath(name) : path.resolve(name)
+  } catch {
+    return undefined
+  }
+  let entries: Array<string>
+  try {
+    entries = fs.readdirSync(path.dirname(file)).filter((f) => f.endsWith(".tf") && f !== path.basename(file))
+  } catch {
+    return undefined
+  }
+  const found: Array<{ file: string; constraint: string }> = []
+  for (const f of entries.sort()) {
+    const full = path.join(path.dirname(file), f)
+    let c: string | undefined
+    try {
+      c = await pinOfFile(full, fs.statSync(full).mtimeMs)
+    } catch {
+      continue
+    }
+    if (c !== undefined) found.push({ file: f, constraint: c })
+  }
+  return found.length === 0 ? undefined : { constraint: found.map((x) => x.constraint).join(", "), files: found.map((x) => x.file) }
+}
+
+/** What to write for the file's pin, or for `fallback` (the module's) when the file has none. */
+export const providerTarget = (root: HclNode, fallback?: { readonly constraint: string; readonly files: ReadonlyArray<string> }): ProviderTarget => {
+  const node = pinNode(root)
+  const own = node?.type === "string_lit" ? stringValue(node) : undefined
+  const constraint = own ?? fallback?.constraint
+  // Without a pin the previous-WAF resources can only be working on 3.35: the last release that has them.
+  if (constraint === undefined) return { constraint: undefined, pinRange: undefined, major: 3, pinWithinMajor: undefined }
+  const mentioned = constraint.split(",").map((p) => p.replace(/^\s*(~>|>=|<=|!=|=|>|<)?\s*/, "").trim())
+  const admitted = [...LANDMARKS, ...mentioned].filter((v) => admits(constraint, v)).map(parse).filter((v) => v !== undefined)
+  const highest = admitted.sort(cmp).pop()
+  const major: ProviderMajor = highest === undefined || highest[0] <= 3 ? 3 : highest[0] === 4 ? 4 : 5
+  const inMajor = admitted.filter((v) => v[0] === major)
+  const pinWithinMajor =
+    major === 3 && (highest === undefined || !admits(constraint, "3.35.0") || inMajor.some((v) => cmp(v, [3, 17, 0]) < 0))
+      ? "~> 3.35"
+      : major === 4 && inMajor.some((v) => cmp(v, [4, 2, 0]) < 0)
+        ? ">= 4.2.0, < 5.0.0"
+        : undefined
+  return own !== undefined
+    ? { constraint, pinRange: { start: node!.startIndex, end: node!.endIndex }, major, pinWithinMajor }
+    : { constraint, pinRange: undefined, pinFiles: fallback!.files, major, pinWithinMajor }
+}
+
+/** `terraform import` ids of a zone's ruleset for the provider major. */
+export const importId = (major: ProviderMajor, zone: string): string => `${major === 5 ? "zones" : "zone"}/${zone}/<ruleset_id>`
+
+/** The constraint that selects a major version. */
+export const pinFor = (major: ProviderMajor): string => (major === 3 ? "~> 3.35" : major === 4 ? ">= 4.2.0, < 5.0.0" : "~> 5")
