@@ -94,6 +94,8 @@ export const parseLogical = (s: ParserState, ctx: Context): Expression => {
       ops.push(op)
       s.ws()
       if (atOperandEnd(s, ctx)) {
+        // A condition belongs here (completion), even though none follows.
+        s.expect({ kind: "condition" })
         s.error("expected-expression", `expected a condition after \`${op.token.text}\``, { start: s.pos, end: s.pos }, "remove the operator or add the condition it joins")
         operands.push(invalidAt(s.pos))
         continue
@@ -325,6 +327,7 @@ const parseNot = (s: ParserState, width: number): Expression => {
   const token: Token = { text: s.src.slice(at, s.pos), range: { start: at, end: s.pos } }
   s.ws()
   if (atOperandEnd(s, s.inArgs > 0 ? "arg" : "top")) {
+    s.expect({ kind: "condition" })
     s.error("expected-expression", `expected a condition after \`${token.text}\``, { start: s.pos, end: s.pos })
     s.leave()
     return invalidAt(at, s.pos)
