@@ -1,5 +1,5 @@
 /**
- * KV bulk files (`[{key, value, ...}]` for `kv bulk put`, `[key, ...]` for `kv bulk delete`):
+ * KV bulk files (`[{key, value, ...}]` for `kv bulk put`, `[key or {"name": key}, ...]` for `kv bulk delete|get`):
  * every problem of `src/kv/validate` on the entry and field it concerns, and duplicate keys (the
  * later entry wins: a warning on the earlier one).
  *
@@ -26,15 +26,33 @@ export interface BulkState {
   readonly entries: ReadonlyArray<EntryResult>
 }
 
-/** True when an array looks like a bulk file: entries with `key` and `value`, or key strings. */
+const propsOf = (n: Node): Array<string> => (n.type === "object" ? (n.children ?? []).map((p) => p.children?.[0]?.value as string) : [])
+
+/** A keys file (`kv bulk delete|get`): items are key strings or `{"name": "<key>"}`, as the command reads them. */
+const isKeysFile = (first: Node): boolean => {
+  if (first.type === "string") return true
+  const props = propsOf(first)
+  return props.includes("name") && !props.includes("key") && !props.some((p) => p === "expression" || p === "filter" || p === "action" || p === "rules")
+}
+
+/** True when an array looks like a bulk file: entries with `key` and `value`, or keys (strings or `{"name"}` objects). */
 export const isKvBulk = (root: Node): boolean => {
   if (root.type !== "array" || root.children === undefined || root.children.length === 0) return false
   const first = root.children[0]!
+  // A `{"name"}` object is distinctive; an array of strings is a keys file while no item is something else.
+  if (first.type === "object" && isKeysFile(first)) return true
   if (first.type === "string") return root.children.every((c) => c.type === "string" || c.type === "object")
   if (first.type !== "object") return false
-  const props = (first.children ?? []).map((p) => p.children?.[0]?.value as string)
+  const props = propsOf(first)
   return props.includes("key") && (props.includes("value") || !props.some((p) => p === "expression" || p === "filter"))
 }
+
+/**
+ * jsonc-parser's settings for bulk files: strict JSON, as `kv bulk put|delete|get` reads them and
+ * as the platform's KV tool does (no comments, no trailing commas), so the editor accepts exactly
+ * the files the commands accept.
+ */
+export const STRICT_JSON = { disallowComments: true, allowTrailingComma: false } as const
 
 const propertyNode = (entry: Node, name: string): Node | undefined =>
   entry.type === "object" ? entry.children?.find((p) => p.children?.[0]?.value === name) : undefined
@@ -56,7 +74,7 @@ const checkElement = (node: Node, index: number, keysOnly: boolean, now: number,
   let keyNode: Node | undefined
   if (keysOnly) {
     const r = checkKeyItem(value, index)
-    if ("field" in r) out.push(finding("error", `kv-${r.field}`, `entry ${index}: ${r.message}`, rel(node)))
+    if ("field" in r) out.push(finding("error", `kv-${r.field}`, `entry ${index}: ${r.message}`, rel((node.type === "object" ? findNodeAtLocation(node, ["name"]) : undefined) ?? node)))
     else {
       key = r.key
       keyNode = node.type === "string" ? node : findNodeAtLocation(node, ["name"])
@@ -85,7 +103,7 @@ const checkElement = (node: Node, index: number, keysOnly: boolean, now: number,
 }
 
 export const checkKvBulk = (root: Node, now = nowSeconds()): BulkState => {
-  const keysOnly = root.children![0]!.type === "string"
+  const keysOnly = isKeysFile(root.children![0]!)
   return { keysOnly, entries: root.children!.map((node, index) => checkElement(node, index, keysOnly, now, node.offset)) }
 }
 
@@ -104,11 +122,12 @@ export const recheck = (previous: BulkState, text: string, from: number, to: num
     else hi = mid - 1
   }
   const old = entries[lo]
-  if (old === undefined || from < old.start || to > old.end) return undefined
+  // The first entry decides what kind of file it is: an edit there is checked in full.
+  if (old === undefined || lo === 0 || from < old.start || to > old.end) return undefined
   const delta = inserted - (to - from)
   const elementText = text.slice(old.start, old.end + delta)
   const errors: Array<ParseError> = []
-  const node = parseTree(elementText, errors)
+  const node = parseTree(elementText, errors, STRICT_JSON)
   if (node === undefined || errors.length > 0 || node.length !== elementText.length) return undefined
   if (previous.keysOnly ? node.type !== "string" && node.type !== "object" : node.type !== "object") return undefined
   const fresh = checkElement(node, lo, previous.keysOnly, now, 0)
