@@ -6,7 +6,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { TextDocument } from "vscode-languageserver-textdocument"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { edgectl, tempDir } from "./helpers-cli.js"
+import { edgectl, root, tempDir } from "./helpers-cli.js"
 import { startLsp } from "./helpers/lsp-client.js"
 
 type Client = Awaited<ReturnType<typeof startLsp>>
@@ -80,5 +80,63 @@ describe("KV bulk files: the editor and `kv bulk` accept the same files", () => 
     const names = edgectl(["check", "names-delete.json", "--format", "json"], { cwd: dir })
     expect(JSON.parse(names.stdout).errors).toBe(4)
     expect(edgectl(["kv", "bulk", "delete", "names-delete.json", "--namespace-id", "agree", "--yes"], { cwd: dir }).stderr).toContain("4 invalid entries")
+  })
+})
+
+describe("the platform's documents, by shape or $schema; other JSON left alone", () => {
+  const grafana = fs.readFileSync(path.join(root, "fixtures", "lsp", "grafana-alert.json"), "utf8")
+
+  it("leaves a Grafana alert file with \"expression\" keys alone, in the server and in `edgectl check`", async () => {
+    const d = await openJson(grafana, "grafana-alert.json")
+    expect(d.diagnostics).toEqual([])
+    const c = edgectl(["check", path.join(root, "fixtures", "lsp", "grafana-alert.json"), "--format", "json"])
+    expect(c.status).toBe(0)
+    expect(JSON.parse(c.stdout)).toMatchObject({ errors: 0, warnings: 0, files: [{ kind: "json", diagnostics: [] }] })
+  })
+
+  it("checks filters, firewall rules, ruleset rules, API answers and documents with an edgectl $schema", async () => {
+    const bad = "http.hots eq \\\"x\\\""
+    const docs = [
+      `[{"expression": "${bad}", "description": "a filter"}]`,
+      `{"filter": {"expression": "${bad}"}, "action": "block"}`,
+      `{"name": "custom", "kind": "zone", "phase": "http_request_firewall_custom", "rules": [{"action": "block", "expression": "${bad}"}]}`,
+      `{"success": true, "errors": [], "result": [{"id": "f1", "expression": "${bad}", "paused": false}]}`,
+      `{"$schema": "https://edgectl.dev/schemas/anything.json", "checks": {"expression": "${bad}"}}`
+    ]
+    for (const text of docs) {
+      const d = await openJson(`${text}\n`)
+      expect(d.diagnostics.map((x) => x.code), text).toEqual(["unknown-field"])
+    }
+  })
+})
+
+describe("firewall rules in JSON are checked as the platform checks a rule", () => {
+  it("refuses an unknown action, bypass without products, and a negative priority, each on its field", async () => {
+    const text = [
+      "[",
+      '  {"filter": {"expression": "ip.src eq 192.0.2.1"}, "action": "deny"},',
+      '  {"filter": {"expression": "http.host eq \\"a.example\\""}, "action": "bypass"},',
+      '  {"filter": {"expression": "ssl"}, "action": "block", "priority": -1},',
+      '  {"filter": {"expression": "ssl"}, "action": "log", "products": ["waf"]}',
+      "]",
+      ""
+    ].join("\n")
+    const d = await openJson(text)
+    const shown = d.diagnostics.map((x) => [x.code, x.message])
+    expect(shown).toEqual([
+      ["firewall-rule", '[0].action must be one of block, challenge, js_challenge, managed_challenge, allow, log, bypass, got string "deny"'],
+      ["firewall-rule", "[1].products is required with action bypass: one or more of zoneLockdown, uaBlock, bic, hot, securityLevel, rateLimit, waf"],
+      ["firewall-rule", "[2].priority must be an integer between 0 and 2147483647 or null, got number -1"],
+      ["firewall-rule", "[3].products is only allowed with action bypass (the action is log)"]
+    ])
+    expect(d.diagnostics[0]!.range).toEqual(rangeOf(text, '"deny"'))
+    expect(d.diagnostics[1]!.range.start).toEqual(pos(text, text.indexOf('{"filter": {"expression": "http.host')))
+    expect(d.diagnostics[2]!.range).toEqual(rangeOf(text, "-1"))
+    expect(d.diagnostics[3]!.range).toEqual(rangeOf(text, '["waf"]'))
+    const dir = tempDir()
+    fs.writeFileSync(path.join(dir, "rules.json"), text)
+    const c = edgectl(["check", "rules.json"], { cwd: dir })
+    expect(c.status).toBe(1)
+    expect(c.stderr).toContain("4 errors")
   })
 })

@@ -1,6 +1,6 @@
 /**
- * JSON documents: firewall-rule and filter bodies (every `expression` string is a rules
- * expression), KV bulk files, and the WAF documents. Parsed once with jsonc-parser, which keeps
+ * JSON documents: firewall-rule, filter and ruleset bodies (./platform-json.ts says which JSON
+ * is one), KV bulk files, and the WAF documents. Parsed once with jsonc-parser, which keeps
  * every node's offset, so findings point at the property they concern.
  */
 import { parseTree, printParseErrorCode, visit, type Node, type ParseError } from "jsonc-parser"
@@ -10,6 +10,7 @@ import { checkExpression } from "./expressions.js"
 import { finding, type Analysis, type DocumentKind, type ExpressionRegion, type Finding, type Fix, type Memo } from "./findings.js"
 import { decodedOffsets } from "./json-string.js"
 import { bulkFindings, checkKvBulk, isKvBulk, recheck, STRICT_JSON } from "./kv-bulk.js"
+import { checkFirewallFields, expressionNodes, rulesDocument } from "./platform-json.js"
 
 /** A check of a kind of JSON document that another module owns (the WAF documents). */
 export interface JsonCheck {
@@ -21,27 +22,6 @@ export interface JsonCheck {
 const extraChecks: Array<JsonCheck> = []
 export const registerJsonCheck = (c: JsonCheck) => {
   extraChecks.push(c)
-}
-
-/** Every string value of an `expression` property, anywhere in the document. */
-export const expressionNodes = (root: Node): Array<Node> => {
-  const out: Array<Node> = []
-  const visit = (n: Node) => {
-    if (n.type === "property") {
-      const [name, value] = n.children ?? []
-      if (name?.value === "expression" && value?.type === "string") out.push(value)
-      if (value !== undefined) visit(value)
-      return
-    }
-    for (const c of n.children ?? []) visit(c)
-  }
-  visit(root)
-  return out
-}
-
-const isRulesBody = (root: Node): boolean => {
-  const items = root.type === "array" ? (root.children ?? []) : [root]
-  return items.some((i) => i.type === "object" && (i.children ?? []).some((p) => p.children?.[0]?.value === "filter" || p.children?.[0]?.value === "expression"))
 }
 
 /** The syntax errors of strict JSON (what `kv bulk` commands accept), without building a tree. */
@@ -109,14 +89,22 @@ export const analyzeJson = (text: string, options: CheckOptions = {}, name = "",
     const bulk = checkKvBulk(root)
     findings.push(...bulkFindings(bulk))
     if (errors.length === 0) nextMemo = { text, bulk }
-  } else if (isRulesBody(root)) kind = "rules-json"
-  const expressions: Array<ExpressionRegion> = []
-  if (kind !== "kv-bulk") {
-    for (const node of expressionNodes(root)) {
-      const region = { text: node.value as string, offsets: decodedOffsets(text, node.offset, node.length) }
-      expressions.push(region)
-      findings.push(...checkExpression(region, true, options))
+  }
+  // The WAF documents are the platform's throughout; other JSON only where it has a rules document's shape.
+  let expressionStrings: ReadonlyArray<Node> = extra !== undefined ? expressionNodes(root) : []
+  if (kind === "json") {
+    const doc = rulesDocument(root)
+    if (doc !== undefined) {
+      kind = "rules-json"
+      expressionStrings = doc.expressions
+      findings.push(...checkFirewallFields(doc))
     }
+  }
+  const expressions: Array<ExpressionRegion> = []
+  for (const node of expressionStrings) {
+    const region = { text: node.value as string, offsets: decodedOffsets(text, node.offset, node.length) }
+    expressions.push(region)
+    findings.push(...checkExpression(region, true, options))
   }
   findings.push(...syntaxFindings(text, errors))
   findings.sort((a, b) => a.range.start - b.range.start)
