@@ -140,3 +140,18 @@ describe("firewall rules in JSON are checked as the platform checks a rule", () 
     expect(c.stderr).toContain("4 errors")
   })
 })
+
+describe("the command code action", () => {
+  it("shows the command line in a notification, never a blocking window/showMessageRequest", async () => {
+    const command = "edgectl waf overrides delete --zone acme.net 0123abcd"
+    const shown = new Promise<void>((resolve) => {
+      const poll = () => (client.messages.some((m) => m.message.includes(command)) ? resolve() : setTimeout(poll, 5))
+      poll()
+    })
+    const result = await client.connection.sendRequest("workspace/executeCommand", { command: "edgectl.runCommand", arguments: [command] })
+    await shown
+    expect(result).toBeNull()
+    expect(client.messages.find((m) => m.message.includes(command))).toEqual({ type: 3, message: `Run: ${command}` })
+    expect(client.serverRequests.map((r) => r.method)).not.toContain("window/showMessageRequest")
+  })
+})

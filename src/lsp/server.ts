@@ -10,6 +10,8 @@ import {
   createConnection,
   DiagnosticSeverity,
   MarkupKind,
+  MessageType,
+  ShowMessageNotification,
   TextDocuments,
   TextDocumentSyncKind,
   type CodeAction,
@@ -190,8 +192,11 @@ export const startServer = (connection: Connection, options: ServerOptions = {})
   })
 
   // A command fix is shown to the user to run: the server never changes the platform by itself.
+  // A notification, not `window/showMessageRequest`: an editor waits on a request (Neovim blocks),
+  // and there is no choice to offer.
   connection.onExecuteCommand(async (p) => {
-    if (p.command === "edgectl.runCommand") void connection.window.showInformationMessage(`Run: ${String(p.arguments?.[0])}`)
+    if (p.command === "edgectl.runCommand") await connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Info, message: `Run: ${String(p.arguments?.[0])}` })
+    return null
   })
 
   connection.onDocumentFormatting((p) => {

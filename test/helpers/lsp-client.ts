@@ -21,6 +21,10 @@ export interface LspClient {
   /** The next diagnostics published for `uri` (after this call) that satisfy `accept`. */
   diagnostics(uri: string, accept?: (d: PublishedDiagnostics) => boolean): Promise<PublishedDiagnostics>
   open(uri: string, text: string, languageId?: string): Promise<PublishedDiagnostics>
+  /** Requests the server sent to the client (an editor may block on them: `window/showMessageRequest`). */
+  readonly serverRequests: ReadonlyArray<{ method: string; params: unknown }>
+  /** `window/showMessage` notifications. */
+  readonly messages: ReadonlyArray<{ type: number; message: string }>
   close(): Promise<number | null>
 }
 
@@ -33,6 +37,13 @@ export const startLsp = async (initializationOptions: Record<string, unknown> = 
     if (i >= 0) waiters.splice(i, 1)[0]!.resolve(d)
   })
   connection.onNotification("window/logMessage", () => {})
+  const serverRequests: Array<{ method: string; params: unknown }> = []
+  const messages: Array<{ type: number; message: string }> = []
+  connection.onNotification("window/showMessage", (m: { type: number; message: string }) => void messages.push(m))
+  connection.onRequest((method, params) => {
+    serverRequests.push({ method, params })
+    return null
+  })
   connection.listen()
   const init = (await connection.sendRequest("initialize", { processId: process.pid, rootUri: null, capabilities: {}, initializationOptions })) as {
     capabilities: Record<string, unknown>
@@ -46,6 +57,8 @@ export const startLsp = async (initializationOptions: Record<string, unknown> = 
     child,
     capabilities: init.capabilities,
     diagnostics,
+    serverRequests,
+    messages,
     open: async (uri, text, languageId = "plaintext") => {
       versions.set(uri, 1)
       const next = diagnostics(uri)
