@@ -9,6 +9,7 @@ import {
   CompletionItemKind,
   createConnection,
   DiagnosticSeverity,
+  DocumentFormattingRequest,
   MarkupKind,
   MessageType,
   ShowMessageNotification,
@@ -41,6 +42,10 @@ interface State {
   readonly lines: LineIndex
   readonly analysis: Analysis
 }
+
+/** Where a formatted expression wraps when the client names no width (its `printWidth` option). */
+const DEFAULT_WIDTH = 100
+const widthOf = (v: unknown): number | undefined => (typeof v === "number" && Number.isInteger(v) && v >= 20 ? v : undefined)
 
 export interface ServerOptions {
   /** Quiet time after a burst of changes before the check runs (ms). */
@@ -113,19 +118,31 @@ export const startServer = (connection: Connection, options: ServerOptions = {})
     return { ...fresh, text }
   }
 
+  let printWidth = DEFAULT_WIDTH
+  let registerFormatting = false
   connection.onInitialize((params) => {
-    const init = params.initializationOptions as { debounceMs?: unknown } | undefined
+    const init = params.initializationOptions as { debounceMs?: unknown; printWidth?: unknown } | undefined
     if (typeof init?.debounceMs === "number" && init.debounceMs >= 0) debounceMs = init.debounceMs
+    printWidth = widthOf(init?.printWidth) ?? DEFAULT_WIDTH
+    // Formatting is offered for the documents it formats (*.rules) when the client lets the server
+    // say so; a client that cannot register capabilities is told "all documents" (and gets no edit elsewhere).
+    registerFormatting = params.capabilities.textDocument?.formatting?.dynamicRegistration === true
     return {
       capabilities: {
         textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
         hoverProvider: true,
         completionProvider: { triggerCharacters: [".", "$", " ", '"'] },
         codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, CodeActionKind.Source] },
-        documentFormattingProvider: true,
+        ...(registerFormatting ? {} : { documentFormattingProvider: true }),
         executeCommandProvider: { commands: ["edgectl.runCommand"] }
       },
       serverInfo: { name: "edgectl", version: "0.1.0" }
+    }
+  })
+
+  connection.onInitialized(() => {
+    if (registerFormatting) {
+      void connection.client.register(DocumentFormattingRequest.type, { documentSelector: [{ pattern: "**/*.rules" }, { language: "edgectl-rules" }] })
     }
   })
 
@@ -206,7 +223,8 @@ export const startServer = (connection: Connection, options: ServerOptions = {})
     const body = text.replace(/\s+$/, "")
     const result = check(body)
     if (result.checked === undefined) return null
-    const formatted = `${format(result.checked.expression)}${text.endsWith("\n") ? "\n" : ""}`
+    const width = widthOf((p.options as Record<string, unknown>).printWidth) ?? printWidth
+    const formatted = `${format(result.checked.expression, { width })}${text.endsWith("\n") ? "\n" : ""}`
     if (formatted === text) return []
     const lines = new LineIndex(text)
     return [{ range: toRange(lines, { start: 0, end: text.length }), newText: formatted }]

@@ -28,7 +28,8 @@ export interface LspClient {
   close(): Promise<number | null>
 }
 
-export const startLsp = async (initializationOptions: Record<string, unknown> = {}): Promise<LspClient & { capabilities: Record<string, unknown> }> => {
+/** `capabilities`: the client's capabilities, as an editor declares them in `initialize`. */
+export const startLsp = async (initializationOptions: Record<string, unknown> = {}, capabilities: Record<string, unknown> = {}): Promise<LspClient & { capabilities: Record<string, unknown> }> => {
   const child = spawn(process.execPath, [bin, "lsp", "--stdio"], { stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, NO_COLOR: "1" } })
   const connection = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!))
   const waiters: Array<{ uri: string; accept: (d: PublishedDiagnostics) => boolean; resolve: (d: PublishedDiagnostics) => void }> = []
@@ -45,7 +46,7 @@ export const startLsp = async (initializationOptions: Record<string, unknown> = 
     return null
   })
   connection.listen()
-  const init = (await connection.sendRequest("initialize", { processId: process.pid, rootUri: null, capabilities: {}, initializationOptions })) as {
+  const init = (await connection.sendRequest("initialize", { processId: process.pid, rootUri: null, capabilities, initializationOptions })) as {
     capabilities: Record<string, unknown>
   }
   await connection.sendNotification("initialized", {})
