@@ -34,10 +34,10 @@ describe("bulk file re-checks", () => {
   it("gives the same findings as a full check after an edit inside one entry", () => {
     const before = '[\n {"key": "a", "value": "1"},\n {"key": "b", "value": "2", "expiration_ttl": 10},\n {"key": "a", "value": "3"}\n]'
     const after = before.replace('"key": "b"', '"key": "bb b"')
-    const state = checkKvBulk(parseTree(before)!, 1_000)
+    const state = checkKvBulk(parseTree(before)!, 1_000, before)
     const from = before.indexOf('"key": "b"') + 8
     const quick = recheck(state, after, from, from + 1, 4, 1_000)!
-    expect(bulkFindings(quick)).toEqual(bulkFindings(checkKvBulk(parseTree(after)!, 1_000)))
+    expect(bulkFindings(quick)).toEqual(bulkFindings(checkKvBulk(parseTree(after)!, 1_000, after)))
     expect(recheck(state, after.replace("},\n {\"key\": \"a\", \"value\": \"3\"}", "}"), from, before.length, 3, 1_000)).toBeUndefined()
   })
 })

@@ -86,7 +86,7 @@ export const analyzeJson = (text: string, options: CheckOptions = {}, name = "",
   } else if (isKvBulk(root)) {
     kind = "kv-bulk"
     errors = strictErrors(text)
-    const bulk = checkKvBulk(root)
+    const bulk = checkKvBulk(root, undefined, text)
     findings.push(...bulkFindings(bulk))
     if (errors.length === 0) nextMemo = { text, bulk }
   }

@@ -200,11 +200,25 @@ export const startServer = (connection: Connection, options: ServerOptions = {})
     const from = st.lines.offset(p.range.start)
     const to = st.lines.offset(p.range.end)
     const out: Array<CodeAction> = []
+    // One fix offered by several findings (a rewrite of the whole file on each resource it covers)
+    // is listed once, with each finding it fixes.
+    const seen = new Map<string, CodeAction>()
+    const add = (f: Finding | undefined, fix: Fix) => {
+      const key = JSON.stringify([fix.title, fix.edits, fix.create, fix.command])
+      const known = seen.get(key)
+      if (known !== undefined) {
+        if (f !== undefined) known.diagnostics = [...(known.diagnostics ?? []), diagnostic(p.textDocument.uri, st.lines, f)]
+        return
+      }
+      const a = action(p.textDocument.uri, st.lines, f, fix)
+      seen.set(key, a)
+      out.push(a)
+    }
     for (const f of st.analysis.findings) {
       if (f.fixes === undefined || f.range.end < from || f.range.start > to) continue
-      for (const fix of f.fixes) out.push(action(p.textDocument.uri, st.lines, f, fix))
+      for (const fix of f.fixes) add(f, fix)
     }
-    for (const fix of st.analysis.actions ?? []) out.push(action(p.textDocument.uri, st.lines, undefined, fix))
+    for (const fix of st.analysis.actions ?? []) add(undefined, fix)
     return out
   })
 

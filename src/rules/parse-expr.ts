@@ -4,7 +4,7 @@
  * independent problems are reported in one pass.
  */
 import type { Expression, Invalid, Logical, Node, Range, Token, Value } from "./ast.js"
-import { isDigit, isIdentChar, isSpace, scanIdentifier, scanWord, startsRawString, describeChar } from "./lexer.js"
+import { isDigit, isIdentChar, isSpace, scanIdentifier, scanWord, startsRawString, describeChar, placeOf } from "./lexer.js"
 import type { ParserState } from "./parse-state.js"
 import { parseComparisonRest, skipLiteral } from "./parse-compare.js"
 import { parseValue } from "./parse-value.js"
@@ -303,7 +303,7 @@ const parseGroup = (s: ParserState): Expression => {
     s.token("punctuation", s.pos, s.pos + 1)
     s.pos++
   } else {
-    s.error("unclosed-parenthesis", `expected ) to close the ( at offset ${at}`, { start: s.pos, end: s.pos }, "add the missing )")
+    s.error("unclosed-parenthesis", `expected ) to close the ( at ${placeOf(s.src, at)}`, { start: s.pos, end: s.pos }, "add the missing )")
   }
   s.leave()
   return s.setType({ kind: "group", expression: inner, range: { start: at, end: s.pos } }, s.typeOf(inner))
