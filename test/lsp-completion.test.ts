@@ -34,6 +34,10 @@ afterAll(async () => {
 })
 
 describe("completion with text after the cursor", () => {
+  it("is triggered where a condition or an operator starts: after a space, `(`, `.`, `$` and a quote", () => {
+    expect(client.capabilities.completionProvider).toEqual({ triggerCharacters: expect.arrayContaining([" ", "(", ".", "$", '"']) })
+  })
+
   it("offers fields, functions and `not` in an empty file, after `(`, and at the start of a line that goes on", async () => {
     for (const marked of ["|\n", "(|)\n", "(|\n", "|ip.src eq 1.2.3.4\n", "lower(|) eq \"a\"\n"]) {
       const { labels } = await completeAt(marked)

@@ -131,7 +131,7 @@ export const startServer = (connection: Connection, options: ServerOptions = {})
       capabilities: {
         textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
         hoverProvider: true,
-        completionProvider: { triggerCharacters: [".", "$", " ", '"'] },
+        completionProvider: { triggerCharacters: [".", "$", " ", '"', "("] },
         codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, CodeActionKind.Source] },
         ...(registerFormatting ? {} : { documentFormattingProvider: true }),
         executeCommandProvider: { commands: ["edgectl.runCommand"] }
