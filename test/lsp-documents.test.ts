@@ -108,6 +108,13 @@ describe("the platform's documents, by shape or $schema; other JSON left alone",
       expect(d.diagnostics.map((x) => x.code), text).toEqual(["unknown-field"])
     }
   })
+
+  it("takes a key listing for a keys file, but not another array of named things", async () => {
+    const listing = await openJson('[{"name": "a b", "expiration": 1893456000}, {"name": "c"}]\n')
+    expect(listing.diagnostics.map((x) => x.code)).toEqual(["kv-key"])
+    const packages = await openJson('[{"name": "left pad", "version": "1.3.0"}, {"name": "", "version": "2"}]\n')
+    expect(packages.diagnostics).toEqual([])
+  })
 })
 
 describe("firewall rules in JSON are checked as the platform checks a rule", () => {

@@ -28,11 +28,18 @@ export interface BulkState {
 
 const propsOf = (n: Node): Array<string> => (n.type === "object" ? (n.children ?? []).map((p) => p.children?.[0]?.value as string) : [])
 
-/** A keys file (`kv bulk delete|get`): items are key strings or `{"name": "<key>"}`, as the command reads them. */
+/** What `kv key list --json` prints for a key: a list of keys is a keys file as it is. */
+const KEY_LISTING = new Set(["name", "expiration", "metadata"])
+
+/**
+ * A keys file (`kv bulk delete|get`): items are key strings or `{"name": "<key>"}`, as the command
+ * reads them. By its first item, which has nothing but a key listing's fields (so that other
+ * arrays of named things, a package list, are not taken for one).
+ */
 const isKeysFile = (first: Node): boolean => {
   if (first.type === "string") return true
   const props = propsOf(first)
-  return props.includes("name") && !props.includes("key") && !props.some((p) => p === "expression" || p === "filter" || p === "action" || p === "rules")
+  return props.includes("name") && props.every((p) => KEY_LISTING.has(p))
 }
 
 /** True when an array looks like a bulk file: entries with `key` and `value`, or keys (strings or `{"name"}` objects). */
