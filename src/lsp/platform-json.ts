@@ -84,7 +84,8 @@ export const rulesDocument = (root: Node): RulesDocument | undefined => {
   }
   if (objects.some(isFirewallRule)) return { shape: "firewall-rules", body, expressions: objects.flatMap((o) => expressionOf(o, "filter", "expression")) }
   if (objects.some(isRulesetRule)) return { shape: "ruleset-rules", body, expressions: objects.flatMap((o) => expressionOf(o, "expression")) }
-  if (objects.every(isFilter)) return { shape: "filters", body, expressions: objects.flatMap((o) => expressionOf(o, "expression")) }
+  // Filters: one with nothing but a filter's fields, the others with an expression too (one with a misspelt field is still checked).
+  if (objects.some(isFilter) && objects.every((o) => props(o).get("expression")?.type === "string")) return { shape: "filters", body, expressions: objects.flatMap((o) => expressionOf(o, "expression")) }
   return undefined
 }
 
