@@ -42,16 +42,21 @@ const isKeysFile = (first: Node): boolean => {
   return props.includes("name") && props.every((p) => KEY_LISTING.has(p))
 }
 
+/** What a bulk file whose first item is `first` holds: keys, entries, or it is no bulk file. */
+const fileKindOf = (first: Node): "keys" | "entries" | undefined => {
+  if (isKeysFile(first)) return "keys"
+  if (first.type !== "object") return undefined
+  const props = propsOf(first)
+  return props.includes("key") && (props.includes("value") || !props.some((p) => p === "expression" || p === "filter")) ? "entries" : undefined
+}
+
 /** True when an array looks like a bulk file: entries with `key` and `value`, or keys (strings or `{"name"}` objects). */
 export const isKvBulk = (root: Node): boolean => {
   if (root.type !== "array" || root.children === undefined || root.children.length === 0) return false
   const first = root.children[0]!
   // A `{"name"}` object is distinctive; an array of strings is a keys file while no item is something else.
-  if (first.type === "object" && isKeysFile(first)) return true
   if (first.type === "string") return root.children.every((c) => c.type === "string" || c.type === "object")
-  if (first.type !== "object") return false
-  const props = propsOf(first)
-  return props.includes("key") && (props.includes("value") || !props.some((p) => p === "expression" || p === "filter"))
+  return fileKindOf(first) !== undefined
 }
 
 /**
@@ -158,14 +163,15 @@ export const recheck = (previous: BulkState, text: string, from: number, to: num
     else hi = mid - 1
   }
   const old = entries[lo]
-  // The first entry decides what kind of file it is: an edit there is checked in full.
-  if (old === undefined || lo === 0 || from < old.start || to > old.end) return undefined
+  if (old === undefined || from < old.start || to > old.end) return undefined
   const delta = inserted - (to - from)
   const elementText = text.slice(old.start, old.end + delta)
   const errors: Array<ParseError> = []
   const node = parseTree(elementText, errors, STRICT_JSON)
   if (node === undefined || errors.length > 0 || node.length !== elementText.length) return undefined
   if (previous.keysOnly ? node.type !== "string" && node.type !== "object" : node.type !== "object") return undefined
+  // The first entry decides what kind of file it is: an edit that changes that is checked in full.
+  if (lo === 0 && fileKindOf(node) !== (previous.keysOnly ? "keys" : "entries")) return undefined
   const fresh = checkElement(node, lo, previous.keysOnly, now, 0, elementText)
   const next = entries.slice()
   next[lo] = { ...fresh, start: old.start, end: old.end + delta }
