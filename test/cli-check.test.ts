@@ -89,7 +89,8 @@ describe("edgectl check", () => {
     expect(dup.locations[0].physicalLocation.region).toMatchObject({ startLine: 2, startColumn: 12, endColumn: 15 })
     expect(dup.relatedLocations[0].physicalLocation.region).toMatchObject({ startLine: 5, startColumn: 12 })
     const tf = results.find((x) => x.ruleId === "terraform-previous-waf")
-    expect(tf.locations[0].physicalLocation.artifactLocation.uri).toBe(fx("waf.tf"))
+    // An absolute path is a file URI (a relative one is against %SRCROOT%).
+    expect(tf.locations[0].physicalLocation.artifactLocation.uri).toBe(`file://${fx("waf.tf")}`)
     const mapping = results.find((x) => x.ruleId === "waf-mapping")
     expect(mapping.level).toBe("note")
     expect(results.find((x) => x.ruleId === "waf-uri-override").level).toBe("error")

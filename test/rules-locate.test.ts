@@ -19,7 +19,10 @@ describe("locate", () => {
 
   it("says what may be written at an offset", () => {
     expect(locate("", 0).expected).toEqual([{ kind: "condition" }])
-    expect(locate("ip.src ", 7).expected).toEqual([{ kind: "operator", type: { kind: "Ip" } }, { kind: "logical-operator" }])
+    // An IP address is not a condition: only its operators may follow it.
+    expect(locate("ip.src ", 7).expected).toEqual([{ kind: "operator", type: { kind: "Ip" } }])
+    expect(locate("ssl \n", 4).expected).toContainEqual({ kind: "logical-operator" })
+    expect(locate("ip.src eq 1.2.3.4 and \n", 22).expected).toEqual([{ kind: "condition" }])
     expect(locate("http.host eq ", 13).expected).toEqual([{ kind: "value", type: { kind: "Bytes" }, operator: "eq" }])
     expect(locate("ip.src in $of", 13).expected).toContainEqual({ kind: "list", type: { kind: "Ip" } })
     expect(locate("lower(", 6).expected).toEqual([{ kind: "argument", function: "lower", index: 0 }])
@@ -35,7 +38,7 @@ describe("completions", () => {
   it("offers fields and functions by prefix, operators by type, keywords after a condition", () => {
     expect(completions("http.request.uri.pa", 19).items.map((i) => i.label)).toEqual(["http.request.uri.path", "http.request.uri.path.extension"])
     expect(completions("lo", 2).items.map((i) => i.label)).toEqual(["lookup_json_integer", "lookup_json_string", "lower"])
-    expect(completions("ip.src ", 7).items.map((i) => i.label)).toEqual(["eq", "ne", "in", "and", "or", "xor"])
+    expect(completions("ip.src ", 7).items.map((i) => i.label)).toEqual(["eq", "ne", "in"])
     expect(completions('http.host eq "a" a', 18).items.map((i) => i.label)).toEqual(["and"])
     expect(completions("ip.src in $", 11, { lists: { office: "ip" } }).items.map((i) => i.label)).toEqual(["$office"])
     expect(completions("", 0).items.find((i) => i.label === "regex_replace")).toBeUndefined()

@@ -1,14 +1,16 @@
 /**
- * JSON documents: firewall-rule and filter bodies (every `expression` string is a rules
- * expression), KV bulk files, and the WAF documents. Parsed once with jsonc-parser, which keeps
+ * JSON documents: firewall-rule, filter and ruleset bodies (./platform-json.ts says which JSON
+ * is one), KV bulk files, and the WAF documents. Parsed once with jsonc-parser, which keeps
  * every node's offset, so findings point at the property they concern.
  */
-import { parseTree, printParseErrorCode, type Node, type ParseError } from "jsonc-parser"
+import { parseTree, printParseErrorCode, visit, type Node, type ParseError } from "jsonc-parser"
+import { jsonErrorReason } from "../kv/json-array.js"
 import type { CheckOptions } from "../rules/index.js"
 import { checkExpression } from "./expressions.js"
 import { finding, type Analysis, type DocumentKind, type ExpressionRegion, type Finding, type Fix, type Memo } from "./findings.js"
 import { decodedOffsets } from "./json-string.js"
-import { bulkFindings, checkKvBulk, isKvBulk, recheck } from "./kv-bulk.js"
+import { bulkFindings, checkKvBulk, isKvBulk, recheck, STRICT_JSON } from "./kv-bulk.js"
+import { checkFirewallFields, expressionNodes, rulesDocument } from "./platform-json.js"
 
 /** A check of a kind of JSON document that another module owns (the WAF documents). */
 export interface JsonCheck {
@@ -22,25 +24,28 @@ export const registerJsonCheck = (c: JsonCheck) => {
   extraChecks.push(c)
 }
 
-/** Every string value of an `expression` property, anywhere in the document. */
-export const expressionNodes = (root: Node): Array<Node> => {
-  const out: Array<Node> = []
-  const visit = (n: Node) => {
-    if (n.type === "property") {
-      const [name, value] = n.children ?? []
-      if (name?.value === "expression" && value?.type === "string") out.push(value)
-      if (value !== undefined) visit(value)
-      return
-    }
-    for (const c of n.children ?? []) visit(c)
-  }
-  visit(root)
-  return out
+/** The syntax errors of strict JSON (what `kv bulk` commands accept), without building a tree. */
+const strictErrors = (text: string): Array<ParseError> => {
+  const errors: Array<ParseError> = []
+  visit(text, { onError: (error, offset, length) => errors.push({ error, offset, length }) }, STRICT_JSON)
+  return errors
 }
 
-const isRulesBody = (root: Node): boolean => {
-  const items = root.type === "array" ? (root.children ?? []) : [root]
-  return items.some((i) => i.type === "object" && (i.children ?? []).some((p) => p.children?.[0]?.value === "filter" || p.children?.[0]?.value === "expression"))
+/**
+ * The first syntax error only: the parser's recovery makes the next ones echoes of it (an unclosed
+ * string is also a missing comma and a missing bracket). Worded as `kv bulk` words them.
+ */
+const syntaxFindings = (text: string, errors: ReadonlyArray<ParseError>): Array<Finding> => {
+  const e = errors[0]
+  if (e === undefined) return []
+  const name = printParseErrorCode(e.error)
+  const closing = text[e.offset] === "]" || text[e.offset] === "}"
+  if ((name === "ValueExpected" || name === "PropertyNameExpected") && closing) {
+    let comma = e.offset - 1
+    while (comma > 0 && /\s/.test(text[comma]!)) comma--
+    if (text[comma] === ",") return [finding("error", "json-syntax", "invalid JSON: a trailing comma is not JSON", { start: comma, end: comma + 1 }, { hint: "remove the comma" })]
+  }
+  return [finding("error", "json-syntax", `invalid JSON: ${jsonErrorReason(e.error)}`, { start: e.offset, end: e.offset + Math.max(1, e.length) })]
 }
 
 /** The changed span between two texts: `[from, to)` of the old one became `inserted` characters. */
@@ -65,12 +70,10 @@ const incremental = (text: string, memo: Memo | undefined): Analysis | undefined
 export const analyzeJson = (text: string, options: CheckOptions = {}, name = "", memo?: Memo): Analysis => {
   const quick = incremental(text, memo)
   if (quick !== undefined) return quick
-  const errors: Array<ParseError> = []
+  let errors: Array<ParseError> = []
   const root = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false })
-  const findings: Array<Finding> = errors.map((e) =>
-    finding("error", "json-syntax", `invalid JSON: ${printParseErrorCode(e.error).replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase()}`, { start: e.offset, end: e.offset + Math.max(1, e.length) })
-  )
-  if (root === undefined) return { kind: undefined, findings, expressions: [] }
+  const findings: Array<Finding> = []
+  if (root === undefined) return { kind: undefined, findings: syntaxFindings(text, errors), expressions: [] }
   let kind: DocumentKind = "json"
   let actions: ReadonlyArray<Fix> | undefined
   let nextMemo: Memo | undefined
@@ -82,18 +85,28 @@ export const analyzeJson = (text: string, options: CheckOptions = {}, name = "",
     actions = r.actions
   } else if (isKvBulk(root)) {
     kind = "kv-bulk"
-    const bulk = checkKvBulk(root)
+    errors = strictErrors(text)
+    const bulk = checkKvBulk(root, undefined, text)
     findings.push(...bulkFindings(bulk))
     if (errors.length === 0) nextMemo = { text, bulk }
-  } else if (isRulesBody(root)) kind = "rules-json"
-  const expressions: Array<ExpressionRegion> = []
-  if (kind !== "kv-bulk") {
-    for (const node of expressionNodes(root)) {
-      const region = { text: node.value as string, offsets: decodedOffsets(text, node.offset, node.length) }
-      expressions.push(region)
-      findings.push(...checkExpression(region, true, options))
+  }
+  // The WAF documents are the platform's throughout; other JSON only where it has a rules document's shape.
+  let expressionStrings: ReadonlyArray<Node> = extra !== undefined ? expressionNodes(root) : []
+  if (kind === "json") {
+    const doc = rulesDocument(root)
+    if (doc !== undefined) {
+      kind = "rules-json"
+      expressionStrings = doc.expressions
+      findings.push(...checkFirewallFields(doc))
     }
   }
+  const expressions: Array<ExpressionRegion> = []
+  for (const node of expressionStrings) {
+    const region = { text: node.value as string, offsets: decodedOffsets(text, node.offset, node.length) }
+    expressions.push(region)
+    findings.push(...checkExpression(region, true, options))
+  }
+  findings.push(...syntaxFindings(text, errors))
   findings.sort((a, b) => a.range.start - b.range.start)
   return { kind, findings, expressions, ...(actions !== undefined && actions.length > 0 ? { actions } : {}), ...(nextMemo ? { memo: nextMemo } : {}) }
 }

@@ -1,5 +1,5 @@
 /**
- * KV bulk files (`[{key, value, ...}]` for `kv bulk put`, `[key, ...]` for `kv bulk delete`):
+ * KV bulk files (`[{key, value, ...}]` for `kv bulk put`, `[key or {"name": key}, ...]` for `kv bulk delete|get`):
  * every problem of `src/kv/validate` on the entry and field it concerns, and duplicate keys (the
  * later entry wins: a warning on the earlier one).
  *
@@ -10,7 +10,7 @@ import { findNodeAtLocation, getNodeValue, parseTree, type Node, type ParseError
 import { checkEntry, checkKeyItem, EntryFields, nowSeconds, showKey, type Problem } from "../kv/validate.js"
 import { suggest } from "../rules/scheme.js"
 import { finding, type Finding, type Range } from "./findings.js"
-import { jsonString } from "./json-string.js"
+import { decodedOffsets, jsonString, toDocument } from "./json-string.js"
 
 /** One entry: where it is, its key, and its own findings (ranges relative to `start`). */
 export interface EntryResult {
@@ -26,15 +26,45 @@ export interface BulkState {
   readonly entries: ReadonlyArray<EntryResult>
 }
 
-/** True when an array looks like a bulk file: entries with `key` and `value`, or key strings. */
+const propsOf = (n: Node): Array<string> => (n.type === "object" ? (n.children ?? []).map((p) => p.children?.[0]?.value as string) : [])
+
+/** What `kv key list --json` prints for a key: a list of keys is a keys file as it is. */
+const KEY_LISTING = new Set(["name", "expiration", "metadata"])
+
+/**
+ * A keys file (`kv bulk delete|get`): items are key strings or `{"name": "<key>"}`, as the command
+ * reads them. By its first item, which has nothing but a key listing's fields (so that other
+ * arrays of named things, a package list, are not taken for one).
+ */
+const isKeysFile = (first: Node): boolean => {
+  if (first.type === "string") return true
+  const props = propsOf(first)
+  return props.includes("name") && props.every((p) => KEY_LISTING.has(p))
+}
+
+/** What a bulk file whose first item is `first` holds: keys, entries, or it is no bulk file. */
+const fileKindOf = (first: Node): "keys" | "entries" | undefined => {
+  if (isKeysFile(first)) return "keys"
+  if (first.type !== "object") return undefined
+  const props = propsOf(first)
+  return props.includes("key") && (props.includes("value") || !props.some((p) => p === "expression" || p === "filter")) ? "entries" : undefined
+}
+
+/** True when an array looks like a bulk file: entries with `key` and `value`, or keys (strings or `{"name"}` objects). */
 export const isKvBulk = (root: Node): boolean => {
   if (root.type !== "array" || root.children === undefined || root.children.length === 0) return false
   const first = root.children[0]!
+  // A `{"name"}` object is distinctive; an array of strings is a keys file while no item is something else.
   if (first.type === "string") return root.children.every((c) => c.type === "string" || c.type === "object")
-  if (first.type !== "object") return false
-  const props = (first.children ?? []).map((p) => p.children?.[0]?.value as string)
-  return props.includes("key") && (props.includes("value") || !props.some((p) => p === "expression" || p === "filter"))
+  return fileKindOf(first) !== undefined
 }
+
+/**
+ * jsonc-parser's settings for bulk files: strict JSON, as `kv bulk put|delete|get` reads them and
+ * as the platform's KV tool does (no comments, no trailing commas), so the editor accepts exactly
+ * the files the commands accept.
+ */
+export const STRICT_JSON = { disallowComments: true, allowTrailingComma: false } as const
 
 const propertyNode = (entry: Node, name: string): Node | undefined =>
   entry.type === "object" ? entry.children?.find((p) => p.children?.[0]?.value === name) : undefined
@@ -47,16 +77,44 @@ const target = (entry: Node, p: Problem): Node => {
   return prop?.children?.[1] ?? prop ?? entry
 }
 
-/** Checks one entry node; ranges are made relative to `base` (the entry's offset in its text). */
-const checkElement = (node: Node, index: number, keysOnly: boolean, now: number, base: number): EntryResult => {
+/**
+ * The range of a problem that names a character (`"@" at character 12` of a base64 value or a
+ * key): that character in the file, through the string's escapes. Base64 counts characters
+ * without line breaks, as the check reads the value.
+ */
+const characterRange = (n: Node, p: Problem, text: string): Range | undefined => {
+  const m = /at character (\d+)/.exec(p.message)
+  if (m === null || n.type !== "string" || text === "") return undefined
+  const value = n.value as string
+  let k = Number(m[1]) - 1
+  if (p.field === "base64" || p.field === "value") {
+    for (let i = 0, seen = 0; i < value.length; i++) {
+      if (value[i] === "\n" || value[i] === "\r") continue
+      if (seen++ === k) {
+        k = i
+        break
+      }
+    }
+  }
+  const offsets = decodedOffsets(text, n.offset, n.length)
+  if (k < 0 || k >= offsets.length - 1) return undefined
+  return toDocument(offsets, k, k + (value.codePointAt(k)! > 0xffff ? 2 : 1))
+}
+
+/** Checks one entry node; ranges are made relative to `base` (the entry's offset in `text`, which its offsets index). */
+const checkElement = (node: Node, index: number, keysOnly: boolean, now: number, base: number, text = ""): EntryResult => {
   const rel = (n: Node): Range => ({ start: n.offset - base, end: n.offset + n.length - base })
+  const relProblem = (n: Node, p: Problem): Range => {
+    const r = characterRange(n, p, text)
+    return r === undefined ? rel(n) : { start: r.start - base, end: r.end - base }
+  }
   const out: Array<Finding> = []
   const value = getNodeValue(node)
   let key: string | undefined
   let keyNode: Node | undefined
   if (keysOnly) {
     const r = checkKeyItem(value, index)
-    if ("field" in r) out.push(finding("error", `kv-${r.field}`, `entry ${index}: ${r.message}`, rel(node)))
+    if ("field" in r) out.push(finding("error", `kv-${r.field}`, `entry ${index}: ${r.message}`, relProblem((node.type === "object" ? findNodeAtLocation(node, ["name"]) : undefined) ?? node, r)))
     else {
       key = r.key
       keyNode = node.type === "string" ? node : findNodeAtLocation(node, ["name"])
@@ -64,7 +122,7 @@ const checkElement = (node: Node, index: number, keysOnly: boolean, now: number,
   } else {
     const checked = checkEntry(value, index, now, false)
     for (const p of checked.problems) {
-      out.push(finding("error", `kv-${p.field}`, `entry ${index}${p.key !== undefined ? ` (key ${showKey(p.key)})` : ""}: ${p.message}`, rel(target(node, p))))
+      out.push(finding("error", `kv-${p.field}`, `entry ${index}${p.key !== undefined ? ` (key ${showKey(p.key)})` : ""}: ${p.message}`, relProblem(target(node, p), p)))
     }
     for (const name of checked.unknown) {
       const nameNode = propertyNode(node, name)!.children![0]!
@@ -84,9 +142,10 @@ const checkElement = (node: Node, index: number, keysOnly: boolean, now: number,
   return { start: node.offset, end: node.offset + node.length, key, keyRange: keyNode ? rel(keyNode) : undefined, findings: out }
 }
 
-export const checkKvBulk = (root: Node, now = nowSeconds()): BulkState => {
-  const keysOnly = root.children![0]!.type === "string"
-  return { keysOnly, entries: root.children!.map((node, index) => checkElement(node, index, keysOnly, now, node.offset)) }
+/** `text`: the document (to place problems that name a character); without it they cover their value. */
+export const checkKvBulk = (root: Node, now = nowSeconds(), text = ""): BulkState => {
+  const keysOnly = isKeysFile(root.children![0]!)
+  return { keysOnly, entries: root.children!.map((node, index) => checkElement(node, index, keysOnly, now, node.offset, text)) }
 }
 
 /**
@@ -108,10 +167,12 @@ export const recheck = (previous: BulkState, text: string, from: number, to: num
   const delta = inserted - (to - from)
   const elementText = text.slice(old.start, old.end + delta)
   const errors: Array<ParseError> = []
-  const node = parseTree(elementText, errors)
+  const node = parseTree(elementText, errors, STRICT_JSON)
   if (node === undefined || errors.length > 0 || node.length !== elementText.length) return undefined
   if (previous.keysOnly ? node.type !== "string" && node.type !== "object" : node.type !== "object") return undefined
-  const fresh = checkElement(node, lo, previous.keysOnly, now, 0)
+  // The first entry decides what kind of file it is: an edit that changes that is checked in full.
+  if (lo === 0 && fileKindOf(node) !== (previous.keysOnly ? "keys" : "entries")) return undefined
+  const fresh = checkElement(node, lo, previous.keysOnly, now, 0, elementText)
   const next = entries.slice()
   next[lo] = { ...fresh, start: old.start, end: old.end + delta }
   if (delta !== 0) for (let i = lo + 1; i < next.length; i++) next[i] = { ...next[i]!, start: next[i]!.start + delta, end: next[i]!.end + delta }

@@ -17,7 +17,7 @@ export const EntryFieldDocs: Readonly<Record<(typeof EntryFields)[number], strin
   value: `the value: UTF-8 text, or base64 with \`"base64": true\`; up to ${mib(ValueMaxBytes)} (required)`,
   expiration: `when the key expires, in seconds since the Unix epoch: at least 60 s from now, at most ${MaxExpiration}`,
   expiration_ttl: "how long the key lives, in seconds from the write: at least 60",
-  metadata: `any JSON value, up to ${MetadataMaxBytes.toLocaleString("en-US")} bytes once serialized`,
+  metadata: `a JSON object (or null), up to ${MetadataMaxBytes.toLocaleString("en-US")} bytes once serialized`,
   base64: "`true` when `value` is base64 (binary values); the default is `false`"
 }
 

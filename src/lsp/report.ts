@@ -2,6 +2,7 @@
  * `edgectl check` output: text (file:line:col, the line and a caret, as `rules check` prints),
  * JSON, and SARIF 2.1.0 for code scanning in CI.
  */
+import { pathToFileURL } from "node:url"
 import type { Finding } from "./findings.js"
 import { LineIndex } from "./position.js"
 
@@ -91,8 +92,32 @@ export const renderJson = (files: ReadonlyArray<FileResult>) => ({
 
 const SARIF_LEVEL = { error: "error", warning: "warning", information: "note" } as const
 
+/** Where each kind of diagnostic code is explained: the README's sections (the project has no web pages). */
+const HELP: ReadonlyArray<readonly [RegExp, string, string]> = [
+  [/^kv-|^json-syntax$/, "Key-value store: `edgectl kv` (bulk files)", "key-value-store-edgectl-kv"],
+  [/^waf-/, "WAF migration: `edgectl waf`", "waf-migration-edgectl-waf"],
+  [/^firewall-/, "Firewall filters and rules: `edgectl firewall`", "firewall-filters-and-rules-edgectl-firewall"],
+  [/^(terraform|hcl)-/, "Migration assistant: `edgectl lsp` and `edgectl check`", "migration-assistant-edgectl-lsp-and-edgectl-check"],
+  [/./, "Rules language", "rules-language"]
+]
+
+const ruleHelp = (id: string) => {
+  const [, section, anchor] = HELP.find(([re]) => re.test(id))!
+  return {
+    text: `${id.replace(/-/g, " ")}: see "${section}" in edgectl's README.md (\`edgectl --help\` lists the commands)`,
+    markdown: `\`${id}\`: see [${section}](README.md#${anchor}) in edgectl's README`
+  }
+}
+
+/** A file's SARIF artifact location: relative paths against %SRCROOT% (the directory `check` ran in), absolute ones as file URIs. */
+const artifact = (path: string) => {
+  const p = path.replace(/\\/g, "/")
+  if (p.startsWith("/") || /^[A-Za-z]:\//.test(p)) return { uri: pathToFileURL(path).href }
+  return { uri: p.split("/").map(encodeURIComponent).join("/"), uriBaseId: "%SRCROOT%" }
+}
+
 /** SARIF 2.1.0: one run, one rule per diagnostic code; regions are 1-based lines and UTF-16 columns. */
-export const renderSarif = (files: ReadonlyArray<FileResult>, version: string) => {
+export const renderSarif = (files: ReadonlyArray<FileResult>, version: string, cwd = process.cwd()) => {
   const ruleIds = [...new Set(files.flatMap((f) => f.findings.map((x) => x.code)))].sort()
   const region = (lines: LineIndex, r: { start: number; end: number }) => {
     const s = lines.position(r.start)
@@ -108,21 +133,22 @@ export const renderSarif = (files: ReadonlyArray<FileResult>, version: string) =
           driver: {
             name: "edgectl",
             version,
-            rules: ruleIds.map((id) => ({ id, name: id, shortDescription: { text: id.replace(/-/g, " ") } }))
+            rules: ruleIds.map((id) => ({ id, name: id, shortDescription: { text: id.replace(/-/g, " ") }, help: ruleHelp(id) }))
           }
         },
+        originalUriBaseIds: { "%SRCROOT%": { uri: pathToFileURL(cwd.endsWith("/") ? cwd : `${cwd}/`).href } },
         columnKind: "utf16CodeUnits",
         results: files.flatMap((file) => {
           const lines = new LineIndex(file.text)
-          const uri = file.path.replace(/\\/g, "/")
+          const location = artifact(file.path)
           return file.findings.map((f) => ({
             ruleId: f.code,
             ruleIndex: ruleIds.indexOf(f.code),
             level: SARIF_LEVEL[f.severity],
             message: { text: f.hint ? `${f.message} (hint: ${f.hint})` : f.message },
-            locations: [{ physicalLocation: { artifactLocation: { uri }, region: region(lines, f.range) } }],
+            locations: [{ physicalLocation: { artifactLocation: location, region: region(lines, f.range) } }],
             ...(f.related
-              ? { relatedLocations: f.related.map((r, id) => ({ id, message: { text: r.message }, physicalLocation: { artifactLocation: { uri }, region: region(lines, r.range) } })) }
+              ? { relatedLocations: f.related.map((r, id) => ({ id, message: { text: r.message }, physicalLocation: { artifactLocation: location, region: region(lines, r.range) } })) }
               : {})
           }))
         })

@@ -9,7 +9,10 @@ import {
   CompletionItemKind,
   createConnection,
   DiagnosticSeverity,
+  DocumentFormattingRequest,
   MarkupKind,
+  MessageType,
+  ShowMessageNotification,
   TextDocuments,
   TextDocumentSyncKind,
   type CodeAction,
@@ -39,6 +42,10 @@ interface State {
   readonly lines: LineIndex
   readonly analysis: Analysis
 }
+
+/** Where a formatted expression wraps when the client names no width (its `printWidth` option). */
+const DEFAULT_WIDTH = 100
+const widthOf = (v: unknown): number | undefined => (typeof v === "number" && Number.isInteger(v) && v >= 20 ? v : undefined)
 
 export interface ServerOptions {
   /** Quiet time after a burst of changes before the check runs (ms). */
@@ -111,19 +118,31 @@ export const startServer = (connection: Connection, options: ServerOptions = {})
     return { ...fresh, text }
   }
 
+  let printWidth = DEFAULT_WIDTH
+  let registerFormatting = false
   connection.onInitialize((params) => {
-    const init = params.initializationOptions as { debounceMs?: unknown } | undefined
+    const init = params.initializationOptions as { debounceMs?: unknown; printWidth?: unknown } | undefined
     if (typeof init?.debounceMs === "number" && init.debounceMs >= 0) debounceMs = init.debounceMs
+    printWidth = widthOf(init?.printWidth) ?? DEFAULT_WIDTH
+    // Formatting is offered for the documents it formats (*.rules) when the client lets the server
+    // say so; a client that cannot register capabilities is told "all documents" (and gets no edit elsewhere).
+    registerFormatting = params.capabilities.textDocument?.formatting?.dynamicRegistration === true
     return {
       capabilities: {
         textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
         hoverProvider: true,
-        completionProvider: { triggerCharacters: [".", "$", " ", '"'] },
+        completionProvider: { triggerCharacters: [".", "$", " ", '"', "("] },
         codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, CodeActionKind.Source] },
-        documentFormattingProvider: true,
+        ...(registerFormatting ? {} : { documentFormattingProvider: true }),
         executeCommandProvider: { commands: ["edgectl.runCommand"] }
       },
       serverInfo: { name: "edgectl", version: "0.1.0" }
+    }
+  })
+
+  connection.onInitialized(() => {
+    if (registerFormatting) {
+      void connection.client.register(DocumentFormattingRequest.type, { documentSelector: [{ pattern: "**/*.rules" }, { language: "edgectl-rules" }] })
     }
   })
 
@@ -181,17 +200,34 @@ export const startServer = (connection: Connection, options: ServerOptions = {})
     const from = st.lines.offset(p.range.start)
     const to = st.lines.offset(p.range.end)
     const out: Array<CodeAction> = []
+    // One fix offered by several findings (a rewrite of the whole file on each resource it covers)
+    // is listed once, with each finding it fixes.
+    const seen = new Map<string, CodeAction>()
+    const add = (f: Finding | undefined, fix: Fix) => {
+      const key = JSON.stringify([fix.title, fix.edits, fix.create, fix.command])
+      const known = seen.get(key)
+      if (known !== undefined) {
+        if (f !== undefined) known.diagnostics = [...(known.diagnostics ?? []), diagnostic(p.textDocument.uri, st.lines, f)]
+        return
+      }
+      const a = action(p.textDocument.uri, st.lines, f, fix)
+      seen.set(key, a)
+      out.push(a)
+    }
     for (const f of st.analysis.findings) {
       if (f.fixes === undefined || f.range.end < from || f.range.start > to) continue
-      for (const fix of f.fixes) out.push(action(p.textDocument.uri, st.lines, f, fix))
+      for (const fix of f.fixes) add(f, fix)
     }
-    for (const fix of st.analysis.actions ?? []) out.push(action(p.textDocument.uri, st.lines, undefined, fix))
+    for (const fix of st.analysis.actions ?? []) add(undefined, fix)
     return out
   })
 
   // A command fix is shown to the user to run: the server never changes the platform by itself.
+  // A notification, not `window/showMessageRequest`: an editor waits on a request (Neovim blocks),
+  // and there is no choice to offer.
   connection.onExecuteCommand(async (p) => {
-    if (p.command === "edgectl.runCommand") void connection.window.showInformationMessage(`Run: ${String(p.arguments?.[0])}`)
+    if (p.command === "edgectl.runCommand") await connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Info, message: `Run: ${String(p.arguments?.[0])}` })
+    return null
   })
 
   connection.onDocumentFormatting((p) => {
@@ -201,7 +237,8 @@ export const startServer = (connection: Connection, options: ServerOptions = {})
     const body = text.replace(/\s+$/, "")
     const result = check(body)
     if (result.checked === undefined) return null
-    const formatted = `${format(result.checked.expression)}${text.endsWith("\n") ? "\n" : ""}`
+    const width = widthOf((p.options as Record<string, unknown>).printWidth) ?? printWidth
+    const formatted = `${format(result.checked.expression, { width })}${text.endsWith("\n") ? "\n" : ""}`
     if (formatted === text) return []
     const lines = new LineIndex(text)
     return [{ range: toRange(lines, { start: 0, end: text.length }), newText: formatted }]

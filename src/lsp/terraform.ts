@@ -59,16 +59,9 @@ export const resourceBlocks = (root: HclNode): Array<ResourceBlock> => {
   return out
 }
 
-const syntaxErrors = (root: HclNode): Array<Finding> => {
-  const out: Array<Finding> = []
-  const visit = (n: HclNode) => {
-    if (n.isMissing) out.push(finding("error", "hcl-syntax", `invalid HCL: missing ${n.type}`, { start: n.startIndex, end: n.startIndex + 1 }))
-    else if (n.type === "ERROR") out.push(finding("error", "hcl-syntax", `invalid HCL: unexpected ${JSON.stringify(n.text.slice(0, 30))}`, { start: n.startIndex, end: n.endIndex }))
-    else if (n.hasError) for (const c of n.children) if (c !== null) visit(c)
-  }
-  visit(root)
-  return out
-}
+// Syntax errors at their place (./hcl-syntax.ts); imported here to keep this edit to one spot.
+import { hclSyntaxErrors } from "./hcl-syntax.js"
+const syntaxErrors = (root: HclNode): Array<Finding> => hclSyntaxErrors(root)
 
 /**
  * Builds the rewrite of the file's previous-WAF resources (set by the WAF part, which owns the

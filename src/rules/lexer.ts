@@ -14,6 +14,13 @@ export const diag = (severity: Diagnostic["severity"], code: string, message: st
   hint === undefined ? { severity, code, message, range } : { severity, code, message, range, hint }
 
 /** A readable name for a character in messages: `#`, or `U+00A0 (no-break space)`. */
+/** Where `at` is, for people: `column 5`, or `line 2, column 5` in a text of several lines (1-based). */
+export const placeOf = (src: string, at: number): string => {
+  const lineStart = src.lastIndexOf("\n", at - 1) + 1
+  const column = at - lineStart + 1
+  return src.includes("\n") ? `line ${src.slice(0, lineStart).split("\n").length}, column ${column}` : `column ${column}`
+}
+
 export const describeChar = (ch: string): string => {
   const cp = ch.codePointAt(0)!
   const names: Record<number, string> = {
@@ -185,7 +192,7 @@ export const lexString = (src: string, pos: number, regex: boolean, out: Array<D
     for (const b of utf8Bytes(cp)) push(b, i)
     i += cp > 0xffff ? 2 : 1
   }
-  const hint = regex && classDepth > 0 ? `the character class opened at offset ${classStart} is not closed, so its " does not end the string` : 'add the closing "'
+  const hint = regex && classDepth > 0 ? `the character class opened at ${placeOf(src, classStart)} is not closed, so its " does not end the string` : 'add the closing "'
   out.push(diag("error", "unterminated-string", "this string has no closing quote", { start: pos, end: src.length }, hint))
   return finish(false, src.length)
 

@@ -28,6 +28,31 @@ export interface Location {
 
 const isWord = (c: string | undefined) => c !== undefined && /[A-Za-z0-9_.$]/.test(c)
 
+/**
+ * What the grammar accepts at `start`, from a parse of the text before it: what follows the cursor
+ * (the rest of a line, a closing parenthesis, the file's final newline) cannot change it, whereas a
+ * parse of the whole text records its expectations where the following text starts.
+ */
+const expectedAt = (source: string, start: number, options: CheckOptions): ReadonlyArray<Expected> => {
+  const p = parse(source.slice(0, start), options, true)
+  const seen = new Set<string>()
+  let expected = p.expectations
+    .filter((e) => e.at === start)
+    .map((e) => e.expected)
+    .filter((e) => {
+      const k = JSON.stringify(e)
+      if (seen.has(k)) return false
+      seen.add(k)
+      return true
+    })
+  // Where an operand is missing, the operators recorded after it do not apply; after a value that
+  // is not a Boolean, only its comparison operators do (`http.host and …` is not a condition).
+  const operand = expected.some((e) => e.kind === "condition" || e.kind === "argument" || e.kind === "value")
+  const compared = expected.some((e) => e.kind === "operator" && operatorsFor(e.type).length > 0)
+  if (operand || compared) expected = expected.filter((e) => e.kind !== "logical-operator")
+  return expected
+}
+
 export const locate = (source: string, offset: number, options: CheckOptions = {}): Location => {
   const at = Math.max(0, Math.min(offset, source.length))
   const p = parse(source, options, true)
@@ -47,19 +72,6 @@ export const locate = (source: string, offset: number, options: CheckOptions = {
   while (start > 0 && isWord(source[start - 1])) start--
   let end = at
   while (end < source.length && isWord(source[end])) end++
-  const seen = new Set<string>()
-  let expected = p.expectations
-    .filter((e) => e.at === start)
-    .map((e) => e.expected)
-    .filter((e) => {
-      const k = JSON.stringify(e)
-      if (seen.has(k)) return false
-      seen.add(k)
-      return true
-    })
-  // Where an operand is missing, the operators recorded after it do not apply.
-  const operand = expected.some((e) => e.kind === "condition" || e.kind === "argument" || e.kind === "value")
-  if (operand) expected = expected.filter((e) => e.kind !== "logical-operator")
   const text = token ? source.slice(token.range.start, token.range.end) : ""
   return {
     node,
@@ -68,7 +80,7 @@ export const locate = (source: string, offset: number, options: CheckOptions = {
     token,
     field: token?.kind === "field" ? p.scheme.field(text) : undefined,
     function: token?.kind === "function" ? p.scheme.fn(text) : undefined,
-    expected,
+    expected: expectedAt(source, start, options),
     replace: { start, end },
     prefix: source.slice(start, at)
   }

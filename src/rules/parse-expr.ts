@@ -4,7 +4,7 @@
  * independent problems are reported in one pass.
  */
 import type { Expression, Invalid, Logical, Node, Range, Token, Value } from "./ast.js"
-import { isDigit, isIdentChar, isSpace, scanIdentifier, scanWord, startsRawString, describeChar } from "./lexer.js"
+import { isDigit, isIdentChar, isSpace, scanIdentifier, scanWord, startsRawString, describeChar, placeOf } from "./lexer.js"
 import type { ParserState } from "./parse-state.js"
 import { parseComparisonRest, skipLiteral } from "./parse-compare.js"
 import { parseValue } from "./parse-value.js"
@@ -94,6 +94,8 @@ export const parseLogical = (s: ParserState, ctx: Context): Expression => {
       ops.push(op)
       s.ws()
       if (atOperandEnd(s, ctx)) {
+        // A condition belongs here (completion), even though none follows.
+        s.expect({ kind: "condition" })
         s.error("expected-expression", `expected a condition after \`${op.token.text}\``, { start: s.pos, end: s.pos }, "remove the operator or add the condition it joins")
         operands.push(invalidAt(s.pos))
         continue
@@ -301,7 +303,7 @@ const parseGroup = (s: ParserState): Expression => {
     s.token("punctuation", s.pos, s.pos + 1)
     s.pos++
   } else {
-    s.error("unclosed-parenthesis", `expected ) to close the ( at offset ${at}`, { start: s.pos, end: s.pos }, "add the missing )")
+    s.error("unclosed-parenthesis", `expected ) to close the ( at ${placeOf(s.src, at)}`, { start: s.pos, end: s.pos }, "add the missing )")
   }
   s.leave()
   return s.setType({ kind: "group", expression: inner, range: { start: at, end: s.pos } }, s.typeOf(inner))
@@ -325,6 +327,7 @@ const parseNot = (s: ParserState, width: number): Expression => {
   const token: Token = { text: s.src.slice(at, s.pos), range: { start: at, end: s.pos } }
   s.ws()
   if (atOperandEnd(s, s.inArgs > 0 ? "arg" : "top")) {
+    s.expect({ kind: "condition" })
     s.error("expected-expression", `expected a condition after \`${token.text}\``, { start: s.pos, end: s.pos })
     s.leave()
     return invalidAt(at, s.pos)

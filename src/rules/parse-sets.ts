@@ -1,6 +1,6 @@
 /** Sets (`{item item ...}`, items read in the left-hand side's type) and named lists (`$name`). */
 import type { ListRef, SetItem, SetLiteral } from "./ast.js"
-import { describeChar, isSpace, scanListName, scanWord, startsRawString } from "./lexer.js"
+import { describeChar, isSpace, scanListName, scanWord, startsRawString, placeOf } from "./lexer.js"
 import { readBare } from "./literals.js"
 import { expectFor, parseString } from "./parse-compare.js"
 import type { ListKind, ParserState } from "./parse-state.js"
@@ -28,7 +28,7 @@ export const parseSet = (s: ParserState, type: Type | undefined, quiet: boolean)
     s.expect({ kind: "close", text: "}" })
     const at = s.pos
     if (s.eof || s.code() === 41) {
-      s.error("unclosed-set", `expected } to close the set opened at offset ${open}`, { start: at, end: at }, "add the missing }")
+      s.error("unclosed-set", `expected } to close the set opened at ${placeOf(s.src, open)}`, { start: at, end: at }, "add the missing }")
       break
     }
     const c = s.code()

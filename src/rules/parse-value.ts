@@ -6,7 +6,7 @@ import type { Argument, Call, Field, Index, IndexKey, Value } from "./ast.js"
 import { toTextStrict } from "./bytes.js"
 import { planAtLeast, planName } from "./fields.js"
 import { FUNCTION_TABLE } from "./functions.js"
-import { isDigit, isIdentChar, isSpace, scanIdentifier, scanWord, startsRawString } from "./lexer.js"
+import { isDigit, isIdentChar, isSpace, scanIdentifier, scanWord, startsRawString, placeOf } from "./lexer.js"
 import { parseString } from "./parse-compare.js"
 import { parseLogical } from "./parse-expr.js"
 import type { ParserState } from "./parse-state.js"
@@ -136,7 +136,7 @@ const parseIndex = (s: ParserState, target: Value): Value => {
     s.pos++
   } else {
     s.expect({ kind: "close", text: "]" })
-    if (key !== undefined) s.error("unclosed-index", `expected ] to close the [ at offset ${open}`, { start: s.pos, end: s.pos })
+    if (key !== undefined) s.error("unclosed-index", `expected ] to close the [ at ${placeOf(s.src, open)}`, { start: s.pos, end: s.pos })
   }
   const node: Index = { kind: "index", target, key: key ?? { kind: "each" }, keyRange: { start: open, end: s.pos }, range: { start: target.range.start, end: s.pos } }
   if (key === undefined || tt === undefined) return node

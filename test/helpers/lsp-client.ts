@@ -21,10 +21,15 @@ export interface LspClient {
   /** The next diagnostics published for `uri` (after this call) that satisfy `accept`. */
   diagnostics(uri: string, accept?: (d: PublishedDiagnostics) => boolean): Promise<PublishedDiagnostics>
   open(uri: string, text: string, languageId?: string): Promise<PublishedDiagnostics>
+  /** Requests the server sent to the client (an editor may block on them: `window/showMessageRequest`). */
+  readonly serverRequests: ReadonlyArray<{ method: string; params: unknown }>
+  /** `window/showMessage` notifications. */
+  readonly messages: ReadonlyArray<{ type: number; message: string }>
   close(): Promise<number | null>
 }
 
-export const startLsp = async (initializationOptions: Record<string, unknown> = {}): Promise<LspClient & { capabilities: Record<string, unknown> }> => {
+/** `capabilities`: the client's capabilities, as an editor declares them in `initialize`. */
+export const startLsp = async (initializationOptions: Record<string, unknown> = {}, capabilities: Record<string, unknown> = {}): Promise<LspClient & { capabilities: Record<string, unknown> }> => {
   const child = spawn(process.execPath, [bin, "lsp", "--stdio"], { stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, NO_COLOR: "1" } })
   const connection = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!))
   const waiters: Array<{ uri: string; accept: (d: PublishedDiagnostics) => boolean; resolve: (d: PublishedDiagnostics) => void }> = []
@@ -33,8 +38,15 @@ export const startLsp = async (initializationOptions: Record<string, unknown> = 
     if (i >= 0) waiters.splice(i, 1)[0]!.resolve(d)
   })
   connection.onNotification("window/logMessage", () => {})
+  const serverRequests: Array<{ method: string; params: unknown }> = []
+  const messages: Array<{ type: number; message: string }> = []
+  connection.onNotification("window/showMessage", (m: { type: number; message: string }) => void messages.push(m))
+  connection.onRequest((method, params) => {
+    serverRequests.push({ method, params })
+    return null
+  })
   connection.listen()
-  const init = (await connection.sendRequest("initialize", { processId: process.pid, rootUri: null, capabilities: {}, initializationOptions })) as {
+  const init = (await connection.sendRequest("initialize", { processId: process.pid, rootUri: null, capabilities, initializationOptions })) as {
     capabilities: Record<string, unknown>
   }
   await connection.sendNotification("initialized", {})
@@ -46,6 +58,8 @@ export const startLsp = async (initializationOptions: Record<string, unknown> = 
     child,
     capabilities: init.capabilities,
     diagnostics,
+    serverRequests,
+    messages,
     open: async (uri, text, languageId = "plaintext") => {
       versions.set(uri, 1)
       const next = diagnostics(uri)
