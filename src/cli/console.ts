@@ -15,6 +15,9 @@ const render = (stream: NodeJS.WriteStream, args: ReadonlyArray<unknown>) => {
   return plain(stream) ? text.replace(ANSI, "") : text
 }
 
+/** Help fits the terminal it is shown on; off a terminal (a pipe, a file) 100 columns. */
+const helpWidth = () => (process.stdout.isTTY && process.stdout.columns > 0 ? process.stdout.columns : 100)
+
 const write = (stream: NodeJS.WriteStream, text: string) => Effect.sync(() => void stream.write(`${text}\n`))
 
 const toStderr = (args: ReadonlyArray<unknown>) => {
@@ -28,8 +31,8 @@ const toStderr = (args: ReadonlyArray<unknown>) => {
 /** `args`: the command line (its words name the command whose help is printed). */
 export const cliConsole = (base: Console.Console, args: ReadonlyArray<string> = []): Console.Console => ({
   ...base,
-  log: (...text) => write(process.stdout, polishHelp(render(process.stdout, text), args)),
-  info: (...text) => write(process.stdout, polishHelp(render(process.stdout, text), args)),
+  log: (...text) => write(process.stdout, polishHelp(render(process.stdout, text), args, helpWidth())),
+  info: (...text) => write(process.stdout, polishHelp(render(process.stdout, text), args, helpWidth())),
   error: (...args) => toStderr(args),
   warn: (...args) => toStderr(args)
 })

@@ -32,8 +32,25 @@ const withoutRepeat = (line: string): string => {
   return `${m[1]}${m[2]}${gap < 0 ? rest : `${rest.slice(0, gap)}${pad}${rest.slice(gap)}`}`
 }
 
+/** A command list's line: `  - <usage>  <description>` (the usage padded to the longest one). */
+const ListLine = /^(\s*- )(.*?\S)\s{2,}(\S.*?)\s*$/
+
+/**
+ * @effect/cli pads every usage of a command list to the longest one, so one long usage pushes all
+ * the descriptions hundreds of columns right. When the aligned lines would not fit `width`, each
+ * description goes under its usage instead.
+ */
+const fitList = (lines: ReadonlyArray<string>, width: number): ReadonlyArray<string> => {
+  const widest = Math.max(0, ...lines.map((l) => (ListLine.test(l) ? l.trimEnd().length : 0)))
+  if (widest <= width) return lines
+  return lines.flatMap((l) => {
+    const m = ListLine.exec(l)
+    return m === null ? [l] : [`${m[1]}${m[2]}`, `${" ".repeat(m[1]!.length + 2)}${m[3]}`]
+  })
+}
+
 /** Help text corrected; any other text unchanged. */
-export const polishHelp = (text: string, args: ReadonlyArray<string>): string => {
+export const polishHelp = (text: string, args: ReadonlyArray<string>, width = 100): string => {
   if (!/^USAGE$/m.test(text.replace(/\u001b\[[0-9;]*m/g, ""))) return text
-  return fullUsage(text, args).split("\n").map(withoutRepeat).join("\n")
+  return fitList(fullUsage(text, args).split("\n").map(withoutRepeat), width).join("\n")
 }
