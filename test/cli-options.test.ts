@@ -29,6 +29,8 @@ describe("numeric options: name, range and value; exit 2", () => {
     refused(await local(["waf", "replay", "--zone", "acme.com", "--traffic", sample, "--limit", "-1"]), 2, 'error: --limit: expected an integer from 0 to 1,000,000, got "-1"')
     refused(await local(["waf", "replay", "--zone", "acme.com", "--traffic", sample, "--limit", "2.5"]), 2, 'error: --limit: expected an integer from 0 to 1,000,000, got "2.5"')
     refused(await local(["waf", "replay", "--zone", "acme.com", "--traffic", sample, "--limit", "ten"]), 2, 'error: --limit: expected an integer from 0 to 1,000,000, got "ten"')
+    // Two problems on one command line: one `error:` line names both.
+    refused(await local(["waf", "replay", "--zone", "acme.com", "--limit", "-1"]), 2, `error: Expected to find option: '--traffic'; --limit: expected an integer from 0 to 1,000,000, got "-1"`)
     // The smallest value: only the counts, and how many disagreements were not shown.
     const zero = await local(["waf", "replay", "--zone", "acme.com", "--traffic", sample, "--limit", "0"])
     expect(zero.status).toBe(0)

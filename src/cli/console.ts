@@ -25,7 +25,11 @@ const toStderr = (args: ReadonlyArray<unknown>) => {
   // the option, this keeps the grammar right where the library's is still used.
   const text = render(process.stderr, args).trim().replace(/\bis not a (?=[aeiou])/g, "is not an ")
   if (text === "") return Effect.void
-  return write(process.stderr, text.split("\n").map((l, i) => (i === 0 && !l.startsWith("error:") ? `error: ${l}` : l)).join("\n"))
+  // Several problems of one command line come as paragraphs: one `error:` line says them all.
+  const lines = text.split("\n").map((l) => l.trim()).filter((l) => l !== "")
+  const hint = lines.find((l) => l.startsWith("hint:"))
+  const problems = lines.filter((l) => !l.startsWith("hint:")).map((l) => l.replace(/^error:\s*/, ""))
+  return write(process.stderr, [`error: ${problems.join("; ")}`, ...(hint !== undefined ? [hint] : [])].join("\n"))
 }
 
 /** `args`: the command line (its words name the command whose help is printed). */
