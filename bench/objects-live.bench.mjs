@@ -57,6 +57,8 @@ await build({
   platform: "node",
   format: "esm",
   target: "node20",
+  // Loaded from node_modules as the CLI loads it (a native module cannot be bundled).
+  external: ["better-sqlite3"],
   logLevel: "error"
 })
 const { callHost, findHost, resolveId, objectDir } = await import(clientBundle)
