@@ -20,7 +20,8 @@ export type Membership = typeof Membership.Type
 export const TokenVerification = Schema.Struct({
   id: Schema.String,
   status: Schema.String,
-  expires_on: Schema.optional(Schema.NullOr(Schema.String)),
-  not_before: Schema.optional(Schema.NullOr(Schema.String))
+  // Left out when unset, never null: the platform's clients type them as optional strings.
+  expires_on: Schema.optional(Schema.String),
+  not_before: Schema.optional(Schema.String)
 })
 export type TokenVerification = typeof TokenVerification.Type

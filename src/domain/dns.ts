@@ -11,7 +11,8 @@ export const DnsRecord = Schema.Struct({
   type: Schema.String,
   name: Schema.String,
   content: Schema.optional(Schema.String),
-  data: Schema.optional(Schema.Unknown),
+  /** The structured form of SRV, CAA, LOC, … records (src/domain/dns-data.ts); it agrees with content. */
+  data: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.Unknown })),
   priority: Schema.optional(Schema.Number),
   proxiable: Schema.optional(Schema.Boolean),
   proxied: Schema.optional(Schema.Boolean),

@@ -40,7 +40,8 @@ export const Zone = Schema.Struct({
       id: Schema.optional(NullableString),
       name: Schema.optional(NullableString),
       email: Schema.optional(NullableString),
-      type: Schema.optional(NullableString)
+      // A string on the platform ("user", "organization"), never null; only id/name/email may be.
+      type: Schema.optional(Schema.String)
     })
   ),
   account: Schema.Struct({ id: Schema.String, name: Schema.optional(Schema.String) }),

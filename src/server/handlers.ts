@@ -125,8 +125,9 @@ export const UserLive = HttpApiBuilder.group(CoreApi, "user", (handlers) =>
         if (p.kind !== "token" || p.tokenId === null) {
           return yield* Effect.fail(new Unauthorized({ message: "Authentication error: token verification needs an API token" }))
         }
-        const row = db.prepare("SELECT * FROM tokens WHERE id = ?").get(p.tokenId) as Record<string, string | null>
-        return { id: p.tokenId, status: row.status ?? "active", expires_on: row.expires_on ?? null, not_before: row.not_before ?? null }
+        const verified = Identity.verifyToken(db, p.tokenId)
+        if (!verified) return yield* Effect.fail(new Unauthorized({ message: "Invalid API Token" }))
+        return verified
       })
     )
 )
