@@ -5,7 +5,7 @@
 import Database from "better-sqlite3"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { storeFile } from "../src/server/platform.js"
-import { assertEnvelope, request, startPlatform, World, type Platform } from "./helpers/platform.js"
+import { assertEnvelope, request, startPlatform, type Platform } from "./helpers/platform.js"
 
 let p: Platform
 const get = <A = any>(path: string, token?: string) => request<A>(p.baseUrl, path, token !== undefined ? { token } : {})
