@@ -8,6 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { PREVIOUS_CLOUDFLARE_PACKAGE, PREVIOUS_OWASP_PACKAGE } from "../src/waf/catalog.js"
+import { StructuredCases } from "./helpers/dns-cases.js"
 import { asDocumented, asPublished, explain, operations, type Documented, type Method } from "./helpers/openapi.js"
 import { request, startPlatform, World, type Platform } from "./helpers/platform.js"
 
@@ -77,6 +78,15 @@ describe("zones, DNS records, certificate packs", () => {
     await check("get", "/zones/{zone_id}", [zone("acme.com")], 200, { documented: ["zoneOwnerNullable"] })
     await check("get", "/zones/{zone_id}/dns_records", [zone("acme.com")], 200, { query: "per_page=5000", documented: ["dnsCommentNullable"] })
     await check("get", "/zones/{zone_id}/ssl/certificate_packs", [zone("acme.com")], 200, { query: "status=all" })
+  })
+  it("records of every structured type, created with data, list as the document's record union", async () => {
+    const z = zone("initech.net")
+    for (const c of StructuredCases) {
+      const r = await request(p.baseUrl, `/zones/${z}/dns_records`, { method: "POST", body: { type: c.type, name: `contract-${c.type.toLowerCase()}`, data: c.data, ...(c.type === "URI" ? { priority: c.priority } : {}) } })
+      expect(r.status, JSON.stringify(r.body)).toBe(200)
+    }
+    const listed = await check("get", "/zones/{zone_id}/dns_records", [z], 200, { query: "name.startswith=contract-&per_page=100", documented: ["dnsCommentNullable"] })
+    expect(listed.result.map((r: any) => r.type).sort()).toEqual(StructuredCases.map((c) => c.type).sort())
   })
   it("invalid requests answer the failure envelope", async () => {
     await check("get", "/zones", [], 400, { query: "per_page=4" })

@@ -5,7 +5,10 @@ import { CoreApi, Principal } from "../api/contract-core.js"
 import { InvalidInput, NotFound, Unauthorized } from "../domain/errors.js"
 import { Db } from "../store/db.js"
 import * as Identity from "../store/identity-repo.js"
+import { hexId, isoMicros } from "../store/world.js"
 import * as Zones from "../store/zones-repo.js"
+import { PlatformClock } from "./clock.js"
+import { checkNewDnsRecord } from "./dns-records.js"
 
 export const noRoute = (path: string) =>
   new NotFound({ message: `Could not route to ${path}, perhaps your object identifier is invalid?` })
@@ -74,6 +77,16 @@ export const ZonesLive = HttpApiBuilder.group(CoreApi, "zones", (handlers) =>
           page: q.page ?? 1,
           perPage: q.per_page ?? 100
         })
+      })
+    )
+    .handle("createDnsRecord", ({ path, payload }) =>
+      Effect.gen(function* () {
+        const zone = yield* visibleZone(path.zone_id, "/dns_records")
+        const record = yield* checkNewDnsRecord(payload, zone.name)
+        const { db } = yield* Db
+        const now = (yield* PlatformClock).now().getTime()
+        const id = hexId("dns", zone.id, now, Math.random())
+        return Zones.insertDnsRecord(db, zone.id, id, record, isoMicros(now))
       })
     )
     .handle("certificatePacks", ({ path, urlParams: q }) =>

@@ -2,6 +2,7 @@
 import type Database from "better-sqlite3"
 import type { CertificatePack } from "../domain/certificate.js"
 import type { DnsRecord } from "../domain/dns.js"
+import type { NewDnsRecord } from "../server/dns-records.js"
 import { dataFromContent } from "../domain/dns-data.js"
 import { pageInfo, type Page } from "../domain/envelope.js"
 import type { Zone } from "../domain/zone.js"
@@ -112,6 +113,15 @@ const dnsFromRow = (r: Row): DnsRecord => {
     created_on: r.created_on as string,
     modified_on: r.modified_on as string
   }
+}
+
+/** Writes a checked new record (src/server/dns-records.ts) and answers it as the list does. */
+export const insertDnsRecord = (db: Database.Database, zoneId: string, id: string, r: NewDnsRecord, now: string): DnsRecord => {
+  stmt(db, `INSERT INTO dns_records (id, zone_id, type, name, content, proxiable, proxied, ttl, priority, comment, tags, created_on, modified_on)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(
+    id, zoneId, r.type, r.name, r.content, r.proxiable ? 1 : 0, r.proxied ? 1 : 0, r.ttl, r.priority, r.comment, JSON.stringify(r.tags), now, now
+  )
+  return dnsFromRow(stmt(db, "SELECT * FROM dns_records WHERE id = ?").get(id) as Row)
 }
 
 export interface DnsQuery {
