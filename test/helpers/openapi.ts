@@ -62,6 +62,13 @@ export const Documented = {
       owner.properties.name = nullable(owner.properties.name)
     }
   },
+  zoneMetaMayBeAbsent: {
+    why: "recorded zone answers (the platform's older API docs) have no `meta`, which the document requires",
+    patch: (d: Doc) => {
+      const z = schemaOf(d, "zones_zone")
+      z.required = z.required.filter((f: string) => f !== "meta")
+    }
+  },
   dnsCommentNullable: {
     why: "a DNS record's `comment` is null when unset",
     patch: (d: Doc) => void (d.components.schemas["dns-records_comment"] = nullable(schemaOf(d, "dns-records_comment")))
