@@ -237,6 +237,9 @@ describe("previous WAF, zone settings, page rules, the managed-phase entry point
     await check("post", O, [z], 400, { body: { urls: ["x/*"], rules: { nope: "block" } } })
     await check("get", EP, [zone("globex.com"), "http_request_firewall_managed"], 404)
     await check("patch", "/zones/{zone_id}/settings/{setting_id}", [z, "waf"], 400, { body: { value: "sometimes" } })
+    // A setting the platform has and the local platform does not serve: the platform's "no route".
+    const unserved = await check("get", "/zones/{zone_id}/settings/{setting_id}", [z, "ssl"], 404)
+    expect(unserved.errors[0].code).toBe(7000)
   })
 })
 

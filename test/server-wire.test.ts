@@ -82,3 +82,15 @@ describe("page rules", () => {
     }
   })
 })
+
+describe("routes the local platform does not serve", () => {
+  it("answer the platform's no-route error, naming the method and path", async () => {
+    const z = await zoneId("acme.com")
+    for (const [method, path] of [["GET", `/zones/${z}/dns_records/${"a".repeat(32)}`], ["DELETE", `/zones/${z}/dns_records/${"a".repeat(32)}`], ["GET", `/zones/${z}/settings/ssl`]]) {
+      const r = await request(p.baseUrl, path, { method })
+      expect(r.status, path).toBe(404)
+      assertEnvelope(r, false)
+      expect(r.body.errors[0]).toEqual({ code: 7000, message: `No route for that URI: ${method} /client/v4${path}` })
+    }
+  })
+})
