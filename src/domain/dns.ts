@@ -25,3 +25,16 @@ export const DnsRecord = Schema.Struct({
   modified_on: Schema.optional(Schema.String)
 })
 export type DnsRecord = typeof DnsRecord.Type
+
+/** A record to create, checked (src/server/dns-records.ts): the columns the store writes. */
+export interface NewDnsRecord {
+  readonly type: string
+  readonly name: string
+  readonly content: string
+  readonly priority: number | null
+  readonly proxied: boolean
+  readonly proxiable: boolean
+  readonly ttl: number
+  readonly comment: string | null
+  readonly tags: ReadonlyArray<string>
+}

@@ -4,21 +4,9 @@
  * writes for it, or take `content` that must spell their fields; both at once must agree.
  */
 import * as Either from "effect/Either"
-import { DnsRecordTypes } from "../domain/dns.js"
+import { DnsRecordTypes, type NewDnsRecord } from "../domain/dns.js"
 import { contentFromData, dataFromContent, StructuredTypes } from "../domain/dns-data.js"
 import { InvalidInput } from "../domain/errors.js"
-
-export interface NewDnsRecord {
-  readonly type: string
-  readonly name: string
-  readonly content: string
-  readonly priority: number | null
-  readonly proxied: boolean
-  readonly proxiable: boolean
-  readonly ttl: number
-  readonly comment: string | null
-  readonly tags: ReadonlyArray<string>
-}
 
 const PROXIABLE = new Set(["A", "AAAA", "CNAME"])
 const NEEDS_PRIORITY = new Set(["MX", "URI"])

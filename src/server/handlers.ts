@@ -1,11 +1,12 @@
 /** Handlers of the foundation's endpoints (zones, DNS, certificates, accounts, user). */
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as Effect from "effect/Effect"
+import { randomBytes } from "node:crypto"
 import { CoreApi, Principal } from "../api/contract-core.js"
 import { InvalidInput, NotFound, Unauthorized } from "../domain/errors.js"
 import { Db } from "../store/db.js"
 import * as Identity from "../store/identity-repo.js"
-import { hexId, isoMicros } from "../store/world.js"
+import { isoMicros } from "../store/world.js"
 import * as Zones from "../store/zones-repo.js"
 import { PlatformClock } from "./clock.js"
 import { checkNewDnsRecord } from "./dns-records.js"
@@ -85,8 +86,7 @@ export const ZonesLive = HttpApiBuilder.group(CoreApi, "zones", (handlers) =>
         const record = yield* checkNewDnsRecord(payload, zone.name)
         const { db } = yield* Db
         const now = (yield* PlatformClock).now().getTime()
-        const id = hexId("dns", zone.id, now, Math.random())
-        return Zones.insertDnsRecord(db, zone.id, id, record, isoMicros(now))
+        return Zones.insertDnsRecord(db, zone.id, randomBytes(16).toString("hex"), record, isoMicros(now))
       })
     )
     .handle("certificatePacks", ({ path, urlParams: q }) =>

@@ -1,8 +1,7 @@
 /** Zones, DNS records and certificate packs of the local platform, as the v4 API returns them. */
 import type Database from "better-sqlite3"
 import type { CertificatePack } from "../domain/certificate.js"
-import type { DnsRecord } from "../domain/dns.js"
-import type { NewDnsRecord } from "../server/dns-records.js"
+import type { DnsRecord, NewDnsRecord } from "../domain/dns.js"
 import { dataFromContent } from "../domain/dns-data.js"
 import { pageInfo, type Page } from "../domain/envelope.js"
 import type { Zone } from "../domain/zone.js"
