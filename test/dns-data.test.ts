@@ -43,6 +43,13 @@ describe("POST /zones/{zone_id}/dns_records with data", () => {
     }
   })
 
+  it("SVCB/HTTPS in alias mode: no parameters, from data or from content", async () => {
+    const fromData = await create({ type: "HTTPS", name: "alias-data", data: { priority: 0, target: "cdn.initech.net" } })
+    expect(fromData.body.result).toMatchObject({ content: "0 cdn.initech.net", data: { priority: 0, target: "cdn.initech.net", value: "" } })
+    const fromContent = await create({ type: "SVCB", name: "alias-content", content: "0 svc.initech.net" })
+    expect(fromContent.body.result.data).toEqual({ priority: 0, target: "svc.initech.net", value: "" })
+  })
+
   it("LOC fills the documented defaults for minutes, seconds, size and precisions", async () => {
     const r = await create({ type: "LOC", name: "loc-defaults", data: { lat_degrees: 10, lat_direction: "S", long_degrees: 20, long_direction: "E", altitude: -5 } })
     expect(r.body.result.content).toBe("10 0 0 S 20 0 0 E -5.00m 0.00m 0.00m 0.00m")

@@ -11,13 +11,16 @@
 
 export type RecordData = Readonly<Record<string, string | number>>
 
-type Kind = "u8" | "u16" | "word" | "quoted" | "rest"
+type Kind = "u8" | "u16" | "word" | "quoted" | "rest" | "params"
 type Field = readonly [name: string, kind: Kind]
 
 const U8 = 255
 const U16 = 65_535
 
-/** Fields in content order. `rest` takes the remainder of the content as it is (keys, certificates, SVCB params). */
+/**
+ * Fields in content order. `rest` takes the remainder of the content as it is (keys, certificates);
+ * `params` too, but may be empty (an SVCB/HTTPS record in alias mode has no parameters).
+ */
 const FIELDS: Readonly<Record<string, ReadonlyArray<Field>>> = {
   SRV: [["weight", "u16"], ["port", "u16"], ["target", "word"]],
   URI: [["weight", "u16"], ["target", "quoted"]],
@@ -29,8 +32,8 @@ const FIELDS: Readonly<Record<string, ReadonlyArray<Field>>> = {
   SMIMEA: [["usage", "u8"], ["selector", "u8"], ["matching_type", "u8"], ["certificate", "rest"]],
   TLSA: [["usage", "u8"], ["selector", "u8"], ["matching_type", "u8"], ["certificate", "rest"]],
   SSHFP: [["algorithm", "u8"], ["type", "u8"], ["fingerprint", "rest"]],
-  SVCB: [["priority", "u16"], ["target", "word"], ["value", "rest"]],
-  HTTPS: [["priority", "u16"], ["target", "word"], ["value", "rest"]]
+  SVCB: [["priority", "u16"], ["target", "word"], ["value", "params"]],
+  HTTPS: [["priority", "u16"], ["target", "word"], ["value", "params"]]
 }
 
 /** LOC's fields, their ranges and defaults (the platform's documented limits). */
@@ -83,8 +86,12 @@ export const dataFromContent = (type: string, content: string, priority?: number
   const data: Record<string, string | number> = type === "SRV" && priority != null ? { priority } : {}
   for (const [n, [name, kind]] of fields.entries()) {
     const w = words[n]
+    if (!w && kind === "params") {
+      data[name] = ""
+      return data
+    }
     if (!w) return undefined
-    if (kind === "rest") {
+    if (kind === "rest" || kind === "params") {
       data[name] = content.slice(w.start).trim()
       return data
     }
@@ -134,6 +141,7 @@ export const contentFromData = (type: string, data: unknown, priority?: number):
       }
       parts.push(String(v))
     } else {
+      if (kind === "params" && (v === undefined || v === "")) continue
       if (typeof v !== "string" || (kind !== "quoted" && v.trim() === "")) return bad(`data.${name}: must be a non-empty string, got ${shown(v)}`)
       if (kind === "word" && /\s/.test(v)) return bad(`data.${name}: must not contain spaces, got ${shown(v)}`)
       parts.push(kind === "quoted" ? quote(v) : v.trim())
