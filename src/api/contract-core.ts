@@ -150,6 +150,11 @@ export const Endpoints = {
     .setPath(ZoneId)
     .setUrlParams(DnsListParams)
     .addSuccess(Paged(DnsRecord)),
+  /** The body is unknown JSON here, read by src/server/dns-records.ts so a problem names its field. */
+  createDnsRecord: HttpApiEndpoint.post("createDnsRecord", "/zones/:zone_id/dns_records")
+    .setPath(ZoneId)
+    .setPayload(Schema.Unknown)
+    .addSuccess(Envelope(DnsRecord)),
   listCertificatePacks: HttpApiEndpoint.get("certificatePacks", "/zones/:zone_id/ssl/certificate_packs")
     .setPath(ZoneId)
     .setUrlParams(CertificatePacksParams)
@@ -172,6 +177,7 @@ export class ZonesGroup extends HttpApiGroup.make("zones")
   .add(Endpoints.listZones)
   .add(Endpoints.getZone)
   .add(Endpoints.listDnsRecords)
+  .add(Endpoints.createDnsRecord)
   .add(Endpoints.listCertificatePacks)
   .middleware(Authentication) {}
 

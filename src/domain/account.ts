@@ -20,7 +20,9 @@ export type Membership = typeof Membership.Type
 export const TokenVerification = Schema.Struct({
   id: Schema.String,
   status: Schema.String,
-  expires_on: Schema.optional(Schema.NullOr(Schema.String)),
-  not_before: Schema.optional(Schema.NullOr(Schema.String))
+  // Left out when unset, never sent as null (the platform's clients type them as optional strings);
+  // a null read from elsewhere is taken as unset.
+  expires_on: Schema.optionalWith(Schema.String, { nullable: true }),
+  not_before: Schema.optionalWith(Schema.String, { nullable: true })
 })
 export type TokenVerification = typeof TokenVerification.Type

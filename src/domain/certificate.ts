@@ -20,7 +20,8 @@ export const CertificatePack = Schema.Struct({
   type: Schema.String,
   hosts: Schema.Array(Schema.String),
   primary_certificate: Schema.optional(Schema.NullOr(Schema.String)),
-  status: Schema.String,
+  // Older platform answers leave a pack's status out; read as "" (unknown), never guessed.
+  status: Schema.optionalWith(Schema.String, { default: () => "" }),
   certificates: Schema.optionalWith(Schema.Array(Certificate), { default: () => [] }),
   created_on: Schema.optional(Schema.String),
   validity_days: Schema.optional(Schema.Number),

@@ -11,7 +11,8 @@ export const DnsRecord = Schema.Struct({
   type: Schema.String,
   name: Schema.String,
   content: Schema.optional(Schema.String),
-  data: Schema.optional(Schema.Unknown),
+  /** The structured form of SRV, CAA, LOC, … records (src/domain/dns-data.ts); it agrees with content. */
+  data: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.Unknown })),
   priority: Schema.optional(Schema.Number),
   proxiable: Schema.optional(Schema.Boolean),
   proxied: Schema.optional(Schema.Boolean),
@@ -24,3 +25,16 @@ export const DnsRecord = Schema.Struct({
   modified_on: Schema.optional(Schema.String)
 })
 export type DnsRecord = typeof DnsRecord.Type
+
+/** A record to create, checked (src/server/dns-records.ts): the columns the store writes. */
+export interface NewDnsRecord {
+  readonly type: string
+  readonly name: string
+  readonly content: string
+  readonly priority: number | null
+  readonly proxied: boolean
+  readonly proxiable: boolean
+  readonly ttl: number
+  readonly comment: string | null
+  readonly tags: ReadonlyArray<string>
+}

@@ -24,13 +24,27 @@ const Messages = Schema.transform(Schema.NullOr(Schema.Array(ErrorItem)), Schema
   encode: (m) => m
 })
 
-export const PageInfo = Schema.Struct({
+const PageInfoFields = {
   page: Schema.Number,
   per_page: Schema.Number,
   count: Schema.Number,
   total_count: Schema.Number,
   total_pages: Schema.Number
-})
+}
+
+/**
+ * Sent whole; read without `total_pages` too, which older platform answers (DNS records, WAF
+ * packages) leave out: it is then worked out from `total_count` and `per_page`.
+ */
+export const PageInfo = Schema.transform(
+  Schema.Struct({ ...PageInfoFields, total_pages: Schema.optional(Schema.Number) }),
+  Schema.Struct(PageInfoFields),
+  {
+    strict: true,
+    decode: (w) => ({ ...w, total_pages: w.total_pages ?? (w.per_page > 0 ? Math.ceil(w.total_count / w.per_page) : 0) }),
+    encode: (v) => v
+  }
+)
 export type PageInfo = typeof PageInfo.Type
 
 export const CursorInfo = Schema.Struct({
@@ -69,11 +83,14 @@ export const Envelope = <A, I, R>(result: Schema.Schema<A, I, R>) =>
     }
   )
 
+/** What a list without `result_info` (older platform answers) amounts to: everything, on one page. */
+const onePage = (count: number): PageInfo => ({ page: 1, per_page: count, count, total_count: count, total_pages: 1 })
+
 export const Paged = <A, I, R>(item: Schema.Schema<A, I, R>) =>
   Schema.transform(
     Schema.Struct({
       result: Schema.Array(item),
-      result_info: PageInfo,
+      result_info: Schema.optional(PageInfo),
       success: Schema.Boolean,
       errors: Messages,
       messages: Messages
@@ -81,7 +98,7 @@ export const Paged = <A, I, R>(item: Schema.Schema<A, I, R>) =>
     checked<Page<A>>(),
     {
       strict: true,
-      decode: (wire): Page<A> => ({ items: wire.result, info: wire.result_info }),
+      decode: (wire): Page<A> => ({ items: wire.result, info: wire.result_info ?? onePage(wire.result.length) }),
       encode: (page) => ({ result: page.items, result_info: page.info, success: true, errors: [], messages: [] })
     }
   )

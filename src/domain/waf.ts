@@ -89,7 +89,10 @@ export const PageRule = Schema.Struct({
   targets: Schema.Array(Schema.Struct({ target: Schema.String, constraint: Schema.Struct({ operator: Schema.String, value: Schema.String }) })),
   actions: Schema.Array(Schema.Struct({ id: Schema.String, value: Schema.optional(Schema.Unknown) })),
   priority: Schema.Number,
-  status: Schema.Literal("active", "disabled")
+  status: Schema.Literal("active", "disabled"),
+  // The platform's answers carry both; a previous-WAF document written by hand may leave them out.
+  created_on: Schema.optional(Schema.String),
+  modified_on: Schema.optional(Schema.String)
 })
 export type PageRule = typeof PageRule.Type
 

@@ -40,7 +40,9 @@ export const Zone = Schema.Struct({
       id: Schema.optional(NullableString),
       name: Schema.optional(NullableString),
       email: Schema.optional(NullableString),
-      type: Schema.optional(NullableString)
+      // A string on the platform ("user", "organization"), never sent as null; only id/name/email
+      // may be null. A null read from elsewhere is taken as unset.
+      type: Schema.optionalWith(Schema.String, { nullable: true })
     })
   ),
   account: Schema.Struct({ id: Schema.String, name: Schema.optional(Schema.String) }),

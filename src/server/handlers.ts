@@ -1,11 +1,15 @@
 /** Handlers of the foundation's endpoints (zones, DNS, certificates, accounts, user). */
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as Effect from "effect/Effect"
+import { randomBytes } from "node:crypto"
 import { CoreApi, Principal } from "../api/contract-core.js"
 import { InvalidInput, NotFound, Unauthorized } from "../domain/errors.js"
 import { Db } from "../store/db.js"
 import * as Identity from "../store/identity-repo.js"
+import { isoMicros } from "../store/world.js"
 import * as Zones from "../store/zones-repo.js"
+import { PlatformClock } from "./clock.js"
+import { checkNewDnsRecord } from "./dns-records.js"
 
 export const noRoute = (path: string) =>
   new NotFound({ message: `Could not route to ${path}, perhaps your object identifier is invalid?` })
@@ -76,6 +80,15 @@ export const ZonesLive = HttpApiBuilder.group(CoreApi, "zones", (handlers) =>
         })
       })
     )
+    .handle("createDnsRecord", ({ path, payload }) =>
+      Effect.gen(function* () {
+        const zone = yield* visibleZone(path.zone_id, "/dns_records")
+        const record = yield* checkNewDnsRecord(payload, zone.name)
+        const { db } = yield* Db
+        const now = (yield* PlatformClock).now().getTime()
+        return Zones.insertDnsRecord(db, zone.id, randomBytes(16).toString("hex"), record, isoMicros(now))
+      })
+    )
     .handle("certificatePacks", ({ path, urlParams: q }) =>
       Effect.gen(function* () {
         yield* visibleZone(path.zone_id, "/ssl/certificate_packs")
@@ -125,8 +138,9 @@ export const UserLive = HttpApiBuilder.group(CoreApi, "user", (handlers) =>
         if (p.kind !== "token" || p.tokenId === null) {
           return yield* Effect.fail(new Unauthorized({ message: "Authentication error: token verification needs an API token" }))
         }
-        const row = db.prepare("SELECT * FROM tokens WHERE id = ?").get(p.tokenId) as Record<string, string | null>
-        return { id: p.tokenId, status: row.status ?? "active", expires_on: row.expires_on ?? null, not_before: row.not_before ?? null }
+        const verified = Identity.verifyToken(db, p.tokenId)
+        if (!verified) return yield* Effect.fail(new Unauthorized({ message: "Invalid API Token" }))
+        return verified
       })
     )
 )

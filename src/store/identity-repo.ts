@@ -75,12 +75,21 @@ export const memberAccountIds = (db: Database.Database, userId: string): Readonl
     (r) => r.account_id as string
   )
 
-export const verification = (t: TokenRow): TokenVerification => ({
-  id: t.id,
-  status: t.status,
-  expires_on: t.expiresOn,
-  not_before: t.notBefore
+/** The platform leaves `expires_on` and `not_before` out when unset (never `null`). */
+const verified = (id: string, status: string, expiresOn: string | null, notBefore: string | null): TokenVerification => ({
+  id,
+  status,
+  ...(expiresOn !== null ? { expires_on: expiresOn } : {}),
+  ...(notBefore !== null ? { not_before: notBefore } : {})
 })
+
+export const verification = (t: TokenRow): TokenVerification => verified(t.id, t.status, t.expiresOn, t.notBefore)
+
+/** `GET /user/tokens/verify` for the token with this id (the one that authenticated the call). */
+export const verifyToken = (db: Database.Database, tokenId: string): TokenVerification | undefined => {
+  const t = stmt(db, "SELECT * FROM tokens WHERE id = ?").get(tokenId) as Row | undefined
+  return t && verified(t.id as string, t.status as string, (t.expires_on as string | null) ?? null, (t.not_before as string | null) ?? null)
+}
 
 const accountFromRow = (r: Row): Account => ({
   id: r.id as string,

@@ -138,7 +138,9 @@ export const listPageRules = (db: Database.Database, zoneId: string): Array<Page
     targets: json(r.targets, []),
     actions: json(r.actions, []),
     priority: r.priority as number,
-    status: r.status as PageRule["status"]
+    status: r.status as PageRule["status"],
+    created_on: r.created_on as string,
+    modified_on: r.modified_on as string
   }))
 
 export const insertPageRule = (db: Database.Database, zoneId: string, p: PageRule, now: string) =>

@@ -1,7 +1,8 @@
 /** Zones, DNS records and certificate packs of the local platform, as the v4 API returns them. */
 import type Database from "better-sqlite3"
 import type { CertificatePack } from "../domain/certificate.js"
-import type { DnsRecord } from "../domain/dns.js"
+import type { DnsRecord, NewDnsRecord } from "../domain/dns.js"
+import { dataFromContent } from "../domain/dns-data.js"
 import { pageInfo, type Page } from "../domain/envelope.js"
 import type { Zone } from "../domain/zone.js"
 import { inList, json, parseOperator, stmt, textClause, where, type Clause } from "./query.js"
@@ -9,6 +10,14 @@ import { inList, json, parseOperator, stmt, textClause, where, type Clause } fro
 type Row = Record<string, unknown>
 
 const ZONE_SELECT = `SELECT z.*, a.name AS account_name FROM zones z JOIN accounts a ON a.id = z.account_id`
+
+type Owner = NonNullable<Zone["owner"]>
+
+/**
+ * The platform always names the owner's kind: a zone without an organization is the user's, even
+ * when its id and email are withheld (`null`). Stores seeded before this rule hold `type: null`.
+ */
+const ownerOf = (o: Owner): Owner => ({ ...o, type: o.type ?? "user" })
 
 export const zoneFromRow = (r: Row): Zone => ({
   id: r.id as string,
@@ -25,7 +34,7 @@ export const zoneFromRow = (r: Row): Zone => ({
   modified_on: r.modified_on as string,
   activated_on: (r.activated_on as string | null) ?? null,
   meta: json(r.meta, {}),
-  owner: json(r.owner, {}),
+  owner: ownerOf(json(r.owner, {})),
   account: { id: r.account_id as string, name: r.account_name as string },
   plan: json(r.plan, undefined as never),
   permissions: ["#zone:read", "#zone:edit", "#dns_records:read", "#dns_records:edit", "#ssl:read"]
@@ -83,22 +92,36 @@ export const getZone = (db: Database.Database, id: string, accountIds: ReadonlyA
   return row && accountIds.includes(row.account_id as string) ? zoneFromRow(row) : undefined
 }
 
-const dnsFromRow = (r: Row): DnsRecord => ({
-  id: r.id as string,
-  type: r.type as string,
-  name: r.name as string,
-  content: r.content as string,
-  ...(r.priority !== null ? { priority: r.priority as number } : {}),
-  proxiable: r.proxiable === 1,
-  proxied: r.proxied === 1,
-  ttl: r.ttl as number,
-  settings: {},
-  meta: {},
-  comment: (r.comment as string | null) ?? null,
-  tags: json(r.tags, []),
-  created_on: r.created_on as string,
-  modified_on: r.modified_on as string
-})
+const dnsFromRow = (r: Row): DnsRecord => {
+  const data = dataFromContent(r.type as string, r.content as string, r.priority as number | null)
+  return {
+    id: r.id as string,
+    type: r.type as string,
+    name: r.name as string,
+    content: r.content as string,
+    // Structured types answer with the fields their content spells (clients read `.data.target`).
+    ...(data !== undefined ? { data } : {}),
+    ...(r.priority !== null ? { priority: r.priority as number } : {}),
+    proxiable: r.proxiable === 1,
+    proxied: r.proxied === 1,
+    ttl: r.ttl as number,
+    settings: {},
+    meta: {},
+    comment: (r.comment as string | null) ?? null,
+    tags: json(r.tags, []),
+    created_on: r.created_on as string,
+    modified_on: r.modified_on as string
+  }
+}
+
+/** Writes a checked new record (src/server/dns-records.ts) and answers it as the list does. */
+export const insertDnsRecord = (db: Database.Database, zoneId: string, id: string, r: NewDnsRecord, now: string): DnsRecord => {
+  stmt(db, `INSERT INTO dns_records (id, zone_id, type, name, content, proxiable, proxied, ttl, priority, comment, tags, created_on, modified_on)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(
+    id, zoneId, r.type, r.name, r.content, r.proxiable ? 1 : 0, r.proxied ? 1 : 0, r.ttl, r.priority, r.comment, JSON.stringify(r.tags), now, now
+  )
+  return dnsFromRow(stmt(db, "SELECT * FROM dns_records WHERE id = ?").get(id) as Row)
+}
 
 export interface DnsQuery {
   readonly zoneId: string
