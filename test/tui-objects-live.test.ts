@@ -81,7 +81,10 @@ describe.each(sizes)("Objects with a running host at $columns x $rows, stopped b
     for (let i = 0; i < 12 && !selected(await tui.settle(120)).startsWith(`› ${atTwo}`); i++) await tui.type("j")
     expect(selected(tui.screen())).toMatch(new RegExp(`^› ${atTwo}\\s+\\S+\\s+write$`))
     await tui.type(PtyKeys.enter)
-    await tui.waitFor("Restore Counter a")
+    const dialog = await tui.waitFor("Restore Counter a")
+    // Each line whole, at 80 columns too.
+    expect(dialog).toContain(`Running in pid ${dev.child.pid}: reset, requests in flight fail.`)
+    expect(dialog).toContain("It can be undone from the bookmark it shows.")
     await tui.type("y")
     await tui.waitFor(/undo: [0-9a-f]{12}-[0-9a-f]{12}/)
     expect(await dev.text("/Counter/a/inc")).toBe("3")

@@ -3,7 +3,8 @@
  * `edgectl objects dev` serving requests, a CLI command). The host sends no notification: while a
  * view is shown, the screen compares a few stat calls of the object's files (storageSignature)
  * every POLL_MS and reads the object again when they changed or when the host that answered the
- * last read stopped; the list compares the stored objects and their hosts every LIST_POLL_MS.
+ * last read stopped; the list compares the stored objects and their hosts every LIST_POLL_MS
+ * (or 20 times as long as reading them took).
  * Reads never overlap, and the last one wins.
  */
 import { useEffect, useRef, useState } from "react"
@@ -107,8 +108,18 @@ export const useStoredObjects = (dir: string, polling: boolean) => {
   }, [dir])
   useEffect(() => {
     if (!polling) return
-    const timer = setInterval(load, LIST_POLL_MS)
-    return () => clearInterval(timer)
+    // Reading thousands of objects takes a while: the pause grows with it, so polling stays a
+    // small share of the time.
+    let timer: NodeJS.Timeout
+    const next = (took: number) => {
+      timer = setTimeout(() => {
+        const started = performance.now()
+        load()
+        next(performance.now() - started)
+      }, Math.max(LIST_POLL_MS, 20 * took))
+    }
+    next(0)
+    return () => clearTimeout(timer)
   }, [dir, polling])
   return { objects: listed?.objects, hosts: listed?.hosts ?? [], failure, load }
 }

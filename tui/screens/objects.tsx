@@ -227,7 +227,11 @@ function ObjectDetail({ object, active, onBack }: { object: StoredObject; active
       {confirm !== undefined ? (
         <ConfirmDialog
           title={`Restore ${object.className} ${object.name ?? object.id} to ${confirm}?`}
-          lines={["Keys, tables and the alarm return to that moment.", "It can be undone afterwards (from the bookmark it shows)."]}
+          lines={[
+            "Keys, tables and the alarm return to that moment.",
+            ...(view?.host !== undefined ? [`Running in pid ${view.host.pid}: reset, requests in flight fail.`] : []),
+            "It can be undone from the bookmark it shows."
+          ]}
           confirmLabel="restore"
           onCancel={() => setConfirm(undefined)}
           onConfirm={() => {
