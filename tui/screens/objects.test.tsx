@@ -176,6 +176,16 @@ describe("Objects screen", () => {
       expect(app.frame()).not.toContain("could not open")
       await (await host.namespace("Counter").get(idFromName("Counter", "alpha")).fetch("/")).text()
       await app.waitForText("from the host")
+      // A writing query is an event of the running object: it sees the row at once.
+      await app.press("\t", "type SQL")
+      await app.press(Keys.enter, "_cf_ tables are reserved")
+      await app.press("INSERT INTO t VALUES ('typed'); SELECT count(*) AS n FROM t", "SELECT count(*)")
+      await app.press(Keys.enter, "rows written 1")
+      expect(app.frame()).not.toContain("out of date")
+      const rows = await host.event("Counter", idFromName("Counter", "alpha"), (inst) => inst.storage.sql.exec("SELECT v FROM t ORDER BY rowid").toArray())
+      expect(rows).toEqual([{ v: "first" }, { v: "typed" }])
+      await app.press("\t", "BOOKMARK")
+      await app.press("\t", "KEY")
       await host.close()
       closed = true
       await waitFor(() => !app.frame().includes("live in pid"), app.frame)
