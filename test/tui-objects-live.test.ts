@@ -49,7 +49,7 @@ describe.each(sizes)("Objects with a running host at $columns x $rows, stopped b
 
   it("marks the object as live and shows what the running object holds; an HTTP write appears by itself", async () => {
     const pid = dev.child.pid!
-    expect(tui.screen()).toContain(`● running in a host: pid ${pid}`)
+    expect(tui.screen()).toContain(`● running in a host: pid ${pid} (counter.ts)`)
     // The row whole, its size too, beside the pane's border.
     expect(tui.screen()).toMatch(/› ●\s+Counter\s+a\s+[0-9a-f]{12}…\s+\d+ *│/)
     await tui.type(PtyKeys.enter)

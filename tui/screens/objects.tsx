@@ -8,6 +8,7 @@
  * view is keyed by it, so it starts fresh for every object however the keys that open it arrive.
  */
 import { Box, Text } from "ink"
+import * as path from "node:path"
 import { useContext, useState } from "react"
 import { cells, flexWidth } from "../components/columns.js"
 import { ConfirmDialog } from "../components/confirm-dialog.js"
@@ -21,7 +22,8 @@ import { usePaneSize } from "../terminal.js"
 import { ObjectsDirContext, restoreTo, runSql, type Host, type ObjectView, type SqlResult, type StoredObject } from "./objects-data.js"
 import { useObjectView, useStoredObjects } from "./objects-live.js"
 
-const hostText = (h: Host): string => `running in a host: pid ${h.pid}${h.module === "" ? "" : ` (${h.module})`}`
+// The module's file name is enough beside the pid (the whole path would take the line).
+const hostText = (h: Host): string => `running in a host: pid ${h.pid}${h.module === "" ? "" : ` (${path.basename(h.module)})`}`
 
 export function ObjectsScreen({ active }: { active: boolean }) {
   const dir = useContext(ObjectsDirContext)
@@ -55,7 +57,7 @@ export function ObjectsScreen({ active }: { active: boolean }) {
   if (all.length === 0) return <Empty what={`No objects under ${dir}.`} next="run `edgectl objects dev MODULE`, or write with `edgectl objects kv CLASS NAME put KEY VALUE`" />
   return (
     <Box flexDirection="column">
-      <Text dimColor>
+      <Text dimColor wrap="truncate-start">
         {dir}
         {hosts.length > 0 ? `  ● ${hostText(hosts[0]!)}${hosts.length > 1 ? ` and ${hosts.length - 1} more` : ""}` : ""}
       </Text>
