@@ -140,7 +140,7 @@ describe.each(sizes)("Objects at $columns x $rows", (size) => {
     run("kv", "Counter", "gamma", "put", "g", "1")
     tui = await PtyTui.start({ ...size, persistTo: dir })
     tui.write("6")
-    await tui.waitFor(/› Counter\s+\w+/)
+    await tui.waitFor(/› \s*Counter\s+\w+/)
   }, 60_000)
   afterAll(async () => {
     await tui?.close()
@@ -168,7 +168,7 @@ describe.each(sizes)("Objects at $columns x $rows", (size) => {
     expect(sql).not.toContain("alpha-row")
     expect(sql).not.toMatch(/row\(s\); rows read/)
     await tui.type(PtyKeys.escape)
-    await tui.waitFor(/› Counter\s+beta/)
+    await tui.waitFor(/› \s*Counter\s+beta/)
   })
 
   it("a restore keeps the bookmark cursor on its bookmark", async () => {
@@ -190,7 +190,7 @@ describe.each(sizes)("Objects at $columns x $rows", (size) => {
     expect(/› ([0-9a-f]{12}-[0-9a-f]{12})/.exec(await tui.settle())?.[1]).toBe(bookmark)
     expect(after).toContain("Counter alpha")
     await tui.type(PtyKeys.escape)
-    await tui.waitFor(/› Counter\s+alpha/)
+    await tui.waitFor(/› \s*Counter\s+alpha/)
   })
 
   it("an object held by another process says which process, whole, and what to do", async () => {

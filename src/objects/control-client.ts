@@ -74,12 +74,21 @@ export const callHost = <R extends ObjectRequest>(host: Registration, target: Ad
  * its storage opened here for the request (a restore is applied before this returns). For
  * programs other than the CLI (the TUI): the CLI routes the same way (objects-live.ts).
  */
-export const requestObject = async <R extends ObjectRequest>(state: string, className: string, id: ObjectId, request: R): Promise<ResultOf<R>> => {
+export const requestObject = async <R extends ObjectRequest>(state: string, className: string, id: ObjectId, request: R): Promise<ResultOf<R>> =>
+  (await routeObject(state, className, id, request)).result
+
+/** requestObject, saying which host answered (undefined: the storage was opened here). */
+export const routeObject = async <R extends ObjectRequest>(
+  state: string,
+  className: string,
+  id: ObjectId,
+  request: R
+): Promise<{ result: ResultOf<R>; host: Registration | undefined }> => {
   const dir = objectDir(state, className, id)
   const host = findHost(state, className, dir)
   if (host !== undefined) {
     try {
-      return await callHost(host, { className, id: id.hex, ...(id.name !== undefined ? { name: id.name } : {}) }, request)
+      return { result: await callHost(host, { className, id: id.hex, ...(id.name !== undefined ? { name: id.name } : {}) }, request), host }
     } catch (e) {
       if (!(e instanceof HostUnreachable)) throw e
     }
@@ -90,11 +99,11 @@ export const requestObject = async <R extends ObjectRequest>(state: string, clas
       .then(async (a) => (await s.sync(), a))
       .finally(() => s.close())
   }
-  if (request.op !== "restore") return opened((s) => runRequest(s, request))
+  if (request.op !== "restore") return { result: await opened((s) => runRequest(s, request)), host: undefined }
   const marked = await opened(async (s) => {
     const target = request.bookmark ?? (await s.getBookmarkForTime(request.at ?? Number.NaN))
     return { target, undo: await s.onNextSessionRestoreBookmark(target) }
   })
   const pages = await opened(async (s) => s.restoredPages)
-  return { ...marked, pages } as ResultOf<R>
+  return { result: { ...marked, pages } as ResultOf<R>, host: undefined }
 }

@@ -14,6 +14,9 @@ export type ObjectRequest =
   | { readonly op: "history"; readonly limit: number }
   // What a viewer of the object shows (the TUI's Objects screen), read as one event.
   | { readonly op: "view"; readonly limit: number; readonly historyLimit: number }
+  // A query typed in a viewer's SQL console and the view right after it, as one event: the
+  // result is never marked out of date by its own writes, nor current despite another's.
+  | { readonly op: "console"; readonly query: string; readonly limit: number; readonly historyLimit: number }
   | { readonly op: "restore"; readonly bookmark?: string; readonly at?: number }
 
 export interface SqlResult {
@@ -33,6 +36,8 @@ export interface ObjectView {
   readonly entries: Array<[string, unknown]>
   readonly history: Array<Commit & { bookmark: string }>
   readonly bytes: number
+  // The object's current bookmark: it changes with every commit.
+  readonly bookmark: string
 }
 
 export interface Results {
@@ -44,6 +49,7 @@ export interface Results {
   bookmark: string
   history: Array<Commit & { bookmark: string }>
   view: ObjectView
+  console: { sql: SqlResult; view: ObjectView }
   restore: RestoreResult
 }
 export type ResultOf<R extends ObjectRequest> = Results[R["op"]]
@@ -56,7 +62,19 @@ export interface Addressed {
 }
 
 // The requests that change the object; the others only read it.
-export const writes = (r: ObjectRequest): boolean => r.op === "put" || r.op === "delete" || r.op === "restore" || r.op === "sql"
+export const writes = (r: ObjectRequest): boolean => r.op === "put" || r.op === "delete" || r.op === "restore" || r.op === "sql" || r.op === "console"
+
+const sql = (s: ObjectStorage, query: string): SqlResult => {
+  const cursor = s.sql.exec(query)
+  const rows = cursor.raw().toArray() as Array<Array<unknown>>
+  return { columns: cursor.columnNames, rows, rowsRead: cursor.rowsRead, rowsWritten: cursor.rowsWritten }
+}
+
+// The bookmark first: it commits the event's writes so far, which the history then includes.
+const view = async (s: ObjectStorage, limit: number, historyLimit: number): Promise<ObjectView> => {
+  const bookmark = await s.getCurrentBookmark()
+  return { alarm: await s.getAlarm(), entries: [...(await s.list({ limit }))], history: s.history(historyLimit), bytes: s.sql.databaseSize, bookmark }
+}
 
 // Runs a request other than a restore (which ends the storage's session: see the host and the CLI).
 export const runRequest = async <R extends ObjectRequest>(s: ObjectStorage, r: R): Promise<ResultOf<R>> => {
@@ -75,17 +93,18 @@ export const runRequest = async <R extends ObjectRequest>(s: ObjectStorage, r: R
         const m = await s.list({ ...(r.prefix !== undefined ? { prefix: r.prefix } : {}), ...(r.limit !== undefined ? { limit: r.limit } : {}) })
         return [...m]
       }
-      case "sql": {
-        const cursor = s.sql.exec(r.query)
-        const rows = cursor.raw().toArray() as Array<Array<unknown>>
-        return { columns: cursor.columnNames, rows, rowsRead: cursor.rowsRead, rowsWritten: cursor.rowsWritten }
-      }
+      case "sql":
+        return sql(s, r.query)
       case "bookmark":
         return r.at !== undefined ? s.getBookmarkForTime(r.at) : s.getCurrentBookmark()
       case "history":
         return s.history(r.limit)
       case "view":
-        return { alarm: await s.getAlarm(), entries: [...(await s.list({ limit: r.limit }))], history: s.history(r.historyLimit), bytes: s.sql.databaseSize }
+        return view(s, r.limit, r.historyLimit)
+      case "console": {
+        const result = sql(s, r.query)
+        return { sql: result, view: await view(s, r.limit, r.historyLimit) }
+      }
       case "restore":
         throw new Error("a restore ends the storage's session; it is not run as a request")
       default:

@@ -1,14 +1,51 @@
-/** What the objects screen reads and does: each call opens the object's storage and closes it. */
+/**
+ * What the objects screen reads and does. Each call goes through the running host that runs the
+ * object (`edgectl objects dev`, any ObjectHost with a state directory), as one event of the
+ * object, or else opens the object's storage for the call and closes it (control-client.ts
+ * routes, exactly as the CLI's objects commands do).
+ */
 import { createContext } from "react"
+import * as fs from "node:fs"
 import * as path from "node:path"
-import { DEFAULT_PERSIST_TO, listStored, type StoredObject } from "../../src/objects/ids.js"
-import { ObjectStorage } from "../../src/objects/storage.js"
+import { readRegistrations, type Registration } from "../../src/objects/control-channel.js"
+import { routeObject } from "../../src/objects/control-client.js"
+import type { ObjectRequest, ResultOf } from "../../src/objects/control-ops.js"
+import { DEFAULT_PERSIST_TO, listStored, ObjectId, type StoredObject as Stored } from "../../src/objects/ids.js"
+import { holderAlive, LOCK_FILE, lockHolder } from "../../src/objects/owner-lock.js"
 
 /** The state directory whose objects the screen shows (the TUI's --persist-to). */
 export const ObjectsDirContext = createContext<string>(path.resolve(DEFAULT_PERSIST_TO))
 
-export type { StoredObject }
-export const storedObjects = (dir: string): Array<StoredObject> => listStored(dir)
+/** A running host, as the screen names it. */
+export interface Host {
+  readonly pid: number
+  readonly start?: string
+  readonly module: string
+  readonly socket: string
+}
+
+export interface StoredObject extends Stored {
+  readonly state: string
+  /** The host whose instance of the object is running now (it holds the object's lock). */
+  readonly host: Host | undefined
+}
+
+const asHost = (r: Registration): Host => ({ pid: r.pid, ...(r.start !== undefined ? { start: r.start } : {}), module: r.module, socket: r.socket })
+
+/** Whether a host still serves: it removes its socket when it stops; one killed leaves it, but is gone. */
+export const hostServing = (h: Host): boolean => fs.existsSync(h.socket) && holderAlive(h)
+
+/** The hosts serving the state directory now (registrations of processes that are gone are not). */
+export const runningHosts = (state: string): Array<Host> => readRegistrations(state).filter(holderAlive).map(asHost)
+
+export const storedObjects = (state: string): Array<StoredObject> => {
+  const hosts = readRegistrations(state).filter(holderAlive)
+  return listStored(state).map((o) => {
+    const holder = hosts.length === 0 ? undefined : lockHolder(o.dir)
+    const host = holder === undefined ? undefined : hosts.find((h) => h.pid === holder.pid && h.classes.includes(o.className))
+    return { ...o, state, host: host === undefined ? undefined : asHost(host) }
+  })
+}
 
 export interface ObjectView {
   readonly alarm: number | null
@@ -17,6 +54,8 @@ export interface ObjectView {
   readonly bytes: number
   /** The object's current bookmark: it changes with every commit, so a SQL result can tell it is out of date. */
   readonly bookmark: string
+  /** The host that answered (undefined: the storage was opened here). */
+  readonly host: Host | undefined
 }
 
 const show = (v: unknown): string => {
@@ -28,25 +67,24 @@ const show = (v: unknown): string => {
   }
 }
 
-const using = async <A>(o: StoredObject, f: (s: ObjectStorage) => Promise<A>): Promise<A> => {
-  const s = new ObjectStorage(o.dir)
-  try {
-    const r = await f(s)
-    await s.sync()
-    return r
-  } finally {
-    s.close()
-  }
-}
+const route = <R extends ObjectRequest>(o: StoredObject, request: R): Promise<{ result: ResultOf<R>; host: Registration | undefined }> =>
+  routeObject(o.state, o.className, new ObjectId(o.id, o.name ?? undefined), request)
 
-export const readObject = (o: StoredObject): Promise<ObjectView> =>
-  using(o, async (s) => ({
-    alarm: await s.getAlarm(),
-    entries: [...(await s.list({ limit: 1000 }))].map(([k, v]) => [k, show(v)] as const),
-    history: s.history(200),
-    bytes: s.sql.databaseSize,
-    bookmark: await s.getCurrentBookmark()
-  }))
+const LIMITS = { limit: 1000, historyLimit: 200 } as const
+
+const toView = (v: ResultOf<{ op: "view"; limit: number; historyLimit: number }>, host: Registration | undefined): ObjectView => ({
+  alarm: v.alarm,
+  entries: v.entries.map(([k, x]) => [k, show(x)] as const),
+  history: v.history,
+  bytes: v.bytes,
+  bookmark: v.bookmark,
+  host: host === undefined ? undefined : asHost(host)
+})
+
+export const readObject = async (o: StoredObject): Promise<ObjectView> => {
+  const { result, host } = await route(o, { op: "view", ...LIMITS })
+  return toView(result, host)
+}
 
 export interface SqlResult {
   readonly columns: ReadonlyArray<string>
@@ -57,16 +95,32 @@ export interface SqlResult {
   readonly bookmark: string
 }
 
-export const runSql = (o: StoredObject, query: string): Promise<SqlResult> =>
-  using(o, async (s) => {
-    const c = s.sql.exec(query)
-    const rows = c.raw().toArray().map((r) => r.map((v) => (v instanceof ArrayBuffer ? `<${v.byteLength} bytes>` : v === null ? "NULL" : String(v))))
-    return { columns: c.columnNames, rows, rowsRead: c.rowsRead, rowsWritten: c.rowsWritten, bookmark: await s.getCurrentBookmark() }
-  })
-
-/** Restores now (the object is reopened here) and returns the undo bookmark. */
-export const restoreTo = async (o: StoredObject, bookmark: string): Promise<string> => {
-  const undo = await using(o, (s) => s.onNextSessionRestoreBookmark(bookmark))
-  await using(o, async () => undefined)
-  return undo
+/** Runs a query and reads the view after it, as one event of the object. */
+export const runSql = async (o: StoredObject, query: string): Promise<{ result: SqlResult; view: ObjectView }> => {
+  const { result, host } = await route(o, { op: "console", query, ...LIMITS })
+  const rows = result.sql.rows.map((r) => r.map((v) => (v instanceof ArrayBuffer ? `<${v.byteLength} bytes>` : v === null ? "NULL" : String(v))))
+  return { result: { ...result.sql, rows, bookmark: result.view.bookmark }, view: toView(result.view, host) }
 }
+
+/** Restores now (a running object is reset, as the platform does) and returns the undo bookmark. */
+export const restoreTo = async (o: StoredObject, bookmark: string): Promise<string> => (await route(o, { op: "restore", bookmark })).result.undo
+
+const FILES = ["db.sqlite", "db.sqlite-wal", "pitr.sqlite", "pitr.sqlite-wal"]
+
+/**
+ * What changes when anyone commits to the object (the database and its recovery log, and their
+ * write-ahead logs, which grow by each commit) or when a process takes or leaves it (the lock):
+ * a few stat calls, cheap enough to compare several times a second. Opening the storage to read
+ * it and closing it again leaves this unchanged (an empty write-ahead log counts as none).
+ */
+export const storageSignature = (dir: string): string =>
+  [...FILES, LOCK_FILE]
+    .map((f) => {
+      try {
+        const s = fs.statSync(path.join(dir, f))
+        return s.size === 0 && f.endsWith("-wal") ? "" : `${s.size}:${s.mtimeMs}:${s.ino}`
+      } catch {
+        return ""
+      }
+    })
+    .join("|")

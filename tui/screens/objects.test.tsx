@@ -3,6 +3,7 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
+import { ObjectHost } from "../../src/objects/host.js"
 import { idFromName, objectDir } from "../../src/objects/ids.js"
 import { ObjectStorage } from "../../src/objects/storage.js"
 import { Fixture, Keys, waitFor } from "../test-support.js"
@@ -140,6 +141,70 @@ describe("Objects screen", () => {
     } finally {
       holder.kill()
     }
+  })
+
+  it("through a host in this process: an object that fails to start shows the error (never loading), r retries; writes appear by themselves; the host's end is noticed", async () => {
+    const { dir, odir } = await seeded()
+    // The seeded alarm is not this test's concern: the host would run it.
+    const s = new ObjectStorage(odir)
+    await s.deleteAlarm()
+    await s.sync()
+    s.close()
+    let failing = true
+    class Counter {
+      constructor(private readonly ctx: { storage: ObjectStorage }) {
+        if (failing) throw new Error("Counter cannot start: its configuration is missing")
+      }
+      async fetch(): Promise<Response> {
+        await this.ctx.storage.put("greeting", "from the host")
+        return new Response("ok")
+      }
+    }
+    const host = await ObjectHost.start({ module: { Counter: Counter as never }, persistTo: dir })
+    let closed = false
+    try {
+      const app = await mount(dir)
+      await app.waitForText(`running in a host: pid ${process.pid}`)
+      // Not started yet: no mark on its row.
+      expect(app.frame()).toMatch(/› {4}Counter\s+alpha/)
+      await app.press(Keys.enter, "could not open the object")
+      expect(app.frame()).toContain("Counter cannot start: its configuration is missing")
+      expect(app.frame()).not.toContain("loading the object")
+      failing = false
+      await app.press("r", "live in pid")
+      expect(app.frame()).toMatch(/● Counter alpha {2}live in pid \d+/)
+      expect(app.frame()).not.toContain("could not open")
+      await (await host.namespace("Counter").get(idFromName("Counter", "alpha")).fetch("/")).text()
+      await app.waitForText("from the host")
+      // A writing query is an event of the running object: it sees the row at once.
+      await app.press("\t", "type SQL")
+      await app.press(Keys.enter, "_cf_ tables are reserved")
+      await app.press("INSERT INTO t VALUES ('typed'); SELECT count(*) AS n FROM t", "SELECT count(*)")
+      await app.press(Keys.enter, "rows written 1")
+      expect(app.frame()).not.toContain("out of date")
+      const rows = await host.event("Counter", idFromName("Counter", "alpha"), (inst) => inst.storage.sql.exec("SELECT v FROM t ORDER BY rowid").toArray())
+      expect(rows).toEqual([{ v: "first" }, { v: "typed" }])
+      await app.press("\t", "BOOKMARK")
+      await app.press("\t", "KEY")
+      await host.close()
+      closed = true
+      await waitFor(() => !app.frame().includes("live in pid"), app.frame)
+      expect(app.frame()).toContain("from the host")
+      await app.press(Keys.escape, "alpha")
+      await waitFor(() => !app.frame().includes("running in a host") && !app.frame().includes("●"), app.frame)
+    } finally {
+      if (!closed) await host.close()
+    }
+  })
+
+  it("a state directory that cannot be listed: the error, whole, never loading", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "edgectl-tui-objects-"))
+    dirs.push(dir)
+    fs.writeFileSync(path.join(dir, "objects"), "not a directory")
+    const app = await mount(dir)
+    await app.waitForText("could not list the objects")
+    expect(app.frame()).toContain("ENOTDIR")
+    expect(app.frame()).not.toContain("loading")
   })
 
   it("says where objects come from when there are none", async () => {

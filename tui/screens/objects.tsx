@@ -1,35 +1,39 @@
 /**
  * Objects: the stateful objects stored under the state directory. The list shows class, name, id
- * and size; enter opens one: its alarm, its keys and values, a SQL console (enter types a query)
- * and the bookmark timeline, where enter restores to a bookmark (the undo bookmark is shown).
+ * and size, and marks (●) those running in a host; enter opens one: its alarm, its keys and
+ * values, a SQL console (enter types a query) and the bookmark timeline, where enter restores to a
+ * bookmark (the undo bookmark is shown). All of it goes through the host running the object, if
+ * any, and stays current as the object changes (objects-live.ts).
  * Everything an open object's view holds (SQL result, tab, cursors) belongs to that object: the
  * view is keyed by it, so it starts fresh for every object however the keys that open it arrive.
  */
 import { Box, Text } from "ink"
-import { useContext, useEffect, useState } from "react"
-import { ObjectBusyError } from "../../src/objects/owner-lock.js"
+import * as path from "node:path"
+import { useContext, useState } from "react"
 import { cells, flexWidth } from "../components/columns.js"
 import { ConfirmDialog } from "../components/confirm-dialog.js"
 import { List, ListStatus, moveHints, useListCursor } from "../components/list.js"
 import { Empty, ErrorView, Loading } from "../components/states.js"
 import { TextPrompt } from "../components/text-prompt.js"
-import { fromUnknown, type UiError } from "../errors.js"
+import { fromUnknown } from "../errors.js"
 import { KeyLayer, useKeys } from "../keys.js"
 import { useNotify } from "../notices.js"
 import { usePaneSize } from "../terminal.js"
-import { ObjectsDirContext, readObject, restoreTo, runSql, storedObjects, type ObjectView, type SqlResult, type StoredObject } from "./objects-data.js"
+import { ObjectsDirContext, restoreTo, runSql, type Host, type ObjectView, type SqlResult, type StoredObject } from "./objects-data.js"
+import { useObjectView, useStoredObjects } from "./objects-live.js"
+
+// The module's file name is enough beside the pid (the whole path would take the line).
+const hostText = (h: Host): string => `running in a host: pid ${h.pid}${h.module === "" ? "" : ` (${path.basename(h.module)})`}`
 
 export function ObjectsScreen({ active }: { active: boolean }) {
   const dir = useContext(ObjectsDirContext)
   const pane = usePaneSize()
-  const [objects, setObjects] = useState<Array<StoredObject> | undefined>(undefined)
   const [open, setOpen] = useState<StoredObject | undefined>(undefined)
-  const load = () => setObjects(storedObjects(dir))
-  useEffect(load, [dir])
+  const { objects, hosts, failure, load } = useStoredObjects(dir, active && open === undefined)
   const all = objects ?? []
   const height = Math.max(1, pane.rows - 3)
   const cursor = useListCursor(all.length, height, [dir], { items: all, key: (o) => o.dir })
-  const name = Math.min(30, flexWidth(pane.columns, [14, 16, 10]))
+  const name = Math.min(30, flexWidth(pane.columns, [1, 14, 13, 10]))
 
   useKeys(
     (press) => {
@@ -48,17 +52,21 @@ export function ObjectsScreen({ active }: { active: boolean }) {
   )
 
   if (open !== undefined) return <ObjectDetail key={open.dir} object={open} active={active} onBack={() => (setOpen(undefined), load())} />
+  if (failure !== undefined) return <ErrorView what={`could not list the objects under ${dir}`} error={{ ...failure, hint: failure.hint ?? "r reads them again" }} />
   if (objects === undefined) return <Loading what="objects" />
   if (all.length === 0) return <Empty what={`No objects under ${dir}.`} next="run `edgectl objects dev MODULE`, or write with `edgectl objects kv CLASS NAME put KEY VALUE`" />
   return (
     <Box flexDirection="column">
-      <Text dimColor>{dir}</Text>
+      <Text dimColor wrap="truncate-start">
+        {dir}
+        {hosts.length > 0 ? `  ● ${hostText(hosts[0]!)}${hosts.length > 1 ? ` and ${hosts.length - 1} more` : ""}` : ""}
+      </Text>
       <List
         items={all}
         index={cursor.index}
         height={height}
-        header={cells([["CLASS", 14], ["NAME", name], ["ID", 16], ["BYTES", 10]])}
-        row={(o) => cells([[o.className, 14], [o.name ?? "-", name], [`${o.id.slice(0, 12)}…`, 16], [String(o.bytes), 10]])}
+        header={cells([[" ", 1], ["CLASS", 14], ["NAME", name], ["ID", 13], ["BYTES", 10]])}
+        row={(o) => cells([[o.host === undefined ? " " : "●", 1], [o.className, 14], [o.name ?? "-", name], [`${o.id.slice(0, 12)}…`, 13], [String(o.bytes), 10]])}
         rowKey={(o) => `${o.className}/${o.id}`}
       />
       <ListStatus index={cursor.index} loaded={all.length} total={all.length} loading={false} />
@@ -72,21 +80,13 @@ const TABS: ReadonlyArray<Tab> = ["keys", "sql", "bookmarks"]
 function ObjectDetail({ object, active, onBack }: { object: StoredObject; active: boolean; onBack: () => void }) {
   const notify = useNotify()
   const pane = usePaneSize()
-  const [view, setView] = useState<ObjectView | undefined>(undefined)
-  // Opening fails when another process holds the object (`edgectl objects dev`): say who, whole.
-  const [failure, setFailure] = useState<{ readonly error: UiError; readonly busy: boolean } | undefined>(undefined)
   const [tab, setTab] = useState<Tab>("keys")
   const [typing, setTyping] = useState(false)
   const [result, setResult] = useState<SqlResult | undefined>(undefined)
   const [confirm, setConfirm] = useState<string | undefined>(undefined)
   const [undo, setUndo] = useState<string | undefined>(undefined)
-  const reload = () => {
-    readObject(object).then(
-      (v) => (setView(v), setFailure(undefined)),
-      (e: unknown) => setFailure({ error: fromUnknown(e), busy: e instanceof ObjectBusyError })
-    )
-  }
-  useEffect(reload, [object.dir])
+  // Opening fails when a process other than a host holds the object: the failure says who, whole.
+  const { view, failure, reload, replace } = useObjectView(object, active)
   const height = Math.max(1, pane.rows - 6)
   const rows: ReadonlyArray<readonly [string, string]> | ObjectView["history"] = tab === "keys" ? (view?.entries ?? []) : tab === "bookmarks" ? (view?.history ?? []) : []
   // The cursor follows its row when the view is read again (a restore adds a commit at the top).
@@ -189,7 +189,9 @@ function ObjectDetail({ object, active, onBack }: { object: StoredObject; active
   return (
     <Box flexDirection="column">
       <Text>
+        {view?.host !== undefined ? <Text color="green">● </Text> : null}
         <Text bold>{object.className}</Text> {object.name ?? object.id}
+        {view?.host !== undefined ? <Text color="green">{`  live in pid ${view.host.pid}`}</Text> : null}
         <Text dimColor>
           {"  "}alarm {view?.alarm == null ? "none" : new Date(view.alarm).toISOString()}
           {"  "}size {view?.bytes ?? "…"} bytes
@@ -213,12 +215,10 @@ function ObjectDetail({ object, active, onBack }: { object: StoredObject; active
           onSubmit={(q) => {
             setTyping(false)
             // The result and the view read after it show together, so the result is never marked out of date by its own writes.
-            runSql(object, q)
-              .then((r) => readObject(object).then((v) => ({ r, v })))
-              .then(
-                ({ r, v }) => {
+            runSql(object, q).then(
+                ({ result: r, view: v }) => {
                   setResult(r)
-                  setView(v)
+                  replace(v)
                   notify.done(`${r.rows.length} row(s), ${r.rowsWritten} written`)
                 },
                 (e: unknown) => notify.error("sql", fromUnknown(e))
@@ -229,7 +229,11 @@ function ObjectDetail({ object, active, onBack }: { object: StoredObject; active
       {confirm !== undefined ? (
         <ConfirmDialog
           title={`Restore ${object.className} ${object.name ?? object.id} to ${confirm}?`}
-          lines={["Keys, tables and the alarm return to that moment.", "It can be undone afterwards (from the bookmark it shows)."]}
+          lines={[
+            "Keys, tables and the alarm return to that moment.",
+            ...(view?.host !== undefined ? [`Running in pid ${view.host.pid}: reset, requests in flight fail.`] : []),
+            "It can be undone from the bookmark it shows."
+          ]}
           confirmLabel="restore"
           onCancel={() => setConfirm(undefined)}
           onConfirm={() => {
