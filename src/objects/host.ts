@@ -17,6 +17,9 @@ import { type ControlServer, serveControl } from "./control-server.js"
 import type { RestoreResult } from "./control-ops.js"
 import { ObjectStorage } from "./storage.js"
 
+/** setTimeout's longest delay (2^31 - 1 ms, about 24.8 days). */
+const MAX_TIMER_MS = 2 ** 31 - 1
+
 export const ALARM_RETRIES = 6
 export const ALARM_BACKOFF_MS = 2000
 
@@ -222,10 +225,13 @@ export class ObjectHost {
     this.timers.delete(key)
     if (time === null || this.closed) return
     const now = (this.options.now ?? Date.now)()
+    const wait = Math.max(0, time - now)
     const timer = setTimeout(() => {
       this.timers.delete(key)
-      void this.runAlarm(className, id, time, retryCount)
-    }, Math.max(0, time - now))
+      // Past setTimeout's longest delay Node fires after 1 ms: a later alarm waits in steps.
+      if (wait > MAX_TIMER_MS) this.schedule(className, id, time, retryCount)
+      else void this.runAlarm(className, id, time, retryCount)
+    }, Math.min(wait, MAX_TIMER_MS))
     this.timers.set(key, timer)
   }
 

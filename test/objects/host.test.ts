@@ -98,6 +98,17 @@ describe("ObjectHost", () => {
     expect(errors).toEqual([0, 1])
   })
 
+  it("an alarm set beyond setTimeout's longest delay (30 days ahead) waits for its time", async () => {
+    const host = await start(tempDir())
+    const stub = host.namespace("Counter").get(host.namespace("Counter").idFromName("later"))
+    const at30Days = 30 * 24 * 3600 * 1000
+    await stub.fetch(`/alarm?in=${at30Days}`)
+    await new Promise((r) => setTimeout(r, 200))
+    const state = (await (await stub.fetch("/alarm-state")).json()) as { alarm: number | null; log: Array<unknown> }
+    expect(state.log).toEqual([])
+    expect(state.alarm).toBeGreaterThan(Date.now() + at30Days - 60_000)
+  })
+
   it("an alarm whose handler always throws is given up after the retries", async () => {
     const host = await start(tempDir())
     const ns = host.namespace("Counter")
