@@ -62,7 +62,13 @@ export class Instance {
         promise.catch(() => undefined)
       }
     }
-    this.object = new cls(this.state, env)
+    try {
+      this.object = new cls(this.state, env)
+    } catch (e) {
+      // No instance is made, so nothing else would close the storage (and release its lock).
+      this.storage.close()
+      throw e
+    }
   }
 
   get isEnded(): boolean {

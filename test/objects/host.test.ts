@@ -1,3 +1,4 @@
+import * as fs from "node:fs"
 import * as path from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
 import { AbortedError, ObjectHost } from "../../src/objects/index.js"
@@ -107,6 +108,17 @@ describe("ObjectHost", () => {
     const state = (await (await stub.fetch("/alarm-state")).json()) as { alarm: number | null; log: Array<unknown> }
     expect(state.log).toEqual([])
     expect(state.alarm).toBeGreaterThan(Date.now() + at30Days - 60_000)
+  })
+
+  it("a constructor that throws leaves no lock behind: the storage it opened is closed", async () => {
+    const dir = tempDir()
+    const host = await ObjectHost.start({ module: path.resolve(import.meta.dirname, "../fixtures/objects/faulty.ts"), persistTo: dir })
+    hosts.push(host)
+    const stub = host.namespace("Faulty").get(host.namespace("Faulty").idFromName("x"))
+    await expect(stub.fetch("/")).rejects.toThrow(/the constructor failed/)
+    const objectDir = path.join(dir, "objects", "Faulty", stub.id.toString())
+    expect(fs.existsSync(path.join(objectDir, "db.sqlite"))).toBe(true)
+    expect(fs.existsSync(path.join(objectDir, "owner.lock"))).toBe(false)
   })
 
   it("an alarm whose handler always throws is given up after the retries", async () => {
