@@ -10,6 +10,8 @@ import {
   createConnection,
   DiagnosticSeverity,
   DocumentFormattingRequest,
+  FoldingRangeKind,
+  SymbolKind,
   MarkupKind,
   MessageType,
   ShowMessageNotification,
@@ -17,12 +19,14 @@ import {
   TextDocumentSyncKind,
   type CodeAction,
   type Connection,
-  type Diagnostic
+  type Diagnostic,
+  type DocumentSymbol
 } from "vscode-languageserver/node.js"
 import { check, format } from "../rules/index.js"
 import { analyze, syntaxOf } from "./analyze.js"
 import { complete, hover } from "./features.js"
 import type { Analysis, Finding, Fix } from "./findings.js"
+import { outline, type OutlineSymbol } from "./outline.js"
 import { LineIndex } from "./position.js"
 
 const SEVERITY = { error: DiagnosticSeverity.Error, warning: DiagnosticSeverity.Warning, information: DiagnosticSeverity.Information } as const
@@ -35,6 +39,17 @@ const KIND = {
   list: CompletionItemKind.Variable,
   property: CompletionItemKind.Property,
   enum: CompletionItemKind.EnumMember
+} as const
+
+const SYMBOL_KIND = {
+  object: SymbolKind.Object,
+  class: SymbolKind.Class,
+  module: SymbolKind.Module,
+  property: SymbolKind.Property,
+  key: SymbolKind.Key,
+  boolean: SymbolKind.Boolean,
+  array: SymbolKind.Array,
+  struct: SymbolKind.Struct
 } as const
 
 interface State {
@@ -134,6 +149,8 @@ export const startServer = (connection: Connection, options: ServerOptions = {})
         completionProvider: { triggerCharacters: [".", "$", " ", '"', "("] },
         codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, CodeActionKind.Source] },
         ...(registerFormatting ? {} : { documentFormattingProvider: true }),
+        documentSymbolProvider: true,
+        foldingRangeProvider: true,
         executeCommandProvider: { commands: ["edgectl.runCommand"] }
       },
       serverInfo: { name: "edgectl", version: "0.1.0" }
@@ -242,6 +259,40 @@ export const startServer = (connection: Connection, options: ServerOptions = {})
     if (formatted === text) return []
     const lines = new LineIndex(text)
     return [{ range: toRange(lines, { start: 0, end: text.length }), newText: formatted }]
+  })
+
+  const outlineOf = async (uri: string) => {
+    const doc = documents.get(uri)
+    const syntax = doc && syntaxOf(uri, doc.languageId)
+    if (doc === undefined || syntax === undefined) return undefined
+    const st = await current(uri)
+    if (st === undefined) return undefined
+    return { lines: st.lines, outline: await outline(syntax, st.text, st.analysis.kind, uri) }
+  }
+
+  connection.onDocumentSymbol(async (p) => {
+    const o = await outlineOf(p.textDocument.uri)
+    if (o === undefined) return null
+    const convert = (s: OutlineSymbol): DocumentSymbol => ({
+      name: s.name,
+      kind: SYMBOL_KIND[s.kind],
+      range: toRange(o.lines, s.range),
+      selectionRange: toRange(o.lines, s.selection),
+      ...(s.detail !== undefined ? { detail: s.detail } : {}),
+      ...(s.children !== undefined ? { children: s.children.map(convert) } : {})
+    })
+    return o.outline.symbols.map(convert)
+  })
+
+  // The closing line stays visible (as editors fold JSON): a span folds from its first line to the line before its end.
+  connection.onFoldingRanges(async (p) => {
+    const o = await outlineOf(p.textDocument.uri)
+    if (o === undefined) return null
+    return o.outline.folds.flatMap((f) => {
+      const startLine = o.lines.position(f.start).line
+      const endLine = o.lines.position(f.end).line - 1
+      return endLine > startLine ? [{ startLine, endLine, kind: FoldingRangeKind.Region }] : []
+    })
   })
 
   documents.listen(connection)
