@@ -28,6 +28,7 @@ import { complete, hover } from "./features.js"
 import type { Analysis, Finding, Fix } from "./findings.js"
 import { outline, type OutlineSymbol } from "./outline.js"
 import { LineIndex } from "./position.js"
+import { documentTokens, TOKEN_MODIFIERS, TOKEN_TYPES, type SemanticToken } from "./tokens.js"
 
 const SEVERITY = { error: DiagnosticSeverity.Error, warning: DiagnosticSeverity.Warning, information: DiagnosticSeverity.Information } as const
 const KIND = {
@@ -150,6 +151,7 @@ export const startServer = (connection: Connection, options: ServerOptions = {})
         codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, CodeActionKind.Source] },
         ...(registerFormatting ? {} : { documentFormattingProvider: true }),
         documentSymbolProvider: true,
+        semanticTokensProvider: { legend: { tokenTypes: [...TOKEN_TYPES], tokenModifiers: [...TOKEN_MODIFIERS] }, full: true },
         foldingRangeProvider: true,
         executeCommandProvider: { commands: ["edgectl.runCommand"] }
       },
@@ -293,6 +295,34 @@ export const startServer = (connection: Connection, options: ServerOptions = {})
       const endLine = o.lines.position(f.end).line - 1
       return endLine > startLine ? [{ startLine, endLine, kind: FoldingRangeKind.Region }] : []
     })
+  })
+
+  // Encoded as the protocol wants (relative positions, one token per line: a token across lines,
+  // in a heredoc or a multi-line string, is split at each line break).
+  const encodeTokens = (lines: LineIndex, tokens: ReadonlyArray<SemanticToken>): Array<number> => {
+    const data: Array<number> = []
+    let lastLine = 0
+    let lastChar = 0
+    for (const t of tokens) {
+      const start = lines.position(t.range.start)
+      const end = lines.position(t.range.end)
+      const mods = t.modifiers.reduce((m, x) => m | (1 << TOKEN_MODIFIERS.indexOf(x)), 0)
+      for (let line = start.line; line <= end.line; line++) {
+        const from = line === start.line ? start.character : 0
+        const to = line === end.line ? end.character : lines.line(line).length
+        if (to <= from) continue
+        data.push(line - lastLine, line === lastLine ? from - lastChar : from, to - from, TOKEN_TYPES.indexOf(t.type), mods)
+        lastLine = line
+        lastChar = from
+      }
+    }
+    return data
+  }
+
+  connection.languages.semanticTokens.on(async (p) => {
+    const st = await current(p.textDocument.uri)
+    if (st === undefined) return { data: [] }
+    return { data: encodeTokens(st.lines, documentTokens(st.analysis)) }
   })
 
   documents.listen(connection)
