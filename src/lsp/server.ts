@@ -28,6 +28,7 @@ import { complete, hover } from "./features.js"
 import type { Analysis, Finding, Fix } from "./findings.js"
 import { outline, type OutlineSymbol } from "./outline.js"
 import { LineIndex } from "./position.js"
+import { signatureHelp } from "./signature.js"
 import { documentTokens, TOKEN_MODIFIERS, TOKEN_TYPES, type SemanticToken } from "./tokens.js"
 
 const SEVERITY = { error: DiagnosticSeverity.Error, warning: DiagnosticSeverity.Warning, information: DiagnosticSeverity.Information } as const
@@ -150,6 +151,7 @@ export const startServer = (connection: Connection, options: ServerOptions = {})
         completionProvider: { triggerCharacters: [".", "$", " ", '"', "("] },
         codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, CodeActionKind.Source] },
         ...(registerFormatting ? {} : { documentFormattingProvider: true }),
+        signatureHelpProvider: { triggerCharacters: ["(", ","], retriggerCharacters: [","] },
         documentSymbolProvider: true,
         semanticTokensProvider: { legend: { tokenTypes: [...TOKEN_TYPES], tokenModifiers: [...TOKEN_MODIFIERS] }, full: true },
         foldingRangeProvider: true,
@@ -192,6 +194,18 @@ export const startServer = (connection: Connection, options: ServerOptions = {})
     return {
       isIncomplete: false,
       items: c.items.map((i) => ({ label: i.label, kind: KIND[i.kind], detail: i.detail, textEdit: { range, newText: i.insertText ?? i.label } }))
+    }
+  })
+
+  connection.onSignatureHelp(async (p) => {
+    const st = await current(p.textDocument.uri)
+    if (st === undefined) return null
+    const s = signatureHelp(st.analysis, st.lines.offset(p.position))
+    if (s === undefined) return null
+    return {
+      signatures: [{ label: s.label, documentation: s.documentation, parameters: s.parameters.map((x) => ({ label: [x.label[0], x.label[1]] as [number, number], ...(x.documentation ? { documentation: x.documentation } : {}) })) }],
+      activeSignature: 0,
+      activeParameter: s.active
     }
   })
 
