@@ -5,7 +5,10 @@
  * against the analysis itself.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { parseTree } from "jsonc-parser"
 import { analyzeJson } from "../src/lsp/json-doc.js"
+import { bulkFindings, checkKvBulk } from "../src/lsp/kv-bulk.js"
+import { checkKvBulkText } from "../src/lsp/kv-bulk-stream.js"
 import { startLsp } from "./helpers/lsp-client.js"
 
 const entry = (i: number) =>
@@ -69,6 +72,19 @@ describe("structural edits of a bulk file", () => {
       analysis = analyzeJson(text, {}, "bulk.json", analysis.memo)
       const full = analyzeJson(text, {}, "bulk.json")
       expect(analysis.findings, `step ${step}`).toEqual(full.findings)
+    }
+  })
+
+  it("checks a whole file entry by entry exactly as from one tree, and leaves what is not a strict bulk file to the full parse", () => {
+    const keys = '[\n  "a",\n  {"name": "b"},\n  "",\n  {"name": "a", "x": 1}\n]\n'
+    for (const text of [file(Array.from({ length: 80 }, (_, i) => i)), keys, '[{"key": "é\\u00e9", "value": "x", "base64": true}]']) {
+      const tree = checkKvBulk(parseTree(text)!, 1_000, text)
+      const streamed = checkKvBulkText(text, 1_000)!
+      expect(bulkFindings(streamed)).toEqual(bulkFindings(tree))
+      expect(streamed.entries.map((e) => [e.start, e.end, e.key])).toEqual(tree.entries.map((e) => [e.start, e.end, e.key]))
+    }
+    for (const other of ['[{"key": "a", "value": "1"},]', '[{"key": "a", "value": "1"} // c\n]', '[{"expression": "ssl", "action": "block"}]', '{"key": "a"}', '[["a"]]', '["a", 1]']) {
+      expect(checkKvBulkText(other, 1_000), other).toBeUndefined()
     }
   })
 })

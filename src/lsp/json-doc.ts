@@ -11,6 +11,7 @@ import { finding, type Analysis, type DocumentKind, type ExpressionRegion, type 
 import { decodedOffsets } from "./json-string.js"
 import { bulkFindings, checkKvBulk, isKvBulk, recheck, STRICT_JSON } from "./kv-bulk.js"
 import { recheckSpan } from "./kv-bulk-splice.js"
+import { checkKvBulkText } from "./kv-bulk-stream.js"
 import { checkFirewallFields, expressionNodes, rulesDocument } from "./platform-json.js"
 
 /** A check of a kind of JSON document that another module owns (the WAF documents). */
@@ -71,6 +72,8 @@ const incremental = (text: string, memo: Memo | undefined): Analysis | undefined
 export const analyzeJson = (text: string, options: CheckOptions = {}, name = "", memo?: Memo): Analysis => {
   const quick = incremental(text, memo)
   if (quick !== undefined) return quick
+  const streamed = checkKvBulkText(text)
+  if (streamed !== undefined) return { kind: "kv-bulk", findings: bulkFindings(streamed).sort((a, b) => a.range.start - b.range.start), expressions: [], memo: { text, bulk: streamed } }
   let errors: Array<ParseError> = []
   const root = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false })
   const findings: Array<Finding> = []
