@@ -77,9 +77,10 @@ describe("document symbols and folding", () => {
   })
 
   it("lists a KV bulk file's entries by key and leaves other JSON to the JSON server", async () => {
-    const bulk = await open('[\n  {"key": "a", "value": "1"},\n  {"key": "b", "value": "2"}\n]\n', "json", "json")
-    expect(bulk.symbols.map((s) => s.name)).toEqual(["a", "b"])
+    const bulk = await open('[\n  {"key": "a", "value": "1"},\n  {\n    "key": "b",\n    "value": "2",\n    "metadata": {\n      "x": 1\n    }\n  }\n]\n', "json", "json")
+    expect(bulk.symbols.map((s) => [s.name, s.detail])).toEqual([["a", "entry 0"], ["b", "entry 1"]])
     expect(bulk.symbols[1]!.range.start).toEqual({ line: 2, character: 2 })
+    expect(bulk.folds).toEqual([{ startLine: 0, endLine: 8, kind: "region" }, { startLine: 2, endLine: 7, kind: "region" }, { startLine: 5, endLine: 6, kind: "region" }])
     const other = await open('{\n  "dashboard": {"expression": "whatever"},\n  "x": [1,\n 2]\n}\n', "json", "json")
     expect(other.symbols).toEqual([])
     expect(other.folds).toEqual([])
@@ -135,5 +136,22 @@ describe("document symbols and folding", () => {
     })
     const symbols = (await client.connection.sendRequest("textDocument/documentSymbol", { textDocument: { uri } })) as Array<Sym>
     expect(symbols.map((s) => s.name)).toEqual(["renamed"])
+  })
+
+  it("caps a huge bulk file's outline at 5,000 entries, and folds at the client's rangeLimit", async () => {
+    const entries = Array.from({ length: 5010 }, (_, i) => `  {\n    "key": "k${i}",\n    "value": "v"\n  }`)
+    const { symbols, folds } = await open(`[\n${entries.join(",\n")}\n]\n`, "json", "json")
+    expect(symbols).toHaveLength(5000)
+    expect(symbols[4999]!.name).toBe("k4999")
+    expect(folds.length).toBeGreaterThanOrEqual(5000)
+    const limited = await startLsp({}, { textDocument: { foldingRange: { rangeLimit: 2 } } })
+    try {
+      const uri = "file:///work/project/limited.json"
+      await limited.open(uri, `[\n${entries.slice(0, 5).join(",\n")}\n]\n`, "json")
+      const r = (await limited.connection.sendRequest("textDocument/foldingRange", { textDocument: { uri } })) as Array<unknown>
+      expect(r).toHaveLength(2)
+    } finally {
+      await limited.close()
+    }
   })
 })

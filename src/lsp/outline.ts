@@ -7,10 +7,10 @@
  */
 import { parseTree, type Node } from "jsonc-parser"
 import { check, children, type Node as RulesNode } from "../rules/index.js"
-import type { DocumentKind, Range } from "./findings.js"
+import type { DocumentKind, Memo, Range } from "./findings.js"
 import { parseHcl, stringValue, type HclNode } from "./hcl.js"
 import { rangeOf } from "./json-path.js"
-import { isKvBulk } from "./kv-bulk.js"
+import type { BulkState } from "./kv-bulk.js"
 import { rulesDocument } from "./platform-json.js"
 
 export type SymbolKind = "object" | "class" | "module" | "property" | "key" | "boolean" | "array" | "struct"
@@ -37,6 +37,8 @@ export interface Outline {
 }
 
 const MAX_NAME = 60
+/** As VS Code's JSON server (`json.maxItemsComputed`): an outline of 50,000 entries helps nobody and costs a 200 ms answer. */
+export const MAX_SYMBOLS = 5000
 /** A name for people: one line, long ones cut with an ellipsis. */
 const shorten = (s: string): string => {
   const one = s.replace(/\s+/g, " ").trim()
@@ -73,12 +75,33 @@ const ruleSymbol = (o: Node, index: number, expression: string | undefined, deta
 
 const elementsOf = (body: Node): Array<Node> => (body.type === "array" ? (body.children ?? []) : [body]).filter((e) => e.type === "object")
 
-const kvSymbols = (root: Node): Array<OutlineSymbol> =>
-  (root.children ?? []).map((e, i) => {
-    const key = e.type === "string" ? (e.value as string) : (str(prop(e, "key")) ?? str(prop(e, "name")))
-    const keyNode = e.type === "string" ? e : (prop(e, "key") ?? prop(e, "name"))
-    return { name: key === undefined ? `entry ${i + 1}` : shorten(key), detail: `entry ${i + 1}`, kind: "key" as const, range: rangeOf(e), selection: rangeOf(keyNode ?? e) }
-  })
+/**
+ * A bulk file's outline from its check's entries (the memo), not from a tree of the whole file: an
+ * editor asks for symbols on every open, and a 50,000-entry tree is the memory peak the check
+ * avoids. Only entries written over several lines are parsed, for their folds. Entries are
+ * numbered from 0, as the diagnostics number them.
+ */
+const kvOutline = (text: string, bulk: BulkState): Outline => {
+  const symbols = bulk.entries.slice(0, MAX_SYMBOLS).map((e, i): OutlineSymbol => ({
+    name: e.key === undefined ? `entry ${i}` : shorten(e.key),
+    detail: `entry ${i}`,
+    kind: "key",
+    range: { start: e.start, end: e.end },
+    selection: e.keyRange ? { start: e.start + e.keyRange.start, end: e.start + e.keyRange.end } : { start: e.start, end: e.end }
+  }))
+  const folds: Array<Fold> = []
+  const first = bulk.entries[0]
+  const last = bulk.entries[bulk.entries.length - 1]
+  if (first !== undefined && last !== undefined) folds.push({ start: text.lastIndexOf("[", first.start), end: text.indexOf("]", last.end) })
+  for (const e of bulk.entries) {
+    if (folds.length >= MAX_SYMBOLS) break
+    const slice = text.slice(e.start, e.end)
+    if (!slice.includes("\n")) continue
+    const node = parseTree(slice)
+    if (node !== undefined) for (const f of jsonFolds(slice, node)) folds.push({ start: f.start + e.start, end: f.end + e.start })
+  }
+  return { symbols, folds }
+}
 
 const topLevelProperties = (root: Node): Array<OutlineSymbol> =>
   (root.children ?? []).flatMap((p) => {
@@ -88,7 +111,6 @@ const topLevelProperties = (root: Node): Array<OutlineSymbol> =>
   })
 
 const jsonSymbols = (root: Node, kind: DocumentKind | undefined): Array<OutlineSymbol> => {
-  if (kind === "kv-bulk" || (kind === undefined && isKvBulk(root))) return kvSymbols(root)
   if (kind === "waf-config") {
     const body = prop(root, "result") ?? root
     const rules = prop(body, "rules")
@@ -199,8 +221,9 @@ const rulesOutline = (text: string): Outline => {
   return { symbols, folds }
 }
 
-export const outline = async (syntax: "rules" | "json" | "terraform", text: string, kind: DocumentKind | undefined, name: string): Promise<Outline> => {
+export const outline = async (syntax: "rules" | "json" | "terraform", text: string, kind: DocumentKind | undefined, name: string, memo?: Memo): Promise<Outline> => {
   if (syntax === "rules") return rulesOutline(text)
+  if (kind === "kv-bulk") return memo !== undefined && memo.text === text ? kvOutline(text, memo.bulk) : { symbols: [], folds: [] }
   if (syntax === "terraform" && !/\.tf\.json$/i.test(name)) {
     const tree = await parseHcl(text)
     try {

@@ -136,6 +136,8 @@ export const startServer = (connection: Connection, options: ServerOptions = {})
   }
 
   let printWidth = DEFAULT_WIDTH
+  /** The client's `foldingRange.rangeLimit`: the folds beyond it are dropped by the client anyway. */
+  let foldingLimit: number | undefined
   let registerFormatting = false
   connection.onInitialize((params) => {
     const init = params.initializationOptions as { debounceMs?: unknown; printWidth?: unknown } | undefined
@@ -144,6 +146,7 @@ export const startServer = (connection: Connection, options: ServerOptions = {})
     // Formatting is offered for the documents it formats (*.rules) when the client lets the server
     // say so; a client that cannot register capabilities is told "all documents" (and gets no edit elsewhere).
     registerFormatting = params.capabilities.textDocument?.formatting?.dynamicRegistration === true
+    foldingLimit = params.capabilities.textDocument?.foldingRange?.rangeLimit
     return {
       capabilities: {
         textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
@@ -283,7 +286,7 @@ export const startServer = (connection: Connection, options: ServerOptions = {})
     if (doc === undefined || syntax === undefined) return undefined
     const st = await current(uri)
     if (st === undefined) return undefined
-    return { lines: st.lines, outline: await outline(syntax, st.text, st.analysis.kind, uri) }
+    return { lines: st.lines, outline: await outline(syntax, st.text, st.analysis.kind, uri, st.analysis.memo) }
   }
 
   connection.onDocumentSymbol(async (p) => {
@@ -304,11 +307,12 @@ export const startServer = (connection: Connection, options: ServerOptions = {})
   connection.onFoldingRanges(async (p) => {
     const o = await outlineOf(p.textDocument.uri)
     if (o === undefined) return null
-    return o.outline.folds.flatMap((f) => {
+    const folds = o.outline.folds.flatMap((f) => {
       const startLine = o.lines.position(f.start).line
       const endLine = o.lines.position(f.end).line - 1
       return endLine > startLine ? [{ startLine, endLine, kind: FoldingRangeKind.Region }] : []
     })
+    return foldingLimit === undefined ? folds : folds.slice(0, foldingLimit)
   })
 
   // Encoded as the protocol wants (relative positions, one token per line: a token across lines,
