@@ -84,6 +84,7 @@ describe("signature help", () => {
     expect(second!.signatures[0]!.label.slice(s, e)).toMatch(/: String$/)
     // A comma inside a string does not count; a nested call's own parameters are shown inside it.
     expect((await at<Sig>("textDocument/signatureHelp", 'starts_with(http.host, ",|")\n'))!.activeParameter).toBe(1)
+    expect((await at<Sig>("textDocument/signatureHelp", 'starts_with(http.host, r#"a,("#|)\n'))!.activeParameter).toBe(1)
     const nested = await at<Sig>("textDocument/signatureHelp", "any(lower(|)[*] eq \"a\")\n")
     expect(nested!.signatures[0]!.label).toMatch(/^lower\(/)
     expect(await at<Sig>("textDocument/signatureHelp", "ssl and (|)\n")).toBeNull()

@@ -30,7 +30,7 @@ export const openCall = (src: string, at: number): { readonly name: string; read
       i++
       continue
     }
-    if (c === "r" && /^r#*"/.test(src.slice(i, i + 258)) && (i === 0 || !/[A-Za-z0-9_.]/.test(src[i - 1]!))) {
+    if (c === "r" && (src[i + 1] === '"' || src[i + 1] === "#") && /^r#*"/.test(src.slice(i, i + 258)) && (i === 0 || !/[A-Za-z0-9_.]/.test(src[i - 1]!))) {
       const hashes = /^r(#*)"/.exec(src.slice(i, i + 258))![1]!
       const close = src.indexOf(`"${hashes}`, i + hashes.length + 2)
       i = close < 0 ? at : close + hashes.length + 1
