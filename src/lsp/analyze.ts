@@ -7,6 +7,7 @@ import { analyzeTerraform } from "./terraform.js"
 // The WAF documents, the Terraform rewrite and the KV bulk features register themselves.
 import "./waf-register.js"
 import "./kv-register.js"
+import "./firewall-features.js"
 
 export type DocumentSyntax = "rules" | "json" | "terraform"
 

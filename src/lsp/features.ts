@@ -2,7 +2,7 @@
  * Hover and completion inside documents, from the rules scheme (`locate`, `completions`,
  * `FIELDS`, `FUNCTIONS`) and from hooks the WAF part registers for its documents.
  */
-import { completions, locate, type CheckOptions, type Completion } from "../rules/index.js"
+import { completions, locate, managedList, operatorDoc, type CheckOptions, type Completion } from "../rules/index.js"
 import type { Analysis, ExpressionRegion, Range } from "./findings.js"
 import { toDecoded, toDocument } from "./json-string.js"
 
@@ -46,6 +46,23 @@ export const hover = (text: string, offset: number, analysis: Analysis, options:
       return { markdown: `\`${f.name}\`: **${f.typeText}**\n\n${f.summary}${notes.length ? `\n\n${notes.join(" · ")}` : ""}`, range }
     }
     if (loc.function !== undefined) return { markdown: `\`\`\`\n${loc.function.signature}\n\`\`\`\n${loc.function.summary}`, range }
+    const written = region.text.slice(token.range.start, token.range.end)
+    if (token.kind === "operator" || token.kind === "keyword") {
+      const op = operatorDoc(written)
+      if (op === undefined) return undefined
+      const alias = op.name !== written ? ` (\`${op.name}\`)` : ""
+      return { markdown: `\`${written}\`${alias}: ${op.detail}\n\nfor ${op.types.join(", ")} values`, range }
+    }
+    if (token.kind === "list") {
+      const name = written.slice(1)
+      const lists = options.lists
+      const own = lists === undefined ? undefined : lists instanceof Map ? lists.get(name) : (lists as Readonly<Record<string, string>>)[name]
+      const managed = managedList(name)
+      const what: Readonly<Record<string, string>> = { ip: "an IP list (for IP fields such as `ip.src`)", hostname: "a hostname list (for String fields)", asn: "an ASN list (for `ip.src.asnum`)" }
+      const described =
+        managed !== undefined ? `${what[managed]}, managed by the platform for every account` : own !== undefined ? `${what[own]}` : "a named list of the account (IP addresses, hostnames or ASNs)"
+      return { markdown: `\`${written}\`: ${described}\n\nused as \`field in ${written}\``, range }
+    }
     return undefined
   }
   if (analysis.kind !== undefined) return jsonFeatures.get(analysis.kind)?.hover?.(text, offset, analysis)

@@ -10,6 +10,8 @@ import { checkExpression } from "./expressions.js"
 import { finding, type Analysis, type DocumentKind, type ExpressionRegion, type Finding, type Fix, type Memo } from "./findings.js"
 import { decodedOffsets } from "./json-string.js"
 import { bulkFindings, checkKvBulk, isKvBulk, recheck, STRICT_JSON } from "./kv-bulk.js"
+import { recheckSpan } from "./kv-bulk-splice.js"
+import { checkKvBulkText } from "./kv-bulk-stream.js"
 import { checkFirewallFields, expressionNodes, rulesDocument } from "./platform-json.js"
 
 /** A check of a kind of JSON document that another module owns (the WAF documents). */
@@ -58,11 +60,11 @@ const changedSpan = (before: string, after: string) => {
   return { from, to: before.length - tail, inserted: after.length - tail - from }
 }
 
-/** A bulk file edited inside one entry: that entry alone is checked again. */
+/** A bulk file edited inside one entry: that entry alone is checked again; across entries, those the edit touches. */
 const incremental = (text: string, memo: Memo | undefined): Analysis | undefined => {
   if (memo === undefined) return undefined
   const span = changedSpan(memo.text, text)
-  const bulk = recheck(memo.bulk, text, span.from, span.to, span.inserted)
+  const bulk = recheck(memo.bulk, text, span.from, span.to, span.inserted) ?? recheckSpan(memo.bulk, text, span.from, span.to, span.inserted)
   if (bulk === undefined) return undefined
   return { kind: "kv-bulk", findings: bulkFindings(bulk).sort((a, b) => a.range.start - b.range.start), expressions: [], memo: { text, bulk } }
 }
@@ -70,6 +72,8 @@ const incremental = (text: string, memo: Memo | undefined): Analysis | undefined
 export const analyzeJson = (text: string, options: CheckOptions = {}, name = "", memo?: Memo): Analysis => {
   const quick = incremental(text, memo)
   if (quick !== undefined) return quick
+  const streamed = checkKvBulkText(text)
+  if (streamed !== undefined) return { kind: "kv-bulk", findings: bulkFindings(streamed).sort((a, b) => a.range.start - b.range.start), expressions: [], memo: { text, bulk: streamed } }
   let errors: Array<ParseError> = []
   const root = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false })
   const findings: Array<Finding> = []

@@ -43,7 +43,7 @@ const isKeysFile = (first: Node): boolean => {
 }
 
 /** What a bulk file whose first item is `first` holds: keys, entries, or it is no bulk file. */
-const fileKindOf = (first: Node): "keys" | "entries" | undefined => {
+export const fileKindOf = (first: Node): "keys" | "entries" | undefined => {
   if (isKeysFile(first)) return "keys"
   if (first.type !== "object") return undefined
   const props = propsOf(first)
@@ -102,7 +102,7 @@ const characterRange = (n: Node, p: Problem, text: string): Range | undefined =>
 }
 
 /** Checks one entry node; ranges are made relative to `base` (the entry's offset in `text`, which its offsets index). */
-const checkElement = (node: Node, index: number, keysOnly: boolean, now: number, base: number, text = ""): EntryResult => {
+export const checkElement = (node: Node, index: number, keysOnly: boolean, now: number, base: number, text = ""): EntryResult => {
   const rel = (n: Node): Range => ({ start: n.offset - base, end: n.offset + n.length - base })
   const relProblem = (n: Node, p: Problem): Range => {
     const r = characterRange(n, p, text)

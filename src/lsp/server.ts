@@ -10,6 +10,8 @@ import {
   createConnection,
   DiagnosticSeverity,
   DocumentFormattingRequest,
+  FoldingRangeKind,
+  SymbolKind,
   MarkupKind,
   MessageType,
   ShowMessageNotification,
@@ -17,13 +19,17 @@ import {
   TextDocumentSyncKind,
   type CodeAction,
   type Connection,
-  type Diagnostic
+  type Diagnostic,
+  type DocumentSymbol
 } from "vscode-languageserver/node.js"
 import { check, format } from "../rules/index.js"
 import { analyze, syntaxOf } from "./analyze.js"
 import { complete, hover } from "./features.js"
 import type { Analysis, Finding, Fix } from "./findings.js"
+import { outline, type OutlineSymbol } from "./outline.js"
 import { LineIndex } from "./position.js"
+import { signatureHelp } from "./signature.js"
+import { documentTokens, TOKEN_MODIFIERS, TOKEN_TYPES, type SemanticToken } from "./tokens.js"
 
 const SEVERITY = { error: DiagnosticSeverity.Error, warning: DiagnosticSeverity.Warning, information: DiagnosticSeverity.Information } as const
 const KIND = {
@@ -35,6 +41,17 @@ const KIND = {
   list: CompletionItemKind.Variable,
   property: CompletionItemKind.Property,
   enum: CompletionItemKind.EnumMember
+} as const
+
+const SYMBOL_KIND = {
+  object: SymbolKind.Object,
+  class: SymbolKind.Class,
+  module: SymbolKind.Module,
+  property: SymbolKind.Property,
+  key: SymbolKind.Key,
+  boolean: SymbolKind.Boolean,
+  array: SymbolKind.Array,
+  struct: SymbolKind.Struct
 } as const
 
 interface State {
@@ -119,6 +136,8 @@ export const startServer = (connection: Connection, options: ServerOptions = {})
   }
 
   let printWidth = DEFAULT_WIDTH
+  /** The client's `foldingRange.rangeLimit`: the folds beyond it are dropped by the client anyway. */
+  let foldingLimit: number | undefined
   let registerFormatting = false
   connection.onInitialize((params) => {
     const init = params.initializationOptions as { debounceMs?: unknown; printWidth?: unknown } | undefined
@@ -127,6 +146,7 @@ export const startServer = (connection: Connection, options: ServerOptions = {})
     // Formatting is offered for the documents it formats (*.rules) when the client lets the server
     // say so; a client that cannot register capabilities is told "all documents" (and gets no edit elsewhere).
     registerFormatting = params.capabilities.textDocument?.formatting?.dynamicRegistration === true
+    foldingLimit = params.capabilities.textDocument?.foldingRange?.rangeLimit
     return {
       capabilities: {
         textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
@@ -134,6 +154,10 @@ export const startServer = (connection: Connection, options: ServerOptions = {})
         completionProvider: { triggerCharacters: [".", "$", " ", '"', "("] },
         codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, CodeActionKind.Source] },
         ...(registerFormatting ? {} : { documentFormattingProvider: true }),
+        signatureHelpProvider: { triggerCharacters: ["(", ","], retriggerCharacters: [","] },
+        documentSymbolProvider: true,
+        semanticTokensProvider: { legend: { tokenTypes: [...TOKEN_TYPES], tokenModifiers: [...TOKEN_MODIFIERS] }, full: true },
+        foldingRangeProvider: true,
         executeCommandProvider: { commands: ["edgectl.runCommand"] }
       },
       serverInfo: { name: "edgectl", version: "0.1.0" }
@@ -173,6 +197,18 @@ export const startServer = (connection: Connection, options: ServerOptions = {})
     return {
       isIncomplete: false,
       items: c.items.map((i) => ({ label: i.label, kind: KIND[i.kind], detail: i.detail, textEdit: { range, newText: i.insertText ?? i.label } }))
+    }
+  })
+
+  connection.onSignatureHelp(async (p) => {
+    const st = await current(p.textDocument.uri)
+    if (st === undefined) return null
+    const s = signatureHelp(st.analysis, st.lines.offset(p.position))
+    if (s === undefined) return null
+    return {
+      signatures: [{ label: s.label, documentation: s.documentation, parameters: s.parameters.map((x) => ({ label: [x.label[0], x.label[1]] as [number, number], ...(x.documentation ? { documentation: x.documentation } : {}) })) }],
+      activeSignature: 0,
+      activeParameter: s.active
     }
   })
 
@@ -242,6 +278,69 @@ export const startServer = (connection: Connection, options: ServerOptions = {})
     if (formatted === text) return []
     const lines = new LineIndex(text)
     return [{ range: toRange(lines, { start: 0, end: text.length }), newText: formatted }]
+  })
+
+  const outlineOf = async (uri: string) => {
+    const doc = documents.get(uri)
+    const syntax = doc && syntaxOf(uri, doc.languageId)
+    if (doc === undefined || syntax === undefined) return undefined
+    const st = await current(uri)
+    if (st === undefined) return undefined
+    return { lines: st.lines, outline: await outline(syntax, st.text, st.analysis.kind, uri, st.analysis.memo) }
+  }
+
+  connection.onDocumentSymbol(async (p) => {
+    const o = await outlineOf(p.textDocument.uri)
+    if (o === undefined) return null
+    const convert = (s: OutlineSymbol): DocumentSymbol => ({
+      name: s.name,
+      kind: SYMBOL_KIND[s.kind],
+      range: toRange(o.lines, s.range),
+      selectionRange: toRange(o.lines, s.selection),
+      ...(s.detail !== undefined ? { detail: s.detail } : {}),
+      ...(s.children !== undefined ? { children: s.children.map(convert) } : {})
+    })
+    return o.outline.symbols.map(convert)
+  })
+
+  // The closing line stays visible (as editors fold JSON): a span folds from its first line to the line before its end.
+  connection.onFoldingRanges(async (p) => {
+    const o = await outlineOf(p.textDocument.uri)
+    if (o === undefined) return null
+    const folds = o.outline.folds.flatMap((f) => {
+      const startLine = o.lines.position(f.start).line
+      const endLine = o.lines.position(f.end).line - 1
+      return endLine > startLine ? [{ startLine, endLine, kind: FoldingRangeKind.Region }] : []
+    })
+    return foldingLimit === undefined ? folds : folds.slice(0, foldingLimit)
+  })
+
+  // Encoded as the protocol wants (relative positions, one token per line: a token across lines,
+  // in a heredoc or a multi-line string, is split at each line break).
+  const encodeTokens = (lines: LineIndex, tokens: ReadonlyArray<SemanticToken>): Array<number> => {
+    const data: Array<number> = []
+    let lastLine = 0
+    let lastChar = 0
+    for (const t of tokens) {
+      const start = lines.position(t.range.start)
+      const end = lines.position(t.range.end)
+      const mods = t.modifiers.reduce((m, x) => m | (1 << TOKEN_MODIFIERS.indexOf(x)), 0)
+      for (let line = start.line; line <= end.line; line++) {
+        const from = line === start.line ? start.character : 0
+        const to = line === end.line ? end.character : lines.line(line).length
+        if (to <= from) continue
+        data.push(line - lastLine, line === lastLine ? from - lastChar : from, to - from, TOKEN_TYPES.indexOf(t.type), mods)
+        lastLine = line
+        lastChar = from
+      }
+    }
+    return data
+  }
+
+  connection.languages.semanticTokens.on(async (p) => {
+    const st = await current(p.textDocument.uri)
+    if (st === undefined) return { data: [] }
+    return { data: encodeTokens(st.lines, documentTokens(st.analysis)) }
   })
 
   documents.listen(connection)

@@ -63,7 +63,8 @@ export { displayValue, format, sameTree } from "./format.js"
 export type { Expected, TokenInfo } from "./parse-state.js"
 export type { Completion, Location } from "./locate.js"
 /** The node and token at an offset and what the grammar accepts there; completion candidates. */
-export { completions, locate } from "./locate.js"
+export { completions, locate, managedList, operatorDoc } from "./locate.js"
+export { paramTypeName } from "./functions.js"
 
 // Scheme
 export type { Availability, FieldInfo, Plan } from "./fields.js"

@@ -7,7 +7,9 @@ import { parse, type CheckOptions } from "./check.js"
 import type { FieldInfo } from "./fields.js"
 import type { FunctionInfo } from "./functions.js"
 import type { Expected, TokenInfo } from "./parse-state.js"
-import { operatorsFor, typeName, type ValueType } from "./types.js"
+import { MANAGED_LISTS } from "./parse-sets.js"
+import type { ListKind } from "./parse-state.js"
+import { Bytes, Int, Ip, operatorsFor, supportsOperator, typeName, type ComparisonOperator, type ValueType } from "./types.js"
 
 export interface Location {
   /** The innermost node at the offset, and its ancestors (outermost first). */
@@ -106,6 +108,32 @@ const OPERATOR_DETAIL: Record<string, string> = {
   contains: "contains the substring", matches: "matches the regular expression (~)", wildcard: "matches the wildcard pattern, any case",
   "strict wildcard": "matches the wildcard pattern, exact case", in: "is in the set {...} or the list $name", bitwise_and: "has a bit in common with (&)"
 }
+
+const OPERATOR_ALIASES: Readonly<Record<string, string>> = { "==": "eq", "!=": "ne", "<": "lt", "<=": "le", ">": "gt", ">=": "ge", "~": "matches", "&": "bitwise_and" }
+const LOGICAL_DETAIL: Readonly<Record<string, string>> = {
+  and: "true when both conditions are (also `&&`); binds tighter than `xor` and `or`",
+  "&&": "true when both conditions are (also `and`); binds tighter than `xor` and `or`",
+  or: "true when either condition is (also `||`); binds loosest",
+  "||": "true when either condition is (also `or`); binds loosest",
+  xor: "true when exactly one of the two conditions is (also `^^`); binds tighter than `or`",
+  "^^": "true when exactly one of the two conditions is (also `xor`); binds tighter than `or`",
+  not: "negates the condition that follows (also `!`)",
+  "!": "negates the condition that follows (also `not`)"
+}
+
+/** What an operator or logical keyword means, as written (`==` or `eq`), and the field types it applies to. */
+export const operatorDoc = (text: string): { readonly name: string; readonly detail: string; readonly types: ReadonlyArray<string> } | undefined => {
+  const logical = LOGICAL_DETAIL[text]
+  if (logical !== undefined) return { name: text, detail: logical, types: ["Boolean"] }
+  const name = OPERATOR_ALIASES[text] ?? (text.replace(/\s+/g, " ") as ComparisonOperator)
+  const detail = OPERATOR_DETAIL[name]
+  if (detail === undefined) return undefined
+  const types = [Bytes, Int, Ip].filter((t) => supportsOperator(t, name as ComparisonOperator)).map(typeName)
+  return { name, detail, types }
+}
+
+/** A named list the platform manages for every account (`cf.malware`), or undefined. */
+export const managedList = (name: string): ListKind | undefined => MANAGED_LISTS.get(name)
 
 /**
  * Completion candidates at an offset, filtered by the word typed so far. `lists` are the named

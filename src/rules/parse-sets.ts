@@ -9,7 +9,7 @@ import { suggest } from "./scheme.js"
 import { typeName, type Type } from "./types.js"
 
 /** Named lists the platform manages for every account (IP lists). */
-const MANAGED_LISTS: ReadonlyMap<string, ListKind> = new Map(
+export const MANAGED_LISTS: ReadonlyMap<string, ListKind> = new Map(
   ["cf.open_proxies", "cf.anonymizer", "cf.vpn", "cf.malware", "cf.botnetcc"].map((n) => [n, "ip" as const])
 )
 
