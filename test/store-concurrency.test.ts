@@ -42,3 +42,25 @@ describe("first use of a state directory by several processes at once", () => {
     }
   })
 })
+
+describe("first writes to the same new KV namespace from several processes", () => {
+  it("creates the namespace once and keeps every write (6 rounds of 4 puts)", async () => {
+    const dir = tempDir()
+    const opts = { cwd: dir }
+    expect(edgectl(["zones", "list", "--persist-to", dir], opts).status).toBe(0)
+    for (let round = 0; round < 6; round++) {
+      const ns = `new-namespace-${round}`
+      const puts = await Promise.all(
+        [0, 1, 2, 3].map((i) => edgectlAsync(["kv", "key", "put", `key-${i}`, `value-${i}`, "--namespace-id", ns, "--persist-to", dir], opts))
+      )
+      for (const p of puts) expect(p.stderr).toBe("")
+      expect(puts.map((p) => p.status)).toEqual([0, 0, 0, 0])
+      const keys = json<Array<{ name: string }>>(edgectl(["kv", "key", "list", "--namespace-id", ns, "--persist-to", dir], opts))
+      expect(keys.map((k) => k.name)).toEqual(["key-0", "key-1", "key-2", "key-3"])
+    }
+    const titles = json<Array<{ id: string; title: string }>>(edgectl(["kv", "namespace", "list", "--persist-to", dir], opts))
+    expect(titles.filter((n) => n.id.startsWith("new-namespace-")).map((n) => n.title).sort()).toEqual(
+      [0, 1, 2, 3, 4, 5].map((r) => `new-namespace-${r}`)
+    )
+  })
+})
