@@ -11,6 +11,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { LatestVersion } from "./migrations.js"
 import { nativeModuleProblem } from "./native.js"
+import { privateDatabase, privateDir } from "./private-files.js"
 
 export interface Db {
   readonly db: Database.Database
@@ -35,16 +36,21 @@ export interface LazySeed {
 /** Opens (creating and migrating when needed) the store at `file`; `:memory:` is not supported. */
 export const open = (file: string, seed?: Seed | LazySeed): Effect.Effect<Database.Database, StoreError> =>
   Effect.gen(function* () {
+    // A directory made for other state (objects) before this store existed is made private quietly.
+    const created = !fs.existsSync(file)
     yield* Effect.try({
-      try: () => fs.mkdirSync(path.dirname(file), { recursive: true }),
+      try: () => privateDir(path.dirname(file), created),
       catch: (e) => new StoreError(`cannot create ${path.dirname(file)}: ${String(e)}`)
     })
     const openDb = () =>
       Effect.try({
         try: () => {
+          privateDatabase(file)
           const db = new Database(file)
           // Before the first statement that locks: another process may be creating this store.
           db.pragma("busy_timeout = 5000")
+          // A secret cleared (ESC, a KV value, a credential) is overwritten, not left in free space.
+          db.pragma("secure_delete = ON")
           db.pragma("journal_mode = WAL")
           db.pragma("synchronous = NORMAL")
           db.pragma("foreign_keys = ON")
