@@ -9,6 +9,9 @@
 //            (src/kv/validate.ts), insert (src/kv/engine.ts), one transaction;
 //   service  what `edgectl kv bulk put FILE` does after start-up: the streaming check of the whole
 //            file, then the request through the in-process v4 client into the same engine path.
+// And the cost of `secure_delete` (on in the platform's store, so that a cleared value or secret is
+// overwritten): the engine's writes of checked entries (new keys, the same keys overwritten, all
+// deleted), each in one transaction, with the pragma on and off, interleaved.
 import type Database from "better-sqlite3"
 import { Effect, ManagedRuntime } from "effect"
 import * as fs from "node:fs"
@@ -95,6 +98,31 @@ for (let r = 0; r < rounds; r++) {
   }
 }
 
+const checked: Array<WriteEntry> = (() => {
+  const now = nowSeconds()
+  return items.map((e, i) => {
+    const c = checkEntry(e, i, now)
+    if (c.entry === undefined) throw new Error(`entry ${i} is invalid`)
+    return c.entry
+  })
+})()
+const keys = items.map((e) => e.key)
+type Writes = { insert: Array<number>; overwrite: Array<number>; delete: Array<number> }
+const secureDelete: Record<"on" | "off", Writes> = { on: { insert: [], overwrite: [], delete: [] }, off: { insert: [], overwrite: [], delete: [] } }
+for (let r = 0; r < rounds; r++) {
+  for (const setting of r % 2 === 0 ? (["on", "off"] as const) : (["off", "on"] as const)) {
+    const { db, ns } = await freshStore()
+    db.pragma(`secure_delete = ${setting.toUpperCase()}`)
+    const w = secureDelete[setting]
+    const now = nowSeconds()
+    w.insert.push(time(() => Engine.putEntries(db, ns, checked, now)))
+    w.overwrite.push(time(() => Engine.putEntries(db, ns, checked, now)))
+    w.delete.push(time(() => Engine.deleteKeys(db, ns, keys, now)))
+    db.close()
+  }
+}
+const medians = (w: Writes) => ({ insertMs: median(w.insert), overwriteMs: median(w.overwrite), deleteMs: median(w.delete) })
+
 const rate = (ms: number) => Math.round((count / ms) * 1000)
 const out = {
   entries: count,
@@ -106,6 +134,7 @@ const out = {
   rawPerSecond: rate(median(raw)),
   enginePerSecond: rate(median(engine)),
   servicePerSecond: rate(median(service)),
-  samples: { raw, engine, service }
+  secureDelete: { on: medians(secureDelete.on), off: medians(secureDelete.off) },
+  samples: { raw, engine, service, secureDelete }
 }
 process.stdout.write(`${JSON.stringify(out)}\n`)

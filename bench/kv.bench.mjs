@@ -4,7 +4,8 @@
 //      a cold `kv key get`; `kv bulk put` of 10,000 and 100,000 entries (100-byte values, each run
 //      into a fresh namespace); `kv key list` over 100,000 keys, without and with a prefix;
 //   2. in one process (bench/kv-inprocess.ts, bundled here): the bulk write path (parse, validate,
-//      insert) beside a raw better-sqlite3 insert of the same rows in one transaction, as a ratio.
+//      insert) beside a raw better-sqlite3 insert of the same rows in one transaction, as a ratio;
+//      and the cost of secure_delete on the engine's writes (new keys, overwrites, deletes).
 //
 // Targets (issue 4; the peer tool on this kind of machine: 1.35 s for a cold get, 40 s for a
 // 10,000-entry bulk put): cold single-key command < 2.5x `node -e 0`; bulk put of 100,000 entries
@@ -208,6 +209,13 @@ table(`in one process: ${ip.entries.toLocaleString("en-US")} entries of 100-byte
   ["raw better-sqlite3 insert, one transaction", round(ip.rawMs), ip.rawPerSecond.toLocaleString("en-US"), "1.00", ""],
   ["engine: parse + validate + insert", round(ip.engineMs), ip.enginePerSecond.toLocaleString("en-US"), ip.engineRatio.toFixed(2), `>= 0.33: ${met(ip.engineRatio >= 1 / 3)}`],
   ["service: file check + in-process request + engine", round(ip.serviceMs), ip.servicePerSecond.toLocaleString("en-US"), ip.serviceRatio.toFixed(2), ""]
+])
+const sd = ip.secureDelete
+const overhead = (on, off) => `${on >= off ? "+" : ""}${(((on - off) / off) * 100).toFixed(0)}%`
+table(`secure_delete (on in the platform's store): the engine's writes of ${ip.entries.toLocaleString("en-US")} checked entries, one transaction each (ms)`, ["write", "on", "off", "cost"], [
+  ["new keys", round(sd.on.insertMs), round(sd.off.insertMs), overhead(sd.on.insertMs, sd.off.insertMs)],
+  ["the same keys overwritten", round(sd.on.overwriteMs), round(sd.off.overwriteMs), overhead(sd.on.overwriteMs, sd.off.overwriteMs)],
+  ["every key deleted", round(sd.on.deleteMs), round(sd.off.deleteMs), overhead(sd.on.deleteMs, sd.off.deleteMs)]
 ])
 fs.mkdirSync(resultsDir, { recursive: true })
 fs.writeFileSync(path.join(resultsDir, "kv.json"), `${JSON.stringify(results, null, 2)}\n`)

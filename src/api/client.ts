@@ -3,6 +3,7 @@
  * running `edgectl serve`, or the embedded platform in-process), decodes the envelope into domain
  * values, maps failures back to the same tagged errors, and retries 429/5xx honouring Retry-After.
  */
+import * as HttpBody from "@effect/platform/HttpBody"
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
@@ -125,6 +126,50 @@ const failureOf = (status: number, text: string, retryAfter: string | undefined)
   return fromFailure(status, errors, retryAfterSeconds(retryAfter))
 }
 
+const RedirectStatuses = new Set([301, 302, 303, 307, 308])
+const MaxRedirects = 5
+
+/**
+ * The request to send after a 3xx, or the refusal: credentials go only to the base URL's origin, so
+ * a redirect elsewhere ends the call (the HTTP client does not follow redirects: fetch would keep
+ * X-Auth-Key and X-Auth-Email on the way, and the answer would be another origin's). 301, 302 and
+ * 303 go on as a GET without a body, 307 and 308 resend the request as it was (as fetch does).
+ */
+const redirected = (
+  baseUrl: string,
+  request: HttpClientRequest.HttpClientRequest,
+  response: HttpClientResponse.HttpClientResponse,
+  hops: number
+): Effect.Effect<HttpClientRequest.HttpClientRequest, ApiError> => {
+  const base = new URL(baseUrl).origin
+  const location = response.headers["location"]
+  const from = `${request.method} ${new URL(request.url).pathname}`
+  if (location === undefined || location === "") {
+    return Effect.fail(new ApiError({ status: 0, message: `${from} answered HTTP ${response.status} without a Location to go to` }))
+  }
+  let next: URL
+  try {
+    next = new URL(location, request.url)
+  } catch {
+    return Effect.fail(new ApiError({ status: 0, message: `${from} answered HTTP ${response.status} with a Location that is not a URL` }))
+  }
+  if (next.origin !== base) {
+    return Effect.fail(
+      new ApiError({
+        status: 0,
+        message: `refused a cross-origin redirect: ${from} answered HTTP ${response.status} to ${next.origin}; credentials are sent only to ${base}`
+      })
+    )
+  }
+  if (hops >= MaxRedirects) return Effect.fail(new ApiError({ status: 0, message: `${from}: more than ${MaxRedirects} redirects` }))
+  const moved = HttpClientRequest.setUrlParams(HttpClientRequest.setUrl(request, next.href), [])
+  return Effect.succeed(
+    response.status <= 303 && request.method !== "GET" && request.method !== "HEAD"
+      ? HttpClientRequest.setBody(HttpClientRequest.setMethod(moved, "GET"), HttpBody.empty)
+      : moved
+  )
+}
+
 /**
  * Sends one request of the contract, with retries; `read` turns a successful response into the
  * result. A failure status is decoded from its envelope into the tagged error.
@@ -147,8 +192,8 @@ const send = <E extends AnyEndpoint, A>(
     })
     if (input.body !== undefined) request = HttpClientRequest.bodyUint8Array(request, input.body.bytes, input.body.contentType)
     else if (input.payload !== undefined) request = HttpClientRequest.bodyUnsafeJson(request, input.payload)
-    const once = Effect.gen(function* () {
-      const response = yield* http.execute(request).pipe(
+    const execute = (r: HttpClientRequest.HttpClientRequest) =>
+      http.execute(r).pipe(
         Effect.mapError((e) =>
           config.target === "local" && e.cause instanceof Error
             ? // In-process there is no network: a failure here is the local platform failing to start.
@@ -156,6 +201,13 @@ const send = <E extends AnyEndpoint, A>(
             : new ApiError({ status: 0, message: `cannot reach ${config.baseUrl}: ${e.message}` })
         )
       )
+    const once = Effect.gen(function* () {
+      let sent = request
+      let response = yield* execute(sent)
+      for (let hops = 0; RedirectStatuses.has(response.status); hops++) {
+        sent = yield* redirected(config.baseUrl, sent, response, hops)
+        response = yield* execute(sent)
+      }
       if (response.status >= 400) {
         const text = yield* response.text.pipe(Effect.orElseSucceed(() => ""))
         return yield* Effect.fail(failureOf(response.status, text, response.headers["retry-after"]))

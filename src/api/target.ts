@@ -49,7 +49,12 @@ export const clientLayer = (o: TargetOptions): Layer.Layer<HttpClient.HttpClient
     const http = Layer.effect(
       HttpClient.HttpClient,
       Effect.map(HttpClient.HttpClient, HttpClient.withTracerPropagation(false))
-    ).pipe(Layer.provide(FetchHttpClient.layer))
+    ).pipe(
+      Layer.provide(FetchHttpClient.layer),
+      // Redirects are the client's to follow (client.ts): fetch would carry the credentials to
+      // whatever origin a 3xx names.
+      Layer.provide(Layer.succeed(FetchHttpClient.RequestInit, { redirect: "manual" }))
+    )
     return Layer.merge(config, http)
   }
   const config = Layer.succeed(ClientConfig, { baseUrl: LocalBase, credentials: { kind: "token", token: LocalToken }, target: "local" })

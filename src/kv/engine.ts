@@ -114,6 +114,27 @@ export const createImplicitNamespace = (db: Database.Database, accountId: string
   return createNamespace(db, accountId, title, { id, implicit: true })
 }
 
+/**
+ * The namespace `id` for a write in local mode: the one visible to `accountIds`, else made for
+ * `accountId` by this write, else undefined when another account owns the id. The look-up and the
+ * creation are one IMMEDIATE transaction: two processes writing first to the same new id queue on the
+ * write lock and the second finds the first's namespace (looked up apart, it found none, then could
+ * not insert its own: "namespace not found", or a UNIQUE constraint).
+ */
+export const namespaceForWrite = (
+  db: Database.Database,
+  id: string,
+  accountIds: ReadonlyArray<string>,
+  accountId: string
+): NamespaceRow | undefined =>
+  db
+    .transaction(() => {
+      const found = findNamespace(db, id, accountIds)
+      if (found !== undefined) return found
+      return namespaceIdTaken(db, id) ? undefined : createImplicitNamespace(db, accountId, id)
+    })
+    .immediate()
+
 export const renameNamespace = (db: Database.Database, seq: number, title: string): void => {
   stmt(db, "UPDATE kv_namespaces SET title = ?, implicit = 0 WHERE seq = ?").run(title, seq)
 }

@@ -5,13 +5,15 @@ import Database from "better-sqlite3"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { KV_SCHEMA } from "./kv.js"
-import { PageLog } from "./pitr.js"
+import { privateDatabase, privateDir, privateFilesIn } from "../store/private-files.js"
+import { LOG_FILE, PageLog } from "./pitr.js"
 
 export const DB_FILE = "db.sqlite"
 // Checkpoint (and restart the WAL) once it has grown past this.
 const WAL_CHECKPOINT_BYTES = 16 * 1024 * 1024
 
 const connect = (file: string): Database.Database => {
+  privateDatabase(file)
   const db = new Database(file)
   db.pragma("journal_mode = WAL")
   db.pragma("synchronous = NORMAL")
@@ -32,8 +34,12 @@ const truncate = (db: Database.Database, log: PageLog): void => {
 }
 
 export const openObjectDatabase = (dir: string, now: () => number): Opened => {
-  fs.mkdirSync(dir, { recursive: true })
   const file = path.join(dir, DB_FILE)
+  // A new object's directory may come from a plain mkdir (the host's): made private without a word.
+  const created = !fs.existsSync(file)
+  privateDir(dir, created)
+  // The page log and its base copy hold every past version of the object's data.
+  privateDatabase(path.join(dir, LOG_FILE))
   const log = new PageLog(dir, now)
   let db = connect(file)
   if (!log.initialized) {
@@ -56,6 +62,7 @@ export const openObjectDatabase = (dir: string, now: () => number): Opened => {
     truncate(db, log)
   }
   log.compact()
+  privateFilesIn(dir, created)
   return { db, log, file, restoredPages }
 }
 

@@ -45,7 +45,8 @@ export class ObjectStorage {
   constructor(dir: string, config: StorageConfig = {}) {
     this.config = config
     this.now = config.now ?? Date.now
-    fs.mkdirSync(dir, { recursive: true })
+    // An existing object's directory is made private by openObjectDatabase.
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 })
     this.release = acquireOwner(dir)
     let opened: ReturnType<typeof openObjectDatabase>
     try {

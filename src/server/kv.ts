@@ -88,9 +88,11 @@ export const KvLive = HttpApiBuilder.group(KvApi, "kv", (handlers) =>
         if (ns !== undefined) return ns
         const bad = implicitIdProblem(path.namespace_id)
         if (bad !== undefined) return yield* Effect.fail(bad)
+        // Looked up again with the creation: another process may have made it since.
+        const p = yield* visibleAccount(path.account_id)
+        const made = Engine.namespaceForWrite(db, path.namespace_id, p.accountIds, path.account_id)
         // Another account (not visible to this caller) owns that id: namespace ids are global.
-        if (Engine.namespaceIdTaken(db, path.namespace_id)) return yield* Effect.fail(namespaceNotFound(path.namespace_id))
-        return Engine.createImplicitNamespace(db, path.account_id, path.namespace_id)
+        return made ?? (yield* Effect.fail(namespaceNotFound(path.namespace_id)))
       })
 
     /** The namespace object itself (get, rename, delete): never implicit. */

@@ -1,7 +1,7 @@
 /**
  * The local platform's SQLite store. We own the better-sqlite3 handle (repositories run prepared
  * statements synchronously: no per-query Effect machinery on the hot path); migrations run through
- * @effect/sql's Migrator on @effect/sql-sqlite-node, and only when `user_version` is behind.
+ * @effect/sql's Migrator, on this handle and only when `user_version` is behind (migrate.ts).
  */
 import Database from "better-sqlite3"
 import * as Context from "effect/Context"
@@ -9,8 +9,9 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { LatestVersion, migrations } from "./migrations.js"
+import { LatestVersion } from "./migrations.js"
 import { nativeModuleProblem } from "./native.js"
+import { privateDatabase, privateDir } from "./private-files.js"
 
 export interface Db {
   readonly db: Database.Database
@@ -21,17 +22,6 @@ export const Db = Context.GenericTag<Db>("edgectl/Db")
 export class StoreError extends Error {
   override readonly name = "StoreError"
 }
-
-const migrate = (file: string) =>
-  Effect.gen(function* () {
-    const [SqliteClient, Migrator] = yield* Effect.promise(() =>
-      Promise.all([import("@effect/sql-sqlite-node/SqliteClient"), import("@effect/sql/Migrator")])
-    )
-    yield* Migrator.make({})({ loader: Migrator.fromRecord(migrations) }).pipe(
-      Effect.provide(SqliteClient.layer({ filename: file })),
-      Effect.mapError((e) => new StoreError(`cannot migrate ${file}: ${String(e)}`))
-    )
-  })
 
 /**
  * Fills a store after its migrations ran: `fromVersion` is the schema version the store had before
@@ -46,18 +36,24 @@ export interface LazySeed {
 /** Opens (creating and migrating when needed) the store at `file`; `:memory:` is not supported. */
 export const open = (file: string, seed?: Seed | LazySeed): Effect.Effect<Database.Database, StoreError> =>
   Effect.gen(function* () {
+    // A directory made for other state (objects) before this store existed is made private quietly.
+    const created = !fs.existsSync(file)
     yield* Effect.try({
-      try: () => fs.mkdirSync(path.dirname(file), { recursive: true }),
+      try: () => privateDir(path.dirname(file), created),
       catch: (e) => new StoreError(`cannot create ${path.dirname(file)}: ${String(e)}`)
     })
     const openDb = () =>
       Effect.try({
         try: () => {
+          privateDatabase(file)
           const db = new Database(file)
+          // Before the first statement that locks: another process may be creating this store.
+          db.pragma("busy_timeout = 5000")
+          // A secret cleared (ESC, a KV value, a credential) is overwritten, not left in free space.
+          db.pragma("secure_delete = ON")
           db.pragma("journal_mode = WAL")
           db.pragma("synchronous = NORMAL")
           db.pragma("foreign_keys = ON")
-          db.pragma("busy_timeout = 5000")
           return db
         },
         catch: (e) => {
@@ -66,31 +62,18 @@ export const open = (file: string, seed?: Seed | LazySeed): Effect.Effect<Databa
           return new StoreError(native ?? `cannot open ${file}: ${String(e)}`)
         }
       })
-    let db = yield* openDb()
+    const db = yield* openDb()
     const version = db.pragma("user_version", { simple: true }) as number
     if (version > LatestVersion) {
       db.close()
       return yield* Effect.fail(new StoreError(`${file} was written by a newer edgectl (schema ${version} > ${LatestVersion})`))
     }
     if (version === LatestVersion) return db
-    db.close()
-    yield* migrate(file)
     const fill = seed === undefined || typeof seed === "function" ? seed : yield* Effect.promise(seed.load)
-    db = yield* openDb()
-    const ready = db
-    // Seeding and user_version are one transaction: a store interrupted while seeding has neither,
-    // and is seeded again from the same version on the next open.
-    yield* Effect.try({
-      try: () =>
-        ready.transaction(() => {
-          fill?.(ready, version)
-          ready.pragma(`user_version = ${LatestVersion}`)
-        })(),
-      catch: (e) => {
-        ready.close()
-        return new StoreError(`cannot seed ${file}: ${String(e)}`)
-      }
-    })
+    const { createOrUpgrade } = yield* Effect.promise(() => import("./migrate.js"))
+    // Migrations, seed and user_version are one transaction: a store interrupted while seeding has
+    // none of them, and is created again on the next open.
+    yield* createOrUpgrade(db, file, fill).pipe(Effect.tapError(() => Effect.sync(() => db.close())))
     return db
   })
 
