@@ -7,8 +7,8 @@ import Database from "better-sqlite3"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import * as fs from "node:fs"
 import * as path from "node:path"
+import { makeDirectory } from "../make-directory.js"
 import { LatestVersion, migrations } from "./migrations.js"
 import { nativeModuleProblem } from "./native.js"
 
@@ -47,8 +47,8 @@ export interface LazySeed {
 export const open = (file: string, seed?: Seed | LazySeed): Effect.Effect<Database.Database, StoreError> =>
   Effect.gen(function* () {
     yield* Effect.try({
-      try: () => fs.mkdirSync(path.dirname(file), { recursive: true }),
-      catch: (e) => new StoreError(`cannot create ${path.dirname(file)}: ${String(e)}`)
+      try: () => makeDirectory(path.dirname(file)),
+      catch: (e) => new StoreError(e instanceof Error ? e.message : String(e))
     })
     const openDb = () =>
       Effect.try({
