@@ -83,3 +83,20 @@ describe("choice and numeric options name themselves", () => {
     await usage(["objects", "kv", "C", "n", "lst"], 'error: objects kv: expected one of get, put, list, delete after <Class> <name>, got "lst"')
   })
 })
+
+describe("errors raised before any platform answered carry no platform code", () => {
+  it("firewall test's request fields and kv bulk files", async () => {
+    const dir = tempDir()
+    const run = (args: ReadonlyArray<string>) => edgectlAsync([...args, "--persist-to", dir], { cwd: dir })
+    fs.writeFileSync(path.join(dir, "req.json"), '{"http.request.uri.path": 5}')
+    const request = await run(["firewall", "test", "--zone", "acme.com", "--request", "req.json"])
+    expect(request.status).toBe(1)
+    expect(lines(request.stderr)).toEqual(['error: firewall test: request field http.request.uri.path: expected a string (or {"$base64": "..."}), got number 5'])
+    fs.writeFileSync(path.join(dir, "bulk.json"), '{"key": "k", "value": "v"}')
+    for (const verb of ["put", "get", "delete"]) {
+      const bulk = await run(["kv", "bulk", verb, "bulk.json", "--namespace-id", "n1"])
+      expect(bulk.status).toBe(1)
+      expect(lines(bulk.stderr)).toEqual([`error: kv bulk ${verb}: bulk.json:1:1: expected a JSON array, got an object`])
+    }
+  })
+})
