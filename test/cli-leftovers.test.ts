@@ -100,3 +100,24 @@ describe("errors raised before any platform answered carry no platform code", ()
     }
   })
 })
+
+describe("a boolean flag given a word it does not take names itself", () => {
+  it("dns list --proxied maybe, --proxied=maybe (once silently true), kv --preview=maybe", async () => {
+    const dir = tempDir()
+    const run = (args: ReadonlyArray<string>) => edgectlAsync([...args, "--persist-to", dir], { cwd: dir })
+    for (const args of [["dns", "list", "acme.com", "--proxied", "maybe"], ["dns", "list", "acme.com", "--proxied=maybe"]]) {
+      const r = await run(args)
+      expect({ status: r.status, stderr: lines(r.stderr), stdout: r.stdout }).toEqual({
+        status: 2,
+        stderr: ['error: --proxied: expected true or false (or no value), got "maybe"'],
+        stdout: ""
+      })
+    }
+    const preview = await run(["kv", "key", "list", "--namespace-id", "n1", "--preview=maybe"])
+    expect(preview.status).toBe(2)
+    expect(lines(preview.stderr)).toEqual(['error: --preview: expected true or false (or no value), got "maybe"'])
+    const unproxied = await run(["dns", "list", "acme.com", "--proxied=off", "--json"])
+    expect(unproxied.status).toBe(0)
+    expect((JSON.parse(unproxied.stdout) as Array<{ proxied: boolean }>).every((r) => !r.proxied)).toBe(true)
+  })
+})
