@@ -5,6 +5,7 @@
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import { polishHelp } from "./help.js"
+import { booleanProblem } from "./options.js"
 
 const ANSI = /\u001b\[[0-9;]*m/g
 
@@ -20,10 +21,23 @@ const helpWidth = () => (process.stdout.isTTY && process.stdout.columns > 0 ? pr
 
 const write = (stream: NodeJS.WriteStream, text: string) => Effect.sync(() => void stream.write(`${text}\n`))
 
-const toStderr = (args: ReadonlyArray<unknown>) => {
+/**
+ * `--proxied maybe`: @effect/cli takes the boolean flag alone and reports "maybe" as an unknown
+ * argument. A word left over right after a bare `--flag` (a text option would have taken it) is
+ * that flag's value: the error names the flag.
+ */
+const unknownAfterFlag = (text: string, line: ReadonlyArray<string>): string => {
+  const m = /^Received unknown argument: '(.*)'$/s.exec(text)
+  if (m === null) return text
+  const i = line.indexOf(m[1]!)
+  const flag = i > 0 ? line[i - 1]! : ""
+  return /^--[\w-]+$/.test(flag) && line.slice(0, i - 1).indexOf("--") === -1 ? booleanProblem(flag, m[1]!) : text
+}
+
+const toStderr = (args: ReadonlyArray<unknown>, line: ReadonlyArray<string>) => {
   // @effect/cli's primitive options say "'x' is not a integer"; edgectl's own integerOption names
   // the option, this keeps the grammar right where the library's is still used.
-  const text = render(process.stderr, args).trim().replace(/\bis not a (?=[aeiou])/g, "is not an ")
+  const text = unknownAfterFlag(render(process.stderr, args).trim().replace(/\bis not a (?=[aeiou])/g, "is not an "), line)
   if (text === "") return Effect.void
   // Several problems of one command line come as paragraphs: one `error:` line says them all.
   const lines = text.split("\n").map((l) => l.trim()).filter((l) => l !== "")
@@ -37,6 +51,6 @@ export const cliConsole = (base: Console.Console, args: ReadonlyArray<string> = 
   ...base,
   log: (...text) => write(process.stdout, polishHelp(render(process.stdout, text), args, helpWidth())),
   info: (...text) => write(process.stdout, polishHelp(render(process.stdout, text), args, helpWidth())),
-  error: (...args) => toStderr(args),
-  warn: (...args) => toStderr(args)
+  error: (...text) => toStderr(text, args),
+  warn: (...text) => toStderr(text, args)
 })

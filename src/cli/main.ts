@@ -15,6 +15,7 @@ import { cliConsole } from "./console.js"
 import { cliEnvironment } from "./environment.js"
 import { rewriteColonSpelling } from "./commands/kv/colon.js"
 import { openTui, tui } from "./commands/tui.js"
+import { triStateProblem } from "./options.js"
 import { CliFailure, usage } from "./run.js"
 
 const VERSION = "0.1.0"
@@ -91,7 +92,8 @@ const cliFor = async (args: ReadonlyArray<string>) => {
     Command.withSubcommands([loaded[0]!, ...loaded.slice(1)])
   )
   const run = Command.run(root, { name: "edgectl", version: VERSION })
-  const problem = named !== undefined ? unknownSubcommand(loaded[0]!, args) : undefined
+  const badFlag = triStateProblem(args)
+  const problem = named !== undefined ? (unknownSubcommand(loaded[0]!, args) ?? (badFlag !== undefined ? usage(badFlag) : undefined)) : undefined
   return (argv: ReadonlyArray<string>) => (problem !== undefined ? Effect.fail(problem) : run(argv))
 }
 

@@ -68,12 +68,33 @@ export const persistTo = pathOption("persist-to", "DIR", (dir, found) => {
 
 export const target = { json, remote, local, persistTo }
 
+/** The words @effect/cli takes as a boolean option's value. */
+const BooleanWord = /^(true|false|yes|no|y|n|on|off|1|0)$/i
+const triStates = new Set<string>()
+
+/**
+ * `--proxied=maybe`: a usage error naming the option (@effect/cli drops a value after `=` that is
+ * not a boolean word when the option is not first on the line, and takes the flag as true).
+ */
+export const triStateProblem = (args: ReadonlyArray<string>): string | undefined => {
+  for (const arg of args) {
+    if (arg === "--") return undefined
+    const m = /^(--[^=]+)=(.*)$/s.exec(arg)
+    if (m !== null && triStates.has(m[1]!) && !BooleanWord.test(m[2]!)) return booleanProblem(m[1]!, m[2]!)
+  }
+  return undefined
+}
+
+/** The error line of a boolean option given a value it does not take. */
+export const booleanProblem = (option: string, value: string) => `${option}: expected true or false (or no value), got ${JSON.stringify(value)}`
+
 /**
  * A boolean option that knows whether it was given: None when absent. @effect/cli's
  * `Options.boolean` defaults to false; its inner single option (the same parser: a bare flag, or
  * true/false after it or after `=`) has no default.
  */
 export const triState = (name: string, description: string): Options.Options<Option.Option<boolean>> => {
+  triStates.add(`--${name}`)
   const flag = Options.boolean(name) as unknown as { readonly _tag: string; readonly options: Options.Options<boolean> }
   if (flag._tag !== "WithDefault") throw new Error(`@effect/cli changed Options.boolean: expected WithDefault, got ${flag._tag}`)
   return Options.optional(Options.withDescription(flag.options, description))

@@ -11,6 +11,7 @@ import * as os from "node:os"
 import * as path from "node:path"
 import * as v8 from "node:v8"
 import { nodeCrypto } from "../lazy-builtins.js"
+import { makeDirectory } from "../make-directory.js"
 
 export const HOST_DIR = ".host"
 // sockaddr_un holds 108 bytes with the final NUL; longer state paths get a socket in a private
@@ -28,7 +29,7 @@ export interface Registration {
 export const hostDir = (state: string): string => path.join(state, HOST_DIR)
 
 export const privateDir = (dir: string): string => {
-  fs.mkdirSync(dir, { recursive: true, mode: 0o700 })
+  makeDirectory(dir, 0o700)
   fs.chmodSync(dir, 0o700)
   return dir
 }

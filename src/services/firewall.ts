@@ -196,7 +196,11 @@ export const testRequest = (zoneId: string, request: unknown): Effect.Effect<Fir
   if (problems.length > 0) {
     const p = problems[0]!
     return Effect.fail(
-      new InvalidInput({ message: `request field ${p.field || "(the request)"}: ${p.message}${problems.length > 1 ? ` (and ${problems.length - 1} more)` : ""}` })
+      // Checked here before any request: no platform answered, so no platform code.
+      new InvalidInput({
+        message: `request field ${p.field || "(the request)"}: ${p.message}${problems.length > 1 ? ` (and ${problems.length - 1} more)` : ""}`,
+        clientSide: true
+      })
     )
   }
   return Effect.map(allRules(zoneId), (rules) => ({ ...decide(rules, request as Request), rules: rules.length }))

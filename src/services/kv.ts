@@ -245,7 +245,8 @@ const limitsFor = (target: "local" | "remote") =>
 const checked = (file: string, kind: BulkKind, o: BulkOptions, outcome = kind === "keys" ? "nothing was deleted" : "nothing was written") =>
   Effect.gen(function* () {
     const r = checkFile(file, kind, nowSeconds(), (read, size) => o.onProgress?.({ phase: "checking", done: read, total: size, unit: "bytes" }))
-    if (r instanceof BulkFileError) return yield* Effect.fail(new InvalidInput({ message: r.message }))
+    // Read here before any request: no platform answered, so no platform code.
+    if (r instanceof BulkFileError) return yield* Effect.fail(new InvalidInput({ message: r.message, clientSide: true }))
     if (r.problemCount > 0) {
       r.spool.release()
       const e = problemsError(r.problems, outcome)

@@ -40,7 +40,7 @@ export const open = (file: string, seed?: Seed | LazySeed): Effect.Effect<Databa
     const created = !fs.existsSync(file)
     yield* Effect.try({
       try: () => privateDir(path.dirname(file), created),
-      catch: (e) => new StoreError(`cannot create ${path.dirname(file)}: ${String(e)}`)
+      catch: (e) => new StoreError(e instanceof Error ? e.message : String(e))
     })
     const openDb = () =>
       Effect.try({

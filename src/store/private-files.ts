@@ -6,6 +6,7 @@
  * created here 600 gets private companions.
  */
 import * as fs from "node:fs"
+import { makeDirectory } from "../make-directory.js"
 
 let told = false
 
@@ -43,7 +44,7 @@ const tighten = (file: string, mode: number, quiet = false) => {
 
 /** Creates `dir` (and missing parents) 700, or makes an existing `dir` 700. */
 export const privateDir = (dir: string, quiet = false): void => {
-  fs.mkdirSync(dir, { recursive: true, mode: 0o700 })
+  makeDirectory(dir, 0o700)
   tighten(dir, 0o700, quiet)
 }
 

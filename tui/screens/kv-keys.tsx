@@ -158,7 +158,7 @@ export function KvKeys({ ns, active, onBack }: { ns: OpenNamespace; active: bool
         <Text bold>{ns.title}</Text>
         <Text dimColor>
           {"  "}
-          {ns.accountName} · {ns.id}
+          {ns.id} · {ns.accountName}
         </Text>
       </Text>
       {mode._tag === "value" ? (

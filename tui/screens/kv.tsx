@@ -20,20 +20,17 @@ import type { OpenNamespace } from "./kv-put.js"
 /** Account line, filter line, column titles, status line. */
 const Chrome = 4
 
+/**
+ * In a narrow pane (80 columns) the ACCOUNT column goes: the title and the whole id (what
+ * --namespace-id takes) matter more, and the open namespace's header names its account.
+ */
 const namespaceTable = (columns: number) => {
-  const title = Math.min(40, flexWidth(columns, [32, 12]))
+  const withAccount = flexWidth(columns, [32, 12], 2, 0) >= 20
+  const title = Math.min(40, flexWidth(columns, withAccount ? [32, 12] : [32], 2, 12))
+  const account = (n: Kv.AccountNamespace): ReadonlyArray<readonly [string, number]> => (withAccount ? [[n.account.name, 12]] : [])
   return {
-    header: cells([
-      ["TITLE", title],
-      ["ID", 32],
-      ["ACCOUNT", 12]
-    ]),
-    row: (n: Kv.AccountNamespace) =>
-      cells([
-        [n.namespace.title, title],
-        [n.namespace.id, 32],
-        [n.account.name, 12]
-      ])
+    header: cells([["TITLE", title], ["ID", 32], ...(withAccount ? [["ACCOUNT", 12] as const] : [])]),
+    row: (n: Kv.AccountNamespace) => cells([[n.namespace.title, title], [n.namespace.id, 32], ...account(n)])
   }
 }
 

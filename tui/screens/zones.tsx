@@ -21,21 +21,28 @@ export const ZonesPerPage = 50
 /** Rows above and below the list: account line, filter line, column titles, status line. */
 const Chrome = 4
 
+/**
+ * A plan named "… Website" (every zone plan) loses the word in a narrow pane (80 columns), where
+ * the whole plan would squeeze the zone's name: "Enterprise", not "Enterprise Website" cut to "Enterprise …".
+ */
 const zoneTable = (columns: number) => {
-  const name = Math.min(40, flexWidth(columns, [12, 12, 20]))
+  const wide = flexWidth(columns, [12, 12, 18], 2, 0) >= 20
+  const planWidth = wide ? 18 : 10
+  const plan = (z: Zone) => (wide ? (z.plan?.name ?? "") : (z.plan?.name ?? "").replace(/ Website$/, ""))
+  const name = Math.min(40, flexWidth(columns, [12, 12, planWidth], 2, 14))
   return {
     header: cells([
       ["NAME", name],
       ["STATUS", 12],
       ["ACCOUNT", 12],
-      ["PLAN", 20]
+      ["PLAN", planWidth]
     ]),
     row: (z: Zone) =>
       cells([
         [z.name, name],
         [z.paused ? "paused" : z.status ?? "", 12],
         [z.account.name ?? z.account.id, 12],
-        [z.plan?.name ?? "", 20]
+        [plan(z), planWidth]
       ])
   }
 }

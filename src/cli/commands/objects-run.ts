@@ -4,6 +4,7 @@ import * as Option from "effect/Option"
 import * as fs from "node:fs"
 import * as http from "node:http"
 import * as path from "node:path"
+import { makeDirectory } from "../../make-directory.js"
 import { CLASS_NAME, DEFAULT_PERSIST_TO, listStored, objectDir, rememberName, resolveId } from "../../objects/ids.js"
 import { ObjectHost } from "../../objects/host.js"
 import { watchModule } from "../../objects/module-watch.js"
@@ -35,7 +36,7 @@ const withStorage = <A>(what: string, o: Target, mustExist: boolean, f: (s: Obje
     if (mustExist && !fs.existsSync(dir)) return Effect.fail(missingObject(what, stateDir(o), o.className, o.name, create))
     return Effect.tryPromise({
       try: async () => {
-        fs.mkdirSync(dir, { recursive: true })
+        makeDirectory(dir)
         rememberName(dir, id)
         const s = new ObjectStorage(dir)
         try {

@@ -6,9 +6,10 @@
  */
 import * as Args from "@effect/cli/Args"
 import * as Command from "@effect/cli/Command"
+import * as HelpDoc from "@effect/cli/HelpDoc"
 import * as Options from "@effect/cli/Options"
 import * as Effect from "effect/Effect"
-import { json, persistTo } from "../options.js"
+import { integerOption, json, persistTo } from "../options.js"
 import { lazyHandler } from "../lazy.js"
 import type { CliFailure } from "../run.js"
 import type * as Run from "./objects-run.js"
@@ -24,7 +25,7 @@ const dev = Command.make(
   {
     ...common,
     module: Args.text({ name: "MODULE" }).pipe(Args.withDescription("module exporting the object classes (.ts, .mts, .js, .mjs)")),
-    port: Options.integer("port").pipe(Options.withDescription("port on 127.0.0.1 (0: any free port)"), Options.withDefault(8788)),
+    port: integerOption("port", 0, 65535).pipe(Options.withDescription("port on 127.0.0.1 (0: any free port)"), Options.withDefault(8788)),
     noWatch: Options.boolean("no-watch").pipe(Options.withDescription("do not reload the module when it (or a file it imports) changes"))
   },
   lazy((m) => m.dev)
@@ -32,12 +33,17 @@ const dev = Command.make(
 
 const list = Command.make("list", common, lazy((m) => m.list)).pipe(Command.withDescription("objects stored under --persist-to"))
 
-const kvAction = Args.choice([
-  ["get", "get"],
-  ["put", "put"],
-  ["list", "list"],
-  ["delete", "delete"]
-] as const).pipe(Args.withDescription("get KEY | put KEY VALUE | list | delete KEY"))
+const KvActions = ["get", "put", "list", "delete"] as const
+// Args.choice's error names neither the argument nor the value given.
+const kvAction = Args.text({ name: "get | put | list | delete" }).pipe(
+  Args.mapEffect((text) => {
+    const found = KvActions.find((a) => a === text)
+    return found !== undefined
+      ? Effect.succeed(found)
+      : Effect.fail(HelpDoc.p(`objects kv: expected one of ${KvActions.join(", ")} after <Class> <name>, got ${JSON.stringify(text)}`))
+  }),
+  Args.withDescription("get KEY | put KEY VALUE | list | delete KEY")
+)
 const kv = Command.make(
   "kv",
   {
@@ -47,7 +53,7 @@ const kv = Command.make(
     action: kvAction,
     rest: Args.text({ name: "KEY [VALUE]" }).pipe(Args.repeated),
     prefix: Options.text("prefix").pipe(Options.withDescription("list: only keys that start with this"), Options.optional),
-    limit: Options.integer("limit").pipe(Options.withDescription("list: at most this many keys"), Options.optional),
+    limit: integerOption("limit", 1, 1_000_000_000).pipe(Options.withDescription("list: at most this many keys"), Options.optional),
     valueJson: Options.boolean("value-json").pipe(Options.withDescription("put: the value is JSON (default: a string)"))
   },
   lazy((m) => m.kv)

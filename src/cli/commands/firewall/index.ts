@@ -8,7 +8,7 @@ import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
 import * as Effect from "effect/Effect"
 import { FirewallActions } from "../../../domain/firewall.js"
-import { target } from "../../options.js"
+import { choiceOption, target } from "../../options.js"
 import { keyedCommands } from "../../lazy.js"
 import type { CliFailure } from "../../run.js"
 
@@ -18,7 +18,7 @@ const id = (what: string) => Args.text({ name: `${what}-id` }).pipe(Args.withDes
 const text = (name: string, description: string) => Options.text(name).pipe(Options.withDescription(description), Options.optional)
 const expression = text("expression", 'the filter expression, e.g. \'http.request.uri.path contains "/admin"\'')
 const description = text("description", "a description (at most 500 characters)")
-const action = Options.choice("action", FirewallActions).pipe(Options.withDescription("what the rule does when its filter matches"))
+const action = choiceOption("action", FirewallActions).pipe(Options.withDescription("what the rule does when its filter matches"))
 const priority = text("priority", "lower runs first; `none` (the default) runs after every rule with a priority")
 const products = text("products", "with --action bypass: what to skip, comma-separated (zoneLockdown, uaBlock, bic, hot, securityLevel, rateLimit, waf)")
 
@@ -39,10 +39,10 @@ export const Configs = {
     id: id("filter"),
     expression,
     description,
-    paused: Options.choice("paused", ["true", "false"]).pipe(Options.withDescription("pause (true) or resume (false) the filter"), Options.optional)
+    paused: choiceOption("paused", ["true", "false"]).pipe(Options.withDescription("pause (true) or resume (false) the filter"), Options.optional)
   },
   filtersDelete: { ...target, zone, id: id("filter"), yes },
-  rulesList: { ...target, zone, action: Options.choice("action", FirewallActions).pipe(Options.withDescription("only rules with this action"), Options.optional) },
+  rulesList: { ...target, zone, action: choiceOption("action", FirewallActions).pipe(Options.withDescription("only rules with this action"), Options.optional) },
   rulesCreate: {
     ...target,
     zone,
@@ -60,7 +60,7 @@ export const Configs = {
     ...target,
     zone,
     id: id("rule"),
-    action: Options.choice("action", FirewallActions).pipe(Options.withDescription("the new action"), Options.optional),
+    action: choiceOption("action", FirewallActions).pipe(Options.withDescription("the new action"), Options.optional),
     priority,
     description,
     products,
