@@ -3,16 +3,21 @@
 // embedded platform, from the same SQLite file, with better-sqlite3 and the same queries and token
 // check, and nothing else: no framework, no schema, no validation beyond what the queries need.
 //
-//   node bench/bare-server.mjs <platform.sqlite> [port]     prints one JSON line: {"baseUrl": ...}
+//   node bench/bare-server.mjs <platform.sqlite> [port] [dns-data.mjs]   prints one JSON line: {"baseUrl": ...}
+//
+// dns-data.mjs: src/domain/dns-data.ts bundled (platform.bench.mjs builds it), for the `data` of
+// structured records (SRV, CAA, …), which the platform derives from their content.
 import Database from "better-sqlite3"
 import { createHash } from "node:crypto"
 import { createServer } from "node:http"
+import { pathToFileURL } from "node:url"
 
-const [file, portArg = "0"] = process.argv.slice(2)
+const [file, portArg = "0", dnsDataModule] = process.argv.slice(2)
 if (!file) {
   process.stderr.write("usage: node bench/bare-server.mjs <platform.sqlite> [port]\n")
   process.exit(2)
 }
+const { dataFromContent } = dnsDataModule ? await import(pathToFileURL(dnsDataModule).href) : { dataFromContent: () => undefined }
 const db = new Database(file, { fileMustExist: true })
 db.pragma("busy_timeout = 5000")
 
@@ -60,13 +65,16 @@ const zone = (r) => ({
   modified_on: r.modified_on,
   activated_on: r.activated_on ?? null,
   meta: json(r.meta, {}),
-  owner: json(r.owner, {}),
+  // A zone without an organization is the user's: the platform always names the owner's kind.
+  owner: ((o) => ({ ...o, type: o.type ?? "user" }))(json(r.owner, {})),
   account: { id: r.account_id, name: r.account_name },
   plan: json(r.plan, undefined),
   permissions: PERMISSIONS
 })
 const dns = (r) => {
   const o = { id: r.id, type: r.type, name: r.name, content: r.content }
+  const data = dataFromContent(r.type, r.content, r.priority)
+  if (data !== undefined) o.data = data
   if (r.priority !== null) o.priority = r.priority
   o.proxiable = r.proxiable === 1
   o.proxied = r.proxied === 1

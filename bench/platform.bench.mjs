@@ -129,7 +129,10 @@ const compare = async (edgectl, bare, route, auth) => {
 const served = async (dir, routes) => {
   const file = path.join(dir, "platform.sqlite")
   const edgectl = await startServer([bin, "serve", "--port", "0", "--json", "--persist-to", dir], "edgectl serve")
-  const bare = await startServer([path.join(root, "bench", "bare-server.mjs"), file, "0"], "bench/bare-server.mjs")
+  const dnsData = path.join(resultsDir, ".dns-data.bundle.mjs")
+  fs.mkdirSync(resultsDir, { recursive: true })
+  await build({ entryPoints: [path.join(root, "src", "domain", "dns-data.ts")], outfile: dnsData, bundle: true, platform: "node", format: "esm", target: "node20", logLevel: "warning" })
+  const bare = await startServer([path.join(root, "bench", "bare-server.mjs"), file, "0", dnsData], "bench/bare-server.mjs")
   try {
     const auth = { authorization: `Bearer ${edgectl.token}` }
     const out = []
