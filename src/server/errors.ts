@@ -106,7 +106,16 @@ export const ApiErrorsLive = HttpApiBuilder.middleware(CoreApi, (app) =>
   Effect.catchAllCause(jsonBodies(app), (cause) => {
     const failure = Option.getOrUndefined(Cause.failureOption(cause)) ?? Option.getOrUndefined(Cause.dieOption(cause))
     if (isTooLarge(failure)) return Effect.succeed(tooLargeAnswer(failure as V4Error))
-    if (failure === undefined || isV4Error(failure)) return Effect.failCause(cause)
+    if (failure === undefined || isV4Error(failure)) {
+      // A handler's own 500 (a store failure mapped to ApiError) is reported like a defect.
+      if (failure !== undefined && failure._tag === "ApiError" && statusOf(failure) >= 500) {
+        return Effect.flatMap(HttpServerRequest.HttpServerRequest, (req) => {
+          reportInternal(cause, req.method, req.url)
+          return Effect.failCause(cause)
+        })
+      }
+      return Effect.failCause(cause)
+    }
     return Effect.flatMap(HttpServerRequest.HttpServerRequest, (req) => {
       const error = toV4Error(failure, req.method, req.url)
       if (isTooLarge(error)) return Effect.succeed(tooLargeAnswer(error))
