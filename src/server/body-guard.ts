@@ -44,8 +44,8 @@ export class TooLarge {
 
 /**
  * The body as one buffer: chunks kept and joined once (linear), refused with TooLarge once they
- * cross `limit`. On a socket the rest is then discarded unread, not destroyed: the 413 must still
- * reach the client (Effect's own readers destroy the stream, and with it the answer).
+ * cross `limit`. On a socket the rest is then discarded as it arrives, not destroyed: the 413 must
+ * still reach the client (Effect's own readers destroy the stream, and with it the answer).
  */
 export const readLimited = (request: HttpServerRequest.HttpServerRequest, limit: number): Effect.Effect<Buffer, TooLarge | InvalidInput> => {
   const declared = declaredLength(request)

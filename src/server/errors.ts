@@ -93,10 +93,11 @@ const jsonBodies = <E, R>(app: Effect.Effect<HttpServerResponse.HttpServerRespon
   })
 
 /**
- * A 413 is answered here, not encoded by the contract (which knows ApiError as a 500), and closes
- * the connection: the rest of the body is not read.
+ * A 413 is answered here, not encoded by the contract (which knows ApiError as a 500). The rest of
+ * the body is discarded as it arrives, never kept: closing the connection instead races the client's
+ * writes (EPIPE) and it may never see the answer.
  */
-const tooLargeAnswer = (e: V4Error) => envelopeResponse(e, { connection: "close" })
+const tooLargeAnswer = (e: V4Error) => envelopeResponse(e)
 
 /**
  * API-level middleware: runs inside the contract's error encoding, so failing with a V4Error here
