@@ -96,7 +96,7 @@ export const isOverLimit = (failure: unknown): boolean => {
 }
 
 // KV values are bytes stored verbatim and bulk bodies are read by kv-body.ts with their own limits.
-const readsOwnBody = (url: string) => /\/storage\/kv\/namespaces\/[^/]+\/(values\/|bulk)/.test(url.split("?")[0]!)
+const readsOwnBody = (url: string) => /\/storage\/kv\/namespaces\/[^/]+\/(values\/|bulk(\/delete)?$)/.test(url.split("?")[0]!)
 
 /**
  * Runs `app` with the request `req` (as the route will read it): refuses what cannot be accepted and
