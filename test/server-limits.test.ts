@@ -92,6 +92,19 @@ describe("body size limits", () => {
   })
 })
 
+describe("large bodies", () => {
+  it("stores a 20 MB bulk while other clients keep being answered", async () => {
+    const ns = (await request(p.baseUrl, kv, { method: "POST", body: { title: "large" } })).body.result.id as string
+    const body = JSON.stringify(Array.from({ length: 2000 }, (_, i) => ({ key: `k${i}`, value: "v".repeat(10_000) })))
+    const bulk = request(p.baseUrl, `${kv}/${ns}/bulk`, { method: "PUT", body })
+    const others = await Promise.all(Array.from({ length: 20 }, () => request(p.baseUrl, `/zones/${zoneId()}`)))
+    expect(others.map((r) => r.status)).toEqual(others.map(() => 200))
+    expect((await bulk).status).toBe(200)
+    const keys = await request(p.baseUrl, `${kv}/${ns}/keys?limit=10`)
+    expect(keys.body.result_info.count).toBe(10)
+  })
+})
+
 describe("hostile bodies", () => {
   const deepArray = "[".repeat(6000) + "]".repeat(6000)
   const deepObject = '{"a":'.repeat(6000) + "1" + "}".repeat(6000)
