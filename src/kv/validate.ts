@@ -6,6 +6,7 @@
  * line, the server puts it in the error envelope, and the editor checks attach it to the entry and
  * field it concerns. `message` speaks about the field alone; `describeProblem` adds the entry.
  */
+import { jsonDepthOver, JsonMaxDepth } from "../domain/json-depth.js"
 import {
   KeyMaxBytes,
   MaxExpiration,
@@ -107,6 +108,9 @@ export const isIssue = (u: unknown): u is FieldIssue =>
 
 /** Metadata given as JSON text (a multipart field, `--metadata`). */
 export const parseMetadataText = (text: string): { readonly json: string | null } | FieldIssue => {
+  if (jsonDepthOver(text, JsonMaxDepth)) {
+    return issue("metadata", `metadata is nested more than ${JsonMaxDepth} levels deep, the limit is ${JsonMaxDepth}`, JsonMaxDepth, "deeper")
+  }
   let parsed: unknown
   try {
     parsed = JSON.parse(text)

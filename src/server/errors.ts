@@ -9,6 +9,7 @@ import { CoreApi } from "../api/contract-core.js"
 import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
+import { BodyMaxBytes, bodyTooLarge, guardBody, isOverLimit, isTooLarge } from "./body-guard.js"
 import { ApiError, InvalidInput, isV4Error, NoRoute, statusOf, toFailureEnvelope, type V4Error } from "../domain/errors.js"
 
 export const envelopeResponse = (e: V4Error, headers?: Record<string, string>) =>
@@ -44,6 +45,7 @@ export const toV4Error = (failure: unknown, method: string, url: string): V4Erro
     const f = failure as { issues: ReadonlyArray<Issue>; message: string }
     return new InvalidInput({ message: `invalid request: ${describeIssues(f.issues, f.message)}` })
   }
+  if (tag === "RequestError" && isOverLimit(failure)) return bodyTooLarge("the request body", BodyMaxBytes)
   if (tag === "RequestError" || tag === "ParseError" || failure instanceof SyntaxError) {
     return new InvalidInput({ message: "invalid request body: expected JSON, the body could not be parsed" })
   }
@@ -86,10 +88,16 @@ const jsonBodies = <E, R>(app: Effect.Effect<HttpServerResponse.HttpServerRespon
     const type = (req.headers["content-type"] ?? "").toLowerCase()
     const rewrite =
       req.method !== "GET" && req.method !== "HEAD" && (type === "" || type.startsWith("text/plain") || type.startsWith("application/x-www-form-urlencoded"))
-    return rewrite
-      ? Effect.provideService(app, HttpServerRequest.HttpServerRequest, req.modify({ headers: { ...req.headers, "content-type": "application/json" } }))
-      : app
+    const json = rewrite ? req.modify({ headers: { ...req.headers, "content-type": "application/json" } }) : req
+    return Effect.provideService(guardBody(json, app), HttpServerRequest.HttpServerRequest, json)
   })
+
+/**
+ * A 413 is answered here, not encoded by the contract (which knows ApiError as a 500). The rest of
+ * the body is discarded as it arrives, never kept: closing the connection instead races the client's
+ * writes (EPIPE) and it may never see the answer.
+ */
+const tooLargeAnswer = (e: V4Error) => envelopeResponse(e)
 
 /**
  * API-level middleware: runs inside the contract's error encoding, so failing with a V4Error here
@@ -98,9 +106,20 @@ const jsonBodies = <E, R>(app: Effect.Effect<HttpServerResponse.HttpServerRespon
 export const ApiErrorsLive = HttpApiBuilder.middleware(CoreApi, (app) =>
   Effect.catchAllCause(jsonBodies(app), (cause) => {
     const failure = Option.getOrUndefined(Cause.failureOption(cause)) ?? Option.getOrUndefined(Cause.dieOption(cause))
-    if (failure === undefined || isV4Error(failure)) return Effect.failCause(cause)
+    if (isTooLarge(failure)) return Effect.succeed(tooLargeAnswer(failure as V4Error))
+    if (failure === undefined || isV4Error(failure)) {
+      // A handler's own 500 (a store failure mapped to ApiError) is reported like a defect.
+      if (failure !== undefined && failure._tag === "ApiError" && statusOf(failure) >= 500) {
+        return Effect.flatMap(HttpServerRequest.HttpServerRequest, (req) => {
+          reportInternal(cause, req.method, req.url)
+          return Effect.failCause(cause)
+        })
+      }
+      return Effect.failCause(cause)
+    }
     return Effect.flatMap(HttpServerRequest.HttpServerRequest, (req) => {
       const error = toV4Error(failure, req.method, req.url)
+      if (isTooLarge(error)) return Effect.succeed(tooLargeAnswer(error))
       if (error._tag === "ApiError") reportInternal(cause, req.method, req.url)
       return Effect.fail(error)
     })

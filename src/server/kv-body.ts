@@ -9,30 +9,16 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 import { InvalidInput } from "../domain/errors.js"
-import { BulkMaxBytes, humanBytes, ValueMaxBytes } from "../kv/limits.js"
+import { BulkMaxBytes, ValueMaxBytes } from "../kv/limits.js"
+import { bodyTooLarge, readLimited, TooLarge, jsonDepthOver, JsonMaxDepth, tooDeep } from "./body-guard.js"
 import { checkValueSize, type FieldIssue, isIssue, locate, parseMetadataText, checkMetadata } from "../kv/validate.js"
 import { problemsError } from "../kv/problems.js"
 
-const declaredLength = (request: HttpServerRequest.HttpServerRequest): number | undefined => {
-  const h = request.headers["content-length"]
-  const n = h === undefined ? NaN : Number(h)
-  return Number.isFinite(n) ? n : undefined
-}
-
-const bodyTooLarge = (what: string, size: number, limit: number) =>
-  new InvalidInput({ code: 1004, message: `${what} is ${size} bytes (${humanBytes(size)}), the limit is ${limit} bytes (${humanBytes(limit)})` })
-
-/** The whole body, refused early (from Content-Length) when it cannot fit `limit`. */
+/** As readLimited, refusing with 413 and the platform's message. */
 export const readBody = (request: HttpServerRequest.HttpServerRequest, what: string, limit: number) =>
-  Effect.gen(function* () {
-    const declared = declaredLength(request)
-    if (declared !== undefined && declared > limit) return yield* Effect.fail(bodyTooLarge(what, declared, limit))
-    const buffer = yield* request.arrayBuffer.pipe(
-      Effect.mapError(() => new InvalidInput({ message: `cannot read the ${what}` }))
-    )
-    if (buffer.byteLength > limit) return yield* Effect.fail(bodyTooLarge(what, buffer.byteLength, limit))
-    return Buffer.from(buffer)
-  })
+  readLimited(request, limit).pipe(
+    Effect.mapError((e) => (e instanceof TooLarge ? bodyTooLarge(what, limit, e.size) : e))
+  )
 
 export interface ValueBody {
   readonly value: Uint8Array
@@ -86,14 +72,10 @@ export const readValueBody = (request: HttpServerRequest.HttpServerRequest, key:
     const type = (request.headers["content-type"] ?? "").toLowerCase()
     if (!type.startsWith("multipart/form-data")) {
       // Stored verbatim, whatever the content type says (the platform does the same).
-      const declared = declaredLength(request)
-      if (declared !== undefined) {
-        const big = checkValueSize(declared)
-        if (big !== undefined) return yield* fail(big, key)
-      }
-      const bytes = yield* readBody(request, "value", ValueMaxBytes + 1)
-      const big = checkValueSize(bytes.length)
-      if (big !== undefined) return yield* fail(big, key)
+      // A chunked value is refused once it crosses the limit: its size then is what was read so far.
+      const bytes = yield* readLimited(request, ValueMaxBytes).pipe(
+        Effect.catchIf((e): e is TooLarge => e instanceof TooLarge, (e) => fail(checkValueSize(e.size)!, key))
+      )
       return { value: bytes, metadata: null } satisfies ValueBody
     }
     const parts = yield* Stream.runCollect(
@@ -148,10 +130,12 @@ const kindOf = (u: unknown) => (u === null ? "null" : Array.isArray(u) ? "an arr
 /** A bulk body: a JSON array of at most `maxItems` items, the whole at most 100 MB. */
 export const readBulkArray = (request: HttpServerRequest.HttpServerRequest, what: string, maxItems: number) =>
   Effect.gen(function* () {
-    const bytes = yield* readBody(request, "request body", BulkMaxBytes)
+    const bytes = yield* readBody(request, "the request body", BulkMaxBytes)
+    const text = bytes.toString("utf8")
+    if (jsonDepthOver(text, JsonMaxDepth)) return yield* Effect.fail(tooDeep("the request body"))
     let parsed: unknown
     try {
-      parsed = JSON.parse(bytes.toString("utf8"))
+      parsed = JSON.parse(text)
     } catch (e) {
       return yield* Effect.fail(new InvalidInput({ message: `invalid request body: not JSON (${(e as Error).message})` }))
     }

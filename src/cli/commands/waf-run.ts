@@ -1,4 +1,5 @@
 /** What the `edgectl waf` commands do (loaded on use): each calls the WafMigration service. */
+import { jsonDepthOver, JsonMaxDepth } from "../../domain/json-depth.js"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
@@ -77,6 +78,9 @@ const printStatus = (z: Waf.WafZone, s: MigrationStatus) =>
 const readConfig = (file: string) =>
   Effect.gen(function* () {
     const text = yield* Effect.try({ try: () => fs.readFileSync(file, "utf8"), catch: (e) => new CliFailure({ text: `error: --config: cannot read ${file}: ${(e as Error).message}`, exitCode: 1 }) })
+    if (jsonDepthOver(text, JsonMaxDepth)) {
+      return yield* Effect.fail(new CliFailure({ text: `error: --config: ${file} is nested more than ${JsonMaxDepth} levels deep (arrays and objects), the limit is ${JsonMaxDepth}`, exitCode: 1 }))
+    }
     const parsed = yield* Effect.try({ try: () => JSON.parse(text) as unknown, catch: (e) => new CliFailure({ text: `error: --config: ${file} is not JSON: ${(e as Error).message}`, exitCode: 1 }) })
     // Accept the config operation's whole answer too ({result: {...}}).
     const inner = typeof parsed === "object" && parsed !== null && "result" in parsed ? (parsed as { result: unknown }).result : parsed

@@ -1,0 +1,91 @@
+// The large-body bench (issue 19; run by bench/run.mjs after `node build.mjs`), against `edgectl serve`:
+//
+//   1. a valid KV bulk put of ~100 MB (10,000 entries): its time, the p50/p99 of small GETs
+//      (GET /zones/{id}, 5 connections) answered while it is stored, and the server's peak RSS growth
+//      over that request (VmHWM minus the RSS before; Linux only);
+//   2. an oversized (101 MiB) chunked bulk: how long until the 413 arrives and the bytes sent by then.
+//
+// Plain Node ESM; prints tables and writes bench/results/limits.json.
+//
+//   node bench/limits.bench.mjs [--quick]
+import autocannon from "autocannon"
+import { spawn } from "node:child_process"
+import * as fs from "node:fs"
+import * as http from "node:http"
+import * as os from "node:os"
+import * as path from "node:path"
+import * as readline from "node:readline"
+import { root, bin, resultsDir, argv, round, log, table } from "./lib.mjs"
+
+const quick = argv.includes("--quick")
+const entries = quick ? 2_000 : 10_000
+const state = fs.mkdtempSync(path.join(os.tmpdir(), "edgectl-bench-limits-"))
+let child
+process.on("exit", () => {
+  child?.kill("SIGTERM")
+  fs.rmSync(state, { recursive: true, force: true })
+})
+
+const server = await new Promise((resolve, reject) => {
+  child = spawn(process.execPath, [bin, "serve", "--port", "0", "--json", "--persist-to", state], { cwd: root, stdio: ["ignore", "pipe", "pipe"] })
+  let stderr = ""
+  child.stderr.on("data", (d) => (stderr += d))
+  readline.createInterface({ input: child.stdout }).once("line", (line) => resolve(JSON.parse(line)))
+  child.once("exit", (code) => reject(new Error(`edgectl serve exited ${code}: ${stderr.trim()}`)))
+})
+const auth = { authorization: `Bearer ${server.token}` }
+const memory = () => {
+  const s = fs.readFileSync(`/proc/${child.pid}/status`, "utf8")
+  const kb = (k) => Number(new RegExp(`${k}:\\s+(\\d+)`).exec(s)?.[1] ?? NaN)
+  return { rssMb: kb("VmRSS") / 1024, peakMb: kb("VmHWM") / 1024 }
+}
+const zone = (await (await fetch(`${server.baseUrl}/zones`, { headers: auth })).json()).result[0].id
+const ns = (await (await fetch(`${server.baseUrl}/accounts/${server.accountId}/storage/kv/namespaces`, { method: "POST", headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify({ title: "bench-limits" }) })).json()).result.id
+const bulkUrl = `${server.baseUrl}/accounts/${server.accountId}/storage/kv/namespaces/${ns}/bulk`
+
+const value = "v".repeat(10_000)
+const body = JSON.stringify(Array.from({ length: entries }, (_, i) => ({ key: `key-${i}`, value })))
+const before = memory()
+const started = performance.now()
+const bulk = fetch(bulkUrl, { method: "PUT", headers: { ...auth, "content-type": "application/json" }, body }).then(async (r) => ({ status: r.status, ms: performance.now() - started, text: await r.text() }))
+const gets = autocannon({ url: `${server.baseUrl}/zones/${zone}`, headers: auth, connections: 5, duration: 120, timeout: 10 })
+const stored = await bulk
+gets.stop()
+const load = await gets
+const after = memory()
+if (stored.status !== 200) throw new Error(`the bulk answered ${stored.status}: ${stored.text.slice(0, 300)}`)
+
+const over = await new Promise((resolve, reject) => {
+  const url = new URL(bulkUrl)
+  const t0 = performance.now()
+  let sent = 0
+  let done = false
+  const chunk = Buffer.alloc(1024 * 1024, 32)
+  const req = http.request({ host: url.hostname, port: url.port, path: url.pathname, method: "PUT", headers: { ...auth, "content-type": "application/json" } }, (res) => {
+    done = true
+    res.resume()
+    res.on("end", () => (req.destroy(), resolve({ status: res.statusCode, ms: performance.now() - t0, sentMb: sent / 1048576 })))
+  })
+  req.on("error", (e) => (done ? undefined : reject(e)))
+  const pump = () => {
+    while (!done && sent < 101 * 1048576 + 1) {
+      sent += chunk.length
+      if (!req.write(chunk)) return void req.once("drain", pump)
+    }
+    if (!done) req.end()
+  }
+  pump()
+})
+
+const results = {
+  bulk: { entries, bodyMb: round(body.length / 1048576), ms: round(stored.ms), getsAnswered: load.requests.total, getP50Ms: load.latency.p50, getP99Ms: load.latency.p99, getFailures: load.errors + load.timeouts + load.non2xx, peakRssGrowthMb: round(after.peakMb - before.rssMb) },
+  oversized: { status: over.status, ms: round(over.ms), sentMb: round(over.sentMb) }
+}
+table("KV bulk put while small GETs run (5 connections)", ["body", "stored in ms", "GETs answered", "GET p50/p99 ms", "failed", "peak RSS growth MB"], [
+  [`${results.bulk.bodyMb} MB, ${entries} entries`, results.bulk.ms, results.bulk.getsAnswered, `${results.bulk.getP50Ms}/${results.bulk.getP99Ms}`, results.bulk.getFailures, results.bulk.peakRssGrowthMb]
+])
+table("Oversized chunked bulk (101 MiB)", ["status", "answered after ms", "MB sent by then"], [[over.status, results.oversized.ms, results.oversized.sentMb]])
+fs.mkdirSync(resultsDir, { recursive: true })
+fs.writeFileSync(path.join(resultsDir, "limits.json"), `${JSON.stringify(results, null, 2)}\n`)
+log("wrote bench/results/limits.json")
+process.exit(0)
