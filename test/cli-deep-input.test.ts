@@ -24,4 +24,14 @@ describe("deeply nested CLI inputs", () => {
     expect(r.status).toBe(1)
     expect(r.stderr.trim()).toBe(`error: --config: ${file} is nested more than 100 levels deep (arrays and objects), the limit is 100`)
   })
+
+  it("check reports a file nested too deep at the bracket that passes the limit", () => {
+    const dir = tempDir()
+    fs.writeFileSync(path.join(dir, "deep.json"), `${"[".repeat(6000)}${"]".repeat(6000)}\n`)
+    const r = edgectl(["check", "deep.json", "--json"], { cwd: dir })
+    expect(r.status).toBe(1)
+    expect(r.stderr).not.toContain("internal")
+    expect(r.stdout).toContain("nested more than 100 levels deep")
+    expect(r.stdout).toMatch(/"line":\s*1/)
+  })
 })

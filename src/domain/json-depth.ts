@@ -7,8 +7,8 @@
 /** The deepest JSON nesting (arrays and objects) accepted; real payloads nest a few levels. */
 export const JsonMaxDepth = 100
 
-/** The deepest nesting of arrays and objects in JSON text, stopping once it passes `max` (one pass, no parse). */
-export const jsonDepthOver = (text: string, max: number): boolean => {
+/** The offset of the bracket that nests JSON text deeper than `max`, or -1 (one pass, no parse). */
+export const jsonTooDeepAt = (text: string, max: number): number => {
   let depth = 0
   let inString = false
   for (let i = 0; i < text.length; i++) {
@@ -18,9 +18,11 @@ export const jsonDepthOver = (text: string, max: number): boolean => {
       else if (c === 34) inString = false
     } else if (c === 34) inString = true
     else if (c === 91 || c === 123) {
-      if (++depth > max) return true
+      if (++depth > max) return i
     } else if (c === 93 || c === 125) depth--
   }
-  return false
+  return -1
 }
 
+/** Whether JSON text nests arrays and objects deeper than `max`. */
+export const jsonDepthOver = (text: string, max: number): boolean => jsonTooDeepAt(text, max) >= 0

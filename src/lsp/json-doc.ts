@@ -4,6 +4,7 @@
  * every node's offset, so findings point at the property they concern.
  */
 import { parseTree, printParseErrorCode, visit, type Node, type ParseError } from "jsonc-parser"
+import { JsonMaxDepth, jsonTooDeepAt } from "../domain/json-depth.js"
 import { jsonErrorReason } from "../kv/json-array.js"
 import type { CheckOptions } from "../rules/index.js"
 import { checkExpression } from "./expressions.js"
@@ -70,6 +71,12 @@ const incremental = (text: string, memo: Memo | undefined): Analysis | undefined
 }
 
 export const analyzeJson = (text: string, options: CheckOptions = {}, name = "", memo?: Memo): Analysis => {
+  // The parser recurses: a file nested thousands of levels would exhaust its stack.
+  const deep = jsonTooDeepAt(text, JsonMaxDepth)
+  if (deep >= 0) {
+    const message = `JSON nested more than ${JsonMaxDepth} levels deep (arrays and objects): the limit is ${JsonMaxDepth}, as the platform's API takes`
+    return { kind: undefined, findings: [finding("error", "json-syntax", message, { start: deep, end: deep + 1 })], expressions: [] }
+  }
   const quick = incremental(text, memo)
   if (quick !== undefined) return quick
   const streamed = checkKvBulkText(text)
