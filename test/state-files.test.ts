@@ -80,4 +80,26 @@ describe("state files", () => {
     expect(enable.stdout).toMatch(/^Cleared the secret/)
     for (const f of fs.readdirSync(state)) expect([f, fs.readFileSync(path.join(state, f)).includes(secret)]).toEqual([f, false])
   })
+
+  it("leaves no trace of a cleared secret in the write-ahead log while `serve` keeps the store open", async () => {
+    const state = tempDir()
+    const child = spawn(process.execPath, [bin, "serve", "--port", "0", "--json", "--persist-to", state], { stdio: ["ignore", "pipe", "pipe"] })
+    try {
+      const ready = JSON.parse(await new Promise<string>((resolve) => readline.createInterface({ input: child.stdout! }).once("line", resolve))) as {
+        baseUrl: string
+        token: string
+      }
+      const headers = { authorization: `Bearer ${ready.token}`, "content-type": "application/json" }
+      const zones = (await (await fetch(`${ready.baseUrl}/zones?name=acme.com`, { headers })).json()) as { result: Array<{ id: string }> }
+      const url = `${ready.baseUrl}/zones/${zones.result[0]!.id}/disable_esc`
+      const secret = "edgectl-wal-secret-3c1d9e77a0"
+      expect((await fetch(url, { method: "POST", headers, body: JSON.stringify({ with_secret: secret }) })).status).toBe(200)
+      expect((await fetch(url, { method: "DELETE", headers })).status).toBe(200)
+      for (const f of fs.readdirSync(state).filter((f) => f.startsWith("platform.sqlite"))) {
+        expect([f, fs.readFileSync(path.join(state, f)).includes(secret)]).toEqual([f, false])
+      }
+    } finally {
+      child.kill("SIGTERM")
+    }
+  })
 })

@@ -29,14 +29,23 @@ export const changeEsc = (db: Database.Database, scope: EscScope, id: string, ch
       id,
       change.secret
     )
+    forgetOldPages(db)
   }
   return getEsc(db, scope, id)
 }
+
+/**
+ * A secret replaced or cleared stays in the write-ahead log's older frames until a checkpoint: with
+ * `secure_delete`, a checkpoint that empties the log leaves it nowhere (a reader still open in
+ * another process may keep the log; SQLite then empties it at the next checkpoint).
+ */
+const forgetOldPages = (db: Database.Database) => db.pragma("wal_checkpoint(TRUNCATE)")
 
 /** ESC on again: neither `always` nor a secret. */
 export const clearEsc = (db: Database.Database, scope: EscScope, id: string): EscSetting => {
   const t = table[scope]
   stmt(db, `DELETE FROM ${t.name} WHERE ${t.key} = ?`).run(id)
+  forgetOldPages(db)
   return NothingSet
 }
 
