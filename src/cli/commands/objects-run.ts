@@ -175,7 +175,6 @@ export const restore = (o: Target & { at: Option.Option<string>; bookmark: Optio
 export const dev = (o: Common & { module: string; port: number; noWatch: boolean }): Effect.Effect<void, CliFailure> =>
   Effect.tryPromise({
     try: async () => {
-      if (!Number.isInteger(o.port) || o.port < 0 || o.port > 65535) throw usage(`objects dev: --port must be 0..65535, got ${o.port}`)
       const host = await ObjectHost.start({
         module: o.module,
         persistTo: stateDir(o),

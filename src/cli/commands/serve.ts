@@ -8,7 +8,7 @@ import { LocalToken, stateDir } from "../../api/target.js"
 import { hexId } from "../../store/world.js"
 import { integerOption, json, persistTo } from "../options.js"
 import { note, printLine } from "../output.js"
-import { CliFailure, usage } from "../run.js"
+import { CliFailure } from "../run.js"
 
 /** The system's reason a socket could not listen (ServeError wraps it as its `cause`). */
 const systemError = (cause: Cause.Cause<unknown>): NodeJS.ErrnoException | undefined => {
@@ -43,7 +43,6 @@ export const serve = Command.make(
   },
   (o) =>
     Effect.gen(function* () {
-      if (o.port < 0 || o.port > 65535) return yield* Effect.fail(usage(`--port must be between 0 and 65535, got ${o.port}`))
       const { serve: start } = yield* Effect.promise(() => import("../../server/serve.js"))
       const dir = stateDir({ remote: false, persistTo: Option.getOrUndefined(o.persistTo) })
       const served = yield* start({ host: o.host, port: o.port, stateDir: dir }).pipe(
