@@ -3,26 +3,16 @@
  * fails at once, every choice and numeric option names itself, errors raised before any platform
  * answered carry no platform code, and a tri-state flag given a word it does not take names itself.
  */
-import { spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { beforeAll, describe, expect, it } from "vitest"
-import { bin, edgectlAsync, type Result, tempDir } from "./helpers-cli.js"
+import { edgectlAsync, type Result, tempDir } from "./helpers-cli.js"
 
 const lines = (s: string) => s.split("\n").filter((l) => l !== "")
 
 /** The CLI, killed after `ms` (status -1): a command that never returns fails its test instead of hanging it. */
 const within = (ms: number, args: ReadonlyArray<string>, cwd: string): Promise<Result> =>
-  new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], { cwd, env: { ...process.env, NO_COLOR: "1" }, timeout: ms, killSignal: "SIGKILL" })
-    let stdout = ""
-    let stderr = ""
-    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d))
-    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d))
-    child.on("error", reject)
-    child.on("close", (code) => resolve({ status: code ?? -1, stdout, stderr }))
-    child.stdin.end()
-  })
+  edgectlAsync(args, { cwd, timeout: ms, killSignal: "SIGKILL" })
 
 describe("a state directory that cannot be made", () => {
   // /proc refuses new entries with ENOENT, on which Node's recursive mkdir loops forever.

@@ -32,11 +32,14 @@ export const edgectl = (args: ReadonlyArray<string>, opts: { cwd?: string; env?:
  * `edgectl` without blocking the test worker (spawnSync holds its event loop for the whole run,
  * which starves the worker's reports to vitest when a test runs many commands).
  */
-export const edgectlAsync = (args: ReadonlyArray<string>, opts: { cwd?: string; env?: Record<string, string | undefined>; input?: string } = {}): Promise<Result> => {
+export const edgectlAsync = (
+  args: ReadonlyArray<string>,
+  opts: { cwd?: string; env?: Record<string, string | undefined>; input?: string; timeout?: number; killSignal?: NodeJS.Signals } = {}
+): Promise<Result> => {
   const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: "1", ...opts.env }
   for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k]
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], { cwd: opts.cwd ?? tempDir(), env: env as NodeJS.ProcessEnv, timeout: 60_000 })
+    const child = spawn(process.execPath, [bin, ...args], { cwd: opts.cwd ?? tempDir(), env: env as NodeJS.ProcessEnv, timeout: opts.timeout ?? 60_000, killSignal: opts.killSignal ?? "SIGTERM" })
     let stdout = ""
     let stderr = ""
     child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d))
