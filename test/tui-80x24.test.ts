@@ -200,6 +200,9 @@ describe("the TUI at 80x24 and 120x40", () => {
     expect(tui.lines()[9]).toBe("")
     // Keys do nothing behind the message (2 would open ESC), but q quits.
     tui.write("2")
+    // `script` relays the key to the pty on its own time, and a resize signal can overtake it: let
+    // the key reach the TUI (drawn at 40x10) before the terminal grows.
+    await tui.settle(400)
     tui.resize(80, 24)
     const size = { columns: 80, rows: 24 }
     const zones = await check(tui, size, (screen) => screen.includes("1/46") && screen.includes("? help"))
