@@ -63,12 +63,18 @@ const inkWithoutTopLevelAwait = {
   setup(b) {
     b.onLoad({ filter: /yoga-layout[\\/]dist[\\/]src[\\/]index\.js$/ }, (a) =>
       patched(a.path, [
-        ["const Yoga = wrapAssembly(await loadYoga());\nexport default Yoga;", "let Yoga;\nexport const yogaReady = loadYoga().then((m) => { Yoga = wrapAssembly(m) });\nexport { Yoga as default };"]
+        [
+          "const Yoga = wrapAssembly(await loadYoga());\nexport default Yoga;",
+          "let Yoga;\nexport const yogaReady = loadYoga().then((m) => { Yoga = wrapAssembly(m) });\nexport { Yoga as default };"
+        ]
       ])
     )
     b.onLoad({ filter: /ink[\\/]build[\\/]reconciler\.js$/ }, (a) =>
       patched(a.path, [
-        ["const packageJson = isDev()\n    ? await loadPackageJson()\n    : { name: undefined, version: undefined };", "const packageJson = { name: undefined, version: undefined };"],
+        [
+          "const packageJson = isDev()\n    ? await loadPackageJson()\n    : { name: undefined, version: undefined };",
+          "const packageJson = { name: undefined, version: undefined };"
+        ],
         ["        await import('./devtools.js');", "        import('./devtools.js').catch(() => {});"]
       ])
     )
@@ -120,7 +126,10 @@ const inkOnTerminalInCi = {
   name: "ink-on-terminal-in-ci",
   setup(b) {
     b.onResolve({ filter: /^is-in-ci$/ }, (a) => ({ path: a.path, namespace: "ink-on-terminal-in-ci" }))
-    b.onLoad({ filter: /.*/, namespace: "ink-on-terminal-in-ci" }, () => ({ contents: "export default false\n", loader: "js" }))
+    b.onLoad({ filter: /.*/, namespace: "ink-on-terminal-in-ci" }, () => ({
+      contents: "export default false\n",
+      loader: "js"
+    }))
   }
 }
 /**
@@ -153,8 +162,17 @@ const modulesNotIndexes = {
   name: "modules-not-indexes",
   setup(b) {
     b.onResolve({ filter: /^(effect|@effect\/[a-z-]+)$/ }, (a) => {
-      if (a.importer.includes("node_modules") || !/[\\/](src|tui)[\\/]/.test(a.importer) || /\.test\.tsx?$/.test(a.importer)) return undefined
-      return { errors: [{ text: `import from "${a.path}/<Module>" instead of "${a.path}" (see modulesNotIndexes in build.mjs)` }] }
+      if (
+        a.importer.includes("node_modules") ||
+        !/[\\/](src|tui)[\\/]/.test(a.importer) ||
+        /\.test\.tsx?$/.test(a.importer)
+      )
+        return undefined
+      return {
+        errors: [
+          { text: `import from "${a.path}/<Module>" instead of "${a.path}" (see modulesNotIndexes in build.mjs)` }
+        ]
+      }
     })
   }
 }
@@ -168,11 +186,21 @@ const common = {
   legalComments: "none",
   define: { "process.env.NODE_ENV": '"production"' },
   // jsonc-parser's main (UMD) build loads its parts with a require() esbuild cannot follow; its ESM build bundles.
-  alias: { "react-devtools-core": "./src/stubs/react-devtools-core.js", "jsonc-parser": "./node_modules/jsonc-parser/lib/esm/main.js" },
+  alias: {
+    "react-devtools-core": "./src/stubs/react-devtools-core.js",
+    "jsonc-parser": "./node_modules/jsonc-parser/lib/esm/main.js"
+  },
   logLevel: "warning"
 }
 /** What both ESM builds of the sources apply (the CommonJS script adds inkWithoutTopLevelAwait). */
-const sourcePlugins = [modulesNotIndexes, configFileStub, fastCheckStub, yogaWithoutFetch, inkOnTerminalInCi, inkIncrementalAfterNewline]
+const sourcePlugins = [
+  modulesNotIndexes,
+  configFileStub,
+  fastCheckStub,
+  yogaWithoutFetch,
+  inkOnTerminalInCi,
+  inkIncrementalAfterNewline
+]
 const requireBanner = "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);"
 
 // The ESM build that ships (TUI path).
@@ -215,7 +243,9 @@ try {
         "(() => { const p = require('node:path'); const root = p.dirname(require.resolve('better-sqlite3/package.json'));" +
         " try { return require(p.join(root, 'build', 'Release', 'better_sqlite3.node')) }" +
         " catch { return require('bindings')({ bindings: 'better_sqlite3.node', module_root: root }) } })()"
-      b.onLoad({ filter: /better-sqlite3[\\/]lib[\\/]database\.js$/ }, (a) => patched(a.path, [["require('bindings')('better_sqlite3.node')", direct]]))
+      b.onLoad({ filter: /better-sqlite3[\\/]lib[\\/]database\.js$/ }, (a) =>
+        patched(a.path, [["require('bindings')('better_sqlite3.node')", direct]])
+      )
     }
   }
   const cjs = await build({
@@ -238,7 +268,8 @@ try {
   const body = `(function (exports, require, module, __filename, __dirname, __edgectl_import, __edgectl_url) {"use strict";${code}\n})`
   // The launcher reads the script as latin1, which Node keeps off the V8 heap for a file this size
   // (an external string): that only gives the right text for ASCII, esbuild's default charset.
-  if (process.env.EDGECTL_NO_MINIFY !== "1" && /[^\x00-\x7f]/.test(body)) throw new Error("build: dist/edgectl.cjs must be ASCII (esbuild charset)")
+  if (process.env.EDGECTL_NO_MINIFY !== "1" && /[^\x00-\x7f]/.test(body))
+    throw new Error("build: dist/edgectl.cjs must be ASCII (esbuild charset)")
   const hash = createHash("sha256").update(body).digest("hex").slice(0, 16)
   writeFileSync("dist/edgectl.cjs", `//edgectl-build:${hash}\n${body}`)
 } finally {

@@ -17,7 +17,9 @@ if (!file) {
   process.stderr.write("usage: node bench/bare-server.mjs <platform.sqlite> [port]\n")
   process.exit(2)
 }
-const { dataFromContent } = dnsDataModule ? await import(pathToFileURL(dnsDataModule).href) : { dataFromContent: () => undefined }
+const { dataFromContent } = dnsDataModule
+  ? await import(pathToFileURL(dnsDataModule).href)
+  : { dataFromContent: () => undefined }
 const db = new Database(file, { fileMustExist: true })
 db.pragma("busy_timeout = 5000")
 
@@ -25,7 +27,9 @@ const ZONE_SELECT = "SELECT z.*, a.name AS account_name FROM zones z JOIN accoun
 const q = {
   token: db.prepare("SELECT * FROM tokens WHERE secret_hash = ?"),
   tokenAccounts: db.prepare("SELECT account_id FROM token_accounts WHERE token_id = ?"),
-  members: db.prepare("SELECT account_id FROM memberships WHERE user_id = ? AND status = 'accepted' ORDER BY account_id"),
+  members: db.prepare(
+    "SELECT account_id FROM memberships WHERE user_id = ? AND status = 'accepted' ORDER BY account_id"
+  ),
   zone: db.prepare(`${ZONE_SELECT} WHERE z.id = ?`),
   dnsCount: db.prepare("SELECT COUNT(*) AS n FROM dns_records WHERE zone_id = ?"),
   dnsPage: db.prepare("SELECT * FROM dns_records WHERE zone_id = ? ORDER BY type ASC, name ASC, seq LIMIT ? OFFSET ?")
@@ -37,7 +41,9 @@ const zoneList = (n) => {
     const where = (column) => `WHERE ${column} IN (${Array(n).fill("?").join(", ")}) AND z.type <> 'internal'`
     // The same query plans as the platform's (src/store/zones-repo.ts): the name index for many zones.
     s = {
-      count: db.prepare(`SELECT COUNT(*) AS n FROM zones z JOIN accounts a ON a.id = z.account_id ${where("z.account_id")}`),
+      count: db.prepare(
+        `SELECT COUNT(*) AS n FROM zones z JOIN accounts a ON a.id = z.account_id ${where("z.account_id")}`
+      ),
       page: db.prepare(`${ZONE_SELECT} ${where("z.account_id")} ORDER BY z.name ASC LIMIT ? OFFSET ?`),
       pageByName: db.prepare(`${ZONE_SELECT} ${where("+z.account_id")} ORDER BY z.name ASC LIMIT ? OFFSET ?`)
     }
@@ -94,9 +100,22 @@ const send = (res, status, body) => {
   res.end(text)
 }
 const ok = (res, result, result_info) =>
-  send(res, 200, result_info ? { result, result_info, success: true, errors: [], messages: [] } : { result, success: true, errors: [], messages: [] })
-const fail = (res, status, code, message) => send(res, status, { result: null, success: false, errors: [{ code, message }], messages: [] })
-const pageInfo = (page, perPage, total, count) => ({ page, per_page: perPage, count, total_count: total, total_pages: Math.ceil(total / perPage) })
+  send(
+    res,
+    200,
+    result_info
+      ? { result, result_info, success: true, errors: [], messages: [] }
+      : { result, success: true, errors: [], messages: [] }
+  )
+const fail = (res, status, code, message) =>
+  send(res, status, { result: null, success: false, errors: [{ code, message }], messages: [] })
+const pageInfo = (page, perPage, total, count) => ({
+  page,
+  per_page: perPage,
+  count,
+  total_count: total,
+  total_pages: Math.ceil(total / perPage)
+})
 const int = (v, fallback) => (v === null ? fallback : Number(v))
 
 const accountsOf = (authorization) => {
@@ -104,7 +123,9 @@ const accountsOf = (authorization) => {
   if (!m) return undefined
   const t = q.token.get(createHash("sha256").update(m[1].trim()).digest("hex"))
   if (!t || t.status !== "active") return undefined
-  return t.all_accounts === 1 ? q.members.all(t.user_id).map((r) => r.account_id) : q.tokenAccounts.all(t.id).map((r) => r.account_id)
+  return t.all_accounts === 1
+    ? q.members.all(t.user_id).map((r) => r.account_id)
+    : q.tokenAccounts.all(t.id).map((r) => r.account_id)
 }
 
 const ROUTE = /^\/client\/v4\/zones(?:\/([^/]+)(\/dns_records)?)?\/?$/
@@ -113,7 +134,8 @@ const server = createServer((req, res) => {
   const url = new URL(req.url, "http://localhost")
   const m = ROUTE.exec(url.pathname)
   if (req.method !== "GET" || !m) return fail(res, 404, 7000, `No route for that URI: ${req.method} ${url.pathname}`)
-  if (req.headers.authorization === undefined) return fail(res, 400, 9106, "Missing X-Auth-Key, X-Auth-Email or Authorization headers")
+  if (req.headers.authorization === undefined)
+    return fail(res, 400, 9106, "Missing X-Auth-Key, X-Auth-Email or Authorization headers")
   const accounts = accountsOf(req.headers.authorization)
   if (!accounts) return fail(res, 403, 9109, "Invalid access token")
   const [, zoneId, dnsSuffix] = m
@@ -127,7 +149,12 @@ const server = createServer((req, res) => {
   }
   const z = q.zone.get(zoneId)
   if (!z || !accounts.includes(z.account_id)) {
-    return fail(res, 404, 7003, `Could not route to /zones/${zoneId}${dnsSuffix ?? ""}, perhaps your object identifier is invalid?`)
+    return fail(
+      res,
+      404,
+      7003,
+      `Could not route to /zones/${zoneId}${dnsSuffix ?? ""}, perhaps your object identifier is invalid?`
+    )
   }
   if (!dnsSuffix) return ok(res, zone(z))
   const page = int(url.searchParams.get("page"), 1)

@@ -20,13 +20,29 @@ import * as os from "node:os"
 import * as path from "node:path"
 import * as readline from "node:readline"
 import { pathToFileURL } from "node:url"
-import { root, bin, resultsDir, argv, opt, median, round, log, table, runOnce, coldStart, coldStartTable } from "./lib.mjs"
+import {
+  root,
+  bin,
+  resultsDir,
+  argv,
+  opt,
+  median,
+  round,
+  log,
+  table,
+  runOnce,
+  coldStart,
+  coldStartTable
+} from "./lib.mjs"
 
 const quick = argv.includes("--quick")
 const only = new Set((opt("only") ?? "cold,decide,serve").split(","))
 const runs = Number(opt("runs") ?? (quick ? 7 : 11))
 const duration = Number(opt("duration") ?? (quick ? 2 : 5))
-for (const [name, v] of [["runs", runs], ["duration", duration]]) {
+for (const [name, v] of [
+  ["runs", runs],
+  ["duration", duration]
+]) {
   if (!Number.isInteger(v) || v < 1 || v > 100) {
     process.stderr.write(`error: --${name} must be an integer between 1 and 100\n`)
     process.exit(2)
@@ -53,7 +69,13 @@ if (!fs.existsSync(path.join(root, "dist"))) {
   process.exit(1)
 }
 
-const results = { date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? "", options: { runs, duration } }
+const results = {
+  date: new Date().toISOString(),
+  node: process.version,
+  cpus: os.cpus().length,
+  cpuModel: os.cpus()[0]?.model ?? "",
+  options: { runs, duration }
+}
 const state = tmp("edgectl-bench-esc-")
 const env = { ...process.env, XDG_CACHE_HOME: tmp("edgectl-bench-cache-"), EDGECTL_DEBUG: "", EDGECTL_PLATFORM_NOW: "" }
 const SeededSecret = "acme-esc-preview-7Qx2"
@@ -65,7 +87,10 @@ runOnce([bin, "esc", "get", "--zone", "acme.com", "--json", "--persist-to", stat
 if (only.has("cold")) {
   const commands = [
     ["esc get --zone acme.com --json", ["esc", "get", "--zone", "acme.com", "--json"]],
-    ["esc test --zone acme.com --cookie … --json", ["esc", "test", "--zone", "acme.com", "--cookie", `a=1; disable_esc=${SeededSecret}`, "--json"]],
+    [
+      "esc test --zone acme.com --cookie … --json",
+      ["esc", "test", "--zone", "acme.com", "--cookie", `a=1; disable_esc=${SeededSecret}`, "--json"]
+    ],
     ["esc replacements --json", ["esc", "replacements", "--json"]],
     // The foundation's command of the same shape (one zone lookup), for reference on this machine.
     ["zones get acme.com --json (reference)", ["zones", "get", "acme.com", "--json"]]
@@ -79,7 +104,15 @@ if (only.has("decide")) {
   log("decision per request: bundling src/esc/decide.ts")
   fs.mkdirSync(resultsDir, { recursive: true })
   const bundle = path.join(resultsDir, ".decide.bundle.mjs")
-  await build({ entryPoints: [path.join(root, "src", "esc", "decide.ts")], outfile: bundle, bundle: true, platform: "node", format: "esm", target: "node20", logLevel: "warning" })
+  await build({
+    entryPoints: [path.join(root, "src", "esc", "decide.ts")],
+    outfile: bundle,
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    logLevel: "warning"
+  })
   try {
     const { decide } = await import(pathToFileURL(bundle).href)
     const zone = { always: false, with_secret: SeededSecret }
@@ -97,9 +130,16 @@ if (only.has("decide")) {
       }
       if (off === 0 && cookie === typical) throw new Error("decide never turned ESC off for the typical header")
       const ns = median(rounds)
-      return { headerBytes: Buffer.byteLength(cookie), nsPerDecision: round(ns), decisionsPerSecond: Math.round(1e9 / ns) }
+      return {
+        headerBytes: Buffer.byteLength(cookie),
+        nsPerDecision: round(ns),
+        decisionsPerSecond: Math.round(1e9 / ns)
+      }
     }
-    results.decide = { typical: measure(typical, quick ? 50_000 : 200_000), large: measure(big, quick ? 5_000 : 20_000) }
+    results.decide = {
+      typical: measure(typical, quick ? 50_000 : 200_000),
+      large: measure(big, quick ? 5_000 : 20_000)
+    }
   } finally {
     fs.rmSync(bundle, { force: true })
   }
@@ -120,7 +160,12 @@ const startServer = (args) =>
 
 const load = async (url, headers, seconds) => {
   const r = await autocannon({ url, headers, connections: 10, duration: seconds, timeout: 10 })
-  return { rps: Math.round(r.requests.average), p50Ms: r.latency.p50, p99Ms: r.latency.p99, failures: r.errors + r.timeouts + r.non2xx }
+  return {
+    rps: Math.round(r.requests.average),
+    p50Ms: r.latency.p50,
+    p99Ms: r.latency.p99,
+    failures: r.errors + r.timeouts + r.non2xx
+  }
 }
 
 if (only.has("serve")) {
@@ -144,18 +189,36 @@ console.log(`\nedgectl ESC bench: node ${results.node}, ${results.cpus} cpu (${r
 if (results.coldStart) coldStartTable(results.coldStart, runs)
 if (results.decide) {
   const d = results.decide
-  table("decision for one request (Cookie parsing + zone and account settings)", ["Cookie header", "bytes", "ns/decision", "decisions/s"], [
-    ["typical (7 cookies, secret matches)", d.typical.headerBytes, d.typical.nsPerDecision, d.typical.decisionsPerSecond.toLocaleString("en-US")],
-    ["large (121 cookies, no match)", d.large.headerBytes, d.large.nsPerDecision, d.large.decisionsPerSecond.toLocaleString("en-US")]
-  ])
+  table(
+    "decision for one request (Cookie parsing + zone and account settings)",
+    ["Cookie header", "bytes", "ns/decision", "decisions/s"],
+    [
+      [
+        "typical (7 cookies, secret matches)",
+        d.typical.headerBytes,
+        d.typical.nsPerDecision,
+        d.typical.decisionsPerSecond.toLocaleString("en-US")
+      ],
+      [
+        "large (121 cookies, no match)",
+        d.large.headerBytes,
+        d.large.nsPerDecision,
+        d.large.decisionsPerSecond.toLocaleString("en-US")
+      ]
+    ]
+  )
 }
 if (results.served) {
-  table(`edgectl serve over 127.0.0.1, 10 connections, ${duration} s each`, ["request", "req/s", "p50/p99 ms", "failed"], results.served.map((r) => [
-    `GET ${r.route.replace(ACME, "{acme.com}")}`,
-    r.rps,
-    `${r.p50Ms}/${r.p99Ms}`,
-    r.failures
-  ]))
+  table(
+    `edgectl serve over 127.0.0.1, 10 connections, ${duration} s each`,
+    ["request", "req/s", "p50/p99 ms", "failed"],
+    results.served.map((r) => [
+      `GET ${r.route.replace(ACME, "{acme.com}")}`,
+      r.rps,
+      `${r.p50Ms}/${r.p99Ms}`,
+      r.failures
+    ])
+  )
 }
 fs.mkdirSync(resultsDir, { recursive: true })
 fs.writeFileSync(path.join(resultsDir, "esc.json"), `${JSON.stringify(results, null, 2)}\n`)

@@ -15,7 +15,20 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { pathToFileURL } from "node:url"
-import { root, bin, resultsDir, argv, opt, median, round, log, table, runOnce, coldStart, coldStartTable } from "./lib.mjs"
+import {
+  root,
+  bin,
+  resultsDir,
+  argv,
+  opt,
+  median,
+  round,
+  log,
+  table,
+  runOnce,
+  coldStart,
+  coldStartTable
+} from "./lib.mjs"
 
 const quick = argv.includes("--quick")
 const only = new Set((opt("only") ?? "cold,decide").split(","))
@@ -41,12 +54,20 @@ if (!fs.existsSync(path.join(root, "dist"))) {
   process.exit(1)
 }
 
-const results = { date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? "", options: { runs } }
+const results = {
+  date: new Date().toISOString(),
+  node: process.version,
+  cpus: os.cpus().length,
+  cpuModel: os.cpus()[0]?.model ?? "",
+  options: { runs }
+}
 const state = tmp("edgectl-bench-firewall-")
 const env = { ...process.env, XDG_CACHE_HOME: tmp("edgectl-bench-cache-"), EDGECTL_DEBUG: "" }
 
 // Creates the store (migrations + demo world) and reads the demo zone's rules, once.
-const demoRules = JSON.parse(runOnce([bin, "firewall", "rules", "list", "--zone", "acme.com", "--json", "--persist-to", state], env).stdout)
+const demoRules = JSON.parse(
+  runOnce([bin, "firewall", "rules", "list", "--zone", "acme.com", "--json", "--persist-to", state], env).stdout
+)
 
 if (only.has("cold")) {
   const commands = [
@@ -63,10 +84,25 @@ if (only.has("decide")) {
   log("decisions: bundling src/rules/index.ts")
   fs.mkdirSync(resultsDir, { recursive: true })
   const bundle = path.join(resultsDir, ".firewall-rules.bundle.mjs")
-  await build({ entryPoints: [path.join(root, "src", "rules", "index.ts")], outfile: bundle, bundle: true, platform: "node", format: "esm", target: "node20", logLevel: "warning" })
+  await build({
+    entryPoints: [path.join(root, "src", "rules", "index.ts")],
+    outfile: bundle,
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    logLevel: "warning"
+  })
   try {
     const { firewall } = await import(pathToFileURL(bundle).href)
-    const asRule = (r) => ({ id: r.id, priority: r.priority, paused: r.paused, action: r.action, ...(r.products ? { products: r.products } : {}), expression: r.filter.deleted ? "false" : r.filter.expression })
+    const asRule = (r) => ({
+      id: r.id,
+      priority: r.priority,
+      paused: r.paused,
+      action: r.action,
+      ...(r.products ? { products: r.products } : {}),
+      expression: r.filter.deleted ? "false" : r.filter.expression
+    })
     const demo = demoRules.map(asRule)
     const big = Array.from({ length: 200 }, (_, i) => ({
       id: `r${i}`,
@@ -76,8 +112,20 @@ if (only.has("decide")) {
       expression: `(http.request.uri.path contains "/area-${i}/" and ip.src in {198.51.${i % 250}.0/24}) or (http.host eq "h${i}.example.com" and http.user_agent contains "bot-${i}")`
     }))
     const requests = [
-      { "http.request.uri.path": "/wp-login.php", "ip.src": "198.51.100.9", "http.user_agent": "Mozilla/5.0", "http.request.method": "GET", "ip.src.country": "GB" },
-      { "http.request.uri.path": "/api/orders", "ip.src": "203.0.113.7", "http.user_agent": "curl/8", "http.request.method": "POST", "http.host": "acme.com" }
+      {
+        "http.request.uri.path": "/wp-login.php",
+        "ip.src": "198.51.100.9",
+        "http.user_agent": "Mozilla/5.0",
+        "http.request.method": "GET",
+        "ip.src.country": "GB"
+      },
+      {
+        "http.request.uri.path": "/api/orders",
+        "ip.src": "203.0.113.7",
+        "http.user_agent": "curl/8",
+        "http.request.method": "POST",
+        "http.host": "acme.com"
+      }
     ]
     const measure = (rules, n) => {
       const t0 = process.hrtime.bigint()
@@ -93,7 +141,12 @@ if (only.has("decide")) {
       }
       if (decided === 0) throw new Error("no rule was evaluated")
       const ns = median(rounds)
-      return { rules: rules.length, compileMs: round(compileMs, 2), nsPerDecision: round(ns), decisionsPerSecond: Math.round(1e9 / ns) }
+      return {
+        rules: rules.length,
+        compileMs: round(compileMs, 2),
+        nsPerDecision: round(ns),
+        decisionsPerSecond: Math.round(1e9 / ns)
+      }
     }
     results.decide = { demo: measure(demo, quick ? 50_000 : 200_000), limit: measure(big, quick ? 2_000 : 10_000) }
   } finally {
@@ -105,10 +158,24 @@ console.log(`\nedgectl firewall bench: node ${results.node}, ${results.cpus} cpu
 if (results.coldStart) coldStartTable(results.coldStart, runs)
 if (results.decide) {
   const d = results.decide
-  table("decision over a zone's rules (compiled once)", ["rules", "compile ms", "ns/decision", "decisions/s"], [
-    [`acme.com demo (${d.demo.rules})`, d.demo.compileMs, d.demo.nsPerDecision, d.demo.decisionsPerSecond.toLocaleString("en-US")],
-    [`migration limit (${d.limit.rules})`, d.limit.compileMs, d.limit.nsPerDecision, d.limit.decisionsPerSecond.toLocaleString("en-US")]
-  ])
+  table(
+    "decision over a zone's rules (compiled once)",
+    ["rules", "compile ms", "ns/decision", "decisions/s"],
+    [
+      [
+        `acme.com demo (${d.demo.rules})`,
+        d.demo.compileMs,
+        d.demo.nsPerDecision,
+        d.demo.decisionsPerSecond.toLocaleString("en-US")
+      ],
+      [
+        `migration limit (${d.limit.rules})`,
+        d.limit.compileMs,
+        d.limit.nsPerDecision,
+        d.limit.decisionsPerSecond.toLocaleString("en-US")
+      ]
+    ]
+  )
 }
 fs.mkdirSync(resultsDir, { recursive: true })
 fs.writeFileSync(path.join(resultsDir, "firewall.json"), `${JSON.stringify(results, null, 2)}\n`)

@@ -17,16 +17,20 @@ const calls = Number(process.argv[3] ?? 2000)
 const budgetMs = 15_000
 
 const webHandlerLayer = Layer.merge(
-  Layer.succeed(ClientConfig, { baseUrl: LocalBase, credentials: { kind: "token", token: LocalToken }, target: "local" }),
+  Layer.succeed(ClientConfig, {
+    baseUrl: LocalBase,
+    credentials: { kind: "token", token: LocalToken },
+    target: "local"
+  }),
   Layer.unwrapScoped(
     Effect.gen(function* () {
       const { handler, dispose } = makeWebHandler(storeFile(dir))
       yield* Effect.addFinalizer(() => Effect.promise(dispose))
       const fetchLocal: typeof globalThis.fetch = (input, init) => handler(new Request(input, init))
-      return Layer.effect(HttpClient.HttpClient, Effect.map(HttpClient.HttpClient, HttpClient.withTracerPropagation(false))).pipe(
-        Layer.provide(FetchHttpClient.layer),
-        Layer.provide(Layer.succeed(FetchHttpClient.Fetch, fetchLocal))
-      )
+      return Layer.effect(
+        HttpClient.HttpClient,
+        Effect.map(HttpClient.HttpClient, HttpClient.withTracerPropagation(false))
+      ).pipe(Layer.provide(FetchHttpClient.layer), Layer.provide(Layer.succeed(FetchHttpClient.Fetch, fetchLocal)))
     })
   )
 )
@@ -49,7 +53,10 @@ const suite = (calls: number) =>
     const page = yield* call(Endpoints.listZones, { urlParams: { name: "acme.com" } })
     const id = page.items[0]!.id
     const zonesGet = yield* measure(call(Endpoints.getZone, { path: { zone_id: id } }), calls)
-    const dnsPage = yield* measure(call(Endpoints.listDnsRecords, { path: { zone_id: id }, urlParams: { per_page: 100 } }), calls / 10)
+    const dnsPage = yield* measure(
+      call(Endpoints.listDnsRecords, { path: { zone_id: id }, urlParams: { per_page: 100 } }),
+      calls / 10
+    )
     return { zonesGet, dnsPage }
   })
 
@@ -58,7 +65,10 @@ const run = <E>(layer: Layer.Layer<HttpClient.HttpClient | ClientConfig, E>, n: 
 
 // Rounds alternate between the transports (JIT state and GC are shared); the median round counts.
 const rounds = 3
-const samples = { local: [] as Array<{ zonesGet: number; dnsPage: number }>, webHandler: [] as Array<{ zonesGet: number; dnsPage: number }> }
+const samples = {
+  local: [] as Array<{ zonesGet: number; dnsPage: number }>,
+  webHandler: [] as Array<{ zonesGet: number; dnsPage: number }>
+}
 for (let r = 0; r < rounds; r++) {
   samples.local.push(await run(clientLayer({ remote: false, persistTo: dir }), calls))
   samples.webHandler.push(await run(webHandlerLayer, calls))
@@ -68,4 +78,6 @@ const summary = (xs: Array<{ zonesGet: number; dnsPage: number }>) => ({
   zonesGet: { micros: Math.round(median(xs.map((x) => x.zonesGet))) },
   dnsPage: { micros: Math.round(median(xs.map((x) => x.dnsPage))) }
 })
-process.stdout.write(`${JSON.stringify({ calls, rounds, local: summary(samples.local), webHandler: summary(samples.webHandler) })}\n`)
+process.stdout.write(
+  `${JSON.stringify({ calls, rounds, local: summary(samples.local), webHandler: summary(samples.webHandler) })}\n`
+)

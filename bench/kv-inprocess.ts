@@ -31,7 +31,9 @@ let n = 0
 /** A fresh store with the platform's schema and one namespace in it. */
 const freshStore = async (): Promise<{ db: Database.Database; ns: number }> => {
   const db = await Effect.runPromise(open(path.join(dir, `store-${n++}`, "platform.sqlite")))
-  db.prepare("INSERT INTO accounts (id, name, type, plan, created_on) VALUES (?, 'bench', 'standard', 'free', '2024-01-01')").run(account)
+  db.prepare(
+    "INSERT INTO accounts (id, name, type, plan, created_on) VALUES (?, 'bench', 'standard', 'free', '2024-01-01')"
+  ).run(account)
   const ns = Engine.createNamespace(db, account, "bench")
   return { db, ns: ns.seq }
 }
@@ -61,9 +63,13 @@ for (let r = 0; r < rounds; r++) {
   {
     const { db, ns } = await freshStore()
     const insert = db.prepare("INSERT INTO kv_entries (ns, key, value, metadata, expiration) VALUES (?, ?, ?, ?, ?)")
-    raw.push(time(() => db.transaction(() => {
-      for (const [k, v] of rows) insert.run(ns, k, v, null, null)
-    })()))
+    raw.push(
+      time(() =>
+        db.transaction(() => {
+          for (const [k, v] of rows) insert.run(ns, k, v, null, null)
+        })()
+      )
+    )
     db.close()
   }
   {
@@ -93,7 +99,8 @@ for (let r = 0; r < rounds; r++) {
     const t0 = performance.now()
     const outcome = await runtime.runPromise(Kv.bulkPutFile(Kv.LocalAccountId, `bench-${r}`, file))
     service.push(performance.now() - t0)
-    if (outcome.count !== count || outcome.requests !== 1) throw new Error(`service wrote ${outcome.count} in ${outcome.requests} requests`)
+    if (outcome.count !== count || outcome.requests !== 1)
+      throw new Error(`service wrote ${outcome.count} in ${outcome.requests} requests`)
     await runtime.dispose()
   }
 }
@@ -108,7 +115,10 @@ const checked: Array<WriteEntry> = (() => {
 })()
 const keys = items.map((e) => e.key)
 type Writes = { insert: Array<number>; overwrite: Array<number>; delete: Array<number> }
-const secureDelete: Record<"on" | "off", Writes> = { on: { insert: [], overwrite: [], delete: [] }, off: { insert: [], overwrite: [], delete: [] } }
+const secureDelete: Record<"on" | "off", Writes> = {
+  on: { insert: [], overwrite: [], delete: [] },
+  off: { insert: [], overwrite: [], delete: [] }
+}
 for (let r = 0; r < rounds; r++) {
   for (const setting of r % 2 === 0 ? (["on", "off"] as const) : (["off", "on"] as const)) {
     const { db, ns } = await freshStore()
@@ -121,7 +131,11 @@ for (let r = 0; r < rounds; r++) {
     db.close()
   }
 }
-const medians = (w: Writes) => ({ insertMs: median(w.insert), overwriteMs: median(w.overwrite), deleteMs: median(w.delete) })
+const medians = (w: Writes) => ({
+  insertMs: median(w.insert),
+  overwriteMs: median(w.overwrite),
+  deleteMs: median(w.delete)
+})
 
 const rate = (ms: number) => Math.round((count / ms) * 1000)
 const out = {

@@ -52,9 +52,17 @@ const env = { ...process.env, XDG_CACHE_HOME: cacheHome, EDGECTL_DEBUG: "", CLOU
 
 const runOnce = (args, options = {}) => {
   const t0 = process.hrtime.bigint()
-  const r = spawnSync(process.execPath, args, { env, cwd: work, stdio: ["ignore", "pipe", "pipe"], timeout: 120_000, maxBuffer: 256 << 20, ...options })
+  const r = spawnSync(process.execPath, args, {
+    env,
+    cwd: work,
+    stdio: ["ignore", "pipe", "pipe"],
+    timeout: 120_000,
+    maxBuffer: 256 << 20,
+    ...options
+  })
   const ms = Number(process.hrtime.bigint() - t0) / 1e6
-  if (r.status !== 0) throw new Error(`node ${args.join(" ")} exited ${r.status ?? r.signal}: ${String(r.stderr).trim().slice(0, 500)}`)
+  if (r.status !== 0)
+    throw new Error(`node ${args.join(" ")} exited ${r.status ?? r.signal}: ${String(r.stderr).trim().slice(0, 500)}`)
   return { ms, stdout: String(r.stdout) }
 }
 const kv = (...args) => [bin, "kv", ...args, "--persist-to", state]
@@ -100,7 +108,14 @@ const interleaved = (args, n) => {
     cli.push(r.ms)
     stdout = r.stdout
   }
-  return { nodeMs: round(median(bare)), ms: round(median(cli)), minMs: round(Math.min(...cli)), ratio: round(median(cli) / median(bare), 2), samples: cli.map((x) => round(x)), stdout }
+  return {
+    nodeMs: round(median(bare)),
+    ms: round(median(cli)),
+    minMs: round(Math.min(...cli)),
+    ratio: round(median(cli) / median(bare), 2),
+    samples: cli.map((x) => round(x)),
+    stdout
+  }
 }
 
 log(`cold kv key get: ${runs} interleaved runs`)
@@ -109,27 +124,42 @@ if (get.stdout !== "x".repeat(100)) throw new Error(`kv key get printed ${JSON.s
 results.coldGet = { ...get, stdout: undefined, target: 2.5 }
 const nodeInstructions = instructions(["-e", "0"], env, work)
 if (nodeInstructions !== undefined) {
-  results.coldGet.instructions = { node: nodeInstructions, edgectl: instructions(kv("key", "get", "cold", "--namespace-id", "bench-get"), env, work) }
+  results.coldGet.instructions = {
+    node: nodeInstructions,
+    edgectl: instructions(kv("key", "get", "cold", "--namespace-id", "bench-get"), env, work)
+  }
 }
 
 // For reference, the same machine at the same moment: the CLI starting without the platform, and a
 // foundation command on the same in-process path (local transport + HttpApi app).
 log(`reference: edgectl --version, edgectl zones get: ${runs} interleaved runs`)
 results.version = { ...interleaved([bin, "--version"], runs), stdout: undefined }
-results.zonesGet = { ...interleaved([bin, "zones", "get", "acme.com", "--json", "--persist-to", state], runs), stdout: undefined }
+results.zonesGet = {
+  ...interleaved([bin, "zones", "get", "acme.com", "--json", "--persist-to", state], runs),
+  stdout: undefined
+}
 
 log(`cold kv key put: ${runs} interleaved runs`)
-results.coldPut = { ...interleaved(kv("key", "put", "cold-put", "x".repeat(100), "--namespace-id", "bench-get"), runs), stdout: undefined }
+results.coldPut = {
+  ...interleaved(kv("key", "put", "cold-put", "x".repeat(100), "--namespace-id", "bench-get"), runs),
+  stdout: undefined
+}
 
 let fresh = 0
 const bulk = (file, n) => {
   const samples = []
   for (let i = 0; i < bulkRuns; i++) {
     const r = runOnce(kv("bulk", "put", file, "--namespace-id", `bench-bulk-${fresh++}`))
-    if (!r.stdout.startsWith(`Wrote ${n.toLocaleString("en-US")} entries`)) throw new Error(`bulk put printed ${r.stdout}`)
+    if (!r.stdout.startsWith(`Wrote ${n.toLocaleString("en-US")} entries`))
+      throw new Error(`bulk put printed ${r.stdout}`)
     samples.push(r.ms)
   }
-  return { entries: n, ms: round(median(samples)), samples: samples.map((x) => round(x)), perSecond: Math.round((n / median(samples)) * 1000) }
+  return {
+    entries: n,
+    ms: round(median(samples)),
+    samples: samples.map((x) => round(x)),
+    perSecond: Math.round((n / median(samples)) * 1000)
+  }
 }
 log(`kv bulk put, 10,000 and 100,000 entries: ${bulkRuns} runs each, fresh namespaces`)
 results.bulkPut10k = bulk(file10k, 10_000)
@@ -191,32 +221,76 @@ const met = (ok) => (ok ? "met" : "MISSED")
 const r = results
 console.log(`\nedgectl kv bench: node ${r.node}, ${r.cpus} cpu (${r.cpuModel}), local store (in-process platform)`)
 const getIns = r.coldGet.instructions
-if (getIns !== undefined) console.log(`\ninstructions (callgrind): kv key get (cold) ${instructionRatio(getIns.edgectl, getIns.node)} node -e 0's`)
-table("whole processes, local store (ms)", ["command", "median", "vs node -e 0", "target", "wrangler 4"], [
-  ["node -e 0", r.coldGet.nodeMs, "1.00x", "", ""],
-  ["kv key get (cold)", r.coldGet.ms, `${r.coldGet.ratio.toFixed(2)}x`, `< 2.5x: ${met(r.coldGet.ratio < 2.5)}`, "1,350"],
-  ["kv key put (cold)", r.coldPut.ms, `${r.coldPut.ratio.toFixed(2)}x`, "", "1,350"],
-  ["  ref: edgectl --version (no platform)", r.version.ms, `${r.version.ratio.toFixed(2)}x`, "", ""],
-  ["  ref: edgectl zones get (same path)", r.zonesGet.ms, `${r.zonesGet.ratio.toFixed(2)}x`, "", ""],
-  ["kv bulk put, 10,000 entries", r.bulkPut10k.ms, "", "", "40,510"],
-  ["kv bulk put, 100,000 entries", r.bulkPut100k.ms, "", `< 2,000 ms: ${met(r.bulkPut100k.ms < 2000)}`, ""],
-  ["kv key list, 100,000 keys", r.listAll.ms, "", "", ""],
-  [`kv key list --prefix ${r.listPrefix.prefix} (100 keys)`, r.listPrefix.ms, "", "", ""],
-  ["first use (store + demo world)", r.firstUseMs, "", "", ""]
-])
+if (getIns !== undefined)
+  console.log(
+    `\ninstructions (callgrind): kv key get (cold) ${instructionRatio(getIns.edgectl, getIns.node)} node -e 0's`
+  )
+table(
+  "whole processes, local store (ms)",
+  ["command", "median", "vs node -e 0", "target", "wrangler 4"],
+  [
+    ["node -e 0", r.coldGet.nodeMs, "1.00x", "", ""],
+    [
+      "kv key get (cold)",
+      r.coldGet.ms,
+      `${r.coldGet.ratio.toFixed(2)}x`,
+      `< 2.5x: ${met(r.coldGet.ratio < 2.5)}`,
+      "1,350"
+    ],
+    ["kv key put (cold)", r.coldPut.ms, `${r.coldPut.ratio.toFixed(2)}x`, "", "1,350"],
+    ["  ref: edgectl --version (no platform)", r.version.ms, `${r.version.ratio.toFixed(2)}x`, "", ""],
+    ["  ref: edgectl zones get (same path)", r.zonesGet.ms, `${r.zonesGet.ratio.toFixed(2)}x`, "", ""],
+    ["kv bulk put, 10,000 entries", r.bulkPut10k.ms, "", "", "40,510"],
+    ["kv bulk put, 100,000 entries", r.bulkPut100k.ms, "", `< 2,000 ms: ${met(r.bulkPut100k.ms < 2000)}`, ""],
+    ["kv key list, 100,000 keys", r.listAll.ms, "", "", ""],
+    [`kv key list --prefix ${r.listPrefix.prefix} (100 keys)`, r.listPrefix.ms, "", "", ""],
+    ["first use (store + demo world)", r.firstUseMs, "", "", ""]
+  ]
+)
 const ip = r.inProcess
-table(`in one process: ${ip.entries.toLocaleString("en-US")} entries of 100-byte values, median of ${ip.rounds} rounds`, ["path", "ms", "entries/s", "vs raw insert", "target"], [
-  ["raw better-sqlite3 insert, one transaction", round(ip.rawMs), ip.rawPerSecond.toLocaleString("en-US"), "1.00", ""],
-  ["engine: parse + validate + insert", round(ip.engineMs), ip.enginePerSecond.toLocaleString("en-US"), ip.engineRatio.toFixed(2), `>= 0.33: ${met(ip.engineRatio >= 1 / 3)}`],
-  ["service: file check + in-process request + engine", round(ip.serviceMs), ip.servicePerSecond.toLocaleString("en-US"), ip.serviceRatio.toFixed(2), ""]
-])
+table(
+  `in one process: ${ip.entries.toLocaleString("en-US")} entries of 100-byte values, median of ${ip.rounds} rounds`,
+  ["path", "ms", "entries/s", "vs raw insert", "target"],
+  [
+    [
+      "raw better-sqlite3 insert, one transaction",
+      round(ip.rawMs),
+      ip.rawPerSecond.toLocaleString("en-US"),
+      "1.00",
+      ""
+    ],
+    [
+      "engine: parse + validate + insert",
+      round(ip.engineMs),
+      ip.enginePerSecond.toLocaleString("en-US"),
+      ip.engineRatio.toFixed(2),
+      `>= 0.33: ${met(ip.engineRatio >= 1 / 3)}`
+    ],
+    [
+      "service: file check + in-process request + engine",
+      round(ip.serviceMs),
+      ip.servicePerSecond.toLocaleString("en-US"),
+      ip.serviceRatio.toFixed(2),
+      ""
+    ]
+  ]
+)
 const sd = ip.secureDelete
 const overhead = (on, off) => `${on >= off ? "+" : ""}${(((on - off) / off) * 100).toFixed(0)}%`
-table(`secure_delete (on in the platform's store): the engine's writes of ${ip.entries.toLocaleString("en-US")} checked entries, one transaction each (ms)`, ["write", "on", "off", "cost"], [
-  ["new keys", round(sd.on.insertMs), round(sd.off.insertMs), overhead(sd.on.insertMs, sd.off.insertMs)],
-  ["the same keys overwritten", round(sd.on.overwriteMs), round(sd.off.overwriteMs), overhead(sd.on.overwriteMs, sd.off.overwriteMs)],
-  ["every key deleted", round(sd.on.deleteMs), round(sd.off.deleteMs), overhead(sd.on.deleteMs, sd.off.deleteMs)]
-])
+table(
+  `secure_delete (on in the platform's store): the engine's writes of ${ip.entries.toLocaleString("en-US")} checked entries, one transaction each (ms)`,
+  ["write", "on", "off", "cost"],
+  [
+    ["new keys", round(sd.on.insertMs), round(sd.off.insertMs), overhead(sd.on.insertMs, sd.off.insertMs)],
+    [
+      "the same keys overwritten",
+      round(sd.on.overwriteMs),
+      round(sd.off.overwriteMs),
+      overhead(sd.on.overwriteMs, sd.off.overwriteMs)
+    ],
+    ["every key deleted", round(sd.on.deleteMs), round(sd.off.deleteMs), overhead(sd.on.deleteMs, sd.off.deleteMs)]
+  ]
+)
 fs.mkdirSync(resultsDir, { recursive: true })
 fs.writeFileSync(path.join(resultsDir, "kv.json"), `${JSON.stringify(results, null, 2)}\n`)
 console.log(`\nwritten: ${path.relative(process.cwd(), path.join(resultsDir, "kv.json"))}`)

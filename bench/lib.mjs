@@ -26,9 +26,15 @@ export const log = (s) => process.stderr.write(`${s}\n`)
 /** One `node ARGS` child, timed from spawn to exit; a failure stops the bench with its stderr. */
 export const runOnce = (args, env) => {
   const t0 = process.hrtime.bigint()
-  const r = spawnSync(process.execPath, args, { env, stdio: ["ignore", "pipe", "pipe"], timeout: 60_000, maxBuffer: 64 << 20 })
+  const r = spawnSync(process.execPath, args, {
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+    timeout: 60_000,
+    maxBuffer: 64 << 20
+  })
   const ms = Number(process.hrtime.bigint() - t0) / 1e6
-  if (r.status !== 0) throw new Error(`node ${args.join(" ")} exited ${r.status ?? r.signal}: ${String(r.stderr).trim()}`)
+  if (r.status !== 0)
+    throw new Error(`node ${args.join(" ")} exited ${r.status ?? r.signal}: ${String(r.stderr).trim()}`)
   return { ms, stdout: String(r.stdout) }
 }
 
@@ -51,16 +57,21 @@ export const instructions = (args, env, cwd = undefined) => {
     maxBuffer: 64 << 20
   })
   const collected = /Collected : (\d+)/.exec(String(r.stderr))
-  if (r.status !== 0 || !collected) throw new Error(`valgrind node ${args.join(" ")} exited ${r.status ?? r.signal}: ${String(r.stderr).trim().slice(-500)}`)
+  if (r.status !== 0 || !collected)
+    throw new Error(
+      `valgrind node ${args.join(" ")} exited ${r.status ?? r.signal}: ${String(r.stderr).trim().slice(-500)}`
+    )
   return Number(collected[1])
 }
 /** `edgectl`'s instructions over `node -e 0`'s, as "2.09x" (or "" without valgrind). */
-export const instructionRatio = (edgectl, node) => (edgectl === undefined || node === undefined ? "" : `${(edgectl / node).toFixed(2)}x`)
+export const instructionRatio = (edgectl, node) =>
+  edgectl === undefined || node === undefined ? "" : `${(edgectl / node).toFixed(2)}x`
 
 /** An aligned table on stdout: the first column left, the others right. */
 export const table = (title, head, rows) => {
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)))
-  const line = (r) => r.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join("  ")
+  const line = (r) =>
+    r.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join("  ")
   console.log(`\n${title}`)
   console.log(line(head))
   console.log(widths.map((w) => "-".repeat(w)).join("  "))
@@ -97,12 +108,16 @@ export const coldStart = (commands, { runs, env, argsOf, target = 2.5 }) => {
 
 /** The table of `coldStart`'s figures. */
 export const coldStartTable = (c, runs) =>
-  table(`cold start, median of ${runs} interleaved runs (ms); instructions (callgrind)`, ["command", "median", "vs node -e 0", "instructions vs node -e 0"], [
-    ["node -e 0", c.nodeMs, "1.00x", instructionRatio(c.nodeInstructions, c.nodeInstructions)],
-    ...c.commands.map((x) => [
-      x.command,
-      x.ms,
-      `${x.ratio.toFixed(2)}x ${x.ratio < c.target ? `(target < ${c.target}x: met)` : `(target < ${c.target}x: MISSED)`}`,
-      instructionRatio(x.instructions, c.nodeInstructions)
-    ])
-  ])
+  table(
+    `cold start, median of ${runs} interleaved runs (ms); instructions (callgrind)`,
+    ["command", "median", "vs node -e 0", "instructions vs node -e 0"],
+    [
+      ["node -e 0", c.nodeMs, "1.00x", instructionRatio(c.nodeInstructions, c.nodeInstructions)],
+      ...c.commands.map((x) => [
+        x.command,
+        x.ms,
+        `${x.ratio.toFixed(2)}x ${x.ratio < c.target ? `(target < ${c.target}x: met)` : `(target < ${c.target}x: MISSED)`}`,
+        instructionRatio(x.instructions, c.nodeInstructions)
+      ])
+    ]
+  )

@@ -27,7 +27,10 @@ process.on("exit", () => {
 })
 
 const server = await new Promise((resolve, reject) => {
-  child = spawn(process.execPath, [bin, "serve", "--port", "0", "--json", "--persist-to", state], { cwd: root, stdio: ["ignore", "pipe", "pipe"] })
+  child = spawn(process.execPath, [bin, "serve", "--port", "0", "--json", "--persist-to", state], {
+    cwd: root,
+    stdio: ["ignore", "pipe", "pipe"]
+  })
   let stderr = ""
   child.stderr.on("data", (d) => (stderr += d))
   readline.createInterface({ input: child.stdout }).once("line", (line) => resolve(JSON.parse(line)))
@@ -40,15 +43,31 @@ const memory = () => {
   return { rssMb: kb("VmRSS") / 1024, peakMb: kb("VmHWM") / 1024 }
 }
 const zone = (await (await fetch(`${server.baseUrl}/zones`, { headers: auth })).json()).result[0].id
-const ns = (await (await fetch(`${server.baseUrl}/accounts/${server.accountId}/storage/kv/namespaces`, { method: "POST", headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify({ title: "bench-limits" }) })).json()).result.id
+const ns = (
+  await (
+    await fetch(`${server.baseUrl}/accounts/${server.accountId}/storage/kv/namespaces`, {
+      method: "POST",
+      headers: { ...auth, "content-type": "application/json" },
+      body: JSON.stringify({ title: "bench-limits" })
+    })
+  ).json()
+).result.id
 const bulkUrl = `${server.baseUrl}/accounts/${server.accountId}/storage/kv/namespaces/${ns}/bulk`
 
 const value = "v".repeat(10_000)
 const body = JSON.stringify(Array.from({ length: entries }, (_, i) => ({ key: `key-${i}`, value })))
 const before = memory()
 const started = performance.now()
-const bulk = fetch(bulkUrl, { method: "PUT", headers: { ...auth, "content-type": "application/json" }, body }).then(async (r) => ({ status: r.status, ms: performance.now() - started, text: await r.text() }))
-const gets = autocannon({ url: `${server.baseUrl}/zones/${zone}`, headers: auth, connections: 5, duration: 120, timeout: 10 })
+const bulk = fetch(bulkUrl, { method: "PUT", headers: { ...auth, "content-type": "application/json" }, body }).then(
+  async (r) => ({ status: r.status, ms: performance.now() - started, text: await r.text() })
+)
+const gets = autocannon({
+  url: `${server.baseUrl}/zones/${zone}`,
+  headers: auth,
+  connections: 5,
+  duration: 120,
+  timeout: 10
+})
 const stored = await bulk
 gets.stop()
 const load = await gets
@@ -61,11 +80,23 @@ const over = await new Promise((resolve, reject) => {
   let sent = 0
   let done = false
   const chunk = Buffer.alloc(1024 * 1024, 32)
-  const req = http.request({ host: url.hostname, port: url.port, path: url.pathname, method: "PUT", headers: { ...auth, "content-type": "application/json" } }, (res) => {
-    done = true
-    res.resume()
-    res.on("end", () => (req.destroy(), resolve({ status: res.statusCode, ms: performance.now() - t0, sentMb: sent / 1048576 })))
-  })
+  const req = http.request(
+    {
+      host: url.hostname,
+      port: url.port,
+      path: url.pathname,
+      method: "PUT",
+      headers: { ...auth, "content-type": "application/json" }
+    },
+    (res) => {
+      done = true
+      res.resume()
+      res.on(
+        "end",
+        () => (req.destroy(), resolve({ status: res.statusCode, ms: performance.now() - t0, sentMb: sent / 1048576 }))
+      )
+    }
+  )
   req.on("error", (e) => (done ? undefined : reject(e)))
   const pump = () => {
     while (!done && sent < 101 * 1048576 + 1) {
@@ -78,13 +109,37 @@ const over = await new Promise((resolve, reject) => {
 })
 
 const results = {
-  bulk: { entries, bodyMb: round(body.length / 1048576), ms: round(stored.ms), getsAnswered: load.requests.total, getP50Ms: load.latency.p50, getP99Ms: load.latency.p99, getFailures: load.errors + load.timeouts + load.non2xx, peakRssGrowthMb: round(after.peakMb - before.rssMb) },
+  bulk: {
+    entries,
+    bodyMb: round(body.length / 1048576),
+    ms: round(stored.ms),
+    getsAnswered: load.requests.total,
+    getP50Ms: load.latency.p50,
+    getP99Ms: load.latency.p99,
+    getFailures: load.errors + load.timeouts + load.non2xx,
+    peakRssGrowthMb: round(after.peakMb - before.rssMb)
+  },
   oversized: { status: over.status, ms: round(over.ms), sentMb: round(over.sentMb) }
 }
-table("KV bulk put while small GETs run (5 connections)", ["body", "stored in ms", "GETs answered", "GET p50/p99 ms", "failed", "peak RSS growth MB"], [
-  [`${results.bulk.bodyMb} MB, ${entries} entries`, results.bulk.ms, results.bulk.getsAnswered, `${results.bulk.getP50Ms}/${results.bulk.getP99Ms}`, results.bulk.getFailures, results.bulk.peakRssGrowthMb]
-])
-table("Oversized chunked bulk (101 MiB)", ["status", "answered after ms", "MB sent by then"], [[over.status, results.oversized.ms, results.oversized.sentMb]])
+table(
+  "KV bulk put while small GETs run (5 connections)",
+  ["body", "stored in ms", "GETs answered", "GET p50/p99 ms", "failed", "peak RSS growth MB"],
+  [
+    [
+      `${results.bulk.bodyMb} MB, ${entries} entries`,
+      results.bulk.ms,
+      results.bulk.getsAnswered,
+      `${results.bulk.getP50Ms}/${results.bulk.getP99Ms}`,
+      results.bulk.getFailures,
+      results.bulk.peakRssGrowthMb
+    ]
+  ]
+)
+table(
+  "Oversized chunked bulk (101 MiB)",
+  ["status", "answered after ms", "MB sent by then"],
+  [[over.status, results.oversized.ms, results.oversized.sentMb]]
+)
 fs.mkdirSync(resultsDir, { recursive: true })
 fs.writeFileSync(path.join(resultsDir, "limits.json"), `${JSON.stringify(results, null, 2)}\n`)
 log("wrote bench/results/limits.json")

@@ -23,7 +23,9 @@ import { root, resultsDir } from "./lib.mjs"
 const quick = process.argv.includes("--quick")
 fs.mkdirSync(resultsDir, { recursive: true })
 
-const child = spawn(process.execPath, [path.join(root, "bin", "edgectl.cjs"), "lsp", "--stdio"], { stdio: ["pipe", "pipe", "inherit"] })
+const child = spawn(process.execPath, [path.join(root, "bin", "edgectl.cjs"), "lsp", "--stdio"], {
+  stdio: ["pipe", "pipe", "inherit"]
+})
 const conn = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin))
 const waiting = new Map()
 conn.onNotification("textDocument/publishDiagnostics", (p) => {
@@ -49,7 +51,9 @@ const positionAt = (text, offset) => {
 /** Opens a document, then times `runs` single-character edits at `offset` (alternating two characters). */
 const measure = async (uri, text, offset, chars, runs) => {
   const opened = published(uri, 1)
-  await conn.sendNotification("textDocument/didOpen", { textDocument: { uri, languageId: "plaintext", version: 1, text } })
+  await conn.sendNotification("textDocument/didOpen", {
+    textDocument: { uri, languageId: "plaintext", version: 1, text }
+  })
   const first = await opened
   const times = []
   let diagnostics = first.diagnostics.length
@@ -61,7 +65,9 @@ const measure = async (uri, text, offset, chars, runs) => {
     const t0 = process.hrtime.bigint()
     await conn.sendNotification("textDocument/didChange", {
       textDocument: { uri, version },
-      contentChanges: [{ range: { start: pos, end: { line: pos.line, character: pos.character + 1 } }, text: chars[i % 2] }]
+      contentChanges: [
+        { range: { start: pos, end: { line: pos.line, character: pos.character + 1 } }, text: chars[i % 2] }
+      ]
     })
     const p = await done
     times.push(Number(process.hrtime.bigint() - t0) / 1e6)
@@ -72,7 +78,8 @@ const measure = async (uri, text, offset, chars, runs) => {
 
 // 1. A 4,000-character expression: many host and path conditions.
 let expr = ""
-for (let i = 0; expr.length < 3950; i++) expr += `${i ? " or " : ""}(http.host eq "h${i}.example.com" and http.request.uri.path contains "/p${i}")`
+for (let i = 0; expr.length < 3950; i++)
+  expr += `${i ? " or " : ""}(http.host eq "h${i}.example.com" and http.request.uri.path contains "/p${i}")`
 expr = expr.slice(0, expr.lastIndexOf(" or ("))
 const exprOffset = expr.indexOf("h1.example") + 1
 const expression = await measure("file:///bench/big.rules", expr, exprOffset, ["2", "1"], quick ? 30 : 200)
@@ -90,7 +97,13 @@ const requestTimes = async (method, uri, text, offset, runs) => {
 }
 // The document is at the version the last edit left (its first character is as it was).
 const midExpr = expr.indexOf(" and ", expr.length >> 1) + 1
-const completion = await requestTimes("textDocument/completion", "file:///bench/big.rules", expr, midExpr + 5, quick ? 30 : 200)
+const completion = await requestTimes(
+  "textDocument/completion",
+  "file:///bench/big.rules",
+  expr,
+  midExpr + 5,
+  quick ? 30 : 200
+)
 const hover = await requestTimes("textDocument/hover", "file:///bench/big.rules", expr, midExpr + 1, quick ? 30 : 200)
 
 /** The server's resident memory (Linux /proc), in MiB. */
@@ -104,7 +117,10 @@ const rssMiB = () => {
 }
 
 // 2. A 10,000-entry bulk file, one entry per line.
-const entries = Array.from({ length: 10_000 }, (_, i) => `  {"key": "user:${i}", "value": "value number ${i}", "expiration_ttl": 3600}`)
+const entries = Array.from(
+  { length: 10_000 },
+  (_, i) => `  {"key": "user:${i}", "value": "value number ${i}", "expiration_ttl": 3600}`
+)
 const bulk = `[\n${entries.join(",\n")}\n]\n`
 const bulkOffset = bulk.indexOf('"value number 5000"') + 1
 const kv = await measure("file:///bench/bulk.json", bulk, bulkOffset, ["V", "v"], quick ? 10 : 40)
@@ -113,7 +129,9 @@ const kv = await measure("file:///bench/bulk.json", bulk, bulkOffset, ["V", "v"]
 const big = `[\n${Array.from({ length: 50_000 }, (_, i) => `  {"key": "user:${i}", "value": "value number ${i}", "expiration_ttl": 3600}`).join(",\n")}\n]\n`
 const bigUri = "file:///bench/bulk50k.json"
 const bigOpened = published(bigUri, 1)
-await conn.sendNotification("textDocument/didOpen", { textDocument: { uri: bigUri, languageId: "json", version: 1, text: big } })
+await conn.sendNotification("textDocument/didOpen", {
+  textDocument: { uri: bigUri, languageId: "json", version: 1, text: big }
+})
 await bigOpened
 const structural = []
 for (let i = 0; i < (quick ? 2 : 6); i++) {
@@ -121,11 +139,17 @@ for (let i = 0; i < (quick ? 2 : 6); i++) {
   const version = i + 2
   const insert = i % 2 === 0
   const change = insert
-    ? { range: { start: { line: 1, character: 0 }, end: { line: 1, character: 0 } }, text: '  {"key": "new", "value": "x"},\n' }
+    ? {
+        range: { start: { line: 1, character: 0 }, end: { line: 1, character: 0 } },
+        text: '  {"key": "new", "value": "x"},\n'
+      }
     : { range: { start: { line: 1, character: 0 }, end: { line: 2, character: 0 } }, text: "" }
   const done = published(bigUri, version)
   const t0 = process.hrtime.bigint()
-  await conn.sendNotification("textDocument/didChange", { textDocument: { uri: bigUri, version }, contentChanges: [change] })
+  await conn.sendNotification("textDocument/didChange", {
+    textDocument: { uri: bigUri, version },
+    contentChanges: [change]
+  })
   await done
   structural.push(Number(process.hrtime.bigint() - t0) / 1e6)
 }
@@ -139,8 +163,12 @@ for (let i = 0; i < (quick ? 2 : 5); i++) {
 }
 await sleep(200)
 const bulk50k = {
-  runs: structural.length, median: quantile(structural, 0.5), p95: quantile(structural, 0.95), chars: big.length,
-  outline: { median: quantile(outlineTimes, 0.5), p95: quantile(outlineTimes, 0.95) }, rssMiB: rssMiB()
+  runs: structural.length,
+  median: quantile(structural, 0.5),
+  p95: quantile(structural, 0.95),
+  chars: big.length,
+  outline: { median: quantile(outlineTimes, 0.5), p95: quantile(outlineTimes, 0.95) },
+  rssMiB: rssMiB()
 }
 
 await conn.sendRequest("shutdown")
@@ -148,18 +176,57 @@ await conn.sendNotification("exit")
 await new Promise((r) => child.on("exit", r))
 conn.dispose()
 
-const results = { date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? "", quick, expression, completion, hover, kv, bulk50k }
+const results = {
+  date: new Date().toISOString(),
+  node: process.version,
+  cpus: os.cpus().length,
+  cpuModel: os.cpus()[0]?.model ?? "",
+  quick,
+  expression,
+  completion,
+  hover,
+  kv,
+  bulk50k
+}
 fs.writeFileSync(path.join(resultsDir, "lsp.json"), `${JSON.stringify(results, null, 2)}\n`)
 
 const f = (ms) => `${ms.toFixed(2)} ms`
 const rows = [
-  ["4,000-char expression", `${expression.chars} chars`, f(expression.median), f(expression.p95), "< 5 ms", expression.median < 5 ? "met" : "MISSED"],
-  ["  completion request in it", "", f(completion.median), f(completion.p95), "< 5 ms", completion.median < 5 ? "met" : "MISSED"],
+  [
+    "4,000-char expression",
+    `${expression.chars} chars`,
+    f(expression.median),
+    f(expression.p95),
+    "< 5 ms",
+    expression.median < 5 ? "met" : "MISSED"
+  ],
+  [
+    "  completion request in it",
+    "",
+    f(completion.median),
+    f(completion.p95),
+    "< 5 ms",
+    completion.median < 5 ? "met" : "MISSED"
+  ],
   ["  hover request in it", "", f(hover.median), f(hover.p95), "< 5 ms", hover.median < 5 ? "met" : "MISSED"],
-  ["10,000-entry bulk file", `${kv.chars} chars`, f(kv.median), f(kv.p95), "< 50 ms", kv.median < 50 ? "met" : "MISSED"],
+  [
+    "10,000-entry bulk file",
+    `${kv.chars} chars`,
+    f(kv.median),
+    f(kv.p95),
+    "< 50 ms",
+    kv.median < 50 ? "met" : "MISSED"
+  ],
   ["50,000-entry file, structural edit", `${bulk50k.chars} chars`, f(bulk50k.median), f(bulk50k.p95), "", ""],
   ["  symbols + folding requests", "", f(bulk50k.outline.median), f(bulk50k.outline.p95), "", ""],
-  ["  server memory (RSS) after", "", bulk50k.rssMiB === undefined ? "n/a" : `${bulk50k.rssMiB.toFixed(0)} MiB`, "", "", ""]
+  [
+    "  server memory (RSS) after",
+    "",
+    bulk50k.rssMiB === undefined ? "n/a" : `${bulk50k.rssMiB.toFixed(0)} MiB`,
+    "",
+    "",
+    ""
+  ]
 ]
 const head = ["change -> published diagnostics", "document", "median", "p95", "target", ""]
 const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)))

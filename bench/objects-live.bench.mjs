@@ -68,8 +68,14 @@ log("objects-live: cold kv get, host stopped…")
 const node = sample(["-e", "0"])
 const stopped = sample(cli("kv", "Counter", "a", "get", "n"))
 
-dev = spawn(process.execPath, [bin, "objects", "dev", module, "--port", "0", "--json", "--persist-to", state, "--no-watch"], { env, stdio: ["ignore", "pipe", "inherit"] })
-const { url } = JSON.parse(await new Promise((resolve) => readline.createInterface({ input: dev.stdout }).once("line", resolve)))
+dev = spawn(
+  process.execPath,
+  [bin, "objects", "dev", module, "--port", "0", "--json", "--persist-to", state, "--no-watch"],
+  { env, stdio: ["ignore", "pipe", "inherit"] }
+)
+const { url } = JSON.parse(
+  await new Promise((resolve) => readline.createInterface({ input: dev.stdout }).once("line", resolve))
+)
 await (await fetch(`${url}/Counter/a/get`)).text()
 log("objects-live: cold kv get and bookmark through the running host…")
 const through = sample(cli("kv", "Counter", "a", "get", "n"))
@@ -95,15 +101,32 @@ dev.kill("SIGINT")
 await new Promise((r) => dev.once("exit", r))
 dev = undefined
 
-const results = { runs, roundTrips, nodeMs: node, kvGetStoppedMs: stopped, kvGetThroughHostMs: through, bookmarkThroughHostMs: bookmarkCold, bookmarkRoundTripMs: bookmarkTrip, kvGetRoundTripMs: getTrip }
-table(`objects through a running host: cold CLI processes, median of ${runs} runs (ms)`, ["command", "median", "vs node -e 0"], [
-  ["node -e 0", node, "1.00x"],
-  ["edgectl objects kv get (host stopped: opens the storage)", stopped, `${(stopped / node).toFixed(2)}x`],
-  ["edgectl objects kv get (through the running host)", through, `${(through / node).toFixed(2)}x`],
-  ["edgectl objects bookmark (through the running host)", bookmarkCold, `${(bookmarkCold / node).toFixed(2)}x`]
-])
-table(`control channel round trips from a warm process, median of ${roundTrips} (ms)`, ["request", "median"], [
-  ["bookmark", bookmarkTrip],
-  ["kv get", getTrip]
-])
+const results = {
+  runs,
+  roundTrips,
+  nodeMs: node,
+  kvGetStoppedMs: stopped,
+  kvGetThroughHostMs: through,
+  bookmarkThroughHostMs: bookmarkCold,
+  bookmarkRoundTripMs: bookmarkTrip,
+  kvGetRoundTripMs: getTrip
+}
+table(
+  `objects through a running host: cold CLI processes, median of ${runs} runs (ms)`,
+  ["command", "median", "vs node -e 0"],
+  [
+    ["node -e 0", node, "1.00x"],
+    ["edgectl objects kv get (host stopped: opens the storage)", stopped, `${(stopped / node).toFixed(2)}x`],
+    ["edgectl objects kv get (through the running host)", through, `${(through / node).toFixed(2)}x`],
+    ["edgectl objects bookmark (through the running host)", bookmarkCold, `${(bookmarkCold / node).toFixed(2)}x`]
+  ]
+)
+table(
+  `control channel round trips from a warm process, median of ${roundTrips} (ms)`,
+  ["request", "median"],
+  [
+    ["bookmark", bookmarkTrip],
+    ["kv get", getTrip]
+  ]
+)
 fs.writeFileSync(path.join(resultsDir, "objects-live.json"), `${JSON.stringify(results, null, 2)}\n`)

@@ -102,7 +102,9 @@ const rawPut = (db, ks, v = value) => {
   })()
 }
 const rawPutBatches = (db, bs) => {
-  const st = db.prepare(`INSERT INTO kv (key, value) VALUES ${"(?, ?), ".repeat(127)}(?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`)
+  const st = db.prepare(
+    `INSERT INTO kv (key, value) VALUES ${"(?, ?), ".repeat(127)}(?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`
+  )
   const one = db.prepare(UPSERT)
   db.transaction(() => {
     for (const b of bs) {
@@ -150,7 +152,12 @@ const reopenedRaw = (v = value) => {
   again.pragma("synchronous = NORMAL")
   return again
 }
-const rawListAll = (db) => rawList(db.prepare("SELECT key FROM kv ORDER BY key").pluck(), db.prepare("SELECT value FROM kv ORDER BY key").pluck(), [])
+const rawListAll = (db) =>
+  rawList(
+    db.prepare("SELECT key FROM kv ORDER BY key").pluck(),
+    db.prepare("SELECT value FROM kv ORDER BY key").pluck(),
+    []
+  )
 const sqlStorage = () => {
   const s = new ObjectStorage(fresh())
   s.sql.exec("CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT, n INTEGER)")
@@ -165,7 +172,8 @@ const sqlRaw = () => {
 // Each case: setup (untimed) -> ours(ctx) and raw(ctx) (timed) -> teardown. `ops` per run.
 /** 1,000 prefix lists of 100 keys each, through the storage and through raw SQLite. */
 const prefixListsOurs = async (s) => {
-  for (let i = 0; i < 1000; i++) if ((await s.list({ prefix: prefixes[i % 100], limit: 100 })).size !== 100) throw new Error("list size")
+  for (let i = 0; i < 1000; i++)
+    if ((await s.list({ prefix: prefixes[i % 100], limit: 100 })).size !== 100) throw new Error("list size")
 }
 const prefixListsRaw = (db) => {
   const range = "FROM kv WHERE key >= ? AND key < ? ORDER BY key LIMIT ?"
@@ -182,14 +190,26 @@ const cases = [
     name: "put, 10,000 awaited",
     ops: N,
     peer: 212_524,
-    ours: { setup: () => new ObjectStorage(fresh()), run: async (s) => { for (const k of keys) await s.put(k, value); await s.sync() } },
+    ours: {
+      setup: () => new ObjectStorage(fresh()),
+      run: async (s) => {
+        for (const k of keys) await s.put(k, value)
+        await s.sync()
+      }
+    },
     raw: { setup: rawDb, run: (db) => rawPut(db, keys) }
   },
   {
     name: "put, 10,000 un-awaited",
     ops: N,
     peer: 153_825,
-    ours: { setup: () => new ObjectStorage(fresh()), run: async (s) => { for (const k of keys) void s.put(k, value); await s.sync() } },
+    ours: {
+      setup: () => new ObjectStorage(fresh()),
+      run: async (s) => {
+        for (const k of keys) void s.put(k, value)
+        await s.sync()
+      }
+    },
     raw: { setup: rawDb, run: (db) => rawPut(db, keys) }
   },
   {
@@ -209,30 +229,67 @@ const cases = [
     name: "get, 10,000 cached",
     ops: N,
     peer: 167_422,
-    ours: { setup: async () => { const s = await filledStorage(); for (const k of keys) await s.get(k); return s }, run: async (s) => { for (const k of keys) await s.get(k) } },
-    raw: { setup: () => filledRaw(), run: (db) => { const st = db.prepare("SELECT value FROM kv WHERE key = ?").pluck(); for (const k of keys) loaded(st.get(k)) } }
+    ours: {
+      setup: async () => {
+        const s = await filledStorage()
+        for (const k of keys) await s.get(k)
+        return s
+      },
+      run: async (s) => {
+        for (const k of keys) await s.get(k)
+      }
+    },
+    raw: {
+      setup: () => filledRaw(),
+      run: (db) => {
+        const st = db.prepare("SELECT value FROM kv WHERE key = ?").pluck()
+        for (const k of keys) loaded(st.get(k))
+      }
+    }
   },
   {
     // Just opened, and noCache: every get reads SQLite.
     name: "get, 10,000 noCache",
     ops: N,
     peer: 167_422,
-    ours: { setup: () => reopenedStorage(), run: async (s) => { for (const k of keys) await s.get(k, { noCache: true }) } },
-    raw: { setup: () => reopenedRaw(), run: (db) => { const st = db.prepare("SELECT value FROM kv WHERE key = ?").pluck(); for (const k of keys) loaded(st.get(k)) } }
+    ours: {
+      setup: () => reopenedStorage(),
+      run: async (s) => {
+        for (const k of keys) await s.get(k, { noCache: true })
+      }
+    },
+    raw: {
+      setup: () => reopenedRaw(),
+      run: (db) => {
+        const st = db.prepare("SELECT value FROM kv WHERE key = ?").pluck()
+        for (const k of keys) loaded(st.get(k))
+      }
+    }
   },
   {
     // Just opened, and noCache: every key is read from SQLite.
     name: "get, 128-key batches (keys)",
     ops: N,
     peer: 321_641,
-    ours: { setup: () => reopenedStorage(), run: async (s) => { for (let i = 0; i < N; i += 128) await s.get(keys.slice(i, i + 128), { noCache: true }) } },
+    ours: {
+      setup: () => reopenedStorage(),
+      run: async (s) => {
+        for (let i = 0; i < N; i += 128) await s.get(keys.slice(i, i + 128), { noCache: true })
+      }
+    },
     raw: {
       setup: () => reopenedRaw(),
       run: (db) => {
         const st = db.prepare(`SELECT key, value FROM kv WHERE key IN (${"?, ".repeat(127)}?) ORDER BY key`).raw()
         for (let i = 0; i < N; i += 128) {
           const batch = keys.slice(i, i + 128)
-          const rows = batch.length === 128 ? st.all(batch) : db.prepare(`SELECT key, value FROM kv WHERE key IN (${batch.map(() => "?").join(", ")}) ORDER BY key`).raw().all(batch)
+          const rows =
+            batch.length === 128
+              ? st.all(batch)
+              : db
+                  .prepare(`SELECT key, value FROM kv WHERE key IN (${batch.map(() => "?").join(", ")}) ORDER BY key`)
+                  .raw()
+                  .all(batch)
           const m = new Map()
           for (const [k, v] of rows) m.set(k, loaded(v))
         }
@@ -243,23 +300,53 @@ const cases = [
     name: "list() of 10,000 keys",
     ops: N,
     peer: 2_702_703,
-    ours: { setup: () => filledStorage(), run: async (s) => { if ((await s.list()).size !== N) throw new Error("list size") } },
-    raw: { setup: () => filledRaw(), run: (db) => { if (rawListAll(db).size !== N) throw new Error("list size") } }
+    ours: {
+      setup: () => filledStorage(),
+      run: async (s) => {
+        if ((await s.list()).size !== N) throw new Error("list size")
+      }
+    },
+    raw: {
+      setup: () => filledRaw(),
+      run: (db) => {
+        if (rawListAll(db).size !== N) throw new Error("list size")
+      }
+    }
   },
   {
     // The cache is empty: the object was just opened.
     name: "list() of 10,000 keys, just opened",
     ops: N,
     peer: 2_702_703,
-    ours: { setup: () => reopenedStorage(), run: async (s) => { if ((await s.list()).size !== N) throw new Error("list size") } },
-    raw: { setup: () => reopenedRaw(), run: (db) => { if (rawListAll(db).size !== N) throw new Error("list size") } }
+    ours: {
+      setup: () => reopenedStorage(),
+      run: async (s) => {
+        if ((await s.list()).size !== N) throw new Error("list size")
+      }
+    },
+    raw: {
+      setup: () => reopenedRaw(),
+      run: (db) => {
+        if (rawListAll(db).size !== N) throw new Error("list size")
+      }
+    }
   },
   {
     // Values that are not strings: V8-serialized BLOBs, read with the fast reader.
     name: "list() of 10,000 keys, object values",
     ops: N,
-    ours: { setup: () => filledStorage(objectValue), run: async (s) => { if ((await s.list()).size !== N) throw new Error("list size") } },
-    raw: { setup: () => filledRaw(objectValue), run: (db) => { if (rawListAll(db).size !== N) throw new Error("list size") } }
+    ours: {
+      setup: () => filledStorage(objectValue),
+      run: async (s) => {
+        if ((await s.list()).size !== N) throw new Error("list size")
+      }
+    },
+    raw: {
+      setup: () => filledRaw(objectValue),
+      run: (db) => {
+        if (rawListAll(db).size !== N) throw new Error("list size")
+      }
+    }
   },
   {
     name: "list({prefix, limit: 100}) x1,000 (lists)",
@@ -292,8 +379,22 @@ const cases = [
     name: "SQL insert, 10,000 single-row exec",
     ops: N,
     peer: 473_570,
-    ours: { setup: sqlStorage, run: async (s) => { for (let i = 0; i < N; i++) s.sql.exec("INSERT INTO t (name, n) VALUES (?, ?)", `name-${i}`, i); await s.sync() } },
-    raw: { setup: sqlRaw, run: (db) => { const st = db.prepare("INSERT INTO t (name, n) VALUES (?, ?)"); db.transaction(() => { for (let i = 0; i < N; i++) st.run(`name-${i}`, i) })() } }
+    ours: {
+      setup: sqlStorage,
+      run: async (s) => {
+        for (let i = 0; i < N; i++) s.sql.exec("INSERT INTO t (name, n) VALUES (?, ?)", `name-${i}`, i)
+        await s.sync()
+      }
+    },
+    raw: {
+      setup: sqlRaw,
+      run: (db) => {
+        const st = db.prepare("INSERT INTO t (name, n) VALUES (?, ?)")
+        db.transaction(() => {
+          for (let i = 0; i < N; i++) st.run(`name-${i}`, i)
+        })()
+      }
+    }
   },
   {
     name: "SQL insert, 10,000 in transactionSync",
@@ -301,21 +402,53 @@ const cases = [
     peer: 568_205,
     ours: {
       setup: sqlStorage,
-      run: async (s) => { s.transactionSync(() => { for (let i = 0; i < N; i++) s.sql.exec("INSERT INTO t (name, n) VALUES (?, ?)", `name-${i}`, i) }); await s.sync() }
+      run: async (s) => {
+        s.transactionSync(() => {
+          for (let i = 0; i < N; i++) s.sql.exec("INSERT INTO t (name, n) VALUES (?, ?)", `name-${i}`, i)
+        })
+        await s.sync()
+      }
     },
-    raw: { setup: sqlRaw, run: (db) => { const st = db.prepare("INSERT INTO t (name, n) VALUES (?, ?)"); db.transaction(() => { for (let i = 0; i < N; i++) st.run(`name-${i}`, i) })() } }
+    raw: {
+      setup: sqlRaw,
+      run: (db) => {
+        const st = db.prepare("INSERT INTO t (name, n) VALUES (?, ?)")
+        db.transaction(() => {
+          for (let i = 0; i < N; i++) st.run(`name-${i}`, i)
+        })()
+      }
+    }
   },
   {
     name: "SQL point SELECT .one() x10,000",
     ops: N,
     peer: 231_906,
     ours: {
-      setup: async () => { const s = sqlStorage(); s.transactionSync(() => { for (let i = 0; i < N; i++) s.sql.exec("INSERT INTO t (name, n) VALUES (?, ?)", `name-${i}`, i) }); await s.sync(); return s },
-      run: (s) => { for (let i = 1; i <= N; i++) s.sql.exec("SELECT * FROM t WHERE id = ?", i).one() }
+      setup: async () => {
+        const s = sqlStorage()
+        s.transactionSync(() => {
+          for (let i = 0; i < N; i++) s.sql.exec("INSERT INTO t (name, n) VALUES (?, ?)", `name-${i}`, i)
+        })
+        await s.sync()
+        return s
+      },
+      run: (s) => {
+        for (let i = 1; i <= N; i++) s.sql.exec("SELECT * FROM t WHERE id = ?", i).one()
+      }
     },
     raw: {
-      setup: () => { const db = sqlRaw(); const st = db.prepare("INSERT INTO t (name, n) VALUES (?, ?)"); db.transaction(() => { for (let i = 0; i < N; i++) st.run(`name-${i}`, i) })(); return db },
-      run: (db) => { const st = db.prepare("SELECT * FROM t WHERE id = ?"); for (let i = 1; i <= N; i++) st.get(i) }
+      setup: () => {
+        const db = sqlRaw()
+        const st = db.prepare("INSERT INTO t (name, n) VALUES (?, ?)")
+        db.transaction(() => {
+          for (let i = 0; i < N; i++) st.run(`name-${i}`, i)
+        })()
+        return db
+      },
+      run: (db) => {
+        const st = db.prepare("SELECT * FROM t WHERE id = ?")
+        for (let i = 1; i <= N; i++) st.get(i)
+      }
     }
   },
   {
@@ -323,11 +456,27 @@ const cases = [
     ops: N,
     peer: 2_776_101,
     ours: {
-      setup: async () => { const s = sqlStorage(); s.transactionSync(() => { for (let i = 0; i < N; i++) s.sql.exec("INSERT INTO t (name, n) VALUES (?, ?)", `name-${i}`, i) }); await s.sync(); return s },
-      run: (s) => { if (s.sql.exec("SELECT * FROM t").toArray().length !== N) throw new Error("rows") }
+      setup: async () => {
+        const s = sqlStorage()
+        s.transactionSync(() => {
+          for (let i = 0; i < N; i++) s.sql.exec("INSERT INTO t (name, n) VALUES (?, ?)", `name-${i}`, i)
+        })
+        await s.sync()
+        return s
+      },
+      run: (s) => {
+        if (s.sql.exec("SELECT * FROM t").toArray().length !== N) throw new Error("rows")
+      }
     },
     raw: {
-      setup: () => { const db = sqlRaw(); const st = db.prepare("INSERT INTO t (name, n) VALUES (?, ?)"); db.transaction(() => { for (let i = 0; i < N; i++) st.run(`name-${i}`, i) })(); return db },
+      setup: () => {
+        const db = sqlRaw()
+        const st = db.prepare("INSERT INTO t (name, n) VALUES (?, ?)")
+        db.transaction(() => {
+          for (let i = 0; i < N; i++) st.run(`name-${i}`, i)
+        })()
+        return db
+      },
       // The best raw way for a known schema: rows as arrays, objects built by a literal.
       run: (db) => {
         const rows = db.prepare("SELECT * FROM t").raw().all()
@@ -372,8 +521,13 @@ const cases = [
         db.pragma("wal_checkpoint(TRUNCATE)")
         const file = db.name
         fs.copyFileSync(file, `${file}.snapshot`)
-        const st = db.prepare("INSERT INTO kv (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value")
-        for (let c = 0; c < 100; c++) db.transaction(() => { for (let i = 0; i < 100; i++) st.run(keys[c * 100 + i], stored(value)) })()
+        const st = db.prepare(
+          "INSERT INTO kv (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value"
+        )
+        for (let c = 0; c < 100; c++)
+          db.transaction(() => {
+            for (let i = 0; i < 100; i++) st.run(keys[c * 100 + i], stored(value))
+          })()
         return { db, file }
       },
       run: (ctx) => {
@@ -391,7 +545,11 @@ const cases = [
 const closeAll = (x) => {
   if (x === undefined || x === null) return
   if (typeof x.close === "function") {
-    try { x.close() } catch { /* already closed */ }
+    try {
+      x.close()
+    } catch {
+      /* already closed */
+    }
   }
   if (x.s) closeAll(x.s)
   if (x.db) closeAll(x.db)
@@ -424,13 +582,17 @@ for (const c of cases) {
 }
 
 const fmt = (n) => n.toLocaleString("en-US")
-console.log(`\nobjects: ctx.storage beside raw better-sqlite3, medians of ${runs} interleaved runs; peer: miniflare 4 run A (peers.md 5)\n`)
+console.log(
+  `\nobjects: ctx.storage beside raw better-sqlite3, medians of ${runs} interleaved runs; peer: miniflare 4 run A (peers.md 5)\n`
+)
 console.log("| operation | ours ms | ours ops/s | raw ms | raw ops/s | ours/raw speed | peer ops/s | target |")
 console.log("|---|---|---|---|---|---|---|---|")
 for (const r of rows) {
   const peer = r.peerOps === undefined ? "–" : r.name.startsWith("restore") ? "(< 1 s)" : fmt(r.peerOps)
   const met = r.met === undefined ? "–" : r.met ? "met" : "MISSED"
-  console.log(`| ${r.name} | ${r.oursMs.toFixed(2)} | ${fmt(r.oursOps)} | ${r.rawMs.toFixed(2)} | ${fmt(r.rawOps)} | ${r.ratio} | ${peer} | ${met} |`)
+  console.log(
+    `| ${r.name} | ${r.oursMs.toFixed(2)} | ${fmt(r.oursOps)} | ${r.rawMs.toFixed(2)} | ${fmt(r.rawOps)} | ${r.ratio} | ${peer} | ${met} |`
+  )
 }
 fs.writeFileSync(
   path.join(resultsDir, "objects.json"),

@@ -24,7 +24,20 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import * as readline from "node:readline"
-import { root, bin, resultsDir, argv, opt, median, round, log, table, runOnce, instructions, instructionRatio } from "./lib.mjs"
+import {
+  root,
+  bin,
+  resultsDir,
+  argv,
+  opt,
+  median,
+  round,
+  log,
+  table,
+  runOnce,
+  instructions,
+  instructionRatio
+} from "./lib.mjs"
 
 // ---------------------------------------------------------------------------------------------
 // Options
@@ -35,7 +48,10 @@ const only = new Set((opt("only") ?? "cold,serve,large,inproc,tui").split(","))
 const runs = Number(opt("runs") ?? (quick ? 7 : 11))
 const duration = Number(opt("duration") ?? (quick ? 2 : 5))
 const keep = has("keep")
-for (const [name, v] of [["runs", runs], ["duration", duration]]) {
+for (const [name, v] of [
+  ["runs", runs],
+  ["duration", duration]
+]) {
   if (!Number.isInteger(v) || v < 1 || v > 100) {
     process.stderr.write(`error: --${name} must be an integer between 1 and 100\n`)
     process.exit(2)
@@ -111,13 +127,18 @@ const load = async (url, headers, seconds) => {
 
 /** Same request to both servers: identical bodies (checked first), then a warm-up and the run. */
 const compare = async (edgectl, bare, route, auth) => {
-  const get = (base) => fetch(base + route, { headers: auth }).then(async (r) => ({ status: r.status, body: await r.text() }))
+  const get = (base) =>
+    fetch(base + route, { headers: auth }).then(async (r) => ({ status: r.status, body: await r.text() }))
   const [a, b] = [await get(edgectl.baseUrl), await get(bare.baseUrl)]
   if (a.status !== 200) throw new Error(`GET ${route} answered ${a.status}: ${a.body.slice(0, 300)}`)
   const sameBody = a.status === b.status && a.body === b.body
-  if (!sameBody) log(`  warning: bodies differ for ${route} (edgectl ${a.body.length} bytes, bare ${b.body.length} bytes)`)
+  if (!sameBody)
+    log(`  warning: bodies differ for ${route} (edgectl ${a.body.length} bytes, bare ${b.body.length} bytes)`)
   const out = { route, sameBody }
-  for (const [name, server] of [["edgectl", edgectl], ["bare", bare]]) {
+  for (const [name, server] of [
+    ["edgectl", edgectl],
+    ["bare", bare]
+  ]) {
     await load(server.baseUrl + route, auth, 1)
     out[name] = await load(server.baseUrl + route, auth, duration)
   }
@@ -131,8 +152,19 @@ const served = async (dir, routes) => {
   const edgectl = await startServer([bin, "serve", "--port", "0", "--json", "--persist-to", dir], "edgectl serve")
   const dnsData = path.join(resultsDir, ".dns-data.bundle.mjs")
   fs.mkdirSync(resultsDir, { recursive: true })
-  await build({ entryPoints: [path.join(root, "src", "domain", "dns-data.ts")], outfile: dnsData, bundle: true, platform: "node", format: "esm", target: "node20", logLevel: "warning" })
-  const bare = await startServer([path.join(root, "bench", "bare-server.mjs"), file, "0", dnsData], "bench/bare-server.mjs")
+  await build({
+    entryPoints: [path.join(root, "src", "domain", "dns-data.ts")],
+    outfile: dnsData,
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    logLevel: "warning"
+  })
+  const bare = await startServer(
+    [path.join(root, "bench", "bare-server.mjs"), file, "0", dnsData],
+    "bench/bare-server.mjs"
+  )
   try {
     const auth = { authorization: `Bearer ${edgectl.token}` }
     const out = []
@@ -194,7 +226,10 @@ if (only.has("cold")) {
     helpMs: round(median(help)),
     firstUseMs: round(firstUse.ms),
     samples: { node: bare.map((x) => round(x)), edgectl: cli.map((x) => round(x)) },
-    instructions: nodeInstructions === undefined ? undefined : { node: nodeInstructions, edgectl: instructions(args, env), help: instructions([bin, "--help"], env) }
+    instructions:
+      nodeInstructions === undefined
+        ? undefined
+        : { node: nodeInstructions, edgectl: instructions(args, env), help: instructions([bin, "--help"], env) }
   }
 }
 
@@ -208,7 +243,18 @@ if (only.has("large")) {
   log("large world: generating 10,000 zones / 100,000 DNS records")
   const gen = spawnSync(
     process.execPath,
-    ["--import", "tsx", path.join(root, "fixtures", "generate.ts"), "--zones", "10000", "--records", "100000", "--persist-to", big, "--json"],
+    [
+      "--import",
+      "tsx",
+      path.join(root, "fixtures", "generate.ts"),
+      "--zones",
+      "10000",
+      "--records",
+      "100000",
+      "--persist-to",
+      big,
+      "--json"
+    ],
     { cwd: root, encoding: "utf8", timeout: 600_000 }
   )
   if (gen.status !== 0) throw new Error(`fixtures/generate.ts failed: ${gen.stderr}`)
@@ -254,7 +300,10 @@ if (only.has("tui")) {
     new Promise((resolve, reject) => {
       const command = `stty cols 120 rows 40; exec ${JSON.stringify(process.execPath)} ${JSON.stringify(bin)} tui --persist-to ${JSON.stringify(state)}`
       const t0 = performance.now()
-      const child = spawn("script", ["-qfec", command, "/dev/null"], { env: { ...env, TERM: "xterm-256color" }, stdio: ["pipe", "pipe", "ignore"] })
+      const child = spawn("script", ["-qfec", command, "/dev/null"], {
+        env: { ...env, TERM: "xterm-256color" },
+        stdio: ["pipe", "pipe", "ignore"]
+      })
       children.add(child)
       let screen = ""
       const out = {}
@@ -292,14 +341,27 @@ console.log(`\nedgectl bench: node ${results.node}, ${results.cpus} cpu (${resul
 if (results.coldStart) {
   const c = results.coldStart
   const ins = c.instructions
-  table(`cold start, median of ${runs} interleaved runs (ms); instructions (callgrind)`, ["command", "median", "min", "vs node -e 0", "instructions vs node -e 0"], [
-    ["node -e 0", c.nodeMs, round(Math.min(...c.samples.node)), "1.00x", instructionRatio(ins?.node, ins?.node)],
-    ["edgectl zones list --json", c.edgectlMs, c.edgectlMinMs, `${c.ratio.toFixed(2)}x ${c.ratio < c.target ? "(target < 2.5x: met)" : "(target < 2.5x: MISSED)"}`, instructionRatio(ins?.edgectl, ins?.node)],
-    ["  same, code cache off", c.withoutCodeCacheMs, "", `${(c.withoutCodeCacheMs / c.nodeMs).toFixed(2)}x`, ""],
-    ["edgectl --help", c.helpMs, "", `${(c.helpMs / c.nodeMs).toFixed(2)}x`, instructionRatio(ins?.help, ins?.node)],
-    ["first use (creates the store)", c.firstUseMs, "", `${(c.firstUseMs / c.nodeMs).toFixed(2)}x`, ""]
-  ])
-  if (ins !== undefined) console.log(`instructions: node -e 0 ${(ins.node / 1e6).toFixed(0)} M, edgectl zones list --json ${(ins.edgectl / 1e6).toFixed(0)} M`)
+  table(
+    `cold start, median of ${runs} interleaved runs (ms); instructions (callgrind)`,
+    ["command", "median", "min", "vs node -e 0", "instructions vs node -e 0"],
+    [
+      ["node -e 0", c.nodeMs, round(Math.min(...c.samples.node)), "1.00x", instructionRatio(ins?.node, ins?.node)],
+      [
+        "edgectl zones list --json",
+        c.edgectlMs,
+        c.edgectlMinMs,
+        `${c.ratio.toFixed(2)}x ${c.ratio < c.target ? "(target < 2.5x: met)" : "(target < 2.5x: MISSED)"}`,
+        instructionRatio(ins?.edgectl, ins?.node)
+      ],
+      ["  same, code cache off", c.withoutCodeCacheMs, "", `${(c.withoutCodeCacheMs / c.nodeMs).toFixed(2)}x`, ""],
+      ["edgectl --help", c.helpMs, "", `${(c.helpMs / c.nodeMs).toFixed(2)}x`, instructionRatio(ins?.help, ins?.node)],
+      ["first use (creates the store)", c.firstUseMs, "", `${(c.firstUseMs / c.nodeMs).toFixed(2)}x`, ""]
+    ]
+  )
+  if (ins !== undefined)
+    console.log(
+      `instructions: node -e 0 ${(ins.node / 1e6).toFixed(0)} M, edgectl zones list --json ${(ins.edgectl / 1e6).toFixed(0)} M`
+    )
 }
 const servedRows = (list) =>
   list.map((r) => [
@@ -313,9 +375,23 @@ const servedRows = (list) =>
     r.sameBody ? "yes" : "NO",
     r.edgectl.failures + r.bare.failures
   ])
-const servedHead = ["request", "edgectl req/s", "bare req/s", "ratio", "edgectl p50/p99 ms", "bare p50/p99 ms", "KiB", "same body", "failed"]
+const servedHead = [
+  "request",
+  "edgectl req/s",
+  "bare req/s",
+  "ratio",
+  "edgectl p50/p99 ms",
+  "bare p50/p99 ms",
+  "KiB",
+  "same body",
+  "failed"
+]
 if (results.served) {
-  table(`served over 127.0.0.1: edgectl serve vs bare node:http, 10 connections, ${duration} s each (demo world)`, servedHead, servedRows(results.served))
+  table(
+    `served over 127.0.0.1: edgectl serve vs bare node:http, 10 connections, ${duration} s each (demo world)`,
+    servedHead,
+    servedRows(results.served)
+  )
 }
 if (results.large) {
   const g = results.large.generated
@@ -327,17 +403,25 @@ if (results.large) {
 }
 if (results.inProcess) {
   const p = results.inProcess
-  table(`in-process local client, µs per call (median of ${p.rounds} alternating rounds of ${p.calls} calls, ${p.calls / 10} for DNS pages)`, ["call", "local transport", "web handler (before)"], [
-    ["zones get", p.local.zonesGet.micros, p.webHandler.zonesGet.micros],
-    ["dns list, 100 records", p.local.dnsPage.micros, p.webHandler.dnsPage.micros]
-  ])
+  table(
+    `in-process local client, µs per call (median of ${p.rounds} alternating rounds of ${p.calls} calls, ${p.calls / 10} for DNS pages)`,
+    ["call", "local transport", "web handler (before)"],
+    [
+      ["zones get", p.local.zonesGet.micros, p.webHandler.zonesGet.micros],
+      ["dns list, 100 records", p.local.dnsPage.micros, p.webHandler.dnsPage.micros]
+    ]
+  )
 }
 if (results.tui) {
   const t = results.tui
-  table(`TUI start in a pseudo-terminal, median of ${t.runs} runs (ms)`, ["step", "ms"], [
-    ["first frame", t.firstFrameMs],
-    ["zones listed", t.zonesMs]
-  ])
+  table(
+    `TUI start in a pseudo-terminal, median of ${t.runs} runs (ms)`,
+    ["step", "ms"],
+    [
+      ["first frame", t.firstFrameMs],
+      ["zones listed", t.zonesMs]
+    ]
+  )
 }
 fs.mkdirSync(resultsDir, { recursive: true })
 fs.writeFileSync(path.join(resultsDir, "platform.json"), `${JSON.stringify(results, null, 2)}\n`)

@@ -3,7 +3,14 @@
 // bench/rules.bench.mjs bundles this file with esbuild and runs it with plain node.
 //
 //   node <bundle> [--quick]      prints one JSON line
-import { check, compile, firewall, guardRegexBacktracking, type FirewallAction, type FirewallRule } from "../src/rules/index.js"
+import {
+  check,
+  compile,
+  firewall,
+  guardRegexBacktracking,
+  type FirewallAction,
+  type FirewallRule
+} from "../src/rules/index.js"
 
 const quick = process.argv.includes("--quick")
 const release = guardRegexBacktracking()
@@ -13,12 +20,13 @@ const median = (xs: ReadonlyArray<number>) => {
   const m = s.length >> 1
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2
 }
-const percentile = (xs: ReadonlyArray<number>, p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!
+const percentile = (xs: ReadonlyArray<number>, p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!
 const round = (x: number, d = 2) => Math.round(x * 10 ** d) / 10 ** d
 
 // A deterministic pseudo-random source, so that every run measures the same work.
 let seed = 42
-const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31)
+const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31
 const pick = <A>(xs: ReadonlyArray<A>): A => xs[Math.floor(rand() * xs.length)]!
 
 // ---------------------------------------------------------------------------------------------
@@ -78,8 +86,22 @@ const checkResult = {
 // ---------------------------------------------------------------------------------------------
 // Requests: varied, realistic values.
 
-const paths = ["/", "/index.html", "/api/v1/users/42", "/admin/login", "/wp-login.php", "/static/app.js", "/shop/cart", "/search"]
-const agents = ["Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/120.0", "curl/8.4.0", "sqlmap/1.7", "Googlebot/2.1"]
+const paths = [
+  "/",
+  "/index.html",
+  "/api/v1/users/42",
+  "/admin/login",
+  "/wp-login.php",
+  "/static/app.js",
+  "/shop/cart",
+  "/search"
+]
+const agents = [
+  "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/120.0",
+  "curl/8.4.0",
+  "sqlmap/1.7",
+  "Googlebot/2.1"
+]
 const countries = ["US", "GB", "DE", "FR", "BR", "CN", "IN", "JP"]
 const request = (i: number) => ({
   "http.host": pick(["www.example.com", "api.example.com", "shop.example.com"]),
@@ -150,7 +172,15 @@ const ruleExpression = (i: number) => {
       return `http.host wildcard "*.old-${v}.example.com"`
   }
 }
-const actions: ReadonlyArray<FirewallAction> = ["block", "challenge", "js_challenge", "managed_challenge", "allow", "log", "bypass"]
+const actions: ReadonlyArray<FirewallAction> = [
+  "block",
+  "challenge",
+  "js_challenge",
+  "managed_challenge",
+  "allow",
+  "log",
+  "bypass"
+]
 const rules: Array<FirewallRule> = Array.from({ length: 200 }, (_, i) => ({
   id: `rule-${i}`,
   priority: rand() < 0.3 ? null : Math.floor(rand() * 1000),
@@ -160,8 +190,20 @@ const rules: Array<FirewallRule> = Array.from({ length: 200 }, (_, i) => ({
   expression: ruleExpression(i)
 }))
 // Two rules that do match some traffic, at the end of the order.
-rules.push({ id: "block-sqlmap", priority: null, paused: false, action: "block", expression: 'http.user_agent contains "sqlmap"' })
-rules.push({ id: "log-admin", priority: null, paused: false, action: "log", expression: 'starts_with(http.request.uri.path, "/admin")' })
+rules.push({
+  id: "block-sqlmap",
+  priority: null,
+  paused: false,
+  action: "block",
+  expression: 'http.user_agent contains "sqlmap"'
+})
+rules.push({
+  id: "log-admin",
+  priority: null,
+  paused: false,
+  action: "log",
+  expression: 'starts_with(http.request.uri.path, "/admin")'
+})
 const fw = firewall(rules)
 if (fw.invalid.length > 0) throw new Error(`invalid bench rule: ${JSON.stringify(fw.invalid[0])}`)
 for (let i = 0; i < 20_000; i++) fw.decide(requests[i % requests.length]!)

@@ -43,15 +43,44 @@ try {
   fs.rmSync(bundle, { force: true })
 }
 
-const results = { date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? "", quick, ...measured }
+const results = {
+  date: new Date().toISOString(),
+  node: process.version,
+  cpus: os.cpus().length,
+  cpuModel: os.cpus()[0]?.model ?? "",
+  quick,
+  ...measured
+}
 
 const met = (ok) => (ok ? "met" : "MISSED")
 const { check, evaluate, firewall } = results
 console.log(`\nedgectl rules bench: node ${results.node}, ${results.cpus} cpu (${results.cpuModel})`)
-table("rules language, in process", ["measure", "median", "p99", "throughput", "target"], [
-  [`check(), ${check.characters}-character expression (${check.runs} variants)`, `${check.medianMs} ms`, `${check.p99Ms} ms`, `${Math.round(1000 / check.medianMs)}/s`, `< 1 ms: ${met(check.medianMs < check.targetMs)}`],
-  ["evaluate one compiled expression per request", `${evaluate.nsPerRequest} ns`, "", `${evaluate.requestsPerSecond.toLocaleString("en-US")} req/s`, ""],
-  [`firewall decision, ${firewall.rules} rules (mean ${firewall.meanRulesEvaluated} evaluated)`, `${firewall.medianMicros} µs`, `${firewall.p99Micros} µs`, `${firewall.decisionsPerSecond.toLocaleString("en-US")} req/s`, `< 20 µs: ${met(firewall.medianMicros < firewall.targetMicros)}`]
-])
+table(
+  "rules language, in process",
+  ["measure", "median", "p99", "throughput", "target"],
+  [
+    [
+      `check(), ${check.characters}-character expression (${check.runs} variants)`,
+      `${check.medianMs} ms`,
+      `${check.p99Ms} ms`,
+      `${Math.round(1000 / check.medianMs)}/s`,
+      `< 1 ms: ${met(check.medianMs < check.targetMs)}`
+    ],
+    [
+      "evaluate one compiled expression per request",
+      `${evaluate.nsPerRequest} ns`,
+      "",
+      `${evaluate.requestsPerSecond.toLocaleString("en-US")} req/s`,
+      ""
+    ],
+    [
+      `firewall decision, ${firewall.rules} rules (mean ${firewall.meanRulesEvaluated} evaluated)`,
+      `${firewall.medianMicros} µs`,
+      `${firewall.p99Micros} µs`,
+      `${firewall.decisionsPerSecond.toLocaleString("en-US")} req/s`,
+      `< 20 µs: ${met(firewall.medianMicros < firewall.targetMicros)}`
+    ]
+  ]
+)
 fs.writeFileSync(path.join(resultsDir, "rules.json"), `${JSON.stringify(results, null, 2)}\n`)
 console.log(`\nwritten: ${path.relative(process.cwd(), path.join(resultsDir, "rules.json"))}`)

@@ -109,7 +109,11 @@ const session = (columns, rows, incremental) =>
       const written = bytes - bytes0
       child.stdin.write("q")
       await until(() => child.exitCode !== null, "its exit")
-      return { bytesPerKey: round(written / keys, 0), cpuMsPerKey: round(cpu / keys, 2), wallMsPerKey: round(median(wall), 2) }
+      return {
+        bytesPerKey: round(written / keys, 0),
+        cpuMsPerKey: round(cpu / keys, 2),
+        wallMsPerKey: round(median(wall), 2)
+      }
     })().then(resolve, (e) => {
       child.kill("SIGKILL")
       reject(e)
@@ -133,7 +137,12 @@ for (const [columns, rows] of [
 table(
   `TUI: one j on acme.com's DNS list, ${keys} keys (bytes written and the TUI's CPU per key; wall: median ms to the frame)`,
   ["size, rendering", "bytes/key", "cpu ms/key", "wall ms/key"],
-  results.sizes.map((s) => [`${s.columns}x${s.rows}, ${s.incremental ? "incremental" : "whole frames"}`, s.bytesPerKey, s.cpuMsPerKey, s.wallMsPerKey])
+  results.sizes.map((s) => [
+    `${s.columns}x${s.rows}, ${s.incremental ? "incremental" : "whole frames"}`,
+    s.bytesPerKey,
+    s.cpuMsPerKey,
+    s.wallMsPerKey
+  ])
 )
 fs.mkdirSync(resultsDir, { recursive: true })
 fs.writeFileSync(path.join(resultsDir, "tui.json"), JSON.stringify(results, null, 2))

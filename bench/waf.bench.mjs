@@ -41,14 +41,35 @@ try {
   fs.rmSync(bundle, { force: true })
 }
 
-const results = { date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? "", quick, ...measured }
+const results = {
+  date: new Date().toISOString(),
+  node: process.version,
+  cpus: os.cpus().length,
+  cpuModel: os.cpus()[0]?.model ?? "",
+  quick,
+  ...measured
+}
 
 const met = (ok) => (ok ? "met" : "MISSED")
 const { config, replay } = results
 console.log(`\nedgectl waf bench: node ${results.node}, ${results.cpus} cpu (${results.cpuModel})`)
-table("WAF migration, in process", ["measure", "median", "other", "target"], [
-  [`config generation, ${config.firewallRules} firewall rules -> ${config.generatedRules} ruleset rules`, `${config.medianMs} ms`, `max ${config.maxMs} ms`, `< 50 ms: ${met(config.medianMs < config.targetMs)}`],
-  [`replay, ${replay.requests.toLocaleString("en-US")} JSONL requests x ${replay.rounds} (both versions)`, `${replay.medianPerSecond.toLocaleString("en-US")} req/s`, `min ${replay.minPerSecond.toLocaleString("en-US")} req/s, ${replay.disagreements} disagreements`, `>= 20,000 req/s: ${met(replay.medianPerSecond >= replay.target)}`]
-])
+table(
+  "WAF migration, in process",
+  ["measure", "median", "other", "target"],
+  [
+    [
+      `config generation, ${config.firewallRules} firewall rules -> ${config.generatedRules} ruleset rules`,
+      `${config.medianMs} ms`,
+      `max ${config.maxMs} ms`,
+      `< 50 ms: ${met(config.medianMs < config.targetMs)}`
+    ],
+    [
+      `replay, ${replay.requests.toLocaleString("en-US")} JSONL requests x ${replay.rounds} (both versions)`,
+      `${replay.medianPerSecond.toLocaleString("en-US")} req/s`,
+      `min ${replay.minPerSecond.toLocaleString("en-US")} req/s, ${replay.disagreements} disagreements`,
+      `>= 20,000 req/s: ${met(replay.medianPerSecond >= replay.target)}`
+    ]
+  ]
+)
 fs.writeFileSync(path.join(resultsDir, "waf.json"), `${JSON.stringify(results, null, 2)}\n`)
 console.log(`\nwritten: ${path.relative(process.cwd(), path.join(resultsDir, "waf.json"))}`)

@@ -36,7 +36,10 @@ else runScript(source)
 function cacheDir() {
   if (process.env.EDGECTL_CODE_CACHE === "0") return undefined
   try {
-    const base = process.env.XDG_CACHE_HOME || (process.platform === "win32" && process.env.LOCALAPPDATA) || path.join(require("node:os").homedir(), ".cache")
+    const base =
+      process.env.XDG_CACHE_HOME ||
+      (process.platform === "win32" && process.env.LOCALAPPDATA) ||
+      path.join(require("node:os").homedir(), ".cache")
     return path.join(base, "edgectl")
   } catch {
     return undefined
@@ -112,6 +115,15 @@ function runScript(source) {
   }
   const scriptModule = { exports: {} }
   const scriptRequire = require("node:module").createRequire(file)
-  const importer = (specifier) => import(specifier.startsWith(".") ? pathToFileURL(path.join(dist, specifier)).href : specifier)
-  script.runInThisContext()(scriptModule.exports, scriptRequire, scriptModule, file, path.dirname(file), importer, pathToFileURL(file).href)
+  const importer = (specifier) =>
+    import(specifier.startsWith(".") ? pathToFileURL(path.join(dist, specifier)).href : specifier)
+  script.runInThisContext()(
+    scriptModule.exports,
+    scriptRequire,
+    scriptModule,
+    file,
+    path.dirname(file),
+    importer,
+    pathToFileURL(file).href
+  )
 }

@@ -26,13 +26,16 @@ const why = (parent: string, e: NodeJS.ErrnoException): string => {
 /** Makes `dir` and its missing parents (`mode` for those it makes); throws an Error saying which level failed and why. */
 export const makeDirectory = (dir: string, mode?: number): void => {
   const missing: Array<string> = []
-  for (let at = path.resolve(dir); ; ) {
+  for (let at = path.resolve(dir); ;) {
     let found: fs.Stats | undefined
     try {
       found = fs.statSync(at)
     } catch (e) {
       const err = e as NodeJS.ErrnoException
-      if (err.code !== "ENOENT") throw new Error(`cannot create ${dir}: ${err.code === "ENOTDIR" ? `a part of ${at} is a file, not a directory` : err.message}`)
+      if (err.code !== "ENOENT")
+        throw new Error(
+          `cannot create ${dir}: ${err.code === "ENOTDIR" ? `a part of ${at} is a file, not a directory` : err.message}`
+        )
     }
     if (found !== undefined) {
       if (!found.isDirectory()) throw new Error(`cannot create ${dir}: ${at} is a file, not a directory`)

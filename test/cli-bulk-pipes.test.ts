@@ -29,7 +29,8 @@ const runProcess = (cmd: string, args: ReadonlyArray<string>, input?: string): P
 
 const edgectl = (args: ReadonlyArray<string>, input?: string) => runProcess(process.execPath, [bin, ...args], input)
 /** A shell line, with `$EDGECTL` for the CLI: real pipes and process substitutions, as users type them. */
-const bash = (script: string) => runProcess("bash", ["-c", script.replaceAll("$EDGECTL", `"${process.execPath}" "$EDGECTL_BIN"`)])
+const bash = (script: string) =>
+  runProcess("bash", ["-c", script.replaceAll("$EDGECTL", `"${process.execPath}" "$EDGECTL_BIN"`)])
 
 const ns = (id: string) => ["--namespace-id", id]
 const write = (name: string, value: unknown) => {
@@ -77,7 +78,11 @@ describe("kv bulk: a file is read once, from anything that can be read", () => {
     const g = await edgectl(["kv", "bulk", "get", get.file, ...ns("pipes-fifo")])
     await get.done
     expect(g.stderr).toBe("")
-    expect(JSON.parse(g.stdout)).toEqual({ "fifo-a": { value: "one" }, "fifo-b": { value: "two" }, "fifo-missing": { value: null } })
+    expect(JSON.parse(g.stdout)).toEqual({
+      "fifo-a": { value: "one" },
+      "fifo-b": { value: "two" },
+      "fifo-missing": { value: null }
+    })
     expect(g.status).toBe(0)
 
     const del = fifo("delete.fifo", JSON.stringify(["fifo-a"]))
@@ -92,14 +97,20 @@ describe("kv bulk: a file is read once, from anything that can be read", () => {
     const put = await edgectl(["kv", "bulk", "put", "-", ...ns("pipes-stdin")], JSON.stringify(entries("dash")))
     expect(put.stderr).toBe("")
     expect(put.stdout).toBe("Wrote 2 entries to namespace id pipes-stdin.\n")
-    const viaDev = await edgectl(["kv", "bulk", "put", "/dev/stdin", ...ns("pipes-stdin")], JSON.stringify(entries("dev")))
+    const viaDev = await edgectl(
+      ["kv", "bulk", "put", "/dev/stdin", ...ns("pipes-stdin")],
+      JSON.stringify(entries("dev"))
+    )
     expect(viaDev.stderr).toBe("")
     expect(viaDev.status).toBe(0)
 
     const get = await edgectl(["kv", "bulk", "get", "-", ...ns("pipes-stdin")], JSON.stringify(["dash-a", "dev-b"]))
     expect(get.stderr).toBe("")
     expect(JSON.parse(get.stdout)).toEqual({ "dash-a": { value: "one" }, "dev-b": { value: "two" } })
-    const getDev = await edgectl(["kv", "bulk", "get", "/dev/stdin", "--metadata", ...ns("pipes-stdin")], JSON.stringify(["dev-b"]))
+    const getDev = await edgectl(
+      ["kv", "bulk", "get", "/dev/stdin", "--metadata", ...ns("pipes-stdin")],
+      JSON.stringify(["dev-b"])
+    )
     expect(getDev.stderr).toBe("")
     expect(JSON.parse(getDev.stdout)).toEqual({ "dev-b": { value: "two", metadata: { n: 2 } } })
 
@@ -129,7 +140,10 @@ describe("kv bulk: a file is read once, from anything that can be read", () => {
   }, 60_000)
 
   it("a bad file from a pipe writes nothing and places the error in the input", async () => {
-    const r = await edgectl(["kv", "bulk", "put", "-", ...ns("pipes-bad")], '[{"key": "ok", "value": "1"},\n {"key": "x" "value": ""}]')
+    const r = await edgectl(
+      ["kv", "bulk", "put", "-", ...ns("pipes-bad")],
+      '[{"key": "ok", "value": "1"},\n {"key": "x" "value": ""}]'
+    )
     expect(r.status).toBe(1)
     expect(r.stdout).toBe("")
     expect(r.stderr).toMatch(/^error: kv bulk put: <stdin>:2:14: invalid JSON: expected ','/)
@@ -149,7 +163,9 @@ describe("kv bulk: problems are counted exactly", () => {
     expect(r.stdout).toBe("")
     const lines = r.stderr.trim().split("\n")
     expect(lines.length).toBeLessThanOrEqual(2)
-    expect(lines[0]).toMatch(/^error: kv bulk put: bad-300\.json: 301 invalid entries, nothing was written: entry 0 \(key "k0"\): value must be a string, got a number/)
+    expect(lines[0]).toMatch(
+      /^error: kv bulk put: bad-300\.json: 301 invalid entries, nothing was written: entry 0 \(key "k0"\): value must be a string, got a number/
+    )
     expect(lines[0]).toContain("; and 299 more problems (--json lists every problem)")
     expect(await keys("count-text")).toEqual([])
   }, 30_000)
@@ -157,7 +173,11 @@ describe("kv bulk: problems are counted exactly", () => {
   it("--json lists every problem on stdout, with the totals", async () => {
     const r = await edgectl(["kv", "bulk", "put", file(), "--json", ...ns("count-json")])
     expect(r.status).toBe(1)
-    const out = JSON.parse(r.stdout) as { invalid_entries: number; problem_count: number; problems: Array<{ index: number; field: string }> }
+    const out = JSON.parse(r.stdout) as {
+      invalid_entries: number
+      problem_count: number
+      problems: Array<{ index: number; field: string }>
+    }
     expect(out.invalid_entries).toBe(301)
     expect(out.problem_count).toBe(302)
     expect(out.problems).toHaveLength(302)
@@ -168,7 +188,10 @@ describe("kv bulk: problems are counted exactly", () => {
   }, 30_000)
 
   it("a keys file for delete and get: the same exact counts", async () => {
-    const keysFile = write("bad-keys.json", Array.from({ length: 150 }, (_, i) => (i % 2 === 0 ? i : `ok${i}`)))
+    const keysFile = write(
+      "bad-keys.json",
+      Array.from({ length: 150 }, (_, i) => (i % 2 === 0 ? i : `ok${i}`))
+    )
     const del = await edgectl(["kv", "bulk", "delete", keysFile, "--json", ...ns("count-keys")])
     expect(del.status).toBe(1)
     const out = JSON.parse(del.stdout) as { invalid_entries: number; problems: Array<unknown> }
@@ -176,6 +199,8 @@ describe("kv bulk: problems are counted exactly", () => {
     expect(out.problems).toHaveLength(75)
     const get = await edgectl(["kv", "bulk", "get", keysFile, ...ns("count-keys")])
     expect(get.status).toBe(1)
-    expect(get.stderr).toMatch(/^error: kv bulk get: bad-keys\.json: 75 invalid entries, nothing was read: .*; and 72 more problems \(--json lists every problem\)/)
+    expect(get.stderr).toMatch(
+      /^error: kv bulk get: bad-keys\.json: 75 invalid entries, nothing was read: .*; and 72 more problems \(--json lists every problem\)/
+    )
   }, 30_000)
 })

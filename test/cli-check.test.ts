@@ -5,12 +5,29 @@ import { describe, expect, it } from "vitest"
 import { edgectl, root, tempDir } from "./helpers-cli.js"
 
 const fx = (name: string) => path.join(root, "fixtures", "lsp", name)
-const ALL = ["bad.rules", "good.rules", "firewall-rules.json", "kv-bulk.json", "waf.tf", "waf-config.json", "acme.net.waf-export.json"].map(fx)
+const ALL = [
+  "bad.rules",
+  "good.rules",
+  "firewall-rules.json",
+  "kv-bulk.json",
+  "waf.tf",
+  "waf-config.json",
+  "acme.net.waf-export.json"
+].map(fx)
 
 interface JsonReport {
   errors: number
   warnings: number
-  files: Array<{ path: string; kind: string; diagnostics: Array<{ severity: string; code: string; range: { start: { line: number; column: number } }; fixes: Array<string> }> }>
+  files: Array<{
+    path: string
+    kind: string
+    diagnostics: Array<{
+      severity: string
+      code: string
+      range: { start: { line: number; column: number } }
+      fixes: Array<string>
+    }>
+  }>
 }
 
 /** The parts of the SARIF 2.1.0 schema that code-scanning services read, checked field by field. */
@@ -68,14 +85,42 @@ describe("edgectl check", () => {
     const r = edgectl(["check", "--format", "json", ...ALL], { cwd: root })
     expect(r.status).toBe(1)
     const doc = JSON.parse(r.stdout) as JsonReport
-    expect(doc.files.map((f) => f.kind)).toEqual(["rules", "rules", "rules-json", "kv-bulk", "terraform", "waf-config", "waf-export"])
+    expect(doc.files.map((f) => f.kind)).toEqual([
+      "rules",
+      "rules",
+      "rules-json",
+      "kv-bulk",
+      "terraform",
+      "waf-config",
+      "waf-export"
+    ])
     const bad = doc.files[0]!.diagnostics[0]!
-    expect(bad).toMatchObject({ severity: "error", code: "unknown-field", range: { start: { line: 1, column: 1 } }, fixes: ["Change to `http.host`"] })
+    expect(bad).toMatchObject({
+      severity: "error",
+      code: "unknown-field",
+      range: { start: { line: 1, column: 1 } },
+      fixes: ["Change to `http.host`"]
+    })
     expect(doc.files[1]!.diagnostics).toEqual([])
     expect(doc.errors).toBe(doc.files.flatMap((f) => f.diagnostics).filter((d) => d.severity === "error").length)
-    expect(doc.files[3]!.diagnostics.map((d) => d.code).sort()).toEqual(["kv-base64", "kv-duplicate-key", "kv-expiration_ttl", "kv-key", "kv-unknown-property"])
-    expect(doc.files[5]!.diagnostics.map((d) => d.code)).toEqual(["waf-config", "waf-score-threshold", "waf-config", "waf-skip-order", "unknown-field", "waf-config"])
-    expect(doc.files[6]!.diagnostics.filter((d) => d.severity === "error").map((d) => d.code)).toEqual(["waf-uri-override"])
+    expect(doc.files[3]!.diagnostics.map((d) => d.code).sort()).toEqual([
+      "kv-base64",
+      "kv-duplicate-key",
+      "kv-expiration_ttl",
+      "kv-key",
+      "kv-unknown-property"
+    ])
+    expect(doc.files[5]!.diagnostics.map((d) => d.code)).toEqual([
+      "waf-config",
+      "waf-score-threshold",
+      "waf-config",
+      "waf-skip-order",
+      "unknown-field",
+      "waf-config"
+    ])
+    expect(doc.files[6]!.diagnostics.filter((d) => d.severity === "error").map((d) => d.code)).toEqual([
+      "waf-uri-override"
+    ])
   })
 
   it("prints SARIF 2.1.0 that follows the schema's shape", () => {

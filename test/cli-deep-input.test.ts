@@ -11,7 +11,10 @@ describe("deeply nested CLI inputs", () => {
   it("kv key put --metadata names the nesting limit", () => {
     const list = edgectl(["kv", "namespace", "list", "--json"], { env })
     const ns = (/"id":\s*"([0-9a-f]{32})"/.exec(list.stdout) ?? [])[1]!
-    const r = edgectl(["kv", "key", "put", "k", "v", "--namespace-id", ns, "--metadata", `{"a":`.repeat(6000) + "1" + "}".repeat(6000)], { env })
+    const r = edgectl(
+      ["kv", "key", "put", "k", "v", "--namespace-id", ns, "--metadata", `{"a":`.repeat(6000) + "1" + "}".repeat(6000)],
+      { env }
+    )
     expect(r.status).toBe(1)
     expect(r.stderr).toContain("metadata is nested more than 100 levels deep, the limit is 100")
     expect(r.stderr).not.toContain("internal")
@@ -22,7 +25,9 @@ describe("deeply nested CLI inputs", () => {
     fs.writeFileSync(file, `{"name":"x","rules":${"[".repeat(6000)}${"]".repeat(6000)}}`)
     const r = edgectl(["waf", "migrate", "--zone", "acme-api.com", "--config", file, "--dry-run"], { env })
     expect(r.status).toBe(1)
-    expect(r.stderr.trim()).toBe(`error: --config: ${file} is nested more than 100 levels deep (arrays and objects), the limit is 100`)
+    expect(r.stderr.trim()).toBe(
+      `error: --config: ${file} is nested more than 100 levels deep (arrays and objects), the limit is 100`
+    )
   })
 
   it("check reports a file nested too deep at the bracket that passes the limit", () => {

@@ -21,8 +21,9 @@ const damagedStore = () => {
   json(edgectl(["zones", "list", "--json", "--persist-to", dir]))
   const file = path.join(dir, "platform.sqlite")
   const db = new Database(file)
-  const page = (db.pragma("page_size", { simple: true }) as number)
-  const root = (db.prepare("select rootpage from sqlite_master where name = 'zones'").get() as { rootpage: number }).rootpage
+  const page = db.pragma("page_size", { simple: true }) as number
+  const root = (db.prepare("select rootpage from sqlite_master where name = 'zones'").get() as { rootpage: number })
+    .rootpage
   db.close()
   const fd = fs.openSync(file, "r+")
   fs.writeSync(fd, Buffer.alloc(page, 0xee), 0, page, (root - 1) * page)
@@ -51,7 +52,9 @@ describe("an internal error of the local platform", () => {
     expect(r.stderr).toContain("SqliteError: database disk image is malformed\n    at ")
     expect(r.stderr.match(/internal error on GET/g)).toHaveLength(1)
     expect(r.stderr).not.toContain("EDGECTL_DEBUG=1 for")
-    expect(lines(r.stderr).at(-1)).toBe("error: zones list: internal error of the local platform (its cause and stack are on its stderr) [code 10001]")
+    expect(lines(r.stderr).at(-1)).toBe(
+      "error: zones list: internal error of the local platform (its cause and stack are on its stderr) [code 10001]"
+    )
   })
 
   describe("under serve", () => {
@@ -106,13 +109,28 @@ describe("schema failures name the field", () => {
 
   it("a wrongly typed field of waf migrate --config is named by its path, with the expected type and the value", async () => {
     const dir = tempDir()
-    const config = json<{ rules: Array<Record<string, unknown>> }>(edgectl(["waf", "config", "--zone", "acme.com", "--json", "--persist-to", dir]))
+    const config = json<{ rules: Array<Record<string, unknown>> }>(
+      edgectl(["waf", "config", "--zone", "acme.com", "--json", "--persist-to", dir])
+    )
     config.rules[0]!.enabled = "yes"
     const file = path.join(dir, "adjusted.json")
     fs.writeFileSync(file, JSON.stringify(config))
-    const r = await edgectlAsync(["waf", "migrate", "--zone", "acme.com", "--mode", "validation", "--config", file, "--persist-to", dir])
+    const r = await edgectlAsync([
+      "waf",
+      "migrate",
+      "--zone",
+      "acme.com",
+      "--mode",
+      "validation",
+      "--config",
+      file,
+      "--persist-to",
+      dir
+    ])
     expect(r.status).toBe(1)
-    expect(lines(r.stderr)).toEqual([`error: --config: ${file} is not a configuration ({name, rules}): rules[0].enabled: expected boolean, got "yes"`])
+    expect(lines(r.stderr)).toEqual([
+      `error: --config: ${file} is not a configuration ({name, rules}): rules[0].enabled: expected boolean, got "yes"`
+    ])
   })
 })
 

@@ -27,7 +27,9 @@ describe("hints on the local platform", () => {
     ])
     const filter = await run("firewall", "filters", "delete", "--zone", "acme.com", NoSuchId, "--yes")
     expect(filter.status).toBe(1)
-    expect(lines(filter.stderr)[1]).toBe(`hint: run \`edgectl firewall filters list --zone ${Acme} --persist-to ${dir}\` to see the ids there are`)
+    expect(lines(filter.stderr)[1]).toBe(
+      `hint: run \`edgectl firewall filters list --zone ${Acme} --persist-to ${dir}\` to see the ids there are`
+    )
     const override = await run("waf", "overrides", "delete", "--zone", "acme.com", NoSuchId, "--yes")
     expect(override.status).toBe(1)
     expect(lines(override.stderr)).toEqual([
@@ -39,7 +41,9 @@ describe("hints on the local platform", () => {
   it("an unknown zone points at the local platform's zones", async () => {
     const r = await run("zones", "get", "nosuch.example")
     expect(r.status).toBe(1)
-    expect(lines(r.stderr)[1]).toBe(`hint: run \`edgectl zones list --persist-to ${dir}\` to see the zones of the local platform`)
+    expect(lines(r.stderr)[1]).toBe(
+      `hint: run \`edgectl zones list --persist-to ${dir}\` to see the zones of the local platform`
+    )
   })
 
   it("an invalid invite id never points at CLOUDFLARE_API_BASE_URL locally", async () => {
@@ -58,16 +62,24 @@ describe("hints on the local platform", () => {
     const r = await edgectlAsync(["zones", "list", "--persist-to", "/sys/edgectl-state"])
     expect(r.status).toBe(1)
     const [error, hint, ...rest] = lines(r.stderr)
-    expect(error).toMatch(/^error: zones list: the local platform could not start: cannot create \/sys\/edgectl-state: .*(EPERM|EACCES|EROFS)/)
+    expect(error).toMatch(
+      /^error: zones list: the local platform could not start: cannot create \/sys\/edgectl-state: .*(EPERM|EACCES|EROFS)/
+    )
     expect(error).not.toContain("[code")
-    expect(hint).toBe("hint: the state directory must be a directory edgectl can write: pick another with --persist-to DIR")
+    expect(hint).toBe(
+      "hint: the state directory must be a directory edgectl can write: pick another with --persist-to DIR"
+    )
     expect(rest).toEqual([])
   })
 
   it("--remote without credentials names the variables, with no code (no platform answered)", async () => {
-    const r = await edgectlAsync(["zones", "list", "--remote"], { env: { CLOUDFLARE_API_TOKEN: undefined, CLOUDFLARE_API_KEY: undefined, CLOUDFLARE_EMAIL: undefined } })
+    const r = await edgectlAsync(["zones", "list", "--remote"], {
+      env: { CLOUDFLARE_API_TOKEN: undefined, CLOUDFLARE_API_KEY: undefined, CLOUDFLARE_EMAIL: undefined }
+    })
     expect(r.status).toBe(1)
-    expect(lines(r.stderr)).toEqual(["error: zones list: --remote needs credentials: set CLOUDFLARE_API_TOKEN, or CLOUDFLARE_API_KEY and CLOUDFLARE_EMAIL"])
+    expect(lines(r.stderr)).toEqual([
+      "error: zones list: --remote needs credentials: set CLOUDFLARE_API_TOKEN, or CLOUDFLARE_API_KEY and CLOUDFLARE_EMAIL"
+    ])
   })
 })
 
@@ -76,7 +88,9 @@ describe("hints with --remote (against edgectl serve)", () => {
   let baseUrl: string
   let token: string
   beforeAll(async () => {
-    child = spawn(process.execPath, [bin, "serve", "--port", "0", "--json", "--persist-to", tempDir()], { stdio: ["ignore", "pipe", "inherit"] })
+    child = spawn(process.execPath, [bin, "serve", "--port", "0", "--json", "--persist-to", tempDir()], {
+      stdio: ["ignore", "pipe", "inherit"]
+    })
     const ready = await new Promise<{ baseUrl: string; token: string }>((resolve) =>
       readline.createInterface({ input: child.stdout! }).once("line", (l) => resolve(JSON.parse(l)))
     )
@@ -89,7 +103,12 @@ describe("hints with --remote (against edgectl serve)", () => {
 
   it("a rejected key pair names CLOUDFLARE_API_KEY and CLOUDFLARE_EMAIL, not the token", async () => {
     const r = await edgectlAsync(["zones", "list", "--remote"], {
-      env: { CLOUDFLARE_API_BASE_URL: baseUrl, CLOUDFLARE_API_TOKEN: undefined, CLOUDFLARE_API_KEY: "not-a-known-key", CLOUDFLARE_EMAIL: "nobody@example.com" }
+      env: {
+        CLOUDFLARE_API_BASE_URL: baseUrl,
+        CLOUDFLARE_API_TOKEN: undefined,
+        CLOUDFLARE_API_KEY: "not-a-known-key",
+        CLOUDFLARE_EMAIL: "nobody@example.com"
+      }
     })
     expect(r.status).toBe(1)
     expect(lines(r.stderr)).toEqual([
@@ -99,14 +118,18 @@ describe("hints with --remote (against edgectl serve)", () => {
   })
 
   it("a rejected token names CLOUDFLARE_API_TOKEN", async () => {
-    const r = await edgectlAsync(["zones", "list", "--remote"], { env: { CLOUDFLARE_API_BASE_URL: baseUrl, CLOUDFLARE_API_TOKEN: "unknown-token-0000000000000000000000000" } })
+    const r = await edgectlAsync(["zones", "list", "--remote"], {
+      env: { CLOUDFLARE_API_BASE_URL: baseUrl, CLOUDFLARE_API_TOKEN: "unknown-token-0000000000000000000000000" }
+    })
     expect(lines(r.stderr)[1]).toBe("hint: the platform does not know this token: check CLOUDFLARE_API_TOKEN")
   })
 
   it("suggested commands carry --remote", async () => {
     const env = { CLOUDFLARE_API_BASE_URL: baseUrl, CLOUDFLARE_API_TOKEN: token }
     const rule = await edgectlAsync(["firewall", "rules", "get", "--zone", "acme.com", NoSuchId, "--remote"], { env })
-    expect(lines(rule.stderr)[1]).toBe(`hint: run \`edgectl firewall rules list --zone ${Acme} --remote\` to see the ids there are`)
+    expect(lines(rule.stderr)[1]).toBe(
+      `hint: run \`edgectl firewall rules list --zone ${Acme} --remote\` to see the ids there are`
+    )
     const zone = await edgectlAsync(["zones", "get", "nosuch.example", "--remote"], { env })
     expect(lines(zone.stderr)[1]).toBe("hint: run `edgectl zones list --remote` to see what these credentials can see")
   })

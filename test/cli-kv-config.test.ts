@@ -45,7 +45,10 @@ const project = (files: Record<string, string>) => {
   return dir
 }
 
-const run = (dir: string) => (...args: ReadonlyArray<string>): Result => edgectl(["kv", ...args], { cwd: dir })
+const run =
+  (dir: string) =>
+  (...args: ReadonlyArray<string>): Result =>
+    edgectl(["kv", ...args], { cwd: dir })
 /** Where a write through a binding went: the namespace id that holds the key. */
 const holder = (kv: (...a: ReadonlyArray<string>) => Result, key: string, ids: ReadonlyArray<string>) =>
   ids.filter((id) => kv("key", "get", key, "--namespace-id", id).stdout !== "Value not found\n")
@@ -57,7 +60,9 @@ describe("wrangler.toml", () => {
   })
 
   it("--binding writes to the binding's id", () => {
-    expect(kv("key", "put", "k1", "v", "--binding", "MY_KV").stdout).toBe('Wrote key "k1" (1 byte) to namespace binding MY_KV (prod-id).\n')
+    expect(kv("key", "put", "k1", "v", "--binding", "MY_KV").stdout).toBe(
+      'Wrote key "k1" (1 byte) to namespace binding MY_KV (prod-id).\n'
+    )
     expect(kv("key", "get", "k1", "--namespace-id", "prod-id").stdout).toBe("v")
     expect(kv("key", "get", "k1", "--binding", "MY_KV").stdout).toBe("v")
   })
@@ -123,10 +128,21 @@ describe("wrangler.toml", () => {
     const staging = kv("namespace", "create", "my-ns", "--env", "staging")
     const sid = /\(id ([0-9a-f]{32})\)/.exec(staging.stdout)![1]!
     expect(staging.stdout).toContain(`"my-worker-staging-my-ns"`)
-    expect(staging.stdout).toContain(`Add it to the "staging" environment of wrangler.toml:\n[[env.staging.kv_namespaces]]\nbinding = "my_ns"\nid = "${sid}"\n`)
-    expect(json<{ title: string }>(kv("namespace", "create", "my-ns", "--env", "production", "--json")).title).toBe("prod-worker-my-ns")
+    expect(staging.stdout).toContain(
+      `Add it to the "staging" environment of wrangler.toml:\n[[env.staging.kv_namespaces]]\nbinding = "my_ns"\nid = "${sid}"\n`
+    )
+    expect(json<{ title: string }>(kv("namespace", "create", "my-ns", "--env", "production", "--json")).title).toBe(
+      "prod-worker-my-ns"
+    )
     const titles = json<Array<{ title: string }>>(kv("namespace", "list")).map((n) => n.title)
-    expect(titles).toEqual(expect.arrayContaining(["my-worker-my-ns", "my-worker-my-ns_preview", "my-worker-staging-my-ns", "prod-worker-my-ns"]))
+    expect(titles).toEqual(
+      expect.arrayContaining([
+        "my-worker-my-ns",
+        "my-worker-my-ns_preview",
+        "my-worker-staging-my-ns",
+        "prod-worker-my-ns"
+      ])
+    )
   })
 
   it("namespace delete through a binding (the binding's id; --preview picks its preview_id)", () => {
@@ -134,11 +150,20 @@ describe("wrangler.toml", () => {
     const kv2 = run(dir)
     const a = json<{ id: string; title: string }>(kv2("namespace", "create", "gone", "--json"))
     const b = json<{ id: string; title: string }>(kv2("namespace", "create", "gone", "--preview", "--json"))
-    fs.writeFileSync(path.join(dir, "wrangler.toml"), `kv_namespaces = [{ binding = "GONE", id = "${a.id}", preview_id = "${b.id}" }]\n`)
+    fs.writeFileSync(
+      path.join(dir, "wrangler.toml"),
+      `kv_namespaces = [{ binding = "GONE", id = "${a.id}", preview_id = "${b.id}" }]\n`
+    )
     expect(kv2("namespace", "delete", "--binding", "GONE", "--yes").status).toBe(1)
-    expect(kv2("namespace", "delete", "--binding", "GONE", "--preview", "--yes").stdout).toBe(`Deleted KV namespace "worker-gone_preview" (id ${b.id}).\n`)
-    expect(kv2("namespace", "delete", "--binding", "GONE", "--preview", "false", "--yes").stdout).toBe(`Deleted KV namespace "worker-gone" (id ${a.id}).\n`)
-    expect(json<Array<{ id: string }>>(kv2("namespace", "list")).filter((n) => n.id === a.id || n.id === b.id)).toEqual([])
+    expect(kv2("namespace", "delete", "--binding", "GONE", "--preview", "--yes").stdout).toBe(
+      `Deleted KV namespace "worker-gone_preview" (id ${b.id}).\n`
+    )
+    expect(kv2("namespace", "delete", "--binding", "GONE", "--preview", "false", "--yes").stdout).toBe(
+      `Deleted KV namespace "worker-gone" (id ${a.id}).\n`
+    )
+    expect(json<Array<{ id: string }>>(kv2("namespace", "list")).filter((n) => n.id === a.id || n.id === b.id)).toEqual(
+      []
+    )
   })
 })
 
@@ -167,7 +192,9 @@ describe("wrangler.jsonc and wrangler.json", () => {
     const kv = run(dir)
     expect(kv("key", "put", "w", "v", "--binding", "B").stdout).toContain("(from-json)")
     expect(kv("key", "put", "w", "v", "--binding", "B", "--config", "conf/other.toml").stdout).toContain("(from-other)")
-    expect(kv("key", "put", "w", "v", "--binding", "B", "-c", "conf/missing.toml").stderr).toContain("error: kv key put: cannot read conf/missing.toml: no such file")
+    expect(kv("key", "put", "w", "v", "--binding", "B", "-c", "conf/missing.toml").stderr).toContain(
+      "error: kv key put: cannot read conf/missing.toml: no such file"
+    )
   })
 })
 
@@ -176,18 +203,46 @@ describe("config errors", () => {
     const dir = project({})
     const r = run(dir)("key", "get", "k", "--binding", "MY_KV")
     expect(r.status).toBe(1)
-    expect(r.stderr).toContain(`error: kv key get: --binding MY_KV: there is no wrangler.json, wrangler.jsonc, wrangler.toml in ${dir}; run in the project directory, pass --config, or use --namespace-id`)
+    expect(r.stderr).toContain(
+      `error: kv key get: --binding MY_KV: there is no wrangler.json, wrangler.jsonc, wrangler.toml in ${dir}; run in the project directory, pass --config, or use --namespace-id`
+    )
   })
 
   it("a file that does not parse, and entries of the wrong shape, name the file and the place", () => {
-    const broken = run(project({ "wrangler.toml": 'name = "x"\nkv_namespaces = [ { binding = \n' }))("key", "get", "k", "--binding", "B")
+    const broken = run(project({ "wrangler.toml": 'name = "x"\nkv_namespaces = [ { binding = \n' }))(
+      "key",
+      "get",
+      "k",
+      "--binding",
+      "B"
+    )
     expect(broken.status).toBe(1)
     expect(broken.stderr).toMatch(/^error: kv key get: wrangler\.toml:\d+:\d+: /)
-    const jsonc = run(project({ "wrangler.jsonc": '{ "kv_namespaces": [ { "binding": "B", } ' }))("key", "get", "k", "--binding", "B")
+    const jsonc = run(project({ "wrangler.jsonc": '{ "kv_namespaces": [ { "binding": "B", } ' }))(
+      "key",
+      "get",
+      "k",
+      "--binding",
+      "B"
+    )
     expect(jsonc.stderr).toMatch(/^error: kv key get: wrangler\.jsonc:1:\d+: expected '\]'/)
-    const shape = run(project({ "wrangler.toml": 'kv_namespaces = [{ binding = "B", id = 42 }]\n' }))("key", "get", "k", "--binding", "B")
-    expect(shape.stderr).toContain("error: kv key get: wrangler.toml: kv_namespaces[0].id must be a string, got a number")
-    const noBinding = run(project({ "wrangler.toml": 'kv_namespaces = [{ id = "x" }]\n' }))("key", "get", "k", "--binding", "B")
+    const shape = run(project({ "wrangler.toml": 'kv_namespaces = [{ binding = "B", id = 42 }]\n' }))(
+      "key",
+      "get",
+      "k",
+      "--binding",
+      "B"
+    )
+    expect(shape.stderr).toContain(
+      "error: kv key get: wrangler.toml: kv_namespaces[0].id must be a string, got a number"
+    )
+    const noBinding = run(project({ "wrangler.toml": 'kv_namespaces = [{ id = "x" }]\n' }))(
+      "key",
+      "get",
+      "k",
+      "--binding",
+      "B"
+    )
     expect(noBinding.stderr).toContain('wrangler.toml: kv_namespaces[0] has no "binding"')
   })
 

@@ -10,7 +10,11 @@ import * as readline from "node:readline"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { bin, edgectl, json, tempDir, type Result } from "./helpers-cli.js"
 
-interface Ready { baseUrl: string; token: string; accountId: string }
+interface Ready {
+  baseUrl: string
+  token: string
+  accountId: string
+}
 
 let child: ChildProcess
 let ready: Ready
@@ -18,7 +22,9 @@ let cwd: string
 
 beforeAll(async () => {
   cwd = tempDir()
-  child = spawn(process.execPath, [bin, "serve", "--port", "0", "--json", "--persist-to", path.join(cwd, "served")], { stdio: ["ignore", "pipe", "pipe"] })
+  child = spawn(process.execPath, [bin, "serve", "--port", "0", "--json", "--persist-to", path.join(cwd, "served")], {
+    stdio: ["ignore", "pipe", "pipe"]
+  })
   const lines = readline.createInterface({ input: child.stdout! })
   ready = await new Promise<Ready>((resolve, reject) => {
     lines.once("line", (l) => resolve(JSON.parse(l) as Ready))
@@ -38,7 +44,8 @@ const env = (extra: Record<string, string | undefined> = {}) => ({
   CLOUDFLARE_EMAIL: undefined,
   ...extra
 })
-const kv = (args: ReadonlyArray<string>, extra?: Record<string, string | undefined>): Result => edgectl(["kv", ...args, "--remote"], { cwd, env: env(extra) })
+const kv = (args: ReadonlyArray<string>, extra?: Record<string, string | undefined>): Result =>
+  edgectl(["kv", ...args, "--remote"], { cwd, env: env(extra) })
 const write = (name: string, content: unknown) => {
   fs.writeFileSync(path.join(cwd, name), JSON.stringify(content))
   return name
@@ -54,12 +61,18 @@ describe("kv --remote against edgectl serve", () => {
   })
 
   it("namespace list and every key command", () => {
-    expect(json<Array<{ id: string; title: string }>>(kv(["namespace", "list"])).find((n) => n.id === id)?.title).toBe("worker-remote-ns")
+    expect(json<Array<{ id: string; title: string }>>(kv(["namespace", "list"])).find((n) => n.id === id)?.title).toBe(
+      "worker-remote-ns"
+    )
     expect(kv(["key", "put", "a/b c?", "v", "--namespace-id", id]).status).toBe(1)
-    expect(kv(["key", "put", "a/b?c", "v", "--namespace-id", id, "--metadata", '{"m":1}', "--ttl", "120"]).status).toBe(0)
+    expect(kv(["key", "put", "a/b?c", "v", "--namespace-id", id, "--metadata", '{"m":1}', "--ttl", "120"]).status).toBe(
+      0
+    )
     expect(kv(["key", "get", "a/b?c", "--namespace-id", id]).stdout).toBe("v")
     expect(kv(["key", "get", "a/b?c", "--namespace-id", id, "--text"]).stdout).toBe("v\n")
-    const listed = json<Array<{ name: string; metadata: unknown; expiration: number }>>(kv(["key", "list", "--namespace-id", id]))
+    const listed = json<Array<{ name: string; metadata: unknown; expiration: number }>>(
+      kv(["key", "list", "--namespace-id", id])
+    )
     expect(listed).toMatchObject([{ name: "a/b?c", metadata: { m: 1 } }])
     expect(kv(["key", "get", "nope", "--namespace-id", id])).toMatchObject({ status: 0, stdout: "Value not found\n" })
     expect(kv(["key", "delete", "a/b?c", "--namespace-id", id]).status).toBe(0)
@@ -67,21 +80,35 @@ describe("kv --remote against edgectl serve", () => {
   })
 
   it("bulk put is sent in wrangler's requests of 1,000 entries; bulk delete follows", () => {
-    const file = write("remote-bulk.json", Array.from({ length: 2500 }, (_, i) => ({ key: `k${String(i).padStart(4, "0")}`, value: `v${i}` })))
+    const file = write(
+      "remote-bulk.json",
+      Array.from({ length: 2500 }, (_, i) => ({ key: `k${String(i).padStart(4, "0")}`, value: `v${i}` }))
+    )
     const r = kv(["bulk", "put", file, "--namespace-id", id])
     expect(r).toMatchObject({ status: 0, stdout: `Wrote 2,500 entries to namespace id ${id} in 3 requests.\n` })
     expect(json<Array<unknown>>(kv(["key", "list", "--namespace-id", id]))).toHaveLength(2500)
     expect(json<Array<unknown>>(kv(["key", "list", "--namespace-id", id, "--prefix", "k00"]))).toHaveLength(100)
-    const keys = write("remote-keys.json", Array.from({ length: 1500 }, (_, i) => `k${String(i).padStart(4, "0")}`))
-    expect(json(kv(["bulk", "delete", keys, "--namespace-id", id, "--json"]))).toEqual({ successful_key_count: 1500, unsuccessful_keys: [] })
+    const keys = write(
+      "remote-keys.json",
+      Array.from({ length: 1500 }, (_, i) => `k${String(i).padStart(4, "0")}`)
+    )
+    expect(json(kv(["bulk", "delete", keys, "--namespace-id", id, "--json"]))).toEqual({
+      successful_key_count: 1500,
+      unsuccessful_keys: []
+    })
     expect(json<Array<unknown>>(kv(["key", "list", "--namespace-id", id]))).toHaveLength(1000)
   })
 
   it("an invalid bulk file sends nothing", () => {
-    const file = write("remote-bad.json", [...Array.from({ length: 1500 }, (_, i) => ({ key: `bad${i}`, value: "v" })), { key: "late", value: "v", expiration_ttl: 5 }])
+    const file = write("remote-bad.json", [
+      ...Array.from({ length: 1500 }, (_, i) => ({ key: `bad${i}`, value: "v" })),
+      { key: "late", value: "v", expiration_ttl: 5 }
+    ])
     const r = kv(["bulk", "put", file, "--namespace-id", id])
     expect(r.status).toBe(1)
-    expect(r.stderr).toContain('remote-bad.json: 1 invalid entry, nothing was written: entry 1500 (key "late"): expiration_ttl is 5 seconds, the minimum is 60')
+    expect(r.stderr).toContain(
+      'remote-bad.json: 1 invalid entry, nothing was written: entry 1500 (key "late"): expiration_ttl is 5 seconds, the minimum is 60'
+    )
     expect(json<Array<unknown>>(kv(["key", "list", "--namespace-id", id, "--prefix", "bad"]))).toEqual([])
   })
 
@@ -96,10 +123,16 @@ describe("kv --remote against edgectl serve", () => {
   it("the account: several visible accounts need CLOUDFLARE_ACCOUNT_ID (or account_id in the config)", () => {
     const r = kv(["namespace", "list"], { CLOUDFLARE_ACCOUNT_ID: undefined })
     expect(r.status).toBe(1)
-    expect(r.stderr).toMatch(/^error: kv namespace list: these credentials see 3 accounts \(Acme Corp \([0-9a-f]{32}\), Globex/)
+    expect(r.stderr).toMatch(
+      /^error: kv namespace list: these credentials see 3 accounts \(Acme Corp \([0-9a-f]{32}\), Globex/
+    )
     fs.writeFileSync(path.join(cwd, "wrangler.toml"), `account_id = "${ready.accountId}"\n`)
     try {
-      expect(json<Array<{ id: string }>>(kv(["namespace", "list"], { CLOUDFLARE_ACCOUNT_ID: undefined })).some((n) => n.id === id)).toBe(true)
+      expect(
+        json<Array<{ id: string }>>(kv(["namespace", "list"], { CLOUDFLARE_ACCOUNT_ID: undefined })).some(
+          (n) => n.id === id
+        )
+      ).toBe(true)
     } finally {
       fs.rmSync(path.join(cwd, "wrangler.toml"))
     }
@@ -108,8 +141,13 @@ describe("kv --remote against edgectl serve", () => {
   it("--local false means --remote, as in wrangler; --remote with --local is a usage error", () => {
     const r = edgectl(["kv", "key", "list", "--namespace-id", id, "--local", "false"], { cwd, env: env() })
     expect(json<Array<unknown>>(r)).toHaveLength(1000)
-    expect(edgectl(["kv", "key", "list", "--namespace-id", id, "--local", "--remote"], { cwd, env: env() }).status).toBe(2)
-    const noCredentials = edgectl(["kv", "key", "list", "--namespace-id", id, "--remote"], { cwd, env: { ...env(), CLOUDFLARE_API_TOKEN: undefined } })
+    expect(
+      edgectl(["kv", "key", "list", "--namespace-id", id, "--local", "--remote"], { cwd, env: env() }).status
+    ).toBe(2)
+    const noCredentials = edgectl(["kv", "key", "list", "--namespace-id", id, "--remote"], {
+      cwd,
+      env: { ...env(), CLOUDFLARE_API_TOKEN: undefined }
+    })
     expect(noCredentials.status).toBe(1)
     expect(noCredentials.stderr).toContain("--remote needs credentials: set CLOUDFLARE_API_TOKEN")
   })

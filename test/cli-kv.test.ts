@@ -45,19 +45,40 @@ describe("kv key", () => {
   it("a value from --path keeps its bytes; --ttl wins over --expiration; metadata and expiration are listed", () => {
     const bytes = Buffer.from([0, 255, 10, 13, 128, 7])
     write("blob.bin", bytes)
-    const put = kv(["key", "put", "bin", "--path", "blob.bin", ...ns("cli-file"), "--ttl", "3600", "--expiration", String(now() + 99_999), "--metadata", '{"a":1,"s":"x"}'])
-    expect(put.stdout).toBe('Wrote key "bin" (6 bytes, from blob.bin, expires in 3600 s, metadata {"a":1,"s":"x"}) to namespace id cli-file.\n')
-    const listed = json<Array<{ name: string; expiration: number; metadata: unknown }>>(kv(["key", "list", ...ns("cli-file")]))
+    const put = kv([
+      "key",
+      "put",
+      "bin",
+      "--path",
+      "blob.bin",
+      ...ns("cli-file"),
+      "--ttl",
+      "3600",
+      "--expiration",
+      String(now() + 99_999),
+      "--metadata",
+      '{"a":1,"s":"x"}'
+    ])
+    expect(put.stdout).toBe(
+      'Wrote key "bin" (6 bytes, from blob.bin, expires in 3600 s, metadata {"a":1,"s":"x"}) to namespace id cli-file.\n'
+    )
+    const listed = json<Array<{ name: string; expiration: number; metadata: unknown }>>(
+      kv(["key", "list", ...ns("cli-file")])
+    )
     expect(listed).toHaveLength(1)
     expect(listed[0]!.expiration).toBeGreaterThanOrEqual(now() + 3590)
     expect(listed[0]!.expiration).toBeLessThanOrEqual(now() + 3600)
     expect(listed[0]!.metadata).toEqual({ a: 1, s: "x" })
-    const asJson = json<{ key: string; value: string; encoding: string; metadata: unknown }>(kv(["key", "get", "bin", ...ns("cli-file"), "--json"]))
+    const asJson = json<{ key: string; value: string; encoding: string; metadata: unknown }>(
+      kv(["key", "get", "bin", ...ns("cli-file"), "--json"])
+    )
     expect(asJson).toMatchObject({ key: "bin", encoding: "base64", metadata: { a: 1, s: "x" } })
     expect(Buffer.from(asJson.value, "base64").equals(bytes)).toBe(true)
     const exp = now() + 7200
     kv(["key", "put", "abs", "v", ...ns("cli-file"), "--expiration", String(exp)])
-    expect(json<Array<{ name: string; expiration?: number }>>(kv(["key", "list", ...ns("cli-file"), "--prefix", "abs"]))).toEqual([{ name: "abs", expiration: exp }])
+    expect(
+      json<Array<{ name: string; expiration?: number }>>(kv(["key", "list", ...ns("cli-file"), "--prefix", "abs"]))
+    ).toEqual([{ name: "abs", expiration: exp }])
     expect(kv(["key", "get", "nope", ...ns("cli-file"), "--json"]).stdout).toBe("null\n")
   })
 
@@ -72,19 +93,51 @@ describe("kv key", () => {
 
   it("each validation error: one line naming the field, the limit and the actual size; nothing written", () => {
     const cases: Array<[ReadonlyArray<string>, number, string]> = [
-      [["key", "put", "x".repeat(513), "v"], 1, "error: kv key put: key is 513 bytes, the limit is 512 bytes [code 10022]"],
+      [
+        ["key", "put", "x".repeat(513), "v"],
+        1,
+        "error: kv key put: key is 513 bytes, the limit is 512 bytes [code 10022]"
+      ],
       [["key", "put", "", "v"], 1, "error: kv key put: key is empty; a key is 1 to 512 bytes [code 10022]"],
-      [["key", "put", ".", "v"], 1, 'error: kv key put: key "." is not allowed: "." and ".." name path segments in URLs [code 10022]'],
+      [
+        ["key", "put", ".", "v"],
+        1,
+        'error: kv key put: key "." is not allowed: "." and ".." name path segments in URLs [code 10022]'
+      ],
       [["key", "get", ".."], 1, 'error: kv key get: key ".." is not allowed'],
-      [["key", "put", "a b", "v"], 1, "error: kv key put: key has whitespace (U+0020) at character 2; keys are printable characters without whitespace [code 10022]"],
-      [["key", "put", "k", "v", "--ttl", "30"], 1, "error: kv key put: expiration_ttl is 30 seconds, the minimum is 60 [code 1004]"],
-      [["key", "put", "k", "v", "--ttl", "0"], 1, "error: kv key put: expiration_ttl is 0 seconds, the minimum is 60 [code 1004]"],
+      [
+        ["key", "put", "a b", "v"],
+        1,
+        "error: kv key put: key has whitespace (U+0020) at character 2; keys are printable characters without whitespace [code 10022]"
+      ],
+      [
+        ["key", "put", "k", "v", "--ttl", "30"],
+        1,
+        "error: kv key put: expiration_ttl is 30 seconds, the minimum is 60 [code 1004]"
+      ],
+      [
+        ["key", "put", "k", "v", "--ttl", "0"],
+        1,
+        "error: kv key put: expiration_ttl is 0 seconds, the minimum is 60 [code 1004]"
+      ],
       [["key", "put", "k", "v", "--ttl", "abc"], 2, 'error: --ttl must be a whole number of seconds, got "abc"'],
       [["key", "put", "k", "v", "--expiration", "1000"], 1, "error: kv key put: expiration 1000 is"],
-      [["key", "put", "k", "v", "--expiration", String(now() + 30)], 1, "seconds ahead; it must be at least 60 seconds in the future"],
+      [
+        ["key", "put", "k", "v", "--expiration", String(now() + 30)],
+        1,
+        "seconds ahead; it must be at least 60 seconds in the future"
+      ],
       [["key", "put", "k", "v", "--metadata", "{bad"], 1, "error: kv key put: metadata is not valid JSON"],
-      [["key", "put", "k", "v", "--metadata", "[1,2]"], 1, "error: kv key put: metadata must be a JSON object, got an array [code 10030]"],
-      [["key", "put", "k", "v", "--metadata", JSON.stringify({ v: "x".repeat(1100) })], 1, "error: kv key put: metadata is 1108 bytes as JSON, the limit is 1024 bytes [code 10030]"]
+      [
+        ["key", "put", "k", "v", "--metadata", "[1,2]"],
+        1,
+        "error: kv key put: metadata must be a JSON object, got an array [code 10030]"
+      ],
+      [
+        ["key", "put", "k", "v", "--metadata", JSON.stringify({ v: "x".repeat(1100) })],
+        1,
+        "error: kv key put: metadata is 1108 bytes as JSON, the limit is 1024 bytes [code 10030]"
+      ]
     ]
     for (const [args, status, message] of cases) {
       const r = kv([...args, ...ns("cli-invalid")])
@@ -104,16 +157,30 @@ describe("kv key", () => {
     expect(kv(["key", "put", "exact", "--path", "exact.bin", ...ns("cli-size")]).status).toBe(0)
     const over = kv(["key", "put", "over", "--path", "over.bin", ...ns("cli-size")])
     expect(over.status).toBe(1)
-    expect(over.stderr).toContain("error: kv key put: value is 26214401 bytes, the limit is 26214400 bytes (25 MiB) [code 10024]")
+    expect(over.stderr).toContain(
+      "error: kv key put: value is 26214401 bytes, the limit is 26214400 bytes (25 MiB) [code 10024]"
+    )
     expect(names(kv(["key", "list", ...ns("cli-size")]))).toEqual(["exact"])
   })
 
   it("usage: the value or --path (one of them), exactly one selector, a file that is not there", () => {
-    expect(kv(["key", "put", "k", ...ns("x")])).toMatchObject({ status: 2, stderr: "error: exactly one of <value> and --path is required\n" })
+    expect(kv(["key", "put", "k", ...ns("x")])).toMatchObject({
+      status: 2,
+      stderr: "error: exactly one of <value> and --path is required\n"
+    })
     write("v.txt", "v")
-    expect(kv(["key", "put", "k", "v", "--path", "v.txt", ...ns("x")])).toMatchObject({ status: 2, stderr: "error: give the value or --path, not both\n" })
-    expect(kv(["key", "get", "k"])).toMatchObject({ status: 2, stderr: "error: exactly one of --binding and --namespace-id is required\n" })
-    expect(kv(["key", "delete", "k", "--binding", "B", ...ns("x")])).toMatchObject({ status: 2, stderr: "error: --binding and --namespace-id cannot be used together; give only one\n" })
+    expect(kv(["key", "put", "k", "v", "--path", "v.txt", ...ns("x")])).toMatchObject({
+      status: 2,
+      stderr: "error: give the value or --path, not both\n"
+    })
+    expect(kv(["key", "get", "k"])).toMatchObject({
+      status: 2,
+      stderr: "error: exactly one of --binding and --namespace-id is required\n"
+    })
+    expect(kv(["key", "delete", "k", "--binding", "B", ...ns("x")])).toMatchObject({
+      status: 2,
+      stderr: "error: --binding and --namespace-id cannot be used together; give only one\n"
+    })
     expect(kv(["bulk", "put", "f.json", "--binding", "B", ...ns("x")]).status).toBe(2)
     const missing = kv(["key", "put", "k", "--path", "nope.txt", ...ns("x")])
     expect(missing).toMatchObject({ status: 1, stderr: "error: kv key put: cannot read nope.txt: no such file\n" })
@@ -161,7 +228,9 @@ describe("kv key", () => {
     const list = edgectl(["kv:key", "list", ...ns("cli-colon")], { cwd })
     expect(names(list)).toEqual(["c"])
     expect(edgectl(["kv:namespace", "list"], { cwd }).stderr).toContain('"kv:namespace" is deprecated')
-    expect(edgectl(["kv:bulk", "put", "nope.json", ...ns("cli-colon")], { cwd }).stderr).toContain('"kv:bulk" is deprecated')
+    expect(edgectl(["kv:bulk", "put", "nope.json", ...ns("cli-colon")], { cwd }).stderr).toContain(
+      '"kv:bulk" is deprecated'
+    )
   })
 })
 
@@ -175,7 +244,9 @@ describe("kv bulk", () => {
     const r = kv(["bulk", "put", file, ...ns("cli-bulk")])
     expect(r.status).toBe(0)
     expect(r.stdout).toBe("Wrote 3 entries to namespace id cli-bulk.\n")
-    expect(r.stderr).toBe('warning: bulk-ok.json: entry 2 has a property that is not part of a bulk entry (ignored): "extra"\n')
+    expect(r.stderr).toBe(
+      'warning: bulk-ok.json: entry 2 has a property that is not part of a bulk entry (ignored): "extra"\n'
+    )
     expect(kv(["key", "get", "b2", ...ns("cli-bulk")]).stdout).toBe("hello")
     const again = json(kv(["bulk", "put", file, ...ns("cli-bulk"), "--json"]))
     expect(again).toEqual({ successful_key_count: 3, unsuccessful_keys: [] })
@@ -200,10 +271,26 @@ describe("kv bulk", () => {
 
   it("files that are not a JSON array of entries", () => {
     const cases: Array<[string, string, string]> = [
-      ["truncated.json", '[{"key":"a","value":"1"},', "error: kv bulk put: truncated.json:1:26: the file ends before the array's closing ]"],
-      ["syntax.json", '[{"key":"a",}]', "error: kv bulk put: syntax.json:1:13: invalid JSON: expected a property name in double quotes"],
-      ["object.json", '{"key":"a","value":"1"}', "error: kv bulk put: object.json:1:1: expected a JSON array, got an object"],
-      ["types.json", '[{"key":"a"},{"key":"b","value":1},{"value":"x"},"s"]', 'error: kv bulk put: types.json: 4 invalid entries, nothing was written: entry 0 (key "a"): value is missing'],
+      [
+        "truncated.json",
+        '[{"key":"a","value":"1"},',
+        "error: kv bulk put: truncated.json:1:26: the file ends before the array's closing ]"
+      ],
+      [
+        "syntax.json",
+        '[{"key":"a",}]',
+        "error: kv bulk put: syntax.json:1:13: invalid JSON: expected a property name in double quotes"
+      ],
+      [
+        "object.json",
+        '{"key":"a","value":"1"}',
+        "error: kv bulk put: object.json:1:1: expected a JSON array, got an object"
+      ],
+      [
+        "types.json",
+        '[{"key":"a"},{"key":"b","value":1},{"value":"x"},"s"]',
+        'error: kv bulk put: types.json: 4 invalid entries, nothing was written: entry 0 (key "a"): value is missing'
+      ],
       ["missing.json", "", "error: kv bulk put: cannot read missing.json: no such file"]
     ]
     for (const [name, content, message] of cases) {
@@ -216,7 +303,10 @@ describe("kv bulk", () => {
   })
 
   it("bulk delete asks with default yes: off a terminal it deletes; strings and {name} objects", () => {
-    write("bulk-del-put.json", ["d1", "d2", "d3", "keep"].map((key) => ({ key, value: key })))
+    write(
+      "bulk-del-put.json",
+      ["d1", "d2", "d3", "keep"].map((key) => ({ key, value: key }))
+    )
     kv(["bulk", "put", "bulk-del-put.json", ...ns("cli-bulk-del")])
     const file = write("bulk-del.json", ["d1", { name: "d2" }, "d3", "absent"])
     const r = kv(["bulk", "delete", file, ...ns("cli-bulk-del")])
@@ -225,12 +315,17 @@ describe("kv bulk", () => {
     const bad = write("bulk-del-bad.json", ["keep", 5, { x: 1 }])
     const refused = kv(["bulk", "delete", bad, ...ns("cli-bulk-del"), "--force"])
     expect(refused.status).toBe(1)
-    expect(refused.stderr).toContain("2 invalid entries, nothing was deleted: entry 1: must be a key string or an object")
+    expect(refused.stderr).toContain(
+      "2 invalid entries, nothing was deleted: entry 1: must be a key string or an object"
+    )
     expect(names(kv(["key", "list", ...ns("cli-bulk-del")]))).toEqual(["keep"])
   })
 
   it("bulk get prints the listed keys' values as text, missing ones null, each key once; --metadata adds metadata and expiration", () => {
-    const entries = [{ key: "g1", value: "v1", metadata: { a: 1 } }, { key: "g2", value: "héllo", expiration_ttl: 3600 }]
+    const entries = [
+      { key: "g1", value: "v1", metadata: { a: 1 } },
+      { key: "g2", value: "héllo", expiration_ttl: 3600 }
+    ]
     expect(kv(["bulk", "put", write("bulk-get-put.json", entries), ...ns("cli-bulk-get")]).status).toBe(0)
     const file = write("bulk-get.json", ["g1", { name: "g2" }, "absent", "g1"])
     const r = kv(["bulk", "get", file, ...ns("cli-bulk-get")])
@@ -241,7 +336,10 @@ describe("kv bulk", () => {
     expect(withMeta.g1).toEqual({ value: "v1", metadata: { a: 1 } })
     expect(withMeta.g2).toMatchObject({ value: "héllo", metadata: null, expiration: expect.any(Number) })
     expect(withMeta.absent).toEqual({ value: null, metadata: null })
-    const many = write("bulk-get-many.json", Array.from({ length: 250 }, (_, i) => `m${i}`))
+    const many = write(
+      "bulk-get-many.json",
+      Array.from({ length: 250 }, (_, i) => `m${i}`)
+    )
     expect(Object.keys(JSON.parse(kv(["bulk", "get", many, ...ns("cli-bulk-get")]).stdout))).toHaveLength(250)
     const refused = kv(["bulk", "get", write("bulk-get-bad.json", ["g1", 7]), ...ns("cli-bulk-get")])
     expect(refused.status).toBe(1)
@@ -255,7 +353,9 @@ describe("kv namespace", () => {
     const dir = tempDir()
     const r = kv(["namespace", "create", "My Cool-NS.2"], { dir })
     expect(r.status).toBe(0)
-    expect(r.stderr).toBe('warning: no wrangler.json, wrangler.jsonc or wrangler.toml here: the title uses "worker" as its prefix\n')
+    expect(r.stderr).toBe(
+      'warning: no wrangler.json, wrangler.jsonc or wrangler.toml here: the title uses "worker" as its prefix\n'
+    )
     const id = /\(id ([0-9a-f]{32})\)/.exec(r.stdout)![1]!
     expect(r.stdout).toBe(
       `Created KV namespace "worker-My Cool-NS.2" (id ${id}) on the local platform (--remote for the real one).\nAdd it to wrangler.toml:\n[[kv_namespaces]]\nbinding = "My_Cool_NS2"\nid = "${id}"\n`
@@ -264,7 +364,9 @@ describe("kv namespace", () => {
     expect(list.find((n) => n.id === id)).toEqual({ id, title: "worker-My Cool-NS.2", supports_url_encoding: true })
     const dup = kv(["namespace", "create", "My Cool-NS.2"], { dir })
     expect(dup.status).toBe(1)
-    expect(dup.stderr).toContain('a namespace with this account ID and title already exists: "worker-My Cool-NS.2" [code 10014]\nhint: run `edgectl kv namespace list`')
+    expect(dup.stderr).toContain(
+      'a namespace with this account ID and title already exists: "worker-My Cool-NS.2" [code 10014]\nhint: run `edgectl kv namespace list`'
+    )
   })
 
   it("delete asks [y/n]: off a terminal it refuses without --yes; --yes, -y and a title all work", () => {
@@ -275,9 +377,13 @@ describe("kv namespace", () => {
     expect(refused.stderr).toBe(
       `error: kv namespace delete: not deleting namespace "worker-del-a" (id ${a.id}) without a confirmation: stdin is not a terminal\nhint: pass --yes to delete it\n`
     )
-    expect(kv(["namespace", "delete", ...ns(a.id), "--yes"], { dir }).stdout).toBe(`Deleted KV namespace "worker-del-a" (id ${a.id}).\n`)
+    expect(kv(["namespace", "delete", ...ns(a.id), "--yes"], { dir }).stdout).toBe(
+      `Deleted KV namespace "worker-del-a" (id ${a.id}).\n`
+    )
     const b = json<{ id: string }>(kv(["namespace", "create", "del-b", "--json"], { dir }))
-    expect(kv(["namespace", "delete", "worker-del-b", "-y"], { dir }).stdout).toBe(`Deleted KV namespace "worker-del-b" (id ${b.id}).\n`)
+    expect(kv(["namespace", "delete", "worker-del-b", "-y"], { dir }).stdout).toBe(
+      `Deleted KV namespace "worker-del-b" (id ${b.id}).\n`
+    )
     const gone = json<Array<{ id: string }>>(kv(["namespace", "list"], { dir }))
     expect(gone.some((n) => n.id === a.id || n.id === b.id)).toBe(false)
     const unknown = kv(["namespace", "delete", ...ns("0".repeat(32)), "--yes"], { dir })
@@ -293,21 +399,31 @@ describe("kv namespace", () => {
     expect(kv(["namespace", "rename", "worker-ren-a", "--new-name", "ren-b"], { dir }).stdout).toBe(
       `Renamed KV namespace "worker-ren-a" (id ${a.id}) to "ren-b".\n`
     )
-    expect(json(kv(["namespace", "rename", ...ns(a.id), "--new-name", "ren-c", "--json"], { dir }))).toMatchObject({ id: a.id, title: "ren-c" })
+    expect(json(kv(["namespace", "rename", ...ns(a.id), "--new-name", "ren-c", "--json"], { dir }))).toMatchObject({
+      id: a.id,
+      title: "ren-c"
+    })
     expect(kv(["key", "get", "k", ...ns(a.id), "--text"], { dir }).stdout).toBe("v\n")
     json(kv(["namespace", "create", "taken", "--json"], { dir }))
     const taken = kv(["namespace", "rename", "ren-c", "--new-name", "worker-taken"], { dir })
     expect(taken.status).toBe(1)
     expect(taken.stderr).toContain("[code 10014]")
-    expect(kv(["namespace", "rename", "ren-c", "--new-name", ""], { dir }).stderr).toBe("error: --new-name must be 1 to 512 characters, got an empty title\n")
+    expect(kv(["namespace", "rename", "ren-c", "--new-name", ""], { dir }).stderr).toBe(
+      "error: --new-name must be 1 to 512 characters, got an empty title\n"
+    )
     expect(kv(["namespace", "rename", "ren-c", ...ns(a.id), "--new-name", "x"], { dir }).status).toBe(2)
   })
 
   it("local mode takes any namespace id, as wrangler's local storage: created by its first write", () => {
     const dir = tempDir()
     expect(kv(["key", "list", ...ns("my-local-ns")], { dir }).stdout).toBe("[]\n")
-    expect(json<Array<{ id: string }>>(kv(["namespace", "list"], { dir })).some((n) => n.id === "my-local-ns")).toBe(false)
+    expect(json<Array<{ id: string }>>(kv(["namespace", "list"], { dir })).some((n) => n.id === "my-local-ns")).toBe(
+      false
+    )
     kv(["key", "put", "k", "v", ...ns("my-local-ns")], { dir })
-    expect(json<Array<{ id: string; title: string }>>(kv(["namespace", "list"], { dir })).find((n) => n.id === "my-local-ns")?.title).toBe("my-local-ns")
+    expect(
+      json<Array<{ id: string; title: string }>>(kv(["namespace", "list"], { dir })).find((n) => n.id === "my-local-ns")
+        ?.title
+    ).toBe("my-local-ns")
   })
 })

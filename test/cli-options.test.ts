@@ -26,11 +26,27 @@ const refused = (r: Result, code: 1 | 2, line: string | RegExp) => {
 
 describe("numeric options: name, range and value; exit 2", () => {
   it("waf replay --limit", async () => {
-    refused(await local(["waf", "replay", "--zone", "acme.com", "--traffic", sample, "--limit", "-1"]), 2, 'error: --limit: expected an integer from 0 to 1,000,000, got "-1"')
-    refused(await local(["waf", "replay", "--zone", "acme.com", "--traffic", sample, "--limit", "2.5"]), 2, 'error: --limit: expected an integer from 0 to 1,000,000, got "2.5"')
-    refused(await local(["waf", "replay", "--zone", "acme.com", "--traffic", sample, "--limit", "ten"]), 2, 'error: --limit: expected an integer from 0 to 1,000,000, got "ten"')
+    refused(
+      await local(["waf", "replay", "--zone", "acme.com", "--traffic", sample, "--limit", "-1"]),
+      2,
+      'error: --limit: expected an integer from 0 to 1,000,000, got "-1"'
+    )
+    refused(
+      await local(["waf", "replay", "--zone", "acme.com", "--traffic", sample, "--limit", "2.5"]),
+      2,
+      'error: --limit: expected an integer from 0 to 1,000,000, got "2.5"'
+    )
+    refused(
+      await local(["waf", "replay", "--zone", "acme.com", "--traffic", sample, "--limit", "ten"]),
+      2,
+      'error: --limit: expected an integer from 0 to 1,000,000, got "ten"'
+    )
     // Two problems on one command line: one `error:` line names both.
-    refused(await local(["waf", "replay", "--zone", "acme.com", "--limit", "-1"]), 2, `error: Expected to find option: '--traffic'; --limit: expected an integer from 0 to 1,000,000, got "-1"`)
+    refused(
+      await local(["waf", "replay", "--zone", "acme.com", "--limit", "-1"]),
+      2,
+      `error: Expected to find option: '--traffic'; --limit: expected an integer from 0 to 1,000,000, got "-1"`
+    )
     // The smallest value: only the counts, and how many disagreements were not shown.
     const zero = await local(["waf", "replay", "--zone", "acme.com", "--traffic", sample, "--limit", "0"])
     expect(zero.status).toBe(0)
@@ -39,12 +55,24 @@ describe("numeric options: name, range and value; exit 2", () => {
   })
 
   it("rules format --width and serve --port", async () => {
-    refused(await run(["rules", "format", 'http.host eq "a"', "--width", "-5"]), 2, 'error: --width: expected an integer from 1 to 100,000, got "-5"')
-    refused(await run(["rules", "format", 'http.host eq "a"', "--width", "0"]), 2, 'error: --width: expected an integer from 1 to 100,000, got "0"')
+    refused(
+      await run(["rules", "format", 'http.host eq "a"', "--width", "-5"]),
+      2,
+      'error: --width: expected an integer from 1 to 100,000, got "-5"'
+    )
+    refused(
+      await run(["rules", "format", 'http.host eq "a"', "--width", "0"]),
+      2,
+      'error: --width: expected an integer from 1 to 100,000, got "0"'
+    )
     const one = await run(["rules", "format", 'http.host eq "a" and ssl', "--width", "1"])
     expect(one.status).toBe(0)
     expect(one.stdout.split("\n").length).toBeGreaterThan(2)
-    refused(await run(["serve", "--port", "70000"]), 2, 'error: --port: expected an integer from 0 to 65535, got "70000"')
+    refused(
+      await run(["serve", "--port", "70000"]),
+      2,
+      'error: --port: expected an integer from 0 to 65535, got "70000"'
+    )
     refused(await run(["serve", "--port", "-1"]), 2, 'error: --port: expected an integer from 0 to 65535, got "-1"')
   })
 })
@@ -59,15 +87,48 @@ describe("integer options (no @effect/cli integer option is left)", () => {
 
 describe("choices: the option, the choices and the value; exit 2", () => {
   it("every choice option says which option it is", async () => {
-    const types = "A, AAAA, CAA, CERT, CNAME, DNSKEY, DS, HTTPS, LOC, MX, NAPTR, NS, OPENPGPKEY, PTR, SMIMEA, SRV, SSHFP, SVCB, TLSA, TXT, URI"
-    refused(await local(["dns", "list", "acme.com", "--type", "BOGUS"]), 2, `error: --type: expected one of ${types}, got "BOGUS"`)
-    refused(await local(["zones", "list", "--status", "bogus"]), 2, 'error: --status: expected one of initializing, pending, active, moved, got "bogus"')
-    refused(await run(["rules", "check", 'http.host eq "a"', "--scheme", "bogus"]), 2, 'error: --scheme: expected one of http, network, got "bogus"')
-    refused(await run(["rules", "check", 'http.host eq "a"', "--plan", "gold"]), 2, 'error: --plan: expected one of free, pro, business, enterprise, got "gold"')
-    refused(await local(["waf", "replay", "--zone", "acme.com", "--traffic", sample, "--against", "nope"]), 2, 'error: --against: expected one of preview, deployed, got "nope"')
-    refused(await local(["waf", "migrate", "--zone", "acme.com", "--mode", "later", "--dry-run"]), 2, 'error: --mode: expected one of validation, pending, got "later"')
-    refused(await local(["esc", "enable", "--zone", "acme.com", "--only", "x"]), 2, 'error: --only: expected one of always, secret, got "x"')
-    refused(await run(["check", "--format", "xml", "x.rules"]), 2, 'error: --format: expected one of text, json, sarif, got "xml"')
+    const types =
+      "A, AAAA, CAA, CERT, CNAME, DNSKEY, DS, HTTPS, LOC, MX, NAPTR, NS, OPENPGPKEY, PTR, SMIMEA, SRV, SSHFP, SVCB, TLSA, TXT, URI"
+    refused(
+      await local(["dns", "list", "acme.com", "--type", "BOGUS"]),
+      2,
+      `error: --type: expected one of ${types}, got "BOGUS"`
+    )
+    refused(
+      await local(["zones", "list", "--status", "bogus"]),
+      2,
+      'error: --status: expected one of initializing, pending, active, moved, got "bogus"'
+    )
+    refused(
+      await run(["rules", "check", 'http.host eq "a"', "--scheme", "bogus"]),
+      2,
+      'error: --scheme: expected one of http, network, got "bogus"'
+    )
+    refused(
+      await run(["rules", "check", 'http.host eq "a"', "--plan", "gold"]),
+      2,
+      'error: --plan: expected one of free, pro, business, enterprise, got "gold"'
+    )
+    refused(
+      await local(["waf", "replay", "--zone", "acme.com", "--traffic", sample, "--against", "nope"]),
+      2,
+      'error: --against: expected one of preview, deployed, got "nope"'
+    )
+    refused(
+      await local(["waf", "migrate", "--zone", "acme.com", "--mode", "later", "--dry-run"]),
+      2,
+      'error: --mode: expected one of validation, pending, got "later"'
+    )
+    refused(
+      await local(["esc", "enable", "--zone", "acme.com", "--only", "x"]),
+      2,
+      'error: --only: expected one of always, secret, got "x"'
+    )
+    refused(
+      await run(["check", "--format", "xml", "x.rules"]),
+      2,
+      'error: --format: expected one of text, json, sarif, got "xml"'
+    )
   })
 
   it("a DNS type in any case is the type", async () => {
@@ -84,12 +145,27 @@ describe("one exit-code rule", () => {
       [["kv", "bulk", "put", "nope.json", ...kv], /^error: kv bulk put: cannot read nope\.json: no such file/],
       [["kv", "bulk", "get", "nope.json", ...kv], /^error: kv bulk get: cannot read nope\.json: no such file/],
       [["kv", "bulk", "delete", "nope.json", ...kv], /^error: kv bulk delete: cannot read nope\.json: no such file/],
-      [["kv", "key", "put", "k", "--path", "nope.bin", ...kv], /^error: kv key put: cannot read nope\.bin: no such file/],
+      [
+        ["kv", "key", "put", "k", "--path", "nope.bin", ...kv],
+        /^error: kv key put: cannot read nope\.bin: no such file/
+      ],
       [["rules", "check", "--file", "nope.rules"], /^error: rules check: cannot read nope\.rules: no such file/],
-      [["rules", "eval", 'http.host eq "a"', "--request", "nope.json"], /^error: rules eval: cannot read nope\.json: no such file/],
-      [["firewall", "test", "--zone", "acme.com", "--request", "nope.json", "--persist-to", state], /^error: firewall test: cannot read the request from nope\.json: no such file/],
-      [["waf", "replay", "--zone", "acme.com", "--traffic", "nope.jsonl", "--persist-to", state], /^error: --traffic: nope\.jsonl: no such file\n$/],
-      [["waf", "migrate", "--zone", "acme.com", "--config", "nope.json", "--dry-run", "--persist-to", state], /^error: --config: nope\.json: no such file\n$/],
+      [
+        ["rules", "eval", 'http.host eq "a"', "--request", "nope.json"],
+        /^error: rules eval: cannot read nope\.json: no such file/
+      ],
+      [
+        ["firewall", "test", "--zone", "acme.com", "--request", "nope.json", "--persist-to", state],
+        /^error: firewall test: cannot read the request from nope\.json: no such file/
+      ],
+      [
+        ["waf", "replay", "--zone", "acme.com", "--traffic", "nope.jsonl", "--persist-to", state],
+        /^error: --traffic: nope\.jsonl: no such file\n$/
+      ],
+      [
+        ["waf", "migrate", "--zone", "acme.com", "--config", "nope.json", "--dry-run", "--persist-to", state],
+        /^error: --config: nope\.json: no such file\n$/
+      ],
       [["check", "nope.rules"], /^error: check nope\.rules: cannot read it: no such file/]
     ]
     for (const [args, line] of cases) {
@@ -116,7 +192,8 @@ describe("one exit-code rule", () => {
 
 describe("dns list --proxied", () => {
   it("true, false and absent: the proxied records, the others, and all of them", async () => {
-    const list = async (...extra: Array<string>) => json<Array<{ id: string; proxied: boolean }>>(await local(["dns", "list", "acme.com", "--json", ...extra]))
+    const list = async (...extra: Array<string>) =>
+      json<Array<{ id: string; proxied: boolean }>>(await local(["dns", "list", "acme.com", "--json", ...extra]))
     const all = await list()
     const proxied = await list("--proxied")
     const unproxied = await list("--proxied", "false")

@@ -15,7 +15,8 @@ describe("polish", () => {
   beforeAll(() => {
     dir = tempDir()
   })
-  const run = (args: ReadonlyArray<string>, env?: Record<string, string>) => edgectlAsync([...args, "--persist-to", dir], { cwd: dir, ...(env ? { env } : {}) })
+  const run = (args: ReadonlyArray<string>, env?: Record<string, string>) =>
+    edgectlAsync([...args, "--persist-to", dir], { cwd: dir, ...(env ? { env } : {}) })
 
   it("a KV validation error has its hint line", async () => {
     const key = await run(["kv", "key", "put", "a b", "v", "--namespace-id", "n1"])
@@ -33,7 +34,9 @@ describe("polish", () => {
     const r = await run(["kv", "key", "put", "k", "v", "--ttl", "99999999999999999", "--namespace-id", "n1"])
     expect(r.status).toBe(1)
     const [error, hint, ...rest] = lines(r.stderr)
-    expect(error).toMatch(/^error: kv key put: expiration_ttl 100000000000000000 ends after the year 9999: the maximum is \d{12} seconds from now \[code 1004\]$/)
+    expect(error).toMatch(
+      /^error: kv key put: expiration_ttl 100000000000000000 ends after the year 9999: the maximum is \d{12} seconds from now \[code 1004\]$/
+    )
     expect(hint).toMatch(/^hint: --ttl is seconds from now/)
     expect(rest).toEqual([])
   })
@@ -55,7 +58,9 @@ describe("polish", () => {
     fs.writeFileSync(request, JSON.stringify({ "http.host": { $base64: "!!" } }))
     const r = await edgectlAsync(["rules", "eval", 'http.host eq "a"', "--request", request])
     expect(r.status).toBe(1)
-    expect(lines(r.stderr)[0]).toBe('error: rules eval: request field http.host: the "$base64" value is not valid base64: "!!"')
+    expect(lines(r.stderr)[0]).toBe(
+      'error: rules eval: request field http.host: the "$base64" value is not valid base64: "!!"'
+    )
   })
 
   it("check prints one summary line, counting the files it could not read", async () => {
@@ -76,7 +81,9 @@ describe("polish", () => {
   it("esc test after the removal says what ESC would do, not that it runs", async () => {
     const after = await run(["esc", "test", "--zone", "acme.org"], { EDGECTL_PLATFORM_NOW: "2026-01-01T00:00:00Z" })
     expect(after.status).toBe(0)
-    expect(lines(after.stdout)[0]).toBe("ESC would run (if it still existed) for this request to zone acme.org (no Cookie header).")
+    expect(lines(after.stdout)[0]).toBe(
+      "ESC would run (if it still existed) for this request to zone acme.org (no Cookie header)."
+    )
     expect(after.stdout).not.toMatch(/(^|: *)ESC runs\b/m)
     const before = await run(["esc", "test", "--zone", "acme.org"], { EDGECTL_PLATFORM_NOW: "2024-06-01T00:00:00Z" })
     expect(lines(before.stdout)[0]).toBe("ESC runs for this request to zone acme.org (no Cookie header).")

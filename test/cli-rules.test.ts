@@ -25,7 +25,9 @@ describe("edgectl rules", () => {
 
   describe("check", () => {
     it("prints `valid` and exits 0 for a valid expression, without creating any state", () => {
-      const r = edgectl(["rules", "check", 'http.request.uri.path contains "/admin" and ip.src ne 1.2.3.4'], { cwd: dir })
+      const r = edgectl(["rules", "check", 'http.request.uri.path contains "/admin" and ip.src ne 1.2.3.4'], {
+        cwd: dir
+      })
       expect(r.status).toBe(0)
       expect(r.stdout).toBe("valid\n")
       expect(r.stderr).toBe("")
@@ -65,7 +67,10 @@ describe("edgectl rules", () => {
       })
       const ok = edgectl(["rules", "check", "--json", 'ip.geoip.country eq "GB"'], { cwd: dir })
       expect(ok.status).toBe(0)
-      expect(JSON.parse(ok.stdout)).toMatchObject({ valid: true, diagnostics: [{ severity: "information", code: "deprecated-field" }] })
+      expect(JSON.parse(ok.stdout)).toMatchObject({
+        valid: true,
+        diagnostics: [{ severity: "information", code: "deprecated-field" }]
+      })
     })
 
     it("reads the expression from --file (its final newline is not part of it) and from stdin", () => {
@@ -108,8 +113,24 @@ describe("edgectl rules", () => {
 
   describe("eval", () => {
     it("prints match and the field values used", () => {
-      const req = file("req.json", JSON.stringify({ "http.request.uri.path": "/admin", "ip.src": "5.6.7.8", "http.request.headers": { "x-a": ["1"] } }))
-      const r = edgectl(["rules", "eval", '(http.request.uri.path contains "/admin" and ip.src ne 1.2.3.4) or http.host matches "^api\\."', "--request", req], { cwd: dir })
+      const req = file(
+        "req.json",
+        JSON.stringify({
+          "http.request.uri.path": "/admin",
+          "ip.src": "5.6.7.8",
+          "http.request.headers": { "x-a": ["1"] }
+        })
+      )
+      const r = edgectl(
+        [
+          "rules",
+          "eval",
+          '(http.request.uri.path contains "/admin" and ip.src ne 1.2.3.4) or http.host matches "^api\\."',
+          "--request",
+          req
+        ],
+        { cwd: dir }
+      )
       expect(r.status).toBe(0)
       expect(r.stdout).toBe(
         'match\n\nfields used:\n  http.request.uri.path  "/admin"\n  ip.src                 "5.6.7.8"\n  http.host              (missing)\n'
@@ -119,7 +140,10 @@ describe("edgectl rules", () => {
     })
 
     it("prints --json with match and the fields", () => {
-      const req = file("req2.json", JSON.stringify({ "ip.src": "192.0.2.10", $lists: { office: ["192.0.2.0/24"] }, "http.user_agnt": "x" }))
+      const req = file(
+        "req2.json",
+        JSON.stringify({ "ip.src": "192.0.2.10", $lists: { office: ["192.0.2.0/24"] }, "http.user_agnt": "x" })
+      )
       const r = edgectl(["rules", "eval", "--json", "ip.src in $office", "--request", req], { cwd: dir })
       expect(r.status).toBe(0)
       expect(JSON.parse(r.stdout)).toEqual({
@@ -139,23 +163,39 @@ describe("edgectl rules", () => {
       expect(human.stderr.trimEnd().split("\n").at(-1)).toBe("error: rules eval: the expression has 1 error")
       const json = edgectl(["rules", "eval", "--json", "http.hots eq 1", "--request", req], { cwd: dir })
       expect(json.status).toBe(1)
-      expect(JSON.parse(json.stdout)).toMatchObject({ match: null, valid: false, diagnostics: [{ code: "unknown-field", range: { start: 0, end: 9 } }] })
+      expect(JSON.parse(json.stdout)).toMatchObject({
+        match: null,
+        valid: false,
+        diagnostics: [{ code: "unknown-field", range: { start: 0, end: 9 } }]
+      })
     })
 
     it("refuses a missing request file, unreadable JSON, a non-object and wrongly typed values", () => {
       const missing = edgectl(["rules", "eval", "ssl", "--request", path.join(dir, "none.json")], { cwd: dir })
-      expect([missing.status, missing.stderr]).toEqual([1, `error: rules eval: cannot read ${path.join(dir, "none.json")}: no such file\n`])
+      expect([missing.status, missing.stderr]).toEqual([
+        1,
+        `error: rules eval: cannot read ${path.join(dir, "none.json")}: no such file\n`
+      ])
       const bad = edgectl(["rules", "eval", "ssl", "--request", file("bad.json", "{nope")], { cwd: dir })
       expect(bad.status).toBe(1)
       expect(bad.stderr).toMatch(/^error: rules eval: .*bad\.json is not valid JSON: /)
       const array = edgectl(["rules", "eval", "ssl", "--request", file("arr.json", "[]")], { cwd: dir })
       expect(array.status).toBe(1)
       expect(array.stderr).toContain("must hold a JSON object")
-      const typed = edgectl(["rules", "eval", "ip.src eq 1.2.3.4", "--request", file("typed.json", '{"ip.src": 1234}')], { cwd: dir })
-      expect([typed.status, typed.stderr.split("\n")[0]]).toEqual([1, "error: rules eval: request field ip.src: expected an IP address string, got number 1234"])
+      const typed = edgectl(
+        ["rules", "eval", "ip.src eq 1.2.3.4", "--request", file("typed.json", '{"ip.src": 1234}')],
+        { cwd: dir }
+      )
+      expect([typed.status, typed.stderr.split("\n")[0]]).toEqual([
+        1,
+        "error: rules eval: request field ip.src: expected an IP address string, got number 1234"
+      ])
       const noRequest = edgectl(["rules", "eval", "ssl"], { cwd: dir })
       expect(noRequest.status).toBe(2)
-      const both = edgectl(["rules", "eval", "ssl", "--file", file("e.txt", "ssl"), "--request", file("r.json", "{}")], { cwd: dir })
+      const both = edgectl(
+        ["rules", "eval", "ssl", "--file", file("e.txt", "ssl"), "--request", file("r.json", "{}")],
+        { cwd: dir }
+      )
       expect(both.status).toBe(2)
       const neither = edgectl(["rules", "eval", "--request", file("r2.json", "{}")], { cwd: dir })
       expect(neither.status).toBe(2)
@@ -166,7 +206,10 @@ describe("edgectl rules", () => {
     it("prints the canonical form", () => {
       const r = edgectl(["rules", "format", 'ssl&&!cf.client.bot||http.host=="x"'], { cwd: dir })
       expect([r.status, r.stdout]).toEqual([0, 'ssl and not cf.client.bot or http.host eq "x"\n'])
-      expect(JSON.parse(edgectl(["rules", "format", "--json", "!ssl"], { cwd: dir }).stdout)).toEqual({ valid: true, formatted: "not ssl" })
+      expect(JSON.parse(edgectl(["rules", "format", "--json", "!ssl"], { cwd: dir }).stdout)).toEqual({
+        valid: true,
+        formatted: "not ssl"
+      })
       expect(edgectl(["rules", "format", "http.hots eq 1"], { cwd: dir }).status).toBe(1)
     })
   })

@@ -4,7 +4,11 @@ import * as readline from "node:readline"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { bin, edgectl, json, tempDir } from "./helpers-cli.js"
 
-interface Ready { baseUrl: string; token: string; accountId: string }
+interface Ready {
+  baseUrl: string
+  token: string
+  accountId: string
+}
 
 describe("edgectl serve", () => {
   let child: ChildProcess
@@ -13,7 +17,9 @@ describe("edgectl serve", () => {
 
   beforeAll(async () => {
     stateDir = tempDir()
-    child = spawn(process.execPath, [bin, "serve", "--port", "0", "--json", "--persist-to", stateDir], { stdio: ["ignore", "pipe", "pipe"] })
+    child = spawn(process.execPath, [bin, "serve", "--port", "0", "--json", "--persist-to", stateDir], {
+      stdio: ["ignore", "pipe", "pipe"]
+    })
     const lines = readline.createInterface({ input: child.stdout! })
     ready = await new Promise<Ready>((resolve, reject) => {
       lines.once("line", (l) => resolve(JSON.parse(l) as Ready))
@@ -28,9 +34,14 @@ describe("edgectl serve", () => {
   it("prints one JSON line with its base URL, a local token and an account id once ready", async () => {
     expect(ready.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/client\/v4$/)
     expect(ready.accountId).toMatch(/^[0-9a-f]{32}$/)
-    const r = await fetch(`${ready.baseUrl}/zones?account.id=${ready.accountId}&per_page=50`, { headers: { authorization: `Bearer ${ready.token}` } })
+    const r = await fetch(`${ready.baseUrl}/zones?account.id=${ready.accountId}&per_page=50`, {
+      headers: { authorization: `Bearer ${ready.token}` }
+    })
     expect(r.status).toBe(200)
-    const body = (await r.json()) as { result: Array<{ account: { id: string } }>; result_info: { total_count: number } }
+    const body = (await r.json()) as {
+      result: Array<{ account: { id: string } }>
+      result_info: { total_count: number }
+    }
     expect(body.result_info.total_count).toBe(20)
     expect(body.result.every((z) => z.account.id === ready.accountId)).toBe(true)
   })
@@ -44,7 +55,9 @@ describe("edgectl serve", () => {
   })
 
   it("--remote with an unknown token fails with the platform's code and a hint", () => {
-    const r = edgectl(["zones", "list", "--remote"], { env: { CLOUDFLARE_API_BASE_URL: ready.baseUrl, CLOUDFLARE_API_TOKEN: "unknown-token-0000000000000000000000000" } })
+    const r = edgectl(["zones", "list", "--remote"], {
+      env: { CLOUDFLARE_API_BASE_URL: ready.baseUrl, CLOUDFLARE_API_TOKEN: "unknown-token-0000000000000000000000000" }
+    })
     expect(r.status).toBe(1)
     expect(r.stderr).toMatch(/^error: zones list: Invalid access token \[code 9109\]\nhint: /)
   })

@@ -4,7 +4,12 @@ import * as path from "node:path"
 import { beforeAll, describe, expect, it } from "vitest"
 import { edgectl, json, tempDir } from "./helpers-cli.js"
 
-interface Zone { id: string; name: string; status: string; account: { id: string; name: string } }
+interface Zone {
+  id: string
+  name: string
+  status: string
+  account: { id: string; name: string }
+}
 
 describe("edgectl CLI on the embedded platform", () => {
   let cwd: string
@@ -38,7 +43,9 @@ describe("edgectl CLI on the embedded platform", () => {
     expect(zones).toHaveLength(14)
     const pending = json<Array<Zone>>(edgectl(["zones", "list", "--status", "pending", "--json"], { cwd }))
     expect(pending.map((z) => z.name).sort()).toEqual(["acme.jp", "globex-blog.net", "initech-archive.org"])
-    const viaEnv = json<Array<Zone>>(edgectl(["zones", "list", "--json"], { cwd, env: { CLOUDFLARE_ACCOUNT_ID: globex } }))
+    const viaEnv = json<Array<Zone>>(
+      edgectl(["zones", "list", "--json"], { cwd, env: { CLOUDFLARE_ACCOUNT_ID: globex } })
+    )
     expect(viaEnv).toHaveLength(14)
   })
 
@@ -68,7 +75,9 @@ describe("edgectl CLI on the embedded platform", () => {
 
   it("lists, accepts and rejects invites; an accepted invite adds the account", () => {
     const dir = tempDir()
-    const invites = json<Array<{ id: string; organization_name: string; status: string }>>(edgectl(["invites", "list", "--json"], { cwd: dir }))
+    const invites = json<Array<{ id: string; organization_name: string; status: string }>>(
+      edgectl(["invites", "list", "--json"], { cwd: dir })
+    )
     expect(invites.map((i) => i.status)).toEqual(["pending", "pending"])
     const umbrella = invites.find((i) => i.organization_name === "Umbrella Partners")!
     const accepted = edgectl(["invites", "accept", umbrella.id], { cwd: dir })
@@ -123,15 +132,22 @@ describe("edgectl CLI errors", () => {
     expect(typo.status).toBe(2)
     expect(typo.stderr.trim()).toBe('error: unknown command "zones lst" (edgectl zones has: list, get)')
     const deep = edgectl(["kv", "namespace", "lst"])
-    expect([deep.status, deep.stderr.trim()]).toEqual([2, 'error: unknown command "kv namespace lst" (edgectl kv namespace has: create, list, rename, delete)'])
+    expect([deep.status, deep.stderr.trim()]).toEqual([
+      2,
+      'error: unknown command "kv namespace lst" (edgectl kv namespace has: create, list, rename, delete)'
+    ])
     const unknown = edgectl(["nope"])
     expect(unknown.status).toBe(2)
-    expect(unknown.stderr).toContain("'zones', 'dns', 'certs', 'accounts', 'invites', 'rules', 'kv', 'esc', 'firewall', 'waf', 'objects', 'check', 'lsp', 'serve', 'tui'")
+    expect(unknown.stderr).toContain(
+      "'zones', 'dns', 'certs', 'accounts', 'invites', 'rules', 'kv', 'esc', 'firewall', 'waf', 'objects', 'check', 'lsp', 'serve', 'tui'"
+    )
     expect(edgectl(["zones", "list", "--bogus"]).status).toBe(2)
     expect(edgectl(["zones", "get"]).status).toBe(2)
     const bad = edgectl(["zones", "list", "--status", "sleeping"])
     expect(bad.status).toBe(2)
-    expect(bad.stderr.trim()).toBe('error: --status: expected one of initializing, pending, active, moved, got "sleeping"')
+    expect(bad.stderr.trim()).toBe(
+      'error: --status: expected one of initializing, pending, active, moved, got "sleeping"'
+    )
     const flagAsArg = edgectl(["zones", "get", "--jsn"])
     expect(flagAsArg.status).toBe(2)
   })
@@ -139,7 +155,23 @@ describe("edgectl CLI errors", () => {
   it("--help lists every command; a command's --help shows only its own", () => {
     const all = edgectl(["--help"])
     expect(all.status).toBe(0)
-    for (const name of ["zones", "dns", "certs", "accounts", "invites", "rules", "kv", "esc", "firewall", "waf", "objects", "check", "lsp", "serve", "tui"]) {
+    for (const name of [
+      "zones",
+      "dns",
+      "certs",
+      "accounts",
+      "invites",
+      "rules",
+      "kv",
+      "esc",
+      "firewall",
+      "waf",
+      "objects",
+      "check",
+      "lsp",
+      "serve",
+      "tui"
+    ]) {
       expect(all.stdout, name).toMatch(new RegExp(`^  - ${name}\\b`, "m"))
     }
     const zones = edgectl(["zones", "--help"])
@@ -150,7 +182,9 @@ describe("edgectl CLI errors", () => {
   })
 
   it("--remote without credentials refuses and names the variables; credentials never appear in output", () => {
-    const r = edgectl(["zones", "list", "--remote"], { env: { CLOUDFLARE_API_TOKEN: undefined, CLOUDFLARE_API_KEY: undefined, CLOUDFLARE_EMAIL: undefined } })
+    const r = edgectl(["zones", "list", "--remote"], {
+      env: { CLOUDFLARE_API_TOKEN: undefined, CLOUDFLARE_API_KEY: undefined, CLOUDFLARE_EMAIL: undefined }
+    })
     expect(r.status).toBe(1)
     expect(r.stderr).toContain("CLOUDFLARE_API_TOKEN")
     const secret = "s3cr3t-token-that-must-not-leak-000000000"
@@ -163,7 +197,11 @@ describe("edgectl CLI errors", () => {
   })
 
   it("credentials in the environment do not switch the target", () => {
-    const zones = json<Array<Zone>>(edgectl(["zones", "list", "--json"], { env: { CLOUDFLARE_API_TOKEN: "some-real-token-000000000000000000000000" } }))
+    const zones = json<Array<Zone>>(
+      edgectl(["zones", "list", "--json"], {
+        env: { CLOUDFLARE_API_TOKEN: "some-real-token-000000000000000000000000" }
+      })
+    )
     expect(zones).toHaveLength(46)
   })
 })

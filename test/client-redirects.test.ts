@@ -23,7 +23,9 @@ interface Seen {
 const listen = (handler: http.RequestListener) =>
   new Promise<{ server: http.Server; origin: string }>((resolve) => {
     const server = http.createServer(handler)
-    server.listen(0, "127.0.0.1", () => resolve({ server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }))
+    server.listen(0, "127.0.0.1", () =>
+      resolve({ server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` })
+    )
   })
 
 describe("--remote and redirects", () => {
@@ -41,7 +43,8 @@ describe("--remote and redirects", () => {
     })
     base = await listen((req, res) => {
       atBase.push({ url: req.url ?? "", headers: req.headers })
-      if (req.url?.startsWith("/client/v4/moved/")) return res.writeHead(200, { "content-type": "application/json" }).end(emptyZones)
+      if (req.url?.startsWith("/client/v4/moved/"))
+        return res.writeHead(200, { "content-type": "application/json" }).end(emptyZones)
       res.writeHead(redirect.status, { location: redirect.to(req.url ?? "/") }).end()
     })
   })
@@ -52,10 +55,20 @@ describe("--remote and redirects", () => {
   })
 
   const zonesList = (credentials: Record<string, string | undefined>) =>
-    edgectlAsync(["zones", "list", "--remote", "--json"], { env: { CLOUDFLARE_API_BASE_URL: `${base.origin}/client/v4`, ...credentials } })
+    edgectlAsync(["zones", "list", "--remote", "--json"], {
+      env: { CLOUDFLARE_API_BASE_URL: `${base.origin}/client/v4`, ...credentials }
+    })
 
-  const keyAuth = { CLOUDFLARE_API_TOKEN: undefined, CLOUDFLARE_API_KEY: "0123456789abcdef0123456789abcdef01234", CLOUDFLARE_EMAIL: "ops@example.com" }
-  const tokenAuth = { CLOUDFLARE_API_TOKEN: "tok-0123456789abcdef0123456789abcdef0123", CLOUDFLARE_API_KEY: undefined, CLOUDFLARE_EMAIL: undefined }
+  const keyAuth = {
+    CLOUDFLARE_API_TOKEN: undefined,
+    CLOUDFLARE_API_KEY: "0123456789abcdef0123456789abcdef01234",
+    CLOUDFLARE_EMAIL: "ops@example.com"
+  }
+  const tokenAuth = {
+    CLOUDFLARE_API_TOKEN: "tok-0123456789abcdef0123456789abcdef0123",
+    CLOUDFLARE_API_KEY: undefined,
+    CLOUDFLARE_EMAIL: undefined
+  }
 
   it("refuses a redirect to another origin: no credentials leave, the command fails saying why", async () => {
     for (const status of [301, 302, 307, 308]) {

@@ -17,7 +17,12 @@ type Client = HttpClient.HttpClient | ClientConfig
 
 const remoteLayer = (baseUrl: string, credentials: Credentials, maxRetries?: number): Layer.Layer<Client> =>
   Layer.merge(
-    Layer.succeed(ClientConfig, { baseUrl, credentials, target: "remote", ...(maxRetries !== undefined ? { maxRetries } : {}) }),
+    Layer.succeed(ClientConfig, {
+      baseUrl,
+      credentials,
+      target: "remote",
+      ...(maxRetries !== undefined ? { maxRetries } : {})
+    }),
     FetchHttpClient.layer
   )
 
@@ -42,8 +47,7 @@ const suite = (label: string, makeLayer: () => Layer.Layer<Client, unknown>) =>
     afterAll(async () => {
       await rt?.dispose()
     })
-    const acmeId = () =>
-      run(call(Endpoints.listZones, { urlParams: { name: "acme.com" } })).then((p) => p.items[0]!.id)
+    const acmeId = () => run(call(Endpoints.listZones, { urlParams: { name: "acme.com" } })).then((p) => p.items[0]!.id)
 
     it("returns decoded values: a page of zones and a zone", async () => {
       const page = await run(call(Endpoints.listZones, { urlParams: { per_page: 5 } }))
@@ -84,13 +88,19 @@ const suite = (label: string, makeLayer: () => Layer.Layer<Client, unknown>) =>
     it("paginate over the 1250 DNS records of acme.com", async () => {
       const id = await acmeId()
       const records = await run(
-        Stream.runCollect(paginate((page) => call(Endpoints.listDnsRecords, { path: { zone_id: id }, urlParams: { page, per_page: 500 } })))
+        Stream.runCollect(
+          paginate((page) =>
+            call(Endpoints.listDnsRecords, { path: { zone_id: id }, urlParams: { page, per_page: 500 } })
+          )
+        )
       )
       expect(new Set(Array.from(records, (r) => r.id)).size).toBe(1250)
     })
 
     it("an unknown zone fails with NotFound (code 7003)", async () => {
-      const r = await run(Effect.either(call(Endpoints.getZone, { path: { zone_id: "0123456789abcdef0123456789abcdef" } })))
+      const r = await run(
+        Effect.either(call(Endpoints.getZone, { path: { zone_id: "0123456789abcdef0123456789abcdef" } }))
+      )
       if (Either.isRight(r)) throw new Error("expected a failure")
       const e = r.left
       expect(e).toBeInstanceOf(NotFound)
@@ -114,9 +124,13 @@ const suite = (label: string, makeLayer: () => Layer.Layer<Client, unknown>) =>
     it("responds to invites; answering twice is InvalidInput", async () => {
       const invites = await run(call(Endpoints.listInvites))
       const hooli = invites.find((i) => i.organization_name === "Hooli Labs")!
-      const answered = await run(call(Endpoints.respondInvite, { path: { id: hooli.id }, payload: { status: "rejected" } }))
+      const answered = await run(
+        call(Endpoints.respondInvite, { path: { id: hooli.id }, payload: { status: "rejected" } })
+      )
       expect(answered.status).toBe("rejected")
-      const again = await run(Effect.flip(call(Endpoints.respondInvite, { path: { id: hooli.id }, payload: { status: "accepted" } })))
+      const again = await run(
+        Effect.flip(call(Endpoints.respondInvite, { path: { id: hooli.id }, payload: { status: "accepted" } }))
+      )
       expect(again._tag).toBe("InvalidInput")
       const accounts = await run(call(Endpoints.listAccounts))
       expect(accounts.items.map((a) => a.name)).toEqual(["Acme Corp", "Globex", "Initech"])
@@ -128,20 +142,31 @@ const suite = (label: string, makeLayer: () => Layer.Layer<Client, unknown>) =>
     })
   })
 
-suite("in-process: clientLayer({ remote: false, persistTo })", () => clientLayer({ remote: false, persistTo: tempDir() }))
-suite("over a socket: ClientConfig at serve()", () => remoteLayer(served.baseUrl, { kind: "token", token: World.allToken }))
+suite("in-process: clientLayer({ remote: false, persistTo })", () =>
+  clientLayer({ remote: false, persistTo: tempDir() })
+)
+suite("over a socket: ClientConfig at serve()", () =>
+  remoteLayer(served.baseUrl, { kind: "token", token: World.allToken })
+)
 
 describe("credentials over a socket", () => {
   const run = <A, E>(e: Effect.Effect<A, E, Client>, credentials: Credentials) =>
     Effect.runPromise(e.pipe(Effect.provide(remoteLayer(served.baseUrl, credentials))))
 
   it("an unknown token fails with InvalidCredentials (9109)", async () => {
-    const e = await run(Effect.flip(call(Endpoints.listZones)), { kind: "token", token: "unknown-token-0000000000000000000000000" })
+    const e = await run(Effect.flip(call(Endpoints.listZones)), {
+      kind: "token",
+      token: "unknown-token-0000000000000000000000000"
+    })
     expect([e._tag, e.code]).toEqual(["InvalidCredentials", 9109])
   })
 
   it("an unknown key fails with InvalidCredentials (9103)", async () => {
-    const e = await run(Effect.flip(call(Endpoints.listAccounts)), { kind: "key", email: World.email, key: "0000000000000000000000000000000000000" })
+    const e = await run(Effect.flip(call(Endpoints.listAccounts)), {
+      kind: "key",
+      email: World.email,
+      key: "0000000000000000000000000000000000000"
+    })
     expect([e._tag, e.code]).toEqual(["InvalidCredentials", 9103])
   })
 
@@ -153,8 +178,13 @@ describe("credentials over a socket", () => {
   })
 
   it("clientLayer --remote takes the base URL and token from the environment", async () => {
-    const layer = clientLayer({ remote: true, env: { CLOUDFLARE_API_BASE_URL: served.baseUrl, CLOUDFLARE_API_TOKEN: World.globexToken } })
-    const zones = await Effect.runPromise(call(Endpoints.listZones, { urlParams: { per_page: 50 } }).pipe(Effect.provide(layer)))
+    const layer = clientLayer({
+      remote: true,
+      env: { CLOUDFLARE_API_BASE_URL: served.baseUrl, CLOUDFLARE_API_TOKEN: World.globexToken }
+    })
+    const zones = await Effect.runPromise(
+      call(Endpoints.listZones, { urlParams: { per_page: 50 } }).pipe(Effect.provide(layer))
+    )
     expect(new Set(zones.items.map((z) => z.account.name))).toEqual(new Set(["Globex"]))
   })
 
@@ -167,7 +197,9 @@ describe("credentials over a socket", () => {
 })
 
 /** A scripted platform: answers the n-th request with `script(n)`; counts requests. */
-const scripted = async (script: (n: number, req: http.IncomingMessage) => { status: number; headers?: Record<string, string>; body: string }) => {
+const scripted = async (
+  script: (n: number, req: http.IncomingMessage) => { status: number; headers?: Record<string, string>; body: string }
+) => {
   let count = 0
   const server = http.createServer((req, res) => {
     const answer = script(++count, req)
@@ -184,12 +216,17 @@ const scripted = async (script: (n: number, req: http.IncomingMessage) => { stat
 }
 
 const zoneBody = JSON.stringify({
-  result: { id: "0123456789abcdef0123456789abcdef", name: "scripted.example", account: { id: "a".repeat(32), name: "Scripted" } },
+  result: {
+    id: "0123456789abcdef0123456789abcdef",
+    name: "scripted.example",
+    account: { id: "a".repeat(32), name: "Scripted" }
+  },
   success: true,
   errors: [],
   messages: []
 })
-const failBody = (code: number, message: string) => JSON.stringify({ result: null, success: false, errors: [{ code, message }], messages: [] })
+const failBody = (code: number, message: string) =>
+  JSON.stringify({ result: null, success: false, errors: [{ code, message }], messages: [] })
 const token: Credentials = { kind: "token", token: World.allToken }
 
 describe("retries against a scripted server", () => {
@@ -202,7 +239,9 @@ describe("retries against a scripted server", () => {
 
   it("429 with Retry-After: 0 twice, then success: succeeds after 3 requests", async () => {
     const s = await scripted((n) =>
-      n <= 2 ? { status: 429, headers: { "retry-after": "0" }, body: failBody(10013, "rate limited") } : { status: 200, body: zoneBody }
+      n <= 2
+        ? { status: 429, headers: { "retry-after": "0" }, body: failBody(10013, "rate limited") }
+        : { status: 200, body: zoneBody }
     )
     try {
       const r = await getZone(s.baseUrl)
@@ -214,7 +253,11 @@ describe("retries against a scripted server", () => {
   })
 
   it("honours Retry-After seconds", async () => {
-    const s = await scripted((n) => (n === 1 ? { status: 429, headers: { "retry-after": "1" }, body: failBody(10013, "slow down") } : { status: 200, body: zoneBody }))
+    const s = await scripted((n) =>
+      n === 1
+        ? { status: 429, headers: { "retry-after": "1" }, body: failBody(10013, "slow down") }
+        : { status: 200, body: zoneBody }
+    )
     try {
       const started = Date.now()
       expect(Either.isRight(await getZone(s.baseUrl))).toBe(true)
@@ -226,7 +269,9 @@ describe("retries against a scripted server", () => {
   })
 
   it("a 500 on GET is retried", async () => {
-    const s = await scripted((n) => (n === 1 ? { status: 500, body: failBody(10001, "internal") } : { status: 200, body: zoneBody }))
+    const s = await scripted((n) =>
+      n === 1 ? { status: 500, body: failBody(10001, "internal") } : { status: 200, body: zoneBody }
+    )
     try {
       expect(Either.getOrThrow(await getZone(s.baseUrl)).id).toBe("0123456789abcdef0123456789abcdef")
       expect(s.requests()).toBe(2)
@@ -239,7 +284,9 @@ describe("retries against a scripted server", () => {
     const s = await scripted(() => ({ status: 500, body: failBody(10001, "internal") }))
     try {
       const r = await Effect.runPromise(
-        Effect.flip(call(Endpoints.respondInvite, { path: { id: "x" }, payload: { status: "accepted" } })).pipe(Effect.provide(remoteLayer(s.baseUrl, token)))
+        Effect.flip(call(Endpoints.respondInvite, { path: { id: "x" }, payload: { status: "accepted" } })).pipe(
+          Effect.provide(remoteLayer(s.baseUrl, token))
+        )
       )
       expect(r._tag).toBe("ApiError")
       expect(r._tag === "ApiError" && r.status).toBe(500)
@@ -250,7 +297,11 @@ describe("retries against a scripted server", () => {
   })
 
   it("a 429 that never ends surfaces as RateLimited after maxRetries", async () => {
-    const s = await scripted(() => ({ status: 429, headers: { "retry-after": "0" }, body: failBody(10013, "rate limited") }))
+    const s = await scripted(() => ({
+      status: 429,
+      headers: { "retry-after": "0" },
+      body: failBody(10013, "rate limited")
+    }))
     try {
       const r = await getZone(s.baseUrl, 2)
       const e = Either.isLeft(r) ? r.left : undefined
@@ -264,7 +315,11 @@ describe("retries against a scripted server", () => {
   })
 
   it("a body that is not JSON is an ApiError with the status, not a crash", async () => {
-    const s = await scripted(() => ({ status: 502, headers: { "content-type": "text/html" }, body: "<html>bad gateway</html>" }))
+    const s = await scripted(() => ({
+      status: 502,
+      headers: { "content-type": "text/html" },
+      body: "<html>bad gateway</html>"
+    }))
     try {
       const r = await getZone(s.baseUrl, 0)
       const e = Either.isLeft(r) ? r.left : undefined

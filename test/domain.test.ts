@@ -4,8 +4,17 @@ import { describe, expect, it } from "vitest"
 import { Account } from "../src/domain/account.js"
 import { CursorPaged, Envelope, Paged, pageInfo } from "../src/domain/envelope.js"
 import {
-  ApiError, ErrorTable, fromFailure, InvalidCredentials, MalformedCredentials, NotFound, RateLimited, statusOf,
-  toFailureEnvelope, V4ErrorClasses, type V4Error
+  ApiError,
+  ErrorTable,
+  fromFailure,
+  InvalidCredentials,
+  MalformedCredentials,
+  NotFound,
+  RateLimited,
+  statusOf,
+  toFailureEnvelope,
+  V4ErrorClasses,
+  type V4Error
 } from "../src/domain/errors.js"
 import { IntParam, OneOf } from "../src/domain/params.js"
 
@@ -19,7 +28,9 @@ describe("envelope", () => {
   })
 
   it("accepts null errors and messages on decode (legacy endpoints answer them)", () => {
-    expect(Schema.decodeUnknownSync(Envelope(Account))({ result: account, success: true, errors: null, messages: null })).toEqual(account)
+    expect(
+      Schema.decodeUnknownSync(Envelope(Account))({ result: account, success: true, errors: null, messages: null })
+    ).toEqual(account)
   })
 
   it("pages carry result_info; cursor pages carry an empty cursor on the last page", () => {
@@ -29,7 +40,9 @@ describe("envelope", () => {
     expect(Schema.decodeUnknownSync(Paged(Account))(wire)).toEqual(page)
     const cursor = Schema.encodeSync(CursorPaged(Schema.String))({ items: ["a"], cursor: "" })
     expect(cursor.result_info).toEqual({ count: 1, cursor: "" })
-    expect(Schema.decodeUnknownSync(CursorPaged(Schema.String))({ ...cursor, result_info: { count: 1 } }).cursor).toBe("")
+    expect(Schema.decodeUnknownSync(CursorPaged(Schema.String))({ ...cursor, result_info: { count: 1 } }).cursor).toBe(
+      ""
+    )
   })
 })
 
@@ -46,11 +59,18 @@ describe("error table", () => {
     // The fields some errors carry besides code, message, chain and meta, as the wire keeps them.
     const own: Partial<Record<string, Record<string, unknown>>> = {
       DuplicateFilter: { existingId: "0123456789abcdef0123456789abcdef" },
-      InvalidExpression: { diagnostics: [{ severity: "error", code: "unknown-field", message: "unknown field", range: { start: 0, end: 3 } }] },
+      InvalidExpression: {
+        diagnostics: [
+          { severity: "error", code: "unknown-field", message: "unknown field", range: { start: 0, end: 3 } }
+        ]
+      },
       QuotaExceeded: { filterId: "fedcba9876543210fedcba9876543210" }
     }
     for (const [tag, cls] of Object.entries(V4ErrorClasses)) {
-      const e = new (cls as unknown as new (p: Record<string, unknown>) => V4Error)({ message: `a ${tag}`, ...own[tag] })
+      const e = new (cls as unknown as new (p: Record<string, unknown>) => V4Error)({
+        message: `a ${tag}`,
+        ...own[tag]
+      })
       expect(e._tag).toBe(tag)
       expect(e).toBeInstanceOf(Error)
       expect(e.message).toBe(`a ${tag}`)
@@ -61,7 +81,8 @@ describe("error table", () => {
       expect(back._tag).toBe(tag)
       expect(back.code).toBe(e.code)
       expect(back.message).toBe(e.message)
-      for (const [k, v] of Object.entries(own[tag] ?? {})) expect((back as unknown as Record<string, unknown>)[k]).toEqual(v)
+      for (const [k, v] of Object.entries(own[tag] ?? {}))
+        expect((back as unknown as Record<string, unknown>)[k]).toEqual(v)
     }
     // Defaults: the tag's first code, an empty existingId and diagnostics, status 500 for ApiError.
     expect(new V4ErrorClasses.DuplicateFilter({ message: "m" }).existingId).toBe("")
@@ -71,11 +92,20 @@ describe("error table", () => {
   })
 
   it("keeps the error chain and picks the tag by code and status", () => {
-    const e = new MalformedCredentials({ message: "Invalid request headers", chain: [{ code: 6111, message: "Invalid format for Authorization header" }] })
+    const e = new MalformedCredentials({
+      message: "Invalid request headers",
+      chain: [{ code: 6111, message: "Invalid format for Authorization header" }]
+    })
     const env = toFailureEnvelope(e)
-    expect(env.errors[0]).toEqual({ code: 6003, message: "Invalid request headers", error_chain: [{ code: 6111, message: "Invalid format for Authorization header" }] })
+    expect(env.errors[0]).toEqual({
+      code: 6003,
+      message: "Invalid request headers",
+      error_chain: [{ code: 6111, message: "Invalid format for Authorization header" }]
+    })
     expect(fromFailure(400, env.errors)).toBeInstanceOf(MalformedCredentials)
-    expect(fromFailure(403, [{ code: 9103, message: "Unknown X-Auth-Key or X-Auth-Email" }])).toBeInstanceOf(InvalidCredentials)
+    expect(fromFailure(403, [{ code: 9103, message: "Unknown X-Auth-Key or X-Auth-Email" }])).toBeInstanceOf(
+      InvalidCredentials
+    )
     expect(fromFailure(404, [{ code: 10013, message: "namespace not found" }])).toBeInstanceOf(NotFound)
     const limited = fromFailure(429, [{ code: 10013, message: "rate limited" }], 3)
     expect(limited).toBeInstanceOf(RateLimited)

@@ -38,7 +38,11 @@ const leaks = (r: Result, secret: string) => r.stdout.includes(secret) || r.stde
 describe("edgectl esc on the embedded platform", () => {
   let cwd: string
   const esc = (args: ReadonlyArray<string>, o: { input?: string; env?: Record<string, string | undefined> } = {}) =>
-    edgectl(["esc", ...args], { cwd, env: { ...June2024, ...o.env }, ...(o.input !== undefined ? { input: o.input } : {}) })
+    edgectl(["esc", ...args], {
+      cwd,
+      env: { ...June2024, ...o.env },
+      ...(o.input !== undefined ? { input: o.input } : {})
+    })
   beforeAll(() => {
     cwd = tempDir()
   })
@@ -57,7 +61,9 @@ describe("edgectl esc on the embedded platform", () => {
     expect(r.status).toBe(0)
     expect(r.stdout).toMatch(/^scope: +zone acme-legacy\.com \([0-9a-f]{32}\), account Acme Corp$/m)
     expect(r.stdout).toMatch(/^state: +disabled for all requests$/m)
-    expect(r.stdout).toMatch(/^removal: +still honoured: ESC configuration is removed on 2025-01-01, in 6 months 30 days \(213 days\)/m)
+    expect(r.stdout).toMatch(
+      /^removal: +still honoured: ESC configuration is removed on 2025-01-01, in 6 months 30 days \(213 days\)/m
+    )
   })
 
   it("get --account by name and by id", () => {
@@ -73,7 +79,11 @@ describe("edgectl esc on the embedded platform", () => {
     expect(always.stdout.split("\n")[0]).toBe("ESC is now off for every request of zone acme.net.")
     const secret = "Net-Secret-0042"
     const r = esc(["disable", "--zone", "acme.net", "--secret", secret, "--json"])
-    expect(json<Status>(r)).toMatchObject({ state: "disabled for all requests", always: true, secret: { masked: "Ne…42", length: 15 } })
+    expect(json<Status>(r)).toMatchObject({
+      state: "disabled for all requests",
+      always: true,
+      secret: { masked: "Ne…42", length: 15 }
+    })
     expect(leaks(r, secret)).toBe(false)
     const human = esc(["disable", "--zone", "acme.net", "--secret", secret])
     expect(human.stdout.split("\n")[0]).toBe(
@@ -85,29 +95,48 @@ describe("edgectl esc on the embedded platform", () => {
   it("disable --secret-stdin reads the secret from a pipe, on an account", () => {
     const secret = "piped-Secret-9"
     const r = esc(["disable", "--account", "Globex", "--secret-stdin", "--json"], { input: `${secret}\n` })
-    expect(json<Status>(r)).toMatchObject({ target: { kind: "account", name: "Globex" }, secret: { masked: "pi…-9", length: 14 } })
+    expect(json<Status>(r)).toMatchObject({
+      target: { kind: "account", name: "Globex" },
+      secret: { masked: "pi…-9", length: 14 }
+    })
     expect(leaks(r, secret)).toBe(false)
   })
 
   it("test --zone --cookie: which setting decided, with the cookie masked", () => {
     const r = esc(["test", "--zone", "acme.com", "--cookie", `session=abc; disable_esc=${SeededSecret}`, "--json"])
     const t = json<TestResult>(r)
-    expect(t).toMatchObject({ zone: { name: "acme.com" }, escRuns: false, decidedBy: "zone-secret", applies: ["zone-secret"] })
+    expect(t).toMatchObject({
+      zone: { name: "acme.com" },
+      escRuns: false,
+      decidedBy: "zone-secret",
+      applies: ["zone-secret"]
+    })
     expect(t.cookie).toBe("session=abc; disable_esc=ac…x2")
     expect(leaks(r, SeededSecret)).toBe(false)
     const human = esc(["test", "--zone", "acme.com", "--cookie", `disable_esc=${SeededSecret}`])
-    expect(human.stdout.split("\n")[0]).toBe("ESC is OFF for this request to zone acme.com (Cookie: disable_esc=ac…x2).")
-    expect(human.stdout).toMatch(/^decided by: the zone's secret: the request's disable_esc cookie equals the zone's secret$/m)
+    expect(human.stdout.split("\n")[0]).toBe(
+      "ESC is OFF for this request to zone acme.com (Cookie: disable_esc=ac…x2)."
+    )
+    expect(human.stdout).toMatch(
+      /^decided by: the zone's secret: the request's disable_esc cookie equals the zone's secret$/m
+    )
   })
 
   it("test: a secret only works in its scope; no cookie means ESC runs", () => {
-    const other = json<TestResult>(esc(["test", "--zone", "acme.org", "--cookie", `disable_esc=${SeededSecret}`, "--json"]))
+    const other = json<TestResult>(
+      esc(["test", "--zone", "acme.org", "--cookie", `disable_esc=${SeededSecret}`, "--json"])
+    )
     expect(other).toMatchObject({ escRuns: true, decidedBy: null })
     expect(other.reason).toMatch(/neither the zone nor its account has a secret/)
     const none = json<TestResult>(esc(["test", "--zone", "acme.com", "--json"]))
     expect(none).toMatchObject({ escRuns: true, cookie: null })
-    expect(json<TestResult>(esc(["test", "--zone", "acme.com", "--cookie", " ", "--json"]))).toMatchObject({ escRuns: true, cookie: null })
-    const globex = json<TestResult>(esc(["test", "--zone", "globex.com", "--cookie", "disable_esc=piped-Secret-9", "--json"]))
+    expect(json<TestResult>(esc(["test", "--zone", "acme.com", "--cookie", " ", "--json"]))).toMatchObject({
+      escRuns: true,
+      cookie: null
+    })
+    const globex = json<TestResult>(
+      esc(["test", "--zone", "globex.com", "--cookie", "disable_esc=piped-Secret-9", "--json"])
+    )
     expect(globex).toMatchObject({ escRuns: false, decidedBy: "account-secret" })
     const human = esc(["test", "--zone", "acme.org"])
     expect(human.stdout.split("\n")[0]).toBe("ESC runs for this request to zone acme.org (no Cookie header).")
@@ -115,25 +144,44 @@ describe("edgectl esc on the embedded platform", () => {
 
   it("enable --only always keeps the secret; enable clears everything; again there is nothing to change", () => {
     const onlyAlways = json<Status>(esc(["enable", "--zone", "acme.net", "--only", "always", "--json"]))
-    expect(onlyAlways).toMatchObject({ state: "enabled", always: false, secret: { length: 15 }, cleared: true, before: { always: true } })
+    expect(onlyAlways).toMatchObject({
+      state: "enabled",
+      always: false,
+      secret: { length: 15 },
+      cleared: true,
+      before: { always: true }
+    })
     const all = esc(["enable", "--zone", "acme.net"])
-    expect(all.stdout.split("\n")[0]).toBe("Cleared the secret Ne…42 (15 characters) for zone acme.net. ESC runs for every request (nothing set).")
+    expect(all.stdout.split("\n")[0]).toBe(
+      "Cleared the secret Ne…42 (15 characters) for zone acme.net. ESC runs for every request (nothing set)."
+    )
     const again = json<Status>(esc(["enable", "--zone", "acme.net", "--json"]))
     expect(again).toMatchObject({ cleared: false, always: false, secret: null })
-    expect(esc(["enable", "--zone", "acme.net"]).stdout.split("\n")[0]).toBe("Nothing to change: zone acme.net had nothing set.")
+    expect(esc(["enable", "--zone", "acme.net"]).stdout.split("\n")[0]).toBe(
+      "Nothing to change: zone acme.net had nothing set."
+    )
   })
 
   it("replacements: every use case with product, phase, action and example", () => {
-    const list = json<Array<{ useCase: string; product: string; phase: string | null; action: string | null; example: unknown }>>(
-      esc(["replacements", "--json"])
-    )
+    const list = json<
+      Array<{ useCase: string; product: string; phase: string | null; action: string | null; example: unknown }>
+    >(esc(["replacements", "--json"]))
     expect(list.length).toBeGreaterThanOrEqual(12)
-    expect(list.find((r) => r.useCase === "Rewrite SNI")).toMatchObject({ product: "Origin Rules", phase: "http_request_origin", action: "route" })
-    expect(list.find((r) => r.useCase === "Redirect on the origin's status code")).toMatchObject({ phase: null, example: expect.stringContaining("Response.redirect") })
+    expect(list.find((r) => r.useCase === "Rewrite SNI")).toMatchObject({
+      product: "Origin Rules",
+      phase: "http_request_origin",
+      action: "route"
+    })
+    expect(list.find((r) => r.useCase === "Redirect on the origin's status code")).toMatchObject({
+      phase: null,
+      example: expect.stringContaining("Response.redirect")
+    })
     const human = esc(["replacements"])
     expect(human.stdout.split("\n")[0]).toMatch(/^USE CASE\s+REPLACEMENT\s+PHASE\s+ACTION$/)
     expect(human.stdout).toContain("Example rules (rulesets API, in the phase above):")
-    expect(human.stdout).toMatch(/^Request phases run in this order: http_request_sanitize, http_request_dynamic_redirect, /m)
+    expect(human.stdout).toMatch(
+      /^Request phases run in this order: http_request_sanitize, http_request_dynamic_redirect, /m
+    )
   })
 
   it("usage errors exit 2 with one line", () => {
@@ -141,7 +189,10 @@ describe("edgectl esc on the embedded platform", () => {
       [["get"], "error: give the zone (--zone Z) or the account (--account A)"],
       [["get", "--zone", "acme.com", "--account", "Globex"], "error: give --zone or --account, not both"],
       [["disable", "--zone", "acme.com"], "error: say how to disable ESC: --always, --secret S or --secret-stdin"],
-      [["disable", "--zone", "acme.com", "--always", "--secret", "abcd"], "error: give one of --always, --secret and --secret-stdin, not several"],
+      [
+        ["disable", "--zone", "acme.com", "--always", "--secret", "abcd"],
+        "error: give one of --always, --secret and --secret-stdin, not several"
+      ],
       [["enable", "--zone", ""], "error: --zone needs a value, got an empty string"]
     ]
     for (const [args, message] of cases) {
@@ -164,15 +215,21 @@ describe("edgectl esc on the embedded platform", () => {
     )
     const empty = esc(["disable", "--zone", "acme.com", "--secret-stdin"], { input: "\n" })
     expect(empty.status).toBe(1)
-    expect(empty.stderr).toMatch(/^error: esc disable: secret must be 1 to 100 characters, got an empty string \[code 1004\]/)
+    expect(empty.stderr).toMatch(
+      /^error: esc disable: secret must be 1 to 100 characters, got an empty string \[code 1004\]/
+    )
     const zone = esc(["get", "--zone", "nope.example"])
     expect(zone.status).toBe(1)
-    expect(zone.stderr).toMatch(/^error: esc get: no zone named nope\.example is visible to these credentials \[code 7003\]\nhint: run `edgectl zones list`/)
+    expect(zone.stderr).toMatch(
+      /^error: esc get: no zone named nope\.example is visible to these credentials \[code 7003\]\nhint: run `edgectl zones list`/
+    )
     const account = esc(["get", "--account", "Umbrella Partners"])
     expect(account.stderr).toMatch(/\nhint: run `edgectl accounts list`/)
     const clock = esc(["get", "--zone", "acme.com"], { env: { EDGECTL_PLATFORM_NOW: "yesterday" } })
     expect(clock.status).toBe(1)
-    expect(clock.stderr).toMatch(/EDGECTL_PLATFORM_NOW must be an ISO 8601 instant such as 2024-06-01T12:00:00Z, got "yesterday"/)
+    expect(clock.stderr).toMatch(
+      /EDGECTL_PLATFORM_NOW must be an ISO 8601 instant such as 2024-06-01T12:00:00Z, got "yesterday"/
+    )
   })
 
   it("on the real calendar ESC is already removed, and status says so while still managing it", () => {
@@ -180,7 +237,9 @@ describe("edgectl esc on the embedded platform", () => {
     expect(s.removal.removed).toBe(true)
     expect(s.removal.summary).toMatch(/^ESC configuration was removed on 2025-01-01, .* ago/)
     const human = esc(["get", "--zone", "acme.com"], { env: { EDGECTL_PLATFORM_NOW: undefined } })
-    expect(human.stdout).toMatch(/^removal: +REMOVED on 2025-01-01, .* ago \(\d+ days\) on the platform's clock .*: no ESC runs any more; the settings can still be managed and tested$/m)
+    expect(human.stdout).toMatch(
+      /^removal: +REMOVED on 2025-01-01, .* ago \(\d+ days\) on the platform's clock .*: no ESC runs any more; the settings can still be managed and tested$/m
+    )
   })
 })
 
@@ -212,16 +271,30 @@ describe("edgectl esc --remote against edgectl serve", () => {
     const before = json<Status>(remote(["get", "--zone", "initech.com", "--json"]))
     expect(before).toMatchObject({ state: "enabled", secret: null })
     expect(before.removal).toMatchObject({ removed: false, days: 213 })
-    expect(json<Status>(remote(["disable", "--account", "Initech", "--always", "--json"]))).toMatchObject({ always: true, target: { kind: "account" } })
+    expect(json<Status>(remote(["disable", "--account", "Initech", "--always", "--json"]))).toMatchObject({
+      always: true,
+      target: { kind: "account" }
+    })
     const t = json<TestResult>(remote(["test", "--zone", "initech.com", "--json"]))
-    expect(t).toMatchObject({ escRuns: false, decidedBy: "account-always", accountSetting: { state: "disabled for all requests" } })
+    expect(t).toMatchObject({
+      escRuns: false,
+      decidedBy: "account-always",
+      accountSetting: { state: "disabled for all requests" }
+    })
     const r = remote(["disable", "--zone", "initech.com", "--secret-stdin", "--json"], "Remote-Secret-77")
     expect(json<Status>(r).secret).toEqual({ masked: "Re…77", length: 16 })
     expect(leaks(r, "Remote-Secret-77")).toBe(false)
-    const both = json<TestResult>(remote(["test", "--zone", "initech.com", "--cookie", "disable_esc=Remote-Secret-77", "--json"]))
+    const both = json<TestResult>(
+      remote(["test", "--zone", "initech.com", "--cookie", "disable_esc=Remote-Secret-77", "--json"])
+    )
     expect(both.applies).toEqual(["account-always", "zone-secret"])
-    expect(json<Status>(remote(["enable", "--account", "Initech", "--json"]))).toMatchObject({ state: "enabled", cleared: true })
-    expect(json<TestResult>(remote(["test", "--zone", "initech.com", "--cookie", "disable_esc=Remote-Secret-77", "--json"]))).toMatchObject({
+    expect(json<Status>(remote(["enable", "--account", "Initech", "--json"]))).toMatchObject({
+      state: "enabled",
+      cleared: true
+    })
+    expect(
+      json<TestResult>(remote(["test", "--zone", "initech.com", "--cookie", "disable_esc=Remote-Secret-77", "--json"]))
+    ).toMatchObject({
       escRuns: false,
       decidedBy: "zone-secret"
     })
@@ -229,8 +302,12 @@ describe("edgectl esc --remote against edgectl serve", () => {
   })
 
   it("an account-scoped token cannot see another account's settings", () => {
-    const r = edgectl(["esc", "get", "--zone", "initech.com", "--remote"], { env: { ...env, CLOUDFLARE_API_TOKEN: "edgectl-acme-corp-account-token-00000000" } })
+    const r = edgectl(["esc", "get", "--zone", "initech.com", "--remote"], {
+      env: { ...env, CLOUDFLARE_API_TOKEN: "edgectl-acme-corp-account-token-00000000" }
+    })
     expect(r.status).toBe(1)
-    expect(r.stderr).toMatch(/^error: esc get: no zone named initech\.com is visible to these credentials \[code 7003\]/)
+    expect(r.stderr).toMatch(
+      /^error: esc get: no zone named initech\.com is visible to these credentials \[code 7003\]/
+    )
   })
 })

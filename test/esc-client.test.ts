@@ -42,7 +42,9 @@ const suite = (label: string, makeLayer: () => Layer.Layer<Client, unknown>) =>
     let rt: ManagedRuntime.ManagedRuntime<Client, unknown>
     const run = <A, E>(e: Effect.Effect<A, E, Client>) => rt.runPromise(e)
     const fail = <A, E>(e: Effect.Effect<A, E, Client>) =>
-      rt.runPromise(Effect.either(e)).then((r) => (Either.isLeft(r) ? r.left : Promise.reject(new Error("expected a failure"))))
+      rt
+        .runPromise(Effect.either(e))
+        .then((r) => (Either.isLeft(r) ? r.left : Promise.reject(new Error("expected a failure"))))
     beforeAll(() => {
       rt = ManagedRuntime.make(makeLayer())
     })
@@ -60,8 +62,14 @@ const suite = (label: string, makeLayer: () => Layer.Layer<Client, unknown>) =>
     })
 
     it("an unknown zone or account is a NotFound naming it", async () => {
-      expect(await fail(zoneTarget("nope.example"))).toMatchObject({ _tag: "NotFound", message: "no zone named nope.example is visible to these credentials" })
-      expect(await fail(accountTarget("Umbrella Partners"))).toMatchObject({ _tag: "NotFound", message: 'no account named "Umbrella Partners" is visible to these credentials' })
+      expect(await fail(zoneTarget("nope.example"))).toMatchObject({
+        _tag: "NotFound",
+        message: "no zone named nope.example is visible to these credentials"
+      })
+      expect(await fail(accountTarget("Umbrella Partners"))).toMatchObject({
+        _tag: "NotFound",
+        message: 'no account named "Umbrella Partners" is visible to these credentials'
+      })
       expect(await fail(accountTarget("f".repeat(32)))).toMatchObject({ _tag: "NotFound", code: 7003 })
     })
 
@@ -86,7 +94,10 @@ const suite = (label: string, makeLayer: () => Layer.Layer<Client, unknown>) =>
       const onlyAlways = await run(enableEsc(zone, "always"))
       expect(onlyAlways.before).toEqual({ always: true, with_secret: "net-Key-42" })
       expect(onlyAlways.status.setting).toEqual({ always: false, with_secret: "net-Key-42" })
-      expect((await run(enableEsc(zone, "always"))).status.setting).toEqual({ always: false, with_secret: "net-Key-42" })
+      expect((await run(enableEsc(zone, "always"))).status.setting).toEqual({
+        always: false,
+        with_secret: "net-Key-42"
+      })
       await run(disableAlways(zone))
       expect((await run(enableEsc(zone, "secret"))).status.setting).toEqual({ always: true, with_secret: null })
       await run(setSecret(zone, "net-Key-43"))
@@ -112,7 +123,10 @@ const suite = (label: string, makeLayer: () => Layer.Layer<Client, unknown>) =>
       const [dev, globex] = await run(Effect.all([zoneTarget("acme.dev"), zoneTarget("globex.net")]))
       const acme = accountOf(dev)
       await run(setSecret(acme, "acme-Wide-Key"))
-      expect((await run(testRequest(dev, "disable_esc=acme-Wide-Key"))).decision).toMatchObject({ escRuns: false, decidedBy: "account-secret" })
+      expect((await run(testRequest(dev, "disable_esc=acme-Wide-Key"))).decision).toMatchObject({
+        escRuns: false,
+        decidedBy: "account-secret"
+      })
       expect((await run(testRequest(globex, "disable_esc=acme-Wide-Key"))).decision.escRuns).toBe(true)
       await run(disableAlways(acme))
       const t = await run(testRequest(dev, undefined))
@@ -146,9 +160,16 @@ describe("the platform's documented answers (bare objects, no POST body)", () =>
       req.on("data", (c) => (body += c))
       req.on("end", () => {
         seen.push(`${req.method} ${req.url}`)
-        if (req.method === "POST") Object.assign(state, JSON.parse(body).always ? { always: true } : { with_secret: JSON.parse(body).with_secret })
+        if (req.method === "POST")
+          Object.assign(
+            state,
+            JSON.parse(body).always ? { always: true } : { with_secret: JSON.parse(body).with_secret }
+          )
         if (req.method === "DELETE") Object.assign(state, { always: false, with_secret: null })
-        const bare = { ...(state.always ? { always: true } : {}), ...(state.with_secret ? { with_secret: state.with_secret } : {}) }
+        const bare = {
+          ...(state.always ? { always: true } : {}),
+          ...(state.with_secret ? { with_secret: state.with_secret } : {})
+        }
         res.writeHead(200, { "content-type": "application/json", date: "Tue, 01 Oct 2024 00:00:00 GMT" })
         res.end(JSON.stringify(req.method === "GET" ? bare : { result: null, success: true, errors: [], messages: [] }))
       })
@@ -163,18 +184,32 @@ describe("the platform's documented answers (bare objects, no POST body)", () =>
       Layer.succeed(ClientConfig, { baseUrl, credentials: { kind: "token", token: "t".repeat(40) }, target: "remote" }),
       FetchHttpClient.layer
     )
-    const zone: EscTarget = { kind: "zone", id: "a".repeat(32), name: "example.com", account: { id: "b".repeat(32), name: "Example" } }
+    const zone: EscTarget = {
+      kind: "zone",
+      id: "a".repeat(32),
+      name: "example.com",
+      account: { id: "b".repeat(32), name: "Example" }
+    }
     const rt = ManagedRuntime.make(layer)
     try {
       const s = await rt.runPromise(getEsc(zone))
       expect(s.setting).toEqual({ always: false, with_secret: "MySecretString321#" })
       expect(s.removal).toMatchObject({ removed: false, days: 92 })
-      expect((await rt.runPromise(disableAlways(zone))).setting).toEqual({ always: true, with_secret: "MySecretString321#" })
-      expect(seen.slice(-2)).toEqual([`POST /client/v4/zones/${zone.id}/disable_esc`, `GET /client/v4/zones/${zone.id}/disable_esc`])
+      expect((await rt.runPromise(disableAlways(zone))).setting).toEqual({
+        always: true,
+        with_secret: "MySecretString321#"
+      })
+      expect(seen.slice(-2)).toEqual([
+        `POST /client/v4/zones/${zone.id}/disable_esc`,
+        `GET /client/v4/zones/${zone.id}/disable_esc`
+      ])
       // DELETE's answer (no result) reads as nothing set, which is what DELETE does: no second read.
       const before = seen.length
       expect((await rt.runPromise(enableEsc(zone))).status.setting).toEqual({ always: false, with_secret: null })
-      expect(seen.slice(before)).toEqual([`GET /client/v4/zones/${zone.id}/disable_esc`, `DELETE /client/v4/zones/${zone.id}/disable_esc`])
+      expect(seen.slice(before)).toEqual([
+        `GET /client/v4/zones/${zone.id}/disable_esc`,
+        `DELETE /client/v4/zones/${zone.id}/disable_esc`
+      ])
     } finally {
       await rt.dispose()
     }

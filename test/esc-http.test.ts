@@ -4,13 +4,24 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { fixedClock } from "../src/server/clock.js"
-import { assertEnvelope, firstError, request, startPlatform, World, type Answer, type Platform, type RequestOptions } from "./helpers/platform.js"
+import {
+  assertEnvelope,
+  firstError,
+  request,
+  startPlatform,
+  World,
+  type Answer,
+  type Platform,
+  type RequestOptions
+} from "./helpers/platform.js"
 
 let p: Platform
 const call = <A = any>(path: string, o?: RequestOptions) => request<A>(p.baseUrl, path, o)
 const zoneId = async (name: string): Promise<string> => (await call(`/zones?name=${name}`)).body.result[0].id
 const accountId = async (name: string): Promise<string> =>
-  (await call<{ result: Array<{ id: string; name: string }> }>("/accounts?per_page=50")).body.result.find((a) => a.name === name)!.id
+  (await call<{ result: Array<{ id: string; name: string }> }>("/accounts?per_page=50")).body.result.find(
+    (a) => a.name === name
+  )!.id
 
 const Clock = new Date("2024-06-01T12:00:00Z")
 
@@ -54,7 +65,10 @@ for (const scope of ["zone", "account"] as const) {
     })
 
     it("disabled → POST {with_secret} → same status, secret stored", async () => {
-      expect(ok(await s.post({ with_secret: "first-Secret#1" }))).toEqual({ always: true, with_secret: "first-Secret#1" })
+      expect(ok(await s.post({ with_secret: "first-Secret#1" }))).toEqual({
+        always: true,
+        with_secret: "first-Secret#1"
+      })
       expect(ok(await s.get())).toEqual({ always: true, with_secret: "first-Secret#1" })
     })
 
@@ -102,15 +116,24 @@ describe("bad bodies", () => {
   it("always: false, a non-boolean always, both fields", async () => {
     await refused({ always: false }, "invalid request: always must be true, got false: DELETE turns ESC on again")
     await refused({ always: "true" }, "invalid request: always must be the boolean true, got a string of 4 characters")
-    await refused({ always: true, with_secret: "abc" }, /^invalid request: send either "always" or "with_secret", not both/)
+    await refused(
+      { always: true, with_secret: "abc" },
+      /^invalid request: send either "always" or "with_secret", not both/
+    )
   })
 
   it("a 101-character, an empty and a non-string secret: the field, the limit and the size, never the secret", async () => {
     const long = "L0ng".repeat(25) + "!"
-    const m = await refused({ with_secret: long }, "invalid request: with_secret must be at most 100 characters, got 101")
+    const m = await refused(
+      { with_secret: long },
+      "invalid request: with_secret must be at most 100 characters, got 101"
+    )
     expect(m).not.toContain("L0ng")
     await refused({ with_secret: "" }, "invalid request: with_secret must be 1 to 100 characters, got an empty string")
-    await refused({ with_secret: 42 }, "invalid request: with_secret must be a string of 1 to 100 characters, got a number")
+    await refused(
+      { with_secret: 42 },
+      "invalid request: with_secret must be a string of 1 to 100 characters, got a number"
+    )
     const spaced = await refused({ with_secret: "my secret" }, /got a space at position 3 of 9$/)
     expect(spaced).not.toContain("my secret")
   })
@@ -120,7 +143,10 @@ describe("bad bodies", () => {
     await refused({}, /got an empty object$/)
     await refused([], /must be a JSON object.*got an array of 0 items$/)
     const secret = "do-not-echo-99"
-    const m = await refused(`{"with_secret": "${secret}"`, "invalid request body: expected JSON, the body could not be parsed")
+    const m = await refused(
+      `{"with_secret": "${secret}"`,
+      "invalid request body: expected JSON, the body could not be parsed"
+    )
     expect(m).not.toContain(secret)
     await refused("", /got null or an empty body$/)
   })
@@ -146,7 +172,9 @@ describe("who may see which setting", () => {
     const acme = await accountId("Acme Corp")
     const opts = { token: World.acmeToken }
     expect(ok(await call(`/zones/${zone}/disable_esc`, opts))).toEqual({})
-    expect(ok(await call(`/accounts/${acme}/disable_esc`, { ...opts, method: "POST", body: { with_secret: "acme-wide-1" } }))).toEqual({ with_secret: "acme-wide-1" })
+    expect(
+      ok(await call(`/accounts/${acme}/disable_esc`, { ...opts, method: "POST", body: { with_secret: "acme-wide-1" } }))
+    ).toEqual({ with_secret: "acme-wide-1" })
     ok(await call(`/accounts/${acme}/disable_esc`, { ...opts, method: "DELETE" }))
   })
 
@@ -164,14 +192,21 @@ describe("who may see which setting", () => {
       const r = await call(path, { token: World.acmeToken, method, ...(body ? { body } : {}) })
       expect(r.status, `${method} ${path}`).toBe(404)
       assertEnvelope(r, false)
-      expect(firstError(r)).toMatchObject({ code: 7003, message: `Could not route to ${path}, perhaps your object identifier is invalid?` })
+      expect(firstError(r)).toMatchObject({
+        code: 7003,
+        message: `Could not route to ${path}, perhaps your object identifier is invalid?`
+      })
     }
     expect(ok(await call(`/zones/${globexZone}/disable_esc`))).toEqual({})
     expect(ok(await call(`/accounts/${globex}/disable_esc`))).toEqual({})
   })
 
   it("an unknown zone or account id is not found; no credentials is 9106", async () => {
-    for (const path of [`/zones/${"0".repeat(32)}/disable_esc`, `/accounts/${"0".repeat(32)}/disable_esc`, "/zones/acme.com/disable_esc"]) {
+    for (const path of [
+      `/zones/${"0".repeat(32)}/disable_esc`,
+      `/accounts/${"0".repeat(32)}/disable_esc`,
+      "/zones/acme.com/disable_esc"
+    ]) {
       const r = await call(path)
       expect(r.status, path).toBe(404)
       expect(firstError(r).code).toBe(7003)
@@ -182,7 +217,10 @@ describe("who may see which setting", () => {
   })
 
   it("the global key and email authenticate as on the docs' examples", async () => {
-    const r = await call(`/zones/${await zoneId("acme-legacy.com")}/disable_esc`, { token: null, headers: { "x-auth-email": World.email, "x-auth-key": World.apiKey } })
+    const r = await call(`/zones/${await zoneId("acme-legacy.com")}/disable_esc`, {
+      token: null,
+      headers: { "x-auth-email": World.email, "x-auth-key": World.apiKey }
+    })
     expect(ok(r)).toEqual({ always: true })
   })
 
@@ -196,13 +234,18 @@ describe("who may see which setting", () => {
 describe("the demo world and the platform's clock", () => {
   it("seeds acme-legacy.com disabled for all requests and acme.com with a test secret", async () => {
     expect(ok(await call(`/zones/${await zoneId("acme-legacy.com")}/disable_esc`))).toEqual({ always: true })
-    expect(ok(await call(`/zones/${await zoneId("acme.com")}/disable_esc`))).toEqual({ with_secret: "acme-esc-preview-7Qx2" })
+    expect(ok(await call(`/zones/${await zoneId("acme.com")}/disable_esc`))).toEqual({
+      with_secret: "acme-esc-preview-7Qx2"
+    })
   })
 
   it("answers carry the platform's clock in the Date header", async () => {
     const r = await call(`/zones/${await zoneId("acme.com")}/disable_esc`)
     expect(r.headers.get("date")).toBe(Clock.toUTCString())
-    const refused = await call(`/zones/${await zoneId("acme.com")}/disable_esc`, { method: "POST", body: { always: false } })
+    const refused = await call(`/zones/${await zoneId("acme.com")}/disable_esc`, {
+      method: "POST",
+      body: { always: false }
+    })
     expect(refused.status).toBe(400)
   })
 })

@@ -21,7 +21,10 @@ const refusal = (body: unknown) => {
 describe("POST body", () => {
   it("accepts exactly {always: true} or {with_secret} of 1..100 cookie-safe characters", () => {
     expect(checkChange({ always: true })).toEqual({ ok: true, value: { kind: "always" } })
-    expect(checkChange({ with_secret: "MySecretString321#" })).toEqual({ ok: true, value: { kind: "secret", secret: "MySecretString321#" } })
+    expect(checkChange({ with_secret: "MySecretString321#" })).toEqual({
+      ok: true,
+      value: { kind: "secret", secret: "MySecretString321#" }
+    })
     expect(checkChange({ with_secret: "x" })).toMatchObject({ ok: true })
     expect(checkChange({ with_secret: "x".repeat(100) })).toMatchObject({ ok: true })
     expect(checkChange({ with_secret: "!#$%&'()*+-./09:<=>?@AZ[]^_`az{|}~" })).toMatchObject({ ok: true })
@@ -56,13 +59,17 @@ describe("POST body", () => {
     expect(refusal({ with_secret: "" })).toBe("with_secret must be 1 to 100 characters, got an empty string")
     expect(refusal({ with_secret: 12345 })).toBe("with_secret must be a string of 1 to 100 characters, got a number")
     expect(refusal({ with_secret: null })).toBe("with_secret must be a string of 1 to 100 characters, got null")
-    expect(refusal({ with_secret: ["a"] })).toBe("with_secret must be a string of 1 to 100 characters, got an array of 1 item")
+    expect(refusal({ with_secret: ["a"] })).toBe(
+      "with_secret must be a string of 1 to 100 characters, got an array of 1 item"
+    )
     expect(refusal({ with_secret: true })).toBe("with_secret must be a string of 1 to 100 characters, got true")
   })
 
   it("refuses a secret a Cookie header could not carry, naming the character kind and position only", () => {
     const m = refusal({ with_secret: "top secret" })
-    expect(m).toMatch(/^with_secret must use only characters a cookie value can carry .* got a space at position 4 of 10$/)
+    expect(m).toMatch(
+      /^with_secret must use only characters a cookie value can carry .* got a space at position 4 of 10$/
+    )
     expect(m).not.toContain("top")
     expect(refusal({ with_secret: "a;b" })).toMatch(/got a semicolon at position 2 of 3$/)
     expect(refusal({ with_secret: 'a"b' })).toMatch(/got a double quote at position 2 of 3$/)
@@ -83,7 +90,10 @@ describe("POST body", () => {
   })
 
   it("checkSecret names the field it is given (the CLI's --secret)", () => {
-    expect(checkSecret("", "secret")).toEqual({ ok: false, message: "secret must be 1 to 100 characters, got an empty string" })
+    expect(checkSecret("", "secret")).toEqual({
+      ok: false,
+      message: "secret must be 1 to 100 characters, got an empty string"
+    })
   })
 
   it("the payload schema carries the same messages and never the rejected value", () => {
@@ -130,14 +140,25 @@ describe("the decision for one request", () => {
 
   it("always on the zone or on its account turns ESC off for every request, cookie or not", () => {
     expect(decide({ zone: set(true), account: NothingSet })).toMatchObject({ escRuns: false, decidedBy: "zone-always" })
-    expect(decide({ zone: NothingSet, account: set(true) })).toMatchObject({ escRuns: false, decidedBy: "account-always" })
-    expect(decide({ zone: set(true), account: set(true), cookie: "a=b" }).applies).toEqual(["zone-always", "account-always"])
+    expect(decide({ zone: NothingSet, account: set(true) })).toMatchObject({
+      escRuns: false,
+      decidedBy: "account-always"
+    })
+    expect(decide({ zone: set(true), account: set(true), cookie: "a=b" }).applies).toEqual([
+      "zone-always",
+      "account-always"
+    ])
   })
 
   it("the zone's secret in a disable_esc cookie turns ESC off for that request only", () => {
     const zone = set(false, "Zs3cret!")
-    expect(decide({ zone, account: NothingSet, cookie: "disable_esc=Zs3cret!" })).toMatchObject({ escRuns: false, decidedBy: "zone-secret" })
-    expect(decide({ zone, account: NothingSet, cookie: "a=1; disable_esc=\"Zs3cret!\"; b=2" }).decidedBy).toBe("zone-secret")
+    expect(decide({ zone, account: NothingSet, cookie: "disable_esc=Zs3cret!" })).toMatchObject({
+      escRuns: false,
+      decidedBy: "zone-secret"
+    })
+    expect(decide({ zone, account: NothingSet, cookie: 'a=1; disable_esc="Zs3cret!"; b=2' }).decidedBy).toBe(
+      "zone-secret"
+    )
     expect(decide({ zone, account: NothingSet })).toMatchObject({ escRuns: true })
     const wrong = decide({ zone, account: NothingSet, cookie: "disable_esc=Zs3cret" })
     expect(wrong).toMatchObject({ escRuns: true, escCookies: 1 })
@@ -146,8 +167,13 @@ describe("the decision for one request", () => {
 
   it("the account's secret applies to every zone of the account", () => {
     const account = set(false, "acct-key")
-    expect(decide({ zone: NothingSet, account, cookie: "disable_esc=acct-key" })).toMatchObject({ escRuns: false, decidedBy: "account-secret" })
-    expect(decide({ zone: set(false, "zone-key"), account, cookie: "disable_esc=acct-key" }).decidedBy).toBe("account-secret")
+    expect(decide({ zone: NothingSet, account, cookie: "disable_esc=acct-key" })).toMatchObject({
+      escRuns: false,
+      decidedBy: "account-secret"
+    })
+    expect(decide({ zone: set(false, "zone-key"), account, cookie: "disable_esc=acct-key" }).decidedBy).toBe(
+      "account-secret"
+    )
   })
 
   it("a secret applies only in its own scope: another zone's secret does nothing here", () => {
@@ -160,16 +186,31 @@ describe("the decision for one request", () => {
 
   it("other cookies never count, even when their value is the secret", () => {
     const zone = set(false, "Zs3cret!")
-    expect(decide({ zone, account: NothingSet, cookie: "session=Zs3cret!; disable_escx=Zs3cret!" })).toMatchObject({ escRuns: true, escCookies: 0 })
+    expect(decide({ zone, account: NothingSet, cookie: "session=Zs3cret!; disable_escx=Zs3cret!" })).toMatchObject({
+      escRuns: true,
+      escCookies: 0
+    })
   })
 
   it("several disable_esc cookies: any one matching decides", () => {
-    const d = decide({ zone: set(false, "zz"), account: set(false, "aa"), cookie: "disable_esc=nope; disable_esc=aa; disable_esc=zz" })
-    expect(d).toMatchObject({ escRuns: false, decidedBy: "zone-secret", applies: ["zone-secret", "account-secret"], escCookies: 3 })
+    const d = decide({
+      zone: set(false, "zz"),
+      account: set(false, "aa"),
+      cookie: "disable_esc=nope; disable_esc=aa; disable_esc=zz"
+    })
+    expect(d).toMatchObject({
+      escRuns: false,
+      decidedBy: "zone-secret",
+      applies: ["zone-secret", "account-secret"],
+      escCookies: 3
+    })
   })
 
   it("always outranks a matching secret in the report", () => {
-    expect(decide({ zone: set(false, "k"), account: set(true), cookie: "disable_esc=k" }).applies).toEqual(["account-always", "zone-secret"])
+    expect(decide({ zone: set(false, "k"), account: set(true), cookie: "disable_esc=k" }).applies).toEqual([
+      "account-always",
+      "zone-secret"
+    ])
   })
 })
 
@@ -177,20 +218,30 @@ describe("the removal date", () => {
   it("before 2025-01-01 ESC is still honoured, with the time left", () => {
     const r = removalStatus(new Date("2024-06-01T00:00:00Z"))
     expect(r).toMatchObject({ date: "2025-01-01", removed: false, days: 214, relative: "in 7 months" })
-    expect(r.summary).toMatch(/^ESC configuration is still honoured: it is removed on 2025-01-01, in 7 months \(214 days\)/)
+    expect(r.summary).toMatch(
+      /^ESC configuration is still honoured: it is removed on 2025-01-01, in 7 months \(214 days\)/
+    )
   })
 
   it("from 2025-01-01T00:00:00Z on it is removed, with the time since", () => {
-    expect(removalStatus(new Date("2024-12-31T23:59:59Z"))).toMatchObject({ removed: false, days: 0, relative: "in less than a day" })
+    expect(removalStatus(new Date("2024-12-31T23:59:59Z"))).toMatchObject({
+      removed: false,
+      days: 0,
+      relative: "in less than a day"
+    })
     expect(removalStatus(new Date("2025-01-01T00:00:00Z"))).toMatchObject({ removed: true, days: 0 })
     const r = removalStatus(new Date("2026-11-23T10:00:00Z"))
     expect(r).toMatchObject({ removed: true, days: 691, relative: "1 year 10 months ago" })
-    expect(r.summary).toMatch(/^ESC configuration was removed on 2025-01-01, 1 year 10 months ago \(691 days\) on the platform's clock \(2026-11-23\)/)
+    expect(r.summary).toMatch(
+      /^ESC configuration was removed on 2025-01-01, 1 year 10 months ago \(691 days\) on the platform's clock \(2026-11-23\)/
+    )
     expect(removalStatus(new Date("2025-01-15T00:00:00Z")).relative).toBe("14 days ago")
   })
 
   it("the local platform's clock comes from EDGECTL_PLATFORM_NOW, and a bad value says what it wants", () => {
-    expect(clockFromEnv({ EDGECTL_PLATFORM_NOW: "2024-06-01T12:00:00Z" }).now().toISOString()).toBe("2024-06-01T12:00:00.000Z")
+    expect(clockFromEnv({ EDGECTL_PLATFORM_NOW: "2024-06-01T12:00:00Z" }).now().toISOString()).toBe(
+      "2024-06-01T12:00:00.000Z"
+    )
     const before = Date.now()
     expect(clockFromEnv({}).now().getTime()).toBeGreaterThanOrEqual(before)
     expect(() => clockFromEnv({ EDGECTL_PLATFORM_NOW: "yesterday" })).toThrow(/must be an ISO 8601 instant/)
@@ -207,7 +258,9 @@ describe("masking", () => {
   it("masks every disable_esc value of a Cookie header and nothing else", () => {
     expect(maskCookieHeader("a=1; disable_esc=MySecretString321#; b=2")).toBe("a=1; disable_esc=My…1#; b=2")
     expect(maskCookieHeader('Cookie: disable_esc="MySecretString321#"')).toBe('Cookie: disable_esc="My…1#"')
-    expect(maskCookieHeader("disable_esc=aaaaaaaaaa;disable_esc=bbbbbbbbbb")).toBe("disable_esc=aa…aa;disable_esc=bb…bb")
+    expect(maskCookieHeader("disable_esc=aaaaaaaaaa;disable_esc=bbbbbbbbbb")).toBe(
+      "disable_esc=aa…aa;disable_esc=bb…bb"
+    )
   })
 })
 
@@ -220,7 +273,10 @@ describe("answers of disable_esc", () => {
   })
 
   it("accepts the envelope, a null result, an empty object and always: false", () => {
-    expect(decode({ result: bareSecret, success: true, errors: [], messages: [] })).toEqual({ always: false, with_secret: "MySecretString321#" })
+    expect(decode({ result: bareSecret, success: true, errors: [], messages: [] })).toEqual({
+      always: false,
+      with_secret: "MySecretString321#"
+    })
     expect(decode({ result: null, success: true, errors: null, messages: null })).toEqual(NothingSet)
     expect(decode({})).toEqual(NothingSet)
     expect(decode({ always: false })).toEqual(NothingSet)
@@ -234,7 +290,12 @@ describe("answers of disable_esc", () => {
   it("encodes the envelope with only the fields that are set", () => {
     const encode = Schema.encodeSync(EscAnswer)
     expect(encode(NothingSet)).toEqual({ result: {}, success: true, errors: [], messages: [] })
-    expect(encode({ always: true, with_secret: "k" })).toEqual({ result: { always: true, with_secret: "k" }, success: true, errors: [], messages: [] })
+    expect(encode({ always: true, with_secret: "k" })).toEqual({
+      result: { always: true, with_secret: "k" },
+      success: true,
+      errors: [],
+      messages: []
+    })
   })
 })
 
@@ -253,7 +314,19 @@ describe("replacements", () => {
       expect(JSON.parse(exampleText(r.example))).toEqual(rule)
     }
     const names = Replacements.map((r) => r.useCase.toLowerCase()).join("\n")
-    for (const useCase of ["redirect", "sni", "resolve override", "rewrite the uri", "request headers", "feature exceptions", "custom error", "response headers", "cookies", "status code", "more complex"]) {
+    for (const useCase of [
+      "redirect",
+      "sni",
+      "resolve override",
+      "rewrite the uri",
+      "request headers",
+      "feature exceptions",
+      "custom error",
+      "response headers",
+      "cookies",
+      "status code",
+      "more complex"
+    ]) {
       expect(names).toContain(useCase)
     }
   })

@@ -13,7 +13,14 @@ const zone_id = hexId("zone", "globex.net")
 
 beforeAll(async () => {
   p = await startPlatform()
-  client = new Cloudflare({ baseURL: p.baseUrl, apiToken: World.allToken, apiEmail: null, apiKey: null, userServiceKey: null, maxRetries: 0 })
+  client = new Cloudflare({
+    baseURL: p.baseUrl,
+    apiToken: World.allToken,
+    apiEmail: null,
+    apiKey: null,
+    userServiceKey: null,
+    maxRetries: 0
+  })
 })
 afterAll(async () => {
   await p?.close()
@@ -22,12 +29,22 @@ afterAll(async () => {
 describe("filters through the SDK", () => {
   it("creates, lists (auto-pagination stops), gets and deletes", async () => {
     const created: Array<{ id?: string; expression?: string; paused?: boolean }> = []
-    for await (const f of client.filters.create({ zone_id, body: [{ expression: 'http.host eq "sdk-1.globex.net"' }, { expression: 'http.host eq "sdk-2.globex.net"', description: "two" }] })) {
+    for await (const f of client.filters.create({
+      zone_id,
+      body: [
+        { expression: 'http.host eq "sdk-1.globex.net"' },
+        { expression: 'http.host eq "sdk-2.globex.net"', description: "two" }
+      ]
+    })) {
       created.push(f)
     }
-    expect(created.map((f) => f.expression)).toEqual(['http.host eq "sdk-1.globex.net"', 'http.host eq "sdk-2.globex.net"'])
+    expect(created.map((f) => f.expression)).toEqual([
+      'http.host eq "sdk-1.globex.net"',
+      'http.host eq "sdk-2.globex.net"'
+    ])
     expect(created.every((f) => f.paused === false && /^[0-9a-f]{32}$/.test(f.id!))).toBe(true)
-    for (let i = 0; i < 8; i++) await client.filters.create({ zone_id, body: [{ expression: `http.request.uri.path eq "/p${i}"` }] })
+    for (let i = 0; i < 8; i++)
+      await client.filters.create({ zone_id, body: [{ expression: `http.request.uri.path eq "/p${i}"` }] })
     const listed: Array<string> = []
     for await (const f of client.filters.list({ zone_id, per_page: 5 })) listed.push(f.id!)
     expect(listed).toHaveLength(10)
@@ -50,8 +67,14 @@ describe("filters through the SDK", () => {
       (e: unknown) => e
     )
     expect(dup).toBeInstanceOf(Cloudflare.BadRequestError)
-    expect((dup as InstanceType<typeof Cloudflare.BadRequestError>).errors[0]).toMatchObject({ code: 10102, meta: { id: expect.any(String) } })
-    const bad = await client.filters.create({ zone_id, body: [{ expression: "ip.src==34" }] }).then(() => undefined, (e: unknown) => e)
+    expect((dup as InstanceType<typeof Cloudflare.BadRequestError>).errors[0]).toMatchObject({
+      code: 10102,
+      meta: { id: expect.any(String) }
+    })
+    const bad = await client.filters.create({ zone_id, body: [{ expression: "ip.src==34" }] }).then(
+      () => undefined,
+      (e: unknown) => e
+    )
     expect(bad).toBeInstanceOf(Cloudflare.BadRequestError)
     expect(String((bad as Error).message)).toContain("Filter parsing error")
   })
@@ -59,9 +82,18 @@ describe("filters through the SDK", () => {
 
 describe("firewall rules through the SDK", () => {
   it("creates with the combined call (one object), lists with filters and deletes (the filter stays)", async () => {
-    const page = await client.firewall.rules.create({ zone_id, action: "block" as never, filter: { expression: 'http.user_agent contains "sdk-bot"' } })
+    const page = await client.firewall.rules.create({
+      zone_id,
+      action: "block" as never,
+      filter: { expression: 'http.user_agent contains "sdk-bot"' }
+    })
     const [rule] = page.result
-    expect(rule).toMatchObject({ action: "block", paused: false, priority: null, filter: { expression: 'http.user_agent contains "sdk-bot"', paused: false } })
+    expect(rule).toMatchObject({
+      action: "block",
+      paused: false,
+      priority: null,
+      filter: { expression: 'http.user_agent contains "sdk-bot"', paused: false }
+    })
     const listed: Array<{ id?: string; action?: unknown }> = []
     for await (const r of client.firewall.rules.list({ zone_id })) listed.push(r)
     expect(listed.map((r) => r.id)).toContain(rule!.id)
@@ -70,12 +102,18 @@ describe("firewall rules through the SDK", () => {
     const after: Array<string> = []
     for await (const r of client.firewall.rules.list({ zone_id })) after.push(r.id!)
     expect(after).not.toContain(rule!.id)
-    expect((await client.filters.get(rule!.filter!.id!, { zone_id })).expression).toBe('http.user_agent contains "sdk-bot"')
+    expect((await client.filters.get(rule!.filter!.id!, { zone_id })).expression).toBe(
+      'http.user_agent contains "sdk-bot"'
+    )
   })
 
   it("creates a rule on an existing filter (two-step flow) and bulk-deletes nothing without ids", async () => {
-    const [f] = (await client.filters.create({ zone_id, body: [{ expression: 'http.request.uri.path eq "/sdk-two-step"' }] })).result
-    const [r] = (await client.firewall.rules.create({ zone_id, action: "challenge" as never, filter: { id: f!.id } as never })).result
+    const [f] = (
+      await client.filters.create({ zone_id, body: [{ expression: 'http.request.uri.path eq "/sdk-two-step"' }] })
+    ).result
+    const [r] = (
+      await client.firewall.rules.create({ zone_id, action: "challenge" as never, filter: { id: f!.id } as never })
+    ).result
     expect(r!.filter).toMatchObject({ id: f!.id, expression: 'http.request.uri.path eq "/sdk-two-step"' })
     expect((await client.firewall.rules.bulkDelete({ zone_id })).result).toEqual([])
   })

@@ -9,12 +9,24 @@ import { open } from "../src/store/db.js"
 import { seedDemo } from "../src/store/demo.js"
 import { DemoFirewall } from "../src/store/firewall-demo.js"
 import {
-  countRules, deleteFilters, deleteRules, findFilterByExpression, insertFilters, insertRules, listFilters, listRules, queryRules,
-  ruleQuota, updateRule
+  countRules,
+  deleteFilters,
+  deleteRules,
+  findFilterByExpression,
+  insertFilters,
+  insertRules,
+  listFilters,
+  listRules,
+  queryRules,
+  ruleQuota,
+  updateRule
 } from "../src/store/firewall-repo.js"
 import { hexId } from "../src/store/world.js"
 
-const store = () => Effect.runPromise(open(path.join(fs.mkdtempSync(path.join(os.tmpdir(), "edgectl-fw-")), "platform.sqlite"), seedDemo()))
+const store = () =>
+  Effect.runPromise(
+    open(path.join(fs.mkdtempSync(path.join(os.tmpdir(), "edgectl-fw-")), "platform.sqlite"), seedDemo())
+  )
 const Now = "2024-07-01T00:00:00.000000Z"
 
 describe("firewall store", () => {
@@ -23,7 +35,8 @@ describe("firewall store", () => {
     const acme = hexId("zone", "acme.com")
     const rules = listRules(db, acme)
     expect(rules.map((r) => r.description)).toEqual(DemoFirewall["acme.com"]!.map((r) => r.name))
-    for (const r of rules) expect(check(r.filter!.expression).diagnostics.filter((d) => d.severity === "error")).toEqual([])
+    for (const r of rules)
+      expect(check(r.filter!.expression).diagnostics.filter((d) => d.severity === "error")).toEqual([])
     expect(rules.find((r) => r.action === "bypass")!.products).toEqual(["waf"])
     expect(rules.find((r) => r.paused)?.action).toBe("js_challenge")
     expect(countRules(db, acme)).toBe(rules.length)
@@ -44,7 +57,12 @@ describe("firewall store", () => {
     const [f] = insertFilters(db, z, [{ expression: 'http.host eq "a.acme.net"', description: "a" }], Now)
     expect(findFilterByExpression(db, z, 'http.host eq "a.acme.net"')?.id).toBe(f!.id)
     const [r] = insertRules(db, z, [{ filter_id: f!.id, action: "block" }], Now)
-    expect(r).toMatchObject({ action: "block", priority: null, paused: false, filter: { id: f!.id, expression: 'http.host eq "a.acme.net"' } })
+    expect(r).toMatchObject({
+      action: "block",
+      priority: null,
+      paused: false,
+      filter: { id: f!.id, expression: 'http.host eq "a.acme.net"' }
+    })
     expect(listFilters(db, z, { expression: "A.ACME" }, { offset: 0, limit: 10 }).total).toBe(1)
     expect(queryRules(db, z, { action: "block" }, { offset: 0, limit: 10 }).rows.map((x) => x.id)).toEqual([r!.id])
     const u = updateRule(db, z, { ...r!, priority: 5, paused: true, products: null }, Now)

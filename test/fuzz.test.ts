@@ -20,7 +20,9 @@ const acme = hexId("account", "Acme Corp")
 beforeAll(async () => {
   p = await startPlatform()
   zone = (await request(p.baseUrl, "/zones")).body.result[0].id as string
-  ns = (await request(p.baseUrl, `/accounts/${acme}/storage/kv/namespaces`, { method: "POST", body: { title: "fuzz" } })).body.result.id as string
+  ns = (
+    await request(p.baseUrl, `/accounts/${acme}/storage/kv/namespaces`, { method: "POST", body: { title: "fuzz" } })
+  ).body.result.id as string
 })
 afterAll(async () => {
   await p?.close()
@@ -30,8 +32,12 @@ afterAll(async () => {
 const dump = (): string => {
   const db = new Database(storeFile(p.stateDir), { readonly: true, fileMustExist: true })
   try {
-    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as Array<{ name: string }>
-    return tables.map((t) => `${t.name}:${JSON.stringify(db.prepare(`SELECT * FROM "${t.name}" ORDER BY 1`).raw().all())}`).join("\n")
+    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as Array<{
+      name: string
+    }>
+    return tables
+      .map((t) => `${t.name}:${JSON.stringify(db.prepare(`SELECT * FROM "${t.name}" ORDER BY 1`).raw().all())}`)
+      .join("\n")
   } finally {
     db.close()
   }
@@ -70,10 +76,20 @@ const body = fc.oneof(
   fc.nat({ max: 8000 }).map((n) => deep(n, "[", "]")),
   fc.nat({ max: 8000 }).map((n) => deep(n, '{"a":', "}", "1")),
   fc.nat({ max: 8000 }).map((n) => `[{"key":"k","value":"v","metadata":${deep(n, "[", "]")}}]`),
-  fc.nat({ max: 8000 }).map((n) => `[{"expression":"http.host eq \\"a\\"","description":${deep(n, '{"x":', "}", "0")}}]`)
+  fc
+    .nat({ max: 8000 })
+    .map((n) => `[{"expression":"http.host eq \\"a\\"","description":${deep(n, '{"x":', "}", "0")}}]`)
 )
 
-const contentType = fc.constantFrom(undefined, "application/json", "text/plain", "multipart/form-data", "multipart/mixed", "application/octet-stream", "application/x-www-form-urlencoded")
+const contentType = fc.constantFrom(
+  undefined,
+  "application/json",
+  "text/plain",
+  "multipart/form-data",
+  "multipart/mixed",
+  "application/octet-stream",
+  "application/x-www-form-urlencoded"
+)
 
 const auth = fc.constantFrom<Record<string, string>>(
   { authorization: `Bearer ${World.allToken}` },
@@ -87,29 +103,54 @@ const auth = fc.constantFrom<Record<string, string>>(
 )
 
 const query = fc.array(
-  fc.tuple(fc.constantFrom("page", "per_page", "limit", "cursor", "prefix", "order", "direction", "match", "name", "id", "phase_two", "paused"), fc.oneof(fc.string(), fc.integer().map(String), fc.constant("-1"), fc.constant("1e309"))),
+  fc.tuple(
+    fc.constantFrom(
+      "page",
+      "per_page",
+      "limit",
+      "cursor",
+      "prefix",
+      "order",
+      "direction",
+      "match",
+      "name",
+      "id",
+      "phase_two",
+      "paused"
+    ),
+    fc.oneof(fc.string(), fc.integer().map(String), fc.constant("-1"), fc.constant("1e309"))
+  ),
   { maxLength: 3 }
 )
 
 describe("fuzz: hostile requests against the served platform", () => {
   it("never answers 5xx, always an envelope, and a refused write changes nothing", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.nat({ max: 20 }), fc.constantFrom("GET", "POST", "PUT", "PATCH", "DELETE"), body, contentType, auth, query, async (route, method, b, type, headers, q) => {
-        const path = routes()[route % routes().length]!
-        const search = q.length > 0 ? `?${new URLSearchParams(q).toString()}` : ""
-        const before = method === "GET" ? "" : dump()
-        const sent = method === "GET" || b === undefined ? undefined : typeof b === "string" ? b : JSON.stringify(b)
-        const r = await fetch(p.baseUrl + path + search, {
-          method,
-          headers: { ...headers, ...(type !== undefined ? { "content-type": type } : {}) },
-          ...(sent !== undefined ? { body: sent } : {})
-        })
-        const text = await r.text()
-        expect(r.status, `${method} ${path}${search} answered ${r.status}: ${text.slice(0, 300)}`).toBeLessThan(500)
-        const envelope = JSON.parse(text) as { success: boolean }
-        expect(typeof envelope.success).toBe("boolean")
-        if (method !== "GET" && r.status >= 400) expect(dump(), `${method} ${path} refused (${r.status}) but wrote`).toBe(before)
-      }),
+      fc.asyncProperty(
+        fc.nat({ max: 20 }),
+        fc.constantFrom("GET", "POST", "PUT", "PATCH", "DELETE"),
+        body,
+        contentType,
+        auth,
+        query,
+        async (route, method, b, type, headers, q) => {
+          const path = routes()[route % routes().length]!
+          const search = q.length > 0 ? `?${new URLSearchParams(q).toString()}` : ""
+          const before = method === "GET" ? "" : dump()
+          const sent = method === "GET" || b === undefined ? undefined : typeof b === "string" ? b : JSON.stringify(b)
+          const r = await fetch(p.baseUrl + path + search, {
+            method,
+            headers: { ...headers, ...(type !== undefined ? { "content-type": type } : {}) },
+            ...(sent !== undefined ? { body: sent } : {})
+          })
+          const text = await r.text()
+          expect(r.status, `${method} ${path}${search} answered ${r.status}: ${text.slice(0, 300)}`).toBeLessThan(500)
+          const envelope = JSON.parse(text) as { success: boolean }
+          expect(typeof envelope.success).toBe("boolean")
+          if (method !== "GET" && r.status >= 400)
+            expect(dump(), `${method} ${path} refused (${r.status}) but wrote`).toBe(before)
+        }
+      ),
       { numRuns: runs }
     )
     expect((await request(p.baseUrl, "/zones")).status).toBe(200)

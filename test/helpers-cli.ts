@@ -15,7 +15,10 @@ export interface Result {
 
 export const tempDir = (prefix = "edgectl-cli-") => fs.mkdtempSync(path.join(os.tmpdir(), prefix))
 
-export const edgectl = (args: ReadonlyArray<string>, opts: { cwd?: string; env?: Record<string, string | undefined>; input?: string } = {}): Result => {
+export const edgectl = (
+  args: ReadonlyArray<string>,
+  opts: { cwd?: string; env?: Record<string, string | undefined>; input?: string } = {}
+): Result => {
   const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: "1", ...opts.env }
   for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k]
   const r = spawnSync(process.execPath, [bin, ...args], {
@@ -34,12 +37,23 @@ export const edgectl = (args: ReadonlyArray<string>, opts: { cwd?: string; env?:
  */
 export const edgectlAsync = (
   args: ReadonlyArray<string>,
-  opts: { cwd?: string; env?: Record<string, string | undefined>; input?: string; timeout?: number; killSignal?: NodeJS.Signals } = {}
+  opts: {
+    cwd?: string
+    env?: Record<string, string | undefined>
+    input?: string
+    timeout?: number
+    killSignal?: NodeJS.Signals
+  } = {}
 ): Promise<Result> => {
   const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: "1", ...opts.env }
   for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k]
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], { cwd: opts.cwd ?? tempDir(), env: env as NodeJS.ProcessEnv, timeout: opts.timeout ?? 60_000, killSignal: opts.killSignal ?? "SIGTERM" })
+    const child = spawn(process.execPath, [bin, ...args], {
+      cwd: opts.cwd ?? tempDir(),
+      env: env as NodeJS.ProcessEnv,
+      timeout: opts.timeout ?? 60_000,
+      killSignal: opts.killSignal ?? "SIGTERM"
+    })
     let stdout = ""
     let stderr = ""
     child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d))

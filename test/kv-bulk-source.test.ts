@@ -7,9 +7,12 @@ import { batches, checkFile, keysOf, type CheckedFile } from "../src/kv/bulk-fil
 
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), "edgectl-kvsource-"))
 const now = 1_700_000_000
-const entries = (n: number) => Array.from({ length: n }, (_, i) => ({ key: `key-${String(i).padStart(4, "0")}`, value: "v".repeat(50) }))
+const entries = (n: number) =>
+  Array.from({ length: n }, (_, i) => ({ key: `key-${String(i).padStart(4, "0")}`, value: "v".repeat(50) }))
 const bodies = (checked: CheckedFile, maxEntries = Infinity) =>
-  [...batches(checked, "entries", { maxEntries, maxBytes: 100 << 20 })].flatMap((b) => JSON.parse(Buffer.from(b.body).toString("utf8")) as Array<unknown>)
+  [...batches(checked, "entries", { maxEntries, maxBytes: 100 << 20 })].flatMap(
+    (b) => JSON.parse(Buffer.from(b.body).toString("utf8")) as Array<unknown>
+  )
 const spills = () => fs.readdirSync(os.tmpdir()).filter((d) => d.startsWith("edgectl-bulk-"))
 
 describe("bulk files are read once", () => {

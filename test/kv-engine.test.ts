@@ -29,7 +29,8 @@ beforeAll(async () => {
 afterAll(() => db?.close())
 
 const fresh = (title: string) => Engine.createNamespace(db, acme, title)
-const names = (ns: number, q: Partial<Engine.KeyQuery> = {}, at = now) => Engine.listKeys(db, ns, { limit: 1000, ...q }, at).keys.map((k) => k.name)
+const names = (ns: number, q: Partial<Engine.KeyQuery> = {}, at = now) =>
+  Engine.listKeys(db, ns, { limit: 1000, ...q }, at).keys.map((k) => k.name)
 
 describe("namespaces", () => {
   it("creates, finds (only in its account), renames, pages and deletes with every entry", () => {
@@ -82,16 +83,25 @@ describe("entries", () => {
 
   it("expired entries are invisible to get and list, and purged lazily", () => {
     const ns = fresh("entries-exp")
-    Engine.putEntries(db, ns.seq, [entry("soon", "v", { expiration: now + 100 }), entry("later", "v", { expiration: now + 1000 }), entry("never")], now)
+    Engine.putEntries(
+      db,
+      ns.seq,
+      [entry("soon", "v", { expiration: now + 100 }), entry("later", "v", { expiration: now + 1000 }), entry("never")],
+      now
+    )
     expect(names(ns.seq)).toEqual(["later", "never", "soon"])
     const after = now + 100
     expect(names(ns.seq, {}, after)).toEqual(["later", "never"])
     expect(Engine.getEntry(db, ns.seq, "soon", after)).toBeUndefined()
     // the read purged it
-    expect(db.prepare("SELECT count(*) AS n FROM kv_entries WHERE ns = ? AND key = ?").get(ns.seq, Buffer.from("soon"))).toEqual({ n: 0 })
+    expect(
+      db.prepare("SELECT count(*) AS n FROM kv_entries WHERE ns = ? AND key = ?").get(ns.seq, Buffer.from("soon"))
+    ).toEqual({ n: 0 })
     // a write purges every expired entry
     Engine.putEntries(db, ns.seq, [entry("x")], now + 5000)
-    expect(db.prepare("SELECT count(*) AS n FROM kv_entries WHERE ns = ? AND key = ?").get(ns.seq, Buffer.from("later"))).toEqual({ n: 0 })
+    expect(
+      db.prepare("SELECT count(*) AS n FROM kv_entries WHERE ns = ? AND key = ?").get(ns.seq, Buffer.from("later"))
+    ).toEqual({ n: 0 })
   })
 })
 
@@ -99,7 +109,12 @@ describe("listing", () => {
   it("orders keys by their UTF-8 bytes, not by JavaScript string order", () => {
     const ns = fresh("listing-order")
     const keys = ["b", "a", "Z", "é", "\uFFFD", "😀", "a/b", "a.b", "ab"]
-    Engine.putEntries(db, ns.seq, keys.map((k) => entry(k)), now)
+    Engine.putEntries(
+      db,
+      ns.seq,
+      keys.map((k) => entry(k)),
+      now
+    )
     const byBytes = [...keys].sort((x, y) => Buffer.compare(Buffer.from(x), Buffer.from(y)))
     expect(names(ns.seq)).toEqual(byBytes)
     // UTF-16 order puts the emoji (a surrogate pair, D83D…) before U+FFFD; UTF-8 puts it after (F0 > EF).
@@ -109,7 +124,12 @@ describe("listing", () => {
 
   it("pages with an opaque cursor, empty on the last page; filters by prefix", () => {
     const ns = fresh("listing-pages")
-    Engine.putEntries(db, ns.seq, Array.from({ length: 25 }, (_, i) => entry(`key-${String(i).padStart(2, "0")}`)).concat([entry("other")]), now)
+    Engine.putEntries(
+      db,
+      ns.seq,
+      Array.from({ length: 25 }, (_, i) => entry(`key-${String(i).padStart(2, "0")}`)).concat([entry("other")]),
+      now
+    )
     const seen: Array<string> = []
     let after: Buffer | undefined
     let pages = 0
@@ -133,10 +153,16 @@ describe("listing", () => {
     const ns = fresh("listing-plan")
     Engine.putEntries(db, ns.seq, [entry("a"), entry("b")], now)
     const plan = (sql: string, ...params: Array<unknown>) =>
-      (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as Array<{ detail: string }>).map((r) => r.detail).join(" | ")
+      (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as Array<{ detail: string }>)
+        .map((r) => r.detail)
+        .join(" | ")
     const withCursor = plan(
       "SELECT key, expiration, metadata FROM kv_entries WHERE ns = ? AND key > ? AND key < ? AND (expiration IS NULL OR expiration > ?) ORDER BY key LIMIT ?",
-      ns.seq, Buffer.from("a"), Buffer.from("b"), now, 11
+      ns.seq,
+      Buffer.from("a"),
+      Buffer.from("b"),
+      now,
+      11
     )
     expect(withCursor).toMatch(/SEARCH kv_entries USING INDEX kv_entries_key \(ns=\? AND key>\? AND key<\?\)/)
     expect(withCursor).not.toMatch(/TEMP B-TREE|SCAN/)

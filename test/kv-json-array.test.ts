@@ -33,7 +33,13 @@ describe("scanner", () => {
 
   it("hands over each top-level element's text, index and offset", () => {
     const out = elements(doc)
-    expect(out.map(([t]) => JSON.parse(t))).toEqual([{ key: "a]", value: '{["}' }, "s,t", [1, [2]], { k: { n: [] } }, 3])
+    expect(out.map(([t]) => JSON.parse(t))).toEqual([
+      { key: "a]", value: '{["}' },
+      "s,t",
+      [1, [2]],
+      { k: { n: [] } },
+      3
+    ])
     expect(out.map(([, i]) => i)).toEqual([0, 1, 2, 3, 4])
     expect(doc.slice(out[1]![2]).startsWith('"s,t"')).toBe(true)
   })
@@ -43,8 +49,9 @@ describe("scanner", () => {
     for (const chunk of [1, 2, 3, 7, 16]) expect(elements(doc, chunk).map(([t]) => t.trim())).toEqual(whole)
     const unicode = '["é😀", {"k":"ü"}]'
     expect(elements(unicode, 1).map(([t]) => JSON.parse(t))).toEqual(["é😀", { k: "ü" }])
-    const escapes = JSON.stringify(["x\\", 'y\\"z', '\\\\"', { k: "]\\\"},[" }, "\"\""])
-    for (const chunk of [1, 2, 3, 5, 7, 64]) expect(elements(escapes, chunk).map(([t]) => JSON.parse(t))).toEqual(JSON.parse(escapes))
+    const escapes = JSON.stringify(["x\\", 'y\\"z', '\\\\"', { k: ']\\"},[' }, '""'])
+    for (const chunk of [1, 2, 3, 5, 7, 64])
+      expect(elements(escapes, chunk).map(([t]) => JSON.parse(t))).toEqual(JSON.parse(escapes))
   })
 
   it("reads an empty array, a byte order mark and surrounding whitespace", () => {
@@ -58,7 +65,10 @@ describe("scanner", () => {
     expect(failure('"x"').message).toBe("expected a JSON array, got a string")
     expect(failure("")).toMatchObject({ message: "the file is empty; expected a JSON array", offset: 0 })
     expect(failure("[1,2")).toMatchObject({ message: "the file ends before the array's closing ]", offset: 4 })
-    expect(failure("[1,]")).toMatchObject({ message: "expected a value after ',' (a trailing comma is not JSON)", offset: 3 })
+    expect(failure("[1,]")).toMatchObject({
+      message: "expected a value after ',' (a trailing comma is not JSON)",
+      offset: 3
+    })
     expect(failure("[,1]")).toMatchObject({ message: "expected a value, got ','", offset: 1 })
     expect(failure("[1] x").message).toBe("unexpected content after the array's closing ]")
   })
@@ -87,7 +97,14 @@ describe("bulk files", () => {
   it("checks every entry of a file and reports problems, unknown properties and counts", () => {
     const dir = tmp()
     const file = path.join(dir, "bulk.json")
-    fs.writeFileSync(file, JSON.stringify([{ key: "a", value: "1", extra: 1 }, { key: "b", value: "2", expiration_ttl: 5 }, { key: "", value: "3" }]))
+    fs.writeFileSync(
+      file,
+      JSON.stringify([
+        { key: "a", value: "1", extra: 1 },
+        { key: "b", value: "2", expiration_ttl: 5 },
+        { key: "", value: "3" }
+      ])
+    )
     const r = checkFile(file, "entries", now) as CheckedFile
     expect(r.count).toBe(3)
     expect(r.problemCount).toBe(2)
@@ -100,10 +117,14 @@ describe("bulk files", () => {
 
   it("reports a file that is not there, and a syntax error as file:line:column", () => {
     const dir = tmp()
-    expect(checkFile(path.join(dir, "nope.json"), "entries", now)).toEqual(new BulkFileError(`cannot read ${path.join(dir, "nope.json")}: no such file`))
+    expect(checkFile(path.join(dir, "nope.json"), "entries", now)).toEqual(
+      new BulkFileError(`cannot read ${path.join(dir, "nope.json")}: no such file`)
+    )
     const file = path.join(dir, "bad.json")
     fs.writeFileSync(file, '[{"key":"a",\n "value": }]')
-    expect((checkFile(file, "entries", now) as BulkFileError).message).toBe(`${file}:2:11: invalid JSON: expected a value`)
+    expect((checkFile(file, "entries", now) as BulkFileError).message).toBe(
+      `${file}:2:11: invalid JSON: expected a value`
+    )
   })
 
   it("cuts a file into request bodies by entries and bytes, entries sent as written", () => {

@@ -31,7 +31,8 @@ const newNamespace = async (title: string, account = acme) => {
   return r.body.result.id as string
 }
 
-const raw = (path: string, init: RequestInit = {}) => fetch(p.baseUrl + path, { ...init, headers: { ...auth, ...(init.headers as Record<string, string>) } })
+const raw = (path: string, init: RequestInit = {}) =>
+  fetch(p.baseUrl + path, { ...init, headers: { ...auth, ...(init.headers as Record<string, string>) } })
 
 describe("namespaces", () => {
   it("create answers the namespace; list pages it with the example's shape", async () => {
@@ -117,7 +118,10 @@ describe("values", () => {
     form.append("value", "from a form")
     form.append("metadata", JSON.stringify({ owner: "ada", n: 1 }))
     const before = Math.floor(Date.now() / 1000)
-    const put = await raw(`${value("mp")}?expiration_ttl=120&expiration=${before + 99999}`, { method: "PUT", body: form })
+    const put = await raw(`${value("mp")}?expiration_ttl=120&expiration=${before + 99999}`, {
+      method: "PUT",
+      body: form
+    })
     assertEnvelope({ status: put.status, headers: put.headers, body: await put.json() }, true)
     const got = await raw(value("mp"))
     expect(await got.text()).toBe("from a form")
@@ -163,15 +167,32 @@ describe("values", () => {
     const cases: Array<[string, RequestInit, number, string]> = [
       [`${value("x".repeat(513))}`, { method: "PUT", body: "v" }, 10022, "key is 513 bytes, the limit is 512 bytes"],
       [`${value("sp ace")}`, { method: "PUT", body: "v" }, 10022, "key has whitespace (U+0020) at character 3"],
-      [`${value("ttl")}?expiration_ttl=30`, { method: "PUT", body: "v" }, 1004, "expiration_ttl is 30 seconds, the minimum is 60"],
-      [`${value("ttl")}?expiration_ttl=abc`, { method: "PUT", body: "v" }, 1004, 'expiration_ttl must be a whole number of seconds, got "abc"'],
+      [
+        `${value("ttl")}?expiration_ttl=30`,
+        { method: "PUT", body: "v" },
+        1004,
+        "expiration_ttl is 30 seconds, the minimum is 60"
+      ],
+      [
+        `${value("ttl")}?expiration_ttl=abc`,
+        { method: "PUT", body: "v" },
+        1004,
+        'expiration_ttl must be a whole number of seconds, got "abc"'
+      ],
       [`${value("exp")}?expiration=1000`, { method: "PUT", body: "v" }, 1004, "expiration 1000 is"],
-      [`${value("big")}`, { method: "PUT", body: Buffer.alloc(26_214_401) }, 10024, "value is 26214401 bytes, the limit is 26214400 bytes (25 MiB)"]
+      [
+        `${value("big")}`,
+        { method: "PUT", body: Buffer.alloc(26_214_401) },
+        10024,
+        "value is 26214401 bytes, the limit is 26214400 bytes (25 MiB)"
+      ]
     ]
     for (const [path, init, code, message] of cases) {
       const r = await raw(path, init)
       expect(r.status).toBe(400)
-      const body = (await r.json()) as { errors: Array<{ code: number; message: string; meta: { problems: Array<{ field: string }> } }> }
+      const body = (await r.json()) as {
+        errors: Array<{ code: number; message: string; meta: { problems: Array<{ field: string }> } }>
+      }
       expect(body.errors[0]!.code).toBe(code)
       expect(body.errors[0]!.message).toContain(message)
       expect(body.errors[0]!.meta.problems.length).toBeGreaterThan(0)
@@ -181,18 +202,32 @@ describe("values", () => {
     form.append("metadata", JSON.stringify({ v: "x".repeat(1100) }))
     const meta = await raw(value("meta"), { method: "PUT", body: form })
     const mb = (await meta.json()) as { errors: Array<{ code: number; message: string }> }
-    expect(mb.errors[0]).toMatchObject({ code: 10030, message: "metadata is 1108 bytes as JSON, the limit is 1024 bytes" })
+    expect(mb.errors[0]).toMatchObject({
+      code: 10030,
+      message: "metadata is 1108 bytes as JSON, the limit is 1024 bytes"
+    })
     const bad = new FormData()
     bad.append("value", "v")
     bad.append("metadata", "{bad")
-    expect(((await (await raw(value("meta"), { method: "PUT", body: bad })).json()) as { errors: Array<{ message: string }> }).errors[0]!.message).toMatch(/^metadata is not valid JSON/)
+    expect(
+      (
+        (await (await raw(value("meta"), { method: "PUT", body: bad })).json()) as {
+          errors: Array<{ message: string }>
+        }
+      ).errors[0]!.message
+    ).toMatch(/^metadata is not valid JSON/)
     // nothing was stored by any of them
     for (const k of ["ttl", "exp", "big", "meta"]) expect((await raw(value(k))).status).toBe(404)
   })
 
   it("an unknown namespace id is a 404 with code 10013, for reads and writes (the platform's answer)", async () => {
     const other = `${base()}/00000000000000000000000000000000`
-    for (const [path, method] of [[`${other}/values/k`, "PUT"], [`${other}/values/k`, "GET"], [`${other}/keys`, "GET"], [`${other}/bulk`, "PUT"]] as const) {
+    for (const [path, method] of [
+      [`${other}/values/k`, "PUT"],
+      [`${other}/values/k`, "GET"],
+      [`${other}/keys`, "GET"],
+      [`${other}/bulk`, "PUT"]
+    ] as const) {
       const r = await raw(path, { method, ...(method === "PUT" ? { body: path.endsWith("bulk") ? "[]" : "v" } : {}) })
       expect(r.status).toBe(404)
       expect(((await r.json()) as { errors: Array<{ code: number }> }).errors[0]!.code).toBe(10013)
@@ -206,7 +241,10 @@ describe("keys, bulk writes and reads", () => {
     ns = await newNamespace("srv-bulk")
   })
   const bulk = (body: unknown, method = "PUT", suffix = "") =>
-    request(p.baseUrl, `${base()}/${ns}/bulk${suffix}`, { method, body: typeof body === "string" ? body : JSON.stringify(body) })
+    request(p.baseUrl, `${base()}/${ns}/bulk${suffix}`, {
+      method,
+      body: typeof body === "string" ? body : JSON.stringify(body)
+    })
 
   it("bulk put takes the example request and answers the example's shape", async () => {
     const r = await bulk(bulkPutExample)
@@ -224,8 +262,14 @@ describe("keys, bulk writes and reads", () => {
       { key: "bad-64", value: "@@@not base64!!", base64: true }
     ])
     expect(r.status).toBe(400)
-    const e = firstError(r) as { code: number; message: string; meta?: { problems: Array<{ index: number; field: string }> } }
-    expect(e.message).toMatch(/^2 invalid entries, nothing was written: entry 1 \(key "bad-ttl"\): expiration_ttl is 30 seconds, the minimum is 60; entry 3/)
+    const e = firstError(r) as {
+      code: number
+      message: string
+      meta?: { problems: Array<{ index: number; field: string }> }
+    }
+    expect(e.message).toMatch(
+      /^2 invalid entries, nothing was written: entry 1 \(key "bad-ttl"\): expiration_ttl is 30 seconds, the minimum is 60; entry 3/
+    )
     expect(e.meta!.problems.map((x) => [x.index, x.field])).toEqual([
       [1, "expiration_ttl"],
       [3, "base64"]
@@ -235,7 +279,9 @@ describe("keys, bulk writes and reads", () => {
 
   it("bodies: not JSON, not an array, more than 10,000 entries", async () => {
     expect(firstError(await bulk("[{")).message).toMatch(/^invalid request body: not JSON/)
-    expect(firstError(await bulk({ key: "a" })).message).toBe("the request body must be a JSON array of entries, got an object")
+    expect(firstError(await bulk({ key: "a" })).message).toBe(
+      "the request body must be a JSON array of entries, got an object"
+    )
     const many = Array.from({ length: 10_001 }, (_, i) => ({ key: `k${i}`, value: "v" }))
     expect(firstError(await bulk(many)).message).toBe("a bulk request takes at most 10000 entries, got 10001; split it")
     const exactly = await bulk(many.slice(0, 10_000))
@@ -260,8 +306,12 @@ describe("keys, bulk writes and reads", () => {
     // k1, k10..k19, k100..k199, k1000..k1999: 1 + 10 + 100 + 1000
     expect(count).toBe(1111)
     expect(keysOf(last.body.result_info)).toEqual(keysOf(lastPageExample.result_info))
-    expect(firstError(await request(p.baseUrl, `${base()}/${ns}/keys?limit=5`)).message).toContain("limit must be between 10 and 1000, got 5")
-    expect(firstError(await request(p.baseUrl, `${base()}/${ns}/keys?cursor=garbage!`)).message).toContain("is not a cursor this platform returned")
+    expect(firstError(await request(p.baseUrl, `${base()}/${ns}/keys?limit=5`)).message).toContain(
+      "limit must be between 10 and 1000, got 5"
+    )
+    expect(firstError(await request(p.baseUrl, `${base()}/${ns}/keys?cursor=garbage!`)).message).toContain(
+      "is not a cursor this platform returned"
+    )
   })
 
   it("listing shows expiration (seconds) and metadata only when set", async () => {
@@ -276,13 +326,25 @@ describe("keys, bulk writes and reads", () => {
   it("bulk get: text, json, with metadata; missing keys are null", async () => {
     await bulk([{ key: "j", value: '{"n":1}' }])
     const text = await request(p.baseUrl, `${base()}/${ns}/bulk/get`, { method: "POST", body: bulkGetRequest })
-    expect(text.body.result.values["My-Key"]).toMatchObject({ value: "Some string", metadata: { someMetadataKey: "someMetadataValue" } })
+    expect(text.body.result.values["My-Key"]).toMatchObject({
+      value: "Some string",
+      metadata: { someMetadataKey: "someMetadataValue" }
+    })
     expect(text.body.result.values.missing).toBeNull()
-    const json = await request(p.baseUrl, `${base()}/${ns}/bulk/get`, { method: "POST", body: { keys: ["j", "nope"], type: "json" } })
+    const json = await request(p.baseUrl, `${base()}/${ns}/bulk/get`, {
+      method: "POST",
+      body: { keys: ["j", "nope"], type: "json" }
+    })
     expect(json.body.result.values).toEqual({ j: { n: 1 }, nope: null })
-    const notJson = await request(p.baseUrl, `${base()}/${ns}/bulk/get`, { method: "POST", body: { keys: ["img"], type: "json" } })
+    const notJson = await request(p.baseUrl, `${base()}/${ns}/bulk/get`, {
+      method: "POST",
+      body: { keys: ["img"], type: "json" }
+    })
     expect(firstError(notJson).message).toContain('the value of key "img" is not JSON')
-    const tooMany = await request(p.baseUrl, `${base()}/${ns}/bulk/get`, { method: "POST", body: { keys: Array.from({ length: 101 }, (_, i) => `k${i}`) } })
+    const tooMany = await request(p.baseUrl, `${base()}/${ns}/bulk/get`, {
+      method: "POST",
+      body: { keys: Array.from({ length: 101 }, (_, i) => `k${i}`) }
+    })
     expect(firstError(tooMany).message).toBe("keys has 101 keys, the limit is 100")
   })
 

@@ -4,7 +4,10 @@ import { asText, expiresCell, expiresText, sizeText, viewValue } from "../tui/kv
 
 describe("value views", () => {
   it("JSON is pretty-printed, text kept as it is, other bytes as a hex dump", () => {
-    expect(viewValue(Buffer.from('{"a":[1,2]}'))).toEqual({ kind: "json", lines: ["{", '  "a": [', "    1,", "    2", "  ]", "}"] })
+    expect(viewValue(Buffer.from('{"a":[1,2]}'))).toEqual({
+      kind: "json",
+      lines: ["{", '  "a": [', "    1,", "    2", "  ]", "}"]
+    })
     expect(viewValue(Buffer.from("line 1\nline 2"))).toEqual({ kind: "text", lines: ["line 1", "line 2"] })
     expect(viewValue(Buffer.from("{not json"))).toEqual({ kind: "text", lines: ["{not json"] })
     const bin = viewValue(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 0x41]))

@@ -20,12 +20,18 @@ const now = 1_800_000_000
 
 describe("keys", () => {
   it("accepts 1..512 UTF-8 bytes of printable text, unicode included", () => {
-    for (const k of ["a", "x".repeat(512), "é".repeat(256), "user:42/profile?x=1", "😀", "...", "a.b", "%2F"]) expect(checkKey(k)).toBeUndefined()
+    for (const k of ["a", "x".repeat(512), "é".repeat(256), "user:42/profile?x=1", "😀", "...", "a.b", "%2F"])
+      expect(checkKey(k)).toBeUndefined()
   })
 
   it("refuses an empty key, and a key over 512 bytes with its size", () => {
     expect(checkKey("")).toMatchObject({ field: "key", limit: 1, actual: 0 })
-    expect(checkKey("x".repeat(513))).toEqual({ field: "key", limit: 512, actual: 513, message: "key is 513 bytes, the limit is 512 bytes" })
+    expect(checkKey("x".repeat(513))).toEqual({
+      field: "key",
+      limit: 512,
+      actual: 513,
+      message: "key is 513 bytes, the limit is 512 bytes"
+    })
     // 257 two-byte characters: 514 bytes, although only 257 characters
     expect(checkKey("é".repeat(257))).toMatchObject({ limit: 512, actual: 514 })
   })
@@ -36,7 +42,10 @@ describe("keys", () => {
   })
 
   it("refuses whitespace, control characters and unpaired surrogates, naming the character and its place", () => {
-    expect(checkKey("a b")).toMatchObject({ actual: "U+0020", message: expect.stringContaining("whitespace (U+0020) at character 2") })
+    expect(checkKey("a b")).toMatchObject({
+      actual: "U+0020",
+      message: expect.stringContaining("whitespace (U+0020) at character 2")
+    })
     expect(checkKey("tab\there")?.message).toContain("U+0009")
     expect(checkKey("nb\u00a0sp")?.message).toContain("whitespace (U+00A0)")
     expect(checkKey("bell\u0007")?.message).toContain("a control character (U+0007)")
@@ -52,7 +61,11 @@ describe("metadata, expiration and TTL", () => {
     expect(checkMetadata("s")).toMatchObject({ actual: "a string" })
     // {"v":"..."} is 8 bytes of framing
     expect(checkMetadata({ v: "x".repeat(1016) })).toEqual({ json: `{"v":"${"x".repeat(1016)}"}` })
-    expect(checkMetadata({ v: "x".repeat(1017) })).toMatchObject({ limit: 1024, actual: 1025, message: "metadata is 1025 bytes as JSON, the limit is 1024 bytes" })
+    expect(checkMetadata({ v: "x".repeat(1017) })).toMatchObject({
+      limit: 1024,
+      actual: 1025,
+      message: "metadata is 1025 bytes as JSON, the limit is 1024 bytes"
+    })
   })
 
   it("metadata text must be JSON and an object", () => {
@@ -65,20 +78,38 @@ describe("metadata, expiration and TTL", () => {
 
   it("expiration_ttl is a whole number of at least 60 seconds", () => {
     expect(resolveExpiration(undefined, 60, now)).toEqual({ expiration: now + 60 })
-    expect(resolveExpiration(undefined, 30, now)).toMatchObject({ field: "expiration_ttl", limit: 60, actual: 30, message: "expiration_ttl is 30 seconds, the minimum is 60" })
+    expect(resolveExpiration(undefined, 30, now)).toMatchObject({
+      field: "expiration_ttl",
+      limit: 60,
+      actual: 30,
+      message: "expiration_ttl is 30 seconds, the minimum is 60"
+    })
     expect(resolveExpiration(undefined, 0, now)).toMatchObject({ actual: 0 })
     expect(resolveExpiration(undefined, -5, now)).toMatchObject({ actual: -5 })
-    expect(resolveExpiration(undefined, 90.5, now)).toMatchObject({ message: "expiration_ttl must be a whole number of seconds, got 90.5" })
+    expect(resolveExpiration(undefined, 90.5, now)).toMatchObject({
+      message: "expiration_ttl must be a whole number of seconds, got 90.5"
+    })
   })
 
   it("expiration is at least 60 seconds in the future, and not after the year 9999", () => {
     expect(resolveExpiration(now + 60, undefined, now)).toEqual({ expiration: now + 60 })
-    expect(resolveExpiration(1000, undefined, now)).toMatchObject({ field: "expiration", limit: now + 60, actual: 1000 })
-    expect(isIssue(resolveExpiration(1000, undefined, now)) && (resolveExpiration(1000, undefined, now) as { message: string }).message).toContain("seconds in the past")
-    expect(resolveExpiration(now + 30, undefined, now)).toMatchObject({ message: expect.stringContaining("only 30 seconds ahead") })
+    expect(resolveExpiration(1000, undefined, now)).toMatchObject({
+      field: "expiration",
+      limit: now + 60,
+      actual: 1000
+    })
+    expect(
+      isIssue(resolveExpiration(1000, undefined, now)) &&
+        (resolveExpiration(1000, undefined, now) as { message: string }).message
+    ).toContain("seconds in the past")
+    expect(resolveExpiration(now + 30, undefined, now)).toMatchObject({
+      message: expect.stringContaining("only 30 seconds ahead")
+    })
     expect(resolveExpiration(4_102_444_800, undefined, now)).toEqual({ expiration: 4_102_444_800 })
     expect(resolveExpiration(253_402_300_800, undefined, now)).toMatchObject({ limit: 253_402_300_799 })
-    expect(resolveExpiration("1900000000", undefined, now)).toMatchObject({ message: expect.stringContaining('got "1900000000"') })
+    expect(resolveExpiration("1900000000", undefined, now)).toMatchObject({
+      message: expect.stringContaining('got "1900000000"')
+    })
   })
 
   it("expiration_ttl wins over expiration", () => {
@@ -90,7 +121,9 @@ describe("metadata, expiration and TTL", () => {
   it("numbers given as text (query parameters, options)", () => {
     expect(parseSeconds("expiration_ttl", "120")).toBe(120)
     expect(parseSeconds("expiration_ttl", undefined)).toBeUndefined()
-    expect(parseSeconds("expiration_ttl", "abc")).toMatchObject({ message: 'expiration_ttl must be a whole number of seconds, got "abc"' })
+    expect(parseSeconds("expiration_ttl", "abc")).toMatchObject({
+      message: 'expiration_ttl must be a whole number of seconds, got "abc"'
+    })
   })
 })
 
@@ -104,7 +137,10 @@ describe("base64", () => {
   })
 
   it("refuses what is not base64 (wrangler stores garbage bytes instead)", () => {
-    expect(decodeBase64("@@@not base64!!")).toMatchObject({ field: "base64", message: expect.stringContaining('"@" at character 1') })
+    expect(decodeBase64("@@@not base64!!")).toMatchObject({
+      field: "base64",
+      message: expect.stringContaining('"@" at character 1')
+    })
     expect(decodeBase64("abcde")).toMatchObject({ message: expect.stringContaining("5 characters cannot be base64") })
     expect(isIssue(decodeBase64("ab=c"))).toBe(true)
     expect(isIssue(decodeBase64("abc=="))).toBe(true)
@@ -135,7 +171,9 @@ describe("bulk entries", () => {
   it("missing fields, wrong types and non-objects", () => {
     expect(checkEntry({ value: "x" }, 0, now).problems[0]).toMatchObject({ field: "key", message: "key is missing" })
     expect(checkEntry({ key: "a" }, 0, now).problems[0]).toMatchObject({ field: "value", message: "value is missing" })
-    expect(checkEntry({ key: 5, value: "x" }, 0, now).problems[0]).toMatchObject({ message: "key must be a string, got a number" })
+    expect(checkEntry({ key: 5, value: "x" }, 0, now).problems[0]).toMatchObject({
+      message: "key must be a string, got a number"
+    })
     expect(checkEntry({ key: "a", value: "x", base64: "yes" }, 0, now).problems[0]).toMatchObject({ field: "base64" })
     expect(checkEntry("just text", 3, now).problems[0]).toMatchObject({ index: 3, field: "entry", actual: "a string" })
   })
@@ -158,13 +196,18 @@ describe("bulk entries", () => {
 
 describe("single puts and summaries", () => {
   it("checkPut gives the stored metadata and expiration, or every problem", () => {
-    expect(checkPut({ key: "k", valueBytes: 3, metadata: { a: 1 }, expirationTtl: 60 }, now)).toEqual({ metadata: '{"a":1}', expiration: now + 60 })
+    expect(checkPut({ key: "k", valueBytes: 3, metadata: { a: 1 }, expirationTtl: 60 }, now)).toEqual({
+      metadata: '{"a":1}',
+      expiration: now + 60
+    })
     const bad = checkPut({ key: "", valueBytes: 26_214_401, expirationTtl: 10 }, now) as ReadonlyArray<Problem>
     expect(bad.map((p) => p.field)).toEqual(["key", "value", "expiration_ttl"])
   })
 
   it("one summary line: entries, the first three problems, how many more; codes by field", () => {
-    const problems = [0, 1, 2, 3, 4].flatMap((i) => checkEntry({ key: `k${i}`, value: "v", expiration_ttl: 1 }, i, now).problems)
+    const problems = [0, 1, 2, 3, 4].flatMap(
+      (i) => checkEntry({ key: `k${i}`, value: "v", expiration_ttl: 1 }, i, now).problems
+    )
     expect(summarize(problems)).toBe(
       '5 invalid entries, nothing was written: entry 0 (key "k0"): expiration_ttl is 1 seconds, the minimum is 60; entry 1 (key "k1"): expiration_ttl is 1 seconds, the minimum is 60; entry 2 (key "k2"): expiration_ttl is 1 seconds, the minimum is 60; and 2 more problems'
     )
@@ -172,6 +215,8 @@ describe("single puts and summaries", () => {
     expect(e.code).toBe(1004)
     expect((e.meta as { problems: Array<Problem> }).problems).toHaveLength(5)
     expect(problemsError(checkEntry({ key: "", value: "v" }, 0, now).problems).code).toBe(10022)
-    expect(problemsError([{ ...checkEntry({ key: "a", value: "v", metadata: 1 }, 0, now).problems[0]! }]).code).toBe(10030)
+    expect(problemsError([{ ...checkEntry({ key: "a", value: "v", metadata: 1 }, 0, now).problems[0]! }]).code).toBe(
+      10030
+    )
   })
 })

@@ -12,7 +12,11 @@ import { checkKvBulkText } from "../src/lsp/kv-bulk-stream.js"
 import { startLsp } from "./helpers/lsp-client.js"
 
 const entry = (i: number) =>
-  i % 7 === 3 ? `  {"key": "k${i % 50}", "value": 1}` : i % 11 === 5 ? `  {"key": "k${i}", "valeu": "x"}` : `  {"key": "k${i % 50}", "value": "v${i}"}`
+  i % 7 === 3
+    ? `  {"key": "k${i % 50}", "value": 1}`
+    : i % 11 === 5
+      ? `  {"key": "k${i}", "valeu": "x"}`
+      : `  {"key": "k${i % 50}", "value": "v${i}"}`
 const file = (ids: ReadonlyArray<number>) => `[\n${ids.map(entry).join(",\n")}\n]\n`
 
 describe("structural edits of a bulk file", () => {
@@ -45,11 +49,19 @@ describe("structural edits of a bulk file", () => {
       const published = client.diagnostics(uri, (d) => d.version === version)
       await client.connection.sendNotification("textDocument/didChange", {
         textDocument: { uri, version },
-        contentChanges: [{ range: { start: { line: e.start[0], character: e.start[1] }, end: { line: e.end[0], character: e.end[1] } }, text: e.text }]
+        contentChanges: [
+          {
+            range: { start: { line: e.start[0], character: e.start[1] }, end: { line: e.end[0], character: e.end[1] } },
+            text: e.text
+          }
+        ]
       })
       const got = await published
       const fresh = await client.open(`file:///work/project/splice-fresh-${version}.json`, text, "json")
-      expect(got.diagnostics.map((d) => [d.code, d.message, d.range]), `edit ${version - 1}`).toEqual(fresh.diagnostics.map((d) => [d.code, d.message, d.range]))
+      expect(
+        got.diagnostics.map((d) => [d.code, d.message, d.range]),
+        `edit ${version - 1}`
+      ).toEqual(fresh.diagnostics.map((d) => [d.code, d.message, d.range]))
       expect(got.diagnostics.length).toBeGreaterThan(5)
     }
   })
@@ -68,7 +80,12 @@ describe("structural edits of a bulk file", () => {
       if (nextIds.length === 0) continue
       ids = nextIds
       // Now and then a trailing comma or a missing one: the file is invalid until the next step.
-      text = step % 10 === 9 ? file(ids).replace(/\n\]\n$/, ",\n]\n") : step % 10 === 4 ? file(ids).replace(/,\n/, "\n") : file(ids)
+      text =
+        step % 10 === 9
+          ? file(ids).replace(/\n\]\n$/, ",\n]\n")
+          : step % 10 === 4
+            ? file(ids).replace(/,\n/, "\n")
+            : file(ids)
       analysis = analyzeJson(text, {}, "bulk.json", analysis.memo)
       const full = analyzeJson(text, {}, "bulk.json")
       expect(analysis.findings, `step ${step}`).toEqual(full.findings)
@@ -77,13 +94,26 @@ describe("structural edits of a bulk file", () => {
 
   it("checks a whole file entry by entry exactly as from one tree, and leaves what is not a strict bulk file to the full parse", () => {
     const keys = '[\n  "a",\n  {"name": "b"},\n  "",\n  {"name": "a", "x": 1}\n]\n'
-    for (const text of [file(Array.from({ length: 80 }, (_, i) => i)), keys, '[{"key": "é\\u00e9", "value": "x", "base64": true}]']) {
+    for (const text of [
+      file(Array.from({ length: 80 }, (_, i) => i)),
+      keys,
+      '[{"key": "é\\u00e9", "value": "x", "base64": true}]'
+    ]) {
       const tree = checkKvBulk(parseTree(text)!, 1_000, text)
       const streamed = checkKvBulkText(text, 1_000)!
       expect(bulkFindings(streamed)).toEqual(bulkFindings(tree))
-      expect(streamed.entries.map((e) => [e.start, e.end, e.key])).toEqual(tree.entries.map((e) => [e.start, e.end, e.key]))
+      expect(streamed.entries.map((e) => [e.start, e.end, e.key])).toEqual(
+        tree.entries.map((e) => [e.start, e.end, e.key])
+      )
     }
-    for (const other of ['[{"key": "a", "value": "1"},]', '[{"key": "a", "value": "1"} // c\n]', '[{"expression": "ssl", "action": "block"}]', '{"key": "a"}', '[["a"]]', '["a", 1]']) {
+    for (const other of [
+      '[{"key": "a", "value": "1"},]',
+      '[{"key": "a", "value": "1"} // c\n]',
+      '[{"expression": "ssl", "action": "block"}]',
+      '{"key": "a"}',
+      '[["a"]]',
+      '["a", 1]'
+    ]) {
       expect(checkKvBulkText(other, 1_000), other).toBeUndefined()
     }
   })

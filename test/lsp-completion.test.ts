@@ -18,8 +18,15 @@ const completeAt = async (marked: string, ext = "rules", languageId = "plaintext
   const text = marked.slice(0, at) + marked.slice(at + 1)
   const uri = `file:///work/project/c${n++}.${ext}`
   await client.open(uri, text, languageId)
-  const r = (await client.connection.sendRequest("textDocument/completion", { textDocument: { uri }, position: pos(text, at) })) as {
-    items: Array<{ label: string; kind: number; textEdit: { range: { start: unknown; end: unknown }; newText: string } }>
+  const r = (await client.connection.sendRequest("textDocument/completion", {
+    textDocument: { uri },
+    position: pos(text, at)
+  })) as {
+    items: Array<{
+      label: string
+      kind: number
+      textEdit: { range: { start: unknown; end: unknown }; newText: string }
+    }>
   } | null
   return { labels: (r?.items ?? []).map((i) => i.label), items: r?.items ?? [], text, uri }
 }
@@ -35,11 +42,13 @@ afterAll(async () => {
 
 describe("completion with text after the cursor", () => {
   it("is triggered where a condition or an operator starts: after a space, `(`, `.`, `$` and a quote", () => {
-    expect(client.capabilities.completionProvider).toEqual({ triggerCharacters: expect.arrayContaining([" ", "(", ".", "$", '"']) })
+    expect(client.capabilities.completionProvider).toEqual({
+      triggerCharacters: expect.arrayContaining([" ", "(", ".", "$", '"'])
+    })
   })
 
   it("offers fields, functions and `not` in an empty file, after `(`, and at the start of a line that goes on", async () => {
-    for (const marked of ["|\n", "(|)\n", "(|\n", "|ip.src eq 1.2.3.4\n", "lower(|) eq \"a\"\n"]) {
+    for (const marked of ["|\n", "(|)\n", "(|\n", "|ip.src eq 1.2.3.4\n", 'lower(|) eq "a"\n']) {
       const { labels } = await completeAt(marked)
       expect(labels, marked).toContain("http.host")
       expect(labels, marked).toContain(marked.startsWith("lower") ? "lower" : "not")
@@ -60,7 +69,13 @@ describe("completion with text after the cursor", () => {
   })
 
   it("offers fields, functions and `not` (never and/or/xor) after `and `, `or `, `not ` and `&& `, whatever follows", async () => {
-    for (const marked of ['http.host eq "a" and |\n', 'http.host eq "a" or |)\n', "not |\n", 'http.host eq "a" && |ssl\n', 'http.host eq "a" and |ip.src eq 1.2.3.4\n']) {
+    for (const marked of [
+      'http.host eq "a" and |\n',
+      'http.host eq "a" or |)\n',
+      "not |\n",
+      'http.host eq "a" && |ssl\n',
+      'http.host eq "a" and |ip.src eq 1.2.3.4\n'
+    ]) {
       const { labels } = await completeAt(marked)
       expect(labels, marked).toEqual(expect.arrayContaining(["http.host", "ip.src", "lower", "not"]))
       for (const l of LOGICAL) expect(labels, marked).not.toContain(l)
@@ -94,7 +109,10 @@ describe("completion with text after the cursor", () => {
         contentChanges: [{ range: { start: pos(text, at), end: pos(text, at) }, text: s }]
       })
       text = text.slice(0, at) + s + text.slice(at)
-      const r = (await client.connection.sendRequest("textDocument/completion", { textDocument: { uri }, position: pos(text, text.length - 1) })) as { items: Array<{ label: string }> }
+      const r = (await client.connection.sendRequest("textDocument/completion", {
+        textDocument: { uri },
+        position: pos(text, text.length - 1)
+      })) as { items: Array<{ label: string }> }
       return r.items.map((i) => i.label)
     }
     expect(await type("ip.src ")).toEqual(["eq", "ne", "in"])

@@ -32,15 +32,19 @@ describe("KV bulk files: the editor and `kv bulk` accept the same files", () => 
   it("refuses a trailing comma and a comment in a bulk file, with one diagnostic each, where they are", async () => {
     const comma = '[\n  {"key": "a", "value": "1"},\n  {"key": "b", "value": "2"},\n]\n'
     const d1 = await openJson(comma)
-    expect(d1.diagnostics.map((d) => [d.code, d.message])).toEqual([["json-syntax", "invalid JSON: a trailing comma is not JSON\nhint: remove the comma"]])
+    expect(d1.diagnostics.map((d) => [d.code, d.message])).toEqual([
+      ["json-syntax", "invalid JSON: a trailing comma is not JSON\nhint: remove the comma"]
+    ])
     expect(d1.diagnostics[0]!.range).toEqual(rangeOf(comma, ",", comma.indexOf('"2"}')))
     const comment = '[\n  // the first key\n  {"key": "a", "value": "1"}\n]\n'
     const d2 = await openJson(comment)
-    expect(d2.diagnostics.map((d) => [d.code, d.message])).toEqual([["json-syntax", "invalid JSON: comments are not JSON"]])
+    expect(d2.diagnostics.map((d) => [d.code, d.message])).toEqual([
+      ["json-syntax", "invalid JSON: comments are not JSON"]
+    ])
     expect(d2.diagnostics[0]!.range.start).toEqual(pos(comment, comment.indexOf("//")))
   })
 
-  it("checks bulk-delete files in the {\"name\": …} form, each bad item on its place", async () => {
+  it('checks bulk-delete files in the {"name": …} form, each bad item on its place', async () => {
     const text = '[{"name": "a"}, {"name": ""}, "b", {"nam": "c"}, 5, {"name": "."}]\n'
     const d = await openJson(text)
     expect(d.diagnostics.map((x) => x.code)).toEqual(["kv-key", "kv-key", "kv-key", "kv-key"])
@@ -52,7 +56,10 @@ describe("KV bulk files: the editor and `kv bulk` accept the same files", () => 
     const text = '[{"key": "a", "value": "1", "metadata": {"x": 1}}]\n'
     const u = `file:///work/project/meta${n++}.json`
     await client.open(u, text, "json")
-    const h = (await client.connection.sendRequest("textDocument/hover", { textDocument: { uri: u }, position: pos(text, text.indexOf('"metadata"') + 2) })) as { contents: { value: string } }
+    const h = (await client.connection.sendRequest("textDocument/hover", {
+      textDocument: { uri: u },
+      position: pos(text, text.indexOf('"metadata"') + 2)
+    })) as { contents: { value: string } }
     expect(h.contents.value).toContain("a JSON object")
     expect(h.contents.value).not.toContain("any JSON value")
   })
@@ -71,7 +78,10 @@ describe("KV bulk files: the editor and `kv bulk` accept the same files", () => 
     ]
     for (const [name, verb, content] of cases) {
       fs.writeFileSync(path.join(dir, name), content)
-      const cmd = edgectl(["kv", "bulk", verb, name, "--namespace-id", "agree", ...(verb === "delete" ? ["--yes"] : [])], { cwd: dir })
+      const cmd = edgectl(
+        ["kv", "bulk", verb, name, "--namespace-id", "agree", ...(verb === "delete" ? ["--yes"] : [])],
+        { cwd: dir }
+      )
       const check = edgectl(["check", name], { cwd: dir })
       expect([name, check.status], `${check.stdout}${check.stderr}`).toEqual([name, cmd.status])
       expect(cmd.status, `${name}: ${cmd.stderr}`).toBe(name.startsWith("ok-") ? 0 : 1)
@@ -79,14 +89,16 @@ describe("KV bulk files: the editor and `kv bulk` accept the same files", () => 
     // The same count of problems: the command's four invalid entries are check's four errors.
     const names = edgectl(["check", "names-delete.json", "--format", "json"], { cwd: dir })
     expect(JSON.parse(names.stdout).errors).toBe(4)
-    expect(edgectl(["kv", "bulk", "delete", "names-delete.json", "--namespace-id", "agree", "--yes"], { cwd: dir }).stderr).toContain("4 invalid entries")
+    expect(
+      edgectl(["kv", "bulk", "delete", "names-delete.json", "--namespace-id", "agree", "--yes"], { cwd: dir }).stderr
+    ).toContain("4 invalid entries")
   })
 })
 
 describe("the platform's documents, by shape or $schema; other JSON left alone", () => {
   const grafana = fs.readFileSync(path.join(root, "fixtures", "lsp", "grafana-alert.json"), "utf8")
 
-  it("leaves a Grafana alert file with \"expression\" keys alone, in the server and in `edgectl check`", async () => {
+  it('leaves a Grafana alert file with "expression" keys alone, in the server and in `edgectl check`', async () => {
     const d = await openJson(grafana, "grafana-alert.json")
     expect(d.diagnostics).toEqual([])
     const c = edgectl(["check", path.join(root, "fixtures", "lsp", "grafana-alert.json"), "--format", "json"])
@@ -95,7 +107,7 @@ describe("the platform's documents, by shape or $schema; other JSON left alone",
   })
 
   it("checks filters, firewall rules, ruleset rules, API answers and documents with an edgectl $schema", async () => {
-    const bad = "http.hots eq \\\"x\\\""
+    const bad = 'http.hots eq \\"x\\"'
     const docs = [
       `[{"expression": "${bad}", "description": "a filter"}]`,
       `{"filter": {"expression": "${bad}"}, "action": "block"}`,
@@ -105,7 +117,10 @@ describe("the platform's documents, by shape or $schema; other JSON left alone",
     ]
     for (const text of docs) {
       const d = await openJson(`${text}\n`)
-      expect(d.diagnostics.map((x) => x.code), text).toEqual(["unknown-field"])
+      expect(
+        d.diagnostics.map((x) => x.code),
+        text
+      ).toEqual(["unknown-field"])
     }
   })
 
@@ -131,8 +146,14 @@ describe("firewall rules in JSON are checked as the platform checks a rule", () 
     const d = await openJson(text)
     const shown = d.diagnostics.map((x) => [x.code, x.message])
     expect(shown).toEqual([
-      ["firewall-rule", '[0].action must be one of block, challenge, js_challenge, managed_challenge, allow, log, bypass, got string "deny"'],
-      ["firewall-rule", "[1].products is required with action bypass: one or more of zoneLockdown, uaBlock, bic, hot, securityLevel, rateLimit, waf"],
+      [
+        "firewall-rule",
+        '[0].action must be one of block, challenge, js_challenge, managed_challenge, allow, log, bypass, got string "deny"'
+      ],
+      [
+        "firewall-rule",
+        "[1].products is required with action bypass: one or more of zoneLockdown, uaBlock, bic, hot, securityLevel, rateLimit, waf"
+      ],
       ["firewall-rule", "[2].priority must be an integer between 0 and 2147483647 or null, got number -1"],
       ["firewall-rule", "[3].products is only allowed with action bypass (the action is log)"]
     ])
@@ -155,7 +176,10 @@ describe("the command code action", () => {
       const poll = () => (client.messages.some((m) => m.message.includes(command)) ? resolve() : setTimeout(poll, 5))
       poll()
     })
-    const result = await client.connection.sendRequest("workspace/executeCommand", { command: "edgectl.runCommand", arguments: [command] })
+    const result = await client.connection.sendRequest("workspace/executeCommand", {
+      command: "edgectl.runCommand",
+      arguments: [command]
+    })
     await shown
     expect(result).toBeNull()
     expect(client.messages.find((m) => m.message.includes(command))).toEqual({ type: 3, message: `Run: ${command}` })

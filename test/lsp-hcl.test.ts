@@ -10,10 +10,30 @@ const pos = (text: string, offset: number) => TextDocument.create("x", "x", 0, t
 const tail = '\nresource "cloudflare_record" "www" {\n  zone_id = var.zone_id\n  name    = "www"\n}\n'
 
 const cases: Array<[string, string, string, string]> = [
-  ["a value missing after =", `resource "cloudflare_waf_rule" "r" {\n  rule_id = \n  mode    = "block"\n}\n${tail}`, "rule_id = ", "expected a value after rule_id ="],
-  ["an unclosed string", `resource "cloudflare_waf_rule" "r" {\n  rule_id = "100015\n  mode    = "block"\n}\n${tail}`, '"100015', "this string is not closed on its line"],
-  ["an unclosed block", `resource "cloudflare_waf_package" "owasp" {\n  zone_id = var.zone_id\n\nvariable "zone_id" {\n  type = string\n}\n${tail}`, "{\n  zone_id", "this { is never closed"],
-  ["a bracket closed by a brace", `locals {\n  ids = ["a", "b"\n}\n${tail}`, "}\n", "expected ] to close the [ on line 2, got }"]
+  [
+    "a value missing after =",
+    `resource "cloudflare_waf_rule" "r" {\n  rule_id = \n  mode    = "block"\n}\n${tail}`,
+    "rule_id = ",
+    "expected a value after rule_id ="
+  ],
+  [
+    "an unclosed string",
+    `resource "cloudflare_waf_rule" "r" {\n  rule_id = "100015\n  mode    = "block"\n}\n${tail}`,
+    '"100015',
+    "this string is not closed on its line"
+  ],
+  [
+    "an unclosed block",
+    `resource "cloudflare_waf_package" "owasp" {\n  zone_id = var.zone_id\n\nvariable "zone_id" {\n  type = string\n}\n${tail}`,
+    "{\n  zone_id",
+    "this { is never closed"
+  ],
+  [
+    "a bracket closed by a brace",
+    `locals {\n  ids = ["a", "b"\n}\n${tail}`,
+    "}\n",
+    "expected ] to close the [ on line 2, got }"
+  ]
 ]
 
 describe("HCL syntax errors", () => {
@@ -38,6 +58,8 @@ describe("HCL syntax errors", () => {
     fs.writeFileSync(path.join(dir, "main.tf"), cases[1]![1])
     const r = edgectl(["check", "main.tf"], { cwd: dir })
     expect(r.status).toBe(1)
-    expect(r.stdout).toContain("error[hcl-syntax]: invalid HCL: this string is not closed on its line\n --> main.tf:2:13")
+    expect(r.stdout).toContain(
+      "error[hcl-syntax]: invalid HCL: this string is not closed on its line\n --> main.tf:2:13"
+    )
   })
 })

@@ -22,10 +22,14 @@ const at = async <T>(method: string, marked: string, ext = "rules", languageId =
   return (await client.connection.sendRequest(method, { textDocument: { uri }, position: pos(text, k) })) as T | null
 }
 type Hover = { contents: { value: string }; range: { start: { character: number }; end: { character: number } } }
-type Sig = { signatures: Array<{ label: string; documentation: string; parameters: Array<{ label: [number, number] }> }>; activeParameter: number }
+type Sig = {
+  signatures: Array<{ label: string; documentation: string; parameters: Array<{ label: [number, number] }> }>
+  activeParameter: number
+}
 type Items = { items: Array<{ label: string; detail: string; textEdit: { newText: string } }> }
 const hover = (marked: string, ext?: string, lang?: string) => at<Hover>("textDocument/hover", marked, ext, lang)
-const labels = async (marked: string, ext: string, lang: string) => ((await at<Items>("textDocument/completion", marked, ext, lang))?.items ?? []).map((i) => i.label)
+const labels = async (marked: string, ext: string, lang: string) =>
+  ((await at<Items>("textDocument/completion", marked, ext, lang))?.items ?? []).map((i) => i.label)
 
 const RULESET = "efb7b8c949ac4650a09736fc376e9aee"
 const SQLI_RULE = "518c5de398c70998c0e8cd6afeaaa066"
@@ -75,7 +79,7 @@ describe("signature help", () => {
   })
 
   it("shows the call's parameters and the active one, whatever follows the cursor", async () => {
-    const first = await at<Sig>("textDocument/signatureHelp", 'starts_with(|) and ssl\n')
+    const first = await at<Sig>("textDocument/signatureHelp", "starts_with(|) and ssl\n")
     expect(first!.signatures[0]!.label).toMatch(/^starts_with\(\w+: String, \w+: String\) -> Boolean$/)
     expect(first!.activeParameter).toBe(0)
     const second = await at<Sig>("textDocument/signatureHelp", 'starts_with(http.host, "a|")\n')
@@ -84,14 +88,21 @@ describe("signature help", () => {
     expect(second!.signatures[0]!.label.slice(s, e)).toMatch(/: String$/)
     // A comma inside a string does not count; a nested call's own parameters are shown inside it.
     expect((await at<Sig>("textDocument/signatureHelp", 'starts_with(http.host, ",|")\n'))!.activeParameter).toBe(1)
-    expect((await at<Sig>("textDocument/signatureHelp", 'starts_with(http.host, r#"a,("#|)\n'))!.activeParameter).toBe(1)
-    const nested = await at<Sig>("textDocument/signatureHelp", "any(lower(|)[*] eq \"a\")\n")
+    expect((await at<Sig>("textDocument/signatureHelp", 'starts_with(http.host, r#"a,("#|)\n'))!.activeParameter).toBe(
+      1
+    )
+    const nested = await at<Sig>("textDocument/signatureHelp", 'any(lower(|)[*] eq "a")\n')
     expect(nested!.signatures[0]!.label).toMatch(/^lower\(/)
     expect(await at<Sig>("textDocument/signatureHelp", "ssl and (|)\n")).toBeNull()
   })
 
   it("works in a JSON expression string", async () => {
-    const s = await at<Sig>("textDocument/signatureHelp", '{"expression": "ends_with(http.host, \\"|\\")", "action": "block"}\n', "json", "json")
+    const s = await at<Sig>(
+      "textDocument/signatureHelp",
+      '{"expression": "ends_with(http.host, \\"|\\")", "action": "block"}\n',
+      "json",
+      "json"
+    )
     expect(s!.signatures[0]!.label).toMatch(/^ends_with\(/)
     expect(s!.activeParameter).toBe(1)
   })
@@ -101,14 +112,44 @@ describe("the platform's values", () => {
   it("completes and explains firewall actions and bypass products", async () => {
     const body = (cursorInAction: string, products: string) =>
       `[{"action": "${cursorInAction}", "products": [${products}], "filter": {"expression": "ssl"}}]\n`
-    expect(await labels(body("|", '"waf"'), "json", "json")).toEqual(["block", "challenge", "js_challenge", "managed_challenge", "allow", "log", "bypass"])
-    expect(await labels(body("bypass", '"waf", "|"'), "json", "json")).toEqual(["zoneLockdown", "uaBlock", "bic", "hot", "securityLevel", "rateLimit"])
+    expect(await labels(body("|", '"waf"'), "json", "json")).toEqual([
+      "block",
+      "challenge",
+      "js_challenge",
+      "managed_challenge",
+      "allow",
+      "log",
+      "bypass"
+    ])
+    expect(await labels(body("bypass", '"waf", "|"'), "json", "json")).toEqual([
+      "zoneLockdown",
+      "uaBlock",
+      "bic",
+      "hot",
+      "securityLevel",
+      "rateLimit"
+    ])
     expect((await hover(body("bypa|ss", '"waf"'), "json", "json"))!.contents.value).toContain("skips the products")
     expect((await hover(body("bypass", '"b|ic"'), "json", "json"))!.contents.value).toContain("Browser Integrity Check")
   })
 
   const config = (override: string) =>
-    JSON.stringify({ rules: [{ action: "execute", expression: "true", action_parameters: { id: RULESET, overrides: { rules: [{ id: "@R", action: "@A" }], categories: [{ category: "@C" }] } } }] }, null, 2)
+    JSON.stringify(
+      {
+        rules: [
+          {
+            action: "execute",
+            expression: "true",
+            action_parameters: {
+              id: RULESET,
+              overrides: { rules: [{ id: "@R", action: "@A" }], categories: [{ category: "@C" }] }
+            }
+          }
+        ]
+      },
+      null,
+      2
+    )
       .replace('"@R"', override.includes("R") ? '"|"' : `"${SQLI_RULE}"`)
       .replace('"@A"', override.includes("A") ? '"|"' : '"log"')
       .replace('"@C"', override.includes("C") ? '"|"' : '"sqli"') + "\n"
@@ -117,22 +158,35 @@ describe("the platform's values", () => {
     const ids = await labels(config("R"), "json", "json")
     expect(ids).toContain(SQLI_RULE)
     expect(ids).toHaveLength(18)
-    expect(await labels(config("A"), "json", "json")).toEqual(["block", "managed_challenge", "js_challenge", "challenge", "log"])
+    expect(await labels(config("A"), "json", "json")).toEqual([
+      "block",
+      "managed_challenge",
+      "js_challenge",
+      "challenge",
+      "log"
+    ])
     expect(await labels(config("C"), "json", "json")).toEqual(expect.arrayContaining(["sqli", "attack-vector"]))
   })
 
   it("completes a skip rule's rulesets and rule ids", async () => {
-    const skip = (inner: string) => `{"rules": [{"action": "skip", "expression": "true", "action_parameters": ${inner}}]}\n`
-    expect(await labels(skip('{"rulesets": ["|"]}'), "json", "json")).toEqual([RULESET, "4814384a9e5d4991b9815dcfc25d2f1f"])
+    const skip = (inner: string) =>
+      `{"rules": [{"action": "skip", "expression": "true", "action_parameters": ${inner}}]}\n`
+    expect(await labels(skip('{"rulesets": ["|"]}'), "json", "json")).toEqual([
+      RULESET,
+      "4814384a9e5d4991b9815dcfc25d2f1f"
+    ])
     expect(await labels(skip(`{"rules": {"${RULESET}": ["|"]}}`), "json", "json")).toContain(SQLI_RULE)
   })
 
   it("explains WAF configuration values: the ruleset, a rule, a category, an action", async () => {
     const text = config("")
-    const hoverOn = async (needle: string) => hover(text.replace(needle, needle.slice(0, 3) + "|" + needle.slice(3)), "json", "json")
+    const hoverOn = async (needle: string) =>
+      hover(text.replace(needle, needle.slice(0, 3) + "|" + needle.slice(3)), "json", "json")
     expect((await hoverOn(RULESET))!.contents.value).toContain("Cloudflare Managed Ruleset")
     expect((await hoverOn(SQLI_RULE))!.contents.value).toContain("SQLi - UNION based")
-    expect((await hoverOn('"sqli"'))!.contents.value).toMatch(/category `sqli`: \d+ rules? of Cloudflare Managed Ruleset/)
+    expect((await hoverOn('"sqli"'))!.contents.value).toMatch(
+      /category `sqli`: \d+ rules? of Cloudflare Managed Ruleset/
+    )
     expect((await hoverOn('"execute"'))!.contents.value).toContain("runs a managed ruleset")
   })
 })

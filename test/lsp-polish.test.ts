@@ -50,7 +50,8 @@ describe("polish", () => {
   })
 
   it("reports one JSON syntax error once", async () => {
-    const text = '[\n  {"filter": {"expression": "ssl}, "action": "block"},\n  {"filter": {"expression": "ssl"}, "action": "log"}\n]\n'
+    const text =
+      '[\n  {"filter": {"expression": "ssl}, "action": "block"},\n  {"filter": {"expression": "ssl"}, "action": "log"}\n]\n'
     const d = await client.open("file:///p/syntax.json", text, "json")
     expect(d.diagnostics.filter((x) => x.code === "json-syntax")).toHaveLength(1)
   })
@@ -59,10 +60,15 @@ describe("polish", () => {
     const dir = tempDir()
     fs.mkdirSync(path.join(dir, "rules"))
     fs.writeFileSync(path.join(dir, "rules", "bad one.rules"), "http.hots eq 1\n")
-    const r = edgectl(["check", "--format", "sarif", "rules/bad one.rules", path.join(dir, "rules", "bad one.rules")], { cwd: dir })
+    const r = edgectl(["check", "--format", "sarif", "rules/bad one.rules", path.join(dir, "rules", "bad one.rules")], {
+      cwd: dir
+    })
     const run = JSON.parse(r.stdout).runs[0]
     expect(run.originalUriBaseIds["%SRCROOT%"].uri).toBe(`file://${fs.realpathSync(dir)}/`)
-    expect(run.results[0].locations[0].physicalLocation.artifactLocation).toEqual({ uri: "rules/bad%20one.rules", uriBaseId: "%SRCROOT%" })
+    expect(run.results[0].locations[0].physicalLocation.artifactLocation).toEqual({
+      uri: "rules/bad%20one.rules",
+      uriBaseId: "%SRCROOT%"
+    })
     const absolute = run.results.at(-1).locations[0].physicalLocation.artifactLocation
     expect(absolute.uriBaseId).toBeUndefined()
     expect(absolute.uri).toMatch(/^file:\/\/\/.*bad%20one\.rules$/)

@@ -17,8 +17,13 @@ const rangeOf = (text: string, needle: string, from = 0) => {
   expect(start).toBeGreaterThanOrEqual(0)
   return { start: pos(text, start), end: pos(text, start + needle.length) }
 }
-const apply = (text: string, edits: ReadonlyArray<{ range: { start: { line: number; character: number }; end: { line: number; character: number } }; newText: string }>) =>
-  TextDocument.applyEdits(TextDocument.create("x", "x", 0, text), [...edits])
+const apply = (
+  text: string,
+  edits: ReadonlyArray<{
+    range: { start: { line: number; character: number }; end: { line: number; character: number } }
+    newText: string
+  }>
+) => TextDocument.applyEdits(TextDocument.create("x", "x", 0, text), [...edits])
 
 beforeAll(async () => {
   client = await startLsp()
@@ -80,13 +85,19 @@ describe("edgectl lsp over stdio", () => {
     const text = 'http.host eq "a" and lower(http.request.uri.path) contains "/x"\n'
     const u = uri("hover.rules")
     await client.open(u, text)
-    const h = (await client.connection.sendRequest("textDocument/hover", { textDocument: { uri: u }, position: pos(text, 2) })) as {
+    const h = (await client.connection.sendRequest("textDocument/hover", {
+      textDocument: { uri: u },
+      position: pos(text, 2)
+    })) as {
       contents: { value: string }
       range: unknown
     }
     expect(h.contents.value).toContain("`http.host`: **String**")
     expect(h.range).toEqual(rangeOf(text, "http.host"))
-    const f = (await client.connection.sendRequest("textDocument/hover", { textDocument: { uri: u }, position: pos(text, text.indexOf("lower") + 1) })) as {
+    const f = (await client.connection.sendRequest("textDocument/hover", {
+      textDocument: { uri: u },
+      position: pos(text, text.indexOf("lower") + 1)
+    })) as {
       contents: { value: string }
     }
     expect(f.contents.value).toContain("lower(")
@@ -94,7 +105,10 @@ describe("edgectl lsp over stdio", () => {
     const partial = "http.request.uri.pa"
     const u2 = uri("complete.rules")
     await client.open(u2, partial)
-    const c = (await client.connection.sendRequest("textDocument/completion", { textDocument: { uri: u2 }, position: pos(partial, partial.length) })) as {
+    const c = (await client.connection.sendRequest("textDocument/completion", {
+      textDocument: { uri: u2 },
+      position: pos(partial, partial.length)
+    })) as {
       items: Array<{ label: string; textEdit: { range: unknown } }>
     }
     const labels = c.items.map((i) => i.label)
@@ -104,7 +118,10 @@ describe("edgectl lsp over stdio", () => {
     const afterField = "ip.src "
     const u3 = uri("ops.rules")
     await client.open(u3, afterField)
-    const ops = (await client.connection.sendRequest("textDocument/completion", { textDocument: { uri: u3 }, position: pos(afterField, afterField.length) })) as {
+    const ops = (await client.connection.sendRequest("textDocument/completion", {
+      textDocument: { uri: u3 },
+      position: pos(afterField, afterField.length)
+    })) as {
       items: Array<{ label: string }>
     }
     expect(ops.items.map((i) => i.label)).toEqual(expect.arrayContaining(["eq", "in"]))
@@ -112,23 +129,46 @@ describe("edgectl lsp over stdio", () => {
   })
 
   it("completes the fields of a KV bulk entry (those not there yet, with their limits) and hovers what they mean", async () => {
-    const text = '[\n  {"key": "a", "value": "b", "expiration": 1893456000, "expiration_ttl": 90061, "ex"},\n  {""}\n]\n'
+    const text =
+      '[\n  {"key": "a", "value": "b", "expiration": 1893456000, "expiration_ttl": 90061, "ex"},\n  {""}\n]\n'
     const u = uri("kv-bulk.json")
     await client.open(u, text)
     type Items = { items: Array<{ label: string; detail: string; textEdit: { range: unknown; newText: string } }> }
-    const inFirst = (await client.connection.sendRequest("textDocument/completion", { textDocument: { uri: u }, position: pos(text, text.indexOf('"ex"}') + 3) })) as Items
+    const inFirst = (await client.connection.sendRequest("textDocument/completion", {
+      textDocument: { uri: u },
+      position: pos(text, text.indexOf('"ex"}') + 3)
+    })) as Items
     expect(inFirst.items.map((i) => i.label)).toEqual(["metadata", "base64"])
     expect(inFirst.items[0]!.textEdit).toEqual({ range: rangeOf(text, '"ex"'), newText: '"metadata"' })
     expect(inFirst.items[0]!.detail).toContain("1,024 bytes")
-    const inSecond = (await client.connection.sendRequest("textDocument/completion", { textDocument: { uri: u }, position: pos(text, text.indexOf('{""}') + 2) })) as Items
-    expect(inSecond.items.map((i) => i.label)).toEqual(["key", "value", "expiration", "expiration_ttl", "metadata", "base64"])
+    const inSecond = (await client.connection.sendRequest("textDocument/completion", {
+      textDocument: { uri: u },
+      position: pos(text, text.indexOf('{""}') + 2)
+    })) as Items
+    expect(inSecond.items.map((i) => i.label)).toEqual([
+      "key",
+      "value",
+      "expiration",
+      "expiration_ttl",
+      "metadata",
+      "base64"
+    ])
     expect(inSecond.items.find((i) => i.label === "key")!.detail).toContain("512 bytes")
     type Hover = { contents: { value: string } } | null
-    const date = (await client.connection.sendRequest("textDocument/hover", { textDocument: { uri: u }, position: pos(text, text.indexOf("1893456000") + 2) })) as Hover
+    const date = (await client.connection.sendRequest("textDocument/hover", {
+      textDocument: { uri: u },
+      position: pos(text, text.indexOf("1893456000") + 2)
+    })) as Hover
     expect(date?.contents.value).toBe("expires at **2030-01-01T00:00:00Z**")
-    const ttl = (await client.connection.sendRequest("textDocument/hover", { textDocument: { uri: u }, position: pos(text, text.indexOf("90061") + 1) })) as Hover
+    const ttl = (await client.connection.sendRequest("textDocument/hover", {
+      textDocument: { uri: u },
+      position: pos(text, text.indexOf("90061") + 1)
+    })) as Hover
     expect(ttl?.contents.value).toBe("lives **1 d 1 h 1 min 1 s** after the write")
-    const field = (await client.connection.sendRequest("textDocument/hover", { textDocument: { uri: u }, position: pos(text, text.indexOf('"value"') + 2) })) as Hover
+    const field = (await client.connection.sendRequest("textDocument/hover", {
+      textDocument: { uri: u },
+      position: pos(text, text.indexOf('"value"') + 2)
+    })) as Hover
     expect(field?.contents.value).toContain("`value`: the value: UTF-8 text, or base64")
   })
 
@@ -136,7 +176,10 @@ describe("edgectl lsp over stdio", () => {
     const text = 'http.host   eq "a"   &&   ip.src in {1.2.3.4}\n'
     const u = uri("fmt.rules")
     await client.open(u, text)
-    const edits = (await client.connection.sendRequest("textDocument/formatting", { textDocument: { uri: u }, options: { tabSize: 2, insertSpaces: true } })) as Array<never>
+    const edits = (await client.connection.sendRequest("textDocument/formatting", {
+      textDocument: { uri: u },
+      options: { tabSize: 2, insertSpaces: true }
+    })) as Array<never>
     expect(apply(text, edits)).toBe('http.host eq "a" and ip.src in {1.2.3.4}\n')
   })
 
@@ -183,7 +226,11 @@ describe("edgectl lsp over stdio", () => {
       context: { diagnostics: [unknown] }
     })) as Array<{ title: string; edit: { changes: Record<string, Array<never>> } }>
     const rename = actions.find((a) => a.title === 'Rename to "expiration_ttl"')!
-    expect(JSON.parse(apply(text, rename.edit.changes[u]!))[3]).toEqual({ key: "a", value: "three", expiration_ttl: 600 })
+    expect(JSON.parse(apply(text, rename.edit.changes[u]!))[3]).toEqual({
+      key: "a",
+      value: "three",
+      expiration_ttl: 600
+    })
   })
 
   it("warns on previous-WAF resources in Terraform, parsed with the HCL grammar", async () => {

@@ -17,24 +17,35 @@ import { providerSchema, schemaProblems } from "./helpers/terraform-schema.js"
 let client: Awaited<ReturnType<typeof startLsp>>
 const fx = (name: string) => path.join(root, "fixtures", "terraform", name)
 const fixture = (name: string) => fs.readFileSync(fx(name), "utf8")
-type Edit = { range: { start: { line: number; character: number }; end: { line: number; character: number } }; newText: string }
+type Edit = {
+  range: { start: { line: number; character: number }; end: { line: number; character: number } }
+  newText: string
+}
 interface Action {
   title: string
   edit?: { changes?: Record<string, Array<Edit>> }
 }
-const apply = (text: string, edits: ReadonlyArray<Edit>) => TextDocument.applyEdits(TextDocument.create("x", "x", 0, text), [...edits])
+const apply = (text: string, edits: ReadonlyArray<Edit>) =>
+  TextDocument.applyEdits(TextDocument.create("x", "x", 0, text), [...edits])
 const at = (text: string, d: PublishedDiagnostics["diagnostics"][number]) => {
   const doc = TextDocument.create("x", "x", 0, text)
   return text.slice(doc.offsetAt(d.range.start), doc.offsetAt(d.range.end))
 }
 const rewriteAt = async (uri: string, d: PublishedDiagnostics["diagnostics"][number]) =>
-  ((await client.connection.sendRequest("textDocument/codeAction", { textDocument: { uri }, range: d.range, context: { diagnostics: [d] } })) as Array<Action>).filter((a) =>
-    a.title.startsWith("Add the equivalent cloudflare_ruleset")
-  )
+  (
+    (await client.connection.sendRequest("textDocument/codeAction", {
+      textDocument: { uri },
+      range: d.range,
+      context: { diagnostics: [d] }
+    })) as Array<Action>
+  ).filter((a) => a.title.startsWith("Add the equivalent cloudflare_ruleset"))
 let version = 1
 const change = async (uri: string, text: string) => {
   const next = client.diagnostics(uri)
-  await client.connection.sendNotification("textDocument/didChange", { textDocument: { uri, version: ++version }, contentChanges: [{ text }] })
+  await client.connection.sendNotification("textDocument/didChange", {
+    textDocument: { uri, version: ++version },
+    contentChanges: [{ text }]
+  })
   return next
 }
 /** Opens a fixture, applies the rewrite offered on its first previous-WAF warning, and returns the new text. */
@@ -48,7 +59,8 @@ const rewritten = async (name: string) => {
   return { uri, text, out: apply(text, fix!.edit!.changes![uri]!), title: fix!.title }
 }
 /** The file once the steps are done: the previous-WAF resources deleted. */
-const withoutPreviousWaf = (text: string) => text.replace(/resource "cloudflare_waf_\w+" "\w+" \{\n(?:.*\n)*?\}\n\n?/g, "")
+const withoutPreviousWaf = (text: string) =>
+  text.replace(/resource "cloudflare_waf_\w+" "\w+" \{\n(?:.*\n)*?\}\n\n?/g, "")
 const rulesetOf = (text: string, name = "managed_waf") => {
   const start = text.indexOf(`resource "cloudflare_ruleset" "${name}" {`)
   expect(start).toBeGreaterThanOrEqual(0)
@@ -85,8 +97,17 @@ describe("the previous-WAF rewrite follows the pinned provider", () => {
   it('pin "~> 4.0": says the waf resources do not exist in 4.x, blocks with enabled and ref, the ordered steps through 3.35; accepted by the 4.x schema once the steps are done', async () => {
     const { out, title } = await rewritten("waf-pin-4.tf")
     expect(title).toContain("provider 4.x")
-    expect(out).toContain('# cloudflare_waf_* exist only up to provider 3.35; the pin "~> 4.0" selects 4.x, where they do not exist.')
-    const steps = ['with the provider at 3.35 (version = "~> 3.35")', "terraform state rm cloudflare_waf_package.owasp", "2. delete the previous-WAF resources", 'set version = ">= 4.2.0, < 5.0.0"', "terraform init -upgrade", "terraform import cloudflare_ruleset.managed_waf zone/<zone_id>/<ruleset_id>"]
+    expect(out).toContain(
+      '# cloudflare_waf_* exist only up to provider 3.35; the pin "~> 4.0" selects 4.x, where they do not exist.'
+    )
+    const steps = [
+      'with the provider at 3.35 (version = "~> 3.35")',
+      "terraform state rm cloudflare_waf_package.owasp",
+      "2. delete the previous-WAF resources",
+      'set version = ">= 4.2.0, < 5.0.0"',
+      "terraform init -upgrade",
+      "terraform import cloudflare_ruleset.managed_waf zone/<zone_id>/<ruleset_id>"
+    ]
     const positions = steps.map((s) => out.indexOf(s))
     expect(positions.every((p) => p > 0)).toBe(true)
     expect(positions).toEqual([...positions].sort((a, b) => a - b))
@@ -96,20 +117,24 @@ describe("the previous-WAF rewrite follows the pinned provider", () => {
     expect(rs).not.toContain("status")
     expect(isFmtCanonical(out)).toBe(true)
     expect(await schemaProblems(withoutPreviousWaf(out), providerSchema("provider-4.x.json"))).toEqual([])
-    expect(await schemaProblems(out, providerSchema("provider-3.35.json"))).toContain("cloudflare_ruleset.managed_waf.rules.ref: computed only, cannot be set")
+    expect(await schemaProblems(out, providerSchema("provider-3.35.json"))).toContain(
+      "cloudflare_ruleset.managed_waf.rules.ref: computed only, cannot be set"
+    )
   })
 
   it('pin "~> 5": attribute syntax, import with zones/…, fmt canonical, accepted by the 5.x schema once the steps are done (and refused by 4.x)', async () => {
     const { out } = await rewritten("waf-pin-5.tf")
     const rs = rulesetOf(out)
-    expect(rs).toContain("  rules = [\n    {\n      ref        = \"cf_managed\"")
+    expect(rs).toContain('  rules = [\n    {\n      ref        = "cf_managed"')
     expect(rs).toContain('{ category = "paranoia-level-3", enabled = false },')
     expect(rs).toContain("      action_parameters = {\n")
     expect(out).toContain("terraform import cloudflare_ruleset.managed_waf zones/<zone_id>/<ruleset_id>")
     expect(out).not.toContain(" zone/<zone_id>")
     expect(isFmtCanonical(out)).toBe(true)
     expect(await schemaProblems(withoutPreviousWaf(out), providerSchema("provider-5.x.json"))).toEqual([])
-    expect(await schemaProblems(withoutPreviousWaf(out), providerSchema("provider-4.x.json"))).toContain("cloudflare_ruleset.managed_waf.rules: is a block here, not an attribute")
+    expect(await schemaProblems(withoutPreviousWaf(out), providerSchema("provider-4.x.json"))).toContain(
+      "cloudflare_ruleset.managed_waf.rules: is a block here, not an attribute"
+    )
   })
 
   it("the pin in another file of the module (versions.tf): read from there, named in the steps", async () => {
@@ -126,7 +151,9 @@ describe("the previous-WAF rewrite follows the pinned provider", () => {
 
   it("no pin in the file: written for 3.35, where the waf resources still work, and the pin to add is named", async () => {
     const { out } = await rewritten("../lsp/waf.tf")
-    expect(out).toContain('# Written for provider 3.35 (no cloudflare version in required_providers here; pin version = "~> 3.35").')
+    expect(out).toContain(
+      '# Written for provider 3.35 (no cloudflare version in required_providers here; pin version = "~> 3.35").'
+    )
     expect(isFmtCanonical(out)).toBe(true)
     expect(await schemaProblems(out, providerSchema("provider-3.35.json"))).toEqual([])
   })
@@ -146,7 +173,12 @@ describe("one ruleset per zone", () => {
     const blogWarning = d2.diagnostics.filter((x) => x.code === "terraform-previous-waf")[2]!
     expect(at(once, blogWarning)).toBe('"cloudflare_waf_group"')
     // The shop's warning no longer offers a rewrite (its ruleset exists); the blog's still does.
-    expect(await rewriteAt(uri, d2.diagnostics.find((x) => x.code === "terraform-previous-waf")!)).toEqual([])
+    expect(
+      await rewriteAt(
+        uri,
+        d2.diagnostics.find((x) => x.code === "terraform-previous-waf")!
+      )
+    ).toEqual([])
     const [blogFix] = await rewriteAt(uri, blogWarning)
     const out = apply(once, blogFix!.edit!.changes![uri]!)
     const shop = rulesetOf(out, "managed_waf_023e105f")
@@ -159,7 +191,9 @@ describe("one ruleset per zone", () => {
     expect(blog).not.toContain("4814384a9e5d4991b9815dcfc25d2f1f")
     expect(blog).toMatch(/id\s+= "3a2dfa83cdb61eeae6524178ed3f691c"\n\s+status = "disabled"/)
     expect(shop).not.toContain("3a2dfa83cdb61eeae6524178ed3f691c")
-    expect(out).toContain("terraform import cloudflare_ruleset.managed_waf_9a780606 zone/9a7806061c88ada191ed06f989cc3dac/<ruleset_id>")
+    expect(out).toContain(
+      "terraform import cloudflare_ruleset.managed_waf_9a780606 zone/9a7806061c88ada191ed06f989cc3dac/<ruleset_id>"
+    )
     expect(isFmtCanonical(out)).toBe(true)
     expect(await schemaProblems(out, providerSchema("provider-3.35.json"))).toEqual([])
   })
@@ -167,8 +201,12 @@ describe("one ruleset per zone", () => {
   it("for_each: the ruleset keeps the for_each (and the provider alias), so each.key stays inside a resource that has it", async () => {
     const { out } = await rewritten("for-each.tf")
     const rs = rulesetOf(out)
-    expect(rs).toMatch(/^resource "cloudflare_ruleset" "managed_waf" \{\n  for_each = var\.zones\n  provider = cloudflare\.acme\n\n  zone_id = each\.key\n/)
-    expect(out).toContain("terraform import 'cloudflare_ruleset.managed_waf[\"<key>\"]' zones/<zone_id of each key>/<ruleset_id>")
+    expect(rs).toMatch(
+      /^resource "cloudflare_ruleset" "managed_waf" \{\n  for_each = var\.zones\n  provider = cloudflare\.acme\n\n  zone_id = each\.key\n/
+    )
+    expect(out).toContain(
+      "terraform import 'cloudflare_ruleset.managed_waf[\"<key>\"]' zones/<zone_id of each key>/<ruleset_id>"
+    )
     // No resource in the result uses each.* without a for_each.
     for (const block of out.split(/\n(?=resource )/)) if (block.includes("each.")) expect(block).toContain("for_each")
     expect(isFmtCanonical(out)).toBe(true)
@@ -181,9 +219,14 @@ describe("one ruleset per zone", () => {
     const d = await client.open(uri, text, "terraform")
     const unclear = d.diagnostics.filter((x) => x.code === "terraform-rewrite-unclear")
     expect(unclear.map((x) => at(text, x))).toEqual(["sensitivity = each.value.sensitivity", "zone_id    = each.key"])
-    expect(unclear[0]!.message).toContain("cloudflare_waf_package.owasp: sensitivity = each.value.sensitivity is not a literal")
-    expect(unclear[1]!.message).toContain("cloudflare_waf_group.wordpress: zone_id = each.key uses each.* but the resource has no for_each")
-    for (const w of d.diagnostics.filter((x) => x.code === "terraform-previous-waf")) expect(await rewriteAt(uri, w)).toEqual([])
+    expect(unclear[0]!.message).toContain(
+      "cloudflare_waf_package.owasp: sensitivity = each.value.sensitivity is not a literal"
+    )
+    expect(unclear[1]!.message).toContain(
+      "cloudflare_waf_group.wordpress: zone_id = each.key uses each.* but the resource has no for_each"
+    )
+    for (const w of d.diagnostics.filter((x) => x.code === "terraform-previous-waf"))
+      expect(await rewriteAt(uri, w)).toEqual([])
   })
 })
 
@@ -204,11 +247,18 @@ describe("rules expressions inside Terraform", () => {
     expect(heredoc!.range.start).toEqual({ line: 16, character: 12 })
     expect(v5!.range.start.line).toBe(32)
     // The quick fix edits the HCL string in place.
-    const actions = (await client.connection.sendRequest("textDocument/codeAction", { textDocument: { uri }, range: filter!.range, context: { diagnostics: [filter] } })) as Array<Action>
+    const actions = (await client.connection.sendRequest("textDocument/codeAction", {
+      textDocument: { uri },
+      range: filter!.range,
+      context: { diagnostics: [filter] }
+    })) as Array<Action>
     const fixed = apply(text, actions.find((a) => a.title === "Change to `http.host`")!.edit!.changes![uri]!)
     expect(fixed).toContain('\\\\bot\\") and http.host eq')
     // Hover inside the HCL string knows the field.
-    const hover = (await client.connection.sendRequest("textDocument/hover", { textDocument: { uri }, position: { line: 3, character: text.split("\n")[3]!.indexOf("http.user_agent") + 3 } })) as { contents: { value: string } }
+    const hover = (await client.connection.sendRequest("textDocument/hover", {
+      textDocument: { uri },
+      position: { line: 3, character: text.split("\n")[3]!.indexOf("http.user_agent") + 3 }
+    })) as { contents: { value: string } }
     expect(hover.contents.value).toContain("`http.user_agent`")
   })
 
@@ -216,7 +266,10 @@ describe("rules expressions inside Terraform", () => {
     const text = fixture("expressions.tf.json")
     const uri = "file:///w/expressions.tf.json"
     const d = await client.open(uri, text, "json")
-    expect(d.diagnostics.filter((x) => x.severity === 1).map((x) => [x.code, at(text, x)])).toContainEqual(["unknown-field", "http.hots"])
+    expect(d.diagnostics.filter((x) => x.severity === 1).map((x) => [x.code, at(text, x)])).toContainEqual([
+      "unknown-field",
+      "http.hots"
+    ])
     expect(d.diagnostics.map((x) => at(text, x))).toContain("andd")
     expect(d.diagnostics.find((x) => x.code === "terraform-previous-waf")).toBeDefined()
     // The zone_id templates are Terraform's, not rules expressions.
@@ -232,14 +285,18 @@ describe("edgectl check on Terraform", () => {
     expect(r.stdout).toContain(`--> ${fx("expressions.tf")}:17:13`)
     expect(r.stdout).toContain(`--> ${fx("expressions.tf.json")}:6:`)
     expect(r.stdout).toContain("warning[terraform-previous-waf]")
-    const doc = JSON.parse(edgectl(["check", "--format", "json", fx("expressions.tf.json")], { cwd: root }).stdout) as { files: Array<{ kind: string }> }
+    const doc = JSON.parse(edgectl(["check", "--format", "json", fx("expressions.tf.json")], { cwd: root }).stdout) as {
+      files: Array<{ kind: string }>
+    }
     expect(doc.files.map((f) => f.kind)).toEqual(["terraform"])
   })
 
   it("reports where the rewrite cannot tell, as warnings at the attribute (exit 0)", () => {
     const r = edgectl(["check", fx("unclear.tf")], { cwd: root })
     expect(r.status).toBe(0)
-    expect(r.stdout).toContain(`warning[terraform-rewrite-unclear]: cloudflare_waf_package.owasp: sensitivity = each.value.sensitivity is not a literal`)
+    expect(r.stdout).toContain(
+      `warning[terraform-rewrite-unclear]: cloudflare_waf_package.owasp: sensitivity = each.value.sensitivity is not a literal`
+    )
     expect(r.stdout).toContain(`--> ${fx("unclear.tf")}:10:3`)
     expect(r.stdout).toContain(`--> ${fx("unclear.tf")}:14:3`)
   })

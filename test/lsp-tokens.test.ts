@@ -14,7 +14,9 @@ let legend: { tokenTypes: Array<string>; tokenModifiers: Array<string> }
 const tokensOf = async (text: string, ext: string, languageId = "plaintext") => {
   const uri = `file:///work/project/t${n++}.${ext}`
   await client.open(uri, text, languageId)
-  const r = (await client.connection.sendRequest("textDocument/semanticTokens/full", { textDocument: { uri } })) as { data: Array<number> }
+  const r = (await client.connection.sendRequest("textDocument/semanticTokens/full", { textDocument: { uri } })) as {
+    data: Array<number>
+  }
   const lines = text.split("\n")
   const out: Array<[string, string, Array<string>]> = []
   let line = 0
@@ -23,7 +25,11 @@ const tokensOf = async (text: string, ext: string, languageId = "plaintext") => 
     const [dl, dc, len, type, mods] = r.data.slice(i, i + 5) as [number, number, number, number, number]
     char = dl === 0 ? char + dc : dc
     line += dl
-    out.push([lines[line]!.slice(char, char + len), legend.tokenTypes[type]!, legend.tokenModifiers.filter((_, k) => mods & (1 << k))])
+    out.push([
+      lines[line]!.slice(char, char + len),
+      legend.tokenTypes[type]!,
+      legend.tokenModifiers.filter((_, k) => mods & (1 << k))
+    ])
   }
   return out
 }
@@ -39,7 +45,9 @@ afterAll(async () => {
 
 describe("semantic tokens", () => {
   it("has a legend of standard token types and serves full documents", () => {
-    expect(legend.tokenTypes).toEqual(expect.arrayContaining(["property", "function", "keyword", "operator", "string", "regexp", "number"]))
+    expect(legend.tokenTypes).toEqual(
+      expect.arrayContaining(["property", "function", "keyword", "operator", "string", "regexp", "number"])
+    )
     expect(client.capabilities.semanticTokensProvider).toMatchObject({ full: true })
   })
 
@@ -51,9 +59,30 @@ describe("semantic tokens", () => {
       ""
     ].join("\n")
     expect(pairs(await tokensOf(text, "rules"))).toEqual([
-      ["lower", "function"], ["http.host", "property"], ["eq", "operator"], ['"example.com"', "string"], ["and", "keyword"], ["not", "keyword"], ["ssl", "property"],
-      ["or", "keyword"], ["ip.src", "property"], ["in", "keyword"], ["10.0.0.0/8", "enumMember"], ["192.0.2.1", "enumMember"], ["xor", "keyword"], ["tcp.dstport", "property"], ["ge", "operator"], ["1024", "number"],
-      ["and", "keyword"], ["http.request.uri.path", "property"], ["matches", "operator"], ['"^/admin"', "regexp"], ["&&", "operator"], ["ip.src", "property"], ["in", "keyword"], ["$blocked", "variable"]
+      ["lower", "function"],
+      ["http.host", "property"],
+      ["eq", "operator"],
+      ['"example.com"', "string"],
+      ["and", "keyword"],
+      ["not", "keyword"],
+      ["ssl", "property"],
+      ["or", "keyword"],
+      ["ip.src", "property"],
+      ["in", "keyword"],
+      ["10.0.0.0/8", "enumMember"],
+      ["192.0.2.1", "enumMember"],
+      ["xor", "keyword"],
+      ["tcp.dstport", "property"],
+      ["ge", "operator"],
+      ["1024", "number"],
+      ["and", "keyword"],
+      ["http.request.uri.path", "property"],
+      ["matches", "operator"],
+      ['"^/admin"', "regexp"],
+      ["&&", "operator"],
+      ["ip.src", "property"],
+      ["in", "keyword"],
+      ["$blocked", "variable"]
     ])
   })
 
@@ -63,12 +92,21 @@ describe("semantic tokens", () => {
   })
 
   it("maps tokens inside a JSON string through its escapes onto the file", async () => {
-    const text = '[{"action": "block", "filter": {"expression": "http.host eq \\"caf\\u00e9\\" and ip.src eq 1.2.3.4"}}]\n'
+    const text =
+      '[{"action": "block", "filter": {"expression": "http.host eq \\"caf\\u00e9\\" and ip.src eq 1.2.3.4"}}]\n'
     expect(pairs(await tokensOf(text, "json", "json"))).toEqual([
-      ["http.host", "property"], ["eq", "operator"], ['\\"caf\\u00e9\\"', "string"], ["and", "keyword"], ["ip.src", "property"], ["eq", "operator"], ["1.2.3.4", "enumMember"]
+      ["http.host", "property"],
+      ["eq", "operator"],
+      ['\\"caf\\u00e9\\"', "string"],
+      ["and", "keyword"],
+      ["ip.src", "property"],
+      ["eq", "operator"],
+      ["1.2.3.4", "enumMember"]
     ])
     // Other JSON has no rules in it: no tokens.
-    expect(await tokensOf('{"title": "alerts", "data": [{"refId": "A", "expression": "http.host eq 1"}]}\n', "json", "json")).toEqual([])
+    expect(
+      await tokensOf('{"title": "alerts", "data": [{"refId": "A", "expression": "http.host eq 1"}]}\n', "json", "json")
+    ).toEqual([])
   })
 
   it("colours expressions in Terraform strings and heredocs, one token per line", async () => {
@@ -87,8 +125,15 @@ describe("semantic tokens", () => {
       ""
     ].join("\n")
     expect(pairs(await tokensOf(tf, "tf", "terraform"))).toEqual([
-      ["http.host", "property"], ["eq", "operator"], ['\\"a\\"', "string"],
-      ["http.host", "property"], ["in", "keyword"], ['"a"', "string"], ['"b"', "string"], ["or", "keyword"], ["ssl", "property"]
+      ["http.host", "property"],
+      ["eq", "operator"],
+      ['\\"a\\"', "string"],
+      ["http.host", "property"],
+      ["in", "keyword"],
+      ['"a"', "string"],
+      ['"b"', "string"],
+      ["or", "keyword"],
+      ["ssl", "property"]
     ])
   })
 
@@ -97,9 +142,13 @@ describe("semantic tokens", () => {
     await client.open(uri, "ssl\n")
     await client.connection.sendNotification("textDocument/didChange", {
       textDocument: { uri, version: 2 },
-      contentChanges: [{ range: { start: { line: 0, character: 3 }, end: { line: 0, character: 3 } }, text: " and http.host" }]
+      contentChanges: [
+        { range: { start: { line: 0, character: 3 }, end: { line: 0, character: 3 } }, text: " and http.host" }
+      ]
     })
-    const r = (await client.connection.sendRequest("textDocument/semanticTokens/full", { textDocument: { uri } })) as { data: Array<number> }
+    const r = (await client.connection.sendRequest("textDocument/semanticTokens/full", { textDocument: { uri } })) as {
+      data: Array<number>
+    }
     expect(r.data.length / 5).toBe(3)
   })
 })

@@ -32,13 +32,16 @@ describe("LineIndex", () => {
 
 describe("bulk file re-checks", () => {
   it("gives the same findings as a full check after an edit inside one entry", () => {
-    const before = '[\n {"key": "a", "value": "1"},\n {"key": "b", "value": "2", "expiration_ttl": 10},\n {"key": "a", "value": "3"}\n]'
+    const before =
+      '[\n {"key": "a", "value": "1"},\n {"key": "b", "value": "2", "expiration_ttl": 10},\n {"key": "a", "value": "3"}\n]'
     const after = before.replace('"key": "b"', '"key": "bb b"')
     const state = checkKvBulk(parseTree(before)!, 1_000, before)
     const from = before.indexOf('"key": "b"') + 8
     const quick = recheck(state, after, from, from + 1, 4, 1_000)!
     expect(bulkFindings(quick)).toEqual(bulkFindings(checkKvBulk(parseTree(after)!, 1_000, after)))
-    expect(recheck(state, after.replace("},\n {\"key\": \"a\", \"value\": \"3\"}", "}"), from, before.length, 3, 1_000)).toBeUndefined()
+    expect(
+      recheck(state, after.replace('},\n {"key": "a", "value": "3"}', "}"), from, before.length, 3, 1_000)
+    ).toBeUndefined()
   })
 })
 
@@ -52,6 +55,8 @@ describe("bulk file re-checks of the first entry", () => {
     expect(bulkFindings(quick)).toEqual(bulkFindings(checkKvBulk(parseTree(renamed)!, 1_000, renamed)))
     const keyAt = before.indexOf('"key"')
     const asName = before.replace('{"key": "a", "value": "1"}', '{"name": "a"}')
-    expect(recheck(state, asName, keyAt, keyAt + '"key": "a", "value": "1"'.length, '"name": "a"'.length, 1_000)).toBeUndefined()
+    expect(
+      recheck(state, asName, keyAt, keyAt + '"key": "a", "value": "1"'.length, '"name": "a"'.length, 1_000)
+    ).toBeUndefined()
   })
 })

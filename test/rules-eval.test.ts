@@ -1,17 +1,37 @@
 /** Units: evaluation semantics (missing values, arrays, functions, bytes, regex, wildcard, lists, encodings). */
 import { describe, expect, it } from "vitest"
-import { check, compile, RequestContext, validateRequest, type CompileOptions, type Request } from "../src/rules/index.js"
+import {
+  check,
+  compile,
+  RequestContext,
+  validateRequest,
+  type CompileOptions,
+  type Request
+} from "../src/rules/index.js"
 import { hmacSha256, sha256 } from "../src/rules/sha256.js"
 
 const run = (src: string, request: Request, options: CompileOptions = {}): boolean => {
   const r = check(src)
-  expect(r.diagnostics.filter((d) => d.severity === "error"), src).toEqual([])
+  expect(
+    r.diagnostics.filter((d) => d.severity === "error"),
+    src
+  ).toEqual([])
   return compile(r.checked!, options)(request)
 }
 
 describe("missing values", () => {
   it("makes every comparison on a missing value false, ne included", () => {
-    for (const src of ['http.host eq "a"', 'http.host ne "a"', 'http.host contains ""', 'http.host matches "."', 'http.host wildcard "*"', 'http.host in {"a"}', "cf.edge.server_port lt 10", "ip.src ne 1.2.3.4", "ip.src in {0.0.0.0/0}"]) {
+    for (const src of [
+      'http.host eq "a"',
+      'http.host ne "a"',
+      'http.host contains ""',
+      'http.host matches "."',
+      'http.host wildcard "*"',
+      'http.host in {"a"}',
+      "cf.edge.server_port lt 10",
+      "ip.src ne 1.2.3.4",
+      "ip.src in {0.0.0.0/0}"
+    ]) {
       expect(run(src, {}), src).toBe(false)
       expect(run(`not ${src}`, {}), src).toBe(true)
     }
@@ -67,7 +87,7 @@ describe("values and operators", () => {
     expect(run('http.host gt "B"', { "http.host": "a" })).toBe(true)
     expect(run('http.host eq "é"', { "http.host": "é" })).toBe(true)
     expect(run('http.host eq "\\xc3\\xa9"', { "http.host": "é" })).toBe(true)
-    expect(run('len(http.host) eq 2', { "http.host": "é" })).toBe(true)
+    expect(run("len(http.host) eq 2", { "http.host": "é" })).toBe(true)
     expect(run('http.host eq "\\xff"', { "http.host": { $base64: "/w==" } })).toBe(true)
     expect(run('http.host eq "ab"', { "http.host": new Uint8Array([97, 98]) })).toBe(true)
   })
@@ -103,7 +123,8 @@ describe("values and operators", () => {
   })
 
   it("matches wildcards on the whole value", () => {
-    const w = (pattern: string, value: string, strict = false) => run(`http.host ${strict ? "strict wildcard" : "wildcard"} r"${pattern}"`, { "http.host": value })
+    const w = (pattern: string, value: string, strict = false) =>
+      run(`http.host ${strict ? "strict wildcard" : "wildcard"} r"${pattern}"`, { "http.host": value })
     expect(w("*.example.com", "WWW.Example.COM")).toBe(true)
     expect(w("*.example.com", "WWW.Example.COM", true)).toBe(false)
     expect(w("*.example.com", "example.com")).toBe(false)
@@ -131,7 +152,7 @@ describe("functions", () => {
     expect(run('upper(http.host) eq "WWW.EXAMPLE.COM"', req)).toBe(true)
     expect(run('concat(http.host, "/", http.request.uri.path) eq "WWW.Example.com//a%2520b+c/%u2601"', req)).toBe(true)
     expect(run('concat(http.host, http.referer) eq "WWW.Example.com"', req)).toBe(true)
-    expect(run('len(concat(http.request.headers.names, http.request.headers.names)) eq 4', req)).toBe(true)
+    expect(run("len(concat(http.request.headers.names, http.request.headers.names)) eq 4", req)).toBe(true)
     expect(run('remove_bytes(http.host, "\\x2e\\x57") eq "Examplecom"', req)).toBe(true)
     expect(run('substring(http.host, 4, 11) eq "Example"', req)).toBe(true)
     expect(run('substring(http.host, -3) eq "com"', req)).toBe(true)
@@ -166,17 +187,26 @@ describe("functions", () => {
     // RFC 4231 test case 2 for the primitive.
     const hex = (b: string) => [...b].map((c) => c.charCodeAt(0).toString(16).padStart(2, "0")).join("")
     expect(hex(sha256("abc"))).toBe("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
-    expect(hex(hmacSha256("Jefe", "what do ya want for nothing?"))).toBe("5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
+    expect(hex(hmacSha256("Jefe", "what do ya want for nothing?"))).toBe(
+      "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843"
+    )
     const ts = "1484063787"
     const mac = btoa(hmacSha256("mysecretkey", `/download/cat.jpg${ts}`))
     const uri = `/download/cat.jpg?verify=${ts}-${encodeURIComponent(mac)}`
-    const expr = "is_timed_hmac_valid_v0(\"mysecretkey\", http.request.uri, 100000, http.request.timestamp.sec, 8)"
+    const expr = 'is_timed_hmac_valid_v0("mysecretkey", http.request.uri, 100000, http.request.timestamp.sec, 8)'
     expect(run(expr, { "http.request.uri": uri, "http.request.timestamp.sec": 1484063787 + 50 })).toBe(true)
     expect(run(expr, { "http.request.uri": uri, "http.request.timestamp.sec": 1484063787 + 100001 })).toBe(false)
-    expect(run(expr, { "http.request.uri": uri.replace("cat", "dog"), "http.request.timestamp.sec": 1484063787 })).toBe(false)
+    expect(run(expr, { "http.request.uri": uri.replace("cat", "dog"), "http.request.timestamp.sec": 1484063787 })).toBe(
+      false
+    )
     const safe = mac.replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "")
     const safeExpr = expr.replace(", 8)", ', 8, "s")')
-    expect(run(safeExpr, { "http.request.uri": `/download/cat.jpg?verify=${ts}-${safe}`, "http.request.timestamp.sec": 1484063787 })).toBe(true)
+    expect(
+      run(safeExpr, {
+        "http.request.uri": `/download/cat.jpg?verify=${ts}-${safe}`,
+        "http.request.timestamp.sec": 1484063787
+      })
+    ).toBe(true)
   })
 })
 
@@ -186,7 +216,7 @@ describe("lists and contexts", () => {
     expect(run(src, { "ip.src": "192.0.2.9", $lists: { office: ["192.0.2.0/24"] } })).toBe(true)
     expect(run(src, { "ip.src": "192.0.2.9" }, { listItems: { office: ["192.0.2.1..192.0.2.10"] } })).toBe(true)
     expect(run(src, { "ip.src": "192.0.2.9" })).toBe(false)
-    expect(run('http.host in $hosts', { "http.host": "a.example" }, { listItems: { hosts: ["a.example"] } })).toBe(true)
+    expect(run("http.host in $hosts", { "http.host": "a.example" }, { listItems: { hosts: ["a.example"] } })).toBe(true)
     expect(run("ip.src.asnum in $asns", { "ip.src.asnum": 13335 }, { listItems: { asns: [13335] } })).toBe(true)
   })
 
@@ -206,8 +236,18 @@ describe("lists and contexts", () => {
   })
 
   it("validates request encodings", () => {
-    expect(validateRequest({ "http.host": "a", "ip.src": "1.2.3.4", ssl: true, "http.request.headers": { a: ["b"] } })).toEqual([])
-    expect(validateRequest({ "ip.src": 5, ssl: "yes", "http.request.headers": { a: "b" }, "http.hots": "x", $lists: { a: "x" } })).toEqual([
+    expect(
+      validateRequest({ "http.host": "a", "ip.src": "1.2.3.4", ssl: true, "http.request.headers": { a: ["b"] } })
+    ).toEqual([])
+    expect(
+      validateRequest({
+        "ip.src": 5,
+        ssl: "yes",
+        "http.request.headers": { a: "b" },
+        "http.hots": "x",
+        $lists: { a: "x" }
+      })
+    ).toEqual([
       { field: "ip.src", message: "expected an IP address string, got number 5" },
       { field: "ssl", message: 'expected true or false, got the string "yes"' },
       { field: "http.request.headers", message: 'key "a": expected an array (Array<String>), got the string "b"' },

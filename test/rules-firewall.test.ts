@@ -1,9 +1,28 @@
 /** Units: firewall rule ordering (priority, then action) and decisions (log and bypass go on). */
 import { describe, expect, it } from "vitest"
-import { ACTION_ORDER, check, compile, firewall, orderRules, type FirewallAction, type FirewallRule } from "../src/rules/index.js"
+import {
+  ACTION_ORDER,
+  check,
+  compile,
+  firewall,
+  orderRules,
+  type FirewallAction,
+  type FirewallRule
+} from "../src/rules/index.js"
 
-const rule = (id: string, action: FirewallAction, expression: string, priority: number | null = null, extra: Partial<FirewallRule> = {}): FirewallRule => ({
-  id, action, expression, priority, paused: false, ...extra
+const rule = (
+  id: string,
+  action: FirewallAction,
+  expression: string,
+  priority: number | null = null,
+  extra: Partial<FirewallRule> = {}
+): FirewallRule => ({
+  id,
+  action,
+  expression,
+  priority,
+  paused: false,
+  ...extra
 })
 
 describe("firewall", () => {
@@ -18,8 +37,18 @@ describe("firewall", () => {
       rule("p0", "allow", "true", 0)
     ]
     expect(orderRules(rules).map((r) => r.id)).toEqual([
-      "p0", "p2-log", "p2-log-b", "p2-block", "p10",
-      "n-log", "n-bypass", "n-allow", "n-challenge", "n-managed_challenge", "n-js_challenge", "n-block"
+      "p0",
+      "p2-log",
+      "p2-log-b",
+      "p2-block",
+      "p10",
+      "n-log",
+      "n-bypass",
+      "n-allow",
+      "n-challenge",
+      "n-managed_challenge",
+      "n-js_challenge",
+      "n-block"
     ])
   })
 
@@ -39,7 +68,9 @@ describe("firewall", () => {
     expect(admin.rule?.id).toBe("block-admin")
     expect(admin.action).toBe("block")
     expect(admin.logged.map((r) => r.id)).toEqual(["log-all"])
-    expect(admin.bypassed).toEqual([{ rule: expect.objectContaining({ id: "bypass-waf" }), products: ["waf", "rateLimit"] }])
+    expect(admin.bypassed).toEqual([
+      { rule: expect.objectContaining({ id: "bypass-waf" }), products: ["waf", "rateLimit"] }
+    ])
     expect(admin.evaluated).toBe(5)
 
     const office = fw.decide({ "http.request.uri.path": "/admin", "ip.src": "10.1.2.3" })
@@ -54,7 +85,10 @@ describe("firewall", () => {
 
   it("keeps rules with invalid expressions out, with their diagnostics, and takes compiled ones", () => {
     const compiled = compile(check("ssl").checked!)
-    const fw = firewall([rule("bad", "block", 'http.hots eq "a"'), { id: "c", priority: 1, paused: false, action: "challenge", compiled }])
+    const fw = firewall([
+      rule("bad", "block", 'http.hots eq "a"'),
+      { id: "c", priority: 1, paused: false, action: "challenge", compiled }
+    ])
     expect(fw.invalid.map((i) => [i.rule.id, i.diagnostics[0]?.code])).toEqual([["bad", "unknown-field"]])
     expect(fw.decide({ ssl: true }).rule?.id).toBe("c")
   })

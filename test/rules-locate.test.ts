@@ -26,7 +26,10 @@ describe("locate", () => {
     expect(locate("http.host eq ", 13).expected).toEqual([{ kind: "value", type: { kind: "Bytes" }, operator: "eq" }])
     expect(locate("ip.src in $of", 13).expected).toContainEqual({ kind: "list", type: { kind: "Ip" } })
     expect(locate("lower(", 6).expected).toEqual([{ kind: "argument", function: "lower", index: 0 }])
-    expect(locate('http.request.headers[', 21).expected).toContainEqual({ kind: "index", type: { kind: "Map", of: { kind: "Array", of: { kind: "Bytes" } } } })
+    expect(locate("http.request.headers[", 21).expected).toContainEqual({
+      kind: "index",
+      type: { kind: "Map", of: { kind: "Array", of: { kind: "Bytes" } } }
+    })
     const mid = locate('http.ho eq "x"', 4)
     expect(mid.expected).toEqual([{ kind: "condition" }])
     expect(mid.replace).toEqual({ start: 0, end: 7 })
@@ -36,8 +39,15 @@ describe("locate", () => {
 
 describe("completions", () => {
   it("offers fields and functions by prefix, operators by type, keywords after a condition", () => {
-    expect(completions("http.request.uri.pa", 19).items.map((i) => i.label)).toEqual(["http.request.uri.path", "http.request.uri.path.extension"])
-    expect(completions("lo", 2).items.map((i) => i.label)).toEqual(["lookup_json_integer", "lookup_json_string", "lower"])
+    expect(completions("http.request.uri.pa", 19).items.map((i) => i.label)).toEqual([
+      "http.request.uri.path",
+      "http.request.uri.path.extension"
+    ])
+    expect(completions("lo", 2).items.map((i) => i.label)).toEqual([
+      "lookup_json_integer",
+      "lookup_json_string",
+      "lower"
+    ])
     expect(completions("ip.src ", 7).items.map((i) => i.label)).toEqual(["eq", "ne", "in"])
     expect(completions('http.host eq "a" a', 18).items.map((i) => i.label)).toEqual(["and"])
     expect(completions("ip.src in $", 11, { lists: { office: "ip" } }).items.map((i) => i.label)).toEqual(["$office"])

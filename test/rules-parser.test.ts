@@ -5,7 +5,10 @@ import { lexString } from "../src/rules/lexer.js"
 
 const tree = (src: string): Expression => {
   const r = check(src)
-  expect(r.diagnostics.filter((d) => d.severity === "error"), src).toEqual([])
+  expect(
+    r.diagnostics.filter((d) => d.severity === "error"),
+    src
+  ).toEqual([])
   return r.tree
 }
 const codes = (src: string) => check(src).diagnostics.map((d) => d.code)
@@ -57,7 +60,9 @@ describe("lexer: strings", () => {
 
   it("rejects other escapes with the escape's span and a hint", () => {
     const { out } = lex('"a\\nb"')
-    expect(out).toMatchObject([{ code: "invalid-escape", range: { start: 2, end: 4 }, hint: expect.stringContaining("\\x0A") }])
+    expect(out).toMatchObject([
+      { code: "invalid-escape", range: { start: 2, end: 4 }, hint: expect.stringContaining("\\x0A") }
+    ])
     expect(lex('"\\x4"').out).toMatchObject([{ code: "invalid-escape" }])
     expect(lex('"\\400"').out).toMatchObject([{ code: "invalid-escape", message: expect.stringContaining("\\377") }])
   })
@@ -76,7 +81,7 @@ describe("lexer: strings", () => {
     expect(lex(`r${"#".repeat(256)}"a"${"#".repeat(256)}`).out).toMatchObject([{ code: "invalid-raw-string" }])
   })
 
-  it("keeps regex escapes for the regex engine, except \\\" outside classes", () => {
+  it('keeps regex escapes for the regex engine, except \\" outside classes', () => {
     expect(lex('"^api\\\\."', true).s.pattern).toBe("^api\\\\.")
     expect(lex('"\\d+\\."', true).s.pattern).toBe("\\d+\\.")
     expect(lex('"a\\"b"', true).s.pattern).toBe('a"b')
@@ -98,7 +103,12 @@ describe("parser: structure", () => {
 
   it("reads both notations of every operator", () => {
     const pairs: ReadonlyArray<readonly [string, string]> = [
-      ["eq", "=="], ["ne", "!="], ["lt", "<"], ["le", "<="], ["gt", ">"], ["ge", ">="]
+      ["eq", "=="],
+      ["ne", "!="],
+      ["lt", "<"],
+      ["le", "<="],
+      ["gt", ">"],
+      ["ge", ">="]
     ]
     for (const [word, sym] of pairs) {
       const a = tree(`cf.edge.server_port ${word} 80`) as Comparison
@@ -131,9 +141,20 @@ describe("parser: structure", () => {
   })
 
   it("reads literals in the type of the left-hand side", () => {
-    const ints = ((tree("cf.edge.server_port in {0x50 0123 -5 1..3}") as Comparison).rhs as { items: ReadonlyArray<unknown> }).items
-    expect(ints).toMatchObject([{ kind: "int", value: 80 }, { kind: "int", value: 83 }, { kind: "int", value: -5 }, { kind: "int-range", from: 1, to: 3 }])
-    const ips = ((tree("ip.src in {192.0.2.1 10.0.0.0/8 2001:db8::/32 10.0.0.1..10.0.0.9}") as Comparison).rhs as { items: ReadonlyArray<{ kind: string }> }).items
+    const ints = (
+      (tree("cf.edge.server_port in {0x50 0123 -5 1..3}") as Comparison).rhs as { items: ReadonlyArray<unknown> }
+    ).items
+    expect(ints).toMatchObject([
+      { kind: "int", value: 80 },
+      { kind: "int", value: 83 },
+      { kind: "int", value: -5 },
+      { kind: "int-range", from: 1, to: 3 }
+    ])
+    const ips = (
+      (tree("ip.src in {192.0.2.1 10.0.0.0/8 2001:db8::/32 10.0.0.1..10.0.0.9}") as Comparison).rhs as {
+        items: ReadonlyArray<{ kind: string }>
+      }
+    ).items
     expect(ips.map((i) => i.kind)).toEqual(["ip", "cidr", "cidr", "ip-range"])
     expect((tree("http.host contains 6F:72-67.2e") as Comparison).rhs).toMatchObject({ kind: "bytes", value: "org." })
   })
@@ -143,7 +164,9 @@ describe("parser: structure", () => {
     expect(tree("(ssl)and(ssl)")).toMatchObject({ kind: "logical" })
     expect(check("notssl").diagnostics).toMatchObject([{ severity: "warning", code: "glued-keyword" }])
     expect(check("ssl andcf.client.bot").diagnostics).toMatchObject([{ severity: "warning", code: "glued-keyword" }])
-    expect(check("cf.edge.server_port eq 80and ssl").diagnostics).toMatchObject([{ severity: "warning", code: "glued-keyword" }])
+    expect(check("cf.edge.server_port eq 80and ssl").diagnostics).toMatchObject([
+      { severity: "warning", code: "glued-keyword" }
+    ])
   })
 
   it("treats true/false as constants and accepts tabs with a warning", () => {
@@ -168,7 +191,13 @@ describe("parser: structure", () => {
 describe("parser: error recovery", () => {
   it("reports independent problems in one pass", () => {
     const r = check('http.hots eq "a" and ip.src in {10.0.0.0/33, 1.2.3.4} or cf.threat_score contains "x" and (ssl')
-    expect(r.diagnostics.map((d) => d.code)).toEqual(["unknown-field", "invalid-cidr", "set-comma", "unsupported-operator", "unclosed-parenthesis"])
+    expect(r.diagnostics.map((d) => d.code)).toEqual([
+      "unknown-field",
+      "invalid-cidr",
+      "set-comma",
+      "unsupported-operator",
+      "unclosed-parenthesis"
+    ])
   })
 
   it("reports a missing operator between conditions and keeps checking the second one", () => {
@@ -177,25 +206,51 @@ describe("parser: error recovery", () => {
 
   it("reports a stray closing parenthesis and continues", () => {
     const r = check('ssl) and http.hots eq "a"')
-    expect(r.diagnostics.map((d) => [d.code, d.range.start])).toEqual([["unmatched-parenthesis", 3], ["unknown-field", 9]])
+    expect(r.diagnostics.map((d) => [d.code, d.range.start])).toEqual([
+      ["unmatched-parenthesis", 3],
+      ["unknown-field", 9]
+    ])
   })
 
   it("names unexpected characters, including look-alike quotes and spaces", () => {
-    expect(check("ssl # comment").diagnostics[0]).toMatchObject({ code: "unexpected-character", range: { start: 4, end: 5 } })
-    expect(check("http.host eq “x”").diagnostics[0]).toMatchObject({ code: "expected-value", message: expect.stringContaining("U+201C") })
-    expect(check("ssl\u00a0and ssl").diagnostics[0]).toMatchObject({ message: expect.stringContaining("no-break space") })
+    expect(check("ssl # comment").diagnostics[0]).toMatchObject({
+      code: "unexpected-character",
+      range: { start: 4, end: 5 }
+    })
+    expect(check("http.host eq “x”").diagnostics[0]).toMatchObject({
+      code: "expected-value",
+      message: expect.stringContaining("U+201C")
+    })
+    expect(check("ssl\u00a0and ssl").diagnostics[0]).toMatchObject({
+      message: expect.stringContaining("no-break space")
+    })
     expect(check("http.host eq 'x'").diagnostics[0]).toMatchObject({ hint: expect.stringContaining("double quotes") })
   })
 
   it("explains common mistakes", () => {
-    expect(check('http.host = "x"').diagnostics[0]).toMatchObject({ code: "unknown-operator", hint: "use `eq` or `==`" })
-    expect(check('http.request.uri.path ends_with ".html"').diagnostics[0]).toMatchObject({ code: "unknown-operator", hint: expect.stringContaining("ends_with(http.request.uri.path") })
+    expect(check('http.host = "x"').diagnostics[0]).toMatchObject({
+      code: "unknown-operator",
+      hint: "use `eq` or `==`"
+    })
+    expect(check('http.request.uri.path ends_with ".html"').diagnostics[0]).toMatchObject({
+      code: "unknown-operator",
+      hint: expect.stringContaining("ends_with(http.request.uri.path")
+    })
     expect(check('http.host not contains "x"').diagnostics[0]).toMatchObject({ code: "misplaced-not" })
-    expect(check('ssl AND http.host eq "x"').diagnostics[0]).toMatchObject({ code: "unknown-operator", hint: "write `and`" })
+    expect(check('ssl AND http.host eq "x"').diagnostics[0]).toMatchObject({
+      code: "unknown-operator",
+      hint: "write `and`"
+    })
     expect(check('"example.com" eq http.host').diagnostics[0]).toMatchObject({ code: "expected-field" })
-    expect(check("ip.src in 203.0.113.0/24").diagnostics[0]).toMatchObject({ code: "in-needs-set", hint: "write `in {203.0.113.0/24}`" })
+    expect(check("ip.src in 203.0.113.0/24").diagnostics[0]).toMatchObject({
+      code: "in-needs-set",
+      hint: "write `in {203.0.113.0/24}`"
+    })
     expect(check('http.request.headers ["x"][0] eq "a"').diagnostics[0]).toMatchObject({ code: "space-before-index" })
-    expect(check("http.host eq").diagnostics[0]).toMatchObject({ code: "expected-value", range: { start: 12, end: 12 } })
+    expect(check("http.host eq").diagnostics[0]).toMatchObject({
+      code: "expected-value",
+      range: { start: 12, end: 12 }
+    })
     expect(check("").diagnostics[0]).toMatchObject({ code: "expected-expression", message: "the expression is empty" })
     expect(check('lower(http.host, ) eq "a"').diagnostics.map((d) => d.code)).toContain("expected-argument")
     expect(check('lower(http.host eq "a"').diagnostics.map((d) => d.code)).toContain("unclosed-call")

@@ -62,7 +62,7 @@ const cases: Array<[string, string, boolean | "err"]> = [
   ["(?u)[\\p{L}--[a-z]]", "A", true],
   ["(?i)[^a]", "A", false],
   ["(?m)^b$", "a\nb\nc", true],
-  ["^b$", "a\nb\nc", false],
+  ["^b$", "a\nb\nc", false]
 ]
 
 describe("regex translation", () => {
@@ -82,11 +82,20 @@ describe("regex translation", () => {
 
   it("reports errors with the crate's wording and the offending span", () => {
     const r = compileRegex("ab(?<!x)")
-    expect(r).toMatchObject({ ok: false, error: { message: "look-around, including look-ahead and look-behind, is not supported", start: 2, end: 6 } })
-    expect(compileRegex("[z-a]")).toMatchObject({ ok: false, error: { message: "invalid character class range, the start must be <= the end" } })
+    expect(r).toMatchObject({
+      ok: false,
+      error: { message: "look-around, including look-ahead and look-behind, is not supported", start: 2, end: 6 }
+    })
+    expect(compileRegex("[z-a]")).toMatchObject({
+      ok: false,
+      error: { message: "invalid character class range, the start must be <= the end" }
+    })
     expect(compileRegex("(?q)")).toMatchObject({ ok: false, error: { message: "unrecognized flag", start: 2, end: 3 } })
     expect(compileRegex("x{")).toMatchObject({ ok: false, error: { message: "unclosed counted repetition" } })
-    expect(compileRegex("\\x{110000}")).toMatchObject({ ok: false, error: { message: "hexadecimal literal is not a Unicode scalar value" } })
+    expect(compileRegex("\\x{110000}")).toMatchObject({
+      ok: false,
+      error: { message: "hexadecimal literal is not a Unicode scalar value" }
+    })
   })
 
   it("lets V8 fall back to its linear engine on catastrophic backtracking while guarded", () => {

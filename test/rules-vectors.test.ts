@@ -19,23 +19,62 @@ interface Vector {
   readonly wirefilter_valid?: boolean
 }
 
-const fixture = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, "..", "fixtures", "rules-test-vectors.json"), "utf8")) as {
+const fixture = JSON.parse(
+  fs.readFileSync(path.join(import.meta.dirname, "..", "fixtures", "rules-test-vectors.json"), "utf8")
+) as {
   count: number
   vectors: ReadonlyArray<Vector>
 }
 
 /** The diagnostic code each invalid vector must produce, by position in the fixture. */
 const CODES: Record<number, string> = {
-  82: "unknown-field", 83: "unsupported-operator", 84: "unsupported-operator", 85: "unsupported-operator", 86: "unclosed-parenthesis",
-  87: "unmatched-parenthesis", 88: "unclosed-parenthesis", 89: "expected-expression", 90: "invalid-regex", 91: "invalid-regex",
-  92: "invalid-cidr", 93: "invalid-cidr", 94: "cidr-outside-set", 95: "invalid-cidr", 96: "invalid-ip", 97: "invalid-ip",
-  98: "invalid-range", 99: "type-mismatch", 100: "type-mismatch", 101: "type-mismatch", 102: "type-mismatch",
-  103: "boolean-with-operator", 104: "boolean-with-operator", 105: "unsupported-operator", 106: "index-not-supported",
-  107: "index-not-supported", 108: "invalid-index", 109: "invalid-index", 110: "type-mismatch", 111: "type-mismatch",
-  112: "type-mismatch", 113: "invalid-wildcard", 114: "invalid-wildcard", 115: "expected-string", 116: "unknown-operator",
-  117: "missing-operator", 118: "expected-expression", 119: "expected-expression", 120: "expected-comparison",
-  121: "invalid-list-name", 122: "invalid-list-name", 123: "literal-not-allowed", 124: "wrong-argument-count",
-  125: "map-each-misplaced", 126: "unsupported-operator", 127: "expression-too-long", 128: "nesting-too-deep",
+  82: "unknown-field",
+  83: "unsupported-operator",
+  84: "unsupported-operator",
+  85: "unsupported-operator",
+  86: "unclosed-parenthesis",
+  87: "unmatched-parenthesis",
+  88: "unclosed-parenthesis",
+  89: "expected-expression",
+  90: "invalid-regex",
+  91: "invalid-regex",
+  92: "invalid-cidr",
+  93: "invalid-cidr",
+  94: "cidr-outside-set",
+  95: "invalid-cidr",
+  96: "invalid-ip",
+  97: "invalid-ip",
+  98: "invalid-range",
+  99: "type-mismatch",
+  100: "type-mismatch",
+  101: "type-mismatch",
+  102: "type-mismatch",
+  103: "boolean-with-operator",
+  104: "boolean-with-operator",
+  105: "unsupported-operator",
+  106: "index-not-supported",
+  107: "index-not-supported",
+  108: "invalid-index",
+  109: "invalid-index",
+  110: "type-mismatch",
+  111: "type-mismatch",
+  112: "type-mismatch",
+  113: "invalid-wildcard",
+  114: "invalid-wildcard",
+  115: "expected-string",
+  116: "unknown-operator",
+  117: "missing-operator",
+  118: "expected-expression",
+  119: "expected-expression",
+  120: "expected-comparison",
+  121: "invalid-list-name",
+  122: "invalid-list-name",
+  123: "literal-not-allowed",
+  124: "wrong-argument-count",
+  125: "map-each-misplaced",
+  126: "unsupported-operator",
+  127: "expression-too-long",
+  128: "nesting-too-deep",
   129: "integer-out-of-range"
 }
 
@@ -45,7 +84,10 @@ const CODES: Record<number, string> = {
  */
 const SMALLEST_SPAN: Record<number, { readonly range: readonly [number, number]; readonly why: string }> = {
   99: { range: [24, 28], why: 'the string "80" in an Integer set, without the closing brace the engine includes' },
-  100: { range: [23, 30], why: "the whole IP literal 1.2.3.4 compared with an Integer, where the engine points after its first digit" }
+  100: {
+    range: [23, 30],
+    why: "the whole IP literal 1.2.3.4 compared with an Integer, where the engine points after its first digit"
+  }
 }
 
 /** A span without the whitespace at its ends: the engine's spans start at the space before a token. */
@@ -58,7 +100,8 @@ const trimmed = (source: string, [start, end]: readonly [number, number]): reado
 }
 
 const errors = (ds: ReadonlyArray<Diagnostic>) => ds.filter((d) => d.severity === "error")
-const label = (v: Vector, i: number) => `#${i} ${v.category}: ${v.expression.length > 70 ? `${v.expression.slice(0, 60)}… (${v.expression.length} chars)` : v.expression}`
+const label = (v: Vector, i: number) =>
+  `#${i} ${v.category}: ${v.expression.length > 70 ? `${v.expression.slice(0, 60)}… (${v.expression.length} chars)` : v.expression}`
 
 describe("rules test vectors", () => {
   it("has every vector of the reference", () => {
@@ -90,7 +133,9 @@ describe("rules test vectors", () => {
             expect(mine.range.start).toBeLessThan(v.error_span[1])
             expect(mine.range.end).toBeGreaterThan(v.error_span[0])
           } else {
-            expect(trimmed(v.expression, [mine.range.start, mine.range.end])).toEqual(trimmed(v.expression, v.error_span))
+            expect(trimmed(v.expression, [mine.range.start, mine.range.end])).toEqual(
+              trimmed(v.expression, v.error_span)
+            )
           }
         }
       }

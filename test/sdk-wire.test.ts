@@ -9,7 +9,14 @@ let zoneId = ""
 
 beforeAll(async () => {
   p = await startPlatform()
-  client = new Cloudflare({ baseURL: p.baseUrl, apiToken: World.allToken, apiEmail: null, apiKey: null, userServiceKey: null, maxRetries: 0 })
+  client = new Cloudflare({
+    baseURL: p.baseUrl,
+    apiToken: World.allToken,
+    apiEmail: null,
+    apiKey: null,
+    userServiceKey: null,
+    maxRetries: 0
+  })
   for await (const z of client.zones.list({ name: "initech.net" })) zoneId = z.id
 })
 afterAll(async () => {
@@ -27,7 +34,12 @@ describe("the SDK against the local platform", () => {
     })
     expect(created).toMatchObject({ type: "SRV", content: "5 5060 sip.initech.net", priority: 10 })
     const srv: Array<any> = []
-    for await (const r of client.dns.records.list({ zone_id: zoneId, type: "SRV", name: { exact: "_sip._tcp.sdk.initech.net" } })) srv.push(r)
+    for await (const r of client.dns.records.list({
+      zone_id: zoneId,
+      type: "SRV",
+      name: { exact: "_sip._tcp.sdk.initech.net" }
+    }))
+      srv.push(r)
     expect(srv.map((r) => r.data?.target)).toEqual(["sip.initech.net"])
   })
 

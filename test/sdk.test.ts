@@ -6,7 +6,15 @@ import { startPlatform, World, type Platform } from "./helpers/platform.js"
 let p: Platform
 /** Only the given scheme: the SDK reads the others from the environment unless they are null. */
 const sdk = (auth: { apiToken: string } | { apiEmail: string; apiKey: string }) =>
-  new Cloudflare({ baseURL: p.baseUrl, apiToken: null, apiEmail: null, apiKey: null, userServiceKey: null, maxRetries: 0, ...auth })
+  new Cloudflare({
+    baseURL: p.baseUrl,
+    apiToken: null,
+    apiEmail: null,
+    apiKey: null,
+    userServiceKey: null,
+    maxRetries: 0,
+    ...auth
+  })
 let client: Cloudflare
 const fixtureZoneNames = World.memberZones.map((z) => z.name).sort()
 
@@ -42,7 +50,8 @@ describe("zones", () => {
     expect(first.hasNextPage()).toBe(true)
     const zone = await client.zones.get({ zone_id: await zoneId(client, "globex.com") })
     const byAccount: Array<string> = []
-    for await (const z of client.zones.list({ account: { id: zone.account.id! }, status: "active" })) byAccount.push(z.name)
+    for await (const z of client.zones.list({ account: { id: zone.account.id! }, status: "active" }))
+      byAccount.push(z.name)
     expect(byAccount.length).toBeGreaterThan(0)
     expect(byAccount.every((n) => n.startsWith("globex"))).toBe(true)
     const partial: Array<string> = []
@@ -202,24 +211,44 @@ describe("KV namespaces and values (Workers KV resources)", () => {
   it("values.update (multipart, metadata object and string), values.get, metadata.get, keys.list, values.delete", async () => {
     const ns = await client.kv.namespaces.create({ account_id, title: "sdk-values" })
     const namespace_id = ns.id
-    await client.kv.namespaces.values.update("with/slash?and=query", { account_id, namespace_id, value: "Some Value", metadata: { owner: "ada", tags: ["x"] }, expiration_ttl: 300 })
-    await client.kv.namespaces.values.update("json-meta", { account_id, namespace_id, value: "v2", metadata: JSON.stringify({ n: 1 }) })
+    await client.kv.namespaces.values.update("with/slash?and=query", {
+      account_id,
+      namespace_id,
+      value: "Some Value",
+      metadata: { owner: "ada", tags: ["x"] },
+      expiration_ttl: 300
+    })
+    await client.kv.namespaces.values.update("json-meta", {
+      account_id,
+      namespace_id,
+      value: "v2",
+      metadata: JSON.stringify({ n: 1 })
+    })
     const res = await client.kv.namespaces.values.get("with/slash?and=query", { account_id, namespace_id })
     expect(await res.text()).toBe("Some Value")
     expect(Number(res.headers.get("expiration"))).toBeGreaterThan(Date.now() / 1000 + 290)
     // The SDK flattens an object into metadata[owner], metadata[tags][] form fields: every value arrives as text.
-    expect(await client.kv.namespaces.metadata.get("with/slash?and=query", { account_id, namespace_id })).toEqual({ owner: "ada", tags: ["x"] })
+    expect(await client.kv.namespaces.metadata.get("with/slash?and=query", { account_id, namespace_id })).toEqual({
+      owner: "ada",
+      tags: ["x"]
+    })
     expect(await client.kv.namespaces.metadata.get("json-meta", { account_id, namespace_id })).toEqual({ n: 1 })
     const keys: Array<string> = []
     for await (const k of client.kv.namespaces.keys.list(namespace_id, { account_id })) keys.push(k.name)
     expect(keys).toEqual(["json-meta", "with/slash?and=query"])
     await client.kv.namespaces.values.delete("json-meta", { account_id, namespace_id })
-    const missing = await client.kv.namespaces.values.get("json-meta", { account_id, namespace_id }).catch((e: unknown) => e)
+    const missing = await client.kv.namespaces.values
+      .get("json-meta", { account_id, namespace_id })
+      .catch((e: unknown) => e)
     expect(missing).toBeInstanceOf(Cloudflare.NotFoundError)
     expect((missing as InstanceType<typeof Cloudflare.NotFoundError>).errors[0]?.code).toBe(10009)
-    const bad = await client.kv.namespaces.values.update("k", { account_id, namespace_id, value: "v", expiration_ttl: 30 }).catch((e: unknown) => e)
+    const bad = await client.kv.namespaces.values
+      .update("k", { account_id, namespace_id, value: "v", expiration_ttl: 30 })
+      .catch((e: unknown) => e)
     expect(bad).toBeInstanceOf(Cloudflare.BadRequestError)
-    expect((bad as InstanceType<typeof Cloudflare.BadRequestError>).errors[0]?.message).toBe("expiration_ttl is 30 seconds, the minimum is 60")
+    expect((bad as InstanceType<typeof Cloudflare.BadRequestError>).errors[0]?.message).toBe(
+      "expiration_ttl is 30 seconds, the minimum is 60"
+    )
   })
 
   it("bulkUpdate, keys.list auto-pagination over 2,500 keys, bulkGet, bulkDelete", async () => {
@@ -240,11 +269,22 @@ describe("KV namespaces and values (Workers KV resources)", () => {
     const deleted = await client.kv.namespaces.bulkDelete(namespace_id, { account_id, body: ["k-0001", "k-0002"] })
     expect(deleted).toEqual({ successful_key_count: 2, unsuccessful_keys: [] })
     const after = await client.kv.namespaces.keys.list(namespace_id, { account_id, prefix: "k-000" })
-    expect(after.result.map((k) => k.name)).toEqual(["k-0000", "k-0003", "k-0004", "k-0005", "k-0006", "k-0007", "k-0008", "k-0009"])
+    expect(after.result.map((k) => k.name)).toEqual([
+      "k-0000",
+      "k-0003",
+      "k-0004",
+      "k-0005",
+      "k-0006",
+      "k-0007",
+      "k-0008",
+      "k-0009"
+    ])
   })
 
   it("an unknown namespace is NotFoundError with code 10013", async () => {
-    const e = await client.kv.namespaces.values.get("k", { account_id, namespace_id: "0".repeat(32) }).catch((x: unknown) => x)
+    const e = await client.kv.namespaces.values
+      .get("k", { account_id, namespace_id: "0".repeat(32) })
+      .catch((x: unknown) => x)
     expect(e).toBeInstanceOf(Cloudflare.NotFoundError)
     expect((e as InstanceType<typeof Cloudflare.NotFoundError>).errors[0]?.code).toBe(10013)
   })

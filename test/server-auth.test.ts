@@ -5,8 +5,15 @@ import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { assertEnvelope, firstError, request, startPlatform, World, type Platform } from "./helpers/platform.js"
 
-interface Zone { id: string; name: string; account: { id: string; name: string } }
-interface List<A> { result: Array<A>; result_info: { total_count: number } }
+interface Zone {
+  id: string
+  name: string
+  account: { id: string; name: string }
+}
+interface List<A> {
+  result: Array<A>
+  result_info: { total_count: number }
+}
 
 let p: Platform
 const get = <A = any>(path: string, o?: Parameters<typeof request>[2]) => request<A>(p.baseUrl, path, o)
@@ -15,7 +22,11 @@ const failure = async (path: string, headers: Record<string, string>) => {
   assertEnvelope(r, false)
   return { status: r.status, ...firstError(r) }
 }
-const zonesOf = (account: string) => World.memberZones.filter((z) => z.account === account).map((z) => z.name).sort()
+const zonesOf = (account: string) =>
+  World.memberZones
+    .filter((z) => z.account === account)
+    .map((z) => z.name)
+    .sort()
 
 beforeAll(async () => {
   p = await startPlatform()
@@ -27,7 +38,11 @@ afterAll(async () => {
 describe("missing and malformed credentials", () => {
   it("no credential headers: 400, code 9106", async () => {
     const e = await failure("/zones", {})
-    expect(e).toMatchObject({ status: 400, code: 9106, message: "Missing X-Auth-Key, X-Auth-Email or Authorization headers" })
+    expect(e).toMatchObject({
+      status: 400,
+      code: 9106,
+      message: "Missing X-Auth-Key, X-Auth-Email or Authorization headers"
+    })
   })
 
   it("an email without a key, or a key without an email, is missing credentials too", async () => {
@@ -36,10 +51,20 @@ describe("missing and malformed credentials", () => {
   })
 
   it("a malformed Authorization header: 400, 6003 with 6111 in the chain", async () => {
-    for (const authorization of ["Bearer", "Bearer ", "Bearer bad token with spaces", "Bearer ümlaut", "Basic dXNlcjpwYXNz", "garbage"]) {
+    for (const authorization of [
+      "Bearer",
+      "Bearer ",
+      "Bearer bad token with spaces",
+      "Bearer ümlaut",
+      "Basic dXNlcjpwYXNz",
+      "garbage"
+    ]) {
       const e = await failure("/zones", { authorization })
       expect(e, authorization).toMatchObject({ status: 400, code: 6003, message: "Invalid request headers" })
-      expect(e.error_chain?.map((c) => c.code), authorization).toEqual([6111])
+      expect(
+        e.error_chain?.map((c) => c.code),
+        authorization
+      ).toEqual([6111])
     }
   })
 
@@ -58,7 +83,10 @@ describe("unknown credentials", () => {
   })
 
   it("an unknown key or email: 403, code 9103", async () => {
-    const wrongKey = await failure("/zones", { "x-auth-email": World.email, "x-auth-key": "0000000000000000000000000000000000000" })
+    const wrongKey = await failure("/zones", {
+      "x-auth-email": World.email,
+      "x-auth-key": "0000000000000000000000000000000000000"
+    })
     expect(wrongKey).toMatchObject({ status: 403, code: 9103, message: "Unknown X-Auth-Key or X-Auth-Email" })
     const wrongEmail = await failure("/accounts", { "x-auth-email": "someone@example.com", "x-auth-key": World.apiKey })
     expect(wrongEmail).toMatchObject({ status: 403, code: 9103 })
@@ -70,7 +98,10 @@ describe("unknown credentials", () => {
   })
 
   it("the key and email of the fixture are accepted, the email case-insensitively", async () => {
-    const r = await get<List<Zone>>("/zones", { token: null, headers: { "x-auth-email": World.email.toUpperCase(), "x-auth-key": World.apiKey } })
+    const r = await get<List<Zone>>("/zones", {
+      token: null,
+      headers: { "x-auth-email": World.email.toUpperCase(), "x-auth-key": World.apiKey }
+    })
     expect(r.status).toBe(200)
     expect(r.body.result_info.total_count).toBe(46)
   })
@@ -96,7 +127,10 @@ describe("GET /user/tokens/verify", () => {
 
   it("a valid token, user-level or account-scoped, is active", async () => {
     for (const token of [World.allToken, World.acmeToken]) {
-      const r = await get<{ result: { id: string; status: string; expires_on: string | null } }>("/user/tokens/verify", { token })
+      const r = await get<{ result: { id: string; status: string; expires_on: string | null } }>(
+        "/user/tokens/verify",
+        { token }
+      )
       expect(r.status).toBe(200)
       assertEnvelope(r, true)
       expect(r.body.result.status).toBe("active")
@@ -116,7 +150,10 @@ describe("account-scoped tokens", () => {
     for (const [account, token] of accountToken) {
       const r = await get<List<Zone>>("/zones?per_page=50", { token })
       expect(r.status).toBe(200)
-      expect(r.body.result.every((z) => z.account.name === account), account).toBe(true)
+      expect(
+        r.body.result.every((z) => z.account.name === account),
+        account
+      ).toBe(true)
       expect(r.body.result.map((z) => z.name).sort()).toEqual(zonesOf(account))
       expect(r.body.result_info.total_count).toBe(zonesOf(account).length)
     }
@@ -129,7 +166,11 @@ describe("account-scoped tokens", () => {
 
   it("get 404 for another account's zone, its records and its certificate packs", async () => {
     const acme = (await get<List<Zone>>("/zones?name=acme.com")).body.result[0]!
-    for (const path of [`/zones/${acme.id}`, `/zones/${acme.id}/dns_records`, `/zones/${acme.id}/ssl/certificate_packs`]) {
+    for (const path of [
+      `/zones/${acme.id}`,
+      `/zones/${acme.id}/dns_records`,
+      `/zones/${acme.id}/ssl/certificate_packs`
+    ]) {
       const r = await get(path, { token: World.globexToken })
       expect(r.status, path).toBe(404)
       expect(firstError(r).code, path).toBe(7003)
@@ -144,7 +185,9 @@ describe("account-scoped tokens", () => {
     const acme = (await get<List<Zone>>("/zones?name=acme.com")).body.result[0]!
     const r = await get<List<Zone>>(`/zones?account.id=${acme.account.id}`, { token: World.globexToken })
     expect(r.body.result).toEqual([])
-    const any = await get<List<Zone>>("/zones?name=acme.com&status=active&match=any&per_page=50", { token: World.globexToken })
+    const any = await get<List<Zone>>("/zones?name=acme.com&status=active&match=any&per_page=50", {
+      token: World.globexToken
+    })
     expect(any.body.result.every((z) => z.account.name === "Globex")).toBe(true)
   })
 
@@ -154,7 +197,11 @@ describe("account-scoped tokens", () => {
     assertEnvelope(invites, false)
     expect(firstError(invites).code).toBe(10000)
     const all = (await get<{ result: Array<{ id: string }> }>("/user/invites")).body.result
-    const patch = await get(`/user/invites/${all[0]!.id}`, { token: World.acmeToken, method: "PATCH", body: { status: "accepted" } })
+    const patch = await get(`/user/invites/${all[0]!.id}`, {
+      token: World.acmeToken,
+      method: "PATCH",
+      body: { status: "accepted" }
+    })
     expect([patch.status, firstError(patch).code]).toEqual([403, 10000])
     const memberships = await get("/memberships", { token: World.globexToken })
     expect(memberships.status).toBe(403)
@@ -170,7 +217,9 @@ describe("credentials changed behind the server's back", () => {
       expect(ok.status).toBe(200)
       // Another connection to the same store, as a second edgectl process would open it.
       const other = new Database(path.join(q.stateDir, "platform.sqlite"))
-      other.prepare("UPDATE tokens SET status = 'disabled' WHERE secret_hash = ?").run(createHash("sha256").update(World.globexToken).digest("hex"))
+      other
+        .prepare("UPDATE tokens SET status = 'disabled' WHERE secret_hash = ?")
+        .run(createHash("sha256").update(World.globexToken).digest("hex"))
       other.close()
       const refused = await request(q.baseUrl, "/zones", { token: World.globexToken })
       expect([refused.status, firstError(refused).code]).toEqual([403, 9109])

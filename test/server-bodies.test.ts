@@ -17,7 +17,14 @@ describe("request bodies", () => {
       method: "PATCH",
       headers: { authorization: `Bearer ${World.allToken}`, ...(contentType ? { "content-type": contentType } : {}) },
       body
-    }).then(async (r) => ({ status: r.status, body: (await r.json()) as { success: boolean; errors: Array<{ code: number; message: string }>; result: { status: string } | null } }))
+    }).then(async (r) => ({
+      status: r.status,
+      body: (await r.json()) as {
+        success: boolean
+        errors: Array<{ code: number; message: string }>
+        result: { status: string } | null
+      }
+    }))
 
   it("reads a JSON body sent as text/plain or form-urlencoded the same as application/json", async () => {
     const bad = await patch("text/plain;charset=UTF-8", '{"status":"maybe"}')

@@ -2,15 +2,42 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { assertEnvelope, firstError, request, startPlatform, World, type Platform } from "./helpers/platform.js"
 
-interface Zone { id: string; name: string; status: string; account: { id: string; name: string } }
-interface Info { page: number; per_page: number; count: number; total_count: number; total_pages: number }
-interface List<A> { result: Array<A>; result_info: Info }
-interface Dns { id: string; type: string; name: string; content: string; proxied: boolean }
-interface Pack { id: string; status: string; type: string }
+interface Zone {
+  id: string
+  name: string
+  status: string
+  account: { id: string; name: string }
+}
+interface Info {
+  page: number
+  per_page: number
+  count: number
+  total_count: number
+  total_pages: number
+}
+interface List<A> {
+  result: Array<A>
+  result_info: Info
+}
+interface Dns {
+  id: string
+  type: string
+  name: string
+  content: string
+  proxied: boolean
+}
+interface Pack {
+  id: string
+  status: string
+  type: string
+}
 
 const keyAuth = { "x-auth-email": World.email, "x-auth-key": World.apiKey }
 const fixtureNames = (p: (n: string, z: (typeof World.memberZones)[number]) => boolean) =>
-  World.memberZones.filter((z) => p(z.name, z)).map((z) => z.name).sort()
+  World.memberZones
+    .filter((z) => p(z.name, z))
+    .map((z) => z.name)
+    .sort()
 
 let p: Platform
 const get = <A = any>(path: string, o?: Parameters<typeof request>[2]) => request<A>(p.baseUrl, path, o)
@@ -33,12 +60,26 @@ afterAll(async () => {
 describe("envelope", () => {
   it("every JSON answer, success or failure, is a v4 envelope with content-type application/json", async () => {
     const acme = await zoneId("acme.com")
-    for (const path of ["/zones", `/zones/${acme}`, `/zones/${acme}/dns_records`, `/zones/${acme}/ssl/certificate_packs`, "/accounts", "/memberships", "/user/invites", "/user/tokens/verify"]) {
+    for (const path of [
+      "/zones",
+      `/zones/${acme}`,
+      `/zones/${acme}/dns_records`,
+      `/zones/${acme}/ssl/certificate_packs`,
+      "/accounts",
+      "/memberships",
+      "/user/invites",
+      "/user/tokens/verify"
+    ]) {
       const r = await get(path)
       expect(r.status, path).toBe(200)
       assertEnvelope(r, true)
     }
-    for (const [path, status] of [["/zones?per_page=4", 400], ["/zones/0000", 404], ["/nope", 404], ["/zones?direction=up", 400]] as const) {
+    for (const [path, status] of [
+      ["/zones?per_page=4", 400],
+      ["/zones/0000", 404],
+      ["/nope", 404],
+      ["/zones?direction=up", 400]
+    ] as const) {
       const r = await get(path)
       expect(r.status, path).toBe(status)
       assertEnvelope(r, false)
@@ -49,7 +90,13 @@ describe("envelope", () => {
   it("lists carry result_info with page, per_page, count, total_count and total_pages", async () => {
     for (const path of ["/zones", "/accounts", "/memberships", `/zones/${await zoneId("acme.com")}/dns_records`]) {
       const r = await get<List<unknown>>(path)
-      expect(Object.keys(r.body.result_info).sort(), path).toEqual(["count", "page", "per_page", "total_count", "total_pages"])
+      expect(Object.keys(r.body.result_info).sort(), path).toEqual([
+        "count",
+        "page",
+        "per_page",
+        "total_count",
+        "total_pages"
+      ])
       expect(r.body.result_info.count).toBe(r.body.result.length)
     }
   })
@@ -77,7 +124,7 @@ describe("GET /zones", () => {
     const ids: Array<string> = []
     const names: Array<string> = []
     for (let page = 1; page <= 3; page++) {
-      for (const z of (await get<List<Zone>>(`/zones?page=${page}`)).body.result) ids.push(z.id), names.push(z.name)
+      for (const z of (await get<List<Zone>>(`/zones?page=${page}`)).body.result) (ids.push(z.id), names.push(z.name))
     }
     expect(new Set(ids).size).toBe(46)
     expect(names.sort()).toEqual(fixtureNames(() => true))
@@ -251,10 +298,14 @@ describe("accounts, memberships and invites (read)", () => {
     expect(accounts.body.result_info.total_count).toBe(3)
     const memberships = await get<List<{ status: string; account: { name: string } }>>("/memberships")
     expect(memberships.body.result.map((m) => [m.account.name, m.status])).toEqual([
-      ["Acme Corp", "accepted"], ["Globex", "accepted"], ["Initech", "accepted"]
+      ["Acme Corp", "accepted"],
+      ["Globex", "accepted"],
+      ["Initech", "accepted"]
     ])
     const invites = await get<{ result: Array<{ organization_name: string; status: string }> }>("/user/invites")
-    expect(invites.body.result.map((i) => i.organization_name).sort()).toEqual(World.invites.map((i) => i.account).sort())
+    expect(invites.body.result.map((i) => i.organization_name).sort()).toEqual(
+      World.invites.map((i) => i.account).sort()
+    )
     expect(invites.body.result.every((i) => i.status === "pending")).toBe(true)
   })
 })
@@ -296,7 +347,10 @@ describe("PATCH /user/invites/{id} (own store)", () => {
     assertEnvelope(malformed, false)
     const missing = await call(`/user/invites/${id}`, { method: "PATCH", body: {} })
     expect(missing.status).toBe(400)
-    const unknown = await call("/user/invites/00000000000000000000000000000000", { method: "PATCH", body: { status: "accepted" } })
+    const unknown = await call("/user/invites/00000000000000000000000000000000", {
+      method: "PATCH",
+      body: { status: "accepted" }
+    })
     expect([unknown.status, firstError(unknown).code]).toEqual([404, 7003])
     expect((await call(`/user/invites/${id}`)).body.result.status).toBe("pending")
   })
@@ -309,10 +363,17 @@ describe("PATCH /user/invites/{id} (own store)", () => {
     const r = await call(`/user/invites/${umbrella.id}`, { method: "PATCH", body: { status: "accepted" } })
     expect(r.status).toBe(200)
     assertEnvelope(r, true)
-    expect(r.body.result).toMatchObject({ id: umbrella.id, status: "accepted", organization_id: umbrella.organization_id })
+    expect(r.body.result).toMatchObject({
+      id: umbrella.id,
+      status: "accepted",
+      organization_id: umbrella.organization_id
+    })
     const after = await call<List<{ id: string; name: string }>>("/accounts", { token: null, headers: keyAuth })
     expect(after.body.result.map((a) => a.name)).toEqual(["Acme Corp", "Globex", "Initech", "Umbrella Partners"])
-    const zones = await call<List<Zone>>(`/zones?account.id=${umbrella.organization_id}`, { token: null, headers: keyAuth })
+    const zones = await call<List<Zone>>(`/zones?account.id=${umbrella.organization_id}`, {
+      token: null,
+      headers: keyAuth
+    })
     expect(zones.body.result.map((z) => z.name)).toEqual(["umbrella-partners.com"])
     expect((await call<List<Zone>>("/zones")).body.result_info.total_count).toBe(47)
     expect((await call(`/user/invites/${umbrella.id}`)).body.result.status).toBe("accepted")
@@ -340,8 +401,12 @@ describe("PATCH /user/invites/{id} (own store)", () => {
   it("the answers persist in the SQLite store across a restart, which does not seed again", async () => {
     await q.close()
     q = await startPlatform(q.stateDir)
-    const statuses = (await call<{ result: Array<{ organization_name: string; status: string }> }>("/user/invites")).body.result
-    expect(Object.fromEntries(statuses.map((i) => [i.organization_name, i.status]))).toEqual({ "Umbrella Partners": "accepted", "Hooli Labs": "rejected" })
+    const statuses = (await call<{ result: Array<{ organization_name: string; status: string }> }>("/user/invites"))
+      .body.result
+    expect(Object.fromEntries(statuses.map((i) => [i.organization_name, i.status]))).toEqual({
+      "Umbrella Partners": "accepted",
+      "Hooli Labs": "rejected"
+    })
     expect((await call<List<Zone>>("/zones")).body.result_info.total_count).toBe(47)
   })
 })

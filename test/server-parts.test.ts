@@ -12,7 +12,15 @@ import { partOf, type PartName } from "../src/server/parts.js"
 import { storeFile } from "../src/server/platform.js"
 import { request, startPlatform, tempDir, type Platform } from "./helpers/platform.js"
 
-const partOfGroup: Record<string, PartName> = { zones: "core", user: "core", accounts: "core", esc: "esc", kv: "kv", firewall: "firewall", waf: "waf" }
+const partOfGroup: Record<string, PartName> = {
+  zones: "core",
+  user: "core",
+  accounts: "core",
+  esc: "esc",
+  kv: "kv",
+  firewall: "firewall",
+  waf: "waf"
+}
 
 interface Described {
   readonly identifier: string
@@ -27,7 +35,9 @@ describe("partOf", () => {
     expect(endpoints.length).toBeGreaterThan(60)
     expect(new Set(endpoints.map((e) => e.group))).toEqual(new Set(Object.keys(partOfGroup)))
     for (const e of endpoints) {
-      const path = e.path.replace(BasePath, "").replace(/:(\w+)/g, (_: string, name: string) => `${name}-0123456789abcdef`)
+      const path = e.path
+        .replace(BasePath, "")
+        .replace(/:(\w+)/g, (_: string, name: string) => `${name}-0123456789abcdef`)
       const expected = partOfGroup[e.group]
       expect(partOf(`${BasePath}${path}`), `${e.method} ${e.path}`).toBe(expected)
       expect(partOf(path), `${e.method} ${e.path}`).toBe(expected)
@@ -42,7 +52,14 @@ describe("partOf", () => {
   })
 
   it("sends paths of no part to the core", () => {
-    for (const p of ["/nope", "/client/v4", "/client/v4/", "/client/v4/zones/x/unknown", "/accounts/x/storage", "/zones/x/firewall"]) {
+    for (const p of [
+      "/nope",
+      "/client/v4",
+      "/client/v4/",
+      "/client/v4/zones/x/unknown",
+      "/accounts/x/storage",
+      "/zones/x/firewall"
+    ]) {
       expect(partOf(p), p).toBe("core")
     }
   })
@@ -64,14 +81,22 @@ describe("the in-process platform in parts answers as the whole API does", () =>
   const viaLocal = async (path: string) => {
     const client = makeLocalClient(local.handle)
     const response = await Effect.runPromise(
-      client.get(`${LocalBase.replace(BasePath, "")}${BasePath}${path}`, { headers: { authorization: `Bearer ${LocalToken}` } })
+      client.get(`${LocalBase.replace(BasePath, "")}${BasePath}${path}`, {
+        headers: { authorization: `Bearer ${LocalToken}` }
+      })
     )
     const text = await Effect.runPromise(response.text)
     return { status: response.status, body: JSON.parse(text) as unknown }
   }
 
   it("a request of each part, an unknown route and a bad parameter", async () => {
-    const zones = (await request<{ result: Array<{ id: string; name: string; account: { id: string } }> }>(served.baseUrl, "/zones?name=acme.com", { token: LocalToken })).body.result
+    const zones = (
+      await request<{ result: Array<{ id: string; name: string; account: { id: string } }> }>(
+        served.baseUrl,
+        "/zones?name=acme.com",
+        { token: LocalToken }
+      )
+    ).body.result
     const zone = zones[0]!
     const paths = [
       "/zones?per_page=5",

@@ -27,9 +27,10 @@ describe("the served platform's requests", () => {
           context: base.context
         })
         // A span of its own first: the recording tracer is the one in use.
-        return yield* Effect.withSpan(serve({ host: "127.0.0.1", port: 0, stateDir: tempDir() }), "start the platform").pipe(
-          Effect.withTracer(recording)
-        )
+        return yield* Effect.withSpan(
+          serve({ host: "127.0.0.1", port: 0, stateDir: tempDir() }),
+          "start the platform"
+        ).pipe(Effect.withTracer(recording))
       }).pipe(Scope.extend(scope), Effect.runPromise)
       const zones = await request<{ result: Array<{ id: string }> }>(served.baseUrl, "/zones?name=acme.com")
       expect(zones.status).toBe(200)

@@ -19,7 +19,7 @@ afterAll(async () => {
 })
 
 describe("zone owner", () => {
-  it("owner.type is a string (\"user\") in lists and single zones, id and email may stay null", async () => {
+  it('owner.type is a string ("user") in lists and single zones, id and email may stay null', async () => {
     const list = await get("/zones?per_page=50")
     assertEnvelope(list, true)
     for (const z of list.body.result) expect(z.owner.type, z.name).toBe("user")
@@ -86,7 +86,11 @@ describe("page rules", () => {
 describe("routes the local platform does not serve", () => {
   it("answer the platform's no-route error, naming the method and path", async () => {
     const z = await zoneId("acme.com")
-    for (const [method, path] of [["GET", `/zones/${z}/dns_records/${"a".repeat(32)}`], ["DELETE", `/zones/${z}/dns_records/${"a".repeat(32)}`], ["GET", `/zones/${z}/settings/ssl`]]) {
+    for (const [method, path] of [
+      ["GET", `/zones/${z}/dns_records/${"a".repeat(32)}`],
+      ["DELETE", `/zones/${z}/dns_records/${"a".repeat(32)}`],
+      ["GET", `/zones/${z}/settings/ssl`]
+    ]) {
       const r = await request(p.baseUrl, path, { method })
       expect(r.status, path).toBe(404)
       assertEnvelope(r, false)

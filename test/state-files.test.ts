@@ -16,20 +16,28 @@ describe("state files", () => {
   it("creates state directories 700 and the store, its WAL and SHM 600", async () => {
     const root = tempDir()
     const state = path.join(root, "new", "state")
-    const put = edgectl(["kv", "key", "put", "k", "a value", "--namespace-id", "ns", "--persist-to", state], { cwd: root })
+    const put = edgectl(["kv", "key", "put", "k", "a value", "--namespace-id", "ns", "--persist-to", state], {
+      cwd: root
+    })
     expect(put.stderr).toBe("")
     expect(put.status).toBe(0)
     expect(mode(path.join(root, "new"))).toBe(0o700)
     expect(mode(state)).toBe(0o700)
     expect(mode(path.join(state, "platform.sqlite"))).toBe(0o600)
     // The WAL and SHM exist while a process has the store open: `serve` keeps it open.
-    const child = spawn(process.execPath, [bin, "serve", "--port", "0", "--json", "--persist-to", state], { stdio: ["ignore", "pipe", "pipe"] })
+    const child = spawn(process.execPath, [bin, "serve", "--port", "0", "--json", "--persist-to", state], {
+      stdio: ["ignore", "pipe", "pipe"]
+    })
     try {
-      const ready = JSON.parse(await new Promise<string>((resolve) => readline.createInterface({ input: child.stdout! }).once("line", resolve))) as {
+      const ready = JSON.parse(
+        await new Promise<string>((resolve) => readline.createInterface({ input: child.stdout! }).once("line", resolve))
+      ) as {
         baseUrl: string
         token: string
       }
-      const zones = await fetch(`${ready.baseUrl}/zones?per_page=5`, { headers: { authorization: `Bearer ${ready.token}` } })
+      const zones = await fetch(`${ready.baseUrl}/zones?per_page=5`, {
+        headers: { authorization: `Bearer ${ready.token}` }
+      })
       expect(zones.status).toBe(200)
       for (const extra of ["-wal", "-shm"]) expect(mode(path.join(state, `platform.sqlite${extra}`))).toBe(0o600)
     } finally {
@@ -39,7 +47,9 @@ describe("state files", () => {
 
   it("creates an object's directory 700 and its files (database, page log, base, name) 600", () => {
     const root = tempDir()
-    const put = edgectl(["objects", "kv", "Counter", "a", "put", "k", "v", "--persist-to", path.join(root, "state")], { cwd: root })
+    const put = edgectl(["objects", "kv", "Counter", "a", "put", "k", "v", "--persist-to", path.join(root, "state")], {
+      cwd: root
+    })
     expect(put.status).toBe(0)
     expect(put.stderr).toBe('wrote "k"\n')
     const classDir = path.join(root, "state", "objects", "Counter")
@@ -78,22 +88,31 @@ describe("state files", () => {
     const enable = edgectl(["esc", "enable", "--zone", "acme.com", "--persist-to", state])
     expect(enable.status).toBe(0)
     expect(enable.stdout).toMatch(/^Cleared the secret/)
-    for (const f of fs.readdirSync(state)) expect([f, fs.readFileSync(path.join(state, f)).includes(secret)]).toEqual([f, false])
+    for (const f of fs.readdirSync(state))
+      expect([f, fs.readFileSync(path.join(state, f)).includes(secret)]).toEqual([f, false])
   })
 
   it("leaves no trace of a cleared secret in the write-ahead log while `serve` keeps the store open", async () => {
     const state = tempDir()
-    const child = spawn(process.execPath, [bin, "serve", "--port", "0", "--json", "--persist-to", state], { stdio: ["ignore", "pipe", "pipe"] })
+    const child = spawn(process.execPath, [bin, "serve", "--port", "0", "--json", "--persist-to", state], {
+      stdio: ["ignore", "pipe", "pipe"]
+    })
     try {
-      const ready = JSON.parse(await new Promise<string>((resolve) => readline.createInterface({ input: child.stdout! }).once("line", resolve))) as {
+      const ready = JSON.parse(
+        await new Promise<string>((resolve) => readline.createInterface({ input: child.stdout! }).once("line", resolve))
+      ) as {
         baseUrl: string
         token: string
       }
       const headers = { authorization: `Bearer ${ready.token}`, "content-type": "application/json" }
-      const zones = (await (await fetch(`${ready.baseUrl}/zones?name=acme.com`, { headers })).json()) as { result: Array<{ id: string }> }
+      const zones = (await (await fetch(`${ready.baseUrl}/zones?name=acme.com`, { headers })).json()) as {
+        result: Array<{ id: string }>
+      }
       const url = `${ready.baseUrl}/zones/${zones.result[0]!.id}/disable_esc`
       const secret = "edgectl-wal-secret-3c1d9e77a0"
-      expect((await fetch(url, { method: "POST", headers, body: JSON.stringify({ with_secret: secret }) })).status).toBe(200)
+      expect(
+        (await fetch(url, { method: "POST", headers, body: JSON.stringify({ with_secret: secret }) })).status
+      ).toBe(200)
       expect((await fetch(url, { method: "DELETE", headers })).status).toBe(200)
       for (const f of fs.readdirSync(state).filter((f) => f.startsWith("platform.sqlite"))) {
         expect([f, fs.readFileSync(path.join(state, f)).includes(secret)]).toEqual([f, false])

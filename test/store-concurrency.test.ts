@@ -9,7 +9,9 @@ import { bin, edgectl, edgectlAsync, json, tempDir, type Result } from "./helper
 /** `edgectl serve` until it prints its ready line (then stopped), as a Result. */
 const serveOnce = (dir: string): Promise<Result> =>
   new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, "serve", "--port", "0", "--json", "--persist-to", dir], { stdio: ["ignore", "pipe", "pipe"] })
+    const child = spawn(process.execPath, [bin, "serve", "--port", "0", "--json", "--persist-to", dir], {
+      stdio: ["ignore", "pipe", "pipe"]
+    })
     let stdout = ""
     let stderr = ""
     child.stdout.setEncoding("utf8").on("data", (d: string) => {
@@ -51,16 +53,25 @@ describe("first writes to the same new KV namespace from several processes", () 
     for (let round = 0; round < 6; round++) {
       const ns = `new-namespace-${round}`
       const puts = await Promise.all(
-        [0, 1, 2, 3].map((i) => edgectlAsync(["kv", "key", "put", `key-${i}`, `value-${i}`, "--namespace-id", ns, "--persist-to", dir], opts))
+        [0, 1, 2, 3].map((i) =>
+          edgectlAsync(["kv", "key", "put", `key-${i}`, `value-${i}`, "--namespace-id", ns, "--persist-to", dir], opts)
+        )
       )
       for (const p of puts) expect(p.stderr).toBe("")
       expect(puts.map((p) => p.status)).toEqual([0, 0, 0, 0])
-      const keys = json<Array<{ name: string }>>(edgectl(["kv", "key", "list", "--namespace-id", ns, "--persist-to", dir], opts))
+      const keys = json<Array<{ name: string }>>(
+        edgectl(["kv", "key", "list", "--namespace-id", ns, "--persist-to", dir], opts)
+      )
       expect(keys.map((k) => k.name)).toEqual(["key-0", "key-1", "key-2", "key-3"])
     }
-    const titles = json<Array<{ id: string; title: string }>>(edgectl(["kv", "namespace", "list", "--persist-to", dir], opts))
-    expect(titles.filter((n) => n.id.startsWith("new-namespace-")).map((n) => n.title).sort()).toEqual(
-      [0, 1, 2, 3, 4, 5].map((r) => `new-namespace-${r}`)
+    const titles = json<Array<{ id: string; title: string }>>(
+      edgectl(["kv", "namespace", "list", "--persist-to", dir], opts)
     )
+    expect(
+      titles
+        .filter((n) => n.id.startsWith("new-namespace-"))
+        .map((n) => n.title)
+        .sort()
+    ).toEqual([0, 1, 2, 3, 4, 5].map((r) => `new-namespace-${r}`))
   })
 })

@@ -9,7 +9,11 @@ import * as path from "node:path"
 import { describe, expect, it } from "vitest"
 import { abiOfAddon, nativeModuleProblem, RebuildHint } from "../src/store/native.js"
 
-const release = path.join(path.dirname(createRequire(import.meta.url).resolve("better-sqlite3/package.json")), "build", "Release")
+const release = path.join(
+  path.dirname(createRequire(import.meta.url).resolve("better-sqlite3/package.json")),
+  "build",
+  "Release"
+)
 const addon = path.join(release, "better_sqlite3.node")
 const here = `this is Node ${process.versions.node} (NODE_MODULE_VERSION ${process.versions.modules})`
 
@@ -27,10 +31,14 @@ describe("the native module built for another Node", () => {
       thrown = e
     }
     expect(String(thrown)).toMatch(/Module did not self-register/)
-    expect(nativeModuleProblem(thrown)).toBe(`the native SQLite module (better-sqlite3) was built for another Node, ${here}`)
+    expect(nativeModuleProblem(thrown)).toBe(
+      `the native SQLite module (better-sqlite3) was built for another Node, ${here}`
+    )
     // Node's text for the real addon, as after switching Node: the file says Node 20 (ABI 115).
     const text = new Error(`Module did not self-register: '${addon}'.`)
-    expect(nativeModuleProblem(text, () => 115)).toBe(`the native SQLite module (better-sqlite3) was built for Node 20 (NODE_MODULE_VERSION 115), ${here}`)
+    expect(nativeModuleProblem(text, () => 115)).toBe(
+      `the native SQLite module (better-sqlite3) was built for Node 20 (NODE_MODULE_VERSION 115), ${here}`
+    )
     expect(nativeModuleProblem(text)).toContain(`(NODE_MODULE_VERSION ${process.versions.modules})`)
   })
 
@@ -38,7 +46,9 @@ describe("the native module built for another Node", () => {
     const text = new Error(
       `The module '${addon}'\nwas compiled against a different Node.js version using\nNODE_MODULE_VERSION 127. This version of Node.js requires\nNODE_MODULE_VERSION ${process.versions.modules}. Please try re-compiling or re-installing\nthe module (for instance, using \`npm rebuild\` or \`npm install\`).`
     )
-    expect(nativeModuleProblem(text)).toBe(`the native SQLite module (better-sqlite3) was built for Node 22 (NODE_MODULE_VERSION 127), ${here}`)
+    expect(nativeModuleProblem(text)).toBe(
+      `the native SQLite module (better-sqlite3) was built for Node 22 (NODE_MODULE_VERSION 127), ${here}`
+    )
     expect(RebuildHint).toContain("npm rebuild better-sqlite3")
   })
 

@@ -21,7 +21,12 @@ describe("demo world", () => {
     const a = expandWorld(DemoWorld)
     const b = expandWorld(DemoWorld)
     expect(a).toEqual(b)
-    expect(a.accounts.filter((x) => a.memberships.some((m) => m.account_id === x.id)).map((x) => x.plan).sort()).toEqual(["business", "enterprise", "pro"])
+    expect(
+      a.accounts
+        .filter((x) => a.memberships.some((m) => m.account_id === x.id))
+        .map((x) => x.plan)
+        .sort()
+    ).toEqual(["business", "enterprise", "pro"])
     expect(a.zones.filter((z) => a.memberships.some((m) => m.account_id === z.account_id))).toHaveLength(46)
     const acme = a.zones.find((z) => z.name === "acme.com")!
     expect(a.dns_records.filter((r) => r.zone_id === acme.id)).toHaveLength(1250)
@@ -43,7 +48,9 @@ describe("demo world", () => {
   })
 
   it("hashes credentials with SHA-256, the local token's hash included (known in advance)", () => {
-    const world = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, "..", "fixtures", "world.json"), "utf8")) as { tokens: Array<{ secret: string }> }
+    const world = JSON.parse(
+      fs.readFileSync(path.join(import.meta.dirname, "..", "fixtures", "world.json"), "utf8")
+    ) as { tokens: Array<{ secret: string }> }
     expect(world.tokens.map((t) => t.secret)).toContain(LocalToken)
     for (const secret of [LocalToken, ...world.tokens.map((t) => t.secret), "", "é-ünïcode"]) {
       expect(sha256(secret)).toBe(createHash("sha256").update(secret).digest("hex"))
@@ -58,9 +65,11 @@ describe("store", () => {
     expect(db.pragma("user_version", { simple: true })).toBe(LatestVersion)
     const zones = (db.prepare("SELECT COUNT(*) n FROM zones").get() as { n: number }).n
     db.close()
-    const again = await Effect.runPromise(open(file, () => {
-      throw new Error("must not seed twice")
-    }))
+    const again = await Effect.runPromise(
+      open(file, () => {
+        throw new Error("must not seed twice")
+      })
+    )
     expect((again.prepare("SELECT COUNT(*) n FROM zones").get() as { n: number }).n).toBe(zones)
     again.close()
   })
@@ -76,10 +85,19 @@ describe("store", () => {
 
   it("pages a large world the same whichever index walks it: every visible zone once, in name order", async () => {
     const db = await Effect.runPromise(open(tmpFile(), seedDemo({ zones: 1200, records: 2000 })))
-    const members = (db.prepare("SELECT DISTINCT account_id FROM memberships WHERE status = 'accepted'").all() as Array<{ account_id: string }>).map((r) => r.account_id)
+    const members = (
+      db.prepare("SELECT DISTINCT account_id FROM memberships WHERE status = 'accepted'").all() as Array<{
+        account_id: string
+      }>
+    ).map((r) => r.account_id)
     for (const accountIds of [members, members.slice(0, 1)]) {
-      const expected = (db.prepare(`SELECT name FROM zones WHERE type <> 'internal' AND account_id IN (${accountIds.map(() => "?").join(",")}) ORDER BY name`)
-        .all(...accountIds) as Array<{ name: string }>).map((r) => r.name)
+      const expected = (
+        db
+          .prepare(
+            `SELECT name FROM zones WHERE type <> 'internal' AND account_id IN (${accountIds.map(() => "?").join(",")}) ORDER BY name`
+          )
+          .all(...accountIds) as Array<{ name: string }>
+      ).map((r) => r.name)
       for (const direction of ["asc", "desc"] as const) {
         const names: Array<string> = []
         for (let page = 1; ; page++) {
@@ -96,14 +114,24 @@ describe("store", () => {
 
   it("lists zones with operators, scope and paging", async () => {
     const db = await Effect.runPromise(open(tmpFile(), seedDemo()))
-    const accountIds = (db.prepare("SELECT account_id FROM memberships").all() as Array<{ account_id: string }>).map((r) => r.account_id)
+    const accountIds = (db.prepare("SELECT account_id FROM memberships").all() as Array<{ account_id: string }>).map(
+      (r) => r.account_id
+    )
     const page = listZones(db, { accountIds, name: "ends_with:.io", page: 1, perPage: 50 })
-    expect(page.items.map((z) => z.name)).toEqual(["acme-status.io", "acme.io", "globex-beta.io", "globex.io", "initech-cloud.io", "initech.io"])
+    expect(page.items.map((z) => z.name)).toEqual([
+      "acme-status.io",
+      "acme.io",
+      "globex-beta.io",
+      "globex.io",
+      "initech-cloud.io",
+      "initech.io"
+    ])
     expect(listZones(db, { accountIds: [], page: 1, perPage: 20 }).info.total_count).toBe(0)
     const last = listZones(db, { accountIds, page: 3, perPage: 20 })
     expect(last.info).toEqual({ page: 3, per_page: 20, count: 6, total_count: 46, total_pages: 3 })
     expect(listZones(db, { accountIds, page: 4, perPage: 20 }).items).toEqual([])
-    const acme = page.items.length > 0 ? listZones(db, { accountIds, name: "acme.com", page: 1, perPage: 5 }).items[0]! : undefined
+    const acme =
+      page.items.length > 0 ? listZones(db, { accountIds, name: "acme.com", page: 1, perPage: 5 }).items[0]! : undefined
     const mx = listDnsRecords(db, { zoneId: acme!.id, type: "MX", page: 1, perPage: 1000 })
     expect(mx.items.every((r) => r.type === "MX")).toBe(true)
     db.close()
@@ -119,7 +147,14 @@ describe("query helpers", () => {
 
   it("escapes LIKE wildcards and joins with match any/all", () => {
     expect(textClause("name", "contains", "50%_off").params).toEqual(["%50\\%\\_off%"])
-    const w = where([{ sql: "a = ?", params: [1] }], [{ sql: "b = ?", params: [2] }, { sql: "c = ?", params: [3] }], "any")
+    const w = where(
+      [{ sql: "a = ?", params: [1] }],
+      [
+        { sql: "b = ?", params: [2] },
+        { sql: "c = ?", params: [3] }
+      ],
+      "any"
+    )
     expect(w).toEqual({ sql: "WHERE a = ? AND (b = ? OR c = ?)", params: [1, 2, 3] })
   })
 })

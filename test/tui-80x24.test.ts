@@ -41,7 +41,8 @@ const check = async (
   tui: PtyTui,
   size: { columns: number; rows: number },
   what: string | RegExp | ((screen: string) => boolean),
-  keys: ReadonlyArray<RegExp> = [/\? help/, /q quit/]) => {
+  keys: ReadonlyArray<RegExp> = [/\? help/, /q quit/]
+) => {
   const before = tui.raw.length
   await tui.waitFor(what)
   const screen = await tui.settle(150)
@@ -56,7 +57,11 @@ const check = async (
   const footer = lines.slice(bottom + 1).join("\n")
   for (const key of keys) expect(footer, context).toMatch(key)
   // No line of what was written is wider than the terminal (xterm would wrap it and scroll).
-  const written = tui.raw.slice(Math.max(0, before - 1)).replace(Moves, "\n").replace(Escapes, "").split(/\r?\n|\r/)
+  const written = tui.raw
+    .slice(Math.max(0, before - 1))
+    .replace(Moves, "\n")
+    .replace(Escapes, "")
+    .split(/\r?\n|\r/)
   const wide = written.filter((l) => [...l].length > size.columns)
   expect(wide, context).toEqual([])
   return screen
@@ -64,9 +69,11 @@ const check = async (
 
 /** The wizard's step bar: all seven steps, none cut. */
 const Steps = /Status\s+Check\s+Preview\s+Not migrated\s+Overrides\s+Replay\s+Deploy/
-const stepBar = (screen: string) => (screen.split("\n").find((l) => l.includes("Status") && l.includes("Check")) ?? "").replace(/[[\]]/g, " ")
+const stepBar = (screen: string) =>
+  (screen.split("\n").find((l) => l.includes("Status") && l.includes("Check")) ?? "").replace(/[[\]]/g, " ")
 
-const Banner = /ESC REMOVED 2025-01-01, .* ago \(\d+ days, (platform|this machine's) clock \d{4}-\d\d-\d\d\): no ESC runs any more; settings can still be managed and tested\./
+const Banner =
+  /ESC REMOVED 2025-01-01, .* ago \(\d+ days, (platform|this machine's) clock \d{4}-\d\d-\d\d\): no ESC runs any more; settings can still be managed and tested\./
 
 const walk = async (size: { columns: number; rows: number }) => {
   const tui = await start(size.columns, size.rows)
@@ -86,7 +93,11 @@ const walk = async (size: { columns: number; rows: number }) => {
   await check(tui, size, "[Firewall]")
   tui.write(PtyKeys.tab)
   // The wizard's keys are registered once its status has loaded (its footer lists them).
-  const wafTab = await check(tui, size, (screen) => screen.includes("[WAF]") && /step/.test(screen.split("\n").slice(-4).join(" ")))
+  const wafTab = await check(
+    tui,
+    size,
+    (screen) => screen.includes("[WAF]") && /step/.test(screen.split("\n").slice(-4).join(" "))
+  )
   expect(stepBar(wafTab), wafTab).toMatch(Steps)
   // Help over the WAF tab: the wizard's keys first, then the ones that work everywhere.
   tui.write("?")
@@ -181,7 +192,10 @@ describe("the TUI at 80x24 and 120x40", () => {
       args: ["--remote"],
       ready: "could not list zones",
       // Nothing listens on port 9: the zones are an error state, drawn inside the frame.
-      env: { CLOUDFLARE_API_TOKEN: "t".repeat(40), CLOUDFLARE_API_BASE_URL: "http://127.0.0.1:9/client/v4/a-rather-long-base-path" }
+      env: {
+        CLOUDFLARE_API_TOKEN: "t".repeat(40),
+        CLOUDFLARE_API_BASE_URL: "http://127.0.0.1:9/client/v4/a-rather-long-base-path"
+      }
     })
     started.push(tui)
     await tui.settle(200)

@@ -21,7 +21,10 @@ const pane = (screen: string) =>
 const row = (screen: string, text: string) => pane(screen).find((l) => l.includes(text)) ?? ""
 
 describe("list columns fit the pane", () => {
-  for (const size of [{ columns: 80, rows: 24 }, { columns: 120, rows: 40 }]) {
+  for (const size of [
+    { columns: 80, rows: 24 },
+    { columns: 120, rows: 40 }
+  ]) {
     it(`zones and KV namespaces at ${size.columns}x${size.rows}`, async () => {
       const tui = await PtyTui.start(size)
       started.push(tui)
@@ -29,7 +32,9 @@ describe("list columns fit the pane", () => {
       const zones = await tui.settle(150)
       expect(row(zones, "STATUS"), zones).toMatch(/^NAME\s+STATUS\s+ACCOUNT\s+PLAN$/)
       expect(row(zones, "acme-partners.net"), zones).toMatch(
-        size.columns === 80 ? /^acme-partners\.net\s+active\s+Acme Corp\s+Enterprise$/ : /^acme-partners\.net\s+active\s+Acme Corp\s+Enterprise Website$/
+        size.columns === 80
+          ? /^acme-partners\.net\s+active\s+Acme Corp\s+Enterprise$/
+          : /^acme-partners\.net\s+active\s+Acme Corp\s+Enterprise Website$/
       )
       expect(zones).not.toContain("…")
 
@@ -38,7 +43,9 @@ describe("list columns fit the pane", () => {
       const kv = await tui.settle(150)
       expect(row(kv, "TITLE"), kv).toMatch(size.columns === 80 ? /^TITLE\s+ID$/ : /^TITLE\s+ID\s+ACCOUNT$/)
       expect(row(kv, "acme-feature-flags"), kv).toMatch(
-        size.columns === 80 ? /acme-feature-flags\s+b1758d9c90def649a064ed27fa8fba21$/ : /acme-feature-flags\s+b1758d9c90def649a064ed27fa8fba21\s+Acme Corp$/
+        size.columns === 80
+          ? /acme-feature-flags\s+b1758d9c90def649a064ed27fa8fba21$/
+          : /acme-feature-flags\s+b1758d9c90def649a064ed27fa8fba21\s+Acme Corp$/
       )
       expect(row(kv, "globex-translations"), kv).toMatch(/globex-translations\s+[0-9a-f]{32}/)
     })

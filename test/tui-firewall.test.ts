@@ -9,8 +9,17 @@ import { afterEach, describe, expect, it } from "vitest"
 import { edgectl } from "./helpers-cli.js"
 import { PtyKeys, PtyTui } from "./helpers/pty.js"
 
-interface Filter { id: string; expression: string }
-interface Rule { id: string; action: string; priority: number | null; description?: string; filter: { id: string } }
+interface Filter {
+  id: string
+  expression: string
+}
+interface Rule {
+  id: string
+  action: string
+  priority: number | null
+  description?: string
+  filter: { id: string }
+}
 
 let tui: PtyTui | undefined
 afterEach(async () => {
@@ -66,7 +75,9 @@ describe.each([
     await t.waitFor("Delete its filter too? No rule uses it now.")
     t.write("n")
     await t.waitFor("Kept filter")
-    expect(platform<Array<Filter>>(t, ["firewall", "filters", "list"]).map((f) => f.expression)).toEqual(['http.request.uri.path eq "/pty"'])
+    expect(platform<Array<Filter>>(t, ["firewall", "filters", "list"]).map((f) => f.expression)).toEqual([
+      'http.request.uri.path eq "/pty"'
+    ])
 
     // The same expression again: its filter exists (10102), and the flow offers it.
     await newRule(t, "again")
@@ -114,7 +125,11 @@ describe.each([
     await t.waitFor("#3 block bad bots · block · priority 10")
     t.write(PtyKeys.enter)
     // The whole expression, wrapped inside the pane.
-    await t.waitFor((s) => s.includes("Rule #3 block bad bots") && s.replace(/[│\s]+/g, " ").includes('http.user_agent contains "BadBot" or http.user_agent contains "sqlmap"'))
+    await t.waitFor(
+      (s) =>
+        s.includes("Rule #3 block bad bots") &&
+        s.replace(/[│\s]+/g, " ").includes('http.user_agent contains "BadBot" or http.user_agent contains "sqlmap"')
+    )
     t.write(PtyKeys.escape)
     await t.waitFor((s) => s.includes("EXPRESSION") && !s.includes("Rule #3"))
     t.write(PtyKeys.escape)

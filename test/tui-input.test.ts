@@ -84,9 +84,21 @@ describe.each([
     await tui.waitFor("Priority (lower runs first)")
     // No priority, no description: two enters in one read take the two prompts that follow.
     tui.write(`${enter}${enter}`)
-    await tui.waitFor((s) => !s.includes("Description (names the rule") && !s.includes("Priority (lower") && s.includes("ip.src eq 10.0.0.1"))
+    await tui.waitFor(
+      (s) =>
+        !s.includes("Description (names the rule") && !s.includes("Priority (lower") && s.includes("ip.src eq 10.0.0.1")
+    )
     const rules = json<ReadonlyArray<{ action: string; filter: { expression: string } }>>(
-      await edgectlAsync(["firewall", "rules", "list", "--zone", "acme-shop.com", "--persist-to", tui.persistTo, "--json"])
+      await edgectlAsync([
+        "firewall",
+        "rules",
+        "list",
+        "--zone",
+        "acme-shop.com",
+        "--persist-to",
+        tui.persistTo,
+        "--json"
+      ])
     )
     expect(rules.map((r) => `${r.action} ${r.filter.expression}`)).toContain("block ip.src eq 10.0.0.1")
   })
@@ -99,7 +111,9 @@ describe.each([
     await tui.waitFor("n new key")
     tui.write("n")
     await tui.waitFor("New key in acme-feature-flags")
-    tui.write(`greting${left.repeat(4)}e${end}\thelo wrld${left.repeat(3)}o${home}${right.repeat(3)}l\u0005!!${backspace}`)
+    tui.write(
+      `greting${left.repeat(4)}e${end}\thelo wrld${left.repeat(3)}o${home}${right.repeat(3)}l\u0005!!${backspace}`
+    )
     await tui.waitFor((s) => s.includes("key: greeting") && s.includes("value: hello world! "))
     tui.write(enter)
     await tui.waitFor((s) => !s.includes("New key in"))
@@ -107,7 +121,17 @@ describe.each([
       await edgectlAsync(["kv", "namespace", "list", "--persist-to", tui.persistTo, "--json"])
     )
     const ns = namespaces.find((n) => n.title === "acme-feature-flags")!
-    const value = await edgectlAsync(["kv", "key", "get", "greeting", "--namespace-id", ns.id, "--text", "--persist-to", tui.persistTo])
+    const value = await edgectlAsync([
+      "kv",
+      "key",
+      "get",
+      "greeting",
+      "--namespace-id",
+      ns.id,
+      "--text",
+      "--persist-to",
+      tui.persistTo
+    ])
     expect(value.stdout.replace(/\n$/, "")).toBe("hello world!")
 
     // Saved, the key's value is shown; a dialog opened by one key of a read takes the next: `d`
@@ -115,7 +139,16 @@ describe.each([
     await tui.waitFor((s) => s.includes("d delete") && /^│.*│ hello world!\s/m.test(s))
     tui.write("dy")
     await tui.waitFor((s) => !s.includes("hello world!"))
-    const gone = await edgectlAsync(["kv", "key", "get", "greeting", "--namespace-id", ns.id, "--persist-to", tui.persistTo])
+    const gone = await edgectlAsync([
+      "kv",
+      "key",
+      "get",
+      "greeting",
+      "--namespace-id",
+      ns.id,
+      "--persist-to",
+      tui.persistTo
+    ])
     expect(`${gone.stdout}${gone.stderr}`).toContain("Value not found")
   })
 })

@@ -20,7 +20,10 @@ const sizes = [
 const selected = (screen: string): string => {
   const pane = screen.split("\n").map((l) => l.split("││")[1] ?? "")
   const line = pane.find((l) => l.trimStart().startsWith("› "))
-  return (line ?? "").replace(/^\s*› /, "").replace(/\s*│\s*$/, "").trim()
+  return (line ?? "")
+    .replace(/^\s*› /, "")
+    .replace(/\s*│\s*$/, "")
+    .trim()
 }
 /** `N/TOTAL` of the list's status line. */
 const status = (screen: string): { at: number; of: number } | undefined => {
@@ -194,15 +197,23 @@ describe.each(sizes)("Objects at $columns x $rows", (size) => {
   })
 
   it("an object held by another process says which process, whole, and what to do", async () => {
-    const listed = json<Array<{ name: string; id: string }>>(edgectl(["objects", "list", "--json", "--persist-to", dir]))
+    const listed = json<Array<{ name: string; id: string }>>(
+      edgectl(["objects", "list", "--json", "--persist-to", dir])
+    )
     const gamma = listed.find((o) => o.name === "gamma")!
     const command = "edgectl objects dev src/objects.ts --port 8788"
     // This test's own process is alive and is not the TUI: it holds the lock as a running host would.
-    fs.writeFileSync(path.join(dir, "objects", "Counter", gamma.id, "owner.lock"), JSON.stringify({ pid: process.pid, command }))
+    fs.writeFileSync(
+      path.join(dir, "objects", "Counter", gamma.id, "owner.lock"),
+      JSON.stringify({ pid: process.pid, command })
+    )
     await pick(tui, /^Counter\s+gamma/)
     await tui.type(PtyKeys.enter)
     const screen = await tui.waitFor("hint:")
-    const text = screen.split("\n").map((l) => (l.split("││")[1] ?? "").replace(/│\s*$/, "").trim()).join(" ")
+    const text = screen
+      .split("\n")
+      .map((l) => (l.split("││")[1] ?? "").replace(/│\s*$/, "").trim())
+      .join(" ")
     expect(text).toContain(`pid ${process.pid} (${command})`)
     expect(text).toContain("stop that process")
     expect(screen).not.toContain("loading the object")

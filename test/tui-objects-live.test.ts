@@ -17,7 +17,8 @@ const sizes = [
 ] as const
 
 /** The main pane's lines, without the borders. */
-const pane = (screen: string): Array<string> => screen.split("\n").map((l) => (l.split("││")[1] ?? "").replace(/│\s*$/, "").trimEnd())
+const pane = (screen: string): Array<string> =>
+  screen.split("\n").map((l) => (l.split("││")[1] ?? "").replace(/│\s*$/, "").trimEnd())
 /** The value shown for a key on the keys tab. */
 const keyValue = (screen: string, key: string): string | undefined =>
   pane(screen)

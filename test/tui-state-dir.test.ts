@@ -8,7 +8,12 @@ import { PtyTui } from "./helpers/pty.js"
 
 describe("a state directory that cannot be made, in the TUI", () => {
   it.runIf(fs.existsSync("/proc/self"))("says so on the Zones screen at 80x24", async () => {
-    const tui = await PtyTui.start({ columns: 80, rows: 24, args: ["--persist-to", "/proc/edgectl"], ready: "does not take new" })
+    const tui = await PtyTui.start({
+      columns: 80,
+      rows: 24,
+      args: ["--persist-to", "/proc/edgectl"],
+      ready: "does not take new"
+    })
     try {
       const screen = await tui.settle(150)
       const pane = screen
@@ -16,7 +21,9 @@ describe("a state directory that cannot be made, in the TUI", () => {
         .map((l) => /││ (.*?)\s*│\s*$/.exec(l)?.[1] ?? "")
         .join(" ")
         .replace(/\s+/g, " ")
-      expect(pane, screen).toContain("error: could not list zones: the local platform could not start: cannot create /proc/edgectl: /proc does not take new directories")
+      expect(pane, screen).toContain(
+        "error: could not list zones: the local platform could not start: cannot create /proc/edgectl: /proc does not take new directories"
+      )
       expect(screen).toMatch(/q quit/)
     } finally {
       await tui.close()

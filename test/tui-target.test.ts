@@ -25,17 +25,29 @@ describe.each([
 
   it("says a state directory it cannot create is not writable, not a network problem", async () => {
     // /sys refuses new directories to every user, root included (chmod does not stop root).
-    const tui = await PtyTui.start({ ...size, args: ["--persist-to", "/sys/edgectl-state"], ready: "hint:", cwd: tempDir() })
+    const tui = await PtyTui.start({
+      ...size,
+      args: ["--persist-to", "/sys/edgectl-state"],
+      ready: "hint:",
+      cwd: tempDir()
+    })
     try {
       const screen = await tui.settle()
       // The main pane's text, its wrapped lines joined: what is right of the sidebar's box.
       const flat = screen
         .split("\n")
         .filter((l) => l.includes("││"))
-        .map((l) => l.slice(l.lastIndexOf("││") + 2).replace(/│\s*$/, "").trim())
+        .map((l) =>
+          l
+            .slice(l.lastIndexOf("││") + 2)
+            .replace(/│\s*$/, "")
+            .trim()
+        )
         .join(" ")
       expect(flat).toContain("could not start")
-      expect(flat).toMatch(/hint: the local platform could not start: its state directory \(--persist-to\) must be a directory edgectl can write; q quits/)
+      expect(flat).toMatch(
+        /hint: the local platform could not start: its state directory \(--persist-to\) must be a directory edgectl can write; q quits/
+      )
       expect(flat).not.toMatch(/network|base URL|\[code/)
     } finally {
       await tui.close()

@@ -11,7 +11,11 @@ import { describe, expect, it } from "vitest"
 import { bin, tempDir } from "./helpers-cli.js"
 
 /** Runs the TUI in a pty; `keys` are written when `waitFor` has appeared on the screen, in order. */
-const runTui = (dir: string, cacheHome: string, steps: ReadonlyArray<{ readonly waitFor: string; readonly keys: string }>) =>
+const runTui = (
+  dir: string,
+  cacheHome: string,
+  steps: ReadonlyArray<{ readonly waitFor: string; readonly keys: string }>
+) =>
   new Promise<{ status: number | null; screen: string }>((resolve, reject) => {
     const command = `stty cols 110 rows 35; exec ${JSON.stringify(process.execPath)} ${JSON.stringify(bin)} tui --persist-to ${JSON.stringify(dir)}`
     const child = spawn("script", ["-qfec", command, "/dev/null"], {
@@ -23,7 +27,11 @@ const runTui = (dir: string, cacheHome: string, steps: ReadonlyArray<{ readonly 
     let step = 0
     const timer = setTimeout(() => {
       child.kill("SIGKILL")
-      reject(new Error(`the TUI did not show ${JSON.stringify(steps[step]?.waitFor)} within 30 s; it showed:\n${screen.slice(-2000)}`))
+      reject(
+        new Error(
+          `the TUI did not show ${JSON.stringify(steps[step]?.waitFor)} within 30 s; it showed:\n${screen.slice(-2000)}`
+        )
+      )
     }, 30_000)
     child.stdout.on("data", (d: Buffer) => {
       screen += d.toString("utf8")

@@ -71,7 +71,10 @@ const platform = async (persistTo: string) => {
   const runtime = ManagedRuntime.make(clientLayer({ remote: false, persistTo }))
   try {
     const shop = await runtime.runPromise(resolveWafZone("acme-shop.com"))
-    const [entrypoint, proposed] = await Promise.all([runtime.runPromise(Waf.deployed(shop)), runtime.runPromise(Waf.config(shop))])
+    const [entrypoint, proposed] = await Promise.all([
+      runtime.runPromise(Waf.deployed(shop)),
+      runtime.runPromise(Waf.config(shop))
+    ])
     return { entrypoint, proposed }
   } finally {
     await runtime.dispose()
@@ -198,7 +201,9 @@ describe("the WAF wizard at 80x24", () => {
     await jump(tui, "globex.com")
     await toTab(tui, "WAF")
     await tui.waitFor("state:")
-    expect(tui.lines().find((l) => l.includes("globex.com  active"))).toMatch(/globex\.com  active · Globex · Business Plan\s+│$/)
+    expect(tui.lines().find((l) => l.includes("globex.com  active"))).toMatch(
+      /globex\.com  active · Globex · Business Plan\s+│$/
+    )
     const bar = tui.lines().find((l) => l.includes("[Status]"))!
     expect(bar).toMatch(/\[Status\] Check\s+Preview\s+Not migrated\s+Overrides\s+Replay\s+Deploy\s+│$/)
     expect(tui.lines().every((l) => l.length <= 80)).toBe(true)

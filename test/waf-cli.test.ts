@@ -9,14 +9,23 @@ import { describe, expect, it } from "vitest"
 import { edgectlAsync, json, root, tempDir } from "./helpers-cli.js"
 
 const state = tempDir("edgectl-waf-cli-")
-const waf = (args: ReadonlyArray<string>, input?: string) => edgectlAsync(["waf", ...args, "--persist-to", state], input === undefined ? {} : { input })
+const waf = (args: ReadonlyArray<string>, input?: string) =>
+  edgectlAsync(["waf", ...args, "--persist-to", state], input === undefined ? {} : { input })
 const sample = path.join(root, "fixtures/waf/traffic-sample.jsonl")
 
 describe("edgectl waf", () => {
   it("status and check", async () => {
     const s = json<any>(await waf(["status", "--zone", "acme.com", "--json"]))
-    expect(s).toMatchObject({ zone: { name: "acme.com", plan: "enterprise" }, migration_state: "start", old_waf_status: "enabled", new_waf_status: "disabled" })
-    expect(json<any>(await waf(["check", "--zone", "acme.com", "--json"]))).toEqual({ compatible: true, migration_state: "start" })
+    expect(s).toMatchObject({
+      zone: { name: "acme.com", plan: "enterprise" },
+      migration_state: "start",
+      old_waf_status: "enabled",
+      new_waf_status: "disabled"
+    })
+    expect(json<any>(await waf(["check", "--zone", "acme.com", "--json"]))).toEqual({
+      compatible: true,
+      migration_state: "start"
+    })
     const p1 = json<any>(await waf(["check", "--zone", "acme.com", "--phase-one", "--json"]))
     expect(p1.compatible).toBe(false)
     const human = await waf(["check", "--zone", "acme.net"])
@@ -32,37 +41,56 @@ describe("edgectl waf", () => {
     expect(h.stdout).toMatch(/page rule \*globex.com\/admin\/\*\s+Disable Security\s+skip rule/)
     expect(h.stdout).toMatch(/OWASP group OWASP Bad Robots off\s+OWASP group overrides are not migrated/)
     const j = json<any>(await waf(["preview", "--zone", "acme-shop.com", "--json"]))
-    expect(j.rows).toContainEqual(expect.objectContaining({ setting: "OWASP sensitivity", next: "Medium -> PL1, threshold 25 (High)" }))
-    expect(j.rows).toContainEqual(expect.objectContaining({ setting: "OWASP action", previous: "Simulate", next: "log" }))
+    expect(j.rows).toContainEqual(
+      expect.objectContaining({ setting: "OWASP sensitivity", next: "Medium -> PL1, threshold 25 (High)" })
+    )
+    expect(j.rows).toContainEqual(
+      expect.objectContaining({ setting: "OWASP action", previous: "Simulate", next: "log" })
+    )
     expect((await waf(["preview", "--zone", "initech.net"])).stdout).toMatch(/Default -> PL2, threshold 40 \(Medium\)/)
   })
 
   it("a dry run prints the exact request and the end state, and changes nothing; the real run sends the same request", async () => {
     const dry = json<any>(await waf(["migrate", "--zone", "initech.com", "--dry-run", "--json"]))
-    expect(dry).toMatchObject({ dry_run: true, from: "start", to: "finished", request: { method: "PUT", query: { waf_migration: "pending", phase_two: "1" } } })
+    expect(dry).toMatchObject({
+      dry_run: true,
+      from: "start",
+      to: "finished",
+      request: { method: "PUT", query: { waf_migration: "pending", phase_two: "1" } }
+    })
     expect(dry.request.path).toMatch(/\/rulesets\/phases\/http_request_firewall_managed\/entrypoint$/)
     expect(dry.request.body.rules.every((r: any) => r.id === "" && r.version === "" && r.ref === "")).toBe(true)
     expect(json<any>(await waf(["status", "--zone", "initech.com", "--json"])).migration_state).toBe("start")
     const human = await waf(["migrate", "--zone", "initech.com", "--dry-run"])
     expect(human.stdout).toMatch(/^Dry run: nothing was changed/)
-    expect(human.stdout).toMatch(/PUT \/zones\/\w+\/rulesets\/phases\/http_request_firewall_managed\/entrypoint\?waf_migration=pending&phase_two=1/)
+    expect(human.stdout).toMatch(
+      /PUT \/zones\/\w+\/rulesets\/phases\/http_request_firewall_managed\/entrypoint\?waf_migration=pending&phase_two=1/
+    )
     expect(human.stdout).toMatch(/would go from start to finished/)
     const real = json<any>(await waf(["migrate", "--zone", "initech.com", "--yes", "--json"]))
     expect(real.request).toEqual(dry.request)
     expect(real).toMatchObject({ dry_run: false, from: "start", to: "finished" })
-    expect(real.ruleset.rules.map((r: any) => r.expression)).toEqual(dry.request.body.rules.map((r: any) => r.expression))
+    expect(real.ruleset.rules.map((r: any) => r.expression)).toEqual(
+      dry.request.body.rules.map((r: any) => r.expression)
+    )
   })
 
   it("the real run asks for confirmation (irreversible); off a terminal it refuses without --yes", async () => {
     const r = await waf(["migrate", "--zone", "initech-tps.com", "--mode", "pending"])
     expect(r.status).toBe(1)
-    expect(r.stderr).toMatch(/^error: waf migrate: not finishing the migration of initech-tps.com without a confirmation/)
+    expect(r.stderr).toMatch(
+      /^error: waf migrate: not finishing the migration of initech-tps.com without a confirmation/
+    )
     expect(r.stderr).toMatch(/hint: pass --yes to confirm \(irreversible\)/)
     expect(json<any>(await waf(["status", "--zone", "initech-tps.com", "--json"])).migration_state).toBe("start")
   })
 
   it("dashboard Deploy: business finishes; enterprise validates, then Turn off previous version finishes", async () => {
-    expect(json<any>(await waf(["migrate", "--zone", "globex.org", "--yes", "--json"]))).toMatchObject({ from: "start", to: "finished", request: { query: { waf_migration: "pending" } } })
+    expect(json<any>(await waf(["migrate", "--zone", "globex.org", "--yes", "--json"]))).toMatchObject({
+      from: "start",
+      to: "finished",
+      request: { query: { waf_migration: "pending" } }
+    })
     const v = json<any>(await waf(["migrate", "--zone", "acme-assets.net", "--json"]))
     expect(v).toMatchObject({ from: "start", to: "validation", request: { query: { waf_migration: "validation" } } })
     expect(v.request.body.rules.every((r: any) => !("id" in r) && !("version" in r) && !("ref" in r))).toBe(true)
@@ -80,13 +108,19 @@ describe("edgectl waf", () => {
     expect(pk.status).toBe(1)
     expect(pk.stderr).toMatch(/\[code 10301\]/)
     const uri = await waf(["migrate", "--zone", "initech.org", "--yes"])
-    expect(uri.stderr).toMatch(/URI-based WAF override.*\[code 10305\]\nhint: list them with `edgectl waf overrides list --zone initech.org`/)
+    expect(uri.stderr).toMatch(
+      /URI-based WAF override.*\[code 10305\]\nhint: list them with `edgectl waf overrides list --zone initech.org`/
+    )
     const many = await waf(["migrate", "--zone", "acme.org", "--yes"])
-    expect(many.stderr).toMatch(/^error: waf migrate: the number of firewall rules to migrate \(205\) exceeds 200: contact support to migrate this zone \[code 10303\]\nhint: /)
+    expect(many.stderr).toMatch(
+      /^error: waf migrate: the number of firewall rules to migrate \(205\) exceeds 200: contact support to migrate this zone \[code 10303\]\nhint: /
+    )
     const long = await waf(["migrate", "--zone", "acme-cdn.net", "--dry-run"])
     expect(long.status).toBe(1)
     expect(long.stderr).toMatch(/longer than 4 KB \(4096 bytes\): contact support to migrate this zone \[code 10304\]/)
-    expect((await waf(["preview", "--zone", "acme.org"])).stdout).toMatch(/The migration cannot go on:\n  - the number of firewall rules to migrate \(205\) exceeds 200/)
+    expect((await waf(["preview", "--zone", "acme.org"])).stdout).toMatch(
+      /The migration cannot go on:\n  - the number of firewall rules to migrate \(205\) exceeds 200/
+    )
     expect((await waf(["status"])).status).toBe(2)
     expect((await waf(["status", "--zone", "nope.example"])).status).toBe(1)
   })
@@ -96,8 +130,13 @@ describe("edgectl waf", () => {
     expect(list.length).toBe(1)
     expect((await waf(["overrides", "delete", "--zone", "initech.org", "--all"])).stderr).toMatch(/pass --yes/)
     expect((await waf(["overrides", "delete", "--zone", "initech.org"])).status).toBe(2)
-    expect(json<any>(await waf(["overrides", "delete", "--zone", "initech.org", "--all", "--yes", "--json"]))).toEqual({ deleted: [list[0].id] })
-    expect(json<any>(await waf(["check", "--zone", "initech.org", "--json"]))).toEqual({ compatible: true, migration_state: "start" })
+    expect(json<any>(await waf(["overrides", "delete", "--zone", "initech.org", "--all", "--yes", "--json"]))).toEqual({
+      deleted: [list[0].id]
+    })
+    expect(json<any>(await waf(["check", "--zone", "initech.org", "--json"]))).toEqual({
+      compatible: true,
+      migration_state: "start"
+    })
   })
 
   it("replay reports the disagreements with the rules responsible", async () => {
@@ -106,7 +145,11 @@ describe("edgectl waf", () => {
     expect(r.problems).toEqual([])
     expect(r.agreed + r.counts["new-only"] + r.counts["previous-only"] + r.counts["different-action"]).toBe(32)
     const spring = r.disagreements.find((d: any) => d.id === "spring4shell")
-    expect(spring).toMatchObject({ kind: "new-only", previous: { action: "pass" }, next: { action: "block", rules: [{ description: "Spring - Code Injection - CVE:CVE-2022-22965" }] } })
+    expect(spring).toMatchObject({
+      kind: "new-only",
+      previous: { action: "pass" },
+      next: { action: "block", rules: [{ description: "Spring - Code Injection - CVE:CVE-2022-22965" }] }
+    })
     const legacy = r.disagreements.find((d: any) => d.id === "legacy-api")
     expect(legacy).toBeUndefined()
     const h = await waf(["replay", "--zone", "acme.com", "--traffic", sample])
@@ -122,11 +165,23 @@ describe("edgectl waf", () => {
     const r = await waf(["export", "--zone", "acme.com", "--output", out])
     expect(r.stdout).toMatch(/^Wrote the previous WAF of acme.com to /)
     const doc = JSON.parse(fs.readFileSync(out, "utf8"))
-    expect(doc).toMatchObject({ format: "edgectl.waf-export/v1", zone: { name: "acme.com", plan: "enterprise" }, migration_state: "start", waf: "on" })
+    expect(doc).toMatchObject({
+      format: "edgectl.waf-export/v1",
+      zone: { name: "acme.com", plan: "enterprise" },
+      migration_state: "start",
+      waf: "on"
+    })
     expect(doc.packages.length).toBe(2)
     expect(doc.rules.find((x: any) => x.id === "100043A").mode).toBe("disable")
     expect(doc.page_rules[0].actions).toEqual([{ id: "waf", value: "off" }])
-    expect(doc.firewall_rules).toEqual([expect.objectContaining({ action: "bypass", products: ["waf"], expression: 'http.request.uri.path matches "^/upload$"', paused: false })])
+    expect(doc.firewall_rules).toEqual([
+      expect.objectContaining({
+        action: "bypass",
+        products: ["waf"],
+        expression: 'http.request.uri.path matches "^/upload$"',
+        paused: false
+      })
+    ])
   })
 
   it("--traffic and --config name the option when the file is missing or is a directory (a failure the user can fix, exit 1, as for every input file)", async () => {

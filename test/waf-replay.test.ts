@@ -10,10 +10,30 @@ import { makeReplayer, replayText, withDerivedFields } from "../src/waf/replay.j
 import { previousWaf } from "./helpers/waf.js"
 
 const sample = fs.readFileSync(path.join(import.meta.dirname, "../fixtures/waf/traffic-sample.jsonl"), "utf8")
-const bypass = { id: "fw-webhooks", expression: 'starts_with(http.request.uri.path, "/webhooks/")', action: "bypass", products: ["waf"], priority: null, paused: false }
+const bypass = {
+  id: "fw-webhooks",
+  expression: 'starts_with(http.request.uri.path, "/webhooks/")',
+  action: "bypass",
+  products: ["waf"],
+  priority: null,
+  paused: false
+}
 
-const req = (path: string, query = "", headers: Record<string, Array<string>> = { "user-agent": ["Mozilla/5.0"], accept: ["*/*"] }) =>
-  new RequestContext(withDerivedFields({ "http.request.method": "GET", "http.host": "globex.com", "http.request.uri.path": path, "http.request.uri.query": query, "http.request.headers": headers }), HTTP_SCHEME)
+const req = (
+  path: string,
+  query = "",
+  headers: Record<string, Array<string>> = { "user-agent": ["Mozilla/5.0"], accept: ["*/*"] }
+) =>
+  new RequestContext(
+    withDerivedFields({
+      "http.request.method": "GET",
+      "http.host": "globex.com",
+      "http.request.uri.path": path,
+      "http.request.uri.query": query,
+      "http.request.headers": headers
+    }),
+    HTTP_SCHEME
+  )
 
 describe("replay", () => {
   const prev = previousWaf({ sensitivity: "high", action: "block", firewall: [bypass] })
@@ -27,7 +47,10 @@ describe("replay", () => {
     const spring = byId.get("spring4shell")!
     expect(spring.kind).toBe("new-only")
     expect(spring.previous.action).toBe("pass")
-    expect(spring.next).toMatchObject({ action: "block", rules: [{ source: "Cloudflare Managed Ruleset", description: "Spring - Code Injection - CVE:CVE-2022-22965" }] })
+    expect(spring.next).toMatchObject({
+      action: "block",
+      rules: [{ source: "Cloudflare Managed Ruleset", description: "Spring - Code Injection - CVE:CVE-2022-22965" }]
+    })
     const ua = byId.get("no-user-agent")!
     expect(ua.kind).toBe("different-action")
     expect(ua.previous.rules.map((r) => r.id)).toEqual(["100015"])
@@ -42,7 +65,8 @@ describe("replay", () => {
     expect(n.skippedBy?.description).toMatch(/Migrated from firewall rule fw-webhooks/)
   })
   // Matches most OWASP rules of both versions and no Cloudflare rule once the Specials group is off.
-  const attack = () => req("/a%00", "q=information_schema+union+select+'+or+'1'='1+<script+javascript:+;cat+|id+../+%0d%0a", {})
+  const attack = () =>
+    req("/a%00", "q=information_schema+union+select+'+or+'1'='1+<script+javascript:+;cat+|id+../+%0d%0a", {})
   const specialsOff = { groups: { [CATALOG.groups.find((g) => g.name === "Cloudflare Specials")!.id]: "off" as const } }
 
   it("scores OWASP rules: the threshold decides, the responsible rules are listed with the score rule", () => {
@@ -56,9 +80,23 @@ describe("replay", () => {
     expect(before.rules.at(-1)!.id).toBe("981176")
     // A threshold the request does not reach: nothing acts.
     const config = planMigration(p).config
-    const raised = { ...config, rules: config.rules.map((r) => r.action_parameters?.id === OWASP_RULESET
-      ? { ...r, action_parameters: { ...r.action_parameters, overrides: { ...r.action_parameters.overrides, rules: [{ id: OWASP_SCORE_RULE, score_threshold: 200, action: "block" }] } } }
-      : r) }
+    const raised = {
+      ...config,
+      rules: config.rules.map((r) =>
+        r.action_parameters?.id === OWASP_RULESET
+          ? {
+              ...r,
+              action_parameters: {
+                ...r.action_parameters,
+                overrides: {
+                  ...r.action_parameters.overrides,
+                  rules: [{ id: OWASP_SCORE_RULE, score_threshold: 200, action: "block" }]
+                }
+              }
+            }
+          : r
+      )
+    }
     expect(newEngine(raised).decide(attack()).acted).toBe(false)
   })
   it("simulate logs instead of acting, in both versions", () => {
@@ -71,7 +109,17 @@ describe("replay", () => {
     expect(after.logged.some((x) => x.id === OWASP_SCORE_RULE)).toBe(true)
   })
   it("WAF-off page rules and the zone switch", () => {
-    const p = previousWaf({ pages: [{ id: "pr1", targets: [{ target: "url", constraint: { operator: "matches", value: "globex.com/legacy/*" } }], actions: [{ id: "waf", value: "off" }], priority: 1, status: "active" }] })
+    const p = previousWaf({
+      pages: [
+        {
+          id: "pr1",
+          targets: [{ target: "url", constraint: { operator: "matches", value: "globex.com/legacy/*" } }],
+          actions: [{ id: "waf", value: "off" }],
+          priority: 1,
+          status: "active"
+        }
+      ]
+    })
     const r = req("/legacy/x", "q=1+union+select+2")
     expect(previousEngine(p).decide(r).skippedBy).toMatchObject({ source: "page rule", id: "pr1" })
     expect(newEngine(planMigration(p).config).decide(r).skippedBy?.description).toMatch(/page rule pr1/)

@@ -9,7 +9,14 @@ let client: Cloudflare
 
 beforeAll(async () => {
   p = await startPlatform()
-  client = new Cloudflare({ baseURL: p.baseUrl, apiToken: World.allToken, apiEmail: null, apiKey: null, userServiceKey: null, maxRetries: 0 })
+  client = new Cloudflare({
+    baseURL: p.baseUrl,
+    apiToken: World.allToken,
+    apiEmail: null,
+    apiKey: null,
+    userServiceKey: null,
+    maxRetries: 0
+  })
 })
 afterAll(async () => p?.close())
 
@@ -27,20 +34,36 @@ describe("cloudflare SDK: WAF", () => {
     const groups: Array<any> = []
     for await (const g of client.firewall.waf.packages.groups.list(PREVIOUS_OWASP_PACKAGE, { zone_id })) groups.push(g)
     expect(groups.length).toBe(5)
-    const rule = await client.firewall.waf.packages.rules.edit("100000", { zone_id, package_id: PREVIOUS_CLOUDFLARE_PACKAGE, mode: "block" } as any)
+    const rule = await client.firewall.waf.packages.rules.edit("100000", {
+      zone_id,
+      package_id: PREVIOUS_CLOUDFLARE_PACKAGE,
+      mode: "block"
+    } as any)
     expect(rule).toMatchObject({ id: "100000", mode: "block" })
     // The SDK types this deprecated call as void (it documents 410 Gone); the platform still answers the list.
-    const overrides = (await client.firewall.waf.overrides.list({ zone_id } as any)) as unknown as { result: Array<unknown> }
+    const overrides = (await client.firewall.waf.overrides.list({ zone_id } as any)) as unknown as {
+      result: Array<unknown>
+    }
     expect(overrides.result).toEqual([])
   })
 
   it("reads the managed entry point (404 before), migrates with waf_migration in the query, then the previous WAF is gone", async () => {
     const zone_id = await zoneId("initech-cloud.io")
-    await expect(client.rulesets.phases.get("http_request_firewall_managed", { zone_id })).rejects.toMatchObject({ status: 404 })
+    await expect(client.rulesets.phases.get("http_request_firewall_managed", { zone_id })).rejects.toMatchObject({
+      status: 404
+    })
     const config = (await request(p.baseUrl, `/zones/${zone_id}/waf_migration/config?phase_two=1`)).body.result
-    const ruleset = await client.rulesets.phases.update("http_request_firewall_managed", { zone_id, ...config }, { query: { waf_migration: "pending", phase_two: 1 } })
+    const ruleset = await client.rulesets.phases.update(
+      "http_request_firewall_managed",
+      { zone_id, ...config },
+      { query: { waf_migration: "pending", phase_two: 1 } }
+    )
     expect(ruleset).toMatchObject({ phase: "http_request_firewall_managed", kind: "zone", version: "1" })
-    expect((await client.rulesets.phases.get("http_request_firewall_managed", { zone_id })).rules.length).toBe(config.rules.length)
-    await expect(client.firewall.waf.packages.get(PREVIOUS_OWASP_PACKAGE, { zone_id })).rejects.toMatchObject({ status: 409 })
+    expect((await client.rulesets.phases.get("http_request_firewall_managed", { zone_id })).rules.length).toBe(
+      config.rules.length
+    )
+    await expect(client.firewall.waf.packages.get(PREVIOUS_OWASP_PACKAGE, { zone_id })).rejects.toMatchObject({
+      status: 409
+    })
   })
 })

@@ -29,7 +29,16 @@ describe("App shell", () => {
     await app.press("?", "esc/? close help")
     const help = app.frame()
     expect(help).toContain("Zones: keys here")
-    for (const key of [/↑↓\/jk\s+move/, /enter\s+open/, /\/\s+filter/, /a\s+account/, /Everywhere/, /1-6\s+screens/, /ctrl\+c\s+quit, from anywhere/, /any key\s+dismisses an error/]) {
+    for (const key of [
+      /↑↓\/jk\s+move/,
+      /enter\s+open/,
+      /\/\s+filter/,
+      /a\s+account/,
+      /Everywhere/,
+      /1-6\s+screens/,
+      /ctrl\+c\s+quit, from anywhere/,
+      /any key\s+dismisses an error/
+    ]) {
       expect(help).toMatch(key)
     }
     expect(help.indexOf("enter")).toBeLessThan(help.indexOf("Everywhere"))

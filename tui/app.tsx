@@ -87,8 +87,7 @@ function Shell({ fallbackTarget }: { fallbackTarget: string }) {
         // The screen's layers leave when help covers it: read its keys while they are registered.
         setHelpLayers(layersNow())
         actions.setHelp(true)
-      }
-      else if (press.name === ":") setPalette(true)
+      } else if (press.name === ":") setPalette(true)
       else if (press.name === "q") actions.quit()
       else if (/^[1-9]$/.test(press.name) && Number(press.name) <= Screens.length) {
         actions.showScreen(Screens[Number(press.name) - 1]!.id)
@@ -106,7 +105,8 @@ function Shell({ fallbackTarget }: { fallbackTarget: string }) {
     }
   )
 
-  const target = config._tag === "Success" ? (config.value.target === "local" ? "local" : config.value.baseUrl) : fallbackTarget
+  const target =
+    config._tag === "Success" ? (config.value.target === "local" ? "local" : config.value.baseUrl) : fallbackTarget
   setErrorTarget({ remote: target !== "local" })
   // One row short of the terminal: a frame as tall as the screen makes Ink clear it on every update.
   const height = Math.max(1, rows - 1)
@@ -117,37 +117,42 @@ function Shell({ fallbackTarget }: { fallbackTarget: string }) {
   const overlay = state.helpOpen || palette || tooSmall
   return (
     <>
-    {tooSmall ? <TooSmall columns={columns} rows={rows} onQuit={actions.quit} /> : null}
-    {/* No width from the size state: Ink lays a frame out at the new width the moment the terminal
+      {tooSmall ? <TooSmall columns={columns} rows={rows} onQuit={actions.quit} /> : null}
+      {/* No width from the size state: Ink lays a frame out at the new width the moment the terminal
         is resized, before the state follows; a frame wider than the terminal would wrap and scroll. */}
-    <Box flexDirection="column" height={height} display={tooSmall ? "none" : "flex"}>
-      <Header target={target} account={state.account?.name ?? "All accounts"} zone={state.zone?.name} />
-      <Box flexGrow={1}>
-        <Sidebar current={state.screen} />
-        <Box flexDirection="column" flexGrow={1} flexShrink={1} borderStyle="round" paddingX={1} overflow="hidden">
-          <PaneContext.Provider value={pane}>
-            {state.helpOpen ? (
-              <HelpOverlay
-                layers={helpLayers}
-                screen={`${Screens.find((s) => s.id === state.screen)?.title ?? ""}${state.screen === "zones" && state.zone ? ` › ${state.zone.name}` : ""}`}
-                active={!tooSmall}
-                onClose={() => actions.setHelp(false)}
-                onQuit={actions.quit}
-              />
-            ) : null}
-            {palette && !state.helpOpen && !tooSmall ? (
-              <CommandPalette height={pane.rows} accountId={state.account?.id} onPick={pick} onClose={() => setPalette(false)} />
-            ) : null}
-            <Box flexDirection="column" display={state.helpOpen || palette ? "none" : "flex"}>
-              <ErrorBoundary what="the screen failed to draw">
-                <MainPane config={config} overlay={overlay} />
-              </ErrorBoundary>
-            </Box>
-          </PaneContext.Provider>
+      <Box flexDirection="column" height={height} display={tooSmall ? "none" : "flex"}>
+        <Header target={target} account={state.account?.name ?? "All accounts"} zone={state.zone?.name} />
+        <Box flexGrow={1}>
+          <Sidebar current={state.screen} />
+          <Box flexDirection="column" flexGrow={1} flexShrink={1} borderStyle="round" paddingX={1} overflow="hidden">
+            <PaneContext.Provider value={pane}>
+              {state.helpOpen ? (
+                <HelpOverlay
+                  layers={helpLayers}
+                  screen={`${Screens.find((s) => s.id === state.screen)?.title ?? ""}${state.screen === "zones" && state.zone ? ` › ${state.zone.name}` : ""}`}
+                  active={!tooSmall}
+                  onClose={() => actions.setHelp(false)}
+                  onQuit={actions.quit}
+                />
+              ) : null}
+              {palette && !state.helpOpen && !tooSmall ? (
+                <CommandPalette
+                  height={pane.rows}
+                  accountId={state.account?.id}
+                  onPick={pick}
+                  onClose={() => setPalette(false)}
+                />
+              ) : null}
+              <Box flexDirection="column" display={state.helpOpen || palette ? "none" : "flex"}>
+                <ErrorBoundary what="the screen failed to draw">
+                  <MainPane config={config} overlay={overlay} />
+                </ErrorBoundary>
+              </Box>
+            </PaneContext.Provider>
+          </Box>
         </Box>
+        <Footer />
       </Box>
-      <Footer />
-    </Box>
     </>
   )
 }

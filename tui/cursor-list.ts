@@ -31,7 +31,9 @@ interface State<A> {
 const initial = { items: [], next: undefined, loading: true, refreshing: false, error: undefined }
 
 export function useCursorList<A, E>(
-  fetchPage: (cursor: string | undefined) => Effect.Effect<{ readonly items: ReadonlyArray<A>; readonly cursor: string }, E, Services>,
+  fetchPage: (
+    cursor: string | undefined
+  ) => Effect.Effect<{ readonly items: ReadonlyArray<A>; readonly cursor: string }, E, Services>,
   deps: DependencyList
 ): CursorList<A> {
   const runtime = useRuntime()
@@ -56,7 +58,11 @@ export function useCursorList<A, E>(
       const first = cursor === undefined
       setState((s) => ({ ...(first && !keep ? initial : s), loading: true, refreshing: keep, error: undefined }))
       const fetch = fetchRef.current
-      void runEffect(runtime, Effect.suspend(() => fetch(cursor)), c.signal).then((r) => {
+      void runEffect(
+        runtime,
+        Effect.suspend(() => fetch(cursor)),
+        c.signal
+      ).then((r) => {
         if (r === undefined) return
         inFlight.current = false
         if (!r.ok) {

@@ -25,7 +25,8 @@ export const setErrorTarget = (t: ErrorTarget) => {
 }
 
 const credentialsHint = (e: V4Error): string => {
-  if (!target.remote) return "the local platform refused its own demo token: its store may be damaged; start edgectl with another --persist-to (q quits)"
+  if (!target.remote)
+    return "the local platform refused its own demo token: its store may be damaged; start edgectl with another --persist-to (q quits)"
   // 9103: the platform does not know the API key and email.
   return e.code === 9103 || (!process.env.CLOUDFLARE_API_TOKEN && !!process.env.CLOUDFLARE_API_KEY)
     ? "check CLOUDFLARE_API_KEY and CLOUDFLARE_EMAIL, then start edgectl again (q quits)"
@@ -43,7 +44,9 @@ const hintFor = (e: V4Error): string => {
     case "NotFound":
       return "it may be gone or not visible to you: esc goes back, r refreshes"
     case "NoRoute":
-      return target.remote ? "the platform has no such endpoint: check CLOUDFLARE_API_BASE_URL" : "the local platform has no such endpoint: check the id, esc goes back"
+      return target.remote
+        ? "the platform has no such endpoint: check CLOUDFLARE_API_BASE_URL"
+        : "the local platform has no such endpoint: check the id, esc goes back"
     case "InvalidInput":
       return target.remote && /credential/i.test(e.message)
         ? "q quits; set the credentials and start again (without --remote edgectl uses the local platform)"
@@ -68,7 +71,11 @@ const messageOf = (u: unknown): string =>
 export const fromUnknown = (u: unknown): UiError =>
   isV4Error(u)
     ? // No platform answered an error edgectl raised itself, or a platform it could not reach.
-      { message: u.message, code: u.clientSide === true || (u._tag === "ApiError" && u.status === 0) ? undefined : u.code, hint: hintFor(u) }
+      {
+        message: u.message,
+        code: u.clientSide === true || (u._tag === "ApiError" && u.status === 0) ? undefined : u.code,
+        hint: hintFor(u)
+      }
     : { message: messageOf(u), code: undefined, hint: "this is a bug in edgectl: press r to retry, q to quit" }
 
 /** The first failure (or defect) of a cause; `undefined` when the cause is only an interruption. */
@@ -77,5 +84,7 @@ export const fromCause = (cause: Cause.Cause<unknown>): UiError | undefined => {
   if (Option.isSome(failure)) return fromUnknown(failure.value)
   const defect = Cause.dieOption(cause)
   if (Option.isSome(defect)) return fromUnknown(defect.value)
-  return Cause.isInterruptedOnly(cause) ? undefined : { message: Cause.pretty(cause), code: undefined, hint: "press r to retry" }
+  return Cause.isInterruptedOnly(cause)
+    ? undefined
+    : { message: Cause.pretty(cause), code: undefined, hint: "press r to retry" }
 }

@@ -12,7 +12,14 @@ describe("decodeKeys", () => {
   })
 
   it("names C0 bytes ctrl+<letter>, and keeps ctrl+c", () => {
-    expect(names("\u0001\u0005\u0015\u000b\u0017\u0003")).toEqual(["ctrl+a", "ctrl+e", "ctrl+u", "ctrl+k", "ctrl+w", "ctrl+c"])
+    expect(names("\u0001\u0005\u0015\u000b\u0017\u0003")).toEqual([
+      "ctrl+a",
+      "ctrl+e",
+      "ctrl+u",
+      "ctrl+k",
+      "ctrl+w",
+      "ctrl+c"
+    ])
     const ctrlA = decodeKeys("\u0001")[0]!
     expect(ctrlA.key.ctrl).toBe(true)
     expect(isText(ctrlA)).toBe(false)
@@ -31,12 +38,24 @@ describe("decodeKeys", () => {
   it("reads every Home and End variant, arrows, pages and shift+tab", () => {
     expect(names("\u001b[H\u001b[1~\u001bOH\u001b[7~")).toEqual(["home", "home", "home", "home"])
     expect(names("\u001b[F\u001b[4~\u001bOF\u001b[8~")).toEqual(["end", "end", "end", "end"])
-    expect(names("\u001b[A\u001b[B\u001b[C\u001b[D\u001bOA\u001bOD")).toEqual(["up", "down", "right", "left", "up", "left"])
+    expect(names("\u001b[A\u001b[B\u001b[C\u001b[D\u001bOA\u001bOD")).toEqual([
+      "up",
+      "down",
+      "right",
+      "left",
+      "up",
+      "left"
+    ])
     expect(names("\u001b[5~\u001b[6~\u001b[Z")).toEqual(["pageup", "pagedown", "shift+tab"])
   })
 
   it("reads modifiers: ctrl and alt arrows, alt+letter, alt+backspace", () => {
-    expect(names("\u001b[1;5D\u001b[1;5C\u001b[1;3D\u001b\u001b[C")).toEqual(["ctrl+left", "ctrl+right", "alt+left", "alt+right"])
+    expect(names("\u001b[1;5D\u001b[1;5C\u001b[1;3D\u001b\u001b[C")).toEqual([
+      "ctrl+left",
+      "ctrl+right",
+      "alt+left",
+      "alt+right"
+    ])
     expect(names("\u001bb\u001bf\u001bd\u001b\u007f")).toEqual(["alt+b", "alt+f", "alt+d", "alt+backspace"])
     expect(decodeKeys("\u001bb")[0]!.key.meta).toBe(true)
     // Shift alone keeps the plain name, so shift+↓ still moves.

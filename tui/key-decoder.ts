@@ -40,7 +40,11 @@ const noKey: Key = {
   numLock: false
 }
 
-const press = (name: string, key: Partial<Key> = {}, input = ""): Keypress => ({ input, name, key: { ...noKey, ...key } })
+const press = (name: string, key: Partial<Key> = {}, input = ""): Keypress => ({
+  input,
+  name,
+  key: { ...noKey, ...key }
+})
 
 /** A press that types `text` (one character, or a paste joined by the hub). */
 export const textPress = (text: string): Keypress => press(text, { shift: /^[A-Z]$/.test(text) }, text)
@@ -68,7 +72,12 @@ const Named: Record<string, Partial<Key>> = {
 
 const named = (name: string, alt = false, ctrl = false, shift = false): Keypress => {
   const prefix = ctrl ? "ctrl+" : alt ? "alt+" : ""
-  return press(`${prefix}${name}`, { ...Named[name], ...(alt ? { meta: true } : {}), ...(ctrl ? { ctrl: true } : {}), ...(shift ? { shift: true } : {}) })
+  return press(`${prefix}${name}`, {
+    ...Named[name],
+    ...(alt ? { meta: true } : {}),
+    ...(ctrl ? { ctrl: true } : {}),
+    ...(shift ? { shift: true } : {})
+  })
 }
 
 /** A control byte (below 0x20, or DEL) on its own. */
@@ -82,7 +91,15 @@ const control = (code: number): Keypress => {
 }
 
 const Final: Record<string, string> = { A: "up", B: "down", C: "right", D: "left", H: "home", F: "end" }
-const Tilde: Record<string, string> = { "1": "home", "7": "home", "4": "end", "8": "end", "3": "delete", "5": "pageup", "6": "pagedown" }
+const Tilde: Record<string, string> = {
+  "1": "home",
+  "7": "home",
+  "4": "end",
+  "8": "end",
+  "3": "delete",
+  "5": "pageup",
+  "6": "pagedown"
+}
 
 /** A CSI or SS3 sequence's key, with xterm's modifier parameter (2 shift, 3 alt, 5 ctrl, …). */
 const sequenceKey = (params: string, final: string, alt: boolean): Keypress | undefined => {
@@ -97,7 +114,11 @@ const sequenceKey = (params: string, final: string, alt: boolean): Keypress | un
 }
 
 /** Reads the escape sequence at `i` (which holds ESC): the press (if any) and where the next key starts. */
-const escapeAt = (s: string, i: number, alt = false): { readonly press: Keypress | undefined; readonly next: number } => {
+const escapeAt = (
+  s: string,
+  i: number,
+  alt = false
+): { readonly press: Keypress | undefined; readonly next: number } => {
   const kind = s[i + 1]
   if (kind === "[") {
     let j = i + 2

@@ -115,7 +115,15 @@ describe("keypress hub", () => {
     await app.press("\u007F\u007F\u007F")
     await app.press("ab\u001B[Dc\r")
     await waitFor(() => log.length >= 7)
-    expect(log).toEqual(["field:backspace", "field:backspace", "field:backspace", "field:ab", "field:left", "field:c", "field:enter"])
+    expect(log).toEqual([
+      "field:backspace",
+      "field:backspace",
+      "field:backspace",
+      "field:ab",
+      "field:left",
+      "field:c",
+      "field:enter"
+    ])
   })
 
   it("a layer opened by one key of a read takes the keys after it in the same read", async () => {
@@ -123,7 +131,11 @@ describe("keypress hub", () => {
     function Opener() {
       const [open, setOpen] = useState(false)
       useKeys((press) => (press.name === ":" ? (setOpen(true), true) : false), { priority: KeyLayer.app })
-      return open ? <Layer name="palette" priority={KeyLayer.overlay} handles={[]} log={log} modal text /> : <Layer name="screen" priority={KeyLayer.screen} handles={[]} log={log} />
+      return open ? (
+        <Layer name="palette" priority={KeyLayer.overlay} handles={[]} log={log} modal text />
+      ) : (
+        <Layer name="screen" priority={KeyLayer.screen} handles={[]} log={log} />
+      )
     }
     const app = await mount(
       <KeypressProvider onQuit={() => {}}>
@@ -142,11 +154,35 @@ describe("keypress hub", () => {
         <Layer name="l" priority={KeyLayer.screen} handles={[]} log={log} />
       </KeypressProvider>
     )
-    for (const k of [Keys.up, Keys.down, Keys.enter, Keys.tab, "\u001B[Z", Keys.backspace, "\u001B[3~", "\u001B[1~", Keys.pageDown, "G", "\u0017"]) await app.press(k)
+    for (const k of [
+      Keys.up,
+      Keys.down,
+      Keys.enter,
+      Keys.tab,
+      "\u001B[Z",
+      Keys.backspace,
+      "\u001B[3~",
+      "\u001B[1~",
+      Keys.pageDown,
+      "G",
+      "\u0017"
+    ])
+      await app.press(k)
     await app.press(Keys.escape)
     await waitFor(() => log.length === 12)
     expect(log.map((l) => l.slice(2))).toEqual([
-      "up", "down", "enter", "tab", "shift+tab", "backspace", "delete", "home", "pagedown", "G", "ctrl+w", "escape"
+      "up",
+      "down",
+      "enter",
+      "tab",
+      "shift+tab",
+      "backspace",
+      "delete",
+      "home",
+      "pagedown",
+      "G",
+      "ctrl+w",
+      "escape"
     ])
   })
 

@@ -5,7 +5,17 @@
  * the keys that work right now. ctrl+c quits from anywhere.
  */
 import { useStdin } from "ink"
-import { createContext, useCallback, useContext, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from "react"
+import {
+  createContext,
+  useCallback,
+  useContext,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  type ReactNode
+} from "react"
 import { fromUnknown, type UiError } from "./errors.js"
 import { decodeKeys, isText, textPress, type Keypress } from "./key-decoder.js"
 
@@ -102,7 +112,15 @@ export function KeypressProvider({ onQuit, children }: { onQuit: () => void; chi
     // A field takes a run of typed characters as one paste, so a long paste renders once.
     let end = 1
     if (isText(first) && layers.some((r) => r.text)) while (end < presses.length && isText(presses[end]!)) end++
-    const press = end === 1 ? first : textPress(presses.slice(0, end).map((t) => t.input).join(""))
+    const press =
+      end === 1
+        ? first
+        : textPress(
+            presses
+              .slice(0, end)
+              .map((t) => t.input)
+              .join("")
+          )
     presses.splice(0, end)
     try {
       for (const r of layers) {
@@ -150,7 +168,11 @@ export function KeypressProvider({ onQuit, children }: { onQuit: () => void; chi
   }, [version])
 
   const layersNow = useCallback(
-    () => receivers([...registrations.current.values()].sort(byPriority)).map((r) => ({ priority: r.priority, hints: [...r.hints, ...r.help] })),
+    () =>
+      receivers([...registrations.current.values()].sort(byPriority)).map((r) => ({
+        priority: r.priority,
+        hints: [...r.hints, ...r.help]
+      })),
     []
   )
   const hub = useMemo(() => ({ register, hints, fault, layersNow }), [register, hints, fault, layersNow])

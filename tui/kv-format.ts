@@ -63,7 +63,10 @@ const span = (seconds: number) => {
 /** `2030-01-01 00:00:00Z (in 3y 40d)`, or `never`. */
 export const expiresText = (expiration: number | undefined, now: number): string => {
   if (expiration === undefined) return "never"
-  const date = new Date(expiration * 1000).toISOString().replace("T", " ").replace(/\.\d+Z$/, "Z")
+  const date = new Date(expiration * 1000)
+    .toISOString()
+    .replace("T", " ")
+    .replace(/\.\d+Z$/, "Z")
   const delta = expiration - now
   return `${date} (${delta >= 0 ? `in ${span(delta)}` : `${span(delta)} ago`})`
 }
@@ -73,4 +76,8 @@ export const expiresCell = (expiration: number | undefined, now: number): string
   expiration === undefined ? "" : expiration >= now ? `in ${span(expiration - now)}` : "expired"
 
 export const sizeText = (n: number): string =>
-  n < 1024 ? `${n} ${n === 1 ? "byte" : "bytes"}` : n < 1024 * 1024 ? `${(n / 1024).toFixed(1)} KiB` : `${(n / 1024 / 1024).toFixed(1)} MiB`
+  n < 1024
+    ? `${n} ${n === 1 ? "byte" : "bytes"}`
+    : n < 1024 * 1024
+      ? `${(n / 1024).toFixed(1)} KiB`
+      : `${(n / 1024 / 1024).toFixed(1)} MiB`

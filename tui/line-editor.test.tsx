@@ -69,7 +69,8 @@ describe("editLine", () => {
   })
 
   it("leaves enter, esc, tab and ↑↓ to the field", () => {
-    for (const key of ["\r", "\u001b", "\t", "\u001b[A"]) expect(editLine(lineOf("x"), decodeKeys(key)[0]!)).toBeUndefined()
+    for (const key of ["\r", "\u001b", "\t", "\u001b[A"])
+      expect(editLine(lineOf("x"), decodeKeys(key)[0]!)).toBeUndefined()
   })
 
   it("an edit in the middle, as a user makes it: Left, Home, ctrl+w, Delete", () => {

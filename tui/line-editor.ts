@@ -24,7 +24,11 @@ const isWordChar = (c: string | undefined) => c !== undefined && /[\p{L}\p{N}]/u
 const isSpace = (c: string | undefined) => c !== undefined && /\s/u.test(c)
 
 /** The start of the word before `at`: skip what is not a word, then the word. */
-const wordStartBefore = (chars: ReadonlyArray<string>, at: number, inWord: (c: string | undefined) => boolean): number => {
+const wordStartBefore = (
+  chars: ReadonlyArray<string>,
+  at: number,
+  inWord: (c: string | undefined) => boolean
+): number => {
   let i = at
   while (i > 0 && !inWord(chars[i - 1])) i--
   while (i > 0 && inWord(chars[i - 1])) i--
@@ -110,7 +114,8 @@ export interface LineWindow {
  */
 export const lineWindow = (line: Line, width: number, shown: string = line.text): LineWindow => {
   const chars = [...shown]
-  const cursor = chars.length === [...line.text].length ? Math.max(0, Math.min(line.cursor, chars.length)) : chars.length
+  const cursor =
+    chars.length === [...line.text].length ? Math.max(0, Math.min(line.cursor, chars.length)) : chars.length
   const cells = cursor === chars.length ? [...chars, " "] : chars
   const room = Math.max(3, width)
   let start = 0

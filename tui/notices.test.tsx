@@ -16,9 +16,15 @@ function Actions({ log = [] }: { log?: Array<string> }) {
   useKeys(
     (press) => {
       log.push(press.name)
-      if (press.name === "d") notify.done("Saved key \"a\".")
-      else if (press.name === "e") notify.error("could not delete \"a\"", { message: "key not found", code: 10009, hint: "" })
-      else if (press.name === "l") notify.error("could not create the rule", { message: Duplicate, code: 10102, hint: "reuse the filter: press u" })
+      if (press.name === "d") notify.done('Saved key "a".')
+      else if (press.name === "e")
+        notify.error('could not delete "a"', { message: "key not found", code: 10009, hint: "" })
+      else if (press.name === "l")
+        notify.error("could not create the rule", {
+          message: Duplicate,
+          code: 10102,
+          hint: "reuse the filter: press u"
+        })
       else if (press.name === "w") notify.warn("nothing to clear")
       else return press.name === "j"
       return true
@@ -91,9 +97,7 @@ describe("footer notices", () => {
     // The test terminal is 100 columns: no line is cut, none is wider.
     expect(lines.every((l) => [...l].length <= 100)).toBe(true)
     expect(app.frame()).not.toContain("…")
-    const text = lines
-      .map((l) => l.replace(/^\s*┃\s?/, "").trimEnd())
-      .join(" ")
+    const text = lines.map((l) => l.replace(/^\s*┃\s?/, "").trimEnd()).join(" ")
     expect(text).toContain(`error: could not create the rule: ${Duplicate} [code 10102]`)
     expect(text).toContain("hint: reuse the filter: press u")
     expect(text).toContain("any key dismisses")

@@ -36,7 +36,6 @@ const NoticeLayer = 100
 const NotifyContext = createContext<Notify | undefined>(undefined)
 const NoticeContext = createContext<Notice | undefined>(undefined)
 
-
 /** `doneMillis`: how long a result stays (tests shorten it). */
 export function NoticeProvider({ children, doneMillis = NoticeMillis }: { children: ReactNode; doneMillis?: number }) {
   const [notice, setNotice] = useState<Notice | undefined>(undefined)
@@ -45,7 +44,8 @@ export function NoticeProvider({ children, doneMillis = NoticeMillis }: { childr
   const notify = useMemo<Notify>(
     () => ({
       done: (text) => setNotice({ kind: "done", text }),
-      error: (what, error) => setNotice({ kind: "error", text: `error: ${what}: ${error.message}`, code: error.code, hint: error.hint }),
+      error: (what, error) =>
+        setNotice({ kind: "error", text: `error: ${what}: ${error.message}`, code: error.code, hint: error.hint }),
       warn: (text) => setNotice({ kind: "error", text }),
       clear: () => setNotice(undefined)
     }),

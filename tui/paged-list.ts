@@ -35,7 +35,15 @@ interface State<A> {
   readonly error: UiError | undefined
 }
 
-const initial = { items: [], total: undefined, perPage: undefined, next: 1, loading: true, refreshing: false, error: undefined }
+const initial = {
+  items: [],
+  total: undefined,
+  perPage: undefined,
+  next: 1,
+  loading: true,
+  refreshing: false,
+  error: undefined
+}
 /** Pages fetched at once, and per round before the rows are shown (a far jump shows its progress). */
 const Concurrency = 4
 const PagesPerRound = 12

@@ -94,7 +94,10 @@ export function useWafDraft(zoneId: string): {
   const store = useContext(DraftsContext)
   if (store === undefined) throw new Error("useWafDraft must be used inside <UiProvider>")
   const draft = useSyncExternalStore(store.subscribe, () => store.get(zoneId))
-  const update = useCallback((f: (config: WafConfig | undefined) => WafConfig | undefined) => store.set(zoneId, f(store.get(zoneId)?.config)), [store, zoneId])
+  const update = useCallback(
+    (f: (config: WafConfig | undefined) => WafConfig | undefined) => store.set(zoneId, f(store.get(zoneId)?.config)),
+    [store, zoneId]
+  )
   return { draft, update }
 }
 

@@ -34,7 +34,11 @@ export const Keys = {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /** Polls until `check` holds; fails with `describe()` (the last frame) after `timeoutMs`. */
-export const waitFor = async (check: () => boolean, describe: () => string = () => "", timeoutMs = 15_000): Promise<void> => {
+export const waitFor = async (
+  check: () => boolean,
+  describe: () => string = () => "",
+  timeoutMs = 15_000
+): Promise<void> => {
   const deadline = Date.now() + timeoutMs
   while (!check()) {
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms; last frame:\n${describe()}`)
@@ -115,7 +119,8 @@ export class Fixture {
       /** Types keys, then waits until the frame shows `text`. */
       press: async (keys: string, until?: string | ((frame: string) => boolean)) => {
         app.stdin.write(keys)
-        if (until !== undefined) await waitFor(() => (typeof until === "string" ? frame().includes(until) : until(frame())), frame)
+        if (until !== undefined)
+          await waitFor(() => (typeof until === "string" ? frame().includes(until) : until(frame())), frame)
         else await sleep(30)
       },
       waitForText: (text: string) => waitFor(() => frame().includes(text), frame)
@@ -130,4 +135,9 @@ export class Fixture {
 }
 
 /** The row under the cursor (drawn with `›`), trimmed. */
-export const selectedRow = (frame: string): string => frame.split("\n").find((l) => l.includes("› "))?.split("› ")[1]?.trim() ?? ""
+export const selectedRow = (frame: string): string =>
+  frame
+    .split("\n")
+    .find((l) => l.includes("› "))
+    ?.split("› ")[1]
+    ?.trim() ?? ""

@@ -60,13 +60,18 @@ const authHeaders = (c: Credentials): Record<string, string> =>
  * An empty path parameter, `.` or `..` would address another endpoint (`/firewall/rules/` is the
  * list): refused before any request, naming the parameter. No platform answered: no code.
  */
-const badPathParameter = (template: string, params: Readonly<Record<string, string>> = {}): InvalidInput | undefined => {
+const badPathParameter = (
+  template: string,
+  params: Readonly<Record<string, string>> = {}
+): InvalidInput | undefined => {
   for (const [, k] of template.matchAll(/:(\w+)/g)) {
     const v = params[k!]
     if (v === undefined) continue
     const name = k!.replace(/_/g, " ")
-    if (v.trim() === "") return new InvalidInput({ message: `${name}: must not be empty, got ${JSON.stringify(v)}`, clientSide: true })
-    if (v === "." || v === "..") return new InvalidInput({ message: `${name}: ${JSON.stringify(v)} is not an id`, clientSide: true })
+    if (v.trim() === "")
+      return new InvalidInput({ message: `${name}: must not be empty, got ${JSON.stringify(v)}`, clientSide: true })
+    if (v === "." || v === "..")
+      return new InvalidInput({ message: `${name}: ${JSON.stringify(v)} is not an id`, clientSide: true })
   }
   return undefined
 }
@@ -92,7 +97,8 @@ const retryAfterSeconds = (h: string | undefined) => {
 }
 
 const isRetryable = (method: string) => (e: V4Error) =>
-  e._tag === "RateLimited" || (e._tag === "ApiError" && e.status >= 500 && (method === "GET" || method === "PUT" || method === "DELETE"))
+  e._tag === "RateLimited" ||
+  (e._tag === "ApiError" && e.status >= 500 && (method === "GET" || method === "PUT" || method === "DELETE"))
 
 /** Exponential backoff from 200 ms, or what the platform asked for in Retry-After. */
 const backoff = (e: V4Error, attempt: number) =>
@@ -145,13 +151,17 @@ const redirected = (
   const location = response.headers["location"]
   const from = `${request.method} ${new URL(request.url).pathname}`
   if (location === undefined || location === "") {
-    return Effect.fail(new ApiError({ status: 0, message: `${from} answered HTTP ${response.status} without a Location to go to` }))
+    return Effect.fail(
+      new ApiError({ status: 0, message: `${from} answered HTTP ${response.status} without a Location to go to` })
+    )
   }
   let next: URL
   try {
     next = new URL(location, request.url)
   } catch {
-    return Effect.fail(new ApiError({ status: 0, message: `${from} answered HTTP ${response.status} with a Location that is not a URL` }))
+    return Effect.fail(
+      new ApiError({ status: 0, message: `${from} answered HTTP ${response.status} with a Location that is not a URL` })
+    )
   }
   if (next.origin !== base) {
     return Effect.fail(
@@ -161,7 +171,8 @@ const redirected = (
       })
     )
   }
-  if (hops >= MaxRedirects) return Effect.fail(new ApiError({ status: 0, message: `${from}: more than ${MaxRedirects} redirects` }))
+  if (hops >= MaxRedirects)
+    return Effect.fail(new ApiError({ status: 0, message: `${from}: more than ${MaxRedirects} redirects` }))
   const moved = HttpClientRequest.setUrlParams(HttpClientRequest.setUrl(request, next.href), [])
   return Effect.succeed(
     response.status <= 303 && request.method !== "GET" && request.method !== "HEAD"
@@ -190,14 +201,18 @@ const send = <E extends AnyEndpoint, A>(
       urlParams: toUrlParams(input.urlParams),
       headers: { ...authHeaders(config.credentials), accept }
     })
-    if (input.body !== undefined) request = HttpClientRequest.bodyUint8Array(request, input.body.bytes, input.body.contentType)
+    if (input.body !== undefined)
+      request = HttpClientRequest.bodyUint8Array(request, input.body.bytes, input.body.contentType)
     else if (input.payload !== undefined) request = HttpClientRequest.bodyUnsafeJson(request, input.payload)
     const execute = (r: HttpClientRequest.HttpClientRequest) =>
       http.execute(r).pipe(
         Effect.mapError((e) =>
           config.target === "local" && e.cause instanceof Error
             ? // In-process there is no network: a failure here is the local platform failing to start.
-              new ApiError({ status: 0, message: `the local platform could not start: ${e.cause.message.replace(/^\w*Error: /, "")}` })
+              new ApiError({
+                status: 0,
+                message: `the local platform could not start: ${e.cause.message.replace(/^\w*Error: /, "")}`
+              })
             : new ApiError({ status: 0, message: `cannot reach ${config.baseUrl}: ${e.message}` })
         )
       )
@@ -244,7 +259,8 @@ export interface Answered<A> {
 export const call = <E extends AnyEndpoint>(
   endpoint: E,
   input: CallInput = {}
-): Effect.Effect<SuccessOf<E>, V4Error, HttpClient.HttpClient | ClientConfig> => Effect.map(callAnswered(endpoint, input), (a) => a.value)
+): Effect.Effect<SuccessOf<E>, V4Error, HttpClient.HttpClient | ClientConfig> =>
+  Effect.map(callAnswered(endpoint, input), (a) => a.value)
 
 /** `call`, keeping the answer's headers (e.g. `date`: the platform's clock). */
 export const callAnswered = <E extends AnyEndpoint>(
@@ -254,22 +270,34 @@ export const callAnswered = <E extends AnyEndpoint>(
   send(endpoint, input, "application/json", (response, target) =>
     Effect.gen(function* () {
       const text = yield* response.text.pipe(
-        Effect.mapError((e) => new ApiError({ status: response.status, message: `cannot read the answer: ${e.message}` }))
+        Effect.mapError(
+          (e) => new ApiError({ status: response.status, message: `cannot read the answer: ${e.message}` })
+        )
       )
       let body: unknown
       try {
         body = text === "" ? null : JSON.parse(text)
       } catch {
         return yield* Effect.fail(
-          new ApiError({ status: response.status, message: `the platform answered HTTP ${response.status} with a body that is not JSON` })
+          new ApiError({
+            status: response.status,
+            message: `the platform answered HTTP ${response.status} with a body that is not JSON`
+          })
         )
       }
       if ((body as { success?: unknown } | null)?.success === false) {
         return yield* Effect.fail(failureOf(response.status, text, response.headers["retry-after"]))
       }
-      const value = yield* Schema.decodeUnknown(endpoint.successSchema as Schema.Schema<SuccessOf<E>, unknown>)(body, decodeOptions(target)).pipe(
+      const value = yield* Schema.decodeUnknown(endpoint.successSchema as Schema.Schema<SuccessOf<E>, unknown>)(
+        body,
+        decodeOptions(target)
+      ).pipe(
         Effect.mapError(
-          (e) => new ApiError({ status: response.status, message: `unexpected answer from ${endpoint.method} ${endpoint.path}: ${describeParseError(e)}` })
+          (e) =>
+            new ApiError({
+              status: response.status,
+              message: `unexpected answer from ${endpoint.method} ${endpoint.path}: ${describeParseError(e)}`
+            })
         )
       )
       return { value, headers: response.headers }
@@ -284,7 +312,9 @@ export const callRaw = <E extends AnyEndpoint>(
   send(endpoint, input, "application/octet-stream", (response) =>
     Effect.map(
       response.arrayBuffer.pipe(
-        Effect.mapError((e) => new ApiError({ status: response.status, message: `cannot read the answer: ${e.message}` }))
+        Effect.mapError(
+          (e) => new ApiError({ status: response.status, message: `cannot read the answer: ${e.message}` })
+        )
       ),
       (buffer) => ({ bytes: new Uint8Array(buffer), headers: response.headers })
     )
@@ -294,9 +324,7 @@ export const callRaw = <E extends AnyEndpoint>(
  * Every item of a page-based list, as a stream: pages are fetched as the stream is consumed and it
  * ends at an empty page or when `total_count` is reached, whichever comes first.
  */
-export const paginate = <A, E, R>(
-  fetchPage: (page: number) => Effect.Effect<Page<A>, E, R>
-): Stream.Stream<A, E, R> =>
+export const paginate = <A, E, R>(fetchPage: (page: number) => Effect.Effect<Page<A>, E, R>): Stream.Stream<A, E, R> =>
   Stream.paginateEffect(1, (page) =>
     Effect.map(fetchPage(page), (p) => {
       const done = p.items.length === 0 || page * p.info.per_page >= p.info.total_count

@@ -96,13 +96,17 @@ export const ZonesListParams = Schema.Struct({
 })
 export type ZonesListParams = typeof ZonesListParams.Type
 
-const textFilters = <const P extends string>(prefix: P) => ({
-  [prefix]: Schema.optional(TextParam(prefix, 255)),
-  [`${prefix}.exact`]: Schema.optional(TextParam(`${prefix}.exact`, 255)),
-  [`${prefix}.contains`]: Schema.optional(TextParam(`${prefix}.contains`, 255)),
-  [`${prefix}.startswith`]: Schema.optional(TextParam(`${prefix}.startswith`, 255)),
-  [`${prefix}.endswith`]: Schema.optional(TextParam(`${prefix}.endswith`, 255))
-}) as unknown as Record<P | `${P}.${"exact" | "contains" | "startswith" | "endswith"}`, Schema.optional<ReturnType<typeof TextParam>>>
+const textFilters = <const P extends string>(prefix: P) =>
+  ({
+    [prefix]: Schema.optional(TextParam(prefix, 255)),
+    [`${prefix}.exact`]: Schema.optional(TextParam(`${prefix}.exact`, 255)),
+    [`${prefix}.contains`]: Schema.optional(TextParam(`${prefix}.contains`, 255)),
+    [`${prefix}.startswith`]: Schema.optional(TextParam(`${prefix}.startswith`, 255)),
+    [`${prefix}.endswith`]: Schema.optional(TextParam(`${prefix}.endswith`, 255))
+  }) as unknown as Record<
+    P | `${P}.${"exact" | "contains" | "startswith" | "endswith"}`,
+    Schema.optional<ReturnType<typeof TextParam>>
+  >
 
 export const DnsListParams = Schema.Struct({
   type: Schema.optional(OneOf("type", DnsRecordTypes)),
@@ -170,7 +174,9 @@ export const Endpoints = {
   getAccount: HttpApiEndpoint.get("get", "/accounts/:account_id")
     .setPath(Schema.Struct({ account_id: Schema.String }))
     .addSuccess(Envelope(Account)),
-  listMemberships: HttpApiEndpoint.get("memberships", "/memberships").setUrlParams(MembershipsParams).addSuccess(Paged(Membership))
+  listMemberships: HttpApiEndpoint.get("memberships", "/memberships")
+    .setUrlParams(MembershipsParams)
+    .addSuccess(Paged(Membership))
 } as const
 
 export class ZonesGroup extends HttpApiGroup.make("zones")
@@ -198,7 +204,9 @@ export class AccountsGroup extends HttpApiGroup.make("accounts")
 export const BasePath = "/client/v4"
 
 /** `api` with the platform's errors (declared once, at the API level) and its base path. */
-export const platformApi = <Groups extends HttpApiGroup.HttpApiGroup.Any, E, R>(api: HttpApi.HttpApi<"v4", Groups, E, R>) =>
+export const platformApi = <Groups extends HttpApiGroup.HttpApiGroup.Any, E, R>(
+  api: HttpApi.HttpApi<"v4", Groups, E, R>
+) =>
   api
     .addError(Wire.MissingCredentials)
     .addError(Wire.MalformedCredentials)

@@ -15,14 +15,21 @@ const AccountId = Schema.Struct({ account_id: Schema.String })
 
 export const EscEndpoints = {
   getZoneEsc: HttpApiEndpoint.get("getZone", "/zones/:zone_id/disable_esc").setPath(ZoneId).addSuccess(EscAnswer),
-  setZoneEsc: HttpApiEndpoint.post("setZone", "/zones/:zone_id/disable_esc").setPath(ZoneId).setPayload(EscChangeBody).addSuccess(EscAnswer),
+  setZoneEsc: HttpApiEndpoint.post("setZone", "/zones/:zone_id/disable_esc")
+    .setPath(ZoneId)
+    .setPayload(EscChangeBody)
+    .addSuccess(EscAnswer),
   deleteZoneEsc: HttpApiEndpoint.del("deleteZone", "/zones/:zone_id/disable_esc").setPath(ZoneId).addSuccess(EscAnswer),
-  getAccountEsc: HttpApiEndpoint.get("getAccount", "/accounts/:account_id/disable_esc").setPath(AccountId).addSuccess(EscAnswer),
+  getAccountEsc: HttpApiEndpoint.get("getAccount", "/accounts/:account_id/disable_esc")
+    .setPath(AccountId)
+    .addSuccess(EscAnswer),
   setAccountEsc: HttpApiEndpoint.post("setAccount", "/accounts/:account_id/disable_esc")
     .setPath(AccountId)
     .setPayload(EscChangeBody)
     .addSuccess(EscAnswer),
-  deleteAccountEsc: HttpApiEndpoint.del("deleteAccount", "/accounts/:account_id/disable_esc").setPath(AccountId).addSuccess(EscAnswer)
+  deleteAccountEsc: HttpApiEndpoint.del("deleteAccount", "/accounts/:account_id/disable_esc")
+    .setPath(AccountId)
+    .addSuccess(EscAnswer)
 } as const
 
 export class EscGroup extends HttpApiGroup.make("esc")

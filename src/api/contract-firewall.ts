@@ -40,35 +40,79 @@ export const RulesListParams = Schema.Struct({
 export type RulesListParams = typeof RulesListParams.Type
 
 /** DELETE one rule: also delete its filter when no other rule uses it (query or JSON body). */
-export const DeleteRuleParams = Schema.Struct({ delete_filter_if_unused: Schema.optional(BoolParam("delete_filter_if_unused")) })
+export const DeleteRuleParams = Schema.Struct({
+  delete_filter_if_unused: Schema.optional(BoolParam("delete_filter_if_unused"))
+})
 export const ValidateExprParams = Schema.Struct({ expression: Schema.optional(TextParam("expression", 4096)) })
 
 const filters = "/zones/:zone_id/filters"
 const rules = "/zones/:zone_id/firewall/rules"
 
 export const FirewallEndpoints = {
-  listFilters: HttpApiEndpoint.get("listFilters", filters).setPath(ZoneId).setUrlParams(FiltersListParams).addSuccess(Paged(Filter)),
-  createFilters: HttpApiEndpoint.post("createFilters", filters).setPath(ZoneId).setPayload(Body).addSuccess(Envelope(Schema.Array(Filter))),
-  updateFilters: HttpApiEndpoint.put("updateFilters", filters).setPath(ZoneId).setPayload(Body).addSuccess(Envelope(Schema.Array(Filter))),
-  deleteFilters: HttpApiEndpoint.del("deleteFilters", filters).setPath(ZoneId).setUrlParams(Ids).addSuccess(Envelope(Schema.Array(Deleted))),
+  listFilters: HttpApiEndpoint.get("listFilters", filters)
+    .setPath(ZoneId)
+    .setUrlParams(FiltersListParams)
+    .addSuccess(Paged(Filter)),
+  createFilters: HttpApiEndpoint.post("createFilters", filters)
+    .setPath(ZoneId)
+    .setPayload(Body)
+    .addSuccess(Envelope(Schema.Array(Filter))),
+  updateFilters: HttpApiEndpoint.put("updateFilters", filters)
+    .setPath(ZoneId)
+    .setPayload(Body)
+    .addSuccess(Envelope(Schema.Array(Filter))),
+  deleteFilters: HttpApiEndpoint.del("deleteFilters", filters)
+    .setPath(ZoneId)
+    .setUrlParams(Ids)
+    .addSuccess(Envelope(Schema.Array(Deleted))),
   getFilter: HttpApiEndpoint.get("getFilter", `${filters}/:filter_id`).setPath(FilterPath).addSuccess(Envelope(Filter)),
-  updateFilter: HttpApiEndpoint.put("updateFilter", `${filters}/:filter_id`).setPath(FilterPath).setPayload(Body).addSuccess(Envelope(Filter)),
-  deleteFilter: HttpApiEndpoint.del("deleteFilter", `${filters}/:filter_id`).setPath(FilterPath).addSuccess(Envelope(Schema.Array(Deleted))),
-  listRules: HttpApiEndpoint.get("listRules", rules).setPath(ZoneId).setUrlParams(RulesListParams).addSuccess(Paged(Rule)),
-  createRules: HttpApiEndpoint.post("createRules", rules).setPath(ZoneId).setPayload(Body).addSuccess(Envelope(Schema.Array(Rule))),
-  updateRules: HttpApiEndpoint.put("updateRules", rules).setPath(ZoneId).setPayload(Body).addSuccess(Envelope(Schema.Array(Rule))),
-  patchRules: HttpApiEndpoint.patch("patchRules", rules).setPath(ZoneId).setPayload(Body).addSuccess(Envelope(Schema.Array(Rule))),
-  deleteRules: HttpApiEndpoint.del("deleteRules", rules).setPath(ZoneId).setUrlParams(Ids).addSuccess(Envelope(Schema.Array(Deleted))),
+  updateFilter: HttpApiEndpoint.put("updateFilter", `${filters}/:filter_id`)
+    .setPath(FilterPath)
+    .setPayload(Body)
+    .addSuccess(Envelope(Filter)),
+  deleteFilter: HttpApiEndpoint.del("deleteFilter", `${filters}/:filter_id`)
+    .setPath(FilterPath)
+    .addSuccess(Envelope(Schema.Array(Deleted))),
+  listRules: HttpApiEndpoint.get("listRules", rules)
+    .setPath(ZoneId)
+    .setUrlParams(RulesListParams)
+    .addSuccess(Paged(Rule)),
+  createRules: HttpApiEndpoint.post("createRules", rules)
+    .setPath(ZoneId)
+    .setPayload(Body)
+    .addSuccess(Envelope(Schema.Array(Rule))),
+  updateRules: HttpApiEndpoint.put("updateRules", rules)
+    .setPath(ZoneId)
+    .setPayload(Body)
+    .addSuccess(Envelope(Schema.Array(Rule))),
+  patchRules: HttpApiEndpoint.patch("patchRules", rules)
+    .setPath(ZoneId)
+    .setPayload(Body)
+    .addSuccess(Envelope(Schema.Array(Rule))),
+  deleteRules: HttpApiEndpoint.del("deleteRules", rules)
+    .setPath(ZoneId)
+    .setUrlParams(Ids)
+    .addSuccess(Envelope(Schema.Array(Deleted))),
   getRule: HttpApiEndpoint.get("getRule", `${rules}/:rule_id`).setPath(RulePath).addSuccess(Envelope(Rule)),
-  updateRule: HttpApiEndpoint.put("updateRule", `${rules}/:rule_id`).setPath(RulePath).setPayload(Body).addSuccess(Envelope(Rule)),
-  patchRule: HttpApiEndpoint.patch("patchRule", `${rules}/:rule_id`).setPath(RulePath).setPayload(Body).addSuccess(Envelope(Schema.Array(Rule))),
+  updateRule: HttpApiEndpoint.put("updateRule", `${rules}/:rule_id`)
+    .setPath(RulePath)
+    .setPayload(Body)
+    .addSuccess(Envelope(Rule)),
+  patchRule: HttpApiEndpoint.patch("patchRule", `${rules}/:rule_id`)
+    .setPath(RulePath)
+    .setPayload(Body)
+    .addSuccess(Envelope(Schema.Array(Rule))),
   deleteRule: HttpApiEndpoint.del("deleteRule", `${rules}/:rule_id`)
     .setPath(RulePath)
     .setUrlParams(DeleteRuleParams)
     .addSuccess(Envelope(Schema.Array(Deleted))),
   // Not zone-scoped; the answer is the platform's own shape (see src/server/firewall.ts).
-  validateExpr: HttpApiEndpoint.get("validateExpr", "/filters/validate-expr").setUrlParams(ValidateExprParams).addSuccess(Schema.Unknown),
-  validateExprPost: HttpApiEndpoint.post("validateExprPost", "/filters/validate-expr").setPayload(Body).addSuccess(Schema.Unknown)
+  validateExpr: HttpApiEndpoint.get("validateExpr", "/filters/validate-expr")
+    .setUrlParams(ValidateExprParams)
+    .addSuccess(Schema.Unknown),
+  validateExprPost: HttpApiEndpoint.post("validateExprPost", "/filters/validate-expr")
+    .setPayload(Body)
+    .addSuccess(Schema.Unknown)
 } as const
 
 export class FirewallGroup extends HttpApiGroup.make("firewall")

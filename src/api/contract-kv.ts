@@ -61,12 +61,16 @@ export const KvEndpoints = {
     .setPath(AccountPath)
     .setPayload(KvNamespaceTitle)
     .addSuccess(Envelope(KvNamespace)),
-  getNamespace: HttpApiEndpoint.get("getNamespace", `${base}/:namespace_id`).setPath(NamespacePath).addSuccess(Envelope(KvNamespace)),
+  getNamespace: HttpApiEndpoint.get("getNamespace", `${base}/:namespace_id`)
+    .setPath(NamespacePath)
+    .addSuccess(Envelope(KvNamespace)),
   renameNamespace: HttpApiEndpoint.put("renameNamespace", `${base}/:namespace_id`)
     .setPath(NamespacePath)
     .setPayload(KvNamespaceTitle)
     .addSuccess(Envelope(KvNamespace)),
-  deleteNamespace: HttpApiEndpoint.del("deleteNamespace", `${base}/:namespace_id`).setPath(NamespacePath).addSuccess(Nothing),
+  deleteNamespace: HttpApiEndpoint.del("deleteNamespace", `${base}/:namespace_id`)
+    .setPath(NamespacePath)
+    .addSuccess(Nothing),
   listKeys: HttpApiEndpoint.get("listKeys", `${base}/:namespace_id/keys`)
     .setPath(NamespacePath)
     .setUrlParams(KvKeysParams)
@@ -80,12 +84,20 @@ export const KvEndpoints = {
     .setPath(KeyPath)
     .setUrlParams(KvWriteParams)
     .addSuccess(Nothing),
-  deleteValue: HttpApiEndpoint.del("deleteValue", `${base}/:namespace_id/values/:key_name`).setPath(KeyPath).addSuccess(Nothing),
-  getMetadata: HttpApiEndpoint.get("getMetadata", `${base}/:namespace_id/metadata/:key_name`).setPath(KeyPath).addSuccess(Nothing),
+  deleteValue: HttpApiEndpoint.del("deleteValue", `${base}/:namespace_id/values/:key_name`)
+    .setPath(KeyPath)
+    .addSuccess(Nothing),
+  getMetadata: HttpApiEndpoint.get("getMetadata", `${base}/:namespace_id/metadata/:key_name`)
+    .setPath(KeyPath)
+    .addSuccess(Nothing),
   /** Body: a JSON array of `{key, value, expiration?, expiration_ttl?, metadata?, base64?}` (raw handler). */
-  bulkPut: HttpApiEndpoint.put("bulkPut", `${base}/:namespace_id/bulk`).setPath(NamespacePath).addSuccess(Envelope(KvBulkAnswer)),
+  bulkPut: HttpApiEndpoint.put("bulkPut", `${base}/:namespace_id/bulk`)
+    .setPath(NamespacePath)
+    .addSuccess(Envelope(KvBulkAnswer)),
   /** Body: a JSON array of keys; deprecated by the platform, still what wrangler sends (raw handler). */
-  bulkDelete: HttpApiEndpoint.del("bulkDelete", `${base}/:namespace_id/bulk`).setPath(NamespacePath).addSuccess(Envelope(KvBulkAnswer)),
+  bulkDelete: HttpApiEndpoint.del("bulkDelete", `${base}/:namespace_id/bulk`)
+    .setPath(NamespacePath)
+    .addSuccess(Envelope(KvBulkAnswer)),
   /** Body: a JSON array of keys; what the SDK sends (raw handler). */
   bulkDeletePost: HttpApiEndpoint.post("bulkDeletePost", `${base}/:namespace_id/bulk/delete`)
     .setPath(NamespacePath)

@@ -44,7 +44,11 @@ const paging = {
   match: Schema.optional(Match)
 }
 
-export const WafPackagesParams = Schema.Struct({ ...paging, name: Schema.optional(TextParam("name", 255)), order: Schema.optional(OneOf("order", ["name"])) })
+export const WafPackagesParams = Schema.Struct({
+  ...paging,
+  name: Schema.optional(TextParam("name", 255)),
+  order: Schema.optional(OneOf("order", ["name"]))
+})
 export const WafGroupsParams = Schema.Struct({
   ...paging,
   mode: Schema.optional(OneOf("mode", ["on", "off"])),
@@ -58,40 +62,99 @@ export const WafRulesParams = Schema.Struct({
   description: Schema.optional(TextParam("description", 255)),
   order: Schema.optional(OneOf("order", ["priority", "group_id", "description"]))
 })
-export const OverridesParams = Schema.Struct({ page: paging.page, per_page: Schema.optional(IntParam("per_page", 5, 100)) })
+export const OverridesParams = Schema.Struct({
+  page: paging.page,
+  per_page: Schema.optional(IntParam("per_page", 5, 100))
+})
 
 export const PhaseTwoParams = Schema.Struct({ phase_two: Schema.optional(Schema.String) })
-export const EntrypointParams = Schema.Struct({ waf_migration: Schema.optional(Schema.String), phase_two: Schema.optional(Schema.String) })
+export const EntrypointParams = Schema.Struct({
+  waf_migration: Schema.optional(Schema.String),
+  phase_two: Schema.optional(Schema.String)
+})
 
 const base = "/zones/:zone_id/firewall/waf"
 const entrypoint = "/zones/:zone_id/rulesets/phases/http_request_firewall_managed/entrypoint"
 
 export const WafEndpoints = {
-  listPackages: HttpApiEndpoint.get("listPackages", `${base}/packages`).setPath(Zone).setUrlParams(WafPackagesParams).addSuccess(Paged(WafPackage)),
-  getPackage: HttpApiEndpoint.get("getPackage", `${base}/packages/:package_id`).setPath(Package).addSuccess(Envelope(WafPackage)),
-  patchPackage: HttpApiEndpoint.patch("patchPackage", `${base}/packages/:package_id`).setPath(Package).setPayload(WafPackagePatch).addSuccess(Envelope(WafPackage)),
-  listGroups: HttpApiEndpoint.get("listGroups", `${base}/packages/:package_id/groups`).setPath(Package).setUrlParams(WafGroupsParams).addSuccess(Paged(WafGroup)),
-  getGroup: HttpApiEndpoint.get("getGroup", `${base}/packages/:package_id/groups/:group_id`).setPath(Group).addSuccess(Envelope(WafGroup)),
-  patchGroup: HttpApiEndpoint.patch("patchGroup", `${base}/packages/:package_id/groups/:group_id`).setPath(Group).setPayload(ModePatch(GroupMode)).addSuccess(Envelope(WafGroup)),
-  listRules: HttpApiEndpoint.get("listRules", `${base}/packages/:package_id/rules`).setPath(Package).setUrlParams(WafRulesParams).addSuccess(Paged(WafRule)),
-  getRule: HttpApiEndpoint.get("getRule", `${base}/packages/:package_id/rules/:rule_id`).setPath(Rule).addSuccess(Envelope(WafRule)),
-  patchRule: HttpApiEndpoint.patch("patchRule", `${base}/packages/:package_id/rules/:rule_id`).setPath(Rule).setPayload(ModePatch(RuleMode)).addSuccess(Envelope(WafRule)),
-  listOverrides: HttpApiEndpoint.get("listOverrides", `${base}/overrides`).setPath(Zone).setUrlParams(OverridesParams).addSuccess(Paged(WafOverride)),
-  createOverride: HttpApiEndpoint.post("createOverride", `${base}/overrides`).setPath(Zone).setPayload(Schema.Unknown).addSuccess(Envelope(WafOverride)),
-  getOverride: HttpApiEndpoint.get("getOverride", `${base}/overrides/:override_id`).setPath(Override).addSuccess(Envelope(WafOverride)),
-  updateOverride: HttpApiEndpoint.put("updateOverride", `${base}/overrides/:override_id`).setPath(Override).setPayload(Schema.Unknown).addSuccess(Envelope(WafOverride)),
-  deleteOverride: HttpApiEndpoint.del("deleteOverride", `${base}/overrides/:override_id`).setPath(Override).addSuccess(Envelope(Schema.Struct({ id: Schema.String }))),
-  getWafSetting: HttpApiEndpoint.get("getWafSetting", "/zones/:zone_id/settings/waf").setPath(Zone).addSuccess(Envelope(WafSetting)),
+  listPackages: HttpApiEndpoint.get("listPackages", `${base}/packages`)
+    .setPath(Zone)
+    .setUrlParams(WafPackagesParams)
+    .addSuccess(Paged(WafPackage)),
+  getPackage: HttpApiEndpoint.get("getPackage", `${base}/packages/:package_id`)
+    .setPath(Package)
+    .addSuccess(Envelope(WafPackage)),
+  patchPackage: HttpApiEndpoint.patch("patchPackage", `${base}/packages/:package_id`)
+    .setPath(Package)
+    .setPayload(WafPackagePatch)
+    .addSuccess(Envelope(WafPackage)),
+  listGroups: HttpApiEndpoint.get("listGroups", `${base}/packages/:package_id/groups`)
+    .setPath(Package)
+    .setUrlParams(WafGroupsParams)
+    .addSuccess(Paged(WafGroup)),
+  getGroup: HttpApiEndpoint.get("getGroup", `${base}/packages/:package_id/groups/:group_id`)
+    .setPath(Group)
+    .addSuccess(Envelope(WafGroup)),
+  patchGroup: HttpApiEndpoint.patch("patchGroup", `${base}/packages/:package_id/groups/:group_id`)
+    .setPath(Group)
+    .setPayload(ModePatch(GroupMode))
+    .addSuccess(Envelope(WafGroup)),
+  listRules: HttpApiEndpoint.get("listRules", `${base}/packages/:package_id/rules`)
+    .setPath(Package)
+    .setUrlParams(WafRulesParams)
+    .addSuccess(Paged(WafRule)),
+  getRule: HttpApiEndpoint.get("getRule", `${base}/packages/:package_id/rules/:rule_id`)
+    .setPath(Rule)
+    .addSuccess(Envelope(WafRule)),
+  patchRule: HttpApiEndpoint.patch("patchRule", `${base}/packages/:package_id/rules/:rule_id`)
+    .setPath(Rule)
+    .setPayload(ModePatch(RuleMode))
+    .addSuccess(Envelope(WafRule)),
+  listOverrides: HttpApiEndpoint.get("listOverrides", `${base}/overrides`)
+    .setPath(Zone)
+    .setUrlParams(OverridesParams)
+    .addSuccess(Paged(WafOverride)),
+  createOverride: HttpApiEndpoint.post("createOverride", `${base}/overrides`)
+    .setPath(Zone)
+    .setPayload(Schema.Unknown)
+    .addSuccess(Envelope(WafOverride)),
+  getOverride: HttpApiEndpoint.get("getOverride", `${base}/overrides/:override_id`)
+    .setPath(Override)
+    .addSuccess(Envelope(WafOverride)),
+  updateOverride: HttpApiEndpoint.put("updateOverride", `${base}/overrides/:override_id`)
+    .setPath(Override)
+    .setPayload(Schema.Unknown)
+    .addSuccess(Envelope(WafOverride)),
+  deleteOverride: HttpApiEndpoint.del("deleteOverride", `${base}/overrides/:override_id`)
+    .setPath(Override)
+    .addSuccess(Envelope(Schema.Struct({ id: Schema.String }))),
+  getWafSetting: HttpApiEndpoint.get("getWafSetting", "/zones/:zone_id/settings/waf")
+    .setPath(Zone)
+    .addSuccess(Envelope(WafSetting)),
   patchWafSetting: HttpApiEndpoint.patch("patchWafSetting", "/zones/:zone_id/settings/waf")
     .setPath(Zone)
     .setPayload(Schema.Struct({ value: GroupMode }))
     .addSuccess(Envelope(WafSetting)),
-  listPageRules: HttpApiEndpoint.get("listPageRules", "/zones/:zone_id/pagerules").setPath(Zone).addSuccess(Envelope(Schema.Array(PageRule))),
-  check: HttpApiEndpoint.get("check", "/zones/:zone_id/waf_migration/check").setPath(Zone).setUrlParams(PhaseTwoParams).addSuccess(Envelope(MigrationCheck)),
-  config: HttpApiEndpoint.get("config", "/zones/:zone_id/waf_migration/config").setPath(Zone).setUrlParams(PhaseTwoParams).addSuccess(Envelope(WafConfig)),
-  status: HttpApiEndpoint.get("status", "/zones/:zone_id/waf_migration/status").setPath(Zone).addSuccess(Envelope(MigrationStatus)),
+  listPageRules: HttpApiEndpoint.get("listPageRules", "/zones/:zone_id/pagerules")
+    .setPath(Zone)
+    .addSuccess(Envelope(Schema.Array(PageRule))),
+  check: HttpApiEndpoint.get("check", "/zones/:zone_id/waf_migration/check")
+    .setPath(Zone)
+    .setUrlParams(PhaseTwoParams)
+    .addSuccess(Envelope(MigrationCheck)),
+  config: HttpApiEndpoint.get("config", "/zones/:zone_id/waf_migration/config")
+    .setPath(Zone)
+    .setUrlParams(PhaseTwoParams)
+    .addSuccess(Envelope(WafConfig)),
+  status: HttpApiEndpoint.get("status", "/zones/:zone_id/waf_migration/status")
+    .setPath(Zone)
+    .addSuccess(Envelope(MigrationStatus)),
   getEntrypoint: HttpApiEndpoint.get("getEntrypoint", entrypoint).setPath(Zone).addSuccess(Envelope(Ruleset)),
-  putEntrypoint: HttpApiEndpoint.put("putEntrypoint", entrypoint).setPath(Zone).setUrlParams(EntrypointParams).setPayload(Schema.Unknown).addSuccess(Envelope(Ruleset))
+  putEntrypoint: HttpApiEndpoint.put("putEntrypoint", entrypoint)
+    .setPath(Zone)
+    .setUrlParams(EntrypointParams)
+    .setPayload(Schema.Unknown)
+    .addSuccess(Envelope(Ruleset))
 } as const
 
 export class WafApiGroup extends HttpApiGroup.make("waf")

@@ -60,11 +60,14 @@ const toArrayBuffer = (bytes: Uint8Array): ArrayBuffer =>
 
 /** Bytes of anything a web `Response` accepts as a body; only unusual bodies go through undici. */
 const bytesOf = (body: unknown): Promise<{ bytes: Uint8Array; contentType: string | null }> => {
-  if (typeof body === "string") return Promise.resolve({ bytes: encoder.encode(body), contentType: "text/plain;charset=UTF-8" })
+  if (typeof body === "string")
+    return Promise.resolve({ bytes: encoder.encode(body), contentType: "text/plain;charset=UTF-8" })
   if (body instanceof Uint8Array) return Promise.resolve({ bytes: body, contentType: null })
   if (body instanceof ArrayBuffer) return Promise.resolve({ bytes: new Uint8Array(body), contentType: null })
   const response = new Response(body as BodyInit)
-  return response.arrayBuffer().then((b) => ({ bytes: new Uint8Array(b), contentType: response.headers.get("content-type") }))
+  return response
+    .arrayBuffer()
+    .then((b) => ({ bytes: new Uint8Array(b), contentType: response.headers.get("content-type") }))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -94,10 +97,18 @@ class LocalServerRequest extends Inspectable.Class implements HttpServerRequest.
   }
 
   toJSON(): unknown {
-    return HttpIncomingMessage.inspect(this, { _id: "@effect/platform/HttpServerRequest", method: this.method, url: this.originalUrl })
+    return HttpIncomingMessage.inspect(this, {
+      _id: "@effect/platform/HttpServerRequest",
+      method: this.method,
+      url: this.originalUrl
+    })
   }
 
-  modify(options: { readonly url?: string | undefined; readonly headers?: Headers.Headers | undefined; readonly remoteAddress?: string | undefined }) {
+  modify(options: {
+    readonly url?: string | undefined
+    readonly headers?: Headers.Headers | undefined
+    readonly remoteAddress?: string | undefined
+  }) {
     return new LocalServerRequest(
       this.source,
       this.method,
@@ -121,7 +132,13 @@ class LocalServerRequest extends Inspectable.Class implements HttpServerRequest.
   get stream(): Stream.Stream<Uint8Array, HttpServerError.RequestError> {
     return this.body !== undefined
       ? Stream.succeed(this.body)
-      : Stream.fail(new HttpServerError.RequestError({ request: this, reason: "Decode", description: "can not create stream from empty body" }))
+      : Stream.fail(
+          new HttpServerError.RequestError({
+            request: this,
+            reason: "Decode",
+            description: "can not create stream from empty body"
+          })
+        )
   }
 
   get text(): Effect.Effect<string, HttpServerError.RequestError> {
@@ -155,7 +172,13 @@ class LocalServerRequest extends Inspectable.Class implements HttpServerRequest.
   }
 
   get upgrade(): Effect.Effect<never, HttpServerError.RequestError> {
-    return Effect.fail(new HttpServerError.RequestError({ request: this, reason: "Decode", description: "Not an upgradeable ServerRequest" }))
+    return Effect.fail(
+      new HttpServerError.RequestError({
+        request: this,
+        reason: "Decode",
+        description: "Not an upgradeable ServerRequest"
+      })
+    )
   }
 }
 
@@ -178,7 +201,11 @@ class LocalClientResponse extends Inspectable.Class implements HttpClientRespons
   }
 
   toJSON(): unknown {
-    return HttpIncomingMessage.inspect(this, { _id: "@effect/platform/HttpClientResponse", request: this.request.toJSON(), status: this.status })
+    return HttpIncomingMessage.inspect(this, {
+      _id: "@effect/platform/HttpClientResponse",
+      request: this.request.toJSON(),
+      status: this.status
+    })
   }
 
   private decodeError(cause: unknown) {
@@ -189,7 +216,12 @@ class LocalClientResponse extends Inspectable.Class implements HttpClientRespons
     return this.body !== undefined
       ? Stream.succeed(this.body)
       : Stream.fail(
-          new HttpClientError.ResponseError({ request: this.request, response: this, reason: "EmptyBody", description: "can not create stream from empty body" })
+          new HttpClientError.ResponseError({
+            request: this.request,
+            response: this,
+            reason: "EmptyBody",
+            description: "can not create stream from empty body"
+          })
         )
   }
 
@@ -198,7 +230,10 @@ class LocalClientResponse extends Inspectable.Class implements HttpClientRespons
   }
 
   get json(): Effect.Effect<unknown, HttpClientError.ResponseError> {
-    return Effect.tryMap(this.text, { try: (t) => (t === "" ? null : (JSON.parse(t) as unknown)), catch: (cause) => this.decodeError(cause) })
+    return Effect.tryMap(this.text, {
+      try: (t) => (t === "" ? null : (JSON.parse(t) as unknown)),
+      catch: (cause) => this.decodeError(cause)
+    })
   }
 
   get urlParamsBody(): Effect.Effect<UrlParams.UrlParams, HttpClientError.ResponseError> {
@@ -224,7 +259,10 @@ class LocalClientResponse extends Inspectable.Class implements HttpClientRespons
 
 type Handle = (request: LocalServerRequest, signal: AbortSignal) => Promise<Answer>
 
-const responseBody = (response: HttpServerResponse.HttpServerResponse, method: string): Effect.Effect<Uint8Array | undefined, unknown> => {
+const responseBody = (
+  response: HttpServerResponse.HttpServerResponse,
+  method: string
+): Effect.Effect<Uint8Array | undefined, unknown> => {
   if (method === "HEAD") return Effect.succeed(undefined)
   const body = response.body
   switch (body._tag) {
@@ -233,9 +271,15 @@ const responseBody = (response: HttpServerResponse.HttpServerResponse, method: s
     case "Uint8Array":
       return Effect.succeed(body.body)
     case "Raw":
-      return Effect.map(Effect.promise(() => bytesOf(body.body)), (b) => b.bytes)
+      return Effect.map(
+        Effect.promise(() => bytesOf(body.body)),
+        (b) => b.bytes
+      )
     case "FormData":
-      return Effect.map(Effect.promise(() => bytesOf(body.formData)), (b) => b.bytes)
+      return Effect.map(
+        Effect.promise(() => bytesOf(body.formData)),
+        (b) => b.bytes
+      )
     case "Stream":
       return Effect.map(Stream.runCollect(body.stream), concat)
   }
@@ -266,9 +310,9 @@ export const makeLocalHandler = (file: string): { readonly handle: Handle; reado
     Effect.gen(function* () {
       const context = yield* Effect.promise(() => (services ??= buildServices()))
       const part = yield* Effect.promise(() => loadPart(name))
-      const layer = withHttpSettings(Layer.mergeAll(part, HttpApiBuilder.Router.Live, HttpApiBuilder.Middleware.layer)).pipe(
-        Layer.provideMerge(Layer.succeedContext(context))
-      )
+      const layer = withHttpSettings(
+        Layer.mergeAll(part, HttpApiBuilder.Router.Live, HttpApiBuilder.Middleware.layer)
+      ).pipe(Layer.provideMerge(Layer.succeedContext(context)))
       // The requests' fibers run on this runtime: untraced, as `edgectl serve`'s (platform.ts).
       const runtime = yield* untracedEffect(Layer.toRuntime(layer))
       const app = yield* Effect.provide(HttpApiBuilder.httpApp, runtime)
@@ -293,7 +337,11 @@ export const makeLocalHandler = (file: string): { readonly handle: Handle; reado
           }
           const run = Runtime.runFork(
             Runtime.make({
-              context: Context.add(runtime.context, HttpServerRequest.HttpServerRequest, request as HttpServerRequest.HttpServerRequest),
+              context: Context.add(
+                runtime.context,
+                HttpServerRequest.HttpServerRequest,
+                request as HttpServerRequest.HttpServerRequest
+              ),
               fiberRefs: runtime.fiberRefs,
               runtimeFlags: runtime.runtimeFlags
             })
@@ -304,7 +352,8 @@ export const makeLocalHandler = (file: string): { readonly handle: Handle; reado
           fiber.addObserver((exit) => {
             signal.removeEventListener("abort", onAbort)
             // Answered already in the common case (an Error each time, for its stack, cost ~5% of a call).
-            if (!answered) reject(new Error(Exit.isFailure(exit) ? "the local platform ended without an answer" : "no answer"))
+            if (!answered)
+              reject(new Error(Exit.isFailure(exit) ? "the local platform ended without an answer" : "no answer"))
           })
         })
       return handle
@@ -360,7 +409,8 @@ export const makeLocalClient = (handle: Handle): HttpClient.HttpClient =>
     Effect.flatMap(requestBytes(request), ({ bytes, contentType }) => {
       // As `fetch` would hand the request over: no content-length, a content-type for text bodies.
       let headers = Headers.remove(request.headers, "content-length")
-      if (contentType !== null && headers["content-type"] === undefined) headers = Headers.set(headers, "content-type", contentType)
+      if (contentType !== null && headers["content-type"] === undefined)
+        headers = Headers.set(headers, "content-type", contentType)
       const href = url.href
       const serverRequest = new LocalServerRequest(request, request.method, href, pathOf(href), headers, bytes)
       return Effect.tryPromise({
@@ -384,7 +434,10 @@ export const layer = (file: string): Layer.Layer<HttpClient.HttpClient> =>
   Layer.scoped(
     HttpClient.HttpClient,
     Effect.map(
-      Effect.acquireRelease(Effect.sync(() => makeLocalHandler(file)), (h) => Effect.promise(h.dispose)),
+      Effect.acquireRelease(
+        Effect.sync(() => makeLocalHandler(file)),
+        (h) => Effect.promise(h.dispose)
+      ),
       (h) => makeLocalClient(h.handle)
     )
   )

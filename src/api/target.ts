@@ -24,11 +24,13 @@ export interface TargetOptions {
   readonly cwd?: string
 }
 
-export const stateDir = (o: TargetOptions) => path.resolve(o.cwd ?? process.cwd(), o.persistTo ?? path.join(".edgectl", "state"))
+export const stateDir = (o: TargetOptions) =>
+  path.resolve(o.cwd ?? process.cwd(), o.persistTo ?? path.join(".edgectl", "state"))
 
 const remoteCredentials = (env: Readonly<Record<string, string | undefined>>): Credentials | InvalidInput => {
   if (env.CLOUDFLARE_API_TOKEN) return { kind: "token", token: env.CLOUDFLARE_API_TOKEN }
-  if (env.CLOUDFLARE_API_KEY && env.CLOUDFLARE_EMAIL) return { kind: "key", key: env.CLOUDFLARE_API_KEY, email: env.CLOUDFLARE_EMAIL }
+  if (env.CLOUDFLARE_API_KEY && env.CLOUDFLARE_EMAIL)
+    return { kind: "key", key: env.CLOUDFLARE_API_KEY, email: env.CLOUDFLARE_EMAIL }
   return new InvalidInput({
     message: "--remote needs credentials: set CLOUDFLARE_API_TOKEN, or CLOUDFLARE_API_KEY and CLOUDFLARE_EMAIL",
     clientSide: true
@@ -57,18 +59,30 @@ export const clientLayer = (o: TargetOptions): Layer.Layer<HttpClient.HttpClient
     )
     return Layer.merge(config, http)
   }
-  const config = Layer.succeed(ClientConfig, { baseUrl: LocalBase, credentials: { kind: "token", token: LocalToken }, target: "local" })
+  const config = Layer.succeed(ClientConfig, {
+    baseUrl: LocalBase,
+    credentials: { kind: "token", token: LocalToken },
+    target: "local"
+  })
   // In-process, no socket: the platform's HttpApi app runs in this process without web
   // Request/Response objects (see local-transport.ts); loaded only when local mode is used.
   const http = Layer.unwrapEffect(
-    Effect.map(Effect.promise(() => import("./local-transport.js")), (t) => t.layer(t.storeFile(stateDir(o))))
+    Effect.map(
+      Effect.promise(() => import("./local-transport.js")),
+      (t) => t.layer(t.storeFile(stateDir(o)))
+    )
   ).pipe(
     // No client spans either: nothing traces the in-process platform, and a span per call is a
     // noticeable share of its cost.
     (l) =>
       Layer.effect(
         HttpClient.HttpClient,
-        Effect.map(HttpClient.HttpClient, (c) => c.pipe(HttpClient.withTracerPropagation(false), HttpClient.withTracerDisabledWhen(() => true)))
+        Effect.map(HttpClient.HttpClient, (c) =>
+          c.pipe(
+            HttpClient.withTracerPropagation(false),
+            HttpClient.withTracerDisabledWhen(() => true)
+          )
+        )
       ).pipe(Layer.provide(l))
   )
   return Layer.merge(config, http)

@@ -37,10 +37,18 @@ const unknownAfterFlag = (text: string, line: ReadonlyArray<string>): string => 
 const toStderr = (args: ReadonlyArray<unknown>, line: ReadonlyArray<string>) => {
   // @effect/cli's primitive options say "'x' is not a integer"; edgectl's own integerOption names
   // the option, this keeps the grammar right where the library's is still used.
-  const text = unknownAfterFlag(render(process.stderr, args).trim().replace(/\bis not a (?=[aeiou])/g, "is not an "), line)
+  const text = unknownAfterFlag(
+    render(process.stderr, args)
+      .trim()
+      .replace(/\bis not a (?=[aeiou])/g, "is not an "),
+    line
+  )
   if (text === "") return Effect.void
   // Several problems of one command line come as paragraphs: one `error:` line says them all.
-  const lines = text.split("\n").map((l) => l.trim()).filter((l) => l !== "")
+  const lines = text
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l !== "")
   const hint = lines.find((l) => l.startsWith("hint:"))
   const problems = lines.filter((l) => !l.startsWith("hint:")).map((l) => l.replace(/^error:\s*/, ""))
   return write(process.stderr, [`error: ${problems.join("; ")}`, ...(hint !== undefined ? [hint] : [])].join("\n"))

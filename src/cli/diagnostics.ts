@@ -22,8 +22,11 @@ export interface RenderOptions {
 const paint = (on: boolean, code: string, s: string) => (on ? `\u001b[${code}m${s}\u001b[0m` : s)
 const SEVERITY_COLOR = { error: "31;1", warning: "33;1", information: "36;1" } as const
 
-export const renderDiagnostics = (source: string, diagnostics: ReadonlyArray<Diagnostic>, opts: RenderOptions): string =>
-  diagnostics.map((d) => renderOne(source, d, opts)).join("\n")
+export const renderDiagnostics = (
+  source: string,
+  diagnostics: ReadonlyArray<Diagnostic>,
+  opts: RenderOptions
+): string => diagnostics.map((d) => renderOne(source, d, opts)).join("\n")
 
 const renderOne = (source: string, d: Diagnostic, opts: RenderOptions): string => {
   const { line, column, lineStart } = position(source, d.range.start)

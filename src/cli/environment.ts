@@ -20,12 +20,19 @@ import * as Stream from "effect/Stream"
  * functions returning an Effect, except `stream` and `watch` (a Stream) and `sink` (a Sink).
  */
 const lazyFileSystem = Effect.map(
-  Effect.cached(Effect.promise(() => import("@effect/platform-node/NodeFileSystem")).pipe(Effect.flatMap((m) => FileSystem.FileSystem.pipe(Effect.provide(m.layer))))),
+  Effect.cached(
+    Effect.promise(() => import("@effect/platform-node/NodeFileSystem")).pipe(
+      Effect.flatMap((m) => FileSystem.FileSystem.pipe(Effect.provide(m.layer)))
+    )
+  ),
   (real) =>
     new Proxy({} as FileSystem.FileSystem, {
       get: (_, key) => {
         if (typeof key === "symbol") return undefined
-        const call = (args: ReadonlyArray<unknown>) => Effect.map(real, (fs) => (fs[key as keyof FileSystem.FileSystem] as (...a: ReadonlyArray<unknown>) => never)(...args))
+        const call = (args: ReadonlyArray<unknown>) =>
+          Effect.map(real, (fs) =>
+            (fs[key as keyof FileSystem.FileSystem] as (...a: ReadonlyArray<unknown>) => never)(...args)
+          )
         if (key === "stream" || key === "watch") return (...args: ReadonlyArray<unknown>) => Stream.unwrap(call(args))
         if (key === "sink") return (...args: ReadonlyArray<unknown>) => Sink.unwrap(call(args))
         return (...args: ReadonlyArray<unknown>) => Effect.flatten(call(args))
@@ -37,7 +44,10 @@ const lazyFileSystem = Effect.map(
 const lazyTerminal = Effect.gen(function* () {
   const scope = yield* Effect.scope
   const real = yield* Effect.cached(
-    Effect.promise(() => import("@effect/platform-node/NodeTerminal")).pipe(Effect.flatMap((m) => m.make()), Scope.extend(scope))
+    Effect.promise(() => import("@effect/platform-node/NodeTerminal")).pipe(
+      Effect.flatMap((m) => m.make()),
+      Scope.extend(scope)
+    )
   )
   const terminal: Terminal.Terminal = {
     columns: Effect.flatMap(real, (t) => t.columns),

@@ -38,9 +38,13 @@ const notFoundHint = (e: V4Error, t: HintTarget): string => {
 }
 
 const credentialsHint = (e: V4Error, t: HintTarget): string => {
-  if (!t.remote) return "the local platform refused its own demo token: its store may be damaged; try another --persist-to directory"
+  if (!t.remote)
+    return "the local platform refused its own demo token: its store may be damaged; try another --persist-to directory"
   // 9103 is the platform's answer to an API key and email it does not know.
-  const keyPair = e.code === 9103 || (e.chain ?? []).some((c) => c.code === 9103) || (!process.env.CLOUDFLARE_API_TOKEN && !!process.env.CLOUDFLARE_API_KEY)
+  const keyPair =
+    e.code === 9103 ||
+    (e.chain ?? []).some((c) => c.code === 9103) ||
+    (!process.env.CLOUDFLARE_API_TOKEN && !!process.env.CLOUDFLARE_API_KEY)
   return keyPair
     ? "the platform does not know this key pair: check CLOUDFLARE_API_KEY and CLOUDFLARE_EMAIL"
     : "the platform does not know this token: check CLOUDFLARE_API_TOKEN"
@@ -58,7 +62,9 @@ export const defaultHint = (e: V4Error, t: HintTarget): string | undefined => {
     case "InvalidCredentials":
       return credentialsHint(e, t)
     case "Unauthorized":
-      return t.remote ? "these credentials may not do this; use a token with the needed permissions" : "the local demo token may not do this"
+      return t.remote
+        ? "these credentials may not do this; use a token with the needed permissions"
+        : "the local demo token may not do this"
     case "RateLimited":
       return "wait a moment and try again"
     case "NoRoute":
@@ -68,9 +74,13 @@ export const defaultHint = (e: V4Error, t: HintTarget): string | undefined => {
     case "ApiError":
       if (e.status === 0) {
         if (t.remote) return "check the network and CLOUDFLARE_API_BASE_URL"
-        return NativeModule.test(e.message) ? RebuildHint : "the state directory must be a directory edgectl can write: pick another with --persist-to DIR"
+        return NativeModule.test(e.message)
+          ? RebuildHint
+          : "the state directory must be a directory edgectl can write: pick another with --persist-to DIR"
       }
-      return !t.remote && e.status >= 500 && process.env.EDGECTL_DEBUG !== "1" ? "run again with EDGECTL_DEBUG=1 for the cause and the stack" : undefined
+      return !t.remote && e.status >= 500 && process.env.EDGECTL_DEBUG !== "1"
+        ? "run again with EDGECTL_DEBUG=1 for the cause and the stack"
+        : undefined
     default:
       return undefined
   }

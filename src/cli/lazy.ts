@@ -22,6 +22,13 @@ export const lazyHandler =
  * what the module's handler of that key takes: it does, by construction of the two tables.
  */
 export const keyedCommands =
-  <C extends Record<string, Command.Command.Config>>(configs: C, load: () => Promise<{ readonly [K in keyof C]: Handler<never> }>) =>
+  <C extends Record<string, Command.Command.Config>>(
+    configs: C,
+    load: () => Promise<{ readonly [K in keyof C]: Handler<never> }>
+  ) =>
   <K extends keyof C & string>(name: string, key: K, about: string) =>
-    Command.make(name, configs[key], lazyHandler(load, (run) => run[key] as Handler<unknown>)).pipe(Command.withDescription(about))
+    Command.make(
+      name,
+      configs[key],
+      lazyHandler(load, (run) => run[key] as Handler<unknown>)
+    ).pipe(Command.withDescription(about))

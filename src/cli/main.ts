@@ -75,7 +75,9 @@ const unknownSubcommand = (command: AnyCommand, args: ReadonlyArray<string>): Cl
     if (children.length === 0 || arg.startsWith("-")) return undefined
     const next = children.find((c) => nameOf(c) === arg)
     if (next === undefined) {
-      return usage(`unknown command "${[...path, arg].join(" ")}" (edgectl ${path.join(" ")} has: ${children.map(nameOf).join(", ")})`)
+      return usage(
+        `unknown command "${[...path, arg].join(" ")}" (edgectl ${path.join(" ")} has: ${children.map(nameOf).join(", ")})`
+      )
     }
     path.push(arg)
     node = next
@@ -88,12 +90,17 @@ const cliFor = async (args: ReadonlyArray<string>) => {
   const named = commands.find(([name]) => name === args[0])
   const loaded = await Promise.all((named !== undefined ? [named] : commands).map(([, load]) => load()))
   const root = Command.make("edgectl").pipe(
-    Command.withDescription("terminal UI, CLI and migration assistant for the edge platform's v4 API (local by default, --remote for the real platform); without a command, or with only --persist-to DIR or --remote, it opens the TUI"),
+    Command.withDescription(
+      "terminal UI, CLI and migration assistant for the edge platform's v4 API (local by default, --remote for the real platform); without a command, or with only --persist-to DIR or --remote, it opens the TUI"
+    ),
     Command.withSubcommands([loaded[0]!, ...loaded.slice(1)])
   )
   const run = Command.run(root, { name: "edgectl", version: VERSION })
   const badFlag = triStateProblem(args)
-  const problem = named !== undefined ? (unknownSubcommand(loaded[0]!, args) ?? (badFlag !== undefined ? usage(badFlag) : undefined)) : undefined
+  const problem =
+    named !== undefined
+      ? (unknownSubcommand(loaded[0]!, args) ?? (badFlag !== undefined ? usage(badFlag) : undefined))
+      : undefined
   return (argv: ReadonlyArray<string>) => (problem !== undefined ? Effect.fail(problem) : run(argv))
 }
 

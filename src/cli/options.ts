@@ -21,7 +21,11 @@ export const local = Options.boolean("local").pipe(
  * must exist"), and load the Node file system (with node:crypto) on every start. `refusal` gets
  * the path's stat, or the error that stat gave, and says why the path will not do.
  */
-const pathOption = (name: string, pseudo: string, refusal: (path: string, found: fs.Stats | NodeJS.ErrnoException) => string | undefined) =>
+const pathOption = (
+  name: string,
+  pseudo: string,
+  refusal: (path: string, found: fs.Stats | NodeJS.ErrnoException) => string | undefined
+) =>
   Options.text(name).pipe(
     Options.withPseudoName(pseudo),
     Options.mapEffect((p) =>
@@ -33,7 +37,9 @@ const pathOption = (name: string, pseudo: string, refusal: (path: string, found:
           found = e as NodeJS.ErrnoException
         }
         const why = refusal(p, found)
-        return why === undefined ? Effect.succeed(p) : Effect.fail(ValidationError.invalidValue(HelpDoc.p(`--${name}: ${why}`)))
+        return why === undefined
+          ? Effect.succeed(p)
+          : Effect.fail(ValidationError.invalidValue(HelpDoc.p(`--${name}: ${why}`)))
       })
     )
   )
@@ -55,7 +61,9 @@ export const inputFile = (name: string, path: string): Effect.Effect<string, Cli
       const err = e as NodeJS.ErrnoException
       why = err.code === "ENOENT" || err.code === "ENOTDIR" ? `${path}: no such file` : `${path}: ${err.message}`
     }
-    return why === undefined ? Effect.succeed(path) : Effect.fail(new CliFailure({ text: `error: --${name}: ${why}`, exitCode: 1 }))
+    return why === undefined
+      ? Effect.succeed(path)
+      : Effect.fail(new CliFailure({ text: `error: --${name}: ${why}`, exitCode: 1 }))
   })
 
 /** A state directory: one that exists, or a path where one can be made (the store creates it). */
@@ -86,7 +94,8 @@ export const triStateProblem = (args: ReadonlyArray<string>): string | undefined
 }
 
 /** The error line of a boolean option given a value it does not take. */
-export const booleanProblem = (option: string, value: string) => `${option}: expected true or false (or no value), got ${JSON.stringify(value)}`
+export const booleanProblem = (option: string, value: string) =>
+  `${option}: expected true or false (or no value), got ${JSON.stringify(value)}`
 
 /**
  * A boolean option that knows whether it was given: None when absent. @effect/cli's
@@ -96,14 +105,15 @@ export const booleanProblem = (option: string, value: string) => `${option}: exp
 export const triState = (name: string, description: string): Options.Options<Option.Option<boolean>> => {
   triStates.add(`--${name}`)
   const flag = Options.boolean(name) as unknown as { readonly _tag: string; readonly options: Options.Options<boolean> }
-  if (flag._tag !== "WithDefault") throw new Error(`@effect/cli changed Options.boolean: expected WithDefault, got ${flag._tag}`)
+  if (flag._tag !== "WithDefault")
+    throw new Error(`@effect/cli changed Options.boolean: expected WithDefault, got ${flag._tag}`)
   return Options.optional(Options.withDescription(flag.options, description))
 }
 
-
 const show = (n: number) => (Math.abs(n) >= 100_000 ? n.toLocaleString("en-US") : String(n))
 
-const badValue = (name: string, why: string) => Effect.fail(ValidationError.invalidValue(HelpDoc.p(`--${name}: ${why}`)))
+const badValue = (name: string, why: string) =>
+  Effect.fail(ValidationError.invalidValue(HelpDoc.p(`--${name}: ${why}`)))
 
 /**
  * `--NAME N`: a whole number from `min` to `max`. Anything else (a word, a fraction, a number out
@@ -116,16 +126,24 @@ export const integerOption = (name: string, min: number, max: number) =>
     Options.mapEffect((text) => {
       const n = /^\s*[+-]?\d+\s*$/.test(text) ? Number(text) : Number.NaN
       const range = `an integer from ${show(min)} to ${show(max)}`
-      return Number.isSafeInteger(n) && n >= min && n <= max ? Effect.succeed(n) : badValue(name, `expected ${range}, got ${JSON.stringify(text)}`)
+      return Number.isSafeInteger(n) && n >= min && n <= max
+        ? Effect.succeed(n)
+        : badValue(name, `expected ${range}, got ${JSON.stringify(text)}`)
     })
   )
 
 /** `--NAME VALUE` where VALUE is one of `values` (`ignoreCase`: in any case); else a usage error naming the option, the choices and the value. */
-export const choiceOption = <const A extends string>(name: string, values: ReadonlyArray<A>, o: { readonly ignoreCase?: boolean } = {}) =>
+export const choiceOption = <const A extends string>(
+  name: string,
+  values: ReadonlyArray<A>,
+  o: { readonly ignoreCase?: boolean } = {}
+) =>
   Options.text(name).pipe(
     Options.withPseudoName(values.join("|")),
     Options.mapEffect((text) => {
       const found = values.find((v) => (o.ignoreCase === true ? v.toLowerCase() === text.toLowerCase() : v === text))
-      return found !== undefined ? Effect.succeed(found) : badValue(name, `expected one of ${values.join(", ")}, got ${JSON.stringify(text)}`)
+      return found !== undefined
+        ? Effect.succeed(found)
+        : badValue(name, `expected one of ${values.join(", ")}, got ${JSON.stringify(text)}`)
     })
   )

@@ -15,7 +15,10 @@ export const printTable = (headers: ReadonlyArray<string>, rows: ReadonlyArray<R
   const text = rows.map((r) => r.map((c) => (c === null || c === undefined ? "-" : String(c))))
   const widths = headers.map((h, i) => Math.max(h.length, ...text.map((r) => r[i]!.length)))
   const line = (cells: ReadonlyArray<string>) =>
-    cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join("  ").trimEnd()
+    cells
+      .map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!)))
+      .join("  ")
+      .trimEnd()
   const bold = (s: string) => (useColor() ? `\u001b[1m${s}\u001b[22m` : s)
   const out = [bold(line(headers)), ...text.map(line)]
   process.stdout.write(`${out.join("\n")}\n`)
@@ -29,10 +32,16 @@ export const note = (s: string) => process.stderr.write(`${s}\n`)
  * hint; else one that fits the target (src/cli/hints.ts). The code is the platform's: an error
  * edgectl raised before any platform answered, or a failure to reach one, shows none.
  */
-export const formatError = (what: string, e: V4Error, hint?: string, target: HintTarget = { remote: false }): string => {
+export const formatError = (
+  what: string,
+  e: V4Error,
+  hint?: string,
+  target: HintTarget = { remote: false }
+): string => {
   const shown = e.clientSide !== true && (e._tag !== "ApiError" || e.status > 0)
   const code = shown && e.code !== undefined ? ` [code ${e.code}]` : ""
-  const chain = e.chain && e.chain.length > 0 ? ` (${e.chain.map((c) => `${c.message} [code ${c.code}]`).join("; ")})` : ""
+  const chain =
+    e.chain && e.chain.length > 0 ? ` (${e.chain.map((c) => `${c.message} [code ${c.code}]`).join("; ")})` : ""
   const h = hint ?? defaultHint(e, target)
   return `error: ${what}: ${e.message}${chain}${code}${h ? `\nhint: ${h}` : ""}`
 }

@@ -37,7 +37,10 @@ export const progressLine = (o: { readonly json: boolean; readonly stream?: Node
       const rateText = timed ? ` · ${count(Math.round(rate), unit)}/s` : ""
       const of = unit === "entries" ? " entries" : ""
       // Nothing done yet (one request for the whole file): what is being done, not 0%.
-      const line = done === 0 ? `${label} ${count(total, unit)}${of}…` : `${label} ${count(done, unit)}/${count(total, unit)}${of} · ${pct}%${rateText}${eta}`
+      const line =
+        done === 0
+          ? `${label} ${count(total, unit)}${of}…`
+          : `${label} ${count(done, unit)}/${count(total, unit)}${of} · ${pct}%${rateText}${eta}`
       stream.write(`\r\u001b[K${line.slice(0, Math.max(20, (stream.columns ?? 80) - 1))}`)
       shown = true
     },

@@ -37,7 +37,8 @@ export class ConfigError {
 
 export const ConfigNames = ["wrangler.json", "wrangler.jsonc", "wrangler.toml"] as const
 
-const formatOf = (file: string): ConfigFormat => (file.endsWith(".toml") ? "toml" : file.endsWith(".jsonc") ? "jsonc" : "json")
+const formatOf = (file: string): ConfigFormat =>
+  file.endsWith(".toml") ? "toml" : file.endsWith(".jsonc") ? "jsonc" : "json"
 
 const lineColumnAt = (text: string, offset: number) => {
   const before = text.slice(0, offset)
@@ -51,7 +52,10 @@ const parseText = async (file: string, text: string, format: ConfigFormat): Prom
     try {
       return parse(text)
     } catch (e) {
-      if (e instanceof TomlError) throw new ConfigError(`${file}:${e.line}:${e.column}: ${e.message.split("\n")[0]!.replace(/^Invalid TOML document: /, "")}`)
+      if (e instanceof TomlError)
+        throw new ConfigError(
+          `${file}:${e.line}:${e.column}: ${e.message.split("\n")[0]!.replace(/^Invalid TOML document: /, "")}`
+        )
       throw e
     }
   }
@@ -66,7 +70,8 @@ const parseText = async (file: string, text: string, format: ConfigFormat): Prom
   return value
 }
 
-const typeName = (v: unknown) => (v === null ? "null" : Array.isArray(v) ? "an array" : typeof v === "object" ? "an object" : `a ${typeof v}`)
+const typeName = (v: unknown) =>
+  v === null ? "null" : Array.isArray(v) ? "an array" : typeof v === "object" ? "an object" : `a ${typeof v}`
 
 const optionalString = (file: string, where: string, v: unknown): string | undefined => {
   if (v === undefined) return undefined
@@ -78,14 +83,20 @@ const scopeOf = (file: string, prefix: string, o: Record<string, unknown>): Conf
   const list = o.kv_namespaces
   let kvNamespaces: Array<KvBinding> | undefined
   if (list !== undefined) {
-    if (!Array.isArray(list)) throw new ConfigError(`${file}: ${prefix}kv_namespaces must be an array, got ${typeName(list)}`)
+    if (!Array.isArray(list))
+      throw new ConfigError(`${file}: ${prefix}kv_namespaces must be an array, got ${typeName(list)}`)
     kvNamespaces = list.map((raw, i) => {
       const where = `${prefix}kv_namespaces[${i}]`
-      if (typeof raw !== "object" || raw === null || Array.isArray(raw)) throw new ConfigError(`${file}: ${where} must be an object, got ${typeName(raw)}`)
+      if (typeof raw !== "object" || raw === null || Array.isArray(raw))
+        throw new ConfigError(`${file}: ${where} must be an object, got ${typeName(raw)}`)
       const b = raw as Record<string, unknown>
       const binding = optionalString(file, `${where}.binding`, b.binding)
       if (binding === undefined || binding === "") throw new ConfigError(`${file}: ${where} has no "binding"`)
-      return { binding, id: optionalString(file, `${where}.id`, b.id), preview_id: optionalString(file, `${where}.preview_id`, b.preview_id) }
+      return {
+        binding,
+        id: optionalString(file, `${where}.id`, b.id),
+        preview_id: optionalString(file, `${where}.preview_id`, b.preview_id)
+      }
     })
   }
   return {
@@ -96,15 +107,22 @@ const scopeOf = (file: string, prefix: string, o: Record<string, unknown>): Conf
 }
 
 /** Parses a config file's text (exported for tests and for the editor checks). */
-export const parseConfig = async (file: string, text: string, format: ConfigFormat = formatOf(file)): Promise<ProjectConfig> => {
+export const parseConfig = async (
+  file: string,
+  text: string,
+  format: ConfigFormat = formatOf(file)
+): Promise<ProjectConfig> => {
   const raw = await parseText(file, text, format)
-  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) throw new ConfigError(`${file}: the configuration must be an object, got ${typeName(raw)}`)
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw))
+    throw new ConfigError(`${file}: the configuration must be an object, got ${typeName(raw)}`)
   const o = raw as Record<string, unknown>
   const env: Record<string, ConfigScope> = {}
   if (o.env !== undefined) {
-    if (typeof o.env !== "object" || o.env === null || Array.isArray(o.env)) throw new ConfigError(`${file}: env must be a table of environments, got ${typeName(o.env)}`)
+    if (typeof o.env !== "object" || o.env === null || Array.isArray(o.env))
+      throw new ConfigError(`${file}: env must be a table of environments, got ${typeName(o.env)}`)
     for (const [name, section] of Object.entries(o.env as Record<string, unknown>)) {
-      if (typeof section !== "object" || section === null || Array.isArray(section)) throw new ConfigError(`${file}: env.${name} must be a table, got ${typeName(section)}`)
+      if (typeof section !== "object" || section === null || Array.isArray(section))
+        throw new ConfigError(`${file}: env.${name} must be a table, got ${typeName(section)}`)
       env[name] = scopeOf(file, `env.${name}.`, section as Record<string, unknown>)
     }
   }
@@ -124,7 +142,9 @@ export const loadProjectConfig = async (cwd: string, explicit?: string): Promise
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code
       if (explicit === undefined && code === "ENOENT") continue
-      throw new ConfigError(`cannot read ${explicit ?? full}: ${code === "ENOENT" ? "no such file" : (e as Error).message}`)
+      throw new ConfigError(
+        `cannot read ${explicit ?? full}: ${code === "ENOENT" ? "no such file" : (e as Error).message}`
+      )
     }
     const shown = path.relative(cwd, full).startsWith("..") ? full : path.relative(cwd, full)
     return parseConfig(shown, text.charCodeAt(0) === 0xfeff ? text.slice(1) : text, formatOf(full))
@@ -166,16 +186,23 @@ export const scopeFor = (config: ProjectConfig, env: string | undefined): Config
 }
 
 /** The namespace id for `--binding` (through the config) or `--namespace-id`. */
-export const resolveBinding = (config: ProjectConfig | undefined, cwd: string, choice: NamespaceChoice & { binding: string }): ResolvedNamespace => {
+export const resolveBinding = (
+  config: ProjectConfig | undefined,
+  cwd: string,
+  choice: NamespaceChoice & { binding: string }
+): ResolvedNamespace => {
   if (config === undefined) {
-    throw new ConfigError(`--binding ${choice.binding}: there is no ${ConfigNames.join(", ")} in ${cwd}; run in the project directory, pass --config, or use --namespace-id`)
+    throw new ConfigError(
+      `--binding ${choice.binding}: there is no ${ConfigNames.join(", ")} in ${cwd}; run in the project directory, pass --config, or use --namespace-id`
+    )
   }
   const scope = scopeFor(config, choice.env)
   const where = choice.env ? `env.${choice.env}.kv_namespaces` : "kv_namespaces"
   const list = scope.kvNamespaces ?? []
   const b = list.find((x) => x.binding === choice.binding)
   if (b === undefined) {
-    const inherited = choice.env && scope.kvNamespaces === undefined && config.kvNamespaces?.some((x) => x.binding === choice.binding)
+    const inherited =
+      choice.env && scope.kvNamespaces === undefined && config.kvNamespaces?.some((x) => x.binding === choice.binding)
     const known = list.map((x) => x.binding)
     throw new ConfigError(
       `--binding ${choice.binding}: no KV namespace with that binding in ${where} of ${config.file}` +
@@ -189,13 +216,17 @@ export const resolveBinding = (config: ProjectConfig | undefined, cwd: string, c
   const label = (id: string) => ({ id, label: `binding ${b.binding} (${id})`, binding: b.binding })
   if (choice.preview === true) {
     if (b.preview_id === undefined) {
-      throw new ConfigError(`--preview: binding ${b.binding} has no preview_id in ${where} of ${config.file}; add one, or use --namespace-id`)
+      throw new ConfigError(
+        `--preview: binding ${b.binding} has no preview_id in ${where} of ${config.file}; add one, or use --namespace-id`
+      )
     }
     return label(b.preview_id)
   }
   if (b.id === undefined) {
     if (b.preview_id !== undefined && choice.preview === undefined) return label(b.preview_id)
-    throw new ConfigError(`--binding ${b.binding}: the entry in ${where} of ${config.file} has no id${b.preview_id !== undefined ? " (only a preview_id: pass --preview)" : ""}`)
+    throw new ConfigError(
+      `--binding ${b.binding}: the entry in ${where} of ${config.file} has no id${b.preview_id !== undefined ? " (only a preview_id: pass --preview)" : ""}`
+    )
   }
   if (choice.preview === undefined && choice.write && b.preview_id !== undefined) {
     throw new ConfigError(
@@ -212,7 +243,12 @@ export const resolveBinding = (config: ProjectConfig | undefined, cwd: string, c
  */
 export const bindingName = (namespace: string): string => {
   // Accented letters keep their base letter (`ünï` → `uni`), not nothing: a binding is ASCII.
-  let s = namespace.normalize("NFKD").replace(/\p{M}/gu, "").replace(/[\s-]/g, "_").replace(/[^A-Za-z0-9_]/g, "").replace(/_+/g, "_")
+  let s = namespace
+    .normalize("NFKD")
+    .replace(/\p{M}/gu, "")
+    .replace(/[\s-]/g, "_")
+    .replace(/[^A-Za-z0-9_]/g, "")
+    .replace(/_+/g, "_")
   if (s === "" || s === "_") return "KV"
   if (/^[0-9]/.test(s)) s = `_${s}`
   return s
@@ -233,14 +269,27 @@ export const namespaceTitle = (
   const scope = config !== undefined && env ? scopeFor(config, env) : undefined
   const top = config?.name
   const prefix = scope?.name ?? (top !== undefined ? (env ? `${top}-${env}` : top) : env ? `worker-${env}` : "worker")
-  return { title: `${prefix}-${namespace}${preview ? "_preview" : ""}`, defaultPrefix: scope?.name === undefined && top === undefined }
+  return {
+    title: `${prefix}-${namespace}${preview ? "_preview" : ""}`,
+    defaultPrefix: scope?.name === undefined && top === undefined
+  }
 }
 
 /** The lines to add to the config for a new namespace, in the config's own format. */
-export const configSnippet = (format: ConfigFormat, binding: string, id: string, env: string | undefined, preview: boolean): string => {
+export const configSnippet = (
+  format: ConfigFormat,
+  binding: string,
+  id: string,
+  env: string | undefined,
+  preview: boolean
+): string => {
   const field = preview ? "preview_id" : "id"
   if (format === "toml") {
-    return [`[[${env ? `env.${env}.` : ""}kv_namespaces]]`, `binding = ${JSON.stringify(binding)}`, `${field} = ${JSON.stringify(id)}`].join("\n")
+    return [
+      `[[${env ? `env.${env}.` : ""}kv_namespaces]]`,
+      `binding = ${JSON.stringify(binding)}`,
+      `${field} = ${JSON.stringify(id)}`
+    ].join("\n")
   }
   const entry = { kv_namespaces: [{ binding, [field]: id }] }
   return JSON.stringify(env ? { env: { [env]: entry } } : entry, null, 2)

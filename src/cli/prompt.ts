@@ -23,7 +23,11 @@ const terminal = (): PromptIo => ({
 /** Asks questions on one readline; undefined when the input ends (ctrl+d) before an answer. */
 const asker = (io: PromptIo) => {
   // Most runs of the commands that can prompt never do.
-  const rl = nodeReadline().createInterface({ input: io.input, output: io.output, terminal: io.output === process.stderr })
+  const rl = nodeReadline().createInterface({
+    input: io.input,
+    output: io.output,
+    terminal: io.output === process.stderr
+  })
   const lines: Array<string> = []
   let waiting: ((line: string | undefined) => void) | undefined
   let closed = false

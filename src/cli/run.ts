@@ -26,13 +26,18 @@ export const run = <A>(
   hint?: (e: V4Error) => string | undefined
 ): Effect.Effect<A, CliFailure> => {
   if (flags.remote && flags.local) return Effect.fail(usage("--remote and --local cannot be used together"))
-  if (flags.remote && Option.isSome(flags.persistTo)) return Effect.fail(usage("--persist-to applies to the local platform, not to --remote"))
+  if (flags.remote && Option.isSome(flags.persistTo))
+    return Effect.fail(usage("--persist-to applies to the local platform, not to --remote"))
   const target = { remote: flags.remote, persistTo: Option.getOrUndefined(flags.persistTo) }
   return Effect.scoped(
-    effect.pipe(Effect.provide(clientLayer({ remote: flags.remote, persistTo: Option.getOrUndefined(flags.persistTo) })))
+    effect.pipe(
+      Effect.provide(clientLayer({ remote: flags.remote, persistTo: Option.getOrUndefined(flags.persistTo) }))
+    )
   ).pipe(
     Effect.catchAll((e) =>
-      e._tag === "CliFailure" ? Effect.fail(e) : Effect.fail(new CliFailure({ text: formatError(what, e, hint?.(e), target), exitCode: 1 }))
+      e._tag === "CliFailure"
+        ? Effect.fail(e)
+        : Effect.fail(new CliFailure({ text: formatError(what, e, hint?.(e), target), exitCode: 1 }))
     )
   )
 }

@@ -26,7 +26,8 @@ const fromTerminal = (prompt: string) =>
     const onData = (chunk: Buffer) => {
       for (const ch of chunk.toString("utf8")) {
         if (ch === "\r" || ch === "\n") return done(Effect.succeed(typed))
-        if (ch === "\u0003") return done(Effect.fail(new CliFailure({ text: "error: --secret-stdin: cancelled", exitCode: 1 })))
+        if (ch === "\u0003")
+          return done(Effect.fail(new CliFailure({ text: "error: --secret-stdin: cancelled", exitCode: 1 })))
         if (ch === "\u007f" || ch === "\b") typed = [...typed].slice(0, -1).join("")
         else typed += ch
       }

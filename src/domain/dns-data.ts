@@ -22,40 +22,108 @@ const U16 = 65_535
  * `params` too, but may be empty (an SVCB/HTTPS record in alias mode has no parameters).
  */
 const FIELDS: Readonly<Record<string, ReadonlyArray<Field>>> = {
-  SRV: [["weight", "u16"], ["port", "u16"], ["target", "word"]],
-  URI: [["weight", "u16"], ["target", "quoted"]],
-  CAA: [["flags", "u8"], ["tag", "word"], ["value", "quoted"]],
-  CERT: [["type", "u16"], ["key_tag", "u16"], ["algorithm", "u8"], ["certificate", "rest"]],
-  DNSKEY: [["flags", "u16"], ["protocol", "u8"], ["algorithm", "u8"], ["public_key", "rest"]],
-  DS: [["key_tag", "u16"], ["algorithm", "u8"], ["digest_type", "u8"], ["digest", "rest"]],
-  NAPTR: [["order", "u16"], ["preference", "u16"], ["flags", "quoted"], ["service", "quoted"], ["regex", "quoted"], ["replacement", "word"]],
-  SMIMEA: [["usage", "u8"], ["selector", "u8"], ["matching_type", "u8"], ["certificate", "rest"]],
-  TLSA: [["usage", "u8"], ["selector", "u8"], ["matching_type", "u8"], ["certificate", "rest"]],
-  SSHFP: [["algorithm", "u8"], ["type", "u8"], ["fingerprint", "rest"]],
-  SVCB: [["priority", "u16"], ["target", "word"], ["value", "params"]],
-  HTTPS: [["priority", "u16"], ["target", "word"], ["value", "params"]]
+  SRV: [
+    ["weight", "u16"],
+    ["port", "u16"],
+    ["target", "word"]
+  ],
+  URI: [
+    ["weight", "u16"],
+    ["target", "quoted"]
+  ],
+  CAA: [
+    ["flags", "u8"],
+    ["tag", "word"],
+    ["value", "quoted"]
+  ],
+  CERT: [
+    ["type", "u16"],
+    ["key_tag", "u16"],
+    ["algorithm", "u8"],
+    ["certificate", "rest"]
+  ],
+  DNSKEY: [
+    ["flags", "u16"],
+    ["protocol", "u8"],
+    ["algorithm", "u8"],
+    ["public_key", "rest"]
+  ],
+  DS: [
+    ["key_tag", "u16"],
+    ["algorithm", "u8"],
+    ["digest_type", "u8"],
+    ["digest", "rest"]
+  ],
+  NAPTR: [
+    ["order", "u16"],
+    ["preference", "u16"],
+    ["flags", "quoted"],
+    ["service", "quoted"],
+    ["regex", "quoted"],
+    ["replacement", "word"]
+  ],
+  SMIMEA: [
+    ["usage", "u8"],
+    ["selector", "u8"],
+    ["matching_type", "u8"],
+    ["certificate", "rest"]
+  ],
+  TLSA: [
+    ["usage", "u8"],
+    ["selector", "u8"],
+    ["matching_type", "u8"],
+    ["certificate", "rest"]
+  ],
+  SSHFP: [
+    ["algorithm", "u8"],
+    ["type", "u8"],
+    ["fingerprint", "rest"]
+  ],
+  SVCB: [
+    ["priority", "u16"],
+    ["target", "word"],
+    ["value", "params"]
+  ],
+  HTTPS: [
+    ["priority", "u16"],
+    ["target", "word"],
+    ["value", "params"]
+  ]
 }
 
 /** LOC's fields, their ranges and defaults (the platform's documented limits). */
 const LOC: ReadonlyArray<readonly [name: string, min: number, max: number, fallback?: number]> = [
-  ["lat_degrees", 0, 90], ["lat_minutes", 0, 59, 0], ["lat_seconds", 0, 59.999, 0],
-  ["long_degrees", 0, 180], ["long_minutes", 0, 59, 0], ["long_seconds", 0, 59.999, 0],
-  ["altitude", -100_000, 42_849_672.95], ["size", 0, 90_000_000, 0],
-  ["precision_horz", 0, 90_000_000, 0], ["precision_vert", 0, 90_000_000, 0]
+  ["lat_degrees", 0, 90],
+  ["lat_minutes", 0, 59, 0],
+  ["lat_seconds", 0, 59.999, 0],
+  ["long_degrees", 0, 180],
+  ["long_minutes", 0, 59, 0],
+  ["long_seconds", 0, 59.999, 0],
+  ["altitude", -100_000, 42_849_672.95],
+  ["size", 0, 90_000_000, 0],
+  ["precision_horz", 0, 90_000_000, 0],
+  ["precision_vert", 0, 90_000_000, 0]
 ]
 
 export const StructuredTypes: ReadonlyArray<string> = [...Object.keys(FIELDS), "LOC"]
 /** Types whose priority lives in the record's `priority` field rather than in content. */
 const PRIORITY_OUTSIDE = new Set(["SRV", "URI"])
 
-interface Token { readonly text: string; readonly start: number; readonly quoted: boolean }
+interface Token {
+  readonly text: string
+  readonly start: number
+  readonly quoted: boolean
+}
 
 /** Splits presentation text into words; a double-quoted word may hold spaces and `\"`. */
 const tokens = (content: string): Array<Token> => {
   const out: Array<Token> = []
   let i = 0
   while (i < content.length) {
-    if (/\s/.test(content[i]!)) { i++; continue }
+    if (/\s/.test(content[i]!)) {
+      i++
+      continue
+    }
     const start = i
     if (content[i] === '"') {
       let text = ""
@@ -104,13 +172,24 @@ export const dataFromContent = (type: string, content: string, priority?: number
 }
 
 const locData = (content: string): RecordData | undefined => {
-  const m = /^(\d+) (\d+) ([\d.]+) ([NS]) (\d+) (\d+) ([\d.]+) ([EW]) (-?[\d.]+)m ([\d.]+)m ([\d.]+)m ([\d.]+)m$/.exec(content.trim())
+  const m = /^(\d+) (\d+) ([\d.]+) ([NS]) (\d+) (\d+) ([\d.]+) ([EW]) (-?[\d.]+)m ([\d.]+)m ([\d.]+)m ([\d.]+)m$/.exec(
+    content.trim()
+  )
   if (!m) return undefined
   const n = (i: number) => Number(m[i])
   return {
-    lat_degrees: n(1), lat_minutes: n(2), lat_seconds: n(3), lat_direction: m[4]!,
-    long_degrees: n(5), long_minutes: n(6), long_seconds: n(7), long_direction: m[8]!,
-    altitude: n(9), size: n(10), precision_horz: n(11), precision_vert: n(12)
+    lat_degrees: n(1),
+    lat_minutes: n(2),
+    lat_seconds: n(3),
+    lat_direction: m[4]!,
+    long_degrees: n(5),
+    long_minutes: n(6),
+    long_seconds: n(7),
+    long_direction: m[8]!,
+    altitude: n(9),
+    size: n(10),
+    precision_horz: n(11),
+    precision_vert: n(12)
   }
 }
 
@@ -126,7 +205,8 @@ const shown = (v: unknown) => (v === undefined ? "nothing" : JSON.stringify(v))
  * a missing or out-of-range field is an error naming it, its limit and the value given.
  */
 export const contentFromData = (type: string, data: unknown, priority?: number): FromData => {
-  if (typeof data !== "object" || data === null || Array.isArray(data)) return bad(`data: must be an object for a ${type} record, got ${shown(data)}`)
+  if (typeof data !== "object" || data === null || Array.isArray(data))
+    return bad(`data: must be an object for a ${type} record, got ${shown(data)}`)
   const d = data as Record<string, unknown>
   if (type === "LOC") return locContent(d)
   const fields = FIELDS[type]
@@ -142,7 +222,8 @@ export const contentFromData = (type: string, data: unknown, priority?: number):
       parts.push(String(v))
     } else {
       if (kind === "params" && (v === undefined || v === "")) continue
-      if (typeof v !== "string" || (kind !== "quoted" && v.trim() === "")) return bad(`data.${name}: must be a non-empty string, got ${shown(v)}`)
+      if (typeof v !== "string" || (kind !== "quoted" && v.trim() === ""))
+        return bad(`data.${name}: must be a non-empty string, got ${shown(v)}`)
       if (kind === "word" && /\s/.test(v)) return bad(`data.${name}: must not contain spaces, got ${shown(v)}`)
       parts.push(kind === "quoted" ? quote(v) : v.trim())
     }
@@ -159,19 +240,33 @@ const locContent = (d: Record<string, unknown>): FromData => {
   const v: Record<string, number> = {}
   for (const [name, min, max, fallback] of LOC) {
     const x = d[name] ?? fallback
-    if (typeof x !== "number" || !Number.isFinite(x) || x < min || x > max) return bad(`data.${name}: must be a number from ${min} to ${max}, got ${shown(x)}`)
+    if (typeof x !== "number" || !Number.isFinite(x) || x < min || x > max)
+      return bad(`data.${name}: must be a number from ${min} to ${max}, got ${shown(x)}`)
     v[name] = x
   }
-  for (const [name, allowed] of [["lat_direction", ["N", "S"]], ["long_direction", ["E", "W"]]] as const) {
-    if (!allowed.includes(d[name] as never)) return bad(`data.${name}: must be one of ${allowed.join(", ")}, got ${shown(d[name])}`)
+  for (const [name, allowed] of [
+    ["lat_direction", ["N", "S"]],
+    ["long_direction", ["E", "W"]]
+  ] as const) {
+    if (!allowed.includes(d[name] as never))
+      return bad(`data.${name}: must be one of ${allowed.join(", ")}, got ${shown(d[name])}`)
   }
   const m = (x: number) => `${x.toFixed(2)}m`
   return {
     ok: true,
     content: [
-      v.lat_degrees, v.lat_minutes, v.lat_seconds, d.lat_direction,
-      v.long_degrees, v.long_minutes, v.long_seconds, d.long_direction,
-      m(v.altitude!), m(v.size!), m(v.precision_horz!), m(v.precision_vert!)
+      v.lat_degrees,
+      v.lat_minutes,
+      v.lat_seconds,
+      d.lat_direction,
+      v.long_degrees,
+      v.long_minutes,
+      v.long_seconds,
+      d.long_direction,
+      m(v.altitude!),
+      m(v.size!),
+      m(v.precision_horz!),
+      m(v.precision_vert!)
     ].join(" ")
   }
 }

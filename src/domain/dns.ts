@@ -1,8 +1,27 @@
 import * as Schema from "effect/Schema"
 
 export const DnsRecordTypes = [
-  "A", "AAAA", "CAA", "CERT", "CNAME", "DNSKEY", "DS", "HTTPS", "LOC", "MX", "NAPTR", "NS",
-  "OPENPGPKEY", "PTR", "SMIMEA", "SRV", "SSHFP", "SVCB", "TLSA", "TXT", "URI"
+  "A",
+  "AAAA",
+  "CAA",
+  "CERT",
+  "CNAME",
+  "DNSKEY",
+  "DS",
+  "HTTPS",
+  "LOC",
+  "MX",
+  "NAPTR",
+  "NS",
+  "OPENPGPKEY",
+  "PTR",
+  "SMIMEA",
+  "SRV",
+  "SSHFP",
+  "SVCB",
+  "TLSA",
+  "TXT",
+  "URI"
 ] as const
 export const DnsRecordType = Schema.Literal(...DnsRecordTypes)
 

@@ -41,7 +41,10 @@ export const PageInfo = Schema.transform(
   Schema.Struct(PageInfoFields),
   {
     strict: true,
-    decode: (w) => ({ ...w, total_pages: w.total_pages ?? (w.per_page > 0 ? Math.ceil(w.total_count / w.per_page) : 0) }),
+    decode: (w) => ({
+      ...w,
+      total_pages: w.total_pages ?? (w.per_page > 0 ? Math.ceil(w.total_count / w.per_page) : 0)
+    }),
     encode: (v) => v
   }
 )

@@ -34,7 +34,11 @@ export interface ErrorFields {
  * gives each its wire form, contract-core.ts.)
  */
 type ErrorArgs = Omit<ErrorFields, "code"> & { readonly code?: number | undefined }
-const V4ErrorClass = <Tag extends string, Own extends object = {}>(tag: Tag, defaultCode: number, defaults?: Partial<Own>) =>
+const V4ErrorClass = <Tag extends string, Own extends object = {}>(
+  tag: Tag,
+  defaultCode: number,
+  defaults?: Partial<Own>
+) =>
   class extends Data.TaggedError(tag)<ErrorFields> {
     constructor(args: ErrorArgs & Own) {
       const fields: Record<string, unknown> = { ...args, code: args.code ?? defaultCode }
@@ -63,11 +67,18 @@ export class Conflict extends V4ErrorClass("Conflict", 10014) {}
  * A quota of the zone or account would be exceeded. `filterId`: the filter a combined firewall call
  * created before the rule was refused (the spec's quota case), `meta.filter_id` on the wire.
  */
-export class QuotaExceeded extends V4ErrorClass<"QuotaExceeded", { readonly filterId?: string | undefined }>("QuotaExceeded", 10200) {
+export class QuotaExceeded extends V4ErrorClass<"QuotaExceeded", { readonly filterId?: string | undefined }>(
+  "QuotaExceeded",
+  10200
+) {
   declare readonly filterId?: string | undefined
 }
 /** A filter with the same expression exists in the zone: `existingId` is its id (`meta.id` on the wire). */
-export class DuplicateFilter extends V4ErrorClass<"DuplicateFilter", { readonly existingId?: string | undefined }>("DuplicateFilter", 10102, { existingId: "" }) {
+export class DuplicateFilter extends V4ErrorClass<"DuplicateFilter", { readonly existingId?: string | undefined }>(
+  "DuplicateFilter",
+  10102,
+  { existingId: "" }
+) {
   declare readonly existingId: string
 }
 /**
@@ -75,11 +86,10 @@ export class DuplicateFilter extends V4ErrorClass<"DuplicateFilter", { readonly 
  * text with a caret; `diagnostics` (`meta.diagnostics` on the wire) are the rules checker's, with
  * character ranges into `expression`.
  */
-export class InvalidExpression extends V4ErrorClass<"InvalidExpression", { readonly diagnostics?: ReadonlyArray<Diagnostic> | undefined }>(
+export class InvalidExpression extends V4ErrorClass<
   "InvalidExpression",
-  10110,
-  { diagnostics: [] }
-) {
+  { readonly diagnostics?: ReadonlyArray<Diagnostic> | undefined }
+>("InvalidExpression", 10110, { diagnostics: [] }) {
   declare readonly diagnostics: ReadonlyArray<Diagnostic>
 }
 /** The zone cannot do this in its current configuration (e.g. WAF migration blockers). */
@@ -97,11 +107,16 @@ export class UriOverridePresent extends V4ErrorClass("UriOverridePresent", 10305
 /** A storage transaction was rolled back and the operation cannot go on. */
 export class TransactionRolledBack extends V4ErrorClass("TransactionRolledBack", 10400) {}
 /** Too many requests; `retryAfter` seconds when the platform said so. */
-export class RateLimited extends V4ErrorClass<"RateLimited", { readonly retryAfter?: number | undefined }>("RateLimited", 10013) {
+export class RateLimited extends V4ErrorClass<"RateLimited", { readonly retryAfter?: number | undefined }>(
+  "RateLimited",
+  10013
+) {
   declare readonly retryAfter?: number | undefined
 }
 /** Anything else the platform answered, with its HTTP status, or a failure to reach it at all. */
-export class ApiError extends V4ErrorClass<"ApiError", { readonly status?: number | undefined }>("ApiError", 10001, { status: 500 }) {
+export class ApiError extends V4ErrorClass<"ApiError", { readonly status?: number | undefined }>("ApiError", 10001, {
+  status: 500
+}) {
   declare readonly status: number
 }
 
@@ -189,10 +204,14 @@ export const isV4Error = (u: unknown): u is V4Error =>
 const metaOf = (e: V4Error): unknown => {
   const base = (e.meta ?? {}) as Record<string, unknown>
   switch (e._tag) {
-    case "DuplicateFilter": return { ...base, id: e.existingId }
-    case "InvalidExpression": return { ...base, diagnostics: e.diagnostics }
-    case "QuotaExceeded": return e.filterId === undefined ? e.meta : { ...base, filter_id: e.filterId }
-    default: return e.meta
+    case "DuplicateFilter":
+      return { ...base, id: e.existingId }
+    case "InvalidExpression":
+      return { ...base, diagnostics: e.diagnostics }
+    case "QuotaExceeded":
+      return e.filterId === undefined ? e.meta : { ...base, filter_id: e.filterId }
+    default:
+      return e.meta
   }
 }
 
@@ -223,14 +242,22 @@ export const fromFailure = (status: number, errors: ReadonlyArray<ErrorItem>, re
   const byCode = code === undefined ? [] : tags.filter((t) => ErrorTable[t].codes.includes(code))
   // The platform's own expression errors carry no code, only this message.
   const parsing = code === undefined && first?.message.startsWith("Filter parsing error") === true
-  const tag =
-    parsing ? "InvalidExpression" : byCode.find((t) => ErrorTable[t].status === status) ??
-    byCode[0] ??
-    (status === 404 ? "NotFound" : status === 429 ? "RateLimited" : status === 401 || status === 403 ? "Unauthorized" : undefined)
+  const tag = parsing
+    ? "InvalidExpression"
+    : (byCode.find((t) => ErrorTable[t].status === status) ??
+      byCode[0] ??
+      (status === 404
+        ? "NotFound"
+        : status === 429
+          ? "RateLimited"
+          : status === 401 || status === 403
+            ? "Unauthorized"
+            : undefined))
   if (tag === "RateLimited") return new RateLimited({ ...common, ...(retryAfter !== undefined ? { retryAfter } : {}) })
   if (tag === undefined || tag === "ApiError") return new ApiError({ ...common, status })
   const meta = (first?.meta ?? {}) as Record<string, unknown>
-  if (tag === "DuplicateFilter") return new DuplicateFilter({ ...common, existingId: typeof meta.id === "string" ? meta.id : "" })
+  if (tag === "DuplicateFilter")
+    return new DuplicateFilter({ ...common, existingId: typeof meta.id === "string" ? meta.id : "" })
   if (tag === "InvalidExpression") {
     const diagnostics = decodeDiagnostics(meta.diagnostics)
     return new InvalidExpression({ ...common, diagnostics: diagnostics._tag === "Some" ? diagnostics.value : [] })

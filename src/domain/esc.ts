@@ -31,7 +31,8 @@ export const settingFromAnswer = (body: unknown): EscSetting | string => {
   if (!isRecord(inner)) return "expected an object with always and/or with_secret"
   const { always, with_secret } = inner
   if (always !== undefined && always !== null && typeof always !== "boolean") return "always is not a boolean"
-  if (with_secret !== undefined && with_secret !== null && typeof with_secret !== "string") return "with_secret is not a string"
+  if (with_secret !== undefined && with_secret !== null && typeof with_secret !== "string")
+    return "with_secret is not a string"
   return { always: always === true, with_secret: typeof with_secret === "string" ? with_secret : null }
 }
 

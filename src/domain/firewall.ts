@@ -7,7 +7,15 @@
 import * as Schema from "effect/Schema"
 import { ExpressionDiagnostic } from "./expression.js"
 
-export const FirewallActions = ["block", "challenge", "js_challenge", "managed_challenge", "allow", "log", "bypass"] as const
+export const FirewallActions = [
+  "block",
+  "challenge",
+  "js_challenge",
+  "managed_challenge",
+  "allow",
+  "log",
+  "bypass"
+] as const
 export type FirewallAction = (typeof FirewallActions)[number]
 
 export const BypassProducts = ["zoneLockdown", "uaBlock", "bic", "hot", "securityLevel", "rateLimit", "waf"] as const

@@ -51,7 +51,11 @@ export const BoolParam = (field: string) =>
   Schema.transformOrFail(Schema.String, Schema.Boolean, {
     strict: true,
     decode: (s, _, ast) =>
-      s === "true" ? ParseResult.succeed(true) : s === "false" ? ParseResult.succeed(false) : fail(ast, s, `${field} must be true or false, got ${JSON.stringify(s)}`),
+      s === "true"
+        ? ParseResult.succeed(true)
+        : s === "false"
+          ? ParseResult.succeed(false)
+          : fail(ast, s, `${field} must be true or false, got ${JSON.stringify(s)}`),
     encode: (b) => ParseResult.succeed(String(b))
   })
 

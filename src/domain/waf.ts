@@ -86,7 +86,12 @@ export type WafOverride = typeof WafOverride.Type
 /** A page rule as the previous WAF understands it: its URL pattern and its actions. */
 export const PageRule = Schema.Struct({
   id: Schema.String,
-  targets: Schema.Array(Schema.Struct({ target: Schema.String, constraint: Schema.Struct({ operator: Schema.String, value: Schema.String }) })),
+  targets: Schema.Array(
+    Schema.Struct({
+      target: Schema.String,
+      constraint: Schema.Struct({ operator: Schema.String, value: Schema.String })
+    })
+  ),
   actions: Schema.Array(Schema.Struct({ id: Schema.String, value: Schema.optional(Schema.Unknown) })),
   priority: Schema.Number,
   status: Schema.Literal("active", "disabled"),

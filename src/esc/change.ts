@@ -19,7 +19,9 @@ export const kindOf = (u: unknown): string => {
   if (Array.isArray(u)) return `an array of ${u.length} item${u.length === 1 ? "" : "s"}`
   switch (typeof u) {
     case "string":
-      return u.length === 0 ? "an empty string" : `a string of ${[...u].length} character${[...u].length === 1 ? "" : "s"}`
+      return u.length === 0
+        ? "an empty string"
+        : `a string of ${[...u].length} character${[...u].length === 1 ? "" : "s"}`
     case "number":
       return "a number"
     case "boolean":
@@ -36,7 +38,11 @@ export const kindOf = (u: unknown): string => {
  * A secret outside it could not be sent in a `Cookie` header, so it could never match.
  */
 const cookieOctet = (c: number) =>
-  c === 0x21 || (c >= 0x23 && c <= 0x2b) || (c >= 0x2d && c <= 0x3a) || (c >= 0x3c && c <= 0x5b) || (c >= 0x5d && c <= 0x7e)
+  c === 0x21 ||
+  (c >= 0x23 && c <= 0x2b) ||
+  (c >= 0x2d && c <= 0x3a) ||
+  (c >= 0x3c && c <= 0x5b) ||
+  (c >= 0x5d && c <= 0x7e)
 
 const describeChar = (ch: string) => {
   const c = ch.codePointAt(0)!
@@ -51,10 +57,12 @@ const describeChar = (ch: string) => {
 
 /** A secret as the platform stores it: 1..100 characters a cookie can carry. */
 export const checkSecret = (u: unknown, field = "with_secret"): Checked<string> => {
-  if (typeof u !== "string") return refuse(`${field} must be a string of 1 to ${SecretMaxLength} characters, got ${kindOf(u)}`)
+  if (typeof u !== "string")
+    return refuse(`${field} must be a string of 1 to ${SecretMaxLength} characters, got ${kindOf(u)}`)
   const chars = [...u]
   if (chars.length === 0) return refuse(`${field} must be 1 to ${SecretMaxLength} characters, got an empty string`)
-  if (chars.length > SecretMaxLength) return refuse(`${field} must be at most ${SecretMaxLength} characters, got ${chars.length}`)
+  if (chars.length > SecretMaxLength)
+    return refuse(`${field} must be at most ${SecretMaxLength} characters, got ${chars.length}`)
   const bad = chars.findIndex((ch) => !cookieOctet(ch.codePointAt(0)!))
   if (bad >= 0) {
     return refuse(
@@ -73,7 +81,9 @@ const fieldName = (k: string) => JSON.stringify(k.length > 40 ? `${k.slice(0, 40
 /** The body of `POST …/disable_esc`, as parsed JSON. */
 export const checkChange = (body: unknown): Checked<EscChange> => {
   if (body === null || typeof body !== "object" || Array.isArray(body)) {
-    return refuse(`the body must be a JSON object, ${Usage}; got ${body === null || body === undefined ? "null or an empty body" : kindOf(body)}`)
+    return refuse(
+      `the body must be a JSON object, ${Usage}; got ${body === null || body === undefined ? "null or an empty body" : kindOf(body)}`
+    )
   }
   const record = body as Record<string, unknown>
   const keys = Object.keys(record)

@@ -64,7 +64,14 @@ export const decide = (r: EscRequest): EscDecision => {
   if (matches(r.zone.with_secret)) applies.push("zone-secret")
   if (matches(r.account.with_secret)) applies.push("account-secret")
   const decidedBy = applies[0] ?? null
-  if (decidedBy !== null) return { escRuns: false, decidedBy, applies, escCookies: values.length, reason: `ESC is off: ${Reasons[decidedBy]}` }
+  if (decidedBy !== null)
+    return {
+      escRuns: false,
+      decidedBy,
+      applies,
+      escCookies: values.length,
+      reason: `ESC is off: ${Reasons[decidedBy]}`
+    }
   const reason =
     values.length === 0
       ? "ESC runs: neither the zone nor its account disables it for every request, and the request has no disable_esc cookie"

@@ -17,6 +17,8 @@ export const describeSecret = (secret: string): string => {
 
 /** A Cookie header with the value of every `disable_esc` cookie masked, for display. */
 export const maskCookieHeader = (header: string): string =>
-  header.replace(/(^|[;:])(\s*disable_esc\s*=\s*)("?)([^;"]*)("?)/g, (_, sep: string, name: string, q1: string, value: string, q2: string) =>
-    `${sep}${name}${q1}${value === "" ? "" : maskSecret(value)}${q2}`
+  header.replace(
+    /(^|[;:])(\s*disable_esc\s*=\s*)("?)([^;"]*)("?)/g,
+    (_, sep: string, name: string, q1: string, value: string, q2: string) =>
+      `${sep}${name}${q1}${value === "" ? "" : maskSecret(value)}${q2}`
   )

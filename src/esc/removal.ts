@@ -39,7 +39,11 @@ const span = (from: number, to: number): string => {
   while (months > 0 && addMonths(from, months) > to) months--
   const days = Math.floor((to - addMonths(from, months)) / DayMs)
   const years = Math.floor(months / 12)
-  const parts = [years > 0 ? plural(years, "year") : "", months % 12 > 0 ? plural(months % 12, "month") : "", years === 0 && days > 0 ? plural(days, "day") : ""]
+  const parts = [
+    years > 0 ? plural(years, "year") : "",
+    months % 12 > 0 ? plural(months % 12, "month") : "",
+    years === 0 && days > 0 ? plural(days, "day") : ""
+  ]
   const text = parts.filter((p) => p !== "").join(" ")
   return text === "" ? "less than a day" : text
 }

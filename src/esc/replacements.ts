@@ -31,7 +31,11 @@ export const Replacements: ReadonlyArray<Replacement> = [
       expression: 'http.host eq "old.example.com"',
       action: "redirect",
       action_parameters: {
-        from_value: { status_code: 301, target_url: { expression: 'concat("https://new.example.com", http.request.uri.path)' }, preserve_query_string: true }
+        from_value: {
+          status_code: 301,
+          target_url: { expression: 'concat("https://new.example.com", http.request.uri.path)' },
+          preserve_query_string: true
+        }
       }
     })
   },
@@ -52,7 +56,11 @@ export const Replacements: ReadonlyArray<Replacement> = [
     product: "Origin Rules",
     phase: "http_request_origin",
     action: "route",
-    example: rule({ expression: 'http.host eq "app.example.com"', action: "route", action_parameters: { sni: { value: "origin.example.net" } } })
+    example: rule({
+      expression: 'http.host eq "app.example.com"',
+      action: "route",
+      action_parameters: { sni: { value: "origin.example.net" } }
+    })
   },
   {
     useCase: "Resolve override / destination port",
@@ -70,14 +78,22 @@ export const Replacements: ReadonlyArray<Replacement> = [
     product: "Origin Rules",
     phase: "http_request_origin",
     action: "route",
-    example: rule({ expression: 'http.host eq "www.example.com"', action: "route", action_parameters: { host_header: "bucket.example-storage.com" } })
+    example: rule({
+      expression: 'http.host eq "www.example.com"',
+      action: "route",
+      action_parameters: { host_header: "bucket.example-storage.com" }
+    })
   },
   {
     useCase: "Rewrite the URI (origin sees another URL)",
     product: "Transform Rules: URL rewrite",
     phase: "http_request_transform",
     action: "rewrite",
-    example: rule({ expression: 'http.request.uri.path eq "/old"', action: "rewrite", action_parameters: { uri: { path: { value: "/new" } } } })
+    example: rule({
+      expression: 'http.request.uri.path eq "/old"',
+      action: "rewrite",
+      action_parameters: { uri: { path: { value: "/new" } } }
+    })
   },
   {
     useCase: "Set or clear request headers to the origin",
@@ -87,7 +103,12 @@ export const Replacements: ReadonlyArray<Replacement> = [
     example: rule({
       expression: "true",
       action: "rewrite",
-      action_parameters: { headers: { "X-Client-Country": { operation: "set", expression: "ip.src.country" }, "X-Debug": { operation: "remove" } } }
+      action_parameters: {
+        headers: {
+          "X-Client-Country": { operation: "set", expression: "ip.src.country" },
+          "X-Debug": { operation: "remove" }
+        }
+      }
     })
   },
   {
@@ -95,7 +116,11 @@ export const Replacements: ReadonlyArray<Replacement> = [
     product: "Configuration Rules (WAF skip rules for WAF and rate limiting)",
     phase: "http_config_settings",
     action: "set_config",
-    example: rule({ expression: 'http.request.uri.path eq "/health"', action: "set_config", action_parameters: { bic: false, security_level: "essentially_off" } }),
+    example: rule({
+      expression: 'http.request.uri.path eq "/health"',
+      action: "set_config",
+      action_parameters: { bic: false, security_level: "essentially_off" }
+    }),
     note: "the value essentially_off is not confirmed by the sources (under_attack is documented)"
   },
   {
@@ -106,7 +131,11 @@ export const Replacements: ReadonlyArray<Replacement> = [
     example: rule({
       expression: "http.response.code ge 500 and http.response.code lt 600",
       action: "serve_error",
-      action_parameters: { content: '{"message":"A server error occurred."}', content_type: "application/json", status_code: 530 }
+      action_parameters: {
+        content: '{"message":"A server error occurred."}',
+        content_type: "application/json",
+        status_code: 530
+      }
     })
   },
   {
@@ -117,7 +146,9 @@ export const Replacements: ReadonlyArray<Replacement> = [
     example: rule({
       expression: "true",
       action: "rewrite",
-      action_parameters: { headers: { "X-Frame-Options": { operation: "set", value: "DENY" }, Server: { operation: "remove" } } }
+      action_parameters: {
+        headers: { "X-Frame-Options": { operation: "set", value: "DENY" }, Server: { operation: "remove" } }
+      }
     })
   },
   {
@@ -138,8 +169,7 @@ export const Replacements: ReadonlyArray<Replacement> = [
     action: null,
     example: {
       kind: "worker",
-      code:
-        'export default { async fetch(request) { const response = await fetch(request); return response.status === 404 ? Response.redirect("https://example.com/not-found", 302) : response } }'
+      code: 'export default { async fetch(request) { const response = await fetch(request); return response.status === 404 ? Response.redirect("https://example.com/not-found", 302) : response } }'
     }
   },
   {
@@ -152,18 +182,34 @@ export const Replacements: ReadonlyArray<Replacement> = [
 ]
 
 /** The example as one line: the rule's JSON, or the Worker's code. */
-export const exampleText = (e: Example | null): string => (e === null ? "" : e.kind === "rule" ? JSON.stringify(e.rule) : e.code)
+export const exampleText = (e: Example | null): string =>
+  e === null ? "" : e.kind === "rule" ? JSON.stringify(e.rule) : e.code
 
 /** Request phases in the order they run (ESC ran before all of them). */
 export const RequestPhases = [
-  "http_request_sanitize", "http_request_dynamic_redirect", "http_request_transform", "http_config_settings",
-  "http_request_origin", "ddos_l7", "http_request_firewall_custom", "http_ratelimit", "http_request_firewall_managed",
-  "http_request_sbfm", "http_request_redirect", "http_request_late_transform", "http_request_cache_settings",
-  "http_request_snippets", "http_request_cloud_connector"
+  "http_request_sanitize",
+  "http_request_dynamic_redirect",
+  "http_request_transform",
+  "http_config_settings",
+  "http_request_origin",
+  "ddos_l7",
+  "http_request_firewall_custom",
+  "http_ratelimit",
+  "http_request_firewall_managed",
+  "http_request_sbfm",
+  "http_request_redirect",
+  "http_request_late_transform",
+  "http_request_cache_settings",
+  "http_request_snippets",
+  "http_request_cloud_connector"
 ] as const
 
 /** Response phases in the order they run. */
 export const ResponsePhases = [
-  "http_custom_errors", "http_response_headers_transform", "http_ratelimit", "http_response_compression",
-  "http_response_firewall_managed", "http_log_custom_fields"
+  "http_custom_errors",
+  "http_response_headers_transform",
+  "http_ratelimit",
+  "http_response_compression",
+  "http_response_firewall_managed",
+  "http_log_custom_fields"
 ] as const

@@ -54,7 +54,8 @@ export interface PriorityChange {
   readonly priority: number | null
 }
 
-export type Read<A> = { readonly ok: true; readonly value: A } | { readonly ok: false; readonly problems: ReadonlyArray<Problem> }
+export type Read<A> =
+  { readonly ok: true; readonly value: A } | { readonly ok: false; readonly problems: ReadonlyArray<Problem> }
 
 const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
 
@@ -63,7 +64,8 @@ const show = (v: unknown) => {
   return s === undefined ? String(v) : s.length > 60 ? `${s.slice(0, 57)}...` : s
 }
 
-const kind = (v: unknown) => (v === null ? "null" : Array.isArray(v) ? "an array" : typeof v === "object" ? "an object" : `${typeof v} ${show(v)}`)
+const kind = (v: unknown) =>
+  v === null ? "null" : Array.isArray(v) ? "an array" : typeof v === "object" ? "an object" : `${typeof v} ${show(v)}`
 
 /** Collects problems of one element; `at` prefixes field names with the element's position. */
 class Reader {
@@ -75,7 +77,11 @@ class Reader {
     this.problems.push({ index: this.index, field, message: `${where} ${message}` })
   }
 
-  string(o: Record<string, unknown>, field: string, opts: { required: boolean; max?: number; nonEmpty?: boolean; label?: string }): string | undefined {
+  string(
+    o: Record<string, unknown>,
+    field: string,
+    opts: { required: boolean; max?: number; nonEmpty?: boolean; label?: string }
+  ): string | undefined {
     const name = opts.label ?? field
     const v = o[field]
     if (v === undefined || v === null) {
@@ -100,7 +106,8 @@ class Reader {
   priority(o: Record<string, unknown>, required: boolean): number | null {
     const v = o.priority
     if (v === undefined || v === null) {
-      if (required && !("priority" in o)) this.add("priority", "is required (a number, or null to run after every rule with a priority)")
+      if (required && !("priority" in o))
+        this.add("priority", "is required (a number, or null to run after every rule with a priority)")
       return null
     }
     if (typeof v !== "number" || !Number.isInteger(v) || v < 0 || v > Limits.priority) {
@@ -112,7 +119,8 @@ class Reader {
 
   action(o: Record<string, unknown>): FirewallAction | undefined {
     const v = o.action
-    if (v === undefined || v === null) return (this.add("action", `is required: one of ${FirewallActions.join(", ")}`), undefined)
+    if (v === undefined || v === null)
+      return (this.add("action", `is required: one of ${FirewallActions.join(", ")}`), undefined)
     if (typeof v !== "string" || !(FirewallActions as ReadonlyArray<string>).includes(v)) {
       return (this.add("action", `must be one of ${FirewallActions.join(", ")}, got ${kind(v)}`), undefined)
     }
@@ -122,13 +130,17 @@ class Reader {
   products(o: Record<string, unknown>, action: FirewallAction | undefined): ReadonlyArray<string> | null {
     const v = o.products
     if (v === undefined || v === null) {
-      if (action === "bypass") this.add("products", `is required with action bypass: one or more of ${BypassProducts.join(", ")}`)
+      if (action === "bypass")
+        this.add("products", `is required with action bypass: one or more of ${BypassProducts.join(", ")}`)
       return null
     }
-    if (action !== undefined && action !== "bypass") return (this.add("products", `is only allowed with action bypass (the action is ${action})`), null)
-    if (!Array.isArray(v) || v.length === 0) return (this.add("products", `must be a non-empty array of ${BypassProducts.join(", ")}, got ${kind(v)}`), null)
+    if (action !== undefined && action !== "bypass")
+      return (this.add("products", `is only allowed with action bypass (the action is ${action})`), null)
+    if (!Array.isArray(v) || v.length === 0)
+      return (this.add("products", `must be a non-empty array of ${BypassProducts.join(", ")}, got ${kind(v)}`), null)
     const bad = v.find((p) => typeof p !== "string" || !(BypassProducts as ReadonlyArray<string>).includes(p))
-    if (bad !== undefined) return (this.add("products", `must contain only ${BypassProducts.join(", ")}, got ${kind(bad)}`), null)
+    if (bad !== undefined)
+      return (this.add("products", `must contain only ${BypassProducts.join(", ")}, got ${kind(bad)}`), null)
     return [...new Set(v as Array<string>)]
   }
 
@@ -143,19 +155,44 @@ class Reader {
 }
 
 /** The elements of an array body; `single` accepts one object as an array of one (the SDK sends that). */
-const elements = (body: unknown, what: string, single: boolean): Read<ReadonlyArray<unknown>> & { readonly single?: boolean } => {
+const elements = (
+  body: unknown,
+  what: string,
+  single: boolean
+): Read<ReadonlyArray<unknown>> & { readonly single?: boolean } => {
   if (Array.isArray(body)) {
-    if (body.length === 0) return { ok: false, problems: [{ index: undefined, field: "body", message: `body must be a non-empty JSON array of ${what}` }] }
+    if (body.length === 0)
+      return {
+        ok: false,
+        problems: [{ index: undefined, field: "body", message: `body must be a non-empty JSON array of ${what}` }]
+      }
     if (body.length > Limits.batch) {
-      return { ok: false, problems: [{ index: undefined, field: "body", message: `body must hold at most ${Limits.batch} ${what}, got ${body.length}` }] }
+      return {
+        ok: false,
+        problems: [
+          {
+            index: undefined,
+            field: "body",
+            message: `body must hold at most ${Limits.batch} ${what}, got ${body.length}`
+          }
+        ]
+      }
     }
     return { ok: true, value: body }
   }
   if (single && isRecord(body)) return { ok: true, value: [body], single: true }
-  return { ok: false, problems: [{ index: undefined, field: "body", message: `body must be a JSON array of ${what}, got ${kind(body)}` }] }
+  return {
+    ok: false,
+    problems: [{ index: undefined, field: "body", message: `body must be a JSON array of ${what}, got ${kind(body)}` }]
+  }
 }
 
-const readAll = <A>(body: unknown, what: string, single: boolean, one: (r: Reader, o: Record<string, unknown>) => A | undefined): Read<Array<A>> => {
+const readAll = <A>(
+  body: unknown,
+  what: string,
+  single: boolean,
+  one: (r: Reader, o: Record<string, unknown>) => A | undefined
+): Read<Array<A>> => {
   const els = elements(body, what, single)
   if (!els.ok) return els
   const problems: Array<Problem> = []
@@ -173,7 +210,8 @@ const readAll = <A>(body: unknown, what: string, single: boolean, one: (r: Reade
 const filterFields = (r: Reader, o: Record<string, unknown>, prefix = ""): FilterFields | undefined => {
   const expression = r.string(o, "expression", { required: true, nonEmpty: true, label: `${prefix}expression` })
   const paused = r.boolean(o, "paused", `${prefix}paused`) ?? false
-  const description = r.string(o, "description", { required: false, max: Limits.description, label: `${prefix}description` }) ?? null
+  const description =
+    r.string(o, "description", { required: false, max: Limits.description, label: `${prefix}description` }) ?? null
   const ref = r.string(o, "ref", { required: false, max: Limits.ref, label: `${prefix}ref` }) ?? null
   return expression === undefined ? undefined : { expression, paused, description, ref }
 }
@@ -186,7 +224,8 @@ const givenFilterFields = (o: Record<string, unknown>): Partial<FilterFields> =>
 }
 
 /** POST /filters: `[{expression, paused?, description?, ref?}]`. */
-export const readFilterCreates = (body: unknown): Read<Array<FilterFields>> => readAll(body, "filters", false, (r, o) => filterFields(r, o))
+export const readFilterCreates = (body: unknown): Read<Array<FilterFields>> =>
+  readAll(body, "filters", false, (r, o) => filterFields(r, o))
 
 /** PUT /filters: each element with its `id`. */
 export const readFilterUpdates = (body: unknown): Read<Array<FilterUpdate>> =>
@@ -204,7 +243,9 @@ export const readFilterUpdate = (body: unknown, pathId: string): Read<FilterUpda
   const id = r.string(o, "id", { required: false })
   if (id !== undefined && id !== pathId) r.fail("id", `must be the filter id of the path (${pathId}), got ${show(id)}`)
   const f = filterFields(r, o)
-  return f !== undefined && r.problems.length === 0 ? { ok: true, value: { id: pathId, ...f } } : { ok: false, problems: r.problems }
+  return f !== undefined && r.problems.length === 0
+    ? { ok: true, value: { id: pathId, ...f } }
+    : { ok: false, problems: r.problems }
 }
 
 const ruleFields = (r: Reader, o: Record<string, unknown>): RuleFields | undefined => {
@@ -236,7 +277,7 @@ export const readRuleCreates = (body: unknown): Read<Array<RuleCreate>> =>
   readAll(body, "rules", true, (r, o) => {
     const fields = ruleFields(r, o)
     if (o.filter === undefined || o.filter === null) {
-      r.fail("filter", "is required: {\"id\": \"<filter id>\"} or {\"expression\": \"...\"}")
+      r.fail("filter", 'is required: {"id": "<filter id>"} or {"expression": "..."}')
       return undefined
     }
     const f = r.object(o.filter, "filter")
@@ -254,20 +295,24 @@ export const readRuleCreates = (body: unknown): Read<Array<RuleCreate>> =>
 
 const ruleUpdate = (r: Reader, o: Record<string, unknown>, pathId?: string): RuleUpdate | undefined => {
   const id = pathId ?? r.string(o, "id", { required: true, nonEmpty: true })
-  if (pathId !== undefined && o.id !== undefined && o.id !== pathId) r.fail("id", `must be the rule id of the path (${pathId}), got ${show(o.id)}`)
+  if (pathId !== undefined && o.id !== undefined && o.id !== pathId)
+    r.fail("id", `must be the rule id of the path (${pathId}), got ${show(o.id)}`)
   const fields = ruleFields(r, o)
   if (o.filter === undefined || o.filter === null) {
-    r.fail("filter", "is required: {\"id\": \"<filter id>\"}; a filter is changed with PUT /zones/{zone_id}/filters/{id}")
+    r.fail("filter", 'is required: {"id": "<filter id>"}; a filter is changed with PUT /zones/{zone_id}/filters/{id}')
     return undefined
   }
   const f = r.object(o.filter, "filter")
   if (!f) return undefined
   const filterId = r.string(f, "id", { required: true, nonEmpty: true, label: "filter.id" })
-  return id !== undefined && fields && filterId !== undefined ? { id, ...fields, filter: { id: filterId, given: givenFilterFields(f) } } : undefined
+  return id !== undefined && fields && filterId !== undefined
+    ? { id, ...fields, filter: { id: filterId, given: givenFilterFields(f) } }
+    : undefined
 }
 
 /** PUT /firewall/rules: each element with `id`, `action` and `filter.id`; omitted fields are erased. */
-export const readRuleUpdates = (body: unknown): Read<Array<RuleUpdate>> => readAll(body, "rules", false, (r, o) => ruleUpdate(r, o))
+export const readRuleUpdates = (body: unknown): Read<Array<RuleUpdate>> =>
+  readAll(body, "rules", false, (r, o) => ruleUpdate(r, o))
 
 /** PUT /firewall/rules/{id}. */
 export const readRuleUpdate = (body: unknown, pathId: string): Read<RuleUpdate> => {
@@ -290,7 +335,8 @@ export const readPriorityChange = (body: unknown, pathId: string): Read<Priority
   const r = new Reader(undefined)
   const o = r.object(body, "body")
   if (!o) return { ok: false, problems: r.problems }
-  if (o.id !== undefined && o.id !== pathId) r.fail("id", `must be the rule id of the path (${pathId}), got ${show(o.id)}`)
+  if (o.id !== undefined && o.id !== pathId)
+    r.fail("id", `must be the rule id of the path (${pathId}), got ${show(o.id)}`)
   const priority = r.priority(o, true)
   return r.problems.length === 0 ? { ok: true, value: { id: pathId, priority } } : { ok: false, problems: r.problems }
 }

@@ -32,7 +32,11 @@ export const parsingMessage = (expression: string, d: Pick<Diagnostic, "message"
  * The error for an expression that does not check, or undefined when it is valid. `where` names the
  * element (`[2].filter.expression`) when the body held several.
  */
-export const expressionError = (expression: string, plan: string, where?: { index: number; field: string }): InvalidExpression | undefined => {
+export const expressionError = (
+  expression: string,
+  plan: string,
+  where?: { index: number; field: string }
+): InvalidExpression | undefined => {
   const p = planOf(plan)
   const result = check(expression, p !== undefined ? { plan: p } : {})
   if (result.valid) return undefined

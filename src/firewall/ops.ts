@@ -10,8 +10,18 @@ import { DuplicateFilter, InvalidInput, NotFound, QuotaExceeded, type V4Error } 
 import type { Deleted, DeletedFilter, Filter, Rule } from "../domain/firewall.js"
 import * as Repo from "../store/firewall-repo.js"
 import {
-  problemsMessage, readFilterCreates, readFilterUpdate, readFilterUpdates, readPriorityChange, readPriorityChanges, readRuleCreates,
-  readRuleUpdate, readRuleUpdates, type FilterFields, type Read, type RuleUpdate
+  problemsMessage,
+  readFilterCreates,
+  readFilterUpdate,
+  readFilterUpdates,
+  readPriorityChange,
+  readPriorityChanges,
+  readRuleCreates,
+  readRuleUpdate,
+  readRuleUpdates,
+  type FilterFields,
+  type Read,
+  type RuleUpdate
 } from "./body.js"
 import { expressionError } from "./expression.js"
 
@@ -51,7 +61,9 @@ export const toRule = (r: Repo.RuleRow): Rule => ({
 // ---- checks ----
 
 const bodyOk = <A>(read: Read<A>): Outcome<A> =>
-  read.ok ? ok(read.value) : refuse(new InvalidInput({ message: problemsMessage(read.problems), meta: { problems: read.problems } }))
+  read.ok
+    ? ok(read.value)
+    : refuse(new InvalidInput({ message: problemsMessage(read.problems), meta: { problems: read.problems } }))
 
 const at = (index: number, many: boolean) => (many ? `[${index}].` : "")
 
@@ -81,7 +93,11 @@ const checkExpressions = (
     }
     const before = seen.get(it.expression)
     if (before !== undefined) {
-      return refuse(new InvalidInput({ message: `invalid request body: [${it.index}].${it.field} repeats the expression of [${before}]` }))
+      return refuse(
+        new InvalidInput({
+          message: `invalid request body: [${it.index}].${it.field} repeats the expression of [${before}]`
+        })
+      )
     }
     seen.set(it.expression, it.index)
   }
@@ -101,7 +117,9 @@ const unchangedFilter = (stored: Repo.FilterRow, given: Partial<FilterFields>, w
 
 const existingFilter = (s: Scope, id: string, where: string): Outcome<Repo.FilterRow> => {
   const f = Repo.getFilter(s.db, s.zoneId, id)
-  return f ? ok(f) : refuse(new InvalidInput({ message: `invalid request body: ${where}filter.id: no filter ${id} in this zone` }))
+  return f
+    ? ok(f)
+    : refuse(new InvalidInput({ message: `invalid request body: ${where}filter.id: no filter ${id} in this zone` }))
 }
 
 // ---- filters ----
@@ -110,19 +128,40 @@ export const createFilters = (s: Scope, body: unknown): Outcome<Array<Filter>> =
   const read = bodyOk(readFilterCreates(body))
   if (!read.ok) return read
   const items = read.value
-  const checked = checkExpressions(s, items.map((f, index) => ({ expression: f.expression, index, field: "expression" })), true)
+  const checked = checkExpressions(
+    s,
+    items.map((f, index) => ({ expression: f.expression, index, field: "expression" })),
+    true
+  )
   if (!checked.ok) return checked
-  return ok(s.db.transaction(() => Repo.insertFilters(s.db, s.zoneId, items, s.now))().map(toFilter))
+  return ok(
+    s.db
+      .transaction(() => Repo.insertFilters(s.db, s.zoneId, items, s.now))()
+      .map(toFilter)
+  )
 }
 
-const applyFilterUpdates = (s: Scope, items: ReadonlyArray<FilterFields & { id: string }>, many: boolean): Outcome<Array<Filter>> => {
+const applyFilterUpdates = (
+  s: Scope,
+  items: ReadonlyArray<FilterFields & { id: string }>,
+  many: boolean
+): Outcome<Array<Filter>> => {
   for (const [i, f] of items.entries()) {
     if (!Repo.getFilter(s.db, s.zoneId, f.id)) {
-      return refuse(many ? new InvalidInput({ message: `invalid request body: [${i}].id: no filter ${f.id} in this zone` }) : notFound(s, "filters", f.id))
+      return refuse(
+        many
+          ? new InvalidInput({ message: `invalid request body: [${i}].id: no filter ${f.id} in this zone` })
+          : notFound(s, "filters", f.id)
+      )
     }
   }
   const updating = new Set(items.map((f) => f.id))
-  const checked = checkExpressions(s, items.map((f, index) => ({ expression: f.expression, index, field: "expression" })), many, updating)
+  const checked = checkExpressions(
+    s,
+    items.map((f, index) => ({ expression: f.expression, index, field: "expression" })),
+    many,
+    updating
+  )
   if (!checked.ok) return checked
   // Two filters may swap expressions in one call: clear them first so the unique index holds.
   return ok(
@@ -151,7 +190,9 @@ export const getFilter = (s: Scope, id: string): Outcome<Filter> => {
 }
 
 export const deleteFilters = (s: Scope, ids: ReadonlyArray<string>): Array<Deleted> =>
-  s.db.transaction(() => Repo.deleteFilters(s.db, s.zoneId, ids))().map((id) => ({ id }))
+  s.db
+    .transaction(() => Repo.deleteFilters(s.db, s.zoneId, ids))()
+    .map((id) => ({ id }))
 
 export const deleteFilter = (s: Scope, id: string): Outcome<Array<Deleted>> => {
   const deleted = deleteFilters(s, [id])
@@ -159,7 +200,9 @@ export const deleteFilter = (s: Scope, id: string): Outcome<Array<Deleted>> => {
 }
 
 const notFound = (s: Scope, what: "filters" | "firewall/rules", id: string) =>
-  new NotFound({ message: `Could not route to /zones/${s.zoneId}/${what}/${id}, perhaps your object identifier is invalid?` })
+  new NotFound({
+    message: `Could not route to /zones/${s.zoneId}/${what}/${id}, perhaps your object identifier is invalid?`
+  })
 
 // ---- rules ----
 
@@ -172,7 +215,9 @@ export const createRules = (s: Scope, body: unknown): Outcome<Array<Rule>> => {
   if (!read.ok) return read
   const items = read.value
   const many = Array.isArray(body)
-  const fresh = items.flatMap((r, index) => (r.filter.kind === "new" ? [{ expression: r.filter.filter.expression, index, field: "filter.expression" }] : []))
+  const fresh = items.flatMap((r, index) =>
+    r.filter.kind === "new" ? [{ expression: r.filter.filter.expression, index, field: "filter.expression" }] : []
+  )
   const checked = checkExpressions(s, fresh, many)
   if (!checked.ok) return checked
   for (const [i, r] of items.entries()) {
@@ -200,7 +245,12 @@ export const createRules = (s: Scope, body: unknown): Outcome<Array<Rule>> => {
         new QuotaExceeded({
           message: `firewall rule quota exceeded: the ${quota.plan} plan allows ${quota.rules} rules per zone, the zone has ${count} and the request adds ${items.length}${left}`,
           ...(orphans.length > 0 ? { filterId: orphans[0]! } : {}),
-          meta: { quota: quota.rules, plan: quota.plan, rules: count, ...(orphans.length > 0 ? { filter_ids: orphans } : {}) }
+          meta: {
+            quota: quota.rules,
+            plan: quota.plan,
+            rules: count,
+            ...(orphans.length > 0 ? { filter_ids: orphans } : {})
+          }
         })
       )
     }
@@ -217,7 +267,11 @@ export const createRules = (s: Scope, body: unknown): Outcome<Array<Rule>> => {
 const applyRuleUpdates = (s: Scope, items: ReadonlyArray<RuleUpdate>, many: boolean): Outcome<Array<Rule>> => {
   for (const [i, r] of items.entries()) {
     if (!Repo.getRule(s.db, s.zoneId, r.id)) {
-      return refuse(many ? new InvalidInput({ message: `invalid request body: [${i}].id: no rule ${r.id} in this zone` }) : notFound(s, "firewall/rules", r.id))
+      return refuse(
+        many
+          ? new InvalidInput({ message: `invalid request body: [${i}].id: no rule ${r.id} in this zone` })
+          : notFound(s, "firewall/rules", r.id)
+      )
     }
     const f = existingFilter(s, r.filter.id, at(i, many))
     if (!f.ok) return f
@@ -225,7 +279,9 @@ const applyRuleUpdates = (s: Scope, items: ReadonlyArray<RuleUpdate>, many: bool
     if (!same.ok) return same
   }
   return ok(
-    s.db.transaction(() => items.map((r) => toRule(Repo.updateRule(s.db, s.zoneId, { ...r, filter_id: r.filter.id }, s.now)!)))()
+    s.db.transaction(() =>
+      items.map((r) => toRule(Repo.updateRule(s.db, s.zoneId, { ...r, filter_id: r.filter.id }, s.now)!))
+    )()
   )
 }
 
@@ -241,13 +297,23 @@ export const updateRule = (s: Scope, id: string, body: unknown): Outcome<Rule> =
   return r.ok ? ok(r.value[0]!) : r
 }
 
-const applyPriorities = (s: Scope, items: ReadonlyArray<{ id: string; priority: number | null }>, many: boolean): Outcome<Array<Rule>> => {
+const applyPriorities = (
+  s: Scope,
+  items: ReadonlyArray<{ id: string; priority: number | null }>,
+  many: boolean
+): Outcome<Array<Rule>> => {
   for (const [i, r] of items.entries()) {
     if (!Repo.getRule(s.db, s.zoneId, r.id)) {
-      return refuse(many ? new InvalidInput({ message: `invalid request body: [${i}].id: no rule ${r.id} in this zone` }) : notFound(s, "firewall/rules", r.id))
+      return refuse(
+        many
+          ? new InvalidInput({ message: `invalid request body: [${i}].id: no rule ${r.id} in this zone` })
+          : notFound(s, "firewall/rules", r.id)
+      )
     }
   }
-  return ok(s.db.transaction(() => items.map((r) => toRule(Repo.setRulePriority(s.db, s.zoneId, r.id, r.priority, s.now)!)))())
+  return ok(
+    s.db.transaction(() => items.map((r) => toRule(Repo.setRulePriority(s.db, s.zoneId, r.id, r.priority, s.now)!)))()
+  )
 }
 
 export const patchRules = (s: Scope, body: unknown): Outcome<Array<Rule>> => {
@@ -267,16 +333,23 @@ export const getRule = (s: Scope, id: string): Outcome<Rule> => {
 
 /** Deletes rules; their filters stay. */
 export const deleteRules = (s: Scope, ids: ReadonlyArray<string>): Array<Deleted> =>
-  s.db.transaction(() => Repo.deleteRules(s.db, s.zoneId, ids))().map((id) => ({ id }))
+  s.db
+    .transaction(() => Repo.deleteRules(s.db, s.zoneId, ids))()
+    .map((id) => ({ id }))
 
 /**
  * DELETE one rule; with `deleteFilterIfUnused`, its filter goes too when no other rule of the zone
  * uses it (one transaction). The answer names the rule, as the platform's does.
  */
-export const deleteRule = (s: Scope, id: string, options: { readonly deleteFilterIfUnused?: boolean } = {}): Outcome<Array<Deleted>> =>
+export const deleteRule = (
+  s: Scope,
+  id: string,
+  options: { readonly deleteFilterIfUnused?: boolean } = {}
+): Outcome<Array<Deleted>> =>
   s.db.transaction((): Outcome<Array<Deleted>> => {
     const rule = Repo.getRule(s.db, s.zoneId, id)
-    if (rule === undefined || Repo.deleteRules(s.db, s.zoneId, [id]).length === 0) return refuse(notFound(s, "firewall/rules", id))
+    if (rule === undefined || Repo.deleteRules(s.db, s.zoneId, [id]).length === 0)
+      return refuse(notFound(s, "firewall/rules", id))
     if (options.deleteFilterIfUnused === true && Repo.filterUses(s.db, s.zoneId, rule.filter_id) === 0) {
       Repo.deleteFilters(s.db, s.zoneId, [rule.filter_id])
     }

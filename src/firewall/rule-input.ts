@@ -33,7 +33,8 @@ export interface RuleProblem {
   readonly message: string
 }
 
-export type Checked<A> = { readonly ok: true; readonly value: A } | { readonly ok: false; readonly problems: ReadonlyArray<RuleProblem> }
+export type Checked<A> =
+  { readonly ok: true; readonly value: A } | { readonly ok: false; readonly problems: ReadonlyArray<RuleProblem> }
 
 export const priorityRange = `an integer between 0 and ${Limits.priority} or none`
 
@@ -47,7 +48,10 @@ export const priorityFromText = (text: string | undefined): Checked<number | nul
 }
 
 export const productsFromText = (text: string): Array<string> =>
-  text.split(",").map((s) => s.trim()).filter((s) => s !== "")
+  text
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "")
 
 const fields: ReadonlyArray<RuleField> = ["action", "priority", "description", "products"]
 
@@ -59,7 +63,11 @@ export const checkRule = (t: RuleText): Checked<RuleInput> => {
   let products: Array<string> | undefined
   if (t.products !== undefined) {
     products = productsFromText(t.products)
-    if (products.length === 0) problems.push({ field: "products", message: `must name at least one of ${BypassProducts.join(", ")}, got ${JSON.stringify(t.products)}` })
+    if (products.length === 0)
+      problems.push({
+        field: "products",
+        message: `must name at least one of ${BypassProducts.join(", ")}, got ${JSON.stringify(t.products)}`
+      })
   }
   const read = readRuleFields({
     action: t.action.trim(),

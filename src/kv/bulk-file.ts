@@ -46,7 +46,14 @@ export class BulkFileError {
 
 const readError = (file: string, e: unknown) => {
   const code = (e as NodeJS.ErrnoException).code
-  const why = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "it is a directory" : code === "EACCES" ? "permission denied" : String((e as Error).message)
+  const why =
+    code === "ENOENT"
+      ? "no such file"
+      : code === "EISDIR"
+        ? "it is a directory"
+        : code === "EACCES"
+          ? "permission denied"
+          : String((e as Error).message)
   return new BulkFileError(`cannot read ${fileLabel(file)}: ${why}`)
 }
 
@@ -196,7 +203,8 @@ export function* batches(checked: CheckedFile, kind: BulkKind, limits: BatchLimi
     bytes = 2
   }
   const scanner = new JsonArrayScanner((text, _index, offset) => {
-    const item = kind === "keys" ? JSON.stringify((checkKeyItem(parseElement(text, offset), 0) as { key: string }).key) : text
+    const item =
+      kind === "keys" ? JSON.stringify((checkKeyItem(parseElement(text, offset), 0) as { key: string }).key) : text
     const size = Buffer.byteLength(item, "utf8") + 1
     if (texts.length > 0 && (texts.length >= limits.maxEntries || bytes + size > limits.maxBytes)) flush()
     texts.push(item)

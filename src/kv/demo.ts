@@ -21,7 +21,8 @@ const text = (key: string, value: string, extra: Partial<Omit<WriteEntry, "key" 
   ...extra
 })
 
-const json = (key: string, value: unknown, extra: Partial<Omit<WriteEntry, "key" | "value">> = {}) => text(key, JSON.stringify(value), extra)
+const json = (key: string, value: unknown, extra: Partial<Omit<WriteEntry, "key" | "value">> = {}) =>
+  text(key, JSON.stringify(value), extra)
 
 /** The id of a demo namespace (the same on every machine). */
 export const demoNamespaceId = (account: string, title: string) => hexId("kv-namespace", account, title)
@@ -37,11 +38,20 @@ export const DemoNamespaces: ReadonlyArray<DemoNamespace> = [
     account: "Acme Corp",
     title: "acme-web-config",
     entries: () => [
-      json("config/site", { name: "Acme", theme: "dark", maintenance: false, regions: ["eu", "us"] }, { metadata: '{"owner":"web-team","schema":2}' }),
+      json(
+        "config/site",
+        { name: "Acme", theme: "dark", maintenance: false, regions: ["eu", "us"] },
+        { metadata: '{"owner":"web-team","schema":2}' }
+      ),
       json("config/redirects", [{ from: "/old", to: "/new", status: 301 }]),
       text("banner", "Spring sale: 20% off everything until Friday!", { expiration: In2030 }),
       text("robots.txt", "User-agent: *\nDisallow: /admin\n"),
-      { key: "favicon.png", value: Buffer.from("89504e470d0a1a0a0000000d49484452000000100000001008060000001ff3ff61", "hex"), metadata: '{"content-type":"image/png"}', expiration: null }
+      {
+        key: "favicon.png",
+        value: Buffer.from("89504e470d0a1a0a0000000d49484452000000100000001008060000001ff3ff61", "hex"),
+        metadata: '{"content-type":"image/png"}',
+        expiration: null
+      }
     ]
   },
   {
@@ -58,13 +68,22 @@ export const DemoNamespaces: ReadonlyArray<DemoNamespace> = [
     title: "acme-sessions",
     entries: () =>
       Array.from({ length: 240 }, (_, i) =>
-        json(`session:${String(i + 1).padStart(4, "0")}`, { user: `user-${(i * 7919) % 1000}`, cart: i % 5 }, { expiration: In2030 + i * 60, metadata: `{"ip":"203.0.113.${(i % 250) + 1}"}` })
+        json(
+          `session:${String(i + 1).padStart(4, "0")}`,
+          { user: `user-${(i * 7919) % 1000}`, cart: i % 5 },
+          { expiration: In2030 + i * 60, metadata: `{"ip":"203.0.113.${(i % 250) + 1}"}` }
+        )
       )
   },
   {
     account: "Globex",
     title: "globex-translations",
-    entries: () => [text("en/hello", "Hello"), text("de/hello", "Hallo"), text("ja/hello", "こんにちは"), text("fr/hello", "Bonjour")]
+    entries: () => [
+      text("en/hello", "Hello"),
+      text("de/hello", "Hallo"),
+      text("ja/hello", "こんにちは"),
+      text("fr/hello", "Bonjour")
+    ]
   }
 ]
 
@@ -73,7 +92,10 @@ export const seedKv = (db: Database.Database): void => {
   for (const ns of DemoNamespaces) {
     const accountId = hexId("account", ns.account)
     if (db.prepare("SELECT 1 FROM accounts WHERE id = ?").get(accountId) === undefined) continue
-    const row = createNamespace(db, accountId, ns.title, { id: demoNamespaceId(ns.account, ns.title), createdOn: "2024-01-15T09:30:00.000000Z" })
+    const row = createNamespace(db, accountId, ns.title, {
+      id: demoNamespaceId(ns.account, ns.title),
+      createdOn: "2024-01-15T09:30:00.000000Z"
+    })
     putEntries(db, row.seq, ns.entries(), 0)
   }
 }

@@ -52,7 +52,11 @@ export const newNamespaceId = () => nodeCrypto().randomUUID().replace(/-/g, "")
 // Namespaces
 
 /** The namespace `id` if it belongs to one of `accountIds`. */
-export const findNamespace = (db: Database.Database, id: string, accountIds: ReadonlyArray<string>): NamespaceRow | undefined => {
+export const findNamespace = (
+  db: Database.Database,
+  id: string,
+  accountIds: ReadonlyArray<string>
+): NamespaceRow | undefined => {
   const r = stmt(db, "SELECT * FROM kv_namespaces WHERE id = ?").get(id) as Row | undefined
   return r !== undefined && accountIds.includes(r.account_id as string) ? toNamespace(r) : undefined
 }
@@ -73,7 +77,9 @@ export const listNamespaces = (
   accountId: string,
   q: NamespaceQuery
 ): { readonly rows: ReadonlyArray<NamespaceRow>; readonly total: number } => {
-  const total = (stmt(db, "SELECT count(*) AS n FROM kv_namespaces WHERE account_id = ?").get(accountId) as { n: number }).n
+  const total = (
+    stmt(db, "SELECT count(*) AS n FROM kv_namespaces WHERE account_id = ?").get(accountId) as { n: number }
+  ).n
   const order = `${q.order === "id" ? "id" : "title"} ${q.direction === "desc" ? "DESC" : "ASC"}`
   const rows = stmt(db, `SELECT * FROM kv_namespaces WHERE account_id = ? ORDER BY ${order} LIMIT ? OFFSET ?`).all(
     accountId,
@@ -157,7 +163,12 @@ export const purgeExpired = (db: Database.Database, now: number): number =>
   stmt(db, "DELETE FROM kv_entries WHERE expiration IS NOT NULL AND expiration <= ?").run(now).changes
 
 /** Writes entries (insert or replace), all in one transaction: all of them or none. */
-export const putEntries = (db: Database.Database, ns: number, entries: ReadonlyArray<WriteEntry>, now: number): void => {
+export const putEntries = (
+  db: Database.Database,
+  ns: number,
+  entries: ReadonlyArray<WriteEntry>,
+  now: number
+): void => {
   const upsert = stmt(
     db,
     "INSERT INTO kv_entries (ns, key, value, metadata, expiration) VALUES (?, ?, ?, ?, ?) " +
@@ -172,7 +183,8 @@ export const putEntries = (db: Database.Database, ns: number, entries: ReadonlyA
 /** The live entry under `key`; an expired one is purged and reads as absent. */
 export const getEntry = (db: Database.Database, ns: number, key: string, now: number): StoredValue | undefined => {
   const k = keyBytes(key)
-  const r = stmt(db, "SELECT value, metadata, expiration FROM kv_entries WHERE ns = ? AND key = ?").get(ns, k) as Row | undefined
+  const r = stmt(db, "SELECT value, metadata, expiration FROM kv_entries WHERE ns = ? AND key = ?").get(ns, k) as
+    Row | undefined
   if (r === undefined) return undefined
   const expiration = (r.expiration as number | null) ?? null
   if (expiration !== null && expiration <= now) {
@@ -199,7 +211,8 @@ export const deleteKeys = (db: Database.Database, ns: number, keys: ReadonlyArra
 const CursorVersion = 1
 
 /** An opaque cursor: the last key listed, versioned, base64url. */
-export const encodeCursor = (key: Buffer): string => Buffer.concat([Buffer.of(CursorVersion), key]).toString("base64url")
+export const encodeCursor = (key: Buffer): string =>
+  Buffer.concat([Buffer.of(CursorVersion), key]).toString("base64url")
 
 /** The key a cursor points after, or undefined if the text is not one of our cursors. */
 export const decodeCursor = (cursor: string): Buffer | undefined => {

@@ -28,7 +28,17 @@ const enum State {
 const WS = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09
 
 const kindOf = (c: number) =>
-  c === 0x7b ? "an object" : c === 0x22 ? "a string" : c === 0x74 || c === 0x66 ? "a boolean" : c === 0x6e ? "null" : (c >= 0x30 && c <= 0x39) || c === 0x2d ? "a number" : undefined
+  c === 0x7b
+    ? "an object"
+    : c === 0x22
+      ? "a string"
+      : c === 0x74 || c === 0x66
+        ? "a boolean"
+        : c === 0x6e
+          ? "null"
+          : (c >= 0x30 && c <= 0x39) || c === 0x2d
+            ? "a number"
+            : undefined
 
 /** Feed it chunks with `push`, then call `end`; elements go to `onElement` in order. */
 export class JsonArrayScanner {
@@ -53,7 +63,8 @@ export class JsonArrayScanner {
   push(chunk: Uint8Array): void {
     const keepFrom = this.state === State.Value ? this.start : this.pos
     const tail = this.buf.subarray(keepFrom)
-    this.buf = tail.length === 0 ? Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength) : Buffer.concat([tail, chunk])
+    this.buf =
+      tail.length === 0 ? Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength) : Buffer.concat([tail, chunk])
     this.base += keepFrom
     this.pos -= keepFrom
     this.start -= keepFrom
@@ -94,7 +105,12 @@ export class JsonArrayScanner {
           }
           if (c !== 0x5b) {
             const kind = kindOf(c)
-            this.fail(kind ? `expected a JSON array, got ${kind}` : `expected a JSON array, got ${JSON.stringify(String.fromCharCode(c))}`, i)
+            this.fail(
+              kind
+                ? `expected a JSON array, got ${kind}`
+                : `expected a JSON array, got ${JSON.stringify(String.fromCharCode(c))}`,
+              i
+            )
           }
           this.state = State.ValueOrEnd
           i++
@@ -254,7 +270,10 @@ export const parseElement = (text: string, offset: number): unknown => {
 }
 
 /** 1-based line and column (in characters) of a byte offset of a file. */
-export const lineColumn = (file: string | Uint8Array, offset: number): { readonly line: number; readonly column: number } => {
+export const lineColumn = (
+  file: string | Uint8Array,
+  offset: number
+): { readonly line: number; readonly column: number } => {
   const bytes = typeof file === "string" ? readPrefix(file, offset) : file.subarray(0, offset)
   let line = 1
   let lineStart = 0
@@ -264,7 +283,8 @@ export const lineColumn = (file: string | Uint8Array, offset: number): { readonl
       lineStart = i + 1
     }
   }
-  const column = [...Buffer.from(bytes.buffer, bytes.byteOffset + lineStart, bytes.length - lineStart).toString("utf8")].length + 1
+  const column =
+    [...Buffer.from(bytes.buffer, bytes.byteOffset + lineStart, bytes.length - lineStart).toString("utf8")].length + 1
   return { line, column }
 }
 

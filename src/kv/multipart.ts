@@ -15,16 +15,23 @@ export interface FormPart {
 
 const quote = (s: string) => s.replace(/"/g, "%22").replace(/\r/g, "%0D").replace(/\n/g, "%0A")
 
-export const multipartForm = (parts: ReadonlyArray<FormPart>): { readonly bytes: Uint8Array; readonly contentType: string } => {
+export const multipartForm = (
+  parts: ReadonlyArray<FormPart>
+): { readonly bytes: Uint8Array; readonly contentType: string } => {
   const boundary = `----edgectl${nodeCrypto().randomBytes(12).toString("hex")}`
   const chunks: Array<Buffer> = []
   for (const p of parts) {
     let head = `--${boundary}\r\nContent-Disposition: form-data; name="${quote(p.name)}"`
     if (p.filename !== undefined) head += `; filename="${quote(p.filename)}"`
     head += "\r\n"
-    if (p.filename !== undefined || p.contentType !== undefined) head += `Content-Type: ${p.contentType ?? "application/octet-stream"}\r\n`
+    if (p.filename !== undefined || p.contentType !== undefined)
+      head += `Content-Type: ${p.contentType ?? "application/octet-stream"}\r\n`
     chunks.push(Buffer.from(`${head}\r\n`, "utf8"))
-    chunks.push(typeof p.value === "string" ? Buffer.from(p.value, "utf8") : Buffer.from(p.value.buffer, p.value.byteOffset, p.value.byteLength))
+    chunks.push(
+      typeof p.value === "string"
+        ? Buffer.from(p.value, "utf8")
+        : Buffer.from(p.value.buffer, p.value.byteOffset, p.value.byteLength)
+    )
     chunks.push(Buffer.from("\r\n", "utf8"))
   }
   chunks.push(Buffer.from(`--${boundary}--\r\n`, "utf8"))

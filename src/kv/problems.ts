@@ -36,6 +36,8 @@ export const problemsOf = (e: { readonly meta?: unknown }): ReadonlyArray<Proble
   return Array.isArray(m?.problems) ? (m.problems as ReadonlyArray<Problem>) : []
 }
 
-export const keyNotFound = (key: string) => new NotFound({ code: 10009, message: `key not found: ${JSON.stringify(key)}` })
+export const keyNotFound = (key: string) =>
+  new NotFound({ code: 10009, message: `key not found: ${JSON.stringify(key)}` })
 
-export const namespaceNotFound = (id: string) => new NotFound({ code: 10013, message: `namespace not found: ${JSON.stringify(id)}` })
+export const namespaceNotFound = (id: string) =>
+  new NotFound({ code: 10013, message: `namespace not found: ${JSON.stringify(id)}` })

@@ -7,13 +7,7 @@
  * field it concerns. `message` speaks about the field alone; `describeProblem` adds the entry.
  */
 import { jsonDepthOver, JsonMaxDepth } from "../domain/json-depth.js"
-import {
-  KeyMaxBytes,
-  MaxExpiration,
-  MetadataMaxBytes,
-  MinTtlSeconds,
-  ValueMaxBytes
-} from "./limits.js"
+import { KeyMaxBytes, MaxExpiration, MetadataMaxBytes, MinTtlSeconds, ValueMaxBytes } from "./limits.js"
 
 export type Field = "key" | "value" | "metadata" | "expiration" | "expiration_ttl" | "base64" | "entry"
 
@@ -38,7 +32,11 @@ const issue = (field: Field, message: string, limit?: number | string, actual?: 
   message
 })
 
-export const locate = (i: FieldIssue, index: number | undefined, key: string | undefined): Problem => ({ ...i, index, key })
+export const locate = (i: FieldIssue, index: number | undefined, key: string | undefined): Problem => ({
+  ...i,
+  index,
+  key
+})
 
 /** A key as messages show it: quoted, cut after 40 characters. */
 export const showKey = (key: string): string => JSON.stringify(key.length > 40 ? `${key.slice(0, 39)}…` : key)
@@ -64,14 +62,24 @@ const Unprintable = /[\p{Cc}\p{Cs}\p{Z}\s]/u
 export const checkKey = (key: string): FieldIssue | undefined => {
   if (key.length === 0) return issue("key", `key is empty; a key is 1 to ${KeyMaxBytes} bytes`, 1, 0)
   const bytes = utf8(key)
-  if (bytes > KeyMaxBytes) return issue("key", `key is ${bytes} bytes, the limit is ${KeyMaxBytes} bytes`, KeyMaxBytes, bytes)
+  if (bytes > KeyMaxBytes)
+    return issue("key", `key is ${bytes} bytes, the limit is ${KeyMaxBytes} bytes`, KeyMaxBytes, bytes)
   if (key === "." || key === "..") {
-    return issue("key", `key ${JSON.stringify(key)} is not allowed: "." and ".." name path segments in URLs`, 'not "." or ".."', key)
+    return issue(
+      "key",
+      `key ${JSON.stringify(key)} is not allowed: "." and ".." name path segments in URLs`,
+      'not "." or ".."',
+      key
+    )
   }
   const bad = Unprintable.exec(key)
   if (bad !== null) {
     const c = bad[0]
-    const what = /[\uD800-\uDFFF]/.test(c) ? "an unpaired surrogate (not valid UTF-8)" : /\s|\p{Z}/u.test(c) ? "whitespace" : "a control character"
+    const what = /[\uD800-\uDFFF]/.test(c)
+      ? "an unpaired surrogate (not valid UTF-8)"
+      : /\s|\p{Z}/u.test(c)
+        ? "whitespace"
+        : "a control character"
     return issue(
       "key",
       `key has ${what} (${codePoint(c)}) at character ${bad.index + 1}; keys are printable characters without whitespace`,
@@ -87,7 +95,8 @@ export const checkValueSize = (bytes: number): FieldIssue | undefined =>
     ? issue("value", `value is ${bytes} bytes, the limit is ${ValueMaxBytes} bytes (25 MiB)`, ValueMaxBytes, bytes)
     : undefined
 
-const typeName = (v: unknown) => (v === null ? "null" : Array.isArray(v) ? "an array" : typeof v === "object" ? "an object" : `a ${typeof v}`)
+const typeName = (v: unknown) =>
+  v === null ? "null" : Array.isArray(v) ? "an array" : typeof v === "object" ? "an object" : `a ${typeof v}`
 
 /** Metadata: a JSON object whose serialization is at most 1,024 bytes. `null`/`undefined`: none. */
 export const checkMetadata = (m: unknown): { readonly json: string | null } | FieldIssue => {
@@ -98,7 +107,12 @@ export const checkMetadata = (m: unknown): { readonly json: string | null } | Fi
   const json = JSON.stringify(m)
   const bytes = utf8(json)
   if (bytes > MetadataMaxBytes) {
-    return issue("metadata", `metadata is ${bytes} bytes as JSON, the limit is ${MetadataMaxBytes} bytes`, MetadataMaxBytes, bytes)
+    return issue(
+      "metadata",
+      `metadata is ${bytes} bytes as JSON, the limit is ${MetadataMaxBytes} bytes`,
+      MetadataMaxBytes,
+      bytes
+    )
   }
   return { json }
 }
@@ -109,7 +123,12 @@ export const isIssue = (u: unknown): u is FieldIssue =>
 /** Metadata given as JSON text (a multipart field, `--metadata`). */
 export const parseMetadataText = (text: string): { readonly json: string | null } | FieldIssue => {
   if (jsonDepthOver(text, JsonMaxDepth)) {
-    return issue("metadata", `metadata is nested more than ${JsonMaxDepth} levels deep, the limit is ${JsonMaxDepth}`, JsonMaxDepth, "deeper")
+    return issue(
+      "metadata",
+      `metadata is nested more than ${JsonMaxDepth} levels deep, the limit is ${JsonMaxDepth}`,
+      JsonMaxDepth,
+      "deeper"
+    )
   }
   let parsed: unknown
   try {
@@ -127,10 +146,20 @@ const isInteger = (v: unknown): v is number => typeof v === "number" && Number.i
 /** `expiration`: whole seconds since the UNIX epoch, at least 60 s after `now`. */
 export const checkExpiration = (v: unknown, now: number): FieldIssue | undefined => {
   if (typeof v === "number" && Number.isInteger(v) && v > Number.MAX_SAFE_INTEGER) {
-    return issue("expiration", `expiration ${BigInt(v).toString()} is after the year 9999 (the limit is ${MaxExpiration})`, MaxExpiration, v)
+    return issue(
+      "expiration",
+      `expiration ${BigInt(v).toString()} is after the year 9999 (the limit is ${MaxExpiration})`,
+      MaxExpiration,
+      v
+    )
   }
   if (!isInteger(v)) {
-    return issue("expiration", `expiration must be a whole number of seconds since the UNIX epoch, got ${JSON.stringify(v)}`, "an integer", String(v))
+    return issue(
+      "expiration",
+      `expiration must be a whole number of seconds since the UNIX epoch, got ${JSON.stringify(v)}`,
+      "an integer",
+      String(v)
+    )
   }
   const min = now + MinTtlSeconds
   if (v < min) {
@@ -141,7 +170,13 @@ export const checkExpiration = (v: unknown, now: number): FieldIssue | undefined
       v
     )
   }
-  if (v > MaxExpiration) return issue("expiration", `expiration ${v} is after the year 9999 (the limit is ${MaxExpiration})`, MaxExpiration, v)
+  if (v > MaxExpiration)
+    return issue(
+      "expiration",
+      `expiration ${v} is after the year 9999 (the limit is ${MaxExpiration})`,
+      MaxExpiration,
+      v
+    )
   return undefined
 }
 
@@ -149,18 +184,38 @@ export const checkExpiration = (v: unknown, now: number): FieldIssue | undefined
 export const checkTtl = (v: unknown, now: number): FieldIssue | undefined => {
   // A whole number too large for exact arithmetic is still a whole number: it is over the limit.
   const huge = typeof v === "number" && Number.isInteger(v) && !Number.isSafeInteger(v)
-  if (!isInteger(v) && !huge) return issue("expiration_ttl", `expiration_ttl must be a whole number of seconds, got ${JSON.stringify(v)}`, "an integer", String(v))
+  if (!isInteger(v) && !huge)
+    return issue(
+      "expiration_ttl",
+      `expiration_ttl must be a whole number of seconds, got ${JSON.stringify(v)}`,
+      "an integer",
+      String(v)
+    )
   const n = v as number
   const shown = huge ? BigInt(n).toString() : String(n)
-  if (n < MinTtlSeconds) return issue("expiration_ttl", `expiration_ttl is ${shown} seconds, the minimum is ${MinTtlSeconds}`, MinTtlSeconds, n)
+  if (n < MinTtlSeconds)
+    return issue(
+      "expiration_ttl",
+      `expiration_ttl is ${shown} seconds, the minimum is ${MinTtlSeconds}`,
+      MinTtlSeconds,
+      n
+    )
   if (now + n > MaxExpiration) {
-    return issue("expiration_ttl", `expiration_ttl ${shown} ends after the year 9999: the maximum is ${MaxExpiration - now} seconds from now`, MaxExpiration - now, n)
+    return issue(
+      "expiration_ttl",
+      `expiration_ttl ${shown} ends after the year 9999: the maximum is ${MaxExpiration - now} seconds from now`,
+      MaxExpiration - now,
+      n
+    )
   }
   return undefined
 }
 
 /** A number given as text (a query parameter, a CLI option); `undefined` when absent. */
-export const parseSeconds = (field: "expiration" | "expiration_ttl", text: string | undefined): number | FieldIssue | undefined => {
+export const parseSeconds = (
+  field: "expiration" | "expiration_ttl",
+  text: string | undefined
+): number | FieldIssue | undefined => {
   if (text === undefined || text === "") return undefined
   if (!/^-?\d+$/.test(text.trim())) {
     return issue(field, `${field} must be a whole number of seconds, got ${JSON.stringify(text)}`, "an integer", text)
@@ -197,13 +252,28 @@ export const base64Issue = (s: string): FieldIssue | undefined => {
   const text = withoutLineBreaks(s)
   const body = text.replace(/=+$/, "")
   const bad = /[^A-Za-z0-9+/\-_]/.exec(body)
-  if (Base64.test(text) && bad === null && body.length % 4 !== 1 && (text.length === body.length || text.length % 4 === 0)) return undefined
-  const where = bad !== null ? `: ${JSON.stringify(bad[0])} at character ${bad.index + 1}` : ` (${body.length} characters cannot be base64)`
-  return issue("base64", `value is not valid base64${where}; it was marked "base64": true`, "valid base64", bad !== null ? bad[0] : body.length)
+  if (
+    Base64.test(text) &&
+    bad === null &&
+    body.length % 4 !== 1 &&
+    (text.length === body.length || text.length % 4 === 0)
+  )
+    return undefined
+  const where =
+    bad !== null
+      ? `: ${JSON.stringify(bad[0])} at character ${bad.index + 1}`
+      : ` (${body.length} characters cannot be base64)`
+  return issue(
+    "base64",
+    `value is not valid base64${where}; it was marked "base64": true`,
+    "valid base64",
+    bad !== null ? bad[0] : body.length
+  )
 }
 
 /** Strict base64 decoding: the bytes, or why the text is not base64. */
-export const decodeBase64 = (s: string): Uint8Array | FieldIssue => base64Issue(s) ?? Buffer.from(withoutLineBreaks(s).replace(/=+$/, ""), "base64")
+export const decodeBase64 = (s: string): Uint8Array | FieldIssue =>
+  base64Issue(s) ?? Buffer.from(withoutLineBreaks(s).replace(/=+$/, ""), "base64")
 
 /** The decoded size of valid base64 text, without decoding it. */
 const base64Bytes = (s: string) => {
@@ -243,7 +313,11 @@ export interface EntryCheck {
  */
 export const checkEntry = (raw: unknown, index: number, now: number, materialize = true): EntryCheck => {
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
-    const p = locate(issue("entry", `must be an object {"key", "value", ...}, got ${typeName(raw)}`, "an object", typeName(raw)), index, undefined)
+    const p = locate(
+      issue("entry", `must be an object {"key", "value", ...}, got ${typeName(raw)}`, "an object", typeName(raw)),
+      index,
+      undefined
+    )
     return { entry: undefined, problems: [p], unknown: [], valueBytes: 0 }
   }
   const o = raw as Record<string, unknown>
@@ -253,18 +327,28 @@ export const checkEntry = (raw: unknown, index: number, now: number, materialize
     if (i !== undefined) problems.push(locate(i, index, key))
   }
   if (key === undefined) {
-    add(o.key === undefined ? issue("key", "key is missing", "a string", "missing") : issue("key", `key must be a string, got ${typeName(o.key)}`, "a string", typeName(o.key)))
+    add(
+      o.key === undefined
+        ? issue("key", "key is missing", "a string", "missing")
+        : issue("key", `key must be a string, got ${typeName(o.key)}`, "a string", typeName(o.key))
+    )
   } else add(checkKey(key))
 
   let valueBytes = 0
   let value: Uint8Array | undefined
   const base64 = o.base64
-  if (base64 !== undefined && typeof base64 !== "boolean") add(issue("base64", `base64 must be true or false, got ${typeName(base64)}`, "a boolean", typeName(base64)))
+  if (base64 !== undefined && typeof base64 !== "boolean")
+    add(issue("base64", `base64 must be true or false, got ${typeName(base64)}`, "a boolean", typeName(base64)))
   if (typeof o.value !== "string") {
     add(
       o.value === undefined
         ? issue("value", "value is missing", "a string", "missing")
-        : issue("value", `value must be a string, got ${typeName(o.value)} (store JSON as text)`, "a string", typeName(o.value))
+        : issue(
+            "value",
+            `value must be a string, got ${typeName(o.value)} (store JSON as text)`,
+            "a string",
+            typeName(o.value)
+          )
     )
   } else if (base64 === true) {
     if (materialize) {
@@ -289,8 +373,21 @@ export const checkEntry = (raw: unknown, index: number, now: number, materialize
   const exp = resolveExpiration(o.expiration, o.expiration_ttl, now)
   if (isIssue(exp)) add(exp)
   // An expiration that loses to expiration_ttl must still be a number: a typo there is a mistake.
-  else if (o.expiration_ttl !== undefined && o.expiration_ttl !== null && o.expiration !== undefined && o.expiration !== null && !isInteger(o.expiration)) {
-    add(issue("expiration", `expiration must be a whole number of seconds since the UNIX epoch, got ${JSON.stringify(o.expiration)}`, "an integer", String(o.expiration)))
+  else if (
+    o.expiration_ttl !== undefined &&
+    o.expiration_ttl !== null &&
+    o.expiration !== undefined &&
+    o.expiration !== null &&
+    !isInteger(o.expiration)
+  ) {
+    add(
+      issue(
+        "expiration",
+        `expiration must be a whole number of seconds since the UNIX epoch, got ${JSON.stringify(o.expiration)}`,
+        "an integer",
+        String(o.expiration)
+      )
+    )
   }
 
   const unknown = Object.keys(o).filter((k) => !(EntryFields as ReadonlyArray<string>).includes(k))
@@ -311,9 +408,25 @@ export const checkEntry = (raw: unknown, index: number, now: number, materialize
 /** One item of a bulk delete or get: a key string or `{name}` (what wrangler accepts). */
 export const checkKeyItem = (raw: unknown, index: number): { readonly key: string } | Problem => {
   const name =
-    typeof raw === "string" ? raw : typeof raw === "object" && raw !== null && !Array.isArray(raw) && typeof (raw as { name?: unknown }).name === "string" ? (raw as { name: string }).name : undefined
+    typeof raw === "string"
+      ? raw
+      : typeof raw === "object" &&
+          raw !== null &&
+          !Array.isArray(raw) &&
+          typeof (raw as { name?: unknown }).name === "string"
+        ? (raw as { name: string }).name
+        : undefined
   if (name === undefined) {
-    return locate(issue("key", `must be a key string or an object {"name": "<key>"}, got ${typeName(raw)}`, "a string", typeName(raw)), index, undefined)
+    return locate(
+      issue(
+        "key",
+        `must be a key string or an object {"name": "<key>"}, got ${typeName(raw)}`,
+        "a string",
+        typeName(raw)
+      ),
+      index,
+      undefined
+    )
   }
   const bad = checkKey(name)
   return bad === undefined ? { key: name } : locate(bad, index, name)
@@ -321,7 +434,13 @@ export const checkKeyItem = (raw: unknown, index: number): { readonly key: strin
 
 /** A single put (`kv key put`, PUT …/values/:key). */
 export const checkPut = (
-  input: { readonly key: string; readonly valueBytes: number; readonly metadata?: unknown; readonly expiration?: unknown; readonly expirationTtl?: unknown },
+  input: {
+    readonly key: string
+    readonly valueBytes: number
+    readonly metadata?: unknown
+    readonly expiration?: unknown
+    readonly expirationTtl?: unknown
+  },
   now: number
 ): { readonly metadata: string | null; readonly expiration: number | null } | ReadonlyArray<Problem> => {
   const problems: Array<Problem> = []
@@ -335,7 +454,10 @@ export const checkPut = (
   const exp = resolveExpiration(input.expiration, input.expirationTtl, now)
   if (isIssue(exp)) add(exp)
   if (problems.length > 0) return problems
-  return { metadata: (meta as { json: string | null }).json, expiration: (exp as { expiration: number | null }).expiration }
+  return {
+    metadata: (meta as { json: string | null }).json,
+    expiration: (exp as { expiration: number | null }).expiration
+  }
 }
 
 /** Now, in UNIX seconds. */

@@ -15,13 +15,21 @@ export type DocumentSyntax = "rules" | "json" | "terraform"
 export const syntaxOf = (name: string, languageId?: string): DocumentSyntax | undefined => {
   const lower = name.toLowerCase()
   if (lower.endsWith(".rules")) return "rules"
-  if (lower.endsWith(".tf") || lower.endsWith(".tf.json") || languageId === "terraform" || languageId === "hcl") return "terraform"
-  if (lower.endsWith(".json") || lower.endsWith(".jsonc") || languageId === "json" || languageId === "jsonc") return "json"
+  if (lower.endsWith(".tf") || lower.endsWith(".tf.json") || languageId === "terraform" || languageId === "hcl")
+    return "terraform"
+  if (lower.endsWith(".json") || lower.endsWith(".jsonc") || languageId === "json" || languageId === "jsonc")
+    return "json"
   return undefined
 }
 
 /** `name`: the document's path or URI (files the checks offer to write are named after it). */
-export const analyze = async (syntax: DocumentSyntax, text: string, options: CheckOptions = {}, name = "", memo?: Memo): Promise<Analysis> => {
+export const analyze = async (
+  syntax: DocumentSyntax,
+  text: string,
+  options: CheckOptions = {},
+  name = "",
+  memo?: Memo
+): Promise<Analysis> => {
   switch (syntax) {
     case "rules": {
       const region = wholeDocument(text)

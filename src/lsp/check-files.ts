@@ -12,7 +12,12 @@ export interface CheckOutcome {
 }
 
 /** Problems reading a file or knowing its kind are user errors: reported, and the exit is 1. */
-export const checkFiles = async (paths: ReadonlyArray<string>, fmt: CheckFormat, color: boolean, version: string): Promise<CheckOutcome> => {
+export const checkFiles = async (
+  paths: ReadonlyArray<string>,
+  fmt: CheckFormat,
+  color: boolean,
+  version: string
+): Promise<CheckOutcome> => {
   const results: Array<FileResult> = []
   const problems: Array<string> = []
   for (const path of paths) {
@@ -26,14 +31,20 @@ export const checkFiles = async (paths: ReadonlyArray<string>, fmt: CheckFormat,
       text = fs.readFileSync(path, "utf8")
     } catch (e) {
       const code = (e as { code?: string }).code
-      problems.push(`error: check ${path}: cannot read it: ${code === "ENOENT" ? "no such file" : code === "EISDIR" ? "it is a directory" : String((e as Error).message)}`)
+      problems.push(
+        `error: check ${path}: cannot read it: ${code === "ENOENT" ? "no such file" : code === "EISDIR" ? "it is a directory" : String((e as Error).message)}`
+      )
       continue
     }
     const analysis = await analyze(syntax, text, {}, path)
     results.push({ path, text, kind: analysis.kind, findings: analysis.findings })
   }
   const c = counts(results)
-  const summary = [`${results.length} file${results.length === 1 ? "" : "s"} checked`, `${c.errors} error${c.errors === 1 ? "" : "s"}`, `${c.warnings} warning${c.warnings === 1 ? "" : "s"}`]
+  const summary = [
+    `${results.length} file${results.length === 1 ? "" : "s"} checked`,
+    `${c.errors} error${c.errors === 1 ? "" : "s"}`,
+    `${c.warnings} warning${c.warnings === 1 ? "" : "s"}`
+  ]
   if (c.notes) summary.push(`${c.notes} note${c.notes === 1 ? "" : "s"}`)
   let stdout: string
   let stderr = problems.map((p) => `${p}\n`).join("")
@@ -46,6 +57,7 @@ export const checkFiles = async (paths: ReadonlyArray<string>, fmt: CheckFormat,
   // run that checked nothing has said everything in its problem lines.
   if (problems.length > 0) summary.push(`${problems.length} file${problems.length === 1 ? "" : "s"} not checked`)
   const failed = c.errors > 0 || problems.length > 0
-  if ((fmt === "text" || failed) && results.length > 0) stderr += `${failed ? "error: check: " : ""}${summary.join(", ")}\n`
+  if ((fmt === "text" || failed) && results.length > 0)
+    stderr += `${failed ? "error: check: " : ""}${summary.join(", ")}\n`
   return { stdout, stderr, exitCode: c.errors > 0 || problems.length > 0 ? 1 : 0 }
 }

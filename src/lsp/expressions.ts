@@ -25,7 +25,11 @@ const fixesOf = (d: Diagnostic, docRange: { start: number; end: number }, inJson
 }
 
 /** Checks one expression and returns its diagnostics in document offsets. */
-export const checkExpression = (region: ExpressionRegion, inJson: boolean, options: CheckOptions = {}): Array<Finding> => {
+export const checkExpression = (
+  region: ExpressionRegion,
+  inJson: boolean,
+  options: CheckOptions = {}
+): Array<Finding> => {
   // A rules file usually ends with a newline: not part of the expression.
   const text = inJson ? region.text : region.text.replace(/\s+$/, "")
   const result = check(text, options)

@@ -11,7 +11,12 @@ export interface HoverResult {
   readonly range: Range
 }
 export interface CompletionResult {
-  readonly items: ReadonlyArray<{ label: string; kind: Completion["kind"] | "property" | "enum"; detail: string; insertText?: string }>
+  readonly items: ReadonlyArray<{
+    label: string
+    kind: Completion["kind"] | "property" | "enum"
+    detail: string
+    insertText?: string
+  }>
   readonly replace: Range
 }
 
@@ -28,7 +33,12 @@ export const registerJsonFeatures = (kind: string, f: JsonFeatures) => {
 const regionAt = (analysis: Analysis, offset: number): ExpressionRegion | undefined =>
   analysis.expressions.find((r) => r.offsets[0]! <= offset && offset <= r.offsets[r.offsets.length - 1]!)
 
-export const hover = (text: string, offset: number, analysis: Analysis, options: CheckOptions = {}): HoverResult | undefined => {
+export const hover = (
+  text: string,
+  offset: number,
+  analysis: Analysis,
+  options: CheckOptions = {}
+): HoverResult | undefined => {
   const region = regionAt(analysis, offset)
   if (region !== undefined) {
     const at = toDecoded(region.offsets, offset)
@@ -43,9 +53,13 @@ export const hover = (text: string, offset: number, analysis: Analysis, options:
         f.availability !== "request" ? `available: ${f.availability} phases` : undefined,
         f.replacedBy ? `deprecated: use \`${f.replacedBy}\`` : undefined
       ].filter((x) => x !== undefined)
-      return { markdown: `\`${f.name}\`: **${f.typeText}**\n\n${f.summary}${notes.length ? `\n\n${notes.join(" · ")}` : ""}`, range }
+      return {
+        markdown: `\`${f.name}\`: **${f.typeText}**\n\n${f.summary}${notes.length ? `\n\n${notes.join(" · ")}` : ""}`,
+        range
+      }
     }
-    if (loc.function !== undefined) return { markdown: `\`\`\`\n${loc.function.signature}\n\`\`\`\n${loc.function.summary}`, range }
+    if (loc.function !== undefined)
+      return { markdown: `\`\`\`\n${loc.function.signature}\n\`\`\`\n${loc.function.summary}`, range }
     const written = region.text.slice(token.range.start, token.range.end)
     if (token.kind === "operator" || token.kind === "keyword") {
       const op = operatorDoc(written)
@@ -56,11 +70,24 @@ export const hover = (text: string, offset: number, analysis: Analysis, options:
     if (token.kind === "list") {
       const name = written.slice(1)
       const lists = options.lists
-      const own = lists === undefined ? undefined : lists instanceof Map ? lists.get(name) : (lists as Readonly<Record<string, string>>)[name]
+      const own =
+        lists === undefined
+          ? undefined
+          : lists instanceof Map
+            ? lists.get(name)
+            : (lists as Readonly<Record<string, string>>)[name]
       const managed = managedList(name)
-      const what: Readonly<Record<string, string>> = { ip: "an IP list (for IP fields such as `ip.src`)", hostname: "a hostname list (for String fields)", asn: "an ASN list (for `ip.src.asnum`)" }
+      const what: Readonly<Record<string, string>> = {
+        ip: "an IP list (for IP fields such as `ip.src`)",
+        hostname: "a hostname list (for String fields)",
+        asn: "an ASN list (for `ip.src.asnum`)"
+      }
       const described =
-        managed !== undefined ? `${what[managed]}, managed by the platform for every account` : own !== undefined ? `${what[own]}` : "a named list of the account (IP addresses, hostnames or ASNs)"
+        managed !== undefined
+          ? `${what[managed]}, managed by the platform for every account`
+          : own !== undefined
+            ? `${what[own]}`
+            : "a named list of the account (IP addresses, hostnames or ASNs)"
       return { markdown: `\`${written}\`: ${described}\n\nused as \`field in ${written}\``, range }
     }
     return undefined
@@ -69,7 +96,12 @@ export const hover = (text: string, offset: number, analysis: Analysis, options:
   return undefined
 }
 
-export const complete = (text: string, offset: number, analysis: Analysis, options: CheckOptions = {}): CompletionResult | undefined => {
+export const complete = (
+  text: string,
+  offset: number,
+  analysis: Analysis,
+  options: CheckOptions = {}
+): CompletionResult | undefined => {
   const region = regionAt(analysis, offset)
   if (region !== undefined) {
     const at = toDecoded(region.offsets, offset)

@@ -42,8 +42,10 @@ const hover = (text: string, offset: number): HoverResult | undefined => {
   const place = placeOf(node)
   if (place === undefined) return undefined
   const v = node!.value as string
-  if (place.name === "action" && !place.inArray && v in ACTION_DOC) return { markdown: `\`${v}\`: ${ACTION_DOC[v as keyof typeof ACTION_DOC]}`, range: rangeOf(node!) }
-  if (place.name === "products" && place.inArray && v in PRODUCT_DOC) return { markdown: `\`${v}\`: bypass ${PRODUCT_DOC[v as keyof typeof PRODUCT_DOC]}`, range: rangeOf(node!) }
+  if (place.name === "action" && !place.inArray && v in ACTION_DOC)
+    return { markdown: `\`${v}\`: ${ACTION_DOC[v as keyof typeof ACTION_DOC]}`, range: rangeOf(node!) }
+  if (place.name === "products" && place.inArray && v in PRODUCT_DOC)
+    return { markdown: `\`${v}\`: bypass ${PRODUCT_DOC[v as keyof typeof PRODUCT_DOC]}`, range: rangeOf(node!) }
   return undefined
 }
 
@@ -54,14 +56,27 @@ const complete = (text: string, offset: number): CompletionResult | undefined =>
   if (place === undefined) return undefined
   const replace = rangeOf(node!)
   if (place.name === "action" && !place.inArray) {
-    return { replace, items: FirewallActions.map((a) => ({ label: a, kind: "enum" as const, detail: ACTION_DOC[a], insertText: JSON.stringify(a) })) }
+    return {
+      replace,
+      items: FirewallActions.map((a) => ({
+        label: a,
+        kind: "enum" as const,
+        detail: ACTION_DOC[a],
+        insertText: JSON.stringify(a)
+      }))
+    }
   }
   if (place.name === "products" && place.inArray) {
     // The products already listed are not offered again.
     const listed = new Set((node!.parent!.children ?? []).filter((c) => c !== node).map((c) => c.value))
     return {
       replace,
-      items: BypassProducts.filter((p) => !listed.has(p)).map((p) => ({ label: p, kind: "enum" as const, detail: PRODUCT_DOC[p], insertText: JSON.stringify(p) }))
+      items: BypassProducts.filter((p) => !listed.has(p)).map((p) => ({
+        label: p,
+        kind: "enum" as const,
+        detail: PRODUCT_DOC[p],
+        insertText: JSON.stringify(p)
+      }))
     }
   }
   return undefined

@@ -22,7 +22,15 @@ export const scanHclText = (text: string): Array<Finding> => {
   const out: Array<Finding> = []
   const stack: Array<Open> = []
   const error = (message: string, start: number, end = start + 1, hint?: string) =>
-    out.push(finding("error", "hcl-syntax", `invalid HCL: ${message}`, { start, end: Math.max(end, start + 1) }, hint !== undefined ? { hint } : {}))
+    out.push(
+      finding(
+        "error",
+        "hcl-syntax",
+        `invalid HCL: ${message}`,
+        { start, end: Math.max(end, start + 1) },
+        hint !== undefined ? { hint } : {}
+      )
+    )
   let string: number | undefined // the offset of the open string's quote, when in a string (not in its interpolation)
   let i = 0
   const n = text.length
@@ -67,7 +75,12 @@ export const scanHclText = (text: string): Array<Finding> => {
         const bodyStart = i + m[0].length
         const found = endLine.exec(text.slice(bodyStart))
         if (found === null) {
-          error(`this heredoc is never closed: no line ${m[1]} follows`, i, i + m[0].trimEnd().length, `end it with a line holding only ${m[1]}`)
+          error(
+            `this heredoc is never closed: no line ${m[1]} follows`,
+            i,
+            i + m[0].trimEnd().length,
+            `end it with a line holding only ${m[1]}`
+          )
           return out
         }
         i = bodyStart + found.index + found[0].length
@@ -96,7 +109,11 @@ export const scanHclText = (text: string): Array<Finding> => {
       } else if (top === undefined) {
         error(`this ${c} closes nothing`, i, i + 1, "remove it, or add the opening bracket it closes")
       } else {
-        error(`expected ${CLOSER[top.text]} to close the ${top.text} on line ${lineOf(text, top.at)}, got ${c}`, i, i + 1)
+        error(
+          `expected ${CLOSER[top.text]} to close the ${top.text} on line ${lineOf(text, top.at)}, got ${c}`,
+          i,
+          i + 1
+        )
         // Recover: if an outer opener matches, the inner ones were left open.
         const k = stack.map((o) => CLOSER[o.text]).lastIndexOf(c)
         if (k >= 0) stack.length = k
@@ -110,7 +127,12 @@ export const scanHclText = (text: string): Array<Finding> => {
         const rest = /^[ \t]*(?:(?:#|\/\/).*)?(?:\r?\n|$)/.exec(text.slice(i + 1))
         if (rest !== null) {
           const name = /([A-Za-z_][\w-]*)\s*$/.exec(text.slice(Math.max(0, i - 80), i))?.[1]
-          error(`expected a value after ${name !== undefined ? `${name} =` : "="} on the same line`, i, i + 1, "an attribute's value starts on the line of its =")
+          error(
+            `expected a value after ${name !== undefined ? `${name} =` : "="} on the same line`,
+            i,
+            i + 1,
+            "an attribute's value starts on the line of its ="
+          )
         }
       }
     }
@@ -128,8 +150,17 @@ export const scanHclText = (text: string): Array<Finding> => {
 const treeErrors = (root: HclNode): Array<Finding> => {
   const out: Array<Finding> = []
   const visit = (n: HclNode) => {
-    if (n.isMissing) out.push(finding("error", "hcl-syntax", `invalid HCL: missing ${n.type}`, { start: n.startIndex, end: n.startIndex + 1 }))
-    else if (n.type === "ERROR") out.push(finding("error", "hcl-syntax", `invalid HCL: unexpected ${JSON.stringify(n.text.slice(0, 30))}`, { start: n.startIndex, end: n.endIndex }))
+    if (n.isMissing)
+      out.push(
+        finding("error", "hcl-syntax", `invalid HCL: missing ${n.type}`, { start: n.startIndex, end: n.startIndex + 1 })
+      )
+    else if (n.type === "ERROR")
+      out.push(
+        finding("error", "hcl-syntax", `invalid HCL: unexpected ${JSON.stringify(n.text.slice(0, 30))}`, {
+          start: n.startIndex,
+          end: n.endIndex
+        })
+      )
     else if (n.hasError) for (const c of n.children) if (c !== null) visit(c)
   }
   visit(root)

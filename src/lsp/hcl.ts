@@ -13,7 +13,9 @@ const load = async (): Promise<Parser> => {
   const require = createRequire(import.meta.url)
   const ts = await import("web-tree-sitter")
   await ts.Parser.init({ locateFile: () => require.resolve("web-tree-sitter/web-tree-sitter.wasm") })
-  const hcl: Language = await ts.Language.load(require.resolve("@tree-sitter-grammars/tree-sitter-hcl/tree-sitter-hcl.wasm"))
+  const hcl: Language = await ts.Language.load(
+    require.resolve("@tree-sitter-grammars/tree-sitter-hcl/tree-sitter-hcl.wasm")
+  )
   const p = new ts.Parser()
   p.setLanguage(hcl)
   return p
@@ -30,7 +32,12 @@ export const parseHcl = async (text: string): Promise<Tree> => {
 
 /** The text of a string label or literal (`"cloudflare_waf_rule"` -> `cloudflare_waf_rule`). */
 export const stringValue = (n: Node): string | undefined => {
-  if (n.type === "string_lit") return n.namedChildren.filter((c) => c?.type === "template_literal").map((c) => c!.text).join("")
-  if (n.type === "expression" || n.type === "literal_value") return n.namedChildren[0] ? stringValue(n.namedChildren[0]) : undefined
+  if (n.type === "string_lit")
+    return n.namedChildren
+      .filter((c) => c?.type === "template_literal")
+      .map((c) => c!.text)
+      .join("")
+  if (n.type === "expression" || n.type === "literal_value")
+    return n.namedChildren[0] ? stringValue(n.namedChildren[0]) : undefined
   return undefined
 }

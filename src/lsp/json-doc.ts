@@ -8,7 +8,15 @@ import { JsonMaxDepth, jsonTooDeepAt } from "../domain/json-depth.js"
 import { jsonErrorReason } from "../kv/json-array.js"
 import type { CheckOptions } from "../rules/index.js"
 import { checkExpression } from "./expressions.js"
-import { finding, type Analysis, type DocumentKind, type ExpressionRegion, type Finding, type Fix, type Memo } from "./findings.js"
+import {
+  finding,
+  type Analysis,
+  type DocumentKind,
+  type ExpressionRegion,
+  type Finding,
+  type Fix,
+  type Memo
+} from "./findings.js"
 import { decodedOffsets } from "./json-string.js"
 import { bulkFindings, checkKvBulk, isKvBulk, recheck, STRICT_JSON } from "./kv-bulk.js"
 import { recheckSpan } from "./kv-bulk-splice.js"
@@ -19,7 +27,11 @@ import { checkFirewallFields, expressionNodes, rulesDocument } from "./platform-
 export interface JsonCheck {
   readonly kind: DocumentKind
   readonly matches: (root: Node) => boolean
-  readonly check: (root: Node, text: string, name: string) => { readonly findings: ReadonlyArray<Finding>; readonly actions?: ReadonlyArray<Fix> }
+  readonly check: (
+    root: Node,
+    text: string,
+    name: string
+  ) => { readonly findings: ReadonlyArray<Finding>; readonly actions?: ReadonlyArray<Fix> }
 }
 
 const extraChecks: Array<JsonCheck> = []
@@ -46,9 +58,23 @@ const syntaxFindings = (text: string, errors: ReadonlyArray<ParseError>): Array<
   if ((name === "ValueExpected" || name === "PropertyNameExpected") && closing) {
     let comma = e.offset - 1
     while (comma > 0 && /\s/.test(text[comma]!)) comma--
-    if (text[comma] === ",") return [finding("error", "json-syntax", "invalid JSON: a trailing comma is not JSON", { start: comma, end: comma + 1 }, { hint: "remove the comma" })]
+    if (text[comma] === ",")
+      return [
+        finding(
+          "error",
+          "json-syntax",
+          "invalid JSON: a trailing comma is not JSON",
+          { start: comma, end: comma + 1 },
+          { hint: "remove the comma" }
+        )
+      ]
   }
-  return [finding("error", "json-syntax", `invalid JSON: ${jsonErrorReason(e.error)}`, { start: e.offset, end: e.offset + Math.max(1, e.length) })]
+  return [
+    finding("error", "json-syntax", `invalid JSON: ${jsonErrorReason(e.error)}`, {
+      start: e.offset,
+      end: e.offset + Math.max(1, e.length)
+    })
+  ]
 }
 
 /** The changed span between two texts: `[from, to)` of the old one became `inserted` characters. */
@@ -57,7 +83,8 @@ const changedSpan = (before: string, after: string) => {
   let from = 0
   while (from < max && before.charCodeAt(from) === after.charCodeAt(from)) from++
   let tail = 0
-  while (tail < max - from && before.charCodeAt(before.length - 1 - tail) === after.charCodeAt(after.length - 1 - tail)) tail++
+  while (tail < max - from && before.charCodeAt(before.length - 1 - tail) === after.charCodeAt(after.length - 1 - tail))
+    tail++
   return { from, to: before.length - tail, inserted: after.length - tail - from }
 }
 
@@ -65,9 +92,16 @@ const changedSpan = (before: string, after: string) => {
 const incremental = (text: string, memo: Memo | undefined): Analysis | undefined => {
   if (memo === undefined) return undefined
   const span = changedSpan(memo.text, text)
-  const bulk = recheck(memo.bulk, text, span.from, span.to, span.inserted) ?? recheckSpan(memo.bulk, text, span.from, span.to, span.inserted)
+  const bulk =
+    recheck(memo.bulk, text, span.from, span.to, span.inserted) ??
+    recheckSpan(memo.bulk, text, span.from, span.to, span.inserted)
   if (bulk === undefined) return undefined
-  return { kind: "kv-bulk", findings: bulkFindings(bulk).sort((a, b) => a.range.start - b.range.start), expressions: [], memo: { text, bulk } }
+  return {
+    kind: "kv-bulk",
+    findings: bulkFindings(bulk).sort((a, b) => a.range.start - b.range.start),
+    expressions: [],
+    memo: { text, bulk }
+  }
 }
 
 export const analyzeJson = (text: string, options: CheckOptions = {}, name = "", memo?: Memo): Analysis => {
@@ -75,12 +109,22 @@ export const analyzeJson = (text: string, options: CheckOptions = {}, name = "",
   const deep = jsonTooDeepAt(text, JsonMaxDepth)
   if (deep >= 0) {
     const message = `JSON nested more than ${JsonMaxDepth} levels deep (arrays and objects): the limit is ${JsonMaxDepth}, as the platform's API takes`
-    return { kind: undefined, findings: [finding("error", "json-syntax", message, { start: deep, end: deep + 1 })], expressions: [] }
+    return {
+      kind: undefined,
+      findings: [finding("error", "json-syntax", message, { start: deep, end: deep + 1 })],
+      expressions: []
+    }
   }
   const quick = incremental(text, memo)
   if (quick !== undefined) return quick
   const streamed = checkKvBulkText(text)
-  if (streamed !== undefined) return { kind: "kv-bulk", findings: bulkFindings(streamed).sort((a, b) => a.range.start - b.range.start), expressions: [], memo: { text, bulk: streamed } }
+  if (streamed !== undefined)
+    return {
+      kind: "kv-bulk",
+      findings: bulkFindings(streamed).sort((a, b) => a.range.start - b.range.start),
+      expressions: [],
+      memo: { text, bulk: streamed }
+    }
   let errors: Array<ParseError> = []
   const root = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false })
   const findings: Array<Finding> = []
@@ -119,5 +163,11 @@ export const analyzeJson = (text: string, options: CheckOptions = {}, name = "",
   }
   findings.push(...syntaxFindings(text, errors))
   findings.sort((a, b) => a.range.start - b.range.start)
-  return { kind, findings, expressions, ...(actions !== undefined && actions.length > 0 ? { actions } : {}), ...(nextMemo ? { memo: nextMemo } : {}) }
+  return {
+    kind,
+    findings,
+    expressions,
+    ...(actions !== undefined && actions.length > 0 ? { actions } : {}),
+    ...(nextMemo ? { memo: nextMemo } : {})
+  }
 }

@@ -22,7 +22,11 @@ export const decodedOffsets = (doc: string, start: number, length: number): Arra
 }
 
 /** The document range of a decoded range. */
-export const toDocument = (offsets: ReadonlyArray<number>, start: number, end: number): { start: number; end: number } => {
+export const toDocument = (
+  offsets: ReadonlyArray<number>,
+  start: number,
+  end: number
+): { start: number; end: number } => {
   const at = (k: number) => offsets[Math.max(0, Math.min(k, offsets.length - 1))]!
   const s = at(start)
   // An end inside an escape covers the whole escape: the end is the start of the next unit.

@@ -23,14 +23,23 @@ const stripSeparator = (s: string, fromStart: boolean): { text: string; cut: num
 
 /** Renumbers `entry N:` in an entry's messages (its index moved by an insertion or removal before it). */
 const renumber = (e: EntryResult, index: number): EntryResult =>
-  e.findings.length === 0 ? e : { ...e, findings: e.findings.map((f) => ({ ...f, message: f.message.replace(/^entry \d+/, `entry ${index}`) })) }
+  e.findings.length === 0
+    ? e
+    : { ...e, findings: e.findings.map((f) => ({ ...f, message: f.message.replace(/^entry \d+/, `entry ${index}`) })) }
 
 /**
  * The state after the old text's `from`..`to` became `inserted` characters, re-checking only the
  * entries the edit touches; undefined when the edit reaches the brackets, leaves invalid JSON, or
  * changes the first entry's kind (then the file is checked in full).
  */
-export const recheckSpan = (previous: BulkState, text: string, from: number, to: number, inserted: number, now = nowSeconds()): BulkState | undefined => {
+export const recheckSpan = (
+  previous: BulkState,
+  text: string,
+  from: number,
+  to: number,
+  inserted: number,
+  now = nowSeconds()
+): BulkState | undefined => {
   const entries = previous.entries
   const n = entries.length
   if (n === 0) return undefined
@@ -79,11 +88,14 @@ export const recheckSpan = (previous: BulkState, text: string, from: number, to:
   const errors: Array<ParseError> = []
   const wrapped = `[${fragment}]`
   const root = parseTree(wrapped, errors, STRICT_JSON)
-  if (root === undefined || errors.length > 0 || root.type !== "array" || root.length !== wrapped.length) return undefined
+  if (root === undefined || errors.length > 0 || root.type !== "array" || root.length !== wrapped.length)
+    return undefined
   const nodes: ReadonlyArray<Node> = root.children ?? []
-  for (const node of nodes) if (previous.keysOnly ? node.type !== "string" && node.type !== "object" : node.type !== "object") return undefined
+  for (const node of nodes)
+    if (previous.keysOnly ? node.type !== "string" && node.type !== "object" : node.type !== "object") return undefined
   // The first entry decides what kind of file it is: an edit that changes it is checked in full.
-  if (a === 0 && (nodes.length === 0 || fileKindOf(nodes[0]!) !== (previous.keysOnly ? "keys" : "entries"))) return undefined
+  if (a === 0 && (nodes.length === 0 || fileKindOf(nodes[0]!) !== (previous.keysOnly ? "keys" : "entries")))
+    return undefined
   const fresh = nodes.map((node, k) => {
     const e = checkElement(node, a + k, previous.keysOnly, now, node.offset, wrapped)
     return { ...e, start: offset + node.offset - 1, end: offset + node.offset - 1 + node.length }

@@ -36,7 +36,8 @@ export const checkKvBulkText = (text: string, now = nowSeconds()): BulkState | u
         depth--
       },
       onLiteralValue: (value, offset, length) => {
-        if (depth === 1) spans.push({ start: offset, end: offset + length, kind: typeof value === "string" ? "string" : "other" })
+        if (depth === 1)
+          spans.push({ start: offset, end: offset + length, kind: typeof value === "string" ? "string" : "other" })
         else if (depth === 0) failed = true
       },
       onError: () => {

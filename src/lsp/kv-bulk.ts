@@ -26,7 +26,8 @@ export interface BulkState {
   readonly entries: ReadonlyArray<EntryResult>
 }
 
-const propsOf = (n: Node): Array<string> => (n.type === "object" ? (n.children ?? []).map((p) => p.children?.[0]?.value as string) : [])
+const propsOf = (n: Node): Array<string> =>
+  n.type === "object" ? (n.children ?? []).map((p) => p.children?.[0]?.value as string) : []
 
 /** What `kv key list --json` prints for a key: a list of keys is a keys file as it is. */
 const KEY_LISTING = new Set(["name", "expiration", "metadata"])
@@ -47,7 +48,9 @@ export const fileKindOf = (first: Node): "keys" | "entries" | undefined => {
   if (isKeysFile(first)) return "keys"
   if (first.type !== "object") return undefined
   const props = propsOf(first)
-  return props.includes("key") && (props.includes("value") || !props.some((p) => p === "expression" || p === "filter")) ? "entries" : undefined
+  return props.includes("key") && (props.includes("value") || !props.some((p) => p === "expression" || p === "filter"))
+    ? "entries"
+    : undefined
 }
 
 /** True when an array looks like a bulk file: entries with `key` and `value`, or keys (strings or `{"name"}` objects). */
@@ -102,7 +105,14 @@ const characterRange = (n: Node, p: Problem, text: string): Range | undefined =>
 }
 
 /** Checks one entry node; ranges are made relative to `base` (the entry's offset in `text`, which its offsets index). */
-export const checkElement = (node: Node, index: number, keysOnly: boolean, now: number, base: number, text = ""): EntryResult => {
+export const checkElement = (
+  node: Node,
+  index: number,
+  keysOnly: boolean,
+  now: number,
+  base: number,
+  text = ""
+): EntryResult => {
   const rel = (n: Node): Range => ({ start: n.offset - base, end: n.offset + n.length - base })
   const relProblem = (n: Node, p: Problem): Range => {
     const r = characterRange(n, p, text)
@@ -114,7 +124,15 @@ export const checkElement = (node: Node, index: number, keysOnly: boolean, now: 
   let keyNode: Node | undefined
   if (keysOnly) {
     const r = checkKeyItem(value, index)
-    if ("field" in r) out.push(finding("error", `kv-${r.field}`, `entry ${index}: ${r.message}`, relProblem((node.type === "object" ? findNodeAtLocation(node, ["name"]) : undefined) ?? node, r)))
+    if ("field" in r)
+      out.push(
+        finding(
+          "error",
+          `kv-${r.field}`,
+          `entry ${index}: ${r.message}`,
+          relProblem((node.type === "object" ? findNodeAtLocation(node, ["name"]) : undefined) ?? node, r)
+        )
+      )
     else {
       key = r.key
       keyNode = node.type === "string" ? node : findNodeAtLocation(node, ["name"])
@@ -122,16 +140,39 @@ export const checkElement = (node: Node, index: number, keysOnly: boolean, now: 
   } else {
     const checked = checkEntry(value, index, now, false)
     for (const p of checked.problems) {
-      out.push(finding("error", `kv-${p.field}`, `entry ${index}${p.key !== undefined ? ` (key ${showKey(p.key)})` : ""}: ${p.message}`, relProblem(target(node, p), p)))
+      out.push(
+        finding(
+          "error",
+          `kv-${p.field}`,
+          `entry ${index}${p.key !== undefined ? ` (key ${showKey(p.key)})` : ""}: ${p.message}`,
+          relProblem(target(node, p), p)
+        )
+      )
     }
     for (const name of checked.unknown) {
       const nameNode = propertyNode(node, name)!.children![0]!
       const meant = suggest(name, EntryFields)
       out.push(
-        finding("warning", "kv-unknown-property", `entry ${index}: "${name}" is not a bulk entry property; the platform ignores it`, rel(nameNode), {
-          hint: meant !== undefined ? `did you mean \`${meant}\`?` : `the properties are ${EntryFields.join(", ")}`,
-          ...(meant !== undefined ? { fixes: [{ title: `Rename to "${meant}"`, edits: [{ range: rel(nameNode), newText: jsonString(meant) }], preferred: true }] } : {})
-        })
+        finding(
+          "warning",
+          "kv-unknown-property",
+          `entry ${index}: "${name}" is not a bulk entry property; the platform ignores it`,
+          rel(nameNode),
+          {
+            hint: meant !== undefined ? `did you mean \`${meant}\`?` : `the properties are ${EntryFields.join(", ")}`,
+            ...(meant !== undefined
+              ? {
+                  fixes: [
+                    {
+                      title: `Rename to "${meant}"`,
+                      edits: [{ range: rel(nameNode), newText: jsonString(meant) }],
+                      preferred: true
+                    }
+                  ]
+                }
+              : {})
+          }
+        )
       )
     }
     if (checked.problems.every((p) => p.field !== "key") && typeof (value as { key?: unknown }).key === "string") {
@@ -139,13 +180,22 @@ export const checkElement = (node: Node, index: number, keysOnly: boolean, now: 
       keyNode = findNodeAtLocation(node, ["key"])
     }
   }
-  return { start: node.offset, end: node.offset + node.length, key, keyRange: keyNode ? rel(keyNode) : undefined, findings: out }
+  return {
+    start: node.offset,
+    end: node.offset + node.length,
+    key,
+    keyRange: keyNode ? rel(keyNode) : undefined,
+    findings: out
+  }
 }
 
 /** `text`: the document (to place problems that name a character); without it they cover their value. */
 export const checkKvBulk = (root: Node, now = nowSeconds(), text = ""): BulkState => {
   const keysOnly = isKeysFile(root.children![0]!)
-  return { keysOnly, entries: root.children!.map((node, index) => checkElement(node, index, keysOnly, now, node.offset, text)) }
+  return {
+    keysOnly,
+    entries: root.children!.map((node, index) => checkElement(node, index, keysOnly, now, node.offset, text))
+  }
 }
 
 /**
@@ -153,7 +203,14 @@ export const checkKvBulk = (root: Node, now = nowSeconds(), text = ""): BulkStat
  * `inserted` characters), or undefined when the edit needs a full check (it crosses entries, or
  * leaves the entry invalid JSON).
  */
-export const recheck = (previous: BulkState, text: string, from: number, to: number, inserted: number, now = nowSeconds()): BulkState | undefined => {
+export const recheck = (
+  previous: BulkState,
+  text: string,
+  from: number,
+  to: number,
+  inserted: number,
+  now = nowSeconds()
+): BulkState | undefined => {
   const entries = previous.entries
   let lo = 0
   let hi = entries.length - 1
@@ -175,7 +232,9 @@ export const recheck = (previous: BulkState, text: string, from: number, to: num
   const fresh = checkElement(node, lo, previous.keysOnly, now, 0, elementText)
   const next = entries.slice()
   next[lo] = { ...fresh, start: old.start, end: old.end + delta }
-  if (delta !== 0) for (let i = lo + 1; i < next.length; i++) next[i] = { ...next[i]!, start: next[i]!.start + delta, end: next[i]!.end + delta }
+  if (delta !== 0)
+    for (let i = lo + 1; i < next.length; i++)
+      next[i] = { ...next[i]!, start: next[i]!.start + delta, end: next[i]!.end + delta }
   return { keysOnly: previous.keysOnly, entries: next }
 }
 
@@ -191,18 +250,43 @@ export const bulkFindings = (state: BulkState): Array<Finding> => {
   })
   entries.forEach((e, index) => {
     for (const f of e.findings) {
-      out.push({ ...f, range: shift(f.range, e.start), ...(f.fixes ? { fixes: f.fixes.map((x) => (x.edits ? { ...x, edits: x.edits.map((ed) => ({ ...ed, range: shift(ed.range, e.start) })) } : x)) } : {}) })
+      out.push({
+        ...f,
+        range: shift(f.range, e.start),
+        ...(f.fixes
+          ? {
+              fixes: f.fixes.map((x) =>
+                x.edits ? { ...x, edits: x.edits.map((ed) => ({ ...ed, range: shift(ed.range, e.start) })) } : x
+              )
+            }
+          : {})
+      })
     }
     if (e.key === undefined || e.keyRange === undefined) return
     const last = lastIndex.get(e.key)!
     if (last === index) return
     const later = entries[last]!
     out.push(
-      finding("warning", "kv-duplicate-key", `entry ${index}: key ${showKey(e.key)} is written again by entry ${last}, which wins`, shift(e.keyRange, e.start), {
-        hint: "remove this entry or the later one",
-        related: [{ range: shift(later.keyRange!, later.start), message: `entry ${last} writes key ${showKey(e.key)} last` }],
-        fixes: state.keysOnly ? [] : [{ title: `Remove entry ${index} (overwritten by entry ${last})`, edits: [{ range: removalRange(entries, index), newText: "" }] }]
-      })
+      finding(
+        "warning",
+        "kv-duplicate-key",
+        `entry ${index}: key ${showKey(e.key)} is written again by entry ${last}, which wins`,
+        shift(e.keyRange, e.start),
+        {
+          hint: "remove this entry or the later one",
+          related: [
+            { range: shift(later.keyRange!, later.start), message: `entry ${last} writes key ${showKey(e.key)} last` }
+          ],
+          fixes: state.keysOnly
+            ? []
+            : [
+                {
+                  title: `Remove entry ${index} (overwritten by entry ${last})`,
+                  edits: [{ range: removalRange(entries, index), newText: "" }]
+                }
+              ]
+        }
+      )
     )
   })
   return out

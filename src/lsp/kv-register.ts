@@ -36,9 +36,13 @@ registerJsonFeatures("kv-bulk", {
     const root = parseTree(text)
     if (root === undefined || root.type !== "array") return undefined
     const location = getLocation(text, offset)
-    if (!location.isAtPropertyKey || location.path.length !== 2 || typeof location.path[0] !== "number") return undefined
+    if (!location.isAtPropertyKey || location.path.length !== 2 || typeof location.path[0] !== "number")
+      return undefined
     const entry = entryAt(root, offset)
-    const typed = location.previousNode?.type === "property" || location.previousNode?.type === "string" ? location.previousNode : undefined
+    const typed =
+      location.previousNode?.type === "property" || location.previousNode?.type === "string"
+        ? location.previousNode
+        : undefined
     const present = entry === undefined ? [] : fieldsOf(entry).filter((f) => f !== typed?.value)
     const replace = typed !== undefined ? rangeOf(typed) : { start: offset, end: offset }
     return {
@@ -61,13 +65,27 @@ registerJsonFeatures("kv-bulk", {
     if (!(EntryFields as ReadonlyArray<string>).includes(name)) return undefined
     const doc = EntryFieldDocs[name as (typeof EntryFields)[number]]
     if (property.children?.[0] === node) return { markdown: `\`${name}\`: ${doc}`, range: rangeOf(node) }
-    if (name === "expiration" && node.type === "number" && Number.isInteger(node.value) && node.value >= 0 && node.value <= MaxExpiration) {
-      return { markdown: `expires at **${new Date(node.value * 1000).toISOString().replace(".000Z", "Z")}**`, range: rangeOf(node) }
+    if (
+      name === "expiration" &&
+      node.type === "number" &&
+      Number.isInteger(node.value) &&
+      node.value >= 0 &&
+      node.value <= MaxExpiration
+    ) {
+      return {
+        markdown: `expires at **${new Date(node.value * 1000).toISOString().replace(".000Z", "Z")}**`,
+        range: rangeOf(node)
+      }
     }
     if (name === "expiration_ttl" && node.type === "number" && node.value >= 0) {
       const s = node.value as number
-      const d = Math.floor(s / 86400), h = Math.floor((s % 86400) / 3600), m = Math.floor((s % 3600) / 60)
-      return { markdown: `lives **${[d && `${d} d`, h && `${h} h`, m && `${m} min`, s % 60 && `${s % 60} s`].filter(Boolean).join(" ") || "0 s"}** after the write`, range: rangeOf(node) }
+      const d = Math.floor(s / 86400),
+        h = Math.floor((s % 86400) / 3600),
+        m = Math.floor((s % 3600) / 60)
+      return {
+        markdown: `lives **${[d && `${d} d`, h && `${h} h`, m && `${m} min`, s % 60 && `${s % 60} s`].filter(Boolean).join(" ") || "0 s"}** after the write`,
+        range: rangeOf(node)
+      }
     }
     return undefined
   }

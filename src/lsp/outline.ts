@@ -67,13 +67,25 @@ const jsonFolds = (text: string, root: Node): Array<Fold> => {
 }
 
 /** A rule object named as the platform's dashboards name it: its description, else its ref or id, else its expression. */
-const ruleSymbol = (o: Node, index: number, expression: string | undefined, detail: string | undefined): OutlineSymbol => {
+const ruleSymbol = (
+  o: Node,
+  index: number,
+  expression: string | undefined,
+  detail: string | undefined
+): OutlineSymbol => {
   const label = str(prop(o, "description")) || str(prop(o, "ref")) || str(prop(o, "id")) || expression
   const name = label === undefined ? `rule ${index + 1}` : shorten(label)
-  return { name, kind: "object", range: rangeOf(o), selection: { start: o.offset, end: o.offset + 1 }, ...(detail ? { detail } : {}) }
+  return {
+    name,
+    kind: "object",
+    range: rangeOf(o),
+    selection: { start: o.offset, end: o.offset + 1 },
+    ...(detail ? { detail } : {})
+  }
 }
 
-const elementsOf = (body: Node): Array<Node> => (body.type === "array" ? (body.children ?? []) : [body]).filter((e) => e.type === "object")
+const elementsOf = (body: Node): Array<Node> =>
+  (body.type === "array" ? (body.children ?? []) : [body]).filter((e) => e.type === "object")
 
 /**
  * A bulk file's outline from its check's entries (the memo), not from a tree of the whole file: an
@@ -87,18 +99,22 @@ const kvOutline = (text: string, bulk: BulkState): Outline => {
     detail: `entry ${i}`,
     kind: "key",
     range: { start: e.start, end: e.end },
-    selection: e.keyRange ? { start: e.start + e.keyRange.start, end: e.start + e.keyRange.end } : { start: e.start, end: e.end }
+    selection: e.keyRange
+      ? { start: e.start + e.keyRange.start, end: e.start + e.keyRange.end }
+      : { start: e.start, end: e.end }
   }))
   const folds: Array<Fold> = []
   const first = bulk.entries[0]
   const last = bulk.entries[bulk.entries.length - 1]
-  if (first !== undefined && last !== undefined) folds.push({ start: text.lastIndexOf("[", first.start), end: text.indexOf("]", last.end) })
+  if (first !== undefined && last !== undefined)
+    folds.push({ start: text.lastIndexOf("[", first.start), end: text.indexOf("]", last.end) })
   for (const e of bulk.entries) {
     if (folds.length >= MAX_SYMBOLS) break
     const slice = text.slice(e.start, e.end)
     if (!slice.includes("\n")) continue
     const node = parseTree(slice)
-    if (node !== undefined) for (const f of jsonFolds(slice, node)) folds.push({ start: f.start + e.start, end: f.end + e.start })
+    if (node !== undefined)
+      for (const f of jsonFolds(slice, node)) folds.push({ start: f.start + e.start, end: f.end + e.start })
   }
   return { symbols, folds }
 }
@@ -107,20 +123,31 @@ const topLevelProperties = (root: Node): Array<OutlineSymbol> =>
   (root.children ?? []).flatMap((p) => {
     const [k, v] = p.children ?? []
     if (k === undefined || v === undefined) return []
-    return [{ name: String(k.value), kind: v.type === "array" ? ("array" as const) : v.type === "object" ? ("object" as const) : ("property" as const), range: rangeOf(p), selection: rangeOf(k) }]
+    return [
+      {
+        name: String(k.value),
+        kind:
+          v.type === "array" ? ("array" as const) : v.type === "object" ? ("object" as const) : ("property" as const),
+        range: rangeOf(p),
+        selection: rangeOf(k)
+      }
+    ]
   })
 
 const jsonSymbols = (root: Node, kind: DocumentKind | undefined): Array<OutlineSymbol> => {
   if (kind === "waf-config") {
     const body = prop(root, "result") ?? root
     const rules = prop(body, "rules")
-    return rules?.type === "array" ? elementsOf(rules).map((o, i) => ruleSymbol(o, i, str(prop(o, "expression")), str(prop(o, "action")))) : []
+    return rules?.type === "array"
+      ? elementsOf(rules).map((o, i) => ruleSymbol(o, i, str(prop(o, "expression")), str(prop(o, "action"))))
+      : []
   }
   if (kind === "rules-json") {
     const doc = rulesDocument(root)
     if (doc === undefined || doc.shape === "schema") return topLevelProperties(root)
     return elementsOf(doc.body).map((o, i) => {
-      const expression = doc.shape === "firewall-rules" ? str(prop(prop(o, "filter"), "expression")) : str(prop(o, "expression"))
+      const expression =
+        doc.shape === "firewall-rules" ? str(prop(prop(o, "filter"), "expression")) : str(prop(o, "expression"))
       return ruleSymbol(o, i, expression, doc.shape === "filters" ? "filter" : str(prop(o, "action")))
     })
   }
@@ -136,23 +163,39 @@ const terraformJsonSymbols = (root: Node): Array<OutlineSymbol> =>
     const nested = (v.children ?? []).flatMap((typed): Array<OutlineSymbol> => {
       const [tk, tv] = typed.children ?? []
       if (tk === undefined) return []
-      if (tv?.type !== "object" || (k.value !== "resource" && k.value !== "data")) return [{ name: String(tk.value), kind: "property" as const, range: rangeOf(typed), selection: rangeOf(tk) }]
-      return (tv.children ?? []).map((named) => ({ name: `${tk.value}.${named.children?.[0]?.value}`, kind: "class" as const, range: rangeOf(named), selection: rangeOf(named.children![0]!) }))
+      if (tv?.type !== "object" || (k.value !== "resource" && k.value !== "data"))
+        return [{ name: String(tk.value), kind: "property" as const, range: rangeOf(typed), selection: rangeOf(tk) }]
+      return (tv.children ?? []).map((named) => ({
+        name: `${tk.value}.${named.children?.[0]?.value}`,
+        kind: "class" as const,
+        range: rangeOf(named),
+        selection: rangeOf(named.children![0]!)
+      }))
     })
-    return [{ name: String(k.value), kind: "module" as const, range: rangeOf(section), selection: rangeOf(k), children: nested }]
+    return [
+      {
+        name: String(k.value),
+        kind: "module" as const,
+        range: rangeOf(section),
+        selection: rangeOf(k),
+        children: nested
+      }
+    ]
   })
 
 const span = (n: HclNode): Range => ({ start: n.startIndex, end: n.endIndex })
 const hclAttr = (body: HclNode | undefined, name: string): string | undefined => {
   for (const a of body?.namedChildren ?? []) {
-    if (a?.type === "attribute" && a.namedChildren[0]?.text === name && a.namedChildren[1]) return stringValue(a.namedChildren[1])
+    if (a?.type === "attribute" && a.namedChildren[0]?.text === name && a.namedChildren[1])
+      return stringValue(a.namedChildren[1])
   }
   return undefined
 }
 /** An object's `key = "string"` element (5.x rules are objects in a tuple). */
 const objectElem = (obj: HclNode, name: string): string | undefined => {
   for (const e of obj.namedChildren) {
-    if (e?.type === "object_elem" && e.namedChildren[0]?.text === name && e.namedChildren[1]) return stringValue(e.namedChildren[1])
+    if (e?.type === "object_elem" && e.namedChildren[0]?.text === name && e.namedChildren[1])
+      return stringValue(e.namedChildren[1])
   }
   return undefined
 }
@@ -168,7 +211,8 @@ const hclOutline = (text: string, root: HclNode): Outline => {
     if (text.slice(n.startIndex, n.endIndex).includes("\n")) folds.push({ start: n.startIndex, end: n.endIndex - 1 })
   }
   const foldValues = (n: HclNode) => {
-    if (n.type === "object" || n.type === "tuple" || n.type === "heredoc_template" || n.type === "function_call") fold(n)
+    if (n.type === "object" || n.type === "tuple" || n.type === "heredoc_template" || n.type === "function_call")
+      fold(n)
     for (const c of n.namedChildren) if (c !== null) foldValues(c)
   }
   const bodySymbols = (body: HclNode | undefined): Array<OutlineSymbol> => {
@@ -180,8 +224,17 @@ const hclOutline = (text: string, root: HclNode): Outline => {
         const inner = c.namedChildren.find((x) => x?.type === "body") ?? undefined
         fold(c)
         const described = id.text === "rules" ? (hclAttr(inner, "description") ?? hclAttr(inner, "ref")) : undefined
-        const name = id.text === "resource" || id.text === "data" ? `${id.text} ${labels.join(".")}` : [id.text, ...labels.map((l) => JSON.stringify(l))].join(" ")
-        out.push({ name: described ? `rules: ${shorten(described)}` : name, kind: labels.length ? "class" : "struct", range: span(c), selection: span(id), children: bodySymbols(inner) })
+        const name =
+          id.text === "resource" || id.text === "data"
+            ? `${id.text} ${labels.join(".")}`
+            : [id.text, ...labels.map((l) => JSON.stringify(l))].join(" ")
+        out.push({
+          name: described ? `rules: ${shorten(described)}` : name,
+          kind: labels.length ? "class" : "struct",
+          range: span(c),
+          selection: span(id),
+          children: bodySymbols(inner)
+        })
       } else if (c?.type === "attribute") {
         const id = c.namedChildren[0]!
         const value = c.namedChildren[1]
@@ -193,10 +246,23 @@ const hclOutline = (text: string, root: HclNode): Outline => {
                 const obj = e ? innerOf(e, "object") : undefined
                 if (obj === undefined) return []
                 const label = objectElem(obj, "description") ?? objectElem(obj, "ref") ?? objectElem(obj, "expression")
-                return [{ name: label ? shorten(label) : `rule ${i + 1}`, kind: "object", range: span(obj), selection: { start: obj.startIndex, end: obj.startIndex + 1 } }]
+                return [
+                  {
+                    name: label ? shorten(label) : `rule ${i + 1}`,
+                    kind: "object",
+                    range: span(obj),
+                    selection: { start: obj.startIndex, end: obj.startIndex + 1 }
+                  }
+                ]
               })
             : []
-        out.push({ name: id.text, kind: "property", range: span(c), selection: span(id), ...(items.length ? { children: items } : {}) })
+        out.push({
+          name: id.text,
+          kind: "property",
+          range: span(c),
+          selection: span(id),
+          ...(items.length ? { children: items } : {})
+        })
       }
     }
     return out
@@ -210,20 +276,37 @@ const rulesOutline = (text: string): Outline => {
   const tree = check(text.replace(/\s+$/, "")).tree
   const folds: Array<Fold> = []
   const visit = (n: RulesNode) => {
-    if ((n.kind === "group" || n.kind === "set" || n.kind === "call") && text.slice(n.range.start, n.range.end).includes("\n")) folds.push({ start: n.range.start, end: n.range.end - 1 })
+    if (
+      (n.kind === "group" || n.kind === "set" || n.kind === "call") &&
+      text.slice(n.range.start, n.range.end).includes("\n")
+    )
+      folds.push({ start: n.range.start, end: n.range.end - 1 })
     for (const c of children(n)) visit(c)
   }
   visit(tree)
   const operands = tree.kind === "logical" ? tree.operands : [tree]
   const symbols = operands
     .filter((o) => o.range.end > o.range.start)
-    .map((o): OutlineSymbol => ({ name: shorten(text.slice(o.range.start, o.range.end)), kind: "boolean", range: o.range, selection: o.range, ...(tree.kind === "logical" ? { detail: tree.op } : {}) }))
+    .map((o): OutlineSymbol => ({
+      name: shorten(text.slice(o.range.start, o.range.end)),
+      kind: "boolean",
+      range: o.range,
+      selection: o.range,
+      ...(tree.kind === "logical" ? { detail: tree.op } : {})
+    }))
   return { symbols, folds }
 }
 
-export const outline = async (syntax: "rules" | "json" | "terraform", text: string, kind: DocumentKind | undefined, name: string, memo?: Memo): Promise<Outline> => {
+export const outline = async (
+  syntax: "rules" | "json" | "terraform",
+  text: string,
+  kind: DocumentKind | undefined,
+  name: string,
+  memo?: Memo
+): Promise<Outline> => {
   if (syntax === "rules") return rulesOutline(text)
-  if (kind === "kv-bulk") return memo !== undefined && memo.text === text ? kvOutline(text, memo.bulk) : { symbols: [], folds: [] }
+  if (kind === "kv-bulk")
+    return memo !== undefined && memo.text === text ? kvOutline(text, memo.bulk) : { symbols: [], folds: [] }
   if (syntax === "terraform" && !/\.tf\.json$/i.test(name)) {
     const tree = await parseHcl(text)
     try {

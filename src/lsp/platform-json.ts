@@ -68,7 +68,8 @@ export const expressionNodes = (root: Node): Array<Node> => {
 /** The platform rules document `root` is, or undefined when it is other JSON. */
 export const rulesDocument = (root: Node): RulesDocument | undefined => {
   const schema = props(root).get("$schema")
-  if (schema?.type === "string" && /edgectl/i.test(schema.value as string)) return { shape: "schema", body: root, expressions: expressionNodes(root) }
+  if (schema?.type === "string" && /edgectl/i.test(schema.value as string))
+    return { shape: "schema", body: root, expressions: expressionNodes(root) }
   let body = root
   const result = props(root).get("result")
   if (result !== undefined && (result.type === "array" || result.type === "object")) body = result
@@ -82,10 +83,17 @@ export const rulesDocument = (root: Node): RulesDocument | undefined => {
     for (const k of path) v = v && props(v).get(k)
     return v?.type === "string" ? [v] : []
   }
-  if (objects.some(isFirewallRule)) return { shape: "firewall-rules", body, expressions: objects.flatMap((o) => expressionOf(o, "filter", "expression")) }
-  if (objects.some(isRulesetRule)) return { shape: "ruleset-rules", body, expressions: objects.flatMap((o) => expressionOf(o, "expression")) }
+  if (objects.some(isFirewallRule))
+    return {
+      shape: "firewall-rules",
+      body,
+      expressions: objects.flatMap((o) => expressionOf(o, "filter", "expression"))
+    }
+  if (objects.some(isRulesetRule))
+    return { shape: "ruleset-rules", body, expressions: objects.flatMap((o) => expressionOf(o, "expression")) }
   // Filters: one with nothing but a filter's fields, the others with an expression too (one with a misspelt field is still checked).
-  if (objects.some(isFilter) && objects.every((o) => props(o).get("expression")?.type === "string")) return { shape: "filters", body, expressions: objects.flatMap((o) => expressionOf(o, "expression")) }
+  if (objects.some(isFilter) && objects.every((o) => props(o).get("expression")?.type === "string"))
+    return { shape: "filters", body, expressions: objects.flatMap((o) => expressionOf(o, "expression")) }
   return undefined
 }
 
@@ -107,7 +115,8 @@ const problemNode = (doc: RulesDocument, p: Problem): { node: Node; exact: boole
 export const checkFirewallFields = (doc: RulesDocument): Array<Finding> => {
   if (doc.shape !== "firewall-rules" && doc.shape !== "filters") return []
   const value = getNodeValue(doc.body)
-  const read = doc.shape === "firewall-rules" ? readRuleCreates(value) : readFilterCreates(Array.isArray(value) ? value : [value])
+  const read =
+    doc.shape === "firewall-rules" ? readRuleCreates(value) : readFilterCreates(Array.isArray(value) ? value : [value])
   if (read.ok) return []
   const out: Array<Finding> = []
   for (const p of read.problems) {

@@ -67,7 +67,10 @@ export const counts = (files: ReadonlyArray<FileResult>) => {
 const jsonRange = (lines: LineIndex, r: { start: number; end: number }) => {
   const s = lines.position(r.start)
   const e = lines.position(r.end)
-  return { start: { line: s.line + 1, column: s.character + 1, offset: r.start }, end: { line: e.line + 1, column: e.character + 1, offset: r.end } }
+  return {
+    start: { line: s.line + 1, column: s.character + 1, offset: r.start },
+    end: { line: e.line + 1, column: e.character + 1, offset: r.end }
+  }
 }
 
 export const renderJson = (files: ReadonlyArray<FileResult>) => ({
@@ -83,7 +86,9 @@ export const renderJson = (files: ReadonlyArray<FileResult>) => ({
         message: f.message,
         ...(f.hint ? { hint: f.hint } : {}),
         range: jsonRange(lines, f.range),
-        ...(f.related ? { related: f.related.map((r) => ({ message: r.message, range: jsonRange(lines, r.range) })) } : {}),
+        ...(f.related
+          ? { related: f.related.map((r) => ({ message: r.message, range: jsonRange(lines, r.range) })) }
+          : {}),
         fixes: (f.fixes ?? []).map((x) => x.title)
       }))
     }
@@ -97,7 +102,11 @@ const HELP: ReadonlyArray<readonly [RegExp, string, string]> = [
   [/^kv-|^json-syntax$/, "Key-value store: `edgectl kv` (bulk files)", "key-value-store-edgectl-kv"],
   [/^waf-/, "WAF migration: `edgectl waf`", "waf-migration-edgectl-waf"],
   [/^firewall-/, "Firewall filters and rules: `edgectl firewall`", "firewall-filters-and-rules-edgectl-firewall"],
-  [/^(terraform|hcl)-/, "Migration assistant: `edgectl lsp` and `edgectl check`", "migration-assistant-edgectl-lsp-and-edgectl-check"],
+  [
+    /^(terraform|hcl)-/,
+    "Migration assistant: `edgectl lsp` and `edgectl check`",
+    "migration-assistant-edgectl-lsp-and-edgectl-check"
+  ],
   [/./, "Rules language", "rules-language"]
 ]
 
@@ -122,7 +131,14 @@ export const renderSarif = (files: ReadonlyArray<FileResult>, version: string, c
   const region = (lines: LineIndex, r: { start: number; end: number }) => {
     const s = lines.position(r.start)
     const e = lines.position(r.end)
-    return { startLine: s.line + 1, startColumn: s.character + 1, endLine: e.line + 1, endColumn: e.character + 1, charOffset: r.start, charLength: r.end - r.start }
+    return {
+      startLine: s.line + 1,
+      startColumn: s.character + 1,
+      endLine: e.line + 1,
+      endColumn: e.character + 1,
+      charOffset: r.start,
+      charLength: r.end - r.start
+    }
   }
   return {
     $schema: "https://json.schemastore.org/sarif-2.1.0.json",
@@ -133,7 +149,12 @@ export const renderSarif = (files: ReadonlyArray<FileResult>, version: string, c
           driver: {
             name: "edgectl",
             version,
-            rules: ruleIds.map((id) => ({ id, name: id, shortDescription: { text: id.replace(/-/g, " ") }, help: ruleHelp(id) }))
+            rules: ruleIds.map((id) => ({
+              id,
+              name: id,
+              shortDescription: { text: id.replace(/-/g, " ") },
+              help: ruleHelp(id)
+            }))
           }
         },
         originalUriBaseIds: { "%SRCROOT%": { uri: pathToFileURL(cwd.endsWith("/") ? cwd : `${cwd}/`).href } },
@@ -148,7 +169,13 @@ export const renderSarif = (files: ReadonlyArray<FileResult>, version: string, c
             message: { text: f.hint ? `${f.message} (hint: ${f.hint})` : f.message },
             locations: [{ physicalLocation: { artifactLocation: location, region: region(lines, f.range) } }],
             ...(f.related
-              ? { relatedLocations: f.related.map((r, id) => ({ id, message: { text: r.message }, physicalLocation: { artifactLocation: location, region: region(lines, r.range) } })) }
+              ? {
+                  relatedLocations: f.related.map((r, id) => ({
+                    id,
+                    message: { text: r.message },
+                    physicalLocation: { artifactLocation: location, region: region(lines, r.range) }
+                  }))
+                }
               : {})
           }))
         })

@@ -31,7 +31,11 @@ import { LineIndex } from "./position.js"
 import { signatureHelp } from "./signature.js"
 import { documentTokens, TOKEN_MODIFIERS, TOKEN_TYPES, type SemanticToken } from "./tokens.js"
 
-const SEVERITY = { error: DiagnosticSeverity.Error, warning: DiagnosticSeverity.Warning, information: DiagnosticSeverity.Information } as const
+const SEVERITY = {
+  error: DiagnosticSeverity.Error,
+  warning: DiagnosticSeverity.Warning,
+  information: DiagnosticSeverity.Information
+} as const
 const KIND = {
   field: CompletionItemKind.Field,
   function: CompletionItemKind.Function,
@@ -62,7 +66,8 @@ interface State {
 
 /** Where a formatted expression wraps when the client names no width (its `printWidth` option). */
 const DEFAULT_WIDTH = 100
-const widthOf = (v: unknown): number | undefined => (typeof v === "number" && Number.isInteger(v) && v >= 20 ? v : undefined)
+const widthOf = (v: unknown): number | undefined =>
+  typeof v === "number" && Number.isInteger(v) && v >= 20 ? v : undefined
 
 export interface ServerOptions {
   /** Quiet time after a burst of changes before the check runs (ms). */
@@ -76,7 +81,10 @@ export const startServer = (connection: Connection, options: ServerOptions = {})
   const timers = new Map<string, { timer: NodeJS.Timeout | NodeJS.Immediate; immediate: boolean }>()
   const lastCheck = new Map<string, number>()
 
-  const toRange = (lines: LineIndex, r: { start: number; end: number }) => ({ start: lines.position(r.start), end: lines.position(r.end) })
+  const toRange = (lines: LineIndex, r: { start: number; end: number }) => ({
+    start: lines.position(r.start),
+    end: lines.position(r.end)
+  })
 
   const diagnostic = (uri: string, lines: LineIndex, f: Finding): Diagnostic => ({
     severity: SEVERITY[f.severity],
@@ -84,7 +92,14 @@ export const startServer = (connection: Connection, options: ServerOptions = {})
     source: "edgectl",
     message: f.hint ? `${f.message}\nhint: ${f.hint}` : f.message,
     range: toRange(lines, f.range),
-    ...(f.related ? { relatedInformation: f.related.map((r) => ({ location: { uri, range: toRange(lines, r.range) }, message: r.message })) } : {})
+    ...(f.related
+      ? {
+          relatedInformation: f.related.map((r) => ({
+            location: { uri, range: toRange(lines, r.range) },
+            message: r.message
+          }))
+        }
+      : {})
   })
 
   const runCheck = async (uri: string) => {
@@ -107,7 +122,11 @@ export const startServer = (connection: Connection, options: ServerOptions = {})
     if (documents.get(uri)?.version !== version) return
     const lines = new LineIndex(text)
     states.set(uri, { version, lines, analysis })
-    await connection.sendDiagnostics({ uri, version, diagnostics: analysis.findings.map((f) => diagnostic(uri, lines, f)) })
+    await connection.sendDiagnostics({
+      uri,
+      version,
+      diagnostics: analysis.findings.map((f) => diagnostic(uri, lines, f))
+    })
   }
 
   const schedule = (uri: string) => {
@@ -117,7 +136,8 @@ export const startServer = (connection: Connection, options: ServerOptions = {})
       clearTimeout(pending.timer as NodeJS.Timeout)
     }
     const idle = Date.now() - (lastCheck.get(uri) ?? 0) >= debounceMs
-    if (idle && pending === undefined) timers.set(uri, { timer: setImmediate(() => void runCheck(uri)), immediate: true })
+    if (idle && pending === undefined)
+      timers.set(uri, { timer: setImmediate(() => void runCheck(uri)), immediate: true })
     else timers.set(uri, { timer: setTimeout(() => void runCheck(uri), debounceMs), immediate: false })
   }
 
@@ -130,7 +150,11 @@ export const startServer = (connection: Connection, options: ServerOptions = {})
     const syntax = syntaxOf(uri, doc.languageId)
     if (syntax === undefined) return undefined
     const text = doc.getText()
-    const fresh = { version: doc.version, lines: new LineIndex(text), analysis: await analyze(syntax, text, {}, uri, states.get(uri)?.analysis.memo) }
+    const fresh = {
+      version: doc.version,
+      lines: new LineIndex(text),
+      analysis: await analyze(syntax, text, {}, uri, states.get(uri)?.analysis.memo)
+    }
     states.set(uri, fresh)
     return { ...fresh, text }
   }
@@ -156,7 +180,10 @@ export const startServer = (connection: Connection, options: ServerOptions = {})
         ...(registerFormatting ? {} : { documentFormattingProvider: true }),
         signatureHelpProvider: { triggerCharacters: ["(", ","], retriggerCharacters: [","] },
         documentSymbolProvider: true,
-        semanticTokensProvider: { legend: { tokenTypes: [...TOKEN_TYPES], tokenModifiers: [...TOKEN_MODIFIERS] }, full: true },
+        semanticTokensProvider: {
+          legend: { tokenTypes: [...TOKEN_TYPES], tokenModifiers: [...TOKEN_MODIFIERS] },
+          full: true
+        },
         foldingRangeProvider: true,
         executeCommandProvider: { commands: ["edgectl.runCommand"] }
       },
@@ -166,7 +193,9 @@ export const startServer = (connection: Connection, options: ServerOptions = {})
 
   connection.onInitialized(() => {
     if (registerFormatting) {
-      void connection.client.register(DocumentFormattingRequest.type, { documentSelector: [{ pattern: "**/*.rules" }, { language: "edgectl-rules" }] })
+      void connection.client.register(DocumentFormattingRequest.type, {
+        documentSelector: [{ pattern: "**/*.rules" }, { language: "edgectl-rules" }]
+      })
     }
   })
 
@@ -174,7 +203,10 @@ export const startServer = (connection: Connection, options: ServerOptions = {})
   documents.onDidChangeContent((e) => schedule(e.document.uri))
   documents.onDidClose((e) => {
     const pending = timers.get(e.document.uri)
-    if (pending !== undefined) (pending.immediate ? clearImmediate(pending.timer as NodeJS.Immediate) : clearTimeout(pending.timer as NodeJS.Timeout))
+    if (pending !== undefined)
+      pending.immediate
+        ? clearImmediate(pending.timer as NodeJS.Immediate)
+        : clearTimeout(pending.timer as NodeJS.Timeout)
     timers.delete(e.document.uri)
     states.delete(e.document.uri)
     lastCheck.delete(e.document.uri)
@@ -185,7 +217,9 @@ export const startServer = (connection: Connection, options: ServerOptions = {})
     const st = await current(p.textDocument.uri)
     if (st === undefined) return null
     const h = hover(st.text, st.lines.offset(p.position), st.analysis)
-    return h === undefined ? null : { contents: { kind: MarkupKind.Markdown, value: h.markdown }, range: toRange(st.lines, h.range) }
+    return h === undefined
+      ? null
+      : { contents: { kind: MarkupKind.Markdown, value: h.markdown }, range: toRange(st.lines, h.range) }
   })
 
   connection.onCompletion(async (p) => {
@@ -196,7 +230,12 @@ export const startServer = (connection: Connection, options: ServerOptions = {})
     const range = toRange(st.lines, c.replace)
     return {
       isIncomplete: false,
-      items: c.items.map((i) => ({ label: i.label, kind: KIND[i.kind], detail: i.detail, textEdit: { range, newText: i.insertText ?? i.label } }))
+      items: c.items.map((i) => ({
+        label: i.label,
+        kind: KIND[i.kind],
+        detail: i.detail,
+        textEdit: { range, newText: i.insertText ?? i.label }
+      }))
     }
   })
 
@@ -206,7 +245,16 @@ export const startServer = (connection: Connection, options: ServerOptions = {})
     const s = signatureHelp(st.analysis, st.lines.offset(p.position))
     if (s === undefined) return null
     return {
-      signatures: [{ label: s.label, documentation: s.documentation, parameters: s.parameters.map((x) => ({ label: [x.label[0], x.label[1]] as [number, number], ...(x.documentation ? { documentation: x.documentation } : {}) })) }],
+      signatures: [
+        {
+          label: s.label,
+          documentation: s.documentation,
+          parameters: s.parameters.map((x) => ({
+            label: [x.label[0], x.label[1]] as [number, number],
+            ...(x.documentation ? { documentation: x.documentation } : {})
+          }))
+        }
+      ],
       activeSignature: 0,
       activeParameter: s.active
     }
@@ -216,13 +264,19 @@ export const startServer = (connection: Connection, options: ServerOptions = {})
     const a: CodeAction = { title: fix.title, kind: fix.create ? CodeActionKind.Source : CodeActionKind.QuickFix }
     if (f !== undefined) a.diagnostics = [diagnostic(uri, lines, f)]
     if (fix.preferred) a.isPreferred = true
-    if (fix.edits) a.edit = { changes: { [uri]: fix.edits.map((e) => ({ range: toRange(lines, e.range), newText: e.newText })) } }
+    if (fix.edits)
+      a.edit = { changes: { [uri]: fix.edits.map((e) => ({ range: toRange(lines, e.range), newText: e.newText })) } }
     if (fix.create) {
       const target = new URL(fix.create.name, uri).toString()
       a.edit = {
         documentChanges: [
           { kind: "create", uri: target, options: { overwrite: true } },
-          { textDocument: { uri: target, version: null }, edits: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, newText: fix.create.text }] }
+          {
+            textDocument: { uri: target, version: null },
+            edits: [
+              { range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, newText: fix.create.text }
+            ]
+          }
         ]
       }
     }
@@ -243,7 +297,8 @@ export const startServer = (connection: Connection, options: ServerOptions = {})
       const key = JSON.stringify([fix.title, fix.edits, fix.create, fix.command])
       const known = seen.get(key)
       if (known !== undefined) {
-        if (f !== undefined) known.diagnostics = [...(known.diagnostics ?? []), diagnostic(p.textDocument.uri, st.lines, f)]
+        if (f !== undefined)
+          known.diagnostics = [...(known.diagnostics ?? []), diagnostic(p.textDocument.uri, st.lines, f)]
         return
       }
       const a = action(p.textDocument.uri, st.lines, f, fix)
@@ -262,7 +317,11 @@ export const startServer = (connection: Connection, options: ServerOptions = {})
   // A notification, not `window/showMessageRequest`: an editor waits on a request (Neovim blocks),
   // and there is no choice to offer.
   connection.onExecuteCommand(async (p) => {
-    if (p.command === "edgectl.runCommand") await connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Info, message: `Run: ${String(p.arguments?.[0])}` })
+    if (p.command === "edgectl.runCommand")
+      await connection.sendNotification(ShowMessageNotification.type, {
+        type: MessageType.Info,
+        message: `Run: ${String(p.arguments?.[0])}`
+      })
     return null
   })
 
@@ -329,7 +388,13 @@ export const startServer = (connection: Connection, options: ServerOptions = {})
         const from = line === start.line ? start.character : 0
         const to = line === end.line ? end.character : lines.line(line).length
         if (to <= from) continue
-        data.push(line - lastLine, line === lastLine ? from - lastChar : from, to - from, TOKEN_TYPES.indexOf(t.type), mods)
+        data.push(
+          line - lastLine,
+          line === lastLine ? from - lastChar : from,
+          to - from,
+          TOKEN_TYPES.indexOf(t.type),
+          mods
+        )
         lastLine = line
         lastChar = from
       }

@@ -30,7 +30,12 @@ export const openCall = (src: string, at: number): { readonly name: string; read
       i++
       continue
     }
-    if (c === "r" && (src[i + 1] === '"' || src[i + 1] === "#") && /^r#*"/.test(src.slice(i, i + 258)) && (i === 0 || !/[A-Za-z0-9_.]/.test(src[i - 1]!))) {
+    if (
+      c === "r" &&
+      (src[i + 1] === '"' || src[i + 1] === "#") &&
+      /^r#*"/.test(src.slice(i, i + 258)) &&
+      (i === 0 || !/[A-Za-z0-9_.]/.test(src[i - 1]!))
+    ) {
       const hashes = /^r(#*)"/.exec(src.slice(i, i + 258))![1]!
       const close = src.indexOf(`"${hashes}`, i + hashes.length + 2)
       i = close < 0 ? at : close + hashes.length + 1
@@ -55,13 +60,23 @@ export const openCall = (src: string, at: number): { readonly name: string; read
 }
 
 export const signatureOf = (fn: FunctionInfo, commas: number): SignatureResult => {
-  const returns = fn.signature.includes("->") ? fn.signature.slice(fn.signature.lastIndexOf("->") + 2).trim() : undefined
+  const returns = fn.signature.includes("->")
+    ? fn.signature.slice(fn.signature.lastIndexOf("->") + 2).trim()
+    : undefined
   let label = `${fn.name}(`
   const parameters: Array<{ label: readonly [number, number]; documentation: string }> = []
   fn.params.forEach((p, k) => {
     if (k > 0) label += ", "
     const text = `${p.name}${p.optional ? "?" : ""}: ${paramTypeName(p.type)}`
-    parameters.push({ label: [label.length, label.length + text.length], documentation: p.kind === "literal" ? "a literal value" : p.kind === "field" ? "a field, a function call or an index (not a literal)" : "" })
+    parameters.push({
+      label: [label.length, label.length + text.length],
+      documentation:
+        p.kind === "literal"
+          ? "a literal value"
+          : p.kind === "field"
+            ? "a field, a function call or an index (not a literal)"
+            : ""
+    })
     label += text
   })
   if (fn.variadic) label += ", …"

@@ -69,7 +69,10 @@ const heredoc = (doc: string, h: HclNode): TerraformExpression | undefined => {
   const bodyEnd = doc.lastIndexOf("\n", close.startIndex) + 1
   if (bodyStart <= 0 || bodyEnd < bodyStart) return undefined
   const lines = doc.slice(bodyStart, bodyEnd).split("\n").slice(0, -1)
-  const strip = h.namedChildren[0]?.text === "<<-" ? Math.min(...lines.filter((l) => l.trim() !== "").map((l) => /^[ \t]*/.exec(l)![0].length)) : 0
+  const strip =
+    h.namedChildren[0]?.text === "<<-"
+      ? Math.min(...lines.filter((l) => l.trim() !== "").map((l) => /^[ \t]*/.exec(l)![0].length))
+      : 0
   let text = ""
   const offsets: Array<number> = []
   let at = bodyStart
@@ -83,12 +86,20 @@ const heredoc = (doc: string, h: HclNode): TerraformExpression | undefined => {
   return { text, offsets, quoted: false }
 }
 
-const hasTemplate = (n: HclNode): boolean => n.type === "template_interpolation" || n.type === "template_directive" || n.namedChildren.some((c) => c !== null && hasTemplate(c))
+const hasTemplate = (n: HclNode): boolean =>
+  n.type === "template_interpolation" ||
+  n.type === "template_directive" ||
+  n.namedChildren.some((c) => c !== null && hasTemplate(c))
 
 /** The rules expression a value node holds, when it is a string Terraform does not compute. */
 const regionOfValue = (doc: string, value: HclNode | null | undefined): TerraformExpression | undefined => {
   let n = value
-  while (n && (n.type === "expression" || n.type === "literal_value" || n.type === "template_expr") && n.namedChildren.length === 1) n = n.namedChildren[0]
+  while (
+    n &&
+    (n.type === "expression" || n.type === "literal_value" || n.type === "template_expr") &&
+    n.namedChildren.length === 1
+  )
+    n = n.namedChildren[0]
   if (n === null || n === undefined || hasTemplate(n)) return undefined
   if (n.type === "string_lit") return quoted(doc, n)
   if (n.type === "heredoc_template") return heredoc(doc, n)
@@ -115,15 +126,23 @@ export const hclExpressionRegions = (doc: string, resourceBody: HclNode): Array<
   return out
 }
 
-const prop = (n: Node | undefined, key: string): Node | undefined => n?.type === "object" ? n.children?.find((p) => p.children?.[0]?.value === key)?.children?.[1] : undefined
-const items = (n: Node | undefined): Array<Node> => (n === undefined ? [] : n.type === "array" ? (n.children ?? []) : [n])
+const prop = (n: Node | undefined, key: string): Node | undefined =>
+  n?.type === "object" ? n.children?.find((p) => p.children?.[0]?.value === key)?.children?.[1] : undefined
+const items = (n: Node | undefined): Array<Node> =>
+  n === undefined ? [] : n.type === "array" ? (n.children ?? []) : [n]
 
 /** Terraform JSON: `resource.<type>.<name>` (objects, or arrays of them), its `expression` strings. */
 export const jsonExpressionRegions = (doc: string, root: Node): Array<TerraformExpression> => {
   const out: Array<TerraformExpression> = []
   const add = (n: Node | undefined, phase?: unknown) => {
     // Terraform JSON strings are templates too: one with `${` or `%{` (escaped or not) is left alone.
-    if (n?.type === "string" && !/[$%]\{/.test(String(n.value))) out.push({ text: String(n.value), offsets: decodedOffsets(doc, n.offset, n.length), quoted: true, phase: typeof phase === "string" ? phase : undefined })
+    if (n?.type === "string" && !/[$%]\{/.test(String(n.value)))
+      out.push({
+        text: String(n.value),
+        offsets: decodedOffsets(doc, n.offset, n.length),
+        quoted: true,
+        phase: typeof phase === "string" ? phase : undefined
+      })
   }
   for (const resources of items(prop(root, "resource"))) {
     for (const type of EXPRESSION_RESOURCES) {
@@ -131,7 +150,8 @@ export const jsonExpressionRegions = (doc: string, root: Node): Array<TerraformE
         for (const p of byName.children ?? []) {
           for (const body of items(p.children?.[1])) {
             if (type === "cloudflare_filter") add(prop(body, "expression"))
-            else for (const rule of items(prop(body, "rules"))) add(prop(rule, "expression"), prop(body, "phase")?.value)
+            else
+              for (const rule of items(prop(body, "rules"))) add(prop(rule, "expression"), prop(body, "phase")?.value)
           }
         }
       }

@@ -23,7 +23,15 @@ const OPEN = "{[("
 const CLOSE = "}])"
 
 /** Scans one line outside heredocs: its net bracket change, its first top-level `=` and the net brackets after it. */
-const scan = (s: string): { net: number; assign: number | undefined; afterAssign: number; heredoc: string | undefined; closesFirst: boolean } => {
+const scan = (
+  s: string
+): {
+  net: number
+  assign: number | undefined
+  afterAssign: number
+  heredoc: string | undefined
+  closesFirst: boolean
+} => {
   let net = 0
   let assign: number | undefined
   let afterAssign = 0
@@ -55,7 +63,15 @@ const scan = (s: string): { net: number; assign: number | undefined; afterAssign
     } else if (CLOSE.includes(c)) {
       net--
       if (assign !== undefined) afterAssign--
-    } else if (c === "=" && assign === undefined && i > 0 && s[i + 1] !== "=" && s[i + 1] !== ">" && !"=!<>".includes(s[i - 1]!)) assign = i
+    } else if (
+      c === "=" &&
+      assign === undefined &&
+      i > 0 &&
+      s[i + 1] !== "=" &&
+      s[i + 1] !== ">" &&
+      !"=!<>".includes(s[i - 1]!)
+    )
+      assign = i
   }
   return { net, assign, afterAssign, heredoc, closesFirst: CLOSE.includes(s[0] ?? "") }
 }
@@ -93,7 +109,10 @@ export const formatHcl = (text: string): string => {
   while (i < ls.length) {
     const l = ls[i]!
     if (l.verbatim || l.assign === undefined) {
-      const body = l.opensValue === undefined ? l.body : `${l.body.slice(0, l.opensValue).trimEnd()} = ${l.body.slice(l.opensValue + 1).trimStart()}`
+      const body =
+        l.opensValue === undefined
+          ? l.body
+          : `${l.body.slice(0, l.opensValue).trimEnd()} = ${l.body.slice(l.opensValue + 1).trimStart()}`
       out.push(l.verbatim ? l.body : l.body === "" ? "" : `${"  ".repeat(l.depth)}${body}`)
       i++
       continue
@@ -101,9 +120,17 @@ export const formatHcl = (text: string): string => {
     // A heredoc belongs to the line that opens it: its body does not end the run.
     let j = i
     while (j < ls.length && (ls[j]!.verbatim || ls[j]!.assign !== undefined)) j++
-    const run = ls.slice(i, j).map((r) => (r.verbatim ? { verbatim: r.body } : { lead: `${"  ".repeat(r.depth)}${r.body.slice(0, r.assign).trimEnd()}`, rest: r.body.slice(r.assign! + 1).trimStart() }))
+    const run = ls.slice(i, j).map((r) =>
+      r.verbatim
+        ? { verbatim: r.body }
+        : {
+            lead: `${"  ".repeat(r.depth)}${r.body.slice(0, r.assign).trimEnd()}`,
+            rest: r.body.slice(r.assign! + 1).trimStart()
+          }
+    )
     const width = Math.max(...run.map((r) => r.lead?.length ?? 0))
-    for (const r of run) out.push(r.verbatim !== undefined ? r.verbatim : `${r.lead!.padEnd(width)} = ${r.rest}`.trimEnd())
+    for (const r of run)
+      out.push(r.verbatim !== undefined ? r.verbatim : `${r.lead!.padEnd(width)} = ${r.rest}`.trimEnd())
     i = j
   }
   return out.join("\n")

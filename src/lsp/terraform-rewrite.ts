@@ -27,7 +27,13 @@ export const previousFromTerraform = (blocks: ReadonlyArray<ResourceBlock>): Pre
   const pkgs = new Map(
     blocks
       .filter((b) => b.type === "cloudflare_waf_package")
-      .map((b) => [CATALOG.packages.some((p) => p.id === str(b, "package_id")) || (str(b, "sensitivity") === undefined && str(b, "action_mode") === undefined) ? str(b, "package_id") : PREVIOUS_OWASP_PACKAGE, b])
+      .map((b) => [
+        CATALOG.packages.some((p) => p.id === str(b, "package_id")) ||
+        (str(b, "sensitivity") === undefined && str(b, "action_mode") === undefined)
+          ? str(b, "package_id")
+          : PREVIOUS_OWASP_PACKAGE,
+        b
+      ])
   )
   const packages: Array<WafPackage> = CATALOG.packages.map((p) => {
     const b = pkgs.get(p.id)
@@ -38,11 +44,16 @@ export const previousFromTerraform = (blocks: ReadonlyArray<ResourceBlock>): Pre
       zone_id: "",
       status: "active",
       ...(p.id === PREVIOUS_OWASP_PACKAGE
-        ? { sensitivity: (sensitivity ?? "high") as WafPackage["sensitivity"], action_mode: (action ?? "challenge") as WafPackage["action_mode"] }
+        ? {
+            sensitivity: (sensitivity ?? "high") as WafPackage["sensitivity"],
+            action_mode: (action ?? "challenge") as WafPackage["action_mode"]
+          }
         : {})
     }
   })
-  const groupModes = new Map(blocks.filter((b) => b.type === "cloudflare_waf_group").map((b) => [str(b, "group_id"), str(b, "mode")]))
+  const groupModes = new Map(
+    blocks.filter((b) => b.type === "cloudflare_waf_group").map((b) => [str(b, "group_id"), str(b, "mode")])
+  )
   const groups: Array<WafGroup> = CATALOG.groups.map((g) => ({
     id: g.id,
     name: g.name,
@@ -53,7 +64,9 @@ export const previousFromTerraform = (blocks: ReadonlyArray<ResourceBlock>): Pre
     mode: (groupModes.get(g.id) === "off" ? "off" : "on") as WafGroup["mode"],
     allowed_modes: ["on", "off"]
   }))
-  const ruleModes = new Map(blocks.filter((b) => b.type === "cloudflare_waf_rule").map((b) => [str(b, "rule_id"), str(b, "mode")]))
+  const ruleModes = new Map(
+    blocks.filter((b) => b.type === "cloudflare_waf_rule").map((b) => [str(b, "rule_id"), str(b, "mode")])
+  )
   const rules: Array<WafRule> = CATALOG.rules.map((r) => ({
     id: r.id,
     description: r.description,
@@ -66,15 +79,23 @@ export const previousFromTerraform = (blocks: ReadonlyArray<ResourceBlock>): Pre
   }))
   const overrides: Array<WafOverride> = blocks
     .filter((b) => b.type === "cloudflare_waf_override")
-    .map((b, i) => ({ id: `${b.name || `override-${i}`}`, description: str(b, "description") ?? null, urls: [], priority: 1, paused: false }))
+    .map((b, i) => ({
+      id: `${b.name || `override-${i}`}`,
+      description: str(b, "description") ?? null,
+      urls: [],
+      priority: 1,
+      paused: false
+    }))
   return { waf: "on", packages, groups, rules, overrides, firewall_rules: [], page_rules: [] }
 }
 
 /** Groups and rules the catalog does not know: the mapping cannot place them. */
 const unknownIds = (waf: ReadonlyArray<ResourceBlock>): Array<string> =>
   waf.flatMap((b) => {
-    if (b.type === "cloudflare_waf_group" && CATALOG.group(str(b, "group_id") ?? "") === undefined) return [`${b.type}.${b.name}: group ${str(b, "group_id")} is not in the managed rules catalog`]
-    if (b.type === "cloudflare_waf_rule" && CATALOG.rule(str(b, "rule_id") ?? "") === undefined) return [`${b.type}.${b.name}: rule ${str(b, "rule_id")} is not in the managed rules catalog`]
+    if (b.type === "cloudflare_waf_group" && CATALOG.group(str(b, "group_id") ?? "") === undefined)
+      return [`${b.type}.${b.name}: group ${str(b, "group_id")} is not in the managed rules catalog`]
+    if (b.type === "cloudflare_waf_rule" && CATALOG.rule(str(b, "rule_id") ?? "") === undefined)
+      return [`${b.type}.${b.name}: rule ${str(b, "rule_id")} is not in the managed rules catalog`]
     return []
   })
 
@@ -106,8 +127,15 @@ const metaOf = (text: string, b: ResourceBlock): ZoneGroup["meta"] => {
   }
   return undefined
 }
-const keyOf = (zone: string, meta: ZoneGroup["meta"], provider: string | undefined) => `${provider ?? ""}\u0001${meta ? `${meta.name}=${meta.text}` : ""}\u0000${zone}`
-const describe = (g: ZoneGroup) => [g.provider ? `provider = ${g.provider}` : undefined, g.meta ? `${g.meta.name} = ${g.meta.text}` : "no for_each or count"].filter((x) => x !== undefined).join(", ")
+const keyOf = (zone: string, meta: ZoneGroup["meta"], provider: string | undefined) =>
+  `${provider ?? ""}\u0001${meta ? `${meta.name}=${meta.text}` : ""}\u0000${zone}`
+const describe = (g: ZoneGroup) =>
+  [
+    g.provider ? `provider = ${g.provider}` : undefined,
+    g.meta ? `${g.meta.name} = ${g.meta.text}` : "no for_each or count"
+  ]
+    .filter((x) => x !== undefined)
+    .join(", ")
 
 const name = (b: ResourceBlock) => `${b.type}.${b.name}`
 const rangeOfNode = (n: HclNode) => ({ start: n.startIndex, end: n.endIndex })
@@ -116,14 +144,24 @@ const rangeOfNode = (n: HclNode) => ({ start: n.startIndex, end: n.endIndex })
 const unclear = (text: string, b: ResourceBlock): Finding | undefined => {
   const zone = exprText(text, b, "zone_id")
   const meta = metaOf(text, b)
-  const say = (message: string, at: HclNode) => finding("warning", "terraform-rewrite-unclear", message, rangeOfNode(at), { hint: "rewrite this resource by hand, or make the value a literal" })
-  if (zone === undefined) return say(`${name(b)} has no zone_id: the rewrite cannot tell which zone's ruleset it belongs to`, b.typeLabel)
+  const say = (message: string, at: HclNode) =>
+    finding("warning", "terraform-rewrite-unclear", message, rangeOfNode(at), {
+      hint: "rewrite this resource by hand, or make the value a literal"
+    })
+  if (zone === undefined)
+    return say(`${name(b)} has no zone_id: the rewrite cannot tell which zone's ruleset it belongs to`, b.typeLabel)
   const zoneNode = b.attributes.get("zone_id")!.node
-  if (/\beach\./.test(zone) && meta?.name !== "for_each") return say(`${name(b)}: zone_id = ${zone} uses each.* but the resource has no for_each`, zoneNode)
-  if (/\bcount\.index\b/.test(zone) && meta?.name !== "count") return say(`${name(b)}: zone_id = ${zone} uses count.index but the resource has no count`, zoneNode)
+  if (/\beach\./.test(zone) && meta?.name !== "for_each")
+    return say(`${name(b)}: zone_id = ${zone} uses each.* but the resource has no for_each`, zoneNode)
+  if (/\bcount\.index\b/.test(zone) && meta?.name !== "count")
+    return say(`${name(b)}: zone_id = ${zone} uses count.index but the resource has no count`, zoneNode)
   for (const k of SETTINGS[b.type] ?? []) {
     const a = b.attributes.get(k)
-    if (a !== undefined && a.value === undefined) return say(`${name(b)}: ${k} = ${exprText(text, b, k)} is not a literal: the rewrite cannot tell its value`, a.node)
+    if (a !== undefined && a.value === undefined)
+      return say(
+        `${name(b)}: ${k} = ${exprText(text, b, k)} is not a literal: the rewrite cannot tell its value`,
+        a.node
+      )
   }
   return undefined
 }
@@ -137,12 +175,18 @@ const slug = (zone: string) =>
     .slice(0, 40) || "zone"
 
 const stepsFor = (t: ProviderTarget, g: ZoneGroup, resource: string): Array<string> => {
-  const zoneLit = /^"[0-9a-f]{32}"$/.test(g.zone) ? g.zone.slice(1, -1) : g.meta ? `<zone_id of each ${g.meta.name === "for_each" ? "key" : "index"}>` : "<zone_id>"
+  const zoneLit = /^"[0-9a-f]{32}"$/.test(g.zone)
+    ? g.zone.slice(1, -1)
+    : g.meta
+      ? `<zone_id of each ${g.meta.name === "for_each" ? "key" : "index"}>`
+      : "<zone_id>"
   const address = g.meta ? `'${resource}[${g.meta.name === "for_each" ? '"<key>"' : "<index>"}]'` : resource
   const importLine = `terraform import ${address} ${importId(t.major, zoneLit)}`
   const stateRm = g.blocks.map((b) => `terraform state rm ${name(b)}`)
   const pinned =
-    t.constraint === undefined ? "no cloudflare version in required_providers here" : `pin "${t.constraint}"${t.pinFiles ? ` (${t.pinFiles.join(", ")})` : ""}`
+    t.constraint === undefined
+      ? "no cloudflare version in required_providers here"
+      : `pin "${t.constraint}"${t.pinFiles ? ` (${t.pinFiles.join(", ")})` : ""}`
   const pinChange = t.pinRange ? `changed to "${t.pinWithinMajor}"` : `change it to "${t.pinWithinMajor}"`
   if (t.major === 3) {
     return [
@@ -172,7 +216,9 @@ export const rulesetResource = (g: ZoneGroup, t: ProviderTarget, resource: strin
   const plan = planMigration(previousFromTerraform(g.blocks))
   const notes = [
     ...plan.blockers.map((b) => `# BLOCKER: ${b.message}`),
-    ...plan.notMigrated.filter((n) => !n.what.startsWith("URI-based")).map((n) => `# not migrated: ${n.what}: ${n.why}`),
+    ...plan.notMigrated
+      .filter((n) => !n.what.startsWith("URI-based"))
+      .map((n) => `# not migrated: ${n.what}: ${n.why}`),
     ...unknownIds(g.blocks).map((u) => `# not migrated: ${u}`)
   ]
   const [, rname] = resource.split(".")
@@ -200,7 +246,11 @@ export interface RewriteResult {
   readonly findings: ReadonlyArray<Finding>
 }
 
-export const terraformRewrite = (text: string, blocks: ReadonlyArray<ResourceBlock>, target: ProviderTarget): RewriteResult => {
+export const terraformRewrite = (
+  text: string,
+  blocks: ReadonlyArray<ResourceBlock>,
+  target: ProviderTarget
+): RewriteResult => {
   const fixes = new Map<ResourceBlock, Fix>()
   const findings: Array<Finding> = []
   const waf = blocks.filter((b) => (PREVIOUS_WAF_RESOURCES as ReadonlyArray<string>).includes(b.type))
@@ -231,12 +281,22 @@ export const terraformRewrite = (text: string, blocks: ReadonlyArray<ResourceBlo
       blocked.add(k)
       const b = g.blocks[0]!
       findings.push(
-        finding("warning", "terraform-rewrite-unclear", `${name(b)}: zone_id = ${zone} is used ${gs.map((x) => `with ${describe(x)}`).join(" and ")}: the rewrite cannot tell which instances share a zone`, rangeOfNode(b.attributes.get("zone_id")!.node), { hint: "rewrite these resources by hand" })
+        finding(
+          "warning",
+          "terraform-rewrite-unclear",
+          `${name(b)}: zone_id = ${zone} is used ${gs.map((x) => `with ${describe(x)}`).join(" and ")}: the rewrite cannot tell which instances share a zone`,
+          rangeOfNode(b.attributes.get("zone_id")!.node),
+          { hint: "rewrite these resources by hand" }
+        )
       )
     }
   }
   const rulesets = blocks.filter((b) => b.type === "cloudflare_ruleset")
-  const done = new Set(rulesets.filter((b) => b.attributes.get("phase")?.value === "http_request_firewall_managed").map((b) => keyOf(exprText(text, b, "zone_id") ?? "", metaOf(text, b), exprText(text, b, "provider"))))
+  const done = new Set(
+    rulesets
+      .filter((b) => b.attributes.get("phase")?.value === "http_request_firewall_managed")
+      .map((b) => keyOf(exprText(text, b, "zone_id") ?? "", metaOf(text, b), exprText(text, b, "provider")))
+  )
   const taken = new Set(rulesets.map((b) => b.name))
   const many = groups.size > 1
   for (const [key, g] of groups) {
@@ -246,8 +306,12 @@ export const terraformRewrite = (text: string, blocks: ReadonlyArray<ResourceBlo
     taken.add(rname)
     const at = g.blocks.reduce((a, b) => (b.node.endIndex > a.node.endIndex ? b : a)).node.endIndex
     const edits: Array<TextEdit> = []
-    if (target.major === 3 && target.pinWithinMajor !== undefined && target.pinRange !== undefined) edits.push({ range: target.pinRange, newText: hclString(target.pinWithinMajor) })
-    edits.push({ range: { start: at, end: at }, newText: `\n\n${rulesetResource(g, target, `cloudflare_ruleset.${rname}`)}` })
+    if (target.major === 3 && target.pinWithinMajor !== undefined && target.pinRange !== undefined)
+      edits.push({ range: target.pinRange, newText: hclString(target.pinWithinMajor) })
+    edits.push({
+      range: { start: at, end: at },
+      newText: `\n\n${rulesetResource(g, target, `cloudflare_ruleset.${rname}`)}`
+    })
     const fix: Fix = {
       title: `Add the equivalent cloudflare_ruleset${many ? ` for zone_id = ${g.zone}` : ""} (http_request_firewall_managed, provider ${target.major === 3 ? "3.35" : `${target.major}.x`}) with the migration steps`,
       edits,

@@ -11,11 +11,21 @@ import type { ProviderMajor } from "./terraform-version.js"
 export const hclString = (s: string): string => JSON.stringify(s).replace(/\$\{/g, "$${").replace(/%\{/g, "%%{")
 
 const value = (v: unknown): string =>
-  typeof v === "string" ? hclString(v) : typeof v === "number" || typeof v === "boolean" ? String(v) : Array.isArray(v) ? `[${v.map(value).join(", ")}]` : "null"
+  typeof v === "string"
+    ? hclString(v)
+    : typeof v === "number" || typeof v === "boolean"
+      ? String(v)
+      : Array.isArray(v)
+        ? `[${v.map(value).join(", ")}]`
+        : "null"
 
 // Managed rulesets' refs as the platform's own Terraform examples name them.
-const REFS: Record<string, string> = { efb7b8c949ac4650a09736fc376e9aee: "cf_managed", "4814384a9e5d4991b9815dcfc25d2f1f": "owasp" }
-const refOf = (r: RulesetRule, i: number): string => (r.ref ? r.ref : (REFS[r.action_parameters?.id ?? ""] ?? `rule_${i + 1}`))
+const REFS: Record<string, string> = {
+  efb7b8c949ac4650a09736fc376e9aee: "cf_managed",
+  "4814384a9e5d4991b9815dcfc25d2f1f": "owasp"
+}
+const refOf = (r: RulesetRule, i: number): string =>
+  r.ref ? r.ref : (REFS[r.action_parameters?.id ?? ""] ?? `rule_${i + 1}`)
 
 type Entry = readonly [string, unknown]
 const present = (entries: ReadonlyArray<Entry>): Array<Entry> => entries.filter(([, v]) => v !== undefined && v !== "")
@@ -24,7 +34,10 @@ const present = (entries: ReadonlyArray<Entry>): Array<Entry> => entries.filter(
 const toggle = (major: ProviderMajor, enabled: boolean | undefined): Array<Entry> =>
   enabled === undefined ? [] : major === 3 ? [["status", enabled ? "enabled" : "disabled"]] : [["enabled", enabled]]
 
-const inline = (entries: ReadonlyArray<Entry>) => `{ ${present(entries).map(([k, v]) => `${k} = ${value(v)}`).join(", ")} }`
+const inline = (entries: ReadonlyArray<Entry>) =>
+  `{ ${present(entries)
+    .map(([k, v]) => `${k} = ${value(v)}`)
+    .join(", ")} }`
 
 /** The rules of a ruleset as lines (`rules { … }` blocks, or one `rules = [ … ]` attribute). */
 export const rulesLines = (rules: ReadonlyArray<RulesetRule>, major: ProviderMajor): Array<string> => {
@@ -37,21 +50,48 @@ export const rulesLines = (rules: ReadonlyArray<RulesetRule>, major: ProviderMaj
   if (v5) out.push("rules = [")
   rules.forEach((r, i) => {
     out.push(v5 ? "{" : "rules {")
-    attrs([...(major >= 4 ? [["ref", refOf(r, i)] as Entry] : []), ["action", r.action], ["expression", r.expression], ["description", r.description], ["enabled", r.enabled]])
+    attrs([
+      ...(major >= 4 ? [["ref", refOf(r, i)] as Entry] : []),
+      ["action", r.action],
+      ["expression", r.expression],
+      ["description", r.description],
+      ["enabled", r.enabled]
+    ])
     const p = r.action_parameters
     if (p !== undefined) {
       open("action_parameters", v5)
       // Skip rules' `rules` is a map of CSV strings up to 4.x and a map of lists in 5.x.
-      const skipRules = p.rules === undefined ? undefined : `{ ${Object.entries(p.rules).map(([k, ids]) => `${hclString(k)} = ${v5 ? value(ids) : hclString(ids.join(","))}`).join(", ")} }`
-      attrs([["id", p.id], ["ruleset", p.ruleset], ["rulesets", p.rulesets]])
+      const skipRules =
+        p.rules === undefined
+          ? undefined
+          : `{ ${Object.entries(p.rules)
+              .map(([k, ids]) => `${hclString(k)} = ${v5 ? value(ids) : hclString(ids.join(","))}`)
+              .join(", ")} }`
+      attrs([
+        ["id", p.id],
+        ["ruleset", p.ruleset],
+        ["rulesets", p.rulesets]
+      ])
       if (skipRules !== undefined) out.push(`rules = ${skipRules}`)
       const o = p.overrides
       if (o !== undefined) {
         open("overrides", v5)
         attrs([["action", o.action], ...toggle(major, o.enabled)])
-        const cats = (o.categories ?? []).map((c): Array<Entry> => [["category", c.category], ["action", c.action], ...toggle(major, c.enabled)])
-        const rs = (o.rules ?? []).map((x): Array<Entry> => [["id", x.id], ["action", x.action], ["score_threshold", x.score_threshold], ...toggle(major, x.enabled)])
-        for (const [name, items] of [["categories", cats], ["rules", rs]] as const) {
+        const cats = (o.categories ?? []).map((c): Array<Entry> => [
+          ["category", c.category],
+          ["action", c.action],
+          ...toggle(major, c.enabled)
+        ])
+        const rs = (o.rules ?? []).map((x): Array<Entry> => [
+          ["id", x.id],
+          ["action", x.action],
+          ["score_threshold", x.score_threshold],
+          ...toggle(major, x.enabled)
+        ])
+        for (const [name, items] of [
+          ["categories", cats],
+          ["rules", rs]
+        ] as const) {
           if (items.length === 0) continue
           if (v5) {
             out.push(`${name} = [`, ...items.map((e) => `${inline(e)},`), "]")

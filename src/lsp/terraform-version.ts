@@ -67,7 +67,23 @@ export const admits = (constraint: string, version: string): boolean => {
 }
 
 // The releases where what the rewrite may write changes (reference: terraform-ruleset-versions.md).
-const LANDMARKS = ["2.26.0", "3.0.0", "3.16.0", "3.17.0", "3.35.0", "3.99.0", "4.0.0", "4.1.0", "4.2.0", "4.52.5", "4.99.0", "5.0.0", "5.19.0", "5.99.0", "6.0.0"]
+const LANDMARKS = [
+  "2.26.0",
+  "3.0.0",
+  "3.16.0",
+  "3.17.0",
+  "3.35.0",
+  "3.99.0",
+  "4.0.0",
+  "4.1.0",
+  "4.2.0",
+  "4.52.5",
+  "4.99.0",
+  "5.0.0",
+  "5.19.0",
+  "5.99.0",
+  "6.0.0"
+]
 
 /** The cloudflare provider's `version` in the file's `required_providers`, as a node. */
 const pinNode = (root: HclNode): HclNode | undefined => {
@@ -84,7 +100,8 @@ const pinNode = (root: HclNode): HclNode | undefined => {
         const obj = a.namedChildren[1]?.namedChildren[0]?.namedChildren[0]
         if (obj?.type !== "object") continue
         for (const e of obj.namedChildren) {
-          if (e?.type === "object_elem" && e.namedChildren[0]?.text === "version") return e.namedChildren[1]?.namedChildren[0]?.namedChildren[0] ?? undefined
+          if (e?.type === "object_elem" && e.namedChildren[0]?.text === "version")
+            return e.namedChildren[1]?.namedChildren[0]?.namedChildren[0] ?? undefined
         }
       }
     }
@@ -123,7 +140,9 @@ const pinOfFile = async (file: string, mtimeMs: number): Promise<string | undefi
  * the provider, all of them together as Terraform combines them; none for a document that is not
  * a file on disk.
  */
-export const modulePin = async (name: string): Promise<{ readonly constraint: string; readonly files: ReadonlyArray<string> } | undefined> => {
+export const modulePin = async (
+  name: string
+): Promise<{ readonly constraint: string; readonly files: ReadonlyArray<string> } | undefined> => {
   if (name === "") return undefined
   let file: string
   try {
@@ -148,23 +167,33 @@ export const modulePin = async (name: string): Promise<{ readonly constraint: st
     }
     if (c !== undefined) found.push({ file: f, constraint: c })
   }
-  return found.length === 0 ? undefined : { constraint: found.map((x) => x.constraint).join(", "), files: found.map((x) => x.file) }
+  return found.length === 0
+    ? undefined
+    : { constraint: found.map((x) => x.constraint).join(", "), files: found.map((x) => x.file) }
 }
 
 /** What to write for the file's pin, or for `fallback` (the module's) when the file has none. */
-export const providerTarget = (root: HclNode, fallback?: { readonly constraint: string; readonly files: ReadonlyArray<string> }): ProviderTarget => {
+export const providerTarget = (
+  root: HclNode,
+  fallback?: { readonly constraint: string; readonly files: ReadonlyArray<string> }
+): ProviderTarget => {
   const node = pinNode(root)
   const own = node?.type === "string_lit" ? stringValue(node) : undefined
   const constraint = own ?? fallback?.constraint
   // Without a pin the previous-WAF resources can only be working on 3.35: the last release that has them.
-  if (constraint === undefined) return { constraint: undefined, pinRange: undefined, major: 3, pinWithinMajor: undefined }
+  if (constraint === undefined)
+    return { constraint: undefined, pinRange: undefined, major: 3, pinWithinMajor: undefined }
   const mentioned = constraint.split(",").map((p) => p.replace(/^\s*(~>|>=|<=|!=|=|>|<)?\s*/, "").trim())
-  const admitted = [...LANDMARKS, ...mentioned].filter((v) => admits(constraint, v)).map(parse).filter((v) => v !== undefined)
+  const admitted = [...LANDMARKS, ...mentioned]
+    .filter((v) => admits(constraint, v))
+    .map(parse)
+    .filter((v) => v !== undefined)
   const highest = admitted.sort(cmp).pop()
   const major: ProviderMajor = highest === undefined || highest[0] <= 3 ? 3 : highest[0] === 4 ? 4 : 5
   const inMajor = admitted.filter((v) => v[0] === major)
   const pinWithinMajor =
-    major === 3 && (highest === undefined || !admits(constraint, "3.35.0") || inMajor.some((v) => cmp(v, [3, 17, 0]) < 0))
+    major === 3 &&
+    (highest === undefined || !admits(constraint, "3.35.0") || inMajor.some((v) => cmp(v, [3, 17, 0]) < 0))
       ? "~> 3.35"
       : major === 4 && inMajor.some((v) => cmp(v, [4, 2, 0]) < 0)
         ? ">= 4.2.0, < 5.0.0"
@@ -175,7 +204,9 @@ export const providerTarget = (root: HclNode, fallback?: { readonly constraint: 
 }
 
 /** `terraform import` ids of a zone's ruleset for the provider major. */
-export const importId = (major: ProviderMajor, zone: string): string => `${major === 5 ? "zones" : "zone"}/${zone}/<ruleset_id>`
+export const importId = (major: ProviderMajor, zone: string): string =>
+  `${major === 5 ? "zones" : "zone"}/${zone}/<ruleset_id>`
 
 /** The constraint that selects a major version. */
-export const pinFor = (major: ProviderMajor): string => (major === 3 ? "~> 3.35" : major === 4 ? ">= 4.2.0, < 5.0.0" : "~> 5")
+export const pinFor = (major: ProviderMajor): string =>
+  major === 3 ? "~> 3.35" : major === 4 ? ">= 4.2.0, < 5.0.0" : "~> 5"

@@ -11,9 +11,19 @@ import { checkExpression } from "./expressions.js"
 import { finding, type Analysis, type Finding, type Fix } from "./findings.js"
 import { parseHcl, stringValue, type HclNode } from "./hcl.js"
 import { hasPin, modulePin, providerTarget, type ProviderTarget } from "./terraform-version.js"
-import { EXPRESSION_RESOURCES, hclExpressionRegions, jsonExpressionRegions, type TerraformExpression } from "./terraform-expressions.js"
+import {
+  EXPRESSION_RESOURCES,
+  hclExpressionRegions,
+  jsonExpressionRegions,
+  type TerraformExpression
+} from "./terraform-expressions.js"
 
-export const PREVIOUS_WAF_RESOURCES = ["cloudflare_waf_package", "cloudflare_waf_group", "cloudflare_waf_rule", "cloudflare_waf_override"] as const
+export const PREVIOUS_WAF_RESOURCES = [
+  "cloudflare_waf_package",
+  "cloudflare_waf_group",
+  "cloudflare_waf_rule",
+  "cloudflare_waf_override"
+] as const
 export type PreviousWafResource = (typeof PREVIOUS_WAF_RESOURCES)[number]
 
 /** A `resource "<type>" "<name>" { ... }` block with its attributes (literal values only). */
@@ -22,7 +32,10 @@ export interface ResourceBlock {
   readonly name: string
   readonly node: HclNode
   readonly typeLabel: HclNode
-  readonly attributes: ReadonlyMap<string, { readonly node: HclNode; readonly value: string | number | boolean | undefined }>
+  readonly attributes: ReadonlyMap<
+    string,
+    { readonly node: HclNode; readonly value: string | number | boolean | undefined }
+  >
 }
 
 const literal = (expr: HclNode | null): string | number | boolean | undefined => {
@@ -50,7 +63,14 @@ export const resourceBlocks = (root: HclNode): Array<ResourceBlock> => {
         const name = a.namedChildren[0]?.text
         if (name !== undefined) attributes.set(name, { node: a, value: literal(a.namedChildren[1] ?? null) })
       }
-      if (labels.length >= 2) out.push({ type: stringValue(labels[0]!) ?? "", name: stringValue(labels[1]!) ?? "", node: n, typeLabel: labels[0]!, attributes })
+      if (labels.length >= 2)
+        out.push({
+          type: stringValue(labels[0]!) ?? "",
+          name: stringValue(labels[1]!) ?? "",
+          node: n,
+          typeLabel: labels[0]!,
+          attributes
+        })
       return
     }
     for (const c of n.namedChildren) if (c !== null) visit(c)
@@ -78,34 +98,56 @@ export const registerTerraformRewrite = (r: TerraformRewrite) => {
 }
 
 const previousWaf = (type: string, name: string, range: { start: number; end: number }, fix?: Fix): Finding =>
-  finding("warning", "terraform-previous-waf", `${type} "${name}" is a previous-WAF resource: the provider supports it only up to 3.35, and the zone's WAF migration removes what it manages`, range, {
-    hint: "replace it with a cloudflare_ruleset resource in phase http_request_firewall_managed",
-    ...(fix ? { fixes: [fix] } : {})
-  })
+  finding(
+    "warning",
+    "terraform-previous-waf",
+    `${type} "${name}" is a previous-WAF resource: the provider supports it only up to 3.35, and the zone's WAF migration removes what it manages`,
+    range,
+    {
+      hint: "replace it with a cloudflare_ruleset resource in phase http_request_firewall_managed",
+      ...(fix ? { fixes: [fix] } : {})
+    }
+  )
 
 /**
  * The rules expressions of the file checked, in their ruleset's phase (`http_response_*`: the
  * response fields); quoted HCL strings' fixes are written escaped like JSON's (the same escapes).
  */
 const checkRegions = (regions: ReadonlyArray<TerraformExpression>, options: CheckOptions): Array<Finding> =>
-  regions.flatMap((r) => checkExpression(r, r.quoted, r.phase?.startsWith("http_response") ? { ...options, phase: "response" } : options))
+  regions.flatMap((r) =>
+    checkExpression(r, r.quoted, r.phase?.startsWith("http_response") ? { ...options, phase: "response" } : options)
+  )
 
 /** `*.tf.json`: Terraform's JSON syntax (its expressions checked, the previous-WAF resources found). */
 const analyzeTerraformJson = (text: string, options: CheckOptions): Analysis => {
   const errors: Array<ParseError> = []
   const root = parseTree(text, errors, { allowTrailingComma: false, disallowComments: true })
   const findings: Array<Finding> = errors.map((e) =>
-    finding("error", "json-syntax", `invalid JSON: ${printParseErrorCode(e.error).replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase()}`, { start: e.offset, end: e.offset + Math.max(1, e.length) })
+    finding(
+      "error",
+      "json-syntax",
+      `invalid JSON: ${printParseErrorCode(e.error)
+        .replace(/([a-z])([A-Z])/g, "$1 $2")
+        .toLowerCase()}`,
+      { start: e.offset, end: e.offset + Math.max(1, e.length) }
+    )
   )
   if (root === undefined) return { kind: "terraform", findings, expressions: [] }
   const resources = root.children?.find((p) => p.children?.[0]?.value === "resource")?.children?.[1]
   for (const r of resources?.type === "array" ? (resources.children ?? []) : resources ? [resources] : []) {
     for (const typed of r.children ?? []) {
       const [key, byName] = typed.children ?? []
-      if (key === undefined || !(PREVIOUS_WAF_RESOURCES as ReadonlyArray<string>).includes(key.value as string)) continue
+      if (key === undefined || !(PREVIOUS_WAF_RESOURCES as ReadonlyArray<string>).includes(key.value as string))
+        continue
       for (const named of byName?.children ?? []) {
         const nameNode: Node | undefined = named.children?.[0]
-        if (nameNode?.type === "string") findings.push(previousWaf(key.value as string, nameNode.value as string, { start: key.offset, end: key.offset + key.length }))
+        if (nameNode?.type === "string")
+          findings.push(
+            previousWaf(key.value as string, nameNode.value as string, {
+              start: key.offset,
+              end: key.offset + key.length
+            })
+          )
       }
     }
   }
@@ -124,18 +166,30 @@ export const analyzeTerraform = async (text: string, name = "", options: CheckOp
     const blocks = resourceBlocks(tree.rootNode)
     const waf = blocks.some((b) => (PREVIOUS_WAF_RESOURCES as ReadonlyArray<string>).includes(b.type))
     // The pin may be in another file of the module (versions.tf): read only when this one has none.
-    const target = waf ? providerTarget(tree.rootNode, hasPin(tree.rootNode) ? undefined : await modulePin(name)) : undefined
+    const target = waf
+      ? providerTarget(tree.rootNode, hasPin(tree.rootNode) ? undefined : await modulePin(name))
+      : undefined
     const rewritten = target ? rewrite?.(text, blocks, target) : undefined
     for (const b of blocks) {
       if (!(PREVIOUS_WAF_RESOURCES as ReadonlyArray<string>).includes(b.type)) continue
-      findings.push(previousWaf(b.type, b.name, { start: b.typeLabel.startIndex, end: b.typeLabel.endIndex }, rewritten?.fixes.get(b)))
+      findings.push(
+        previousWaf(
+          b.type,
+          b.name,
+          { start: b.typeLabel.startIndex, end: b.typeLabel.endIndex },
+          rewritten?.fixes.get(b)
+        )
+      )
     }
     findings.push(...(rewritten?.findings ?? []))
     const expressions = blocks
       .filter((b) => (EXPRESSION_RESOURCES as ReadonlyArray<string>).includes(b.type))
       .flatMap((b): Array<TerraformExpression> => {
         const phase = b.attributes.get("phase")?.value
-        return hclExpressionRegions(text, b.node.namedChildren.find((c) => c?.type === "body") ?? b.node).map((r) => ({ ...r, phase: typeof phase === "string" ? phase : undefined }))
+        return hclExpressionRegions(text, b.node.namedChildren.find((c) => c?.type === "body") ?? b.node).map((r) => ({
+          ...r,
+          phase: typeof phase === "string" ? phase : undefined
+        }))
       })
     findings.push(...checkRegions(expressions, options))
     findings.sort((a, b) => a.range.start - b.range.start)

@@ -10,7 +10,17 @@ import type { Analysis, Range } from "./findings.js"
 import { toDocument } from "./json-string.js"
 
 /** The legend: standard LSP token types and modifiers only, so every editor theme colours them. */
-export const TOKEN_TYPES = ["property", "function", "keyword", "operator", "string", "regexp", "number", "variable", "enumMember"] as const
+export const TOKEN_TYPES = [
+  "property",
+  "function",
+  "keyword",
+  "operator",
+  "string",
+  "regexp",
+  "number",
+  "variable",
+  "enumMember"
+] as const
 export const TOKEN_MODIFIERS = ["deprecated", "defaultLibrary"] as const
 export type TokenType = (typeof TOKEN_TYPES)[number]
 
@@ -75,7 +85,8 @@ export const expressionTokens = (source: string): Array<SemanticToken> => {
 export const documentTokens = (analysis: Analysis): Array<SemanticToken> => {
   const out: Array<SemanticToken> = []
   for (const region of analysis.expressions) {
-    for (const t of expressionTokens(region.text)) out.push({ ...t, range: toDocument(region.offsets, t.range.start, t.range.end) })
+    for (const t of expressionTokens(region.text))
+      out.push({ ...t, range: toDocument(region.offsets, t.range.start, t.range.end) })
   }
   out.sort((a, b) => a.range.start - b.range.start)
   // The protocol wants tokens that do not overlap (a token recorded twice by the parser's recovery).

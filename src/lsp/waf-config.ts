@@ -14,7 +14,11 @@ import { finding, type Finding, type Fix } from "./findings.js"
 import { nameNode, nodeAtPath, parsePath, rangeOf } from "./json-path.js"
 
 /** The documented score thresholds of the OWASP Core Ruleset's last rule. */
-export const DOCUMENTED_THRESHOLDS: Readonly<Record<number, string>> = { 25: "High", 40: "Medium (the default)", 60: "Low" }
+export const DOCUMENTED_THRESHOLDS: Readonly<Record<number, string>> = {
+  25: "High",
+  40: "Medium (the default)",
+  60: "Low"
+}
 const IDENTITY = ["id", "version", "ref"] as const
 
 const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
@@ -23,14 +27,22 @@ export const isWafConfig = (root: Node): boolean => {
   if (root.type !== "object") return false
   const value = getNodeValue(root) as Record<string, unknown>
   const body = isRecord(value.result) ? value.result : value
-  return Array.isArray(body.rules) && (body.rules as Array<unknown>).some((r) => isRecord(r) && (r.action === "execute" || r.action === "skip" || isRecord(r.action_parameters)))
+  return (
+    Array.isArray(body.rules) &&
+    (body.rules as Array<unknown>).some(
+      (r) => isRecord(r) && (r.action === "execute" || r.action === "skip" || isRecord(r.action_parameters))
+    )
+  )
 }
 
 /**
  * Every problem of one rule, from the body check (which stops at the first): after each one the
  * offending value is replaced by a valid one (or removed) in a copy, and the rule is checked again.
  */
-const ruleProblems = (rule: unknown, mode: MigrationMode | undefined): Array<{ path: string; message: string; value: unknown }> => {
+const ruleProblems = (
+  rule: unknown,
+  mode: MigrationMode | undefined
+): Array<{ path: string; message: string; value: unknown }> => {
   const out: Array<{ path: string; message: string; value: unknown }> = []
   const copy = structuredClone(rule)
   const seen = new Set<string>()
@@ -50,7 +62,10 @@ const ruleProblems = (rule: unknown, mode: MigrationMode | undefined): Array<{ p
 }
 
 const getAt = (root: unknown, path: ReadonlyArray<string | number>): unknown =>
-  path.reduce<unknown>((v, k) => (v !== null && typeof v === "object" ? (v as Record<string | number, unknown>)[k] : undefined), root)
+  path.reduce<unknown>(
+    (v, k) => (v !== null && typeof v === "object" ? (v as Record<string | number, unknown>)[k] : undefined),
+    root
+  )
 
 /** A valid stand-in for the value at `path`, so that checking can go on past it. */
 const repair = (root: unknown, path: ReadonlyArray<string | number>): boolean => {
@@ -83,7 +98,11 @@ const removeProperties = (object: Node, names: ReadonlyArray<string>, _text: str
     while (b + 1 < props.length && gone[b + 1]) b++
     const end = (i: number) => props[i]!.offset + props[i]!.length
     const range =
-      b + 1 < props.length ? { start: props[a]!.offset, end: props[b + 1]!.offset } : a > 0 ? { start: end(a - 1), end: end(b) } : { start: props[a]!.offset, end: end(b) }
+      b + 1 < props.length
+        ? { start: props[a]!.offset, end: props[b + 1]!.offset }
+        : a > 0
+          ? { start: end(a - 1), end: end(b) }
+          : { start: props[a]!.offset, end: end(b) }
     edits.push({ range, newText: "" })
     a = b
   }
@@ -102,7 +121,8 @@ export const checkWafConfig = (root: Node, text: string, mode: MigrationMode | u
 
   // The final update carries id, version and ref on every rule; the validation update on none.
   const carrying = rules.filter((r) => isRecord(r) && IDENTITY.some((k) => r[k] !== undefined)).length
-  const effectiveMode: MigrationMode | undefined = mode ?? (carrying === rules.length && rules.length > 0 ? "pending" : carrying === 0 ? "validation" : undefined)
+  const effectiveMode: MigrationMode | undefined =
+    mode ?? (carrying === rules.length && rules.length > 0 ? "pending" : carrying === 0 ? "validation" : undefined)
 
   rules.forEach((rule, i) => {
     for (const { path, message, value: bad } of ruleProblems(rule, effectiveMode)) {
@@ -112,10 +132,17 @@ export const checkWafConfig = (root: Node, text: string, mode: MigrationMode | u
       const node = at(full)
       const fixes: Array<Fix> = []
       if (/\.action$/.test(full) && bad === "simulate") {
-        fixes.push({ title: 'Change "simulate" to "log" (Simulate becomes Log)', edits: [{ range: rangeOf(node), newText: '"log"' }], preferred: true })
+        fixes.push({
+          title: 'Change "simulate" to "log" (Simulate becomes Log)',
+          edits: [{ range: rangeOf(node), newText: '"log"' }],
+          preferred: true
+        })
       }
       if (/the validation update .* omits id, version and ref/.test(message) && isRecord(rule)) {
-        fixes.push({ title: `Remove id, version and ref from rules[${i}] (validation update)`, edits: removeProperties(at(`rules[${i}]`), IDENTITY, text) })
+        fixes.push({
+          title: `Remove id, version and ref from rules[${i}] (validation update)`,
+          edits: removeProperties(at(`rules[${i}]`), IDENTITY, text)
+        })
       }
       out.push(finding("error", "waf-config", `${full}${message}`, rangeOf(node), { fixes }))
     }
@@ -127,11 +154,24 @@ export const checkWafConfig = (root: Node, text: string, mode: MigrationMode | u
         if (!isRecord(o) || typeof o.score_threshold !== "number" || o.id !== OWASP_SCORE_RULE) return
         if (DOCUMENTED_THRESHOLDS[o.score_threshold] !== undefined) return
         const node = at(`rules[${i}].action_parameters.overrides.rules[${j}].score_threshold`)
-        const nearest = [25, 40, 60].reduce((a, b) => (Math.abs(b - (o.score_threshold as number)) < Math.abs(a - (o.score_threshold as number)) ? b : a))
+        const nearest = [25, 40, 60].reduce((a, b) =>
+          Math.abs(b - (o.score_threshold as number)) < Math.abs(a - (o.score_threshold as number)) ? b : a
+        )
         out.push(
-          finding("warning", "waf-score-threshold", `score_threshold ${o.score_threshold} is not one of the documented thresholds: 25 (High), 40 (Medium, the default), 60 (Low)`, rangeOf(node), {
-            fixes: [{ title: `Use ${nearest} (${DOCUMENTED_THRESHOLDS[nearest]})`, edits: [{ range: rangeOf(node), newText: String(nearest) }] }]
-          })
+          finding(
+            "warning",
+            "waf-score-threshold",
+            `score_threshold ${o.score_threshold} is not one of the documented thresholds: 25 (High), 40 (Medium, the default), 60 (Low)`,
+            rangeOf(node),
+            {
+              fixes: [
+                {
+                  title: `Use ${nearest} (${DOCUMENTED_THRESHOLDS[nearest]})`,
+                  edits: [{ range: rangeOf(node), newText: String(nearest) }]
+                }
+              ]
+            }
+          )
         )
       })
     }
@@ -144,17 +184,38 @@ export const checkWafConfig = (root: Node, text: string, mode: MigrationMode | u
       if (i < firstExecute || !isRecord(r) || r.action !== "skip") return
       const node = at(`rules[${i}].action`)
       out.push(
-        finding("warning", "waf-skip-order", `rules[${i}] is a skip rule placed after the execute rule rules[${firstExecute}]: it cannot skip the managed rules that run before it`, rangeOf(node), {
-          hint: "skip rules come first in the managed phase",
-          related: [{ range: rangeOf(at(`rules[${firstExecute}]`)), message: `rules[${firstExecute}] executes a managed ruleset first` }],
-          fixes: [{ title: `Move rules[${i}] before rules[${firstExecute}]`, edits: moveBefore(rulesNode, i, firstExecute, text) }]
-        })
+        finding(
+          "warning",
+          "waf-skip-order",
+          `rules[${i}] is a skip rule placed after the execute rule rules[${firstExecute}]: it cannot skip the managed rules that run before it`,
+          rangeOf(node),
+          {
+            hint: "skip rules come first in the managed phase",
+            related: [
+              {
+                range: rangeOf(at(`rules[${firstExecute}]`)),
+                message: `rules[${firstExecute}] executes a managed ruleset first`
+              }
+            ],
+            fixes: [
+              {
+                title: `Move rules[${i}] before rules[${firstExecute}]`,
+                edits: moveBefore(rulesNode, i, firstExecute, text)
+              }
+            ]
+          }
+        )
       )
     })
   }
   if (mode === undefined && carrying > 0 && carrying < rules.length) {
     out.push(
-      finding("warning", "waf-update-mode", `${carrying} of ${rules.length} rules carry id, version or ref: the final update (waf_migration=pending) needs them on every rule as the config operation returns them, the validation update on none`, rangeOf(nameNode(rulesNode)))
+      finding(
+        "warning",
+        "waf-update-mode",
+        `${carrying} of ${rules.length} rules carry id, version or ref: the final update (waf_migration=pending) needs them on every rule as the config operation returns them, the validation update on none`,
+        rangeOf(nameNode(rulesNode))
+      )
     )
   }
   return out

@@ -12,7 +12,7 @@ import { rangeOf } from "./json-path.js"
 const OVERRIDE_ACTIONS = ["block", "managed_challenge", "js_challenge", "challenge", "log"]
 const ACTION_DOC: Readonly<Record<string, string>> = {
   execute: "runs a managed ruleset (`action_parameters.id`), with its `overrides`",
-  skip: "skips the managed rules named in `action_parameters` (`ruleset: \"current\"`, `rulesets`, or `rules`) for matching requests",
+  skip: 'skips the managed rules named in `action_parameters` (`ruleset: "current"`, `rulesets`, or `rules`) for matching requests',
   block: "blocks the request (HTTP 403)",
   managed_challenge: "a challenge the platform picks (non-interactive when it can)",
   js_challenge: "a JavaScript challenge; clients without JavaScript fail it",
@@ -26,7 +26,8 @@ const propertyOf = (n: Node | undefined): { name: string; value: Node } | undefi
   return { name: p.children![0]!.value as string, value: n! }
 }
 /** The property name holding an array element (`rules` for `rules[2]`). */
-const arrayName = (element: Node | undefined): string | undefined => (element?.parent?.type === "array" ? propertyOf(element.parent)?.name : undefined)
+const arrayName = (element: Node | undefined): string | undefined =>
+  element?.parent?.type === "array" ? propertyOf(element.parent)?.name : undefined
 
 /** The managed ruleset a node belongs to: its execute rule's `action_parameters.id`. */
 const rulesetAround = (n: Node | undefined): ManagedRuleset | undefined => {
@@ -41,12 +42,16 @@ const inOverrides = (n: Node | undefined): boolean => {
   return false
 }
 
-const rulesetDoc = (r: ManagedRuleset) => `**${r.name}** (version ${r.version}, ${r.rules.length} rules)\n\n${r.description}`
+const rulesetDoc = (r: ManagedRuleset) =>
+  `**${r.name}** (version ${r.version}, ${r.rules.length} rules)\n\n${r.description}`
 const ruleDoc = (id: string): string | undefined => {
   for (const r of CATALOG.managed) {
     const rule = r.rules.find((x) => x.id === id)
     if (rule === undefined) continue
-    const score = id === OWASP_SCORE_RULE ? "\n\ntakes `score_threshold` (1-1000): the request's OWASP score at or above which it acts" : ""
+    const score =
+      id === OWASP_SCORE_RULE
+        ? "\n\ntakes `score_threshold` (1-1000): the request's OWASP score at or above which it acts"
+        : ""
     return `**${rule.description}** (${r.name})\n\ncategories: ${rule.categories.map((c) => `\`${c}\``).join(", ")} · default: \`${rule.action}\`${rule.enabled ? "" : " (disabled)"}${score}`
   }
   return undefined
@@ -85,8 +90,15 @@ const complete = (text: string, offset: number): CompletionResult | undefined =>
   const quote = (s: string) => JSON.stringify(s)
   const replace = rangeOf(node)
   const prop = propertyOf(node)
-  const rulesetItems = () => CATALOG.managed.map((m) => ({ label: m.id, kind: "value" as const, detail: m.name, insertText: quote(m.id) }))
-  const ruleItems = (r: ManagedRuleset) => r.rules.map((x) => ({ label: x.id, kind: "value" as const, detail: `${x.description} (${x.categories.join(", ")})`, insertText: quote(x.id) }))
+  const rulesetItems = () =>
+    CATALOG.managed.map((m) => ({ label: m.id, kind: "value" as const, detail: m.name, insertText: quote(m.id) }))
+  const ruleItems = (r: ManagedRuleset) =>
+    r.rules.map((x) => ({
+      label: x.id,
+      kind: "value" as const,
+      detail: `${x.description} (${x.categories.join(", ")})`,
+      insertText: quote(x.id)
+    }))
   if (prop !== undefined) {
     const owner = prop.value.parent!.parent! // the object holding the property
     if (prop.name === "id" && propertyOf(owner)?.name === "action_parameters") return { replace, items: rulesetItems() }
@@ -97,14 +109,38 @@ const complete = (text: string, offset: number): CompletionResult | undefined =>
     if (prop.name === "action") {
       const ruleLevel = arrayName(owner) === "rules" && !inOverrides(owner)
       const items = ruleLevel ? ["execute", "skip"] : OVERRIDE_ACTIONS
-      return { replace, items: items.map((a) => ({ label: a, kind: "enum", detail: ACTION_DOC[a] ?? "", insertText: quote(a) })) }
+      return {
+        replace,
+        items: items.map((a) => ({ label: a, kind: "enum", detail: ACTION_DOC[a] ?? "", insertText: quote(a) }))
+      }
     }
     if (prop.name === "category") {
       const ruleset = rulesetAround(owner)
-      const cats = [...new Set((ruleset?.rules ?? CATALOG.managed.flatMap((m) => m.rules)).flatMap((r) => r.categories))].sort()
-      return { replace, items: cats.map((c) => ({ label: c, kind: "enum", detail: ruleset ? `category of ${ruleset.name}` : "category", insertText: quote(c) })) }
+      const cats = [
+        ...new Set((ruleset?.rules ?? CATALOG.managed.flatMap((m) => m.rules)).flatMap((r) => r.categories))
+      ].sort()
+      return {
+        replace,
+        items: cats.map((c) => ({
+          label: c,
+          kind: "enum",
+          detail: ruleset ? `category of ${ruleset.name}` : "category",
+          insertText: quote(c)
+        }))
+      }
     }
-    if (prop.name === "ruleset") return { replace, items: [{ label: "current", kind: "enum", detail: "the rest of the managed rulesets of this phase", insertText: quote("current") }] }
+    if (prop.name === "ruleset")
+      return {
+        replace,
+        items: [
+          {
+            label: "current",
+            kind: "enum",
+            detail: "the rest of the managed rulesets of this phase",
+            insertText: quote("current")
+          }
+        ]
+      }
     return undefined
   }
   // Array elements: a skip rule's `rulesets: [...]`, or `rules: {"<ruleset id>": [...]}`.
@@ -113,7 +149,12 @@ const complete = (text: string, offset: number): CompletionResult | undefined =>
   const ruleset = array ? CATALOG.ruleset(array.name) : undefined
   if (ruleset !== undefined) return { replace, items: ruleItems(ruleset) }
   // A key of the skip rule's `rules` object.
-  if (node.parent?.type === "property" && node.parent.children?.[0] === node && propertyOf(node.parent.parent)?.name === "rules") return { replace, items: rulesetItems() }
+  if (
+    node.parent?.type === "property" &&
+    node.parent.children?.[0] === node &&
+    propertyOf(node.parent.parent)?.name === "rules"
+  )
+    return { replace, items: rulesetItems() }
   return undefined
 }
 

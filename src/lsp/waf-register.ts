@@ -13,12 +13,20 @@ import { checkWafConfig, isWafConfig } from "./waf-config.js"
 import "./waf-features.js"
 import { actionNote, checkWafExport, isWafExport, sensitivityNote } from "./waf-export.js"
 
-registerJsonCheck({ kind: "waf-export", matches: isWafExport, check: (root, _text, name) => checkWafExport(root, name) })
+registerJsonCheck({
+  kind: "waf-export",
+  matches: isWafExport,
+  check: (root, _text, name) => checkWafExport(root, name)
+})
 registerJsonCheck({
   kind: "waf-config",
   matches: isWafConfig,
   check: (root, text, name) => ({
-    findings: checkWafConfig(root, text, /validation/i.test(name) ? "validation" : /pending|final/i.test(name) ? "pending" : undefined)
+    findings: checkWafConfig(
+      root,
+      text,
+      /validation/i.test(name) ? "validation" : /pending|final/i.test(name) ? "pending" : undefined
+    )
   })
 })
 registerTerraformRewrite(terraformRewrite)
@@ -35,7 +43,12 @@ registerJsonFeatures("waf-export", {
     if (root === undefined) return undefined
     const prop = propertyOf(findNodeAtOffset(root, offset))
     if (prop === undefined || prop.value.type !== "string") return undefined
-    const note = prop.name === "sensitivity" ? sensitivityNote(prop.value.value) : prop.name === "action_mode" ? actionNote(prop.value.value) : undefined
+    const note =
+      prop.name === "sensitivity"
+        ? sensitivityNote(prop.value.value)
+        : prop.name === "action_mode"
+          ? actionNote(prop.value.value)
+          : undefined
     return note === undefined ? undefined : { markdown: `**After migration**: ${note}`, range: rangeOf(prop.value) }
   }
 })

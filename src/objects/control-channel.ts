@@ -55,7 +55,8 @@ export const readRegistrations = (state: string): Array<Registration & { file: s
     const file = path.join(hostDir(state), n)
     try {
       const r = JSON.parse(fs.readFileSync(file, "utf8")) as Registration
-      if (typeof r.pid === "number" && typeof r.socket === "string" && Array.isArray(r.classes)) out.push({ ...r, file })
+      if (typeof r.pid === "number" && typeof r.socket === "string" && Array.isArray(r.classes))
+        out.push({ ...r, file })
     } catch {
       // Half-written or removed meanwhile: not a host to talk to.
     }

@@ -3,7 +3,14 @@
 // one request.
 import * as fs from "node:fs"
 import * as net from "node:net"
-import { FrameReader, frame, fromWire, readRegistrations, type Registration, type WireError } from "./control-channel.js"
+import {
+  FrameReader,
+  frame,
+  fromWire,
+  readRegistrations,
+  type Registration,
+  type WireError
+} from "./control-channel.js"
 import { type Addressed, type ObjectRequest, type ResultOf, runRequest } from "./control-ops.js"
 import { type ObjectId, objectDir } from "./ids.js"
 import { holderAlive, lockHolder } from "./owner-lock.js"
@@ -37,7 +44,11 @@ export const findHost = (state: string, className: string, dir: string): Registr
   return live.find((r) => r.classes.includes(className))
 }
 
-export const callHost = <R extends ObjectRequest>(host: Registration, target: Addressed, request: R): Promise<ResultOf<R>> =>
+export const callHost = <R extends ObjectRequest>(
+  host: Registration,
+  target: Addressed,
+  request: R
+): Promise<ResultOf<R>> =>
   new Promise((resolve, reject) => {
     let sent = false
     let settled = false
@@ -54,7 +65,12 @@ export const callHost = <R extends ObjectRequest>(host: Registration, target: Ad
       conn.write(frame({ target, request }))
     })
     const timer = setTimeout(
-      () => done(() => reject(new Error(`the host (pid ${host.pid}) did not answer within ${HOST_TIMEOUT_MS / 1000} s; is it stopped?`))),
+      () =>
+        done(() =>
+          reject(
+            new Error(`the host (pid ${host.pid}) did not answer within ${HOST_TIMEOUT_MS / 1000} s; is it stopped?`)
+          )
+        ),
       HOST_TIMEOUT_MS
     )
     conn.on("data", (chunk: Buffer) => {
@@ -63,9 +79,23 @@ export const callHost = <R extends ObjectRequest>(host: Registration, target: Ad
       const m = got.message as { ok: true; result: ResultOf<R> } | { ok: false; error: WireError }
       done(() => (m.ok ? resolve(m.result) : reject(fromWire(m.error))))
     })
-    conn.on("error", (e) => done(() => reject(sent ? new Error(`the host (pid ${host.pid}) went away before answering: ${e.message}`) : new HostUnreachable(e.message))))
+    conn.on("error", (e) =>
+      done(() =>
+        reject(
+          sent
+            ? new Error(`the host (pid ${host.pid}) went away before answering: ${e.message}`)
+            : new HostUnreachable(e.message)
+        )
+      )
+    )
     conn.on("close", () =>
-      done(() => reject(sent ? new Error(`the host (pid ${host.pid}) went away before answering`) : new HostUnreachable("connection closed")))
+      done(() =>
+        reject(
+          sent
+            ? new Error(`the host (pid ${host.pid}) went away before answering`)
+            : new HostUnreachable("connection closed")
+        )
+      )
     )
   })
 
@@ -74,8 +104,12 @@ export const callHost = <R extends ObjectRequest>(host: Registration, target: Ad
  * its storage opened here for the request (a restore is applied before this returns). For
  * programs other than the CLI (the TUI): the CLI routes the same way (objects-live.ts).
  */
-export const requestObject = async <R extends ObjectRequest>(state: string, className: string, id: ObjectId, request: R): Promise<ResultOf<R>> =>
-  (await routeObject(state, className, id, request)).result
+export const requestObject = async <R extends ObjectRequest>(
+  state: string,
+  className: string,
+  id: ObjectId,
+  request: R
+): Promise<ResultOf<R>> => (await routeObject(state, className, id, request)).result
 
 /** requestObject, saying which host answered (undefined: the storage was opened here). */
 export const routeObject = async <R extends ObjectRequest>(
@@ -88,7 +122,14 @@ export const routeObject = async <R extends ObjectRequest>(
   const host = findHost(state, className, dir)
   if (host !== undefined) {
     try {
-      return { result: await callHost(host, { className, id: id.hex, ...(id.name !== undefined ? { name: id.name } : {}) }, request), host }
+      return {
+        result: await callHost(
+          host,
+          { className, id: id.hex, ...(id.name !== undefined ? { name: id.name } : {}) },
+          request
+        ),
+        host
+      }
     } catch (e) {
       if (!(e instanceof HostUnreachable)) throw e
     }

@@ -62,7 +62,8 @@ export interface Addressed {
 }
 
 // The requests that change the object; the others only read it.
-export const writes = (r: ObjectRequest): boolean => r.op === "put" || r.op === "delete" || r.op === "restore" || r.op === "sql" || r.op === "console"
+export const writes = (r: ObjectRequest): boolean =>
+  r.op === "put" || r.op === "delete" || r.op === "restore" || r.op === "sql" || r.op === "console"
 
 const sql = (s: ObjectStorage, query: string): SqlResult => {
   const cursor = s.sql.exec(query)
@@ -73,7 +74,13 @@ const sql = (s: ObjectStorage, query: string): SqlResult => {
 // The bookmark first: it commits the event's writes so far, which the history then includes.
 const view = async (s: ObjectStorage, limit: number, historyLimit: number): Promise<ObjectView> => {
   const bookmark = await s.getCurrentBookmark()
-  return { alarm: await s.getAlarm(), entries: [...(await s.list({ limit }))], history: s.history(historyLimit), bytes: s.sql.databaseSize, bookmark }
+  return {
+    alarm: await s.getAlarm(),
+    entries: [...(await s.list({ limit }))],
+    history: s.history(historyLimit),
+    bytes: s.sql.databaseSize,
+    bookmark
+  }
 }
 
 // Runs a request other than a restore (which ends the storage's session: see the host and the CLI).
@@ -90,7 +97,10 @@ export const runRequest = async <R extends ObjectRequest>(s: ObjectStorage, r: R
       case "delete":
         return s.delete(r.key)
       case "list": {
-        const m = await s.list({ ...(r.prefix !== undefined ? { prefix: r.prefix } : {}), ...(r.limit !== undefined ? { limit: r.limit } : {}) })
+        const m = await s.list({
+          ...(r.prefix !== undefined ? { prefix: r.prefix } : {}),
+          ...(r.limit !== undefined ? { limit: r.limit } : {})
+        })
         return [...m]
       }
       case "sql":

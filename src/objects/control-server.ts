@@ -31,7 +31,9 @@ let served = 0
 const answer = async (host: ControlTarget, message: unknown): Promise<unknown> => {
   const { target, request } = message as { target: Addressed; request: ObjectRequest }
   if (host.classes[target.className] === undefined) {
-    throw new TypeError(`this host does not run ${JSON.stringify(target.className)} (it runs: ${Object.keys(host.classes).join(", ")})`)
+    throw new TypeError(
+      `this host does not run ${JSON.stringify(target.className)} (it runs: ${Object.keys(host.classes).join(", ")})`
+    )
   }
   const id = new ObjectId(target.id, target.name)
   if (request.op === "restore") return host.restore(target.className, id, request)
@@ -69,7 +71,13 @@ export const serveControl = async (host: ControlTarget, module: string): Promise
   const registration = path.join(hostDir(host.persistTo), `${name}.json`)
   const start = processStart(process.pid)
   const register = (classes: ReadonlyArray<string>) =>
-    writeRegistration(registration, { pid: process.pid, ...(start !== undefined ? { start } : {}), socket, classes, module })
+    writeRegistration(registration, {
+      pid: process.pid,
+      ...(start !== undefined ? { start } : {}),
+      socket,
+      classes,
+      module
+    })
   register(Object.keys(host.classes))
   return {
     socket,

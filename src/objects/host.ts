@@ -9,7 +9,16 @@
 import Database from "better-sqlite3"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { DEFAULT_PERSIST_TO, idFromName, idFromString, listStored, newUniqueId, ObjectId, objectDir, rememberName } from "./ids.js"
+import {
+  DEFAULT_PERSIST_TO,
+  idFromName,
+  idFromString,
+  listStored,
+  newUniqueId,
+  ObjectId,
+  objectDir,
+  rememberName
+} from "./ids.js"
 import { AbortedError, Instance } from "./instance.js"
 import { DB_FILE } from "./database.js"
 import { loadModuleFiles, ModuleError, type ObjectClass } from "./module-loader.js"
@@ -59,14 +68,21 @@ export class ObjectNamespace {
     return newUniqueId()
   }
   get(id: ObjectId): ObjectStub {
-    if (!(id instanceof ObjectId)) throw new TypeError("get(): expected an id from idFromName(), idFromString() or newUniqueId()")
+    if (!(id instanceof ObjectId))
+      throw new TypeError("get(): expected an id from idFromName(), idFromString() or newUniqueId()")
     const host = this.host
     const className = this.className
     return {
       id,
       name: id.name,
       fetch: (input, init) => {
-        const request = input instanceof Request && init === undefined ? input : new Request(typeof input === "string" && !/^[a-z]+:/i.test(input) ? new URL(input, "http://object/") : input, init)
+        const request =
+          input instanceof Request && init === undefined
+            ? input
+            : new Request(
+                typeof input === "string" && !/^[a-z]+:/i.test(input) ? new URL(input, "http://object/") : input,
+                init
+              )
         return host.fetch(className, id, request)
       }
     }
@@ -101,11 +117,15 @@ export class ObjectHost {
 
   static async start(options: HostOptions): Promise<ObjectHost> {
     const persistTo = path.resolve(options.persistTo ?? DEFAULT_PERSIST_TO)
-    const loaded = typeof options.module === "string" ? await loadModuleFiles(options.module, path.join(persistTo, ".cache")) : { classes: options.module, inputs: [] }
+    const loaded =
+      typeof options.module === "string"
+        ? await loadModuleFiles(options.module, path.join(persistTo, ".cache"))
+        : { classes: options.module, inputs: [] }
     if (Object.keys(loaded.classes).length === 0) throw new ModuleError("no object classes given")
     const host = new ObjectHost(options, loaded.classes, loaded.inputs)
     host.scheduleStoredAlarms()
-    if (options.control !== false) host.control = await serveControl(host, typeof options.module === "string" ? options.module : "")
+    if (options.control !== false)
+      host.control = await serveControl(host, typeof options.module === "string" ? options.module : "")
     return host
   }
 
@@ -130,12 +150,14 @@ export class ObjectHost {
    * new class (events arriving meanwhile wait for that, none fails).
    */
   async reload(): Promise<{ classes: Array<string>; restarted: number }> {
-    if (typeof this.options.module !== "string") throw new ModuleError("the host was given classes, not a module file: nothing to reload")
+    if (typeof this.options.module !== "string")
+      throw new ModuleError("the host was given classes, not a module file: nothing to reload")
     const loaded = await loadModuleFiles(this.options.module, path.join(this.persistTo, ".cache"))
     if (this.closed) throw new Error("the object host is closed")
     this.current = loaded.classes
     this.inputs = loaded.inputs
-    for (const name of Object.keys(loaded.classes)) if (!(this.env[name] instanceof ObjectNamespace)) this.env[name] = new ObjectNamespace(this, name)
+    for (const name of Object.keys(loaded.classes))
+      if (!(this.env[name] instanceof ObjectNamespace)) this.env[name] = new ObjectNamespace(this, name)
     let restarted = 0
     for (const [key, inst] of [...this.live]) {
       if (this.retiring.has(key)) continue
@@ -155,7 +177,9 @@ export class ObjectHost {
 
   namespace(className: string): ObjectNamespace {
     if (this.classes[className] === undefined) {
-      throw new TypeError(`no object class named ${JSON.stringify(className)} (the module exports: ${Object.keys(this.classes).join(", ")})`)
+      throw new TypeError(
+        `no object class named ${JSON.stringify(className)} (the module exports: ${Object.keys(this.classes).join(", ")})`
+      )
     }
     return this.env[className] as ObjectNamespace
   }
@@ -197,13 +221,15 @@ export class ObjectHost {
       return Promise.reject(e)
     }
     let started = false
-    return inst.deliver(() => {
-      started = true
-      return f(inst)
-    }).catch((e: unknown) => {
-      if (!started && this.reset.has(inst) && !this.closed) return this.event(className, id, f)
-      throw e
-    })
+    return inst
+      .deliver(() => {
+        started = true
+        return f(inst)
+      })
+      .catch((e: unknown) => {
+        if (!started && this.reset.has(inst) && !this.closed) return this.event(className, id, f)
+        throw e
+      })
   }
 
   fetch(className: string, id: ObjectId, request: Request): Promise<Response> {
@@ -211,7 +237,8 @@ export class ObjectHost {
       const f = inst.object.fetch
       if (typeof f !== "function") throw new TypeError(`${className} has no fetch() method`)
       const response = await f.call(inst.object, request)
-      if (!(response instanceof Response)) throw new TypeError(`${className}.fetch() must return a Response, got ${typeof response}`)
+      if (!(response instanceof Response))
+        throw new TypeError(`${className}.fetch() must return a Response, got ${typeof response}`)
       return response
     })
   }
@@ -226,12 +253,15 @@ export class ObjectHost {
     if (time === null || this.closed) return
     const now = (this.options.now ?? Date.now)()
     const wait = Math.max(0, time - now)
-    const timer = setTimeout(() => {
-      this.timers.delete(key)
-      // Past setTimeout's longest delay Node fires after 1 ms: a later alarm waits in steps.
-      if (wait > MAX_TIMER_MS) this.schedule(className, id, time, retryCount)
-      else void this.runAlarm(className, id, time, retryCount)
-    }, Math.min(wait, MAX_TIMER_MS))
+    const timer = setTimeout(
+      () => {
+        this.timers.delete(key)
+        // Past setTimeout's longest delay Node fires after 1 ms: a later alarm waits in steps.
+        if (wait > MAX_TIMER_MS) this.schedule(className, id, time, retryCount)
+        else void this.runAlarm(className, id, time, retryCount)
+      },
+      Math.min(wait, MAX_TIMER_MS)
+    )
     this.timers.set(key, timer)
   }
 

@@ -23,7 +23,10 @@ export const idFromName = (className: string, name: string): ObjectId =>
   new ObjectId(nodeCrypto().createHash("sha256").update(`${className}\u0000${name}`).digest("hex"), name)
 
 export const idFromString = (hex: string): ObjectId => {
-  if (!ID.test(hex)) throw new TypeError(`idFromString(): an object id is 64 lowercase hex digits, got ${JSON.stringify(hex)} (${hex.length} characters)`)
+  if (!ID.test(hex))
+    throw new TypeError(
+      `idFromString(): an object id is 64 lowercase hex digits, got ${JSON.stringify(hex)} (${hex.length} characters)`
+    )
   return new ObjectId(hex)
 }
 

@@ -9,7 +9,9 @@ import { ObjectStorage } from "./storage.js"
 
 export class AbortedError extends Error {
   constructor(reason: unknown) {
-    super(`the object was aborted${reason === undefined ? "" : `: ${reason instanceof Error ? reason.message : String(reason)}`}`)
+    super(
+      `the object was aborted${reason === undefined ? "" : `: ${reason instanceof Error ? reason.message : String(reason)}`}`
+    )
     this.name = "AbortedError"
   }
 }

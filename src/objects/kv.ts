@@ -64,7 +64,9 @@ export class KvTable {
   constructor(db: Database.Database) {
     this.db = db
     this.selectOne = db.prepare("SELECT value FROM _cf_KV WHERE key = ?").pluck()
-    this.upsert = db.prepare("INSERT INTO _cf_KV (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value")
+    this.upsert = db.prepare(
+      "INSERT INTO _cf_KV (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value"
+    )
     this.remove = db.prepare("DELETE FROM _cf_KV WHERE key = ?")
     this.index = db.prepare("SELECT 1 FROM _cf_KV LIMIT 1").get() === undefined ? new KeyIndex() : null
   }
@@ -131,7 +133,9 @@ export class KvTable {
     if (missing.length > 0) {
       let stmt = this.selectMany[missing.length]
       if (stmt === undefined) {
-        stmt = this.db.prepare(`SELECT key, value FROM _cf_KV WHERE key IN (${"?, ".repeat(missing.length - 1)}?) ORDER BY key`).raw(true)
+        stmt = this.db
+          .prepare(`SELECT key, value FROM _cf_KV WHERE key IN (${"?, ".repeat(missing.length - 1)}?) ORDER BY key`)
+          .raw(true)
         this.selectMany[missing.length] = stmt
       }
       const rows = stmt.all(missing) as Array<[string, Stored]>
@@ -256,7 +260,8 @@ export class KvTable {
     const fill = o.noCache !== true
     if (missing > 0) {
       const all = missing > FEW ? (stmts[1].all(args) as Array<Stored>) : null
-      if (all !== null && all.length !== keys.length) throw new Error(`list(): ${keys.length} keys but ${all.length} values`)
+      if (all !== null && all.length !== keys.length)
+        throw new Error(`list(): ${keys.length} keys but ${all.length} values`)
       for (let i = 0; i < keys.length; i++) {
         const cached = values[i]
         if (cached != null) continue

@@ -26,13 +26,15 @@ export const checkKey = (key: unknown, method: string): string => {
   // A UTF-16 unit is at most 3 UTF-8 bytes: short keys need no byte count.
   if (key.length * 3 > MAX_KEY_BYTES) {
     const n = keyBytes(key)
-    if (n > MAX_KEY_BYTES) throw new StorageLimitError(`${method}(): key size in UTF-8 bytes (limit ${MAX_KEY_BYTES})`, MAX_KEY_BYTES, n)
+    if (n > MAX_KEY_BYTES)
+      throw new StorageLimitError(`${method}(): key size in UTF-8 bytes (limit ${MAX_KEY_BYTES})`, MAX_KEY_BYTES, n)
   }
   return key
 }
 
 export const checkCount = (n: number, method: string, what: string): void => {
-  if (n > MAX_KEYS) throw new StorageLimitError(`${method}(): number of ${what} per call (limit ${MAX_KEYS})`, MAX_KEYS, n)
+  if (n > MAX_KEYS)
+    throw new StorageLimitError(`${method}(): number of ${what} per call (limit ${MAX_KEYS})`, MAX_KEYS, n)
 }
 
 // A value as stored in `_cf_KV`: a well-formed string as SQLite TEXT, read back as it is with no

@@ -4,7 +4,10 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { pathToFileURL } from "node:url"
 
-export type ObjectClass = new (ctx: unknown, env: unknown) => {
+export type ObjectClass = new (
+  ctx: unknown,
+  env: unknown
+) => {
   fetch?: (request: Request) => Response | Promise<Response>
   alarm?: (info: { retryCount: number; isRetry: boolean }) => unknown
 }
@@ -16,7 +19,8 @@ export class ModuleError extends Error {
   }
 }
 
-export const loadModule = async (file: string, cacheDir: string): Promise<Record<string, ObjectClass>> => (await loadModuleFiles(file, cacheDir)).classes
+export const loadModule = async (file: string, cacheDir: string): Promise<Record<string, ObjectClass>> =>
+  (await loadModuleFiles(file, cacheDir)).classes
 
 let loads = 0
 
@@ -24,7 +28,10 @@ let loads = 0
  * The classes, and the files they came from (the module and, for TypeScript, every local file it
  * imports): what `objects dev` watches. Each call evaluates the module anew.
  */
-export const loadModuleFiles = async (file: string, cacheDir: string): Promise<{ classes: Record<string, ObjectClass>; inputs: Array<string> }> => {
+export const loadModuleFiles = async (
+  file: string,
+  cacheDir: string
+): Promise<{ classes: Record<string, ObjectClass>; inputs: Array<string> }> => {
   const abs = path.resolve(file)
   if (!fs.existsSync(abs)) throw new ModuleError(`module not found: ${file}`)
   const n = ++loads
@@ -49,7 +56,9 @@ export const loadModuleFiles = async (file: string, cacheDir: string): Promise<{
       })
       inputs = Object.keys(result.metafile.inputs).map((f) => path.resolve(f))
     } catch (e) {
-      const errors = (e as { errors?: Array<{ text: string; location?: { file: string; line: number; column: number } }> }).errors ?? []
+      const errors =
+        (e as { errors?: Array<{ text: string; location?: { file: string; line: number; column: number } }> }).errors ??
+        []
       const first = errors[0]
       throw new ModuleError(
         first === undefined
@@ -62,10 +71,15 @@ export const loadModuleFiles = async (file: string, cacheDir: string): Promise<{
   const mod = (await import(url)) as Record<string, unknown>
   const classes: Record<string, ObjectClass> = {}
   for (const [name, value] of Object.entries(mod)) {
-    if (typeof value === "function" && value.prototype !== undefined && (typeof value.prototype.fetch === "function" || typeof value.prototype.alarm === "function")) {
+    if (
+      typeof value === "function" &&
+      value.prototype !== undefined &&
+      (typeof value.prototype.fetch === "function" || typeof value.prototype.alarm === "function")
+    ) {
       classes[name] = value as ObjectClass
     }
   }
-  if (Object.keys(classes).length === 0) throw new ModuleError(`${file} exports no object class (a class with a fetch() or alarm() method)`)
+  if (Object.keys(classes).length === 0)
+    throw new ModuleError(`${file} exports no object class (a class with a fetch() or alarm() method)`)
   return { classes, inputs }
 }

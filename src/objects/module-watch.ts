@@ -15,7 +15,10 @@ export interface ModuleWatch {
 
 export const watchModule = (
   host: ObjectHost,
-  report: { readonly reloaded: (classes: Array<string>, restarted: number) => void; readonly failed: (error: unknown) => void }
+  report: {
+    readonly reloaded: (classes: Array<string>, restarted: number) => void
+    readonly failed: (error: unknown) => void
+  }
 ): ModuleWatch => {
   const watched = new Map<string, (now: fs.Stats, before: fs.Stats) => void>()
   let timer: NodeJS.Timeout | undefined

@@ -67,7 +67,11 @@ const parseHolder = (text: string | undefined): LockHolder | undefined => {
   try {
     const h = JSON.parse(text) as { pid?: unknown; start?: unknown; command?: unknown }
     if (typeof h.pid !== "number") return undefined
-    return { pid: h.pid, ...(typeof h.start === "string" ? { start: h.start } : {}), command: typeof h.command === "string" ? h.command : "" }
+    return {
+      pid: h.pid,
+      ...(typeof h.start === "string" ? { start: h.start } : {}),
+      command: typeof h.command === "string" ? h.command : ""
+    }
   } catch {
     return undefined
   }
@@ -89,7 +93,11 @@ export const lockHolder = (dir: string): LockHolder | undefined => {
 }
 
 const me = (): string =>
-  JSON.stringify({ pid: process.pid, ...(myStart !== undefined ? { start: myStart } : {}), command: ["edgectl", ...process.argv.slice(2)].join(" ").slice(0, 300) })
+  JSON.stringify({
+    pid: process.pid,
+    ...(myStart !== undefined ? { start: myStart } : {}),
+    command: ["edgectl", ...process.argv.slice(2)].join(" ").slice(0, 300)
+  })
 
 let unique = 0
 const privateCopy = (file: string, text: string): string => {

@@ -87,8 +87,7 @@ export class PageLog {
 
   private lastCommit(): Commit {
     const row = this.db.prepare("SELECT seq, time, size, restore FROM commits ORDER BY seq DESC LIMIT 1").get() as
-      | { seq: number; time: number; size: number; restore: number }
-      | undefined
+      { seq: number; time: number; size: number; restore: number } | undefined
     if (row !== undefined) return { ...row, restore: row.restore === 1 }
     return this.base()
   }
@@ -125,7 +124,8 @@ export class PageLog {
   archive(walFile: string): number {
     const read = readWal(walFile, this.walSalt === null ? 0 : this.walOffset, this.walSalt, this.walChecksum)
     if (read === null || read.commits.length === 0) {
-      if (read !== null && (read.salt !== this.walSalt || this.walChecksum === null)) this.rememberWal(read.offset, read.salt, read.checksum)
+      if (read !== null && (read.salt !== this.walSalt || this.walChecksum === null))
+        this.rememberWal(read.offset, read.salt, read.checksum)
       return 0
     }
     this.db.transaction(() => {
@@ -171,8 +171,7 @@ export class PageLog {
       )
     }
     const row = this.db.prepare("SELECT seq, time FROM commits WHERE time <= ? ORDER BY seq DESC LIMIT 1").get(ms) as
-      | { seq: number; time: number }
-      | undefined
+      { seq: number; time: number } | undefined
     if (row !== undefined) return formatBookmark(row.time, row.seq)
     return formatBookmark(base.time, base.seq)
   }
@@ -183,7 +182,8 @@ export class PageLog {
     const ok =
       b.seq === base.seq
         ? b.time === base.time
-        : (this.db.prepare("SELECT time FROM commits WHERE seq = ?").get(b.seq) as { time: number } | undefined)?.time === b.time
+        : (this.db.prepare("SELECT time FROM commits WHERE seq = ?").get(b.seq) as { time: number } | undefined)
+            ?.time === b.time
     if (!ok) throw new BookmarkError(`unknown bookmark ${bookmark}: no such point in this object's retained history`)
     return b
   }
@@ -224,7 +224,9 @@ export class PageLog {
   restore(mainFile: string, bookmark: string): number {
     const { seq } = this.check(bookmark)
     const size = this.sizeAt(seq)
-    const changed = new Set(this.db.prepare("SELECT DISTINCT pgno FROM pages WHERE seq > ?").pluck().all(seq) as Array<number>)
+    const changed = new Set(
+      this.db.prepare("SELECT DISTINCT pgno FROM pages WHERE seq > ?").pluck().all(seq) as Array<number>
+    )
     // A later commit that shrank the file (a restore) dropped pages that the bookmark still has.
     const smallest = this.db.prepare("SELECT min(size) FROM commits WHERE seq > ?").pluck().get(seq) as number | null
     if (smallest !== null) for (let p = smallest + 1; p <= size; p++) changed.add(p)
@@ -256,11 +258,14 @@ export class PageLog {
   // Folds history older than the window into base.sqlite.
   compact(): number {
     const cutoff = this.now() - PITR_WINDOW_MS
-    const row = this.db.prepare("SELECT seq, time, size FROM commits WHERE time < ? ORDER BY seq DESC LIMIT 1").get(cutoff) as
-      | { seq: number; time: number; size: number }
-      | undefined
+    const row = this.db
+      .prepare("SELECT seq, time, size FROM commits WHERE time < ? ORDER BY seq DESC LIMIT 1")
+      .get(cutoff) as { seq: number; time: number; size: number } | undefined
     if (row === undefined) return 0
-    const pgnos = this.db.prepare("SELECT DISTINCT pgno FROM pages WHERE seq <= ?").pluck().all(row.seq) as Array<number>
+    const pgnos = this.db
+      .prepare("SELECT DISTINCT pgno FROM pages WHERE seq <= ?")
+      .pluck()
+      .all(row.seq) as Array<number>
     const at = this.db.prepare("SELECT data FROM pages WHERE pgno = ? AND seq <= ? ORDER BY seq DESC LIMIT 1").pluck()
     const fd = fs.openSync(path.join(this.dir, BASE_FILE), "r+")
     try {

@@ -12,7 +12,8 @@ export const out = (v: unknown): SqlValue => {
   return v as SqlValue
 }
 
-const value = (v: unknown): SqlValue => (typeof v === "object" && v !== null) || typeof v === "bigint" ? out(v) : (v as SqlValue)
+const value = (v: unknown): SqlValue =>
+  (typeof v === "object" && v !== null) || typeof v === "bigint" ? out(v) : (v as SqlValue)
 
 // Wider rows are built by a loop: a literal of hundreds of keys is a large function to compile.
 const MAX_GENERATED = 128
@@ -30,7 +31,13 @@ const loop =
   (names: ReadonlyArray<string>): RowBuilder =>
   (r) => {
     const row: Record<string, SqlValue> = {}
-    for (let i = 0; i < names.length; i++) Object.defineProperty(row, names[i]!, { value: value(r[i]), writable: true, enumerable: true, configurable: true })
+    for (let i = 0; i < names.length; i++)
+      Object.defineProperty(row, names[i]!, {
+        value: value(r[i]),
+        writable: true,
+        enumerable: true,
+        configurable: true
+      })
     return row
   }
 

@@ -82,20 +82,29 @@ export const splitSql = (sql: string): Array<SqlStatement> => {
 const isTrigger = (words: ReadonlyArray<string>): boolean => {
   if (words.length < 2 || words[0]!.toUpperCase() !== "CREATE") return false
   const second = words[1]!.toUpperCase()
-  return second === "TRIGGER" || ((second === "TEMP" || second === "TEMPORARY") && words[2]?.toUpperCase() === "TRIGGER")
+  return (
+    second === "TRIGGER" || ((second === "TEMP" || second === "TEMPORARY") && words[2]?.toUpperCase() === "TRIGGER")
+  )
 }
 
 export const TRANSACTION_REFUSED =
   "To execute a transaction, please use the state.storage.transaction() or state.storage.transactionSync() APIs instead of the SQL BEGIN TRANSACTION or SAVEPOINT statements. The JavaScript API is safer because it will automatically roll back on exceptions, and because it interacts correctly with automatic atomic write coalescing."
 
 const TX_WORDS = new Set(["BEGIN", "COMMIT", "END", "ROLLBACK", "SAVEPOINT", "RELEASE"])
-const FORBIDDEN_PRAGMA = new Set(["JOURNAL_MODE", "WAL_CHECKPOINT", "WAL_AUTOCHECKPOINT", "LOCKING_MODE", "WRITABLE_SCHEMA"])
+const FORBIDDEN_PRAGMA = new Set([
+  "JOURNAL_MODE",
+  "WAL_CHECKPOINT",
+  "WAL_AUTOCHECKPOINT",
+  "LOCKING_MODE",
+  "WRITABLE_SCHEMA"
+])
 
 // Throws on what user SQL may not do; returns nothing.
 export const guardStatement = (st: SqlStatement): void => {
   const first = st.words[0]!.toUpperCase()
   if (TX_WORDS.has(first)) throw new Error(TRANSACTION_REFUSED)
-  if (first === "ATTACH" || first === "DETACH") throw new Error(`${first} is not allowed in object storage SQL: SQLITE_AUTH`)
+  if (first === "ATTACH" || first === "DETACH")
+    throw new Error(`${first} is not allowed in object storage SQL: SQLITE_AUTH`)
   if (first === "VACUUM") throw new Error("VACUUM is not allowed in object storage SQL: SQLITE_AUTH")
   if (first === "PRAGMA") {
     const name = (st.words[1] === "main" || st.words[1] === "temp") && st.words[2] === "." ? st.words[3] : st.words[1]

@@ -196,7 +196,13 @@ export class SqlStorageCursor<T extends Row = Row> implements IterableIterator<T
   private readonly readBefore: number
   private readonly written: number
 
-  constructor(columns: ReadonlyArray<string>, build: RowBuilder, rows: Array<Array<unknown>>, read: number, written: number) {
+  constructor(
+    columns: ReadonlyArray<string>,
+    build: RowBuilder,
+    rows: Array<Array<unknown>>,
+    read: number,
+    written: number
+  ) {
     this.columnNames = [...columns]
     this.build = build
     this.rows = rows
@@ -243,7 +249,11 @@ export class SqlStorageCursor<T extends Row = Row> implements IterableIterator<T
   }
 
   raw<R extends Array<SqlValue> = Array<SqlValue>>(): RawCursor<R> {
-    return new RawCursor<R>(this as unknown as SqlStorageCursor, () => this.nextRaw() as R | undefined, () => this.rows.length - this.at)
+    return new RawCursor<R>(
+      this as unknown as SqlStorageCursor,
+      () => this.nextRaw() as R | undefined,
+      () => this.rows.length - this.at
+    )
   }
 
   [Symbol.iterator](): IterableIterator<T> {

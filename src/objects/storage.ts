@@ -12,7 +12,14 @@ import { KvTable, type ListOptions } from "./kv.js"
 import { checkCount, checkKey, encodeValue, type Stored } from "./limits.js"
 import type { PageLog } from "./pitr.js"
 import { SqlStorage } from "./sql.js"
-import { BrokenStorageError, type Deferred, deferred, type GetOptions, type PutOptions, type StorageConfig } from "./storage-options.js"
+import {
+  BrokenStorageError,
+  type Deferred,
+  deferred,
+  type GetOptions,
+  type PutOptions,
+  type StorageConfig
+} from "./storage-options.js"
 import { Transaction } from "./transaction.js"
 
 export { BrokenStorageError, type GetOptions, type PutOptions, type StorageConfig } from "./storage-options.js"
@@ -185,7 +192,8 @@ export class ObjectStorage {
         this.putOne(a, b, c)
         return Promise.resolve()
       }
-      if (a === null || typeof a !== "object") throw new TypeError("put(): expected a key and a value, or an object of entries")
+      if (a === null || typeof a !== "object")
+        throw new TypeError("put(): expected a key and a value, or an object of entries")
       const options = b as PutOptions | undefined
       const keys = Object.keys(a)
       checkCount(keys.length, "put", "entries")
@@ -255,7 +263,8 @@ export class ObjectStorage {
             "SELECT type, name FROM sqlite_master WHERE type IN ('table', 'view') AND name NOT LIKE '\\_cf\\_%' ESCAPE '\\' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'"
           )
           .all() as Array<{ type: string; name: string }>
-        for (const o of objects) this.db.exec(`DROP ${o.type === "view" ? "VIEW" : "TABLE"} IF EXISTS "${o.name.replaceAll('"', '""')}"`)
+        for (const o of objects)
+          this.db.exec(`DROP ${o.type === "view" ? "VIEW" : "TABLE"} IF EXISTS "${o.name.replaceAll('"', '""')}"`)
         this.sql.clearCache()
       })
       return Promise.resolve()
@@ -349,7 +358,8 @@ export class ObjectStorage {
 
   readAlarm(): number | null {
     if (this.alarm === undefined) {
-      const v = this.db.prepare("SELECT value FROM _cf_METADATA WHERE key = ?").pluck().get(ALARM_KEY) as number | null | undefined
+      const v = this.db.prepare("SELECT value FROM _cf_METADATA WHERE key = ?").pluck().get(ALARM_KEY) as
+        number | null | undefined
       this.alarm = v ?? null
     }
     return this.alarm
@@ -359,13 +369,19 @@ export class ObjectStorage {
     try {
       const ms = time instanceof Date ? time.getTime() : typeof time === "number" ? time : NaN
       if (!Number.isFinite(ms)) {
-        throw new TypeError(`setAlarm(): the value cannot be converted because it is not a valid Date (got ${String(time)}).`)
+        throw new TypeError(
+          `setAlarm(): the value cannot be converted because it is not a valid Date (got ${String(time)}).`
+        )
       }
       // As on the platform: a time in the past means now.
       const at = Math.max(Math.trunc(ms), this.now())
       this.beforeWrite(options?.allowUnconfirmed === true)
       this.guarded(() =>
-        this.db.prepare("INSERT INTO _cf_METADATA (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value").run(ALARM_KEY, at)
+        this.db
+          .prepare(
+            "INSERT INTO _cf_METADATA (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value"
+          )
+          .run(ALARM_KEY, at)
       )
       this.alarm = at
       this.config.onAlarm?.(at)

@@ -19,7 +19,8 @@ export class Transaction {
   }
 
   private live(method: string): ObjectStorage {
-    if (this.state === "rolledBack") throw new Error(`txn.${method}(): the transaction was rolled back; no further operations are allowed on it`)
+    if (this.state === "rolledBack")
+      throw new Error(`txn.${method}(): the transaction was rolled back; no further operations are allowed on it`)
     if (this.state === "finished") throw new Error(`txn.${method}(): the transaction has already finished`)
     return this.storage
   }

@@ -59,7 +59,12 @@ const checksum = (buf: Buffer, from: number, to: number, seed: WalChecksum, bigE
  * there) come from the previous read of the same log (same salt); without a seed the log is read
  * from its header and only commits past `offset` are returned.
  */
-export const readWal = (file: string, offset: number, salt: string | null, seed: WalChecksum | null = null): WalRead | null => {
+export const readWal = (
+  file: string,
+  offset: number,
+  salt: string | null,
+  seed: WalChecksum | null = null
+): WalRead | null => {
   let fd: number
   try {
     fd = fs.openSync(file, "r")
@@ -97,7 +102,13 @@ export const readWal = (file: string, offset: number, salt: string | null, seed:
     let endSum = sum
     for (let at = 0; at + frameSize <= buf.length; at += frameSize) {
       if (buf.readUInt32BE(at + 8) !== s1 || buf.readUInt32BE(at + 12) !== s2) break
-      const next = checksum(buf, at + FRAME_HEADER, at + frameSize, checksum(buf, at, at + 8, sum, bigEndian), bigEndian)
+      const next = checksum(
+        buf,
+        at + FRAME_HEADER,
+        at + frameSize,
+        checksum(buf, at, at + 8, sum, bigEndian),
+        bigEndian
+      )
       if (next[0] !== buf.readUInt32BE(at + 16) || next[1] !== buf.readUInt32BE(at + 20)) break
       sum = next
       const pgno = buf.readUInt32BE(at)

@@ -51,7 +51,9 @@ export const BUILTINS: Readonly<Record<string, Builtin>> = {
   },
   lookup_json_integer: ([doc, ...keys]) => {
     const v = lookupJson(doc, keys)
-    return v instanceof JsonNumber && /^-?(0|[1-9][0-9]*)$/.test(v.raw) && Number.isSafeInteger(Number(v.raw)) ? Number(v.raw) : undefined
+    return v instanceof JsonNumber && /^-?(0|[1-9][0-9]*)$/.test(v.raw) && Number.isSafeInteger(Number(v.raw))
+      ? Number(v.raw)
+      : undefined
   },
   cidr: ([ip, v4, v6]) =>
     isIp(ip) && typeof v4 === "number" && typeof v6 === "number" ? networkOf(ip, ip.v === 4 ? v4 : v6) : undefined,
@@ -80,7 +82,13 @@ const urlDecode = (s: string, unicode: boolean): string => {
     } else if (c === "%" && unicode && (s[i + 1] === "u" || s[i + 1] === "U") && HEX4.test(s.slice(i + 2, i + 6))) {
       let cp = parseInt(s.slice(i + 2, i + 6), 16)
       i += 5
-      if (cp >= 0xd800 && cp < 0xdc00 && s[i + 1] === "%" && /[uU]/.test(s[i + 2] ?? "") && HEX4.test(s.slice(i + 3, i + 7))) {
+      if (
+        cp >= 0xd800 &&
+        cp < 0xdc00 &&
+        s[i + 1] === "%" &&
+        /[uU]/.test(s[i + 2] ?? "") &&
+        HEX4.test(s.slice(i + 3, i + 7))
+      ) {
         const lo = parseInt(s.slice(i + 3, i + 7), 16)
         if (lo >= 0xdc00 && lo < 0xe000) {
           cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00)
@@ -173,7 +181,11 @@ class JsonParser {
       }
     }
     if (c === '"') return this.string()
-    for (const [word, v] of [["true", true], ["false", false], ["null", null]] as const) {
+    for (const [word, v] of [
+      ["true", true],
+      ["false", false],
+      ["null", null]
+    ] as const) {
       if (this.s.startsWith(word, this.i)) {
         this.i += word.length
         return v
@@ -205,7 +217,14 @@ class JsonParser {
 
 const TOKEN = /^([\s\S]+)([0-9]{10})-([\s\S]{43,})$/
 
-const timedHmacValid = (key: string, mm: string, ttl: number, now: number, sepLen: number, urlSafe: boolean): boolean => {
+const timedHmacValid = (
+  key: string,
+  mm: string,
+  ttl: number,
+  now: number,
+  sepLen: number,
+  urlSafe: boolean
+): boolean => {
   const m = TOKEN.exec(mm)
   if (!m) return false
   const head = m[1]!

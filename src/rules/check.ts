@@ -63,7 +63,12 @@ export interface ParseResult {
 /** The parser run behind `check()` and `locate()`; `track` records tokens and expectations. */
 export const parse = (source: string, options: CheckOptions = {}, track = false): ParseResult => {
   const scheme = schemeNamed(options.scheme ?? "http")
-  const lists = options.lists === undefined ? undefined : options.lists instanceof Map ? options.lists : new Map(Object.entries(options.lists))
+  const lists =
+    options.lists === undefined
+      ? undefined
+      : options.lists instanceof Map
+        ? options.lists
+        : new Map(Object.entries(options.lists))
   const s = new ParserState(source, {
     scheme,
     maxDepth: Math.max(1, Math.min(options.maxDepth ?? MAX_NESTING_DEPTH, 1000)),
@@ -87,7 +92,12 @@ export const parse = (source: string, options: CheckOptions = {}, track = false)
   } catch (e) {
     // A defect, not the user's input: still a diagnostic, never an exception.
     tree = { kind: "invalid", range: { start: 0, end: source.length } }
-    s.out.push(diag("error", "internal-error", `internal error while checking: ${e instanceof Error ? e.message : String(e)}`, { start: 0, end: source.length }))
+    s.out.push(
+      diag("error", "internal-error", `internal error while checking: ${e instanceof Error ? e.message : String(e)}`, {
+        start: 0,
+        end: source.length
+      })
+    )
   }
   const limit = options.maxLength === undefined ? MAX_EXPRESSION_LENGTH : options.maxLength
   if (limit !== false && source.length > limit) {
@@ -95,7 +105,13 @@ export const parse = (source: string, options: CheckOptions = {}, track = false)
     if (at < source.length) {
       const count = [...source].length
       s.out.push(
-        diag("error", "expression-too-long", `the expression is ${count.toLocaleString("en-US")} characters long; the limit is ${limit.toLocaleString("en-US")}`, { start: at, end: source.length }, "split it into several rules, or use a list ($name) for long sets")
+        diag(
+          "error",
+          "expression-too-long",
+          `the expression is ${count.toLocaleString("en-US")} characters long; the limit is ${limit.toLocaleString("en-US")}`,
+          { start: at, end: source.length },
+          "split it into several rules, or use a list ($name) for long sets"
+        )
       )
     }
   }
@@ -129,7 +145,12 @@ export const check = (source: string, options: CheckOptions = {}): CheckResult =
       seen.add(key)
       return true
     })
-    .sort((a, b) => a.range.start - b.range.start || SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] || a.range.end - b.range.end)
+    .sort(
+      (a, b) =>
+        a.range.start - b.range.start ||
+        SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] ||
+        a.range.end - b.range.end
+    )
   const valid = !diagnostics.some((d) => d.severity === "error")
   if (!valid) return { source: text, valid, diagnostics, tree: p.tree }
   const types = p.types

@@ -34,15 +34,27 @@ export interface CompiledExpression {
 type Ev = (ctx: RequestContext) => unknown
 type Elems = (ctx: RequestContext) => Array<unknown>
 type Val = { readonly each: false; readonly ev: Ev } | { readonly each: true; readonly ev: Elems }
-type Cond = { readonly arr: false; readonly ev: (ctx: RequestContext) => boolean } | { readonly arr: true; readonly ev: (ctx: RequestContext) => Array<boolean> }
+type Cond =
+  | { readonly arr: false; readonly ev: (ctx: RequestContext) => boolean }
+  | { readonly arr: true; readonly ev: (ctx: RequestContext) => Array<boolean> }
 
 /** Call texts to per-request memo slots, shared by every compiled expression of the process. */
 const CALL_SLOTS = new Map<string, number>()
 
 /** Whether a call reads only fields, literals and other such calls (its result depends on the request alone). */
 const pureArgs = (n: Call): boolean =>
-  n.args.every((a) => a.kind === "field" || a.kind === "string" || a.kind === "bytes" || a.kind === "int" || a.kind === "ip" || (a.kind === "index" && pureIndex(a)) || (a.kind === "call" && a.name !== "any" && a.name !== "all" && pureArgs(a)))
-const pureIndex = (n: Value): boolean => (n.kind === "index" ? pureIndex(n.target) : n.kind === "field" || (n.kind === "call" && pureArgs(n)))
+  n.args.every(
+    (a) =>
+      a.kind === "field" ||
+      a.kind === "string" ||
+      a.kind === "bytes" ||
+      a.kind === "int" ||
+      a.kind === "ip" ||
+      (a.kind === "index" && pureIndex(a)) ||
+      (a.kind === "call" && a.name !== "any" && a.name !== "all" && pureArgs(a))
+  )
+const pureIndex = (n: Value): boolean =>
+  n.kind === "index" ? pureIndex(n.target) : n.kind === "field" || (n.kind === "call" && pureArgs(n))
 
 const elementsOf = (v: unknown): Array<unknown> => (Array.isArray(v) ? v : v instanceof Map ? [...v.values()] : [])
 
@@ -66,7 +78,8 @@ class Compiler {
 
   private typeOf(n: Node): Type {
     const t = this.checked.typeOf(n)
-    if (t === undefined) throw new Error(`compile: no type for a ${n.kind} node at ${n.range.start}; compile only what check() accepted`)
+    if (t === undefined)
+      throw new Error(`compile: no type for a ${n.kind} node at ${n.range.start}; compile only what check() accepted`)
     return t.type
   }
 
@@ -81,7 +94,9 @@ class Compiler {
         const get = getter(n.key)
         if (!t.each) {
           const ev = t.ev
-          return n.key.kind === "each" ? { each: true, ev: (ctx) => elementsOf(ev(ctx)) } : { each: false, ev: (ctx) => get(ev(ctx)) }
+          return n.key.kind === "each"
+            ? { each: true, ev: (ctx) => elementsOf(ev(ctx)) }
+            : { each: false, ev: (ctx) => get(ev(ctx)) }
         }
         const ev = t.ev
         if (n.key.kind === "each") return { each: true, ev: (ctx) => ev(ctx).flatMap(elementsOf) }
@@ -125,12 +140,20 @@ class Compiler {
     if (n.name === "any" || n.name === "all") {
       const all = n.name === "all"
       const arg = n.args[0]!
-      const isCondition = arg.kind === "comparison" || arg.kind === "logical" || arg.kind === "not" || arg.kind === "group" || arg.kind === "bare"
+      const isCondition =
+        arg.kind === "comparison" ||
+        arg.kind === "logical" ||
+        arg.kind === "not" ||
+        arg.kind === "group" ||
+        arg.kind === "bare"
       if (arg.kind === "comparison") {
         const lhs = this.value(arg.lhs)
         if (lhs.each) {
           // any(x[*] op v) / all(...) as a loop: no intermediate arrays.
-          const pred = predicate(arg.operator.name, arg.rhs, this.typeOf(arg.lhs), this.options) as (v: unknown, ctx: RequestContext) => boolean
+          const pred = predicate(arg.operator.name, arg.rhs, this.typeOf(arg.lhs), this.options) as (
+            v: unknown,
+            ctx: RequestContext
+          ) => boolean
           const elems = lhs.ev
           return all
             ? (ctx) => {
@@ -168,7 +191,9 @@ class Compiler {
       const empty = arrays ? [] : ""
       const evs = args.map((a) => a.ev as Ev)
       const join = (vals: ReadonlyArray<unknown>) =>
-        arrays ? vals.flatMap((v) => (Array.isArray(v) ? v : [])) : vals.map((v) => (typeof v === "string" ? v : empty)).join("")
+        arrays
+          ? vals.flatMap((v) => (Array.isArray(v) ? v : []))
+          : vals.map((v) => (typeof v === "string" ? v : empty)).join("")
       if (first?.each) {
         const rest = evs.slice(1)
         const ev = first.ev
@@ -251,7 +276,10 @@ class Compiler {
         return { arr: false, ev: (ctx) => ev(ctx) === true }
       }
       case "logical":
-        return this.logical(n.op, n.operands.map((o) => this.cond(o)))
+        return this.logical(
+          n.op,
+          n.operands.map((o) => this.cond(o))
+        )
       case "comparison":
         return this.comparison(n)
       case "invalid":
@@ -262,7 +290,12 @@ class Compiler {
   private logical(op: "and" | "or" | "xor", cs: ReadonlyArray<Cond>): Cond {
     if (cs[0]!.arr) {
       const evs = cs.map((c) => c.ev as (ctx: RequestContext) => Array<boolean>)
-      const combine = op === "and" ? (a: boolean, b: boolean) => a && b : op === "or" ? (a: boolean, b: boolean) => a || b : (a: boolean, b: boolean) => a !== b
+      const combine =
+        op === "and"
+          ? (a: boolean, b: boolean) => a && b
+          : op === "or"
+            ? (a: boolean, b: boolean) => a || b
+            : (a: boolean, b: boolean) => a !== b
       return {
         arr: true,
         ev: (ctx) => {
@@ -311,14 +344,20 @@ class Compiler {
 
   private comparison(n: Comparison): Cond {
     const lhsType = this.typeOf(n.lhs)
-    const pred = predicate(n.operator.name, n.rhs, lhsType, this.options) as (v: unknown, ctx: RequestContext) => boolean
+    const pred = predicate(n.operator.name, n.rhs, lhsType, this.options) as (
+      v: unknown,
+      ctx: RequestContext
+    ) => boolean
     const whenMissing = n.operator.name === "ne" && this.options.missingNotEqual === true
     if (n.lhs.kind === "field") {
       const id = this.checked.scheme.fieldId(n.lhs.name)
-      return { arr: false, ev: (ctx) => {
-        const v = ctx.get(id)
-        return v === undefined ? whenMissing : pred(v, ctx)
-      } }
+      return {
+        arr: false,
+        ev: (ctx) => {
+          const v = ctx.get(id)
+          return v === undefined ? whenMissing : pred(v, ctx)
+        }
+      }
     }
     const lhs = this.value(n.lhs)
     if (lhs.each) {
@@ -326,10 +365,13 @@ class Compiler {
       return { arr: true, ev: (ctx) => ev(ctx).map((e) => pred(e, ctx)) }
     }
     const ev = lhs.ev
-    return { arr: false, ev: (ctx) => {
-      const v = ev(ctx)
-      return v === undefined ? whenMissing : pred(v, ctx)
-    } }
+    return {
+      arr: false,
+      ev: (ctx) => {
+        const v = ev(ctx)
+        return v === undefined ? whenMissing : pred(v, ctx)
+      }
+    }
   }
 }
 
@@ -349,13 +391,21 @@ export const compile = (checked: CheckedExpression, options: CompileOptions = {}
   const lists =
     options.listItems === undefined
       ? undefined
-      : new Map(Object.entries(options.listItems).flatMap(([k, v]) => {
-          const l = compileList(v)
-          return l === undefined ? [] : [[k, l] as const]
-        }))
+      : new Map(
+          Object.entries(options.listItems).flatMap(([k, v]) => {
+            const l = compileList(v)
+            return l === undefined ? [] : [[k, l] as const]
+          })
+        )
   const context = (request: Request) => new RequestContext(request, scheme, lists)
   const fn = ((request: Request | RequestContext) =>
-    ev(request instanceof RequestContext ? (request.scheme === scheme ? request : context(request.request)) : context(request))) as CompiledExpression
+    ev(
+      request instanceof RequestContext
+        ? request.scheme === scheme
+          ? request
+          : context(request.request)
+        : context(request)
+    )) as CompiledExpression
   Object.defineProperties(fn, {
     [EVALUATE]: { value: ev },
     source: { value: checked.source, enumerable: true },

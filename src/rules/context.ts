@@ -75,7 +75,12 @@ export class RequestContext {
   /** A named list: from the request's `$lists`, else from the compile options. */
   list(name: string): ListContents | undefined {
     const own = this.request.$lists as Record<string, unknown> | undefined
-    if (own !== undefined && own !== null && typeof own === "object" && Object.prototype.hasOwnProperty.call(own, name)) {
+    if (
+      own !== undefined &&
+      own !== null &&
+      typeof own === "object" &&
+      Object.prototype.hasOwnProperty.call(own, name)
+    ) {
       this.listCache ??= new Map()
       if (!this.listCache.has(name)) this.listCache.set(name, compileList((own as Record<string, unknown>)[name]))
       return this.listCache.get(name)
@@ -108,7 +113,12 @@ export const convert = (t: Type, v: unknown): unknown => {
       return out
     }
     case "Map": {
-      const entries = v instanceof Map ? [...v.entries()] : typeof v === "object" && !Array.isArray(v) && !(v instanceof Uint8Array) ? Object.entries(v) : undefined
+      const entries =
+        v instanceof Map
+          ? [...v.entries()]
+          : typeof v === "object" && !Array.isArray(v) && !(v instanceof Uint8Array)
+            ? Object.entries(v)
+            : undefined
       if (entries === undefined) return undefined
       const out = new Map<string, unknown>()
       for (const [k, e] of entries) {
@@ -123,7 +133,8 @@ export const convert = (t: Type, v: unknown): unknown => {
 const toBinary = (v: unknown): string | undefined => {
   if (typeof v === "string") return fromText(v)
   if (v instanceof Uint8Array) return fromBytes(v)
-  if (typeof v === "object" && v !== null && typeof (v as { $base64?: unknown }).$base64 === "string") return decodeBase64((v as { $base64: string }).$base64)
+  if (typeof v === "object" && v !== null && typeof (v as { $base64?: unknown }).$base64 === "string")
+    return decodeBase64((v as { $base64: string }).$base64)
   return undefined
 }
 
@@ -175,13 +186,19 @@ export const validateRequest = (request: unknown, scheme: Scheme = HTTP_SCHEME):
   const out: Array<RequestProblem> = []
   for (const [name, value] of Object.entries(request)) {
     if (name === "$lists") {
-      if (typeof value !== "object" || value === null || Array.isArray(value)) out.push({ field: name, message: "must be an object of list name to an array of items" })
-      else for (const [list, items] of Object.entries(value)) if (!Array.isArray(items)) out.push({ field: `$lists.${list}`, message: "must be an array of items" })
+      if (typeof value !== "object" || value === null || Array.isArray(value))
+        out.push({ field: name, message: "must be an object of list name to an array of items" })
+      else
+        for (const [list, items] of Object.entries(value))
+          if (!Array.isArray(items)) out.push({ field: `$lists.${list}`, message: "must be an array of items" })
       continue
     }
     const f = scheme.field(name)
     if (f === undefined) {
-      const s = suggest(name, scheme.fields.map((x) => x.name))
+      const s = suggest(
+        name,
+        scheme.fields.map((x) => x.name)
+      )
       out.push({ field: name, message: `unknown field${s ? ` (did you mean ${s}?)` : ""}` })
       continue
     }
@@ -202,7 +219,8 @@ const shapeProblem = (t: Type, v: unknown): string | undefined => {
     return undefined
   }
   if (t.kind === "Map") {
-    if (typeof v !== "object" || v === null || Array.isArray(v)) return `expected an object (${typeName(t)}), got ${describe(v)}`
+    if (typeof v !== "object" || v === null || Array.isArray(v))
+      return `expected an object (${typeName(t)}), got ${describe(v)}`
     for (const [k, e] of Object.entries(v)) {
       const p = shapeProblem(t.of, e)
       if (p !== undefined) return `key ${JSON.stringify(k)}: ${p}`
@@ -219,7 +237,8 @@ const shapeProblem = (t: Type, v: unknown): string | undefined => {
       return `expected an IP address string, got ${describe(v)}`
     default: {
       const b64 = typeof v === "object" && v !== null ? (v as { $base64?: unknown }).$base64 : undefined
-      if (typeof b64 === "string") return `the "$base64" value is not valid base64: ${JSON.stringify(b64.length > 40 ? `${b64.slice(0, 39)}…` : b64)}`
+      if (typeof b64 === "string")
+        return `the "$base64" value is not valid base64: ${JSON.stringify(b64.length > 40 ? `${b64.slice(0, 39)}…` : b64)}`
       return `expected a string (or {"$base64": "..."}), got ${describe(v)}`
     }
   }

@@ -30,7 +30,13 @@ type Row = readonly [name: string, type: string, summary: string, flags?: string
 
 // flags: p=pro b=business e=enterprise +=add-on, R=response phases, W=rewrite only, ~name=deprecated alias of name
 const parseRow = ([name, type, summary, flags = ""]: Row): FieldInfo => {
-  const plan: Plan | undefined = flags.includes("e") ? "enterprise" : flags.includes("b") ? "business" : flags.includes("p") ? "pro" : undefined
+  const plan: Plan | undefined = flags.includes("e")
+    ? "enterprise"
+    : flags.includes("b")
+      ? "business"
+      : flags.includes("p")
+        ? "pro"
+        : undefined
   const alias = /~(\S+)/.exec(flags)?.[1]
   return {
     name,
@@ -55,15 +61,34 @@ const geo = (suffix: string, what: string, flags = ""): ReadonlyArray<Row> => [
   [`ip.src.${suffix}`, suffix === "asnum" ? I : suffix === "is_in_european_union" ? B : S, what, flags]
 ]
 
-const raw = (name: string, type: string, what: string, flags = ""): Row => [`raw.${name}`, type, `${what}, as received, before any rule changed it`, flags]
+const raw = (name: string, type: string, what: string, flags = ""): Row => [
+  `raw.${name}`,
+  type,
+  `${what}, as received, before any rule changed it`,
+  flags
+]
 
 const jwt = (claim: string, what: string, int = false): ReadonlyArray<Row> => [
-  [`http.request.jwt.claims.${claim}`, int ? "Map<Array<Integer>>" : MAS, `JWT ${what} claim values, by JWT validation configuration`, "e+"],
-  [`http.request.jwt.claims.${claim}.names`, AS, `The JWT validation configurations that produced a ${what} claim`, "e+"],
+  [
+    `http.request.jwt.claims.${claim}`,
+    int ? "Map<Array<Integer>>" : MAS,
+    `JWT ${what} claim values, by JWT validation configuration`,
+    "e+"
+  ],
+  [
+    `http.request.jwt.claims.${claim}.names`,
+    AS,
+    `The JWT validation configurations that produced a ${what} claim`,
+    "e+"
+  ],
   [`http.request.jwt.claims.${claim}.values`, int ? "Array<Integer>" : AS, `The JWT ${what} claim values`, "e+"]
 ]
 
-const mtls = (suffix: string, what: string): Row => [`cf.tls_client_auth.${suffix}`, S, `${what} of the mTLS client certificate ("" without mTLS)`]
+const mtls = (suffix: string, what: string): Row => [
+  `cf.tls_client_auth.${suffix}`,
+  S,
+  `${what} of the mTLS client certificate ("" without mTLS)`
+]
 
 const HTTP_ROWS: ReadonlyArray<Row> = [
   // Request line and URI
@@ -102,10 +127,30 @@ const HTTP_ROWS: ReadonlyArray<Row> = [
   ["http.request.body.multipart", MAS, "The parts of a multipart body, by part name", "e"],
   ["http.request.body.multipart.names", "Array<Array<String>>", "The names of every part of a multipart body", "e"],
   ["http.request.body.multipart.values", AS, "The values of every part of a multipart body", "e"],
-  ["http.request.body.multipart.content_types", "Array<Array<String>>", "The Content-Type headers of every part of a multipart body", "e"],
-  ["http.request.body.multipart.content_dispositions", "Array<Array<String>>", "The Content-Disposition headers of every part of a multipart body", "e"],
-  ["http.request.body.multipart.content_transfer_encodings", "Array<Array<String>>", "The Content-Transfer-Encoding headers of every part of a multipart body", "e"],
-  ["http.request.body.multipart.filenames", "Array<Array<String>>", "The file names of every part of a multipart body", "e"],
+  [
+    "http.request.body.multipart.content_types",
+    "Array<Array<String>>",
+    "The Content-Type headers of every part of a multipart body",
+    "e"
+  ],
+  [
+    "http.request.body.multipart.content_dispositions",
+    "Array<Array<String>>",
+    "The Content-Disposition headers of every part of a multipart body",
+    "e"
+  ],
+  [
+    "http.request.body.multipart.content_transfer_encodings",
+    "Array<Array<String>>",
+    "The Content-Transfer-Encoding headers of every part of a multipart body",
+    "e"
+  ],
+  [
+    "http.request.body.multipart.filenames",
+    "Array<Array<String>>",
+    "The file names of every part of a multipart body",
+    "e"
+  ],
   ...jwt("aud", "aud (audience)"),
   ...jwt("iss", "iss (issuer)"),
   ...jwt("jti", "jti (JWT ID)"),
@@ -131,9 +176,24 @@ const HTTP_ROWS: ReadonlyArray<Row> = [
   ["ip.geoip.asnum", I, "Deprecated alias of ip.src.asnum", "~ip.src.asnum"],
   ["ip.geoip.country", S, "Deprecated alias of ip.src.country", "~ip.src.country"],
   ["ip.geoip.continent", S, "Deprecated alias of ip.src.continent", "~ip.src.continent"],
-  ["ip.geoip.subdivision_1_iso_code", S, "Deprecated alias of ip.src.subdivision_1_iso_code", "b ~ip.src.subdivision_1_iso_code"],
-  ["ip.geoip.subdivision_2_iso_code", S, "Deprecated alias of ip.src.subdivision_2_iso_code", "b ~ip.src.subdivision_2_iso_code"],
-  ["ip.geoip.is_in_european_union", B, "Deprecated alias of ip.src.is_in_european_union", "b ~ip.src.is_in_european_union"],
+  [
+    "ip.geoip.subdivision_1_iso_code",
+    S,
+    "Deprecated alias of ip.src.subdivision_1_iso_code",
+    "b ~ip.src.subdivision_1_iso_code"
+  ],
+  [
+    "ip.geoip.subdivision_2_iso_code",
+    S,
+    "Deprecated alias of ip.src.subdivision_2_iso_code",
+    "b ~ip.src.subdivision_2_iso_code"
+  ],
+  [
+    "ip.geoip.is_in_european_union",
+    B,
+    "Deprecated alias of ip.src.is_in_european_union",
+    "b ~ip.src.is_in_european_union"
+  ],
   // Raw fields
   raw("http.request.full_uri", S, "The full URI"),
   raw("http.request.uri", S, "The URI path and query string"),
@@ -156,7 +216,11 @@ const HTTP_ROWS: ReadonlyArray<Row> = [
   ["cf.tls_client_extensions_sha1_le", S, "The SHA-1 of the TLS client extensions, Base64 (little-endian)"],
   ["cf.tls_ciphers_sha1", S, "The SHA-1 of the client's TLS cipher list in received order, Base64"],
   ["cf.tls_client_auth.cert_presented", B, "Whether the mTLS client presented a certificate, valid or not"],
-  ["cf.tls_client_auth.cert_verified", B, "Whether the mTLS client presented a valid certificate (revoked ones included)"],
+  [
+    "cf.tls_client_auth.cert_verified",
+    B,
+    "Whether the mTLS client presented a valid certificate (revoked ones included)"
+  ],
   ["cf.tls_client_auth.cert_revoked", B, "Whether the mTLS client certificate is valid but revoked"],
   mtls("cert_issuer_dn", "The issuer distinguished name"),
   mtls("cert_subject_dn", "The subject distinguished name"),
@@ -195,9 +259,19 @@ const HTTP_ROWS: ReadonlyArray<Row> = [
   ["cf.verified_bot_category", S, "The category of the verified bot that sent the request"],
   ["cf.threat_score", I, "The legacy threat score; always 0 now"],
   ["cf.bot_management.score", I, "The likelihood that a human sent the request, 1 (bot) to 99 (human)", "e+"],
-  ["cf.bot_management.verified_bot", B, "Whether the request comes from a known good bot (same as cf.client.bot)", "e+"],
+  [
+    "cf.bot_management.verified_bot",
+    B,
+    "Whether the request comes from a known good bot (same as cf.client.bot)",
+    "e+"
+  ],
   ["cf.bot_management.static_resource", B, "Whether the request is for a static resource", "e+"],
-  ["cf.bot_management.corporate_proxy", B, "Whether the request comes from a known corporate proxy or secure web gateway", "e+"],
+  [
+    "cf.bot_management.corporate_proxy",
+    B,
+    "Whether the request comes from a known corporate proxy or secure web gateway",
+    "e+"
+  ],
   ["cf.bot_management.signed_agent", B, "Whether the request comes from a known agent using Web Bot Auth", "e+"],
   ["cf.bot_management.js_detection.passed", B, "Whether the visitor passed a JavaScript detection before", "e+"],
   ["cf.bot_management.ja3_hash", S, "The JA3 TLS fingerprint of the client", "e+"],
@@ -212,26 +286,61 @@ const HTTP_ROWS: ReadonlyArray<Row> = [
   ["cf.waf.auth_detected", B, "Whether the WAF found authentication credentials in the request", "e"],
   ["cf.waf.credential_check.password_leaked", B, "Whether the password in the request was previously leaked"],
   ["cf.waf.credential_check.username_leaked", B, "Whether the username in the request was previously leaked", "e"],
-  ["cf.waf.credential_check.username_and_password_leaked", B, "Whether the username and password pair was previously leaked", "p"],
-  ["cf.waf.credential_check.username_password_similar", B, "Whether a similar username and password pair was previously leaked", "e"],
+  [
+    "cf.waf.credential_check.username_and_password_leaked",
+    B,
+    "Whether the username and password pair was previously leaked",
+    "p"
+  ],
+  [
+    "cf.waf.credential_check.username_password_similar",
+    B,
+    "Whether a similar username and password pair was previously leaked",
+    "e"
+  ],
   ["cf.waf.content_scan.has_obj", B, "Whether the request contains at least one content object", "e+"],
-  ["cf.waf.content_scan.has_malicious_obj", B, "Whether the request contains at least one malicious content object", "e+"],
+  [
+    "cf.waf.content_scan.has_malicious_obj",
+    B,
+    "Whether the request contains at least one malicious content object",
+    "e+"
+  ],
   ["cf.waf.content_scan.has_failed", B, "Whether the scanner failed to scan some content object", "e+"],
   ["cf.waf.content_scan.num_obj", I, "The number of content objects in the request", "e+"],
   ["cf.waf.content_scan.num_malicious_obj", I, "The number of malicious content objects in the request", "e+"],
   ["cf.waf.content_scan.obj_sizes", "Array<Integer>", "The sizes of the content objects, in bytes", "e+"],
   ["cf.waf.content_scan.obj_types", AS, "The file types of the content objects", "e+"],
-  ["cf.waf.content_scan.obj_results", AS, "The scan results of the content objects (clean, suspicious, infected, not scanned)", "e+"],
+  [
+    "cf.waf.content_scan.obj_results",
+    AS,
+    "The scan results of the content objects (clean, suspicious, infected, not scanned)",
+    "e+"
+  ],
   ["cf.llm.prompt.detected", B, "Whether the request contains an LLM prompt", "e"],
   ["cf.llm.prompt.pii_detected", B, "Whether the LLM prompt contains personally identifiable information", "e"],
   ["cf.llm.prompt.pii_categories", AS, "The PII categories found in the LLM prompt", "e"],
   ["cf.llm.prompt.unsafe_topic_detected", B, "Whether the LLM prompt touches an unsafe topic", "e"],
   ["cf.llm.prompt.unsafe_topic_categories", AS, "The unsafe topic categories of the LLM prompt (S1-S14)", "e"],
-  ["cf.llm.prompt.injection_score", I, "The likelihood of a prompt injection, 1 (likely) to 99; 100 when not scored", "e"],
+  [
+    "cf.llm.prompt.injection_score",
+    I,
+    "The likelihood of a prompt injection, 1 (likely) to 99; 100 when not scored",
+    "e"
+  ],
   ["cf.llm.prompt.token_count", I, "The estimated token count of the LLM prompt", "e"],
-  ["cf.llm.prompt.custom_topic_categories", "Map<Integer>", "The relevance (1-99, lower is closer) of the prompt to each custom topic", "e"],
+  [
+    "cf.llm.prompt.custom_topic_categories",
+    "Map<Integer>",
+    "The relevance (1-99, lower is closer) of the prompt to each custom topic",
+    "e"
+  ],
   ["cf.api_gateway.auth_id_present", B, "Whether the request carried an API Shield session identifier", "e+"],
-  ["cf.api_gateway.request_violates_schema", B, "Whether the request violated the schema of its API Shield endpoint", "e+"],
+  [
+    "cf.api_gateway.request_violates_schema",
+    B,
+    "Whether the request violated the schema of its API Shield endpoint",
+    "e+"
+  ],
   ["cf.api_gateway.fallthrough_detected", B, "Whether the request matched no saved API Shield endpoint", "e+"],
   ["cf.schema_validation.learned.violated", B, "Whether the request violates the learned API profile", "e+"],
   ["cf.schema_validation.uploaded.violated", B, "Whether the request violates the uploaded API schema", "e+"],
@@ -240,7 +349,12 @@ const HTTP_ROWS: ReadonlyArray<Row> = [
   ["http.response.headers", MAS, "The response headers by lowercased name", "R"],
   ["http.response.headers.names", AS, "The response header names", "R"],
   ["http.response.headers.values", AS, "The response header values", "R"],
-  ["http.response.content_type.media_type", S, "The lowercased media type of the response Content-Type, without parameters", "R"],
+  [
+    "http.response.content_type.media_type",
+    S,
+    "The lowercased media type of the response Content-Type, without parameters",
+    "R"
+  ],
   ["cf.response.1xxx_code", I, "The code of a 1XXX edge error (0 otherwise)", "R"],
   ["cf.response.error_type", S, 'The type of error being returned (waf, ratelimit, 1xxx, ...; "" otherwise)', "R"]
 ]
@@ -290,4 +404,5 @@ const PLAN_ORDER: Record<Plan, number> = { free: 0, pro: 1, business: 2, enterpr
 
 export const planAtLeast = (have: Plan, need: Plan): boolean => PLAN_ORDER[have] >= PLAN_ORDER[need]
 
-export const planName = (p: Plan): string => ({ free: "Free", pro: "Pro", business: "Business", enterprise: "Enterprise" })[p]
+export const planName = (p: Plan): string =>
+  ({ free: "Free", pro: "Pro", business: "Business", enterprise: "Enterprise" })[p]

@@ -14,10 +14,26 @@ import { HTTP_SCHEME, NETWORK_SCHEME } from "./scheme.js"
 export type FirewallAction = "block" | "challenge" | "js_challenge" | "managed_challenge" | "allow" | "log" | "bypass"
 
 /** The order of actions among rules of equal priority. */
-export const ACTION_ORDER: ReadonlyArray<FirewallAction> = ["log", "bypass", "allow", "challenge", "managed_challenge", "js_challenge", "block"]
+export const ACTION_ORDER: ReadonlyArray<FirewallAction> = [
+  "log",
+  "bypass",
+  "allow",
+  "challenge",
+  "managed_challenge",
+  "js_challenge",
+  "block"
+]
 
 /** What `bypass` may skip. */
-export const BYPASS_PRODUCTS: ReadonlyArray<string> = ["zoneLockdown", "uaBlock", "bic", "hot", "securityLevel", "rateLimit", "waf"]
+export const BYPASS_PRODUCTS: ReadonlyArray<string> = [
+  "zoneLockdown",
+  "uaBlock",
+  "bic",
+  "hot",
+  "securityLevel",
+  "rateLimit",
+  "waf"
+]
 
 export interface FirewallRule {
   readonly id: string
@@ -119,7 +135,13 @@ export const firewall = (rules: ReadonlyArray<FirewallRule>, options: CheckOptio
         else if (action === "bypass") (bypassed ??= []).push({ rule: a.rule, products: a.rule.products ?? none })
         else return { rule: a.rule, action, logged: logged ?? none, bypassed: bypassed ?? none, evaluated: i + 1 }
       }
-      return { rule: undefined, action: undefined, logged: logged ?? none, bypassed: bypassed ?? none, evaluated: active.length }
+      return {
+        rule: undefined,
+        action: undefined,
+        logged: logged ?? none,
+        bypassed: bypassed ?? none,
+        evaluated: active.length
+      }
     }
   }
 }

@@ -67,7 +67,8 @@ const one = (n: Node): string => {
 const operand = (o: Expression, parent: LogicalOperator): string =>
   o.kind === "logical" && PREC[o.op] <= PREC[parent] ? `(${one(o)})` : one(o)
 
-const key = (k: IndexKey): string => (k.kind === "each" ? "*" : k.kind === "position" ? String(k.value) : quote(k.value))
+const key = (k: IndexKey): string =>
+  k.kind === "each" ? "*" : k.kind === "position" ? String(k.value) : quote(k.value)
 
 const quote = (value: string): string => {
   let out = '"'
@@ -113,7 +114,8 @@ const pretty = (n: Expression, indent: number, width: number): string => {
     if (o.kind === "logical" && (parent === undefined || PREC[o.op] <= PREC[parent])) return `(${one(o)})`
     return pretty(o, indent, width)
   }
-  if (n.kind === "logical") return n.operands.map((o, i) => (i === 0 ? part(o, n.op) : `\n${pad}${n.op} ${part(o, n.op)}`)).join("")
+  if (n.kind === "logical")
+    return n.operands.map((o, i) => (i === 0 ? part(o, n.op) : `\n${pad}${n.op} ${part(o, n.op)}`)).join("")
   if (n.kind === "group") return part(n, undefined)
   if (n.kind === "not") return `not ${part(n.operand, undefined)}`
   return flat
@@ -127,7 +129,16 @@ export const sameTree = (a: Node, b: Node): boolean => shape(a) === shape(b)
 
 const shape = (n: Node): string =>
   JSON.stringify(n, (k, v) => {
-    if (k === "range" || k === "nameRange" || k === "keyRange" || k === "text" || k === "raw" || k === "hashes" || k === "operators") return undefined
+    if (
+      k === "range" ||
+      k === "nameRange" ||
+      k === "keyRange" ||
+      k === "text" ||
+      k === "raw" ||
+      k === "hashes" ||
+      k === "operators"
+    )
+      return undefined
     if (k === "operator" && v && typeof v === "object" && "name" in v) return v.name
     if (typeof v === "bigint") return `${v}n`
     return v

@@ -17,9 +17,38 @@
  * arrays, objects for maps; absent or null is a missing value; `"$lists"` holds named lists.
  */
 export type {
-  Argument, Bare, BytesLiteral, Call, CidrLiteral, Comparison, Constant, Diagnostic, Expression, Field, Group, Index, IndexKey,
-  IntLiteral, IntRange, Invalid, IpLiteral, IpRange, ListRef, Literal, Logical, Node, Not, Operator, Range, Rhs, SetItem, SetLiteral,
-  Severity, StringLiteral, Token, Value
+  Argument,
+  Bare,
+  BytesLiteral,
+  Call,
+  CidrLiteral,
+  Comparison,
+  Constant,
+  Diagnostic,
+  Expression,
+  Field,
+  Group,
+  Index,
+  IndexKey,
+  IntLiteral,
+  IntRange,
+  Invalid,
+  IpLiteral,
+  IpRange,
+  ListRef,
+  Literal,
+  Logical,
+  Node,
+  Not,
+  Operator,
+  Range,
+  Rhs,
+  SetItem,
+  SetLiteral,
+  Severity,
+  StringLiteral,
+  Token,
+  Value
 } from "./ast.js"
 export { children } from "./ast.js"
 export type { IpAddress } from "./ip.js"

@@ -42,7 +42,8 @@ const parseV6Number = (s: string): bigint | string => {
         tailV4 = v4
         continue
       }
-      if (!/^[0-9a-fA-F]{1,4}$/.test(g)) return g === "" ? "empty group in IPv6 address" : `invalid IPv6 group ${JSON.stringify(g)}`
+      if (!/^[0-9a-fA-F]{1,4}$/.test(g))
+        return g === "" ? "empty group in IPv6 address" : `invalid IPv6 group ${JSON.stringify(g)}`
       out.push(parseInt(g, 16))
     }
     return out
@@ -115,7 +116,7 @@ export const formatIp = (ip: IpAddress): string => {
   // The longest run of two or more zero groups becomes `::` (RFC 5952).
   let best = -1
   let bestLen = 1
-  for (let i = 0; i < 8; ) {
+  for (let i = 0; i < 8;) {
     if (groups[i] !== 0) {
       i++
       continue
@@ -168,10 +169,18 @@ export class IpSet {
       if (r.lo.v === 4) four.push([r.lo.n, (r.hi as { n: number }).n])
       else six.push([r.lo.n, (r.hi as { n: bigint }).n])
     }
-    const m4 = merge(four, (a, b) => a - b, (a) => a + 1)
+    const m4 = merge(
+      four,
+      (a, b) => a - b,
+      (a) => a + 1
+    )
     this.v4lo = Float64Array.from(m4.map((r) => r[0]))
     this.v4hi = Float64Array.from(m4.map((r) => r[1]))
-    this.v6 = merge(six, (a, b) => (a < b ? -1 : a > b ? 1 : 0), (a) => a + 1n)
+    this.v6 = merge(
+      six,
+      (a, b) => (a < b ? -1 : a > b ? 1 : 0),
+      (a) => a + 1n
+    )
   }
 
   has(ip: IpAddress): boolean {

@@ -7,26 +7,44 @@ import type { Diagnostic, Range } from "./ast.js"
 
 export const isDigit = (c: number) => c >= 48 && c <= 57
 export const isHex = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102)
-export const isIdentChar = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95
+export const isIdentChar = (c: number) =>
+  (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95
 export const isSpace = (c: number) => c === 32 || c === 10 || c === 13
 
-export const diag = (severity: Diagnostic["severity"], code: string, message: string, range: Range, hint?: string): Diagnostic =>
-  hint === undefined ? { severity, code, message, range } : { severity, code, message, range, hint }
+export const diag = (
+  severity: Diagnostic["severity"],
+  code: string,
+  message: string,
+  range: Range,
+  hint?: string
+): Diagnostic => (hint === undefined ? { severity, code, message, range } : { severity, code, message, range, hint })
 
 /** A readable name for a character in messages: `#`, or `U+00A0 (no-break space)`. */
 /** Where `at` is, for people: `column 5`, or `line 2, column 5` in a text of several lines (1-based). */
 export const placeOf = (src: string, at: number): string => {
   const lineStart = src.lastIndexOf("\n", at - 1) + 1
   const column = at - lineStart + 1
-  return src.includes("\n") ? `line ${src.slice(0, lineStart).split("\n").length}, column ${column}` : `column ${column}`
+  return src.includes("\n")
+    ? `line ${src.slice(0, lineStart).split("\n").length}, column ${column}`
+    : `column ${column}`
 }
 
 export const describeChar = (ch: string): string => {
   const cp = ch.codePointAt(0)!
   const names: Record<number, string> = {
-    0x09: "tab", 0x0b: "vertical tab", 0x0c: "form feed", 0xa0: "no-break space", 0x2028: "line separator",
-    0x2029: "paragraph separator", 0xfeff: "byte order mark", 0x200b: "zero-width space", 0x3000: "ideographic space",
-    0x201c: "left double quotation mark", 0x201d: "right double quotation mark", 0x2018: "left single quotation mark", 0x2019: "right single quotation mark"
+    0x09: "tab",
+    0x0b: "vertical tab",
+    0x0c: "form feed",
+    0xa0: "no-break space",
+    0x2028: "line separator",
+    0x2029: "paragraph separator",
+    0xfeff: "byte order mark",
+    0x200b: "zero-width space",
+    0x3000: "ideographic space",
+    0x201c: "left double quotation mark",
+    0x201d: "right double quotation mark",
+    0x2018: "left single quotation mark",
+    0x2019: "right single quotation mark"
   }
   const name = names[cp]
   if (cp >= 0x21 && cp < 0x7f) return `\`${ch}\``
@@ -135,7 +153,14 @@ export const lexString = (src: string, pos: number, regex: boolean, out: Array<D
       if (n >= 48 && n <= 55 && /^[0-7]{3}$/.test(src.slice(i + 1, i + 4))) {
         const v = parseInt(src.slice(i + 1, i + 4), 8)
         if (v > 255) {
-          out.push(diag("error", "invalid-escape", `octal escape \\${src.slice(i + 1, i + 4)} is greater than \\377 (one byte)`, { start: i, end: i + 4 }))
+          out.push(
+            diag(
+              "error",
+              "invalid-escape",
+              `octal escape \\${src.slice(i + 1, i + 4)} is greater than \\377 (one byte)`,
+              { start: i, end: i + 4 }
+            )
+          )
         } else push(v, i)
         i += 4
         continue
@@ -192,8 +217,13 @@ export const lexString = (src: string, pos: number, regex: boolean, out: Array<D
     for (const b of utf8Bytes(cp)) push(b, i)
     i += cp > 0xffff ? 2 : 1
   }
-  const hint = regex && classDepth > 0 ? `the character class opened at ${placeOf(src, classStart)} is not closed, so its " does not end the string` : 'add the closing "'
-  out.push(diag("error", "unterminated-string", "this string has no closing quote", { start: pos, end: src.length }, hint))
+  const hint =
+    regex && classDepth > 0
+      ? `the character class opened at ${placeOf(src, classStart)} is not closed, so its " does not end the string`
+      : 'add the closing "'
+  out.push(
+    diag("error", "unterminated-string", "this string has no closing quote", { start: pos, end: src.length }, hint)
+  )
   return finish(false, src.length)
 
   function finish(closed: boolean, end: number): LexedString {
@@ -231,25 +261,37 @@ const lexRaw = (src: string, pos: number, regex: boolean, out: Array<Diagnostic>
   while (src.charCodeAt(i) === 35) i++
   const hashes = i - pos - 1
   if (hashes > 255) {
-    out.push(diag("error", "invalid-raw-string", `a raw string may have at most 255 #, this one has ${hashes}`, { start: pos, end: i }))
+    out.push(
+      diag("error", "invalid-raw-string", `a raw string may have at most 255 #, this one has ${hashes}`, {
+        start: pos,
+        end: i
+      })
+    )
   }
   const open = i + 1
   const closing = `"${"#".repeat(hashes)}`
   const close = src.indexOf(closing, open)
   if (close < 0) {
     out.push(
-      diag("error", "unterminated-string", "this raw string has no closing quote", { start: pos, end: src.length }, `end it with ${closing}`)
+      diag(
+        "error",
+        "unterminated-string",
+        "this raw string has no closing quote",
+        { start: pos, end: src.length },
+        `end it with ${closing}`
+      )
     )
   }
   const end = close < 0 ? src.length : close + closing.length
   const text = src.slice(open, close < 0 ? src.length : close)
   const offsets: Array<number> = []
   if (regex) for (let k = 0; k < text.length; k++) offsets.push(open + k)
-  else for (let k = 0; k < text.length; ) {
-    const cp = text.codePointAt(k)!
-    for (let b = 0; b < utf8Bytes(cp).length; b++) offsets.push(open + k)
-    k += cp > 0xffff ? 2 : 1
-  }
+  else
+    for (let k = 0; k < text.length;) {
+      const cp = text.codePointAt(k)!
+      for (let b = 0; b < utf8Bytes(cp).length; b++) offsets.push(open + k)
+      k += cp > 0xffff ? 2 : 1
+    }
   return {
     value: binaryOfText(text),
     raw: true,
@@ -268,6 +310,7 @@ export const scanListName = (src: string, pos: number): { readonly end: number; 
   const name = src.slice(pos, i)
   if (name === "") return { end: i, error: "a list name must follow $" }
   if (/[A-Z]/.test(name)) return { end: i, error: "list names are lowercase: letters a-z, digits and _" }
-  if (name.startsWith(".") || name.endsWith(".")) return { end: i, error: `a list name cannot ${name.startsWith(".") ? "start" : "end"} with "."` }
+  if (name.startsWith(".") || name.endsWith("."))
+    return { end: i, error: `a list name cannot ${name.startsWith(".") ? "start" : "end"} with "."` }
   return { end: i }
 }

@@ -2,7 +2,17 @@
  * Bare literals (numbers, IP addresses, CIDR blocks, ranges, hex byte strings) read in the
  * context of the type they are compared with, with a precise diagnostic when they do not fit.
  */
-import type { BytesLiteral, CidrLiteral, Diagnostic, IntLiteral, IntRange, Invalid, IpLiteral, IpRange, Range } from "./ast.js"
+import type {
+  BytesLiteral,
+  CidrLiteral,
+  Diagnostic,
+  IntLiteral,
+  IntRange,
+  Invalid,
+  IpLiteral,
+  IpRange,
+  Range
+} from "./ast.js"
 import { diag } from "./lexer.js"
 import { cidrBounds, compareIp, formatIp, parseIp, sameIp, type IpAddress } from "./ip.js"
 
@@ -60,7 +70,13 @@ export const readBare = (start: number, end: number, expect: Expect, ctx: Ctx): 
         const to = readInt(start + dots + 2, end, ctx, expect === "int")
         if (from === undefined || to === undefined) return invalid
         if (from.value > to.value) {
-          report(ctx, "invalid-range", `the range ${text} is empty: its start is greater than its end`, whole, `write ${to.value}..${from.value}`)
+          report(
+            ctx,
+            "invalid-range",
+            `the range ${text} is empty: its start is greater than its end`,
+            whole,
+            `write ${to.value}..${from.value}`
+          )
           return invalid
         }
         return { kind: "int-range", from: from.value, to: to.value, text, range: whole }
@@ -77,12 +93,31 @@ export const readBare = (start: number, end: number, expect: Expect, ctx: Ctx): 
       }
       if (expect === "bytes") {
         const quoted = JSON.stringify(text)
-        report(ctx, "type-mismatch", `expected a string, got ${shapeOf(text)}`, whole, `String values are quoted: ${quoted}`)
-      } else report(ctx, "invalid-literal", `\`${text}\` is not a value`, whole, 'strings are quoted ("..."), numbers are digits')
+        report(
+          ctx,
+          "type-mismatch",
+          `expected a string, got ${shapeOf(text)}`,
+          whole,
+          `String values are quoted: ${quoted}`
+        )
+      } else
+        report(
+          ctx,
+          "invalid-literal",
+          `\`${text}\` is not a value`,
+          whole,
+          'strings are quoted ("..."), numbers are digits'
+        )
       return invalid
     }
     default:
-      report(ctx, "invalid-literal", `\`${text}\` is not a value`, whole, 'strings are quoted ("..."), numbers are digits')
+      report(
+        ctx,
+        "invalid-literal",
+        `\`${text}\` is not a value`,
+        whole,
+        'strings are quoted ("..."), numbers are digits'
+      )
       return invalid
   }
 }
@@ -101,29 +136,62 @@ const readInt = (start: number, end: number, ctx: Ctx, typed: boolean): IntLiter
   if (/^0x[0-9a-fA-F]+$/.test(text)) big = BigInt(text)
   else if (/^0[0-7]+$/.test(text)) big = BigInt(`0o${text.slice(1)}`)
   else if (/^0[0-9]+$/.test(text)) {
-    report(ctx, "invalid-integer", `${text} is not an octal number: a leading 0 makes an integer octal (digits 0-7)`, range, `write ${text.replace(/^0+(?=.)/, "")} for the decimal number`)
+    report(
+      ctx,
+      "invalid-integer",
+      `${text} is not an octal number: a leading 0 makes an integer octal (digits 0-7)`,
+      range,
+      `write ${text.replace(/^0+(?=.)/, "")} for the decimal number`
+    )
     return undefined
   } else if (/^-?[0-9]+$/.test(text)) big = BigInt(text)
   else {
     if (typed && text !== "") {
       const shape = shapeOf(text)
-      if (shape.startsWith("`") || text.startsWith("0x")) report(ctx, "invalid-integer", `\`${text}\` is not an integer`, range, "integers are decimal (443), hexadecimal (0x1bb) or octal with a leading 0 (0673)")
-      else report(ctx, "type-mismatch", `expected an integer, got ${shape}`, range, "this field is an Integer: compare it with a number")
+      if (shape.startsWith("`") || text.startsWith("0x"))
+        report(
+          ctx,
+          "invalid-integer",
+          `\`${text}\` is not an integer`,
+          range,
+          "integers are decimal (443), hexadecimal (0x1bb) or octal with a leading 0 (0673)"
+        )
+      else
+        report(
+          ctx,
+          "type-mismatch",
+          `expected an integer, got ${shape}`,
+          range,
+          "this field is an Integer: compare it with a number"
+        )
     } else report(ctx, "invalid-integer", `\`${text}\` is not an integer`, range)
     return undefined
   }
   if (big < I64_MIN || big > I64_MAX) {
-    report(ctx, "integer-out-of-range", `${text} does not fit in a 64-bit integer`, range, "integers range from -9223372036854775808 to 9223372036854775807")
+    report(
+      ctx,
+      "integer-out-of-range",
+      `${text} does not fit in a 64-bit integer`,
+      range,
+      "integers range from -9223372036854775808 to 9223372036854775807"
+    )
     return undefined
   }
   if ((big > SAFE || big < -SAFE) && !ctx.quiet) {
-    ctx.out.push(diag("warning", "imprecise-integer", `${text} is beyond 2^53: it is evaluated as ${Number(big)}`, range))
+    ctx.out.push(
+      diag("warning", "imprecise-integer", `${text} is beyond 2^53: it is evaluated as ${Number(big)}`, range)
+    )
   }
   return { kind: "int", value: Number(big), text, range }
 }
 
 /** An IP address, and in sets a CIDR block or an address range. */
-const readIpItem = (start: number, end: number, ctx: Ctx, typed: boolean): IpLiteral | CidrLiteral | IpRange | undefined => {
+const readIpItem = (
+  start: number,
+  end: number,
+  ctx: Ctx,
+  typed: boolean
+): IpLiteral | CidrLiteral | IpRange | undefined => {
   const text = ctx.src.slice(start, end)
   const whole = r(start, end)
   const slash = text.indexOf("/")
@@ -136,19 +204,36 @@ const readIpItem = (start: number, end: number, ctx: Ctx, typed: boolean): IpLit
     const prefixText = text.slice(slash + 1)
     const address = readAddress(start, addrEnd, ctx, typed)
     if (!/^[0-9]{1,3}$/.test(prefixText)) {
-      report(ctx, "invalid-cidr", `invalid CIDR prefix length ${JSON.stringify(prefixText)}`, r(addrEnd + 1, end), "the prefix length is a number: /24, /64")
+      report(
+        ctx,
+        "invalid-cidr",
+        `invalid CIDR prefix length ${JSON.stringify(prefixText)}`,
+        r(addrEnd + 1, end),
+        "the prefix length is a number: /24, /64"
+      )
       return undefined
     }
     if (address === undefined) return undefined
     const prefix = Number(prefixText)
     const max = address.v === 4 ? 32 : 128
     if (prefix > max) {
-      report(ctx, "invalid-cidr", `invalid CIDR: network length /${prefix} is too long for an IPv${address.v} address (at most /${max})`, whole)
+      report(
+        ctx,
+        "invalid-cidr",
+        `invalid CIDR: network length /${prefix} is too long for an IPv${address.v} address (at most /${max})`,
+        whole
+      )
       return undefined
     }
     const net = cidrBounds(address, prefix).lo
     if (!sameIp(net, address)) {
-      report(ctx, "invalid-cidr", `invalid CIDR: ${formatIp(address)} has host bits set for /${prefix}`, r(start, addrEnd), `did you mean ${formatIp(net)}/${prefix}?`)
+      report(
+        ctx,
+        "invalid-cidr",
+        `invalid CIDR: ${formatIp(address)} has host bits set for /${prefix}`,
+        r(start, addrEnd),
+        `did you mean ${formatIp(net)}/${prefix}?`
+      )
       return undefined
     }
     return { kind: "cidr", address, prefix, text, range: whole }
@@ -156,7 +241,13 @@ const readIpItem = (start: number, end: number, ctx: Ctx, typed: boolean): IpLit
   const dots = text.indexOf("..")
   if (dots >= 0) {
     if (!ctx.inSet) {
-      report(ctx, "range-outside-set", "an address range can only be used inside a set", whole, `write \`in {${text}}\``)
+      report(
+        ctx,
+        "range-outside-set",
+        "an address range can only be used inside a set",
+        whole,
+        `write \`in {${text}}\``
+      )
       return undefined
     }
     const from = readAddress(start, start + dots, ctx, typed)
@@ -167,7 +258,13 @@ const readIpItem = (start: number, end: number, ctx: Ctx, typed: boolean): IpLit
       return undefined
     }
     if (compareIp(from, to) > 0) {
-      report(ctx, "invalid-range", "incompatible range bounds: the start is greater than the end", whole, `write ${ctx.src.slice(start + dots + 2, end)}..${ctx.src.slice(start, start + dots)}`)
+      report(
+        ctx,
+        "invalid-range",
+        "incompatible range bounds: the start is greater than the end",
+        whole,
+        `write ${ctx.src.slice(start + dots + 2, end)}..${ctx.src.slice(start, start + dots)}`
+      )
       return undefined
     }
     return { kind: "ip-range", from, to, text, range: whole }
@@ -182,7 +279,14 @@ const readAddress = (start: number, end: number, ctx: Ctx, typed: boolean): IpAd
   if (p.ok) return p.value
   const range = r(start, end)
   if (text === "") report(ctx, "invalid-ip", "an IP address is missing here", range)
-  else if (typed && !/^[0-9a-fA-F:.]+$/.test(text)) report(ctx, "type-mismatch", `expected an IP address, got ${shapeOf(text)}`, range, "IP addresses are written bare: 192.0.2.1, 2001:db8::1")
+  else if (typed && !/^[0-9a-fA-F:.]+$/.test(text))
+    report(
+      ctx,
+      "type-mismatch",
+      `expected an IP address, got ${shapeOf(text)}`,
+      range,
+      "IP addresses are written bare: 192.0.2.1, 2001:db8::1"
+    )
   else report(ctx, "invalid-ip", `${text} is not a valid IP address: ${p.error}`, range)
   return undefined
 }

@@ -9,7 +9,16 @@ import type { FunctionInfo } from "./functions.js"
 import type { Expected, TokenInfo } from "./parse-state.js"
 import { MANAGED_LISTS } from "./parse-sets.js"
 import type { ListKind } from "./parse-state.js"
-import { Bytes, Int, Ip, operatorsFor, supportsOperator, typeName, type ComparisonOperator, type ValueType } from "./types.js"
+import {
+  Bytes,
+  Int,
+  Ip,
+  operatorsFor,
+  supportsOperator,
+  typeName,
+  type ComparisonOperator,
+  type ValueType
+} from "./types.js"
 
 export interface Location {
   /** The innermost node at the offset, and its ancestors (outermost first). */
@@ -69,7 +78,8 @@ export const locate = (source: string, offset: number, options: CheckOptions = {
   const node = path[path.length - 1]
   const ancestors = path.slice(0, -1)
   const token =
-    p.tokens.find((t) => t.range.start <= at && at < t.range.end) ?? p.tokens.find((t) => t.range.end === at && t.range.start < at)
+    p.tokens.find((t) => t.range.start <= at && at < t.range.end) ??
+    p.tokens.find((t) => t.range.end === at && t.range.start < at)
   let start = at
   while (start > 0 && isWord(source[start - 1])) start--
   let end = at
@@ -104,12 +114,30 @@ const LOGICAL: ReadonlyArray<Completion> = [
   { label: "xor", kind: "keyword", detail: "exactly one of two conditions (also ^^)" }
 ]
 const OPERATOR_DETAIL: Record<string, string> = {
-  eq: "equal (==)", ne: "not equal (!=)", lt: "less than (<)", le: "less or equal (<=)", gt: "greater than (>)", ge: "greater or equal (>=)",
-  contains: "contains the substring", matches: "matches the regular expression (~)", wildcard: "matches the wildcard pattern, any case",
-  "strict wildcard": "matches the wildcard pattern, exact case", in: "is in the set {...} or the list $name", bitwise_and: "has a bit in common with (&)"
+  eq: "equal (==)",
+  ne: "not equal (!=)",
+  lt: "less than (<)",
+  le: "less or equal (<=)",
+  gt: "greater than (>)",
+  ge: "greater or equal (>=)",
+  contains: "contains the substring",
+  matches: "matches the regular expression (~)",
+  wildcard: "matches the wildcard pattern, any case",
+  "strict wildcard": "matches the wildcard pattern, exact case",
+  in: "is in the set {...} or the list $name",
+  bitwise_and: "has a bit in common with (&)"
 }
 
-const OPERATOR_ALIASES: Readonly<Record<string, string>> = { "==": "eq", "!=": "ne", "<": "lt", "<=": "le", ">": "gt", ">=": "ge", "~": "matches", "&": "bitwise_and" }
+const OPERATOR_ALIASES: Readonly<Record<string, string>> = {
+  "==": "eq",
+  "!=": "ne",
+  "<": "lt",
+  "<=": "le",
+  ">": "gt",
+  ">=": "ge",
+  "~": "matches",
+  "&": "bitwise_and"
+}
 const LOGICAL_DETAIL: Readonly<Record<string, string>> = {
   and: "true when both conditions are (also `&&`); binds tighter than `xor` and `or`",
   "&&": "true when both conditions are (also `and`); binds tighter than `xor` and `or`",
@@ -122,7 +150,9 @@ const LOGICAL_DETAIL: Readonly<Record<string, string>> = {
 }
 
 /** What an operator or logical keyword means, as written (`==` or `eq`), and the field types it applies to. */
-export const operatorDoc = (text: string): { readonly name: string; readonly detail: string; readonly types: ReadonlyArray<string> } | undefined => {
+export const operatorDoc = (
+  text: string
+): { readonly name: string; readonly detail: string; readonly types: ReadonlyArray<string> } | undefined => {
   const logical = LOGICAL_DETAIL[text]
   if (logical !== undefined) return { name: text, detail: logical, types: ["Boolean"] }
   const name = OPERATOR_ALIASES[text] ?? (text.replace(/\s+/g, " ") as ComparisonOperator)
@@ -139,14 +169,20 @@ export const managedList = (name: string): ListKind | undefined => MANAGED_LISTS
  * Completion candidates at an offset, filtered by the word typed so far. `lists` are the named
  * lists to offer after `in $`.
  */
-export const completions = (source: string, offset: number, options: CheckOptions = {}): { readonly items: ReadonlyArray<Completion>; readonly replace: Range } => {
+export const completions = (
+  source: string,
+  offset: number,
+  options: CheckOptions = {}
+): { readonly items: ReadonlyArray<Completion>; readonly replace: Range } => {
   const loc = locate(source, offset, options)
   const p = parse("", options)
   const scheme = p.scheme
   const items: Array<Completion> = []
   const values = () => {
     for (const f of scheme.fields) items.push({ label: f.name, kind: "field", detail: `${f.typeText}: ${f.summary}` })
-    for (const fn of scheme.functions) if (fn.context === "filter") items.push({ label: fn.name, kind: "function", detail: `${fn.signature}: ${fn.summary}` })
+    for (const fn of scheme.functions)
+      if (fn.context === "filter")
+        items.push({ label: fn.name, kind: "function", detail: `${fn.signature}: ${fn.summary}` })
   }
   for (const e of loc.expected) {
     switch (e.kind) {
@@ -161,11 +197,22 @@ export const completions = (source: string, offset: number, options: CheckOption
         items.push(...LOGICAL)
         break
       case "operator":
-        for (const op of operatorsFor(e.type)) items.push({ label: op, kind: "operator", detail: OPERATOR_DETAIL[op] ?? "" })
+        for (const op of operatorsFor(e.type))
+          items.push({ label: op, kind: "operator", detail: OPERATOR_DETAIL[op] ?? "" })
         break
       case "list": {
-        const lists = options.lists === undefined ? [] : options.lists instanceof Map ? [...options.lists.keys()] : Object.keys(options.lists)
-        for (const l of lists) items.push({ label: `$${l}`, kind: "list", detail: `named list${e.type ? ` of ${typeName(e.type)} values` : ""}` })
+        const lists =
+          options.lists === undefined
+            ? []
+            : options.lists instanceof Map
+              ? [...options.lists.keys()]
+              : Object.keys(options.lists)
+        for (const l of lists)
+          items.push({
+            label: `$${l}`,
+            kind: "list",
+            detail: `named list${e.type ? ` of ${typeName(e.type)} values` : ""}`
+          })
         break
       }
       default:

@@ -5,12 +5,30 @@
  */
 import type { Bare, Comparison, Expression, Invalid, Literal, Operator, Rhs, StringLiteral, Value } from "./ast.js"
 import { planAtLeast } from "./fields.js"
-import { describeChar, isSpace, lexString, scanIdentifier, scanWord, startsRawString, type LexedString } from "./lexer.js"
+import {
+  describeChar,
+  isSpace,
+  lexString,
+  scanIdentifier,
+  scanWord,
+  startsRawString,
+  type LexedString
+} from "./lexer.js"
 import { readBare, type Expect } from "./literals.js"
 import { parseList, parseSet } from "./parse-sets.js"
 import type { ParserState } from "./parse-state.js"
 import { compileRegex } from "./regex.js"
-import { arrayOf, Bool, Bytes, Int, Ip, supportsOperator, type ComparisonOperator, type Type, type ValueType } from "./types.js"
+import {
+  arrayOf,
+  Bool,
+  Bytes,
+  Int,
+  Ip,
+  supportsOperator,
+  type ComparisonOperator,
+  type Type,
+  type ValueType
+} from "./types.js"
 import { operatorProblem } from "./typing.js"
 import { parseWildcard } from "./wildcard.js"
 
@@ -24,21 +42,40 @@ const IP_T: ValueType = { type: Ip, mapped: false }
 // Comparisons
 
 const WORD_OPS: Readonly<Record<string, ComparisonOperator>> = {
-  eq: "eq", ne: "ne", lt: "lt", le: "le", gt: "gt", ge: "ge", contains: "contains", matches: "matches", wildcard: "wildcard", in: "in", bitwise_and: "bitwise_and"
+  eq: "eq",
+  ne: "ne",
+  lt: "lt",
+  le: "le",
+  gt: "gt",
+  ge: "ge",
+  contains: "contains",
+  matches: "matches",
+  wildcard: "wildcard",
+  in: "in",
+  bitwise_and: "bitwise_and"
 }
 const SYMBOL_OPS: ReadonlyArray<readonly [string, ComparisonOperator]> = [
-  ["==", "eq"], ["!=", "ne"], ["<=", "le"], [">=", "ge"], ["<", "lt"], [">", "gt"], ["~", "matches"], ["&", "bitwise_and"]
+  ["==", "eq"],
+  ["!=", "ne"],
+  ["<=", "le"],
+  [">=", "ge"],
+  ["<", "lt"],
+  [">", "gt"],
+  ["~", "matches"],
+  ["&", "bitwise_and"]
 ]
 const WRONG_SYMBOLS: ReadonlyArray<readonly [string, ComparisonOperator, string]> = [
-  ["=~", "matches", "use `matches` or `~`"], ["!~", "matches", "there is no negated match: write `not field matches \"...\"`"],
-  ["<>", "ne", "use `ne` or `!=`"], ["=", "eq", "use `eq` or `==`"]
+  ["=~", "matches", "use `matches` or `~`"],
+  ["!~", "matches", 'there is no negated match: write `not field matches "..."`'],
+  ["<>", "ne", "use `ne` or `!=`"],
+  ["=", "eq", "use `eq` or `==`"]
 ]
 
 type ReadOp = { readonly op: Operator } | { readonly bogus: true } | undefined
 
 const scanLetters = (src: string, at: number) => {
   let e = at
-  while (e < src.length && (/[A-Za-z_]/.test(src[e]!))) e++
+  while (e < src.length && /[A-Za-z_]/.test(src[e]!)) e++
   return e
 }
 
@@ -66,11 +103,22 @@ const readOperator = (s: ParserState, lhs: Value): ReadOp => {
     while (isSpace(s.code(k))) k++
     const next = s.src.slice(k, scanLetters(s.src, k))
     if (next.toLowerCase() !== "wildcard") {
-      s.error("unknown-operator", "expected `wildcard` after `strict`", { start: at, end }, "the operator is `strict wildcard`")
+      s.error(
+        "unknown-operator",
+        "expected `wildcard` after `strict`",
+        { start: at, end },
+        "the operator is `strict wildcard`"
+      )
       s.pos = end
       return { bogus: true }
     }
-    if (word !== "strict" || next !== "wildcard") s.error("unknown-operator", "operators are lowercase", { start: at, end: k + next.length }, "write `strict wildcard`")
+    if (word !== "strict" || next !== "wildcard")
+      s.error(
+        "unknown-operator",
+        "operators are lowercase",
+        { start: at, end: k + next.length },
+        "write `strict wildcard`"
+      )
     s.pos = k + next.length
     return { op: { name: "strict wildcard", text: "strict wildcard", range: { start: at, end: s.pos } } }
   }
@@ -81,7 +129,12 @@ const readOperator = (s: ParserState, lhs: Value): ReadOp => {
   }
   const lower = WORD_OPS[word.toLowerCase()]
   if (lower !== undefined && !["and", "or", "xor", "not"].includes(word.toLowerCase())) {
-    s.error("unknown-operator", `\`${word}\` is not an operator: operators are lowercase`, { start: at, end }, `write \`${word.toLowerCase()}\``)
+    s.error(
+      "unknown-operator",
+      `\`${word}\` is not an operator: operators are lowercase`,
+      { start: at, end },
+      `write \`${word.toLowerCase()}\``
+    )
     s.pos = end
     return { op: { name: lower, text: word, range: { start: at, end } } }
   }
@@ -91,14 +144,24 @@ const readOperator = (s: ParserState, lhs: Value): ReadOp => {
     const next = s.src.slice(k, scanLetters(s.src, k))
     if (WORD_OPS[next] !== undefined || next === "strict") {
       const lhsText = s.src.slice(lhs.range.start, lhs.range.end)
-      s.error("misplaced-not", "`not` goes before the whole comparison", { start: at, end }, `write \`not ${lhsText} ${next} ...\``)
+      s.error(
+        "misplaced-not",
+        "`not` goes before the whole comparison",
+        { start: at, end },
+        `write \`not ${lhsText} ${next} ...\``
+      )
       s.pos = k
       return readOperator(s, lhs)
     }
     return undefined
   }
   if (word === "starts_with" || word === "ends_with") {
-    s.error("unknown-operator", `\`${word}\` is a function, not an operator`, { start: at, end }, `write ${word}(${s.src.slice(lhs.range.start, lhs.range.end)}, "...")`)
+    s.error(
+      "unknown-operator",
+      `\`${word}\` is a function, not an operator`,
+      { start: at, end },
+      `write ${word}(${s.src.slice(lhs.range.start, lhs.range.end)}, "...")`
+    )
     s.pos = end
     return { bogus: true }
   }
@@ -113,7 +176,10 @@ export const parseComparisonRest = (s: ParserState, lhs: Value): Expression => {
   const read = readOperator(s, lhs)
   if (read === undefined) {
     const bare: Bare = { kind: "bare", value: lhs, range: lhs.range }
-    return s.setType(bare, vt === undefined ? undefined : vt.type.kind === "Bool" ? (vt.mapped ? ARRAY_BOOL_T : BOOL_T) : vt)
+    return s.setType(
+      bare,
+      vt === undefined ? undefined : vt.type.kind === "Bool" ? (vt.mapped ? ARRAY_BOOL_T : BOOL_T) : vt
+    )
   }
   if ("bogus" in read) {
     const rhs = parseRhs(s, "eq", "eq", undefined, true)
@@ -142,13 +208,20 @@ export const parseComparisonRest = (s: ParserState, lhs: Value): Expression => {
     s.warn("plan-required", "`matches` needs the Business or Enterprise plan", op.range)
   }
   const rhs = parseRhs(s, op.name, op.text, quiet ? undefined : vt!.type, quiet)
-  const node: Comparison = { kind: "comparison", lhs, operator: op, rhs, range: { start: lhs.range.start, end: Math.max(rhs.range.end, op.range.end) } }
+  const node: Comparison = {
+    kind: "comparison",
+    lhs,
+    operator: op,
+    rhs,
+    range: { start: lhs.range.start, end: Math.max(rhs.range.end, op.range.end) }
+  }
   return s.setType(node, quiet ? undefined : vt!.mapped ? ARRAY_BOOL_T : BOOL_T)
 }
 
 const invalid = (start: number, end: number): Invalid => ({ kind: "invalid", range: { start, end } })
 
-export const expectFor = (t: Type | undefined): Expect => (t?.kind === "Int" ? "int" : t?.kind === "Ip" ? "ip" : t?.kind === "Bytes" ? "bytes" : "any")
+export const expectFor = (t: Type | undefined): Expect =>
+  t?.kind === "Int" ? "int" : t?.kind === "Ip" ? "ip" : t?.kind === "Bytes" ? "bytes" : "any"
 
 const atRhsEnd = (s: ParserState): boolean => {
   if (s.eof) return true
@@ -160,12 +233,29 @@ const atRhsEnd = (s: ParserState): boolean => {
 }
 
 const valueHint = (t: Type | undefined, op: ComparisonOperator): string | undefined => {
-  if (op === "in") return t?.kind === "Ip" ? "e.g. {192.0.2.0/24 2001:db8::/32} or $list_name" : t?.kind === "Int" ? "e.g. {80 443 8000..8099}" : 'e.g. {"GET" "HEAD"}'
+  if (op === "in")
+    return t?.kind === "Ip"
+      ? "e.g. {192.0.2.0/24 2001:db8::/32} or $list_name"
+      : t?.kind === "Int"
+        ? "e.g. {80 443 8000..8099}"
+        : 'e.g. {"GET" "HEAD"}'
   if (op === "matches") return 'a regular expression, e.g. r"^/api/v[0-9]+/"'
-  return t?.kind === "Int" ? "e.g. 443" : t?.kind === "Ip" ? "e.g. 192.0.2.1" : t?.kind === "Bytes" ? 'e.g. "value"' : undefined
+  return t?.kind === "Int"
+    ? "e.g. 443"
+    : t?.kind === "Ip"
+      ? "e.g. 192.0.2.1"
+      : t?.kind === "Bytes"
+        ? 'e.g. "value"'
+        : undefined
 }
 
-const parseRhs = (s: ParserState, op: ComparisonOperator, opText: string, type: Type | undefined, quiet: boolean): Rhs => {
+const parseRhs = (
+  s: ParserState,
+  op: ComparisonOperator,
+  opText: string,
+  type: Type | undefined,
+  quiet: boolean
+): Rhs => {
   s.ws()
   s.expect({ kind: "value", type, operator: op })
   if (op === "in") s.expect({ kind: "list", type })
@@ -185,14 +275,24 @@ const parseRhs = (s: ParserState, op: ComparisonOperator, opText: string, type: 
   }
   if (c === 123 || c === 36) {
     const node = c === 123 ? parseSet(s, undefined, true) : parseList(s, undefined, true)
-    s.error(c === 123 ? "set-not-allowed" : "list-not-allowed", `a ${c === 123 ? "set" : "list"} can only follow \`in\``, node.range, `write \`in ${s.src.slice(node.range.start, node.range.end)}\``)
+    s.error(
+      c === 123 ? "set-not-allowed" : "list-not-allowed",
+      `a ${c === 123 ? "set" : "list"} can only follow \`in\``,
+      node.range,
+      `write \`in ${s.src.slice(node.range.start, node.range.end)}\``
+    )
     return invalid(at, s.pos)
   }
   if (c === 34 || startsRawString(s.src, at)) {
     const { node, lexed } = parseString(s, op === "matches")
     if (quiet || type === undefined) return node
     if (type.kind === "Int" || type.kind === "Ip") {
-      s.error("type-mismatch", `expected ${type.kind === "Int" ? "an integer" : "an IP address"}, got a string`, node.range, "remove the quotes")
+      s.error(
+        "type-mismatch",
+        `expected ${type.kind === "Int" ? "an integer" : "an IP address"}, got a string`,
+        node.range,
+        "remove the quotes"
+      )
       return node
     }
     if (lexed.closed && op === "matches") checkRegex(s, lexed)
@@ -201,7 +301,13 @@ const parseRhs = (s: ParserState, op: ComparisonOperator, opText: string, type: 
   }
   if (op === "matches" || op === "wildcard" || op === "strict wildcard") {
     const lit = skipWord(s, undefined, true)
-    if (!quiet) s.error("expected-string", `\`${opText}\` takes a quoted or raw string`, lit.range, `write "${s.src.slice(lit.range.start, lit.range.end)}"`)
+    if (!quiet)
+      s.error(
+        "expected-string",
+        `\`${opText}\` takes a quoted or raw string`,
+        lit.range,
+        `write "${s.src.slice(lit.range.start, lit.range.end)}"`
+      )
     return invalid(at, s.pos)
   }
   return skipWord(s, op === "bitwise_and" && !quiet ? Int : type, quiet)
@@ -213,14 +319,28 @@ const skipWord = (s: ParserState, type: Type | undefined, quiet: boolean): Liter
   let end = scanWord(s.src, at)
   if (end === at) {
     const ch = s.src.slice(at, at + (s.src.codePointAt(at)! > 0xffff ? 2 : 1))
-    s.error("expected-value", `expected a value, found ${describeChar(ch)}`, { start: at, end: at + ch.length }, ch === "'" ? 'strings use double quotes: "..."' : undefined)
+    s.error(
+      "expected-value",
+      `expected a value, found ${describeChar(ch)}`,
+      { start: at, end: at + ch.length },
+      ch === "'" ? 'strings use double quotes: "..."' : undefined
+    )
     s.pos = at + ch.length
     return invalid(at, s.pos)
   }
   const glued = /^(.+?)(and|or|xor)$/.exec(s.src.slice(at, end))
-  if (glued && /^(-?[0-9]+|0x[0-9a-fA-F]+|[0-9.]+|[0-9a-fA-F:.]+)$/.test(glued[1]!) && !/^[0-9a-fA-F]{2}([:.-][0-9a-fA-F]{2})*$/.test(s.src.slice(at, end))) {
+  if (
+    glued &&
+    /^(-?[0-9]+|0x[0-9a-fA-F]+|[0-9.]+|[0-9a-fA-F:.]+)$/.test(glued[1]!) &&
+    !/^[0-9a-fA-F]{2}([:.-][0-9a-fA-F]{2})*$/.test(s.src.slice(at, end))
+  ) {
     const cut = at + glued[1]!.length
-    s.warn("glued-keyword", `\`${s.src.slice(at, end)}\` reads as \`${glued[1]} ${glued[2]}\``, { start: at, end }, `put a space before \`${glued[2]}\``)
+    s.warn(
+      "glued-keyword",
+      `\`${s.src.slice(at, end)}\` reads as \`${glued[1]} ${glued[2]}\``,
+      { start: at, end },
+      `put a space before \`${glued[2]}\``
+    )
     end = cut
   }
   const lit = readBare(at, end, expectFor(type), { src: s.src, out: s.out, inSet: false, quiet })
@@ -267,7 +387,12 @@ const checkRegex = (s: ParserState, lexed: LexedString) => {
   const r = compileRegex(lexed.pattern ?? "")
   if (r.ok) return
   const e = r.error
-  s.error(e.message.includes("size limit") ? "regex-too-large" : "invalid-regex", `invalid regular expression: ${e.message}`, innerRange(lexed, e.start, e.end), e.hint)
+  s.error(
+    e.message.includes("size limit") ? "regex-too-large" : "invalid-regex",
+    `invalid regular expression: ${e.message}`,
+    innerRange(lexed, e.start, e.end),
+    e.hint
+  )
 }
 
 const checkWildcard = (s: ParserState, lexed: LexedString) => {
@@ -275,4 +400,3 @@ const checkWildcard = (s: ParserState, lexed: LexedString) => {
   if (r.ok) return
   s.error("invalid-wildcard", r.error.message, innerRange(lexed, r.error.start, r.error.end), r.error.hint)
 }
-

@@ -4,7 +4,16 @@
  * independent problems are reported in one pass.
  */
 import type { Expression, Invalid, Logical, Node, Range, Token, Value } from "./ast.js"
-import { isDigit, isIdentChar, isSpace, scanIdentifier, scanWord, startsRawString, describeChar, placeOf } from "./lexer.js"
+import {
+  isDigit,
+  isIdentChar,
+  isSpace,
+  scanIdentifier,
+  scanWord,
+  startsRawString,
+  describeChar,
+  placeOf
+} from "./lexer.js"
 import type { ParserState } from "./parse-state.js"
 import { parseComparisonRest, skipLiteral } from "./parse-compare.js"
 import { parseValue } from "./parse-value.js"
@@ -12,8 +21,16 @@ import { arrayOf, Bool, typeName, type LogicalOperator, type ValueType } from ".
 
 type Context = "top" | "group" | "arg"
 
-const LOGICAL_WORDS: ReadonlyArray<readonly [string, LogicalOperator]> = [["and", "and"], ["or", "or"], ["xor", "xor"]]
-const LOGICAL_SYMBOLS: ReadonlyArray<readonly [string, LogicalOperator]> = [["&&", "and"], ["||", "or"], ["^^", "xor"]]
+const LOGICAL_WORDS: ReadonlyArray<readonly [string, LogicalOperator]> = [
+  ["and", "and"],
+  ["or", "or"],
+  ["xor", "xor"]
+]
+const LOGICAL_SYMBOLS: ReadonlyArray<readonly [string, LogicalOperator]> = [
+  ["&&", "and"],
+  ["||", "or"],
+  ["^^", "xor"]
+]
 const PRECEDENCE: ReadonlyArray<LogicalOperator> = ["or", "xor", "and"]
 
 const BOOL_T: ValueType = { type: Bool, mapped: false }
@@ -25,7 +42,11 @@ const invalidAt = (start: number, end = start): Invalid => ({ kind: "invalid", r
 
 /** Whether `name` is something an operand can start with (a field, a function, a keyword). */
 const knownStart = (s: ParserState, name: string): boolean =>
-  s.opts.scheme.field(name) !== undefined || s.opts.scheme.fn(name) !== undefined || name === "not" || name === "true" || name === "false"
+  s.opts.scheme.field(name) !== undefined ||
+  s.opts.scheme.fn(name) !== undefined ||
+  name === "not" ||
+  name === "true" ||
+  name === "false"
 
 /** A logical operator at the cursor, consumed; `glued` when written against the next word (`andssl`). */
 const readLogicalOp = (s: ParserState): { op: LogicalOperator; token: Token } | undefined => {
@@ -47,7 +68,12 @@ const readLogicalOp = (s: ParserState): { op: LogicalOperator; token: Token } | 
     }
     if (word.startsWith(text) && !knownStart(s, word) && knownStart(s, word.slice(text.length))) {
       s.pos = at + text.length
-      s.warn("glued-keyword", `\`${word}\` reads as \`${text} ${word.slice(text.length)}\``, { start: at, end }, `put a space after \`${text}\``)
+      s.warn(
+        "glued-keyword",
+        `\`${word}\` reads as \`${text} ${word.slice(text.length)}\``,
+        { start: at, end },
+        `put a space after \`${text}\``
+      )
       s.token("keyword", at, s.pos)
       return { op, token: { text, range: { start: at, end: s.pos } } }
     }
@@ -84,7 +110,12 @@ export const parseLogical = (s: ParserState, ctx: Context): Expression => {
     const c = s.code()
     if (c === 41 /* ) */) {
       if (ctx !== "top") break
-      s.error("unmatched-parenthesis", "unrecognised input: this ) has no matching (", { start: at, end: at + 1 }, "remove it, or add the ( it closes")
+      s.error(
+        "unmatched-parenthesis",
+        "unrecognised input: this ) has no matching (",
+        { start: at, end: at + 1 },
+        "remove it, or add the ( it closes"
+      )
       s.pos++
       continue
     }
@@ -96,7 +127,12 @@ export const parseLogical = (s: ParserState, ctx: Context): Expression => {
       if (atOperandEnd(s, ctx)) {
         // A condition belongs here (completion), even though none follows.
         s.expect({ kind: "condition" })
-        s.error("expected-expression", `expected a condition after \`${op.token.text}\``, { start: s.pos, end: s.pos }, "remove the operator or add the condition it joins")
+        s.error(
+          "expected-expression",
+          `expected a condition after \`${op.token.text}\``,
+          { start: s.pos, end: s.pos },
+          "remove the operator or add the condition it joins"
+        )
         operands.push(invalidAt(s.pos))
         continue
       }
@@ -108,7 +144,12 @@ export const parseLogical = (s: ParserState, ctx: Context): Expression => {
     const lower = word.toLowerCase()
     const variant = LOGICAL_WORDS.find(([t]) => t === lower)
     if (variant !== undefined && word !== lower) {
-      s.error("unknown-operator", `\`${word}\` is not an operator: operators are lowercase`, { start: at, end: wordEnd }, `write \`${lower}\``)
+      s.error(
+        "unknown-operator",
+        `\`${word}\` is not an operator: operators are lowercase`,
+        { start: at, end: wordEnd },
+        `write \`${lower}\``
+      )
       s.pos = wordEnd
       ops.push({ op: variant[1], token: { text: word, range: { start: at, end: wordEnd } } })
       s.ws()
@@ -143,11 +184,28 @@ const skipJunk = (s: ParserState): void => {
   let end = at + (s.src.codePointAt(at)! > 0xffff ? 2 : 1)
   const ch = s.src.slice(at, end)
   if (ch === '"' || ch === "'" || ch === "\u201c" || ch === "\u2018") {
-    s.error("unexpected-character", `unexpected ${describeChar(ch)}`, { start: at, end }, ch === "'" ? 'strings use double quotes: "..."' : ch === '"' ? undefined : 'use straight double quotes: "..."')
+    s.error(
+      "unexpected-character",
+      `unexpected ${describeChar(ch)}`,
+      { start: at, end },
+      ch === "'" ? 'strings use double quotes: "..."' : ch === '"' ? undefined : 'use straight double quotes: "..."'
+    )
   } else {
-    while (end < s.src.length && !isSpace(s.src.charCodeAt(end)) && s.src.charCodeAt(end) !== 41 && s.src.charCodeAt(end) !== 40 && !isIdentChar(s.src.charCodeAt(end))) end++
+    while (
+      end < s.src.length &&
+      !isSpace(s.src.charCodeAt(end)) &&
+      s.src.charCodeAt(end) !== 41 &&
+      s.src.charCodeAt(end) !== 40 &&
+      !isIdentChar(s.src.charCodeAt(end))
+    )
+      end++
     const text = s.src.slice(at, end)
-    s.error("unexpected-character", text.length === 1 || [...text].length === 1 ? `unexpected ${describeChar(text)}` : `unexpected \`${text}\``, { start: at, end }, text === "=" ? "compare with `eq` or `==`" : undefined)
+    s.error(
+      "unexpected-character",
+      text.length === 1 || [...text].length === 1 ? `unexpected ${describeChar(text)}` : `unexpected \`${text}\``,
+      { start: at, end },
+      text === "=" ? "compare with `eq` or `==`" : undefined
+    )
   }
   s.pos = end
 }
@@ -155,7 +213,12 @@ const skipJunk = (s: ParserState): void => {
 const typeOfCondition = (s: ParserState, n: Node): ValueType | undefined => s.typeOf(n)
 
 /** Checks that every operand is a condition of one kind (Boolean, or Array<Boolean> element-wise) and builds the tree. */
-const build = (s: ParserState, operands: Array<Expression>, ops: Array<{ op: LogicalOperator; token: Token }>, ctx: Context): Expression => {
+const build = (
+  s: ParserState,
+  operands: Array<Expression>,
+  ops: Array<{ op: LogicalOperator; token: Token }>,
+  ctx: Context
+): Expression => {
   if (operands.length === 1) {
     if (ctx !== "arg") requireCondition(s, operands[0]!)
     return operands[0]!
@@ -172,7 +235,9 @@ const build = (s: ParserState, operands: Array<Expression>, ops: Array<{ op: Log
         "type-mismatch",
         `expected ${kind === "Bool" ? "a Boolean" : "an Array<Boolean>"}, but this condition is ${k === "Bool" ? "a Boolean" : "an Array<Boolean>"}`,
         o.range,
-        k === "Array" ? "a [*] comparison gives one result per element: wrap it in any(...) or all(...)" : "inside any()/all(), every condition joined to a [*] comparison needs [*] too"
+        k === "Array"
+          ? "a [*] comparison gives one result per element: wrap it in any(...) or all(...)"
+          : "inside any()/all(), every condition joined to a [*] comparison needs [*] too"
       )
     }
   }
@@ -188,7 +253,11 @@ const build = (s: ParserState, operands: Array<Expression>, ops: Array<{ op: Log
   return tree
 }
 
-const group = (operands: ReadonlyArray<Expression>, ops: ReadonlyArray<{ op: LogicalOperator; token: Token }>, level: number): Expression => {
+const group = (
+  operands: ReadonlyArray<Expression>,
+  ops: ReadonlyArray<{ op: LogicalOperator; token: Token }>,
+  level: number
+): Expression => {
   if (operands.length === 1) return operands[0]!
   const op = PRECEDENCE[level]!
   const parts: Array<Expression> = []
@@ -210,7 +279,12 @@ const group = (operands: ReadonlyArray<Expression>, ops: ReadonlyArray<{ op: Log
 /** Reports a value that is not a condition where one is needed (`cf.bot_management.score` alone). */
 export const requireCondition = (s: ParserState, e: Node): boolean => {
   if (e.kind === "string" || e.kind === "bytes" || e.kind === "int" || e.kind === "ip") {
-    s.error("expected-comparison", "a value is not a condition", e.range, "compare a field with it: http.host eq \"example.com\"")
+    s.error(
+      "expected-comparison",
+      "a value is not a condition",
+      e.range,
+      'compare a field with it: http.host eq "example.com"'
+    )
     return false
   }
   if (e.kind !== "bare") return true
@@ -220,7 +294,11 @@ export const requireCondition = (s: ParserState, e: Node): boolean => {
     "expected-comparison",
     `\`${s.src.slice(e.range.start, e.range.end)}\` is ${t.type.kind === "Int" ? "an" : "a"} ${typeName(t.type)}, not a condition: compare it with an operator`,
     e.range,
-    t.type.kind === "Int" ? `e.g. ${s.src.slice(e.range.start, e.range.end)} lt 30` : t.type.kind === "Bytes" ? `e.g. ${s.src.slice(e.range.start, e.range.end)} eq "value"` : "compare it with an operator, or test elements with any(...[*] ...)"
+    t.type.kind === "Int"
+      ? `e.g. ${s.src.slice(e.range.start, e.range.end)} lt 30`
+      : t.type.kind === "Bytes"
+        ? `e.g. ${s.src.slice(e.range.start, e.range.end)} eq "value"`
+        : "compare it with an operator, or test elements with any(...[*] ...)"
   )
   s.types.delete(e)
   return false
@@ -232,7 +310,12 @@ export const parseSimple = (s: ParserState): Expression => {
   s.expect({ kind: "condition" })
   const at = s.pos
   if (s.eof) {
-    s.error("expected-expression", at === 0 ? "the expression is empty" : "expected a condition", { start: at, end: at }, "e.g. http.request.uri.path contains \"/admin\"")
+    s.error(
+      "expected-expression",
+      at === 0 ? "the expression is empty" : "expected a condition",
+      { start: at, end: at },
+      'e.g. http.request.uri.path contains "/admin"'
+    )
     return invalidAt(at)
   }
   const c = s.code()
@@ -243,10 +326,16 @@ export const parseSimple = (s: ParserState): Expression => {
     const name = s.src.slice(at, end)
     if (name === "not") return parseNot(s, 3)
     if (name.startsWith("not") && !knownStart(s, name) && knownStart(s, name.slice(3))) {
-      s.warn("glued-keyword", `\`${name}\` reads as \`not ${name.slice(3)}\``, { start: at, end }, "put a space after `not`")
+      s.warn(
+        "glued-keyword",
+        `\`${name}\` reads as \`not ${name.slice(3)}\``,
+        { start: at, end },
+        "put a space after `not`"
+      )
       return parseNot(s, 3)
     }
-    if (s.inArgs > 0 && BYTES_WORD.test(s.src.slice(at, scanWord(s.src, at))) && !knownStart(s, name)) return skipLiteral(s) as unknown as Expression
+    if (s.inArgs > 0 && BYTES_WORD.test(s.src.slice(at, scanWord(s.src, at))) && !knownStart(s, name))
+      return skipLiteral(s) as unknown as Expression
     if ((name === "true" || name === "false") && s.code(end) !== 40 && s.code(end) !== 46) {
       s.pos = end
       s.token("keyword", at, end)
@@ -258,16 +347,29 @@ export const parseSimple = (s: ParserState): Expression => {
   if (isIdentChar(c) || c === 34 || c === 45 || c === 58 || startsRawString(s.src, at)) {
     const lit = skipLiteral(s)
     if (s.inArgs > 0) return lit as unknown as Expression
-    s.error("expected-field", "a condition starts with a field or a function, not a value", { start: at, end: s.pos }, "put the field on the left: http.host eq \"example.com\"")
+    s.error(
+      "expected-field",
+      "a condition starts with a field or a function, not a value",
+      { start: at, end: s.pos },
+      'put the field on the left: http.host eq "example.com"'
+    )
     return invalidAt(at, s.pos)
   }
   if (c === 41 || (c === 44 && s.inArgs > 0)) {
-    s.error("expected-expression", c === 41 ? "expected a condition before )" : "expected an argument", { start: at, end: at })
+    s.error("expected-expression", c === 41 ? "expected a condition before )" : "expected an argument", {
+      start: at,
+      end: at
+    })
     return invalidAt(at)
   }
   if (c === 123 /* { */ || c === 36 /* $ */) {
     const end = c === 123 ? closingBrace(s.src, at) : scanWord(s.src, at + 1)
-    s.error("expected-field", `a ${c === 123 ? "set" : "list"} can only follow \`in\``, { start: at, end }, "e.g. ip.src in {192.0.2.0/24}")
+    s.error(
+      "expected-field",
+      `a ${c === 123 ? "set" : "list"} can only follow \`in\``,
+      { start: at, end },
+      "e.g. ip.src in {192.0.2.0/24}"
+    )
     s.pos = end
     return invalidAt(at, end)
   }
@@ -303,7 +405,12 @@ const parseGroup = (s: ParserState): Expression => {
     s.token("punctuation", s.pos, s.pos + 1)
     s.pos++
   } else {
-    s.error("unclosed-parenthesis", `expected ) to close the ( at ${placeOf(s.src, at)}`, { start: s.pos, end: s.pos }, "add the missing )")
+    s.error(
+      "unclosed-parenthesis",
+      `expected ) to close the ( at ${placeOf(s.src, at)}`,
+      { start: s.pos, end: s.pos },
+      "add the missing )"
+    )
   }
   s.leave()
   return s.setType({ kind: "group", expression: inner, range: { start: at, end: s.pos } }, s.typeOf(inner))
@@ -315,7 +422,12 @@ const parseNot = (s: ParserState, width: number): Expression => {
     // Beyond the limit: skip the remaining negations without recursing.
     while (!s.eof) {
       s.ws()
-      const w = s.code() === 33 && s.code(s.pos + 1) !== 61 ? 1 : s.src.slice(s.pos, scanIdentifier(s.src, s.pos)) === "not" ? 3 : 0
+      const w =
+        s.code() === 33 && s.code(s.pos + 1) !== 61
+          ? 1
+          : s.src.slice(s.pos, scanIdentifier(s.src, s.pos)) === "not"
+            ? 3
+            : 0
       if (w === 0) break
       s.pos += w
     }
@@ -335,5 +447,8 @@ const parseNot = (s: ParserState, width: number): Expression => {
   const operand = parseSimple(s)
   s.leave()
   requireCondition(s, operand)
-  return s.setType({ kind: "not", operand, operator: token, range: { start: at, end: operand.range.end } }, s.typeOf(operand))
+  return s.setType(
+    { kind: "not", operand, operator: token, range: { start: at, end: operand.range.end } },
+    s.typeOf(operand)
+  )
 }

@@ -28,7 +28,12 @@ export const parseSet = (s: ParserState, type: Type | undefined, quiet: boolean)
     s.expect({ kind: "close", text: "}" })
     const at = s.pos
     if (s.eof || s.code() === 41) {
-      s.error("unclosed-set", `expected } to close the set opened at ${placeOf(s.src, open)}`, { start: at, end: at }, "add the missing }")
+      s.error(
+        "unclosed-set",
+        `expected } to close the set opened at ${placeOf(s.src, open)}`,
+        { start: at, end: at },
+        "add the missing }"
+      )
       break
     }
     const c = s.code()
@@ -38,14 +43,24 @@ export const parseSet = (s: ParserState, type: Type | undefined, quiet: boolean)
       break
     }
     if (c === 44) {
-      s.error("set-comma", "set items are separated by spaces, not commas", { start: at, end: at + 1 }, "remove the comma")
+      s.error(
+        "set-comma",
+        "set items are separated by spaces, not commas",
+        { start: at, end: at + 1 },
+        "remove the comma"
+      )
       s.pos++
       continue
     }
     if (c === 34 || startsRawString(s.src, at)) {
       const { node } = parseString(s, false)
       if (!quiet && (type?.kind === "Int" || type?.kind === "Ip")) {
-        s.error("type-mismatch", `expected ${type.kind === "Int" ? "an integer" : "an IP address"}, got a string`, node.range, "remove the quotes")
+        s.error(
+          "type-mismatch",
+          `expected ${type.kind === "Int" ? "an integer" : "an IP address"}, got a string`,
+          node.range,
+          "remove the quotes"
+        )
       }
       items.push(node)
     } else {
@@ -57,7 +72,11 @@ export const parseSet = (s: ParserState, type: Type | undefined, quiet: boolean)
         continue
       }
       const lit = readBare(at, end, expect, { src: s.src, out: s.out, inSet: true, quiet })
-      s.token(lit.kind === "int" || lit.kind === "int-range" ? "number" : lit.kind === "bytes" ? "bytes" : "ip", at, end)
+      s.token(
+        lit.kind === "int" || lit.kind === "int-range" ? "number" : lit.kind === "bytes" ? "bytes" : "ip",
+        at,
+        end
+      )
       items.push(lit)
       s.pos = end
     }
@@ -83,13 +102,22 @@ export const parseList = (s: ParserState, type: Type | undefined, quiet: boolean
   const range = { start: at, end: s.pos }
   s.token("list", at, s.pos)
   if (scanned.error !== undefined) {
-    s.error("invalid-list-name", `invalid list name: ${scanned.error}`, range, "list names use lowercase letters, digits and _ (managed lists: cf.name)")
+    s.error(
+      "invalid-list-name",
+      `invalid list name: ${scanned.error}`,
+      range,
+      "list names use lowercase letters, digits and _ (managed lists: cf.name)"
+    )
   } else if (s.opts.lists !== undefined && !quiet) {
     const kind = s.opts.lists.get(name) ?? MANAGED_LISTS.get(name)
     if (kind === undefined) {
       s.error("unknown-list", `there is no list named $${name}`, range, didYouMean(suggestList(s, name)))
     } else if (type !== undefined && LIST_FOR[kind] !== type.kind) {
-      s.error("list-type-mismatch", `$${name} is ${LIST_NAME[kind]}; ${article(typeName(type))} value cannot be in it`, range)
+      s.error(
+        "list-type-mismatch",
+        `$${name} is ${LIST_NAME[kind]}; ${article(typeName(type))} value cannot be in it`,
+        range
+      )
     }
   }
   return { kind: "list", name, range }
@@ -101,4 +129,3 @@ const suggestList = (s: ParserState, name: string) => {
 }
 
 const article = (t: string) => (/^[AEIOU]/.test(t) ? `an ${t}` : `a ${t}`)
-

@@ -23,7 +23,8 @@ export interface ParserOptions {
 
 /** A token as an editor sees it (semantic highlighting, hover). */
 export interface TokenInfo {
-  readonly kind: "field" | "function" | "keyword" | "operator" | "string" | "number" | "ip" | "bytes" | "list" | "punctuation"
+  readonly kind:
+    "field" | "function" | "keyword" | "operator" | "string" | "number" | "ip" | "bytes" | "list" | "punctuation"
   readonly range: Range
 }
 
@@ -75,7 +76,13 @@ export class ParserState {
         const start = this.pos
         while (this.src.charCodeAt(this.pos) === 9) this.pos++
         this.out.push(
-          diag("warning", "tab-character", "a tab is not whitespace for the platform's rules engine", { start, end: this.pos }, "use spaces; `edgectl rules check` and the formatter replace tabs with spaces")
+          diag(
+            "warning",
+            "tab-character",
+            "a tab is not whitespace for the platform's rules engine",
+            { start, end: this.pos },
+            "use spaces; `edgectl rules check` and the formatter replace tabs with spaces"
+          )
         )
       } else return
     }

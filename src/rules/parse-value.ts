@@ -28,7 +28,12 @@ export const parseValue = (s: ParserState): Value => {
   const name = s.src.slice(at, end)
   s.pos = end
   if (s.code(end) === 46 /* . */ && !isIdentChar(s.code(end + 1))) {
-    s.error("invalid-identifier", "expected a name after `.`", { start: end, end: Math.min(end + 2, s.src.length) }, "field names are dotted words: http.request.uri.path")
+    s.error(
+      "invalid-identifier",
+      "expected a name after `.`",
+      { start: end, end: Math.min(end + 2, s.src.length) },
+      "field names are dotted words: http.request.uri.path"
+    )
     s.pos = end + 1
   }
   let k = end
@@ -48,23 +53,40 @@ export const parseValue = (s: ParserState): Value => {
       const other = s.opts.scheme.name === "http" ? NETWORK_SCHEME : HTTP_SCHEME
       const hint = other.field(name)
         ? `\`${name}\` is a field of the ${other.name === "network" ? "network (Magic Firewall)" : "HTTP"} scheme`
-        : didYouMean(suggest(name, s.opts.scheme.fields.map((f) => f.name)))
+        : didYouMean(
+            suggest(
+              name,
+              s.opts.scheme.fields.map((f) => f.name)
+            )
+          )
       s.error("unknown-field", `unknown field \`${name}\``, node.range, hint)
     }
     return parseIndexChain(s, node)
   }
   s.setType(node, { type: field.type, mapped: false })
-  if (field.replacedBy) s.info("deprecated-field", `\`${name}\` is deprecated`, node.range, `use \`${field.replacedBy}\`, which has the same value`)
+  if (field.replacedBy)
+    s.info(
+      "deprecated-field",
+      `\`${name}\` is deprecated`,
+      node.range,
+      `use \`${field.replacedBy}\`, which has the same value`
+    )
   if (field.availability !== "request" && !(field.availability === "response" && s.opts.phase === "response")) {
     s.warn(
       "field-not-available",
-      field.availability === "response" ? `\`${name}\` only has a value in response phases` : `\`${name}\` is only available in rewrite expressions of Transform Rules`,
+      field.availability === "response"
+        ? `\`${name}\` only has a value in response phases`
+        : `\`${name}\` is only available in rewrite expressions of Transform Rules`,
       node.range,
       "in a request filter it is always missing, so comparisons on it are false"
     )
   }
   if (field.plan && s.opts.plan && !planAtLeast(s.opts.plan, field.plan)) {
-    s.warn("plan-required", `\`${name}\` needs the ${planName(field.plan)} plan${field.addOn ? " and an add-on" : ""}`, node.range)
+    s.warn(
+      "plan-required",
+      `\`${name}\` needs the ${planName(field.plan)} plan${field.addOn ? " and an add-on" : ""}`,
+      node.range
+    )
   }
   return parseIndexChain(s, node)
 }
@@ -81,7 +103,12 @@ const parseIndexChain = (s: ParserState, start: Value): Value => {
     let k = s.pos
     while (isSpace(s.code(k)) || s.code(k) === 9) k++
     if (k > s.pos && s.code(k) === 91) {
-      s.error("space-before-index", "no space is allowed before [", { start: s.pos, end: k }, "write the brackets right after the field: field[\"key\"]")
+      s.error(
+        "space-before-index",
+        "no space is allowed before [",
+        { start: s.pos, end: k },
+        'write the brackets right after the field: field["key"]'
+      )
       s.pos = k
       node = parseIndex(s, node)
       continue
@@ -114,7 +141,12 @@ const parseIndex = (s: ParserState, target: Value): Value => {
   } else if (c === 45 /* - */ && isDigit(s.code(at + 1))) {
     let e = at + 1
     while (isDigit(s.code(e))) e++
-    s.error("invalid-index", `expected a positive integer as index, got ${s.src.slice(at, e)}`, { start: at, end: e }, "elements count from 0; there are no negative indexes")
+    s.error(
+      "invalid-index",
+      `expected a positive integer as index, got ${s.src.slice(at, e)}`,
+      { start: at, end: e },
+      "elements count from 0; there are no negative indexes"
+    )
     s.pos = e
   } else if (c === 34 || startsRawString(s.src, at)) {
     const { node } = parseString(s, false)
@@ -122,12 +154,20 @@ const parseIndex = (s: ParserState, target: Value): Value => {
     if (text === undefined) s.error("invalid-index", "a map key must be valid UTF-8", node.range)
     else key = { kind: "key", value: node.value }
   } else if (c === 93 /* ] */ || s.eof) {
-    s.error("invalid-index", "expected a position, a quoted key or * inside [ ]", { start: open, end: s.eof ? s.pos : s.pos + 1 })
+    s.error("invalid-index", "expected a position, a quoted key or * inside [ ]", {
+      start: open,
+      end: s.eof ? s.pos : s.pos + 1
+    })
   } else {
     let e = Math.max(scanWord(s.src, at), scanIdentifier(s.src, at))
     if (e === at) e = at + 1
     const word = s.src.slice(at, e)
-    s.error("invalid-index", `expected a quoted utf8 string or a positive integer, got \`${word}\``, { start: at, end: e }, `quote the key: ["${word}"]`)
+    s.error(
+      "invalid-index",
+      `expected a quoted utf8 string or a positive integer, got \`${word}\``,
+      { start: at, end: e },
+      `quote the key: ["${word}"]`
+    )
     s.pos = e
   }
   s.ws()
@@ -136,9 +176,16 @@ const parseIndex = (s: ParserState, target: Value): Value => {
     s.pos++
   } else {
     s.expect({ kind: "close", text: "]" })
-    if (key !== undefined) s.error("unclosed-index", `expected ] to close the [ at ${placeOf(s.src, open)}`, { start: s.pos, end: s.pos })
+    if (key !== undefined)
+      s.error("unclosed-index", `expected ] to close the [ at ${placeOf(s.src, open)}`, { start: s.pos, end: s.pos })
   }
-  const node: Index = { kind: "index", target, key: key ?? { kind: "each" }, keyRange: { start: open, end: s.pos }, range: { start: target.range.start, end: s.pos } }
+  const node: Index = {
+    kind: "index",
+    target,
+    key: key ?? { kind: "each" },
+    keyRange: { start: open, end: s.pos },
+    range: { start: target.range.start, end: s.pos }
+  }
   if (key === undefined || tt === undefined) return node
   const r = indexType(tt, key)
   if (r.ok) return s.setType(node, r.type)
@@ -153,9 +200,23 @@ const parseCall = (s: ParserState, name: string, start: number, nameEnd: number)
   if (fn === undefined) {
     const elsewhere = FUNCTION_TABLE.get(name)
     if (elsewhere !== undefined) {
-      s.error("function-not-available", `\`${name}()\` is only available in the ${elsewhere.network ? "network (Magic Firewall)" : "HTTP"} scheme`, nameRange)
+      s.error(
+        "function-not-available",
+        `\`${name}()\` is only available in the ${elsewhere.network ? "network (Magic Firewall)" : "HTTP"} scheme`,
+        nameRange
+      )
     } else {
-      s.error("unknown-function", `unknown function \`${name}\``, nameRange, didYouMean(suggest(name, s.opts.scheme.functions.map((f) => f.name))))
+      s.error(
+        "unknown-function",
+        `unknown function \`${name}\``,
+        nameRange,
+        didYouMean(
+          suggest(
+            name,
+            s.opts.scheme.functions.map((f) => f.name)
+          )
+        )
+      )
     }
   }
   const open = s.pos
@@ -200,7 +261,13 @@ const parseCall = (s: ParserState, name: string, start: number, nameEnd: number)
         s.token("punctuation", s.pos, s.pos + 1)
         s.pos++
         s.ws()
-        if (s.code() === 41) s.error("expected-argument", "expected an argument after ,", { start: s.pos, end: s.pos }, "remove the trailing comma")
+        if (s.code() === 41)
+          s.error(
+            "expected-argument",
+            "expected an argument after ,",
+            { start: s.pos, end: s.pos },
+            "remove the trailing comma"
+          )
         continue
       }
       if (n === 41) {
@@ -210,7 +277,12 @@ const parseCall = (s: ParserState, name: string, start: number, nameEnd: number)
         break
       }
       s.expect({ kind: "close", text: ")" })
-      s.error("unclosed-call", `expected , or ) in the call to \`${name}\``, { start: s.pos, end: s.pos }, "add the missing )")
+      s.error(
+        "unclosed-call",
+        `expected , or ) in the call to \`${name}\``,
+        { start: s.pos, end: s.pos },
+        "add the missing )"
+      )
       break
     }
   }
@@ -218,7 +290,8 @@ const parseCall = (s: ParserState, name: string, start: number, nameEnd: number)
   s.leave()
   const node: Call = { kind: "call", name, nameRange, args, range: { start, end: s.pos } }
   if (fn === undefined) return node
-  if (fn.plan && s.opts.plan && !planAtLeast(s.opts.plan, fn.plan)) s.warn("plan-required", `\`${name}()\` needs the ${planName(fn.plan)} plan`, nameRange)
+  if (fn.plan && s.opts.plan && !planAtLeast(s.opts.plan, fn.plan))
+    s.warn("plan-required", `\`${name}()\` needs the ${planName(fn.plan)} plan`, nameRange)
   return s.setType(node, checkCall(fn, infos, { name: nameRange, close: close < 0 ? s.pos : close }, s.out))
 }
 
@@ -239,4 +312,3 @@ const argInfo = (s: ParserState, node: Argument): ArgInfo => {
       return { node, type: s.typeOf(node), isLiteral: false, range }
   }
 }
-

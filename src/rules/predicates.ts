@@ -35,7 +35,8 @@ export const predicate = (op: ComparisonOperator, rhs: Rhs, t: Type, options: Co
     const set = new Set(items.flatMap((i) => (i.kind === "string" || i.kind === "bytes" ? [i.value] : [])))
     return ((v: string) => set.has(v)) as Pred
   }
-  const lit = rhs.kind === "string" || rhs.kind === "bytes" || rhs.kind === "int" || rhs.kind === "ip" ? rhs.value : undefined
+  const lit =
+    rhs.kind === "string" || rhs.kind === "bytes" || rhs.kind === "int" || rhs.kind === "ip" ? rhs.value : undefined
   if (lit === undefined) throw new Error(`compile: \`${op}\` needs a literal`)
   if (t.kind === "Ip") {
     const ip = lit as IpAddress
@@ -45,27 +46,43 @@ export const predicate = (op: ComparisonOperator, rhs: Rhs, t: Type, options: Co
   if (t.kind === "Int") {
     const x = lit as number
     switch (op) {
-      case "eq": return ((v: number) => v === x) as Pred
-      case "ne": return ((v: number) => v !== x) as Pred
-      case "lt": return ((v: number) => v < x) as Pred
-      case "le": return ((v: number) => v <= x) as Pred
-      case "gt": return ((v: number) => v > x) as Pred
-      case "ge": return ((v: number) => v >= x) as Pred
+      case "eq":
+        return ((v: number) => v === x) as Pred
+      case "ne":
+        return ((v: number) => v !== x) as Pred
+      case "lt":
+        return ((v: number) => v < x) as Pred
+      case "le":
+        return ((v: number) => v <= x) as Pred
+      case "gt":
+        return ((v: number) => v > x) as Pred
+      case "ge":
+        return ((v: number) => v >= x) as Pred
       case "bitwise_and": {
         const small = Math.abs(x) < 2 ** 31
-        return ((v: number) => (small && Math.abs(v) < 2 ** 31 ? (v & x) !== 0 : (BigInt.asIntN(64, BigInt(v)) & BigInt.asIntN(64, BigInt(x))) !== 0n)) as Pred
+        return ((v: number) =>
+          small && Math.abs(v) < 2 ** 31
+            ? (v & x) !== 0
+            : (BigInt.asIntN(64, BigInt(v)) & BigInt.asIntN(64, BigInt(x))) !== 0n) as Pred
       }
     }
   }
   const s = lit as string
   switch (op) {
-    case "eq": return ((v: string) => v === s) as Pred
-    case "ne": return ((v: string) => v !== s) as Pred
-    case "lt": return ((v: string) => v < s) as Pred
-    case "le": return ((v: string) => v <= s) as Pred
-    case "gt": return ((v: string) => v > s) as Pred
-    case "ge": return ((v: string) => v >= s) as Pred
-    case "contains": return (s === "" ? () => true : (v: string) => v.includes(s)) as Pred
+    case "eq":
+      return ((v: string) => v === s) as Pred
+    case "ne":
+      return ((v: string) => v !== s) as Pred
+    case "lt":
+      return ((v: string) => v < s) as Pred
+    case "le":
+      return ((v: string) => v <= s) as Pred
+    case "gt":
+      return ((v: string) => v > s) as Pred
+    case "ge":
+      return ((v: string) => v >= s) as Pred
+    case "contains":
+      return (s === "" ? () => true : (v: string) => v.includes(s)) as Pred
     case "matches": {
       const r = compileRegex(rhs.kind === "string" && rhs.pattern !== undefined ? rhs.pattern : s)
       if (!r.ok) throw new Error(`compile: invalid regular expression: ${r.error.message}`)

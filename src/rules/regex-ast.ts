@@ -27,9 +27,26 @@ export type ClassItem =
 
 export type ClassNode =
   | { readonly t: "union"; readonly items: ReadonlyArray<ClassItem>; readonly negated: boolean; readonly fold: boolean }
-  | { readonly t: "op"; readonly op: "&&" | "--" | "~~"; readonly a: ClassNode; readonly b: ClassNode; readonly negated: boolean; readonly fold: boolean }
+  | {
+      readonly t: "op"
+      readonly op: "&&" | "--" | "~~"
+      readonly a: ClassNode
+      readonly b: ClassNode
+      readonly negated: boolean
+      readonly fold: boolean
+    }
 
-export type AssertKind = "start" | "end" | "line-start" | "line-end" | "word" | "not-word" | "word-start" | "word-end" | "word-start-half" | "word-end-half"
+export type AssertKind =
+  | "start"
+  | "end"
+  | "line-start"
+  | "line-end"
+  | "word"
+  | "not-word"
+  | "word-start"
+  | "word-end"
+  | "word-start-half"
+  | "word-end-half"
 
 export type RegexNode =
   | { readonly t: "empty" }
@@ -42,7 +59,13 @@ export type RegexNode =
   | { readonly t: "group"; readonly node: RegexNode }
   | { readonly t: "concat"; readonly items: ReadonlyArray<RegexNode> }
   | { readonly t: "alt"; readonly items: ReadonlyArray<RegexNode> }
-  | { readonly t: "rep"; readonly node: RegexNode; readonly min: number; readonly max: number; readonly greedy: boolean }
+  | {
+      readonly t: "rep"
+      readonly node: RegexNode
+      readonly min: number
+      readonly max: number
+      readonly greedy: boolean
+    }
 
 export interface ParsedRegex {
   readonly node: RegexNode
@@ -54,24 +77,55 @@ export interface ParsedRegex {
 }
 
 export const ASCII_CLASSES: Record<string, ReadonlyArray<readonly [number, number]>> = {
-  alnum: [[48, 57], [65, 90], [97, 122]],
-  alpha: [[65, 90], [97, 122]],
+  alnum: [
+    [48, 57],
+    [65, 90],
+    [97, 122]
+  ],
+  alpha: [
+    [65, 90],
+    [97, 122]
+  ],
   ascii: [[0, 127]],
-  blank: [[9, 9], [32, 32]],
-  cntrl: [[0, 31], [127, 127]],
+  blank: [
+    [9, 9],
+    [32, 32]
+  ],
+  cntrl: [
+    [0, 31],
+    [127, 127]
+  ],
   digit: [[48, 57]],
   graph: [[33, 126]],
   lower: [[97, 122]],
   print: [[32, 126]],
-  punct: [[33, 47], [58, 64], [91, 96], [123, 126]],
-  space: [[9, 13], [32, 32]],
+  punct: [
+    [33, 47],
+    [58, 64],
+    [91, 96],
+    [123, 126]
+  ],
+  space: [
+    [9, 13],
+    [32, 32]
+  ],
   upper: [[65, 90]],
-  word: [[48, 57], [65, 90], [95, 95], [97, 122]],
-  xdigit: [[48, 57], [65, 70], [97, 102]]
+  word: [
+    [48, 57],
+    [65, 90],
+    [95, 95],
+    [97, 122]
+  ],
+  xdigit: [
+    [48, 57],
+    [65, 70],
+    [97, 102]
+  ]
 }
 
 const META = new Set("\\.+*?()|[]{}^$#&-~")
-export const isEscapable = (c: number) => c < 128 && (META.has(String.fromCharCode(c)) || !/[0-9A-Za-z<>]/.test(String.fromCharCode(c)))
+export const isEscapable = (c: number) =>
+  c < 128 && (META.has(String.fromCharCode(c)) || !/[0-9A-Za-z<>]/.test(String.fromCharCode(c)))
 
 /** Whether a code point has other case forms (ASCII letters only in byte mode). */
 export const hasCase = (cp: number, unicode: boolean): boolean => {

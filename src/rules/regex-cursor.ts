@@ -53,12 +53,14 @@ export class RegexCursor {
     } else {
       const n = kind === "x" ? 2 : kind === "u" ? 4 : 8
       digits = this.p.slice(this.pos, this.pos + n)
-      if (digits.length < n) this.fail("incomplete escape sequence, reached end of pattern prematurely", at, this.p.length)
+      if (digits.length < n)
+        this.fail("incomplete escape sequence, reached end of pattern prematurely", at, this.p.length)
       if (!/^[0-9a-fA-F]+$/.test(digits)) this.fail("invalid hexadecimal digit", at, this.pos + n)
       this.pos += n
     }
     const cp = digits.length > 8 ? Infinity : parseInt(digits, 16)
-    if (cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) this.fail("hexadecimal literal is not a Unicode scalar value", at, this.pos)
+    if (cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+      this.fail("hexadecimal literal is not a Unicode scalar value", at, this.pos)
     return cp
   }
 }

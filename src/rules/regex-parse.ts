@@ -4,7 +4,18 @@
  * the escapes it knows, Unicode classes only in Unicode mode) and produces a tree that
  * `regex.ts` turns into an equivalent JavaScript RegExp. Error messages follow the crate's.
  */
-import { ASCII_CLASSES, hasCase, isEscapable, type AssertKind, type ClassItem, type ClassNode, type Flags, type ParsedRegex, type RegexError, type RegexNode } from "./regex-ast.js"
+import {
+  ASCII_CLASSES,
+  hasCase,
+  isEscapable,
+  type AssertKind,
+  type ClassItem,
+  type ClassNode,
+  type Flags,
+  type ParsedRegex,
+  type RegexError,
+  type RegexNode
+} from "./regex-ast.js"
 import { Fail, RegexCursor } from "./regex-cursor.js"
 
 export type { ClassItem, ClassNode, ParsedRegex, RegexError, RegexNode } from "./regex-ast.js"
@@ -21,7 +32,12 @@ class RegexParser extends RegexCursor {
   parse(): ParsedRegex {
     const flags: Flags = { i: false, m: false, s: false, U: false, u: false, x: false, R: false }
     const node = this.alternation(flags, true)
-    return { node, unicode: this.unicodeUsed, foldMixed: this.foldOn && this.foldOff, foldAll: this.foldOn && !this.foldOff }
+    return {
+      node,
+      unicode: this.unicodeUsed,
+      foldMixed: this.foldOn && this.foldOff,
+      foldAll: this.foldOn && !this.foldOff
+    }
   }
 
   /** An alternation up to `)` (or the end at top level). `flags` is mutated by inline flag groups. */
@@ -117,7 +133,12 @@ class RegexParser extends RegexCursor {
     if (this.p[this.pos] === "?") {
       const after = this.p.slice(this.pos + 1, this.pos + 3)
       if (after.startsWith("=") || after.startsWith("!") || after === "<=" || after === "<!") {
-        this.fail("look-around, including look-ahead and look-behind, is not supported", open, this.pos + 1 + (after[0] === "<" ? 2 : 1), "rewrite the pattern without (?=, (?!, (?<= or (?<!")
+        this.fail(
+          "look-around, including look-ahead and look-behind, is not supported",
+          open,
+          this.pos + 1 + (after[0] === "<" ? 2 : 1),
+          "rewrite the pattern without (?=, (?!, (?<= or (?<!"
+        )
       }
       if (after.startsWith(">")) this.fail("atomic groups are not supported", open, this.pos + 2)
       if (after.startsWith("P<") || after.startsWith("<")) {
@@ -149,7 +170,8 @@ class RegexParser extends RegexCursor {
           this.pos++
           continue
         }
-        if (!"imsUuxR".includes(f)) this.fail("unrecognized flag", this.pos, this.pos + 1, "Rust regex flags are i, m, s, U, u, x and R")
+        if (!"imsUuxR".includes(f))
+          this.fail("unrecognized flag", this.pos, this.pos + 1, "Rust regex flags are i, m, s, U, u, x and R")
         if (seen.has(f)) this.fail("duplicate flag", this.pos)
         seen.set(f, this.pos)
         next[f as keyof Flags] = !negate
@@ -178,7 +200,8 @@ class RegexParser extends RegexCursor {
   }
 
   private groupBody(flags: Flags, open: number): RegexNode {
-    if (++this.depth > NEST_LIMIT) this.fail(`exceed the maximum number of nested parentheses/brackets (${NEST_LIMIT})`, open)
+    if (++this.depth > NEST_LIMIT)
+      this.fail(`exceed the maximum number of nested parentheses/brackets (${NEST_LIMIT})`, open)
     const node = this.alternation(flags, false)
     if (this.p[this.pos] !== ")") this.fail("unclosed group", open)
     this.pos++
@@ -225,7 +248,8 @@ class RegexParser extends RegexCursor {
     const c = this.cp()
     const ch = String.fromCodePoint(c)
     this.pos += this.width(c)
-    const lit = (cp: number, byte = false): RegexNode | ClassItem => (inClass ? { t: "range", lo: cp, hi: cp } : this.literal(cp, flags, byte))
+    const lit = (cp: number, byte = false): RegexNode | ClassItem =>
+      inClass ? { t: "range", lo: cp, hi: cp } : this.literal(cp, flags, byte)
     switch (ch) {
       case "a":
         return lit(7)
@@ -244,8 +268,15 @@ class RegexParser extends RegexCursor {
       case "U": {
         const cp = this.hexEscape(ch, at)
         // In byte mode, \x80-\xFF is one byte; otherwise a code point.
-        if (!flags.u && ch === "x" && cp <= 0xff && cp >= 0x80) return inClass ? { t: "range", lo: cp, hi: cp } : this.literal(cp, flags, true)
-        if (!flags.u && inClass && cp > 0x7f) this.fail("Unicode not allowed here: a code point above 0x7F in a class needs (?u)", at, this.pos, "use (?u) or write the bytes")
+        if (!flags.u && ch === "x" && cp <= 0xff && cp >= 0x80)
+          return inClass ? { t: "range", lo: cp, hi: cp } : this.literal(cp, flags, true)
+        if (!flags.u && inClass && cp > 0x7f)
+          this.fail(
+            "Unicode not allowed here: a code point above 0x7F in a class needs (?u)",
+            at,
+            this.pos,
+            "use (?u) or write the bytes"
+          )
         return lit(cp)
       }
       case "d":
@@ -259,7 +290,13 @@ class RegexParser extends RegexCursor {
       }
       case "p":
       case "P": {
-        if (!flags.u) this.fail("Unicode classes need Unicode mode: put (?u) before the class", at, this.pos + (this.p[this.pos] === "{" ? this.p.indexOf("}", this.pos) + 1 - this.pos : 1), "e.g. (?u)\\p{Hangul}")
+        if (!flags.u)
+          this.fail(
+            "Unicode classes need Unicode mode: put (?u) before the class",
+            at,
+            this.pos + (this.p[this.pos] === "{" ? this.p.indexOf("}", this.pos) + 1 - this.pos : 1),
+            "e.g. (?u)\\p{Hangul}"
+          )
         let name: string
         if (this.p[this.pos] === "{") {
           const close = this.p.indexOf("}", this.pos)
@@ -295,7 +332,15 @@ class RegexParser extends RegexCursor {
           const m = /^\{(start|end|start-half|end-half)\}/.exec(this.p.slice(this.pos))
           if (m) {
             this.pos += m[0].length
-            return assert(m[1] === "start" ? "word-start" : m[1] === "end" ? "word-end" : m[1] === "start-half" ? "word-start-half" : "word-end-half")
+            return assert(
+              m[1] === "start"
+                ? "word-start"
+                : m[1] === "end"
+                  ? "word-end"
+                  : m[1] === "start-half"
+                    ? "word-start-half"
+                    : "word-end-half"
+            )
           }
           return assert("word")
         }
@@ -304,13 +349,19 @@ class RegexParser extends RegexCursor {
     if (/[0-9]/.test(ch)) this.fail("backreferences are not supported", at, this.pos)
     if (isEscapable(c)) return lit(c)
     if (inClass && /[AzBb<>]/.test(ch)) this.fail("invalid escape sequence found in character class", at, this.pos)
-    this.fail("unrecognized escape sequence", at, this.pos, "only punctuation can be escaped; \\d \\w \\s \\b \\A \\z \\p{..} \\x.. \\n \\t \\r are the known escapes")
+    this.fail(
+      "unrecognized escape sequence",
+      at,
+      this.pos,
+      "only punctuation can be escaped; \\d \\w \\s \\b \\A \\z \\p{..} \\x.. \\n \\t \\r are the known escapes"
+    )
   }
 
   /** `[...]`, with nesting and the set operations `&&`, `--` and `~~`. */
   private classBracket(flags: Flags): ClassNode {
     const open = this.pos
-    if (++this.depth > NEST_LIMIT) this.fail(`exceed the maximum number of nested parentheses/brackets (${NEST_LIMIT})`, open)
+    if (++this.depth > NEST_LIMIT)
+      this.fail(`exceed the maximum number of nested parentheses/brackets (${NEST_LIMIT})`, open)
     this.pos++
     let negated = false
     if (this.p[this.pos] === "^") {
@@ -341,7 +392,10 @@ class RegexParser extends RegexCursor {
       }
       first = false
       const two = this.p.slice(at, at + 2)
-      if ((two === "&&" || two === "--" || two === "~~") && !(two === "--" && items.length === 0 && left === undefined)) {
+      if (
+        (two === "&&" || two === "--" || two === "~~") &&
+        !(two === "--" && items.length === 0 && left === undefined)
+      ) {
         left = flush()
         pendingOp = two as "&&" | "--" | "~~"
         this.pos += 2
@@ -351,7 +405,13 @@ class RegexParser extends RegexCursor {
         const ascii = /^\[:(\^?)([a-z]+):\]/.exec(this.p.slice(at))
         if (ascii) {
           const ranges = ASCII_CLASSES[ascii[2]!]
-          if (ranges === undefined) this.fail(`unknown ASCII class [:${ascii[2]}:]`, at, at + ascii[0].length, `known classes: ${Object.keys(ASCII_CLASSES).join(", ")}`)
+          if (ranges === undefined)
+            this.fail(
+              `unknown ASCII class [:${ascii[2]}:]`,
+              at,
+              at + ascii[0].length,
+              `known classes: ${Object.keys(ASCII_CLASSES).join(", ")}`
+            )
           this.pos += ascii[0].length
           items.push({ t: "ascii", ranges, negated: ascii[1] === "^" })
           continue
@@ -365,7 +425,12 @@ class RegexParser extends RegexCursor {
         continue
       }
       // A range `a-z`, unless `-` is last (`[a-]`) or starts an operator (`[a--b]`).
-      if (this.p[this.pos] === "-" && this.p[this.pos + 1] !== "]" && this.p[this.pos + 1] !== "-" && this.pos + 1 < this.p.length) {
+      if (
+        this.p[this.pos] === "-" &&
+        this.p[this.pos + 1] !== "]" &&
+        this.p[this.pos + 1] !== "-" &&
+        this.pos + 1 < this.p.length
+      ) {
         const dash = this.pos
         this.pos++
         this.skipExtended(flags)
@@ -387,7 +452,13 @@ class RegexParser extends RegexCursor {
     if (this.p[at] === "\\") return this.escape(flags, true, at) as ClassItem
     const c = this.cp()
     this.pos += this.width(c)
-    if (c > 0x7f && !flags.u) this.fail("Unicode not allowed here: a non-ASCII character in a class needs (?u)", at, this.pos, "put (?u) at the start of the pattern")
+    if (c > 0x7f && !flags.u)
+      this.fail(
+        "Unicode not allowed here: a non-ASCII character in a class needs (?u)",
+        at,
+        this.pos,
+        "put (?u) at the start of the pattern"
+      )
     return { t: "range", lo: c, hi: c }
   }
 }

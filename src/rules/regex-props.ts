@@ -31,7 +31,14 @@ export const resolveProperty = (name: string): string | undefined => {
   return found
 }
 
-const KEYS: Record<string, string> = { sc: "Script", script: "Script", scx: "Script_Extensions", script_extensions: "Script_Extensions", gc: "General_Category", general_category: "General_Category" }
+const KEYS: Record<string, string> = {
+  sc: "Script",
+  script: "Script",
+  scx: "Script_Extensions",
+  script_extensions: "Script_Extensions",
+  gc: "General_Category",
+  general_category: "General_Category"
+}
 
 const resolveUncached = (name: string): string | undefined => {
   const eq = name.split(/[=:]/)
@@ -57,4 +64,3 @@ const valueCandidates = (v: string): ReadonlyArray<string> => {
   if (compact.length <= 2) out.push(compact[0]!.toUpperCase() + compact.slice(1).toLowerCase())
   return [...new Set(out)]
 }
-

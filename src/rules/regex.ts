@@ -6,7 +6,14 @@
  * mode the subject is decoded from UTF-8 and the RegExp uses the `v` flag.
  */
 import { resolveProperty } from "./regex-props.js"
-import { parseRegex, type ClassItem, type ClassNode, type ParsedRegex, type RegexError, type RegexNode } from "./regex-parse.js"
+import {
+  parseRegex,
+  type ClassItem,
+  type ClassNode,
+  type ParsedRegex,
+  type RegexError,
+  type RegexNode
+} from "./regex-parse.js"
 
 export type { RegexError }
 
@@ -53,7 +60,10 @@ const subtract = (a: Ranges, b: Ranges): Ranges => intersect(a, complement(b))
 const foldAscii = (r: Ranges): Ranges => {
   const extra: Ranges = []
   for (const [lo, hi] of r) {
-    for (const [a, b, d] of [[65, 90, 32], [97, 122, -32]] as const) {
+    for (const [a, b, d] of [
+      [65, 90, 32],
+      [97, 122, -32]
+    ] as const) {
       const l = Math.max(lo, a)
       const h = Math.min(hi, b)
       if (l <= h) extra.push([l + d, h + d])
@@ -64,8 +74,16 @@ const foldAscii = (r: Ranges): Ranges => {
 
 const PERL_ASCII: Record<"d" | "s" | "w", Ranges> = {
   d: [[48, 57]],
-  s: [[9, 13], [32, 32]],
-  w: [[48, 57], [65, 90], [95, 95], [97, 122]]
+  s: [
+    [9, 13],
+    [32, 32]
+  ],
+  w: [
+    [48, 57],
+    [65, 90],
+    [95, 95],
+    [97, 122]
+  ]
 }
 
 const byteRanges = (cls: ClassNode): Ranges => {
@@ -77,7 +95,12 @@ const byteRanges = (cls: ClassNode): Ranges => {
   } else {
     const a = byteRanges(cls.a)
     const b = byteRanges(cls.b)
-    r = cls.op === "&&" ? intersect(a, b) : cls.op === "--" ? subtract(a, b) : normalize([...subtract(a, b), ...subtract(b, a)])
+    r =
+      cls.op === "&&"
+        ? intersect(a, b)
+        : cls.op === "--"
+          ? subtract(a, b)
+          : normalize([...subtract(a, b), ...subtract(b, a)])
   }
   if (cls.fold) r = foldAscii(r)
   return cls.negated ? complement(r) : r
@@ -98,7 +121,8 @@ const itemRanges = (item: ClassItem): Ranges => {
   }
 }
 
-const byteChar = (b: number) => (b < 128 && ALNUM.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `\\x${b.toString(16).padStart(2, "0")}`)
+const byteChar = (b: number) =>
+  b < 128 && ALNUM.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `\\x${b.toString(16).padStart(2, "0")}`
 
 const emitByteRanges = (r: Ranges): string => {
   if (r.length === 0) return "[]"
@@ -109,7 +133,8 @@ const emitByteRanges = (r: Ranges): string => {
 // ---------------------------------------------------------------------------------------------
 // Unicode-mode classes, as `v`-flag class expressions
 
-const cpEsc = (cp: number) => (cp < 128 && ALNUM.test(String.fromCharCode(cp)) ? String.fromCharCode(cp) : `\\u{${hex(cp)}}`)
+const cpEsc = (cp: number) =>
+  cp < 128 && ALNUM.test(String.fromCharCode(cp)) ? String.fromCharCode(cp) : `\\u{${hex(cp)}}`
 
 const UNICODE_WORD = "[\\p{Alphabetic}\\p{M}\\p{Nd}\\p{Pc}\\p{Join_Control}]"
 const perlUnicode = (kind: "d" | "s" | "w", negated: boolean): string => {
@@ -135,7 +160,8 @@ const emitItemV = (item: ClassItem, fold: boolean): string => {
       const base = item.lo === item.hi ? cpEsc(item.lo) : `${cpEsc(item.lo)}-${cpEsc(item.hi)}`
       if (!fold || item.hi - item.lo > 2000) return base
       const extra = new Set<number>()
-      for (let c = item.lo; c <= item.hi; c++) for (const v of caseVariants(c)) if (v < item.lo || v > item.hi) extra.add(v)
+      for (let c = item.lo; c <= item.hi; c++)
+        for (const v of caseVariants(c)) if (v < item.lo || v > item.hi) extra.add(v)
       return base + [...extra].map(cpEsc).join("")
     }
     case "perl":
@@ -180,7 +206,11 @@ const emit = (n: RegexNode, mode: { unicode: boolean; partialFold: boolean }): O
     case "lit": {
       if (!mode.unicode) {
         if (n.byte || n.cp < 128) {
-          if (n.fold) return { src: `[${String.fromCharCode(n.cp).toLowerCase()}${String.fromCharCode(n.cp).toUpperCase()}]`, atom: true }
+          if (n.fold)
+            return {
+              src: `[${String.fromCharCode(n.cp).toLowerCase()}${String.fromCharCode(n.cp).toUpperCase()}]`,
+              atom: true
+            }
           return { src: byteChar(n.cp), atom: true }
         }
         const bytes = new TextEncoder().encode(String.fromCodePoint(n.cp))
@@ -197,7 +227,12 @@ const emit = (n: RegexNode, mode: { unicode: boolean; partialFold: boolean }): O
       return { src: mode.unicode ? emitClassV(n.cls, mode.partialFold) : emitByteRanges(byteRanges(n.cls)), atom: true }
     case "perl":
       if (mode.unicode && n.unicode) return { src: perlUnicode(n.kind, n.negated), atom: true }
-      return { src: mode.unicode ? emitAsciiV(PERL_ASCII[n.kind], n.negated) : emitByteRanges(n.negated ? complement(PERL_ASCII[n.kind]) : PERL_ASCII[n.kind]), atom: true }
+      return {
+        src: mode.unicode
+          ? emitAsciiV(PERL_ASCII[n.kind], n.negated)
+          : emitByteRanges(n.negated ? complement(PERL_ASCII[n.kind]) : PERL_ASCII[n.kind]),
+        atom: true
+      }
     case "prop":
       return { src: `\\${n.negated ? "P" : "p"}{${resolveProperty(n.name)}}`, atom: true }
     case "assert": {
@@ -213,9 +248,15 @@ const emit = (n: RegexNode, mode: { unicode: boolean; partialFold: boolean }): O
         case "line-end":
           return { src: `(?![^${nl}])`, atom: true }
         case "word":
-          return { src: w === WORD_ASCII && !mode.unicode ? "\\b" : `(?:(?<=${w})(?!${w})|(?<!${w})(?=${w}))`, atom: false }
+          return {
+            src: w === WORD_ASCII && !mode.unicode ? "\\b" : `(?:(?<=${w})(?!${w})|(?<!${w})(?=${w}))`,
+            atom: false
+          }
         case "not-word":
-          return { src: w === WORD_ASCII && !mode.unicode ? "\\B" : `(?:(?<=${w})(?=${w})|(?<!${w})(?!${w}))`, atom: false }
+          return {
+            src: w === WORD_ASCII && !mode.unicode ? "\\B" : `(?:(?<=${w})(?=${w})|(?<!${w})(?!${w}))`,
+            atom: false
+          }
         case "word-start":
           return { src: `(?:(?<!${w})(?=${w}))`, atom: true }
         case "word-end":
@@ -236,7 +277,18 @@ const emit = (n: RegexNode, mode: { unicode: boolean; partialFold: boolean }): O
     case "rep": {
       const inner = emit(n.node, mode)
       const base = inner.atom ? inner.src : `(?:${inner.src})`
-      const q = n.min === 0 && n.max === Infinity ? "*" : n.min === 1 && n.max === Infinity ? "+" : n.min === 0 && n.max === 1 ? "?" : n.max === Infinity ? `{${n.min},}` : n.min === n.max ? `{${n.min}}` : `{${n.min},${n.max}}`
+      const q =
+        n.min === 0 && n.max === Infinity
+          ? "*"
+          : n.min === 1 && n.max === Infinity
+            ? "+"
+            : n.min === 0 && n.max === 1
+              ? "?"
+              : n.max === Infinity
+                ? `{${n.min},}`
+                : n.min === n.max
+                  ? `{${n.min}}`
+                  : `{${n.min},${n.max}}`
       return { src: `${base}${q}${n.greedy ? "" : "?"}`, atom: false }
     }
   }
@@ -308,7 +360,9 @@ const findUnknownProperty = (n: RegexNode): string | undefined => {
 const cache = new Map<string, { ok: true; value: CompiledRegex } | { ok: false; error: RegexError }>()
 
 /** Checks a pattern with the Rust crate's rules and compiles it to a RegExp (cached by pattern). */
-export const compileRegex = (pattern: string): { ok: true; value: CompiledRegex } | { ok: false; error: RegexError } => {
+export const compileRegex = (
+  pattern: string
+): { ok: true; value: CompiledRegex } | { ok: false; error: RegexError } => {
   const hit = cache.get(pattern)
   if (hit) return hit
   const result = compileUncached(pattern)
@@ -324,13 +378,21 @@ const compileUncached = (pattern: string): { ok: true; value: CompiledRegex } | 
   const unknown = findUnknownProperty(p.node)
   if (unknown !== undefined) {
     const at = Math.max(0, pattern.indexOf(unknown))
-    return { ok: false, error: { message: `Unicode property not found: ${unknown}`, start: at, end: at + unknown.length } }
+    return {
+      ok: false,
+      error: { message: `Unicode property not found: ${unknown}`, start: at, end: at + unknown.length }
+    }
   }
   const states = weight(p.node, p.unicode)
   if (states * STATE_BYTES > REGEX_SIZE_LIMIT_BYTES) {
     return {
       ok: false,
-      error: { message: `compiled regex exceeds size limit of ${REGEX_SIZE_LIMIT_BYTES} bytes`, start: 0, end: pattern.length, hint: "use smaller repetition counts or fewer Unicode classes" }
+      error: {
+        message: `compiled regex exceeds size limit of ${REGEX_SIZE_LIMIT_BYTES} bytes`,
+        start: 0,
+        end: pattern.length,
+        hint: "use smaller repetition counts or fewer Unicode classes"
+      }
     }
   }
   const useI = p.unicode && p.foldAll
@@ -339,7 +401,10 @@ const compileUncached = (pattern: string): { ok: true; value: CompiledRegex } | 
   try {
     return { ok: true, value: { regexp: new RegExp(src, flags), unicode: p.unicode } }
   } catch (e) {
-    return { ok: false, error: { message: `cannot compile this pattern: ${(e as Error).message}`, start: 0, end: pattern.length } }
+    return {
+      ok: false,
+      error: { message: `cannot compile this pattern: ${(e as Error).message}`, start: 0, end: pattern.length }
+    }
   }
 }
 
@@ -353,9 +418,9 @@ let guardDepth = 0
  * the launcher's code cache.
  */
 export const guardRegexBacktracking = (): (() => void) => {
-  const v8 = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.("node:v8") as
-    | { setFlagsFromString(flags: string): void }
-    | undefined
+  const v8 = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.(
+    "node:v8"
+  ) as { setFlagsFromString(flags: string): void } | undefined
   if (v8 === undefined) return () => {}
   if (guardDepth++ === 0) v8.setFlagsFromString("--enable-experimental-regexp-engine-on-excessive-backtracks")
   let released = false

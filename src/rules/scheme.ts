@@ -15,7 +15,11 @@ export interface Scheme {
   fn(name: string): FunctionInfo | undefined
 }
 
-const makeScheme = (name: Scheme["name"], fields: ReadonlyArray<FieldInfo>, functions: ReadonlyArray<FunctionInfo>): Scheme => {
+const makeScheme = (
+  name: Scheme["name"],
+  fields: ReadonlyArray<FieldInfo>,
+  functions: ReadonlyArray<FunctionInfo>
+): Scheme => {
   const ids = new Map(fields.map((f, i) => [f.name, i]))
   const fns = new Map(functions.map((f) => [f.name, f]))
   return {
@@ -31,7 +35,11 @@ const makeScheme = (name: Scheme["name"], fields: ReadonlyArray<FieldInfo>, func
   }
 }
 
-export const HTTP_SCHEME: Scheme = makeScheme("http", HTTP_FIELDS, FUNCTION_LIST.filter((f) => !f.network))
+export const HTTP_SCHEME: Scheme = makeScheme(
+  "http",
+  HTTP_FIELDS,
+  FUNCTION_LIST.filter((f) => !f.network)
+)
 export const NETWORK_SCHEME: Scheme = makeScheme(
   "network",
   NETWORK_FIELDS,
@@ -88,7 +96,11 @@ export const suggest = (name: string, candidates: ReadonlyArray<string>): string
   for (const c of candidates) {
     const segs = c.split(".")
     if (segs.length !== given.length) continue
-    if (segs.every((seg, i) => seg[0] === given[i]![0] && (isSubsequence(seg, given[i]!) || isSubsequence(given[i]!, seg)))) {
+    if (
+      segs.every(
+        (seg, i) => seg[0] === given[i]![0] && (isSubsequence(seg, given[i]!) || isSubsequence(given[i]!, seg))
+      )
+    ) {
       if (abbrev === undefined || Math.abs(c.length - lower.length) < Math.abs(abbrev.length - lower.length)) abbrev = c
     }
   }

@@ -71,8 +71,18 @@ export interface ValueType {
 
 /** The comparison operators, by their canonical (English) names. */
 export type ComparisonOperator =
-  | "eq" | "ne" | "lt" | "le" | "gt" | "ge"
-  | "contains" | "matches" | "wildcard" | "strict wildcard" | "in" | "bitwise_and"
+  | "eq"
+  | "ne"
+  | "lt"
+  | "le"
+  | "gt"
+  | "ge"
+  | "contains"
+  | "matches"
+  | "wildcard"
+  | "strict wildcard"
+  | "in"
+  | "bitwise_and"
 
 export type LogicalOperator = "and" | "or" | "xor"
 
@@ -87,7 +97,14 @@ export const supportsOperator = (t: Type, op: ComparisonOperator): boolean => {
     case "Int":
       return ORDERING.has(op) || op === "in" || op === "bitwise_and"
     case "Bytes":
-      return ORDERING.has(op) || op === "contains" || op === "matches" || op === "wildcard" || op === "strict wildcard" || op === "in"
+      return (
+        ORDERING.has(op) ||
+        op === "contains" ||
+        op === "matches" ||
+        op === "wildcard" ||
+        op === "strict wildcard" ||
+        op === "in"
+      )
     case "Ip":
       return op === "eq" || op === "ne" || op === "in"
     default:
@@ -97,6 +114,19 @@ export const supportsOperator = (t: Type, op: ComparisonOperator): boolean => {
 
 /** The operators a type supports, for messages and completion. */
 export const operatorsFor = (t: Type): ReadonlyArray<ComparisonOperator> =>
-  (["eq", "ne", "lt", "le", "gt", "ge", "contains", "matches", "wildcard", "strict wildcard", "in", "bitwise_and"] as const).filter(
-    (op) => supportsOperator(t, op)
-  )
+  (
+    [
+      "eq",
+      "ne",
+      "lt",
+      "le",
+      "gt",
+      "ge",
+      "contains",
+      "matches",
+      "wildcard",
+      "strict wildcard",
+      "in",
+      "bitwise_and"
+    ] as const
+  ).filter((op) => supportsOperator(t, op))

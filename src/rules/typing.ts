@@ -7,7 +7,9 @@ import { fits, paramTypeName, type FunctionInfo, type Param } from "./functions.
 import { diag } from "./lexer.js"
 import { arrayOf, Bool, sameType, typeName, type ComparisonOperator, type Type, type ValueType } from "./types.js"
 
-export type IndexResult = { readonly ok: true; readonly type: ValueType } | { readonly ok: false; readonly message: string; readonly hint?: string }
+export type IndexResult =
+  | { readonly ok: true; readonly type: ValueType }
+  | { readonly ok: false; readonly message: string; readonly hint?: string }
 
 /** The type of `target[key]`. */
 export const indexType = (target: ValueType, key: IndexKey): IndexResult => {
@@ -30,7 +32,10 @@ export const indexType = (target: ValueType, key: IndexKey): IndexResult => {
     }
   }
   if (t.kind === "Array" || t.kind === "Map") return { ok: true, type: { type: t.of, mapped: true } }
-  return { ok: false, message: `cannot access index [*] of ${article(typeName(t))}: only Arrays and Maps have elements` }
+  return {
+    ok: false,
+    message: `cannot access index [*] of ${article(typeName(t))}: only Arrays and Maps have elements`
+  }
 }
 
 /** What the parser knows about one argument of a call. */
@@ -58,19 +63,41 @@ export const checkCall = (
   const before = out.length
   if (fn.context === "rewrite") {
     out.push(
-      diag("error", "function-not-available", `\`${fn.name}()\` cannot be used in a filter expression`, where.name, `it is only available in ${fn.where ?? "rewrite expressions"}`)
+      diag(
+        "error",
+        "function-not-available",
+        `\`${fn.name}()\` cannot be used in a filter expression`,
+        where.name,
+        `it is only available in ${fn.where ?? "rewrite expressions"}`
+      )
     )
   }
   const required = fn.params.filter((p) => !p.optional).length
   const max = fn.variadic ? Infinity : fn.params.length
-  const counted = fn.variadic ? `at least ${required}` : required === fn.params.length ? `${required}` : `${required} to ${fn.params.length}`
+  const counted = fn.variadic
+    ? `at least ${required}`
+    : required === fn.params.length
+      ? `${required}`
+      : `${required} to ${fn.params.length}`
   if (args.length < required) {
     out.push(
-      diag("error", "wrong-argument-count", `\`${fn.name}\` takes ${counted} argument${required === 1 && !fn.variadic ? "" : "s"}, got ${args.length}`, { start: where.close, end: where.close }, fn.signature)
+      diag(
+        "error",
+        "wrong-argument-count",
+        `\`${fn.name}\` takes ${counted} argument${required === 1 && !fn.variadic ? "" : "s"}, got ${args.length}`,
+        { start: where.close, end: where.close },
+        fn.signature
+      )
     )
   } else if (args.length > max) {
     out.push(
-      diag("error", "wrong-argument-count", `\`${fn.name}\` takes ${counted} argument${max === 1 ? "" : "s"}, got ${args.length}`, { start: args[max]!.range.start, end: args[args.length - 1]!.range.end }, fn.signature)
+      diag(
+        "error",
+        "wrong-argument-count",
+        `\`${fn.name}\` takes ${counted} argument${max === 1 ? "" : "s"}, got ${args.length}`,
+        { start: args[max]!.range.start, end: args[args.length - 1]!.range.end },
+        fn.signature
+      )
     )
   }
   let family: Type | undefined
@@ -79,37 +106,76 @@ export const checkCall = (
     if (p === undefined || (i >= fn.params.length && !fn.variadic)) return
     if (p.kind === "field" && a.isLiteral) {
       out.push(
-        diag("error", "literal-not-allowed", `${ordinal(i)} of \`${fn.name}\` (${p.name}) must be a field or a function call, not a literal`, a.range, `a literal value is known in advance: \`${fn.name}\` needs request data here`)
+        diag(
+          "error",
+          "literal-not-allowed",
+          `${ordinal(i)} of \`${fn.name}\` (${p.name}) must be a field or a function call, not a literal`,
+          a.range,
+          `a literal value is known in advance: \`${fn.name}\` needs request data here`
+        )
       )
     }
     if (p.kind === "literal" && !a.isLiteral) {
-      out.push(diag("error", "literal-required", `${ordinal(i)} of \`${fn.name}\` (${p.name}) must be a literal value`, a.range))
+      out.push(
+        diag(
+          "error",
+          "literal-required",
+          `${ordinal(i)} of \`${fn.name}\` (${p.name}) must be a literal value`,
+          a.range
+        )
+      )
     }
     if (a.type === undefined) return
     if (a.type.mapped && i > 0) {
       out.push(
-        diag("error", "map-each-misplaced", `[*] can only be used in the first argument of a function`, a.range, `move the [*] argument first, or index a single element: [0]`)
+        diag(
+          "error",
+          "map-each-misplaced",
+          `[*] can only be used in the first argument of a function`,
+          a.range,
+          `move the [*] argument first, or index a single element: [0]`
+        )
       )
       return
     }
     // A quantifier takes `x[*]` (a mapped Boolean) as the array it is.
     const t = a.type.mapped && fn.quantifier ? arrayOf(a.type.type) : a.type.type
     if (!fits(p.type, t)) {
-      out.push(diag("error", "type-mismatch", `${ordinal(i)} of \`${fn.name}\` (${p.name}) must be ${article(paramTypeName(p.type))}, got ${article(typeName(t))}`, a.range, hintFor(fn, p, t)))
+      out.push(
+        diag(
+          "error",
+          "type-mismatch",
+          `${ordinal(i)} of \`${fn.name}\` (${p.name}) must be ${article(paramTypeName(p.type))}, got ${article(typeName(t))}`,
+          a.range,
+          hintFor(fn, p, t)
+        )
+      )
       return
     }
     if (fn.name === "concat") {
       if (family === undefined) family = t
       else if (!sameType(family, t)) {
-        out.push(diag("error", "type-mismatch", `the arguments of \`concat\` must all be Strings or all Arrays of one type: got ${article(typeName(family))} and ${article(typeName(t))}`, a.range))
+        out.push(
+          diag(
+            "error",
+            "type-mismatch",
+            `the arguments of \`concat\` must all be Strings or all Arrays of one type: got ${article(typeName(family))} and ${article(typeName(t))}`,
+            a.range
+          )
+        )
       }
     }
     if (p.literal && a.literal !== undefined) {
       const problem = p.literal(a.literal)
-      if (problem !== undefined) out.push(diag("error", "invalid-argument", `${ordinal(i)} of \`${fn.name}\` (${p.name}) ${problem}`, a.range))
+      if (problem !== undefined)
+        out.push(diag("error", "invalid-argument", `${ordinal(i)} of \`${fn.name}\` (${p.name}) ${problem}`, a.range))
     }
   })
-  if (out.length > before && out.slice(before).some((d) => d.severity === "error" && d.code !== "function-not-available")) return undefined
+  if (
+    out.length > before &&
+    out.slice(before).some((d) => d.severity === "error" && d.code !== "function-not-available")
+  )
+    return undefined
   const first = args[0]?.type
   if (fn.quantifier) return { type: Bool, mapped: false }
   const ret = fn.returns(first?.type)
@@ -120,23 +186,38 @@ export const checkCall = (
 const article = (s: string) => (/^[AEIOU]/.test(s) && !s.startsWith("U") ? `an ${s}` : `a ${s}`)
 
 const hintFor = (fn: FunctionInfo, p: Param, got: Type): string | undefined => {
-  if (p.type === "Array<Bool>" && got.kind === "Bool") return `${fn.name}() takes one Boolean per element: ${fn.name}(field[*] == "value")`
+  if (p.type === "Array<Bool>" && got.kind === "Bool")
+    return `${fn.name}() takes one Boolean per element: ${fn.name}(field[*] == "value")`
   if (p.type === "Array<Bool>" && got.kind === "Array") return `compare the elements: ${fn.name}(…[*] == "value")`
-  if (got.kind === "Array" && p.type === "Bytes") return `call it on every element with [*]: ${fn.name}(field[*]), or on one: field[0]`
+  if (got.kind === "Array" && p.type === "Bytes")
+    return `call it on every element with [*]: ${fn.name}(field[*]), or on one: field[0]`
   if (got.kind === "Map") return `pick a value by key: field["name"][0]`
   return fn.signature
 }
 
 /** Why an operator does not apply to a type, for the diagnostic. */
-export const operatorProblem = (t: Type, op: ComparisonOperator, text: string, lhs = "field"): { message: string; hint?: string } => {
+export const operatorProblem = (
+  t: Type,
+  op: ComparisonOperator,
+  text: string,
+  lhs = "field"
+): { message: string; hint?: string } => {
   const shown = `\`${text}\``
   switch (t.kind) {
     case "Ip":
       if (["lt", "le", "gt", "ge"].includes(op))
-        return { message: `${shown} is not supported for IP addresses: they take eq, ne and in`, hint: "for an address range, use in {192.0.2.1..192.0.2.99} or a CIDR block in {192.0.2.0/24}" }
+        return {
+          message: `${shown} is not supported for IP addresses: they take eq, ne and in`,
+          hint: "for an address range, use in {192.0.2.1..192.0.2.99} or a CIDR block in {192.0.2.0/24}"
+        }
       return { message: `cannot perform ${shown} on an IP address: IP addresses take eq, ne and in` }
     case "Int":
-      return { message: `cannot perform ${shown} on an Integer: Integers take eq ne lt le gt ge, in and bitwise_and`, ...(op === "contains" || op === "matches" ? { hint: "to match its digits, convert nothing: compare numbers, e.g. in {80 443}" } : {}) }
+      return {
+        message: `cannot perform ${shown} on an Integer: Integers take eq ne lt le gt ge, in and bitwise_and`,
+        ...(op === "contains" || op === "matches"
+          ? { hint: "to match its digits, convert nothing: compare numbers, e.g. in {80 443}" }
+          : {})
+      }
     case "Bytes":
       return { message: `cannot perform ${shown} on a String` }
     case "Array":

@@ -14,7 +14,9 @@ export interface WildcardError {
 }
 
 /** The literal segments between the stars: `a*b*c` -> ["a", "b", "c"]. */
-export const parseWildcard = (pattern: string): { ok: true; segments: ReadonlyArray<string> } | { ok: false; error: WildcardError } => {
+export const parseWildcard = (
+  pattern: string
+): { ok: true; segments: ReadonlyArray<string> } | { ok: false; error: WildcardError } => {
   const segments: Array<string> = []
   let cur = ""
   for (let i = 0; i < pattern.length; i++) {
@@ -25,10 +27,13 @@ export const parseWildcard = (pattern: string): { ok: true; segments: ReadonlyAr
         return {
           ok: false,
           error: {
-            message: n === undefined ? "invalid wildcard: the pattern ends with a lone \\" : `invalid wildcard: \\${n} is not an escape (only \\* and \\\\ are)`,
+            message:
+              n === undefined
+                ? "invalid wildcard: the pattern ends with a lone \\"
+                : `invalid wildcard: \\${n} is not an escape (only \\* and \\\\ are)`,
             start: i,
             end: Math.min(i + 2, pattern.length),
-            hint: "write \\\\ for a literal backslash (in a raw string, r\"...\", one escape level is enough)"
+            hint: 'write \\\\ for a literal backslash (in a raw string, r"...", one escape level is enough)'
           }
         }
       }
@@ -38,7 +43,15 @@ export const parseWildcard = (pattern: string): { ok: true; segments: ReadonlyAr
     }
     if (c === "*") {
       if (pattern[i + 1] === "*") {
-        return { ok: false, error: { message: "wildcard contains a double star (**)", start: i, end: i + 2, hint: "one * already matches any run of characters" } }
+        return {
+          ok: false,
+          error: {
+            message: "wildcard contains a double star (**)",
+            start: i,
+            end: i + 2,
+            hint: "one * already matches any run of characters"
+          }
+        }
       }
       segments.push(cur)
       cur = ""
@@ -51,7 +64,10 @@ export const parseWildcard = (pattern: string): { ok: true; segments: ReadonlyAr
 }
 
 /** A matcher for a checked pattern; the subject is a binary string. */
-export const wildcardMatcher = (segments: ReadonlyArray<string>, caseSensitive: boolean): ((subject: string) => boolean) => {
+export const wildcardMatcher = (
+  segments: ReadonlyArray<string>,
+  caseSensitive: boolean
+): ((subject: string) => boolean) => {
   const segs = caseSensitive ? segments : segments.map(asciiLower)
   if (segs.length === 1) {
     const only = segs[0]!

@@ -43,18 +43,32 @@ export const authenticate = (
           : new InvalidCredentials({ code: 9109, message: "Invalid access token" })
       )
     }
-    return Effect.succeed({ kind: "token", userId: t.userId, tokenId: t.id, accountIds: t.accountIds, userScope: t.userScope })
+    return Effect.succeed({
+      kind: "token",
+      userId: t.userId,
+      tokenId: t.id,
+      accountIds: t.accountIds,
+      userScope: t.userScope
+    })
   }
   if (key === undefined && email === undefined) {
     return Effect.fail(new MissingCredentials({ message: "Missing X-Auth-Key, X-Auth-Email or Authorization headers" }))
   }
-  if (email === undefined) return Effect.fail(new MissingCredentials({ code: 9106, message: "Missing X-Auth-Email header" }))
-  if (key === undefined) return Effect.fail(new MissingCredentials({ code: 9107, message: "Missing X-Auth-Key header" }))
+  if (email === undefined)
+    return Effect.fail(new MissingCredentials({ code: 9106, message: "Missing X-Auth-Email header" }))
+  if (key === undefined)
+    return Effect.fail(new MissingCredentials({ code: 9107, message: "Missing X-Auth-Key header" }))
   if (!EMAIL.test(email.trim())) return Effect.fail(malformed(6102, "X-Auth-Email"))
   if (!KEY.test(key.trim())) return Effect.fail(malformed(6103, "X-Auth-Key"))
   const user = findKeyUser(db, email.trim(), key.trim())
   if (!user) return Effect.fail(new InvalidCredentials({ code: 9103, message: "Unknown X-Auth-Key or X-Auth-Email" }))
-  return Effect.succeed({ kind: "key", userId: user.userId, tokenId: null, accountIds: user.accountIds, userScope: true })
+  return Effect.succeed({
+    kind: "key",
+    userId: user.userId,
+    tokenId: null,
+    accountIds: user.accountIds,
+    userScope: true
+  })
 }
 
 export const AuthenticationLive = Layer.effect(

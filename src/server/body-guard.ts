@@ -36,7 +36,9 @@ export const declaredLength = (request: HttpServerRequest.HttpServerRequest): nu
 }
 
 export const tooDeep = (what: string) =>
-  new InvalidInput({ message: `${what} is nested more than ${JsonMaxDepth} levels deep (arrays and objects), the limit is ${JsonMaxDepth}` })
+  new InvalidInput({
+    message: `${what} is nested more than ${JsonMaxDepth} levels deep (arrays and objects), the limit is ${JsonMaxDepth}`
+  })
 
 export class TooLarge {
   constructor(readonly size: number) {}
@@ -47,13 +49,18 @@ export class TooLarge {
  * cross `limit`. On a socket the rest is then discarded as it arrives, not destroyed: the 413 must
  * still reach the client (Effect's own readers destroy the stream, and with it the answer).
  */
-export const readLimited = (request: HttpServerRequest.HttpServerRequest, limit: number): Effect.Effect<Buffer, TooLarge | InvalidInput> => {
+export const readLimited = (
+  request: HttpServerRequest.HttpServerRequest,
+  limit: number
+): Effect.Effect<Buffer, TooLarge | InvalidInput> => {
   const declared = declaredLength(request)
   if (declared !== undefined && declared > limit) return Effect.fail(new TooLarge(declared))
   const source = (request as unknown as { source?: unknown }).source
   if (!(source instanceof IncomingMessage)) {
     return HttpIncomingMessage.withMaxBodySize(request.arrayBuffer, Option.some(limit)).pipe(
-      Effect.mapError((e) => (isOverLimit(e) ? new TooLarge(limit + 1) : new InvalidInput({ message: "cannot read the request body" }))),
+      Effect.mapError((e) =>
+        isOverLimit(e) ? new TooLarge(limit + 1) : new InvalidInput({ message: "cannot read the request body" })
+      ),
       Effect.map((b) => Buffer.from(b))
     )
   }
@@ -96,7 +103,8 @@ export const isOverLimit = (failure: unknown): boolean => {
 }
 
 // KV values are bytes stored verbatim and bulk bodies are read by kv-body.ts with their own limits.
-const readsOwnBody = (url: string) => /\/storage\/kv\/namespaces\/[^/]+\/(values\/|bulk(\/delete)?$)/.test(url.split("?")[0]!)
+const readsOwnBody = (url: string) =>
+  /\/storage\/kv\/namespaces\/[^/]+\/(values\/|bulk(\/delete)?$)/.test(url.split("?")[0]!)
 
 /**
  * Runs `app` with the request `req` (as the route will read it): refuses what cannot be accepted and
@@ -105,13 +113,17 @@ const readsOwnBody = (url: string) => /\/storage\/kv\/namespaces\/[^/]+\/(values
 export const guardBody = <A, E, R>(req: HttpServerRequest.HttpServerRequest, app: Effect.Effect<A, E, R>) =>
   Effect.gen(function* () {
     const declared = req.method === "GET" || req.method === "HEAD" ? undefined : declaredLength(req)
-    if (declared !== undefined && declared > BodyMaxBytes) return yield* Effect.fail(bodyTooLarge("the request body", BodyMaxBytes, declared))
+    if (declared !== undefined && declared > BodyMaxBytes)
+      return yield* Effect.fail(bodyTooLarge("the request body", BodyMaxBytes, declared))
     const type = (req.headers["content-type"] ?? "").toLowerCase()
     if (type.startsWith("multipart/") && !/;\s*boundary=/.test(type)) {
-      return yield* Effect.fail(new InvalidInput({ message: `invalid request body: content-type "${type}" has no boundary parameter` }))
+      return yield* Effect.fail(
+        new InvalidInput({ message: `invalid request body: content-type "${type}" has no boundary parameter` })
+      )
     }
     const bounded = HttpIncomingMessage.withMaxBodySize(app, Option.some(BodyMaxBytes))
-    if (req.method === "GET" || req.method === "HEAD" || !type.includes("json") || readsOwnBody(req.url)) return yield* bounded
+    if (req.method === "GET" || req.method === "HEAD" || !type.includes("json") || readsOwnBody(req.url))
+      return yield* bounded
     const bytes = yield* readLimited(req, BodyMaxBytes).pipe(
       Effect.mapError((e) => (e instanceof TooLarge ? bodyTooLarge("the request body", BodyMaxBytes) : e))
     )

@@ -23,7 +23,9 @@ export const clockFromEnv = (env: Readonly<Record<string, string | undefined>> =
   if (v === undefined || v.trim() === "") return systemClock
   const at = new Date(v.trim())
   if (Number.isNaN(at.getTime())) {
-    throw new Error(`${ClockVariable} must be an ISO 8601 instant such as 2024-06-01T12:00:00Z, got ${JSON.stringify(v)}`)
+    throw new Error(
+      `${ClockVariable} must be an ISO 8601 instant such as 2024-06-01T12:00:00Z, got ${JSON.stringify(v)}`
+    )
   }
   return fixedClock(at)
 }

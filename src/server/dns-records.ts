@@ -15,13 +15,15 @@ const fail = (message: string) => Either.left(new InvalidInput({ message }))
 
 /** The record a create body asks for in `zoneName`, or the first problem, naming the field. */
 export const checkNewDnsRecord = (body: unknown, zoneName: string): Either.Either<NewDnsRecord, InvalidInput> => {
-  if (typeof body !== "object" || body === null || Array.isArray(body)) return fail(`body: must be a JSON object, got ${shown(body)}`)
+  if (typeof body !== "object" || body === null || Array.isArray(body))
+    return fail(`body: must be a JSON object, got ${shown(body)}`)
   const b = body as Record<string, unknown>
   const type = b.type
   if (typeof type !== "string" || !(DnsRecordTypes as ReadonlyArray<string>).includes(type)) {
     return fail(`type: must be one of ${DnsRecordTypes.join(", ")}, got ${shown(type)}`)
   }
-  if (typeof b.name !== "string" || b.name.trim() === "") return fail(`name: must be a non-empty string, got ${shown(b.name)}`)
+  if (typeof b.name !== "string" || b.name.trim() === "")
+    return fail(`name: must be a non-empty string, got ${shown(b.name)}`)
   const raw = b.name.trim().toLowerCase().replace(/\.$/, "")
   // Like the platform: "@" is the apex, a relative name is completed with the zone's.
   const name = raw === "@" ? zoneName : raw === zoneName || raw.endsWith(`.${zoneName}`) ? raw : `${raw}.${zoneName}`
@@ -35,11 +37,17 @@ export const checkNewDnsRecord = (body: unknown, zoneName: string): Either.Eithe
   if (typeof proxied !== "boolean") return fail(`proxied: must be true or false, got ${shown(proxied)}`)
   if (proxied && !proxiable) return fail(`proxied: ${type} records cannot be proxied (only A, AAAA and CNAME)`)
   if (b.comment !== undefined && b.comment !== null && (typeof b.comment !== "string" || b.comment.length > 100)) {
-    return fail(`comment: must be a string of at most 100 characters, got ${typeof b.comment === "string" ? `${b.comment.length} characters` : shown(b.comment)}`)
+    return fail(
+      `comment: must be a string of at most 100 characters, got ${typeof b.comment === "string" ? `${b.comment.length} characters` : shown(b.comment)}`
+    )
   }
   const tags = b.tags ?? []
-  if (!Array.isArray(tags) || tags.some((t) => typeof t !== "string")) return fail(`tags: must be an array of "name:value" strings, got ${shown(tags)}`)
-  if (b.priority !== undefined && (typeof b.priority !== "number" || !Number.isInteger(b.priority) || b.priority < 0 || b.priority > 65_535)) {
+  if (!Array.isArray(tags) || tags.some((t) => typeof t !== "string"))
+    return fail(`tags: must be an array of "name:value" strings, got ${shown(tags)}`)
+  if (
+    b.priority !== undefined &&
+    (typeof b.priority !== "number" || !Number.isInteger(b.priority) || b.priority < 0 || b.priority > 65_535)
+  ) {
     return fail(`priority: must be an integer from 0 to 65535, got ${shown(b.priority)}`)
   }
   let content: string
@@ -48,22 +56,35 @@ export const checkNewDnsRecord = (body: unknown, zoneName: string): Either.Eithe
     const made = contentFromData(type, b.data, priority ?? undefined)
     if (!made.ok) return fail(made.message)
     if (b.content !== undefined && b.content !== made.content) {
-      return fail(`content: ${shown(b.content)} does not agree with data, which makes ${shown(made.content)}; send one of them`)
+      return fail(
+        `content: ${shown(b.content)} does not agree with data, which makes ${shown(made.content)}; send one of them`
+      )
     }
     content = made.content
     priority = made.priority ?? priority
   } else {
     if (typeof b.content !== "string" || b.content.trim() === "") {
-      return fail(`content: must be a non-empty string${StructuredTypes.includes(type) ? ` (or send data for a ${type} record)` : ""}, got ${shown(b.content)}`)
+      return fail(
+        `content: must be a non-empty string${StructuredTypes.includes(type) ? ` (or send data for a ${type} record)` : ""}, got ${shown(b.content)}`
+      )
     }
     content = b.content.trim()
     if (StructuredTypes.includes(type) && dataFromContent(type, content, priority) === undefined) {
-      return fail(`content: not a valid ${type} record content, got ${shown(content)}; send data to have it written for you`)
+      return fail(
+        `content: not a valid ${type} record content, got ${shown(content)}; send data to have it written for you`
+      )
     }
   }
-  if ((NEEDS_PRIORITY.has(type) || type === "SRV") && priority === null) return fail(`priority: required for ${type} records, got nothing`)
+  if ((NEEDS_PRIORITY.has(type) || type === "SRV") && priority === null)
+    return fail(`priority: required for ${type} records, got nothing`)
   return Either.right({
-    type, name, content, priority, proxied, proxiable, ttl,
+    type,
+    name,
+    content,
+    priority,
+    proxied,
+    proxiable,
+    ttl,
     comment: typeof b.comment === "string" ? b.comment : null,
     tags: tags as ReadonlyArray<string>
   })

@@ -10,7 +10,15 @@ import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { BodyMaxBytes, bodyTooLarge, guardBody, isOverLimit, isTooLarge } from "./body-guard.js"
-import { ApiError, InvalidInput, isV4Error, NoRoute, statusOf, toFailureEnvelope, type V4Error } from "../domain/errors.js"
+import {
+  ApiError,
+  InvalidInput,
+  isV4Error,
+  NoRoute,
+  statusOf,
+  toFailureEnvelope,
+  type V4Error
+} from "../domain/errors.js"
 
 export const envelopeResponse = (e: V4Error, headers?: Record<string, string>) =>
   HttpServerResponse.unsafeJson(toFailureEnvelope(e), {
@@ -49,7 +57,12 @@ export const toV4Error = (failure: unknown, method: string, url: string): V4Erro
   if (tag === "RequestError" || tag === "ParseError" || failure instanceof SyntaxError) {
     return new InvalidInput({ message: "invalid request body: expected JSON, the body could not be parsed" })
   }
-  return new ApiError({ status: 500, message: debugging() ? "internal error of the local platform (its cause and stack are on its stderr)" : "internal error of the local platform" })
+  return new ApiError({
+    status: 500,
+    message: debugging()
+      ? "internal error of the local platform (its cause and stack are on its stderr)"
+      : "internal error of the local platform"
+  })
 }
 
 const debugging = () => process.env.EDGECTL_DEBUG === "1"
@@ -58,9 +71,18 @@ const debugging = () => process.env.EDGECTL_DEBUG === "1"
 const causeChain = (u: unknown): string => {
   const out: Array<string> = []
   const seen = new Set<unknown>()
-  for (let e = u; e !== undefined && e !== null && !seen.has(e) && out.length < 10; e = (e as { cause?: unknown }).cause) {
+  for (
+    let e = u;
+    e !== undefined && e !== null && !seen.has(e) && out.length < 10;
+    e = (e as { cause?: unknown }).cause
+  ) {
     seen.add(e)
-    const text = e instanceof Error ? (e.stack ?? `${e.name}: ${e.message}`) : typeof e === "object" ? JSON.stringify(e) : String(e)
+    const text =
+      e instanceof Error
+        ? (e.stack ?? `${e.name}: ${e.message}`)
+        : typeof e === "object"
+          ? JSON.stringify(e)
+          : String(e)
     out.push(out.length === 0 ? text : `caused by: ${text}`)
     if (!(typeof e === "object")) break
   }
@@ -87,7 +109,9 @@ const jsonBodies = <E, R>(app: Effect.Effect<HttpServerResponse.HttpServerRespon
   Effect.flatMap(HttpServerRequest.HttpServerRequest, (req) => {
     const type = (req.headers["content-type"] ?? "").toLowerCase()
     const rewrite =
-      req.method !== "GET" && req.method !== "HEAD" && (type === "" || type.startsWith("text/plain") || type.startsWith("application/x-www-form-urlencoded"))
+      req.method !== "GET" &&
+      req.method !== "HEAD" &&
+      (type === "" || type.startsWith("text/plain") || type.startsWith("application/x-www-form-urlencoded"))
     const json = rewrite ? req.modify({ headers: { ...req.headers, "content-type": "application/json" } }) : req
     return Effect.provideService(guardBody(json, app), HttpServerRequest.HttpServerRequest, json)
   })

@@ -38,18 +38,28 @@ const run = <A>(zoneId: string, suffix: string, op: (s: Ops.Scope) => Ops.Outcom
 const deleteFilterIfUnused = (query: boolean | undefined, request: HttpServerRequest.HttpServerRequest) =>
   query !== undefined
     ? Effect.succeed(query)
-    : Effect.flatMap(Effect.orElseSucceed(request.text, () => ""), (text) => {
-        if (text.trim() === "") return Effect.succeed(false)
-        let body: unknown
-        try {
-          body = JSON.parse(text)
-        } catch {
-          return Effect.fail(new InvalidInput({ message: "the body of a rule DELETE must be JSON: {\"delete_filter_if_unused\": true}" }))
+    : Effect.flatMap(
+        Effect.orElseSucceed(request.text, () => ""),
+        (text) => {
+          if (text.trim() === "") return Effect.succeed(false)
+          let body: unknown
+          try {
+            body = JSON.parse(text)
+          } catch {
+            return Effect.fail(
+              new InvalidInput({ message: 'the body of a rule DELETE must be JSON: {"delete_filter_if_unused": true}' })
+            )
+          }
+          const value =
+            typeof body === "object" && body !== null
+              ? (body as { delete_filter_if_unused?: unknown }).delete_filter_if_unused
+              : undefined
+          if (value === undefined || typeof value === "boolean") return Effect.succeed(value === true)
+          return Effect.fail(
+            new InvalidInput({ message: `delete_filter_if_unused must be true or false, got ${JSON.stringify(value)}` })
+          )
         }
-        const value = typeof body === "object" && body !== null ? (body as { delete_filter_if_unused?: unknown }).delete_filter_if_unused : undefined
-        if (value === undefined || typeof value === "boolean") return Effect.succeed(value === true)
-        return Effect.fail(new InvalidInput({ message: `delete_filter_if_unused must be true or false, got ${JSON.stringify(value)}` }))
-      })
+      )
 
 /**
  * `/filters/validate-expr`: the platform's own answers, not the usual envelope: a valid expression
@@ -58,17 +68,25 @@ const deleteFilterIfUnused = (query: boolean | undefined, request: HttpServerReq
  */
 const validateExpr = (expression: unknown) => {
   if (typeof expression !== "string") {
-    return Effect.fail(new InvalidInput({ message: `expression is required and must be a string, got ${expression === undefined ? "nothing" : JSON.stringify(expression)}` }))
+    return Effect.fail(
+      new InvalidInput({
+        message: `expression is required and must be a string, got ${expression === undefined ? "nothing" : JSON.stringify(expression)}`
+      })
+    )
   }
   const e = expressionError(expression, "")
   return Effect.succeed(
     e === undefined
       ? HttpServerResponse.unsafeJson({ result: null, success: true, errors: [], messages: [] })
-      : HttpServerResponse.unsafeJson({ result: null, success: false, errors: [{ message: e.message }], messages: null }, { status: 400 })
+      : HttpServerResponse.unsafeJson(
+          { result: null, success: false, errors: [{ message: e.message }], messages: null },
+          { status: 400 }
+        )
   )
 }
 
-const idsOf = (id: string | ReadonlyArray<string> | undefined) => (id === undefined ? [] : typeof id === "string" ? [id] : [...id])
+const idsOf = (id: string | ReadonlyArray<string> | undefined) =>
+  id === undefined ? [] : typeof id === "string" ? [id] : [...id]
 
 const paged = <A>(page: number, perPage: number, r: { rows: ReadonlyArray<A>; total: number }) => ({
   items: r.rows,
@@ -91,7 +109,9 @@ export const FirewallLive = HttpApiBuilder.group(FirewallApi, "firewall", (handl
       Effect.map(scope(path.zone_id, "/filters"), (s) => Ops.deleteFilters(s, idsOf(urlParams.id)))
     )
     .handle("getFilter", ({ path }) => run(path.zone_id, "/filters", (s) => Ops.getFilter(s, path.filter_id)))
-    .handle("updateFilter", ({ path, payload }) => run(path.zone_id, "/filters", (s) => Ops.updateFilter(s, path.filter_id, payload)))
+    .handle("updateFilter", ({ path, payload }) =>
+      run(path.zone_id, "/filters", (s) => Ops.updateFilter(s, path.filter_id, payload))
+    )
     .handle("deleteFilter", ({ path }) => run(path.zone_id, "/filters", (s) => Ops.deleteFilter(s, path.filter_id)))
     .handle("listRules", ({ path, urlParams: q }) =>
       Effect.map(scope(path.zone_id, "/firewall/rules"), (s) => {
@@ -101,15 +121,25 @@ export const FirewallLive = HttpApiBuilder.group(FirewallApi, "firewall", (handl
         return paged(page, perPage, { rows: r.rows.map(Ops.toRule), total: r.total })
       })
     )
-    .handle("createRules", ({ path, payload }) => run(path.zone_id, "/firewall/rules", (s) => Ops.createRules(s, payload)))
-    .handle("updateRules", ({ path, payload }) => run(path.zone_id, "/firewall/rules", (s) => Ops.updateRules(s, payload)))
-    .handle("patchRules", ({ path, payload }) => run(path.zone_id, "/firewall/rules", (s) => Ops.patchRules(s, payload)))
+    .handle("createRules", ({ path, payload }) =>
+      run(path.zone_id, "/firewall/rules", (s) => Ops.createRules(s, payload))
+    )
+    .handle("updateRules", ({ path, payload }) =>
+      run(path.zone_id, "/firewall/rules", (s) => Ops.updateRules(s, payload))
+    )
+    .handle("patchRules", ({ path, payload }) =>
+      run(path.zone_id, "/firewall/rules", (s) => Ops.patchRules(s, payload))
+    )
     .handle("deleteRules", ({ path, urlParams }) =>
       Effect.map(scope(path.zone_id, "/firewall/rules"), (s) => Ops.deleteRules(s, idsOf(urlParams.id)))
     )
     .handle("getRule", ({ path }) => run(path.zone_id, "/firewall/rules", (s) => Ops.getRule(s, path.rule_id)))
-    .handle("updateRule", ({ path, payload }) => run(path.zone_id, "/firewall/rules", (s) => Ops.updateRule(s, path.rule_id, payload)))
-    .handle("patchRule", ({ path, payload }) => run(path.zone_id, "/firewall/rules", (s) => Ops.patchRule(s, path.rule_id, payload)))
+    .handle("updateRule", ({ path, payload }) =>
+      run(path.zone_id, "/firewall/rules", (s) => Ops.updateRule(s, path.rule_id, payload))
+    )
+    .handle("patchRule", ({ path, payload }) =>
+      run(path.zone_id, "/firewall/rules", (s) => Ops.patchRule(s, path.rule_id, payload))
+    )
     .handle("deleteRule", ({ path, urlParams, request }) =>
       Effect.flatMap(deleteFilterIfUnused(urlParams.delete_filter_if_unused, request), (deleteFilterIfUnused) =>
         run(path.zone_id, "/firewall/rules", (s) => Ops.deleteRule(s, path.rule_id, { deleteFilterIfUnused }))
@@ -119,6 +149,6 @@ export const FirewallLive = HttpApiBuilder.group(FirewallApi, "firewall", (handl
     .handle("validateExprPost", ({ payload }) =>
       typeof payload === "object" && payload !== null && !Array.isArray(payload)
         ? validateExpr((payload as { expression?: unknown }).expression)
-        : Effect.fail(new InvalidInput({ message: "the body must be a JSON object {\"expression\": \"...\"}" }))
+        : Effect.fail(new InvalidInput({ message: 'the body must be a JSON object {"expression": "..."}' }))
     )
 )

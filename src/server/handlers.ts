@@ -27,11 +27,15 @@ export const visibleZone = (zoneId: string, suffix = "") =>
 const userScoped = Effect.flatMap(Principal, (p) =>
   p.userScope
     ? Effect.succeed(p)
-    : Effect.fail(new Unauthorized({ message: "Authentication error: an account-scoped token cannot use user endpoints" }))
+    : Effect.fail(
+        new Unauthorized({ message: "Authentication error: an account-scoped token cannot use user endpoints" })
+      )
 )
 
 const typesOf = (t: string | ReadonlyArray<string> | undefined) =>
-  t === undefined ? undefined : (typeof t === "string" ? t.split(",") : t).map((s) => s.trim()).filter((s) => s.length > 0)
+  t === undefined
+    ? undefined
+    : (typeof t === "string" ? t.split(",") : t).map((s) => s.trim()).filter((s) => s.length > 0)
 
 const ZONE_TYPES = ["full", "partial", "secondary", "internal"]
 
@@ -44,7 +48,9 @@ export const ZonesLive = HttpApiBuilder.group(CoreApi, "zones", (handlers) =>
         const types = typesOf(q.type)
         const bad = types?.find((t) => !ZONE_TYPES.includes(t))
         if (bad !== undefined) {
-          return yield* Effect.fail(new InvalidInput({ message: `type must be one of ${ZONE_TYPES.join(", ")}, got ${JSON.stringify(bad)}` }))
+          return yield* Effect.fail(
+            new InvalidInput({ message: `type must be one of ${ZONE_TYPES.join(", ")}, got ${JSON.stringify(bad)}` })
+          )
         }
         return Zones.listZones(db, {
           accountIds: principal.accountIds,
@@ -69,8 +75,18 @@ export const ZonesLive = HttpApiBuilder.group(CoreApi, "zones", (handlers) =>
         return Zones.listDnsRecords(db, {
           zoneId: path.zone_id,
           type: q.type,
-          name: { exact: q["name.exact"] ?? q.name, contains: q["name.contains"], startswith: q["name.startswith"], endswith: q["name.endswith"] },
-          content: { exact: q["content.exact"] ?? q.content, contains: q["content.contains"], startswith: q["content.startswith"], endswith: q["content.endswith"] },
+          name: {
+            exact: q["name.exact"] ?? q.name,
+            contains: q["name.contains"],
+            startswith: q["name.startswith"],
+            endswith: q["name.endswith"]
+          },
+          content: {
+            exact: q["content.exact"] ?? q.content,
+            contains: q["content.contains"],
+            startswith: q["content.startswith"],
+            endswith: q["content.endswith"]
+          },
           proxied: q.proxied,
           match: q.match,
           order: q.order,
@@ -125,7 +141,9 @@ export const UserLive = HttpApiBuilder.group(CoreApi, "user", (handlers) =>
         if (!invite) return yield* Effect.fail(noRoute(`/user/invites/${path.id}`))
         if (invite.status !== "pending") {
           return yield* Effect.fail(
-            new InvalidInput({ message: `status: the invite is already ${invite.status}; only a pending invite can be accepted or rejected` })
+            new InvalidInput({
+              message: `status: the invite is already ${invite.status}; only a pending invite can be accepted or rejected`
+            })
           )
         }
         return Identity.respondInvite(db, p.userId, invite, payload.status)
@@ -136,7 +154,9 @@ export const UserLive = HttpApiBuilder.group(CoreApi, "user", (handlers) =>
         const p = yield* Principal
         const { db } = yield* Db
         if (p.kind !== "token" || p.tokenId === null) {
-          return yield* Effect.fail(new Unauthorized({ message: "Authentication error: token verification needs an API token" }))
+          return yield* Effect.fail(
+            new Unauthorized({ message: "Authentication error: token verification needs an API token" })
+          )
         }
         const verified = Identity.verifyToken(db, p.tokenId)
         if (!verified) return yield* Effect.fail(new Unauthorized({ message: "Invalid API Token" }))
@@ -151,7 +171,12 @@ export const AccountsLive = HttpApiBuilder.group(CoreApi, "accounts", (handlers)
       Effect.gen(function* () {
         const p = yield* Principal
         const { db } = yield* Db
-        return Identity.listAccounts(db, p.accountIds, { name: q.name, direction: q.direction, page: q.page ?? 1, perPage: q.per_page ?? 20 })
+        return Identity.listAccounts(db, p.accountIds, {
+          name: q.name,
+          direction: q.direction,
+          page: q.page ?? 1,
+          perPage: q.per_page ?? 20
+        })
       })
     )
     .handle("get", ({ path }) =>

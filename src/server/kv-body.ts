@@ -32,7 +32,9 @@ const fail = (i: FieldIssue, key: string) => Effect.fail(problemsError([locate(i
  * `metadata[a]=1&metadata[b][c]=x&metadata[d][]=y` back into `{a: "1", b: {c: "x"}, d: ["y"]}`:
  * the SDK flattens a metadata object into such fields (every value becomes a string).
  */
-export const bracketMetadata = (fields: ReadonlyArray<readonly [string, string]>): Record<string, unknown> | undefined => {
+export const bracketMetadata = (
+  fields: ReadonlyArray<readonly [string, string]>
+): Record<string, unknown> | undefined => {
   let root: Record<string, unknown> | undefined
   for (const [name, value] of fields) {
     const m = /^metadata((?:\[[^\]]*\])+)$/.exec(name)
@@ -53,7 +55,10 @@ export const bracketMetadata = (fields: ReadonlyArray<readonly [string, string]>
       } else if (last) node[part] = value
       else {
         const existing = node[part]
-        node = (typeof existing === "object" && existing !== null ? existing : (node[part] = next)) as Record<string, unknown>
+        node = (typeof existing === "object" && existing !== null ? existing : (node[part] = next)) as Record<
+          string,
+          unknown
+        >
       }
     }
   }
@@ -74,7 +79,10 @@ export const readValueBody = (request: HttpServerRequest.HttpServerRequest, key:
       // Stored verbatim, whatever the content type says (the platform does the same).
       // A chunked value is refused once it crosses the limit: its size then is what was read so far.
       const bytes = yield* readLimited(request, ValueMaxBytes).pipe(
-        Effect.catchIf((e): e is TooLarge => e instanceof TooLarge, (e) => fail(checkValueSize(e.size)!, key))
+        Effect.catchIf(
+          (e): e is TooLarge => e instanceof TooLarge,
+          (e) => fail(checkValueSize(e.size)!, key)
+        )
       )
       return { value: bytes, metadata: null } satisfies ValueBody
     }
@@ -84,11 +92,10 @@ export const readValueBody = (request: HttpServerRequest.HttpServerRequest, key:
         maxFieldSize: ValueMaxBytes + 1,
         maxFileSize: Option.some(ValueMaxBytes + 1)
       }).pipe(
-        Stream.mapEffect(
-          (part): Effect.Effect<FormPart, Multipart.MultipartError> =>
-            Multipart.isFile(part)
-              ? Effect.map(part.contentEffect, (bytes) => ({ name: part.key, bytes, text: undefined }))
-              : Effect.succeed({ name: part.key, bytes: undefined, text: (part as Multipart.Field).value })
+        Stream.mapEffect((part): Effect.Effect<FormPart, Multipart.MultipartError> =>
+          Multipart.isFile(part)
+            ? Effect.map(part.contentEffect, (bytes) => ({ name: part.key, bytes, text: undefined }))
+            : Effect.succeed({ name: part.key, bytes: undefined, text: (part as Multipart.Field).value })
         )
       )
     ).pipe(
@@ -125,7 +132,8 @@ export const readValueBody = (request: HttpServerRequest.HttpServerRequest, key:
     return { value, metadata } satisfies ValueBody
   })
 
-const kindOf = (u: unknown) => (u === null ? "null" : Array.isArray(u) ? "an array" : typeof u === "object" ? "an object" : `a ${typeof u}`)
+const kindOf = (u: unknown) =>
+  u === null ? "null" : Array.isArray(u) ? "an array" : typeof u === "object" ? "an object" : `a ${typeof u}`
 
 /** A bulk body: a JSON array of at most `maxItems` items, the whole at most 100 MB. */
 export const readBulkArray = (request: HttpServerRequest.HttpServerRequest, what: string, maxItems: number) =>
@@ -137,14 +145,20 @@ export const readBulkArray = (request: HttpServerRequest.HttpServerRequest, what
     try {
       parsed = JSON.parse(text)
     } catch (e) {
-      return yield* Effect.fail(new InvalidInput({ message: `invalid request body: not JSON (${(e as Error).message})` }))
+      return yield* Effect.fail(
+        new InvalidInput({ message: `invalid request body: not JSON (${(e as Error).message})` })
+      )
     }
     if (!Array.isArray(parsed)) {
-      return yield* Effect.fail(new InvalidInput({ message: `the request body must be a JSON array of ${what}, got ${kindOf(parsed)}` }))
+      return yield* Effect.fail(
+        new InvalidInput({ message: `the request body must be a JSON array of ${what}, got ${kindOf(parsed)}` })
+      )
     }
     if (parsed.length > maxItems) {
       return yield* Effect.fail(
-        new InvalidInput({ message: `a bulk request takes at most ${maxItems} ${what}, got ${parsed.length}; split it` })
+        new InvalidInput({
+          message: `a bulk request takes at most ${maxItems} ${what}, got ${parsed.length}; split it`
+        })
       )
     }
     return parsed as ReadonlyArray<unknown>

@@ -37,10 +37,14 @@ interface NsPath {
 }
 
 const noAccount = (accountId: string) =>
-  new NotFound({ message: `Could not route to /accounts/${accountId}/storage/kv/namespaces, perhaps your object identifier is invalid?` })
+  new NotFound({
+    message: `Could not route to /accounts/${accountId}/storage/kv/namespaces, perhaps your object identifier is invalid?`
+  })
 
 const visibleAccount = (accountId: string) =>
-  Effect.flatMap(Principal, (p) => (p.accountIds.includes(accountId) ? Effect.succeed(p) : Effect.fail(noAccount(accountId))))
+  Effect.flatMap(Principal, (p) =>
+    p.accountIds.includes(accountId) ? Effect.succeed(p) : Effect.fail(noAccount(accountId))
+  )
 
 const checkTitle = (title: string) => {
   const t = title.trim()
@@ -64,7 +68,9 @@ const checkedKey = (key: string): Effect.Effect<string, InvalidInput> => {
 /** A namespace id that local mode may create: what wrangler's local storage takes, within reason. */
 const implicitIdProblem = (id: string) =>
   id.length === 0 || id.length > 255 || /[\p{Cc}\s]/u.test(id)
-    ? new InvalidInput({ message: `namespace id must be 1 to 255 printable characters without whitespace, got ${JSON.stringify(id.slice(0, 60))}` })
+    ? new InvalidInput({
+        message: `namespace id must be 1 to 255 printable characters without whitespace, got ${JSON.stringify(id.slice(0, 60))}`
+      })
     : undefined
 
 export const KvLive = HttpApiBuilder.group(KvApi, "kv", (handlers) =>
@@ -76,7 +82,11 @@ export const KvLive = HttpApiBuilder.group(KvApi, "kv", (handlers) =>
     const readable = (path: NsPath) =>
       Effect.gen(function* () {
         const p = yield* visibleAccount(path.account_id)
-        const ns = Engine.findNamespace(db, path.namespace_id, options.implicitNamespaces ? p.accountIds : [path.account_id])
+        const ns = Engine.findNamespace(
+          db,
+          path.namespace_id,
+          options.implicitNamespaces ? p.accountIds : [path.account_id]
+        )
         if (ns !== undefined || options.implicitNamespaces) return ns
         return yield* Effect.fail(namespaceNotFound(path.namespace_id))
       })
@@ -97,7 +107,9 @@ export const KvLive = HttpApiBuilder.group(KvApi, "kv", (handlers) =>
 
     /** The namespace object itself (get, rename, delete): never implicit. */
     const existing = (path: NsPath) =>
-      Effect.flatMap(readable(path), (ns) => (ns !== undefined ? Effect.succeed(ns) : Effect.fail(namespaceNotFound(path.namespace_id))))
+      Effect.flatMap(readable(path), (ns) =>
+        ns !== undefined ? Effect.succeed(ns) : Effect.fail(namespaceNotFound(path.namespace_id))
+      )
 
     const bulkKeys = (items: ReadonlyArray<unknown>) => {
       const keys: Array<string> = []
@@ -147,7 +159,8 @@ export const KvLive = HttpApiBuilder.group(KvApi, "kv", (handlers) =>
         Effect.gen(function* () {
           const ns = yield* existing(path)
           const title = yield* checkTitle(payload.title)
-          if (title !== ns.title && Engine.titleTaken(db, ns.accountId, title)) return yield* Effect.fail(duplicateTitle(title))
+          if (title !== ns.title && Engine.titleTaken(db, ns.accountId, title))
+            return yield* Effect.fail(duplicateTitle(title))
           Engine.renameNamespace(db, ns.seq, title)
           return { ...toWire(ns), title }
         })
@@ -164,7 +177,11 @@ export const KvLive = HttpApiBuilder.group(KvApi, "kv", (handlers) =>
           const ns = yield* readable(path)
           const after = q.cursor !== undefined && q.cursor !== "" ? Engine.decodeCursor(q.cursor) : undefined
           if (q.cursor !== undefined && q.cursor !== "" && after === undefined) {
-            return yield* Effect.fail(new InvalidInput({ message: `cursor ${JSON.stringify(q.cursor.slice(0, 40))} is not a cursor this platform returned` }))
+            return yield* Effect.fail(
+              new InvalidInput({
+                message: `cursor ${JSON.stringify(q.cursor.slice(0, 40))} is not a cursor this platform returned`
+              })
+            )
           }
           if (ns === undefined) return { items: [], cursor: "" }
           const page = Engine.listKeys(db, ns.seq, { prefix: q.prefix, limit: q.limit ?? 1000, after }, nowSeconds())
@@ -188,7 +205,8 @@ export const KvLive = HttpApiBuilder.group(KvApi, "kv", (handlers) =>
           const key = yield* checkedKey(path.key_name)
           const expiration = parseSeconds("expiration", q.expiration)
           const ttl = parseSeconds("expiration_ttl", q.expiration_ttl)
-          for (const x of [expiration, ttl]) if (isIssue(x)) return yield* Effect.fail(problemsError([locate(x, undefined, key)]))
+          for (const x of [expiration, ttl])
+            if (isIssue(x)) return yield* Effect.fail(problemsError([locate(x, undefined, key)]))
           const body = yield* readValueBody(request, key)
           const now = nowSeconds()
           const checked = checkPut({ key, valueBytes: body.value.length, expiration, expirationTtl: ttl }, now)
@@ -238,7 +256,9 @@ export const KvLive = HttpApiBuilder.group(KvApi, "kv", (handlers) =>
       .handle("bulkGet", ({ path, payload }) =>
         Effect.gen(function* () {
           if (payload.keys.length > BulkGetMaxKeys) {
-            return yield* Effect.fail(new InvalidInput({ message: `keys has ${payload.keys.length} keys, the limit is ${BulkGetMaxKeys}` }))
+            return yield* Effect.fail(
+              new InvalidInput({ message: `keys has ${payload.keys.length} keys, the limit is ${BulkGetMaxKeys}` })
+            )
           }
           const keys = yield* bulkKeys(payload.keys)
           const ns = yield* readable(path)
@@ -256,7 +276,11 @@ export const KvLive = HttpApiBuilder.group(KvApi, "kv", (handlers) =>
               try {
                 value = JSON.parse(text)
               } catch {
-                return yield* Effect.fail(new InvalidInput({ message: `the value of key ${JSON.stringify(key)} is not JSON; ask for type "text"` }))
+                return yield* Effect.fail(
+                  new InvalidInput({
+                    message: `the value of key ${JSON.stringify(key)} is not JSON; ask for type "text"`
+                  })
+                )
               }
             }
             values[key] = payload.withMetadata

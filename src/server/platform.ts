@@ -74,6 +74,8 @@ export const withHttpSettings = <A, E, R>(layer: Layer.Layer<A, E, R>) =>
  * local transport's `Layer.toRuntime` (local-transport.ts). Around a layer of the API it would end
  * with that layer's build.
  */
-export const untracedLayer = <A, E, R>(layer: Layer.Layer<A, E, R>) => HttpMiddleware.withTracerDisabledWhen(layer, () => true)
+export const untracedLayer = <A, E, R>(layer: Layer.Layer<A, E, R>) =>
+  HttpMiddleware.withTracerDisabledWhen(layer, () => true)
 /** As `untracedLayer`, around an effect (one that captures a runtime for requests). */
-export const untracedEffect = <A, E, R>(effect: Effect.Effect<A, E, R>) => HttpMiddleware.withTracerDisabledWhenEffect(effect, () => true)
+export const untracedEffect = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  HttpMiddleware.withTracerDisabledWhenEffect(effect, () => true)

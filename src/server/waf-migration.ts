@@ -18,7 +18,11 @@ import { wafZone } from "./waf-zone.js"
 
 const phaseTwo = (v: string | undefined) => v === "1" || v === "true"
 
-const reasonsOf = (db: Parameters<typeof previousWaf>[0], zoneId: string, phase2: boolean): Array<CompatibilityReason> => {
+const reasonsOf = (
+  db: Parameters<typeof previousWaf>[0],
+  zoneId: string,
+  phase2: boolean
+): Array<CompatibilityReason> => {
   const previous = previousWaf(db, zoneId)
   return [...checkLimits(previous).blockers, ...(phase2 ? [] : phaseOneReasons(previous))]
 }
@@ -26,7 +30,11 @@ const reasonsOf = (db: Parameters<typeof previousWaf>[0], zoneId: string, phase2
 export const checkZone = (zoneId: string, phase: string | undefined) =>
   Effect.map(wafZone(zoneId, "/waf_migration/check"), ({ zone, db, waf }): MigrationCheck => {
     if (waf.state === "finished") {
-      return { compatible: false, migration_state: "finished", reasons: [{ code: "finished", message: finishedMessage(zone.name), blocking: true }] }
+      return {
+        compatible: false,
+        migration_state: "finished",
+        reasons: [{ code: "finished", message: finishedMessage(zone.name), blocking: true }]
+      }
     }
     const reasons = reasonsOf(db, zone.id, phaseTwo(phase))
     return { compatible: reasons.length === 0, migration_state: waf.state, ...(reasons.length > 0 ? { reasons } : {}) }
@@ -65,15 +73,25 @@ export const putEntrypoint = (
     const { zone, db, plan, waf, now } = yield* wafZone(zoneId, `/rulesets/phases/${PHASE}/entrypoint`)
     const mode = q.waf_migration === undefined ? undefined : parseMode(q.waf_migration)
     if (q.waf_migration !== undefined && mode === undefined) {
-      return yield* Effect.fail(new InvalidInput({ message: `waf_migration must be pending (or 1) or validation (or 2), got ${JSON.stringify(q.waf_migration)}` }))
+      return yield* Effect.fail(
+        new InvalidInput({
+          message: `waf_migration must be pending (or 1) or validation (or 2), got ${JSON.stringify(q.waf_migration)}`
+        })
+      )
     }
-    const config = yield* Either.match(checkEntrypointBody(body, mode), { onLeft: Effect.fail, onRight: Effect.succeed })
+    const config = yield* Either.match(checkEntrypointBody(body, mode), {
+      onLeft: Effect.fail,
+      onRight: Effect.succeed
+    })
     let next = waf.state
     if (mode !== undefined) {
-      next = yield* Either.match(transition(zone.name, waf.state, mode, { plan, reasons: reasonsOf(db, zone.id, phaseTwo(q.phase_two)) }), {
-        onLeft: Effect.fail,
-        onRight: Effect.succeed
-      })
+      next = yield* Either.match(
+        transition(zone.name, waf.state, mode, { plan, reasons: reasonsOf(db, zone.id, phaseTwo(q.phase_two)) }),
+        {
+          onLeft: Effect.fail,
+          onRight: Effect.succeed
+        }
+      )
     } else if (waf.state !== "finished" && plan !== "enterprise" && config.rules.some((r) => r.enabled !== false)) {
       return yield* Effect.fail(
         new InvalidInput({

@@ -13,13 +13,21 @@ export const wafZone = (zoneId: string, suffix: string) =>
     const zone = yield* visibleZone(zoneId, suffix)
     const { db } = yield* Db
     const clock = yield* PlatformClock
-    return { zone, db, plan: zone.plan?.legacy_id ?? "free", now: () => isoMicros(clock.now().getTime()), waf: getZoneWaf(db, zone.id) }
+    return {
+      zone,
+      db,
+      plan: zone.plan?.legacy_id ?? "free",
+      now: () => isoMicros(clock.now().getTime()),
+      waf: getZoneWaf(db, zone.id)
+    }
   })
 
 /** A previous-WAF endpoint: fails once the zone's migration is finished. */
 export const previousWafZone = (zoneId: string, suffix: string) =>
   Effect.flatMap(wafZone(zoneId, suffix), (z) =>
-    z.waf.state === "finished" ? Effect.fail(new MigrationFinished({ message: finishedMessage(z.zone.name) })) : Effect.succeed(z)
+    z.waf.state === "finished"
+      ? Effect.fail(new MigrationFinished({ message: finishedMessage(z.zone.name) }))
+      : Effect.succeed(z)
   )
 
 export const notFound = (what: string, id: string) => new NotFound({ message: `${what} ${id} not found in this zone` })
@@ -27,5 +35,11 @@ export const notFound = (what: string, id: string) => new NotFound({ message: `$
 /** Page arithmetic over an in-memory list (the catalog is small). */
 export const pageOf = <A>(items: ReadonlyArray<A>, page = 1, perPage = 50) => ({
   items: items.slice((page - 1) * perPage, page * perPage),
-  info: { page, per_page: perPage, count: Math.max(0, Math.min(perPage, items.length - (page - 1) * perPage)), total_count: items.length, total_pages: Math.ceil(items.length / perPage) }
+  info: {
+    page,
+    per_page: perPage,
+    count: Math.max(0, Math.min(perPage, items.length - (page - 1) * perPage)),
+    total_count: items.length,
+    total_pages: Math.ceil(items.length / perPage)
+  }
 })

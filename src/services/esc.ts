@@ -22,7 +22,12 @@ type Env = HttpClient.HttpClient | ClientConfig
 export type EscEnv = Env
 
 export type EscTarget =
-  | { readonly kind: "zone"; readonly id: string; readonly name: string; readonly account: { readonly id: string; readonly name: string } }
+  | {
+      readonly kind: "zone"
+      readonly id: string
+      readonly name: string
+      readonly account: { readonly id: string; readonly name: string }
+    }
   | { readonly kind: "account"; readonly id: string; readonly name: string }
 
 export interface EscStatus {
@@ -43,30 +48,61 @@ export const zoneTarget = (ref: string): Effect.Effect<EscTarget & { kind: "zone
 
 export const accountTarget = (ref: string): Effect.Effect<EscTarget & { kind: "account" }, V4Error, Env> =>
   HEX32.test(ref)
-    ? Effect.map(call(Endpoints.getAccount, { path: { account_id: ref } }), (a) => ({ kind: "account" as const, id: a.id, name: a.name }))
+    ? Effect.map(call(Endpoints.getAccount, { path: { account_id: ref } }), (a) => ({
+        kind: "account" as const,
+        id: a.id,
+        name: a.name
+      }))
     : Effect.flatMap(
         Stream.runHead(Stream.filter(allAccounts(), (a) => a.name.toLowerCase() === ref.trim().toLowerCase())),
         Option.match({
-          onNone: () => Effect.fail(new NotFound({ message: `no account named ${JSON.stringify(ref)} is visible to these credentials` })),
+          onNone: () =>
+            Effect.fail(
+              new NotFound({ message: `no account named ${JSON.stringify(ref)} is visible to these credentials` })
+            ),
           onSome: (a) => Effect.succeed({ kind: "account" as const, id: a.id, name: a.name })
         })
       )
 
 /** A zone the client already has (the TUI's open zone) as a target. */
-export const targetOfZone = (z: { readonly id: string; readonly name: string; readonly account: { readonly id: string; readonly name?: string | undefined } }) =>
-  ({ kind: "zone", id: z.id, name: z.name, account: { id: z.account.id, name: z.account.name ?? z.account.id } }) as const satisfies EscTarget
+export const targetOfZone = (z: {
+  readonly id: string
+  readonly name: string
+  readonly account: { readonly id: string; readonly name?: string | undefined }
+}) =>
+  ({
+    kind: "zone",
+    id: z.id,
+    name: z.name,
+    account: { id: z.account.id, name: z.account.name ?? z.account.id }
+  }) as const satisfies EscTarget
 
 /** A zone or an account, by id or name. */
-export const resolveTarget = (ref: { readonly zone: string } | { readonly account: string }): Effect.Effect<EscTarget, V4Error, Env> =>
-  "zone" in ref ? zoneTarget(ref.zone) : accountTarget(ref.account)
+export const resolveTarget = (
+  ref: { readonly zone: string } | { readonly account: string }
+): Effect.Effect<EscTarget, V4Error, Env> => ("zone" in ref ? zoneTarget(ref.zone) : accountTarget(ref.account))
 
 /** The account a zone belongs to, as a target of its own. */
-export const accountOf = (zone: EscTarget & { kind: "zone" }): EscTarget => ({ kind: "account", id: zone.account.id, name: zone.account.name })
+export const accountOf = (zone: EscTarget & { kind: "zone" }): EscTarget => ({
+  kind: "account",
+  id: zone.account.id,
+  name: zone.account.name
+})
 
 const endpoints = (t: EscTarget) =>
   t.kind === "zone"
-    ? { get: EscEndpoints.getZoneEsc, set: EscEndpoints.setZoneEsc, del: EscEndpoints.deleteZoneEsc, path: { zone_id: t.id } }
-    : { get: EscEndpoints.getAccountEsc, set: EscEndpoints.setAccountEsc, del: EscEndpoints.deleteAccountEsc, path: { account_id: t.id } }
+    ? {
+        get: EscEndpoints.getZoneEsc,
+        set: EscEndpoints.setZoneEsc,
+        del: EscEndpoints.deleteZoneEsc,
+        path: { zone_id: t.id }
+      }
+    : {
+        get: EscEndpoints.getAccountEsc,
+        set: EscEndpoints.setAccountEsc,
+        del: EscEndpoints.deleteAccountEsc,
+        path: { account_id: t.id }
+      }
 
 /** The platform's clock from an answer's `Date` header; this machine's if the answer has none. */
 export const platformNow = (headers: Readonly<Record<string, string>>): Date => {
@@ -91,7 +127,10 @@ export const getEsc = (target: EscTarget): Effect.Effect<EscStatus, V4Error, Env
 const change = (target: EscTarget, payload: unknown, holds: (s: EscSetting) => boolean) =>
   Effect.gen(function* () {
     const e = endpoints(target)
-    const answer = yield* callAnswered(payload === undefined ? e.del : e.set, { path: e.path, ...(payload !== undefined ? { payload } : {}) })
+    const answer = yield* callAnswered(payload === undefined ? e.del : e.set, {
+      path: e.path,
+      ...(payload !== undefined ? { payload } : {})
+    })
     return holds(answer.value) ? statusOf(target, answer) : yield* getEsc(target)
   })
 
@@ -122,7 +161,10 @@ const partly = (e: V4Error, now: string): V4Error => {
  * ESC on again. The platform's DELETE clears both `always` and the secret; `only` undoes just one
  * of them (DELETE, then the other one is set again).
  */
-export const enableEsc = (target: EscTarget, only?: "always" | "secret"): Effect.Effect<EscChangeResult, V4Error, Env> =>
+export const enableEsc = (
+  target: EscTarget,
+  only?: "always" | "secret"
+): Effect.Effect<EscChangeResult, V4Error, Env> =>
   Effect.gen(function* () {
     const before = yield* getEsc(target)
     const s = before.setting
@@ -156,7 +198,10 @@ export interface EscTestResult {
 }
 
 /** Whether ESC runs for a request of the zone carrying `cookie`, from the zone's and its account's settings. */
-export const testRequest = (zone: EscTarget & { kind: "zone" }, header: string | undefined): Effect.Effect<EscTestResult, V4Error, Env> => {
+export const testRequest = (
+  zone: EscTarget & { kind: "zone" },
+  header: string | undefined
+): Effect.Effect<EscTestResult, V4Error, Env> => {
   const cookie = header === undefined || header.trim() === "" ? undefined : header
   return Effect.map(Effect.all([getEsc(zone), getEsc(accountOf(zone))], { concurrency: 2 }), ([z, a]) => ({
     zone,

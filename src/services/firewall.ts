@@ -11,7 +11,13 @@ import * as Stream from "effect/Stream"
 import { call, paginate, type ClientConfig } from "../api/client.js"
 import { FirewallEndpoints as E } from "../api/contract-firewall.js"
 import { InvalidInput, QuotaExceeded, V4ErrorClasses, type V4Error } from "../domain/errors.js"
-import { isDeletedFilter, type Filter, type FirewallAction, type FirewallDecision, type Rule } from "../domain/firewall.js"
+import {
+  isDeletedFilter,
+  type Filter,
+  type FirewallAction,
+  type FirewallDecision,
+  type Rule
+} from "../domain/firewall.js"
 import { problemsMessage, readRuleFields } from "../firewall/body.js"
 import { toWireDiagnostic } from "../firewall/expression.js"
 import { firewall, validateRequest, type FirewallRule, type Request } from "../rules/index.js"
@@ -37,12 +43,20 @@ const zonePath = (zoneId: string) => ({ zone_id: zoneId })
 
 // ---- filters ----
 
-export const listFiltersPage = (zoneId: string, q: { page?: number; perPage?: number; expression?: string; paused?: boolean } = {}) =>
-  call(E.listFilters, { path: zonePath(zoneId), urlParams: { page: q.page, per_page: q.perPage, expression: q.expression, paused: q.paused } })
+export const listFiltersPage = (
+  zoneId: string,
+  q: { page?: number; perPage?: number; expression?: string; paused?: boolean } = {}
+) =>
+  call(E.listFilters, {
+    path: zonePath(zoneId),
+    urlParams: { page: q.page, per_page: q.perPage, expression: q.expression, paused: q.paused }
+  })
 
 export const allFilters = (zoneId: string): Effect.Effect<ReadonlyArray<Filter>, V4Error, Env> =>
   Effect.map(
-    Stream.runCollect(paginate((page) => call(E.listFilters, { path: zonePath(zoneId), urlParams: { page, per_page: 100 } }))),
+    Stream.runCollect(
+      paginate((page) => call(E.listFilters, { path: zonePath(zoneId), urlParams: { page, per_page: 100 } }))
+    ),
     Chunk.toReadonlyArray
   )
 
@@ -64,13 +78,21 @@ export const deleteFilter = (zoneId: string, id: string) =>
 
 // ---- rules ----
 
-export const listRulesPage = (zoneId: string, q: { page?: number; perPage?: number; action?: string; paused?: boolean } = {}) =>
-  call(E.listRules, { path: zonePath(zoneId), urlParams: { page: q.page, per_page: q.perPage, action: q.action, paused: q.paused } })
+export const listRulesPage = (
+  zoneId: string,
+  q: { page?: number; perPage?: number; action?: string; paused?: boolean } = {}
+) =>
+  call(E.listRules, {
+    path: zonePath(zoneId),
+    urlParams: { page: q.page, per_page: q.perPage, action: q.action, paused: q.paused }
+  })
 
 /** Every rule of the zone, in the platform's listing order. */
 export const allRules = (zoneId: string): Effect.Effect<ReadonlyArray<Rule>, V4Error, Env> =>
   Effect.map(
-    Stream.runCollect(paginate((page) => call(E.listRules, { path: zonePath(zoneId), urlParams: { page, per_page: 100 } }))),
+    Stream.runCollect(
+      paginate((page) => call(E.listRules, { path: zonePath(zoneId), urlParams: { page, per_page: 100 } }))
+    ),
     Chunk.toReadonlyArray
   )
 
@@ -79,23 +101,42 @@ export const getRule = (zoneId: string, id: string) => call(E.getRule, { path: {
 const defined = <T extends object>(o: T): Partial<T> =>
   Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>
 
-const ruleBody = (r: RuleInput) => defined({ action: r.action, priority: r.priority, description: r.description, paused: r.paused, products: r.products })
+const ruleBody = (r: RuleInput) =>
+  defined({
+    action: r.action,
+    priority: r.priority,
+    description: r.description,
+    paused: r.paused,
+    products: r.products
+  })
 
 /** A rule on an existing filter (reused by as many rules as needed). */
 export const createRuleOnFilter = (zoneId: string, filterId: string, r: RuleInput): Effect.Effect<Rule, V4Error, Env> =>
-  Effect.map(call(E.createRules, { path: zonePath(zoneId), payload: [{ ...ruleBody(r), filter: { id: filterId } }] }), (rs) => rs[0]!)
+  Effect.map(
+    call(E.createRules, { path: zonePath(zoneId), payload: [{ ...ruleBody(r), filter: { id: filterId } }] }),
+    (rs) => rs[0]!
+  )
 
 /** The combined call: the filter and the rule in one request (the spec's emergency path). */
-export const createRuleCombined = (zoneId: string, filter: FilterInput, r: RuleInput): Effect.Effect<Rule, V4Error, Env> =>
-  Effect.map(call(E.createRules, { path: zonePath(zoneId), payload: [{ ...ruleBody(r), filter: defined(filter) }] }), (rs) => rs[0]!)
+export const createRuleCombined = (
+  zoneId: string,
+  filter: FilterInput,
+  r: RuleInput
+): Effect.Effect<Rule, V4Error, Env> =>
+  Effect.map(
+    call(E.createRules, { path: zonePath(zoneId), payload: [{ ...ruleBody(r), filter: defined(filter) }] }),
+    (rs) => rs[0]!
+  )
 
 /** The same error, saying first what exists now; a QuotaExceeded also names the filter left. */
 const withFilterLeft = (e: V4Error, filter: Filter): V4Error => {
   const message = `filter ${filter.id} was created, the rule was not: ${e.message}`
   const meta = { ...((e.meta as object | undefined) ?? {}), filter_id: filter.id }
   if (e._tag === "QuotaExceeded") return new QuotaExceeded({ code: e.code, message, filterId: filter.id, meta })
-  if (e._tag === "DuplicateFilter") return new V4ErrorClasses.DuplicateFilter({ code: e.code, message, existingId: e.existingId, meta })
-  if (e._tag === "InvalidExpression") return new V4ErrorClasses.InvalidExpression({ code: e.code, message, diagnostics: e.diagnostics, meta })
+  if (e._tag === "DuplicateFilter")
+    return new V4ErrorClasses.DuplicateFilter({ code: e.code, message, existingId: e.existingId, meta })
+  if (e._tag === "InvalidExpression")
+    return new V4ErrorClasses.InvalidExpression({ code: e.code, message, diagnostics: e.diagnostics, meta })
   const Cls = V4ErrorClasses[e._tag] as unknown as new (args: object) => V4Error
   return new Cls({ code: e.code, message, meta, ...(e._tag === "ApiError" ? { status: e.status } : {}) })
 }
@@ -104,11 +145,16 @@ const withFilterLeft = (e: V4Error, filter: Filter): V4Error => {
  * The recommended two-step flow: create the filter, then the rule referencing it. When the second
  * step fails the error says that the filter exists (`meta.filter_id`, or `filterId` on a quota).
  */
-export const createRuleTwoStep = (zoneId: string, filter: FilterInput, r: RuleInput): Effect.Effect<{ rule: Rule; filter: Filter }, V4Error, Env> => {
+export const createRuleTwoStep = (
+  zoneId: string,
+  filter: FilterInput,
+  r: RuleInput
+): Effect.Effect<{ rule: Rule; filter: Filter }, V4Error, Env> => {
   // The rule is checked as the platform checks it before the filter exists: a rule refused for its
   // own fields would otherwise leave the filter behind.
   const read = readRuleFields(ruleBody(r))
-  if (!read.ok) return Effect.fail(new InvalidInput({ message: problemsMessage(read.problems), meta: { problems: read.problems } }))
+  if (!read.ok)
+    return Effect.fail(new InvalidInput({ message: problemsMessage(read.problems), meta: { problems: read.problems } }))
   return Effect.flatMap(createFilter(zoneId, filter), (f) =>
     createRuleOnFilter(zoneId, f.id, r).pipe(
       Effect.map((rule) => ({ rule, filter: f })),
@@ -191,7 +237,10 @@ export const decide = (rules: ReadonlyArray<Rule>, request: Request): FirewallDe
 }
 
 /** Evaluates the zone's active rules against a request (field name to value, see src/rules). */
-export const testRequest = (zoneId: string, request: unknown): Effect.Effect<FirewallDecision & { rules: number }, V4Error, Env> => {
+export const testRequest = (
+  zoneId: string,
+  request: unknown
+): Effect.Effect<FirewallDecision & { rules: number }, V4Error, Env> => {
   const problems = validateRequest(request)
   if (problems.length > 0) {
     const p = problems[0]!

@@ -4,7 +4,8 @@ import { Endpoints } from "../api/contract-core.js"
 
 export const allAccounts = () => paginate((page) => call(Endpoints.listAccounts, { urlParams: { page, per_page: 50 } }))
 
-export const allMemberships = () => paginate((page) => call(Endpoints.listMemberships, { urlParams: { page, per_page: 50 } }))
+export const allMemberships = () =>
+  paginate((page) => call(Endpoints.listMemberships, { urlParams: { page, per_page: 50 } }))
 
 export const listInvites = () => call(Endpoints.listInvites)
 

@@ -26,7 +26,10 @@ type Env = HttpClient.HttpClient | ClientConfig
 export const LocalAccountId = hexId("account", "Acme Corp")
 
 const nsPath = (accountId: string, namespaceId: string) => ({ account_id: accountId, namespace_id: namespaceId })
-const keyPath = (accountId: string, namespaceId: string, key: string) => ({ ...nsPath(accountId, namespaceId), key_name: key })
+const keyPath = (accountId: string, namespaceId: string, key: string) => ({
+  ...nsPath(accountId, namespaceId),
+  key_name: key
+})
 
 // ---------------------------------------------------------------------------------------------
 // Accounts
@@ -50,7 +53,10 @@ export const resolveAccount = (given: string | undefined): Effect.Effect<string,
     // Local mode: an id of a real account (CLOUDFLARE_ACCOUNT_ID exported for --remote) means nothing here.
     if (known && accounts.some((a) => a.id === given)) return given
     if (accounts.length === 1 || config.target === "local") return accounts[0]!.id
-    const names = accounts.slice(0, 5).map((a) => `${a.name} (${a.id})`).join(", ")
+    const names = accounts
+      .slice(0, 5)
+      .map((a) => `${a.name} (${a.id})`)
+      .join(", ")
     return yield* Effect.fail(
       new InvalidInput({
         message: `these credentials see ${page.info.total_count} accounts (${names}${accounts.length > 5 ? ", …" : ""}); set CLOUDFLARE_ACCOUNT_ID or account_id in the project config to choose one`
@@ -62,7 +68,10 @@ export const resolveAccount = (given: string | undefined): Effect.Effect<string,
 // Namespaces
 
 export const listNamespacesPage = (accountId: string, page: number, perPage: number) =>
-  call(KvEndpoints.listNamespaces, { path: { account_id: accountId }, urlParams: { page, per_page: perPage, order: "title", direction: "asc" } })
+  call(KvEndpoints.listNamespaces, {
+    path: { account_id: accountId },
+    urlParams: { page, per_page: perPage, order: "title", direction: "asc" }
+  })
 
 /** Every namespace of the account, by title (wrangler asks 1,000 per page). */
 export const allNamespaces = (accountId: string): Stream.Stream<KvNamespace, V4Error, Env> =>
@@ -74,11 +83,22 @@ export interface AccountNamespace {
 }
 
 /** The namespaces of one account, or of every account the credentials see (the TUI's list). */
-export const namespacesOf = (account: { readonly id: string; readonly name: string } | undefined): Effect.Effect<ReadonlyArray<AccountNamespace>, V4Error, Env> =>
+export const namespacesOf = (
+  account: { readonly id: string; readonly name: string } | undefined
+): Effect.Effect<ReadonlyArray<AccountNamespace>, V4Error, Env> =>
   Effect.gen(function* () {
-    const accounts = account !== undefined ? [account] : Array.from(yield* Stream.runCollect(paginate((page) => call(Endpoints.listAccounts, { urlParams: { page, per_page: 50 } }))))
+    const accounts =
+      account !== undefined
+        ? [account]
+        : Array.from(
+            yield* Stream.runCollect(
+              paginate((page) => call(Endpoints.listAccounts, { urlParams: { page, per_page: 50 } }))
+            )
+          )
     const lists = yield* Effect.forEach(accounts, (a) =>
-      Effect.map(Stream.runCollect(allNamespaces(a.id)), (c) => Array.from(c, (namespace) => ({ account: { id: a.id, name: a.name }, namespace })))
+      Effect.map(Stream.runCollect(allNamespaces(a.id)), (c) =>
+        Array.from(c, (namespace) => ({ account: { id: a.id, name: a.name }, namespace }))
+      )
     )
     return lists.flat()
   })
@@ -103,7 +123,12 @@ export const findNamespaceByTitle = (accountId: string, title: string): Effect.E
     Effect.flatMap((found) =>
       found._tag === "Some"
         ? Effect.succeed(found.value)
-        : Effect.fail(new NotFound({ code: 10013, message: `no namespace titled ${JSON.stringify(title)} in account ${accountId}` }))
+        : Effect.fail(
+            new NotFound({
+              code: 10013,
+              message: `no namespace titled ${JSON.stringify(title)} in account ${accountId}`
+            })
+          )
     )
   )
 
@@ -125,7 +150,10 @@ export const listKeysPage = (accountId: string, namespaceId: string, q: KeyPageQ
 /** Every key (with the prefix), following the cursor; wrangler always sends `prefix`, never `limit`. */
 export const allKeys = (accountId: string, namespaceId: string, prefix = ""): Stream.Stream<KvKey, V4Error, Env> =>
   paginateCursor((cursor) =>
-    call(KvEndpoints.listKeys, { path: nsPath(accountId, namespaceId), urlParams: { prefix, ...(cursor !== undefined ? { cursor } : {}) } })
+    call(KvEndpoints.listKeys, {
+      path: nsPath(accountId, namespaceId),
+      urlParams: { prefix, ...(cursor !== undefined ? { cursor } : {}) }
+    })
   )
 
 /** The value's bytes and expiration; NotFound (code 10009) when the key is absent. */
@@ -156,7 +184,9 @@ export const putValue = (accountId: string, namespaceId: string, key: string, v:
   const body =
     v.metadata !== undefined
       ? multipartForm([
-          v.filename !== undefined ? { name: "value", value: v.value, filename: v.filename } : { name: "value", value: v.value },
+          v.filename !== undefined
+            ? { name: "value", value: v.value, filename: v.filename }
+            : { name: "value", value: v.value },
           { name: "metadata", value: v.metadata }
         ])
       : { bytes: v.value, contentType: "application/octet-stream" }
@@ -173,7 +203,10 @@ export const deleteValue = (accountId: string, namespaceId: string, key: string)
   Effect.asVoid(call(KvEndpoints.deleteValue, { path: keyPath(accountId, namespaceId, key) }))
 
 export const bulkGet = (accountId: string, namespaceId: string, keys: ReadonlyArray<string>, withMetadata = false) =>
-  call(KvEndpoints.bulkGet, { path: nsPath(accountId, namespaceId), payload: { keys, type: "text", ...(withMetadata ? { withMetadata } : {}) } })
+  call(KvEndpoints.bulkGet, {
+    path: nsPath(accountId, namespaceId),
+    payload: { keys, type: "text", ...(withMetadata ? { withMetadata } : {}) }
+  })
 
 /** One key as `kv bulk get` prints it: its text value (null when missing), and with metadata its metadata and expiration. */
 export interface BulkGotten {
@@ -186,7 +219,12 @@ export interface BulkGotten {
  * `kv bulk get FILE`: the file is checked as a keys file (strings or `{"name": key}`), then read in
  * requests of the platform's 100 keys; every key once, in the file's order.
  */
-export const bulkGetFile = (accountId: string, namespaceId: string, file: string, o: BulkOptions & { readonly withMetadata?: boolean } = {}) =>
+export const bulkGetFile = (
+  accountId: string,
+  namespaceId: string,
+  file: string,
+  o: BulkOptions & { readonly withMetadata?: boolean } = {}
+) =>
   Effect.gen(function* () {
     const keys = yield* withChecked(file, "keys", o, (f) => Effect.sync(() => keysOf(f)), "nothing was read")
     const out: Record<string, BulkGotten> = {}
@@ -200,9 +238,18 @@ export const bulkGetFile = (accountId: string, namespaceId: string, file: string
             ? { value: null, ...(o.withMetadata === true ? { metadata: null } : {}) }
             : typeof v === "string"
               ? { value: v }
-              : { value: v.value, metadata: v.metadata, ...(v.expiration !== undefined ? { expiration: v.expiration } : {}) }
+              : {
+                  value: v.value,
+                  metadata: v.metadata,
+                  ...(v.expiration !== undefined ? { expiration: v.expiration } : {})
+                }
       }
-      o.onProgress?.({ phase: "reading", done: Math.min(at + BulkGetMaxKeys, keys.length), total: keys.length, unit: "entries" })
+      o.onProgress?.({
+        phase: "reading",
+        done: Math.min(at + BulkGetMaxKeys, keys.length),
+        total: keys.length,
+        unit: "entries"
+      })
     }
     return out
   })
@@ -235,23 +282,37 @@ export interface BulkOutcome {
  * 100 MB in local mode, whose platform takes any number of entries (so a file is one transaction).
  */
 const limitsFor = (target: "local" | "remote") =>
-  target === "local" ? { maxEntries: Number.POSITIVE_INFINITY, maxBytes: BulkMaxBytes } : { maxEntries: 1000, maxBytes: BulkMaxBytes }
+  target === "local"
+    ? { maxEntries: Number.POSITIVE_INFINITY, maxBytes: BulkMaxBytes }
+    : { maxEntries: 1000, maxBytes: BulkMaxBytes }
 
 /**
  * Reads and checks a bulk file (once). `outcome` says what a refused file means: nothing written,
  * deleted or read. The refusal's `meta` carries every problem (`problems`, `count`,
  * `invalid_entries`), not only the first ones the message shows.
  */
-const checked = (file: string, kind: BulkKind, o: BulkOptions, outcome = kind === "keys" ? "nothing was deleted" : "nothing was written") =>
+const checked = (
+  file: string,
+  kind: BulkKind,
+  o: BulkOptions,
+  outcome = kind === "keys" ? "nothing was deleted" : "nothing was written"
+) =>
   Effect.gen(function* () {
-    const r = checkFile(file, kind, nowSeconds(), (read, size) => o.onProgress?.({ phase: "checking", done: read, total: size, unit: "bytes" }))
+    const r = checkFile(file, kind, nowSeconds(), (read, size) =>
+      o.onProgress?.({ phase: "checking", done: read, total: size, unit: "bytes" })
+    )
     // Read here before any request: no platform answered, so no platform code.
-    if (r instanceof BulkFileError) return yield* Effect.fail(new InvalidInput({ message: r.message, clientSide: true }))
+    if (r instanceof BulkFileError)
+      return yield* Effect.fail(new InvalidInput({ message: r.message, clientSide: true }))
     if (r.problemCount > 0) {
       r.spool.release()
       const e = problemsError(r.problems, outcome)
       return yield* Effect.fail(
-        new InvalidInput({ code: e.code, message: `${r.file}: ${e.message}`, meta: { problems: r.problems, count: r.problemCount, invalid_entries: r.invalidEntries } })
+        new InvalidInput({
+          code: e.code,
+          message: `${r.file}: ${e.message}`,
+          meta: { problems: r.problems, count: r.problemCount, invalid_entries: r.invalidEntries }
+        })
       )
     }
     o.onChecked?.(r)
@@ -259,14 +320,30 @@ const checked = (file: string, kind: BulkKind, o: BulkOptions, outcome = kind ==
   })
 
 /** `use` of a checked file; its bytes are let go afterwards (a temp copy deleted). */
-const withChecked = <A, E, R>(file: string, kind: BulkKind, o: BulkOptions, use: (f: CheckedFile) => Effect.Effect<A, E, R>, outcome?: string) =>
-  Effect.acquireUseRelease(checked(file, kind, o, outcome), use, (f) => Effect.sync(() => f.spool.release()))
+const withChecked = <A, E, R>(
+  file: string,
+  kind: BulkKind,
+  o: BulkOptions,
+  use: (f: CheckedFile) => Effect.Effect<A, E, R>,
+  outcome?: string
+) => Effect.acquireUseRelease(checked(file, kind, o, outcome), use, (f) => Effect.sync(() => f.spool.release()))
 
 /** The same error with another message. */
 const withMessage = (e: V4Error, message: string): V4Error => {
   const Class = V4ErrorClasses[e._tag] as unknown as new (fields: object) => V4Error
-  const extra = e._tag === "ApiError" ? { status: e.status } : e._tag === "RateLimited" && e.retryAfter !== undefined ? { retryAfter: e.retryAfter } : {}
-  return new Class({ code: e.code, message, ...(e.chain ? { chain: e.chain } : {}), ...(e.meta !== undefined ? { meta: e.meta } : {}), ...extra })
+  const extra =
+    e._tag === "ApiError"
+      ? { status: e.status }
+      : e._tag === "RateLimited" && e.retryAfter !== undefined
+        ? { retryAfter: e.retryAfter }
+        : {}
+  return new Class({
+    code: e.code,
+    message,
+    ...(e.chain ? { chain: e.chain } : {}),
+    ...(e.meta !== undefined ? { meta: e.meta } : {}),
+    ...extra
+  })
 }
 
 const sendAll = (
@@ -284,7 +361,12 @@ const sendAll = (
     for (const batch of batches(file, kind, limitsFor(config.target))) {
       const answer = yield* send(batch.body).pipe(
         Effect.mapError((e) =>
-          done === 0 ? e : withMessage(e, `${e.message} (after ${done} of ${file.count} entries were written in ${requests} requests; running the same command again is safe)`)
+          done === 0
+            ? e
+            : withMessage(
+                e,
+                `${e.message} (after ${done} of ${file.count} entries were written in ${requests} requests; running the same command again is safe)`
+              )
         )
       )
       requests++
@@ -292,18 +374,40 @@ const sendAll = (
       if (answer !== null && "unsuccessful_keys" in answer) unsuccessful.push(...answer.unsuccessful_keys)
       o.onProgress?.({ phase: "writing", done, total: file.count, unit: "entries" })
     }
-    return { count: file.count, requests, result: { successful_key_count: done - unsuccessful.length, unsuccessful_keys: unsuccessful } }
+    return {
+      count: file.count,
+      requests,
+      result: { successful_key_count: done - unsuccessful.length, unsuccessful_keys: unsuccessful }
+    }
   })
 
 /** `kv bulk put FILE`: checks the whole file, then writes it (PUT …/bulk). */
 export const bulkPutFile = (accountId: string, namespaceId: string, file: string, o: BulkOptions = {}) =>
   withChecked(file, "entries", o, (f) =>
-    sendAll(f, "entries", (body) => call(KvEndpoints.bulkPut, { path: nsPath(accountId, namespaceId), body: { bytes: body, contentType: "application/json" } }), o)
+    sendAll(
+      f,
+      "entries",
+      (body) =>
+        call(KvEndpoints.bulkPut, {
+          path: nsPath(accountId, namespaceId),
+          body: { bytes: body, contentType: "application/json" }
+        }),
+      o
+    )
   )
 
 /** Deletes the keys of a checked keys file (DELETE …/bulk, as wrangler does). */
 export const bulkDeleteChecked = (accountId: string, namespaceId: string, file: CheckedFile, o: BulkOptions = {}) =>
-  sendAll(file, "keys", (body) => call(KvEndpoints.bulkDelete, { path: nsPath(accountId, namespaceId), body: { bytes: body, contentType: "application/json" } }), o)
+  sendAll(
+    file,
+    "keys",
+    (body) =>
+      call(KvEndpoints.bulkDelete, {
+        path: nsPath(accountId, namespaceId),
+        body: { bytes: body, contentType: "application/json" }
+      }),
+    o
+  )
 
 /** `kv bulk delete FILE`: checks the whole file, then deletes. */
 export const bulkDeleteFile = (accountId: string, namespaceId: string, file: string, o: BulkOptions = {}) =>
@@ -313,4 +417,5 @@ export const bulkDeleteFile = (accountId: string, namespaceId: string, file: str
 export const checkBulkFile = (file: string, kind: BulkKind, o: BulkOptions = {}) =>
   Effect.acquireRelease(checked(file, kind, o), (f) => Effect.sync(() => f.spool.release()))
 
-export const collectKeys = (s: Stream.Stream<KvKey, V4Error, Env>) => Effect.map(Stream.runCollect(s), (c) => Array.from(c))
+export const collectKeys = (s: Stream.Stream<KvKey, V4Error, Env>) =>
+  Effect.map(Stream.runCollect(s), (c) => Array.from(c))

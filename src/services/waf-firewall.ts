@@ -35,9 +35,15 @@ export interface BypassRules {
   readonly available: boolean
 }
 
-export const listBypassFirewallRules = (zoneId: string): Effect.Effect<BypassRules, V4Error, HttpClient.HttpClient | ClientConfig> =>
+export const listBypassFirewallRules = (
+  zoneId: string
+): Effect.Effect<BypassRules, V4Error, HttpClient.HttpClient | ClientConfig> =>
   Effect.map(
-    Stream.runCollect(paginate((page) => call(listRules, { path: { zone_id: zoneId }, urlParams: { action: "bypass", page, per_page: 100 } }))),
+    Stream.runCollect(
+      paginate((page) =>
+        call(listRules, { path: { zone_id: zoneId }, urlParams: { action: "bypass", page, per_page: 100 } })
+      )
+    ),
     (c) =>
       Chunk.toArray(c)
         .filter((r) => r.action === "bypass" && (r.products ?? []).includes("waf") && r.filter.expression !== undefined)

@@ -20,7 +20,16 @@ import * as fs from "node:fs"
 import * as readline from "node:readline"
 import { makeReplayer, type ReplayReport } from "../waf/replay.js"
 import { trafficFileProblem } from "../waf/traffic-sample.js"
-import type { CompatibilityReason, MigrationCheck, MigrationState, MigrationStatus, Ruleset, WafConfig, WafExport, WafOverride } from "../domain/waf.js"
+import type {
+  CompatibilityReason,
+  MigrationCheck,
+  MigrationState,
+  MigrationStatus,
+  Ruleset,
+  WafConfig,
+  WafExport,
+  WafOverride
+} from "../domain/waf.js"
 import type { Zone } from "../domain/zone.js"
 import { planMigration, type MigrationPlan } from "../waf/mapping.js"
 import { MANAGED_PHASE } from "../waf/ruleset.js"
@@ -44,15 +53,19 @@ const path = (z: WafZone) => ({ zone_id: z.id })
 const all = <A>(fetch: (page: number) => Effect.Effect<{ items: ReadonlyArray<A>; info: any }, V4Error, Env>) =>
   Effect.map(Stream.runCollect(paginate(fetch)), Chunk.toArray)
 
-export const status = (z: WafZone): Effect.Effect<MigrationStatus, V4Error, Env> => call(WafEndpoints.status, { path: path(z) })
+export const status = (z: WafZone): Effect.Effect<MigrationStatus, V4Error, Env> =>
+  call(WafEndpoints.status, { path: path(z) })
 export const check = (z: WafZone, phaseTwo = true): Effect.Effect<MigrationCheck, V4Error, Env> =>
   call(WafEndpoints.check, { path: path(z), urlParams: phaseTwo ? { phase_two: "1" } : {} })
-export const config = (z: WafZone): Effect.Effect<WafConfig, V4Error, Env> => call(WafEndpoints.config, { path: path(z), urlParams: { phase_two: "1" } })
-export const deployed = (z: WafZone): Effect.Effect<Ruleset, V4Error, Env> => call(WafEndpoints.getEntrypoint, { path: path(z) })
+export const config = (z: WafZone): Effect.Effect<WafConfig, V4Error, Env> =>
+  call(WafEndpoints.config, { path: path(z), urlParams: { phase_two: "1" } })
+export const deployed = (z: WafZone): Effect.Effect<Ruleset, V4Error, Env> =>
+  call(WafEndpoints.getEntrypoint, { path: path(z) })
 
 export const listOverrides = (z: WafZone): Effect.Effect<Array<WafOverride>, V4Error, Env> =>
   all((page) => call(WafEndpoints.listOverrides, { path: path(z), urlParams: { page, per_page: 100 } }))
-export const deleteOverride = (z: WafZone, id: string) => call(WafEndpoints.deleteOverride, { path: { zone_id: z.id, override_id: id } })
+export const deleteOverride = (z: WafZone, id: string) =>
+  call(WafEndpoints.deleteOverride, { path: { zone_id: z.id, override_id: id } })
 
 export const NO_FIREWALL_API =
   "the platform has no firewall rules API (GET /zones/{zone_id}/firewall/rules): firewall rules that bypass the WAF are not included"
@@ -64,7 +77,8 @@ export interface Exported {
 }
 
 /** The zone's previous WAF, whole: what `edgectl waf export` writes and what the mapping and replay read. */
-export const exportPrevious = (z: WafZone): Effect.Effect<WafExport, V4Error, Env> => Effect.map(exportWithWarnings(z), (e) => e.document)
+export const exportPrevious = (z: WafZone): Effect.Effect<WafExport, V4Error, Env> =>
+  Effect.map(exportWithWarnings(z), (e) => e.document)
 
 export const exportWithWarnings = (z: WafZone): Effect.Effect<Exported, V4Error, Env> =>
   Effect.gen(function* () {
@@ -81,10 +95,17 @@ export const exportWithWarnings = (z: WafZone): Effect.Effect<Exported, V4Error,
     )
     const byPackage = (id: string) =>
       Effect.all([
-        all((page) => call(WafEndpoints.listGroups, { path: { zone_id: z.id, package_id: id }, urlParams: { page, per_page: 100 } })),
-        all((page) => call(WafEndpoints.listRules, { path: { zone_id: z.id, package_id: id }, urlParams: { page, per_page: 100 } }))
+        all((page) =>
+          call(WafEndpoints.listGroups, { path: { zone_id: z.id, package_id: id }, urlParams: { page, per_page: 100 } })
+        ),
+        all((page) =>
+          call(WafEndpoints.listRules, { path: { zone_id: z.id, package_id: id }, urlParams: { page, per_page: 100 } })
+        )
       ])
-    const parts = yield* Effect.all(packages.map((p) => byPackage(p.id)), { concurrency: 4 })
+    const parts = yield* Effect.all(
+      packages.map((p) => byPackage(p.id)),
+      { concurrency: 4 }
+    )
     const document: WafExport = {
       format: "edgectl.waf-export/v1" as const,
       zone: { id: z.id, name: z.name, plan: z.plan },
@@ -115,7 +136,14 @@ export const preview = (z: WafZone): Effect.Effect<Preview, V4Error, Env> =>
   Effect.map(Effect.all([exportWithWarnings(z), config(z), check(z)], { concurrency: 3 }), ([e, cfg, chk]) => {
     const plan = planMigration(e.document)
     const platform = (chk.reasons ?? []).filter((r) => r.blocking)
-    return { zone: z, previous: e.document, warnings: e.warnings, plan, blockers: platform.length > 0 ? platform : plan.blockers, config: cfg }
+    return {
+      zone: z,
+      previous: e.document,
+      warnings: e.warnings,
+      plan,
+      blockers: platform.length > 0 ? platform : plan.blockers,
+      config: cfg
+    }
   })
 
 /** What a migration step sends: the exact request. */
@@ -171,9 +199,16 @@ export const prepare = (z: WafZone, o: MigrateOptions = {}): Effect.Effect<Migra
   Effect.gen(function* () {
     const chk = yield* check(z)
     const mode = o.mode ?? dashboardDeploy(z.plan, chk.migration_state)
-    const reasons = chk.compatible ? [] : (chk.reasons ?? [{ code: "incompatible", message: "the platform says the zone is not compatible", blocking: true }])
+    const reasons = chk.compatible
+      ? []
+      : (chk.reasons ?? [
+          { code: "incompatible", message: "the platform says the zone is not compatible", blocking: true }
+        ])
     if (chk.migration_state === "start" && !chk.compatible) return yield* Effect.fail(blockerError(reasons)!)
-    const predicted = transition(z.name, chk.migration_state, mode, { plan: z.plan, reasons: chk.migration_state === "start" ? reasons : [] })
+    const predicted = transition(z.name, chk.migration_state, mode, {
+      plan: z.plan,
+      reasons: chk.migration_state === "start" ? reasons : []
+    })
     if (Either.isLeft(predicted)) return yield* Effect.fail(predicted.left)
     const cfg = o.config ?? (yield* config(z))
     return { request: requestFor(z, mode, cfg), from: chk.migration_state, to: predicted.right, dryRun: true }
@@ -182,7 +217,11 @@ export const prepare = (z: WafZone, o: MigrateOptions = {}): Effect.Effect<Migra
 /** Sends a prepared step and reads the state back. */
 export const apply = (z: WafZone, step: MigrationStep): Effect.Effect<MigrationStep, V4Error, Env> =>
   Effect.gen(function* () {
-    const ruleset = yield* call(WafEndpoints.putEntrypoint, { path: path(z), urlParams: step.request.query, payload: step.request.body })
+    const ruleset = yield* call(WafEndpoints.putEntrypoint, {
+      path: path(z),
+      urlParams: step.request.query,
+      payload: step.request.body
+    })
     const after = yield* status(z)
     return { ...step, to: after.migration_state, dryRun: false, ruleset }
   })
@@ -208,7 +247,9 @@ export interface Deployed {
 
 /** Migrates `zc.zone` with `zc.config`, then reads the entry point back. */
 export const deployZoneConfig = (zc: ZoneConfig, mode: MigrationMode): Effect.Effect<Deployed, V4Error, Env> =>
-  Effect.flatMap(migrate(zc.zone, { mode, config: zc.config }), (step) => Effect.map(deployed(zc.zone), (entrypoint) => ({ step, entrypoint })))
+  Effect.flatMap(migrate(zc.zone, { mode, config: zc.config }), (step) =>
+    Effect.map(deployed(zc.zone), (entrypoint) => ({ step, entrypoint }))
+  )
 
 /**
  * Replays a JSONL traffic file (streamed line by line) against the previous WAF and `cfg`;
@@ -236,7 +277,11 @@ export const replayFile = (
       progress?.(size, size)
       return replayer.report()
     },
-    catch: (e) => new InvalidInput({ message: trafficFileProblem(file) ?? `traffic file ${file}: ${(e as Error).message}`, clientSide: true })
+    catch: (e) =>
+      new InvalidInput({
+        message: trafficFileProblem(file) ?? `traffic file ${file}: ${(e as Error).message}`,
+        clientSide: true
+      })
   })
 
 /** The whole procedure: validation first when asked (enterprise), then finish. */

@@ -33,7 +33,11 @@ export const resolveZone = (ref: string): Effect.Effect<Zone, V4Error, Env> =>
     : Effect.flatMap(call(Endpoints.listZones, { urlParams: { name: ref.toLowerCase(), per_page: 5 } }), (page) =>
         page.items[0]
           ? Effect.succeed(page.items[0])
-          : Effect.fail(new NotFound({ message: `no zone named ${ref.trim() === "" || /\s/.test(ref) ? JSON.stringify(ref) : ref} is visible to these credentials` }))
+          : Effect.fail(
+              new NotFound({
+                message: `no zone named ${ref.trim() === "" || /\s/.test(ref) ? JSON.stringify(ref) : ref} is visible to these credentials`
+              })
+            )
       )
 
 export interface DnsFilter {
@@ -51,14 +55,22 @@ const dnsQuery = (f: DnsFilter): Query => ({
 })
 
 export const listDnsPage = (zoneId: string, f: DnsFilter & { page?: number; perPage?: number }) =>
-  call(Endpoints.listDnsRecords, { path: { zone_id: zoneId }, urlParams: { ...dnsQuery(f), page: f.page, per_page: f.perPage } })
+  call(Endpoints.listDnsRecords, {
+    path: { zone_id: zoneId },
+    urlParams: { ...dnsQuery(f), page: f.page, per_page: f.perPage }
+  })
 
 export const allDnsRecords = (zoneId: string, f: DnsFilter = {}) =>
-  paginate((page) => call(Endpoints.listDnsRecords, { path: { zone_id: zoneId }, urlParams: { ...dnsQuery(f), page, per_page: 500 } }))
+  paginate((page) =>
+    call(Endpoints.listDnsRecords, { path: { zone_id: zoneId }, urlParams: { ...dnsQuery(f), page, per_page: 500 } })
+  )
 
 export const allCertificatePacks = (zoneId: string) =>
   paginate((page) =>
-    call(Endpoints.listCertificatePacks, { path: { zone_id: zoneId }, urlParams: { status: "all", page, per_page: 50 } })
+    call(Endpoints.listCertificatePacks, {
+      path: { zone_id: zoneId },
+      urlParams: { status: "all", page, per_page: 50 }
+    })
   )
 
 export const collect = <A, E, R>(s: Stream.Stream<A, E, R>) => Effect.map(Stream.runCollect(s), (c) => Array.from(c))

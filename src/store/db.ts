@@ -66,7 +66,9 @@ export const open = (file: string, seed?: Seed | LazySeed): Effect.Effect<Databa
     const version = db.pragma("user_version", { simple: true }) as number
     if (version > LatestVersion) {
       db.close()
-      return yield* Effect.fail(new StoreError(`${file} was written by a newer edgectl (schema ${version} > ${LatestVersion})`))
+      return yield* Effect.fail(
+        new StoreError(`${file} was written by a newer edgectl (schema ${version} > ${LatestVersion})`)
+      )
     }
     if (version === LatestVersion) return db
     const fill = seed === undefined || typeof seed === "function" ? seed : yield* Effect.promise(seed.load)

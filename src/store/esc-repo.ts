@@ -9,7 +9,10 @@ import { stmt } from "./query.js"
 
 export type EscScope = "zone" | "account"
 
-const table = { zone: { name: "esc_zone", key: "zone_id" }, account: { name: "esc_account", key: "account_id" } } as const
+const table = {
+  zone: { name: "esc_zone", key: "zone_id" },
+  account: { name: "esc_account", key: "account_id" }
+} as const
 
 type Row = { always: number; secret: string | null }
 
@@ -23,12 +26,15 @@ export const getEsc = (db: Database.Database, scope: EscScope, id: string): EscS
 export const changeEsc = (db: Database.Database, scope: EscScope, id: string, change: EscChange): EscSetting => {
   const t = table[scope]
   if (change.kind === "always") {
-    stmt(db, `INSERT INTO ${t.name} (${t.key}, always) VALUES (?, 1) ON CONFLICT (${t.key}) DO UPDATE SET always = 1`).run(id)
+    stmt(
+      db,
+      `INSERT INTO ${t.name} (${t.key}, always) VALUES (?, 1) ON CONFLICT (${t.key}) DO UPDATE SET always = 1`
+    ).run(id)
   } else {
-    stmt(db, `INSERT INTO ${t.name} (${t.key}, secret) VALUES (?, ?) ON CONFLICT (${t.key}) DO UPDATE SET secret = excluded.secret`).run(
-      id,
-      change.secret
-    )
+    stmt(
+      db,
+      `INSERT INTO ${t.name} (${t.key}, secret) VALUES (?, ?) ON CONFLICT (${t.key}) DO UPDATE SET secret = excluded.secret`
+    ).run(id, change.secret)
     forgetOldPages(db)
   }
   return getEsc(db, scope, id)
@@ -52,7 +58,9 @@ export const clearEsc = (db: Database.Database, scope: EscScope, id: string): Es
 /** The demo world's ESC settings (Acme Corp, the enterprise account, was testing its replacements). */
 export const seedEsc = (db: Database.Database) => {
   const zone = (name: string, always: number, secret: string | null) =>
-    db.prepare("INSERT INTO esc_zone (zone_id, always, secret) SELECT id, ?, ? FROM zones WHERE name = ?").run(always, secret, name)
+    db
+      .prepare("INSERT INTO esc_zone (zone_id, always, secret) SELECT id, ?, ? FROM zones WHERE name = ?")
+      .run(always, secret, name)
   zone("acme-legacy.com", 1, null)
   zone("acme.com", 0, "acme-esc-preview-7Qx2")
 }

@@ -19,19 +19,66 @@ interface DemoRule {
 
 export const DemoFirewall: Readonly<Record<string, ReadonlyArray<DemoRule>>> = {
   "acme.com": [
-    { name: "allow office logins", expression: 'ip.src in {203.0.113.0/24 2001:db8::/32} and http.request.uri.path in {"/wp-login.php" "/xmlrpc.php"}', action: "allow", priority: 1, filterDescription: "Login from office" },
-    { name: "challenge other logins", expression: 'http.request.uri.path in {"/wp-login.php" "/xmlrpc.php"}', action: "managed_challenge", priority: 2, filterDescription: "Login" },
-    { name: "allow uploads without waf", expression: 'http.request.uri.path matches "^/upload$"', action: "bypass", products: ["waf"], filterDescription: "/upload" },
-    { name: "block bad bots", expression: 'http.user_agent contains "BadBot" or http.user_agent contains "sqlmap"', action: "block", priority: 10 },
-    { name: "log api writes", expression: 'starts_with(http.request.uri.path, "/api/") and http.request.method in {"POST" "PUT" "DELETE"}', action: "log" },
-    { name: "js challenge sanctioned countries", expression: 'ip.src.country in {"KP" "IR"}', action: "js_challenge", paused: true }
+    {
+      name: "allow office logins",
+      expression:
+        'ip.src in {203.0.113.0/24 2001:db8::/32} and http.request.uri.path in {"/wp-login.php" "/xmlrpc.php"}',
+      action: "allow",
+      priority: 1,
+      filterDescription: "Login from office"
+    },
+    {
+      name: "challenge other logins",
+      expression: 'http.request.uri.path in {"/wp-login.php" "/xmlrpc.php"}',
+      action: "managed_challenge",
+      priority: 2,
+      filterDescription: "Login"
+    },
+    {
+      name: "allow uploads without waf",
+      expression: 'http.request.uri.path matches "^/upload$"',
+      action: "bypass",
+      products: ["waf"],
+      filterDescription: "/upload"
+    },
+    {
+      name: "block bad bots",
+      expression: 'http.user_agent contains "BadBot" or http.user_agent contains "sqlmap"',
+      action: "block",
+      priority: 10
+    },
+    {
+      name: "log api writes",
+      expression: 'starts_with(http.request.uri.path, "/api/") and http.request.method in {"POST" "PUT" "DELETE"}',
+      action: "log"
+    },
+    {
+      name: "js challenge sanctioned countries",
+      expression: 'ip.src.country in {"KP" "IR"}',
+      action: "js_challenge",
+      paused: true
+    }
   ],
   "globex.com": [
-    { name: "allow API traffic without challenge", expression: 'http.request.uri.path matches "^/api/.*$"', action: "allow", filterDescription: "/api" },
-    { name: "JS challenge site", expression: 'not http.request.uri.path matches "^/api/.*$"', action: "js_challenge", filterDescription: "not /api" }
+    {
+      name: "allow API traffic without challenge",
+      expression: 'http.request.uri.path matches "^/api/.*$"',
+      action: "allow",
+      filterDescription: "/api"
+    },
+    {
+      name: "JS challenge site",
+      expression: 'not http.request.uri.path matches "^/api/.*$"',
+      action: "js_challenge",
+      filterDescription: "not /api"
+    }
   ],
   "initech.com": [
-    { name: "block admin from outside", expression: 'http.request.uri.path contains "/admin" and not ip.src in {198.51.100.0/24}', action: "block" }
+    {
+      name: "block admin from outside",
+      expression: 'http.request.uri.path contains "/admin" and not ip.src in {198.51.100.0/24}',
+      action: "block"
+    }
   ]
 }
 
@@ -45,13 +92,29 @@ export const seedFirewall = (db: Database.Database) => {
       const [filter] = insertFilters(
         db,
         z.id,
-        [{ id: hexId("firewall-filter", zone, r.name), expression: r.expression, description: r.filterDescription ?? null }],
+        [
+          {
+            id: hexId("firewall-filter", zone, r.name),
+            expression: r.expression,
+            description: r.filterDescription ?? null
+          }
+        ],
         SeededOn
       )
       insertRules(
         db,
         z.id,
-        [{ id: hexId("firewall-rule", zone, r.name), filter_id: filter!.id, action: r.action, priority: r.priority ?? null, paused: r.paused ?? false, description: r.name, products: r.products ?? null }],
+        [
+          {
+            id: hexId("firewall-rule", zone, r.name),
+            filter_id: filter!.id,
+            action: r.action,
+            priority: r.priority ?? null,
+            paused: r.paused ?? false,
+            description: r.name,
+            products: r.products ?? null
+          }
+        ],
         SeededOn
       )
     }

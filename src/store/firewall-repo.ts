@@ -68,7 +68,12 @@ const FilterCols = "id, zone_id, expression, paused, description, ref, created_o
 
 // ---- filters ----
 
-export const insertFilters = (db: Database.Database, zoneId: string, filters: ReadonlyArray<NewFilter>, now: string): Array<FilterRow> => {
+export const insertFilters = (
+  db: Database.Database,
+  zoneId: string,
+  filters: ReadonlyArray<NewFilter>,
+  now: string
+): Array<FilterRow> => {
   const ins = stmt(
     db,
     `INSERT INTO firewall_filters (id, zone_id, expression, paused, description, ref, created_on, modified_on) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`
@@ -90,15 +95,21 @@ export const insertFilters = (db: Database.Database, zoneId: string, filters: Re
 }
 
 export const getFilter = (db: Database.Database, zoneId: string, id: string): FilterRow | undefined => {
-  const r = stmt(db, `SELECT ${FilterCols} FROM firewall_filters WHERE zone_id = ? AND id = ?`).get(zoneId, id) as FilterDb | undefined
+  const r = stmt(db, `SELECT ${FilterCols} FROM firewall_filters WHERE zone_id = ? AND id = ?`).get(zoneId, id) as
+    FilterDb | undefined
   return r && toFilter(r)
 }
 
 /** The zone's filter with exactly this expression, if any (the duplicate check). */
-export const findFilterByExpression = (db: Database.Database, zoneId: string, expression: string): FilterRow | undefined => {
-  const r = stmt(db, `SELECT ${FilterCols} FROM firewall_filters WHERE zone_id = ? AND expression = ?`).get(zoneId, expression) as
-    | FilterDb
-    | undefined
+export const findFilterByExpression = (
+  db: Database.Database,
+  zoneId: string,
+  expression: string
+): FilterRow | undefined => {
+  const r = stmt(db, `SELECT ${FilterCols} FROM firewall_filters WHERE zone_id = ? AND expression = ?`).get(
+    zoneId,
+    expression
+  ) as FilterDb | undefined
   return r && toFilter(r)
 }
 
@@ -121,7 +132,8 @@ const filterWhere = (zoneId: string, q: FilterQuery) => {
   if (q.id !== undefined) (parts.push("id = ?"), params.push(q.id))
   if (q.paused !== undefined) (parts.push("paused = ?"), params.push(q.paused ? 1 : 0))
   if (q.expression !== undefined) (parts.push("expression LIKE ? ESCAPE '\\'"), params.push(likeEscape(q.expression)))
-  if (q.description !== undefined) (parts.push("description LIKE ? ESCAPE '\\'"), params.push(likeEscape(q.description)))
+  if (q.description !== undefined)
+    (parts.push("description LIKE ? ESCAPE '\\'"), params.push(likeEscape(q.description)))
   if (q.ref !== undefined) (parts.push("ref = ?"), params.push(q.ref))
   return { sql: parts.join(" AND "), params }
 }
@@ -134,7 +146,9 @@ export const listFilters = (
   page: { readonly offset: number; readonly limit: number }
 ): { readonly rows: Array<FilterRow>; readonly total: number } => {
   const w = filterWhere(zoneId, q)
-  const total = (stmt(db, `SELECT count(*) AS n FROM firewall_filters WHERE ${w.sql}`).get(...w.params) as { n: number }).n
+  const total = (
+    stmt(db, `SELECT count(*) AS n FROM firewall_filters WHERE ${w.sql}`).get(...w.params) as { n: number }
+  ).n
   const rows = (
     stmt(db, `SELECT ${FilterCols} FROM firewall_filters WHERE ${w.sql} ORDER BY seq LIMIT ? OFFSET ?`).all(
       ...w.params,
@@ -149,7 +163,13 @@ export const listFilters = (
 export const updateFilter = (
   db: Database.Database,
   zoneId: string,
-  f: { readonly id: string; readonly expression: string; readonly paused: boolean; readonly description: string | null; readonly ref: string | null },
+  f: {
+    readonly id: string
+    readonly expression: string
+    readonly paused: boolean
+    readonly description: string | null
+    readonly ref: string | null
+  },
   now: string
 ): FilterRow | undefined => {
   const r = stmt(
@@ -167,7 +187,11 @@ export const deleteFilters = (db: Database.Database, zoneId: string, ids: Readon
 
 /** How many rules of the zone use the filter. */
 export const filterUses = (db: Database.Database, zoneId: string, filterId: string): number =>
-  (stmt(db, `SELECT count(*) AS n FROM firewall_rules WHERE zone_id = ? AND filter_id = ?`).get(zoneId, filterId) as { n: number }).n
+  (
+    stmt(db, `SELECT count(*) AS n FROM firewall_rules WHERE zone_id = ? AND filter_id = ?`).get(zoneId, filterId) as {
+      n: number
+    }
+  ).n
 
 // ---- rules ----
 
@@ -224,7 +248,12 @@ const toRule = (r: RuleDb): RuleRow => ({
         }
 })
 
-export const insertRules = (db: Database.Database, zoneId: string, rules: ReadonlyArray<NewRule>, now: string): Array<RuleRow> => {
+export const insertRules = (
+  db: Database.Database,
+  zoneId: string,
+  rules: ReadonlyArray<NewRule>,
+  now: string
+): Array<RuleRow> => {
   const ins = stmt(
     db,
     `INSERT INTO firewall_rules (id, zone_id, filter_id, action, priority, paused, description, ref, products, created_on, modified_on)
@@ -279,13 +308,18 @@ export const queryRules = (
   const params: Array<unknown> = [zoneId]
   if (q.id !== undefined) (parts.push("r.id = ?"), params.push(q.id))
   if (q.action !== undefined) (parts.push("r.action = ?"), params.push(q.action))
-  if (q.description !== undefined) (parts.push("r.description LIKE ? ESCAPE '\\'"), params.push(likeEscape(q.description)))
+  if (q.description !== undefined)
+    (parts.push("r.description LIKE ? ESCAPE '\\'"), params.push(likeEscape(q.description)))
   if (q.paused !== undefined) (parts.push("r.paused = ?"), params.push(q.paused ? 1 : 0))
   const w = parts.join(" AND ")
   const total = (stmt(db, `SELECT count(*) AS n FROM firewall_rules r WHERE ${w}`).get(...params) as { n: number }).n
-  const rows = (stmt(db, `${RuleSelect} WHERE ${w} ORDER BY r.seq LIMIT ? OFFSET ?`).all(...params, page.limit, page.offset) as Array<RuleDb>).map(
-    toRule
-  )
+  const rows = (
+    stmt(db, `${RuleSelect} WHERE ${w} ORDER BY r.seq LIMIT ? OFFSET ?`).all(
+      ...params,
+      page.limit,
+      page.offset
+    ) as Array<RuleDb>
+  ).map(toRule)
   return { rows, total }
 }
 
@@ -309,12 +343,34 @@ export const updateRule = (
     db,
     `UPDATE firewall_rules SET filter_id = ?, action = ?, priority = ?, paused = ?, description = ?, ref = ?, products = ?, modified_on = ?
      WHERE zone_id = ? AND id = ?`
-  ).run(r.filter_id, r.action, r.priority, r.paused ? 1 : 0, r.description, r.ref, r.products ? JSON.stringify(r.products) : null, now, zoneId, r.id)
+  ).run(
+    r.filter_id,
+    r.action,
+    r.priority,
+    r.paused ? 1 : 0,
+    r.description,
+    r.ref,
+    r.products ? JSON.stringify(r.products) : null,
+    now,
+    zoneId,
+    r.id
+  )
   return res.changes === 0 ? undefined : getRule(db, zoneId, r.id)
 }
 
-export const setRulePriority = (db: Database.Database, zoneId: string, id: string, priority: number | null, now: string): RuleRow | undefined => {
-  const res = stmt(db, `UPDATE firewall_rules SET priority = ?, modified_on = ? WHERE zone_id = ? AND id = ?`).run(priority, now, zoneId, id)
+export const setRulePriority = (
+  db: Database.Database,
+  zoneId: string,
+  id: string,
+  priority: number | null,
+  now: string
+): RuleRow | undefined => {
+  const res = stmt(db, `UPDATE firewall_rules SET priority = ?, modified_on = ? WHERE zone_id = ? AND id = ?`).run(
+    priority,
+    now,
+    zoneId,
+    id
+  )
   return res.changes === 0 ? undefined : getRule(db, zoneId, id)
 }
 

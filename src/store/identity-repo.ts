@@ -25,14 +25,18 @@ export interface TokenRow {
  */
 interface CredentialCache {
   version: unknown
-  readonly entries: Map<string, TokenRow | { readonly userId: string; readonly accountIds: ReadonlyArray<string> } | undefined>
+  readonly entries: Map<
+    string,
+    TokenRow | { readonly userId: string; readonly accountIds: ReadonlyArray<string> } | undefined
+  >
 }
 const credentialCaches = new WeakMap<Database.Database, CredentialCache>()
 
 const cached = <A>(db: Database.Database, key: string, look: () => A): A => {
   const version = stmt(db, "PRAGMA data_version").pluck().get()
   let cache = credentialCaches.get(db)
-  if (cache === undefined || cache.version !== version) credentialCaches.set(db, (cache = { version, entries: new Map() }))
+  if (cache === undefined || cache.version !== version)
+    credentialCaches.set(db, (cache = { version, entries: new Map() }))
   if (cache.entries.has(key)) return cache.entries.get(key) as A
   const found = look()
   // Bounded: a client cycling through made-up tokens must not grow it.
@@ -57,7 +61,8 @@ const lookToken = (db: Database.Database, secret: string): TokenRow | undefined 
     userScope: t.user_scope === 1,
     expiresOn: (t.expires_on as string | null) ?? null,
     notBefore: (t.not_before as string | null) ?? null,
-    accountIds: t.all_accounts === 1 ? memberAccountIds(db, t.user_id as string) : accounts.map((a) => a.account_id as string)
+    accountIds:
+      t.all_accounts === 1 ? memberAccountIds(db, t.user_id as string) : accounts.map((a) => a.account_id as string)
   }
 }
 
@@ -66,17 +71,27 @@ export const findKeyUser = (db: Database.Database, email: string, key: string) =
   cached(db, `k ${email.toLowerCase()} ${key}`, () => lookKeyUser(db, email, key))
 
 const lookKeyUser = (db: Database.Database, email: string, key: string) => {
-  const u = stmt(db, "SELECT * FROM users WHERE email = ? COLLATE NOCASE AND api_key_hash = ?").get(email, sha256(key)) as Row | undefined
+  const u = stmt(db, "SELECT * FROM users WHERE email = ? COLLATE NOCASE AND api_key_hash = ?").get(
+    email,
+    sha256(key)
+  ) as Row | undefined
   return u ? { userId: u.id as string, accountIds: memberAccountIds(db, u.id as string) } : undefined
 }
 
 export const memberAccountIds = (db: Database.Database, userId: string): ReadonlyArray<string> =>
-  (stmt(db, "SELECT account_id FROM memberships WHERE user_id = ? AND status = 'accepted' ORDER BY account_id").all(userId) as Array<Row>).map(
-    (r) => r.account_id as string
-  )
+  (
+    stmt(db, "SELECT account_id FROM memberships WHERE user_id = ? AND status = 'accepted' ORDER BY account_id").all(
+      userId
+    ) as Array<Row>
+  ).map((r) => r.account_id as string)
 
 /** The platform leaves `expires_on` and `not_before` out when unset (never `null`). */
-const verified = (id: string, status: string, expiresOn: string | null, notBefore: string | null): TokenVerification => ({
+const verified = (
+  id: string,
+  status: string,
+  expiresOn: string | null,
+  notBefore: string | null
+): TokenVerification => ({
   id,
   status,
   ...(expiresOn !== null ? { expires_on: expiresOn } : {}),
@@ -88,7 +103,15 @@ export const verification = (t: TokenRow): TokenVerification => verified(t.id, t
 /** `GET /user/tokens/verify` for the token with this id (the one that authenticated the call). */
 export const verifyToken = (db: Database.Database, tokenId: string): TokenVerification | undefined => {
   const t = stmt(db, "SELECT * FROM tokens WHERE id = ?").get(tokenId) as Row | undefined
-  return t && verified(t.id as string, t.status as string, (t.expires_on as string | null) ?? null, (t.not_before as string | null) ?? null)
+  return (
+    t &&
+    verified(
+      t.id as string,
+      t.status as string,
+      (t.expires_on as string | null) ?? null,
+      (t.not_before as string | null) ?? null
+    )
+  )
 }
 
 const accountFromRow = (r: Row): Account => ({
@@ -107,14 +130,21 @@ export const listAccounts = (
   const scope = inList("id", accountIds)
   const filter = q.name !== undefined ? " AND name LIKE ?" : ""
   const params = [...scope.params, ...(q.name !== undefined ? [`%${q.name}%`] : [])]
-  const total = (stmt(db, `SELECT COUNT(*) AS n FROM accounts WHERE ${scope.sql}${filter}`).get(...params) as { n: number }).n
-  const rows = stmt(db, `SELECT * FROM accounts WHERE ${scope.sql}${filter} ORDER BY name ${q.direction === "desc" ? "DESC" : "ASC"}, id LIMIT ? OFFSET ?`).all(
-    ...params, q.perPage, (q.page - 1) * q.perPage
-  ) as Array<Row>
+  const total = (
+    stmt(db, `SELECT COUNT(*) AS n FROM accounts WHERE ${scope.sql}${filter}`).get(...params) as { n: number }
+  ).n
+  const rows = stmt(
+    db,
+    `SELECT * FROM accounts WHERE ${scope.sql}${filter} ORDER BY name ${q.direction === "desc" ? "DESC" : "ASC"}, id LIMIT ? OFFSET ?`
+  ).all(...params, q.perPage, (q.page - 1) * q.perPage) as Array<Row>
   return { items: rows.map(accountFromRow), info: pageInfo(q.page, q.perPage, total, rows.length) }
 }
 
-export const getAccount = (db: Database.Database, id: string, accountIds: ReadonlyArray<string>): Account | undefined => {
+export const getAccount = (
+  db: Database.Database,
+  id: string,
+  accountIds: ReadonlyArray<string>
+): Account | undefined => {
   if (!accountIds.includes(id)) return undefined
   const r = stmt(db, "SELECT * FROM accounts WHERE id = ?").get(id) as Row | undefined
   return r ? accountFromRow(r) : undefined
@@ -124,17 +154,24 @@ export const listMemberships = (
   db: Database.Database,
   userId: string,
   accountIds: ReadonlyArray<string>,
-  q: { status?: string | undefined; accountName?: string | undefined; direction?: "asc" | "desc" | undefined; page: number; perPage: number }
+  q: {
+    status?: string | undefined
+    accountName?: string | undefined
+    direction?: "asc" | "desc" | undefined
+    page: number
+    perPage: number
+  }
 ): Page<Membership> => {
   const scope = inList("m.account_id", accountIds)
   let sql = `FROM memberships m JOIN accounts a ON a.id = m.account_id WHERE m.user_id = ? AND ${scope.sql}`
   const params: Array<unknown> = [userId, ...scope.params]
-  if (q.status !== undefined) (sql += " AND m.status = ?"), params.push(q.status)
-  if (q.accountName !== undefined) (sql += " AND a.name LIKE ?"), params.push(`%${q.accountName}%`)
+  if (q.status !== undefined) ((sql += " AND m.status = ?"), params.push(q.status))
+  if (q.accountName !== undefined) ((sql += " AND a.name LIKE ?"), params.push(`%${q.accountName}%`))
   const total = (stmt(db, `SELECT COUNT(*) AS n ${sql}`).get(...params) as { n: number }).n
-  const rows = stmt(db, `SELECT m.*, a.name AS account_name ${sql} ORDER BY a.name ${q.direction === "desc" ? "DESC" : "ASC"}, m.id LIMIT ? OFFSET ?`).all(
-    ...params, q.perPage, (q.page - 1) * q.perPage
-  ) as Array<Row>
+  const rows = stmt(
+    db,
+    `SELECT m.*, a.name AS account_name ${sql} ORDER BY a.name ${q.direction === "desc" ? "DESC" : "ASC"}, m.id LIMIT ? OFFSET ?`
+  ).all(...params, q.perPage, (q.page - 1) * q.perPage) as Array<Row>
   const items = rows.map((r): Membership => ({
     id: r.id as string,
     status: r.status as string,
@@ -158,10 +195,13 @@ const inviteFromRow = (r: Row): Invite => ({
   status: r.status as string
 })
 
-const INVITE_SELECT = "SELECT i.*, a.name AS account_name, a.type AS account_type FROM invites i JOIN accounts a ON a.id = i.account_id"
+const INVITE_SELECT =
+  "SELECT i.*, a.name AS account_name, a.type AS account_type FROM invites i JOIN accounts a ON a.id = i.account_id"
 
 export const listInvites = (db: Database.Database, userId: string): ReadonlyArray<Invite> =>
-  (stmt(db, `${INVITE_SELECT} WHERE i.user_id = ? ORDER BY i.invited_on, i.id`).all(userId) as Array<Row>).map(inviteFromRow)
+  (stmt(db, `${INVITE_SELECT} WHERE i.user_id = ? ORDER BY i.invited_on, i.id`).all(userId) as Array<Row>).map(
+    inviteFromRow
+  )
 
 export const getInvite = (db: Database.Database, userId: string, id: string): Invite | undefined => {
   const r = stmt(db, `${INVITE_SELECT} WHERE i.user_id = ? AND i.id = ?`).get(userId, id) as Row | undefined
@@ -169,14 +209,20 @@ export const getInvite = (db: Database.Database, userId: string, id: string): In
 }
 
 /** Accepting makes the user a member of the inviting account; both writes are one transaction. */
-export const respondInvite = (db: Database.Database, userId: string, invite: Invite, status: "accepted" | "rejected"): Invite => {
+export const respondInvite = (
+  db: Database.Database,
+  userId: string,
+  invite: Invite,
+  status: "accepted" | "rejected"
+): Invite => {
   forgetCredentials(db)
   db.transaction(() => {
     stmt(db, "UPDATE invites SET status = ? WHERE id = ?").run(status, invite.id)
     if (status === "accepted") {
-      stmt(db, "INSERT OR IGNORE INTO memberships (id, user_id, account_id, status, roles) VALUES (?, ?, ?, 'accepted', ?)").run(
-        invite.id, userId, invite.organization_id, JSON.stringify(invite.roles ?? [])
-      )
+      stmt(
+        db,
+        "INSERT OR IGNORE INTO memberships (id, user_id, account_id, status, roles) VALUES (?, ?, ?, 'accepted', ?)"
+      ).run(invite.id, userId, invite.organization_id, JSON.stringify(invite.roles ?? []))
     }
   })()
   return { ...invite, status }

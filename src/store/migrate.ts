@@ -33,9 +33,11 @@ const connectionOf = (db: Database.Database): Connection => {
       catch: (cause) => new SqlError({ cause, message: "Failed to execute statement" })
     })
   return {
-    execute: (sql, params, rows) => (rows ? Effect.map(run(sql, params, false), (r) => rows(r as Array<object>)) : run(sql, params, false)),
+    execute: (sql, params, rows) =>
+      rows ? Effect.map(run(sql, params, false), (r) => rows(r as Array<object>)) : run(sql, params, false),
     executeRaw: (sql, params) => run(sql, params, true),
-    executeUnprepared: (sql, params, rows) => (rows ? Effect.map(run(sql, params, false), (r) => rows(r as Array<object>)) : run(sql, params, false)),
+    executeUnprepared: (sql, params, rows) =>
+      rows ? Effect.map(run(sql, params, false), (r) => rows(r as Array<object>)) : run(sql, params, false),
     executeValues: (sql, params) =>
       Effect.try({
         try: () => {
@@ -56,7 +58,11 @@ const connectionOf = (db: Database.Database): Connection => {
  * Brings the store open on `db` to `LatestVersion` (migrations, then `fill` from the version it
  * had, then `user_version`), or does nothing when another process did it first.
  */
-export const createOrUpgrade = (db: Database.Database, file: string, fill: Seed | undefined): Effect.Effect<void, StoreError> =>
+export const createOrUpgrade = (
+  db: Database.Database,
+  file: string,
+  fill: Seed | undefined
+): Effect.Effect<void, StoreError> =>
   Effect.gen(function* () {
     const conn = connectionOf(db)
     const sql = yield* SqlClient.make({

@@ -13,7 +13,10 @@ import firewallQuotas from "../../fixtures/firewall/quotas.json" with { type: "j
 const run = (statements: string) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
     Effect.forEach(
-      statements.split(";\n").map((s) => s.trim()).filter((s) => s.length > 0),
+      statements
+        .split(";\n")
+        .map((s) => s.trim())
+        .filter((s) => s.length > 0),
       (s) => sql.unsafe(s),
       { discard: true }
     )

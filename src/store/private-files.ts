@@ -63,5 +63,6 @@ export const privateDatabase = (file: string): void => {
 
 /** Every file directly in `dir` 600 (an object's directory: its databases, log, base and name). */
 export const privateFilesIn = (dir: string, quiet = false): void => {
-  for (const e of fs.readdirSync(dir, { withFileTypes: true })) if (e.isFile()) tighten(`${dir}/${e.name}`, 0o600, quiet)
+  for (const e of fs.readdirSync(dir, { withFileTypes: true }))
+    if (e.isFile()) tighten(`${dir}/${e.name}`, 0o600, quiet)
 }

@@ -8,12 +8,24 @@ export interface Clause {
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`)
 
 export type TextOp =
-  | "equal" | "not_equal" | "starts_with" | "ends_with" | "contains"
-  | "starts_with_case_sensitive" | "ends_with_case_sensitive" | "contains_case_sensitive"
+  | "equal"
+  | "not_equal"
+  | "starts_with"
+  | "ends_with"
+  | "contains"
+  | "starts_with_case_sensitive"
+  | "ends_with_case_sensitive"
+  | "contains_case_sensitive"
 
 const OPS: ReadonlyArray<TextOp> = [
-  "equal", "not_equal", "starts_with", "ends_with", "contains",
-  "starts_with_case_sensitive", "ends_with_case_sensitive", "contains_case_sensitive"
+  "equal",
+  "not_equal",
+  "starts_with",
+  "ends_with",
+  "contains",
+  "starts_with_case_sensitive",
+  "ends_with_case_sensitive",
+  "contains_case_sensitive"
 ]
 
 /** `contains:.org` → ["contains", ".org"]; a value without a known prefix is `equal`. */
@@ -29,19 +41,34 @@ export const parseOperator = (raw: string): [TextOp, string] => {
 /** A text comparison; case-insensitive unless the operator says otherwise. */
 export const textClause = (column: string, op: TextOp, value: string): Clause => {
   switch (op) {
-    case "equal": return { sql: `${column} = ? COLLATE NOCASE`, params: [value] }
-    case "not_equal": return { sql: `${column} <> ? COLLATE NOCASE`, params: [value] }
-    case "starts_with": return { sql: `${column} LIKE ? ESCAPE '\\'`, params: [`${escapeLike(value)}%`] }
-    case "ends_with": return { sql: `${column} LIKE ? ESCAPE '\\'`, params: [`%${escapeLike(value)}`] }
-    case "contains": return { sql: `${column} LIKE ? ESCAPE '\\'`, params: [`%${escapeLike(value)}%`] }
-    case "starts_with_case_sensitive": return { sql: `substr(${column}, 1, length(?)) = ?`, params: [value, value] }
-    case "ends_with_case_sensitive": return { sql: `(length(${column}) >= length(?) AND substr(${column}, -length(?)) = ?)`, params: [value, value, value] }
-    case "contains_case_sensitive": return { sql: `instr(${column}, ?) > 0`, params: [value] }
+    case "equal":
+      return { sql: `${column} = ? COLLATE NOCASE`, params: [value] }
+    case "not_equal":
+      return { sql: `${column} <> ? COLLATE NOCASE`, params: [value] }
+    case "starts_with":
+      return { sql: `${column} LIKE ? ESCAPE '\\'`, params: [`${escapeLike(value)}%`] }
+    case "ends_with":
+      return { sql: `${column} LIKE ? ESCAPE '\\'`, params: [`%${escapeLike(value)}`] }
+    case "contains":
+      return { sql: `${column} LIKE ? ESCAPE '\\'`, params: [`%${escapeLike(value)}%`] }
+    case "starts_with_case_sensitive":
+      return { sql: `substr(${column}, 1, length(?)) = ?`, params: [value, value] }
+    case "ends_with_case_sensitive":
+      return {
+        sql: `(length(${column}) >= length(?) AND substr(${column}, -length(?)) = ?)`,
+        params: [value, value, value]
+      }
+    case "contains_case_sensitive":
+      return { sql: `instr(${column}, ?) > 0`, params: [value] }
   }
 }
 
 /** Joins filter clauses with AND (`match=all`, the default) or OR (`match=any`); scope clauses always AND. */
-export const where = (scope: ReadonlyArray<Clause>, filters: ReadonlyArray<Clause>, match: "any" | "all" = "all"): Clause => {
+export const where = (
+  scope: ReadonlyArray<Clause>,
+  filters: ReadonlyArray<Clause>,
+  match: "any" | "all" = "all"
+): Clause => {
   const parts = [...scope]
   if (filters.length > 0) {
     parts.push({
@@ -55,7 +82,9 @@ export const where = (scope: ReadonlyArray<Clause>, filters: ReadonlyArray<Claus
 }
 
 export const inList = (column: string, values: ReadonlyArray<string>): Clause =>
-  values.length === 0 ? { sql: "0", params: [] } : { sql: `${column} IN (${values.map(() => "?").join(", ")})`, params: values }
+  values.length === 0
+    ? { sql: "0", params: [] }
+    : { sql: `${column} IN (${values.map(() => "?").join(", ")})`, params: values }
 
 import type Database from "better-sqlite3"
 

@@ -42,7 +42,8 @@ export const getZoneWaf = (db: Database.Database, zoneId: string): ZoneWafRow =>
   }
 }
 
-const ensureZone = (db: Database.Database, zoneId: string) => stmt(db, "INSERT OR IGNORE INTO waf_zone (zone_id) VALUES (?)").run(zoneId)
+const ensureZone = (db: Database.Database, zoneId: string) =>
+  stmt(db, "INSERT OR IGNORE INTO waf_zone (zone_id) VALUES (?)").run(zoneId)
 
 export const setWafSetting = (db: Database.Database, zoneId: string, value: GroupMode, now: string) => {
   ensureZone(db, zoneId)
@@ -50,29 +51,56 @@ export const setWafSetting = (db: Database.Database, zoneId: string, value: Grou
 }
 
 /** Saves the entry point and the migration state together (one transaction: never half-migrated). */
-export const saveEntrypoint = (db: Database.Database, zoneId: string, ruleset: Ruleset, state: MigrationState, now: string) =>
+export const saveEntrypoint = (
+  db: Database.Database,
+  zoneId: string,
+  ruleset: Ruleset,
+  state: MigrationState,
+  now: string
+) =>
   db.transaction(() => {
     ensureZone(db, zoneId)
     const before = getZoneWaf(db, zoneId).state
-    stmt(db, "UPDATE waf_zone SET entrypoint = ?, entrypoint_version = ?, migration_state = ?, state_changed_on = CASE WHEN ? THEN ? ELSE state_changed_on END WHERE zone_id = ?").run(
-      JSON.stringify(ruleset), Number(ruleset.version), state, before !== state ? 1 : 0, now, zoneId
-    )
+    stmt(
+      db,
+      "UPDATE waf_zone SET entrypoint = ?, entrypoint_version = ?, migration_state = ?, state_changed_on = CASE WHEN ? THEN ? ELSE state_changed_on END WHERE zone_id = ?"
+    ).run(JSON.stringify(ruleset), Number(ruleset.version), state, before !== state ? 1 : 0, now, zoneId)
   })()
 
 export const zoneSettings = (db: Database.Database, zoneId: string): ZoneWafSettings => {
-  const pk = stmt(db, "SELECT package_id, sensitivity, action_mode FROM waf_package_settings WHERE zone_id = ?").all(zoneId) as Array<{
-    package_id: string; sensitivity: Sensitivity | null; action_mode: ActionMode | null
+  const pk = stmt(db, "SELECT package_id, sensitivity, action_mode FROM waf_package_settings WHERE zone_id = ?").all(
+    zoneId
+  ) as Array<{
+    package_id: string
+    sensitivity: Sensitivity | null
+    action_mode: ActionMode | null
   }>
-  const groups = stmt(db, "SELECT group_id, mode FROM waf_group_modes WHERE zone_id = ?").all(zoneId) as Array<{ group_id: string; mode: GroupMode }>
-  const rules = stmt(db, "SELECT rule_id, mode FROM waf_rule_modes WHERE zone_id = ?").all(zoneId) as Array<{ rule_id: string; mode: RuleMode }>
+  const groups = stmt(db, "SELECT group_id, mode FROM waf_group_modes WHERE zone_id = ?").all(zoneId) as Array<{
+    group_id: string
+    mode: GroupMode
+  }>
+  const rules = stmt(db, "SELECT rule_id, mode FROM waf_rule_modes WHERE zone_id = ?").all(zoneId) as Array<{
+    rule_id: string
+    mode: RuleMode
+  }>
   return {
-    packages: new Map(pk.map((p) => [p.package_id, { sensitivity: p.sensitivity ?? undefined, action_mode: p.action_mode ?? undefined }])),
+    packages: new Map(
+      pk.map((p) => [
+        p.package_id,
+        { sensitivity: p.sensitivity ?? undefined, action_mode: p.action_mode ?? undefined }
+      ])
+    ),
     groups: new Map(groups.map((g) => [g.group_id, g.mode])),
     rules: new Map(rules.map((r) => [r.rule_id, r.mode]))
   }
 }
 
-export const setPackage = (db: Database.Database, zoneId: string, packageId: string, patch: { sensitivity?: Sensitivity | undefined; action_mode?: ActionMode | undefined }) =>
+export const setPackage = (
+  db: Database.Database,
+  zoneId: string,
+  packageId: string,
+  patch: { sensitivity?: Sensitivity | undefined; action_mode?: ActionMode | undefined }
+) =>
   stmt(
     db,
     `INSERT INTO waf_package_settings (zone_id, package_id, sensitivity, action_mode) VALUES (?, ?, ?, ?)
@@ -83,12 +111,24 @@ export const setPackage = (db: Database.Database, zoneId: string, packageId: str
 export const setGroupMode = (db: Database.Database, zoneId: string, groupId: string, mode: GroupMode) =>
   mode === "on"
     ? stmt(db, "DELETE FROM waf_group_modes WHERE zone_id = ? AND group_id = ?").run(zoneId, groupId)
-    : stmt(db, "INSERT INTO waf_group_modes (zone_id, group_id, mode) VALUES (?, ?, ?) ON CONFLICT (zone_id, group_id) DO UPDATE SET mode = excluded.mode").run(zoneId, groupId, mode)
+    : stmt(
+        db,
+        "INSERT INTO waf_group_modes (zone_id, group_id, mode) VALUES (?, ?, ?) ON CONFLICT (zone_id, group_id) DO UPDATE SET mode = excluded.mode"
+      ).run(zoneId, groupId, mode)
 
-export const setRuleMode = (db: Database.Database, zoneId: string, ruleId: string, mode: RuleMode, isDefault: boolean) =>
+export const setRuleMode = (
+  db: Database.Database,
+  zoneId: string,
+  ruleId: string,
+  mode: RuleMode,
+  isDefault: boolean
+) =>
   isDefault
     ? stmt(db, "DELETE FROM waf_rule_modes WHERE zone_id = ? AND rule_id = ?").run(zoneId, ruleId)
-    : stmt(db, "INSERT INTO waf_rule_modes (zone_id, rule_id, mode) VALUES (?, ?, ?) ON CONFLICT (zone_id, rule_id) DO UPDATE SET mode = excluded.mode").run(zoneId, ruleId, mode)
+    : stmt(
+        db,
+        "INSERT INTO waf_rule_modes (zone_id, rule_id, mode) VALUES (?, ?, ?) ON CONFLICT (zone_id, rule_id) DO UPDATE SET mode = excluded.mode"
+      ).run(zoneId, ruleId, mode)
 
 // URI-based overrides -------------------------------------------------------------------------
 
@@ -104,10 +144,15 @@ const overrideFromRow = (r: Record<string, unknown>): WafOverride => ({
 })
 
 export const listOverrides = (db: Database.Database, zoneId: string): Array<WafOverride> =>
-  (stmt(db, "SELECT * FROM waf_overrides WHERE zone_id = ? ORDER BY priority, seq").all(zoneId) as Array<Record<string, unknown>>).map(overrideFromRow)
+  (
+    stmt(db, "SELECT * FROM waf_overrides WHERE zone_id = ? ORDER BY priority, seq").all(zoneId) as Array<
+      Record<string, unknown>
+    >
+  ).map(overrideFromRow)
 
 export const getOverride = (db: Database.Database, zoneId: string, id: string): WafOverride | undefined => {
-  const r = stmt(db, "SELECT * FROM waf_overrides WHERE zone_id = ? AND id = ?").get(zoneId, id) as Record<string, unknown> | undefined
+  const r = stmt(db, "SELECT * FROM waf_overrides WHERE zone_id = ? AND id = ?").get(zoneId, id) as
+    Record<string, unknown> | undefined
   return r ? overrideFromRow(r) : undefined
 }
 
@@ -120,9 +165,17 @@ export const putOverride = (db: Database.Database, zoneId: string, o: WafOverrid
        paused = excluded.paused, groups_json = excluded.groups_json, rules_json = excluded.rules_json,
        rewrite_action = excluded.rewrite_action, modified_on = excluded.modified_on`
   ).run(
-    o.id, zoneId, o.description, JSON.stringify(o.urls), o.priority, o.paused ? 1 : 0,
-    o.groups ? JSON.stringify(o.groups) : null, o.rules ? JSON.stringify(o.rules) : null,
-    o.rewrite_action ? JSON.stringify(o.rewrite_action) : null, now, now
+    o.id,
+    zoneId,
+    o.description,
+    JSON.stringify(o.urls),
+    o.priority,
+    o.paused ? 1 : 0,
+    o.groups ? JSON.stringify(o.groups) : null,
+    o.rules ? JSON.stringify(o.rules) : null,
+    o.rewrite_action ? JSON.stringify(o.rewrite_action) : null,
+    now,
+    now
   )
   return o
 }
@@ -133,7 +186,11 @@ export const deleteOverride = (db: Database.Database, zoneId: string, id: string
 // Page rules ----------------------------------------------------------------------------------
 
 export const listPageRules = (db: Database.Database, zoneId: string): Array<PageRule> =>
-  (stmt(db, "SELECT * FROM page_rules WHERE zone_id = ? ORDER BY priority DESC, seq").all(zoneId) as Array<Record<string, unknown>>).map((r) => ({
+  (
+    stmt(db, "SELECT * FROM page_rules WHERE zone_id = ? ORDER BY priority DESC, seq").all(zoneId) as Array<
+      Record<string, unknown>
+    >
+  ).map((r) => ({
     id: r.id as string,
     targets: json(r.targets, []),
     actions: json(r.actions, []),
@@ -144,13 +201,18 @@ export const listPageRules = (db: Database.Database, zoneId: string): Array<Page
   }))
 
 export const insertPageRule = (db: Database.Database, zoneId: string, p: PageRule, now: string) =>
-  stmt(db, "INSERT INTO page_rules (id, zone_id, targets, actions, priority, status, created_on, modified_on) VALUES (?, ?, ?, ?, ?, ?, ?, ?)").run(
-    p.id, zoneId, JSON.stringify(p.targets), JSON.stringify(p.actions), p.priority, p.status, now, now
-  )
+  stmt(
+    db,
+    "INSERT INTO page_rules (id, zone_id, targets, actions, priority, status, created_on, modified_on) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+  ).run(p.id, zoneId, JSON.stringify(p.targets), JSON.stringify(p.actions), p.priority, p.status, now, now)
 
 // The whole previous WAF ----------------------------------------------------------------------
 
-export const previousWaf = (db: Database.Database, zoneId: string, firewallRules?: ReadonlyArray<BypassFirewallRule>): PreviousWaf => {
+export const previousWaf = (
+  db: Database.Database,
+  zoneId: string,
+  firewallRules?: ReadonlyArray<BypassFirewallRule>
+): PreviousWaf => {
   const s = zoneSettings(db, zoneId)
   return {
     waf: getZoneWaf(db, zoneId).waf,

@@ -68,10 +68,15 @@ export const listZones = (db: Database.Database, q: ZoneQuery): Page<Zone> => {
   if (q.accountName !== undefined) filters.push(textClause("a.name", ...parseOperator(q.accountName)))
   if (q.status !== undefined) filters.push({ sql: "z.status = ?", params: [q.status] })
   if (q.accountId !== undefined) filters.push({ sql: "z.account_id = ?", params: [q.accountId] })
-  const typeScope = q.types && q.types.length > 0 ? inList("z.type", q.types) : { sql: "z.type <> 'internal'", params: [] }
+  const typeScope =
+    q.types && q.types.length > 0 ? inList("z.type", q.types) : { sql: "z.type <> 'internal'", params: [] }
   // Without a type filter the platform leaves internal zones out.
   const w = where([inList("z.account_id", q.accountIds), typeScope], filters, q.match)
-  const total = (stmt(db, `SELECT COUNT(*) AS n FROM zones z JOIN accounts a ON a.id = z.account_id ${w.sql}`).get(...w.params) as { n: number }).n
+  const total = (
+    stmt(db, `SELECT COUNT(*) AS n FROM zones z JOIN accounts a ON a.id = z.account_id ${w.sql}`).get(...w.params) as {
+      n: number
+    }
+  ).n
   const dir = q.direction === "desc" ? "DESC" : "ASC"
   // Zone names are unique: ordering by name alone lets SQLite walk the name index instead of sorting.
   const key = q.order ?? "name"
@@ -82,7 +87,9 @@ export const listZones = (db: Database.Database, q: ZoneQuery): Page<Zone> => {
   const byName = key === "name" && total > 500
   const scan = byName ? where([inList("+z.account_id", q.accountIds), typeScope], filters, q.match) : w
   const rows = stmt(db, `${ZONE_SELECT} ${scan.sql} ORDER BY ${order} LIMIT ? OFFSET ?`).all(
-    ...scan.params, q.perPage, (q.page - 1) * q.perPage
+    ...scan.params,
+    q.perPage,
+    (q.page - 1) * q.perPage
   ) as Array<Row>
   return { items: rows.map(zoneFromRow), info: pageInfo(q.page, q.perPage, total, rows.length) }
 }
@@ -115,10 +122,31 @@ const dnsFromRow = (r: Row): DnsRecord => {
 }
 
 /** Writes a checked new record (src/server/dns-records.ts) and answers it as the list does. */
-export const insertDnsRecord = (db: Database.Database, zoneId: string, id: string, r: NewDnsRecord, now: string): DnsRecord => {
-  stmt(db, `INSERT INTO dns_records (id, zone_id, type, name, content, proxiable, proxied, ttl, priority, comment, tags, created_on, modified_on)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(
-    id, zoneId, r.type, r.name, r.content, r.proxiable ? 1 : 0, r.proxied ? 1 : 0, r.ttl, r.priority, r.comment, JSON.stringify(r.tags), now, now
+export const insertDnsRecord = (
+  db: Database.Database,
+  zoneId: string,
+  id: string,
+  r: NewDnsRecord,
+  now: string
+): DnsRecord => {
+  stmt(
+    db,
+    `INSERT INTO dns_records (id, zone_id, type, name, content, proxiable, proxied, ttl, priority, comment, tags, created_on, modified_on)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+  ).run(
+    id,
+    zoneId,
+    r.type,
+    r.name,
+    r.content,
+    r.proxiable ? 1 : 0,
+    r.proxied ? 1 : 0,
+    r.ttl,
+    r.priority,
+    r.comment,
+    JSON.stringify(r.tags),
+    now,
+    now
   )
   return dnsFromRow(stmt(db, "SELECT * FROM dns_records WHERE id = ?").get(id) as Row)
 }
@@ -141,7 +169,10 @@ const DNS_OPS = { exact: "equal", contains: "contains", startswith: "starts_with
 export const listDnsRecords = (db: Database.Database, q: DnsQuery): Page<DnsRecord> => {
   const filters: Array<Clause> = []
   if (q.type !== undefined) filters.push({ sql: "type = ?", params: [q.type] })
-  for (const [column, ops] of [["name", q.name], ["content", q.content]] as const) {
+  for (const [column, ops] of [
+    ["name", q.name],
+    ["content", q.content]
+  ] as const) {
     for (const [op, value] of Object.entries(ops ?? {})) {
       if (value !== undefined) filters.push(textClause(column, DNS_OPS[op as keyof typeof DNS_OPS], value))
     }
@@ -151,9 +182,10 @@ export const listDnsRecords = (db: Database.Database, q: DnsQuery): Page<DnsReco
   const total = (stmt(db, `SELECT COUNT(*) AS n FROM dns_records ${w.sql}`).get(...w.params) as { n: number }).n
   const dir = q.direction === "desc" ? "DESC" : "ASC"
   const order = q.order ?? "type"
-  const rows = stmt(db, `SELECT * FROM dns_records ${w.sql} ORDER BY ${order} ${dir}, name ${dir}, seq LIMIT ? OFFSET ?`).all(
-    ...w.params, q.perPage, (q.page - 1) * q.perPage
-  ) as Array<Row>
+  const rows = stmt(
+    db,
+    `SELECT * FROM dns_records ${w.sql} ORDER BY ${order} ${dir}, name ${dir}, seq LIMIT ? OFFSET ?`
+  ).all(...w.params, q.perPage, (q.page - 1) * q.perPage) as Array<Row>
   return { items: rows.map(dnsFromRow), info: pageInfo(q.page, q.perPage, total, rows.length) }
 }
 
@@ -167,7 +199,9 @@ export const listCertificatePacks = (
   const w = all ? "WHERE zone_id = ?" : "WHERE zone_id = ? AND status = 'active'"
   const total = (stmt(db, `SELECT COUNT(*) AS n FROM certificate_packs ${w}`).get(zoneId) as { n: number }).n
   const packs = stmt(db, `SELECT * FROM certificate_packs ${w} ORDER BY created_on, id LIMIT ? OFFSET ?`).all(
-    zoneId, perPage, (page - 1) * perPage
+    zoneId,
+    perPage,
+    (page - 1) * perPage
   ) as Array<Row>
   const items = packs.map((p): CertificatePack => {
     const certs = stmt(db, "SELECT * FROM certificates WHERE pack_id = ? ORDER BY priority, id").all(p.id) as Array<Row>

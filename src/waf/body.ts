@@ -13,10 +13,13 @@ import type { MigrationMode } from "./state.js"
 
 const OVERRIDE_ACTIONS = ["block", "managed_challenge", "js_challenge", "challenge", "log"]
 const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
-const show = (u: unknown) => (u === undefined ? "nothing" : JSON.stringify(u)?.slice(0, 80) ?? String(u))
+const show = (u: unknown) => (u === undefined ? "nothing" : (JSON.stringify(u)?.slice(0, 80) ?? String(u)))
 
 class Bad {
-  constructor(readonly field: string, readonly message: string) {}
+  constructor(
+    readonly field: string,
+    readonly message: string
+  ) {}
 }
 
 const want = (cond: boolean, field: string, message: string) => {
@@ -33,7 +36,11 @@ const checkOverrides = (ov: unknown, rulesetId: string, at: string, catalog: Cat
   const o = ov as Record<string, unknown>
   const ruleset = catalog.ruleset(rulesetId)!
   optBool(o, "enabled", at)
-  want(o.action === undefined || OVERRIDE_ACTIONS.includes(o.action as string), `${at}.action`, `must be one of ${OVERRIDE_ACTIONS.join(", ")}, got ${show(o.action)}`)
+  want(
+    o.action === undefined || OVERRIDE_ACTIONS.includes(o.action as string),
+    `${at}.action`,
+    `must be one of ${OVERRIDE_ACTIONS.join(", ")}, got ${show(o.action)}`
+  )
   if (o.categories !== undefined) {
     want(Array.isArray(o.categories), `${at}.categories`, `must be an array, got ${show(o.categories)}`)
     const known = new Set(ruleset.rules.flatMap((r) => r.categories))
@@ -41,10 +48,18 @@ const checkOverrides = (ov: unknown, rulesetId: string, at: string, catalog: Cat
       const f = `${at}.categories[${i}]`
       want(isRecord(c), f, `must be an object, got ${show(c)}`)
       const cat = (c as Record<string, unknown>).category
-      want(typeof cat === "string" && known.has(cat), `${f}.category`, `must be a category (tag) of ${ruleset.name}, got ${show(cat)}`)
+      want(
+        typeof cat === "string" && known.has(cat),
+        `${f}.category`,
+        `must be a category (tag) of ${ruleset.name}, got ${show(cat)}`
+      )
       optBool(c as Record<string, unknown>, "enabled", f)
       const a = (c as Record<string, unknown>).action
-      want(a === undefined || OVERRIDE_ACTIONS.includes(a as string), `${f}.action`, `must be one of ${OVERRIDE_ACTIONS.join(", ")}, got ${show(a)}`)
+      want(
+        a === undefined || OVERRIDE_ACTIONS.includes(a as string),
+        `${f}.action`,
+        `must be one of ${OVERRIDE_ACTIONS.join(", ")}, got ${show(a)}`
+      )
     })
   }
   if (o.rules !== undefined) {
@@ -54,13 +69,29 @@ const checkOverrides = (ov: unknown, rulesetId: string, at: string, catalog: Cat
       const f = `${at}.rules[${i}]`
       want(isRecord(r), f, `must be an object, got ${show(r)}`)
       const rr = r as Record<string, unknown>
-      want(typeof rr.id === "string" && ids.has(rr.id), `${f}.id`, `must be the id of a rule of ${ruleset.name}, got ${show(rr.id)}`)
+      want(
+        typeof rr.id === "string" && ids.has(rr.id),
+        `${f}.id`,
+        `must be the id of a rule of ${ruleset.name}, got ${show(rr.id)}`
+      )
       optBool(rr, "enabled", f)
-      want(rr.action === undefined || OVERRIDE_ACTIONS.includes(rr.action as string), `${f}.action`, `must be one of ${OVERRIDE_ACTIONS.join(", ")}, got ${show(rr.action)}`)
+      want(
+        rr.action === undefined || OVERRIDE_ACTIONS.includes(rr.action as string),
+        `${f}.action`,
+        `must be one of ${OVERRIDE_ACTIONS.join(", ")}, got ${show(rr.action)}`
+      )
       if (rr.score_threshold !== undefined) {
-        want(rr.id === OWASP_SCORE_RULE, `${f}.score_threshold`, `only the last OWASP rule (${OWASP_SCORE_RULE}) takes a score threshold`)
+        want(
+          rr.id === OWASP_SCORE_RULE,
+          `${f}.score_threshold`,
+          `only the last OWASP rule (${OWASP_SCORE_RULE}) takes a score threshold`
+        )
         const t = rr.score_threshold
-        want(typeof t === "number" && Number.isInteger(t) && t >= 1 && t <= 1000, `${f}.score_threshold`, `must be an integer between 1 and 1000, got ${show(t)}`)
+        want(
+          typeof t === "number" && Number.isInteger(t) && t >= 1 && t <= 1000,
+          `${f}.score_threshold`,
+          `must be an integer between 1 and 1000, got ${show(t)}`
+        )
       }
     })
   }
@@ -82,12 +113,20 @@ const checkRule = (u: unknown, i: number, mode: MigrationMode | undefined, catal
     }
   } else if (mode === "validation") {
     for (const k of ["id", "version", "ref"]) {
-      want(r[k] === undefined, `${at}.${k}`, `the validation update (waf_migration=validation) omits id, version and ref; remove ${k}`)
+      want(
+        r[k] === undefined,
+        `${at}.${k}`,
+        `the validation update (waf_migration=validation) omits id, version and ref; remove ${k}`
+      )
     }
   } else {
     for (const k of ["id", "version", "ref"]) optString(r, k, at)
   }
-  want(r.action === "execute" || r.action === "skip", `${at}.action`, `must be execute or skip in the http_request_firewall_managed phase, got ${show(r.action)}`)
+  want(
+    r.action === "execute" || r.action === "skip",
+    `${at}.action`,
+    `must be execute or skip in the http_request_firewall_managed phase, got ${show(r.action)}`
+  )
   want(typeof r.expression === "string", `${at}.expression`, `must be a string, got ${show(r.expression)}`)
   const c = check(r.expression as string)
   if (!c.valid) {
@@ -102,17 +141,34 @@ const checkRule = (u: unknown, i: number, mode: MigrationMode | undefined, catal
   const ap = p as Record<string, unknown>
   const known = catalog.managed.map((m) => m.id)
   if (r.action === "execute") {
-    want(typeof ap.id === "string" && known.includes(ap.id), `${pat}.id`, `must be a managed ruleset id (${known.join(" or ")}), got ${show(ap.id)}`)
+    want(
+      typeof ap.id === "string" && known.includes(ap.id),
+      `${pat}.id`,
+      `must be a managed ruleset id (${known.join(" or ")}), got ${show(ap.id)}`
+    )
     optString(ap, "version", pat)
     if (ap.overrides !== undefined) checkOverrides(ap.overrides, ap.id as string, `${pat}.overrides`, catalog)
   } else {
     const given = ["ruleset", "rulesets", "rules"].filter((k) => ap[k] !== undefined)
-    want(given.length === 1, pat, `a skip rule gives exactly one of ruleset, rulesets and rules, got ${given.length === 0 ? "none" : given.join(", ")}`)
-    if (ap.ruleset !== undefined) want(ap.ruleset === "current", `${pat}.ruleset`, `must be "current", got ${show(ap.ruleset)}`)
+    want(
+      given.length === 1,
+      pat,
+      `a skip rule gives exactly one of ruleset, rulesets and rules, got ${given.length === 0 ? "none" : given.join(", ")}`
+    )
+    if (ap.ruleset !== undefined)
+      want(ap.ruleset === "current", `${pat}.ruleset`, `must be "current", got ${show(ap.ruleset)}`)
     if (ap.rulesets !== undefined) {
-      want(Array.isArray(ap.rulesets), `${pat}.rulesets`, `must be an array of managed ruleset ids, got ${show(ap.rulesets)}`)
+      want(
+        Array.isArray(ap.rulesets),
+        `${pat}.rulesets`,
+        `must be an array of managed ruleset ids, got ${show(ap.rulesets)}`
+      )
       ;(ap.rulesets as Array<unknown>).forEach((id, j) =>
-        want(typeof id === "string" && known.includes(id), `${pat}.rulesets[${j}]`, `must be a managed ruleset id, got ${show(id)}`)
+        want(
+          typeof id === "string" && known.includes(id),
+          `${pat}.rulesets[${j}]`,
+          `must be a managed ruleset id, got ${show(id)}`
+        )
       )
     }
     if (ap.rules !== undefined) {
@@ -123,7 +179,11 @@ const checkRule = (u: unknown, i: number, mode: MigrationMode | undefined, catal
         want(Array.isArray(ids), `${pat}.rules.${rs}`, `must be an array of rule ids, got ${show(ids)}`)
         const have = new Set(ruleset!.rules.map((x) => x.id))
         ;(ids as Array<unknown>).forEach((id, j) =>
-          want(typeof id === "string" && have.has(id), `${pat}.rules.${rs}[${j}]`, `must be a rule id of ${ruleset!.name}, got ${show(id)}`)
+          want(
+            typeof id === "string" && have.has(id),
+            `${pat}.rules.${rs}[${j}]`,
+            `must be a rule id of ${ruleset!.name}, got ${show(id)}`
+          )
         )
       }
     }
@@ -143,7 +203,11 @@ export const checkEntrypointBody = (
     optString(b, "description", "body")
     want(Array.isArray(b.rules), "rules", `must be an array of ruleset rules, got ${show(b.rules)}`)
     ;(b.rules as Array<unknown>).forEach((r, i) => checkRule(r, i, mode, catalog))
-    return Either.right({ name: (b.name as string | undefined) ?? "default", ...(typeof b.description === "string" ? { description: b.description } : {}), rules: b.rules as WafConfig["rules"] })
+    return Either.right({
+      name: (b.name as string | undefined) ?? "default",
+      ...(typeof b.description === "string" ? { description: b.description } : {}),
+      rules: b.rules as WafConfig["rules"]
+    })
   } catch (e) {
     if (e instanceof Bad) return Either.left(new InvalidInput({ message: `${e.field}: ${e.message}` }))
     throw e

@@ -11,7 +11,12 @@ export const OWASP_RULESET = "4814384a9e5d4991b9815dcfc25d2f1f"
 export const OWASP_SCORE_RULE = "6179ae15870a4bb7b2d480d4843b323c"
 export const PREVIOUS_CLOUDFLARE_PACKAGE = "1e334934fd7ae32ad705667f8c1057aa"
 export const PREVIOUS_OWASP_PACKAGE = "c504870194831cd12c3fc0284f294abb"
-export const PARANOIA_CATEGORIES = ["paranoia-level-1", "paranoia-level-2", "paranoia-level-3", "paranoia-level-4"] as const
+export const PARANOIA_CATEGORIES = [
+  "paranoia-level-1",
+  "paranoia-level-2",
+  "paranoia-level-3",
+  "paranoia-level-4"
+] as const
 
 export interface PreviousPackage {
   readonly id: string

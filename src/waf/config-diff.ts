@@ -13,7 +13,11 @@ const yesNo = (b: boolean) => (b ? "on" : "off")
  * UNION based): enabled on -> off, action block -> log`); empty when equal. Without
  * `descriptions` a rule is named by its id alone (narrow panes).
  */
-export const configDiff = (proposed: WafConfig, edited: WafConfig, o: { readonly descriptions?: boolean } = {}): ReadonlyArray<string> => {
+export const configDiff = (
+  proposed: WafConfig,
+  edited: WafConfig,
+  o: { readonly descriptions?: boolean } = {}
+): ReadonlyArray<string> => {
   const lines: Array<string> = []
   const o1 = owaspSettings(proposed)
   const o2 = owaspSettings(edited)
@@ -30,7 +34,10 @@ export const configDiff = (proposed: WafConfig, edited: WafConfig, o: { readonly
       ...(b.enabled !== r.enabled ? [`enabled ${yesNo(b.enabled)} -> ${yesNo(r.enabled)}`] : []),
       ...(b.action !== r.action ? [`action ${b.action} -> ${r.action}`] : [])
     ]
-    if (changes.length > 0) lines.push(`rule ${r.id.slice(0, 8)}${o.descriptions === false ? "" : ` (${r.description})`}: ${changes.join(", ")}`)
+    if (changes.length > 0)
+      lines.push(
+        `rule ${r.id.slice(0, 8)}${o.descriptions === false ? "" : ` (${r.description})`}: ${changes.join(", ")}`
+      )
   }
   return lines
 }

@@ -18,13 +18,23 @@ interface Bypass {
 const bigIpSet = `ip.src in {${Array.from({ length: 400 }, (_, i) => `198.18.${i >> 8}.${i & 255}`).join(" ")}}`
 
 export const DEMO_BYPASS: Readonly<Record<string, ReadonlyArray<Bypass>>> = {
-  "globex.com": [{ name: "payment webhooks skip the WAF", expression: 'starts_with(http.request.uri.path, "/webhooks/") and http.request.method eq "POST"' }],
+  "globex.com": [
+    {
+      name: "payment webhooks skip the WAF",
+      expression: 'starts_with(http.request.uri.path, "/webhooks/") and http.request.method eq "POST"'
+    }
+  ],
   "acme.org": Array.from({ length: 205 }, (_, i) => ({
     name: `partner ${i + 1} API`,
     expression: `http.host eq "partner${i + 1}.acme.org" and starts_with(http.request.uri.path, "/api/")`,
     priority: i + 1
   })),
-  "acme-cdn.net": [{ name: "scanner allow-list (over 4 KB)", expression: `${bigIpSet} and not http.request.uri.path contains "/admin"` }]
+  "acme-cdn.net": [
+    {
+      name: "scanner allow-list (over 4 KB)",
+      expression: `${bigIpSet} and not http.request.uri.path contains "/admin"`
+    }
+  ]
 }
 
 export const seedWafFirewallRules = (db: Database.Database, zoneIds: ReadonlyMap<string, string>) => {
@@ -34,7 +44,11 @@ export const seedWafFirewallRules = (db: Database.Database, zoneIds: ReadonlyMap
     const filters = insertFilters(
       db,
       zoneId,
-      rules.map((r) => ({ id: hexId("waf-bypass-filter", zone, r.name), expression: r.expression, description: r.name })),
+      rules.map((r) => ({
+        id: hexId("waf-bypass-filter", zone, r.name),
+        expression: r.expression,
+        description: r.name
+      })),
       AT
     )
     insertRules(

@@ -6,7 +6,17 @@
  */
 import type Database from "better-sqlite3"
 import type { ActionMode, PageRule, RuleMode, Sensitivity } from "../domain/waf.js"
-import { getZoneWaf, insertPageRule, previousWaf, putOverride, saveEntrypoint, setGroupMode, setPackage, setRuleMode, setWafSetting } from "../store/waf-repo.js"
+import {
+  getZoneWaf,
+  insertPageRule,
+  previousWaf,
+  putOverride,
+  saveEntrypoint,
+  setGroupMode,
+  setPackage,
+  setRuleMode,
+  setWafSetting
+} from "../store/waf-repo.js"
 import { hexId, isoMicros } from "../store/world.js"
 import { CATALOG, PREVIOUS_OWASP_PACKAGE } from "./catalog.js"
 import { seedWafFirewallRules } from "./demo-firewall.js"
@@ -21,8 +31,17 @@ interface DemoZone {
   readonly groups?: Readonly<Record<string, "on" | "off">>
   readonly rules?: Readonly<Record<string, RuleMode>>
   readonly waf?: "on" | "off"
-  readonly pages?: ReadonlyArray<{ readonly url: string; readonly action: PageRule["actions"][number]; readonly priority?: number }>
-  readonly overrides?: ReadonlyArray<{ readonly urls: ReadonlyArray<string>; readonly rules?: Record<string, string>; readonly groups?: Record<string, string>; readonly description: string }>
+  readonly pages?: ReadonlyArray<{
+    readonly url: string
+    readonly action: PageRule["actions"][number]
+    readonly priority?: number
+  }>
+  readonly overrides?: ReadonlyArray<{
+    readonly urls: ReadonlyArray<string>
+    readonly rules?: Record<string, string>
+    readonly groups?: Record<string, string>
+    readonly description: string
+  }>
   readonly state?: "validation" | "finished"
 }
 
@@ -35,7 +54,9 @@ export const DEMO_WAF: Readonly<Record<string, DemoZone>> = {
   },
   "acme.net": {
     owasp: { sensitivity: "medium", action_mode: "block" },
-    overrides: [{ urls: ["acme.net/api/*"], rules: { "100015": "disable" }, description: "API clients send no User-Agent" }]
+    overrides: [
+      { urls: ["acme.net/api/*"], rules: { "100015": "disable" }, description: "API clients send no User-Agent" }
+    ]
   },
   "acme.org": { owasp: { sensitivity: "low", action_mode: "block" } },
   "acme-cdn.net": { owasp: { sensitivity: "high", action_mode: "challenge" } },
@@ -50,14 +71,27 @@ export const DEMO_WAF: Readonly<Record<string, DemoZone>> = {
     pages: [{ url: "*globex.com/admin/*", action: { id: "disable_security" }, priority: 2 }]
   },
   "globex.net": { waf: "off", pages: [{ url: "globex.net/login*", action: { id: "waf", value: "on" } }] },
-  "globex.org": { owasp: { sensitivity: "high", action_mode: "simulate" }, pages: [{ url: "globex.org/status", action: { id: "waf", value: "off" } }] },
+  "globex.org": {
+    owasp: { sensitivity: "high", action_mode: "simulate" },
+    pages: [{ url: "globex.org/status", action: { id: "waf", value: "off" } }]
+  },
   "initech.com": { owasp: { sensitivity: "high", action_mode: "simulate" } },
-  "initech-tps.com": { owasp: { sensitivity: "low", action_mode: "block" }, groups: { [groupId("Cloudflare WordPress")]: "off" } },
-  "initech.org": { owasp: { sensitivity: "medium", action_mode: "challenge" }, overrides: [{ urls: ["initech.org/upload*"], groups: { [groupId("Cloudflare PHP")]: "off" }, description: "uploads" }] }
+  "initech-tps.com": {
+    owasp: { sensitivity: "low", action_mode: "block" },
+    groups: { [groupId("Cloudflare WordPress")]: "off" }
+  },
+  "initech.org": {
+    owasp: { sensitivity: "medium", action_mode: "challenge" },
+    overrides: [
+      { urls: ["initech.org/upload*"], groups: { [groupId("Cloudflare PHP")]: "off" }, description: "uploads" }
+    ]
+  }
 }
 
 export const seedWaf = (db: Database.Database) => {
-  const zoneIds = new Map((db.prepare("SELECT id, name FROM zones").all() as Array<{ id: string; name: string }>).map((z) => [z.name, z.id]))
+  const zoneIds = new Map(
+    (db.prepare("SELECT id, name FROM zones").all() as Array<{ id: string; name: string }>).map((z) => [z.name, z.id])
+  )
   seedWafFirewallRules(db, zoneIds)
   for (const [name, d] of Object.entries(DEMO_WAF)) {
     const zoneId = zoneIds.get(name)
@@ -67,10 +101,34 @@ export const seedWaf = (db: Database.Database) => {
     for (const [r, mode] of Object.entries(d.rules ?? {})) setRuleMode(db, zoneId, r, mode, false)
     if (d.waf) setWafSetting(db, zoneId, d.waf, AT)
     ;(d.pages ?? []).forEach((p, i) =>
-      insertPageRule(db, zoneId, { id: hexId("page-rule", name, i), targets: [{ target: "url", constraint: { operator: "matches", value: p.url } }], actions: [p.action], priority: p.priority ?? 1, status: "active" }, AT)
+      insertPageRule(
+        db,
+        zoneId,
+        {
+          id: hexId("page-rule", name, i),
+          targets: [{ target: "url", constraint: { operator: "matches", value: p.url } }],
+          actions: [p.action],
+          priority: p.priority ?? 1,
+          status: "active"
+        },
+        AT
+      )
     )
     ;(d.overrides ?? []).forEach((o, i) =>
-      putOverride(db, zoneId, { id: hexId("waf-override", name, i), description: o.description, urls: o.urls, priority: 1, paused: false, ...(o.rules ? { rules: o.rules } : {}), ...(o.groups ? { groups: o.groups } : {}) }, AT)
+      putOverride(
+        db,
+        zoneId,
+        {
+          id: hexId("waf-override", name, i),
+          description: o.description,
+          urls: o.urls,
+          priority: 1,
+          paused: false,
+          ...(o.rules ? { rules: o.rules } : {}),
+          ...(o.groups ? { groups: o.groups } : {})
+        },
+        AT
+      )
     )
     if (d.state) {
       const config = planMigration(previousWaf(db, zoneId)).config

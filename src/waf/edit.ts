@@ -4,17 +4,32 @@
  * score threshold and action of its last rule. Pure: each edit returns a new configuration.
  */
 import type { RuleOverride, RulesetRule, WafConfig } from "../domain/waf.js"
-import { CATALOG, CLOUDFLARE_MANAGED_RULESET, OWASP_RULESET, OWASP_SCORE_RULE, PARANOIA_CATEGORIES, type Catalog } from "./catalog.js"
+import {
+  CATALOG,
+  CLOUDFLARE_MANAGED_RULESET,
+  OWASP_RULESET,
+  OWASP_SCORE_RULE,
+  PARANOIA_CATEGORIES,
+  type Catalog
+} from "./catalog.js"
 import { paranoiaOverrides } from "./mapping.js"
 
 export const ACTIONS = ["block", "managed_challenge", "js_challenge", "challenge", "log"] as const
 export const THRESHOLDS = [25, 40, 60] as const
 
-const executeOf = (c: WafConfig, rulesetId: string) => c.rules.findIndex((r) => r.action === "execute" && r.action_parameters?.id === rulesetId)
+const executeOf = (c: WafConfig, rulesetId: string) =>
+  c.rules.findIndex((r) => r.action === "execute" && r.action_parameters?.id === rulesetId)
 
-const withRule = (c: WafConfig, index: number, f: (r: RulesetRule) => RulesetRule): WafConfig => ({ ...c, rules: c.rules.map((r, i) => (i === index ? f(r) : r)) })
+const withRule = (c: WafConfig, index: number, f: (r: RulesetRule) => RulesetRule): WafConfig => ({
+  ...c,
+  rules: c.rules.map((r, i) => (i === index ? f(r) : r))
+})
 
-const setRuleOverride = (r: RulesetRule, id: string, f: (o: RuleOverride | undefined) => RuleOverride | undefined): RulesetRule => {
+const setRuleOverride = (
+  r: RulesetRule,
+  id: string,
+  f: (o: RuleOverride | undefined) => RuleOverride | undefined
+): RulesetRule => {
   const list = r.action_parameters?.overrides?.rules ?? []
   const current = list.find((o) => o.id === id)
   const next = f(current)
@@ -41,7 +56,14 @@ export const managedRules = (c: WafConfig, catalog: Catalog = CATALOG): Readonly
   const ov = new Map((exec?.action_parameters?.overrides?.rules ?? []).map((o) => [o.id, o]))
   return rs.rules.map((r) => {
     const o = ov.get(r.id)
-    return { id: r.id, description: r.description, defaultAction: r.action, enabled: o?.enabled ?? r.enabled, action: o?.action ?? r.action, overridden: o !== undefined }
+    return {
+      id: r.id,
+      description: r.description,
+      defaultAction: r.action,
+      enabled: o?.enabled ?? r.enabled,
+      action: o?.action ?? r.action,
+      overridden: o !== undefined
+    }
   })
 }
 
@@ -80,10 +102,16 @@ export interface OwaspView {
 export const owaspSettings = (c: WafConfig): OwaspView | undefined => {
   const exec = c.rules[executeOf(c, OWASP_RULESET)]
   if (exec === undefined) return undefined
-  const disabled = new Set((exec.action_parameters?.overrides?.categories ?? []).filter((x) => x.enabled === false).map((x) => x.category))
+  const disabled = new Set(
+    (exec.action_parameters?.overrides?.categories ?? []).filter((x) => x.enabled === false).map((x) => x.category)
+  )
   const paranoia = PARANOIA_CATEGORIES.findIndex((p) => disabled.has(p))
   const last = exec.action_parameters?.overrides?.rules?.find((o) => o.id === OWASP_SCORE_RULE)
-  return { paranoia: paranoia < 0 ? 4 : paranoia, threshold: last?.score_threshold ?? 40, action: last?.action ?? "block" }
+  return {
+    paranoia: paranoia < 0 ? 4 : paranoia,
+    threshold: last?.score_threshold ?? 40,
+    action: last?.action ?? "block"
+  }
 }
 
 const editOwasp = (c: WafConfig, f: (v: OwaspView) => OwaspView): WafConfig => {
@@ -92,7 +120,9 @@ const editOwasp = (c: WafConfig, f: (v: OwaspView) => OwaspView): WafConfig => {
   if (i < 0 || v === undefined) return c
   const n = f(v)
   return withRule(c, i, (r) => {
-    const others = (r.action_parameters?.overrides?.categories ?? []).filter((x) => !(PARANOIA_CATEGORIES as ReadonlyArray<string>).includes(x.category))
+    const others = (r.action_parameters?.overrides?.categories ?? []).filter(
+      (x) => !(PARANOIA_CATEGORIES as ReadonlyArray<string>).includes(x.category)
+    )
     const rules = (r.action_parameters?.overrides?.rules ?? []).filter((o) => o.id !== OWASP_SCORE_RULE)
     return {
       ...r,
@@ -110,6 +140,12 @@ const editOwasp = (c: WafConfig, f: (v: OwaspView) => OwaspView): WafConfig => {
 
 export const cycleParanoia = (c: WafConfig) => editOwasp(c, (v) => ({ ...v, paranoia: (v.paranoia % 4) + 1 }))
 export const cycleThreshold = (c: WafConfig) =>
-  editOwasp(c, (v) => ({ ...v, threshold: THRESHOLDS[(THRESHOLDS.indexOf(v.threshold as (typeof THRESHOLDS)[number]) + 1) % THRESHOLDS.length]! }))
+  editOwasp(c, (v) => ({
+    ...v,
+    threshold: THRESHOLDS[(THRESHOLDS.indexOf(v.threshold as (typeof THRESHOLDS)[number]) + 1) % THRESHOLDS.length]!
+  }))
 export const cycleOwaspAction = (c: WafConfig) =>
-  editOwasp(c, (v) => ({ ...v, action: ACTIONS[(ACTIONS.indexOf(v.action as (typeof ACTIONS)[number]) + 1) % ACTIONS.length]! }))
+  editOwasp(c, (v) => ({
+    ...v,
+    action: ACTIONS[(ACTIONS.indexOf(v.action as (typeof ACTIONS)[number]) + 1) % ACTIONS.length]!
+  }))

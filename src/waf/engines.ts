@@ -8,7 +8,13 @@
 import type { RulesetRule, WafConfig } from "../domain/waf.js"
 import { EVALUATE } from "../rules/compile.js"
 import { check, compile, type CompiledExpression, type RequestContext } from "../rules/index.js"
-import { CATALOG, OWASP_SCORE_RULE, PREVIOUS_CLOUDFLARE_PACKAGE, PREVIOUS_OWASP_PACKAGE, type Catalog } from "./catalog.js"
+import {
+  CATALOG,
+  OWASP_SCORE_RULE,
+  PREVIOUS_CLOUDFLARE_PACKAGE,
+  PREVIOUS_OWASP_PACKAGE,
+  type Catalog
+} from "./catalog.js"
 import type { PreviousWaf } from "./mapping.js"
 import { pageRuleWafEffect, wafBypassRules } from "./previous.js"
 import { anyUrlExpression, urlPatternExpression } from "./url-pattern.js"
@@ -96,17 +102,28 @@ const pass = (logged: ReadonlyArray<RuleRef>, skippedBy?: RuleRef): Verdict => (
 // ---------------------------------------------------------------------------------------------
 // Previous version
 
-export const previousEngine = (previous: PreviousWaf, catalog: Catalog = CATALOG, pool: ExpressionPool = new ExpressionPool()): Engine => {
+export const previousEngine = (
+  previous: PreviousWaf,
+  catalog: Catalog = CATALOG,
+  pool: ExpressionPool = new ExpressionPool()
+): Engine => {
   const pages = previous.page_rules
     .filter((p) => p.status === "active")
     .sort((a, b) => b.priority - a.priority)
     .map((p) => {
       const url = p.targets[0]?.constraint.value ?? "*"
-      return { ref: { source: "page rule", id: p.id, description: url }, effect: pageRuleWafEffect(p), match: pool.match(urlPatternExpression(url)) }
+      return {
+        ref: { source: "page rule", id: p.id, description: url },
+        effect: pageRuleWafEffect(p),
+        match: pool.match(urlPatternExpression(url))
+      }
     })
   const bypass = wafBypassRules(previous.firewall_rules)
     .filter((r) => !r.paused)
-    .map((r) => ({ ref: { source: "firewall rule", id: r.id, description: r.description ?? "bypass waf" }, match: pool.match(r.expression) }))
+    .map((r) => ({
+      ref: { source: "firewall rule", id: r.id, description: r.description ?? "bypass waf" },
+      match: pool.match(r.expression)
+    }))
   const overrides = previous.overrides
     .filter((o) => !o.paused)
     .sort((a, b) => a.priority - b.priority)
@@ -117,7 +134,11 @@ export const previousEngine = (previous: PreviousWaf, catalog: Catalog = CATALOG
   const cf = catalog.rules
     .filter((r) => r.package_id === PREVIOUS_CLOUDFLARE_PACKAGE)
     .sort(byPriority)
-    .map((r) => ({ r, ref: { source: "CloudFlare package", id: r.id, description: r.description }, match: pool.match(r.expression) }))
+    .map((r) => ({
+      r,
+      ref: { source: "CloudFlare package", id: r.id, description: r.description },
+      match: pool.match(r.expression)
+    }))
   const owaspPkg = previous.packages.find((p) => p.id === PREVIOUS_OWASP_PACKAGE)
   const sensitivity = owaspPkg?.sensitivity ?? "high"
   const owaspOn = owaspPkg !== undefined && sensitivity !== "off"
@@ -126,8 +147,16 @@ export const previousEngine = (previous: PreviousWaf, catalog: Catalog = CATALOG
   const owasp = catalog.rules
     .filter((r) => r.package_id === PREVIOUS_OWASP_PACKAGE)
     .sort(byPriority)
-    .map((r) => ({ r, ref: { source: "OWASP package", id: r.id, description: r.description }, match: pool.match(r.expression) }))
-  const scoreRef: RuleRef = { source: "OWASP package", id: catalog.owaspBlockRuleId, description: `anomaly score at or above ${threshold} (sensitivity ${sensitivity})` }
+    .map((r) => ({
+      r,
+      ref: { source: "OWASP package", id: r.id, description: r.description },
+      match: pool.match(r.expression)
+    }))
+  const scoreRef: RuleRef = {
+    source: "OWASP package",
+    id: catalog.owaspBlockRuleId,
+    description: `anomaly score at or above ${threshold} (sensitivity ${sensitivity})`
+  }
 
   return {
     decide(ctx, memo = new Int8Array(pool.size)) {
@@ -156,7 +185,13 @@ export const previousEngine = (previous: PreviousWaf, catalog: Catalog = CATALOG
         if (mode === "disable" || mode === "off") continue
         if (!c.match(ctx, memo)) continue
         if (mode === "simulate") (logged ??= []).push(c.ref)
-        else return { action: mode === "challenge" ? "challenge" : "block", acted: true, rules: [c.ref], logged: logged ?? NONE }
+        else
+          return {
+            action: mode === "challenge" ? "challenge" : "block",
+            acted: true,
+            rules: [c.ref],
+            logged: logged ?? NONE
+          }
       }
       if (owaspOn) {
         let score = 0
@@ -195,7 +230,11 @@ interface Step {
   readonly rule: RulesetRule
   readonly match: Match
   readonly ref: RuleRef
-  readonly skip?: { readonly current: boolean; readonly rulesets: ReadonlySet<string>; readonly rules: ReadonlySet<string> }
+  readonly skip?: {
+    readonly current: boolean
+    readonly rulesets: ReadonlySet<string>
+    readonly rules: ReadonlySet<string>
+  }
   readonly execute?: {
     readonly rulesetId: string
     readonly rules: ReadonlyArray<Effective>
@@ -230,7 +269,12 @@ const effectiveRules = (rule: RulesetRule, catalog: Catalog, pool: ExpressionPoo
     if (r.action === "score") action = "score"
     if (!enabled) continue
     const match = pool.match(r.expression)
-    const e: Effective = { ref: { source: ruleset.name, id: r.id, description: r.description }, match, action, score: r.score ?? 0 }
+    const e: Effective = {
+      ref: { source: ruleset.name, id: r.id, description: r.description },
+      match,
+      action,
+      score: r.score ?? 0
+    }
     if (r.score_threshold !== undefined || r.id === OWASP_SCORE_RULE) {
       scoreRule = e
       threshold = ro?.score_threshold ?? r.score_threshold ?? 40
@@ -240,17 +284,31 @@ const effectiveRules = (rule: RulesetRule, catalog: Catalog, pool: ExpressionPoo
   return { rulesetId: id, rules, scoring, threshold, ...(scoreRule ? { scoreRule } : {}) }
 }
 
-export const newEngine = (config: WafConfig, catalog: Catalog = CATALOG, pool: ExpressionPool = new ExpressionPool()): Engine => {
+export const newEngine = (
+  config: WafConfig,
+  catalog: Catalog = CATALOG,
+  pool: ExpressionPool = new ExpressionPool()
+): Engine => {
   const steps: Array<Step> = []
   config.rules.forEach((rule, i) => {
     if (rule.enabled === false) return
-    const ref: RuleRef = { source: `entry point rule ${i + 1}`, id: rule.id || `#${i + 1}`, description: rule.description || rule.action }
+    const ref: RuleRef = {
+      source: `entry point rule ${i + 1}`,
+      id: rule.id || `#${i + 1}`,
+      description: rule.description || rule.action
+    }
     const match = pool.match(rule.expression)
     if (rule.action === "skip") {
       const p = rule.action_parameters ?? {}
       steps.push({
-        rule, match, ref,
-        skip: { current: p.ruleset === "current", rulesets: new Set(p.rulesets ?? []), rules: new Set(Object.values(p.rules ?? {}).flat()) }
+        rule,
+        match,
+        ref,
+        skip: {
+          current: p.ruleset === "current",
+          rulesets: new Set(p.rulesets ?? []),
+          rules: new Set(Object.values(p.rules ?? {}).flat())
+        }
       })
     } else if (rule.action === "execute") {
       steps.push({ rule, match, ref, execute: effectiveRules(rule, catalog, pool) })
@@ -284,7 +342,10 @@ export const newEngine = (config: WafConfig, catalog: Catalog = CATALOG, pool: E
           }
           const sr = x.scoreRule
           if (sr !== undefined && score > 0 && score >= x.threshold && !skippedRules?.has(sr.ref.id)) {
-            const rules = [...matched!, { ...sr.ref, description: `${sr.ref.description} (score ${score} >= ${x.threshold})` }]
+            const rules = [
+              ...matched!,
+              { ...sr.ref, description: `${sr.ref.description} (score ${score} >= ${x.threshold})` }
+            ]
             if (sr.action === "log") (logged ??= []).push(...rules)
             else return { action: sr.action as WafAction, acted: true, rules, logged: logged ?? NONE, score }
           }

@@ -31,7 +31,11 @@ export interface Limits {
 export const checkLimits = (previous: PreviousWaf): Limits => {
   const blockers: Array<CompatibilityReason> = []
   if (previous.overrides.length > 0) {
-    blockers.push({ code: "uri_override", message: uriOverrideMessage(previous.overrides.map((o) => o.id)), blocking: true })
+    blockers.push({
+      code: "uri_override",
+      message: uriOverrideMessage(previous.overrides.map((o) => o.id)),
+      blocking: true
+    })
   }
   const toMigrate = wafBypassRules(previous.firewall_rules).filter((r) => !r.paused)
   if (toMigrate.length > MAX_FIREWALL_RULES) {
@@ -39,7 +43,11 @@ export const checkLimits = (previous: PreviousWaf): Limits => {
   }
   const long = toMigrate.find((r) => bytes(r.expression) > MAX_EXPRESSION_BYTES)
   if (long !== undefined) {
-    blockers.push({ code: "expression_too_long", message: expressionTooLongMessage(long.id, bytes(long.expression)), blocking: true })
+    blockers.push({
+      code: "expression_too_long",
+      message: expressionTooLongMessage(long.id, bytes(long.expression)),
+      blocking: true
+    })
   }
   return { blockers, firewallRulesToMigrate: toMigrate.length }
 }
@@ -49,15 +57,27 @@ export const phaseOneReasons = (previous: PreviousWaf): ReadonlyArray<Compatibil
   const reasons: Array<CompatibilityReason> = []
   const owasp = previous.packages.find((p) => p.id === PREVIOUS_OWASP_PACKAGE)
   if (previous.waf === "on" && owasp !== undefined && owasp.sensitivity !== "off") {
-    reasons.push({ code: "owasp_enabled", message: "phase 1: the OWASP package is enabled (sensitivity is not off)", blocking: false })
+    reasons.push({
+      code: "owasp_enabled",
+      message: "phase 1: the OWASP package is enabled (sensitivity is not off)",
+      blocking: false
+    })
   }
   const bypass = wafBypassRules(previous.firewall_rules)
   if (bypass.length > 0) {
-    reasons.push({ code: "firewall_bypass", message: `phase 1: ${bypass.length} firewall rule(s) bypass the WAF`, blocking: false })
+    reasons.push({
+      code: "firewall_bypass",
+      message: `phase 1: ${bypass.length} firewall rule(s) bypass the WAF`,
+      blocking: false
+    })
   }
   const pages = previous.page_rules.filter((p) => pageRuleWafEffect(p) !== undefined)
   if (pages.length > 0) {
-    reasons.push({ code: "page_rules", message: `phase 1: ${pages.length} page rule(s) disable security or turn the WAF on or off`, blocking: false })
+    reasons.push({
+      code: "page_rules",
+      message: `phase 1: ${pages.length} page rule(s) disable security or turn the WAF on or off`,
+      blocking: false
+    })
   }
   return reasons
 }

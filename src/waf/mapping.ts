@@ -26,7 +26,10 @@ import { pageRuleWafEffect, wafBypassRules } from "./previous.js"
 import { urlPatternExpression } from "./url-pattern.js"
 
 /** What the mapping reads: the previous WAF of one zone (the export document without its header). */
-export type PreviousWaf = Pick<WafExport, "waf" | "packages" | "groups" | "rules" | "overrides" | "firewall_rules" | "page_rules">
+export type PreviousWaf = Pick<
+  WafExport,
+  "waf" | "packages" | "groups" | "rules" | "overrides" | "firewall_rules" | "page_rules"
+>
 
 export type SensitivityKey = "high" | "medium" | "low" | "default"
 export interface OwaspLevel {
@@ -68,7 +71,8 @@ export const sensitivityLabel = (s: SensitivityKey) => {
 }
 
 /** The categories to disable for paranoia level `pl` (PLn enables the tags PL1..PLn). */
-export const paranoiaOverrides = (pl: number) => PARANOIA_CATEGORIES.slice(pl).map((category) => ({ category, enabled: false }))
+export const paranoiaOverrides = (pl: number) =>
+  PARANOIA_CATEGORIES.slice(pl).map((category) => ({ category, enabled: false }))
 
 export interface PreviewRow {
   /** The previous setting, as a person reads it. */
@@ -93,12 +97,18 @@ export interface MigrationPlan {
   readonly blockers: ReadonlyArray<CompatibilityReason>
   /** Firewall rules the migration translates (counted against the 200 limit). */
   readonly firewallRulesToMigrate: number
-  readonly owasp: { readonly sensitivity: SensitivityKey | "off"; readonly level?: OwaspLevel; readonly action?: string } | undefined
+  readonly owasp:
+    { readonly sensitivity: SensitivityKey | "off"; readonly level?: OwaspLevel; readonly action?: string } | undefined
 }
 
 const blank = { id: "", version: "", description: "", ref: "" }
 
-const execute = (rulesetId: string, expression: string, enabled: boolean, overrides: Record<string, unknown> | undefined): RulesetRule => ({
+const execute = (
+  rulesetId: string,
+  expression: string,
+  enabled: boolean,
+  overrides: Record<string, unknown> | undefined
+): RulesetRule => ({
   ...blank,
   action: "execute",
   expression,
@@ -131,11 +141,24 @@ export const planMigration = (previous: PreviousWaf, catalog: Catalog = CATALOG)
     const c = check(fw.expression, { maxLength: false })
     if (!c.valid) {
       const d = c.diagnostics.find((x) => x.severity === "error")
-      notMigrated.push({ what: label, why: `its expression does not check (${d?.message ?? "invalid"}); fix it and generate again` })
+      notMigrated.push({
+        what: label,
+        why: `its expression does not check (${d?.message ?? "invalid"}); fix it and generate again`
+      })
       continue
     }
-    rules.push(skip(fw.expression, `Migrated from firewall rule ${fw.id} (bypass WAF)${fw.description ? `: ${fw.description}` : ""}`))
-    rows.push({ setting: label, previous: "bypass: waf", next: "skip rule (ruleset: current), placed first", migrated: true })
+    rules.push(
+      skip(
+        fw.expression,
+        `Migrated from firewall rule ${fw.id} (bypass WAF)${fw.description ? `: ${fw.description}` : ""}`
+      )
+    )
+    rows.push({
+      setting: label,
+      previous: "bypass: waf",
+      next: "skip rule (ruleset: current), placed first",
+      migrated: true
+    })
   }
 
   // 2. Page rules that disable security or turn the WAF off become skip rules; WAF on is noted below.
@@ -155,7 +178,12 @@ export const planMigration = (previous: PreviousWaf, catalog: Catalog = CATALOG)
       continue
     }
     const expr = urlPatternExpression(url)
-    rules.push(skip(expr, `Migrated from page rule ${pr.id} (${effect === "disable_security" ? "Disable Security" : "Web Application Firewall: Off"}) for ${url}`))
+    rules.push(
+      skip(
+        expr,
+        `Migrated from page rule ${pr.id} (${effect === "disable_security" ? "Disable Security" : "Web Application Firewall: Off"}) for ${url}`
+      )
+    )
     rows.push({
       setting: label,
       previous: effect === "disable_security" ? "Disable Security" : "WAF: Off",
@@ -167,16 +195,26 @@ export const planMigration = (previous: PreviousWaf, catalog: Catalog = CATALOG)
 
   // 3. The global switch: the new model has none; each execute rule is enabled or not.
   const wafOn = previous.waf === "on"
-  const onExpression = !wafOn && wafOnPatterns.length > 0 ? wafOnPatterns.map((u) => `(${urlPatternExpression(u)})`).join(" or ") : "true"
+  const onExpression =
+    !wafOn && wafOnPatterns.length > 0 ? wafOnPatterns.map((u) => `(${urlPatternExpression(u)})`).join(" or ") : "true"
   const enabled = wafOn || wafOnPatterns.length > 0
   rows.push({
     setting: "zone setting waf",
     previous: previous.waf,
-    next: wafOn ? "execute rules enabled" : wafOnPatterns.length > 0 ? `execute rules only where page rules turn the WAF on: ${onExpression}` : "execute rules deployed disabled",
+    next: wafOn
+      ? "execute rules enabled"
+      : wafOnPatterns.length > 0
+        ? `execute rules only where page rules turn the WAF on: ${onExpression}`
+        : "execute rules deployed disabled",
     migrated: true,
     note: "the new WAF has no global switch; each managed ruleset is deployed on its own"
   })
-  if (wafOn) for (const u of wafOnPatterns) notMigrated.push({ what: `page rule ${u} (WAF: On)`, why: "the WAF is already on for the whole zone; nothing to migrate" })
+  if (wafOn)
+    for (const u of wafOnPatterns)
+      notMigrated.push({
+        what: `page rule ${u} (WAF: On)`,
+        why: "the WAF is already on for the whole zone; nothing to migrate"
+      })
 
   // 4. The Cloudflare package: rule and group modes become rule overrides on the new ids.
   const cfOverrides: Array<RuleOverride> = []
@@ -186,15 +224,24 @@ export const planMigration = (previous: PreviousWaf, catalog: Catalog = CATALOG)
     const members = previous.rules.filter((r) => r.group.id === g.id)
     const mapped = members.flatMap((r) => (catalog.ruleMap[r.id] ? [catalog.ruleMap[r.id]!] : []))
     for (const id of mapped) cfOverrides.push({ id, enabled: false })
-    rows.push({ setting: `group ${g.name}`, previous: "off", next: `${mapped.length} rule override(s): enabled false`, migrated: true })
+    rows.push({
+      setting: `group ${g.name}`,
+      previous: "off",
+      next: `${mapped.length} rule override(s): enabled false`,
+      migrated: true
+    })
   }
   for (const r of previous.rules) {
-    if (r.package_id !== PREVIOUS_CLOUDFLARE_PACKAGE || r.mode === "default" || groupMode.get(r.group.id) === "off") continue
+    if (r.package_id !== PREVIOUS_CLOUDFLARE_PACKAGE || r.mode === "default" || groupMode.get(r.group.id) === "off")
+      continue
     const override = RULE_MODE_MAP[r.mode]
     const target = catalog.ruleMap[r.id]
     if (override === undefined) continue
     if (target === undefined) {
-      notMigrated.push({ what: `rule ${r.id} (${r.description}) mode ${r.mode}`, why: "the new Cloudflare Managed Ruleset has no equivalent rule" })
+      notMigrated.push({
+        what: `rule ${r.id} (${r.description}) mode ${r.mode}`,
+        why: "the new Cloudflare Managed Ruleset has no equivalent rule"
+      })
       continue
     }
     cfOverrides.push({ id: target, ...override })
@@ -205,8 +252,20 @@ export const planMigration = (previous: PreviousWaf, catalog: Catalog = CATALOG)
       migrated: true
     })
   }
-  rules.push(execute(CLOUDFLARE_MANAGED_RULESET, onExpression, enabled, cfOverrides.length > 0 ? { rules: cfOverrides } : undefined))
-  rows.push({ setting: "package CloudFlare (managed)", previous: wafOn ? "on" : "off", next: `execute Cloudflare Managed Ruleset${enabled ? "" : " (disabled)"}`, migrated: true })
+  rules.push(
+    execute(
+      CLOUDFLARE_MANAGED_RULESET,
+      onExpression,
+      enabled,
+      cfOverrides.length > 0 ? { rules: cfOverrides } : undefined
+    )
+  )
+  rows.push({
+    setting: "package CloudFlare (managed)",
+    previous: wafOn ? "on" : "off",
+    next: `execute Cloudflare Managed Ruleset${enabled ? "" : " (disabled)"}`,
+    migrated: true
+  })
 
   // 5. The OWASP package: sensitivity → paranoia level + threshold, action_mode → action.
   const owaspPkg = previous.packages.find((p) => p.id === PREVIOUS_OWASP_PACKAGE)
@@ -215,7 +274,13 @@ export const planMigration = (previous: PreviousWaf, catalog: Catalog = CATALOG)
     const sensitivity: SensitivityKey | "off" = owaspPkg.sensitivity ?? "default"
     if (sensitivity === "off") {
       owasp = { sensitivity }
-      rows.push({ setting: "OWASP sensitivity", previous: "Off", next: "-", migrated: true, note: "the OWASP Core Ruleset is not deployed" })
+      rows.push({
+        setting: "OWASP sensitivity",
+        previous: "Off",
+        next: "-",
+        migrated: true,
+        note: "the OWASP Core Ruleset is not deployed"
+      })
     } else {
       const level = SENSITIVITY_MAP[sensitivity]
       const action = ACTION_MAP[owaspPkg.action_mode ?? "challenge"]
@@ -226,24 +291,43 @@ export const planMigration = (previous: PreviousWaf, catalog: Catalog = CATALOG)
           rules: [{ id: OWASP_SCORE_RULE, score_threshold: level.threshold, action }]
         })
       )
-      rows.push({ setting: "OWASP sensitivity", previous: cap(sensitivity), next: sensitivityLabel(sensitivity), migrated: true })
-      rows.push({ setting: "OWASP action", previous: cap(owaspPkg.action_mode ?? "challenge"), next: action, migrated: true })
+      rows.push({
+        setting: "OWASP sensitivity",
+        previous: cap(sensitivity),
+        next: sensitivityLabel(sensitivity),
+        migrated: true
+      })
+      rows.push({
+        setting: "OWASP action",
+        previous: cap(owaspPkg.action_mode ?? "challenge"),
+        next: action,
+        migrated: true
+      })
     }
     for (const g of previous.groups) {
       if (g.package_id === PREVIOUS_OWASP_PACKAGE && g.mode === "off") {
-        notMigrated.push({ what: `OWASP group ${g.name} off`, why: "OWASP group overrides are not migrated: CRS 2.x and the OWASP Core Ruleset have no rule equivalence; recreate it as a tag override" })
+        notMigrated.push({
+          what: `OWASP group ${g.name} off`,
+          why: "OWASP group overrides are not migrated: CRS 2.x and the OWASP Core Ruleset have no rule equivalence; recreate it as a tag override"
+        })
       }
     }
     for (const r of previous.rules) {
       if (r.package_id === PREVIOUS_OWASP_PACKAGE && r.mode === "off") {
-        notMigrated.push({ what: `OWASP rule ${r.id} (${r.description}) off`, why: "OWASP rule overrides are not migrated: no rule equivalence between the versions; recreate it as a rule override" })
+        notMigrated.push({
+          what: `OWASP rule ${r.id} (${r.description}) off`,
+          why: "OWASP rule overrides are not migrated: no rule equivalence between the versions; recreate it as a rule override"
+        })
       }
     }
   }
 
   // 6. URI-based overrides block the migration; they are never translated.
   for (const o of previous.overrides) {
-    notMigrated.push({ what: `URI-based override ${o.id} (${o.urls.join(", ")})`, why: "URI-based overrides block the migration: delete it first (edgectl waf overrides delete)" })
+    notMigrated.push({
+      what: `URI-based override ${o.id} (${o.urls.join(", ")})`,
+      why: "URI-based overrides block the migration: delete it first (edgectl waf overrides delete)"
+    })
   }
   const limits = checkLimits(previous)
   return {

@@ -38,7 +38,11 @@ export interface ReplayReport {
   readonly actedPrevious: number
   readonly actedNew: number
   /** The rules most often responsible for disagreements, most frequent first. */
-  readonly topRules: ReadonlyArray<{ readonly version: "previous" | "new"; readonly rule: RuleRef; readonly count: number }>
+  readonly topRules: ReadonlyArray<{
+    readonly version: "previous" | "new"
+    readonly rule: RuleRef
+    readonly count: number
+  }>
   readonly problems: ReadonlyArray<LineProblem>
 }
 
@@ -66,7 +70,8 @@ export const withDerivedFields = (r: Request): Request => {
   }
   if (out["http.request.headers.names"] === undefined) out["http.request.headers.names"] = names
   if (out["http.request.headers.values"] === undefined) out["http.request.headers.values"] = values
-  if (out["http.user_agent"] === undefined && headers["user-agent"] !== undefined) out["http.user_agent"] = first("user-agent")
+  if (out["http.user_agent"] === undefined && headers["user-agent"] !== undefined)
+    out["http.user_agent"] = first("user-agent")
   if (out["http.referer"] === undefined && headers["referer"] !== undefined) out["http.referer"] = first("referer")
   if (out["http.cookie"] === undefined && headers["cookie"] !== undefined) out["http.cookie"] = first("cookie")
   return out
@@ -76,7 +81,10 @@ const summaryOf = (r: Request) => {
   const method = typeof r["http.request.method"] === "string" ? r["http.request.method"] : "GET"
   const host = typeof r["http.host"] === "string" ? r["http.host"] : ""
   const path = typeof r["http.request.uri.path"] === "string" ? r["http.request.uri.path"] : "/"
-  const query = typeof r["http.request.uri.query"] === "string" && r["http.request.uri.query"] !== "" ? `?${r["http.request.uri.query"]}` : ""
+  const query =
+    typeof r["http.request.uri.query"] === "string" && r["http.request.uri.query"] !== ""
+      ? `?${r["http.request.uri.query"]}`
+      : ""
   return `${method} ${host}${path}${query}`
 }
 
@@ -126,7 +134,13 @@ export const makeReplayer = (
     if (p.acted) actedPrevious++
     if (n.acted) actedNew++
     const kind: DisagreementKind | undefined =
-      p.acted && !n.acted ? "previous-only" : !p.acted && n.acted ? "new-only" : p.acted && n.acted && p.action !== n.action ? "different-action" : undefined
+      p.acted && !n.acted
+        ? "previous-only"
+        : !p.acted && n.acted
+          ? "new-only"
+          : p.acted && n.acted && p.action !== n.action
+            ? "different-action"
+            : undefined
     if (kind === undefined) {
       agreed++
       return undefined
@@ -134,7 +148,14 @@ export const makeReplayer = (
     counts[kind]++
     note("previous", p.rules)
     note("new", n.rules)
-    const d: Disagreement = { line, ...(id !== undefined ? { id } : {}), summary: summaryOf(r), kind, previous: p, next: n }
+    const d: Disagreement = {
+      line,
+      ...(id !== undefined ? { id } : {}),
+      summary: summaryOf(r),
+      kind,
+      previous: p,
+      next: n
+    }
     if (disagreements.length < keep) disagreements.push(d)
     return d
   }
@@ -181,7 +202,12 @@ export const makeReplayer = (
 }
 
 /** Replays a whole text (tests, the TUI's sample file). */
-export const replayText = (previous: PreviousWaf, config: WafConfig, text: string, catalog: Catalog = CATALOG): ReplayReport => {
+export const replayText = (
+  previous: PreviousWaf,
+  config: WafConfig,
+  text: string,
+  catalog: Catalog = CATALOG
+): ReplayReport => {
   const r = makeReplayer(previous, config, { catalog })
   text.split("\n").forEach((l, i) => r.line(l, i + 1))
   return r.report()

@@ -49,7 +49,10 @@ export const blockerError = (reasons: ReadonlyArray<CompatibilityReason>): V4Err
   const long = reasons.find((r) => r.code === "expression_too_long")
   if (long) return new ExpressionTooLong({ message: long.message, meta: { reasons } })
   if (reasons.length > 0) {
-    return new Incompatible({ message: `the zone is not compatible: ${reasons.map((r) => r.message).join("; ")}`, meta: { reasons } })
+    return new Incompatible({
+      message: `the zone is not compatible: ${reasons.map((r) => r.message).join("; ")}`,
+      meta: { reasons }
+    })
   }
   return undefined
 }
@@ -88,6 +91,7 @@ export const dashboardDeploy = (plan: string, state: MigrationState): MigrationM
 
 /** Which versions run in a state (the status operation). */
 export const wafStatus = (state: MigrationState, wafSetting: "on" | "off") => ({
-  old_waf_status: state === "finished" ? ("disabled" as const) : wafSetting === "on" ? ("enabled" as const) : ("disabled" as const),
+  old_waf_status:
+    state === "finished" ? ("disabled" as const) : wafSetting === "on" ? ("enabled" as const) : ("disabled" as const),
   new_waf_status: state === "start" ? ("disabled" as const) : ("enabled" as const)
 })

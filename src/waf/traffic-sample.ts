@@ -30,7 +30,8 @@ export const trafficFileProblem = (file: string): string | undefined => {
     return undefined
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code
-    if (code === "ENOENT") return `traffic file ${file} does not exist${path.isAbsolute(file) ? "" : ` (looked for ${path.resolve(file)})`}`
+    if (code === "ENOENT")
+      return `traffic file ${file} does not exist${path.isAbsolute(file) ? "" : ` (looked for ${path.resolve(file)})`}`
     if (code === "EACCES") return `traffic file ${file} cannot be read: permission denied`
     return `traffic file ${file} cannot be read: ${(e as Error).message}`
   }

@@ -22,9 +22,18 @@ export const urlPatternExpression = (pattern: string): string => {
   const host = stars(slash >= 0 ? p.slice(0, slash) : p)
   const path = stars(slash >= 0 ? p.slice(slash) : "")
   const parts: Array<string> = []
-  if (host !== "" && host !== "*") parts.push(host.includes("*") ? `http.host wildcard ${quote(host.toLowerCase())}` : `http.host eq ${quote(host.toLowerCase())}`)
+  if (host !== "" && host !== "*")
+    parts.push(
+      host.includes("*")
+        ? `http.host wildcard ${quote(host.toLowerCase())}`
+        : `http.host eq ${quote(host.toLowerCase())}`
+    )
   if (path !== "" && path !== "/*") {
-    parts.push(path.includes("*") ? `http.request.uri.path strict wildcard ${quote(path)}` : `http.request.uri.path eq ${quote(path)}`)
+    parts.push(
+      path.includes("*")
+        ? `http.request.uri.path strict wildcard ${quote(path)}`
+        : `http.request.uri.path eq ${quote(path)}`
+    )
   }
   return parts.length === 0 ? "true" : parts.join(" and ")
 }

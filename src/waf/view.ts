@@ -7,7 +7,10 @@ import type { ActionMode, GroupMode, RuleMode, Sensitivity, WafGroup, WafPackage
 import { CATALOG, isOwaspPackage, type Catalog } from "./catalog.js"
 
 export interface ZoneWafSettings {
-  readonly packages: ReadonlyMap<string, { readonly sensitivity?: Sensitivity | undefined; readonly action_mode?: ActionMode | undefined }>
+  readonly packages: ReadonlyMap<
+    string,
+    { readonly sensitivity?: Sensitivity | undefined; readonly action_mode?: ActionMode | undefined }
+  >
   readonly groups: ReadonlyMap<string, GroupMode>
   readonly rules: ReadonlyMap<string, RuleMode>
 }
@@ -17,11 +20,22 @@ export const OWASP_DEFAULTS = { sensitivity: "high", action_mode: "challenge" } 
 
 export const packagesOf = (zoneId: string, s: ZoneWafSettings, catalog: Catalog = CATALOG): Array<WafPackage> =>
   catalog.packages.map((p) => {
-    const base = { id: p.id, name: p.name, description: p.description, detection_mode: p.detection_mode, zone_id: zoneId, status: "active" }
+    const base = {
+      id: p.id,
+      name: p.name,
+      description: p.description,
+      detection_mode: p.detection_mode,
+      zone_id: zoneId,
+      status: "active"
+    }
     if (!isOwaspPackage(p.id)) return base
     const own = s.packages.get(p.id)
     // A zone that never set its sensitivity shows none: the migration's "Default" row.
-    return { ...base, ...(own?.sensitivity ? { sensitivity: own.sensitivity } : {}), action_mode: own?.action_mode ?? OWASP_DEFAULTS.action_mode }
+    return {
+      ...base,
+      ...(own?.sensitivity ? { sensitivity: own.sensitivity } : {}),
+      action_mode: own?.action_mode ?? OWASP_DEFAULTS.action_mode
+    }
   })
 
 export const rulesOf = (s: ZoneWafSettings, catalog: Catalog = CATALOG): Array<WafRule> =>

@@ -1,6 +1,11 @@
 /** A JSON-RPC client that drives the built `edgectl lsp` over stdio, as an editor does. */
 import { spawn, type ChildProcess } from "node:child_process"
-import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from "vscode-jsonrpc/node.js"
+import {
+  createMessageConnection,
+  StreamMessageReader,
+  StreamMessageWriter,
+  type MessageConnection
+} from "vscode-jsonrpc/node.js"
 import { bin } from "../helpers-cli.js"
 
 export interface PublishedDiagnostics {
@@ -29,10 +34,23 @@ export interface LspClient {
 }
 
 /** `capabilities`: the client's capabilities, as an editor declares them in `initialize`. */
-export const startLsp = async (initializationOptions: Record<string, unknown> = {}, capabilities: Record<string, unknown> = {}): Promise<LspClient & { capabilities: Record<string, unknown> }> => {
-  const child = spawn(process.execPath, [bin, "lsp", "--stdio"], { stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, NO_COLOR: "1" } })
-  const connection = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!))
-  const waiters: Array<{ uri: string; accept: (d: PublishedDiagnostics) => boolean; resolve: (d: PublishedDiagnostics) => void }> = []
+export const startLsp = async (
+  initializationOptions: Record<string, unknown> = {},
+  capabilities: Record<string, unknown> = {}
+): Promise<LspClient & { capabilities: Record<string, unknown> }> => {
+  const child = spawn(process.execPath, [bin, "lsp", "--stdio"], {
+    stdio: ["pipe", "pipe", "pipe"],
+    env: { ...process.env, NO_COLOR: "1" }
+  })
+  const connection = createMessageConnection(
+    new StreamMessageReader(child.stdout!),
+    new StreamMessageWriter(child.stdin!)
+  )
+  const waiters: Array<{
+    uri: string
+    accept: (d: PublishedDiagnostics) => boolean
+    resolve: (d: PublishedDiagnostics) => void
+  }> = []
   connection.onNotification("textDocument/publishDiagnostics", (d: PublishedDiagnostics) => {
     const i = waiters.findIndex((w) => w.uri === d.uri && w.accept(d))
     if (i >= 0) waiters.splice(i, 1)[0]!.resolve(d)
@@ -46,7 +64,12 @@ export const startLsp = async (initializationOptions: Record<string, unknown> = 
     return null
   })
   connection.listen()
-  const init = (await connection.sendRequest("initialize", { processId: process.pid, rootUri: null, capabilities, initializationOptions })) as {
+  const init = (await connection.sendRequest("initialize", {
+    processId: process.pid,
+    rootUri: null,
+    capabilities,
+    initializationOptions
+  })) as {
     capabilities: Record<string, unknown>
   }
   await connection.sendNotification("initialized", {})

@@ -18,7 +18,9 @@ export type Method = "get" | "post" | "put" | "patch" | "delete"
 /** Every operation of the document, as `METHOD /path/{template}`. */
 export const operations = (): Array<string> =>
   Object.entries(doc.paths as Record<string, Record<string, Json>>).flatMap(([path, ops]) =>
-    Object.entries(ops).filter(([, o]) => typeof o === "object" && o !== null && "responses" in o).map(([m]) => `${m.toUpperCase()} ${path}`)
+    Object.entries(ops)
+      .filter(([, o]) => typeof o === "object" && o !== null && "responses" in o)
+      .map(([m]) => `${m.toUpperCase()} ${path}`)
   )
 
 // Ajv is CommonJS: under NodeNext its class is the default export's `default`.
@@ -45,7 +47,10 @@ const items = { type: "array", items: { type: "object", required: ["id"], proper
 export const Documented = {
   rulePriorityNullable: {
     why: "a firewall rule without priority answers `priority: null` (the document allows numbers only)",
-    patch: (d: Doc) => void (d.components.schemas["firewall_components-schemas-priority"] = nullable(schemaOf(d, "firewall_components-schemas-priority")))
+    patch: (d: Doc) =>
+      void (d.components.schemas["firewall_components-schemas-priority"] = nullable(
+        schemaOf(d, "firewall_components-schemas-priority")
+      ))
   },
   singleDeleteIsArray: {
     why: "single deletes of filters and rules answer `[{id}]`, like the bulk deletes (the firewall guide)",
@@ -124,7 +129,8 @@ const build = (corrections: ReadonlyArray<Documented>) => {
     if (known) return known
     const op = d.paths[path]?.[method]
     if (!op) throw new Error(`the document has no operation ${method.toUpperCase()} ${path}`)
-    let response = op.responses[status >= 200 && status < 300 ? "200" : Object.keys(op.responses).find((k) => /^4xx$/i.test(k))!]
+    let response =
+      op.responses[status >= 200 && status < 300 ? "200" : Object.keys(op.responses).find((k) => /^4xx$/i.test(k))!]
     if (response.$ref) response = d.components.responses[response.$ref.replace("#/components/responses/", "")]
     // JSON where the document has it; the KV value is documented as raw bytes (a string).
     const content = response.content?.["application/json"] ?? Object.values(response.content ?? {})[0]
@@ -143,4 +149,7 @@ export const asDocumented = build(Object.keys(Documented) as Array<Documented>)
 
 /** Ajv's errors, short enough for a failure message. */
 export const explain = (v: ValidateFunction) =>
-  (v.errors ?? []).slice(0, 6).map((e) => `${e.instancePath || "/"} ${e.message} ${JSON.stringify(e.params)}`).join("; ")
+  (v.errors ?? [])
+    .slice(0, 6)
+    .map((e) => `${e.instancePath || "/"} ${e.message} ${JSON.stringify(e.params)}`)
+    .join("; ")

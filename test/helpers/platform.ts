@@ -40,11 +40,17 @@ export interface Platform {
 }
 
 /** Starts the platform on a free port over a new store in a temp directory; `clock` sets its time. */
-export const startPlatform = async (stateDir = tempDir(), options: { readonly clock?: PlatformClock } = {}): Promise<Platform> => {
+export const startPlatform = async (
+  stateDir = tempDir(),
+  options: { readonly clock?: PlatformClock } = {}
+): Promise<Platform> => {
   const scope = await Effect.runPromise(Scope.make())
   try {
     const served = await Effect.runPromise(
-      Scope.extend(serve({ host: "127.0.0.1", port: 0, stateDir, ...(options.clock ? { clock: options.clock } : {}) }), scope)
+      Scope.extend(
+        serve({ host: "127.0.0.1", port: 0, stateDir, ...(options.clock ? { clock: options.clock } : {}) }),
+        scope
+      )
     )
     return {
       baseUrl: served.baseUrl,
@@ -73,21 +79,34 @@ export interface RequestOptions {
 }
 
 /** One request to the served platform; the body is parsed as JSON (every answer must be JSON). */
-export const request = async <A = any>(baseUrl: string, pathAndQuery: string, o: RequestOptions = {}): Promise<Answer<A>> => {
+export const request = async <A = any>(
+  baseUrl: string,
+  pathAndQuery: string,
+  o: RequestOptions = {}
+): Promise<Answer<A>> => {
   const token = o.token === undefined ? World.allToken : o.token
-  const headers: Record<string, string> = { ...(token !== null ? { authorization: `Bearer ${token}` } : {}), ...o.headers }
+  const headers: Record<string, string> = {
+    ...(token !== null ? { authorization: `Bearer ${token}` } : {}),
+    ...o.headers
+  }
   let body: string | undefined
   if (o.body !== undefined) {
     body = typeof o.body === "string" ? o.body : JSON.stringify(o.body)
     headers["content-type"] ??= "application/json"
   }
-  const r = await fetch(baseUrl + pathAndQuery, { method: o.method ?? "GET", headers, ...(body !== undefined ? { body } : {}) })
+  const r = await fetch(baseUrl + pathAndQuery, {
+    method: o.method ?? "GET",
+    headers,
+    ...(body !== undefined ? { body } : {})
+  })
   const text = await r.text()
   let parsed: unknown
   try {
     parsed = JSON.parse(text)
   } catch {
-    throw new Error(`${o.method ?? "GET"} ${pathAndQuery} answered ${r.status} with a body that is not JSON: ${text.slice(0, 200)}`)
+    throw new Error(
+      `${o.method ?? "GET"} ${pathAndQuery} answered ${r.status} with a body that is not JSON: ${text.slice(0, 200)}`
+    )
   }
   return { status: r.status, headers: r.headers, body: parsed as A }
 }
@@ -96,16 +115,22 @@ export const request = async <A = any>(baseUrl: string, pathAndQuery: string, o:
 export const assertEnvelope = (a: Answer, success: boolean) => {
   const b = a.body as Record<string, unknown>
   const problems: Array<string> = []
-  if (!(a.headers.get("content-type") ?? "").includes("application/json")) problems.push(`content-type ${a.headers.get("content-type")}`)
+  if (!(a.headers.get("content-type") ?? "").includes("application/json"))
+    problems.push(`content-type ${a.headers.get("content-type")}`)
   if (b.success !== success) problems.push(`success ${String(b.success)}`)
   if (!Array.isArray(b.errors)) problems.push("errors is not an array")
   if (!Array.isArray(b.messages)) problems.push("messages is not an array")
   if (!("result" in b)) problems.push("no result")
   if (success && Array.isArray(b.errors) && b.errors.length > 0) problems.push("errors on success")
-  if (!success && (b.result !== null || !Array.isArray(b.errors) || b.errors.length === 0)) problems.push("failure without errors or with a result")
-  if (problems.length > 0) throw new Error(`not a v4 ${success ? "success" : "failure"} envelope (${problems.join(", ")}): ${JSON.stringify(b).slice(0, 300)}`)
+  if (!success && (b.result !== null || !Array.isArray(b.errors) || b.errors.length === 0))
+    problems.push("failure without errors or with a result")
+  if (problems.length > 0)
+    throw new Error(
+      `not a v4 ${success ? "success" : "failure"} envelope (${problems.join(", ")}): ${JSON.stringify(b).slice(0, 300)}`
+    )
   return b
 }
 
 /** The first error of a failure envelope. */
-export const firstError = (a: Answer) => (a.body as { errors: Array<{ code: number; message: string; error_chain?: Array<{ code: number }> }> }).errors[0]!
+export const firstError = (a: Answer) =>
+  (a.body as { errors: Array<{ code: number; message: string; error_chain?: Array<{ code: number }> }> }).errors[0]!

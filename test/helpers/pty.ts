@@ -97,7 +97,8 @@ export class PtyTui {
   screen(): string {
     const buffer = this.term.buffer.active
     const lines: Array<string> = []
-    for (let y = 0; y < this.term.rows; y++) lines.push(buffer.getLine(buffer.viewportY + y)?.translateToString(true) ?? "")
+    for (let y = 0; y < this.term.rows; y++)
+      lines.push(buffer.getLine(buffer.viewportY + y)?.translateToString(true) ?? "")
     return lines.join("\n")
   }
 
@@ -121,14 +122,21 @@ export class PtyTui {
 
   /** Waits until the screen shows `what` (text, or a check of the screen). */
   async waitFor(what: string | RegExp | ((screen: string) => boolean), timeoutMs = 20_000): Promise<string> {
-    const check = typeof what === "string" ? (s: string) => s.includes(what) : what instanceof RegExp ? (s: string) => what.test(s) : what
+    const check =
+      typeof what === "string"
+        ? (s: string) => s.includes(what)
+        : what instanceof RegExp
+          ? (s: string) => what.test(s)
+          : what
     const deadline = Date.now() + timeoutMs
     for (;;) {
       await this.pending
       const screen = this.screen()
       if (check(screen)) return screen
-      if (this.exited !== undefined) throw new Error(`the TUI exited (${this.exited}) before showing ${String(what)}; last screen:\n${screen}`)
-      if (Date.now() > deadline) throw new Error(`the TUI did not show ${String(what)} within ${timeoutMs} ms; it showed:\n${screen}`)
+      if (this.exited !== undefined)
+        throw new Error(`the TUI exited (${this.exited}) before showing ${String(what)}; last screen:\n${screen}`)
+      if (Date.now() > deadline)
+        throw new Error(`the TUI did not show ${String(what)} within ${timeoutMs} ms; it showed:\n${screen}`)
       await sleep(20)
     }
   }
@@ -156,7 +164,10 @@ export class PtyTui {
    */
   resize(columns: number, rows: number): void {
     // `script` runs the TUI (the shell exec'd it) on the pty: set the size on the TUI's own terminal.
-    const tui = fs.readFileSync(`/proc/${this.child.pid}/task/${this.child.pid}/children`, "utf8").trim().split(/\s+/)[0]
+    const tui = fs
+      .readFileSync(`/proc/${this.child.pid}/task/${this.child.pid}/children`, "utf8")
+      .trim()
+      .split(/\s+/)[0]
     const tty = fs.readlinkSync(`/proc/${tui}/fd/0`)
     const r = spawnSync("stty", ["-F", tty, "cols", String(columns), "rows", String(rows)])
     if (r.status !== 0) throw new Error(`stty -F ${tty} failed: ${String(r.stderr)}`)

@@ -10,7 +10,14 @@ import * as path from "node:path"
 import { parseHcl, type HclNode } from "../../src/lsp/hcl.js"
 import { root } from "../helpers-cli.js"
 
-type TypeSpec = "string" | "bool" | "number" | "computed" | { list: TypeSpec } | { map: TypeSpec } | { object: Record<string, TypeSpec> }
+type TypeSpec =
+  | "string"
+  | "bool"
+  | "number"
+  | "computed"
+  | { list: TypeSpec }
+  | { map: TypeSpec }
+  | { object: Record<string, TypeSpec> }
 interface BlockSpec {
   readonly attributes: Record<string, TypeSpec>
   readonly blocks?: Record<string, BlockSpec & { nesting: "list"; max_items?: number }>
@@ -20,34 +27,50 @@ export interface ProviderSchema {
   readonly resources: Record<string, BlockSpec>
 }
 
-export const providerSchema = (file: string): ProviderSchema => JSON.parse(fs.readFileSync(path.join(root, "fixtures", "terraform", "schema", file), "utf8"))
+export const providerSchema = (file: string): ProviderSchema =>
+  JSON.parse(fs.readFileSync(path.join(root, "fixtures", "terraform", "schema", file), "utf8"))
 
 const META = new Set(["for_each", "count", "depends_on", "provider", "lifecycle"])
 
 const unwrap = (n: HclNode): HclNode => {
   let x = n
-  while ((x.type === "expression" || x.type === "collection_value" || x.type === "literal_value") && x.namedChildren.length === 1) x = x.namedChildren[0]!
+  while (
+    (x.type === "expression" || x.type === "collection_value" || x.type === "literal_value") &&
+    x.namedChildren.length === 1
+  )
+    x = x.namedChildren[0]!
   return x
 }
 
 const checkValue = (spec: TypeSpec, value: HclNode, where: string, out: Array<string>): void => {
   const v = unwrap(value)
-  if (v.type === "variable_expr" || value.namedChildren.some((c) => c?.type === "get_attr" || c?.type === "index")) return
+  if (v.type === "variable_expr" || value.namedChildren.some((c) => c?.type === "get_attr" || c?.type === "index"))
+    return
   if (spec === "computed") {
     out.push(`${where}: computed only, cannot be set`)
     return
   }
-  const kind = v.type === "string_lit" || v.type === "template_expr" ? "string" : v.type === "bool_lit" ? "bool" : v.type === "numeric_lit" ? "number" : v.type
+  const kind =
+    v.type === "string_lit" || v.type === "template_expr"
+      ? "string"
+      : v.type === "bool_lit"
+        ? "bool"
+        : v.type === "numeric_lit"
+          ? "number"
+          : v.type
   if (typeof spec === "string") {
     if (kind !== spec) out.push(`${where}: expected ${spec}, got ${kind}`)
     return
   }
   if ("list" in spec) {
     if (v.type !== "tuple") return void out.push(`${where}: expected a list, got ${kind}`)
-    v.namedChildren.filter((c) => c?.type === "expression").forEach((e, i) => checkValue(spec.list, e!, `${where}[${i}]`, out))
+    v.namedChildren
+      .filter((c) => c?.type === "expression")
+      .forEach((e, i) => checkValue(spec.list, e!, `${where}[${i}]`, out))
     return
   }
-  if (v.type !== "object") return void out.push(`${where}: expected ${"map" in spec ? "a map" : "an object"}, got ${kind}`)
+  if (v.type !== "object")
+    return void out.push(`${where}: expected ${"map" in spec ? "a map" : "an object"}, got ${kind}`)
   for (const e of v.namedChildren) {
     if (e?.type !== "object_elem") continue
     const key = unwrap(e.namedChildren[0]!)
@@ -65,18 +88,28 @@ const checkBody = (spec: BlockSpec, body: HclNode | undefined, where: string, ou
       const name = c.namedChildren[0]!.text
       if (META.has(name)) continue
       const t = spec.attributes[name]
-      if (t === undefined) out.push(spec.blocks?.[name] ? `${where}.${name}: is a block here, not an attribute` : `${where}.${name}: no such attribute`)
+      if (t === undefined)
+        out.push(
+          spec.blocks?.[name]
+            ? `${where}.${name}: is a block here, not an attribute`
+            : `${where}.${name}: no such attribute`
+        )
       else checkValue(t, c.namedChildren[1]!, `${where}.${name}`, out)
     } else if (c?.type === "block") {
       const name = c.namedChildren[0]!.text
       if (META.has(name)) continue
       const b = spec.blocks?.[name]
       if (b === undefined) {
-        out.push(spec.attributes[name] ? `${where}.${name}: is an attribute here, not a block` : `${where}.${name}: no such block`)
+        out.push(
+          spec.attributes[name]
+            ? `${where}.${name}: is an attribute here, not a block`
+            : `${where}.${name}: no such block`
+        )
         continue
       }
       counts.set(name, (counts.get(name) ?? 0) + 1)
-      if (b.max_items !== undefined && counts.get(name)! > b.max_items) out.push(`${where}.${name}: at most ${b.max_items} block(s)`)
+      if (b.max_items !== undefined && counts.get(name)! > b.max_items)
+        out.push(`${where}.${name}: at most ${b.max_items} block(s)`)
       checkBody(b, c.namedChildren.find((x) => x?.type === "body") ?? undefined, `${where}.${name}`, out)
     }
   }

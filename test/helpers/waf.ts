@@ -4,10 +4,18 @@ import { PREVIOUS_OWASP_PACKAGE } from "../../src/waf/catalog.js"
 import type { PreviousWaf } from "../../src/waf/mapping.js"
 import { groupsOf, packagesOf, rulesOf } from "../../src/waf/view.js"
 
-export const previousWaf = (o: {
-  sensitivity?: Sensitivity; action?: ActionMode; waf?: "on" | "off"; groups?: Record<string, "on" | "off">; rules?: Record<string, any>
-  firewall?: Array<BypassFirewallRule>; pages?: Array<PageRule>; overrides?: PreviousWaf["overrides"]
-} = {}): PreviousWaf => {
+export const previousWaf = (
+  o: {
+    sensitivity?: Sensitivity
+    action?: ActionMode
+    waf?: "on" | "off"
+    groups?: Record<string, "on" | "off">
+    rules?: Record<string, any>
+    firewall?: Array<BypassFirewallRule>
+    pages?: Array<PageRule>
+    overrides?: PreviousWaf["overrides"]
+  } = {}
+): PreviousWaf => {
   const s = {
     packages: new Map([[PREVIOUS_OWASP_PACKAGE, { sensitivity: o.sensitivity, action_mode: o.action }]]),
     groups: new Map(Object.entries(o.groups ?? {})),
@@ -23,4 +31,3 @@ export const previousWaf = (o: {
     page_rules: o.pages ?? []
   }
 }
-

@@ -10,7 +10,11 @@ import { edgectl, tempDir } from "../helpers-cli.js"
 const setup = () => {
   const dir = tempDir("edgectl-objects-missing-")
   const run = (...a: Array<string>) => edgectl(["objects", ...a, "--persist-to", dir])
-  return { dir, run, classDirs: () => (fs.existsSync(path.join(dir, "objects")) ? fs.readdirSync(path.join(dir, "objects")) : []) }
+  return {
+    dir,
+    run,
+    classDirs: () => (fs.existsSync(path.join(dir, "objects")) ? fs.readdirSync(path.join(dir, "objects")) : [])
+  }
 }
 
 describe("objects commands on an object that is not stored (built CLI)", () => {
@@ -20,10 +24,13 @@ describe("objects commands on an object that is not stored (built CLI)", () => {
     expect(r.status).toBe(1)
     expect(r.stdout).toBe("")
     expect(r.stderr).toBe(
-      `error: objects sql: no object Counter "a" under ${dir}\n` + `hint: no objects are stored under ${dir}; \`--create\` makes a new object\n`
+      `error: objects sql: no object Counter "a" under ${dir}\n` +
+        `hint: no objects are stored under ${dir}; \`--create\` makes a new object\n`
     )
     expect(classDirs()).toEqual([])
-    expect(run("bookmark", "Counter", "a").stderr).toMatch(/hint: no objects are stored under .*; `edgectl objects kv CLASS NAME put KEY VALUE` writes one\n$/)
+    expect(run("bookmark", "Counter", "a").stderr).toMatch(
+      /hint: no objects are stored under .*; `edgectl objects kv CLASS NAME put KEY VALUE` writes one\n$/
+    )
   })
 
   it("a mistyped name or class: every read command refuses, naming the stored objects; --create makes one", () => {
@@ -35,12 +42,14 @@ describe("objects commands on an object that is not stored (built CLI)", () => {
     expect(sql.status).toBe(1)
     expect(sql.stdout).toBe("")
     expect(sql.stderr).toBe(
-      `error: objects sql: no object Counter "alpah" under ${dir}\n` + `hint: stored objects of class Counter: "alpha", "beta"; \`--create\` makes a new object\n`
+      `error: objects sql: no object Counter "alpah" under ${dir}\n` +
+        `hint: stored objects of class Counter: "alpha", "beta"; \`--create\` makes a new object\n`
     )
     const wrongClass = run("sql", "Countr", "alpha", "CREATE TABLE t (v)")
     expect(wrongClass.status).toBe(1)
     expect(wrongClass.stderr).toBe(
-      `error: objects sql: no object Countr "alpha" under ${dir}\n` + `hint: no objects of class Countr; stored: Counter "alpha", Counter "beta"\n`
+      `error: objects sql: no object Countr "alpha" under ${dir}\n` +
+        `hint: no objects of class Countr; stored: Counter "alpha", Counter "beta"\n`
     )
     for (const args of [
       ["kv", "Counter", "alpah", "get", "k"],
@@ -73,6 +82,8 @@ describe("objects commands on an object that is not stored (built CLI)", () => {
     for (let i = 1; i <= 7; i++) expect(run("kv", "Room", `r${i}`, "put", "k", "v").status).toBe(0)
     const r = run("kv", "Room", "r9", "get", "k")
     expect(r.status).toBe(1)
-    expect(r.stderr.split("\n")[1]).toMatch(/^hint: stored objects of class Room: ("r\d", ){4}"r\d" and 2 more \(`edgectl objects list` shows all\)$/)
+    expect(r.stderr.split("\n")[1]).toMatch(
+      /^hint: stored objects of class Room: ("r\d", ){4}"r\d" and 2 more \(`edgectl objects list` shows all\)$/
+    )
   })
 })

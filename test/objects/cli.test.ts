@@ -11,15 +11,30 @@ describe("edgectl objects (built CLI)", () => {
   it("kv put/get/list/delete, sql, list, bookmark and restore with --json; the default state dir is .edgectl/state", () => {
     const cwd = tempDir()
     const run = (...a: Array<string>) => edgectl(["objects", ...a], { cwd })
-    expect(json(run("kv", "Counter", "a", "put", "k", '{"x":[1,2]}', "--value-json", "--json"))).toEqual({ key: "k", written: true })
-    expect(json(run("kv", "Counter", "a", "get", "k", "--json"))).toEqual({ key: "k", found: true, value: { x: [1, 2] } })
+    expect(json(run("kv", "Counter", "a", "put", "k", '{"x":[1,2]}', "--value-json", "--json"))).toEqual({
+      key: "k",
+      written: true
+    })
+    expect(json(run("kv", "Counter", "a", "get", "k", "--json"))).toEqual({
+      key: "k",
+      found: true,
+      value: { x: [1, 2] }
+    })
     expect(run("kv", "Counter", "a", "get", "k").stdout).toBe('{"x":[1,2]}\n')
     expect(json(run("kv", "Counter", "a", "put", "s", "text", "--json"))).toEqual({ key: "s", written: true })
     expect(json(run("kv", "Counter", "a", "list", "--json"))).toEqual([
       { key: "k", value: { x: [1, 2] } },
       { key: "s", value: "text" }
     ])
-    const created = json<{ rowsWritten: number }>(run("sql", "Counter", "a", "CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT); INSERT INTO t (v) VALUES ('x'), ('y')", "--json"))
+    const created = json<{ rowsWritten: number }>(
+      run(
+        "sql",
+        "Counter",
+        "a",
+        "CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT); INSERT INTO t (v) VALUES ('x'), ('y')",
+        "--json"
+      )
+    )
     expect(created.rowsWritten).toBe(2)
     const before = json<{ bookmark: string }>(run("bookmark", "Counter", "a", "--json")).bookmark
     expect(before).toMatch(/^[0-9a-f]{12}-[0-9a-f]{12}$/)
@@ -27,8 +42,12 @@ describe("edgectl objects (built CLI)", () => {
     run("sql", "Counter", "a", "DROP TABLE t")
     const listed = json<Array<{ className: string; name: string; id: string }>>(run("list", "--json"))
     expect(listed).toMatchObject([{ className: "Counter", name: "a" }])
-    expect(fs.existsSync(path.join(cwd, ".edgectl", "state", "objects", "Counter", listed[0]!.id, "db.sqlite"))).toBe(true)
-    const restored = json<{ restoredTo: string; undoBookmark: string }>(run("restore", "Counter", "a", "--bookmark", before, "--json"))
+    expect(fs.existsSync(path.join(cwd, ".edgectl", "state", "objects", "Counter", listed[0]!.id, "db.sqlite"))).toBe(
+      true
+    )
+    const restored = json<{ restoredTo: string; undoBookmark: string }>(
+      run("restore", "Counter", "a", "--bookmark", before, "--json")
+    )
     expect(restored.restoredTo).toBe(before)
     expect(json(run("sql", "Counter", listed[0]!.id, "SELECT v FROM t ORDER BY id", "--json"))).toMatchObject({
       columns: ["v"],
@@ -63,11 +82,15 @@ describe("edgectl objects (built CLI)", () => {
   it("dev serves /<Class>/<name>/... to the object's fetch, state under --persist-to", async () => {
     const cwd = tempDir()
     const state = path.join(cwd, "st")
-    const child = spawn(process.execPath, [bin, "objects", "dev", module, "--port", "0", "--json", "--persist-to", state], {
-      cwd,
-      env: { ...process.env, NO_COLOR: "1" },
-      stdio: ["ignore", "pipe", "pipe"]
-    })
+    const child = spawn(
+      process.execPath,
+      [bin, "objects", "dev", module, "--port", "0", "--json", "--persist-to", state],
+      {
+        cwd,
+        env: { ...process.env, NO_COLOR: "1" },
+        stdio: ["ignore", "pipe", "pipe"]
+      }
+    )
     try {
       const line = await new Promise<string>((resolve, reject) => {
         readline.createInterface({ input: child.stdout! }).once("line", resolve)
@@ -82,7 +105,10 @@ describe("edgectl objects (built CLI)", () => {
       expect([aborted.status, await aborted.text()]).toEqual([500, "Counter/a: the object was aborted: asked to\n"])
       expect(await (await fetch(`${url}/Counter/a/get`)).json()).toMatchObject({ n: 2 })
       // The running host owns the object: the CLI's write goes through it (test/objects/live.test.ts).
-      const through = edgectl(["objects", "kv", "Counter", "a", "put", "n", "99", "--value-json", "--persist-to", state], { cwd })
+      const through = edgectl(
+        ["objects", "kv", "Counter", "a", "put", "n", "99", "--value-json", "--persist-to", state],
+        { cwd }
+      )
       expect([through.status, through.stderr]).toEqual([0, 'wrote "n"\n'])
       expect(await (await fetch(`${url}/Counter/a/get`)).json()).toMatchObject({ n: 99 })
     } finally {

@@ -46,7 +46,10 @@ export const dump = async (s: ObjectStorage): Promise<unknown> => {
   const tables: Record<string, unknown> = {}
   for (const t of schema) {
     if (t.type === "table") {
-      const rows = s.sql.exec(`SELECT * FROM "${String(t.name)}"`).raw().toArray()
+      const rows = s.sql
+        .exec(`SELECT * FROM "${String(t.name)}"`)
+        .raw()
+        .toArray()
       tables[String(t.name)] = rows.map((r) => JSON.stringify(r)).sort()
     }
   }

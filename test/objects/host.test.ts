@@ -83,7 +83,9 @@ describe("ObjectHost", () => {
 
   it("alarms run the handler, are retried with backoff after a throw, then cleared", async () => {
     const errors: Array<number> = []
-    const host = await start(tempDir(), { onAlarmError: (_c: string, _i: string, _e: unknown, n: number) => errors.push(n) })
+    const host = await start(tempDir(), {
+      onAlarmError: (_c: string, _i: string, _e: unknown, n: number) => errors.push(n)
+    })
     const ns = host.namespace("Counter")
     const stub = ns.get(ns.idFromName("e"))
     await stub.fetch("/alarm?fail=2&in=0")
@@ -112,7 +114,10 @@ describe("ObjectHost", () => {
 
   it("a constructor that throws leaves no lock behind: the storage it opened is closed", async () => {
     const dir = tempDir()
-    const host = await ObjectHost.start({ module: path.resolve(import.meta.dirname, "../fixtures/objects/faulty.ts"), persistTo: dir })
+    const host = await ObjectHost.start({
+      module: path.resolve(import.meta.dirname, "../fixtures/objects/faulty.ts"),
+      persistTo: dir
+    })
     hosts.push(host)
     const stub = host.namespace("Faulty").get(host.namespace("Faulty").idFromName("x"))
     await expect(stub.fetch("/")).rejects.toThrow(/the constructor failed/)

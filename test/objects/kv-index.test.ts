@@ -96,7 +96,9 @@ describe("list() from the key index and from SQLite", () => {
     const big = "x".repeat(120_000)
     const model = new Map<string, unknown>()
     for (let i = 0; i < 290; i += 10) {
-      const entries = Object.fromEntries(Array.from({ length: 10 }, (_, j) => [`k${String(i + j).padStart(3, "0")}`, `${i + j}${big}`]))
+      const entries = Object.fromEntries(
+        Array.from({ length: 10 }, (_, j) => [`k${String(i + j).padStart(3, "0")}`, `${i + j}${big}`])
+      )
       await s.put(entries)
       for (const [k, v] of Object.entries(entries)) model.set(k, v)
     }
@@ -118,7 +120,8 @@ describe("list() from the key index and from SQLite", () => {
     const index = new KeyIndex()
     const model = new Set<string>()
     // Bounds may hold any unit, whatever the keys.
-    const key = (bound = false): string => `k${rand(6000)}${rand(3) === 0 ? high : ""}${bound && rand(3) === 0 ? "\uE000" : ""}`
+    const key = (bound = false): string =>
+      `k${rand(6000)}${rand(3) === 0 ? high : ""}${bound && rand(3) === 0 ? "\uE000" : ""}`
     for (let step = 0; step < 12_000; step++) {
       const k = key()
       if (rand(3) === 0) expect(index.remove(k)).toBe(model.delete(k))
@@ -132,14 +135,29 @@ describe("list() from the key index and from SQLite", () => {
           const [a, b] = [key(true), key(true)]
           const strict = rand(2) === 0
           const limit = rand(2) === 0 ? undefined : 1 + rand(700)
-          const within = sorted.filter((x) => (strict ? utf8Order(x, a) > 0 : utf8Order(x, a) >= 0) && utf8Order(x, b) < 0)
-          const forward = index.range({ lower: a, lowerStrict: strict, upper: b, ...(limit === undefined ? {} : { limit }) })
+          const within = sorted.filter(
+            (x) => (strict ? utf8Order(x, a) > 0 : utf8Order(x, a) >= 0) && utf8Order(x, b) < 0
+          )
+          const forward = index.range({
+            lower: a,
+            lowerStrict: strict,
+            upper: b,
+            ...(limit === undefined ? {} : { limit })
+          })
           expect(forward).toEqual(within.slice(0, limit))
-          const backward = index.range({ lower: a, lowerStrict: strict, upper: b, reverse: true, ...(limit === undefined ? {} : { limit }) })
+          const backward = index.range({
+            lower: a,
+            lowerStrict: strict,
+            upper: b,
+            reverse: true,
+            ...(limit === undefined ? {} : { limit })
+          })
           expect(backward).toEqual([...within].reverse().slice(0, limit))
         }
       }
     }
-    expect(KeyIndex.fromSorted([...model].sort(utf8Order)).range({ reverse: true, limit: 3 })).toEqual([...model].sort(utf8Order).reverse().slice(0, 3))
+    expect(KeyIndex.fromSorted([...model].sort(utf8Order)).range({ reverse: true, limit: 3 })).toEqual(
+      [...model].sort(utf8Order).reverse().slice(0, 3)
+    )
   })
 })

@@ -38,7 +38,9 @@ describe("ctx.storage key-value methods", () => {
     const keys = Array.from({ length: 129 }, (_, i) => `k${i}`)
     await expect(s.get(keys)).rejects.toThrow(/number of keys per call \(limit 128\): 129 exceeds the limit of 128/)
     await expect(s.delete(keys)).rejects.toThrow(/limit 128\): 129/)
-    await expect(s.put(Object.fromEntries(keys.map((k) => [k, 1])))).rejects.toThrow(/number of entries per call \(limit 128\): 129/)
+    await expect(s.put(Object.fromEntries(keys.map((k) => [k, 1])))).rejects.toThrow(
+      /number of entries per call \(limit 128\): 129/
+    )
     const longKey = "x".repeat(MAX_KEY_BYTES + 1)
     await expect(s.put(longKey, 1)).rejects.toThrow(/key size in UTF-8 bytes \(limit 2048\): 2049 exceeds/)
     await expect(s.get("é".repeat(1025))).rejects.toBeInstanceOf(StorageLimitError)
@@ -68,7 +70,9 @@ describe("ctx.storage key-value methods", () => {
     expect(await keys({ start: "z", end: "a" })).toEqual([])
     expect(await keys({ prefix: "p" })).toEqual(["pa", "pb", "p\u{10FFFF}"])
     expect(await keys({ prefix: "p", limit: 1, reverse: true })).toEqual(["p\u{10FFFF}"])
-    await expect(s.list({ start: "a", startAfter: "b" })).rejects.toThrow("list() cannot be called with both start and startAfter values.")
+    await expect(s.list({ start: "a", startAfter: "b" })).rejects.toThrow(
+      "list() cannot be called with both start and startAfter values."
+    )
     await expect(s.list({ limit: 0 })).rejects.toThrow(/List limit must be positive/)
     await expect(s.list({ limit: -1 })).rejects.toThrow(/List limit must be positive/)
   })
@@ -101,7 +105,9 @@ describe("ctx.storage key-value methods", () => {
     await s.setAlarm(at)
     await s.deleteAll()
     expect((await s.list()).size).toBe(0)
-    expect(s.sql.exec("SELECT name FROM sqlite_master WHERE name NOT LIKE '\\_cf\\_%' ESCAPE '\\'").toArray()).toEqual([])
+    expect(s.sql.exec("SELECT name FROM sqlite_master WHERE name NOT LIKE '\\_cf\\_%' ESCAPE '\\'").toArray()).toEqual(
+      []
+    )
     expect(await s.getAlarm()).toBe(at)
   })
 })
@@ -111,9 +117,34 @@ describe("value serialization", () => {
     const { fastSerialize } = await import("../../src/objects/v8-fast.js")
     const { deserialize, serialize } = await import("node:v8")
     const samples: Array<unknown> = [
-      1, -1, 0, -0, 2 ** 30, -(2 ** 30), 2 ** 31, 1.5, Number.NaN, "", "abc", "é", "ü€", "a😀b", true, false, null,
-      { a: 1, b: "é€", c: [1, 2, { d: null }] }, [], [1, "two", [3]], { "0": 1, x: 2 }, "€".repeat(300), ["€", "a€", 1, "aa€"],
-      [1, , 3], new Date(1), new Map([[1, 2]]), new Uint8Array([1, 2]), Object.assign(Object.create(null), { a: 1 })
+      1,
+      -1,
+      0,
+      -0,
+      2 ** 30,
+      -(2 ** 30),
+      2 ** 31,
+      1.5,
+      Number.NaN,
+      "",
+      "abc",
+      "é",
+      "ü€",
+      "a😀b",
+      true,
+      false,
+      null,
+      { a: 1, b: "é€", c: [1, 2, { d: null }] },
+      [],
+      [1, "two", [3]],
+      { "0": 1, x: 2 },
+      "€".repeat(300),
+      ["€", "a€", 1, "aa€"],
+      [1, , 3],
+      new Date(1),
+      new Map([[1, 2]]),
+      new Uint8Array([1, 2]),
+      Object.assign(Object.create(null), { a: 1 })
     ]
     for (const v of samples) expect(deserialize(fastSerialize(v))).toStrictEqual(deserialize(serialize(v)))
     const cyclic: Record<string, unknown> = {}

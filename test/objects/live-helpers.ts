@@ -16,12 +16,21 @@ export interface Dev {
   readonly stop: (signal?: NodeJS.Signals) => Promise<void>
 }
 
-export const startDev = async (cwd: string, state: string, module = counterModule, ...extra: Array<string>): Promise<Dev> => {
-  const child = spawn(process.execPath, [bin, "objects", "dev", module, "--port", "0", "--json", "--persist-to", state, ...extra], {
-    cwd,
-    env: { ...process.env, NO_COLOR: "1" },
-    stdio: ["ignore", "pipe", "pipe"]
-  })
+export const startDev = async (
+  cwd: string,
+  state: string,
+  module = counterModule,
+  ...extra: Array<string>
+): Promise<Dev> => {
+  const child = spawn(
+    process.execPath,
+    [bin, "objects", "dev", module, "--port", "0", "--json", "--persist-to", state, ...extra],
+    {
+      cwd,
+      env: { ...process.env, NO_COLOR: "1" },
+      stdio: ["ignore", "pipe", "pipe"]
+    }
+  )
   let stderr = ""
   child.stderr!.setEncoding("utf8").on("data", (d: string) => (stderr += d))
   const line = await new Promise<string>((resolve, reject) => {

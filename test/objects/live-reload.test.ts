@@ -78,7 +78,9 @@ describe("objects dev reloads on change", () => {
       expect(seen.every((v, i) => v >= 0 && (i === 0 || v >= seen[i - 1]!))).toBe(true)
     }
     expect(dev.stderr()).toMatch(/reloaded .*tally\.ts: Tally \(1 running object\(s\) restarted\)/)
-    expect(dev.stderr()).toMatch(/error: objects dev: reloading .*tally\.ts: cannot compile .*; the previous version keeps running/)
+    expect(dev.stderr()).toMatch(
+      /error: objects dev: reloading .*tally\.ts: cannot compile .*; the previous version keeps running/
+    )
   })
 
   it("--no-watch keeps the version it started with", async () => {

@@ -26,7 +26,9 @@ describe("requestObject", () => {
       const restored = await requestObject(state, "Counter", id, { op: "restore", bookmark })
       expect(restored.target).toBe(bookmark)
       expect(await dev.text("/Counter/a/get")).toContain('"n":2')
-      await expect(requestObject(state, "Counter", id, { op: "sql", query: "SELECT * FROM _cf_KV" })).rejects.toThrow(/access to _cf_KV is prohibited/)
+      await expect(requestObject(state, "Counter", id, { op: "sql", query: "SELECT * FROM _cf_KV" })).rejects.toThrow(
+        /access to _cf_KV is prohibited/
+      )
     } finally {
       await dev.stop()
     }

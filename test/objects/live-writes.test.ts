@@ -32,13 +32,17 @@ describe("objects writes and restore through a running host", () => {
 
       // Several statements in one command: a concurrent request sees none or all of them.
       const [seen, created] = await Promise.all([
-        Promise.all(range(0, 15).map(async (i) => (await new Promise((r) => setTimeout(r, i * 20)), dev.text("/Ledger/a/rows")))),
+        Promise.all(
+          range(0, 15).map(async (i) => (await new Promise((r) => setTimeout(r, i * 20)), dev.text("/Ledger/a/rows")))
+        ),
         runJson<{ rowsWritten: number }>("sql", "Ledger", "a", "CREATE TABLE t (v); INSERT INTO t VALUES (1), (2), (3)")
       ])
       expect(created.rowsWritten).toBe(3)
       for (const s of seen) expect(["no table", "3"]).toContain(s)
       expect(await dev.text("/Ledger/a/rows")).toBe("3")
-      expect(await runJson("sql", "Ledger", "a", "SELECT v FROM t ORDER BY v")).toMatchObject({ rows: [{ v: 1 }, { v: 2 }, { v: 3 }] })
+      expect(await runJson("sql", "Ledger", "a", "SELECT v FROM t ORDER BY v")).toMatchObject({
+        rows: [{ v: 1 }, { v: 2 }, { v: 3 }]
+      })
       expect(await runJson("kv", "Ledger", "a", "put", "x", "y")).toEqual({ key: "x", written: true })
       expect(await runJson("kv", "Ledger", "a", "delete", "x")).toEqual({ key: "x", deleted: true })
       const human = await run("kv", "Ledger", "a", "delete", "x")
@@ -49,7 +53,13 @@ describe("objects writes and restore through a running host", () => {
       await new Promise((r) => setTimeout(r, 300))
       const queued = dev.text("/Ledger/a/get")
       await new Promise((r) => setTimeout(r, 100))
-      const restored = await runJson<{ restoredTo: string; undoBookmark: string; pages: number }>("restore", "Ledger", "a", "--bookmark", before)
+      const restored = await runJson<{ restoredTo: string; undoBookmark: string; pages: number }>(
+        "restore",
+        "Ledger",
+        "a",
+        "--bookmark",
+        before
+      )
       expect(restored.restoredTo).toBe(before)
       expect(restored.pages).toBeGreaterThan(0)
       const interrupted = await slow
@@ -68,7 +78,10 @@ describe("objects writes and restore through a running host", () => {
       expect(await dev.text("/Ledger/a/get")).toBe(JSON.stringify({ n: final }))
       expect(await dev.text("/Ledger/a/rows")).toBe("3")
       const bad = await run("restore", "Ledger", "a", "--bookmark", "000000000000-0000000000ff")
-      expect([bad.status, bad.stderr]).toEqual([1, "error: objects restore: unknown bookmark 000000000000-0000000000ff: no such point in this object's retained history\n"])
+      expect([bad.status, bad.stderr]).toEqual([
+        1,
+        "error: objects restore: unknown bookmark 000000000000-0000000000ff: no such point in this object's retained history\n"
+      ])
       expect(await dev.text("/Ledger/a/get")).toBe(JSON.stringify({ n: final }))
     } finally {
       await dev.stop()
@@ -105,17 +118,22 @@ describe("objects writes and restore through a running host", () => {
     expect(killed).toBe(true)
     // Unacknowledged: cut off by the kill. (Once the host is gone the commands write directly,
     // waiting for one another.)
-    for (const e of failed) expect(e).toMatch(/^error: objects kv put: the host \(pid \d+\) went away before answering[^\n]*\n$/)
+    for (const e of failed)
+      expect(e).toMatch(/^error: objects kv put: the host \(pid \d+\) went away before answering[^\n]*\n$/)
     expect(failed.length + acked.length).toBe(16)
     expect(failed.some((e) => e.includes("went away before answering"))).toBe(true)
     const keys = (await runJson<Array<{ key: string }>>("kv", "Ledger", "a", "list")).map((e) => e.key)
     for (const k of acked) expect(keys).toContain(k)
     expect(await runJson("kv", "Ledger", "a", "get", "n")).toEqual({ key: "n", found: true, value: 1 })
-    expect(await runJson("sql", "Ledger", "a", "PRAGMA integrity_check")).toMatchObject({ rows: [{ integrity_check: "ok" }] })
+    expect(await runJson("sql", "Ledger", "a", "PRAGMA integrity_check")).toMatchObject({
+      rows: [{ integrity_check: "ok" }]
+    })
     // The recovery log kept every acknowledged commit: restoring to the oldest and back works.
     const history = await runJson<Array<{ bookmark: string }>>("bookmark", "Ledger", "a", "--history")
     expect(history.length).toBeGreaterThanOrEqual(acked.length)
-    const undo = (await runJson<{ undoBookmark: string }>("restore", "Ledger", "a", "--bookmark", history.at(-1)!.bookmark)).undoBookmark
+    const undo = (
+      await runJson<{ undoBookmark: string }>("restore", "Ledger", "a", "--bookmark", history.at(-1)!.bookmark)
+    ).undoBookmark
     expect(await runJson("kv", "Ledger", "a", "list")).toHaveLength(1)
     await runJson("restore", "Ledger", "a", "--bookmark", undo)
     expect((await runJson<Array<{ key: string }>>("kv", "Ledger", "a", "list")).map((e) => e.key)).toEqual(keys)

@@ -42,11 +42,17 @@ describe("owner.lock takeover (the lock records the pid and its start time)", ()
       fs.writeFileSync(lock, JSON.stringify({ pid: sleeper.pid, start, command: "edgectl objects dev counter.ts" }))
       const refused = await run("kv", "Counter", "a", "get", "n")
       expect(refused.status).toBe(1)
-      expect(refused.stderr).toContain(`is open in another process: pid ${sleeper.pid} (edgectl objects dev counter.ts)`)
+      expect(refused.stderr).toContain(
+        `is open in another process: pid ${sleeper.pid} (edgectl objects dev counter.ts)`
+      )
       // The same pid with another start time: the writer is gone and its pid was reused.
       for (const pid of [sleeper.pid!, process.pid]) {
         fs.writeFileSync(lock, JSON.stringify({ pid, start: "1", command: "edgectl objects dev counter.ts" }))
-        expect(json(await run("kv", "Counter", "a", "get", "n", "--json"))).toEqual({ key: "n", found: true, value: "1" })
+        expect(json(await run("kv", "Counter", "a", "get", "n", "--json"))).toEqual({
+          key: "n",
+          found: true,
+          value: "1"
+        })
         expect(fs.existsSync(lock)).toBe(false)
       }
       // A pid that no process has.
@@ -69,13 +75,19 @@ describe("owner.lock takeover (the lock records the pid and its start time)", ()
       fs.writeFileSync(path.join(root, String(i), LOCK_FILE), dead)
     }
     const startAt = Date.now() + 2500
-    const racers = Array.from({ length: 4 }, () => spawn(process.execPath, ["--import", "tsx", script, root, String(count), String(startAt)], { stdio: ["pipe", "pipe", "inherit"] }))
+    const racers = Array.from({ length: 4 }, () =>
+      spawn(process.execPath, ["--import", "tsx", script, root, String(count), String(startAt)], {
+        stdio: ["pipe", "pipe", "inherit"]
+      })
+    )
     try {
       const answers = await Promise.all(
         racers.map(
           (c) =>
             new Promise<Array<number>>((resolve, reject) => {
-              readline.createInterface({ input: c.stdout! }).once("line", (l) => resolve(JSON.parse(l) as Array<number>))
+              readline
+                .createInterface({ input: c.stdout! })
+                .once("line", (l) => resolve(JSON.parse(l) as Array<number>))
               c.once("exit", (code) => reject(new Error(`racer exited ${code}`)))
             })
         )
@@ -85,9 +97,14 @@ describe("owner.lock takeover (the lock records the pid and its start time)", ()
       expect(wins).toEqual(new Array<number>(count).fill(1))
       // Every lock now names one of the racers, whole.
       const pids = new Set(racers.map((c) => c.pid))
-      for (let i = 0; i < count; i++) expect(pids.has((JSON.parse(fs.readFileSync(path.join(root, String(i), LOCK_FILE), "utf8")) as { pid: number }).pid)).toBe(true)
+      for (let i = 0; i < count; i++)
+        expect(
+          pids.has((JSON.parse(fs.readFileSync(path.join(root, String(i), LOCK_FILE), "utf8")) as { pid: number }).pid)
+        ).toBe(true)
     } finally {
-      await Promise.all(racers.map((c) => new Promise((r) => (c.exitCode !== null ? r(null) : (c.once("exit", r), c.stdin!.end())))))
+      await Promise.all(
+        racers.map((c) => new Promise((r) => (c.exitCode !== null ? r(null) : (c.once("exit", r), c.stdin!.end()))))
+      )
     }
   })
 })
@@ -98,7 +115,9 @@ describe("objects commands side by side on a stopped object", () => {
     const state = path.join(cwd, "st")
     const run = (...a: Array<string>) => edgectlAsync(["objects", ...a, "--persist-to", state], { cwd })
     json(await run("kv", "Counter", "a", "put", "first", "0", "--json"))
-    const results = await Promise.all(Array.from({ length: 8 }, (_, i) => run("kv", "Counter", "a", "put", `k${i}`, "v", "--json")))
+    const results = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => run("kv", "Counter", "a", "put", `k${i}`, "v", "--json"))
+    )
     expect(results.map((r) => [r.status, r.stderr])).toEqual(results.map(() => [0, ""]))
     const keys = json<Array<{ key: string }>>(await run("kv", "Counter", "a", "list", "--json")).map((e) => e.key)
     expect(keys).toEqual(["first", ...Array.from({ length: 8 }, (_, i) => `k${i}`)])

@@ -27,7 +27,9 @@ describe("one process at a time owns an object's storage", () => {
     try {
       fs.writeFileSync(lockOf(dir), JSON.stringify({ pid: other.pid, command: "edgectl objects dev counter.ts" }))
       expect(() => new ObjectStorage(dir)).toThrow(ObjectBusyError)
-      expect(() => acquireOwner(dir)).toThrow(`is open in another process: pid ${other.pid} (edgectl objects dev counter.ts)`)
+      expect(() => acquireOwner(dir)).toThrow(
+        `is open in another process: pid ${other.pid} (edgectl objects dev counter.ts)`
+      )
     } finally {
       const exited = new Promise((r) => other.once("exit", r))
       other.kill()

@@ -41,7 +41,9 @@ describe("point-in-time recovery", () => {
     const s = new ObjectStorage(dir, { now: () => now })
     await expect(s.onNextSessionRestoreBookmark("nope")).rejects.toBeInstanceOf(BookmarkError)
     await expect(s.onNextSessionRestoreBookmark("000000000000-0000000000ff")).rejects.toThrow(/unknown bookmark/)
-    await expect(s.getBookmarkForTime(now - PITR_WINDOW_MS - 1)).rejects.toThrow(/outside the recovery window of 30 days/)
+    await expect(s.getBookmarkForTime(now - PITR_WINDOW_MS - 1)).rejects.toThrow(
+      /outside the recovery window of 30 days/
+    )
     await expect(s.getBookmarkForTime(Number.NaN)).rejects.toThrow(/not a valid time/)
     s.close()
     expect(now).toBeGreaterThan(0)

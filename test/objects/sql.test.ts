@@ -10,7 +10,13 @@ const setup = () => {
 describe("ctx.storage.sql", () => {
   it("cursor counters after INSERT, SELECT, UPDATE and DELETE", () => {
     const s = setup()
-    const ins = s.sql.exec("INSERT INTO c (name, data) VALUES (?, ?), (?, ?)", "one", new Uint8Array([1]).buffer, "two", null)
+    const ins = s.sql.exec(
+      "INSERT INTO c (name, data) VALUES (?, ?), (?, ?)",
+      "one",
+      new Uint8Array([1]).buffer,
+      "two",
+      null
+    )
     expect([ins.columnNames, ins.rowsRead, ins.rowsWritten, ins.toArray()]).toEqual([[], 2, 2, []])
     const sel = s.sql.exec("SELECT * FROM c")
     expect([sel.columnNames, sel.rowsRead, sel.rowsWritten]).toEqual([["id", "name", "data"], 1, 0])
@@ -36,7 +42,9 @@ describe("ctx.storage.sql", () => {
     expect(() => s.sql.exec("SELECT * FROM c WHERE id > 5").one()).toThrow(
       "Expected exactly one result from SQL query, but got no results."
     )
-    expect(() => s.sql.exec("SELECT * FROM c").one()).toThrow("Expected exactly one result from SQL query, but got multiple results.")
+    expect(() => s.sql.exec("SELECT * FROM c").one()).toThrow(
+      "Expected exactly one result from SQL query, but got multiple results."
+    )
     const two = s.sql.exec("SELECT id FROM c ORDER BY id")
     two.next()
     expect(two.one()).toEqual({ id: 2 })
@@ -60,9 +68,13 @@ describe("ctx.storage.sql", () => {
 
   it("multi-statement queries return the last statement's rows", () => {
     const s = openStorage()
-    expect(s.sql.exec("CREATE TABLE t (x); INSERT INTO t VALUES (1); SELECT 1; SELECT 2 AS b").toArray()).toEqual([{ b: 2 }])
+    expect(s.sql.exec("CREATE TABLE t (x); INSERT INTO t VALUES (1); SELECT 1; SELECT 2 AS b").toArray()).toEqual([
+      { b: 2 }
+    ])
     expect(s.sql.exec("SELECT count(*) AS n FROM t").one()).toEqual({ n: 1 })
-    s.sql.exec("CREATE TRIGGER tr AFTER INSERT ON t BEGIN INSERT INTO t VALUES (NEW.x + 100); END; INSERT INTO t VALUES (-1)")
+    s.sql.exec(
+      "CREATE TRIGGER tr AFTER INSERT ON t BEGIN INSERT INTO t VALUES (NEW.x + 100); END; INSERT INTO t VALUES (-1)"
+    )
     expect(s.sql.exec("SELECT count(*) AS n FROM t").one()).toEqual({ n: 3 })
   })
 

@@ -69,7 +69,12 @@ describe("ctx.storage.transaction", () => {
     await s.sync()
     s.close()
     const again = new ObjectStorage(dir)
-    expect(await again.get(["a", "b"])).toEqual(new Map([["a", 1], ["b", 2]]))
+    expect(await again.get(["a", "b"])).toEqual(
+      new Map([
+        ["a", 1],
+        ["b", 2]
+      ])
+    )
     await expect(again.sync()).resolves.toBeUndefined()
     again.close()
   })

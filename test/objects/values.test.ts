@@ -5,14 +5,51 @@ import { fastDeserialize, fastSerialize } from "../../src/objects/v8-fast.js"
 import { openStorage, random, tempDir } from "./helpers.js"
 
 const samples: Array<unknown> = [
-  1, -1, 0, -0, 2 ** 30, -(2 ** 30), 2 ** 31, -(2 ** 31), 1.5, Number.NaN, Infinity, "", "abc", "é", "ü€", "a😀b", "\u0000",
-  true, false, null, undefined, { a: 1, b: "é€", c: [1, 2, { d: null }] }, [], [1, "two", [3]], { "0": 1, x: 2, "4294967295": 3 },
-  "€".repeat(300), "x".repeat(200), ["€", "a€", 1, "aa€"], { "é€": ["€"], u: undefined }, [[[[[[1]]]]]]
+  1,
+  -1,
+  0,
+  -0,
+  2 ** 30,
+  -(2 ** 30),
+  2 ** 31,
+  -(2 ** 31),
+  1.5,
+  Number.NaN,
+  Infinity,
+  "",
+  "abc",
+  "é",
+  "ü€",
+  "a😀b",
+  "\u0000",
+  true,
+  false,
+  null,
+  undefined,
+  { a: 1, b: "é€", c: [1, 2, { d: null }] },
+  [],
+  [1, "two", [3]],
+  { "0": 1, x: 2, "4294967295": 3 },
+  "€".repeat(300),
+  "x".repeat(200),
+  ["€", "a€", 1, "aa€"],
+  { "é€": ["€"], u: undefined },
+  [[[[[[1]]]]]]
 ]
 // Forms the fast reader leaves to node:v8.
 const hard: Array<unknown> = [
-  [1, , 3], new Date(1), new Map([[1, 2]]), new Set(["a"]), new Uint8Array([1, 2]), 10n, /x/g, Object.assign([1, 2], { extra: true }),
-  { ["__proto__"]: 1 }, JSON.parse('{"__proto__": {"a": 1}}'), new String("boxed"), new Error("e")
+  [1, , 3],
+  new Date(1),
+  new Map([[1, 2]]),
+  new Set(["a"]),
+  new Uint8Array([1, 2]),
+  10n,
+  /x/g,
+  Object.assign([1, 2], { extra: true }),
+  { ["__proto__"]: 1 },
+  JSON.parse('{"__proto__": {"a": 1}}'),
+  new String("boxed"),
+  new Error("e")
 ]
 
 describe("value encoding", () => {
@@ -38,8 +75,15 @@ describe("value encoding", () => {
   it("strings of every kind round-trip through put/get/list, cached, uncached and after reopening", async () => {
     const dir = tempDir()
     const values: Record<string, string> = {
-      empty: "", nul: "a\u0000b\u0000", latin1: "déjà vu ÿ", bmp: "€ \uE000 \uFFFF", astral: "😀 \u{10FFFF}",
-      lone: "\uD800 alone", loneLow: "x\uDC00", long: "y".repeat(100_000), mixed: `${"z".repeat(60_000)}€`
+      empty: "",
+      nul: "a\u0000b\u0000",
+      latin1: "déjà vu ÿ",
+      bmp: "€ \uE000 \uFFFF",
+      astral: "😀 \u{10FFFF}",
+      lone: "\uD800 alone",
+      loneLow: "x\uDC00",
+      long: "y".repeat(100_000),
+      mixed: `${"z".repeat(60_000)}€`
     }
     const s = openStorage(dir)
     await s.put(values)
@@ -58,7 +102,10 @@ describe("value encoding", () => {
 
   it("a string's size is its V8 serialized size: the limit is exact for one-byte and two-byte strings", async () => {
     const s = openStorage()
-    for (const [unit, fits] of [["x", 131_066], ["€", 65_533]] as const) {
+    for (const [unit, fits] of [
+      ["x", 131_066],
+      ["€", 65_533]
+    ] as const) {
       const ok = unit.repeat(fits)
       expect(serialize(ok).length).toBe(MAX_VALUE_BYTES)
       await s.put("k", ok)
@@ -73,7 +120,12 @@ describe("value encoding", () => {
     const s = openStorage(dir)
     const all = new Map<string, unknown>()
     for (let i = 0; i < 300; i += 100) {
-      const batch = Object.fromEntries(Array.from({ length: 100 }, (_, j) => [`k${String(i + j).padStart(3, "0")}`, i % 200 === 0 ? `v${i + j}` : { n: i + j }]))
+      const batch = Object.fromEntries(
+        Array.from({ length: 100 }, (_, j) => [
+          `k${String(i + j).padStart(3, "0")}`,
+          i % 200 === 0 ? `v${i + j}` : { n: i + j }
+        ])
+      )
       await s.put(batch)
       for (const [k, v] of Object.entries(batch)) all.set(k, v)
     }
@@ -97,18 +149,35 @@ describe("value encoding", () => {
     const t = openStorage(dir)
     expect(await t.get("b")).toBe("4")
     const m = await t.get(["\u{1F600}", "nope", "b", "\uE000", "a", "b"])
-    expect([...m]).toEqual([["a", "1"], ["b", "4"], ["\uE000", "3"], ["\u{1F600}", { n: 2 }]])
+    expect([...m]).toEqual([
+      ["a", "1"],
+      ["b", "4"],
+      ["\uE000", "3"],
+      ["\u{1F600}", { n: 2 }]
+    ])
     expect(await t.get(["nope"])).toEqual(new Map())
     await t.put("nope", "now")
-    expect(await t.get(["nope", "a"], { noCache: true })).toEqual(new Map([["a", "1"], ["nope", "now"]]))
-    expect(await t.get(["\u{1F600}", "b"])).toEqual(new Map<string, unknown>([["b", "4"], ["\u{1F600}", { n: 2 }]]))
+    expect(await t.get(["nope", "a"], { noCache: true })).toEqual(
+      new Map([
+        ["a", "1"],
+        ["nope", "now"]
+      ])
+    )
+    expect(await t.get(["\u{1F600}", "b"])).toEqual(
+      new Map<string, unknown>([
+        ["b", "4"],
+        ["\u{1F600}", { n: 2 }]
+      ])
+    )
   })
 
   it("put(entries) of every batch size writes every entry and replaces existing ones", async () => {
     const s = openStorage()
     const all = new Map<string, unknown>()
     for (const n of [1, 2, 3, 64, 127, 128]) {
-      const batch = Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${String(i).padStart(3, "0")}`, n % 2 === 0 ? `${n}:${i}` : [n, i]]))
+      const batch = Object.fromEntries(
+        Array.from({ length: n }, (_, i) => [`k${String(i).padStart(3, "0")}`, n % 2 === 0 ? `${n}:${i}` : [n, i]])
+      )
       await s.put(batch, n === 3 ? { noCache: true } : {})
       for (const [k, v] of Object.entries(batch)) all.set(k, v)
       expect(await s.list()).toEqual(new Map([...all].sort(([a], [b]) => compareUtf8(a, b))))
@@ -121,11 +190,16 @@ describe("value encoding", () => {
     const strings: Array<string> = []
     for (let i = 0; i < 200; i++) {
       let s = ""
-      for (let j = rand(4); j >= 0; j--) s += rand(3) === 0 ? String.fromCodePoint(0x10000 + rand(0x100000)) : String.fromCharCode(units[rand(units.length)]!)
+      for (let j = rand(4); j >= 0; j--)
+        s +=
+          rand(3) === 0
+            ? String.fromCodePoint(0x10000 + rand(0x100000))
+            : String.fromCharCode(units[rand(units.length)]!)
       strings.push(s)
     }
     for (const a of strings) {
-      for (const b of strings.slice(0, 60)) expect(Math.sign(compareUtf8(a, b))).toBe(Math.sign(Buffer.compare(Buffer.from(a), Buffer.from(b))))
+      for (const b of strings.slice(0, 60))
+        expect(Math.sign(compareUtf8(a, b))).toBe(Math.sign(Buffer.compare(Buffer.from(a), Buffer.from(b))))
     }
   })
 })

@@ -59,7 +59,13 @@ export function AccountPicker(props: {
       {query._tag === "Loading" ? <Loading what="accounts" /> : null}
       {query._tag === "Failure" ? <ErrorView what="could not list accounts" error={query.error} /> : null}
       {query._tag === "Success" ? (
-        <List items={choices} index={cursor.index} height={props.height} row={(c) => c.name} rowKey={(c) => c.id || "all"} />
+        <List
+          items={choices}
+          index={cursor.index}
+          height={props.height}
+          row={(c) => c.name}
+          rowKey={(c) => c.id || "all"}
+        />
       ) : null}
     </Box>
   )

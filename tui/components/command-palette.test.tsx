@@ -54,7 +54,9 @@ describe("what enter opens", () => {
   })
 
   it("takes the row the user moved to", () => {
-    expect(named(chooseOnEnter("acme.com", [zone("acme.com.au"), zone("acme.com")], { index: 0, moved: true }))).toBe("zone acme.com.au")
+    expect(named(chooseOnEnter("acme.com", [zone("acme.com.au"), zone("acme.com")], { index: 0, moved: true }))).toBe(
+      "zone acme.com.au"
+    )
   })
 
   it("opens nothing when nothing matches", () => {

@@ -18,8 +18,7 @@ import { List, useListCursor } from "./list.js"
 import { codeSuffix } from "./states.js"
 
 export type PaletteChoice =
-  | { readonly kind: "screen"; readonly screen: ScreenInfo }
-  | { readonly kind: "zone"; readonly zone: Zone }
+  { readonly kind: "screen"; readonly screen: ScreenInfo } | { readonly kind: "zone"; readonly zone: Zone }
 
 /** Zones asked for per keystroke: enough to choose from, small enough to stay instant remotely. */
 const ZoneMatches = 10
@@ -89,7 +88,12 @@ export function CommandPalette(props: {
   // Read from the editor, not from this render: keys of one read may come before the next render.
   const enter = () => {
     const typed = editor.line.text.trim().toLowerCase()
-    const zonesNow = zones._tag === "Success" && zones.value.needle === typed ? zones.value.zones : zones._tag === "Failure" ? [] : undefined
+    const zonesNow =
+      zones._tag === "Success" && zones.value.needle === typed
+        ? zones.value.zones
+        : zones._tag === "Failure"
+          ? []
+          : undefined
     const choice = chooseOnEnter(typed, zonesNow, { index: cursor.index, moved: moved.current })
     if (choice === "wait") return setWaiting(typed)
     setWaiting(undefined)
@@ -146,7 +150,11 @@ export function CommandPalette(props: {
         <Text color="yellow">: </Text>
         <LineText line={editor.line} width={pane.columns - 2} />
       </Text>
-      {answered === undefined && !failed ? <Text dimColor>{waiting !== undefined ? "… looking for zones, then opening the match" : "… looking for zones"}</Text> : null}
+      {answered === undefined && !failed ? (
+        <Text dimColor>
+          {waiting !== undefined ? "… looking for zones, then opening the match" : "… looking for zones"}
+        </Text>
+      ) : null}
       {zones._tag === "Failure" ? (
         <Text color="red">
           error: could not look for zones: {zones.error.message}

@@ -16,7 +16,14 @@ export interface ConfirmDialogProps {
   readonly onCancel: () => void
 }
 
-export function ConfirmDialog({ title, lines = [], confirmLabel, destructive = false, onConfirm, onCancel }: ConfirmDialogProps) {
+export function ConfirmDialog({
+  title,
+  lines = [],
+  confirmLabel,
+  destructive = false,
+  onConfirm,
+  onCancel
+}: ConfirmDialogProps) {
   useKeys(
     (press) => {
       if (press.name === "y" || press.name === "Y" || (!destructive && press.name === "enter")) onConfirm()
@@ -44,9 +51,7 @@ export function ConfirmDialog({ title, lines = [], confirmLabel, destructive = f
           {l}
         </Text>
       ))}
-      <Text dimColor>
-        y {confirmLabel} · n or esc cancels
-      </Text>
+      <Text dimColor>y {confirmLabel} · n or esc cancels</Text>
     </Box>
   )
 }

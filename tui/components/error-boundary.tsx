@@ -23,7 +23,9 @@ export class ErrorBoundary extends Component<Props, { error: UiError | undefined
 
   override render() {
     if (this.state.error === undefined) return this.props.children
-    return <Fallback what={this.props.what} error={this.state.error} onRetry={() => this.setState({ error: undefined })} />
+    return (
+      <Fallback what={this.props.what} error={this.state.error} onRetry={() => this.setState({ error: undefined })} />
+    )
   }
 }
 

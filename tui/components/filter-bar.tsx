@@ -18,7 +18,11 @@ export interface FilterInput {
   readonly clear: () => void
 }
 
-export function useFilterInput(options: { readonly active: boolean; readonly onMove: (press: Keypress) => boolean; readonly what?: string }): FilterInput {
+export function useFilterInput(options: {
+  readonly active: boolean
+  readonly onMove: (press: Keypress) => boolean
+  readonly what?: string
+}): FilterInput {
   const editor = useLineEditor()
   const [editing, setEditing] = useState(false)
   useKeys(

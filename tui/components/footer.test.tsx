@@ -9,7 +9,15 @@ import { Footer, fitHints } from "./footer.js"
 const mounted: Array<() => void> = []
 afterEach(() => mounted.splice(0).forEach((unmount) => unmount()))
 
-const Layer = ({ priority, hints, onKey = () => false }: { priority: number; hints: ReadonlyArray<KeyHint>; onKey?: (name: string) => boolean }) => {
+const Layer = ({
+  priority,
+  hints,
+  onKey = () => false
+}: {
+  priority: number
+  hints: ReadonlyArray<KeyHint>
+  onKey?: (name: string) => boolean
+}) => {
   useKeys((press) => onKey(press.name), { priority, hints })
   return null
 }
@@ -58,12 +66,20 @@ describe("the footer's key line", () => {
       const kept = fitHints(all, width)
       expect(kept.map((h) => h.keys)).toEqual(expect.arrayContaining(["?", "q"]))
       expect(kept.map((h) => all.indexOf(h))).toEqual([...kept.map((h) => all.indexOf(h))].sort((a, b) => a - b))
-      expect(kept.reduce((w, h, i) => w + (i > 0 ? 2 : 0) + [...h.keys].length + 1 + [...h.label].length, 0)).toBeLessThanOrEqual(Math.max(width, 13))
+      expect(
+        kept.reduce((w, h, i) => w + (i > 0 ? 2 : 0) + [...h.keys].length + 1 + [...h.label].length, 0)
+      ).toBeLessThanOrEqual(Math.max(width, 13))
     }
     expect(fitHints(all, 200)).toEqual(all)
     // A key two layers list shows once, where the higher-ranked one is.
     const twice = fitHints([{ keys: "r", label: "try again" }, { keys: "q", label: "quit" }, ...AppHints], 200)
-    expect(twice.map((h) => `${h.keys} ${h.label}`)).toEqual(["r try again", "1-6 screens", ": go to", "? help", "q quit"])
+    expect(twice.map((h) => `${h.keys} ${h.label}`)).toEqual([
+      "r try again",
+      "1-6 screens",
+      ": go to",
+      "? help",
+      "q quit"
+    ])
   })
 
   it("a handler's fault shows whole with its hint, and the key that dismisses it does nothing else", async () => {
@@ -76,7 +92,8 @@ describe("the footer's key line", () => {
             hints={[{ keys: "j", label: "move" }]}
             onKey={(name) => {
               log.push(name)
-              if (name === "!") throw new Error(`the handler broke while reading ${"a long value ".repeat(8)}at its end`)
+              if (name === "!")
+                throw new Error(`the handler broke while reading ${"a long value ".repeat(8)}at its end`)
               return true
             }}
           />
@@ -97,6 +114,9 @@ describe("the footer's key line", () => {
     await waitFor(() => !frame().includes("any key dismisses"), frame)
     expect(log).toEqual(["!"])
     app.stdin.write("j")
-    await waitFor(() => log.length === 2, () => log.join(","))
+    await waitFor(
+      () => log.length === 2,
+      () => log.join(",")
+    )
   })
 })

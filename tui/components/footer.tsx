@@ -98,7 +98,15 @@ export function Footer() {
         ))}
       </Text>
       {box !== undefined ? (
-        <Box flexDirection="column" borderStyle="bold" borderColor="red" borderTop={false} borderRight={false} borderBottom={false} paddingLeft={1}>
+        <Box
+          flexDirection="column"
+          borderStyle="bold"
+          borderColor="red"
+          borderTop={false}
+          borderRight={false}
+          borderBottom={false}
+          paddingLeft={1}
+        >
           {box.message.map((line, i) => (
             <Text key={`m${i}`} color="red" wrap="truncate-end">
               {line}

@@ -30,7 +30,10 @@ export const helpLines = (layers: ReadonlyArray<LayerKeys>, screen: string): Rea
   const global = unique([...layers.filter((l) => l.priority <= KeyLayer.app).flatMap((l) => l.hints), ...Everywhere])
   return [
     { kind: "title", text: `${screen === "" ? "This screen" : screen}: keys here` },
-    ...(own.length > 0 ? own : [{ keys: "—", label: "none beyond the global keys" }]).map((hint): Line => ({ kind: "key", hint })),
+    ...(own.length > 0 ? own : [{ keys: "—", label: "none beyond the global keys" }]).map((hint): Line => ({
+      kind: "key",
+      hint
+    })),
     { kind: "title", text: "Everywhere" },
     ...global.map((hint): Line => ({ kind: "key", hint }))
   ]
@@ -57,10 +60,13 @@ export function HelpOverlay({
   const [top, setTop] = useState(0)
   useKeys(
     (press) => {
-      if (press.name === "escape" || press.name === "?" || press.name === "backspace" || press.name === "enter") onClose()
+      if (press.name === "escape" || press.name === "?" || press.name === "backspace" || press.name === "enter")
+        onClose()
       else if (press.name === "q") onQuit()
-      else if (press.name === "down" || press.name === "j" || press.name === "pagedown") setTop((t) => Math.min(last, t + (press.name === "pagedown" ? rows : 1)))
-      else if (press.name === "up" || press.name === "k" || press.name === "pageup") setTop((t) => Math.max(0, t - (press.name === "pageup" ? rows : 1)))
+      else if (press.name === "down" || press.name === "j" || press.name === "pagedown")
+        setTop((t) => Math.min(last, t + (press.name === "pagedown" ? rows : 1)))
+      else if (press.name === "up" || press.name === "k" || press.name === "pageup")
+        setTop((t) => Math.max(0, t - (press.name === "pageup" ? rows : 1)))
       return true
     },
     {
@@ -76,7 +82,10 @@ export function HelpOverlay({
   )
   const from = Math.min(top, last)
   const shown = lines.slice(from, from + rows)
-  const more = [from > 0 ? `↑ ${from} more` : "", from + rows < lines.length ? `↓ ${lines.length - from - rows} more` : ""].filter((m) => m !== "")
+  const more = [
+    from > 0 ? `↑ ${from} more` : "",
+    from + rows < lines.length ? `↓ ${lines.length - from - rows} more` : ""
+  ].filter((m) => m !== "")
   const keysWidth = Math.min(18, Math.max(8, ...lines.map((l) => (l.kind === "key" ? [...l.hint.keys].length + 2 : 0))))
   return (
     <Box flexDirection="column">

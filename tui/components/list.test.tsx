@@ -24,7 +24,11 @@ describe("List", () => {
 })
 
 /** A list fed a page at a time (a timer stands for the API), its cursor driven by `act`. */
-function Fed(props: { all: ReadonlyArray<string>; perPage: number; grab: (c: ListCursor, setAll: (a: ReadonlyArray<string>) => void) => void }) {
+function Fed(props: {
+  all: ReadonlyArray<string>
+  perPage: number
+  grab: (c: ListCursor, setAll: (a: ReadonlyArray<string>) => void) => void
+}) {
   const [all, setAll] = useState(props.all)
   const [loaded, setLoaded] = useState(props.perPage)
   const items = all.slice(0, loaded)
@@ -32,7 +36,11 @@ function Fed(props: { all: ReadonlyArray<string>; perPage: number; grab: (c: Lis
     items,
     key: (s) => s,
     hasMore: loaded < all.length,
-    loadTo: (i) => void setTimeout(() => setLoaded((n) => Math.max(n, Math.min(all.length, Math.ceil((i + 1) / props.perPage) * props.perPage))), 5)
+    loadTo: (i) =>
+      void setTimeout(
+        () => setLoaded((n) => Math.max(n, Math.min(all.length, Math.ceil((i + 1) / props.perPage) * props.perPage))),
+        5
+      )
   })
   props.grab(cursor, setAll)
   return <Text>{`${cursor.index}:${items[cursor.index]} of ${items.length}`}</Text>

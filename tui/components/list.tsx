@@ -33,7 +33,12 @@ export interface ListFeed<A> {
  * paged by its screen (more rows as the cursor nears the end), so its aim is kept until a move up;
  * with a feed the aim is cut to the last row once the list is complete.
  */
-export function useListCursor<A = never>(count: number, pageSize: number, resetOn: DependencyList, feed?: ListFeed<A>): ListCursor {
+export function useListCursor<A = never>(
+  count: number,
+  pageSize: number,
+  resetOn: DependencyList,
+  feed?: ListFeed<A>
+): ListCursor {
   const [target, setTarget] = useState(0)
   const last = count - 1
   const more = feed === undefined || feed.hasMore === true
@@ -50,7 +55,13 @@ export function useListCursor<A = never>(count: number, pageSize: number, resetO
   })
   let aim = target
   const before = seen.current
-  if (feed !== undefined && before.items !== undefined && before.items !== feed.items && !before.waiting && before.target === target) {
+  if (
+    feed !== undefined &&
+    before.items !== undefined &&
+    before.items !== feed.items &&
+    !before.waiting &&
+    before.target === target
+  ) {
     const row = before.items[before.index]
     const key = row === undefined ? undefined : feed.key(row)
     const found = key === undefined ? -1 : feed.items.findIndex((a) => feed.key(a) === key)
@@ -84,7 +95,16 @@ export function useListCursor<A = never>(count: number, pageSize: number, resetO
     })
   const move = (press: Keypress): boolean => {
     const steps: Record<string, number> = {
-      up: -1, k: -1, down: 1, j: 1, pageup: -pageSize, pagedown: pageSize, home: -Infinity, g: -Infinity, end: Infinity, G: Infinity
+      up: -1,
+      k: -1,
+      down: 1,
+      j: 1,
+      pageup: -pageSize,
+      pagedown: pageSize,
+      home: -Infinity,
+      g: -Infinity,
+      end: Infinity,
+      G: Infinity
     }
     if (!Object.hasOwn(steps, press.name)) return false
     moveBy(steps[press.name] ?? 0)
@@ -134,7 +154,13 @@ export function List<A>({ items, index, height, row, rowKey, header, focused = t
 }
 
 /** `12/1250`, plus what is going on with the next page. */
-export function ListStatus(props: { index: number; loaded: number; total: number | undefined; loading: boolean; refreshing?: boolean }) {
+export function ListStatus(props: {
+  index: number
+  loaded: number
+  total: number | undefined
+  loading: boolean
+  refreshing?: boolean
+}) {
   const { index, loaded, loading } = props
   const of = props.total ?? loaded
   const doing = props.refreshing ? " · refreshing…" : loading && loaded > 0 ? " · loading more…" : ""

@@ -28,7 +28,9 @@ export function TextField(props: {
           {props.focused ? "› " : "  "}
           {props.label}:{" "}
         </Text>
-        {props.value === "" && props.placeholder !== undefined && !props.focused ? <Text dimColor>{props.placeholder}</Text> : null}
+        {props.value === "" && props.placeholder !== undefined && !props.focused ? (
+          <Text dimColor>{props.placeholder}</Text>
+        ) : null}
         <Text dimColor={props.disabled === true}>
           <LineText line={line} width={room} focused={props.focused} />
         </Text>

@@ -79,7 +79,11 @@ export function TextPrompt({ title, help, display, check, counter, submitLabel, 
       {help !== undefined ? <Text dimColor>{help}</Text> : null}
       <Text wrap="truncate-end">
         <Text color="yellow">› </Text>
-        <LineText line={line} width={Math.max(8, pane.columns - 6 - (count === undefined ? 0 : count.length + 1))} display={display} />
+        <LineText
+          line={line}
+          width={Math.max(8, pane.columns - 6 - (count === undefined ? 0 : count.length + 1))}
+          display={display}
+        />
         {count !== undefined ? <Text dimColor> {count}</Text> : null}
       </Text>
       {problem !== undefined && (tried || text !== "") ? (

@@ -12,7 +12,15 @@ describe("DNS record view", () => {
     const app = render(
       <KeypressProvider onQuit={() => {}}>
         <DnsRecordView
-          record={{ id: "rec1", type: "TXT", name: "dkim._domainkey.acme.com", content, ttl: 1, proxied: false, proxiable: false }}
+          record={{
+            id: "rec1",
+            type: "TXT",
+            name: "dkim._domainkey.acme.com",
+            content,
+            ttl: 1,
+            proxied: false,
+            proxiable: false
+          }}
           active
           width={60}
           height={14}
@@ -23,7 +31,10 @@ describe("DNS record view", () => {
     try {
       const lines = wrapHard(content, 60 - 11)
       expect(lines.join("")).toBe(content)
-      await waitFor(() => (app.lastFrame() ?? "").includes(`of ${lines.length}`), () => app.lastFrame() ?? "")
+      await waitFor(
+        () => (app.lastFrame() ?? "").includes(`of ${lines.length}`),
+        () => app.lastFrame() ?? ""
+      )
       const frame = app.lastFrame() ?? ""
       expect(frame).toContain("TXT dkim._domainkey.acme.com")
       expect(frame).toContain("ttl        1 (auto)")
@@ -32,10 +43,16 @@ describe("DNS record view", () => {
       expect(frame.split("\n").length).toBeLessThanOrEqual(14)
       // Every line of the content is reachable: G shows the last one.
       app.stdin.write("G")
-      await waitFor(() => (app.lastFrame() ?? "").includes(`-${lines.length} of ${lines.length}`), () => app.lastFrame() ?? "")
+      await waitFor(
+        () => (app.lastFrame() ?? "").includes(`-${lines.length} of ${lines.length}`),
+        () => app.lastFrame() ?? ""
+      )
       expect(app.lastFrame()).toContain(`           ${lines[lines.length - 1]}\n`)
       app.stdin.write("\u001b")
-      await waitFor(() => back === 1, () => app.lastFrame() ?? "")
+      await waitFor(
+        () => back === 1,
+        () => app.lastFrame() ?? ""
+      )
     } finally {
       app.unmount()
     }

@@ -42,7 +42,13 @@ const fieldsOf = (r: DnsRecord): Array<readonly [string, string]> => {
 
 const Label = 11
 
-export function DnsRecordView(props: { record: DnsRecord; active: boolean; width: number; height: number; onBack: () => void }) {
+export function DnsRecordView(props: {
+  record: DnsRecord
+  active: boolean
+  width: number
+  height: number
+  onBack: () => void
+}) {
   const { record, width } = props
   const fields = fieldsOf(record)
   const content = wrapHard(record.content ?? "", width - Label)
@@ -55,7 +61,18 @@ export function DnsRecordView(props: { record: DnsRecord; active: boolean; width
 
   useKeys(
     (press) => {
-      const steps: Record<string, number> = { up: -1, k: -1, down: 1, j: 1, pageup: -room, pagedown: room, home: -Infinity, g: -Infinity, end: Infinity, G: Infinity }
+      const steps: Record<string, number> = {
+        up: -1,
+        k: -1,
+        down: 1,
+        j: 1,
+        pageup: -room,
+        pagedown: room,
+        home: -Infinity,
+        g: -Infinity,
+        end: Infinity,
+        G: Infinity
+      }
       if (Object.hasOwn(steps, press.name)) {
         scroll(steps[press.name] ?? 0)
         return true
@@ -91,7 +108,7 @@ export function DnsRecordView(props: { record: DnsRecord; active: boolean; width
         </Text>
       ))}
       <Text dimColor>
-        {[...record.content ?? ""].length} characters
+        {[...(record.content ?? "")].length} characters
         {maxTop > 0 ? ` · lines ${first + 1}-${Math.min(first + room, content.length)} of ${content.length}` : ""}
       </Text>
     </Box>

@@ -47,9 +47,9 @@ type Dialog =
   | { readonly kind: "secret"; readonly target: EscTarget }
   | { readonly kind: "cookie"; readonly zone: EscTarget & { kind: "zone" } }
 
-
 const label = (t: EscTarget) => (t.kind === "zone" ? `zone ${t.name}` : `account ${t.name}`)
-const every = (t: EscTarget) => (t.kind === "zone" ? `every request of zone ${t.name}` : `every request of every zone of account ${t.name}`)
+const every = (t: EscTarget) =>
+  t.kind === "zone" ? `every request of zone ${t.name}` : `every request of every zone of account ${t.name}`
 
 /** Lines the panel draws besides the removal banner, the replacement rows and the example (scopes 2, effect 2, test, busy, title, header). */
 const Chrome = 8
@@ -69,7 +69,15 @@ export interface EscPanelProps {
   readonly onKey?: (name: string) => boolean
 }
 
-export function EscPanel({ scopes, active, height, priority = KeyLayer.tab, empty, extraHints = [], onKey }: EscPanelProps) {
+export function EscPanel({
+  scopes,
+  active,
+  height,
+  priority = KeyLayer.tab,
+  empty,
+  extraHints = [],
+  onKey
+}: EscPanelProps) {
   const key = scopes.map((s) => `${s.kind}:${s.id}`).join(",")
   const { query, refresh } = useEffectQuery(() => Effect.all(scopes.map(getEsc), { concurrency: 2 }), [key])
   const [changed, setChanged] = useState<Readonly<Record<string, EscStatus>>>({})
@@ -102,7 +110,6 @@ export function EscPanel({ scopes, active, height, priority = KeyLayer.tab, empt
   const exampleRows = Math.max(1, Math.min(ExampleRows, spare - rows))
   const cursor = useListCursor(Replacements.length, rows, [])
 
-
   const remember = (s: EscStatus) => setChanged((c) => ({ ...c, [`${s.target.kind}:${s.target.id}`]: s }))
 
   const confirmThen = (d: Extract<Dialog, { kind: "confirm" }>) => {
@@ -126,7 +133,9 @@ export function EscPanel({ scopes, active, height, priority = KeyLayer.tab, empt
         ? {
             kind: "confirm",
             title: `Turn ESC on again for ${label(t)}?`,
-            lines: [`ESC will run for ${every(t)}${secret !== null ? `, except requests carrying the secret ${maskSecret(secret)} (it stays stored)` : ""}.`],
+            lines: [
+              `ESC will run for ${every(t)}${secret !== null ? `, except requests carrying the secret ${maskSecret(secret)} (it stays stored)` : ""}.`
+            ],
             label: "turn ESC on",
             run: Effect.map(enableEsc(t, "always"), (r) => r.status),
             done: () => `ESC runs again for ${every(t)}${secret !== null ? "; the secret stays" : ""}`
@@ -163,7 +172,9 @@ export function EscPanel({ scopes, active, height, priority = KeyLayer.tab, empt
     setDialog({
       kind: "confirm",
       title: `Clear the secret ${maskSecret(old)} of ${label(s.target)}?`,
-      lines: [`Requests carrying it will run ESC again${s.setting.always ? "; ESC stays off for every request (always)" : ""}.`],
+      lines: [
+        `Requests carrying it will run ESC again${s.setting.always ? "; ESC stays off for every request (always)" : ""}.`
+      ],
       label: "clear the secret",
       run: Effect.map(enableEsc(s.target, "secret"), (r) => r.status),
       done: () => `Cleared the secret of ${label(s.target)}`
@@ -175,7 +186,11 @@ export function EscPanel({ scopes, active, height, priority = KeyLayer.tab, empt
       if (cursor.move(press)) return true
       if (onKey?.(press.name)) return true
       const needs = (what: string) => {
-        notify.warn(current === undefined ? `nothing to ${what}: ${empty ?? "no zone or account"}` : `busy: wait for the last change`)
+        notify.warn(
+          current === undefined
+            ? `nothing to ${what}: ${empty ?? "no zone or account"}`
+            : `busy: wait for the last change`
+        )
         return true
       }
       switch (press.name) {
@@ -242,7 +257,15 @@ export function EscPanel({ scopes, active, height, priority = KeyLayer.tab, empt
     if (dialog === undefined || !active) return null
     switch (dialog.kind) {
       case "confirm":
-        return <ConfirmDialog title={dialog.title} lines={dialog.lines} confirmLabel={dialog.label} onConfirm={() => confirmThen(dialog)} onCancel={() => setDialog(undefined)} />
+        return (
+          <ConfirmDialog
+            title={dialog.title}
+            lines={dialog.lines}
+            confirmLabel={dialog.label}
+            onConfirm={() => confirmThen(dialog)}
+            onCancel={() => setDialog(undefined)}
+          />
+        )
       case "secret": {
         const s = loaded.find((x) => x.target.id === dialog.target.id)
         return (
@@ -265,7 +288,7 @@ export function EscPanel({ scopes, active, height, priority = KeyLayer.tab, empt
         return (
           <TextPrompt
             title={`Test a request to zone ${dialog.zone.name}`}
-            help='its Cookie header, e.g. disable_esc=SECRET; session=abc (empty: no cookies)'
+            help="its Cookie header, e.g. disable_esc=SECRET; session=abc (empty: no cookies)"
             display={maskTyped}
             submitLabel="test"
             onSubmit={(cookie) => {
@@ -288,7 +311,9 @@ export function EscPanel({ scopes, active, height, priority = KeyLayer.tab, empt
       <RemovalLine lines={banner} removal={removal} />
       {query._tag === "Loading" ? <Loading what="ESC settings" /> : null}
       {query._tag === "Failure" ? <ErrorView what="could not read the ESC settings" error={query.error} /> : null}
-      {query._tag === "Success" && scopes.length === 0 ? <Text dimColor>{empty ?? "No zone or account chosen."}</Text> : null}
+      {query._tag === "Success" && scopes.length === 0 ? (
+        <Text dimColor>{empty ?? "No zone or account chosen."}</Text>
+      ) : null}
       {loaded.map((s, i) => (
         <Text key={s.target.id} wrap="truncate-end" inverse={active && i === selected && loaded.length > 1}>
           {i === selected && loaded.length > 1 ? "◆ " : "  "}
@@ -307,10 +332,20 @@ export function EscPanel({ scopes, active, height, priority = KeyLayer.tab, empt
           <TestLine tested={tested} canTest={zone !== undefined} />
           {busy ? <Text color="cyan">… working</Text> : <Text> </Text>}
           <Text bold>Replacements before the removal</Text>
-          <List items={Replacements} index={cursor.index} height={rows} row={table.row} rowKey={(r) => r.useCase} header={table.header} focused={active} />
+          <List
+            items={Replacements}
+            index={cursor.index}
+            height={rows}
+            row={table.row}
+            rowKey={(r) => r.useCase}
+            header={table.header}
+            focused={active}
+          />
           <Box height={exampleRows} flexShrink={0} overflow="hidden">
             <Text wrap="wrap" dimColor>
-              {selectedReplacement?.example ? `example: ${exampleText(selectedReplacement.example)}` : "no rule replaces this: write a Worker"}
+              {selectedReplacement?.example
+                ? `example: ${exampleText(selectedReplacement.example)}`
+                : "no rule replaces this: write a Worker"}
             </Text>
           </Box>
         </Box>
@@ -318,4 +353,3 @@ export function EscPanel({ scopes, active, height, priority = KeyLayer.tab, empt
     </Box>
   )
 }
-

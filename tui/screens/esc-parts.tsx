@@ -10,7 +10,10 @@ import { bullets } from "../components/text-prompt.js"
 
 /** A Cookie header as it is typed, each disable_esc value shown as bullets. */
 export const maskTyped = (header: string) =>
-  header.replace(/(^|[;:])(\s*disable_esc\s*=\s*)([^;]*)/g, (_, sep: string, name: string, value: string) => `${sep}${name}${bullets(value)}`)
+  header.replace(
+    /(^|[;:])(\s*disable_esc\s*=\s*)([^;]*)/g,
+    (_, sep: string, name: string, value: string) => `${sep}${name}${bullets(value)}`
+  )
 
 export interface Removal {
   readonly status: RemovalStatus
@@ -43,14 +46,22 @@ export function RemovalLine({ lines, removal }: { lines: ReadonlyArray<string>; 
 }
 
 export function TestLine({ tested, canTest }: { tested: EscTestResult | undefined; canTest: boolean }) {
-  if (tested === undefined) return <Text dimColor>{canTest ? "test: c tests a request with a Cookie header" : "test: open a zone to test a request"}</Text>
+  if (tested === undefined)
+    return (
+      <Text dimColor>
+        {canTest ? "test: c tests a request with a Cookie header" : "test: open a zone to test a request"}
+      </Text>
+    )
   const d = tested.decision
   const cookie = tested.cookie === null ? "no cookies" : `Cookie ${tested.cookie}`
   return (
     <Text wrap="truncate-end">
       <Text dimColor>test ({cookie}): </Text>
       {d.escRuns ? <Text>ESC runs</Text> : <Text color="yellow">ESC is OFF</Text>}
-      <Text dimColor> · {d.decidedBy === null ? d.reason.replace(/^ESC runs: /, "") : `decided by ${DeciderName[d.decidedBy]}`}</Text>
+      <Text dimColor>
+        {" "}
+        · {d.decidedBy === null ? d.reason.replace(/^ESC runs: /, "") : `decided by ${DeciderName[d.decidedBy]}`}
+      </Text>
     </Text>
   )
 }

@@ -43,7 +43,7 @@ describe("the ESC tab of a zone", () => {
     expect(frame).toContain("no ESC runs any more; settings can still be managed and tested.")
     expect(frame).toContain("USE CASE")
     expect(frame).toMatch(/› Redirect to a URL \(no origi…\s+Single Redirects/)
-    expect(frame).toContain("example: {\"expression\":\"http.host eq")
+    expect(frame).toContain('example: {"expression":"http.host eq')
     expect(frame).toMatch(/t ESC off \(always\)\s+s set secret\s+x clear secret\s+c test request/)
     await app.press("j", "› Redirect to a URL (large st")
     expect(app.frame()).toContain("$redirect_list")

@@ -12,7 +12,6 @@ import { usePaneSize } from "../terminal.js"
 import { wrapText } from "../components/wrap.js"
 import { EscPanel } from "./esc-panel.js"
 
-
 export function EscScreen({ active }: { active: boolean }) {
   const { account, zone } = useUiState()
   const { chooseAccount } = useUiActions()
@@ -21,7 +20,8 @@ export function EscScreen({ active }: { active: boolean }) {
   const scopes: Array<EscTarget> = []
   const zoneTarget = zone !== undefined ? targetOfZone(zone) : undefined
   if (account !== undefined) scopes.push({ kind: "account", id: account.id, name: account.name })
-  else if (zoneTarget !== undefined) scopes.push({ kind: "account", id: zoneTarget.account.id, name: zoneTarget.account.name })
+  else if (zoneTarget !== undefined)
+    scopes.push({ kind: "account", id: zoneTarget.account.id, name: zoneTarget.account.name })
   if (zoneTarget !== undefined && zoneTarget.account.id === scopes[0]?.id) scopes.unshift(zoneTarget)
   const title = "ESC disable settings"
   // The title and where the settings come from, wrapped whole: it says how to change the account.

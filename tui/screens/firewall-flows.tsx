@@ -9,9 +9,21 @@
 import * as Effect from "effect/Effect"
 import { useState } from "react"
 import { BypassProducts, FirewallActions, type FirewallAction, type Rule } from "../../src/domain/firewall.js"
-import { checkRule, priorityFromText, priorityRange, type RuleField, type RuleText } from "../../src/firewall/rule-input.js"
+import {
+  checkRule,
+  priorityFromText,
+  priorityRange,
+  type RuleField,
+  type RuleText
+} from "../../src/firewall/rule-input.js"
 import { orderRules, type Plan } from "../../src/rules/index.js"
-import { createRuleOnFilter, createRuleTwoStep, deleteFilter, deleteRule, updateRule } from "../../src/services/firewall.js"
+import {
+  createRuleOnFilter,
+  createRuleTwoStep,
+  deleteFilter,
+  deleteRule,
+  updateRule
+} from "../../src/services/firewall.js"
 import { ConfirmDialog } from "../components/confirm-dialog.js"
 import { TextPrompt } from "../components/text-prompt.js"
 import type { Services } from "../runtime.js"
@@ -55,12 +67,25 @@ export type CreateStep =
  * the platform works; a duplicate expression reopens it (`onReopen`) at the reuse question.
  */
 export function CreateRuleFlow({
-  zone, rules, run, notify, refresh, onClose, plan, start, onReopen
-}: FlowProps & { readonly plan: Plan | undefined; readonly start?: CreateStep | undefined; readonly onReopen: (s: CreateStep) => void }) {
+  zone,
+  rules,
+  run,
+  notify,
+  refresh,
+  onClose,
+  plan,
+  start,
+  onReopen
+}: FlowProps & {
+  readonly plan: Plan | undefined
+  readonly start?: CreateStep | undefined
+  readonly onReopen: (s: CreateStep) => void
+}) {
   const [shown, next] = useState<CreateStep>(start ?? { kind: "expression" })
   const create = (expression: string, rule: RuleText) => {
     const checked = checkRule(rule)
-    if (!checked.ok) return notify.warn(`not created: ${checked.problems.map((p) => `${p.field} ${p.message}`).join("; ")}`)
+    if (!checked.ok)
+      return notify.warn(`not created: ${checked.problems.map((p) => `${p.field} ${p.message}`).join("; ")}`)
     onClose()
     run(
       createRuleTwoStep(zone.id, { expression, description: checked.value.description }, checked.value).pipe(
@@ -115,7 +140,9 @@ export function CreateRuleFlow({
           help={BypassProducts.join(", ")}
           check={(t) => problemOf({ action: "bypass", products: t }, "products")}
           submitLabel="next"
-          onSubmit={(t) => next({ kind: "priority", expression: shown.expression, rule: { action: "bypass", products: t } })}
+          onSubmit={(t) =>
+            next({ kind: "priority", expression: shown.expression, rule: { action: "bypass", products: t } })
+          }
           onCancel={cancel}
         />
       )
@@ -130,7 +157,9 @@ export function CreateRuleFlow({
             return p.ok ? undefined : `priority ${p.problems[0]!.message}`
           }}
           submitLabel="next"
-          onSubmit={(t) => next({ kind: "description", expression: shown.expression, rule: { ...shown.rule, priority: t } })}
+          onSubmit={(t) =>
+            next({ kind: "description", expression: shown.expression, rule: { ...shown.rule, priority: t } })
+          }
           onCancel={cancel}
         />
       )
@@ -155,7 +184,9 @@ export function CreateRuleFlow({
           title="This expression already has a filter: reuse it?"
           lines={[
             `Filter ${shown.filterId}: ${shown.expression}`,
-            users.length > 0 ? `Rules using it: ${users.map((u) => ruleName(rules, u)).join(", ")}.` : "No rule uses it (a deleted rule's filter stays).",
+            users.length > 0
+              ? `Rules using it: ${users.map((u) => ruleName(rules, u)).join(", ")}.`
+              : "No rule uses it (a deleted rule's filter stays).",
             "y creates the rule on this filter; n or esc creates nothing."
           ]}
           confirmLabel="create the rule on it"
@@ -179,7 +210,15 @@ export function CreateRuleFlow({
 }
 
 /** `e`: a rule's priority, then its description; empty keeps what is there. */
-export function EditRuleFlow({ zone, rules, run, notify, refresh, onClose, rule }: FlowProps & { readonly rule: Rule }) {
+export function EditRuleFlow({
+  zone,
+  rules,
+  run,
+  notify,
+  refresh,
+  onClose,
+  rule
+}: FlowProps & { readonly rule: Rule }) {
   const [priority, setPriority] = useState<string | undefined>(undefined)
   const name = ruleName(rules, rule)
   if (priority === undefined) {
@@ -210,11 +249,14 @@ export function EditRuleFlow({ zone, rules, run, notify, refresh, onClose, rule 
         onClose()
         const p = priorityFromText(priority)
         const changes = { priority: p.ok ? p.value : undefined, description: t === "" ? undefined : t }
-        if (changes.priority === undefined && changes.description === undefined) return notify.done(`Nothing changed on ${name}`)
+        if (changes.priority === undefined && changes.description === undefined)
+          return notify.done(`Nothing changed on ${name}`)
         run(
           updateRule(zone.id, rule.id, changes),
           (u) => {
-            notify.done(`Saved ${ruleName(orderRules(rules.map((x) => (x.id === u.id ? u : x)) as ReadonlyArray<Rule & { action: FirewallAction }>), u)}`)
+            notify.done(
+              `Saved ${ruleName(orderRules(rules.map((x) => (x.id === u.id ? u : x)) as ReadonlyArray<Rule & { action: FirewallAction }>), u)}`
+            )
             refresh()
           },
           "edit the rule"
@@ -230,8 +272,20 @@ export function EditRuleFlow({ zone, rules, run, notify, refresh, onClose, rule 
  * reopens (`onReopen`, `filterLeft`) to ask whether the filter goes too.
  */
 export function DeleteRuleFlow({
-  zone, rules, run, notify, refresh, onClose, rule, deleted, onReopen
-}: FlowProps & { readonly rule: Rule; readonly deleted?: { readonly name: string } | undefined; readonly onReopen: (deleted: { readonly name: string }) => void }) {
+  zone,
+  rules,
+  run,
+  notify,
+  refresh,
+  onClose,
+  rule,
+  deleted,
+  onReopen
+}: FlowProps & {
+  readonly rule: Rule
+  readonly deleted?: { readonly name: string } | undefined
+  readonly onReopen: (deleted: { readonly name: string }) => void
+}) {
   // Once the rule is gone it has no place in the table: it keeps the name it was deleted by.
   const name = deleted?.name ?? ruleName(rules, rule)
   const others = otherUsers(rules, rule.filter.id, rule.id)
@@ -248,7 +302,11 @@ export function DeleteRuleFlow({
         destructive
         onConfirm={() => {
           onClose()
-          run(deleteFilter(zone.id, rule.filter.id), () => notify.done(`Deleted rule ${name} and its filter`), "delete the filter")
+          run(
+            deleteFilter(zone.id, rule.filter.id),
+            () => notify.done(`Deleted rule ${name} and its filter`),
+            "delete the filter"
+          )
         }}
         onCancel={() => {
           onClose()

@@ -21,7 +21,16 @@ import { useNotify } from "../notices.js"
 import { useEffectQuery } from "../runtime.js"
 import { usePaneSize } from "../terminal.js"
 import { CreateRuleFlow, DeleteRuleFlow, EditRuleFlow, type CreateStep } from "./firewall-flows.js"
-import { decisionText, expressionOf, otherUsers, priorityText, ruleName, ruleNumber, ruleSummary, ruleTable } from "./firewall-table.js"
+import {
+  decisionText,
+  expressionOf,
+  otherUsers,
+  priorityText,
+  ruleName,
+  ruleNumber,
+  ruleSummary,
+  ruleTable
+} from "./firewall-table.js"
 
 export { liveDiagnostic } from "./firewall-table.js"
 
@@ -55,8 +64,16 @@ function RuleDetail({ rules, rule, height }: { rules: ReadonlyArray<Rule>; rule:
     ["action", `${rule.action}${rule.products ? ` (skips ${rule.products.join(", ")})` : ""}`],
     ["priority", rule.priority === null ? "none (runs after every rule with a priority)" : priorityText(rule)],
     ["paused", rule.paused ? "yes" : "no"],
-    ["filter", `${rule.filter.id}${isDeletedFilter(rule.filter) ? " (deleted)" : rule.filter.paused ? " (paused)" : ""}`],
-    ["shared", others.length > 0 ? `also used by ${others.map((o) => ruleName(rules, o)).join(", ")}` : "no other rule uses this filter"],
+    [
+      "filter",
+      `${rule.filter.id}${isDeletedFilter(rule.filter) ? " (deleted)" : rule.filter.paused ? " (paused)" : ""}`
+    ],
+    [
+      "shared",
+      others.length > 0
+        ? `also used by ${others.map((o) => ruleName(rules, o)).join(", ")}`
+        : "no other rule uses this filter"
+    ],
     ["rule id", rule.id]
   ]
   return (
@@ -77,7 +94,11 @@ function RuleDetail({ rules, rule, height }: { rules: ReadonlyArray<Rule>; rule:
 }
 
 export interface FirewallPanelProps {
-  readonly zone: { readonly id: string; readonly name: string; readonly plan?: { readonly legacy_id?: string | undefined } | undefined }
+  readonly zone: {
+    readonly id: string
+    readonly name: string
+    readonly plan?: { readonly legacy_id?: string | undefined } | undefined
+  }
   readonly active: boolean
   readonly height: number
   /** The key layer: the zone's tab (default) or the Firewall screen. */
@@ -86,7 +107,10 @@ export interface FirewallPanelProps {
 
 export function FirewallPanel({ zone, active, height, priority = KeyLayer.tab }: FirewallPanelProps) {
   const plan = Plans.includes(zone.plan?.legacy_id ?? "") ? (zone.plan!.legacy_id as Plan) : undefined
-  const { query, refresh } = useEffectQuery(() => Effect.map(allRules(zone.id), (rs) => orderRules(rs as ReadonlyArray<Rule & { action: FirewallAction }>)), [zone.id])
+  const { query, refresh } = useEffectQuery(
+    () => Effect.map(allRules(zone.id), (rs) => orderRules(rs as ReadonlyArray<Rule & { action: FirewallAction }>)),
+    [zone.id]
+  )
   const rules: ReadonlyArray<Rule> = query._tag === "Success" ? query.value : []
   const rows = Math.max(2, height - Chrome)
   const cursor = useListCursor(rules.length, rows, [zone.id])
@@ -164,7 +188,11 @@ export function FirewallPanel({ zone, active, height, priority = KeyLayer.tab }:
         ...(detail ? [{ keys: "esc", label: "table" }] : []),
         { keys: "n", label: "new" },
         ...(current !== undefined
-          ? [{ keys: "e", label: "edit" }, { keys: "d", label: "delete" }, { keys: "p", label: current.paused ? "resume" : "pause" }]
+          ? [
+              { keys: "e", label: "edit" },
+              { keys: "d", label: "delete" },
+              { keys: "p", label: current.paused ? "resume" : "pause" }
+            ]
           : []),
         { keys: "t", label: "test" },
         { keys: "↑↓", label: "rules" },
@@ -180,7 +208,15 @@ export function FirewallPanel({ zone, active, height, priority = KeyLayer.tab }:
     if (dialog === undefined || !active) return null
     switch (dialog.kind) {
       case "create":
-        return <CreateRuleFlow key={JSON.stringify(dialog.start ?? null)} {...flow} plan={plan} start={dialog.start} onReopen={(start) => setDialog({ kind: "create", start })} />
+        return (
+          <CreateRuleFlow
+            key={JSON.stringify(dialog.start ?? null)}
+            {...flow}
+            plan={plan}
+            start={dialog.start}
+            onReopen={(start) => setDialog({ kind: "create", start })}
+          />
+        )
       case "edit":
         return <EditRuleFlow {...flow} rule={dialog.rule} />
       case "delete":
@@ -203,7 +239,11 @@ export function FirewallPanel({ zone, active, height, priority = KeyLayer.tab }:
             confirmLabel={r.paused ? "resume" : "pause"}
             onConfirm={() => {
               close()
-              run(setRulePaused(zone.id, r.id, !r.paused), (u) => (notify.done(`${u.paused ? "Paused" : "Resumed"} rule ${name}`), changed()), "pause the rule")
+              run(
+                setRulePaused(zone.id, r.id, !r.paused),
+                (u) => (notify.done(`${u.paused ? "Paused" : "Resumed"} rule ${name}`), changed()),
+                "pause the rule"
+              )
             }}
             onCancel={close}
           />
@@ -219,7 +259,11 @@ export function FirewallPanel({ zone, active, height, priority = KeyLayer.tab }:
             submitLabel="test"
             onSubmit={(t) => {
               close()
-              run(testRequest(zone.id, JSON.parse(t)), (d) => (setTested({ zoneId: zone.id, text: decisionText(rules, d) }), notify.clear()), "test the request")
+              run(
+                testRequest(zone.id, JSON.parse(t)),
+                (d) => (setTested({ zoneId: zone.id, text: decisionText(rules, d) }), notify.clear()),
+                "test the request"
+              )
             }}
             onCancel={close}
           />
@@ -241,16 +285,38 @@ export function FirewallPanel({ zone, active, height, priority = KeyLayer.tab }:
           <RuleDetail rules={rules} rule={current} height={Math.max(3, height - 1)} />
         ) : (
           <Box flexDirection="column">
-            {query._tag === "Success" && rules.length === 0 ? <Empty what="No firewall rules on this zone." next="n creates one (a filter, then the rule); t tests a request" /> : null}
+            {query._tag === "Success" && rules.length === 0 ? (
+              <Empty
+                what="No firewall rules on this zone."
+                next="n creates one (a filter, then the rule); t tests a request"
+              />
+            ) : null}
             {rules.length > 0 ? (
-              <List items={rules} index={cursor.index} height={rows} row={(r) => table.row(r, ruleNumber(rules, r))} rowKey={(r) => r.id} header={table.header} focused={active} />
+              <List
+                items={rules}
+                index={cursor.index}
+                height={rows}
+                row={(r) => table.row(r, ruleNumber(rules, r))}
+                rowKey={(r) => r.id}
+                header={table.header}
+                focused={active}
+              />
             ) : null}
             <Box height={2} flexShrink={0} overflow="hidden">
               <Text dimColor wrap="wrap">
                 {current !== undefined ? ruleSummary(rules, current) : ""}
               </Text>
             </Box>
-            <Text wrap="truncate-end">{test !== undefined ? <Text><Text dimColor>test: </Text>{test}</Text> : " "}</Text>
+            <Text wrap="truncate-end">
+              {test !== undefined ? (
+                <Text>
+                  <Text dimColor>test: </Text>
+                  {test}
+                </Text>
+              ) : (
+                " "
+              )}
+            </Text>
             {busy ? <Text color="cyan">… working</Text> : <Text> </Text>}
           </Box>
         ))}

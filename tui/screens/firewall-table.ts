@@ -10,7 +10,7 @@ import { cells } from "../components/columns.js"
 
 /** The checker's first error for what is typed so far (shown live under the field), or undefined. */
 export const liveDiagnostic = (text: string, plan?: Plan): string | undefined => {
-  if (text.trim() === "") return "type a filter expression, e.g. http.request.uri.path contains \"/admin\""
+  if (text.trim() === "") return 'type a filter expression, e.g. http.request.uri.path contains "/admin"'
   const e = check(text, plan !== undefined ? { plan } : {}).diagnostics.find((d) => d.severity === "error")
   if (e === undefined) return undefined
   return `error[${e.code}] at ${e.range.start + 1}: ${e.message}${e.hint !== undefined ? ` · ${e.hint}` : ""}`
@@ -33,7 +33,8 @@ export const expressionOf = (r: Rule): string =>
 export const otherUsers = (rules: ReadonlyArray<Rule>, filterId: string, except?: string): ReadonlyArray<Rule> =>
   rules.filter((r) => r.filter.id === filterId && r.id !== except)
 
-export const numbers = (rules: ReadonlyArray<Rule>, of: ReadonlyArray<Rule>) => of.map((r) => `#${ruleNumber(rules, r)}`).join(", ")
+export const numbers = (rules: ReadonlyArray<Rule>, of: ReadonlyArray<Rule>) =>
+  of.map((r) => `#${ruleNumber(rules, r)}`).join(", ")
 
 export const priorityText = (r: Rule) => (r.priority === null ? "none" : String(r.priority))
 
@@ -49,11 +50,25 @@ export interface Table {
 export const ruleTable = (columns: number): Table => {
   const room = columns - 2
   if (columns >= WideColumns) {
-    const fixed: Array<readonly [string, number]> = [["#", 3], ["PRIORITY", 8], ["ACTION", 17], ["PAUSED", 6], ["DESCRIPTION", 24]]
+    const fixed: Array<readonly [string, number]> = [
+      ["#", 3],
+      ["PRIORITY", 8],
+      ["ACTION", 17],
+      ["PAUSED", 6],
+      ["DESCRIPTION", 24]
+    ]
     const expr = Math.max(16, room - fixed.reduce((a, [, w]) => a + w + 2, 0))
     return {
       header: cells([...fixed, ["EXPRESSION", expr]]),
-      row: (r, n) => cells([[String(n), 3], [priorityText(r), 8], [r.action, 17], [r.paused ? "paused" : "", 6], [r.description ?? "", 24], [expressionOf(r), expr]])
+      row: (r, n) =>
+        cells([
+          [String(n), 3],
+          [priorityText(r), 8],
+          [r.action, 17],
+          [r.paused ? "paused" : "", 6],
+          [r.description ?? "", 24],
+          [expressionOf(r), expr]
+        ])
     }
   }
   // The expression gets most of what is left: it is what a rule does (the detail line and the
@@ -61,8 +76,19 @@ export const ruleTable = (columns: number): Table => {
   const description = Math.max("DESCRIPTION".length, Math.min(24, Math.floor((room - 24) * 0.3)))
   const expr = Math.max(12, room - (3 + 2) - (17 + 2) - (description + 2))
   return {
-    header: cells([["#", 3], ["ACTION", 17], ["DESCRIPTION", description], ["EXPRESSION", expr]]),
-    row: (r, n) => cells([[String(n), 3], [r.action, 17], [`${r.paused ? "paused · " : ""}${r.description ?? ""}`, description], [expressionOf(r), expr]])
+    header: cells([
+      ["#", 3],
+      ["ACTION", 17],
+      ["DESCRIPTION", description],
+      ["EXPRESSION", expr]
+    ]),
+    row: (r, n) =>
+      cells([
+        [String(n), 3],
+        [r.action, 17],
+        [`${r.paused ? "paused · " : ""}${r.description ?? ""}`, description],
+        [expressionOf(r), expr]
+      ])
   }
 }
 
@@ -79,7 +105,10 @@ export const ruleSummary = (rules: ReadonlyArray<Rule>, r: Rule): string =>
 export const decisionText = (rules: ReadonlyArray<Rule>, d: FirewallDecision): string => {
   const name = (r: Rule) => ruleName(rules, r)
   const logged = d.logged.length > 0 ? `; logged by ${d.logged.map(name).join(", ")}` : ""
-  const bypassed = d.bypassed.length > 0 ? `; ${d.bypassed.map((b) => `${name(b.rule)} bypassed ${b.products.join(", ")}`).join(", ")}` : ""
+  const bypassed =
+    d.bypassed.length > 0
+      ? `; ${d.bypassed.map((b) => `${name(b.rule)} bypassed ${b.products.join(", ")}`).join(", ")}`
+      : ""
   return d.rule === null
     ? `no rule decides: the request goes through (${d.evaluated} evaluated${logged}${bypassed})`
     : `${d.action!.toUpperCase()} by ${name(d.rule)}${logged}${bypassed}`

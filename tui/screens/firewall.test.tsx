@@ -46,7 +46,9 @@ describe("the Firewall tab of a zone", () => {
     await app.press(Keys.enter, "Rule #1 allow office logins")
     expect(app.frame()).toMatch(/priority\s+1/)
     expect(app.frame()).toContain("no other rule uses this filter")
-    expect(app.frame().replace(/[│\s]+/g, " ")).toContain('ip.src in {203.0.113.0/24 2001:db8::/32} and http.request.uri.path in {"/wp-login.php" "/xmlrpc.php"}')
+    expect(app.frame().replace(/[│\s]+/g, " ")).toContain(
+      'ip.src in {203.0.113.0/24 2001:db8::/32} and http.request.uri.path in {"/wp-login.php" "/xmlrpc.php"}'
+    )
     await app.press(Keys.escape, (f) => f.includes("DESCRIPTION") && !f.includes("Rule #1"))
     // A second esc leaves the tab for the zone list, as on every screen.
     await app.press(Keys.escape, (f) => !f.includes("Firewall rules of"))
@@ -71,7 +73,9 @@ describe("the Firewall tab of a zone", () => {
     await app.press(Keys.enter, "✓ Created #1 tui block (block) with a new filter")
     await app.waitForText('http.host eq "tui.acme.net"')
     const rules = await runtime.runPromise(allRules(hexId("zone", "acme.net")))
-    expect(rules.map((r) => [r.action, r.priority, r.description, r.filter.id.length])).toEqual([["block", 12, "tui block", 32]])
+    expect(rules.map((r) => [r.action, r.priority, r.description, r.filter.id.length])).toEqual([
+      ["block", 12, "tui block", 32]
+    ])
   })
 
   it("bypass asks what it skips, checked as the platform checks it", async () => {
@@ -82,7 +86,10 @@ describe("the Firewall tab of a zone", () => {
     await app.press(Keys.enter, "Action")
     await app.press("bypass", "› bypass")
     await app.press(Keys.enter, "What bypass skips")
-    await app.press("waf,wafx", (f) => f.includes("products must contain only zoneLockdown") && f.includes('got string "wafx"'))
+    await app.press(
+      "waf,wafx",
+      (f) => f.includes("products must contain only zoneLockdown") && f.includes('got string "wafx"')
+    )
     for (let i = 0; i < 5; i++) await app.press(Keys.backspace)
     await app.press(Keys.enter, "Priority")
     await app.press(Keys.enter, "Description")

@@ -34,15 +34,35 @@ function ZonePicker({ active, height, onPick }: { active: boolean; height: numbe
       }
       return false
     },
-    { priority: KeyLayer.screen, active, hints: [{ keys: "↑↓", label: "zones" }, { keys: "enter", label: "show its firewall rules" }] }
+    {
+      priority: KeyLayer.screen,
+      active,
+      hints: [
+        { keys: "↑↓", label: "zones" },
+        { keys: "enter", label: "show its firewall rules" }
+      ]
+    }
   )
   return (
     <Box flexDirection="column">
-      <Text dimColor>Pick a zone (the first 50{account ? ` of ${account.name}` : ""}; : jumps to any zone by name):</Text>
+      <Text dimColor>
+        Pick a zone (the first 50{account ? ` of ${account.name}` : ""}; : jumps to any zone by name):
+      </Text>
       {query._tag === "Loading" ? <Loading what="zones" /> : null}
       {query._tag === "Failure" ? <ErrorView what="could not list the zones" error={query.error} /> : null}
-      {query._tag === "Success" && zones.length === 0 ? <Empty what="No zones." next="choose another account on the Zones screen (1)" /> : null}
-      {zones.length > 0 ? <List items={zones} index={cursor.index} height={rows} row={(z) => `${z.name}  ${z.plan?.name ?? ""}`} rowKey={(z) => z.id} focused={active} /> : null}
+      {query._tag === "Success" && zones.length === 0 ? (
+        <Empty what="No zones." next="choose another account on the Zones screen (1)" />
+      ) : null}
+      {zones.length > 0 ? (
+        <List
+          items={zones}
+          index={cursor.index}
+          height={rows}
+          row={(z) => `${z.name}  ${z.plan?.name ?? ""}`}
+          rowKey={(z) => z.id}
+          focused={active}
+        />
+      ) : null}
     </Box>
   )
 }
@@ -72,7 +92,16 @@ export function FirewallScreen({ active }: { active: boolean }) {
       priority: KeyLayer.app + 1,
       active,
       hints:
-        zone === undefined ? [] : picking === undefined ? [{ keys: "esc", label: "zones" }, { keys: "z", label: "other zone" }] : picking === "z" ? [{ keys: "esc", label: "back to the rules" }] : []
+        zone === undefined
+          ? []
+          : picking === undefined
+            ? [
+                { keys: "esc", label: "zones" },
+                { keys: "z", label: "other zone" }
+              ]
+            : picking === "z"
+              ? [{ keys: "esc", label: "back to the rules" }]
+              : []
     }
   )
   const showPicker = zone === undefined || picking !== undefined

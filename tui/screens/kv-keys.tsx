@@ -60,7 +60,10 @@ export function KvKeys({ ns, active, onBack }: { ns: OpenNamespace; active: bool
   const listing = active && mode._tag === "list"
   const filter = useFilterInput({ active: listing, onMove: (press) => cursor.move(press), what: "prefix" })
   const prefix = filter.text === "" ? undefined : filter.text
-  const list = useCursorList((cursor) => Kv.listKeysPage(ns.accountId, ns.id, { prefix, cursor, limit: KeysPerPage }), [ns.id, prefix])
+  const list = useCursorList(
+    (cursor) => Kv.listKeysPage(ns.accountId, ns.id, { prefix, cursor, limit: KeysPerPage }),
+    [ns.id, prefix]
+  )
   const cursor = useListCursor(list.items.length, rows, [ns.id, prefix])
   const controller = useRef<AbortController | undefined>(undefined)
   useEffect(() => () => controller.current?.abort(), [])
@@ -141,12 +144,26 @@ export function KvKeys({ ns, active, onBack }: { ns: OpenNamespace; active: bool
     }
     return (
       <>
-        <List items={list.items} index={cursor.index} height={rows} row={(k) => table.row(k, now)} rowKey={(k) => k.name} header={table.header} focused={listing} />
+        <List
+          items={list.items}
+          index={cursor.index}
+          height={rows}
+          row={(k) => table.row(k, now)}
+          rowKey={(k) => k.name}
+          header={table.header}
+          focused={listing}
+        />
         {list.error ? <ErrorView what="could not load more keys" error={list.error} /> : null}
         <Text dimColor>
           {cursor.index + 1}/{list.items.length}
           {list.hasMore ? "+" : ""}
-          {list.refreshing ? " · refreshing…" : list.loading ? " · loading more…" : list.hasMore ? " · more as you scroll" : ""}
+          {list.refreshing
+            ? " · refreshing…"
+            : list.loading
+              ? " · loading more…"
+              : list.hasMore
+                ? " · more as you scroll"
+                : ""}
         </Text>
       </>
     )

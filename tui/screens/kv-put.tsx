@@ -39,7 +39,8 @@ const Placeholders: Partial<Record<FormField, string>> = {
 
 export type PutValues = Record<FormField, string>
 
-const fieldOf = (f: Field): FormField => (f === "expiration_ttl" ? "ttl" : f === "key" || f === "value" || f === "metadata" || f === "expiration" ? f : "value")
+const fieldOf = (f: Field): FormField =>
+  f === "expiration_ttl" ? "ttl" : f === "key" || f === "value" || f === "metadata" || f === "expiration" ? f : "value"
 
 /** What is wrong with the form, by field (empty when it can be sent). */
 export const formProblems = (v: PutValues, now: number): Partial<Record<FormField, string>> => {
@@ -76,7 +77,13 @@ interface FormState {
 const initialForm = (initial: PutValues | undefined, editing: boolean): FormState => {
   const v = initial ?? { key: "", value: "", metadata: "", expiration: "", ttl: "" }
   return {
-    lines: { key: lineOf(v.key), value: lineOf(v.value), metadata: lineOf(v.metadata), expiration: lineOf(v.expiration), ttl: lineOf(v.ttl) },
+    lines: {
+      key: lineOf(v.key),
+      value: lineOf(v.value),
+      metadata: lineOf(v.metadata),
+      expiration: lineOf(v.expiration),
+      ttl: lineOf(v.ttl)
+    },
     focus: editing ? 1 : 0
   }
 }
@@ -127,7 +134,8 @@ export function KvPutForm(props: {
     }
     const expiration = parseSeconds("expiration", values.expiration.trim()) as number | undefined
     const ttl = parseSeconds("expiration_ttl", values.ttl.trim()) as number | undefined
-    const metadata = values.metadata.trim() === "" ? undefined : (parseMetadataText(values.metadata) as { json: string }).json
+    const metadata =
+      values.metadata.trim() === "" ? undefined : (parseMetadataText(values.metadata) as { json: string }).json
     setSaving(true)
     const c = new AbortController()
     controller.current = c

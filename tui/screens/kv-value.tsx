@@ -36,7 +36,11 @@ export function KvValueView(props: {
   const { ns, name } = props
   const notify = useNotify()
   const { query, refresh } = useEffectQuery(
-    () => Effect.all({ value: Kv.getValue(ns.accountId, ns.id, name), metadata: Kv.getMetadata(ns.accountId, ns.id, name) }),
+    () =>
+      Effect.all({
+        value: Kv.getValue(ns.accountId, ns.id, name),
+        metadata: Kv.getMetadata(ns.accountId, ns.id, name)
+      }),
     [ns.id, name]
   )
   const [top, setTop] = useState(0)
@@ -47,7 +51,18 @@ export function KvValueView(props: {
 
   useKeys(
     (press) => {
-      const scroll: Record<string, number> = { down: 1, j: 1, up: -1, k: -1, pagedown: rows, pageup: -rows, g: -1e9, home: -1e9, G: 1e9, end: 1e9 }
+      const scroll: Record<string, number> = {
+        down: 1,
+        j: 1,
+        up: -1,
+        k: -1,
+        pagedown: rows,
+        pageup: -rows,
+        g: -1e9,
+        home: -1e9,
+        G: 1e9,
+        end: 1e9
+      }
       if (Object.hasOwn(scroll, press.name)) {
         setTop((t) => Math.max(0, Math.min(maxTop, t + scroll[press.name]!)))
         return true
@@ -109,8 +124,12 @@ export function KvValueView(props: {
         {name}
       </Text>
       <Text dimColor wrap="truncate-end">
-        {sizeText(value.bytes.length)} · {view!.kind === "binary" ? "binary (hex)" : view!.kind === "json" ? "JSON" : "text"} · expires {expiresText(value.expiration, now)}
-        {view!.lines.length > rows ? ` · lines ${top + 1}-${Math.min(top + rows, view!.lines.length)} of ${view!.lines.length}` : ""}
+        {sizeText(value.bytes.length)} ·{" "}
+        {view!.kind === "binary" ? "binary (hex)" : view!.kind === "json" ? "JSON" : "text"} · expires{" "}
+        {expiresText(value.expiration, now)}
+        {view!.lines.length > rows
+          ? ` · lines ${top + 1}-${Math.min(top + rows, view!.lines.length)} of ${view!.lines.length}`
+          : ""}
       </Text>
       <Text wrap="truncate-end">
         <Text dimColor>metadata </Text>

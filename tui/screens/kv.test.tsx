@@ -35,7 +35,8 @@ describe("KV screen", () => {
   it("lists the namespaces of every account; a picks one account", async () => {
     const app = await openKv()
     const frame = app.frame()
-    for (const t of ["acme-feature-flags", "acme-sessions", "acme-web-config", "globex-translations"]) expect(frame).toContain(t)
+    for (const t of ["acme-feature-flags", "acme-sessions", "acme-web-config", "globex-translations"])
+      expect(frame).toContain(t)
     expect(frame).toContain(demoNamespaceId("Acme Corp", "acme-sessions"))
     expect(selectedRow(frame)).toMatch(/^acme-feature-flags\s+[0-9a-f]{32}\s+Acme Corp/)
     await app.press("a", "Choose an account")
@@ -54,7 +55,9 @@ describe("KV screen", () => {
     await app.waitForText("1/100+")
     const ns = demoNamespaceId("Acme Corp", "acme-sessions")
     const keyRequests = () => requests.filter((r) => r.includes(`/${ns}/keys`))
-    expect(keyRequests()).toEqual([`/accounts/${hexId("account", "Acme Corp")}/storage/kv/namespaces/${ns}/keys?limit=100`])
+    expect(keyRequests()).toEqual([
+      `/accounts/${hexId("account", "Acme Corp")}/storage/kv/namespaces/${ns}/keys?limit=100`
+    ])
     expect(selectedRow(app.frame())).toMatch(/^session:0001\s+in \d+y \d+d\s+\{"ip":"203\.0\.113\.1"\}/)
     // G goes to the real end, reading the pages after the cursor one by one.
     await app.press("G", "240/240")
@@ -133,7 +136,9 @@ describe("KV screen", () => {
     await app.press(Keys.enter, 'Saved key "flag:new-key".')
     await app.waitForText('metadata {"by":"test"}')
     expect(app.frame()).toContain('"enabled": true')
-    expect(app.frame()).toMatch(/expires \d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ \(in 59m|expires \d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ \(in 1h/)
+    expect(app.frame()).toMatch(
+      /expires \d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ \(in 59m|expires \d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ \(in 1h/
+    )
     expect(requests.filter((r) => r.includes("/values/flag%3Anew-key")).length).toBeGreaterThan(0)
     await app.press(Keys.escape, "› flag:beta-search")
     expect(app.frame()).toContain("flag:new-key")
@@ -153,7 +158,10 @@ describe("KV screen", () => {
     await app.press(Keys.escape, "› de/hello")
     await app.press("d", "Delete key")
     await app.press("y", 'Deleted key "de/hello".')
-    await waitFor(() => !app.frame().includes("de/hello\n") && selectedRow(app.frame()).startsWith("en/hello"), app.frame)
+    await waitFor(
+      () => !app.frame().includes("de/hello\n") && selectedRow(app.frame()).startsWith("en/hello"),
+      app.frame
+    )
     expect(app.frame()).not.toMatch(/de\/hello\s/)
   })
 })
@@ -161,7 +169,10 @@ describe("KV screen", () => {
 describe("KV screen errors", () => {
   it("a namespace the platform does not know is an error state with its code (remote, as the platform answers)", async () => {
     platform = await startPlatform()
-    const runtime = fixture.runtime({ remote: true, env: { CLOUDFLARE_API_TOKEN: World.allToken, CLOUDFLARE_API_BASE_URL: platform.baseUrl } })
+    const runtime = fixture.runtime({
+      remote: true,
+      env: { CLOUDFLARE_API_TOKEN: World.allToken, CLOUDFLARE_API_BASE_URL: platform.baseUrl }
+    })
     const ns = { accountId: hexId("account", "Acme Corp"), accountName: "Acme Corp", id: "0".repeat(32), title: "gone" }
     const app = await fixture.within(runtime, <KvKeys ns={ns} active onBack={() => {}} />)
     await app.waitForText("could not list keys")

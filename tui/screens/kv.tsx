@@ -27,7 +27,8 @@ const Chrome = 4
 const namespaceTable = (columns: number) => {
   const withAccount = flexWidth(columns, [32, 12], 2, 0) >= 20
   const title = Math.min(40, flexWidth(columns, withAccount ? [32, 12] : [32], 2, 12))
-  const account = (n: Kv.AccountNamespace): ReadonlyArray<readonly [string, number]> => (withAccount ? [[n.account.name, 12]] : [])
+  const account = (n: Kv.AccountNamespace): ReadonlyArray<readonly [string, number]> =>
+    withAccount ? [[n.account.name, 12]] : []
   return {
     header: cells([["TITLE", title], ["ID", 32], ...(withAccount ? [["ACCOUNT", 12] as const] : [])]),
     row: (n: Kv.AccountNamespace) => cells([[n.namespace.title, title], [n.namespace.id, 32], ...account(n)])
@@ -44,7 +45,10 @@ export function KvScreen({ active }: { active: boolean }) {
   const [picking, setPicking] = useState(false)
   const listing = active && open === undefined && !picking
   const filter = useFilterInput({ active: listing, onMove: (press) => cursor.move(press), what: "title" })
-  const { query, refresh } = useEffectQuery(() => Kv.namespacesOf(account === undefined ? undefined : { id: account.id, name: account.name }), [account?.id])
+  const { query, refresh } = useEffectQuery(
+    () => Kv.namespacesOf(account === undefined ? undefined : { id: account.id, name: account.name }),
+    [account?.id]
+  )
   const all = query._tag === "Success" ? query.value : []
   const needle = filter.text.toLowerCase()
   const shown = needle === "" ? all : all.filter((n) => n.namespace.title.toLowerCase().includes(needle))
@@ -56,7 +60,13 @@ export function KvScreen({ active }: { active: boolean }) {
       switch (press.name) {
         case "enter": {
           const n = shown[cursor.index]
-          if (n) setOpen({ accountId: n.account.id, accountName: n.account.name, id: n.namespace.id, title: n.namespace.title })
+          if (n)
+            setOpen({
+              accountId: n.account.id,
+              accountName: n.account.name,
+              id: n.namespace.id,
+              title: n.namespace.title
+            })
           return n !== undefined
         }
         case "/":
@@ -98,12 +108,22 @@ export function KvScreen({ active }: { active: boolean }) {
       return filter.text !== "" ? (
         <Empty what={`No namespaces match "${filter.text}".`} next="esc clears the filter" />
       ) : (
-        <Empty what="No KV namespaces in this account." next="create one with `edgectl kv namespace create NAME`; a picks another account" />
+        <Empty
+          what="No KV namespaces in this account."
+          next="create one with `edgectl kv namespace create NAME`; a picks another account"
+        />
       )
     }
     return (
       <>
-        <List items={shown} index={cursor.index} height={height} row={table.row} rowKey={(n) => n.namespace.id} header={table.header} />
+        <List
+          items={shown}
+          index={cursor.index}
+          height={height}
+          row={table.row}
+          rowKey={(n) => n.namespace.id}
+          header={table.header}
+        />
         <ListStatus index={cursor.index} loaded={shown.length} total={shown.length} loading={false} />
       </>
     )

@@ -30,7 +30,12 @@ export interface StoredObject extends Stored {
   readonly host: Host | undefined
 }
 
-const asHost = (r: Registration): Host => ({ pid: r.pid, ...(r.start !== undefined ? { start: r.start } : {}), module: r.module, socket: r.socket })
+const asHost = (r: Registration): Host => ({
+  pid: r.pid,
+  ...(r.start !== undefined ? { start: r.start } : {}),
+  module: r.module,
+  socket: r.socket
+})
 
 /** Whether a host still serves: it removes its socket when it stops; one killed leaves it, but is gone. */
 export const hostServing = (h: Host): boolean => fs.existsSync(h.socket) && holderAlive(h)
@@ -42,7 +47,8 @@ export const storedObjects = (state: string): Array<StoredObject> => {
   const hosts = readRegistrations(state).filter(holderAlive)
   return listStored(state).map((o) => {
     const holder = hosts.length === 0 ? undefined : lockHolder(o.dir)
-    const host = holder === undefined ? undefined : hosts.find((h) => h.pid === holder.pid && h.classes.includes(o.className))
+    const host =
+      holder === undefined ? undefined : hosts.find((h) => h.pid === holder.pid && h.classes.includes(o.className))
     return { ...o, state, host: host === undefined ? undefined : asHost(host) }
   })
 }
@@ -61,18 +67,27 @@ export interface ObjectView {
 const show = (v: unknown): string => {
   if (typeof v === "string") return v
   try {
-    return JSON.stringify(v, (_k, x) => (x instanceof Map ? Object.fromEntries(x) : typeof x === "bigint" ? `${x}n` : x)) ?? String(v)
+    return (
+      JSON.stringify(v, (_k, x) => (x instanceof Map ? Object.fromEntries(x) : typeof x === "bigint" ? `${x}n` : x)) ??
+      String(v)
+    )
   } catch {
     return String(v)
   }
 }
 
-const route = <R extends ObjectRequest>(o: StoredObject, request: R): Promise<{ result: ResultOf<R>; host: Registration | undefined }> =>
+const route = <R extends ObjectRequest>(
+  o: StoredObject,
+  request: R
+): Promise<{ result: ResultOf<R>; host: Registration | undefined }> =>
   routeObject(o.state, o.className, new ObjectId(o.id, o.name ?? undefined), request)
 
 const LIMITS = { limit: 1000, historyLimit: 200 } as const
 
-const toView = (v: ResultOf<{ op: "view"; limit: number; historyLimit: number }>, host: Registration | undefined): ObjectView => ({
+const toView = (
+  v: ResultOf<{ op: "view"; limit: number; historyLimit: number }>,
+  host: Registration | undefined
+): ObjectView => ({
   alarm: v.alarm,
   entries: v.entries.map(([k, x]) => [k, show(x)] as const),
   history: v.history,
@@ -98,12 +113,15 @@ export interface SqlResult {
 /** Runs a query and reads the view after it, as one event of the object. */
 export const runSql = async (o: StoredObject, query: string): Promise<{ result: SqlResult; view: ObjectView }> => {
   const { result, host } = await route(o, { op: "console", query, ...LIMITS })
-  const rows = result.sql.rows.map((r) => r.map((v) => (v instanceof ArrayBuffer ? `<${v.byteLength} bytes>` : v === null ? "NULL" : String(v))))
+  const rows = result.sql.rows.map((r) =>
+    r.map((v) => (v instanceof ArrayBuffer ? `<${v.byteLength} bytes>` : v === null ? "NULL" : String(v)))
+  )
   return { result: { ...result.sql, rows, bookmark: result.view.bookmark }, view: toView(result.view, host) }
 }
 
 /** Restores now (a running object is reset, as the platform does) and returns the undo bookmark. */
-export const restoreTo = async (o: StoredObject, bookmark: string): Promise<string> => (await route(o, { op: "restore", bookmark })).result.undo
+export const restoreTo = async (o: StoredObject, bookmark: string): Promise<string> =>
+  (await route(o, { op: "restore", bookmark })).result.undo
 
 const FILES = ["db.sqlite", "db.sqlite-wal", "pitr.sqlite", "pitr.sqlite-wal"]
 

@@ -10,7 +10,16 @@
 import { useEffect, useRef, useState } from "react"
 import { ObjectBusyError } from "../../src/objects/owner-lock.js"
 import { fromUnknown, type UiError } from "../errors.js"
-import { type Host, hostServing, readObject, runningHosts, storageSignature, storedObjects, type ObjectView, type StoredObject } from "./objects-data.js"
+import {
+  type Host,
+  hostServing,
+  readObject,
+  runningHosts,
+  storageSignature,
+  storedObjects,
+  type ObjectView,
+  type StoredObject
+} from "./objects-data.js"
 
 export const POLL_MS = 250
 export const LIST_POLL_MS = 1000
@@ -47,7 +56,8 @@ export const useObjectView = (object: StoredObject, polling: boolean) => {
       .then(
         (v) => s.alive && ((s.host = v.host), setView(v), setFailure(undefined)),
         // No retrying a failed read on every poll: a change of the storage, or r, reads again.
-        (e: unknown) => s.alive && ((s.host = undefined), setFailure({ error: fromUnknown(e), busy: e instanceof ObjectBusyError }))
+        (e: unknown) =>
+          s.alive && ((s.host = undefined), setFailure({ error: fromUnknown(e), busy: e instanceof ObjectBusyError }))
       )
       .finally(() => {
         s.reading = false
@@ -112,11 +122,14 @@ export const useStoredObjects = (dir: string, polling: boolean) => {
     // small share of the time.
     let timer: NodeJS.Timeout
     const next = (took: number) => {
-      timer = setTimeout(() => {
-        const started = performance.now()
-        load()
-        next(performance.now() - started)
-      }, Math.max(LIST_POLL_MS, 20 * took))
+      timer = setTimeout(
+        () => {
+          const started = performance.now()
+          load()
+          next(performance.now() - started)
+        },
+        Math.max(LIST_POLL_MS, 20 * took)
+      )
     }
     next(0)
     return () => clearTimeout(timer)

@@ -126,7 +126,10 @@ describe("Objects screen", () => {
     const { dir, odir } = await seeded()
     const holder = spawn(process.execPath, ["-e", "setTimeout(() => {}, 60000)"], { stdio: "ignore" })
     try {
-      fs.writeFileSync(path.join(odir, "owner.lock"), JSON.stringify({ pid: holder.pid, command: "edgectl objects dev src/objects.ts" }))
+      fs.writeFileSync(
+        path.join(odir, "owner.lock"),
+        JSON.stringify({ pid: holder.pid, command: "edgectl objects dev src/objects.ts" })
+      )
       const app = await mount(dir)
       await app.waitForText("alpha")
       await app.press(Keys.enter, "hint:")
@@ -182,7 +185,9 @@ describe("Objects screen", () => {
       await app.press("INSERT INTO t VALUES ('typed'); SELECT count(*) AS n FROM t", "SELECT count(*)")
       await app.press(Keys.enter, "rows written 1")
       expect(app.frame()).not.toContain("out of date")
-      const rows = await host.event("Counter", idFromName("Counter", "alpha"), (inst) => inst.storage.sql.exec("SELECT v FROM t ORDER BY rowid").toArray())
+      const rows = await host.event("Counter", idFromName("Counter", "alpha"), (inst) =>
+        inst.storage.sql.exec("SELECT v FROM t ORDER BY rowid").toArray()
+      )
       expect(rows).toEqual([{ v: "first" }, { v: "typed" }])
       await app.press("\t", "BOOKMARK")
       await app.press("\t", "KEY")

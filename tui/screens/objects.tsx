@@ -19,11 +19,20 @@ import { fromUnknown } from "../errors.js"
 import { KeyLayer, useKeys } from "../keys.js"
 import { useNotify } from "../notices.js"
 import { usePaneSize } from "../terminal.js"
-import { ObjectsDirContext, restoreTo, runSql, type Host, type ObjectView, type SqlResult, type StoredObject } from "./objects-data.js"
+import {
+  ObjectsDirContext,
+  restoreTo,
+  runSql,
+  type Host,
+  type ObjectView,
+  type SqlResult,
+  type StoredObject
+} from "./objects-data.js"
 import { useObjectView, useStoredObjects } from "./objects-live.js"
 
 // The module's file name is enough beside the pid (the whole path would take the line).
-const hostText = (h: Host): string => `running in a host: pid ${h.pid}${h.module === "" ? "" : ` (${path.basename(h.module)})`}`
+const hostText = (h: Host): string =>
+  `running in a host: pid ${h.pid}${h.module === "" ? "" : ` (${path.basename(h.module)})`}`
 
 export function ObjectsScreen({ active }: { active: boolean }) {
   const dir = useContext(ObjectsDirContext)
@@ -48,13 +57,30 @@ export function ObjectsScreen({ active }: { active: boolean }) {
       }
       return false
     },
-    { priority: KeyLayer.screen, active: active && open === undefined, hints: [...moveHints, { keys: "enter", label: "open" }, { keys: "r", label: "refresh" }] }
+    {
+      priority: KeyLayer.screen,
+      active: active && open === undefined,
+      hints: [...moveHints, { keys: "enter", label: "open" }, { keys: "r", label: "refresh" }]
+    }
   )
 
-  if (open !== undefined) return <ObjectDetail key={open.dir} object={open} active={active} onBack={() => (setOpen(undefined), load())} />
-  if (failure !== undefined) return <ErrorView what={`could not list the objects under ${dir}`} error={{ ...failure, hint: failure.hint ?? "r reads them again" }} />
+  if (open !== undefined)
+    return <ObjectDetail key={open.dir} object={open} active={active} onBack={() => (setOpen(undefined), load())} />
+  if (failure !== undefined)
+    return (
+      <ErrorView
+        what={`could not list the objects under ${dir}`}
+        error={{ ...failure, hint: failure.hint ?? "r reads them again" }}
+      />
+    )
   if (objects === undefined) return <Loading what="objects" />
-  if (all.length === 0) return <Empty what={`No objects under ${dir}.`} next="run `edgectl objects dev MODULE`, or write with `edgectl objects kv CLASS NAME put KEY VALUE`" />
+  if (all.length === 0)
+    return (
+      <Empty
+        what={`No objects under ${dir}.`}
+        next="run `edgectl objects dev MODULE`, or write with `edgectl objects kv CLASS NAME put KEY VALUE`"
+      />
+    )
   return (
     <Box flexDirection="column">
       <Text dimColor wrap="truncate-start">
@@ -65,8 +91,22 @@ export function ObjectsScreen({ active }: { active: boolean }) {
         items={all}
         index={cursor.index}
         height={height}
-        header={cells([[" ", 1], ["CLASS", 14], ["NAME", name], ["ID", 13], ["BYTES", 10]])}
-        row={(o) => cells([[o.host === undefined ? " " : "●", 1], [o.className, 14], [o.name ?? "-", name], [`${o.id.slice(0, 12)}…`, 13], [String(o.bytes), 10]])}
+        header={cells([
+          [" ", 1],
+          ["CLASS", 14],
+          ["NAME", name],
+          ["ID", 13],
+          ["BYTES", 10]
+        ])}
+        row={(o) =>
+          cells([
+            [o.host === undefined ? " " : "●", 1],
+            [o.className, 14],
+            [o.name ?? "-", name],
+            [`${o.id.slice(0, 12)}…`, 13],
+            [String(o.bytes), 10]
+          ])
+        }
         rowKey={(o) => `${o.className}/${o.id}`}
       />
       <ListStatus index={cursor.index} loaded={all.length} total={all.length} loading={false} />
@@ -88,7 +128,8 @@ function ObjectDetail({ object, active, onBack }: { object: StoredObject; active
   // Opening fails when a process other than a host holds the object: the failure says who, whole.
   const { view, failure, reload, replace } = useObjectView(object, active)
   const height = Math.max(1, pane.rows - 6)
-  const rows: ReadonlyArray<readonly [string, string]> | ObjectView["history"] = tab === "keys" ? (view?.entries ?? []) : tab === "bookmarks" ? (view?.history ?? []) : []
+  const rows: ReadonlyArray<readonly [string, string]> | ObjectView["history"] =
+    tab === "keys" ? (view?.entries ?? []) : tab === "bookmarks" ? (view?.history ?? []) : []
   // The cursor follows its row when the view is read again (a restore adds a commit at the top).
   const cursor = useListCursor<readonly [string, string] | ObjectView["history"][number]>(rows.length, height, [tab], {
     items: rows,
@@ -125,7 +166,11 @@ function ObjectDetail({ object, active, onBack }: { object: StoredObject; active
       hints: [
         ...moveHints,
         { keys: "tab", label: "keys/sql/bookmarks" },
-        ...(tab === "sql" ? [{ keys: "enter", label: "type SQL" }] : tab === "bookmarks" ? [{ keys: "enter", label: "restore" }] : []),
+        ...(tab === "sql"
+          ? [{ keys: "enter", label: "type SQL" }]
+          : tab === "bookmarks"
+            ? [{ keys: "enter", label: "restore" }]
+            : []),
         { keys: "r", label: "refresh" },
         { keys: "esc", label: "back" }
       ]
@@ -137,7 +182,11 @@ function ObjectDetail({ object, active, onBack }: { object: StoredObject; active
       return (
         <ErrorView
           what="could not open the object"
-          error={failure.busy ? { ...failure.error, hint: "stop that process (or wait for it to end), then press r; esc goes back" } : failure.error}
+          error={
+            failure.busy
+              ? { ...failure.error, hint: "stop that process (or wait for it to end), then press r; esc goes back" }
+              : failure.error
+          }
         />
       )
     }
@@ -150,14 +199,25 @@ function ObjectDetail({ object, active, onBack }: { object: StoredObject; active
           items={view.entries}
           index={cursor.index}
           height={height}
-          header={cells([["KEY", k], ["VALUE", pane.columns - k - 4]])}
-          row={([key, value]) => cells([[key, k], [value, pane.columns - k - 4]])}
+          header={cells([
+            ["KEY", k],
+            ["VALUE", pane.columns - k - 4]
+          ])}
+          row={([key, value]) =>
+            cells([
+              [key, k],
+              [value, pane.columns - k - 4]
+            ])
+          }
           rowKey={([key]) => key}
         />
       )
     }
     if (tab === "sql") {
-      if (result === undefined) return <Text dimColor>enter: type a query (several statements allowed); the last statement's rows show here</Text>
+      if (result === undefined)
+        return (
+          <Text dimColor>enter: type a query (several statements allowed); the last statement's rows show here</Text>
+        )
       const w = Math.max(6, Math.floor((pane.columns - 2) / Math.max(1, result.columns.length)) - 2)
       return (
         <Box flexDirection="column">
@@ -168,19 +228,32 @@ function ObjectDetail({ object, active, onBack }: { object: StoredObject; active
           <Text dimColor>
             {result.rows.length} row(s); rows read {result.rowsRead}, rows written {result.rowsWritten}
           </Text>
-          {stale ? <Text color="yellow">out of date: the object changed since this query ran (enter runs one again)</Text> : null}
+          {stale ? (
+            <Text color="yellow">out of date: the object changed since this query ran (enter runs one again)</Text>
+          ) : null}
         </Box>
       )
     }
-    if (view.history.length === 0) return <Empty what="No changes in the last 30 days." next="writes appear here as bookmarks" />
+    if (view.history.length === 0)
+      return <Empty what="No changes in the last 30 days." next="writes appear here as bookmarks" />
     return (
       <List
         items={view.history}
         index={cursor.index}
         height={height}
-        header={cells([["BOOKMARK", 25], ["TIME (UTC)", 20], ["KIND", 7]])}
+        header={cells([
+          ["BOOKMARK", 25],
+          ["TIME (UTC)", 20],
+          ["KIND", 7]
+        ])}
         // Seconds are enough beside the bookmark (it orders commits of the same second), and the row fits 80 columns.
-        row={(c) => cells([[c.bookmark, 25], [new Date(c.time).toISOString().replace(/\.\d{3}Z$/, "Z"), 20], [c.restore ? "restore" : "write", 7]])}
+        row={(c) =>
+          cells([
+            [c.bookmark, 25],
+            [new Date(c.time).toISOString().replace(/\.\d{3}Z$/, "Z"), 20],
+            [c.restore ? "restore" : "write", 7]
+          ])
+        }
         rowKey={(c) => c.bookmark}
       />
     )
@@ -216,13 +289,13 @@ function ObjectDetail({ object, active, onBack }: { object: StoredObject; active
             setTyping(false)
             // The result and the view read after it show together, so the result is never marked out of date by its own writes.
             runSql(object, q).then(
-                ({ result: r, view: v }) => {
-                  setResult(r)
-                  replace(v)
-                  notify.done(`${r.rows.length} row(s), ${r.rowsWritten} written`)
-                },
-                (e: unknown) => notify.error("sql", fromUnknown(e))
-              )
+              ({ result: r, view: v }) => {
+                setResult(r)
+                replace(v)
+                notify.done(`${r.rows.length} row(s), ${r.rowsWritten} written`)
+              },
+              (e: unknown) => notify.error("sql", fromUnknown(e))
+            )
           }}
         />
       ) : null}

@@ -24,7 +24,9 @@ export function StepBar({ step, columns, dim }: { step: number; columns: number;
       {WIZARD_STEPS.map((s, i) => (
         <Text key={s}>
           {i > 0 ? sep : ""}
-          <Text {...(i === step ? { bold: true, inverse: true } : { dimColor: dim(i) })}>{i === step ? `[${s}]` : s}</Text>
+          <Text {...(i === step ? { bold: true, inverse: true } : { dimColor: dim(i) })}>
+            {i === step ? `[${s}]` : s}
+          </Text>
         </Text>
       ))}
     </Text>
@@ -79,7 +81,13 @@ export function Lines({ lines, offset, height }: { lines: ReadonlyArray<Line>; o
   return (
     <Box flexDirection="column">
       {shown.map((l, i) => (
-        <Text key={offset + i} bold={l.bold ?? false} dimColor={l.dim ?? false} {...(l.color ? { color: l.color } : {})} wrap="truncate-end">
+        <Text
+          key={offset + i}
+          bold={l.bold ?? false}
+          dimColor={l.dim ?? false}
+          {...(l.color ? { color: l.color } : {})}
+          wrap="truncate-end"
+        >
           {l.text === "" ? " " : l.text}
         </Text>
       ))}
@@ -115,7 +123,9 @@ export function CheckStep({ check }: { check: MigrationCheck }) {
   return (
     <Box flexDirection="column">
       <Text color={check.compatible ? "green" : "red"} bold>
-        {check.compatible ? "Compatible: the zone can migrate (phase 2)." : "Not compatible: the zone cannot migrate yet."}
+        {check.compatible
+          ? "Compatible: the zone can migrate (phase 2)."
+          : "Not compatible: the zone cannot migrate yet."}
       </Text>
       {(check.reasons ?? []).map((r, i) => (
         <Text key={i} wrap="wrap">
@@ -135,15 +145,37 @@ export const previewLines = (preview: Preview, columns: number): Array<Line> => 
   if (fits) {
     return [
       ...warnings,
-      { text: cells([["PREVIOUS SETTING", 24], ["PREVIOUS", 10], ["NEW EQUIVALENT", w]], 3), bold: true },
-      ...preview.plan.rows.map((r) => ({ text: cells([[r.setting, 24], [r.previous, 10], [r.next, w]], 3) }))
+      {
+        text: cells(
+          [
+            ["PREVIOUS SETTING", 24],
+            ["PREVIOUS", 10],
+            ["NEW EQUIVALENT", w]
+          ],
+          3
+        ),
+        bold: true
+      },
+      ...preview.plan.rows.map((r) => ({
+        text: cells(
+          [
+            [r.setting, 24],
+            [r.previous, 10],
+            [r.next, w]
+          ],
+          3
+        )
+      }))
     ]
   }
   return [
     ...warnings,
     { text: "PREVIOUS SETTING: previous value", bold: true },
     { text: "  -> new equivalent", dim: true },
-    ...preview.plan.rows.flatMap((r) => [...wrapped(`${r.setting}: ${r.previous}`, columns, { bold: true }, "  "), ...wrapped(`  -> ${r.next}`, columns, {}, "     ")])
+    ...preview.plan.rows.flatMap((r) => [
+      ...wrapped(`${r.setting}: ${r.previous}`, columns, { bold: true }, "  "),
+      ...wrapped(`  -> ${r.next}`, columns, {}, "     ")
+    ])
   ]
 }
 
@@ -151,18 +183,30 @@ export const notMigratedLines = (preview: Preview, columns: number): Array<Line>
   const { notMigrated } = preview.plan
   return [
     ...(notMigrated.length === 0 ? [{ text: "Everything is migrated.", color: "green" }] : []),
-    ...notMigrated.flatMap((n) => [...wrapped(n.what, columns, { bold: true }, "  "), ...wrapped(`  ${n.why}`, columns, { dim: true }, "  ")]),
+    ...notMigrated.flatMap((n) => [
+      ...wrapped(n.what, columns, { bold: true }, "  "),
+      ...wrapped(`  ${n.why}`, columns, { dim: true }, "  ")
+    ]),
     ...(preview.blockers.length > 0 ? [{ text: "The migration cannot go on:", color: "red", bold: true }] : []),
     ...preview.blockers.flatMap((b) => wrapped(`  - ${b.message}`, columns, { color: "red" }, "    "))
   ]
 }
 
-export function OverridesStep(props: { config: WafConfig; index: number; height: number; columns: number; focused: boolean; edited: boolean }) {
+export function OverridesStep(props: {
+  config: WafConfig
+  index: number
+  height: number
+  columns: number
+  focused: boolean
+  edited: boolean
+}) {
   const { config, index, height, columns, focused, edited } = props
   const rules = managedRules(config)
   const owasp = owaspSettings(config)
   const selected = rules[index]
-  const about = selected ? wrapText(`${selected.id}: ${selected.description} (default ${selected.defaultAction})`, columns) : []
+  const about = selected
+    ? wrapText(`${selected.id}: ${selected.description} (default ${selected.defaultAction})`, columns)
+    : []
   const desc = Math.max(10, columns - 2 - (8 + 2) - (3 + 2) - (19 + 2))
   return (
     <Box flexDirection="column">
@@ -177,8 +221,20 @@ export function OverridesStep(props: { config: WafConfig; index: number; height:
         height={Math.max(1, height - 3 - about.length)}
         focused={focused}
         rowKey={(r) => r.id}
-        header={cells([["RULE", 8], ["ON", 3], ["ACTION", 19], ["DESCRIPTION", desc]])}
-        row={(r) => cells([[r.id.slice(0, 8), 8], [r.enabled ? "yes" : "no", 3], [`${r.action}${r.overridden ? " *" : ""}`, 19], [r.description, desc]])}
+        header={cells([
+          ["RULE", 8],
+          ["ON", 3],
+          ["ACTION", 19],
+          ["DESCRIPTION", desc]
+        ])}
+        row={(r) =>
+          cells([
+            [r.id.slice(0, 8), 8],
+            [r.enabled ? "yes" : "no", 3],
+            [`${r.action}${r.overridden ? " *" : ""}`, 19],
+            [r.description, desc]
+          ])
+        }
       />
       {about.map((t, i) => (
         <Text key={i} dimColor>
@@ -194,11 +250,25 @@ const verdict = (v: Verdict) => (v.acted ? `${v.action} (${v.rules.map((r) => r.
 /** Why a replay no longer describes the configuration deploy would send, or undefined. */
 export type Staleness = "edited" | "reloaded" | undefined
 
-export const replayLines = (r: { report?: ReplayReport | undefined; file: string; running: boolean; error?: string | undefined; stale: Staleness }, columns: number): Array<Line> => {
+export const replayLines = (
+  r: {
+    report?: ReplayReport | undefined
+    file: string
+    running: boolean
+    error?: string | undefined
+    stale: Staleness
+  },
+  columns: number
+): Array<Line> => {
   if (r.running) return wrapped(`Replaying ${r.file} against both versions…`, columns, { color: "yellow" })
   if (r.error) return wrapped(r.error, columns, { color: "red" }, "  ")
   const { report } = r
-  if (!report) return wrapped(`f picks a JSONL traffic file (default ${r.file}); enter replays it against the previous WAF and the proposed configuration.`, columns, { dim: true })
+  if (!report)
+    return wrapped(
+      `f picks a JSONL traffic file (default ${r.file}); enter replays it against the previous WAF and the proposed configuration.`,
+      columns,
+      { dim: true }
+    )
   const d = report.counts["new-only"] + report.counts["previous-only"] + report.counts["different-action"]
   const stale =
     r.stale === undefined
@@ -216,7 +286,12 @@ export const replayLines = (r: { report?: ReplayReport | undefined; file: string
       r.stale ? { dim: true } : {}
     ),
     ...report.disagreements.flatMap((x) => [
-      ...wrapped(`line ${x.line} ${x.id ?? x.summary}: ${x.kind}`, columns, { bold: !r.stale, dim: r.stale !== undefined }, "  "),
+      ...wrapped(
+        `line ${x.line} ${x.id ?? x.summary}: ${x.kind}`,
+        columns,
+        { bold: !r.stale, dim: r.stale !== undefined },
+        "  "
+      ),
       ...wrapped(`  previous ${verdict(x.previous)} · new ${verdict(x.next)}`, columns, { dim: true }, "    ")
     ])
   ]
@@ -229,7 +304,12 @@ export interface Sent {
   readonly summary: ReadonlyArray<string>
 }
 
-export const deployLines = (status: MigrationStatus, busy: string | undefined, sent: Sent | undefined, columns: number): Array<Line> => {
+export const deployLines = (
+  status: MigrationStatus,
+  busy: string | undefined,
+  sent: Sent | undefined,
+  columns: number
+): Array<Line> => {
   const s = status.migration_state
   const text =
     s === "finished"
@@ -245,7 +325,11 @@ export const deployLines = (status: MigrationStatus, busy: string | undefined, s
     ...(sent
       ? [
           { text: "" },
-          ...wrapped(`Sent to ${sent.zone} (now ${sent.to}); the entry point as read back (version ${sent.version}):`, columns, { color: "green" }),
+          ...wrapped(
+            `Sent to ${sent.zone} (now ${sent.to}); the entry point as read back (version ${sent.version}):`,
+            columns,
+            { color: "green" }
+          ),
           ...sent.summary.flatMap((l) => wrapped(`  ${l}`, columns, {}, "    "))
         ]
       : [])

@@ -103,7 +103,9 @@ describe("WAF wizard", () => {
     await app.press("j ", "(edited")
     await app.press(End, "d deploys to validation mode")
     await app.press("d", "in validation mode?")
-    expect(app.frame()).toContain("Sends your EDITED configuration, not the platform's proposed configuration. It differs in:")
+    expect(app.frame()).toContain(
+      "Sends your EDITED configuration, not the platform's proposed configuration. It differs in:"
+    )
     expect(app.frame()).toContain("- OWASP paranoia level: PL2 -> PL3")
     // 80 columns: rules by id (their descriptions show from 100 columns on).
     expect(app.frame()).toContain("- rule cc632ba4: enabled on -> off")
@@ -146,7 +148,10 @@ describe("WAF wizard", () => {
     // A relative path says where it was looked for.
     await app.press("f", "Traffic file")
     await app.press("no-such-traffic.jsonl\r", "no-such-traffic.jsonl does not exist")
-    const text = app.frame().replace(/\u001B\[[0-9;]*m/g, "").replace(/\s+/g, " ")
+    const text = app
+      .frame()
+      .replace(/\u001B\[[0-9;]*m/g, "")
+      .replace(/\s+/g, " ")
     expect(text).toContain(`(looked for ${process.cwd()}/no-such-traffic.jsonl)`)
   })
 

@@ -17,7 +17,14 @@ import type { MigrationState, WafConfig } from "../../src/domain/waf.js"
 import type { Zone } from "../../src/domain/zone.js"
 import * as Waf from "../../src/services/waf-migration.js"
 import { configDiff, configSummary } from "../../src/waf/config-diff.js"
-import { cycleAction, cycleOwaspAction, cycleParanoia, cycleThreshold, managedRules, toggleRule } from "../../src/waf/edit.js"
+import {
+  cycleAction,
+  cycleOwaspAction,
+  cycleParanoia,
+  cycleThreshold,
+  managedRules,
+  toggleRule
+} from "../../src/waf/edit.js"
 import type { ReplayReport } from "../../src/waf/replay.js"
 import type { MigrationMode } from "../../src/waf/state.js"
 import { shippedTrafficSample } from "../../src/waf/traffic-sample.js"
@@ -56,8 +63,17 @@ const load = (z: Waf.WafZone) =>
     const preview = status.migration_state === "finished" ? undefined : yield* Waf.preview(z)
     // Under validation the new WAF already runs a configuration (maybe an edited one): finishing
     // sends that one, not the platform's proposal, unless the user edits it again.
-    const running = status.migration_state === "validation" ? yield* Effect.map(Waf.deployed(z), (r): WafConfig => ({ name: r.name, rules: r.rules })) : undefined
-    return { status, check, preview, base: running ?? preview?.config, baseName: running ? "configuration running in validation" : "platform's proposed configuration" }
+    const running =
+      status.migration_state === "validation"
+        ? yield* Effect.map(Waf.deployed(z), (r): WafConfig => ({ name: r.name, rules: r.rules }))
+        : undefined
+    return {
+      status,
+      check,
+      preview,
+      base: running ?? preview?.config,
+      baseName: running ? "configuration running in validation" : "platform's proposed configuration"
+    }
   })
 type Data = Effect.Effect.Success<ReturnType<typeof load>>
 
@@ -99,11 +115,18 @@ function ZoneWafWizard({ zone, active, height }: { zone: Zone; active: boolean; 
   const data = query._tag === "Success" ? query.value : undefined
   const edits = draft?.zoneId === zone.id ? draft.config : undefined
   // The one record a deploy and a replay take the zone and the configuration from.
-  const proposal: Waf.ZoneConfig | undefined = data?.preview && data.base ? { zone: data.preview.zone, config: edits ?? data.base } : undefined
+  const proposal: Waf.ZoneConfig | undefined =
+    data?.preview && data.base ? { zone: data.preview.zone, config: edits ?? data.base } : undefined
   const rules = proposal ? managedRules(proposal.config) : []
   const rows = Math.max(3, height - Chrome)
   const stale: Staleness =
-    replay.basis === undefined ? undefined : replay.basis.data !== data ? "reloaded" : replay.basis.config !== proposal?.config ? "edited" : undefined
+    replay.basis === undefined
+      ? undefined
+      : replay.basis.data !== data
+        ? "reloaded"
+        : replay.basis.config !== proposal?.config
+          ? "edited"
+          : undefined
 
   const go = (s: number) => {
     const next = Math.max(0, Math.min(STEPS - 1, s))
@@ -126,7 +149,11 @@ function ZoneWafWizard({ zone, active, height }: { zone: Zone; active: boolean; 
     setReplay({ running: true })
     void start(Waf.replayFile(data.preview.previous, proposal.config, path)).then((r) => {
       if (r === undefined) return
-      setReplay(r.ok ? { running: false, report: r.value, basis } : { running: false, error: `error: replay: ${r.error.message}` })
+      setReplay(
+        r.ok
+          ? { running: false, report: r.value, basis }
+          : { running: false, error: `error: replay: ${r.error.message}` }
+      )
     })
   }
 
@@ -141,7 +168,12 @@ function ZoneWafWizard({ zone, active, height }: { zone: Zone; active: boolean; 
             ? `Migration finished: ${proposal.zone.name} runs WAF Managed Rules (entry point version ${d.entrypoint.version}).`
             : `Validation mode: both versions run on ${proposal.zone.name}; review, then finish from the Deploy step.`
         )
-        setSent({ zone: proposal.zone.name, to: d.step.to, version: d.entrypoint.version, summary: configSummary(d.entrypoint) })
+        setSent({
+          zone: proposal.zone.name,
+          to: d.step.to,
+          version: d.entrypoint.version,
+          summary: configSummary(d.entrypoint)
+        })
         update(() => undefined)
         refresh()
       },
@@ -171,10 +203,24 @@ function ZoneWafWizard({ zone, active, height }: { zone: Zone; active: boolean; 
 
   const hints: Array<KeyHint> = [
     { keys: "←→/n p", label: "step" },
-    ...(step === 4 ? [{ keys: "space", label: "enable" }, { keys: "a", label: "action" }, { keys: "L/t/o", label: "OWASP level/threshold/action" }, { keys: "u", label: "undo edits" }] : []),
-    ...(step === 5 ? [{ keys: "f", label: "file" }, { keys: "enter", label: "replay" }] : []),
+    ...(step === 4
+      ? [
+          { keys: "space", label: "enable" },
+          { keys: "a", label: "action" },
+          { keys: "L/t/o", label: "OWASP level/threshold/action" },
+          { keys: "u", label: "undo edits" }
+        ]
+      : []),
+    ...(step === 5
+      ? [
+          { keys: "f", label: "file" },
+          { keys: "enter", label: "replay" }
+        ]
+      : []),
     ...(step === 6 ? [{ keys: "d", label: "deploy" }] : []),
-    ...(step === 6 && data?.status.plan === "enterprise" && data.status.migration_state === "start" ? [{ keys: "x", label: "finish now" }] : []),
+    ...(step === 6 && data?.status.plan === "enterprise" && data.status.migration_state === "start"
+      ? [{ keys: "x", label: "finish now" }]
+      : []),
     ...(maxScroll > 0 ? [{ keys: "j/k", label: "scroll" }] : []),
     { keys: "r", label: "refresh" }
   ]
@@ -182,35 +228,45 @@ function ZoneWafWizard({ zone, active, height }: { zone: Zone; active: boolean; 
     (press) => {
       const n = press.name
       const now = at.current.step
-      if (n === "right" || n === "n") return go(now + 1), true
-      if (n === "left" || n === "p") return go(now - 1), true
-      if (n === "home") return go(0), true
-      if (n === "end") return go(STEPS - 1), true
-      if (n === "r") return refresh(), true
+      if (n === "right" || n === "n") return (go(now + 1), true)
+      if (n === "left" || n === "p") return (go(now - 1), true)
+      if (n === "home") return (go(0), true)
+      if (n === "end") return (go(STEPS - 1), true)
+      if (n === "r") return (refresh(), true)
       if (!data) return false
       if (now === 4 && proposal) {
         const id = rules[at.current.cursor]?.id
-        if (n === "down" || n === "j") return move(at.current.cursor + 1), true
-        if (n === "up" || n === "k") return move(at.current.cursor - 1), true
+        if (n === "down" || n === "j") return (move(at.current.cursor + 1), true)
+        if (n === "up" || n === "k") return (move(at.current.cursor - 1), true)
         if (busy !== undefined) return false
-        if (n === " " && id) return edit((c) => toggleRule(c, id)), true
-        if (n === "a" && id) return edit((c) => cycleAction(c, id)), true
-        if (n === "L") return edit(cycleParanoia), true
-        if (n === "t") return edit(cycleThreshold), true
-        if (n === "o") return edit(cycleOwaspAction), true
-        if (n === "u") return update(() => undefined), true
+        if (n === " " && id) return (edit((c) => toggleRule(c, id)), true)
+        if (n === "a" && id) return (edit((c) => cycleAction(c, id)), true)
+        if (n === "L") return (edit(cycleParanoia), true)
+        if (n === "t") return (edit(cycleThreshold), true)
+        if (n === "o") return (edit(cycleOwaspAction), true)
+        if (n === "u") return (update(() => undefined), true)
       }
       if (lines !== undefined) {
-        const by = n === "down" || n === "j" ? 1 : n === "up" || n === "k" ? -1 : n === "pagedown" ? rows - 1 : n === "pageup" ? 1 - rows : 0
-        if (by !== 0) return setScroll((s) => Math.max(0, Math.min(maxScroll, s + by))), true
+        const by =
+          n === "down" || n === "j"
+            ? 1
+            : n === "up" || n === "k"
+              ? -1
+              : n === "pagedown"
+                ? rows - 1
+                : n === "pageup"
+                  ? 1 - rows
+                  : 0
+        if (by !== 0) return (setScroll((s) => Math.max(0, Math.min(maxScroll, s + by))), true)
       }
       if (now === 5) {
-        if (n === "f") return setDialog({ kind: "file" }), true
-        if (n === "enter") return startReplay(file), true
+        if (n === "f") return (setDialog({ kind: "file" }), true)
+        if (n === "enter") return (startReplay(file), true)
       }
       if (now === 6 && busy === undefined) {
-        if (n === "d") return deployKey(data.status.migration_state, false), true
-        if (n === "x" && data.status.plan === "enterprise" && data.status.migration_state === "start") return deployKey("start", true), true
+        if (n === "d") return (deployKey(data.status.migration_state, false), true)
+        if (n === "x" && data.status.plan === "enterprise" && data.status.migration_state === "start")
+          return (deployKey("start", true), true)
       }
       return false
     },
@@ -242,8 +298,18 @@ function ZoneWafWizard({ zone, active, height }: { zone: Zone; active: boolean; 
     if (step === 0) return <StatusStep status={status} name={z.name} />
     if (step === 1) return <CheckStep check={check} />
     if (lines !== undefined) return <Lines lines={lines} offset={Math.min(scroll, maxScroll)} height={rows} />
-    if (!preview || !proposal) return <Text dimColor>The migration is finished: the previous WAF is gone, there is nothing to preview.</Text>
-    return <OverridesStep config={proposal.config} index={cursor} height={rows} columns={columns} focused={active} edited={edits !== undefined} />
+    if (!preview || !proposal)
+      return <Text dimColor>The migration is finished: the previous WAF is gone, there is nothing to preview.</Text>
+    return (
+      <OverridesStep
+        config={proposal.config}
+        index={cursor}
+        height={rows}
+        columns={columns}
+        focused={active}
+        edited={edits !== undefined}
+      />
+    )
   }
   return (
     <Box flexDirection="column">
@@ -265,7 +331,10 @@ function ZoneWafWizard({ zone, active, height }: { zone: Zone; active: boolean; 
       ) : dialog?.kind === "validation" ? (
         <ConfirmDialog
           title={`Deploy the new WAF on ${z.name} in validation mode?`}
-          lines={["Both versions run side by side, the new one first; finish from this step.", ...sending(rows - 6, columns - 4)]}
+          lines={[
+            "Both versions run side by side, the new one first; finish from this step.",
+            ...sending(rows - 6, columns - 4)
+          ]}
           confirmLabel="deploy to validation"
           onConfirm={() => {
             setDialog(undefined)

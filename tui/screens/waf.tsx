@@ -50,7 +50,9 @@ export function WafScreen({ active }: { active: boolean }) {
   const rowsShown = Math.max(1, pane.rows - Chrome)
   const { query, refresh } = useEffectQuery(() => load(account?.id), [account?.id])
   const loaded = query._tag === "Success" ? query.value : []
-  const rows = open ? [...loaded.filter((r) => r.zone.id === open.id), ...loaded.filter((r) => r.zone.id !== open.id)] : loaded
+  const rows = open
+    ? [...loaded.filter((r) => r.zone.id === open.id), ...loaded.filter((r) => r.zone.id !== open.id)]
+    : loaded
   const cursor = useListCursor(rows.length, rowsShown, [account?.id])
   const [chosen, setChosen] = useState<Zone | undefined>(undefined)
   useKeys(
@@ -62,14 +64,16 @@ export function WafScreen({ active }: { active: boolean }) {
         return true
       }
       if (cursor.move(press)) return true
-      if (press.name === "enter" && rows[cursor.index]) return setChosen(rows[cursor.index]!.zone), true
-      if (press.name === "r") return refresh(), true
+      if (press.name === "enter" && rows[cursor.index]) return (setChosen(rows[cursor.index]!.zone), true)
+      if (press.name === "r") return (refresh(), true)
       return false
     },
     {
       priority: KeyLayer.screen,
       active,
-      hints: chosen ? [{ keys: "esc", label: "back to the zones" }] : [...moveHints, { keys: "enter", label: "migration wizard" }, { keys: "r", label: "refresh" }]
+      hints: chosen
+        ? [{ keys: "esc", label: "back to the zones" }]
+        : [...moveHints, { keys: "enter", label: "migration wizard" }, { keys: "r", label: "refresh" }]
     }
   )
   if (chosen) {
@@ -94,7 +98,9 @@ export function WafScreen({ active }: { active: boolean }) {
     <Box flexDirection="column">
       <Text wrap="truncate-end">
         <Text bold>WAF migration</Text>
-        <Text dimColor>{` · ${counts.start} to migrate · ${counts.validation} in validation · ${counts.finished} finished`}</Text>
+        <Text
+          dimColor
+        >{` · ${counts.start} to migrate · ${counts.validation} in validation · ${counts.finished} finished`}</Text>
       </Text>
       <List
         items={rows}
@@ -102,10 +108,19 @@ export function WafScreen({ active }: { active: boolean }) {
         height={rowsShown}
         focused={active}
         rowKey={(r) => r.zone.id}
-        header={cells([["ZONE", zoneWidth], ["PLAN", 10], ["STATE", 10], ["OLD", 3], ["NEW", 3]])}
+        header={cells([
+          ["ZONE", zoneWidth],
+          ["PLAN", 10],
+          ["STATE", 10],
+          ["OLD", 3],
+          ["NEW", 3]
+        ])}
         row={(r) =>
           r.status === undefined
-            ? cells([[r.zone.name, zoneWidth], [`error: ${r.error ?? "unknown"}`, 40]])
+            ? cells([
+                [r.zone.name, zoneWidth],
+                [`error: ${r.error ?? "unknown"}`, 40]
+              ])
             : cells([
                 [r.zone.name, zoneWidth],
                 [r.status.plan, 10],

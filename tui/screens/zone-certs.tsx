@@ -50,10 +50,19 @@ export function ZoneCertificates({ zoneId, active, height }: { zoneId: string; a
   )
   if (query._tag === "Loading") return <Loading what="certificate packs" />
   if (query._tag === "Failure") return <ErrorView what="could not list certificate packs" error={query.error} />
-  if (packs.length === 0) return <Empty what="No certificate packs on this zone." next="r refreshes; esc goes back to the zones" />
+  if (packs.length === 0)
+    return <Empty what="No certificate packs on this zone." next="r refreshes; esc goes back to the zones" />
   return (
     <Box flexDirection="column">
-      <List items={packs} index={cursor.index} height={rows} row={table.row} rowKey={(p) => p.id} header={table.header} focused={active} />
+      <List
+        items={packs}
+        index={cursor.index}
+        height={rows}
+        row={table.row}
+        rowKey={(p) => p.id}
+        header={table.header}
+        focused={active}
+      />
       <ListStatus index={cursor.index} loaded={packs.length} total={packs.length} loading={false} />
     </Box>
   )

@@ -88,7 +88,10 @@ function Switcher({ a, b }: { a: Zone; b: Zone }) {
 describe("Zone detail isolation", () => {
   it("another zone put in place of the open one starts fresh: first tab, its own records, cursor at the top", async () => {
     const runtime = fixture.local()
-    const [a, b] = await Promise.all([runtime.runPromise(resolveZone("acme.com")), runtime.runPromise(resolveZone("globex.com"))])
+    const [a, b] = await Promise.all([
+      runtime.runPromise(resolveZone("acme.com")),
+      runtime.runPromise(resolveZone("globex.com"))
+    ])
     const app = await fixture.within(runtime, <Switcher a={a} b={b} />)
     await app.waitForText("1/1250")
     await app.press("jjj", "4/1250")

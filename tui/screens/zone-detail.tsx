@@ -24,8 +24,14 @@ export interface ZoneTab {
 }
 
 export const zoneTabs: ReadonlyArray<ZoneTab> = [
-  { title: "DNS records", render: ({ zone, active, height }) => <ZoneDns zoneId={zone.id} active={active} height={height} /> },
-  { title: "Certificate packs", render: ({ zone, active, height }) => <ZoneCertificates zoneId={zone.id} active={active} height={height} /> },
+  {
+    title: "DNS records",
+    render: ({ zone, active, height }) => <ZoneDns zoneId={zone.id} active={active} height={height} />
+  },
+  {
+    title: "Certificate packs",
+    render: ({ zone, active, height }) => <ZoneCertificates zoneId={zone.id} active={active} height={height} />
+  },
   {
     title: "ESC",
     render: ({ zone, active, height }) => {
@@ -33,7 +39,10 @@ export const zoneTabs: ReadonlyArray<ZoneTab> = [
       return <EscPanel scopes={[target, accountOf(target)]} active={active} height={height} />
     }
   },
-  { title: "Firewall", render: ({ zone, active, height }) => <FirewallPanel zone={zone} active={active} height={height} /> },
+  {
+    title: "Firewall",
+    render: ({ zone, active, height }) => <FirewallPanel zone={zone} active={active} height={height} />
+  },
   { title: "WAF", render: ({ zone, active, height }) => <WafWizard zone={zone} active={active} height={height} /> }
 ]
 

@@ -109,15 +109,37 @@ export function ZoneDns({ zoneId, active, height }: { zoneId: string; active: bo
     }
     return (
       <>
-        <List items={list.items} index={cursor.index} height={rows} row={table.row} rowKey={(r) => r.id} header={table.header} focused={active} />
+        <List
+          items={list.items}
+          index={cursor.index}
+          height={rows}
+          row={table.row}
+          rowKey={(r) => r.id}
+          header={table.header}
+          focused={active}
+        />
         {list.error ? <ErrorView what="could not load more DNS records" error={list.error} /> : null}
-        <ListStatus index={cursor.index} loaded={list.items.length} total={list.total} loading={list.loading} refreshing={list.refreshing} />
+        <ListStatus
+          index={cursor.index}
+          loaded={list.items.length}
+          total={list.total}
+          loading={list.loading}
+          refreshing={list.refreshing}
+        />
       </>
     )
   }
 
   if (open !== undefined) {
-    return <DnsRecordView record={open} active={active} width={pane.columns} height={height} onBack={() => setOpen(undefined)} />
+    return (
+      <DnsRecordView
+        record={open}
+        active={active}
+        width={pane.columns}
+        height={height}
+        onBack={() => setOpen(undefined)}
+      />
+    )
   }
   return (
     <Box flexDirection="column">

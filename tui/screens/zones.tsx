@@ -40,7 +40,7 @@ const zoneTable = (columns: number) => {
     row: (z: Zone) =>
       cells([
         [z.name, name],
-        [z.paused ? "paused" : z.status ?? "", 12],
+        [z.paused ? "paused" : (z.status ?? ""), 12],
         [z.account.name ?? z.account.id, 12],
         [plan(z), planWidth]
       ])
@@ -127,9 +127,22 @@ export function ZonesScreen({ active }: { active: boolean }) {
     }
     return (
       <>
-        <List items={list.items} index={cursor.index} height={height} row={table.row} rowKey={(z) => z.id} header={table.header} />
+        <List
+          items={list.items}
+          index={cursor.index}
+          height={height}
+          row={table.row}
+          rowKey={(z) => z.id}
+          header={table.header}
+        />
         {list.error ? <ErrorView what="could not load more zones" error={list.error} /> : null}
-        <ListStatus index={cursor.index} loaded={list.items.length} total={list.total} loading={list.loading} refreshing={list.refreshing} />
+        <ListStatus
+          index={cursor.index}
+          loaded={list.items.length}
+          total={list.total}
+          loading={list.loading}
+          refreshing={list.refreshing}
+        />
       </>
     )
   }

@@ -41,9 +41,18 @@ const scopeOf = (o: { zone: Option.Option<string>; account: Option.Option<string
   const zone = opt(o.zone)
   const account = opt(o.account)
   if ((zone === undefined) === (account === undefined)) {
-    return Effect.fail(usage(zone === undefined ? "give the zone (--zone Z) or the account (--account A)" : "give --zone or --account, not both"))
+    return Effect.fail(
+      usage(
+        zone === undefined
+          ? "give the zone (--zone Z) or the account (--account A)"
+          : "give --zone or --account, not both"
+      )
+    )
   }
-  for (const [flag, v] of [["--zone", zone], ["--account", account]] as const) {
+  for (const [flag, v] of [
+    ["--zone", zone],
+    ["--account", account]
+  ] as const) {
     if (v !== undefined && v.trim() === "") return Effect.fail(usage(`${flag} needs a value, got an empty string`))
   }
   return Effect.succeed(resolveTarget(zone !== undefined ? { zone } : { account: account! }))
@@ -58,7 +67,9 @@ const hint = (e: V4Error): string | undefined =>
 
 const targetLabel = (t: EscTarget) => (t.kind === "zone" ? `zone ${t.name}` : `account ${t.name}`)
 const targetJson = (t: EscTarget) =>
-  t.kind === "zone" ? { kind: t.kind, id: t.id, name: t.name, account: t.account } : { kind: t.kind, id: t.id, name: t.name }
+  t.kind === "zone"
+    ? { kind: t.kind, id: t.id, name: t.name, account: t.account }
+    : { kind: t.kind, id: t.id, name: t.name }
 
 const removalLine = (r: RemovalStatus) => {
   const when = `${r.relative} (${r.days} day${r.days === 1 ? "" : "s"}) on the platform's clock (${r.now.slice(0, 10)})`
@@ -73,7 +84,12 @@ const printFields = (fields: ReadonlyArray<readonly [string, string]>) => {
 }
 
 const statusFields = (s: EscStatus): Array<readonly [string, string]> => [
-  ["scope", s.target.kind === "zone" ? `zone ${s.target.name} (${s.target.id}), account ${s.target.account.name}` : `account ${s.target.name} (${s.target.id})`],
+  [
+    "scope",
+    s.target.kind === "zone"
+      ? `zone ${s.target.name} (${s.target.id}), account ${s.target.account.name}`
+      : `account ${s.target.name} (${s.target.id})`
+  ],
   ["state", settingView(s.setting).state],
   ["always", s.setting.always ? "yes" : "no"],
   ["secret", s.setting.with_secret === null ? "none" : describeSecret(s.setting.with_secret)],
@@ -108,9 +124,16 @@ const disable = Command.make(
   {
     ...target,
     ...scopeOptions,
-    always: Options.boolean("always").pipe(Options.withDescription("turn ESC off for every request (of every zone of the account)")),
-    secret: Options.text("secret").pipe(Options.withDescription("store a secret: requests with the cookie disable_esc=<secret> skip ESC"), Options.optional),
-    secretStdin: Options.boolean("secret-stdin").pipe(Options.withDescription("read the secret from standard input (keeps it out of shell history)"))
+    always: Options.boolean("always").pipe(
+      Options.withDescription("turn ESC off for every request (of every zone of the account)")
+    ),
+    secret: Options.text("secret").pipe(
+      Options.withDescription("store a secret: requests with the cookie disable_esc=<secret> skip ESC"),
+      Options.optional
+    ),
+    secretStdin: Options.boolean("secret-stdin").pipe(
+      Options.withDescription("read the secret from standard input (keeps it out of shell history)")
+    )
   },
   (o) =>
     Effect.gen(function* () {
@@ -119,7 +142,11 @@ const disable = Command.make(
       const chosen = [o.always, secretFlag !== undefined, o.secretStdin].filter(Boolean).length
       if (chosen !== 1) {
         return yield* Effect.fail(
-          usage(chosen === 0 ? "say how to disable ESC: --always, --secret S or --secret-stdin" : "give one of --always, --secret and --secret-stdin, not several")
+          usage(
+            chosen === 0
+              ? "say how to disable ESC: --always, --secret S or --secret-stdin"
+              : "give one of --always, --secret and --secret-stdin, not several"
+          )
         )
       }
       const secret = o.secretStdin ? yield* readSecret("secret (input hidden): ") : secretFlag
@@ -135,7 +162,11 @@ const disable = Command.make(
           : `Stored the secret ${describeSecret(secret)} for ${targetLabel(status.target)}: requests carrying the cookie disable_esc=<secret> skip ESC.`
       show(status, o.json, headline)
     })
-).pipe(Command.withDescription("turn ESC off for a zone or account (--always), or store a test secret (--secret, --secret-stdin)"))
+).pipe(
+  Command.withDescription(
+    "turn ESC off for a zone or account (--always), or store a test secret (--secret, --secret-stdin)"
+  )
+)
 
 const cleared = (before: EscSetting, after: EscSetting) =>
   [
@@ -149,14 +180,21 @@ const enable = Command.make(
     ...target,
     ...scopeOptions,
     only: choiceOption("only", ["always", "secret"]).pipe(
-      Options.withDescription("undo only `always` (the secret stays) or only the secret (`always` stays); by default both are cleared"),
+      Options.withDescription(
+        "undo only `always` (the secret stays) or only the secret (`always` stays); by default both are cleared"
+      ),
       Options.optional
     )
   },
   (o) =>
     Effect.gen(function* () {
       const resolve = yield* scopeOf(o)
-      const r = yield* run("esc enable", o, Effect.flatMap(resolve, (t) => enableEsc(t, opt(o.only))), hint)
+      const r = yield* run(
+        "esc enable",
+        o,
+        Effect.flatMap(resolve, (t) => enableEsc(t, opt(o.only))),
+        hint
+      )
       const gone = cleared(r.before, r.status.setting)
       const headline =
         gone.length === 0
@@ -179,7 +217,12 @@ const test = Command.make(
   (o) =>
     Effect.gen(function* () {
       if (o.zone.trim() === "") return yield* Effect.fail(usage("--zone needs a value, got an empty string"))
-      const r = yield* run("esc test", o, Effect.flatMap(zoneTarget(o.zone), (z) => testRequest(z, opt(o.cookie))), hint)
+      const r = yield* run(
+        "esc test",
+        o,
+        Effect.flatMap(zoneTarget(o.zone), (z) => testRequest(z, opt(o.cookie))),
+        hint
+      )
       const d = r.decision
       if (o.json) {
         return printJson({
@@ -197,19 +240,48 @@ const test = Command.make(
       }
       // Once ESC is removed nothing runs: the decision is what the settings would have done.
       const gone = r.removal.removed
-      const verdict = d.escRuns ? (gone ? "ESC would run (if it still existed)" : "ESC runs") : gone ? "ESC would be OFF (if it still existed)" : "ESC is OFF"
-      const reason = gone ? d.reason.replace(/^ESC runs:/, "ESC would run:").replace(/^ESC is off:/, "ESC would be off:") : d.reason
-      printLine(`${verdict} for this request to zone ${r.zone.name}${r.cookie !== null ? ` (Cookie: ${r.cookie})` : " (no Cookie header)"}.`)
+      const verdict = d.escRuns
+        ? gone
+          ? "ESC would run (if it still existed)"
+          : "ESC runs"
+        : gone
+          ? "ESC would be OFF (if it still existed)"
+          : "ESC is OFF"
+      const reason = gone
+        ? d.reason.replace(/^ESC runs:/, "ESC would run:").replace(/^ESC is off:/, "ESC would be off:")
+        : d.reason
+      printLine(
+        `${verdict} for this request to zone ${r.zone.name}${r.cookie !== null ? ` (Cookie: ${r.cookie})` : " (no Cookie header)"}.`
+      )
       printFields([
-        ["decided by", d.decidedBy === null ? "nothing: no setting turns ESC off for this request" : `${DeciderName[d.decidedBy]}: ${deciderLabel(d.decidedBy)}`],
-        ...(d.applies.length > 1 ? [["also", d.applies.slice(1).map((x) => DeciderName[x]).join(", ")] as const] : []),
+        [
+          "decided by",
+          d.decidedBy === null
+            ? "nothing: no setting turns ESC off for this request"
+            : `${DeciderName[d.decidedBy]}: ${deciderLabel(d.decidedBy)}`
+        ],
+        ...(d.applies.length > 1
+          ? [
+              [
+                "also",
+                d.applies
+                  .slice(1)
+                  .map((x) => DeciderName[x])
+                  .join(", ")
+              ] as const
+            ]
+          : []),
         ["reason", reason],
         ["zone", `${r.zone.name}: ${settingShort(r.zoneSetting)}`],
         ["account", `${r.zone.account.name}: ${settingShort(r.accountSetting)}`],
         ["removal", removalLine(r.removal)]
       ])
     })
-).pipe(Command.withDescription("say whether ESC runs for a request to the zone carrying a Cookie header, and which setting decided"))
+).pipe(
+  Command.withDescription(
+    "say whether ESC runs for a request to the zone carrying a Cookie header, and which setting decided"
+  )
+)
 
 const replacements = Command.make("replacements", { json }, (o) =>
   Effect.sync(() => {
@@ -225,7 +297,10 @@ const replacements = Command.make("replacements", { json }, (o) =>
         }))
       )
     }
-    printTable(["USE CASE", "REPLACEMENT", "PHASE", "ACTION"], Replacements.map((r) => [r.useCase, r.product, r.phase, r.action]))
+    printTable(
+      ["USE CASE", "REPLACEMENT", "PHASE", "ACTION"],
+      Replacements.map((r) => [r.useCase, r.product, r.phase, r.action])
+    )
     printLine("")
     printLine("Example rules (rulesets API, in the phase above):")
     Replacements.forEach((r) => {
@@ -241,7 +316,9 @@ const replacements = Command.make("replacements", { json }, (o) =>
 ).pipe(Command.withDescription("each ESC use case with its replacement product, ruleset phase and an example rule"))
 
 export const esc = Command.make("esc").pipe(
-  Command.withDescription("ESC (Edge Side Code) disable settings per zone and account; ESC configuration is removed on 2025-01-01"),
+  Command.withDescription(
+    "ESC (Edge Side Code) disable settings per zone and account; ESC configuration is removed on 2025-01-01"
+  ),
   Command.withSubcommands([get, disable, enable, test, replacements])
 )
 

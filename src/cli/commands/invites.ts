@@ -14,7 +14,14 @@ const list = Command.make("list", target, (o) =>
     if (o.json) return printJson(invites)
     printTable(
       ["ID", "ACCOUNT", "INVITED BY", "ROLES", "STATUS", "EXPIRES"],
-      invites.map((i) => [i.id, i.organization_name, i.invited_by, (i.roles ?? []).map(String).join(", "), i.status, i.expires_on?.slice(0, 10)])
+      invites.map((i) => [
+        i.id,
+        i.organization_name,
+        i.invited_by,
+        (i.roles ?? []).map(String).join(", "),
+        i.status,
+        i.expires_on?.slice(0, 10)
+      ])
     )
   })
 ).pipe(Command.withDescription("list your invites to accounts"))
@@ -27,7 +34,9 @@ const respond = (verb: "accept" | "reject", status: "accepted" | "rejected") =>
         e._tag === "NotFound" ? "run `edgectl invites list` to see your invites" : undefined
       )
       if (o.json) return printJson(invite)
-      printLine(`${status === "accepted" ? "Accepted" : "Rejected"} the invite to ${invite.organization_name ?? invite.organization_id}.`)
+      printLine(
+        `${status === "accepted" ? "Accepted" : "Rejected"} the invite to ${invite.organization_name ?? invite.organization_id}.`
+      )
     })
   ).pipe(Command.withDescription(`${verb} an invite`))
 

@@ -12,28 +12,49 @@ import { CliFailure, usage } from "../run.js"
 
 export const lsp = Command.make(
   "lsp",
-  { stdio: Options.boolean("stdio").pipe(Options.withDescription("talk LSP over stdin/stdout (the default and only transport)")) },
+  {
+    stdio: Options.boolean("stdio").pipe(
+      Options.withDescription("talk LSP over stdin/stdout (the default and only transport)")
+    )
+  },
   () =>
     Effect.promise(async () => {
       const { serveStdio } = await import("../../lsp/server.js")
       await serveStdio()
     })
-).pipe(Command.withDescription("the language server (LSP 3.17 over stdio): rule expressions, KV bulk files, WAF documents, Terraform"))
+).pipe(
+  Command.withDescription(
+    "the language server (LSP 3.17 over stdio): rule expressions, KV bulk files, WAF documents, Terraform"
+  )
+)
 
 const formatOption = choiceOption("format", ["text", "json", "sarif"]).pipe(
-  Options.withDescription("text (file:line:col and a caret; the default), json, or sarif (SARIF 2.1.0 for code scanning)"),
+  Options.withDescription(
+    "text (file:line:col and a caret; the default), json, or sarif (SARIF 2.1.0 for code scanning)"
+  ),
   Options.optional
 )
 
 export const check = Command.make(
   "check",
-  { format: formatOption, json: json.pipe(Options.withDescription("the same as --format json")), files: Args.file({ name: "FILES" }).pipe(Args.withDescription("*.rules, *.json (firewall rules, filters, KV bulk files, WAF configurations and exports) and *.tf files"), Args.atLeast(1)) },
+  {
+    format: formatOption,
+    json: json.pipe(Options.withDescription("the same as --format json")),
+    files: Args.file({ name: "FILES" }).pipe(
+      Args.withDescription(
+        "*.rules, *.json (firewall rules, filters, KV bulk files, WAF configurations and exports) and *.tf files"
+      ),
+      Args.atLeast(1)
+    )
+  },
   (o) =>
     Effect.gen(function* () {
       const bad = o.files.find((f) => f.startsWith("-") && f.length > 1)
-      if (bad !== undefined) return yield* Effect.fail(new CliFailure({ text: `error: check: unknown option ${bad}`, exitCode: 2 }))
+      if (bad !== undefined)
+        return yield* Effect.fail(new CliFailure({ text: `error: check: unknown option ${bad}`, exitCode: 2 }))
       const given = Option.getOrUndefined(o.format)
-      if (o.json && given !== undefined && given !== "json") return yield* Effect.fail(usage(`--json is --format json; it cannot be used with --format ${given}`))
+      if (o.json && given !== undefined && given !== "json")
+        return yield* Effect.fail(usage(`--json is --format json; it cannot be used with --format ${given}`))
       const format = o.json ? "json" : (given ?? "text")
       const out = yield* Effect.promise(async () => {
         const { checkFiles } = await import("../../lsp/check-files.js")
@@ -42,7 +63,12 @@ export const check = Command.make(
       })
       if (out.stdout) process.stdout.write(out.stdout)
       // The exit code goes through the CLI's failure path, which prints the summary last on stderr.
-      if (out.exitCode !== 0) return yield* Effect.fail(new CliFailure({ text: out.stderr.replace(/\n$/, ""), exitCode: 1 }))
+      if (out.exitCode !== 0)
+        return yield* Effect.fail(new CliFailure({ text: out.stderr.replace(/\n$/, ""), exitCode: 1 }))
       if (out.stderr) process.stderr.write(out.stderr)
     })
-).pipe(Command.withDescription("check rule expressions (*.rules, firewall/filter JSON), KV bulk files, WAF documents and Terraform files; exit 1 on any error"))
+).pipe(
+  Command.withDescription(
+    "check rule expressions (*.rules, firewall/filter JSON), KV bulk files, WAF documents and Terraform files; exit 1 on any error"
+  )
+)

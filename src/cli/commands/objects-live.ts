@@ -34,7 +34,11 @@ const shortLived = (dir: string): boolean => {
   return holder === undefined || /^edgectl objects (kv|sql|bookmark|restore) /.test(holder.command)
 }
 
-export const throughHostOr = <R extends ObjectRequest>(t: LiveTarget, request: R, direct: Effect.Effect<ResultOf<R>, CliFailure>): Effect.Effect<ResultOf<R>, CliFailure> =>
+export const throughHostOr = <R extends ObjectRequest>(
+  t: LiveTarget,
+  request: R,
+  direct: Effect.Effect<ResultOf<R>, CliFailure>
+): Effect.Effect<ResultOf<R>, CliFailure> =>
   Effect.suspend(() => {
     if (!CLASS_NAME.test(t.className)) return direct
     const id = resolveId(t.className, t.name)
@@ -47,18 +51,27 @@ export const throughHostOr = <R extends ObjectRequest>(t: LiveTarget, request: R
       // The refusal happens when the lock is taken, before anything is read or written: trying
       // again cannot do a write twice.
       const directOrWait = Effect.catchAll(direct, (e) =>
-        e.text.startsWith(refused) && Date.now() < deadline && shortLived(dir) ? Effect.flatMap(Effect.sleep(`${20 + Math.floor(Math.random() * 30)} millis`), attempt) : Effect.fail(e)
+        e.text.startsWith(refused) && Date.now() < deadline && shortLived(dir)
+          ? Effect.flatMap(Effect.sleep(`${20 + Math.floor(Math.random() * 30)} millis`), attempt)
+          : Effect.fail(e)
       )
       if (host === undefined) return directOrWait
       return Effect.tryPromise({
-        try: () => callHost(host, { className: t.className, id: id.hex, ...(id.name !== undefined ? { name: id.name } : {}) }, request),
+        try: () =>
+          callHost(
+            host,
+            { className: t.className, id: id.hex, ...(id.name !== undefined ? { name: id.name } : {}) },
+            request
+          ),
         catch: (e) => e
       }).pipe(
         Effect.catchAll((e) =>
           // The host stopped between finding it and calling it: nothing was sent, the storage is free.
           e instanceof HostUnreachable
             ? directOrWait
-            : Effect.fail(new CliFailure({ text: `error: ${t.what}: ${e instanceof Error ? e.message : String(e)}`, exitCode: 1 }))
+            : Effect.fail(
+                new CliFailure({ text: `error: ${t.what}: ${e instanceof Error ? e.message : String(e)}`, exitCode: 1 })
+              )
         )
       )
     }

@@ -8,12 +8,21 @@ import { CliFailure } from "../run.js"
 const Shown = 5
 
 const names = (xs: ReadonlyArray<string>): string =>
-  xs.length <= Shown ? xs.join(", ") : `${xs.slice(0, Shown).join(", ")} and ${xs.length - Shown} more (\`edgectl objects list\` shows all)`
+  xs.length <= Shown
+    ? xs.join(", ")
+    : `${xs.slice(0, Shown).join(", ")} and ${xs.length - Shown} more (\`edgectl objects list\` shows all)`
 
 /** `error:` naming the object and the state directory, `hint:` naming the stored objects, exit 1. */
-export const missingObject = (what: string, stateDir: string, className: string, name: string, create?: string): CliFailure => {
+export const missingObject = (
+  what: string,
+  stateDir: string,
+  className: string,
+  name: string,
+  create?: string
+): CliFailure => {
   const stored = listStored(stateDir)
-  const label = (o: { name: string | null; id: string }) => (o.name !== null ? JSON.stringify(o.name) : `${o.id.slice(0, 12)}…`)
+  const label = (o: { name: string | null; id: string }) =>
+    o.name !== null ? JSON.stringify(o.name) : `${o.id.slice(0, 12)}…`
   const sameClass = stored.filter((o) => o.className === className)
   const hint =
     stored.length === 0
@@ -21,5 +30,8 @@ export const missingObject = (what: string, stateDir: string, className: string,
       : sameClass.length > 0
         ? `stored objects of class ${className}: ${names(sameClass.map(label))}${create !== undefined ? `; ${create}` : ""}`
         : `no objects of class ${className}; stored: ${names(stored.map((o) => `${o.className} ${label(o)}`))}`
-  return new CliFailure({ text: `error: ${what}: no object ${className} ${JSON.stringify(name)} under ${stateDir}\nhint: ${hint}`, exitCode: 1 })
+  return new CliFailure({
+    text: `error: ${what}: no object ${className} ${JSON.stringify(name)} under ${stateDir}\nhint: ${hint}`,
+    exitCode: 1
+  })
 }

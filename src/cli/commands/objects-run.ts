@@ -25,15 +25,24 @@ interface Target extends Common {
 }
 
 const stateDir = (o: Common) => path.resolve(Option.getOrElse(o.persistTo, () => DEFAULT_PERSIST_TO))
-const failure = (what: string, e: unknown) => new CliFailure({ text: `error: ${what}: ${e instanceof Error ? e.message : String(e)}`, exitCode: 1 })
+const failure = (what: string, e: unknown) =>
+  new CliFailure({ text: `error: ${what}: ${e instanceof Error ? e.message : String(e)}`, exitCode: 1 })
 
 // Opens the object's storage for the duration of `f`; only `kv put` and `sql --create` create an object.
-const withStorage = <A>(what: string, o: Target, mustExist: boolean, f: (s: ObjectStorage) => Promise<A>, create?: string): Effect.Effect<A, CliFailure> =>
+const withStorage = <A>(
+  what: string,
+  o: Target,
+  mustExist: boolean,
+  f: (s: ObjectStorage) => Promise<A>,
+  create?: string
+): Effect.Effect<A, CliFailure> =>
   Effect.suspend(() => {
-    if (!CLASS_NAME.test(o.className)) return Effect.fail(usage(`${what}: not a class name: ${JSON.stringify(o.className)}`))
+    if (!CLASS_NAME.test(o.className))
+      return Effect.fail(usage(`${what}: not a class name: ${JSON.stringify(o.className)}`))
     const id = resolveId(o.className, o.name)
     const dir = objectDir(stateDir(o), o.className, id)
-    if (mustExist && !fs.existsSync(dir)) return Effect.fail(missingObject(what, stateDir(o), o.className, o.name, create))
+    if (mustExist && !fs.existsSync(dir))
+      return Effect.fail(missingObject(what, stateDir(o), o.className, o.name, create))
     return Effect.tryPromise({
       try: async () => {
         makeDirectory(dir)
@@ -52,12 +61,32 @@ const withStorage = <A>(what: string, o: Target, mustExist: boolean, f: (s: Obje
   })
 
 // The request, through the running host of the object if there is one, else on its storage here.
-const request = <R extends ObjectRequest>(what: string, o: Target, mustExist: boolean, r: R, create?: string): Effect.Effect<ResultOf<R>, CliFailure> =>
-  throughHostOr({ what, state: stateDir(o), className: o.className, name: o.name, mustExist }, r, withStorage(what, o, mustExist, (s) => runRequest(s, r), create))
+const request = <R extends ObjectRequest>(
+  what: string,
+  o: Target,
+  mustExist: boolean,
+  r: R,
+  create?: string
+): Effect.Effect<ResultOf<R>, CliFailure> =>
+  throughHostOr(
+    { what, state: stateDir(o), className: o.className, name: o.name, mustExist },
+    r,
+    withStorage(what, o, mustExist, (s) => runRequest(s, r), create)
+  )
 
 const show = (v: unknown): string => (typeof v === "string" ? v : JSON.stringify(v, jsonReplacer))
 const jsonReplacer = (_k: string, v: unknown) =>
-  v instanceof Map ? Object.fromEntries(v) : v instanceof Set ? [...v] : typeof v === "bigint" ? v.toString() : ArrayBuffer.isView(v) ? { $bytes: Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString("base64") } : v instanceof ArrayBuffer ? { $bytes: Buffer.from(v).toString("base64") } : v
+  v instanceof Map
+    ? Object.fromEntries(v)
+    : v instanceof Set
+      ? [...v]
+      : typeof v === "bigint"
+        ? v.toString()
+        : ArrayBuffer.isView(v)
+          ? { $bytes: Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString("base64") }
+          : v instanceof ArrayBuffer
+            ? { $bytes: Buffer.from(v).toString("base64") }
+            : v
 const jsonSafe = (v: unknown): unknown => JSON.parse(JSON.stringify(v, jsonReplacer) ?? "null")
 
 export const list = (o: Common): Effect.Effect<void, CliFailure> =>
@@ -72,12 +101,22 @@ export const list = (o: Common): Effect.Effect<void, CliFailure> =>
   })
 
 export const kv = (
-  o: Target & { action: "get" | "put" | "list" | "delete"; rest: ReadonlyArray<string>; prefix: Option.Option<string>; limit: Option.Option<number>; valueJson: boolean }
+  o: Target & {
+    action: "get" | "put" | "list" | "delete"
+    rest: ReadonlyArray<string>
+    prefix: Option.Option<string>
+    limit: Option.Option<number>
+    valueJson: boolean
+  }
 ): Effect.Effect<void, CliFailure> => {
   const what = `objects kv ${o.action}`
   const want = o.action === "put" ? 2 : o.action === "list" ? 0 : 1
   if (o.rest.length !== want) {
-    return Effect.fail(usage(`${what}: expected ${want === 0 ? "no argument" : want === 1 ? "KEY" : "KEY VALUE"}, got ${o.rest.length} argument(s)`))
+    return Effect.fail(
+      usage(
+        `${what}: expected ${want === 0 ? "no argument" : want === 1 ? "KEY" : "KEY VALUE"}, got ${o.rest.length} argument(s)`
+      )
+    )
   }
   let value: unknown = o.rest[1]
   if (o.action === "put" && o.valueJson) {
@@ -92,22 +131,34 @@ export const kv = (
     case "get":
       return Effect.flatMap(request(what, o, true, { op: "get", key }), ({ found, value: v }) => {
         if (o.json) return Effect.sync(() => printJson({ key, found, value: jsonSafe(v) }))
-        if (!found) return Effect.fail(new CliFailure({ text: `error: ${what}: no key ${JSON.stringify(key)}`, exitCode: 1 }))
+        if (!found)
+          return Effect.fail(new CliFailure({ text: `error: ${what}: no key ${JSON.stringify(key)}`, exitCode: 1 }))
         return Effect.sync(() => printLine(show(v)))
       })
     case "put":
-      return Effect.map(request(what, o, false, { op: "put", key, value }), () => (o.json ? printJson({ key, written: true }) : note(`wrote ${JSON.stringify(key)}`)))
+      return Effect.map(request(what, o, false, { op: "put", key, value }), () =>
+        o.json ? printJson({ key, written: true }) : note(`wrote ${JSON.stringify(key)}`)
+      )
     case "delete":
       return Effect.map(request(what, o, true, { op: "delete", key }), (existed) =>
-        o.json ? printJson({ key, deleted: existed }) : note(existed ? `deleted ${JSON.stringify(key)}` : `no key ${JSON.stringify(key)} (nothing deleted)`)
+        o.json
+          ? printJson({ key, deleted: existed })
+          : note(existed ? `deleted ${JSON.stringify(key)}` : `no key ${JSON.stringify(key)} (nothing deleted)`)
       )
     case "list": {
       const limit = Option.getOrUndefined(o.limit)
-      const r = { op: "list", ...(Option.isSome(o.prefix) ? { prefix: o.prefix.value } : {}), ...(limit !== undefined ? { limit } : {}) } as const
+      const r = {
+        op: "list",
+        ...(Option.isSome(o.prefix) ? { prefix: o.prefix.value } : {}),
+        ...(limit !== undefined ? { limit } : {})
+      } as const
       return Effect.map(request(what, o, true, r), (m) => {
         if (o.json) return printJson(m.map(([k, v]) => ({ key: k, value: jsonSafe(v) })))
         if (m.length === 0) return note("no keys")
-        return printTable(["KEY", "VALUE"], m.map(([k, v]) => [k, truncate(show(v), 80)]))
+        return printTable(
+          ["KEY", "VALUE"],
+          m.map(([k, v]) => [k, truncate(show(v), 80)])
+        )
       })
     }
   }
@@ -116,51 +167,82 @@ export const kv = (
 const truncate = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s)
 
 export const sql = (o: Target & { query: string; create: boolean }): Effect.Effect<void, CliFailure> =>
-  Effect.map(request("objects sql", o, !o.create, { op: "sql", query: o.query }, "`--create` makes a new object"), (cursor) => {
-    const { rows, columns } = cursor
-    if (o.json) {
-      return printJson({
-        columns,
-        rows: rows.map((r) => Object.fromEntries(columns.map((c, i) => [c, jsonSafe(r[i])]))),
-        rowsRead: cursor.rowsRead,
-        rowsWritten: cursor.rowsWritten
-      })
+  Effect.map(
+    request("objects sql", o, !o.create, { op: "sql", query: o.query }, "`--create` makes a new object"),
+    (cursor) => {
+      const { rows, columns } = cursor
+      if (o.json) {
+        return printJson({
+          columns,
+          rows: rows.map((r) => Object.fromEntries(columns.map((c, i) => [c, jsonSafe(r[i])]))),
+          rowsRead: cursor.rowsRead,
+          rowsWritten: cursor.rowsWritten
+        })
+      }
+      if (columns.length > 0)
+        printTable(
+          columns,
+          rows.map((r) =>
+            r.map((v) => (v instanceof ArrayBuffer ? `<${v.byteLength} bytes>` : (v as string | number | null)))
+          )
+        )
+      note(`${rows.length} row(s); rows read ${cursor.rowsRead}, rows written ${cursor.rowsWritten}`)
     }
-    if (columns.length > 0) printTable(columns, rows.map((r) => r.map((v) => (v instanceof ArrayBuffer ? `<${v.byteLength} bytes>` : (v as string | number | null)))))
-    note(`${rows.length} row(s); rows read ${cursor.rowsRead}, rows written ${cursor.rowsWritten}`)
-  })
+  )
 
 const parseTime = (what: string, text: string): number | CliFailure => {
   const ms = /^\d+$/.test(text) ? Number(text) : Date.parse(text)
-  return Number.isFinite(ms) ? ms : usage(`${what}: --at: not a time: ${JSON.stringify(text)} (ISO 8601 like 2026-11-23T08:00:00Z, or ms since the epoch)`)
+  return Number.isFinite(ms)
+    ? ms
+    : usage(
+        `${what}: --at: not a time: ${JSON.stringify(text)} (ISO 8601 like 2026-11-23T08:00:00Z, or ms since the epoch)`
+      )
 }
 
-export const bookmark = (o: Target & { at: Option.Option<string>; history: boolean }): Effect.Effect<void, CliFailure> => {
+export const bookmark = (
+  o: Target & { at: Option.Option<string>; history: boolean }
+): Effect.Effect<void, CliFailure> => {
   const at = Option.map(o.at, (t) => parseTime("objects bookmark", t))
   if (Option.isSome(at) && at.value instanceof CliFailure) return Effect.fail(at.value)
   if (o.history) {
     return Effect.map(request("objects bookmark", o, true, { op: "history", limit: 100 }), (commits) => {
-      if (o.json) return printJson(commits.map((c) => ({ bookmark: c.bookmark, time: new Date(c.time).toISOString(), restore: c.restore })))
-      return printTable(["BOOKMARK", "TIME", "KIND"], commits.map((c) => [c.bookmark, new Date(c.time).toISOString(), c.restore ? "restore" : "write"]))
+      if (o.json)
+        return printJson(
+          commits.map((c) => ({ bookmark: c.bookmark, time: new Date(c.time).toISOString(), restore: c.restore }))
+        )
+      return printTable(
+        ["BOOKMARK", "TIME", "KIND"],
+        commits.map((c) => [c.bookmark, new Date(c.time).toISOString(), c.restore ? "restore" : "write"])
+      )
     })
   }
-  return Effect.map(request("objects bookmark", o, true, { op: "bookmark", ...(Option.isSome(at) ? { at: at.value as number } : {}) }), (b) =>
-    o.json ? printJson({ bookmark: b }) : printLine(b)
+  return Effect.map(
+    request("objects bookmark", o, true, { op: "bookmark", ...(Option.isSome(at) ? { at: at.value as number } : {}) }),
+    (b) => (o.json ? printJson({ bookmark: b }) : printLine(b))
   )
 }
 
-export const restore = (o: Target & { at: Option.Option<string>; bookmark: Option.Option<string> }): Effect.Effect<void, CliFailure> => {
-  if (Option.isSome(o.at) === Option.isSome(o.bookmark)) return Effect.fail(usage("objects restore: give exactly one of --bookmark B and --at TIME"))
+export const restore = (
+  o: Target & { at: Option.Option<string>; bookmark: Option.Option<string> }
+): Effect.Effect<void, CliFailure> => {
+  if (Option.isSome(o.at) === Option.isSome(o.bookmark))
+    return Effect.fail(usage("objects restore: give exactly one of --bookmark B and --at TIME"))
   const at = Option.map(o.at, (t) => parseTime("objects restore", t))
   if (Option.isSome(at) && at.value instanceof CliFailure) return Effect.fail(at.value)
   const direct = Effect.flatMap(
     withStorage("objects restore", o, true, async (s) => {
-      const target = Option.isSome(o.bookmark) ? o.bookmark.value : await s.getBookmarkForTime(Option.getOrThrow(at) as number)
+      const target = Option.isSome(o.bookmark)
+        ? o.bookmark.value
+        : await s.getBookmarkForTime(Option.getOrThrow(at) as number)
       const undo = await s.onNextSessionRestoreBookmark(target)
       return { target, undo }
     }),
     // The restore applies when the object next opens: open it now, so it is done when we return.
-    (r) => Effect.map(withStorage("objects restore", o, true, async (s) => s.restoredPages), (pages) => ({ ...r, pages }))
+    (r) =>
+      Effect.map(
+        withStorage("objects restore", o, true, async (s) => s.restoredPages),
+        (pages) => ({ ...r, pages })
+      )
   )
   const to = Option.isSome(o.bookmark) ? { bookmark: o.bookmark.value } : { at: Option.getOrThrow(at) as number }
   const live = { what: "objects restore", state: stateDir(o), className: o.className, name: o.name, mustExist: true }
@@ -178,7 +260,10 @@ export const dev = (o: Common & { module: string; port: number; noWatch: boolean
       const host = await ObjectHost.start({
         module: o.module,
         persistTo: stateDir(o),
-        onAlarmError: (c, id, e, n) => note(`alarm of ${c} ${id.slice(0, 12)}… failed (attempt ${n + 1}): ${e instanceof Error ? e.message : String(e)}`)
+        onAlarmError: (c, id, e, n) =>
+          note(
+            `alarm of ${c} ${id.slice(0, 12)}… failed (attempt ${n + 1}): ${e instanceof Error ? e.message : String(e)}`
+          )
       })
       const server = http.createServer((req, res) => void handle(host, req, res))
       await new Promise<void>((resolve, reject) => {
@@ -187,7 +272,15 @@ export const dev = (o: Common & { module: string; port: number; noWatch: boolean
       })
       const port = (server.address() as { port: number }).port
       const url = `http://127.0.0.1:${port}`
-      if (o.json) printLine(JSON.stringify({ url, classes: Object.keys(host.classes), persistTo: stateDir(o), control: host.controlSocket }))
+      if (o.json)
+        printLine(
+          JSON.stringify({
+            url,
+            classes: Object.keys(host.classes),
+            persistTo: stateDir(o),
+            control: host.controlSocket
+          })
+        )
       else {
         note(`objects: ${Object.keys(host.classes).join(", ")} from ${o.module}; state in ${stateDir(o)}`)
         note(`listening on ${url}/<Class>/<name>/... (Ctrl-C to stop)`)
@@ -195,8 +288,12 @@ export const dev = (o: Common & { module: string; port: number; noWatch: boolean
       const watch = o.noWatch
         ? undefined
         : watchModule(host, {
-            reloaded: (classes, restarted) => note(`reloaded ${o.module}: ${classes.join(", ")} (${restarted} running object(s) restarted)`),
-            failed: (e) => note(`error: objects dev: reloading ${o.module}: ${e instanceof Error ? e.message : String(e)}; the previous version keeps running`)
+            reloaded: (classes, restarted) =>
+              note(`reloaded ${o.module}: ${classes.join(", ")} (${restarted} running object(s) restarted)`),
+            failed: (e) =>
+              note(
+                `error: objects dev: reloading ${o.module}: ${e instanceof Error ? e.message : String(e)}; the previous version keeps running`
+              )
           })
       await new Promise<void>((resolve) => {
         const stop = () => {
@@ -218,8 +315,13 @@ const handle = async (host: ObjectHost, req: http.IncomingMessage, res: http.Ser
     res.writeHead(status, { "content-type": "text/plain; charset=utf-8" })
     res.end(`${message}\n`)
   }
-  if (!className || !name) return fail(404, `expected /<Class>/<name>/...; classes: ${Object.keys(host.classes).join(", ")}`)
-  if (host.classes[className] === undefined) return fail(404, `no object class named ${JSON.stringify(className)}; classes: ${Object.keys(host.classes).join(", ")}`)
+  if (!className || !name)
+    return fail(404, `expected /<Class>/<name>/...; classes: ${Object.keys(host.classes).join(", ")}`)
+  if (host.classes[className] === undefined)
+    return fail(
+      404,
+      `no object class named ${JSON.stringify(className)}; classes: ${Object.keys(host.classes).join(", ")}`
+    )
   const chunks: Array<Buffer> = []
   for await (const c of req) chunks.push(c as Buffer)
   const body = chunks.length > 0 && req.method !== "GET" && req.method !== "HEAD" ? Buffer.concat(chunks) : undefined
@@ -229,7 +331,9 @@ const handle = async (host: ObjectHost, req: http.IncomingMessage, res: http.Ser
   try {
     const ns = host.namespace(className)
     const id = resolveId(className, decodeURIComponent(name))
-    const response = await ns.get(id).fetch(new Request(target, { method: req.method ?? "GET", headers, ...(body ? { body } : {}) }))
+    const response = await ns
+      .get(id)
+      .fetch(new Request(target, { method: req.method ?? "GET", headers, ...(body ? { body } : {}) }))
     const out: Record<string, string> = {}
     response.headers.forEach((v, k) => (out[k] = v))
     res.writeHead(response.status, out)

@@ -14,9 +14,12 @@ import { lazyHandler } from "../lazy.js"
 import type { CliFailure } from "../run.js"
 import type * as Run from "./objects-run.js"
 
-const lazy = <O>(pick: (m: typeof Run) => (o: O) => Effect.Effect<void, CliFailure>) => lazyHandler(() => import("./objects-run.js"), pick)
+const lazy = <O>(pick: (m: typeof Run) => (o: O) => Effect.Effect<void, CliFailure>) =>
+  lazyHandler(() => import("./objects-run.js"), pick)
 
-const className = Args.text({ name: "Class" }).pipe(Args.withDescription("name of the object class (as the module exports it)"))
+const className = Args.text({ name: "Class" }).pipe(
+  Args.withDescription("name of the object class (as the module exports it)")
+)
 const name = Args.text({ name: "name" }).pipe(Args.withDescription("the object's name (idFromName) or its 64-hex id"))
 const common = { json, persistTo }
 
@@ -24,14 +27,25 @@ const dev = Command.make(
   "dev",
   {
     ...common,
-    module: Args.text({ name: "MODULE" }).pipe(Args.withDescription("module exporting the object classes (.ts, .mts, .js, .mjs)")),
-    port: integerOption("port", 0, 65535).pipe(Options.withDescription("port on 127.0.0.1 (0: any free port)"), Options.withDefault(8788)),
-    noWatch: Options.boolean("no-watch").pipe(Options.withDescription("do not reload the module when it (or a file it imports) changes"))
+    module: Args.text({ name: "MODULE" }).pipe(
+      Args.withDescription("module exporting the object classes (.ts, .mts, .js, .mjs)")
+    ),
+    port: integerOption("port", 0, 65535).pipe(
+      Options.withDescription("port on 127.0.0.1 (0: any free port)"),
+      Options.withDefault(8788)
+    ),
+    noWatch: Options.boolean("no-watch").pipe(
+      Options.withDescription("do not reload the module when it (or a file it imports) changes")
+    )
   },
   lazy((m) => m.dev)
 ).pipe(Command.withDescription("serve http://127.0.0.1:PORT/<Class>/<name>/... to the object's fetch()"))
 
-const list = Command.make("list", common, lazy((m) => m.list)).pipe(Command.withDescription("objects stored under --persist-to"))
+const list = Command.make(
+  "list",
+  common,
+  lazy((m) => m.list)
+).pipe(Command.withDescription("objects stored under --persist-to"))
 
 const KvActions = ["get", "put", "list", "delete"] as const
 // Args.choice's error names neither the argument nor the value given.
@@ -40,7 +54,11 @@ const kvAction = Args.text({ name: "get | put | list | delete" }).pipe(
     const found = KvActions.find((a) => a === text)
     return found !== undefined
       ? Effect.succeed(found)
-      : Effect.fail(HelpDoc.p(`objects kv: expected one of ${KvActions.join(", ")} after <Class> <name>, got ${JSON.stringify(text)}`))
+      : Effect.fail(
+          HelpDoc.p(
+            `objects kv: expected one of ${KvActions.join(", ")} after <Class> <name>, got ${JSON.stringify(text)}`
+          )
+        )
   }),
   Args.withDescription("get KEY | put KEY VALUE | list | delete KEY")
 )
@@ -52,8 +70,14 @@ const kv = Command.make(
     name,
     action: kvAction,
     rest: Args.text({ name: "KEY [VALUE]" }).pipe(Args.repeated),
-    prefix: Options.text("prefix").pipe(Options.withDescription("list: only keys that start with this"), Options.optional),
-    limit: integerOption("limit", 1, 1_000_000_000).pipe(Options.withDescription("list: at most this many keys"), Options.optional),
+    prefix: Options.text("prefix").pipe(
+      Options.withDescription("list: only keys that start with this"),
+      Options.optional
+    ),
+    limit: integerOption("limit", 1, 1_000_000_000).pipe(
+      Options.withDescription("list: at most this many keys"),
+      Options.optional
+    ),
     valueJson: Options.boolean("value-json").pipe(Options.withDescription("put: the value is JSON (default: a string)"))
   },
   lazy((m) => m.kv)
@@ -66,25 +90,46 @@ const sql = Command.make(
     className,
     name,
     query: Args.text({ name: "SQL" }).pipe(Args.withDescription("SQL to run (several statements allowed)")),
-    create: Options.boolean("create").pipe(Options.withDescription("create the object if it is not stored yet (else a mistyped name is refused)"))
+    create: Options.boolean("create").pipe(
+      Options.withDescription("create the object if it is not stored yet (else a mistyped name is refused)")
+    )
   },
   lazy((m) => m.sql)
 ).pipe(Command.withDescription("run SQL in an object's database; prints the last statement's rows"))
 
-const at = Options.text("at").pipe(Options.withDescription("a time: ISO 8601, or milliseconds since the epoch"), Options.optional)
+const at = Options.text("at").pipe(
+  Options.withDescription("a time: ISO 8601, or milliseconds since the epoch"),
+  Options.optional
+)
 const bookmark = Command.make(
   "bookmark",
-  { ...common, className, name, at, history: Options.boolean("history").pipe(Options.withDescription("list the object's recent commits with their bookmarks")) },
+  {
+    ...common,
+    className,
+    name,
+    at,
+    history: Options.boolean("history").pipe(
+      Options.withDescription("list the object's recent commits with their bookmarks")
+    )
+  },
   lazy((m) => m.bookmark)
 ).pipe(Command.withDescription("print the object's current bookmark (or the one for --at TIME)"))
 
 const restore = Command.make(
   "restore",
-  { ...common, className, name, at, bookmark: Options.text("bookmark").pipe(Options.withDescription("bookmark to restore to"), Options.optional) },
+  {
+    ...common,
+    className,
+    name,
+    at,
+    bookmark: Options.text("bookmark").pipe(Options.withDescription("bookmark to restore to"), Options.optional)
+  },
   lazy((m) => m.restore)
 ).pipe(Command.withDescription("restore an object's storage to a bookmark or a time; prints the undo bookmark"))
 
 export const objects = Command.make("objects").pipe(
-  Command.withDescription("stateful objects: a local host for object classes, their storage and point-in-time recovery"),
+  Command.withDescription(
+    "stateful objects: a local host for object classes, their storage and point-in-time recovery"
+  ),
   Command.withSubcommands([dev, list, kv, sql, bookmark, restore])
 )

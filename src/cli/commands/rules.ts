@@ -15,10 +15,13 @@ import { printJson, printLine } from "../output.js"
 import { CliFailure, usage } from "../run.js"
 
 const expressionArg = Args.text({ name: "expression" }).pipe(
-  Args.withDescription('the expression, e.g. \'http.request.uri.path contains "/admin"\''),
+  Args.withDescription("the expression, e.g. 'http.request.uri.path contains \"/admin\"'"),
   Args.optional
 )
-const file = Options.text("file").pipe(Options.withDescription("read the expression from this file (- for stdin)"), Options.optional)
+const file = Options.text("file").pipe(
+  Options.withDescription("read the expression from this file (- for stdin)"),
+  Options.optional
+)
 const scheme = choiceOption("scheme", ["http", "network"]).pipe(
   Options.withDescription("http (firewall, custom and WAF rules; the default) or network (Magic Firewall)"),
   Options.withDefault("http" as const)
@@ -37,7 +40,8 @@ const fail = (what: string, why: string, hint?: string) =>
 /** The expression from the argument or from --file, exactly one of them. */
 const readExpression = (what: string, arg: Option.Option<string>, path: Option.Option<string>) =>
   Effect.gen(function* () {
-    if (Option.isSome(arg) && Option.isSome(path)) return yield* Effect.fail(usage(`${what}: give the expression or --file, not both`))
+    if (Option.isSome(arg) && Option.isSome(path))
+      return yield* Effect.fail(usage(`${what}: give the expression or --file, not both`))
     if (Option.isSome(path)) {
       const p = path.value
       try {
@@ -49,10 +53,15 @@ const readExpression = (what: string, arg: Option.Option<string>, path: Option.O
       }
     }
     if (Option.isSome(arg)) {
-      if (arg.value.startsWith("--")) return yield* Effect.fail(usage(`${what}: unknown option ${arg.value}; use -- before an expression that starts with -`))
+      if (arg.value.startsWith("--"))
+        return yield* Effect.fail(
+          usage(`${what}: unknown option ${arg.value}; use -- before an expression that starts with -`)
+        )
       return { source: arg.value, origin: undefined }
     }
-    return yield* Effect.fail(usage(`${what}: give an expression, e.g. edgectl ${what} 'http.host eq "example.com"', or --file FILE`))
+    return yield* Effect.fail(
+      usage(`${what}: give an expression, e.g. edgectl ${what} 'http.host eq "example.com"', or --file FILE`)
+    )
   })
 
 const describeFsError = (e: unknown): string => {
@@ -74,27 +83,35 @@ const report = (result: CheckResult, origin: string | undefined, stream: NodeJS.
   stream.write(`${renderDiagnostics(result.source, result.diagnostics, { color, ...(origin ? { origin } : {}) })}\n\n`)
 }
 
-const checkCommand = Command.make(
-  "check",
-  { json, file, scheme, plan, expression: expressionArg },
-  (o) =>
-    Effect.gen(function* () {
-      const { source, origin } = yield* readExpression("rules check", o.expression, o.file)
-      const { check } = yield* Rules
-      const result = check(source, checkOptions(o))
-      if (o.json) printJson({ valid: result.valid, diagnostics: result.diagnostics.map(diagnosticJson) })
-      else {
-        report(result, origin, process.stdout)
-        printLine(result.valid ? `valid${result.diagnostics.length > 0 ? ` (${summary(result.diagnostics)})` : ""}` : `invalid: ${summary(result.diagnostics)}`)
-      }
-      if (!result.valid) {
-        const errors = result.diagnostics.filter((d) => d.severity === "error").length
-        return yield* Effect.fail(new CliFailure({ text: `error: rules check: the expression has ${errors} error${errors === 1 ? "" : "s"}`, exitCode: 1 }))
-      }
-    })
+const checkCommand = Command.make("check", { json, file, scheme, plan, expression: expressionArg }, (o) =>
+  Effect.gen(function* () {
+    const { source, origin } = yield* readExpression("rules check", o.expression, o.file)
+    const { check } = yield* Rules
+    const result = check(source, checkOptions(o))
+    if (o.json) printJson({ valid: result.valid, diagnostics: result.diagnostics.map(diagnosticJson) })
+    else {
+      report(result, origin, process.stdout)
+      printLine(
+        result.valid
+          ? `valid${result.diagnostics.length > 0 ? ` (${summary(result.diagnostics)})` : ""}`
+          : `invalid: ${summary(result.diagnostics)}`
+      )
+    }
+    if (!result.valid) {
+      const errors = result.diagnostics.filter((d) => d.severity === "error").length
+      return yield* Effect.fail(
+        new CliFailure({
+          text: `error: rules check: the expression has ${errors} error${errors === 1 ? "" : "s"}`,
+          exitCode: 1
+        })
+      )
+    }
+  })
 ).pipe(Command.withDescription("check an expression: syntax, fields, types, regular expressions, limits"))
 
-const request = Options.text("request").pipe(Options.withDescription("a JSON file with the request: field name to value (- for stdin)"))
+const request = Options.text("request").pipe(
+  Options.withDescription("a JSON file with the request: field name to value (- for stdin)")
+)
 
 const readRequest = (path: string) =>
   Effect.gen(function* () {
@@ -111,52 +128,72 @@ const readRequest = (path: string) =>
       return yield* fail("rules eval", `${path} is not valid JSON: ${(e as Error).message}`)
     }
     if (typeof value !== "object" || value === null || Array.isArray(value)) {
-      return yield* fail("rules eval", `${path} must hold a JSON object of field name to value`, 'e.g. {"http.request.uri.path": "/admin", "ip.src": "192.0.2.1"}')
+      return yield* fail(
+        "rules eval",
+        `${path} must hold a JSON object of field name to value`,
+        'e.g. {"http.request.uri.path": "/admin", "ip.src": "192.0.2.1"}'
+      )
     }
     return value as Record<string, unknown>
   })
 
-const evalCommand = Command.make(
-  "eval",
-  { json, file, scheme, request, expression: expressionArg },
-  (o) =>
-    Effect.gen(function* () {
-      const { source, origin } = yield* readExpression("rules eval", o.expression, o.file)
-      const req = yield* readRequest(o.request)
-      const options: CheckOptions = { scheme: o.scheme }
-      const { check, compile, displayValue, validateRequest } = yield* Rules
-      const result = check(source, options)
-      if (result.checked === undefined) {
-        if (o.json) printJson({ match: null, valid: false, diagnostics: result.diagnostics.map(diagnosticJson) })
-        else report(result, origin, process.stderr)
-        const errors = result.diagnostics.filter((d) => d.severity === "error").length
-        return yield* Effect.fail(new CliFailure({ text: `error: rules eval: the expression has ${errors} error${errors === 1 ? "" : "s"}`, exitCode: 1 }))
-      }
-      const problems = validateRequest(req, result.checked.scheme)
-      const bad = problems.filter((p) => !p.message.startsWith("unknown field"))
-      if (bad.length > 0) {
-        return yield* fail("rules eval", `request field ${bad[0]!.field}: ${bad[0]!.message}${bad.length > 1 ? ` (and ${bad.length - 1} more)` : ""}`, "see `edgectl rules --help` for how values are written")
-      }
-      const compiled = compile(result.checked)
-      const ctx = compiled.context(req)
-      const match = compiled(ctx)
-      const scheme = result.checked.scheme
-      const fields = Object.fromEntries(result.checked.fields.map((f) => [f, displayValue(ctx.get(scheme.fieldId(f))) ?? null]))
-      const lists = listsUsed(source, req)
-      if (o.json) {
-        return printJson({ match, fields, ...(lists.length ? { missingLists: lists } : {}), warnings: problems.map((p) => `${p.field}: ${p.message}`), diagnostics: result.diagnostics.map(diagnosticJson) })
-      }
-      report(result, origin, process.stderr)
-      for (const p of problems) process.stderr.write(`warning: request field ${p.field}: ${p.message}\n`)
-      for (const l of lists) process.stderr.write(`warning: the request has no $lists.${l}: the list is treated as empty\n`)
-      printLine(match ? "match" : "no match")
-      if (result.checked.fields.length > 0) {
-        printLine("")
-        printLine("fields used:")
-        const width = Math.max(...result.checked.fields.map((f) => f.length))
-        for (const [f, v] of Object.entries(fields)) printLine(`  ${f.padEnd(width)}  ${v === null ? "(missing)" : JSON.stringify(v)}`)
-      }
-    })
+const evalCommand = Command.make("eval", { json, file, scheme, request, expression: expressionArg }, (o) =>
+  Effect.gen(function* () {
+    const { source, origin } = yield* readExpression("rules eval", o.expression, o.file)
+    const req = yield* readRequest(o.request)
+    const options: CheckOptions = { scheme: o.scheme }
+    const { check, compile, displayValue, validateRequest } = yield* Rules
+    const result = check(source, options)
+    if (result.checked === undefined) {
+      if (o.json) printJson({ match: null, valid: false, diagnostics: result.diagnostics.map(diagnosticJson) })
+      else report(result, origin, process.stderr)
+      const errors = result.diagnostics.filter((d) => d.severity === "error").length
+      return yield* Effect.fail(
+        new CliFailure({
+          text: `error: rules eval: the expression has ${errors} error${errors === 1 ? "" : "s"}`,
+          exitCode: 1
+        })
+      )
+    }
+    const problems = validateRequest(req, result.checked.scheme)
+    const bad = problems.filter((p) => !p.message.startsWith("unknown field"))
+    if (bad.length > 0) {
+      return yield* fail(
+        "rules eval",
+        `request field ${bad[0]!.field}: ${bad[0]!.message}${bad.length > 1 ? ` (and ${bad.length - 1} more)` : ""}`,
+        "see `edgectl rules --help` for how values are written"
+      )
+    }
+    const compiled = compile(result.checked)
+    const ctx = compiled.context(req)
+    const match = compiled(ctx)
+    const scheme = result.checked.scheme
+    const fields = Object.fromEntries(
+      result.checked.fields.map((f) => [f, displayValue(ctx.get(scheme.fieldId(f))) ?? null])
+    )
+    const lists = listsUsed(source, req)
+    if (o.json) {
+      return printJson({
+        match,
+        fields,
+        ...(lists.length ? { missingLists: lists } : {}),
+        warnings: problems.map((p) => `${p.field}: ${p.message}`),
+        diagnostics: result.diagnostics.map(diagnosticJson)
+      })
+    }
+    report(result, origin, process.stderr)
+    for (const p of problems) process.stderr.write(`warning: request field ${p.field}: ${p.message}\n`)
+    for (const l of lists)
+      process.stderr.write(`warning: the request has no $lists.${l}: the list is treated as empty\n`)
+    printLine(match ? "match" : "no match")
+    if (result.checked.fields.length > 0) {
+      printLine("")
+      printLine("fields used:")
+      const width = Math.max(...result.checked.fields.map((f) => f.length))
+      for (const [f, v] of Object.entries(fields))
+        printLine(`  ${f.padEnd(width)}  ${v === null ? "(missing)" : JSON.stringify(v)}`)
+    }
+  })
 ).pipe(Command.withDescription("evaluate an expression against a request (a JSON object of field values)"))
 
 /** Lists the expression names that the request does not provide. */
@@ -166,31 +203,30 @@ const listsUsed = (source: string, req: Record<string, unknown>): ReadonlyArray<
   return [...new Set(names)].filter((n) => !given.includes(n))
 }
 
-const width = integerOption("width", 1, 100_000).pipe(Options.withDescription("break long expressions over lines at this width"), Options.optional)
+const width = integerOption("width", 1, 100_000).pipe(
+  Options.withDescription("break long expressions over lines at this width"),
+  Options.optional
+)
 
-const formatCommand = Command.make(
-  "format",
-  { json, file, scheme, width, expression: expressionArg },
-  (o) =>
-    Effect.gen(function* () {
-      const { source, origin } = yield* readExpression("rules format", o.expression, o.file)
-      const { check, format } = yield* Rules
-      const result = check(source, { scheme: o.scheme, maxLength: false })
-      if (result.checked === undefined) {
-        if (o.json) printJson({ valid: false, diagnostics: result.diagnostics.map(diagnosticJson) })
-        else report(result, origin, process.stderr)
-        return yield* fail("rules format", "only a valid expression can be formatted")
-      }
-      const text = format(result.checked.expression, Option.isSome(o.width) ? { width: o.width.value } : {})
-      if (o.json) return printJson({ valid: true, formatted: text })
-      printLine(text)
-    })
+const formatCommand = Command.make("format", { json, file, scheme, width, expression: expressionArg }, (o) =>
+  Effect.gen(function* () {
+    const { source, origin } = yield* readExpression("rules format", o.expression, o.file)
+    const { check, format } = yield* Rules
+    const result = check(source, { scheme: o.scheme, maxLength: false })
+    if (result.checked === undefined) {
+      if (o.json) printJson({ valid: false, diagnostics: result.diagnostics.map(diagnosticJson) })
+      else report(result, origin, process.stderr)
+      return yield* fail("rules format", "only a valid expression can be formatted")
+    }
+    const text = format(result.checked.expression, Option.isSome(o.width) ? { width: o.width.value } : {})
+    if (o.json) return printJson({ valid: true, formatted: text })
+    printLine(text)
+  })
 ).pipe(Command.withDescription("print an expression in canonical form (English operators, one space)"))
 
 export const rules = Command.make("rules").pipe(
   Command.withDescription(
-    "the rules language: check, evaluate and format filter expressions (no platform needed). Request values: strings, integers, true/false, IP addresses as strings, arrays, objects for maps, {\"$base64\": ...} for bytes, \"$lists\": {name: [items]}"
+    'the rules language: check, evaluate and format filter expressions (no platform needed). Request values: strings, integers, true/false, IP addresses as strings, arrays, objects for maps, {"$base64": ...} for bytes, "$lists": {name: [items]}'
   ),
   Command.withSubcommands([checkCommand, evalCommand, formatCommand])
 )
-

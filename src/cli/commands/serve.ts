@@ -24,13 +24,32 @@ const listenFailure = (host: string, port: number, cause: Cause.Cause<unknown>) 
   const e = systemError(cause)
   const [why, hint] =
     e?.code === "EADDRINUSE"
-      ? [`the address is already in use (another process listens on port ${port})`, "pick another port with --port N, or --port 0 for a free one"]
+      ? [
+          `the address is already in use (another process listens on port ${port})`,
+          "pick another port with --port N, or --port 0 for a free one"
+        ]
       : e?.code === "EACCES"
-        ? [`not permitted to listen on port ${port}`, "ports below 1024 need privileges: pick another with --port N, or --port 0 for a free one"]
+        ? [
+            `not permitted to listen on port ${port}`,
+            "ports below 1024 need privileges: pick another with --port N, or --port 0 for a free one"
+          ]
         : e?.code === "EADDRNOTAVAIL" || e?.code === "ENOTFOUND" || e?.code === "EAI_AGAIN"
-          ? [`${host} is not an address of this machine`, "listen on 127.0.0.1 (the default), or 0.0.0.0 for every interface"]
-          : [e !== undefined ? e.message : Cause.squash(cause) instanceof Error ? (Cause.squash(cause) as Error).message : String(Cause.squash(cause)), undefined]
-  return new CliFailure({ text: `error: serve: cannot listen on ${address}: ${why}${hint !== undefined ? `\nhint: ${hint}` : ""}`, exitCode: 1 })
+          ? [
+              `${host} is not an address of this machine`,
+              "listen on 127.0.0.1 (the default), or 0.0.0.0 for every interface"
+            ]
+          : [
+              e !== undefined
+                ? e.message
+                : Cause.squash(cause) instanceof Error
+                  ? (Cause.squash(cause) as Error).message
+                  : String(Cause.squash(cause)),
+              undefined
+            ]
+  return new CliFailure({
+    text: `error: serve: cannot listen on ${address}: ${why}${hint !== undefined ? `\nhint: ${hint}` : ""}`,
+    exitCode: 1
+  })
 }
 
 export const serve = Command.make(
@@ -39,7 +58,10 @@ export const serve = Command.make(
     json,
     persistTo,
     host: Options.text("host").pipe(Options.withDefault("127.0.0.1"), Options.withDescription("address to listen on")),
-    port: integerOption("port", 0, 65535).pipe(Options.withDefault(8787), Options.withDescription("port to listen on; 0 picks a free one"))
+    port: integerOption("port", 0, 65535).pipe(
+      Options.withDefault(8787),
+      Options.withDescription("port to listen on; 0 picks a free one")
+    )
   },
   (o) =>
     Effect.gen(function* () {
@@ -57,7 +79,9 @@ export const serve = Command.make(
         printLine(`token:      ${LocalToken}  (local demo token, all accounts)`)
         printLine(`account id: ${accountId}  (Acme Corp)`)
         printLine("")
-        printLine(`try: CLOUDFLARE_API_BASE_URL=${served.baseUrl} CLOUDFLARE_API_TOKEN=${LocalToken} edgectl zones list --remote`)
+        printLine(
+          `try: CLOUDFLARE_API_BASE_URL=${served.baseUrl} CLOUDFLARE_API_TOKEN=${LocalToken} edgectl zones list --remote`
+        )
         note("press ctrl+c to stop")
       }
       yield* Effect.async<void>((resume) => {

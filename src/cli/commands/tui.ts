@@ -10,7 +10,11 @@ export const openTui = (o: { remote: boolean; persistTo: Option.Option<string> }
     if (!process.stdin.isTTY || !process.stdout.isTTY) {
       return yield* Effect.fail(usage("the TUI needs a terminal; use the commands (see edgectl --help) in scripts"))
     }
-    if (o.remote && !process.env.CLOUDFLARE_API_TOKEN && !(process.env.CLOUDFLARE_API_KEY && process.env.CLOUDFLARE_EMAIL)) {
+    if (
+      o.remote &&
+      !process.env.CLOUDFLARE_API_TOKEN &&
+      !(process.env.CLOUDFLARE_API_KEY && process.env.CLOUDFLARE_EMAIL)
+    ) {
       return yield* Effect.fail(
         new CliFailure({
           text: "error: tui: --remote needs credentials: set CLOUDFLARE_API_TOKEN, or CLOUDFLARE_API_KEY and CLOUDFLARE_EMAIL",

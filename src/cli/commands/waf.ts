@@ -25,7 +25,13 @@ const status = Command.make("status", { ...target, zone }, run("status")).pipe(
 )
 const check = Command.make(
   "check",
-  { ...target, zone, phaseOne: Options.boolean("phase-one").pipe(Options.withDescription("check against phase 1's conditions (without phase_two=1)")) },
+  {
+    ...target,
+    zone,
+    phaseOne: Options.boolean("phase-one").pipe(
+      Options.withDescription("check against phase 1's conditions (without phase_two=1)")
+    )
+  },
   run("check")
 ).pipe(Command.withDescription("is the zone compatible with the migration? with the reasons when it is not"))
 const config = Command.make("config", { ...target, zone }, run("config")).pipe(
@@ -41,16 +47,25 @@ const migrate = Command.make(
     zone,
     yes,
     mode: choiceOption("mode", ["validation", "pending"]).pipe(
-      Options.withDescription("validation: both versions side by side (enterprise); pending: finish (irreversible). Default: the dashboard's Deploy"),
+      Options.withDescription(
+        "validation: both versions side by side (enterprise); pending: finish (irreversible). Default: the dashboard's Deploy"
+      ),
       Options.optional
     ),
-    config: fileOption("config").pipe(Options.withDescription("send this configuration (JSON: {name, rules}) instead of the generated one"), Options.optional),
-    dryRun: Options.boolean("dry-run").pipe(Options.withDescription("print the exact request and the state the zone would end in; change nothing"))
+    config: fileOption("config").pipe(
+      Options.withDescription("send this configuration (JSON: {name, rules}) instead of the generated one"),
+      Options.optional
+    ),
+    dryRun: Options.boolean("dry-run").pipe(
+      Options.withDescription("print the exact request and the state the zone would end in; change nothing")
+    )
   },
   run("migrate")
 ).pipe(Command.withDescription("deploy the new WAF: validation mode or finish the migration (irreversible)"))
 
-const overridesList = Command.make("list", { ...target, zone }, run("overridesList")).pipe(Command.withDescription("the zone's URI-based WAF overrides (they block the migration)"))
+const overridesList = Command.make("list", { ...target, zone }, run("overridesList")).pipe(
+  Command.withDescription("the zone's URI-based WAF overrides (they block the migration)")
+)
 const overridesDelete = Command.make(
   "delete",
   {
@@ -72,24 +87,51 @@ const replay = Command.make(
   {
     ...target,
     zone,
-    traffic: fileOption("traffic").pipe(Options.withDescription("JSONL file: one request per line in the rules language's encoding")),
+    traffic: fileOption("traffic").pipe(
+      Options.withDescription("JSONL file: one request per line in the rules language's encoding")
+    ),
     against: choiceOption("against", ["preview", "deployed"]).pipe(
       Options.withDescription("the new configuration: as previewed (default) or as deployed on the entry point"),
       Options.withDefault("preview" as const)
     ),
-    config: fileOption("config").pipe(Options.withDescription("compare with this configuration (JSON: {name, rules}) instead"), Options.optional),
-    limit: integerOption("limit", 0, 1_000_000).pipe(Options.withDescription("show at most this many disagreements (default 50; 0: only the counts)"), Options.withDefault(50))
+    config: fileOption("config").pipe(
+      Options.withDescription("compare with this configuration (JSON: {name, rules}) instead"),
+      Options.optional
+    ),
+    limit: integerOption("limit", 0, 1_000_000).pipe(
+      Options.withDescription("show at most this many disagreements (default 50; 0: only the counts)"),
+      Options.withDefault(50)
+    )
   },
   run("replay")
-).pipe(Command.withDescription("evaluate each request against the previous WAF and the new configuration; report where they disagree"))
+).pipe(
+  Command.withDescription(
+    "evaluate each request against the previous WAF and the new configuration; report where they disagree"
+  )
+)
 
 const exportCmd = Command.make(
   "export",
-  { ...target, zone, output: Options.text("output").pipe(Options.withPseudoName("FILE"), Options.withAlias("o"), Options.withDescription("write to this file instead of stdout"), Options.optional) },
+  {
+    ...target,
+    zone,
+    output: Options.text("output").pipe(
+      Options.withPseudoName("FILE"),
+      Options.withAlias("o"),
+      Options.withDescription("write to this file instead of stdout"),
+      Options.optional
+    )
+  },
   run("export")
-).pipe(Command.withDescription("write the zone's previous WAF settings as JSON (packages, groups, rules, overrides, bypass firewall rules, page rules)"))
+).pipe(
+  Command.withDescription(
+    "write the zone's previous WAF settings as JSON (packages, groups, rules, overrides, bypass firewall rules, page rules)"
+  )
+)
 
 export const waf = Command.make("waf").pipe(
-  Command.withDescription("WAF migration: previous managed rules -> WAF Managed Rules, with previews, dry runs and traffic replay"),
+  Command.withDescription(
+    "WAF migration: previous managed rules -> WAF Managed Rules, with previews, dry runs and traffic replay"
+  ),
   Command.withSubcommands([status, check, config, preview, migrate, overrides, replay, exportCmd])
 )

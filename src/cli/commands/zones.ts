@@ -23,9 +23,18 @@ const zonesList = Command.make(
   "list",
   {
     ...target,
-    accountId: Options.text("account-id").pipe(Options.withDescription("only zones of this account (default: CLOUDFLARE_ACCOUNT_ID)"), Options.optional),
-    name: Options.text("name").pipe(Options.withDescription("zone name; operator prefixes like contains:shop work"), Options.optional),
-    status: choiceOption("status", ZONE_STATUSES).pipe(Options.withDescription("only zones in this status"), Options.optional)
+    accountId: Options.text("account-id").pipe(
+      Options.withDescription("only zones of this account (default: CLOUDFLARE_ACCOUNT_ID)"),
+      Options.optional
+    ),
+    name: Options.text("name").pipe(
+      Options.withDescription("zone name; operator prefixes like contains:shop work"),
+      Options.optional
+    ),
+    status: choiceOption("status", ZONE_STATUSES).pipe(
+      Options.withDescription("only zones in this status"),
+      Options.optional
+    )
   },
   (o) =>
     Effect.gen(function* () {
@@ -33,7 +42,9 @@ const zonesList = Command.make(
       const zones = yield* run(
         "zones list",
         o,
-        collect(allZones({ accountId: opt(o.accountId) ?? process.env.CLOUDFLARE_ACCOUNT_ID, name: opt(o.name), status }))
+        collect(
+          allZones({ accountId: opt(o.accountId) ?? process.env.CLOUDFLARE_ACCOUNT_ID, name: opt(o.name), status })
+        )
       )
       if (o.json) return printJson(zones)
       printTable(["ID", "NAME", "STATUS", "PLAN", "ACCOUNT"], zoneRows(zones))
@@ -50,9 +61,16 @@ const zonesGet = Command.make("get", { ...target, zone: zoneArg }, (o) =>
     printTable(
       ["FIELD", "VALUE"],
       [
-        ["id", z.id], ["name", z.name], ["status", z.status], ["paused", z.paused], ["type", z.type],
-        ["plan", z.plan?.name], ["account", `${z.account.name ?? ""} (${z.account.id})`],
-        ["name servers", z.name_servers?.join(", ")], ["created", z.created_on], ["activated", z.activated_on]
+        ["id", z.id],
+        ["name", z.name],
+        ["status", z.status],
+        ["paused", z.paused],
+        ["type", z.type],
+        ["plan", z.plan?.name],
+        ["account", `${z.account.name ?? ""} (${z.account.id})`],
+        ["name servers", z.name_servers?.join(", ")],
+        ["created", z.created_on],
+        ["activated", z.activated_on]
       ]
     )
   })
@@ -68,9 +86,15 @@ const dnsList = Command.make(
   {
     ...target,
     zone: zoneArg,
-    type: choiceOption("type", DnsRecordTypes, { ignoreCase: true }).pipe(Options.withDescription("only records of this type (any case)"), Options.optional),
+    type: choiceOption("type", DnsRecordTypes, { ignoreCase: true }).pipe(
+      Options.withDescription("only records of this type (any case)"),
+      Options.optional
+    ),
     name: Options.text("name").pipe(Options.withDescription("records whose name contains this"), Options.optional),
-    content: Options.text("content").pipe(Options.withDescription("records whose content contains this"), Options.optional),
+    content: Options.text("content").pipe(
+      Options.withDescription("records whose content contains this"),
+      Options.optional
+    ),
     proxied: triState("proxied", "only proxied records (--proxied false: only records that are not proxied)")
   },
   (o) =>
@@ -93,7 +117,14 @@ const dnsList = Command.make(
       if (o.json) return printJson(records)
       printTable(
         ["ID", "TYPE", "NAME", "CONTENT", "TTL", "PROXIED"],
-        records.map((r) => [r.id, r.type, r.name, r.priority !== undefined ? `${r.priority} ${r.content}` : r.content, r.ttl === 1 ? "auto" : r.ttl, r.proxied])
+        records.map((r) => [
+          r.id,
+          r.type,
+          r.name,
+          r.priority !== undefined ? `${r.priority} ${r.content}` : r.content,
+          r.ttl === 1 ? "auto" : r.ttl,
+          r.proxied
+        ])
       )
     })
 ).pipe(Command.withDescription("list a zone's DNS records"))
@@ -103,26 +134,43 @@ export const dns = Command.make("dns").pipe(Command.withDescription("DNS records
 const certsList = Command.make("list", { ...target, zone: zoneArg }, (o) =>
   Effect.gen(function* () {
     const ref = yield* positional("<zone>", o.zone)
-    const packs = yield* run("certs list", o, Effect.flatMap(resolveZone(ref), (z) => collect(allCertificatePacks(z.id))))
+    const packs = yield* run(
+      "certs list",
+      o,
+      Effect.flatMap(resolveZone(ref), (z) => collect(allCertificatePacks(z.id)))
+    )
     if (o.json) return printJson(packs)
     printTable(
       ["ID", "TYPE", "STATUS", "HOSTS", "CA", "EXPIRES"],
       packs.map((p) => [
-        p.id, p.type, p.status, p.hosts.join(","), p.certificate_authority,
+        p.id,
+        p.type,
+        p.status,
+        p.hosts.join(","),
+        p.certificate_authority,
         p.certificates.map((c) => c.expires_on?.slice(0, 10)).sort()[0]
       ])
     )
   })
 ).pipe(Command.withDescription("list a zone's certificate packs (all statuses)"))
 
-export const certs = Command.make("certs").pipe(Command.withDescription("SSL/TLS certificate packs"), Command.withSubcommands([certsList]))
+export const certs = Command.make("certs").pipe(
+  Command.withDescription("SSL/TLS certificate packs"),
+  Command.withSubcommands([certsList])
+)
 
 const accountsList = Command.make("list", target, (o) =>
   Effect.gen(function* () {
     const accounts = yield* run("accounts list", o, collect(allAccounts()))
     if (o.json) return printJson(accounts)
-    printTable(["ID", "NAME", "TYPE"], accounts.map((a) => [a.id, a.name, a.type]))
+    printTable(
+      ["ID", "NAME", "TYPE"],
+      accounts.map((a) => [a.id, a.name, a.type])
+    )
   })
 ).pipe(Command.withDescription("list the accounts the credentials can see"))
 
-export const accounts = Command.make("accounts").pipe(Command.withDescription("accounts"), Command.withSubcommands([accountsList]))
+export const accounts = Command.make("accounts").pipe(
+  Command.withDescription("accounts"),
+  Command.withSubcommands([accountsList])
+)

@@ -19,7 +19,14 @@ export const shellQuote = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s
 /** The command that creates the same rule on an existing filter. */
 const reuseCommand = (c: Context, filterId: string) => {
   const r = c.rule
-  const parts = ["edgectl firewall rules create --zone", shellQuote(c.zone), "--filter-id", filterId, "--action", r?.action ?? c.action ?? "<action>"]
+  const parts = [
+    "edgectl firewall rules create --zone",
+    shellQuote(c.zone),
+    "--filter-id",
+    filterId,
+    "--action",
+    r?.action ?? c.action ?? "<action>"
+  ]
   if (r?.products !== undefined) parts.push("--products", r.products.join(","))
   if (r?.priority !== undefined) parts.push("--priority", r.priority === null ? "none" : String(r.priority))
   if (r?.description !== undefined) parts.push("--description", shellQuote(r.description))
@@ -28,17 +35,22 @@ const reuseCommand = (c: Context, filterId: string) => {
 }
 
 const filterIdOf = (e: V4Error): string | undefined =>
-  e._tag === "QuotaExceeded" && e.filterId !== undefined ? e.filterId : ((e.meta as { filter_id?: unknown } | undefined)?.filter_id as string | undefined)
+  e._tag === "QuotaExceeded" && e.filterId !== undefined
+    ? e.filterId
+    : ((e.meta as { filter_id?: unknown } | undefined)?.filter_id as string | undefined)
 
-export const hintFor = (c: Context) => (e: V4Error): string | undefined => {
-  const left = filterIdOf(e)
-  const deleteIt = (id: string) => `edgectl firewall filters delete ${id} --zone ${shellQuote(c.zone)} --yes`
-  if (left !== undefined && e._tag === "QuotaExceeded") {
-    return `once a rule is deleted (edgectl firewall rules list --zone ${shellQuote(c.zone)}), reuse it: ${reuseCommand(c, left)}; or delete it: ${deleteIt(left)}`
+export const hintFor =
+  (c: Context) =>
+  (e: V4Error): string | undefined => {
+    const left = filterIdOf(e)
+    const deleteIt = (id: string) => `edgectl firewall filters delete ${id} --zone ${shellQuote(c.zone)} --yes`
+    if (left !== undefined && e._tag === "QuotaExceeded") {
+      return `once a rule is deleted (edgectl firewall rules list --zone ${shellQuote(c.zone)}), reuse it: ${reuseCommand(c, left)}; or delete it: ${deleteIt(left)}`
+    }
+    if (left !== undefined) return `reuse it: ${reuseCommand(c, left)}; or delete it: ${deleteIt(left)}`
+    if (e._tag === "DuplicateFilter") return `reuse it: ${reuseCommand(c, e.existingId)}`
+    if (e._tag === "QuotaExceeded")
+      return `delete rules you no longer need (edgectl firewall rules list --zone ${c.zone})`
+    if (e._tag === "InvalidExpression") return "check an expression offline with `edgectl rules check '<expression>'`"
+    return undefined
   }
-  if (left !== undefined) return `reuse it: ${reuseCommand(c, left)}; or delete it: ${deleteIt(left)}`
-  if (e._tag === "DuplicateFilter") return `reuse it: ${reuseCommand(c, e.existingId)}`
-  if (e._tag === "QuotaExceeded") return `delete rules you no longer need (edgectl firewall rules list --zone ${c.zone})`
-  if (e._tag === "InvalidExpression") return "check an expression offline with `edgectl rules check '<expression>'`"
-  return undefined
-}

@@ -15,15 +15,25 @@ import type { CliFailure } from "../../run.js"
 const zone = Options.text("zone").pipe(Options.withDescription("the zone, by id or name"))
 const yes = Options.boolean("yes").pipe(Options.withAlias("y"), Options.withDescription("do not ask for confirmation"))
 const id = (what: string) => Args.text({ name: `${what}-id` }).pipe(Args.withDescription(`the ${what}'s id`))
-const text = (name: string, description: string) => Options.text(name).pipe(Options.withDescription(description), Options.optional)
-const expression = text("expression", 'the filter expression, e.g. \'http.request.uri.path contains "/admin"\'')
+const text = (name: string, description: string) =>
+  Options.text(name).pipe(Options.withDescription(description), Options.optional)
+const expression = text("expression", "the filter expression, e.g. 'http.request.uri.path contains \"/admin\"'")
 const description = text("description", "a description (at most 500 characters)")
-const action = choiceOption("action", FirewallActions).pipe(Options.withDescription("what the rule does when its filter matches"))
+const action = choiceOption("action", FirewallActions).pipe(
+  Options.withDescription("what the rule does when its filter matches")
+)
 const priority = text("priority", "lower runs first; `none` (the default) runs after every rule with a priority")
-const products = text("products", "with --action bypass: what to skip, comma-separated (zoneLockdown, uaBlock, bic, hot, securityLevel, rateLimit, waf)")
+const products = text(
+  "products",
+  "with --action bypass: what to skip, comma-separated (zoneLockdown, uaBlock, bic, hot, securityLevel, rateLimit, waf)"
+)
 
 export const Configs = {
-  filtersList: { ...target, zone, expression: text("expression", "only filters whose expression contains this (case-insensitive)") },
+  filtersList: {
+    ...target,
+    zone,
+    expression: text("expression", "only filters whose expression contains this (case-insensitive)")
+  },
   filtersCreate: {
     ...target,
     zone,
@@ -39,10 +49,20 @@ export const Configs = {
     id: id("filter"),
     expression,
     description,
-    paused: choiceOption("paused", ["true", "false"]).pipe(Options.withDescription("pause (true) or resume (false) the filter"), Options.optional)
+    paused: choiceOption("paused", ["true", "false"]).pipe(
+      Options.withDescription("pause (true) or resume (false) the filter"),
+      Options.optional
+    )
   },
   filtersDelete: { ...target, zone, id: id("filter"), yes },
-  rulesList: { ...target, zone, action: choiceOption("action", FirewallActions).pipe(Options.withDescription("only rules with this action"), Options.optional) },
+  rulesList: {
+    ...target,
+    zone,
+    action: choiceOption("action", FirewallActions).pipe(
+      Options.withDescription("only rules with this action"),
+      Options.optional
+    )
+  },
   rulesCreate: {
     ...target,
     zone,
@@ -53,7 +73,9 @@ export const Configs = {
     description,
     products,
     paused: Options.boolean("paused").pipe(Options.withDescription("create it paused")),
-    combined: Options.boolean("combined").pipe(Options.withDescription("create the filter and the rule in one call (the emergency path) instead of two steps"))
+    combined: Options.boolean("combined").pipe(
+      Options.withDescription("create the filter and the rule in one call (the emergency path) instead of two steps")
+    )
   },
   rulesGet: { ...target, zone, id: id("rule") },
   rulesUpdate: {
@@ -73,13 +95,23 @@ export const Configs = {
     zone,
     id: id("rule"),
     yes,
-    deleteFilterIfUnused: Options.boolean("delete-filter-if-unused").pipe(Options.withDescription("also delete its filter when no other rule uses it"))
+    deleteFilterIfUnused: Options.boolean("delete-filter-if-unused").pipe(
+      Options.withDescription("also delete its filter when no other rule uses it")
+    )
   },
   validate: {
     ...target,
-    expression: Args.text({ name: "expression" }).pipe(Args.withDescription("the filter expression, checked by the platform (no zone: every field counts)"))
+    expression: Args.text({ name: "expression" }).pipe(
+      Args.withDescription("the filter expression, checked by the platform (no zone: every field counts)")
+    )
   },
-  test: { ...target, zone, request: Options.text("request").pipe(Options.withDescription("a JSON file with the request: field name to value (- for stdin)")) }
+  test: {
+    ...target,
+    zone,
+    request: Options.text("request").pipe(
+      Options.withDescription("a JSON file with the request: field name to value (- for stdin)")
+    )
+  }
 } as const
 
 export type FirewallCommand = keyof typeof Configs
@@ -104,7 +136,11 @@ const rules = Command.make("rules").pipe(
   Command.withDescription("firewall rules of a zone: an action bound to a filter"),
   Command.withSubcommands([
     command("list", "rulesList", "list the zone's rules in evaluation order"),
-    command("create", "rulesCreate", "create a rule: a filter, then the rule (--filter-id reuses a filter, --combined uses one call)"),
+    command(
+      "create",
+      "rulesCreate",
+      "create a rule: a filter, then the rule (--filter-id reuses a filter, --combined uses one call)"
+    ),
     command("get", "rulesGet", "show one rule with its filter"),
     command("update", "rulesUpdate", "change a rule's action, priority, description, filter or paused state"),
     command("delete", "rulesDelete", "delete a rule (its filter stays unless --delete-filter-if-unused)")
@@ -112,11 +148,17 @@ const rules = Command.make("rules").pipe(
 )
 
 export const firewall = Command.make("firewall").pipe(
-  Command.withDescription("firewall filters and rules (deprecated on the platform in favour of rulesets; still served)"),
+  Command.withDescription(
+    "firewall filters and rules (deprecated on the platform in favour of rulesets; still served)"
+  ),
   Command.withSubcommands([
     filters,
     rules,
     command("test", "test", "evaluate the zone's active rules against a request and print the deciding rule"),
-    command("validate", "validate", "check an expression with the platform's validate-expr endpoint (offline: edgectl rules check)")
+    command(
+      "validate",
+      "validate",
+      "check an expression with the platform's validate-expr endpoint (offline: edgectl rules check)"
+    )
   ])
 )

@@ -10,7 +10,13 @@ import * as Option from "effect/Option"
 import type { ClientConfig } from "../../../api/client.js"
 import * as fs from "node:fs"
 import { DuplicateFilter, InvalidExpression, type V4Error } from "../../../domain/errors.js"
-import { isDeletedFilter, type Filter, type FirewallAction, type FirewallDecision, type Rule } from "../../../domain/firewall.js"
+import {
+  isDeletedFilter,
+  type Filter,
+  type FirewallAction,
+  type FirewallDecision,
+  type Rule
+} from "../../../domain/firewall.js"
 import { checkRule, priorityFromText, productsFromText, type RuleProblem } from "../../../firewall/rule-input.js"
 import { orderRules } from "../../../rules/index.js"
 import * as Fw from "../../../services/firewall.js"
@@ -29,26 +35,44 @@ const stderrColor = () => process.stderr.isTTY === true && !process.env.NO_COLOR
 const short = (s: string, n = 60) => (s.length > n ? `${s.slice(0, n - 1)}…` : s)
 
 /** Prints an invalid expression's diagnostics with carets, and makes its message one line. */
-const explain = (c: Context) => <E extends V4Error | CliFailure>(e: E): E | InvalidExpression | DuplicateFilter => {
-  // The CLI sends one filter: "[0].expression is the expression of filter F" says less than this.
-  if (e._tag === "DuplicateFilter") {
-    return new DuplicateFilter({ code: e.code, existingId: e.existingId, message: `filter ${e.existingId} already has this expression (${e.message.split(":")[0]})`, ...(e.meta !== undefined ? { meta: e.meta } : {}) })
+const explain =
+  (c: Context) =>
+  <E extends V4Error | CliFailure>(e: E): E | InvalidExpression | DuplicateFilter => {
+    // The CLI sends one filter: "[0].expression is the expression of filter F" says less than this.
+    if (e._tag === "DuplicateFilter") {
+      return new DuplicateFilter({
+        code: e.code,
+        existingId: e.existingId,
+        message: `filter ${e.existingId} already has this expression (${e.message.split(":")[0]})`,
+        ...(e.meta !== undefined ? { meta: e.meta } : {})
+      })
+    }
+    if (e._tag !== "InvalidExpression") return e
+    const source = ((e.meta as { expression?: unknown } | undefined)?.expression as string | undefined) ?? c.expression
+    const errors = e.diagnostics.filter((d) => d.severity === "error")
+    if (source !== undefined && errors.length > 0) {
+      process.stderr.write(`${renderDiagnostics(source, errors as never, { color: stderrColor() })}\n`)
+    }
+    // The CLI sends one element: its position in the array says nothing.
+    const lead = (e.message.split("Filter parsing error")[0] ?? "").replace(/^\[0\]\.[\w.]+: $/, "")
+    const first = errors[0]
+    const why = first
+      ? `${first.message} (at character ${first.range.start + 1})`
+      : e.message.replace(/\s+/g, " ").trim()
+    return new InvalidExpression({
+      code: e.code,
+      message: `${lead}invalid expression: ${why}`,
+      diagnostics: e.diagnostics,
+      ...(e.meta !== undefined ? { meta: e.meta } : {})
+    })
   }
-  if (e._tag !== "InvalidExpression") return e
-  const source = ((e.meta as { expression?: unknown } | undefined)?.expression as string | undefined) ?? c.expression
-  const errors = e.diagnostics.filter((d) => d.severity === "error")
-  if (source !== undefined && errors.length > 0) {
-    process.stderr.write(`${renderDiagnostics(source, errors as never, { color: stderrColor() })}\n`)
-  }
-  // The CLI sends one element: its position in the array says nothing.
-  const lead = (e.message.split("Filter parsing error")[0] ?? "").replace(/^\[0\]\.[\w.]+: $/, "")
-  const first = errors[0]
-  const why = first ? `${first.message} (at character ${first.range.start + 1})` : e.message.replace(/\s+/g, " ").trim()
-  return new InvalidExpression({ code: e.code, message: `${lead}invalid expression: ${why}`, diagnostics: e.diagnostics, ...(e.meta !== undefined ? { meta: e.meta } : {}) })
-}
 
-const runFw = <A>(what: string, o: TargetFlags, c: Context, effect: Effect.Effect<A, V4Error | CliFailure, HttpClient.HttpClient | ClientConfig>) =>
-  run(what, o, Effect.mapError(effect, explain(c)), hintFor(c))
+const runFw = <A>(
+  what: string,
+  o: TargetFlags,
+  c: Context,
+  effect: Effect.Effect<A, V4Error | CliFailure, HttpClient.HttpClient | ClientConfig>
+) => run(what, o, Effect.mapError(effect, explain(c)), hintFor(c))
 
 const nonEmpty = (flag: string, v: string | undefined) =>
   v !== undefined && v.trim() === "" ? Effect.fail(usage(`${flag} needs a value, got an empty string`)) : Effect.void
@@ -62,10 +86,15 @@ const parseProducts = (v: string | undefined) => (v === undefined ? undefined : 
 
 /** Refused rule options, named as flags, on one line: a usage error (nothing was sent). */
 const badRule = (what: string, problems: ReadonlyArray<RuleProblem>) =>
-  new CliFailure({ text: `error: ${what}: ${problems.map((p) => `--${p.field} ${p.message}`).join("; ")}`, exitCode: 2 })
+  new CliFailure({
+    text: `error: ${what}: ${problems.map((p) => `--${p.field} ${p.message}`).join("; ")}`,
+    exitCode: 2
+  })
 
-const withZone = <A, E>(zone: string, f: (zoneId: string) => Effect.Effect<A, E, HttpClient.HttpClient | ClientConfig>) =>
-  Effect.flatMap(resolveZone(zone), (z) => f(z.id))
+const withZone = <A, E>(
+  zone: string,
+  f: (zoneId: string) => Effect.Effect<A, E, HttpClient.HttpClient | ClientConfig>
+) => Effect.flatMap(resolveZone(zone), (z) => f(z.id))
 
 // ---- printing ----
 
@@ -82,7 +111,8 @@ const filterFields = (f: Filter): Array<readonly [string, string]> => [
   ["expression", f.expression]
 ]
 
-const ruleExpression = (r: Rule) => (isDeletedFilter(r.filter) ? `(filter ${r.filter.id} was deleted)` : r.filter.expression)
+const ruleExpression = (r: Rule) =>
+  isDeletedFilter(r.filter) ? `(filter ${r.filter.id} was deleted)` : r.filter.expression
 
 const ruleFields = (r: Rule): Array<readonly [string, string]> => [
   ["id", r.id],
@@ -114,11 +144,25 @@ export const filtersList = (o: Parsed<"filtersList">) =>
   Effect.gen(function* () {
     const c = { zone: o.zone }
     const contains = opt(o.expression)
-    const filters = yield* runFw("firewall filters list", o, c, withZone(o.zone, (z) => Fw.allFilters(z)))
-    const shown = contains === undefined ? filters : filters.filter((f) => f.expression.toLowerCase().includes(contains.toLowerCase()))
+    const filters = yield* runFw(
+      "firewall filters list",
+      o,
+      c,
+      withZone(o.zone, (z) => Fw.allFilters(z))
+    )
+    const shown =
+      contains === undefined
+        ? filters
+        : filters.filter((f) => f.expression.toLowerCase().includes(contains.toLowerCase()))
     if (o.json) return printJson(shown)
-    if (shown.length === 0) return printLine(`No filters on zone ${o.zone}. Create one with: edgectl firewall filters create --zone ${o.zone} --expression '...'`)
-    printTable(["ID", "PAUSED", "DESCRIPTION", "EXPRESSION"], shown.map((f) => [f.id, f.paused ? "paused" : "", short(f.description ?? "", 32), short(f.expression)]))
+    if (shown.length === 0)
+      return printLine(
+        `No filters on zone ${o.zone}. Create one with: edgectl firewall filters create --zone ${o.zone} --expression '...'`
+      )
+    printTable(
+      ["ID", "PAUSED", "DESCRIPTION", "EXPRESSION"],
+      shown.map((f) => [f.id, f.paused ? "paused" : "", short(f.description ?? "", 32), short(f.expression)])
+    )
   })
 
 export const filtersCreate = (o: Parsed<"filtersCreate">) =>
@@ -129,16 +173,30 @@ export const filtersCreate = (o: Parsed<"filtersCreate">) =>
       "firewall filters create",
       o,
       c,
-      withZone(o.zone, (z) => Fw.createFilter(z, { expression: o.expression, description: opt(o.description), ref: opt(o.ref), paused: o.paused || undefined }))
+      withZone(o.zone, (z) =>
+        Fw.createFilter(z, {
+          expression: o.expression,
+          description: opt(o.description),
+          ref: opt(o.ref),
+          paused: o.paused || undefined
+        })
+      )
     )
     if (o.json) return printJson(f)
-    printLine(`Created filter ${f.id} on zone ${o.zone}. Use it: edgectl firewall rules create --zone ${o.zone} --filter-id ${f.id} --action <action>`)
+    printLine(
+      `Created filter ${f.id} on zone ${o.zone}. Use it: edgectl firewall rules create --zone ${o.zone} --filter-id ${f.id} --action <action>`
+    )
   })
 
 export const filtersGet = (o: Parsed<"filtersGet">) =>
   Effect.gen(function* () {
     yield* positional("<filter-id>", o.id)
-    const f = yield* runFw("firewall filters get", o, { zone: o.zone }, withZone(o.zone, (z) => Fw.getFilter(z, o.id)))
+    const f = yield* runFw(
+      "firewall filters get",
+      o,
+      { zone: o.zone },
+      withZone(o.zone, (z) => Fw.getFilter(z, o.id))
+    )
     if (o.json) return printJson(f)
     printFields(filterFields(f))
   })
@@ -152,8 +210,17 @@ export const filtersUpdate = (o: Parsed<"filtersUpdate">) =>
     if (expression === undefined && opt(o.description) === undefined && paused === undefined) {
       return yield* Effect.fail(usage("say what to change: --expression, --description or --paused true|false"))
     }
-    const changes = { expression, description: opt(o.description), paused: paused === undefined ? undefined : paused === "true" }
-    const f = yield* runFw("firewall filters update", o, { zone: o.zone, expression }, withZone(o.zone, (z) => Fw.updateFilter(z, o.id, changes)))
+    const changes = {
+      expression,
+      description: opt(o.description),
+      paused: paused === undefined ? undefined : paused === "true"
+    }
+    const f = yield* runFw(
+      "firewall filters update",
+      o,
+      { zone: o.zone, expression },
+      withZone(o.zone, (z) => Fw.updateFilter(z, o.id, changes))
+    )
     if (o.json) return printJson(f)
     printLine(`Updated filter ${f.id}.`)
     printFields(filterFields(f))
@@ -162,7 +229,10 @@ export const filtersUpdate = (o: Parsed<"filtersUpdate">) =>
 const usedBy = (n: number) => `${n} other rule${n === 1 ? " uses" : "s use"} it`
 
 const refused = (what: string, thing: string) =>
-  new CliFailure({ text: `error: ${what}: not deleting ${thing} without a confirmation: stdin is not a terminal\nhint: pass --yes to delete it`, exitCode: 1 })
+  new CliFailure({
+    text: `error: ${what}: not deleting ${thing} without a confirmation: stdin is not a terminal\nhint: pass --yes to delete it`,
+    exitCode: 1
+  })
 
 export const filtersDelete = (o: Parsed<"filtersDelete">) =>
   Effect.gen(function* () {
@@ -197,10 +267,18 @@ export const filtersDelete = (o: Parsed<"filtersDelete">) =>
 export const rulesList = (o: Parsed<"rulesList">) =>
   Effect.gen(function* () {
     const action = opt(o.action)
-    const rules = yield* runFw("firewall rules list", o, { zone: o.zone }, withZone(o.zone, (z) => Fw.allRules(z)))
+    const rules = yield* runFw(
+      "firewall rules list",
+      o,
+      { zone: o.zone },
+      withZone(o.zone, (z) => Fw.allRules(z))
+    )
     const shown = action === undefined ? rules : rules.filter((r) => r.action === action)
     if (o.json) return printJson(shown)
-    if (shown.length === 0) return printLine(`No firewall rules on zone ${o.zone}. Create one with: edgectl firewall rules create --zone ${o.zone} --expression '...' --action block`)
+    if (shown.length === 0)
+      return printLine(
+        `No firewall rules on zone ${o.zone}. Create one with: edgectl firewall rules create --zone ${o.zone} --expression '...' --action block`
+      )
     rulesTable(shown)
   })
 
@@ -211,11 +289,24 @@ export const rulesCreate = (o: Parsed<"rulesCreate">) =>
     yield* nonEmpty("--expression", expression)
     yield* nonEmpty("--filter-id", filterId)
     if ((expression === undefined) === (filterId === undefined)) {
-      return yield* Effect.fail(usage(expression === undefined ? "give the rule's filter: --expression E (a new filter) or --filter-id F (an existing one)" : "give --expression or --filter-id, not both"))
+      return yield* Effect.fail(
+        usage(
+          expression === undefined
+            ? "give the rule's filter: --expression E (a new filter) or --filter-id F (an existing one)"
+            : "give --expression or --filter-id, not both"
+        )
+      )
     }
-    if (o.combined && filterId !== undefined) return yield* Effect.fail(usage("--combined creates a new filter; it cannot be used with --filter-id"))
+    if (o.combined && filterId !== undefined)
+      return yield* Effect.fail(usage("--combined creates a new filter; it cannot be used with --filter-id"))
     // The whole rule is checked before the filter is created: a refused rule leaves nothing behind.
-    const checked = checkRule({ action: o.action, priority: opt(o.priority), description: opt(o.description), products: opt(o.products), paused: o.paused || undefined })
+    const checked = checkRule({
+      action: o.action,
+      priority: opt(o.priority),
+      description: opt(o.description),
+      products: opt(o.products),
+      paused: o.paused || undefined
+    })
     if (!checked.ok) return yield* Effect.fail(badRule("firewall rules create", checked.problems))
     const input = checked.value
     const c = { zone: o.zone, expression, action: o.action, rule: input }
@@ -227,8 +318,14 @@ export const rulesCreate = (o: Parsed<"rulesCreate">) =>
         filterId !== undefined
           ? Effect.map(Fw.createRuleOnFilter(z, filterId, input), (rule) => ({ rule, created: false }))
           : o.combined
-            ? Effect.map(Fw.createRuleCombined(z, { expression: expression!, description: opt(o.description) }, input), (rule) => ({ rule, created: true }))
-            : Effect.map(Fw.createRuleTwoStep(z, { expression: expression!, description: opt(o.description) }, input), (r) => ({ rule: r.rule, created: true }))
+            ? Effect.map(
+                Fw.createRuleCombined(z, { expression: expression!, description: opt(o.description) }, input),
+                (rule) => ({ rule, created: true })
+              )
+            : Effect.map(
+                Fw.createRuleTwoStep(z, { expression: expression!, description: opt(o.description) }, input),
+                (r) => ({ rule: r.rule, created: true })
+              )
       )
     )
     if (o.json) return printJson(result.rule)
@@ -244,7 +341,12 @@ export const rulesCreate = (o: Parsed<"rulesCreate">) =>
 export const rulesGet = (o: Parsed<"rulesGet">) =>
   Effect.gen(function* () {
     yield* positional("<rule-id>", o.id)
-    const r = yield* runFw("firewall rules get", o, { zone: o.zone }, withZone(o.zone, (z) => Fw.getRule(z, o.id)))
+    const r = yield* runFw(
+      "firewall rules get",
+      o,
+      { zone: o.zone },
+      withZone(o.zone, (z) => Fw.getRule(z, o.id))
+    )
     if (o.json) return printJson(r)
     printFields(ruleFields(r))
   })
@@ -263,9 +365,16 @@ export const rulesUpdate = (o: Parsed<"rulesUpdate">) =>
       paused: o.pause ? true : o.resume ? false : undefined
     }
     if (Object.values(changes).every((v) => v === undefined)) {
-      return yield* Effect.fail(usage("say what to change: --action, --priority, --description, --products, --filter-id, --pause or --resume"))
+      return yield* Effect.fail(
+        usage("say what to change: --action, --priority, --description, --products, --filter-id, --pause or --resume")
+      )
     }
-    const r = yield* runFw("firewall rules update", o, { zone: o.zone, action: changes.action }, withZone(o.zone, (z) => Fw.updateRule(z, o.id, changes)))
+    const r = yield* runFw(
+      "firewall rules update",
+      o,
+      { zone: o.zone, action: changes.action },
+      withZone(o.zone, (z) => Fw.updateRule(z, o.id, changes))
+    )
     if (o.json) return printJson(r)
     printLine(`Updated rule ${r.id}.`)
     printFields(ruleFields(r))
@@ -285,14 +394,22 @@ export const rulesDelete = (o: Parsed<"rulesDelete">) =>
           // Whether another rule uses the filter decides what is said about it (and what is suggested).
           const others = (yield* Fw.allRules(z)).filter((x) => x.id !== r.id && x.filter.id === r.filter.id).length
           const filterFate = o.deleteFilterIfUnused
-            ? others > 0 ? `stays (${usedBy(others)})` : "goes too (no other rule uses it)"
-            : others > 0 ? `stays (${usedBy(others)})` : "stays"
-          const answer = yield* confirm(`Delete rule ${r.id} (${r.action}${r.description ? `: ${short(r.description, 40)}` : ""})? Its filter ${r.filter.id} ${filterFate}.`, { yes: o.yes })
+            ? others > 0
+              ? `stays (${usedBy(others)})`
+              : "goes too (no other rule uses it)"
+            : others > 0
+              ? `stays (${usedBy(others)})`
+              : "stays"
+          const answer = yield* confirm(
+            `Delete rule ${r.id} (${r.action}${r.description ? `: ${short(r.description, 40)}` : ""})? Its filter ${r.filter.id} ${filterFate}.`,
+            { yes: o.yes }
+          )
           if (answer === "refused") return yield* Effect.fail(refused(what, `rule ${r.id}`))
           if (answer === "no") return undefined
           yield* Fw.deleteRule(z, r.id, { deleteFilterIfUnused: o.deleteFilterIfUnused })
           // Whether the filter went: it exists or it does not.
-          const filterDeleted = o.deleteFilterIfUnused && (yield* Effect.either(Fw.getFilter(z, r.filter.id)))._tag === "Left"
+          const filterDeleted =
+            o.deleteFilterIfUnused && (yield* Effect.either(Fw.getFilter(z, r.filter.id)))._tag === "Left"
           return { rule: r, filterDeleted, others }
         })
       )
@@ -301,7 +418,8 @@ export const rulesDelete = (o: Parsed<"rulesDelete">) =>
     const { rule: r, filterDeleted, others } = rule
     if (o.json) return printJson({ id: r.id, filter: { id: r.filter.id, deleted: filterDeleted } })
     if (filterDeleted) return printLine(`Deleted rule ${r.id} and its filter ${r.filter.id} (no other rule used it).`)
-    if (isDeletedFilter(r.filter)) return printLine(`Deleted rule ${r.id} (its filter ${r.filter.id} was already deleted).`)
+    if (isDeletedFilter(r.filter))
+      return printLine(`Deleted rule ${r.id} (its filter ${r.filter.id} was already deleted).`)
     printLine(
       others > 0
         ? `Deleted rule ${r.id}. Its filter ${r.filter.id} stays: ${usedBy(others)}.`
@@ -319,7 +437,9 @@ export const validate = (o: Parsed<"validate">) =>
     // The platform's own text: the expression with a caret under the problem.
     else process.stderr.write(problem.message.endsWith("\n") ? problem.message : `${problem.message}\n`)
     if (problem === undefined) return
-    return yield* Effect.fail(new CliFailure({ text: "error: firewall validate: the expression is not valid", exitCode: 1 }))
+    return yield* Effect.fail(
+      new CliFailure({ text: "error: firewall validate: the expression is not valid", exitCode: 1 })
+    )
   })
 
 // ---- test ----
@@ -334,7 +454,8 @@ const readRequest = (file: string): Effect.Effect<unknown, CliFailure> =>
       })
   })
 
-const ordinal = (n: number) => `${n}${n % 100 >= 11 && n % 100 <= 13 ? "th" : (["th", "st", "nd", "rd"][n % 10] ?? "th")}`
+const ordinal = (n: number) =>
+  `${n}${n % 100 >= 11 && n % 100 <= 13 ? "th" : (["th", "st", "nd", "rd"][n % 10] ?? "th")}`
 
 const ruleLabel = (r: Rule) => `${r.id}${r.description ? ` (${r.description})` : ""}`
 
@@ -352,7 +473,10 @@ const printDecision = (zone: string, d: FirewallDecision & { rules: number }, or
   for (const b of d.bypassed) fields.push(["bypassed", `${b.products.join(", ")} by ${ruleLabel(b.rule)}`])
   fields.push(["rules", `${d.rules} on the zone, ${d.evaluated} evaluated`])
   printFields(fields)
-  for (const i of d.invalid) note(`warning: rule ${ruleLabel(i.rule)} never runs: its expression does not check (${i.diagnostics[0]?.message ?? "invalid"})`)
+  for (const i of d.invalid)
+    note(
+      `warning: rule ${ruleLabel(i.rule)} never runs: its expression does not check (${i.diagnostics[0]?.message ?? "invalid"})`
+    )
 }
 
 export const test = (o: Parsed<"test">) =>

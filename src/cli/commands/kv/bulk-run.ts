@@ -20,7 +20,9 @@ const plural = (n: number, one: string, many: string) => `${n.toLocaleString("en
 const warnUnknown = (checked: CheckedFile) => {
   for (const u of checked.unknown) {
     const at = u.indexes.join(", ") + (u.count > u.indexes.length ? `, … (${u.count} entries)` : "")
-    note(`warning: ${checked.file}: ${u.count === 1 ? "entry" : "entries"} ${at} ${u.count === 1 ? "has" : "have"} a property that is not part of a bulk entry (ignored): ${JSON.stringify(u.property)}`)
+    note(
+      `warning: ${checked.file}: ${u.count === 1 ? "entry" : "entries"} ${at} ${u.count === 1 ? "has" : "have"} a property that is not part of a bulk entry (ignored): ${JSON.stringify(u.property)}`
+    )
   }
 }
 
@@ -38,7 +40,11 @@ const printProblems = (e: unknown) => {
   const problems = problemsOf(e)
   if (problems.length === 0) return
   const meta = e.meta as Counts
-  printJson({ invalid_entries: meta.invalid_entries ?? new Set(problems.map((p) => p.index)).size, problem_count: meta.count ?? problems.length, problems })
+  printJson({
+    invalid_entries: meta.invalid_entries ?? new Set(problems.map((p) => p.index)).size,
+    problem_count: meta.count ?? problems.length,
+    problems
+  })
 }
 
 /** In text, the error line shows the first problems and the exact number left: it also says how to see them all. */
@@ -76,9 +82,9 @@ const bulkCommand = <A>(
     const progress = progressLine({ json: o.json })
     const problems = (work: Effect.Effect<A, V4Error | CliFailure, HttpClient.HttpClient | ClientConfig>) =>
       o.json ? Effect.tapError(work, (e) => Effect.sync(() => printProblems(e))) : Effect.mapError(work, howToSeeAll)
-    const outcome = yield* runKv(what, o, reader, ({ account }) => problems(body({ file, ns, progress, account }))).pipe(
-      Effect.ensuring(Effect.sync(progress.clear))
-    )
+    const outcome = yield* runKv(what, o, reader, ({ account }) =>
+      problems(body({ file, ns, progress, account }))
+    ).pipe(Effect.ensuring(Effect.sync(progress.clear)))
     return { outcome, ns }
   })
 
@@ -87,13 +93,21 @@ export const bulkPut = (o: Parsed<"bulkPut">) =>
     const { outcome, ns } = yield* bulkCommand("kv bulk put", o, true, ({ file, ns, progress, account }) =>
       Effect.flatMap(account, (a) =>
         Kv.bulkPutFile(a, ns.id, file, {
-          onProgress: (p) => progress.update(p.phase === "checking" ? `checking ${fileLabel(file)}` : "writing", p.done, p.total, p.unit),
+          onProgress: (p) =>
+            progress.update(
+              p.phase === "checking" ? `checking ${fileLabel(file)}` : "writing",
+              p.done,
+              p.total,
+              p.unit
+            ),
           onChecked: warnUnknown
         })
       )
     )
     if (o.json) return printJson(outcome.result)
-    printLine(`Wrote ${plural(outcome.count, "entry", "entries")} to namespace ${ns.label}${outcome.requests > 1 ? ` in ${outcome.requests} requests` : ""}.`)
+    printLine(
+      `Wrote ${plural(outcome.count, "entry", "entries")} to namespace ${ns.label}${outcome.requests > 1 ? ` in ${outcome.requests} requests` : ""}.`
+    )
   })
 
 export const bulkDelete = (o: Parsed<"bulkDelete">) =>
@@ -107,10 +121,13 @@ export const bulkDelete = (o: Parsed<"bulkDelete">) =>
             onProgress: (p) => progress.update(`checking ${fileLabel(file)}`, p.done, p.total, p.unit)
           })
           progress.clear()
-          const answer = yield* confirm(`Delete the ${plural(checked.count, "key", "keys")} listed in ${checked.file} from namespace ${ns.label}?`, {
-            default: true,
-            yes: o.yes
-          })
+          const answer = yield* confirm(
+            `Delete the ${plural(checked.count, "key", "keys")} listed in ${checked.file} from namespace ${ns.label}?`,
+            {
+              default: true,
+              yes: o.yes
+            }
+          )
           if (answer !== "yes") return undefined
           return yield* Kv.bulkDeleteChecked(a, ns.id, checked, {
             onProgress: (p) => progress.update("deleting", p.done, p.total, p.unit)
@@ -136,7 +153,8 @@ export const bulkGet = (o: Parsed<"bulkGet">) =>
       Effect.flatMap(account, (a) =>
         Kv.bulkGetFile(a, ns.id, file, {
           withMetadata: o.metadata,
-          onProgress: (p) => progress.update(p.phase === "checking" ? `checking ${fileLabel(file)}` : "reading", p.done, p.total, p.unit)
+          onProgress: (p) =>
+            progress.update(p.phase === "checking" ? `checking ${fileLabel(file)}` : "reading", p.done, p.total, p.unit)
         })
       )
     )

@@ -23,7 +23,9 @@ const stdinLast = (args: ReadonlyArray<string>): ReadonlyArray<string> => {
  * `kv:namespace` / `kv:key` / `kv:bulk` as the first argument become `kv namespace` etc.; the
  * deprecation warning (as wrangler 3.60+ prints one) is returned for stderr.
  */
-export const rewriteColonSpelling = (args: ReadonlyArray<string>): { readonly args: ReadonlyArray<string>; readonly warning?: string } => {
+export const rewriteColonSpelling = (
+  args: ReadonlyArray<string>
+): { readonly args: ReadonlyArray<string>; readonly warning?: string } => {
   const first = args.findIndex((a) => !a.startsWith("-"))
   const m = first >= 0 ? Colon.exec(args[first]!) : null
   if (m === null) return { args: stdinLast(args) }

@@ -51,7 +51,10 @@ export class ConfigReader {
   get(): Effect.Effect<ProjectConfig | undefined, CliFailure> {
     return Effect.tryPromise({
       try: () => (this.loaded ??= loadProjectConfig(this.cwd, this.explicit)),
-      catch: (e) => (e instanceof ConfigError ? configFailure(this.what, e) : new CliFailure({ text: `error: ${this.what}: ${String(e)}`, exitCode: 1 }))
+      catch: (e) =>
+        e instanceof ConfigError
+          ? configFailure(this.what, e)
+          : new CliFailure({ text: `error: ${this.what}: ${String(e)}`, exitCode: 1 })
     })
   }
 }
@@ -79,7 +82,10 @@ export const chooseNamespace = (
     const c = yield* config.get()
     return yield* Effect.try({
       try: () => resolveBinding(c, config.cwd, { binding: binding!, env: opt(o.env), preview: opt(o.preview), write }),
-      catch: (e) => (e instanceof ConfigError ? configFailure(what, e, "check kv_namespaces in the project config, or pass --namespace-id") : new CliFailure({ text: `error: ${what}: ${String(e)}`, exitCode: 1 }))
+      catch: (e) =>
+        e instanceof ConfigError
+          ? configFailure(what, e, "check kv_namespaces in the project config, or pass --namespace-id")
+          : new CliFailure({ text: `error: ${what}: ${String(e)}`, exitCode: 1 })
     })
   })
 
@@ -90,7 +96,10 @@ const givenAccount = (config: ConfigReader, env: string | undefined) =>
     if (fromEnv !== undefined && fromEnv !== "") return fromEnv
     const c = yield* config.get()
     if (c === undefined) return undefined
-    const scope = yield* Effect.try({ try: () => scopeFor(c, env), catch: (e) => configFailure(config.what, e as ConfigError) })
+    const scope = yield* Effect.try({
+      try: () => scopeFor(c, env),
+      catch: (e) => configFailure(config.what, e as ConfigError)
+    })
     return scope.accountId ?? c.accountId
   })
 
@@ -101,9 +110,9 @@ const Hints: Partial<Record<string, string>> = {
 
 /** What to do about a refused field of one write (`key put`); bulk files say it per entry. */
 const FieldHints: Partial<Record<string, string>> = {
-  key: "a key is 1 to 512 bytes of printable characters without whitespace, not \".\" or \"..\"; encode other characters (e.g. %20 for a space)",
+  key: 'a key is 1 to 512 bytes of printable characters without whitespace, not "." or ".."; encode other characters (e.g. %20 for a space)',
   value: "a value is at most 25 MiB (26,214,400 bytes): keep larger data elsewhere and store a reference",
-  metadata: "metadata is a JSON object of at most 1,024 bytes, e.g. --metadata '{\"owner\":\"me\"}'",
+  metadata: 'metadata is a JSON object of at most 1,024 bytes, e.g. --metadata \'{"owner":"me"}\'',
   expiration_ttl: "--ttl is seconds from now (60 or more); --expiration is a UNIX time in seconds, at least 60 s ahead",
   expiration: "--expiration is a UNIX time in seconds, at least 60 s ahead; --ttl is seconds from now (60 or more)",
   base64: "a base64 value uses A-Z a-z 0-9 and + / (or - _), with optional = padding"
@@ -113,7 +122,10 @@ const hintOf = (e: V4Error, target: HintTarget = { remote: false }): string | un
   const problems = problemsOf(e)
   const single = e._tag === "InvalidInput" && problems.length > 0 && problems.every((p) => p.index === undefined)
   // The listing it suggests must reach the same platform as the command that failed.
-  return (single ? FieldHints[problems[0]!.field] : undefined) ?? Hints[String(e.code)]?.replace("edgectl kv namespace list`", `edgectl kv namespace list${hintFlags(target)}\``)
+  return (
+    (single ? FieldHints[problems[0]!.field] : undefined) ??
+    Hints[String(e.code)]?.replace("edgectl kv namespace list`", `edgectl kv namespace list${hintFlags(target)}\``)
+  )
 }
 
 export interface KvRun {
@@ -135,10 +147,15 @@ export const runKv = <A>(
     const flags = yield* targetFlags(o)
     // The config's account_id is a real account: local mode only takes an id of a local account,
     // so it does not read the config for it.
-    const given = flags.remote ? yield* givenAccount(config, o.env !== undefined ? opt(o.env) : undefined) : process.env.CLOUDFLARE_ACCOUNT_ID
+    const given = flags.remote
+      ? yield* givenAccount(config, o.env !== undefined ? opt(o.env) : undefined)
+      : process.env.CLOUDFLARE_ACCOUNT_ID
     const account = yield* Effect.cached(resolveAccount(given))
-    return yield* run(what, flags, body({ account }), (e) => hintOf(e, { remote: flags.remote, persistTo: opt(flags.persistTo) }))
+    return yield* run(what, flags, body({ account }), (e) =>
+      hintOf(e, { remote: flags.remote, persistTo: opt(flags.persistTo) })
+    )
   })
 
 /** A V4 error as the CLI prints it (for failures found before anything is sent). */
-export const failWith = (what: string, e: V4Error) => new CliFailure({ text: formatError(what, e, hintOf(e)), exitCode: 1 })
+export const failWith = (what: string, e: V4Error) =>
+  new CliFailure({ text: formatError(what, e, hintOf(e)), exitCode: 1 })

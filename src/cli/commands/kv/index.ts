@@ -18,7 +18,11 @@ const namespace = Command.make("namespace").pipe(
   Command.withDescription("KV namespaces of the account"),
   Command.withSubcommands([
     command("create", "namespaceCreate", "create a namespace; prints the lines to add to the project config"),
-    command("list", "namespaceList", "print the account's namespaces as a JSON array of {id, title, supports_url_encoding}"),
+    command(
+      "list",
+      "namespaceList",
+      "print the account's namespaces as a JSON array of {id, title, supports_url_encoding}"
+    ),
     command("rename", "namespaceRename", "give a namespace a new title (its id, keys and bindings stay)"),
     command("delete", "namespaceDelete", "delete a namespace and all its keys (asks [y/n]; --yes off a terminal)")
   ])

@@ -4,7 +4,15 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { problemsError } from "../../../kv/problems.js"
 import { ValueMaxBytes } from "../../../kv/limits.js"
-import { checkPut, isIssue, locate, nowSeconds, parseMetadataText, parseSeconds, checkKey } from "../../../kv/validate.js"
+import {
+  checkPut,
+  isIssue,
+  locate,
+  nowSeconds,
+  parseMetadataText,
+  parseSeconds,
+  checkKey
+} from "../../../kv/validate.js"
 import * as Kv from "../../../services/kv.js"
 import { printJson, printLine } from "../../output.js"
 import { CliFailure, positional, usage } from "../../run.js"
@@ -15,16 +23,23 @@ import type { Parsed } from "./options.js"
 const checkedKey = (what: string, raw: string) =>
   Effect.flatMap(positional("<key>", raw), (key) => {
     const bad = checkKey(key)
-    return bad === undefined ? Effect.succeed(key) : Effect.fail(failWith(what, problemsError([locate(bad, undefined, key)])))
+    return bad === undefined
+      ? Effect.succeed(key)
+      : Effect.fail(failWith(what, problemsError([locate(bad, undefined, key)])))
   })
 
 const seconds = (field: "expiration" | "expiration_ttl", flag: string, text: string | undefined) => {
   const r = parseSeconds(field, text)
-  return isIssue(r) ? Effect.fail(usage(`${flag} must be a whole number of seconds, got ${JSON.stringify(text)}`)) : Effect.succeed(r)
+  return isIssue(r)
+    ? Effect.fail(usage(`${flag} must be a whole number of seconds, got ${JSON.stringify(text)}`))
+    : Effect.succeed(r)
 }
 
 /** The bytes of a --path file, or its size when it is over the value limit (refused unread). */
-const readValueFile = (what: string, file: string): Effect.Effect<{ readonly bytes: Uint8Array } | { readonly tooLarge: number }, CliFailure> =>
+const readValueFile = (
+  what: string,
+  file: string
+): Effect.Effect<{ readonly bytes: Uint8Array } | { readonly tooLarge: number }, CliFailure> =>
   Effect.try({
     try: () => {
       const st = fs.statSync(file)
@@ -33,7 +48,14 @@ const readValueFile = (what: string, file: string): Effect.Effect<{ readonly byt
     },
     catch: (e) => {
       const code = (e as NodeJS.ErrnoException).code
-      const why = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "it is a directory" : code === "EACCES" ? "permission denied" : (e as Error).message
+      const why =
+        code === "ENOENT"
+          ? "no such file"
+          : code === "EISDIR"
+            ? "it is a directory"
+            : code === "EACCES"
+              ? "permission denied"
+              : (e as Error).message
       return new CliFailure({ text: `error: ${what}: cannot read ${file}: ${why}`, exitCode: 1 })
     }
   })
@@ -45,7 +67,8 @@ export const keyPut = (o: Parsed<"keyPut">) =>
     const text = opt(o.value)
     const file = opt(o.path)
     if (text !== undefined && file !== undefined) return yield* Effect.fail(usage("give the value or --path, not both"))
-    if (text === undefined && file === undefined) return yield* Effect.fail(usage("exactly one of <value> and --path is required"))
+    if (text === undefined && file === undefined)
+      return yield* Effect.fail(usage("exactly one of <value> and --path is required"))
     const ttl = yield* seconds("expiration_ttl", "--ttl", opt(o.ttl))
     const expiration = yield* seconds("expiration", "--expiration", opt(o.expiration))
     let metadataText: string | undefined
@@ -79,11 +102,22 @@ export const keyPut = (o: Parsed<"keyPut">) =>
     const metadata = metadataText !== undefined ? (JSON.parse(metadataText) as unknown) : undefined
     // With --ttl the platform fixes the time when it stores the key: say the TTL, not a guess.
     const expires = ttl !== undefined ? { expiration_ttl: ttl } : at !== null ? { expiration: at } : {}
-    if (o.json) return printJson({ key, namespace_id: ns.id, bytes: value.length, ...expires, ...(metadata !== undefined ? { metadata } : {}) })
+    if (o.json)
+      return printJson({
+        key,
+        namespace_id: ns.id,
+        bytes: value.length,
+        ...expires,
+        ...(metadata !== undefined ? { metadata } : {})
+      })
     const details = [
       `${value.length} ${value.length === 1 ? "byte" : "bytes"}`,
       ...(file !== undefined ? [`from ${file}`] : []),
-      ...(ttl !== undefined ? [`expires in ${ttl} s`] : at !== null ? [`expires ${new Date(at * 1000).toISOString()}`] : []),
+      ...(ttl !== undefined
+        ? [`expires in ${ttl} s`]
+        : at !== null
+          ? [`expires ${new Date(at * 1000).toISOString()}`]
+          : []),
       ...(metadataText !== undefined ? [`metadata ${metadataText}`] : [])
     ]
     printLine(`Wrote key ${JSON.stringify(key)} (${details.join(", ")}) to namespace ${ns.label}.`)
@@ -127,7 +161,9 @@ export const keyList = (o: Parsed<"keyList">) =>
     const what = "kv key list"
     const reader = new ConfigReader(what, process.cwd(), opt(o.config))
     const ns = yield* chooseNamespace(what, o, reader, false)
-    const keys = yield* runKv(what, o, reader, ({ account }) => Effect.flatMap(account, (a) => Kv.collectKeys(Kv.allKeys(a, ns.id, opt(o.prefix) ?? ""))))
+    const keys = yield* runKv(what, o, reader, ({ account }) =>
+      Effect.flatMap(account, (a) => Kv.collectKeys(Kv.allKeys(a, ns.id, opt(o.prefix) ?? "")))
+    )
     printJson(keys)
   })
 

@@ -11,7 +11,8 @@ import { CliFailure, positional, usage } from "../../run.js"
 import { chooseNamespace, ConfigReader, opt, runKv } from "./common.js"
 import type { Parsed } from "./options.js"
 
-const where = (remote: boolean) => (remote ? "on the remote platform" : "on the local platform (--remote for the real one)")
+const where = (remote: boolean) =>
+  remote ? "on the remote platform" : "on the local platform (--remote for the real one)"
 
 const isRemote = (o: { remote: Option.Option<boolean>; local: Option.Option<boolean> }) =>
   opt(o.remote) === true || (opt(o.remote) === undefined && opt(o.local) === false)
@@ -30,9 +31,13 @@ export const namespaceCreate = (o: Parsed<"namespaceCreate">) =>
       catch: (e) => new CliFailure({ text: `error: ${what}: ${(e as ConfigError).message}`, exitCode: 1 })
     })
     if (defaultPrefix) {
-      note(`warning: ${config === undefined ? "no wrangler.json, wrangler.jsonc or wrangler.toml here" : `${config.file} has no "name"`}: the title uses "worker" as its prefix`)
+      note(
+        `warning: ${config === undefined ? "no wrangler.json, wrangler.jsonc or wrangler.toml here" : `${config.file} has no "name"`}: the title uses "worker" as its prefix`
+      )
     }
-    const ns = yield* runKv(what, o, reader, ({ account }) => Effect.flatMap(account, (a) => Kv.createNamespace(a, title)))
+    const ns = yield* runKv(what, o, reader, ({ account }) =>
+      Effect.flatMap(account, (a) => Kv.createNamespace(a, title))
+    )
     if (o.json) return printJson(ns)
     const binding = bindingName(name)
     const file = config?.file ?? "wrangler.toml"
@@ -61,7 +66,8 @@ const namedNamespace = (what: string, o: Parsed<"namespaceDelete"> | Parsed<"nam
     const title = opt(o.name)
     if (title !== undefined) yield* positional("<namespace>", title)
     const given = [title, opt(o.binding), opt(o.namespaceId)].filter((x) => x !== undefined).length
-    if (given > 1) return yield* Effect.fail(usage("give exactly one of <namespace> (a title), --binding and --namespace-id"))
+    if (given > 1)
+      return yield* Effect.fail(usage("give exactly one of <namespace> (a title), --binding and --namespace-id"))
     const reader = new ConfigReader(what, process.cwd(), opt(o.config))
     const chosen = title === undefined ? yield* chooseNamespace(what, o, reader, true) : undefined
     const find = (account: string) =>
@@ -108,7 +114,11 @@ export const namespaceRename = (o: Parsed<"namespaceRename">) =>
     const what = "kv namespace rename"
     const newTitle = o.newName
     if (newTitle.trim() === "" || newTitle.length > TitleMaxLength) {
-      return yield* Effect.fail(usage(`--new-name must be 1 to ${TitleMaxLength} characters, got ${newTitle.trim() === "" ? "an empty title" : `${newTitle.length}`}`))
+      return yield* Effect.fail(
+        usage(
+          `--new-name must be 1 to ${TitleMaxLength} characters, got ${newTitle.trim() === "" ? "an empty title" : `${newTitle.length}`}`
+        )
+      )
     }
     const { reader, find } = yield* namedNamespace(what, o)
     const renamed = yield* runKv(what, o, reader, ({ account }) =>
@@ -120,5 +130,7 @@ export const namespaceRename = (o: Parsed<"namespaceRename">) =>
       })
     )
     if (o.json) return printJson(renamed.after)
-    printLine(`Renamed KV namespace ${JSON.stringify(renamed.before.title)} (id ${renamed.before.id}) to ${JSON.stringify(renamed.after.title)}.`)
+    printLine(
+      `Renamed KV namespace ${JSON.stringify(renamed.before.title)} (id ${renamed.before.id}) to ${JSON.stringify(renamed.after.title)}.`
+    )
   })
