@@ -12,7 +12,6 @@
 //
 //   node bench/esc.bench.mjs [--quick] [--only cold,decide,serve] [--runs N] [--duration S]
 import autocannon from "autocannon"
-import { build } from "esbuild"
 import { spawn } from "node:child_process"
 import { createHash } from "node:crypto"
 import * as fs from "node:fs"
@@ -24,8 +23,8 @@ import {
   root,
   bin,
   resultsDir,
-  argv,
-  opt,
+  benchArgs,
+  buildBench,
   median,
   round,
   log,
@@ -35,19 +34,10 @@ import {
   coldStartTable
 } from "./lib.mjs"
 
-const quick = argv.includes("--quick")
-const only = new Set((opt("only") ?? "cold,decide,serve").split(","))
-const runs = Number(opt("runs") ?? (quick ? 7 : 11))
-const duration = Number(opt("duration") ?? (quick ? 2 : 5))
-for (const [name, v] of [
-  ["runs", runs],
-  ["duration", duration]
-]) {
-  if (!Number.isInteger(v) || v < 1 || v > 100) {
-    process.stderr.write(`error: --${name} must be an integer between 1 and 100\n`)
-    process.exit(2)
-  }
-}
+const { quick, only, runs, duration } = benchArgs({
+  integers: { runs: { quick: 7, full: 11 }, duration: { quick: 2, full: 5 } },
+  sections: ["cold", "decide", "serve"]
+})
 
 const temps = []
 const tmp = (prefix) => {
@@ -102,17 +92,7 @@ if (only.has("cold")) {
 
 if (only.has("decide")) {
   log("decision per request: bundling src/esc/decide.ts")
-  fs.mkdirSync(resultsDir, { recursive: true })
-  const bundle = path.join(resultsDir, ".decide.bundle.mjs")
-  await build({
-    entryPoints: [path.join(root, "src", "esc", "decide.ts")],
-    outfile: bundle,
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    target: "node20",
-    logLevel: "warning"
-  })
+  const bundle = await buildBench("src/esc/decide.ts", ".decide.bundle.mjs")
   try {
     const { decide } = await import(pathToFileURL(bundle).href)
     const zone = { always: false, with_secret: SeededSecret }

@@ -10,7 +10,6 @@
 // Plain Node ESM. Every loop is bounded; prints tables and writes bench/results/firewall.json.
 //
 //   node bench/firewall.bench.mjs [--quick] [--only cold,decide] [--runs N]
-import { build } from "esbuild"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
@@ -19,8 +18,8 @@ import {
   root,
   bin,
   resultsDir,
-  argv,
-  opt,
+  benchArgs,
+  buildBench,
   median,
   round,
   log,
@@ -30,13 +29,10 @@ import {
   coldStartTable
 } from "./lib.mjs"
 
-const quick = argv.includes("--quick")
-const only = new Set((opt("only") ?? "cold,decide").split(","))
-const runs = Number(opt("runs") ?? (quick ? 7 : 11))
-if (!Number.isInteger(runs) || runs < 1 || runs > 100) {
-  process.stderr.write("error: --runs must be an integer between 1 and 100\n")
-  process.exit(2)
-}
+const { quick, only, runs } = benchArgs({
+  integers: { runs: { quick: 7, full: 11 } },
+  sections: ["cold", "decide"]
+})
 
 const temps = []
 const tmp = (prefix) => {
@@ -82,17 +78,7 @@ if (only.has("cold")) {
 
 if (only.has("decide")) {
   log("decisions: bundling src/rules/index.ts")
-  fs.mkdirSync(resultsDir, { recursive: true })
-  const bundle = path.join(resultsDir, ".firewall-rules.bundle.mjs")
-  await build({
-    entryPoints: [path.join(root, "src", "rules", "index.ts")],
-    outfile: bundle,
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    target: "node20",
-    logLevel: "warning"
-  })
+  const bundle = await buildBench("src/rules/index.ts", ".firewall-rules.bundle.mjs")
   try {
     const { firewall } = await import(pathToFileURL(bundle).href)
     const asRule = (r) => ({

@@ -13,20 +13,25 @@
 // Prints tables and writes bench/results/kv.json.
 //
 //   node bench/kv.bench.mjs [--quick] [--runs N] [--keep]
-import { build } from "esbuild"
 import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { root, bin, resultsDir, argv, opt, median, round, log, table, instructions, instructionRatio } from "./lib.mjs"
+import {
+  root,
+  bin,
+  resultsDir,
+  benchArgs,
+  buildBench,
+  median,
+  round,
+  log,
+  table,
+  instructions,
+  instructionRatio
+} from "./lib.mjs"
 
-const quick = argv.includes("--quick")
-const keep = argv.includes("--keep")
-const runs = Number(opt("runs") ?? (quick ? 5 : 9))
-if (!Number.isInteger(runs) || runs < 1 || runs > 100) {
-  process.stderr.write("error: --runs must be an integer between 1 and 100\n")
-  process.exit(2)
-}
+const { quick, keep, runs } = benchArgs({ integers: { runs: { quick: 5, full: 9 } } })
 const bulkRuns = quick ? 2 : 3
 
 if (!fs.existsSync(path.join(root, "dist"))) {
@@ -185,21 +190,7 @@ results.firstUseMs = round(firstUse.ms)
 
 log("in-process: the bulk write path beside a raw better-sqlite3 insert")
 // Inside the project (as the platform bench does), so that better-sqlite3 resolves from node_modules.
-fs.mkdirSync(resultsDir, { recursive: true })
-const bundle = path.join(resultsDir, ".kv-inprocess.bundle.mjs")
-await build({
-  entryPoints: [path.join(root, "bench", "kv-inprocess.ts")],
-  outfile: bundle,
-  bundle: true,
-  platform: "node",
-  format: "esm",
-  target: "node20",
-  external: ["better-sqlite3"],
-  alias: { "jsonc-parser": path.join(root, "node_modules", "jsonc-parser", "lib", "esm", "main.js") },
-  define: { "process.env.NODE_ENV": '"production"' },
-  banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
-  logLevel: "warning"
-})
+const bundle = await buildBench("bench/kv-inprocess.ts", ".kv-inprocess.bundle.mjs")
 let p
 try {
   fs.mkdirSync(path.join(work, "inproc"))

@@ -1,18 +1,77 @@
-// What the benches share: paths, options, child runs, medians and tables (each bench/<area>.bench.mjs
-// is still a standalone script that bench/run.mjs runs).
+// What the benches share: paths, the command line, bundles of the sources, child runs, medians and
+// tables (each bench/<area>.bench.mjs is still a standalone script that bench/run.mjs runs).
+import { build } from "esbuild"
 import { spawnSync } from "node:child_process"
+import * as fs from "node:fs"
 import * as path from "node:path"
 
 export const root = path.resolve(import.meta.dirname, "..")
 export const bin = path.join(root, "bin", "edgectl.cjs")
 export const resultsDir = path.join(root, "bench", "results")
 
-export const argv = process.argv.slice(2)
-/** `--name value` or `--name=value`, else undefined. */
-export const opt = (name) => {
+const argv = process.argv.slice(2)
+/** `--name value` or `--name=value`; `null` for `--name` with no value after it, else undefined. */
+const opt = (name) => {
   const i = argv.findIndex((a) => a === `--${name}` || a.startsWith(`--${name}=`))
   if (i < 0) return undefined
-  return argv[i].includes("=") ? argv[i].slice(argv[i].indexOf("=") + 1) : argv[i + 1]
+  return argv[i].includes("=") ? argv[i].slice(argv[i].indexOf("=") + 1) : (argv[i + 1] ?? null)
+}
+const usage = (message) => {
+  process.stderr.write(`error: ${message}\n`)
+  process.exit(2)
+}
+
+/**
+ * A bench's command line: `--quick` (the smaller settings), `--keep` (leave the temp dirs), `--only`,
+ * and the integer options `integers` names, each `{ quick, full, min = 1, max = 100 }` (its default
+ * with and without `--quick`, and its range). With `sections` (the bench's parts, all run by default)
+ * `only` is the set of parts `--only a,b` names; without, `only` is `--only`'s text. A bad value is a
+ * usage error (exit 2). Options a bench does not take are ignored: bench/run.mjs passes its whole
+ * command line to every bench.
+ */
+export const benchArgs = ({ integers = {}, sections } = {}) => {
+  const quick = argv.includes("--quick")
+  const values = {}
+  for (const [name, { quick: quickValue, full, min = 1, max = 100 }] of Object.entries(integers)) {
+    const given = opt(name)
+    const v = Number(given ?? (quick ? quickValue : full))
+    if (given === null || !Number.isInteger(v) || v < min || v > max)
+      usage(`--${name} must be an integer between ${min} and ${max}, got ${given ?? "nothing"}`)
+    values[name] = v
+  }
+  let only = opt("only")
+  if (only === null) usage("--only takes a value")
+  if (sections !== undefined) {
+    only = new Set(only?.split(",") ?? sections)
+    const unknown = [...only].filter((s) => !sections.includes(s))
+    if (unknown.length > 0) usage(`--only: no part named ${unknown.join(", ")} (there are: ${sections.join(", ")})`)
+  }
+  return { quick, keep: argv.includes("--keep"), only, ...values }
+}
+
+/**
+ * `entry` (a path from the repository's root) bundled as the shipped build bundles the sources
+ * (build.mjs: ESM for Node 20, production defines, jsonc-parser's ESM build, better-sqlite3 loaded
+ * from node_modules since a native module cannot be bundled), to bench/results/`out`, whose path
+ * it returns. Unminified, so a profile of a bench names the sources' functions.
+ */
+export const buildBench = async (entry, out) => {
+  fs.mkdirSync(resultsDir, { recursive: true })
+  const outfile = path.join(resultsDir, out)
+  await build({
+    entryPoints: [path.join(root, entry)],
+    outfile,
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    external: ["better-sqlite3"],
+    alias: { "jsonc-parser": path.join(root, "node_modules", "jsonc-parser", "lib", "esm", "main.js") },
+    define: { "process.env.NODE_ENV": '"production"' },
+    banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+    logLevel: "warning"
+  })
+  return outfile
 }
 
 export const median = (xs) => {

@@ -15,9 +15,9 @@ import * as http from "node:http"
 import * as os from "node:os"
 import * as path from "node:path"
 import * as readline from "node:readline"
-import { root, bin, resultsDir, argv, round, log, table } from "./lib.mjs"
+import { root, bin, resultsDir, benchArgs, round, log, table } from "./lib.mjs"
 
-const quick = argv.includes("--quick")
+const { quick } = benchArgs()
 const entries = quick ? 2_000 : 10_000
 const state = fs.mkdtempSync(path.join(os.tmpdir(), "edgectl-bench-limits-"))
 let child

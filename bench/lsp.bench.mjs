@@ -18,9 +18,9 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from "vscode-jsonrpc/node.js"
-import { root, resultsDir } from "./lib.mjs"
+import { root, resultsDir, benchArgs } from "./lib.mjs"
 
-const quick = process.argv.includes("--quick")
+const { quick } = benchArgs()
 fs.mkdirSync(resultsDir, { recursive: true })
 
 const child = spawn(process.execPath, [path.join(root, "bin", "edgectl.cjs"), "lsp", "--stdio"], {

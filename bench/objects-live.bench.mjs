@@ -4,25 +4,19 @@
 //   storage itself) and with `edgectl objects dev` running the object (the CLI finds the host
 //   through the object's lock and asks it over its control socket), beside `node -e 0`;
 // - a cold `edgectl objects bookmark` through the running host;
-// - round trips over the control channel from a warm process (src/objects/control-client.ts,
-//   bundled here): a bookmark, and a kv get.
+// - round trips over the control channel from a warm process (the CLI's control client, bundled
+//   from bench/objects-live-client.ts): a bookmark, and a kv get.
 // Prints a table and writes bench/results/objects-live.json.
 //
 //   node bench/objects-live.bench.mjs [--quick] [--runs N]
 import { spawn } from "node:child_process"
-import { build } from "esbuild"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import * as readline from "node:readline"
-import { root, bin, resultsDir, argv, opt, median, round, log, table, runOnce } from "./lib.mjs"
+import { root, bin, resultsDir, benchArgs, buildBench, median, round, log, table, runOnce } from "./lib.mjs"
 
-const quick = argv.includes("--quick")
-const runs = Number(opt("runs") ?? (quick ? 3 : 9))
-if (!Number.isInteger(runs) || runs < 1 || runs > 100) {
-  process.stderr.write("error: --runs must be an integer between 1 and 100\n")
-  process.exit(2)
-}
+const { quick, runs } = benchArgs({ integers: { runs: { quick: 3, full: 9 } } })
 const roundTrips = quick ? 50 : 300
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), "edgectl-objects-live-bench-"))
@@ -44,23 +38,7 @@ const sample = (args) => {
   return round(median(ms))
 }
 
-fs.mkdirSync(resultsDir, { recursive: true })
-const clientBundle = path.join(resultsDir, ".objects-live.bundle.mjs")
-await build({
-  stdin: {
-    contents: `export { callHost, findHost } from "./src/objects/control-client.ts"; export { resolveId, objectDir } from "./src/objects/ids.ts"`,
-    resolveDir: root,
-    loader: "ts"
-  },
-  outfile: clientBundle,
-  bundle: true,
-  platform: "node",
-  format: "esm",
-  target: "node20",
-  // Loaded from node_modules as the CLI loads it (a native module cannot be bundled).
-  external: ["better-sqlite3"],
-  logLevel: "error"
-})
+const clientBundle = await buildBench("bench/objects-live-client.ts", ".objects-live.bundle.mjs")
 const { callHost, findHost, resolveId, objectDir } = await import(clientBundle)
 
 runOnce(cli("kv", "Counter", "a", "put", "n", "1", "--value-json"), env)

@@ -23,22 +23,14 @@
 //
 //   node bench/objects.bench.mjs [--quick] [--runs N] [--keep] [--only TEXT]
 import Database from "better-sqlite3"
-import { build } from "esbuild"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { deserialize, serialize } from "node:v8"
-import { root, resultsDir, argv, opt, median, log } from "./lib.mjs"
+import { resultsDir, benchArgs, buildBench, median, log } from "./lib.mjs"
 
-const quick = argv.includes("--quick")
 // --only <text>: just the cases whose name contains it (while working on one of them).
-const only = opt("only")
-const keep = argv.includes("--keep")
-const runs = Number(opt("runs") ?? (quick ? 3 : 7))
-if (!Number.isInteger(runs) || runs < 1 || runs > 100) {
-  process.stderr.write("error: --runs must be an integer between 1 and 100\n")
-  process.exit(2)
-}
+const { only, keep, runs } = benchArgs({ integers: { runs: { quick: 3, full: 7 } } })
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), "edgectl-objects-bench-"))
 process.on("exit", () => {
@@ -46,18 +38,7 @@ process.on("exit", () => {
 })
 process.on("SIGINT", () => process.exit(130))
 
-fs.mkdirSync(resultsDir, { recursive: true })
-const bundle = path.join(resultsDir, ".objects.bundle.mjs")
-await build({
-  entryPoints: [path.join(root, "src", "objects", "index.ts")],
-  outfile: bundle,
-  bundle: true,
-  platform: "node",
-  format: "esm",
-  target: "node20",
-  external: ["better-sqlite3"],
-  logLevel: "error"
-})
+const bundle = await buildBench("src/objects/index.ts", ".objects.bundle.mjs")
 const { ObjectStorage } = await import(bundle)
 
 const turn = () => new Promise((r) => setImmediate(r))

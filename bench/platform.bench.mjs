@@ -17,7 +17,6 @@
 //
 //   node bench/platform.bench.mjs [--quick] [--only cold,serve,large,inproc,tui] [--runs N] [--duration S] [--keep]
 import autocannon from "autocannon"
-import { build } from "esbuild"
 import { spawn, spawnSync } from "node:child_process"
 import { createHash } from "node:crypto"
 import * as fs from "node:fs"
@@ -28,8 +27,8 @@ import {
   root,
   bin,
   resultsDir,
-  argv,
-  opt,
+  benchArgs,
+  buildBench,
   median,
   round,
   log,
@@ -42,21 +41,10 @@ import {
 // ---------------------------------------------------------------------------------------------
 // Options
 
-const has = (name) => argv.includes(`--${name}`)
-const quick = has("quick")
-const only = new Set((opt("only") ?? "cold,serve,large,inproc,tui").split(","))
-const runs = Number(opt("runs") ?? (quick ? 7 : 11))
-const duration = Number(opt("duration") ?? (quick ? 2 : 5))
-const keep = has("keep")
-for (const [name, v] of [
-  ["runs", runs],
-  ["duration", duration]
-]) {
-  if (!Number.isInteger(v) || v < 1 || v > 100) {
-    process.stderr.write(`error: --${name} must be an integer between 1 and 100\n`)
-    process.exit(2)
-  }
-}
+const { only, runs, duration, keep } = benchArgs({
+  integers: { runs: { quick: 7, full: 11 }, duration: { quick: 2, full: 5 } },
+  sections: ["cold", "serve", "large", "inproc", "tui"]
+})
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
@@ -150,17 +138,7 @@ const compare = async (edgectl, bare, route, auth) => {
 const served = async (dir, routes) => {
   const file = path.join(dir, "platform.sqlite")
   const edgectl = await startServer([bin, "serve", "--port", "0", "--json", "--persist-to", dir], "edgectl serve")
-  const dnsData = path.join(resultsDir, ".dns-data.bundle.mjs")
-  fs.mkdirSync(resultsDir, { recursive: true })
-  await build({
-    entryPoints: [path.join(root, "src", "domain", "dns-data.ts")],
-    outfile: dnsData,
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    target: "node20",
-    logLevel: "warning"
-  })
+  const dnsData = await buildBench("src/domain/dns-data.ts", ".dns-data.bundle.mjs")
   const bare = await startServer(
     [path.join(root, "bench", "bare-server.mjs"), file, "0", dnsData],
     "bench/bare-server.mjs"
@@ -272,20 +250,7 @@ if (only.has("large")) {
 
 if (only.has("inproc")) {
   log("in-process: local client calls in one process")
-  const bundle = path.join(resultsDir, ".inprocess.bundle.mjs")
-  fs.mkdirSync(resultsDir, { recursive: true })
-  await build({
-    entryPoints: [path.join(root, "bench", "inprocess.ts")],
-    outfile: bundle,
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    target: "node20",
-    external: ["better-sqlite3"],
-    define: { "process.env.NODE_ENV": '"production"' },
-    banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
-    logLevel: "warning"
-  })
+  const bundle = await buildBench("bench/inprocess.ts", ".inprocess.bundle.mjs")
   try {
     results.inProcess = JSON.parse(runOnce([bundle, state, "2000"], env).stdout)
   } finally {

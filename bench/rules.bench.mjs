@@ -10,26 +10,15 @@
 // and writes bench/results/rules.json.
 //
 //   node bench/rules.bench.mjs [--quick]
-import { build } from "esbuild"
 import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { root, resultsDir, table } from "./lib.mjs"
+import { resultsDir, benchArgs, buildBench, table } from "./lib.mjs"
 
-const quick = process.argv.includes("--quick")
+const { quick } = benchArgs()
 
-fs.mkdirSync(resultsDir, { recursive: true })
-const bundle = path.join(resultsDir, ".rules.bundle.mjs")
-await build({
-  entryPoints: [path.join(root, "bench", "rules-inprocess.ts")],
-  outfile: bundle,
-  bundle: true,
-  platform: "node",
-  format: "esm",
-  target: "node20",
-  logLevel: "warning"
-})
+const bundle = await buildBench("bench/rules-inprocess.ts", ".rules.bundle.mjs")
 let measured
 try {
   process.stderr.write("rules: check, evaluation and firewall decisions in one process\n")

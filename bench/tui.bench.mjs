@@ -15,14 +15,9 @@ import { spawn, spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { argv, bin, log, median, opt, resultsDir, round, table } from "./lib.mjs"
+import { benchArgs, bin, log, median, resultsDir, round, table } from "./lib.mjs"
 
-const quick = argv.includes("--quick")
-const keys = Number(opt("keys") ?? (quick ? 60 : 200))
-if (!Number.isInteger(keys) || keys < 10 || keys > 2000) {
-  process.stderr.write(`error: --keys must be an integer between 10 and 2000, got ${opt("keys")}\n`)
-  process.exit(2)
-}
+const { keys } = benchArgs({ integers: { keys: { quick: 60, full: 200, min: 10, max: 2000 } } })
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
 const ticksPerSecond = Number(spawnSync("getconf", ["CLK_TCK"]).stdout?.toString().trim() || 100)

@@ -8,26 +8,15 @@
 // writes bench/results/waf.json.
 //
 //   node bench/waf.bench.mjs [--quick]
-import { build } from "esbuild"
 import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { root, resultsDir, table } from "./lib.mjs"
+import { resultsDir, benchArgs, buildBench, table } from "./lib.mjs"
 
-const quick = process.argv.includes("--quick")
+const { quick } = benchArgs()
 
-fs.mkdirSync(resultsDir, { recursive: true })
-const bundle = path.join(resultsDir, ".waf.bundle.mjs")
-await build({
-  entryPoints: [path.join(root, "bench", "waf-inprocess.ts")],
-  outfile: bundle,
-  bundle: true,
-  platform: "node",
-  format: "esm",
-  target: "node20",
-  logLevel: "warning"
-})
+const bundle = await buildBench("bench/waf-inprocess.ts", ".waf.bundle.mjs")
 let measured
 try {
   process.stderr.write("waf: config generation and traffic replay in one process\n")
