@@ -2,7 +2,7 @@
 import { Box } from "ink"
 import type { CertificatePack } from "../../src/domain/certificate.js"
 import { allCertificatePacks, collect } from "../../src/services/zones.js"
-import { cells, flexWidth } from "../components/columns.js"
+import { fitTable } from "../components/columns.js"
 import { List, ListStatus, moveHints, useListCursor } from "../components/list.js"
 import { Empty, ErrorView, Loading } from "../components/states.js"
 import { KeyLayer, useKeys } from "../keys.js"
@@ -12,32 +12,30 @@ import { usePaneSize } from "../terminal.js"
 /** Column titles and status line. */
 const Chrome = 2
 
-const packTable = (columns: number) => {
-  const hosts = flexWidth(columns, [14, 12, 12, 5])
-  return {
-    header: cells([
-      ["TYPE", 14],
-      ["STATUS", 12],
-      ["AUTHORITY", 12],
-      ["VALID", 5],
-      ["HOSTS", hosts]
-    ]),
-    row: (p: CertificatePack) =>
-      cells([
-        [p.type, 14],
-        [p.status, 12],
-        [p.certificate_authority ?? "", 12],
-        [p.validity_days !== undefined ? `${p.validity_days}d` : "", 5],
-        [p.hosts.join(", "), hosts]
-      ])
-  }
-}
+/**
+ * Type, status and authority as wide as the zone's packs need, and the hosts: the validity, then the
+ * authority, then the type make room for them in a narrow pane (80 columns), as a pack is told by
+ * its hosts; past 40 columns a list of hosts is cut anyway and the pack keeps its other columns.
+ */
+const packTable = (columns: number, packs: ReadonlyArray<CertificatePack>) =>
+  fitTable(
+    columns,
+    packs,
+    [
+      { title: "TYPE", text: (p) => p.type, fit: 14, drop: 3 },
+      { title: "STATUS", text: (p) => p.status, fit: 20 },
+      { title: "AUTHORITY", text: (p) => p.certificate_authority ?? "", fit: 12, drop: 2 },
+      { title: "VALID", text: (p) => (p.validity_days !== undefined ? `${p.validity_days}d` : ""), width: 5, drop: 1 },
+      { title: "HOSTS", text: (p) => p.hosts.join(", ") }
+    ],
+    40
+  )
 
 export function ZoneCertificates({ zoneId, active, height }: { zoneId: string; active: boolean; height: number }) {
   const rows = Math.max(1, height - Chrome)
-  const table = packTable(usePaneSize().columns)
   const { query, refresh } = useEffectQuery(() => collect(allCertificatePacks(zoneId)), [zoneId])
   const packs = query._tag === "Success" ? query.value : []
+  const table = packTable(usePaneSize().columns, packs)
   const cursor = useListCursor(packs.length, rows, [zoneId])
   useKeys(
     (press) => {

@@ -19,25 +19,25 @@ export const DnsPerPage = 100
 /** Filter line, column titles, status line. */
 const Chrome = 3
 
-/** Name and content share what the fixed columns leave. */
+/**
+ * Name and content share what the fixed columns leave, the content the larger part (an IPv6
+ * address, a mail host); in a narrow pane (80 columns) the TTL makes room for them (the record's
+ * view on enter shows it).
+ */
 const dnsTable = (columns: number) => {
-  const flex = flexWidth(columns, [6, 5, 8]) - 2
-  const name = Math.ceil(flex * 0.55)
+  const withTtl = flexWidth(columns, [6, 5, 8]) - 2 >= 48
+  const flex = flexWidth(columns, withTtl ? [6, 5, 8] : [6, 8]) - 2
+  const name = Math.ceil(flex * 0.45)
   const content = flex - name
+  const ttl = (text: string): ReadonlyArray<readonly [string, number]> => (withTtl ? [[text, 5]] : [])
   return {
-    header: cells([
-      ["TYPE", 6],
-      ["NAME", name],
-      ["CONTENT", content],
-      ["TTL", 5],
-      ["PROXY", 8]
-    ]),
+    header: cells([["TYPE", 6], ["NAME", name], ["CONTENT", content], ...ttl("TTL"), ["PROXY", 8]]),
     row: (r: DnsRecord) =>
       cells([
         [r.type, 6],
         [r.name, name],
         [r.content ?? "", content],
-        [r.ttl === 1 ? "auto" : String(r.ttl ?? ""), 5],
+        ...ttl(r.ttl === 1 ? "auto" : String(r.ttl ?? "")),
         [r.proxied ? "proxied" : "dns only", 8]
       ])
   }

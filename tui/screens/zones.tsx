@@ -22,26 +22,26 @@ export const ZonesPerPage = 50
 const Chrome = 4
 
 /**
- * A plan named "… Website" (every zone plan) loses the word in a narrow pane (80 columns), where
- * the whole plan would squeeze the zone's name: "Enterprise", not "Enterprise Website" cut to "Enterprise …".
+ * In a narrow pane (80 columns) the zone's name keeps the room: a plan shows its tier ("Business",
+ * not "Business Plan" cut to "Business …"), the account column narrows, and goes where one account
+ * is chosen (the line above names it), as k9s leaves out NAMESPACE in one namespace.
  */
-const zoneTable = (columns: number) => {
+const zoneTable = (columns: number, allAccounts: boolean) => {
   const wide = flexWidth(columns, [12, 12, 18], 2, 0) >= 20
   const planWidth = wide ? 18 : 10
-  const plan = (z: Zone) => (wide ? (z.plan?.name ?? "") : (z.plan?.name ?? "").replace(/ Website$/, ""))
-  const name = Math.min(40, flexWidth(columns, [12, 12, planWidth], 2, 14))
+  const plan = (z: Zone) => (wide ? (z.plan?.name ?? "") : (z.plan?.name ?? "").replace(/ (Website|Plan)$/, ""))
+  const accountWidth = wide ? 12 : allAccounts ? 10 : 0
+  const accountColumn = accountWidth > 0 ? [accountWidth] : []
+  const name = Math.min(40, flexWidth(columns, [12, ...accountColumn, planWidth], 2, 14))
+  const account = (text: string): ReadonlyArray<readonly [string, number]> =>
+    accountWidth > 0 ? [[text, accountWidth]] : []
   return {
-    header: cells([
-      ["NAME", name],
-      ["STATUS", 12],
-      ["ACCOUNT", 12],
-      ["PLAN", planWidth]
-    ]),
+    header: cells([["NAME", name], ["STATUS", 12], ...account("ACCOUNT"), ["PLAN", planWidth]]),
     row: (z: Zone) =>
       cells([
         [z.name, name],
         [z.paused ? "paused" : (z.status ?? ""), 12],
-        [z.account.name ?? z.account.id, 12],
+        ...account(z.account.name ?? z.account.id),
         [plan(z), planWidth]
       ])
   }
@@ -52,7 +52,7 @@ export function ZonesScreen({ active }: { active: boolean }) {
   const { chooseAccount, openZone, closeZone } = useUiActions()
   const pane = usePaneSize()
   const height = Math.max(1, pane.rows - Chrome)
-  const table = zoneTable(pane.columns)
+  const table = zoneTable(pane.columns, account === undefined)
   const [picking, setPicking] = useState(false)
   const listing = active && zone === undefined && !picking
   const filter = useFilterInput({ active: listing, onMove: (press) => cursor.move(press) })
