@@ -12,7 +12,7 @@ const pathPattern = (name, file) =>
   `node_modules[\\\\/]${[...name.split("/"), ...file.split("/")].map(escape).join("[\\\\/]")}$`
 
 /** `name`'s version from its package.json: in the package that holds `file`, else installed under `cwd`. */
-export const versionOf = (name, file, cwd = process.cwd()) => {
+const versionOf = (name, file, cwd = process.cwd()) => {
   let root = join(cwd, "node_modules", name)
   if (file !== undefined) {
     const marker = `${sep}node_modules${sep}${name.split("/").join(sep)}${sep}`
@@ -27,7 +27,7 @@ export const versionOf = (name, file, cwd = process.cwd()) => {
 }
 
 /** Stops the build unless `name` is at `version` (where `file` is, or installed under `cwd`). */
-export const requireVersion = (patch, name, version, file, cwd) => {
+const requireVersion = (patch, name, version, file, cwd) => {
   const found = versionOf(name, file, cwd)
   if (found === version) return
   throw new Error(
@@ -40,7 +40,7 @@ export const requireVersion = (patch, name, version, file, cwd) => {
  * A package file with some of its text replaced, for an onLoad callback: each `[from, to, times]`
  * must occur exactly `times` times (default 1), or the build stops (the package changed under us).
  */
-export const replaced = async (patch, file, replacements) => {
+const replaced = async (patch, file, replacements) => {
   let contents = await readFile(file, "utf8")
   for (const [from, to, times = 1] of replacements) {
     const found = contents.split(from).length - 1

@@ -19,8 +19,9 @@ export const NON_LITERAL_IMPORTS = 1
 /**
  * `code` with every dynamic import() rewritten, checked against the bundle's metafile `output`: each
  * literal site must be one of the dynamic imports esbuild kept (an external: esbuild, node builtins),
- * and the others exactly NON_LITERAL_IMPORTS. A miscount means the regex hit text that is no call
- * (a string, a comment), or missed a call: the script would fail at run time, so the build stops.
+ * and the others exactly NON_LITERAL_IMPORTS (lines of comments aside). A miscount means the regex
+ * hit text that is no call (a string), or missed a call: the script would fail at run time, so the
+ * build stops.
  */
 export const rewriteDynamicImports = (code, output) => {
   const expected = output.imports
@@ -29,7 +30,11 @@ export const rewriteDynamicImports = (code, output) => {
     .sort()
   const literal = []
   const other = []
+  const calls = []
   for (const m of code.matchAll(DynamicImport)) {
+    // A comment line (kept by the unminified build, EDGECTL_NO_MINIFY=1): no call, left as it is.
+    if (/^\s*(\/\/|\/\*|\*)/.test(code.slice(code.lastIndexOf("\n", m.index) + 1, m.index))) continue
+    calls.push(m.index)
     const rest = code.slice(m.index + m[0].length, m.index + m[0].length + 200)
     const s = /^(["'`])([^"'`\\]*)\1\)/.exec(rest)
     if (s !== null) literal.push(s[2])
@@ -44,7 +49,13 @@ export const rewriteDynamicImports = (code, output) => {
         `  other import( found (expected ${NON_LITERAL_IMPORTS}): ${other.length}\n` +
         other.map((o) => `    …${o}…`).join("\n")
     )
-  return code.replace(DynamicImport, "__edgectl_import(")
+  let out = ""
+  let at = 0
+  for (const index of calls) {
+    out += `${code.slice(at, index)}__edgectl_import(`
+    at = index + "import(".length
+  }
+  return out + code.slice(at)
 }
 
 /**

@@ -149,6 +149,10 @@ describe("the build's guards on what it changes in packages", () => {
     expect(rewriteDynamicImports(`a.import(1);import("esbuild");${others}`, output)).toBe(
       `a.import(1);__edgectl_import("esbuild");${others.replaceAll("import(", "__edgectl_import(")}`
     )
+    // The unminified build keeps comments: a comment line is no call.
+    expect(rewriteDynamicImports(`import("esbuild");${others}\n  // import() in a comment\n`, output)).toBe(
+      `__edgectl_import("esbuild");${others.replaceAll("import(", "__edgectl_import(")}\n  // import() in a comment\n`
+    )
     expect(() => rewriteDynamicImports(`import("esbuild");${others}const s = "import(x"`, output)).toThrow(
       /does not match esbuild's metafile/
     )
