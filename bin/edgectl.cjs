@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// The edgectl launcher (see build.mjs for the two bundles).
+// The edgectl launcher: runs dist/edgectl.cjs (see build.mjs).
 //
-// Scripted commands run dist/edgectl.cjs, compiled through vm.Script with a V8 code cache: compiling
+// Commands run dist/edgectl.cjs, compiled through vm.Script with a V8 code cache: compiling
 // the bundle is most of a cold start, and Node 20 has no compile cache of its own. The cache lives
 // in the user cache dir ($XDG_CACHE_HOME/edgectl, else ~/.cache/edgectl), keyed by Node version,
 // architecture, V8 flags and bundle hash. It is written after a run, so that it holds the functions
@@ -27,11 +27,13 @@ let source
 try {
   // ASCII (checked by the build); latin1 gives an external string, off the V8 heap.
   source = fs.readFileSync(path.join(dist, "edgectl.cjs"), "latin1")
-} catch {
-  // no CommonJS bundle: the ESM build does everything
+} catch (e) {
+  // A checkout that was never built: npm ci and npm install build it (the `prepare` script).
+  process.stderr.write(`error: cannot read ${path.join(dist, "edgectl.cjs")}: ${e.code ?? e.message}\n`)
+  process.stderr.write("hint: build it with `npm run build` (npm ci does it too)\n")
+  process.exit(1)
 }
-if (source === undefined) import(pathToFileURL(path.join(dist, "main.js")).href)
-else runScript(source)
+runScript(source)
 
 function cacheDir() {
   if (process.env.EDGECTL_CODE_CACHE === "0") return undefined

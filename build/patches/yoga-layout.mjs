@@ -1,0 +1,58 @@
+// yoga-layout 3.2.1 (Ink's layout engine), patched for the bundle: its wasm decoded without `fetch`,
+// and (in the CommonJS script only) loaded without top-level await. build/patch.mjs stops the build
+// on another version.
+import { dirname } from "node:path"
+import { sourcePatch } from "../patch.mjs"
+
+const YOGA = "3.2.1"
+
+/**
+ * yoga-layout embeds its wasm as a data: URI and, finding `fetch`, fetches it: on Node 20 the first
+ * call of `fetch` loads undici, 20-30 ms of every TUI start. Its loader decodes the data: URI itself
+ * when it takes the other branch, which this makes it take (two places choose: reading the binary,
+ * and instantiating it).
+ */
+export const yogaWithoutFetch = sourcePatch({
+  patch: "yoga-without-fetch",
+  name: "yoga-layout",
+  version: YOGA,
+  files: { "dist/binaries/yoga-wasm-base64-esm.js": [['||"function"!=typeof fetch?', "||true?", 2]] }
+})
+
+const yogaLoader = sourcePatch({
+  patch: "yoga-without-top-level-await",
+  name: "yoga-layout",
+  version: YOGA,
+  files: {
+    "dist/src/index.js": [
+      [
+        "const Yoga = wrapAssembly(await loadYoga());\nexport default Yoga;",
+        "let Yoga;\nexport const yogaReady = loadYoga().then((m) => { Yoga = wrapAssembly(m) });\nexport { Yoga as default };"
+      ]
+    ]
+  }
+})
+
+/**
+ * yoga-layout without top-level await, for the CommonJS script: the wasm loads into a promise that
+ * tui/yoga-ready.ts exports (the TUI awaits it before its first render; Ink uses Yoga only when it
+ * renders). In the ESM sources tui/yoga-ready.ts resolves at once (the module awaited already).
+ */
+export const yogaWithoutTopLevelAwait = {
+  name: "yoga-without-top-level-await",
+  setup(b) {
+    yogaLoader.setup(b)
+    let exported = false
+    b.onLoad({ filter: /[\\/]tui[\\/]yoga-ready\.ts$/ }, (a) => {
+      exported = true
+      return { contents: 'export { yogaReady } from "yoga-layout"\n', loader: "ts", resolveDir: dirname(a.path) }
+    })
+    b.onEnd((result) => {
+      const hasYoga = Object.keys(result.metafile?.inputs ?? {}).some((p) => p.includes("node_modules/yoga-layout/"))
+      if (result.errors.length === 0 && hasYoga && !exported)
+        throw new Error(
+          "build: yoga-without-top-level-await: the bundle has yoga-layout but not tui/yoga-ready.ts, which awaits it"
+        )
+    })
+  }
+}
