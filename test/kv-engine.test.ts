@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import * as Engine from "../src/kv/engine.js"
 import type { WriteEntry } from "../src/kv/validate.js"
 import { open } from "../src/store/db.js"
-import { seedDemo } from "../src/store/demo.js"
-import { hexId } from "../src/store/world.js"
+import { seedDemo } from "../src/demo/seeds.js"
+import { hexId } from "../src/domain/ids.js"
 
 let db: Database.Database
 const acme = hexId("account", "Acme Corp")

@@ -13,7 +13,7 @@ import { expressionError } from "../firewall/expression.js"
 import * as Ops from "../firewall/ops.js"
 import { Db } from "../store/db.js"
 import * as Repo from "../store/firewall-repo.js"
-import { isoMicros } from "../store/world.js"
+import { isoMicros } from "../domain/timestamps.js"
 import { PlatformClock } from "./clock.js"
 import { visibleZone } from "./handlers.js"
 

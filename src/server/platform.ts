@@ -47,7 +47,7 @@ export interface PlatformOptions {
 export const storeFile = (stateDir: string) => path.join(stateDir, "platform.sqlite")
 
 /** The demo world, loaded only when a store is created or upgraded. */
-const demoSeed: Db.LazySeed = { load: () => import("../store/demo.js").then((m) => m.seedDemo()) }
+const demoSeed: Db.LazySeed = { load: () => import("../demo/seeds.js").then((m) => m.seedDemo()) }
 
 /** The services the API's handlers use, over the store at `file`. */
 export const platformServices = (file: string, seed: Db.Seed | Db.LazySeed = demoSeed, options: PlatformOptions = {}) =>

@@ -18,7 +18,7 @@ import { BulkGetMaxKeys, BulkMaxBytes } from "../kv/limits.js"
 import { multipartForm } from "../kv/multipart.js"
 import { problemsError } from "../kv/problems.js"
 import { nowSeconds } from "../kv/validate.js"
-import { hexId } from "../store/world.js"
+import { hexId } from "../domain/ids.js"
 
 type Env = HttpClient.HttpClient | ClientConfig
 

@@ -4,7 +4,7 @@
  * up-to-date store costs one pragma read and no Effect SQL client at all.
  *
  * An area adds one migration (the next number, `NNNN_<area>`) at the end; a released migration is
- * never edited. Its demo data goes in `AreaSeeds` (src/store/demo.ts), naming the migration.
+ * never edited. Its demo data goes in `AreaSeeds` (src/demo/seeds.ts), naming the migration.
  */
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as Effect from "effect/Effect"
