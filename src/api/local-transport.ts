@@ -37,7 +37,8 @@ import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import { envelopeErrors } from "../server/errors.js"
 import { loadPart, type PartName, partOf, type PlatformServices } from "../server/parts.js"
-import { LocalKvOptions, platformServices, storeFile, untracedEffect, withHttpSettings } from "../server/platform.js"
+import { LocalKvOptions } from "../server/kv-options.js"
+import { platformServices, storeFile, untracedEffect, withHttpSettings } from "../server/platform.js"
 
 const encoder = new TextEncoder()
 const decoder = new TextDecoder()

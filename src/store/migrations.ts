@@ -89,7 +89,7 @@ export const migrations = {
       CHECK (always = 1 OR secret IS NOT NULL)
     )
   `),
-  // Key-value store (src/kv/engine.ts). Keys are BLOBs so that the index orders them by their UTF-8
+  // Key-value store (src/store/kv-repo.ts). Keys are BLOBs so that the index orders them by their UTF-8
   // bytes (the platform's listing order) and a cursor seeks past the last key; the namespace is
   // an integer in the entries so that index stays small. Only expiring entries are in the expiry
   // index: the lazy purge finds them without costing anything to writes that never expire.
