@@ -3,8 +3,8 @@
  * statement, so it is atomic; a scope with nothing set has no row.
  */
 import type Database from "better-sqlite3"
-import type { EscChange } from "../esc/change.js"
-import { NothingSet, type EscSetting } from "../esc/decide.js"
+import type { EscChange } from "../domain/esc-change.js"
+import { NothingSet, type EscSetting } from "../domain/esc.js"
 import { stmt } from "./query.js"
 
 export type EscScope = "zone" | "account"
