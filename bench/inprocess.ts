@@ -1,5 +1,5 @@
 // In-process cost of one local client call, inside one process: the default local transport
-// (src/api/local-transport.ts), and for reference the web-handler transport it replaced
+// (src/server/local-transport.ts), and for reference the web-handler transport it replaced
 // (`HttpApiBuilder.toWebHandler` + a `FetchHttpClient.Fetch` building web Request/Response).
 // bench/platform.bench.mjs bundles this file with esbuild and runs it with plain node (no tsx at run time).
 //
@@ -8,7 +8,8 @@ import { FetchHttpClient, HttpClient } from "@effect/platform"
 import { Effect, Layer } from "effect"
 import { call, ClientConfig } from "../src/api/client.js"
 import { Endpoints } from "../src/api/contract.js"
-import { clientLayer, LocalBase, LocalToken } from "../src/api/target.js"
+import { LocalBase, LocalToken } from "../src/api/target.js"
+import { clientLayer } from "../src/cli/environment.js"
 import { makeWebHandler, storeFile } from "../src/server/app.js"
 
 const dir = process.argv[2]

@@ -6,7 +6,7 @@
 // Per round, each into a fresh store (created outside the timed part):
 //   raw      rows already made (key and value bytes), one INSERT per row, one transaction;
 //   engine   the platform's path for a bulk body: JSON.parse of the bytes, validate every entry
-//            (src/kv/validate.ts), insert (src/kv/engine.ts), one transaction;
+//            (src/kv/validate.ts), insert (src/store/kv-repo.ts), one transaction;
 //   service  what `edgectl kv bulk put FILE` does after start-up: the streaming check of the whole
 //            file, then the request through the in-process v4 client into the same engine path.
 // And the cost of `secure_delete` (on in the platform's store, so that a cleared value or secret is
@@ -16,8 +16,8 @@ import type Database from "better-sqlite3"
 import { Effect, ManagedRuntime } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { clientLayer } from "../src/api/target.js"
-import * as Engine from "../src/kv/engine.js"
+import { clientLayer } from "../src/cli/environment.js"
+import * as Engine from "../src/store/kv-repo.js"
 import { checkEntry, nowSeconds, type WriteEntry } from "../src/kv/validate.js"
 import { open } from "../src/store/db.js"
 import * as Kv from "../src/services/kv.js"

@@ -63,7 +63,7 @@ const cleanup = () => {
 process.on("exit", cleanup)
 process.on("SIGINT", () => process.exit(130))
 
-/** The platform's ids: 32 hex of sha256 over the NUL-joined parts (src/store/world.ts). */
+/** The platform's ids: 32 hex of sha256 over the NUL-joined parts (src/domain/ids.ts). */
 const hexId = (...parts) => createHash("sha256").update(parts.join("\u0000")).digest("hex").slice(0, 32)
 
 /** Starts a child that prints one JSON line when ready; resolves with the parsed line and the child. */

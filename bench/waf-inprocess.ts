@@ -4,10 +4,10 @@
 // bench/waf.bench.mjs bundles this file with esbuild and runs it with plain node.
 //
 //   node <bundle> [--quick]      prints one JSON line
-import type { BypassFirewallRule } from "../src/domain/waf.js"
+import type { BypassFirewallRule, PreviousWaf } from "../src/domain/waf.js"
 import { guardRegexBacktracking } from "../src/rules/index.js"
 import { PREVIOUS_OWASP_PACKAGE } from "../src/waf/catalog.js"
-import { planMigration, type PreviousWaf } from "../src/waf/mapping.js"
+import { planMigration } from "../src/waf/mapping.js"
 import { makeReplayer } from "../src/waf/replay.js"
 import { groupsOf, packagesOf, rulesOf } from "../src/waf/view.js"
 

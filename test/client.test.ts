@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { call, ClientConfig, paginate, type Credentials } from "../src/api/client.js"
 import { Endpoints } from "../src/api/contract.js"
 import { NotFound } from "../src/domain/errors.js"
-import { clientLayer } from "../src/api/target.js"
+import { clientLayer } from "../src/cli/environment.js"
 import { startPlatform, tempDir, World, type Platform } from "./helpers/platform.js"
 
 type Client = HttpClient.HttpClient | ClientConfig

@@ -10,7 +10,7 @@ import type { AddressInfo } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import bareSecret from "../fixtures/esc/esc-zone-get-with-secret.json" with { type: "json" }
 import { ClientConfig } from "../src/api/client.js"
-import { clientLayer } from "../src/api/target.js"
+import { clientLayer } from "../src/cli/environment.js"
 import { fixedClock } from "../src/server/clock.js"
 import {
   accountOf,

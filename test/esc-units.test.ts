@@ -3,10 +3,10 @@ import { Schema } from "effect"
 import { describe, expect, it } from "vitest"
 import bareAlways from "../fixtures/esc/esc-zone-get.json" with { type: "json" }
 import bareSecret from "../fixtures/esc/esc-zone-get-with-secret.json" with { type: "json" }
-import { EscAnswer, EscChangeBody } from "../src/domain/esc.js"
-import { checkChange, checkSecret } from "../src/esc/change.js"
+import { EscAnswer, EscChangeBody, NothingSet, type EscSetting } from "../src/domain/esc.js"
+import { checkChange, checkSecret } from "../src/domain/esc-change.js"
 import { cookieValues, parseCookies } from "../src/esc/cookies.js"
-import { decide, NothingSet, type EscSetting } from "../src/esc/decide.js"
+import { decide } from "../src/esc/decide.js"
 import { maskCookieHeader, maskSecret } from "../src/esc/mask.js"
 import { removalStatus } from "../src/esc/removal.js"
 import { exampleText, Replacements, RequestPhases, ResponsePhases } from "../src/esc/replacements.js"

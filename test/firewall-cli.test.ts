@@ -10,7 +10,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { beforeAll, describe, expect, it } from "vitest"
 import { insertRules } from "../src/store/firewall-repo.js"
-import { hexId } from "../src/store/world.js"
+import { hexId } from "../src/domain/ids.js"
 import { bin, edgectl, json, tempDir } from "./helpers-cli.js"
 
 interface Filter {

@@ -4,7 +4,7 @@
  * the rules route, duplicates, paging and deletes.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { hexId } from "../src/store/world.js"
+import { hexId } from "../src/domain/ids.js"
 import {
   assertEnvelope,
   firstError,

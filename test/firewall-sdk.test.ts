@@ -4,7 +4,7 @@
  */
 import Cloudflare from "cloudflare"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { hexId } from "../src/store/world.js"
+import { hexId } from "../src/domain/ids.js"
 import { startPlatform, World, type Platform } from "./helpers/platform.js"
 
 let p: Platform

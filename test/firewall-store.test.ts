@@ -6,8 +6,8 @@ import * as path from "node:path"
 import { describe, expect, it } from "vitest"
 import { check } from "../src/rules/index.js"
 import { open } from "../src/store/db.js"
-import { seedDemo } from "../src/store/demo.js"
-import { DemoFirewall } from "../src/store/firewall-demo.js"
+import { seedDemo } from "../src/demo/seeds.js"
+import { DemoFirewall } from "../src/demo/firewall-rules.js"
 import {
   countRules,
   deleteFilters,
@@ -21,7 +21,7 @@ import {
   ruleQuota,
   updateRule
 } from "../src/store/firewall-repo.js"
-import { hexId } from "../src/store/world.js"
+import { hexId } from "../src/domain/ids.js"
 
 const store = () =>
   Effect.runPromise(

@@ -8,7 +8,7 @@ import Database from "better-sqlite3"
 import fc from "fast-check"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { storeFile } from "../src/server/app.js"
-import { hexId } from "../src/store/world.js"
+import { hexId } from "../src/domain/ids.js"
 import { request, startPlatform, World, type Platform } from "./helpers/platform.js"
 
 const runs = Number(process.env.FUZZ_RUNS ?? 120)

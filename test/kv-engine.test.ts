@@ -1,15 +1,15 @@
-/** Units: the KV engine (src/kv/engine.ts) over a real SQLite store in a temp dir. */
+/** Units: the KV engine (src/store/kv-repo.ts) over a real SQLite store in a temp dir. */
 import type Database from "better-sqlite3"
 import { Effect } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import * as Engine from "../src/kv/engine.js"
+import * as Engine from "../src/store/kv-repo.js"
 import type { WriteEntry } from "../src/kv/validate.js"
 import { open } from "../src/store/db.js"
-import { seedDemo } from "../src/store/demo.js"
-import { hexId } from "../src/store/world.js"
+import { seedDemo } from "../src/demo/seeds.js"
+import { hexId } from "../src/domain/ids.js"
 
 let db: Database.Database
 const acme = hexId("account", "Acme Corp")

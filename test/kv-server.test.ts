@@ -7,7 +7,7 @@ import bulkPutExample from "../fixtures/kv/kv-bulk-put.request.json" with { type
 import bulkWriteExample from "../fixtures/kv/kv-bulk-write.response.json" with { type: "json" }
 import bulkGetRequest from "../fixtures/kv/kv-bulk-get.request.json" with { type: "json" }
 import notFoundExample from "../fixtures/kv/kv-key-not-found.error.json" with { type: "json" }
-import { hexId } from "../src/store/world.js"
+import { hexId } from "../src/domain/ids.js"
 import { assertEnvelope, firstError, request, startPlatform, World, type Platform } from "./helpers/platform.js"
 
 let p: Platform

@@ -1,6 +1,6 @@
-/** Units: how the KV screen shows values and expirations (tui/kv-format.ts). */
+/** Units: how the KV screen shows values and expirations (tui/screens/kv-format.ts). */
 import { describe, expect, it } from "vitest"
-import { asText, expiresCell, expiresText, sizeText, viewValue } from "../tui/kv-format.js"
+import { asText, expiresCell, expiresText, sizeText, viewValue } from "../tui/screens/kv-format.js"
 
 describe("value views", () => {
   it("JSON is pretty-printed, text kept as it is, other bytes as a hex dump", () => {

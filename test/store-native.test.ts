@@ -7,7 +7,8 @@ import Database from "better-sqlite3"
 import { createRequire } from "node:module"
 import * as path from "node:path"
 import { describe, expect, it } from "vitest"
-import { abiOfAddon, nativeModuleProblem, RebuildHint } from "../src/store/native.js"
+import { RebuildHint } from "../src/domain/native-module.js"
+import { abiOfAddon, nativeModuleProblem } from "../src/store/native.js"
 
 const release = path.join(
   path.dirname(createRequire(import.meta.url).resolve("better-sqlite3/package.json")),

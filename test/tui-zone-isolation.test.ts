@@ -6,7 +6,7 @@
  */
 import * as ManagedRuntime from "effect/ManagedRuntime"
 import { afterEach, describe, expect, it } from "vitest"
-import { clientLayer } from "../src/api/target.js"
+import { clientLayer } from "../src/cli/environment.js"
 import * as Waf from "../src/services/waf-migration.js"
 import { resolveWafZone } from "../src/services/waf-migration.js"
 import { configSummary } from "../src/waf/config-diff.js"

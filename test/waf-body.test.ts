@@ -13,7 +13,7 @@ import {
   toggleRule
 } from "../src/waf/edit.js"
 import { planMigration } from "../src/waf/mapping.js"
-import { checkOverrideBody } from "../src/waf/override-body.js"
+import { checkOverrideBody } from "../src/server/waf-override-body.js"
 import { previousWaf } from "./helpers/waf.js"
 
 const config = planMigration(

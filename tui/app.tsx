@@ -3,11 +3,14 @@
  * components through a context; a header, the list of screens, the main pane and a footer with
  * the keys that work right now.
  */
+import type * as HttpClient from "@effect/platform/HttpClient"
+import type * as Layer from "effect/Layer"
 import * as ManagedRuntime from "effect/ManagedRuntime"
 import { Box, render, useApp } from "ink"
 import { memo, useCallback, useEffect, useMemo, useState } from "react"
 import { ClientConfig } from "../src/api/client.js"
-import { clientLayer, stateDir } from "../src/api/target.js"
+import { stateDir } from "../src/api/target.js"
+import type { InvalidInput } from "../src/domain/errors.js"
 import { CommandPalette, type PaletteChoice } from "./components/command-palette.js"
 import { ErrorBoundary } from "./components/error-boundary.js"
 import { Footer, useFooterRows } from "./components/footer.js"
@@ -194,10 +197,16 @@ const MainPane = memo(function MainPane({ config, overlay }: { config: Query<Cli
 const AltScreenOn = "\u001b[?1049h\u001b[H"
 const AltScreenOff = "\u001b[?1049l"
 
-/** Opens the full-screen app and resolves when the user quits. */
-export async function runTui(options: { remote: boolean; persistTo?: string }): Promise<void> {
+/**
+ * Opens the full-screen app and resolves when the user quits. `client` is the target's client layer,
+ * given by the CLI's composition root (src/cli/environment.ts).
+ */
+export async function runTui(
+  options: { remote: boolean; persistTo?: string },
+  client: Layer.Layer<HttpClient.HttpClient | ClientConfig, InvalidInput>
+): Promise<void> {
   await yogaReady
-  const runtime = ManagedRuntime.make(clientLayer(options))
+  const runtime = ManagedRuntime.make(client)
   const fullScreen = process.stdout.isTTY === true
   if (fullScreen) process.stdout.write(AltScreenOn)
   try {

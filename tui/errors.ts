@@ -6,7 +6,7 @@
 import * as Cause from "effect/Cause"
 import * as Option from "effect/Option"
 import { isV4Error, type V4Error } from "../src/domain/errors.js"
-import { NativeModule, RebuildHint } from "../src/store/native.js"
+import { NativeModule, RebuildHint } from "../src/domain/native-module.js"
 
 export interface UiError {
   readonly message: string

@@ -18,7 +18,7 @@ import * as Schema from "effect/Schema"
 import { Envelope, CursorPaged, Paged } from "../domain/envelope.js"
 import { KvBulkGetRequest, KvBulkGetResult, KvBulkResult, KvKey, KvNamespace, KvNamespaceTitle } from "../domain/kv.js"
 import { Direction, IntParam, OneOf } from "../domain/params.js"
-import { ListMaxLimit, ListMinLimit, NamespacesMaxPerPage } from "../kv/limits.js"
+import { ListMaxLimit, ListMinLimit, NamespacesMaxPerPage } from "../domain/kv-limits.js"
 
 const base = "/accounts/:account_id/storage/kv/namespaces"
 

@@ -1,7 +1,7 @@
 /**
  * Where the client talks to: the embedded platform in-process (default, state under
- * `.edgectl/state` or `--persist-to`), or the real platform with `--remote`. Credentials in the
- * environment never switch the target by themselves.
+ * `.edgectl/state` or `--persist-to`; the composition root gives it), or the real platform with
+ * `--remote`. Credentials in the environment never switch the target by themselves.
  */
 import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import * as HttpClient from "@effect/platform/HttpClient"
@@ -37,8 +37,17 @@ const remoteCredentials = (env: Readonly<Record<string, string | undefined>>): C
   })
 }
 
-/** The client layer for a target: `HttpClient` + `ClientConfig`. */
-export const clientLayer = (o: TargetOptions): Layer.Layer<HttpClient.HttpClient | ClientConfig, InvalidInput> => {
+/**
+ * The in-process platform as an `HttpClient` over a state directory. The client may not reach the
+ * server (test/architecture.test.ts): the composition root gives it (src/cli/environment.ts).
+ */
+export type LocalPlatform = (stateDir: string) => Layer.Layer<HttpClient.HttpClient>
+
+/** The client layer for a target: `HttpClient` + `ClientConfig`; local mode runs `localPlatform`. */
+export const clientLayerWith = (
+  o: TargetOptions,
+  localPlatform: LocalPlatform
+): Layer.Layer<HttpClient.HttpClient | ClientConfig, InvalidInput> => {
   const env = o.env ?? process.env
   if (o.remote) {
     const credentials = remoteCredentials(env)
@@ -64,14 +73,7 @@ export const clientLayer = (o: TargetOptions): Layer.Layer<HttpClient.HttpClient
     credentials: { kind: "token", token: LocalToken },
     target: "local"
   })
-  // In-process, no socket: the platform's HttpApi app runs in this process without web
-  // Request/Response objects (see local-transport.ts); loaded only when local mode is used.
-  const http = Layer.unwrapEffect(
-    Effect.map(
-      Effect.promise(() => import("./local-transport.js")),
-      (t) => t.layer(t.storeFile(stateDir(o)))
-    )
-  ).pipe(
+  const http = localPlatform(stateDir(o)).pipe(
     // No client spans either: nothing traces the in-process platform, and a span per call is a
     // noticeable share of its cost.
     (l) =>

@@ -1,9 +1,10 @@
 /**
- * What @effect/cli needs to run a command: a file system, paths and a terminal. The Node file
- * system and terminal load on first use: edgectl checks its own file options (options.ts) and
- * prompts with its own code, so only @effect/cli's built-ins (`--wizard`, `--completions`) reach
- * them, and evaluating them (with node:crypto, node:readline and their error classes) cost ~6 ms
- * of every start.
+ * The CLI's composition root: the client layer of each target, with the in-process platform for
+ * local mode (the one place outside the server that reaches it), and what @effect/cli needs to run
+ * a command: a file system, paths and a terminal. The Node file system and terminal load on first
+ * use: edgectl checks its own file options (options.ts) and prompts with its own code, so only
+ * @effect/cli's built-ins (`--wizard`, `--completions`) reach them, and evaluating them (with
+ * node:crypto, node:readline and their error classes) cost ~6 ms of every start.
  */
 import * as CliConfig from "@effect/cli/CliConfig"
 import * as FileSystem from "@effect/platform/FileSystem"
@@ -14,6 +15,22 @@ import * as Layer from "effect/Layer"
 import * as Scope from "effect/Scope"
 import * as Sink from "effect/Sink"
 import * as Stream from "effect/Stream"
+import { clientLayerWith, type LocalPlatform, type TargetOptions } from "../api/target.js"
+
+/**
+ * In-process, no socket: the platform's HttpApi app runs in this process without web
+ * Request/Response objects (see src/server/local-transport.ts); loaded only when local mode is used.
+ */
+const localPlatform: LocalPlatform = (stateDir) =>
+  Layer.unwrapEffect(
+    Effect.map(
+      Effect.promise(() => import("../server/local-transport.js")),
+      (t) => t.layer(t.storeFile(stateDir))
+    )
+  )
+
+/** The client layer for a target: `HttpClient` + `ClientConfig`. */
+export const clientLayer = (o: TargetOptions) => clientLayerWith(o, localPlatform)
 
 /**
  * The file system as a service whose every member loads NodeFileSystem first. Its members are

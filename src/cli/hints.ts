@@ -5,7 +5,7 @@
  * not found (a rule id suggests listing the zone's rules, not the zones).
  */
 import type { V4Error } from "../domain/errors.js"
-import { NativeModule, RebuildHint } from "../store/native.js"
+import { NativeModule, RebuildHint } from "../domain/native-module.js"
 
 export interface HintTarget {
   readonly remote: boolean

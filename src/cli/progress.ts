@@ -2,7 +2,7 @@
  * Progress of long work on a terminal: one line on stderr, rewritten in place (count, rate, ETA),
  * at most ten times a second, and erased when done. Nothing at all off a terminal or with --json.
  */
-import { humanBytes } from "../kv/limits.js"
+import { humanBytes } from "../domain/kv-limits.js"
 
 export interface Progress {
   readonly update: (label: string, done: number, total: number, unit: "bytes" | "entries") => void

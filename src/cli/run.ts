@@ -4,8 +4,8 @@ import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import type { ClientConfig } from "../api/client.js"
-import { clientLayer } from "../api/target.js"
 import type { V4Error } from "../domain/errors.js"
+import { clientLayer } from "./environment.js"
 import { formatError } from "./output.js"
 
 /** A failure already formatted for the user; `exitCode` 1 (their input or the platform) or 2 (usage). */

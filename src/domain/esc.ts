@@ -4,12 +4,19 @@
  *
  * The local platform answers inside the v4 envelope; the platform's docs show a bare object, so the
  * client accepts either (and `result: null`, `always: false`). A POST body is checked by
- * `checkChange` (src/esc/change.ts): its failures name the field, the limit and the size.
+ * `checkChange` (./esc-change.ts): its failures name the field, the limit and the size.
  */
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
-import { checkChange, type EscChange } from "../esc/change.js"
-import type { EscSetting } from "../esc/decide.js"
+import { checkChange, type EscChange } from "./esc-change.js"
+
+/** A zone's or an account's disable setting; nothing set is `{always: false, with_secret: null}`. */
+export interface EscSetting {
+  readonly always: boolean
+  readonly with_secret: string | null
+}
+
+export const NothingSet: EscSetting = { always: false, with_secret: null }
 
 export const EscSettingSchema = Schema.Struct({
   always: Schema.Boolean,

@@ -242,3 +242,9 @@ export const WafExport = Schema.Struct({
   page_rules: Schema.Array(PageRule)
 })
 export type WafExport = typeof WafExport.Type
+
+/** What the migration reads: the previous WAF of one zone (the export document without its header). */
+export type PreviousWaf = Pick<
+  WafExport,
+  "waf" | "packages" | "groups" | "rules" | "overrides" | "firewall_rules" | "page_rules"
+>

@@ -7,14 +7,8 @@
  * the zone's secret or the account's secret. A secret works only in its own scope: the zone's
  * secret for that zone, the account's for every zone of that account; the cookie grants nothing else.
  */
+import type { EscSetting } from "../domain/esc.js"
 import { cookieValues, EscCookieName } from "./cookies.js"
-
-export interface EscSetting {
-  readonly always: boolean
-  readonly with_secret: string | null
-}
-
-export const NothingSet: EscSetting = { always: false, with_secret: null }
 
 /** A setting that turns ESC off, in the order they are reported (zone before account, always before secret). */
 export type EscDecider = "zone-always" | "account-always" | "zone-secret" | "account-secret"

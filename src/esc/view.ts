@@ -2,7 +2,8 @@
  * ESC settings and decisions as edgectl shows them (CLI `--json`, human lines, the TUI): the secret
  * masked with its length, never in full; the state named as in the spec's state table.
  */
-import type { EscDecider, EscDecision, EscSetting } from "./decide.js"
+import type { EscSetting } from "../domain/esc.js"
+import type { EscDecider, EscDecision } from "./decide.js"
 import { describeSecret, maskSecret } from "./mask.js"
 
 /** The spec's states: `enabled`, or `disabled for all requests`; a secret may be stored in either. */

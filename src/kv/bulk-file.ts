@@ -5,7 +5,7 @@
  * changes nothing. The bytes read are then cut into request bodies of at most `maxEntries` entries
  * and `maxBytes` bytes, each entry sent as it was written.
  */
-import { BulkMaxBytes } from "./limits.js"
+import { BulkMaxBytes } from "../domain/kv-limits.js"
 import { JsonArrayError, JsonArrayScanner, lineColumn, parseElement } from "./json-array.js"
 import { readOnce, type Spool } from "./bulk-source.js"
 import { checkEntry, checkKeyItem, type Problem } from "./validate.js"

@@ -7,7 +7,7 @@
  * field it concerns. `message` speaks about the field alone; `describeProblem` adds the entry.
  */
 import { jsonDepthOver, JsonMaxDepth } from "../domain/json-depth.js"
-import { KeyMaxBytes, MaxExpiration, MetadataMaxBytes, MinTtlSeconds, ValueMaxBytes } from "./limits.js"
+import { KeyMaxBytes, MaxExpiration, MetadataMaxBytes, MinTtlSeconds, ValueMaxBytes } from "../domain/kv-limits.js"
 
 export type Field = "key" | "value" | "metadata" | "expiration" | "expiration_ttl" | "base64" | "entry"
 

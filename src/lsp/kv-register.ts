@@ -1,10 +1,10 @@
 /**
  * Completion and hover in KV bulk files (`kv bulk put`): the entry's fields with their limits (from
- * src/kv/limits.ts, the numbers the checks and the platform use), and the date an `expiration`
+ * src/domain/kv-limits.ts, the numbers the checks and the platform use), and the date an `expiration`
  * means. Registered with the document features, like the WAF documents.
  */
 import { findNodeAtOffset, getLocation, parseTree, type Node } from "jsonc-parser"
-import { KeyMaxBytes, MaxExpiration, MetadataMaxBytes, ValueMaxBytes } from "../kv/limits.js"
+import { KeyMaxBytes, MaxExpiration, MetadataMaxBytes, ValueMaxBytes } from "../domain/kv-limits.js"
 import { EntryFields } from "../kv/validate.js"
 import { registerJsonFeatures, type CompletionResult } from "./features.js"
 import { rangeOf } from "./json-path.js"

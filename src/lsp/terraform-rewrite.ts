@@ -6,9 +6,9 @@
  * file pins, with the ordered state steps of that version. When it cannot tell which zone a
  * resource belongs to or what it sets, a diagnostic says so instead of a rewrite.
  */
-import type { WafGroup, WafOverride, WafPackage, WafRule } from "../domain/waf.js"
+import type { PreviousWaf, WafGroup, WafOverride, WafPackage, WafRule } from "../domain/waf.js"
 import { CATALOG, PREVIOUS_OWASP_PACKAGE } from "../waf/catalog.js"
-import { planMigration, type PreviousWaf } from "../waf/mapping.js"
+import { planMigration } from "../waf/mapping.js"
 import { finding, type Finding, type Fix, type TextEdit } from "./findings.js"
 import type { HclNode } from "./hcl.js"
 import { PREVIOUS_WAF_RESOURCES, type ResourceBlock } from "./terraform.js"

@@ -5,7 +5,7 @@ import Database from "better-sqlite3"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { KV_SCHEMA } from "./kv.js"
-import { privateDatabase, privateDir, privateFilesIn } from "../store/private-files.js"
+import { privateDatabase, privateDir, privateFilesIn } from "../private-files.js"
 import { LOG_FILE, PageLog } from "./pitr.js"
 
 export const DB_FILE = "db.sqlite"

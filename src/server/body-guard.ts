@@ -10,7 +10,7 @@ import { IncomingMessage } from "node:http"
 import * as Option from "effect/Option"
 import { ApiError, InvalidInput } from "../domain/errors.js"
 import { jsonDepthOver, JsonMaxDepth } from "../domain/json-depth.js"
-import { BulkMaxBytes, humanBytes } from "../kv/limits.js"
+import { BulkMaxBytes, humanBytes } from "../domain/kv-limits.js"
 
 export { jsonDepthOver, JsonMaxDepth }
 

@@ -1,6 +1,6 @@
 /**
  * Handlers of the filters and firewall-rules endpoints (area C): each finds the zone (not found
- * when the caller cannot see it) and runs one operation of src/firewall/ops.ts over the store.
+ * when the caller cannot see it) and runs one operation of ./firewall-ops.ts over the store.
  */
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
@@ -10,10 +10,10 @@ import { FirewallApi } from "../api/contract-firewall.js"
 import { pageInfo } from "../domain/envelope.js"
 import { InvalidInput } from "../domain/errors.js"
 import { expressionError } from "../firewall/expression.js"
-import * as Ops from "../firewall/ops.js"
+import * as Ops from "./firewall-ops.js"
 import { Db } from "../store/db.js"
 import * as Repo from "../store/firewall-repo.js"
-import { isoMicros } from "../store/world.js"
+import { isoMicros } from "../domain/timestamps.js"
 import { PlatformClock } from "./clock.js"
 import { visibleZone } from "./handlers.js"
 

@@ -1,8 +1,8 @@
 /**
- * Handlers of the KV endpoints, over the engine (src/kv/engine.ts). Every write is validated first
+ * Handlers of the KV endpoints, over the store's KV storage (src/store/kv-repo.ts). Every write is validated first
  * (src/kv/validate.ts) and then stored in one transaction: a bulk request with one bad entry is
  * refused whole and writes nothing.
- * `KvOptions` (platform.ts) is how local mode differs from the wire.
+ * `KvOptions` (kv-options.ts) is how local mode differs from the wire.
  */
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
@@ -12,8 +12,8 @@ import { Principal } from "../api/contract-core.js"
 import { KvApi } from "../api/contract-kv.js"
 import { pageInfo } from "../domain/envelope.js"
 import { Conflict, InvalidInput, NotFound } from "../domain/errors.js"
-import * as Engine from "../kv/engine.js"
-import { BulkGetMaxKeys, TitleMaxLength } from "../kv/limits.js"
+import * as Engine from "../store/kv-repo.js"
+import { BulkGetMaxKeys, TitleMaxLength } from "../domain/kv-limits.js"
 import { keyNotFound, namespaceNotFound, problemsError } from "../kv/problems.js"
 import {
   checkEntry,
@@ -28,7 +28,7 @@ import {
   type WriteEntry
 } from "../kv/validate.js"
 import { Db } from "../store/db.js"
-import { KvOptions } from "./platform.js"
+import { KvOptions } from "./kv-options.js"
 import { readBulkArray, readValueBody } from "./kv-body.js"
 
 interface NsPath {

@@ -7,32 +7,12 @@
 import * as HttpMiddleware from "@effect/platform/HttpMiddleware"
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServer from "@effect/platform/HttpServer"
-import * as Context from "effect/Context"
 import type * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as path from "node:path"
-import { BulkMaxEntries } from "../kv/limits.js"
 import * as Db from "../store/db.js"
 import { clockFromEnv, PlatformClock } from "./clock.js"
-
-/**
- * How local mode's KV differs from the wire: `edgectl serve` answers like the platform (an unknown
- * namespace id is a 404), while the in-process platform of the CLI and TUI takes any namespace id as
- * wrangler's local storage does (created by its first write, empty until then) and takes a bulk
- * write of any number of entries in one request (one transaction for a whole file).
- */
-export interface KvOptions {
-  /** Unknown namespace ids are created by a write and read as empty (local mode only). */
-  readonly implicitNamespaces: boolean
-  /** Entries per bulk request (the platform's 10,000; unbounded in local mode). */
-  readonly maxBulkEntries: number
-}
-export const KvOptions = Context.GenericTag<KvOptions>("edgectl/KvOptions")
-
-/** What `edgectl serve` answers: the platform's behaviour. */
-export const WireKvOptions: KvOptions = { implicitNamespaces: false, maxBulkEntries: BulkMaxEntries }
-/** The in-process platform of local mode. */
-export const LocalKvOptions: KvOptions = { implicitNamespaces: true, maxBulkEntries: Number.POSITIVE_INFINITY }
+import { KvOptions, WireKvOptions } from "./kv-options.js"
 
 /**
  * `clock` is the platform's clock (else the one EDGECTL_PLATFORM_NOW asks for); `kv` is the wire
@@ -47,7 +27,7 @@ export interface PlatformOptions {
 export const storeFile = (stateDir: string) => path.join(stateDir, "platform.sqlite")
 
 /** The demo world, loaded only when a store is created or upgraded. */
-const demoSeed: Db.LazySeed = { load: () => import("../store/demo.js").then((m) => m.seedDemo()) }
+const demoSeed: Db.LazySeed = { load: () => import("../demo/seeds.js").then((m) => m.seedDemo()) }
 
 /** The services the API's handlers use, over the store at `file`. */
 export const platformServices = (file: string, seed: Db.Seed | Db.LazySeed = demoSeed, options: PlatformOptions = {}) =>

@@ -22,9 +22,9 @@ import {
   setWafSetting,
   zoneSettings
 } from "../store/waf-repo.js"
-import { hexId } from "../store/world.js"
+import { hexId } from "../domain/ids.js"
 import { isOwaspPackage } from "../waf/catalog.js"
-import { checkOverrideBody } from "../waf/override-body.js"
+import { checkOverrideBody } from "./waf-override-body.js"
 import { groupsOf, packagesOf, rulesOf } from "../waf/view.js"
 import { checkZone, configOf, getEntrypoint, putEntrypoint, statusOf } from "./waf-migration.js"
 import { notFound, pageOf, previousWafZone, wafZone } from "./waf-zone.js"

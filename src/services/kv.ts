@@ -14,11 +14,11 @@ import type { Account } from "../domain/account.js"
 import { InvalidInput, NotFound, V4ErrorClasses, type V4Error } from "../domain/errors.js"
 import type { KvKey, KvNamespace, KvValue } from "../domain/kv.js"
 import { batches, BulkFileError, checkFile, keysOf, type BulkKind, type CheckedFile } from "../kv/bulk-file.js"
-import { BulkGetMaxKeys, BulkMaxBytes } from "../kv/limits.js"
+import { BulkGetMaxKeys, BulkMaxBytes } from "../domain/kv-limits.js"
 import { multipartForm } from "../kv/multipart.js"
 import { problemsError } from "../kv/problems.js"
 import { nowSeconds } from "../kv/validate.js"
-import { hexId } from "../store/world.js"
+import { hexId } from "../domain/ids.js"
 
 type Env = HttpClient.HttpClient | ClientConfig
 

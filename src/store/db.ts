@@ -11,7 +11,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { LatestVersion } from "./migrations.js"
 import { nativeModuleProblem } from "./native.js"
-import { privateDatabase, privateDir } from "./private-files.js"
+import { privateDatabase, privateDir } from "../private-files.js"
 
 export interface Db {
   readonly db: Database.Database

@@ -3,8 +3,8 @@
  * statement, so it is atomic; a scope with nothing set has no row.
  */
 import type Database from "better-sqlite3"
-import type { EscChange } from "../esc/change.js"
-import { NothingSet, type EscSetting } from "../esc/decide.js"
+import type { EscChange } from "../domain/esc-change.js"
+import { NothingSet, type EscSetting } from "../domain/esc.js"
 import { stmt } from "./query.js"
 
 export type EscScope = "zone" | "account"
@@ -53,14 +53,4 @@ export const clearEsc = (db: Database.Database, scope: EscScope, id: string): Es
   stmt(db, `DELETE FROM ${t.name} WHERE ${t.key} = ?`).run(id)
   forgetOldPages(db)
   return NothingSet
-}
-
-/** The demo world's ESC settings (Acme Corp, the enterprise account, was testing its replacements). */
-export const seedEsc = (db: Database.Database) => {
-  const zone = (name: string, always: number, secret: string | null) =>
-    db
-      .prepare("INSERT INTO esc_zone (zone_id, always, secret) SELECT id, ?, ? FROM zones WHERE name = ?")
-      .run(always, secret, name)
-  zone("acme-legacy.com", 1, null)
-  zone("acme.com", 0, "acme-esc-preview-7Qx2")
 }

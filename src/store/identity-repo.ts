@@ -3,10 +3,22 @@ import type Database from "better-sqlite3"
 import type { Account, Membership, TokenVerification } from "../domain/account.js"
 import { pageInfo, type Page } from "../domain/envelope.js"
 import type { Invite } from "../domain/invite.js"
+import { nodeCrypto } from "../lazy-builtins.js"
 import { inList, json, stmt } from "./query.js"
-import { sha256 } from "./world.js"
 
 type Row = Record<string, unknown>
+
+/**
+ * SHA-256 of the demo world's all-accounts token (fixtures/world.json), which local mode presents
+ * on every call: its hash is known, so a command checks its credential without loading node:crypto.
+ */
+const knownHashes = new Map([
+  ["edgectl-local-token-all-accounts-0000000", "57a261ef9eafb13641a625b04129b4b1b73a3e544591a0bacbdc03edeaec1b5d"]
+])
+
+/** The hex SHA-256 of a secret: credentials are stored hashed, as the platform stores them. */
+export const sha256 = (secret: string) =>
+  knownHashes.get(secret) ?? nodeCrypto().createHash("sha256").update(secret).digest("hex")
 
 export interface TokenRow {
   readonly id: string

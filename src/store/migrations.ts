@@ -4,7 +4,7 @@
  * up-to-date store costs one pragma read and no Effect SQL client at all.
  *
  * An area adds one migration (the next number, `NNNN_<area>`) at the end; a released migration is
- * never edited. Its demo data goes in `AreaSeeds` (src/store/demo.ts), naming the migration.
+ * never edited. Its demo data goes in `AreaSeeds` (src/demo/seeds.ts), naming the migration.
  */
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as Effect from "effect/Effect"
@@ -89,7 +89,7 @@ export const migrations = {
       CHECK (always = 1 OR secret IS NOT NULL)
     )
   `),
-  // Key-value store (src/kv/engine.ts). Keys are BLOBs so that the index orders them by their UTF-8
+  // Key-value store (src/store/kv-repo.ts). Keys are BLOBs so that the index orders them by their UTF-8
   // bytes (the platform's listing order) and a cursor seeks past the last key; the namespace is
   // an integer in the entries so that index stays small. Only expiring entries are in the expiry
   // index: the lazy purge finds them without costing anything to writes that never expire.

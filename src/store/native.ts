@@ -33,10 +33,6 @@ export const abiOfAddon = (file: string): number | undefined => {
   }
 }
 
-/** Recognises the message below in an error that carries it. */
-export const NativeModule = /the native SQLite module \(better-sqlite3\) was built for/
-export const RebuildHint = "run `npm rebuild better-sqlite3` in edgectl's directory, with the Node you use now"
-
 /**
  * What a failure to load the native module means, or undefined when `e` is another failure.
  * `abi` reads the ABI a module file was built for (a parameter for tests).

@@ -11,12 +11,12 @@ import type {
   GroupMode,
   MigrationState,
   PageRule,
+  PreviousWaf,
   RuleMode,
   Ruleset,
   Sensitivity,
   WafOverride
 } from "../domain/waf.js"
-import type { PreviousWaf } from "../waf/mapping.js"
 import { groupsOf, packagesOf, rulesOf, type ZoneWafSettings } from "../waf/view.js"
 import { zoneFirewallRules } from "./waf-firewall.js"
 import { json, stmt } from "./query.js"

@@ -5,7 +5,7 @@
  * rules with their category and rule overrides, the OWASP score threshold). Every expression is
  * checked and compiled by src/rules; a request is evaluated through one shared RequestContext.
  */
-import type { RulesetRule, WafConfig } from "../domain/waf.js"
+import type { PreviousWaf, RulesetRule, WafConfig } from "../domain/waf.js"
 import { EVALUATE } from "../rules/compile.js"
 import { check, compile, type CompiledExpression, type RequestContext } from "../rules/index.js"
 import {
@@ -15,7 +15,6 @@ import {
   PREVIOUS_OWASP_PACKAGE,
   type Catalog
 } from "./catalog.js"
-import type { PreviousWaf } from "./mapping.js"
 import { pageRuleWafEffect, wafBypassRules } from "./previous.js"
 import { anyUrlExpression, urlPatternExpression } from "./url-pattern.js"
 

@@ -3,9 +3,8 @@
  * eligible except one with URI-based overrides; beyond that, more than 200 firewall rules to
  * migrate or a firewall rule expression over 4 KB need the platform's support.
  */
-import type { CompatibilityReason } from "../domain/waf.js"
+import type { CompatibilityReason, PreviousWaf } from "../domain/waf.js"
 import { PREVIOUS_OWASP_PACKAGE } from "./catalog.js"
-import type { PreviousWaf } from "./mapping.js"
 import { pageRuleWafEffect, wafBypassRules } from "./previous.js"
 
 export const MAX_FIREWALL_RULES = 200

@@ -9,7 +9,7 @@
  * the WAF and for page rules that disable security or turn the WAF off come first. OWASP group and
  * rule overrides are not migrated.
  */
-import type { CompatibilityReason, RuleOverride, RulesetRule, WafConfig, WafExport } from "../domain/waf.js"
+import type { CompatibilityReason, PreviousWaf, RuleOverride, RulesetRule, WafConfig } from "../domain/waf.js"
 import { check, orderRules, type FirewallAction } from "../rules/index.js"
 import {
   CATALOG,
@@ -24,12 +24,6 @@ import {
 import { checkLimits } from "./limits.js"
 import { pageRuleWafEffect, wafBypassRules } from "./previous.js"
 import { urlPatternExpression } from "./url-pattern.js"
-
-/** What the mapping reads: the previous WAF of one zone (the export document without its header). */
-export type PreviousWaf = Pick<
-  WafExport,
-  "waf" | "packages" | "groups" | "rules" | "overrides" | "firewall_rules" | "page_rules"
->
 
 export type SensitivityKey = "high" | "medium" | "low" | "default"
 export interface OwaspLevel {

@@ -7,11 +7,10 @@
  * or `{"id": "...", "request": {...}}` to name it. Blank lines and lines starting with `#` are
  * skipped.
  */
-import type { WafConfig } from "../domain/waf.js"
+import type { PreviousWaf, WafConfig } from "../domain/waf.js"
 import { HTTP_SCHEME, RequestContext, validateRequest, type Request } from "../rules/index.js"
 import { CATALOG, type Catalog } from "./catalog.js"
 import { ExpressionPool, newEngine, previousEngine, type RuleRef, type Verdict } from "./engines.js"
-import type { PreviousWaf } from "./mapping.js"
 
 export type DisagreementKind = "previous-only" | "new-only" | "different-action"
 

@@ -1,6 +1,6 @@
 /** The entry point ruleset the platform saves for a configuration: ids, versions and refs assigned. */
 import type { Ruleset, WafConfig } from "../domain/waf.js"
-import { hexId } from "../store/world.js"
+import { hexId } from "../domain/ids.js"
 
 export const MANAGED_PHASE = "http_request_firewall_managed"
 

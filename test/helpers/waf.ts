@@ -1,7 +1,6 @@
 /** A zone's previous WAF for unit tests: the catalog's defaults with the given settings. */
-import type { ActionMode, BypassFirewallRule, PageRule, Sensitivity } from "../../src/domain/waf.js"
+import type { ActionMode, BypassFirewallRule, PageRule, PreviousWaf, Sensitivity } from "../../src/domain/waf.js"
 import { PREVIOUS_OWASP_PACKAGE } from "../../src/waf/catalog.js"
-import type { PreviousWaf } from "../../src/waf/mapping.js"
 import { groupsOf, packagesOf, rulesOf } from "../../src/waf/view.js"
 
 export const previousWaf = (

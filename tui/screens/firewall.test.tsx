@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest"
 import { allRules } from "../../src/services/firewall.js"
-import { hexId } from "../../src/store/world.js"
+import { hexId } from "../../src/domain/ids.js"
 import { Fixture, Keys } from "../test-support.js"
 import { liveDiagnostic } from "./firewall-panel.js"
 import { ruleTable } from "./firewall-table.js"

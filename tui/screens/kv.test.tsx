@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest"
-import { demoNamespaceId } from "../../src/kv/demo.js"
-import { hexId } from "../../src/store/world.js"
+import { demoNamespaceId } from "../../src/demo/kv-namespaces.js"
+import { hexId } from "../../src/domain/ids.js"
 import { startPlatform, World, type Platform } from "../../test/helpers/platform.js"
 import { Fixture, Keys, selectedRow, waitFor } from "../test-support.js"
 import { KvKeys } from "./kv-keys.js"

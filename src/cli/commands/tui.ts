@@ -2,6 +2,7 @@
 import * as Command from "@effect/cli/Command"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
+import { clientLayer } from "../environment.js"
 import { local, persistTo, remote } from "../options.js"
 import { CliFailure, usage } from "../run.js"
 
@@ -24,7 +25,8 @@ export const openTui = (o: { remote: boolean; persistTo: Option.Option<string> }
     }
     const { runTui } = yield* Effect.promise(() => import("../../../tui/app.js"))
     const persist = Option.getOrUndefined(o.persistTo)
-    yield* Effect.promise(() => runTui({ remote: o.remote, ...(persist !== undefined ? { persistTo: persist } : {}) }))
+    const target = { remote: o.remote, ...(persist !== undefined ? { persistTo: persist } : {}) }
+    yield* Effect.promise(() => runTui(target, clientLayer(target)))
   })
 
 export const tui = Command.make("tui", { remote, local, persistTo }, openTui).pipe(

@@ -19,7 +19,7 @@ import {
   scopeFor,
   type ProjectConfig,
   type ResolvedNamespace
-} from "../../project-config.js"
+} from "./project-config.js"
 import { CliFailure, run, usage } from "../../run.js"
 import type { SelectorOptions, TargetOptions } from "./options.js"
 

@@ -3,7 +3,7 @@ import * as Effect from "effect/Effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { problemsError } from "../../../kv/problems.js"
-import { ValueMaxBytes } from "../../../kv/limits.js"
+import { ValueMaxBytes } from "../../../domain/kv-limits.js"
 import {
   checkPut,
   isIssue,

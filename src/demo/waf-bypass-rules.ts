@@ -5,7 +5,8 @@
  */
 import type Database from "better-sqlite3"
 import { insertFilters, insertRules } from "../store/firewall-repo.js"
-import { hexId, isoMicros } from "../store/world.js"
+import { hexId } from "../domain/ids.js"
+import { isoMicros } from "../domain/timestamps.js"
 
 const AT = isoMicros(Date.UTC(2024, 0, 20, 12, 0, 0))
 

@@ -35,9 +35,10 @@ import * as Option from "effect/Option"
 import * as Runtime from "effect/Runtime"
 import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
-import { envelopeErrors } from "../server/errors.js"
-import { loadPart, type PartName, partOf, type PlatformServices } from "../server/parts.js"
-import { LocalKvOptions, platformServices, storeFile, untracedEffect, withHttpSettings } from "../server/platform.js"
+import { envelopeErrors } from "./errors.js"
+import { loadPart, type PartName, partOf, type PlatformServices } from "./parts.js"
+import { LocalKvOptions } from "./kv-options.js"
+import { platformServices, storeFile, untracedEffect, withHttpSettings } from "./platform.js"
 
 const encoder = new TextEncoder()
 const decoder = new TextDecoder()

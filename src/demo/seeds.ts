@@ -8,13 +8,13 @@
  */
 import type Database from "better-sqlite3"
 import world from "../../fixtures/world.json" with { type: "json" }
-import { seedKv } from "../kv/demo.js"
-import { seedWaf } from "../waf/demo.js"
-import type { Seed } from "./db.js"
-import { seedEsc } from "./esc-repo.js"
-import { seedFirewall } from "./firewall-demo.js"
-import { migrations } from "./migrations.js"
-import { insertRows } from "./seed.js"
+import { seedKv } from "./kv-namespaces.js"
+import { seedWaf } from "./waf-zones.js"
+import type { Seed } from "../store/db.js"
+import { seedEsc } from "./esc-settings.js"
+import { seedFirewall } from "./firewall-rules.js"
+import { migrations } from "../store/migrations.js"
+import { insertRows } from "./insert-rows.js"
 import { expandWorld, type WorldDef, type WorldOptions } from "./world.js"
 
 export const DemoWorld = world as unknown as WorldDef

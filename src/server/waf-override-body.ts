@@ -5,7 +5,7 @@
 import * as Either from "effect/Either"
 import { InvalidInput } from "../domain/errors.js"
 import type { WafOverride } from "../domain/waf.js"
-import { CATALOG } from "./catalog.js"
+import { CATALOG } from "../waf/catalog.js"
 
 const ACTIONS = ["default", "disable", "simulate", "block", "challenge"]
 const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)

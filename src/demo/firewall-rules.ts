@@ -4,8 +4,9 @@
  * expression is valid for the rules language (test/firewall-store.test.ts checks it).
  */
 import type Database from "better-sqlite3"
-import { insertFilters, insertRules } from "./firewall-repo.js"
-import { hexId, isoMicros } from "./world.js"
+import { insertFilters, insertRules } from "../store/firewall-repo.js"
+import { hexId } from "../domain/ids.js"
+import { isoMicros } from "../domain/timestamps.js"
 
 interface DemoRule {
   readonly name: string

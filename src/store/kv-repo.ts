@@ -11,8 +11,8 @@
  */
 import type Database from "better-sqlite3"
 import { nodeCrypto } from "../lazy-builtins.js"
-import { stmt } from "../store/query.js"
-import type { WriteEntry } from "./validate.js"
+import { stmt } from "./query.js"
+import type { WriteEntry } from "../kv/validate.js"
 
 export interface NamespaceRow {
   readonly seq: number

@@ -2,7 +2,7 @@
  * The demo world's previous WAF: zones in every state the migration cares about (each OWASP
  * sensitivity and action, disabled groups and rules, a URI-based override, WAF page rules, the
  * zone switch off, a zone under validation and a finished one) on the pro, business and enterprise
- * plans. Firewall rules that bypass the WAF are seeded into the firewall tables (demo-firewall.ts).
+ * plans. Firewall rules that bypass the WAF are seeded into the firewall tables (waf-bypass-rules.ts).
  */
 import type Database from "better-sqlite3"
 import type { ActionMode, PageRule, RuleMode, Sensitivity } from "../domain/waf.js"
@@ -17,11 +17,12 @@ import {
   setRuleMode,
   setWafSetting
 } from "../store/waf-repo.js"
-import { hexId, isoMicros } from "../store/world.js"
-import { CATALOG, PREVIOUS_OWASP_PACKAGE } from "./catalog.js"
-import { seedWafFirewallRules } from "./demo-firewall.js"
-import { planMigration } from "./mapping.js"
-import { buildRuleset } from "./ruleset.js"
+import { hexId } from "../domain/ids.js"
+import { isoMicros } from "../domain/timestamps.js"
+import { CATALOG, PREVIOUS_OWASP_PACKAGE } from "../waf/catalog.js"
+import { seedWafFirewallRules } from "./waf-bypass-rules.js"
+import { planMigration } from "../waf/mapping.js"
+import { buildRuleset } from "../waf/ruleset.js"
 
 const AT = isoMicros(Date.UTC(2024, 0, 20, 12, 0, 0))
 const groupId = (name: string) => CATALOG.groups.find((g) => g.name === name)!.id

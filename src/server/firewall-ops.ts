@@ -22,8 +22,8 @@ import {
   type FilterFields,
   type Read,
   type RuleUpdate
-} from "./body.js"
-import { expressionError } from "./expression.js"
+} from "../firewall/body.js"
+import { expressionError } from "../firewall/expression.js"
 
 export type Outcome<A> = { readonly ok: true; readonly value: A } | { readonly ok: false; readonly error: V4Error }
 

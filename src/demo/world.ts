@@ -2,7 +2,9 @@
  * Expands a world definition (fixtures/world.json) into rows, deterministically: the same
  * definition always gives the same ids, records and certificates, so tests and docs can name them.
  */
-import { nodeCrypto } from "../lazy-builtins.js"
+import { hexId, uuidId } from "../domain/ids.js"
+import { isoMicros } from "../domain/timestamps.js"
+import { sha256 } from "../store/identity-repo.js"
 
 export interface ZoneDef {
   readonly name: string
@@ -35,28 +37,6 @@ export interface WorldDef {
   }>
 }
 
-const createHash = (algorithm: string) => nodeCrypto().createHash(algorithm)
-
-/** A 32-hex id derived from a name, like the platform's ids. */
-export const hexId = (...parts: ReadonlyArray<string | number>) =>
-  createHash("sha256").update(parts.join("\u0000")).digest("hex").slice(0, 32)
-
-export const uuidId = (...parts: ReadonlyArray<string | number>) => {
-  const h = hexId("uuid", ...parts)
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`
-}
-
-/**
- * SHA-256 of the demo world's all-accounts token (fixtures/world.json), which local mode presents
- * on every call: its hash is known, so a command checks its credential without loading node:crypto.
- */
-const knownHashes = new Map([
-  ["edgectl-local-token-all-accounts-0000000", "57a261ef9eafb13641a625b04129b4b1b73a3e544591a0bacbdc03edeaec1b5d"]
-])
-
-/** The hex SHA-256 of a secret: credentials are stored hashed, as the platform stores them. */
-export const sha256 = (secret: string) => knownHashes.get(secret) ?? createHash("sha256").update(secret).digest("hex")
-
 /** Deterministic PRNG (mulberry32) so worlds are reproducible. */
 const prng = (seed: number) => () => {
   seed = (seed + 0x6d2b79f5) | 0
@@ -66,10 +46,6 @@ const prng = (seed: number) => () => {
 }
 
 const EPOCH = Date.UTC(2024, 0, 15, 9, 30, 0)
-/** ISO 8601 with microseconds, as the platform writes timestamps. */
-export const isoMicros = (ms: number, micros = 0) =>
-  new Date(ms).toISOString().replace(/\.(\d{3})Z$/, (_, m: string) => `.${m}${String(micros % 1000).padStart(3, "0")}Z`)
-
 const PLANS: Record<string, { id: string; name: string; price: number; legacy_id: string }> = {
   free: { id: "0feeeeeeeeeeeeeeeeeeeeeeeeeeeeee", name: "Free Website", price: 0, legacy_id: "free" },
   pro: { id: "e592fd9519420ba7405e1307bff33214", name: "Pro Plan", price: 20, legacy_id: "pro" },

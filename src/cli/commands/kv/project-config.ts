@@ -59,7 +59,10 @@ const parseText = async (file: string, text: string, format: ConfigFormat): Prom
       throw e
     }
   }
-  const [{ parse }, { jsonErrorReason }] = await Promise.all([import("jsonc-parser"), import("../kv/json-array.js")])
+  const [{ parse }, { jsonErrorReason }] = await Promise.all([
+    import("jsonc-parser"),
+    import("../../../kv/json-array.js")
+  ])
   const errors: Array<import("jsonc-parser").ParseError> = []
   const value = parse(text, errors, { allowTrailingComma: true, disallowComments: false }) as unknown
   const first = errors[0]

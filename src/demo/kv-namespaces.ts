@@ -5,9 +5,9 @@
  * expirations are fixed dates.
  */
 import type Database from "better-sqlite3"
-import { hexId } from "../store/world.js"
-import { createNamespace, putEntries } from "./engine.js"
-import type { WriteEntry } from "./validate.js"
+import { hexId } from "../domain/ids.js"
+import { createNamespace, putEntries } from "../store/kv-repo.js"
+import type { WriteEntry } from "../kv/validate.js"
 
 /** 2030-01-01T00:00:00Z and 2031-06-30T00:00:00Z. */
 const In2030 = 1_893_456_000

@@ -6,7 +6,7 @@
  * created here 600 gets private companions.
  */
 import * as fs from "node:fs"
-import { makeDirectory } from "../make-directory.js"
+import { makeDirectory } from "./make-directory.js"
 
 let told = false
 
