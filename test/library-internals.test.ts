@@ -28,7 +28,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 import { describe, expect, it } from "vitest"
-import { type LocalHandle, makeLocalClient } from "../src/api/local-transport.js"
+import { type LocalHandle, makeLocalClient } from "../src/server/local-transport.js"
 import { triState } from "../src/cli/options.js"
 import { edgectlAsync } from "./helpers-cli.js"
 
