@@ -20,6 +20,8 @@ import { CliFailure, usage } from "./run.js"
 
 const VERSION = "0.1.0"
 
+// @effect/cli's Command is invariant in its parsed value, and each command here parses its own.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyCommand = Command.Command<string, never, CliFailure | ValidationError.ValidationError, any>
 
 /** Every top-level command, in the order help lists them, and the module that declares it. */

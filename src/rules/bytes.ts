@@ -42,7 +42,6 @@ export const toTextStrict = (b: string): string | undefined => {
 /** For people: the text when it is valid UTF-8 with no control characters, else with `\xHH` escapes. */
 export const display = (b: string): string => {
   const text = toTextStrict(b)
-  // eslint-disable-next-line no-control-regex
   if (text !== undefined && !/[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/.test(text)) return text
   let out = ""
   for (let i = 0; i < b.length; i++) {

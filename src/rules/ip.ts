@@ -26,7 +26,7 @@ const parseV4Number = (s: string): number | string => {
 
 const parseV6Number = (s: string): bigint | string => {
   if (s.includes("%")) return "zone ids are not allowed in IPv6 addresses"
-  let groups: Array<number> = []
+  let groups: Array<number>
   let tailV4: number | undefined
   const halves = s.split("::")
   if (halves.length > 2) return "`::` may appear only once in an IPv6 address"

@@ -31,6 +31,7 @@ import type {
   WafOverride
 } from "../domain/waf.js"
 import type { Zone } from "../domain/zone.js"
+import type { Page } from "../domain/envelope.js"
 import { planMigration, type MigrationPlan } from "../waf/mapping.js"
 import { MANAGED_PHASE } from "../waf/ruleset.js"
 import { blockerError, dashboardDeploy, transition, type MigrationMode } from "../waf/state.js"
@@ -50,7 +51,7 @@ export const wafZoneOf = (z: Zone): WafZone => ({ id: z.id, name: z.name, plan: 
 export const resolveWafZone = (ref: string) => Effect.map(resolveZone(ref), wafZoneOf)
 
 const path = (z: WafZone) => ({ zone_id: z.id })
-const all = <A>(fetch: (page: number) => Effect.Effect<{ items: ReadonlyArray<A>; info: any }, V4Error, Env>) =>
+const all = <A>(fetch: (page: number) => Effect.Effect<Page<A>, V4Error, Env>) =>
   Effect.map(Stream.runCollect(paginate(fetch)), Chunk.toArray)
 
 export const status = (z: WafZone): Effect.Effect<MigrationStatus, V4Error, Env> =>
