@@ -164,7 +164,7 @@ export function KeypressProvider({ onQuit, children }: { onQuit: () => void; chi
 
   const hints = useMemo(() => {
     return receivers([...registrations.current.values()].sort(byPriority)).flatMap((r) => r.hints)
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- version counts the changes of registrations, a ref
   }, [version])
 
   const layersNow = useCallback(
