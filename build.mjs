@@ -18,7 +18,7 @@
 // packages at every start costs ~5 ms.
 import { build } from "esbuild"
 import { createHash } from "node:crypto"
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { dirname, join } from "node:path"
 
 // Chunk names carry hashes: start clean so stale chunks never ship.
@@ -184,7 +184,10 @@ const common = {
   sourcemap: false,
   jsx: "automatic",
   legalComments: "none",
-  define: { "process.env.NODE_ENV": '"production"' },
+  define: {
+    "process.env.NODE_ENV": '"production"',
+    EDGECTL_VERSION: JSON.stringify(JSON.parse(readFileSync("package.json", "utf8")).version)
+  },
   // jsonc-parser's main (UMD) build loads its parts with a require() esbuild cannot follow; its ESM build bundles.
   alias: {
     "react-devtools-core": "./src/stubs/react-devtools-core.js",

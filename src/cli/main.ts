@@ -17,8 +17,7 @@ import { rewriteColonSpelling } from "./commands/kv/colon.js"
 import { openTui, tui } from "./commands/tui.js"
 import { triStateProblem } from "./options.js"
 import { CliFailure, usage } from "./run.js"
-
-const VERSION = "0.1.0"
+import { version } from "../version.js"
 
 // @effect/cli's Command is invariant in its parsed value, and each command here parses its own.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -97,7 +96,7 @@ const cliFor = async (args: ReadonlyArray<string>) => {
     ),
     Command.withSubcommands([loaded[0]!, ...loaded.slice(1)])
   )
-  const run = Command.run(root, { name: "edgectl", version: VERSION })
+  const run = Command.run(root, { name: "edgectl", version: version() })
   const badFlag = triStateProblem(args)
   const problem =
     named !== undefined
