@@ -19,7 +19,7 @@ import {
 import { fromUnknown, type UiError } from "./errors.js"
 import { decodeKeys, isText, textPress, type Keypress } from "./key-decoder.js"
 
-export { isText, type Keypress } from "./key-decoder.js"
+export type { Keypress } from "./key-decoder.js"
 
 /** True when handled; an unhandled key falls through to lower layers (unless this layer is modal). */
 export type KeyHandler = (press: Keypress) => boolean

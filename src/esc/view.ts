@@ -2,7 +2,7 @@
  * ESC settings and decisions as edgectl shows them (CLI `--json`, human lines, the TUI): the secret
  * masked with its length, never in full; the state named as in the spec's state table.
  */
-import type { EscDecider, EscDecision, EscSetting } from "./decide.js"
+import type { EscDecider, EscSetting } from "./decide.js"
 import { describeSecret, maskSecret } from "./mask.js"
 
 /** The spec's states: `enabled`, or `disabled for all requests`; a secret may be stored in either. */
@@ -36,22 +36,6 @@ export const settingShort = (s: EscSetting): string => {
   if (s.with_secret !== null) parts.push(`secret ${maskSecret(s.with_secret)}`)
   return parts.join(" · ")
 }
-
-export interface DecisionView {
-  readonly escRuns: boolean
-  readonly decidedBy: EscDecision["decidedBy"]
-  readonly applies: EscDecision["applies"]
-  readonly escCookies: number
-  readonly reason: string
-}
-
-export const decisionView = (d: EscDecision): DecisionView => ({
-  escRuns: d.escRuns,
-  decidedBy: d.decidedBy,
-  applies: d.applies,
-  escCookies: d.escCookies,
-  reason: d.reason
-})
 
 /** The setting that decided, in a few words. */
 export const DeciderName: Record<EscDecider, string> = {

@@ -5,8 +5,6 @@
  */
 const NON_ASCII = /[^\x00-\x7f]/
 
-export const isAscii = (s: string): boolean => !NON_ASCII.test(s)
-
 const encoder = new TextEncoder()
 const fatal = new TextDecoder("utf-8", { fatal: true })
 const lossy = new TextDecoder("utf-8")
@@ -66,9 +64,6 @@ export const asciiUpper = (b: string): string => {
   if (!NON_ASCII.test(b)) return b.toUpperCase()
   return b.replace(/[a-z]+/g, (m) => m.toUpperCase())
 }
-
-/** Bytewise ordering (JavaScript compares code units, which for binary strings are bytes). */
-export const compareBytes = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
 
 const B64 = /^[A-Za-z0-9+/]*={0,2}$/
 

@@ -107,8 +107,6 @@ const slow = (s: string): IpAddress | undefined => {
   return r.ok ? r.value : undefined
 }
 
-export const bits = (v: 4 | 6): number => (v === 4 ? 32 : 128)
-
 export const formatIp = (ip: IpAddress): string => {
   if (ip.v === 4) return [ip.n >>> 24, (ip.n >>> 16) & 255, (ip.n >>> 8) & 255, ip.n & 255].join(".")
   const groups: Array<number> = []

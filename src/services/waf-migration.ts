@@ -77,10 +77,6 @@ export interface Exported {
   readonly warnings: ReadonlyArray<string>
 }
 
-/** The zone's previous WAF, whole: what `edgectl waf export` writes and what the mapping and replay read. */
-export const exportPrevious = (z: WafZone): Effect.Effect<WafExport, V4Error, Env> =>
-  Effect.map(exportWithWarnings(z), (e) => e.document)
-
 export const exportWithWarnings = (z: WafZone): Effect.Effect<Exported, V4Error, Env> =>
   Effect.gen(function* () {
     const st = yield* status(z)
@@ -283,13 +279,4 @@ export const replayFile = (
         message: trafficFileProblem(file) ?? `traffic file ${file}: ${(e as Error).message}`,
         clientSide: true
       })
-  })
-
-/** The whole procedure: validation first when asked (enterprise), then finish. */
-export const recommendedProcedure = (z: WafZone, o: { readonly validate: boolean; readonly config?: WafConfig }) =>
-  Effect.gen(function* () {
-    const steps: Array<MigrationStep> = []
-    if (o.validate) steps.push(yield* migrate(z, { mode: "validation", config: o.config }))
-    steps.push(yield* migrate(z, { mode: "pending", config: o.config }))
-    return steps
   })

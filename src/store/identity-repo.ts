@@ -98,8 +98,6 @@ const verified = (
   ...(notBefore !== null ? { not_before: notBefore } : {})
 })
 
-export const verification = (t: TokenRow): TokenVerification => verified(t.id, t.status, t.expiresOn, t.notBefore)
-
 /** `GET /user/tokens/verify` for the token with this id (the one that authenticated the call). */
 export const verifyToken = (db: Database.Database, tokenId: string): TokenVerification | undefined => {
   const t = stmt(db, "SELECT * FROM tokens WHERE id = ?").get(tokenId) as Row | undefined
