@@ -14,7 +14,7 @@
 // third-party packages is in build/patches/, one file per package, each naming the version it was
 // written for: another installed version stops the build (build/patch.mjs).
 import { build } from "esbuild"
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { modulesNotIndexes } from "./build/modules-not-indexes.mjs"
 import { sqliteAddon } from "./build/patches/better-sqlite3.mjs"
@@ -39,7 +39,10 @@ const common = {
   sourcemap: false,
   jsx: "automatic",
   legalComments: "none",
-  define: { "process.env.NODE_ENV": '"production"' },
+  define: {
+    "process.env.NODE_ENV": '"production"',
+    EDGECTL_VERSION: JSON.stringify(JSON.parse(readFileSync("package.json", "utf8")).version)
+  },
   // jsonc-parser's main (UMD) build loads its parts with a require() esbuild cannot follow; its ESM build bundles.
   alias: {
     "react-devtools-core": "./src/stubs/react-devtools-core.js",

@@ -33,6 +33,7 @@ export const makeDirectory = (dir: string, mode?: number): void => {
     } catch (e) {
       const err = e as NodeJS.ErrnoException
       if (err.code !== "ENOENT")
+        // eslint-disable-next-line preserve-caught-error -- the message says why; a cause would change what callers print
         throw new Error(
           `cannot create ${dir}: ${err.code === "ENOTDIR" ? `a part of ${at} is a file, not a directory` : err.message}`
         )
@@ -53,6 +54,7 @@ export const makeDirectory = (dir: string, mode?: number): void => {
       const err = e as NodeJS.ErrnoException
       // Made meanwhile by another process: as good as made here.
       if (err.code === "EEXIST" && fs.statSync(level, { throwIfNoEntry: false })?.isDirectory() === true) continue
+      // eslint-disable-next-line preserve-caught-error -- the message says why; a cause would change what callers print
       throw new Error(`cannot create ${level}: ${why(path.dirname(level), err)}`)
     }
   }

@@ -2,7 +2,7 @@
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { describe, expect, it } from "vitest"
-import { edgectl, root, tempDir } from "./helpers-cli.js"
+import { edgectl, packageVersion, root, tempDir } from "./helpers-cli.js"
 
 const fx = (name: string) => path.join(root, "fixtures", "lsp", name)
 const ALL = [
@@ -128,6 +128,7 @@ describe("edgectl check", () => {
     expect(r.status).toBe(1)
     const doc = JSON.parse(r.stdout)
     assertSarif(doc)
+    expect(doc.runs[0].tool.driver.version).toBe(packageVersion)
     const results = doc.runs[0].results as Array<any>
     const dup = results.find((x) => x.ruleId === "kv-duplicate-key")
     expect(dup.level).toBe("warning")

@@ -2,7 +2,7 @@
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { beforeAll, describe, expect, it } from "vitest"
-import { edgectl, json, tempDir } from "./helpers-cli.js"
+import { edgectl, json, packageVersion, tempDir } from "./helpers-cli.js"
 
 interface Zone {
   id: string
@@ -178,7 +178,7 @@ describe("edgectl CLI errors", () => {
     expect(zones.status).toBe(0)
     expect(zones.stdout).toContain("list the zones the credentials can see")
     expect(zones.stdout).not.toContain("key-value store")
-    expect(edgectl(["--version"]).stdout).toContain("0.1.0")
+    expect(edgectl(["--version"]).stdout).toContain(packageVersion)
   })
 
   it("--remote without credentials refuses and names the variables; credentials never appear in output", () => {

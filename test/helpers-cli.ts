@@ -6,6 +6,8 @@ import * as path from "node:path"
 
 export const root = path.resolve(import.meta.dirname, "..")
 export const bin = path.join(root, "bin", "edgectl.cjs")
+/** The version package.json gives: what `--version`, the language server and SARIF must report. */
+export const packageVersion: string = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")).version
 
 export interface Result {
   readonly status: number

@@ -3,7 +3,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { TextDocument } from "vscode-languageserver-textdocument"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { root } from "./helpers-cli.js"
+import { packageVersion, root } from "./helpers-cli.js"
 import { startLsp } from "./helpers/lsp-client.js"
 
 type Client = Awaited<ReturnType<typeof startLsp>>
@@ -40,6 +40,7 @@ describe("edgectl lsp over stdio", () => {
       codeActionProvider: expect.anything(),
       documentFormattingProvider: true
     })
+    expect(client.serverInfo).toEqual({ name: "edgectl", version: packageVersion })
   })
 
   it("checks a *.rules file, offers the did-you-mean fix, re-checks on an incremental change, and clears on close", async () => {

@@ -124,7 +124,10 @@ describe("GET /zones", () => {
     const ids: Array<string> = []
     const names: Array<string> = []
     for (let page = 1; page <= 3; page++) {
-      for (const z of (await get<List<Zone>>(`/zones?page=${page}`)).body.result) (ids.push(z.id), names.push(z.name))
+      for (const z of (await get<List<Zone>>(`/zones?page=${page}`)).body.result) {
+        ids.push(z.id)
+        names.push(z.name)
+      }
     }
     expect(new Set(ids).size).toBe(46)
     expect(names.sort()).toEqual(fixtureNames(() => true))

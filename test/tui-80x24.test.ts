@@ -20,9 +20,7 @@ const start = async (columns: number, rows: number, ready?: string) => {
 }
 
 /** Moves of the cursor to another line or column (incremental frames write lines between them). */
-// eslint-disable-next-line no-control-regex
 const Moves = /\u001b\[[0-9;]*[ABEFGHf]/g
-// eslint-disable-next-line no-control-regex
 const Escapes = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007]*\u0007|\u001b[=>()][0-9A-Za-z]?/g
 
 /** The main pane's text, its lines joined: what a reader of the pane sees, wrapped or not. */

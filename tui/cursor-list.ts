@@ -87,7 +87,7 @@ export function useCursorList<A, E>(
       controller.current?.abort()
       inFlight.current = false
     }
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the caller's deps stand for what fetchPage reads
   }, [load, generation, ...deps])
 
   const loadTo = useCallback(

@@ -19,7 +19,7 @@ import {
 import { fromUnknown, type UiError } from "./errors.js"
 import { decodeKeys, isText, textPress, type Keypress } from "./key-decoder.js"
 
-export { isText, type Keypress } from "./key-decoder.js"
+export type { Keypress } from "./key-decoder.js"
 
 /** True when handled; an unhandled key falls through to lower layers (unless this layer is modal). */
 export type KeyHandler = (press: Keypress) => boolean
@@ -164,7 +164,7 @@ export function KeypressProvider({ onQuit, children }: { onQuit: () => void; chi
 
   const hints = useMemo(() => {
     return receivers([...registrations.current.values()].sort(byPriority)).flatMap((r) => r.hints)
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- version counts the changes of registrations, a ref
   }, [version])
 
   const layersNow = useCallback(

@@ -100,8 +100,7 @@ export function usePagedList<A, E>(
         pumpRef.current()
       })
     },
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [runtime]
+    [runtime, set]
   )
 
   /** Fetches the next pages towards `want`, a round at a time. */
@@ -112,8 +111,7 @@ export function usePagedList<A, E>(
     const pagesInAll = Math.max(1, Math.ceil(s.total / s.perPage))
     const needed = Math.min(pagesInAll, Math.floor(Math.min(want.current, s.total - 1) / s.perPage) + 1)
     fetchPages(s.next, Math.min(Math.max(needed, s.next), s.next + PagesPerRound - 1), false)
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [])
+  }, [fetchPages])
   const pumpRef = useRef(pump)
   pumpRef.current = pump
 
@@ -128,7 +126,7 @@ export function usePagedList<A, E>(
       controller.current?.abort()
       inFlight.current = false
     }
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the caller's deps stand for what fetchPage reads
   }, [fetchPages, generation, ...deps])
 
   const loadTo = useCallback((index: number) => {

@@ -70,7 +70,7 @@ export function useEffectQuery<A, E>(
       setQuery(r.ok ? { _tag: "Success", value: r.value } : { _tag: "Failure", error: r.error })
     })
     return () => controller.abort()
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- make is new at every render: the caller's deps say when it reads something new
   }, [runtime, tick, ...deps])
   return { query, refresh: () => setTick((t) => t + 1) }
 }

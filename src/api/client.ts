@@ -49,9 +49,11 @@ export interface CallInput {
 interface AnyEndpoint {
   readonly path: string
   readonly method: HttpMethod.HttpMethod
-  readonly successSchema: Schema.Schema<any, any, never>
+  readonly successSchema: Schema.Schema.AnyNoContext
 }
-type SuccessOf<E> = E extends { readonly successSchema: Schema.Schema<infer S, any, never> } ? S : never
+type SuccessOf<E> = E extends { readonly successSchema: Schema.Schema.AnyNoContext }
+  ? Schema.Schema.Type<E["successSchema"]>
+  : never
 
 const authHeaders = (c: Credentials): Record<string, string> =>
   c.kind === "token" ? { authorization: `Bearer ${c.token}` } : { "x-auth-email": c.email, "x-auth-key": c.key }

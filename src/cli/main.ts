@@ -17,9 +17,10 @@ import { rewriteColonSpelling } from "./commands/kv/colon.js"
 import { openTui, tui } from "./commands/tui.js"
 import { triStateProblem } from "./options.js"
 import { CliFailure, usage } from "./run.js"
+import { version } from "../version.js"
 
-const VERSION = "0.1.0"
-
+// @effect/cli's Command is invariant in its parsed value, and each command here parses its own.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyCommand = Command.Command<string, never, CliFailure | ValidationError.ValidationError, any>
 
 /** Every top-level command, in the order help lists them, and the module that declares it. */
@@ -95,7 +96,7 @@ const cliFor = async (args: ReadonlyArray<string>) => {
     ),
     Command.withSubcommands([loaded[0]!, ...loaded.slice(1)])
   )
-  const run = Command.run(root, { name: "edgectl", version: VERSION })
+  const run = Command.run(root, { name: "edgectl", version: version() })
   const badFlag = triStateProblem(args)
   const problem =
     named !== undefined

@@ -23,8 +23,6 @@ export const DnsRecordTypes = [
   "TXT",
   "URI"
 ] as const
-export const DnsRecordType = Schema.Literal(...DnsRecordTypes)
-
 export const DnsRecord = Schema.Struct({
   id: Schema.String,
   type: Schema.String,

@@ -34,7 +34,7 @@ export interface ErrorFields {
  * gives each its wire form, contract-core.ts.)
  */
 type ErrorArgs = Omit<ErrorFields, "code"> & { readonly code?: number | undefined }
-const V4ErrorClass = <Tag extends string, Own extends object = {}>(
+const V4ErrorClass = <Tag extends string, Own extends object = Record<never, never>>(
   tag: Tag,
   defaultCode: number,
   defaults?: Partial<Own>

@@ -1,8 +1,5 @@
 import * as Schema from "effect/Schema"
 
-export const ZoneStatus = Schema.Literal("initializing", "pending", "active", "moved")
-export const ZoneType = Schema.Literal("full", "partial", "secondary", "internal")
-
 const NullableString = Schema.NullOr(Schema.String)
 
 export const Plan = Schema.Struct({

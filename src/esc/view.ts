@@ -3,7 +3,7 @@
  * masked with its length, never in full; the state named as in the spec's state table.
  */
 import type { EscSetting } from "../domain/esc.js"
-import type { EscDecider, EscDecision } from "./decide.js"
+import type { EscDecider } from "./decide.js"
 import { describeSecret, maskSecret } from "./mask.js"
 
 /** The spec's states: `enabled`, or `disabled for all requests`; a secret may be stored in either. */
@@ -37,22 +37,6 @@ export const settingShort = (s: EscSetting): string => {
   if (s.with_secret !== null) parts.push(`secret ${maskSecret(s.with_secret)}`)
   return parts.join(" · ")
 }
-
-export interface DecisionView {
-  readonly escRuns: boolean
-  readonly decidedBy: EscDecision["decidedBy"]
-  readonly applies: EscDecision["applies"]
-  readonly escCookies: number
-  readonly reason: string
-}
-
-export const decisionView = (d: EscDecision): DecisionView => ({
-  escRuns: d.escRuns,
-  decidedBy: d.decidedBy,
-  applies: d.applies,
-  escCookies: d.escCookies,
-  reason: d.reason
-})
 
 /** The setting that decided, in a few words. */
 export const DeciderName: Record<EscDecider, string> = {

@@ -201,24 +201,6 @@ export class JsonArrayScanner {
   }
 }
 
-/** Scans a whole file, `chunkBytes` at a time; throws JsonArrayError (syntax) or the fs error. */
-export const scanFile = (file: string, onElement: OnElement, chunkBytes = 4 << 20): number => {
-  const scanner = new JsonArrayScanner(onElement)
-  const fd = fs.openSync(file, "r")
-  try {
-    for (;;) {
-      const chunk = Buffer.allocUnsafe(chunkBytes)
-      const read = fs.readSync(fd, chunk, 0, chunkBytes, null)
-      if (read === 0) break
-      scanner.push(chunk.subarray(0, read))
-    }
-  } finally {
-    fs.closeSync(fd)
-  }
-  scanner.end()
-  return scanner.elements
-}
-
 /** Scans bytes already in memory. */
 export const scanBytes = (bytes: Uint8Array, onElement: OnElement): number => {
   const scanner = new JsonArrayScanner(onElement)

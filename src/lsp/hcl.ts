@@ -5,7 +5,7 @@
 import { createRequire } from "node:module"
 import type { Language, Node, Parser, Tree } from "web-tree-sitter"
 
-export type { Node as HclNode, Tree as HclTree }
+export type { Node as HclNode }
 
 let parser: Promise<Parser> | undefined
 

@@ -30,6 +30,7 @@ import { outline, type OutlineSymbol } from "./outline.js"
 import { LineIndex } from "./position.js"
 import { signatureHelp } from "./signature.js"
 import { documentTokens, TOKEN_MODIFIERS, TOKEN_TYPES, type SemanticToken } from "./tokens.js"
+import { version } from "../version.js"
 
 const SEVERITY = {
   error: DiagnosticSeverity.Error,
@@ -187,7 +188,7 @@ export const startServer = (connection: Connection, options: ServerOptions = {})
         foldingRangeProvider: true,
         executeCommandProvider: { commands: ["edgectl.runCommand"] }
       },
-      serverInfo: { name: "edgectl", version: "0.1.0" }
+      serverInfo: { name: "edgectl", version: version() }
     }
   })
 

@@ -24,7 +24,6 @@ export const PREVIOUS_WAF_RESOURCES = [
   "cloudflare_waf_rule",
   "cloudflare_waf_override"
 ] as const
-export type PreviousWafResource = (typeof PREVIOUS_WAF_RESOURCES)[number]
 
 /** A `resource "<type>" "<name>" { ... }` block with its attributes (literal values only). */
 export interface ResourceBlock {

@@ -61,10 +61,6 @@ export interface Addressed {
   readonly name?: string
 }
 
-// The requests that change the object; the others only read it.
-export const writes = (r: ObjectRequest): boolean =>
-  r.op === "put" || r.op === "delete" || r.op === "restore" || r.op === "sql" || r.op === "console"
-
 const sql = (s: ObjectStorage, query: string): SqlResult => {
   const cursor = s.sql.exec(query)
   const rows = cursor.raw().toArray() as Array<Array<unknown>>

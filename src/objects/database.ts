@@ -69,7 +69,7 @@ export const openObjectDatabase = (dir: string, now: () => number): Opened => {
 // After a commit: log its pages, and restart the WAL when it has grown.
 export const afterCommit = (db: Database.Database, log: PageLog, file: string): void => {
   log.archive(`${file}-wal`)
-  let size = 0
+  let size: number
   try {
     size = fs.statSync(`${file}-wal`).size
   } catch {

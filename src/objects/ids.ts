@@ -69,7 +69,7 @@ export const listStored = (persistTo: string): Array<StoredObject> => {
     for (const id of fs.readdirSync(classDir).sort()) {
       const dir = path.join(classDir, id)
       if (!ID.test(id)) continue
-      let name: string | null = null
+      let name: string | null
       try {
         name = fs.readFileSync(path.join(dir, "name"), "utf8")
       } catch {

@@ -46,18 +46,17 @@ export class Instance {
       onAlarm: hooks.onAlarm,
       onBroken: (e) => this.end(e)
     })
-    const self = this
     this.state = {
       id,
       storage: this.storage,
-      blockConcurrencyWhile<T>(callback: () => Promise<T> | T): Promise<T> {
+      blockConcurrencyWhile: <T>(callback: () => Promise<T> | T): Promise<T> => {
         const run = Promise.resolve().then(callback)
-        self.blocked = run.catch(() => undefined)
+        this.blocked = run.catch(() => undefined)
         return run
       },
-      abort(reason?: unknown): never {
+      abort: (reason?: unknown): never => {
         const e = new AbortedError(reason)
-        self.end(e)
+        this.end(e)
         throw e
       },
       waitUntil(promise: Promise<unknown>): void {

@@ -19,9 +19,6 @@ export class ModuleError extends Error {
   }
 }
 
-export const loadModule = async (file: string, cacheDir: string): Promise<Record<string, ObjectClass>> =>
-  (await loadModuleFiles(file, cacheDir)).classes
-
 let loads = 0
 
 /**

@@ -226,8 +226,6 @@ export interface Diagnostic {
   readonly hint?: string
 }
 
-export const range = (start: number, end: number): Range => ({ start, end })
-
 /** The direct children of a node, in source order. */
 export const children = (node: Node): ReadonlyArray<Node> => {
   switch (node.kind) {

@@ -5,8 +5,6 @@
  */
 const NON_ASCII = /[^\x00-\x7f]/
 
-export const isAscii = (s: string): boolean => !NON_ASCII.test(s)
-
 const encoder = new TextEncoder()
 const fatal = new TextDecoder("utf-8", { fatal: true })
 const lossy = new TextDecoder("utf-8")
@@ -42,7 +40,6 @@ export const toTextStrict = (b: string): string | undefined => {
 /** For people: the text when it is valid UTF-8 with no control characters, else with `\xHH` escapes. */
 export const display = (b: string): string => {
   const text = toTextStrict(b)
-  // eslint-disable-next-line no-control-regex
   if (text !== undefined && !/[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/.test(text)) return text
   let out = ""
   for (let i = 0; i < b.length; i++) {
@@ -67,9 +64,6 @@ export const asciiUpper = (b: string): string => {
   if (!NON_ASCII.test(b)) return b.toUpperCase()
   return b.replace(/[a-z]+/g, (m) => m.toUpperCase())
 }
-
-/** Bytewise ordering (JavaScript compares code units, which for binary strings are bytes). */
-export const compareBytes = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
 
 const B64 = /^[A-Za-z0-9+/]*={0,2}$/
 

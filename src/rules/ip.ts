@@ -26,7 +26,7 @@ const parseV4Number = (s: string): number | string => {
 
 const parseV6Number = (s: string): bigint | string => {
   if (s.includes("%")) return "zone ids are not allowed in IPv6 addresses"
-  let groups: Array<number> = []
+  let groups: Array<number>
   let tailV4: number | undefined
   const halves = s.split("::")
   if (halves.length > 2) return "`::` may appear only once in an IPv6 address"
@@ -106,8 +106,6 @@ const slow = (s: string): IpAddress | undefined => {
   const r = parseIp(s)
   return r.ok ? r.value : undefined
 }
-
-export const bits = (v: 4 | 6): number => (v === 4 ? 32 : 128)
 
 export const formatIp = (ip: IpAddress): string => {
   if (ip.v === 4) return [ip.n >>> 24, (ip.n >>> 16) & 255, (ip.n >>> 8) & 255, ip.n & 255].join(".")

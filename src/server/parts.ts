@@ -42,7 +42,7 @@ type Part = Layer.Layer<HttpApi.Api, never, PlatformServices>
 
 // The casts: HttpApiBuilder.api is typed per API; each part is the same groups as the whole API,
 // whose composition app.ts checks in full.
-const partLayer = (api: HttpApi.HttpApi.Any, groups: Layer.Layer<any, never, any>): Part =>
+const partLayer = (api: HttpApi.HttpApi.Any, groups: Layer.Layer<never, never, unknown>): Part =>
   HttpApiBuilder.api(api as typeof CoreApi).pipe(
     Layer.provide(groups),
     Layer.provide(AuthenticationLive),

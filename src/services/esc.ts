@@ -20,7 +20,6 @@ import { allAccounts } from "./identity.js"
 import { resolveZone } from "./zones.js"
 
 type Env = HttpClient.HttpClient | ClientConfig
-export type EscEnv = Env
 
 export type EscTarget =
   | {

@@ -43,15 +43,6 @@ const zonePath = (zoneId: string) => ({ zone_id: zoneId })
 
 // ---- filters ----
 
-export const listFiltersPage = (
-  zoneId: string,
-  q: { page?: number; perPage?: number; expression?: string; paused?: boolean } = {}
-) =>
-  call(E.listFilters, {
-    path: zonePath(zoneId),
-    urlParams: { page: q.page, per_page: q.perPage, expression: q.expression, paused: q.paused }
-  })
-
 export const allFilters = (zoneId: string): Effect.Effect<ReadonlyArray<Filter>, V4Error, Env> =>
   Effect.map(
     Stream.runCollect(
@@ -77,15 +68,6 @@ export const deleteFilter = (zoneId: string, id: string) =>
   Effect.as(call(E.deleteFilter, { path: { zone_id: zoneId, filter_id: id } }), { id })
 
 // ---- rules ----
-
-export const listRulesPage = (
-  zoneId: string,
-  q: { page?: number; perPage?: number; action?: string; paused?: boolean } = {}
-) =>
-  call(E.listRules, {
-    path: zonePath(zoneId),
-    urlParams: { page: q.page, per_page: q.perPage, action: q.action, paused: q.paused }
-  })
 
 /** Every rule of the zone, in the platform's listing order. */
 export const allRules = (zoneId: string): Effect.Effect<ReadonlyArray<Rule>, V4Error, Env> =>

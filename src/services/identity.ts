@@ -4,12 +4,7 @@ import { Endpoints } from "../api/contract-core.js"
 
 export const allAccounts = () => paginate((page) => call(Endpoints.listAccounts, { urlParams: { page, per_page: 50 } }))
 
-export const allMemberships = () =>
-  paginate((page) => call(Endpoints.listMemberships, { urlParams: { page, per_page: 50 } }))
-
 export const listInvites = () => call(Endpoints.listInvites)
 
 export const respondInvite = (id: string, status: "accepted" | "rejected") =>
   call(Endpoints.respondInvite, { path: { id }, payload: { status } })
-
-export const verifyToken = () => call(Endpoints.verifyToken)

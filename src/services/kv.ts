@@ -409,10 +409,6 @@ export const bulkDeleteChecked = (accountId: string, namespaceId: string, file: 
     o
   )
 
-/** `kv bulk delete FILE`: checks the whole file, then deletes. */
-export const bulkDeleteFile = (accountId: string, namespaceId: string, file: string, o: BulkOptions = {}) =>
-  withChecked(file, "keys", o, (f) => bulkDeleteChecked(accountId, namespaceId, f, o))
-
 /** Checks a bulk file without writing anything: every problem, or what it holds (its bytes kept until the scope closes). */
 export const checkBulkFile = (file: string, kind: BulkKind, o: BulkOptions = {}) =>
   Effect.acquireRelease(checked(file, kind, o), (f) => Effect.sync(() => f.spool.release()))

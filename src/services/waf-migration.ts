@@ -31,6 +31,7 @@ import type {
   WafOverride
 } from "../domain/waf.js"
 import type { Zone } from "../domain/zone.js"
+import type { Page } from "../domain/envelope.js"
 import { planMigration, type MigrationPlan } from "../waf/mapping.js"
 import { MANAGED_PHASE } from "../waf/ruleset.js"
 import { blockerError, dashboardDeploy, transition, type MigrationMode } from "../waf/state.js"
@@ -50,7 +51,7 @@ export const wafZoneOf = (z: Zone): WafZone => ({ id: z.id, name: z.name, plan: 
 export const resolveWafZone = (ref: string) => Effect.map(resolveZone(ref), wafZoneOf)
 
 const path = (z: WafZone) => ({ zone_id: z.id })
-const all = <A>(fetch: (page: number) => Effect.Effect<{ items: ReadonlyArray<A>; info: any }, V4Error, Env>) =>
+const all = <A>(fetch: (page: number) => Effect.Effect<Page<A>, V4Error, Env>) =>
   Effect.map(Stream.runCollect(paginate(fetch)), Chunk.toArray)
 
 export const status = (z: WafZone): Effect.Effect<MigrationStatus, V4Error, Env> =>
@@ -75,10 +76,6 @@ export interface Exported {
   readonly document: WafExport
   readonly warnings: ReadonlyArray<string>
 }
-
-/** The zone's previous WAF, whole: what `edgectl waf export` writes and what the mapping and replay read. */
-export const exportPrevious = (z: WafZone): Effect.Effect<WafExport, V4Error, Env> =>
-  Effect.map(exportWithWarnings(z), (e) => e.document)
 
 export const exportWithWarnings = (z: WafZone): Effect.Effect<Exported, V4Error, Env> =>
   Effect.gen(function* () {
@@ -282,13 +279,4 @@ export const replayFile = (
         message: trafficFileProblem(file) ?? `traffic file ${file}: ${(e as Error).message}`,
         clientSide: true
       })
-  })
-
-/** The whole procedure: validation first when asked (enterprise), then finish. */
-export const recommendedProcedure = (z: WafZone, o: { readonly validate: boolean; readonly config?: WafConfig }) =>
-  Effect.gen(function* () {
-    const steps: Array<MigrationStep> = []
-    if (o.validate) steps.push(yield* migrate(z, { mode: "validation", config: o.config }))
-    steps.push(yield* migrate(z, { mode: "pending", config: o.config }))
-    return steps
   })

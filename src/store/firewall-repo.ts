@@ -129,12 +129,15 @@ const likeEscape = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
 const filterWhere = (zoneId: string, q: FilterQuery) => {
   const parts = ["zone_id = ?"]
   const params: Array<unknown> = [zoneId]
-  if (q.id !== undefined) (parts.push("id = ?"), params.push(q.id))
-  if (q.paused !== undefined) (parts.push("paused = ?"), params.push(q.paused ? 1 : 0))
-  if (q.expression !== undefined) (parts.push("expression LIKE ? ESCAPE '\\'"), params.push(likeEscape(q.expression)))
-  if (q.description !== undefined)
-    (parts.push("description LIKE ? ESCAPE '\\'"), params.push(likeEscape(q.description)))
-  if (q.ref !== undefined) (parts.push("ref = ?"), params.push(q.ref))
+  const where = (clause: string, value: unknown) => {
+    parts.push(clause)
+    params.push(value)
+  }
+  if (q.id !== undefined) where("id = ?", q.id)
+  if (q.paused !== undefined) where("paused = ?", q.paused ? 1 : 0)
+  if (q.expression !== undefined) where("expression LIKE ? ESCAPE '\\'", likeEscape(q.expression))
+  if (q.description !== undefined) where("description LIKE ? ESCAPE '\\'", likeEscape(q.description))
+  if (q.ref !== undefined) where("ref = ?", q.ref)
   return { sql: parts.join(" AND "), params }
 }
 
@@ -306,11 +309,14 @@ export const queryRules = (
 ): { readonly rows: Array<RuleRow>; readonly total: number } => {
   const parts = ["r.zone_id = ?"]
   const params: Array<unknown> = [zoneId]
-  if (q.id !== undefined) (parts.push("r.id = ?"), params.push(q.id))
-  if (q.action !== undefined) (parts.push("r.action = ?"), params.push(q.action))
-  if (q.description !== undefined)
-    (parts.push("r.description LIKE ? ESCAPE '\\'"), params.push(likeEscape(q.description)))
-  if (q.paused !== undefined) (parts.push("r.paused = ?"), params.push(q.paused ? 1 : 0))
+  const where = (clause: string, value: unknown) => {
+    parts.push(clause)
+    params.push(value)
+  }
+  if (q.id !== undefined) where("r.id = ?", q.id)
+  if (q.action !== undefined) where("r.action = ?", q.action)
+  if (q.description !== undefined) where("r.description LIKE ? ESCAPE '\\'", likeEscape(q.description))
+  if (q.paused !== undefined) where("r.paused = ?", q.paused ? 1 : 0)
   const w = parts.join(" AND ")
   const total = (stmt(db, `SELECT count(*) AS n FROM firewall_rules r WHERE ${w}`).get(...params) as { n: number }).n
   const rows = (

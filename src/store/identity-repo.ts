@@ -110,8 +110,6 @@ const verified = (
   ...(notBefore !== null ? { not_before: notBefore } : {})
 })
 
-export const verification = (t: TokenRow): TokenVerification => verified(t.id, t.status, t.expiresOn, t.notBefore)
-
 /** `GET /user/tokens/verify` for the token with this id (the one that authenticated the call). */
 export const verifyToken = (db: Database.Database, tokenId: string): TokenVerification | undefined => {
   const t = stmt(db, "SELECT * FROM tokens WHERE id = ?").get(tokenId) as Row | undefined
@@ -177,8 +175,14 @@ export const listMemberships = (
   const scope = inList("m.account_id", accountIds)
   let sql = `FROM memberships m JOIN accounts a ON a.id = m.account_id WHERE m.user_id = ? AND ${scope.sql}`
   const params: Array<unknown> = [userId, ...scope.params]
-  if (q.status !== undefined) ((sql += " AND m.status = ?"), params.push(q.status))
-  if (q.accountName !== undefined) ((sql += " AND a.name LIKE ?"), params.push(`%${q.accountName}%`))
+  if (q.status !== undefined) {
+    sql += " AND m.status = ?"
+    params.push(q.status)
+  }
+  if (q.accountName !== undefined) {
+    sql += " AND a.name LIKE ?"
+    params.push(`%${q.accountName}%`)
+  }
   const total = (stmt(db, `SELECT COUNT(*) AS n ${sql}`).get(...params) as { n: number }).n
   const rows = stmt(
     db,

@@ -67,5 +67,3 @@ export const groupsOf = (s: ZoneWafSettings, catalog: Catalog = CATALOG): Array<
       allowed_modes: ["on", "off"]
     }
   })
-
-export const noSettings: ZoneWafSettings = { packages: new Map(), groups: new Map(), rules: new Map() }

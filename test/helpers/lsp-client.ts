@@ -37,7 +37,7 @@ export interface LspClient {
 export const startLsp = async (
   initializationOptions: Record<string, unknown> = {},
   capabilities: Record<string, unknown> = {}
-): Promise<LspClient & { capabilities: Record<string, unknown> }> => {
+): Promise<LspClient & { capabilities: Record<string, unknown>; serverInfo: { name: string; version: string } }> => {
   const child = spawn(process.execPath, [bin, "lsp", "--stdio"], {
     stdio: ["pipe", "pipe", "pipe"],
     env: { ...process.env, NO_COLOR: "1" }
@@ -71,6 +71,7 @@ export const startLsp = async (
     initializationOptions
   })) as {
     capabilities: Record<string, unknown>
+    serverInfo: { name: string; version: string }
   }
   await connection.sendNotification("initialized", {})
   const versions = new Map<string, number>()
@@ -80,6 +81,7 @@ export const startLsp = async (
     connection,
     child,
     capabilities: init.capabilities,
+    serverInfo: init.serverInfo,
     diagnostics,
     serverRequests,
     messages,

@@ -140,6 +140,7 @@ describe("value serialization", () => {
       { "0": 1, x: 2 },
       "€".repeat(300),
       ["€", "a€", 1, "aa€"],
+      // eslint-disable-next-line no-sparse-arrays -- an array with a hole is the value under test
       [1, , 3],
       new Date(1),
       new Map([[1, 2]]),

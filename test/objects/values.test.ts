@@ -38,6 +38,7 @@ const samples: Array<unknown> = [
 ]
 // Forms the fast reader leaves to node:v8.
 const hard: Array<unknown> = [
+  // eslint-disable-next-line no-sparse-arrays -- an array with a hole is the value under test
   [1, , 3],
   new Date(1),
   new Map([[1, 2]]),

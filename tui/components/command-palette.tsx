@@ -6,7 +6,7 @@
  */
 import * as Effect from "effect/Effect"
 import { Box, Text } from "ink"
-import { useEffect, useRef, useState } from "react"
+import { useEffect, useEffectEvent, useRef, useState } from "react"
 import type { Zone } from "../../src/domain/zone.js"
 import { listZonesPage } from "../../src/services/zones.js"
 import { KeyLayer, useKeys } from "../keys.js"
@@ -99,9 +99,10 @@ export function CommandPalette(props: {
     setWaiting(undefined)
     if (choice !== undefined) pickRef.current(choice)
   }
+  // The enter that waited runs when its zones arrive, not again whenever a render makes a new `enter`.
+  const enterWaited = useEffectEvent(enter)
   useEffect(() => {
-    if (waiting !== undefined && waiting === needle && (answered !== undefined || failed)) enter()
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    if (waiting !== undefined && waiting === needle && (answered !== undefined || failed)) enterWaited()
   }, [waiting, needle, answered, failed])
   useKeys(
     (press) => {

@@ -76,7 +76,7 @@ export function useListCursor<A = never>(
   useEffect(() => {
     setTarget(0)
     seen.current = { items: undefined, index: 0, target: 0, waiting: false }
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the caller's list of what starts the cursor again at the top
   }, resetOn)
   useEffect(() => {
     if (!more && target > last) setTarget(Math.max(0, last))

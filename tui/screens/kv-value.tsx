@@ -6,7 +6,6 @@
 import * as Effect from "effect/Effect"
 import { Box, Text } from "ink"
 import { useEffect, useState } from "react"
-import type { KvValue } from "../../src/domain/kv.js"
 import * as Kv from "../../src/services/kv.js"
 import { ErrorView, Loading } from "../components/states.js"
 import { KeyLayer, useKeys } from "../keys.js"
@@ -14,11 +13,6 @@ import { asText, expiresText, sizeText, viewValue } from "./kv-format.js"
 import { useEffectQuery } from "../runtime.js"
 import type { OpenNamespace, PutValues } from "./kv-put.js"
 import { useNotify } from "../notices.js"
-
-export interface LoadedValue {
-  readonly value: KvValue
-  readonly metadata: unknown
-}
 
 /** Header lines above the value: key, details, metadata, separator. */
 const Chrome = 4

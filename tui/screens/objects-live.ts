@@ -7,7 +7,7 @@
  * (or 20 times as long as reading them took).
  * Reads never overlap, and the last one wins.
  */
-import { useEffect, useRef, useState } from "react"
+import { useEffect, useEffectEvent, useRef, useState } from "react"
 import { ObjectBusyError } from "../../src/objects/owner-lock.js"
 import { fromUnknown, type UiError } from "../errors.js"
 import {
@@ -73,11 +73,14 @@ export const useObjectView = (object: StoredObject, polling: boolean) => {
     setFailure(undefined)
   }
 
+  // Another object's directory reads it at once; a new listing of the same object does not.
+  const readNow = useEffectEvent(reload)
   useEffect(() => {
-    state.current.alive = true
-    reload()
+    const s = state.current
+    s.alive = true
+    readNow()
     return () => {
-      state.current.alive = false
+      s.alive = false
     }
   }, [object.dir])
 
@@ -86,7 +89,7 @@ export const useObjectView = (object: StoredObject, polling: boolean) => {
     const timer = setInterval(() => {
       const s = state.current
       if (s.reading) return
-      if (storageSignature(object.dir) !== s.seen || (s.host !== undefined && !hostServing(s.host))) reload()
+      if (storageSignature(object.dir) !== s.seen || (s.host !== undefined && !hostServing(s.host))) readNow()
     }, POLL_MS)
     return () => clearInterval(timer)
   }, [object.dir, polling])
@@ -112,9 +115,10 @@ export const useStoredObjects = (dir: string, polling: boolean) => {
       setFailure(fromUnknown(e))
     }
   }
+  const loadNow = useEffectEvent(load)
   useEffect(() => {
     last.current = ""
-    load()
+    loadNow()
   }, [dir])
   useEffect(() => {
     if (!polling) return
@@ -125,7 +129,7 @@ export const useStoredObjects = (dir: string, polling: boolean) => {
       timer = setTimeout(
         () => {
           const started = performance.now()
-          load()
+          loadNow()
           next(performance.now() - started)
         },
         Math.max(LIST_POLL_MS, 20 * took)

@@ -27,7 +27,7 @@ import {
 } from "../../services/esc.js"
 import { choiceOption, json, target } from "../options.js"
 import { printJson, printLine, printTable } from "../output.js"
-import { CliFailure, run, usage } from "../run.js"
+import { run, usage } from "../run.js"
 import { readSecret } from "../secret-input.js"
 
 const opt = <A>(o: Option.Option<A>) => Option.getOrUndefined(o)
@@ -322,5 +322,3 @@ export const esc = Command.make("esc").pipe(
   ),
   Command.withSubcommands([get, disable, enable, test, replacements])
 )
-
-export type { CliFailure }

@@ -9,6 +9,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { choiceOption, json } from "../options.js"
 import { CliFailure, usage } from "../run.js"
+import { version } from "../../version.js"
 
 export const lsp = Command.make(
   "lsp",
@@ -59,7 +60,7 @@ export const check = Command.make(
       const out = yield* Effect.promise(async () => {
         const { checkFiles } = await import("../../lsp/check-files.js")
         const color = process.stdout.isTTY === true && !process.env.NO_COLOR
-        return checkFiles(o.files, format, color, "0.1.0")
+        return checkFiles(o.files, format, color, version())
       })
       if (out.stdout) process.stdout.write(out.stdout)
       // The exit code goes through the CLI's failure path, which prints the summary last on stderr.
