@@ -47,7 +47,7 @@ const viaServed = async (method: "PUT" | "POST", path: string, body: Uint8Array,
   const r = await fetch(served.baseUrl + path, {
     method,
     headers: { authorization: `Bearer ${LocalToken}`, "content-type": type },
-    body
+    body: body as unknown as BodyInit
   })
   return { status: r.status, body: (await r.json()) as Answer["body"] }
 }

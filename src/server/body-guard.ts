@@ -245,12 +245,13 @@ export const guardBody = <A, E, R>(req: HttpServerRequest.HttpServerRequest, app
     const bounded = HttpIncomingMessage.withMaxBodySize(app, Option.some(BodyMaxBytes))
     if (req.method === "GET" || req.method === "HEAD" || !type.includes("json") || readsOwnBody(req.url))
       return yield* bounded
-    const bytes = yield* readLimited(req, BodyMaxBytes).pipe(
+    // Decoded where the bytes are read: the buffer is not kept (by this frame) while the route runs.
+    const text = yield* readLimited(req, BodyMaxBytes).pipe(
+      Effect.map((bytes) => bytes.toString("utf8")),
       Effect.mapError((e) =>
         e instanceof TooLarge ? bodyTooLarge("the request body", BodyMaxBytes, e.exact ? e.size : undefined) : e
       )
     )
-    const text = bytes.toString("utf8")
     if (jsonDepthOver(text, JsonMaxDepth)) return yield* Effect.fail(tooDeep("the JSON body"))
     // The route reads the body as the request's cached text (both the node and the in-process request keep it there).
     const cache = req as unknown as { textEffect?: Effect.Effect<string> }
