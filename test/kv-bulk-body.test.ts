@@ -62,6 +62,14 @@ describe("what the array reader says about an input that is not an array", () =>
     expect(read("\ufeff[1]").failure).toMatchObject({ _tag: "NotJson", offset: 0 })
   })
 
+  it("measures each element's nesting on its way, brackets inside strings aside", () => {
+    const depths: Array<number> = []
+    const scanner = new JsonArrayScanner((_t, _i, _o, depth) => depths.push(depth))
+    for (const piece of ['["[[[", {"a":[1', ',{"b":"]]"}]}, 3, [[]], {}]']) scanner.push(Buffer.from(piece))
+    scanner.end()
+    expect(depths).toEqual([0, 3, 0, 2, 1])
+  })
+
   it("hands over an element that spans thousands of chunks whole", () => {
     const value = "é".repeat(300_000)
     const text = JSON.stringify([{ key: "big", value }, "x"])

@@ -19,7 +19,8 @@ export class JsonArrayError {
   ) {}
 }
 
-export type OnElement = (text: string, index: number, offset: number) => void
+/** `depth`: how deep the element nests arrays and objects (0 for a string or a number, 1 for `[1]`). */
+export type OnElement = (text: string, index: number, offset: number, depth: number) => void
 
 export interface ScannerOptions {
   /** How messages name the input: "the file" (the default), "the request body". */
@@ -71,6 +72,7 @@ export class JsonArrayScanner {
   private pos = 0
   private state = State.Before
   private depth = 0
+  private maxDepth = 0
   private inString = false
   private escape = false
   /** Where the current element starts in buf (0 when it started in an earlier chunk). */
@@ -129,7 +131,7 @@ export class JsonArrayScanner {
     const last = this.buf.subarray(this.start, end)
     const text = this.held.length === 0 ? last.toString("utf8") : Buffer.concat([...this.held, last]).toString("utf8")
     this.held = []
-    this.onElement(text, this.count++, this.startOffset)
+    this.onElement(text, this.count++, this.startOffset, this.maxDepth)
   }
 
   /**
@@ -194,6 +196,7 @@ export class JsonArrayScanner {
           this.start = i
           this.startOffset = this.base + i
           this.depth = 0
+          this.maxDepth = 0
           this.inString = false
           this.escape = false
           continue
@@ -201,6 +204,7 @@ export class JsonArrayScanner {
         case State.Value: {
           // The hot loop: strings, nesting, and the comma or bracket that ends the element.
           let depth = this.depth
+          let maxDepth = this.maxDepth
           let inString = this.inString
           let escape = this.escape
           for (; i < n; i++) {
@@ -232,8 +236,9 @@ export class JsonArrayScanner {
             }
             const c = b[i]!
             if (c === 0x22) inString = true
-            else if (c === 0x7b || c === 0x5b) depth++
-            else if (c === 0x7d || c === 0x5d) {
+            else if (c === 0x7b || c === 0x5b) {
+              if (++depth > maxDepth) maxDepth = depth
+            } else if (c === 0x7d || c === 0x5d) {
               if (depth === 0) {
                 if (c === 0x7d) this.fail("unexpected '}'", i)
                 break
@@ -242,6 +247,7 @@ export class JsonArrayScanner {
             } else if (c === 0x2c && depth === 0) break
           }
           this.depth = depth
+          this.maxDepth = maxDepth
           this.inString = inString
           this.escape = escape
           if (i === n) break scan
