@@ -120,6 +120,21 @@ describe("kv --remote against edgectl serve", () => {
     )
   })
 
+  it("bulk get of an unknown namespace id is refused as key get is (the platform's 404, code 10013)", () => {
+    const missing = "0".repeat(32)
+    fs.writeFileSync(path.join(cwd, "get-keys.json"), '["a"]')
+    for (const args of [
+      ["key", "get", "a"],
+      ["bulk", "get", "get-keys.json"]
+    ]) {
+      const r = kv([...args, "--namespace-id", missing])
+      expect(r, args.join(" ")).toMatchObject({ status: 1, stdout: "" })
+      expect(r.stderr).toBe(
+        `error: kv ${args[0]} get: namespace not found: "${missing}" [code 10013]\nhint: run \`edgectl kv namespace list --remote\` to see the namespaces of the account\n`
+      )
+    }
+  })
+
   it("the account: several visible accounts need CLOUDFLARE_ACCOUNT_ID (or account_id in the config)", () => {
     const r = kv(["namespace", "list"], { CLOUDFLARE_ACCOUNT_ID: undefined })
     expect(r.status).toBe(1)

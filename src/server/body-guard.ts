@@ -2,12 +2,16 @@
  * What every request body must satisfy before a route sees it: the platform's size limit (refused
  * from Content-Length before reading, or while reading once crossed), a multipart type that names
  * its boundary, and JSON nested no deeper than a decoder can walk without exhausting the stack.
+ * Bodies are read here chunk by chunk, from a socket or from the in-process transport's bytes, and a
+ * body refused before its end is left unread, its connection closed after the answer.
  */
 import * as HttpIncomingMessage from "@effect/platform/HttpIncomingMessage"
-import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as Effect from "effect/Effect"
-import { IncomingMessage } from "node:http"
 import * as Option from "effect/Option"
+import * as Stream from "effect/Stream"
+import { IncomingMessage, type ServerResponse } from "node:http"
+import type { Socket } from "node:net"
 import { ApiError, InvalidInput } from "../domain/errors.js"
 import { jsonDepthOver, JsonMaxDepth } from "../domain/json-depth.js"
 import { BulkMaxBytes, humanBytes } from "../domain/kv-limits.js"
@@ -40,33 +44,122 @@ export const tooDeep = (what: string) =>
     message: `${what} is nested more than ${JsonMaxDepth} levels deep (arrays and objects), the limit is ${JsonMaxDepth}`
   })
 
+/** A body over its limit: `size` is its whole size when `exact` (declared, or in memory), else the bytes read when it crossed. */
 export class TooLarge {
-  constructor(readonly size: number) {}
+  constructor(
+    readonly size: number,
+    readonly exact: boolean
+  ) {}
 }
 
 /**
- * The body as one buffer: chunks kept and joined once (linear), refused with TooLarge once they
- * cross `limit`. On a socket the rest is then discarded as it arrives, not destroyed: the 413 must
- * still reach the client (Effect's own readers destroy the stream, and with it the answer).
+ * How the in-process transport hands a request's body over: the bytes the client made, read from
+ * there in slices (no copy), within the same limits as a body read from a socket.
  */
-export const readLimited = (
-  request: HttpServerRequest.HttpServerRequest,
-  limit: number
-): Effect.Effect<Buffer, TooLarge | InvalidInput> => {
-  const declared = declaredLength(request)
-  if (declared !== undefined && declared > limit) return Effect.fail(new TooLarge(declared))
+export const InMemoryBody: unique symbol = Symbol.for("edgectl/InMemoryBody")
+export interface InMemoryRequest {
+  readonly [InMemoryBody]: Uint8Array | undefined
+}
+
+const noBytes = Buffer.alloc(0)
+
+const inMemory = (request: HttpServerRequest.HttpServerRequest): Buffer | undefined => {
+  if (!(InMemoryBody in request)) return undefined
+  const bytes = (request as unknown as InMemoryRequest)[InMemoryBody]
+  return bytes === undefined ? noBytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+}
+
+const nodeSource = (request: HttpServerRequest.HttpServerRequest): IncomingMessage | undefined => {
   const source = (request as unknown as { source?: unknown }).source
-  if (!(source instanceof IncomingMessage)) {
-    return HttpIncomingMessage.withMaxBodySize(request.arrayBuffer, Option.some(limit)).pipe(
-      Effect.mapError((e) =>
-        isOverLimit(e) ? new TooLarge(limit + 1) : new InvalidInput({ message: "cannot read the request body" })
-      ),
-      Effect.map((b) => Buffer.from(b))
-    )
+  return source instanceof IncomingMessage ? source : undefined
+}
+
+/** In-process bodies are handed over in slices of this size, the event loop turning between them. */
+const SliceBytes = 1 << 20
+
+const nextTurn = Effect.async<void>((resume) => {
+  const t = setImmediate(() => resume(Effect.void))
+  return Effect.sync(() => clearImmediate(t))
+})
+
+/** How long a refused request's connection stays open after its answer, unread, before it is destroyed. */
+const LingerMs = 2000
+
+/**
+ * Node's `destroySoon` for the socket of a refused request: the answer is flushed and the connection
+ * half-closed (FIN) at once, and the socket destroyed a moment later. Node destroys it as soon as the
+ * answer is written, and closing a socket with unread bytes sends a reset that can overtake the
+ * answer: a client still uploading would see ECONNRESET instead of the 413.
+ */
+function lingeringDestroySoon(this: Socket) {
+  if (this.writable) this.end()
+  const timer = setTimeout(() => this.destroy(), LingerMs)
+  timer.unref()
+  this.once("close", () => clearTimeout(timer))
+}
+
+/**
+ * Leaves the rest of a refused body unread and closes the connection after the answer, as the
+ * platform does. Left alone, Node would "dump" the rest after the answer to keep the connection:
+ * read every remaining byte (600 MB of a 600 MB upload) and discard it. Instead the stream is paused
+ * and marked as consumed (`read(0)`: Node then does not dump it), so at most its buffer (16 KiB)
+ * and the kernel's are filled and TCP stops the client; the answer says `Connection: close`.
+ */
+export const abandonBody = (request: HttpServerRequest.HttpServerRequest): void => {
+  const node = nodeSource(request)
+  if (node === undefined || node.readableEnded) return
+  node.pause()
+  node.read(0)
+  const response = (request as unknown as { resolvedResponse?: ServerResponse }).resolvedResponse
+  if (response !== undefined && !response.headersSent) response.shouldKeepAlive = false
+  if (node.socket !== null) node.socket.destroySoon = lingeringDestroySoon
+}
+
+const unreadable = () => new InvalidInput({ message: "cannot read the request body" })
+
+/**
+ * Hands the body to `onChunk` as it arrives and answers its size; refused with TooLarge at once
+ * from Content-Length, or as soon as the bytes cross `limit` (the rest then left unread). A socket's
+ * chunks come as they are read (the event loop serves other requests between them); in-process
+ * bytes in slices of 1 MiB with a turn of the event loop between slices.
+ */
+export const forEachChunk = (
+  request: HttpServerRequest.HttpServerRequest,
+  limit: number,
+  onChunk: (chunk: Buffer) => void
+): Effect.Effect<number, TooLarge | InvalidInput> => {
+  const bytes = inMemory(request)
+  if (bytes !== undefined) {
+    if (bytes.length > limit) return Effect.fail(new TooLarge(bytes.length, true))
+    return Effect.gen(function* () {
+      for (let at = 0; at < bytes.length; at += SliceBytes) {
+        if (at > 0) yield* nextTurn
+        onChunk(bytes.subarray(at, at + SliceBytes))
+      }
+      return bytes.length
+    })
   }
-  const node: IncomingMessage = source
-  return Effect.async<Buffer, TooLarge | InvalidInput>((resume) => {
-    const chunks: Array<Buffer> = []
+  const declared = declaredLength(request)
+  if (declared !== undefined && declared > limit) {
+    abandonBody(request)
+    return Effect.fail(new TooLarge(declared, true))
+  }
+  const node = nodeSource(request)
+  if (node === undefined) {
+    return Effect.suspend(() => {
+      let size = 0
+      return Stream.runForEach(request.stream, (chunk) => {
+        size += chunk.length
+        if (size > limit) return Effect.fail(new TooLarge(size, false))
+        return Effect.sync(() => onChunk(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)))
+      }).pipe(
+        Effect.mapError((e) => (e instanceof TooLarge ? e : unreadable())),
+        Effect.as(size)
+      )
+    })
+  }
+  return Effect.async<number, TooLarge | InvalidInput>((resume) => {
+    if (node.readableEnded) return resume(Effect.succeed(0))
     let size = 0
     const stop = () => {
       node.off("data", onData)
@@ -75,24 +168,48 @@ export const readLimited = (
     }
     function onData(chunk: Buffer) {
       size += chunk.length
-      if (size <= limit) return void chunks.push(chunk)
-      stop()
-      chunks.length = 0
-      node.resume()
-      resume(Effect.fail(new TooLarge(size)))
+      if (size > limit) {
+        stop()
+        abandonBody(request)
+        return resume(Effect.fail(new TooLarge(size, false)))
+      }
+      try {
+        onChunk(chunk)
+      } catch (e) {
+        stop()
+        abandonBody(request)
+        resume(Effect.die(e))
+      }
     }
     function onEnd() {
       stop()
-      resume(Effect.succeed(Buffer.concat(chunks, size)))
+      resume(Effect.succeed(size))
     }
     function onError() {
       stop()
-      resume(Effect.fail(new InvalidInput({ message: "cannot read the request body" })))
+      resume(Effect.fail(unreadable()))
     }
     node.on("data", onData)
     node.once("end", onEnd)
     node.once("error", onError)
     return Effect.sync(stop)
+  })
+}
+
+/** The body as one buffer (chunks kept and joined once), refused with TooLarge over `limit`. */
+export const readLimited = (
+  request: HttpServerRequest.HttpServerRequest,
+  limit: number
+): Effect.Effect<Buffer, TooLarge | InvalidInput> => {
+  const bytes = inMemory(request)
+  if (bytes !== undefined)
+    return bytes.length > limit ? Effect.fail(new TooLarge(bytes.length, true)) : Effect.succeed(bytes)
+  return Effect.suspend(() => {
+    const chunks: Array<Buffer> = []
+    return Effect.map(
+      forEachChunk(request, limit, (chunk) => chunks.push(chunk)),
+      (size) => (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size))
+    )
   })
 }
 
@@ -112,9 +229,13 @@ const readsOwnBody = (url: string) =>
  */
 export const guardBody = <A, E, R>(req: HttpServerRequest.HttpServerRequest, app: Effect.Effect<A, E, R>) =>
   Effect.gen(function* () {
-    const declared = req.method === "GET" || req.method === "HEAD" ? undefined : declaredLength(req)
-    if (declared !== undefined && declared > BodyMaxBytes)
+    // An in-process body's size is known before it is read, as a declared one is.
+    const declared =
+      req.method === "GET" || req.method === "HEAD" ? undefined : (declaredLength(req) ?? inMemory(req)?.length)
+    if (declared !== undefined && declared > BodyMaxBytes) {
+      abandonBody(req)
       return yield* Effect.fail(bodyTooLarge("the request body", BodyMaxBytes, declared))
+    }
     const type = (req.headers["content-type"] ?? "").toLowerCase()
     if (type.startsWith("multipart/") && !/;\s*boundary=/.test(type)) {
       return yield* Effect.fail(
@@ -124,12 +245,15 @@ export const guardBody = <A, E, R>(req: HttpServerRequest.HttpServerRequest, app
     const bounded = HttpIncomingMessage.withMaxBodySize(app, Option.some(BodyMaxBytes))
     if (req.method === "GET" || req.method === "HEAD" || !type.includes("json") || readsOwnBody(req.url))
       return yield* bounded
-    const bytes = yield* readLimited(req, BodyMaxBytes).pipe(
-      Effect.mapError((e) => (e instanceof TooLarge ? bodyTooLarge("the request body", BodyMaxBytes) : e))
+    // Decoded where the bytes are read: the buffer is not kept (by this frame) while the route runs.
+    const text = yield* readLimited(req, BodyMaxBytes).pipe(
+      Effect.map((bytes) => bytes.toString("utf8")),
+      Effect.mapError((e) =>
+        e instanceof TooLarge ? bodyTooLarge("the request body", BodyMaxBytes, e.exact ? e.size : undefined) : e
+      )
     )
-    const text = bytes.toString("utf8")
     if (jsonDepthOver(text, JsonMaxDepth)) return yield* Effect.fail(tooDeep("the JSON body"))
-    // The route reads the body as the request's cached text (the node request keeps it there).
+    // The route reads the body as the request's cached text (both the node and the in-process request keep it there).
     const cache = req as unknown as { textEffect?: Effect.Effect<string> }
     if ("textEffect" in cache) cache.textEffect = Effect.succeed(text)
     return yield* bounded

@@ -1,7 +1,7 @@
 /**
  * Request bodies of the KV endpoints that read their own: a value (raw bytes, or a multipart form
- * with `value` and `metadata`, as wrangler and the SDK send them) and bulk JSON arrays, each within
- * its size limit and checked with src/kv/validate.ts.
+ * with `value` and `metadata`, as wrangler and the SDK send them) and bulk JSON arrays (read as they
+ * arrive, item by item: src/kv/bulk-body.ts), each within its size limit.
  */
 import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as Multipart from "@effect/platform/Multipart"
@@ -10,15 +10,10 @@ import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 import { InvalidInput } from "../domain/errors.js"
 import { BulkMaxBytes, ValueMaxBytes } from "../domain/kv-limits.js"
-import { bodyTooLarge, readLimited, TooLarge, jsonDepthOver, JsonMaxDepth, tooDeep } from "./body-guard.js"
+import { bodyTooLarge, forEachChunk, readLimited, TooLarge, tooDeep } from "./body-guard.js"
+import { BulkBodyReader, type BulkBodyFailure } from "../kv/bulk-body.js"
 import { checkValueSize, type FieldIssue, isIssue, locate, parseMetadataText, checkMetadata } from "../kv/validate.js"
 import { problemsError } from "../kv/problems.js"
-
-/** As readLimited, refusing with 413 and the platform's message. */
-export const readBody = (request: HttpServerRequest.HttpServerRequest, what: string, limit: number) =>
-  readLimited(request, limit).pipe(
-    Effect.mapError((e) => (e instanceof TooLarge ? bodyTooLarge(what, limit, e.size) : e))
-  )
 
 export interface ValueBody {
   readonly value: Uint8Array
@@ -132,34 +127,37 @@ export const readValueBody = (request: HttpServerRequest.HttpServerRequest, key:
     return { value, metadata } satisfies ValueBody
   })
 
-const kindOf = (u: unknown) =>
-  u === null ? "null" : Array.isArray(u) ? "an array" : typeof u === "object" ? "an object" : `a ${typeof u}`
+/** The platform's words for a bulk body that cannot be taken as a whole. */
+const refusal = (f: BulkBodyFailure, what: string, maxItems: number) => {
+  switch (f._tag) {
+    case "NotJson":
+      return new InvalidInput({ message: `invalid request body: not JSON (${f.reason}, at byte ${f.offset})` })
+    case "NotArray":
+      return new InvalidInput({ message: `the request body must be a JSON array of ${what}, got ${f.got}` })
+    case "TooDeep":
+      return tooDeep("the request body")
+    case "TooMany":
+      return new InvalidInput({ message: `a bulk request takes at most ${maxItems} ${what}, got ${f.count}; split it` })
+  }
+}
 
-/** A bulk body: a JSON array of at most `maxItems` items, the whole at most 100 MB. */
-export const readBulkArray = (request: HttpServerRequest.HttpServerRequest, what: string, maxItems: number) =>
+/**
+ * A bulk body, a JSON array of at most `maxItems` items and 100 MB, read as it arrives: each item
+ * goes to `onItem`, in order, as soon as it is parsed (the caller checks and keeps it). Answers the
+ * number of items once the whole body is read and valid as a whole.
+ */
+export const readBulkItems = (
+  request: HttpServerRequest.HttpServerRequest,
+  what: "entries" | "keys",
+  maxItems: number,
+  onItem: (item: unknown, index: number) => void
+) =>
   Effect.gen(function* () {
-    const bytes = yield* readBody(request, "the request body", BulkMaxBytes)
-    const text = bytes.toString("utf8")
-    if (jsonDepthOver(text, JsonMaxDepth)) return yield* Effect.fail(tooDeep("the request body"))
-    let parsed: unknown
-    try {
-      parsed = JSON.parse(text)
-    } catch (e) {
-      return yield* Effect.fail(
-        new InvalidInput({ message: `invalid request body: not JSON (${(e as Error).message})` })
-      )
-    }
-    if (!Array.isArray(parsed)) {
-      return yield* Effect.fail(
-        new InvalidInput({ message: `the request body must be a JSON array of ${what}, got ${kindOf(parsed)}` })
-      )
-    }
-    if (parsed.length > maxItems) {
-      return yield* Effect.fail(
-        new InvalidInput({
-          message: `a bulk request takes at most ${maxItems} ${what}, got ${parsed.length}; split it`
-        })
-      )
-    }
-    return parsed as ReadonlyArray<unknown>
+    const reader = new BulkBodyReader(maxItems, onItem)
+    yield* forEachChunk(request, BulkMaxBytes, (chunk) => reader.push(chunk)).pipe(
+      Effect.mapError((e) => (e instanceof TooLarge ? bodyTooLarge("the request body", BulkMaxBytes, e.size) : e))
+    )
+    const failure = reader.end()
+    if (failure !== undefined) return yield* Effect.fail(refusal(failure, what, maxItems))
+    return reader.count
   })

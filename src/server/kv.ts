@@ -24,12 +24,12 @@ import {
   locate,
   nowSeconds,
   parseSeconds,
-  type Problem,
-  type WriteEntry
+  type Problem
 } from "../kv/validate.js"
 import { Db } from "../store/db.js"
 import { KvOptions } from "./kv-options.js"
-import { readBulkArray, readValueBody } from "./kv-body.js"
+import { readBulkItems, readValueBody } from "./kv-body.js"
+import { StagedEntries, StagedKeys } from "../kv/staging.js"
 
 interface NsPath {
   readonly account_id: string
@@ -72,6 +72,17 @@ const implicitIdProblem = (id: string) =>
         message: `namespace id must be 1 to 255 printable characters without whitespace, got ${JSON.stringify(id.slice(0, 60))}`
       })
     : undefined
+
+/** `use` with a new staging area, released (its temporary file deleted) however the request ends. */
+const withStaged = <S extends { release(): void }, A, E, R>(
+  Staged: new () => S,
+  use: (staged: S) => Effect.Effect<A, E, R>
+) =>
+  Effect.acquireUseRelease(
+    Effect.sync(() => new Staged()),
+    use,
+    (staged) => Effect.sync(() => staged.release())
+  )
 
 export const KvLive = HttpApiBuilder.group(KvApi, "kv", (handlers) =>
   Effect.gen(function* () {
@@ -123,13 +134,20 @@ export const KvLive = HttpApiBuilder.group(KvApi, "kv", (handlers) =>
     }
 
     const bulkDelete = (path: NsPath, request: HttpServerRequest.HttpServerRequest) =>
-      Effect.gen(function* () {
-        const items = yield* readBulkArray(request, "keys", options.maxBulkEntries)
-        const keys = yield* bulkKeys(items)
-        const ns = yield* readable(path)
-        if (ns !== undefined) Engine.deleteKeys(db, ns.seq, keys, nowSeconds())
-        return { successful_key_count: keys.length, unsuccessful_keys: [] }
-      })
+      withStaged(StagedKeys, (staged) =>
+        Effect.gen(function* () {
+          const problems: Array<Problem> = []
+          yield* readBulkItems(request, "keys", options.maxBulkEntries, (raw, i) => {
+            const r = checkKeyItem(raw, i)
+            if ("field" in r) problems.push(r)
+            else if (problems.length === 0) staged.add(r.key)
+          })
+          if (problems.length > 0) return yield* Effect.fail(problemsError(problems))
+          const ns = yield* readable(path)
+          if (ns !== undefined) Engine.deleteKeys(db, ns.seq, staged.keys(), nowSeconds())
+          return { successful_key_count: staged.count, unsuccessful_keys: [] }
+        })
+      )
 
     return handlers
       .handle("listNamespaces", ({ path, urlParams: q }) =>
@@ -235,21 +253,25 @@ export const KvLive = HttpApiBuilder.group(KvApi, "kv", (handlers) =>
         })
       )
       .handleRaw("bulkPut", ({ path, request }) =>
-        Effect.gen(function* () {
-          const items = yield* readBulkArray(request, "entries", options.maxBulkEntries)
-          const now = nowSeconds()
-          const entries: Array<WriteEntry> = []
-          const problems: Array<Problem> = []
-          for (let i = 0; i < items.length; i++) {
-            const r = checkEntry(items[i], i, now, problems.length === 0)
-            if (r.problems.length > 0) problems.push(...r.problems)
-            else if (r.entry !== undefined) entries.push(r.entry)
-          }
-          if (problems.length > 0) return yield* Effect.fail(problemsError(problems))
-          const ns = yield* writable(path)
-          Engine.putEntries(db, ns.seq, entries, now)
-          return { successful_key_count: entries.length, unsuccessful_keys: [] }
-        })
+        // Each entry is checked as it arrives and kept, checked, until the one transaction writes them
+        // all; after a first problem the rest are only checked (every problem is reported).
+        withStaged(StagedEntries, (staged) =>
+          Effect.gen(function* () {
+            const now = nowSeconds()
+            const problems: Array<Problem> = []
+            yield* readBulkItems(request, "entries", options.maxBulkEntries, (item, i) => {
+              const r = checkEntry(item, i, now, problems.length === 0)
+              if (r.problems.length > 0) {
+                if (problems.length === 0) staged.release()
+                problems.push(...r.problems)
+              } else if (r.entry !== undefined) staged.add(r.entry)
+            })
+            if (problems.length > 0) return yield* Effect.fail(problemsError(problems))
+            const ns = yield* writable(path)
+            Engine.putEntries(db, ns.seq, staged.entries(), now)
+            return { successful_key_count: staged.count, unsuccessful_keys: [] }
+          })
+        )
       )
       .handleRaw("bulkDelete", ({ path, request }) => bulkDelete(path, request))
       .handleRaw("bulkDeletePost", ({ path, request }) => bulkDelete(path, request))

@@ -35,6 +35,7 @@ import * as Option from "effect/Option"
 import * as Runtime from "effect/Runtime"
 import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
+import { InMemoryBody } from "./body-guard.js"
 import { envelopeErrors } from "./errors.js"
 import { loadPart, type PartName, partOf, type PlatformServices } from "./parts.js"
 import { LocalKvOptions } from "./kv-options.js"
@@ -142,8 +143,15 @@ class LocalServerRequest extends Inspectable.Class implements HttpServerRequest.
         )
   }
 
+  /** The body as the platform reads it (body-guard.ts): its bytes, in slices, with a socket's limits. */
+  get [InMemoryBody](): Uint8Array | undefined {
+    return this.body
+  }
+
+  /** Set by body-guard.ts once it has decoded a JSON body (to check its nesting): not decoded twice. */
+  textEffect: Effect.Effect<string, HttpServerError.RequestError> | undefined = undefined
   get text(): Effect.Effect<string, HttpServerError.RequestError> {
-    return Effect.sync(() => (this.body === undefined ? "" : decoder.decode(this.body)))
+    return this.textEffect ?? Effect.sync(() => (this.body === undefined ? "" : decoder.decode(this.body)))
   }
 
   get json(): Effect.Effect<unknown, HttpServerError.RequestError> {

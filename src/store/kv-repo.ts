@@ -162,13 +162,11 @@ const keyBytes = (key: string) => Buffer.from(key, "utf8")
 export const purgeExpired = (db: Database.Database, now: number): number =>
   stmt(db, "DELETE FROM kv_entries WHERE expiration IS NOT NULL AND expiration <= ?").run(now).changes
 
-/** Writes entries (insert or replace), all in one transaction: all of them or none. */
-export const putEntries = (
-  db: Database.Database,
-  ns: number,
-  entries: ReadonlyArray<WriteEntry>,
-  now: number
-): void => {
+/**
+ * Writes entries (insert or replace), all in one transaction: all of them or none. `entries` may be
+ * read as they are written (a bulk's staged entries, not all in memory at once).
+ */
+export const putEntries = (db: Database.Database, ns: number, entries: Iterable<WriteEntry>, now: number): void => {
   const upsert = stmt(
     db,
     "INSERT INTO kv_entries (ns, key, value, metadata, expiration) VALUES (?, ?, ?, ?, ?) " +
@@ -195,7 +193,7 @@ export const getEntry = (db: Database.Database, ns: number, key: string, now: nu
 }
 
 /** Deletes keys (absent ones are fine), in one transaction; the number that existed. */
-export const deleteKeys = (db: Database.Database, ns: number, keys: ReadonlyArray<string>, now: number): number => {
+export const deleteKeys = (db: Database.Database, ns: number, keys: Iterable<string>, now: number): number => {
   const del = stmt(db, "DELETE FROM kv_entries WHERE ns = ? AND key = ?")
   let n = 0
   db.transaction(() => {
