@@ -12,9 +12,9 @@ import type { ReplayReport } from "../../waf/replay.js"
 import type { Verdict } from "../../waf/engines.js"
 import { inputFile } from "../options.js"
 import { targetFlags } from "../hints.js"
-import { printJson, printLine, printTable } from "../output.js"
+import { clip, printFields, printJson, printLine, printTable } from "../output.js"
 import { progressLine } from "../progress.js"
-import { confirm } from "../prompt.js"
+import { confirmOrRefuse } from "../prompt.js"
 import { CliFailure, run, usage, type TargetFlags } from "../run.js"
 
 type Flags = TargetFlags & { readonly json: boolean; readonly zone: string }
@@ -63,11 +63,6 @@ const warn = (warnings: ReadonlyArray<string>) => {
   for (const w of warnings) process.stderr.write(`warning: ${w}\n`)
 }
 
-const fields = (rows: ReadonlyArray<readonly [string, string]>) => {
-  const w = Math.max(...rows.map(([k]) => k.length)) + 2
-  for (const [k, v] of rows) printLine(`${`${k}:`.padEnd(w)}${v}`)
-}
-
 const STATE_TEXT: Record<string, string> = {
   start: "start (the previous WAF only)",
   validation: "validation (both versions run, the new one first)",
@@ -75,7 +70,7 @@ const STATE_TEXT: Record<string, string> = {
 }
 
 const printStatus = (z: Waf.WafZone, s: MigrationStatus) =>
-  fields([
+  printFields([
     ["zone", `${z.name} (${z.id}), plan ${s.plan}`],
     ["state", STATE_TEXT[s.migration_state] ?? s.migration_state],
     ["previous WAF", s.old_waf_status],
@@ -127,8 +122,6 @@ const readConfig = (file: string) =>
     )
   })
 
-const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s)
-
 const verdictText = (v: Verdict) =>
   v.acted
     ? `${v.action} by ${v.rules.map((r) => r.id).join(" + ")}`
@@ -169,243 +162,232 @@ const printReplay = (r: ReplayReport, limit: number) => {
   for (const p of r.problems.slice(0, 20)) process.stderr.write(`warning: line ${p.line} skipped: ${p.message}\n`)
 }
 
-export const Handlers = {
-  status: (o: Flags) =>
-    withZone("waf status", o, (z) =>
-      Effect.map(Waf.status(z), (s) => (o.json ? printJson({ zone: z, ...s }) : printStatus(z, s)))
-    ),
+export const status = (o: Flags) =>
+  withZone("waf status", o, (z) =>
+    Effect.map(Waf.status(z), (s) => (o.json ? printJson({ zone: z, ...s }) : printStatus(z, s)))
+  )
 
-  check: (o: Flags & { phaseOne: boolean }) =>
-    withZone("waf check", o, (z) =>
-      Effect.map(Waf.check(z, !o.phaseOne), (c) => {
-        if (o.json) return printJson(c)
-        printLine(
-          `${z.name} is ${c.compatible ? "compatible" : "not compatible"} with the migration (${o.phaseOne ? "phase 1" : "phase 2"}; state ${c.migration_state})`
-        )
-        for (const r of c.reasons ?? []) printLine(`  - ${r.message}${r.blocking ? "" : " (phase 1 only)"}`)
-      })
-    ),
+export const check = (o: Flags & { phaseOne: boolean }) =>
+  withZone("waf check", o, (z) =>
+    Effect.map(Waf.check(z, !o.phaseOne), (c) => {
+      if (o.json) return printJson(c)
+      printLine(
+        `${z.name} is ${c.compatible ? "compatible" : "not compatible"} with the migration (${o.phaseOne ? "phase 1" : "phase 2"}; state ${c.migration_state})`
+      )
+      for (const r of c.reasons ?? []) printLine(`  - ${r.message}${r.blocking ? "" : " (phase 1 only)"}`)
+    })
+  )
 
-  config: (o: Flags) =>
-    withZone("waf config", o, (z) =>
-      Effect.map(Waf.config(z), (c) => {
-        if (o.json) return printJson(c)
+export const config = (o: Flags) =>
+  withZone("waf config", o, (z) =>
+    Effect.map(Waf.config(z), (c) => {
+      if (o.json) return printJson(c)
+      printTable(
+        ["#", "ACTION", "ENABLED", "EXPRESSION", "PARAMETERS"],
+        c.rules.map((r, i) => [
+          i + 1,
+          r.action,
+          r.enabled !== false,
+          r.expression.length > 60 ? `${r.expression.slice(0, 57)}...` : r.expression,
+          JSON.stringify(r.action_parameters ?? {})
+        ])
+      )
+    })
+  )
+
+export const preview = (o: Flags) =>
+  withZone("waf preview", o, (z) =>
+    Effect.map(Waf.preview(z), (p) => {
+      warn(p.warnings)
+      if (o.json)
+        return printJson({
+          zone: z,
+          rows: p.plan.rows,
+          not_migrated: p.plan.notMigrated,
+          blockers: p.blockers,
+          firewall_rules_to_migrate: p.plan.firewallRulesToMigrate,
+          config: p.config
+        })
+      printLine(`WAF migration preview of ${z.name} (plan ${z.plan}, state ${p.previous.migration_state})`)
+      printLine("")
+      printTable(
+        ["PREVIOUS SETTING", "PREVIOUS", "NEW EQUIVALENT", "NOTE"],
+        p.plan.rows.map((r) => [r.setting, r.previous, r.next, r.note ?? ""])
+      )
+      printLine("")
+      if (p.plan.notMigrated.length === 0) printLine("Everything is migrated.")
+      else
         printTable(
-          ["#", "ACTION", "ENABLED", "EXPRESSION", "PARAMETERS"],
-          c.rules.map((r, i) => [
-            i + 1,
-            r.action,
-            r.enabled !== false,
-            r.expression.length > 60 ? `${r.expression.slice(0, 57)}...` : r.expression,
-            JSON.stringify(r.action_parameters ?? {})
-          ])
+          ["NOT MIGRATED", "WHY"],
+          p.plan.notMigrated.map((n) => [n.what, n.why])
         )
-      })
-    ),
-
-  preview: (o: Flags) =>
-    withZone("waf preview", o, (z) =>
-      Effect.map(Waf.preview(z), (p) => {
-        warn(p.warnings)
-        if (o.json)
-          return printJson({
-            zone: z,
-            rows: p.plan.rows,
-            not_migrated: p.plan.notMigrated,
-            blockers: p.blockers,
-            firewall_rules_to_migrate: p.plan.firewallRulesToMigrate,
-            config: p.config
-          })
-        printLine(`WAF migration preview of ${z.name} (plan ${z.plan}, state ${p.previous.migration_state})`)
+      if (p.blockers.length > 0) {
         printLine("")
-        printTable(
-          ["PREVIOUS SETTING", "PREVIOUS", "NEW EQUIVALENT", "NOTE"],
-          p.plan.rows.map((r) => [r.setting, r.previous, r.next, r.note ?? ""])
-        )
-        printLine("")
-        if (p.plan.notMigrated.length === 0) printLine("Everything is migrated.")
-        else
-          printTable(
-            ["NOT MIGRATED", "WHY"],
-            p.plan.notMigrated.map((n) => [n.what, n.why])
-          )
-        if (p.blockers.length > 0) {
-          printLine("")
-          printLine("The migration cannot go on:")
-          for (const b of p.blockers) printLine(`  - ${b.message}`)
-        }
-      })
-    ),
+        printLine("The migration cannot go on:")
+        for (const b of p.blockers) printLine(`  - ${b.message}`)
+      }
+    })
+  )
 
-  migrate: (
-    o: Flags & {
-      yes: boolean
-      mode: Option.Option<"validation" | "pending">
-      config: Option.Option<string>
-      dryRun: boolean
-    }
-  ) =>
-    withZone("waf migrate", o, (z) =>
-      Effect.gen(function* () {
-        const cfg = Option.isSome(o.config) ? yield* readConfig(o.config.value) : undefined
-        const step = yield* Waf.prepare(z, { mode: Option.getOrUndefined(o.mode), config: cfg })
-        const q = step.request.query
-        const url = `${step.request.method} ${step.request.path}?waf_migration=${q.waf_migration}&phase_two=${q.phase_two}`
-        if (o.dryRun) {
-          if (o.json) return printJson({ dry_run: true, zone: z, request: step.request, from: step.from, to: step.to })
-          printLine(`Dry run: nothing was changed. The migration would send:`)
-          printLine("")
-          printLine(url)
-          printLine(JSON.stringify(step.request.body, null, 2))
-          printLine("")
-          printLine(`and zone ${z.name} would go from ${step.from} to ${STATE_TEXT[step.to] ?? step.to}.`)
-          return
-        }
-        if (step.to === "finished") {
-          const answer = yield* confirm(
-            `Finish the WAF migration of zone ${z.name}? The previous WAF is turned off for good: this is irreversible.`,
-            { yes: o.yes }
-          )
-          if (answer === "refused") {
-            return yield* Effect.fail(
-              new CliFailure({
-                text: `error: waf migrate: not finishing the migration of ${z.name} without a confirmation: stdin is not a terminal\nhint: pass --yes to confirm (irreversible), or --dry-run to see the request`,
-                exitCode: 1
-              })
-            )
+export const migrate = (
+  o: Flags & {
+    yes: boolean
+    mode: Option.Option<"validation" | "pending">
+    config: Option.Option<string>
+    dryRun: boolean
+  }
+) =>
+  withZone("waf migrate", o, (z) =>
+    Effect.gen(function* () {
+      const cfg = Option.isSome(o.config) ? yield* readConfig(o.config.value) : undefined
+      const step = yield* Waf.prepare(z, { mode: Option.getOrUndefined(o.mode), config: cfg })
+      const q = step.request.query
+      const url = `${step.request.method} ${step.request.path}?waf_migration=${q.waf_migration}&phase_two=${q.phase_two}`
+      if (o.dryRun) {
+        if (o.json) return printJson({ dry_run: true, zone: z, request: step.request, from: step.from, to: step.to })
+        printLine(`Dry run: nothing was changed. The migration would send:`)
+        printLine("")
+        printLine(url)
+        printLine(JSON.stringify(step.request.body, null, 2))
+        printLine("")
+        printLine(`and zone ${z.name} would go from ${step.from} to ${STATE_TEXT[step.to] ?? step.to}.`)
+        return
+      }
+      if (step.to === "finished") {
+        const yes = yield* confirmOrRefuse(
+          `Finish the WAF migration of zone ${z.name}? The previous WAF is turned off for good: this is irreversible.`,
+          { yes: o.yes },
+          {
+            what: "waf migrate",
+            doing: `finishing the migration of ${z.name}`,
+            hint: "pass --yes to confirm (irreversible), or --dry-run to see the request"
           }
-          if (answer === "no")
+        )
+        if (!yes)
+          return yield* Effect.fail(
+            new CliFailure({ text: "error: waf migrate: cancelled; nothing was changed", exitCode: 1 })
+          )
+      }
+      const done = yield* Waf.apply(z, step)
+      if (o.json)
+        return printJson({
+          dry_run: false,
+          zone: z,
+          request: done.request,
+          from: done.from,
+          to: done.to,
+          ruleset: done.ruleset
+        })
+      printLine(
+        done.to === "finished"
+          ? `Migration finished: zone ${z.name} now runs WAF Managed Rules (entry point version ${done.ruleset?.version}); the previous WAF is off.`
+          : `Validation mode: zone ${z.name} runs both versions, the new one first (entry point version ${done.ruleset?.version}). Finish with \`edgectl waf migrate --zone ${z.name} --mode pending\`.`
+      )
+    })
+  )
+
+export const overridesList = (o: Flags) =>
+  withZone("waf overrides list", o, (z) =>
+    Effect.map(Waf.listOverrides(z), (list) => {
+      if (o.json) return printJson(list)
+      if (list.length === 0) return printLine(`Zone ${z.name} has no URI-based WAF overrides.`)
+      printTable(
+        ["ID", "URLS", "PRIORITY", "PAUSED", "RULES", "GROUPS", "DESCRIPTION"],
+        list.map((x) => [
+          x.id,
+          x.urls.join(" "),
+          x.priority,
+          x.paused,
+          JSON.stringify(x.rules ?? {}),
+          JSON.stringify(x.groups ?? {}),
+          x.description
+        ])
+      )
+    })
+  )
+
+export const overridesDelete = (o: Flags & { yes: boolean; all: boolean; ids: ReadonlyArray<string> }) =>
+  o.all === o.ids.length > 0
+    ? Effect.fail(
+        usage(o.all ? "give override ids or --all, not both" : "give the ids of the overrides to delete, or --all")
+      )
+    : withZone("waf overrides delete", o, (z) =>
+        Effect.gen(function* () {
+          const ids = o.all ? (yield* Waf.listOverrides(z)).map((x) => x.id) : [...o.ids]
+          if (ids.length === 0)
+            return o.json ? printJson({ deleted: [] }) : printLine(`Zone ${z.name} has no URI-based WAF overrides.`)
+          const yes = yield* confirmOrRefuse(
+            `Delete ${ids.length} URI-based WAF override(s) of zone ${z.name} (${ids.join(", ")})?`,
+            { yes: o.yes },
+            { what: "waf overrides delete", doing: "deleting", hint: "pass --yes to delete them" }
+          )
+          if (!yes)
             return yield* Effect.fail(
-              new CliFailure({ text: "error: waf migrate: cancelled; nothing was changed", exitCode: 1 })
+              new CliFailure({ text: "error: waf overrides delete: cancelled; nothing was deleted", exitCode: 1 })
             )
-        }
-        const done = yield* Waf.apply(z, step)
-        if (o.json)
-          return printJson({
-            dry_run: false,
-            zone: z,
-            request: done.request,
-            from: done.from,
-            to: done.to,
-            ruleset: done.ruleset
-          })
-        printLine(
-          done.to === "finished"
-            ? `Migration finished: zone ${z.name} now runs WAF Managed Rules (entry point version ${done.ruleset?.version}); the previous WAF is off.`
-            : `Validation mode: zone ${z.name} runs both versions, the new one first (entry point version ${done.ruleset?.version}). Finish with \`edgectl waf migrate --zone ${z.name} --mode pending\`.`
-        )
-      })
-    ),
+          for (const id of ids) yield* Waf.deleteOverride(z, id)
+          if (o.json) return printJson({ deleted: ids })
+          printLine(`Deleted ${ids.length} override(s) of zone ${z.name}: ${ids.join(", ")}`)
+        })
+      )
 
-  overridesList: (o: Flags) =>
-    withZone("waf overrides list", o, (z) =>
-      Effect.map(Waf.listOverrides(z), (list) => {
-        if (o.json) return printJson(list)
-        if (list.length === 0) return printLine(`Zone ${z.name} has no URI-based WAF overrides.`)
-        printTable(
-          ["ID", "URLS", "PRIORITY", "PAUSED", "RULES", "GROUPS", "DESCRIPTION"],
-          list.map((x) => [
-            x.id,
-            x.urls.join(" "),
-            x.priority,
-            x.paused,
-            JSON.stringify(x.rules ?? {}),
-            JSON.stringify(x.groups ?? {}),
-            x.description
-          ])
-        )
-      })
-    ),
+export const replay = (
+  o: Flags & { traffic: string; against: "preview" | "deployed"; config: Option.Option<string>; limit: number }
+) =>
+  withZone("waf replay", o, (z) =>
+    Effect.gen(function* () {
+      const { document: previous, warnings } = yield* Waf.exportWithWarnings(z)
+      warn(warnings)
+      const cfg = Option.isSome(o.config)
+        ? yield* readConfig(o.config.value)
+        : o.against === "deployed"
+          ? yield* Effect.map(Waf.deployed(z), (r) => ({ name: r.name, rules: r.rules }))
+          : yield* Waf.config(z)
+      const bar = progressLine({ json: o.json })
+      const report = yield* Waf.replayFile(previous, cfg, o.traffic, (done, total) =>
+        bar.update("replaying", done, total, "bytes")
+      ).pipe(Effect.ensuring(Effect.sync(() => bar.clear())))
+      if (o.json)
+        return printJson({
+          zone: z,
+          against: Option.isSome(o.config) ? "file" : o.against,
+          ...report,
+          disagreements: report.disagreements.slice(0, o.limit)
+        })
+      printReplay(report, o.limit)
+    })
+  )
 
-  overridesDelete: (o: Flags & { yes: boolean; all: boolean; ids: ReadonlyArray<string> }) =>
-    o.all === o.ids.length > 0
-      ? Effect.fail(
-          usage(o.all ? "give override ids or --all, not both" : "give the ids of the overrides to delete, or --all")
-        )
-      : withZone("waf overrides delete", o, (z) =>
-          Effect.gen(function* () {
-            const ids = o.all ? (yield* Waf.listOverrides(z)).map((x) => x.id) : [...o.ids]
-            if (ids.length === 0)
-              return o.json ? printJson({ deleted: [] }) : printLine(`Zone ${z.name} has no URI-based WAF overrides.`)
-            const answer = yield* confirm(
-              `Delete ${ids.length} URI-based WAF override(s) of zone ${z.name} (${ids.join(", ")})?`,
-              { yes: o.yes }
-            )
-            if (answer === "refused")
-              return yield* Effect.fail(
+export const exportPrevious = (o: Flags & { output: Option.Option<string> }) =>
+  withZone("waf export", o, (z) =>
+    Effect.flatMap(
+      Effect.tap(Waf.exportWithWarnings(z), (e) => Effect.sync(() => warn(e.warnings))),
+      ({ document: doc }) =>
+        Option.isNone(o.output)
+          ? Effect.sync(() => printJson(doc))
+          : Effect.try({
+              try: () => {
+                fs.writeFileSync(o.output.pipe(Option.getOrThrow), `${JSON.stringify(doc, null, 2)}\n`)
+                const summary = {
+                  file: Option.getOrThrow(o.output),
+                  packages: doc.packages.length,
+                  groups: doc.groups.length,
+                  rules: doc.rules.length,
+                  overrides: doc.overrides.length,
+                  firewall_rules: doc.firewall_rules.length,
+                  page_rules: doc.page_rules.length
+                }
+                if (o.json) printJson(summary)
+                else
+                  printLine(
+                    `Wrote the previous WAF of ${z.name} to ${summary.file}: ${summary.packages} packages, ${summary.groups} groups, ${summary.rules} rules, ${summary.overrides} overrides, ${summary.firewall_rules} bypass firewall rules, ${summary.page_rules} page rules.`
+                  )
+              },
+              catch: (e) =>
                 new CliFailure({
-                  text: `error: waf overrides delete: not deleting without a confirmation: stdin is not a terminal\nhint: pass --yes to delete them`,
+                  text: `error: waf export: cannot write ${Option.getOrThrow(o.output)}: ${(e as Error).message}`,
                   exitCode: 1
                 })
-              )
-            if (answer === "no")
-              return yield* Effect.fail(
-                new CliFailure({ text: "error: waf overrides delete: cancelled; nothing was deleted", exitCode: 1 })
-              )
-            for (const id of ids) yield* Waf.deleteOverride(z, id)
-            if (o.json) return printJson({ deleted: ids })
-            printLine(`Deleted ${ids.length} override(s) of zone ${z.name}: ${ids.join(", ")}`)
-          })
-        ),
-
-  replay: (
-    o: Flags & { traffic: string; against: "preview" | "deployed"; config: Option.Option<string>; limit: number }
-  ) =>
-    withZone("waf replay", o, (z) =>
-      Effect.gen(function* () {
-        const { document: previous, warnings } = yield* Waf.exportWithWarnings(z)
-        warn(warnings)
-        const cfg = Option.isSome(o.config)
-          ? yield* readConfig(o.config.value)
-          : o.against === "deployed"
-            ? yield* Effect.map(Waf.deployed(z), (r) => ({ name: r.name, rules: r.rules }))
-            : yield* Waf.config(z)
-        const bar = progressLine({ json: o.json })
-        const report = yield* Waf.replayFile(previous, cfg, o.traffic, (done, total) =>
-          bar.update("replaying", done, total, "bytes")
-        ).pipe(Effect.ensuring(Effect.sync(() => bar.clear())))
-        if (o.json)
-          return printJson({
-            zone: z,
-            against: Option.isSome(o.config) ? "file" : o.against,
-            ...report,
-            disagreements: report.disagreements.slice(0, o.limit)
-          })
-        printReplay(report, o.limit)
-      })
-    ),
-
-  export: (o: Flags & { output: Option.Option<string> }) =>
-    withZone("waf export", o, (z) =>
-      Effect.flatMap(
-        Effect.tap(Waf.exportWithWarnings(z), (e) => Effect.sync(() => warn(e.warnings))),
-        ({ document: doc }) =>
-          Option.isNone(o.output)
-            ? Effect.sync(() => printJson(doc))
-            : Effect.try({
-                try: () => {
-                  fs.writeFileSync(o.output.pipe(Option.getOrThrow), `${JSON.stringify(doc, null, 2)}\n`)
-                  const summary = {
-                    file: Option.getOrThrow(o.output),
-                    packages: doc.packages.length,
-                    groups: doc.groups.length,
-                    rules: doc.rules.length,
-                    overrides: doc.overrides.length,
-                    firewall_rules: doc.firewall_rules.length,
-                    page_rules: doc.page_rules.length
-                  }
-                  if (o.json) printJson(summary)
-                  else
-                    printLine(
-                      `Wrote the previous WAF of ${z.name} to ${summary.file}: ${summary.packages} packages, ${summary.groups} groups, ${summary.rules} rules, ${summary.overrides} overrides, ${summary.firewall_rules} bypass firewall rules, ${summary.page_rules} page rules.`
-                    )
-                },
-                catch: (e) =>
-                  new CliFailure({
-                    text: `error: waf export: cannot write ${Option.getOrThrow(o.output)}: ${(e as Error).message}`,
-                    exitCode: 1
-                  })
-              })
-      )
+            })
     )
-}
+  )

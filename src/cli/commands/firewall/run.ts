@@ -6,7 +6,6 @@
  */
 import type * as HttpClient from "@effect/platform/HttpClient"
 import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
 import type { ClientConfig } from "../../../api/client.js"
 import * as fs from "node:fs"
 import { DuplicateFilter, InvalidExpression, type V4Error } from "../../../domain/errors.js"
@@ -22,17 +21,14 @@ import { orderRules } from "../../../rules/index.js"
 import * as Fw from "../../../services/firewall.js"
 import { resolveZone } from "../../../services/zones.js"
 import { renderDiagnostics } from "../../diagnostics.js"
-import { note, printJson, printLine, printTable } from "../../output.js"
-import { confirm } from "../../prompt.js"
+import { opt } from "../../options.js"
+import { clip, note, printFields, printJson, printLine, printTable } from "../../output.js"
+import { confirmOrRefuse } from "../../prompt.js"
 import { CliFailure, positional, run, usage, type TargetFlags } from "../../run.js"
 import { hintFor, shellQuote, type Context } from "./hints.js"
-import type { Parsed } from "./index.js"
-
-const opt = <A>(o: Option.Option<A>) => Option.getOrUndefined(o)
+import type { Parsed } from "./inputs.js"
 
 const stderrColor = () => process.stderr.isTTY === true && !process.env.NO_COLOR
-
-const short = (s: string, n = 60) => (s.length > n ? `${s.slice(0, n - 1)}…` : s)
 
 /** Prints an invalid expression's diagnostics with carets, and makes its message one line. */
 const explain =
@@ -98,11 +94,6 @@ const withZone = <A, E>(
 
 // ---- printing ----
 
-const printFields = (fields: ReadonlyArray<readonly [string, string]>) => {
-  const width = Math.max(...fields.map(([k]) => k.length)) + 2
-  for (const [k, v] of fields) printLine(`${`${k}:`.padEnd(width)}${v}`)
-}
-
 const filterFields = (f: Filter): Array<readonly [string, string]> => [
   ["id", f.id],
   ["paused", f.paused ? "yes" : "no"],
@@ -133,8 +124,8 @@ const rulesTable = (rules: ReadonlyArray<Rule>) =>
       r.action,
       r.paused ? "paused" : "",
       r.id,
-      short(r.description ?? "", 32),
-      short(ruleExpression(r))
+      clip(r.description ?? "", 32),
+      clip(ruleExpression(r), 60)
     ])
   )
 
@@ -161,7 +152,7 @@ export const filtersList = (o: Parsed<"filtersList">) =>
       )
     printTable(
       ["ID", "PAUSED", "DESCRIPTION", "EXPRESSION"],
-      shown.map((f) => [f.id, f.paused ? "paused" : "", short(f.description ?? "", 32), short(f.expression)])
+      shown.map((f) => [f.id, f.paused ? "paused" : "", clip(f.description ?? "", 32), clip(f.expression, 60)])
     )
   })
 
@@ -228,12 +219,6 @@ export const filtersUpdate = (o: Parsed<"filtersUpdate">) =>
 
 const usedBy = (n: number) => `${n} other rule${n === 1 ? " uses" : "s use"} it`
 
-const refused = (what: string, thing: string) =>
-  new CliFailure({
-    text: `error: ${what}: not deleting ${thing} without a confirmation: stdin is not a terminal\nhint: pass --yes to delete it`,
-    exitCode: 1
-  })
-
 export const filtersDelete = (o: Parsed<"filtersDelete">) =>
   Effect.gen(function* () {
     const what = "firewall filters delete"
@@ -246,12 +231,12 @@ export const filtersDelete = (o: Parsed<"filtersDelete">) =>
         Effect.gen(function* () {
           const f = yield* Fw.getFilter(z, o.id)
           const users = (yield* Fw.allRules(z)).filter((r) => r.filter.id === f.id)
-          const answer = yield* confirm(
-            `Delete filter ${f.id} (${short(f.expression, 50)})?${users.length > 0 ? ` ${users.length} rule${users.length === 1 ? " uses" : "s use"} it and will point at a deleted filter.` : ""}`,
-            { yes: o.yes }
+          const yes = yield* confirmOrRefuse(
+            `Delete filter ${f.id} (${clip(f.expression, 50)})?${users.length > 0 ? ` ${users.length} rule${users.length === 1 ? " uses" : "s use"} it and will point at a deleted filter.` : ""}`,
+            { yes: o.yes },
+            { what, doing: `deleting filter ${f.id}`, hint: "pass --yes to delete it" }
           )
-          if (answer === "refused") return yield* Effect.fail(refused(what, `filter ${f.id}`))
-          if (answer === "no") return false
+          if (!yes) return false
           yield* Fw.deleteFilter(z, f.id)
           return true
         })
@@ -400,12 +385,12 @@ export const rulesDelete = (o: Parsed<"rulesDelete">) =>
             : others > 0
               ? `stays (${usedBy(others)})`
               : "stays"
-          const answer = yield* confirm(
-            `Delete rule ${r.id} (${r.action}${r.description ? `: ${short(r.description, 40)}` : ""})? Its filter ${r.filter.id} ${filterFate}.`,
-            { yes: o.yes }
+          const yes = yield* confirmOrRefuse(
+            `Delete rule ${r.id} (${r.action}${r.description ? `: ${clip(r.description, 40)}` : ""})? Its filter ${r.filter.id} ${filterFate}.`,
+            { yes: o.yes },
+            { what, doing: `deleting rule ${r.id}`, hint: "pass --yes to delete it" }
           )
-          if (answer === "refused") return yield* Effect.fail(refused(what, `rule ${r.id}`))
-          if (answer === "no") return undefined
+          if (!yes) return undefined
           yield* Fw.deleteRule(z, r.id, { deleteFilterIfUnused: o.deleteFilterIfUnused })
           // Whether the filter went: it exists or it does not.
           const filterDeleted =
