@@ -1,15 +1,15 @@
 /**
  * `edgectl waf status|check|config|preview|migrate|overrides|replay|export`: the WAF migration of a
  * zone (area D). The tree and its options are declared here; what the commands do is in
- * ./waf-run.js, loaded only when a WAF command runs.
+ * ./run.js, loaded only when a WAF command runs.
  */
 import * as Args from "@effect/cli/Args"
 import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
-import { lazyHandlers } from "../lazy.js"
-import { choiceOption, fileOption, integerOption, target } from "../options.js"
+import { lazyHandlers } from "../../lazy.js"
+import { choiceOption, fileOption, integerOption, target } from "../../options.js"
 
-const handler = lazyHandlers(() => import("./waf-run.js"))
+const handler = lazyHandlers(() => import("./run.js"))
 
 const zone = Options.text("zone").pipe(Options.withDescription("the zone, by id or name"))
 const yes = Options.boolean("yes").pipe(Options.withAlias("y"), Options.withDescription("do not ask for confirmation"))

@@ -1,7 +1,7 @@
 /**
  * `edgectl objects`: local stateful objects (spec area F): a dev server for a module of object
  * classes, and the storage of each object (key-value, SQL, bookmarks, restore) under
- * --persist-to. The tree is declared here, at every start; the work is in ./objects-run.js,
+ * --persist-to. The tree is declared here, at every start; the work is in ./run.js,
  * loaded only when an objects command runs.
  */
 import * as Args from "@effect/cli/Args"
@@ -9,10 +9,10 @@ import * as Command from "@effect/cli/Command"
 import * as HelpDoc from "@effect/cli/HelpDoc"
 import * as Options from "@effect/cli/Options"
 import * as Effect from "effect/Effect"
-import { lazyHandlers } from "../lazy.js"
-import { integerOption, json, persistTo } from "../options.js"
+import { lazyHandlers } from "../../lazy.js"
+import { integerOption, json, persistTo } from "../../options.js"
 
-const handler = lazyHandlers(() => import("./objects-run.js"))
+const handler = lazyHandlers(() => import("./run.js"))
 
 const className = Args.text({ name: "Class" }).pipe(
   Args.withDescription("name of the object class (as the module exports it)")
