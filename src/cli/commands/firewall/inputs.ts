@@ -14,7 +14,7 @@ interface ById extends OnZone {
   readonly id: string
 }
 
-export interface Inputs {
+interface Inputs {
   readonly filtersList: OnZone & { readonly expression: Option.Option<string> }
   readonly filtersCreate: OnZone & {
     readonly expression: string

@@ -24,7 +24,7 @@ export interface SelectorOptions {
 
 type OnNamespace = TargetOptions & SelectorOptions
 
-export interface Inputs {
+interface Inputs {
   readonly namespaceCreate: TargetOptions & {
     readonly namespace: string
     readonly env: Option.Option<string>
