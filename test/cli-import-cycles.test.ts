@@ -35,7 +35,10 @@ describe("import cycles", () => {
     const write = (name: string, text: string) => fs.writeFileSync(path.join(dir, name), text)
     write("tree.ts", 'export const load = () => import("./run.js")\n')
     write("run.ts", 'import type { Input } from "./types.js"\nexport const run = (i: Input) => i\n')
-    write("types.ts", '// import "./tree.js" in a comment is not an import\nexport type { Tree as Input } from "./tree.js"\n')
+    write(
+      "types.ts",
+      '// import "./tree.js" in a comment is not an import\nexport type { Tree as Input } from "./tree.js"\n'
+    )
     write("alone.ts", 'import * as fs from "node:fs"\nexport const f = fs\n')
     const cycles = importCycles(importGraph([dir])).map((c) => c.map((f) => path.basename(f)))
     expect(cycles).toEqual([["run.ts", "tree.ts", "types.ts"]])
