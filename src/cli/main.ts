@@ -4,6 +4,15 @@
  * Each top-level command's module is loaded only when it runs: `edgectl zones list` evaluates the
  * zones commands and what they use, not the KV, WAF or firewall ones. The whole tree is loaded for
  * anything else (`--help`, `--version`, a mistyped command), so help and errors list every command.
+ *
+ * Every area declares its commands one way, as @effect/cli's examples do: `Command.make(name,
+ * { ...options }, handler).pipe(Command.withDescription(about))`, grouped with
+ * `Command.withSubcommands`. Where the work is light (zones, invites, esc, rules, serve, lsp, tui)
+ * the handler is written there; an area whose work pulls in more (kv, firewall, waf, objects) is a
+ * folder: index.ts declares the tree, run.ts (loaded when one of its commands runs) exports one
+ * handler per command, picked by name with `lazyHandlers` (./lazy.ts). What areas share lives here
+ * in src/cli: options.ts (the options every command takes, `opt`), output.ts (tables, fields,
+ * `clip`, errors), prompt.ts (`confirm`, `confirmOrRefuse`), run.ts (the target, `CliFailure`).
  */
 import * as Command from "@effect/cli/Command"
 import * as ValidationError from "@effect/cli/ValidationError"
@@ -34,8 +43,8 @@ const commands: ReadonlyArray<readonly [string, () => Promise<AnyCommand>]> = [
   ["kv", () => import("./commands/kv/index.js").then((m) => m.kv)],
   ["esc", () => import("./commands/esc.js").then((m) => m.esc)],
   ["firewall", () => import("./commands/firewall/index.js").then((m) => m.firewall)],
-  ["waf", () => import("./commands/waf.js").then((m) => m.waf)],
-  ["objects", () => import("./commands/objects.js").then((m) => m.objects)],
+  ["waf", () => import("./commands/waf/index.js").then((m) => m.waf)],
+  ["objects", () => import("./commands/objects/index.js").then((m) => m.objects)],
   ["check", () => import("./commands/lsp.js").then((m) => m.check)],
   ["lsp", () => import("./commands/lsp.js").then((m) => m.lsp)],
   ["serve", () => import("./commands/serve.js").then((m) => m.serve)],

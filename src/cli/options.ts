@@ -1,9 +1,10 @@
 /** Options every command shares: output and target. */
+import type * as Command from "@effect/cli/Command"
 import * as HelpDoc from "@effect/cli/HelpDoc"
 import * as Options from "@effect/cli/Options"
 import * as ValidationError from "@effect/cli/ValidationError"
 import * as Effect from "effect/Effect"
-import type * as Option from "effect/Option"
+import * as Option from "effect/Option"
 import * as fs from "node:fs"
 import { CliFailure } from "./run.js"
 
@@ -75,6 +76,12 @@ export const persistTo = pathOption("persist-to", "DIR", (dir, found) => {
 }).pipe(Options.withDescription("directory of the local platform's state (default .edgectl/state)"), Options.optional)
 
 export const target = { json, remote, local, persistTo }
+
+/** What `target` parses into: the output and target options every platform command takes. */
+export type Target = Command.Command.ParseConfig<typeof target>
+
+/** The value of an optional option or argument, or undefined when it was not given. */
+export const opt = <A>(o: Option.Option<A>): A | undefined => Option.getOrUndefined(o)
 
 /** The words @effect/cli takes as a boolean option's value. */
 const BooleanWord = /^(true|false|yes|no|y|n|on|off|1|0)$/i

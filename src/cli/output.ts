@@ -27,6 +27,15 @@ export const printTable = (headers: ReadonlyArray<string>, rows: ReadonlyArray<R
 export const printLine = (s: string) => process.stdout.write(`${s}\n`)
 export const note = (s: string) => process.stderr.write(`${s}\n`)
 
+/** `name:  value` lines, the values aligned after the longest name. */
+export const printFields = (fields: ReadonlyArray<readonly [string, string]>) => {
+  const width = Math.max(...fields.map(([k]) => k.length)) + 2
+  for (const [k, v] of fields) printLine(`${`${k}:`.padEnd(width)}${v}`)
+}
+
+/** `s` cut to at most `n` characters, an ellipsis marking the cut, so that a table row stays on one line. */
+export const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s)
+
 /**
  * `error: <what failed>: <why> [code N]` and at most one hint line. `hint`: the command's own
  * hint; else one that fits the target (src/cli/hints.ts). The code is the platform's: an error

@@ -4,6 +4,7 @@
  */
 import * as Effect from "effect/Effect"
 import { nodeReadline } from "../lazy-builtins.js"
+import { CliFailure } from "./run.js"
 
 export type Confirmation = "yes" | "no" | "refused"
 
@@ -85,3 +86,30 @@ export const confirm = (
       a.close()
     }
   })
+
+/** Why a command will not go on without an answer: `what` failed, not `doing` it; `hint` says how to confirm. */
+export interface Refusal {
+  readonly what: string
+  readonly doing: string
+  readonly hint: string
+}
+
+/**
+ * `confirm` for a question that has no default: off a terminal and without --yes the command
+ * fails (exit 1) saying what it did not do and how to confirm it. True when the answer is yes.
+ */
+export const confirmOrRefuse = (
+  question: string,
+  o: { readonly yes: boolean },
+  refusal: Refusal
+): Effect.Effect<boolean, CliFailure> =>
+  Effect.flatMap(confirm(question, o), (answer) =>
+    answer === "refused"
+      ? Effect.fail(
+          new CliFailure({
+            text: `error: ${refusal.what}: not ${refusal.doing} without a confirmation: stdin is not a terminal\nhint: ${refusal.hint}`,
+            exitCode: 1
+          })
+        )
+      : Effect.succeed(answer === "yes")
+  )

@@ -102,7 +102,7 @@ export const callHost = <R extends ObjectRequest>(
 /**
  * A request for an object, through the host running it if there is one (see findHost), else on
  * its storage opened here for the request (a restore is applied before this returns). For
- * programs other than the CLI (the TUI): the CLI routes the same way (objects-live.ts).
+ * programs other than the CLI (the TUI): the CLI routes the same way (src/cli/commands/objects/live.ts).
  */
 export const requestObject = async <R extends ObjectRequest>(
   state: string,

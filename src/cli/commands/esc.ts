@@ -25,12 +25,10 @@ import {
   type EscStatus,
   type EscTarget
 } from "../../services/esc.js"
-import { choiceOption, json, target } from "../options.js"
-import { printJson, printLine, printTable } from "../output.js"
+import { choiceOption, json, opt, target } from "../options.js"
+import { printFields, printJson, printLine, printTable } from "../output.js"
 import { run, usage } from "../run.js"
 import { readSecret } from "../secret-input.js"
-
-const opt = <A>(o: Option.Option<A>) => Option.getOrUndefined(o)
 
 const scopeOptions = {
   zone: Options.text("zone").pipe(Options.withDescription("the zone, by id or name"), Options.optional),
@@ -77,11 +75,6 @@ const removalLine = (r: RemovalStatus) => {
   return r.removed
     ? `REMOVED on ${r.date}, ${when}: no ESC runs any more; the settings can still be managed and tested`
     : `still honoured: ESC configuration is removed on ${r.date}, ${when}`
-}
-
-const printFields = (fields: ReadonlyArray<readonly [string, string]>) => {
-  const width = Math.max(...fields.map(([k]) => k.length)) + 2
-  for (const [k, v] of fields) printLine(`${`${k}:`.padEnd(width)}${v}`)
 }
 
 const statusFields = (s: EscStatus): Array<readonly [string, string]> => [

@@ -3,16 +3,13 @@ import * as Args from "@effect/cli/Args"
 import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
 import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
 import type { Zone } from "../../domain/zone.js"
 import { allAccounts } from "../../services/identity.js"
 import { allCertificatePacks, allDnsRecords, allZones, collect, resolveZone } from "../../services/zones.js"
 import { DnsRecordTypes } from "../../domain/dns.js"
-import { choiceOption, target, triState } from "../options.js"
+import { choiceOption, opt, target, triState } from "../options.js"
 import { printJson, printTable } from "../output.js"
 import { positional, run } from "../run.js"
-
-const opt = <A>(o: Option.Option<A>) => Option.getOrUndefined(o)
 
 const zoneRows = (zones: ReadonlyArray<Zone>) =>
   zones.map((z) => [z.id, z.name, z.status, z.plan?.name, z.account.name ?? z.account.id])

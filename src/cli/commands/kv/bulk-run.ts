@@ -3,6 +3,7 @@ import type * as HttpClient from "@effect/platform/HttpClient"
 import * as Effect from "effect/Effect"
 import { fileLabel, type CheckedFile } from "../../../kv/bulk-file.js"
 import * as Kv from "../../../services/kv.js"
+import { opt } from "../../options.js"
 import { note, printJson, printLine } from "../../output.js"
 import { progressLine, type Progress } from "../../progress.js"
 import { confirm } from "../../prompt.js"
@@ -11,8 +12,8 @@ import { InvalidInput, type V4Error } from "../../../domain/errors.js"
 import { problemsOf } from "../../../kv/problems.js"
 import type { ResolvedNamespace } from "./project-config.js"
 import { type CliFailure, positional } from "../../run.js"
-import { chooseNamespace, ConfigReader, type KvRun, opt, runKv } from "./common.js"
-import type { Parsed } from "./options.js"
+import { chooseNamespace, ConfigReader, type KvRun, runKv } from "./common.js"
+import type { Parsed } from "./inputs.js"
 
 const plural = (n: number, one: string, many: string) => `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`
 

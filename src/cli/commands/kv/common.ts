@@ -11,6 +11,7 @@ import type { V4Error } from "../../../domain/errors.js"
 import { problemsOf } from "../../../kv/problems.js"
 import { resolveAccount } from "../../../services/kv.js"
 import { targetFlags as hintFlags, type HintTarget } from "../../hints.js"
+import { opt } from "../../options.js"
 import { formatError } from "../../output.js"
 import {
   ConfigError,
@@ -21,9 +22,7 @@ import {
   type ResolvedNamespace
 } from "./project-config.js"
 import { CliFailure, run, usage } from "../../run.js"
-import type { SelectorOptions, TargetOptions } from "./options.js"
-
-export const opt = <A>(o: Option.Option<A>) => Option.getOrUndefined(o)
+import type { SelectorOptions, TargetOptions } from "./inputs.js"
 
 /** `--remote` / `--local` in any of their forms: `--local false` is `--remote`, as in wrangler. */
 const targetFlags = (o: TargetOptions) => {

@@ -1,53 +1,202 @@
 /**
  * `edgectl kv`: the key-value store, with wrangler's commands and options (`kv namespace`,
- * `kv key`, `kv bulk`). The tree and its options are declared here, loaded at every start; what a
- * command does is in ./run.js, loaded only when a KV command runs (it pulls in the KV service,
- * the bulk file reader and the project config reader, which other commands do not need).
+ * `kv key`, `kv bulk`), as wrangler spells them (with its four boolean forms: `--preview`,
+ * `--preview true`, `--preview false`, `--preview=false`). The tree and its options are declared
+ * here, loaded at every start; what a command does is in ./run.js, loaded only when a KV command
+ * runs (it pulls in the KV service, the bulk file reader and the project config reader, which
+ * other commands do not need).
  */
+import * as Args from "@effect/cli/Args"
 import * as Command from "@effect/cli/Command"
-import * as Effect from "effect/Effect"
-import { keyedCommands } from "../../lazy.js"
-import type { CliFailure } from "../../run.js"
-import { Configs, type KvCommand, type Parsed } from "./options.js"
+import * as Options from "@effect/cli/Options"
+import { lazyHandlers } from "../../lazy.js"
+import { json, persistTo, triState } from "../../options.js"
 
-type Handlers = { readonly [K in KvCommand]: (o: Parsed<K>) => Effect.Effect<void, CliFailure> }
+const handler = lazyHandlers(() => import("./run.js"))
 
-const command = keyedCommands(Configs, () => import("./run.js") as Promise<Handlers>)
+const target = {
+  json,
+  persistTo,
+  remote: triState("remote", "use the real platform (CLOUDFLARE_API_TOKEN or CLOUDFLARE_API_KEY + CLOUDFLARE_EMAIL)"),
+  local: triState("local", "use the embedded local platform (the default; --local false means --remote)"),
+  config: Options.text("config").pipe(
+    Options.withAlias("c"),
+    Options.withDescription("project config file (default: wrangler.json, wrangler.jsonc or wrangler.toml here)"),
+    Options.optional
+  )
+}
+
+const env = Options.text("env").pipe(
+  Options.withAlias("e"),
+  Options.withDescription("environment of the project config ([env.NAME])"),
+  Options.optional
+)
+const preview = triState("preview", "use the binding's preview_id (--preview false: its id)")
+
+const selector = {
+  binding: Options.text("binding").pipe(
+    Options.withDescription("binding name of the namespace in the project config"),
+    Options.optional
+  ),
+  namespaceId: Options.text("namespace-id").pipe(Options.withDescription("id of the namespace"), Options.optional),
+  env,
+  preview
+}
+
+const key = Args.text({ name: "key" }).pipe(Args.withDescription("the key"))
+const file = (what: string) =>
+  Args.text({ name: "filename" }).pipe(Args.withDescription(`${what}; - reads standard input`))
+const keysFile = 'JSON file: an array of keys (strings or {"name": key})'
 
 const namespace = Command.make("namespace").pipe(
   Command.withDescription("KV namespaces of the account"),
   Command.withSubcommands([
-    command("create", "namespaceCreate", "create a namespace; prints the lines to add to the project config"),
-    command(
+    Command.make(
+      "create",
+      {
+        ...target,
+        namespace: Args.text({ name: "namespace" }).pipe(
+          Args.withDescription("name of the namespace (the title adds the project prefix)")
+        ),
+        env,
+        preview
+      },
+      handler((m) => m.namespaceCreate)
+    ).pipe(Command.withDescription("create a namespace; prints the lines to add to the project config")),
+    Command.make(
       "list",
-      "namespaceList",
-      "print the account's namespaces as a JSON array of {id, title, supports_url_encoding}"
+      { ...target },
+      handler((m) => m.namespaceList)
+    ).pipe(
+      Command.withDescription("print the account's namespaces as a JSON array of {id, title, supports_url_encoding}")
     ),
-    command("rename", "namespaceRename", "give a namespace a new title (its id, keys and bindings stay)"),
-    command("delete", "namespaceDelete", "delete a namespace and all its keys (asks [y/n]; --yes off a terminal)")
+    Command.make(
+      "rename",
+      {
+        ...target,
+        ...selector,
+        name: Args.text({ name: "namespace" }).pipe(
+          Args.withDescription("current title of the namespace (instead of --binding/--namespace-id)"),
+          Args.optional
+        ),
+        newName: Options.text("new-name").pipe(Options.withDescription("the new title (1 to 512 characters)"))
+      },
+      handler((m) => m.namespaceRename)
+    ).pipe(Command.withDescription("give a namespace a new title (its id, keys and bindings stay)")),
+    Command.make(
+      "delete",
+      {
+        ...target,
+        ...selector,
+        yes: Options.boolean("yes", { aliases: ["y", "skip-confirmation"] }).pipe(
+          Options.withDescription("delete without asking (needed off a terminal)")
+        ),
+        name: Args.text({ name: "namespace" }).pipe(
+          Args.withDescription("title of the namespace (instead of --binding/--namespace-id)"),
+          Args.optional
+        )
+      },
+      handler((m) => m.namespaceDelete)
+    ).pipe(Command.withDescription("delete a namespace and all its keys (asks [y/n]; --yes off a terminal)"))
   ])
 )
 
-const key = Command.make("key").pipe(
+const keys = Command.make("key").pipe(
   Command.withDescription("single keys of a namespace"),
   Command.withSubcommands([
-    command("put", "keyPut", "write one key"),
-    command("get", "keyGet", "print a key's value (raw bytes; --text for UTF-8 text)"),
-    command("list", "keyList", "print every key (with --prefix, those that start with it) as a JSON array"),
-    command("delete", "keyDelete", "delete one key (a missing key is not an error)")
+    Command.make(
+      "put",
+      {
+        ...target,
+        ...selector,
+        key,
+        value: Args.text({ name: "value" }).pipe(Args.withDescription("the value (or --path)"), Args.optional),
+        path: Options.text("path").pipe(
+          Options.withDescription("read the value from this file (keeps it out of shell history)"),
+          Options.optional
+        ),
+        ttl: Options.text("ttl").pipe(
+          Options.withDescription("seconds until the key expires (at least 60; wins over --expiration)"),
+          Options.optional
+        ),
+        expiration: Options.text("expiration").pipe(
+          Options.withDescription("when the key expires, in seconds since the UNIX epoch"),
+          Options.optional
+        ),
+        metadata: Options.text("metadata").pipe(
+          Options.withDescription("a JSON object of at most 1024 bytes"),
+          Options.optional
+        )
+      },
+      handler((m) => m.keyPut)
+    ).pipe(Command.withDescription("write one key")),
+    Command.make(
+      "get",
+      {
+        ...target,
+        ...selector,
+        key,
+        text: Options.boolean("text").pipe(Options.withDescription("decode the value as UTF-8 text (adds a newline)"))
+      },
+      handler((m) => m.keyGet)
+    ).pipe(Command.withDescription("print a key's value (raw bytes; --text for UTF-8 text)")),
+    Command.make(
+      "list",
+      {
+        ...target,
+        ...selector,
+        prefix: Options.text("prefix").pipe(Options.withDescription("only keys that start with this"), Options.optional)
+      },
+      handler((m) => m.keyList)
+    ).pipe(Command.withDescription("print every key (with --prefix, those that start with it) as a JSON array")),
+    Command.make(
+      "delete",
+      { ...target, ...selector, key },
+      handler((m) => m.keyDelete)
+    ).pipe(Command.withDescription("delete one key (a missing key is not an error)"))
   ])
 )
 
 const bulk = Command.make("bulk").pipe(
   Command.withDescription("many keys at once, from JSON files"),
   Command.withSubcommands([
-    command("put", "bulkPut", "write every entry of a JSON file; an invalid file writes nothing"),
-    command("get", "bulkGet", "print the values (as text) of the keys listed in a JSON file, as one JSON object"),
-    command("delete", "bulkDelete", "delete every key listed in a JSON file (asks, default yes)")
+    Command.make(
+      "put",
+      {
+        ...target,
+        ...selector,
+        file: file("JSON file: an array of {key, value, expiration?, expiration_ttl?, metadata?, base64?}")
+      },
+      handler((m) => m.bulkPut)
+    ).pipe(Command.withDescription("write every entry of a JSON file; an invalid file writes nothing")),
+    Command.make(
+      "get",
+      {
+        ...target,
+        ...selector,
+        metadata: Options.boolean("metadata").pipe(
+          Options.withDescription("also print each key's metadata (and expiration)")
+        ),
+        file: file(keysFile)
+      },
+      handler((m) => m.bulkGet)
+    ).pipe(Command.withDescription("print the values (as text) of the keys listed in a JSON file, as one JSON object")),
+    Command.make(
+      "delete",
+      {
+        ...target,
+        ...selector,
+        yes: Options.boolean("yes", { aliases: ["y", "force", "f"] }).pipe(
+          Options.withDescription("delete without asking")
+        ),
+        file: file(keysFile)
+      },
+      handler((m) => m.bulkDelete)
+    ).pipe(Command.withDescription("delete every key listed in a JSON file (asks, default yes)"))
   ])
 )
 
 export const kv = Command.make("kv").pipe(
   Command.withDescription("key-value store: namespaces, keys and bulk files (wrangler's kv commands)"),
-  Command.withSubcommands([namespace, key, bulk])
+  Command.withSubcommands([namespace, keys, bulk])
 )

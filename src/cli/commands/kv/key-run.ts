@@ -14,10 +14,11 @@ import {
   checkKey
 } from "../../../kv/validate.js"
 import * as Kv from "../../../services/kv.js"
+import { opt } from "../../options.js"
 import { printJson, printLine } from "../../output.js"
 import { CliFailure, positional, usage } from "../../run.js"
-import { chooseNamespace, ConfigReader, failWith, opt, runKv } from "./common.js"
-import type { Parsed } from "./options.js"
+import { chooseNamespace, ConfigReader, failWith, runKv } from "./common.js"
+import type { Parsed } from "./inputs.js"
 
 /** A key given on the command line, checked before anything is sent. */
 const checkedKey = (what: string, raw: string) =>

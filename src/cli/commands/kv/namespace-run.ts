@@ -4,12 +4,13 @@ import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 import { TitleMaxLength } from "../../../domain/kv-limits.js"
 import * as Kv from "../../../services/kv.js"
+import { opt } from "../../options.js"
 import { note, printJson, printLine } from "../../output.js"
 import { bindingName, ConfigError, configSnippet, namespaceTitle } from "./project-config.js"
-import { confirm } from "../../prompt.js"
+import { confirmOrRefuse } from "../../prompt.js"
 import { CliFailure, positional, usage } from "../../run.js"
-import { chooseNamespace, ConfigReader, opt, runKv } from "./common.js"
-import type { Parsed } from "./options.js"
+import { chooseNamespace, ConfigReader, runKv } from "./common.js"
+import type { Parsed } from "./inputs.js"
 
 const where = (remote: boolean) =>
   remote ? "on the remote platform" : "on the local platform (--remote for the real one)"
@@ -83,19 +84,16 @@ export const namespaceDelete = (o: Parsed<"namespaceDelete">) =>
       Effect.gen(function* () {
         const a = yield* account
         const ns = yield* find(a)
-        const answer = yield* confirm(
+        const yes = yield* confirmOrRefuse(
           `Delete KV namespace ${JSON.stringify(ns.title)} (id ${ns.id}) and every key in it? This cannot be undone.`,
-          { yes: o.yes }
+          { yes: o.yes },
+          {
+            what,
+            doing: `deleting namespace ${JSON.stringify(ns.title)} (id ${ns.id})`,
+            hint: "pass --yes to delete it"
+          }
         )
-        if (answer === "refused") {
-          return yield* Effect.fail(
-            new CliFailure({
-              text: `error: ${what}: not deleting namespace ${JSON.stringify(ns.title)} (id ${ns.id}) without a confirmation: stdin is not a terminal\nhint: pass --yes to delete it`,
-              exitCode: 1
-            })
-          )
-        }
-        if (answer === "no") return undefined
+        if (!yes) return undefined
         yield* Kv.deleteNamespace(a, ns.id)
         return ns
       })

@@ -12,11 +12,11 @@
  */
 import * as Effect from "effect/Effect"
 import * as fs from "node:fs"
-import { callHost, findHost, HostUnreachable } from "../../objects/control-client.js"
-import type { ObjectRequest, ResultOf } from "../../objects/control-ops.js"
-import { CLASS_NAME, objectDir, resolveId } from "../../objects/ids.js"
-import { busyPrefix, lockHolder } from "../../objects/owner-lock.js"
-import { CliFailure } from "../run.js"
+import { callHost, findHost, HostUnreachable } from "../../../objects/control-client.js"
+import type { ObjectRequest, ResultOf } from "../../../objects/control-ops.js"
+import { CLASS_NAME, objectDir, resolveId } from "../../../objects/ids.js"
+import { busyPrefix, lockHolder } from "../../../objects/owner-lock.js"
+import { CliFailure } from "../../run.js"
 
 export const LOCK_WAIT_MS = 5000
 

@@ -4,16 +4,16 @@ import * as Option from "effect/Option"
 import * as fs from "node:fs"
 import * as http from "node:http"
 import * as path from "node:path"
-import { makeDirectory } from "../../make-directory.js"
-import { CLASS_NAME, DEFAULT_PERSIST_TO, listStored, objectDir, rememberName, resolveId } from "../../objects/ids.js"
-import { ObjectHost } from "../../objects/host.js"
-import { watchModule } from "../../objects/module-watch.js"
-import { ObjectStorage } from "../../objects/storage.js"
-import { type ObjectRequest, type ResultOf, runRequest } from "../../objects/control-ops.js"
-import { printJson, printLine, printTable, note } from "../output.js"
-import { CliFailure, usage } from "../run.js"
-import { throughHostOr } from "./objects-live.js"
-import { missingObject } from "./objects-missing.js"
+import { makeDirectory } from "../../../make-directory.js"
+import { CLASS_NAME, DEFAULT_PERSIST_TO, listStored, objectDir, rememberName, resolveId } from "../../../objects/ids.js"
+import { ObjectHost } from "../../../objects/host.js"
+import { watchModule } from "../../../objects/module-watch.js"
+import { ObjectStorage } from "../../../objects/storage.js"
+import { type ObjectRequest, type ResultOf, runRequest } from "../../../objects/control-ops.js"
+import { clip, printJson, printLine, printTable, note } from "../../output.js"
+import { CliFailure, usage } from "../../run.js"
+import { throughHostOr } from "./live.js"
+import { missingObject } from "./missing.js"
 
 interface Common {
   readonly json: boolean
@@ -157,14 +157,12 @@ export const kv = (
         if (m.length === 0) return note("no keys")
         return printTable(
           ["KEY", "VALUE"],
-          m.map(([k, v]) => [k, truncate(show(v), 80)])
+          m.map(([k, v]) => [k, clip(show(v), 80)])
         )
       })
     }
   }
 }
-
-const truncate = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s)
 
 export const sql = (o: Target & { query: string; create: boolean }): Effect.Effect<void, CliFailure> =>
   Effect.map(

@@ -1,28 +1,24 @@
 /**
  * `edgectl waf status|check|config|preview|migrate|overrides|replay|export`: the WAF migration of a
  * zone (area D). The tree and its options are declared here; what the commands do is in
- * ./waf-run.js, loaded only when a WAF command runs.
+ * ./run.js, loaded only when a WAF command runs.
  */
 import * as Args from "@effect/cli/Args"
 import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
-import * as Effect from "effect/Effect"
-import { choiceOption, fileOption, integerOption, target } from "../options.js"
-import { lazyHandler } from "../lazy.js"
-import type { CliFailure } from "../run.js"
+import { lazyHandlers } from "../../lazy.js"
+import { choiceOption, fileOption, integerOption, target } from "../../options.js"
+
+const handler = lazyHandlers(() => import("./run.js"))
 
 const zone = Options.text("zone").pipe(Options.withDescription("the zone, by id or name"))
 const yes = Options.boolean("yes").pipe(Options.withAlias("y"), Options.withDescription("do not ask for confirmation"))
 
-const run = <O>(key: string) =>
-  lazyHandler(
-    () => import("./waf-run.js"),
-    (m) => (m.Handlers as Record<string, (o: O) => Effect.Effect<void, CliFailure>>)[key]!
-  )
-
-const status = Command.make("status", { ...target, zone }, run("status")).pipe(
-  Command.withDescription("the migration state of a zone and which WAF versions run")
-)
+const status = Command.make(
+  "status",
+  { ...target, zone },
+  handler((m) => m.status)
+).pipe(Command.withDescription("the migration state of a zone and which WAF versions run"))
 const check = Command.make(
   "check",
   {
@@ -32,14 +28,18 @@ const check = Command.make(
       Options.withDescription("check against phase 1's conditions (without phase_two=1)")
     )
   },
-  run("check")
+  handler((m) => m.check)
 ).pipe(Command.withDescription("is the zone compatible with the migration? with the reasons when it is not"))
-const config = Command.make("config", { ...target, zone }, run("config")).pipe(
-  Command.withDescription("the new configuration equivalent to the zone's previous WAF (the config operation)")
-)
-const preview = Command.make("preview", { ...target, zone }, run("preview")).pipe(
-  Command.withDescription("each previous setting, its new equivalent, and what will not be migrated and why")
-)
+const config = Command.make(
+  "config",
+  { ...target, zone },
+  handler((m) => m.config)
+).pipe(Command.withDescription("the new configuration equivalent to the zone's previous WAF (the config operation)"))
+const preview = Command.make(
+  "preview",
+  { ...target, zone },
+  handler((m) => m.preview)
+).pipe(Command.withDescription("each previous setting, its new equivalent, and what will not be migrated and why"))
 const migrate = Command.make(
   "migrate",
   {
@@ -60,12 +60,14 @@ const migrate = Command.make(
       Options.withDescription("print the exact request and the state the zone would end in; change nothing")
     )
   },
-  run("migrate")
+  handler((m) => m.migrate)
 ).pipe(Command.withDescription("deploy the new WAF: validation mode or finish the migration (irreversible)"))
 
-const overridesList = Command.make("list", { ...target, zone }, run("overridesList")).pipe(
-  Command.withDescription("the zone's URI-based WAF overrides (they block the migration)")
-)
+const overridesList = Command.make(
+  "list",
+  { ...target, zone },
+  handler((m) => m.overridesList)
+).pipe(Command.withDescription("the zone's URI-based WAF overrides (they block the migration)"))
 const overridesDelete = Command.make(
   "delete",
   {
@@ -75,7 +77,7 @@ const overridesDelete = Command.make(
     all: Options.boolean("all").pipe(Options.withDescription("delete every override of the zone")),
     ids: Args.text({ name: "ID" }).pipe(Args.repeated)
   },
-  run("overridesDelete")
+  handler((m) => m.overridesDelete)
 ).pipe(Command.withDescription("delete URI-based WAF overrides by id (or --all)"))
 const overrides = Command.make("overrides").pipe(
   Command.withDescription("URI-based WAF overrides"),
@@ -103,7 +105,7 @@ const replay = Command.make(
       Options.withDefault(50)
     )
   },
-  run("replay")
+  handler((m) => m.replay)
 ).pipe(
   Command.withDescription(
     "evaluate each request against the previous WAF and the new configuration; report where they disagree"
@@ -122,7 +124,7 @@ const exportCmd = Command.make(
       Options.optional
     )
   },
-  run("export")
+  handler((m) => m.exportPrevious)
 ).pipe(
   Command.withDescription(
     "write the zone's previous WAF settings as JSON (packages, groups, rules, overrides, bypass firewall rules, page rules)"

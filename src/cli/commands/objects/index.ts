@@ -1,7 +1,7 @@
 /**
  * `edgectl objects`: local stateful objects (spec area F): a dev server for a module of object
  * classes, and the storage of each object (key-value, SQL, bookmarks, restore) under
- * --persist-to. The tree is declared here, at every start; the work is in ./objects-run.js,
+ * --persist-to. The tree is declared here, at every start; the work is in ./run.js,
  * loaded only when an objects command runs.
  */
 import * as Args from "@effect/cli/Args"
@@ -9,13 +9,10 @@ import * as Command from "@effect/cli/Command"
 import * as HelpDoc from "@effect/cli/HelpDoc"
 import * as Options from "@effect/cli/Options"
 import * as Effect from "effect/Effect"
-import { integerOption, json, persistTo } from "../options.js"
-import { lazyHandler } from "../lazy.js"
-import type { CliFailure } from "../run.js"
-import type * as Run from "./objects-run.js"
+import { lazyHandlers } from "../../lazy.js"
+import { integerOption, json, persistTo } from "../../options.js"
 
-const lazy = <O>(pick: (m: typeof Run) => (o: O) => Effect.Effect<void, CliFailure>) =>
-  lazyHandler(() => import("./objects-run.js"), pick)
+const handler = lazyHandlers(() => import("./run.js"))
 
 const className = Args.text({ name: "Class" }).pipe(
   Args.withDescription("name of the object class (as the module exports it)")
@@ -38,13 +35,13 @@ const dev = Command.make(
       Options.withDescription("do not reload the module when it (or a file it imports) changes")
     )
   },
-  lazy((m) => m.dev)
+  handler((m) => m.dev)
 ).pipe(Command.withDescription("serve http://127.0.0.1:PORT/<Class>/<name>/... to the object's fetch()"))
 
 const list = Command.make(
   "list",
   common,
-  lazy((m) => m.list)
+  handler((m) => m.list)
 ).pipe(Command.withDescription("objects stored under --persist-to"))
 
 const KvActions = ["get", "put", "list", "delete"] as const
@@ -80,7 +77,7 @@ const kv = Command.make(
     ),
     valueJson: Options.boolean("value-json").pipe(Options.withDescription("put: the value is JSON (default: a string)"))
   },
-  lazy((m) => m.kv)
+  handler((m) => m.kv)
 ).pipe(Command.withDescription("an object's key-value storage"))
 
 const sql = Command.make(
@@ -94,7 +91,7 @@ const sql = Command.make(
       Options.withDescription("create the object if it is not stored yet (else a mistyped name is refused)")
     )
   },
-  lazy((m) => m.sql)
+  handler((m) => m.sql)
 ).pipe(Command.withDescription("run SQL in an object's database; prints the last statement's rows"))
 
 const at = Options.text("at").pipe(
@@ -112,7 +109,7 @@ const bookmark = Command.make(
       Options.withDescription("list the object's recent commits with their bookmarks")
     )
   },
-  lazy((m) => m.bookmark)
+  handler((m) => m.bookmark)
 ).pipe(Command.withDescription("print the object's current bookmark (or the one for --at TIME)"))
 
 const restore = Command.make(
@@ -124,7 +121,7 @@ const restore = Command.make(
     at,
     bookmark: Options.text("bookmark").pipe(Options.withDescription("bookmark to restore to"), Options.optional)
   },
-  lazy((m) => m.restore)
+  handler((m) => m.restore)
 ).pipe(Command.withDescription("restore an object's storage to a bookmark or a time; prints the undo bookmark"))
 
 export const objects = Command.make("objects").pipe(

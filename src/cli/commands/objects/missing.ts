@@ -2,8 +2,8 @@
  * The refusal of a command given an object that is not stored: a mistyped class or name must not
  * create an object (and then read nothing from it), so the error names the ones that do exist.
  */
-import { listStored } from "../../objects/ids.js"
-import { CliFailure } from "../run.js"
+import { listStored } from "../../../objects/ids.js"
+import { CliFailure } from "../../run.js"
 
 const Shown = 5
 

@@ -1,0 +1,119 @@
+/**
+ * What the `edgectl firewall` handlers share: running a command against its zone (an invalid
+ * expression is shown with carets under the problem on stderr before the one error line; the
+ * hints say which filter exists now and how to reuse or remove it), checking rule options, and
+ * printing filters and rules (rules in evaluation order, src/rules' `orderRules`).
+ */
+import type * as HttpClient from "@effect/platform/HttpClient"
+import * as Effect from "effect/Effect"
+import type { ClientConfig } from "../../../api/client.js"
+import { DuplicateFilter, InvalidExpression, type V4Error } from "../../../domain/errors.js"
+import { isDeletedFilter, type Filter, type FirewallAction, type Rule } from "../../../domain/firewall.js"
+import { priorityFromText, productsFromText, type RuleProblem } from "../../../firewall/rule-input.js"
+import { orderRules } from "../../../rules/index.js"
+import { resolveZone } from "../../../services/zones.js"
+import { renderDiagnostics } from "../../diagnostics.js"
+import { clip, printTable } from "../../output.js"
+import { CliFailure, run, usage, type TargetFlags } from "../../run.js"
+import { hintFor, type Context } from "./hints.js"
+
+const stderrColor = () => process.stderr.isTTY === true && !process.env.NO_COLOR
+
+/** Prints an invalid expression's diagnostics with carets, and makes its message one line. */
+export const explain =
+  (c: Context) =>
+  <E extends V4Error | CliFailure>(e: E): E | InvalidExpression | DuplicateFilter => {
+    // The CLI sends one filter: "[0].expression is the expression of filter F" says less than this.
+    if (e._tag === "DuplicateFilter") {
+      return new DuplicateFilter({
+        code: e.code,
+        existingId: e.existingId,
+        message: `filter ${e.existingId} already has this expression (${e.message.split(":")[0]})`,
+        ...(e.meta !== undefined ? { meta: e.meta } : {})
+      })
+    }
+    if (e._tag !== "InvalidExpression") return e
+    const source = ((e.meta as { expression?: unknown } | undefined)?.expression as string | undefined) ?? c.expression
+    const errors = e.diagnostics.filter((d) => d.severity === "error")
+    if (source !== undefined && errors.length > 0) {
+      process.stderr.write(`${renderDiagnostics(source, errors as never, { color: stderrColor() })}\n`)
+    }
+    // The CLI sends one element: its position in the array says nothing.
+    const lead = (e.message.split("Filter parsing error")[0] ?? "").replace(/^\[0\]\.[\w.]+: $/, "")
+    const first = errors[0]
+    const why = first
+      ? `${first.message} (at character ${first.range.start + 1})`
+      : e.message.replace(/\s+/g, " ").trim()
+    return new InvalidExpression({
+      code: e.code,
+      message: `${lead}invalid expression: ${why}`,
+      diagnostics: e.diagnostics,
+      ...(e.meta !== undefined ? { meta: e.meta } : {})
+    })
+  }
+
+export const runFw = <A>(
+  what: string,
+  o: TargetFlags,
+  c: Context,
+  effect: Effect.Effect<A, V4Error | CliFailure, HttpClient.HttpClient | ClientConfig>
+) => run(what, o, Effect.mapError(effect, explain(c)), hintFor(c))
+
+export const nonEmpty = (flag: string, v: string | undefined) =>
+  v !== undefined && v.trim() === "" ? Effect.fail(usage(`${flag} needs a value, got an empty string`)) : Effect.void
+
+export const parsePriority = (v: string | undefined): Effect.Effect<number | null | undefined, CliFailure> => {
+  const p = priorityFromText(v)
+  return p.ok ? Effect.succeed(p.value) : Effect.fail(usage(`--priority ${p.problems[0]!.message}`))
+}
+
+export const parseProducts = (v: string | undefined) => (v === undefined ? undefined : productsFromText(v))
+
+/** Refused rule options, named as flags, on one line: a usage error (nothing was sent). */
+export const badRule = (what: string, problems: ReadonlyArray<RuleProblem>) =>
+  new CliFailure({
+    text: `error: ${what}: ${problems.map((p) => `--${p.field} ${p.message}`).join("; ")}`,
+    exitCode: 2
+  })
+
+export const withZone = <A, E>(
+  zone: string,
+  f: (zoneId: string) => Effect.Effect<A, E, HttpClient.HttpClient | ClientConfig>
+) => Effect.flatMap(resolveZone(zone), (z) => f(z.id))
+
+// ---- printing ----
+
+export const filterFields = (f: Filter): Array<readonly [string, string]> => [
+  ["id", f.id],
+  ["paused", f.paused ? "yes" : "no"],
+  ["description", f.description ?? "-"],
+  ...(f.ref !== undefined ? [["ref", f.ref] as const] : []),
+  ["expression", f.expression]
+]
+
+export const ruleExpression = (r: Rule) =>
+  isDeletedFilter(r.filter) ? `(filter ${r.filter.id} was deleted)` : r.filter.expression
+
+export const ruleFields = (r: Rule): Array<readonly [string, string]> => [
+  ["id", r.id],
+  ["action", r.action + (r.products ? ` (skips ${r.products.join(", ")})` : "")],
+  ["priority", r.priority === null ? "none (runs after rules with a priority)" : String(r.priority)],
+  ["paused", r.paused ? "yes" : "no"],
+  ["description", r.description ?? "-"],
+  ["filter", `${r.filter.id}${!isDeletedFilter(r.filter) && r.filter.paused ? " (paused)" : ""}`],
+  ["expression", ruleExpression(r)]
+]
+
+export const rulesTable = (rules: ReadonlyArray<Rule>) =>
+  printTable(
+    ["#", "PRIORITY", "ACTION", "PAUSED", "ID", "DESCRIPTION", "EXPRESSION"],
+    orderRules(rules as ReadonlyArray<Rule & { action: FirewallAction }>).map((r, i) => [
+      i + 1,
+      r.priority ?? "none",
+      r.action,
+      r.paused ? "paused" : "",
+      r.id,
+      clip(r.description ?? "", 32),
+      clip(ruleExpression(r), 60)
+    ])
+  )
