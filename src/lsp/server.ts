@@ -26,6 +26,7 @@ import { check, format } from "../rules/index.js"
 import { analyze, syntaxOf } from "./analyze.js"
 import { complete, hover } from "./features.js"
 import type { Analysis, Finding, Fix } from "./findings.js"
+import { documentRegistry, type DocumentRegistry } from "./registry.js"
 import { outline, type OutlineSymbol } from "./outline.js"
 import { LineIndex } from "./position.js"
 import { signatureHelp } from "./signature.js"
@@ -74,7 +75,8 @@ export interface ServerOptions {
   readonly debounceMs?: number
 }
 
-export const startServer = (connection: Connection, options: ServerOptions = {}): void => {
+/** `registry`: the document kinds beyond rule expressions, their checks, hover and completion. */
+export const startServer = (connection: Connection, registry: DocumentRegistry, options: ServerOptions = {}): void => {
   let debounceMs = options.debounceMs ?? 40
   const documents = new TextDocuments(TextDocument)
   const states = new Map<string, State>()
@@ -113,7 +115,7 @@ export const startServer = (connection: Connection, options: ServerOptions = {})
     lastCheck.set(uri, Date.now())
     let analysis: Analysis
     try {
-      analysis = await analyze(syntax, text, {}, uri, states.get(uri)?.analysis.memo)
+      analysis = await analyze(registry, syntax, text, {}, uri, states.get(uri)?.analysis.memo)
     } catch (e) {
       connection.console.error(`edgectl: checking ${uri} failed: ${e instanceof Error ? e.stack : String(e)}`)
       return
@@ -153,7 +155,7 @@ export const startServer = (connection: Connection, options: ServerOptions = {})
     const fresh = {
       version: doc.version,
       lines: new LineIndex(text),
-      analysis: await analyze(syntax, text, {}, uri, states.get(uri)?.analysis.memo)
+      analysis: await analyze(registry, syntax, text, {}, uri, states.get(uri)?.analysis.memo)
     }
     states.set(uri, fresh)
     return { ...fresh, text }
@@ -216,7 +218,7 @@ export const startServer = (connection: Connection, options: ServerOptions = {})
   connection.onHover(async (p) => {
     const st = await current(p.textDocument.uri)
     if (st === undefined) return null
-    const h = hover(st.text, st.lines.offset(p.position), st.analysis)
+    const h = hover(registry.jsonFeatures, st.text, st.lines.offset(p.position), st.analysis)
     return h === undefined
       ? null
       : { contents: { kind: MarkupKind.Markdown, value: h.markdown }, range: toRange(st.lines, h.range) }
@@ -225,7 +227,7 @@ export const startServer = (connection: Connection, options: ServerOptions = {})
   connection.onCompletion(async (p) => {
     const st = await current(p.textDocument.uri)
     if (st === undefined) return null
-    const c = complete(st.text, st.lines.offset(p.position), st.analysis)
+    const c = complete(registry.jsonFeatures, st.text, st.lines.offset(p.position), st.analysis)
     if (c === undefined) return null
     const range = toRange(st.lines, c.replace)
     return {
@@ -412,10 +414,16 @@ export const startServer = (connection: Connection, options: ServerOptions = {})
   connection.listen()
 }
 
-/** Starts the server on this process's stdin and stdout; resolves when the client has asked it to exit. */
-export const serveStdio = (options: ServerOptions = {}): Promise<void> =>
+/**
+ * Starts the server on this process's stdin and stdout, with every document kind edgectl knows;
+ * resolves when the client has asked it to exit.
+ */
+export const serveStdio = (
+  options: ServerOptions = {},
+  registry: DocumentRegistry = documentRegistry()
+): Promise<void> =>
   new Promise((resolve) => {
     const connection = createConnection(process.stdin, process.stdout)
     connection.onExit(() => resolve())
-    startServer(connection, options)
+    startServer(connection, registry, options)
   })

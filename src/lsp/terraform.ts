@@ -84,18 +84,15 @@ import { hclSyntaxErrors } from "./hcl-syntax.js"
 const syntaxErrors = (root: HclNode): Array<Finding> => hclSyntaxErrors(root)
 
 /**
- * Builds the rewrite of the file's previous-WAF resources (set by the WAF part, which owns the
- * mapping): a fix per resource it can place, and findings where it cannot tell.
+ * Builds the rewrite of the file's previous-WAF resources (written by the WAF part, which owns the
+ * mapping, and handed in through ./registry.ts): a fix per resource it can place, and findings
+ * where it cannot tell.
  */
 export type TerraformRewrite = (
   text: string,
   blocks: ReadonlyArray<ResourceBlock>,
   target: ProviderTarget
 ) => { readonly fixes: ReadonlyMap<ResourceBlock, Fix>; readonly findings: ReadonlyArray<Finding> }
-let rewrite: TerraformRewrite | undefined
-export const registerTerraformRewrite = (r: TerraformRewrite) => {
-  rewrite = r
-}
 
 const previousWaf = (type: string, name: string, range: { start: number; end: number }, fix?: Fix): Finding =>
   finding(
@@ -157,8 +154,13 @@ const analyzeTerraformJson = (text: string, options: CheckOptions): Analysis => 
   return { kind: "terraform", findings, expressions }
 }
 
-/** `name`: the file's path or URI; `*.tf.json` is Terraform's JSON syntax. */
-export const analyzeTerraform = async (text: string, name = "", options: CheckOptions = {}): Promise<Analysis> => {
+/** `name`: the file's path or URI; `*.tf.json` is Terraform's JSON syntax. `rewrite`: none, no fixes. */
+export const analyzeTerraform = async (
+  text: string,
+  name = "",
+  options: CheckOptions = {},
+  rewrite?: TerraformRewrite
+): Promise<Analysis> => {
   if (/\.tf\.json$/i.test(name)) return analyzeTerraformJson(text, options)
   const tree = await parseHcl(text)
   try {
