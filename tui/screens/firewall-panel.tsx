@@ -8,8 +8,8 @@
 import * as Effect from "effect/Effect"
 import { Box, Text } from "ink"
 import { useState } from "react"
-import { isDeletedFilter, type FirewallAction, type Rule } from "../../src/domain/firewall.js"
-import { orderRules, validateRequest, type Plan } from "../../src/rules/index.js"
+import { isDeletedFilter, type Rule } from "../../src/domain/firewall.js"
+import { validateRequest, type Plan } from "../../src/rules/index.js"
 import { allRules, setRulePaused, testRequest } from "../../src/services/firewall.js"
 import { ConfirmDialog } from "../components/confirm-dialog.js"
 import { List, useListCursor } from "../components/list.js"
@@ -24,6 +24,7 @@ import { CreateRuleFlow, DeleteRuleFlow, EditRuleFlow, type CreateStep } from ".
 import {
   decisionText,
   expressionOf,
+  inEvaluationOrder,
   otherUsers,
   priorityText,
   ruleName,
@@ -107,10 +108,7 @@ export interface FirewallPanelProps {
 
 export function FirewallPanel({ zone, active, height, priority = KeyLayer.tab }: FirewallPanelProps) {
   const plan = Plans.includes(zone.plan?.legacy_id ?? "") ? (zone.plan!.legacy_id as Plan) : undefined
-  const { query, refresh } = useEffectQuery(
-    () => Effect.map(allRules(zone.id), (rs) => orderRules(rs as ReadonlyArray<Rule & { action: FirewallAction }>)),
-    [zone.id]
-  )
+  const { query, refresh } = useEffectQuery(() => Effect.map(allRules(zone.id), inEvaluationOrder), [zone.id])
   const rules: ReadonlyArray<Rule> = query._tag === "Success" ? query.value : []
   const rows = Math.max(2, height - Chrome)
   const cursor = useListCursor(rules.length, rows, [zone.id])
