@@ -7,7 +7,6 @@
  */
 import * as Effect from "effect/Effect"
 import { Box, Text } from "ink"
-import { useState } from "react"
 import { isDeletedFilter, type Rule } from "../../src/domain/firewall.js"
 import { validateRequest, type Plan } from "../../src/rules/index.js"
 import { allRules, setRulePaused, testRequest } from "../../src/services/firewall.js"
@@ -18,6 +17,7 @@ import { TextPrompt } from "../components/text-prompt.js"
 import { KeyLayer, useKeys } from "../keys.js"
 import { useActions } from "../actions.js"
 import { useNotify } from "../notices.js"
+import { useZoneScoped } from "../state.js"
 import { useEffectQuery } from "../runtime.js"
 import { usePaneSize } from "../terminal.js"
 import { CreateRuleFlow, DeleteRuleFlow, EditRuleFlow, type CreateStep } from "./firewall-flows.js"
@@ -115,17 +115,15 @@ export function FirewallPanel({ zone, active, height, priority = KeyLayer.tab }:
   const current = rules[cursor.index]
   // A dialog belongs to the zone it was opened on (a `:` jump can change the zone under an open
   // one, or while its action runs): it never shows on, or acts for, another zone.
-  const [opened, setOpened] = useState<{ readonly zoneId: string; readonly dialog: Dialog } | undefined>(undefined)
-  const dialog = opened?.zoneId === zone.id ? opened.dialog : undefined
-  const setDialog = (d: Dialog | undefined) => setOpened(d === undefined ? undefined : { zoneId: zone.id, dialog: d })
+  const [dialog, setDialog] = useZoneScoped<Dialog>(zone.id)
   // Per zone, like the test answer: the detail view of one zone's rule never opens on another's.
-  const [detailOf, setDetailOf] = useState<string | undefined>(undefined)
-  const detail = detailOf === zone.id
-  const setDetail = (on: boolean) => setDetailOf(on ? zone.id : undefined)
+  const [detailOn, setDetailOn] = useZoneScoped<true>(zone.id)
+  const detail = detailOn === true
+  const setDetail = (on: boolean) => setDetailOn(on ? true : undefined)
   const notify = useNotify()
   const { run, busy } = useActions()
   // Kept with the zone it was run on: another zone's answer is never shown.
-  const [tested, setTested] = useState<{ readonly zoneId: string; readonly text: string } | undefined>(undefined)
+  const [test, setTested] = useZoneScoped<string>(zone.id)
   const close = () => setDialog(undefined)
   // A change to the rules makes the last test's answer stale: it goes.
   const changed = () => {
@@ -259,7 +257,7 @@ export function FirewallPanel({ zone, active, height, priority = KeyLayer.tab }:
               close()
               run(
                 testRequest(zone.id, JSON.parse(t)),
-                (d) => (setTested({ zoneId: zone.id, text: decisionText(rules, d) }), notify.clear()),
+                (d) => (setTested(decisionText(rules, d)), notify.clear()),
                 "test the request"
               )
             }}
@@ -270,7 +268,6 @@ export function FirewallPanel({ zone, active, height, priority = KeyLayer.tab }:
   }
 
   const open = dialogView()
-  const test = tested?.zoneId === zone.id ? tested.text : undefined
   return (
     <Box flexDirection="column" height={height} overflow="hidden">
       <Text bold wrap="truncate-end">
