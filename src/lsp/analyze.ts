@@ -36,6 +36,6 @@ export const analyze = async (
     case "json":
       return analyzeJson(text, options, name, memo, registry.jsonChecks)
     case "terraform":
-      return analyzeTerraform(text, name, options, registry.terraformRewrite)
+      return analyzeTerraform(text, name, options, registry.terraform)
   }
 }

@@ -1,15 +1,16 @@
 /**
  * What the language server and `edgectl check` know beyond rule expressions, as one value: the
  * checks of JSON document kinds other areas own (the WAF documents), hover and completion per
- * document kind, and the Terraform rewrite of previous-WAF resources. Built here, at the edge,
- * and passed down, so a feature is added by listing it here (no module registers itself).
+ * document kind, and the Terraform rewrite of previous-WAF resources (with the cache of module
+ * pins it reads). Built here, at the edge, once per server or run, and passed down, so a feature
+ * is added by listing it here (no module registers itself, no module keeps state).
  */
 import type { JsonFeatures } from "./features.js"
 import type { DocumentKind } from "./findings.js"
 import { firewallRuleFeatures } from "./firewall-features.js"
 import type { JsonCheck } from "./json-doc.js"
 import { kvBulkFeatures } from "./kv-bulk-features.js"
-import type { TerraformRewrite } from "./terraform.js"
+import type { TerraformWiring } from "./terraform.js"
 import { terraformRewrite } from "./terraform-rewrite.js"
 import { wafConfigCheck, wafExportCheck, wafExportFeatures } from "./waf-documents.js"
 import { wafConfigFeatures } from "./waf-features.js"
@@ -18,7 +19,7 @@ export interface DocumentRegistry {
   /** Tried in order before the built-in JSON kinds (rules bodies, KV bulk files): the first that matches wins. */
   readonly jsonChecks: ReadonlyArray<JsonCheck>
   readonly jsonFeatures: ReadonlyMap<DocumentKind, JsonFeatures>
-  readonly terraformRewrite: TerraformRewrite | undefined
+  readonly terraform: TerraformWiring
 }
 
 export const documentRegistry = (): DocumentRegistry => ({
@@ -29,5 +30,5 @@ export const documentRegistry = (): DocumentRegistry => ({
     ["kv-bulk", kvBulkFeatures],
     ["rules-json", firewallRuleFeatures]
   ]),
-  terraformRewrite
+  terraform: { rewrite: terraformRewrite, pins: new Map() }
 })

@@ -10,7 +10,7 @@ import type { CheckOptions } from "../rules/index.js"
 import { checkExpression } from "./expressions.js"
 import { finding, type Analysis, type Finding, type Fix } from "./findings.js"
 import { parseHcl, stringValue, type HclNode } from "./hcl.js"
-import { hasPin, modulePin, providerTarget, type ProviderTarget } from "./terraform-version.js"
+import { hasPin, modulePin, providerTarget, type ModulePins, type ProviderTarget } from "./terraform-version.js"
 import {
   EXPRESSION_RESOURCES,
   hclExpressionRegions,
@@ -154,12 +154,18 @@ const analyzeTerraformJson = (text: string, options: CheckOptions): Analysis => 
   return { kind: "terraform", findings, expressions }
 }
 
-/** `name`: the file's path or URI; `*.tf.json` is Terraform's JSON syntax. `rewrite`: none, no fixes. */
+/** What the Terraform checks are given (./registry.ts): without a rewrite, no fixes; without pins, no cache. */
+export interface TerraformWiring {
+  readonly rewrite?: TerraformRewrite | undefined
+  readonly pins?: ModulePins | undefined
+}
+
+/** `name`: the file's path or URI; `*.tf.json` is Terraform's JSON syntax. */
 export const analyzeTerraform = async (
   text: string,
   name = "",
   options: CheckOptions = {},
-  rewrite?: TerraformRewrite
+  { rewrite, pins }: TerraformWiring = {}
 ): Promise<Analysis> => {
   if (/\.tf\.json$/i.test(name)) return analyzeTerraformJson(text, options)
   const tree = await parseHcl(text)
@@ -169,7 +175,7 @@ export const analyzeTerraform = async (
     const waf = blocks.some((b) => (PREVIOUS_WAF_RESOURCES as ReadonlyArray<string>).includes(b.type))
     // The pin may be in another file of the module (versions.tf): read only when this one has none.
     const target = waf
-      ? providerTarget(tree.rootNode, hasPin(tree.rootNode) ? undefined : await modulePin(name))
+      ? providerTarget(tree.rootNode, hasPin(tree.rootNode) ? undefined : await modulePin(name, pins))
       : undefined
     const rewritten = target ? rewrite?.(text, blocks, target) : undefined
     for (const b of blocks) {
