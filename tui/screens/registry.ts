@@ -1,6 +1,7 @@
 /**
  * The screens, in the order of the left list: the one list the sidebar, the main pane, the command
- * palette, the number keys and the help read, so a screen is added in one place.
+ * palette, the number keys and the help read, so a screen is added in one place (its component,
+ * which takes `active`, in its own file here; its id in ScreenId; its entry in Screens).
  */
 import type { ComponentType } from "react"
 import type { UiState } from "../state.js"
