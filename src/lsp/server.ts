@@ -26,11 +26,11 @@ import { check, format } from "../rules/index.js"
 import { analyze, syntaxOf } from "./analyze.js"
 import { complete, hover } from "./features.js"
 import type { Analysis, Finding, Fix } from "./findings.js"
-import { documentRegistry, type DocumentRegistry } from "./registry.js"
 import { outline, type OutlineSymbol } from "./outline.js"
 import { LineIndex } from "./position.js"
+import { documentRegistry, type DocumentRegistry } from "./registry.js"
 import { signatureHelp } from "./signature.js"
-import { documentTokens, TOKEN_MODIFIERS, TOKEN_TYPES, type SemanticToken } from "./tokens.js"
+import { documentTokens, encodeTokens, TOKEN_MODIFIERS, TOKEN_TYPES } from "./tokens.js"
 
 const SEVERITY = {
   error: DiagnosticSeverity.Error,
@@ -375,34 +375,6 @@ export const startServer = (connection: Connection, registry: DocumentRegistry, 
     })
     return foldingLimit === undefined ? folds : folds.slice(0, foldingLimit)
   })
-
-  // Encoded as the protocol wants (relative positions, one token per line: a token across lines,
-  // in a heredoc or a multi-line string, is split at each line break).
-  const encodeTokens = (lines: LineIndex, tokens: ReadonlyArray<SemanticToken>): Array<number> => {
-    const data: Array<number> = []
-    let lastLine = 0
-    let lastChar = 0
-    for (const t of tokens) {
-      const start = lines.position(t.range.start)
-      const end = lines.position(t.range.end)
-      const mods = t.modifiers.reduce((m, x) => m | (1 << TOKEN_MODIFIERS.indexOf(x)), 0)
-      for (let line = start.line; line <= end.line; line++) {
-        const from = line === start.line ? start.character : 0
-        const to = line === end.line ? end.character : lines.line(line).length
-        if (to <= from) continue
-        data.push(
-          line - lastLine,
-          line === lastLine ? from - lastChar : from,
-          to - from,
-          TOKEN_TYPES.indexOf(t.type),
-          mods
-        )
-        lastLine = line
-        lastChar = from
-      }
-    }
-    return data
-  }
 
   connection.languages.semanticTokens.on(async (p) => {
     const st = await current(p.textDocument.uri)
