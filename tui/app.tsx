@@ -23,15 +23,8 @@ import { setErrorTarget } from "./errors.js"
 import { KeepAlways, KeyLayer, KeypressProvider, useKeys, useLayersNow, type LayerKeys } from "./keys.js"
 import { NoticeProvider } from "./notices.js"
 import { RuntimeProvider, useEffectQuery, type Query, type TuiRuntime } from "./runtime.js"
-import { EscScreen } from "./screens/esc.js"
-import { FirewallScreen } from "./screens/firewall.js"
-import { PlaceholderScreen } from "./screens/placeholder.js"
-import { Screens } from "./screens/registry.js"
-import { KvScreen } from "./screens/kv.js"
-import { WafScreen } from "./screens/waf.js"
-import { ObjectsScreen } from "./screens/objects.js"
 import { ObjectsDirContext } from "./screens/objects-data.js"
-import { ZonesScreen } from "./screens/zones.js"
+import { helpTitleOf, screenByKey, Screens, type ScreenId } from "./screens/registry.js"
 import { UiProvider, useUiActions, useUiState } from "./state.js"
 import { PaneContext, useTerminalSize } from "./terminal.js"
 import { yogaReady } from "./yoga-ready.js"
@@ -92,15 +85,17 @@ function Shell({ fallbackTarget }: { fallbackTarget: string }) {
         actions.setHelp(true)
       } else if (press.name === ":") setPalette(true)
       else if (press.name === "q") actions.quit()
-      else if (/^[1-9]$/.test(press.name) && Number(press.name) <= Screens.length) {
-        actions.showScreen(Screens[Number(press.name) - 1]!.id)
-      } else return false
+      else {
+        const screen = screenByKey(press.name)
+        if (screen === undefined) return false
+        actions.showScreen(screen.id)
+      }
       return true
     },
     {
       priority: KeyLayer.app,
       hints: [
-        { keys: `1-${Screens.length}`, label: "screens", keep: -1 },
+        { keys: `${Screens[0]!.key}-${Screens[Screens.length - 1]!.key}`, label: "screens", keep: -1 },
         { keys: ":", label: "go to", keep: -1 },
         { keys: "?", label: "help", keep: KeepAlways },
         { keys: "q", label: "quit", keep: KeepAlways }
@@ -132,7 +127,7 @@ function Shell({ fallbackTarget }: { fallbackTarget: string }) {
               {state.helpOpen ? (
                 <HelpOverlay
                   layers={helpLayers}
-                  screen={`${Screens.find((s) => s.id === state.screen)?.title ?? ""}${state.screen === "zones" && state.zone ? ` › ${state.zone.name}` : ""}`}
+                  screen={helpTitleOf(state)}
                   active={!tooSmall}
                   onClose={() => actions.setHelp(false)}
                   onQuit={actions.quit}
@@ -166,30 +161,27 @@ function Shell({ fallbackTarget }: { fallbackTarget: string }) {
  */
 const MainPane = memo(function MainPane({ config, overlay }: { config: Query<ClientConfig>; overlay: boolean }) {
   const { screen } = useUiState()
-  const [kvSeen, setKvSeen] = useState(false)
+  // The screens mounted after their first visit that have had it.
+  const [visited, setVisited] = useState<ReadonlySet<ScreenId>>(() => new Set())
   useEffect(() => {
-    if (screen === "kv") setKvSeen(true)
+    if (Screens.find((s) => s.id === screen)?.mount === "after-visit")
+      setVisited((v) => (v.has(screen) ? v : new Set([...v, screen])))
   }, [screen])
   if (config._tag === "Loading") return <Loading what="the platform" />
   if (config._tag === "Failure") return <ErrorView what="could not connect to the platform" error={config.error} />
-  const info = Screens.find((s) => s.id === screen)
   return (
     <>
-      {/* Zones stays mounted while other screens show, so its cursor and pages survive. */}
-      <Box flexDirection="column" display={screen === "zones" ? "flex" : "none"}>
-        <ZonesScreen active={screen === "zones" && !overlay} />
-      </Box>
-      {screen === "esc" ? <EscScreen active={!overlay} /> : null}
-      {screen === "waf" ? <WafScreen active={!overlay} /> : null}
-      {screen === "firewall" ? <FirewallScreen active={!overlay} /> : null}
-      {/* KV is mounted on its first visit and then kept, like Zones, so its place survives. */}
-      {kvSeen ? (
-        <Box flexDirection="column" display={screen === "kv" ? "flex" : "none"}>
-          <KvScreen active={screen === "kv" && !overlay} />
-        </Box>
-      ) : null}
-      {screen === "objects" ? <ObjectsScreen active={!overlay} /> : null}
-      {info && !info.ready ? <PlaceholderScreen screen={info} /> : null}
+      {Screens.map(({ id, component: Screen, mount }) => {
+        const shown = screen === id
+        if (mount === "while-shown") return shown ? <Screen key={id} active={!overlay} /> : null
+        if (mount === "after-visit" && !visited.has(id)) return null
+        // A kept screen is hidden, not unmounted, while another shows.
+        return (
+          <Box key={id} flexDirection="column" display={shown ? "flex" : "none"}>
+            <Screen active={shown && !overlay} />
+          </Box>
+        )
+      })}
     </>
   )
 })

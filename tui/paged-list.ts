@@ -1,7 +1,9 @@
 /**
- * A list paged from the API as the cursor moves: page 1 when the inputs change, the pages up to a
- * row when the screen asks for it (the cursor nears the end, or jumps to the end), never everything
- * up front. A refresh reloads the pages already read, so a cursor deep in the list finds its row again.
+ * A list read from the API a page at a time as the cursor moves: the first page when the inputs
+ * change, more when the screen asks for a row (the cursor nears the end, or jumps to the end), never
+ * everything up front. Pages are addressed by number (zones, DNS records: several fetched at once,
+ * and a refresh reads again every page read, so a cursor deep in the list finds its row again) or
+ * by the cursor the last page returned (KV keys: one after the other, and a refresh reads page 1).
  */
 import * as Effect from "effect/Effect"
 import { useCallback, useEffect, useRef, useState, type DependencyList } from "react"
@@ -11,10 +13,10 @@ import { runEffect, useRuntime, type Services } from "./runtime.js"
 
 export interface PagedList<A> {
   readonly items: ReadonlyArray<A>
-  /** `total_count` of the last page read; undefined before the first page. */
+  /** `total_count` of the last page read (pages by number); undefined before the first page. */
   readonly total: number | undefined
   readonly loading: boolean
-  /** Reloading the pages read after `refresh`, the old rows still shown. */
+  /** Reloading after `refresh`, the old rows still shown. */
   readonly refreshing: boolean
   readonly error: UiError | undefined
   readonly hasMore: boolean
@@ -25,74 +27,89 @@ export interface PagedList<A> {
   readonly refresh: () => void
 }
 
-interface State<A> {
+interface State<A, P> {
   readonly items: ReadonlyArray<A>
   readonly total: number | undefined
   readonly perPage: number | undefined
-  readonly next: number | undefined
+  /** Where the next page starts; undefined when there is none. */
+  readonly next: P | undefined
   readonly loading: boolean
   readonly refreshing: boolean
   readonly error: UiError | undefined
 }
 
-const initial = {
+/** What one round of reading brought. */
+interface Batch<A, P> {
+  readonly items: ReadonlyArray<A>
+  readonly next: P | undefined
+  readonly total?: number
+  readonly perPage?: number
+}
+
+type Read<A, P> = Effect.Effect<Batch<A, P>, unknown, Services>
+
+/** How a list's pages are addressed, read by the one loader below. */
+interface Pager<A, P> {
+  /** `next` before the first answer (hasMore shows it). */
+  readonly start: P | undefined
+  /** The first round: whether it keeps the rows read (a refresh asked for `keep`) and what it reads. */
+  readonly first: (s: State<A, P>, keep: boolean) => { readonly keep: boolean; readonly read: Read<A, P> }
+  /** The round after `s` towards row `want` (`s.next` is defined). */
+  readonly more: (s: State<A, P>, want: number) => Read<A, P>
+}
+
+const initial = <A, P>(start: P | undefined): State<A, P> => ({
   items: [],
   total: undefined,
   perPage: undefined,
-  next: 1,
+  next: start,
   loading: true,
   refreshing: false,
   error: undefined
-}
-/** Pages fetched at once, and per round before the rows are shown (a far jump shows its progress). */
-const Concurrency = 4
-const PagesPerRound = 12
+})
 
-export function usePagedList<A, E>(
-  fetchPage: (page: number) => Effect.Effect<Page<A>, E, Services>,
-  deps: DependencyList
-): PagedList<A> {
+function useLoadedList<A, P>(pager: Pager<A, P>, deps: DependencyList): PagedList<A> {
   const runtime = useRuntime()
-  const [state, setState] = useState<State<A>>(initial)
+  const [state, setState] = useState<State<A, P>>(() => initial(pager.start))
   const [generation, setGeneration] = useState(0)
-  const fetchRef = useRef(fetchPage)
-  fetchRef.current = fetchPage
-  // The pump reads the latest state between renders (a key burst asks several times in one tick).
-  const stateRef = useRef<State<A>>(state)
+  const pagerRef = useRef(pager)
+  pagerRef.current = pager
+  // The loader reads the latest state between renders (a key burst asks several times in one tick).
+  const stateRef = useRef<State<A, P>>(state)
   const controller = useRef<AbortController | undefined>(undefined)
   const inFlight = useRef(false)
   const keepRows = useRef(false)
   /** The highest row the screen asked for. */
   const want = useRef(-1)
 
-  const set = useCallback((f: (s: State<A>) => State<A>) => {
+  const set = useCallback((f: (s: State<A, P>) => State<A, P>) => {
     stateRef.current = f(stateRef.current)
     setState(stateRef.current)
   }, [])
 
-  const fetchPages = useCallback(
-    (first: number, last: number, replace: boolean) => {
+  /** One round: `reset` starts from no rows, `keep` shows the old ones until the answer replaces them. */
+  const run = useCallback(
+    (read: Read<A, P>, mode: "first" | "refresh" | "more") => {
       controller.current?.abort()
       const c = new AbortController()
       controller.current = c
       inFlight.current = true
-      set((s) => ({ ...(first === 1 && !replace ? initial : s), loading: true, refreshing: replace, error: undefined }))
-      const fetch = fetchRef.current
-      const pages = Array.from({ length: last - first + 1 }, (_, i) => first + i)
-      const all = Effect.forEach(pages, (p) => Effect.suspend(() => fetch(p)), { concurrency: Concurrency })
-      void runEffect(runtime, all, c.signal).then((r) => {
+      set((s) => ({
+        ...(mode === "first" ? initial<A, P>(pagerRef.current.start) : s),
+        loading: true,
+        refreshing: mode === "refresh",
+        error: undefined
+      }))
+      void runEffect(runtime, read, c.signal).then((r) => {
         if (r === undefined) return
         inFlight.current = false
         if (!r.ok) return set((s) => ({ ...s, loading: false, refreshing: false, error: r.error }))
-        const items = r.value.flatMap((p) => p.items)
-        const info = r.value[r.value.length - 1]!.info
-        const lastItems = r.value[r.value.length - 1]!.items
-        const done = lastItems.length === 0 || last * info.per_page >= info.total_count
+        const batch = r.value
         set((s) => ({
-          items: first === 1 ? items : [...s.items, ...items],
-          total: info.total_count,
-          perPage: info.per_page,
-          next: done ? undefined : last + 1,
+          items: mode === "more" ? [...s.items, ...batch.items] : batch.items,
+          total: batch.total,
+          perPage: batch.perPage,
+          next: batch.next,
           loading: false,
           refreshing: false,
           error: undefined
@@ -103,31 +120,26 @@ export function usePagedList<A, E>(
     [runtime, set]
   )
 
-  /** Fetches the next pages towards `want`, a round at a time. */
+  /** Reads on towards `want`, a round at a time. */
   const pump = useCallback(() => {
     const s = stateRef.current
     if (inFlight.current || s.next === undefined || s.error !== undefined || s.items.length > want.current) return
-    if (s.perPage === undefined || s.total === undefined) return fetchPages(s.next, s.next, false)
-    const pagesInAll = Math.max(1, Math.ceil(s.total / s.perPage))
-    const needed = Math.min(pagesInAll, Math.floor(Math.min(want.current, s.total - 1) / s.perPage) + 1)
-    fetchPages(s.next, Math.min(Math.max(needed, s.next), s.next + PagesPerRound - 1), false)
-  }, [fetchPages])
+    run(pagerRef.current.more(s, want.current), "more")
+  }, [run])
   const pumpRef = useRef(pump)
   pumpRef.current = pump
 
   useEffect(() => {
-    const s = stateRef.current
-    const keep = keepRows.current && s.perPage !== undefined && s.items.length > 0
+    const first = pagerRef.current.first(stateRef.current, keepRows.current)
     keepRows.current = false
     want.current = -1
-    // A refresh reads again every page that was read, and swaps the rows at once.
-    fetchPages(1, keep ? Math.max(1, Math.ceil(s.items.length / s.perPage!)) : 1, keep)
+    run(first.read, first.keep ? "refresh" : "first")
     return () => {
       controller.current?.abort()
       inFlight.current = false
     }
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- the caller's deps stand for what fetchPage reads
-  }, [fetchPages, generation, ...deps])
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the caller's deps stand for what its fetch reads
+  }, [run, generation, ...deps])
 
   const loadTo = useCallback((index: number) => {
     want.current = Math.max(want.current, index)
@@ -149,4 +161,69 @@ export function usePagedList<A, E>(
       setGeneration((g) => g + 1)
     }, [])
   }
+}
+
+/** Pages fetched at once, and per round before the rows are shown (a far jump shows its progress). */
+const Concurrency = 4
+const PagesPerRound = 12
+
+/** A list paged by number (`page=N`). */
+export function usePagedList<A, E>(
+  fetchPage: (page: number) => Effect.Effect<Page<A>, E, Services>,
+  deps: DependencyList
+): PagedList<A> {
+  const pages = (first: number, last: number): Read<A, number> =>
+    Effect.map(
+      Effect.forEach(
+        Array.from({ length: last - first + 1 }, (_, i) => first + i),
+        (p) => Effect.suspend(() => fetchPage(p)),
+        { concurrency: Concurrency }
+      ),
+      (read) => {
+        const info = read[read.length - 1]!.info
+        const done = read[read.length - 1]!.items.length === 0 || last * info.per_page >= info.total_count
+        return {
+          items: read.flatMap((p) => p.items),
+          next: done ? undefined : last + 1,
+          total: info.total_count,
+          perPage: info.per_page
+        }
+      }
+    )
+  return useLoadedList<A, number>(
+    {
+      start: 1,
+      first: (s, keep) => {
+        // A refresh reads again every page that was read, and swaps the rows at once.
+        const kept = keep && s.perPage !== undefined && s.items.length > 0
+        return { keep: kept, read: pages(1, kept ? Math.max(1, Math.ceil(s.items.length / s.perPage!)) : 1) }
+      },
+      more: (s, want) => {
+        const next = s.next!
+        if (s.perPage === undefined || s.total === undefined) return pages(next, next)
+        const pagesInAll = Math.max(1, Math.ceil(s.total / s.perPage))
+        const needed = Math.min(pagesInAll, Math.floor(Math.min(want, s.total - 1) / s.perPage) + 1)
+        return pages(next, Math.min(Math.max(needed, next), next + PagesPerRound - 1))
+      }
+    },
+    deps
+  )
+}
+
+/** A list paged by the cursor each page returns (`cursor=…`; "" after the last page). */
+export function useCursorList<A, E>(
+  fetchPage: (
+    cursor: string | undefined
+  ) => Effect.Effect<{ readonly items: ReadonlyArray<A>; readonly cursor: string }, E, Services>,
+  deps: DependencyList
+): PagedList<A> {
+  const page = (cursor: string | undefined): Read<A, string> =>
+    Effect.map(
+      Effect.suspend(() => fetchPage(cursor)),
+      (r) => ({ items: r.items, next: r.cursor === "" ? undefined : r.cursor })
+    )
+  return useLoadedList<A, string>(
+    { start: undefined, first: (_s, keep) => ({ keep, read: page(undefined) }), more: (s) => page(s.next) },
+    deps
+  )
 }

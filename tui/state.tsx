@@ -1,8 +1,9 @@
 /**
  * What the whole app shares: the screen shown, the account and zone the user is in, and whether the
  * help overlay is open. State and actions are two contexts, so components that only act do not
- * re-render when state changes. Besides, each zone's unsaved WAF edits, kept by zone id (a third
- * context, a store), so they survive leaving the zone and can never show on another one.
+ * re-render when state changes. And the home of state that belongs to one zone: each zone's unsaved
+ * WAF edits, kept by zone id (a third context, a store), so they survive leaving the zone, and a
+ * panel's own state tagged with its zone (useZoneScoped); neither can ever show on another zone.
  */
 import { createContext, useCallback, useContext, useMemo, useState, useSyncExternalStore, type ReactNode } from "react"
 import type { Account } from "../src/domain/account.js"
@@ -99,6 +100,17 @@ export function useWafDraft(zoneId: string): {
     [store, zoneId]
   )
   return { draft, update }
+}
+
+/**
+ * A component's state that belongs to the zone it was set on (an open dialog, a record shown whole,
+ * a test's answer): on another zone it reads undefined, so a `:` jump that changes the zone under
+ * it, or an answer that arrives after, never shows it there. Gone when the component unmounts.
+ */
+export function useZoneScoped<T>(zoneId: string): readonly [T | undefined, (value: T | undefined) => void] {
+  const [held, setHeld] = useState<{ readonly zoneId: string; readonly value: T } | undefined>(undefined)
+  const set = (value: T | undefined) => setHeld(value === undefined ? undefined : { zoneId, value })
+  return [held?.zoneId === zoneId ? held.value : undefined, set]
 }
 
 export function useUiState(): UiState {

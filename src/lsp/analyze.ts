@@ -3,11 +3,8 @@ import type { CheckOptions } from "../rules/index.js"
 import { checkExpression, wholeDocument } from "./expressions.js"
 import type { Analysis, Memo } from "./findings.js"
 import { analyzeJson } from "./json-doc.js"
+import type { DocumentRegistry } from "./registry.js"
 import { analyzeTerraform } from "./terraform.js"
-// The WAF documents, the Terraform rewrite and the KV bulk features register themselves.
-import "./waf-register.js"
-import "./kv-register.js"
-import "./firewall-features.js"
 
 export type DocumentSyntax = "rules" | "json" | "terraform"
 
@@ -24,6 +21,7 @@ export const syntaxOf = (name: string, languageId?: string): DocumentSyntax | un
 
 /** `name`: the document's path or URI (files the checks offer to write are named after it). */
 export const analyze = async (
+  registry: DocumentRegistry,
   syntax: DocumentSyntax,
   text: string,
   options: CheckOptions = {},
@@ -36,8 +34,8 @@ export const analyze = async (
       return { kind: "rules", findings: checkExpression(region, false, options), expressions: [region] }
     }
     case "json":
-      return analyzeJson(text, options, name, memo)
+      return analyzeJson(text, options, name, memo, registry.jsonChecks)
     case "terraform":
-      return analyzeTerraform(text, name, options)
+      return analyzeTerraform(text, name, options, registry.terraform)
   }
 }

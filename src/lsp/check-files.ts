@@ -1,6 +1,7 @@
 /** `edgectl check`: the editor's checks over files, for CI. */
 import * as fs from "node:fs"
 import { analyze, syntaxOf } from "./analyze.js"
+import { documentRegistry, type DocumentRegistry } from "./registry.js"
 import { counts, renderJson, renderSarif, renderText, type FileResult } from "./report.js"
 
 export type CheckFormat = "text" | "json" | "sarif"
@@ -16,7 +17,8 @@ export const checkFiles = async (
   paths: ReadonlyArray<string>,
   fmt: CheckFormat,
   color: boolean,
-  version: string
+  version: string,
+  registry: DocumentRegistry = documentRegistry()
 ): Promise<CheckOutcome> => {
   const results: Array<FileResult> = []
   const problems: Array<string> = []
@@ -36,7 +38,7 @@ export const checkFiles = async (
       )
       continue
     }
-    const analysis = await analyze(syntax, text, {}, path)
+    const analysis = await analyze(registry, syntax, text, {}, path)
     results.push({ path, text, kind: analysis.kind, findings: analysis.findings })
   }
   const c = counts(results)

@@ -1,9 +1,10 @@
 /**
  * Hover and completion inside documents, from the rules scheme (`locate`, `completions`,
- * `FIELDS`, `FUNCTIONS`) and from hooks the WAF part registers for its documents.
+ * `FIELDS`, `FUNCTIONS`), and outside expressions from the features of the document's kind
+ * (./registry.ts lists them).
  */
 import { completions, locate, managedList, operatorDoc, type CheckOptions, type Completion } from "../rules/index.js"
-import type { Analysis, ExpressionRegion, Range } from "./findings.js"
+import type { Analysis, DocumentKind, ExpressionRegion, Range } from "./findings.js"
 import { toDecoded, toDocument } from "./json-string.js"
 
 export interface HoverResult {
@@ -20,20 +21,18 @@ export interface CompletionResult {
   readonly replace: Range
 }
 
-/** Hover and completion for a JSON document kind (the WAF documents), registered by its owner. */
+/** Hover and completion for a JSON document kind (the WAF documents), written by the kind's owner. */
 export interface JsonFeatures {
   readonly hover?: (text: string, offset: number, analysis: Analysis) => HoverResult | undefined
   readonly complete?: (text: string, offset: number, analysis: Analysis) => CompletionResult | undefined
 }
-const jsonFeatures = new Map<string, JsonFeatures>()
-export const registerJsonFeatures = (kind: string, f: JsonFeatures) => {
-  jsonFeatures.set(kind, f)
-}
+export type JsonFeaturesByKind = ReadonlyMap<DocumentKind, JsonFeatures>
 
 const regionAt = (analysis: Analysis, offset: number): ExpressionRegion | undefined =>
   analysis.expressions.find((r) => r.offsets[0]! <= offset && offset <= r.offsets[r.offsets.length - 1]!)
 
 export const hover = (
+  features: JsonFeaturesByKind,
   text: string,
   offset: number,
   analysis: Analysis,
@@ -92,11 +91,12 @@ export const hover = (
     }
     return undefined
   }
-  if (analysis.kind !== undefined) return jsonFeatures.get(analysis.kind)?.hover?.(text, offset, analysis)
+  if (analysis.kind !== undefined) return features.get(analysis.kind)?.hover?.(text, offset, analysis)
   return undefined
 }
 
 export const complete = (
+  features: JsonFeaturesByKind,
   text: string,
   offset: number,
   analysis: Analysis,
@@ -108,6 +108,6 @@ export const complete = (
     const c = completions(region.text, at, options)
     return { items: c.items, replace: toDocument(region.offsets, c.replace.start, c.replace.end) }
   }
-  if (analysis.kind !== undefined) return jsonFeatures.get(analysis.kind)?.complete?.(text, offset, analysis)
+  if (analysis.kind !== undefined) return features.get(analysis.kind)?.complete?.(text, offset, analysis)
   return undefined
 }

@@ -5,7 +5,7 @@
  */
 import { findNodeAtOffset, parseTree, type Node } from "jsonc-parser"
 import { BypassProducts, FirewallActions } from "../domain/firewall.js"
-import { registerJsonFeatures, type CompletionResult, type HoverResult } from "./features.js"
+import type { CompletionResult, HoverResult, JsonFeatures } from "./features.js"
 import { rangeOf } from "./json-path.js"
 
 const ACTION_DOC: Readonly<Record<(typeof FirewallActions)[number], string>> = {
@@ -82,4 +82,4 @@ const complete = (text: string, offset: number): CompletionResult | undefined =>
   return undefined
 }
 
-registerJsonFeatures("rules-json", { hover, complete })
+export const firewallRuleFeatures: JsonFeatures = { hover, complete }

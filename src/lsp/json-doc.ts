@@ -23,7 +23,7 @@ import { recheckSpan } from "./kv-bulk-splice.js"
 import { checkKvBulkText } from "./kv-bulk-stream.js"
 import { checkFirewallFields, expressionNodes, rulesDocument } from "./platform-json.js"
 
-/** A check of a kind of JSON document that another module owns (the WAF documents). */
+/** A check of a kind of JSON document that another module owns (the WAF documents; ./registry.ts lists them). */
 export interface JsonCheck {
   readonly kind: DocumentKind
   readonly matches: (root: Node) => boolean
@@ -32,11 +32,6 @@ export interface JsonCheck {
     text: string,
     name: string
   ) => { readonly findings: ReadonlyArray<Finding>; readonly actions?: ReadonlyArray<Fix> }
-}
-
-const extraChecks: Array<JsonCheck> = []
-export const registerJsonCheck = (c: JsonCheck) => {
-  extraChecks.push(c)
 }
 
 /** The syntax errors of strict JSON (what `kv bulk` commands accept), without building a tree. */
@@ -104,7 +99,14 @@ const incremental = (text: string, memo: Memo | undefined): Analysis | undefined
   }
 }
 
-export const analyzeJson = (text: string, options: CheckOptions = {}, name = "", memo?: Memo): Analysis => {
+/** `checks`: the kinds other modules own, tried first (none: the rules bodies and KV bulk files only). */
+export const analyzeJson = (
+  text: string,
+  options: CheckOptions = {},
+  name = "",
+  memo?: Memo,
+  checks: ReadonlyArray<JsonCheck> = []
+): Analysis => {
   // The parser recurses: a file nested thousands of levels would exhaust its stack.
   const deep = jsonTooDeepAt(text, JsonMaxDepth)
   if (deep >= 0) {
@@ -132,7 +134,7 @@ export const analyzeJson = (text: string, options: CheckOptions = {}, name = "",
   let kind: DocumentKind = "json"
   let actions: ReadonlyArray<Fix> | undefined
   let nextMemo: Memo | undefined
-  const extra = extraChecks.find((c) => c.matches(root))
+  const extra = checks.find((c) => c.matches(root))
   if (extra !== undefined) {
     kind = extra.kind
     const r = extra.check(root, text, name)

@@ -7,7 +7,15 @@
  */
 import { parseTree, type Node, type ParseError } from "jsonc-parser"
 import { nowSeconds } from "../kv/validate.js"
-import { checkElement, fileKindOf, STRICT_JSON, type BulkState, type EntryResult } from "./kv-bulk.js"
+import {
+  checkElement,
+  fitsFile,
+  keepsKind,
+  shiftEntry,
+  STRICT_JSON,
+  type EntryResult,
+  type Recheck
+} from "./kv-bulk.js"
 
 const isSpace = (c: number) => c === 32 || c === 10 || c === 13 || c === 9
 
@@ -28,18 +36,10 @@ const renumber = (e: EntryResult, index: number): EntryResult =>
     : { ...e, findings: e.findings.map((f) => ({ ...f, message: f.message.replace(/^entry \d+/, `entry ${index}`) })) }
 
 /**
- * The state after the old text's `from`..`to` became `inserted` characters, re-checking only the
- * entries the edit touches; undefined when the edit reaches the brackets, leaves invalid JSON, or
- * changes the first entry's kind (then the file is checked in full).
+ * An edit across entries: the entries it touches; undefined when the edit reaches the brackets,
+ * leaves invalid JSON, or changes the first entry's kind (then the file is checked in full).
  */
-export const recheckSpan = (
-  previous: BulkState,
-  text: string,
-  from: number,
-  to: number,
-  inserted: number,
-  now = nowSeconds()
-): BulkState | undefined => {
+export const recheckSpan: Recheck = (previous, text, from, to, inserted, now = nowSeconds()) => {
   const entries = previous.entries
   const n = entries.length
   if (n === 0) return undefined
@@ -91,11 +91,9 @@ export const recheckSpan = (
   if (root === undefined || errors.length > 0 || root.type !== "array" || root.length !== wrapped.length)
     return undefined
   const nodes: ReadonlyArray<Node> = root.children ?? []
-  for (const node of nodes)
-    if (previous.keysOnly ? node.type !== "string" && node.type !== "object" : node.type !== "object") return undefined
-  // The first entry decides what kind of file it is: an edit that changes it is checked in full.
-  if (a === 0 && (nodes.length === 0 || fileKindOf(nodes[0]!) !== (previous.keysOnly ? "keys" : "entries")))
-    return undefined
+  if (!nodes.every((node) => fitsFile(previous, node))) return undefined
+  // An edit that changes the file's kind is checked in full.
+  if (a === 0 && (nodes.length === 0 || !keepsKind(previous, nodes[0]!))) return undefined
   const fresh = nodes.map((node, k) => {
     const e = checkElement(node, a + k, previous.keysOnly, now, node.offset, wrapped)
     return { ...e, start: offset + node.offset - 1, end: offset + node.offset - 1 + node.length }
@@ -104,8 +102,7 @@ export const recheckSpan = (
   const next: Array<EntryResult> = entries.slice(0, a)
   next.push(...fresh)
   for (let i = b; i < n; i++) {
-    const e = entries[i]!
-    const shifted = delta === 0 ? e : { ...e, start: e.start + delta, end: e.end + delta }
+    const shifted = shiftEntry(entries[i]!, delta)
     next.push(moved === 0 ? shifted : renumber(shifted, i + moved))
   }
   return { keysOnly: previous.keysOnly, entries: next }

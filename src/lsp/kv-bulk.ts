@@ -199,18 +199,31 @@ export const checkKvBulk = (root: Node, now = nowSeconds(), text = ""): BulkStat
 }
 
 /**
- * The state after an edit that stays inside one entry (`from`..`to` of the old text replaced by
- * `inserted` characters), or undefined when the edit needs a full check (it crosses entries, or
- * leaves the entry invalid JSON).
+ * The state after an edit (`from`..`to` of the old text replaced by `inserted` characters), checking
+ * again only what the edit touches; undefined when the edit needs a full check.
  */
-export const recheck = (
+export type Recheck = (
   previous: BulkState,
   text: string,
   from: number,
   to: number,
   inserted: number,
-  now = nowSeconds()
-): BulkState | undefined => {
+  now?: number
+) => BulkState | undefined
+
+/** Whether `node` can be an entry of the file (a keys file also takes bare strings). */
+export const fitsFile = (previous: BulkState, node: Node): boolean =>
+  previous.keysOnly ? node.type === "string" || node.type === "object" : node.type === "object"
+
+/** Whether `node`, as the first entry, keeps the file's kind (the first entry decides it). */
+export const keepsKind = (previous: BulkState, node: Node): boolean =>
+  fileKindOf(node) === (previous.keysOnly ? "keys" : "entries")
+
+export const shiftEntry = (e: EntryResult, delta: number): EntryResult =>
+  delta === 0 ? e : { ...e, start: e.start + delta, end: e.end + delta }
+
+/** An edit that stays inside one entry: that entry alone; undefined when it crosses entries or leaves invalid JSON. */
+export const recheck: Recheck = (previous, text, from, to, inserted, now = nowSeconds()) => {
   const entries = previous.entries
   let lo = 0
   let hi = entries.length - 1
@@ -226,15 +239,13 @@ export const recheck = (
   const errors: Array<ParseError> = []
   const node = parseTree(elementText, errors, STRICT_JSON)
   if (node === undefined || errors.length > 0 || node.length !== elementText.length) return undefined
-  if (previous.keysOnly ? node.type !== "string" && node.type !== "object" : node.type !== "object") return undefined
-  // The first entry decides what kind of file it is: an edit that changes that is checked in full.
-  if (lo === 0 && fileKindOf(node) !== (previous.keysOnly ? "keys" : "entries")) return undefined
+  if (!fitsFile(previous, node)) return undefined
+  // An edit that changes the file's kind is checked in full.
+  if (lo === 0 && !keepsKind(previous, node)) return undefined
   const fresh = checkElement(node, lo, previous.keysOnly, now, 0, elementText)
   const next = entries.slice()
   next[lo] = { ...fresh, start: old.start, end: old.end + delta }
-  if (delta !== 0)
-    for (let i = lo + 1; i < next.length; i++)
-      next[i] = { ...next[i]!, start: next[i]!.start + delta, end: next[i]!.end + delta }
+  if (delta !== 0) for (let i = lo + 1; i < next.length; i++) next[i] = shiftEntry(next[i]!, delta)
   return { keysOnly: previous.keysOnly, entries: next }
 }
 

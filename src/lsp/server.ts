@@ -28,8 +28,9 @@ import { complete, hover } from "./features.js"
 import type { Analysis, Finding, Fix } from "./findings.js"
 import { outline, type OutlineSymbol } from "./outline.js"
 import { LineIndex } from "./position.js"
+import { documentRegistry, type DocumentRegistry } from "./registry.js"
 import { signatureHelp } from "./signature.js"
-import { documentTokens, TOKEN_MODIFIERS, TOKEN_TYPES, type SemanticToken } from "./tokens.js"
+import { documentTokens, encodeTokens, TOKEN_MODIFIERS, TOKEN_TYPES } from "./tokens.js"
 import { version } from "../version.js"
 
 const SEVERITY = {
@@ -75,7 +76,8 @@ export interface ServerOptions {
   readonly debounceMs?: number
 }
 
-export const startServer = (connection: Connection, options: ServerOptions = {}): void => {
+/** `registry`: the document kinds beyond rule expressions, their checks, hover and completion. */
+export const startServer = (connection: Connection, registry: DocumentRegistry, options: ServerOptions = {}): void => {
   let debounceMs = options.debounceMs ?? 40
   const documents = new TextDocuments(TextDocument)
   const states = new Map<string, State>()
@@ -114,7 +116,7 @@ export const startServer = (connection: Connection, options: ServerOptions = {})
     lastCheck.set(uri, Date.now())
     let analysis: Analysis
     try {
-      analysis = await analyze(syntax, text, {}, uri, states.get(uri)?.analysis.memo)
+      analysis = await analyze(registry, syntax, text, {}, uri, states.get(uri)?.analysis.memo)
     } catch (e) {
       connection.console.error(`edgectl: checking ${uri} failed: ${e instanceof Error ? e.stack : String(e)}`)
       return
@@ -154,7 +156,7 @@ export const startServer = (connection: Connection, options: ServerOptions = {})
     const fresh = {
       version: doc.version,
       lines: new LineIndex(text),
-      analysis: await analyze(syntax, text, {}, uri, states.get(uri)?.analysis.memo)
+      analysis: await analyze(registry, syntax, text, {}, uri, states.get(uri)?.analysis.memo)
     }
     states.set(uri, fresh)
     return { ...fresh, text }
@@ -217,7 +219,7 @@ export const startServer = (connection: Connection, options: ServerOptions = {})
   connection.onHover(async (p) => {
     const st = await current(p.textDocument.uri)
     if (st === undefined) return null
-    const h = hover(st.text, st.lines.offset(p.position), st.analysis)
+    const h = hover(registry.jsonFeatures, st.text, st.lines.offset(p.position), st.analysis)
     return h === undefined
       ? null
       : { contents: { kind: MarkupKind.Markdown, value: h.markdown }, range: toRange(st.lines, h.range) }
@@ -226,7 +228,7 @@ export const startServer = (connection: Connection, options: ServerOptions = {})
   connection.onCompletion(async (p) => {
     const st = await current(p.textDocument.uri)
     if (st === undefined) return null
-    const c = complete(st.text, st.lines.offset(p.position), st.analysis)
+    const c = complete(registry.jsonFeatures, st.text, st.lines.offset(p.position), st.analysis)
     if (c === undefined) return null
     const range = toRange(st.lines, c.replace)
     return {
@@ -375,34 +377,6 @@ export const startServer = (connection: Connection, options: ServerOptions = {})
     return foldingLimit === undefined ? folds : folds.slice(0, foldingLimit)
   })
 
-  // Encoded as the protocol wants (relative positions, one token per line: a token across lines,
-  // in a heredoc or a multi-line string, is split at each line break).
-  const encodeTokens = (lines: LineIndex, tokens: ReadonlyArray<SemanticToken>): Array<number> => {
-    const data: Array<number> = []
-    let lastLine = 0
-    let lastChar = 0
-    for (const t of tokens) {
-      const start = lines.position(t.range.start)
-      const end = lines.position(t.range.end)
-      const mods = t.modifiers.reduce((m, x) => m | (1 << TOKEN_MODIFIERS.indexOf(x)), 0)
-      for (let line = start.line; line <= end.line; line++) {
-        const from = line === start.line ? start.character : 0
-        const to = line === end.line ? end.character : lines.line(line).length
-        if (to <= from) continue
-        data.push(
-          line - lastLine,
-          line === lastLine ? from - lastChar : from,
-          to - from,
-          TOKEN_TYPES.indexOf(t.type),
-          mods
-        )
-        lastLine = line
-        lastChar = from
-      }
-    }
-    return data
-  }
-
   connection.languages.semanticTokens.on(async (p) => {
     const st = await current(p.textDocument.uri)
     if (st === undefined) return { data: [] }
@@ -413,10 +387,16 @@ export const startServer = (connection: Connection, options: ServerOptions = {})
   connection.listen()
 }
 
-/** Starts the server on this process's stdin and stdout; resolves when the client has asked it to exit. */
-export const serveStdio = (options: ServerOptions = {}): Promise<void> =>
+/**
+ * Starts the server on this process's stdin and stdout, with every document kind edgectl knows;
+ * resolves when the client has asked it to exit.
+ */
+export const serveStdio = (
+  options: ServerOptions = {},
+  registry: DocumentRegistry = documentRegistry()
+): Promise<void> =>
   new Promise((resolve) => {
     const connection = createConnection(process.stdin, process.stdout)
     connection.onExit(() => resolve())
-    startServer(connection, options)
+    startServer(connection, registry, options)
   })

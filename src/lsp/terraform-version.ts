@@ -116,9 +116,13 @@ const pinOf = (root: HclNode): string | undefined => {
   return node?.type === "string_lit" ? stringValue(node) : undefined
 }
 
-// The editor checks on every change: a module's other files are parsed again only when they change.
-const pins = new Map<string, { readonly mtimeMs: number; readonly pin: string | undefined }>()
-const pinOfFile = async (file: string, mtimeMs: number): Promise<string | undefined> => {
+/**
+ * The pins read from a module's files, by file: the editor checks on every change, so a module's
+ * other files are parsed again only when they change. One per server (./registry.ts makes it).
+ */
+export type ModulePins = Map<string, { readonly mtimeMs: number; readonly pin: string | undefined }>
+
+const pinOfFile = async (pins: ModulePins, file: string, mtimeMs: number): Promise<string | undefined> => {
   const cached = pins.get(file)
   if (cached?.mtimeMs === mtimeMs) return cached.pin
   const text = fs.readFileSync(file, "utf8")
@@ -141,7 +145,8 @@ const pinOfFile = async (file: string, mtimeMs: number): Promise<string | undefi
  * a file on disk.
  */
 export const modulePin = async (
-  name: string
+  name: string,
+  pins: ModulePins = new Map()
 ): Promise<{ readonly constraint: string; readonly files: ReadonlyArray<string> } | undefined> => {
   if (name === "") return undefined
   let file: string
@@ -161,7 +166,7 @@ export const modulePin = async (
     const full = path.join(path.dirname(file), f)
     let c: string | undefined
     try {
-      c = await pinOfFile(full, fs.statSync(full).mtimeMs)
+      c = await pinOfFile(pins, full, fs.statSync(full).mtimeMs)
     } catch {
       continue
     }

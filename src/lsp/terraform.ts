@@ -10,7 +10,7 @@ import type { CheckOptions } from "../rules/index.js"
 import { checkExpression } from "./expressions.js"
 import { finding, type Analysis, type Finding, type Fix } from "./findings.js"
 import { parseHcl, stringValue, type HclNode } from "./hcl.js"
-import { hasPin, modulePin, providerTarget, type ProviderTarget } from "./terraform-version.js"
+import { hasPin, modulePin, providerTarget, type ModulePins, type ProviderTarget } from "./terraform-version.js"
 import {
   EXPRESSION_RESOURCES,
   hclExpressionRegions,
@@ -83,18 +83,15 @@ import { hclSyntaxErrors } from "./hcl-syntax.js"
 const syntaxErrors = (root: HclNode): Array<Finding> => hclSyntaxErrors(root)
 
 /**
- * Builds the rewrite of the file's previous-WAF resources (set by the WAF part, which owns the
- * mapping): a fix per resource it can place, and findings where it cannot tell.
+ * Builds the rewrite of the file's previous-WAF resources (written by the WAF part, which owns the
+ * mapping, and handed in through ./registry.ts): a fix per resource it can place, and findings
+ * where it cannot tell.
  */
 export type TerraformRewrite = (
   text: string,
   blocks: ReadonlyArray<ResourceBlock>,
   target: ProviderTarget
 ) => { readonly fixes: ReadonlyMap<ResourceBlock, Fix>; readonly findings: ReadonlyArray<Finding> }
-let rewrite: TerraformRewrite | undefined
-export const registerTerraformRewrite = (r: TerraformRewrite) => {
-  rewrite = r
-}
 
 const previousWaf = (type: string, name: string, range: { start: number; end: number }, fix?: Fix): Finding =>
   finding(
@@ -156,8 +153,19 @@ const analyzeTerraformJson = (text: string, options: CheckOptions): Analysis => 
   return { kind: "terraform", findings, expressions }
 }
 
+/** What the Terraform checks are given (./registry.ts): without a rewrite, no fixes; without pins, no cache. */
+export interface TerraformWiring {
+  readonly rewrite?: TerraformRewrite | undefined
+  readonly pins?: ModulePins | undefined
+}
+
 /** `name`: the file's path or URI; `*.tf.json` is Terraform's JSON syntax. */
-export const analyzeTerraform = async (text: string, name = "", options: CheckOptions = {}): Promise<Analysis> => {
+export const analyzeTerraform = async (
+  text: string,
+  name = "",
+  options: CheckOptions = {},
+  { rewrite, pins }: TerraformWiring = {}
+): Promise<Analysis> => {
   if (/\.tf\.json$/i.test(name)) return analyzeTerraformJson(text, options)
   const tree = await parseHcl(text)
   try {
@@ -166,7 +174,7 @@ export const analyzeTerraform = async (text: string, name = "", options: CheckOp
     const waf = blocks.some((b) => (PREVIOUS_WAF_RESOURCES as ReadonlyArray<string>).includes(b.type))
     // The pin may be in another file of the module (versions.tf): read only when this one has none.
     const target = waf
-      ? providerTarget(tree.rootNode, hasPin(tree.rootNode) ? undefined : await modulePin(name))
+      ? providerTarget(tree.rootNode, hasPin(tree.rootNode) ? undefined : await modulePin(name, pins))
       : undefined
     const rewritten = target ? rewrite?.(text, blocks, target) : undefined
     for (const b of blocks) {

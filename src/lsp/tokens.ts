@@ -8,6 +8,7 @@
 import { parse } from "../rules/check.js"
 import type { Analysis, Range } from "./findings.js"
 import { toDocument } from "./json-string.js"
+import type { LineIndex } from "./position.js"
 
 /** The legend: standard LSP token types and modifiers only, so every editor theme colours them. */
 export const TOKEN_TYPES = [
@@ -91,4 +92,34 @@ export const documentTokens = (analysis: Analysis): Array<SemanticToken> => {
   out.sort((a, b) => a.range.start - b.range.start)
   // The protocol wants tokens that do not overlap (a token recorded twice by the parser's recovery).
   return out.filter((t, i) => i === 0 || t.range.start >= out[i - 1]!.range.end)
+}
+
+/**
+ * The tokens encoded as the protocol wants (relative positions, one token per line: a token across
+ * lines, in a heredoc or a multi-line string, is split at each line break).
+ */
+export const encodeTokens = (lines: LineIndex, tokens: ReadonlyArray<SemanticToken>): Array<number> => {
+  const data: Array<number> = []
+  let lastLine = 0
+  let lastChar = 0
+  for (const t of tokens) {
+    const start = lines.position(t.range.start)
+    const end = lines.position(t.range.end)
+    const mods = t.modifiers.reduce((m, x) => m | (1 << TOKEN_MODIFIERS.indexOf(x)), 0)
+    for (let line = start.line; line <= end.line; line++) {
+      const from = line === start.line ? start.character : 0
+      const to = line === end.line ? end.character : lines.line(line).length
+      if (to <= from) continue
+      data.push(
+        line - lastLine,
+        line === lastLine ? from - lastChar : from,
+        to - from,
+        TOKEN_TYPES.indexOf(t.type),
+        mods
+      )
+      lastLine = line
+      lastChar = from
+    }
+  }
+  return data
 }

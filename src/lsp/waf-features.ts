@@ -6,7 +6,7 @@
  */
 import { findNodeAtOffset, getNodeValue, parseTree, type Node } from "jsonc-parser"
 import { CATALOG, OWASP_SCORE_RULE, type ManagedRuleset } from "../waf/catalog.js"
-import { registerJsonFeatures, type CompletionResult, type HoverResult } from "./features.js"
+import type { CompletionResult, HoverResult, JsonFeatures } from "./features.js"
 import { rangeOf } from "./json-path.js"
 
 const OVERRIDE_ACTIONS = ["block", "managed_challenge", "js_challenge", "challenge", "log"]
@@ -158,4 +158,4 @@ const complete = (text: string, offset: number): CompletionResult | undefined =>
   return undefined
 }
 
-registerJsonFeatures("waf-config", { hover, complete })
+export const wafConfigFeatures: JsonFeatures = { hover, complete }

@@ -25,7 +25,7 @@ const ZoneMatches = 10
 
 const label = (c: PaletteChoice) =>
   c.kind === "screen"
-    ? `screen  ${c.screen.title}${c.screen.ready ? "" : " (not built yet)"}`
+    ? `screen  ${c.screen.title}`
     : `zone    ${c.zone.name}  ${c.zone.account.name ?? c.zone.account.id}`
 
 const choiceName = (c: PaletteChoice) => (c.kind === "screen" ? c.screen.title : c.zone.name).toLowerCase()

@@ -13,24 +13,21 @@ export function Header({ target, account, zone }: { target: string; account: str
           edgectl
         </Text>
       </Box>
-      <Box flexShrink={3}>
-        <Text wrap="truncate-middle">
-          <Text dimColor>target </Text>
-          {target}
-        </Text>
-      </Box>
-      <Box flexShrink={2}>
-        <Text wrap="truncate-end">
-          <Text dimColor>account </Text>
-          {account}
-        </Text>
-      </Box>
-      <Box flexShrink={1}>
-        <Text wrap="truncate-end">
-          <Text dimColor>zone </Text>
-          {zone ?? "—"}
-        </Text>
-      </Box>
+      <Field label="target" value={target} shrink={3} wrap="truncate-middle" />
+      <Field label="account" value={account} shrink={2} wrap="truncate-end" />
+      <Field label="zone" value={zone ?? "—"} shrink={1} wrap="truncate-end" />
+    </Box>
+  )
+}
+
+/** A dim label and its value; `shrink`: how much sooner than the others it gives up columns. */
+function Field(props: { label: string; value: string; shrink: number; wrap: "truncate-middle" | "truncate-end" }) {
+  return (
+    <Box flexShrink={props.shrink}>
+      <Text wrap={props.wrap}>
+        <Text dimColor>{`${props.label} `}</Text>
+        {props.value}
+      </Text>
     </Box>
   )
 }

@@ -7,12 +7,12 @@ export const SidebarWidth = 16
 export function Sidebar({ current }: { current: ScreenId }) {
   return (
     <Box flexDirection="column" width={SidebarWidth} flexShrink={0} borderStyle="round" borderDimColor paddingX={1}>
-      {Screens.map((s, i) => {
+      {Screens.map((s) => {
         const here = s.id === current
         return (
-          <Text key={s.id} bold={here} {...(here ? { color: "cyan" } : s.ready ? {} : { dimColor: true })}>
+          <Text key={s.id} bold={here} {...(here ? { color: "cyan" } : {})}>
             {here ? "›" : " "}
-            {i + 1} {s.title}
+            {s.key} {s.title}
           </Text>
         )
       })}

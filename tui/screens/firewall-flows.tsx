@@ -8,7 +8,7 @@
  */
 import * as Effect from "effect/Effect"
 import { useState } from "react"
-import { BypassProducts, FirewallActions, type FirewallAction, type Rule } from "../../src/domain/firewall.js"
+import { BypassProducts, FirewallActions, type Rule } from "../../src/domain/firewall.js"
 import {
   checkRule,
   priorityFromText,
@@ -16,7 +16,7 @@ import {
   type RuleField,
   type RuleText
 } from "../../src/firewall/rule-input.js"
-import { orderRules, type Plan } from "../../src/rules/index.js"
+import type { Plan } from "../../src/rules/index.js"
 import {
   createRuleOnFilter,
   createRuleTwoStep,
@@ -28,7 +28,17 @@ import { ConfirmDialog } from "../components/confirm-dialog.js"
 import { TextPrompt } from "../components/text-prompt.js"
 import type { Services } from "../runtime.js"
 import type { Notify } from "../notices.js"
-import { expressionOf, liveDiagnostic, numbers, otherUsers, priorityText, ruleName } from "./firewall-table.js"
+import {
+  descriptionCounter,
+  expressionOf,
+  inEvaluationOrder,
+  liveDiagnostic,
+  numbers,
+  otherUsers,
+  priorityProblem,
+  priorityText,
+  ruleName
+} from "./firewall-table.js"
 
 export type Run = <A, E>(effect: Effect.Effect<A, E, Services>, onOk: (a: A) => void, what: string) => void
 
@@ -51,8 +61,7 @@ const problemOf = (t: RuleText, field: RuleField): string | undefined => {
 }
 
 /** Where a rule created now lands in evaluation order, named as the table will name it. */
-const nameOfNew = (rules: ReadonlyArray<Rule>, r: Rule) =>
-  ruleName(orderRules([...rules, r] as ReadonlyArray<Rule & { action: FirewallAction }>), r)
+const nameOfNew = (rules: ReadonlyArray<Rule>, r: Rule) => ruleName(inEvaluationOrder([...rules, r]), r)
 
 export type CreateStep =
   | { readonly kind: "expression" }
@@ -152,10 +161,7 @@ export function CreateRuleFlow({
           key="priority"
           title="Priority (lower runs first)"
           help={`${priorityRange}; empty: none, after every rule with a priority`}
-          check={(t) => {
-            const p = priorityFromText(t)
-            return p.ok ? undefined : `priority ${p.problems[0]!.message}`
-          }}
+          check={priorityProblem}
           submitLabel="next"
           onSubmit={(t) =>
             next({ kind: "description", expression: shown.expression, rule: { ...shown.rule, priority: t } })
@@ -169,7 +175,7 @@ export function CreateRuleFlow({
           key="description"
           title="Description (names the rule; optional)"
           help="at most 500 characters; empty: none"
-          counter={(t) => `${t.length}/500`}
+          counter={descriptionCounter}
           check={(t) => problemOf({ ...shown.rule, description: t }, "description")}
           submitLabel="create"
           onSubmit={(t) => create(shown.expression, { ...shown.rule, description: t })}
@@ -227,10 +233,7 @@ export function EditRuleFlow({
         key="edit-priority"
         title={`Priority of ${name} (now ${priorityText(rule)})`}
         help={`${priorityRange}; empty keeps ${priorityText(rule)}`}
-        check={(t) => {
-          const p = priorityFromText(t)
-          return p.ok ? undefined : `priority ${p.problems[0]!.message}`
-        }}
+        check={priorityProblem}
         submitLabel="next"
         onSubmit={setPriority}
         onCancel={onClose}
@@ -242,7 +245,7 @@ export function EditRuleFlow({
       key="edit-description"
       title={`Description of ${name}`}
       help={`now ${rule.description ? JSON.stringify(rule.description) : "none"}; at most 500 characters; empty keeps it`}
-      counter={(t) => `${t.length}/500`}
+      counter={descriptionCounter}
       check={(t) => problemOf({ action: rule.action, description: t }, "description")}
       submitLabel="save"
       onSubmit={(t) => {
@@ -254,9 +257,7 @@ export function EditRuleFlow({
         run(
           updateRule(zone.id, rule.id, changes),
           (u) => {
-            notify.done(
-              `Saved ${ruleName(orderRules(rules.map((x) => (x.id === u.id ? u : x)) as ReadonlyArray<Rule & { action: FirewallAction }>), u)}`
-            )
+            notify.done(`Saved ${ruleName(inEvaluationOrder(rules.map((x) => (x.id === u.id ? u : x))), u)}`)
             refresh()
           },
           "edit the rule"

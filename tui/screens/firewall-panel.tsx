@@ -7,9 +7,8 @@
  */
 import * as Effect from "effect/Effect"
 import { Box, Text } from "ink"
-import { useState } from "react"
-import { isDeletedFilter, type FirewallAction, type Rule } from "../../src/domain/firewall.js"
-import { orderRules, validateRequest, type Plan } from "../../src/rules/index.js"
+import { isDeletedFilter, type Rule } from "../../src/domain/firewall.js"
+import { validateRequest, type Plan } from "../../src/rules/index.js"
 import { allRules, setRulePaused, testRequest } from "../../src/services/firewall.js"
 import { ConfirmDialog } from "../components/confirm-dialog.js"
 import { List, useListCursor } from "../components/list.js"
@@ -18,12 +17,14 @@ import { TextPrompt } from "../components/text-prompt.js"
 import { KeyLayer, useKeys } from "../keys.js"
 import { useActions } from "../actions.js"
 import { useNotify } from "../notices.js"
+import { useZoneScoped } from "../state.js"
 import { useEffectQuery } from "../runtime.js"
 import { usePaneSize } from "../terminal.js"
 import { CreateRuleFlow, DeleteRuleFlow, EditRuleFlow, type CreateStep } from "./firewall-flows.js"
 import {
   decisionText,
   expressionOf,
+  inEvaluationOrder,
   otherUsers,
   priorityText,
   ruleName,
@@ -107,27 +108,22 @@ export interface FirewallPanelProps {
 
 export function FirewallPanel({ zone, active, height, priority = KeyLayer.tab }: FirewallPanelProps) {
   const plan = Plans.includes(zone.plan?.legacy_id ?? "") ? (zone.plan!.legacy_id as Plan) : undefined
-  const { query, refresh } = useEffectQuery(
-    () => Effect.map(allRules(zone.id), (rs) => orderRules(rs as ReadonlyArray<Rule & { action: FirewallAction }>)),
-    [zone.id]
-  )
+  const { query, refresh } = useEffectQuery(() => Effect.map(allRules(zone.id), inEvaluationOrder), [zone.id])
   const rules: ReadonlyArray<Rule> = query._tag === "Success" ? query.value : []
   const rows = Math.max(2, height - Chrome)
   const cursor = useListCursor(rules.length, rows, [zone.id])
   const current = rules[cursor.index]
   // A dialog belongs to the zone it was opened on (a `:` jump can change the zone under an open
   // one, or while its action runs): it never shows on, or acts for, another zone.
-  const [opened, setOpened] = useState<{ readonly zoneId: string; readonly dialog: Dialog } | undefined>(undefined)
-  const dialog = opened?.zoneId === zone.id ? opened.dialog : undefined
-  const setDialog = (d: Dialog | undefined) => setOpened(d === undefined ? undefined : { zoneId: zone.id, dialog: d })
+  const [dialog, setDialog] = useZoneScoped<Dialog>(zone.id)
   // Per zone, like the test answer: the detail view of one zone's rule never opens on another's.
-  const [detailOf, setDetailOf] = useState<string | undefined>(undefined)
-  const detail = detailOf === zone.id
-  const setDetail = (on: boolean) => setDetailOf(on ? zone.id : undefined)
+  const [detailOn, setDetailOn] = useZoneScoped<true>(zone.id)
+  const detail = detailOn === true
+  const setDetail = (on: boolean) => setDetailOn(on ? true : undefined)
   const notify = useNotify()
   const { run, busy } = useActions()
   // Kept with the zone it was run on: another zone's answer is never shown.
-  const [tested, setTested] = useState<{ readonly zoneId: string; readonly text: string } | undefined>(undefined)
+  const [test, setTested] = useZoneScoped<string>(zone.id)
   const close = () => setDialog(undefined)
   // A change to the rules makes the last test's answer stale: it goes.
   const changed = () => {
@@ -261,7 +257,7 @@ export function FirewallPanel({ zone, active, height, priority = KeyLayer.tab }:
               close()
               run(
                 testRequest(zone.id, JSON.parse(t)),
-                (d) => (setTested({ zoneId: zone.id, text: decisionText(rules, d) }), notify.clear()),
+                (d) => (setTested(decisionText(rules, d)), notify.clear()),
                 "test the request"
               )
             }}
@@ -272,7 +268,6 @@ export function FirewallPanel({ zone, active, height, priority = KeyLayer.tab }:
   }
 
   const open = dialogView()
-  const test = tested?.zoneId === zone.id ? tested.text : undefined
   return (
     <Box flexDirection="column" height={height} overflow="hidden">
       <Text bold wrap="truncate-end">

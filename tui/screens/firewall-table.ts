@@ -4,8 +4,9 @@
  * and below ~90 columns it drops the priority and paused columns (shown in the line under the
  * table and the detail view) so that the expression keeps a column of its own.
  */
-import { isDeletedFilter, type FirewallDecision, type Rule } from "../../src/domain/firewall.js"
-import { check, type Plan } from "../../src/rules/index.js"
+import { isDeletedFilter, type FirewallAction, type FirewallDecision, type Rule } from "../../src/domain/firewall.js"
+import { priorityFromText } from "../../src/firewall/rule-input.js"
+import { check, orderRules, type Plan } from "../../src/rules/index.js"
 import { cells } from "../components/columns.js"
 
 /** The checker's first error for what is typed so far (shown live under the field), or undefined. */
@@ -37,6 +38,19 @@ export const numbers = (rules: ReadonlyArray<Rule>, of: ReadonlyArray<Rule>) =>
   of.map((r) => `#${ruleNumber(rules, r)}`).join(", ")
 
 export const priorityText = (r: Rule) => (r.priority === null ? "none" : String(r.priority))
+
+/** The rules in evaluation order (priority, then action), the order the table numbers them in. */
+export const inEvaluationOrder = (rules: ReadonlyArray<Rule>): ReadonlyArray<Rule> =>
+  orderRules(rules as ReadonlyArray<Rule & { action: FirewallAction }>)
+
+/** What is wrong with a priority as typed (empty is none), as a prompt shows it. */
+export const priorityProblem = (text: string): string | undefined => {
+  const p = priorityFromText(text)
+  return p.ok ? undefined : `priority ${p.problems[0]!.message}`
+}
+
+/** A description prompt's counter (the platform takes 500 characters). */
+export const descriptionCounter = (text: string): string => `${text.length}/500`
 
 /** Panes at least this wide show every column. */
 export const WideColumns = 90

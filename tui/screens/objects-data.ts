@@ -40,17 +40,19 @@ const asHost = (r: Registration): Host => ({
 /** Whether a host still serves: it removes its socket when it stops; one killed leaves it, but is gone. */
 export const hostServing = (h: Host): boolean => fs.existsSync(h.socket) && holderAlive(h)
 
-/** The hosts serving the state directory now (registrations of processes that are gone are not). */
-export const runningHosts = (state: string): Array<Host> => readRegistrations(state).filter(holderAlive).map(asHost)
-
-export const storedObjects = (state: string): Array<StoredObject> => {
+/**
+ * The stored objects, each with the host running it, and the hosts serving the state directory now
+ * (registrations of processes that are gone are not): the registrations are read once for both.
+ */
+export const readStored = (state: string): { objects: Array<StoredObject>; hosts: Array<Host> } => {
   const hosts = readRegistrations(state).filter(holderAlive)
-  return listStored(state).map((o) => {
+  const objects = listStored(state).map((o) => {
     const holder = hosts.length === 0 ? undefined : lockHolder(o.dir)
     const host =
       holder === undefined ? undefined : hosts.find((h) => h.pid === holder.pid && h.classes.includes(o.className))
     return { ...o, state, host: host === undefined ? undefined : asHost(host) }
   })
+  return { objects, hosts: hosts.map(asHost) }
 }
 
 export interface ObjectView {

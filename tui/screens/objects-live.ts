@@ -14,9 +14,8 @@ import {
   type Host,
   hostServing,
   readObject,
-  runningHosts,
+  readStored,
   storageSignature,
-  storedObjects,
   type ObjectView,
   type StoredObject
 } from "./objects-data.js"
@@ -104,7 +103,7 @@ export const useStoredObjects = (dir: string, polling: boolean) => {
   const last = useRef("")
   const load = (): void => {
     try {
-      const next = { objects: storedObjects(dir), hosts: runningHosts(dir) }
+      const next = readStored(dir)
       const key = JSON.stringify(next)
       setFailure(undefined)
       // Unchanged: no new frame.

@@ -3,7 +3,6 @@
  * name on the server, enter shows one record whole.
  */
 import { Box } from "ink"
-import { useState } from "react"
 import type { DnsRecord } from "../../src/domain/dns.js"
 import { listDnsPage } from "../../src/services/zones.js"
 import { cells, flexWidth } from "../components/columns.js"
@@ -12,6 +11,7 @@ import { List, ListStatus, moveHints, useListCursor } from "../components/list.j
 import { Empty, ErrorView, Loading } from "../components/states.js"
 import { KeyLayer, useKeys } from "../keys.js"
 import { usePagedList } from "../paged-list.js"
+import { useZoneScoped } from "../state.js"
 import { usePaneSize } from "../terminal.js"
 import { DnsRecordView } from "./dns-record.js"
 
@@ -48,8 +48,7 @@ export function ZoneDns({ zoneId, active, height }: { zoneId: string; active: bo
   const pane = usePaneSize()
   const table = dnsTable(pane.columns)
   // The record shown whole (by id, so that a refresh behind it cannot swap it for another).
-  const [opened, setOpen] = useState<{ zoneId: string; record: DnsRecord } | undefined>(undefined)
-  const open = opened?.zoneId === zoneId ? opened.record : undefined
+  const [open, setOpen] = useZoneScoped<DnsRecord>(zoneId)
   const filter = useFilterInput({ active: active && open === undefined, onMove: (press) => cursor.move(press) })
   const name = filter.text === "" ? undefined : filter.text
   const list = usePagedList((page) => listDnsPage(zoneId, { name, page, perPage: DnsPerPage }), [zoneId, name])
@@ -66,7 +65,7 @@ export function ZoneDns({ zoneId, active, height }: { zoneId: string; active: bo
       switch (press.name) {
         case "enter": {
           const r = list.items[cursor.index]
-          if (r !== undefined) setOpen({ zoneId, record: r })
+          if (r !== undefined) setOpen(r)
           return r !== undefined
         }
         case "/":

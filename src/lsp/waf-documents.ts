@@ -1,24 +1,21 @@
 /**
- * The WAF documents (kinds 3 and 4) and the Terraform rewrite, registered with the document
- * checks: they are built on `src/waf` (the migration mapping), which owns their meaning.
+ * The checks of the WAF documents (kinds 3 and 4) and the hover of a WAF export, for ./registry.ts:
+ * they are built on `src/waf` (the migration mapping), which owns their meaning.
  */
 import { findNodeAtOffset, parseTree, type Node } from "jsonc-parser"
-import { registerJsonFeatures } from "./features.js"
-import { registerJsonCheck } from "./json-doc.js"
+import type { JsonFeatures } from "./features.js"
+import type { JsonCheck } from "./json-doc.js"
 import { rangeOf } from "./json-path.js"
-import { registerTerraformRewrite } from "./terraform.js"
-import { terraformRewrite } from "./terraform-rewrite.js"
 import { checkWafConfig, isWafConfig } from "./waf-config.js"
-// Hover and completion in WAF configurations.
-import "./waf-features.js"
 import { actionNote, checkWafExport, isWafExport, sensitivityNote } from "./waf-export.js"
 
-registerJsonCheck({
+export const wafExportCheck: JsonCheck = {
   kind: "waf-export",
   matches: isWafExport,
   check: (root, _text, name) => checkWafExport(root, name)
-})
-registerJsonCheck({
+}
+
+export const wafConfigCheck: JsonCheck = {
   kind: "waf-config",
   matches: isWafConfig,
   check: (root, text, name) => ({
@@ -28,8 +25,7 @@ registerJsonCheck({
       /validation/i.test(name) ? "validation" : /pending|final/i.test(name) ? "pending" : undefined
     )
   })
-})
-registerTerraformRewrite(terraformRewrite)
+}
 
 const propertyOf = (n: Node | undefined): { name: string; value: Node } | undefined => {
   const p = n?.parent
@@ -37,7 +33,7 @@ const propertyOf = (n: Node | undefined): { name: string; value: Node } | undefi
   return { name: p.children![0]!.value as string, value: n! }
 }
 
-registerJsonFeatures("waf-export", {
+export const wafExportFeatures: JsonFeatures = {
   hover: (text, offset) => {
     const root = parseTree(text)
     if (root === undefined) return undefined
@@ -51,4 +47,4 @@ registerJsonFeatures("waf-export", {
           : undefined
     return note === undefined ? undefined : { markdown: `**After migration**: ${note}`, range: rangeOf(prop.value) }
   }
-})
+}

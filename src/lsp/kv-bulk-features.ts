@@ -1,12 +1,12 @@
 /**
  * Completion and hover in KV bulk files (`kv bulk put`): the entry's fields with their limits (from
  * src/domain/kv-limits.ts, the numbers the checks and the platform use), and the date an `expiration`
- * means. Registered with the document features, like the WAF documents.
+ * means. Listed in ./registry.ts with the other document kinds' features.
  */
 import { findNodeAtOffset, getLocation, parseTree, type Node } from "jsonc-parser"
 import { KeyMaxBytes, MaxExpiration, MetadataMaxBytes, ValueMaxBytes } from "../domain/kv-limits.js"
 import { EntryFields } from "../kv/validate.js"
-import { registerJsonFeatures, type CompletionResult } from "./features.js"
+import type { CompletionResult, JsonFeatures } from "./features.js"
 import { rangeOf } from "./json-path.js"
 
 const mib = (n: number) => `${n / 1024 / 1024} MiB`
@@ -31,7 +31,7 @@ const entryAt = (root: Node, offset: number): Node | undefined => {
 const fieldsOf = (entry: Node): ReadonlyArray<string> =>
   (entry.children ?? []).map((p) => p.children?.[0]?.value).filter((v): v is string => typeof v === "string")
 
-registerJsonFeatures("kv-bulk", {
+export const kvBulkFeatures: JsonFeatures = {
   complete: (text, offset): CompletionResult | undefined => {
     const root = parseTree(text)
     if (root === undefined || root.type !== "array") return undefined
@@ -89,4 +89,4 @@ registerJsonFeatures("kv-bulk", {
     }
     return undefined
   }
-})
+}

@@ -1,0 +1,34 @@
+/**
+ * What the language server and `edgectl check` know beyond rule expressions, as one value: the
+ * checks of JSON document kinds other areas own (the WAF documents), hover and completion per
+ * document kind, and the Terraform rewrite of previous-WAF resources (with the cache of module
+ * pins it reads). Built here, at the edge, once per server or run, and passed down, so a feature
+ * is added by listing it here (no module registers itself, no module keeps state).
+ */
+import type { JsonFeatures } from "./features.js"
+import type { DocumentKind } from "./findings.js"
+import { firewallRuleFeatures } from "./firewall-features.js"
+import type { JsonCheck } from "./json-doc.js"
+import { kvBulkFeatures } from "./kv-bulk-features.js"
+import type { TerraformWiring } from "./terraform.js"
+import { terraformRewrite } from "./terraform-rewrite.js"
+import { wafConfigCheck, wafExportCheck, wafExportFeatures } from "./waf-documents.js"
+import { wafConfigFeatures } from "./waf-features.js"
+
+export interface DocumentRegistry {
+  /** Tried in order before the built-in JSON kinds (rules bodies, KV bulk files): the first that matches wins. */
+  readonly jsonChecks: ReadonlyArray<JsonCheck>
+  readonly jsonFeatures: ReadonlyMap<DocumentKind, JsonFeatures>
+  readonly terraform: TerraformWiring
+}
+
+export const documentRegistry = (): DocumentRegistry => ({
+  jsonChecks: [wafExportCheck, wafConfigCheck],
+  jsonFeatures: new Map<DocumentKind, JsonFeatures>([
+    ["waf-config", wafConfigFeatures],
+    ["waf-export", wafExportFeatures],
+    ["kv-bulk", kvBulkFeatures],
+    ["rules-json", firewallRuleFeatures]
+  ]),
+  terraform: { rewrite: terraformRewrite, pins: new Map() }
+})
