@@ -7,7 +7,6 @@ import * as HttpBody from "@effect/platform/HttpBody"
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
-import type * as HttpMethod from "@effect/platform/HttpMethod"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -19,6 +18,7 @@ import type { Page } from "../domain/envelope.js"
 import { FailureEnvelope } from "../domain/envelope.js"
 import { ApiError, fromFailure, InvalidInput, type V4Error } from "../domain/errors.js"
 import { describeParseError } from "../domain/parse-issues.js"
+import type { AnyEndpoint, CallArgs, RawBody, SuccessOf } from "./call-types.js"
 
 export type Credentials =
   | { readonly kind: "token"; readonly token: string }
@@ -34,24 +34,19 @@ export interface ClientConfig {
 }
 export const ClientConfig = Context.GenericTag<ClientConfig>("edgectl/ClientConfig")
 
-export type QueryValue = string | number | boolean | ReadonlyArray<string> | undefined
-export type Query = Readonly<Record<string, QueryValue>>
+/** What every call needs: an HTTP client and where and as whom to call. */
+export type ClientEnv = HttpClient.HttpClient | ClientConfig
 
-export interface CallInput {
+type QueryValue = string | number | boolean | ReadonlyArray<string> | undefined
+type Query = Readonly<Record<string, QueryValue>>
+
+/** A call's input as sent; `CallInput<E>` (call-types.ts) is what the compiler lets a caller write. */
+interface Input {
   readonly path?: Readonly<Record<string, string>>
   readonly urlParams?: Query
   readonly payload?: unknown
-  /** A body sent as is instead of a JSON payload (a value, a multipart form, a serialized bulk array). */
-  readonly body?: { readonly bytes: Uint8Array; readonly contentType?: string | undefined }
+  readonly body?: RawBody
 }
-
-/** What the client needs of a contract endpoint. */
-interface AnyEndpoint {
-  readonly path: string
-  readonly method: HttpMethod.HttpMethod
-  readonly successSchema: Schema.Schema<any, any, never>
-}
-type SuccessOf<E> = E extends { readonly successSchema: Schema.Schema<infer S, any, never> } ? S : never
 
 const authHeaders = (c: Credentials): Record<string, string> =>
   c.kind === "token" ? { authorization: `Bearer ${c.token}` } : { "x-auth-email": c.email, "x-auth-key": c.key }
@@ -132,6 +127,20 @@ const failureOf = (status: number, text: string, retryAfter: string | undefined)
   return fromFailure(status, errors, retryAfterSeconds(retryAfter))
 }
 
+/**
+ * The payload's wire form, through the endpoint's schema (the ESC change `{kind: "always"}` is sent
+ * as `{"always": true}`). A value the types accept always encodes; a failure is this side's.
+ */
+const encodePayload = (endpoint: AnyEndpoint, payload: unknown): Effect.Effect<unknown, InvalidInput> =>
+  Option.match(endpoint.payloadSchema, {
+    onNone: () => Effect.succeed(payload),
+    onSome: (schema) =>
+      Effect.mapError(
+        Schema.encodeUnknown(schema as Schema.Schema<unknown, unknown>)(payload),
+        (e) => new InvalidInput({ message: `request body: ${describeParseError(e)}`, clientSide: true })
+      )
+  })
+
 const RedirectStatuses = new Set([301, 302, 303, 307, 308])
 const MaxRedirects = 5
 
@@ -185,12 +194,12 @@ const redirected = (
  * Sends one request of the contract, with retries; `read` turns a successful response into the
  * result. A failure status is decoded from its envelope into the tagged error.
  */
-const send = <E extends AnyEndpoint, A>(
-  endpoint: E,
-  input: CallInput,
+const send = <A>(
+  endpoint: AnyEndpoint,
+  input: Input,
   accept: string,
   read: (response: HttpClientResponse.HttpClientResponse, target: ClientConfig["target"]) => Effect.Effect<A, V4Error>
-): Effect.Effect<A, V4Error, HttpClient.HttpClient | ClientConfig> =>
+): Effect.Effect<A, V4Error, ClientEnv> =>
   Effect.gen(function* () {
     const config = yield* ClientConfig
     const http = yield* HttpClient.HttpClient
@@ -203,7 +212,8 @@ const send = <E extends AnyEndpoint, A>(
     })
     if (input.body !== undefined)
       request = HttpClientRequest.bodyUint8Array(request, input.body.bytes, input.body.contentType)
-    else if (input.payload !== undefined) request = HttpClientRequest.bodyUnsafeJson(request, input.payload)
+    else if (input.payload !== undefined)
+      request = HttpClientRequest.bodyUnsafeJson(request, yield* encodePayload(endpoint, input.payload))
     const execute = (r: HttpClientRequest.HttpClientRequest) =>
       http.execute(r).pipe(
         Effect.mapError((e) =>
@@ -258,15 +268,17 @@ export interface Answered<A> {
 /** Calls one endpoint of the contract and returns its decoded success value. */
 export const call = <E extends AnyEndpoint>(
   endpoint: E,
-  input: CallInput = {}
-): Effect.Effect<SuccessOf<E>, V4Error, HttpClient.HttpClient | ClientConfig> =>
-  Effect.map(callAnswered(endpoint, input), (a) => a.value)
+  ...[input]: CallArgs<E>
+): Effect.Effect<SuccessOf<E>, V4Error, ClientEnv> =>
+  Effect.map(answered<SuccessOf<E>>(endpoint, (input ?? {}) as Input), (a) => a.value)
 
 /** `call`, keeping the answer's headers (e.g. `date`: the platform's clock). */
 export const callAnswered = <E extends AnyEndpoint>(
   endpoint: E,
-  input: CallInput = {}
-): Effect.Effect<Answered<SuccessOf<E>>, V4Error, HttpClient.HttpClient | ClientConfig> =>
+  ...[input]: CallArgs<E>
+): Effect.Effect<Answered<SuccessOf<E>>, V4Error, ClientEnv> => answered(endpoint, (input ?? {}) as Input)
+
+const answered = <A>(endpoint: AnyEndpoint, input: Input): Effect.Effect<Answered<A>, V4Error, ClientEnv> =>
   send(endpoint, input, "application/json", (response, target) =>
     Effect.gen(function* () {
       const text = yield* response.text.pipe(
@@ -288,7 +300,7 @@ export const callAnswered = <E extends AnyEndpoint>(
       if ((body as { success?: unknown } | null)?.success === false) {
         return yield* Effect.fail(failureOf(response.status, text, response.headers["retry-after"]))
       }
-      const value = yield* Schema.decodeUnknown(endpoint.successSchema as Schema.Schema<SuccessOf<E>, unknown>)(
+      const value = yield* Schema.decodeUnknown(endpoint.successSchema as Schema.Schema<A, unknown>)(
         body,
         decodeOptions(target)
       ).pipe(
@@ -307,9 +319,9 @@ export const callAnswered = <E extends AnyEndpoint>(
 /** Calls an endpoint whose success is not an envelope (a KV value): its bytes and headers. */
 export const callRaw = <E extends AnyEndpoint>(
   endpoint: E,
-  input: CallInput = {}
-): Effect.Effect<RawAnswer, V4Error, HttpClient.HttpClient | ClientConfig> =>
-  send(endpoint, input, "application/octet-stream", (response) =>
+  ...[input]: CallArgs<E>
+): Effect.Effect<RawAnswer, V4Error, ClientEnv> =>
+  send(endpoint, (input ?? {}) as Input, "application/octet-stream", (response) =>
     Effect.map(
       response.arrayBuffer.pipe(
         Effect.mapError(

@@ -11,7 +11,7 @@ import { call, callAnswered, type Answered, type ClientConfig } from "../api/cli
 import { Endpoints } from "../api/contract-core.js"
 import { EscEndpoints } from "../api/contract-esc.js"
 import { InvalidInput, NotFound, V4ErrorClasses, type V4Error } from "../domain/errors.js"
-import { checkSecret } from "../esc/change.js"
+import { checkSecret, type EscChange } from "../esc/change.js"
 import { decide, type EscDecision, type EscSetting } from "../esc/decide.js"
 import { maskCookieHeader } from "../esc/mask.js"
 import { removalStatus, type RemovalStatus } from "../esc/removal.js"
@@ -89,19 +89,18 @@ export const accountOf = (zone: EscTarget & { kind: "zone" }): EscTarget => ({
   name: zone.account.name
 })
 
-const endpoints = (t: EscTarget) =>
+/** The three calls on a target's setting (a zone's or an account's endpoints). */
+const calls = (t: EscTarget) =>
   t.kind === "zone"
     ? {
-        get: EscEndpoints.getZoneEsc,
-        set: EscEndpoints.setZoneEsc,
-        del: EscEndpoints.deleteZoneEsc,
-        path: { zone_id: t.id }
+        get: () => callAnswered(EscEndpoints.getZoneEsc, { path: { zone_id: t.id } }),
+        set: (payload: EscChange) => callAnswered(EscEndpoints.setZoneEsc, { path: { zone_id: t.id }, payload }),
+        del: () => callAnswered(EscEndpoints.deleteZoneEsc, { path: { zone_id: t.id } })
       }
     : {
-        get: EscEndpoints.getAccountEsc,
-        set: EscEndpoints.setAccountEsc,
-        del: EscEndpoints.deleteAccountEsc,
-        path: { account_id: t.id }
+        get: () => callAnswered(EscEndpoints.getAccountEsc, { path: { account_id: t.id } }),
+        set: (payload: EscChange) => callAnswered(EscEndpoints.setAccountEsc, { path: { account_id: t.id }, payload }),
+        del: () => callAnswered(EscEndpoints.deleteAccountEsc, { path: { account_id: t.id } })
       }
 
 /** The platform's clock from an answer's `Date` header; this machine's if the answer has none. */
@@ -117,31 +116,27 @@ const statusOf = (target: EscTarget, a: Answered<EscSetting>): EscStatus => ({
 })
 
 export const getEsc = (target: EscTarget): Effect.Effect<EscStatus, V4Error, Env> =>
-  Effect.map(callAnswered(endpoints(target).get, { path: endpoints(target).path }), (a) => statusOf(target, a))
+  Effect.map(calls(target).get(), (a) => statusOf(target, a))
 
 /**
  * A change, then the setting it left. The local platform answers the new setting; when an answer
  * does not show the change (the real platform's POST and DELETE bodies are not documented), the
  * setting is read again.
  */
-const change = (target: EscTarget, payload: unknown, holds: (s: EscSetting) => boolean) =>
+const change = (target: EscTarget, payload: EscChange | undefined, holds: (s: EscSetting) => boolean) =>
   Effect.gen(function* () {
-    const e = endpoints(target)
-    const answer = yield* callAnswered(payload === undefined ? e.del : e.set, {
-      path: e.path,
-      ...(payload !== undefined ? { payload } : {})
-    })
+    const answer = yield* payload === undefined ? calls(target).del() : calls(target).set(payload)
     return holds(answer.value) ? statusOf(target, answer) : yield* getEsc(target)
   })
 
 /** ESC off for every request of the zone (or of every zone of the account); a stored secret stays. */
-export const disableAlways = (target: EscTarget) => change(target, { always: true }, (s) => s.always)
+export const disableAlways = (target: EscTarget) => change(target, { kind: "always" }, (s) => s.always)
 
 /** Stores the secret that turns ESC off for requests carrying `disable_esc=<secret>`; `always` stays. */
 export const setSecret = (target: EscTarget, secret: string): Effect.Effect<EscStatus, V4Error, Env> => {
   const checked = checkSecret(secret, "secret")
   if (!checked.ok) return Effect.fail(new InvalidInput({ message: checked.message }))
-  return change(target, { with_secret: secret }, (s) => s.with_secret === secret)
+  return change(target, { kind: "secret", secret }, (s) => s.with_secret === secret)
 }
 
 /** The same error with what is true now in front of its message. */
@@ -173,13 +168,13 @@ export const enableEsc = (
     const cleared = yield* change(target, undefined, (x) => !x.always && x.with_secret === null)
     if (only === "always" && s.with_secret !== null) {
       const secret = s.with_secret
-      const status = yield* change(target, { with_secret: secret }, (x) => x.with_secret === secret).pipe(
+      const status = yield* change(target, { kind: "secret", secret }, (x) => x.with_secret === secret).pipe(
         Effect.mapError((e) => partly(e, "ESC is on again and the secret was cleared (storing it again failed)"))
       )
       return { before: s, status }
     }
     if (only === "secret" && s.always) {
-      const status = yield* change(target, { always: true }, (x) => x.always).pipe(
+      const status = yield* change(target, { kind: "always" }, (x) => x.always).pipe(
         Effect.mapError((e) => partly(e, "the secret was cleared and ESC is on again (turning always back on failed)"))
       )
       return { before: s, status }

@@ -80,7 +80,7 @@ export const deleteFilter = (zoneId: string, id: string) =>
 
 export const listRulesPage = (
   zoneId: string,
-  q: { page?: number; perPage?: number; action?: string; paused?: boolean } = {}
+  q: { page?: number; perPage?: number; action?: FirewallAction; paused?: boolean } = {}
 ) =>
   call(E.listRules, {
     path: zonePath(zoneId),

@@ -179,6 +179,8 @@ export interface PutValue {
   readonly filename?: string | undefined
 }
 
+const text = (n: number | undefined) => (n === undefined ? undefined : String(n))
+
 /** PUT …/values/:key: the raw value, or a multipart form when there is metadata (as wrangler sends it). */
 export const putValue = (accountId: string, namespaceId: string, key: string, v: PutValue) => {
   const body =
@@ -193,7 +195,8 @@ export const putValue = (accountId: string, namespaceId: string, key: string, v:
   return Effect.asVoid(
     call(KvEndpoints.putValue, {
       path: keyPath(accountId, namespaceId, key),
-      urlParams: { expiration: v.expiration, expiration_ttl: v.expirationTtl },
+      // Strings on the wire: the platform checks them (src/kv/validate.ts) so a refusal names the limit.
+      urlParams: { expiration: text(v.expiration), expiration_ttl: text(v.expirationTtl) },
       body
     })
   )

@@ -14,6 +14,7 @@ import * as Stream from "effect/Stream"
 import { call, paginate, type ClientConfig } from "../api/client.js"
 import { Paged } from "../domain/envelope.js"
 import type { V4Error } from "../domain/errors.js"
+import { IntParam, OneOf } from "../domain/params.js"
 import type { BypassFirewallRule } from "../domain/waf.js"
 
 const FirewallRuleSeen = Schema.Struct({
@@ -26,8 +27,19 @@ const FirewallRuleSeen = Schema.Struct({
   filter: Schema.Struct({ expression: Schema.optional(Schema.String) })
 })
 
+/**
+ * The part of the firewall rules list's parameters the export sends (the contract's own,
+ * src/api/contract-firewall.ts, would load the firewall area into every `waf` command).
+ */
+const BypassQuery = Schema.Struct({
+  action: Schema.optional(OneOf("action", ["bypass"])),
+  page: Schema.optional(IntParam("page", 1, 1_000_000)),
+  per_page: Schema.optional(IntParam("per_page", 5, 100))
+})
+
 const listRules = HttpApiEndpoint.get("listFirewallRules", "/zones/:zone_id/firewall/rules")
   .setPath(Schema.Struct({ zone_id: Schema.String }))
+  .setUrlParams(BypassQuery)
   .addSuccess(Paged(FirewallRuleSeen))
 
 export interface BypassRules {

@@ -2,8 +2,8 @@
 import type * as HttpClient from "@effect/platform/HttpClient"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
-import { call, paginate, type ClientConfig, type Query } from "../api/client.js"
-import { Endpoints } from "../api/contract-core.js"
+import { call, paginate, type ClientConfig } from "../api/client.js"
+import { Endpoints, type DnsListParams, type ZonesListParams } from "../api/contract-core.js"
 import { NotFound, type V4Error } from "../domain/errors.js"
 import type { Zone } from "../domain/zone.js"
 
@@ -12,10 +12,10 @@ type Env = HttpClient.HttpClient | ClientConfig
 export interface ZoneFilter {
   readonly accountId?: string | undefined
   readonly name?: string | undefined
-  readonly status?: string | undefined
+  readonly status?: ZonesListParams["status"] | undefined
 }
 
-const zoneQuery = (f: ZoneFilter): Query => ({ "account.id": f.accountId, name: f.name, status: f.status })
+const zoneQuery = (f: ZoneFilter) => ({ "account.id": f.accountId, name: f.name, status: f.status })
 
 export const listZonesPage = (f: ZoneFilter & { page?: number; perPage?: number }) =>
   call(Endpoints.listZones, { urlParams: { ...zoneQuery(f), page: f.page, per_page: f.perPage } })
@@ -41,13 +41,13 @@ export const resolveZone = (ref: string): Effect.Effect<Zone, V4Error, Env> =>
       )
 
 export interface DnsFilter {
-  readonly type?: string | undefined
+  readonly type?: DnsListParams["type"] | undefined
   readonly name?: string | undefined
   readonly content?: string | undefined
   readonly proxied?: boolean | undefined
 }
 
-const dnsQuery = (f: DnsFilter): Query => ({
+const dnsQuery = (f: DnsFilter) => ({
   type: f.type,
   "name.contains": f.name,
   "content.contains": f.content,
