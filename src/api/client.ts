@@ -7,6 +7,7 @@ import * as HttpBody from "@effect/platform/HttpBody"
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
+import * as Chunk from "effect/Chunk"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -331,6 +332,10 @@ export const callRaw = <E extends AnyEndpoint>(
       (buffer) => ({ bytes: new Uint8Array(buffer), headers: response.headers })
     )
   )
+
+/** Every item of a stream, as an array (a whole list, all its pages read). */
+export const collect = <A, E, R>(s: Stream.Stream<A, E, R>): Effect.Effect<Array<A>, E, R> =>
+  Effect.map(Stream.runCollect(s), Chunk.toArray)
 
 /**
  * Every item of a page-based list, as a stream: pages are fetched as the stream is consumed and it

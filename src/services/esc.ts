@@ -3,11 +3,10 @@
  * accounts by id or name; every answer comes with the platform's clock (its `Date` header) and
  * the removal status on that clock. Failures are the client's tagged errors.
  */
-import type * as HttpClient from "@effect/platform/HttpClient"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
-import { call, callAnswered, type Answered, type ClientConfig } from "../api/client.js"
+import { call, callAnswered, type Answered, type ClientEnv } from "../api/client.js"
 import { Endpoints } from "../api/contract-core.js"
 import { EscEndpoints } from "../api/contract-esc.js"
 import { InvalidInput, NotFound, V4ErrorClasses, type V4Error } from "../domain/errors.js"
@@ -17,9 +16,6 @@ import { maskCookieHeader } from "../esc/mask.js"
 import { removalStatus, type RemovalStatus } from "../esc/removal.js"
 import { allAccounts } from "./identity.js"
 import { resolveZone } from "./zones.js"
-
-type Env = HttpClient.HttpClient | ClientConfig
-export type EscEnv = Env
 
 export type EscTarget =
   | {
@@ -43,10 +39,10 @@ export interface EscChangeResult {
 
 const HEX32 = /^[0-9a-f]{32}$/
 
-export const zoneTarget = (ref: string): Effect.Effect<EscTarget & { kind: "zone" }, V4Error, Env> =>
+export const zoneTarget = (ref: string): Effect.Effect<EscTarget & { kind: "zone" }, V4Error, ClientEnv> =>
   Effect.map(resolveZone(ref), (z) => targetOfZone(z))
 
-export const accountTarget = (ref: string): Effect.Effect<EscTarget & { kind: "account" }, V4Error, Env> =>
+export const accountTarget = (ref: string): Effect.Effect<EscTarget & { kind: "account" }, V4Error, ClientEnv> =>
   HEX32.test(ref)
     ? Effect.map(call(Endpoints.getAccount, { path: { account_id: ref } }), (a) => ({
         kind: "account" as const,
@@ -80,7 +76,7 @@ export const targetOfZone = (z: {
 /** A zone or an account, by id or name. */
 export const resolveTarget = (
   ref: { readonly zone: string } | { readonly account: string }
-): Effect.Effect<EscTarget, V4Error, Env> => ("zone" in ref ? zoneTarget(ref.zone) : accountTarget(ref.account))
+): Effect.Effect<EscTarget, V4Error, ClientEnv> => ("zone" in ref ? zoneTarget(ref.zone) : accountTarget(ref.account))
 
 /** The account a zone belongs to, as a target of its own. */
 export const accountOf = (zone: EscTarget & { kind: "zone" }): EscTarget => ({
@@ -115,7 +111,7 @@ const statusOf = (target: EscTarget, a: Answered<EscSetting>): EscStatus => ({
   removal: removalStatus(platformNow(a.headers))
 })
 
-export const getEsc = (target: EscTarget): Effect.Effect<EscStatus, V4Error, Env> =>
+export const getEsc = (target: EscTarget): Effect.Effect<EscStatus, V4Error, ClientEnv> =>
   Effect.map(calls(target).get(), (a) => statusOf(target, a))
 
 /**
@@ -133,7 +129,7 @@ const change = (target: EscTarget, payload: EscChange | undefined, holds: (s: Es
 export const disableAlways = (target: EscTarget) => change(target, { kind: "always" }, (s) => s.always)
 
 /** Stores the secret that turns ESC off for requests carrying `disable_esc=<secret>`; `always` stays. */
-export const setSecret = (target: EscTarget, secret: string): Effect.Effect<EscStatus, V4Error, Env> => {
+export const setSecret = (target: EscTarget, secret: string): Effect.Effect<EscStatus, V4Error, ClientEnv> => {
   const checked = checkSecret(secret, "secret")
   if (!checked.ok) return Effect.fail(new InvalidInput({ message: checked.message }))
   return change(target, { kind: "secret", secret }, (s) => s.with_secret === secret)
@@ -159,7 +155,7 @@ const partly = (e: V4Error, now: string): V4Error => {
 export const enableEsc = (
   target: EscTarget,
   only?: "always" | "secret"
-): Effect.Effect<EscChangeResult, V4Error, Env> =>
+): Effect.Effect<EscChangeResult, V4Error, ClientEnv> =>
   Effect.gen(function* () {
     const before = yield* getEsc(target)
     const s = before.setting
@@ -196,7 +192,7 @@ export interface EscTestResult {
 export const testRequest = (
   zone: EscTarget & { kind: "zone" },
   header: string | undefined
-): Effect.Effect<EscTestResult, V4Error, Env> => {
+): Effect.Effect<EscTestResult, V4Error, ClientEnv> => {
   const cookie = header === undefined || header.trim() === "" ? undefined : header
   return Effect.map(Effect.all([getEsc(zone), getEsc(accountOf(zone))], { concurrency: 2 }), ([z, a]) => ({
     zone,

@@ -4,11 +4,8 @@
  * `DuplicateFilter` (with the existing filter's id), `QuotaExceeded` (with the id of the filter a
  * combined call left behind). A two-step create whose second step fails says which filter exists.
  */
-import type * as HttpClient from "@effect/platform/HttpClient"
-import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
-import * as Stream from "effect/Stream"
-import { call, paginate, type ClientConfig } from "../api/client.js"
+import { call, collect, paginate, type ClientEnv } from "../api/client.js"
 import { FirewallEndpoints as E } from "../api/contract-firewall.js"
 import { InvalidInput, QuotaExceeded, V4ErrorClasses, type V4Error } from "../domain/errors.js"
 import {
@@ -21,8 +18,6 @@ import {
 import { problemsMessage, readRuleFields } from "../firewall/body.js"
 import { toWireDiagnostic } from "../firewall/expression.js"
 import { firewall, validateRequest, type FirewallRule, type Request } from "../rules/index.js"
-
-type Env = HttpClient.HttpClient | ClientConfig
 
 export interface FilterInput {
   readonly expression: string
@@ -52,15 +47,10 @@ export const listFiltersPage = (
     urlParams: { page: q.page, per_page: q.perPage, expression: q.expression, paused: q.paused }
   })
 
-export const allFilters = (zoneId: string): Effect.Effect<ReadonlyArray<Filter>, V4Error, Env> =>
-  Effect.map(
-    Stream.runCollect(
-      paginate((page) => call(E.listFilters, { path: zonePath(zoneId), urlParams: { page, per_page: 100 } }))
-    ),
-    Chunk.toReadonlyArray
-  )
+export const allFilters = (zoneId: string): Effect.Effect<ReadonlyArray<Filter>, V4Error, ClientEnv> =>
+  collect(paginate((page) => call(E.listFilters, { path: zonePath(zoneId), urlParams: { page, per_page: 100 } })))
 
-export const createFilter = (zoneId: string, f: FilterInput): Effect.Effect<Filter, V4Error, Env> =>
+export const createFilter = (zoneId: string, f: FilterInput): Effect.Effect<Filter, V4Error, ClientEnv> =>
   Effect.map(call(E.createFilters, { path: zonePath(zoneId), payload: [f] }), (fs) => fs[0]!)
 
 export const getFilter = (zoneId: string, id: string) => call(E.getFilter, { path: { zone_id: zoneId, filter_id: id } })
@@ -68,7 +58,11 @@ export const getFilter = (zoneId: string, id: string) => call(E.getFilter, { pat
 /** Changes some fields of a filter: reads it, then PUTs it whole (omitted fields would be erased). */
 export type FilterChanges = { readonly [K in keyof FilterInput]?: FilterInput[K] | undefined }
 
-export const updateFilter = (zoneId: string, id: string, changes: FilterChanges): Effect.Effect<Filter, V4Error, Env> =>
+export const updateFilter = (
+  zoneId: string,
+  id: string,
+  changes: FilterChanges
+): Effect.Effect<Filter, V4Error, ClientEnv> =>
   Effect.flatMap(getFilter(zoneId, id), (f) =>
     call(E.updateFilter, { path: { zone_id: zoneId, filter_id: id }, payload: { ...f, ...defined(changes) } })
   )
@@ -88,13 +82,8 @@ export const listRulesPage = (
   })
 
 /** Every rule of the zone, in the platform's listing order. */
-export const allRules = (zoneId: string): Effect.Effect<ReadonlyArray<Rule>, V4Error, Env> =>
-  Effect.map(
-    Stream.runCollect(
-      paginate((page) => call(E.listRules, { path: zonePath(zoneId), urlParams: { page, per_page: 100 } }))
-    ),
-    Chunk.toReadonlyArray
-  )
+export const allRules = (zoneId: string): Effect.Effect<ReadonlyArray<Rule>, V4Error, ClientEnv> =>
+  collect(paginate((page) => call(E.listRules, { path: zonePath(zoneId), urlParams: { page, per_page: 100 } })))
 
 export const getRule = (zoneId: string, id: string) => call(E.getRule, { path: { zone_id: zoneId, rule_id: id } })
 
@@ -111,7 +100,11 @@ const ruleBody = (r: RuleInput) =>
   })
 
 /** A rule on an existing filter (reused by as many rules as needed). */
-export const createRuleOnFilter = (zoneId: string, filterId: string, r: RuleInput): Effect.Effect<Rule, V4Error, Env> =>
+export const createRuleOnFilter = (
+  zoneId: string,
+  filterId: string,
+  r: RuleInput
+): Effect.Effect<Rule, V4Error, ClientEnv> =>
   Effect.map(
     call(E.createRules, { path: zonePath(zoneId), payload: [{ ...ruleBody(r), filter: { id: filterId } }] }),
     (rs) => rs[0]!
@@ -122,7 +115,7 @@ export const createRuleCombined = (
   zoneId: string,
   filter: FilterInput,
   r: RuleInput
-): Effect.Effect<Rule, V4Error, Env> =>
+): Effect.Effect<Rule, V4Error, ClientEnv> =>
   Effect.map(
     call(E.createRules, { path: zonePath(zoneId), payload: [{ ...ruleBody(r), filter: defined(filter) }] }),
     (rs) => rs[0]!
@@ -149,7 +142,7 @@ export const createRuleTwoStep = (
   zoneId: string,
   filter: FilterInput,
   r: RuleInput
-): Effect.Effect<{ rule: Rule; filter: Filter }, V4Error, Env> => {
+): Effect.Effect<{ rule: Rule; filter: Filter }, V4Error, ClientEnv> => {
   // The rule is checked as the platform checks it before the filter exists: a rule refused for its
   // own fields would otherwise leave the filter behind.
   const read = readRuleFields(ruleBody(r))
@@ -169,7 +162,7 @@ export type RuleChanges = { readonly [K in keyof RuleInput]?: RuleInput[K] | und
 }
 
 /** Changes some fields of a rule: reads it and PUTs it whole, referencing its filter by id only. */
-export const updateRule = (zoneId: string, id: string, changes: RuleChanges): Effect.Effect<Rule, V4Error, Env> =>
+export const updateRule = (zoneId: string, id: string, changes: RuleChanges): Effect.Effect<Rule, V4Error, ClientEnv> =>
   Effect.flatMap(getRule(zoneId, id), (rule) => {
     const action = changes.action ?? rule.action
     const products = changes.products ?? (action === "bypass" ? rule.products : undefined)
@@ -240,7 +233,7 @@ export const decide = (rules: ReadonlyArray<Rule>, request: Request): FirewallDe
 export const testRequest = (
   zoneId: string,
   request: unknown
-): Effect.Effect<FirewallDecision & { rules: number }, V4Error, Env> => {
+): Effect.Effect<FirewallDecision & { rules: number }, V4Error, ClientEnv> => {
   const problems = validateRequest(request)
   if (problems.length > 0) {
     const p = problems[0]!

@@ -4,10 +4,9 @@
  * it is the real platform, and the requests are the ones wrangler makes (api-reference 10.2), so
  * either end answers the same calls.
  */
-import type * as HttpClient from "@effect/platform/HttpClient"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
-import { call, callRaw, ClientConfig, paginate, paginateCursor } from "../api/client.js"
+import { call, callRaw, ClientConfig, collect, paginate, paginateCursor, type ClientEnv } from "../api/client.js"
 import { Endpoints } from "../api/contract-core.js"
 import { KvEndpoints, type KvBulkAnswer } from "../api/contract-kv.js"
 import type { Account } from "../domain/account.js"
@@ -19,8 +18,6 @@ import { multipartForm } from "../kv/multipart.js"
 import { problemsError } from "../kv/problems.js"
 import { nowSeconds } from "../kv/validate.js"
 import { hexId } from "../store/world.js"
-
-type Env = HttpClient.HttpClient | ClientConfig
 
 /** The demo world's first account (Acme Corp): where local KV commands work by default. */
 export const LocalAccountId = hexId("account", "Acme Corp")
@@ -40,7 +37,7 @@ const keyPath = (accountId: string, namespaceId: string, key: string) => ({
  * first (the demo world has three; scripts that only name a namespace id must just work) and
  * remote mode asks the user to choose, as wrangler does off a terminal.
  */
-export const resolveAccount = (given: string | undefined): Effect.Effect<string, V4Error, Env> =>
+export const resolveAccount = (given: string | undefined): Effect.Effect<string, V4Error, ClientEnv> =>
   Effect.gen(function* () {
     const config = yield* ClientConfig
     const known = given !== undefined && given !== ""
@@ -74,7 +71,7 @@ export const listNamespacesPage = (accountId: string, page: number, perPage: num
   })
 
 /** Every namespace of the account, by title (wrangler asks 1,000 per page). */
-export const allNamespaces = (accountId: string): Stream.Stream<KvNamespace, V4Error, Env> =>
+export const allNamespaces = (accountId: string): Stream.Stream<KvNamespace, V4Error, ClientEnv> =>
   paginate((page) => listNamespacesPage(accountId, page, 1000))
 
 export interface AccountNamespace {
@@ -85,19 +82,15 @@ export interface AccountNamespace {
 /** The namespaces of one account, or of every account the credentials see (the TUI's list). */
 export const namespacesOf = (
   account: { readonly id: string; readonly name: string } | undefined
-): Effect.Effect<ReadonlyArray<AccountNamespace>, V4Error, Env> =>
+): Effect.Effect<ReadonlyArray<AccountNamespace>, V4Error, ClientEnv> =>
   Effect.gen(function* () {
     const accounts =
       account !== undefined
         ? [account]
-        : Array.from(
-            yield* Stream.runCollect(
-              paginate((page) => call(Endpoints.listAccounts, { urlParams: { page, per_page: 50 } }))
-            )
-          )
+        : yield* collect(paginate((page) => call(Endpoints.listAccounts, { urlParams: { page, per_page: 50 } })))
     const lists = yield* Effect.forEach(accounts, (a) =>
-      Effect.map(Stream.runCollect(allNamespaces(a.id)), (c) =>
-        Array.from(c, (namespace) => ({ account: { id: a.id, name: a.name }, namespace }))
+      Effect.map(collect(allNamespaces(a.id)), (namespaces) =>
+        namespaces.map((namespace) => ({ account: { id: a.id, name: a.name }, namespace }))
       )
     )
     return lists.flat()
@@ -116,7 +109,10 @@ export const deleteNamespace = (accountId: string, namespaceId: string) =>
   Effect.asVoid(call(KvEndpoints.deleteNamespace, { path: nsPath(accountId, namespaceId) }))
 
 /** The namespace with exactly this title (wrangler 4's positional `namespace delete <NAME>`). */
-export const findNamespaceByTitle = (accountId: string, title: string): Effect.Effect<KvNamespace, V4Error, Env> =>
+export const findNamespaceByTitle = (
+  accountId: string,
+  title: string
+): Effect.Effect<KvNamespace, V4Error, ClientEnv> =>
   allNamespaces(accountId).pipe(
     Stream.filter((n) => n.title === title),
     Stream.runHead,
@@ -148,7 +144,11 @@ export const listKeysPage = (accountId: string, namespaceId: string, q: KeyPageQ
   })
 
 /** Every key (with the prefix), following the cursor; wrangler always sends `prefix`, never `limit`. */
-export const allKeys = (accountId: string, namespaceId: string, prefix = ""): Stream.Stream<KvKey, V4Error, Env> =>
+export const allKeys = (
+  accountId: string,
+  namespaceId: string,
+  prefix = ""
+): Stream.Stream<KvKey, V4Error, ClientEnv> =>
   paginateCursor((cursor) =>
     call(KvEndpoints.listKeys, {
       path: nsPath(accountId, namespaceId),
@@ -157,7 +157,11 @@ export const allKeys = (accountId: string, namespaceId: string, prefix = ""): St
   )
 
 /** The value's bytes and expiration; NotFound (code 10009) when the key is absent. */
-export const getValue = (accountId: string, namespaceId: string, key: string): Effect.Effect<KvValue, V4Error, Env> =>
+export const getValue = (
+  accountId: string,
+  namespaceId: string,
+  key: string
+): Effect.Effect<KvValue, V4Error, ClientEnv> =>
   Effect.map(callRaw(KvEndpoints.getValue, { path: keyPath(accountId, namespaceId, key) }), (r) => {
     const exp = r.headers["expiration"]
     return { bytes: r.bytes, expiration: exp !== undefined && /^\d+$/.test(exp) ? Number(exp) : undefined }
@@ -352,9 +356,9 @@ const withMessage = (e: V4Error, message: string): V4Error => {
 const sendAll = (
   file: CheckedFile,
   kind: BulkKind,
-  send: (body: Uint8Array) => Effect.Effect<KvBulkAnswer, V4Error, Env>,
+  send: (body: Uint8Array) => Effect.Effect<KvBulkAnswer, V4Error, ClientEnv>,
   o: BulkOptions
-): Effect.Effect<BulkOutcome, V4Error, Env> =>
+): Effect.Effect<BulkOutcome, V4Error, ClientEnv> =>
   Effect.gen(function* () {
     const config = yield* ClientConfig
     let done = 0
@@ -419,6 +423,3 @@ export const bulkDeleteFile = (accountId: string, namespaceId: string, file: str
 /** Checks a bulk file without writing anything: every problem, or what it holds (its bytes kept until the scope closes). */
 export const checkBulkFile = (file: string, kind: BulkKind, o: BulkOptions = {}) =>
   Effect.acquireRelease(checked(file, kind, o), (f) => Effect.sync(() => f.spool.release()))
-
-export const collectKeys = (s: Stream.Stream<KvKey, V4Error, Env>) =>
-  Effect.map(Stream.runCollect(s), (c) => Array.from(c))

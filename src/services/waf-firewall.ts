@@ -6,12 +6,9 @@
  * no firewall rules to migrate: the answer says so (`available: false`) and callers warn.
  */
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
-import type * as HttpClient from "@effect/platform/HttpClient"
-import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
-import * as Stream from "effect/Stream"
-import { call, paginate, type ClientConfig } from "../api/client.js"
+import { call, collect, paginate, type ClientEnv } from "../api/client.js"
 import { Paged } from "../domain/envelope.js"
 import type { V4Error } from "../domain/errors.js"
 import { IntParam, OneOf } from "../domain/params.js"
@@ -47,17 +44,15 @@ export interface BypassRules {
   readonly available: boolean
 }
 
-export const listBypassFirewallRules = (
-  zoneId: string
-): Effect.Effect<BypassRules, V4Error, HttpClient.HttpClient | ClientConfig> =>
+export const listBypassFirewallRules = (zoneId: string): Effect.Effect<BypassRules, V4Error, ClientEnv> =>
   Effect.map(
-    Stream.runCollect(
+    collect(
       paginate((page) =>
         call(listRules, { path: { zone_id: zoneId }, urlParams: { action: "bypass", page, per_page: 100 } })
       )
     ),
     (c) =>
-      Chunk.toArray(c)
+      c
         .filter((r) => r.action === "bypass" && (r.products ?? []).includes("waf") && r.filter.expression !== undefined)
         .map((r) => ({
           id: r.id,

@@ -8,13 +8,11 @@
  * Typed errors (from the platform, as the same tags): Incompatible (with `meta.reasons`),
  * ValidationModeNotAllowed, MigrationFinished, TooManyRules, ExpressionTooLong, UriOverridePresent.
  */
-import type * as HttpClient from "@effect/platform/HttpClient"
-import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
-import * as Stream from "effect/Stream"
-import { call, paginate, type ClientConfig } from "../api/client.js"
+import { call, collect, paginate, type ClientEnv } from "../api/client.js"
 import { WafEndpoints } from "../api/contract-waf.js"
+import type { Page } from "../domain/envelope.js"
 import { InvalidInput, type V4Error } from "../domain/errors.js"
 import * as fs from "node:fs"
 import * as readline from "node:readline"
@@ -37,9 +35,6 @@ import { blockerError, dashboardDeploy, transition, type MigrationMode } from ".
 import { listBypassFirewallRules } from "./waf-firewall.js"
 import { resolveZone } from "./zones.js"
 
-type Env = HttpClient.HttpClient | ClientConfig
-export type WafEnv = Env
-
 export interface WafZone {
   readonly id: string
   readonly name: string
@@ -50,19 +45,18 @@ export const wafZoneOf = (z: Zone): WafZone => ({ id: z.id, name: z.name, plan: 
 export const resolveWafZone = (ref: string) => Effect.map(resolveZone(ref), wafZoneOf)
 
 const path = (z: WafZone) => ({ zone_id: z.id })
-const all = <A>(fetch: (page: number) => Effect.Effect<{ items: ReadonlyArray<A>; info: any }, V4Error, Env>) =>
-  Effect.map(Stream.runCollect(paginate(fetch)), Chunk.toArray)
+const all = <A>(fetch: (page: number) => Effect.Effect<Page<A>, V4Error, ClientEnv>) => collect(paginate(fetch))
 
-export const status = (z: WafZone): Effect.Effect<MigrationStatus, V4Error, Env> =>
+export const status = (z: WafZone): Effect.Effect<MigrationStatus, V4Error, ClientEnv> =>
   call(WafEndpoints.status, { path: path(z) })
-export const check = (z: WafZone, phaseTwo = true): Effect.Effect<MigrationCheck, V4Error, Env> =>
+export const check = (z: WafZone, phaseTwo = true): Effect.Effect<MigrationCheck, V4Error, ClientEnv> =>
   call(WafEndpoints.check, { path: path(z), urlParams: phaseTwo ? { phase_two: "1" } : {} })
-export const config = (z: WafZone): Effect.Effect<WafConfig, V4Error, Env> =>
+export const config = (z: WafZone): Effect.Effect<WafConfig, V4Error, ClientEnv> =>
   call(WafEndpoints.config, { path: path(z), urlParams: { phase_two: "1" } })
-export const deployed = (z: WafZone): Effect.Effect<Ruleset, V4Error, Env> =>
+export const deployed = (z: WafZone): Effect.Effect<Ruleset, V4Error, ClientEnv> =>
   call(WafEndpoints.getEntrypoint, { path: path(z) })
 
-export const listOverrides = (z: WafZone): Effect.Effect<Array<WafOverride>, V4Error, Env> =>
+export const listOverrides = (z: WafZone): Effect.Effect<Array<WafOverride>, V4Error, ClientEnv> =>
   all((page) => call(WafEndpoints.listOverrides, { path: path(z), urlParams: { page, per_page: 100 } }))
 export const deleteOverride = (z: WafZone, id: string) =>
   call(WafEndpoints.deleteOverride, { path: { zone_id: z.id, override_id: id } })
@@ -77,10 +71,10 @@ export interface Exported {
 }
 
 /** The zone's previous WAF, whole: what `edgectl waf export` writes and what the mapping and replay read. */
-export const exportPrevious = (z: WafZone): Effect.Effect<WafExport, V4Error, Env> =>
+export const exportPrevious = (z: WafZone): Effect.Effect<WafExport, V4Error, ClientEnv> =>
   Effect.map(exportWithWarnings(z), (e) => e.document)
 
-export const exportWithWarnings = (z: WafZone): Effect.Effect<Exported, V4Error, Env> =>
+export const exportWithWarnings = (z: WafZone): Effect.Effect<Exported, V4Error, ClientEnv> =>
   Effect.gen(function* () {
     const st = yield* status(z)
     const [packages, overrides, setting, pageRules, firewallRules] = yield* Effect.all(
@@ -132,7 +126,7 @@ export interface Preview {
   readonly config: WafConfig
 }
 
-export const preview = (z: WafZone): Effect.Effect<Preview, V4Error, Env> =>
+export const preview = (z: WafZone): Effect.Effect<Preview, V4Error, ClientEnv> =>
   Effect.map(Effect.all([exportWithWarnings(z), config(z), check(z)], { concurrency: 3 }), ([e, cfg, chk]) => {
     const plan = planMigration(e.document)
     const platform = (chk.reasons ?? []).filter((r) => r.blocking)
@@ -195,7 +189,7 @@ export interface MigrateOptions {
  * with the reasons' typed error), the configuration, the exact request, and the end state the
  * platform's state machine gives. A dry run stops here; `apply` sends this very request.
  */
-export const prepare = (z: WafZone, o: MigrateOptions = {}): Effect.Effect<MigrationStep, V4Error, Env> =>
+export const prepare = (z: WafZone, o: MigrateOptions = {}): Effect.Effect<MigrationStep, V4Error, ClientEnv> =>
   Effect.gen(function* () {
     const chk = yield* check(z)
     const mode = o.mode ?? dashboardDeploy(z.plan, chk.migration_state)
@@ -215,7 +209,7 @@ export const prepare = (z: WafZone, o: MigrateOptions = {}): Effect.Effect<Migra
   })
 
 /** Sends a prepared step and reads the state back. */
-export const apply = (z: WafZone, step: MigrationStep): Effect.Effect<MigrationStep, V4Error, Env> =>
+export const apply = (z: WafZone, step: MigrationStep): Effect.Effect<MigrationStep, V4Error, ClientEnv> =>
   Effect.gen(function* () {
     const ruleset = yield* call(WafEndpoints.putEntrypoint, {
       path: path(z),
@@ -226,7 +220,7 @@ export const apply = (z: WafZone, step: MigrationStep): Effect.Effect<MigrationS
     return { ...step, to: after.migration_state, dryRun: false, ruleset }
   })
 
-export const migrate = (z: WafZone, o: MigrateOptions = {}): Effect.Effect<MigrationStep, V4Error, Env> =>
+export const migrate = (z: WafZone, o: MigrateOptions = {}): Effect.Effect<MigrationStep, V4Error, ClientEnv> =>
   Effect.flatMap(prepare(z, o), (step) => (o.dryRun ? Effect.succeed(step) : apply(z, step)))
 
 /**
@@ -246,7 +240,7 @@ export interface Deployed {
 }
 
 /** Migrates `zc.zone` with `zc.config`, then reads the entry point back. */
-export const deployZoneConfig = (zc: ZoneConfig, mode: MigrationMode): Effect.Effect<Deployed, V4Error, Env> =>
+export const deployZoneConfig = (zc: ZoneConfig, mode: MigrationMode): Effect.Effect<Deployed, V4Error, ClientEnv> =>
   Effect.flatMap(migrate(zc.zone, { mode, config: zc.config }), (step) =>
     Effect.map(deployed(zc.zone), (entrypoint) => ({ step, entrypoint }))
   )
