@@ -1,5 +1,6 @@
 /**
- * The client's calls are typed from the contract: `tsc` (run by `npm test`) refuses each line
+ * The client's calls are typed from the contract, their inputs and their failures: `tsc` (run by
+ * `npm test`) refuses each line
  * marked `@ts-expect-error` below, and would fail on the marker if a line were accepted. The
  * effects are built, never run: no platform is needed.
  */
@@ -11,16 +12,77 @@ import { EscEndpoints } from "../src/api/contract-esc.js"
 import { FirewallEndpoints } from "../src/api/contract-firewall.js"
 import { KvEndpoints } from "../src/api/contract-kv.js"
 import { WafEndpoints } from "../src/api/contract-waf.js"
-import type { V4Error } from "../src/domain/errors.js"
+import type {
+  DuplicateFilter,
+  ExpressionTooLong,
+  Incompatible,
+  InvalidExpression,
+  InvalidInput,
+  MigrationFinished,
+  NotFound,
+  PlatformError,
+  QuotaExceeded,
+  TooManyRules,
+  UriOverridePresent,
+  ValidationModeNotAllowed
+} from "../src/domain/errors.js"
+import type { Invite } from "../src/domain/invite.js"
+import * as Firewall from "../src/services/firewall.js"
+import * as WafMigration from "../src/services/waf-migration.js"
 import type { Zone } from "../src/domain/zone.js"
 
 const zone_id = "023e105f4ecef8ad9ca31a8372d0c353"
 const kvKey = { account_id: "a", namespace_id: "n", key_name: "k" }
 
+describe("a call's failures are its endpoint's", () => {
+  it("each endpoint states what it answers beyond what every endpoint can", () => {
+    expectTypeOf(call(Endpoints.listInvites)).toEqualTypeOf<
+      Effect.Effect<ReadonlyArray<Invite>, PlatformError, ClientEnv>
+    >()
+    expectTypeOf<Effect.Effect.Error<ReturnType<typeof WafMigration.status>>>().toEqualTypeOf<
+      NotFound | InvalidInput | PlatformError
+    >()
+    expectTypeOf<Effect.Effect.Error<ReturnType<typeof WafMigration.apply>>>().toEqualTypeOf<
+      | NotFound
+      | InvalidInput
+      | MigrationFinished
+      | ValidationModeNotAllowed
+      | Incompatible
+      | TooManyRules
+      | ExpressionTooLong
+      | UriOverridePresent
+      | PlatformError
+    >()
+    expectTypeOf<Effect.Effect.Error<ReturnType<typeof Firewall.createRuleCombined>>>().toMatchTypeOf<
+      QuotaExceeded | DuplicateFilter | InvalidExpression | NotFound | InvalidInput | PlatformError
+    >()
+  })
+
+  it("catchTag takes only a failure the call can have", () => {
+    call(Endpoints.getZone, { path: { zone_id } }).pipe(Effect.catchTag("NotFound", () => Effect.void))
+    call(Endpoints.getZone, { path: { zone_id } }).pipe(Effect.catchTag("RateLimited", () => Effect.void))
+    Firewall.createRuleCombined(zone_id, { expression: "true" }, { action: "block" }).pipe(
+      Effect.catchTag("QuotaExceeded", () => Effect.void)
+    )
+    call(Endpoints.getZone, { path: { zone_id } }).pipe(
+      // @ts-expect-error reading a zone never exceeds a quota
+      Effect.catchTag("QuotaExceeded", () => Effect.void)
+    )
+    WafMigration.status({ id: zone_id, name: "acme.com", plan: "free" }).pipe(
+      // @ts-expect-error the status of a migration is readable in every state
+      Effect.catchTag("MigrationFinished", () => Effect.void)
+    )
+    call(KvEndpoints.listNamespaces, { path: { account_id: "a" } }).pipe(
+      // @ts-expect-error listing namespaces conflicts with nothing
+      Effect.catchTag("Conflict", () => Effect.void)
+    )
+  })
+})
+
 describe("a call's input is its endpoint's", () => {
   it("path parameters: all of them, no others", () => {
     expectTypeOf(call(Endpoints.getZone, { path: { zone_id } })).toEqualTypeOf<
-      Effect.Effect<Zone, V4Error, ClientEnv>
+      Effect.Effect<Zone, NotFound | InvalidInput | PlatformError, ClientEnv>
     >()
     // @ts-expect-error the zone's id is missing
     call(Endpoints.getZone, { path: {} })

@@ -9,6 +9,7 @@ import type { AddressInfo } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { call, ClientConfig, paginate, type Credentials } from "../src/api/client.js"
 import { Endpoints } from "../src/api/contract.js"
+import { WafEndpoints } from "../src/api/contract-waf.js"
 import { NotFound } from "../src/domain/errors.js"
 import { clientLayer } from "../src/api/target.js"
 import { startPlatform, tempDir, World, type Platform } from "./helpers/platform.js"
@@ -293,6 +294,24 @@ describe("retries against a scripted server", () => {
       expect(r._tag).toBe("ApiError")
       expect(r._tag === "ApiError" && r.status).toBe(500)
       expect(s.requests()).toBe(1)
+    } finally {
+      await s.close()
+    }
+  })
+
+  it("a failure the endpoint does not declare comes back as an ApiError with its code; a declared one keeps its tag", async () => {
+    const s = await scripted(() => ({ status: 409, body: failBody(10301, "the migration is finished") }))
+    try {
+      const zone = await getZone(s.baseUrl, 0)
+      const e = Either.isLeft(zone) ? zone.left : undefined
+      expect([e?._tag, e?.code, e?.message]).toEqual(["ApiError", 10301, "the migration is finished"])
+      expect(e?._tag === "ApiError" && e.status).toBe(409)
+      const config = await Effect.runPromise(
+        Effect.flip(call(WafEndpoints.config, { path: { zone_id: "0123456789abcdef0123456789abcdef" } })).pipe(
+          Effect.provide(remoteLayer(s.baseUrl, token, 0))
+        )
+      )
+      expect([config._tag, config.code]).toEqual(["MigrationFinished", 10301])
     } finally {
       await s.close()
     }

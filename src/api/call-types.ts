@@ -1,13 +1,14 @@
 /**
  * What a call of the client takes and gives, derived from its endpoint in the contract: the path
  * parameters the path names, the URL parameters and the payload (their Type side: the client
- * encodes them), the decoded success. A field the endpoint does not declare, a missing path
+ * encodes them), the decoded success and the errors it declares. A field the endpoint does not declare, a missing path
  * parameter or a payload of the wrong shape is a compile error at the call, not a 400 at run time.
  */
 import type * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import type * as HttpMethod from "@effect/platform/HttpMethod"
 import type * as Option from "effect/Option"
 import type * as Schema from "effect/Schema"
+import type { PlatformError } from "../domain/errors.js"
 
 /** What the client reads of an endpoint of the contract. */
 export interface AnyEndpoint {
@@ -15,6 +16,7 @@ export interface AnyEndpoint {
   readonly method: HttpMethod.HttpMethod
   readonly payloadSchema: Option.Option<Schema.Schema.All>
   readonly successSchema: Schema.Schema.All
+  readonly errorSchema: Schema.Schema.All
 }
 
 /** A body sent as is (a value, a multipart form, a serialized bulk array): endpoints whose server reads it raw. */
@@ -61,6 +63,28 @@ export type CallInput<E> = Parts<E>
 
 /** `[input]`, optional when nothing in it is required (`call(Endpoints.listInvites)`). */
 export type CallArgs<E> = {} extends CallInput<E> ? [input?: CallInput<E>] : [input: CallInput<E>]
+
+/**
+ * What a call of `E` can fail with: the errors the endpoint declares and those every endpoint can
+ * answer. A failure the platform answers with another tag reaches the caller as an ApiError (with
+ * its code and message), so `catchTag` on a failure the endpoint cannot have is a compile error.
+ */
+export type ErrorOf<E> =
+  | (E extends HttpApiEndpoint.HttpApiEndpoint<
+      infer _Name,
+      infer _Method,
+      infer _P,
+      infer _U,
+      infer _B,
+      infer _Headers,
+      infer _Success,
+      infer Error,
+      infer _R,
+      infer _RE
+    >
+      ? Error
+      : never)
+  | PlatformError
 
 /** The decoded success of `E`. */
 export type SuccessOf<E> = E extends { readonly successSchema: { readonly Type: infer S } } ? S : never

@@ -14,12 +14,13 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Schedule from "effect/Schedule"
 import * as Schema from "effect/Schema"
+import * as AST from "effect/SchemaAST"
 import * as Stream from "effect/Stream"
 import type { Page } from "../domain/envelope.js"
 import { FailureEnvelope } from "../domain/envelope.js"
-import { ApiError, fromFailure, InvalidInput, type V4Error } from "../domain/errors.js"
+import { ApiError, fromFailure, InvalidInput, PlatformErrorTags, type V4Error } from "../domain/errors.js"
 import { describeParseError } from "../domain/parse-issues.js"
-import type { AnyEndpoint, CallArgs, RawBody, SuccessOf } from "./call-types.js"
+import type { AnyEndpoint, CallArgs, ErrorOf, RawBody, SuccessOf } from "./call-types.js"
 
 export type Credentials =
   | { readonly kind: "token"; readonly token: string }
@@ -116,7 +117,28 @@ export interface RawAnswer {
   readonly headers: Readonly<Record<string, string>>
 }
 
-const failureOf = (status: number, text: string, retryAfter: string | undefined): V4Error => {
+const declared = new WeakMap<AnyEndpoint, ReadonlySet<string>>()
+
+/** The tags an endpoint declares (each wire error of the contract is a transformation to its tag's class). */
+const declaredTags = (endpoint: AnyEndpoint): ReadonlySet<string> => {
+  let tags = declared.get(endpoint)
+  if (tags === undefined) {
+    const ast = endpoint.errorSchema.ast
+    const members = AST.isUnion(ast) ? ast.types : [ast]
+    tags = new Set(
+      members.flatMap((m) => Option.toArray(AST.getIdentifierAnnotation(AST.isTransformation(m) ? m.to : m)))
+    )
+    declared.set(endpoint, tags)
+  }
+  return tags
+}
+
+/**
+ * The tagged error of a failure answer. A tag the endpoint does not declare (the real platform may
+ * answer codes this contract does not expect there) comes back as an ApiError with the same code,
+ * message and status, so that the call's error type says all it can fail with.
+ */
+const failureOf = (endpoint: AnyEndpoint, status: number, text: string, retryAfter: string | undefined): V4Error => {
   let body: unknown
   try {
     body = text === "" ? null : JSON.parse(text)
@@ -125,7 +147,18 @@ const failureOf = (status: number, text: string, retryAfter: string | undefined)
   }
   const failure = Schema.decodeUnknownOption(FailureEnvelope)(body)
   const errors = Option.match(failure, { onNone: () => [], onSome: (f) => f.errors })
-  return fromFailure(status, errors, retryAfterSeconds(retryAfter))
+  return narrowed(endpoint, status, fromFailure(status, errors, retryAfterSeconds(retryAfter)))
+}
+
+const narrowed = (endpoint: AnyEndpoint, status: number, e: V4Error): V4Error => {
+  if (PlatformErrorTags.has(e._tag) || declaredTags(endpoint).has(e._tag)) return e
+  return new ApiError({
+    status,
+    code: e.code,
+    message: e.message,
+    ...(e.chain !== undefined ? { chain: e.chain } : {}),
+    ...(e.meta !== undefined ? { meta: e.meta } : {})
+  })
 }
 
 /**
@@ -195,17 +228,19 @@ const redirected = (
  * Sends one request of the contract, with retries; `read` turns a successful response into the
  * result. A failure status is decoded from its envelope into the tagged error.
  */
-const send = <A>(
+const send = <A, Err>(
   endpoint: AnyEndpoint,
   input: Input,
   accept: string,
   read: (response: HttpClientResponse.HttpClientResponse, target: ClientConfig["target"]) => Effect.Effect<A, V4Error>
-): Effect.Effect<A, V4Error, ClientEnv> =>
+): Effect.Effect<A, Err, ClientEnv> =>
+  // Every failure is the platform's (failureOf) or this side's (a bad path parameter, a payload
+  // that does not encode, narrowed the same way), or an ApiError: `Err`, ErrorOf the endpoint.
   Effect.gen(function* () {
     const config = yield* ClientConfig
     const http = yield* HttpClient.HttpClient
     const bad = badPathParameter(endpoint.path, input.path)
-    if (bad !== undefined) return yield* Effect.fail(bad)
+    if (bad !== undefined) return yield* Effect.fail(narrowed(endpoint, 400, bad))
     const url = config.baseUrl.replace(/\/$/, "") + fillPath(endpoint.path, input.path)
     let request = HttpClientRequest.make(endpoint.method)(url, {
       urlParams: toUrlParams(input.urlParams),
@@ -214,7 +249,10 @@ const send = <A>(
     if (input.body !== undefined)
       request = HttpClientRequest.bodyUint8Array(request, input.body.bytes, input.body.contentType)
     else if (input.payload !== undefined)
-      request = HttpClientRequest.bodyUnsafeJson(request, yield* encodePayload(endpoint, input.payload))
+      request = HttpClientRequest.bodyUnsafeJson(
+        request,
+        yield* Effect.mapError(encodePayload(endpoint, input.payload), (e) => narrowed(endpoint, 400, e))
+      )
     const execute = (r: HttpClientRequest.HttpClientRequest) =>
       http.execute(r).pipe(
         Effect.mapError((e) =>
@@ -236,7 +274,7 @@ const send = <A>(
       }
       if (response.status >= 400) {
         const text = yield* response.text.pipe(Effect.orElseSucceed(() => ""))
-        return yield* Effect.fail(failureOf(response.status, text, response.headers["retry-after"]))
+        return yield* Effect.fail(failureOf(endpoint, response.status, text, response.headers["retry-after"]))
       }
       return yield* read(response, config.target)
     })
@@ -258,7 +296,7 @@ const send = <A>(
         )
       })
     )
-  })
+  }) as unknown as Effect.Effect<A, Err, ClientEnv>
 
 /** A decoded success value with the answer's headers (lower-case names). */
 export interface Answered<A> {
@@ -270,17 +308,18 @@ export interface Answered<A> {
 export const call = <E extends AnyEndpoint>(
   endpoint: E,
   ...[input]: CallArgs<E>
-): Effect.Effect<SuccessOf<E>, V4Error, ClientEnv> =>
-  Effect.map(answered<SuccessOf<E>>(endpoint, (input ?? {}) as Input), (a) => a.value)
+): Effect.Effect<SuccessOf<E>, ErrorOf<E>, ClientEnv> =>
+  Effect.map(answered<SuccessOf<E>, ErrorOf<E>>(endpoint, (input ?? {}) as Input), (a) => a.value)
 
 /** `call`, keeping the answer's headers (e.g. `date`: the platform's clock). */
 export const callAnswered = <E extends AnyEndpoint>(
   endpoint: E,
   ...[input]: CallArgs<E>
-): Effect.Effect<Answered<SuccessOf<E>>, V4Error, ClientEnv> => answered(endpoint, (input ?? {}) as Input)
+): Effect.Effect<Answered<SuccessOf<E>>, ErrorOf<E>, ClientEnv> => answered(endpoint, (input ?? {}) as Input)
 
-const answered = <A>(endpoint: AnyEndpoint, input: Input): Effect.Effect<Answered<A>, V4Error, ClientEnv> =>
-  send(endpoint, input, "application/json", (response, target) =>
+/** `Err`: what failureOf leaves of a failure for this endpoint (checked there, at run time). */
+const answered = <A, Err>(endpoint: AnyEndpoint, input: Input): Effect.Effect<Answered<A>, Err, ClientEnv> =>
+  send<Answered<A>, Err>(endpoint, input, "application/json", (response, target) =>
     Effect.gen(function* () {
       const text = yield* response.text.pipe(
         Effect.mapError(
@@ -299,7 +338,7 @@ const answered = <A>(endpoint: AnyEndpoint, input: Input): Effect.Effect<Answere
         )
       }
       if ((body as { success?: unknown } | null)?.success === false) {
-        return yield* Effect.fail(failureOf(response.status, text, response.headers["retry-after"]))
+        return yield* Effect.fail(failureOf(endpoint, response.status, text, response.headers["retry-after"]))
       }
       const value = yield* Schema.decodeUnknown(endpoint.successSchema as Schema.Schema<A, unknown>)(
         body,
@@ -321,8 +360,8 @@ const answered = <A>(endpoint: AnyEndpoint, input: Input): Effect.Effect<Answere
 export const callRaw = <E extends AnyEndpoint>(
   endpoint: E,
   ...[input]: CallArgs<E>
-): Effect.Effect<RawAnswer, V4Error, ClientEnv> =>
-  send(endpoint, (input ?? {}) as Input, "application/octet-stream", (response) =>
+): Effect.Effect<RawAnswer, ErrorOf<E>, ClientEnv> =>
+  send<RawAnswer, ErrorOf<E>>(endpoint, (input ?? {}) as Input, "application/octet-stream", (response) =>
     Effect.map(
       response.arrayBuffer.pipe(
         Effect.mapError(

@@ -9,7 +9,7 @@ import * as Stream from "effect/Stream"
 import { call, callAnswered, type Answered, type ClientEnv } from "../api/client.js"
 import { Endpoints } from "../api/contract-core.js"
 import { EscEndpoints } from "../api/contract-esc.js"
-import { InvalidInput, NotFound, V4ErrorClasses, type V4Error } from "../domain/errors.js"
+import { InvalidInput, NotFound, V4ErrorClasses, type PlatformError, type V4Error } from "../domain/errors.js"
 import { checkSecret, type EscChange } from "../esc/change.js"
 import { decide, type EscDecision, type EscSetting } from "../esc/decide.js"
 import { maskCookieHeader } from "../esc/mask.js"
@@ -37,12 +37,15 @@ export interface EscChangeResult {
   readonly status: EscStatus
 }
 
+/** What the ESC operations can fail with: a zone or account not found, a value refused, and what any call can. */
+export type EscError = NotFound | InvalidInput | PlatformError
+
 const HEX32 = /^[0-9a-f]{32}$/
 
-export const zoneTarget = (ref: string): Effect.Effect<EscTarget & { kind: "zone" }, V4Error, ClientEnv> =>
+export const zoneTarget = (ref: string): Effect.Effect<EscTarget & { kind: "zone" }, EscError, ClientEnv> =>
   Effect.map(resolveZone(ref), (z) => targetOfZone(z))
 
-export const accountTarget = (ref: string): Effect.Effect<EscTarget & { kind: "account" }, V4Error, ClientEnv> =>
+export const accountTarget = (ref: string): Effect.Effect<EscTarget & { kind: "account" }, EscError, ClientEnv> =>
   HEX32.test(ref)
     ? Effect.map(call(Endpoints.getAccount, { path: { account_id: ref } }), (a) => ({
         kind: "account" as const,
@@ -76,7 +79,7 @@ export const targetOfZone = (z: {
 /** A zone or an account, by id or name. */
 export const resolveTarget = (
   ref: { readonly zone: string } | { readonly account: string }
-): Effect.Effect<EscTarget, V4Error, ClientEnv> => ("zone" in ref ? zoneTarget(ref.zone) : accountTarget(ref.account))
+): Effect.Effect<EscTarget, EscError, ClientEnv> => ("zone" in ref ? zoneTarget(ref.zone) : accountTarget(ref.account))
 
 /** The account a zone belongs to, as a target of its own. */
 export const accountOf = (zone: EscTarget & { kind: "zone" }): EscTarget => ({
@@ -111,7 +114,7 @@ const statusOf = (target: EscTarget, a: Answered<EscSetting>): EscStatus => ({
   removal: removalStatus(platformNow(a.headers))
 })
 
-export const getEsc = (target: EscTarget): Effect.Effect<EscStatus, V4Error, ClientEnv> =>
+export const getEsc = (target: EscTarget): Effect.Effect<EscStatus, EscError, ClientEnv> =>
   Effect.map(calls(target).get(), (a) => statusOf(target, a))
 
 /**
@@ -129,15 +132,15 @@ const change = (target: EscTarget, payload: EscChange | undefined, holds: (s: Es
 export const disableAlways = (target: EscTarget) => change(target, { kind: "always" }, (s) => s.always)
 
 /** Stores the secret that turns ESC off for requests carrying `disable_esc=<secret>`; `always` stays. */
-export const setSecret = (target: EscTarget, secret: string): Effect.Effect<EscStatus, V4Error, ClientEnv> => {
+export const setSecret = (target: EscTarget, secret: string): Effect.Effect<EscStatus, EscError, ClientEnv> => {
   const checked = checkSecret(secret, "secret")
   if (!checked.ok) return Effect.fail(new InvalidInput({ message: checked.message }))
   return change(target, { kind: "secret", secret }, (s) => s.with_secret === secret)
 }
 
 /** The same error with what is true now in front of its message. */
-const partly = (e: V4Error, now: string): V4Error => {
-  const Cls = V4ErrorClasses[e._tag] as unknown as new (args: object) => V4Error
+const partly = <E extends V4Error>(e: E, now: string): E => {
+  const Cls = V4ErrorClasses[e._tag] as unknown as new (args: object) => E
   return new Cls({
     code: e.code,
     message: `${now}: ${e.message}`,
@@ -155,7 +158,7 @@ const partly = (e: V4Error, now: string): V4Error => {
 export const enableEsc = (
   target: EscTarget,
   only?: "always" | "secret"
-): Effect.Effect<EscChangeResult, V4Error, ClientEnv> =>
+): Effect.Effect<EscChangeResult, EscError, ClientEnv> =>
   Effect.gen(function* () {
     const before = yield* getEsc(target)
     const s = before.setting
@@ -192,7 +195,7 @@ export interface EscTestResult {
 export const testRequest = (
   zone: EscTarget & { kind: "zone" },
   header: string | undefined
-): Effect.Effect<EscTestResult, V4Error, ClientEnv> => {
+): Effect.Effect<EscTestResult, EscError, ClientEnv> => {
   const cookie = header === undefined || header.trim() === "" ? undefined : header
   return Effect.map(Effect.all([getEsc(zone), getEsc(accountOf(zone))], { concurrency: 2 }), ([z, a]) => ({
     zone,

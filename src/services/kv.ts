@@ -11,7 +11,7 @@ import { Endpoints } from "../api/contract-core.js"
 import { KvEndpoints, type KvBulkAnswer } from "../api/contract-kv.js"
 import type { Account } from "../domain/account.js"
 import { InvalidInput, NotFound, V4ErrorClasses, type V4Error } from "../domain/errors.js"
-import type { KvKey, KvNamespace, KvValue } from "../domain/kv.js"
+import type { KvNamespace } from "../domain/kv.js"
 import { batches, BulkFileError, checkFile, keysOf, type BulkKind, type CheckedFile } from "../kv/bulk-file.js"
 import { BulkGetMaxKeys, BulkMaxBytes } from "../kv/limits.js"
 import { multipartForm } from "../kv/multipart.js"
@@ -37,7 +37,7 @@ const keyPath = (accountId: string, namespaceId: string, key: string) => ({
  * first (the demo world has three; scripts that only name a namespace id must just work) and
  * remote mode asks the user to choose, as wrangler does off a terminal.
  */
-export const resolveAccount = (given: string | undefined): Effect.Effect<string, V4Error, ClientEnv> =>
+export const resolveAccount = (given: string | undefined) =>
   Effect.gen(function* () {
     const config = yield* ClientConfig
     const known = given !== undefined && given !== ""
@@ -71,8 +71,7 @@ export const listNamespacesPage = (accountId: string, page: number, perPage: num
   })
 
 /** Every namespace of the account, by title (wrangler asks 1,000 per page). */
-export const allNamespaces = (accountId: string): Stream.Stream<KvNamespace, V4Error, ClientEnv> =>
-  paginate((page) => listNamespacesPage(accountId, page, 1000))
+export const allNamespaces = (accountId: string) => paginate((page) => listNamespacesPage(accountId, page, 1000))
 
 export interface AccountNamespace {
   readonly account: { readonly id: string; readonly name: string }
@@ -80,9 +79,7 @@ export interface AccountNamespace {
 }
 
 /** The namespaces of one account, or of every account the credentials see (the TUI's list). */
-export const namespacesOf = (
-  account: { readonly id: string; readonly name: string } | undefined
-): Effect.Effect<ReadonlyArray<AccountNamespace>, V4Error, ClientEnv> =>
+export const namespacesOf = (account: { readonly id: string; readonly name: string } | undefined) =>
   Effect.gen(function* () {
     const accounts =
       account !== undefined
@@ -109,10 +106,7 @@ export const deleteNamespace = (accountId: string, namespaceId: string) =>
   Effect.asVoid(call(KvEndpoints.deleteNamespace, { path: nsPath(accountId, namespaceId) }))
 
 /** The namespace with exactly this title (wrangler 4's positional `namespace delete <NAME>`). */
-export const findNamespaceByTitle = (
-  accountId: string,
-  title: string
-): Effect.Effect<KvNamespace, V4Error, ClientEnv> =>
+export const findNamespaceByTitle = (accountId: string, title: string) =>
   allNamespaces(accountId).pipe(
     Stream.filter((n) => n.title === title),
     Stream.runHead,
@@ -144,11 +138,7 @@ export const listKeysPage = (accountId: string, namespaceId: string, q: KeyPageQ
   })
 
 /** Every key (with the prefix), following the cursor; wrangler always sends `prefix`, never `limit`. */
-export const allKeys = (
-  accountId: string,
-  namespaceId: string,
-  prefix = ""
-): Stream.Stream<KvKey, V4Error, ClientEnv> =>
+export const allKeys = (accountId: string, namespaceId: string, prefix = "") =>
   paginateCursor((cursor) =>
     call(KvEndpoints.listKeys, {
       path: nsPath(accountId, namespaceId),
@@ -157,11 +147,7 @@ export const allKeys = (
   )
 
 /** The value's bytes and expiration; NotFound (code 10009) when the key is absent. */
-export const getValue = (
-  accountId: string,
-  namespaceId: string,
-  key: string
-): Effect.Effect<KvValue, V4Error, ClientEnv> =>
+export const getValue = (accountId: string, namespaceId: string, key: string) =>
   Effect.map(callRaw(KvEndpoints.getValue, { path: keyPath(accountId, namespaceId, key) }), (r) => {
     const exp = r.headers["expiration"]
     return { bytes: r.bytes, expiration: exp !== undefined && /^\d+$/.test(exp) ? Number(exp) : undefined }
@@ -336,8 +322,8 @@ const withChecked = <A, E, R>(
 ) => Effect.acquireUseRelease(checked(file, kind, o, outcome), use, (f) => Effect.sync(() => f.spool.release()))
 
 /** The same error with another message. */
-const withMessage = (e: V4Error, message: string): V4Error => {
-  const Class = V4ErrorClasses[e._tag] as unknown as new (fields: object) => V4Error
+const withMessage = <E extends V4Error>(e: E, message: string): E => {
+  const Class = V4ErrorClasses[e._tag] as unknown as new (fields: object) => E
   const extra =
     e._tag === "ApiError"
       ? { status: e.status }
@@ -353,12 +339,12 @@ const withMessage = (e: V4Error, message: string): V4Error => {
   })
 }
 
-const sendAll = (
+const sendAll = <E extends V4Error>(
   file: CheckedFile,
   kind: BulkKind,
-  send: (body: Uint8Array) => Effect.Effect<KvBulkAnswer, V4Error, ClientEnv>,
+  send: (body: Uint8Array) => Effect.Effect<KvBulkAnswer, E, ClientEnv>,
   o: BulkOptions
-): Effect.Effect<BulkOutcome, V4Error, ClientEnv> =>
+) =>
   Effect.gen(function* () {
     const config = yield* ClientConfig
     let done = 0

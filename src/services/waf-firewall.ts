@@ -8,9 +8,8 @@
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
-import { call, collect, paginate, type ClientEnv } from "../api/client.js"
+import { call, collect, paginate } from "../api/client.js"
 import { Paged } from "../domain/envelope.js"
-import type { V4Error } from "../domain/errors.js"
 import { IntParam, OneOf } from "../domain/params.js"
 import type { BypassFirewallRule } from "../domain/waf.js"
 
@@ -44,7 +43,7 @@ export interface BypassRules {
   readonly available: boolean
 }
 
-export const listBypassFirewallRules = (zoneId: string): Effect.Effect<BypassRules, V4Error, ClientEnv> =>
+export const listBypassFirewallRules = (zoneId: string) =>
   Effect.map(
     collect(
       paginate((page) =>

@@ -1,9 +1,8 @@
 /** Zones, DNS records and certificate packs: the operations users run, over the v4 client. */
 import * as Effect from "effect/Effect"
-import * as Stream from "effect/Stream"
 import { call, paginate, type ClientEnv } from "../api/client.js"
 import { Endpoints, type DnsListParams, type ZonesListParams } from "../api/contract-core.js"
-import { NotFound, type V4Error } from "../domain/errors.js"
+import { NotFound, type InvalidInput, type PlatformError } from "../domain/errors.js"
 import type { Zone } from "../domain/zone.js"
 
 export interface ZoneFilter {
@@ -18,13 +17,13 @@ export const listZonesPage = (f: ZoneFilter & { page?: number; perPage?: number 
   call(Endpoints.listZones, { urlParams: { ...zoneQuery(f), page: f.page, per_page: f.perPage } })
 
 /** Every zone matching the filter, paged 50 at a time as the stream is consumed. */
-export const allZones = (f: ZoneFilter): Stream.Stream<Zone, V4Error, ClientEnv> =>
+export const allZones = (f: ZoneFilter) =>
   paginate((page) => call(Endpoints.listZones, { urlParams: { ...zoneQuery(f), page, per_page: 50 } }))
 
 const ZONE_ID = /^[0-9a-f]{32}$/
 
 /** A zone by id or by name. */
-export const resolveZone = (ref: string): Effect.Effect<Zone, V4Error, ClientEnv> =>
+export const resolveZone = (ref: string): Effect.Effect<Zone, NotFound | InvalidInput | PlatformError, ClientEnv> =>
   ZONE_ID.test(ref)
     ? call(Endpoints.getZone, { path: { zone_id: ref } })
     : Effect.flatMap(call(Endpoints.listZones, { urlParams: { name: ref.toLowerCase(), per_page: 5 } }), (page) =>
