@@ -14,13 +14,12 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Schedule from "effect/Schedule"
 import * as Schema from "effect/Schema"
-import * as AST from "effect/SchemaAST"
 import * as Stream from "effect/Stream"
 import type { Page } from "../domain/envelope.js"
-import { FailureEnvelope } from "../domain/envelope.js"
-import { ApiError, fromFailure, InvalidInput, PlatformErrorTags, type V4Error } from "../domain/errors.js"
+import { ApiError, InvalidInput, type V4Error } from "../domain/errors.js"
 import { describeParseError } from "../domain/parse-issues.js"
 import type { AnyEndpoint, CallArgs, ErrorOf, RawBody, SuccessOf } from "./call-types.js"
+import { failureOf, narrowed } from "./client-failures.js"
 
 export type Credentials =
   | { readonly kind: "token"; readonly token: string }
@@ -85,14 +84,6 @@ const toUrlParams = (q: Query = {}): Array<[string, string]> =>
     v === undefined ? [] : Array.isArray(v) ? v.map((x) => [k, String(x)] as [string, string]) : [[k, String(v)]]
   )
 
-const retryAfterSeconds = (h: string | undefined) => {
-  if (h === undefined) return undefined
-  const n = Number(h)
-  if (Number.isFinite(n)) return n
-  const at = Date.parse(h)
-  return Number.isNaN(at) ? undefined : Math.max(0, (at - Date.now()) / 1000)
-}
-
 const isRetryable = (method: string) => (e: V4Error) =>
   e._tag === "RateLimited" ||
   (e._tag === "ApiError" && e.status >= 500 && (method === "GET" || method === "PUT" || method === "DELETE"))
@@ -115,50 +106,6 @@ const preserveExcess = { onExcessProperty: "preserve" } as const
 export interface RawAnswer {
   readonly bytes: Uint8Array
   readonly headers: Readonly<Record<string, string>>
-}
-
-const declared = new WeakMap<AnyEndpoint, ReadonlySet<string>>()
-
-/** The tags an endpoint declares (each wire error of the contract is a transformation to its tag's class). */
-const declaredTags = (endpoint: AnyEndpoint): ReadonlySet<string> => {
-  let tags = declared.get(endpoint)
-  if (tags === undefined) {
-    const ast = endpoint.errorSchema.ast
-    const members = AST.isUnion(ast) ? ast.types : [ast]
-    tags = new Set(
-      members.flatMap((m) => Option.toArray(AST.getIdentifierAnnotation(AST.isTransformation(m) ? m.to : m)))
-    )
-    declared.set(endpoint, tags)
-  }
-  return tags
-}
-
-/**
- * The tagged error of a failure answer. A tag the endpoint does not declare (the real platform may
- * answer codes this contract does not expect there) comes back as an ApiError with the same code,
- * message and status, so that the call's error type says all it can fail with.
- */
-const failureOf = (endpoint: AnyEndpoint, status: number, text: string, retryAfter: string | undefined): V4Error => {
-  let body: unknown
-  try {
-    body = text === "" ? null : JSON.parse(text)
-  } catch {
-    return new ApiError({ status, message: `the platform answered HTTP ${status} with a body that is not JSON` })
-  }
-  const failure = Schema.decodeUnknownOption(FailureEnvelope)(body)
-  const errors = Option.match(failure, { onNone: () => [], onSome: (f) => f.errors })
-  return narrowed(endpoint, status, fromFailure(status, errors, retryAfterSeconds(retryAfter)))
-}
-
-const narrowed = (endpoint: AnyEndpoint, status: number, e: V4Error): V4Error => {
-  if (PlatformErrorTags.has(e._tag) || declaredTags(endpoint).has(e._tag)) return e
-  return new ApiError({
-    status,
-    code: e.code,
-    message: e.message,
-    ...(e.chain !== undefined ? { chain: e.chain } : {}),
-    ...(e.meta !== undefined ? { meta: e.meta } : {})
-  })
 }
 
 /**
