@@ -299,7 +299,7 @@ describe("retries against a scripted server", () => {
     }
   })
 
-  it("a failure the endpoint does not declare comes back as an ApiError with its code; a declared one keeps its tag", async () => {
+  it("an undeclared failure comes back as an ApiError with its code; a declared one keeps its tag", async () => {
     const s = await scripted(() => ({ status: 409, body: failBody(10301, "the migration is finished") }))
     try {
       const zone = await getZone(s.baseUrl, 0)

@@ -1,8 +1,9 @@
 /**
  * What a call of the client takes and gives, derived from its endpoint in the contract: the path
  * parameters the path names, the URL parameters and the payload (their Type side: the client
- * encodes them), the decoded success and the errors it declares. A field the endpoint does not declare, a missing path
- * parameter or a payload of the wrong shape is a compile error at the call, not a 400 at run time.
+ * encodes them), the decoded success and the errors the endpoint declares. A field the endpoint
+ * does not declare, a missing path parameter, a payload of the wrong shape or a `catchTag` on a
+ * failure the endpoint cannot have is a compile error at the call, not a surprise at run time.
  */
 import type * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import type * as HttpMethod from "@effect/platform/HttpMethod"
