@@ -3,16 +3,15 @@
  * context; components run Effects from hooks, and an unmount (or a newer run) aborts the older one.
  * Components never see a Layer.
  */
-import type * as HttpClient from "@effect/platform/HttpClient"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import type * as ManagedRuntime from "effect/ManagedRuntime"
 import { createContext, useContext, useEffect, useState, type DependencyList, type ReactNode } from "react"
-import type { ClientConfig } from "../src/api/client.js"
+import type { ClientEnv } from "../src/api/client.js"
 import { fromCause, fromUnknown, type UiError } from "./errors.js"
 
 /** What every screen's Effects may need: the v4 client. */
-export type Services = HttpClient.HttpClient | ClientConfig
+export type Services = ClientEnv
 export type TuiRuntime = ManagedRuntime.ManagedRuntime<Services, unknown>
 
 const RuntimeContext = createContext<TuiRuntime | undefined>(undefined)

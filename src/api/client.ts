@@ -7,7 +7,7 @@ import * as HttpBody from "@effect/platform/HttpBody"
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
-import type * as HttpMethod from "@effect/platform/HttpMethod"
+import * as Chunk from "effect/Chunk"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -16,9 +16,10 @@ import * as Schedule from "effect/Schedule"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import type { Page } from "../domain/envelope.js"
-import { FailureEnvelope } from "../domain/envelope.js"
-import { ApiError, fromFailure, InvalidInput, type V4Error } from "../domain/errors.js"
+import { ApiError, InvalidInput, type V4Error } from "../domain/errors.js"
 import { describeParseError } from "../domain/parse-issues.js"
+import type { AnyEndpoint, CallArgs, ErrorOf, RawBody, SuccessOf } from "./call-types.js"
+import { failureOf, narrowed } from "./client-failures.js"
 
 export type Credentials =
   | { readonly kind: "token"; readonly token: string }
@@ -34,26 +35,19 @@ export interface ClientConfig {
 }
 export const ClientConfig = Context.GenericTag<ClientConfig>("edgectl/ClientConfig")
 
-export type QueryValue = string | number | boolean | ReadonlyArray<string> | undefined
-export type Query = Readonly<Record<string, QueryValue>>
+/** What every call needs: an HTTP client and where and as whom to call. */
+export type ClientEnv = HttpClient.HttpClient | ClientConfig
 
-export interface CallInput {
+type QueryValue = string | number | boolean | ReadonlyArray<string> | undefined
+type Query = Readonly<Record<string, QueryValue>>
+
+/** A call's input as sent; `CallInput<E>` (call-types.ts) is what the compiler lets a caller write. */
+interface Input {
   readonly path?: Readonly<Record<string, string>>
   readonly urlParams?: Query
   readonly payload?: unknown
-  /** A body sent as is instead of a JSON payload (a value, a multipart form, a serialized bulk array). */
-  readonly body?: { readonly bytes: Uint8Array; readonly contentType?: string | undefined }
+  readonly body?: RawBody
 }
-
-/** What the client needs of a contract endpoint. */
-interface AnyEndpoint {
-  readonly path: string
-  readonly method: HttpMethod.HttpMethod
-  readonly successSchema: Schema.Schema.AnyNoContext
-}
-type SuccessOf<E> = E extends { readonly successSchema: Schema.Schema.AnyNoContext }
-  ? Schema.Schema.Type<E["successSchema"]>
-  : never
 
 const authHeaders = (c: Credentials): Record<string, string> =>
   c.kind === "token" ? { authorization: `Bearer ${c.token}` } : { "x-auth-email": c.email, "x-auth-key": c.key }
@@ -90,14 +84,6 @@ const toUrlParams = (q: Query = {}): Array<[string, string]> =>
     v === undefined ? [] : Array.isArray(v) ? v.map((x) => [k, String(x)] as [string, string]) : [[k, String(v)]]
   )
 
-const retryAfterSeconds = (h: string | undefined) => {
-  if (h === undefined) return undefined
-  const n = Number(h)
-  if (Number.isFinite(n)) return n
-  const at = Date.parse(h)
-  return Number.isNaN(at) ? undefined : Math.max(0, (at - Date.now()) / 1000)
-}
-
 const isRetryable = (method: string) => (e: V4Error) =>
   e._tag === "RateLimited" ||
   (e._tag === "ApiError" && e.status >= 500 && (method === "GET" || method === "PUT" || method === "DELETE"))
@@ -122,17 +108,19 @@ export interface RawAnswer {
   readonly headers: Readonly<Record<string, string>>
 }
 
-const failureOf = (status: number, text: string, retryAfter: string | undefined): V4Error => {
-  let body: unknown
-  try {
-    body = text === "" ? null : JSON.parse(text)
-  } catch {
-    return new ApiError({ status, message: `the platform answered HTTP ${status} with a body that is not JSON` })
-  }
-  const failure = Schema.decodeUnknownOption(FailureEnvelope)(body)
-  const errors = Option.match(failure, { onNone: () => [], onSome: (f) => f.errors })
-  return fromFailure(status, errors, retryAfterSeconds(retryAfter))
-}
+/**
+ * The payload's wire form, through the endpoint's schema (the ESC change `{kind: "always"}` is sent
+ * as `{"always": true}`). A value the types accept always encodes; a failure is this side's.
+ */
+const encodePayload = (endpoint: AnyEndpoint, payload: unknown): Effect.Effect<unknown, InvalidInput> =>
+  Option.match(endpoint.payloadSchema, {
+    onNone: () => Effect.succeed(payload),
+    onSome: (schema) =>
+      Effect.mapError(
+        Schema.encodeUnknown(schema as Schema.Schema<unknown, unknown>)(payload),
+        (e) => new InvalidInput({ message: `request body: ${describeParseError(e)}`, clientSide: true })
+      )
+  })
 
 const RedirectStatuses = new Set([301, 302, 303, 307, 308])
 const MaxRedirects = 5
@@ -187,17 +175,19 @@ const redirected = (
  * Sends one request of the contract, with retries; `read` turns a successful response into the
  * result. A failure status is decoded from its envelope into the tagged error.
  */
-const send = <E extends AnyEndpoint, A>(
-  endpoint: E,
-  input: CallInput,
+const send = <A, Err>(
+  endpoint: AnyEndpoint,
+  input: Input,
   accept: string,
   read: (response: HttpClientResponse.HttpClientResponse, target: ClientConfig["target"]) => Effect.Effect<A, V4Error>
-): Effect.Effect<A, V4Error, HttpClient.HttpClient | ClientConfig> =>
+): Effect.Effect<A, Err, ClientEnv> =>
+  // Every failure is the platform's (failureOf) or this side's (a bad path parameter, a payload
+  // that does not encode, narrowed the same way), or an ApiError: `Err`, ErrorOf the endpoint.
   Effect.gen(function* () {
     const config = yield* ClientConfig
     const http = yield* HttpClient.HttpClient
     const bad = badPathParameter(endpoint.path, input.path)
-    if (bad !== undefined) return yield* Effect.fail(bad)
+    if (bad !== undefined) return yield* Effect.fail(narrowed(endpoint, 400, bad))
     const url = config.baseUrl.replace(/\/$/, "") + fillPath(endpoint.path, input.path)
     let request = HttpClientRequest.make(endpoint.method)(url, {
       urlParams: toUrlParams(input.urlParams),
@@ -205,7 +195,11 @@ const send = <E extends AnyEndpoint, A>(
     })
     if (input.body !== undefined)
       request = HttpClientRequest.bodyUint8Array(request, input.body.bytes, input.body.contentType)
-    else if (input.payload !== undefined) request = HttpClientRequest.bodyUnsafeJson(request, input.payload)
+    else if (input.payload !== undefined)
+      request = HttpClientRequest.bodyUnsafeJson(
+        request,
+        yield* Effect.mapError(encodePayload(endpoint, input.payload), (e) => narrowed(endpoint, 400, e))
+      )
     const execute = (r: HttpClientRequest.HttpClientRequest) =>
       http.execute(r).pipe(
         Effect.mapError((e) =>
@@ -227,7 +221,7 @@ const send = <E extends AnyEndpoint, A>(
       }
       if (response.status >= 400) {
         const text = yield* response.text.pipe(Effect.orElseSucceed(() => ""))
-        return yield* Effect.fail(failureOf(response.status, text, response.headers["retry-after"]))
+        return yield* Effect.fail(failureOf(endpoint, response.status, text, response.headers["retry-after"]))
       }
       return yield* read(response, config.target)
     })
@@ -249,7 +243,7 @@ const send = <E extends AnyEndpoint, A>(
         )
       })
     )
-  })
+  }) as unknown as Effect.Effect<A, Err, ClientEnv>
 
 /** A decoded success value with the answer's headers (lower-case names). */
 export interface Answered<A> {
@@ -260,16 +254,19 @@ export interface Answered<A> {
 /** Calls one endpoint of the contract and returns its decoded success value. */
 export const call = <E extends AnyEndpoint>(
   endpoint: E,
-  input: CallInput = {}
-): Effect.Effect<SuccessOf<E>, V4Error, HttpClient.HttpClient | ClientConfig> =>
-  Effect.map(callAnswered(endpoint, input), (a) => a.value)
+  ...[input]: CallArgs<E>
+): Effect.Effect<SuccessOf<E>, ErrorOf<E>, ClientEnv> =>
+  Effect.map(answered<SuccessOf<E>, ErrorOf<E>>(endpoint, (input ?? {}) as Input), (a) => a.value)
 
 /** `call`, keeping the answer's headers (e.g. `date`: the platform's clock). */
 export const callAnswered = <E extends AnyEndpoint>(
   endpoint: E,
-  input: CallInput = {}
-): Effect.Effect<Answered<SuccessOf<E>>, V4Error, HttpClient.HttpClient | ClientConfig> =>
-  send(endpoint, input, "application/json", (response, target) =>
+  ...[input]: CallArgs<E>
+): Effect.Effect<Answered<SuccessOf<E>>, ErrorOf<E>, ClientEnv> => answered(endpoint, (input ?? {}) as Input)
+
+/** `Err`: what failureOf leaves of a failure for this endpoint (checked there, at run time). */
+const answered = <A, Err>(endpoint: AnyEndpoint, input: Input): Effect.Effect<Answered<A>, Err, ClientEnv> =>
+  send<Answered<A>, Err>(endpoint, input, "application/json", (response, target) =>
     Effect.gen(function* () {
       const text = yield* response.text.pipe(
         Effect.mapError(
@@ -288,9 +285,9 @@ export const callAnswered = <E extends AnyEndpoint>(
         )
       }
       if ((body as { success?: unknown } | null)?.success === false) {
-        return yield* Effect.fail(failureOf(response.status, text, response.headers["retry-after"]))
+        return yield* Effect.fail(failureOf(endpoint, response.status, text, response.headers["retry-after"]))
       }
-      const value = yield* Schema.decodeUnknown(endpoint.successSchema as Schema.Schema<SuccessOf<E>, unknown>)(
+      const value = yield* Schema.decodeUnknown(endpoint.successSchema as Schema.Schema<A, unknown>)(
         body,
         decodeOptions(target)
       ).pipe(
@@ -309,9 +306,9 @@ export const callAnswered = <E extends AnyEndpoint>(
 /** Calls an endpoint whose success is not an envelope (a KV value): its bytes and headers. */
 export const callRaw = <E extends AnyEndpoint>(
   endpoint: E,
-  input: CallInput = {}
-): Effect.Effect<RawAnswer, V4Error, HttpClient.HttpClient | ClientConfig> =>
-  send(endpoint, input, "application/octet-stream", (response) =>
+  ...[input]: CallArgs<E>
+): Effect.Effect<RawAnswer, ErrorOf<E>, ClientEnv> =>
+  send<RawAnswer, ErrorOf<E>>(endpoint, (input ?? {}) as Input, "application/octet-stream", (response) =>
     Effect.map(
       response.arrayBuffer.pipe(
         Effect.mapError(
@@ -321,6 +318,10 @@ export const callRaw = <E extends AnyEndpoint>(
       (buffer) => ({ bytes: new Uint8Array(buffer), headers: response.headers })
     )
   )
+
+/** Every item of a stream, as an array (a whole list, all its pages read). */
+export const collect = <A, E, R>(s: Stream.Stream<A, E, R>): Effect.Effect<Array<A>, E, R> =>
+  Effect.map(Stream.runCollect(s), Chunk.toArray)
 
 /**
  * Every item of a page-based list, as a stream: pages are fetched as the stream is consumed and it

@@ -6,7 +6,7 @@
 import * as HttpApi from "@effect/platform/HttpApi"
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
-import { Authentication, platformApi } from "./contract-core.js"
+import { Authentication, onObject, platformApi } from "./contract-core.js"
 import * as Schema from "effect/Schema"
 import { EscAnswer, EscChangeBody } from "../domain/esc.js"
 
@@ -14,22 +14,32 @@ const ZoneId = Schema.Struct({ zone_id: Schema.String })
 const AccountId = Schema.Struct({ account_id: Schema.String })
 
 export const EscEndpoints = {
-  getZoneEsc: HttpApiEndpoint.get("getZone", "/zones/:zone_id/disable_esc").setPath(ZoneId).addSuccess(EscAnswer),
+  getZoneEsc: HttpApiEndpoint.get("getZone", "/zones/:zone_id/disable_esc")
+    .setPath(ZoneId)
+    .addSuccess(EscAnswer)
+    .pipe(onObject),
   setZoneEsc: HttpApiEndpoint.post("setZone", "/zones/:zone_id/disable_esc")
     .setPath(ZoneId)
     .setPayload(EscChangeBody)
-    .addSuccess(EscAnswer),
-  deleteZoneEsc: HttpApiEndpoint.del("deleteZone", "/zones/:zone_id/disable_esc").setPath(ZoneId).addSuccess(EscAnswer),
+    .addSuccess(EscAnswer)
+    .pipe(onObject),
+  deleteZoneEsc: HttpApiEndpoint.del("deleteZone", "/zones/:zone_id/disable_esc")
+    .setPath(ZoneId)
+    .addSuccess(EscAnswer)
+    .pipe(onObject),
   getAccountEsc: HttpApiEndpoint.get("getAccount", "/accounts/:account_id/disable_esc")
     .setPath(AccountId)
-    .addSuccess(EscAnswer),
+    .addSuccess(EscAnswer)
+    .pipe(onObject),
   setAccountEsc: HttpApiEndpoint.post("setAccount", "/accounts/:account_id/disable_esc")
     .setPath(AccountId)
     .setPayload(EscChangeBody)
-    .addSuccess(EscAnswer),
+    .addSuccess(EscAnswer)
+    .pipe(onObject),
   deleteAccountEsc: HttpApiEndpoint.del("deleteAccount", "/accounts/:account_id/disable_esc")
     .setPath(AccountId)
     .addSuccess(EscAnswer)
+    .pipe(onObject)
 } as const
 
 export class EscGroup extends HttpApiGroup.make("esc")

@@ -6,7 +6,7 @@
 import * as HttpApi from "@effect/platform/HttpApi"
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
-import { Authentication, platformApi } from "./contract-core.js"
+import { answers, Authentication, onObject, platformApi, Wire } from "./contract-core.js"
 import * as Schema from "effect/Schema"
 import { Envelope, Paged } from "../domain/envelope.js"
 import { Deleted, Filter, FirewallActions, Rule } from "../domain/firewall.js"
@@ -45,6 +45,11 @@ export const DeleteRuleParams = Schema.Struct({
 })
 export const ValidateExprParams = Schema.Struct({ expression: Schema.optional(TextParam("expression", 4096)) })
 
+/** A filter written: its expression may not check or may exist already in the zone. */
+const filterWrite = answers(Wire.DuplicateFilter, Wire.InvalidExpression)
+/** A rule written: its filter's refusals, and the zone's quota of rules (the spec's quota case). */
+const ruleWrite = answers(Wire.DuplicateFilter, Wire.InvalidExpression, Wire.QuotaExceeded)
+
 const filters = "/zones/:zone_id/filters"
 const rules = "/zones/:zone_id/firewall/rules"
 
@@ -52,67 +57,89 @@ export const FirewallEndpoints = {
   listFilters: HttpApiEndpoint.get("listFilters", filters)
     .setPath(ZoneId)
     .setUrlParams(FiltersListParams)
-    .addSuccess(Paged(Filter)),
+    .addSuccess(Paged(Filter))
+    .pipe(onObject),
   createFilters: HttpApiEndpoint.post("createFilters", filters)
     .setPath(ZoneId)
     .setPayload(Body)
-    .addSuccess(Envelope(Schema.Array(Filter))),
+    .addSuccess(Envelope(Schema.Array(Filter)))
+    .pipe(onObject, filterWrite),
   updateFilters: HttpApiEndpoint.put("updateFilters", filters)
     .setPath(ZoneId)
     .setPayload(Body)
-    .addSuccess(Envelope(Schema.Array(Filter))),
+    .addSuccess(Envelope(Schema.Array(Filter)))
+    .pipe(onObject, filterWrite),
   deleteFilters: HttpApiEndpoint.del("deleteFilters", filters)
     .setPath(ZoneId)
     .setUrlParams(Ids)
-    .addSuccess(Envelope(Schema.Array(Deleted))),
-  getFilter: HttpApiEndpoint.get("getFilter", `${filters}/:filter_id`).setPath(FilterPath).addSuccess(Envelope(Filter)),
+    .addSuccess(Envelope(Schema.Array(Deleted)))
+    .pipe(onObject),
+  getFilter: HttpApiEndpoint.get("getFilter", `${filters}/:filter_id`)
+    .setPath(FilterPath)
+    .addSuccess(Envelope(Filter))
+    .pipe(onObject),
   updateFilter: HttpApiEndpoint.put("updateFilter", `${filters}/:filter_id`)
     .setPath(FilterPath)
     .setPayload(Body)
-    .addSuccess(Envelope(Filter)),
+    .addSuccess(Envelope(Filter))
+    .pipe(onObject, filterWrite),
   deleteFilter: HttpApiEndpoint.del("deleteFilter", `${filters}/:filter_id`)
     .setPath(FilterPath)
-    .addSuccess(Envelope(Schema.Array(Deleted))),
+    .addSuccess(Envelope(Schema.Array(Deleted)))
+    .pipe(onObject),
   listRules: HttpApiEndpoint.get("listRules", rules)
     .setPath(ZoneId)
     .setUrlParams(RulesListParams)
-    .addSuccess(Paged(Rule)),
+    .addSuccess(Paged(Rule))
+    .pipe(onObject),
   createRules: HttpApiEndpoint.post("createRules", rules)
     .setPath(ZoneId)
     .setPayload(Body)
-    .addSuccess(Envelope(Schema.Array(Rule))),
+    .addSuccess(Envelope(Schema.Array(Rule)))
+    .pipe(onObject, ruleWrite),
   updateRules: HttpApiEndpoint.put("updateRules", rules)
     .setPath(ZoneId)
     .setPayload(Body)
-    .addSuccess(Envelope(Schema.Array(Rule))),
+    .addSuccess(Envelope(Schema.Array(Rule)))
+    .pipe(onObject, ruleWrite),
   patchRules: HttpApiEndpoint.patch("patchRules", rules)
     .setPath(ZoneId)
     .setPayload(Body)
-    .addSuccess(Envelope(Schema.Array(Rule))),
+    .addSuccess(Envelope(Schema.Array(Rule)))
+    .pipe(onObject, ruleWrite),
   deleteRules: HttpApiEndpoint.del("deleteRules", rules)
     .setPath(ZoneId)
     .setUrlParams(Ids)
-    .addSuccess(Envelope(Schema.Array(Deleted))),
-  getRule: HttpApiEndpoint.get("getRule", `${rules}/:rule_id`).setPath(RulePath).addSuccess(Envelope(Rule)),
+    .addSuccess(Envelope(Schema.Array(Deleted)))
+    .pipe(onObject),
+  getRule: HttpApiEndpoint.get("getRule", `${rules}/:rule_id`)
+    .setPath(RulePath)
+    .addSuccess(Envelope(Rule))
+    .pipe(onObject),
   updateRule: HttpApiEndpoint.put("updateRule", `${rules}/:rule_id`)
     .setPath(RulePath)
     .setPayload(Body)
-    .addSuccess(Envelope(Rule)),
+    .addSuccess(Envelope(Rule))
+    .pipe(onObject, ruleWrite),
   patchRule: HttpApiEndpoint.patch("patchRule", `${rules}/:rule_id`)
     .setPath(RulePath)
     .setPayload(Body)
-    .addSuccess(Envelope(Schema.Array(Rule))),
+    .addSuccess(Envelope(Schema.Array(Rule)))
+    .pipe(onObject, ruleWrite),
   deleteRule: HttpApiEndpoint.del("deleteRule", `${rules}/:rule_id`)
     .setPath(RulePath)
     .setUrlParams(DeleteRuleParams)
-    .addSuccess(Envelope(Schema.Array(Deleted))),
+    .addSuccess(Envelope(Schema.Array(Deleted)))
+    .pipe(onObject),
   // Not zone-scoped; the answer is the platform's own shape (see src/server/firewall.ts).
   validateExpr: HttpApiEndpoint.get("validateExpr", "/filters/validate-expr")
     .setUrlParams(ValidateExprParams)
-    .addSuccess(Schema.Unknown),
+    .addSuccess(Schema.Unknown)
+    .pipe(answers(Wire.InvalidInput, Wire.InvalidExpression)),
   validateExprPost: HttpApiEndpoint.post("validateExprPost", "/filters/validate-expr")
     .setPayload(Body)
     .addSuccess(Schema.Unknown)
+    .pipe(answers(Wire.InvalidInput, Wire.InvalidExpression))
 } as const
 
 export class FirewallGroup extends HttpApiGroup.make("firewall")

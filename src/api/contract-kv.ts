@@ -13,7 +13,7 @@ import * as HttpApi from "@effect/platform/HttpApi"
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
-import { Authentication, platformApi } from "./contract-core.js"
+import { answers, Authentication, onObject, platformApi, Wire } from "./contract-core.js"
 import * as Schema from "effect/Schema"
 import { Envelope, CursorPaged, Paged } from "../domain/envelope.js"
 import { KvBulkGetRequest, KvBulkGetResult, KvBulkResult, KvKey, KvNamespace, KvNamespaceTitle } from "../domain/kv.js"
@@ -52,60 +52,77 @@ export type KvBulkAnswer = typeof KvBulkAnswer.Type
 /** Results the platform documents as `null` or `{}`. */
 const Nothing = Envelope(Schema.Unknown)
 
+/** A namespace's title is unique in its account. */
+const titled = answers(Wire.Conflict)
+
 export const KvEndpoints = {
   listNamespaces: HttpApiEndpoint.get("listNamespaces", base)
     .setPath(AccountPath)
     .setUrlParams(KvNamespacesParams)
-    .addSuccess(Paged(KvNamespace)),
+    .addSuccess(Paged(KvNamespace))
+    .pipe(onObject),
   createNamespace: HttpApiEndpoint.post("createNamespace", base)
     .setPath(AccountPath)
     .setPayload(KvNamespaceTitle)
-    .addSuccess(Envelope(KvNamespace)),
+    .addSuccess(Envelope(KvNamespace))
+    .pipe(onObject, titled),
   getNamespace: HttpApiEndpoint.get("getNamespace", `${base}/:namespace_id`)
     .setPath(NamespacePath)
-    .addSuccess(Envelope(KvNamespace)),
+    .addSuccess(Envelope(KvNamespace))
+    .pipe(onObject),
   renameNamespace: HttpApiEndpoint.put("renameNamespace", `${base}/:namespace_id`)
     .setPath(NamespacePath)
     .setPayload(KvNamespaceTitle)
-    .addSuccess(Envelope(KvNamespace)),
+    .addSuccess(Envelope(KvNamespace))
+    .pipe(onObject, titled),
   deleteNamespace: HttpApiEndpoint.del("deleteNamespace", `${base}/:namespace_id`)
     .setPath(NamespacePath)
-    .addSuccess(Nothing),
+    .addSuccess(Nothing)
+    .pipe(onObject),
   listKeys: HttpApiEndpoint.get("listKeys", `${base}/:namespace_id/keys`)
     .setPath(NamespacePath)
     .setUrlParams(KvKeysParams)
-    .addSuccess(CursorPaged(KvKey)),
+    .addSuccess(CursorPaged(KvKey))
+    .pipe(onObject),
   /** Raw bytes on success (no envelope), with an `expiration` header when the key expires. */
   getValue: HttpApiEndpoint.get("getValue", `${base}/:namespace_id/values/:key_name`)
     .setPath(KeyPath)
-    .addSuccess(HttpApiSchema.Uint8Array({ contentType: "application/octet-stream" })),
+    .addSuccess(HttpApiSchema.Uint8Array({ contentType: "application/octet-stream" }))
+    .pipe(onObject),
   /** Body: the value's bytes, or multipart `value` + `metadata` (raw handler). */
   putValue: HttpApiEndpoint.put("putValue", `${base}/:namespace_id/values/:key_name`)
     .setPath(KeyPath)
     .setUrlParams(KvWriteParams)
-    .addSuccess(Nothing),
+    .addSuccess(Nothing)
+    .pipe(onObject),
   deleteValue: HttpApiEndpoint.del("deleteValue", `${base}/:namespace_id/values/:key_name`)
     .setPath(KeyPath)
-    .addSuccess(Nothing),
+    .addSuccess(Nothing)
+    .pipe(onObject),
   getMetadata: HttpApiEndpoint.get("getMetadata", `${base}/:namespace_id/metadata/:key_name`)
     .setPath(KeyPath)
-    .addSuccess(Nothing),
+    .addSuccess(Nothing)
+    .pipe(onObject),
   /** Body: a JSON array of `{key, value, expiration?, expiration_ttl?, metadata?, base64?}` (raw handler). */
   bulkPut: HttpApiEndpoint.put("bulkPut", `${base}/:namespace_id/bulk`)
     .setPath(NamespacePath)
-    .addSuccess(Envelope(KvBulkAnswer)),
+    .addSuccess(Envelope(KvBulkAnswer))
+    .pipe(onObject),
   /** Body: a JSON array of keys; deprecated by the platform, still what wrangler sends (raw handler). */
   bulkDelete: HttpApiEndpoint.del("bulkDelete", `${base}/:namespace_id/bulk`)
     .setPath(NamespacePath)
-    .addSuccess(Envelope(KvBulkAnswer)),
+    .addSuccess(Envelope(KvBulkAnswer))
+    .pipe(onObject),
   /** Body: a JSON array of keys; what the SDK sends (raw handler). */
   bulkDeletePost: HttpApiEndpoint.post("bulkDeletePost", `${base}/:namespace_id/bulk/delete`)
     .setPath(NamespacePath)
-    .addSuccess(Envelope(KvBulkAnswer)),
+    .addSuccess(Envelope(KvBulkAnswer))
+    .pipe(onObject),
   bulkGet: HttpApiEndpoint.post("bulkGet", `${base}/:namespace_id/bulk/get`)
     .setPath(NamespacePath)
     .setPayload(KvBulkGetRequest)
     .addSuccess(Envelope(KvBulkGetResult))
+    .pipe(onObject)
 } as const
 
 export class KvGroup extends HttpApiGroup.make("kv")

@@ -10,7 +10,7 @@
 import * as HttpApi from "@effect/platform/HttpApi"
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
-import { Authentication, platformApi } from "./contract-core.js"
+import { answers, Authentication, onObject, platformApi, Wire } from "./contract-core.js"
 import * as Schema from "effect/Schema"
 import { Envelope, Paged } from "../domain/envelope.js"
 import { Direction, IntParam, Match, OneOf, TextParam } from "../domain/params.js"
@@ -73,6 +73,18 @@ export const EntrypointParams = Schema.Struct({
   phase_two: Schema.optional(Schema.String)
 })
 
+/** The previous WAF's endpoints: gone once the zone's migration is finished. */
+const previous = answers(Wire.MigrationFinished)
+/** A migration step: refused by the zone's state, its plan or what stops it from migrating. */
+const step = answers(
+  Wire.MigrationFinished,
+  Wire.ValidationModeNotAllowed,
+  Wire.Incompatible,
+  Wire.TooManyRules,
+  Wire.ExpressionTooLong,
+  Wire.UriOverridePresent
+)
+
 const base = "/zones/:zone_id/firewall/waf"
 const entrypoint = "/zones/:zone_id/rulesets/phases/http_request_firewall_managed/entrypoint"
 
@@ -80,81 +92,105 @@ export const WafEndpoints = {
   listPackages: HttpApiEndpoint.get("listPackages", `${base}/packages`)
     .setPath(Zone)
     .setUrlParams(WafPackagesParams)
-    .addSuccess(Paged(WafPackage)),
+    .addSuccess(Paged(WafPackage))
+    .pipe(onObject, previous),
   getPackage: HttpApiEndpoint.get("getPackage", `${base}/packages/:package_id`)
     .setPath(Package)
-    .addSuccess(Envelope(WafPackage)),
+    .addSuccess(Envelope(WafPackage))
+    .pipe(onObject, previous),
   patchPackage: HttpApiEndpoint.patch("patchPackage", `${base}/packages/:package_id`)
     .setPath(Package)
     .setPayload(WafPackagePatch)
-    .addSuccess(Envelope(WafPackage)),
+    .addSuccess(Envelope(WafPackage))
+    .pipe(onObject, previous),
   listGroups: HttpApiEndpoint.get("listGroups", `${base}/packages/:package_id/groups`)
     .setPath(Package)
     .setUrlParams(WafGroupsParams)
-    .addSuccess(Paged(WafGroup)),
+    .addSuccess(Paged(WafGroup))
+    .pipe(onObject, previous),
   getGroup: HttpApiEndpoint.get("getGroup", `${base}/packages/:package_id/groups/:group_id`)
     .setPath(Group)
-    .addSuccess(Envelope(WafGroup)),
+    .addSuccess(Envelope(WafGroup))
+    .pipe(onObject, previous),
   patchGroup: HttpApiEndpoint.patch("patchGroup", `${base}/packages/:package_id/groups/:group_id`)
     .setPath(Group)
     .setPayload(ModePatch(GroupMode))
-    .addSuccess(Envelope(WafGroup)),
+    .addSuccess(Envelope(WafGroup))
+    .pipe(onObject, previous),
   listRules: HttpApiEndpoint.get("listRules", `${base}/packages/:package_id/rules`)
     .setPath(Package)
     .setUrlParams(WafRulesParams)
-    .addSuccess(Paged(WafRule)),
+    .addSuccess(Paged(WafRule))
+    .pipe(onObject, previous),
   getRule: HttpApiEndpoint.get("getRule", `${base}/packages/:package_id/rules/:rule_id`)
     .setPath(Rule)
-    .addSuccess(Envelope(WafRule)),
+    .addSuccess(Envelope(WafRule))
+    .pipe(onObject, previous),
   patchRule: HttpApiEndpoint.patch("patchRule", `${base}/packages/:package_id/rules/:rule_id`)
     .setPath(Rule)
     .setPayload(ModePatch(RuleMode))
-    .addSuccess(Envelope(WafRule)),
+    .addSuccess(Envelope(WafRule))
+    .pipe(onObject, previous),
   listOverrides: HttpApiEndpoint.get("listOverrides", `${base}/overrides`)
     .setPath(Zone)
     .setUrlParams(OverridesParams)
-    .addSuccess(Paged(WafOverride)),
+    .addSuccess(Paged(WafOverride))
+    .pipe(onObject, previous),
   createOverride: HttpApiEndpoint.post("createOverride", `${base}/overrides`)
     .setPath(Zone)
     .setPayload(Schema.Unknown)
-    .addSuccess(Envelope(WafOverride)),
+    .addSuccess(Envelope(WafOverride))
+    .pipe(onObject, previous),
   getOverride: HttpApiEndpoint.get("getOverride", `${base}/overrides/:override_id`)
     .setPath(Override)
-    .addSuccess(Envelope(WafOverride)),
+    .addSuccess(Envelope(WafOverride))
+    .pipe(onObject, previous),
   updateOverride: HttpApiEndpoint.put("updateOverride", `${base}/overrides/:override_id`)
     .setPath(Override)
     .setPayload(Schema.Unknown)
-    .addSuccess(Envelope(WafOverride)),
+    .addSuccess(Envelope(WafOverride))
+    .pipe(onObject, previous),
   deleteOverride: HttpApiEndpoint.del("deleteOverride", `${base}/overrides/:override_id`)
     .setPath(Override)
-    .addSuccess(Envelope(Schema.Struct({ id: Schema.String }))),
+    .addSuccess(Envelope(Schema.Struct({ id: Schema.String })))
+    .pipe(onObject, previous),
   getWafSetting: HttpApiEndpoint.get("getWafSetting", "/zones/:zone_id/settings/waf")
     .setPath(Zone)
-    .addSuccess(Envelope(WafSetting)),
+    .addSuccess(Envelope(WafSetting))
+    .pipe(onObject, previous),
   patchWafSetting: HttpApiEndpoint.patch("patchWafSetting", "/zones/:zone_id/settings/waf")
     .setPath(Zone)
     .setPayload(Schema.Struct({ value: GroupMode }))
-    .addSuccess(Envelope(WafSetting)),
+    .addSuccess(Envelope(WafSetting))
+    .pipe(onObject, previous),
   listPageRules: HttpApiEndpoint.get("listPageRules", "/zones/:zone_id/pagerules")
     .setPath(Zone)
-    .addSuccess(Envelope(Schema.Array(PageRule))),
+    .addSuccess(Envelope(Schema.Array(PageRule)))
+    .pipe(onObject),
   check: HttpApiEndpoint.get("check", "/zones/:zone_id/waf_migration/check")
     .setPath(Zone)
     .setUrlParams(PhaseTwoParams)
-    .addSuccess(Envelope(MigrationCheck)),
+    .addSuccess(Envelope(MigrationCheck))
+    .pipe(onObject),
   config: HttpApiEndpoint.get("config", "/zones/:zone_id/waf_migration/config")
     .setPath(Zone)
     .setUrlParams(PhaseTwoParams)
-    .addSuccess(Envelope(WafConfig)),
+    .addSuccess(Envelope(WafConfig))
+    .pipe(onObject, previous),
   status: HttpApiEndpoint.get("status", "/zones/:zone_id/waf_migration/status")
     .setPath(Zone)
-    .addSuccess(Envelope(MigrationStatus)),
-  getEntrypoint: HttpApiEndpoint.get("getEntrypoint", entrypoint).setPath(Zone).addSuccess(Envelope(Ruleset)),
+    .addSuccess(Envelope(MigrationStatus))
+    .pipe(onObject),
+  getEntrypoint: HttpApiEndpoint.get("getEntrypoint", entrypoint)
+    .setPath(Zone)
+    .addSuccess(Envelope(Ruleset))
+    .pipe(onObject),
   putEntrypoint: HttpApiEndpoint.put("putEntrypoint", entrypoint)
     .setPath(Zone)
     .setUrlParams(EntrypointParams)
     .setPayload(Schema.Unknown)
     .addSuccess(Envelope(Ruleset))
+    .pipe(onObject, step)
 } as const
 
 export class WafApiGroup extends HttpApiGroup.make("waf")

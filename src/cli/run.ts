@@ -1,9 +1,8 @@
 /** Runs a command's Effect against the chosen target and turns failures into one stderr line. */
-import type * as HttpClient from "@effect/platform/HttpClient"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import type { ClientConfig } from "../api/client.js"
+import type { ClientEnv } from "../api/client.js"
 import type { V4Error } from "../domain/errors.js"
 import { clientLayer } from "./environment.js"
 import { formatError } from "./output.js"
@@ -22,7 +21,7 @@ export interface TargetFlags {
 export const run = <A>(
   what: string,
   flags: TargetFlags,
-  effect: Effect.Effect<A, V4Error | CliFailure, HttpClient.HttpClient | ClientConfig>,
+  effect: Effect.Effect<A, V4Error | CliFailure, ClientEnv>,
   hint?: (e: V4Error) => string | undefined
 ): Effect.Effect<A, CliFailure> => {
   if (flags.remote && flags.local) return Effect.fail(usage("--remote and --local cannot be used together"))

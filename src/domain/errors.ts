@@ -144,6 +144,24 @@ export type V4Error =
 
 export type V4ErrorTag = V4Error["_tag"]
 
+/**
+ * What every endpoint can answer, whatever it declares: its credentials refused, no route, too
+ * many requests, anything else (and the client's own failure to reach the platform, an ApiError).
+ * Declared once for the whole API (src/api/contract-core.ts `platformApi`).
+ */
+export type PlatformError =
+  MissingCredentials | MalformedCredentials | InvalidCredentials | Unauthorized | NoRoute | RateLimited | ApiError
+
+export const PlatformErrorTags: ReadonlySet<V4ErrorTag> = new Set<PlatformError["_tag"]>([
+  "MissingCredentials",
+  "MalformedCredentials",
+  "InvalidCredentials",
+  "Unauthorized",
+  "NoRoute",
+  "RateLimited",
+  "ApiError"
+])
+
 export const V4ErrorClasses = {
   MissingCredentials,
   MalformedCredentials,

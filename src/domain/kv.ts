@@ -35,9 +35,3 @@ export type KvBulkGetRequest = typeof KvBulkGetRequest.Type
 /** `{values: {key: value | null}}`, or with metadata `{values: {key: {value, metadata, expiration?} | null}}`. */
 export const KvBulkGetResult = Schema.Struct({ values: Schema.Record({ key: Schema.String, value: Schema.Unknown }) })
 export type KvBulkGetResult = typeof KvBulkGetResult.Type
-
-/** A value read with its expiration (the `expiration` header of GET …/values/:key). */
-export interface KvValue {
-  readonly bytes: Uint8Array
-  readonly expiration: number | undefined
-}

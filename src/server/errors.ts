@@ -43,8 +43,11 @@ const describeIssues = (issues: ReadonlyArray<Issue>, fallback: string) => {
   return parts.length > 0 ? parts.join("; ") : fallback
 }
 
-export const toV4Error = (failure: unknown, method: string, url: string): V4Error => {
-  if (isV4Error(failure)) return failure
+export const toV4Error = (failure: unknown, method: string, url: string): V4Error =>
+  isV4Error(failure) ? failure : undeclared(failure, method, url)
+
+/** A failure no handler declared, as one of the errors every endpoint answers (contract-core.ts `platformApi`). */
+const undeclared = (failure: unknown, method: string, url: string): NoRoute | InvalidInput | ApiError => {
   const tag = (failure as { _tag?: string } | null)?._tag
   if (tag === "RouteNotFound") {
     return new NoRoute({ message: `No route for that URI: ${method} ${url.split("?")[0]}` })
@@ -142,7 +145,7 @@ export const ApiErrorsLive = HttpApiBuilder.middleware(CoreApi, (app) =>
       return Effect.failCause(cause)
     }
     return Effect.flatMap(HttpServerRequest.HttpServerRequest, (req) => {
-      const error = toV4Error(failure, req.method, req.url)
+      const error = undeclared(failure, req.method, req.url)
       if (isTooLarge(error)) return Effect.succeed(tooLargeAnswer(error))
       if (error._tag === "ApiError") reportInternal(cause, req.method, req.url)
       return Effect.fail(error)

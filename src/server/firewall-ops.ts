@@ -6,7 +6,7 @@
  * and answers QuotaExceeded naming them.
  */
 import type Database from "better-sqlite3"
-import { DuplicateFilter, InvalidInput, NotFound, QuotaExceeded, type V4Error } from "../domain/errors.js"
+import { DuplicateFilter, InvalidInput, NotFound, QuotaExceeded, type InvalidExpression } from "../domain/errors.js"
 import type { Deleted, DeletedFilter, Filter, Rule } from "../domain/firewall.js"
 import * as Repo from "../store/firewall-repo.js"
 import {
@@ -25,10 +25,16 @@ import {
 } from "../firewall/body.js"
 import { expressionError } from "../firewall/expression.js"
 
-export type Outcome<A> = { readonly ok: true; readonly value: A } | { readonly ok: false; readonly error: V4Error }
+/** What an operation can refuse: the errors the contract declares on the firewall's endpoints. */
+export type Refusal = InvalidInput | DuplicateFilter | InvalidExpression | NotFound | QuotaExceeded
+/** What a filter write can refuse (no quota: the platform counts rules). */
+export type FilterRefusal = Exclude<Refusal, QuotaExceeded>
 
-const ok = <A>(value: A): Outcome<A> => ({ ok: true, value })
-const refuse = (error: V4Error): Outcome<never> => ({ ok: false, error })
+export type Outcome<A, E extends Refusal = Refusal> =
+  { readonly ok: true; readonly value: A } | { readonly ok: false; readonly error: E }
+
+const ok = <A>(value: A): Outcome<A, never> => ({ ok: true, value })
+const refuse = <E extends Refusal>(error: E): Outcome<never, E> => ({ ok: false, error })
 
 export interface Scope {
   readonly db: Database.Database
@@ -60,7 +66,7 @@ export const toRule = (r: Repo.RuleRow): Rule => ({
 
 // ---- checks ----
 
-const bodyOk = <A>(read: Read<A>): Outcome<A> =>
+const bodyOk = <A>(read: Read<A>): Outcome<A, InvalidInput> =>
   read.ok
     ? ok(read.value)
     : refuse(new InvalidInput({ message: problemsMessage(read.problems), meta: { problems: read.problems } }))
@@ -73,7 +79,7 @@ const checkExpressions = (
   items: ReadonlyArray<{ readonly expression: string; readonly index: number; readonly field: string }>,
   many: boolean,
   updating: ReadonlySet<string> = new Set()
-): Outcome<void> => {
+): Outcome<void, FilterRefusal> => {
   const plan = Repo.ruleQuota(s.db, s.zoneId).plan
   for (const it of items) {
     const e = expressionError(it.expression, plan, many ? { index: it.index, field: it.field } : undefined)
@@ -105,7 +111,11 @@ const checkExpressions = (
 }
 
 /** Filter fields sent with a filter id through the rules route must be the filter's own. */
-const unchangedFilter = (stored: Repo.FilterRow, given: Partial<FilterFields>, where: string): Outcome<void> => {
+const unchangedFilter = (
+  stored: Repo.FilterRow,
+  given: Partial<FilterFields>,
+  where: string
+): Outcome<void, InvalidInput> => {
   const changed = (Object.keys(given) as Array<keyof FilterFields>).find((k) => given[k] !== stored[k])
   if (changed === undefined) return ok(undefined)
   return refuse(
@@ -115,7 +125,7 @@ const unchangedFilter = (stored: Repo.FilterRow, given: Partial<FilterFields>, w
   )
 }
 
-const existingFilter = (s: Scope, id: string, where: string): Outcome<Repo.FilterRow> => {
+const existingFilter = (s: Scope, id: string, where: string): Outcome<Repo.FilterRow, InvalidInput> => {
   const f = Repo.getFilter(s.db, s.zoneId, id)
   return f
     ? ok(f)
@@ -124,7 +134,7 @@ const existingFilter = (s: Scope, id: string, where: string): Outcome<Repo.Filte
 
 // ---- filters ----
 
-export const createFilters = (s: Scope, body: unknown): Outcome<Array<Filter>> => {
+export const createFilters = (s: Scope, body: unknown): Outcome<Array<Filter>, FilterRefusal> => {
   const read = bodyOk(readFilterCreates(body))
   if (!read.ok) return read
   const items = read.value
@@ -145,7 +155,7 @@ const applyFilterUpdates = (
   s: Scope,
   items: ReadonlyArray<FilterFields & { id: string }>,
   many: boolean
-): Outcome<Array<Filter>> => {
+): Outcome<Array<Filter>, FilterRefusal> => {
   for (const [i, f] of items.entries()) {
     if (!Repo.getFilter(s.db, s.zoneId, f.id)) {
       return refuse(
@@ -172,19 +182,19 @@ const applyFilterUpdates = (
   )
 }
 
-export const updateFilters = (s: Scope, body: unknown): Outcome<Array<Filter>> => {
+export const updateFilters = (s: Scope, body: unknown): Outcome<Array<Filter>, FilterRefusal> => {
   const read = bodyOk(readFilterUpdates(body))
   return read.ok ? applyFilterUpdates(s, read.value, true) : read
 }
 
-export const updateFilter = (s: Scope, id: string, body: unknown): Outcome<Filter> => {
+export const updateFilter = (s: Scope, id: string, body: unknown): Outcome<Filter, FilterRefusal> => {
   const read = bodyOk(readFilterUpdate(body, id))
   if (!read.ok) return read
   const r = applyFilterUpdates(s, [read.value], false)
   return r.ok ? ok(r.value[0]!) : r
 }
 
-export const getFilter = (s: Scope, id: string): Outcome<Filter> => {
+export const getFilter = (s: Scope, id: string): Outcome<Filter, NotFound> => {
   const f = Repo.getFilter(s.db, s.zoneId, id)
   return f ? ok(toFilter(f)) : refuse(notFound(s, "filters", id))
 }
@@ -194,7 +204,7 @@ export const deleteFilters = (s: Scope, ids: ReadonlyArray<string>): Array<Delet
     .transaction(() => Repo.deleteFilters(s.db, s.zoneId, ids))()
     .map((id) => ({ id }))
 
-export const deleteFilter = (s: Scope, id: string): Outcome<Array<Deleted>> => {
+export const deleteFilter = (s: Scope, id: string): Outcome<Array<Deleted>, NotFound> => {
   const deleted = deleteFilters(s, [id])
   return deleted.length === 0 ? refuse(notFound(s, "filters", id)) : ok(deleted)
 }
@@ -326,7 +336,7 @@ export const patchRule = (s: Scope, id: string, body: unknown): Outcome<Array<Ru
   return read.ok ? applyPriorities(s, [read.value], false) : read
 }
 
-export const getRule = (s: Scope, id: string): Outcome<Rule> => {
+export const getRule = (s: Scope, id: string): Outcome<Rule, NotFound> => {
   const r = Repo.getRule(s.db, s.zoneId, id)
   return r ? ok(toRule(r)) : refuse(notFound(s, "firewall/rules", id))
 }
@@ -345,8 +355,8 @@ export const deleteRule = (
   s: Scope,
   id: string,
   options: { readonly deleteFilterIfUnused?: boolean } = {}
-): Outcome<Array<Deleted>> =>
-  s.db.transaction((): Outcome<Array<Deleted>> => {
+): Outcome<Array<Deleted>, NotFound> =>
+  s.db.transaction((): Outcome<Array<Deleted>, NotFound> => {
     const rule = Repo.getRule(s.db, s.zoneId, id)
     if (rule === undefined || Repo.deleteRules(s.db, s.zoneId, [id]).length === 0)
       return refuse(notFound(s, "firewall/rules", id))

@@ -25,7 +25,7 @@ const scope = (zoneId: string, suffix: string) =>
     return { db, zoneId, now: isoMicros(clock.now().getTime()) } satisfies Ops.Scope
   })
 
-const run = <A>(zoneId: string, suffix: string, op: (s: Ops.Scope) => Ops.Outcome<A>) =>
+const run = <A, E extends Ops.Refusal>(zoneId: string, suffix: string, op: (s: Ops.Scope) => Ops.Outcome<A, E>) =>
   Effect.flatMap(scope(zoneId, suffix), (s) => {
     const r = op(s)
     return r.ok ? Effect.succeed(r.value) : Effect.fail(r.error)

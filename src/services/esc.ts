@@ -3,23 +3,20 @@
  * accounts by id or name; every answer comes with the platform's clock (its `Date` header) and
  * the removal status on that clock. Failures are the client's tagged errors.
  */
-import type * as HttpClient from "@effect/platform/HttpClient"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
-import { call, callAnswered, type Answered, type ClientConfig } from "../api/client.js"
+import { call, callAnswered, type Answered, type ClientEnv } from "../api/client.js"
 import { Endpoints } from "../api/contract-core.js"
 import { EscEndpoints } from "../api/contract-esc.js"
-import { InvalidInput, NotFound, V4ErrorClasses, type V4Error } from "../domain/errors.js"
-import { checkSecret } from "../domain/esc-change.js"
+import { InvalidInput, NotFound, V4ErrorClasses, type PlatformError, type V4Error } from "../domain/errors.js"
+import { checkSecret, type EscChange } from "../domain/esc-change.js"
 import type { EscSetting } from "../domain/esc.js"
 import { decide, type EscDecision } from "../esc/decide.js"
 import { maskCookieHeader } from "../esc/mask.js"
 import { removalStatus, type RemovalStatus } from "../esc/removal.js"
 import { allAccounts } from "./identity.js"
 import { resolveZone } from "./zones.js"
-
-type Env = HttpClient.HttpClient | ClientConfig
 
 export type EscTarget =
   | {
@@ -41,12 +38,15 @@ export interface EscChangeResult {
   readonly status: EscStatus
 }
 
+/** What the ESC operations can fail with: a zone or account not found, a value refused, and what any call can. */
+export type EscError = NotFound | InvalidInput | PlatformError
+
 const HEX32 = /^[0-9a-f]{32}$/
 
-export const zoneTarget = (ref: string): Effect.Effect<EscTarget & { kind: "zone" }, V4Error, Env> =>
+export const zoneTarget = (ref: string): Effect.Effect<EscTarget & { kind: "zone" }, EscError, ClientEnv> =>
   Effect.map(resolveZone(ref), (z) => targetOfZone(z))
 
-export const accountTarget = (ref: string): Effect.Effect<EscTarget & { kind: "account" }, V4Error, Env> =>
+export const accountTarget = (ref: string): Effect.Effect<EscTarget & { kind: "account" }, EscError, ClientEnv> =>
   HEX32.test(ref)
     ? Effect.map(call(Endpoints.getAccount, { path: { account_id: ref } }), (a) => ({
         kind: "account" as const,
@@ -80,7 +80,7 @@ export const targetOfZone = (z: {
 /** A zone or an account, by id or name. */
 export const resolveTarget = (
   ref: { readonly zone: string } | { readonly account: string }
-): Effect.Effect<EscTarget, V4Error, Env> => ("zone" in ref ? zoneTarget(ref.zone) : accountTarget(ref.account))
+): Effect.Effect<EscTarget, EscError, ClientEnv> => ("zone" in ref ? zoneTarget(ref.zone) : accountTarget(ref.account))
 
 /** The account a zone belongs to, as a target of its own. */
 export const accountOf = (zone: EscTarget & { kind: "zone" }): EscTarget => ({
@@ -89,19 +89,18 @@ export const accountOf = (zone: EscTarget & { kind: "zone" }): EscTarget => ({
   name: zone.account.name
 })
 
-const endpoints = (t: EscTarget) =>
+/** The three calls on a target's setting (a zone's or an account's endpoints). */
+const calls = (t: EscTarget) =>
   t.kind === "zone"
     ? {
-        get: EscEndpoints.getZoneEsc,
-        set: EscEndpoints.setZoneEsc,
-        del: EscEndpoints.deleteZoneEsc,
-        path: { zone_id: t.id }
+        get: () => callAnswered(EscEndpoints.getZoneEsc, { path: { zone_id: t.id } }),
+        set: (payload: EscChange) => callAnswered(EscEndpoints.setZoneEsc, { path: { zone_id: t.id }, payload }),
+        del: () => callAnswered(EscEndpoints.deleteZoneEsc, { path: { zone_id: t.id } })
       }
     : {
-        get: EscEndpoints.getAccountEsc,
-        set: EscEndpoints.setAccountEsc,
-        del: EscEndpoints.deleteAccountEsc,
-        path: { account_id: t.id }
+        get: () => callAnswered(EscEndpoints.getAccountEsc, { path: { account_id: t.id } }),
+        set: (payload: EscChange) => callAnswered(EscEndpoints.setAccountEsc, { path: { account_id: t.id }, payload }),
+        del: () => callAnswered(EscEndpoints.deleteAccountEsc, { path: { account_id: t.id } })
       }
 
 /** The platform's clock from an answer's `Date` header; this machine's if the answer has none. */
@@ -116,37 +115,33 @@ const statusOf = (target: EscTarget, a: Answered<EscSetting>): EscStatus => ({
   removal: removalStatus(platformNow(a.headers))
 })
 
-export const getEsc = (target: EscTarget): Effect.Effect<EscStatus, V4Error, Env> =>
-  Effect.map(callAnswered(endpoints(target).get, { path: endpoints(target).path }), (a) => statusOf(target, a))
+export const getEsc = (target: EscTarget): Effect.Effect<EscStatus, EscError, ClientEnv> =>
+  Effect.map(calls(target).get(), (a) => statusOf(target, a))
 
 /**
  * A change, then the setting it left. The local platform answers the new setting; when an answer
  * does not show the change (the real platform's POST and DELETE bodies are not documented), the
  * setting is read again.
  */
-const change = (target: EscTarget, payload: unknown, holds: (s: EscSetting) => boolean) =>
+const change = (target: EscTarget, payload: EscChange | undefined, holds: (s: EscSetting) => boolean) =>
   Effect.gen(function* () {
-    const e = endpoints(target)
-    const answer = yield* callAnswered(payload === undefined ? e.del : e.set, {
-      path: e.path,
-      ...(payload !== undefined ? { payload } : {})
-    })
+    const answer = yield* payload === undefined ? calls(target).del() : calls(target).set(payload)
     return holds(answer.value) ? statusOf(target, answer) : yield* getEsc(target)
   })
 
 /** ESC off for every request of the zone (or of every zone of the account); a stored secret stays. */
-export const disableAlways = (target: EscTarget) => change(target, { always: true }, (s) => s.always)
+export const disableAlways = (target: EscTarget) => change(target, { kind: "always" }, (s) => s.always)
 
 /** Stores the secret that turns ESC off for requests carrying `disable_esc=<secret>`; `always` stays. */
-export const setSecret = (target: EscTarget, secret: string): Effect.Effect<EscStatus, V4Error, Env> => {
+export const setSecret = (target: EscTarget, secret: string): Effect.Effect<EscStatus, EscError, ClientEnv> => {
   const checked = checkSecret(secret, "secret")
   if (!checked.ok) return Effect.fail(new InvalidInput({ message: checked.message }))
-  return change(target, { with_secret: secret }, (s) => s.with_secret === secret)
+  return change(target, { kind: "secret", secret }, (s) => s.with_secret === secret)
 }
 
 /** The same error with what is true now in front of its message. */
-const partly = (e: V4Error, now: string): V4Error => {
-  const Cls = V4ErrorClasses[e._tag] as unknown as new (args: object) => V4Error
+const partly = <E extends V4Error>(e: E, now: string): E => {
+  const Cls = V4ErrorClasses[e._tag] as unknown as new (args: object) => E
   return new Cls({
     code: e.code,
     message: `${now}: ${e.message}`,
@@ -164,7 +159,7 @@ const partly = (e: V4Error, now: string): V4Error => {
 export const enableEsc = (
   target: EscTarget,
   only?: "always" | "secret"
-): Effect.Effect<EscChangeResult, V4Error, Env> =>
+): Effect.Effect<EscChangeResult, EscError, ClientEnv> =>
   Effect.gen(function* () {
     const before = yield* getEsc(target)
     const s = before.setting
@@ -173,13 +168,13 @@ export const enableEsc = (
     const cleared = yield* change(target, undefined, (x) => !x.always && x.with_secret === null)
     if (only === "always" && s.with_secret !== null) {
       const secret = s.with_secret
-      const status = yield* change(target, { with_secret: secret }, (x) => x.with_secret === secret).pipe(
+      const status = yield* change(target, { kind: "secret", secret }, (x) => x.with_secret === secret).pipe(
         Effect.mapError((e) => partly(e, "ESC is on again and the secret was cleared (storing it again failed)"))
       )
       return { before: s, status }
     }
     if (only === "secret" && s.always) {
-      const status = yield* change(target, { always: true }, (x) => x.always).pipe(
+      const status = yield* change(target, { kind: "always" }, (x) => x.always).pipe(
         Effect.mapError((e) => partly(e, "the secret was cleared and ESC is on again (turning always back on failed)"))
       )
       return { before: s, status }
@@ -201,7 +196,7 @@ export interface EscTestResult {
 export const testRequest = (
   zone: EscTarget & { kind: "zone" },
   header: string | undefined
-): Effect.Effect<EscTestResult, V4Error, Env> => {
+): Effect.Effect<EscTestResult, EscError, ClientEnv> => {
   const cookie = header === undefined || header.trim() === "" ? undefined : header
   return Effect.map(Effect.all([getEsc(zone), getEsc(accountOf(zone))], { concurrency: 2 }), ([z, a]) => ({
     zone,

@@ -4,11 +4,8 @@
  * `DuplicateFilter` (with the existing filter's id), `QuotaExceeded` (with the id of the filter a
  * combined call left behind). A two-step create whose second step fails says which filter exists.
  */
-import type * as HttpClient from "@effect/platform/HttpClient"
-import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
-import * as Stream from "effect/Stream"
-import { call, paginate, type ClientConfig } from "../api/client.js"
+import { call, collect, paginate } from "../api/client.js"
 import { FirewallEndpoints as E } from "../api/contract-firewall.js"
 import { InvalidInput, QuotaExceeded, V4ErrorClasses, type V4Error } from "../domain/errors.js"
 import {
@@ -21,8 +18,6 @@ import {
 import { problemsMessage, readRuleFields } from "../firewall/body.js"
 import { toWireDiagnostic } from "../firewall/expression.js"
 import { firewall, validateRequest, type FirewallRule, type Request } from "../rules/index.js"
-
-type Env = HttpClient.HttpClient | ClientConfig
 
 export interface FilterInput {
   readonly expression: string
@@ -43,15 +38,10 @@ const zonePath = (zoneId: string) => ({ zone_id: zoneId })
 
 // ---- filters ----
 
-export const allFilters = (zoneId: string): Effect.Effect<ReadonlyArray<Filter>, V4Error, Env> =>
-  Effect.map(
-    Stream.runCollect(
-      paginate((page) => call(E.listFilters, { path: zonePath(zoneId), urlParams: { page, per_page: 100 } }))
-    ),
-    Chunk.toReadonlyArray
-  )
+export const allFilters = (zoneId: string) =>
+  collect(paginate((page) => call(E.listFilters, { path: zonePath(zoneId), urlParams: { page, per_page: 100 } })))
 
-export const createFilter = (zoneId: string, f: FilterInput): Effect.Effect<Filter, V4Error, Env> =>
+export const createFilter = (zoneId: string, f: FilterInput) =>
   Effect.map(call(E.createFilters, { path: zonePath(zoneId), payload: [f] }), (fs) => fs[0]!)
 
 export const getFilter = (zoneId: string, id: string) => call(E.getFilter, { path: { zone_id: zoneId, filter_id: id } })
@@ -59,7 +49,7 @@ export const getFilter = (zoneId: string, id: string) => call(E.getFilter, { pat
 /** Changes some fields of a filter: reads it, then PUTs it whole (omitted fields would be erased). */
 export type FilterChanges = { readonly [K in keyof FilterInput]?: FilterInput[K] | undefined }
 
-export const updateFilter = (zoneId: string, id: string, changes: FilterChanges): Effect.Effect<Filter, V4Error, Env> =>
+export const updateFilter = (zoneId: string, id: string, changes: FilterChanges) =>
   Effect.flatMap(getFilter(zoneId, id), (f) =>
     call(E.updateFilter, { path: { zone_id: zoneId, filter_id: id }, payload: { ...f, ...defined(changes) } })
   )
@@ -70,13 +60,8 @@ export const deleteFilter = (zoneId: string, id: string) =>
 // ---- rules ----
 
 /** Every rule of the zone, in the platform's listing order. */
-export const allRules = (zoneId: string): Effect.Effect<ReadonlyArray<Rule>, V4Error, Env> =>
-  Effect.map(
-    Stream.runCollect(
-      paginate((page) => call(E.listRules, { path: zonePath(zoneId), urlParams: { page, per_page: 100 } }))
-    ),
-    Chunk.toReadonlyArray
-  )
+export const allRules = (zoneId: string) =>
+  collect(paginate((page) => call(E.listRules, { path: zonePath(zoneId), urlParams: { page, per_page: 100 } })))
 
 export const getRule = (zoneId: string, id: string) => call(E.getRule, { path: { zone_id: zoneId, rule_id: id } })
 
@@ -93,45 +78,39 @@ const ruleBody = (r: RuleInput) =>
   })
 
 /** A rule on an existing filter (reused by as many rules as needed). */
-export const createRuleOnFilter = (zoneId: string, filterId: string, r: RuleInput): Effect.Effect<Rule, V4Error, Env> =>
+export const createRuleOnFilter = (zoneId: string, filterId: string, r: RuleInput) =>
   Effect.map(
     call(E.createRules, { path: zonePath(zoneId), payload: [{ ...ruleBody(r), filter: { id: filterId } }] }),
     (rs) => rs[0]!
   )
 
 /** The combined call: the filter and the rule in one request (the spec's emergency path). */
-export const createRuleCombined = (
-  zoneId: string,
-  filter: FilterInput,
-  r: RuleInput
-): Effect.Effect<Rule, V4Error, Env> =>
+export const createRuleCombined = (zoneId: string, filter: FilterInput, r: RuleInput) =>
   Effect.map(
     call(E.createRules, { path: zonePath(zoneId), payload: [{ ...ruleBody(r), filter: defined(filter) }] }),
     (rs) => rs[0]!
   )
 
 /** The same error, saying first what exists now; a QuotaExceeded also names the filter left. */
-const withFilterLeft = (e: V4Error, filter: Filter): V4Error => {
+const withFilterLeft = <E extends V4Error>(e: E, filter: Filter): E => {
   const message = `filter ${filter.id} was created, the rule was not: ${e.message}`
   const meta = { ...((e.meta as object | undefined) ?? {}), filter_id: filter.id }
-  if (e._tag === "QuotaExceeded") return new QuotaExceeded({ code: e.code, message, filterId: filter.id, meta })
+  // The same tag as `e` each time (E: the rule's call's failures, kept in the signature).
+  const same = (x: V4Error) => x as E
+  if (e._tag === "QuotaExceeded") return same(new QuotaExceeded({ code: e.code, message, filterId: filter.id, meta }))
   if (e._tag === "DuplicateFilter")
-    return new V4ErrorClasses.DuplicateFilter({ code: e.code, message, existingId: e.existingId, meta })
+    return same(new V4ErrorClasses.DuplicateFilter({ code: e.code, message, existingId: e.existingId, meta }))
   if (e._tag === "InvalidExpression")
-    return new V4ErrorClasses.InvalidExpression({ code: e.code, message, diagnostics: e.diagnostics, meta })
+    return same(new V4ErrorClasses.InvalidExpression({ code: e.code, message, diagnostics: e.diagnostics, meta }))
   const Cls = V4ErrorClasses[e._tag] as unknown as new (args: object) => V4Error
-  return new Cls({ code: e.code, message, meta, ...(e._tag === "ApiError" ? { status: e.status } : {}) })
+  return same(new Cls({ code: e.code, message, meta, ...(e._tag === "ApiError" ? { status: e.status } : {}) }))
 }
 
 /**
  * The recommended two-step flow: create the filter, then the rule referencing it. When the second
  * step fails the error says that the filter exists (`meta.filter_id`, or `filterId` on a quota).
  */
-export const createRuleTwoStep = (
-  zoneId: string,
-  filter: FilterInput,
-  r: RuleInput
-): Effect.Effect<{ rule: Rule; filter: Filter }, V4Error, Env> => {
+export const createRuleTwoStep = (zoneId: string, filter: FilterInput, r: RuleInput) => {
   // The rule is checked as the platform checks it before the filter exists: a rule refused for its
   // own fields would otherwise leave the filter behind.
   const read = readRuleFields(ruleBody(r))
@@ -151,7 +130,7 @@ export type RuleChanges = { readonly [K in keyof RuleInput]?: RuleInput[K] | und
 }
 
 /** Changes some fields of a rule: reads it and PUTs it whole, referencing its filter by id only. */
-export const updateRule = (zoneId: string, id: string, changes: RuleChanges): Effect.Effect<Rule, V4Error, Env> =>
+export const updateRule = (zoneId: string, id: string, changes: RuleChanges) =>
   Effect.flatMap(getRule(zoneId, id), (rule) => {
     const action = changes.action ?? rule.action
     const products = changes.products ?? (action === "bypass" ? rule.products : undefined)
@@ -219,10 +198,7 @@ export const decide = (rules: ReadonlyArray<Rule>, request: Request): FirewallDe
 }
 
 /** Evaluates the zone's active rules against a request (field name to value, see src/rules). */
-export const testRequest = (
-  zoneId: string,
-  request: unknown
-): Effect.Effect<FirewallDecision & { rules: number }, V4Error, Env> => {
+export const testRequest = (zoneId: string, request: unknown) => {
   const problems = validateRequest(request)
   if (problems.length > 0) {
     const p = problems[0]!

@@ -4,23 +4,20 @@
  * it is the real platform, and the requests are the ones wrangler makes (api-reference 10.2), so
  * either end answers the same calls.
  */
-import type * as HttpClient from "@effect/platform/HttpClient"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
-import { call, callRaw, ClientConfig, paginate, paginateCursor } from "../api/client.js"
+import { call, callRaw, ClientConfig, collect, paginate, paginateCursor, type ClientEnv } from "../api/client.js"
 import { Endpoints } from "../api/contract-core.js"
 import { KvEndpoints, type KvBulkAnswer } from "../api/contract-kv.js"
 import type { Account } from "../domain/account.js"
 import { InvalidInput, NotFound, V4ErrorClasses, type V4Error } from "../domain/errors.js"
-import type { KvKey, KvNamespace, KvValue } from "../domain/kv.js"
+import type { KvNamespace } from "../domain/kv.js"
 import { batches, BulkFileError, checkFile, keysOf, type BulkKind, type CheckedFile } from "../kv/bulk-file.js"
 import { BulkGetMaxKeys, BulkMaxBytes } from "../domain/kv-limits.js"
 import { multipartForm } from "../kv/multipart.js"
 import { problemsError } from "../kv/problems.js"
 import { nowSeconds } from "../kv/validate.js"
 import { hexId } from "../domain/ids.js"
-
-type Env = HttpClient.HttpClient | ClientConfig
 
 /** The demo world's first account (Acme Corp): where local KV commands work by default. */
 export const LocalAccountId = hexId("account", "Acme Corp")
@@ -40,7 +37,7 @@ const keyPath = (accountId: string, namespaceId: string, key: string) => ({
  * first (the demo world has three; scripts that only name a namespace id must just work) and
  * remote mode asks the user to choose, as wrangler does off a terminal.
  */
-export const resolveAccount = (given: string | undefined): Effect.Effect<string, V4Error, Env> =>
+export const resolveAccount = (given: string | undefined) =>
   Effect.gen(function* () {
     const config = yield* ClientConfig
     const known = given !== undefined && given !== ""
@@ -74,8 +71,7 @@ export const listNamespacesPage = (accountId: string, page: number, perPage: num
   })
 
 /** Every namespace of the account, by title (wrangler asks 1,000 per page). */
-export const allNamespaces = (accountId: string): Stream.Stream<KvNamespace, V4Error, Env> =>
-  paginate((page) => listNamespacesPage(accountId, page, 1000))
+export const allNamespaces = (accountId: string) => paginate((page) => listNamespacesPage(accountId, page, 1000))
 
 export interface AccountNamespace {
   readonly account: { readonly id: string; readonly name: string }
@@ -83,21 +79,15 @@ export interface AccountNamespace {
 }
 
 /** The namespaces of one account, or of every account the credentials see (the TUI's list). */
-export const namespacesOf = (
-  account: { readonly id: string; readonly name: string } | undefined
-): Effect.Effect<ReadonlyArray<AccountNamespace>, V4Error, Env> =>
+export const namespacesOf = (account: { readonly id: string; readonly name: string } | undefined) =>
   Effect.gen(function* () {
     const accounts =
       account !== undefined
         ? [account]
-        : Array.from(
-            yield* Stream.runCollect(
-              paginate((page) => call(Endpoints.listAccounts, { urlParams: { page, per_page: 50 } }))
-            )
-          )
+        : yield* collect(paginate((page) => call(Endpoints.listAccounts, { urlParams: { page, per_page: 50 } })))
     const lists = yield* Effect.forEach(accounts, (a) =>
-      Effect.map(Stream.runCollect(allNamespaces(a.id)), (c) =>
-        Array.from(c, (namespace) => ({ account: { id: a.id, name: a.name }, namespace }))
+      Effect.map(collect(allNamespaces(a.id)), (namespaces) =>
+        namespaces.map((namespace) => ({ account: { id: a.id, name: a.name }, namespace }))
       )
     )
     return lists.flat()
@@ -116,7 +106,7 @@ export const deleteNamespace = (accountId: string, namespaceId: string) =>
   Effect.asVoid(call(KvEndpoints.deleteNamespace, { path: nsPath(accountId, namespaceId) }))
 
 /** The namespace with exactly this title (wrangler 4's positional `namespace delete <NAME>`). */
-export const findNamespaceByTitle = (accountId: string, title: string): Effect.Effect<KvNamespace, V4Error, Env> =>
+export const findNamespaceByTitle = (accountId: string, title: string) =>
   allNamespaces(accountId).pipe(
     Stream.filter((n) => n.title === title),
     Stream.runHead,
@@ -148,7 +138,7 @@ export const listKeysPage = (accountId: string, namespaceId: string, q: KeyPageQ
   })
 
 /** Every key (with the prefix), following the cursor; wrangler always sends `prefix`, never `limit`. */
-export const allKeys = (accountId: string, namespaceId: string, prefix = ""): Stream.Stream<KvKey, V4Error, Env> =>
+export const allKeys = (accountId: string, namespaceId: string, prefix = "") =>
   paginateCursor((cursor) =>
     call(KvEndpoints.listKeys, {
       path: nsPath(accountId, namespaceId),
@@ -157,7 +147,7 @@ export const allKeys = (accountId: string, namespaceId: string, prefix = ""): St
   )
 
 /** The value's bytes and expiration; NotFound (code 10009) when the key is absent. */
-export const getValue = (accountId: string, namespaceId: string, key: string): Effect.Effect<KvValue, V4Error, Env> =>
+export const getValue = (accountId: string, namespaceId: string, key: string) =>
   Effect.map(callRaw(KvEndpoints.getValue, { path: keyPath(accountId, namespaceId, key) }), (r) => {
     const exp = r.headers["expiration"]
     return { bytes: r.bytes, expiration: exp !== undefined && /^\d+$/.test(exp) ? Number(exp) : undefined }
@@ -179,6 +169,8 @@ export interface PutValue {
   readonly filename?: string | undefined
 }
 
+const text = (n: number | undefined) => (n === undefined ? undefined : String(n))
+
 /** PUT …/values/:key: the raw value, or a multipart form when there is metadata (as wrangler sends it). */
 export const putValue = (accountId: string, namespaceId: string, key: string, v: PutValue) => {
   const body =
@@ -193,7 +185,8 @@ export const putValue = (accountId: string, namespaceId: string, key: string, v:
   return Effect.asVoid(
     call(KvEndpoints.putValue, {
       path: keyPath(accountId, namespaceId, key),
-      urlParams: { expiration: v.expiration, expiration_ttl: v.expirationTtl },
+      // Strings on the wire: the platform checks them (src/kv/validate.ts) so a refusal names the limit.
+      urlParams: { expiration: text(v.expiration), expiration_ttl: text(v.expirationTtl) },
       body
     })
   )
@@ -271,12 +264,6 @@ export interface BulkOptions {
   readonly onChecked?: (checked: CheckedFile) => void
 }
 
-export interface BulkOutcome {
-  readonly count: number
-  readonly requests: number
-  readonly result: { readonly successful_key_count: number; readonly unsuccessful_keys: ReadonlyArray<string> }
-}
-
 /**
  * Request sizes: wrangler's 1,000 entries per request against a remote platform; one request per
  * 100 MB in local mode, whose platform takes any number of entries (so a file is one transaction).
@@ -329,8 +316,8 @@ const withChecked = <A, E, R>(
 ) => Effect.acquireUseRelease(checked(file, kind, o, outcome), use, (f) => Effect.sync(() => f.spool.release()))
 
 /** The same error with another message. */
-const withMessage = (e: V4Error, message: string): V4Error => {
-  const Class = V4ErrorClasses[e._tag] as unknown as new (fields: object) => V4Error
+const withMessage = <E extends V4Error>(e: E, message: string): E => {
+  const Class = V4ErrorClasses[e._tag] as unknown as new (fields: object) => E
   const extra =
     e._tag === "ApiError"
       ? { status: e.status }
@@ -346,12 +333,12 @@ const withMessage = (e: V4Error, message: string): V4Error => {
   })
 }
 
-const sendAll = (
+const sendAll = <E extends V4Error>(
   file: CheckedFile,
   kind: BulkKind,
-  send: (body: Uint8Array) => Effect.Effect<KvBulkAnswer, V4Error, Env>,
+  send: (body: Uint8Array) => Effect.Effect<KvBulkAnswer, E, ClientEnv>,
   o: BulkOptions
-): Effect.Effect<BulkOutcome, V4Error, Env> =>
+) =>
   Effect.gen(function* () {
     const config = yield* ClientConfig
     let done = 0
@@ -412,6 +399,3 @@ export const bulkDeleteChecked = (accountId: string, namespaceId: string, file: 
 /** Checks a bulk file without writing anything: every problem, or what it holds (its bytes kept until the scope closes). */
 export const checkBulkFile = (file: string, kind: BulkKind, o: BulkOptions = {}) =>
   Effect.acquireRelease(checked(file, kind, o), (f) => Effect.sync(() => f.spool.release()))
-
-export const collectKeys = (s: Stream.Stream<KvKey, V4Error, Env>) =>
-  Effect.map(Stream.runCollect(s), (c) => Array.from(c))

@@ -6,14 +6,11 @@
  * no firewall rules to migrate: the answer says so (`available: false`) and callers warn.
  */
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
-import type * as HttpClient from "@effect/platform/HttpClient"
-import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
-import * as Stream from "effect/Stream"
-import { call, paginate, type ClientConfig } from "../api/client.js"
+import { call, collect, paginate } from "../api/client.js"
 import { Paged } from "../domain/envelope.js"
-import type { V4Error } from "../domain/errors.js"
+import { IntParam, OneOf } from "../domain/params.js"
 import type { BypassFirewallRule } from "../domain/waf.js"
 
 const FirewallRuleSeen = Schema.Struct({
@@ -26,8 +23,19 @@ const FirewallRuleSeen = Schema.Struct({
   filter: Schema.Struct({ expression: Schema.optional(Schema.String) })
 })
 
+/**
+ * The part of the firewall rules list's parameters the export sends (the contract's own,
+ * src/api/contract-firewall.ts, would load the firewall area into every `waf` command).
+ */
+const BypassQuery = Schema.Struct({
+  action: Schema.optional(OneOf("action", ["bypass"])),
+  page: Schema.optional(IntParam("page", 1, 1_000_000)),
+  per_page: Schema.optional(IntParam("per_page", 5, 100))
+})
+
 const listRules = HttpApiEndpoint.get("listFirewallRules", "/zones/:zone_id/firewall/rules")
   .setPath(Schema.Struct({ zone_id: Schema.String }))
+  .setUrlParams(BypassQuery)
   .addSuccess(Paged(FirewallRuleSeen))
 
 export interface BypassRules {
@@ -35,17 +43,15 @@ export interface BypassRules {
   readonly available: boolean
 }
 
-export const listBypassFirewallRules = (
-  zoneId: string
-): Effect.Effect<BypassRules, V4Error, HttpClient.HttpClient | ClientConfig> =>
+export const listBypassFirewallRules = (zoneId: string) =>
   Effect.map(
-    Stream.runCollect(
+    collect(
       paginate((page) =>
         call(listRules, { path: { zone_id: zoneId }, urlParams: { action: "bypass", page, per_page: 100 } })
       )
     ),
     (c) =>
-      Chunk.toArray(c)
+      c
         .filter((r) => r.action === "bypass" && (r.products ?? []).includes("waf") && r.filter.expression !== undefined)
         .map((r) => ({
           id: r.id,

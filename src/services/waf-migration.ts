@@ -8,38 +8,23 @@
  * Typed errors (from the platform, as the same tags): Incompatible (with `meta.reasons`),
  * ValidationModeNotAllowed, MigrationFinished, TooManyRules, ExpressionTooLong, UriOverridePresent.
  */
-import type * as HttpClient from "@effect/platform/HttpClient"
-import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
-import * as Stream from "effect/Stream"
-import { call, paginate, type ClientConfig } from "../api/client.js"
+import { call, collect, paginate, type ClientEnv } from "../api/client.js"
 import { WafEndpoints } from "../api/contract-waf.js"
-import { InvalidInput, type V4Error } from "../domain/errors.js"
+import type { Page } from "../domain/envelope.js"
+import { InvalidInput } from "../domain/errors.js"
 import * as fs from "node:fs"
 import * as readline from "node:readline"
 import { makeReplayer, type ReplayReport } from "../waf/replay.js"
 import { trafficFileProblem } from "../waf/traffic-sample.js"
-import type {
-  CompatibilityReason,
-  MigrationCheck,
-  MigrationState,
-  MigrationStatus,
-  Ruleset,
-  WafConfig,
-  WafExport,
-  WafOverride
-} from "../domain/waf.js"
+import type { CompatibilityReason, MigrationState, Ruleset, WafConfig, WafExport } from "../domain/waf.js"
 import type { Zone } from "../domain/zone.js"
-import type { Page } from "../domain/envelope.js"
 import { planMigration, type MigrationPlan } from "../waf/mapping.js"
 import { MANAGED_PHASE } from "../waf/ruleset.js"
 import { blockerError, dashboardDeploy, transition, type MigrationMode } from "../waf/state.js"
 import { listBypassFirewallRules } from "./waf-firewall.js"
 import { resolveZone } from "./zones.js"
-
-type Env = HttpClient.HttpClient | ClientConfig
-export type WafEnv = Env
 
 export interface WafZone {
   readonly id: string
@@ -51,19 +36,15 @@ export const wafZoneOf = (z: Zone): WafZone => ({ id: z.id, name: z.name, plan: 
 export const resolveWafZone = (ref: string) => Effect.map(resolveZone(ref), wafZoneOf)
 
 const path = (z: WafZone) => ({ zone_id: z.id })
-const all = <A>(fetch: (page: number) => Effect.Effect<Page<A>, V4Error, Env>) =>
-  Effect.map(Stream.runCollect(paginate(fetch)), Chunk.toArray)
+const all = <A, E>(fetch: (page: number) => Effect.Effect<Page<A>, E, ClientEnv>) => collect(paginate(fetch))
 
-export const status = (z: WafZone): Effect.Effect<MigrationStatus, V4Error, Env> =>
-  call(WafEndpoints.status, { path: path(z) })
-export const check = (z: WafZone, phaseTwo = true): Effect.Effect<MigrationCheck, V4Error, Env> =>
+export const status = (z: WafZone) => call(WafEndpoints.status, { path: path(z) })
+export const check = (z: WafZone, phaseTwo = true) =>
   call(WafEndpoints.check, { path: path(z), urlParams: phaseTwo ? { phase_two: "1" } : {} })
-export const config = (z: WafZone): Effect.Effect<WafConfig, V4Error, Env> =>
-  call(WafEndpoints.config, { path: path(z), urlParams: { phase_two: "1" } })
-export const deployed = (z: WafZone): Effect.Effect<Ruleset, V4Error, Env> =>
-  call(WafEndpoints.getEntrypoint, { path: path(z) })
+export const config = (z: WafZone) => call(WafEndpoints.config, { path: path(z), urlParams: { phase_two: "1" } })
+export const deployed = (z: WafZone) => call(WafEndpoints.getEntrypoint, { path: path(z) })
 
-export const listOverrides = (z: WafZone): Effect.Effect<Array<WafOverride>, V4Error, Env> =>
+export const listOverrides = (z: WafZone) =>
   all((page) => call(WafEndpoints.listOverrides, { path: path(z), urlParams: { page, per_page: 100 } }))
 export const deleteOverride = (z: WafZone, id: string) =>
   call(WafEndpoints.deleteOverride, { path: { zone_id: z.id, override_id: id } })
@@ -71,13 +52,7 @@ export const deleteOverride = (z: WafZone, id: string) =>
 export const NO_FIREWALL_API =
   "the platform has no firewall rules API (GET /zones/{zone_id}/firewall/rules): firewall rules that bypass the WAF are not included"
 
-/** The export and what the reader should know (e.g. that the firewall rules could not be read). */
-export interface Exported {
-  readonly document: WafExport
-  readonly warnings: ReadonlyArray<string>
-}
-
-export const exportWithWarnings = (z: WafZone): Effect.Effect<Exported, V4Error, Env> =>
+export const exportWithWarnings = (z: WafZone) =>
   Effect.gen(function* () {
     const st = yield* status(z)
     const [packages, overrides, setting, pageRules, firewallRules] = yield* Effect.all(
@@ -129,7 +104,7 @@ export interface Preview {
   readonly config: WafConfig
 }
 
-export const preview = (z: WafZone): Effect.Effect<Preview, V4Error, Env> =>
+export const preview = (z: WafZone) =>
   Effect.map(Effect.all([exportWithWarnings(z), config(z), check(z)], { concurrency: 3 }), ([e, cfg, chk]) => {
     const plan = planMigration(e.document)
     const platform = (chk.reasons ?? []).filter((r) => r.blocking)
@@ -192,7 +167,7 @@ export interface MigrateOptions {
  * with the reasons' typed error), the configuration, the exact request, and the end state the
  * platform's state machine gives. A dry run stops here; `apply` sends this very request.
  */
-export const prepare = (z: WafZone, o: MigrateOptions = {}): Effect.Effect<MigrationStep, V4Error, Env> =>
+export const prepare = (z: WafZone, o: MigrateOptions = {}) =>
   Effect.gen(function* () {
     const chk = yield* check(z)
     const mode = o.mode ?? dashboardDeploy(z.plan, chk.migration_state)
@@ -212,7 +187,7 @@ export const prepare = (z: WafZone, o: MigrateOptions = {}): Effect.Effect<Migra
   })
 
 /** Sends a prepared step and reads the state back. */
-export const apply = (z: WafZone, step: MigrationStep): Effect.Effect<MigrationStep, V4Error, Env> =>
+export const apply = (z: WafZone, step: MigrationStep) =>
   Effect.gen(function* () {
     const ruleset = yield* call(WafEndpoints.putEntrypoint, {
       path: path(z),
@@ -223,7 +198,7 @@ export const apply = (z: WafZone, step: MigrationStep): Effect.Effect<MigrationS
     return { ...step, to: after.migration_state, dryRun: false, ruleset }
   })
 
-export const migrate = (z: WafZone, o: MigrateOptions = {}): Effect.Effect<MigrationStep, V4Error, Env> =>
+export const migrate = (z: WafZone, o: MigrateOptions = {}) =>
   Effect.flatMap(prepare(z, o), (step) => (o.dryRun ? Effect.succeed(step) : apply(z, step)))
 
 /**
@@ -243,7 +218,7 @@ export interface Deployed {
 }
 
 /** Migrates `zc.zone` with `zc.config`, then reads the entry point back. */
-export const deployZoneConfig = (zc: ZoneConfig, mode: MigrationMode): Effect.Effect<Deployed, V4Error, Env> =>
+export const deployZoneConfig = (zc: ZoneConfig, mode: MigrationMode) =>
   Effect.flatMap(migrate(zc.zone, { mode, config: zc.config }), (step) =>
     Effect.map(deployed(zc.zone), (entrypoint) => ({ step, entrypoint }))
   )

@@ -1,33 +1,29 @@
 /** Zones, DNS records and certificate packs: the operations users run, over the v4 client. */
-import type * as HttpClient from "@effect/platform/HttpClient"
 import * as Effect from "effect/Effect"
-import * as Stream from "effect/Stream"
-import { call, paginate, type ClientConfig, type Query } from "../api/client.js"
-import { Endpoints } from "../api/contract-core.js"
-import { NotFound, type V4Error } from "../domain/errors.js"
+import { call, paginate, type ClientEnv } from "../api/client.js"
+import { Endpoints, type DnsListParams, type ZonesListParams } from "../api/contract-core.js"
+import { NotFound, type InvalidInput, type PlatformError } from "../domain/errors.js"
 import type { Zone } from "../domain/zone.js"
-
-type Env = HttpClient.HttpClient | ClientConfig
 
 export interface ZoneFilter {
   readonly accountId?: string | undefined
   readonly name?: string | undefined
-  readonly status?: string | undefined
+  readonly status?: ZonesListParams["status"] | undefined
 }
 
-const zoneQuery = (f: ZoneFilter): Query => ({ "account.id": f.accountId, name: f.name, status: f.status })
+const zoneQuery = (f: ZoneFilter) => ({ "account.id": f.accountId, name: f.name, status: f.status })
 
 export const listZonesPage = (f: ZoneFilter & { page?: number; perPage?: number }) =>
   call(Endpoints.listZones, { urlParams: { ...zoneQuery(f), page: f.page, per_page: f.perPage } })
 
 /** Every zone matching the filter, paged 50 at a time as the stream is consumed. */
-export const allZones = (f: ZoneFilter): Stream.Stream<Zone, V4Error, Env> =>
+export const allZones = (f: ZoneFilter) =>
   paginate((page) => call(Endpoints.listZones, { urlParams: { ...zoneQuery(f), page, per_page: 50 } }))
 
 const ZONE_ID = /^[0-9a-f]{32}$/
 
 /** A zone by id or by name. */
-export const resolveZone = (ref: string): Effect.Effect<Zone, V4Error, Env> =>
+export const resolveZone = (ref: string): Effect.Effect<Zone, NotFound | InvalidInput | PlatformError, ClientEnv> =>
   ZONE_ID.test(ref)
     ? call(Endpoints.getZone, { path: { zone_id: ref } })
     : Effect.flatMap(call(Endpoints.listZones, { urlParams: { name: ref.toLowerCase(), per_page: 5 } }), (page) =>
@@ -41,13 +37,13 @@ export const resolveZone = (ref: string): Effect.Effect<Zone, V4Error, Env> =>
       )
 
 export interface DnsFilter {
-  readonly type?: string | undefined
+  readonly type?: DnsListParams["type"] | undefined
   readonly name?: string | undefined
   readonly content?: string | undefined
   readonly proxied?: boolean | undefined
 }
 
-const dnsQuery = (f: DnsFilter): Query => ({
+const dnsQuery = (f: DnsFilter) => ({
   type: f.type,
   "name.contains": f.name,
   "content.contains": f.content,
@@ -72,5 +68,3 @@ export const allCertificatePacks = (zoneId: string) =>
       urlParams: { status: "all", page, per_page: 50 }
     })
   )
-
-export const collect = <A, E, R>(s: Stream.Stream<A, E, R>) => Effect.map(Stream.runCollect(s), (c) => Array.from(c))

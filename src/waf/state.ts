@@ -20,8 +20,7 @@ import {
   MigrationFinished,
   TooManyRules,
   UriOverridePresent,
-  ValidationModeNotAllowed,
-  type V4Error
+  ValidationModeNotAllowed
 } from "../domain/errors.js"
 import type { CompatibilityReason, MigrationState } from "../domain/waf.js"
 
@@ -40,8 +39,13 @@ export interface ZoneFacts {
 export const finishedMessage = (zone: string) =>
   `the WAF migration of zone ${zone} is finished and cannot be reversed: the previous WAF managed rules APIs no longer work for this zone; use the rulesets API (phase http_request_firewall_managed)`
 
+/** What stops a zone from migrating (the contract declares these on the entry point's PUT). */
+export type Blocker = UriOverridePresent | TooManyRules | ExpressionTooLong | Incompatible
+/** What a migration step can be refused with. */
+export type MigrationRefusal = Blocker | MigrationFinished | ValidationModeNotAllowed
+
 /** The typed error for the first reason that stops a zone. */
-export const blockerError = (reasons: ReadonlyArray<CompatibilityReason>): V4Error | undefined => {
+export const blockerError = (reasons: ReadonlyArray<CompatibilityReason>): Blocker | undefined => {
   const uri = reasons.find((r) => r.code === "uri_override")
   if (uri) return new UriOverridePresent({ message: uri.message, meta: { reasons } })
   const many = reasons.find((r) => r.code === "too_many_rules")
@@ -62,7 +66,7 @@ export const transition = (
   state: MigrationState,
   mode: MigrationMode,
   facts: ZoneFacts
-): Either.Either<MigrationState, V4Error> => {
+): Either.Either<MigrationState, MigrationRefusal> => {
   if (state === "finished") return Either.left(new MigrationFinished({ message: finishedMessage(zone) }))
   if (mode === "validation") {
     if (facts.plan !== "enterprise") {

@@ -2,7 +2,7 @@
 import { Box, Text } from "ink"
 import type { Account } from "../../src/domain/account.js"
 import { allAccounts } from "../../src/services/identity.js"
-import { collect } from "../../src/services/zones.js"
+import { collect } from "../../src/api/client.js"
 import { KeyLayer, useKeys } from "../keys.js"
 import { useEffectQuery } from "../runtime.js"
 import { List, moveHints, useListCursor } from "./list.js"

@@ -4,9 +4,9 @@
  * zone's migration wizard (keyed by the zone: its own state), esc comes back to the list.
  */
 import * as Effect from "effect/Effect"
-import * as Stream from "effect/Stream"
 import { Box, Text } from "ink"
 import { useState } from "react"
+import { collect } from "../../src/api/client.js"
 import type { MigrationStatus } from "../../src/domain/waf.js"
 import type { Zone } from "../../src/domain/zone.js"
 import * as Waf from "../../src/services/waf-migration.js"
@@ -30,18 +30,16 @@ interface Row {
 }
 
 const load = (accountId: string | undefined) =>
-  Effect.flatMap(
-    Effect.map(Stream.runCollect(allZones(accountId ? { accountId } : {})), (c) => Array.from(c)),
-    (zones) =>
-      Effect.forEach(
-        zones,
-        (zone) =>
-          Effect.match(Waf.status(Waf.wafZoneOf(zone)), {
-            onSuccess: (status): Row => ({ zone, status, error: undefined }),
-            onFailure: (e): Row => ({ zone, status: undefined, error: e.message })
-          }),
-        { concurrency: 4 }
-      )
+  Effect.flatMap(collect(allZones(accountId ? { accountId } : {})), (zones) =>
+    Effect.forEach(
+      zones,
+      (zone) =>
+        Effect.match(Waf.status(Waf.wafZoneOf(zone)), {
+          onSuccess: (status): Row => ({ zone, status, error: undefined }),
+          onFailure: (e): Row => ({ zone, status: undefined, error: e.message })
+        }),
+      { concurrency: 4 }
+    )
   )
 
 export function WafScreen({ active }: { active: boolean }) {

@@ -1,7 +1,8 @@
 /** The certificate packs tab: every pack of the zone (a zone has few), with its status and hosts. */
 import { Box } from "ink"
 import type { CertificatePack } from "../../src/domain/certificate.js"
-import { allCertificatePacks, collect } from "../../src/services/zones.js"
+import { collect } from "../../src/api/client.js"
+import { allCertificatePacks } from "../../src/services/zones.js"
 import { fitTable } from "../components/columns.js"
 import { List, ListStatus, moveHints, useListCursor } from "../components/list.js"
 import { Empty, ErrorView, Loading } from "../components/states.js"

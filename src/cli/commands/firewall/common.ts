@@ -4,9 +4,8 @@
  * hints say which filter exists now and how to reuse or remove it), checking rule options, and
  * printing filters and rules (rules in evaluation order, src/rules' `orderRules`).
  */
-import type * as HttpClient from "@effect/platform/HttpClient"
 import * as Effect from "effect/Effect"
-import type { ClientConfig } from "../../../api/client.js"
+import type { ClientEnv } from "../../../api/client.js"
 import { DuplicateFilter, InvalidExpression, type V4Error } from "../../../domain/errors.js"
 import { isDeletedFilter, type Filter, type FirewallAction, type Rule } from "../../../domain/firewall.js"
 import { priorityFromText, productsFromText, type RuleProblem } from "../../../firewall/rule-input.js"
@@ -56,7 +55,7 @@ export const runFw = <A>(
   what: string,
   o: TargetFlags,
   c: Context,
-  effect: Effect.Effect<A, V4Error | CliFailure, HttpClient.HttpClient | ClientConfig>
+  effect: Effect.Effect<A, V4Error | CliFailure, ClientEnv>
 ) => run(what, o, Effect.mapError(effect, explain(c)), hintFor(c))
 
 export const nonEmpty = (flag: string, v: string | undefined) =>
@@ -76,10 +75,8 @@ export const badRule = (what: string, problems: ReadonlyArray<RuleProblem>) =>
     exitCode: 2
   })
 
-export const withZone = <A, E>(
-  zone: string,
-  f: (zoneId: string) => Effect.Effect<A, E, HttpClient.HttpClient | ClientConfig>
-) => Effect.flatMap(resolveZone(zone), (z) => f(z.id))
+export const withZone = <A, E>(zone: string, f: (zoneId: string) => Effect.Effect<A, E, ClientEnv>) =>
+  Effect.flatMap(resolveZone(zone), (z) => f(z.id))
 
 // ---- printing ----
 

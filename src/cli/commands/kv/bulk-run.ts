@@ -1,5 +1,4 @@
 /** What `edgectl kv bulk put|get|delete <FILE>` do (loaded when one of them runs). */
-import type * as HttpClient from "@effect/platform/HttpClient"
 import * as Effect from "effect/Effect"
 import { fileLabel, type CheckedFile } from "../../../kv/bulk-file.js"
 import * as Kv from "../../../services/kv.js"
@@ -7,7 +6,7 @@ import { opt } from "../../options.js"
 import { note, printJson, printLine } from "../../output.js"
 import { progressLine, type Progress } from "../../progress.js"
 import { confirm } from "../../prompt.js"
-import type { ClientConfig } from "../../../api/client.js"
+import type { ClientEnv } from "../../../api/client.js"
 import { InvalidInput, type V4Error } from "../../../domain/errors.js"
 import { problemsOf } from "../../../kv/problems.js"
 import type { ResolvedNamespace } from "./project-config.js"
@@ -74,14 +73,14 @@ const bulkCommand = <A>(
   what: string,
   o: Parsed<"bulkPut" | "bulkGet" | "bulkDelete">,
   writes: boolean,
-  body: (b: BulkRun) => Effect.Effect<A, V4Error | CliFailure, HttpClient.HttpClient | ClientConfig>
+  body: (b: BulkRun) => Effect.Effect<A, V4Error | CliFailure, ClientEnv>
 ) =>
   Effect.gen(function* () {
     const file = yield* positional("<filename>", o.file)
     const reader = new ConfigReader(what, process.cwd(), opt(o.config))
     const ns = yield* chooseNamespace(what, o, reader, writes)
     const progress = progressLine({ json: o.json })
-    const problems = (work: Effect.Effect<A, V4Error | CliFailure, HttpClient.HttpClient | ClientConfig>) =>
+    const problems = (work: Effect.Effect<A, V4Error | CliFailure, ClientEnv>) =>
       o.json ? Effect.tapError(work, (e) => Effect.sync(() => printProblems(e))) : Effect.mapError(work, howToSeeAll)
     const outcome = yield* runKv(what, o, reader, ({ account }) =>
       problems(body({ file, ns, progress, account }))

@@ -3,10 +3,9 @@
  * their forms), the account, and the namespace chosen with exactly one of `--binding` (through the
  * project config) or `--namespace-id`.
  */
-import type * as HttpClient from "@effect/platform/HttpClient"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import type { ClientConfig } from "../../../api/client.js"
+import type { ClientEnv } from "../../../api/client.js"
 import type { V4Error } from "../../../domain/errors.js"
 import { problemsOf } from "../../../kv/problems.js"
 import { resolveAccount } from "../../../services/kv.js"
@@ -129,7 +128,7 @@ const hintOf = (e: V4Error, target: HintTarget = { remote: false }): string | un
 
 export interface KvRun {
   /** The account the command works in. */
-  readonly account: Effect.Effect<string, V4Error, HttpClient.HttpClient | ClientConfig>
+  readonly account: Effect.Effect<string, V4Error, ClientEnv>
 }
 
 /**
@@ -140,7 +139,7 @@ export const runKv = <A>(
   what: string,
   o: TargetOptions & { readonly env?: Option.Option<string> },
   config: ConfigReader,
-  body: (k: KvRun) => Effect.Effect<A, V4Error | CliFailure, HttpClient.HttpClient | ClientConfig>
+  body: (k: KvRun) => Effect.Effect<A, V4Error | CliFailure, ClientEnv>
 ): Effect.Effect<A, CliFailure> =>
   Effect.gen(function* () {
     const flags = yield* targetFlags(o)

@@ -13,6 +13,7 @@ import {
   parseSeconds,
   checkKey
 } from "../../../kv/validate.js"
+import { collect } from "../../../api/client.js"
 import * as Kv from "../../../services/kv.js"
 import { opt } from "../../options.js"
 import { printJson, printLine } from "../../output.js"
@@ -163,7 +164,7 @@ export const keyList = (o: Parsed<"keyList">) =>
     const reader = new ConfigReader(what, process.cwd(), opt(o.config))
     const ns = yield* chooseNamespace(what, o, reader, false)
     const keys = yield* runKv(what, o, reader, ({ account }) =>
-      Effect.flatMap(account, (a) => Kv.collectKeys(Kv.allKeys(a, ns.id, opt(o.prefix) ?? "")))
+      Effect.flatMap(account, (a) => collect(Kv.allKeys(a, ns.id, opt(o.prefix) ?? "")))
     )
     printJson(keys)
   })

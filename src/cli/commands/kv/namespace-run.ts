@@ -1,8 +1,8 @@
 /** What `edgectl kv namespace create|list|rename|delete` do (loaded when one of them runs). */
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import * as Stream from "effect/Stream"
 import { TitleMaxLength } from "../../../domain/kv-limits.js"
+import { collect } from "../../../api/client.js"
 import * as Kv from "../../../services/kv.js"
 import { opt } from "../../options.js"
 import { note, printJson, printLine } from "../../output.js"
@@ -52,7 +52,7 @@ export const namespaceList = (o: Parsed<"namespaceList">) =>
     const what = "kv namespace list"
     const reader = new ConfigReader(what, process.cwd(), opt(o.config))
     const namespaces = yield* runKv(what, o, reader, ({ account }) =>
-      Effect.flatMap(account, (a) => Effect.map(Stream.runCollect(Kv.allNamespaces(a)), (c) => Array.from(c)))
+      Effect.flatMap(account, (a) => collect(Kv.allNamespaces(a)))
     )
     // JSON either way: scripts written for wrangler parse this output.
     printJson(namespaces)

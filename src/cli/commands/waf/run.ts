@@ -4,6 +4,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as fs from "node:fs"
+import type { ClientEnv } from "../../../api/client.js"
 import type { V4Error } from "../../../domain/errors.js"
 import { describeParseError } from "../../../domain/parse-issues.js"
 import { WafConfig, type MigrationStatus } from "../../../domain/waf.js"
@@ -53,7 +54,7 @@ const inputFiles = (o: Flags & { readonly traffic?: string; readonly config?: Op
 const withZone = <A>(
   what: string,
   o: Flags,
-  f: (z: Waf.WafZone) => Effect.Effect<A, V4Error | CliFailure, Waf.WafEnv>
+  f: (z: Waf.WafZone) => Effect.Effect<A, V4Error | CliFailure, ClientEnv>
 ) =>
   o.zone.trim() === ""
     ? Effect.fail(usage("--zone needs a value, got an empty string"))
