@@ -72,7 +72,7 @@ export default defineConfig(
     rules: { "@typescript-eslint/no-require-imports": "off" }
   },
   {
-    files: ["test/**", "bench/**", "tui/**/*.test.tsx"],
+    files: ["test/**", "bench/**"],
     rules: {
       // Tests and benchmarks read the platform's JSON and the SDK's objects as they come off the wire.
       "@typescript-eslint/no-explicit-any": "off",

@@ -20,7 +20,7 @@ import { clientLayer } from "../src/cli/environment.js"
 import * as Engine from "../src/store/kv-repo.js"
 import { checkEntry, nowSeconds, type WriteEntry } from "../src/kv/validate.js"
 import { open } from "../src/store/db.js"
-import * as Kv from "../src/services/kv.js"
+import * as Kv from "../src/services/kv-service.js"
 
 const [dir, file, roundsArg] = process.argv.slice(2)
 if (!dir || !file) throw new Error("usage: kv-inprocess <work dir> <bulk file> [rounds]")

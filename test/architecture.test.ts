@@ -31,7 +31,7 @@
  *              src/cli/commands/serve.ts                composition root, where the in-process platform
  *                                                       is given to the client, and `serve`, which runs
  *                                                       the platform on a port
- *   tests      *.test.ts(x), tui/test-support.tsx       everything: a test assembles the real platform
+ *   tests      test/ (tests and their helpers)        everything: a test assembles the real platform
  *                                                       under the layer it drives, as a client would
  *
  * (cores = rules, esc, kv, waf, firewall.) Fixtures are counted as data, not code. Every import is
@@ -93,7 +93,7 @@ const mayImport: Readonly<Record<Area, ReadonlyArray<Area>>> = {
 
 /** The area of a file, from its path relative to the repository (forward slashes). */
 const areaOf = (file: string): Area | undefined => {
-  if (/\.test\.tsx?$/.test(file) || file === "tui/test-support.tsx") return "tests"
+  if (file.startsWith("test/")) return "tests"
   if (file.startsWith("fixtures/")) return "fixtures"
   if (file.startsWith("tui/")) return "tui"
   if (file === "src/cli/environment.ts" || file === "src/cli/commands/serve.ts") return "root"
@@ -174,6 +174,6 @@ describe("the layers", () => {
     expect(areaOf("src/api/client.ts")).toBe("client")
     expect(areaOf("src/lazy-builtins.ts")).toBe("node")
     expect(areaOf("tui/screens/kv.tsx")).toBe("tui")
-    expect(areaOf("tui/screens/kv.test.tsx")).toBe("tests")
+    expect(areaOf("test/tui/screens/kv.test.tsx")).toBe("tests")
   })
 })

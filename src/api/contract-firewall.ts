@@ -131,7 +131,7 @@ export const FirewallEndpoints = {
     .setUrlParams(DeleteRuleParams)
     .addSuccess(Envelope(Schema.Array(Deleted)))
     .pipe(onObject),
-  // Not zone-scoped; the answer is the platform's own shape (see src/server/firewall.ts).
+  // Not zone-scoped; the answer is the platform's own shape (see src/server/firewall-handlers.ts).
   validateExpr: HttpApiEndpoint.get("validateExpr", "/filters/validate-expr")
     .setUrlParams(ValidateExprParams)
     .addSuccess(Schema.Unknown)

@@ -1,6 +1,6 @@
 /**
  * The key-value store's v4 endpoints (api-reference section 10), described once: the embedded
- * platform serves them (src/server/kv.ts) and the KV service calls them (src/services/kv.ts).
+ * platform serves them (src/server/kv-handlers.ts) and the KV service calls them (src/services/kv-service.ts).
  *
  * Four endpoints read their body themselves (the server handles them raw): a value is stored as
  * the bytes sent (any content type) or taken from a multipart form, and bulk bodies are parsed and

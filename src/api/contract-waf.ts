@@ -2,7 +2,7 @@
  * The WAF endpoints (area D) of the v4 contract: the previous WAF managed rules (packages, groups,
  * rules, URI-based overrides, the zone `waf` setting and page rules), the migration operations
  * (check, config, status) and the managed-phase entry point (GET, PUT with `waf_migration`).
- * Served by src/server/waf.ts, called by src/services/waf-migration.ts.
+ * Served by src/server/waf-handlers.ts, called by src/services/waf-migration-service.ts.
  *
  * The entry point's and the overrides' bodies are read as unknown JSON and checked by src/waf, so
  * that a bad body gets a 400 naming the field.

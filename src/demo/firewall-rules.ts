@@ -1,7 +1,7 @@
 /**
  * The demo world's firewall filters and rules, so that `edgectl firewall` and the Firewall tab have
  * something to show on first run. Deterministic ids (from the zone and the rule's name). Every
- * expression is valid for the rules language (test/firewall-store.test.ts checks it).
+ * expression is valid for the rules language (test/firewall/store.test.ts checks it).
  */
 import type Database from "better-sqlite3"
 import { insertFilters, insertRules } from "../store/firewall-repo.js"

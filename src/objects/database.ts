@@ -4,7 +4,7 @@
 import Database from "better-sqlite3"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { KV_SCHEMA } from "./kv.js"
+import { KV_SCHEMA } from "./storage-kv.js"
 import { privateDatabase, privateDir, privateFilesIn } from "../private-files.js"
 import { LOG_FILE, PageLog } from "./pitr.js"
 

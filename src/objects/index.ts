@@ -2,7 +2,7 @@
 export { ObjectStorage, BrokenStorageError } from "./storage.js"
 export { compareUtf8 } from "./key-order.js"
 export type { GetOptions, PutOptions, StorageConfig } from "./storage.js"
-export type { ListOptions } from "./kv.js"
+export type { ListOptions } from "./storage-kv.js"
 export { SqlStorage, SqlStorageCursor } from "./sql.js"
 export { Transaction } from "./transaction.js"
 export { StorageLimitError, MAX_KEYS, MAX_KEY_BYTES, MAX_VALUE_BYTES, PITR_WINDOW_MS } from "./limits.js"

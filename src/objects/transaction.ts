@@ -1,6 +1,6 @@
 // The `txn` handed to transaction(closure): the same key-value operations, inside a savepoint.
 // After rollback() (or once the closure has finished) every operation throws.
-import type { ListOptions } from "./kv.js"
+import type { ListOptions } from "./storage-kv.js"
 import type { GetOptions, ObjectStorage, PutOptions } from "./storage.js"
 
 export class Transaction {

@@ -106,9 +106,9 @@ export { FUNCTION_LIST as FUNCTIONS } from "./functions.js"
 export { HTTP_SCHEME, NETWORK_SCHEME } from "./scheme.js"
 
 // Firewall rules
-export type { Decision, Firewall, FirewallAction, FirewallRule } from "./firewall.js"
+export type { Decision, Firewall, FirewallAction, FirewallRule } from "./firewall-eval.js"
 /** Orders and compiles a zone's firewall rules; `decide(request)` returns the deciding rule and the logged/bypassed ones. */
-export { ACTION_ORDER, BYPASS_PRODUCTS, firewall, orderRules } from "./firewall.js"
+export { ACTION_ORDER, BYPASS_PRODUCTS, firewall, orderRules } from "./firewall-eval.js"
 
 import { check, type CheckOptions, type CheckResult } from "./check.js"
 import { compile, type CompileOptions } from "./compile.js"

@@ -6,7 +6,7 @@
  *
  * `partOf` decides by path alone, without loading any contract: every path of one part's endpoints
  * is matched here by one pattern, and all methods of a path belong to the same part (checked for
- * every endpoint of the contract by test/server-parts.test.ts). A path of no part goes to the core,
+ * every endpoint of the contract by test/server/parts.test.ts). A path of no part goes to the core,
  * which answers it as the whole API would: no such route.
  */
 import type * as HttpApi from "@effect/platform/HttpApi"
@@ -53,23 +53,23 @@ const partLayer = (api: HttpApi.HttpApi.Any, groups: Layer.Layer<never, never, u
 export const loadPart = async (name: PartName): Promise<Part> => {
   switch (name) {
     case "core": {
-      const m = await import("./handlers.js")
+      const m = await import("./core-handlers.js")
       return partLayer(CoreApi, Layer.mergeAll(m.ZonesLive, m.UserLive, m.AccountsLive))
     }
     case "esc": {
-      const [m, c] = await Promise.all([import("./esc.js"), import("../api/contract-esc.js")])
+      const [m, c] = await Promise.all([import("./esc-handlers.js"), import("../api/contract-esc.js")])
       return partLayer(c.EscApi, m.EscLive)
     }
     case "kv": {
-      const [m, c] = await Promise.all([import("./kv.js"), import("../api/contract-kv.js")])
+      const [m, c] = await Promise.all([import("./kv-handlers.js"), import("../api/contract-kv.js")])
       return partLayer(c.KvApi, m.KvLive)
     }
     case "firewall": {
-      const [m, c] = await Promise.all([import("./firewall.js"), import("../api/contract-firewall.js")])
+      const [m, c] = await Promise.all([import("./firewall-handlers.js"), import("../api/contract-firewall.js")])
       return partLayer(c.FirewallApi, m.FirewallLive)
     }
     case "waf": {
-      const [m, c] = await Promise.all([import("./waf.js"), import("../api/contract-waf.js")])
+      const [m, c] = await Promise.all([import("./waf-handlers.js"), import("../api/contract-waf.js")])
       return partLayer(c.WafApi, m.WafLive)
     }
   }

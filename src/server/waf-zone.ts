@@ -6,7 +6,7 @@ import { getZoneWaf } from "../store/waf-repo.js"
 import { isoMicros } from "../domain/timestamps.js"
 import { finishedMessage } from "../waf/state.js"
 import { PlatformClock } from "./clock.js"
-import { visibleZone } from "./handlers.js"
+import { visibleZone } from "./core-handlers.js"
 
 export const wafZone = (zoneId: string, suffix: string) =>
   Effect.gen(function* () {

@@ -6,7 +6,7 @@ import {
   StreamMessageWriter,
   type MessageConnection
 } from "vscode-jsonrpc/node.js"
-import { bin } from "../helpers-cli.js"
+import { bin } from "./cli.js"
 
 export interface PublishedDiagnostics {
   readonly uri: string

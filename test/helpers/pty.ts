@@ -10,7 +10,7 @@ import { Terminal } from "@xterm/headless"
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from "node:child_process"
 import * as fs from "node:fs"
 import { StringDecoder } from "node:string_decoder"
-import { bin, tempDir } from "../helpers-cli.js"
+import { bin, tempDir } from "./cli.js"
 
 export const PtyKeys = {
   up: "\u001b[A",

@@ -8,7 +8,7 @@
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { parseHcl, type HclNode } from "../../src/lsp/hcl.js"
-import { root } from "../helpers-cli.js"
+import { root } from "./cli.js"
 
 type TypeSpec =
   | "string"

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
 import { ObjectStorage } from "../../src/objects/index.js"
-import { openStorage, tempDir } from "./helpers.js"
+import { openStorage, tempDir } from "../helpers/objects.js"
 
 describe("alarm storage", () => {
   it("not set -> set -> not set; a Date is accepted and read back as ms; persisted across restarts", async () => {

@@ -5,7 +5,7 @@
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { describe, expect, it } from "vitest"
-import { edgectl, tempDir } from "../helpers-cli.js"
+import { edgectl, tempDir } from "../helpers/cli.js"
 
 const setup = () => {
   const dir = tempDir("edgectl-objects-missing-")

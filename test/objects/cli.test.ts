@@ -3,7 +3,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import * as readline from "node:readline"
 import { describe, expect, it } from "vitest"
-import { bin, edgectl, json, tempDir } from "../helpers-cli.js"
+import { bin, edgectl, json, tempDir } from "../helpers/cli.js"
 
 const module = path.resolve(import.meta.dirname, "../fixtures/objects/counter.ts")
 

@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process"
 import * as path from "node:path"
 import { describe, expect, it } from "vitest"
 import { ObjectStorage } from "../../src/objects/index.js"
-import { tempDir } from "./helpers.js"
+import { tempDir } from "../helpers/objects.js"
 
 const script = path.resolve(import.meta.dirname, "../fixtures/objects/crash.mts")
 const crash = (dir: string, mode: string) => {

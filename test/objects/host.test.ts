@@ -2,7 +2,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
 import { AbortedError, ObjectHost } from "../../src/objects/index.js"
-import { tempDir } from "./helpers.js"
+import { tempDir } from "../helpers/objects.js"
 
 const module = path.resolve(import.meta.dirname, "../fixtures/objects/counter.ts")
 const hosts: Array<ObjectHost> = []

@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest"
 import type { ListOptions, ObjectStorage } from "../../src/objects/index.js"
 import { KeyIndex } from "../../src/objects/key-index.js"
-import { openStorage, random, tempDir } from "./helpers.js"
+import { openStorage, random, tempDir } from "../helpers/objects.js"
 
 const utf8Order = (a: string, b: string): number => Buffer.compare(Buffer.from(a), Buffer.from(b))
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
 import { MAX_KEY_BYTES, MAX_VALUE_BYTES, StorageLimitError } from "../../src/objects/index.js"
-import { openStorage } from "./helpers.js"
+import { openStorage } from "../helpers/objects.js"
 
 describe("ctx.storage key-value methods", () => {
   it("get/put one key: structured-clone values come back as fresh copies; absent is undefined", async () => {

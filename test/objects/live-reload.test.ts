@@ -3,7 +3,7 @@
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { describe, expect, it } from "vitest"
-import { type Dev, startDev, workspace } from "./live-helpers.js"
+import { type Dev, startDev, workspace } from "../helpers/objects-live.js"
 
 const source = (version: string) => `import { label } from "./label"
 export class Tally {

@@ -4,7 +4,7 @@ import * as path from "node:path"
 import { describe, expect, it } from "vitest"
 import { requestObject } from "../../src/objects/control-client.js"
 import { idFromName } from "../../src/objects/ids.js"
-import { startDev, workspace } from "./live-helpers.js"
+import { startDev, workspace } from "../helpers/objects-live.js"
 
 describe("requestObject", () => {
   it("views, bookmarks and restores a running object through its host (another process), then opens it directly once the host has stopped", async () => {

@@ -3,7 +3,7 @@
 // write loses nothing it acknowledged.
 import * as path from "node:path"
 import { describe, expect, it } from "vitest"
-import { startDev, workspace } from "./live-helpers.js"
+import { startDev, workspace } from "../helpers/objects-live.js"
 
 const ledger = path.resolve(import.meta.dirname, "../fixtures/objects/ledger.ts")
 const sorted = (xs: Array<number>) => [...xs].sort((a, b) => a - b)

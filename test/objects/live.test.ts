@@ -3,7 +3,7 @@
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { describe, expect, it } from "vitest"
-import { startDev, workspace } from "./live-helpers.js"
+import { startDev, workspace } from "../helpers/objects-live.js"
 
 const BOOKMARK = /^[0-9a-f]{12}-[0-9a-f]{12}$/
 

@@ -4,7 +4,7 @@ import * as path from "node:path"
 import * as readline from "node:readline"
 import { describe, expect, it } from "vitest"
 import { LOCK_FILE } from "../../src/objects/owner-lock.js"
-import { edgectlAsync, json, tempDir } from "../helpers-cli.js"
+import { edgectlAsync, json, tempDir } from "../helpers/cli.js"
 
 const script = path.resolve(import.meta.dirname, "../fixtures/objects/take-lock.mts")
 

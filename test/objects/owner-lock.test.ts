@@ -4,7 +4,7 @@ import * as path from "node:path"
 import { describe, expect, it } from "vitest"
 import { acquireOwner, LOCK_FILE, ObjectBusyError } from "../../src/objects/owner-lock.js"
 import { ObjectStorage } from "../../src/objects/storage.js"
-import { tempDir } from "../helpers-cli.js"
+import { tempDir } from "../helpers/cli.js"
 
 const lockOf = (dir: string) => path.join(dir, LOCK_FILE)
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
 import { BookmarkError, ObjectStorage, PITR_WINDOW_MS } from "../../src/objects/index.js"
-import { dump, tempDir, turn } from "./helpers.js"
+import { dump, tempDir, turn } from "../helpers/objects.js"
 
 // A small deterministic generator, so that a failure can be replayed from its seed.
 const rng = (seed: number) => () => {

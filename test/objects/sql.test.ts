@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { openStorage } from "./helpers.js"
+import { openStorage } from "../helpers/objects.js"
 
 const setup = () => {
   const s = openStorage()

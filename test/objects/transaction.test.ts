@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { openStorage, tempDir, turn } from "./helpers.js"
+import { openStorage, tempDir, turn } from "../helpers/objects.js"
 import { ObjectStorage } from "../../src/objects/index.js"
 
 describe("ctx.storage.transaction", () => {

@@ -2,7 +2,7 @@ import { deserialize, serialize } from "node:v8"
 import { describe, expect, it } from "vitest"
 import { compareUtf8, MAX_VALUE_BYTES } from "../../src/objects/index.js"
 import { fastDeserialize, fastSerialize } from "../../src/objects/v8-fast.js"
-import { openStorage, random, tempDir } from "./helpers.js"
+import { openStorage, random, tempDir } from "../helpers/objects.js"
 
 const samples: Array<unknown> = [
   1,

@@ -3,7 +3,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { describe, expect, it } from "vitest"
 import { readWal } from "../../src/objects/wal.js"
-import { tempDir } from "../helpers-cli.js"
+import { tempDir } from "../helpers/cli.js"
 
 /** A database in WAL mode that never checkpoints by itself, with `n` committed inserts. */
 const withCommits = (n: number) => {

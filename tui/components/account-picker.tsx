@@ -1,7 +1,7 @@
 /** `a` on the Zones screen: choose the account whose zones are listed, or all accounts. */
 import { Box, Text } from "ink"
 import type { Account } from "../../src/domain/account.js"
-import { allAccounts } from "../../src/services/identity.js"
+import { allAccounts } from "../../src/services/identity-service.js"
 import { collect } from "../../src/api/client.js"
 import { KeyLayer, useKeys } from "../keys.js"
 import { useEffectQuery } from "../runtime.js"

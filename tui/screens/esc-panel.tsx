@@ -22,7 +22,7 @@ import {
   type EscStatus,
   type EscTarget,
   type EscTestResult
-} from "../../src/services/esc.js"
+} from "../../src/services/esc-service.js"
 import { cell } from "../components/columns.js"
 import { ConfirmDialog } from "../components/confirm-dialog.js"
 import { useActions } from "../actions.js"

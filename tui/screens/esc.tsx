@@ -4,7 +4,7 @@
  */
 import { Box, Text } from "ink"
 import { useState } from "react"
-import { targetOfZone, type EscTarget } from "../../src/services/esc.js"
+import { targetOfZone, type EscTarget } from "../../src/services/esc-service.js"
 import { AccountPicker } from "../components/account-picker.js"
 import { KeyLayer } from "../keys.js"
 import { useUiActions, useUiState } from "../state.js"

@@ -23,7 +23,7 @@ import {
   deleteFilter,
   deleteRule,
   updateRule
-} from "../../src/services/firewall.js"
+} from "../../src/services/firewall-service.js"
 import { ConfirmDialog } from "../components/confirm-dialog.js"
 import { TextPrompt } from "../components/text-prompt.js"
 import type { Services } from "../runtime.js"

@@ -7,7 +7,7 @@
 import { Box, Text } from "ink"
 import { useState } from "react"
 import type { Zone } from "../../src/domain/zone.js"
-import { listZonesPage } from "../../src/services/zones.js"
+import { listZonesPage } from "../../src/services/zones-service.js"
 import { List, useListCursor } from "../components/list.js"
 import { Empty, ErrorView, Loading } from "../components/states.js"
 import { KeyLayer, useKeys } from "../keys.js"

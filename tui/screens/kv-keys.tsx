@@ -6,7 +6,7 @@
 import { Box, Text } from "ink"
 import { useEffect, useRef, useState } from "react"
 import type { KvKey } from "../../src/domain/kv.js"
-import * as Kv from "../../src/services/kv.js"
+import * as Kv from "../../src/services/kv-service.js"
 import { cells, flexWidth } from "../components/columns.js"
 import { ConfirmDialog } from "../components/confirm-dialog.js"
 import { useNotify } from "../notices.js"

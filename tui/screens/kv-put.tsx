@@ -6,7 +6,7 @@
 import { Box, Text } from "ink"
 import { useEffect, useRef, useState } from "react"
 import { checkPut, isIssue, nowSeconds, parseMetadataText, parseSeconds, type Field } from "../../src/kv/validate.js"
-import * as Kv from "../../src/services/kv.js"
+import * as Kv from "../../src/services/kv-service.js"
 import { ErrorView } from "../components/states.js"
 import { TextField } from "../components/text-field.js"
 import type { UiError } from "../errors.js"

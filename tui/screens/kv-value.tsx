@@ -6,7 +6,7 @@
 import * as Effect from "effect/Effect"
 import { Box, Text } from "ink"
 import { useEffect, useState } from "react"
-import * as Kv from "../../src/services/kv.js"
+import * as Kv from "../../src/services/kv-service.js"
 import { ErrorView, Loading } from "../components/states.js"
 import { KeyLayer, useKeys } from "../keys.js"
 import { asText, expiresText, sizeText, viewValue } from "./kv-format.js"

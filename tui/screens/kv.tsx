@@ -4,7 +4,7 @@
  */
 import { Box, Text } from "ink"
 import { useState } from "react"
-import * as Kv from "../../src/services/kv.js"
+import * as Kv from "../../src/services/kv-service.js"
 import { AccountPicker } from "../components/account-picker.js"
 import { cells, flexWidth } from "../components/columns.js"
 import { FilterBar, useFilterInput } from "../components/filter-bar.js"

@@ -6,7 +6,7 @@
  */
 import { Box, Text } from "ink"
 import type { MigrationCheck, MigrationStatus, WafConfig } from "../../src/domain/waf.js"
-import type { Preview } from "../../src/services/waf-migration.js"
+import type { Preview } from "../../src/services/waf-migration-service.js"
 import type { Verdict } from "../../src/waf/engines.js"
 import { managedRules, owaspSettings } from "../../src/waf/edit.js"
 import type { ReplayReport } from "../../src/waf/replay.js"

@@ -15,7 +15,7 @@ import { Box, Text } from "ink"
 import { useRef, useState } from "react"
 import type { MigrationState, WafConfig } from "../../src/domain/waf.js"
 import type { Zone } from "../../src/domain/zone.js"
-import * as Waf from "../../src/services/waf-migration.js"
+import * as Waf from "../../src/services/waf-migration-service.js"
 import { configDiff, configSummary } from "../../src/waf/config-diff.js"
 import {
   cycleAction,

@@ -2,7 +2,7 @@
 import { Box } from "ink"
 import type { CertificatePack } from "../../src/domain/certificate.js"
 import { collect } from "../../src/api/client.js"
-import { allCertificatePacks } from "../../src/services/zones.js"
+import { allCertificatePacks } from "../../src/services/zones-service.js"
 import { fitTable } from "../components/columns.js"
 import { List, ListStatus, moveHints, useListCursor } from "../components/list.js"
 import { Empty, ErrorView, Loading } from "../components/states.js"

@@ -8,7 +8,7 @@
 import { Box, Text } from "ink"
 import { useState, type ReactNode } from "react"
 import type { Zone } from "../../src/domain/zone.js"
-import { accountOf, targetOfZone } from "../../src/services/esc.js"
+import { accountOf, targetOfZone } from "../../src/services/esc-service.js"
 import { Tabs } from "../components/tabs.js"
 import { KeyLayer, useKeys } from "../keys.js"
 import { usePaneSize } from "../terminal.js"

@@ -4,7 +4,7 @@
  */
 import { Box } from "ink"
 import type { DnsRecord } from "../../src/domain/dns.js"
-import { listDnsPage } from "../../src/services/zones.js"
+import { listDnsPage } from "../../src/services/zones-service.js"
 import { cells, flexWidth } from "../components/columns.js"
 import { FilterBar, useFilterInput } from "../components/filter-bar.js"
 import { List, ListStatus, moveHints, useListCursor } from "../components/list.js"

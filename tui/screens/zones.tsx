@@ -5,7 +5,7 @@
 import { Box, Text } from "ink"
 import { useEffect, useState } from "react"
 import type { Zone } from "../../src/domain/zone.js"
-import { listZonesPage } from "../../src/services/zones.js"
+import { listZonesPage } from "../../src/services/zones-service.js"
 import { AccountPicker } from "../components/account-picker.js"
 import { cells, flexWidth } from "../components/columns.js"
 import { FilterBar, useFilterInput } from "../components/filter-bar.js"

@@ -24,7 +24,7 @@ import {
   zoneTarget,
   type EscStatus,
   type EscTarget
-} from "../../services/esc.js"
+} from "../../services/esc-service.js"
 import { choiceOption, json, opt, target } from "../options.js"
 import { printFields, printJson, printLine, printTable } from "../output.js"
 import { run, usage } from "../run.js"

@@ -10,7 +10,7 @@ import { DuplicateFilter, InvalidExpression, type V4Error } from "../../../domai
 import { isDeletedFilter, type Filter, type FirewallAction, type Rule } from "../../../domain/firewall.js"
 import { priorityFromText, productsFromText, type RuleProblem } from "../../../firewall/rule-input.js"
 import { orderRules } from "../../../rules/index.js"
-import { resolveZone } from "../../../services/zones.js"
+import { resolveZone } from "../../../services/zones-service.js"
 import { renderDiagnostics } from "../../diagnostics.js"
 import { clip, printTable } from "../../output.js"
 import { CliFailure, run, usage, type TargetFlags } from "../../run.js"

@@ -1,6 +1,6 @@
 /** What `edgectl firewall filters list|create|get|update|delete` do (loaded when one of them runs). */
 import * as Effect from "effect/Effect"
-import * as Fw from "../../../services/firewall.js"
+import * as Fw from "../../../services/firewall-service.js"
 import { opt } from "../../options.js"
 import { clip, note, printFields, printJson, printLine, printTable } from "../../output.js"
 import { confirmOrRefuse } from "../../prompt.js"

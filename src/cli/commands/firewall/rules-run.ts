@@ -5,7 +5,7 @@
 import * as Effect from "effect/Effect"
 import { isDeletedFilter } from "../../../domain/firewall.js"
 import { checkRule } from "../../../firewall/rule-input.js"
-import * as Fw from "../../../services/firewall.js"
+import * as Fw from "../../../services/firewall-service.js"
 import { opt } from "../../options.js"
 import { clip, note, printFields, printJson, printLine } from "../../output.js"
 import { confirmOrRefuse } from "../../prompt.js"

@@ -1,7 +1,7 @@
 /** What `edgectl kv bulk put|get|delete <FILE>` do (loaded when one of them runs). */
 import * as Effect from "effect/Effect"
 import { fileLabel, type CheckedFile } from "../../../kv/bulk-file.js"
-import * as Kv from "../../../services/kv.js"
+import * as Kv from "../../../services/kv-service.js"
 import { opt } from "../../options.js"
 import { note, printJson, printLine } from "../../output.js"
 import { progressLine, type Progress } from "../../progress.js"

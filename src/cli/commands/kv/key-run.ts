@@ -14,7 +14,7 @@ import {
   checkKey
 } from "../../../kv/validate.js"
 import { collect } from "../../../api/client.js"
-import * as Kv from "../../../services/kv.js"
+import * as Kv from "../../../services/kv-service.js"
 import { opt } from "../../options.js"
 import { printJson, printLine } from "../../output.js"
 import { CliFailure, positional, usage } from "../../run.js"

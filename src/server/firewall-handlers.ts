@@ -1,0 +1,154 @@
+/**
+ * Handlers of the filters and firewall-rules endpoints (area C): each finds the zone (not found
+ * when the caller cannot see it) and runs one operation of ./firewall-ops.ts over the store.
+ */
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import * as Effect from "effect/Effect"
+import { FirewallApi } from "../api/contract-firewall.js"
+import { pageInfo } from "../domain/envelope.js"
+import { InvalidInput } from "../domain/errors.js"
+import { expressionError } from "../firewall/expression.js"
+import * as Ops from "./firewall-ops.js"
+import { Db } from "../store/db.js"
+import * as Repo from "../store/firewall-repo.js"
+import { isoMicros } from "../domain/timestamps.js"
+import { PlatformClock } from "./clock.js"
+import { visibleZone } from "./core-handlers.js"
+
+const scope = (zoneId: string, suffix: string) =>
+  Effect.gen(function* () {
+    yield* visibleZone(zoneId, suffix)
+    const { db } = yield* Db
+    const clock = yield* PlatformClock
+    return { db, zoneId, now: isoMicros(clock.now().getTime()) } satisfies Ops.Scope
+  })
+
+const run = <A, E extends Ops.Refusal>(zoneId: string, suffix: string, op: (s: Ops.Scope) => Ops.Outcome<A, E>) =>
+  Effect.flatMap(scope(zoneId, suffix), (s) => {
+    const r = op(s)
+    return r.ok ? Effect.succeed(r.value) : Effect.fail(r.error)
+  })
+
+/**
+ * `delete_filter_if_unused` of a rule DELETE: in the query, or (as the API schema has it) in a JSON
+ * body `{"delete_filter_if_unused": true}`; a DELETE without a body means false.
+ */
+const deleteFilterIfUnused = (query: boolean | undefined, request: HttpServerRequest.HttpServerRequest) =>
+  query !== undefined
+    ? Effect.succeed(query)
+    : Effect.flatMap(
+        Effect.orElseSucceed(request.text, () => ""),
+        (text) => {
+          if (text.trim() === "") return Effect.succeed(false)
+          let body: unknown
+          try {
+            body = JSON.parse(text)
+          } catch {
+            return Effect.fail(
+              new InvalidInput({ message: 'the body of a rule DELETE must be JSON: {"delete_filter_if_unused": true}' })
+            )
+          }
+          const value =
+            typeof body === "object" && body !== null
+              ? (body as { delete_filter_if_unused?: unknown }).delete_filter_if_unused
+              : undefined
+          if (value === undefined || typeof value === "boolean") return Effect.succeed(value === true)
+          return Effect.fail(
+            new InvalidInput({ message: `delete_filter_if_unused must be true or false, got ${JSON.stringify(value)}` })
+          )
+        }
+      )
+
+/**
+ * `/filters/validate-expr`: the platform's own answers, not the usual envelope: a valid expression
+ * succeeds with no result; an invalid one is a 400 whose one error is the "Filter parsing error"
+ * text with its caret and no code, and `messages` is null. No zone, so no plan: every field counts.
+ */
+const validateExpr = (expression: unknown) => {
+  if (typeof expression !== "string") {
+    return Effect.fail(
+      new InvalidInput({
+        message: `expression is required and must be a string, got ${expression === undefined ? "nothing" : JSON.stringify(expression)}`
+      })
+    )
+  }
+  const e = expressionError(expression, "")
+  return Effect.succeed(
+    e === undefined
+      ? HttpServerResponse.unsafeJson({ result: null, success: true, errors: [], messages: [] })
+      : HttpServerResponse.unsafeJson(
+          { result: null, success: false, errors: [{ message: e.message }], messages: null },
+          { status: 400 }
+        )
+  )
+}
+
+const idsOf = (id: string | ReadonlyArray<string> | undefined) =>
+  id === undefined ? [] : typeof id === "string" ? [id] : [...id]
+
+const paged = <A>(page: number, perPage: number, r: { rows: ReadonlyArray<A>; total: number }) => ({
+  items: r.rows,
+  info: pageInfo(page, perPage, r.total, r.rows.length)
+})
+
+export const FirewallLive = HttpApiBuilder.group(FirewallApi, "firewall", (handlers) =>
+  handlers
+    .handle("listFilters", ({ path, urlParams: q }) =>
+      Effect.map(scope(path.zone_id, "/filters"), (s) => {
+        const page = q.page ?? 1
+        const perPage = q.per_page ?? 25
+        const r = Repo.listFilters(s.db, s.zoneId, q, { offset: (page - 1) * perPage, limit: perPage })
+        return paged(page, perPage, { rows: r.rows.map(Ops.toFilter), total: r.total })
+      })
+    )
+    .handle("createFilters", ({ path, payload }) => run(path.zone_id, "/filters", (s) => Ops.createFilters(s, payload)))
+    .handle("updateFilters", ({ path, payload }) => run(path.zone_id, "/filters", (s) => Ops.updateFilters(s, payload)))
+    .handle("deleteFilters", ({ path, urlParams }) =>
+      Effect.map(scope(path.zone_id, "/filters"), (s) => Ops.deleteFilters(s, idsOf(urlParams.id)))
+    )
+    .handle("getFilter", ({ path }) => run(path.zone_id, "/filters", (s) => Ops.getFilter(s, path.filter_id)))
+    .handle("updateFilter", ({ path, payload }) =>
+      run(path.zone_id, "/filters", (s) => Ops.updateFilter(s, path.filter_id, payload))
+    )
+    .handle("deleteFilter", ({ path }) => run(path.zone_id, "/filters", (s) => Ops.deleteFilter(s, path.filter_id)))
+    .handle("listRules", ({ path, urlParams: q }) =>
+      Effect.map(scope(path.zone_id, "/firewall/rules"), (s) => {
+        const page = q.page ?? 1
+        const perPage = q.per_page ?? 25
+        const r = Repo.queryRules(s.db, s.zoneId, q, { offset: (page - 1) * perPage, limit: perPage })
+        return paged(page, perPage, { rows: r.rows.map(Ops.toRule), total: r.total })
+      })
+    )
+    .handle("createRules", ({ path, payload }) =>
+      run(path.zone_id, "/firewall/rules", (s) => Ops.createRules(s, payload))
+    )
+    .handle("updateRules", ({ path, payload }) =>
+      run(path.zone_id, "/firewall/rules", (s) => Ops.updateRules(s, payload))
+    )
+    .handle("patchRules", ({ path, payload }) =>
+      run(path.zone_id, "/firewall/rules", (s) => Ops.patchRules(s, payload))
+    )
+    .handle("deleteRules", ({ path, urlParams }) =>
+      Effect.map(scope(path.zone_id, "/firewall/rules"), (s) => Ops.deleteRules(s, idsOf(urlParams.id)))
+    )
+    .handle("getRule", ({ path }) => run(path.zone_id, "/firewall/rules", (s) => Ops.getRule(s, path.rule_id)))
+    .handle("updateRule", ({ path, payload }) =>
+      run(path.zone_id, "/firewall/rules", (s) => Ops.updateRule(s, path.rule_id, payload))
+    )
+    .handle("patchRule", ({ path, payload }) =>
+      run(path.zone_id, "/firewall/rules", (s) => Ops.patchRule(s, path.rule_id, payload))
+    )
+    .handle("deleteRule", ({ path, urlParams, request }) =>
+      Effect.flatMap(deleteFilterIfUnused(urlParams.delete_filter_if_unused, request), (deleteFilterIfUnused) =>
+        run(path.zone_id, "/firewall/rules", (s) => Ops.deleteRule(s, path.rule_id, { deleteFilterIfUnused }))
+      )
+    )
+    .handle("validateExpr", ({ urlParams }) => validateExpr(urlParams.expression))
+    .handle("validateExprPost", ({ payload }) =>
+      typeof payload === "object" && payload !== null && !Array.isArray(payload)
+        ? validateExpr((payload as { expression?: unknown }).expression)
+        : Effect.fail(new InvalidInput({ message: 'the body must be a JSON object {"expression": "..."}' }))
+    )
+)

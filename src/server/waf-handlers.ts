@@ -1,0 +1,230 @@
+/**
+ * Handlers of the previous WAF (packages, groups, rules, URI-based overrides), the zone `waf`
+ * setting, page rules and the migration (src/server/waf-migration-handlers.ts). Once a zone's migration is
+ * finished every previous-WAF endpoint answers MigrationFinished.
+ */
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import { WafApi } from "../api/contract-waf.js"
+import { InvalidInput } from "../domain/errors.js"
+import type { WafGroup, WafPackage, WafRule } from "../domain/waf.js"
+import {
+  getZoneWaf,
+  listOverrides,
+  listPageRules,
+  putOverride,
+  deleteOverride,
+  getOverride,
+  setGroupMode,
+  setPackage,
+  setRuleMode,
+  setWafSetting,
+  zoneSettings
+} from "../store/waf-repo.js"
+import { hexId } from "../domain/ids.js"
+import { isOwaspPackage } from "../waf/catalog.js"
+import { checkOverrideBody } from "./waf-override-body.js"
+import { groupsOf, packagesOf, rulesOf } from "../waf/view.js"
+import { checkZone, configOf, getEntrypoint, putEntrypoint, statusOf } from "./waf-migration-handlers.js"
+import { notFound, pageOf, previousWafZone, wafZone } from "./waf-zone.js"
+
+const dir = <A>(items: Array<A>, direction: "asc" | "desc" | undefined) =>
+  direction === "desc" ? items.reverse() : items
+
+const packageOf = (zoneId: string, db: Parameters<typeof zoneSettings>[0], id: string): WafPackage | undefined =>
+  packagesOf(zoneId, zoneSettings(db, zoneId)).find((p) => p.id === id)
+
+const ensurePackage = (p: WafPackage | undefined, id: string) =>
+  p ? Effect.succeed(p) : Effect.fail(notFound("package", id))
+
+const groupIn = (
+  db: Parameters<typeof zoneSettings>[0],
+  zoneId: string,
+  packageId: string,
+  id: string
+): WafGroup | undefined => groupsOf(zoneSettings(db, zoneId)).find((g) => g.id === id && g.package_id === packageId)
+const ruleIn = (
+  db: Parameters<typeof zoneSettings>[0],
+  zoneId: string,
+  packageId: string,
+  id: string
+): WafRule | undefined => rulesOf(zoneSettings(db, zoneId)).find((r) => r.id === id && r.package_id === packageId)
+
+const MODE_CODES: Record<string, string> = { DIS: "disable", CHL: "challenge", BLK: "block", SIM: "simulate" }
+
+export const WafLive = HttpApiBuilder.group(WafApi, "waf", (handlers) =>
+  handlers
+    .handle("listPackages", ({ path, urlParams: q }) =>
+      Effect.map(previousWafZone(path.zone_id, "/firewall/waf/packages"), ({ zone, db }) => {
+        let items = packagesOf(zone.id, zoneSettings(db, zone.id))
+        if (q.name !== undefined) items = items.filter((p) => p.name.toLowerCase().includes(q.name!.toLowerCase()))
+        return pageOf(
+          dir(
+            items.sort((a, b) => a.name.localeCompare(b.name)),
+            q.direction
+          ),
+          q.page,
+          q.per_page ?? 50
+        )
+      })
+    )
+    .handle("getPackage", ({ path }) =>
+      Effect.flatMap(previousWafZone(path.zone_id, "/firewall/waf/packages"), ({ zone, db }) =>
+        ensurePackage(packageOf(zone.id, db, path.package_id), path.package_id)
+      )
+    )
+    .handle("patchPackage", ({ path, payload }) =>
+      Effect.gen(function* () {
+        const { zone, db } = yield* previousWafZone(path.zone_id, "/firewall/waf/packages")
+        yield* ensurePackage(packageOf(zone.id, db, path.package_id), path.package_id)
+        if (!isOwaspPackage(path.package_id)) {
+          return yield* Effect.fail(
+            new InvalidInput({
+              message: "sensitivity, action_mode: only the anomaly (OWASP) package has a sensitivity and an action mode"
+            })
+          )
+        }
+        if (payload.sensitivity === undefined && payload.action_mode === undefined) {
+          return yield* Effect.fail(
+            new InvalidInput({
+              message: "body: give sensitivity (high, medium, low, off) and/or action_mode (simulate, block, challenge)"
+            })
+          )
+        }
+        setPackage(db, zone.id, path.package_id, payload)
+        return packageOf(zone.id, db, path.package_id)!
+      })
+    )
+    .handle("listGroups", ({ path, urlParams: q }) =>
+      Effect.gen(function* () {
+        const { zone, db } = yield* previousWafZone(path.zone_id, "/firewall/waf/packages")
+        yield* ensurePackage(packageOf(zone.id, db, path.package_id), path.package_id)
+        let items = groupsOf(zoneSettings(db, zone.id)).filter((g) => g.package_id === path.package_id)
+        if (q.mode !== undefined) items = items.filter((g) => g.mode === q.mode)
+        if (q.name !== undefined) items = items.filter((g) => g.name.toLowerCase().includes(q.name!.toLowerCase()))
+        if (q.order === "rules_count") items.sort((a, b) => a.rules_count - b.rules_count)
+        if (q.order === "mode") items.sort((a, b) => a.mode.localeCompare(b.mode))
+        return pageOf(dir(items, q.direction), q.page, q.per_page ?? 50)
+      })
+    )
+    .handle("getGroup", ({ path }) =>
+      Effect.flatMap(previousWafZone(path.zone_id, "/firewall/waf/packages"), ({ zone, db }) => {
+        const g = groupIn(db, zone.id, path.package_id, path.group_id)
+        return g ? Effect.succeed(g) : Effect.fail(notFound("group", path.group_id))
+      })
+    )
+    .handle("patchGroup", ({ path, payload }) =>
+      Effect.gen(function* () {
+        const { zone, db } = yield* previousWafZone(path.zone_id, "/firewall/waf/packages")
+        if (!groupIn(db, zone.id, path.package_id, path.group_id))
+          return yield* Effect.fail(notFound("group", path.group_id))
+        setGroupMode(db, zone.id, path.group_id, payload.mode)
+        return groupIn(db, zone.id, path.package_id, path.group_id)!
+      })
+    )
+    .handle("listRules", ({ path, urlParams: q }) =>
+      Effect.gen(function* () {
+        const { zone, db } = yield* previousWafZone(path.zone_id, "/firewall/waf/packages")
+        yield* ensurePackage(packageOf(zone.id, db, path.package_id), path.package_id)
+        let items = rulesOf(zoneSettings(db, zone.id)).filter((r) => r.package_id === path.package_id)
+        if (q.mode !== undefined) {
+          const m = MODE_CODES[q.mode] ?? q.mode
+          items = items.filter((r) => r.mode === m || (r.mode === "default" && r.default_mode === m))
+        }
+        if (q.group_id !== undefined) items = items.filter((r) => r.group.id === q.group_id)
+        if (q.description !== undefined)
+          items = items.filter((r) => r.description.toLowerCase().includes(q.description!.toLowerCase()))
+        if (q.order === "group_id") items.sort((a, b) => a.group.id.localeCompare(b.group.id))
+        else if (q.order === "description") items.sort((a, b) => a.description.localeCompare(b.description))
+        else items.sort((a, b) => Number(a.priority) - Number(b.priority))
+        return pageOf(dir(items, q.direction), q.page, q.per_page ?? 50)
+      })
+    )
+    .handle("getRule", ({ path }) =>
+      Effect.flatMap(previousWafZone(path.zone_id, "/firewall/waf/packages"), ({ zone, db }) => {
+        const r = ruleIn(db, zone.id, path.package_id, path.rule_id)
+        return r ? Effect.succeed(r) : Effect.fail(notFound("rule", path.rule_id))
+      })
+    )
+    .handle("patchRule", ({ path, payload }) =>
+      Effect.gen(function* () {
+        const { zone, db } = yield* previousWafZone(path.zone_id, "/firewall/waf/packages")
+        const r = ruleIn(db, zone.id, path.package_id, path.rule_id)
+        if (!r) return yield* Effect.fail(notFound("rule", path.rule_id))
+        if (!r.allowed_modes.includes(payload.mode)) {
+          return yield* Effect.fail(
+            new InvalidInput({
+              message: `mode: rule ${r.id} allows ${r.allowed_modes.join(", ")}, got ${JSON.stringify(payload.mode)}`
+            })
+          )
+        }
+        setRuleMode(db, zone.id, r.id, payload.mode, payload.mode === (isOwaspPackage(r.package_id) ? "on" : "default"))
+        return ruleIn(db, zone.id, path.package_id, path.rule_id)!
+      })
+    )
+    .handle("listOverrides", ({ path, urlParams: q }) =>
+      Effect.map(previousWafZone(path.zone_id, "/firewall/waf/overrides"), ({ zone, db }) =>
+        pageOf(listOverrides(db, zone.id), q.page, q.per_page ?? 50)
+      )
+    )
+    .handle("createOverride", ({ path, payload }) =>
+      Effect.gen(function* () {
+        const { zone, db, now } = yield* previousWafZone(path.zone_id, "/firewall/waf/overrides")
+        const id = hexId("waf-override", zone.id, now(), listOverrides(db, zone.id).length)
+        const o = yield* Either.match(checkOverrideBody(payload, id, false), {
+          onLeft: Effect.fail,
+          onRight: Effect.succeed
+        })
+        return putOverride(db, zone.id, o, now())
+      })
+    )
+    .handle("getOverride", ({ path }) =>
+      Effect.flatMap(previousWafZone(path.zone_id, "/firewall/waf/overrides"), ({ zone, db }) => {
+        const o = getOverride(db, zone.id, path.override_id)
+        return o ? Effect.succeed(o) : Effect.fail(notFound("override", path.override_id))
+      })
+    )
+    .handle("updateOverride", ({ path, payload }) =>
+      Effect.gen(function* () {
+        const { zone, db, now } = yield* previousWafZone(path.zone_id, "/firewall/waf/overrides")
+        if (!getOverride(db, zone.id, path.override_id))
+          return yield* Effect.fail(notFound("override", path.override_id))
+        const o = yield* Either.match(checkOverrideBody(payload, path.override_id, true), {
+          onLeft: Effect.fail,
+          onRight: Effect.succeed
+        })
+        return putOverride(db, zone.id, o, now())
+      })
+    )
+    .handle("deleteOverride", ({ path }) =>
+      Effect.flatMap(previousWafZone(path.zone_id, "/firewall/waf/overrides"), ({ zone, db }) =>
+        deleteOverride(db, zone.id, path.override_id)
+          ? Effect.succeed({ id: path.override_id })
+          : Effect.fail(notFound("override", path.override_id))
+      )
+    )
+    .handle("getWafSetting", ({ path }) =>
+      Effect.map(previousWafZone(path.zone_id, "/settings/waf"), ({ waf }) => ({
+        id: "waf" as const,
+        value: waf.waf,
+        editable: true,
+        modified_on: waf.wafModifiedOn
+      }))
+    )
+    .handle("patchWafSetting", ({ path, payload }) =>
+      Effect.map(previousWafZone(path.zone_id, "/settings/waf"), ({ zone, db, now }) => {
+        setWafSetting(db, zone.id, payload.value, now())
+        const w = getZoneWaf(db, zone.id)
+        return { id: "waf" as const, value: w.waf, editable: true, modified_on: w.wafModifiedOn }
+      })
+    )
+    .handle("listPageRules", ({ path }) =>
+      Effect.map(wafZone(path.zone_id, "/pagerules"), ({ zone, db }) => listPageRules(db, zone.id))
+    )
+    .handle("check", ({ path, urlParams }) => checkZone(path.zone_id, urlParams.phase_two))
+    .handle("config", ({ path, urlParams }) => configOf(path.zone_id, urlParams.phase_two))
+    .handle("status", ({ path }) => statusOf(path.zone_id))
+    .handle("getEntrypoint", ({ path }) => getEntrypoint(path.zone_id))
+    .handle("putEntrypoint", ({ path, urlParams, payload }) => putEntrypoint(path.zone_id, urlParams, payload))
+)

@@ -1,0 +1,257 @@
+/**
+ * WafMigration: the operations users run on a zone's WAF migration, over the v4 client, for the
+ * CLI and the TUI alike. `migrate` is the spec's recommended procedure as one Effect: check
+ * compatibility, get the configuration (or take the user's), optionally run validation (enterprise),
+ * then finish with `pending`. A dry run builds the exact request the real run sends and the state
+ * the zone would end in, and sends nothing that changes the zone.
+ *
+ * Typed errors (from the platform, as the same tags): Incompatible (with `meta.reasons`),
+ * ValidationModeNotAllowed, MigrationFinished, TooManyRules, ExpressionTooLong, UriOverridePresent.
+ */
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import { call, collect, paginate, type ClientEnv } from "../api/client.js"
+import { WafEndpoints } from "../api/contract-waf.js"
+import type { Page } from "../domain/envelope.js"
+import { InvalidInput } from "../domain/errors.js"
+import * as fs from "node:fs"
+import * as readline from "node:readline"
+import { makeReplayer, type ReplayReport } from "../waf/replay.js"
+import { trafficFileProblem } from "../waf/traffic-sample.js"
+import type { CompatibilityReason, MigrationState, Ruleset, WafConfig, WafExport } from "../domain/waf.js"
+import type { Zone } from "../domain/zone.js"
+import { planMigration, type MigrationPlan } from "../waf/mapping.js"
+import { MANAGED_PHASE } from "../waf/ruleset.js"
+import { blockerError, dashboardDeploy, transition, type MigrationMode } from "../waf/state.js"
+import { listBypassFirewallRules } from "./waf-firewall-service.js"
+import { resolveZone } from "./zones-service.js"
+
+export interface WafZone {
+  readonly id: string
+  readonly name: string
+  readonly plan: string
+}
+
+export const wafZoneOf = (z: Zone): WafZone => ({ id: z.id, name: z.name, plan: z.plan?.legacy_id ?? "free" })
+export const resolveWafZone = (ref: string) => Effect.map(resolveZone(ref), wafZoneOf)
+
+const path = (z: WafZone) => ({ zone_id: z.id })
+const all = <A, E>(fetch: (page: number) => Effect.Effect<Page<A>, E, ClientEnv>) => collect(paginate(fetch))
+
+export const status = (z: WafZone) => call(WafEndpoints.status, { path: path(z) })
+export const check = (z: WafZone, phaseTwo = true) =>
+  call(WafEndpoints.check, { path: path(z), urlParams: phaseTwo ? { phase_two: "1" } : {} })
+export const config = (z: WafZone) => call(WafEndpoints.config, { path: path(z), urlParams: { phase_two: "1" } })
+export const deployed = (z: WafZone) => call(WafEndpoints.getEntrypoint, { path: path(z) })
+
+export const listOverrides = (z: WafZone) =>
+  all((page) => call(WafEndpoints.listOverrides, { path: path(z), urlParams: { page, per_page: 100 } }))
+export const deleteOverride = (z: WafZone, id: string) =>
+  call(WafEndpoints.deleteOverride, { path: { zone_id: z.id, override_id: id } })
+
+export const NO_FIREWALL_API =
+  "the platform has no firewall rules API (GET /zones/{zone_id}/firewall/rules): firewall rules that bypass the WAF are not included"
+
+export const exportWithWarnings = (z: WafZone) =>
+  Effect.gen(function* () {
+    const st = yield* status(z)
+    const [packages, overrides, setting, pageRules, firewallRules] = yield* Effect.all(
+      [
+        all((page) => call(WafEndpoints.listPackages, { path: path(z), urlParams: { page, per_page: 100 } })),
+        listOverrides(z),
+        call(WafEndpoints.getWafSetting, { path: path(z) }),
+        call(WafEndpoints.listPageRules, { path: path(z) }),
+        listBypassFirewallRules(z.id)
+      ],
+      { concurrency: 5 }
+    )
+    const byPackage = (id: string) =>
+      Effect.all([
+        all((page) =>
+          call(WafEndpoints.listGroups, { path: { zone_id: z.id, package_id: id }, urlParams: { page, per_page: 100 } })
+        ),
+        all((page) =>
+          call(WafEndpoints.listRules, { path: { zone_id: z.id, package_id: id }, urlParams: { page, per_page: 100 } })
+        )
+      ])
+    const parts = yield* Effect.all(
+      packages.map((p) => byPackage(p.id)),
+      { concurrency: 4 }
+    )
+    const document: WafExport = {
+      format: "edgectl.waf-export/v1" as const,
+      zone: { id: z.id, name: z.name, plan: z.plan },
+      migration_state: st.migration_state,
+      waf: setting.value,
+      packages,
+      groups: parts.flatMap(([g]) => g),
+      rules: parts.flatMap(([, r]) => r),
+      overrides,
+      firewall_rules: firewallRules.rules,
+      page_rules: pageRules
+    }
+    return { document, warnings: firewallRules.available ? [] : [NO_FIREWALL_API] }
+  })
+
+export interface Preview {
+  readonly zone: WafZone
+  readonly previous: WafExport
+  readonly warnings: ReadonlyArray<string>
+  readonly plan: MigrationPlan
+  /** What stops the migration: the platform's check (authoritative), else the local plan's blockers. */
+  readonly blockers: ReadonlyArray<CompatibilityReason>
+  /** The platform's own configuration (config operation); equal to `plan.config` on the local platform. */
+  readonly config: WafConfig
+}
+
+export const preview = (z: WafZone) =>
+  Effect.map(Effect.all([exportWithWarnings(z), config(z), check(z)], { concurrency: 3 }), ([e, cfg, chk]) => {
+    const plan = planMigration(e.document)
+    const platform = (chk.reasons ?? []).filter((r) => r.blocking)
+    return {
+      zone: z,
+      previous: e.document,
+      warnings: e.warnings,
+      plan,
+      blockers: platform.length > 0 ? platform : plan.blockers,
+      config: cfg
+    }
+  })
+
+/** What a migration step sends: the exact request. */
+export interface MigrationRequest {
+  readonly method: "PUT"
+  readonly path: string
+  readonly query: { readonly waf_migration: MigrationMode; readonly phase_two: "1" }
+  readonly body: WafConfig
+}
+
+export interface MigrationStep {
+  readonly request: MigrationRequest
+  readonly from: MigrationState
+  /** The state the zone ends in (predicted on a dry run, read back after a real run). */
+  readonly to: MigrationState
+  readonly dryRun: boolean
+  readonly ruleset?: Ruleset
+}
+
+/** The validation update omits id, version and ref; the final update carries them (empty strings as returned). */
+export const bodyFor = (mode: MigrationMode, cfg: WafConfig): WafConfig => ({
+  ...cfg,
+  rules: cfg.rules.map((r) => {
+    if (mode === "validation") {
+      const { id: _i, version: _v, ref: _r, ...rest } = r
+      return rest
+    }
+    return { ...r, id: r.id ?? "", version: r.version ?? "", ref: r.ref ?? "" }
+  })
+})
+
+export const requestFor = (z: WafZone, mode: MigrationMode, cfg: WafConfig): MigrationRequest => ({
+  method: "PUT",
+  path: `/zones/${z.id}/rulesets/phases/${MANAGED_PHASE}/entrypoint`,
+  query: { waf_migration: mode, phase_two: "1" },
+  body: bodyFor(mode, cfg)
+})
+
+export interface MigrateOptions {
+  /** `pending`, `validation`, or undefined: the dashboard's Deploy (enterprise validates first). */
+  readonly mode?: MigrationMode | undefined
+  /** A configuration to send instead of the config operation's (the user's adjusted copy). */
+  readonly config?: WafConfig | undefined
+  readonly dryRun?: boolean
+}
+
+/**
+ * Prepares one migration step the recommended way, changing nothing: check (a false result fails
+ * with the reasons' typed error), the configuration, the exact request, and the end state the
+ * platform's state machine gives. A dry run stops here; `apply` sends this very request.
+ */
+export const prepare = (z: WafZone, o: MigrateOptions = {}) =>
+  Effect.gen(function* () {
+    const chk = yield* check(z)
+    const mode = o.mode ?? dashboardDeploy(z.plan, chk.migration_state)
+    const reasons = chk.compatible
+      ? []
+      : (chk.reasons ?? [
+          { code: "incompatible", message: "the platform says the zone is not compatible", blocking: true }
+        ])
+    if (chk.migration_state === "start" && !chk.compatible) return yield* Effect.fail(blockerError(reasons)!)
+    const predicted = transition(z.name, chk.migration_state, mode, {
+      plan: z.plan,
+      reasons: chk.migration_state === "start" ? reasons : []
+    })
+    if (Either.isLeft(predicted)) return yield* Effect.fail(predicted.left)
+    const cfg = o.config ?? (yield* config(z))
+    return { request: requestFor(z, mode, cfg), from: chk.migration_state, to: predicted.right, dryRun: true }
+  })
+
+/** Sends a prepared step and reads the state back. */
+export const apply = (z: WafZone, step: MigrationStep) =>
+  Effect.gen(function* () {
+    const ruleset = yield* call(WafEndpoints.putEntrypoint, {
+      path: path(z),
+      urlParams: step.request.query,
+      payload: step.request.body
+    })
+    const after = yield* status(z)
+    return { ...step, to: after.migration_state, dryRun: false, ruleset }
+  })
+
+export const migrate = (z: WafZone, o: MigrateOptions = {}) =>
+  Effect.flatMap(prepare(z, o), (step) => (o.dryRun ? Effect.succeed(step) : apply(z, step)))
+
+/**
+ * A configuration together with the zone it was computed (and maybe edited) for: the TUI keeps
+ * one per zone and deploys it only through `deployZoneConfig`, so a configuration can never be
+ * sent to a zone other than its own.
+ */
+export interface ZoneConfig {
+  readonly zone: WafZone
+  readonly config: WafConfig
+}
+
+export interface Deployed {
+  readonly step: MigrationStep
+  /** The entry point as the platform has it after the deploy (read back, not what was sent). */
+  readonly entrypoint: Ruleset
+}
+
+/** Migrates `zc.zone` with `zc.config`, then reads the entry point back. */
+export const deployZoneConfig = (zc: ZoneConfig, mode: MigrationMode) =>
+  Effect.flatMap(migrate(zc.zone, { mode, config: zc.config }), (step) =>
+    Effect.map(deployed(zc.zone), (entrypoint) => ({ step, entrypoint }))
+  )
+
+/**
+ * Replays a JSONL traffic file (streamed line by line) against the previous WAF and `cfg`;
+ * `progress(bytesRead, size)` is called every thousand lines.
+ */
+export const replayFile = (
+  previous: WafExport,
+  cfg: WafConfig,
+  file: string,
+  progress?: (done: number, total: number) => void
+): Effect.Effect<ReplayReport, InvalidInput> =>
+  Effect.tryPromise({
+    try: async () => {
+      const problem = trafficFileProblem(file)
+      if (problem !== undefined) throw new Error(problem)
+      const replayer = makeReplayer(previous, cfg)
+      const size = fs.statSync(file).size
+      const input = fs.createReadStream(file)
+      const rl = readline.createInterface({ input, crlfDelay: Infinity })
+      let n = 0
+      for await (const line of rl) {
+        replayer.line(line, ++n)
+        if (progress !== undefined && n % 1000 === 0) progress(input.bytesRead, size)
+      }
+      progress?.(size, size)
+      return replayer.report()
+    },
+    catch: (e) =>
+      new InvalidInput({
+        message: trafficFileProblem(file) ?? `traffic file ${file}: ${(e as Error).message}`,
+        clientSide: true
+      })
+  })

@@ -1,0 +1,309 @@
+/**
+ * Where edgectl relies on a library's internals, each exercised through edgectl's own code, so that
+ * a library update that changes them fails here, naming the place, instead of failing a user:
+ *
+ * - src/cli/options.ts `triState`: the inner option of @effect/cli's `Options.boolean` (its
+ *   `WithDefault` node), a boolean option that knows whether it was given;
+ * - src/cli/main.ts `unknownSubcommand`: the walk over @effect/cli's command descriptors that names
+ *   the subcommands of a mistyped one;
+ * - src/server/local-transport.ts: its copies of @effect/platform's server request (what the app sees)
+ *   and client response (what the client gets), which stand in for the web `Request`/`Response`
+ *   path of `HttpApiBuilder.toWebHandler` and `FetchHttpClient`.
+ */
+import * as CliConfig from "@effect/cli/CliConfig"
+import * as Command from "@effect/cli/Command"
+import * as Options from "@effect/cli/Options"
+import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
+import * as Headers from "@effect/platform/Headers"
+import * as HttpBody from "@effect/platform/HttpBody"
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import * as Multipart from "@effect/platform/Multipart"
+import * as NodeContext from "@effect/platform-node/NodeContext"
+import * as Chunk from "effect/Chunk"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Stream from "effect/Stream"
+import { describe, expect, it } from "vitest"
+import { type LocalHandle, makeLocalClient } from "../../src/server/local-transport.js"
+import { triState } from "../../src/cli/options.js"
+import { edgectlAsync } from "../helpers/cli.js"
+
+describe("src/cli/options.ts triState: the inner option of @effect/cli's Options.boolean", () => {
+  const parse = <A>(o: Options.Options<A>, args: ReadonlyArray<string>) =>
+    Effect.runPromise(
+      Options.processCommandLine(o, args, CliConfig.defaultConfig).pipe(
+        Effect.map(([error, rest, value]) => ({ error: Option.isSome(error), rest, value })),
+        Effect.provide(NodeContext.layer)
+      )
+    )
+
+  it("parses as Options.boolean does, but an absent flag is None instead of false", async () => {
+    // triState throws, naming @effect/cli, when Options.boolean is no longer a default over an option.
+    const tri = triState("internals-flag", "a flag for this test")
+    const plain = Options.boolean("internals-flag")
+    const lines: Array<ReadonlyArray<string>> = [
+      ["--internals-flag"],
+      ["--internals-flag", "false"],
+      ["--internals-flag", "true"],
+      ["--internals-flag=no"],
+      ["--internals-flag=on"],
+      ["--internals-flag", "rest"]
+    ]
+    for (const args of lines) {
+      const [a, b] = [await parse(tri, args), await parse(plain, args)]
+      expect({ ...a, value: Option.getOrUndefined(a.value) }, `triState on ${args.join(" ")}`).toEqual(b)
+      expect(Option.isSome(a.value), `triState on ${args.join(" ")} is given`).toBe(true)
+    }
+    expect((await parse(tri, [])).value).toEqual(Option.none())
+    expect((await parse(plain, [])).value).toBe(false)
+  })
+})
+
+describe("src/cli/main.ts unknownSubcommand: the walk over @effect/cli's command descriptors", () => {
+  /** The descriptor nodes as main.ts reads them (see its `Node`). */
+  interface Node {
+    readonly _tag: string
+    readonly name?: string
+    readonly command?: Node
+    readonly parent?: Node
+    readonly children?: ReadonlyArray<Node>
+  }
+
+  it("a command with subcommands is a Subcommands node over its parent and children (Map nodes wrap)", () => {
+    const leaf = Command.make("leaf", {}, () => Effect.void)
+    const group = Command.make("group").pipe(
+      Command.withDescription("a group"),
+      Command.withSubcommands([leaf, Command.make("other", {}, () => Effect.void)])
+    )
+    const root = Command.make("root").pipe(Command.withSubcommands([group]))
+    const shape = "@effect/cli's command descriptor changed: src/cli/main.ts (unknownSubcommand) reads"
+    const unwrap = (n: Node): Node => (n._tag === "Map" ? unwrap(n.command!) : n)
+    const top = unwrap(root.descriptor as unknown as Node)
+    expect(top._tag, `${shape} _tag "Subcommands" on a command with subcommands`).toBe("Subcommands")
+    expect(unwrap(top.parent!).name, `${shape} .parent.name`).toBe("root")
+    expect(Array.isArray(top.children), `${shape} .children, an array`).toBe(true)
+    const child = unwrap(top.children![0]!)
+    expect(child._tag, `${shape} _tag "Subcommands" on a nested group`).toBe("Subcommands")
+    expect(unwrap(child.parent!).name, `${shape} the nested group's .parent.name`).toBe("group")
+    expect(
+      child.children!.map((c) => unwrap(c)).map((c) => [c._tag, c.name]),
+      `${shape} leaves as Standard nodes with their name`
+    ).toEqual([
+      ["Standard", "leaf"],
+      ["Standard", "other"]
+    ])
+  })
+
+  it("every command group of edgectl names its subcommands, as @effect/cli's help lists them", async () => {
+    const help = await edgectlAsync(["--help"])
+    expect(help.status).toBe(0)
+    // `  - kv namespace create [--json] …`: the command's words, up to its first option or argument.
+    const paths = help.stdout
+      .split("\n")
+      .map((l) => /^\s*- ((?:[a-z][\w-]*)(?: [a-z][\w-]*)*)(?: |$)/.exec(l)?.[1])
+      .filter((p): p is string => p !== undefined)
+    const groups = new Map<string, Array<string>>()
+    for (const p of paths) {
+      const words = p.split(" ")
+      if (words.length < 2) continue
+      const parent = words.slice(0, -1).join(" ")
+      groups.set(parent, [...(groups.get(parent) ?? []), words.at(-1)!])
+    }
+    expect([...groups.keys()]).toEqual(expect.arrayContaining(["zones", "kv", "kv namespace", "firewall rules"]))
+    for (const [group, children] of groups) {
+      const r = await edgectlAsync([...group.split(" "), "no-such-command"])
+      expect(
+        { status: r.status, stderr: r.stderr },
+        `edgectl ${group} no-such-command: the walk over @effect/cli's descriptors (src/cli/main.ts unknownSubcommand) should name ${group}'s subcommands`
+      ).toEqual({
+        status: 2,
+        stderr: `error: unknown command "${group} no-such-command" (edgectl ${group} has: ${children.join(", ")})\n`
+      })
+    }
+  })
+})
+
+describe("src/server/local-transport.ts: its copies of @effect/platform's server request and client response", () => {
+  const url = "http://platform.local/client/v4/zones?name=acme.com"
+  const answer = {
+    status: 201,
+    headers: { "content-type": "application/json", "x-answer": "yes" },
+    body: '{"success":true,"result":{"id":"z1"}}'
+  }
+  const encoder = new TextEncoder()
+
+  // Trace headers differ from request to request.
+  const untraced = (c: HttpClient.HttpClient) => HttpClient.withTracerPropagation(c, false)
+
+  /** What the platform's app sees and what the client gets, through the local transport. */
+  const viaLocal = async (request: HttpClientRequest.HttpClientRequest) => {
+    let seen: HttpServerRequest.HttpServerRequest | undefined
+    const body = encoder.encode(answer.body)
+    const handle: LocalHandle = (serverRequest) => {
+      seen = serverRequest
+      const response = HttpServerResponse.uint8Array(body, {
+        status: answer.status,
+        headers: Headers.fromInput(answer.headers),
+        contentType: answer.headers["content-type"]
+      })
+      return Promise.resolve({ response, body })
+    }
+    const response = await Effect.runPromise(untraced(makeLocalClient(handle)).execute(request))
+    return { request: seen!, response }
+  }
+
+  /** The same through @effect/platform's own path: FetchHttpClient's web Request, read by HttpServerRequest.fromWeb. */
+  const viaWeb = async (request: HttpClientRequest.HttpClientRequest) => {
+    let seen: HttpServerRequest.HttpServerRequest | undefined
+    const fetch = (input: RequestInfo | URL, init?: RequestInit) => {
+      seen = HttpServerRequest.fromWeb(new Request(input, init))
+      return Promise.resolve(new Response(answer.body, { status: answer.status, headers: answer.headers }))
+    }
+    const response = await Effect.runPromise(
+      Effect.flatMap(HttpClient.HttpClient, (c) => untraced(c).execute(request)).pipe(
+        Effect.provide(FetchHttpClient.layer),
+        Effect.provideService(FetchHttpClient.Fetch, fetch as typeof globalThis.fetch)
+      )
+    )
+    return { request: seen!, response }
+  }
+
+  /** A value as JSON: an error embeds its request or response, compared by the library's toJSON of it. */
+  const plain = (x: unknown) => JSON.parse(JSON.stringify(x)) as unknown
+  const run = <A, E>(e: Effect.Effect<A, E>) => Effect.runPromise(Effect.either(e))
+  /** A body as a stream (read first: a web body read one way cannot be read another). */
+  const streamed = (s: Stream.Stream<Uint8Array, unknown>) =>
+    run(Effect.map(Stream.runCollect(s), (c) => Buffer.concat(Chunk.toReadonlyArray(c)).toString("latin1")))
+  /** The members of an object and its prototypes (a library's getters and methods live there). */
+  const members = (o: object) => {
+    const names = new Set<string>()
+    for (let p: object | null = o; p !== null && p !== Object.prototype; p = Object.getPrototypeOf(p) as object | null)
+      for (const k of Reflect.ownKeys(p)) names.add(String(k))
+    return names
+  }
+  const without = (a: Set<string>, b: Set<string>) => [...a].filter((k) => !b.has(k)).sort()
+
+  const text = (b: ArrayBuffer) => Buffer.from(b).toString("latin1")
+  /**
+   * What the app reads of a request, each body accessor on a request of its own (a web body read
+   * one way cannot be read another; the copy's can, which the app never relies on).
+   */
+  const serverReads: Record<string, (r: HttpServerRequest.HttpServerRequest) => Promise<unknown>> = {
+    fields: async (r) => ({
+      method: r.method,
+      url: r.url,
+      originalUrl: r.originalUrl,
+      headers: Headers.remove(r.headers, "content-length"),
+      cookies: r.cookies,
+      remoteAddress: r.remoteAddress,
+      modified: { url: r.modify({ url: "/other" }).url, headers: r.modify({ headers: Headers.empty }).headers }
+    }),
+    text: (r) => run(r.text),
+    json: (r) => run(r.json),
+    urlParamsBody: (r) => run(r.urlParamsBody),
+    arrayBuffer: (r) => run(Effect.map(r.arrayBuffer, text)),
+    stream: (r) => streamed(r.stream)
+  }
+  /** What the client reads of a response, the same way. */
+  const clientReads: Record<string, (r: HttpClientResponse.HttpClientResponse) => Promise<unknown>> = {
+    fields: async (r) => ({
+      status: r.status,
+      headers: Headers.remove(r.headers, "content-length"),
+      cookies: r.cookies,
+      remoteAddress: r.remoteAddress
+    }),
+    text: (r) => run(r.text),
+    json: (r) => run(r.json),
+    urlParamsBody: (r) => run(r.urlParamsBody),
+    arrayBuffer: (r) => run(Effect.map(r.arrayBuffer, text)),
+    stream: (r) => streamed(r.stream)
+  }
+
+  const form = new FormData()
+  form.append("field", "value")
+  form.append("file", new Blob(["file body"], { type: "text/plain" }), "a.txt")
+  const requests: ReadonlyArray<readonly [string, HttpClientRequest.HttpClientRequest]> = [
+    ["a GET with a cookie", HttpClientRequest.get(url, { headers: { cookie: "a=1; b=2", authorization: "Bearer t" } })],
+    ["a JSON body", HttpClientRequest.bodyUnsafeJson(HttpClientRequest.post(url), { name: "shop", n: [1, 2] })],
+    ["a text body", HttpClientRequest.bodyText(HttpClientRequest.put(url), "plain words", "text/plain")],
+    [
+      "URL parameters",
+      HttpClientRequest.bodyUrlParams(HttpClientRequest.post(url), [
+        ["a", "1"],
+        ["b", "x y"]
+      ])
+    ],
+    [
+      "a stream",
+      HttpClientRequest.bodyStream(
+        HttpClientRequest.post(url),
+        Stream.make(encoder.encode("one,"), encoder.encode("two")),
+        { contentType: "text/csv" }
+      )
+    ],
+    ["a raw string", HttpClientRequest.post(url).pipe(HttpClientRequest.setBody(HttpBody.raw("raw text")))]
+  ]
+
+  it("the request the app sees has the library request's members and reads the same, for every kind of body", async () => {
+    for (const [what, request] of requests) {
+      for (const [name, read] of Object.entries(serverReads)) {
+        const [local, web] = [await viaLocal(request), await viaWeb(request)]
+        expect(plain(await read(local.request)), `${what}: the app reads the request's ${name}`).toEqual(
+          plain(await read(web.request))
+        )
+      }
+      const [local, web] = [await viaLocal(request), await viaWeb(request)]
+      // Implementation details of the library's class (its caches), which the copy needs not have
+      // (the copy caches the decoded text under the library's own name, `textEffect`).
+      expect(
+        without(members(web.request), members(local.request)),
+        "members of @effect/platform's server request that LocalServerRequest (src/server/local-transport.ts) lacks"
+      ).toEqual(["arrayBufferEffect", "headersOverride", "remoteAddressOverride"])
+    }
+  })
+
+  it("a multipart body reaches the app as the same parts", async () => {
+    const request = HttpClientRequest.bodyFormData(HttpClientRequest.post(url), form)
+    const parts = async (r: HttpServerRequest.HttpServerRequest) =>
+      Effect.runPromise(
+        Effect.map(
+          Stream.runCollect(
+            Stream.mapEffect(r.multipartStream, (p): Effect.Effect<Record<string, string>, Multipart.MultipartError> =>
+              Multipart.isFile(p)
+                ? Effect.map(Stream.runCollect(p.content), (c) => ({
+                    file: p.key,
+                    name: p.name,
+                    type: p.contentType,
+                    body: Buffer.concat(Chunk.toReadonlyArray(c)).toString()
+                  }))
+                : Effect.succeed({ field: p.key, value: (p as Multipart.Field).value })
+            )
+          ),
+          Chunk.toReadonlyArray
+        )
+      )
+    const [local, web] = [await viaLocal(request), await viaWeb(request)]
+    expect(await parts(local.request), "multipart parts through LocalServerRequest").toEqual(await parts(web.request))
+  })
+
+  it("the response the client gets has the library response's members and reads the same", async () => {
+    const request = HttpClientRequest.get(url)
+    for (const [name, read] of Object.entries(clientReads)) {
+      const [local, web] = [await viaLocal(request), await viaWeb(request)]
+      expect(plain(await read(local.response)), `the client reads the response's ${name}`).toEqual(
+        plain(await read(web.response))
+      )
+    }
+    const [local, web] = [await viaLocal(request), await viaWeb(request)]
+    // HttpClient.execute hands out the transport's response wrapped (for interruption): the copy is inside.
+    const inner = (r: object) => ("original" in r ? (r.original as object) : r)
+    expect(
+      without(members(inner(web.response)), members(inner(local.response))),
+      "members of @effect/platform's client response that LocalClientResponse (src/server/local-transport.ts) lacks"
+    ).toEqual(["arrayBufferBody", "cachedCookies", "formDataBody", "source", "textBody"])
+  })
+})
