@@ -1,11 +1,13 @@
 /**
- * The import graph of TypeScript sources, read as text: every relative `import`/`export … from`
- * (type-only ones too: they tie the files together as much for a reader), bare `import "x"` and
- * literal `import("x")`, and its cycles. A plain scan, with no compiler, so that a test can fail
- * on a cycle in a second; packages are left out (only files under the scanned folders count).
+ * The import graph of TypeScript sources: every relative `import`/`export … from` (type-only ones
+ * too: they tie the files together as much for a reader), bare `import "x"`, `import("x")` and
+ * `require("x")`, read by TypeScript's pre-processor (no type checking, so a test runs in a
+ * second), and its cycles. Packages are left out (only files under the scanned folders count).
+ * The layer rules (test/architecture.test.ts) and the cycle checks read the same graph.
  */
 import * as fs from "node:fs"
 import * as path from "node:path"
+import ts from "typescript"
 
 export type ImportGraph = ReadonlyMap<string, ReadonlyArray<string>>
 
@@ -18,14 +20,12 @@ const sourceFiles = (dir: string): Array<string> =>
     return Sources.test(e.name) && !/\.d\.ts$/.test(e.name) ? [p] : []
   })
 
-/** The source without its comments (a specifier in a doc comment is not an import). */
-const withoutComments = (text: string) => text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/^\s*\/\/.*$/gm, "")
-
-const Specifiers = [
-  /(?:^|[\n;])\s*(?:import|export)\b[^"'`;]*?\bfrom\s*["']([^"']+)["']/g,
-  /(?:^|[\n;])\s*import\s*["']([^"']+)["']/g,
-  /\bimport\(\s*["']([^"']+)["']\s*\)/g
-]
+/**
+ * Every module a file names, as TypeScript's own pre-processor reads them: static imports and
+ * exports, `import type`, `import()` and `require()`, never a specifier in a comment.
+ */
+export const specifiersOf = (file: string): ReadonlyArray<string> =>
+  ts.preProcessFile(fs.readFileSync(file, "utf8"), true, true).importedFiles.map((f) => f.fileName)
 
 /** The file a relative specifier names (`./x.js` is `./x.ts` or `./x.tsx` in the sources). */
 const resolve = (from: string, specifier: string): string | undefined => {
@@ -41,15 +41,11 @@ export const importGraph = (dirs: ReadonlyArray<string>): ImportGraph => {
   const known = new Set(files)
   return new Map(
     files.map((file) => {
-      const text = withoutComments(fs.readFileSync(file, "utf8"))
       const targets = new Set<string>()
-      for (const pattern of Specifiers) {
-        for (const m of text.matchAll(pattern)) {
-          const spec = m[1]!
-          if (!spec.startsWith(".")) continue
-          const target = resolve(file, spec)
-          if (target !== undefined && known.has(target)) targets.add(target)
-        }
+      for (const spec of specifiersOf(file)) {
+        if (!spec.startsWith(".")) continue
+        const target = resolve(file, spec)
+        if (target !== undefined && known.has(target)) targets.add(target)
       }
       return [file, [...targets]] as const
     })
