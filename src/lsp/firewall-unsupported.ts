@@ -4,13 +4,13 @@
  * rules to WAF custom rules (the zone's ruleset in phase `http_request_firewall_custom`). One
  * diagnostic code for JSON bodies and Terraform resources alike, so CI can act on it whatever the
  * file (reference: custom-rules-migration.md; which provider versions still ship the resources:
- * 3.x and 4.x as they were, 5.x deprecated and reshaped).
+ * up to 4.x as they were, 5.x deprecated and reshaped).
  */
 import type { Node } from "jsonc-parser"
 import { finding, type Finding, type Range } from "./findings.js"
 import { rangeOf } from "./json-path.js"
 import type { RulesDocument } from "./platform-json.js"
-import { importId, majorOf, type ProviderMajor } from "./terraform-version.js"
+import { importId, majorOf } from "./terraform-version.js"
 
 export const FIREWALL_RESOURCES: ReadonlyArray<string> = ["cloudflare_filter", "cloudflare_firewall_rule"]
 
@@ -54,7 +54,7 @@ export interface FirewallPin {
   readonly files?: ReadonlyArray<string> | undefined
 }
 
-const providerSays = (major: ProviderMajor, type: string): string =>
+const providerSays = (major: number, type: string): string =>
   major === 5 ? `still ships ${type}, deprecated and reshaped (action and filter are objects)` : `still has ${type}`
 
 /** The warning on a `cloudflare_filter` / `cloudflare_firewall_rule` resource, on its type label. */
@@ -72,7 +72,7 @@ export const firewallResourceFinding = (type: string, name: string, range: Range
     `${type} "${name}" uses ${api}, ${UNSUPPORTED}; ${where} ${providerSays(major, type)}, but the platform refuses its requests`,
     range,
     {
-      hint: `replace the zone's ${FIREWALL_RESOURCES.join(" and ")} resources with one cloudflare_ruleset (kind "zone", phase "${PHASE}"), import it as ${importId(major, "<zone_id>")}, and terraform state rm the old ones before deleting their HCL`
+      hint: `replace the zone's ${FIREWALL_RESOURCES.join(" and ")} resources with one cloudflare_ruleset (kind "zone", phase "${PHASE}"), import it as ${importId(major === 5 ? 5 : 4, "<zone_id>")}, and terraform state rm the old ones before deleting their HCL`
     }
   )
 }

@@ -189,8 +189,11 @@ const admittedBy = (constraint: string) => {
   return { admitted, highest, major }
 }
 
-/** The major version `terraform init -upgrade` selects under a constraint (3 when it admits none we know). */
-export const majorOf = (constraint: string): ProviderMajor => admittedBy(constraint).major
+/**
+ * The major version `terraform init -upgrade` selects under a constraint, as released (1.x and
+ * 2.x too; 5.x is the latest), and 5 for a constraint no release satisfies.
+ */
+export const majorOf = (constraint: string): number => Math.min(admittedBy(constraint).highest?.[0] ?? 5, 5)
 
 /** What to write for the file's pin, or for `fallback` (the module's) when the file has none. */
 export const providerTarget = (

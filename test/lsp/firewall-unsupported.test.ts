@@ -127,6 +127,7 @@ describe("JSON documents of the Firewall Rules and Filters APIs", () => {
 
 describe("Terraform: cloudflare_filter and cloudflare_firewall_rule, with the provider the file pins", () => {
   const cases: ReadonlyArray<readonly [string | undefined, string, string]> = [
+    ["~> 2.0", 'provider 2.x, as pinned ("~> 2.0"), still has', "zone/<zone_id>/<ruleset_id>"],
     ["~> 3.35", 'provider 3.x, as pinned ("~> 3.35"), still has', "zone/<zone_id>/<ruleset_id>"],
     ["~> 4.0", 'provider 4.x, as pinned ("~> 4.0"), still has', "zone/<zone_id>/<ruleset_id>"],
     [">= 4.2.0, < 5.0.0", 'provider 4.x, as pinned (">= 4.2.0, < 5.0.0"), still has', "zone/<zone_id>/<ruleset_id>"],
