@@ -17,6 +17,7 @@ import {
   type Fix,
   type Memo
 } from "./findings.js"
+import { firewallJsonFinding } from "./firewall-unsupported.js"
 import { decodedOffsets } from "./json-string.js"
 import { bulkFindings, checkKvBulk, isKvBulk, recheck, STRICT_JSON } from "./kv-bulk.js"
 import { recheckSpan } from "./kv-bulk-splice.js"
@@ -155,6 +156,8 @@ export const analyzeJson = (
       kind = "rules-json"
       expressionStrings = doc.expressions
       findings.push(...checkFirewallFields(doc))
+      const unsupported = firewallJsonFinding(doc)
+      if (unsupported !== undefined) findings.push(unsupported)
     }
   }
   const expressions: Array<ExpressionRegion> = []

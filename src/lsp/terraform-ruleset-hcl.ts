@@ -7,8 +7,14 @@
 import type { RulesetRule } from "../domain/waf.js"
 import type { ProviderMajor } from "./terraform-version.js"
 
-/** An HCL string literal (`${` and `%{` would start a template). */
-export const hclString = (s: string): string => JSON.stringify(s).replace(/\$\{/g, "$${").replace(/%\{/g, "%%{")
+/**
+ * An HCL string literal (`${` and `%{` would start a template). The replacements are functions: in a
+ * replacement string `$$` is one `$`, which left `${` unescaped.
+ */
+export const hclString = (s: string): string =>
+  JSON.stringify(s)
+    .replace(/\$\{/g, () => "$${")
+    .replace(/%\{/g, () => "%%{")
 
 const value = (v: unknown): string =>
   typeof v === "string"

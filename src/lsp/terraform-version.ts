@@ -177,6 +177,24 @@ export const modulePin = async (
     : { constraint: found.map((x) => x.constraint).join(", "), files: found.map((x) => x.file) }
 }
 
+/** The landmark and mentioned versions a constraint admits, sorted, the highest taken out, and its major. */
+const admittedBy = (constraint: string) => {
+  const mentioned = constraint.split(",").map((p) => p.replace(/^\s*(~>|>=|<=|!=|=|>|<)?\s*/, "").trim())
+  const admitted = [...LANDMARKS, ...mentioned]
+    .filter((v) => admits(constraint, v))
+    .map(parse)
+    .filter((v) => v !== undefined)
+  const highest = admitted.sort(cmp).pop()
+  const major: ProviderMajor = highest === undefined || highest[0] <= 3 ? 3 : highest[0] === 4 ? 4 : 5
+  return { admitted, highest, major }
+}
+
+/**
+ * The major version `terraform init -upgrade` selects under a constraint, as released (1.x and
+ * 2.x too; 5.x is the latest), and 5 for a constraint no release satisfies.
+ */
+export const majorOf = (constraint: string): number => Math.min(admittedBy(constraint).highest?.[0] ?? 5, 5)
+
 /** What to write for the file's pin, or for `fallback` (the module's) when the file has none. */
 export const providerTarget = (
   root: HclNode,
@@ -188,13 +206,7 @@ export const providerTarget = (
   // Without a pin the previous-WAF resources can only be working on 3.35: the last release that has them.
   if (constraint === undefined)
     return { constraint: undefined, pinRange: undefined, major: 3, pinWithinMajor: undefined }
-  const mentioned = constraint.split(",").map((p) => p.replace(/^\s*(~>|>=|<=|!=|=|>|<)?\s*/, "").trim())
-  const admitted = [...LANDMARKS, ...mentioned]
-    .filter((v) => admits(constraint, v))
-    .map(parse)
-    .filter((v) => v !== undefined)
-  const highest = admitted.sort(cmp).pop()
-  const major: ProviderMajor = highest === undefined || highest[0] <= 3 ? 3 : highest[0] === 4 ? 4 : 5
+  const { admitted, highest, major } = admittedBy(constraint)
   const inMajor = admitted.filter((v) => v[0] === major)
   const pinWithinMajor =
     major === 3 &&

@@ -2,13 +2,15 @@
  * Terraform files (`*.tf`, and `*.tf.json` in Terraform's JSON syntax): a warning on each
  * previous-WAF resource (`cloudflare_waf_package`, `cloudflare_waf_group`, `cloudflare_waf_rule`,
  * `cloudflare_waf_override`: provider 3.35 and earlier) with the rewrite for the pinned provider,
- * and the rules expressions of rulesets and filters checked, found in a real HCL tree (never by
+ * a warning on each `cloudflare_filter` / `cloudflare_firewall_rule` (their APIs are unsupported;
+ * ./firewall-unsupported.ts) naming the pinned provider, and the rules expressions of rulesets and filters checked, found in a real HCL tree (never by
  * scanning text).
  */
-import { parseTree, printParseErrorCode, type Node, type ParseError } from "jsonc-parser"
+import { getNodeValue, parseTree, printParseErrorCode, type Node, type ParseError } from "jsonc-parser"
 import type { CheckOptions } from "../rules/index.js"
 import { checkExpression } from "./expressions.js"
 import { finding, type Analysis, type Finding, type Fix } from "./findings.js"
+import { FIREWALL_RESOURCES, firewallResourceFinding, type FirewallPin } from "./firewall-unsupported.js"
 import { parseHcl, stringValue, type HclNode } from "./hcl.js"
 import { hasPin, modulePin, providerTarget, type ModulePins, type ProviderTarget } from "./terraform-version.js"
 import {
@@ -114,8 +116,13 @@ const checkRegions = (regions: ReadonlyArray<TerraformExpression>, options: Chec
     checkExpression(r, r.quoted, r.phase?.startsWith("http_response") ? { ...options, phase: "response" } : options)
   )
 
-/** `*.tf.json`: Terraform's JSON syntax (its expressions checked, the previous-WAF resources found). */
-const analyzeTerraformJson = (text: string, options: CheckOptions): Analysis => {
+/** `*.tf.json`: Terraform's JSON syntax (its expressions checked, the previous-WAF and firewall resources found). */
+const analyzeTerraformJson = async (
+  text: string,
+  options: CheckOptions,
+  name: string,
+  pins: ModulePins | undefined
+): Promise<Analysis> => {
   const errors: Array<ParseError> = []
   const root = parseTree(text, errors, { allowTrailingComma: false, disallowComments: true })
   const findings: Array<Finding> = errors.map((e) =>
@@ -130,19 +137,22 @@ const analyzeTerraformJson = (text: string, options: CheckOptions): Analysis => 
   )
   if (root === undefined) return { kind: "terraform", findings, expressions: [] }
   const resources = root.children?.find((p) => p.children?.[0]?.value === "resource")?.children?.[1]
+  let pin: FirewallPin | undefined
   for (const r of resources?.type === "array" ? (resources.children ?? []) : resources ? [resources] : []) {
     for (const typed of r.children ?? []) {
       const [key, byName] = typed.children ?? []
-      if (key === undefined || !(PREVIOUS_WAF_RESOURCES as ReadonlyArray<string>).includes(key.value as string))
-        continue
+      const type = key?.value as string
+      const waf = (PREVIOUS_WAF_RESOURCES as ReadonlyArray<string>).includes(type)
+      if (key === undefined || (!waf && !FIREWALL_RESOURCES.includes(type))) continue
+      if (!waf) pin ??= await jsonPin(root, name, pins)
       for (const named of byName?.children ?? []) {
         const nameNode: Node | undefined = named.children?.[0]
+        const range = { start: key.offset, end: key.offset + key.length }
         if (nameNode?.type === "string")
           findings.push(
-            previousWaf(key.value as string, nameNode.value as string, {
-              start: key.offset,
-              end: key.offset + key.length
-            })
+            waf
+              ? previousWaf(type, nameNode.value as string, range)
+              : firewallResourceFinding(type, nameNode.value as string, range, pin!)
           )
       }
     }
@@ -151,6 +161,21 @@ const analyzeTerraformJson = (text: string, options: CheckOptions): Analysis => 
   findings.push(...checkRegions(expressions, options))
   findings.sort((a, b) => a.range.start - b.range.start)
   return { kind: "terraform", findings, expressions }
+}
+
+/** A `*.tf.json` file's pin (`terraform.required_providers.cloudflare`), else its module's `*.tf` files'. */
+const jsonPin = async (root: Node, name: string, pins: ModulePins | undefined): Promise<FirewallPin> => {
+  const value = getNodeValue(root) as unknown
+  const blocks = (x: unknown): Array<Record<string, unknown>> =>
+    (Array.isArray(x) ? x : [x]).filter((b): b is Record<string, unknown> => typeof b === "object" && b !== null)
+  for (const t of blocks((value as Record<string, unknown> | null)?.terraform))
+    for (const rp of blocks(t.required_providers)) {
+      const c = rp.cloudflare
+      const version = typeof c === "string" ? c : (c as { version?: unknown } | undefined)?.version
+      if (typeof version === "string") return { constraint: version }
+    }
+  const module = await modulePin(name, pins)
+  return { constraint: module?.constraint, files: module?.files }
 }
 
 /** What the Terraform checks are given (./registry.ts): without a rewrite, no fixes; without pins, no cache. */
@@ -166,17 +191,28 @@ export const analyzeTerraform = async (
   options: CheckOptions = {},
   { rewrite, pins }: TerraformWiring = {}
 ): Promise<Analysis> => {
-  if (/\.tf\.json$/i.test(name)) return analyzeTerraformJson(text, options)
+  if (/\.tf\.json$/i.test(name)) return analyzeTerraformJson(text, options, name, pins)
   const tree = await parseHcl(text)
   try {
     const findings = syntaxErrors(tree.rootNode)
     const blocks = resourceBlocks(tree.rootNode)
     const waf = blocks.some((b) => (PREVIOUS_WAF_RESOURCES as ReadonlyArray<string>).includes(b.type))
+    const firewall = blocks.some((b) => FIREWALL_RESOURCES.includes(b.type))
     // The pin may be in another file of the module (versions.tf): read only when this one has none.
-    const target = waf
-      ? providerTarget(tree.rootNode, hasPin(tree.rootNode) ? undefined : await modulePin(name, pins))
-      : undefined
-    const rewritten = target ? rewrite?.(text, blocks, target) : undefined
+    const target =
+      waf || firewall
+        ? providerTarget(tree.rootNode, hasPin(tree.rootNode) ? undefined : await modulePin(name, pins))
+        : undefined
+    const rewritten = waf && target ? rewrite?.(text, blocks, target) : undefined
+    for (const b of target ? blocks.filter((x) => FIREWALL_RESOURCES.includes(x.type)) : [])
+      findings.push(
+        firewallResourceFinding(
+          b.type,
+          b.name,
+          { start: b.typeLabel.startIndex, end: b.typeLabel.endIndex },
+          { constraint: target!.constraint, files: target!.pinFiles }
+        )
+      )
     for (const b of blocks) {
       if (!(PREVIOUS_WAF_RESOURCES as ReadonlyArray<string>).includes(b.type)) continue
       findings.push(
