@@ -62,7 +62,26 @@ interface Node {
   readonly command?: Node
   readonly parent?: Node
   readonly children?: ReadonlyArray<Node>
+  /** A command's options (a `Standard` node's), as @effect/cli's Options descriptors. */
+  readonly options?: OptionNode
 }
+interface OptionNode {
+  readonly _tag: string
+  readonly name?: string
+  readonly options?: OptionNode
+  readonly left?: OptionNode
+  readonly right?: OptionNode
+  readonly argumentOption?: OptionNode
+}
+/** `--NAME` of every option a command takes (the `Single` leaves of its Options tree). */
+const optionNames = (o: OptionNode | undefined, into = new Set<string>()): Set<string> => {
+  if (o === undefined || typeof o !== "object") return into
+  if (o._tag === "Single" && typeof o.name === "string") into.add(`--${o.name}`)
+  for (const child of [o.options, o.left, o.right, o.argumentOption]) optionNames(child, into)
+  return into
+}
+/** What @effect/cli answers on every command itself. */
+const BuiltInOptions = new Set(["--help", "--version", "--wizard", "--completions", "--log-level"])
 const unwrap = (n: Node): Node => (n._tag === "Map" ? unwrap(n.command!) : n)
 const nameOf = (n: Node): string => {
   const u = unwrap(n)
@@ -75,22 +94,35 @@ const childrenOf = (n: Node): ReadonlyArray<Node> => {
 
 /**
  * `edgectl zones lst`: a usage error naming the subcommands there are (@effect/cli names only the
- * root's), or undefined when every word of `args` up to the first option or argument is a command.
+ * root's). `edgectl rules check --persist-to DIR`: a usage error naming the options the command
+ * takes (@effect/cli would read an unknown `--word` as the value of a positional argument, and blame
+ * the next word). Undefined when the command line names a command and only its options.
  */
-const unknownSubcommand = (command: AnyCommand, args: ReadonlyArray<string>): CliFailure | undefined => {
+const unknownSubcommandOrOption = (command: AnyCommand, args: ReadonlyArray<string>): CliFailure | undefined => {
   let node = command.descriptor as unknown as Node
   const path = [args[0]!]
-  for (const arg of args.slice(1)) {
+  let rest = args.slice(1)
+  while (rest.length > 0 && !rest[0]!.startsWith("-") && childrenOf(node).length > 0) {
     const children = childrenOf(node)
-    if (children.length === 0 || arg.startsWith("-")) return undefined
-    const next = children.find((c) => nameOf(c) === arg)
+    const next = children.find((c) => nameOf(c) === rest[0])
     if (next === undefined) {
       return usage(
-        `unknown command "${[...path, arg].join(" ")}" (edgectl ${path.join(" ")} has: ${children.map(nameOf).join(", ")})`
+        `unknown command "${[...path, rest[0]].join(" ")}" (edgectl ${path.join(" ")} has: ${children.map(nameOf).join(", ")})`
       )
     }
-    path.push(arg)
+    path.push(rest[0]!)
     node = next
+    rest = rest.slice(1)
+  }
+  const leaf = unwrap(node)
+  if (leaf._tag !== "Standard") return undefined
+  const known = optionNames(leaf.options)
+  for (const arg of rest) {
+    if (arg === "--") break
+    const name = /^(--[^=]+)/.exec(arg)?.[1]
+    if (name === undefined || known.has(name) || BuiltInOptions.has(name)) continue
+    const takes = known.size === 0 ? "takes no options" : `takes: ${[...known].sort().join(", ")}`
+    return usage(`unknown option ${name} (edgectl ${path.join(" ")} ${takes})`)
   }
   return undefined
 }
@@ -109,7 +141,7 @@ const cliFor = async (args: ReadonlyArray<string>) => {
   const badFlag = triStateProblem(args)
   const problem =
     named !== undefined
-      ? (unknownSubcommand(loaded[0]!, args) ?? (badFlag !== undefined ? usage(badFlag) : undefined))
+      ? (unknownSubcommandOrOption(loaded[0]!, args) ?? (badFlag !== undefined ? usage(badFlag) : undefined))
       : undefined
   return (argv: ReadonlyArray<string>) => (problem !== undefined ? Effect.fail(problem) : run(argv))
 }

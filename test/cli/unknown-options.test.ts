@@ -1,0 +1,49 @@
+/**
+ * An option the command does not take is a usage error naming it and the options the command
+ * takes. @effect/cli alone reads an unknown `--word` as the value of a positional argument and
+ * blames the next word (`rules check --persist-to DIR FILE` said "--persist-to: expected true or
+ * false"), or names neither.
+ */
+import { describe, expect, it } from "vitest"
+import { edgectl, tempDir } from "../helpers/cli.js"
+
+const refused = (args: ReadonlyArray<string>) => {
+  const r = edgectl(args)
+  expect(r.status, r.stderr).toBe(2)
+  expect(r.stdout).toBe("")
+  const lines = r.stderr.split("\n").filter((l) => l !== "")
+  expect(lines, r.stderr).toHaveLength(1)
+  return lines[0]!
+}
+
+describe("unknown options", () => {
+  it("an option of another command, before a positional argument", () => {
+    expect(refused(["rules", "check", "--persist-to", tempDir(), 'http.host eq "a"'])).toBe(
+      "error: unknown option --persist-to (edgectl rules check takes: --file, --json, --plan, --scheme)"
+    )
+  })
+
+  it("a misspelt option, with and without a value, and after `=`", () => {
+    expect(refused(["zones", "list", "--jsn"])).toBe(
+      "error: unknown option --jsn (edgectl zones list takes: --account-id, --json, --local, --name, --persist-to, --remote, --status)"
+    )
+    expect(refused(["rules", "check", "--nope", "x"])).toMatch(
+      /^error: unknown option --nope \(edgectl rules check takes: /
+    )
+    expect(refused(["kv", "namespace", "list", "--per-page=5"])).toMatch(
+      /^error: unknown option --per-page \(edgectl kv namespace list takes: .*--json.*\)$/
+    )
+  })
+
+  it("leaves the options a command takes, its `--opt=value` form, built-ins and words after `--` alone", () => {
+    const dir = tempDir()
+    const r = edgectl(["zones", "list", "--json", `--persist-to=${dir}`, "--name", "acme.com"])
+    expect(r.status, r.stderr).toBe(0)
+    expect((JSON.parse(r.stdout) as Array<{ name: string }>).map((z) => z.name)).toEqual(["acme.com"])
+    const help = edgectl(["rules", "check", "--help"])
+    expect(help.status, help.stderr).toBe(0)
+    expect(help.stdout).toContain("--scheme")
+    const expression = edgectl(["rules", "check", "--json", "--", 'http.host eq "a"'])
+    expect(expression.stderr).not.toContain("unknown option")
+  })
+})
