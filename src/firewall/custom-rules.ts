@@ -14,7 +14,7 @@ import {
   type MigrationNote
 } from "../domain/custom-rule.js"
 import { FirewallActions, isDeletedFilter, type FirewallAction, type Rule } from "../domain/firewall.js"
-import { check, MAX_EXPRESSION_LENGTH, orderRules } from "../rules/index.js"
+import { check, MAX_EXPRESSION_LENGTH, orderRules, type Diagnostic } from "../rules/index.js"
 import { planOf } from "./expression.js"
 
 /** Custom rules per zone phase, by plan (§6). */
@@ -44,8 +44,10 @@ interface Mapped {
   readonly custom: CustomRule
 }
 
-/** Why a rule cannot be written as a custom rule, or undefined when it can. */
-const unmappable = (rule: Rule, plan: string | undefined): { code: string; message: string } | undefined => {
+type Checked = { readonly code: string; readonly message: string } | { readonly diagnostics: ReadonlyArray<Diagnostic> }
+
+/** Why a rule cannot be written as a custom rule, or its expression's diagnostics when it can. */
+const unmappable = (rule: Rule, plan: string | undefined): Checked => {
   const id = rule.id
   if (!isAction(rule.action))
     return {
@@ -83,20 +85,21 @@ const unmappable = (rule: Rule, plan: string | undefined): { code: string; messa
       message: `rule ${id}: a custom rule's expression must be at most ${MAX_EXPRESSION_LENGTH} characters, got ${expression.length} (the rule never ran)`
     }
   const p = plan !== undefined ? planOf(plan) : undefined
-  const error = check(expression, p !== undefined ? { plan: p } : {}).diagnostics.find((d) => d.severity === "error")
+  const diagnostics = check(expression, p !== undefined ? { plan: p } : {}).diagnostics
+  const error = diagnostics.find((d) => d.severity === "error")
   if (error !== undefined)
     return {
       code: "expression-invalid",
       message: `rule ${id}: its expression does not check: ${error.message} (the rule never ran)`
     }
-  return undefined
+  return { diagnostics }
 }
 
 /** Notes on a rule that is written but reads or behaves differently (or carries something over by choice). */
 const changes = (
   rule: Rule,
   action: FirewallAction,
-  plan: string | undefined,
+  diagnostics: ReadonlyArray<Diagnostic>,
   shared: number
 ): Array<MigrationNote> => {
   const id = rule.id
@@ -143,11 +146,8 @@ const changes = (
       "ref",
       `its ref ${JSON.stringify(rule.ref)} is not carried over: the custom rule's ref is the rule's id`
     )
-  const p = plan !== undefined ? planOf(plan) : undefined
-  if (filter !== undefined && p !== undefined) {
-    const above = check(filter.expression, { plan: p }).diagnostics.find((d) => d.code === "plan-required")
-    if (above !== undefined) note("changed", "plan-required", `${above.message} (the rulesets API may refuse the rule)`)
-  }
+  const above = diagnostics.find((d) => d.code === "plan-required")
+  if (above !== undefined) note("changed", "plan-required", `${above.message} (the rulesets API may refuse the rule)`)
   return out
 }
 
@@ -188,7 +188,7 @@ export const migrateFirewallRules = (
   let mapped: Array<Mapped> = []
   for (const { rule } of ordered) {
     const why = unmappable(rule, plan)
-    if (why !== undefined) {
+    if (!("diagnostics" in why)) {
       notes.push({ severity: "unmapped", code: why.code, rule: rule.id, message: why.message })
       continue
     }
@@ -207,7 +207,7 @@ export const migrateFirewallRules = (
       ...(logging !== undefined ? { logging } : {})
     }
     mapped.push({ rule, custom })
-    notes.push(...changes(rule, action, plan, filterUse.get(filter.id) ?? 0))
+    notes.push(...changes(rule, action, why.diagnostics, filterUse.get(filter.id) ?? 0))
   }
   mapped = withinLimit(mapped, plan, notes)
   const position = new Map(mapped.map((m, i) => [m.rule.id, i]))

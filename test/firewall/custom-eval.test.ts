@@ -95,6 +95,8 @@ const arbRule = fc.record({
   products: fc.subarray(products, { minLength: 1 })
 })
 
+type ArbRule = typeof arbRule extends fc.Arbitrary<infer A> ? A : never
+
 const arbRequest = fc.record({
   "http.request.uri.path": fc.constantFrom("/", "/admin/x", "/api/v1", "/login"),
   "ip.src": fc.constantFrom("192.0.2.5", "198.51.100.3"),
@@ -102,7 +104,7 @@ const arbRequest = fc.record({
   "http.user_agent": fc.constantFrom("Mozilla/5.0", "somebot/1")
 })
 
-const asRules = (xs: ReadonlyArray<fc.RecordValue<typeof arbRule>>): Array<Rule> =>
+const asRules = (xs: ReadonlyArray<ArbRule>): Array<Rule> =>
   xs.map((x, i) => ({
     id: `r${i}`,
     paused: x.paused,

@@ -30,8 +30,8 @@ afterAll(async () => {
 
 const zoneOf = async (name: string) => {
   const z = `/zones/${hexId("zone", name)}`
-  const rules = (await request<Array<Rule>>(p.baseUrl, `${z}/firewall/rules?per_page=100`)).body.result!
-  const plan = (await request<{ plan: { legacy_id: string } }>(p.baseUrl, z)).body.result!.plan.legacy_id
+  const rules = (await request<{ result: Array<Rule> }>(p.baseUrl, `${z}/firewall/rules?per_page=100`)).body.result!
+  const plan = (await request<{ result: { plan: { legacy_id: string } } }>(p.baseUrl, z)).body.result!.plan.legacy_id
   return { rules, plan, migration: migrateFirewallRules(rules, { plan }) }
 }
 
