@@ -9,13 +9,9 @@ import * as Schema from "effect/Schema"
 export const CustomRulesPhase = "http_request_firewall_custom"
 
 export const CustomRuleActions = ["block", "challenge", "js_challenge", "managed_challenge", "log", "skip"] as const
-export type CustomRuleAction = (typeof CustomRuleActions)[number]
 
 /** The products a skip rule may skip (case-sensitive, the firewall rules' bypass products). */
 export const SkipProducts = ["zoneLockdown", "uaBlock", "bic", "hot", "securityLevel", "rateLimit", "waf"] as const
-
-/** The phases a zone's skip rule may skip. */
-export const SkipPhases = ["http_ratelimit", "http_request_firewall_managed", "http_request_sbfm"] as const
 
 export const BlockResponse = Schema.Struct({
   status_code: Schema.optional(Schema.Number),
