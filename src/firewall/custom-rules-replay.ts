@@ -6,7 +6,18 @@
  */
 import type { CustomRule } from "../domain/custom-rule.js"
 import type { Rule } from "../domain/firewall.js"
-import { customPhase, firewall, HTTP_SCHEME, RequestContext, type FirewallRule, type Request } from "../rules/index.js"
+import { EVALUATE } from "../rules/compile.js"
+import {
+  check,
+  compile,
+  customPhase,
+  firewall,
+  HTTP_SCHEME,
+  RequestContext,
+  type CompiledExpression,
+  type FirewallRule,
+  type Request
+} from "../rules/index.js"
 import { parseTrafficLine, requestSummary } from "../rules/traffic-line.js"
 import { asFirewallRule } from "./evaluated-rule.js"
 
@@ -63,14 +74,65 @@ const sameList = (a: ReadonlyArray<string>, b: ReadonlyArray<string>) =>
 
 const sortedUnique = (xs: ReadonlyArray<string>) => [...new Set(xs)].sort()
 
+/**
+ * The expressions of both rule sets, each compiled once and evaluated at most once per request: a
+ * migrated rule has its firewall rule's expression, so the replay costs about one evaluation, not two.
+ * Undefined for an expression that does not check (each evaluator then reports it as invalid).
+ */
+const sharedExpressions = () => {
+  const bySource = new Map<string, CompiledExpression | null>()
+  const last: Array<RequestContext | undefined> = []
+  const value: Array<boolean> = []
+  return (source: string): CompiledExpression | undefined => {
+    const known = bySource.get(source)
+    if (known !== undefined) return known ?? undefined
+    const checked = check(source).checked
+    if (checked === undefined) {
+      bySource.set(source, null)
+      return undefined
+    }
+    const c = compile(checked)
+    const ev = (c as unknown as Record<typeof EVALUATE, (ctx: RequestContext) => boolean>)[EVALUATE]
+    const slot = last.length
+    last.push(undefined)
+    value.push(false)
+    const once = (ctx: RequestContext) => {
+      if (last[slot] === ctx) return value[slot]!
+      const v = ev(ctx)
+      last[slot] = ctx
+      value[slot] = v
+      return v
+    }
+    // The compiled expression, evaluating through `once` when given a context of its scheme.
+    const shared = ((r: Request | RequestContext) =>
+      r instanceof RequestContext && r.scheme === c.scheme ? once(r) : c(r)) as CompiledExpression
+    Object.defineProperties(shared, {
+      [EVALUATE]: { value: once },
+      source: { value: c.source },
+      fields: { value: c.fields },
+      scheme: { value: c.scheme },
+      context: { value: c.context }
+    })
+    bySource.set(source, shared)
+    return shared
+  }
+}
+
 /** `keep`: how many disagreements to keep in the report (all are counted); 1,000 by default. */
 export const makeCustomRulesReplayer = (
   firewallRules: ReadonlyArray<Rule>,
   customRules: ReadonlyArray<CustomRule>,
   options: { readonly keep?: number } = {}
 ): CustomRulesReplayer => {
-  const old = firewall(firewallRules.map(asFirewallRule))
-  const next = customPhase(customRules)
+  const compiled = sharedExpressions()
+  const old = firewall(
+    firewallRules.map((r) => {
+      const rule = asFirewallRule(r)
+      const c = compiled(rule.expression!)
+      return c !== undefined ? { ...rule, compiled: c } : rule
+    })
+  )
+  const next = customPhase(customRules, { compiled })
   const names = new Map(customRules.map((r, i) => [r, r.ref ?? r.id ?? `#${i + 1}`]))
   const fromCustom = (r: CustomRule): ReplayRule => ({
     id: names.get(r)!,

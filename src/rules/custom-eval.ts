@@ -8,7 +8,7 @@
 import type { CustomRule } from "../domain/custom-rule.js"
 import type { Diagnostic } from "./ast.js"
 import { check, type CheckOptions } from "./check.js"
-import { compile, EVALUATE, type CompileOptions } from "./compile.js"
+import { compile, EVALUATE, type CompiledExpression, type CompileOptions } from "./compile.js"
 import { compileList, RequestContext, type ListContents, type Request } from "./context.js"
 import { HTTP_SCHEME } from "./scheme.js"
 
@@ -44,23 +44,28 @@ export interface CustomPhase {
 const endsPhase = (r: CustomRule) =>
   r.action_parameters?.ruleset === "current" || r.action_parameters?.phase === "current"
 
+interface CustomPhaseOptions extends CheckOptions, CompileOptions {
+  /** An expression already compiled (shared with another evaluator), or undefined to compile it here. */
+  readonly compiled?: (expression: string) => CompiledExpression | undefined
+}
+
 /** Compiles the phase's rules once; `decide()` then evaluates requests against them. */
-export const customPhase = (
-  rules: ReadonlyArray<CustomRule>,
-  options: CheckOptions & CompileOptions = {}
-): CustomPhase => {
+export const customPhase = (rules: ReadonlyArray<CustomRule>, options: CustomPhaseOptions = {}): CustomPhase => {
   const invalid: Array<{ rule: CustomRule; diagnostics: ReadonlyArray<Diagnostic> }> = []
   const active: Array<{ rule: CustomRule; run: (ctx: RequestContext) => boolean; ends: boolean; skip?: CustomSkip }> =
     []
   const none: ReadonlyArray<never> = []
   for (const rule of rules) {
     if (rule.enabled === false) continue
-    const r = check(rule.expression, options)
-    if (r.checked === undefined) {
-      invalid.push({ rule, diagnostics: r.diagnostics })
-      continue
+    let c = options.compiled?.(rule.expression)
+    if (c === undefined) {
+      const r = check(rule.expression, options)
+      if (r.checked === undefined) {
+        invalid.push({ rule, diagnostics: r.diagnostics })
+        continue
+      }
+      c = compile(r.checked, options)
     }
-    const c = compile(r.checked, options)
     const ev = (c as unknown as Record<typeof EVALUATE, ((ctx: RequestContext) => boolean) | undefined>)[EVALUATE]
     const products = rule.action_parameters?.products ?? none
     const phases = rule.action_parameters?.phases ?? none
