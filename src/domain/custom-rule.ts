@@ -57,7 +57,7 @@ export const MigrationNote = Schema.Struct({
 })
 export type MigrationNote = typeof MigrationNote.Type
 
-/** One firewall rule and what became of it: the index of its custom rule in `rules`, or null. */
+/** One firewall rule and what became of it: the 0-based index of its custom rule in `rules`, or null when left out. */
 export const MigrationEntry = Schema.Struct({
   firewall_rule: Schema.String,
   custom_rule: Schema.NullOr(Schema.Number)
