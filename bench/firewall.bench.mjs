@@ -5,14 +5,18 @@
 //      (target, as for every scripted command: < 2.5x), with the foundation's `zones get` as a reference;
 //   2. a decision over a zone's rules (src/rules' firewall, bundled with esbuild here): the demo
 //      zone's 6 rules as `firewall rules list --json` prints them, and a zone at the migration
-//      limit (200 rules); compile once, then ns per decided request.
+//      limit (200 rules); compile once, then ns per decided request;
+//   3. the migration to custom rules (bench/custom-rules-inprocess.ts, bundled): 1,000 firewall rules
+//      migrated (target < 100 ms), and the replay of the demo traffic through old and new rules
+//      (target >= 20,000 requests/s) for acme-mail.com's rules, 200 rules and 1,000 rules.
 //
 // Plain Node ESM. Every loop is bounded; prints tables and writes bench/results/firewall.json.
 //
-//   node bench/firewall.bench.mjs [--quick] [--only cold,decide] [--runs N]
+//   node bench/firewall.bench.mjs [--quick] [--only cold,decide,migrate] [--runs N]
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
+import { spawnSync } from "node:child_process"
 import { pathToFileURL } from "node:url"
 import {
   root,
@@ -31,7 +35,7 @@ import {
 
 const { quick, only, runs } = benchArgs({
   integers: { runs: { quick: 7, full: 11 } },
-  sections: ["cold", "decide"]
+  sections: ["cold", "decide", "migrate"]
 })
 
 const temps = []
@@ -140,6 +144,27 @@ if (only.has("decide")) {
   }
 }
 
+if (only.has("migrate")) {
+  log("migration to custom rules: bundling bench/custom-rules-inprocess.ts")
+  const rulesFile = path.join(tmp("edgectl-bench-custom-rules-"), "acme-mail.com.json")
+  fs.writeFileSync(
+    rulesFile,
+    runOnce([bin, "firewall", "rules", "list", "--zone", "acme-mail.com", "--json", "--persist-to", state], env).stdout
+  )
+  const bundle = await buildBench("bench/custom-rules-inprocess.ts", ".custom-rules.bundle.mjs")
+  try {
+    const traffic = path.join(root, "fixtures", "firewall", "custom-rules-traffic.jsonl")
+    const r = spawnSync(process.execPath, [bundle, rulesFile, traffic, ...(quick ? ["--quick"] : [])], {
+      encoding: "utf8",
+      timeout: 300_000
+    })
+    if (r.status !== 0) throw new Error(`custom rules bench exited ${r.status ?? r.signal}: ${r.stderr}`)
+    results.migrate = JSON.parse(r.stdout.trim().split("\n").pop())
+  } finally {
+    fs.rmSync(bundle, { force: true })
+  }
+}
+
 console.log(`\nedgectl firewall bench: node ${results.node}, ${results.cpus} cpu (${results.cpuModel})`)
 if (results.coldStart) coldStartTable(results.coldStart, runs)
 if (results.decide) {
@@ -160,6 +185,24 @@ if (results.decide) {
         d.limit.nsPerDecision,
         d.limit.decisionsPerSecond.toLocaleString("en-US")
       ]
+    ]
+  )
+}
+if (results.migrate) {
+  const m = results.migrate
+  table(
+    "migration to custom rules (target: 1,000 rules < 100 ms; replay >= 20,000 requests/s)",
+    ["work", "result"],
+    [
+      [`migrate ${m.migrate.rules} rules (median; first run)`, `${m.migrate.ms} ms; ${m.migrate.first} ms`],
+      ...[
+        [`acme-mail.com demo (${m.replayDemo.rules} rules)`, m.replayDemo],
+        [`${m.replayLimit.rules} rules`, m.replayLimit],
+        [`${m.replayThousand.rules} rules`, m.replayThousand]
+      ].map(([name, x]) => [
+        `replay, ${name}`,
+        `${x.requestsPerSecond.toLocaleString("en-US")} requests/s (${x.disagreements} disagreements)`
+      ])
     ]
   )
 }

@@ -1,7 +1,9 @@
 /**
  * The demo world's firewall filters and rules, so that `edgectl firewall` and the Firewall tab have
- * something to show on first run. Deterministic ids (from the zone and the rule's name). Every
- * expression is valid for the rules language (test/firewall/store.test.ts checks it).
+ * something to show on first run. Deterministic ids (from the zone and the rule's name, or the
+ * shared filter's name). Every expression is valid for the rules language (test/firewall/store.test.ts
+ * checks it). acme-mail.com and initech-payroll.com are the migration to custom rules' demo (issue
+ * 21): between them, every case of src/firewall/custom-rules.ts.
  */
 import type Database from "better-sqlite3"
 import { insertFilters, insertRules } from "../store/firewall-repo.js"
@@ -16,7 +18,102 @@ interface DemoRule {
   readonly paused?: boolean
   readonly products?: ReadonlyArray<string>
   readonly filterDescription?: string
+  /** Several rules naming the same filter share it (created with the first). */
+  readonly filter?: string
+  readonly filterPaused?: boolean
+  /** The rule points at a filter that was deleted. */
+  readonly filterDeleted?: boolean
 }
+
+/** Each action, a bypass of each product, priorities and none, paused rule and filter, a shared and a deleted filter. */
+const MigrationDemo: ReadonlyArray<DemoRule> = [
+  {
+    name: "log webmail logins",
+    expression: 'http.request.uri.path eq "/login" and http.request.method eq "POST"',
+    action: "log",
+    priority: 10,
+    filter: "webmail login",
+    filterDescription: "POST /login"
+  },
+  {
+    name: "challenge webmail logins",
+    expression: 'http.request.uri.path eq "/login" and http.request.method eq "POST"',
+    action: "managed_challenge",
+    priority: 10,
+    filter: "webmail login"
+  },
+  { name: "allow office network", expression: "ip.src in {192.0.2.0/24}", action: "allow", priority: 10 },
+  { name: "block admin", expression: 'starts_with(http.request.uri.path, "/admin")', action: "block", priority: 10 },
+  {
+    name: "monitoring skips security level",
+    expression: 'http.user_agent contains "UptimeMonitor"',
+    action: "bypass",
+    products: ["securityLevel"],
+    priority: 1
+  },
+  {
+    name: "partner API skips zone lockdown",
+    expression: 'http.request.uri.path eq "/api/partner" and ip.src in {198.51.100.0/24}',
+    action: "bypass",
+    products: ["zoneLockdown"],
+    priority: 2
+  },
+  {
+    name: "legacy mail clients skip UA blocking",
+    expression: 'http.user_agent contains "LegacyMailClient"',
+    action: "bypass",
+    products: ["uaBlock"],
+    priority: 3
+  },
+  {
+    name: "sync skips rate limiting",
+    expression: 'starts_with(http.request.uri.path, "/api/sync")',
+    action: "bypass",
+    products: ["rateLimit"],
+    priority: 4
+  },
+  {
+    name: "attachment uploads skip the WAF",
+    expression: 'http.request.uri.path eq "/upload/attachment" and http.request.method eq "POST"',
+    action: "bypass",
+    products: ["waf"],
+    priority: 4
+  },
+  {
+    name: "autodiscover skips browser integrity check",
+    expression: 'starts_with(http.request.uri.path, "/autodiscover/")',
+    action: "bypass",
+    products: ["bic"]
+  },
+  {
+    name: "shared images skip hotlink protection",
+    expression: 'starts_with(http.request.uri.path, "/shared/") and http.request.uri.path contains ".png"',
+    action: "bypass",
+    products: ["hot", "waf"]
+  },
+  { name: "challenge old browsers", expression: 'http.user_agent contains "MSIE"', action: "challenge" },
+  {
+    name: "js challenge archives",
+    expression: 'starts_with(http.request.uri.path, "/archive/")',
+    action: "js_challenge",
+    priority: 20
+  },
+  { name: "log api calls", expression: 'starts_with(http.request.uri.path, "/api/")', action: "log" },
+  { name: "block spam relays", expression: "ip.src in {203.0.113.0/24}", action: "block", paused: true },
+  {
+    name: "block executables",
+    expression: 'http.request.uri.path contains ".exe"',
+    action: "block",
+    priority: 5,
+    filterPaused: true
+  },
+  {
+    name: "block the old host",
+    expression: 'http.host eq "old.acme-mail.com"',
+    action: "block",
+    filterDeleted: true
+  }
+]
 
 export const DemoFirewall: Readonly<Record<string, ReadonlyArray<DemoRule>>> = {
   "acme.com": [
@@ -80,6 +177,21 @@ export const DemoFirewall: Readonly<Record<string, ReadonlyArray<DemoRule>>> = {
       expression: 'http.request.uri.path contains "/admin" and not ip.src in {198.51.100.0/24}',
       action: "block"
     }
+  ],
+  "acme-mail.com": MigrationDemo,
+  "initech-payroll.com": [
+    {
+      name: "log payroll pages",
+      expression: 'starts_with(http.request.uri.path, "/payroll/")',
+      action: "log",
+      filterDescription: "payroll (log is Enterprise only for custom rules: not migrated)"
+    },
+    {
+      name: "block exports from outside",
+      expression: 'http.request.uri.path contains "/export" and not ip.src in {10.0.0.0/8}',
+      action: "block",
+      priority: 1
+    }
   ]
 }
 
@@ -89,26 +201,35 @@ export const seedFirewall = (db: Database.Database) => {
   for (const [zone, rules] of Object.entries(DemoFirewall)) {
     const z = db.prepare("SELECT id FROM zones WHERE name = ?").get(zone) as { id: string } | undefined
     if (!z) continue
+    const filters = new Map<string, string>()
     for (const r of rules) {
-      const [filter] = insertFilters(
-        db,
-        z.id,
-        [
-          {
-            id: hexId("firewall-filter", zone, r.name),
-            expression: r.expression,
-            description: r.filterDescription ?? null
-          }
-        ],
-        SeededOn
-      )
+      const key = r.filter ?? r.name
+      let filterId = filters.get(key)
+      if (filterId === undefined) {
+        filterId = hexId("firewall-filter", zone, key)
+        filters.set(key, filterId)
+        if (!r.filterDeleted)
+          insertFilters(
+            db,
+            z.id,
+            [
+              {
+                id: filterId,
+                expression: r.expression,
+                description: r.filterDescription ?? null,
+                ...(r.filterPaused ? { paused: true } : {})
+              }
+            ],
+            SeededOn
+          )
+      }
       insertRules(
         db,
         z.id,
         [
           {
             id: hexId("firewall-rule", zone, r.name),
-            filter_id: filter!.id,
+            filter_id: filterId,
             action: r.action,
             priority: r.priority ?? null,
             paused: r.paused ?? false,

@@ -69,6 +69,8 @@ export interface Firewall {
   /** Rules whose expression does not check; they never run. */
   readonly invalid: ReadonlyArray<{ readonly rule: FirewallRule; readonly diagnostics: ReadonlyArray<Diagnostic> }>
   decide(request: Request): Decision
+  /** The same, on a context shared with other evaluators of the same request (of the firewall's scheme). */
+  decideContext(ctx: RequestContext): Decision
 }
 
 /** The rules in evaluation order (paused ones included; `firewall()` leaves them out). */
@@ -119,29 +121,30 @@ export const firewall = (rules: ReadonlyArray<FirewallRule>, options: CheckOptio
     if (l !== undefined) lists.set(name, l)
   }
   const none: ReadonlyArray<never> = []
+  const decideContext = (ctx: RequestContext): Decision => {
+    let logged: Array<FirewallRule> | undefined
+    let bypassed: Array<{ rule: FirewallRule; products: ReadonlyArray<string> }> | undefined
+    for (let i = 0; i < active.length; i++) {
+      const a = active[i]!
+      if (!a.run(ctx)) continue
+      const action = a.rule.action
+      if (action === "log") (logged ??= []).push(a.rule)
+      else if (action === "bypass") (bypassed ??= []).push({ rule: a.rule, products: a.rule.products ?? none })
+      else return { rule: a.rule, action, logged: logged ?? none, bypassed: bypassed ?? none, evaluated: i + 1 }
+    }
+    return {
+      rule: undefined,
+      action: undefined,
+      logged: logged ?? none,
+      bypassed: bypassed ?? none,
+      evaluated: active.length
+    }
+  }
   return {
     order: active.map((a) => a.rule),
     paused: rules.filter((r) => r.paused),
     invalid,
-    decide(request) {
-      const ctx = new RequestContext(request, scheme, lists)
-      let logged: Array<FirewallRule> | undefined
-      let bypassed: Array<{ rule: FirewallRule; products: ReadonlyArray<string> }> | undefined
-      for (let i = 0; i < active.length; i++) {
-        const a = active[i]!
-        if (!a.run(ctx)) continue
-        const action = a.rule.action
-        if (action === "log") (logged ??= []).push(a.rule)
-        else if (action === "bypass") (bypassed ??= []).push({ rule: a.rule, products: a.rule.products ?? none })
-        else return { rule: a.rule, action, logged: logged ?? none, bypassed: bypassed ?? none, evaluated: i + 1 }
-      }
-      return {
-        rule: undefined,
-        action: undefined,
-        logged: logged ?? none,
-        bypassed: bypassed ?? none,
-        evaluated: active.length
-      }
-    }
+    decide: (request) => decideContext(new RequestContext(request, scheme, lists)),
+    decideContext
   }
 }

@@ -110,6 +110,10 @@ export type { Decision, Firewall, FirewallAction, FirewallRule } from "./firewal
 /** Orders and compiles a zone's firewall rules; `decide(request)` returns the deciding rule and the logged/bypassed ones. */
 export { ACTION_ORDER, BYPASS_PRODUCTS, firewall, orderRules } from "./firewall-eval.js"
 
+// Custom rules (phase http_request_firewall_custom)
+/** Compiles a zone's custom rules; `decide(request)` returns the rule that ended the phase, the logged and the skip rules. */
+export { customPhase } from "./custom-eval.js"
+
 import { check, type CheckOptions, type CheckResult } from "./check.js"
 import { compile, type CompileOptions } from "./compile.js"
 import type { Request } from "./context.js"

@@ -8,16 +8,11 @@ import * as Effect from "effect/Effect"
 import { call, collect, paginate } from "../api/client.js"
 import { FirewallEndpoints as E } from "../api/contract-firewall.js"
 import { InvalidInput, QuotaExceeded, V4ErrorClasses, type V4Error } from "../domain/errors.js"
-import {
-  isDeletedFilter,
-  type Filter,
-  type FirewallAction,
-  type FirewallDecision,
-  type Rule
-} from "../domain/firewall.js"
+import { type Filter, type FirewallAction, type FirewallDecision, type Rule } from "../domain/firewall.js"
 import { problemsMessage, readRuleFields } from "../firewall/body.js"
+import { asFirewallRule } from "../firewall/evaluated-rule.js"
 import { toWireDiagnostic } from "../firewall/expression.js"
-import { firewall, validateRequest, type FirewallRule, type Request } from "../rules/index.js"
+import { firewall, validateRequest, type Request } from "../rules/index.js"
 
 export interface FilterInput {
   readonly expression: string
@@ -170,17 +165,6 @@ export const validateExpression = (expression: string) =>
   )
 
 // ---- decisions ----
-
-const asFirewallRule = (r: Rule): FirewallRule => ({
-  id: r.id,
-  priority: r.priority,
-  paused: r.paused,
-  action: r.action as FirewallAction,
-  ...(r.products ? { products: r.products } : {}),
-  ...(r.description !== undefined ? { description: r.description } : {}),
-  // A rule whose filter was deleted or is paused never matches.
-  expression: isDeletedFilter(r.filter) || r.filter.paused ? "false" : r.filter.expression
-})
 
 /** Which of the given rules decides the request (src/rules' firewall: the platform's order). */
 export const decide = (rules: ReadonlyArray<Rule>, request: Request): FirewallDecision => {

@@ -8,9 +8,12 @@
  * skipped.
  */
 import type { PreviousWaf, WafConfig } from "../domain/waf.js"
-import { HTTP_SCHEME, RequestContext, validateRequest, type Request } from "../rules/index.js"
+import { HTTP_SCHEME, RequestContext, type Request } from "../rules/index.js"
+import { parseTrafficLine, requestSummary as summaryOf } from "../rules/traffic-line.js"
 import { CATALOG, type Catalog } from "./catalog.js"
 import { ExpressionPool, newEngine, previousEngine, type RuleRef, type Verdict } from "./engines.js"
+
+export { withDerivedFields } from "../rules/traffic-line.js"
 
 export type DisagreementKind = "previous-only" | "new-only" | "different-action"
 
@@ -43,48 +46,6 @@ export interface ReplayReport {
     readonly count: number
   }>
   readonly problems: ReadonlyArray<LineProblem>
-}
-
-/**
- * Fills the fields a traffic line implies from `http.request.headers` (a map of lower-case name to
- * values): `http.request.headers.names`, `.values`, `http.user_agent`, `http.referer`, `http.cookie`,
- * when the line does not give them itself.
- */
-export const withDerivedFields = (r: Request): Request => {
-  const h = r["http.request.headers"]
-  if (typeof h !== "object" || h === null || Array.isArray(h)) return r
-  const headers = h as Record<string, unknown>
-  const out: Record<string, unknown> = Object.assign({}, r)
-  const names: Array<string> = []
-  const values: Array<unknown> = []
-  for (const n in headers) {
-    names.push(n)
-    const v = headers[n]
-    if (Array.isArray(v)) for (let i = 0; i < v.length; i++) values.push(v[i])
-    else values.push(v)
-  }
-  const first = (n: string) => {
-    const v = headers[n]
-    return Array.isArray(v) ? v[0] : v
-  }
-  if (out["http.request.headers.names"] === undefined) out["http.request.headers.names"] = names
-  if (out["http.request.headers.values"] === undefined) out["http.request.headers.values"] = values
-  if (out["http.user_agent"] === undefined && headers["user-agent"] !== undefined)
-    out["http.user_agent"] = first("user-agent")
-  if (out["http.referer"] === undefined && headers["referer"] !== undefined) out["http.referer"] = first("referer")
-  if (out["http.cookie"] === undefined && headers["cookie"] !== undefined) out["http.cookie"] = first("cookie")
-  return out
-}
-
-const summaryOf = (r: Request) => {
-  const method = typeof r["http.request.method"] === "string" ? r["http.request.method"] : "GET"
-  const host = typeof r["http.host"] === "string" ? r["http.host"] : ""
-  const path = typeof r["http.request.uri.path"] === "string" ? r["http.request.uri.path"] : "/"
-  const query =
-    typeof r["http.request.uri.query"] === "string" && r["http.request.uri.query"] !== ""
-      ? `?${r["http.request.uri.query"]}`
-      : ""
-  return `${method} ${host}${path}${query}`
 }
 
 export interface Replayer {
@@ -162,28 +123,10 @@ export const makeReplayer = (
   return {
     request,
     line(text, line) {
-      const t = text.trim()
-      if (t === "" || t.startsWith("#")) return
-      let v: unknown
-      try {
-        v = JSON.parse(t)
-      } catch (e) {
-        problems.push({ line, message: `not JSON: ${(e as Error).message}` })
-        return
-      }
-      if (typeof v !== "object" || v === null || Array.isArray(v)) {
-        problems.push({ line, message: "expected a JSON object (a request, or {id, request})" })
-        return
-      }
-      const o = v as Record<string, unknown>
-      const wrapped = typeof o.request === "object" && o.request !== null && !Array.isArray(o.request)
-      const r = withDerivedFields((wrapped ? o.request : o) as Request)
-      const bad = validateRequest(r)
-      if (bad.length > 0) {
-        problems.push({ line, message: bad.map((b) => `${b.field}: ${b.message}`).join("; ") })
-        return
-      }
-      request(r, line, wrapped && typeof o.id === "string" ? o.id : undefined)
+      const parsed = parseTrafficLine(text)
+      if (parsed === undefined) return
+      if ("problem" in parsed) problems.push({ line, message: parsed.problem })
+      else request(parsed.request, line, parsed.id)
     },
     report() {
       return {

@@ -1,0 +1,72 @@
+/**
+ * One line of a traffic file (JSONL, as `waf replay` and `firewall migrate --replay` read it): a
+ * request in the rules language's encoding, or `{"id": "...", "request": {...}}` to name it. Blank
+ * lines and lines starting with `#` are skipped. Headers given as `http.request.headers` (lower-case
+ * name to values) imply the header fields the line does not give itself.
+ */
+import { validateRequest, type Request } from "./context.js"
+
+/**
+ * Fills the fields a traffic line implies from `http.request.headers` (a map of lower-case name to
+ * values): `http.request.headers.names`, `.values`, `http.user_agent`, `http.referer`, `http.cookie`,
+ * when the line does not give them itself.
+ */
+export const withDerivedFields = (r: Request): Request => {
+  const h = r["http.request.headers"]
+  if (typeof h !== "object" || h === null || Array.isArray(h)) return r
+  const headers = h as Record<string, unknown>
+  const out: Record<string, unknown> = Object.assign({}, r)
+  const names: Array<string> = []
+  const values: Array<unknown> = []
+  for (const n in headers) {
+    names.push(n)
+    const v = headers[n]
+    if (Array.isArray(v)) for (let i = 0; i < v.length; i++) values.push(v[i])
+    else values.push(v)
+  }
+  const first = (n: string) => {
+    const v = headers[n]
+    return Array.isArray(v) ? v[0] : v
+  }
+  if (out["http.request.headers.names"] === undefined) out["http.request.headers.names"] = names
+  if (out["http.request.headers.values"] === undefined) out["http.request.headers.values"] = values
+  if (out["http.user_agent"] === undefined && headers["user-agent"] !== undefined)
+    out["http.user_agent"] = first("user-agent")
+  if (out["http.referer"] === undefined && headers["referer"] !== undefined) out["http.referer"] = first("referer")
+  if (out["http.cookie"] === undefined && headers["cookie"] !== undefined) out["http.cookie"] = first("cookie")
+  return out
+}
+
+/** `METHOD host/path?query`, how a replay names a request. */
+export const requestSummary = (r: Request) => {
+  const method = typeof r["http.request.method"] === "string" ? r["http.request.method"] : "GET"
+  const host = typeof r["http.host"] === "string" ? r["http.host"] : ""
+  const path = typeof r["http.request.uri.path"] === "string" ? r["http.request.uri.path"] : "/"
+  const query =
+    typeof r["http.request.uri.query"] === "string" && r["http.request.uri.query"] !== ""
+      ? `?${r["http.request.uri.query"]}`
+      : ""
+  return `${method} ${host}${path}${query}`
+}
+
+/** The request of a line, the problem with it, or undefined for a line to skip. */
+export const parseTrafficLine = (
+  text: string
+): { readonly request: Request; readonly id?: string } | { readonly problem: string } | undefined => {
+  const t = text.trim()
+  if (t === "" || t.startsWith("#")) return undefined
+  let v: unknown
+  try {
+    v = JSON.parse(t)
+  } catch (e) {
+    return { problem: `not JSON: ${(e as Error).message}` }
+  }
+  if (typeof v !== "object" || v === null || Array.isArray(v))
+    return { problem: "expected a JSON object (a request, or {id, request})" }
+  const o = v as Record<string, unknown>
+  const wrapped = typeof o.request === "object" && o.request !== null && !Array.isArray(o.request)
+  const r = withDerivedFields((wrapped ? o.request : o) as Request)
+  const bad = validateRequest(r)
+  if (bad.length > 0) return { problem: bad.map((b) => `${b.field}: ${b.message}`).join("; ") }
+  return wrapped && typeof o.id === "string" ? { request: r, id: o.id } : { request: r }
+}
