@@ -36,7 +36,7 @@ describe("cloudflare SDK: rulesets, custom phase", () => {
       rules: [{ action: "block", expression: "ip.src eq 192.0.2.1" }]
     })
     expect(dry).toBeNull()
-    const rs = await client.rulesets.phases.update(PHASE, {
+    const rs: any = await client.rulesets.phases.update(PHASE, {
       zone_id,
       name: "default",
       rules: [
@@ -51,7 +51,7 @@ describe("cloudflare SDK: rulesets, custom phase", () => {
       ]
     })
     expect(rs).toMatchObject({ name: "default", kind: "zone", phase: PHASE, version: "1" })
-    expect(rs.rules.map((r) => r.ref)).toEqual(["office", "admin"])
+    expect(rs.rules.map((r: any) => r.ref)).toEqual(["office", "admin"])
     expect(await client.rulesets.phases.get(PHASE, { zone_id })).toEqual(rs)
 
     const listed: Array<any> = []
@@ -70,19 +70,19 @@ describe("cloudflare SDK: rulesets, custom phase", () => {
 
   it("rules.create with a position, rules.edit to update and to reorder, rules.delete", async () => {
     const zone_id = await zoneId("globex.com")
-    const rs = await client.rulesets.phases.get(PHASE, { zone_id })
+    const rs: any = await client.rulesets.phases.get(PHASE, { zone_id })
     const [office, admin] = rs.rules
-    const created = await client.rulesets.rules.create(rs.id, {
+    const created: any = await client.rulesets.rules.create(rs.id, {
       zone_id,
       action: "managed_challenge",
       expression: 'http.request.uri.path eq "/login"',
       ref: "login",
       position: { after: office!.id }
     })
-    expect(created.rules.map((r) => r.ref)).toEqual(["office", "login", "admin"])
+    expect(created.rules.map((r: any) => r.ref)).toEqual(["office", "login", "admin"])
     expect(created.version).toBe(String(Number(rs.version) + 1))
     const login = created.rules[1]!
-    const edited = await client.rulesets.rules.edit(login.id, {
+    const edited: any = await client.rulesets.rules.edit(login.id, {
       zone_id,
       ruleset_id: rs.id,
       action: "js_challenge",
@@ -90,21 +90,21 @@ describe("cloudflare SDK: rulesets, custom phase", () => {
       ref: "login"
     })
     expect(edited.rules[1]).toMatchObject({ id: login.id, action: "js_challenge", version: "2" })
-    const moved = await client.rulesets.rules.edit(admin!.id, {
+    const moved: any = await client.rulesets.rules.edit(admin!.id, {
       zone_id,
       ruleset_id: rs.id,
       position: { index: 1 }
     } as any)
-    expect(moved.rules.map((r) => r.ref)).toEqual(["admin", "office", "login"])
+    expect(moved.rules.map((r: any) => r.ref)).toEqual(["admin", "office", "login"])
     expect(moved.rules[0]).toEqual(admin)
-    const deleted = await client.rulesets.rules.delete(login.id, { zone_id, ruleset_id: rs.id })
-    expect(deleted.rules.map((r) => r.ref)).toEqual(["admin", "office"])
+    const deleted: any = await client.rulesets.rules.delete(login.id, { zone_id, ruleset_id: rs.id })
+    expect(deleted.rules.map((r: any) => r.ref)).toEqual(["admin", "office"])
     await expect(client.rulesets.rules.delete(login.id, { zone_id, ruleset_id: rs.id })).rejects.toMatchObject({
       status: 404
     })
-    const bad = await client.rulesets.rules
+    const bad: any = await client.rulesets.rules
       .create(rs.id, { zone_id, action: "block", expression: "http.host eq", position: { index: 9 } })
-      .catch((e) => e)
+      .catch((e: any) => e)
     expect(bad).toMatchObject({ status: 400 })
     expect(bad.errors[0].message).toMatch(/^expression: Filter parsing error/)
   })
