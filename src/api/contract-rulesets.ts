@@ -1,6 +1,6 @@
 /**
- * The rulesets endpoints of a zone (issue 21) in the v4 contract: the zone's rulesets list, one
- * ruleset by id, the custom phase's entry point (GET, PUT) and single-rule writes (add, update or
+ * The rulesets endpoints of a zone (issue 21) in the v4 contract: the zone's rulesets list and
+ * create, one ruleset by id, the custom phase's entry point (GET, PUT) and single-rule writes (add, update or
  * move, delete). The managed phase's entry point stays in contract-waf.ts with the WAF migration
  * it belongs to. Served by src/server/rulesets-handlers.ts, called by
  * src/services/rulesets-service.ts.
@@ -36,6 +36,13 @@ export const RulesetsEndpoints = {
     .setPath(Zone)
     .addSuccess(Envelope(Schema.Array(RulesetSummary)))
     .pipe(onObject),
+  /** The explicit create: a phase has one entry point, a second one is a Conflict (20217). */
+  createRuleset: HttpApiEndpoint.post("createRuleset", "/zones/:zone_id/rulesets")
+    .setPath(Zone)
+    .setUrlParams(DryRunParams)
+    .setPayload(Schema.Unknown)
+    .addSuccess(Written)
+    .pipe(onObject, write, answers(Wire.Conflict)),
   getRuleset: HttpApiEndpoint.get("getRuleset", "/zones/:zone_id/rulesets/:ruleset_id")
     .setPath(Ruleset)
     .addSuccess(Envelope(ZoneRuleset))
@@ -71,6 +78,7 @@ export const RulesetsEndpoints = {
 
 export class RulesetsGroup extends HttpApiGroup.make("rulesets")
   .add(RulesetsEndpoints.listRulesets)
+  .add(RulesetsEndpoints.createRuleset)
   .add(RulesetsEndpoints.getRuleset)
   .add(RulesetsEndpoints.getCustomEntrypoint)
   .add(RulesetsEndpoints.putCustomEntrypoint)

@@ -247,6 +247,28 @@ export const readEntrypoint = (u: unknown, plan: string): Read<EntrypointInput> 
     return { name, description, rules }
   })
 
+/**
+ * The explicit create (`POST /zones/{zone_id}/rulesets`): `name`, `kind` and `phase` are required;
+ * a zone ruleset of the custom phase is the one kind this platform keeps.
+ */
+export const readCreate = (u: unknown, plan: string): Read<EntrypointInput> => {
+  if (isRecord(u)) {
+    for (const k of ["name", "kind", "phase"]) {
+      if (u[k] === undefined)
+        return { ok: false, error: new InvalidInput({ message: `${k}: required to create a ruleset, got nothing` }) }
+    }
+    if (u.kind !== "zone") {
+      return {
+        ok: false,
+        error: new InvalidInput({
+          message: `kind: a zone's rulesets on this platform are of kind zone, got ${show(u.kind)}`
+        })
+      }
+    }
+  }
+  return readEntrypoint(u, plan)
+}
+
 /** `dry_run`: true or false; anything else is a 400 (reference §5). */
 export const readDryRun = (v: string | undefined): Read<boolean, InvalidInput> =>
   v === undefined || v === "true" || v === "false"

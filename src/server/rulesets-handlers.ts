@@ -8,10 +8,10 @@
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as Effect from "effect/Effect"
 import { RulesetsApi } from "../api/contract-rulesets.js"
-import { InvalidInput, NotFound } from "../domain/errors.js"
+import { Conflict, InvalidInput, NotFound } from "../domain/errors.js"
 import { CUSTOM_PHASE, type RulesetSummary, type ZoneRuleset } from "../domain/ruleset.js"
 import { getCustomEntrypoint, saveRuleset, zoneRulesets } from "../store/rulesets-repo.js"
-import { readDryRun, readEntrypoint, readRuleChange, type Read } from "./rulesets-body.js"
+import { readCreate, readDryRun, readEntrypoint, readRuleChange, type Read } from "./rulesets-body.js"
 import * as Ops from "./rulesets-ops.js"
 import { wafZone } from "./waf-zone.js"
 
@@ -50,6 +50,23 @@ export const RulesetsLive = HttpApiBuilder.group(RulesetsApi, "rulesets", (handl
   handlers
     .handle("listRulesets", ({ path }) =>
       Effect.map(wafZone(path.zone_id, "/rulesets"), ({ zone, db }) => zoneRulesets(db, zone.id).map(summary))
+    )
+    .handle("createRuleset", ({ path, urlParams, payload }) =>
+      Effect.gen(function* () {
+        const dryRun = yield* readOk(readDryRun(urlParams.dry_run))
+        const { zone, db, plan, now } = yield* wafZone(path.zone_id, "/rulesets")
+        const input = yield* readOk(readCreate(payload, plan))
+        if (getCustomEntrypoint(db, zone.id) !== null) {
+          return yield* Effect.fail(
+            new Conflict({
+              code: 20217,
+              message: `exceeded maximum number of zone/account rulesets for phase ${CUSTOM_PHASE}: the zone has its entry point; update it with a PUT of the phase entry point`
+            })
+          )
+        }
+        const next = yield* outcomeOk(Ops.putEntrypoint(zone.id, plan, null, input, now()))
+        return commit(db, zone.id, dryRun, next)
+      })
     )
     .handle("getRuleset", ({ path }) =>
       Effect.flatMap(wafZone(path.zone_id, `/rulesets/${path.ruleset_id}`), ({ zone, db }) => {

@@ -175,6 +175,35 @@ describe("the custom phase's entry point", () => {
   })
 })
 
+describe("the explicit create", () => {
+  it("creates the custom entry point once (name, kind and phase required); a second one is 400 with code 20217", async () => {
+    const z = freshZone("business")
+    const missing = await send("POST", `/zones/${z}/rulesets`, { kind: "zone", phase: "http_request_firewall_custom" })
+    expect(firstError(missing).message).toBe("name: required to create a ruleset, got nothing")
+    const kind = await send("POST", `/zones/${z}/rulesets`, {
+      name: "mine",
+      kind: "custom",
+      phase: "http_request_firewall_custom"
+    })
+    expect(firstError(kind).message).toBe('kind: a zone\'s rulesets on this platform are of kind zone, got "custom"')
+    const phase = await send("POST", `/zones/${z}/rulesets`, { name: "mine", kind: "zone", phase: "http_ratelimit" })
+    expect(firstError(phase).message).toBe('phase: expected one of http_request_firewall_custom, got "http_ratelimit"')
+    const body = { name: "mine", kind: "zone", phase: "http_request_firewall_custom", rules: [block("true")] }
+    const made = await send("POST", `/zones/${z}/rulesets`, body)
+    assertEnvelope(made, true)
+    expect(made.body.result).toMatchObject({ name: "mine", version: "1", rules: [{ action: "block" }] })
+    expect((await send("GET", ep(z))).body.result).toEqual(made.body.result)
+    const second = await send("POST", `/zones/${z}/rulesets`, body)
+    expect(second.status).toBe(400)
+    expect(firstError(second)).toMatchObject({ code: 20217 })
+    expect(firstError(second).message).toMatch(
+      /^exceeded maximum number of zone\/account rulesets for phase http_request_firewall_custom/
+    )
+    const renamed = await send("PUT", ep(z), { name: "other", rules: [] })
+    expect(firstError(renamed).message).toBe('name: a ruleset\'s name cannot be changed (it is "mine"), got "other"')
+  })
+})
+
 describe("single rules", () => {
   const setUp = async (plan: string, n: number) => {
     const z = freshZone(plan)

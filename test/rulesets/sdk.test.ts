@@ -24,7 +24,7 @@ const zoneId = async (name: string) => {
   throw new Error(`no zone ${name}`)
 }
 
-const PHASE = "http_request_firewall_custom"
+const PHASE = "http_request_firewall_custom" as const
 
 describe("cloudflare SDK: rulesets, custom phase", () => {
   it("phases.get is a 404 before; phases.update creates the entry point; list and get read it", async () => {
@@ -66,6 +66,16 @@ describe("cloudflare SDK: rulesets, custom phase", () => {
       phase: PHASE
     })
     expect(await client.rulesets.get(rs.id, { zone_id })).toEqual(rs)
+  })
+
+  it("create makes the entry point once: a second one is a BadRequestError with code 20217", async () => {
+    const zone_id = await zoneId("initech.com")
+    const body = { zone_id, name: "default", kind: "zone" as const, phase: PHASE, rules: [] }
+    const made: any = await client.rulesets.create(body)
+    expect(made).toMatchObject({ name: "default", kind: "zone", phase: PHASE, rules: [] })
+    const second: any = await client.rulesets.create(body).catch((e: any) => e)
+    expect(second).toBeInstanceOf(Cloudflare.BadRequestError)
+    expect(second.errors[0].code).toBe(20217)
   })
 
   it("rules.create with a position, rules.edit to update and to reorder, rules.delete", async () => {
