@@ -175,6 +175,34 @@ describe("the custom phase's entry point", () => {
   })
 })
 
+describe("beside the managed entry point", () => {
+  it("lists both entry points after a WAF migration, reads the managed one by id as saved, and writes rules of the custom one only", async () => {
+    const zoneId = (await send("GET", "/zones?name=initech-cloud.io")).body.result[0].id as string
+    const config = (await send("GET", `/zones/${zoneId}/waf_migration/config?phase_two=1`)).body.result
+    const managed = await send(
+      "PUT",
+      `/zones/${zoneId}/rulesets/phases/http_request_firewall_managed/entrypoint?waf_migration=pending&phase_two=1`,
+      config
+    )
+    assertEnvelope(managed, true)
+    const custom = await send("PUT", ep(zoneId), { name: "default", rules: [block("true")] })
+    const list = (await send("GET", `/zones/${zoneId}/rulesets`)).body.result
+    expect(list.map((r: any) => [r.phase, r.id])).toEqual([
+      ["http_request_firewall_custom", custom.body.result.id],
+      ["http_request_firewall_managed", managed.body.result.id]
+    ])
+    expect(list.every((r: any) => !("rules" in r))).toBe(true)
+    expect((await send("GET", `/zones/${zoneId}/rulesets/${managed.body.result.id}`)).body.result).toEqual(
+      managed.body.result
+    )
+    const write = await send("POST", `/zones/${zoneId}/rulesets/${managed.body.result.id}/rules`, block("true"))
+    expect(write.status).toBe(400)
+    expect(firstError(write).message).toMatch(
+      /^ruleset_id: single-rule changes on this platform are for the http_request_firewall_custom entry point; ruleset [0-9a-f]{32} is the http_request_firewall_managed entry point/
+    )
+  })
+})
+
 describe("the explicit create", () => {
   it("creates the custom entry point once (name, kind and phase required); a second one is 400 with code 20217", async () => {
     const z = freshZone("business")
