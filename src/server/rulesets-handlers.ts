@@ -39,12 +39,35 @@ const writableRuleset = (zoneId: string, rulesetId: string, suffix: string) =>
     )
   })
 
-/** Saves the ruleset unless it is a dry run; answers it, or null on a dry run. */
-const commit = (db: Parameters<typeof saveRuleset>[0], zoneId: string, dryRun: boolean, next: ZoneRuleset) => {
-  if (dryRun) return null
-  saveRuleset(db, zoneId, next)
-  return next
-}
+/**
+ * Reads the custom entry point, computes the next one and saves it (unless a dry run) in one
+ * immediate transaction: two writers (the TUI and a script on `edgectl serve`) never both build on
+ * the same version. Answers the ruleset, or null on a dry run.
+ */
+const commit = <E extends Ops.Refusal>(
+  db: Parameters<typeof saveRuleset>[0],
+  zoneId: string,
+  dryRun: boolean,
+  change: (current: ZoneRuleset | null) => Ops.Outcome<E>
+) =>
+  Effect.map(
+    outcomeOk(
+      db
+        .transaction(() => {
+          const o = change(getCustomEntrypoint(db, zoneId))
+          if (o.ok && !dryRun) saveRuleset(db, zoneId, o.value)
+          return o
+        })
+        .immediate()
+    ),
+    (next) => (dryRun ? null : next)
+  )
+
+/** The custom entry point a rule write started from, still there when the transaction reads it. */
+const still =
+  <E extends Ops.Refusal>(id: string, f: (r: ZoneRuleset) => Ops.Outcome<E>) =>
+  (current: ZoneRuleset | null) =>
+    current !== null && current.id === id ? f(current) : { ok: false as const, error: rulesetNotFound(id) }
 
 export const RulesetsLive = HttpApiBuilder.group(RulesetsApi, "rulesets", (handlers) =>
   handlers
@@ -56,16 +79,18 @@ export const RulesetsLive = HttpApiBuilder.group(RulesetsApi, "rulesets", (handl
         const dryRun = yield* readOk(readDryRun(urlParams.dry_run))
         const { zone, db, plan, now } = yield* wafZone(path.zone_id, "/rulesets")
         const input = yield* readOk(readCreate(payload, plan))
-        if (getCustomEntrypoint(db, zone.id) !== null) {
-          return yield* Effect.fail(
-            new Conflict({
-              code: 20217,
-              message: `exceeded maximum number of zone/account rulesets for phase ${CUSTOM_PHASE}: the zone has its entry point; update it with a PUT of the phase entry point`
-            })
-          )
-        }
-        const next = yield* outcomeOk(Ops.putEntrypoint(zone.id, plan, null, input, now()))
-        return commit(db, zone.id, dryRun, next)
+        const at = now()
+        return yield* commit(db, zone.id, dryRun, (current): Ops.Outcome<Ops.Refusal> =>
+          current !== null
+            ? {
+                ok: false as const,
+                error: new Conflict({
+                  code: 20217,
+                  message: `exceeded maximum number of zone/account rulesets for phase ${CUSTOM_PHASE}: the zone has its entry point; update it with a PUT of the phase entry point`
+                })
+              }
+            : Ops.putEntrypoint(zone.id, plan, null, input, at)
+        )
       })
     )
     .handle("getRuleset", ({ path }) =>
@@ -85,8 +110,8 @@ export const RulesetsLive = HttpApiBuilder.group(RulesetsApi, "rulesets", (handl
         const dryRun = yield* readOk(readDryRun(urlParams.dry_run))
         const { zone, db, plan, now } = yield* wafZone(path.zone_id, `/rulesets/phases/${CUSTOM_PHASE}/entrypoint`)
         const input = yield* readOk(readEntrypoint(payload, plan))
-        const next = yield* outcomeOk(Ops.putEntrypoint(zone.id, plan, getCustomEntrypoint(db, zone.id), input, now()))
-        return commit(db, zone.id, dryRun, next)
+        const at = now()
+        return yield* commit(db, zone.id, dryRun, (current) => Ops.putEntrypoint(zone.id, plan, current, input, at))
       })
     )
     .handle("createRule", ({ path, urlParams, payload }) =>
@@ -98,8 +123,13 @@ export const RulesetsLive = HttpApiBuilder.group(RulesetsApi, "rulesets", (handl
           `/rulesets/${path.ruleset_id}/rules`
         )
         const change = yield* readOk(readRuleChange(payload, plan, false))
-        const next = yield* outcomeOk(Ops.addRule(plan, ruleset, change, now()))
-        return commit(db, zone.id, dryRun, next)
+        const at = now()
+        return yield* commit(
+          db,
+          zone.id,
+          dryRun,
+          still(ruleset.id, (r) => Ops.addRule(plan, r, change, at))
+        )
       })
     )
     .handle("updateRule", ({ path, urlParams, payload }) =>
@@ -114,8 +144,13 @@ export const RulesetsLive = HttpApiBuilder.group(RulesetsApi, "rulesets", (handl
           return yield* Effect.fail(Ops.ruleNotFound(ruleset.id, path.rule_id))
         }
         const change = yield* readOk(readRuleChange(payload, plan, true))
-        const next = yield* outcomeOk(Ops.updateRule(plan, ruleset, path.rule_id, change, now()))
-        return commit(db, zone.id, dryRun, next)
+        const at = now()
+        return yield* commit(
+          db,
+          zone.id,
+          dryRun,
+          still(ruleset.id, (r) => Ops.updateRule(plan, r, path.rule_id, change, at))
+        )
       })
     )
     .handle("deleteRule", ({ path, urlParams }) =>
@@ -126,8 +161,13 @@ export const RulesetsLive = HttpApiBuilder.group(RulesetsApi, "rulesets", (handl
           path.ruleset_id,
           `/rulesets/${path.ruleset_id}/rules/${path.rule_id}`
         )
-        const next = yield* outcomeOk(Ops.deleteRule(ruleset, path.rule_id, now()))
-        return commit(db, zone.id, dryRun, next)
+        const at = now()
+        return yield* commit(
+          db,
+          zone.id,
+          dryRun,
+          still(ruleset.id, (r) => Ops.deleteRule(r, path.rule_id, at))
+        )
       })
     )
 )

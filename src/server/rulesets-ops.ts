@@ -5,16 +5,18 @@
  * Every write makes a new ruleset version; a rule's own version moves only when the rule changes
  * (a reorder leaves it), as the reference says (§5).
  */
-import { InvalidInput, NotFound, QuotaExceeded } from "../domain/errors.js"
+import { type Conflict, InvalidInput, NotFound, QuotaExceeded } from "../domain/errors.js"
 import { hexId } from "../domain/ids.js"
 import { CUSTOM_PHASE, CUSTOM_RULES_LIMITS, type ZoneRule, type ZoneRuleset } from "../domain/ruleset.js"
 import type { EntrypointInput, Position, RuleChange, RuleInput } from "./rulesets-body.js"
 
-export type Refusal = InvalidInput | NotFound | QuotaExceeded
-export type Outcome<E extends Refusal = Refusal> =
+/** What a rule or entry point write refuses; the explicit create may also meet a Conflict. */
+type WriteRefusal = InvalidInput | NotFound | QuotaExceeded
+export type Refusal = WriteRefusal | Conflict
+export type Outcome<E extends Refusal = WriteRefusal> =
   { readonly ok: true; readonly value: ZoneRuleset } | { readonly ok: false; readonly error: E }
 
-const refuse = (error: Refusal): Outcome => ({ ok: false, error })
+const refuse = (error: WriteRefusal): Outcome => ({ ok: false, error })
 
 export const customEntrypointId = (zoneId: string) => hexId("ruleset", zoneId, CUSTOM_PHASE)
 
@@ -115,7 +117,7 @@ const place = (
   rules: ReadonlyArray<ZoneRule>,
   rule: ZoneRule,
   position: Position | undefined
-): { ok: true; value: Array<ZoneRule> } | { ok: false; error: Refusal } => {
+): { ok: true; value: Array<ZoneRule> } | { ok: false; error: WriteRefusal } => {
   const out = [...rules]
   let at = out.length
   if (position !== undefined && "index" in position) {
