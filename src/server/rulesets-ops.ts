@@ -91,12 +91,27 @@ export const putEntrypoint = (
   const version = nextVersion(previous)
   const old = previous?.rules ?? []
   const rules: Array<ZoneRule> = []
+  // Each stored rule is claimed once: by its id first (any rule of the body), then by its ref.
+  const named = new Map<string, number>()
   for (const [i, r] of input.rules.entries()) {
-    const byId = r.id !== undefined ? old.find((o) => o.id === r.id) : undefined
-    if (r.id !== undefined && byId === undefined) {
+    if (r.id === undefined) continue
+    if (!old.some((o) => o.id === r.id)) {
       return refuse(new InvalidInput({ message: `rules[${i}].id: ruleset ${id} has no rule ${r.id}` }))
     }
-    const match = byId ?? (r.ref !== undefined ? old.find((o) => o.ref === r.ref) : undefined)
+    const before = named.get(r.id)
+    if (before !== undefined) {
+      return refuse(new InvalidInput({ message: `rules[${i}].id: rules[${before}] is rule ${r.id} already` }))
+    }
+    named.set(r.id, i)
+  }
+  for (const [i, r] of input.rules.entries()) {
+    const match =
+      r.id !== undefined
+        ? old.find((o) => o.id === r.id)
+        : r.ref !== undefined
+          ? old.find((o) => o.ref === r.ref && !named.has(o.id))
+          : undefined
+    if (match !== undefined && r.id === undefined) named.set(match.id, i)
     rules.push(toRule(r, match?.id ?? newRuleId(id, version, i), match, at))
   }
   return checked(plan, {

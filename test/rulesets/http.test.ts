@@ -60,6 +60,12 @@ describe("the custom phase's entry point", () => {
     expect((await send("GET", ep(z))).body.result).toEqual(r)
 
     // A second PUT replaces the list; a rule named by its ref keeps its id, and its version when unchanged.
+    const twice = await send("PUT", ep(z), {
+      rules: [block("true", { id: r.rules[1].id }), block("false", { id: r.rules[1].id })]
+    })
+    expect(firstError(twice).message).toBe(`rules[1].id: rules[0] is rule ${r.rules[1].id} already`)
+    const unknownId = await send("PUT", ep(z), { rules: [block("true", { id: "0".repeat(32) })] })
+    expect(firstError(unknownId).message).toBe(`rules[0].id: ruleset ${r.id} has no rule ${"0".repeat(32)}`)
     const again = await send("PUT", ep(z), {
       rules: [
         {
@@ -72,6 +78,22 @@ describe("the custom phase's entry point", () => {
     })
     expect(again.body.result.version).toBe("2")
     expect(again.body.result.rules).toEqual([r.rules[0]])
+    // A rule that names a stored rule's id keeps it even when another rule of the body has that rule's ref.
+    const swap = await send("PUT", ep(z), {
+      rules: [
+        { ...block("true", { id: r.rules[0].id }), ref: "renamed" },
+        {
+          action: "skip",
+          expression: "ip.src in {192.0.2.0/24}",
+          action_parameters: { ruleset: "current" },
+          ref: "office"
+        }
+      ]
+    })
+    const [renamed, office] = swap.body.result.rules
+    expect(renamed).toMatchObject({ id: r.rules[0].id, ref: "renamed", version: "2" })
+    expect(office.id).not.toBe(r.rules[0].id)
+    expect(office).toMatchObject({ ref: "office", version: "1" })
   })
 
   it("lists the zone's rulesets without rules, and reads one by id", async () => {
