@@ -1,6 +1,6 @@
 /**
  * The rulesets endpoints of a zone (issue 21) in the v4 contract: the zone's rulesets list and
- * create, one ruleset by id, the custom phase's entry point (GET, PUT) and single-rule writes (add, update or
+ * create, one ruleset by id and its versions, the custom phase's entry point (GET, PUT) and single-rule writes (add, update or
  * move, delete). The managed phase's entry point stays in contract-waf.ts with the WAF migration
  * it belongs to. Served by src/server/rulesets-handlers.ts, called by
  * src/services/rulesets-service.ts.
@@ -18,6 +18,7 @@ import { answers, Authentication, onObject, platformApi, Wire } from "./contract
 
 const Zone = Schema.Struct({ zone_id: Schema.String })
 const Ruleset = Schema.Struct({ zone_id: Schema.String, ruleset_id: Schema.String })
+const Version = Schema.Struct({ zone_id: Schema.String, ruleset_id: Schema.String, ruleset_version: Schema.String })
 const Rule = Schema.Struct({ zone_id: Schema.String, ruleset_id: Schema.String, rule_id: Schema.String })
 
 /** `dry_run` is read by the server, which names the value it refuses. */
@@ -45,6 +46,15 @@ export const RulesetsEndpoints = {
     .pipe(onObject, write, answers(Wire.Conflict)),
   getRuleset: HttpApiEndpoint.get("getRuleset", "/zones/:zone_id/rulesets/:ruleset_id")
     .setPath(Ruleset)
+    .addSuccess(Envelope(ZoneRuleset))
+    .pipe(onObject),
+  /** A ruleset's versions, newest first, without their rules. */
+  listVersions: HttpApiEndpoint.get("listVersions", "/zones/:zone_id/rulesets/:ruleset_id/versions")
+    .setPath(Ruleset)
+    .addSuccess(Envelope(Schema.Array(RulesetSummary)))
+    .pipe(onObject),
+  getVersion: HttpApiEndpoint.get("getVersion", "/zones/:zone_id/rulesets/:ruleset_id/versions/:ruleset_version")
+    .setPath(Version)
     .addSuccess(Envelope(ZoneRuleset))
     .pipe(onObject),
   getCustomEntrypoint: HttpApiEndpoint.get("getCustomEntrypoint", custom)
@@ -80,6 +90,8 @@ export class RulesetsGroup extends HttpApiGroup.make("rulesets")
   .add(RulesetsEndpoints.listRulesets)
   .add(RulesetsEndpoints.createRuleset)
   .add(RulesetsEndpoints.getRuleset)
+  .add(RulesetsEndpoints.listVersions)
+  .add(RulesetsEndpoints.getVersion)
   .add(RulesetsEndpoints.getCustomEntrypoint)
   .add(RulesetsEndpoints.putCustomEntrypoint)
   .add(RulesetsEndpoints.createRule)

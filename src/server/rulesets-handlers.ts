@@ -10,7 +10,7 @@ import * as Effect from "effect/Effect"
 import { RulesetsApi } from "../api/contract-rulesets.js"
 import { Conflict, InvalidInput, NotFound } from "../domain/errors.js"
 import { CUSTOM_PHASE, type RulesetSummary, type ZoneRuleset } from "../domain/ruleset.js"
-import { getCustomEntrypoint, saveRuleset, zoneRulesets } from "../store/rulesets-repo.js"
+import { getCustomEntrypoint, rulesetVersions, saveRuleset, zoneRulesets } from "../store/rulesets-repo.js"
 import { readCreate, readDryRun, readEntrypoint, readRuleChange, type Read } from "./rulesets-body.js"
 import * as Ops from "./rulesets-ops.js"
 import { wafZone } from "./waf-zone.js"
@@ -98,6 +98,32 @@ export const RulesetsLive = HttpApiBuilder.group(RulesetsApi, "rulesets", (handl
         const r = zoneRulesets(db, zone.id).find((x) => x.id === path.ruleset_id)
         return r ? Effect.succeed(r) : Effect.fail(rulesetNotFound(path.ruleset_id))
       })
+    )
+    .handle("listVersions", ({ path }) =>
+      Effect.flatMap(wafZone(path.zone_id, `/rulesets/${path.ruleset_id}/versions`), ({ zone, db }) => {
+        const versions = rulesetVersions(db, zone.id, path.ruleset_id)
+        return versions.length > 0
+          ? Effect.succeed(versions.map(summary))
+          : Effect.fail(rulesetNotFound(path.ruleset_id))
+      })
+    )
+    .handle("getVersion", ({ path }) =>
+      Effect.flatMap(
+        wafZone(path.zone_id, `/rulesets/${path.ruleset_id}/versions/${path.ruleset_version}`),
+        ({ zone, db }) => {
+          const versions = rulesetVersions(db, zone.id, path.ruleset_id)
+          if (versions.length === 0) return Effect.fail(rulesetNotFound(path.ruleset_id))
+          const v = versions.find((r) => r.version === path.ruleset_version)
+          return v
+            ? Effect.succeed(v)
+            : Effect.fail(
+                new NotFound({
+                  code: 10003,
+                  message: `could not find version ${path.ruleset_version} of ruleset ${path.ruleset_id} (its latest is ${versions[0]!.version})`
+                })
+              )
+        }
+      )
     )
     .handle("getCustomEntrypoint", ({ path }) =>
       Effect.flatMap(wafZone(path.zone_id, `/rulesets/phases/${CUSTOM_PHASE}/entrypoint`), ({ zone, db }) => {

@@ -17,12 +17,32 @@ export const getPhaseEntrypoint = (db: Database.Database, zoneId: string, phase:
 export const getCustomEntrypoint = (db: Database.Database, zoneId: string) =>
   getPhaseEntrypoint(db, zoneId, CUSTOM_PHASE)
 
-export const saveRuleset = (db: Database.Database, zoneId: string, r: ZoneRuleset) =>
+/** Saves the ruleset as the phase's entry point and as one more version of it (call within a transaction). */
+export const saveRuleset = (db: Database.Database, zoneId: string, r: ZoneRuleset) => {
+  const text = JSON.stringify(r)
   stmt(
     db,
     `INSERT INTO zone_rulesets (zone_id, phase, id, version, ruleset) VALUES (?, ?, ?, ?, ?)
      ON CONFLICT (zone_id, phase) DO UPDATE SET version = excluded.version, ruleset = excluded.ruleset`
-  ).run(zoneId, r.phase, r.id, Number(r.version), JSON.stringify(r))
+  ).run(zoneId, r.phase, r.id, Number(r.version), text)
+  stmt(db, "INSERT INTO zone_ruleset_versions (zone_id, ruleset_id, version, ruleset) VALUES (?, ?, ?, ?)").run(
+    zoneId,
+    r.id,
+    Number(r.version),
+    text
+  )
+}
+
+/** Every version of a stored ruleset, newest first (the managed entry point keeps its latest only). */
+export const rulesetVersions = (db: Database.Database, zoneId: string, rulesetId: string): Array<ZoneRuleset> => {
+  const rows = stmt(
+    db,
+    "SELECT ruleset FROM zone_ruleset_versions WHERE zone_id = ? AND ruleset_id = ? ORDER BY version DESC"
+  ).all(zoneId, rulesetId) as Array<{ ruleset: string }>
+  if (rows.length > 0) return rows.map((r) => json<ZoneRuleset>(r.ruleset, null as never))
+  const managed = managedEntrypoint(db, zoneId)
+  return managed !== null && managed.id === rulesetId ? [managed] : []
+}
 
 /** The managed entry point in the rulesets API's shape (its rules always carry what the answer needs). */
 const managedEntrypoint = (db: Database.Database, zoneId: string): ZoneRuleset | null => {

@@ -326,6 +326,15 @@ describe("single rules", () => {
     assertEnvelope(del, true)
     expect(refs(del.body.result)).toEqual(["r1", "r2"])
     expect(del.body.result.version).toBe("5")
+    // Every saved write is a version, readable whole; a dry run is none.
+    const versions = (await send("GET", `/zones/${zoneOf(rules)}/rulesets/${rs.id}/versions`)).body.result
+    expect(versions.map((v: any) => v.version)).toEqual(["5", "4", "3", "2", "1"])
+    expect(versions.every((v: any) => !("rules" in v))).toBe(true)
+    const v3 = await send("GET", `/zones/${zoneOf(rules)}/rulesets/${rs.id}/versions/3`)
+    expect(v3.body.result).toEqual(moved.body.result)
+    const v9 = await send("GET", `/zones/${zoneOf(rules)}/rulesets/${rs.id}/versions/9`)
+    expect(v9.status).toBe(404)
+    expect(firstError(v9).message).toBe(`could not find version 9 of ruleset ${rs.id} (its latest is 5)`)
     const gone = await send("DELETE", `${rules}/${a.id}`)
     expect(gone.status).toBe(404)
     expect(firstError(gone).message).toBe(`could not find rule ${a.id} in ruleset ${rs.id}`)

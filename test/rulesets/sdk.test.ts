@@ -108,6 +108,10 @@ describe("cloudflare SDK: rulesets, custom phase", () => {
     expect(moved.rules.map((r: any) => r.ref)).toEqual(["admin", "office", "login"])
     expect(moved.rules[0]).toEqual(admin)
     const deleted: any = await client.rulesets.rules.delete(login.id, { zone_id, ruleset_id: rs.id })
+    const versions: Array<any> = []
+    for await (const v of client.rulesets.versions.list(rs.id, { zone_id })) versions.push(v)
+    expect(versions[0]).toMatchObject({ id: rs.id, version: deleted.version })
+    expect(await client.rulesets.versions.get(moved.version, { zone_id, ruleset_id: rs.id })).toEqual(moved)
     expect(deleted.rules.map((r: any) => r.ref)).toEqual(["admin", "office"])
     await expect(client.rulesets.rules.delete(login.id, { zone_id, ruleset_id: rs.id })).rejects.toMatchObject({
       status: 404
