@@ -9,6 +9,7 @@ import { AccountsGroup, Authentication, platformApi, UserGroup, ZonesGroup } fro
 import { EscGroup } from "./contract-esc.js"
 import { FirewallGroup } from "./contract-firewall.js"
 import { KvGroup } from "./contract-kv.js"
+import { RulesetsGroup } from "./contract-rulesets.js"
 import { WafApiGroup } from "./contract-waf.js"
 
 export * from "./contract-core.js"
@@ -22,4 +23,5 @@ export class V4Api extends platformApi(
     .add(KvGroup.middleware(Authentication))
     .add(FirewallGroup.middleware(Authentication))
     .add(WafApiGroup.middleware(Authentication))
+    .add(RulesetsGroup.middleware(Authentication))
 ) {}

@@ -61,7 +61,7 @@ export class NotFound extends V4ErrorClass("NotFound", 7003) {}
 export class NoRoute extends V4ErrorClass("NoRoute", 7000) {}
 /** A parameter or body field is wrong: the message names the field, the limit and the actual value. */
 export class InvalidInput extends V4ErrorClass("InvalidInput", 1004) {}
-/** The request would duplicate something that exists (a namespace title, a filter expression). */
+/** The request would duplicate something that exists (a namespace title, a filter expression, a phase entry point). */
 export class Conflict extends V4ErrorClass("Conflict", 10014) {}
 /**
  * A quota of the zone or account would be exceeded. `filterId`: the filter a combined firewall call
@@ -198,7 +198,7 @@ export const ErrorTable: Record<V4ErrorTag, { readonly status: number; readonly 
   NotFound: { status: 404, codes: [7003, 10009, 10003, 10013, 1001] },
   NoRoute: { status: 404, codes: [7000] },
   InvalidInput: { status: 400, codes: [1004, 10022, 10024, 10030] },
-  Conflict: { status: 400, codes: [10014] },
+  Conflict: { status: 400, codes: [10014, 20217] },
   QuotaExceeded: { status: 400, codes: [10200] },
   DuplicateFilter: { status: 400, codes: [10102] },
   InvalidExpression: { status: 400, codes: [10110] },

@@ -17,14 +17,17 @@ import { AuthenticationLive } from "./auth.js"
 import { ApiErrorsLive } from "./errors.js"
 import type { platformServices } from "./platform.js"
 
-export type PartName = "core" | "esc" | "kv" | "firewall" | "waf"
+export type PartName = "core" | "esc" | "kv" | "firewall" | "waf" | "rulesets"
 
 const patterns: ReadonlyArray<readonly [RegExp, PartName]> = [
   [/^\/accounts\/[^/]+\/storage\/kv(\/|$)/, "kv"],
   [/^\/(zones|accounts)\/[^/]+\/disable_esc\/?$/, "esc"],
   [/^\/zones\/[^/]+\/(filters|firewall\/rules)(\/|$)/, "firewall"],
   [/^\/filters\/validate-expr\/?$/, "firewall"],
-  [/^\/zones\/[^/]+\/(firewall\/waf|settings\/waf|pagerules|waf_migration|rulesets)(\/|$)/, "waf"]
+  [/^\/zones\/[^/]+\/(firewall\/waf|settings\/waf|pagerules|waf_migration)(\/|$)/, "waf"],
+  // The managed entry point is the WAF migration's; every other ruleset path is the rulesets part's.
+  [/^\/zones\/[^/]+\/rulesets\/phases\/http_request_firewall_managed\/entrypoint\/?$/, "waf"],
+  [/^\/zones\/[^/]+\/rulesets(\/|$)/, "rulesets"]
 ]
 
 /** The part whose endpoints include `url` (a path with or without the base path and the query). */
@@ -71,6 +74,10 @@ export const loadPart = async (name: PartName): Promise<Part> => {
     case "waf": {
       const [m, c] = await Promise.all([import("./waf-handlers.js"), import("../api/contract-waf.js")])
       return partLayer(c.WafApi, m.WafLive)
+    }
+    case "rulesets": {
+      const [m, c] = await Promise.all([import("./rulesets-handlers.js"), import("../api/contract-rulesets.js")])
+      return partLayer(c.RulesetsApi, m.RulesetsLive)
     }
   }
 }

@@ -168,6 +168,19 @@ export const migrations = {
       created_on TEXT NOT NULL, modified_on TEXT NOT NULL
     );
     CREATE INDEX page_rules_zone ON page_rules(zone_id, priority)
+  `),
+  // Zone rulesets (issue 21): one row per zone and phase, the entry point of that phase with its
+  // rules as the API answers it, and every version it had (the versions endpoints). The managed
+  // phase's entry point stays in waf_zone with the migration state it is saved with.
+  "0006_rulesets": run(`
+    CREATE TABLE zone_rulesets (
+      zone_id TEXT NOT NULL REFERENCES zones(id) ON DELETE CASCADE, phase TEXT NOT NULL, id TEXT NOT NULL UNIQUE,
+      version INTEGER NOT NULL, ruleset TEXT NOT NULL, PRIMARY KEY (zone_id, phase)
+    );
+    CREATE TABLE zone_ruleset_versions (
+      zone_id TEXT NOT NULL REFERENCES zones(id) ON DELETE CASCADE, ruleset_id TEXT NOT NULL,
+      version INTEGER NOT NULL, ruleset TEXT NOT NULL, PRIMARY KEY (ruleset_id, version)
+    )
   `)
 } as const
 

@@ -28,6 +28,7 @@ import type {
 } from "../../src/domain/errors.js"
 import type { Invite } from "../../src/domain/invite.js"
 import * as Firewall from "../../src/services/firewall-service.js"
+import * as Rulesets from "../../src/services/rulesets-service.js"
 import * as WafMigration from "../../src/services/waf-migration-service.js"
 import type { Zone } from "../../src/domain/zone.js"
 
@@ -53,6 +54,16 @@ describe("a call's failures are its endpoint's", () => {
       | UriOverridePresent
       | PlatformError
     >()
+    expectTypeOf<Effect.Effect.Error<ReturnType<typeof Rulesets.addCustomRule>>>().toEqualTypeOf<
+      NotFound | InvalidInput | InvalidExpression | QuotaExceeded | PlatformError
+    >()
+    expectTypeOf<Effect.Effect.Error<ReturnType<typeof Rulesets.deleteCustomRule>>>().toEqualTypeOf<
+      NotFound | InvalidInput | PlatformError
+    >()
+    // A missing entry point is an answer (null), not a failure.
+    expectTypeOf<Effect.Effect.Error<ReturnType<typeof Rulesets.getCustomRules>>>().toEqualTypeOf<
+      InvalidInput | PlatformError
+    >()
     expectTypeOf<Effect.Effect.Error<ReturnType<typeof Firewall.createRuleCombined>>>().toMatchTypeOf<
       QuotaExceeded | DuplicateFilter | InvalidExpression | NotFound | InvalidInput | PlatformError
     >()
@@ -71,6 +82,10 @@ describe("a call's failures are its endpoint's", () => {
     WafMigration.status({ id: zone_id, name: "acme.com", plan: "free" }).pipe(
       // @ts-expect-error the status of a migration is readable in every state
       Effect.catchTag("MigrationFinished", () => Effect.void)
+    )
+    Rulesets.deleteCustomRule(zone_id, "r", "x").pipe(
+      // @ts-expect-error deleting a rule never exceeds the plan's limit
+      Effect.catchTag("QuotaExceeded", () => Effect.void)
     )
     call(KvEndpoints.listNamespaces, { path: { account_id: "a" } }).pipe(
       // @ts-expect-error listing namespaces conflicts with nothing

@@ -315,6 +315,43 @@ describe("previous WAF, zone settings, page rules, the managed-phase entry point
   })
 })
 
+describe("the custom-phase entry point (the document's phase operations, issue 21)", () => {
+  const EP = "/zones/{zone_id}/rulesets/phases/{ruleset_phase}/entrypoint"
+  const PHASE = "http_request_firewall_custom"
+  it("valid requests", async () => {
+    const z = zone("initech.net")
+    await check("put", EP, [z, PHASE], 200, {
+      body: {
+        name: "default",
+        rules: [
+          {
+            action: "skip",
+            expression: "ip.src in {192.0.2.0/24}",
+            action_parameters: { ruleset: "current", products: ["waf"] },
+            logging: { enabled: true },
+            ref: "office"
+          },
+          {
+            action: "block",
+            expression: 'http.request.uri.path contains "/admin"',
+            action_parameters: { response: { status_code: 403, content: "no", content_type: "text/plain" } },
+            description: "admin"
+          },
+          { action: "managed_challenge", expression: "true", enabled: false }
+        ]
+      },
+      documented: ["ruleActionWithUnderscore"]
+    })
+    await check("get", EP, [z, PHASE], 200, { documented: ["ruleActionWithUnderscore"] })
+  })
+  it("invalid requests answer the failure envelope", async () => {
+    const z = zone("initech.net")
+    await check("get", EP, [zone("globex.com"), PHASE], 404)
+    await check("put", EP, [z, PHASE], 400, { body: { rules: [{ action: "block", expression: "http.host eq" }] } })
+    await check("put", EP, [z, PHASE], 400, { body: { rules: [{ action: "skip", expression: "true" }] } })
+  })
+})
+
 describe("coverage", () => {
   it("every operation of the document was called with a valid request", () => {
     expect(operations().filter((op) => !covered.has(op))).toEqual([])

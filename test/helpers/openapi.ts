@@ -82,6 +82,12 @@ export const Documented = {
     why: "an invite lists its roles by name (strings), as the current SDK types them",
     patch: (d: Doc) => void (schemaOf(d, "iam_base").properties.roles = { type: "array", items: { type: "string" } })
   },
+  ruleActionWithUnderscore: {
+    why:
+      "a ruleset rule's `action` is typed `^[a-z]+$`, which refuses the document's own `managed_challenge` " +
+      "and `js_challenge` (each rule's `enum`): the pattern admits `_`",
+    patch: (d: Doc) => void (schemaOf(d, "rulesets_RuleAction").pattern = "^[a-z_]+$")
+  },
   overlappingOneOf: {
     why:
       "the document's `oneOf` alternatives for the WAF package answer and the memberships list overlap " +

@@ -19,7 +19,8 @@ const partOfGroup: Record<string, PartName> = {
   esc: "esc",
   kv: "kv",
   firewall: "firewall",
-  waf: "waf"
+  waf: "waf",
+  rulesets: "rulesets"
 }
 
 interface Described {

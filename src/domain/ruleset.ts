@@ -1,0 +1,69 @@
+/**
+ * The rulesets API's shapes for a zone's phases (issue 21): a ruleset as the list shows it (no
+ * rules), a ruleset with its rules, and the custom phase's limits by plan. One rule schema covers
+ * both entry points the local platform serves, so that reading the managed one by id keeps its
+ * execute parameters and reading the custom one keeps its skip and block parameters.
+ */
+import * as Schema from "effect/Schema"
+import { Overrides } from "./waf.js"
+
+export const CUSTOM_PHASE = "http_request_firewall_custom"
+
+/** Custom rules per zone phase by plan (reference: custom-rules-migration.md §6). */
+export const CUSTOM_RULES_LIMITS: Readonly<Record<string, number>> = {
+  free: 5,
+  pro: 20,
+  business: 100,
+  enterprise: 1000
+}
+
+const BlockResponse = Schema.Struct({
+  status_code: Schema.Number,
+  content: Schema.String,
+  content_type: Schema.String
+})
+
+/** Execute (`id`, `version`, `overrides`), skip (`ruleset`, `phases`, `products`, …) or block (`response`). */
+const RuleActionParameters = Schema.Struct({
+  id: Schema.optional(Schema.String),
+  version: Schema.optional(Schema.String),
+  overrides: Schema.optional(Overrides),
+  ruleset: Schema.optional(Schema.Literal("current")),
+  rulesets: Schema.optional(Schema.Array(Schema.String)),
+  rules: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.Array(Schema.String) })),
+  phases: Schema.optional(Schema.Array(Schema.String)),
+  products: Schema.optional(Schema.Array(Schema.String)),
+  response: Schema.optional(BlockResponse)
+})
+
+export const ZoneRule = Schema.Struct({
+  id: Schema.String,
+  version: Schema.String,
+  action: Schema.String,
+  expression: Schema.String,
+  description: Schema.optional(Schema.String),
+  enabled: Schema.Boolean,
+  ref: Schema.String,
+  action_parameters: Schema.optional(RuleActionParameters),
+  logging: Schema.optional(Schema.Struct({ enabled: Schema.Boolean })),
+  last_updated: Schema.String
+})
+export type ZoneRule = typeof ZoneRule.Type
+
+const summaryFields = {
+  id: Schema.String,
+  name: Schema.String,
+  description: Schema.String,
+  source: Schema.optional(Schema.String),
+  kind: Schema.String,
+  version: Schema.String,
+  last_updated: Schema.String,
+  phase: Schema.String
+}
+
+/** A ruleset as `GET /zones/{zone_id}/rulesets` lists it: without its rules. */
+export const RulesetSummary = Schema.Struct(summaryFields)
+export type RulesetSummary = typeof RulesetSummary.Type
+
+export const ZoneRuleset = Schema.Struct({ ...summaryFields, rules: Schema.Array(ZoneRule) })
+export type ZoneRuleset = typeof ZoneRuleset.Type

@@ -1,0 +1,199 @@
+/**
+ * Handlers of a zone's rulesets (issue 21): the list and one ruleset read both entry points the
+ * local platform keeps (custom and managed); writes change the custom phase's entry point only
+ * (the managed one is written by the WAF migration's PUT, src/server/waf-migration-handlers.ts).
+ * Each write reads its body (rulesets-body.ts), computes the new ruleset (rulesets-ops.ts) and
+ * saves it, or with `dry_run=true` stops before saving and answers `result: null`.
+ */
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as Effect from "effect/Effect"
+import { RulesetsApi } from "../api/contract-rulesets.js"
+import { Conflict, InvalidInput, NotFound } from "../domain/errors.js"
+import { CUSTOM_PHASE, type RulesetSummary, type ZoneRuleset } from "../domain/ruleset.js"
+import { getCustomEntrypoint, rulesetVersions, saveRuleset, zoneRulesets } from "../store/rulesets-repo.js"
+import { readCreate, readDryRun, readEntrypoint, readRuleChange, type Read } from "./rulesets-body.js"
+import * as Ops from "./rulesets-ops.js"
+import { wafZone } from "./waf-zone.js"
+
+const readOk = <A, E>(r: Read<A, E>) => (r.ok ? Effect.succeed(r.value) : Effect.fail(r.error))
+const outcomeOk = <E extends Ops.Refusal>(o: Ops.Outcome<E>) => (o.ok ? Effect.succeed(o.value) : Effect.fail(o.error))
+
+const summary = ({ rules: _rules, ...rest }: ZoneRuleset): RulesetSummary => rest
+
+const rulesetNotFound = (id: string) => new NotFound({ code: 10003, message: `could not find ruleset ${id}` })
+const entrypointNotFound = () =>
+  new NotFound({ code: 10003, message: `could not find entrypoint ruleset in the ${CUSTOM_PHASE} phase` })
+
+/** The custom entry point named by the path, for a rule write: another zone ruleset is not writable here. */
+const writableRuleset = (zoneId: string, rulesetId: string, suffix: string) =>
+  Effect.gen(function* () {
+    const z = yield* wafZone(zoneId, suffix)
+    const custom = getCustomEntrypoint(z.db, z.zone.id)
+    if (custom !== null && custom.id === rulesetId) return { ...z, ruleset: custom }
+    const other = zoneRulesets(z.db, z.zone.id).find((r) => r.id === rulesetId)
+    if (other === undefined) return yield* Effect.fail(rulesetNotFound(rulesetId))
+    return yield* Effect.fail(
+      new InvalidInput({
+        message: `ruleset_id: single-rule changes on this platform are for the ${CUSTOM_PHASE} entry point; ruleset ${rulesetId} is the ${other.phase} entry point (update it with a PUT of the phase entry point)`
+      })
+    )
+  })
+
+/**
+ * Reads the custom entry point, computes the next one and saves it (unless a dry run) in one
+ * immediate transaction: two writers (the TUI and a script on `edgectl serve`) never both build on
+ * the same version. Answers the ruleset, or null on a dry run.
+ */
+const commit = <E extends Ops.Refusal>(
+  db: Parameters<typeof saveRuleset>[0],
+  zoneId: string,
+  dryRun: boolean,
+  change: (current: ZoneRuleset | null) => Ops.Outcome<E>
+) =>
+  Effect.map(
+    outcomeOk(
+      db
+        .transaction(() => {
+          const o = change(getCustomEntrypoint(db, zoneId))
+          if (o.ok && !dryRun) saveRuleset(db, zoneId, o.value)
+          return o
+        })
+        .immediate()
+    ),
+    (next) => (dryRun ? null : next)
+  )
+
+/** The custom entry point a rule write started from, still there when the transaction reads it. */
+const still =
+  <E extends Ops.Refusal>(id: string, f: (r: ZoneRuleset) => Ops.Outcome<E>) =>
+  (current: ZoneRuleset | null) =>
+    current !== null && current.id === id ? f(current) : { ok: false as const, error: rulesetNotFound(id) }
+
+export const RulesetsLive = HttpApiBuilder.group(RulesetsApi, "rulesets", (handlers) =>
+  handlers
+    .handle("listRulesets", ({ path }) =>
+      Effect.map(wafZone(path.zone_id, "/rulesets"), ({ zone, db }) => zoneRulesets(db, zone.id).map(summary))
+    )
+    .handle("createRuleset", ({ path, urlParams, payload }) =>
+      Effect.gen(function* () {
+        const dryRun = yield* readOk(readDryRun(urlParams.dry_run))
+        const { zone, db, plan, now } = yield* wafZone(path.zone_id, "/rulesets")
+        const input = yield* readOk(readCreate(payload, plan))
+        const at = now()
+        return yield* commit(db, zone.id, dryRun, (current): Ops.Outcome<Ops.Refusal> =>
+          current !== null
+            ? {
+                ok: false as const,
+                error: new Conflict({
+                  code: 20217,
+                  message: `exceeded maximum number of zone/account rulesets for phase ${CUSTOM_PHASE}: the zone has its entry point; update it with a PUT of the phase entry point`
+                })
+              }
+            : Ops.putEntrypoint(zone.id, plan, null, input, at)
+        )
+      })
+    )
+    .handle("getRuleset", ({ path }) =>
+      Effect.flatMap(wafZone(path.zone_id, `/rulesets/${path.ruleset_id}`), ({ zone, db }) => {
+        const r = zoneRulesets(db, zone.id).find((x) => x.id === path.ruleset_id)
+        return r ? Effect.succeed(r) : Effect.fail(rulesetNotFound(path.ruleset_id))
+      })
+    )
+    .handle("listVersions", ({ path }) =>
+      Effect.flatMap(wafZone(path.zone_id, `/rulesets/${path.ruleset_id}/versions`), ({ zone, db }) => {
+        const versions = rulesetVersions(db, zone.id, path.ruleset_id)
+        return versions.length > 0
+          ? Effect.succeed(versions.map(summary))
+          : Effect.fail(rulesetNotFound(path.ruleset_id))
+      })
+    )
+    .handle("getVersion", ({ path }) =>
+      Effect.flatMap(
+        wafZone(path.zone_id, `/rulesets/${path.ruleset_id}/versions/${path.ruleset_version}`),
+        ({ zone, db }) => {
+          const versions = rulesetVersions(db, zone.id, path.ruleset_id)
+          if (versions.length === 0) return Effect.fail(rulesetNotFound(path.ruleset_id))
+          const v = versions.find((r) => r.version === path.ruleset_version)
+          return v
+            ? Effect.succeed(v)
+            : Effect.fail(
+                new NotFound({
+                  code: 10003,
+                  message: `could not find version ${path.ruleset_version} of ruleset ${path.ruleset_id} (its latest is ${versions[0]!.version})`
+                })
+              )
+        }
+      )
+    )
+    .handle("getCustomEntrypoint", ({ path }) =>
+      Effect.flatMap(wafZone(path.zone_id, `/rulesets/phases/${CUSTOM_PHASE}/entrypoint`), ({ zone, db }) => {
+        const r = getCustomEntrypoint(db, zone.id)
+        return r ? Effect.succeed(r) : Effect.fail(entrypointNotFound())
+      })
+    )
+    .handle("putCustomEntrypoint", ({ path, urlParams, payload }) =>
+      Effect.gen(function* () {
+        const dryRun = yield* readOk(readDryRun(urlParams.dry_run))
+        const { zone, db, plan, now } = yield* wafZone(path.zone_id, `/rulesets/phases/${CUSTOM_PHASE}/entrypoint`)
+        const input = yield* readOk(readEntrypoint(payload, plan))
+        const at = now()
+        return yield* commit(db, zone.id, dryRun, (current) => Ops.putEntrypoint(zone.id, plan, current, input, at))
+      })
+    )
+    .handle("createRule", ({ path, urlParams, payload }) =>
+      Effect.gen(function* () {
+        const dryRun = yield* readOk(readDryRun(urlParams.dry_run))
+        const { zone, db, plan, now, ruleset } = yield* writableRuleset(
+          path.zone_id,
+          path.ruleset_id,
+          `/rulesets/${path.ruleset_id}/rules`
+        )
+        const change = yield* readOk(readRuleChange(payload, plan, false))
+        const at = now()
+        return yield* commit(
+          db,
+          zone.id,
+          dryRun,
+          still(ruleset.id, (r) => Ops.addRule(plan, r, change, at))
+        )
+      })
+    )
+    .handle("updateRule", ({ path, urlParams, payload }) =>
+      Effect.gen(function* () {
+        const dryRun = yield* readOk(readDryRun(urlParams.dry_run))
+        const { zone, db, plan, now, ruleset } = yield* writableRuleset(
+          path.zone_id,
+          path.ruleset_id,
+          `/rulesets/${path.ruleset_id}/rules/${path.rule_id}`
+        )
+        if (!ruleset.rules.some((r) => r.id === path.rule_id)) {
+          return yield* Effect.fail(Ops.ruleNotFound(ruleset.id, path.rule_id))
+        }
+        const change = yield* readOk(readRuleChange(payload, plan, true))
+        const at = now()
+        return yield* commit(
+          db,
+          zone.id,
+          dryRun,
+          still(ruleset.id, (r) => Ops.updateRule(plan, r, path.rule_id, change, at))
+        )
+      })
+    )
+    .handle("deleteRule", ({ path, urlParams }) =>
+      Effect.gen(function* () {
+        const dryRun = yield* readOk(readDryRun(urlParams.dry_run))
+        const { zone, db, now, ruleset } = yield* writableRuleset(
+          path.zone_id,
+          path.ruleset_id,
+          `/rulesets/${path.ruleset_id}/rules/${path.rule_id}`
+        )
+        const at = now()
+        return yield* commit(
+          db,
+          zone.id,
+          dryRun,
+          still(ruleset.id, (r) => Ops.deleteRule(r, path.rule_id, at))
+        )
+      })
+    )
+)
