@@ -8,6 +8,9 @@ import * as Schema from "effect/Schema"
 
 export const CustomRulesPhase = "http_request_firewall_custom"
 
+/** Custom rules per zone phase, by plan (custom-rules-migration.md §6): the API and the migration both keep to it. */
+export const CustomRuleLimits: Readonly<Record<string, number>> = { free: 5, pro: 20, business: 100, enterprise: 1000 }
+
 export const CustomRuleActions = ["block", "challenge", "js_challenge", "managed_challenge", "log", "skip"] as const
 
 /** The products a skip rule may skip (case-sensitive, the firewall rules' bypass products). */

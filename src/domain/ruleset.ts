@@ -1,21 +1,11 @@
 /**
  * The rulesets API's shapes for a zone's phases (issue 21): a ruleset as the list shows it (no
- * rules), a ruleset with its rules, and the custom phase's limits by plan. One rule schema covers
- * both entry points the local platform serves, so that reading the managed one by id keeps its
+ * rules) and a ruleset with its rules (the custom phase's name and limits are in custom-rule.ts).
+ * One rule schema covers both entry points the local platform serves, so that reading the managed one by id keeps its
  * execute parameters and reading the custom one keeps its skip and block parameters.
  */
 import * as Schema from "effect/Schema"
 import { Overrides } from "./waf.js"
-
-export const CUSTOM_PHASE = "http_request_firewall_custom"
-
-/** Custom rules per zone phase by plan (reference: custom-rules-migration.md §6). */
-export const CUSTOM_RULES_LIMITS: Readonly<Record<string, number>> = {
-  free: 5,
-  pro: 20,
-  business: 100,
-  enterprise: 1000
-}
 
 const BlockResponse = Schema.Struct({
   status_code: Schema.Number,

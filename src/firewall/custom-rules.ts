@@ -6,6 +6,7 @@
  * a rule that becomes one but reads or behaves differently gets a `changed` note.
  */
 import {
+  CustomRuleLimits,
   CustomRulesPhase,
   SkipProducts,
   type CustomRule,
@@ -16,9 +17,6 @@ import {
 import { FirewallActions, isDeletedFilter, type FirewallAction, type Rule } from "../domain/firewall.js"
 import { check, MAX_EXPRESSION_LENGTH, orderRules, type Diagnostic } from "../rules/index.js"
 import { planOf } from "./expression.js"
-
-/** Custom rules per zone phase, by plan (§6). */
-export const CustomRuleLimits: Readonly<Record<string, number>> = { free: 5, pro: 20, business: 100, enterprise: 1000 }
 
 export interface MigrateOptions {
   /** The zone's plan (`free`, `pro`, `business`, `enterprise`); checks `log` and the rule limit. */

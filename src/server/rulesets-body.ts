@@ -6,7 +6,7 @@
  * the platform, `matches` (regex) and the `log` action are refused below the plans that have them.
  */
 import { InvalidExpression, InvalidInput } from "../domain/errors.js"
-import { CUSTOM_PHASE } from "../domain/ruleset.js"
+import { CustomRulesPhase } from "../domain/custom-rule.js"
 import { parsingMessage, planOf, toWireDiagnostic } from "../firewall/expression.js"
 import { check, MAX_EXPRESSION_LENGTH } from "../rules/index.js"
 
@@ -241,7 +241,7 @@ export const readEntrypoint = (u: unknown, plan: string): Read<EntrypointInput> 
     const name = optString(o, "name", "")
     const description = optString(o, "description", "")
     if (o.kind !== undefined) oneOf(o.kind, ["zone"], "kind")
-    if (o.phase !== undefined) oneOf(o.phase, [CUSTOM_PHASE], "phase")
+    if (o.phase !== undefined) oneOf(o.phase, [CustomRulesPhase], "phase")
     want(o.rules === undefined || Array.isArray(o.rules), "rules", `expected an array, got ${show(o.rules)}`)
     const rules = ((o.rules as Array<unknown> | undefined) ?? []).map((r, i) => readRuleAt(r, `rules[${i}]`, plan))
     return { name, description, rules }

@@ -9,7 +9,8 @@ import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as Effect from "effect/Effect"
 import { RulesetsApi } from "../api/contract-rulesets.js"
 import { Conflict, InvalidInput, NotFound } from "../domain/errors.js"
-import { CUSTOM_PHASE, type RulesetSummary, type ZoneRuleset } from "../domain/ruleset.js"
+import { CustomRulesPhase } from "../domain/custom-rule.js"
+import type { RulesetSummary, ZoneRuleset } from "../domain/ruleset.js"
 import { getCustomEntrypoint, rulesetVersions, saveRuleset, zoneRulesets } from "../store/rulesets-repo.js"
 import { readCreate, readDryRun, readEntrypoint, readRuleChange, type Read } from "./rulesets-body.js"
 import * as Ops from "./rulesets-ops.js"
@@ -22,7 +23,7 @@ const summary = ({ rules: _rules, ...rest }: ZoneRuleset): RulesetSummary => res
 
 const rulesetNotFound = (id: string) => new NotFound({ code: 10003, message: `could not find ruleset ${id}` })
 const entrypointNotFound = () =>
-  new NotFound({ code: 10003, message: `could not find entrypoint ruleset in the ${CUSTOM_PHASE} phase` })
+  new NotFound({ code: 10003, message: `could not find entrypoint ruleset in the ${CustomRulesPhase} phase` })
 
 /** The custom entry point named by the path, for a rule write: another zone ruleset is not writable here. */
 const writableRuleset = (zoneId: string, rulesetId: string, suffix: string) =>
@@ -34,7 +35,7 @@ const writableRuleset = (zoneId: string, rulesetId: string, suffix: string) =>
     if (other === undefined) return yield* Effect.fail(rulesetNotFound(rulesetId))
     return yield* Effect.fail(
       new InvalidInput({
-        message: `ruleset_id: single-rule changes on this platform are for the ${CUSTOM_PHASE} entry point; ruleset ${rulesetId} is the ${other.phase} entry point (update it with a PUT of the phase entry point)`
+        message: `ruleset_id: single-rule changes on this platform are for the ${CustomRulesPhase} entry point; ruleset ${rulesetId} is the ${other.phase} entry point (update it with a PUT of the phase entry point)`
       })
     )
   })
@@ -86,7 +87,7 @@ export const RulesetsLive = HttpApiBuilder.group(RulesetsApi, "rulesets", (handl
                 ok: false as const,
                 error: new Conflict({
                   code: 20217,
-                  message: `exceeded maximum number of zone/account rulesets for phase ${CUSTOM_PHASE}: the zone has its entry point; update it with a PUT of the phase entry point`
+                  message: `exceeded maximum number of zone/account rulesets for phase ${CustomRulesPhase}: the zone has its entry point; update it with a PUT of the phase entry point`
                 })
               }
             : Ops.putEntrypoint(zone.id, plan, null, input, at)
@@ -126,7 +127,7 @@ export const RulesetsLive = HttpApiBuilder.group(RulesetsApi, "rulesets", (handl
       )
     )
     .handle("getCustomEntrypoint", ({ path }) =>
-      Effect.flatMap(wafZone(path.zone_id, `/rulesets/phases/${CUSTOM_PHASE}/entrypoint`), ({ zone, db }) => {
+      Effect.flatMap(wafZone(path.zone_id, `/rulesets/phases/${CustomRulesPhase}/entrypoint`), ({ zone, db }) => {
         const r = getCustomEntrypoint(db, zone.id)
         return r ? Effect.succeed(r) : Effect.fail(entrypointNotFound())
       })
@@ -134,7 +135,7 @@ export const RulesetsLive = HttpApiBuilder.group(RulesetsApi, "rulesets", (handl
     .handle("putCustomEntrypoint", ({ path, urlParams, payload }) =>
       Effect.gen(function* () {
         const dryRun = yield* readOk(readDryRun(urlParams.dry_run))
-        const { zone, db, plan, now } = yield* wafZone(path.zone_id, `/rulesets/phases/${CUSTOM_PHASE}/entrypoint`)
+        const { zone, db, plan, now } = yield* wafZone(path.zone_id, `/rulesets/phases/${CustomRulesPhase}/entrypoint`)
         const input = yield* readOk(readEntrypoint(payload, plan))
         const at = now()
         return yield* commit(db, zone.id, dryRun, (current) => Ops.putEntrypoint(zone.id, plan, current, input, at))

@@ -7,7 +7,8 @@
  */
 import { type Conflict, InvalidInput, NotFound, QuotaExceeded } from "../domain/errors.js"
 import { hexId } from "../domain/ids.js"
-import { CUSTOM_PHASE, CUSTOM_RULES_LIMITS, type ZoneRule, type ZoneRuleset } from "../domain/ruleset.js"
+import { CustomRuleLimits, CustomRulesPhase } from "../domain/custom-rule.js"
+import type { ZoneRule, ZoneRuleset } from "../domain/ruleset.js"
 import type { EntrypointInput, Position, RuleChange, RuleInput } from "./rulesets-body.js"
 
 /** What a rule or entry point write refuses; the explicit create may also meet a Conflict. */
@@ -18,7 +19,7 @@ export type Outcome<E extends Refusal = WriteRefusal> =
 
 const refuse = (error: WriteRefusal): Outcome => ({ ok: false, error })
 
-export const customEntrypointId = (zoneId: string) => hexId("ruleset", zoneId, CUSTOM_PHASE)
+export const customEntrypointId = (zoneId: string) => hexId("ruleset", zoneId, CustomRulesPhase)
 
 export const ruleNotFound = (rulesetId: string, ruleId: string) =>
   new NotFound({ code: 10003, message: `could not find rule ${ruleId} in ruleset ${rulesetId}` })
@@ -45,11 +46,11 @@ const toRule = (input: RuleInput, id: string, previous: ZoneRule | undefined, at
 }
 
 const checked = (plan: string, next: ZoneRuleset): Outcome => {
-  const limit = CUSTOM_RULES_LIMITS[plan] ?? CUSTOM_RULES_LIMITS.free!
+  const limit = CustomRuleLimits[plan] ?? CustomRuleLimits.free!
   if (next.rules.length > limit) {
     return refuse(
       new QuotaExceeded({
-        message: `rules: a ${plan} zone may have at most ${limit.toLocaleString("en-US")} custom rules in the ${CUSTOM_PHASE} phase, got ${next.rules.length.toLocaleString("en-US")}`
+        message: `rules: a ${plan} zone may have at most ${limit.toLocaleString("en-US")} custom rules in the ${CustomRulesPhase} phase, got ${next.rules.length.toLocaleString("en-US")}`
       })
     )
   }
@@ -122,7 +123,7 @@ export const putEntrypoint = (
     version,
     rules,
     last_updated: at,
-    phase: CUSTOM_PHASE
+    phase: CustomRulesPhase
   })
 }
 

@@ -4,7 +4,8 @@
  * point, which the WAF migration saves in waf_zone together with the migration state.
  */
 import type Database from "better-sqlite3"
-import { CUSTOM_PHASE, type ZoneRule, type ZoneRuleset } from "../domain/ruleset.js"
+import { CustomRulesPhase } from "../domain/custom-rule.js"
+import type { ZoneRule, ZoneRuleset } from "../domain/ruleset.js"
 import { json, stmt } from "./query.js"
 import { getZoneWaf } from "./waf-repo.js"
 
@@ -15,7 +16,7 @@ export const getPhaseEntrypoint = (db: Database.Database, zoneId: string, phase:
 }
 
 export const getCustomEntrypoint = (db: Database.Database, zoneId: string) =>
-  getPhaseEntrypoint(db, zoneId, CUSTOM_PHASE)
+  getPhaseEntrypoint(db, zoneId, CustomRulesPhase)
 
 /** Saves the ruleset as the phase's entry point and as one more version of it (call within a transaction). */
 export const saveRuleset = (db: Database.Database, zoneId: string, r: ZoneRuleset) => {
