@@ -68,15 +68,19 @@ interface Node {
 interface OptionNode {
   readonly _tag: string
   readonly name?: string
+  readonly aliases?: ReadonlyArray<string>
   readonly options?: OptionNode
   readonly left?: OptionNode
   readonly right?: OptionNode
   readonly argumentOption?: OptionNode
 }
-/** `--NAME` of every option a command takes (the `Single` leaves of its Options tree). */
+/** `--NAME` of every option a command takes and its long aliases (the `Single` leaves of its Options tree). */
 const optionNames = (o: OptionNode | undefined, into = new Set<string>()): Set<string> => {
   if (o === undefined || typeof o !== "object") return into
-  if (o._tag === "Single" && typeof o.name === "string") into.add(`--${o.name}`)
+  if (o._tag === "Single" && typeof o.name === "string") {
+    into.add(`--${o.name}`)
+    for (const alias of o.aliases ?? []) if (alias.length > 1) into.add(`--${alias}`)
+  }
   for (const child of [o.options, o.left, o.right, o.argumentOption]) optionNames(child, into)
   return into
 }

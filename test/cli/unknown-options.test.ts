@@ -43,6 +43,9 @@ describe("unknown options", () => {
     const help = edgectl(["rules", "check", "--help"])
     expect(help.status, help.stderr).toBe(0)
     expect(help.stdout).toContain("--scheme")
+    // A long alias (`--force` for `--yes`) is an option the command takes.
+    const alias = edgectl(["kv", "bulk", "delete", "missing.json", "--namespace-id", "x", "--force"])
+    expect(alias.stderr).toContain("cannot read")
     const expression = edgectl(["rules", "check", "--json", "--", 'http.host eq "a"'])
     expect(expression.stderr).not.toContain("unknown option")
   })
