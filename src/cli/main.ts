@@ -43,6 +43,7 @@ const commands: ReadonlyArray<readonly [string, () => Promise<AnyCommand>]> = [
   ["kv", () => import("./commands/kv/index.js").then((m) => m.kv)],
   ["esc", () => import("./commands/esc.js").then((m) => m.esc)],
   ["firewall", () => import("./commands/firewall/index.js").then((m) => m.firewall)],
+  ["custom-rules", () => import("./commands/custom-rules/index.js").then((m) => m.customRules)],
   ["waf", () => import("./commands/waf/index.js").then((m) => m.waf)],
   ["objects", () => import("./commands/objects/index.js").then((m) => m.objects)],
   ["check", () => import("./commands/lsp.js").then((m) => m.check)],
