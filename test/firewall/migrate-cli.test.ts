@@ -240,6 +240,10 @@ describe("edgectl custom-rules", () => {
         '--products: expected some of zoneLockdown, uaBlock, bic, hot, securityLevel, rateLimit, waf (case-sensitive), got "WAF"'
       )
     })
+    expect(run(["custom-rules", "add", ...z, "--expression", "true", "--action", "skip"])).toMatchObject({
+      status: 2,
+      stderr: expect.stringContaining("--action skip needs what to skip: --skip-rest")
+    })
     const first = json<CustomRule>(add("--json"))
     expect(add("--index", "9")).toMatchObject({
       status: 1,

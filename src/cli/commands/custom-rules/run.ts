@@ -81,7 +81,10 @@ const skipOptions = (action: string, o: Fields): Effect.Effect<ZoneRule["action_
   }
   if (products !== undefined && o.skipRest) return Effect.fail(usage("give --products or --skip-rest, not both"))
   if (o.skipRest) return Effect.succeed({ ruleset: "current" })
-  if (products === undefined) return Effect.succeed(undefined)
+  if (products === undefined)
+    return Effect.fail(
+      usage("--action skip needs what to skip: --skip-rest (the remaining custom rules) or --products P,Q")
+    )
   const list = products.split(",").map((p) => p.trim())
   const bad = list.find((p) => !(SkipProducts as ReadonlyArray<string>).includes(p))
   return bad !== undefined
