@@ -11,8 +11,8 @@
  * the handler is written there; an area whose work pulls in more (kv, firewall, custom-rules, waf,
  * objects) is a folder: index.ts declares the tree, run.ts (loaded when one of its commands runs)
  * exports one handler per command, picked by name with `lazyHandlers` (./lazy.ts). What areas
- * share lives here in src/cli: options.ts (the options every command takes, `opt`), output.ts (tables, fields,
- * `clip`, errors), prompt.ts (`confirm`, `confirmOrRefuse`), run.ts (the target, `CliFailure`).
+ * share lives here in src/cli: options.ts (the options every command takes, `opt`), output.ts
+ * (tables, fields, `clip`, errors), prompt.ts (`confirm`, `confirmOrRefuse`), run.ts (the target, `CliFailure`).
  */
 import * as Command from "@effect/cli/Command"
 import * as ValidationError from "@effect/cli/ValidationError"
