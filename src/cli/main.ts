@@ -12,7 +12,8 @@
  * objects) is a folder: index.ts declares the tree, run.ts (loaded when one of its commands runs)
  * exports one handler per command, picked by name with `lazyHandlers` (./lazy.ts). What areas
  * share lives here in src/cli: options.ts (the options every command takes, `opt`), output.ts
- * (tables, fields, `clip`, errors), prompt.ts (`confirm`, `confirmOrRefuse`), run.ts (the target, `CliFailure`).
+ * (tables, fields, `clip`, errors), prompt.ts (`confirm`, `confirmOrRefuse`), run.ts (the target,
+ * `CliFailure`).
  */
 import * as Command from "@effect/cli/Command"
 import * as ValidationError from "@effect/cli/ValidationError"
