@@ -8,11 +8,12 @@
  * Every area declares its commands one way, as @effect/cli's examples do: `Command.make(name,
  * { ...options }, handler).pipe(Command.withDescription(about))`, grouped with
  * `Command.withSubcommands`. Where the work is light (zones, invites, esc, rules, serve, lsp, tui)
- * the handler is written there; an area whose work pulls in more (kv, firewall, waf, objects) is a
- * folder: index.ts declares the tree, run.ts (loaded when one of its commands runs) exports one
- * handler per command, picked by name with `lazyHandlers` (./lazy.ts). What areas share lives here
- * in src/cli: options.ts (the options every command takes, `opt`), output.ts (tables, fields,
- * `clip`, errors), prompt.ts (`confirm`, `confirmOrRefuse`), run.ts (the target, `CliFailure`).
+ * the handler is written there; an area whose work pulls in more (kv, firewall, custom-rules, waf,
+ * objects) is a folder: index.ts declares the tree, run.ts (loaded when one of its commands runs)
+ * exports one handler per command, picked by name with `lazyHandlers` (./lazy.ts). What areas
+ * share lives here in src/cli: options.ts (the options every command takes, `opt`), output.ts
+ * (tables, fields, `clip`, errors), prompt.ts (`confirm`, `confirmOrRefuse`), run.ts (the target,
+ * `CliFailure`).
  */
 import * as Command from "@effect/cli/Command"
 import * as ValidationError from "@effect/cli/ValidationError"
@@ -43,6 +44,7 @@ const commands: ReadonlyArray<readonly [string, () => Promise<AnyCommand>]> = [
   ["kv", () => import("./commands/kv/index.js").then((m) => m.kv)],
   ["esc", () => import("./commands/esc.js").then((m) => m.esc)],
   ["firewall", () => import("./commands/firewall/index.js").then((m) => m.firewall)],
+  ["custom-rules", () => import("./commands/custom-rules/index.js").then((m) => m.customRules)],
   ["waf", () => import("./commands/waf/index.js").then((m) => m.waf)],
   ["objects", () => import("./commands/objects/index.js").then((m) => m.objects)],
   ["check", () => import("./commands/lsp.js").then((m) => m.check)],

@@ -8,7 +8,7 @@ import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
 import { FirewallActions } from "../../../domain/firewall.js"
 import { lazyHandlers } from "../../lazy.js"
-import { choiceOption, target } from "../../options.js"
+import { choiceOption, fileOption, target } from "../../options.js"
 
 const handler = lazyHandlers(() => import("./run.js"))
 
@@ -166,6 +166,33 @@ export const firewall = Command.make("firewall").pipe(
   Command.withSubcommands([
     filters,
     rules,
+    Command.make(
+      "migrate",
+      {
+        ...target,
+        zone,
+        yes,
+        dryRun: Options.boolean("dry-run").pipe(
+          Options.withDescription("print the exact requests and the state the zone would end in; change nothing")
+        ),
+        deleteOld: Options.boolean("delete-old").pipe(
+          Options.withDescription(
+            "delete the migrated firewall rules (and their filters no other rule uses) instead of pausing them"
+          )
+        ),
+        replay: fileOption("replay").pipe(
+          Options.withDescription(
+            "JSONL traffic: list every request the firewall rules and the custom rules decide differently (exit 1 if any); changes nothing"
+          ),
+          Options.optional
+        )
+      },
+      handler((m) => m.migrate)
+    ).pipe(
+      Command.withDescription(
+        "move the zone's firewall rules to WAF custom rules: the preview, then the custom phase is written and the old rules paused"
+      )
+    ),
     Command.make(
       "test",
       {

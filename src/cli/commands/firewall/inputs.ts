@@ -52,6 +52,12 @@ interface Inputs {
   }
   readonly rulesDelete: ById & { readonly yes: boolean; readonly deleteFilterIfUnused: boolean }
   readonly validate: Target & { readonly expression: string }
+  readonly migrate: OnZone & {
+    readonly yes: boolean
+    readonly dryRun: boolean
+    readonly deleteOld: boolean
+    readonly replay: Option.Option<string>
+  }
   readonly test: OnZone & { readonly request: string }
 }
 
