@@ -7,7 +7,7 @@
  * up to 4.x as they were, 5.x deprecated and reshaped).
  */
 import type { Node } from "jsonc-parser"
-import { finding, type Finding, type Range } from "./findings.js"
+import { finding, type Finding, type Fix, type Range } from "./findings.js"
 import { rangeOf } from "./json-path.js"
 import type { RulesDocument } from "./platform-json.js"
 import { importId, majorOf } from "./terraform-version.js"
@@ -34,7 +34,7 @@ const shapeKey = (doc: RulesDocument): Range => {
 }
 
 /** The warning on a firewall rules or filters body (request or API answer); none on other documents. */
-export const firewallJsonFinding = (doc: RulesDocument): Finding | undefined => {
+export const firewallJsonFinding = (doc: RulesDocument, fix?: Fix): Finding | undefined => {
   if (doc.shape !== "firewall-rules" && doc.shape !== "filters") return undefined
   const api = doc.shape === "firewall-rules" ? "Firewall Rules" : "Filters"
   return finding(
@@ -43,7 +43,8 @@ export const firewallJsonFinding = (doc: RulesDocument): Finding | undefined => 
     `a ${api} API document: the Firewall Rules and Filters APIs are ${UNSUPPORTED}`,
     shapeKey(doc),
     {
-      hint: `write them as WAF custom rules: the zone's ruleset in phase ${PHASE} (PUT /zones/{zone_id}/rulesets/phases/${PHASE}/entrypoint)`
+      hint: `write them as WAF custom rules: the zone's ruleset in phase ${PHASE} (PUT /zones/{zone_id}/rulesets/phases/${PHASE}/entrypoint)`,
+      ...(fix !== undefined ? { fixes: [fix] } : {})
     }
   )
 }
