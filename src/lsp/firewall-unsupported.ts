@@ -59,7 +59,13 @@ const providerSays = (major: number, type: string): string =>
   major === 5 ? `still ships ${type}, deprecated and reshaped (action and filter are objects)` : `still has ${type}`
 
 /** The warning on a `cloudflare_filter` / `cloudflare_firewall_rule` resource, on its type label. */
-export const firewallResourceFinding = (type: string, name: string, range: Range, pin: FirewallPin): Finding => {
+export const firewallResourceFinding = (
+  type: string,
+  name: string,
+  range: Range,
+  pin: FirewallPin,
+  fix?: Fix
+): Finding => {
   const api = type === "cloudflare_filter" ? "the Filters API" : "the Firewall Rules API"
   // Without a pin `terraform init` takes the latest provider: 5.x.
   const major = pin.constraint === undefined ? 5 : majorOf(pin.constraint)
@@ -73,7 +79,8 @@ export const firewallResourceFinding = (type: string, name: string, range: Range
     `${type} "${name}" uses ${api}, ${UNSUPPORTED}; ${where} ${providerSays(major, type)}, but the platform refuses its requests`,
     range,
     {
-      hint: `replace the zone's ${FIREWALL_RESOURCES.join(" and ")} resources with one cloudflare_ruleset (kind "zone", phase "${PHASE}"), import it as ${importId(major === 5 ? 5 : 4, "<zone_id>")}, and terraform state rm the old ones before deleting their HCL`
+      hint: `replace the zone's ${FIREWALL_RESOURCES.join(" and ")} resources with one cloudflare_ruleset (kind "zone", phase "${PHASE}"), import it as ${importId(major === 5 ? 5 : 4, "<zone_id>")}, and terraform state rm the old ones before deleting their HCL`,
+      ...(fix !== undefined ? { fixes: [fix] } : {})
     }
   )
 }
