@@ -145,8 +145,9 @@ const steps = (t: ProviderTarget, major: ProviderMajor, zone: string, resource: 
       : `pin "${t.constraint}"${t.pinFiles ? ` (${t.pinFiles.join(", ")})` : ""}`
   return [
     "# Migrated from cloudflare_filter and cloudflare_firewall_rule by edgectl (the mapping of `edgectl firewall migrate`).",
-    `# Written for provider ${versionName(major)} (${pinned}). The platform has already converted the zone's firewall`,
-    "# rules to this entry point, so import it rather than create it (a second one is refused), in this order:",
+    `# Written for provider ${versionName(major)} (${pinned}).`,
+    "# The platform has already converted the zone's firewall rules to this entry point: import it rather than",
+    "# create it (a second one is refused), in this order:",
     `#   1. terraform import ${resource} ${importId(major, zoneId)}`,
     `#      (the ruleset id: GET /zones/${zoneId}/rulesets/phases/${PHASE}/entrypoint, result.id)`,
     "#   2. terraform plan: it shows where these rules differ from the converted ones.",
@@ -189,24 +190,35 @@ export const firewallRewrite: TerraformRewrite = (text, blocks, target) => {
   )
   const taken = new Set(rulesets.map((b) => b.name))
   const many = groups.size > 1
-  for (const [key, g] of groups) {
-    if (managed.has(key)) continue
+  const migrated = [...groups].flatMap(([key, g]) => {
+    if (managed.has(key)) return []
+    const migration = migrateFirewallRules(g.read.map((r) => r.rule))
+    const left = new Set(migration.notes.filter((n) => n.severity === "unmapped").map((n) => n.rule))
+    // Nothing to write for a zone whose rules all stay: their notes say why only where a ruleset is written.
+    return migration.rules.length === 0 ? [] : [{ g, migration, moved: g.read.filter((r) => !left.has(r.rule.id)) }]
+  })
+  // A filter leaves the state only when every rule of the file that names it does.
+  const movedRules = new Set(migrated.flatMap((m) => m.moved.map((r) => r.rule.id)))
+  const keptFilters = new Set(
+    blocks
+      .filter((b) => b.type === "cloudflare_firewall_rule" && !movedRules.has(b.name))
+      .map((b) => filterName(text, b))
+  )
+  for (const { g, migration, moved } of migrated) {
     const base = many ? `custom_rules_${slug(g.zone)}` : "custom_rules"
     let name = base
     for (let i = 2; taken.has(name); i++) name = `${base}_${i}`
     taken.add(name)
-    const migration = migrateFirewallRules(g.read.map((r) => r.rule))
     const out = customRulesetHcl({ resource: name, zone: g.zone, name: "default", rules: migration.rules }, major)
     if (!("text" in out)) {
       for (const p of out.problems) findings.push(unclear(g.read[0]!.filter, undefined, p))
       continue
     }
-    const left = new Set(migration.notes.filter((n) => n.severity === "unmapped").map((n) => n.rule))
-    const moved = g.read.filter((r) => !left.has(r.rule.id))
-    const kept = new Set(g.read.filter((r) => left.has(r.rule.id)).map((r) => r.filter.name))
     const old = [
       ...moved.map((r) => `cloudflare_firewall_rule.${r.rule.id}`),
-      ...[...new Set(moved.map((r) => r.filter.name))].filter((f) => !kept.has(f)).map((f) => `cloudflare_filter.${f}`)
+      ...[...new Set(moved.map((r) => r.filter.name))]
+        .filter((f) => !keptFilters.has(f))
+        .map((f) => `cloudflare_filter.${f}`)
     ]
     const notes = migration.notes.map((n) => {
       const what = n.severity === "unmapped" ? "not migrated (the resource stays)" : n.severity

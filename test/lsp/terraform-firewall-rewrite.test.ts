@@ -5,9 +5,12 @@
  * import and state steps as comments, its ruleset accepted by that version's schema and checked
  * clean; a filter it cannot resolve reported and its rule left out of the rewrite.
  */
+import * as fs from "node:fs"
+import * as path from "node:path"
 import { TextDocument } from "vscode-languageserver-textdocument"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { isFmtCanonical } from "../../src/lsp/terraform-fmt.js"
+import { edgectl, tempDir } from "../helpers/cli.js"
 import { startLsp } from "../helpers/lsp-client.js"
 import { providerSchema, schemaProblems } from "../helpers/terraform-schema.js"
 
@@ -26,7 +29,7 @@ interface Action {
   edit?: { changes: Record<string, Array<Edit>> }
 }
 
-const apply = (text: string, edits: ReadonlyArray<Edit>) =>
+const apply = (text: string, edits: Array<Edit>) =>
   TextDocument.applyEdits(TextDocument.create("x", "terraform", 0, text), edits)
 
 const pinned = (version: string) =>
@@ -212,5 +215,87 @@ describe("Terraform: cloudflare_filter + cloudflare_firewall_rule rewritten to t
       RESOURCES +
       '\nresource "cloudflare_ruleset" "custom" {\n  zone_id = var.zone_id\n  name    = "custom"\n  kind    = "zone"\n  phase   = "http_request_firewall_custom"\n}\n'
     expect((await rewrite(text)).actions).toEqual([])
+  })
+
+  it("no pin (5.x), the 5.x shape of the old resources, a provider alias kept; a filter another rule still uses stays in the state", async () => {
+    const text = [
+      'resource "cloudflare_filter" "a" {',
+      "  zone_id    = var.zone_id",
+      '  expression = "ssl"',
+      "}",
+      "",
+      'resource "cloudflare_firewall_rule" "a" {',
+      "  provider = cloudflare.alt",
+      "  zone_id  = var.zone_id",
+      "  filter   = { id = cloudflare_filter.a.id }",
+      '  action   = { mode = "allow" }',
+      "}",
+      "",
+      'resource "cloudflare_firewall_rule" "b" {',
+      "  provider  = cloudflare.alt",
+      "  zone_id   = var.zone_id",
+      "  filter_id = cloudflare_filter.a.id",
+      '  action    = "bypass"',
+      "}",
+      ""
+    ].join("\n")
+    const { uri, actions } = await rewrite(text)
+    expect(actions.map((a) => a.title)).toEqual([
+      "Add the equivalent cloudflare_ruleset (http_request_firewall_custom, provider 5.x) with the migration steps"
+    ])
+    const out = apply(text, actions[0]!.edit!.changes[uri]!)
+    expect(isFmtCanonical(out)).toBe(true)
+    expect(out).toContain(
+      "# Written for provider 5.x (no cloudflare version is pinned: terraform init takes the latest, 5.x).\n"
+    )
+    expect(out).toContain("#      terraform state rm cloudflare_firewall_rule.a\n#   4.")
+    expect(out).toContain(
+      "# not migrated (the resource stays): cloudflare_firewall_rule.b: bypass skips no product (products is empty)"
+    )
+    expect(out).toContain(
+      'resource "cloudflare_ruleset" "custom_rules" {\n  provider = cloudflare.alt\n\n  zone_id = var.zone_id\n'
+    )
+    expect(out).toContain('      action_parameters = {\n        ruleset = "current"\n      }\n')
+    const ruleset = out.slice(out.indexOf('resource "cloudflare_ruleset"'))
+    expect(await schemaProblems(ruleset, providerSchema("provider-5.x.json"))).toEqual([])
+  })
+
+  it("no rewrite for a zone none of whose rules can become custom rules", async () => {
+    const text =
+      pinned("~> 4.52") +
+      'resource "cloudflare_filter" "a" {\n  zone_id    = var.zone_id\n  expression = "ssl"\n}\n\nresource "cloudflare_firewall_rule" "a" {\n  zone_id   = var.zone_id\n  filter_id = cloudflare_filter.a.id\n  action    = "deny"\n}\n'
+    expect((await rewrite(text)).actions).toEqual([])
+  })
+})
+
+describe("edgectl check: the fix named in the JSON output, text and SARIF as before", () => {
+  const dir = tempDir("edgectl-fw-rewrite-")
+  fs.writeFileSync(path.join(dir, "main.tf"), pinned("~> 4.52") + RESOURCES)
+  fs.writeFileSync(
+    path.join(dir, "rules.json"),
+    '[\n  {"filter": {"expression": "ip.src eq 192.0.2.1"}, "action": "block"}\n]\n'
+  )
+
+  it("JSON: each warning lists its fix's title", () => {
+    const r = edgectl(["check", "--format", "json", "main.tf", "rules.json"], { cwd: dir })
+    expect(r.status).toBe(0)
+    const doc = JSON.parse(r.stdout) as { files: Array<{ diagnostics: Array<{ code: string; fixes: Array<string> }> }> }
+    expect(doc.files[0]!.diagnostics.map((d) => [d.code, d.fixes])).toEqual(
+      Array(4).fill([
+        "firewall-api-unsupported",
+        ["Add the equivalent cloudflare_ruleset (http_request_firewall_custom, provider 4.x) with the migration steps"]
+      ])
+    )
+    expect(doc.files[1]!.diagnostics[0]!.fixes).toEqual([
+      "Write the equivalent WAF custom rules (rules.custom-rules.json, the body of PUT …/rulesets/phases/http_request_firewall_custom/entrypoint): 1 custom rule, 1 behaving differently"
+    ])
+  })
+
+  it("SARIF and text: the same results, without fixes (SARIF's fixes need the edits' file contents)", () => {
+    const sarif = JSON.parse(edgectl(["check", "--format", "sarif", "main.tf", "rules.json"], { cwd: dir }).stdout)
+    expect(sarif.runs[0].results).toHaveLength(5)
+    for (const x of sarif.runs[0].results) expect(x.fixes).toBeUndefined()
+    const text = edgectl(["check", "main.tf", "rules.json"], { cwd: dir })
+    expect(text.stderr).toBe("2 files checked, 0 errors, 5 warnings\n")
   })
 })
