@@ -7,6 +7,7 @@
  * message the editor shows once the file is written (every note).
  */
 import { getNodeValue, type Node } from "jsonc-parser"
+import { CustomRuleLimits, type CustomRule } from "../domain/custom-rule.js"
 import type { Filter, Rule } from "../domain/firewall.js"
 import { migrateFirewallRules } from "../firewall/custom-rules.js"
 import type { Fix } from "./findings.js"
@@ -90,6 +91,26 @@ const readRules = (
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`
 
+/**
+ * What the zone's plan decides and a file cannot tell (the migration is run without a plan here):
+ * how many custom rules fit, and `log`, Enterprise only.
+ */
+export const planCaveats = (rules: ReadonlyArray<CustomRule>): Array<string> => {
+  const out: Array<string> = []
+  const plans = Object.entries(CustomRuleLimits).filter(([, limit]) => rules.length <= limit)
+  if (plans.length < Object.keys(CustomRuleLimits).length)
+    out.push(
+      `the zone's plan is not known here: ${plural(rules.length, "custom rule")} ${
+        plans.length === 0
+          ? `are more than any plan allows (enterprise: ${CustomRuleLimits.enterprise})`
+          : `fit only the ${plans.map(([p, l]) => `${p} (${l})`).join(", ")} plan${plans.length === 1 ? "" : "s"}`
+      }`
+    )
+  if (rules.some((r) => r.action === "log"))
+    out.push("the zone's plan is not known here: the log action of custom rules is Enterprise only")
+  return out
+}
+
 /** The fix writing the equivalent custom rules; none for a filters document (filters decide nothing alone). */
 export const customRulesJsonFix = (root: Node, doc: RulesDocument, name: string): Fix | undefined => {
   if (doc.shape !== "firewall-rules") return undefined
@@ -105,6 +126,7 @@ export const customRulesJsonFix = (root: Node, doc: RulesDocument, name: string)
   ]
   const notes = [
     ...unresolved.map((m) => `left out: ${m}`),
+    ...planCaveats(migration.rules).map((m) => `info: ${m}`),
     ...migration.notes.map((n) => `${n.severity === "unmapped" ? "left out" : n.severity}: ${n.message}`)
   ]
   return {

@@ -10,6 +10,7 @@
  */
 import type { Rule } from "../domain/firewall.js"
 import { migrateFirewallRules } from "../firewall/custom-rules.js"
+import { planCaveats } from "./firewall-custom-json.js"
 import { finding, type Finding, type Fix, type TextEdit } from "./findings.js"
 import type { ResourceBlock, TerraformRewrite } from "./terraform.js"
 import { customRulesetHcl } from "./terraform-custom-rules-hcl.js"
@@ -220,12 +221,15 @@ export const firewallRewrite: TerraformRewrite = (text, blocks, target) => {
         .filter((f) => !keptFilters.has(f))
         .map((f) => `cloudflare_filter.${f}`)
     ]
-    const notes = migration.notes.map((n) => {
-      const what = n.severity === "unmapped" ? "not migrated (the resource stays)" : n.severity
-      const message =
-        n.rule !== undefined ? n.message.replace(`rule ${n.rule}:`, `cloudflare_firewall_rule.${n.rule}:`) : n.message
-      return `# ${what}: ${message}`
-    })
+    const notes = planCaveats(migration.rules).map((m) => `# info: ${m}`)
+    notes.push(
+      ...migration.notes.map((n) => {
+        const what = n.severity === "unmapped" ? "not migrated (the resource stays)" : n.severity
+        const message =
+          n.rule !== undefined ? n.message.replace(`rule ${n.rule}:`, `cloudflare_firewall_rule.${n.rule}:`) : n.message
+        return `# ${what}: ${message}`
+      })
+    )
     const provider = g.provider !== undefined ? `  provider = ${g.provider}\n\n` : ""
     const resource = out.text.replace(/^(resource .*\{\n)/, `$1${provider}`)
     const comments = [...steps(target, major, g.zone, `cloudflare_ruleset.${name}`, old), ...notes].join("\n")

@@ -158,10 +158,24 @@ describe("firewall rules JSON: the equivalent ruleset JSON as a new file", () =>
       "left out: rule rule_3: its filter elsewhere is named by id only and is not in this document (no expression to carry over); it is left out"
     )
     expect(a.command!.arguments[0]).toContain("info: rule chal: its filter shared is shared by 2 rules")
+    expect(a.command!.arguments[0]).toContain(
+      "info: the zone's plan is not known here: the log action of custom rules is Enterprise only"
+    )
   })
 
   it("no action on a filters document (filters decide nothing alone) nor on custom rules", async () => {
     expect((await actionsFor('[{"expression": "ssl", "description": "tls only"}]\n')).actions).toEqual([])
     expect((await actionsFor('{"rules": [{"action": "block", "expression": "ssl"}]}\n')).actions).toEqual([])
+  })
+
+  it("more rules than the Free plan allows: the message says which plans they fit", async () => {
+    const rules = Array.from({ length: 6 }, (_, i) => ({
+      filter: { expression: `ip.src eq 192.0.2.${i}` },
+      action: "block"
+    }))
+    const { actions } = await actionsFor(`${JSON.stringify(rules)}\n`)
+    expect(actions[0]!.command!.arguments[0]).toContain(
+      "info: the zone's plan is not known here: 6 custom rules fit only the pro (20), business (100), enterprise (1000) plans"
+    )
   })
 })
