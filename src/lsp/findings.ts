@@ -20,6 +20,8 @@ export interface Fix {
   readonly create?: { readonly name: string; readonly text: string }
   /** An `edgectl` command line for the user to run (deleting a URI-based override). */
   readonly command?: string
+  /** What the editor shows once the fix is applied (the notes of a written file that JSON cannot carry as comments). */
+  readonly message?: string
   readonly preferred?: boolean
 }
 

@@ -7,7 +7,7 @@
  * up to 4.x as they were, 5.x deprecated and reshaped).
  */
 import type { Node } from "jsonc-parser"
-import { finding, type Finding, type Range } from "./findings.js"
+import { finding, type Finding, type Fix, type Range } from "./findings.js"
 import { rangeOf } from "./json-path.js"
 import type { RulesDocument } from "./platform-json.js"
 import { importId, majorOf } from "./terraform-version.js"
@@ -34,7 +34,7 @@ const shapeKey = (doc: RulesDocument): Range => {
 }
 
 /** The warning on a firewall rules or filters body (request or API answer); none on other documents. */
-export const firewallJsonFinding = (doc: RulesDocument): Finding | undefined => {
+export const firewallJsonFinding = (doc: RulesDocument, fix?: Fix): Finding | undefined => {
   if (doc.shape !== "firewall-rules" && doc.shape !== "filters") return undefined
   const api = doc.shape === "firewall-rules" ? "Firewall Rules" : "Filters"
   return finding(
@@ -43,7 +43,8 @@ export const firewallJsonFinding = (doc: RulesDocument): Finding | undefined => 
     `a ${api} API document: the Firewall Rules and Filters APIs are ${UNSUPPORTED}`,
     shapeKey(doc),
     {
-      hint: `write them as WAF custom rules: the zone's ruleset in phase ${PHASE} (PUT /zones/{zone_id}/rulesets/phases/${PHASE}/entrypoint)`
+      hint: `write them as WAF custom rules: the zone's ruleset in phase ${PHASE} (PUT /zones/{zone_id}/rulesets/phases/${PHASE}/entrypoint)`,
+      ...(fix !== undefined ? { fixes: [fix] } : {})
     }
   )
 }
@@ -58,7 +59,13 @@ const providerSays = (major: number, type: string): string =>
   major === 5 ? `still ships ${type}, deprecated and reshaped (action and filter are objects)` : `still has ${type}`
 
 /** The warning on a `cloudflare_filter` / `cloudflare_firewall_rule` resource, on its type label. */
-export const firewallResourceFinding = (type: string, name: string, range: Range, pin: FirewallPin): Finding => {
+export const firewallResourceFinding = (
+  type: string,
+  name: string,
+  range: Range,
+  pin: FirewallPin,
+  fix?: Fix
+): Finding => {
   const api = type === "cloudflare_filter" ? "the Filters API" : "the Firewall Rules API"
   // Without a pin `terraform init` takes the latest provider: 5.x.
   const major = pin.constraint === undefined ? 5 : majorOf(pin.constraint)
@@ -72,7 +79,8 @@ export const firewallResourceFinding = (type: string, name: string, range: Range
     `${type} "${name}" uses ${api}, ${UNSUPPORTED}; ${where} ${providerSays(major, type)}, but the platform refuses its requests`,
     range,
     {
-      hint: `replace the zone's ${FIREWALL_RESOURCES.join(" and ")} resources with one cloudflare_ruleset (kind "zone", phase "${PHASE}"), import it as ${importId(major === 5 ? 5 : 4, "<zone_id>")}, and terraform state rm the old ones before deleting their HCL`
+      hint: `replace the zone's ${FIREWALL_RESOURCES.join(" and ")} resources with one cloudflare_ruleset (kind "zone", phase "${PHASE}"), import it as ${importId(major === 5 ? 5 : 4, "<zone_id>")}, and terraform state rm the old ones before deleting their HCL`,
+      ...(fix !== undefined ? { fixes: [fix] } : {})
     }
   )
 }

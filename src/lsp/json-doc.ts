@@ -17,6 +17,7 @@ import {
   type Fix,
   type Memo
 } from "./findings.js"
+import { customRulesJsonFix } from "./firewall-custom-json.js"
 import { firewallJsonFinding } from "./firewall-unsupported.js"
 import { decodedOffsets } from "./json-string.js"
 import { bulkFindings, checkKvBulk, isKvBulk, recheck, STRICT_JSON } from "./kv-bulk.js"
@@ -156,7 +157,7 @@ export const analyzeJson = (
       kind = "rules-json"
       expressionStrings = doc.expressions
       findings.push(...checkFirewallFields(doc))
-      const unsupported = firewallJsonFinding(doc)
+      const unsupported = firewallJsonFinding(doc, customRulesJsonFix(root, doc, name))
       if (unsupported !== undefined) findings.push(unsupported)
     }
   }

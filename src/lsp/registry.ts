@@ -1,7 +1,7 @@
 /**
  * What the language server and `edgectl check` know beyond rule expressions, as one value: the
  * checks of JSON document kinds other areas own (the WAF documents), hover and completion per
- * document kind, and the Terraform rewrite of previous-WAF resources (with the cache of module
+ * document kind, the Terraform rewrites of previous-WAF resources and of firewall resources (with the cache of module
  * pins it reads). Built here, at the edge, once per server or run, and passed down, so a feature
  * is added by listing it here (no module registers itself, no module keeps state).
  */
@@ -11,6 +11,7 @@ import { firewallRuleFeatures } from "./firewall-features.js"
 import type { JsonCheck } from "./json-doc.js"
 import { kvBulkFeatures } from "./kv-bulk-features.js"
 import type { TerraformWiring } from "./terraform.js"
+import { firewallRewrite } from "./terraform-firewall-rewrite.js"
 import { terraformRewrite } from "./terraform-rewrite.js"
 import { wafConfigCheck, wafExportCheck, wafExportFeatures } from "./waf-documents.js"
 import { wafConfigFeatures } from "./waf-features.js"
@@ -30,5 +31,5 @@ export const documentRegistry = (): DocumentRegistry => ({
     ["kv-bulk", kvBulkFeatures],
     ["rules-json", firewallRuleFeatures]
   ]),
-  terraform: { rewrite: terraformRewrite, pins: new Map() }
+  terraform: { rewrite: terraformRewrite, firewall: firewallRewrite, pins: new Map() }
 })

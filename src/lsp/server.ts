@@ -188,7 +188,7 @@ export const startServer = (connection: Connection, registry: DocumentRegistry, 
           full: true
         },
         foldingRangeProvider: true,
-        executeCommandProvider: { commands: ["edgectl.runCommand"] }
+        executeCommandProvider: { commands: ["edgectl.runCommand", "edgectl.showMessage"] }
       },
       serverInfo: { name: "edgectl", version: version() }
     }
@@ -284,6 +284,7 @@ export const startServer = (connection: Connection, registry: DocumentRegistry, 
       }
     }
     if (fix.command) a.command = { title: fix.title, command: "edgectl.runCommand", arguments: [fix.command] }
+    if (fix.message) a.command = { title: fix.title, command: "edgectl.showMessage", arguments: [fix.message] }
     return a
   }
 
@@ -320,10 +321,10 @@ export const startServer = (connection: Connection, registry: DocumentRegistry, 
   // A notification, not `window/showMessageRequest`: an editor waits on a request (Neovim blocks),
   // and there is no choice to offer.
   connection.onExecuteCommand(async (p) => {
-    if (p.command === "edgectl.runCommand")
+    if (p.command === "edgectl.runCommand" || p.command === "edgectl.showMessage")
       await connection.sendNotification(ShowMessageNotification.type, {
         type: MessageType.Info,
-        message: `Run: ${String(p.arguments?.[0])}`
+        message: `${p.command === "edgectl.runCommand" ? "Run: " : ""}${String(p.arguments?.[0])}`
       })
     return null
   })

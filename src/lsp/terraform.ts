@@ -181,6 +181,8 @@ const jsonPin = async (root: Node, name: string, pins: ModulePins | undefined): 
 /** What the Terraform checks are given (./registry.ts): without a rewrite, no fixes; without pins, no cache. */
 export interface TerraformWiring {
   readonly rewrite?: TerraformRewrite | undefined
+  /** The rewrite of `cloudflare_filter` + `cloudflare_firewall_rule` to the zone's custom rules ruleset. */
+  readonly firewall?: TerraformRewrite | undefined
   readonly pins?: ModulePins | undefined
 }
 
@@ -189,7 +191,7 @@ export const analyzeTerraform = async (
   text: string,
   name = "",
   options: CheckOptions = {},
-  { rewrite, pins }: TerraformWiring = {}
+  { rewrite, firewall: firewallFix, pins }: TerraformWiring = {}
 ): Promise<Analysis> => {
   if (/\.tf\.json$/i.test(name)) return analyzeTerraformJson(text, options, name, pins)
   const tree = await parseHcl(text)
@@ -204,15 +206,18 @@ export const analyzeTerraform = async (
         ? providerTarget(tree.rootNode, hasPin(tree.rootNode) ? undefined : await modulePin(name, pins))
         : undefined
     const rewritten = waf && target ? rewrite?.(text, blocks, target) : undefined
+    const custom = firewall && target ? firewallFix?.(text, blocks, target) : undefined
     for (const b of target ? blocks.filter((x) => FIREWALL_RESOURCES.includes(x.type)) : [])
       findings.push(
         firewallResourceFinding(
           b.type,
           b.name,
           { start: b.typeLabel.startIndex, end: b.typeLabel.endIndex },
-          { constraint: target!.constraint, files: target!.pinFiles }
+          { constraint: target!.constraint, files: target!.pinFiles },
+          custom?.fixes.get(b)
         )
       )
+    findings.push(...(custom?.findings ?? []))
     for (const b of blocks) {
       if (!(PREVIOUS_WAF_RESOURCES as ReadonlyArray<string>).includes(b.type)) continue
       findings.push(

@@ -1,0 +1,301 @@
+/**
+ * The rewrite of `cloudflare_filter` + `cloudflare_firewall_rule` to one `cloudflare_ruleset` per
+ * zone (phase `http_request_firewall_custom`), as an editor gets it over stdio, for provider 3.35,
+ * 4.x and 5.x: the action on the warnings, the rewritten file fmt-canonical with the version's
+ * import and state steps as comments, its ruleset accepted by that version's schema and checked
+ * clean; a filter it cannot resolve reported and its rule left out of the rewrite.
+ */
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { TextDocument } from "vscode-languageserver-textdocument"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { isFmtCanonical } from "../../src/lsp/terraform-fmt.js"
+import { edgectl, tempDir } from "../helpers/cli.js"
+import { startLsp } from "../helpers/lsp-client.js"
+import { providerSchema, schemaProblems } from "../helpers/terraform-schema.js"
+
+type Client = Awaited<ReturnType<typeof startLsp>>
+let client: Client
+let n = 0
+
+interface Edit {
+  range: { start: { line: number; character: number }; end: { line: number; character: number } }
+  newText: string
+}
+interface Action {
+  title: string
+  isPreferred?: boolean
+  diagnostics?: Array<{ code: string }>
+  edit?: { changes: Record<string, Array<Edit>> }
+}
+
+const apply = (text: string, edits: Array<Edit>) =>
+  TextDocument.applyEdits(TextDocument.create("x", "terraform", 0, text), edits)
+
+const pinned = (version: string) =>
+  `terraform {\n  required_providers {\n    cloudflare = {\n      source  = "cloudflare/cloudflare"\n      version = "${version}"\n    }\n  }\n}\n\n`
+
+const RESOURCES = [
+  'resource "cloudflare_filter" "office" {',
+  "  zone_id     = var.zone_id",
+  '  expression  = "ip.src in {192.0.2.0/24}"',
+  '  description = "office"',
+  "}",
+  "",
+  'resource "cloudflare_firewall_rule" "office" {',
+  "  zone_id   = var.zone_id",
+  "  filter_id = cloudflare_filter.office.id",
+  '  action    = "bypass"',
+  '  products  = ["waf", "uaBlock"]',
+  "  priority  = 1",
+  "}",
+  "",
+  'resource "cloudflare_filter" "admin" {',
+  "  zone_id    = var.zone_id",
+  '  expression = "http.request.uri.path contains \\"/admin\\""',
+  "}",
+  "",
+  'resource "cloudflare_firewall_rule" "admin" {',
+  "  zone_id     = var.zone_id",
+  "  filter_id   = cloudflare_filter.admin.id",
+  '  action      = "block"',
+  '  description = "no admin"',
+  "  paused      = true",
+  "  priority    = 2",
+  "}",
+  ""
+].join("\n")
+
+const rewrite = async (text: string) => {
+  const uri = `file:///work/project/firewall-${n++}.tf`
+  const d = await client.open(uri, text, "terraform")
+  const warnings = d.diagnostics.filter((x) => x.code === "firewall-api-unsupported")
+  const actions = (await client.connection.sendRequest("textDocument/codeAction", {
+    textDocument: { uri },
+    range: { start: warnings[0]!.range.start, end: warnings.at(-1)!.range.end },
+    context: { diagnostics: warnings }
+  })) as Array<Action>
+  return { uri, d, actions: actions.filter((a) => a.title.startsWith("Add the equivalent cloudflare_ruleset")) }
+}
+
+beforeAll(async () => {
+  client = await startLsp({ debounceMs: 0 })
+})
+afterAll(async () => {
+  await client.close()
+})
+
+const VERSIONS = [
+  ["~> 3.35", "3.35", "provider-3.35.json", "zone/<zone_id>/<ruleset_id>"],
+  [">= 4.2.0, < 5.0.0", "4.x", "provider-4.x.json", "zone/<zone_id>/<ruleset_id>"],
+  ["~> 5", "5.x", "provider-5.x.json", "zones/<zone_id>/<ruleset_id>"]
+] as const
+
+describe("Terraform: cloudflare_filter + cloudflare_firewall_rule rewritten to the zone's custom rules ruleset", () => {
+  for (const [pin, name, schema, importId] of VERSIONS)
+    it(`provider ${name}: one action on every warning, the ruleset after the old resources with the steps, fmt canonical, valid for ${name}`, async () => {
+      const text = pinned(pin) + RESOURCES
+      const { uri, actions } = await rewrite(text)
+      expect(actions).toHaveLength(1)
+      const a = actions[0]!
+      expect(a.title).toBe(
+        `Add the equivalent cloudflare_ruleset (http_request_firewall_custom, provider ${name}) with the migration steps`
+      )
+      expect(a.isPreferred).toBe(true)
+      const out = apply(text, a.edit!.changes[uri]!)
+      expect(out.startsWith(text.replace(/\n$/, ""))).toBe(true)
+      expect(out.endsWith("}\n")).toBe(true)
+      expect(isFmtCanonical(out)).toBe(true)
+      expect(out).toContain(`#   1. terraform import cloudflare_ruleset.custom_rules ${importId}\n`)
+      expect(out).toContain(
+        "#      terraform state rm cloudflare_firewall_rule.office\n" +
+          "#      terraform state rm cloudflare_firewall_rule.admin\n" +
+          "#      terraform state rm cloudflare_filter.office\n" +
+          "#      terraform state rm cloudflare_filter.admin\n"
+      )
+      expect(out).toContain("# changed: cloudflare_firewall_rule.admin: a firewall block answered with error 1020")
+      const ruleset = out.slice(out.indexOf('resource "cloudflare_ruleset"'))
+      expect(await schemaProblems(ruleset, providerSchema(schema))).toEqual([])
+      // The firewall order: office (priority 1) first; paused admin disabled.
+      expect(ruleset.indexOf('"ip.src in {192.0.2.0/24}"')).toBeLessThan(ruleset.indexOf("/admin"))
+      expect(ruleset).toMatch(/enabled +(=|:) false/)
+      if (name === "3.35") expect(ruleset).not.toMatch(/\bref +=/)
+      else expect(ruleset).toMatch(/ref += "office"/)
+      if (name === "5.x") expect(ruleset).toContain("  rules = [\n")
+      else expect(ruleset).toContain("  rules {\n")
+      // The rewritten file checks without errors, the old resources still warned until deleted.
+      const after = await client.open(`file:///work/project/rewritten-${n++}.tf`, out, "terraform")
+      expect(after.diagnostics.filter((x) => x.severity === 1)).toEqual([])
+    })
+
+  it("the exact 4.x text of the added ruleset", async () => {
+    const text = pinned(">= 4.2.0, < 5.0.0") + RESOURCES
+    const { uri, actions } = await rewrite(text)
+    const out = apply(text, actions[0]!.edit!.changes[uri]!)
+    expect(out.slice(out.indexOf('resource "cloudflare_ruleset"'))).toBe(
+      [
+        'resource "cloudflare_ruleset" "custom_rules" {',
+        "  zone_id = var.zone_id",
+        '  name    = "default"',
+        '  kind    = "zone"',
+        '  phase   = "http_request_firewall_custom"',
+        "",
+        "  rules {",
+        '    ref         = "office"',
+        '    action      = "skip"',
+        '    expression  = "ip.src in {192.0.2.0/24}"',
+        '    description = "office"',
+        "    enabled     = true",
+        "    action_parameters {",
+        '      products = ["waf", "uaBlock"]',
+        "    }",
+        "    logging {",
+        "      enabled = true",
+        "    }",
+        "  }",
+        "  rules {",
+        '    ref         = "admin"',
+        '    action      = "block"',
+        '    expression  = "http.request.uri.path contains \\"/admin\\""',
+        '    description = "no admin"',
+        "    enabled     = false",
+        "  }",
+        "}",
+        ""
+      ].join("\n")
+    )
+  })
+
+  it("one ruleset per zone; a rule whose filter is not in the file is reported and left as it is", async () => {
+    const text =
+      pinned("~> 5") +
+      RESOURCES +
+      [
+        "",
+        'resource "cloudflare_filter" "other" {',
+        '  zone_id    = "0123456789abcdef0123456789abcdef"',
+        '  expression = "ssl"',
+        "}",
+        "",
+        'resource "cloudflare_firewall_rule" "other" {',
+        '  zone_id   = "0123456789abcdef0123456789abcdef"',
+        "  filter_id = cloudflare_filter.other.id",
+        '  action    = "challenge"',
+        "}",
+        "",
+        'resource "cloudflare_firewall_rule" "lost" {',
+        "  zone_id   = var.zone_id",
+        '  filter_id = "372e67954025e0ba6aaa6d586b9e0b59"',
+        '  action    = "block"',
+        "}",
+        ""
+      ].join("\n")
+    const { uri, d, actions } = await rewrite(text)
+    const unclear = d.diagnostics.filter((x) => x.code === "terraform-rewrite-unclear")
+    expect(unclear.map((x) => x.message.split("\n")[0])).toEqual([
+      'cloudflare_firewall_rule.lost: filter_id = "372e67954025e0ba6aaa6d586b9e0b59" is not a cloudflare_filter of this file: the rewrite cannot read its expression'
+    ])
+    expect(actions.map((a) => a.title)).toEqual([
+      "Add the equivalent cloudflare_ruleset for zone_id = var.zone_id (http_request_firewall_custom, provider 5.x) with the migration steps",
+      'Add the equivalent cloudflare_ruleset for zone_id = "0123456789abcdef0123456789abcdef" (http_request_firewall_custom, provider 5.x) with the migration steps'
+    ])
+    const second = apply(text, actions[1]!.edit!.changes[uri]!)
+    expect(second).toContain(
+      "#   1. terraform import cloudflare_ruleset.custom_rules_01234567 zones/0123456789abcdef0123456789abcdef/<ruleset_id>\n"
+    )
+    expect(isFmtCanonical(second)).toBe(true)
+    const first = apply(text, actions[0]!.edit!.changes[uri]!)
+    expect(first).not.toContain("state rm cloudflare_firewall_rule.lost")
+    expect(first).not.toContain("state rm cloudflare_firewall_rule.other")
+  })
+
+  it("no rewrite where the file already manages the zone's custom phase (a second entry point is refused)", async () => {
+    const text =
+      pinned("~> 4.52") +
+      RESOURCES +
+      '\nresource "cloudflare_ruleset" "custom" {\n  zone_id = var.zone_id\n  name    = "custom"\n  kind    = "zone"\n  phase   = "http_request_firewall_custom"\n}\n'
+    expect((await rewrite(text)).actions).toEqual([])
+  })
+
+  it("no pin (5.x), the 5.x shape of the old resources, a provider alias kept; a filter another rule still uses stays in the state", async () => {
+    const text = [
+      'resource "cloudflare_filter" "a" {',
+      "  zone_id    = var.zone_id",
+      '  expression = "ssl"',
+      "}",
+      "",
+      'resource "cloudflare_firewall_rule" "a" {',
+      "  provider = cloudflare.alt",
+      "  zone_id  = var.zone_id",
+      "  filter   = { id = cloudflare_filter.a.id }",
+      '  action   = { mode = "allow" }',
+      "}",
+      "",
+      'resource "cloudflare_firewall_rule" "b" {',
+      "  provider  = cloudflare.alt",
+      "  zone_id   = var.zone_id",
+      "  filter_id = cloudflare_filter.a.id",
+      '  action    = "bypass"',
+      "}",
+      ""
+    ].join("\n")
+    const { uri, actions } = await rewrite(text)
+    expect(actions.map((a) => a.title)).toEqual([
+      "Add the equivalent cloudflare_ruleset (http_request_firewall_custom, provider 5.x) with the migration steps"
+    ])
+    const out = apply(text, actions[0]!.edit!.changes[uri]!)
+    expect(isFmtCanonical(out)).toBe(true)
+    expect(out).toContain(
+      "# Written for provider 5.x (no cloudflare version is pinned: terraform init takes the latest, 5.x).\n"
+    )
+    expect(out).toContain("#      terraform state rm cloudflare_firewall_rule.a\n#   4.")
+    expect(out).toContain(
+      "# not migrated (the resource stays): cloudflare_firewall_rule.b: bypass skips no product (products is empty)"
+    )
+    expect(out).toContain(
+      'resource "cloudflare_ruleset" "custom_rules" {\n  provider = cloudflare.alt\n\n  zone_id = var.zone_id\n'
+    )
+    expect(out).toContain('      action_parameters = {\n        ruleset = "current"\n      }\n')
+    const ruleset = out.slice(out.indexOf('resource "cloudflare_ruleset"'))
+    expect(await schemaProblems(ruleset, providerSchema("provider-5.x.json"))).toEqual([])
+  })
+
+  it("no rewrite for a zone none of whose rules can become custom rules", async () => {
+    const text =
+      pinned("~> 4.52") +
+      'resource "cloudflare_filter" "a" {\n  zone_id    = var.zone_id\n  expression = "ssl"\n}\n\nresource "cloudflare_firewall_rule" "a" {\n  zone_id   = var.zone_id\n  filter_id = cloudflare_filter.a.id\n  action    = "deny"\n}\n'
+    expect((await rewrite(text)).actions).toEqual([])
+  })
+})
+
+describe("edgectl check: the fix named in the JSON output, text and SARIF as before", () => {
+  const dir = tempDir("edgectl-fw-rewrite-")
+  fs.writeFileSync(path.join(dir, "main.tf"), pinned("~> 4.52") + RESOURCES)
+  fs.writeFileSync(
+    path.join(dir, "rules.json"),
+    '[\n  {"filter": {"expression": "ip.src eq 192.0.2.1"}, "action": "block"}\n]\n'
+  )
+
+  it("JSON: each warning lists its fix's title", () => {
+    const r = edgectl(["check", "--format", "json", "main.tf", "rules.json"], { cwd: dir })
+    expect(r.status).toBe(0)
+    const doc = JSON.parse(r.stdout) as { files: Array<{ diagnostics: Array<{ code: string; fixes: Array<string> }> }> }
+    expect(doc.files[0]!.diagnostics.map((d) => [d.code, d.fixes])).toEqual(
+      Array(4).fill([
+        "firewall-api-unsupported",
+        ["Add the equivalent cloudflare_ruleset (http_request_firewall_custom, provider 4.x) with the migration steps"]
+      ])
+    )
+    expect(doc.files[1]!.diagnostics[0]!.fixes).toEqual([
+      "Write the equivalent WAF custom rules (rules.custom-rules.json, the body of PUT …/rulesets/phases/http_request_firewall_custom/entrypoint): 1 custom rule, 1 behaving differently"
+    ])
+  })
+
+  it("SARIF and text: the same results, without fixes (SARIF's fixes need the edits' file contents)", () => {
+    const sarif = JSON.parse(edgectl(["check", "--format", "sarif", "main.tf", "rules.json"], { cwd: dir }).stdout)
+    expect(sarif.runs[0].results).toHaveLength(5)
+    for (const x of sarif.runs[0].results) expect(x.fixes).toBeUndefined()
+    const text = edgectl(["check", "main.tf", "rules.json"], { cwd: dir })
+    expect(text.stderr).toBe("2 files checked, 0 errors, 5 warnings\n")
+  })
+})
