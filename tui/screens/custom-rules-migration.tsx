@@ -53,14 +53,23 @@ const oldText = (r: Rule) => `${r.action}${r.products ? `(${r.products.join(",")
 const rowText = (r: Row) => {
   const to = r.custom === undefined ? "left out" : `${customAction(r.custom)}${r.custom.enabled ? "" : " disabled"}`
   const what = r.rule.description ?? ("expression" in r.rule.filter ? r.rule.filter.expression : r.rule.filter.id)
-  return `${(r.place === undefined ? "-" : `#${r.place}`).padEnd(4)}${oldText(r.rule).padEnd(20)} -> ${to.padEnd(22)} ${what}`
+  return `${(r.place === undefined ? "-" : `#${r.place}`).padEnd(4)}${oldText(r.rule).padEnd(22)} -> ${to.padEnd(22)} ${what}`
 }
 
-const replayText = (file: string, r: CustomRulesReplayReport) =>
-  `replay ${file}: ${r.requests} requests, ${r.disagreements.length === 0 && r.agreed === r.requests ? "no difference" : `${r.requests - r.agreed} decided differently`}` +
-  (r.problems.length > 0
-    ? `, ${r.problems.length} lines skipped (line ${r.problems[0]!.line}: ${r.problems[0]!.message})`
-    : "")
+/** One line: the file by its name (the prompt showed the path), then what differs, the first difference named. */
+const replayText = (file: string, r: CustomRulesReplayReport) => {
+  const differ = r.requests - r.agreed
+  const first = r.disagreements[0]
+  return (
+    `replay ${file.split("/").pop()}: ${r.requests} requests, ${differ === 0 ? "no difference" : `${differ} decided differently`}` +
+    (first !== undefined
+      ? ` (line ${first.line}: old ${first.firewall.action ?? "none"}${first.firewall.rule ? ` by ${first.firewall.rule.id}` : ""}, new ${first.custom.action ?? "none"}${first.custom.rule ? ` by ${first.custom.rule.id}` : ""})`
+      : "") +
+    (r.problems.length > 0
+      ? `; ${r.problems.length} lines not read (line ${r.problems[0]!.line}: ${r.problems[0]!.message})`
+      : "")
+  )
+}
 
 type Dialog = { readonly kind: "replay" } | { readonly kind: "apply" }
 
@@ -181,7 +190,7 @@ export function CustomRulesMigration({
           items={rows}
           index={cursor.index}
           height={listRows}
-          header={`${"NEW".padEnd(4)}${"OLD".padEnd(20)}    ${"CUSTOM RULE".padEnd(22)} DESCRIPTION`}
+          header={`${"NEW".padEnd(4)}${"OLD".padEnd(22)}    ${"CUSTOM RULE".padEnd(22)} DESCRIPTION`}
           row={rowText}
           rowKey={(r) => r.rule.id}
           focused={active}
