@@ -25,6 +25,7 @@ import { KeyLayer, useKeys } from "../keys.js"
 import { useNotify } from "../notices.js"
 import { useEffectQuery } from "../runtime.js"
 import { useZoneScoped } from "../state.js"
+import { usePaneSize } from "../terminal.js"
 import { customAction } from "./custom-rules-panel.js"
 
 interface Row {
@@ -50,10 +51,14 @@ const rowsOf = (p: MigrationPreview): ReadonlyArray<Row> => {
 
 const oldText = (r: Rule) => `${r.action}${r.products ? `(${r.products.join(",")})` : ""}${r.paused ? " paused" : ""}`
 
-const rowText = (r: Row) => {
-  const to = r.custom === undefined ? "left out" : `${customAction(r.custom)}${r.custom.enabled ? "" : " disabled"}`
+/** The old column's width: narrow panes (80 columns) show the old action alone, as the new column shows the rest. */
+const oldWidth = (columns: number) => (columns >= 100 ? 22 : 13)
+
+const rowText = (r: Row, columns: number) => {
+  const to = r.custom === undefined ? "left out" : `${customAction(r.custom)}${r.custom.enabled ? "" : " off"}`
   const what = r.rule.description ?? ("expression" in r.rule.filter ? r.rule.filter.expression : r.rule.filter.id)
-  return `${(r.place === undefined ? "-" : `#${r.place}`).padEnd(4)}${oldText(r.rule).padEnd(22)} -> ${to.padEnd(22)} ${what}`
+  const old = columns >= 100 ? oldText(r.rule) : r.rule.action
+  return `${(r.place === undefined ? "-" : `#${r.place}`).padEnd(4)}${old.padEnd(oldWidth(columns))} -> ${to.padEnd(21)} ${what}`
 }
 
 /** One line: the file by its name (the prompt showed the path), then what differs, the first difference named. */
@@ -61,7 +66,7 @@ const replayText = (file: string, r: CustomRulesReplayReport) => {
   const differ = r.requests - r.agreed
   const first = r.disagreements[0]
   return (
-    `replay ${file.split("/").pop()}: ${r.requests} requests, ${differ === 0 ? "no difference" : `${differ} decided differently`}` +
+    `replay: ${r.requests} requests, ${differ === 0 ? "no difference" : `${differ} decided differently`} (${file.split("/").pop()})` +
     (first !== undefined
       ? ` (line ${first.line}: old ${first.firewall.action ?? "none"}${first.firewall.rule ? ` by ${first.firewall.rule.id}` : ""}, new ${first.custom.action ?? "none"}${first.custom.rule ? ` by ${first.custom.rule.id}` : ""})`
       : "") +
@@ -73,8 +78,8 @@ const replayText = (file: string, r: CustomRulesReplayReport) => {
 
 type Dialog = { readonly kind: "replay" } | { readonly kind: "apply" }
 
-/** Title, header, notes 3, zone notes, replay, working. */
-const Chrome = 8
+/** Title, header, notes 3, zone notes, replay 2, working. */
+const Chrome = 9
 
 export function CustomRulesMigration({
   zone,
@@ -93,6 +98,7 @@ export function CustomRulesMigration({
   const preview = query._tag === "Success" ? query.value : undefined
   const rows = preview === undefined ? [] : rowsOf(preview)
   const listRows = Math.max(2, height - Chrome)
+  const columns = usePaneSize().columns
   const cursor = useListCursor(rows.length, listRows, [zone.id])
   const current = rows[cursor.index]
   const [dialog, setDialog] = useZoneScoped<Dialog>(zone.id)
@@ -154,8 +160,12 @@ export function CustomRulesMigration({
         title={`Migrate the firewall rules of ${zone.name}?`}
         lines={[
           `1. PUT the custom phase (http_request_firewall_custom) entry point with ${preview.migration.rules.length} rules${preview.existing > 0 ? `, replacing the ${preview.existing} there now` : ""}.`,
-          `2. Pause ${pause.length} firewall rules that now have a custom rule (paused: true).`,
-          left > 0 ? `${left} rules with no equivalent are left as they are.` : "Every rule has a custom rule."
+          `2. Pause ${pause.length} firewall ${pause.length === 1 ? "rule that now has" : "rules that now have"} a custom rule (paused: true).`,
+          left === 0
+            ? "Every rule has a custom rule."
+            : left === 1
+              ? "1 rule with no equivalent is left as it is (its note says why)."
+              : `${left} rules with no equivalent are left as they are (their notes say why).`
         ]}
         confirmLabel="apply"
         onConfirm={() => {
@@ -190,8 +200,8 @@ export function CustomRulesMigration({
           items={rows}
           index={cursor.index}
           height={listRows}
-          header={`${"NEW".padEnd(4)}${"OLD".padEnd(22)}    ${"CUSTOM RULE".padEnd(22)} DESCRIPTION`}
-          row={rowText}
+          header={`${"NEW".padEnd(4)}${"OLD".padEnd(oldWidth(columns))}    ${"CUSTOM RULE".padEnd(21)} DESCRIPTION`}
+          row={(r) => rowText(r, columns)}
           rowKey={(r) => r.rule.id}
           focused={active}
         />
@@ -207,7 +217,9 @@ export function CustomRulesMigration({
       <Text dimColor wrap="truncate-end">
         {zoneNotes.length > 0 ? `${zoneNotes.map((n) => n.code).join(", ")}: ${zoneNotes[0]!.message}` : " "}
       </Text>
-      <Text wrap="truncate-end">{replay ?? " "}</Text>
+      <Box height={2} flexShrink={0} overflow="hidden">
+        <Text wrap="wrap">{replay ?? " "}</Text>
+      </Box>
       {busy !== undefined ? <Text color="cyan">… working</Text> : <Text> </Text>}
     </Box>
   )

@@ -38,7 +38,8 @@ export function FirewallTab({ zone, active, height }: { zone: Zone; active: bool
       priority: KeyLayer.tab - 1,
       active,
       hints: [
-        ...(view !== "migrate" ? [{ keys: "m", label: "migrate to custom rules" }] : []),
+        // The migration is what this tab is now for: its key stays in an 80-column footer.
+        ...(view !== "migrate" ? [{ keys: "m", label: "migrate", keep: 1 }] : []),
         ...(view !== "custom" ? [{ keys: "c", label: "custom rules" }] : []),
         ...(view !== undefined ? [{ keys: "esc", label: "firewall rules" }] : [])
       ]
