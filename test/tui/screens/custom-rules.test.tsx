@@ -118,6 +118,14 @@ describe("the migration to custom rules on a zone's Firewall tab", () => {
     expect(app.frame()).not.toMatch(/acme-mail|29 requests/)
   })
 
+  it("? lists the migration's keys with the firewall rules' keys", async () => {
+    const { app } = await openFirewallTab("acme-mail.com")
+    await app.waitForText("UptimeMonitor")
+    await app.press("?", "keys here")
+    expect(app.frame()).toMatch(/m\s+migrate/)
+    expect(app.frame()).toMatch(/c\s+custom rules/)
+  })
+
   it("a traffic file that cannot be read is an error naming the file", async () => {
     const { app } = await openFirewallTab("acme-mail.com")
     await app.press("m", "CUSTOM RULE")
