@@ -214,9 +214,16 @@ export function CustomRulesMigration({
           </Text>
         ) : null}
       </Box>
-      <Text dimColor wrap="truncate-end">
-        {zoneNotes.length > 0 ? `${zoneNotes.map((n) => n.code).join(", ")}: ${zoneNotes[0]!.message}` : " "}
-      </Text>
+      {preview !== undefined && preview.existing > 0 ? (
+        // A second apply maps the rules the first one paused to disabled custom rules: say so first.
+        <Text color="yellow" wrap="truncate-end">
+          The zone has {preview.existing} custom rules: a replaces them.
+        </Text>
+      ) : (
+        <Text dimColor wrap="truncate-end">
+          {zoneNotes.length > 0 ? `${zoneNotes.map((n) => n.code).join(", ")}: ${zoneNotes[0]!.message}` : " "}
+        </Text>
+      )}
       <Box height={2} flexShrink={0} overflow="hidden">
         <Text wrap="wrap">{replay ?? " "}</Text>
       </Box>

@@ -92,8 +92,9 @@ describe("the migration to custom rules on a zone's Firewall tab", () => {
     expect(after?.rules.length).toBe(custom!.rules.length - 1)
     expect(after?.rules[0]?.action_parameters?.products).toEqual(["zoneLockdown"])
 
-    // esc goes back to the firewall rules, now paused.
+    // esc goes back to the firewall rules; m again warns that an apply now replaces the custom rules.
     await app.press(Keys.escape, "Firewall rules of acme-mail.com")
+    await app.press("m", `The zone has ${after!.rules.length} custom rules: a replaces them.`)
   })
 
   it("is kept with its zone: another zone's tab shows neither the preview, the replay nor the custom rules", async () => {
