@@ -116,6 +116,10 @@ export function CustomRulesMigration({
           setDialog({ kind: "replay" })
           return true
         case "a":
+          if (preview.migration.rules.length === 0) {
+            notify.warn("nothing to apply: no firewall rule of this zone becomes a custom rule")
+            return true
+          }
           setDialog({ kind: "apply" })
           return true
         default:

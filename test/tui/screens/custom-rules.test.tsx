@@ -127,6 +127,13 @@ describe("the migration to custom rules on a zone's Firewall tab", () => {
     expect(app.frame()).toMatch(/c\s+custom rules/)
   })
 
+  it("a on a zone with no firewall rules sends nothing and says why", async () => {
+    const { app } = await openFirewallTab("acme.net")
+    await app.press("m", "nothing to migrate")
+    await app.press("a", "nothing to apply: no firewall rule of this zone becomes a custom rule")
+    expect(app.frame()).not.toContain("Migrate the firewall rules of")
+  })
+
   it("a traffic file that cannot be read is an error naming the file", async () => {
     const { app } = await openFirewallTab("acme-mail.com")
     await app.press("m", "CUSTOM RULE")
