@@ -13,7 +13,7 @@ import { Tabs } from "../components/tabs.js"
 import { KeyLayer, useKeys } from "../keys.js"
 import { usePaneSize } from "../terminal.js"
 import { EscPanel } from "./esc-panel.js"
-import { FirewallPanel } from "./firewall-panel.js"
+import { FirewallTab } from "./firewall-tab.js"
 import { ZoneCertificates } from "./zone-certs.js"
 import { WafWizard } from "./waf-wizard.js"
 import { ZoneDns } from "./zone-dns.js"
@@ -41,7 +41,7 @@ export const zoneTabs: ReadonlyArray<ZoneTab> = [
   },
   {
     title: "Firewall",
-    render: ({ zone, active, height }) => <FirewallPanel zone={zone} active={active} height={height} />
+    render: ({ zone, active, height }) => <FirewallTab zone={zone} active={active} height={height} />
   },
   { title: "WAF", render: ({ zone, active, height }) => <WafWizard zone={zone} active={active} height={height} /> }
 ]

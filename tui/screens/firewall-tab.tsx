@@ -1,0 +1,64 @@
+/**
+ * The zone's Firewall tab: its firewall rules (./firewall-panel.tsx), and, since the platform moved
+ * them to WAF custom rules, `m` the migration (./custom-rules-migration.tsx) and `c` the zone's
+ * custom rules (./custom-rules-panel.tsx); esc goes back to the firewall rules. Which one shows is
+ * kept with its zone, and the zone detail is mounted per zone, so none of it shows on another zone.
+ */
+import type { Zone } from "../../src/domain/zone.js"
+import { KeyLayer, useKeys } from "../keys.js"
+import { useZoneScoped } from "../state.js"
+import { CustomRulesMigration } from "./custom-rules-migration.js"
+import { CustomRulesPanel } from "./custom-rules-panel.js"
+import { FirewallPanel } from "./firewall-panel.js"
+
+type View = "migrate" | "custom"
+
+export function FirewallTab({ zone, active, height }: { zone: Zone; active: boolean; height: number }) {
+  const [view, setView] = useZoneScoped<View>(zone.id)
+  // Below the panels' own keys (a dialog's field takes m and c as text first).
+  useKeys(
+    (press) => {
+      switch (press.name) {
+        case "m":
+          setView("migrate")
+          return true
+        case "c":
+          setView("custom")
+          return true
+        case "escape":
+        case "backspace":
+          if (view === undefined) return false
+          setView(undefined)
+          return true
+        default:
+          return false
+      }
+    },
+    {
+      priority: KeyLayer.tab - 1,
+      active,
+      hints: [
+        // The migration is what this tab is now for: its key stays in an 80-column footer.
+        ...(view !== "migrate" ? [{ keys: "m", label: "migrate", keep: 1 }] : []),
+        ...(view !== "custom" ? [{ keys: "c", label: "custom rules" }] : []),
+        ...(view !== undefined ? [{ keys: "esc", label: "firewall rules" }] : [])
+      ]
+    }
+  )
+  switch (view) {
+    case "migrate":
+      return (
+        <CustomRulesMigration
+          zone={zone}
+          plan={zone.plan?.legacy_id}
+          active={active}
+          height={height}
+          onApplied={() => setView("custom")}
+        />
+      )
+    case "custom":
+      return <CustomRulesPanel zone={zone} active={active} height={height} />
+    default:
+      return <FirewallPanel zone={zone} active={active} height={height} />
+  }
+}
