@@ -102,9 +102,18 @@ describe("edgectl firewall migrate", () => {
     for (const id of dry.end_state.firewall_rules_left)
       expect(after.find((x) => x.id === id)!.paused).toBe(before.find((x) => x.id === id)!.paused)
 
-    // A second run replaces what the first wrote (the same refs) instead of doubling it.
+    // A second run leaves the rules migrated before (a custom rule has their id as ref) out: mapped
+    // again, paused by the first run, they would replace the live custom rules with disabled ones.
     const again = json<Plan>(run(["firewall", "migrate", ...zone, "--dry-run", "--json"]))
     expect(again.end_state.custom_rules).toBe(16)
+    expect(again.requests).toHaveLength(1)
+    expect(again.requests[0]!.body!.rules).toEqual(stored.map(asWritten))
+    const second = run(["firewall", "migrate", ...zone, "--yes"])
+    expect(second.status, second.stderr).toBe(0)
+    expect(second.stdout).toContain("16 firewall rule(s) were migrated before")
+    const kept = json<Array<CustomRule>>(run(["custom-rules", "list", ...zone, "--json"]))
+    expect(kept.map(asWritten)).toEqual(stored.map(asWritten))
+    expect(kept.filter((r) => r.enabled).length).toBe(stored.filter((r) => r.enabled).length)
   })
 
   it("--delete-old deletes the migrated rules and the filters no other rule uses", () => {

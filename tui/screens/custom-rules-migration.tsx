@@ -163,7 +163,7 @@ export function CustomRulesMigration({
       <ConfirmDialog
         title={`Migrate the firewall rules of ${zone.name}?`}
         lines={[
-          `1. PUT the custom phase (http_request_firewall_custom) entry point with ${preview.migration.rules.length} rules${preview.existing > 0 ? `, replacing the ${preview.existing} there now` : ""}.`,
+          `1. PUT the custom phase (http_request_firewall_custom) entry point with ${preview.migration.rules.length} rules${preview.existing.length > 0 ? `, then the ${preview.existing.length} there now, kept` : ""}.`,
           `2. Pause ${pause.length} firewall ${pause.length === 1 ? "rule that now has" : "rules that now have"} a custom rule (paused: true).`,
           left === 0
             ? "Every rule has a custom rule."
@@ -218,10 +218,13 @@ export function CustomRulesMigration({
           </Text>
         ) : null}
       </Box>
-      {preview !== undefined && preview.existing > 0 ? (
-        // A second apply maps the rules the first one paused to disabled custom rules: say so first.
+      {preview !== undefined && preview.existing.length > 0 ? (
+        // Rules migrated before are left out (their custom rules stay as they are): say so first.
         <Text color="yellow" wrap="truncate-end">
-          The zone has {preview.existing} custom rules: a replaces them.
+          {`a keeps the ${preview.existing.length} custom rules`}
+          {preview.alreadyMigrated.length > 0
+            ? `; leaves out ${preview.alreadyMigrated.length} rules migrated before`
+            : ""}
         </Text>
       ) : (
         <Text dimColor wrap="truncate-end">

@@ -92,9 +92,13 @@ describe("the migration to custom rules on a zone's Firewall tab", () => {
     expect(after?.rules.length).toBe(custom!.rules.length - 1)
     expect(after?.rules[0]?.action_parameters?.products).toEqual(["zoneLockdown"])
 
-    // esc goes back to the firewall rules; m again warns that an apply now replaces the custom rules.
+    // esc goes back to the firewall rules; m again says an apply keeps the custom rules and leaves
+    // out the rules migrated before (mapped again, paused, they would replace live rules disabled).
     await app.press(Keys.escape, "Firewall rules of acme-mail.com")
-    await app.press("m", `The zone has ${after!.rules.length} custom rules: a replaces them.`)
+    await app.press(
+      "m",
+      `a keeps the ${after!.rules.length} custom rules; leaves out ${after!.rules.length} rules migrated before`
+    )
   })
 
   it("is kept with its zone: another zone's tab shows neither the preview, the replay nor the custom rules", async () => {

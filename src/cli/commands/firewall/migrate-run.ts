@@ -2,8 +2,9 @@
  * What `edgectl firewall migrate` does: firewall rules -> WAF custom rules (issue 21). The mapping is
  * src/firewall's `migrateFirewallRules`, the replay its `makeCustomRulesReplayer`; here the steps are
  * planned once as a list of requests, which the dry run prints and the apply sends, so that the two
- * cannot differ. Custom rules already on the zone stay, after the migrated ones, unless their `ref`
- * is a migrated rule's id (a second run replaces what the first wrote instead of doubling it).
+ * cannot differ. What is migrated and what is kept is planned by the service the TUI uses too
+ * (src/services/custom-rules-migration-service.ts): rules migrated before (a custom rule has their
+ * id as `ref`) are left as they are, and custom rules already on the zone stay, after the new ones.
  */
 import * as Effect from "effect/Effect"
 import * as fs from "node:fs"
@@ -11,11 +12,14 @@ import { call } from "../../../api/client.js"
 import { FirewallEndpoints } from "../../../api/contract-firewall.js"
 import type { CustomRule, CustomRulesMigration } from "../../../domain/custom-rule.js"
 import type { Rule } from "../../../domain/firewall.js"
-import type { ZoneRule } from "../../../domain/ruleset.js"
 import { makeCustomRulesReplayer, type ReplayVerdict } from "../../../firewall/custom-rules-replay.js"
-import { migrateFirewallRules } from "../../../firewall/custom-rules.js"
 import * as Fw from "../../../services/firewall-service.js"
 import * as Rs from "../../../services/rulesets-service.js"
+import {
+  entrypointBody,
+  previewMigration,
+  type MigrationPreview
+} from "../../../services/custom-rules-migration-service.js"
 import { resolveZone } from "../../../services/zones-service.js"
 import { inputFile, opt } from "../../options.js"
 import { clip, printJson, printLine, printTable } from "../../output.js"
@@ -48,17 +52,6 @@ const send = (zoneId: string, s: Step) =>
         )
       : Effect.asVoid(Fw.deleteRule(zoneId, s.rule, { deleteFilterIfUnused: true }))
 
-/** A rule already on the entry point, written back as it is (its `ref` keeps its id). */
-const kept = (r: ZoneRule): Rs.CustomRuleInput => ({
-  action: r.action,
-  expression: r.expression,
-  ...(r.description !== undefined ? { description: r.description } : {}),
-  enabled: r.enabled,
-  ref: r.ref,
-  ...(r.action_parameters !== undefined ? { action_parameters: r.action_parameters } : {}),
-  ...(r.logging !== undefined ? { logging: r.logging } : {})
-})
-
 /** The whole rule with `paused: true`, as the firewall rules API takes a rule (its filter by id). */
 const pauseBody = (r: Rule): Record<string, unknown> =>
   Object.fromEntries(
@@ -74,23 +67,15 @@ const pauseBody = (r: Rule): Record<string, unknown> =>
     }).filter(([, v]) => v !== undefined)
   )
 
-const plan = (
-  rules: ReadonlyArray<Rule>,
-  m: CustomRulesMigration,
-  existing: ReadonlyArray<ZoneRule>,
-  deleteOld: boolean
-): { steps: Array<Step>; keptRules: number } => {
-  const migrated = new Set(m.entries.filter((e) => e.custom_rule !== null).map((e) => e.firewall_rule))
-  const others = existing.filter((r) => !migrated.has(r.ref)).map(kept)
-  const steps: Array<Step> = [
-    { kind: "put-entrypoint", body: { rules: [...(m.rules as ReadonlyArray<Rs.CustomRuleInput>), ...others] } }
-  ]
-  for (const r of rules) {
+const plan = (p: MigrationPreview, deleteOld: boolean): Array<Step> => {
+  const migrated = new Set(p.migration.entries.filter((e) => e.custom_rule !== null).map((e) => e.firewall_rule))
+  const steps: Array<Step> = [{ kind: "put-entrypoint", body: entrypointBody(p) }]
+  for (const r of p.firewallRules) {
     if (!migrated.has(r.id)) continue
     if (deleteOld) steps.push({ kind: "delete-rule", rule: r.id })
     else if (!r.paused) steps.push({ kind: "pause-rule", rule: r.id, body: pauseBody(r) })
   }
-  return { steps, keptRules: others.length }
+  return steps
 }
 
 const customText = (c: CustomRule) => {
@@ -107,8 +92,12 @@ const customText = (c: CustomRule) => {
 const oldText = (r: Rule) =>
   `${r.action}${r.products ? ` (${r.products.join(", ")})` : ""}${r.priority !== null ? `, priority ${r.priority}` : ""}${r.paused ? ", paused" : ""}`
 
-const printPreview = (zone: string, rules: ReadonlyArray<Rule>, m: CustomRulesMigration) => {
+const printPreview = (zone: string, rules: ReadonlyArray<Rule>, m: CustomRulesMigration, before: number) => {
   printLine(`Migration of zone ${zone}: ${rules.length} firewall rule(s) -> ${m.rules.length} custom rule(s)`)
+  if (before > 0)
+    printLine(
+      `${before} firewall rule(s) were migrated before (a custom rule has their id as its ref): left as they are, their custom rules kept.`
+    )
   printLine("")
   const byId = new Map(rules.map((r) => [r.id, r]))
   const order = [...m.entries].sort((a, b) => (a.custom_rule ?? Infinity) - (b.custom_rule ?? Infinity))
@@ -194,11 +183,12 @@ export const migrate = (o: Parsed<"migrate">) =>
       { zone: o.zone },
       Effect.gen(function* () {
         const z = yield* resolveZone(o.zone)
-        const rules = yield* Fw.allRules(z.id)
-        const m = migrateFirewallRules(rules, z.plan?.legacy_id !== undefined ? { plan: z.plan.legacy_id } : {})
+        const p = yield* previewMigration(z.id, z.plan?.legacy_id)
+        const m = p.migration
+        const rules = p.firewallRules.filter((r) => !p.alreadyMigrated.includes(r))
         if (replayFile !== undefined) return yield* replay(o, replayFile, rules, m)
-        const existing = (yield* Rs.getCustomRules(z.id))?.rules ?? []
-        const { steps, keptRules } = plan(rules, m, existing, o.deleteOld)
+        const steps = plan(p, o.deleteOld)
+        const keptRules = p.existing.length
         const requests = steps.map((s) => asRequest(z.id, s))
         const oldFate = o.deleteOld ? "deleted" : "paused"
         const endState = {
@@ -206,12 +196,13 @@ export const migrate = (o: Parsed<"migrate">) =>
           custom_rules_kept: keptRules,
           firewall_rules_migrated: m.entries.filter((e) => e.custom_rule !== null).length,
           firewall_rules_left: m.entries.filter((e) => e.custom_rule === null).map((e) => e.firewall_rule),
+          firewall_rules_migrated_before: p.alreadyMigrated.map((r) => r.id),
           old_rules: oldFate
         }
         const endText = `zone ${z.name} would have ${endState.custom_rules} custom rule(s)${keptRules > 0 ? ` (${keptRules} already there, kept after the migrated ones)` : ""}; ${endState.firewall_rules_migrated} firewall rule(s) ${oldFate}${endState.firewall_rules_left.length > 0 ? `, ${endState.firewall_rules_left.length} not migrated left as they are (${endState.firewall_rules_left.join(", ")})` : ""}.`
         if (o.dryRun) {
           if (o.json) return printJson({ dry_run: true, zone: z.name, migration: m, requests, end_state: endState })
-          printPreview(z.name, rules, m)
+          printPreview(z.name, rules, m, p.alreadyMigrated.length)
           printLine("")
           printLine(`Dry run: nothing was changed. The migration would send ${requests.length} request(s):`)
           for (const r of requests) {
@@ -224,7 +215,7 @@ export const migrate = (o: Parsed<"migrate">) =>
           return
         }
         if (!o.json) {
-          printPreview(z.name, rules, m)
+          printPreview(z.name, rules, m, p.alreadyMigrated.length)
           printLine("")
         }
         const yes = yield* confirmOrRefuse(
