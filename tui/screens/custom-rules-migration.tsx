@@ -34,6 +34,8 @@ interface Row {
   readonly place: number | undefined
   readonly custom: CustomRule | undefined
   readonly notes: ReadonlyArray<MigrationNote>
+  /** Migrated by an earlier apply: its custom rule stays as it is. */
+  readonly before: boolean
 }
 
 const rowsOf = (p: MigrationPreview): ReadonlyArray<Row> => {
@@ -43,7 +45,8 @@ const rowsOf = (p: MigrationPreview): ReadonlyArray<Row> => {
       rule,
       place: index === null ? undefined : index + 1,
       custom: index === null ? undefined : p.migration.rules[index],
-      notes: p.migration.notes.filter((n) => n.rule === rule.id)
+      notes: p.migration.notes.filter((n) => n.rule === rule.id),
+      before: p.alreadyMigrated.includes(rule)
     }
   })
   return [...rows].sort((a, b) => (a.place ?? Infinity) - (b.place ?? Infinity))
@@ -51,11 +54,16 @@ const rowsOf = (p: MigrationPreview): ReadonlyArray<Row> => {
 
 const oldText = (r: Rule) => `${r.action}${r.products ? `(${r.products.join(",")})` : ""}${r.paused ? " paused" : ""}`
 
-/** The old column's width: narrow panes (80 columns) show the old action alone, as the new column shows the rest. */
-const oldWidth = (columns: number) => (columns >= 100 ? 22 : 13)
+/** The old column's width: narrow panes (80 columns) show the old action alone (managed_challenge, 17, the longest), as the new column shows the rest. */
+const oldWidth = (columns: number) => (columns >= 100 ? 22 : 17)
 
 const rowText = (r: Row, columns: number) => {
-  const to = r.custom === undefined ? "left out" : `${customAction(r.custom)}${r.custom.enabled ? "" : " off"}`
+  const to =
+    r.custom !== undefined
+      ? `${customAction(r.custom)}${r.custom.enabled ? "" : " off"}`
+      : r.before
+        ? "migrated before"
+        : "left out"
   const what = r.rule.description ?? ("expression" in r.rule.filter ? r.rule.filter.expression : r.rule.filter.id)
   const old = columns >= 100 ? oldText(r.rule) : r.rule.action
   return `${(r.place === undefined ? "-" : `#${r.place}`).padEnd(4)}${old.padEnd(oldWidth(columns))} -> ${to.padEnd(21)} ${what}`
