@@ -104,7 +104,10 @@ const childrenOf = (n: Node): ReadonlyArray<Node> => {
  * takes (@effect/cli would read an unknown `--word` as the value of a positional argument, and blame
  * the next word). Undefined when the command line names a command and only its options.
  */
-const unknownSubcommandOrOption = (command: AnyCommand, args: ReadonlyArray<string>): CliFailure | undefined => {
+const walkCommand = (
+  command: AnyCommand,
+  args: ReadonlyArray<string>
+): CliFailure | { readonly path: ReadonlyArray<string>; readonly node: Node; readonly rest: ReadonlyArray<string> } => {
   let node = command.descriptor as unknown as Node
   const path = [args[0]!]
   let rest = args.slice(1)
@@ -120,6 +123,13 @@ const unknownSubcommandOrOption = (command: AnyCommand, args: ReadonlyArray<stri
     node = next
     rest = rest.slice(1)
   }
+  return { path, node, rest }
+}
+
+const unknownSubcommandOrOption = (command: AnyCommand, args: ReadonlyArray<string>): CliFailure | undefined => {
+  const walked = walkCommand(command, args)
+  if (walked instanceof CliFailure) return walked
+  const { path, node, rest } = walked
   const leaf = unwrap(node)
   if (leaf._tag !== "Standard") return undefined
   const known = optionNames(leaf.options)
@@ -133,6 +143,16 @@ const unknownSubcommandOrOption = (command: AnyCommand, args: ReadonlyArray<stri
   return undefined
 }
 
+/**
+ * `edgectl firewall rules list --zone acme.com --help`: `--help` (or `-h`) anywhere before `--` asks
+ * for the help of the command the line names (@effect/cli takes it only right after the command).
+ */
+const helpAsked = (args: ReadonlyArray<string>) => {
+  const end = args.indexOf("--")
+  const head = end < 0 ? args : args.slice(0, end)
+  return head.includes("--help") || head.includes("-h")
+}
+
 /** The CLI with the root command over the subcommand `args` names, or over all of them. */
 const cliFor = async (args: ReadonlyArray<string>) => {
   const named = commands.find(([name]) => name === args[0])
@@ -144,6 +164,11 @@ const cliFor = async (args: ReadonlyArray<string>) => {
     Command.withSubcommands([loaded[0]!, ...loaded.slice(1)])
   )
   const run = Command.run(root, { name: "edgectl", version: version() })
+  if (named !== undefined && helpAsked(args)) {
+    const walked = walkCommand(loaded[0]!, args)
+    return (argv: ReadonlyArray<string>) =>
+      walked instanceof CliFailure ? Effect.fail(walked) : run([...argv.slice(0, 2), ...walked.path, "--help"])
+  }
   const badFlag = triStateProblem(args)
   const problem =
     named !== undefined

@@ -50,3 +50,21 @@ describe("unknown options", () => {
     expect(expression.stderr).not.toContain("unknown option")
   })
 })
+
+describe("--help anywhere before `--`", () => {
+  it("shows the help of the command the line names, as right after the command", () => {
+    const plain = edgectl(["firewall", "rules", "list", "--help"])
+    expect(plain.status).toBe(0)
+    for (const args of [
+      ["firewall", "rules", "list", "--zone", "acme.com", "--help"],
+      ["firewall", "rules", "list", "--zone", "acme.com", "-h", "--json"]
+    ]) {
+      const r = edgectl(args)
+      expect(r.status, r.stderr).toBe(0)
+      expect(r.stdout).toBe(plain.stdout)
+    }
+    // A mistyped command still says so; after `--` a `-h` is an argument (here a rules expression).
+    expect(edgectl(["zones", "lst", "--help"]).stderr).toContain('unknown command "zones lst"')
+    expect(edgectl(["rules", "check", "--", "-h"]).stdout).not.toContain("USAGE")
+  })
+})
