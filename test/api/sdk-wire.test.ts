@@ -1,7 +1,8 @@
 /** The official `cloudflare` SDK reads the fields of issue 18 from `serve()` as it reads the platform's. */
 import Cloudflare from "cloudflare"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { startPlatform, World, type Platform } from "../helpers/platform.js"
+import { sdkClient } from "../helpers/sdk.js"
+import { startPlatform, type Platform } from "../helpers/platform.js"
 
 let p: Platform
 let client: Cloudflare
@@ -9,14 +10,7 @@ let zoneId = ""
 
 beforeAll(async () => {
   p = await startPlatform()
-  client = new Cloudflare({
-    baseURL: p.baseUrl,
-    apiToken: World.allToken,
-    apiEmail: null,
-    apiKey: null,
-    userServiceKey: null,
-    maxRetries: 0
-  })
+  client = sdkClient(p)
   for await (const z of client.zones.list({ name: "initech.net" })) zoneId = z.id
 })
 afterAll(async () => {

@@ -1,20 +1,11 @@
 /** The official `cloudflare` SDK (7.3.0) against `serve()`: auto-pagination, single objects, invites, errors. */
 import Cloudflare from "cloudflare"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { sdkClient, sdkZoneId } from "../helpers/sdk.js"
 import { startPlatform, World, type Platform } from "../helpers/platform.js"
 
 let p: Platform
-/** Only the given scheme: the SDK reads the others from the environment unless they are null. */
-const sdk = (auth: { apiToken: string } | { apiEmail: string; apiKey: string }) =>
-  new Cloudflare({
-    baseURL: p.baseUrl,
-    apiToken: null,
-    apiEmail: null,
-    apiKey: null,
-    userServiceKey: null,
-    maxRetries: 0,
-    ...auth
-  })
+const sdk = (auth: { apiToken: string } | { apiEmail: string; apiKey: string }) => sdkClient(p, auth)
 let client: Cloudflare
 const fixtureZoneNames = World.memberZones.map((z) => z.name).sort()
 
@@ -26,10 +17,7 @@ afterAll(async () => {
   await p?.close()
 })
 
-const zoneId = async (c: Cloudflare, name: string) => {
-  for await (const z of c.zones.list({ name })) return z.id
-  throw new Error(`no zone ${name}`)
-}
+const zoneId = sdkZoneId
 
 describe("zones", () => {
   it("for await over zones.list() yields each of the 46 zones exactly once and stops", async () => {

@@ -4,8 +4,9 @@
  */
 import Cloudflare from "cloudflare"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { sdkClient } from "../helpers/sdk.js"
 import { hexId } from "../../src/domain/ids.js"
-import { startPlatform, World, type Platform } from "../helpers/platform.js"
+import { startPlatform, type Platform } from "../helpers/platform.js"
 
 let p: Platform
 let client: Cloudflare
@@ -13,14 +14,7 @@ const zone_id = hexId("zone", "globex.net")
 
 beforeAll(async () => {
   p = await startPlatform()
-  client = new Cloudflare({
-    baseURL: p.baseUrl,
-    apiToken: World.allToken,
-    apiEmail: null,
-    apiKey: null,
-    userServiceKey: null,
-    maxRetries: 0
-  })
+  client = sdkClient(p)
 })
 afterAll(async () => {
   await p?.close()

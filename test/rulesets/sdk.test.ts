@@ -1,28 +1,19 @@
 /** The official `cloudflare` SDK (7.3.0) against `serve()`: the rulesets methods on the custom phase. */
 import Cloudflare from "cloudflare"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { startPlatform, World, type Platform } from "../helpers/platform.js"
+import { sdkClient, sdkZoneId } from "../helpers/sdk.js"
+import { startPlatform, type Platform } from "../helpers/platform.js"
 
 let p: Platform
 let client: Cloudflare
 
 beforeAll(async () => {
   p = await startPlatform()
-  client = new Cloudflare({
-    baseURL: p.baseUrl,
-    apiToken: World.allToken,
-    apiEmail: null,
-    apiKey: null,
-    userServiceKey: null,
-    maxRetries: 0
-  })
+  client = sdkClient(p)
 })
 afterAll(async () => p?.close())
 
-const zoneId = async (name: string) => {
-  for await (const z of client.zones.list({ name })) return z.id
-  throw new Error(`no zone ${name}`)
-}
+const zoneId = (name: string) => sdkZoneId(client, name)
 
 const PHASE = "http_request_firewall_custom" as const
 

@@ -1,29 +1,20 @@
 /** The official `cloudflare` SDK (7.3.0) against `serve()`: the previous WAF's endpoints and the managed entry point, migration included. */
 import Cloudflare from "cloudflare"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { sdkClient, sdkZoneId } from "../helpers/sdk.js"
 import { PREVIOUS_CLOUDFLARE_PACKAGE, PREVIOUS_OWASP_PACKAGE } from "../../src/waf/catalog.js"
-import { request, startPlatform, World, type Platform } from "../helpers/platform.js"
+import { request, startPlatform, type Platform } from "../helpers/platform.js"
 
 let p: Platform
 let client: Cloudflare
 
 beforeAll(async () => {
   p = await startPlatform()
-  client = new Cloudflare({
-    baseURL: p.baseUrl,
-    apiToken: World.allToken,
-    apiEmail: null,
-    apiKey: null,
-    userServiceKey: null,
-    maxRetries: 0
-  })
+  client = sdkClient(p)
 })
 afterAll(async () => p?.close())
 
-const zoneId = async (name: string) => {
-  for await (const z of client.zones.list({ name })) return z.id
-  throw new Error(`no zone ${name}`)
-}
+const zoneId = (name: string) => sdkZoneId(client, name)
 
 describe("cloudflare SDK: WAF", () => {
   it("lists packages, groups and rules with auto-pagination; edits a rule; reads overrides", async () => {
