@@ -6,7 +6,7 @@
  */
 import type { CustomRule } from "../domain/custom-rule.js"
 import type { Rule } from "../domain/firewall.js"
-import { EVALUATE } from "../rules/compile.js"
+import { EVALUATE, REQUIRES } from "../rules/compile.js"
 import {
   check,
   compile,
@@ -108,6 +108,7 @@ const sharedExpressions = () => {
       r instanceof RequestContext && r.scheme === c.scheme ? once(r) : c(r)) as CompiledExpression
     Object.defineProperties(shared, {
       [EVALUATE]: { value: once },
+      [REQUIRES]: { get: () => (c as { [REQUIRES]?: unknown })[REQUIRES] },
       source: { value: c.source },
       fields: { value: c.fields },
       scheme: { value: c.scheme },

@@ -10,6 +10,7 @@ import type { CheckedExpression } from "./check.js"
 import { compileList, RequestContext, type Request } from "./context.js"
 import { format } from "./format.js"
 import { predicate } from "./predicates.js"
+import { requiredKeys, type RuleKeys } from "./rule-index.js"
 import type { Scheme } from "./scheme.js"
 import type { Type } from "./types.js"
 
@@ -378,6 +379,9 @@ class Compiler {
 /** The compiled closure itself, for callers that already hold a context of the same scheme (the firewall). */
 export const EVALUATE: unique symbol = Symbol("edgectl.rules.evaluate")
 
+/** What the expression requires of a request to be true (`RuleKeys` of rule-index.ts), worked out on first use. */
+export const REQUIRES: unique symbol = Symbol("edgectl.rules.requires")
+
 /**
  * Compiles a checked expression (from `check()`) to a function of a request. Compile once,
  * evaluate many times; to evaluate several expressions against one request, pass them one shared
@@ -406,8 +410,11 @@ export const compile = (checked: CheckedExpression, options: CompileOptions = {}
           : context(request.request)
         : context(request)
     )) as CompiledExpression
+  let keys: RuleKeys | null = null
   Object.defineProperties(fn, {
     [EVALUATE]: { value: ev },
+    // Only evaluators of long rule lists index them, so the tree walk waits until one asks.
+    [REQUIRES]: { get: () => (keys === null ? (keys = requiredKeys(checked)) : keys) },
     source: { value: checked.source, enumerable: true },
     fields: { value: checked.fields, enumerable: true },
     scheme: { value: scheme, enumerable: true },

@@ -8,8 +8,9 @@
 import type { CustomRule } from "../domain/custom-rule.js"
 import type { Diagnostic } from "./ast.js"
 import { check, type CheckOptions } from "./check.js"
-import { compile, EVALUATE, type CompiledExpression, type CompileOptions } from "./compile.js"
+import { compile, EVALUATE, REQUIRES, type CompiledExpression, type CompileOptions } from "./compile.js"
 import { compileList, RequestContext, type ListContents, type Request } from "./context.js"
+import { ruleIndex, type IndexOptions, type RuleKeys } from "./rule-index.js"
 import { HTTP_SCHEME } from "./scheme.js"
 
 /** What ended the phase: a terminating action, `skip` of the rest, or undefined when none did. */
@@ -44,7 +45,7 @@ export interface CustomPhase {
 const endsPhase = (r: CustomRule) =>
   r.action_parameters?.ruleset === "current" || r.action_parameters?.phase === "current"
 
-interface CustomPhaseOptions extends CheckOptions, CompileOptions {
+interface CustomPhaseOptions extends CheckOptions, CompileOptions, IndexOptions {
   /** An expression already compiled (shared with another evaluator), or undefined to compile it here. */
   readonly compiled?: (expression: string) => CompiledExpression | undefined
 }
@@ -54,6 +55,7 @@ export const customPhase = (rules: ReadonlyArray<CustomRule>, options: CustomPha
   const invalid: Array<{ rule: CustomRule; diagnostics: ReadonlyArray<Diagnostic> }> = []
   const active: Array<{ rule: CustomRule; run: (ctx: RequestContext) => boolean; ends: boolean; skip?: CustomSkip }> =
     []
+  const keys: Array<RuleKeys> = []
   const none: ReadonlyArray<never> = []
   for (const rule of rules) {
     if (rule.enabled === false) continue
@@ -75,11 +77,17 @@ export const customPhase = (rules: ReadonlyArray<CustomRule>, options: CustomPha
       ends: rule.action !== "log" && (rule.action !== "skip" || endsPhase(rule)),
       ...(rule.action === "skip" && products.length + phases.length > 0 ? { skip: { rule, products, phases } } : {})
     })
+    keys.push(c.scheme === HTTP_SCHEME ? (c as { [REQUIRES]?: RuleKeys })[REQUIRES] : undefined)
   }
+  // Only rules that can match the request run, in the same order (rule-index.ts).
+  const index = ruleIndex(keys, options)
+  const all = Int32Array.from(active.keys())
   const decideContext = (ctx: RequestContext): CustomOutcome => {
     let logged: Array<CustomRule> | undefined
     let skipped: Array<CustomSkip> | undefined
-    for (let i = 0; i < active.length; i++) {
+    const run = index?.candidates(ctx) ?? all
+    for (let k = 0; k < run.length; k++) {
+      const i = run[k]!
       const a = active[i]!
       if (!a.run(ctx)) continue
       if (a.rule.action === "log") (logged ??= []).push(a.rule)

@@ -7,8 +7,9 @@
  */
 import type { Diagnostic } from "./ast.js"
 import { check, type CheckOptions } from "./check.js"
-import { compile, EVALUATE, type CompiledExpression, type CompileOptions } from "./compile.js"
+import { compile, EVALUATE, REQUIRES, type CompiledExpression, type CompileOptions } from "./compile.js"
 import { compileList, RequestContext, type ListContents, type Request } from "./context.js"
+import { ruleIndex, type IndexOptions, type RuleKeys } from "./rule-index.js"
 import { HTTP_SCHEME, NETWORK_SCHEME } from "./scheme.js"
 
 export type FirewallAction = "block" | "challenge" | "js_challenge" | "managed_challenge" | "allow" | "log" | "bypass"
@@ -93,7 +94,10 @@ export const orderRules = <R extends Pick<FirewallRule, "priority" | "action">>(
  * Prepares a zone's rules once (checks and compiles each expression); `decide()` then evaluates a
  * request against them. `options` are the check and compile options for every expression.
  */
-export const firewall = (rules: ReadonlyArray<FirewallRule>, options: CheckOptions & CompileOptions = {}): Firewall => {
+export const firewall = (
+  rules: ReadonlyArray<FirewallRule>,
+  options: CheckOptions & CompileOptions & IndexOptions = {}
+): Firewall => {
   const scheme = options.scheme === "network" ? NETWORK_SCHEME : HTTP_SCHEME
   // The closure itself when the expression is of the firewall's scheme (one shared context); the
   // wrapper otherwise, which makes its own.
@@ -103,18 +107,23 @@ export const firewall = (rules: ReadonlyArray<FirewallRule>, options: CheckOptio
   }
   const invalid: Array<{ rule: FirewallRule; diagnostics: ReadonlyArray<Diagnostic> }> = []
   const active: Array<{ rule: FirewallRule; run: (ctx: RequestContext) => boolean }> = []
+  const keys: Array<RuleKeys> = []
   for (const rule of orderRules(rules.filter((r) => !r.paused))) {
-    if (rule.compiled !== undefined) {
-      active.push({ rule, run: direct(rule.compiled) })
-      continue
+    let c = rule.compiled
+    if (c === undefined) {
+      const r = check(rule.expression ?? "", options)
+      if (r.checked === undefined) {
+        invalid.push({ rule, diagnostics: r.diagnostics })
+        continue
+      }
+      c = compile(r.checked, options)
     }
-    const r = check(rule.expression ?? "", options)
-    if (r.checked === undefined) {
-      invalid.push({ rule, diagnostics: r.diagnostics })
-      continue
-    }
-    active.push({ rule, run: direct(compile(r.checked, options)) })
+    active.push({ rule, run: direct(c) })
+    keys.push(c.scheme === scheme ? (c as { [REQUIRES]?: RuleKeys })[REQUIRES] : undefined)
   }
+  // Only rules that can match the request run, in the same order (rule-index.ts).
+  const index = ruleIndex(keys, options)
+  const all = Int32Array.from(active.keys())
   const lists = new Map<string, ListContents>()
   for (const [name, items] of Object.entries(options.listItems ?? {})) {
     const l = compileList(items)
@@ -124,7 +133,9 @@ export const firewall = (rules: ReadonlyArray<FirewallRule>, options: CheckOptio
   const decideContext = (ctx: RequestContext): Decision => {
     let logged: Array<FirewallRule> | undefined
     let bypassed: Array<{ rule: FirewallRule; products: ReadonlyArray<string> }> | undefined
-    for (let i = 0; i < active.length; i++) {
+    const run = index?.candidates(ctx) ?? all
+    for (let k = 0; k < run.length; k++) {
+      const i = run[k]!
       const a = active[i]!
       if (!a.run(ctx)) continue
       const action = a.rule.action
