@@ -199,9 +199,11 @@ export const ruleIndex = (keys: ReadonlyArray<RuleKeys>, options: IndexOptions =
   const valueFields = [...values].map(([field, map]) => ({ field, map }))
   const ipFields = [...ips].map(([field, groups]) => ({ field, groups }))
   const alwaysList = Int32Array.from(always)
+  // Merges go into two buffers in turn, reused by every request (an evaluation never re-enters).
+  const buffers = [new Int32Array(keys.length), new Int32Array(keys.length)] as const
   return {
     candidates(ctx) {
-      let hits: Array<ArrayLike<number>> | undefined
+      let hits: Array<ReadonlyArray<number>> | undefined
       for (const { field, map } of valueFields) {
         const v = ctx.get(field)
         if (v === undefined) continue
@@ -218,30 +220,37 @@ export const ruleIndex = (keys: ReadonlyArray<RuleKeys>, options: IndexOptions =
         }
       }
       if (hits === undefined) return alwaysList
-      let out: ArrayLike<number> = alwaysList
-      for (const h of hits) out = mergeSorted(out, h)
-      return out
+      if (hits.length === 1 && alwaysList.length === 0) return hits[0]!
+      let from: ArrayLike<number> = alwaysList
+      let length = alwaysList.length
+      for (let h = 0; h < hits.length; h++) {
+        const into = buffers[h & 1]
+        length = mergeInto(from, length, hits[h]!, into)
+        from = into
+      }
+      return (from as Int32Array).subarray(0, length)
     }
   }
 }
 
-/** The union of two ascending lists of positions, ascending, without repeats. */
-const mergeSorted = (a: ArrayLike<number>, b: ArrayLike<number>): ArrayLike<number> => {
-  if (a.length === 0) return b
-  const out: Array<number> = []
+/** Writes the union of `a` (its first `n`) and `b`, both ascending, into `out`, ascending without repeats; its length. */
+const mergeInto = (a: ArrayLike<number>, n: number, b: ReadonlyArray<number>, out: Int32Array): number => {
   let i = 0
   let j = 0
-  while (i < a.length || j < b.length) {
-    const x = i < a.length ? a[i]! : Infinity
-    const y = j < b.length ? b[j]! : Infinity
-    if (x <= y) {
-      out.push(x)
+  let k = 0
+  while (i < n && j < b.length) {
+    const x = a[i]!
+    const y = b[j]!
+    if (x < y) {
+      out[k++] = x
       i++
-      if (x === y) j++
     } else {
-      out.push(y)
+      out[k++] = y
       j++
+      if (x === y) i++
     }
   }
-  return out
+  while (i < n) out[k++] = a[i++]!
+  while (j < b.length) out[k++] = b[j++]!
+  return k
 }
