@@ -1,7 +1,9 @@
 // The migration of firewall rules to custom rules, in one process: migrating a zone of 1,000
 // firewall rules (target < 100 ms), and replaying traffic through the old and the new rules
 // (target >= 20,000 requests/s, JSON lines parsed included) for the demo zone, 200 rules (the
-// firewall's list-order limit) and the 1,000 rules.
+// firewall's list-order limit) and the 1,000 rules; and, since the demo traffic matches none of the
+// 1,000 rules and each of them has a key for the evaluators' index (src/rules/rule-index.ts), the
+// 1,000 rules with a tenth of them keyless, replaying traffic of which most requests match a rule.
 // bench/firewall.bench.mjs bundles this file with esbuild and runs it with plain node.
 //
 //   node <bundle> RULES.json TRAFFIC.jsonl [--quick]      prints one JSON line
@@ -42,6 +44,31 @@ const thousand: Array<Rule> = Array.from({ length: 1000 }, (_, i) => ({
   }
 }))
 
+// Rules whose expression has no key for the index (only `contains`): always evaluated.
+const someKeyless: Array<Rule> = thousand.map((r, i) =>
+  i % 10 === 5
+    ? {
+        ...r,
+        filter: {
+          ...r.filter,
+          expression: `http.request.uri.path contains "/area-${i}/" and http.user_agent contains "bot-${i}"`
+        } as Rule["filter"]
+      }
+    : r
+)
+// Requests that match the rules: in a rule's block with its path, on its host with its agent, or neither.
+const hitting = Array.from({ length: 997 }, (_, j) => {
+  const i = (j * 37) % 1000
+  const request =
+    j % 3 === 0
+      ? { "http.host": "acme-mail.com", "http.request.uri.path": `/area-${i}/x`, "ip.src": `198.51.${i % 250}.7` }
+      : j % 3 === 1
+        ? { "http.host": `h${i}.acme-mail.com`, "http.request.uri.path": "/", "ip.src": "192.0.2.1" }
+        : { "http.host": "acme-mail.com", "http.request.uri.path": `/area-${i}/`, "ip.src": "203.0.113.9" }
+  const headers = { "user-agent": [j % 2 === 0 ? `bot-${i}` : "Mozilla/5.0"] }
+  return JSON.stringify({ id: `hit${j}`, request: { ...request, "http.request.headers": headers } })
+})
+
 const migrate = () => {
   const times: Array<number> = []
   let rules = 0
@@ -54,14 +81,14 @@ const migrate = () => {
   return { rules: thousand.length, ms: round(median(times)), first: round(times[0]!) }
 }
 
-const replay = (rules: ReadonlyArray<Rule>, n: number) => {
+const replay = (rules: ReadonlyArray<Rule>, n: number, traffic: ReadonlyArray<string> = lines) => {
   const custom = migrateFirewallRules(rules, { plan: "enterprise" }).rules
   const rounds: Array<number> = []
   let disagreements = 0
   for (let r = 0; r < 5; r++) {
     const replayer = makeCustomRulesReplayer(rules, custom, { keep: 0 })
     const t0 = now()
-    for (let i = 0; i < n; i++) replayer.line(lines[i % lines.length]!, i + 1)
+    for (let i = 0; i < n; i++) replayer.line(traffic[i % traffic.length]!, i + 1)
     rounds.push(now() - t0)
     const report = replayer.report()
     if (report.requests !== n) throw new Error(`replayed ${report.requests} of ${n} requests`)
@@ -75,6 +102,7 @@ const result = {
   migrate: migrate(),
   replayDemo: replay(demo, quick ? 20_000 : 100_000),
   replayLimit: replay(thousand.slice(0, 200), quick ? 5_000 : 20_000),
-  replayThousand: replay(thousand, quick ? 2_000 : 10_000)
+  replayThousand: replay(thousand, quick ? 2_000 : 10_000),
+  replayHitting: replay(someKeyless, quick ? 2_000 : 10_000, hitting)
 }
 process.stdout.write(`${JSON.stringify(result)}\n`)
