@@ -73,14 +73,25 @@ const WRONG_SYMBOLS: ReadonlyArray<readonly [string, ComparisonOperator, string]
 
 type ReadOp = { readonly op: Operator } | { readonly bogus: true } | undefined
 
+const isLetter = (c: number) => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95
+
 const scanLetters = (src: string, at: number) => {
   let e = at
-  while (e < src.length && /[A-Za-z_]/.test(src[e]!)) e++
+  while (e < src.length && isLetter(src.charCodeAt(e))) e++
   return e
 }
 
 const readOperator = (s: ParserState, lhs: Value): ReadOp => {
   const at = s.pos
+  // Every symbol starts with a non-letter: a word operator (the common case) skips the symbol tables.
+  if (!isLetter(s.code(at))) {
+    const symbol = readSymbol(s, at)
+    if (symbol !== false) return symbol
+  }
+  return readWord(s, lhs, at)
+}
+
+const readSymbol = (s: ParserState, at: number): ReadOp | false => {
   if (s.src.startsWith("&&", at) || s.src.startsWith("||", at) || s.src.startsWith("^^", at)) return undefined
   for (const [text, name, hint] of WRONG_SYMBOLS) {
     if (s.src.startsWith(text, at) && !(text === "=" && s.src.startsWith("==", at))) {
@@ -95,6 +106,10 @@ const readOperator = (s: ParserState, lhs: Value): ReadOp => {
       return { op: { name, text, range: { start: at, end: s.pos } } }
     }
   }
+  return false
+}
+
+const readWord = (s: ParserState, lhs: Value, at: number): ReadOp => {
   const end = scanLetters(s.src, at)
   const word = s.src.slice(at, end)
   if (word === "") return undefined
