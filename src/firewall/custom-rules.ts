@@ -45,7 +45,11 @@ interface Mapped {
 type Checked = { readonly code: string; readonly message: string } | { readonly diagnostics: ReadonlyArray<Diagnostic> }
 
 /** Why a rule cannot be written as a custom rule, or its expression's diagnostics when it can. */
-const unmappable = (rule: Rule, plan: string | undefined): Checked => {
+const unmappable = (
+  rule: Rule,
+  plan: string | undefined,
+  diagnosticsOf: (expression: string) => ReadonlyArray<Diagnostic>
+): Checked => {
   const id = rule.id
   if (!isAction(rule.action))
     return {
@@ -82,8 +86,7 @@ const unmappable = (rule: Rule, plan: string | undefined): Checked => {
       code: "expression-too-long",
       message: `rule ${id}: a custom rule's expression must be at most ${MAX_EXPRESSION_LENGTH} characters, got ${expression.length} (the rule never ran)`
     }
-  const p = plan !== undefined ? planOf(plan) : undefined
-  const diagnostics = check(expression, p !== undefined ? { plan: p } : {}).diagnostics
+  const diagnostics = diagnosticsOf(expression)
   const error = diagnostics.find((d) => d.severity === "error")
   if (error !== undefined)
     return {
@@ -183,9 +186,18 @@ export const migrateFirewallRules = (
   const ordered = orderRules(
     rules.map((rule) => ({ rule, priority: rule.priority, action: rule.action as FirewallAction }))
   )
+  // Rules that share a filter share its expression: each distinct one is checked once.
+  const p = plan !== undefined ? planOf(plan) : undefined
+  const checked = new Map<string, ReadonlyArray<Diagnostic>>()
+  const diagnosticsOf = (expression: string) => {
+    let d = checked.get(expression)
+    if (d === undefined)
+      checked.set(expression, (d = check(expression, p !== undefined ? { plan: p } : {}).diagnostics))
+    return d
+  }
   let mapped: Array<Mapped> = []
   for (const { rule } of ordered) {
-    const why = unmappable(rule, plan)
+    const why = unmappable(rule, plan, diagnosticsOf)
     if (!("diagnostics" in why)) {
       notes.push({ severity: "unmapped", code: why.code, rule: rule.id, message: why.message })
       continue
