@@ -4,12 +4,12 @@
  * `provider`), the rules read with their filters, mapped by `migrateFirewallRules` and written as
  * one `cloudflare_ruleset` in the shape of the pinned provider (./terraform-json-ruleset.ts), next
  * to the old resources, with the version's import and state steps in its `"//"` property (JSON has
- * no comments; Terraform ignores that property in a block's body). The edit is made by
- * jsonc-parser's `modify`, so the file stays valid JSON in its own indentation. A value Terraform
+ * no comments; Terraform ignores that property in a block's body). The edit inserts one property,
+ * laid out in the file's own indentation; the rest of the file is left as it is. A value Terraform
  * computes (an interpolation where a literal is needed, `for_each`) is reported, its rule left as
  * it is.
  */
-import { getNodeValue, modify, type Node } from "jsonc-parser"
+import { getNodeValue, type Node } from "jsonc-parser"
 import type { Rule } from "../domain/firewall.js"
 import { migrateFirewallRules } from "../firewall/custom-rules.js"
 import { planCaveats } from "./firewall-custom-json.js"
@@ -145,14 +145,43 @@ const readRule = (text: string, r: JsonResource, filters: ReadonlyMap<string, Js
   }
 }
 
-/** jsonc-parser's formatting options from the file: its indentation and line ends. */
-const formatting = (text: string) => {
-  const indent = /\n([ \t]+)\S/.exec(text)?.[1] ?? "  "
-  return {
-    insertSpaces: !indent.startsWith("\t"),
-    tabSize: indent.startsWith("\t") ? 1 : indent.length,
-    eol: text.includes("\r\n") ? "\r\n" : "\n"
+/** The file's layout: its indentation unit (none for a file on one line) and its line ends. */
+const layoutOf = (text: string) => ({
+  unit: /\n([ \t]+)\S/.exec(text)?.[1],
+  eol: text.includes("\r\n") ? "\r\n" : "\n"
+})
+
+/** The whitespace that starts the line of `offset`, or undefined when something else comes before it on that line. */
+const lineIndent = (text: string, offset: number): string | undefined => {
+  const lead = text.slice(text.lastIndexOf("\n", offset - 1) + 1, offset)
+  return /^[ \t]*$/.test(lead) ? lead : undefined
+}
+
+/**
+ * The edit adding `"key": value` to `object` after its property `after` (by default its last),
+ * laid out as the file is: the object's properties' indentation, or on one line in a compact file.
+ * (jsonc-parser's `modify` formats the whole document for one insertion: seconds for a file of
+ * a few hundred rules, on every change the editor checks.)
+ */
+const addProperty = (text: string, object: Node, key: string, value: unknown, after?: Node): TextEdit => {
+  const { unit, eol } = layoutOf(text)
+  const props = object.children ?? []
+  const anchor = after ?? props.at(-1)
+  const own = props[0] ? lineIndent(text, props[0].offset) : undefined
+  const outer = lineIndent(text, object.offset) ?? lineIndent(text, object.parent?.offset ?? object.offset)
+  const indent = own ?? (unit !== undefined && outer !== undefined ? outer + unit : undefined)
+  const json =
+    indent === undefined ? JSON.stringify(value) : JSON.stringify(value, null, unit).replace(/\n/g, `${eol}${indent}`)
+  const property = `${JSON.stringify(key)}: ${json}`
+  if (anchor !== undefined) {
+    const at = anchor.offset + anchor.length
+    return {
+      range: { start: at, end: at },
+      newText: indent === undefined ? `, ${property}` : `,${eol}${indent}${property}`
+    }
   }
+  const inside = { start: object.offset + 1, end: object.offset + object.length - 1 }
+  return { range: inside, newText: indent === undefined ? property : `${eol}${indent}${property}${eol}${outer ?? ""}` }
 }
 
 /** The fixes for the file's firewall resources (one per zone), and the findings on what it leaves alone. */
@@ -196,7 +225,6 @@ export const firewallJsonRewrite: TerraformJsonRewrite = (text, resources, targe
   // A filter leaves the state only when every rule of the file that names it does.
   const movedRules = new Set(migrated.flatMap((m) => m.moved.map((r) => r.rule.id)))
   const keptFilters = new Set(rules.filter((r) => !movedRules.has(r.name)).map(filterName))
-  const options = { formattingOptions: formatting(text) }
   for (const { g, migration, moved } of migrated) {
     const zone = zoneExpression(getNodeValue(g.zone))
     const refused = rulesetProblems(migration.rules)
@@ -234,32 +262,20 @@ export const firewallJsonRewrite: TerraformJsonRewrite = (text, resources, targe
       },
       major
     )
-    // Beside the zone's old resources: in the object holding its last rule, after its rules' type.
-    const holder = prop(
-      g.last.at.reduce<Node | undefined>(
-        (n, s) => (typeof s === "number" ? n?.children?.[s] : prop(n, s)),
-        rootOf(g.last)
-      ),
-      "cloudflare_ruleset"
-    )
-    const edits =
-      holder?.type === "object"
-        ? modify(text, [...g.last.at, "cloudflare_ruleset", name], body, options)
-        : holder?.type === "array" && holder.children?.at(-1)?.type === "object"
-          ? modify(text, [...g.last.at, "cloudflare_ruleset", holder.children.length - 1, name], body, options)
-          : modify(
-              text,
-              [...g.last.at, "cloudflare_ruleset"],
-              { [name]: body },
-              {
-                ...options,
-                getInsertionIndex: (keys) => keys.indexOf("cloudflare_firewall_rule") + 1
-              }
-            )
+    // Beside the zone's old resources: in the object holding its last rule, after its rules' type
+    // (or in that object's cloudflare_ruleset, when it has one).
+    const typed = g.last.typeKey.parent!
+    const existing = prop(typed.parent, "cloudflare_ruleset")
+    const into =
+      existing?.type === "object" ? existing : existing?.type === "array" ? existing.children?.at(-1) : undefined
+    const edit =
+      into?.type === "object"
+        ? addProperty(text, into, name, body)
+        : addProperty(text, typed.parent!, "cloudflare_ruleset", { [name]: body }, typed)
     const all: Array<TextEdit> = []
     if (major === 3 && target.pinWithinMajor !== undefined && target.pinRange !== undefined)
       all.push({ range: target.pinRange, newText: JSON.stringify(target.pinWithinMajor) })
-    all.push(...edits.map((e) => ({ range: { start: e.offset, end: e.offset + e.length }, newText: e.content })))
+    all.push(edit)
     const fix: Fix = {
       title: `Add the equivalent cloudflare_ruleset${many ? ` for zone_id = ${zone}` : ""} (${PHASE}, provider ${versionName(major)}) with the migration steps`,
       edits: all,
@@ -274,10 +290,4 @@ export const firewallJsonRewrite: TerraformJsonRewrite = (text, resources, targe
     }
   }
   return { fixes, findings }
-}
-
-const rootOf = (r: JsonResource): Node => {
-  let n: Node = r.typeKey
-  while (n.parent !== undefined) n = n.parent
-  return n
 }

@@ -341,6 +341,20 @@ describe("Terraform JSON: cloudflare_filter + cloudflare_firewall_rule rewritten
     expect(Object.keys(out.resource.cloudflare_ruleset)).toEqual(["waf", "custom_rules"])
   })
 
+  it("a file on one line gets the ruleset on that line; CRLF line ends and an empty cloudflare_ruleset object are kept", async () => {
+    const compact = `${JSON.stringify({ ...pin("~> 5"), resource: RESOURCES })}\n`
+    const c = await rewrite(compact)
+    const one = apply(compact, c.actions[0]!.edit!.changes[c.uri]!)
+    expect(one.split("\n")).toHaveLength(2)
+    expect(Object.keys(JSON.parse(one).resource.cloudflare_ruleset)).toEqual(["custom_rules"])
+    const crlf = file({ ...pin("~> 5"), resource: { ...RESOURCES, cloudflare_ruleset: {} } }).replace(/\n/g, "\r\n")
+    const r = await rewrite(crlf)
+    const out = apply(crlf, r.actions[0]!.edit!.changes[r.uri]!)
+    expect(out.replace(/\r\n/g, "")).not.toContain("\n")
+    expect(out).toContain('\r\n    "cloudflare_ruleset": {\r\n      "custom_rules": {\r\n        "//": [\r\n')
+    expect(rulesOf(JSON.parse(out).resource.cloudflare_ruleset.custom_rules)).toEqual(migrateFirewallRules(OLD).rules)
+  })
+
   it("the pin in a sibling versions.tf or versions.tf.json, named with its file; no pin is 5.x", async () => {
     for (const [sibling, text, major] of [
       [
