@@ -1,7 +1,8 @@
 /**
  * The rulesets endpoints of a zone (issue 21) in the v4 contract: the zone's rulesets list and
- * create, one ruleset by id and its versions, the custom phase's entry point (GET, PUT) and single-rule writes (add, update or
- * move, delete). The managed phase's entry point stays in contract-waf.ts with the WAF migration
+ * create, one ruleset by id and its versions, the custom phase's entry point (GET, PUT), other
+ * phases' entry points (what the platform answers without one) and single-rule writes (add, update
+ * or move, delete). The managed phase's entry point stays in contract-waf.ts with the WAF migration
  * it belongs to. Served by src/server/rulesets-handlers.ts, called by
  * src/services/rulesets-service.ts.
  *
@@ -20,6 +21,7 @@ const Zone = Schema.Struct({ zone_id: Schema.String })
 const Ruleset = Schema.Struct({ zone_id: Schema.String, ruleset_id: Schema.String })
 const Version = Schema.Struct({ zone_id: Schema.String, ruleset_id: Schema.String, ruleset_version: Schema.String })
 const Rule = Schema.Struct({ zone_id: Schema.String, ruleset_id: Schema.String, rule_id: Schema.String })
+const Phase = Schema.Struct({ zone_id: Schema.String, ruleset_phase: Schema.String })
 
 /** `dry_run` is read by the server, which names the value it refuses. */
 export const DryRunParams = Schema.Struct({ dry_run: Schema.optional(Schema.String) })
@@ -67,6 +69,27 @@ export const RulesetsEndpoints = {
     .setPayload(Schema.Unknown)
     .addSuccess(Written)
     .pipe(onObject, write),
+  /**
+   * Any other phase's entry point (the custom path above, and the managed one of contract-waf.ts,
+   * are static routes and win): answered as the platform answers a zone without one
+   * (src/server/rulesets-phases.ts), never the router's 7000.
+   */
+  getPhaseEntrypoint: HttpApiEndpoint.get(
+    "getPhaseEntrypoint",
+    "/zones/:zone_id/rulesets/phases/:ruleset_phase/entrypoint"
+  )
+    .setPath(Phase)
+    .addSuccess(Envelope(ZoneRuleset))
+    .pipe(onObject),
+  putPhaseEntrypoint: HttpApiEndpoint.put(
+    "putPhaseEntrypoint",
+    "/zones/:zone_id/rulesets/phases/:ruleset_phase/entrypoint"
+  )
+    .setPath(Phase)
+    .setUrlParams(DryRunParams)
+    .setPayload(Schema.Unknown)
+    .addSuccess(Written)
+    .pipe(onObject),
   createRule: HttpApiEndpoint.post("createRule", rules)
     .setPath(Ruleset)
     .setUrlParams(DryRunParams)
@@ -94,6 +117,8 @@ export class RulesetsGroup extends HttpApiGroup.make("rulesets")
   .add(RulesetsEndpoints.getVersion)
   .add(RulesetsEndpoints.getCustomEntrypoint)
   .add(RulesetsEndpoints.putCustomEntrypoint)
+  .add(RulesetsEndpoints.getPhaseEntrypoint)
+  .add(RulesetsEndpoints.putPhaseEntrypoint)
   .add(RulesetsEndpoints.createRule)
   .add(RulesetsEndpoints.updateRule)
   .add(RulesetsEndpoints.deleteRule) {}

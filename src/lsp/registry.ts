@@ -1,9 +1,10 @@
 /**
  * What the language server and `edgectl check` know beyond rule expressions, as one value: the
  * checks of JSON document kinds other areas own (the WAF documents), hover and completion per
- * document kind, the Terraform rewrites of previous-WAF resources and of firewall resources (with the cache of module
- * pins it reads). Built here, at the edge, once per server or run, and passed down, so a feature
- * is added by listing it here (no module registers itself, no module keeps state).
+ * document kind, the Terraform rewrites of previous-WAF resources and of firewall resources (in
+ * HCL and in JSON, with the cache of module pins they read). Built here, at the edge, once per
+ * server or run, and passed down, so a feature is added by listing it here (no module registers
+ * itself, no module keeps state).
  */
 import type { JsonFeatures } from "./features.js"
 import type { DocumentKind } from "./findings.js"
@@ -12,6 +13,7 @@ import type { JsonCheck } from "./json-doc.js"
 import { kvBulkFeatures } from "./kv-bulk-features.js"
 import type { TerraformWiring } from "./terraform.js"
 import { firewallRewrite } from "./terraform-firewall-rewrite.js"
+import { firewallJsonRewrite } from "./terraform-json-rewrite.js"
 import { terraformRewrite } from "./terraform-rewrite.js"
 import { wafConfigCheck, wafExportCheck, wafExportFeatures } from "./waf-documents.js"
 import { wafConfigFeatures } from "./waf-features.js"
@@ -31,5 +33,10 @@ export const documentRegistry = (): DocumentRegistry => ({
     ["kv-bulk", kvBulkFeatures],
     ["rules-json", firewallRuleFeatures]
   ]),
-  terraform: { rewrite: terraformRewrite, firewall: firewallRewrite, pins: new Map() }
+  terraform: {
+    rewrite: terraformRewrite,
+    firewall: firewallRewrite,
+    firewallJson: firewallJsonRewrite,
+    pins: new Map()
+  }
 })

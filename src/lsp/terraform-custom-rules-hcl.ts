@@ -110,7 +110,7 @@ const ruleLines = (r: CustomRule, i: number, major: ProviderMajor): Array<string
 const EXPRESSION_LIMIT = 4096
 
 /** What the provider and the platform refuse in the rules, each naming the field, what it allows and what it got. */
-const problems = (rules: ReadonlyArray<CustomRule>): Array<string> => {
+export const rulesetProblems = (rules: ReadonlyArray<CustomRule>): Array<string> => {
   const out: Array<string> = []
   rules.forEach((r, i) => {
     const at = `rules[${i}]`
@@ -137,7 +137,7 @@ export const customRulesetHcl = (
   ruleset: CustomRuleset,
   major: ProviderMajor
 ): { readonly text: string } | { readonly problems: ReadonlyArray<string> } => {
-  const refused = problems(ruleset.rules)
+  const refused = rulesetProblems(ruleset.rules)
   if (refused.length > 0) return { problems: refused }
   const rules = ruleset.rules.flatMap((r, i) => ruleLines(r, i, major))
   const lines = [

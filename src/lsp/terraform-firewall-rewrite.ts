@@ -127,7 +127,8 @@ const readRule = (text: string, b: ResourceBlock, filters: ReadonlyMap<string, R
   }
 }
 
-const slug = (zone: string) =>
+/** A resource name's part for a zone expression (`var.zone_id` -> `zone_id`, a literal id -> its first 8 digits). */
+export const slug = (zone: string) =>
   zone
     .replace(/^"([0-9a-f]{8})[0-9a-f]*"$/, "$1")
     .replace(/^(var|local)\./, "")
@@ -135,28 +136,38 @@ const slug = (zone: string) =>
     .replace(/^_+|_+$/g, "")
     .slice(0, 40) || "zone"
 
-const versionName = (major: ProviderMajor) => (major === 3 ? "3.35" : `${major}.x`)
+export const versionName = (major: ProviderMajor) => (major === 3 ? "3.35" : `${major}.x`)
 
-/** The steps of the platform's procedure for the provider version, as comments. */
-const steps = (t: ProviderTarget, major: ProviderMajor, zone: string, resource: string, old: ReadonlyArray<string>) => {
+/**
+ * The steps of the platform's procedure for the provider version, as lines of text (comments in
+ * HCL, a `"//"` property in Terraform JSON). `zone`: the zone as an HCL expression.
+ */
+export const migrationSteps = (
+  t: ProviderTarget,
+  major: ProviderMajor,
+  zone: string,
+  resource: string,
+  old: ReadonlyArray<string>,
+  where = "their HCL"
+): Array<string> => {
   const zoneId = /^"[0-9a-f]{32}"$/.test(zone) ? zone.slice(1, -1) : "<zone_id>"
   const pinned =
     t.constraint === undefined
       ? "no cloudflare version is pinned: terraform init takes the latest, 5.x"
       : `pin "${t.constraint}"${t.pinFiles ? ` (${t.pinFiles.join(", ")})` : ""}`
   return [
-    "# Migrated from cloudflare_filter and cloudflare_firewall_rule by edgectl (the mapping of `edgectl firewall migrate`).",
-    `# Written for provider ${versionName(major)} (${pinned}).`,
-    "# The platform has already converted the zone's firewall rules to this entry point: import it rather than",
-    "# create it (a second one is refused), in this order:",
-    `#   1. terraform import ${resource} ${importId(major, zoneId)}`,
-    `#      (the ruleset id: GET /zones/${zoneId}/rulesets/phases/${PHASE}/entrypoint, result.id)`,
-    "#   2. terraform plan: it shows where these rules differ from the converted ones.",
-    "#   3. remove the old resources from the state (terraform state rm -dry-run first), before deleting their HCL:",
-    ...old.map((a) => `#      terraform state rm ${a}`),
-    "#   4. delete those cloudflare_firewall_rule and cloudflare_filter resources.",
-    "#   5. terraform plan shows no changes.",
-    "#   (Terraform 1.5+: an import block can do step 1; 1.7+: removed blocks with lifecycle { destroy = false } step 3.)"
+    "Migrated from cloudflare_filter and cloudflare_firewall_rule by edgectl (the mapping of `edgectl firewall migrate`).",
+    `Written for provider ${versionName(major)} (${pinned}).`,
+    "The platform has already converted the zone's firewall rules to this entry point: import it rather than",
+    "create it (a second one is refused), in this order:",
+    `  1. terraform import ${resource} ${importId(major, zoneId)}`,
+    `     (the ruleset id: GET /zones/${zoneId}/rulesets/phases/${PHASE}/entrypoint, result.id)`,
+    "  2. terraform plan: it shows where these rules differ from the converted ones.",
+    `  3. remove the old resources from the state (terraform state rm -dry-run first), before deleting ${where}:`,
+    ...old.map((a) => `     terraform state rm ${a}`),
+    "  4. delete those cloudflare_firewall_rule and cloudflare_filter resources.",
+    "  5. terraform plan shows no changes.",
+    "  (Terraform 1.5+: an import block can do step 1; 1.7+: removed blocks with lifecycle { destroy = false } step 3.)"
   ]
 }
 
@@ -232,7 +243,10 @@ export const firewallRewrite: TerraformRewrite = (text, blocks, target) => {
     )
     const provider = g.provider !== undefined ? `  provider = ${g.provider}\n\n` : ""
     const resource = out.text.replace(/^(resource .*\{\n)/, `$1${provider}`)
-    const comments = [...steps(target, major, g.zone, `cloudflare_ruleset.${name}`, old), ...notes].join("\n")
+    const comments = [
+      ...migrationSteps(target, major, g.zone, `cloudflare_ruleset.${name}`, old).map((l) => `# ${l}`),
+      ...notes
+    ].join("\n")
     const blocksOfZone = g.read.flatMap((r) => [
       r.filter,
       blocks.find((b) => b.type === "cloudflare_firewall_rule" && b.name === r.rule.id)!

@@ -7,6 +7,7 @@
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
+import { parseTree, type Node } from "jsonc-parser"
 import type { Range } from "./findings.js"
 import { parseHcl, stringValue, type HclNode } from "./hcl.js"
 
@@ -127,7 +128,9 @@ const pinOfFile = async (pins: ModulePins, file: string, mtimeMs: number): Promi
   if (cached?.mtimeMs === mtimeMs) return cached.pin
   const text = fs.readFileSync(file, "utf8")
   let pin: string | undefined
-  if (text.includes("required_providers")) {
+  if (file.endsWith(".json")) {
+    if (text.includes("required_providers")) pin = jsonPinNode(parseTree(text) ?? null)?.value as string | undefined
+  } else if (text.includes("required_providers")) {
     const tree = await parseHcl(text)
     try {
       pin = pinOf(tree.rootNode)
@@ -140,7 +143,24 @@ const pinOfFile = async (pins: ModulePins, file: string, mtimeMs: number): Promi
 }
 
 /**
- * The constraint the other `*.tf` files of the document's directory (its Terraform module) put on
+ * Terraform JSON's pin (`"terraform": {"required_providers": {"cloudflare": {"version": "…"}}}`, or
+ * the 0.12 string form), as its string node; blocks may be written as arrays of objects.
+ */
+export const jsonPinNode = (root: Node | null): Node | undefined => {
+  const prop = (n: Node | undefined, key: string) =>
+    n?.type === "object" ? n.children?.find((p) => p.children?.[0]?.value === key)?.children?.[1] : undefined
+  const items = (n: Node | undefined) => (n === undefined ? [] : n.type === "array" ? (n.children ?? []) : [n])
+  for (const t of items(prop(root ?? undefined, "terraform")))
+    for (const rp of items(prop(t, "required_providers"))) {
+      const c = prop(rp, "cloudflare")
+      const v = c?.type === "string" ? c : prop(c, "version")
+      if (v?.type === "string") return v
+    }
+  return undefined
+}
+
+/**
+ * The constraint the other `*.tf` and `*.tf.json` files of the document's directory (its Terraform module) put on
  * the provider, all of them together as Terraform combines them; none for a document that is not
  * a file on disk.
  */
@@ -157,7 +177,9 @@ export const modulePin = async (
   }
   let entries: Array<string>
   try {
-    entries = fs.readdirSync(path.dirname(file)).filter((f) => f.endsWith(".tf") && f !== path.basename(file))
+    entries = fs
+      .readdirSync(path.dirname(file))
+      .filter((f) => (f.endsWith(".tf") || f.endsWith(".tf.json")) && f !== path.basename(file))
   } catch {
     return undefined
   }
@@ -202,7 +224,18 @@ export const providerTarget = (
 ): ProviderTarget => {
   const node = pinNode(root)
   const own = node?.type === "string_lit" ? stringValue(node) : undefined
-  const constraint = own ?? fallback?.constraint
+  return targetOf(
+    own === undefined ? undefined : { constraint: own, range: { start: node!.startIndex, end: node!.endIndex } },
+    fallback
+  )
+}
+
+/** The same for a file whose own pin (its constraint and where it is written) was read by its syntax's reader. */
+export const targetOf = (
+  own: { readonly constraint: string; readonly range: Range } | undefined,
+  fallback?: { readonly constraint: string; readonly files: ReadonlyArray<string> }
+): ProviderTarget => {
+  const constraint = own?.constraint ?? fallback?.constraint
   // Without a pin the previous-WAF resources can only be working on 3.35: the last release that has them.
   if (constraint === undefined)
     return { constraint: undefined, pinRange: undefined, major: 3, pinWithinMajor: undefined }
@@ -216,7 +249,7 @@ export const providerTarget = (
         ? ">= 4.2.0, < 5.0.0"
         : undefined
   return own !== undefined
-    ? { constraint, pinRange: { start: node!.startIndex, end: node!.endIndex }, major, pinWithinMajor }
+    ? { constraint, pinRange: own.range, major, pinWithinMajor }
     : { constraint, pinRange: undefined, pinFiles: fallback!.files, major, pinWithinMajor }
 }
 

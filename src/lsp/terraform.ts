@@ -3,16 +3,28 @@
  * previous-WAF resource (`cloudflare_waf_package`, `cloudflare_waf_group`, `cloudflare_waf_rule`,
  * `cloudflare_waf_override`: provider 3.35 and earlier) with the rewrite for the pinned provider,
  * a warning on each `cloudflare_filter` / `cloudflare_firewall_rule` (their APIs are unsupported;
- * ./firewall-unsupported.ts) naming the pinned provider, and the rules expressions of rulesets and filters checked, found in a real HCL tree (never by
- * scanning text).
+ * ./firewall-unsupported.ts) naming the pinned provider, with the rewrite to the zone's custom
+ * rules ruleset in either syntax, and the rules expressions of rulesets and filters checked, found
+ * in a real HCL tree or JSON tree (never by scanning text).
  */
-import { getNodeValue, parseTree, printParseErrorCode, type Node, type ParseError } from "jsonc-parser"
+import { parseTree, printParseErrorCode, type ParseError } from "jsonc-parser"
 import type { CheckOptions } from "../rules/index.js"
 import { checkExpression } from "./expressions.js"
 import { finding, type Analysis, type Finding, type Fix } from "./findings.js"
-import { FIREWALL_RESOURCES, firewallResourceFinding, type FirewallPin } from "./firewall-unsupported.js"
+import { FIREWALL_RESOURCES, firewallResourceFinding } from "./firewall-unsupported.js"
 import { parseHcl, stringValue, type HclNode } from "./hcl.js"
-import { hasPin, modulePin, providerTarget, type ModulePins, type ProviderTarget } from "./terraform-version.js"
+import { rangeOf } from "./json-path.js"
+import { jsonResources, type TerraformJsonRewrite } from "./terraform-json-resources.js"
+import {
+  hasPin,
+  jsonPinNode,
+  modulePin,
+  providerTarget,
+  targetOf,
+  type ModulePins,
+  type ProviderTarget
+} from "./terraform-version.js"
+
 import {
   EXPRESSION_RESOURCES,
   hclExpressionRegions,
@@ -116,12 +128,12 @@ const checkRegions = (regions: ReadonlyArray<TerraformExpression>, options: Chec
     checkExpression(r, r.quoted, r.phase?.startsWith("http_response") ? { ...options, phase: "response" } : options)
   )
 
-/** `*.tf.json`: Terraform's JSON syntax (its expressions checked, the previous-WAF and firewall resources found). */
+/** `*.tf.json`: Terraform's JSON syntax (its expressions checked, the previous-WAF and firewall resources found and the latter rewritten). */
 const analyzeTerraformJson = async (
   text: string,
   options: CheckOptions,
   name: string,
-  pins: ModulePins | undefined
+  { firewallJson, pins }: TerraformWiring
 ): Promise<Analysis> => {
   const errors: Array<ParseError> = []
   const root = parseTree(text, errors, { allowTrailingComma: false, disallowComments: true })
@@ -136,46 +148,39 @@ const analyzeTerraformJson = async (
     )
   )
   if (root === undefined) return { kind: "terraform", findings, expressions: [] }
-  const resources = root.children?.find((p) => p.children?.[0]?.value === "resource")?.children?.[1]
-  let pin: FirewallPin | undefined
-  for (const r of resources?.type === "array" ? (resources.children ?? []) : resources ? [resources] : []) {
-    for (const typed of r.children ?? []) {
-      const [key, byName] = typed.children ?? []
-      const type = key?.value as string
-      const waf = (PREVIOUS_WAF_RESOURCES as ReadonlyArray<string>).includes(type)
-      if (key === undefined || (!waf && !FIREWALL_RESOURCES.includes(type))) continue
-      if (!waf) pin ??= await jsonPin(root, name, pins)
-      for (const named of byName?.children ?? []) {
-        const nameNode: Node | undefined = named.children?.[0]
-        const range = { start: key.offset, end: key.offset + key.length }
-        if (nameNode?.type === "string")
-          findings.push(
-            waf
-              ? previousWaf(type, nameNode.value as string, range)
-              : firewallResourceFinding(type, nameNode.value as string, range, pin!)
-          )
-      }
-    }
+  const resources = jsonResources(root)
+  const firewall = resources.filter((r) => FIREWALL_RESOURCES.includes(r.type))
+  // The pin may be in another file of the module (versions.tf, versions.tf.json): read only when this one has none.
+  const own = firewall.length > 0 ? jsonPinNode(root) : undefined
+  const target =
+    firewall.length === 0
+      ? undefined
+      : targetOf(
+          own === undefined ? undefined : { constraint: own.value as string, range: rangeOf(own) },
+          own === undefined ? await modulePin(name, pins) : undefined
+        )
+  // Fixes only for a file without syntax errors: an edit of a broken file cannot be placed.
+  const rewritten = target && errors.length === 0 ? firewallJson?.(text, resources, target) : undefined
+  for (const r of resources) {
+    const range = rangeOf(r.typeKey)
+    if ((PREVIOUS_WAF_RESOURCES as ReadonlyArray<string>).includes(r.type))
+      findings.push(previousWaf(r.type, r.name, range))
+    else if (target !== undefined && FIREWALL_RESOURCES.includes(r.type))
+      findings.push(
+        firewallResourceFinding(
+          r.type,
+          r.name,
+          range,
+          { constraint: target.constraint, files: target.pinFiles },
+          rewritten?.fixes.get(r)
+        )
+      )
   }
+  findings.push(...(rewritten?.findings ?? []))
   const expressions = jsonExpressionRegions(text, root)
   findings.push(...checkRegions(expressions, options))
   findings.sort((a, b) => a.range.start - b.range.start)
   return { kind: "terraform", findings, expressions }
-}
-
-/** A `*.tf.json` file's pin (`terraform.required_providers.cloudflare`), else its module's `*.tf` files'. */
-const jsonPin = async (root: Node, name: string, pins: ModulePins | undefined): Promise<FirewallPin> => {
-  const value = getNodeValue(root) as unknown
-  const blocks = (x: unknown): Array<Record<string, unknown>> =>
-    (Array.isArray(x) ? x : [x]).filter((b): b is Record<string, unknown> => typeof b === "object" && b !== null)
-  for (const t of blocks((value as Record<string, unknown> | null)?.terraform))
-    for (const rp of blocks(t.required_providers)) {
-      const c = rp.cloudflare
-      const version = typeof c === "string" ? c : (c as { version?: unknown } | undefined)?.version
-      if (typeof version === "string") return { constraint: version }
-    }
-  const module = await modulePin(name, pins)
-  return { constraint: module?.constraint, files: module?.files }
 }
 
 /** What the Terraform checks are given (./registry.ts): without a rewrite, no fixes; without pins, no cache. */
@@ -183,6 +188,8 @@ export interface TerraformWiring {
   readonly rewrite?: TerraformRewrite | undefined
   /** The rewrite of `cloudflare_filter` + `cloudflare_firewall_rule` to the zone's custom rules ruleset. */
   readonly firewall?: TerraformRewrite | undefined
+  /** The same in Terraform JSON (`*.tf.json`). */
+  readonly firewallJson?: TerraformJsonRewrite | undefined
   readonly pins?: ModulePins | undefined
 }
 
@@ -191,9 +198,10 @@ export const analyzeTerraform = async (
   text: string,
   name = "",
   options: CheckOptions = {},
-  { rewrite, firewall: firewallFix, pins }: TerraformWiring = {}
+  wiring: TerraformWiring = {}
 ): Promise<Analysis> => {
-  if (/\.tf\.json$/i.test(name)) return analyzeTerraformJson(text, options, name, pins)
+  if (/\.tf\.json$/i.test(name)) return analyzeTerraformJson(text, options, name, wiring)
+  const { rewrite, firewall: firewallFix, pins } = wiring
   const tree = await parseHcl(text)
   try {
     const findings = syntaxErrors(tree.rootNode)

@@ -11,9 +11,16 @@ import { RulesetsApi } from "../api/contract-rulesets.js"
 import { Conflict, InvalidInput, NotFound } from "../domain/errors.js"
 import { CustomRulesPhase } from "../domain/custom-rule.js"
 import type { RulesetSummary, ZoneRuleset } from "../domain/ruleset.js"
-import { getCustomEntrypoint, rulesetVersions, saveRuleset, zoneRulesets } from "../store/rulesets-repo.js"
+import {
+  getCustomEntrypoint,
+  RULESET_VERSIONS_KEPT,
+  rulesetVersions,
+  saveRuleset,
+  zoneRulesets
+} from "../store/rulesets-repo.js"
 import { readCreate, readDryRun, readEntrypoint, readRuleChange, type Read } from "./rulesets-body.js"
 import * as Ops from "./rulesets-ops.js"
+import { otherPhaseRead, otherPhaseWrite } from "./rulesets-phases.js"
 import { wafZone } from "./waf-zone.js"
 
 const readOk = <A, E>(r: Read<A, E>) => (r.ok ? Effect.succeed(r.value) : Effect.fail(r.error))
@@ -120,7 +127,11 @@ export const RulesetsLive = HttpApiBuilder.group(RulesetsApi, "rulesets", (handl
             : Effect.fail(
                 new NotFound({
                   code: 10003,
-                  message: `could not find version ${path.ruleset_version} of ruleset ${path.ruleset_id} (its latest is ${versions[0]!.version})`
+                  message: `could not find version ${path.ruleset_version} of ruleset ${path.ruleset_id} (its latest is ${versions[0]!.version}${
+                    Number(versions.at(-1)!.version) > 1
+                      ? `; versions before ${versions.at(-1)!.version} are pruned: the history keeps the newest ${RULESET_VERSIONS_KEPT}`
+                      : ""
+                  })`
                 })
               )
         }
@@ -139,6 +150,18 @@ export const RulesetsLive = HttpApiBuilder.group(RulesetsApi, "rulesets", (handl
         const input = yield* readOk(readEntrypoint(payload, plan))
         const at = now()
         return yield* commit(db, zone.id, dryRun, (current) => Ops.putEntrypoint(zone.id, plan, current, input, at))
+      })
+    )
+    .handle("getPhaseEntrypoint", ({ path }) =>
+      Effect.flatMap(wafZone(path.zone_id, `/rulesets/phases/${path.ruleset_phase}/entrypoint`), () =>
+        Effect.fail(otherPhaseRead(path.ruleset_phase))
+      )
+    )
+    .handle("putPhaseEntrypoint", ({ path, urlParams }) =>
+      Effect.gen(function* () {
+        yield* readOk(readDryRun(urlParams.dry_run))
+        yield* wafZone(path.zone_id, `/rulesets/phases/${path.ruleset_phase}/entrypoint`)
+        return yield* Effect.fail(otherPhaseWrite(path.ruleset_phase))
       })
     )
     .handle("createRule", ({ path, urlParams, payload }) =>

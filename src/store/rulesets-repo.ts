@@ -18,7 +18,17 @@ export const getPhaseEntrypoint = (db: Database.Database, zoneId: string, phase:
 export const getCustomEntrypoint = (db: Database.Database, zoneId: string) =>
   getPhaseEntrypoint(db, zoneId, CustomRulesPhase)
 
-/** Saves the ruleset as the phase's entry point and as one more version of it (call within a transaction). */
+/**
+ * How many versions of a ruleset the history keeps: the newest ones; older ones are pruned by the
+ * write that adds one (the reference gives no number for the platform: the README says why 50).
+ */
+export const RULESET_VERSIONS_KEPT = 50
+
+/**
+ * Saves the ruleset as the phase's entry point and as one more version of it, and prunes the
+ * versions beyond the newest RULESET_VERSIONS_KEPT (call within a transaction: the three
+ * statements land together or not at all).
+ */
 export const saveRuleset = (db: Database.Database, zoneId: string, r: ZoneRuleset) => {
   const text = JSON.stringify(r)
   stmt(
@@ -31,6 +41,11 @@ export const saveRuleset = (db: Database.Database, zoneId: string, r: ZoneRulese
     r.id,
     Number(r.version),
     text
+  )
+  stmt(db, "DELETE FROM zone_ruleset_versions WHERE zone_id = ? AND ruleset_id = ? AND version <= ?").run(
+    zoneId,
+    r.id,
+    Number(r.version) - RULESET_VERSIONS_KEPT
   )
 }
 

@@ -1,0 +1,57 @@
+/**
+ * The resources of a Terraform JSON file (`*.tf.json`): `"resource": {"<type>": {"<name>": {…}}}`,
+ * where the JSON syntax lets each level be an array of objects too. Read once per check; the
+ * warnings (./terraform.ts) and the firewall rewrite (./terraform-json-rewrite.ts) share them.
+ */
+import type { Node, Segment } from "jsonc-parser"
+import type { Finding, Fix } from "./findings.js"
+import type { ProviderTarget } from "./terraform-version.js"
+
+/** One `resource.<type>.<name>` of the file, with where it is (the path of the object holding its type). */
+export interface JsonResource {
+  readonly type: string
+  readonly name: string
+  /** The `"<type>"` key, where the unsupported-API warning points. */
+  readonly typeKey: Node
+  readonly nameKey: Node
+  readonly body: Node | undefined
+  readonly at: ReadonlyArray<Segment>
+}
+
+export const prop = (n: Node | undefined, key: string): Node | undefined =>
+  n?.type === "object" ? n.children?.find((p) => p.children?.[0]?.value === key)?.children?.[1] : undefined
+const items = (n: Node | undefined): Array<Node> =>
+  n === undefined ? [] : n.type === "array" ? (n.children ?? []) : [n]
+
+/** Every resource of the file: `"resource"` may be an object or an array of them, a body an array of one. */
+export const jsonResources = (root: Node): Array<JsonResource> => {
+  const out: Array<JsonResource> = []
+  const resource = prop(root, "resource")
+  items(resource).forEach((r, i) => {
+    const at: Array<Segment> = resource?.type === "array" ? ["resource", i] : ["resource"]
+    for (const typed of r.type === "object" ? (r.children ?? []) : []) {
+      const [typeKey, byName] = typed.children ?? []
+      if (typeKey?.type !== "string") continue
+      for (const named of byName?.type === "object" ? (byName.children ?? []) : []) {
+        const [nameKey, body] = named.children ?? []
+        if (nameKey?.type !== "string") continue
+        out.push({
+          type: typeKey.value as string,
+          name: nameKey.value as string,
+          typeKey,
+          nameKey,
+          body: items(body).find((b) => b.type === "object"),
+          at
+        })
+      }
+    }
+  })
+  return out
+}
+
+/** Builds the rewrite of the file's firewall resources (handed in through ./registry.ts): a fix per resource it can place, findings where it cannot tell. */
+export type TerraformJsonRewrite = (
+  text: string,
+  resources: ReadonlyArray<JsonResource>,
+  target: ProviderTarget
+) => { readonly fixes: ReadonlyMap<JsonResource, Fix>; readonly findings: ReadonlyArray<Finding> }

@@ -1,0 +1,293 @@
+/**
+ * The rewrite of `cloudflare_filter` + `cloudflare_firewall_rule` in Terraform's JSON syntax
+ * (`*.tf.json`), as ./terraform-firewall-rewrite.ts does it for HCL: per zone (`zone_id`, and
+ * `provider`), the rules read with their filters, mapped by `migrateFirewallRules` and written as
+ * one `cloudflare_ruleset` in the shape of the pinned provider (./terraform-json-ruleset.ts), next
+ * to the old resources, with the version's import and state steps in its `"//"` property (JSON has
+ * no comments; Terraform ignores that property in a block's body). The edit inserts one property,
+ * laid out in the file's own indentation; the rest of the file is left as it is. A value Terraform
+ * computes (an interpolation where a literal is needed, `for_each`) is reported, its rule left as
+ * it is.
+ */
+import { getNodeValue, type Node } from "jsonc-parser"
+import type { Rule } from "../domain/firewall.js"
+import { migrateFirewallRules } from "../firewall/custom-rules.js"
+import { planCaveats } from "./firewall-custom-json.js"
+import { finding, type Finding, type Fix, type TextEdit } from "./findings.js"
+import { rangeOf } from "./json-path.js"
+import { rulesetProblems } from "./terraform-custom-rules-hcl.js"
+import { migrationSteps, slug, versionName } from "./terraform-firewall-rewrite.js"
+import { prop, type JsonResource, type TerraformJsonRewrite } from "./terraform-json-resources.js"
+import { customRulesetJson } from "./terraform-json-ruleset.js"
+import type { ProviderMajor } from "./terraform-version.js"
+
+const PHASE = "http_request_firewall_custom"
+
+/** A JSON string's text when Terraform reads it as written: no interpolation or directive, `$${` and `%%{` unescaped. */
+const literalOf = (s: string): string | undefined => {
+  let out = ""
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i]!
+    if ((c === "$" || c === "%") && s[i + 1] === c && s[i + 2] === "{") {
+      out += `${c}{`
+      i += 2
+    } else if ((c === "$" || c === "%") && s[i + 1] === "{") return undefined
+    else out += c
+  }
+  return out
+}
+
+/** The zone as an HCL expression, for titles and steps: `"${var.zone_id}"` -> `var.zone_id`, a literal quoted. */
+const zoneExpression = (value: unknown): string => {
+  if (typeof value !== "string") return JSON.stringify(value)
+  const ref = /^\$\{\s*([^{}]+?)\s*\}$/.exec(value)
+  if (ref) return ref[1]!
+  const lit = literalOf(value)
+  return lit !== undefined ? JSON.stringify(lit) : JSON.stringify(value)
+}
+
+const address = (r: JsonResource) => `${r.type}.${r.name}`
+const unclear = (r: JsonResource, k: string | undefined, message: string): Finding => {
+  const key = k === undefined ? undefined : prop(r.body, k)?.parent?.children?.[0]
+  return finding("warning", "terraform-rewrite-unclear", `${address(r)}: ${message}`, rangeOf(key ?? r.nameKey), {
+    hint: "the rewrite leaves this rule as it is: rewrite it by hand, or make the value a literal"
+  })
+}
+const written = (text: string, n: Node) => text.slice(n.offset, n.offset + n.length)
+
+/** The filter a rule names: `"filter_id": "${cloudflare_filter.x.id}"`, 5.x: `"filter": {"id": "${…}"}`. */
+const filterName = (r: JsonResource): string | undefined => {
+  const v = prop(r.body, "filter_id") ?? prop(prop(r.body, "filter"), "id")
+  const m = v?.type === "string" && /^\$\{\s*cloudflare_filter\.([A-Za-z_][\w-]*)\.id\s*\}$/.exec(v.value as string)
+  return m ? m[1] : undefined
+}
+
+interface Read {
+  readonly rule: Rule
+  readonly filter: JsonResource
+}
+
+/** One rule with its filter as the platform held them; or why the rewrite cannot read it. */
+const readRule = (text: string, r: JsonResource, filters: ReadonlyMap<string, JsonResource>): Read | Finding => {
+  for (const meta of ["for_each", "count"])
+    if (prop(r.body, meta) !== undefined)
+      return unclear(r, meta, `it has ${meta}: the rewrite cannot tell the rules it stands for`)
+  const name = filterName(r)
+  const f = name === undefined ? undefined : filters.get(name)
+  if (f === undefined) {
+    const k = prop(r.body, "filter_id") !== undefined ? "filter_id" : prop(r.body, "filter") ? "filter" : undefined
+    return unclear(
+      r,
+      k,
+      k === undefined
+        ? "it names no filter (filter_id)"
+        : `${k} = ${written(text, prop(r.body, k)!)} is not a cloudflare_filter of this file: the rewrite cannot read its expression`
+    )
+  }
+  if (prop(f.body, "for_each") !== undefined || prop(f.body, "count") !== undefined)
+    return unclear(
+      r,
+      "filter_id",
+      `its filter ${address(f)} has for_each or count: the rewrite cannot tell its expression`
+    )
+  const e = prop(f.body, "expression")
+  const expression = e?.type === "string" ? literalOf(e.value as string) : undefined
+  if (expression === undefined)
+    return unclear(r, "filter_id", `the expression of its filter ${address(f)} is not a literal string`)
+  const a = prop(r.body, "action")
+  const mode = a?.type === "string" ? literalOf(a.value as string) : prop(a, "mode")?.value
+  if (typeof mode !== "string") return unclear(r, "action", "its action is not a literal: the rewrite cannot tell it")
+  // A literal of the JSON type, or absent; a string must not be computed by Terraform.
+  const literal = (of: JsonResource, k: string, type: "number" | "boolean" | "string") => {
+    const n = prop(of.body, k)
+    const v = n === undefined ? undefined : getNodeValue(n)
+    const value = typeof v === "string" && type === "string" ? literalOf(v) : v
+    if (n === undefined || (typeof v === type && value !== undefined)) return { ok: true as const, value }
+    const whose = of === r ? "" : "its filter's "
+    return {
+      ok: false as const,
+      finding: unclear(r, of === r ? k : "filter_id", `${whose}${k} = ${written(text, n)} is not a literal`)
+    }
+  }
+  const priority = literal(r, "priority", "number")
+  const paused = literal(r, "paused", "boolean")
+  const description = literal(r, "description", "string")
+  const filterPaused = literal(f, "paused", "boolean")
+  const filterDescription = literal(f, "description", "string")
+  for (const x of [priority, paused, description, filterPaused, filterDescription]) if (!x.ok) return x.finding
+  const p = prop(r.body, "products")
+  const products = p === undefined ? undefined : (getNodeValue(p) as unknown)
+  const list =
+    Array.isArray(products) && products.every((x) => typeof x === "string" && literalOf(x) === x)
+      ? (products as Array<string>)
+      : undefined
+  if (p !== undefined && list === undefined)
+    return unclear(r, "products", `products = ${written(text, p)} is not a list of literal strings`)
+  const value = <T>(x: { ok: boolean; value?: unknown }) => (x.ok ? (x.value as T | undefined) : undefined)
+  const ruleDescription = value<string>(description)
+  const ownDescription = value<string>(filterDescription)
+  return {
+    filter: f,
+    rule: {
+      id: r.name,
+      paused: value<boolean>(paused) ?? false,
+      action: mode,
+      priority: value<number>(priority) ?? null,
+      ...(ruleDescription !== undefined ? { description: ruleDescription } : {}),
+      ...(list !== undefined ? { products: list } : {}),
+      filter: {
+        id: f.name,
+        paused: value<boolean>(filterPaused) ?? false,
+        expression,
+        ...(ownDescription !== undefined ? { description: ownDescription } : {})
+      }
+    }
+  }
+}
+
+/** The file's layout: its indentation unit (none for a file on one line) and its line ends. */
+const layoutOf = (text: string) => ({
+  unit: /\n([ \t]+)\S/.exec(text)?.[1],
+  eol: text.includes("\r\n") ? "\r\n" : "\n"
+})
+
+/** The whitespace that starts the line of `offset`, or undefined when something else comes before it on that line. */
+const lineIndent = (text: string, offset: number): string | undefined => {
+  const lead = text.slice(text.lastIndexOf("\n", offset - 1) + 1, offset)
+  return /^[ \t]*$/.test(lead) ? lead : undefined
+}
+
+/**
+ * The edit adding `"key": value` to `object` after its property `after` (by default its last),
+ * laid out as the file is: the object's properties' indentation, or on one line in a compact file.
+ * (jsonc-parser's `modify` formats the whole document for one insertion: seconds for a file of
+ * a few hundred rules, on every change the editor checks.)
+ */
+const addProperty = (text: string, object: Node, key: string, value: unknown, after?: Node): TextEdit => {
+  const { unit, eol } = layoutOf(text)
+  const props = object.children ?? []
+  const anchor = after ?? props.at(-1)
+  const own = props[0] ? lineIndent(text, props[0].offset) : undefined
+  const outer = lineIndent(text, object.offset) ?? lineIndent(text, object.parent?.offset ?? object.offset)
+  const indent = own ?? (unit !== undefined && outer !== undefined ? outer + unit : undefined)
+  const json =
+    indent === undefined ? JSON.stringify(value) : JSON.stringify(value, null, unit).replace(/\n/g, `${eol}${indent}`)
+  const property = `${JSON.stringify(key)}: ${json}`
+  if (anchor !== undefined) {
+    const at = anchor.offset + anchor.length
+    return {
+      range: { start: at, end: at },
+      newText: indent === undefined ? `, ${property}` : `,${eol}${indent}${property}`
+    }
+  }
+  const inside = { start: object.offset + 1, end: object.offset + object.length - 1 }
+  return { range: inside, newText: indent === undefined ? property : `${eol}${indent}${property}${eol}${outer ?? ""}` }
+}
+
+/** The fixes for the file's firewall resources (one per zone), and the findings on what it leaves alone. */
+export const firewallJsonRewrite: TerraformJsonRewrite = (text, resources, target) => {
+  const fixes = new Map<JsonResource, Fix>()
+  const findings: Array<Finding> = []
+  // Without a pin `terraform init` takes the latest provider: 5.x.
+  const major: ProviderMajor = target.constraint === undefined ? 5 : target.major
+  const filters = new Map(resources.filter((r) => r.type === "cloudflare_filter").map((r) => [r.name, r]))
+  const rules = resources.filter((r) => r.type === "cloudflare_firewall_rule")
+  const zoneKey = (r: JsonResource) => {
+    const z = prop(r.body, "zone_id")
+    const p = prop(r.body, "provider")
+    return `${p === undefined ? "" : JSON.stringify(getNodeValue(p))}\u0000${z === undefined ? "" : JSON.stringify(getNodeValue(z))}`
+  }
+  const groups = new Map<string, { zone: Node; provider: Node | undefined; read: Array<Read>; last: JsonResource }>()
+  for (const r of rules) {
+    const zone = prop(r.body, "zone_id")
+    const read = zone === undefined ? unclear(r, undefined, "it has no zone_id") : readRule(text, r, filters)
+    if (!("rule" in read)) {
+      findings.push(read)
+      continue
+    }
+    const key = zoneKey(r)
+    const g = groups.get(key) ?? { zone: zone!, provider: prop(r.body, "provider"), read: [], last: r }
+    g.read.push(read)
+    g.last = r
+    groups.set(key, g)
+  }
+  const rulesets = resources.filter((r) => r.type === "cloudflare_ruleset")
+  // A zone whose custom phase the file already manages: a second entry point would be refused.
+  const managed = new Set(rulesets.filter((r) => prop(r.body, "phase")?.value === PHASE).map(zoneKey))
+  const taken = new Set(rulesets.map((r) => r.name))
+  const many = groups.size > 1
+  const migrated = [...groups].flatMap(([key, g]) => {
+    if (managed.has(key)) return []
+    const migration = migrateFirewallRules(g.read.map((r) => r.rule))
+    const left = new Set(migration.notes.filter((n) => n.severity === "unmapped").map((n) => n.rule))
+    return migration.rules.length === 0 ? [] : [{ g, migration, moved: g.read.filter((r) => !left.has(r.rule.id)) }]
+  })
+  // A filter leaves the state only when every rule of the file that names it does.
+  const movedRules = new Set(migrated.flatMap((m) => m.moved.map((r) => r.rule.id)))
+  const keptFilters = new Set(rules.filter((r) => !movedRules.has(r.name)).map(filterName))
+  for (const { g, migration, moved } of migrated) {
+    const zone = zoneExpression(getNodeValue(g.zone))
+    const refused = rulesetProblems(migration.rules)
+    if (refused.length > 0) {
+      for (const p of refused) findings.push(unclear(g.read[0]!.filter, undefined, p))
+      continue
+    }
+    const base = many ? `custom_rules_${slug(zone)}` : "custom_rules"
+    let name = base
+    for (let i = 2; taken.has(name); i++) name = `${base}_${i}`
+    taken.add(name)
+    const old = [
+      ...moved.map((r) => `cloudflare_firewall_rule.${r.rule.id}`),
+      ...[...new Set(moved.map((r) => r.filter.name))]
+        .filter((f) => !keptFilters.has(f))
+        .map((f) => `cloudflare_filter.${f}`)
+    ]
+    const comments = [
+      ...migrationSteps(target, major, zone, `cloudflare_ruleset.${name}`, old, "them from the file"),
+      ...planCaveats(migration.rules).map((m) => `info: ${m}`),
+      ...migration.notes.map((n) => {
+        const what = n.severity === "unmapped" ? "not migrated (the resource stays)" : n.severity
+        const message =
+          n.rule !== undefined ? n.message.replace(`rule ${n.rule}:`, `cloudflare_firewall_rule.${n.rule}:`) : n.message
+        return `${what}: ${message}`
+      })
+    ]
+    const body = customRulesetJson(
+      {
+        comments,
+        provider: g.provider === undefined ? undefined : (getNodeValue(g.provider) as string),
+        zone: getNodeValue(g.zone) as string,
+        name: "default",
+        rules: migration.rules
+      },
+      major
+    )
+    // Beside the zone's old resources: in the object holding its last rule, after its rules' type
+    // (or in that object's cloudflare_ruleset, when it has one).
+    const typed = g.last.typeKey.parent!
+    const existing = prop(typed.parent, "cloudflare_ruleset")
+    const into =
+      existing?.type === "object" ? existing : existing?.type === "array" ? existing.children?.at(-1) : undefined
+    const edit =
+      into?.type === "object"
+        ? addProperty(text, into, name, body)
+        : addProperty(text, typed.parent!, "cloudflare_ruleset", { [name]: body }, typed)
+    const all: Array<TextEdit> = []
+    if (major === 3 && target.pinWithinMajor !== undefined && target.pinRange !== undefined)
+      all.push({ range: target.pinRange, newText: JSON.stringify(target.pinWithinMajor) })
+    all.push(edit)
+    const fix: Fix = {
+      title: `Add the equivalent cloudflare_ruleset${many ? ` for zone_id = ${zone}` : ""} (${PHASE}, provider ${versionName(major)}) with the migration steps`,
+      edits: all,
+      preferred: true
+    }
+    for (const r of g.read) {
+      fixes.set(r.filter, fix)
+      fixes.set(
+        resources.find((x) => x.type === "cloudflare_firewall_rule" && x.name === r.rule.id)!,
+        fix
+      )
+    }
+  }
+  return { fixes, findings }
+}
