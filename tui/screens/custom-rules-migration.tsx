@@ -26,7 +26,7 @@ import { useNotify } from "../notices.js"
 import { useEffectQuery } from "../runtime.js"
 import { useZoneScoped } from "../state.js"
 import { usePaneSize } from "../terminal.js"
-import { customAction } from "./custom-rules-panel.js"
+import { customAction } from "./custom-rule-detail.js"
 
 interface Row {
   readonly rule: Rule
