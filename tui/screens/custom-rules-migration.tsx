@@ -24,10 +24,10 @@ import { ErrorView, Loading } from "../components/states.js"
 import { TextPrompt } from "../components/text-prompt.js"
 import { KeyLayer, useKeys } from "../keys.js"
 import { useNotify } from "../notices.js"
-import { useEffectQuery } from "../runtime.js"
 import { useZoneScoped } from "../state.js"
 import { usePaneSize } from "../terminal.js"
 import { customAction } from "./custom-rule-detail.js"
+import { useZoneQuery } from "./custom-rules-query.js"
 import { CustomRulesReplayView } from "./custom-rules-replay.js"
 
 interface Row {
@@ -104,7 +104,7 @@ export function CustomRulesMigration({
   readonly height: number
   readonly onApplied: () => void
 }) {
-  const { query } = useEffectQuery(() => previewMigration(zone.id, plan), [zone.id])
+  const { query } = useZoneQuery(zone.id, () => previewMigration(zone.id, plan))
   const preview = query._tag === "Success" ? query.value : undefined
   const rows = preview === undefined ? [] : rowsOf(preview)
   const listRows = Math.max(2, height - Chrome)

@@ -21,10 +21,11 @@ import { TextPrompt } from "../components/text-prompt.js"
 import type { UiError } from "../errors.js"
 import { KeyLayer, useKeys } from "../keys.js"
 import { useNotify } from "../notices.js"
-import { useEffectQuery, type Services } from "../runtime.js"
+import type { Services } from "../runtime.js"
 import { useZoneScoped } from "../state.js"
 import { CustomRuleDetail, customAction, ruleLabel } from "./custom-rule-detail.js"
 import { CustomRuleForm } from "./custom-rule-form.js"
+import { useZoneQuery } from "./custom-rules-query.js"
 
 const rowText = (r: ZoneRule, i: number) =>
   `${`#${i + 1}`.padEnd(4)}${customAction(r).padEnd(22)} ${(r.enabled ? "on" : "off").padEnd(4)}${r.expression}`
@@ -68,7 +69,7 @@ export function CustomRulesPanel({
   readonly height: number
 }) {
   const plan = Plans.includes(zone.plan?.legacy_id ?? "") ? (zone.plan!.legacy_id as Plan) : undefined
-  const { query, refresh } = useEffectQuery(() => Rs.getCustomRules(zone.id), [zone.id])
+  const { query, refresh } = useZoneQuery(zone.id, () => Rs.getCustomRules(zone.id))
   // A write answers the whole ruleset: shown at once, and while the list is read again.
   const [written, setWritten] = useZoneScoped<{ readonly rs: ZoneRuleset | null }>(zone.id)
   const ruleset = query._tag === "Success" ? query.value : (written?.rs ?? null)
