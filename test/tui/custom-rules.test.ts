@@ -27,7 +27,13 @@ const openFirewallTab = async (t: PtyTui, zone: string) => {
   await t.waitFor(`Firewall rules of ${zone}`)
 }
 
-const flat = (screen: string) => screen.replace(/[│\s]+/g, " ")
+/** The main pane on one line (the sidebar's column and the borders gone), so wrapped text reads whole. */
+const flat = (screen: string) =>
+  screen
+    .split("\n")
+    .map((line) => line.split("││")[1] ?? line)
+    .join(" ")
+    .replace(/[│\s]+/g, " ")
 
 const fits = (t: PtyTui, columns: number) => {
   for (const line of t.lines()) expect(line.length).toBeLessThanOrEqual(columns)
@@ -52,6 +58,12 @@ describe.each([
     t.write("p")
     await t.waitFor("Replay traffic through the old and the new rules")
     t.write(`${traffic}\r`)
+    // The replay's differences open over the preview: none here, said whole; esc goes back.
+    await t.waitFor((s) =>
+      flat(s).includes("No difference: the firewall rules and the custom rules decide all 29 requests alike.")
+    )
+    fits(t, columns)
+    t.write(PtyKeys.escape)
     // At 80 columns the line wraps inside the pane.
     await t.waitFor((s) => flat(s).includes("replay: 29 requests, no difference (custom-rules-traffic.jsonl)"))
     fits(t, columns)

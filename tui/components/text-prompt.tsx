@@ -7,13 +7,15 @@
 import { Box, Text } from "ink"
 import { useRef, useState } from "react"
 import { KeyLayer, useKeys } from "../keys.js"
-import { editLine, emptyLine, type Line } from "../line-editor.js"
+import { editLine, emptyLine, lineOf, type Line } from "../line-editor.js"
 import { usePaneSize } from "../terminal.js"
 import { LineText } from "./line-input.js"
 
 export interface TextPromptProps {
   readonly title: string
   readonly help?: string
+  /** The text the field starts with (an edit), the cursor at its end. */
+  readonly initial?: string
   /** How the text is drawn; the default shows it as typed. */
   readonly display?: (text: string) => string
   /** A message when the text cannot be submitted as it is, else undefined. */
@@ -27,12 +29,23 @@ export interface TextPromptProps {
 
 export const bullets = (text: string) => "•".repeat([...text].length)
 
-export function TextPrompt({ title, help, display, check, counter, submitLabel, onSubmit, onCancel }: TextPromptProps) {
+export function TextPrompt({
+  title,
+  help,
+  initial,
+  display,
+  check,
+  counter,
+  submitLabel,
+  onSubmit,
+  onCancel
+}: TextPromptProps) {
   // The line lives in a ref, so that keys that arrive before the next render (typing, then enter)
   // all see what was typed before them; the state only re-renders. A prompt with another title in
-  // the same place (the next step of a dialog) starts empty.
-  const typed = useRef({ title, line: emptyLine, tried: false })
-  if (typed.current.title !== title) typed.current = { title, line: emptyLine, tried: false }
+  // the same place (the next step of a dialog) starts again, empty or with its initial text.
+  const start = initial === undefined ? emptyLine : lineOf(initial)
+  const typed = useRef({ title, line: start, tried: false })
+  if (typed.current.title !== title) typed.current = { title, line: start, tried: false }
   const [, render] = useState(0)
   const update = (line: Line, tried = typed.current.tried) => {
     typed.current = { title, line, tried }

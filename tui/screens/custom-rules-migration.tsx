@@ -1,9 +1,10 @@
 /**
  * The zone's Firewall tab, `m`: the migration of its firewall rules to custom rules. The preview
  * lists each old rule beside the custom rule it becomes (in the order the custom phase runs them,
- * the rules left out last) with its notes; `p` replays a traffic file through both; `a` applies
- * after a confirmation that says what is sent. Its replay answer is kept with the zone it was run
- * on (useZoneScoped), so it never shows on another zone.
+ * the rules left out last) with its notes; `p` replays a traffic file through both and shows every
+ * request they decide differently (./custom-rules-replay.tsx; `v` shows it again, esc returns);
+ * `a` applies after a confirmation that says what is sent. Its replay answer is kept with the zone
+ * it was run on (useZoneScoped), so it never shows on another zone.
  */
 import { Box, Text } from "ink"
 import type { CustomRule, MigrationNote } from "../../src/domain/custom-rule.js"
@@ -23,10 +24,11 @@ import { ErrorView, Loading } from "../components/states.js"
 import { TextPrompt } from "../components/text-prompt.js"
 import { KeyLayer, useKeys } from "../keys.js"
 import { useNotify } from "../notices.js"
-import { useEffectQuery } from "../runtime.js"
 import { useZoneScoped } from "../state.js"
 import { usePaneSize } from "../terminal.js"
-import { customAction } from "./custom-rules-panel.js"
+import { customAction } from "./custom-rule-detail.js"
+import { useZoneQuery } from "./custom-rules-query.js"
+import { CustomRulesReplayView } from "./custom-rules-replay.js"
 
 interface Row {
   readonly rule: Rule
@@ -102,7 +104,7 @@ export function CustomRulesMigration({
   readonly height: number
   readonly onApplied: () => void
 }) {
-  const { query } = useEffectQuery(() => previewMigration(zone.id, plan), [zone.id])
+  const { query } = useZoneQuery(zone.id, () => previewMigration(zone.id, plan))
   const preview = query._tag === "Success" ? query.value : undefined
   const rows = preview === undefined ? [] : rowsOf(preview)
   const listRows = Math.max(2, height - Chrome)
@@ -110,7 +112,11 @@ export function CustomRulesMigration({
   const cursor = useListCursor(rows.length, listRows, [zone.id])
   const current = rows[cursor.index]
   const [dialog, setDialog] = useZoneScoped<Dialog>(zone.id)
-  const [replay, setReplay] = useZoneScoped<string>(zone.id)
+  const [replay, setReplay] = useZoneScoped<{ readonly file: string; readonly report: CustomRulesReplayReport }>(
+    zone.id
+  )
+  // The replay's whole list of differences, over the preview until esc.
+  const [replayShown, setReplayShown] = useZoneScoped<true>(zone.id)
   const notify = useNotify()
   const { run, busy } = useActions()
   const close = () => setDialog(undefined)
@@ -122,6 +128,10 @@ export function CustomRulesMigration({
       switch (press.name) {
         case "p":
           setDialog({ kind: "replay" })
+          return true
+        case "v":
+          if (replay === undefined) return false
+          setReplayShown(true)
           return true
         case "a":
           if (preview.migration.rules.length === 0) {
@@ -136,10 +146,11 @@ export function CustomRulesMigration({
     },
     {
       priority: KeyLayer.tab,
-      active: active && dialog === undefined,
+      active: active && dialog === undefined && replayShown === undefined,
       hints: [
         { keys: "↑↓", label: "rules" },
         { keys: "p", label: "replay traffic" },
+        ...(replay !== undefined ? [{ keys: "v", label: "replay's differences" }] : []),
         { keys: "a", label: "apply" }
       ]
     }
@@ -158,7 +169,10 @@ export function CustomRulesMigration({
             close()
             run(
               replayMigrationFile(preview.firewallRules, preview.migration.rules, file.trim()),
-              (r) => setReplay(replayText(file.trim(), r)),
+              (report) => {
+                setReplay({ file: file.trim(), report })
+                setReplayShown(true)
+              },
               "replay the traffic"
             )
           }}
@@ -195,6 +209,17 @@ export function CustomRulesMigration({
       />
     )
   }
+
+  if (replay !== undefined && replayShown === true)
+    return (
+      <CustomRulesReplayView
+        file={replay.file}
+        report={replay.report}
+        active={active}
+        height={height}
+        onClose={() => setReplayShown(undefined)}
+      />
+    )
 
   const zoneNotes = preview?.migration.notes.filter((n) => n.rule === undefined) ?? []
   return (
@@ -240,7 +265,7 @@ export function CustomRulesMigration({
         </Text>
       )}
       <Box height={2} flexShrink={0} overflow="hidden">
-        <Text wrap="wrap">{replay ?? " "}</Text>
+        <Text wrap="wrap">{replay !== undefined ? replayText(replay.file, replay.report) : " "}</Text>
       </Box>
       {busy !== undefined ? <Text color="cyan">… working</Text> : <Text> </Text>}
     </Box>

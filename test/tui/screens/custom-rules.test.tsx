@@ -2,7 +2,7 @@
  * The zone's Firewall tab, migration to custom rules (issue 21 item 4) with ink-testing-library
  * over a real embedded platform: m previews (old rule -> new rule, notes), p replays the demo
  * traffic, a applies after a confirmation naming what is sent, and c shows the custom rules,
- * which e enables or disables and d deletes, each confirmed. None of it shows on another zone.
+ * which p disables or enables and d deletes, each confirmed. None of it shows on another zone.
  */
 import * as path from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
@@ -48,7 +48,9 @@ describe("the migration to custom rules on a zone's Firewall tab", () => {
     expect(frame).toMatch(/p replay traffic\s+a apply/)
 
     await app.press("p", "Replay traffic through the old and the new rules of acme-mail.com")
-    await app.press(`${traffic}\r`, "29 requests")
+    await app.press(`${traffic}\r`, "No difference")
+    expect(app.frame()).toContain("No difference: the firewall rules and the custom rules decide all 29 requests")
+    await app.press(Keys.escape, "replay: 29 requests")
     expect(app.frame()).toContain("replay: 29 requests, no difference (custom-rules-traffic.jsonl)")
 
     await app.press("a", "Migrate the firewall rules of acme-mail.com?")
@@ -80,8 +82,8 @@ describe("the migration to custom rules on a zone's Firewall tab", () => {
     expect(replaced.length).toBe(custom?.rules.length)
     expect(replaced.every((r) => r.paused)).toBe(true)
 
-    // e disables a rule and d deletes one, each after a confirmation.
-    await app.press("e", "Disable custom rule #1")
+    // p disables a rule and d deletes one, each after a confirmation.
+    await app.press("p", "Disable custom rule #1")
     await app.press("y", (f) => /› #1\s+skip securityLevel\s+off/.test(f))
     await app.press("d", "Delete custom rule #1")
     await app.press("n", (f) => !f.includes("Delete custom rule"))
@@ -105,7 +107,8 @@ describe("the migration to custom rules on a zone's Firewall tab", () => {
     const { app } = await openFirewallTab("acme-mail.com")
     await app.press("m", "CUSTOM RULE")
     await app.press("p", "Replay traffic")
-    await app.press(`${traffic}\r`, "29 requests")
+    await app.press(`${traffic}\r`, "No difference")
+    await app.press(Keys.escape, "replay: 29 requests")
     await app.press("a", "Migrate the firewall rules of acme-mail.com?")
     await app.press("y", (f) => /› #1\s+skip securityLevel/.test(f))
     // To another zone by the zone list.
