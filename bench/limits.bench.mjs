@@ -154,6 +154,139 @@ table(
   ["status", "answered after ms", "MB sent by then"],
   [[over.status, results.oversized.ms, results.oversized.sentMb]]
 )
+// --- Large JSON bodies on other routes (issue 19 item 2), each on a fresh `edgectl serve` (so that
+// no earlier request's heap hides its growth): a filters POST and a firewall-rules POST of ~82 MB
+// (--quick: ~19 MB), each an array of 1,000 entries (the batch limit); a custom-rules entry point
+// PUT (an object body) and a filters POST of one huge element, ~76 MB each. The fields the platform
+// reads are bounded (expressions 4,096 characters, descriptions 500), so what makes a valid body this
+// large is a property it ignores (`notes`, as an exported list may carry). Per request: its time, the
+// server's peak RSS growth (VmHWM minus the RSS before), and the p50/p99/max of small GETs on 5 other
+// connections meanwhile.
+const freshServer = async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "edgectl-bench-json-"))
+  const proc = spawn(process.execPath, [bin, "serve", "--port", "0", "--json", "--persist-to", dir], {
+    cwd: root,
+    stdio: ["ignore", "pipe", "ignore"]
+  })
+  const info = await new Promise((resolve, reject) => {
+    readline.createInterface({ input: proc.stdout }).once("line", (line) => resolve(JSON.parse(line)))
+    proc.once("exit", (code) => reject(new Error(`edgectl serve exited ${code}`)))
+  })
+  const headers = { authorization: `Bearer ${info.token}` }
+  const zoneId = (await (await fetch(`${info.baseUrl}/zones`, { headers })).json()).result[0].id
+  const status = () => {
+    const text = fs.readFileSync(`/proc/${proc.pid}/status`, "utf8")
+    const kb = (k) => Number(new RegExp(`${k}:\\s+(\\d+)`).exec(text)?.[1] ?? NaN)
+    return { rssMb: kb("VmRSS") / 1024, peakMb: kb("VmHWM") / 1024 }
+  }
+  const stop = () => {
+    proc.kill("SIGTERM")
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+  return { info, headers, zoneId, status, stop }
+}
+const largeJsonRow = async (label, method, route, items) => {
+  const s = await freshServer()
+  try {
+    const json = JSON.stringify(items)
+    const start = s.status()
+    const t0 = performance.now()
+    const sent = fetch(`${s.info.baseUrl}${route(s.zoneId)}`, {
+      method,
+      headers: { ...s.headers, "content-type": "application/json" },
+      body: json
+    }).then(async (r) => ({ status: r.status, ms: performance.now() - t0, text: await r.text() }))
+    const others = autocannon({
+      url: `${s.info.baseUrl}/zones/${s.zoneId}`,
+      headers: s.headers,
+      connections: 5,
+      duration: 300,
+      timeout: 10
+    })
+    const answer = await sent
+    others.stop()
+    const l = await others
+    const end = s.status()
+    if (answer.status !== 200) throw new Error(`${label} answered ${answer.status}: ${answer.text.slice(0, 300)}`)
+    return {
+      label,
+      bodyMb: round(json.length / 1048576),
+      ms: round(answer.ms),
+      getsAnswered: l.requests.total,
+      getP50Ms: l.latency.p50,
+      getP99Ms: l.latency.p99,
+      getMaxMs: l.latency.max,
+      getFailures: l.errors + l.timeouts + l.non2xx,
+      peakRssGrowthMb: round(end.peakMb - start.rssMb),
+      peakRssTargetMet: end.peakMb - start.rssMb < peakRssTargetMb
+    }
+  } finally {
+    s.stop()
+  }
+}
+const ipList = (i) => Array.from({ length: 300 }, (_, j) => `10.${i % 250}.${j >> 8}.${j & 255}`).join(" ")
+const notes = "n".repeat(quick ? 16_000 : 82_000)
+const hugeNotes = "n".repeat(quick ? 16_000_000 : 80_000_000)
+results.largeJson = [
+  await largeJsonRow(
+    "filters POST, 1,000 filters",
+    "POST",
+    (z) => `/zones/${z}/filters`,
+    Array.from({ length: 1000 }, (_, i) => ({
+      expression: `ip.src in {${ipList(i)}} and http.host eq "f${i}.example"`,
+      description: `bench ${i}`,
+      notes
+    }))
+  ),
+  await largeJsonRow(
+    "firewall rules POST, 1,000 rules",
+    "POST",
+    (z) => `/zones/${z}/firewall/rules`,
+    Array.from({ length: 1000 }, (_, i) => ({
+      action: "block",
+      description: `bench ${i}`,
+      notes,
+      filter: { expression: `ip.src in {${ipList(i)}} and http.host eq "r${i}.example"` }
+    }))
+  ),
+  await largeJsonRow(
+    "custom rules PUT (an object)",
+    "PUT",
+    (z) => `/zones/${z}/rulesets/phases/http_request_firewall_custom/entrypoint`,
+    {
+      rules: Array.from({ length: 100 }, (_, i) => ({ action: "block", expression: `ip.src in {${ipList(i)}}` })),
+      notes: hugeNotes
+    }
+  ),
+  await largeJsonRow("filters POST, one huge filter", "POST", (z) => `/zones/${z}/filters`, [
+    { expression: 'http.host eq "one.example"', notes: hugeNotes }
+  ])
+]
+table(
+  "Large JSON bodies while small GETs run (5 connections), each on a fresh server",
+  [
+    "request",
+    "body",
+    "answered in ms",
+    "GETs answered",
+    "GET p50/p99/max ms",
+    "failed",
+    "peak RSS growth MB",
+    `target < ${peakRssTargetMb} MB`
+  ],
+  results.largeJson.map((r) => [
+    r.label,
+    `${r.bodyMb} MB`,
+    r.ms,
+    r.getsAnswered,
+    `${r.getP50Ms}/${r.getP99Ms}/${r.getMaxMs}`,
+    r.getFailures,
+    r.peakRssGrowthMb,
+    r.peakRssTargetMet ? "met" : "missed"
+  ])
+)
+// --- end of the large JSON bodies
+
 fs.mkdirSync(resultsDir, { recursive: true })
 fs.writeFileSync(path.join(resultsDir, "limits.json"), `${JSON.stringify(results, null, 2)}\n`)
 log("wrote bench/results/limits.json")

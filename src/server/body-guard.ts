@@ -15,6 +15,7 @@ import type { Socket } from "node:net"
 import { ApiError, InvalidInput } from "../domain/errors.js"
 import { jsonDepthOver, JsonMaxDepth } from "../domain/json-depth.js"
 import { BulkMaxBytes, humanBytes } from "../domain/kv-limits.js"
+import { JsonBodyReader, type JsonBody } from "./json-body.js"
 
 export { jsonDepthOver, JsonMaxDepth }
 
@@ -245,16 +246,51 @@ export const guardBody = <A, E, R>(req: HttpServerRequest.HttpServerRequest, app
     const bounded = HttpIncomingMessage.withMaxBodySize(app, Option.some(BodyMaxBytes))
     if (req.method === "GET" || req.method === "HEAD" || !type.includes("json") || readsOwnBody(req.url))
       return yield* bounded
-    // Decoded where the bytes are read: the buffer is not kept (by this frame) while the route runs.
-    const text = yield* readLimited(req, BodyMaxBytes).pipe(
-      Effect.map((bytes) => bytes.toString("utf8")),
-      Effect.mapError((e) =>
-        e instanceof TooLarge ? bodyTooLarge("the request body", BodyMaxBytes, e.exact ? e.size : undefined) : e
+    // A rule DELETE reads its body as text (firewall-handlers.ts): it keeps the whole-text path.
+    if ((declared !== undefined && declared <= SmallJsonBytes) || req.method === "DELETE") {
+      // Decoded where the bytes are read: the buffer is not kept (by this frame) while the route runs.
+      const text = yield* readLimited(req, BodyMaxBytes).pipe(
+        Effect.map((bytes) => bytes.toString("utf8")),
+        Effect.mapError(tooLargeError)
       )
-    )
-    if (jsonDepthOver(text, JsonMaxDepth)) return yield* Effect.fail(tooDeep("the JSON body"))
-    // The route reads the body as the request's cached text (both the node and the in-process request keep it there).
-    const cache = req as unknown as { textEffect?: Effect.Effect<string> }
-    if ("textEffect" in cache) cache.textEffect = Effect.succeed(text)
+      if (jsonDepthOver(text, JsonMaxDepth)) return yield* Effect.fail(tooDeep("the JSON body"))
+      handOver(req, { _tag: "Text", text })
+      return yield* bounded
+    }
+    const reader = new JsonBodyReader({
+      maxDepth: JsonMaxDepth,
+      size: declared,
+      whole: inMemory(req),
+      limit: BodyMaxBytes
+    })
+    yield* forEachChunk(req, BodyMaxBytes, (chunk) => reader.push(chunk)).pipe(Effect.mapError(tooLargeError))
+    const body = reader.end()
+    if (body._tag === "TooDeep") return yield* Effect.fail(tooDeep("the JSON body"))
+    handOver(req, body)
     return yield* bounded
   })
+
+/** Up to this size a JSON body is read whole and parsed at once (most are under 1 KB); larger, as it arrives (json-body.ts). */
+const SmallJsonBytes = 1 << 20
+
+const tooLargeError = (e: TooLarge | InvalidInput) =>
+  e instanceof TooLarge ? bodyTooLarge("the request body", BodyMaxBytes, e.exact ? e.size : undefined) : e
+
+/**
+ * Gives the route the body read here: as the request's cached text (the node and the in-process
+ * request both keep it there), or, for an array parsed on the way, as its `json` (the getter the
+ * contract's payload decoding calls), shadowed on this request. A body that is not JSON fails there
+ * as `JSON.parse` would, so it is answered where and as it was before (after routing and auth).
+ */
+const handOver = (req: HttpServerRequest.HttpServerRequest, body: Exclude<JsonBody, { _tag: "TooDeep" }>) => {
+  const cache = req as unknown as { textEffect?: Effect.Effect<string, unknown> }
+  if (body._tag === "Text") {
+    if ("textEffect" in cache) cache.textEffect = Effect.succeed(body.text)
+    return
+  }
+  const json: Effect.Effect<unknown, unknown> =
+    body._tag === "Array" ? Effect.succeed(body.value) : Effect.fail(new SyntaxError("the request body is not JSON"))
+  Object.defineProperty(req, "json", { value: json, configurable: true })
+  if ("textEffect" in cache)
+    cache.textEffect = body._tag === "Array" ? Effect.sync(() => JSON.stringify(body.value)) : json.pipe(Effect.as(""))
+}
