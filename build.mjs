@@ -20,11 +20,7 @@ import { modulesNotIndexes } from "./build/modules-not-indexes.mjs"
 import { sqliteAddon } from "./build/patches/better-sqlite3.mjs"
 import { configFileStub } from "./build/patches/config-files.mjs"
 import { fastCheckStub } from "./build/patches/fast-check.mjs"
-import {
-  inkIncrementalAfterNewline,
-  inkOnTerminalInCi,
-  inkReconcilerWithoutTopLevelAwait
-} from "./build/patches/ink.mjs"
+import { inkIncrementalFrames, inkOnTerminalInCi, inkReconcilerWithoutTopLevelAwait } from "./build/patches/ink.mjs"
 import { yogaWithoutFetch, yogaWithoutTopLevelAwait } from "./build/patches/yoga-layout.mjs"
 import { rewriteDynamicImports, scriptText } from "./build/script.mjs"
 
@@ -61,7 +57,7 @@ const sourcePlugins = [
   fastCheckStub,
   yogaWithoutFetch,
   inkOnTerminalInCi,
-  inkIncrementalAfterNewline
+  inkIncrementalFrames
 ]
 const requireBanner = "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);"
 
