@@ -20,7 +20,12 @@ import { modulesNotIndexes } from "./build/modules-not-indexes.mjs"
 import { sqliteAddon } from "./build/patches/better-sqlite3.mjs"
 import { configFileStub } from "./build/patches/config-files.mjs"
 import { fastCheckStub } from "./build/patches/fast-check.mjs"
-import { inkIncrementalFrames, inkOnTerminalInCi, inkReconcilerWithoutTopLevelAwait } from "./build/patches/ink.mjs"
+import {
+  inkIncrementalFrames,
+  inkOnTerminalInCi,
+  inkOutputGrid,
+  inkReconcilerWithoutTopLevelAwait
+} from "./build/patches/ink.mjs"
 import { yogaWithoutFetch, yogaWithoutTopLevelAwait } from "./build/patches/yoga-layout.mjs"
 import { rewriteDynamicImports, scriptText } from "./build/script.mjs"
 
@@ -57,7 +62,8 @@ const sourcePlugins = [
   fastCheckStub,
   yogaWithoutFetch,
   inkOnTerminalInCi,
-  inkIncrementalFrames
+  inkIncrementalFrames,
+  inkOutputGrid
 ]
 const requireBanner = "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);"
 
