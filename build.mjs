@@ -21,8 +21,9 @@ import { sqliteAddon } from "./build/patches/better-sqlite3.mjs"
 import { configFileStub } from "./build/patches/config-files.mjs"
 import { fastCheckStub } from "./build/patches/fast-check.mjs"
 import {
-  inkIncrementalAfterNewline,
+  inkIncrementalFrames,
   inkOnTerminalInCi,
+  inkOutputGrid,
   inkReconcilerWithoutTopLevelAwait
 } from "./build/patches/ink.mjs"
 import { yogaWithoutFetch, yogaWithoutTopLevelAwait } from "./build/patches/yoga-layout.mjs"
@@ -61,7 +62,8 @@ const sourcePlugins = [
   fastCheckStub,
   yogaWithoutFetch,
   inkOnTerminalInCi,
-  inkIncrementalAfterNewline
+  inkIncrementalFrames,
+  inkOutputGrid
 ]
 const requireBanner = "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);"
 

@@ -11,6 +11,7 @@
 // written) and with whole-frame redraws (EDGECTL_TUI_INCREMENTAL=0, how every key was drawn before).
 //
 //   node bench/tui.bench.mjs [--quick] [--keys N]
+import xterm from "@xterm/headless"
 import { spawn, spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
@@ -46,13 +47,22 @@ const session = (columns, rows, incremental) =>
     children.add(child)
     let out = ""
     let bytes = 0
+    // What the terminal shows: a frame writes only the changed part of a line, so the text waited
+    // for is read from the screen, not from the bytes.
+    const term = new xterm.Terminal({ cols: columns, rows, allowProposedApi: true, scrollback: 0 })
+    const screen = () => {
+      const lines = []
+      for (let y = 0; y < term.rows; y++) lines.push(term.buffer.active.getLine(y)?.translateToString(true) ?? "")
+      return lines.join("\n")
+    }
     child.stdout.on("data", (d) => {
       out += d.toString("latin1")
       bytes += d.length
+      term.write(d)
     })
     const timer = setTimeout(() => {
       child.kill("SIGKILL")
-      reject(new Error(`the TUI (${columns}x${rows}) did not finish within 120 s; last output:\n${out.slice(-1500)}`))
+      reject(new Error(`the TUI (${columns}x${rows}) did not finish within 120 s; the screen:\n${screen()}`))
     }, 120_000)
     child.on("exit", () => {
       children.delete(child)
@@ -61,7 +71,7 @@ const session = (columns, rows, incremental) =>
     const until = async (check, what) => {
       const deadline = Date.now() + 30_000
       while (!check()) {
-        if (Date.now() > deadline) throw new Error(`the TUI did not show ${what}; last output:\n${out.slice(-1500)}`)
+        if (Date.now() > deadline) throw new Error(`the TUI did not show ${what}; the screen:\n${screen()}`)
         await sleep(5)
       }
     }
@@ -74,20 +84,19 @@ const session = (columns, rows, incremental) =>
       }
     }
     void (async () => {
-      await until(() => out.includes("acme-api.com"), "the zone list")
-      /** Sends `key` and waits until what the TUI writes after it shows `text`. */
+      await until(() => screen().includes("acme-api.com"), "the zone list")
+      /** Sends `key` and waits until the screen shows `text`. */
       const step = async (key, text) => {
-        const from = out.length
         child.stdin.write(key)
-        await until(() => out.slice(from).includes(text), `${text} after ${JSON.stringify(key)}`)
+        await until(() => screen().includes(text), `${text} after ${JSON.stringify(key)}`)
         await sleep(50)
       }
       await step("/", "type filter")
       await type("acme.com")
-      await until(() => out.includes("1/1 "), "acme.com alone")
+      await until(() => screen().includes("1/1 "), "acme.com alone")
       await step("\r", "filter: acme.com")
       await step("\r", "[DNS records]")
-      await until(() => /\d+\/\d{3,}/.test(out.slice(out.lastIndexOf("[DNS records]"))), "acme.com's DNS list")
+      await until(() => /\d+\/\d{3,}/.test(screen()), "acme.com's DNS list")
       await sleep(500)
       const tui = fs.readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, "utf8").trim().split(/\s+/)[0]
       const cpu0 = cpuMs(tui)

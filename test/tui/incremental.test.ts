@@ -2,7 +2,8 @@
  * The TUI writes only the lines that changed (Ink's incremental rendering, with build.mjs's fix
  * for frames that end in a newline). What a terminal shows must be exactly what whole-frame
  * redraws show (EDGECTL_TUI_INCREMENTAL=0): the same keys go to both, in a pty each, read through
- * a headless xterm, after many keys and after resizes both ways.
+ * a headless xterm, after many keys and after resizes both ways. And what a cursor move writes: the
+ * rows the list moved are moved on the terminal (tui/frame-diff.ts), not written again.
  */
 import { afterEach, describe, expect, it } from "vitest"
 import { PtyKeys, PtyTui } from "../helpers/pty.js"
@@ -57,5 +58,51 @@ describe("incremental rendering", () => {
       await both(PtyKeys.tab, "[Certificate packs]")
       await both(PtyKeys.tab, "account Acme Corp")
     }
+  })
+
+  it("moves the cursor on a long list for a few hundred bytes, and shows what whole frames show", async () => {
+    const [incremental, whole] = await Promise.all([
+      PtyTui.start({ columns: 120, rows: 40 }),
+      PtyTui.start({ columns: 120, rows: 40, env: { EDGECTL_TUI_INCREMENTAL: "0" } })
+    ])
+    started.push(incremental, whole)
+    const both = async (keys: string, waitFor?: string | RegExp) => {
+      incremental.write(keys)
+      whole.write(keys)
+      if (waitFor !== undefined) await Promise.all([incremental.waitFor(waitFor), whole.waitFor(waitFor)])
+      const [a, b] = await Promise.all([incremental.settle(150), whole.settle(150)])
+      expect(a, `after ${JSON.stringify(keys)}`).toBe(b)
+      return a
+    }
+    const openDns = async (zone: string) => {
+      await both("/", "type filter")
+      await both(zone, "1/1 ")
+      await both(PtyKeys.enter, `filter: ${zone}`)
+      await both(PtyKeys.enter, "[DNS records]")
+      await both("", /\d+\/\d+/)
+    }
+    await openDns("acme.com")
+    // Past the middle of the pane, where every move scrolls the list by a row.
+    await Promise.all([incremental.type("j".repeat(25), 15), whole.type("j".repeat(25), 15)])
+    await both("")
+    const from = Buffer.byteLength(incremental.raw)
+    // One frame a key (Ink draws at most one frame per 32 ms).
+    await Promise.all([incremental.type("j".repeat(20), 50), whole.type("j".repeat(20), 50)])
+    await both("", "46/")
+    // Whole lines were ~3.3 KB a move at 120x40 (every row of the pane).
+    expect.soft((Buffer.byteLength(incremental.raw) - from) / 20).toBeLessThan(1000)
+    await both("kkkkk")
+    // A second zone, its list drawn over the first one's.
+    await both(PtyKeys.escape)
+    await both(PtyKeys.escape)
+    await both(PtyKeys.backspace)
+    await openDns("acme-api.com")
+    await Promise.all([incremental.type("j".repeat(5), 15), whole.type("j".repeat(5), 15)])
+    await both("")
+    incremental.resize(80, 24)
+    whole.resize(80, 24)
+    await both("", "[DNS records]")
+    await Promise.all([incremental.type("jjjjjjjjjjkj", 15), whole.type("jjjjjjjjjjkj", 15)])
+    await both("")
   })
 })
