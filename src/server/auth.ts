@@ -5,6 +5,7 @@
  */
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import { Authentication, type Principal } from "../api/contract-core.js"
 import { InvalidCredentials, MalformedCredentials, MissingCredentials } from "../domain/errors.js"
@@ -21,11 +22,15 @@ const malformed = (code: number, header: string) =>
     chain: [{ code, message: `Invalid format for ${header} header` }]
   })
 
+/**
+ * Synchronous (an Either is also an Effect): the route table (route-table.ts) checks credentials
+ * outside any fiber, with this same function.
+ */
 export const authenticate = (
   headers: Readonly<Record<string, string | undefined>>,
   path: string,
   db: Db["db"]
-): Effect.Effect<Principal, MissingCredentials | MalformedCredentials | InvalidCredentials> => {
+): Either.Either<Principal, MissingCredentials | MalformedCredentials | InvalidCredentials> => {
   const authorization = headers["authorization"]
   const key = headers["x-auth-key"]
   const email = headers["x-auth-email"]
@@ -34,16 +39,16 @@ export const authenticate = (
   if (authorization !== undefined) {
     const m = /^Bearer (.*)$/i.exec(authorization.trim())
     const token = m?.[1]?.trim() ?? ""
-    if (!m || !TOKEN.test(token)) return Effect.fail(malformed(6111, "Authorization"))
+    if (!m || !TOKEN.test(token)) return Either.left(malformed(6111, "Authorization"))
     const t = findToken(db, token)
     if (!t || t.status !== "active") {
-      return Effect.fail(
+      return Either.left(
         verifying
           ? new InvalidCredentials({ code: 1000, message: "Invalid API Token" })
           : new InvalidCredentials({ code: 9109, message: "Invalid access token" })
       )
     }
-    return Effect.succeed({
+    return Either.right({
       kind: "token",
       userId: t.userId,
       tokenId: t.id,
@@ -52,17 +57,17 @@ export const authenticate = (
     })
   }
   if (key === undefined && email === undefined) {
-    return Effect.fail(new MissingCredentials({ message: "Missing X-Auth-Key, X-Auth-Email or Authorization headers" }))
+    return Either.left(new MissingCredentials({ message: "Missing X-Auth-Key, X-Auth-Email or Authorization headers" }))
   }
   if (email === undefined)
-    return Effect.fail(new MissingCredentials({ code: 9106, message: "Missing X-Auth-Email header" }))
+    return Either.left(new MissingCredentials({ code: 9106, message: "Missing X-Auth-Email header" }))
   if (key === undefined)
-    return Effect.fail(new MissingCredentials({ code: 9107, message: "Missing X-Auth-Key header" }))
-  if (!EMAIL.test(email.trim())) return Effect.fail(malformed(6102, "X-Auth-Email"))
-  if (!KEY.test(key.trim())) return Effect.fail(malformed(6103, "X-Auth-Key"))
+    return Either.left(new MissingCredentials({ code: 9107, message: "Missing X-Auth-Key header" }))
+  if (!EMAIL.test(email.trim())) return Either.left(malformed(6102, "X-Auth-Email"))
+  if (!KEY.test(key.trim())) return Either.left(malformed(6103, "X-Auth-Key"))
   const user = findKeyUser(db, email.trim(), key.trim())
-  if (!user) return Effect.fail(new InvalidCredentials({ code: 9103, message: "Unknown X-Auth-Key or X-Auth-Email" }))
-  return Effect.succeed({
+  if (!user) return Either.left(new InvalidCredentials({ code: 9103, message: "Unknown X-Auth-Key or X-Auth-Email" }))
+  return Either.right({
     kind: "key",
     userId: user.userId,
     tokenId: null,

@@ -2,7 +2,7 @@
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as Effect from "effect/Effect"
 import { randomBytes } from "node:crypto"
-import { CoreApi, Principal } from "../api/contract-core.js"
+import { CoreApi, type DnsListParams, Principal } from "../api/contract-core.js"
 import { InvalidInput, NotFound, Unauthorized } from "../domain/errors.js"
 import { Db } from "../store/db.js"
 import * as Identity from "../store/identity-repo.js"
@@ -39,6 +39,30 @@ const typesOf = (t: string | ReadonlyArray<string> | undefined) =>
 
 const ZONE_TYPES = ["full", "partial", "secondary", "internal"]
 
+/** The store's query for a DNS list's parameters (the route table, route-table.ts, asks it too). */
+export const dnsQuery = (zoneId: string, q: DnsListParams): Zones.DnsQuery => ({
+  zoneId,
+  type: q.type,
+  name: {
+    exact: q["name.exact"] ?? q.name,
+    contains: q["name.contains"],
+    startswith: q["name.startswith"],
+    endswith: q["name.endswith"]
+  },
+  content: {
+    exact: q["content.exact"] ?? q.content,
+    contains: q["content.contains"],
+    startswith: q["content.startswith"],
+    endswith: q["content.endswith"]
+  },
+  proxied: q.proxied,
+  match: q.match,
+  order: q.order,
+  direction: q.direction,
+  page: q.page ?? 1,
+  perPage: q.per_page ?? 100
+})
+
 export const ZonesLive = HttpApiBuilder.group(CoreApi, "zones", (handlers) =>
   handlers
     .handle("list", ({ urlParams: q }) =>
@@ -72,28 +96,7 @@ export const ZonesLive = HttpApiBuilder.group(CoreApi, "zones", (handlers) =>
       Effect.gen(function* () {
         yield* visibleZone(path.zone_id, "/dns_records")
         const { db } = yield* Db
-        return Zones.listDnsRecords(db, {
-          zoneId: path.zone_id,
-          type: q.type,
-          name: {
-            exact: q["name.exact"] ?? q.name,
-            contains: q["name.contains"],
-            startswith: q["name.startswith"],
-            endswith: q["name.endswith"]
-          },
-          content: {
-            exact: q["content.exact"] ?? q.content,
-            contains: q["content.contains"],
-            startswith: q["content.startswith"],
-            endswith: q["content.endswith"]
-          },
-          proxied: q.proxied,
-          match: q.match,
-          order: q.order,
-          direction: q.direction,
-          page: q.page ?? 1,
-          perPage: q.per_page ?? 100
-        })
+        return Zones.listDnsRecords(db, dnsQuery(path.zone_id, q))
       })
     )
     .handle("createDnsRecord", ({ path, payload }) =>

@@ -19,7 +19,7 @@ import type * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import type * as HttpMiddleware from "@effect/platform/HttpMiddleware"
 import * as HttpServerError from "@effect/platform/HttpServerError"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
-import type * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
@@ -32,6 +32,8 @@ import { loadPart, type PartName, partOf, type PlatformServices } from "./parts.
 import { LocalKvOptions } from "./kv-options.js"
 import { platformServices, storeFile, untracedEffect, withHttpSettings } from "./platform.js"
 import { bytesOf, concat, LocalClientResponse, LocalServerRequest, type Answer } from "./local-messages.js"
+import { makeRouteTable, type RouteTable } from "./route-table.js"
+import { Db } from "../store/db.js"
 
 // ---------------------------------------------------------------------------------------------
 // The handler: the platform's HttpApi app on its own runtime, built on first use
@@ -70,9 +72,12 @@ const responseBody = (
  * first request for it, with the same handlers, authentication and middleware as `edgectl serve`.
  * The one difference is local mode's KV behaviour (`LocalKvOptions`: namespaces exist implicitly, as
  * in wrangler's local storage, and a bulk request is not cut at 10,000 entries). `dispose` closes the
- * store.
+ * store. `routeTable: false` sends every request to the app (tests compare both).
  */
-export const makeLocalHandler = (file: string): { readonly handle: Handle; readonly dispose: () => Promise<void> } => {
+export const makeLocalHandler = (
+  file: string,
+  options: { readonly routeTable?: boolean } = {}
+): { readonly handle: Handle; readonly dispose: () => Promise<void> } => {
   const scope = Effect.runSync(Scope.make())
   const dispose = () => Effect.runPromise(Scope.close(scope, Exit.void))
   let services: Promise<Context.Context<PlatformServices>> | undefined
@@ -138,16 +143,42 @@ export const makeLocalHandler = (file: string): { readonly handle: Handle; reado
       return handle
     }).pipe(Scope.extend(scope), Effect.runPromise)
 
+  // The route table (route-table.ts) answers the hottest reads before any part is asked, as in
+  // `edgectl serve`: it needs only the store, so it is made with the services.
+  let table: RouteTable | undefined
+  const fromTable = (request: LocalServerRequest): Answer | undefined => {
+    const text = table!(request)
+    if (text === undefined) return undefined
+    // As the app's JSON answer: the same body and headers (HttpServerResponse.json is text with this type).
+    const response = HttpServerResponse.text(text, { contentType: "application/json" })
+    return { response, body: (response.body as { readonly body: Uint8Array }).body }
+  }
+  const viaPart = (request: LocalServerRequest, signal: AbortSignal): Promise<Answer> => {
+    const name = partOf(request.url)
+    let part = handlers.get(name)
+    if (part === undefined) {
+      part = buildPart(name)
+      handlers.set(name, part)
+    }
+    return part.then((h) => h(request, signal))
+  }
+
   return {
     dispose,
     handle: (request, signal) => {
-      const name = partOf(request.url)
-      let part = handlers.get(name)
-      if (part === undefined) {
-        part = buildPart(name)
-        handlers.set(name, part)
+      if (options.routeTable === false) return viaPart(request, signal)
+      if (table !== undefined) {
+        const answer = fromTable(request)
+        return answer !== undefined ? Promise.resolve(answer) : viaPart(request, signal)
       }
-      return part.then((h) => h(request, signal))
+      return (services ??= buildServices()).then(
+        (context) => {
+          table ??= makeRouteTable(Context.get(context, Db).db)
+          return fromTable(request) ?? viaPart(request, signal)
+        },
+        // A store that cannot be opened fails as it always did: through the part that needs it.
+        () => viaPart(request, signal)
+      )
     }
   }
 }

@@ -1,0 +1,106 @@
+/**
+ * The platform's hottest reads, answered without the HttpApi app: `GET /zones/{id}` and
+ * `GET /zones/{id}/dns_records` are most of what the CLI, the TUI and official clients ask, and the
+ * app's generic work per request (a fiber, the router's matching, context and middleware layers)
+ * cost more than the query and the encoding together (bench/platform.bench.mjs has the profile).
+ *
+ * A table, not a second implementation: it answers only a successful read whose request it
+ * understands exactly, with the same functions as the app (credentials: auth.ts; the zone and its
+ * records: the store; parameters and the answer: the endpoint's own schemas, prepared once), and
+ * declines everything else (`undefined`), which the caller then hands to the app. So every error,
+ * every unusual spelling of a path (trailing or double slash, capitals, percent-encoding), every
+ * other method and every route it does not hold is answered by the app, as before; what it answers
+ * is byte for byte what the app would (test/server/route-table.test.ts compares both on every route
+ * of the contract).
+ */
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as Either from "effect/Either"
+import * as Schema from "effect/Schema"
+import { BasePath, DnsListParams, Endpoints } from "../api/contract-core.js"
+import type { Db } from "../store/db.js"
+import * as Zones from "../store/zones-repo.js"
+import { authenticate } from "./auth.js"
+import { dnsQuery } from "./core-handlers.js"
+
+/** What the table reads of a request: the node request and the in-process one both have these. */
+export interface TableRequest {
+  readonly method: string
+  /** The path with the base path and the query, as the app's request has it. */
+  readonly url: string
+  readonly headers: Readonly<Record<string, string | undefined>>
+}
+
+/** The answer's JSON text (status 200, `application/json`), or `undefined`: ask the app. */
+export type RouteTable = (request: TableRequest) => string | undefined
+
+// A zone id as the platform makes them, or any id of plain characters: nothing the router would
+// decode, fold or trim. The query, when there is one, is as plain (see `plainQuery`).
+const ROUTE = new RegExp(`^${BasePath}/zones/([A-Za-z0-9_-]{1,64})(/dns_records)?(?:\\?(.*))?$`)
+const PAIR = /^([A-Za-z0-9_.]+)=([A-Za-z0-9_.:-]+)$/
+
+/**
+ * The parameters of a query every parser reads alike (no escapes, no `+`, no repeated or empty
+ * names, no value without `=`, only names the endpoint declares), as the router's; `undefined` for
+ * any other query.
+ */
+const plainQuery = (query: string | undefined, names: ReadonlySet<string>): Record<string, string> | undefined => {
+  const out: Record<string, string> = {}
+  if (query === undefined || query === "") return out
+  for (const pair of query.split("&")) {
+    const m = PAIR.exec(pair)
+    if (m === null || !names.has(m[1]!) || Object.hasOwn(out, m[1]!)) return undefined
+    out[m[1]!] = m[2]!
+  }
+  return out
+}
+
+// Prepared once: the app decodes and encodes with these same schemas (HttpApiBuilder caches its parsers per schema too).
+const encodeZone = Schema.encodeSync(Endpoints.getZone.successSchema)
+const encodeDnsPage = Schema.encodeSync(Endpoints.listDnsRecords.successSchema)
+const decodeDnsParams = Schema.decodeUnknownEither(DnsListParams)
+// The app's own step between the query and the schema (a name whose type is not a string gets its
+// value in an array); internal to @effect/platform, so untyped: were it gone, the call would throw
+// and the table decline every DNS list (test/server/route-table.test.ts would say so).
+const normalizeUrlParams = (HttpApiBuilder as unknown as { normalizeUrlParams: (p: object, ast: unknown) => unknown })
+  .normalizeUrlParams
+const dnsNames: ReadonlySet<string> = new Set(Object.keys(DnsListParams.fields))
+const noNames: ReadonlySet<string> = new Set()
+
+/** The table over the store `db` (the handle the app's handlers use). */
+export const makeRouteTable =
+  (db: Db["db"]): RouteTable =>
+  (request) => {
+    try {
+      return answer(db, request)
+    } catch {
+      // A store failure: the app meets it again and answers it as it answers any.
+      return undefined
+    }
+  }
+
+const answer = (db: Db["db"], request: TableRequest): string | undefined => {
+  if (request.method !== "GET") return undefined
+  const headers = request.headers
+  // A body or a content-type: the app's body checks decide (a GET's multipart type is refused there).
+  if (
+    headers["content-type"] !== undefined ||
+    headers["content-length"] !== undefined ||
+    headers["transfer-encoding"] !== undefined
+  )
+    return undefined
+  const route = ROUTE.exec(request.url)
+  if (route === null) return undefined
+  const dns = route[2] !== undefined
+  // The zone's endpoint declares no parameters: a query there is left to the app.
+  const query = plainQuery(route[3], dns ? dnsNames : noNames)
+  if (query === undefined) return undefined
+  const principal = authenticate(headers, request.url, db)
+  if (Either.isLeft(principal)) return undefined
+  const zoneId = route[1]!
+  const zone = Zones.getZone(db, zoneId, principal.right.accountIds)
+  if (zone === undefined) return undefined
+  if (!dns) return JSON.stringify(encodeZone(zone))
+  const params = decodeDnsParams(normalizeUrlParams(query, DnsListParams.ast))
+  if (Either.isLeft(params)) return undefined
+  return JSON.stringify(encodeDnsPage(Zones.listDnsRecords(db, dnsQuery(zoneId, params.right))))
+}

@@ -1,0 +1,183 @@
+/**
+ * The route table (src/server/route-table.ts) in front of the app: `edgectl serve` with it and without
+ * it, over the same SQLite file, answer every route of the contract and every odd spelling of the two
+ * routes it holds with the same status, content-type and bytes; it answers the common reads itself
+ * and declines the rest; and a credential revoked in the store is refused on the next request.
+ */
+import Database from "better-sqlite3"
+import { Effect, Exit, Scope } from "effect"
+import { createHash } from "node:crypto"
+import * as path from "node:path"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { HttpClientRequest } from "@effect/platform"
+import { BasePath, V4Api } from "../../src/api/contract.js"
+import { LocalBase } from "../../src/api/target.js"
+import { makeLocalClient, makeLocalHandler, storeFile } from "../../src/server/local-transport.js"
+import { serve } from "../../src/server/serve.js"
+import { makeRouteTable } from "../../src/server/route-table.js"
+import { tempDir, World } from "../helpers/platform.js"
+
+const hexId = (...parts: Array<string>) => createHash("sha256").update(parts.join("\u0000")).digest("hex").slice(0, 32)
+const ACME = hexId("zone", "acme.com")
+
+const stateDir = tempDir()
+const scope = Effect.runSync(Scope.make())
+const start = (routeTable: boolean) =>
+  Effect.runPromise(Scope.extend(serve({ host: "127.0.0.1", port: 0, stateDir, routeTable }), scope))
+let withTable: string
+let withoutTable: string
+
+beforeAll(async () => {
+  withoutTable = (await start(false)).baseUrl
+  withTable = (await start(true)).baseUrl
+})
+afterAll(() => Effect.runPromise(Scope.close(scope, Exit.void)))
+
+interface Sent {
+  readonly path: string
+  readonly method?: string
+  readonly headers?: Record<string, string>
+}
+const answer = async (base: string, s: Sent) => {
+  const r = await fetch(base + s.path, {
+    method: s.method ?? "GET",
+    headers: { authorization: `Bearer ${World.allToken}`, ...s.headers }
+  })
+  return `${r.status} ${r.headers.get("content-type")} ${r.headers.get("content-length")}\n${await r.text()}`
+}
+const same = async (sent: ReadonlyArray<Sent>) => {
+  for (const s of sent) {
+    const [a, b] = await Promise.all([answer(withTable, s), answer(withoutTable, s)])
+    expect(a, `${s.method ?? "GET"} ${s.path} ${JSON.stringify(s.headers ?? {})}`).toBe(b)
+  }
+}
+
+const zone = `/zones/${ACME}`
+const dns = `${zone}/dns_records`
+const auth = (token: string) => ({ authorization: `Bearer ${token}` })
+const spellings: ReadonlyArray<Sent> = [
+  { path: zone },
+  { path: `${zone}/` },
+  { path: `//zones//${ACME}` },
+  { path: `/ZONES/${ACME}` },
+  { path: `/zones/${ACME.toUpperCase()}` },
+  { path: `/zones/%35${ACME.slice(1)}` },
+  { path: `${zone}?per_page=5` },
+  { path: "/zones/0123456789abcdef0123456789abcdef" },
+  { path: zone, headers: auth(World.globexToken) },
+  { path: zone, headers: auth(World.expiredToken) },
+  { path: zone, headers: auth("not-a-token") },
+  { path: zone, headers: { authorization: "Basic abc" } },
+  { path: zone, headers: { authorization: "" } },
+  { path: zone, headers: { "x-auth-email": World.email, "x-auth-key": World.apiKey, authorization: "" } },
+  { path: zone, headers: { "content-type": "multipart/form-data" } },
+  { path: zone, method: "HEAD" },
+  { path: zone, method: "DELETE" },
+  { path: zone, method: "PATCH" },
+  { path: dns },
+  { path: `${dns}/` },
+  { path: `${dns}?per_page=100` },
+  { path: `${dns}?per_page=5&page=2` },
+  { path: `${dns}?per_page=5&page=999` },
+  { path: `${dns}?page=0` },
+  { path: `${dns}?per_page=abc` },
+  { path: `${dns}?per_page=5&per_page=6` },
+  { path: `${dns}?type=A&per_page=3` },
+  { path: `${dns}?type=NOPE` },
+  { path: `${dns}?name=contains:www&match=any` },
+  { path: `${dns}?name=www%2Eacme.com` },
+  { path: `${dns}?content=a+b` },
+  { path: `${dns}?order=ttl&direction=desc` },
+  { path: `${dns}?proxied=true` },
+  { path: `${dns}?proxied=maybe` },
+  { path: `${dns}?unknown=1` },
+  { path: `${dns}?per_page` },
+  { path: `${dns}?&per_page=5` },
+  { path: dns, headers: auth(World.initechToken) },
+  { path: dns, headers: auth(World.acmeToken) },
+  { path: dns, method: "HEAD" }
+]
+
+describe("the route table answers what the app answers", () => {
+  it("on every GET route of the contract", async () => {
+    const sent: Array<Sent> = []
+    for (const group of Object.values(V4Api.groups))
+      for (const endpoint of Object.values(group.endpoints)) {
+        if (endpoint.method !== "GET") continue
+        const p = endpoint.path.replace(":zone_id", ACME).replace(/:[a-z_]+/g, "0123456789abcdef0123456789abcdef")
+        sent.push({ path: p }, { path: `${p}/` })
+      }
+    expect(sent.length).toBeGreaterThan(20)
+    await same(sent)
+  })
+
+  it("on the zone and DNS routes, spelled every way", async () => {
+    await same(spellings)
+  })
+})
+
+describe("in local mode's transport too", () => {
+  const localBase = `${LocalBase.replace(BasePath, "")}${BasePath}`
+  const locals = [makeLocalHandler(storeFile(stateDir)), makeLocalHandler(storeFile(stateDir), { routeTable: false })]
+  afterAll(() => Promise.all(locals.map((l) => l.dispose())))
+  const viaLocal = async (local: (typeof locals)[number], s: Sent) => {
+    const client = makeLocalClient(local.handle)
+    const request = HttpClientRequest.make((s.method ?? "GET") as "GET")(localBase + s.path, {
+      headers: { authorization: `Bearer ${World.allToken}`, ...s.headers }
+    })
+    const response = await Effect.runPromise(client.execute(request))
+    return `${response.status} ${JSON.stringify(response.headers)}\n${await Effect.runPromise(response.text)}`
+  }
+
+  it("the same status, headers and bytes as the app, twice (the table is made on the first request)", async () => {
+    for (let round = 0; round < 2; round++)
+      for (const s of spellings) {
+        if (s.method === "HEAD") continue
+        const [a, b] = await Promise.all(locals.map((l) => viaLocal(l, s)))
+        expect(a, `${s.method ?? "GET"} ${s.path} ${JSON.stringify(s.headers ?? {})}`).toBe(b)
+      }
+  })
+})
+
+describe("what the table itself answers", () => {
+  it("answers the common reads and declines the rest to the app", () => {
+    const db = new Database(path.join(stateDir, "platform.sqlite"), { readonly: true })
+    try {
+      const table = makeRouteTable(db)
+      const ask = (url: string, headers: Record<string, string> = { authorization: `Bearer ${World.allToken}` }) =>
+        table({ method: "GET", url: `/client/v4${url}`, headers })
+      expect(JSON.parse(ask(`/zones/${ACME}`) ?? "null").result.name).toBe("acme.com")
+      expect(JSON.parse(ask(`/zones/${ACME}/dns_records?per_page=5&page=2`) ?? "null").result_info.page).toBe(2)
+      expect(ask(`/zones/${ACME}/dns_records?type=A&name=contains:www&match=any`)).toBeTypeOf("string")
+      for (const declined of [`/zones/${ACME}/`, `/zones/${ACME}?x=1`, "/zones", `/zones/${ACME}/dns_records?page=0`])
+        expect(ask(declined), declined).toBeUndefined()
+      expect(ask(`/zones/${ACME}`, { authorization: "Bearer nope" })).toBeUndefined()
+      expect(table({ method: "HEAD", url: `/client/v4/zones/${ACME}`, headers: {} })).toBeUndefined()
+    } finally {
+      db.close()
+    }
+  })
+})
+
+describe("credentials", () => {
+  it("a token revoked in the store is refused on the next request, through the table and the app", async () => {
+    const zone = `/zones/${ACME}`
+    const headers = { authorization: `Bearer ${World.acmeToken}` }
+    expect(await answer(withTable, { path: zone, headers })).toMatch(/^200 /)
+    expect(await answer(withoutTable, { path: zone, headers })).toMatch(/^200 /)
+    const db = new Database(path.join(stateDir, "platform.sqlite"))
+    const hash = createHash("sha256").update(World.acmeToken).digest("hex")
+    try {
+      expect(db.prepare("UPDATE tokens SET status = 'disabled' WHERE secret_hash = ?").run(hash).changes).toBe(1)
+      for (const base of [withTable, withoutTable]) {
+        const refused = await answer(base, { path: zone, headers })
+        expect(refused).toMatch(/^403 /)
+        expect(refused).toContain('"code":9109')
+      }
+    } finally {
+      db.prepare("UPDATE tokens SET status = 'active' WHERE secret_hash = ?").run(hash)
+      db.close()
+    }
+    expect(await answer(withTable, { path: zone, headers })).toMatch(/^200 /)
+  })
+})
