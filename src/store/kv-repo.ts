@@ -163,19 +163,22 @@ export const purgeExpired = (db: Database.Database, now: number): number =>
   stmt(db, "DELETE FROM kv_entries WHERE expiration IS NOT NULL AND expiration <= ?").run(now).changes
 
 /**
- * Writes entries (insert or replace), all in one transaction: all of them or none. `entries` may be
- * read as they are written (a bulk's staged entries, not all in memory at once).
+ * Writes entries (insert or replace) inside the caller's transaction. `entries` may be read as they
+ * are written (a bulk's staged entries, not all in memory at once).
  */
-export const putEntries = (db: Database.Database, ns: number, entries: Iterable<WriteEntry>, now: number): void => {
+export const writeEntries = (db: Database.Database, ns: number, entries: Iterable<WriteEntry>, now: number): void => {
   const upsert = stmt(
     db,
     "INSERT INTO kv_entries (ns, key, value, metadata, expiration) VALUES (?, ?, ?, ?, ?) " +
       "ON CONFLICT (ns, key) DO UPDATE SET value = excluded.value, metadata = excluded.metadata, expiration = excluded.expiration"
   )
-  db.transaction(() => {
-    purgeExpired(db, now)
-    for (const e of entries) upsert.run(ns, keyBytes(e.key), e.value, e.metadata, e.expiration)
-  })()
+  purgeExpired(db, now)
+  for (const e of entries) upsert.run(ns, keyBytes(e.key), e.value, e.metadata, e.expiration)
+}
+
+/** Writes entries (insert or replace), all in one transaction: all of them or none. */
+export const putEntries = (db: Database.Database, ns: number, entries: Iterable<WriteEntry>, now: number): void => {
+  db.transaction(() => writeEntries(db, ns, entries, now))()
 }
 
 /** The live entry under `key`; an expired one is purged and reads as absent. */
