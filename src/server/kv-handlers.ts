@@ -99,11 +99,15 @@ export const KvLive = HttpApiBuilder.group(KvApi, "kv", (handlers) =>
     /**
      * A bulk's staged entries in one transaction: a large one in a worker thread, on its own
      * connection, so that the event loop keeps serving while it is written (commit-worker.ts).
-     * Not interruptible: the staging area is released only after the worker is done with it.
+     * False when the namespace was deleted before the transaction began. Not interruptible: the
+     * staging area is released only after the worker is done with it.
      */
-    const commitBulk = (ns: number, staged: StagedEntries, now: number) =>
+    const commitBulk = (ns: number, staged: StagedEntries, now: number): Effect.Effect<boolean> =>
       staged.bytes < options.workerCommitBytes
-        ? Effect.sync(() => Engine.putEntries(db, ns, staged.entries(), now))
+        ? Effect.sync(() => {
+            Engine.putEntries(db, ns, staged.entries(), now)
+            return true
+          })
         : Effect.uninterruptible(
             Effect.orDie(
               Effect.tryPromise(() => gate.hold(() => commitInWorker({ file, ns, now, staged: staged.handoff() })))
@@ -290,7 +294,8 @@ export const KvLive = HttpApiBuilder.group(KvApi, "kv", (handlers) =>
             if (problems.length > 0) return yield* Effect.fail(problemsError(problems))
             yield* writesIdle
             const ns = yield* writable(path)
-            yield* commitBulk(ns.seq, staged, now)
+            if (!(yield* commitBulk(ns.seq, staged, now)))
+              return yield* Effect.fail(namespaceNotFound(path.namespace_id))
             return { successful_key_count: staged.count, unsuccessful_keys: [] }
           })
         )

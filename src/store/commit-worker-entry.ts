@@ -6,20 +6,26 @@ import Database from "better-sqlite3"
 import { parentPort, workerData } from "node:worker_threads"
 import { stagedEntries } from "../kv/staging.js"
 import { configure, type CommitAnswer, type CommitJob } from "./commit-worker.js"
-import { writeEntries } from "./kv-repo.js"
+import { namespaceExists, writeEntries } from "./kv-repo.js"
 
 const commit = ({ file, ns, now, staged }: CommitJob): CommitAnswer => {
   try {
     const db = new Database(file, { fileMustExist: true })
     try {
       configure(db)
-      db.transaction(() => writeEntries(db, ns, stagedEntries(staged), now)).immediate()
+      // The namespace was looked up on the server's connection: a delete may have come in between.
+      const write = db.transaction(() => {
+        if (!namespaceExists(db, ns)) return false
+        writeEntries(db, ns, stagedEntries(staged), now)
+        return true
+      })
+      const written = write.immediate()
+      return written ? { ok: true } : { ok: false, gone: true }
     } finally {
       db.close()
     }
-    return { ok: true }
   } catch (e) {
-    return { ok: false, message: e instanceof Error ? e.message : String(e) }
+    return { ok: false, gone: false, message: e instanceof Error ? e.message : String(e) }
   }
 }
 

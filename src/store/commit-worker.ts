@@ -42,8 +42,11 @@ export interface CommitJob {
   readonly staged: StagedBytes
 }
 
-/** A worker's answer: done, or the failure of its transaction (rolled back). */
-export type CommitAnswer = { readonly ok: true } | { readonly ok: false; readonly message: string }
+/** A worker's answer: done, the namespace deleted meanwhile, or the failure of its transaction (rolled back). */
+export type CommitAnswer =
+  | { readonly ok: true }
+  | { readonly ok: false; readonly gone: true }
+  | { readonly ok: false; readonly gone: false; readonly message: string }
 
 /** Writers of this process wait on `idle()` while a worker commits; worker commits queue in `hold`. */
 export class WriteGate {
@@ -84,8 +87,11 @@ const workerScript = (): { readonly script: string; readonly eval: boolean } => 
   return { script: `require(${JSON.stringify(tsx)}); require(${JSON.stringify(entry)})`, eval: true }
 }
 
-/** Commits `job` in a new worker; rejects with the transaction's failure (nothing written then). */
-export const commitInWorker = (job: CommitJob): Promise<void> =>
+/**
+ * Commits `job` in a new worker: true when written, false when the namespace was deleted before the
+ * transaction began; rejects with the transaction's failure. Nothing is written unless true.
+ */
+export const commitInWorker = (job: CommitJob): Promise<boolean> =>
   new Promise((resolve, reject) => {
     const { script, eval: source } = workerScript()
     // Loaded here: most runs (every command but a large bulk) never start a thread.
@@ -95,7 +101,7 @@ export const commitInWorker = (job: CommitJob): Promise<void> =>
     worker.once("message", (m: CommitAnswer) => (answer = m))
     worker.once("error", reject)
     worker.once("exit", (code) => {
-      if (answer?.ok === true) resolve()
+      if (answer !== undefined && (answer.ok || answer.gone)) resolve(answer.ok)
       else reject(new Error(answer?.message ?? `the KV commit worker exited with code ${code}`))
     })
   })

@@ -145,6 +145,10 @@ export const renameNamespace = (db: Database.Database, seq: number, title: strin
   stmt(db, "UPDATE kv_namespaces SET title = ?, implicit = 0 WHERE seq = ?").run(title, seq)
 }
 
+/** Whether the namespace `seq` still exists (a write that began before its delete). */
+export const namespaceExists = (db: Database.Database, seq: number): boolean =>
+  stmt(db, "SELECT 1 FROM kv_namespaces WHERE seq = ?").get(seq) !== undefined
+
 /** Deletes a namespace and everything in it, in one transaction. */
 export const deleteNamespace = (db: Database.Database, seq: number): void => {
   db.transaction(() => {
