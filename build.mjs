@@ -78,6 +78,20 @@ await build({
   banner: { js: requireBanner }
 })
 
+// The thread that commits a large KV bulk on a connection of its own (src/store/commit-worker.ts),
+// beside the script that starts it; better-sqlite3 bundled as in the script.
+await build({
+  ...common,
+  entryPoints: { "commit-worker": "src/store/commit-worker-entry.ts" },
+  outdir: "dist",
+  outExtension: { ".js": ".cjs" },
+  format: "cjs",
+  external: ["bindings", "better-sqlite3/package.json", "*.node"],
+  // The worker never starts a worker: where the script is (commit-worker.ts) is not asked there.
+  define: { ...common.define, "import.meta.url": '""' },
+  plugins: [...sourcePlugins, sqliteAddon]
+})
+
 // Step 1: an ESM build of the CLI and the TUI, tree-shaken, in a temp dir.
 // The temp dir is inside node_modules: step 2 bundles from it and must resolve better-sqlite3 (a
 // dir under the system temp dir has no node_modules above it).

@@ -1,7 +1,9 @@
 // The large-body bench (issue 19; run by bench/run.mjs after `node build.mjs`), against `edgectl serve`:
 //
-//   1. a valid KV bulk put of ~100 MB (10,000 entries): its time, the p50/p99 of small GETs
-//      (GET /zones/{id}, 5 connections) answered while it is stored, and the server's peak RSS growth
+//   1. a valid KV bulk put of ~100 MB (10,000 entries): its time, the p50/p99/max of small GETs
+//      (GET /zones/{id}, 5 connections) answered while it is stored, against the target (issue 19: p99
+//      under 100 ms; a few GETs stalled by the commit hardly move a p99 of thousands, hence the max),
+//      and the server's peak RSS growth
 //      over that request (VmHWM minus the RSS before; Linux only), against its target (issue 19: under
 //      150 MB for any single request);
 //   2. an oversized (101 MiB) chunked bulk: how long until the 413 arrives and the bytes sent by then.
@@ -21,6 +23,8 @@ import { root, bin, resultsDir, benchArgs, round, log, table } from "./lib.mjs"
 const { quick } = benchArgs()
 /** Issue 19: a single request grows the server's memory by less than this. */
 const peakRssTargetMb = 150
+/** Issue 19: other clients' p99 while a 100 MB bulk is stored. */
+const getP99TargetMs = 100
 const entries = quick ? 2_000 : 10_000
 const state = fs.mkdtempSync(path.join(os.tmpdir(), "edgectl-bench-limits-"))
 let child
@@ -58,7 +62,8 @@ const ns = (
 const bulkUrl = `${server.baseUrl}/accounts/${server.accountId}/storage/kv/namespaces/${ns}/bulk`
 
 const value = "v".repeat(10_000)
-const body = JSON.stringify(Array.from({ length: entries }, (_, i) => ({ key: `key-${i}`, value })))
+// Bytes, not a string: encoding 100 MB in the bench's own event loop would stall its GETs, not the server's.
+const body = Buffer.from(JSON.stringify(Array.from({ length: entries }, (_, i) => ({ key: `key-${i}`, value }))))
 const before = memory()
 const started = performance.now()
 const bulk = fetch(bulkUrl, { method: "PUT", headers: { ...auth, "content-type": "application/json" }, body }).then(
@@ -119,6 +124,9 @@ const results = {
     getsAnswered: load.requests.total,
     getP50Ms: load.latency.p50,
     getP99Ms: load.latency.p99,
+    getMaxMs: load.latency.max,
+    getP99TargetMs,
+    getP99TargetMet: load.latency.p99 < getP99TargetMs,
     getFailures: load.errors + load.timeouts + load.non2xx,
     peakRssGrowthMb: round(after.peakMb - before.rssMb),
     peakRssTargetMb,
@@ -132,7 +140,8 @@ table(
     "body",
     "stored in ms",
     "GETs answered",
-    "GET p50/p99 ms",
+    "GET p50/p99/max ms",
+    `p99 < ${getP99TargetMs} ms`,
     "failed",
     "peak RSS growth MB",
     `target < ${peakRssTargetMb} MB`
@@ -142,7 +151,8 @@ table(
       `${results.bulk.bodyMb} MB, ${entries} entries`,
       results.bulk.ms,
       results.bulk.getsAnswered,
-      `${results.bulk.getP50Ms}/${results.bulk.getP99Ms}`,
+      `${results.bulk.getP50Ms}/${results.bulk.getP99Ms}/${results.bulk.getMaxMs}`,
+      results.bulk.getP99TargetMet ? "met" : "missed",
       results.bulk.getFailures,
       results.bulk.peakRssGrowthMb,
       results.bulk.peakRssTargetMet ? "met" : "missed"

@@ -77,6 +77,11 @@ export class Spool {
     fs.writeSync(this.spill.fd, block)
   }
 
+  /** Where the content is, for a reader in another thread of this process (the descriptor is shared). */
+  location(): { readonly blocks: ReadonlyArray<Buffer> } | { readonly fd: number; readonly size: number } {
+    return this.spill === undefined ? { blocks: this.blocks } : { fd: this.spill.fd, size: this.size }
+  }
+
   /** The whole content as one buffer when it is held in memory, else undefined. */
   whole(): Buffer | undefined {
     if (this.spill !== undefined) return undefined

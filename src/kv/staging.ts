@@ -2,8 +2,10 @@
  * The checked entries (or keys) of a bulk request, held from the moment each is checked until the
  * request's one transaction writes them all: up to `memoryLimit` bytes in memory, beyond that in a
  * private temporary file (bulk-source.ts's Spool), so a 100 MB bulk does not hold 100 MB of values
- * while its body is still arriving. Records are length-prefixed fields, read back in order.
+ * while its body is still arriving. Records are length-prefixed fields, read back in order, here or
+ * (a large bulk, see src/store/commit-worker.ts) by the thread that commits them (`handoff`).
  */
+import * as fs from "node:fs"
 import { Spool } from "./bulk-source.js"
 import type { WriteEntry } from "./validate.js"
 
@@ -11,6 +13,54 @@ import type { WriteEntry } from "./validate.js"
 const BlockBytes = 1 << 20
 /** A field's length; -1 is null. */
 const LengthBytes = 4
+/** A handed-off temporary file is read back in blocks of this size. */
+const ReadBlockBytes = 4 << 20
+
+/**
+ * Staged records handed to another thread of this process: a copy in shared memory (a bulk that
+ * stayed in memory: its blocks may be views of larger buffers, which a message would copy whole), or
+ * the temporary file's descriptor (descriptors belong to the process), valid until `release`.
+ */
+export type StagedBytes = { readonly memory: SharedArrayBuffer } | { readonly fd: number; readonly size: number }
+
+const blocksOf = function* (staged: StagedBytes): Generator<Buffer> {
+  if ("memory" in staged) {
+    yield Buffer.from(staged.memory)
+    return
+  }
+  for (let at = 0; at < staged.size;) {
+    const block = Buffer.allocUnsafe(Math.min(ReadBlockBytes, staged.size - at))
+    const n = fs.readSync(staged.fd, block, 0, block.length, at)
+    if (n === 0) return
+    at += n
+    yield block.subarray(0, n)
+  }
+}
+
+/** The records of `fields` fields each in `blocks` (a field is a view of the block it was read into). */
+const recordsOf = function* (blocks: Iterable<Buffer>, fields: number): Generator<Array<Buffer | null>> {
+  const queue = new ByteQueue()
+  let record: Array<Buffer | null> = []
+  let length: number | undefined
+  for (const block of blocks) {
+    queue.add(block)
+    for (;;) {
+      if (length === undefined) {
+        const head = queue.take(LengthBytes)
+        if (head === undefined) break
+        length = head.readInt32LE(0)
+      }
+      const field = length <= 0 ? (length === 0 ? Buffer.alloc(0) : null) : queue.take(length)
+      if (field === undefined) break
+      record.push(field)
+      length = undefined
+      if (record.length === fields) {
+        yield record
+        record = []
+      }
+    }
+  }
+}
 
 type Field = Uint8Array | null
 
@@ -30,6 +80,10 @@ class RecordSpool {
 
   get count(): number {
     return this.records
+  }
+
+  get bytes(): number {
+    return this.spool.bytes + this.used
   }
 
   append(record: ReadonlyArray<Field>): void {
@@ -56,30 +110,21 @@ class RecordSpool {
     this.used = 0
   }
 
-  /** The records in the order they were appended (a field is a view of the block it was read into). */
-  *read(): Generator<Array<Buffer | null>> {
+  /** The records in the order they were appended. */
+  read(): Generator<Array<Buffer | null>> {
     this.flush()
-    const queue = new ByteQueue()
-    let record: Array<Buffer | null> = []
-    let length: number | undefined
-    for (const block of this.spool.read()) {
-      queue.add(block)
-      for (;;) {
-        if (length === undefined) {
-          const head = queue.take(LengthBytes)
-          if (head === undefined) break
-          length = head.readInt32LE(0)
-        }
-        const field = length <= 0 ? (length === 0 ? Buffer.alloc(0) : null) : queue.take(length)
-        if (field === undefined) break
-        record.push(field)
-        length = undefined
-        if (record.length === this.fields) {
-          yield record
-          record = []
-        }
-      }
-    }
+    return recordsOf(this.spool.read(), this.fields)
+  }
+
+  handoff(): StagedBytes {
+    this.flush()
+    const where = this.spool.location()
+    if ("fd" in where) return where
+    const memory = new SharedArrayBuffer(this.spool.bytes)
+    const view = Buffer.from(memory)
+    let at = 0
+    for (const block of where.blocks) at += block.copy(view, at)
+    return { memory }
   }
 
   release(): void {
@@ -149,21 +194,38 @@ export class StagedEntries {
     this.records.append([utf8(e.key), e.value, e.metadata === null ? null : utf8(e.metadata), expiration])
   }
 
-  *entries(): Generator<WriteEntry> {
-    for (const [key, value, metadata, expiration] of this.records.read()) {
-      yield {
-        key: key!.toString("utf8"),
-        value: value!,
-        metadata: metadata === null ? null : metadata!.toString("utf8"),
-        expiration: expiration === null ? null : expiration!.readDoubleLE(0)
-      }
-    }
+  /** The staged size in bytes (keys, values, metadata and framing). */
+  get bytes(): number {
+    return this.records.bytes
+  }
+
+  entries(): Generator<WriteEntry> {
+    return toEntries(this.records.read())
+  }
+
+  /** The staged entries for another thread to read with `stagedEntries` (until `release`). */
+  handoff(): StagedBytes {
+    return this.records.handoff()
   }
 
   release(): void {
     this.records.release()
   }
 }
+
+const toEntries = function* (records: Iterable<Array<Buffer | null>>): Generator<WriteEntry> {
+  for (const [key, value, metadata, expiration] of records) {
+    yield {
+      key: key!.toString("utf8"),
+      value: value!,
+      metadata: metadata === null ? null : metadata!.toString("utf8"),
+      expiration: expiration === null ? null : expiration!.readDoubleLE(0)
+    }
+  }
+}
+
+/** The entries of a `StagedEntries.handoff()`, in the order they were staged. */
+export const stagedEntries = (staged: StagedBytes): Generator<WriteEntry> => toEntries(recordsOf(blocksOf(staged), 4))
 
 /** Checked keys of a bulk delete. */
 export class StagedKeys {

@@ -78,7 +78,18 @@ export const authenticate = (
 
 export const AuthenticationLive = Layer.effect(
   Authentication,
-  Effect.map(Db, ({ db }) =>
-    Effect.flatMap(HttpServerRequest.HttpServerRequest, (req) => authenticate(req.headers, req.url, db))
+  Effect.map(Db, ({ db, gate }) =>
+    Effect.flatMap(HttpServerRequest.HttpServerRequest, (req) => {
+      // A write waits on a promise while a bulk commits on a connection of its own
+      // (store/commit-worker.ts), not in SQLite's busy handler, which would hold the event loop.
+      const idle = req.method === "GET" || req.method === "HEAD" ? undefined : gate.idle()
+      const principal = authenticate(req.headers, req.url, db)
+      return idle === undefined
+        ? principal
+        : Effect.zipRight(
+            Effect.promise(() => idle),
+            principal
+          )
+    })
   )
 )

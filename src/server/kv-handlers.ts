@@ -26,6 +26,7 @@ import {
   parseSeconds,
   type Problem
 } from "../kv/validate.js"
+import { commitInWorker } from "../store/commit-worker.js"
 import { Db } from "../store/db.js"
 import { KvOptions } from "./kv-options.js"
 import { readBulkItems, readValueBody } from "./kv-body.js"
@@ -87,7 +88,31 @@ const withStaged = <S extends { release(): void }, A, E, R>(
 export const KvLive = HttpApiBuilder.group(KvApi, "kv", (handlers) =>
   Effect.gen(function* () {
     const options = yield* KvOptions
-    const { db } = yield* Db
+    const { db, file, gate } = yield* Db
+
+    /** Waits (on a promise, the event loop free) while a worker commit holds the write lock. */
+    const writesIdle = Effect.suspend(() => {
+      const idle = gate.idle()
+      return idle === undefined ? Effect.void : Effect.promise(() => idle)
+    })
+
+    /**
+     * A bulk's staged entries in one transaction: a large one in a worker thread, on its own
+     * connection, so that the event loop keeps serving while it is written (commit-worker.ts).
+     * False when the namespace was deleted before the transaction began. Not interruptible: the
+     * staging area is released only after the worker is done with it.
+     */
+    const commitBulk = (ns: number, staged: StagedEntries, now: number): Effect.Effect<boolean> =>
+      staged.bytes < options.workerCommitBytes
+        ? Effect.sync(() => {
+            Engine.putEntries(db, ns, staged.entries(), now)
+            return true
+          })
+        : Effect.uninterruptible(
+            Effect.orDie(
+              Effect.tryPromise(() => gate.hold(() => commitInWorker({ file, ns, now, staged: staged.handoff() })))
+            )
+          )
 
     /** The namespace of the path, for reading: undefined when local mode has not seen it yet. */
     const readable = (path: NsPath) =>
@@ -267,8 +292,10 @@ export const KvLive = HttpApiBuilder.group(KvApi, "kv", (handlers) =>
               } else if (r.entry !== undefined) staged.add(r.entry)
             })
             if (problems.length > 0) return yield* Effect.fail(problemsError(problems))
+            yield* writesIdle
             const ns = yield* writable(path)
-            Engine.putEntries(db, ns.seq, staged.entries(), now)
+            if (!(yield* commitBulk(ns.seq, staged, now)))
+              return yield* Effect.fail(namespaceNotFound(path.namespace_id))
             return { successful_key_count: staged.count, unsuccessful_keys: [] }
           })
         )

@@ -9,6 +9,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as fs from "node:fs"
 import * as path from "node:path"
+import { configure, WriteGate } from "./commit-worker.js"
 import { LatestVersion } from "./migrations.js"
 import { nativeModuleProblem } from "./native.js"
 import { privateDatabase, privateDir } from "../private-files.js"
@@ -16,6 +17,8 @@ import { privateDatabase, privateDir } from "../private-files.js"
 export interface Db {
   readonly db: Database.Database
   readonly file: string
+  /** Closed while another connection of this process (a bulk's commit worker) holds the write lock. */
+  readonly gate: WriteGate
 }
 export const Db = Context.GenericTag<Db>("edgectl/Db")
 
@@ -47,13 +50,7 @@ export const open = (file: string, seed?: Seed | LazySeed): Effect.Effect<Databa
         try: () => {
           privateDatabase(file)
           const db = new Database(file)
-          // Before the first statement that locks: another process may be creating this store.
-          db.pragma("busy_timeout = 5000")
-          // A secret cleared (ESC, a KV value, a credential) is overwritten, not left in free space.
-          db.pragma("secure_delete = ON")
-          db.pragma("journal_mode = WAL")
-          db.pragma("synchronous = NORMAL")
-          db.pragma("foreign_keys = ON")
+          configure(db)
           return db
         },
         catch: (e) => {
@@ -84,7 +81,7 @@ export const layer = (file: string, seed?: Seed | LazySeed) =>
   Layer.scoped(
     Db,
     Effect.acquireRelease(
-      Effect.map(open(file, seed), (db) => ({ db, file })),
+      Effect.map(open(file, seed), (db) => ({ db, file, gate: new WriteGate() })),
       ({ db }) => Effect.sync(() => db.close())
     )
   )

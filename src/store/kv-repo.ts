@@ -145,6 +145,10 @@ export const renameNamespace = (db: Database.Database, seq: number, title: strin
   stmt(db, "UPDATE kv_namespaces SET title = ?, implicit = 0 WHERE seq = ?").run(title, seq)
 }
 
+/** Whether the namespace `seq` still exists (a write that began before its delete). */
+export const namespaceExists = (db: Database.Database, seq: number): boolean =>
+  stmt(db, "SELECT 1 FROM kv_namespaces WHERE seq = ?").get(seq) !== undefined
+
 /** Deletes a namespace and everything in it, in one transaction. */
 export const deleteNamespace = (db: Database.Database, seq: number): void => {
   db.transaction(() => {
@@ -163,19 +167,22 @@ export const purgeExpired = (db: Database.Database, now: number): number =>
   stmt(db, "DELETE FROM kv_entries WHERE expiration IS NOT NULL AND expiration <= ?").run(now).changes
 
 /**
- * Writes entries (insert or replace), all in one transaction: all of them or none. `entries` may be
- * read as they are written (a bulk's staged entries, not all in memory at once).
+ * Writes entries (insert or replace) inside the caller's transaction. `entries` may be read as they
+ * are written (a bulk's staged entries, not all in memory at once).
  */
-export const putEntries = (db: Database.Database, ns: number, entries: Iterable<WriteEntry>, now: number): void => {
+export const writeEntries = (db: Database.Database, ns: number, entries: Iterable<WriteEntry>, now: number): void => {
   const upsert = stmt(
     db,
     "INSERT INTO kv_entries (ns, key, value, metadata, expiration) VALUES (?, ?, ?, ?, ?) " +
       "ON CONFLICT (ns, key) DO UPDATE SET value = excluded.value, metadata = excluded.metadata, expiration = excluded.expiration"
   )
-  db.transaction(() => {
-    purgeExpired(db, now)
-    for (const e of entries) upsert.run(ns, keyBytes(e.key), e.value, e.metadata, e.expiration)
-  })()
+  purgeExpired(db, now)
+  for (const e of entries) upsert.run(ns, keyBytes(e.key), e.value, e.metadata, e.expiration)
+}
+
+/** Writes entries (insert or replace), all in one transaction: all of them or none. */
+export const putEntries = (db: Database.Database, ns: number, entries: Iterable<WriteEntry>, now: number): void => {
+  db.transaction(() => writeEntries(db, ns, entries, now))()
 }
 
 /** The live entry under `key`; an expired one is purged and reads as absent. */
