@@ -188,9 +188,10 @@ export function CustomRulesPanel({
               { keys: "e", label: "edit", keep: 2 },
               { keys: "p", label: current.enabled ? "disable" : "enable", keep: 2 },
               { keys: "d", label: "delete", keep: 2 },
-              { keys: "K/J", label: "move up/down", keep: 1 },
+              { keys: "K/J", label: "move up/down" },
               { keys: "o", label: "move to" },
-              { keys: "enter", label: detailOn === true ? "list" : "details" }
+              { keys: "enter", label: detailOn === true ? "list" : "details" },
+              ...(detailOn === true ? [{ keys: "esc", label: "list", keep: 2 }] : [])
             ]),
         { keys: "r", label: "refresh" }
       ]
