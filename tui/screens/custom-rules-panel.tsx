@@ -139,7 +139,10 @@ export function CustomRulesPanel({
       }
       if (busy !== undefined) return false
       if (press.name === "n") {
-        setDialog({ kind: "add" })
+        // Unread rules are not "no rules": a rule added then would create the entry point blind.
+        if (query._tag !== "Success" && written === undefined)
+          notify.warn("the custom rules are not read yet: r reads them")
+        else setDialog({ kind: "add" })
         return true
       }
       if (current === undefined || ruleset === null) return false
@@ -212,7 +215,7 @@ export function CustomRulesPanel({
             write(
               "add the custom rule",
               ruleset === null
-                ? Rs.putCustomRules(zone.id, { rules: [rule] })
+                ? Rs.createCustomRules(zone.id, [rule])
                 : Rs.addCustomRule(zone.id, ruleset.id, rule, position),
               (rs) => {
                 const added = rs?.rules.find((r) => !before.has(r.id))

@@ -94,4 +94,23 @@ describe("the custom rules panel", () => {
       expression: 'http.request.uri.path eq "/r2" or http.host eq "x.example"'
     })
   })
+
+  it("a first rule never replaces rules another client wrote since the list was read", async () => {
+    const runtime = fixture.local()
+    const zone = await runtime.runPromise(resolveZone("initech-payroll.com"))
+    const app = await fixture.within(runtime, <CustomRulesPanel zone={zone} active height={14} />)
+    await app.waitForText("No custom rules on this zone.")
+    await runtime.runPromise(
+      putCustomRules(zone.id, { rules: [{ action: "block", expression: 'http.host eq "meanwhile"' }] })
+    )
+    await app.press("n", "its expression")
+    await app.press('http.host eq "mine"' + Keys.enter, "its action")
+    await app.press(Keys.enter, "its description")
+    await app.press(Keys.enter, "on or off?")
+    await app.press(Keys.enter, "its place")
+    await app.press(Keys.enter, "could not add the custom rule")
+    expect(flat(app.frame())).toMatch(/the zone has its entry point; .* \[code 20217\] nothing was written/)
+    const rules = (await runtime.runPromise(getCustomRules(zone.id)))?.rules ?? []
+    expect(rules.map((r) => r.expression)).toEqual(['http.host eq "meanwhile"'])
+  })
 })
