@@ -361,7 +361,7 @@ export function CustomRulesPanel({
                 {current !== undefined ? `${current.description ?? "no description"} · ref ${current.ref}` : ""}
               </Text>
             </Box>
-            {busy !== undefined ? <Text color="cyan">… {busy}</Text> : <Text> </Text>}
+            {busy !== undefined ? <Text color="cyan">… working</Text> : <Text> </Text>}
           </Box>
         ))}
     </Box>
