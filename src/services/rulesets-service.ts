@@ -8,6 +8,7 @@
 import * as Effect from "effect/Effect"
 import { call } from "../api/client.js"
 import { RulesetsEndpoints as E } from "../api/contract-rulesets.js"
+import { CustomRulesPhase } from "../domain/custom-rule.js"
 import type { ZoneRule } from "../domain/ruleset.js"
 
 /** A rule as written: what the platform assigns (id, version, time) left out; `ref` keeps an id across PUTs. */
@@ -39,6 +40,17 @@ export const putCustomRules = (
   body: { readonly name?: string; readonly description?: string; readonly rules: ReadonlyArray<CustomRuleInput> },
   dryRun?: boolean
 ) => call(E.putCustomEntrypoint, { path: { zone_id: zoneId }, urlParams: dry(dryRun), payload: body })
+
+/**
+ * Creates the custom phase's entry point with `rules` (named `default`, as the platform names it);
+ * a Conflict (20217) when the zone has one already, so rules written meanwhile are never replaced.
+ */
+export const createCustomRules = (zoneId: string, rules: ReadonlyArray<CustomRuleInput>, dryRun?: boolean) =>
+  call(E.createRuleset, {
+    path: { zone_id: zoneId },
+    urlParams: dry(dryRun),
+    payload: { name: "default", kind: "zone", phase: CustomRulesPhase, rules }
+  })
 
 export const addCustomRule = (
   zoneId: string,

@@ -3,8 +3,9 @@
  * 80x24 and 120x40: acme-mail.com is migrated, then a rule is added (typed key by key, and another
  * pasted in one write, the whole form), edited, moved, disabled and deleted; the CLI on the same
  * --persist-to directory reads what the TUI wrote. A bad expression is shown whole and cannot be
- * sent; the platform's refusal (initech-payroll.com is on the pro plan: no regex) shows whole in
- * the panel and writes nothing; and that zone shows none of acme-mail.com's rules.
+ * sent, nor a regex on initech-payroll.com (pro); that zone shows none of acme-mail.com's rules, and
+ * the platform's refusal (the entry point another client created meanwhile) shows whole in the
+ * panel and replaces nothing.
  */
 import { afterEach, describe, expect, it } from "vitest"
 import type { ZoneRule } from "../../src/domain/ruleset.js"
@@ -154,21 +155,48 @@ describe.each([
     expect(rules.length).toBe(migrated + 1)
     expect(rules.map((r) => r.id)).not.toContain(pasted)
 
-    // Another zone: none of acme-mail.com's rules; the platform's refusal (regex on pro) whole, nothing written.
+    // Another zone: none of acme-mail.com's rules.
     t.write(PtyKeys.escape)
     await t.waitFor("Firewall rules of acme-mail.com")
     await openFirewallTab(t, "initech-payroll.com")
     t.write("c")
     await t.waitFor("No custom rules on this zone.")
     expect(t.screen()).not.toMatch(/acme-mail\.com|typed rule|securityLevel/)
-    t.write(`nhttp.request.uri.path matches "^/payroll"\r\r\r\r\r`)
+
+    // A regex on a pro zone: refused as typed, as the platform would; enter sends nothing.
+    t.write(`nhttp.request.uri.path matches "^/payroll"\r`)
+    await t.waitFor((s) =>
+      flat(s).includes("`matches` (regex) needs the Business or Enterprise plan, this zone is on pro")
+    )
+    expect(flat(await t.settle())).toContain("its expression")
+    fits(t, columns)
+    t.write(PtyKeys.escape)
+    await t.waitFor("No custom rules on this zone.")
+
+    // The platform's refusal, whole in the panel: another client created the entry point meanwhile.
+    const other = await edgectlAsync([
+      "custom-rules",
+      "add",
+      "--zone",
+      "initech-payroll.com",
+      "--expression",
+      'http.host eq "meanwhile.example"',
+      "--action",
+      "block",
+      "--persist-to",
+      t.persistTo
+    ])
+    expect(other.status).toBe(0)
+    t.write(`nhttp.host eq "mine.example"\r\r\r\r\r`)
     await t.waitFor((s) => flat(s).includes("could not add the custom rule:"))
     const screen = flat(await t.settle())
     expect(screen).toMatch(
-      /`matches` \(regex\) needs the Business or Enterprise plan, this zone is on pro \[code \d+\]/
+      /exceeded maximum number of zone\/account rulesets for phase http_request_firewall_custom: the zone has its entry point; update it with a PUT of the phase entry point \[code 20217\]/
     )
     expect(screen).toContain("nothing was written")
     fits(t, columns)
-    expect(await cliRules(t, "initech-payroll.com")).toEqual([])
+    expect((await cliRules(t, "initech-payroll.com")).map((r) => r.expression)).toEqual([
+      'http.host eq "meanwhile.example"'
+    ])
   }, 120_000)
 })

@@ -9,7 +9,7 @@
 import { useState } from "react"
 import { CustomRuleActions, CustomRuleLimits, SkipProducts } from "../../src/domain/custom-rule.js"
 import type { ZoneRule } from "../../src/domain/ruleset.js"
-import type { Plan } from "../../src/rules/index.js"
+import { check, type Plan } from "../../src/rules/index.js"
 import type { CustomRuleInput, RulePosition } from "../../src/services/rulesets-service.js"
 import { TextPrompt } from "../components/text-prompt.js"
 import { Picker, type PickerOption } from "./custom-rule-picker.js"
@@ -51,6 +51,21 @@ interface Draft {
   readonly logging: boolean
   readonly description: string
   readonly enabled: boolean
+}
+
+/**
+ * The expression's first problem as typed: the checker's first error, else `matches` below the
+ * Business plan, which the platform refuses in a custom rule (the checker only warns of it).
+ */
+const expressionProblem = (text: string, plan: Plan | undefined): string | undefined => {
+  const error = liveDiagnostic(text, plan)
+  if (error !== undefined || plan === undefined) return error
+  const regex = check(text, { plan }).diagnostics.find(
+    (d) => d.code === "plan-required" && d.message.startsWith("`matches`")
+  )
+  return regex === undefined
+    ? undefined
+    : `\`matches\` (regex) needs the Business or Enterprise plan, this zone is on ${plan}`
 }
 
 /** The place a new rule takes, as typed: empty is last; else 1 to one past the last rule. */
@@ -122,7 +137,7 @@ export function CustomRuleForm({
           title={`${what}: its expression`}
           help='the rules language, checked as you type (e.g. http.request.uri.path contains "/admin")'
           initial={draft.expression}
-          check={(t) => liveDiagnostic(t, plan)}
+          check={(t) => expressionProblem(t, plan)}
           submitLabel="choose the action"
           onSubmit={(expression) => go("action", { expression })}
           onCancel={onCancel}

@@ -139,7 +139,10 @@ export function CustomRulesPanel({
       }
       if (busy !== undefined) return false
       if (press.name === "n") {
-        setDialog({ kind: "add" })
+        // Unread rules are not "no rules": a rule added then would create the entry point blind.
+        if (query._tag !== "Success" && written === undefined)
+          notify.warn("the custom rules are not read yet: r reads them")
+        else setDialog({ kind: "add" })
         return true
       }
       if (current === undefined || ruleset === null) return false
@@ -188,9 +191,10 @@ export function CustomRulesPanel({
               { keys: "e", label: "edit", keep: 2 },
               { keys: "p", label: current.enabled ? "disable" : "enable", keep: 2 },
               { keys: "d", label: "delete", keep: 2 },
-              { keys: "K/J", label: "move up/down", keep: 1 },
+              { keys: "K/J", label: "move up/down" },
               { keys: "o", label: "move to" },
-              { keys: "enter", label: detailOn === true ? "list" : "details" }
+              { keys: "enter", label: detailOn === true ? "list" : "details" },
+              ...(detailOn === true ? [{ keys: "esc", label: "list", keep: 2 }] : [])
             ]),
         { keys: "r", label: "refresh" }
       ]
@@ -211,7 +215,7 @@ export function CustomRulesPanel({
             write(
               "add the custom rule",
               ruleset === null
-                ? Rs.putCustomRules(zone.id, { rules: [rule] })
+                ? Rs.createCustomRules(zone.id, [rule])
                 : Rs.addCustomRule(zone.id, ruleset.id, rule, position),
               (rs) => {
                 const added = rs?.rules.find((r) => !before.has(r.id))
@@ -357,7 +361,7 @@ export function CustomRulesPanel({
                 {current !== undefined ? `${current.description ?? "no description"} · ref ${current.ref}` : ""}
               </Text>
             </Box>
-            {busy !== undefined ? <Text color="cyan">… {busy}</Text> : <Text> </Text>}
+            {busy !== undefined ? <Text color="cyan">… working</Text> : <Text> </Text>}
           </Box>
         ))}
     </Box>

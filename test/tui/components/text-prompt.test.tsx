@@ -109,4 +109,31 @@ describe("TextPrompt editing", () => {
     await waitFor(() => (app.lastFrame() ?? "").includes("› •••••••"))
     expect(app.lastFrame()).not.toContain("hunter")
   })
+
+  it("an initial text (an edit) is there to change, the cursor at its end; enter alone keeps it", async () => {
+    const submitted: Array<string> = []
+    const step = (title: string) => (
+      <KeypressProvider onQuit={() => {}}>
+        <TextPrompt
+          title={title}
+          initial="http.host eq"
+          submitLabel="save"
+          onSubmit={(t) => submitted.push(t)}
+          onCancel={() => {}}
+        />
+      </KeypressProvider>
+    )
+    const app = render(step("Edit"))
+    mounted.push(app.unmount)
+    await waitFor(() => (app.lastFrame() ?? "").includes("http.host eq"))
+    app.stdin.write(' "a"')
+    await waitFor(() => (app.lastFrame() ?? "").includes('http.host eq "a"'))
+    app.stdin.write(Keys.enter)
+    await waitFor(() => submitted.length === 1)
+    app.rerender(step("Edit again"))
+    await waitFor(() => (app.lastFrame() ?? "").includes("Edit again"))
+    app.stdin.write(Keys.enter)
+    await waitFor(() => submitted.length === 2)
+    expect(submitted).toEqual(['http.host eq "a"', "http.host eq"])
+  })
 })
