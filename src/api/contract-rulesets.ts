@@ -90,6 +90,21 @@ export const RulesetsEndpoints = {
     .setPayload(Schema.Unknown)
     .addSuccess(Written)
     .pipe(onObject),
+  /** A phase's entry point's versions, newest first, without their rules; and one of them. */
+  listEntrypointVersions: HttpApiEndpoint.get(
+    "listEntrypointVersions",
+    "/zones/:zone_id/rulesets/phases/:ruleset_phase/entrypoint/versions"
+  )
+    .setPath(Phase)
+    .addSuccess(Envelope(Schema.Array(RulesetSummary)))
+    .pipe(onObject),
+  getEntrypointVersion: HttpApiEndpoint.get(
+    "getEntrypointVersion",
+    "/zones/:zone_id/rulesets/phases/:ruleset_phase/entrypoint/versions/:ruleset_version"
+  )
+    .setPath(Schema.Struct({ ...Phase.fields, ruleset_version: Schema.String }))
+    .addSuccess(Envelope(ZoneRuleset))
+    .pipe(onObject),
   createRule: HttpApiEndpoint.post("createRule", rules)
     .setPath(Ruleset)
     .setUrlParams(DryRunParams)
@@ -119,6 +134,8 @@ export class RulesetsGroup extends HttpApiGroup.make("rulesets")
   .add(RulesetsEndpoints.putCustomEntrypoint)
   .add(RulesetsEndpoints.getPhaseEntrypoint)
   .add(RulesetsEndpoints.putPhaseEntrypoint)
+  .add(RulesetsEndpoints.listEntrypointVersions)
+  .add(RulesetsEndpoints.getEntrypointVersion)
   .add(RulesetsEndpoints.createRule)
   .add(RulesetsEndpoints.updateRule)
   .add(RulesetsEndpoints.deleteRule) {}

@@ -95,7 +95,9 @@ const readRule = (text: string, r: JsonResource, filters: ReadonlyMap<string, Js
   if (expression === undefined)
     return unclear(r, "filter_id", `the expression of its filter ${address(f)} is not a literal string`)
   const a = prop(r.body, "action")
-  const mode = a?.type === "string" ? literalOf(a.value as string) : prop(a, "mode")?.value
+  // 4.x: `"action": "block"`; 5.x: `"action": {"mode": "block"}`.
+  const modeNode = a?.type === "string" ? a : prop(a, "mode")
+  const mode = modeNode?.type === "string" ? literalOf(modeNode.value as string) : undefined
   if (typeof mode !== "string") return unclear(r, "action", "its action is not a literal: the rewrite cannot tell it")
   // A literal of the JSON type, or absent; a string must not be computed by Terraform.
   const literal = (of: JsonResource, k: string, type: "number" | "boolean" | "string") => {

@@ -32,6 +32,32 @@ const rulesetNotFound = (id: string) => new NotFound({ code: 10003, message: `co
 const entrypointNotFound = () =>
   new NotFound({ code: 10003, message: `could not find entrypoint ruleset in the ${CustomRulesPhase} phase` })
 
+/** One version of a ruleset's history (newest first), or not found saying which versions there are. */
+const versionOf = (versions: ReadonlyArray<ZoneRuleset>, rulesetId: string, version: string) => {
+  if (versions.length === 0) return Effect.fail(rulesetNotFound(rulesetId))
+  const v = versions.find((r) => r.version === version)
+  if (v !== undefined) return Effect.succeed(v)
+  const oldest = versions.at(-1)!.version
+  return Effect.fail(
+    new NotFound({
+      code: 10003,
+      message: `could not find version ${version} of ruleset ${rulesetId} (its latest is ${versions[0]!.version}${
+        Number(oldest) > 1
+          ? `; versions before ${oldest} are pruned: the history keeps the newest ${RULESET_VERSIONS_KEPT}`
+          : ""
+      })`
+    })
+  )
+}
+
+/** The versions of a phase's entry point in the zone: a phase without one answers as its GET does. */
+const phaseVersions = (db: Parameters<typeof zoneRulesets>[0], zoneId: string, phase: string) => {
+  const entry = zoneRulesets(db, zoneId).find((r) => r.phase === phase)
+  return entry === undefined
+    ? Effect.fail(otherPhaseRead(phase))
+    : Effect.succeed({ id: entry.id, versions: rulesetVersions(db, zoneId, entry.id) })
+}
+
 /** The custom entry point named by the path, for a rule write: another zone ruleset is not writable here. */
 const writableRuleset = (zoneId: string, rulesetId: string, suffix: string) =>
   Effect.gen(function* () {
@@ -118,23 +144,24 @@ export const RulesetsLive = HttpApiBuilder.group(RulesetsApi, "rulesets", (handl
     .handle("getVersion", ({ path }) =>
       Effect.flatMap(
         wafZone(path.zone_id, `/rulesets/${path.ruleset_id}/versions/${path.ruleset_version}`),
-        ({ zone, db }) => {
-          const versions = rulesetVersions(db, zone.id, path.ruleset_id)
-          if (versions.length === 0) return Effect.fail(rulesetNotFound(path.ruleset_id))
-          const v = versions.find((r) => r.version === path.ruleset_version)
-          return v
-            ? Effect.succeed(v)
-            : Effect.fail(
-                new NotFound({
-                  code: 10003,
-                  message: `could not find version ${path.ruleset_version} of ruleset ${path.ruleset_id} (its latest is ${versions[0]!.version}${
-                    Number(versions.at(-1)!.version) > 1
-                      ? `; versions before ${versions.at(-1)!.version} are pruned: the history keeps the newest ${RULESET_VERSIONS_KEPT}`
-                      : ""
-                  })`
-                })
-              )
-        }
+        ({ zone, db }) =>
+          versionOf(rulesetVersions(db, zone.id, path.ruleset_id), path.ruleset_id, path.ruleset_version)
+      )
+    )
+    .handle("listEntrypointVersions", ({ path }) =>
+      Effect.flatMap(
+        wafZone(path.zone_id, `/rulesets/phases/${path.ruleset_phase}/entrypoint/versions`),
+        ({ zone, db }) =>
+          Effect.map(phaseVersions(db, zone.id, path.ruleset_phase), ({ versions }) => versions.map(summary))
+      )
+    )
+    .handle("getEntrypointVersion", ({ path }) =>
+      Effect.flatMap(
+        wafZone(path.zone_id, `/rulesets/phases/${path.ruleset_phase}/entrypoint/versions/${path.ruleset_version}`),
+        ({ zone, db }) =>
+          Effect.flatMap(phaseVersions(db, zone.id, path.ruleset_phase), ({ id, versions }) =>
+            versionOf(versions, id, path.ruleset_version)
+          )
       )
     )
     .handle("getCustomEntrypoint", ({ path }) =>

@@ -341,6 +341,49 @@ describe("Terraform JSON: cloudflare_filter + cloudflare_firewall_rule rewritten
     expect(Object.keys(out.resource.cloudflare_ruleset)).toEqual(["waf", "custom_rules"])
   })
 
+  it("the 5.x shape of the old resources (filter and action objects) and a provider alias; a computed action is reported", async () => {
+    const doc = {
+      resource: {
+        cloudflare_filter: { a: { zone_id: "${var.zone_id}", expression: "ssl" } },
+        cloudflare_firewall_rule: {
+          a: {
+            provider: "cloudflare.alt",
+            zone_id: "${var.zone_id}",
+            filter: { id: "${cloudflare_filter.a.id}" },
+            action: { mode: "allow" }
+          },
+          b: {
+            provider: "cloudflare.alt",
+            zone_id: "${var.zone_id}",
+            filter: { id: "${cloudflare_filter.a.id}" },
+            action: { mode: "${var.mode}" }
+          }
+        }
+      }
+    }
+    const text = file(doc)
+    const { uri, d, actions } = await rewrite(text)
+    expect(
+      d.diagnostics.filter((x) => x.code === "terraform-rewrite-unclear").map((x) => x.message.split("\n")[0])
+    ).toEqual(["cloudflare_firewall_rule.b: its action is not a literal: the rewrite cannot tell it"])
+    const body = (JSON.parse(apply(text, actions[0]!.edit!.changes[uri]!)) as Obj).resource.cloudflare_ruleset
+      .custom_rules as Obj
+    expect(body.provider).toBe("cloudflare.alt")
+    expect(body.rules).toEqual([
+      {
+        ref: "a",
+        action: "skip",
+        expression: "ssl",
+        enabled: true,
+        action_parameters: { ruleset: "current" },
+        logging: { enabled: true }
+      }
+    ])
+    // b still names the filter: it stays in the state.
+    expect(body["//"]).toContain("     terraform state rm cloudflare_firewall_rule.a")
+    expect(body["//"]).not.toContain("     terraform state rm cloudflare_filter.a")
+  })
+
   it("a file on one line gets the ruleset on that line; CRLF line ends and an empty cloudflare_ruleset object are kept", async () => {
     const compact = `${JSON.stringify({ ...pin("~> 5"), resource: RESOURCES })}\n`
     const c = await rewrite(compact)

@@ -119,6 +119,26 @@ describe("version history", () => {
       code: 10003,
       message: `could not find version 3 of ruleset ${id} (its latest is 53; versions before 4 are pruned: the history keeps the newest 50)`
     })
+    // The entry point's own history paths answer the same versions.
+    const byPhase = await send("GET", `${entrypoint(z, "http_request_firewall_custom")}/versions`)
+    expect(byPhase.body.result).toEqual(versions)
+    const v4 = await send("GET", `${entrypoint(z, "http_request_firewall_custom")}/versions/4`)
+    expect(v4.body.result).toEqual(kept.body.result)
+    const v3 = await send("GET", `${entrypoint(z, "http_request_firewall_custom")}/versions/3`)
+    expect(firstError(v3)).toEqual(firstError(pruned))
+    // The demo world's enterprise zones run the new WAF: its entry point shows its latest version only.
+    const managed = await send("GET", `${entrypoint(z, "http_request_firewall_managed")}/versions`)
+    expect(managed.status).toBe(200)
+    expect(managed.body.result.map((v: { phase: string }) => v.phase)).toEqual(["http_request_firewall_managed"])
+    for (const phase of ["http_request_transform", "http_ratelimit"]) {
+      const none = await send("GET", `${entrypoint(z, phase)}/versions`)
+      expect(none.status).toBe(404)
+      expect(firstError(none)).toEqual({
+        code: 10003,
+        message: `could not find entrypoint ruleset in the ${phase} phase`
+      })
+    }
+    expect((await send("GET", `${entrypoint(z, "nope")}/versions/1`)).status).toBe(400)
     const db = new Database(storeFile(p.stateDir), { readonly: true })
     try {
       const rows = db
