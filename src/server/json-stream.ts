@@ -43,6 +43,23 @@ const isWordByte = (c: number) =>
   c === 0x2d ||
   c === 0x2b ||
   c === 0x2e
+/**
+ * The value of a JSON integer of at most 15 digits (exact in a double, as Number() reads it), read
+ * from the bytes; undefined for any other word (a literal, a fraction, a leading zero, not JSON).
+ */
+const smallInteger = (b: Buffer, from: number, to: number): number | undefined => {
+  const negative = b[from] === 0x2d
+  const start = negative ? from + 1 : from
+  const digits = to - start
+  if (digits < 1 || digits > 15 || (digits > 1 && b[start] === 0x30)) return undefined
+  let v = 0
+  for (let i = start; i < to; i++) {
+    const d = b[i]! - 0x30
+    if (d < 0 || d > 9) return undefined
+    v = v * 10 + d
+  }
+  return negative ? -v : v
+}
 const JsonNumber = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/
 const Escapes: Readonly<Record<number, string>> = {
   0x22: '"',
@@ -68,6 +85,8 @@ export class JsonStreamParser {
   private readonly decoder = new StringDecoder("utf8")
   private hex = ""
   private word = ""
+  /** Whether the decoder holds the start of a character cut at the end of the last chunk. */
+  private decoding = false
 
   constructor(private readonly maxDepth: number) {}
 
@@ -85,10 +104,18 @@ export class JsonStreamParser {
               c = b[i]!
               if (c === 0x22 || c === 0x5c || c < 0x20) break
             }
-            if (i > from) this.text += this.decoder.write(b.subarray(from, i))
-            if (i === n) break
+            if (i === n) {
+              // The string goes on in the next chunk: a character may be cut, the decoder keeps its bytes.
+              if (i > from) this.text += this.decoder.write(b.subarray(from, i))
+              this.decoding = true
+              break
+            }
             if (c < 0x20) this.fail(i, true, false)
-            this.text += this.decoder.end()
+            // Up to a quote or a backslash no character is cut: decoded at once, as the whole text is.
+            if (this.decoding) {
+              this.text += this.decoder.end(b.subarray(from, i))
+              this.decoding = false
+            } else if (i > from) this.text += b.toString("utf8", from, i)
             i++
             if (c === 0x5c) this.mode = Mode.Escape
             else this.endString()
@@ -123,9 +150,16 @@ export class JsonStreamParser {
           case Mode.Word: {
             const from = i
             while (i < n && isWordByte(b[i]!)) i++
-            this.word += b.toString("latin1", from, i)
-            if (i === n) break
-            this.endWord(i)
+            if (i === n) {
+              this.word += b.toString("latin1", from, i)
+              break
+            }
+            const small = this.word === "" ? smallInteger(b, from, i) : undefined
+            if (small !== undefined) this.value(small)
+            else {
+              this.word += b.toString("latin1", from, i)
+              this.endWord(i)
+            }
             break
           }
           default:
