@@ -22,14 +22,6 @@ export class JsonArrayError {
 /** `depth`: how deep the element nests arrays and objects (0 for a string or a number, 1 for `[1]`). */
 export type OnElement = (text: string, index: number, offset: number, depth: number) => void
 
-/**
- * Elements handed over in runs: the text of `count` consecutive elements with the commas between
- * them (`1, {"a":2}`, ready for `JSON.parse("[" + text + "]")`), and the deepest of them. A run is
- * what one chunk completes, so a body of many small elements costs one parse per chunk, not one per
- * element.
- */
-export type OnRun = (text: string, count: number, depth: number) => void
-
 export interface ScannerOptions {
   /** How messages name the input: "the file" (the default), "the request body". */
   readonly what?: string
@@ -83,16 +75,8 @@ export class JsonArrayScanner {
   private maxDepth = 0
   private inString = false
   private escape = false
-  /** Where the text to hand over next starts in buf (0 when it started in an earlier chunk). */
+  /** Where the current element starts in buf (0 when it started in an earlier chunk). */
   private start = 0
-  /** Where the current element starts in buf. */
-  private elementStart = 0
-  /** The elements completed in this chunk and not yet handed over (runs only), their end and depth. */
-  private runCount = 0
-  private runEnd = 0
-  private runDepth = 0
-  /** The deepest element completed so far. */
-  private deepestDone = 0
   /** Absolute offset of the current element. */
   private startOffset = 0
   /** The current element's bytes from earlier chunks. */
@@ -101,29 +85,17 @@ export class JsonArrayScanner {
   private count = 0
   private readonly what: string
   private readonly byteOrderMark: boolean
-  private readonly onElement: OnElement | undefined
-  private readonly onRun: OnRun | undefined
 
-  /** Elements one by one (`OnElement`), or in runs (`{ onRun }`). */
-  constructor(handler: OnElement | { readonly onRun: OnRun }, options: ScannerOptions = {}) {
-    if (typeof handler === "function") this.onElement = handler
-    else this.onRun = handler.onRun
+  constructor(
+    private readonly onElement: OnElement,
+    options: ScannerOptions = {}
+  ) {
     this.what = options.what ?? "the file"
     this.byteOrderMark = options.byteOrderMark ?? true
   }
 
   get elements(): number {
     return this.count
-  }
-
-  /** How deep the elements seen so far nest (the one being read included), as `depth` of OnElement. */
-  get deepest(): number {
-    return Math.max(this.deepestDone, this.state === State.Value ? this.maxDepth : 0)
-  }
-
-  /** How deep the input nests where the scan is (the array itself counts one): 0 before and after the array. */
-  get nesting(): number {
-    return this.state === State.ValueOrEnd ? 1 : this.state === State.Value ? 1 + this.depth : 0
   }
 
   push(chunk: Uint8Array): void {
@@ -140,7 +112,6 @@ export class JsonArrayScanner {
     }
     this.pos = 0
     this.start = 0
-    this.elementStart = 0
     this.scan(false)
   }
 
@@ -156,33 +127,11 @@ export class JsonArrayScanner {
     throw new JsonArrayError(message, this.base + at, got)
   }
 
-  private text(end: number): string {
+  private emit(end: number) {
     const last = this.buf.subarray(this.start, end)
     const text = this.held.length === 0 ? last.toString("utf8") : Buffer.concat([...this.held, last]).toString("utf8")
     this.held = []
-    return text
-  }
-
-  private emit(end: number) {
-    if (this.maxDepth > this.deepestDone) this.deepestDone = this.maxDepth
-    if (this.onElement !== undefined)
-      return this.onElement(this.text(end), this.count++, this.startOffset, this.maxDepth)
-    this.count++
-    this.runCount++
-    this.runEnd = end
-    if (this.maxDepth > this.runDepth) this.runDepth = this.maxDepth
-  }
-
-  /** Hands over the run this chunk completed; the element still being read then starts the next. */
-  private flushRun() {
-    if (this.runCount === 0) return
-    const text = this.text(this.runEnd)
-    const count = this.runCount
-    const depth = this.runDepth
-    this.runCount = 0
-    this.runDepth = 0
-    this.start = this.elementStart
-    this.onRun!(text, count, depth)
+    this.onElement(text, this.count++, this.startOffset, this.maxDepth)
   }
 
   /**
@@ -244,9 +193,7 @@ export class JsonArrayScanner {
           }
           if (c === 0x2c) this.fail("expected a value, got ','", i)
           this.state = State.Value
-          // In runs, the text to hand over starts with the run's first element.
-          if (this.runCount === 0) this.start = i
-          this.elementStart = i
+          this.start = i
           this.startOffset = this.base + i
           this.depth = 0
           this.maxDepth = 0
@@ -293,11 +240,7 @@ export class JsonArrayScanner {
               if (++depth > maxDepth) maxDepth = depth
             } else if (c === 0x7d || c === 0x5d) {
               if (depth === 0) {
-                if (c === 0x7d) {
-                  this.depth = depth
-                  this.maxDepth = maxDepth
-                  this.fail("unexpected '}'", i)
-                }
+                if (c === 0x7d) this.fail("unexpected '}'", i)
                 break
               }
               depth--
@@ -323,7 +266,6 @@ export class JsonArrayScanner {
       }
     }
     this.pos = i
-    if (this.onRun !== undefined) this.flushRun()
   }
 }
 

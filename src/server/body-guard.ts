@@ -257,12 +257,7 @@ export const guardBody = <A, E, R>(req: HttpServerRequest.HttpServerRequest, app
       handOver(req, { _tag: "Text", text })
       return yield* bounded
     }
-    const reader = new JsonBodyReader({
-      maxDepth: JsonMaxDepth,
-      size: declared,
-      whole: inMemory(req),
-      limit: BodyMaxBytes
-    })
+    const reader = new JsonBodyReader(JsonMaxDepth)
     yield* forEachChunk(req, BodyMaxBytes, (chunk) => reader.push(chunk)).pipe(Effect.mapError(tooLargeError))
     const body = reader.end()
     if (body._tag === "TooDeep") return yield* Effect.fail(tooDeep("the JSON body"))
@@ -278,7 +273,7 @@ const tooLargeError = (e: TooLarge | InvalidInput) =>
 
 /**
  * Gives the route the body read here: as the request's cached text (the node and the in-process
- * request both keep it there), or, for an array parsed on the way, as its `json` (the getter the
+ * request both keep it there), or, for a body parsed on the way, as its `json` (the getter the
  * contract's payload decoding calls), shadowed on this request. A body that is not JSON fails there
  * as `JSON.parse` would, so it is answered where and as it was before (after routing and auth).
  */
@@ -289,8 +284,8 @@ const handOver = (req: HttpServerRequest.HttpServerRequest, body: Exclude<JsonBo
     return
   }
   const json: Effect.Effect<unknown, unknown> =
-    body._tag === "Array" ? Effect.succeed(body.value) : Effect.fail(new SyntaxError("the request body is not JSON"))
+    body._tag === "Value" ? Effect.succeed(body.value) : Effect.fail(new SyntaxError("the request body is not JSON"))
   Object.defineProperty(req, "json", { value: json, configurable: true })
   if ("textEffect" in cache)
-    cache.textEffect = body._tag === "Array" ? Effect.sync(() => JSON.stringify(body.value)) : json.pipe(Effect.as(""))
+    cache.textEffect = body._tag === "Value" ? Effect.sync(() => JSON.stringify(body.value)) : json.pipe(Effect.as(""))
 }

@@ -1,23 +1,23 @@
 /**
- * A large JSON request body read as its bytes arrive, for the routes that take JSON (body-guard.ts).
- * An array body (filters, rules: the large ones in practice) is parsed run by run as chunks complete
- * its elements, its nesting measured on the way: no whole-body string and no second pass, and the
- * work is sliced by the chunks, so other requests are served in between. Any other body is copied
- * into one buffer (sized from Content-Length when given) with its nesting counted chunk by chunk,
- * and decoded once at the end. The outcome is what `JSON.parse` of the whole text and the nesting
- * check of json-depth.ts say, with the same precedence: too deep wins over a syntax error anywhere.
+ * A large JSON request body read as its bytes arrive, for the routes that take JSON (body-guard.ts):
+ * parsed chunk by chunk (json-stream.ts), its nesting refused at the bracket that crosses the limit,
+ * so there is no whole-body buffer, string or second pass, and the work is sliced by the chunks
+ * (other requests are served in between). The outcome is what `JSON.parse` of the whole text and
+ * the nesting check of json-depth.ts say, with the same precedence: too deep wins over a syntax
+ * error anywhere, so after an error the rest is still counted.
  */
-import { JsonArrayError, JsonArrayScanner } from "../kv/json-array.js"
+import { JsonStreamParser, JsonSyntax, JsonTooDeep } from "./json-stream.js"
 
 /** Counts nesting over bytes, chunk after chunk, as `jsonTooDeepAt` does over text. */
 export class DepthCounter {
-  private inString = false
-  private escape = false
   private over = false
 
+  /** `depth`, `inString`, `escape`: where the text scan is when this counter takes over. */
   constructor(
     private readonly max: number,
-    private depth = 0
+    private depth = 0,
+    private inString = false,
+    private escape = false
   ) {}
 
   get tooDeep(): boolean {
@@ -71,163 +71,110 @@ export class DepthCounter {
 }
 
 export type JsonBody =
-  /** An array body, parsed. */
-  | { readonly _tag: "Array"; readonly value: Array<unknown> }
-  /** Any other body, as text (its nesting checked; the route parses it). */
+  /** The body's value. */
+  | { readonly _tag: "Value"; readonly value: unknown }
+  /** A body of whitespace only, as text (what the route makes of it is its own). */
   | { readonly _tag: "Text"; readonly text: string }
   /** Nested deeper than the limit. */
   | { readonly _tag: "TooDeep" }
-  /** An array body that is not JSON. */
+  /** Not JSON. */
   | { readonly _tag: "NotJson" }
 
 const isSpace = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09
 
-/** The first chunks held while only whitespace has come (what the body is is not known yet). */
-const enum Mode {
-  Undecided,
-  Array,
-  Bytes
-}
-
-export interface JsonBodyOptions {
-  /** The deepest nesting accepted (the array itself counts one). */
-  readonly maxDepth: number
-  /** The body's size when known: the buffer of a non-array body is allocated once. */
-  readonly size?: number | undefined
-  /** The body's bytes when already in memory: a non-array body is decoded from them, not copied. */
-  readonly whole?: Buffer | undefined
-  /** The body limit (the reader refuses nothing itself): a growing buffer is never allocated past it. */
-  readonly limit: number
-}
-
 export class JsonBodyReader {
-  private mode = Mode.Undecided
-  private leading: Array<Buffer> = []
-  /** Array mode. */
-  private scanner: JsonArrayScanner | undefined
-  private items: Array<unknown> = []
+  /** The first chunks, while only whitespace has come. */
+  private leading: Array<Buffer> | undefined = []
+  private parser: JsonStreamParser | undefined
   private notJson = false
   private tooDeep = false
-  /** Counts the nesting after a syntax error the scanner cannot go past (too deep still wins). */
+  /** Counts the nesting after a syntax error (too deep still wins over it, as in a text scan). */
   private tail: DepthCounter | undefined
   /** Absolute offset of the chunk being pushed. */
   private at = 0
-  /** Bytes mode. */
-  private depth: DepthCounter | undefined
-  private buf: Buffer | undefined
-  private size = 0
 
-  constructor(private readonly options: JsonBodyOptions) {}
+  constructor(private readonly maxDepth: number) {}
 
   push(chunk: Buffer): void {
-    if (this.mode === Mode.Undecided) {
+    if (this.leading !== undefined) {
       let i = 0
       while (i < chunk.length && isSpace(chunk[i]!)) i++
       if (i === chunk.length) {
         this.leading.push(chunk)
         return
       }
-      this.mode = chunk[i] === 0x5b ? Mode.Array : Mode.Bytes
-      if (this.mode === Mode.Array) this.startArray()
-      else this.depth = new DepthCounter(this.options.maxDepth)
-      const leading = this.leading
-      this.leading = []
-      for (const c of leading) this.take(c)
+      this.at = this.leading.reduce((n, c) => n + c.length, 0)
+      this.leading = undefined
+      this.parser = new JsonStreamParser(this.maxDepth)
     }
-    this.take(chunk)
-  }
-
-  end(): JsonBody {
-    if (this.mode === Mode.Undecided) {
-      const text = Buffer.concat(this.leading).toString("utf8")
-      return { _tag: "Text", text }
-    }
-    if (this.mode === Mode.Bytes) {
-      if (this.depth!.tooDeep) return { _tag: "TooDeep" }
-      const bytes = this.options.whole ?? this.buf!.subarray(0, this.size)
-      this.buf = undefined
-      return { _tag: "Text", text: bytes.toString("utf8") }
-    }
-    if (this.scanner !== undefined && !this.notJson) {
-      try {
-        this.scanner.end()
-      } catch (e) {
-        if (!(e instanceof JsonArrayError)) throw e
-        this.notJson = true
-      }
-      this.checkDepth()
-    }
-    if (this.tooDeep || this.tail?.tooDeep === true) return { _tag: "TooDeep" }
-    if (this.notJson) return { _tag: "NotJson" }
-    const value = this.items
-    this.items = []
-    return { _tag: "Array", value }
-  }
-
-  private take(chunk: Buffer) {
-    if (this.mode === Mode.Bytes) return this.keep(chunk)
     const start = this.at
     this.at += chunk.length
     if (this.tail !== undefined) return this.tail.push(chunk)
-    if (this.scanner === undefined) return
+    if (this.parser === undefined) return
     try {
-      this.scanner.push(chunk)
+      this.parser.push(chunk)
     } catch (e) {
-      if (!(e instanceof JsonArrayError)) throw e
-      this.checkDepth()
-      if (this.tooDeep) return
-      // The scanner stops at the error; the rest is still counted, from the nesting there.
+      this.parser = undefined
+      if (e instanceof JsonTooDeep) {
+        this.tooDeep = true
+        return
+      }
+      if (!(e instanceof JsonSyntax)) throw e
+      // The parser stops at the error; the rest is still counted, from the state a text scan has there.
       this.notJson = true
-      this.items = []
-      this.tail = new DepthCounter(this.options.maxDepth, this.scanner.nesting)
-      this.scanner = undefined
+      this.tail = new DepthCounter(this.maxDepth, e.depth, e.inString, e.escape)
       this.tail.push(chunk.subarray(Math.max(0, e.offset - start)))
-      return
     }
-    this.checkDepth()
   }
 
-  private startArray() {
-    const maxElementDepth = this.options.maxDepth - 1
-    this.scanner = new JsonArrayScanner(
-      {
-        onRun: (text, _count, depth) => {
-          if (this.notJson || this.tooDeep || depth > maxElementDepth) return
-          let run: Array<unknown>
-          try {
-            run = JSON.parse(`[${text}]`) as Array<unknown>
-          } catch {
-            // Not JSON; the nesting of the rest still decides which error is answered.
-            this.notJson = true
-            this.items = []
-            return
-          }
-          for (const item of run) this.items.push(item)
-        }
-      },
-      { what: "the request body", byteOrderMark: false }
-    )
-  }
-
-  /** Too deep is final: the rest of the body is then only read, not scanned (nor held). */
-  private checkDepth() {
-    if (this.scanner === undefined || this.scanner.deepest <= this.options.maxDepth - 1) return
-    this.tooDeep = true
-    this.items = []
-    this.scanner = undefined
-  }
-
-  private keep(chunk: Buffer) {
-    this.depth!.push(chunk)
-    if (this.options.whole !== undefined) return
-    const need = this.size + chunk.length
-    if (this.buf === undefined || need > this.buf.length) {
-      const doubled = Math.min(Math.max((this.buf?.length ?? 0) * 2, 1 << 16), this.options.limit)
-      const grown = Buffer.allocUnsafe(Math.max(need, this.options.size ?? 0, doubled))
-      if (this.buf !== undefined) this.buf.copy(grown, 0, 0, this.size)
-      this.buf = grown
+  end(): JsonBody {
+    if (this.leading !== undefined) return { _tag: "Text", text: Buffer.concat(this.leading).toString("utf8") }
+    if (this.tooDeep || this.tail?.tooDeep === true) return { _tag: "TooDeep" }
+    if (this.notJson || this.parser === undefined) return { _tag: "NotJson" }
+    try {
+      return { _tag: "Value", value: this.parser.end() }
+    } catch (e) {
+      if (!(e instanceof JsonSyntax)) throw e
+      return { _tag: "NotJson" }
+    } finally {
+      this.parser = undefined
     }
-    chunk.copy(this.buf, this.size)
-    this.size = need
   }
+}
+
+const unserializable = (v: unknown) => v === undefined || typeof v === "function" || typeof v === "symbol"
+
+/**
+ * `JSON.stringify(u)?.slice(0, max)` of a JSON value without serializing more of it than that: a
+ * message quoting what a body holds must not copy a 100 MB value to show 80 characters of it.
+ */
+export const jsonPrefix = (u: unknown, max: number): string | undefined => {
+  if (unserializable(u)) return undefined
+  let out = ""
+  /** Appends; true once `max` characters are there (the rest is not needed). */
+  const put = (s: string) => (out += s).length >= max
+  const quoted = (s: string) => put(JSON.stringify(s.length > max ? s.slice(0, max) : s))
+  const walk = (v: unknown): boolean => {
+    if (v === null || typeof v !== "object") return typeof v === "string" ? quoted(v) : put(JSON.stringify(v) ?? "null")
+    if (typeof (v as { toJSON?: unknown }).toJSON === "function") return put(JSON.stringify(v) ?? "null")
+    if (Array.isArray(v)) {
+      if (put("[")) return true
+      for (let i = 0; i < v.length; i++) {
+        if (i > 0 && put(",")) return true
+        if (unserializable(v[i]) ? put("null") : walk(v[i])) return true
+      }
+      return put("]")
+    }
+    if (put("{")) return true
+    let first = true
+    for (const k of Object.keys(v)) {
+      const x = (v as Record<string, unknown>)[k]
+      if (unserializable(x)) continue
+      if ((!first && put(",")) || quoted(k) || put(":") || walk(x)) return true
+      first = false
+    }
+    return put("}")
+  }
+  walk(u)
+  return out.slice(0, max)
 }

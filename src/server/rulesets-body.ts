@@ -9,6 +9,7 @@ import { InvalidExpression, InvalidInput } from "../domain/errors.js"
 import { CustomRulesPhase } from "../domain/custom-rule.js"
 import { parsingMessage, planOf, toWireDiagnostic } from "../firewall/expression.js"
 import { check, MAX_EXPRESSION_LENGTH } from "../rules/index.js"
+import { jsonPrefix } from "./json-body.js"
 
 const ACTIONS = ["block", "challenge", "js_challenge", "managed_challenge", "log", "skip"]
 /** What a skip rule can skip beyond the rest of the phase (reference §2: bypass products and their successors). */
@@ -18,7 +19,8 @@ const CONTENT_TYPES = ["text/html", "text/plain", "application/json", "text/xml"
 const RULE_FIELDS = ["id", "ref", "action", "expression", "description", "enabled", "action_parameters", "logging"]
 
 const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
-const show = (u: unknown) => (u === undefined ? "nothing" : (JSON.stringify(u)?.slice(0, 80) ?? String(u)))
+// Bounded: the messages are built before the check they belong to, for bodies of up to 100 MB.
+const show = (u: unknown) => (u === undefined ? "nothing" : (jsonPrefix(u, 80) ?? String(u)))
 
 /** A refusal met while reading: thrown inside this module only, returned as a value by its exports. */
 class Refused {

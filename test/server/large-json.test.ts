@@ -1,8 +1,8 @@
 /**
  * Large JSON bodies on the routes other than KV bulk (issue 19 item 2), against the served platform
- * and the in-process one: an array body is read as it arrives (src/server/json-body.ts), created
- * whole when valid while other clients are answered, refused whole (nothing written) when an element
- * is bad or nested too deep, with the answers the whole-text reading gave. Memory and time are
+ * and the in-process one: a body is parsed as it arrives (src/server/json-body.ts), created whole
+ * when valid while other clients are answered, refused whole (nothing written) when an element is bad
+ * or nested too deep, with the answers the whole-text reading gave. Memory and time are
  * measured in bench/limits.bench.mjs, not here.
  */
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
@@ -147,6 +147,35 @@ describe("large JSON array bodies, served", () => {
       expect(answer.body.errors[0]!.message).toBe(deepMessage)
     }
     expect(await filterCount()).toBe(before)
+  })
+})
+
+describe("large JSON object bodies, served", () => {
+  const entrypoint = () => `/zones/${zone}/rulesets/phases/http_request_firewall_custom/entrypoint`
+
+  it("takes a 20 MB custom rules PUT whole, and refuses a deep member or a bad end with nothing written", async () => {
+    const rules = Array.from({ length: 50 }, (_, i) => ({
+      action: "block",
+      expression: `http.host eq "o${i}.example"`
+    }))
+    const notes = "n".repeat(20_000_000)
+    const put = await request(p.baseUrl, entrypoint(), { method: "PUT", body: JSON.stringify({ rules, notes }) })
+    expect(put.status).toBe(200)
+    expect(put.body.result.rules.map((r: { expression: string }) => r.expression)).toEqual(
+      rules.map((r) => r.expression)
+    )
+    const stored = JSON.stringify((await request(p.baseUrl, entrypoint())).body.result)
+    const deep = `{"rules":[],"notes":"${notes}","x":${"[".repeat(6000)}${"]".repeat(6000)}}`
+    const bad = `{"rules":[],"notes":"${notes}","x":}`
+    for (const [body, message] of [
+      [deep, deepMessage],
+      [bad, notJsonMessage]
+    ] as const) {
+      const r = await request(p.baseUrl, entrypoint(), { method: "PUT", body })
+      expect(r.status).toBe(400)
+      expect(firstError(r).message).toBe(message)
+    }
+    expect(JSON.stringify((await request(p.baseUrl, entrypoint())).body.result)).toBe(stored)
   })
 })
 
