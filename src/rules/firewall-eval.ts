@@ -77,7 +77,7 @@ export interface Firewall {
 /** The rules in evaluation order (paused ones included; `firewall()` leaves them out). */
 export const orderRules = <R extends Pick<FirewallRule, "priority" | "action">>(rules: ReadonlyArray<R>): Array<R> =>
   rules
-    .map((rule, index) => ({ rule, index }))
+    .map((rule, index) => ({ rule, index, rank: ACTION_ORDER.indexOf(rule.action) }))
     .sort((a, b) => {
       const pa = a.rule.priority
       const pb = b.rule.priority
@@ -86,7 +86,7 @@ export const orderRules = <R extends Pick<FirewallRule, "priority" | "action">>(
         if (pb === null) return -1
         return pa - pb
       }
-      return ACTION_ORDER.indexOf(a.rule.action) - ACTION_ORDER.indexOf(b.rule.action) || a.index - b.index
+      return a.rank - b.rank || a.index - b.index
     })
     .map((x) => x.rule)
 
