@@ -170,9 +170,15 @@ export interface RuleIndex {
 /** Below this many rules with keys, a lookup costs more than the rules it saves. */
 const MIN_KEYED = 8
 
-/** The index of a rule list (`keys[i]` for the rule at position i), or undefined when it is not worth one. */
-export const ruleIndex = (keys: ReadonlyArray<RuleKeys>, options: IndexOptions = {}): RuleIndex | undefined => {
-  if (options.index === false) return undefined
+/** The index of a list of `count` rules (`keysAt(i)` for the rule at position i), or undefined when it is not worth one. */
+export const ruleIndex = (
+  count: number,
+  keysAt: (position: number) => RuleKeys,
+  options: IndexOptions = {}
+): RuleIndex | undefined => {
+  if (options.index === false || (options.index !== true && count < MIN_KEYED)) return undefined
+  // Only now, for a list long enough, are the expressions' keys worked out.
+  const keys = Array.from({ length: count }, (_, i) => keysAt(i))
   if (options.index !== true && keys.filter((k) => k !== undefined).length < MIN_KEYED) return undefined
   const always: Array<number> = []
   const values = new Map<number, Map<string | number, Array<number>>>()
