@@ -146,6 +146,9 @@ export const makeCustomRulesReplayer = (
   let requests = 0
   let agreed = 0
 
+  const none: ReadonlyArray<never> = []
+  const sameLogged = (a: ReadonlyArray<FirewallRule>, b: ReadonlyArray<CustomRule>) =>
+    a.length === b.length && a.every((x, i) => x.id === names.get(b[i]!))
   const request = (r: Request, line: number, id?: string): ReplayDisagreement | undefined => {
     requests++
     const ctx = new RequestContext(r, HTTP_SCHEME)
@@ -153,25 +156,21 @@ export const makeCustomRulesReplayer = (
     const n = next.decideContext(ctx)
     const pAction = p.action ?? null
     const nAction = n.action === "skip" ? "allow" : (n.action ?? null)
-    const pSkipped = sortedUnique(p.bypassed.flatMap((b) => b.products))
-    const nSkipped = sortedUnique(n.skipped.flatMap((s) => [...s.products, ...s.phases]))
-    const pLogged = p.logged.map(fromFirewall)
-    const nLogged = n.logged.map(fromCustom)
+    // Most requests skip and log nothing: no lists are built for them.
+    const pSkipped = p.bypassed.length === 0 ? none : sortedUnique(p.bypassed.flatMap((b) => b.products))
+    const nSkipped =
+      n.skipped.length === 0 ? none : sortedUnique(n.skipped.flatMap((s) => [...s.products, ...s.phases]))
     const differences: Array<ReplayDifference> = []
     if (pAction !== nAction) differences.push("action")
     if (!sameList(pSkipped, nSkipped)) differences.push("skipped")
-    if (
-      !sameList(
-        pLogged.map((x) => x.id),
-        nLogged.map((x) => x.id)
-      )
-    )
-      differences.push("logged")
+    if (!sameLogged(p.logged, n.logged)) differences.push("logged")
     if (differences.length === 0) {
       agreed++
       return undefined
     }
     for (const d of differences) counts[d]++
+    const pLogged = p.logged.map(fromFirewall)
+    const nLogged = n.logged.map(fromCustom)
     const d: ReplayDisagreement = {
       line,
       ...(id !== undefined ? { id } : {}),

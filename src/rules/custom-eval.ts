@@ -55,7 +55,7 @@ export const customPhase = (rules: ReadonlyArray<CustomRule>, options: CustomPha
   const invalid: Array<{ rule: CustomRule; diagnostics: ReadonlyArray<Diagnostic> }> = []
   const active: Array<{ rule: CustomRule; run: (ctx: RequestContext) => boolean; ends: boolean; skip?: CustomSkip }> =
     []
-  const keys: Array<RuleKeys> = []
+  const expressions: Array<CompiledExpression> = []
   const none: ReadonlyArray<never> = []
   for (const rule of rules) {
     if (rule.enabled === false) continue
@@ -77,10 +77,15 @@ export const customPhase = (rules: ReadonlyArray<CustomRule>, options: CustomPha
       ends: rule.action !== "log" && (rule.action !== "skip" || endsPhase(rule)),
       ...(rule.action === "skip" && products.length + phases.length > 0 ? { skip: { rule, products, phases } } : {})
     })
-    keys.push(c.scheme === HTTP_SCHEME ? (c as { [REQUIRES]?: RuleKeys })[REQUIRES] : undefined)
+    expressions.push(c)
   }
   // Only rules that can match the request run, in the same order (rule-index.ts).
-  const index = ruleIndex(keys, options)
+  const index = ruleIndex(
+    expressions.length,
+    (i) =>
+      expressions[i]!.scheme === HTTP_SCHEME ? (expressions[i] as { [REQUIRES]?: RuleKeys })[REQUIRES] : undefined,
+    options
+  )
   const all = Int32Array.from(active.keys())
   const decideContext = (ctx: RequestContext): CustomOutcome => {
     let logged: Array<CustomRule> | undefined

@@ -77,7 +77,7 @@ export interface Firewall {
 /** The rules in evaluation order (paused ones included; `firewall()` leaves them out). */
 export const orderRules = <R extends Pick<FirewallRule, "priority" | "action">>(rules: ReadonlyArray<R>): Array<R> =>
   rules
-    .map((rule, index) => ({ rule, index }))
+    .map((rule, index) => ({ rule, index, rank: ACTION_ORDER.indexOf(rule.action) }))
     .sort((a, b) => {
       const pa = a.rule.priority
       const pb = b.rule.priority
@@ -86,7 +86,7 @@ export const orderRules = <R extends Pick<FirewallRule, "priority" | "action">>(
         if (pb === null) return -1
         return pa - pb
       }
-      return ACTION_ORDER.indexOf(a.rule.action) - ACTION_ORDER.indexOf(b.rule.action) || a.index - b.index
+      return a.rank - b.rank || a.index - b.index
     })
     .map((x) => x.rule)
 
@@ -107,7 +107,7 @@ export const firewall = (
   }
   const invalid: Array<{ rule: FirewallRule; diagnostics: ReadonlyArray<Diagnostic> }> = []
   const active: Array<{ rule: FirewallRule; run: (ctx: RequestContext) => boolean }> = []
-  const keys: Array<RuleKeys> = []
+  const expressions: Array<CompiledExpression> = []
   for (const rule of orderRules(rules.filter((r) => !r.paused))) {
     let c = rule.compiled
     if (c === undefined) {
@@ -119,10 +119,14 @@ export const firewall = (
       c = compile(r.checked, options)
     }
     active.push({ rule, run: direct(c) })
-    keys.push(c.scheme === scheme ? (c as { [REQUIRES]?: RuleKeys })[REQUIRES] : undefined)
+    expressions.push(c)
   }
   // Only rules that can match the request run, in the same order (rule-index.ts).
-  const index = ruleIndex(keys, options)
+  const index = ruleIndex(
+    expressions.length,
+    (i) => (expressions[i]!.scheme === scheme ? (expressions[i] as { [REQUIRES]?: RuleKeys })[REQUIRES] : undefined),
+    options
+  )
   const all = Int32Array.from(active.keys())
   const lists = new Map<string, ListContents>()
   for (const [name, items] of Object.entries(options.listItems ?? {})) {

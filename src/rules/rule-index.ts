@@ -30,8 +30,10 @@ export type RuleKey =
 /** Keys to look rules up by: at least one holds when the expression is true. Undefined: none (always checked). */
 export type RuleKeys = ReadonlyArray<RuleKey> | undefined
 
-/** Beyond this many keys for one comparison (a wide integer range, an IP range of many blocks), it is not indexed. */
-const MAX_KEYS = 64
+/** Beyond this many keys, a comparison is not indexed (a set of this many hosts or addresses is). */
+const MAX_KEYS = 4096
+/** An integer range or an IPv4 range that needs more keys than this (values, CIDR blocks) is not indexed. */
+const MAX_RANGE_KEYS = 64
 
 // Fields with a handful of values across all traffic: a key on them narrows little.
 const COARSE_FIELDS = new Set(["http.request.method", "http.request.version", "ip.src.country", "ip.geoip.country"])
@@ -97,7 +99,7 @@ const setKeys = (field: number, type: "Bytes" | "Int" | "Ip", rhs: Rhs): RuleKey
     } else if (type === "Int") {
       if (item.kind === "int") out.push({ kind: "value", field, value: item.value })
       else if (item.kind === "int-range") {
-        if (item.to - item.from >= MAX_KEYS) return undefined
+        if (item.to - item.from >= MAX_RANGE_KEYS) return undefined
         for (let v = item.from; v <= item.to; v++) out.push({ kind: "value", field, value: v })
       }
     } else if (item.kind === "ip") out.push(ipKey(field, item.value, item.value.v === 4 ? 32 : 128))
@@ -132,7 +134,7 @@ const rangeBlocks = (from: IpAddress, to: IpAddress): Array<readonly [IpAddress,
       prefix--
     }
     out.push([{ v: 4, n: lo }, prefix])
-    if (out.length > MAX_KEYS) return undefined
+    if (out.length > MAX_RANGE_KEYS) return undefined
     lo += size
   }
   return out
@@ -168,9 +170,15 @@ export interface RuleIndex {
 /** Below this many rules with keys, a lookup costs more than the rules it saves. */
 const MIN_KEYED = 8
 
-/** The index of a rule list (`keys[i]` for the rule at position i), or undefined when it is not worth one. */
-export const ruleIndex = (keys: ReadonlyArray<RuleKeys>, options: IndexOptions = {}): RuleIndex | undefined => {
-  if (options.index === false) return undefined
+/** The index of a list of `count` rules (`keysAt(i)` for the rule at position i), or undefined when it is not worth one. */
+export const ruleIndex = (
+  count: number,
+  keysAt: (position: number) => RuleKeys,
+  options: IndexOptions = {}
+): RuleIndex | undefined => {
+  if (options.index === false || (options.index !== true && count < MIN_KEYED)) return undefined
+  // Only now, for a list long enough, are the expressions' keys worked out.
+  const keys = Array.from({ length: count }, (_, i) => keysAt(i))
   if (options.index !== true && keys.filter((k) => k !== undefined).length < MIN_KEYED) return undefined
   const always: Array<number> = []
   const values = new Map<number, Map<string | number, Array<number>>>()

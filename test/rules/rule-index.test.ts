@@ -202,6 +202,10 @@ describe("rule index", () => {
     ])
     expect(keysOf('http.host eq "a" or http.request.uri.path contains "/x"')).toBeUndefined()
     expect(keysOf('not http.host eq "a"')).toBeUndefined()
+    // A long set is indexed item by item; a wide integer range is not enumerated.
+    expect(keysOf(`ip.src in {${Array.from({ length: 200 }, (_, i) => `10.1.0.${i}`).join(" ")}}`)).toHaveLength(200)
+    expect(keysOf("cf.edge.server_port in {1..65535}")).toBeUndefined()
+    expect(keysOf("ip.src in {10.0.0.1..10.255.255.254}")).toHaveLength(46) // its CIDR blocks
     expect(keysOf('false and http.request.uri.path contains "/x"')).toEqual([])
   })
 })
