@@ -95,6 +95,10 @@ const cacheLimit = 4096;
 const blankStyles = [];
 const blank = { type: 'char', value: ' ', fullWidth: false, styles: blankStyles };
 /** A line's cells; consecutive cells in one style share its array. widths: undefined when all are 1. */
+/** One column wide on any terminal: as tui/frame-diff.ts's narrow (string-width's slow path skipped). */
+const narrow = (code) => (code >= 0x20 && code < 0x7f) || (code >= 0xa0 && code < 0x300 && code !== 0xad) ||
+    (code >= 0x2010 && code <= 0x2027) || (code >= 0x2030 && code <= 0x205e) || (code >= 0x2190 && code <= 0x2193) ||
+    (code >= 0x2500 && code <= 0x259f);
 const styledLine = (line) => {
     let codes = blankStyles;
     const chars = [];
@@ -104,8 +108,7 @@ const styledLine = (line) => {
             codes = reduceAnsiCodesIncremental(codes, [token]);
         }
         else if (token.type === 'char') {
-            const code = token.value.length === 1 ? token.value.charCodeAt(0) : 0;
-            const width = code >= 0x20 && code < 0x7f ? 1 : Math.max(1, stringWidth(token.value));
+            const width = token.value.length === 1 && narrow(token.value.charCodeAt(0)) ? 1 : Math.max(1, stringWidth(token.value));
             if (width !== 1 && widths === undefined) {
                 widths = chars.map(() => 1);
             }
