@@ -15,6 +15,20 @@
 // screen), and to its first frame of any kind, over `starts` runs; `node -e 0` beside it, for scale
 // on a busy machine.
 //
+// Notes (profiles: `node --cpu-prof` on the TUI in a pty while j is pressed, and from spawn to the
+// zone list). Per key at 120x40, before: ~12 ms of CPU, ~9 of them in Ink's output grid
+// (output.js: every line tokenized again each frame, an object and a style array per cell, a style
+// diff per pair of neighbouring cells, slice-ansi on every clipped line), then three write system
+// calls (begin sync, frame, end sync), the React update and yoga's layout ~1 ms together; and 3.3 KB
+// written, because the list keeps its cursor in the middle, so a j scrolls every row and Ink
+// rewrote each changed line whole. Chosen: the grid's work cut where it repeats (build/patches/
+// ink.mjs, inkOutputGrid), the three writes corked into one, and the terminal told to move the
+// rows (delete/insert line) with only the changed part of each line written (tui/frame-diff.ts).
+// Not chosen: scrolling the list by pages (fewer scrolls, but other screens than the ones the pty
+// suites read). The wall per key was Ink's 30 fps throttle (a frame asked for within 34 ms of the
+// last waits): maxFps 120. At the start the main thread waited ~36 ms for yoga's wasm before the
+// platform opened; the platform and the zone list's first page now load meanwhile.
+//
 //   node bench/tui.bench.mjs [--quick] [--keys N] [--starts N]
 import xterm from "@xterm/headless"
 import { spawn, spawnSync } from "node:child_process"
