@@ -95,10 +95,6 @@ const cacheLimit = 4096;
 const blankStyles = [];
 const blank = { type: 'char', value: ' ', fullWidth: false, styles: blankStyles };
 /** A line's cells; consecutive cells in one style share its array. widths: undefined when all are 1. */
-/** One column wide on any terminal: as tui/frame-diff.ts's narrow (string-width's slow path skipped). */
-const narrow = (code) => (code >= 0x20 && code < 0x7f) || (code >= 0xa0 && code < 0x300 && code !== 0xad) ||
-    (code >= 0x2010 && code <= 0x2027) || (code >= 0x2030 && code <= 0x205e) || (code >= 0x2190 && code <= 0x2193) ||
-    (code >= 0x2500 && code <= 0x259f);
 const styledLine = (line) => {
     let codes = blankStyles;
     const chars = [];
@@ -189,6 +185,7 @@ export const inkOutputGrid = sourcePatch({
       [
         "import { styledCharsFromTokens, styledCharsToString, tokenize, } from '@alcalzone/ansi-tokenize';\n",
         "import { ansiCodesToString, diffAnsiCodes, reduceAnsiCodesIncremental, tokenize, } from '@alcalzone/ansi-tokenize';\n" +
+          `import { narrow } from ${JSON.stringify(frameDiffPath)};\n` +
           outputHelpers
       ],
       [
