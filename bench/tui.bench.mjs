@@ -27,7 +27,8 @@
 // Not chosen: scrolling the list by pages (fewer scrolls, but other screens than the ones the pty
 // suites read). The wall per key was Ink's 30 fps throttle (a frame asked for within 34 ms of the
 // last waits): maxFps 120. At the start the main thread waited ~36 ms for yoga's wasm before the
-// platform opened; the platform and the zone list's first page now load meanwhile.
+// platform opened; opening it and reading the zone list's first page meanwhile was tried and not
+// kept: the list came no sooner, the first bytes ~80 ms later (the platform opens on the main thread).
 //
 //   node bench/tui.bench.mjs [--quick] [--keys N] [--starts N]
 import xterm from "@xterm/headless"

@@ -24,7 +24,6 @@ import { KeepAlways, KeyLayer, KeypressProvider, useKeys, useLayersNow, type Lay
 import { NoticeProvider } from "./notices.js"
 import { RuntimeProvider, useEffectQuery, type Query, type TuiRuntime } from "./runtime.js"
 import { ObjectsDirContext } from "./screens/objects-data.js"
-import { prefetchZones } from "./screens/zones.js"
 import { helpTitleOf, screenByKey, Screens, type ScreenId } from "./screens/registry.js"
 import { UiProvider, useUiActions, useUiState } from "./state.js"
 import { PaneContext, useTerminalSize } from "./terminal.js"
@@ -198,16 +197,8 @@ export async function runTui(
   options: { remote: boolean; persistTo?: string },
   client: Layer.Layer<HttpClient.HttpClient | ClientConfig, InvalidInput>
 ): Promise<void> {
+  await yogaReady
   const runtime = ManagedRuntime.make(client)
-  // The platform opens and the zone list's first page is read while yoga's wasm compiles (the
-  // first frame waited for one, then the other).
-  prefetchZones(runtime)
-  try {
-    await yogaReady
-  } catch (e) {
-    await runtime.dispose()
-    throw e
-  }
   const fullScreen = process.stdout.isTTY === true
   if (fullScreen) process.stdout.write(AltScreenOn)
   try {

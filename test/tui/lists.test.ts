@@ -2,8 +2,7 @@
  * Long lists and the views that go stale, in the built TUI on a real terminal: acme.com's 1,250 DNS
  * records (G to the real end, page down past the loaded rows in one burst, r keeps the record,
  * enter shows a record whole) and the Objects screen (one object's state never shows for another,
- * a restore keeps the bookmark cursor, an object held by another process says who holds it), and
- * the zone list's first page, read while the TUI opens (tui/screens/zones.tsx), read once only.
+ * a restore keeps the bookmark cursor, an object held by another process says who holds it).
  */
 import Database from "better-sqlite3"
 import * as fs from "node:fs"
@@ -219,25 +218,5 @@ describe.each(sizes)("Objects at $columns x $rows", (size) => {
     expect(text).toContain("stop that process")
     expect(screen).not.toContain("loading the object")
     await tui.type(PtyKeys.escape)
-  })
-})
-
-describe("the zone list read while the TUI opens", () => {
-  it("shows it first, and r reads the zones again rather than the page read at the start", async () => {
-    const dir = tempDir("edgectl-lists-zones-")
-    const zones = json<Array<{ name: string }>>(edgectl(["zones", "list", "--json", "--persist-to", dir]))
-    const tui = await PtyTui.start({ columns: 80, rows: 24, persistTo: dir })
-    try {
-      const first = await tui.waitFor((s) => status(s)?.of === zones.length)
-      expect(selected(first)).toMatch(new RegExp(`^${zones[0]!.name.replace(/\./g, "\\.")}\\s+active`))
-      const db = new Database(path.join(dir, "platform.sqlite"))
-      db.prepare("UPDATE zones SET paused = 1 WHERE name = ?").run(zones[0]!.name)
-      db.close()
-      tui.write("r")
-      const refreshed = await tui.waitFor((s) => /\bpaused\b/.test(selected(s)))
-      expect(status(refreshed)).toEqual({ at: 1, of: zones.length })
-    } finally {
-      await tui.close()
-    }
   })
 })

@@ -2,11 +2,8 @@
  * Zones: the zones of one account (or all), paged 50 at a time as the cursor moves, filtered by
  * name on the server as the user types, and the open zone's detail on enter.
  */
-import * as Effect from "effect/Effect"
-import * as Exit from "effect/Exit"
 import { Box, Text } from "ink"
 import { useEffect, useState } from "react"
-import type { Page } from "../../src/domain/envelope.js"
 import type { Zone } from "../../src/domain/zone.js"
 import { listZonesPage } from "../../src/services/zones-service.js"
 import { AccountPicker } from "../components/account-picker.js"
@@ -16,7 +13,6 @@ import { List, ListStatus, moveHints, useListCursor } from "../components/list.j
 import { Empty, ErrorView, Loading } from "../components/states.js"
 import { KeyLayer, useKeys } from "../keys.js"
 import { usePagedList } from "../paged-list.js"
-import type { TuiRuntime } from "../runtime.js"
 import { useUiActions, useUiState } from "../state.js"
 import { usePaneSize } from "../terminal.js"
 import { ZoneDetail } from "./zone-detail.js"
@@ -51,33 +47,6 @@ const zoneTable = (columns: number, allAccounts: boolean) => {
   }
 }
 
-type ZonesQuery = Parameters<typeof listZonesPage>[0]
-
-/** The first page the screen reads when the TUI opens: every account, no filter. */
-const openingQuery = { accountId: undefined, name: undefined, page: 1, perPage: ZonesPerPage } as const
-let opening: Promise<Exit.Exit<Page<Zone>, unknown>> | undefined
-
-/**
- * Reads the opening page now (runTui calls it before Ink's layout engine is ready: the platform
- * opens and the page is read while yoga's wasm compiles). The screen's first read takes it; a
- * failure is read again, so that the screen shows its own error.
- */
-export const prefetchZones = (runtime: TuiRuntime): void => {
-  opening = runtime.runPromiseExit(listZonesPage(openingQuery))
-}
-
-const readZonesPage = (query: ZonesQuery) => {
-  const pending = opening
-  opening = undefined
-  const isOpening =
-    query.accountId === undefined && query.name === undefined && query.page === 1 && query.perPage === ZonesPerPage
-  if (pending === undefined || !isOpening) return listZonesPage(query)
-  return Effect.flatMap(
-    Effect.promise(() => pending),
-    (exit) => (Exit.isSuccess(exit) ? Effect.succeed(exit.value) : listZonesPage(query))
-  )
-}
-
 export function ZonesScreen({ active }: { active: boolean }) {
   const { account, zone } = useUiState()
   const { chooseAccount, openZone, closeZone } = useUiActions()
@@ -89,7 +58,7 @@ export function ZonesScreen({ active }: { active: boolean }) {
   const filter = useFilterInput({ active: listing, onMove: (press) => cursor.move(press) })
   const list = usePagedList(
     (page) =>
-      readZonesPage({
+      listZonesPage({
         accountId: account?.id,
         name: filter.text === "" ? undefined : `contains:${filter.text}`,
         page,
