@@ -10,7 +10,27 @@
 // Each size is measured with Ink's incremental rendering (the default: only changed lines are
 // written) and with whole-frame redraws (EDGECTL_TUI_INCREMENTAL=0, how every key was drawn before).
 //
-//   node bench/tui.bench.mjs [--quick] [--keys N]
+// The first frame: from the spawn of the TUI (at 120x40, platform state and code cache made by the
+// warm-up run) to the first complete frame of the zone list (its rows and its status line on the
+// screen), and to its first frame of any kind, over `starts` runs; `node -e 0` beside it, for scale
+// on a busy machine.
+//
+// Notes (profiles: `node --cpu-prof` on the TUI in a pty while j is pressed, and from spawn to the
+// zone list). Per key at 120x40, before: ~12 ms of CPU, ~9 of them in Ink's output grid
+// (output.js: every line tokenized again each frame, an object and a style array per cell, a style
+// diff per pair of neighbouring cells, slice-ansi on every clipped line), then three write system
+// calls (begin sync, frame, end sync), the React update and yoga's layout ~1 ms together; and 3.3 KB
+// written, because the list keeps its cursor in the middle, so a j scrolls every row and Ink
+// rewrote each changed line whole. Chosen: the grid's work cut where it repeats (build/patches/
+// ink.mjs, inkOutputGrid), the three writes corked into one, and the terminal told to move the
+// rows (delete/insert line) with only the changed part of each line written (tui/frame-diff.ts).
+// Not chosen: scrolling the list by pages (fewer scrolls, but other screens than the ones the pty
+// suites read). The wall per key was Ink's 30 fps throttle (a frame asked for within 34 ms of the
+// last waits): maxFps 120. At the start the main thread waited ~36 ms for yoga's wasm before the
+// platform opened; opening it and reading the zone list's first page meanwhile was tried and not
+// kept: the list came no sooner, the first bytes ~80 ms later (the platform opens on the main thread).
+//
+//   node bench/tui.bench.mjs [--quick] [--keys N] [--starts N]
 import xterm from "@xterm/headless"
 import { spawn, spawnSync } from "node:child_process"
 import * as fs from "node:fs"
@@ -18,7 +38,9 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { benchArgs, bin, log, median, resultsDir, round, table } from "./lib.mjs"
 
-const { keys } = benchArgs({ integers: { keys: { quick: 60, full: 200, min: 10, max: 2000 } } })
+const { keys, starts } = benchArgs({
+  integers: { keys: { quick: 60, full: 200, min: 10, max: 2000 }, starts: { quick: 5, full: 15, min: 1, max: 100 } }
+})
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
 const ticksPerSecond = Number(spawnSync("getconf", ["CLK_TCK"]).stdout?.toString().trim() || 100)
@@ -124,6 +146,38 @@ const session = (columns, rows, incremental) =>
     })
   })
 
+/** One start: ms from spawn to the first bytes, and to the zone list's first complete frame. */
+const start = () =>
+  new Promise((resolve, reject) => {
+    const t0 = performance.now()
+    const command = `stty cols 120 rows 40; exec ${JSON.stringify(process.execPath)} ${JSON.stringify(bin)} tui --persist-to ${JSON.stringify(state)}`
+    const env = { ...process.env, TERM: "xterm-256color", CI: "true" }
+    const child = spawn("script", ["-qfec", command, "/dev/null"], { env, stdio: ["pipe", "pipe", "ignore"] })
+    children.add(child)
+    const term = new xterm.Terminal({ cols: 120, rows: 40, allowProposedApi: true, scrollback: 0 })
+    let first
+    let listed
+    child.stdout.on("data", (d) => {
+      const at = performance.now() - t0
+      first ??= at
+      term.write(d, () => {
+        if (listed !== undefined) return
+        let text = ""
+        for (let y = 0; y < term.rows; y++) text += `${term.buffer.active.getLine(y)?.translateToString(true)}\n`
+        if (!text.includes("acme-api.com") || !/\d+\/\d+/.test(text)) return
+        listed = at
+        child.stdin.write("q")
+      })
+    })
+    const timer = setTimeout(() => child.kill("SIGKILL"), 60_000)
+    child.on("exit", () => {
+      children.delete(child)
+      clearTimeout(timer)
+      if (listed === undefined) reject(new Error("the TUI did not show the zone list within 60 s"))
+      else resolve({ first, listed })
+    })
+  })
+
 const results = { keys, sizes: [] }
 // A first run creates the platform's state and the TUI's code cache.
 log("TUI per-key cost: a warm-up run")
@@ -138,6 +192,23 @@ for (const [columns, rows] of [
   }
 }
 
+const nodeMs = []
+const firsts = []
+for (let i = 0; i < starts; i++) {
+  log(`TUI first frame: start ${i + 1}/${starts}`)
+  const t0 = performance.now()
+  spawnSync(process.execPath, ["-e", "0"])
+  nodeMs.push(performance.now() - t0)
+  firsts.push(await start())
+}
+results.firstFrame = {
+  starts,
+  listedMs: round(median(firsts.map((f) => f.listed)), 0),
+  listedMinMs: round(Math.min(...firsts.map((f) => f.listed)), 0),
+  firstBytesMs: round(median(firsts.map((f) => f.first)), 0),
+  nodeMs: round(median(nodeMs), 0)
+}
+
 table(
   `TUI: one j on acme.com's DNS list, ${keys} keys (bytes written and the TUI's CPU per key; wall: median ms to the frame)`,
   ["size, rendering", "bytes/key", "cpu ms/key", "wall ms/key"],
@@ -147,6 +218,15 @@ table(
     s.cpuMsPerKey,
     s.wallMsPerKey
   ])
+)
+table(
+  `TUI: first frame at 120x40, ${starts} starts (ms from spawn; median, and the fastest)`,
+  ["what", "median ms", "min ms"],
+  [
+    ["zone list, first complete frame", results.firstFrame.listedMs, results.firstFrame.listedMinMs],
+    ["first bytes on the terminal", results.firstFrame.firstBytesMs, round(Math.min(...firsts.map((f) => f.first)), 0)],
+    ["node -e 0 (for scale)", results.firstFrame.nodeMs, round(Math.min(...nodeMs), 0)]
+  ]
 )
 fs.mkdirSync(resultsDir, { recursive: true })
 fs.writeFileSync(path.join(resultsDir, "tui.json"), JSON.stringify(results, null, 2))

@@ -22,6 +22,25 @@ const LineCost = 8
 export type TextWidth = (text: string) => number
 
 /**
+ * Characters one column wide whatever the terminal (ASCII, Latin, general punctuation, the arrows
+ * and the box drawing the TUI draws with): a text of only these is as wide as it is long, without
+ * string-width's segmenting and emoji test (most of a frame's diff when every line starts with a
+ * border). Ink's output grid uses it too (build/patches/ink.mjs).
+ */
+export const narrow = (code: number) =>
+  (code >= 0x20 && code < 0x7f) ||
+  (code >= 0xa0 && code < 0x300 && code !== 0xad) ||
+  (code >= 0x2010 && code <= 0x2027) ||
+  (code >= 0x2030 && code <= 0x205e) ||
+  (code >= 0x2190 && code <= 0x2193) ||
+  (code >= 0x2500 && code <= 0x259f)
+
+const columnsOf = (text: string, width: TextWidth): number => {
+  for (let i = 0; i < text.length; i++) if (!narrow(text.charCodeAt(i))) return width(text)
+  return text.length
+}
+
+/**
  * The bytes that turn `previous` (on the terminal) into `next`: both `count` lines (plus the empty
  * string after a trailing newline, when `trailing`). `columns`: the terminal's width, `width` the
  * visible width of a text (Ink's string-width).
@@ -73,7 +92,7 @@ export const frameDiff = (
     out.push(span.column === 0 ? "\r" : `${Csi}${span.column + 1}G`, span.text)
     // A line as wide as the terminal has nothing after it to erase (and the cursor waits on its last
     // cell, where an erase would take that cell too on some terminals).
-    if (!span.keepsEnd && span.column + width(span.text) < columns) out.push(`${Csi}K`)
+    if (!span.keepsEnd && span.column + columnsOf(span.text, width) < columns) out.push(`${Csi}K`)
   }
   moveTo(trailing ? count : count - 1)
   if (trailing) out.push("\r")
@@ -139,8 +158,9 @@ export const lineSpan = (have: string, want: string, width: TextWidth): Span => 
       insideSequence(have, have.length - s))
   )
     s--
-  const column = p === 0 ? 0 : width(want.slice(0, p))
-  if (s > 0 && width(want.slice(p, want.length - s)) !== width(have.slice(p, have.length - s))) s = 0
+  const column = p === 0 ? 0 : columnsOf(want.slice(0, p), width)
+  if (s > 0 && columnsOf(want.slice(p, want.length - s), width) !== columnsOf(have.slice(p, have.length - s), width))
+    s = 0
   return { column, text: want.slice(p, want.length - s), keepsEnd: s > 0 }
 }
 

@@ -104,8 +104,7 @@ const styledLine = (line) => {
             codes = reduceAnsiCodesIncremental(codes, [token]);
         }
         else if (token.type === 'char') {
-            const code = token.value.length === 1 ? token.value.charCodeAt(0) : 0;
-            const width = code >= 0x20 && code < 0x7f ? 1 : Math.max(1, stringWidth(token.value));
+            const width = token.value.length === 1 && narrow(token.value.charCodeAt(0)) ? 1 : Math.max(1, stringWidth(token.value));
             if (width !== 1 && widths === undefined) {
                 widths = chars.map(() => 1);
             }
@@ -186,6 +185,7 @@ export const inkOutputGrid = sourcePatch({
       [
         "import { styledCharsFromTokens, styledCharsToString, tokenize, } from '@alcalzone/ansi-tokenize';\n",
         "import { ansiCodesToString, diffAnsiCodes, reduceAnsiCodesIncremental, tokenize, } from '@alcalzone/ansi-tokenize';\n" +
+          `import { narrow } from ${JSON.stringify(frameDiffPath)};\n` +
           outputHelpers
       ],
       [

@@ -90,11 +90,13 @@ const walk = async (size: { columns: number; rows: number }) => {
   tui.write(PtyKeys.tab)
   await check(tui, size, "[Firewall]")
   tui.write(PtyKeys.tab)
-  // The wizard's keys are registered once its status has loaded (its footer lists them).
+  // The wizard's keys (its footer lists them) and its step bar: at 120 frames a second the frame
+  // between the two (keys listed, status still loading) lasts long enough to be read.
   const wafTab = await check(
     tui,
     size,
-    (screen) => screen.includes("[WAF]") && /step/.test(screen.split("\n").slice(-4).join(" "))
+    (screen) =>
+      screen.includes("[WAF]") && /step/.test(screen.split("\n").slice(-4).join(" ")) && Steps.test(stepBar(screen))
   )
   expect(stepBar(wafTab), wafTab).toMatch(Steps)
   // Help over the WAF tab: the wizard's keys first, then the ones that work everywhere.

@@ -6,9 +6,21 @@
  */
 import { Terminal } from "@xterm/headless"
 import fc from "fast-check"
-import stringWidth from "string-width"
 import { describe, expect, it } from "vitest"
 import { frameDiff, lineSpan } from "../../tui/frame-diff.js"
+
+/**
+ * Columns of a text, for the characters these frames use (Ink passes its string-width): escape
+ * sequences none, combining marks none, CJK two.
+ */
+const stringWidth = (text: string): number => {
+  let width = 0
+  for (const c of text.replace(/\u001b\[[0-9;]*m/g, "")) {
+    const code = c.codePointAt(0)!
+    width += code >= 0x300 && code <= 0x36f ? 0 : code >= 0x3000 && code <= 0x9fff ? 2 : 1
+  }
+  return width
+}
 
 const write = (term: Terminal, data: string) => new Promise<void>((resolve) => term.write(data, resolve))
 
