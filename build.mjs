@@ -19,6 +19,7 @@ import { join } from "node:path"
 import { modulesNotIndexes } from "./build/modules-not-indexes.mjs"
 import { sqliteAddon } from "./build/patches/better-sqlite3.mjs"
 import { configFileStub } from "./build/patches/config-files.mjs"
+import { effectLazyClockOrigin, effectLazyParsers } from "./build/patches/effect.mjs"
 import { fastCheckStub } from "./build/patches/fast-check.mjs"
 import {
   inkIncrementalFrames,
@@ -106,7 +107,13 @@ try {
     splitting: true,
     minify: false,
     external: ["better-sqlite3", "esbuild"],
-    plugins: [...sourcePlugins, inkReconcilerWithoutTopLevelAwait, yogaWithoutTopLevelAwait],
+    plugins: [
+      ...sourcePlugins,
+      effectLazyParsers,
+      effectLazyClockOrigin,
+      inkReconcilerWithoutTopLevelAwait,
+      yogaWithoutTopLevelAwait
+    ],
     banner: { js: requireBanner }
   })
 

@@ -4,13 +4,15 @@
 // Commands run dist/edgectl.cjs, compiled through vm.Script with a V8 code cache: compiling
 // the bundle is most of a cold start, and Node 20 has no compile cache of its own. The cache lives
 // in the user cache dir ($XDG_CACHE_HOME/edgectl, else ~/.cache/edgectl), keyed by Node version,
-// architecture, V8 flags and bundle hash. It is written after a run, so that it holds the functions
+// architecture, V8 flags, bundle hash and command (below). It is written after a run, so that it holds the functions
 // that run compiled; rewritten when V8 rejects it, or when a run that used the local platform follows
 // one that did not (--help, --remote); and silently skipped when it cannot be read or written.
 // EDGECTL_CODE_CACHE=0 turns it off.
 //
-// The TUI (`edgectl tui`, `edgectl` alone on a terminal) is in the same script, with a code cache of
-// its own: it compiles much that a command does not, and a command should not deserialize it.
+// Each top-level command (zones, kv, firewall, ...) has a code cache of its own, and so has the TUI
+// (`edgectl tui`, `edgectl` alone on a terminal): the first run of a build writes the functions it
+// compiled, and one cache for all would hold only those of whichever command ran first (a
+// `firewall rules list` after a `zones list` compiled every firewall function at each start).
 //
 // The launcher itself is CommonJS: an ES module entry makes Node set up its ESM loader (with
 // node:fs/promises and node:readline) before anything runs, ~5 ms of every start.
@@ -22,6 +24,8 @@ const dist = path.join(__dirname, "..", "dist")
 const args = process.argv.slice(2)
 // Any argument spelled `tui` picks the TUI's cache: a command named so only starts a little slower.
 const tui = args.includes("tui") || (args.length === 0 && process.stdin.isTTY && process.stdout.isTTY)
+/** Whose code cache this run reads and writes: the TUI's, the top-level command's, or the rest's (help, errors). */
+const cacheName = tui ? "tui" : /^[a-z][a-z-]{0,30}$/.test(args[0] ?? "") ? args[0] : "other"
 
 let source
 try {
@@ -73,7 +77,7 @@ function runScript(source) {
   const dir = cacheDir()
   const flags = `${process.execArgv.join(" ")} ${process.env.NODE_OPTIONS ?? ""}`.trim()
   // Line 1 is `//edgectl-build:<hash>`.
-  const key = `v8-${process.version}-${process.arch}-${flags === "" ? "" : `${fnv(flags)}-`}${source.slice(16, source.indexOf("\n"))}${tui ? "-tui" : ""}`
+  const key = `v8-${process.version}-${process.arch}-${flags === "" ? "" : `${fnv(flags)}-`}${source.slice(16, source.indexOf("\n"))}-${cacheName}`
   // Level 1: written by a run that used the local platform (most of the code a command runs);
   // level 0: by any other run.
   let cachedData

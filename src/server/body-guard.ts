@@ -10,11 +10,12 @@ import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
-import { IncomingMessage, type ServerResponse } from "node:http"
+import type { IncomingMessage, ServerResponse } from "node:http"
 import type { Socket } from "node:net"
 import { ApiError, InvalidInput } from "../domain/errors.js"
 import { jsonDepthOver, JsonMaxDepth } from "../domain/json-depth.js"
 import { BulkMaxBytes, humanBytes } from "../domain/kv-limits.js"
+import { nodeHttp } from "../lazy-builtins.js"
 import { JsonBodyReader, type JsonBody } from "./json-body.js"
 
 export { jsonDepthOver, JsonMaxDepth }
@@ -71,8 +72,10 @@ const inMemory = (request: HttpServerRequest.HttpServerRequest): Buffer | undefi
 }
 
 const nodeSource = (request: HttpServerRequest.HttpServerRequest): IncomingMessage | undefined => {
+  // An in-process request has no Node source: node:http stays unloaded in local mode.
+  if (InMemoryBody in request) return undefined
   const source = (request as unknown as { source?: unknown }).source
-  return source instanceof IncomingMessage ? source : undefined
+  return source instanceof nodeHttp().IncomingMessage ? source : undefined
 }
 
 /** In-process bodies are handed over in slices of this size, the event loop turning between them. */

@@ -1,7 +1,6 @@
 /** Handlers of the foundation's endpoints (zones, DNS, certificates, accounts, user). */
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as Effect from "effect/Effect"
-import { randomBytes } from "node:crypto"
 import { CoreApi, type DnsListParams, Principal } from "../api/contract-core.js"
 import { InvalidInput, NotFound, Unauthorized } from "../domain/errors.js"
 import { Db } from "../store/db.js"
@@ -10,6 +9,7 @@ import { isoMicros } from "../domain/timestamps.js"
 import * as Zones from "../store/zones-repo.js"
 import { PlatformClock } from "./clock.js"
 import { checkNewDnsRecord } from "./dns-records.js"
+import { nodeCrypto } from "../lazy-builtins.js"
 
 export const noRoute = (path: string) =>
   new NotFound({ message: `Could not route to ${path}, perhaps your object identifier is invalid?` })
@@ -105,7 +105,7 @@ export const ZonesLive = HttpApiBuilder.group(CoreApi, "zones", (handlers) =>
         const record = yield* checkNewDnsRecord(payload, zone.name)
         const { db } = yield* Db
         const now = (yield* PlatformClock).now().getTime()
-        return Zones.insertDnsRecord(db, zone.id, randomBytes(16).toString("hex"), record, isoMicros(now))
+        return Zones.insertDnsRecord(db, zone.id, nodeCrypto().randomBytes(16).toString("hex"), record, isoMicros(now))
       })
     )
     .handle("certificatePacks", ({ path, urlParams: q }) =>

@@ -1,0 +1,43 @@
+/**
+ * What a cold local command loads: Node's built-in modules it never uses stay unloaded (each costs
+ * instructions at every start, bench/platform.bench.mjs). node:http is for `edgectl serve`,
+ * node:crypto for what makes ids and secrets, perf_hooks for nothing a command reads. A preload
+ * (`--require`, through NODE_OPTIONS) writes the modules Node loaded when the process exits.
+ */
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { describe, expect, it } from "vitest"
+import { edgectlAsync, tempDir } from "../helpers/cli.js"
+
+const loadedBy = async (args: ReadonlyArray<string>, state: string) => {
+  const dir = tempDir("edgectl-cold-")
+  const preload = path.join(dir, "preload.cjs")
+  const out = path.join(dir, "loaded.txt")
+  fs.writeFileSync(
+    preload,
+    `process.on("exit", () => require("node:fs").writeFileSync(${JSON.stringify(out)}, process.moduleLoadList.join("\\n")))\n`
+  )
+  const r = await edgectlAsync([...args, "--persist-to", state], {
+    env: { NODE_OPTIONS: `--require ${preload}`, XDG_CACHE_HOME: dir }
+  })
+  expect(r.stderr).toBe("")
+  expect(r.status).toBe(0)
+  return { stdout: r.stdout, loaded: fs.readFileSync(out, "utf8").split("\n") }
+}
+
+const Unused = ["NativeModule http", "NativeModule crypto", "NativeModule perf_hooks"]
+
+describe("a cold local command", () => {
+  it("loads neither node:http, node:crypto nor perf_hooks: zones list, firewall rules list, kv key get", async () => {
+    const state = tempDir("edgectl-cold-state-")
+    // The first use creates and seeds the store (which may use anything); the runs after it are cold starts.
+    await edgectlAsync(["kv", "key", "put", "k", "v", "--namespace-id", "ns", "--persist-to", state])
+    const zones = await loadedBy(["zones", "list", "--json"], state)
+    expect(JSON.parse(zones.stdout).length).toBeGreaterThan(0)
+    const rules = await loadedBy(["firewall", "rules", "list", "--zone", "acme.com", "--json"], state)
+    expect(Array.isArray(JSON.parse(rules.stdout))).toBe(true)
+    const key = await loadedBy(["kv", "key", "get", "k", "--namespace-id", "ns"], state)
+    expect(key.stdout).toBe("v")
+    for (const run of [zones, rules, key]) expect(run.loaded.filter((m) => Unused.includes(m))).toEqual([])
+  }, 60_000)
+})
