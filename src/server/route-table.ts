@@ -18,6 +18,8 @@ import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
 import { BasePath, DnsListParams, Endpoints } from "../api/contract-core.js"
 import type { Db } from "../store/db.js"
+import type { DnsRecord } from "../domain/dns.js"
+import type { Page } from "../domain/envelope.js"
 import * as Zones from "../store/zones-repo.js"
 import { authenticate } from "./auth.js"
 import { dnsQuery } from "./core-handlers.js"
@@ -66,6 +68,74 @@ const normalizeUrlParams = (HttpApiBuilder as unknown as { normalizeUrlParams: (
 const dnsNames: ReadonlySet<string> = new Set(Object.keys(DnsListParams.fields))
 const noNames: ReadonlySet<string> = new Set()
 
+const isString = (u: unknown): u is string => typeof u === "string"
+const isObject = (u: unknown) => typeof u === "object" && u !== null && !Array.isArray(u)
+const optional = <A>(u: unknown, is: (u: unknown) => u is A) => u === undefined || is(u)
+
+/**
+ * A DNS page's JSON without its schema's encoder, which is a third of a page's cost: the store's
+ * records are already the wire's values, so the encoding only orders the fields as the schema does
+ * (DnsRecord, src/domain/dns.ts, inside the Paged envelope) and drops absent ones, as
+ * JSON.stringify does. It checks each field's type as the encoder would; a record off its schema
+ * (a damaged store) goes through the encoder, which refuses it as before. The test compares both
+ * on every page of the demo world.
+ */
+const dnsPageJson = (page: Page<DnsRecord>): string => {
+  const result: Array<unknown> = []
+  for (const r of page.items) {
+    if (
+      !isString(r.id) ||
+      !isString(r.type) ||
+      !isString(r.name) ||
+      !optional(r.content, isString) ||
+      !(r.data === undefined || isObject(r.data)) ||
+      !(r.priority === undefined || typeof r.priority === "number") ||
+      typeof r.proxiable !== "boolean" ||
+      typeof r.proxied !== "boolean" ||
+      typeof r.ttl !== "number" ||
+      !isObject(r.settings) ||
+      !(r.comment === null || isString(r.comment)) ||
+      !Array.isArray(r.tags) ||
+      !r.tags.every(isString) ||
+      !isObject(r.meta) ||
+      !optional(r.created_on, isString) ||
+      !optional(r.modified_on, isString)
+    )
+      return JSON.stringify(encodeDnsPage(page))
+    result.push({
+      id: r.id,
+      type: r.type,
+      name: r.name,
+      content: r.content,
+      data: r.data,
+      priority: r.priority,
+      proxiable: r.proxiable,
+      proxied: r.proxied,
+      ttl: r.ttl,
+      settings: r.settings,
+      comment: r.comment,
+      tags: r.tags,
+      meta: r.meta,
+      created_on: r.created_on,
+      modified_on: r.modified_on
+    })
+  }
+  const i = page.info
+  return JSON.stringify({
+    result,
+    result_info: {
+      page: i.page,
+      per_page: i.per_page,
+      count: i.count,
+      total_count: i.total_count,
+      total_pages: i.total_pages
+    },
+    success: true,
+    errors: [],
+    messages: []
+  })
+}
+
 /** The table over the store `db` (the handle the app's handlers use). */
 export const makeRouteTable =
   (db: Db["db"]): RouteTable =>
@@ -102,5 +172,5 @@ const answer = (db: Db["db"], request: TableRequest): string | undefined => {
   if (!dns) return JSON.stringify(encodeZone(zone))
   const params = decodeDnsParams(normalizeUrlParams(query, DnsListParams.ast))
   if (Either.isLeft(params)) return undefined
-  return JSON.stringify(encodeDnsPage(Zones.listDnsRecords(db, dnsQuery(zoneId, params.right))))
+  return dnsPageJson(Zones.listDnsRecords(db, dnsQuery(zoneId, params.right)))
 }

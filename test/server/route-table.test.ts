@@ -111,6 +111,22 @@ describe("the route table answers what the app answers", () => {
     await same(sent)
   })
 
+  it("on every zone and every DNS record of the demo world", async () => {
+    const list = await fetch(`${withoutTable}/zones?per_page=50&type=full,partial,secondary,internal`, {
+      headers: auth(World.allToken)
+    })
+    const zones = ((await list.json()) as { result: Array<{ id: string }> }).result
+    expect(zones.length).toBeGreaterThan(5)
+    const sent: Array<Sent> = []
+    for (const z of zones)
+      sent.push(
+        { path: `/zones/${z.id}` },
+        { path: `/zones/${z.id}/dns_records?per_page=5000` },
+        { path: `/zones/${z.id}/dns_records?per_page=7&page=2&order=content&direction=desc` }
+      )
+    await same(sent)
+  })
+
   it("on the zone and DNS routes, spelled every way", async () => {
     await same(spellings)
   })
