@@ -28,11 +28,16 @@
 // else to the app (errors included), so no answer changes (test/server/route-table.test.ts compares
 // both on every route). Then the DNS page's encoder was a third of the table's cost: its JSON is
 // written in the schema's order after checking each field's type as the encoder would.
-// Figures, instructions per in-process call (valgrind, stable): zones get 2.87 M -> 1.97 M,
-// 100-record DNS page 17.5 M -> 11.9 M. Served, same-run ratios to bare node:http on a loaded
-// machine: zone 0.35 -> 0.82, DNS page 0.84 (quiet) / 0.57 (issue) -> 0.73 before the DNS writer.
-// Left: the client's own decode of the answer (now the larger half of an in-process call) and
-// SQLite's sort of a DNS page (shared with the bare server).
+// Figures (callgrind, instructions per request: the difference of n and 3n requests over 2n; the
+// timings' ratios moved by 2x between runs on the shared machine, these by ~5%):
+//   served GET /zones/{id}:        3.22 M -> 0.92 M (bare node:http 0.90 M: 0.28 -> 0.98 of bare)
+//   served 100-record DNS page:    13.2 M -> 6.6 M  (bare 6.6 M: 0.50 -> 1.0 of bare)
+//   in-process zones get:          3.02 M -> 1.79 M (-41%)
+//   in-process 100-record DNS page: 17.8 M -> 12.5 M (-30%)
+// Timed on the shared machine (same-run ratios of req/s, noisy): zone 0.35 -> 0.76..0.82 of bare,
+// DNS page 0.84 -> 1.02; in-process timings were meaningless there (load 13-16 on 2 cores).
+// Left: the client's own decode of the answer (now most of an in-process DNS page: JSON.parse and
+// the schema's decode of 100 records) and SQLite's sort of a DNS page (shared with the bare server).
 //
 // Plain Node ESM; tsx only for the generator, in a child process. Every loop is bounded in count
 // and time; every socket is on 127.0.0.1. Prints a table and writes bench/results/platform.json.
