@@ -34,8 +34,10 @@
 //   served 100-record DNS page:    13.2 M -> 6.6 M  (bare 6.6 M: 0.50 -> 1.0 of bare)
 //   in-process zones get:          3.02 M -> 1.79 M (-41%)
 //   in-process 100-record DNS page: 17.8 M -> 12.5 M (-30%)
-// Timed on the shared machine (same-run ratios of req/s, noisy): zone 0.35 -> 0.76..0.82 of bare,
-// DNS page 0.84 -> 1.02; in-process timings were meaningless there (load 13-16 on 2 cores).
+// Timed in a quiet moment (load ~1.5), before -> after: served zone 0.30 -> 1.21..1.29 of bare
+// req/s (p99 2 -> 0 ms; one write of head and body, the credential cached where bare hashes it),
+// DNS page 0.61 -> 0.95..0.99 (p99 13 -> 8 ms, bare 8); in-process zones get 125..175 -> 77..86 µs,
+// DNS page 912..1,178 -> 711..712 µs (alternating runs of both builds).
 // Left: the client's own decode of the answer (now most of an in-process DNS page: JSON.parse and
 // the schema's decode of 100 records) and SQLite's sort of a DNS page (shared with the bare server).
 //
