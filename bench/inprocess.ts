@@ -4,6 +4,9 @@
 // bench/platform.bench.mjs bundles this file with esbuild and runs it with plain node (no tsx at run time).
 //
 //   node <bundle> <state dir> [calls]      prints one JSON line
+//   node <bundle> <state dir> <calls> zones|dns   makes exactly <calls> local calls of one kind after
+//     a fixed warm-up, and prints nothing: platform.bench.mjs counts its instructions at two counts
+//     and divides the difference (what one call costs, without the start-up)
 import { FetchHttpClient, HttpClient } from "@effect/platform"
 import { Effect, Layer } from "effect"
 import { call, ClientConfig } from "../src/api/client.js"
@@ -63,6 +66,21 @@ const suite = (calls: number) =>
 
 const run = <E>(layer: Layer.Layer<HttpClient.HttpClient | ClientConfig, E>, n: number) =>
   Effect.runPromise(Effect.scoped(Effect.provide(suite(n), layer)))
+
+const only = process.argv[4]
+if (only === "zones" || only === "dns") {
+  const once = Effect.gen(function* () {
+    const page = yield* call(Endpoints.listZones, { urlParams: { name: "acme.com" } })
+    const id = page.items[0]!.id
+    const one =
+      only === "zones"
+        ? call(Endpoints.getZone, { path: { zone_id: id } })
+        : call(Endpoints.listDnsRecords, { path: { zone_id: id }, urlParams: { per_page: 100 } })
+    for (let i = 0; i < 20 + calls; i++) yield* one
+  })
+  await Effect.runPromise(Effect.scoped(Effect.provide(once, clientLayer({ remote: false, persistTo: dir }))))
+  process.exit(0)
+}
 
 // Rounds alternate between the transports (JIT state and GC are shared); the median round counts.
 const rounds = 3

@@ -9,9 +9,38 @@
 //      SQLite file, same bytes), autocannon with 10 connections on 127.0.0.1;
 //   3. the same on a large world (10,000 zones / 100,000 records, made by fixtures/generate.ts):
 //      GET /zones?page=100&per_page=50 and DNS pages;
-//   4. in-process µs per local client call (bench/inprocess.ts, bundled with esbuild here);
+//   4. in-process µs per local client call (bench/inprocess.ts, bundled with esbuild here), and
+//      where valgrind is installed the instructions per call: (I(3n) - I(n)) / 2n of n and 3n calls,
+//      which leaves the start-up out and hardly moves on a busy machine;
 //   5. the TUI's start in a pseudo-terminal (util-linux `script`): ms to its first frame and to
 //      the zone list, with its code cache written by a first run.
+//
+// Notes: the request path (issue 22, November 2026). Profiles (node --cpu-prof of `edgectl serve`
+// under autocannon, and of bench/inprocess.ts; per-module self time over an unminified bundle):
+//   - served GET /zones/{id}, before: the socket write ~17% and SQLite ~13% (zone query, the
+//     credential cache's `PRAGMA data_version`), both also in the bare server; the rest was the
+//     app's generic work per request: the fiber runtime ~11%, GC ~11% (Effect's allocations),
+//     ParseResult ~5% (the success schema's encode), context/FiberRefs/Hash/router ~6%, the HttpApi
+//     middleware layers and response conversion. No single library step dominates: a cheaper
+//     router or cached encoders alone would have saved a few per cent each.
+//   - in-process zones get, before: the same app work plus the client's (HttpClient, decode).
+// Choice: a route table (src/server/route-table.ts) answers the two hottest reads before the app,
+// served and in-process, with the same credential check, queries and schemas, and declines anything
+// else to the app (errors included), so no answer changes (test/server/route-table.test.ts compares
+// both on every route). Then the DNS page's encoder was a third of the table's cost: its JSON is
+// written in the schema's order after checking each field's type as the encoder would.
+// Figures (callgrind, instructions per request: the difference of n and 3n requests over 2n; the
+// timings' ratios moved by 2x between runs on the shared machine, these by ~5%):
+//   served GET /zones/{id}:        3.22 M -> 0.92 M (bare node:http 0.90 M: 0.28 -> 0.98 of bare)
+//   served 100-record DNS page:    13.2 M -> 6.6 M  (bare 6.6 M: 0.50 -> 1.0 of bare)
+//   in-process zones get:          3.02 M -> 1.79 M (-41%)
+//   in-process 100-record DNS page: 17.8 M -> 12.5 M (-30%)
+// Timed in a quiet moment (load ~1.5), before -> after: served zone 0.30 -> 1.21..1.29 of bare
+// req/s (p99 2 -> 0 ms; one write of head and body, the credential cached where bare hashes it),
+// DNS page 0.61 -> 0.95..0.99 (p99 13 -> 8 ms, bare 8); in-process zones get 125..175 -> 77..86 µs,
+// DNS page 912..1,178 -> 711..712 µs (alternating runs of both builds).
+// Left: the client's own decode of the answer (now most of an in-process DNS page: JSON.parse and
+// the schema's decode of 100 records) and SQLite's sort of a DNS page (shared with the bare server).
 //
 // Plain Node ESM; tsx only for the generator, in a child process. Every loop is bounded in count
 // and time; every socket is on 127.0.0.1. Prints a table and writes bench/results/platform.json.
@@ -279,6 +308,14 @@ if (only.has("inproc")) {
   const bundle = await buildBench("bench/inprocess.ts", ".inprocess.bundle.mjs")
   try {
     results.inProcess = JSON.parse(runOnce([bundle, state, "2000"], env).stdout)
+    /** Instructions of one local call of `kind`: the difference of n and 3n calls, over 2n. */
+    const perCall = (kind, n) => {
+      const once = instructions([bundle, state, String(n), kind], env)
+      if (once === undefined) return undefined
+      return Math.round((instructions([bundle, state, String(3 * n), kind], env) - once) / (2 * n))
+    }
+    results.inProcess.local.zonesGet.instructions = perCall("zones", 200)
+    results.inProcess.local.dnsPage.instructions = perCall("dns", 40)
   } finally {
     fs.rmSync(bundle, { force: true })
   }
@@ -404,14 +441,27 @@ if (results.large) {
     servedRows(results.large.routes)
   )
 }
+const millions = (n) => (n === undefined ? "" : `${(n / 1e6).toFixed(2)} M`)
 if (results.inProcess) {
   const p = results.inProcess
   table(
     `in-process local client, µs per call (median of ${p.rounds} alternating rounds of ${p.calls} calls, ${p.calls / 10} for DNS pages)`,
-    ["call", "local transport", "web handler (before)"],
+    ["call", "local transport", "target", "instructions per call", "web handler (before)"],
     [
-      ["zones get", p.local.zonesGet.micros, p.webHandler.zonesGet.micros],
-      ["dns list, 100 records", p.local.dnsPage.micros, p.webHandler.dnsPage.micros]
+      [
+        "zones get",
+        p.local.zonesGet.micros,
+        "≤ 150",
+        millions(p.local.zonesGet.instructions),
+        p.webHandler.zonesGet.micros
+      ],
+      [
+        "dns list, 100 records",
+        p.local.dnsPage.micros,
+        "≤ 1000",
+        millions(p.local.dnsPage.instructions),
+        p.webHandler.dnsPage.micros
+      ]
     ]
   )
 }

@@ -111,6 +111,22 @@ describe("the route table answers what the app answers", () => {
     await same(sent)
   })
 
+  it("on every zone and every DNS record of the demo world", async () => {
+    const list = await fetch(`${withoutTable}/zones?per_page=50&type=full,partial,secondary,internal`, {
+      headers: auth(World.allToken)
+    })
+    const zones = ((await list.json()) as { result: Array<{ id: string }> }).result
+    expect(zones.length).toBeGreaterThan(5)
+    const sent: Array<Sent> = []
+    for (const z of zones)
+      sent.push(
+        { path: `/zones/${z.id}` },
+        { path: `/zones/${z.id}/dns_records?per_page=5000` },
+        { path: `/zones/${z.id}/dns_records?per_page=7&page=2&order=content&direction=desc` }
+      )
+    await same(sent)
+  })
+
   it("on the zone and DNS routes, spelled every way", async () => {
     await same(spellings)
   })
@@ -179,5 +195,27 @@ describe("credentials", () => {
       db.close()
     }
     expect(await answer(withTable, { path: zone, headers })).toMatch(/^200 /)
+  })
+})
+
+describe("a damaged store", () => {
+  it("a zone or a record off its schema is answered as the app answers it", async () => {
+    const db = new Database(path.join(stateDir, "platform.sqlite"))
+    const plan = db.prepare("SELECT plan FROM zones WHERE id = ?").pluck().get(ACME) as string
+    const record = db.prepare("SELECT id, ttl FROM dns_records WHERE zone_id = ? LIMIT 1").get(ACME) as {
+      id: string
+      ttl: number
+    }
+    try {
+      db.prepare("UPDATE zones SET plan = ? WHERE id = ?").run('{"id": 5, "name": "numbered"}', ACME)
+      db.prepare("UPDATE dns_records SET ttl = 'soon' WHERE id = ?").run(record.id)
+      await same([{ path: zone }, { path: `${dns}?per_page=5000` }])
+      // Refused (the encoder fails), not answered with the damaged plan.
+      expect(await answer(withTable, { path: zone })).not.toMatch(/^200 /)
+    } finally {
+      db.prepare("UPDATE zones SET plan = ? WHERE id = ?").run(plan, ACME)
+      db.prepare("UPDATE dns_records SET ttl = ? WHERE id = ?").run(record.ttl, record.id)
+      db.close()
+    }
   })
 })
