@@ -64,6 +64,7 @@ import {
   log,
   table,
   runOnce,
+  instructions,
   instructionRatio,
   medianInstructions
 } from "./lib.mjs"
