@@ -28,6 +28,7 @@ function Fed(props: {
   all: ReadonlyArray<string>
   perPage: number
   grab: (c: ListCursor, setAll: (a: ReadonlyArray<string>) => void) => void
+  loads: { pending: number }
 }) {
   const [all, setAll] = useState(props.all)
   const [loaded, setLoaded] = useState(props.perPage)
@@ -36,31 +37,45 @@ function Fed(props: {
     items,
     key: (s) => s,
     hasMore: loaded < all.length,
-    loadTo: (i) =>
-      void setTimeout(
-        () => setLoaded((n) => Math.max(n, Math.min(all.length, Math.ceil((i + 1) / props.perPage) * props.perPage))),
-        5
-      )
+    loadTo: (i) => {
+      props.loads.pending++
+      setTimeout(() => {
+        props.loads.pending--
+        setLoaded((n) => Math.max(n, Math.min(all.length, Math.ceil((i + 1) / props.perPage) * props.perPage)))
+      }, 5)
+    }
   })
   props.grab(cursor, setAll)
   return <Text>{`${cursor.index}:${items[cursor.index]} of ${items.length}`}</Text>
 }
 
 const press = (name: string) => ({ input: name.length === 1 ? name : "", key: {} as Keypress["key"], name })
-const settle = () => new Promise((r) => setTimeout(r, 60))
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 describe("useListCursor", () => {
   const rows = Array.from({ length: 95 }, (_, i) => `r${i}`)
   const mount = () => {
     let cursor: ListCursor | undefined
     let setAll: ((a: ReadonlyArray<string>) => void) | undefined
-    const app = render(<Fed all={rows} perPage={20} grab={(c, s) => ((cursor = c), (setAll = s))} />)
-    const act = async (...names: Array<string>) => {
-      for (const n of names) cursor!.move(press(n))
-      await settle()
+    const loads = { pending: 0 }
+    const app = render(<Fed all={rows} perPage={20} grab={(c, s) => ((cursor = c), (setAll = s))} loads={loads} />)
+    // Settled: no page load pending and the frame unchanged across a turn (a fixed wait was too short
+    // on a loaded machine, where the "API"'s timers fire late).
+    const settle = async () => {
+      let last: string | undefined
+      for (let i = 0; i < 300; i++) {
+        await sleep(10)
+        const frame = app.lastFrame()
+        if (loads.pending === 0 && frame === last) return frame
+        last = frame
+      }
       return app.lastFrame()
     }
-    return { app, act, replace: async (a: ReadonlyArray<string>) => (setAll!(a), await settle(), app.lastFrame()) }
+    const act = async (...names: Array<string>) => {
+      for (const n of names) cursor!.move(press(n))
+      return settle()
+    }
+    return { app, act, replace: async (a: ReadonlyArray<string>) => (setAll!(a), await settle()) }
   }
 
   it("G aims at the real end: the rows are read and the cursor lands on the last one", async () => {
