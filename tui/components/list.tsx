@@ -78,8 +78,10 @@ export function useListCursor<A = never>(
     seen.current = { items: undefined, index: 0, target: 0, waiting: false }
     // eslint-disable-next-line react-hooks/exhaustive-deps -- the caller's list of what starts the cursor again at the top
   }, resetOn)
+  // Functional: a key pressed after this render and before its effects (a burst) has already moved
+  // the target, and a plain set would put it back.
   useEffect(() => {
-    if (!more && target > last) setTarget(Math.max(0, last))
+    if (!more && target > last) setTarget((t) => (t > last ? Math.max(0, last) : t))
   }, [more, target, last])
   const loadTo = feed?.loadTo
   // Ask for the rows the cursor aims at, and a screenful beyond it, before it gets there.

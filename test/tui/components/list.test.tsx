@@ -28,7 +28,6 @@ function Fed(props: {
   all: ReadonlyArray<string>
   perPage: number
   grab: (c: ListCursor, setAll: (a: ReadonlyArray<string>) => void) => void
-  loads: { pending: number }
 }) {
   const [all, setAll] = useState(props.all)
   const [loaded, setLoaded] = useState(props.perPage)
@@ -37,13 +36,11 @@ function Fed(props: {
     items,
     key: (s) => s,
     hasMore: loaded < all.length,
-    loadTo: (i) => {
-      props.loads.pending++
-      setTimeout(() => {
-        props.loads.pending--
-        setLoaded((n) => Math.max(n, Math.min(all.length, Math.ceil((i + 1) / props.perPage) * props.perPage)))
-      }, 5)
-    }
+    loadTo: (i) =>
+      void setTimeout(
+        () => setLoaded((n) => Math.max(n, Math.min(all.length, Math.ceil((i + 1) / props.perPage) * props.perPage))),
+        5
+      )
   })
   props.grab(cursor, setAll)
   return <Text>{`${cursor.index}:${items[cursor.index]} of ${items.length}`}</Text>
@@ -57,49 +54,58 @@ describe("useListCursor", () => {
   const mount = () => {
     let cursor: ListCursor | undefined
     let setAll: ((a: ReadonlyArray<string>) => void) | undefined
-    const loads = { pending: 0 }
-    const app = render(<Fed all={rows} perPage={20} grab={(c, s) => ((cursor = c), (setAll = s))} loads={loads} />)
-    // Settled: no page load pending and the frame unchanged across a turn (a fixed wait was too short
-    // on a loaded machine, where the "API"'s timers fire late).
-    const settle = async () => {
-      let last: string | undefined
-      for (let i = 0; i < 300; i++) {
-        await sleep(10)
-        const frame = app.lastFrame()
-        if (loads.pending === 0 && frame === last) return frame
-        last = frame
-      }
+    const app = render(<Fed all={rows} perPage={20} grab={(c, s) => ((cursor = c), (setAll = s))} />)
+    // The frame once it shows `expected`, or the last frame after 3 s: the "API"'s timers and React's
+    // effects fire late on a loaded machine, so a fixed wait read a frame from before the load.
+    const frameFor = async (expected: string) => {
+      for (let i = 0; i < 300 && app.lastFrame() !== expected; i++) await sleep(10)
       return app.lastFrame()
     }
-    const act = async (...names: Array<string>) => {
+    const act = async (expected: string, ...names: Array<string>) => {
       for (const n of names) cursor!.move(press(n))
-      return settle()
+      return frameFor(expected)
     }
-    return { app, act, replace: async (a: ReadonlyArray<string>) => (setAll!(a), await settle()) }
+    return {
+      app,
+      act,
+      replace: async (expected: string, a: ReadonlyArray<string>) => (setAll!(a), await frameFor(expected))
+    }
   }
 
   it("G aims at the real end: the rows are read and the cursor lands on the last one", async () => {
     const { app, act } = mount()
-    expect(await act("G")).toBe("94:r94 of 95")
+    expect(await act("94:r94 of 95", "G")).toBe("94:r94 of 95")
     // A move up starts from the row shown, not from the aim.
-    expect(await act("k")).toBe("93:r93 of 95")
+    expect(await act("93:r93 of 95", "k")).toBe("93:r93 of 95")
     app.unmount()
   })
 
   it("page downs past the loaded rows, in one burst, all count", async () => {
     const { app, act } = mount()
-    expect(await act("pagedown", "pagedown", "pagedown", "pagedown", "pagedown", "pagedown")).toBe("30:r30 of 60")
+    expect(await act("30:r30 of 60", "pagedown", "pagedown", "pagedown", "pagedown", "pagedown", "pagedown")).toBe(
+      "30:r30 of 60"
+    )
     // Past the end of a complete list, it stops at the last row; up moves from there.
-    expect(await act(...Array<string>(30).fill("pagedown"))).toBe("94:r94 of 95")
-    expect(await act("pageup")).toBe("89:r89 of 95")
+    expect(await act("94:r94 of 95", ...Array<string>(30).fill("pagedown"))).toBe("94:r94 of 95")
+    expect(await act("89:r89 of 95", "pageup")).toBe("89:r89 of 95")
     app.unmount()
   })
 
   it("keeps its row when the rows change (by key); at the same position when the row is gone", async () => {
     const { app, act, replace } = mount()
-    expect(await act("j", "j", "j")).toBe("3:r3 of 20")
-    expect(await replace(rows.filter((r) => r !== "r1"))).toBe("2:r3 of 20")
-    expect(await replace(rows.filter((r) => r !== "r1" && r !== "r3"))).toBe("2:r4 of 20")
+    expect(await act("3:r3 of 20", "j", "j", "j")).toBe("3:r3 of 20")
+    expect(
+      await replace(
+        "2:r3 of 20",
+        rows.filter((r) => r !== "r1")
+      )
+    ).toBe("2:r3 of 20")
+    expect(
+      await replace(
+        "2:r4 of 20",
+        rows.filter((r) => r !== "r1" && r !== "r3")
+      )
+    ).toBe("2:r4 of 20")
     app.unmount()
   })
 })
