@@ -163,7 +163,11 @@ export function KeypressProvider({ onQuit, children }: { onQuit: () => void; chi
   }, [events, onChunk])
 
   const hints = useMemo(() => {
-    return receivers([...registrations.current.values()].sort(byPriority)).flatMap((r) => r.hints)
+    // A key listed by a higher layer is handled there: a lower layer's hint for it would not be true.
+    const seen = new Set<string>()
+    return receivers([...registrations.current.values()].sort(byPriority))
+      .flatMap((r) => r.hints)
+      .filter((h) => !seen.has(h.keys) && seen.add(h.keys) !== undefined)
     // eslint-disable-next-line react-hooks/exhaustive-deps -- version counts the changes of registrations, a ref
   }, [version])
 

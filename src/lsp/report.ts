@@ -2,8 +2,9 @@
  * `edgectl check` output: text (file:line:col, the line and a caret, as `rules check` prints),
  * JSON, and SARIF 2.1.0 for code scanning in CI.
  */
+import * as path from "node:path"
 import { pathToFileURL } from "node:url"
-import type { Finding } from "./findings.js"
+import type { Finding, Fix } from "./findings.js"
 import { LineIndex } from "./position.js"
 
 export interface FileResult {
@@ -125,21 +126,54 @@ const artifact = (path: string) => {
   return { uri: p.split("/").map(encodeURIComponent).join("/"), uriBaseId: "%SRCROOT%" }
 }
 
+const region = (lines: LineIndex, r: { start: number; end: number }) => {
+  const s = lines.position(r.start)
+  const e = lines.position(r.end)
+  return {
+    startLine: s.line + 1,
+    startColumn: s.character + 1,
+    endLine: e.line + 1,
+    endColumn: e.character + 1,
+    charOffset: r.start,
+    charLength: r.end - r.start
+  }
+}
+
+/**
+ * A code action as a SARIF fix (§3.55): the same edits the editor applies, as replacements of the
+ * checked file; a written file (the equivalent custom rules) as an insertion at the start of that
+ * new file, which SARIF has no other way to say. A fix that only names a command has no change.
+ */
+const sarifFix = (file: FileResult, lines: LineIndex, fix: Fix) => {
+  const changes: Array<object> = []
+  if (fix.edits !== undefined && fix.edits.length > 0)
+    changes.push({
+      artifactLocation: artifact(file.path),
+      replacements: fix.edits.map((e) => ({
+        deletedRegion: region(lines, e.range),
+        insertedContent: { text: e.newText }
+      }))
+    })
+  if (fix.create !== undefined)
+    changes.push({
+      artifactLocation: artifact(path.join(path.dirname(file.path), fix.create.name)),
+      replacements: [
+        {
+          deletedRegion: { startLine: 1, startColumn: 1, endLine: 1, endColumn: 1, charOffset: 0, charLength: 0 },
+          insertedContent: { text: fix.create.text }
+        }
+      ]
+    })
+  if (changes.length === 0) return undefined
+  return {
+    description: { text: fix.message !== undefined ? `${fix.title}\n${fix.message}` : fix.title },
+    artifactChanges: changes
+  }
+}
+
 /** SARIF 2.1.0: one run, one rule per diagnostic code; regions are 1-based lines and UTF-16 columns. */
 export const renderSarif = (files: ReadonlyArray<FileResult>, version: string, cwd = process.cwd()) => {
   const ruleIds = [...new Set(files.flatMap((f) => f.findings.map((x) => x.code)))].sort()
-  const region = (lines: LineIndex, r: { start: number; end: number }) => {
-    const s = lines.position(r.start)
-    const e = lines.position(r.end)
-    return {
-      startLine: s.line + 1,
-      startColumn: s.character + 1,
-      endLine: e.line + 1,
-      endColumn: e.character + 1,
-      charOffset: r.start,
-      charLength: r.end - r.start
-    }
-  }
   return {
     $schema: "https://json.schemastore.org/sarif-2.1.0.json",
     version: "2.1.0",
@@ -162,22 +196,26 @@ export const renderSarif = (files: ReadonlyArray<FileResult>, version: string, c
         results: files.flatMap((file) => {
           const lines = new LineIndex(file.text)
           const location = artifact(file.path)
-          return file.findings.map((f) => ({
-            ruleId: f.code,
-            ruleIndex: ruleIds.indexOf(f.code),
-            level: SARIF_LEVEL[f.severity],
-            message: { text: f.hint ? `${f.message} (hint: ${f.hint})` : f.message },
-            locations: [{ physicalLocation: { artifactLocation: location, region: region(lines, f.range) } }],
-            ...(f.related
-              ? {
-                  relatedLocations: f.related.map((r, id) => ({
-                    id,
-                    message: { text: r.message },
-                    physicalLocation: { artifactLocation: location, region: region(lines, r.range) }
-                  }))
-                }
-              : {})
-          }))
+          return file.findings.map((f) => {
+            const fixes = (f.fixes ?? []).flatMap((x) => sarifFix(file, lines, x) ?? [])
+            return {
+              ruleId: f.code,
+              ruleIndex: ruleIds.indexOf(f.code),
+              level: SARIF_LEVEL[f.severity],
+              message: { text: f.hint ? `${f.message} (hint: ${f.hint})` : f.message },
+              locations: [{ physicalLocation: { artifactLocation: location, region: region(lines, f.range) } }],
+              ...(f.related
+                ? {
+                    relatedLocations: f.related.map((r, id) => ({
+                      id,
+                      message: { text: r.message },
+                      physicalLocation: { artifactLocation: location, region: region(lines, r.range) }
+                    }))
+                  }
+                : {}),
+              ...(fixes.length > 0 ? { fixes } : {})
+            }
+          })
         })
       }
     ]

@@ -14,8 +14,11 @@ import { validateRequest, type Request } from "./context.js"
 export const withDerivedFields = (r: Request): Request => {
   const h = r["http.request.headers"]
   if (typeof h !== "object" || h === null || Array.isArray(h)) return r
-  const headers = h as Record<string, unknown>
-  const out: Record<string, unknown> = Object.assign({}, r)
+  return deriveInto(Object.assign({}, r), h as Record<string, unknown>)
+}
+
+/** Sets the derived fields on `out` (a copy, or a request parsed here that nothing else holds). */
+const deriveInto = (out: Record<string, unknown>, headers: Record<string, unknown>): Request => {
   const names: Array<string> = []
   const values: Array<unknown> = []
   for (const n in headers) {
@@ -65,8 +68,16 @@ export const parseTrafficLine = (
     return { problem: "expected a JSON object (a request, or {id, request})" }
   const o = v as Record<string, unknown>
   const wrapped = typeof o.request === "object" && o.request !== null && !Array.isArray(o.request)
-  const r = withDerivedFields((wrapped ? o.request : o) as Request)
-  const bad = validateRequest(r)
+  const given = (wrapped ? o.request : o) as Record<string, unknown>
+  // The request as given is checked once: when it is valid, so are the fields its headers imply (a
+  // valid `http.request.headers` holds arrays of strings), which are then set on it in place (the
+  // line's object is this call's own). Only a bad line is checked again with them, for the same
+  // problems, in the same order, as a check of the whole request.
+  let bad = validateRequest(given)
+  const h = given["http.request.headers"]
+  const hasHeaders = typeof h === "object" && h !== null && !Array.isArray(h)
+  if (bad.length > 0 && hasHeaders) bad = validateRequest(withDerivedFields(given))
   if (bad.length > 0) return { problem: bad.map((b) => `${b.field}: ${b.message}`).join("; ") }
+  const r = hasHeaders ? deriveInto(given, h as Record<string, unknown>) : given
   return wrapped && typeof o.id === "string" ? { request: r, id: o.id } : { request: r }
 }

@@ -32,20 +32,28 @@ const rulesetNotFound = (id: string) => new NotFound({ code: 10003, message: `co
 const entrypointNotFound = () =>
   new NotFound({ code: 10003, message: `could not find entrypoint ruleset in the ${CustomRulesPhase} phase` })
 
+/** Why an older version is not there: the custom entry point prunes its history, the managed one keeps its latest only. */
+const missingWhy = (versions: ReadonlyArray<ZoneRuleset>, version: string) => {
+  const latest = versions[0]!
+  const asked = Number(version)
+  if (!Number.isInteger(asked) || asked >= Number(latest.version)) return ""
+  if (latest.phase !== CustomRulesPhase)
+    return `; the local platform keeps only the latest version of the ${latest.phase} entry point (the WAF migration writes it whole)`
+  const oldest = versions.at(-1)!.version
+  return asked < Number(oldest)
+    ? `; versions before ${oldest} are pruned: the history keeps the newest ${RULESET_VERSIONS_KEPT}`
+    : ""
+}
+
 /** One version of a ruleset's history (newest first), or not found saying which versions there are. */
 const versionOf = (versions: ReadonlyArray<ZoneRuleset>, rulesetId: string, version: string) => {
   if (versions.length === 0) return Effect.fail(rulesetNotFound(rulesetId))
   const v = versions.find((r) => r.version === version)
   if (v !== undefined) return Effect.succeed(v)
-  const oldest = versions.at(-1)!.version
   return Effect.fail(
     new NotFound({
       code: 10003,
-      message: `could not find version ${version} of ruleset ${rulesetId} (its latest is ${versions[0]!.version}${
-        Number(oldest) > 1
-          ? `; versions before ${oldest} are pruned: the history keeps the newest ${RULESET_VERSIONS_KEPT}`
-          : ""
-      })`
+      message: `could not find version ${version} of ruleset ${rulesetId} (its latest is ${versions[0]!.version}${missingWhy(versions, version)})`
     })
   )
 }

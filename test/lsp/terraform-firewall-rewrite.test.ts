@@ -268,7 +268,7 @@ describe("Terraform: cloudflare_filter + cloudflare_firewall_rule rewritten to t
   })
 })
 
-describe("edgectl check: the fix named in the JSON output, text and SARIF as before", () => {
+describe("edgectl check: the fix named in the JSON output, given whole in SARIF", () => {
   const dir = tempDir("edgectl-fw-rewrite-")
   fs.writeFileSync(path.join(dir, "main.tf"), pinned("~> 4.52") + RESOURCES)
   fs.writeFileSync(
@@ -291,10 +291,55 @@ describe("edgectl check: the fix named in the JSON output, text and SARIF as bef
     ])
   })
 
-  it("SARIF and text: the same results, without fixes (SARIF's fixes need the edits' file contents)", () => {
-    const sarif = JSON.parse(edgectl(["check", "--format", "sarif", "main.tf", "rules.json"], { cwd: dir }).stdout)
-    expect(sarif.runs[0].results).toHaveLength(5)
-    for (const x of sarif.runs[0].results) expect(x.fixes).toBeUndefined()
+  it("SARIF: each result carries its code action's edits as a fix (§3.55), equal to the editor's", async () => {
+    const r = edgectl(["check", "--format", "sarif", "main.tf", "rules.json"], { cwd: dir })
+    expect(r.status).toBe(0)
+    const results = JSON.parse(r.stdout).runs[0].results as Array<any>
+    expect(results).toHaveLength(5)
+    // The shape the SARIF 2.1.0 schema asks of a fix: a description, at least one artifact change,
+    // each with a location and at least one replacement with a deleted region.
+    for (const x of results) {
+      expect(x.fixes).toHaveLength(1)
+      const [fix] = x.fixes
+      expect(typeof fix.description.text).toBe("string")
+      expect(fix.artifactChanges.length).toBeGreaterThan(0)
+      for (const c of fix.artifactChanges) {
+        expect(typeof c.artifactLocation.uri).toBe("string")
+        expect(c.replacements.length).toBeGreaterThan(0)
+        for (const rep of c.replacements) {
+          expect(rep.deletedRegion.startLine).toBeGreaterThanOrEqual(1)
+          expect(rep.deletedRegion.charLength).toBeGreaterThanOrEqual(0)
+          expect(typeof rep.insertedContent.text).toBe("string")
+        }
+      }
+    }
+    // The Terraform file: the replacements applied give what the editor's code action gives.
+    const tf = fs.readFileSync(path.join(dir, "main.tf"), "utf8")
+    const [change] = results[0].fixes[0].artifactChanges
+    expect(change.artifactLocation).toEqual({ uri: "main.tf", uriBaseId: "%SRCROOT%" })
+    let viaSarif = tf
+    for (const rep of [...change.replacements].sort((a, b) => b.deletedRegion.charOffset - a.deletedRegion.charOffset))
+      viaSarif =
+        viaSarif.slice(0, rep.deletedRegion.charOffset) +
+        rep.insertedContent.text +
+        viaSarif.slice(rep.deletedRegion.charOffset + rep.deletedRegion.charLength)
+    const { uri, actions } = await rewrite(tf)
+    expect(viaSarif).toBe(apply(tf, actions[0]!.edit!.changes[uri]!))
+    expect(viaSarif).toContain('resource "cloudflare_ruleset"')
+    expect(results[0].fixes[0].description.text).toBe(actions[0]!.title)
+    // The firewall rules JSON: the equivalent custom rules written beside it.
+    const json = results[4].fixes[0]
+    expect(json.description.text).toMatch(/^Write the equivalent WAF custom rules \(rules\.custom-rules\.json/)
+    expect(json.artifactChanges).toHaveLength(1)
+    expect(json.artifactChanges[0].artifactLocation).toEqual({ uri: "rules.custom-rules.json", uriBaseId: "%SRCROOT%" })
+    const [insert] = json.artifactChanges[0].replacements
+    expect(insert.deletedRegion).toMatchObject({ startLine: 1, startColumn: 1, charOffset: 0, charLength: 0 })
+    expect(JSON.parse(insert.insertedContent.text).rules).toMatchObject([
+      { action: "block", expression: "ip.src eq 192.0.2.1", enabled: true }
+    ])
+  })
+
+  it("text: the same findings", () => {
     const text = edgectl(["check", "main.tf", "rules.json"], { cwd: dir })
     expect(text.stderr).toBe("2 files checked, 0 errors, 5 warnings\n")
   })

@@ -151,4 +151,49 @@ describe("version history", () => {
       db.close()
     }
   })
+
+  it("the managed entry point keeps its latest version only: an older one is not found, and not called pruned", async () => {
+    // The first enterprise zone of the demo world that runs the new WAF (has the managed entry point).
+    let z = ""
+    let before: Answer | undefined
+    for (const id of zones) {
+      const r = await send("GET", entrypoint(id, "http_request_firewall_managed"))
+      if (r.status === 200) {
+        z = id
+        before = r
+        break
+      }
+    }
+    expect(before?.status).toBe(200)
+    const managedAt = entrypoint(z, "http_request_firewall_managed")
+    const { id, version, rules } = before!.body.result as {
+      id: string
+      version: string
+      rules: Array<{ action: string; expression: string; action_parameters?: unknown; enabled?: boolean }>
+    }
+    const put = await send("PUT", managedAt, {
+      rules: rules.map((r) => ({
+        action: r.action,
+        expression: r.expression,
+        ...(r.action_parameters !== undefined ? { action_parameters: r.action_parameters } : {}),
+        ...(r.enabled !== undefined ? { enabled: r.enabled } : {})
+      }))
+    })
+    expect(put.status).toBe(200)
+    const latest = put.body.result.version as string
+    expect(Number(latest)).toBe(Number(version) + 1)
+    const expected = {
+      code: 10003,
+      message: `could not find version ${version} of ruleset ${id} (its latest is ${latest}; the local platform keeps only the latest version of the http_request_firewall_managed entry point (the WAF migration writes it whole))`
+    }
+    const old = await send("GET", `/zones/${z}/rulesets/${id}/versions/${version}`)
+    expect(old.status).toBe(404)
+    expect(firstError(old)).toEqual(expected)
+    expect(firstError(await send("GET", `${managedAt}/versions/${version}`))).toEqual(expected)
+    // A version it never had is not found, with nothing said about older ones.
+    expect(firstError(await send("GET", `/zones/${z}/rulesets/${id}/versions/99`))).toEqual({
+      code: 10003,
+      message: `could not find version 99 of ruleset ${id} (its latest is ${latest})`
+    })
+  })
 })

@@ -147,11 +147,17 @@ export function CustomRulesMigration({
     {
       priority: KeyLayer.tab,
       active: active && dialog === undefined && replayShown === undefined,
+      // p, v and a act once the preview is read and nothing runs: listed only then, so a key pressed
+      // on the word of the footer is never dropped.
       hints: [
         { keys: "↑↓", label: "rules" },
-        { keys: "p", label: "replay traffic" },
-        ...(replay !== undefined ? [{ keys: "v", label: "replay's differences" }] : []),
-        { keys: "a", label: "apply" }
+        ...(preview === undefined || busy !== undefined
+          ? []
+          : [
+              { keys: "p", label: "replay traffic" },
+              ...(replay !== undefined ? [{ keys: "v", label: "replay's differences" }] : []),
+              { keys: "a", label: "apply" }
+            ])
       ]
     }
   )
@@ -199,7 +205,7 @@ export function CustomRulesMigration({
           run(
             applyMigration(zone.id, preview),
             (r) => {
-              notify.done(`Wrote ${r.written} custom rules; paused ${r.paused} firewall rules`)
+              notify.done(`Wrote ${r.written} custom rules on ${zone.name}; paused ${r.paused} firewall rules`)
               onApplied()
             },
             "apply the migration"

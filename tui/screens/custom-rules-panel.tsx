@@ -110,7 +110,7 @@ export function CustomRulesPanel({
       setWritten({ rs: r.value })
       const id = pick?.(r.value)
       if (id !== undefined) setFocus(id)
-      notify.done(done(r.value))
+      notify.done(`${done(r.value)} on ${zone.name}`)
       refresh()
     })
   }
@@ -183,21 +183,26 @@ export function CustomRulesPanel({
     {
       priority: KeyLayer.tab,
       active: active && dialog === undefined,
-      hints: [
-        { keys: "n", label: "new", keep: 2 },
-        ...(current === undefined
-          ? []
+      // A refusal takes every key to dismiss it: the footer says only that, not the tab's keys below.
+      modal: refusal !== undefined,
+      hints:
+        refusal !== undefined
+          ? [{ keys: "any key", label: "dismiss", keep: 2 }]
           : [
-              { keys: "e", label: "edit", keep: 2 },
-              { keys: "p", label: current.enabled ? "disable" : "enable", keep: 2 },
-              { keys: "d", label: "delete", keep: 2 },
-              { keys: "K/J", label: "move up/down" },
-              { keys: "o", label: "move to" },
-              { keys: "enter", label: detailOn === true ? "list" : "details" },
-              ...(detailOn === true ? [{ keys: "esc", label: "list", keep: 2 }] : [])
-            ]),
-        { keys: "r", label: "refresh" }
-      ]
+              { keys: "n", label: "new", keep: 2 },
+              ...(current === undefined
+                ? []
+                : [
+                    { keys: "e", label: "edit", keep: 2 },
+                    { keys: "p", label: current.enabled ? "disable" : "enable", keep: 2 },
+                    { keys: "d", label: "delete", keep: 2 },
+                    { keys: "K/J", label: "move up/down" },
+                    { keys: "o", label: "move to" },
+                    { keys: "enter", label: detailOn === true ? "list" : "details" },
+                    ...(detailOn === true ? [{ keys: "esc", label: "list", keep: 2 }] : [])
+                  ]),
+              { keys: "r", label: "refresh" }
+            ]
     }
   )
 
@@ -219,7 +224,7 @@ export function CustomRulesPanel({
                 : Rs.addCustomRule(zone.id, ruleset.id, rule, position),
               (rs) => {
                 const added = rs?.rules.find((r) => !before.has(r.id))
-                return `Added custom rule ${added ? ruleLabel(added, placeOf(rs, added.id)) : ""}`
+                return added ? `Added custom rule ${ruleLabel(added, placeOf(rs, added.id))}` : "Added a custom rule"
               },
               (rs) => rs?.rules.find((r) => !before.has(r.id))?.id
             )

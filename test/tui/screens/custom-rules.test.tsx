@@ -11,6 +11,13 @@ import { getCustomRules } from "../../../src/services/rulesets-service.js"
 import { resolveZone } from "../../../src/services/zones-service.js"
 import { Fixture, Keys } from "../../helpers/ink.js"
 
+/** The screen without the footer's notice: a notice names the zone it is about, which may be the zone left. */
+const withoutNotice = (s: string) =>
+  s
+    .split("\n")
+    .filter((l) => !l.includes("✓ "))
+    .join("\n")
+
 const fixture = new Fixture()
 afterEach(async () => {
   await fixture.dispose()
@@ -121,9 +128,9 @@ describe("the migration to custom rules on a zone's Firewall tab", () => {
     await app.press(Keys.enter, "zone initech-payroll.com")
     await app.press(Keys.tab + Keys.tab + Keys.tab, "Firewall rules of initech-payroll.com")
     await app.press("c", "No custom rules on this zone.")
-    expect(app.frame()).not.toMatch(/acme-mail|securityLevel|29 requests/)
+    expect(withoutNotice(app.frame())).not.toMatch(/acme-mail|securityLevel|29 requests/)
     await app.press("m", "CUSTOM RULE")
-    expect(app.frame()).not.toMatch(/acme-mail|29 requests/)
+    expect(withoutNotice(app.frame())).not.toMatch(/acme-mail|29 requests/)
   })
 
   it("? lists the migration's keys with the firewall rules' keys", async () => {

@@ -1,0 +1,65 @@
+/**
+ * Units: one line of a traffic file (src/rules/traffic-line.ts), as the replays read it: the fields
+ * its headers imply, and a bad line's problems, each naming its field, in the order a check of the
+ * whole request (the line's fields, then the implied ones) finds them.
+ */
+import { describe, expect, it } from "vitest"
+import { parseTrafficLine } from "../../src/rules/traffic-line.js"
+
+const parse = (v: unknown) => parseTrafficLine(JSON.stringify(v))
+
+describe("a traffic line", () => {
+  it("a request with headers: the fields they imply, unless the line gives them", () => {
+    const r = parse({
+      id: "one",
+      request: {
+        "http.host": "acme-mail.com",
+        "ip.src": "198.51.100.7",
+        "http.referer": "https://given.example/",
+        "http.request.headers": { "user-agent": ["UA/1", "UA/2"], referer: ["https://header.example/"], cookie: [] }
+      }
+    })
+    expect(r).toEqual({
+      id: "one",
+      request: {
+        "http.host": "acme-mail.com",
+        "ip.src": "198.51.100.7",
+        "http.referer": "https://given.example/",
+        "http.request.headers": { "user-agent": ["UA/1", "UA/2"], referer: ["https://header.example/"], cookie: [] },
+        "http.request.headers.names": ["user-agent", "referer", "cookie"],
+        "http.request.headers.values": ["UA/1", "UA/2", "https://header.example/"],
+        "http.user_agent": "UA/1",
+        "http.cookie": undefined
+      }
+    })
+  })
+
+  it("skips blank lines and comments; a line that is not an object says so", () => {
+    expect(parseTrafficLine("   ")).toBeUndefined()
+    expect(parseTrafficLine("# note")).toBeUndefined()
+    expect(parseTrafficLine("[1]")).toEqual({ problem: "expected a JSON object (a request, or {id, request})" })
+    expect(parseTrafficLine("{nope")).toMatchObject({ problem: expect.stringMatching(/^not JSON: /) })
+  })
+
+  it("bad headers: the problems of the line's fields, then of the fields they imply", () => {
+    expect(
+      parse({ request: { "ip.src": "300.1.1.1", "http.request.headers": { "user-agent": [5], referer: "x" } } })
+    ).toEqual({
+      problem: [
+        'ip.src: expected an IP address string, got the string "300.1.1.1"',
+        'http.request.headers: key "user-agent": element 0: expected a string (or {"$base64": "..."}), got number 5',
+        'http.request.headers.values: element 0: expected a string (or {"$base64": "..."}), got number 5',
+        'http.user_agent: expected a string (or {"$base64": "..."}), got number 5'
+      ].join("; ")
+    })
+  })
+
+  it("a bad field beside good headers: that field only; an unknown one with a suggestion", () => {
+    expect(parse({ "http.hots": "a", "http.request.headers": { accept: ["*/*"] } })).toEqual({
+      problem: "http.hots: unknown field (did you mean http.host?)"
+    })
+    expect(parse({ "http.request.headers": "user-agent: x" })).toEqual({
+      problem: 'http.request.headers: expected an object (Map<Array<String>>), got the string "user-agent: x"'
+    })
+  })
+})
