@@ -95,7 +95,44 @@ const spellings: ReadonlyArray<Sent> = [
   { path: `${dns}?&per_page=5` },
   { path: dns, headers: auth(World.initechToken) },
   { path: dns, headers: auth(World.acmeToken) },
-  { path: dns, method: "HEAD" }
+  { path: dns, method: "HEAD" },
+  // The lists a cold command asks first: zones (`zones list`, a zone's name resolved) and accounts.
+  { path: "/zones" },
+  { path: "/zones/" },
+  { path: "/ZONES" },
+  { path: "/zones?per_page=50" },
+  { path: "/zones?page=2&per_page=5" },
+  { path: "/zones?page=99&per_page=50" },
+  { path: "/zones?name=acme.com&per_page=5" },
+  { path: "/zones?name=ACME.COM&per_page=5" },
+  { path: "/zones?name=nothing.example&per_page=5" },
+  { path: "/zones?name=contains:acme&match=any&status=pending" },
+  { path: "/zones?account.name=contains:Acme&order=account.name&direction=desc" },
+  { path: "/zones?order=status&per_page=7" },
+  { path: "/zones?order=nope" },
+  { path: "/zones?status=bogus" },
+  { path: "/zones?per_page=4" },
+  { path: "/zones?per_page=51" },
+  { path: "/zones?type=full" },
+  { path: "/zones?type=bogus" },
+  { path: "/zones?name=a%2Ec" },
+  { path: "/zones?per_page=5&per_page=6" },
+  { path: "/zones", headers: auth(World.globexToken) },
+  { path: "/zones", headers: auth(World.expiredToken) },
+  { path: "/zones", headers: auth("not-a-token") },
+  { path: "/zones", headers: { "x-auth-email": World.email, "x-auth-key": World.apiKey, authorization: "" } },
+  { path: "/zones", method: "POST" },
+  { path: "/zones", method: "HEAD" },
+  { path: "/accounts" },
+  { path: "/accounts/" },
+  { path: "/accounts?per_page=50" },
+  { path: "/accounts?page=2&per_page=5" },
+  { path: "/accounts?name=acme&direction=desc" },
+  { path: "/accounts?per_page=0" },
+  { path: "/accounts?order=name" },
+  { path: "/accounts", headers: auth(World.acmeToken) },
+  { path: "/accounts", headers: auth(World.expiredToken) },
+  { path: "/accounts", method: "HEAD" }
 ]
 
 describe("the route table answers what the app answers", () => {
@@ -165,7 +202,10 @@ describe("what the table itself answers", () => {
       expect(JSON.parse(ask(`/zones/${ACME}`) ?? "null").result.name).toBe("acme.com")
       expect(JSON.parse(ask(`/zones/${ACME}/dns_records?per_page=5&page=2`) ?? "null").result_info.page).toBe(2)
       expect(ask(`/zones/${ACME}/dns_records?type=A&name=contains:www&match=any`)).toBeTypeOf("string")
-      for (const declined of [`/zones/${ACME}/`, `/zones/${ACME}?x=1`, "/zones", `/zones/${ACME}/dns_records?page=0`])
+      expect(JSON.parse(ask("/zones?name=acme.com&per_page=5") ?? "null").result[0].id).toBe(ACME)
+      expect(JSON.parse(ask("/accounts?per_page=50") ?? "null").result.length).toBeGreaterThan(1)
+      const zoneRoutes = [`/zones/${ACME}/`, `/zones/${ACME}?x=1`, `/zones/${ACME}/dns_records?page=0`]
+      for (const declined of [...zoneRoutes, "/zones/", "/zones?type=full", "/zones?per_page=51", "/accounts?x=1"])
         expect(ask(declined), declined).toBeUndefined()
       expect(ask(`/zones/${ACME}`, { authorization: "Bearer nope" })).toBeUndefined()
       expect(table({ method: "HEAD", url: `/client/v4/zones/${ACME}`, headers: {} })).toBeUndefined()
