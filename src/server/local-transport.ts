@@ -33,6 +33,7 @@ import { LocalKvOptions } from "./kv-options.js"
 import { platformServices, storeFile, untracedEffect, withHttpSettings } from "./platform.js"
 import { bytesOf, concat, LocalClientResponse, LocalServerRequest, type Answer } from "./local-messages.js"
 import { makeRouteTable, type RouteTable } from "./route-table.js"
+import { makeKvValueRoute } from "./kv-value-route.js"
 import { Db } from "../store/db.js"
 
 // ---------------------------------------------------------------------------------------------
@@ -144,11 +145,22 @@ export const makeLocalHandler = (
     }).pipe(Scope.extend(scope), Effect.runPromise)
 
   // The route table (route-table.ts) answers the hottest reads before any part is asked, as in
-  // `edgectl serve`: it needs only the store, so it is made with the services.
+  // `edgectl serve`, and so does the KV value read (kv-value-route.ts): they need only the store,
+  // so they are made with the services.
   let table: RouteTable | undefined
+  let kvValue: ReturnType<typeof makeKvValueRoute> | undefined
   const fromTable = (request: LocalServerRequest): Answer | undefined => {
     const text = table!(request)
-    if (text === undefined) return undefined
+    if (text === undefined) {
+      const kv = kvValue!(request)
+      if (kv === undefined) return undefined
+      // As the `getValue` handler's answer.
+      const response = HttpServerResponse.uint8Array(kv.value, {
+        contentType: "application/octet-stream",
+        headers: kv.headers
+      })
+      return { response, body: kv.value }
+    }
     // As the app's JSON answer: the same body and headers (HttpServerResponse.json is text with this type).
     const response = HttpServerResponse.text(text, { contentType: "application/json" })
     return { response, body: (response.body as { readonly body: Uint8Array }).body }
@@ -173,7 +185,9 @@ export const makeLocalHandler = (
       }
       return (services ??= buildServices()).then(
         (context) => {
-          table ??= makeRouteTable(Context.get(context, Db).db)
+          const db = Context.get(context, Db).db
+          table ??= makeRouteTable(db)
+          kvValue ??= makeKvValueRoute(db, LocalKvOptions)
           return fromTable(request) ?? viaPart(request, signal)
         },
         // A store that cannot be opened fails as it always did: through the part that needs it.

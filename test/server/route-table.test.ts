@@ -15,6 +15,8 @@ import { LocalBase } from "../../src/api/target.js"
 import { makeLocalClient, makeLocalHandler, storeFile } from "../../src/server/local-transport.js"
 import { serve } from "../../src/server/serve.js"
 import { makeRouteTable } from "../../src/server/route-table.js"
+import { makeKvValueRoute } from "../../src/server/kv-value-route.js"
+import { LocalKvOptions } from "../../src/server/kv-options.js"
 import { tempDir, World } from "../helpers/platform.js"
 
 const hexId = (...parts: Array<string>) => createHash("sha256").update(parts.join("\u0000")).digest("hex").slice(0, 32)
@@ -179,7 +181,15 @@ describe("in local mode's transport too", () => {
       headers: { authorization: `Bearer ${World.allToken}`, ...s.headers }
     })
     const response = await Effect.runPromise(client.execute(request))
-    return `${response.status} ${JSON.stringify(response.headers)}\n${await Effect.runPromise(response.text)}`
+    const bytes = Buffer.from(await Effect.runPromise(response.arrayBuffer))
+    return `${response.status} ${JSON.stringify(response.headers)}\n${bytes.toString("latin1")}`
+  }
+  const put = async (path: string, body: Uint8Array) => {
+    const client = makeLocalClient(locals[1]!.handle)
+    const request = HttpClientRequest.put(localBase + path, {
+      headers: { authorization: `Bearer ${World.allToken}` }
+    }).pipe(HttpClientRequest.bodyUint8Array(body))
+    expect((await Effect.runPromise(client.execute(request))).status).toBe(200)
   }
 
   it("the same status, headers and bytes as the app, twice (the table is made on the first request)", async () => {
@@ -189,6 +199,63 @@ describe("in local mode's transport too", () => {
         const [a, b] = await Promise.all(locals.map((l) => viaLocal(l, s)))
         expect(a, `${s.method ?? "GET"} ${s.path} ${JSON.stringify(s.headers ?? {})}`).toBe(b)
       }
+  })
+
+  it("a KV value read (kv-value-route.ts), spelled every way, as the app answers it", async () => {
+    const accounts = JSON.parse((await viaLocal(locals[1]!, { path: "/accounts?per_page=50" })).split("\n")[1]!)
+      .result as Array<{ id: string }>
+    const [a0, a1] = accounts.map((a) => a.id)
+    const values = `/accounts/${a0}/storage/kv/namespaces/route-table-ns/values`
+    const text = (t: string) => new TextEncoder().encode(t)
+    await put(`${values}/plain`, text("hello"))
+    await put(`${values}/ttl?expiration_ttl=3600`, text("soon gone"))
+    await put(`${values}/bin`, new Uint8Array([0, 255, 10, 13, 128]))
+    await put(`${values}/a.b-c_d`, text("dots"))
+    await put(`${values}/%E2%82%AC`, text("euro"))
+    await put(`${values}/empty`, new Uint8Array())
+    const sent: Array<Sent> = [
+      ...[
+        "plain",
+        "ttl",
+        "bin",
+        "a.b-c_d",
+        "%E2%82%AC",
+        "empty",
+        "missing",
+        "",
+        "PLAIN",
+        "%70lain",
+        "k".repeat(513)
+      ].map((k) => ({ path: `${values}/${k}` })),
+      { path: `${values}/plain/` },
+      { path: `${values}/plain?x=1` },
+      { path: `${values}//plain` },
+      { path: `/accounts/${a1}/storage/kv/namespaces/route-table-ns/values/plain` },
+      { path: `/accounts/0123456789abcdef0123456789abcdef/storage/kv/namespaces/route-table-ns/values/plain` },
+      { path: `/accounts/${a0}/storage/kv/namespaces/no-such-ns/values/plain` },
+      { path: `${values}/plain`, headers: auth(World.globexToken) },
+      { path: `${values}/plain`, headers: auth(World.expiredToken) },
+      { path: `${values}/plain`, headers: auth("not-a-token") },
+      { path: `${values}/plain`, headers: { "content-type": "text/plain" } },
+      { path: `${values}/plain`, method: "POST" }
+    ]
+    for (let round = 0; round < 2; round++)
+      for (const s of sent) {
+        const [a, b] = await Promise.all(locals.map((l) => viaLocal(l, s)))
+        expect(a, `${s.method ?? "GET"} ${s.path} ${JSON.stringify(s.headers ?? {})}`).toBe(b)
+      }
+    const db = new Database(path.join(stateDir, "platform.sqlite"), { readonly: true })
+    try {
+      const route = makeKvValueRoute(db, LocalKvOptions)
+      const ask = (key: string) =>
+        route({ method: "GET", url: `/client/v4${values}/${key}`, headers: auth(World.allToken) })
+      expect(Buffer.from(ask("plain")?.value ?? []).toString()).toBe("hello")
+      expect(Number(ask("ttl")?.headers.expiration)).toBeGreaterThan(Date.now() / 1000)
+      for (const declined of ["missing", "%E2%82%AC", "plain?x=1", "k".repeat(513)])
+        expect(ask(declined), declined).toBeUndefined()
+    } finally {
+      db.close()
+    }
   })
 })
 
