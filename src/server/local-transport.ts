@@ -148,6 +148,11 @@ export const makeLocalHandler = (
   // `edgectl serve`, and so does the KV value read (kv-value-route.ts): they need only the store,
   // so they are made with the services.
   let table: RouteTable | undefined
+  // As the app's JSON answer: the same body and headers (HttpServerResponse.json is text with this type).
+  const jsonAnswer = (text: string): Answer => {
+    const response = HttpServerResponse.text(text, { contentType: "application/json" })
+    return { response, body: (response.body as { readonly body: Uint8Array }).body }
+  }
   let kvValue: ReturnType<typeof makeKvValueRoute> | undefined
   const fromTable = (request: LocalServerRequest): Answer | undefined => {
     const text = table!(request)
@@ -161,9 +166,7 @@ export const makeLocalHandler = (
       })
       return { response, body: kv.value }
     }
-    // As the app's JSON answer: the same body and headers (HttpServerResponse.json is text with this type).
-    const response = HttpServerResponse.text(text, { contentType: "application/json" })
-    return { response, body: (response.body as { readonly body: Uint8Array }).body }
+    return jsonAnswer(text)
   }
   const viaPart = (request: LocalServerRequest, signal: AbortSignal): Promise<Answer> => {
     const name = partOf(request.url)
@@ -175,21 +178,31 @@ export const makeLocalHandler = (
     return part.then((h) => h(request, signal))
   }
 
+  // A zone's firewall rules list has a route of its own, loaded with the firewall contract only
+  // when a firewall request comes (firewall-rules-route.ts).
+  let firewallRules: Promise<(request: LocalServerRequest) => string | undefined> | undefined
+  const fromRoutes = async (request: LocalServerRequest): Promise<Answer | undefined> => {
+    const context = await (services ??= buildServices())
+    const db = Context.get(context, Db).db
+    table ??= makeRouteTable(db)
+    kvValue ??= makeKvValueRoute(db, LocalKvOptions)
+    const answer = fromTable(request)
+    if (answer !== undefined || partOf(request.url) !== "firewall") return answer
+    firewallRules ??= import("./firewall-rules-route.js").then((m) => m.makeFirewallRulesRoute(db))
+    const text = (await firewallRules)(request)
+    return text === undefined ? undefined : jsonAnswer(text)
+  }
+
   return {
     dispose,
     handle: (request, signal) => {
       if (options.routeTable === false) return viaPart(request, signal)
-      if (table !== undefined) {
+      if (table !== undefined && partOf(request.url) !== "firewall") {
         const answer = fromTable(request)
         return answer !== undefined ? Promise.resolve(answer) : viaPart(request, signal)
       }
-      return (services ??= buildServices()).then(
-        (context) => {
-          const db = Context.get(context, Db).db
-          table ??= makeRouteTable(db)
-          kvValue ??= makeKvValueRoute(db, LocalKvOptions)
-          return fromTable(request) ?? viaPart(request, signal)
-        },
+      return fromRoutes(request).then(
+        (answer) => answer ?? viaPart(request, signal),
         // A store that cannot be opened fails as it always did: through the part that needs it.
         () => viaPart(request, signal)
       )

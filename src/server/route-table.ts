@@ -51,7 +51,10 @@ const PAIR = /^([A-Za-z0-9_.]+)=([A-Za-z0-9_.:-]+)$/
  * names, no value without `=`, only names the endpoint declares), as the router's; `undefined` for
  * any other query.
  */
-const plainQuery = (query: string | undefined, names: ReadonlySet<string>): Record<string, string> | undefined => {
+export const plainQuery = (
+  query: string | undefined,
+  names: ReadonlySet<string>
+): Record<string, string> | undefined => {
   const out: Record<string, string> = {}
   if (query === undefined || query === "") return out
   for (const pair of query.split("&")) {
@@ -73,8 +76,9 @@ const decodeAccountsParams = Schema.decodeUnknownEither(AccountsParams)
 // The app's own step between the query and the schema (a name whose type is not a string gets its
 // value in an array); internal to @effect/platform, so untyped: were it gone, the call would throw
 // and the table decline every DNS list (test/server/route-table.test.ts would say so).
-const normalizeUrlParams = (HttpApiBuilder as unknown as { normalizeUrlParams: (p: object, ast: unknown) => unknown })
-  .normalizeUrlParams
+export const normalizeUrlParams = (
+  HttpApiBuilder as unknown as { normalizeUrlParams: (p: object, ast: unknown) => unknown }
+).normalizeUrlParams
 const dnsNames: ReadonlySet<string> = new Set(Object.keys(DnsListParams.fields))
 // `type` is left to the app: its handler checks the values beyond the schema (one of four types).
 const zonesNames: ReadonlySet<string> = new Set(Object.keys(ZonesListParams.fields).filter((n) => n !== "type"))

@@ -16,6 +16,7 @@ import { makeLocalClient, makeLocalHandler, storeFile } from "../../src/server/l
 import { serve } from "../../src/server/serve.js"
 import { makeRouteTable } from "../../src/server/route-table.js"
 import { makeKvValueRoute } from "../../src/server/kv-value-route.js"
+import { makeFirewallRulesRoute } from "../../src/server/firewall-rules-route.js"
 import { LocalKvOptions } from "../../src/server/kv-options.js"
 import { tempDir, World } from "../helpers/platform.js"
 
@@ -199,6 +200,38 @@ describe("in local mode's transport too", () => {
         const [a, b] = await Promise.all(locals.map((l) => viaLocal(l, s)))
         expect(a, `${s.method ?? "GET"} ${s.path} ${JSON.stringify(s.headers ?? {})}`).toBe(b)
       }
+  })
+
+  it("a zone's firewall rules list (firewall-rules-route.ts), spelled every way, as the app answers it", async () => {
+    const rules = `/zones/${ACME}/firewall/rules`
+    const sent: Array<Sent> = [
+      ...["", "?page=1&per_page=100", "?per_page=5&page=2", "?per_page=5&page=999", "?per_page=4", "?per_page=101"]
+        .concat(["?action=block", "?action=nope", "?paused=true", "?paused=maybe", "?id=abc", "?x=1", "?page=0"])
+        .concat(["?description=a+b", "?per_page=5&per_page=6", "/"])
+        .map((q) => ({ path: rules + q })),
+      { path: `/zones/${hexId("zone", "globex.net")}/firewall/rules` },
+      { path: "/zones/0123456789abcdef0123456789abcdef/firewall/rules" },
+      { path: `/ZONES/${ACME}/firewall/rules` },
+      { path: rules, headers: auth(World.globexToken) },
+      { path: rules, headers: auth(World.expiredToken) },
+      { path: rules, headers: { "content-type": "application/json" } },
+      { path: rules, method: "DELETE" }
+    ]
+    for (let round = 0; round < 2; round++)
+      for (const s of sent) {
+        const [a, b] = await Promise.all(locals.map((l) => viaLocal(l, s)))
+        expect(a, `${s.method ?? "GET"} ${s.path} ${JSON.stringify(s.headers ?? {})}`).toBe(b)
+      }
+    const db = new Database(path.join(stateDir, "platform.sqlite"), { readonly: true })
+    try {
+      const route = makeFirewallRulesRoute(db)
+      const ask = (q: string) => route({ method: "GET", url: `/client/v4${rules}${q}`, headers: auth(World.allToken) })
+      expect(JSON.parse(ask("?page=1&per_page=100") ?? "null").result.length).toBeGreaterThan(0)
+      for (const declined of ["/", "?x=1", "?per_page=101", "?action=nope"])
+        expect(ask(declined), declined).toBeUndefined()
+    } finally {
+      db.close()
+    }
   })
 
   it("a KV value read (kv-value-route.ts), spelled every way, as the app answers it", async () => {
