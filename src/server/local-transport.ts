@@ -33,6 +33,7 @@ import { LocalKvOptions } from "./kv-options.js"
 import { platformServices, storeFile, untracedEffect, withHttpSettings } from "./platform.js"
 import { bytesOf, concat, LocalClientResponse, LocalServerRequest, type Answer } from "./local-messages.js"
 import { makeRouteTable, type RouteTable } from "./route-table.js"
+import { makeKvValueRoute } from "./kv-value-route.js"
 import { Db } from "../store/db.js"
 
 // ---------------------------------------------------------------------------------------------
@@ -144,14 +145,28 @@ export const makeLocalHandler = (
     }).pipe(Scope.extend(scope), Effect.runPromise)
 
   // The route table (route-table.ts) answers the hottest reads before any part is asked, as in
-  // `edgectl serve`: it needs only the store, so it is made with the services.
+  // `edgectl serve`, and so does the KV value read (kv-value-route.ts): they need only the store,
+  // so they are made with the services.
   let table: RouteTable | undefined
-  const fromTable = (request: LocalServerRequest): Answer | undefined => {
-    const text = table!(request)
-    if (text === undefined) return undefined
-    // As the app's JSON answer: the same body and headers (HttpServerResponse.json is text with this type).
+  // As the app's JSON answer: the same body and headers (HttpServerResponse.json is text with this type).
+  const jsonAnswer = (text: string): Answer => {
     const response = HttpServerResponse.text(text, { contentType: "application/json" })
     return { response, body: (response.body as { readonly body: Uint8Array }).body }
+  }
+  let kvValue: ReturnType<typeof makeKvValueRoute> | undefined
+  const fromTable = (request: LocalServerRequest): Answer | undefined => {
+    const text = table!(request)
+    if (text === undefined) {
+      const kv = kvValue!(request)
+      if (kv === undefined) return undefined
+      // As the `getValue` handler's answer.
+      const response = HttpServerResponse.uint8Array(kv.value, {
+        contentType: "application/octet-stream",
+        headers: kv.headers
+      })
+      return { response, body: kv.value }
+    }
+    return jsonAnswer(text)
   }
   const viaPart = (request: LocalServerRequest, signal: AbortSignal): Promise<Answer> => {
     const name = partOf(request.url)
@@ -163,19 +178,31 @@ export const makeLocalHandler = (
     return part.then((h) => h(request, signal))
   }
 
+  // A zone's firewall rules list has a route of its own, loaded with the firewall contract only
+  // when a firewall request comes (firewall-rules-route.ts).
+  let firewallRules: Promise<(request: LocalServerRequest) => string | undefined> | undefined
+  const fromRoutes = async (request: LocalServerRequest): Promise<Answer | undefined> => {
+    const context = await (services ??= buildServices())
+    const db = Context.get(context, Db).db
+    table ??= makeRouteTable(db)
+    kvValue ??= makeKvValueRoute(db, LocalKvOptions)
+    const answer = fromTable(request)
+    if (answer !== undefined || partOf(request.url) !== "firewall") return answer
+    firewallRules ??= import("./firewall-rules-route.js").then((m) => m.makeFirewallRulesRoute(db))
+    const text = (await firewallRules)(request)
+    return text === undefined ? undefined : jsonAnswer(text)
+  }
+
   return {
     dispose,
     handle: (request, signal) => {
       if (options.routeTable === false) return viaPart(request, signal)
-      if (table !== undefined) {
+      if (table !== undefined && partOf(request.url) !== "firewall") {
         const answer = fromTable(request)
         return answer !== undefined ? Promise.resolve(answer) : viaPart(request, signal)
       }
-      return (services ??= buildServices()).then(
-        (context) => {
-          table ??= makeRouteTable(Context.get(context, Db).db)
-          return fromTable(request) ?? viaPart(request, signal)
-        },
+      return fromRoutes(request).then(
+        (answer) => answer ?? viaPart(request, signal),
         // A store that cannot be opened fails as it always did: through the part that needs it.
         () => viaPart(request, signal)
       )

@@ -16,11 +16,13 @@
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
-import { BasePath, DnsListParams, Endpoints } from "../api/contract-core.js"
+import { AccountsParams, BasePath, DnsListParams, Endpoints, ZonesListParams } from "../api/contract-core.js"
 import type { Db } from "../store/db.js"
+import type { Account } from "../domain/account.js"
 import type { DnsRecord } from "../domain/dns.js"
-import type { Page } from "../domain/envelope.js"
+import type { Page, PageInfo } from "../domain/envelope.js"
 import type { Zone } from "../domain/zone.js"
+import * as Identity from "../store/identity-repo.js"
 import * as Zones from "../store/zones-repo.js"
 import { authenticate } from "./auth.js"
 import { dnsQuery } from "./core-handlers.js"
@@ -39,6 +41,9 @@ export type RouteTable = (request: TableRequest) => string | undefined
 // A zone id as the platform makes them, or any id of plain characters: nothing the router would
 // decode, fold or trim. The query, when there is one, is as plain (see `plainQuery`).
 const ROUTE = new RegExp(`^${BasePath}/zones/([A-Za-z0-9_-]{1,64})(/dns_records)?(?:\\?(.*))?$`)
+// The two lists a cold command asks first (`zones list`, a zone's name resolved, the account of a
+// KV command): answered here, local mode never builds the core part of the API for them.
+const LIST = new RegExp(`^${BasePath}/(zones|accounts)(?:\\?(.*))?$`)
 const PAIR = /^([A-Za-z0-9_.]+)=([A-Za-z0-9_.:-]+)$/
 
 /**
@@ -46,7 +51,10 @@ const PAIR = /^([A-Za-z0-9_.]+)=([A-Za-z0-9_.:-]+)$/
  * names, no value without `=`, only names the endpoint declares), as the router's; `undefined` for
  * any other query.
  */
-const plainQuery = (query: string | undefined, names: ReadonlySet<string>): Record<string, string> | undefined => {
+export const plainQuery = (
+  query: string | undefined,
+  names: ReadonlySet<string>
+): Record<string, string> | undefined => {
   const out: Record<string, string> = {}
   if (query === undefined || query === "") return out
   for (const pair of query.split("&")) {
@@ -60,13 +68,21 @@ const plainQuery = (query: string | undefined, names: ReadonlySet<string>): Reco
 // Prepared once: the app decodes and encodes with these same schemas (HttpApiBuilder caches its parsers per schema too).
 const encodeZone = Schema.encodeSync(Endpoints.getZone.successSchema)
 const encodeDnsPage = Schema.encodeSync(Endpoints.listDnsRecords.successSchema)
+const encodeZonesPage = Schema.encodeSync(Endpoints.listZones.successSchema)
+const encodeAccountsPage = Schema.encodeSync(Endpoints.listAccounts.successSchema)
 const decodeDnsParams = Schema.decodeUnknownEither(DnsListParams)
+const decodeZonesParams = Schema.decodeUnknownEither(ZonesListParams)
+const decodeAccountsParams = Schema.decodeUnknownEither(AccountsParams)
 // The app's own step between the query and the schema (a name whose type is not a string gets its
 // value in an array); internal to @effect/platform, so untyped: were it gone, the call would throw
 // and the table decline every DNS list (test/server/route-table.test.ts would say so).
-const normalizeUrlParams = (HttpApiBuilder as unknown as { normalizeUrlParams: (p: object, ast: unknown) => unknown })
-  .normalizeUrlParams
+export const normalizeUrlParams = (
+  HttpApiBuilder as unknown as { normalizeUrlParams: (p: object, ast: unknown) => unknown }
+).normalizeUrlParams
 const dnsNames: ReadonlySet<string> = new Set(Object.keys(DnsListParams.fields))
+// `type` is left to the app: its handler checks the values beyond the schema (one of four types).
+const zonesNames: ReadonlySet<string> = new Set(Object.keys(ZonesListParams.fields).filter((n) => n !== "type"))
+const accountsNames: ReadonlySet<string> = new Set(Object.keys(AccountsParams.fields))
 const noNames: ReadonlySet<string> = new Set()
 
 const isString = (u: unknown): u is string => typeof u === "string"
@@ -109,11 +125,11 @@ const planWire = (p: Record<string, unknown>) =>
     : undefined
 
 /**
- * A zone's JSON without its schema's encoder, as `dnsPageJson` below: the fields in the order of
- * Zone (src/domain/zone.ts) and of its owner, account and plan, whose excess fields the encoder
- * drops too; a zone off its schema goes through the encoder.
+ * A zone's wire object without its schema's encoder, as `dnsPageJson` below: the fields in the
+ * order of Zone (src/domain/zone.ts) and of its owner, account and plan, whose excess fields the
+ * encoder drops too; `undefined` for a zone off its schema, which then goes through the encoder.
  */
-const zoneJson = (z: Zone): string => {
+const zoneWire = (z: Zone): object | undefined => {
   const owner = z.owner as Record<string, unknown> | undefined
   const account = z.account as Record<string, unknown>
   const plan = z.plan === undefined ? undefined : isRecord(z.plan) ? planWire(z.plan) : undefined
@@ -145,33 +161,76 @@ const zoneJson = (z: Zone): string => {
     !optional(z.permissions, isStrings) ||
     !optional(z.vanity_name_servers, isStrings)
   )
-    return JSON.stringify(encodeZone(z))
-  return JSON.stringify({
-    result: {
-      id: z.id,
-      name: z.name,
-      status: z.status,
-      paused: z.paused,
-      type: z.type,
-      development_mode: z.development_mode,
-      name_servers: z.name_servers,
-      original_name_servers: z.original_name_servers,
-      original_registrar: z.original_registrar,
-      original_dnshost: z.original_dnshost,
-      created_on: z.created_on,
-      modified_on: z.modified_on,
-      activated_on: z.activated_on,
-      meta: z.meta,
-      owner: owner === undefined ? undefined : { id: owner.id, name: owner.name, email: owner.email, type: owner.type },
-      account: { id: account.id, name: account.name },
-      plan,
-      permissions: z.permissions,
-      vanity_name_servers: z.vanity_name_servers
+    return undefined
+  return {
+    id: z.id,
+    name: z.name,
+    status: z.status,
+    paused: z.paused,
+    type: z.type,
+    development_mode: z.development_mode,
+    name_servers: z.name_servers,
+    original_name_servers: z.original_name_servers,
+    original_registrar: z.original_registrar,
+    original_dnshost: z.original_dnshost,
+    created_on: z.created_on,
+    modified_on: z.modified_on,
+    activated_on: z.activated_on,
+    meta: z.meta,
+    owner: owner === undefined ? undefined : { id: owner.id, name: owner.name, email: owner.email, type: owner.type },
+    account: { id: account.id, name: account.name },
+    plan,
+    permissions: z.permissions,
+    vanity_name_servers: z.vanity_name_servers
+  }
+}
+
+const zoneJson = (z: Zone): string => {
+  const result = zoneWire(z)
+  return JSON.stringify(result === undefined ? encodeZone(z) : { result, success: true, errors: [], messages: [] })
+}
+
+/** A page's JSON in the Paged envelope's order (src/domain/envelope.ts). */
+const pagedJson = (result: ReadonlyArray<unknown>, i: PageInfo): string =>
+  JSON.stringify({
+    result,
+    result_info: {
+      page: i.page,
+      per_page: i.per_page,
+      count: i.count,
+      total_count: i.total_count,
+      total_pages: i.total_pages
     },
     success: true,
     errors: [],
     messages: []
   })
+
+const zonesPageJson = (page: Page<Zone>): string => {
+  const result: Array<object> = []
+  for (const z of page.items) {
+    const wire = zoneWire(z)
+    if (wire === undefined) return JSON.stringify(encodeZonesPage(page))
+    result.push(wire)
+  }
+  return pagedJson(result, page.info)
+}
+
+/** An account in the order of Account (src/domain/account.ts); off its schema, the encoder's. */
+const accountsPageJson = (page: Page<Account>): string => {
+  const result: Array<object> = []
+  for (const a of page.items) {
+    if (
+      !isString(a.id) ||
+      !isString(a.name) ||
+      !optional(a.type, isString) ||
+      !optional(a.created_on, isString) ||
+      !optional(a.settings, isRecord)
+    )
+      return JSON.stringify(encodeAccountsPage(page))
+    result.push({ id: a.id, name: a.name, type: a.type, created_on: a.created_on, settings: a.settings })
+  }
+  return pagedJson(result, page.info)
 }
 
 /**
@@ -222,20 +281,7 @@ const dnsPageJson = (page: Page<DnsRecord>): string => {
       modified_on: r.modified_on
     })
   }
-  const i = page.info
-  return JSON.stringify({
-    result,
-    result_info: {
-      page: i.page,
-      per_page: i.per_page,
-      count: i.count,
-      total_count: i.total_count,
-      total_pages: i.total_pages
-    },
-    success: true,
-    errors: [],
-    messages: []
-  })
+  return pagedJson(result, page.info)
 }
 
 /** The table over the store `db` (the handle the app's handlers use). */
@@ -261,7 +307,7 @@ const answer = (db: Db["db"], request: TableRequest): string | undefined => {
   )
     return undefined
   const route = ROUTE.exec(request.url)
-  if (route === null) return undefined
+  if (route === null) return list(db, request)
   const dns = route[2] !== undefined
   // The zone's endpoint declares no parameters: a query there is left to the app.
   const query = plainQuery(route[3], dns ? dnsNames : noNames)
@@ -275,4 +321,47 @@ const answer = (db: Db["db"], request: TableRequest): string | undefined => {
   const params = decodeDnsParams(normalizeUrlParams(query, DnsListParams.ast))
   if (Either.isLeft(params)) return undefined
   return dnsPageJson(Zones.listDnsRecords(db, dnsQuery(zoneId, params.right)))
+}
+
+/** `GET /zones` and `GET /accounts`, as their handlers (core-handlers.ts) answer them. */
+const list = (db: Db["db"], request: TableRequest): string | undefined => {
+  const route = LIST.exec(request.url)
+  if (route === null) return undefined
+  const zones = route[1] === "zones"
+  const query = plainQuery(route[2], zones ? zonesNames : accountsNames)
+  if (query === undefined) return undefined
+  const principal = authenticate(request.headers, request.url, db)
+  if (Either.isLeft(principal)) return undefined
+  const accountIds = principal.right.accountIds
+  if (zones) {
+    const params = decodeZonesParams(normalizeUrlParams(query, ZonesListParams.ast))
+    if (Either.isLeft(params)) return undefined
+    const q = params.right
+    return zonesPageJson(
+      Zones.listZones(db, {
+        accountIds,
+        name: q.name,
+        status: q.status,
+        accountId: q["account.id"],
+        accountName: q["account.name"],
+        types: undefined,
+        match: q.match,
+        order: q.order,
+        direction: q.direction,
+        page: q.page ?? 1,
+        perPage: q.per_page ?? 20
+      })
+    )
+  }
+  const params = decodeAccountsParams(normalizeUrlParams(query, AccountsParams.ast))
+  if (Either.isLeft(params)) return undefined
+  const q = params.right
+  return accountsPageJson(
+    Identity.listAccounts(db, accountIds, {
+      name: q.name,
+      direction: q.direction,
+      page: q.page ?? 1,
+      perPage: q.per_page ?? 20
+    })
+  )
 }

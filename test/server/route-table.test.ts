@@ -15,6 +15,9 @@ import { LocalBase } from "../../src/api/target.js"
 import { makeLocalClient, makeLocalHandler, storeFile } from "../../src/server/local-transport.js"
 import { serve } from "../../src/server/serve.js"
 import { makeRouteTable } from "../../src/server/route-table.js"
+import { makeKvValueRoute } from "../../src/server/kv-value-route.js"
+import { makeFirewallRulesRoute } from "../../src/server/firewall-rules-route.js"
+import { LocalKvOptions } from "../../src/server/kv-options.js"
 import { tempDir, World } from "../helpers/platform.js"
 
 const hexId = (...parts: Array<string>) => createHash("sha256").update(parts.join("\u0000")).digest("hex").slice(0, 32)
@@ -95,7 +98,44 @@ const spellings: ReadonlyArray<Sent> = [
   { path: `${dns}?&per_page=5` },
   { path: dns, headers: auth(World.initechToken) },
   { path: dns, headers: auth(World.acmeToken) },
-  { path: dns, method: "HEAD" }
+  { path: dns, method: "HEAD" },
+  // The lists a cold command asks first: zones (`zones list`, a zone's name resolved) and accounts.
+  { path: "/zones" },
+  { path: "/zones/" },
+  { path: "/ZONES" },
+  { path: "/zones?per_page=50" },
+  { path: "/zones?page=2&per_page=5" },
+  { path: "/zones?page=99&per_page=50" },
+  { path: "/zones?name=acme.com&per_page=5" },
+  { path: "/zones?name=ACME.COM&per_page=5" },
+  { path: "/zones?name=nothing.example&per_page=5" },
+  { path: "/zones?name=contains:acme&match=any&status=pending" },
+  { path: "/zones?account.name=contains:Acme&order=account.name&direction=desc" },
+  { path: "/zones?order=status&per_page=7" },
+  { path: "/zones?order=nope" },
+  { path: "/zones?status=bogus" },
+  { path: "/zones?per_page=4" },
+  { path: "/zones?per_page=51" },
+  { path: "/zones?type=full" },
+  { path: "/zones?type=bogus" },
+  { path: "/zones?name=a%2Ec" },
+  { path: "/zones?per_page=5&per_page=6" },
+  { path: "/zones", headers: auth(World.globexToken) },
+  { path: "/zones", headers: auth(World.expiredToken) },
+  { path: "/zones", headers: auth("not-a-token") },
+  { path: "/zones", headers: { "x-auth-email": World.email, "x-auth-key": World.apiKey, authorization: "" } },
+  { path: "/zones", method: "POST" },
+  { path: "/zones", method: "HEAD" },
+  { path: "/accounts" },
+  { path: "/accounts/" },
+  { path: "/accounts?per_page=50" },
+  { path: "/accounts?page=2&per_page=5" },
+  { path: "/accounts?name=acme&direction=desc" },
+  { path: "/accounts?per_page=0" },
+  { path: "/accounts?order=name" },
+  { path: "/accounts", headers: auth(World.acmeToken) },
+  { path: "/accounts", headers: auth(World.expiredToken) },
+  { path: "/accounts", method: "HEAD" }
 ]
 
 describe("the route table answers what the app answers", () => {
@@ -142,7 +182,15 @@ describe("in local mode's transport too", () => {
       headers: { authorization: `Bearer ${World.allToken}`, ...s.headers }
     })
     const response = await Effect.runPromise(client.execute(request))
-    return `${response.status} ${JSON.stringify(response.headers)}\n${await Effect.runPromise(response.text)}`
+    const bytes = Buffer.from(await Effect.runPromise(response.arrayBuffer))
+    return `${response.status} ${JSON.stringify(response.headers)}\n${bytes.toString("latin1")}`
+  }
+  const put = async (path: string, body: Uint8Array) => {
+    const client = makeLocalClient(locals[1]!.handle)
+    const request = HttpClientRequest.put(localBase + path, {
+      headers: { authorization: `Bearer ${World.allToken}` }
+    }).pipe(HttpClientRequest.bodyUint8Array(body))
+    expect((await Effect.runPromise(client.execute(request))).status).toBe(200)
   }
 
   it("the same status, headers and bytes as the app, twice (the table is made on the first request)", async () => {
@@ -152,6 +200,95 @@ describe("in local mode's transport too", () => {
         const [a, b] = await Promise.all(locals.map((l) => viaLocal(l, s)))
         expect(a, `${s.method ?? "GET"} ${s.path} ${JSON.stringify(s.headers ?? {})}`).toBe(b)
       }
+  })
+
+  it("a zone's firewall rules list (firewall-rules-route.ts), spelled every way, as the app answers it", async () => {
+    const rules = `/zones/${ACME}/firewall/rules`
+    const sent: Array<Sent> = [
+      ...["", "?page=1&per_page=100", "?per_page=5&page=2", "?per_page=5&page=999", "?per_page=4", "?per_page=101"]
+        .concat(["?action=block", "?action=nope", "?paused=true", "?paused=maybe", "?id=abc", "?x=1", "?page=0"])
+        .concat(["?description=a+b", "?per_page=5&per_page=6", "/"])
+        .map((q) => ({ path: rules + q })),
+      { path: `/zones/${hexId("zone", "globex.net")}/firewall/rules` },
+      { path: "/zones/0123456789abcdef0123456789abcdef/firewall/rules" },
+      { path: `/ZONES/${ACME}/firewall/rules` },
+      { path: rules, headers: auth(World.globexToken) },
+      { path: rules, headers: auth(World.expiredToken) },
+      { path: rules, headers: { "content-type": "application/json" } },
+      { path: rules, method: "DELETE" }
+    ]
+    for (let round = 0; round < 2; round++)
+      for (const s of sent) {
+        const [a, b] = await Promise.all(locals.map((l) => viaLocal(l, s)))
+        expect(a, `${s.method ?? "GET"} ${s.path} ${JSON.stringify(s.headers ?? {})}`).toBe(b)
+      }
+    const db = new Database(path.join(stateDir, "platform.sqlite"), { readonly: true })
+    try {
+      const route = makeFirewallRulesRoute(db)
+      const ask = (q: string) => route({ method: "GET", url: `/client/v4${rules}${q}`, headers: auth(World.allToken) })
+      expect(JSON.parse(ask("?page=1&per_page=100") ?? "null").result.length).toBeGreaterThan(0)
+      for (const declined of ["/", "?x=1", "?per_page=101", "?action=nope"])
+        expect(ask(declined), declined).toBeUndefined()
+    } finally {
+      db.close()
+    }
+  })
+
+  it("a KV value read (kv-value-route.ts), spelled every way, as the app answers it", async () => {
+    const accounts = JSON.parse((await viaLocal(locals[1]!, { path: "/accounts?per_page=50" })).split("\n")[1]!)
+      .result as Array<{ id: string }>
+    const [a0, a1] = accounts.map((a) => a.id)
+    const values = `/accounts/${a0}/storage/kv/namespaces/route-table-ns/values`
+    const text = (t: string) => new TextEncoder().encode(t)
+    await put(`${values}/plain`, text("hello"))
+    await put(`${values}/ttl?expiration_ttl=3600`, text("soon gone"))
+    await put(`${values}/bin`, new Uint8Array([0, 255, 10, 13, 128]))
+    await put(`${values}/a.b-c_d`, text("dots"))
+    await put(`${values}/%E2%82%AC`, text("euro"))
+    await put(`${values}/empty`, new Uint8Array())
+    const sent: Array<Sent> = [
+      ...[
+        "plain",
+        "ttl",
+        "bin",
+        "a.b-c_d",
+        "%E2%82%AC",
+        "empty",
+        "missing",
+        "",
+        "PLAIN",
+        "%70lain",
+        "k".repeat(513)
+      ].map((k) => ({ path: `${values}/${k}` })),
+      { path: `${values}/plain/` },
+      { path: `${values}/plain?x=1` },
+      { path: `${values}//plain` },
+      { path: `/accounts/${a1}/storage/kv/namespaces/route-table-ns/values/plain` },
+      { path: `/accounts/0123456789abcdef0123456789abcdef/storage/kv/namespaces/route-table-ns/values/plain` },
+      { path: `/accounts/${a0}/storage/kv/namespaces/no-such-ns/values/plain` },
+      { path: `${values}/plain`, headers: auth(World.globexToken) },
+      { path: `${values}/plain`, headers: auth(World.expiredToken) },
+      { path: `${values}/plain`, headers: auth("not-a-token") },
+      { path: `${values}/plain`, headers: { "content-type": "text/plain" } },
+      { path: `${values}/plain`, method: "POST" }
+    ]
+    for (let round = 0; round < 2; round++)
+      for (const s of sent) {
+        const [a, b] = await Promise.all(locals.map((l) => viaLocal(l, s)))
+        expect(a, `${s.method ?? "GET"} ${s.path} ${JSON.stringify(s.headers ?? {})}`).toBe(b)
+      }
+    const db = new Database(path.join(stateDir, "platform.sqlite"), { readonly: true })
+    try {
+      const route = makeKvValueRoute(db, LocalKvOptions)
+      const ask = (key: string) =>
+        route({ method: "GET", url: `/client/v4${values}/${key}`, headers: auth(World.allToken) })
+      expect(Buffer.from(ask("plain")?.value ?? []).toString()).toBe("hello")
+      expect(Number(ask("ttl")?.headers.expiration)).toBeGreaterThan(Date.now() / 1000)
+      for (const declined of ["missing", "%E2%82%AC", "plain?x=1", "k".repeat(513)])
+        expect(ask(declined), declined).toBeUndefined()
+    } finally {
+      db.close()
+    }
   })
 })
 
@@ -165,7 +302,10 @@ describe("what the table itself answers", () => {
       expect(JSON.parse(ask(`/zones/${ACME}`) ?? "null").result.name).toBe("acme.com")
       expect(JSON.parse(ask(`/zones/${ACME}/dns_records?per_page=5&page=2`) ?? "null").result_info.page).toBe(2)
       expect(ask(`/zones/${ACME}/dns_records?type=A&name=contains:www&match=any`)).toBeTypeOf("string")
-      for (const declined of [`/zones/${ACME}/`, `/zones/${ACME}?x=1`, "/zones", `/zones/${ACME}/dns_records?page=0`])
+      expect(JSON.parse(ask("/zones?name=acme.com&per_page=5") ?? "null").result[0].id).toBe(ACME)
+      expect(JSON.parse(ask("/accounts?per_page=50") ?? "null").result.length).toBeGreaterThan(1)
+      const zoneRoutes = [`/zones/${ACME}/`, `/zones/${ACME}?x=1`, `/zones/${ACME}/dns_records?page=0`]
+      for (const declined of [...zoneRoutes, "/zones/", "/zones?type=full", "/zones?per_page=51", "/accounts?x=1"])
         expect(ask(declined), declined).toBeUndefined()
       expect(ask(`/zones/${ACME}`, { authorization: "Bearer nope" })).toBeUndefined()
       expect(table({ method: "HEAD", url: `/client/v4/zones/${ACME}`, headers: {} })).toBeUndefined()
