@@ -43,7 +43,14 @@ interface Raw {
  * connections, one after another, then sends the last byte: the GETs answered from then until the
  * answer starts are those the server answered while it handled the whole body (checks and writes).
  */
-const whileHandled = (method: string, path: string, body: string, headers: Record<string, string> = {}) =>
+const whileHandled = (
+  method: string,
+  path: string,
+  body: string,
+  headers: Record<string, string> = {},
+  /** Called once the last byte is sent: the server is about to check the body. */
+  handling: () => void = () => {}
+) =>
   new Promise<{ answer: Raw; getsAfterSent: number }>((resolve, reject) => {
     const url = new URL(p.baseUrl + path)
     let phase = "reading" as "reading" | "handling" | "done"
@@ -79,6 +86,7 @@ const whileHandled = (method: string, path: string, body: string, headers: Recor
         else if (written && ++getsWhileRead === 60) {
           phase = "handling"
           req.end(body.slice(-1))
+          handling()
         }
       }
     })()
@@ -134,6 +142,28 @@ describe("expressions of a large body checked in slices", () => {
     expect(answer.status).toBe(200)
     expect(answer.body.result).toHaveLength(1000)
     expect(getsAfterSent).toBeGreaterThanOrEqual(3)
+  })
+})
+
+describe("a filters update whose filter is deleted while its expressions are checked", () => {
+  it("answers that the filter is gone and changes nothing", async () => {
+    const created = await request(p.baseUrl, `/zones/${other}/filters`, {
+      method: "POST",
+      body: Array.from({ length: 1000 }, (_, i) => ({ expression: costly("upd", i) }))
+    })
+    expect(created.status).toBe(200)
+    const filters = created.body.result as Array<{ id: string; expression: string }>
+    const updates = filters.map((f, i) => ({ id: f.id, expression: costly("changed", i) }))
+    const gone = filters[500]!.id
+    let deleted: Promise<number> | undefined
+    const { answer } = await whileHandled("PUT", `/zones/${other}/filters`, JSON.stringify(updates), {}, () => {
+      deleted = request(p.baseUrl, `/zones/${other}/filters/${gone}`, { method: "DELETE" }).then((r) => r.status)
+    })
+    expect(await deleted).toBe(200)
+    expect(answer.status).toBe(400)
+    expect(answer.body.errors[0]!.message).toBe(`invalid request body: [500].id: no filter ${gone} in this zone`)
+    const kept = await request(p.baseUrl, `/zones/${other}/filters/${filters[0]!.id}`)
+    expect(kept.body.result.expression).toBe(filters[0]!.expression)
   })
 })
 
