@@ -3,12 +3,15 @@
  * expressions (src/rules), duplicates, references, the quota. Synchronous over the store; each
  * operation returns its result or the refusal, and writes only when nothing is refused, in one
  * transaction — except the spec's quota case, where the combined call keeps the filters it created
- * and answers QuotaExceeded naming them.
+ * and answers QuotaExceeded naming them. The operations that check expressions are effects: the
+ * expressions are checked in slices (expression-slices.ts) that let other requests in, and
+ * everything after the last slice (the store's checks, re-checks and the transaction) runs in one
+ * synchronous stretch, so nothing another request writes meanwhile slips between a check and the write.
  */
 import type Database from "better-sqlite3"
 import * as Effect from "effect/Effect"
-import { performance } from "node:perf_hooks"
 import { DuplicateFilter, InvalidInput, NotFound, QuotaExceeded, type InvalidExpression } from "../domain/errors.js"
+import { firstInvalidExpression, type ExpressionAt } from "./expression-slices.js"
 import type { Deleted, DeletedFilter, Filter, Rule } from "../domain/firewall.js"
 import * as Repo from "../store/firewall-repo.js"
 import {
@@ -26,7 +29,6 @@ import {
   type RuleCreate,
   type RuleUpdate
 } from "../firewall/body.js"
-import { expressionError } from "../firewall/expression.js"
 
 /** What an operation can refuse: the errors the contract declares on the firewall's endpoints. */
 export type Refusal = InvalidInput | DuplicateFilter | InvalidExpression | NotFound | QuotaExceeded
@@ -76,32 +78,7 @@ const bodyOk = <A>(read: Read<A>): Outcome<A, InvalidInput> =>
 
 const at = (index: number, many: boolean) => (many ? `[${index}].` : "")
 
-/** How long expressions are checked before the event loop gets a turn. */
-const SliceMs = 8
-
-/** A turn of the event loop (I/O included: Effect.yieldNow may resume on a microtask). */
-const nextTurn = Effect.async<void>((resume) => {
-  const t = setImmediate(() => resume(Effect.void))
-  return Effect.sync(() => clearImmediate(t))
-})
-
-type Expressions = ReadonlyArray<{ readonly expression: string; readonly index: number; readonly field: string }>
-
-/** The first expression that does not check, in body order, checked in slices of ~SliceMs. */
-const firstInvalid = (s: Scope, items: Expressions, many: boolean): Effect.Effect<InvalidExpression | undefined> =>
-  Effect.gen(function* () {
-    const plan = Repo.ruleQuota(s.db, s.zoneId).plan
-    let sliceStart = performance.now()
-    for (const it of items) {
-      if (performance.now() - sliceStart >= SliceMs) {
-        yield* nextTurn
-        sliceStart = performance.now()
-      }
-      const e = expressionError(it.expression, plan, many ? { index: it.index, field: it.field } : undefined)
-      if (e) return e
-    }
-    return undefined
-  })
+type Expressions = ReadonlyArray<ExpressionAt>
 
 /**
  * Expressions check (in slices), are not another filter's in the zone (filters of the same update
@@ -115,7 +92,7 @@ const checkExpressions = <A, E extends Refusal>(
   then: () => Outcome<A, E>,
   updating: ReadonlySet<string> = new Set()
 ): Effect.Effect<Outcome<A, E | FilterRefusal>> =>
-  Effect.map(firstInvalid(s, items, many), (invalid) => {
+  Effect.map(firstInvalidExpression(Repo.ruleQuota(s.db, s.zoneId).plan, items, many), (invalid) => {
     if (invalid) return refuse(invalid)
     const unique = storeUnique(s, items, many, updating)
     return unique.ok ? then() : unique
