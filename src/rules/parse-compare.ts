@@ -392,8 +392,11 @@ export const parseString = (s: ParserState, regex: boolean): { node: StringLiter
 /** Maps an error span inside a string's contents back to source offsets. */
 const innerRange = (lexed: LexedString, start: number, end: number) => {
   const innerEnd = lexed.range.end - 1 - lexed.hashes
-  const a = lexed.offsets[start] ?? innerEnd
-  let b = end < lexed.offsets.length ? lexed.offsets[end]! : innerEnd
+  const count = lexed.offsets?.length ?? lexed.value.length
+  const at = (k: number) =>
+    lexed.offsets !== undefined ? lexed.offsets[k] : k < count ? lexed.range.start + 1 + k : undefined
+  const a = at(start) ?? innerEnd
+  let b = end < count ? at(end)! : innerEnd
   if (b <= a) b = Math.min(a + 1, lexed.range.end)
   return { start: a, end: b }
 }

@@ -249,8 +249,7 @@ export const guardBody = <A, E, R>(req: HttpServerRequest.HttpServerRequest, app
     const bounded = HttpIncomingMessage.withMaxBodySize(app, Option.some(BodyMaxBytes))
     if (req.method === "GET" || req.method === "HEAD" || !type.includes("json") || readsOwnBody(req.url))
       return yield* bounded
-    // A rule DELETE reads its body as text (firewall-handlers.ts): it keeps the whole-text path.
-    if ((declared !== undefined && declared <= SmallJsonBytes) || req.method === "DELETE") {
+    if (declared !== undefined && declared <= SmallJsonBytes) {
       // Decoded where the bytes are read: the buffer is not kept (by this frame) while the route runs.
       const text = yield* readLimited(req, BodyMaxBytes).pipe(
         Effect.map((bytes) => bytes.toString("utf8")),

@@ -6,6 +6,7 @@ import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import { FirewallApi } from "../api/contract-firewall.js"
 import { pageInfo } from "../domain/envelope.js"
 import { InvalidInput } from "../domain/errors.js"
@@ -26,40 +27,50 @@ const scope = (zoneId: string, suffix: string) =>
   })
 
 const run = <A, E extends Ops.Refusal>(zoneId: string, suffix: string, op: (s: Ops.Scope) => Ops.Outcome<A, E>) =>
-  Effect.flatMap(scope(zoneId, suffix), (s) => {
-    const r = op(s)
-    return r.ok ? Effect.succeed(r.value) : Effect.fail(r.error)
-  })
+  Effect.flatMap(scope(zoneId, suffix), (s) => answer(op(s)))
+
+/** `run` for the operations that check expressions in slices (firewall-ops.ts). */
+const runSliced = <A, E extends Ops.Refusal>(
+  zoneId: string,
+  suffix: string,
+  op: (s: Ops.Scope) => Effect.Effect<Ops.Outcome<A, E>>
+) => Effect.flatMap(scope(zoneId, suffix), (s) => Effect.flatMap(op(s), answer))
+
+const answer = <A, E extends Ops.Refusal>(r: Ops.Outcome<A, E>) =>
+  r.ok ? Effect.succeed(r.value) : Effect.fail(r.error)
 
 /**
  * `delete_filter_if_unused` of a rule DELETE: in the query, or (as the API schema has it) in a JSON
- * body `{"delete_filter_if_unused": true}`; a DELETE without a body means false.
+ * body `{"delete_filter_if_unused": true}`; a DELETE without a body (or of whitespace) means false.
+ * The body is read as parsed JSON, so a large one is parsed as it arrives (body-guard.ts), as on
+ * the other routes.
  */
 const deleteFilterIfUnused = (query: boolean | undefined, request: HttpServerRequest.HttpServerRequest) =>
   query !== undefined
     ? Effect.succeed(query)
-    : Effect.flatMap(
-        Effect.orElseSucceed(request.text, () => ""),
-        (text) => {
-          if (text.trim() === "") return Effect.succeed(false)
-          let body: unknown
-          try {
-            body = JSON.parse(text)
-          } catch {
-            return Effect.fail(
-              new InvalidInput({ message: 'the body of a rule DELETE must be JSON: {"delete_filter_if_unused": true}' })
-            )
-          }
-          const value =
-            typeof body === "object" && body !== null
-              ? (body as { delete_filter_if_unused?: unknown }).delete_filter_if_unused
-              : undefined
-          if (value === undefined || typeof value === "boolean") return Effect.succeed(value === true)
-          return Effect.fail(
-            new InvalidInput({ message: `delete_filter_if_unused must be true or false, got ${JSON.stringify(value)}` })
+    : Effect.flatMap(Effect.either(request.json), (parsed) => {
+        if (Either.isLeft(parsed)) {
+          // Not JSON: no body at all is fine; the text of a body that was parsed on the way fails.
+          return Effect.flatMap(Effect.either(request.text), (text) =>
+            Either.isRight(text) && text.right.trim() === ""
+              ? Effect.succeed(false)
+              : Effect.fail(
+                  new InvalidInput({
+                    message: 'the body of a rule DELETE must be JSON: {"delete_filter_if_unused": true}'
+                  })
+                )
           )
         }
-      )
+        const body = parsed.right
+        const value =
+          typeof body === "object" && body !== null
+            ? (body as { delete_filter_if_unused?: unknown }).delete_filter_if_unused
+            : undefined
+        if (value === undefined || typeof value === "boolean") return Effect.succeed(value === true)
+        return Effect.fail(
+          new InvalidInput({ message: `delete_filter_if_unused must be true or false, got ${JSON.stringify(value)}` })
+        )
+      })
 
 /**
  * `/filters/validate-expr`: the platform's own answers, not the usual envelope: a valid expression
@@ -103,14 +114,18 @@ export const FirewallLive = HttpApiBuilder.group(FirewallApi, "firewall", (handl
         return paged(page, perPage, { rows: r.rows.map(Ops.toFilter), total: r.total })
       })
     )
-    .handle("createFilters", ({ path, payload }) => run(path.zone_id, "/filters", (s) => Ops.createFilters(s, payload)))
-    .handle("updateFilters", ({ path, payload }) => run(path.zone_id, "/filters", (s) => Ops.updateFilters(s, payload)))
+    .handle("createFilters", ({ path, payload }) =>
+      runSliced(path.zone_id, "/filters", (s) => Ops.createFilters(s, payload))
+    )
+    .handle("updateFilters", ({ path, payload }) =>
+      runSliced(path.zone_id, "/filters", (s) => Ops.updateFilters(s, payload))
+    )
     .handle("deleteFilters", ({ path, urlParams }) =>
       Effect.map(scope(path.zone_id, "/filters"), (s) => Ops.deleteFilters(s, idsOf(urlParams.id)))
     )
     .handle("getFilter", ({ path }) => run(path.zone_id, "/filters", (s) => Ops.getFilter(s, path.filter_id)))
     .handle("updateFilter", ({ path, payload }) =>
-      run(path.zone_id, "/filters", (s) => Ops.updateFilter(s, path.filter_id, payload))
+      runSliced(path.zone_id, "/filters", (s) => Ops.updateFilter(s, path.filter_id, payload))
     )
     .handle("deleteFilter", ({ path }) => run(path.zone_id, "/filters", (s) => Ops.deleteFilter(s, path.filter_id)))
     .handle("listRules", ({ path, urlParams: q }) =>
@@ -122,7 +137,7 @@ export const FirewallLive = HttpApiBuilder.group(FirewallApi, "firewall", (handl
       })
     )
     .handle("createRules", ({ path, payload }) =>
-      run(path.zone_id, "/firewall/rules", (s) => Ops.createRules(s, payload))
+      runSliced(path.zone_id, "/firewall/rules", (s) => Ops.createRules(s, payload))
     )
     .handle("updateRules", ({ path, payload }) =>
       run(path.zone_id, "/firewall/rules", (s) => Ops.updateRules(s, payload))

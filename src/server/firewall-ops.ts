@@ -3,10 +3,15 @@
  * expressions (src/rules), duplicates, references, the quota. Synchronous over the store; each
  * operation returns its result or the refusal, and writes only when nothing is refused, in one
  * transaction — except the spec's quota case, where the combined call keeps the filters it created
- * and answers QuotaExceeded naming them.
+ * and answers QuotaExceeded naming them. The operations that check expressions are effects: the
+ * expressions are checked in slices (expression-slices.ts) that let other requests in, and
+ * everything after the last slice (the store's checks, re-checks and the transaction) runs in one
+ * synchronous stretch, so nothing another request writes meanwhile slips between a check and the write.
  */
 import type Database from "better-sqlite3"
+import * as Effect from "effect/Effect"
 import { DuplicateFilter, InvalidInput, NotFound, QuotaExceeded, type InvalidExpression } from "../domain/errors.js"
+import { firstInvalidExpression, type ExpressionAt } from "./expression-slices.js"
 import type { Deleted, DeletedFilter, Filter, Rule } from "../domain/firewall.js"
 import * as Repo from "../store/firewall-repo.js"
 import {
@@ -21,9 +26,9 @@ import {
   readRuleUpdates,
   type FilterFields,
   type Read,
+  type RuleCreate,
   type RuleUpdate
 } from "../firewall/body.js"
-import { expressionError } from "../firewall/expression.js"
 
 /** What an operation can refuse: the errors the contract declares on the firewall's endpoints. */
 export type Refusal = InvalidInput | DuplicateFilter | InvalidExpression | NotFound | QuotaExceeded
@@ -73,18 +78,32 @@ const bodyOk = <A>(read: Read<A>): Outcome<A, InvalidInput> =>
 
 const at = (index: number, many: boolean) => (many ? `[${index}].` : "")
 
-/** Expressions check, are not another filter's in the zone (filters of the same update excepted), and are not repeated in the body. */
-const checkExpressions = (
+type Expressions = ReadonlyArray<ExpressionAt>
+
+/**
+ * Expressions check (in slices), are not another filter's in the zone (filters of the same update
+ * excepted), and are not repeated in the body. `then` runs right after the store's checks, in the
+ * same synchronous stretch: re-checks and the write.
+ */
+const checkExpressions = <A, E extends Refusal>(
   s: Scope,
-  items: ReadonlyArray<{ readonly expression: string; readonly index: number; readonly field: string }>,
+  items: Expressions,
   many: boolean,
+  then: () => Outcome<A, E>,
   updating: ReadonlySet<string> = new Set()
+): Effect.Effect<Outcome<A, E | FilterRefusal>> =>
+  Effect.map(firstInvalidExpression(Repo.ruleQuota(s.db, s.zoneId).plan, items, many), (invalid) => {
+    if (invalid) return refuse(invalid)
+    const unique = storeUnique(s, items, many, updating)
+    return unique.ok ? then() : unique
+  })
+
+const storeUnique = (
+  s: Scope,
+  items: Expressions,
+  many: boolean,
+  updating: ReadonlySet<string>
 ): Outcome<void, FilterRefusal> => {
-  const plan = Repo.ruleQuota(s.db, s.zoneId).plan
-  for (const it of items) {
-    const e = expressionError(it.expression, plan, many ? { index: it.index, field: it.field } : undefined)
-    if (e) return refuse(e)
-  }
   const seen = new Map<string, number>()
   for (const it of items) {
     const existing = Repo.findFilterByExpression(s.db, s.zoneId, it.expression)
@@ -134,28 +153,31 @@ const existingFilter = (s: Scope, id: string, where: string): Outcome<Repo.Filte
 
 // ---- filters ----
 
-export const createFilters = (s: Scope, body: unknown): Outcome<Array<Filter>, FilterRefusal> => {
+type Sliced<A, E extends Refusal = Refusal> = Effect.Effect<Outcome<A, E>>
+
+export const createFilters = (s: Scope, body: unknown): Sliced<Array<Filter>, FilterRefusal> => {
   const read = bodyOk(readFilterCreates(body))
-  if (!read.ok) return read
+  if (!read.ok) return Effect.succeed(read)
   const items = read.value
-  const checked = checkExpressions(
+  return checkExpressions(
     s,
     items.map((f, index) => ({ expression: f.expression, index, field: "expression" })),
-    true
-  )
-  if (!checked.ok) return checked
-  return ok(
-    s.db
-      .transaction(() => Repo.insertFilters(s.db, s.zoneId, items, s.now))()
-      .map(toFilter)
+    true,
+    () =>
+      ok(
+        s.db
+          .transaction(() => Repo.insertFilters(s.db, s.zoneId, items, s.now))()
+          .map(toFilter)
+      )
   )
 }
 
-const applyFilterUpdates = (
+/** Every filter to update exists (checked again after the slices: another request may delete one). */
+const filtersExist = (
   s: Scope,
-  items: ReadonlyArray<FilterFields & { id: string }>,
+  items: ReadonlyArray<{ readonly id: string }>,
   many: boolean
-): Outcome<Array<Filter>, FilterRefusal> => {
+): Outcome<void, FilterRefusal> => {
   for (const [i, f] of items.entries()) {
     if (!Repo.getFilter(s.db, s.zoneId, f.id)) {
       return refuse(
@@ -165,33 +187,45 @@ const applyFilterUpdates = (
       )
     }
   }
+  return ok(undefined)
+}
+
+const applyFilterUpdates = (
+  s: Scope,
+  items: ReadonlyArray<FilterFields & { id: string }>,
+  many: boolean
+): Sliced<Array<Filter>, FilterRefusal> => {
+  const exist = filtersExist(s, items, many)
+  if (!exist.ok) return Effect.succeed(exist)
   const updating = new Set(items.map((f) => f.id))
-  const checked = checkExpressions(
+  return checkExpressions(
     s,
     items.map((f, index) => ({ expression: f.expression, index, field: "expression" })),
     many,
+    () => {
+      const still = filtersExist(s, items, many)
+      if (!still.ok) return still
+      // Two filters may swap expressions in one call: clear them first so the unique index holds.
+      return ok(
+        s.db.transaction(() => {
+          for (const f of items) Repo.updateFilter(s.db, s.zoneId, { ...f, expression: `\u0000${f.id}` }, s.now)
+          return items.map((f) => toFilter(Repo.updateFilter(s.db, s.zoneId, f, s.now)!))
+        })()
+      )
+    },
     updating
   )
-  if (!checked.ok) return checked
-  // Two filters may swap expressions in one call: clear them first so the unique index holds.
-  return ok(
-    s.db.transaction(() => {
-      for (const f of items) Repo.updateFilter(s.db, s.zoneId, { ...f, expression: `\u0000${f.id}` }, s.now)
-      return items.map((f) => toFilter(Repo.updateFilter(s.db, s.zoneId, f, s.now)!))
-    })()
-  )
 }
 
-export const updateFilters = (s: Scope, body: unknown): Outcome<Array<Filter>, FilterRefusal> => {
+export const updateFilters = (s: Scope, body: unknown): Sliced<Array<Filter>, FilterRefusal> => {
   const read = bodyOk(readFilterUpdates(body))
-  return read.ok ? applyFilterUpdates(s, read.value, true) : read
+  return read.ok ? applyFilterUpdates(s, read.value, true) : Effect.succeed(read)
 }
 
-export const updateFilter = (s: Scope, id: string, body: unknown): Outcome<Filter, FilterRefusal> => {
+export const updateFilter = (s: Scope, id: string, body: unknown): Sliced<Filter, FilterRefusal> => {
   const read = bodyOk(readFilterUpdate(body, id))
-  if (!read.ok) return read
-  const r = applyFilterUpdates(s, [read.value], false)
-  return r.ok ? ok(r.value[0]!) : r
+  if (!read.ok) return Effect.succeed(read)
+  return Effect.map(applyFilterUpdates(s, [read.value], false), (r) => (r.ok ? ok(r.value[0]!) : r))
 }
 
 export const getFilter = (s: Scope, id: string): Outcome<Filter, NotFound> => {
@@ -220,16 +254,18 @@ const notFound = (s: Scope, what: "filters" | "firewall/rules", id: string) =>
  * POST /firewall/rules. Everything is checked before anything is written; then, when the zone's
  * quota leaves no room for the rules, the new filters are created alone (the spec's quota case).
  */
-export const createRules = (s: Scope, body: unknown): Outcome<Array<Rule>> => {
+export const createRules = (s: Scope, body: unknown): Sliced<Array<Rule>> => {
   const read = bodyOk(readRuleCreates(body))
-  if (!read.ok) return read
+  if (!read.ok) return Effect.succeed(read)
   const items = read.value
   const many = Array.isArray(body)
   const fresh = items.flatMap((r, index) =>
     r.filter.kind === "new" ? [{ expression: r.filter.filter.expression, index, field: "filter.expression" }] : []
   )
-  const checked = checkExpressions(s, fresh, many)
-  if (!checked.ok) return checked
+  return checkExpressions(s, fresh, many, () => writeRules(s, items, many))
+}
+
+const writeRules = (s: Scope, items: ReadonlyArray<RuleCreate>, many: boolean): Outcome<Array<Rule>> => {
   for (const [i, r] of items.entries()) {
     if (r.filter.kind !== "id") continue
     const f = existingFilter(s, r.filter.id, at(i, many))

@@ -291,3 +291,19 @@ describe("lists, fields and limits", () => {
     expect(check(`http.host eq "${"😀".repeat(4080)}"`).valid).toBe(true)
   })
 })
+
+describe("errors inside strings", () => {
+  // Plain strings (ASCII, no escape) are lexed without per-byte offsets: the span is placed the same.
+  it("places a wildcard error on its characters, in plain strings and in strings with escapes or non-ASCII", () => {
+    for (const [src, span] of [
+      ['http.host wildcard "a***"', "**"],
+      ['http.host wildcard "ab***"', "**"],
+      ['http.host wildcard "\\x61b***"', "**"],
+      ['http.host wildcard "é***"', "**"],
+      ['http.host wildcard "ab\\\\c"', "\\\\c"]
+    ] as const) {
+      const d = first(src)
+      expect([d?.code, at(src, d)]).toEqual(["invalid-wildcard", span])
+    }
+  })
+})
