@@ -11,7 +11,7 @@ import { cells, flexWidth } from "../components/columns.js"
 import { FilterBar, useFilterInput } from "../components/filter-bar.js"
 import { List, ListStatus, moveHints, useListCursor } from "../components/list.js"
 import { Empty, ErrorView, Loading } from "../components/states.js"
-import { KeyLayer, useKeys } from "../keys.js"
+import { KeyLayer, useHoldKeys, useKeys } from "../keys.js"
 import { usePagedList } from "../paged-list.js"
 import { useUiActions, useUiState } from "../state.js"
 import { usePaneSize } from "../terminal.js"
@@ -67,6 +67,12 @@ export function ZonesScreen({ active }: { active: boolean }) {
     [account?.id, filter.text]
   )
   const cursor = useListCursor(list.items.length, height, [account?.id, filter.text])
+  // Keys typed as the app starts (j j enter) wait for the first page, which they move over.
+  const [firstPage, setFirstPage] = useState(false)
+  useEffect(() => {
+    if (!list.loading) setFirstPage(true)
+  }, [list.loading])
+  useHoldKeys(active && !firstPage)
 
   // Fetch the next page while the cursor is still a screenful away from the end.
   const nearEnd = cursor.index >= list.items.length - Math.max(10, height)
