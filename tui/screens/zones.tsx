@@ -3,7 +3,7 @@
  * name on the server as the user types, and the open zone's detail on enter.
  */
 import { Box, Text } from "ink"
-import { useEffect, useState } from "react"
+import { useEffect, useRef, useState } from "react"
 import type { Zone } from "../../src/domain/zone.js"
 import { listZonesPage } from "../../src/services/zones-service.js"
 import { AccountPicker } from "../components/account-picker.js"
@@ -67,12 +67,13 @@ export function ZonesScreen({ active }: { active: boolean }) {
     [account?.id, filter.text]
   )
   const cursor = useListCursor(list.items.length, height, [account?.id, filter.text])
-  // Keys typed as the app starts (j j enter) wait for the first page, which they move over.
-  const [firstPage, setFirstPage] = useState(false)
+  // Keys typed as the app starts (j j enter) wait for the first page, which they move over. A ref,
+  // not state: a state set when the page came would draw the whole list once more.
+  const hadPage = useRef(false)
   useEffect(() => {
-    if (!list.loading) setFirstPage(true)
-  }, [list.loading])
-  useHoldKeys(active && !firstPage)
+    if (!list.loading) hadPage.current = true
+  })
+  useHoldKeys(active && list.loading && !hadPage.current)
 
   // Fetch the next page while the cursor is still a screenful away from the end.
   const nearEnd = cursor.index >= list.items.length - Math.max(10, height)
