@@ -126,7 +126,7 @@ function runScript(source) {
   const script = new Script(source, { filename: file, ...(cachedData !== undefined ? { cachedData } : {}) })
   if (dir !== undefined) {
     const accepted = cachedData !== undefined && !script.cachedDataRejected
-    process.once("exit", () => {
+    const write = () => {
       const now = globalThis[Symbol.for("edgectl/localPlatform")] === true ? 1 : 0
       if (accepted && level >= now) return
       try {
@@ -146,7 +146,12 @@ function runScript(source) {
       } catch {
         // an unwritable cache only costs speed
       }
-    })
+    }
+    process.once("exit", write)
+    // The TUI also asks for it once its first screen is drawn: a TUI closed with its terminal
+    // (SIGHUP) never reaches "exit", and would start without a cache every time. Its exit writes the
+    // cache again, with the functions the session compiled since.
+    if (tui) globalThis[Symbol.for("edgectl/writeCodeCache")] = write
   }
   const scriptModule = { exports: {} }
   const scriptRequire = require("node:module").createRequire(file)

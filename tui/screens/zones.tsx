@@ -47,6 +47,16 @@ const zoneTable = (columns: number, allAccounts: boolean) => {
   }
 }
 
+/**
+ * The launcher's code cache (bin/edgectl.cjs) is written at exit, which a TUI closed with its
+ * terminal never reaches: once the first page is drawn, the launcher is asked to write it now.
+ */
+const writeCodeCacheSoon = () => {
+  const write = (globalThis as Record<symbol, unknown>)[Symbol.for("edgectl/writeCodeCache")]
+  // After the frame (Ink draws on a timer) and out of the way of keys handled meanwhile.
+  if (typeof write === "function") setTimeout(write, 200)
+}
+
 export function ZonesScreen({ active }: { active: boolean }) {
   const { account, zone } = useUiState()
   const { chooseAccount, openZone, closeZone } = useUiActions()
@@ -71,7 +81,9 @@ export function ZonesScreen({ active }: { active: boolean }) {
   // not state: a state set when the page came would draw the whole list once more.
   const hadPage = useRef(false)
   useEffect(() => {
-    if (!list.loading) hadPage.current = true
+    if (list.loading || hadPage.current) return
+    hadPage.current = true
+    writeCodeCacheSoon()
   })
   useHoldKeys(active && list.loading && !hadPage.current)
 
