@@ -23,7 +23,11 @@ const { pathToFileURL } = require("node:url")
 const dist = path.join(__dirname, "..", "dist")
 const args = process.argv.slice(2)
 // Any argument spelled `tui` picks the TUI's cache: a command named so only starts a little slower.
-const tui = args.includes("tui") || (args.length === 0 && process.stdin.isTTY && process.stdout.isTTY)
+// On a terminal, no arguments or only the TUI's options open the TUI too (src/cli/main.ts).
+const tuiOptionsOnly = args.every(
+  (a, i) => a === "--remote" || a === "--local" || a.startsWith("--persist-to") || args[i - 1] === "--persist-to"
+)
+const tui = args.includes("tui") || (tuiOptionsOnly && process.stdin.isTTY === true && process.stdout.isTTY === true)
 /** Whose code cache this run reads and writes: the TUI's, the top-level command's, or the rest's (help, errors). */
 const cacheName = tui ? "tui" : /^[a-z][a-z-]{0,30}$/.test(args[0] ?? "") ? args[0] : "other"
 
@@ -37,7 +41,32 @@ try {
   process.stderr.write("hint: build it with `npm run build` (npm ci does it too)\n")
   process.exit(1)
 }
+if (tui) compileYoga(source)
 runScript(source)
+
+/**
+ * The TUI's layout engine (yoga) is WebAssembly, embedded in the bundle as a base64 data: URI; the
+ * TUI cannot draw before it is compiled. Compiled here, synchronously: ~2-6 ms for its 70 KB, where
+ * yoga's own asynchronous compile, started when the TUI's modules load, kept the first frame
+ * waiting 25-50 ms (V8 finishes an asynchronous compile in tasks on the main thread, which is busy
+ * loading modules until then; starting that compile here was measured and did not shorten the
+ * wait). The bundle's yoga (build/patches/yoga-layout.mjs) instantiates this module. If anything is
+ * odd, nothing is set and yoga compiles its own.
+ */
+function compileYoga(source) {
+  const marker = "data:application/octet-stream;base64,AGFzbQ"
+  const at = source.indexOf(marker)
+  if (at < 0) return
+  const from = at + marker.length - 6
+  const to = source.indexOf(source[at - 1], from)
+  try {
+    globalThis[Symbol.for("edgectl/yogaWasm")] = new globalThis.WebAssembly.Module(
+      Buffer.from(source.slice(from, to), "base64")
+    )
+  } catch {
+    // yoga's own loader reports it
+  }
+}
 
 function cacheDir() {
   if (process.env.EDGECTL_CODE_CACHE === "0") return undefined
@@ -97,7 +126,7 @@ function runScript(source) {
   const script = new Script(source, { filename: file, ...(cachedData !== undefined ? { cachedData } : {}) })
   if (dir !== undefined) {
     const accepted = cachedData !== undefined && !script.cachedDataRejected
-    process.once("exit", () => {
+    const write = () => {
       const now = globalThis[Symbol.for("edgectl/localPlatform")] === true ? 1 : 0
       if (accepted && level >= now) return
       try {
@@ -117,7 +146,12 @@ function runScript(source) {
       } catch {
         // an unwritable cache only costs speed
       }
-    })
+    }
+    process.once("exit", write)
+    // The TUI also asks for it once its first screen is drawn: a TUI closed with its terminal
+    // (SIGHUP) never reaches "exit", and would start without a cache every time. Its exit writes the
+    // cache again, with the functions the session compiled since.
+    if (tui) globalThis[Symbol.for("edgectl/writeCodeCache")] = write
   }
   const scriptModule = { exports: {} }
   const scriptRequire = require("node:module").createRequire(file)

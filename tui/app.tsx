@@ -20,7 +20,7 @@ import { MinSize, TooSmall } from "./components/too-small.js"
 import { SidebarWidth, Sidebar } from "./components/sidebar.js"
 import { ErrorView, Loading } from "./components/states.js"
 import { setErrorTarget } from "./errors.js"
-import { KeepAlways, KeyLayer, KeypressProvider, useKeys, useLayersNow, type LayerKeys } from "./keys.js"
+import { KeepAlways, KeyLayer, KeypressProvider, useHoldKeys, useKeys, useLayersNow, type LayerKeys } from "./keys.js"
 import { NoticeProvider } from "./notices.js"
 import { RuntimeProvider, useEffectQuery, type Query, type TuiRuntime } from "./runtime.js"
 import { ObjectsDirContext } from "./screens/objects-data.js"
@@ -161,6 +161,8 @@ function Shell({ fallbackTarget }: { fallbackTarget: string }) {
  */
 const MainPane = memo(function MainPane({ config, overlay }: { config: Query<ClientConfig>; overlay: boolean }) {
   const { screen } = useUiState()
+  // Keys typed before the screens are there (the app draws as the platform opens) wait for them.
+  useHoldKeys(config._tag === "Loading")
   // The screens mounted after their first visit that have had it.
   const [visited, setVisited] = useState<ReadonlySet<ScreenId>>(() => new Set())
   useEffect(() => {

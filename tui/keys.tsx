@@ -56,6 +56,8 @@ export interface LayerKeys {
 
 interface Hub {
   readonly register: (r: Omit<Registration, "id">) => () => void
+  /** Keeps the keys queued (ctrl+c aside) until the returned release is called. */
+  readonly hold: () => () => void
   readonly hints: ReadonlyArray<KeyHint>
   readonly fault: UiError | undefined
   /** The layers that get keys right now, highest first, read when called (for `?`). */
@@ -131,10 +133,12 @@ export function KeypressProvider({ onQuit, children }: { onQuit: () => void; chi
       setFault(fromUnknown(e))
     }
   }
+  // Keys typed while the app starts (before a screen is there to take them) wait for it.
+  const holds = useRef(0)
   const drain = useRef(() => {})
   drain.current = () => {
     waiting.current = false
-    if (queue.current.length === 0) return
+    if (queue.current.length === 0 || holds.current > 0) return
     dispatchNext()
     if (queue.current.length === 0) return
     // The rest waits for the render this key caused (and its effects): see the effect on `turn`.
@@ -144,6 +148,18 @@ export function KeypressProvider({ onQuit, children }: { onQuit: () => void; chi
   useEffect(() => {
     if (waiting.current) drain.current()
   }, [turn])
+  const hold = useCallback(() => {
+    holds.current++
+    let held = true
+    return () => {
+      if (!held) return
+      held = false
+      if (--holds.current > 0 || queue.current.length === 0) return
+      // The keys go once the render that released them (the screen that takes them) is committed.
+      waiting.current = true
+      setTurn((t) => t + 1)
+    }
+  }, [])
 
   const onChunk = useCallback((chunk: string) => {
     const presses = decodeKeys(chunk)
@@ -179,7 +195,7 @@ export function KeypressProvider({ onQuit, children }: { onQuit: () => void; chi
       })),
     []
   )
-  const hub = useMemo(() => ({ register, hints, fault, layersNow }), [register, hints, fault, layersNow])
+  const hub = useMemo(() => ({ register, hold, hints, fault, layersNow }), [register, hold, hints, fault, layersNow])
   return <HubContext.Provider value={hub}>{children}</HubContext.Provider>
 }
 
@@ -215,6 +231,15 @@ export function useKeys(handler: KeyHandler, options: KeyOptions): void {
     const [hints, help] = JSON.parse(hintsKey) as [Array<KeyHint>, Array<KeyHint>]
     return register({ priority, modal, text, hints, help, handler: ref })
   }, [register, priority, active, modal, text, hintsKey])
+}
+
+/**
+ * While `holding`, keys wait in their queue instead of reaching the layers there are (ctrl+c still
+ * quits): the app holds them until its screens are mounted, so keys typed as it starts are not lost.
+ */
+export function useHoldKeys(holding: boolean): void {
+  const { hold } = useHub()
+  useLayoutEffect(() => (holding ? hold() : undefined), [hold, holding])
 }
 
 /** Reads the key layers under the caller when called: `?` lists them before it opens over them. */

@@ -27,7 +27,22 @@ const yogaLoader = sourcePatch({
     "dist/src/index.js": [
       [
         "const Yoga = wrapAssembly(await loadYoga());\nexport default Yoga;",
-        "let Yoga;\nexport const yogaReady = loadYoga().then((m) => { Yoga = wrapAssembly(m) });\nexport { Yoga as default };"
+        // The launcher (bin/edgectl.cjs) may have compiled the wasm already: Emscripten's
+        // `instantiateWasm` hook then instantiates that module (and skips its own base64 decoding).
+        [
+          "let Yoga;",
+          'const early = globalThis[Symbol.for("edgectl/yogaWasm")];',
+          "export const yogaReady = new Promise((resolve, reject) => {",
+          "  const options = early === undefined ? {} : {",
+          "    instantiateWasm(imports, receive) {",
+          "      receive(new WebAssembly.Instance(early, imports));",
+          "      return {};",
+          "    }",
+          "  };",
+          "  loadYoga(options).then((m) => { Yoga = wrapAssembly(m); resolve() }, reject);",
+          "});",
+          "export { Yoga as default };"
+        ].join("\n")
       ]
     ]
   }
@@ -37,6 +52,8 @@ const yogaLoader = sourcePatch({
  * yoga-layout without top-level await, for the CommonJS script: the wasm loads into a promise that
  * tui/yoga-ready.ts exports (the TUI awaits it before its first render; Ink uses Yoga only when it
  * renders). In the ESM sources tui/yoga-ready.ts resolves at once (the module awaited already).
+ * When the launcher saw a TUI start it compiled the same bytes before the CLI loaded and put the
+ * WebAssembly.Module in `globalThis[Symbol.for("edgectl/yogaWasm")]`; yoga instantiates that.
  */
 export const yogaWithoutTopLevelAwait = {
   name: "yoga-without-top-level-await",

@@ -3,7 +3,7 @@
  * name on the server as the user types, and the open zone's detail on enter.
  */
 import { Box, Text } from "ink"
-import { useEffect, useState } from "react"
+import { useEffect, useRef, useState } from "react"
 import type { Zone } from "../../src/domain/zone.js"
 import { listZonesPage } from "../../src/services/zones-service.js"
 import { AccountPicker } from "../components/account-picker.js"
@@ -11,7 +11,7 @@ import { cells, flexWidth } from "../components/columns.js"
 import { FilterBar, useFilterInput } from "../components/filter-bar.js"
 import { List, ListStatus, moveHints, useListCursor } from "../components/list.js"
 import { Empty, ErrorView, Loading } from "../components/states.js"
-import { KeyLayer, useKeys } from "../keys.js"
+import { KeyLayer, useHoldKeys, useKeys } from "../keys.js"
 import { usePagedList } from "../paged-list.js"
 import { useUiActions, useUiState } from "../state.js"
 import { usePaneSize } from "../terminal.js"
@@ -47,6 +47,16 @@ const zoneTable = (columns: number, allAccounts: boolean) => {
   }
 }
 
+/**
+ * The launcher's code cache (bin/edgectl.cjs) is written at exit, which a TUI closed with its
+ * terminal never reaches: once the first page is drawn, the launcher is asked to write it now.
+ */
+const writeCodeCacheSoon = () => {
+  const write = (globalThis as Record<symbol, unknown>)[Symbol.for("edgectl/writeCodeCache")]
+  // After the frame (Ink draws on a timer) and out of the way of keys handled meanwhile.
+  if (typeof write === "function") setTimeout(write, 200)
+}
+
 export function ZonesScreen({ active }: { active: boolean }) {
   const { account, zone } = useUiState()
   const { chooseAccount, openZone, closeZone } = useUiActions()
@@ -67,6 +77,15 @@ export function ZonesScreen({ active }: { active: boolean }) {
     [account?.id, filter.text]
   )
   const cursor = useListCursor(list.items.length, height, [account?.id, filter.text])
+  // Keys typed as the app starts (j j enter) wait for the first page, which they move over. A ref,
+  // not state: a state set when the page came would draw the whole list once more.
+  const hadPage = useRef(false)
+  useEffect(() => {
+    if (list.loading || hadPage.current) return
+    hadPage.current = true
+    writeCodeCacheSoon()
+  })
+  useHoldKeys(active && list.loading && !hadPage.current)
 
   // Fetch the next page while the cursor is still a screenful away from the end.
   const nearEnd = cursor.index >= list.items.length - Math.max(10, height)
