@@ -19,7 +19,7 @@ import { join } from "node:path"
 import { modulesNotIndexes } from "./build/modules-not-indexes.mjs"
 import { sqliteAddon } from "./build/patches/better-sqlite3.mjs"
 import { configFileStub } from "./build/patches/config-files.mjs"
-import { effectLazyClockOrigin, effectLazyParsers } from "./build/patches/effect.mjs"
+import { effectLazyClockOrigin, effectLazyParsers, effectNoStackProbe } from "./build/patches/effect.mjs"
 import { fastCheckStub } from "./build/patches/fast-check.mjs"
 import {
   inkIncrementalFrames,
@@ -111,6 +111,7 @@ try {
       ...sourcePlugins,
       effectLazyParsers,
       effectLazyClockOrigin,
+      effectNoStackProbe,
       inkReconcilerWithoutTopLevelAwait,
       yogaWithoutTopLevelAwait
     ],

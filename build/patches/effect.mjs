@@ -69,3 +69,25 @@ export const effectLazyClockOrigin = sourcePatch({
     ]
   }
 })
+
+/**
+ * effect's Utils probes, when its module is evaluated, whether the engine keeps a function's name in
+ * a stack trace (`new Error().stack` of a call through `effect_internal_function`). Reading `.stack`
+ * makes V8 compute the line ends of the whole script it runs from: ~25 M instructions (callgrind,
+ * 2.7% of a cold `zones list`) for the 2 MB bundle, at every start. V8 names an arrow function after
+ * the property key it is written under, and the key survives minification (a quoted name is never
+ * renamed), so in the bundle the probe is always true: the answer written in.
+ */
+export const effectNoStackProbe = sourcePatch({
+  patch: "effect-no-stack-probe",
+  name: "effect",
+  version: EFFECT,
+  files: {
+    "dist/esm/Utils.js": [
+      [
+        'const isNotOptimizedAway = /*#__PURE__*/standard.effect_internal_function(() => new Error().stack)?.includes("effect_internal_function") === true;',
+        "const isNotOptimizedAway = true;"
+      ]
+    ]
+  }
+})
