@@ -3,7 +3,9 @@
  * the wire shape (`{result, success, errors, messages[, result_info]}`) and back. Decoding is lenient
  * where the real platform is (`errors: null` on some legacy endpoints); encoding is always canonical.
  */
+import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
+import * as AST from "effect/SchemaAST"
 
 export const ErrorChainItem = Schema.Struct({ code: Schema.Number, message: Schema.String })
 
@@ -69,65 +71,87 @@ export interface CursorPage<A> {
 }
 
 /**
- * The value side of an envelope transform. The wire side already checks every item on both ways (a
- * decode validates the wire; an encode encodes the items through their schema, which checks them),
- * so checking the value side again would only double the cost of every answer.
+ * An envelope schema: `Schema.transform(wire, Schema.declare(() => true), { decode, encode })`, built
+ * as that AST under one schema class. The combinators create two classes per step, and every
+ * endpoint has an envelope: ~6 classes each were a measurable share of a cold start.
+ *
+ * The value side is not checked: the wire side already checks every item on both ways (a decode
+ * validates the wire; an encode encodes the items through their schema, which checks them), so
+ * checking the value side again would only double the cost of every answer.
  */
-const checked = <A>() => Schema.declare((_: unknown): _ is A => true)
+const envelopeOf = <A, W, I, R>(wire: AST.AST, decode: (wire: W) => A, encode: (value: A) => W) => {
+  const unchecked = () => (input: unknown) => ParseResult.succeed(input)
+  return Schema.make<A, I, R>(
+    new AST.Transformation(
+      wire,
+      new AST.Declaration([], unchecked, unchecked, {}),
+      new AST.FinalTransformation(
+        (w) => ParseResult.succeed(decode(w as W)),
+        (v) => ParseResult.succeed(encode(v as A))
+      )
+    )
+  )
+}
+
+/** `Schema.Struct(fields)`'s AST, for fields that are all plain schemas (required, read-only). */
+const structAst = (fields: Record<string, Schema.Schema.Any>) =>
+  new AST.TypeLiteral(
+    Object.keys(fields).map((key) => new AST.PropertySignature(key, fields[key]!.ast, false, true)),
+    []
+  )
+
+interface EnvelopeWire<I> {
+  readonly result: I
+  readonly success: boolean
+  readonly errors: ReadonlyArray<ErrorItem>
+  readonly messages: ReadonlyArray<ErrorItem>
+}
 
 export const Envelope = <A, I, R>(result: Schema.Schema<A, I, R>) =>
-  Schema.transform(
-    Schema.Struct({ result, success: Schema.Boolean, errors: Messages, messages: Messages }),
-    checked<A>(),
-    {
-      strict: true,
-      decode: (wire) => wire.result,
-      encode: (value) => ({ result: value, success: true, errors: [], messages: [] })
-    }
+  envelopeOf<A, EnvelopeWire<A>, EnvelopeWire<I>, R>(
+    structAst({ result, success: Schema.Boolean, errors: Messages, messages: Messages }),
+    (wire) => wire.result,
+    (value) => ({ result: value, success: true, errors: [], messages: [] })
   )
 
 /** What a list without `result_info` (older platform answers) amounts to: everything, on one page. */
 const onePage = (count: number): PageInfo => ({ page: 1, per_page: count, count, total_count: count, total_pages: 1 })
 
-export const Paged = <A, I, R>(item: Schema.Schema<A, I, R>) =>
-  Schema.transform(
-    Schema.Struct({
-      result: Schema.Array(item),
-      result_info: Schema.optional(PageInfo),
-      success: Schema.Boolean,
-      errors: Messages,
-      messages: Messages
-    }),
-    checked<Page<A>>(),
-    {
-      strict: true,
-      decode: (wire): Page<A> => ({ items: wire.result, info: wire.result_info ?? onePage(wire.result.length) }),
-      encode: (page) => ({ result: page.items, result_info: page.info, success: true, errors: [], messages: [] })
-    }
+export const Paged = <A, I, R>(item: Schema.Schema<A, I, R>) => {
+  const wire = Schema.Struct({
+    result: Schema.Array(item),
+    result_info: Schema.optional(PageInfo),
+    success: Schema.Boolean,
+    errors: Messages,
+    messages: Messages
+  })
+  return envelopeOf<Page<A>, typeof wire.Type, typeof wire.Encoded, R>(
+    wire.ast,
+    (wire): Page<A> => ({ items: wire.result, info: wire.result_info ?? onePage(wire.result.length) }),
+    (page) => ({ result: page.items, result_info: page.info, success: true, errors: [], messages: [] })
   )
+}
 
-export const CursorPaged = <A, I, R>(item: Schema.Schema<A, I, R>) =>
-  Schema.transform(
-    Schema.Struct({
-      result: Schema.Array(item),
-      result_info: CursorInfo,
-      success: Schema.Boolean,
-      errors: Messages,
-      messages: Messages
-    }),
-    checked<CursorPage<A>>(),
-    {
-      strict: true,
-      decode: (wire): CursorPage<A> => ({ items: wire.result, cursor: wire.result_info.cursor ?? "" }),
-      encode: (page) => ({
-        result: page.items,
-        result_info: { count: page.items.length, cursor: page.cursor },
-        success: true,
-        errors: [],
-        messages: []
-      })
-    }
+export const CursorPaged = <A, I, R>(item: Schema.Schema<A, I, R>) => {
+  const wire = Schema.Struct({
+    result: Schema.Array(item),
+    result_info: CursorInfo,
+    success: Schema.Boolean,
+    errors: Messages,
+    messages: Messages
+  })
+  return envelopeOf<CursorPage<A>, typeof wire.Type, typeof wire.Encoded, R>(
+    wire.ast,
+    (wire): CursorPage<A> => ({ items: wire.result, cursor: wire.result_info.cursor ?? "" }),
+    (page) => ({
+      result: page.items,
+      result_info: { count: page.items.length, cursor: page.cursor },
+      success: true,
+      errors: [],
+      messages: []
+    })
   )
+}
 
 /** The failure envelope, as the platform sends it. */
 export const FailureEnvelope = Schema.Struct({
