@@ -11,42 +11,13 @@ import { afterEach, describe, expect, it } from "vitest"
 import type { ZoneRule } from "../../src/domain/ruleset.js"
 import { edgectlAsync, json } from "../helpers/cli.js"
 import { PtyKeys, PtyTui } from "../helpers/pty.js"
-
-/** The screen without the footer's notice: a notice names the zone it is about, which may be the zone left. */
-const withoutNotice = (s: string) =>
-  s
-    .split("\n")
-    .filter((l) => !l.includes("✓ "))
-    .join("\n")
+import { fits, flat, openFirewallTab, withoutNotice } from "../helpers/tui-screen.js"
 
 let tui: PtyTui | undefined
 afterEach(async () => {
   await tui?.close()
   tui = undefined
 })
-
-const openFirewallTab = async (t: PtyTui, zone: string) => {
-  t.write(":")
-  await t.waitFor("screen or zone name")
-  await t.type(zone)
-  await t.waitFor(new RegExp(`› zone\\s+${zone.replace(/\./g, "\\.")}`))
-  t.write(PtyKeys.enter)
-  await t.waitFor("[DNS records]")
-  await t.type([PtyKeys.tab, PtyKeys.tab, PtyKeys.tab])
-  await t.waitFor(`Firewall rules of ${zone}`)
-}
-
-/** The main pane on one line (the sidebar's column and the borders gone), so wrapped text reads whole. */
-const flat = (screen: string) =>
-  screen
-    .split("\n")
-    .map((line) => line.split("││")[1] ?? line)
-    .join(" ")
-    .replace(/[│╭╮╰╯─\s]+/g, " ")
-
-const fits = (t: PtyTui, columns: number) => {
-  for (const line of t.lines()) expect(line.length).toBeLessThanOrEqual(columns)
-}
 
 /** The zone's custom rules as the CLI reads them from the TUI's state directory. */
 const cliRules = async (t: PtyTui, zone: string): Promise<ReadonlyArray<ZoneRule>> => {

@@ -6,23 +6,13 @@
 import { afterEach, describe, expect, it } from "vitest"
 import { edgectlAsync } from "../helpers/cli.js"
 import { PtyKeys, PtyTui } from "../helpers/pty.js"
+import { openFirewallTab } from "../helpers/tui-screen.js"
 
 let tui: PtyTui | undefined
 afterEach(async () => {
   await tui?.close()
   tui = undefined
 })
-
-const openFirewallTab = async (t: PtyTui, zone: string) => {
-  t.write(":")
-  await t.waitFor("screen or zone name")
-  await t.type(zone)
-  await t.waitFor(new RegExp(`› zone\\s+${zone.replace(/\./g, "\\.")}`))
-  t.write(PtyKeys.enter)
-  await t.waitFor("[DNS records]")
-  await t.type([PtyKeys.tab, PtyKeys.tab, PtyKeys.tab])
-  await t.waitFor(`Firewall rules of ${zone}`)
-}
 
 /** The footer's key line: the one under the panes' bottom border (a notice may follow it). */
 const keyLine = (t: PtyTui) => {

@@ -7,6 +7,7 @@
 import * as path from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
 import { PtyKeys, PtyTui } from "../helpers/pty.js"
+import { fits, flat, openFirewallTab } from "../helpers/tui-screen.js"
 
 let tui: PtyTui | undefined
 afterEach(async () => {
@@ -15,29 +16,6 @@ afterEach(async () => {
 })
 
 const traffic = path.resolve("fixtures/firewall/custom-rules-traffic.jsonl")
-
-const openFirewallTab = async (t: PtyTui, zone: string) => {
-  t.write(":")
-  await t.waitFor("screen or zone name")
-  await t.type(zone)
-  await t.waitFor(new RegExp(`› zone\\s+${zone.replace(/\./g, "\\.")}`))
-  t.write(PtyKeys.enter)
-  await t.waitFor("[DNS records]")
-  await t.type([PtyKeys.tab, PtyKeys.tab, PtyKeys.tab])
-  await t.waitFor(`Firewall rules of ${zone}`)
-}
-
-/** The main pane on one line (the sidebar's column and the borders gone), so wrapped text reads whole. */
-const flat = (screen: string) =>
-  screen
-    .split("\n")
-    .map((line) => line.split("││")[1] ?? line)
-    .join(" ")
-    .replace(/[│╭╮╰╯─\s]+/g, " ")
-
-const fits = (t: PtyTui, columns: number) => {
-  for (const line of t.lines()) expect(line.length).toBeLessThanOrEqual(columns)
-}
 
 describe.each([
   [80, 24],

@@ -10,13 +10,7 @@ import { allRules } from "../../../src/services/firewall-service.js"
 import { getCustomRules } from "../../../src/services/rulesets-service.js"
 import { resolveZone } from "../../../src/services/zones-service.js"
 import { Fixture, Keys } from "../../helpers/ink.js"
-
-/** The screen without the footer's notice: a notice names the zone it is about, which may be the zone left. */
-const withoutNotice = (s: string) =>
-  s
-    .split("\n")
-    .filter((l) => !l.includes("✓ "))
-    .join("\n")
+import { withoutNotice } from "../../helpers/tui-screen.js"
 
 const fixture = new Fixture()
 afterEach(async () => {
