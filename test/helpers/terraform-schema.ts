@@ -133,3 +133,11 @@ export const schemaProblems = async (text: string, schema: ProviderSchema): Prom
   }
   return out
 }
+
+/** The provider versions a firewall-rules rewrite is checked against: a pin, its name, the schema
+ * file of fixtures/terraform/schema/ and the id `terraform import` takes for a zone ruleset. */
+export const RulesetVersions = [
+  ["~> 3.35", "3.35", "provider-3.35.json", "zone/<zone_id>/<ruleset_id>"],
+  [">= 4.2.0, < 5.0.0", "4.x", "provider-4.x.json", "zone/<zone_id>/<ruleset_id>"],
+  ["~> 5", "5.x", "provider-5.x.json", "zones/<zone_id>/<ruleset_id>"]
+] as const

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { isFmtCanonical } from "../../src/lsp/terraform-fmt.js"
 import { edgectl, tempDir } from "../helpers/cli.js"
 import { startLsp } from "../helpers/lsp-client.js"
-import { providerSchema, schemaProblems } from "../helpers/terraform-schema.js"
+import { providerSchema, RulesetVersions as VERSIONS, schemaProblems } from "../helpers/terraform-schema.js"
 
 type Client = Awaited<ReturnType<typeof startLsp>>
 let client: Client
@@ -84,12 +84,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await client.close()
 })
-
-const VERSIONS = [
-  ["~> 3.35", "3.35", "provider-3.35.json", "zone/<zone_id>/<ruleset_id>"],
-  [">= 4.2.0, < 5.0.0", "4.x", "provider-4.x.json", "zone/<zone_id>/<ruleset_id>"],
-  ["~> 5", "5.x", "provider-5.x.json", "zones/<zone_id>/<ruleset_id>"]
-] as const
 
 describe("Terraform: cloudflare_filter + cloudflare_firewall_rule rewritten to the zone's custom rules ruleset", () => {
   for (const [pin, name, schema, importId] of VERSIONS)

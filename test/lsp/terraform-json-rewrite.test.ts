@@ -16,7 +16,7 @@ import type { Rule } from "../../src/domain/firewall.js"
 import { migrateFirewallRules } from "../../src/firewall/custom-rules.js"
 import { edgectl, tempDir } from "../helpers/cli.js"
 import { startLsp } from "../helpers/lsp-client.js"
-import { providerSchema, type ProviderSchema } from "../helpers/terraform-schema.js"
+import { providerSchema, type ProviderSchema, RulesetVersions as VERSIONS } from "../helpers/terraform-schema.js"
 
 type Client = Awaited<ReturnType<typeof startLsp>>
 let client: Client
@@ -175,12 +175,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await client.close()
 })
-
-const VERSIONS = [
-  ["~> 3.35", "3.35", "provider-3.35.json", "zone/<zone_id>/<ruleset_id>"],
-  [">= 4.2.0, < 5.0.0", "4.x", "provider-4.x.json", "zone/<zone_id>/<ruleset_id>"],
-  ["~> 5", "5.x", "provider-5.x.json", "zones/<zone_id>/<ruleset_id>"]
-] as const
 
 describe("Terraform JSON: cloudflare_filter + cloudflare_firewall_rule rewritten to the zone's custom rules ruleset", () => {
   for (const [constraint, name, schema, importId] of VERSIONS)
