@@ -20,7 +20,7 @@ import * as Repo from "../store/firewall-repo.js"
 import * as Zones from "../store/zones-repo.js"
 import { authenticate } from "./auth.js"
 import { toRule } from "./firewall-ops.js"
-import { normalizeUrlParams, plainQuery, type TableRequest } from "./route-table.js"
+import { isBodilessGet, normalizeUrlParams, orApp, plainQuery, type TableRequest } from "./route-table.js"
 
 const ROUTE = new RegExp(`^${BasePath}/zones/([A-Za-z0-9_-]{1,64})/firewall/rules(?:\\?(.*))?$`)
 const names: ReadonlySet<string> = new Set(Object.keys(RulesListParams.fields))
@@ -28,31 +28,15 @@ const decodeParams = Schema.decodeUnknownEither(RulesListParams)
 const encodePage = Schema.encodeSync(FirewallEndpoints.listRules.successSchema)
 
 /** The answer's JSON text (status 200, `application/json`), or `undefined`: ask the app. */
-export const makeFirewallRulesRoute =
-  (db: Db["db"]) =>
-  (request: TableRequest): string | undefined => {
-    try {
-      return answer(db, request)
-    } catch {
-      // A store failure, or a rule off its schema: the app meets it again and answers it as it answers any.
-      return undefined
-    }
-  }
+export const makeFirewallRulesRoute = (db: Db["db"]) => orApp((request) => answer(db, request))
 
 const answer = (db: Db["db"], request: TableRequest): string | undefined => {
-  if (request.method !== "GET") return undefined
-  const headers = request.headers
-  if (
-    headers["content-type"] !== undefined ||
-    headers["content-length"] !== undefined ||
-    headers["transfer-encoding"] !== undefined
-  )
-    return undefined
+  if (!isBodilessGet(request)) return undefined
   const route = ROUTE.exec(request.url)
   if (route === null) return undefined
   const query = plainQuery(route[2], names)
   if (query === undefined) return undefined
-  const principal = authenticate(headers, request.url, db)
+  const principal = authenticate(request.headers, request.url, db)
   if (Either.isLeft(principal)) return undefined
   const zoneId = route[1]!
   if (Zones.getZone(db, zoneId, principal.right.accountIds) === undefined) return undefined

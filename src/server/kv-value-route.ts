@@ -17,7 +17,7 @@ import type { Db } from "../store/db.js"
 import * as Engine from "../store/kv-repo.js"
 import { authenticate } from "./auth.js"
 import type { KvOptions } from "./kv-options.js"
-import type { TableRequest } from "./route-table.js"
+import { isBodilessGet, orApp, type TableRequest } from "./route-table.js"
 
 /** The value's bytes and its expiration header, as the `getValue` handler answers them. */
 export interface KvValueAnswer {
@@ -32,31 +32,15 @@ const ROUTE = new RegExp(
 )
 
 /** The route over the store `db` and the KV behaviour the app's handlers have (kv-options.ts). */
-export const makeKvValueRoute =
-  (db: Db["db"], options: KvOptions) =>
-  (request: TableRequest): KvValueAnswer | undefined => {
-    try {
-      return answer(db, options, request)
-    } catch {
-      // A store failure: the app meets it again and answers it as it answers any.
-      return undefined
-    }
-  }
+export const makeKvValueRoute = (db: Db["db"], options: KvOptions) => orApp((request) => answer(db, options, request))
 
 const answer = (db: Db["db"], options: KvOptions, request: TableRequest): KvValueAnswer | undefined => {
-  if (request.method !== "GET") return undefined
-  const headers = request.headers
-  if (
-    headers["content-type"] !== undefined ||
-    headers["content-length"] !== undefined ||
-    headers["transfer-encoding"] !== undefined
-  )
-    return undefined
+  if (!isBodilessGet(request)) return undefined
   const route = ROUTE.exec(request.url)
   if (route === null) return undefined
   const [, accountId, namespaceId, key] = route as unknown as [string, string, string, string]
   if (checkKey(key) !== undefined) return undefined
-  const principal = authenticate(headers, request.url, db)
+  const principal = authenticate(request.headers, request.url, db)
   if (Either.isLeft(principal)) return undefined
   const accountIds = principal.right.accountIds
   if (!accountIds.includes(accountId)) return undefined

@@ -38,6 +38,30 @@ export interface TableRequest {
 /** The answer's JSON text (status 200, `application/json`), or `undefined`: ask the app. */
 export type RouteTable = (request: TableRequest) => string | undefined
 
+/**
+ * A GET without a body or a content-type, the only requests a table answers: with either, the
+ * app's body checks decide (a GET's multipart type is refused there).
+ */
+export const isBodilessGet = (request: TableRequest): boolean =>
+  request.method === "GET" &&
+  request.headers["content-type"] === undefined &&
+  request.headers["content-length"] === undefined &&
+  request.headers["transfer-encoding"] === undefined
+
+/**
+ * A table's answer, or `undefined` when reading it throws: a store failure (or a row off its
+ * schema) the app then meets again and answers as it answers any.
+ */
+export const orApp =
+  <A>(answer: (request: TableRequest) => A | undefined) =>
+  (request: TableRequest): A | undefined => {
+    try {
+      return answer(request)
+    } catch {
+      return undefined
+    }
+  }
+
 // A zone id as the platform makes them, or any id of plain characters: nothing the router would
 // decode, fold or trim. The query, when there is one, is as plain (see `plainQuery`).
 const ROUTE = new RegExp(`^${BasePath}/zones/([A-Za-z0-9_-]{1,64})(/dns_records)?(?:\\?(.*))?$`)
@@ -285,34 +309,17 @@ const dnsPageJson = (page: Page<DnsRecord>): string => {
 }
 
 /** The table over the store `db` (the handle the app's handlers use). */
-export const makeRouteTable =
-  (db: Db["db"]): RouteTable =>
-  (request) => {
-    try {
-      return answer(db, request)
-    } catch {
-      // A store failure: the app meets it again and answers it as it answers any.
-      return undefined
-    }
-  }
+export const makeRouteTable = (db: Db["db"]): RouteTable => orApp((request) => answer(db, request))
 
 const answer = (db: Db["db"], request: TableRequest): string | undefined => {
-  if (request.method !== "GET") return undefined
-  const headers = request.headers
-  // A body or a content-type: the app's body checks decide (a GET's multipart type is refused there).
-  if (
-    headers["content-type"] !== undefined ||
-    headers["content-length"] !== undefined ||
-    headers["transfer-encoding"] !== undefined
-  )
-    return undefined
+  if (!isBodilessGet(request)) return undefined
   const route = ROUTE.exec(request.url)
   if (route === null) return list(db, request)
   const dns = route[2] !== undefined
   // The zone's endpoint declares no parameters: a query there is left to the app.
   const query = plainQuery(route[3], dns ? dnsNames : noNames)
   if (query === undefined) return undefined
-  const principal = authenticate(headers, request.url, db)
+  const principal = authenticate(request.headers, request.url, db)
   if (Either.isLeft(principal)) return undefined
   const zoneId = route[1]!
   const zone = Zones.getZone(db, zoneId, principal.right.accountIds)
