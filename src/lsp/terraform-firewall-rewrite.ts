@@ -18,6 +18,24 @@ import { hclExpressionRegions } from "./terraform-expressions.js"
 import { hclString } from "./terraform-ruleset-hcl.js"
 import { importId, type ProviderMajor, type ProviderTarget } from "./terraform-version.js"
 
+/**
+ * Each zone's firewall rules migrated (zones whose custom phase the file already manages left out),
+ * with the rules that move to a ruleset, and the ids of all of them. A zone whose rules all stay
+ * writes nothing: its notes say why only where a ruleset is written.
+ */
+export const migrateZones = <R extends { readonly rule: Rule }, G extends { readonly read: ReadonlyArray<R> }>(
+  groups: ReadonlyMap<string, G & { readonly read: ReadonlyArray<R> }>,
+  managed: ReadonlySet<string>
+) => {
+  const migrated = [...groups].flatMap(([key, g]) => {
+    if (managed.has(key)) return []
+    const migration = migrateFirewallRules(g.read.map((r) => r.rule))
+    const left = new Set(migration.notes.filter((n) => n.severity === "unmapped").map((n) => n.rule))
+    return migration.rules.length === 0 ? [] : [{ g, migration, moved: g.read.filter((r) => !left.has(r.rule.id)) }]
+  })
+  return { migrated, movedRules: new Set(migrated.flatMap((m) => m.moved.map((r) => r.rule.id))) }
+}
+
 const PHASE = "http_request_firewall_custom"
 
 const exprText = (text: string, b: ResourceBlock, k: string): string | undefined => {
@@ -202,15 +220,8 @@ export const firewallRewrite: TerraformRewrite = (text, blocks, target) => {
   )
   const taken = new Set(rulesets.map((b) => b.name))
   const many = groups.size > 1
-  const migrated = [...groups].flatMap(([key, g]) => {
-    if (managed.has(key)) return []
-    const migration = migrateFirewallRules(g.read.map((r) => r.rule))
-    const left = new Set(migration.notes.filter((n) => n.severity === "unmapped").map((n) => n.rule))
-    // Nothing to write for a zone whose rules all stay: their notes say why only where a ruleset is written.
-    return migration.rules.length === 0 ? [] : [{ g, migration, moved: g.read.filter((r) => !left.has(r.rule.id)) }]
-  })
+  const { migrated, movedRules } = migrateZones(groups, managed)
   // A filter leaves the state only when every rule of the file that names it does.
-  const movedRules = new Set(migrated.flatMap((m) => m.moved.map((r) => r.rule.id)))
   const keptFilters = new Set(
     blocks
       .filter((b) => b.type === "cloudflare_firewall_rule" && !movedRules.has(b.name))

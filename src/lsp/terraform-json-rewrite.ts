@@ -11,12 +11,11 @@
  */
 import { getNodeValue, type Node } from "jsonc-parser"
 import type { Rule } from "../domain/firewall.js"
-import { migrateFirewallRules } from "../firewall/custom-rules.js"
 import { planCaveats } from "./firewall-custom-json.js"
 import { finding, type Finding, type Fix, type TextEdit } from "./findings.js"
 import { rangeOf } from "./json-path.js"
 import { rulesetProblems } from "./terraform-custom-rules-hcl.js"
-import { migrationSteps, slug, versionName } from "./terraform-firewall-rewrite.js"
+import { migrateZones, migrationSteps, slug, versionName } from "./terraform-firewall-rewrite.js"
 import { prop, type JsonResource, type TerraformJsonRewrite } from "./terraform-json-resources.js"
 import { customRulesetJson } from "./terraform-json-ruleset.js"
 import type { ProviderMajor } from "./terraform-version.js"
@@ -218,14 +217,8 @@ export const firewallJsonRewrite: TerraformJsonRewrite = (text, resources, targe
   const managed = new Set(rulesets.filter((r) => prop(r.body, "phase")?.value === PHASE).map(zoneKey))
   const taken = new Set(rulesets.map((r) => r.name))
   const many = groups.size > 1
-  const migrated = [...groups].flatMap(([key, g]) => {
-    if (managed.has(key)) return []
-    const migration = migrateFirewallRules(g.read.map((r) => r.rule))
-    const left = new Set(migration.notes.filter((n) => n.severity === "unmapped").map((n) => n.rule))
-    return migration.rules.length === 0 ? [] : [{ g, migration, moved: g.read.filter((r) => !left.has(r.rule.id)) }]
-  })
+  const { migrated, movedRules } = migrateZones(groups, managed)
   // A filter leaves the state only when every rule of the file that names it does.
-  const movedRules = new Set(migrated.flatMap((m) => m.moved.map((r) => r.rule.id)))
   const keptFilters = new Set(rules.filter((r) => !movedRules.has(r.name)).map(filterName))
   for (const { g, migration, moved } of migrated) {
     const zone = zoneExpression(getNodeValue(g.zone))
