@@ -7,7 +7,7 @@
 import type Database from "better-sqlite3"
 import { hexId } from "../domain/ids.js"
 import { createNamespace, putEntries } from "../store/kv-repo.js"
-import type { WriteEntry } from "../kv/validate.js"
+import type { WriteEntry } from "../kv/entry-checks.js"
 
 /** 2030-01-01T00:00:00Z and 2031-06-30T00:00:00Z. */
 const In2030 = 1_893_456_000

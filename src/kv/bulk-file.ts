@@ -8,7 +8,8 @@
 import { BulkMaxBytes } from "../domain/kv-limits.js"
 import { JsonArrayError, JsonArrayScanner, lineColumn, parseElement } from "./json-array.js"
 import { readOnce, type Spool } from "./bulk-source.js"
-import { checkEntry, checkKeyItem, type Problem } from "./validate.js"
+import { checkEntry, checkKeyItem } from "./entry-checks.js"
+import { type Problem } from "./validate.js"
 
 export type BulkKind = "entries" | "keys"
 

@@ -7,7 +7,7 @@
  */
 import * as fs from "node:fs"
 import { Spool } from "./bulk-source.js"
-import type { WriteEntry } from "./validate.js"
+import type { WriteEntry } from "./entry-checks.js"
 
 /** Small records are gathered into blocks of this size before they go to the spool. */
 const BlockBytes = 1 << 20

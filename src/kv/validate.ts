@@ -5,6 +5,9 @@
  * A problem is structured (`{index, key, field, limit, actual, message}`): the CLI prints it as a
  * line, the server puts it in the error envelope, and the editor checks attach it to the entry and
  * field it concerns. `message` speaks about the field alone; `describeProblem` adds the entry.
+ *
+ * This module holds the problems and the checks of each field; the checks of a whole write (a bulk
+ * entry, a key item, a single put) that combine them are in `entry-checks.ts`.
  */
 import { jsonDepthOver, JsonMaxDepth } from "../domain/json-depth.js"
 import { KeyMaxBytes, MaxExpiration, MetadataMaxBytes, MinTtlSeconds, ValueMaxBytes } from "../domain/kv-limits.js"
@@ -25,7 +28,12 @@ export interface Problem extends FieldIssue {
   readonly key: string | undefined
 }
 
-const issue = (field: Field, message: string, limit?: number | string, actual?: number | string): FieldIssue => ({
+export const issue = (
+  field: Field,
+  message: string,
+  limit?: number | string,
+  actual?: number | string
+): FieldIssue => ({
   field,
   limit,
   actual,
@@ -48,7 +56,7 @@ export const describeProblem = (p: Problem): string => {
   return `${where}${p.message}`
 }
 
-const utf8 = (s: string) => Buffer.byteLength(s, "utf8")
+export const utf8 = (s: string) => Buffer.byteLength(s, "utf8")
 
 const codePoint = (c: string) => `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`
 
@@ -95,7 +103,7 @@ export const checkValueSize = (bytes: number): FieldIssue | undefined =>
     ? issue("value", `value is ${bytes} bytes, the limit is ${ValueMaxBytes} bytes (25 MiB)`, ValueMaxBytes, bytes)
     : undefined
 
-const typeName = (v: unknown) =>
+export const typeName = (v: unknown) =>
   v === null ? "null" : Array.isArray(v) ? "an array" : typeof v === "object" ? "an object" : `a ${typeof v}`
 
 /** Metadata: a JSON object whose serialization is at most 1,024 bytes. `null`/`undefined`: none. */
@@ -141,7 +149,7 @@ export const parseMetadataText = (text: string): { readonly json: string | null 
   return checkMetadata(parsed)
 }
 
-const isInteger = (v: unknown): v is number => typeof v === "number" && Number.isSafeInteger(v)
+export const isInteger = (v: unknown): v is number => typeof v === "number" && Number.isSafeInteger(v)
 
 /** `expiration`: whole seconds since the UNIX epoch, at least 60 s after `now`. */
 export const checkExpiration = (v: unknown, now: number): FieldIssue | undefined => {
@@ -276,188 +284,9 @@ export const decodeBase64 = (s: string): Uint8Array | FieldIssue =>
   base64Issue(s) ?? Buffer.from(withoutLineBreaks(s).replace(/=+$/, ""), "base64")
 
 /** The decoded size of valid base64 text, without decoding it. */
-const base64Bytes = (s: string) => {
+export const base64Bytes = (s: string) => {
   const body = withoutLineBreaks(s).replace(/=+$/, "")
   return Math.floor((body.length * 3) / 4)
-}
-
-// ---------------------------------------------------------------------------------------------
-// Whole writes
-
-/** A validated write, ready for the store. */
-export interface WriteEntry {
-  readonly key: string
-  readonly value: Uint8Array
-  /** JSON text of the metadata object, or null. */
-  readonly metadata: string | null
-  /** UNIX seconds, or null. */
-  readonly expiration: number | null
-}
-
-export const EntryFields = ["key", "value", "expiration", "expiration_ttl", "metadata", "base64"] as const
-
-export interface EntryCheck {
-  /** The entry when it has no problem and `materialize` was asked for. */
-  readonly entry: WriteEntry | undefined
-  readonly problems: ReadonlyArray<Problem>
-  /** Properties that are not part of a bulk entry (ignored, as the platform does). */
-  readonly unknown: ReadonlyArray<string>
-  /** The size of the value as stored. */
-  readonly valueBytes: number
-}
-
-/**
- * One entry of a bulk write (`{key, value, expiration?, expiration_ttl?, metadata?, base64?}`), at
- * `index`. With `materialize` false only the checks run (no value bytes are made): what the CLI
- * does over a whole file before it writes anything.
- */
-export const checkEntry = (raw: unknown, index: number, now: number, materialize = true): EntryCheck => {
-  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
-    const p = locate(
-      issue("entry", `must be an object {"key", "value", ...}, got ${typeName(raw)}`, "an object", typeName(raw)),
-      index,
-      undefined
-    )
-    return { entry: undefined, problems: [p], unknown: [], valueBytes: 0 }
-  }
-  const o = raw as Record<string, unknown>
-  const key = typeof o.key === "string" ? o.key : undefined
-  const problems: Array<Problem> = []
-  const add = (i: FieldIssue | undefined) => {
-    if (i !== undefined) problems.push(locate(i, index, key))
-  }
-  if (key === undefined) {
-    add(
-      o.key === undefined
-        ? issue("key", "key is missing", "a string", "missing")
-        : issue("key", `key must be a string, got ${typeName(o.key)}`, "a string", typeName(o.key))
-    )
-  } else add(checkKey(key))
-
-  let valueBytes = 0
-  let value: Uint8Array | undefined
-  const base64 = o.base64
-  if (base64 !== undefined && typeof base64 !== "boolean")
-    add(issue("base64", `base64 must be true or false, got ${typeName(base64)}`, "a boolean", typeName(base64)))
-  if (typeof o.value !== "string") {
-    add(
-      o.value === undefined
-        ? issue("value", "value is missing", "a string", "missing")
-        : issue(
-            "value",
-            `value must be a string, got ${typeName(o.value)} (store JSON as text)`,
-            "a string",
-            typeName(o.value)
-          )
-    )
-  } else if (base64 === true) {
-    if (materialize) {
-      const decoded = decodeBase64(o.value)
-      if (isIssue(decoded)) add(decoded)
-      else {
-        value = decoded
-        valueBytes = decoded.length
-      }
-    } else {
-      const bad = base64Issue(o.value)
-      if (bad !== undefined) add(bad)
-      valueBytes = base64Bytes(o.value)
-    }
-  } else {
-    valueBytes = utf8(o.value)
-  }
-  add(checkValueSize(valueBytes))
-
-  const meta = checkMetadata(o.metadata)
-  if (isIssue(meta)) add(meta)
-  const exp = resolveExpiration(o.expiration, o.expiration_ttl, now)
-  if (isIssue(exp)) add(exp)
-  // An expiration that loses to expiration_ttl must still be a number: a typo there is a mistake.
-  else if (
-    o.expiration_ttl !== undefined &&
-    o.expiration_ttl !== null &&
-    o.expiration !== undefined &&
-    o.expiration !== null &&
-    !isInteger(o.expiration)
-  ) {
-    add(
-      issue(
-        "expiration",
-        `expiration must be a whole number of seconds since the UNIX epoch, got ${JSON.stringify(o.expiration)}`,
-        "an integer",
-        String(o.expiration)
-      )
-    )
-  }
-
-  const unknown = Object.keys(o).filter((k) => !(EntryFields as ReadonlyArray<string>).includes(k))
-  if (problems.length > 0 || !materialize) return { entry: undefined, problems, unknown, valueBytes }
-  return {
-    entry: {
-      key: key!,
-      value: value ?? Buffer.from(o.value as string, "utf8"),
-      metadata: (meta as { json: string | null }).json,
-      expiration: (exp as { expiration: number | null }).expiration
-    },
-    problems,
-    unknown,
-    valueBytes
-  }
-}
-
-/** One item of a bulk delete or get: a key string or `{name}` (what wrangler accepts). */
-export const checkKeyItem = (raw: unknown, index: number): { readonly key: string } | Problem => {
-  const name =
-    typeof raw === "string"
-      ? raw
-      : typeof raw === "object" &&
-          raw !== null &&
-          !Array.isArray(raw) &&
-          typeof (raw as { name?: unknown }).name === "string"
-        ? (raw as { name: string }).name
-        : undefined
-  if (name === undefined) {
-    return locate(
-      issue(
-        "key",
-        `must be a key string or an object {"name": "<key>"}, got ${typeName(raw)}`,
-        "a string",
-        typeName(raw)
-      ),
-      index,
-      undefined
-    )
-  }
-  const bad = checkKey(name)
-  return bad === undefined ? { key: name } : locate(bad, index, name)
-}
-
-/** A single put (`kv key put`, PUT …/values/:key). */
-export const checkPut = (
-  input: {
-    readonly key: string
-    readonly valueBytes: number
-    readonly metadata?: unknown
-    readonly expiration?: unknown
-    readonly expirationTtl?: unknown
-  },
-  now: number
-): { readonly metadata: string | null; readonly expiration: number | null } | ReadonlyArray<Problem> => {
-  const problems: Array<Problem> = []
-  const add = (i: FieldIssue | undefined) => {
-    if (i !== undefined) problems.push(locate(i, undefined, input.key))
-  }
-  add(checkKey(input.key))
-  add(checkValueSize(input.valueBytes))
-  const meta = checkMetadata(input.metadata)
-  if (isIssue(meta)) add(meta)
-  const exp = resolveExpiration(input.expiration, input.expirationTtl, now)
-  if (isIssue(exp)) add(exp)
-  if (problems.length > 0) return problems
-  return {
-    metadata: (meta as { json: string | null }).json,
-    expiration: (exp as { expiration: number | null }).expiration
-  }
 }
 
 /** Now, in UNIX seconds. */

@@ -5,7 +5,7 @@
  */
 import { findNodeAtOffset, getLocation, parseTree, type Node } from "jsonc-parser"
 import { KeyMaxBytes, MaxExpiration, MetadataMaxBytes, ValueMaxBytes } from "../domain/kv-limits.js"
-import { EntryFields } from "../kv/validate.js"
+import { EntryFields } from "../kv/entry-checks.js"
 import type { CompletionResult, JsonFeatures } from "./features.js"
 import { rangeOf } from "./json-path.js"
 

@@ -7,7 +7,8 @@
  * of a 10,000-entry file re-checks that entry alone (see `recheck`).
  */
 import { findNodeAtLocation, getNodeValue, parseTree, type Node, type ParseError } from "jsonc-parser"
-import { checkEntry, checkKeyItem, EntryFields, nowSeconds, showKey, type Problem } from "../kv/validate.js"
+import { checkEntry, checkKeyItem, EntryFields } from "../kv/entry-checks.js"
+import { nowSeconds, showKey, type Problem } from "../kv/validate.js"
 import { suggest } from "../rules/scheme.js"
 import { finding, type Finding, type Range } from "./findings.js"
 import { decodedOffsets, jsonString, toDocument } from "./json-string.js"

@@ -15,17 +15,8 @@ import { Conflict, InvalidInput, NotFound } from "../domain/errors.js"
 import * as Engine from "../store/kv-repo.js"
 import { BulkGetMaxKeys, TitleMaxLength } from "../domain/kv-limits.js"
 import { keyNotFound, namespaceNotFound, problemsError } from "../kv/problems.js"
-import {
-  checkEntry,
-  checkKey,
-  checkKeyItem,
-  checkPut,
-  isIssue,
-  locate,
-  nowSeconds,
-  parseSeconds,
-  type Problem
-} from "../kv/validate.js"
+import { checkEntry, checkKeyItem, checkPut } from "../kv/entry-checks.js"
+import { checkKey, isIssue, locate, nowSeconds, parseSeconds, type Problem } from "../kv/validate.js"
 import { commitInWorker } from "../store/commit-worker.js"
 import { Db } from "../store/db.js"
 import { KvOptions } from "./kv-options.js"

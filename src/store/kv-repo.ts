@@ -12,7 +12,7 @@
 import type Database from "better-sqlite3"
 import { nodeCrypto } from "../lazy-builtins.js"
 import { stmt } from "./query.js"
-import type { WriteEntry } from "../kv/validate.js"
+import type { WriteEntry } from "../kv/entry-checks.js"
 
 export interface NamespaceRow {
   readonly seq: number

@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest"
 import { BulkBodyReader, type BulkBodyFailure } from "../../src/kv/bulk-body.js"
 import { JsonArrayError, JsonArrayScanner } from "../../src/kv/json-array.js"
 import { StagedEntries, StagedKeys } from "../../src/kv/staging.js"
-import type { WriteEntry } from "../../src/kv/validate.js"
+import type { WriteEntry } from "../../src/kv/entry-checks.js"
 
 /** Reads `text` in pieces of `chunk` bytes: the items handed over and the failure, if any. */
 const read = (text: string | Buffer, maxItems = 10, chunk = 7) => {

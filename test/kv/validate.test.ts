@@ -1,12 +1,10 @@
 /** Units: the KV validation rules (src/kv/validate.ts), each error naming field, limit and actual size. */
 import { describe, expect, it } from "vitest"
 import { problemsError, summarize } from "../../src/kv/problems.js"
+import { checkEntry, checkKeyItem, checkPut } from "../../src/kv/entry-checks.js"
 import {
-  checkEntry,
   checkKey,
-  checkKeyItem,
   checkMetadata,
-  checkPut,
   decodeBase64,
   describeProblem,
   isIssue,

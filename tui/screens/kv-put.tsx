@@ -5,7 +5,8 @@
  */
 import { Box, Text } from "ink"
 import { useEffect, useRef, useState } from "react"
-import { checkPut, isIssue, nowSeconds, parseMetadataText, parseSeconds, type Field } from "../../src/kv/validate.js"
+import { checkPut } from "../../src/kv/entry-checks.js"
+import { isIssue, nowSeconds, parseMetadataText, parseSeconds, type Field } from "../../src/kv/validate.js"
 import * as Kv from "../../src/services/kv-service.js"
 import { ErrorView } from "../components/states.js"
 import { TextField } from "../components/text-field.js"

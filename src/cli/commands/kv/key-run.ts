@@ -4,15 +4,8 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { problemsError } from "../../../kv/problems.js"
 import { ValueMaxBytes } from "../../../domain/kv-limits.js"
-import {
-  checkPut,
-  isIssue,
-  locate,
-  nowSeconds,
-  parseMetadataText,
-  parseSeconds,
-  checkKey
-} from "../../../kv/validate.js"
+import { checkPut } from "../../../kv/entry-checks.js"
+import { isIssue, locate, nowSeconds, parseMetadataText, parseSeconds, checkKey } from "../../../kv/validate.js"
 import { collect } from "../../../api/client.js"
 import * as Kv from "../../../services/kv-service.js"
 import { opt } from "../../options.js"
