@@ -15,9 +15,14 @@ import type {
 } from "./ast.js"
 import { diag } from "./lexer.js"
 import { cidrBounds, compareIp, formatIp, parseIp, sameIp, type IpAddress } from "./ip.js"
+import type { Type } from "./types.js"
 
 /** What the context expects: a value of the left-hand side's type, or anything (unknown type, arguments). */
 export type Expect = "int" | "ip" | "bytes" | "any"
+
+/** What a right-hand side of type `t` expects (`any` when the type is unknown). */
+export const expectFor = (t: Type | undefined): Expect =>
+  t?.kind === "Int" ? "int" : t?.kind === "Ip" ? "ip" : t?.kind === "Bytes" ? "bytes" : "any"
 
 export type BareLiteral = IntLiteral | IntRange | IpLiteral | CidrLiteral | IpRange | BytesLiteral | Invalid
 

@@ -3,21 +3,13 @@
  * its right-hand side, read in the type of the left-hand side: literals, strings (regex rules on
  * the right of `matches`), regular expressions and wildcard patterns validated where they are read.
  */
-import type { Bare, Comparison, Expression, Invalid, Literal, Operator, Rhs, StringLiteral, Value } from "./ast.js"
+import type { Bare, Comparison, Expression, Invalid, Literal, Operator, Rhs, Value } from "./ast.js"
 import { planAtLeast } from "./fields.js"
-import {
-  describeChar,
-  isSpace,
-  lexString,
-  scanIdentifier,
-  scanWord,
-  startsRawString,
-  type LexedString
-} from "./lexer.js"
-import { readBare, type Expect } from "./literals.js"
+import { describeChar, isSpace, scanIdentifier, scanWord, startsRawString } from "./lexer.js"
+import { expectFor, readBare } from "./literals.js"
 import { parseList, parseSet } from "./parse-sets.js"
+import { checkRegex, checkWildcard, parseString } from "./parse-string.js"
 import type { ParserState } from "./parse-state.js"
-import { compileRegex } from "./regex.js"
 import {
   arrayOf,
   Bool,
@@ -30,7 +22,6 @@ import {
   type ValueType
 } from "./types.js"
 import { operatorProblem } from "./typing.js"
-import { parseWildcard } from "./wildcard.js"
 
 const BOOL_T: ValueType = { type: Bool, mapped: false }
 const ARRAY_BOOL_T: ValueType = { type: arrayOf(Bool), mapped: false }
@@ -235,9 +226,6 @@ export const parseComparisonRest = (s: ParserState, lhs: Value): Expression => {
 
 const invalid = (start: number, end: number): Invalid => ({ kind: "invalid", range: { start, end } })
 
-export const expectFor = (t: Type | undefined): Expect =>
-  t?.kind === "Int" ? "int" : t?.kind === "Ip" ? "ip" : t?.kind === "Bytes" ? "bytes" : "any"
-
 const atRhsEnd = (s: ParserState): boolean => {
   if (s.eof) return true
   const c = s.code()
@@ -371,50 +359,4 @@ const skipWord = (s: ParserState, type: Type | undefined, quiet: boolean): Liter
 export const skipLiteral = (s: ParserState): Literal | Invalid => {
   if (s.code() === 34 || startsRawString(s.src, s.pos)) return parseString(s, false).node
   return skipWord(s, undefined, s.inArgs === 0)
-}
-
-export const parseString = (s: ParserState, regex: boolean): { node: StringLiteral; lexed: LexedString } => {
-  const lexed = lexString(s.src, s.pos, regex, s.out)
-  s.pos = lexed.range.end
-  s.token("string", lexed.range.start, lexed.range.end)
-  const node: StringLiteral = {
-    kind: "string",
-    value: lexed.value,
-    raw: lexed.raw,
-    hashes: lexed.hashes,
-    ...(lexed.pattern !== undefined ? { pattern: lexed.pattern } : {}),
-    text: s.src.slice(lexed.range.start, lexed.range.end),
-    range: lexed.range
-  }
-  return { node: s.setType(node, BYTES_T), lexed }
-}
-
-/** Maps an error span inside a string's contents back to source offsets. */
-const innerRange = (lexed: LexedString, start: number, end: number) => {
-  const innerEnd = lexed.range.end - 1 - lexed.hashes
-  const count = lexed.offsets?.length ?? lexed.value.length
-  const at = (k: number) =>
-    lexed.offsets !== undefined ? lexed.offsets[k] : k < count ? lexed.range.start + 1 + k : undefined
-  const a = at(start) ?? innerEnd
-  let b = end < count ? at(end)! : innerEnd
-  if (b <= a) b = Math.min(a + 1, lexed.range.end)
-  return { start: a, end: b }
-}
-
-const checkRegex = (s: ParserState, lexed: LexedString) => {
-  const r = compileRegex(lexed.pattern ?? "")
-  if (r.ok) return
-  const e = r.error
-  s.error(
-    e.message.includes("size limit") ? "regex-too-large" : "invalid-regex",
-    `invalid regular expression: ${e.message}`,
-    innerRange(lexed, e.start, e.end),
-    e.hint
-  )
-}
-
-const checkWildcard = (s: ParserState, lexed: LexedString) => {
-  const r = parseWildcard(lexed.value)
-  if (r.ok) return
-  s.error("invalid-wildcard", r.error.message, innerRange(lexed, r.error.start, r.error.end), r.error.hint)
 }

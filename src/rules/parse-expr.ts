@@ -146,7 +146,7 @@ export const parseSimple = (s: ParserState): Expression => {
       s.token("keyword", at, end)
       return s.setType({ kind: "constant", value: name === "true", range: { start: at, end } }, BOOL_T)
     }
-    const value: Value = parseValue(s)
+    const value: Value = parseValue(s, parseArgument)
     return parseComparisonRest(s, value)
   }
   if (isIdentChar(c) || c === 34 || c === 45 || c === 58 || startsRawString(s.src, at)) {
@@ -183,6 +183,9 @@ export const parseSimple = (s: ParserState): Expression => {
   if (!s.eof && startsOperand(s)) return parseSimple(s)
   return invalidAt(at, s.pos)
 }
+
+/** A function's argument: a condition, or a value alone (what `parseValue` reads calls with). */
+const parseArgument = (s: ParserState): Expression => parseLogical(s, "arg")
 
 const closingBrace = (src: string, at: number) => {
   const i = src.indexOf("}", at)

@@ -1,11 +1,10 @@
 /** Sets (`{item item ...}`, items read in the left-hand side's type) and named lists (`$name`). */
 import type { ListRef, SetItem, SetLiteral } from "./ast.js"
 import { describeChar, isSpace, scanListName, scanWord, startsRawString, placeOf } from "./lexer.js"
-import { readBare } from "./literals.js"
-import { expectFor, parseString } from "./parse-compare.js"
+import { expectFor, readBare } from "./literals.js"
+import { parseString } from "./parse-string.js"
 import type { ListKind, ParserState } from "./parse-state.js"
-import { didYouMean } from "./parse-value.js"
-import { suggest } from "./scheme.js"
+import { didYouMean, suggest } from "./scheme.js"
 import { typeName, type Type } from "./types.js"
 
 /** Named lists the platform manages for every account (IP lists). */

@@ -2,15 +2,14 @@
  * Values: fields (with their scheme diagnostics), function calls (checked against the function's
  * signature) and index access (`[0]`, `["key"]`, `[*]`).
  */
-import type { Argument, Call, Field, Index, IndexKey, Value } from "./ast.js"
+import type { Argument, Call, Expression, Field, Index, IndexKey, Value } from "./ast.js"
 import { toTextStrict } from "./bytes.js"
 import { planAtLeast, planName } from "./fields.js"
 import { FUNCTION_TABLE } from "./functions.js"
 import { isDigit, isIdentChar, isSpace, scanIdentifier, scanWord, startsRawString, placeOf } from "./lexer.js"
-import { parseString } from "./parse-compare.js"
-import { parseLogical } from "./parse-expr.js"
+import { parseString } from "./parse-string.js"
 import type { ParserState } from "./parse-state.js"
-import { HTTP_SCHEME, NETWORK_SCHEME, suggest } from "./scheme.js"
+import { didYouMean, HTTP_SCHEME, NETWORK_SCHEME, suggest } from "./scheme.js"
 import { Bool, Bytes, Int, Ip, type ValueType } from "./types.js"
 import { checkCall, indexType, type ArgInfo } from "./typing.js"
 
@@ -22,7 +21,12 @@ const IP_T: ValueType = { type: Ip, mapped: false }
 // ---------------------------------------------------------------------------------------------
 // Fields, calls, index access
 
-export const parseValue = (s: ParserState): Value => {
+/**
+ * A value: a field or a call, with index access. A call's arguments are read by `parseArgument`
+ * (a condition or a value: the whole grammar), which the caller passes in so that values do not
+ * import conditions (parse-expr.ts), which import values.
+ */
+export const parseValue = (s: ParserState, parseArgument: (s: ParserState) => Expression): Value => {
   const at = s.pos
   const end = scanIdentifier(s.src, at)
   const name = s.src.slice(at, end)
@@ -41,7 +45,7 @@ export const parseValue = (s: ParserState): Value => {
   const field = s.opts.scheme.field(name)
   if (s.code(k) === 40 /* ( */ && field === undefined) {
     s.pos = k
-    return parseIndexChain(s, parseCall(s, name, at, end))
+    return parseIndexChain(s, parseCall(s, name, at, end, parseArgument))
   }
   const node: Field = { kind: "field", name, range: { start: at, end } }
   s.token("field", at, end)
@@ -90,8 +94,6 @@ export const parseValue = (s: ParserState): Value => {
   }
   return parseIndexChain(s, node)
 }
-
-export const didYouMean = (name: string | undefined) => (name === undefined ? undefined : `did you mean \`${name}\`?`)
 
 const parseIndexChain = (s: ParserState, start: Value): Value => {
   let node = start
@@ -193,7 +195,13 @@ const parseIndex = (s: ParserState, target: Value): Value => {
   return node
 }
 
-const parseCall = (s: ParserState, name: string, start: number, nameEnd: number): Call => {
+const parseCall = (
+  s: ParserState,
+  name: string,
+  start: number,
+  nameEnd: number,
+  parseArgument: (s: ParserState) => Expression
+): Call => {
   const fn = s.opts.scheme.fn(name)
   const nameRange = { start, end: nameEnd }
   s.token("function", start, nameEnd)
@@ -251,7 +259,7 @@ const parseCall = (s: ParserState, name: string, start: number, nameEnd: number)
         }
         break
       }
-      let node: Argument = parseLogical(s, "arg")
+      let node: Argument = parseArgument(s)
       if (node.kind === "bare") node = node.value
       args.push(node)
       infos.push(argInfo(s, node))

@@ -116,6 +116,9 @@ export const suggest = (name: string, candidates: ReadonlyArray<string>): string
   return undefined
 }
 
+/** The hint of a suggestion: `did you mean \`x\`?`, or none. */
+export const didYouMean = (name: string | undefined) => (name === undefined ? undefined : `did you mean \`${name}\`?`)
+
 const isSubsequence = (short: string, long: string): boolean => {
   let i = 0
   for (let j = 0; j < long.length && i < short.length; j++) if (long[j] === short[i]) i++
