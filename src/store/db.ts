@@ -13,6 +13,7 @@ import { configure, WriteGate } from "./commit-worker.js"
 import { LatestVersion } from "./migrations.js"
 import { nativeModuleProblem } from "./native.js"
 import { privateDatabase, privateDir } from "../private-files.js"
+import { StoreError } from "./store-error.js"
 
 export interface Db {
   readonly db: Database.Database
@@ -21,10 +22,6 @@ export interface Db {
   readonly gate: WriteGate
 }
 export const Db = Context.GenericTag<Db>("edgectl/Db")
-
-export class StoreError extends Error {
-  override readonly name = "StoreError"
-}
 
 /**
  * Fills a store after its migrations ran: `fromVersion` is the schema version the store had before

@@ -15,7 +15,7 @@ import * as Statement from "@effect/sql/Statement"
 import type Database from "better-sqlite3"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
-import { StoreError, type Seed } from "./db.js"
+import { StoreError } from "./store-error.js"
 import { LatestVersion, migrations } from "./migrations.js"
 
 /** How long a process waits for another one creating the store (seeding a big world takes seconds). */
@@ -56,12 +56,13 @@ const connectionOf = (db: Database.Database): Connection => {
 
 /**
  * Brings the store open on `db` to `LatestVersion` (migrations, then `fill` from the version it
- * had, then `user_version`), or does nothing when another process did it first.
+ * had, then `user_version`), or does nothing when another process did it first. `fill` is a `Seed`
+ * (db.ts), written out by its shape because db.ts imports this module.
  */
 export const createOrUpgrade = (
   db: Database.Database,
   file: string,
-  fill: Seed | undefined
+  fill: ((db: Database.Database, fromVersion: number) => void) | undefined
 ): Effect.Effect<void, StoreError> =>
   Effect.gen(function* () {
     const conn = connectionOf(db)
