@@ -9,17 +9,10 @@ import { BUILTINS } from "./builtins.js"
 import type { CheckedExpression } from "./check.js"
 import { compileList, RequestContext, type Request } from "./context.js"
 import { format } from "./format.js"
-import { predicate } from "./predicates.js"
+import { predicate, type CompileOptions } from "./predicates.js"
 import { requiredKeys, type RuleKeys } from "./rule-index.js"
 import type { Scheme } from "./scheme.js"
 import type { Type } from "./types.js"
-
-export interface CompileOptions {
-  /** Contents of named lists, by name: IPs/CIDRs/ranges, hostnames or ASNs. A request's `$lists` takes precedence. */
-  readonly listItems?: Readonly<Record<string, ReadonlyArray<string | number>>>
-  /** The open-source engine's default: `ne` on a missing value is true. The platform documents false. */
-  readonly missingNotEqual?: boolean
-}
 
 /** A compiled expression: call it with a request (or a shared `RequestContext`). */
 export interface CompiledExpression {

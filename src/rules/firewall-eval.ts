@@ -7,7 +7,8 @@
  */
 import type { Diagnostic } from "./ast.js"
 import { check, type CheckOptions } from "./check.js"
-import { compile, EVALUATE, REQUIRES, type CompiledExpression, type CompileOptions } from "./compile.js"
+import { compile, EVALUATE, REQUIRES, type CompiledExpression } from "./compile.js"
+import type { CompileOptions } from "./predicates.js"
 import { compileList, RequestContext, type ListContents, type Request } from "./context.js"
 import { ruleIndex, type IndexOptions, type RuleKeys } from "./rule-index.js"
 import { HTTP_SCHEME, NETWORK_SCHEME } from "./scheme.js"

@@ -67,7 +67,8 @@ export { check, MAX_EXPRESSION_LENGTH, MAX_NESTING_DEPTH } from "./check.js"
 export type { ListKind } from "./parse-state.js"
 
 // Evaluation
-export type { CompiledExpression, CompileOptions } from "./compile.js"
+export type { CompiledExpression } from "./compile.js"
+export type { CompileOptions } from "./predicates.js"
 /**
  * Compiles a checked expression to `(request) => boolean`: compile once, evaluate many times.
  * Any comparison on a missing value is false (`ne` too, unless `missingNotEqual`); a missing
@@ -115,7 +116,8 @@ export { ACTION_ORDER, BYPASS_PRODUCTS, firewall, orderRules } from "./firewall-
 export { customPhase } from "./custom-eval.js"
 
 import { check, type CheckOptions, type CheckResult } from "./check.js"
-import { compile, type CompileOptions } from "./compile.js"
+import { compile } from "./compile.js"
+import type { CompileOptions } from "./predicates.js"
 import type { Request } from "./context.js"
 
 /** Checks, compiles and evaluates in one call; `match` is undefined when the expression has errors. */

@@ -5,12 +5,19 @@
  */
 import type { Rhs, SetItem } from "./ast.js"
 import { toText } from "./bytes.js"
-import type { CompileOptions } from "./compile.js"
 import { compileList, type ListContents, type RequestContext } from "./context.js"
 import { cidrBounds, IpSet, type IpAddress } from "./ip.js"
 import { compileRegex } from "./regex.js"
 import type { ComparisonOperator, Type } from "./types.js"
 import { parseWildcard, wildcardMatcher } from "./wildcard.js"
+
+/** How comparisons evaluate (what `compile()` takes): here, beside the predicates that read it, as compile.ts imports them. */
+export interface CompileOptions {
+  /** Contents of named lists, by name: IPs/CIDRs/ranges, hostnames or ASNs. A request's `$lists` takes precedence. */
+  readonly listItems?: Readonly<Record<string, ReadonlyArray<string | number>>>
+  /** The open-source engine's default: `ne` on a missing value is true. The platform documents false. */
+  readonly missingNotEqual?: boolean
+}
 
 export type Pred = (v: never, ctx: RequestContext) => boolean
 
