@@ -57,7 +57,22 @@ export interface Analysis {
 /** A document's last checked text and the per-entry results of a bulk file. */
 export interface Memo {
   readonly text: string
-  readonly bulk: import("./kv-bulk.js").BulkState
+  readonly bulk: BulkState
+}
+
+/** One entry: where it is, its key, and its own findings (ranges relative to `start`). */
+export interface EntryResult {
+  readonly start: number
+  readonly end: number
+  readonly key: string | undefined
+  readonly keyRange: Range | undefined
+  readonly findings: ReadonlyArray<Finding>
+}
+
+/** The per-entry results of a KV bulk file (kv-bulk.ts); here, in the memo, so that the two modules do not import each other. */
+export interface BulkState {
+  readonly keysOnly: boolean
+  readonly entries: ReadonlyArray<EntryResult>
 }
 
 export const finding = (

@@ -7,15 +7,8 @@
  */
 import { parseTree, type Node, type ParseError } from "jsonc-parser"
 import { nowSeconds } from "../kv/validate.js"
-import {
-  checkElement,
-  fitsFile,
-  keepsKind,
-  shiftEntry,
-  STRICT_JSON,
-  type EntryResult,
-  type Recheck
-} from "./kv-bulk.js"
+import { checkElement, fitsFile, keepsKind, shiftEntry, STRICT_JSON, type Recheck } from "./kv-bulk.js"
+import type { EntryResult } from "./findings.js"
 
 const isSpace = (c: number) => c === 32 || c === 10 || c === 13 || c === 9
 

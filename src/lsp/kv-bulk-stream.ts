@@ -7,7 +7,8 @@
  */
 import { parseTree, visit } from "jsonc-parser"
 import { nowSeconds } from "../kv/validate.js"
-import { checkElement, fileKindOf, STRICT_JSON, type BulkState, type EntryResult } from "./kv-bulk.js"
+import type { BulkState, EntryResult } from "./findings.js"
+import { checkElement, fileKindOf, STRICT_JSON } from "./kv-bulk.js"
 
 export const checkKvBulkText = (text: string, now = nowSeconds()): BulkState | undefined => {
   let i = 0

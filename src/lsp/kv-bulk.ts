@@ -10,22 +10,8 @@ import { findNodeAtLocation, getNodeValue, parseTree, type Node, type ParseError
 import { checkEntry, checkKeyItem, EntryFields } from "../kv/entry-checks.js"
 import { nowSeconds, showKey, type Problem } from "../kv/validate.js"
 import { suggest } from "../rules/scheme.js"
-import { finding, type Finding, type Range } from "./findings.js"
+import { finding, type BulkState, type EntryResult, type Finding, type Range } from "./findings.js"
 import { decodedOffsets, jsonString, toDocument } from "./json-string.js"
-
-/** One entry: where it is, its key, and its own findings (ranges relative to `start`). */
-export interface EntryResult {
-  readonly start: number
-  readonly end: number
-  readonly key: string | undefined
-  readonly keyRange: Range | undefined
-  readonly findings: ReadonlyArray<Finding>
-}
-
-export interface BulkState {
-  readonly keysOnly: boolean
-  readonly entries: ReadonlyArray<EntryResult>
-}
 
 const propsOf = (n: Node): Array<string> =>
   n.type === "object" ? (n.children ?? []).map((p) => p.children?.[0]?.value as string) : []

@@ -7,10 +7,9 @@
  */
 import { parseTree, type Node } from "jsonc-parser"
 import { check, children, type Node as RulesNode } from "../rules/index.js"
-import type { DocumentKind, Memo, Range } from "./findings.js"
+import type { BulkState, DocumentKind, Memo, Range } from "./findings.js"
 import { parseHcl, stringValue, type HclNode } from "./hcl.js"
 import { rangeOf } from "./json-path.js"
-import type { BulkState } from "./kv-bulk.js"
 import { rulesDocument } from "./platform-json.js"
 
 export type SymbolKind = "object" | "class" | "module" | "property" | "key" | "boolean" | "array" | "struct"
