@@ -1,12 +1,24 @@
 // The `txn` handed to transaction(closure): the same key-value operations, inside a savepoint.
 // After rollback() (or once the closure has finished) every operation throws.
 import type { ListOptions } from "./storage-kv.js"
-import type { GetOptions, ObjectStorage, PutOptions } from "./storage.js"
+import type { GetOptions, PutOptions } from "./storage-options.js"
+
+/**
+ * What a transaction passes its operations on to: ObjectStorage, by the shape it has, since
+ * storage.ts makes transactions (importing it here would make the two import each other).
+ */
+interface Operations {
+  get(key: string, options?: GetOptions): Promise<unknown>
+  put(key: string, value: unknown, options?: PutOptions): Promise<void>
+  put(entries: Record<string, unknown>, options?: PutOptions): Promise<void>
+  delete(key: string, options?: PutOptions): Promise<boolean | number>
+  list(options?: ListOptions): Promise<Map<string, unknown>>
+}
 
 export class Transaction {
   private state: "open" | "rolledBack" | "finished" = "open"
   constructor(
-    private readonly storage: ObjectStorage,
+    private readonly storage: Operations,
     private readonly undo: () => void
   ) {}
 
@@ -18,7 +30,7 @@ export class Transaction {
     if (this.state === "open") this.state = "finished"
   }
 
-  private live(method: string): ObjectStorage {
+  private live(method: string): Operations {
     if (this.state === "rolledBack")
       throw new Error(`txn.${method}(): the transaction was rolled back; no further operations are allowed on it`)
     if (this.state === "finished") throw new Error(`txn.${method}(): the transaction has already finished`)
