@@ -24,8 +24,8 @@ import { KeepAlways, KeyLayer, KeypressProvider, useHoldKeys, useKeys, useLayers
 import { NoticeProvider } from "./notices.js"
 import { RuntimeProvider, useEffectQuery, type Query, type TuiRuntime } from "./runtime.js"
 import { ObjectsDirContext } from "./screens/objects-data.js"
-import { helpTitleOf, screenByKey, Screens, type ScreenId } from "./screens/registry.js"
-import { UiProvider, useUiActions, useUiState } from "./state.js"
+import { helpTitleOf, screenByKey, Screens } from "./screens/registry.js"
+import { UiProvider, useUiActions, useUiState, type ScreenId } from "./state.js"
 import { PaneContext, useTerminalSize } from "./terminal.js"
 import { yogaReady } from "./yoga-ready.js"
 

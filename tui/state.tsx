@@ -9,7 +9,9 @@ import { createContext, useCallback, useContext, useMemo, useState, useSyncExter
 import type { Account } from "../src/domain/account.js"
 import type { WafConfig } from "../src/domain/waf.js"
 import type { Zone } from "../src/domain/zone.js"
-import type { ScreenId } from "./screens/registry.js"
+
+/** The screens' ids (their list is tui/screens/registry.ts, which imports this module). */
+export type ScreenId = "zones" | "esc" | "firewall" | "waf" | "kv" | "objects"
 
 export interface UiState {
   readonly screen: ScreenId

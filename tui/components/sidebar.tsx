@@ -1,6 +1,7 @@
 /** The left list of screens; the number before each is the key that opens it. */
 import { Box, Text } from "ink"
-import { Screens, type ScreenId } from "../screens/registry.js"
+import { Screens } from "../screens/registry.js"
+import type { ScreenId } from "../state.js"
 
 export const SidebarWidth = 16
 

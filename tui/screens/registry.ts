@@ -1,18 +1,16 @@
 /**
  * The screens, in the order of the left list: the one list the sidebar, the main pane, the command
  * palette, the number keys and the help read, so a screen is added in one place (its component,
- * which takes `active`, in its own file here; its id in ScreenId; its entry in Screens).
+ * which takes `active`, in its own file here; its id in ScreenId, in state.tsx; its entry in Screens).
  */
 import type { ComponentType } from "react"
-import type { UiState } from "../state.js"
+import type { ScreenId, UiState } from "../state.js"
 import { EscScreen } from "./esc.js"
 import { FirewallScreen } from "./firewall.js"
 import { KvScreen } from "./kv.js"
 import { ObjectsScreen } from "./objects.js"
 import { WafScreen } from "./waf.js"
 import { ZonesScreen } from "./zones.js"
-
-export type ScreenId = "zones" | "esc" | "firewall" | "waf" | "kv" | "objects"
 
 /**
  * How long a screen stays mounted: `always` (from the start, so its cursor and pages survive),
