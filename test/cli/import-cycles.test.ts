@@ -1,7 +1,8 @@
 /**
- * No import cycles in the CLI (issue 20): a command's tree and the module of its handlers, or two
- * helpers, that import each other (even for a type, even through import()) make an order of
- * evaluation that depends on who is loaded first, and a tree that cannot be read top down.
+ * No import cycles in the CLI (issue 20), nor anywhere else in src/ and tui/: a command's tree and
+ * the module of its handlers, or two helpers, that import each other (even for a type, even through
+ * import()) make an order of evaluation that depends on who is loaded first, and a tree that cannot
+ * be read top down.
  */
 import * as fs from "node:fs"
 import * as path from "node:path"
@@ -11,6 +12,13 @@ import { importCycles, importGraph } from "../helpers/import-graph.js"
 
 const relative = (f: string) => path.relative(process.cwd(), f)
 
+/**
+ * Cycles tolerated for now, each written as the test prints it (files sorted, joined by " <-> ")
+ * with a comment saying why it cannot be broken yet. None: a new cycle is broken by moving the
+ * type or function that both files need to the module that owns it.
+ */
+const Exceptions: ReadonlyArray<string> = []
+
 describe("import cycles", () => {
   it("src/cli has none (through any file of src/ or tui/)", () => {
     const graph = importGraph(["src", "tui"])
@@ -18,6 +26,13 @@ describe("import cycles", () => {
     const cycles = importCycles(graph)
       .filter((c) => c.some((f) => f.startsWith(cli)))
       .map((c) => c.map(relative).join(" <-> "))
+    expect(cycles).toEqual([])
+  })
+
+  it("src/ and tui/ have none, but the listed exceptions", () => {
+    const cycles = importCycles(importGraph(["src", "tui"]))
+      .map((c) => c.map(relative).join(" <-> "))
+      .filter((c) => !Exceptions.includes(c))
     expect(cycles).toEqual([])
   })
 
