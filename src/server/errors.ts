@@ -43,30 +43,59 @@ const describeIssues = (issues: ReadonlyArray<Issue>, fallback: string) => {
   return parts.length > 0 ? parts.join("; ") : fallback
 }
 
-export const toV4Error = (failure: unknown, method: string, url: string): V4Error =>
-  isV4Error(failure) ? failure : undeclared(failure, method, url)
+export const toV4Error = (failure: unknown, method: string, url: string, defect = false): V4Error =>
+  isV4Error(failure) ? failure : undeclared(failure, method, url, defect)
 
-/** A failure no handler declared, as one of the errors every endpoint answers (contract-core.ts `platformApi`). */
-const undeclared = (failure: unknown, method: string, url: string): NoRoute | InvalidInput | ApiError => {
+/**
+ * The fields of the envelope the platform answers with (src/domain/envelope.ts). HttpApiBuilder
+ * reports a handler's value that its success schema cannot encode as it reports an undecodable
+ * request, an HttpApiDecodeError; the issues tell them apart: the answer's are under the envelope's
+ * fields, and no request schema of the contract has such a field (test/server/answer-encoding.test.ts
+ * checks every endpoint). "Could not encode to JSON" is HttpApiBuilder's own, for a value
+ * JSON.stringify refuses.
+ */
+const AnswerFields: ReadonlySet<PropertyKey> = new Set(["result", "result_info"])
+const isAnswerSide = (issues: ReadonlyArray<Issue>) =>
+  issues.length > 0 &&
+  issues.every(
+    (i) => AnswerFields.has(i.path[0] ?? "") || (i.path.length === 0 && i.message === "Could not encode to JSON")
+  )
+
+/**
+ * A failure no handler declared, as one of the errors every endpoint answers (contract-core.ts
+ * `platformApi`). `defect`: it was thrown, not failed with; a SyntaxError then is the store's (a
+ * JSON column that does not parse), never the request's (body-guard.ts fails with its own).
+ */
+const undeclared = (
+  failure: unknown,
+  method: string,
+  url: string,
+  defect: boolean
+): NoRoute | InvalidInput | ApiError => {
   const tag = (failure as { _tag?: string } | null)?._tag
   if (tag === "RouteNotFound") {
     return new NoRoute({ message: `No route for that URI: ${method} ${url.split("?")[0]}` })
   }
   if (tag === "HttpApiDecodeError") {
     const f = failure as { issues: ReadonlyArray<Issue>; message: string }
+    // The platform's own answer off its schema (a damaged store row): an internal error, not the request's.
+    if (isAnswerSide(f.issues)) return internal()
     return new InvalidInput({ message: `invalid request: ${describeIssues(f.issues, f.message)}` })
   }
   if (tag === "RequestError" && isOverLimit(failure)) return bodyTooLarge("the request body", BodyMaxBytes)
-  if (tag === "RequestError" || tag === "ParseError" || failure instanceof SyntaxError) {
+  if (tag === "RequestError" || tag === "ParseError" || (failure instanceof SyntaxError && !defect)) {
     return new InvalidInput({ message: "invalid request body: expected JSON, the body could not be parsed" })
   }
-  return new ApiError({
+  return internal()
+}
+
+const internal = () =>
+  new ApiError({
     status: 500,
     message: debugging()
       ? "internal error of the local platform (its cause and stack are on its stderr)"
       : "internal error of the local platform"
   })
-}
 
 const debugging = () => process.env.EDGECTL_DEBUG === "1"
 
@@ -100,7 +129,13 @@ const causeChain = (u: unknown): string => {
 const reportInternal = (cause: Cause.Cause<unknown>, method: string, url: string) => {
   if (!debugging()) return
   const failure = Option.getOrUndefined(Cause.failureOption(cause)) ?? Option.getOrUndefined(Cause.dieOption(cause))
-  const details = failure !== undefined ? causeChain(failure) : Cause.pretty(cause)
+  // The library's stack says nothing there; which field of the answer, and what it held, does.
+  const details =
+    (failure as { _tag?: string } | undefined)?._tag === "HttpApiDecodeError"
+      ? `the answer does not fit the endpoint's success schema (a damaged store row?): ${describeIssues((failure as { issues: ReadonlyArray<Issue> }).issues, "")}`
+      : failure !== undefined
+        ? causeChain(failure)
+        : Cause.pretty(cause)
   process.stderr.write(`edgectl local platform: internal error on ${method} ${url.split("?")[0]}:\n${details}\n`)
 }
 
@@ -145,7 +180,7 @@ export const ApiErrorsLive = HttpApiBuilder.middleware(CoreApi, (app) =>
       return Effect.failCause(cause)
     }
     return Effect.flatMap(HttpServerRequest.HttpServerRequest, (req) => {
-      const error = undeclared(failure, req.method, req.url)
+      const error = undeclared(failure, req.method, req.url, Option.isNone(Cause.failureOption(cause)))
       if (isTooLarge(error)) return Effect.succeed(tooLargeAnswer(error))
       if (error._tag === "ApiError") reportInternal(cause, req.method, req.url)
       return Effect.fail(error)
@@ -162,7 +197,8 @@ export const envelopeErrors = <R>(app: Effect.Effect<HttpServerResponse.HttpServ
       const req = yield* Effect.serviceOption(HttpServerRequest.HttpServerRequest)
       const method = Option.match(req, { onNone: () => "", onSome: (r) => r.method })
       const url = Option.match(req, { onNone: () => "", onSome: (r) => r.url })
-      const error = isV4Error(failure) ? failure : toV4Error(failure, method, url)
+      const defect = Option.isNone(Cause.failureOption(cause))
+      const error = isV4Error(failure) ? failure : toV4Error(failure, method, url, defect)
       if (!isV4Error(failure) && error._tag === "ApiError") reportInternal(cause, method, url)
       return envelopeResponse(error)
     })

@@ -50,7 +50,8 @@ export const isBodilessGet = (request: TableRequest): boolean =>
 
 /**
  * A table's answer, or `undefined` when reading it throws: a store failure (or a row off its
- * schema) the app then meets again and answers as it answers any.
+ * schema) the app then meets again and answers as it answers any internal failure, a 500
+ * (errors.ts).
  */
 export const orApp =
   <A>(answer: (request: TableRequest) => A | undefined) =>

@@ -359,3 +359,63 @@ describe("a damaged store", () => {
     }
   })
 })
+
+describe("a row the platform cannot encode into its answer", () => {
+  const localBase = `${LocalBase.replace(BasePath, "")}${BasePath}`
+  const locals = [makeLocalHandler(storeFile(stateDir)), makeLocalHandler(storeFile(stateDir), { routeTable: false })]
+  afterAll(() => Promise.all(locals.map((l) => l.dispose())))
+  const viaLocal = async (local: (typeof locals)[number], p: string) => {
+    const request = HttpClientRequest.get(localBase + p, { headers: auth(World.allToken) })
+    const response = await Effect.runPromise(makeLocalClient(local.handle).execute(request))
+    return `${response.status} ${JSON.stringify(response.headers)}\n${await Effect.runPromise(response.text)}`
+  }
+  /** Runs `check` with one column of one row replaced, then puts the row back. */
+  const damaged = async (table: string, column: string, id: string, value: unknown, check: () => Promise<void>) => {
+    const db = new Database(path.join(stateDir, "platform.sqlite"))
+    const before = db.prepare(`SELECT ${column} FROM ${table} WHERE id = ?`).pluck().get(id)
+    try {
+      expect(db.prepare(`UPDATE ${table} SET ${column} = ? WHERE id = ?`).run(value, id).changes).toBe(1)
+      await check()
+    } finally {
+      db.prepare(`UPDATE ${table} SET ${column} = ? WHERE id = ?`).run(before, id)
+      db.close()
+    }
+  }
+  const internal = /^500 .*\n\{"result":null,"success":false,"errors":\[\{"code":10001,"message":"internal error/
+
+  it("is the app's 500 through the table too, served and in-process: a zone, a DNS page, the zones list", async () => {
+    const record = new Database(path.join(stateDir, "platform.sqlite"), { readonly: true })
+    const recordId = record.prepare("SELECT id FROM dns_records WHERE zone_id = ? LIMIT 1").pluck().get(ACME) as string
+    record.close()
+    const cases: ReadonlyArray<readonly [string, string, string, unknown, ReadonlyArray<string>]> = [
+      ["zones", "plan", ACME, '{"id": 5, "name": "numbered"}', [zone, "/zones?per_page=50"]],
+      ["zones", "status", ACME, Buffer.from("bytes"), [zone, "/zones?name=acme.com"]],
+      ["zones", "meta", ACME, "{not json", [zone, "/zones"]],
+      ["dns_records", "ttl", recordId, "soon", [`${dns}?per_page=5000`]],
+      ["dns_records", "name", recordId, Buffer.from("bytes"), [`${dns}?per_page=5000&order=ttl`]]
+    ]
+    for (const [table, column, id, value, paths] of cases)
+      await damaged(table, column, id, value, async () => {
+        await same(paths.map((p) => ({ path: p })))
+        for (const p of paths) {
+          expect(await answer(withTable, { path: p }), `${table}.${column} ${p}`).toMatch(internal)
+          const [a, b] = await Promise.all(locals.map((l) => viaLocal(l, p)))
+          expect(a, `${table}.${column} ${p}`).toBe(b)
+          expect(a).toMatch(internal)
+        }
+      })
+  })
+
+  it("a zone's firewall rules list (firewall-rules-route.ts) with a rule off its schema", async () => {
+    const db = new Database(path.join(stateDir, "platform.sqlite"), { readonly: true })
+    const rule = db.prepare("SELECT id FROM firewall_rules WHERE zone_id = ? LIMIT 1").pluck().get(ACME) as string
+    db.close()
+    const rules = `/zones/${ACME}/firewall/rules?per_page=100`
+    for (const value of ['{"a": 1}', "[not json"])
+      await damaged("firewall_rules", "products", rule, value, async () => {
+        const [a, b] = await Promise.all(locals.map((l) => viaLocal(l, rules)))
+        expect(a, value).toBe(b)
+        expect(a, value).toMatch(internal)
+      })
+  })
+})
