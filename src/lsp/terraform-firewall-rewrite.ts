@@ -14,7 +14,7 @@ import { planCaveats } from "./firewall-custom-json.js"
 import { finding, type Finding, type Fix, type TextEdit } from "./findings.js"
 import type { ResourceBlock, TerraformRewrite } from "./terraform.js"
 import { customRulesetHcl } from "./terraform-custom-rules-hcl.js"
-import { hclExpressionRegions } from "./terraform-expressions.js"
+import { hclExpressionRegions, type ExpressionChecker } from "./terraform-expressions.js"
 import { hclString } from "./terraform-ruleset-hcl.js"
 import { importId, type ProviderMajor, type ProviderTarget } from "./terraform-version.js"
 
@@ -25,11 +25,15 @@ import { importId, type ProviderMajor, type ProviderTarget } from "./terraform-v
  */
 export const migrateZones = <R extends { readonly rule: Rule }, G extends { readonly read: ReadonlyArray<R> }>(
   groups: ReadonlyMap<string, G & { readonly read: ReadonlyArray<R> }>,
-  managed: ReadonlySet<string>
+  managed: ReadonlySet<string>,
+  checker: ExpressionChecker | undefined
 ) => {
   const migrated = [...groups].flatMap(([key, g]) => {
     if (managed.has(key)) return []
-    const migration = migrateFirewallRules(g.read.map((r) => r.rule))
+    const migration = migrateFirewallRules(
+      g.read.map((r) => r.rule),
+      checker === undefined ? {} : { check: checker }
+    )
     const left = new Set(migration.notes.filter((n) => n.severity === "unmapped").map((n) => n.rule))
     return migration.rules.length === 0 ? [] : [{ g, migration, moved: g.read.filter((r) => !left.has(r.rule.id)) }]
   })
@@ -72,6 +76,8 @@ const filterName = (text: string, rule: ResourceBlock): string | undefined => {
 interface Read {
   readonly rule: Rule
   readonly filter: ResourceBlock
+  /** The rule's own block (no search of the file's blocks per rule). */
+  readonly block: ResourceBlock
 }
 
 /** One rule with its filter as the platform held them; or why the rewrite cannot read it. */
@@ -126,6 +132,7 @@ const readRule = (text: string, b: ResourceBlock, filters: ReadonlyMap<string, R
     return unclear(b, "products", `products = ${productsText} is not a list of literal strings`)
   return {
     filter: f,
+    block: b,
     rule: {
       id: b.name,
       paused: paused.ok ? (paused.value ?? false) : false,
@@ -190,7 +197,7 @@ export const migrationSteps = (
 }
 
 /** The fixes for the file's firewall resources (one per zone) and the findings on what it leaves alone. */
-export const firewallRewrite: TerraformRewrite = (text, blocks, target) => {
+export const firewallRewrite: TerraformRewrite = (text, blocks, target, checker) => {
   const fixes = new Map<ResourceBlock, Fix>()
   const findings: Array<Finding> = []
   // Without a pin `terraform init` takes the latest provider: 5.x.
@@ -220,7 +227,7 @@ export const firewallRewrite: TerraformRewrite = (text, blocks, target) => {
   )
   const taken = new Set(rulesets.map((b) => b.name))
   const many = groups.size > 1
-  const { migrated, movedRules } = migrateZones(groups, managed)
+  const { migrated, movedRules } = migrateZones(groups, managed, checker)
   // A filter leaves the state only when every rule of the file that names it does.
   const keptFilters = new Set(
     blocks
@@ -258,10 +265,7 @@ export const firewallRewrite: TerraformRewrite = (text, blocks, target) => {
       ...migrationSteps(target, major, g.zone, `cloudflare_ruleset.${name}`, old).map((l) => `# ${l}`),
       ...notes
     ].join("\n")
-    const blocksOfZone = g.read.flatMap((r) => [
-      r.filter,
-      blocks.find((b) => b.type === "cloudflare_firewall_rule" && b.name === r.rule.id)!
-    ])
+    const blocksOfZone = g.read.flatMap((r) => [r.filter, r.block])
     const at = Math.max(...blocksOfZone.map((b) => b.node.endIndex))
     const edits: Array<TextEdit> = []
     if (major === 3 && target.pinWithinMajor !== undefined && target.pinRange !== undefined)

@@ -64,6 +64,8 @@ const filterName = (r: JsonResource): string | undefined => {
 interface Read {
   readonly rule: Rule
   readonly filter: JsonResource
+  /** The rule's own resource (its fix is set there: no search of the file's resources per rule). */
+  readonly resource: JsonResource
 }
 
 /** One rule with its filter as the platform held them; or why the rewrite cannot read it. */
@@ -129,6 +131,7 @@ const readRule = (text: string, r: JsonResource, filters: ReadonlyMap<string, Js
   const ownDescription = value<string>(filterDescription)
   return {
     filter: f,
+    resource: r,
     rule: {
       id: r.name,
       paused: value<boolean>(paused) ?? false,
@@ -186,7 +189,7 @@ const addProperty = (text: string, object: Node, key: string, value: unknown, af
 }
 
 /** The fixes for the file's firewall resources (one per zone), and the findings on what it leaves alone. */
-export const firewallJsonRewrite: TerraformJsonRewrite = (text, resources, target) => {
+export const firewallJsonRewrite: TerraformJsonRewrite = (text, resources, target, checker) => {
   const fixes = new Map<JsonResource, Fix>()
   const findings: Array<Finding> = []
   // Without a pin `terraform init` takes the latest provider: 5.x.
@@ -217,7 +220,7 @@ export const firewallJsonRewrite: TerraformJsonRewrite = (text, resources, targe
   const managed = new Set(rulesets.filter((r) => prop(r.body, "phase")?.value === PHASE).map(zoneKey))
   const taken = new Set(rulesets.map((r) => r.name))
   const many = groups.size > 1
-  const { migrated, movedRules } = migrateZones(groups, managed)
+  const { migrated, movedRules } = migrateZones(groups, managed, checker)
   // A filter leaves the state only when every rule of the file that names it does.
   const keptFilters = new Set(rules.filter((r) => !movedRules.has(r.name)).map(filterName))
   for (const { g, migration, moved } of migrated) {
@@ -278,10 +281,7 @@ export const firewallJsonRewrite: TerraformJsonRewrite = (text, resources, targe
     }
     for (const r of g.read) {
       fixes.set(r.filter, fix)
-      fixes.set(
-        resources.find((x) => x.type === "cloudflare_firewall_rule" && x.name === r.rule.id)!,
-        fix
-      )
+      fixes.set(r.resource, fix)
     }
   }
   return { fixes, findings }

@@ -27,8 +27,10 @@ import {
 
 import {
   EXPRESSION_RESOURCES,
+  expressionChecker,
   hclExpressionRegions,
   jsonExpressionRegions,
+  type ExpressionChecker,
   type TerraformExpression
 } from "./terraform-expressions.js"
 
@@ -104,7 +106,8 @@ const syntaxErrors = (root: HclNode): Array<Finding> => hclSyntaxErrors(root)
 export type TerraformRewrite = (
   text: string,
   blocks: ReadonlyArray<ResourceBlock>,
-  target: ProviderTarget
+  target: ProviderTarget,
+  checker?: ExpressionChecker
 ) => { readonly fixes: ReadonlyMap<ResourceBlock, Fix>; readonly findings: ReadonlyArray<Finding> }
 
 const previousWaf = (type: string, name: string, range: { start: number; end: number }, fix?: Fix): Finding =>
@@ -123,9 +126,18 @@ const previousWaf = (type: string, name: string, range: { start: number; end: nu
  * The rules expressions of the file checked, in their ruleset's phase (`http_response_*`: the
  * response fields); quoted HCL strings' fixes are written escaped like JSON's (the same escapes).
  */
-const checkRegions = (regions: ReadonlyArray<TerraformExpression>, options: CheckOptions): Array<Finding> =>
+const checkRegions = (
+  regions: ReadonlyArray<TerraformExpression>,
+  options: CheckOptions,
+  checker: ExpressionChecker
+): Array<Finding> =>
   regions.flatMap((r) =>
-    checkExpression(r, r.quoted, r.phase?.startsWith("http_response") ? { ...options, phase: "response" } : options)
+    checkExpression(
+      r,
+      r.quoted,
+      r.phase?.startsWith("http_response") ? { ...options, phase: "response" } : options,
+      checker
+    )
   )
 
 /** `*.tf.json`: Terraform's JSON syntax (its expressions checked, the previous-WAF and firewall resources found and the latter rewritten). */
@@ -160,7 +172,9 @@ const analyzeTerraformJson = async (
           own === undefined ? await modulePin(name, pins) : undefined
         )
   // Fixes only for a file without syntax errors: an edit of a broken file cannot be placed.
-  const rewritten = target && errors.length === 0 ? firewallJson?.(text, resources, target) : undefined
+  // The diagnostics and the rewrite's mapping check the same filter expressions: each once.
+  const checker = expressionChecker()
+  const rewritten = target && errors.length === 0 ? firewallJson?.(text, resources, target, checker) : undefined
   for (const r of resources) {
     const range = rangeOf(r.typeKey)
     if ((PREVIOUS_WAF_RESOURCES as ReadonlyArray<string>).includes(r.type))
@@ -178,7 +192,7 @@ const analyzeTerraformJson = async (
   }
   findings.push(...(rewritten?.findings ?? []))
   const expressions = jsonExpressionRegions(text, root)
-  findings.push(...checkRegions(expressions, options))
+  findings.push(...checkRegions(expressions, options, checker))
   findings.sort((a, b) => a.range.start - b.range.start)
   return { kind: "terraform", findings, expressions }
 }
@@ -213,8 +227,9 @@ export const analyzeTerraform = async (
       waf || firewall
         ? providerTarget(tree.rootNode, hasPin(tree.rootNode) ? undefined : await modulePin(name, pins))
         : undefined
+    const checker = expressionChecker()
     const rewritten = waf && target ? rewrite?.(text, blocks, target) : undefined
-    const custom = firewall && target ? firewallFix?.(text, blocks, target) : undefined
+    const custom = firewall && target ? firewallFix?.(text, blocks, target, checker) : undefined
     for (const b of target ? blocks.filter((x) => FIREWALL_RESOURCES.includes(x.type)) : [])
       findings.push(
         firewallResourceFinding(
@@ -247,7 +262,7 @@ export const analyzeTerraform = async (
           phase: typeof phase === "string" ? phase : undefined
         }))
       })
-    findings.push(...checkRegions(expressions, options))
+    findings.push(...checkRegions(expressions, options, checker))
     findings.sort((a, b) => a.range.start - b.range.start)
     return { kind: "terraform", findings, expressions }
   } finally {
