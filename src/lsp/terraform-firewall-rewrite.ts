@@ -81,7 +81,12 @@ interface Read {
 }
 
 /** One rule with its filter as the platform held them; or why the rewrite cannot read it. */
-const readRule = (text: string, b: ResourceBlock, filters: ReadonlyMap<string, ResourceBlock>): Read | Finding => {
+const readRule = (
+  text: string,
+  b: ResourceBlock,
+  filters: ReadonlyMap<string, ResourceBlock>,
+  expressionsOf: (block: ResourceBlock) => ReadonlyArray<{ readonly text: string }>
+): Read | Finding => {
   for (const meta of ["for_each", "count"])
     if (b.attributes.has(meta))
       return unclear(b, meta, `it has ${meta}: the rewrite cannot tell the rules it stands for`)
@@ -104,8 +109,7 @@ const readRule = (text: string, b: ResourceBlock, filters: ReadonlyMap<string, R
       "filter_id",
       `its filter ${address(f)} has for_each or count: the rewrite cannot tell its expression`
     )
-  const body = f.node.namedChildren.find((c) => c?.type === "body") ?? f.node
-  const expression = f.attributes.has("expression") ? hclExpressionRegions(text, body)[0]?.text : undefined
+  const expression = f.attributes.has("expression") ? expressionsOf(f)[0]?.text : undefined
   if (expression === undefined)
     return unclear(b, "filter_id", `the expression of its filter ${address(f)} is not a literal string`)
   const action = b.attributes.get("action")
@@ -197,7 +201,13 @@ export const migrationSteps = (
 }
 
 /** The fixes for the file's firewall resources (one per zone) and the findings on what it leaves alone. */
-export const firewallRewrite: TerraformRewrite = (text, blocks, target, checker) => {
+export const firewallRewrite: TerraformRewrite = (
+  text,
+  blocks,
+  target,
+  checker,
+  expressionsOf = (b) => hclExpressionRegions(text, b.node.namedChildren.find((c) => c?.type === "body") ?? b.node)
+) => {
   const fixes = new Map<ResourceBlock, Fix>()
   const findings: Array<Finding> = []
   // Without a pin `terraform init` takes the latest provider: 5.x.
@@ -207,7 +217,8 @@ export const firewallRewrite: TerraformRewrite = (text, blocks, target, checker)
   for (const b of blocks) {
     if (b.type !== "cloudflare_firewall_rule") continue
     const zone = exprText(text, b, "zone_id")
-    const r = zone === undefined ? unclear(b, undefined, "it has no zone_id") : readRule(text, b, filters)
+    const r =
+      zone === undefined ? unclear(b, undefined, "it has no zone_id") : readRule(text, b, filters, expressionsOf)
     if (!("rule" in r)) {
       findings.push(r)
       continue

@@ -107,7 +107,8 @@ export type TerraformRewrite = (
   text: string,
   blocks: ReadonlyArray<ResourceBlock>,
   target: ProviderTarget,
-  checker?: ExpressionChecker
+  checker?: ExpressionChecker,
+  expressionsOf?: (block: ResourceBlock) => ReadonlyArray<TerraformExpression>
 ) => { readonly fixes: ReadonlyMap<ResourceBlock, Fix>; readonly findings: ReadonlyArray<Finding> }
 
 const previousWaf = (type: string, name: string, range: { start: number; end: number }, fix?: Fix): Finding =>
@@ -228,8 +229,16 @@ export const analyzeTerraform = async (
         ? providerTarget(tree.rootNode, hasPin(tree.rootNode) ? undefined : await modulePin(name, pins))
         : undefined
     const checker = expressionChecker()
+    // A block's expressions, found once: the rewrite reads its filters', the checks check them all.
+    const regions = new Map<ResourceBlock, ReadonlyArray<TerraformExpression>>()
+    const expressionsOf = (b: ResourceBlock) => {
+      let r = regions.get(b)
+      if (r === undefined)
+        regions.set(b, (r = hclExpressionRegions(text, b.node.namedChildren.find((c) => c?.type === "body") ?? b.node)))
+      return r
+    }
     const rewritten = waf && target ? rewrite?.(text, blocks, target) : undefined
-    const custom = firewall && target ? firewallFix?.(text, blocks, target, checker) : undefined
+    const custom = firewall && target ? firewallFix?.(text, blocks, target, checker, expressionsOf) : undefined
     for (const b of target ? blocks.filter((x) => FIREWALL_RESOURCES.includes(x.type)) : [])
       findings.push(
         firewallResourceFinding(
@@ -257,7 +266,7 @@ export const analyzeTerraform = async (
       .filter((b) => (EXPRESSION_RESOURCES as ReadonlyArray<string>).includes(b.type))
       .flatMap((b): Array<TerraformExpression> => {
         const phase = b.attributes.get("phase")?.value
-        return hclExpressionRegions(text, b.node.namedChildren.find((c) => c?.type === "body") ?? b.node).map((r) => ({
+        return expressionsOf(b).map((r) => ({
           ...r,
           phase: typeof phase === "string" ? phase : undefined
         }))
