@@ -68,15 +68,18 @@ const literal = (expr: HclNode | null): string | number | boolean | undefined =>
 
 export const resourceBlocks = (root: HclNode): Array<ResourceBlock> => {
   const out: Array<ResourceBlock> = []
+  // Each `namedChildren` builds its nodes anew across the wasm boundary: read once per node.
   const visit = (n: HclNode) => {
-    if (n.type === "block" && n.namedChildren[0]?.type === "identifier" && n.namedChildren[0].text === "resource") {
-      const labels = n.namedChildren.filter((c) => c?.type === "string_lit") as Array<HclNode>
-      const body = n.namedChildren.find((c) => c?.type === "body")
+    const children = n.namedChildren
+    if (n.type === "block" && children[0]?.type === "identifier" && children[0].text === "resource") {
+      const labels = children.filter((c) => c?.type === "string_lit") as Array<HclNode>
+      const body = children.find((c) => c?.type === "body")
       const attributes = new Map<string, { node: HclNode; value: string | number | boolean | undefined }>()
       for (const a of body?.namedChildren ?? []) {
         if (a?.type !== "attribute") continue
-        const name = a.namedChildren[0]?.text
-        if (name !== undefined) attributes.set(name, { node: a, value: literal(a.namedChildren[1] ?? null) })
+        const [key, value] = a.namedChildren
+        const name = key?.text
+        if (name !== undefined) attributes.set(name, { node: a, value: literal(value ?? null) })
       }
       if (labels.length >= 2)
         out.push({
@@ -88,7 +91,7 @@ export const resourceBlocks = (root: HclNode): Array<ResourceBlock> => {
         })
       return
     }
-    for (const c of n.namedChildren) if (c !== null) visit(c)
+    for (const c of children) if (c !== null) visit(c)
   }
   visit(root)
   return out
