@@ -7,7 +7,7 @@
  * rules ruleset in either syntax, and the rules expressions of rulesets and filters checked, found
  * in a real HCL tree or JSON tree (never by scanning text).
  */
-import { parseTree, printParseErrorCode, type ParseError } from "jsonc-parser"
+import { printParseErrorCode, type ParseError } from "jsonc-parser"
 import type { CheckOptions } from "../rules/index.js"
 import { checkExpression } from "./expressions.js"
 import { finding, type Analysis, type Finding, type Fix } from "./findings.js"
@@ -15,6 +15,7 @@ import { FIREWALL_RESOURCES, firewallResourceFinding } from "./firewall-unsuppor
 import { parseHcl, stringValue, type HclNode } from "./hcl.js"
 import { rangeOf } from "./json-path.js"
 import { jsonResources, type TerraformJsonRewrite } from "./terraform-json-resources.js"
+import { terraformJsonTree } from "./terraform-json-tree.js"
 import {
   hasPin,
   jsonPinNode,
@@ -152,7 +153,7 @@ const analyzeTerraformJson = async (
   { firewallJson, pins }: TerraformWiring
 ): Promise<Analysis> => {
   const errors: Array<ParseError> = []
-  const root = parseTree(text, errors, { allowTrailingComma: false, disallowComments: true })
+  const root = terraformJsonTree(text, errors)
   const findings: Array<Finding> = errors.map((e) =>
     finding(
       "error",
