@@ -76,8 +76,6 @@ const filterName = (text: string, rule: ResourceBlock): string | undefined => {
 interface Read {
   readonly rule: Rule
   readonly filter: ResourceBlock
-  /** The rule's own block (no search of the file's blocks per rule). */
-  readonly block: ResourceBlock
 }
 
 /** One rule with its filter as the platform held them; or why the rewrite cannot read it. */
@@ -136,7 +134,6 @@ const readRule = (
     return unclear(b, "products", `products = ${productsText} is not a list of literal strings`)
   return {
     filter: f,
-    block: b,
     rule: {
       id: b.name,
       paused: paused.ok ? (paused.value ?? false) : false,
@@ -213,6 +210,9 @@ export const firewallRewrite: TerraformRewrite = (
   // Without a pin `terraform init` takes the latest provider: 5.x.
   const major: ProviderMajor = target.constraint === undefined ? 5 : target.major
   const filters = new Map(blocks.filter((b) => b.type === "cloudflare_filter").map((b) => [b.name, b]))
+  // The rule block a name stands for (the first, were a name written twice), found once rather than per rule.
+  const ruleNamed = new Map<string, ResourceBlock>()
+  for (const b of [...blocks].reverse()) if (b.type === "cloudflare_firewall_rule") ruleNamed.set(b.name, b)
   const groups = new Map<string, { zone: string; provider: string | undefined; read: Array<Read> }>()
   for (const b of blocks) {
     if (b.type !== "cloudflare_firewall_rule") continue
@@ -276,7 +276,7 @@ export const firewallRewrite: TerraformRewrite = (
       ...migrationSteps(target, major, g.zone, `cloudflare_ruleset.${name}`, old).map((l) => `# ${l}`),
       ...notes
     ].join("\n")
-    const blocksOfZone = g.read.flatMap((r) => [r.filter, r.block])
+    const blocksOfZone = g.read.flatMap((r) => [r.filter, ruleNamed.get(r.rule.id)!])
     const at = Math.max(...blocksOfZone.map((b) => b.node.endIndex))
     const edits: Array<TextEdit> = []
     if (major === 3 && target.pinWithinMajor !== undefined && target.pinRange !== undefined)

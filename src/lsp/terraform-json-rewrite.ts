@@ -64,8 +64,6 @@ const filterName = (r: JsonResource): string | undefined => {
 interface Read {
   readonly rule: Rule
   readonly filter: JsonResource
-  /** The rule's own resource (its fix is set there: no search of the file's resources per rule). */
-  readonly resource: JsonResource
 }
 
 /** One rule with its filter as the platform held them; or why the rewrite cannot read it. */
@@ -131,7 +129,6 @@ const readRule = (text: string, r: JsonResource, filters: ReadonlyMap<string, Js
   const ownDescription = value<string>(filterDescription)
   return {
     filter: f,
-    resource: r,
     rule: {
       id: r.name,
       paused: value<boolean>(paused) ?? false,
@@ -196,6 +193,9 @@ export const firewallJsonRewrite: TerraformJsonRewrite = (text, resources, targe
   const major: ProviderMajor = target.constraint === undefined ? 5 : target.major
   const filters = new Map(resources.filter((r) => r.type === "cloudflare_filter").map((r) => [r.name, r]))
   const rules = resources.filter((r) => r.type === "cloudflare_firewall_rule")
+  // The rule resource a name stands for (the first, were a name written twice), found once rather than per rule.
+  const ruleNamed = new Map<string, JsonResource>()
+  for (const r of [...rules].reverse()) ruleNamed.set(r.name, r)
   const zoneKey = (r: JsonResource) => {
     const z = prop(r.body, "zone_id")
     const p = prop(r.body, "provider")
@@ -281,7 +281,7 @@ export const firewallJsonRewrite: TerraformJsonRewrite = (text, resources, targe
     }
     for (const r of g.read) {
       fixes.set(r.filter, fix)
-      fixes.set(r.resource, fix)
+      fixes.set(ruleNamed.get(r.rule.id)!, fix)
     }
   }
   return { fixes, findings }
