@@ -16,15 +16,19 @@
 //   again, trying every landmark version (majorOf: ~35% of the .tf.json check); every filter
 //   expression was parsed and checked twice, by the diagnostics and by the rewrite's mapping
 //   (migrateFirewallRules); the rewrite searched the file's resources for each rule's own
-//   (quadratic); in HCL the rewrite found each filter's expression in the tree again.
+//   (quadratic); in HCL the rewrite found each filter's expression in the tree again; jsonc-parser's
+//   parseTree (once per check) was about half of what was left of a cold .tf.json check.
 // - After: majorOf keeps its last answer; one expressionChecker per document check
-//   (src/lsp/terraform-expressions.ts) answers the diagnostics and the mapping; each rule keeps its
-//   resource; a .tf check finds each block's expressions once. firewall.tf.json 1,598 M (-26%;
-//   over the one-filter start-up 1,285 M -> 740 M, -42%), firewall.tf 3,695 M (-14%; over a one-
-//   filter .tf 2,950 M -> 2,343 M, -21%), baseline.tf.json 1,197 M, one filter 858 M (unchanged).
-//   The document is parsed once (jsonc-parser's parseTree is about half of what is left of a cold
-//   .tf.json check; in HCL tree-sitter's parse and its node accessors most of it) and positions
-//   are computed once (report.ts's LineIndex).
+//   (src/lsp/terraform-expressions.ts) answers the diagnostics and the mapping; the rewrites find a
+//   rule's resource in a map; a .tf check finds each block's expressions once and reads each
+//   node's namedChildren once; a .tf.json document is read by a strict JSON reader that builds
+//   parseTree's tree (src/lsp/terraform-json-tree.ts; parseTree reads what it does not accept).
+//   firewall.tf.json 1,465-1,501 M (-31%; over the one-filter start-up ~1,290 M -> ~620 M, -52%),
+//   firewall.tf median of 5 3,707 M (was 4,308 M over the same 5; -14%; over a one-filter .tf
+//   2,950 M -> 2,355 M, -20%; runs spread 3,456-3,939 M), baseline.tf.json 1,110-1,120 M (-6%,
+//   the reader), one filter 851-865 M (unchanged). Wall: firewall.tf.json 250-317 ms -> 156-192 ms.
+//   What is left: the expression checks themselves (src/rules), in HCL tree-sitter's parse and its
+//   node accessors, and the rewrite's text. Positions are computed once (report.ts's LineIndex).
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
