@@ -15,12 +15,24 @@ import {
   type MigrationNote
 } from "../domain/custom-rule.js"
 import { FirewallActions, isDeletedFilter, type FirewallAction, type Rule } from "../domain/firewall.js"
-import { check, MAX_EXPRESSION_LENGTH, orderRules, type Diagnostic } from "../rules/index.js"
+import {
+  check,
+  MAX_EXPRESSION_LENGTH,
+  orderRules,
+  type CheckOptions,
+  type CheckResult,
+  type Diagnostic
+} from "../rules/index.js"
 import { planOf } from "./expression.js"
 
 export interface MigrateOptions {
   /** The zone's plan (`free`, `pro`, `business`, `enterprise`); checks `log` and the rule limit. */
   readonly plan?: string
+  /**
+   * How an expression is checked (default: `check`). The editor passes the checker it already
+   * ran over the document's expressions, so that each distinct one is parsed once per document.
+   */
+  readonly check?: (expression: string, options: CheckOptions) => CheckResult
 }
 
 const isAction = (a: string): a is FirewallAction => (FirewallActions as ReadonlyArray<string>).includes(a)
@@ -189,10 +201,11 @@ export const migrateFirewallRules = (
   // Rules that share a filter share its expression: each distinct one is checked once.
   const p = plan !== undefined ? planOf(plan) : undefined
   const checked = new Map<string, ReadonlyArray<Diagnostic>>()
+  const checkWith = options.check ?? check
   const diagnosticsOf = (expression: string) => {
     let d = checked.get(expression)
     if (d === undefined)
-      checked.set(expression, (d = check(expression, p !== undefined ? { plan: p } : {}).diagnostics))
+      checked.set(expression, (d = checkWith(expression, p !== undefined ? { plan: p } : {}).diagnostics))
     return d
   }
   let mapped: Array<Mapped> = []

@@ -3,7 +3,7 @@
  * `filter.expression`, a filter's `expression`, a WAF rule's `expression`). Diagnostics come
  * from `src/rules` `check` and are mapped onto the document exactly.
  */
-import { check, type CheckOptions, type Diagnostic } from "../rules/index.js"
+import { check, type CheckOptions, type CheckResult, type Diagnostic } from "../rules/index.js"
 import { finding, type ExpressionRegion, type Finding, type Fix } from "./findings.js"
 import { jsonString, toDocument } from "./json-string.js"
 
@@ -24,15 +24,16 @@ const fixesOf = (d: Diagnostic, docRange: { start: number; end: number }, inJson
   return [{ title: `Change to \`${m[1]}\``, edits: [{ range: docRange, newText }], preferred: true }]
 }
 
-/** Checks one expression and returns its diagnostics in document offsets. */
+/** Checks one expression and returns its diagnostics in document offsets (`checker`: one that keeps its answers for others). */
 export const checkExpression = (
   region: ExpressionRegion,
   inJson: boolean,
-  options: CheckOptions = {}
+  options: CheckOptions = {},
+  checker: (text: string, options: CheckOptions) => CheckResult = check
 ): Array<Finding> => {
   // A rules file usually ends with a newline: not part of the expression.
   const text = inJson ? region.text : region.text.replace(/\s+$/, "")
-  const result = check(text, options)
+  const result = checker(text, options)
   return result.diagnostics.map((d) => {
     const range = toDocument(region.offsets, d.range.start, d.range.end)
     return finding(d.severity, d.code, d.message, range, { hint: d.hint, fixes: fixesOf(d, range, inJson) })

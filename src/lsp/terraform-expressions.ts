@@ -6,9 +6,33 @@
  * A string with an interpolation (`${…}`, `%{…}`) is computed by Terraform: it is not checked.
  */
 import type { Node } from "jsonc-parser"
+import { check, type CheckOptions, type CheckResult } from "../rules/index.js"
 import type { ExpressionRegion } from "./findings.js"
 import type { HclNode } from "./hcl.js"
 import { decodedOffsets } from "./json-string.js"
+
+/** Checks a rules expression (`check` of src/rules, or the same with its answers kept). */
+export type ExpressionChecker = (text: string, options: CheckOptions) => CheckResult
+
+/**
+ * `check` with each distinct expression and options checked once: one per document check, shared
+ * by its diagnostics and the firewall rewrite's mapping, which check the same filter expressions.
+ * Options holding named lists (a Map, not a key) are checked every time.
+ */
+export const expressionChecker = (): ExpressionChecker => {
+  const answers = new Map<string, CheckResult>()
+  return (text, options) => {
+    if (options.lists !== undefined) return check(text, options)
+    const key = `${JSON.stringify(
+      Object.entries(options)
+        .filter(([, v]) => v !== undefined)
+        .sort()
+    )}\u0000${text}`
+    let r = answers.get(key)
+    if (r === undefined) answers.set(key, (r = check(text, options)))
+    return r
+  }
+}
 
 /** Resource types whose `expression` strings are rules expressions. */
 export const EXPRESSION_RESOURCES = ["cloudflare_ruleset", "cloudflare_filter"] as const

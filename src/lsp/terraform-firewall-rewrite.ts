@@ -14,7 +14,7 @@ import { planCaveats } from "./firewall-custom-json.js"
 import { finding, type Finding, type Fix, type TextEdit } from "./findings.js"
 import type { ResourceBlock, TerraformRewrite } from "./terraform.js"
 import { customRulesetHcl } from "./terraform-custom-rules-hcl.js"
-import { hclExpressionRegions } from "./terraform-expressions.js"
+import { hclExpressionRegions, type ExpressionChecker } from "./terraform-expressions.js"
 import { hclString } from "./terraform-ruleset-hcl.js"
 import { importId, type ProviderMajor, type ProviderTarget } from "./terraform-version.js"
 
@@ -25,11 +25,15 @@ import { importId, type ProviderMajor, type ProviderTarget } from "./terraform-v
  */
 export const migrateZones = <R extends { readonly rule: Rule }, G extends { readonly read: ReadonlyArray<R> }>(
   groups: ReadonlyMap<string, G & { readonly read: ReadonlyArray<R> }>,
-  managed: ReadonlySet<string>
+  managed: ReadonlySet<string>,
+  checker: ExpressionChecker | undefined
 ) => {
   const migrated = [...groups].flatMap(([key, g]) => {
     if (managed.has(key)) return []
-    const migration = migrateFirewallRules(g.read.map((r) => r.rule))
+    const migration = migrateFirewallRules(
+      g.read.map((r) => r.rule),
+      checker === undefined ? {} : { check: checker }
+    )
     const left = new Set(migration.notes.filter((n) => n.severity === "unmapped").map((n) => n.rule))
     return migration.rules.length === 0 ? [] : [{ g, migration, moved: g.read.filter((r) => !left.has(r.rule.id)) }]
   })
@@ -75,7 +79,12 @@ interface Read {
 }
 
 /** One rule with its filter as the platform held them; or why the rewrite cannot read it. */
-const readRule = (text: string, b: ResourceBlock, filters: ReadonlyMap<string, ResourceBlock>): Read | Finding => {
+const readRule = (
+  text: string,
+  b: ResourceBlock,
+  filters: ReadonlyMap<string, ResourceBlock>,
+  expressionsOf: (block: ResourceBlock) => ReadonlyArray<{ readonly text: string }>
+): Read | Finding => {
   for (const meta of ["for_each", "count"])
     if (b.attributes.has(meta))
       return unclear(b, meta, `it has ${meta}: the rewrite cannot tell the rules it stands for`)
@@ -98,8 +107,7 @@ const readRule = (text: string, b: ResourceBlock, filters: ReadonlyMap<string, R
       "filter_id",
       `its filter ${address(f)} has for_each or count: the rewrite cannot tell its expression`
     )
-  const body = f.node.namedChildren.find((c) => c?.type === "body") ?? f.node
-  const expression = f.attributes.has("expression") ? hclExpressionRegions(text, body)[0]?.text : undefined
+  const expression = f.attributes.has("expression") ? expressionsOf(f)[0]?.text : undefined
   if (expression === undefined)
     return unclear(b, "filter_id", `the expression of its filter ${address(f)} is not a literal string`)
   const action = b.attributes.get("action")
@@ -190,17 +198,27 @@ export const migrationSteps = (
 }
 
 /** The fixes for the file's firewall resources (one per zone) and the findings on what it leaves alone. */
-export const firewallRewrite: TerraformRewrite = (text, blocks, target) => {
+export const firewallRewrite: TerraformRewrite = (
+  text,
+  blocks,
+  target,
+  checker,
+  expressionsOf = (b) => hclExpressionRegions(text, b.node.namedChildren.find((c) => c?.type === "body") ?? b.node)
+) => {
   const fixes = new Map<ResourceBlock, Fix>()
   const findings: Array<Finding> = []
   // Without a pin `terraform init` takes the latest provider: 5.x.
   const major: ProviderMajor = target.constraint === undefined ? 5 : target.major
   const filters = new Map(blocks.filter((b) => b.type === "cloudflare_filter").map((b) => [b.name, b]))
+  // The rule block a name stands for (the first, were a name written twice), found once rather than per rule.
+  const ruleNamed = new Map<string, ResourceBlock>()
+  for (const b of [...blocks].reverse()) if (b.type === "cloudflare_firewall_rule") ruleNamed.set(b.name, b)
   const groups = new Map<string, { zone: string; provider: string | undefined; read: Array<Read> }>()
   for (const b of blocks) {
     if (b.type !== "cloudflare_firewall_rule") continue
     const zone = exprText(text, b, "zone_id")
-    const r = zone === undefined ? unclear(b, undefined, "it has no zone_id") : readRule(text, b, filters)
+    const r =
+      zone === undefined ? unclear(b, undefined, "it has no zone_id") : readRule(text, b, filters, expressionsOf)
     if (!("rule" in r)) {
       findings.push(r)
       continue
@@ -220,7 +238,7 @@ export const firewallRewrite: TerraformRewrite = (text, blocks, target) => {
   )
   const taken = new Set(rulesets.map((b) => b.name))
   const many = groups.size > 1
-  const { migrated, movedRules } = migrateZones(groups, managed)
+  const { migrated, movedRules } = migrateZones(groups, managed, checker)
   // A filter leaves the state only when every rule of the file that names it does.
   const keptFilters = new Set(
     blocks
@@ -258,10 +276,7 @@ export const firewallRewrite: TerraformRewrite = (text, blocks, target) => {
       ...migrationSteps(target, major, g.zone, `cloudflare_ruleset.${name}`, old).map((l) => `# ${l}`),
       ...notes
     ].join("\n")
-    const blocksOfZone = g.read.flatMap((r) => [
-      r.filter,
-      blocks.find((b) => b.type === "cloudflare_firewall_rule" && b.name === r.rule.id)!
-    ])
+    const blocksOfZone = g.read.flatMap((r) => [r.filter, ruleNamed.get(r.rule.id)!])
     const at = Math.max(...blocksOfZone.map((b) => b.node.endIndex))
     const edits: Array<TextEdit> = []
     if (major === 3 && target.pinWithinMajor !== undefined && target.pinRange !== undefined)

@@ -5,6 +5,7 @@
  */
 import type { Node, Segment } from "jsonc-parser"
 import type { Finding, Fix } from "./findings.js"
+import type { ExpressionChecker } from "./terraform-expressions.js"
 import type { ProviderTarget } from "./terraform-version.js"
 
 /** One `resource.<type>.<name>` of the file, with where it is (the path of the object holding its type). */
@@ -53,5 +54,6 @@ export const jsonResources = (root: Node): Array<JsonResource> => {
 export type TerraformJsonRewrite = (
   text: string,
   resources: ReadonlyArray<JsonResource>,
-  target: ProviderTarget
+  target: ProviderTarget,
+  checker?: ExpressionChecker
 ) => { readonly fixes: ReadonlyMap<JsonResource, Fix>; readonly findings: ReadonlyArray<Finding> }

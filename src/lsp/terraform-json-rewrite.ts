@@ -186,13 +186,16 @@ const addProperty = (text: string, object: Node, key: string, value: unknown, af
 }
 
 /** The fixes for the file's firewall resources (one per zone), and the findings on what it leaves alone. */
-export const firewallJsonRewrite: TerraformJsonRewrite = (text, resources, target) => {
+export const firewallJsonRewrite: TerraformJsonRewrite = (text, resources, target, checker) => {
   const fixes = new Map<JsonResource, Fix>()
   const findings: Array<Finding> = []
   // Without a pin `terraform init` takes the latest provider: 5.x.
   const major: ProviderMajor = target.constraint === undefined ? 5 : target.major
   const filters = new Map(resources.filter((r) => r.type === "cloudflare_filter").map((r) => [r.name, r]))
   const rules = resources.filter((r) => r.type === "cloudflare_firewall_rule")
+  // The rule resource a name stands for (the first, were a name written twice), found once rather than per rule.
+  const ruleNamed = new Map<string, JsonResource>()
+  for (const r of [...rules].reverse()) ruleNamed.set(r.name, r)
   const zoneKey = (r: JsonResource) => {
     const z = prop(r.body, "zone_id")
     const p = prop(r.body, "provider")
@@ -217,7 +220,7 @@ export const firewallJsonRewrite: TerraformJsonRewrite = (text, resources, targe
   const managed = new Set(rulesets.filter((r) => prop(r.body, "phase")?.value === PHASE).map(zoneKey))
   const taken = new Set(rulesets.map((r) => r.name))
   const many = groups.size > 1
-  const { migrated, movedRules } = migrateZones(groups, managed)
+  const { migrated, movedRules } = migrateZones(groups, managed, checker)
   // A filter leaves the state only when every rule of the file that names it does.
   const keptFilters = new Set(rules.filter((r) => !movedRules.has(r.name)).map(filterName))
   for (const { g, migration, moved } of migrated) {
@@ -278,10 +281,7 @@ export const firewallJsonRewrite: TerraformJsonRewrite = (text, resources, targe
     }
     for (const r of g.read) {
       fixes.set(r.filter, fix)
-      fixes.set(
-        resources.find((x) => x.type === "cloudflare_firewall_rule" && x.name === r.rule.id)!,
-        fix
-      )
+      fixes.set(ruleNamed.get(r.rule.id)!, fix)
     }
   }
   return { fixes, findings }

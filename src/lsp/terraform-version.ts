@@ -215,7 +215,15 @@ const admittedBy = (constraint: string) => {
  * The major version `terraform init -upgrade` selects under a constraint, as released (1.x and
  * 2.x too; 5.x is the latest), and 5 for a constraint no release satisfies.
  */
-export const majorOf = (constraint: string): number => Math.min(admittedBy(constraint).highest?.[0] ?? 5, 5)
+export const majorOf = (constraint: string): number => {
+  if (lastMajor?.constraint !== constraint)
+    lastMajor = { constraint, major: Math.min(admittedBy(constraint).highest?.[0] ?? 5, 5) }
+  return lastMajor.major
+}
+// Each firewall resource's warning asks (./firewall-unsupported.ts), always about the file's one
+// constraint: a pure answer, kept for the next call (it tried every landmark version: ~35% of a
+// 1,000-resource check).
+let lastMajor: { readonly constraint: string; readonly major: number } | undefined
 
 /** What to write for the file's pin, or for `fallback` (the module's) when the file has none. */
 export const providerTarget = (

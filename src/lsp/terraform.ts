@@ -7,7 +7,7 @@
  * rules ruleset in either syntax, and the rules expressions of rulesets and filters checked, found
  * in a real HCL tree or JSON tree (never by scanning text).
  */
-import { parseTree, printParseErrorCode, type ParseError } from "jsonc-parser"
+import { printParseErrorCode, type ParseError } from "jsonc-parser"
 import type { CheckOptions } from "../rules/index.js"
 import { checkExpression } from "./expressions.js"
 import { finding, type Analysis, type Finding, type Fix } from "./findings.js"
@@ -15,6 +15,7 @@ import { FIREWALL_RESOURCES, firewallResourceFinding } from "./firewall-unsuppor
 import { parseHcl, stringValue, type HclNode } from "./hcl.js"
 import { rangeOf } from "./json-path.js"
 import { jsonResources, type TerraformJsonRewrite } from "./terraform-json-resources.js"
+import { terraformJsonTree } from "./terraform-json-tree.js"
 import {
   hasPin,
   jsonPinNode,
@@ -27,8 +28,10 @@ import {
 
 import {
   EXPRESSION_RESOURCES,
+  expressionChecker,
   hclExpressionRegions,
   jsonExpressionRegions,
+  type ExpressionChecker,
   type TerraformExpression
 } from "./terraform-expressions.js"
 
@@ -66,15 +69,18 @@ const literal = (expr: HclNode | null): string | number | boolean | undefined =>
 
 export const resourceBlocks = (root: HclNode): Array<ResourceBlock> => {
   const out: Array<ResourceBlock> = []
+  // Each `namedChildren` builds its nodes anew across the wasm boundary: read once per node.
   const visit = (n: HclNode) => {
-    if (n.type === "block" && n.namedChildren[0]?.type === "identifier" && n.namedChildren[0].text === "resource") {
-      const labels = n.namedChildren.filter((c) => c?.type === "string_lit") as Array<HclNode>
-      const body = n.namedChildren.find((c) => c?.type === "body")
+    const children = n.namedChildren
+    if (n.type === "block" && children[0]?.type === "identifier" && children[0].text === "resource") {
+      const labels = children.filter((c) => c?.type === "string_lit") as Array<HclNode>
+      const body = children.find((c) => c?.type === "body")
       const attributes = new Map<string, { node: HclNode; value: string | number | boolean | undefined }>()
       for (const a of body?.namedChildren ?? []) {
         if (a?.type !== "attribute") continue
-        const name = a.namedChildren[0]?.text
-        if (name !== undefined) attributes.set(name, { node: a, value: literal(a.namedChildren[1] ?? null) })
+        const [key, value] = a.namedChildren
+        const name = key?.text
+        if (name !== undefined) attributes.set(name, { node: a, value: literal(value ?? null) })
       }
       if (labels.length >= 2)
         out.push({
@@ -86,7 +92,7 @@ export const resourceBlocks = (root: HclNode): Array<ResourceBlock> => {
         })
       return
     }
-    for (const c of n.namedChildren) if (c !== null) visit(c)
+    for (const c of children) if (c !== null) visit(c)
   }
   visit(root)
   return out
@@ -104,7 +110,9 @@ const syntaxErrors = (root: HclNode): Array<Finding> => hclSyntaxErrors(root)
 export type TerraformRewrite = (
   text: string,
   blocks: ReadonlyArray<ResourceBlock>,
-  target: ProviderTarget
+  target: ProviderTarget,
+  checker?: ExpressionChecker,
+  expressionsOf?: (block: ResourceBlock) => ReadonlyArray<TerraformExpression>
 ) => { readonly fixes: ReadonlyMap<ResourceBlock, Fix>; readonly findings: ReadonlyArray<Finding> }
 
 const previousWaf = (type: string, name: string, range: { start: number; end: number }, fix?: Fix): Finding =>
@@ -123,9 +131,18 @@ const previousWaf = (type: string, name: string, range: { start: number; end: nu
  * The rules expressions of the file checked, in their ruleset's phase (`http_response_*`: the
  * response fields); quoted HCL strings' fixes are written escaped like JSON's (the same escapes).
  */
-const checkRegions = (regions: ReadonlyArray<TerraformExpression>, options: CheckOptions): Array<Finding> =>
+const checkRegions = (
+  regions: ReadonlyArray<TerraformExpression>,
+  options: CheckOptions,
+  checker: ExpressionChecker
+): Array<Finding> =>
   regions.flatMap((r) =>
-    checkExpression(r, r.quoted, r.phase?.startsWith("http_response") ? { ...options, phase: "response" } : options)
+    checkExpression(
+      r,
+      r.quoted,
+      r.phase?.startsWith("http_response") ? { ...options, phase: "response" } : options,
+      checker
+    )
   )
 
 /** `*.tf.json`: Terraform's JSON syntax (its expressions checked, the previous-WAF and firewall resources found and the latter rewritten). */
@@ -136,7 +153,7 @@ const analyzeTerraformJson = async (
   { firewallJson, pins }: TerraformWiring
 ): Promise<Analysis> => {
   const errors: Array<ParseError> = []
-  const root = parseTree(text, errors, { allowTrailingComma: false, disallowComments: true })
+  const root = terraformJsonTree(text, errors)
   const findings: Array<Finding> = errors.map((e) =>
     finding(
       "error",
@@ -160,7 +177,9 @@ const analyzeTerraformJson = async (
           own === undefined ? await modulePin(name, pins) : undefined
         )
   // Fixes only for a file without syntax errors: an edit of a broken file cannot be placed.
-  const rewritten = target && errors.length === 0 ? firewallJson?.(text, resources, target) : undefined
+  // The diagnostics and the rewrite's mapping check the same filter expressions: each once.
+  const checker = expressionChecker()
+  const rewritten = target && errors.length === 0 ? firewallJson?.(text, resources, target, checker) : undefined
   for (const r of resources) {
     const range = rangeOf(r.typeKey)
     if ((PREVIOUS_WAF_RESOURCES as ReadonlyArray<string>).includes(r.type))
@@ -178,7 +197,7 @@ const analyzeTerraformJson = async (
   }
   findings.push(...(rewritten?.findings ?? []))
   const expressions = jsonExpressionRegions(text, root)
-  findings.push(...checkRegions(expressions, options))
+  findings.push(...checkRegions(expressions, options, checker))
   findings.sort((a, b) => a.range.start - b.range.start)
   return { kind: "terraform", findings, expressions }
 }
@@ -213,8 +232,17 @@ export const analyzeTerraform = async (
       waf || firewall
         ? providerTarget(tree.rootNode, hasPin(tree.rootNode) ? undefined : await modulePin(name, pins))
         : undefined
+    const checker = expressionChecker()
+    // A block's expressions, found once: the rewrite reads its filters', the checks check them all.
+    const regions = new Map<ResourceBlock, ReadonlyArray<TerraformExpression>>()
+    const expressionsOf = (b: ResourceBlock) => {
+      let r = regions.get(b)
+      if (r === undefined)
+        regions.set(b, (r = hclExpressionRegions(text, b.node.namedChildren.find((c) => c?.type === "body") ?? b.node)))
+      return r
+    }
     const rewritten = waf && target ? rewrite?.(text, blocks, target) : undefined
-    const custom = firewall && target ? firewallFix?.(text, blocks, target) : undefined
+    const custom = firewall && target ? firewallFix?.(text, blocks, target, checker, expressionsOf) : undefined
     for (const b of target ? blocks.filter((x) => FIREWALL_RESOURCES.includes(x.type)) : [])
       findings.push(
         firewallResourceFinding(
@@ -242,12 +270,12 @@ export const analyzeTerraform = async (
       .filter((b) => (EXPRESSION_RESOURCES as ReadonlyArray<string>).includes(b.type))
       .flatMap((b): Array<TerraformExpression> => {
         const phase = b.attributes.get("phase")?.value
-        return hclExpressionRegions(text, b.node.namedChildren.find((c) => c?.type === "body") ?? b.node).map((r) => ({
+        return expressionsOf(b).map((r) => ({
           ...r,
           phase: typeof phase === "string" ? phase : undefined
         }))
       })
-    findings.push(...checkRegions(expressions, options))
+    findings.push(...checkRegions(expressions, options, checker))
     findings.sort((a, b) => a.range.start - b.range.start)
     return { kind: "terraform", findings, expressions }
   } finally {
