@@ -15,7 +15,7 @@ import { WafEndpoints } from "../api/contract-waf.js"
 import type { Page } from "../domain/envelope.js"
 import { InvalidInput } from "../domain/errors.js"
 import * as fs from "node:fs"
-import * as readline from "node:readline"
+import { nodeReadline } from "../lazy-builtins.js"
 import { makeReplayer, type ReplayReport } from "../waf/replay.js"
 import { trafficFileProblem } from "../waf/traffic-sample.js"
 import type { CompatibilityReason, MigrationState, Ruleset, WafConfig, WafExport } from "../domain/waf.js"
@@ -240,7 +240,7 @@ export const replayFile = (
       const replayer = makeReplayer(previous, cfg)
       const size = fs.statSync(file).size
       const input = fs.createReadStream(file)
-      const rl = readline.createInterface({ input, crlfDelay: Infinity })
+      const rl = nodeReadline().createInterface({ input, crlfDelay: Infinity })
       let n = 0
       for await (const line of rl) {
         replayer.line(line, ++n)

@@ -20,6 +20,7 @@ import { printJson, printLine } from "../../output.js"
 import { CliFailure, positional, usage } from "../../run.js"
 import { chooseNamespace, ConfigReader, failWith, runKv } from "./common.js"
 import type { Parsed } from "./inputs.js"
+import { writeOut } from "../../stdio.js"
 
 /** A key given on the command line, checked before anything is sent. */
 const checkedKey = (what: string, raw: string) =>
@@ -155,7 +156,7 @@ export const keyGet = (o: Parsed<"keyGet">) =>
     // As wrangler: a missing key is "Value not found" on stdout, and success.
     if (found === undefined) return printLine("Value not found")
     if (o.text) return printLine(Buffer.from(found.value.bytes).toString("utf8"))
-    process.stdout.write(found.value.bytes)
+    writeOut(found.value.bytes)
   })
 
 export const keyList = (o: Parsed<"keyList">) =>
