@@ -10,7 +10,7 @@
  */
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
-import { call, collect, paginate, type ClientEnv } from "../api/client.js"
+import { call, collectPages, type ClientEnv } from "../api/client.js"
 import { WafEndpoints } from "../api/contract-waf.js"
 import type { Page } from "../domain/envelope.js"
 import { InvalidInput } from "../domain/errors.js"
@@ -36,7 +36,7 @@ export const wafZoneOf = (z: Zone): WafZone => ({ id: z.id, name: z.name, plan: 
 export const resolveWafZone = (ref: string) => Effect.map(resolveZone(ref), wafZoneOf)
 
 const path = (z: WafZone) => ({ zone_id: z.id })
-const all = <A, E>(fetch: (page: number) => Effect.Effect<Page<A>, E, ClientEnv>) => collect(paginate(fetch))
+const all = <A, E>(fetch: (page: number) => Effect.Effect<Page<A>, E, ClientEnv>) => collectPages(fetch)
 
 export const status = (z: WafZone) => call(WafEndpoints.status, { path: path(z) })
 export const check = (z: WafZone, phaseTwo = true) =>

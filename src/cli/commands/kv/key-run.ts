@@ -13,7 +13,6 @@ import {
   parseSeconds,
   checkKey
 } from "../../../kv/validate.js"
-import { collect } from "../../../api/client.js"
 import * as Kv from "../../../services/kv-service.js"
 import { opt } from "../../options.js"
 import { printJson, printLine } from "../../output.js"
@@ -165,7 +164,7 @@ export const keyList = (o: Parsed<"keyList">) =>
     const reader = new ConfigReader(what, process.cwd(), opt(o.config))
     const ns = yield* chooseNamespace(what, o, reader, false)
     const keys = yield* runKv(what, o, reader, ({ account }) =>
-      Effect.flatMap(account, (a) => collect(Kv.allKeys(a, ns.id, opt(o.prefix) ?? "")))
+      Effect.flatMap(account, (a) => Kv.allKeys(a, ns.id, opt(o.prefix) ?? ""))
     )
     printJson(keys)
   })
