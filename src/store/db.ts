@@ -77,11 +77,11 @@ export const open = (file: string, seed?: Seed | LazySeed): Effect.Effect<Databa
   })
 
 /** A scoped Db layer over `file`; the handle closes with the scope. */
-export const layer = (file: string, seed?: Seed | LazySeed) =>
-  Layer.scoped(
-    Db,
-    Effect.acquireRelease(
-      Effect.map(open(file, seed), (db) => ({ db, file, gate: new WriteGate() })),
-      ({ db }) => Effect.sync(() => db.close())
-    )
+/** The store at `file`, open for the scope: closed with it. */
+export const acquire = (file: string, seed?: Seed | LazySeed) =>
+  Effect.acquireRelease(
+    Effect.map(open(file, seed), (db): Db => ({ db, file, gate: new WriteGate() })),
+    ({ db }) => Effect.sync(() => db.close())
   )
+
+export const layer = (file: string, seed?: Seed | LazySeed) => Layer.scoped(Db, acquire(file, seed))
