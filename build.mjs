@@ -19,7 +19,12 @@ import { join } from "node:path"
 import { modulesNotIndexes } from "./build/modules-not-indexes.mjs"
 import { sqliteAddon } from "./build/patches/better-sqlite3.mjs"
 import { configFileStub } from "./build/patches/config-files.mjs"
-import { effectLazyClockOrigin, effectLazyParsers, effectNoStackProbe } from "./build/patches/effect.mjs"
+import {
+  effectLazyClockOrigin,
+  effectLazyParsers,
+  effectLazyStdoutCheck,
+  effectNoStackProbe
+} from "./build/patches/effect.mjs"
 import { fastCheckStub } from "./build/patches/fast-check.mjs"
 import {
   inkIncrementalFrames,
@@ -28,7 +33,7 @@ import {
   inkReconcilerWithoutTopLevelAwait
 } from "./build/patches/ink.mjs"
 import { yogaWithoutFetch, yogaWithoutTopLevelAwait } from "./build/patches/yoga-layout.mjs"
-import { rewriteDynamicImports, scriptText } from "./build/script.mjs"
+import { rewriteDynamicImports, scriptCreateRequire, scriptText } from "./build/script.mjs"
 
 // Chunk names carry hashes: start clean so stale chunks never ship.
 rmSync("dist", { recursive: true, force: true })
@@ -112,6 +117,7 @@ try {
       effectLazyParsers,
       effectLazyClockOrigin,
       effectNoStackProbe,
+      effectLazyStdoutCheck,
       inkReconcilerWithoutTopLevelAwait,
       yogaWithoutTopLevelAwait
     ],
@@ -128,7 +134,7 @@ try {
     external: ["bindings", "better-sqlite3/package.json", "*.node", "esbuild"],
     // The ESM chunks' `createRequire(import.meta.url)`: the launcher passes the script's URL.
     define: { "import.meta.url": "__edgectl_url" },
-    plugins: [sqliteAddon]
+    plugins: [sqliteAddon, scriptCreateRequire]
   })
   const [output] = Object.values(cjs.metafile.outputs)
   const code = rewriteDynamicImports(cjs.outputFiles[0].text, output)

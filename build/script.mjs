@@ -70,3 +70,23 @@ export const scriptText = (code, { ascii }) => {
   const hash = createHash("sha256").update(body).digest("hex").slice(0, 16)
   return `//edgectl-build:${hash}\n${body}`
 }
+
+/**
+ * Every ESM chunk of step 1 makes its `require` with `createRequire(import.meta.url)` from node:module,
+ * and in the script `import.meta.url` is the script's own URL (`__edgectl_url`), whose require the
+ * launcher passes in. Loading node:module for it evaluates Node's ESM loader and source-map modules
+ * (~1 ms of each start), so in the script `createRequire` of that URL is the `require` the script was
+ * given, and any other URL goes to node:module.
+ */
+export const scriptCreateRequire = {
+  name: "script-create-require",
+  setup(build) {
+    build.onResolve({ filter: /^(node:)?module$/ }, () => ({ path: "node:module", namespace: "edgectl-script" }))
+    build.onLoad({ filter: /.*/, namespace: "edgectl-script" }, () => ({
+      contents:
+        "export const createRequire = (url) =>\n" +
+        '  url === __edgectl_url ? require : process.getBuiltinModule("node:module").createRequire(url)\n',
+      loader: "js"
+    }))
+  }
+}

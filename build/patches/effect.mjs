@@ -91,3 +91,36 @@ export const effectNoStackProbe = sourcePatch({
     ]
   }
 })
+
+/**
+ * effect's logger asks, when its module is evaluated, whether `process.stdout` exists and is a
+ * terminal: the first touch of `process.stdout` makes Node build the stream (node:stream, and for a
+ * pipe node:net: ~3 ms of a cold start), which a command that prints through edgectl's own writer
+ * (src/cli/stdio.ts) never needs. Asked when a pretty logger is first made instead (edgectl makes
+ * none); the answers are the same.
+ */
+export const effectLazyStdoutCheck = sourcePatch({
+  patch: "effect-lazy-stdout-check",
+  name: "effect",
+  version: EFFECT,
+  files: {
+    "dist/esm/internal/logger.js": [
+      [
+        'const hasProcessStdout = typeof process === "object" && process !== null && typeof process.stdout === "object" && process.stdout !== null;\n' +
+          "const processStdoutIsTTY = hasProcessStdout && process.stdout.isTTY === true;\n" +
+          'const hasProcessStdoutOrDeno = hasProcessStdout || "Deno" in globalThis;\n',
+        'const hasProcessStdout = () => typeof process === "object" && process !== null && typeof process.stdout === "object" && process.stdout !== null;\n' +
+          "const processStdoutIsTTY = () => hasProcessStdout() && process.stdout.isTTY === true;\n" +
+          'const hasProcessStdoutOrDeno = () => hasProcessStdout() || "Deno" in globalThis;\n'
+      ],
+      [
+        'const mode = mode_ === "auto" ? hasProcessStdoutOrDeno ? "tty" : "browser" : mode_;',
+        'const mode = mode_ === "auto" ? hasProcessStdoutOrDeno() ? "tty" : "browser" : mode_;'
+      ],
+      [
+        'const showColors = typeof options?.colors === "boolean" ? options.colors : processStdoutIsTTY || isBrowser;',
+        'const showColors = typeof options?.colors === "boolean" ? options.colors : processStdoutIsTTY() || isBrowser;'
+      ]
+    ]
+  }
+})

@@ -30,6 +30,7 @@ import {
 import { Invite, InviteResponse } from "../domain/invite.js"
 import { Zone } from "../domain/zone.js"
 import { BoolParam, Direction, IntParam, Match, OneOf, TextParam } from "../domain/params.js"
+import { lazily, lazyRecord } from "./contract-lazy.js"
 
 /**
  * A tagged error on the wire: the failure envelope with the table's status. Built as the AST that
@@ -111,19 +112,21 @@ const ZoneId = Schema.Struct({ zone_id: Schema.String })
 const IdParam = Schema.Struct({ id: Schema.String })
 const Page = IntParam("page", 1, 1_000_000)
 
-export const ZonesListParams = Schema.Struct({
-  name: Schema.optional(TextParam("name", 253)),
-  status: Schema.optional(OneOf("status", ["initializing", "pending", "active", "moved"])),
-  "account.id": Schema.optional(TextParam("account.id", 32)),
-  "account.name": Schema.optional(TextParam("account.name", 253)),
-  type: Schema.optional(Schema.Union(Schema.String, Schema.Array(Schema.String))),
-  match: Schema.optional(Match),
-  order: Schema.optional(OneOf("order", ["name", "status", "account.id", "account.name", "plan.id"])),
-  direction: Schema.optional(Direction),
-  page: Schema.optional(Page),
-  per_page: Schema.optional(IntParam("per_page", 5, 50))
-})
-export type ZonesListParams = typeof ZonesListParams.Type
+export const ZonesListParams = lazily(() =>
+  Schema.Struct({
+    name: Schema.optional(TextParam("name", 253)),
+    status: Schema.optional(OneOf("status", ["initializing", "pending", "active", "moved"])),
+    "account.id": Schema.optional(TextParam("account.id", 32)),
+    "account.name": Schema.optional(TextParam("account.name", 253)),
+    type: Schema.optional(Schema.Union(Schema.String, Schema.Array(Schema.String))),
+    match: Schema.optional(Match),
+    order: Schema.optional(OneOf("order", ["name", "status", "account.id", "account.name", "plan.id"])),
+    direction: Schema.optional(Direction),
+    page: Schema.optional(Page),
+    per_page: Schema.optional(IntParam("per_page", 5, 50))
+  })
+)
+export type ZonesListParams = ReturnType<typeof ZonesListParams>["Type"]
 
 const textFilters = <const P extends string>(prefix: P) =>
   ({
@@ -137,43 +140,51 @@ const textFilters = <const P extends string>(prefix: P) =>
     Schema.optional<ReturnType<typeof TextParam>>
   >
 
-export const DnsListParams = Schema.Struct({
-  type: Schema.optional(OneOf("type", DnsRecordTypes)),
-  ...textFilters("name"),
-  ...textFilters("content"),
-  proxied: Schema.optional(BoolParam("proxied")),
-  match: Schema.optional(Match),
-  order: Schema.optional(OneOf("order", ["type", "name", "content", "ttl", "proxied"])),
-  direction: Schema.optional(Direction),
-  page: Schema.optional(Page),
-  per_page: Schema.optional(IntParam("per_page", 1, 5_000_000))
-})
-export type DnsListParams = typeof DnsListParams.Type
+export const DnsListParams = lazily(() =>
+  Schema.Struct({
+    type: Schema.optional(OneOf("type", DnsRecordTypes)),
+    ...textFilters("name"),
+    ...textFilters("content"),
+    proxied: Schema.optional(BoolParam("proxied")),
+    match: Schema.optional(Match),
+    order: Schema.optional(OneOf("order", ["type", "name", "content", "ttl", "proxied"])),
+    direction: Schema.optional(Direction),
+    page: Schema.optional(Page),
+    per_page: Schema.optional(IntParam("per_page", 1, 5_000_000))
+  })
+)
+export type DnsListParams = ReturnType<typeof DnsListParams>["Type"]
 
-export const CertificatePacksParams = Schema.Struct({
-  status: Schema.optional(OneOf("status", ["all"])),
-  ssl_status: Schema.optional(OneOf("ssl_status", ["all"])),
-  page: Schema.optional(Page),
-  per_page: Schema.optional(IntParam("per_page", 5, 1000))
-})
-export type CertificatePacksParams = typeof CertificatePacksParams.Type
+export const CertificatePacksParams = lazily(() =>
+  Schema.Struct({
+    status: Schema.optional(OneOf("status", ["all"])),
+    ssl_status: Schema.optional(OneOf("ssl_status", ["all"])),
+    page: Schema.optional(Page),
+    per_page: Schema.optional(IntParam("per_page", 5, 1000))
+  })
+)
+export type CertificatePacksParams = ReturnType<typeof CertificatePacksParams>["Type"]
 
-export const AccountsParams = Schema.Struct({
-  name: Schema.optional(TextParam("name", 253)),
-  direction: Schema.optional(Direction),
-  page: Schema.optional(Page),
-  per_page: Schema.optional(IntParam("per_page", 5, 50))
-})
-export type AccountsParams = typeof AccountsParams.Type
+export const AccountsParams = lazily(() =>
+  Schema.Struct({
+    name: Schema.optional(TextParam("name", 253)),
+    direction: Schema.optional(Direction),
+    page: Schema.optional(Page),
+    per_page: Schema.optional(IntParam("per_page", 5, 50))
+  })
+)
+export type AccountsParams = ReturnType<typeof AccountsParams>["Type"]
 
-export const MembershipsParams = Schema.Struct({
-  status: Schema.optional(OneOf("status", ["accepted", "pending", "rejected"])),
-  "account.name": Schema.optional(TextParam("account.name", 253)),
-  direction: Schema.optional(Direction),
-  page: Schema.optional(Page),
-  per_page: Schema.optional(IntParam("per_page", 5, 50))
-})
-export type MembershipsParams = typeof MembershipsParams.Type
+export const MembershipsParams = lazily(() =>
+  Schema.Struct({
+    status: Schema.optional(OneOf("status", ["accepted", "pending", "rejected"])),
+    "account.name": Schema.optional(TextParam("account.name", 253)),
+    direction: Schema.optional(Direction),
+    page: Schema.optional(Page),
+    per_page: Schema.optional(IntParam("per_page", 5, 50))
+  })
+)
+export type MembershipsParams = ReturnType<typeof MembershipsParams>["Type"]
 
 /**
  * Every endpoint, by name, with the errors it answers beyond `PlatformErrors` (which every endpoint
@@ -181,83 +192,102 @@ export type MembershipsParams = typeof MembershipsParams.Type
  * input answers InvalidInput (a parameter or body refused); one naming an object in its path
  * answers NotFound.
  */
-export const Endpoints = {
-  listZones: HttpApiEndpoint.get("list", "/zones")
-    .setUrlParams(ZonesListParams)
-    .addSuccess(Paged(Zone))
-    .addError(Wire.InvalidInput),
-  getZone: HttpApiEndpoint.get("get", "/zones/:zone_id")
-    .setPath(ZoneId)
-    .addSuccess(Envelope(Zone))
-    .addError(Wire.NotFound)
-    .addError(Wire.InvalidInput),
-  listDnsRecords: HttpApiEndpoint.get("dnsRecords", "/zones/:zone_id/dns_records")
-    .setPath(ZoneId)
-    .setUrlParams(DnsListParams)
-    .addSuccess(Paged(DnsRecord))
-    .addError(Wire.NotFound)
-    .addError(Wire.InvalidInput),
+export const Endpoints = lazyRecord({
+  listZones: () =>
+    HttpApiEndpoint.get("list", "/zones")
+      .setUrlParams(ZonesListParams())
+      .addSuccess(Paged(Zone))
+      .addError(Wire.InvalidInput),
+  getZone: () =>
+    HttpApiEndpoint.get("get", "/zones/:zone_id")
+      .setPath(ZoneId)
+      .addSuccess(Envelope(Zone))
+      .addError(Wire.NotFound)
+      .addError(Wire.InvalidInput),
+  listDnsRecords: () =>
+    HttpApiEndpoint.get("dnsRecords", "/zones/:zone_id/dns_records")
+      .setPath(ZoneId)
+      .setUrlParams(DnsListParams())
+      .addSuccess(Paged(DnsRecord))
+      .addError(Wire.NotFound)
+      .addError(Wire.InvalidInput),
   /** The body is unknown JSON here, read by src/server/dns-records.ts so a problem names its field. */
-  createDnsRecord: HttpApiEndpoint.post("createDnsRecord", "/zones/:zone_id/dns_records")
-    .setPath(ZoneId)
-    .setPayload(Schema.Unknown)
-    .addSuccess(Envelope(DnsRecord))
-    .addError(Wire.NotFound)
-    .addError(Wire.InvalidInput),
-  listCertificatePacks: HttpApiEndpoint.get("certificatePacks", "/zones/:zone_id/ssl/certificate_packs")
-    .setPath(ZoneId)
-    .setUrlParams(CertificatePacksParams)
-    .addSuccess(Paged(CertificatePack))
-    .addError(Wire.NotFound)
-    .addError(Wire.InvalidInput),
-  listInvites: HttpApiEndpoint.get("invites", "/user/invites").addSuccess(Envelope(Schema.Array(Invite))),
-  getInvite: HttpApiEndpoint.get("invite", "/user/invites/:id")
-    .setPath(IdParam)
-    .addSuccess(Envelope(Invite))
-    .addError(Wire.NotFound)
-    .addError(Wire.InvalidInput),
-  respondInvite: HttpApiEndpoint.patch("respondInvite", "/user/invites/:id")
-    .setPath(IdParam)
-    .setPayload(InviteResponse)
-    .addSuccess(Envelope(Invite))
-    .addError(Wire.NotFound)
-    .addError(Wire.InvalidInput),
-  verifyToken: HttpApiEndpoint.get("verifyToken", "/user/tokens/verify").addSuccess(Envelope(TokenVerification)),
-  listAccounts: HttpApiEndpoint.get("list", "/accounts")
-    .setUrlParams(AccountsParams)
-    .addSuccess(Paged(Account))
-    .addError(Wire.InvalidInput),
-  getAccount: HttpApiEndpoint.get("get", "/accounts/:account_id")
-    .setPath(Schema.Struct({ account_id: Schema.String }))
-    .addSuccess(Envelope(Account))
-    .addError(Wire.NotFound)
-    .addError(Wire.InvalidInput),
-  listMemberships: HttpApiEndpoint.get("memberships", "/memberships")
-    .setUrlParams(MembershipsParams)
-    .addSuccess(Paged(Membership))
-    .addError(Wire.InvalidInput)
-} as const
+  createDnsRecord: () =>
+    HttpApiEndpoint.post("createDnsRecord", "/zones/:zone_id/dns_records")
+      .setPath(ZoneId)
+      .setPayload(Schema.Unknown)
+      .addSuccess(Envelope(DnsRecord))
+      .addError(Wire.NotFound)
+      .addError(Wire.InvalidInput),
+  listCertificatePacks: () =>
+    HttpApiEndpoint.get("certificatePacks", "/zones/:zone_id/ssl/certificate_packs")
+      .setPath(ZoneId)
+      .setUrlParams(CertificatePacksParams())
+      .addSuccess(Paged(CertificatePack))
+      .addError(Wire.NotFound)
+      .addError(Wire.InvalidInput),
+  listInvites: () => HttpApiEndpoint.get("invites", "/user/invites").addSuccess(Envelope(Schema.Array(Invite))),
+  getInvite: () =>
+    HttpApiEndpoint.get("invite", "/user/invites/:id")
+      .setPath(IdParam)
+      .addSuccess(Envelope(Invite))
+      .addError(Wire.NotFound)
+      .addError(Wire.InvalidInput),
+  respondInvite: () =>
+    HttpApiEndpoint.patch("respondInvite", "/user/invites/:id")
+      .setPath(IdParam)
+      .setPayload(InviteResponse)
+      .addSuccess(Envelope(Invite))
+      .addError(Wire.NotFound)
+      .addError(Wire.InvalidInput),
+  verifyToken: () => HttpApiEndpoint.get("verifyToken", "/user/tokens/verify").addSuccess(Envelope(TokenVerification)),
+  listAccounts: () =>
+    HttpApiEndpoint.get("list", "/accounts")
+      .setUrlParams(AccountsParams())
+      .addSuccess(Paged(Account))
+      .addError(Wire.InvalidInput),
+  getAccount: () =>
+    HttpApiEndpoint.get("get", "/accounts/:account_id")
+      .setPath(Schema.Struct({ account_id: Schema.String }))
+      .addSuccess(Envelope(Account))
+      .addError(Wire.NotFound)
+      .addError(Wire.InvalidInput),
+  listMemberships: () =>
+    HttpApiEndpoint.get("memberships", "/memberships")
+      .setUrlParams(MembershipsParams())
+      .addSuccess(Paged(Membership))
+      .addError(Wire.InvalidInput)
+})
 
-export class ZonesGroup extends HttpApiGroup.make("zones")
-  .add(Endpoints.listZones)
-  .add(Endpoints.getZone)
-  .add(Endpoints.listDnsRecords)
-  .add(Endpoints.createDnsRecord)
-  .add(Endpoints.listCertificatePacks)
-  .middleware(Authentication) {}
+export const ZonesGroup = lazily(
+  () =>
+    class ZonesGroup extends HttpApiGroup.make("zones")
+      .add(Endpoints.listZones)
+      .add(Endpoints.getZone)
+      .add(Endpoints.listDnsRecords)
+      .add(Endpoints.createDnsRecord)
+      .add(Endpoints.listCertificatePacks)
+      .middleware(Authentication) {}
+)
 
-export class UserGroup extends HttpApiGroup.make("user")
-  .add(Endpoints.listInvites)
-  .add(Endpoints.getInvite)
-  .add(Endpoints.respondInvite)
-  .add(Endpoints.verifyToken)
-  .middleware(Authentication) {}
+export const UserGroup = lazily(
+  () =>
+    class UserGroup extends HttpApiGroup.make("user")
+      .add(Endpoints.listInvites)
+      .add(Endpoints.getInvite)
+      .add(Endpoints.respondInvite)
+      .add(Endpoints.verifyToken)
+      .middleware(Authentication) {}
+)
 
-export class AccountsGroup extends HttpApiGroup.make("accounts")
-  .add(Endpoints.listAccounts)
-  .add(Endpoints.getAccount)
-  .add(Endpoints.listMemberships)
-  .middleware(Authentication) {}
+export const AccountsGroup = lazily(
+  () =>
+    class AccountsGroup extends HttpApiGroup.make("accounts")
+      .add(Endpoints.listAccounts)
+      .add(Endpoints.getAccount)
+      .add(Endpoints.listMemberships)
+      .middleware(Authentication) {}
+)
 
 /** The base path of the v4 API on the embedded server, as on the real platform. */
 export const BasePath = "/client/v4"
@@ -284,4 +314,6 @@ export const platformApi = <Groups extends HttpApiGroup.HttpApiGroup.Any, E, R>(
     .prefix(BasePath)
 
 /** The foundation's part of the API: zones, DNS records, certificate packs, the user, accounts. */
-export class CoreApi extends platformApi(HttpApi.make("v4").add(ZonesGroup).add(UserGroup).add(AccountsGroup)) {}
+export const CoreApi = lazily(
+  () => class CoreApi extends platformApi(HttpApi.make("v4").add(ZonesGroup()).add(UserGroup()).add(AccountsGroup())) {}
+)

@@ -9,46 +9,55 @@ import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import { Authentication, onObject, platformApi } from "./contract-core.js"
 import * as Schema from "effect/Schema"
 import { EscAnswer, EscChangeBody } from "../domain/esc.js"
+import { lazily, lazyRecord } from "./contract-lazy.js"
 
 const ZoneId = Schema.Struct({ zone_id: Schema.String })
 const AccountId = Schema.Struct({ account_id: Schema.String })
 
-export const EscEndpoints = {
-  getZoneEsc: HttpApiEndpoint.get("getZone", "/zones/:zone_id/disable_esc")
-    .setPath(ZoneId)
-    .addSuccess(EscAnswer)
-    .pipe(onObject),
-  setZoneEsc: HttpApiEndpoint.post("setZone", "/zones/:zone_id/disable_esc")
-    .setPath(ZoneId)
-    .setPayload(EscChangeBody)
-    .addSuccess(EscAnswer)
-    .pipe(onObject),
-  deleteZoneEsc: HttpApiEndpoint.del("deleteZone", "/zones/:zone_id/disable_esc")
-    .setPath(ZoneId)
-    .addSuccess(EscAnswer)
-    .pipe(onObject),
-  getAccountEsc: HttpApiEndpoint.get("getAccount", "/accounts/:account_id/disable_esc")
-    .setPath(AccountId)
-    .addSuccess(EscAnswer)
-    .pipe(onObject),
-  setAccountEsc: HttpApiEndpoint.post("setAccount", "/accounts/:account_id/disable_esc")
-    .setPath(AccountId)
-    .setPayload(EscChangeBody)
-    .addSuccess(EscAnswer)
-    .pipe(onObject),
-  deleteAccountEsc: HttpApiEndpoint.del("deleteAccount", "/accounts/:account_id/disable_esc")
-    .setPath(AccountId)
-    .addSuccess(EscAnswer)
-    .pipe(onObject)
-} as const
+export const EscEndpoints = lazyRecord({
+  getZoneEsc: () =>
+    HttpApiEndpoint.get("getZone", "/zones/:zone_id/disable_esc").setPath(ZoneId).addSuccess(EscAnswer).pipe(onObject),
+  setZoneEsc: () =>
+    HttpApiEndpoint.post("setZone", "/zones/:zone_id/disable_esc")
+      .setPath(ZoneId)
+      .setPayload(EscChangeBody)
+      .addSuccess(EscAnswer)
+      .pipe(onObject),
+  deleteZoneEsc: () =>
+    HttpApiEndpoint.del("deleteZone", "/zones/:zone_id/disable_esc")
+      .setPath(ZoneId)
+      .addSuccess(EscAnswer)
+      .pipe(onObject),
+  getAccountEsc: () =>
+    HttpApiEndpoint.get("getAccount", "/accounts/:account_id/disable_esc")
+      .setPath(AccountId)
+      .addSuccess(EscAnswer)
+      .pipe(onObject),
+  setAccountEsc: () =>
+    HttpApiEndpoint.post("setAccount", "/accounts/:account_id/disable_esc")
+      .setPath(AccountId)
+      .setPayload(EscChangeBody)
+      .addSuccess(EscAnswer)
+      .pipe(onObject),
+  deleteAccountEsc: () =>
+    HttpApiEndpoint.del("deleteAccount", "/accounts/:account_id/disable_esc")
+      .setPath(AccountId)
+      .addSuccess(EscAnswer)
+      .pipe(onObject)
+})
 
-export class EscGroup extends HttpApiGroup.make("esc")
-  .add(EscEndpoints.getZoneEsc)
-  .add(EscEndpoints.setZoneEsc)
-  .add(EscEndpoints.deleteZoneEsc)
-  .add(EscEndpoints.getAccountEsc)
-  .add(EscEndpoints.setAccountEsc)
-  .add(EscEndpoints.deleteAccountEsc) {}
+export const EscGroup = lazily(
+  () =>
+    class EscGroup extends HttpApiGroup.make("esc")
+      .add(EscEndpoints.getZoneEsc)
+      .add(EscEndpoints.setZoneEsc)
+      .add(EscEndpoints.deleteZoneEsc)
+      .add(EscEndpoints.getAccountEsc)
+      .add(EscEndpoints.setAccountEsc)
+      .add(EscEndpoints.deleteAccountEsc) {}
+)
 
 /** The ESC part of the API on its own (local mode builds only the parts a command calls). */
-export class EscApi extends platformApi(HttpApi.make("v4").add(EscGroup.middleware(Authentication))) {}
+export const EscApi = lazily(
+  () => class EscApi extends platformApi(HttpApi.make("v4").add(EscGroup().middleware(Authentication))) {}
+)

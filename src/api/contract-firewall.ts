@@ -11,6 +11,7 @@ import * as Schema from "effect/Schema"
 import { Envelope, Paged } from "../domain/envelope.js"
 import { Deleted, Filter, FirewallActions, Rule } from "../domain/firewall.js"
 import { BoolParam, IntParam, OneOf, TextParam } from "../domain/params.js"
+import { lazily, lazyRecord } from "./contract-lazy.js"
 
 const ZoneId = Schema.Struct({ zone_id: Schema.String })
 const FilterPath = Schema.Struct({ zone_id: Schema.String, filter_id: Schema.String })
@@ -18,32 +19,40 @@ const RulePath = Schema.Struct({ zone_id: Schema.String, rule_id: Schema.String 
 const Ids = Schema.Struct({ id: Schema.optional(Schema.Union(Schema.String, Schema.Array(Schema.String))) })
 const Body = Schema.Unknown
 
-export const FiltersListParams = Schema.Struct({
-  id: Schema.optional(TextParam("id", 64)),
-  paused: Schema.optional(BoolParam("paused")),
-  expression: Schema.optional(TextParam("expression", 4096)),
-  description: Schema.optional(TextParam("description", 500)),
-  ref: Schema.optional(TextParam("ref", 50)),
-  page: Schema.optional(IntParam("page", 1, 1_000_000)),
-  per_page: Schema.optional(IntParam("per_page", 5, 100))
-})
-export type FiltersListParams = typeof FiltersListParams.Type
+export const FiltersListParams = lazily(() =>
+  Schema.Struct({
+    id: Schema.optional(TextParam("id", 64)),
+    paused: Schema.optional(BoolParam("paused")),
+    expression: Schema.optional(TextParam("expression", 4096)),
+    description: Schema.optional(TextParam("description", 500)),
+    ref: Schema.optional(TextParam("ref", 50)),
+    page: Schema.optional(IntParam("page", 1, 1_000_000)),
+    per_page: Schema.optional(IntParam("per_page", 5, 100))
+  })
+)
+export type FiltersListParams = ReturnType<typeof FiltersListParams>["Type"]
 
-export const RulesListParams = Schema.Struct({
-  id: Schema.optional(TextParam("id", 64)),
-  action: Schema.optional(OneOf("action", FirewallActions)),
-  description: Schema.optional(TextParam("description", 500)),
-  paused: Schema.optional(BoolParam("paused")),
-  page: Schema.optional(IntParam("page", 1, 1_000_000)),
-  per_page: Schema.optional(IntParam("per_page", 5, 100))
-})
-export type RulesListParams = typeof RulesListParams.Type
+export const RulesListParams = lazily(() =>
+  Schema.Struct({
+    id: Schema.optional(TextParam("id", 64)),
+    action: Schema.optional(OneOf("action", FirewallActions)),
+    description: Schema.optional(TextParam("description", 500)),
+    paused: Schema.optional(BoolParam("paused")),
+    page: Schema.optional(IntParam("page", 1, 1_000_000)),
+    per_page: Schema.optional(IntParam("per_page", 5, 100))
+  })
+)
+export type RulesListParams = ReturnType<typeof RulesListParams>["Type"]
 
 /** DELETE one rule: also delete its filter when no other rule uses it (query or JSON body). */
-export const DeleteRuleParams = Schema.Struct({
-  delete_filter_if_unused: Schema.optional(BoolParam("delete_filter_if_unused"))
-})
-export const ValidateExprParams = Schema.Struct({ expression: Schema.optional(TextParam("expression", 4096)) })
+export const DeleteRuleParams = lazily(() =>
+  Schema.Struct({
+    delete_filter_if_unused: Schema.optional(BoolParam("delete_filter_if_unused"))
+  })
+)
+export const ValidateExprParams = lazily(() =>
+  Schema.Struct({ expression: Schema.optional(TextParam("expression", 4096)) })
+)
 
 /** A filter written: its expression may not check or may exist already in the zone. */
 const filterWrite = answers(Wire.DuplicateFilter, Wire.InvalidExpression)
@@ -53,114 +62,134 @@ const ruleWrite = answers(Wire.DuplicateFilter, Wire.InvalidExpression, Wire.Quo
 const filters = "/zones/:zone_id/filters"
 const rules = "/zones/:zone_id/firewall/rules"
 
-export const FirewallEndpoints = {
-  listFilters: HttpApiEndpoint.get("listFilters", filters)
-    .setPath(ZoneId)
-    .setUrlParams(FiltersListParams)
-    .addSuccess(Paged(Filter))
-    .pipe(onObject),
-  createFilters: HttpApiEndpoint.post("createFilters", filters)
-    .setPath(ZoneId)
-    .setPayload(Body)
-    .addSuccess(Envelope(Schema.Array(Filter)))
-    .pipe(onObject, filterWrite),
-  updateFilters: HttpApiEndpoint.put("updateFilters", filters)
-    .setPath(ZoneId)
-    .setPayload(Body)
-    .addSuccess(Envelope(Schema.Array(Filter)))
-    .pipe(onObject, filterWrite),
-  deleteFilters: HttpApiEndpoint.del("deleteFilters", filters)
-    .setPath(ZoneId)
-    .setUrlParams(Ids)
-    .addSuccess(Envelope(Schema.Array(Deleted)))
-    .pipe(onObject),
-  getFilter: HttpApiEndpoint.get("getFilter", `${filters}/:filter_id`)
-    .setPath(FilterPath)
-    .addSuccess(Envelope(Filter))
-    .pipe(onObject),
-  updateFilter: HttpApiEndpoint.put("updateFilter", `${filters}/:filter_id`)
-    .setPath(FilterPath)
-    .setPayload(Body)
-    .addSuccess(Envelope(Filter))
-    .pipe(onObject, filterWrite),
-  deleteFilter: HttpApiEndpoint.del("deleteFilter", `${filters}/:filter_id`)
-    .setPath(FilterPath)
-    .addSuccess(Envelope(Schema.Array(Deleted)))
-    .pipe(onObject),
-  listRules: HttpApiEndpoint.get("listRules", rules)
-    .setPath(ZoneId)
-    .setUrlParams(RulesListParams)
-    .addSuccess(Paged(Rule))
-    .pipe(onObject),
-  createRules: HttpApiEndpoint.post("createRules", rules)
-    .setPath(ZoneId)
-    .setPayload(Body)
-    .addSuccess(Envelope(Schema.Array(Rule)))
-    .pipe(onObject, ruleWrite),
-  updateRules: HttpApiEndpoint.put("updateRules", rules)
-    .setPath(ZoneId)
-    .setPayload(Body)
-    .addSuccess(Envelope(Schema.Array(Rule)))
-    .pipe(onObject, ruleWrite),
-  patchRules: HttpApiEndpoint.patch("patchRules", rules)
-    .setPath(ZoneId)
-    .setPayload(Body)
-    .addSuccess(Envelope(Schema.Array(Rule)))
-    .pipe(onObject, ruleWrite),
-  deleteRules: HttpApiEndpoint.del("deleteRules", rules)
-    .setPath(ZoneId)
-    .setUrlParams(Ids)
-    .addSuccess(Envelope(Schema.Array(Deleted)))
-    .pipe(onObject),
-  getRule: HttpApiEndpoint.get("getRule", `${rules}/:rule_id`)
-    .setPath(RulePath)
-    .addSuccess(Envelope(Rule))
-    .pipe(onObject),
-  updateRule: HttpApiEndpoint.put("updateRule", `${rules}/:rule_id`)
-    .setPath(RulePath)
-    .setPayload(Body)
-    .addSuccess(Envelope(Rule))
-    .pipe(onObject, ruleWrite),
-  patchRule: HttpApiEndpoint.patch("patchRule", `${rules}/:rule_id`)
-    .setPath(RulePath)
-    .setPayload(Body)
-    .addSuccess(Envelope(Schema.Array(Rule)))
-    .pipe(onObject, ruleWrite),
-  deleteRule: HttpApiEndpoint.del("deleteRule", `${rules}/:rule_id`)
-    .setPath(RulePath)
-    .setUrlParams(DeleteRuleParams)
-    .addSuccess(Envelope(Schema.Array(Deleted)))
-    .pipe(onObject),
+export const FirewallEndpoints = lazyRecord({
+  listFilters: () =>
+    HttpApiEndpoint.get("listFilters", filters)
+      .setPath(ZoneId)
+      .setUrlParams(FiltersListParams())
+      .addSuccess(Paged(Filter))
+      .pipe(onObject),
+  createFilters: () =>
+    HttpApiEndpoint.post("createFilters", filters)
+      .setPath(ZoneId)
+      .setPayload(Body)
+      .addSuccess(Envelope(Schema.Array(Filter)))
+      .pipe(onObject, filterWrite),
+  updateFilters: () =>
+    HttpApiEndpoint.put("updateFilters", filters)
+      .setPath(ZoneId)
+      .setPayload(Body)
+      .addSuccess(Envelope(Schema.Array(Filter)))
+      .pipe(onObject, filterWrite),
+  deleteFilters: () =>
+    HttpApiEndpoint.del("deleteFilters", filters)
+      .setPath(ZoneId)
+      .setUrlParams(Ids)
+      .addSuccess(Envelope(Schema.Array(Deleted)))
+      .pipe(onObject),
+  getFilter: () =>
+    HttpApiEndpoint.get("getFilter", `${filters}/:filter_id`)
+      .setPath(FilterPath)
+      .addSuccess(Envelope(Filter))
+      .pipe(onObject),
+  updateFilter: () =>
+    HttpApiEndpoint.put("updateFilter", `${filters}/:filter_id`)
+      .setPath(FilterPath)
+      .setPayload(Body)
+      .addSuccess(Envelope(Filter))
+      .pipe(onObject, filterWrite),
+  deleteFilter: () =>
+    HttpApiEndpoint.del("deleteFilter", `${filters}/:filter_id`)
+      .setPath(FilterPath)
+      .addSuccess(Envelope(Schema.Array(Deleted)))
+      .pipe(onObject),
+  listRules: () =>
+    HttpApiEndpoint.get("listRules", rules)
+      .setPath(ZoneId)
+      .setUrlParams(RulesListParams())
+      .addSuccess(Paged(Rule))
+      .pipe(onObject),
+  createRules: () =>
+    HttpApiEndpoint.post("createRules", rules)
+      .setPath(ZoneId)
+      .setPayload(Body)
+      .addSuccess(Envelope(Schema.Array(Rule)))
+      .pipe(onObject, ruleWrite),
+  updateRules: () =>
+    HttpApiEndpoint.put("updateRules", rules)
+      .setPath(ZoneId)
+      .setPayload(Body)
+      .addSuccess(Envelope(Schema.Array(Rule)))
+      .pipe(onObject, ruleWrite),
+  patchRules: () =>
+    HttpApiEndpoint.patch("patchRules", rules)
+      .setPath(ZoneId)
+      .setPayload(Body)
+      .addSuccess(Envelope(Schema.Array(Rule)))
+      .pipe(onObject, ruleWrite),
+  deleteRules: () =>
+    HttpApiEndpoint.del("deleteRules", rules)
+      .setPath(ZoneId)
+      .setUrlParams(Ids)
+      .addSuccess(Envelope(Schema.Array(Deleted)))
+      .pipe(onObject),
+  getRule: () =>
+    HttpApiEndpoint.get("getRule", `${rules}/:rule_id`).setPath(RulePath).addSuccess(Envelope(Rule)).pipe(onObject),
+  updateRule: () =>
+    HttpApiEndpoint.put("updateRule", `${rules}/:rule_id`)
+      .setPath(RulePath)
+      .setPayload(Body)
+      .addSuccess(Envelope(Rule))
+      .pipe(onObject, ruleWrite),
+  patchRule: () =>
+    HttpApiEndpoint.patch("patchRule", `${rules}/:rule_id`)
+      .setPath(RulePath)
+      .setPayload(Body)
+      .addSuccess(Envelope(Schema.Array(Rule)))
+      .pipe(onObject, ruleWrite),
+  deleteRule: () =>
+    HttpApiEndpoint.del("deleteRule", `${rules}/:rule_id`)
+      .setPath(RulePath)
+      .setUrlParams(DeleteRuleParams())
+      .addSuccess(Envelope(Schema.Array(Deleted)))
+      .pipe(onObject),
   // Not zone-scoped; the answer is the platform's own shape (see src/server/firewall-handlers.ts).
-  validateExpr: HttpApiEndpoint.get("validateExpr", "/filters/validate-expr")
-    .setUrlParams(ValidateExprParams)
-    .addSuccess(Schema.Unknown)
-    .pipe(answers(Wire.InvalidInput, Wire.InvalidExpression)),
-  validateExprPost: HttpApiEndpoint.post("validateExprPost", "/filters/validate-expr")
-    .setPayload(Body)
-    .addSuccess(Schema.Unknown)
-    .pipe(answers(Wire.InvalidInput, Wire.InvalidExpression))
-} as const
+  validateExpr: () =>
+    HttpApiEndpoint.get("validateExpr", "/filters/validate-expr")
+      .setUrlParams(ValidateExprParams())
+      .addSuccess(Schema.Unknown)
+      .pipe(answers(Wire.InvalidInput, Wire.InvalidExpression)),
+  validateExprPost: () =>
+    HttpApiEndpoint.post("validateExprPost", "/filters/validate-expr")
+      .setPayload(Body)
+      .addSuccess(Schema.Unknown)
+      .pipe(answers(Wire.InvalidInput, Wire.InvalidExpression))
+})
 
-export class FirewallGroup extends HttpApiGroup.make("firewall")
-  .add(FirewallEndpoints.listFilters)
-  .add(FirewallEndpoints.createFilters)
-  .add(FirewallEndpoints.updateFilters)
-  .add(FirewallEndpoints.deleteFilters)
-  .add(FirewallEndpoints.getFilter)
-  .add(FirewallEndpoints.updateFilter)
-  .add(FirewallEndpoints.deleteFilter)
-  .add(FirewallEndpoints.listRules)
-  .add(FirewallEndpoints.createRules)
-  .add(FirewallEndpoints.updateRules)
-  .add(FirewallEndpoints.patchRules)
-  .add(FirewallEndpoints.deleteRules)
-  .add(FirewallEndpoints.getRule)
-  .add(FirewallEndpoints.updateRule)
-  .add(FirewallEndpoints.patchRule)
-  .add(FirewallEndpoints.deleteRule)
-  .add(FirewallEndpoints.validateExpr)
-  .add(FirewallEndpoints.validateExprPost) {}
+export const FirewallGroup = lazily(
+  () =>
+    class FirewallGroup extends HttpApiGroup.make("firewall")
+      .add(FirewallEndpoints.listFilters)
+      .add(FirewallEndpoints.createFilters)
+      .add(FirewallEndpoints.updateFilters)
+      .add(FirewallEndpoints.deleteFilters)
+      .add(FirewallEndpoints.getFilter)
+      .add(FirewallEndpoints.updateFilter)
+      .add(FirewallEndpoints.deleteFilter)
+      .add(FirewallEndpoints.listRules)
+      .add(FirewallEndpoints.createRules)
+      .add(FirewallEndpoints.updateRules)
+      .add(FirewallEndpoints.patchRules)
+      .add(FirewallEndpoints.deleteRules)
+      .add(FirewallEndpoints.getRule)
+      .add(FirewallEndpoints.updateRule)
+      .add(FirewallEndpoints.patchRule)
+      .add(FirewallEndpoints.deleteRule)
+      .add(FirewallEndpoints.validateExpr)
+      .add(FirewallEndpoints.validateExprPost) {}
+)
 
 /** The firewall part of the API on its own (local mode builds only the parts a command calls). */
-export class FirewallApi extends platformApi(HttpApi.make("v4").add(FirewallGroup.middleware(Authentication))) {}
+export const FirewallApi = lazily(
+  () => class FirewallApi extends platformApi(HttpApi.make("v4").add(FirewallGroup().middleware(Authentication))) {}
+)

@@ -19,6 +19,7 @@ import { Envelope, CursorPaged, Paged } from "../domain/envelope.js"
 import { KvBulkGetRequest, KvBulkGetResult, KvBulkResult, KvKey, KvNamespace, KvNamespaceTitle } from "../domain/kv.js"
 import { Direction, IntParam, OneOf } from "../domain/params.js"
 import { ListMaxLimit, ListMinLimit, NamespacesMaxPerPage } from "../domain/kv-limits.js"
+import { lazily, lazyRecord } from "./contract-lazy.js"
 
 const base = "/accounts/:account_id/storage/kv/namespaces"
 
@@ -26,24 +27,30 @@ const AccountPath = Schema.Struct({ account_id: Schema.String })
 const NamespacePath = Schema.Struct({ account_id: Schema.String, namespace_id: Schema.String })
 const KeyPath = Schema.Struct({ account_id: Schema.String, namespace_id: Schema.String, key_name: Schema.String })
 
-export const KvNamespacesParams = Schema.Struct({
-  page: Schema.optional(IntParam("page", 1, 1_000_000)),
-  per_page: Schema.optional(IntParam("per_page", 1, NamespacesMaxPerPage)),
-  order: Schema.optional(OneOf("order", ["id", "title"])),
-  direction: Schema.optional(Direction)
-})
+export const KvNamespacesParams = lazily(() =>
+  Schema.Struct({
+    page: Schema.optional(IntParam("page", 1, 1_000_000)),
+    per_page: Schema.optional(IntParam("per_page", 1, NamespacesMaxPerPage)),
+    order: Schema.optional(OneOf("order", ["id", "title"])),
+    direction: Schema.optional(Direction)
+  })
+)
 
-export const KvKeysParams = Schema.Struct({
-  prefix: Schema.optional(Schema.String),
-  limit: Schema.optional(IntParam("limit", ListMinLimit, ListMaxLimit)),
-  cursor: Schema.optional(Schema.String)
-})
+export const KvKeysParams = lazily(() =>
+  Schema.Struct({
+    prefix: Schema.optional(Schema.String),
+    limit: Schema.optional(IntParam("limit", ListMinLimit, ListMaxLimit)),
+    cursor: Schema.optional(Schema.String)
+  })
+)
 
 /** Checked by the handler with the KV rules (src/kv/validate.ts), so the messages name the limit. */
-export const KvWriteParams = Schema.Struct({
-  expiration: Schema.optional(Schema.String),
-  expiration_ttl: Schema.optional(Schema.String)
-})
+export const KvWriteParams = lazily(() =>
+  Schema.Struct({
+    expiration: Schema.optional(Schema.String),
+    expiration_ttl: Schema.optional(Schema.String)
+  })
+)
 
 /** Bulk writes answer a count (newer platform) or null (older); accept `{}` too. */
 export const KvBulkAnswer = Schema.Union(KvBulkResult, Schema.Null, Schema.Struct({}))
@@ -55,91 +62,110 @@ const Nothing = Envelope(Schema.Unknown)
 /** A namespace's title is unique in its account. */
 const titled = answers(Wire.Conflict)
 
-export const KvEndpoints = {
-  listNamespaces: HttpApiEndpoint.get("listNamespaces", base)
-    .setPath(AccountPath)
-    .setUrlParams(KvNamespacesParams)
-    .addSuccess(Paged(KvNamespace))
-    .pipe(onObject),
-  createNamespace: HttpApiEndpoint.post("createNamespace", base)
-    .setPath(AccountPath)
-    .setPayload(KvNamespaceTitle)
-    .addSuccess(Envelope(KvNamespace))
-    .pipe(onObject, titled),
-  getNamespace: HttpApiEndpoint.get("getNamespace", `${base}/:namespace_id`)
-    .setPath(NamespacePath)
-    .addSuccess(Envelope(KvNamespace))
-    .pipe(onObject),
-  renameNamespace: HttpApiEndpoint.put("renameNamespace", `${base}/:namespace_id`)
-    .setPath(NamespacePath)
-    .setPayload(KvNamespaceTitle)
-    .addSuccess(Envelope(KvNamespace))
-    .pipe(onObject, titled),
-  deleteNamespace: HttpApiEndpoint.del("deleteNamespace", `${base}/:namespace_id`)
-    .setPath(NamespacePath)
-    .addSuccess(Nothing)
-    .pipe(onObject),
-  listKeys: HttpApiEndpoint.get("listKeys", `${base}/:namespace_id/keys`)
-    .setPath(NamespacePath)
-    .setUrlParams(KvKeysParams)
-    .addSuccess(CursorPaged(KvKey))
-    .pipe(onObject),
+export const KvEndpoints = lazyRecord({
+  listNamespaces: () =>
+    HttpApiEndpoint.get("listNamespaces", base)
+      .setPath(AccountPath)
+      .setUrlParams(KvNamespacesParams())
+      .addSuccess(Paged(KvNamespace))
+      .pipe(onObject),
+  createNamespace: () =>
+    HttpApiEndpoint.post("createNamespace", base)
+      .setPath(AccountPath)
+      .setPayload(KvNamespaceTitle)
+      .addSuccess(Envelope(KvNamespace))
+      .pipe(onObject, titled),
+  getNamespace: () =>
+    HttpApiEndpoint.get("getNamespace", `${base}/:namespace_id`)
+      .setPath(NamespacePath)
+      .addSuccess(Envelope(KvNamespace))
+      .pipe(onObject),
+  renameNamespace: () =>
+    HttpApiEndpoint.put("renameNamespace", `${base}/:namespace_id`)
+      .setPath(NamespacePath)
+      .setPayload(KvNamespaceTitle)
+      .addSuccess(Envelope(KvNamespace))
+      .pipe(onObject, titled),
+  deleteNamespace: () =>
+    HttpApiEndpoint.del("deleteNamespace", `${base}/:namespace_id`)
+      .setPath(NamespacePath)
+      .addSuccess(Nothing)
+      .pipe(onObject),
+  listKeys: () =>
+    HttpApiEndpoint.get("listKeys", `${base}/:namespace_id/keys`)
+      .setPath(NamespacePath)
+      .setUrlParams(KvKeysParams())
+      .addSuccess(CursorPaged(KvKey))
+      .pipe(onObject),
   /** Raw bytes on success (no envelope), with an `expiration` header when the key expires. */
-  getValue: HttpApiEndpoint.get("getValue", `${base}/:namespace_id/values/:key_name`)
-    .setPath(KeyPath)
-    .addSuccess(HttpApiSchema.Uint8Array({ contentType: "application/octet-stream" }))
-    .pipe(onObject),
+  getValue: () =>
+    HttpApiEndpoint.get("getValue", `${base}/:namespace_id/values/:key_name`)
+      .setPath(KeyPath)
+      .addSuccess(HttpApiSchema.Uint8Array({ contentType: "application/octet-stream" }))
+      .pipe(onObject),
   /** Body: the value's bytes, or multipart `value` + `metadata` (raw handler). */
-  putValue: HttpApiEndpoint.put("putValue", `${base}/:namespace_id/values/:key_name`)
-    .setPath(KeyPath)
-    .setUrlParams(KvWriteParams)
-    .addSuccess(Nothing)
-    .pipe(onObject),
-  deleteValue: HttpApiEndpoint.del("deleteValue", `${base}/:namespace_id/values/:key_name`)
-    .setPath(KeyPath)
-    .addSuccess(Nothing)
-    .pipe(onObject),
-  getMetadata: HttpApiEndpoint.get("getMetadata", `${base}/:namespace_id/metadata/:key_name`)
-    .setPath(KeyPath)
-    .addSuccess(Nothing)
-    .pipe(onObject),
+  putValue: () =>
+    HttpApiEndpoint.put("putValue", `${base}/:namespace_id/values/:key_name`)
+      .setPath(KeyPath)
+      .setUrlParams(KvWriteParams())
+      .addSuccess(Nothing)
+      .pipe(onObject),
+  deleteValue: () =>
+    HttpApiEndpoint.del("deleteValue", `${base}/:namespace_id/values/:key_name`)
+      .setPath(KeyPath)
+      .addSuccess(Nothing)
+      .pipe(onObject),
+  getMetadata: () =>
+    HttpApiEndpoint.get("getMetadata", `${base}/:namespace_id/metadata/:key_name`)
+      .setPath(KeyPath)
+      .addSuccess(Nothing)
+      .pipe(onObject),
   /** Body: a JSON array of `{key, value, expiration?, expiration_ttl?, metadata?, base64?}` (raw handler). */
-  bulkPut: HttpApiEndpoint.put("bulkPut", `${base}/:namespace_id/bulk`)
-    .setPath(NamespacePath)
-    .addSuccess(Envelope(KvBulkAnswer))
-    .pipe(onObject),
+  bulkPut: () =>
+    HttpApiEndpoint.put("bulkPut", `${base}/:namespace_id/bulk`)
+      .setPath(NamespacePath)
+      .addSuccess(Envelope(KvBulkAnswer))
+      .pipe(onObject),
   /** Body: a JSON array of keys; deprecated by the platform, still what wrangler sends (raw handler). */
-  bulkDelete: HttpApiEndpoint.del("bulkDelete", `${base}/:namespace_id/bulk`)
-    .setPath(NamespacePath)
-    .addSuccess(Envelope(KvBulkAnswer))
-    .pipe(onObject),
+  bulkDelete: () =>
+    HttpApiEndpoint.del("bulkDelete", `${base}/:namespace_id/bulk`)
+      .setPath(NamespacePath)
+      .addSuccess(Envelope(KvBulkAnswer))
+      .pipe(onObject),
   /** Body: a JSON array of keys; what the SDK sends (raw handler). */
-  bulkDeletePost: HttpApiEndpoint.post("bulkDeletePost", `${base}/:namespace_id/bulk/delete`)
-    .setPath(NamespacePath)
-    .addSuccess(Envelope(KvBulkAnswer))
-    .pipe(onObject),
-  bulkGet: HttpApiEndpoint.post("bulkGet", `${base}/:namespace_id/bulk/get`)
-    .setPath(NamespacePath)
-    .setPayload(KvBulkGetRequest)
-    .addSuccess(Envelope(KvBulkGetResult))
-    .pipe(onObject)
-} as const
+  bulkDeletePost: () =>
+    HttpApiEndpoint.post("bulkDeletePost", `${base}/:namespace_id/bulk/delete`)
+      .setPath(NamespacePath)
+      .addSuccess(Envelope(KvBulkAnswer))
+      .pipe(onObject),
+  bulkGet: () =>
+    HttpApiEndpoint.post("bulkGet", `${base}/:namespace_id/bulk/get`)
+      .setPath(NamespacePath)
+      .setPayload(KvBulkGetRequest)
+      .addSuccess(Envelope(KvBulkGetResult))
+      .pipe(onObject)
+})
 
-export class KvGroup extends HttpApiGroup.make("kv")
-  .add(KvEndpoints.listNamespaces)
-  .add(KvEndpoints.createNamespace)
-  .add(KvEndpoints.getNamespace)
-  .add(KvEndpoints.renameNamespace)
-  .add(KvEndpoints.deleteNamespace)
-  .add(KvEndpoints.listKeys)
-  .add(KvEndpoints.getValue)
-  .add(KvEndpoints.putValue)
-  .add(KvEndpoints.deleteValue)
-  .add(KvEndpoints.getMetadata)
-  .add(KvEndpoints.bulkPut)
-  .add(KvEndpoints.bulkDelete)
-  .add(KvEndpoints.bulkDeletePost)
-  .add(KvEndpoints.bulkGet) {}
+export const KvGroup = lazily(
+  () =>
+    class KvGroup extends HttpApiGroup.make("kv")
+      .add(KvEndpoints.listNamespaces)
+      .add(KvEndpoints.createNamespace)
+      .add(KvEndpoints.getNamespace)
+      .add(KvEndpoints.renameNamespace)
+      .add(KvEndpoints.deleteNamespace)
+      .add(KvEndpoints.listKeys)
+      .add(KvEndpoints.getValue)
+      .add(KvEndpoints.putValue)
+      .add(KvEndpoints.deleteValue)
+      .add(KvEndpoints.getMetadata)
+      .add(KvEndpoints.bulkPut)
+      .add(KvEndpoints.bulkDelete)
+      .add(KvEndpoints.bulkDeletePost)
+      .add(KvEndpoints.bulkGet) {}
+)
 
 /** The KV part of the API on its own (local mode builds only the parts a command calls). */
-export class KvApi extends platformApi(HttpApi.make("v4").add(KvGroup.middleware(Authentication))) {}
+export const KvApi = lazily(
+  () => class KvApi extends platformApi(HttpApi.make("v4").add(KvGroup().middleware(Authentication))) {}
+)

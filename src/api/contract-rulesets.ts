@@ -16,6 +16,7 @@ import * as Schema from "effect/Schema"
 import { Envelope } from "../domain/envelope.js"
 import { RulesetSummary, ZoneRuleset } from "../domain/ruleset.js"
 import { answers, Authentication, onObject, platformApi, Wire } from "./contract-core.js"
+import { lazily, lazyRecord } from "./contract-lazy.js"
 
 const Zone = Schema.Struct({ zone_id: Schema.String })
 const Ruleset = Schema.Struct({ zone_id: Schema.String, ruleset_id: Schema.String })
@@ -24,7 +25,7 @@ const Rule = Schema.Struct({ zone_id: Schema.String, ruleset_id: Schema.String, 
 const Phase = Schema.Struct({ zone_id: Schema.String, ruleset_phase: Schema.String })
 
 /** `dry_run` is read by the server, which names the value it refuses. */
-export const DryRunParams = Schema.Struct({ dry_run: Schema.optional(Schema.String) })
+export const DryRunParams = lazily(() => Schema.Struct({ dry_run: Schema.optional(Schema.String) }))
 
 /** A write: its expression may not check, the zone's plan may not have room for another rule. */
 const write = answers(Wire.InvalidExpression, Wire.QuotaExceeded)
@@ -34,111 +35,118 @@ const Written = Envelope(Schema.NullOr(ZoneRuleset))
 const custom = "/zones/:zone_id/rulesets/phases/http_request_firewall_custom/entrypoint"
 const rules = "/zones/:zone_id/rulesets/:ruleset_id/rules"
 
-export const RulesetsEndpoints = {
-  listRulesets: HttpApiEndpoint.get("listRulesets", "/zones/:zone_id/rulesets")
-    .setPath(Zone)
-    .addSuccess(Envelope(Schema.Array(RulesetSummary)))
-    .pipe(onObject),
+export const RulesetsEndpoints = lazyRecord({
+  listRulesets: () =>
+    HttpApiEndpoint.get("listRulesets", "/zones/:zone_id/rulesets")
+      .setPath(Zone)
+      .addSuccess(Envelope(Schema.Array(RulesetSummary)))
+      .pipe(onObject),
   /** The explicit create: a phase has one entry point, a second one is a Conflict (20217). */
-  createRuleset: HttpApiEndpoint.post("createRuleset", "/zones/:zone_id/rulesets")
-    .setPath(Zone)
-    .setUrlParams(DryRunParams)
-    .setPayload(Schema.Unknown)
-    .addSuccess(Written)
-    .pipe(onObject, write, answers(Wire.Conflict)),
-  getRuleset: HttpApiEndpoint.get("getRuleset", "/zones/:zone_id/rulesets/:ruleset_id")
-    .setPath(Ruleset)
-    .addSuccess(Envelope(ZoneRuleset))
-    .pipe(onObject),
+  createRuleset: () =>
+    HttpApiEndpoint.post("createRuleset", "/zones/:zone_id/rulesets")
+      .setPath(Zone)
+      .setUrlParams(DryRunParams())
+      .setPayload(Schema.Unknown)
+      .addSuccess(Written)
+      .pipe(onObject, write, answers(Wire.Conflict)),
+  getRuleset: () =>
+    HttpApiEndpoint.get("getRuleset", "/zones/:zone_id/rulesets/:ruleset_id")
+      .setPath(Ruleset)
+      .addSuccess(Envelope(ZoneRuleset))
+      .pipe(onObject),
   /** A ruleset's versions, newest first, without their rules. */
-  listVersions: HttpApiEndpoint.get("listVersions", "/zones/:zone_id/rulesets/:ruleset_id/versions")
-    .setPath(Ruleset)
-    .addSuccess(Envelope(Schema.Array(RulesetSummary)))
-    .pipe(onObject),
-  getVersion: HttpApiEndpoint.get("getVersion", "/zones/:zone_id/rulesets/:ruleset_id/versions/:ruleset_version")
-    .setPath(Version)
-    .addSuccess(Envelope(ZoneRuleset))
-    .pipe(onObject),
-  getCustomEntrypoint: HttpApiEndpoint.get("getCustomEntrypoint", custom)
-    .setPath(Zone)
-    .addSuccess(Envelope(ZoneRuleset))
-    .pipe(onObject),
-  putCustomEntrypoint: HttpApiEndpoint.put("putCustomEntrypoint", custom)
-    .setPath(Zone)
-    .setUrlParams(DryRunParams)
-    .setPayload(Schema.Unknown)
-    .addSuccess(Written)
-    .pipe(onObject, write),
+  listVersions: () =>
+    HttpApiEndpoint.get("listVersions", "/zones/:zone_id/rulesets/:ruleset_id/versions")
+      .setPath(Ruleset)
+      .addSuccess(Envelope(Schema.Array(RulesetSummary)))
+      .pipe(onObject),
+  getVersion: () =>
+    HttpApiEndpoint.get("getVersion", "/zones/:zone_id/rulesets/:ruleset_id/versions/:ruleset_version")
+      .setPath(Version)
+      .addSuccess(Envelope(ZoneRuleset))
+      .pipe(onObject),
+  getCustomEntrypoint: () =>
+    HttpApiEndpoint.get("getCustomEntrypoint", custom).setPath(Zone).addSuccess(Envelope(ZoneRuleset)).pipe(onObject),
+  putCustomEntrypoint: () =>
+    HttpApiEndpoint.put("putCustomEntrypoint", custom)
+      .setPath(Zone)
+      .setUrlParams(DryRunParams())
+      .setPayload(Schema.Unknown)
+      .addSuccess(Written)
+      .pipe(onObject, write),
   /**
    * Any other phase's entry point (the custom path above, and the managed one of contract-waf.ts,
    * are static routes and win): answered as the platform answers a zone without one
    * (src/server/rulesets-phases.ts), never the router's 7000.
    */
-  getPhaseEntrypoint: HttpApiEndpoint.get(
-    "getPhaseEntrypoint",
-    "/zones/:zone_id/rulesets/phases/:ruleset_phase/entrypoint"
-  )
-    .setPath(Phase)
-    .addSuccess(Envelope(ZoneRuleset))
-    .pipe(onObject),
-  putPhaseEntrypoint: HttpApiEndpoint.put(
-    "putPhaseEntrypoint",
-    "/zones/:zone_id/rulesets/phases/:ruleset_phase/entrypoint"
-  )
-    .setPath(Phase)
-    .setUrlParams(DryRunParams)
-    .setPayload(Schema.Unknown)
-    .addSuccess(Written)
-    .pipe(onObject),
+  getPhaseEntrypoint: () =>
+    HttpApiEndpoint.get("getPhaseEntrypoint", "/zones/:zone_id/rulesets/phases/:ruleset_phase/entrypoint")
+      .setPath(Phase)
+      .addSuccess(Envelope(ZoneRuleset))
+      .pipe(onObject),
+  putPhaseEntrypoint: () =>
+    HttpApiEndpoint.put("putPhaseEntrypoint", "/zones/:zone_id/rulesets/phases/:ruleset_phase/entrypoint")
+      .setPath(Phase)
+      .setUrlParams(DryRunParams())
+      .setPayload(Schema.Unknown)
+      .addSuccess(Written)
+      .pipe(onObject),
   /** A phase's entry point's versions, newest first, without their rules; and one of them. */
-  listEntrypointVersions: HttpApiEndpoint.get(
-    "listEntrypointVersions",
-    "/zones/:zone_id/rulesets/phases/:ruleset_phase/entrypoint/versions"
-  )
-    .setPath(Phase)
-    .addSuccess(Envelope(Schema.Array(RulesetSummary)))
-    .pipe(onObject),
-  getEntrypointVersion: HttpApiEndpoint.get(
-    "getEntrypointVersion",
-    "/zones/:zone_id/rulesets/phases/:ruleset_phase/entrypoint/versions/:ruleset_version"
-  )
-    .setPath(Schema.Struct({ ...Phase.fields, ruleset_version: Schema.String }))
-    .addSuccess(Envelope(ZoneRuleset))
-    .pipe(onObject),
-  createRule: HttpApiEndpoint.post("createRule", rules)
-    .setPath(Ruleset)
-    .setUrlParams(DryRunParams)
-    .setPayload(Schema.Unknown)
-    .addSuccess(Written)
-    .pipe(onObject, write),
-  updateRule: HttpApiEndpoint.patch("updateRule", `${rules}/:rule_id`)
-    .setPath(Rule)
-    .setUrlParams(DryRunParams)
-    .setPayload(Schema.Unknown)
-    .addSuccess(Written)
-    .pipe(onObject, write),
-  deleteRule: HttpApiEndpoint.del("deleteRule", `${rules}/:rule_id`)
-    .setPath(Rule)
-    .setUrlParams(DryRunParams)
-    .addSuccess(Written)
-    .pipe(onObject)
-} as const
+  listEntrypointVersions: () =>
+    HttpApiEndpoint.get("listEntrypointVersions", "/zones/:zone_id/rulesets/phases/:ruleset_phase/entrypoint/versions")
+      .setPath(Phase)
+      .addSuccess(Envelope(Schema.Array(RulesetSummary)))
+      .pipe(onObject),
+  getEntrypointVersion: () =>
+    HttpApiEndpoint.get(
+      "getEntrypointVersion",
+      "/zones/:zone_id/rulesets/phases/:ruleset_phase/entrypoint/versions/:ruleset_version"
+    )
+      .setPath(Schema.Struct({ ...Phase.fields, ruleset_version: Schema.String }))
+      .addSuccess(Envelope(ZoneRuleset))
+      .pipe(onObject),
+  createRule: () =>
+    HttpApiEndpoint.post("createRule", rules)
+      .setPath(Ruleset)
+      .setUrlParams(DryRunParams())
+      .setPayload(Schema.Unknown)
+      .addSuccess(Written)
+      .pipe(onObject, write),
+  updateRule: () =>
+    HttpApiEndpoint.patch("updateRule", `${rules}/:rule_id`)
+      .setPath(Rule)
+      .setUrlParams(DryRunParams())
+      .setPayload(Schema.Unknown)
+      .addSuccess(Written)
+      .pipe(onObject, write),
+  deleteRule: () =>
+    HttpApiEndpoint.del("deleteRule", `${rules}/:rule_id`)
+      .setPath(Rule)
+      .setUrlParams(DryRunParams())
+      .addSuccess(Written)
+      .pipe(onObject)
+})
 
-export class RulesetsGroup extends HttpApiGroup.make("rulesets")
-  .add(RulesetsEndpoints.listRulesets)
-  .add(RulesetsEndpoints.createRuleset)
-  .add(RulesetsEndpoints.getRuleset)
-  .add(RulesetsEndpoints.listVersions)
-  .add(RulesetsEndpoints.getVersion)
-  .add(RulesetsEndpoints.getCustomEntrypoint)
-  .add(RulesetsEndpoints.putCustomEntrypoint)
-  .add(RulesetsEndpoints.getPhaseEntrypoint)
-  .add(RulesetsEndpoints.putPhaseEntrypoint)
-  .add(RulesetsEndpoints.listEntrypointVersions)
-  .add(RulesetsEndpoints.getEntrypointVersion)
-  .add(RulesetsEndpoints.createRule)
-  .add(RulesetsEndpoints.updateRule)
-  .add(RulesetsEndpoints.deleteRule) {}
+export const RulesetsGroup = lazily(
+  () =>
+    class RulesetsGroup extends HttpApiGroup.make("rulesets")
+      .add(RulesetsEndpoints.listRulesets)
+      .add(RulesetsEndpoints.createRuleset)
+      .add(RulesetsEndpoints.getRuleset)
+      .add(RulesetsEndpoints.listVersions)
+      .add(RulesetsEndpoints.getVersion)
+      .add(RulesetsEndpoints.getCustomEntrypoint)
+      .add(RulesetsEndpoints.putCustomEntrypoint)
+      .add(RulesetsEndpoints.getPhaseEntrypoint)
+      .add(RulesetsEndpoints.putPhaseEntrypoint)
+      .add(RulesetsEndpoints.listEntrypointVersions)
+      .add(RulesetsEndpoints.getEntrypointVersion)
+      .add(RulesetsEndpoints.createRule)
+      .add(RulesetsEndpoints.updateRule)
+      .add(RulesetsEndpoints.deleteRule) {}
+)
 
 /** The rulesets part of the API on its own (local mode builds only the parts a command calls). */
-export class RulesetsApi extends platformApi(HttpApi.make("v4").add(RulesetsGroup.middleware(Authentication))) {}
+export const RulesetsApi = lazily(
+  () => class RulesetsApi extends platformApi(HttpApi.make("v4").add(RulesetsGroup().middleware(Authentication))) {}
+)

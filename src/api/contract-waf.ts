@@ -30,6 +30,7 @@ import {
   WafRule,
   WafSetting
 } from "../domain/waf.js"
+import { lazily, lazyRecord } from "./contract-lazy.js"
 
 const Zone = Schema.Struct({ zone_id: Schema.String })
 const Package = Schema.Struct({ zone_id: Schema.String, package_id: Schema.String })
@@ -44,34 +45,44 @@ const paging = {
   match: Schema.optional(Match)
 }
 
-export const WafPackagesParams = Schema.Struct({
-  ...paging,
-  name: Schema.optional(TextParam("name", 255)),
-  order: Schema.optional(OneOf("order", ["name"]))
-})
-export const WafGroupsParams = Schema.Struct({
-  ...paging,
-  mode: Schema.optional(OneOf("mode", ["on", "off"])),
-  name: Schema.optional(TextParam("name", 255)),
-  order: Schema.optional(OneOf("order", ["mode", "rules_count"]))
-})
-export const WafRulesParams = Schema.Struct({
-  ...paging,
-  mode: Schema.optional(TextParam("mode", 16)),
-  group_id: Schema.optional(TextParam("group_id", 32)),
-  description: Schema.optional(TextParam("description", 255)),
-  order: Schema.optional(OneOf("order", ["priority", "group_id", "description"]))
-})
-export const OverridesParams = Schema.Struct({
-  page: paging.page,
-  per_page: Schema.optional(IntParam("per_page", 5, 100))
-})
+export const WafPackagesParams = lazily(() =>
+  Schema.Struct({
+    ...paging,
+    name: Schema.optional(TextParam("name", 255)),
+    order: Schema.optional(OneOf("order", ["name"]))
+  })
+)
+export const WafGroupsParams = lazily(() =>
+  Schema.Struct({
+    ...paging,
+    mode: Schema.optional(OneOf("mode", ["on", "off"])),
+    name: Schema.optional(TextParam("name", 255)),
+    order: Schema.optional(OneOf("order", ["mode", "rules_count"]))
+  })
+)
+export const WafRulesParams = lazily(() =>
+  Schema.Struct({
+    ...paging,
+    mode: Schema.optional(TextParam("mode", 16)),
+    group_id: Schema.optional(TextParam("group_id", 32)),
+    description: Schema.optional(TextParam("description", 255)),
+    order: Schema.optional(OneOf("order", ["priority", "group_id", "description"]))
+  })
+)
+export const OverridesParams = lazily(() =>
+  Schema.Struct({
+    page: paging.page,
+    per_page: Schema.optional(IntParam("per_page", 5, 100))
+  })
+)
 
-export const PhaseTwoParams = Schema.Struct({ phase_two: Schema.optional(Schema.String) })
-export const EntrypointParams = Schema.Struct({
-  waf_migration: Schema.optional(Schema.String),
-  phase_two: Schema.optional(Schema.String)
-})
+export const PhaseTwoParams = lazily(() => Schema.Struct({ phase_two: Schema.optional(Schema.String) }))
+export const EntrypointParams = lazily(() =>
+  Schema.Struct({
+    waf_migration: Schema.optional(Schema.String),
+    phase_two: Schema.optional(Schema.String)
+  })
+)
 
 /** The previous WAF's endpoints: gone once the zone's migration is finished. */
 const previous = answers(Wire.MigrationFinished)
@@ -88,134 +99,158 @@ const step = answers(
 const base = "/zones/:zone_id/firewall/waf"
 const entrypoint = "/zones/:zone_id/rulesets/phases/http_request_firewall_managed/entrypoint"
 
-export const WafEndpoints = {
-  listPackages: HttpApiEndpoint.get("listPackages", `${base}/packages`)
-    .setPath(Zone)
-    .setUrlParams(WafPackagesParams)
-    .addSuccess(Paged(WafPackage))
-    .pipe(onObject, previous),
-  getPackage: HttpApiEndpoint.get("getPackage", `${base}/packages/:package_id`)
-    .setPath(Package)
-    .addSuccess(Envelope(WafPackage))
-    .pipe(onObject, previous),
-  patchPackage: HttpApiEndpoint.patch("patchPackage", `${base}/packages/:package_id`)
-    .setPath(Package)
-    .setPayload(WafPackagePatch)
-    .addSuccess(Envelope(WafPackage))
-    .pipe(onObject, previous),
-  listGroups: HttpApiEndpoint.get("listGroups", `${base}/packages/:package_id/groups`)
-    .setPath(Package)
-    .setUrlParams(WafGroupsParams)
-    .addSuccess(Paged(WafGroup))
-    .pipe(onObject, previous),
-  getGroup: HttpApiEndpoint.get("getGroup", `${base}/packages/:package_id/groups/:group_id`)
-    .setPath(Group)
-    .addSuccess(Envelope(WafGroup))
-    .pipe(onObject, previous),
-  patchGroup: HttpApiEndpoint.patch("patchGroup", `${base}/packages/:package_id/groups/:group_id`)
-    .setPath(Group)
-    .setPayload(ModePatch(GroupMode))
-    .addSuccess(Envelope(WafGroup))
-    .pipe(onObject, previous),
-  listRules: HttpApiEndpoint.get("listRules", `${base}/packages/:package_id/rules`)
-    .setPath(Package)
-    .setUrlParams(WafRulesParams)
-    .addSuccess(Paged(WafRule))
-    .pipe(onObject, previous),
-  getRule: HttpApiEndpoint.get("getRule", `${base}/packages/:package_id/rules/:rule_id`)
-    .setPath(Rule)
-    .addSuccess(Envelope(WafRule))
-    .pipe(onObject, previous),
-  patchRule: HttpApiEndpoint.patch("patchRule", `${base}/packages/:package_id/rules/:rule_id`)
-    .setPath(Rule)
-    .setPayload(ModePatch(RuleMode))
-    .addSuccess(Envelope(WafRule))
-    .pipe(onObject, previous),
-  listOverrides: HttpApiEndpoint.get("listOverrides", `${base}/overrides`)
-    .setPath(Zone)
-    .setUrlParams(OverridesParams)
-    .addSuccess(Paged(WafOverride))
-    .pipe(onObject, previous),
-  createOverride: HttpApiEndpoint.post("createOverride", `${base}/overrides`)
-    .setPath(Zone)
-    .setPayload(Schema.Unknown)
-    .addSuccess(Envelope(WafOverride))
-    .pipe(onObject, previous),
-  getOverride: HttpApiEndpoint.get("getOverride", `${base}/overrides/:override_id`)
-    .setPath(Override)
-    .addSuccess(Envelope(WafOverride))
-    .pipe(onObject, previous),
-  updateOverride: HttpApiEndpoint.put("updateOverride", `${base}/overrides/:override_id`)
-    .setPath(Override)
-    .setPayload(Schema.Unknown)
-    .addSuccess(Envelope(WafOverride))
-    .pipe(onObject, previous),
-  deleteOverride: HttpApiEndpoint.del("deleteOverride", `${base}/overrides/:override_id`)
-    .setPath(Override)
-    .addSuccess(Envelope(Schema.Struct({ id: Schema.String })))
-    .pipe(onObject, previous),
-  getWafSetting: HttpApiEndpoint.get("getWafSetting", "/zones/:zone_id/settings/waf")
-    .setPath(Zone)
-    .addSuccess(Envelope(WafSetting))
-    .pipe(onObject, previous),
-  patchWafSetting: HttpApiEndpoint.patch("patchWafSetting", "/zones/:zone_id/settings/waf")
-    .setPath(Zone)
-    .setPayload(Schema.Struct({ value: GroupMode }))
-    .addSuccess(Envelope(WafSetting))
-    .pipe(onObject, previous),
-  listPageRules: HttpApiEndpoint.get("listPageRules", "/zones/:zone_id/pagerules")
-    .setPath(Zone)
-    .addSuccess(Envelope(Schema.Array(PageRule)))
-    .pipe(onObject),
-  check: HttpApiEndpoint.get("check", "/zones/:zone_id/waf_migration/check")
-    .setPath(Zone)
-    .setUrlParams(PhaseTwoParams)
-    .addSuccess(Envelope(MigrationCheck))
-    .pipe(onObject),
-  config: HttpApiEndpoint.get("config", "/zones/:zone_id/waf_migration/config")
-    .setPath(Zone)
-    .setUrlParams(PhaseTwoParams)
-    .addSuccess(Envelope(WafConfig))
-    .pipe(onObject, previous),
-  status: HttpApiEndpoint.get("status", "/zones/:zone_id/waf_migration/status")
-    .setPath(Zone)
-    .addSuccess(Envelope(MigrationStatus))
-    .pipe(onObject),
-  getEntrypoint: HttpApiEndpoint.get("getEntrypoint", entrypoint)
-    .setPath(Zone)
-    .addSuccess(Envelope(Ruleset))
-    .pipe(onObject),
-  putEntrypoint: HttpApiEndpoint.put("putEntrypoint", entrypoint)
-    .setPath(Zone)
-    .setUrlParams(EntrypointParams)
-    .setPayload(Schema.Unknown)
-    .addSuccess(Envelope(Ruleset))
-    .pipe(onObject, step)
-} as const
+export const WafEndpoints = lazyRecord({
+  listPackages: () =>
+    HttpApiEndpoint.get("listPackages", `${base}/packages`)
+      .setPath(Zone)
+      .setUrlParams(WafPackagesParams())
+      .addSuccess(Paged(WafPackage))
+      .pipe(onObject, previous),
+  getPackage: () =>
+    HttpApiEndpoint.get("getPackage", `${base}/packages/:package_id`)
+      .setPath(Package)
+      .addSuccess(Envelope(WafPackage))
+      .pipe(onObject, previous),
+  patchPackage: () =>
+    HttpApiEndpoint.patch("patchPackage", `${base}/packages/:package_id`)
+      .setPath(Package)
+      .setPayload(WafPackagePatch)
+      .addSuccess(Envelope(WafPackage))
+      .pipe(onObject, previous),
+  listGroups: () =>
+    HttpApiEndpoint.get("listGroups", `${base}/packages/:package_id/groups`)
+      .setPath(Package)
+      .setUrlParams(WafGroupsParams())
+      .addSuccess(Paged(WafGroup))
+      .pipe(onObject, previous),
+  getGroup: () =>
+    HttpApiEndpoint.get("getGroup", `${base}/packages/:package_id/groups/:group_id`)
+      .setPath(Group)
+      .addSuccess(Envelope(WafGroup))
+      .pipe(onObject, previous),
+  patchGroup: () =>
+    HttpApiEndpoint.patch("patchGroup", `${base}/packages/:package_id/groups/:group_id`)
+      .setPath(Group)
+      .setPayload(ModePatch(GroupMode))
+      .addSuccess(Envelope(WafGroup))
+      .pipe(onObject, previous),
+  listRules: () =>
+    HttpApiEndpoint.get("listRules", `${base}/packages/:package_id/rules`)
+      .setPath(Package)
+      .setUrlParams(WafRulesParams())
+      .addSuccess(Paged(WafRule))
+      .pipe(onObject, previous),
+  getRule: () =>
+    HttpApiEndpoint.get("getRule", `${base}/packages/:package_id/rules/:rule_id`)
+      .setPath(Rule)
+      .addSuccess(Envelope(WafRule))
+      .pipe(onObject, previous),
+  patchRule: () =>
+    HttpApiEndpoint.patch("patchRule", `${base}/packages/:package_id/rules/:rule_id`)
+      .setPath(Rule)
+      .setPayload(ModePatch(RuleMode))
+      .addSuccess(Envelope(WafRule))
+      .pipe(onObject, previous),
+  listOverrides: () =>
+    HttpApiEndpoint.get("listOverrides", `${base}/overrides`)
+      .setPath(Zone)
+      .setUrlParams(OverridesParams())
+      .addSuccess(Paged(WafOverride))
+      .pipe(onObject, previous),
+  createOverride: () =>
+    HttpApiEndpoint.post("createOverride", `${base}/overrides`)
+      .setPath(Zone)
+      .setPayload(Schema.Unknown)
+      .addSuccess(Envelope(WafOverride))
+      .pipe(onObject, previous),
+  getOverride: () =>
+    HttpApiEndpoint.get("getOverride", `${base}/overrides/:override_id`)
+      .setPath(Override)
+      .addSuccess(Envelope(WafOverride))
+      .pipe(onObject, previous),
+  updateOverride: () =>
+    HttpApiEndpoint.put("updateOverride", `${base}/overrides/:override_id`)
+      .setPath(Override)
+      .setPayload(Schema.Unknown)
+      .addSuccess(Envelope(WafOverride))
+      .pipe(onObject, previous),
+  deleteOverride: () =>
+    HttpApiEndpoint.del("deleteOverride", `${base}/overrides/:override_id`)
+      .setPath(Override)
+      .addSuccess(Envelope(Schema.Struct({ id: Schema.String })))
+      .pipe(onObject, previous),
+  getWafSetting: () =>
+    HttpApiEndpoint.get("getWafSetting", "/zones/:zone_id/settings/waf")
+      .setPath(Zone)
+      .addSuccess(Envelope(WafSetting))
+      .pipe(onObject, previous),
+  patchWafSetting: () =>
+    HttpApiEndpoint.patch("patchWafSetting", "/zones/:zone_id/settings/waf")
+      .setPath(Zone)
+      .setPayload(Schema.Struct({ value: GroupMode }))
+      .addSuccess(Envelope(WafSetting))
+      .pipe(onObject, previous),
+  listPageRules: () =>
+    HttpApiEndpoint.get("listPageRules", "/zones/:zone_id/pagerules")
+      .setPath(Zone)
+      .addSuccess(Envelope(Schema.Array(PageRule)))
+      .pipe(onObject),
+  check: () =>
+    HttpApiEndpoint.get("check", "/zones/:zone_id/waf_migration/check")
+      .setPath(Zone)
+      .setUrlParams(PhaseTwoParams())
+      .addSuccess(Envelope(MigrationCheck))
+      .pipe(onObject),
+  config: () =>
+    HttpApiEndpoint.get("config", "/zones/:zone_id/waf_migration/config")
+      .setPath(Zone)
+      .setUrlParams(PhaseTwoParams())
+      .addSuccess(Envelope(WafConfig))
+      .pipe(onObject, previous),
+  status: () =>
+    HttpApiEndpoint.get("status", "/zones/:zone_id/waf_migration/status")
+      .setPath(Zone)
+      .addSuccess(Envelope(MigrationStatus))
+      .pipe(onObject),
+  getEntrypoint: () =>
+    HttpApiEndpoint.get("getEntrypoint", entrypoint).setPath(Zone).addSuccess(Envelope(Ruleset)).pipe(onObject),
+  putEntrypoint: () =>
+    HttpApiEndpoint.put("putEntrypoint", entrypoint)
+      .setPath(Zone)
+      .setUrlParams(EntrypointParams())
+      .setPayload(Schema.Unknown)
+      .addSuccess(Envelope(Ruleset))
+      .pipe(onObject, step)
+})
 
-export class WafApiGroup extends HttpApiGroup.make("waf")
-  .add(WafEndpoints.listPackages)
-  .add(WafEndpoints.getPackage)
-  .add(WafEndpoints.patchPackage)
-  .add(WafEndpoints.listGroups)
-  .add(WafEndpoints.getGroup)
-  .add(WafEndpoints.patchGroup)
-  .add(WafEndpoints.listRules)
-  .add(WafEndpoints.getRule)
-  .add(WafEndpoints.patchRule)
-  .add(WafEndpoints.listOverrides)
-  .add(WafEndpoints.createOverride)
-  .add(WafEndpoints.getOverride)
-  .add(WafEndpoints.updateOverride)
-  .add(WafEndpoints.deleteOverride)
-  .add(WafEndpoints.getWafSetting)
-  .add(WafEndpoints.patchWafSetting)
-  .add(WafEndpoints.listPageRules)
-  .add(WafEndpoints.check)
-  .add(WafEndpoints.config)
-  .add(WafEndpoints.status)
-  .add(WafEndpoints.getEntrypoint)
-  .add(WafEndpoints.putEntrypoint) {}
+export const WafApiGroup = lazily(
+  () =>
+    class WafApiGroup extends HttpApiGroup.make("waf")
+      .add(WafEndpoints.listPackages)
+      .add(WafEndpoints.getPackage)
+      .add(WafEndpoints.patchPackage)
+      .add(WafEndpoints.listGroups)
+      .add(WafEndpoints.getGroup)
+      .add(WafEndpoints.patchGroup)
+      .add(WafEndpoints.listRules)
+      .add(WafEndpoints.getRule)
+      .add(WafEndpoints.patchRule)
+      .add(WafEndpoints.listOverrides)
+      .add(WafEndpoints.createOverride)
+      .add(WafEndpoints.getOverride)
+      .add(WafEndpoints.updateOverride)
+      .add(WafEndpoints.deleteOverride)
+      .add(WafEndpoints.getWafSetting)
+      .add(WafEndpoints.patchWafSetting)
+      .add(WafEndpoints.listPageRules)
+      .add(WafEndpoints.check)
+      .add(WafEndpoints.config)
+      .add(WafEndpoints.status)
+      .add(WafEndpoints.getEntrypoint)
+      .add(WafEndpoints.putEntrypoint) {}
+)
 
 /** The WAF part of the API on its own (local mode builds only the parts a command calls). */
-export class WafApi extends platformApi(HttpApi.make("v4").add(WafApiGroup.middleware(Authentication))) {}
+export const WafApi = lazily(
+  () => class WafApi extends platformApi(HttpApi.make("v4").add(WafApiGroup().middleware(Authentication))) {}
+)

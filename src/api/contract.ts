@@ -10,18 +10,23 @@ import { EscGroup } from "./contract-esc.js"
 import { FirewallGroup } from "./contract-firewall.js"
 import { KvGroup } from "./contract-kv.js"
 import { RulesetsGroup } from "./contract-rulesets.js"
+import { lazily } from "./contract-lazy.js"
 import { WafApiGroup } from "./contract-waf.js"
 
 export * from "./contract-core.js"
 
-export class V4Api extends platformApi(
-  HttpApi.make("v4")
-    .add(ZonesGroup)
-    .add(UserGroup)
-    .add(AccountsGroup)
-    .add(EscGroup.middleware(Authentication))
-    .add(KvGroup.middleware(Authentication))
-    .add(FirewallGroup.middleware(Authentication))
-    .add(WafApiGroup.middleware(Authentication))
-    .add(RulesetsGroup.middleware(Authentication))
-) {}
+/** The whole API, as `edgectl serve` builds it (built on first use, as its parts are: contract-lazy.ts). */
+export const V4Api = lazily(
+  () =>
+    class V4Api extends platformApi(
+      HttpApi.make("v4")
+        .add(ZonesGroup())
+        .add(UserGroup())
+        .add(AccountsGroup())
+        .add(EscGroup().middleware(Authentication))
+        .add(KvGroup().middleware(Authentication))
+        .add(FirewallGroup().middleware(Authentication))
+        .add(WafApiGroup().middleware(Authentication))
+        .add(RulesetsGroup().middleware(Authentication))
+    ) {}
+)

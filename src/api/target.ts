@@ -5,6 +5,7 @@
  */
 import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import * as HttpClient from "@effect/platform/HttpClient"
+import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as path from "node:path"
@@ -68,11 +69,11 @@ export const clientLayerWith = (
     )
     return Layer.merge(config, http)
   }
-  const config = Layer.succeed(ClientConfig, {
+  const localConfig: ClientConfig = {
     baseUrl: LocalBase,
     credentials: { kind: "token", token: LocalToken },
     target: "local"
-  })
+  }
   const http = localPlatform(stateDir(o)).pipe(
     // No client spans either: nothing traces the in-process platform, and a span per call is a
     // noticeable share of its cost.
@@ -87,5 +88,5 @@ export const clientLayerWith = (
         )
       ).pipe(Layer.provide(l))
   )
-  return Layer.merge(config, http)
+  return Layer.map(http, Context.add(ClientConfig, localConfig))
 }

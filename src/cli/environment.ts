@@ -10,6 +10,7 @@ import * as CliConfig from "@effect/cli/CliConfig"
 import * as FileSystem from "@effect/platform/FileSystem"
 import * as Terminal from "@effect/platform/Terminal"
 import * as NodePath from "@effect/platform-node/NodePath"
+import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Scope from "effect/Scope"
@@ -77,9 +78,11 @@ const lazyTerminal = Effect.gen(function* () {
   return terminal
 })
 
-export const cliEnvironment = Layer.mergeAll(
-  Layer.effect(FileSystem.FileSystem, lazyFileSystem),
-  Layer.scoped(Terminal.Terminal, lazyTerminal),
-  NodePath.layer,
-  CliConfig.layer({ showBuiltIns: false })
-)
+export const cliEnvironment = Layer.scopedContext(
+  Effect.gen(function* () {
+    return Context.make(FileSystem.FileSystem, yield* lazyFileSystem).pipe(
+      Context.add(Terminal.Terminal, yield* lazyTerminal),
+      Context.add(CliConfig.CliConfig, CliConfig.make({ showBuiltIns: false }))
+    )
+  })
+).pipe(Layer.provideMerge(NodePath.layer))

@@ -2,7 +2,8 @@
  * Command handlers whose work lives in a module loaded only when the command runs: the tree and
  * its options are declared at every start (they are needed to parse the command line), the rest
  * (services, the rules language, file readers) only when one of the commands is used. Each area
- * passes its own `() => import("./run.js")`, which the bundler needs literally.
+ * passes its own `() => import("./run.js")` (or one per group of commands, `./rules-run.js`), which the
+ * bundler needs literally.
  */
 import * as Effect from "effect/Effect"
 import type { CliFailure } from "./run.js"

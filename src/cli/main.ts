@@ -10,7 +10,8 @@
  * `Command.withSubcommands`. Where the work is light (zones, invites, esc, rules, serve, lsp, tui)
  * the handler is written there; an area whose work pulls in more (kv, firewall, custom-rules, waf,
  * objects) is a folder: index.ts declares the tree, run.ts (loaded when one of its commands runs)
- * exports one handler per command, picked by name with `lazyHandlers` (./lazy.ts). What areas
+ * exports one handler per command, picked by name with `lazyHandlers` (./lazy.ts); kv and firewall
+ * load each group's `<group>-run.ts` alone (a `rules list` never evaluates the migration). What areas
  * share lives here in src/cli: options.ts (the options every command takes, `opt`), output.ts
  * (tables, fields, `clip`, errors), prompt.ts (`confirm`, `confirmOrRefuse`), run.ts (the target,
  * `CliFailure`).
@@ -28,6 +29,7 @@ import { openTui, tui } from "./commands/tui.js"
 import { triStateProblem } from "./options.js"
 import { CliFailure, usage } from "./run.js"
 import { version } from "../version.js"
+import { watchStdio, whenStdioFlushed, writeErr } from "./stdio.js"
 
 // @effect/cli's Command is invariant in its parsed value, and each command here parses its own.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -199,21 +201,22 @@ const report = (exit: Exit.Exit<unknown, unknown>): number => {
   if (Exit.isSuccess(exit)) return 0
   const failure = Option.getOrUndefined(Cause.failureOption(exit.cause))
   if (failure instanceof CliFailure) {
-    process.stderr.write(`${failure.text}\n`)
+    writeErr(`${failure.text}\n`)
     return failure.exitCode
   }
   // @effect/cli has already printed a validation error (unknown flag, missing argument): usage.
   if (failure !== undefined && ValidationError.isValidationError(failure)) return 2
   if (Cause.isInterruptedOnly(exit.cause)) return 130
   const debug = process.env.EDGECTL_DEBUG === "1"
-  process.stderr.write(`error: internal: ${debug ? Cause.pretty(exit.cause) : Cause.squash(exit.cause)}\n`)
-  if (!debug) process.stderr.write("hint: run again with EDGECTL_DEBUG=1 for details\n")
+  writeErr(`error: internal: ${debug ? Cause.pretty(exit.cause) : Cause.squash(exit.cause)}\n`)
+  if (!debug) writeErr("hint: run again with EDGECTL_DEBUG=1 for details\n")
   return 1
 }
 
 export const main = async (rawArgv: ReadonlyArray<string>): Promise<number> => {
+  watchStdio()
   const colon = rewriteColonSpelling(rawArgv.slice(2))
-  if (colon.warning !== undefined) process.stderr.write(`${colon.warning}\n`)
+  if (colon.warning !== undefined) writeErr(`${colon.warning}\n`)
   const args = onlyTuiOptions(colon.args) ? ["tui", ...colon.args] : colon.args
   const argv = [...rawArgv.slice(0, 2), ...args]
   const program =
@@ -238,15 +241,10 @@ export const main = async (rawArgv: ReadonlyArray<string>): Promise<number> => {
  */
 const exitWhenFlushed = (code: number) => {
   process.exitCode = code
-  let pending = 2
-  const flushed = () => {
-    if (--pending === 0) process.exit(code)
-  }
-  process.stdout.write("", flushed)
-  process.stderr.write("", flushed)
+  whenStdioFlushed(() => process.exit(code))
 }
 
 main(process.argv).then(exitWhenFlushed, (e: unknown) => {
-  process.stderr.write(`error: internal: ${String(e)}\n`)
+  writeErr(`error: internal: ${String(e)}\n`)
   exitWhenFlushed(1)
 })

@@ -1,11 +1,12 @@
 /** How commands print: aligned tables or JSON on stdout; errors as one line (plus a hint) on stderr. */
 import type { V4Error } from "../domain/errors.js"
 import { defaultHint, type HintTarget } from "./hints.js"
+import { isTerminal, writeErr, writeOut } from "./stdio.js"
 
-export const useColor = () => process.stdout.isTTY === true && !process.env.NO_COLOR
+export const useColor = () => isTerminal("stdout") && !process.env.NO_COLOR
 
 export const printJson = (value: unknown) => {
-  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`)
+  writeOut(`${JSON.stringify(value, null, 2)}\n`)
 }
 
 export type Cell = string | number | boolean | null | undefined
@@ -21,11 +22,11 @@ export const printTable = (headers: ReadonlyArray<string>, rows: ReadonlyArray<R
       .trimEnd()
   const bold = (s: string) => (useColor() ? `\u001b[1m${s}\u001b[22m` : s)
   const out = [bold(line(headers)), ...text.map(line)]
-  process.stdout.write(`${out.join("\n")}\n`)
+  writeOut(`${out.join("\n")}\n`)
 }
 
-export const printLine = (s: string) => process.stdout.write(`${s}\n`)
-export const note = (s: string) => process.stderr.write(`${s}\n`)
+export const printLine = (s: string) => writeOut(`${s}\n`)
+export const note = (s: string) => writeErr(`${s}\n`)
 
 /** `name:  value` lines, the values aligned after the longest name. */
 export const printFields = (fields: ReadonlyArray<readonly [string, string]>) => {

@@ -19,10 +19,10 @@ import { WafLive } from "./waf-handlers.js"
 
 export { storeFile, type PlatformOptions } from "./platform.js"
 
-export const ApiLive = HttpApiBuilder.api(V4Api).pipe(
+export const ApiLive = HttpApiBuilder.api(V4Api()).pipe(
   Layer.provide([ZonesLive, UserLive, AccountsLive, EscLive, KvLive, FirewallLive, WafLive, RulesetsLive]),
   Layer.provide(AuthenticationLive),
-  Layer.provide(ApiErrorsLive)
+  Layer.provide(ApiErrorsLive())
 )
 
 /** Everything the whole API needs, over the store at `file` (created and seeded on first use). */

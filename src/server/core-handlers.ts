@@ -63,7 +63,7 @@ export const dnsQuery = (zoneId: string, q: DnsListParams): Zones.DnsQuery => ({
   perPage: q.per_page ?? 100
 })
 
-export const ZonesLive = HttpApiBuilder.group(CoreApi, "zones", (handlers) =>
+export const ZonesLive = HttpApiBuilder.group(CoreApi(), "zones", (handlers) =>
   handlers
     .handle("list", ({ urlParams: q }) =>
       Effect.gen(function* () {
@@ -118,7 +118,7 @@ export const ZonesLive = HttpApiBuilder.group(CoreApi, "zones", (handlers) =>
     )
 )
 
-export const UserLive = HttpApiBuilder.group(CoreApi, "user", (handlers) =>
+export const UserLive = HttpApiBuilder.group(CoreApi(), "user", (handlers) =>
   handlers
     .handle("invites", () =>
       Effect.gen(function* () {
@@ -168,7 +168,7 @@ export const UserLive = HttpApiBuilder.group(CoreApi, "user", (handlers) =>
     )
 )
 
-export const AccountsLive = HttpApiBuilder.group(CoreApi, "accounts", (handlers) =>
+export const AccountsLive = HttpApiBuilder.group(CoreApi(), "accounts", (handlers) =>
   handlers
     .handle("list", ({ urlParams: q }) =>
       Effect.gen(function* () {

@@ -6,6 +6,7 @@ import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { CoreApi } from "../api/contract-core.js"
+import { lazily } from "../api/contract-lazy.js"
 import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
@@ -163,29 +164,32 @@ const tooLargeAnswer = (e: V4Error) => envelopeResponse(e)
 
 /**
  * API-level middleware: runs inside the contract's error encoding, so failing with a V4Error here
- * is answered as that error's envelope and status.
+ * is answered as that error's envelope and status. Made with the first part of the API built (the
+ * contract is built on first use: contract-lazy.ts).
  */
-export const ApiErrorsLive = HttpApiBuilder.middleware(CoreApi, (app) =>
-  Effect.catchAllCause(jsonBodies(app), (cause) => {
-    const failure = Option.getOrUndefined(Cause.failureOption(cause)) ?? Option.getOrUndefined(Cause.dieOption(cause))
-    if (isTooLarge(failure)) return Effect.succeed(tooLargeAnswer(failure as V4Error))
-    if (failure === undefined || isV4Error(failure)) {
-      // A handler's own 500 (a store failure mapped to ApiError) is reported like a defect.
-      if (failure !== undefined && failure._tag === "ApiError" && statusOf(failure) >= 500) {
-        return Effect.flatMap(HttpServerRequest.HttpServerRequest, (req) => {
-          reportInternal(cause, req.method, req.url)
-          return Effect.failCause(cause)
-        })
+export const ApiErrorsLive = lazily(() =>
+  HttpApiBuilder.middleware(CoreApi(), (app) =>
+    Effect.catchAllCause(jsonBodies(app), (cause) => {
+      const failure = Option.getOrUndefined(Cause.failureOption(cause)) ?? Option.getOrUndefined(Cause.dieOption(cause))
+      if (isTooLarge(failure)) return Effect.succeed(tooLargeAnswer(failure as V4Error))
+      if (failure === undefined || isV4Error(failure)) {
+        // A handler's own 500 (a store failure mapped to ApiError) is reported like a defect.
+        if (failure !== undefined && failure._tag === "ApiError" && statusOf(failure) >= 500) {
+          return Effect.flatMap(HttpServerRequest.HttpServerRequest, (req) => {
+            reportInternal(cause, req.method, req.url)
+            return Effect.failCause(cause)
+          })
+        }
+        return Effect.failCause(cause)
       }
-      return Effect.failCause(cause)
-    }
-    return Effect.flatMap(HttpServerRequest.HttpServerRequest, (req) => {
-      const error = undeclared(failure, req.method, req.url, Option.isNone(Cause.failureOption(cause)))
-      if (isTooLarge(error)) return Effect.succeed(tooLargeAnswer(error))
-      if (error._tag === "ApiError") reportInternal(cause, req.method, req.url)
-      return Effect.fail(error)
+      return Effect.flatMap(HttpServerRequest.HttpServerRequest, (req) => {
+        const error = undeclared(failure, req.method, req.url, Option.isNone(Cause.failureOption(cause)))
+        if (isTooLarge(error)) return Effect.succeed(tooLargeAnswer(error))
+        if (error._tag === "ApiError") reportInternal(cause, req.method, req.url)
+        return Effect.fail(error)
+      })
     })
-  })
+  )
 )
 
 /** Wraps the whole app: whatever still escapes becomes an envelope, never an empty 404 or a bare 500. */

@@ -45,7 +45,7 @@ const withScope = <E, R>(visible: Effect.Effect<unknown, E, R>, act: (db: Db["db
 const zone = (id: string, act: (db: Db["db"]) => EscSetting) => withScope(visibleZone(id, Suffix), act)
 const account = (id: string, act: (db: Db["db"]) => EscSetting) => withScope(visibleAccount(id), act)
 
-export const EscLive = HttpApiBuilder.group(EscApi, "esc", (handlers) =>
+export const EscLive = HttpApiBuilder.group(EscApi(), "esc", (handlers) =>
   handlers
     .handle("getZone", ({ path }) => zone(path.zone_id, (db) => getEsc(db, "zone", path.zone_id)))
     .handle("setZone", ({ path, payload }) => zone(path.zone_id, (db) => changeEsc(db, "zone", path.zone_id, payload)))

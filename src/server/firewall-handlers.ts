@@ -104,7 +104,7 @@ const paged = <A>(page: number, perPage: number, r: { rows: ReadonlyArray<A>; to
   info: pageInfo(page, perPage, r.total, r.rows.length)
 })
 
-export const FirewallLive = HttpApiBuilder.group(FirewallApi, "firewall", (handlers) =>
+export const FirewallLive = HttpApiBuilder.group(FirewallApi(), "firewall", (handlers) =>
   handlers
     .handle("listFilters", ({ path, urlParams: q }) =>
       Effect.map(scope(path.zone_id, "/filters"), (s) => {

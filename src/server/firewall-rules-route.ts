@@ -23,8 +23,10 @@ import { toRule } from "./firewall-ops.js"
 import { isBodilessGet, normalizeUrlParams, orApp, plainQuery, type TableRequest } from "./route-table.js"
 
 const ROUTE = new RegExp(`^${BasePath}/zones/([A-Za-z0-9_-]{1,64})/firewall/rules(?:\\?(.*))?$`)
-const names: ReadonlySet<string> = new Set(Object.keys(RulesListParams.fields))
-const decodeParams = Schema.decodeUnknownEither(RulesListParams)
+// Made with the route (this module is loaded when the first firewall request comes).
+const paramsSchema = RulesListParams()
+const names: ReadonlySet<string> = new Set(Object.keys(paramsSchema.fields))
+const decodeParams = Schema.decodeUnknownEither(paramsSchema)
 const encodePage = Schema.encodeSync(FirewallEndpoints.listRules.successSchema)
 
 /** The answer's JSON text (status 200, `application/json`), or `undefined`: ask the app. */
@@ -40,7 +42,7 @@ const answer = (db: Db["db"], request: TableRequest): string | undefined => {
   if (Either.isLeft(principal)) return undefined
   const zoneId = route[1]!
   if (Zones.getZone(db, zoneId, principal.right.accountIds) === undefined) return undefined
-  const params = decodeParams(normalizeUrlParams(query, RulesListParams.ast))
+  const params = decodeParams(normalizeUrlParams(query, paramsSchema.ast))
   if (Either.isLeft(params)) return undefined
   const q = params.right
   // As the handler (firewall-handlers.ts, listRules).

@@ -5,7 +5,7 @@
  * nesting is refused at the bracket that crosses the limit. It accepts and builds exactly what
  * `JSON.parse` of the body decoded as UTF-8 does (test/server/json-body.test.ts compares them).
  */
-import { StringDecoder } from "node:string_decoder"
+import { nodeStringDecoder } from "../lazy-builtins.js"
 
 /** Where the input stopped being JSON: the byte offset, and the state a text scan (json-depth.ts) has before that byte. */
 export class JsonSyntax {
@@ -82,7 +82,7 @@ export class JsonStreamParser {
   /** The string being read (a key when `keyString`), from its pieces so far. */
   private text = ""
   private keyString = false
-  private readonly decoder = new StringDecoder("utf8")
+  private readonly decoder = new (nodeStringDecoder().StringDecoder)("utf8")
   private hex = ""
   private word = ""
   /** Whether the decoder holds the start of a character cut at the end of the last chunk. */

@@ -76,7 +76,7 @@ const withStaged = <S extends { release(): void }, A, E, R>(
     (staged) => Effect.sync(() => staged.release())
   )
 
-export const KvLive = HttpApiBuilder.group(KvApi, "kv", (handlers) =>
+export const KvLive = HttpApiBuilder.group(KvApi(), "kv", (handlers) =>
   Effect.gen(function* () {
     const options = yield* KvOptions
     const { db, file, gate } = yield* Db

@@ -17,6 +17,7 @@ import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientError from "@effect/platform/HttpClientError"
 import type * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import type * as HttpMiddleware from "@effect/platform/HttpMiddleware"
+import * as HttpServer from "@effect/platform/HttpServer"
 import * as HttpServerError from "@effect/platform/HttpServerError"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
@@ -28,9 +29,9 @@ import * as Runtime from "effect/Runtime"
 import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import { envelopeErrors } from "./errors.js"
-import { loadPart, type PartName, partOf, type PlatformServices } from "./parts.js"
+import { loadPart, type PartName, partOf } from "./parts.js"
 import { LocalKvOptions } from "./kv-options.js"
-import { platformServices, storeFile, untracedEffect, withHttpSettings } from "./platform.js"
+import { storeFile, storeServices, untracedEffect, withHttpSettings, type StoreServices } from "./platform.js"
 import { bytesOf, concat, LocalClientResponse, LocalServerRequest, type Answer } from "./local-messages.js"
 import { makeRouteTable, type RouteTable } from "./route-table.js"
 import { makeKvValueRoute } from "./kv-value-route.js"
@@ -81,23 +82,25 @@ export const makeLocalHandler = (
 ): { readonly handle: Handle; readonly dispose: () => Promise<void> } => {
   const scope = Effect.runSync(Scope.make())
   const dispose = () => Effect.runPromise(Scope.close(scope, Exit.void))
-  let services: Promise<Context.Context<PlatformServices>> | undefined
+  let services: Promise<Context.Context<StoreServices>> | undefined
   const handlers = new Map<PartName, Promise<Handle>>()
 
   const buildServices = () =>
     Effect.gen(function* () {
       // Tells bin/edgectl.cjs that this run compiled the platform: its code cache is worth rewriting.
       ;(globalThis as Record<symbol, unknown>)[Symbol.for("edgectl/localPlatform")] = true
-      return (yield* Layer.toRuntime(platformServices(file, undefined, { kv: LocalKvOptions }))).context
+      return yield* storeServices(file, undefined, { kv: LocalKvOptions })
     }).pipe(Scope.extend(scope), Effect.runPromise)
 
   const buildPart = (name: PartName): Promise<Handle> =>
     Effect.gen(function* () {
       const context = yield* Effect.promise(() => (services ??= buildServices()))
       const part = yield* Effect.promise(() => loadPart(name))
+      // The store's services are shared by every part; the HTTP layer's context (the platform's
+      // file system, paths and etags) is made with the first part, which is when it is first needed.
       const layer = withHttpSettings(
         Layer.mergeAll(part, HttpApiBuilder.Router.Live, HttpApiBuilder.Middleware.layer)
-      ).pipe(Layer.provideMerge(Layer.succeedContext(context)))
+      ).pipe(Layer.provideMerge(HttpServer.layerContext), Layer.provideMerge(Layer.succeedContext(context)))
       // The requests' fibers run on this runtime: untraced, as `edgectl serve`'s (platform.ts).
       const runtime = yield* untracedEffect(Layer.toRuntime(layer))
       const app = yield* Effect.provide(HttpApiBuilder.httpApp, runtime)

@@ -46,10 +46,10 @@ type Part = Layer.Layer<HttpApi.Api, never, PlatformServices>
 // The casts: HttpApiBuilder.api is typed per API; each part is the same groups as the whole API,
 // whose composition app.ts checks in full.
 const partLayer = (api: HttpApi.HttpApi.Any, groups: Layer.Layer<never, never, unknown>): Part =>
-  HttpApiBuilder.api(api as typeof CoreApi).pipe(
+  HttpApiBuilder.api(api as ReturnType<typeof CoreApi>).pipe(
     Layer.provide(groups),
     Layer.provide(AuthenticationLive),
-    Layer.provide(ApiErrorsLive)
+    Layer.provide(ApiErrorsLive())
   ) as Part
 
 /** The layer that builds one part of the API (it needs the services of platform.ts). */
@@ -57,27 +57,27 @@ export const loadPart = async (name: PartName): Promise<Part> => {
   switch (name) {
     case "core": {
       const m = await import("./core-handlers.js")
-      return partLayer(CoreApi, Layer.mergeAll(m.ZonesLive, m.UserLive, m.AccountsLive))
+      return partLayer(CoreApi(), Layer.mergeAll(m.ZonesLive, m.UserLive, m.AccountsLive))
     }
     case "esc": {
       const [m, c] = await Promise.all([import("./esc-handlers.js"), import("../api/contract-esc.js")])
-      return partLayer(c.EscApi, m.EscLive)
+      return partLayer(c.EscApi(), m.EscLive)
     }
     case "kv": {
       const [m, c] = await Promise.all([import("./kv-handlers.js"), import("../api/contract-kv.js")])
-      return partLayer(c.KvApi, m.KvLive)
+      return partLayer(c.KvApi(), m.KvLive)
     }
     case "firewall": {
       const [m, c] = await Promise.all([import("./firewall-handlers.js"), import("../api/contract-firewall.js")])
-      return partLayer(c.FirewallApi, m.FirewallLive)
+      return partLayer(c.FirewallApi(), m.FirewallLive)
     }
     case "waf": {
       const [m, c] = await Promise.all([import("./waf-handlers.js"), import("../api/contract-waf.js")])
-      return partLayer(c.WafApi, m.WafLive)
+      return partLayer(c.WafApi(), m.WafLive)
     }
     case "rulesets": {
       const [m, c] = await Promise.all([import("./rulesets-handlers.js"), import("../api/contract-rulesets.js")])
-      return partLayer(c.RulesetsApi, m.RulesetsLive)
+      return partLayer(c.RulesetsApi(), m.RulesetsLive)
     }
   }
 }

@@ -17,6 +17,7 @@ import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
 import { AccountsParams, BasePath, DnsListParams, Endpoints, ZonesListParams } from "../api/contract-core.js"
+import { lazily } from "../api/contract-lazy.js"
 import type { Db } from "../store/db.js"
 import type { Account } from "../domain/account.js"
 import type { DnsRecord } from "../domain/dns.js"
@@ -90,24 +91,28 @@ export const plainQuery = (
   return out
 }
 
-// Prepared once: the app decodes and encodes with these same schemas (HttpApiBuilder caches its parsers per schema too).
-const encodeZone = Schema.encodeSync(Endpoints.getZone.successSchema)
-const encodeDnsPage = Schema.encodeSync(Endpoints.listDnsRecords.successSchema)
-const encodeZonesPage = Schema.encodeSync(Endpoints.listZones.successSchema)
-const encodeAccountsPage = Schema.encodeSync(Endpoints.listAccounts.successSchema)
-const decodeDnsParams = Schema.decodeUnknownEither(DnsListParams)
-const decodeZonesParams = Schema.decodeUnknownEither(ZonesListParams)
-const decodeAccountsParams = Schema.decodeUnknownEither(AccountsParams)
+// Prepared on first use, then kept: the app decodes and encodes with these same schemas
+// (HttpApiBuilder caches its parsers per schema too). A cold command builds only those of the
+// routes it asks (contract-lazy.ts).
+const encodeZone = lazily(() => Schema.encodeSync(Endpoints.getZone.successSchema))
+const encodeDnsPage = lazily(() => Schema.encodeSync(Endpoints.listDnsRecords.successSchema))
+const encodeZonesPage = lazily(() => Schema.encodeSync(Endpoints.listZones.successSchema))
+const encodeAccountsPage = lazily(() => Schema.encodeSync(Endpoints.listAccounts.successSchema))
+const decodeDnsParams = lazily(() => Schema.decodeUnknownEither(DnsListParams()))
+const decodeZonesParams = lazily(() => Schema.decodeUnknownEither(ZonesListParams()))
+const decodeAccountsParams = lazily(() => Schema.decodeUnknownEither(AccountsParams()))
 // The app's own step between the query and the schema (a name whose type is not a string gets its
 // value in an array); internal to @effect/platform, so untyped: were it gone, the call would throw
 // and the table decline every DNS list (test/server/route-table.test.ts would say so).
 export const normalizeUrlParams = (
   HttpApiBuilder as unknown as { normalizeUrlParams: (p: object, ast: unknown) => unknown }
 ).normalizeUrlParams
-const dnsNames: ReadonlySet<string> = new Set(Object.keys(DnsListParams.fields))
+const dnsNames = lazily((): ReadonlySet<string> => new Set(Object.keys(DnsListParams().fields)))
 // `type` is left to the app: its handler checks the values beyond the schema (one of four types).
-const zonesNames: ReadonlySet<string> = new Set(Object.keys(ZonesListParams.fields).filter((n) => n !== "type"))
-const accountsNames: ReadonlySet<string> = new Set(Object.keys(AccountsParams.fields))
+const zonesNames = lazily(
+  (): ReadonlySet<string> => new Set(Object.keys(ZonesListParams().fields).filter((n) => n !== "type"))
+)
+const accountsNames = lazily((): ReadonlySet<string> => new Set(Object.keys(AccountsParams().fields)))
 const noNames: ReadonlySet<string> = new Set()
 
 const isString = (u: unknown): u is string => typeof u === "string"
@@ -212,7 +217,7 @@ const zoneWire = (z: Zone): object | undefined => {
 
 const zoneJson = (z: Zone): string => {
   const result = zoneWire(z)
-  return JSON.stringify(result === undefined ? encodeZone(z) : { result, success: true, errors: [], messages: [] })
+  return JSON.stringify(result === undefined ? encodeZone()(z) : { result, success: true, errors: [], messages: [] })
 }
 
 /** A page's JSON in the Paged envelope's order (src/domain/envelope.ts). */
@@ -235,7 +240,7 @@ const zonesPageJson = (page: Page<Zone>): string => {
   const result: Array<object> = []
   for (const z of page.items) {
     const wire = zoneWire(z)
-    if (wire === undefined) return JSON.stringify(encodeZonesPage(page))
+    if (wire === undefined) return JSON.stringify(encodeZonesPage()(page))
     result.push(wire)
   }
   return pagedJson(result, page.info)
@@ -252,7 +257,7 @@ const accountsPageJson = (page: Page<Account>): string => {
       !optional(a.created_on, isString) ||
       !optional(a.settings, isRecord)
     )
-      return JSON.stringify(encodeAccountsPage(page))
+      return JSON.stringify(encodeAccountsPage()(page))
     result.push({ id: a.id, name: a.name, type: a.type, created_on: a.created_on, settings: a.settings })
   }
   return pagedJson(result, page.info)
@@ -287,7 +292,7 @@ const dnsPageJson = (page: Page<DnsRecord>): string => {
       !optional(r.created_on, isString) ||
       !optional(r.modified_on, isString)
     )
-      return JSON.stringify(encodeDnsPage(page))
+      return JSON.stringify(encodeDnsPage()(page))
     result.push({
       id: r.id,
       type: r.type,
@@ -318,7 +323,7 @@ const answer = (db: Db["db"], request: TableRequest): string | undefined => {
   if (route === null) return list(db, request)
   const dns = route[2] !== undefined
   // The zone's endpoint declares no parameters: a query there is left to the app.
-  const query = plainQuery(route[3], dns ? dnsNames : noNames)
+  const query = plainQuery(route[3], dns ? dnsNames() : noNames)
   if (query === undefined) return undefined
   const principal = authenticate(request.headers, request.url, db)
   if (Either.isLeft(principal)) return undefined
@@ -326,7 +331,7 @@ const answer = (db: Db["db"], request: TableRequest): string | undefined => {
   const zone = Zones.getZone(db, zoneId, principal.right.accountIds)
   if (zone === undefined) return undefined
   if (!dns) return zoneJson(zone)
-  const params = decodeDnsParams(normalizeUrlParams(query, DnsListParams.ast))
+  const params = decodeDnsParams()(normalizeUrlParams(query, DnsListParams().ast))
   if (Either.isLeft(params)) return undefined
   return dnsPageJson(Zones.listDnsRecords(db, dnsQuery(zoneId, params.right)))
 }
@@ -336,13 +341,13 @@ const list = (db: Db["db"], request: TableRequest): string | undefined => {
   const route = LIST.exec(request.url)
   if (route === null) return undefined
   const zones = route[1] === "zones"
-  const query = plainQuery(route[2], zones ? zonesNames : accountsNames)
+  const query = plainQuery(route[2], zones ? zonesNames() : accountsNames())
   if (query === undefined) return undefined
   const principal = authenticate(request.headers, request.url, db)
   if (Either.isLeft(principal)) return undefined
   const accountIds = principal.right.accountIds
   if (zones) {
-    const params = decodeZonesParams(normalizeUrlParams(query, ZonesListParams.ast))
+    const params = decodeZonesParams()(normalizeUrlParams(query, ZonesListParams().ast))
     if (Either.isLeft(params)) return undefined
     const q = params.right
     return zonesPageJson(
@@ -361,7 +366,7 @@ const list = (db: Db["db"], request: TableRequest): string | undefined => {
       })
     )
   }
-  const params = decodeAccountsParams(normalizeUrlParams(query, AccountsParams.ast))
+  const params = decodeAccountsParams()(normalizeUrlParams(query, AccountsParams().ast))
   if (Either.isLeft(params)) return undefined
   const q = params.right
   return accountsPageJson(

@@ -111,7 +111,7 @@ const still =
   (current: ZoneRuleset | null) =>
     current !== null && current.id === id ? f(current) : { ok: false as const, error: rulesetNotFound(id) }
 
-export const RulesetsLive = HttpApiBuilder.group(RulesetsApi, "rulesets", (handlers) =>
+export const RulesetsLive = HttpApiBuilder.group(RulesetsApi(), "rulesets", (handlers) =>
   handlers
     .handle("listRulesets", ({ path }) =>
       Effect.map(wafZone(path.zone_id, "/rulesets"), ({ zone, db }) => zoneRulesets(db, zone.id).map(summary))

@@ -53,7 +53,7 @@ const ruleIn = (
 
 const MODE_CODES: Record<string, string> = { DIS: "disable", CHL: "challenge", BLK: "block", SIM: "simulate" }
 
-export const WafLive = HttpApiBuilder.group(WafApi, "waf", (handlers) =>
+export const WafLive = HttpApiBuilder.group(WafApi(), "waf", (handlers) =>
   handlers
     .handle("listPackages", ({ path, urlParams: q }) =>
       Effect.map(previousWafZone(path.zone_id, "/firewall/waf/packages"), ({ zone, db }) => {

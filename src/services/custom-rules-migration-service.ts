@@ -12,7 +12,7 @@
  */
 import * as Effect from "effect/Effect"
 import * as fs from "node:fs"
-import * as readline from "node:readline"
+import { nodeReadline } from "../lazy-builtins.js"
 import type { CustomRule, CustomRulesMigration } from "../domain/custom-rule.js"
 import { InvalidInput } from "../domain/errors.js"
 import type { Rule } from "../domain/firewall.js"
@@ -96,7 +96,7 @@ export const replayMigrationFile = (
     try: async () => {
       if (!fs.statSync(file).isFile()) throw new Error("is not a file")
       const replayer = makeCustomRulesReplayer(firewallRules, customRules)
-      const rl = readline.createInterface({ input: fs.createReadStream(file), crlfDelay: Infinity })
+      const rl = nodeReadline().createInterface({ input: fs.createReadStream(file), crlfDelay: Infinity })
       let n = 0
       for await (const line of rl) replayer.line(line, ++n)
       return replayer.report()

@@ -5,8 +5,7 @@
  */
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import * as Stream from "effect/Stream"
-import { call, callAnswered, type Answered, type ClientEnv } from "../api/client.js"
+import { call, callAnswered, findInPages, type Answered, type ClientEnv } from "../api/client.js"
 import { Endpoints } from "../api/contract-core.js"
 import { EscEndpoints } from "../api/contract-esc.js"
 import { InvalidInput, NotFound, V4ErrorClasses, type PlatformError, type V4Error } from "../domain/errors.js"
@@ -15,7 +14,7 @@ import type { EscSetting } from "../domain/esc.js"
 import { decide, type EscDecision } from "../esc/decide.js"
 import { maskCookieHeader } from "../esc/mask.js"
 import { removalStatus, type RemovalStatus } from "../esc/removal.js"
-import { allAccounts } from "./identity-service.js"
+import { accountsPage } from "./identity-service.js"
 import { resolveZone } from "./zones-service.js"
 
 export type EscTarget =
@@ -54,7 +53,7 @@ export const accountTarget = (ref: string): Effect.Effect<EscTarget & { kind: "a
         name: a.name
       }))
     : Effect.flatMap(
-        Stream.runHead(Stream.filter(allAccounts(), (a) => a.name.toLowerCase() === ref.trim().toLowerCase())),
+        findInPages(accountsPage, (a) => a.name.toLowerCase() === ref.trim().toLowerCase()),
         Option.match({
           onNone: () =>
             Effect.fail(

@@ -5,7 +5,7 @@
  * combined call left behind). A two-step create whose second step fails says which filter exists.
  */
 import * as Effect from "effect/Effect"
-import { call, collect, paginate } from "../api/client.js"
+import { call, collectPages } from "../api/client.js"
 import { FirewallEndpoints as E } from "../api/contract-firewall.js"
 import { InvalidInput, QuotaExceeded, V4ErrorClasses, type V4Error } from "../domain/errors.js"
 import { type Filter, type FirewallAction, type FirewallDecision, type Rule } from "../domain/firewall.js"
@@ -34,7 +34,7 @@ const zonePath = (zoneId: string) => ({ zone_id: zoneId })
 // ---- filters ----
 
 export const allFilters = (zoneId: string) =>
-  collect(paginate((page) => call(E.listFilters, { path: zonePath(zoneId), urlParams: { page, per_page: 100 } })))
+  collectPages((page) => call(E.listFilters, { path: zonePath(zoneId), urlParams: { page, per_page: 100 } }))
 
 export const createFilter = (zoneId: string, f: FilterInput) =>
   Effect.map(call(E.createFilters, { path: zonePath(zoneId), payload: [f] }), (fs) => fs[0]!)
@@ -56,7 +56,7 @@ export const deleteFilter = (zoneId: string, id: string) =>
 
 /** Every rule of the zone, in the platform's listing order. */
 export const allRules = (zoneId: string) =>
-  collect(paginate((page) => call(E.listRules, { path: zonePath(zoneId), urlParams: { page, per_page: 100 } })))
+  collectPages((page) => call(E.listRules, { path: zonePath(zoneId), urlParams: { page, per_page: 100 } }))
 
 export const getRule = (zoneId: string, id: string) => call(E.getRule, { path: { zone_id: zoneId, rule_id: id } })
 

@@ -1,8 +1,12 @@
 /** Accounts, memberships, invites and token checks. */
-import { call, paginate } from "../api/client.js"
+import { call, collectPages } from "../api/client.js"
 import { Endpoints } from "../api/contract-core.js"
 
-export const allAccounts = () => paginate((page) => call(Endpoints.listAccounts, { urlParams: { page, per_page: 50 } }))
+/** One page of the accounts the credentials can see. */
+export const accountsPage = (page: number) => call(Endpoints.listAccounts, { urlParams: { page, per_page: 50 } })
+
+/** Every account the credentials can see. */
+export const allAccounts = () => collectPages(accountsPage)
 
 export const listInvites = () => call(Endpoints.listInvites)
 

@@ -5,8 +5,7 @@
  * either end answers the same calls.
  */
 import * as Effect from "effect/Effect"
-import * as Stream from "effect/Stream"
-import { call, callRaw, ClientConfig, collect, paginate, paginateCursor, type ClientEnv } from "../api/client.js"
+import { call, callRaw, ClientConfig, collectCursor, collectPages, findInPages, type ClientEnv } from "../api/client.js"
 import { Endpoints } from "../api/contract-core.js"
 import { KvEndpoints, type KvBulkAnswer } from "../api/contract-kv.js"
 import type { Account } from "../domain/account.js"
@@ -71,7 +70,7 @@ export const listNamespacesPage = (accountId: string, page: number, perPage: num
   })
 
 /** Every namespace of the account, by title (wrangler asks 1,000 per page). */
-export const allNamespaces = (accountId: string) => paginate((page) => listNamespacesPage(accountId, page, 1000))
+export const allNamespaces = (accountId: string) => collectPages((page) => listNamespacesPage(accountId, page, 1000))
 
 export interface AccountNamespace {
   readonly account: { readonly id: string; readonly name: string }
@@ -84,9 +83,9 @@ export const namespacesOf = (account: { readonly id: string; readonly name: stri
     const accounts =
       account !== undefined
         ? [account]
-        : yield* collect(paginate((page) => call(Endpoints.listAccounts, { urlParams: { page, per_page: 50 } })))
+        : yield* collectPages((page) => call(Endpoints.listAccounts, { urlParams: { page, per_page: 50 } }))
     const lists = yield* Effect.forEach(accounts, (a) =>
-      Effect.map(collect(allNamespaces(a.id)), (namespaces) =>
+      Effect.map(allNamespaces(a.id), (namespaces) =>
         namespaces.map((namespace) => ({ account: { id: a.id, name: a.name }, namespace }))
       )
     )
@@ -107,9 +106,10 @@ export const deleteNamespace = (accountId: string, namespaceId: string) =>
 
 /** The namespace with exactly this title (wrangler 4's positional `namespace delete <NAME>`). */
 export const findNamespaceByTitle = (accountId: string, title: string) =>
-  allNamespaces(accountId).pipe(
-    Stream.filter((n) => n.title === title),
-    Stream.runHead,
+  findInPages(
+    (page) => listNamespacesPage(accountId, page, 1000),
+    (n) => n.title === title
+  ).pipe(
     Effect.flatMap((found) =>
       found._tag === "Some"
         ? Effect.succeed(found.value)
@@ -139,7 +139,7 @@ export const listKeysPage = (accountId: string, namespaceId: string, q: KeyPageQ
 
 /** Every key (with the prefix), following the cursor; wrangler always sends `prefix`, never `limit`. */
 export const allKeys = (accountId: string, namespaceId: string, prefix = "") =>
-  paginateCursor((cursor) =>
+  collectCursor((cursor) =>
     call(KvEndpoints.listKeys, {
       path: nsPath(accountId, namespaceId),
       urlParams: { prefix, ...(cursor !== undefined ? { cursor } : {}) }

@@ -8,7 +8,7 @@
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
-import { call, collect, paginate } from "../api/client.js"
+import { call, collectPages } from "../api/client.js"
 import { Paged } from "../domain/envelope.js"
 import { IntParam, OneOf } from "../domain/params.js"
 import type { BypassFirewallRule } from "../domain/waf.js"
@@ -45,10 +45,8 @@ export interface BypassRules {
 
 export const listBypassFirewallRules = (zoneId: string) =>
   Effect.map(
-    collect(
-      paginate((page) =>
-        call(listRules, { path: { zone_id: zoneId }, urlParams: { action: "bypass", page, per_page: 100 } })
-      )
+    collectPages((page) =>
+      call(listRules, { path: { zone_id: zoneId }, urlParams: { action: "bypass", page, per_page: 100 } })
     ),
     (c) =>
       c

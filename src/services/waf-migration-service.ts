@@ -10,12 +10,12 @@
  */
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
-import { call, collect, paginate, type ClientEnv } from "../api/client.js"
+import { call, collectPages, type ClientEnv } from "../api/client.js"
 import { WafEndpoints } from "../api/contract-waf.js"
 import type { Page } from "../domain/envelope.js"
 import { InvalidInput } from "../domain/errors.js"
 import * as fs from "node:fs"
-import * as readline from "node:readline"
+import { nodeReadline } from "../lazy-builtins.js"
 import { makeReplayer, type ReplayReport } from "../waf/replay.js"
 import { trafficFileProblem } from "../waf/traffic-sample.js"
 import type { CompatibilityReason, MigrationState, Ruleset, WafConfig, WafExport } from "../domain/waf.js"
@@ -36,7 +36,7 @@ export const wafZoneOf = (z: Zone): WafZone => ({ id: z.id, name: z.name, plan: 
 export const resolveWafZone = (ref: string) => Effect.map(resolveZone(ref), wafZoneOf)
 
 const path = (z: WafZone) => ({ zone_id: z.id })
-const all = <A, E>(fetch: (page: number) => Effect.Effect<Page<A>, E, ClientEnv>) => collect(paginate(fetch))
+const all = <A, E>(fetch: (page: number) => Effect.Effect<Page<A>, E, ClientEnv>) => collectPages(fetch)
 
 export const status = (z: WafZone) => call(WafEndpoints.status, { path: path(z) })
 export const check = (z: WafZone, phaseTwo = true) =>
@@ -240,7 +240,7 @@ export const replayFile = (
       const replayer = makeReplayer(previous, cfg)
       const size = fs.statSync(file).size
       const input = fs.createReadStream(file)
-      const rl = readline.createInterface({ input, crlfDelay: Infinity })
+      const rl = nodeReadline().createInterface({ input, crlfDelay: Infinity })
       let n = 0
       for await (const line of rl) {
         replayer.line(line, ++n)

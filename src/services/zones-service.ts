@@ -1,6 +1,6 @@
 /** Zones, DNS records and certificate packs: the operations users run, over the v4 client. */
 import * as Effect from "effect/Effect"
-import { call, paginate, type ClientEnv } from "../api/client.js"
+import { call, collectPages, type ClientEnv } from "../api/client.js"
 import { Endpoints, type DnsListParams, type ZonesListParams } from "../api/contract-core.js"
 import { NotFound, type InvalidInput, type PlatformError } from "../domain/errors.js"
 import type { Zone } from "../domain/zone.js"
@@ -16,9 +16,9 @@ const zoneQuery = (f: ZoneFilter) => ({ "account.id": f.accountId, name: f.name,
 export const listZonesPage = (f: ZoneFilter & { page?: number; perPage?: number }) =>
   call(Endpoints.listZones, { urlParams: { ...zoneQuery(f), page: f.page, per_page: f.perPage } })
 
-/** Every zone matching the filter, paged 50 at a time as the stream is consumed. */
+/** Every zone matching the filter, read 50 at a time. */
 export const allZones = (f: ZoneFilter) =>
-  paginate((page) => call(Endpoints.listZones, { urlParams: { ...zoneQuery(f), page, per_page: 50 } }))
+  collectPages((page) => call(Endpoints.listZones, { urlParams: { ...zoneQuery(f), page, per_page: 50 } }))
 
 const ZONE_ID = /^[0-9a-f]{32}$/
 
@@ -57,12 +57,12 @@ export const listDnsPage = (zoneId: string, f: DnsFilter & { page?: number; perP
   })
 
 export const allDnsRecords = (zoneId: string, f: DnsFilter = {}) =>
-  paginate((page) =>
+  collectPages((page) =>
     call(Endpoints.listDnsRecords, { path: { zone_id: zoneId }, urlParams: { ...dnsQuery(f), page, per_page: 500 } })
   )
 
 export const allCertificatePacks = (zoneId: string) =>
-  paginate((page) =>
+  collectPages((page) =>
     call(Endpoints.listCertificatePacks, {
       path: { zone_id: zoneId },
       urlParams: { status: "all", page, per_page: 50 }

@@ -6,7 +6,6 @@
 import Database from "better-sqlite3"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { configure, WriteGate } from "./commit-worker.js"
@@ -73,12 +72,9 @@ export const open = (file: string, seed?: Seed | LazySeed): Effect.Effect<Databa
     return db
   })
 
-/** A scoped Db layer over `file`; the handle closes with the scope. */
-export const layer = (file: string, seed?: Seed | LazySeed) =>
-  Layer.scoped(
-    Db,
-    Effect.acquireRelease(
-      Effect.map(open(file, seed), (db) => ({ db, file, gate: new WriteGate() })),
-      ({ db }) => Effect.sync(() => db.close())
-    )
+/** The store at `file`, open for the scope: closed with it. */
+export const acquire = (file: string, seed?: Seed | LazySeed) =>
+  Effect.acquireRelease(
+    Effect.map(open(file, seed), (db): Db => ({ db, file, gate: new WriteGate() })),
+    ({ db }) => Effect.sync(() => db.close())
   )

@@ -3,11 +3,11 @@
  * (`serve()` + FetchHttpClient), and its retry policy against a tiny scripted HTTP server.
  */
 import { FetchHttpClient, type HttpClient } from "@effect/platform"
-import { Effect, Either, Layer, ManagedRuntime, Stream } from "effect"
+import { Effect, Either, Layer, ManagedRuntime, Option } from "effect"
 import * as http from "node:http"
 import type { AddressInfo } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { call, ClientConfig, paginate, type Credentials } from "../../src/api/client.js"
+import { call, ClientConfig, collectPages, findInPages, type Credentials } from "../../src/api/client.js"
 import { Endpoints } from "../../src/api/contract.js"
 import { WafEndpoints } from "../../src/api/contract-waf.js"
 import { NotFound } from "../../src/domain/errors.js"
@@ -69,15 +69,13 @@ const suite = (label: string, makeLayer: () => Layer.Layer<Client, unknown>) =>
       expect(partial.items.map((z) => z.name)).toEqual(["acme-partners.net"])
     })
 
-    it("paginate yields every zone exactly once", async () => {
+    it("collectPages yields every zone exactly once, reading each page once", async () => {
       const fetched: Array<number> = []
       const zones = await run(
-        Stream.runCollect(
-          paginate((page) => {
-            fetched.push(page)
-            return call(Endpoints.listZones, { urlParams: { page, per_page: 20 } })
-          })
-        )
+        collectPages((page) => {
+          fetched.push(page)
+          return call(Endpoints.listZones, { urlParams: { page, per_page: 20 } })
+        })
       )
       const names = Array.from(zones, (z) => z.name)
       expect(names).toHaveLength(46)
@@ -86,16 +84,33 @@ const suite = (label: string, makeLayer: () => Layer.Layer<Client, unknown>) =>
       expect(fetched).toEqual([1, 2, 3])
     })
 
-    it("paginate over the 1250 DNS records of acme.com", async () => {
+    it("collectPages over the 1250 DNS records of acme.com", async () => {
       const id = await acmeId()
       const records = await run(
-        Stream.runCollect(
-          paginate((page) =>
-            call(Endpoints.listDnsRecords, { path: { zone_id: id }, urlParams: { page, per_page: 500 } })
-          )
+        collectPages((page) =>
+          call(Endpoints.listDnsRecords, { path: { zone_id: id }, urlParams: { page, per_page: 500 } })
         )
       )
       expect(new Set(Array.from(records, (r) => r.id)).size).toBe(1250)
+    })
+
+    it("findInPages stops at the page that holds the item, and says none after the last page", async () => {
+      const fetched: Array<number> = []
+      const page = (n: number) => {
+        fetched.push(n)
+        return call(Endpoints.listZones, { urlParams: { page: n, per_page: 20, order: "name" } })
+      }
+      const all = await run(
+        collectPages((n) => call(Endpoints.listZones, { urlParams: { page: n, per_page: 20, order: "name" } }))
+      )
+      const onSecond = all[25]!.name
+      const found = await run(findInPages(page, (z) => z.name === onSecond))
+      expect(Option.getOrUndefined(found)?.name).toBe(onSecond)
+      expect(fetched).toEqual([1, 2])
+      fetched.length = 0
+      const missing = await run(findInPages(page, (z) => z.name === "no-such-zone.example"))
+      expect(Option.isNone(missing)).toBe(true)
+      expect(fetched).toEqual([1, 2, 3])
     })
 
     it("an unknown zone fails with NotFound (code 7003)", async () => {

@@ -1,7 +1,8 @@
 /**
  * What a cold local command loads: Node's built-in modules it never uses stay unloaded (each costs
  * instructions at every start, bench/platform.bench.mjs). node:http is for `edgectl serve`,
- * node:crypto for what makes ids and secrets, perf_hooks for nothing a command reads. A preload
+ * node:crypto for what makes ids and secrets, perf_hooks for nothing a command reads, Node's streams
+ * (and node:net for a pipe) for a TUI, a prompt or a server, node:readline for a traffic file. A preload
  * (`--require`, through NODE_OPTIONS) writes the modules Node loaded when the process exits, and
  * whether an Error's stack was formatted (V8 then computes the line ends of the whole 2 MB script:
  * ~25 M instructions, build/patches/effect.mjs).
@@ -30,10 +31,22 @@ const loadedBy = async (args: ReadonlyArray<string>, state: string) => {
 }
 
 const StackRead = "an Error's stack formatted"
-const Unused = ["NativeModule http", "NativeModule crypto", "NativeModule perf_hooks"]
+const Unused = [
+  "NativeModule http",
+  "NativeModule crypto",
+  "NativeModule perf_hooks",
+  // Node's streams (and for a pipe node:net): built on the first touch of process.stdout, which a
+  // command printing through src/cli/stdio.ts never makes.
+  "NativeModule stream",
+  "NativeModule net",
+  "NativeModule readline",
+  // node:module evaluates Node's ESM loader: the script's createRequire is the launcher's require.
+  "NativeModule module",
+  "NativeModule string_decoder"
+]
 
 describe("a cold local command", () => {
-  it("loads neither node:http, node:crypto nor perf_hooks, nor formats a stack: zones list, firewall rules list, kv key get", async () => {
+  it("loads neither node:http, node:crypto, perf_hooks, streams, readline nor node:module, nor formats a stack: zones list, firewall rules list, kv key get", async () => {
     const state = tempDir("edgectl-cold-state-")
     // The first use creates and seeds the store (which may use anything); the runs after it are cold starts.
     await edgectlAsync(["kv", "key", "put", "k", "v", "--namespace-id", "ns", "--persist-to", state])

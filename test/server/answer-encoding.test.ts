@@ -128,7 +128,7 @@ const topFields = (ast: AST.AST): Array<PropertyKey> => {
 describe("how the platform tells an answer's failure from a request's (src/server/errors.ts)", () => {
   it("no request schema of the contract has a field named as the answer's envelope fields", () => {
     let schemas = 0
-    for (const group of Object.values(V4Api.groups))
+    for (const group of Object.values(V4Api().groups))
       for (const endpoint of Object.values(group.endpoints))
         for (const s of [endpoint.pathSchema, endpoint.urlParamsSchema, endpoint.payloadSchema, endpoint.headersSchema])
           if (s._tag === "Some") {

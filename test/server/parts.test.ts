@@ -27,7 +27,7 @@ interface Described {
   readonly identifier: string
   readonly endpoints: Record<string, { readonly method: string; readonly path: string }>
 }
-const endpoints = Object.values(V4Api.groups as unknown as Record<string, Described>).flatMap((group) =>
+const endpoints = Object.values(V4Api().groups as unknown as Record<string, Described>).flatMap((group) =>
   Object.values(group.endpoints).map((e) => ({ group: group.identifier, method: e.method, path: e.path }))
 )
 

@@ -2,7 +2,6 @@
 import { Box, Text } from "ink"
 import type { Account } from "../../src/domain/account.js"
 import { allAccounts } from "../../src/services/identity-service.js"
-import { collect } from "../../src/api/client.js"
 import { KeyLayer, useKeys } from "../keys.js"
 import { useEffectQuery } from "../runtime.js"
 import { List, moveHints, useListCursor } from "./list.js"
@@ -17,7 +16,7 @@ export function AccountPicker(props: {
   readonly onPick: (account: Account | undefined) => void
   readonly onCancel: () => void
 }) {
-  const { query, refresh } = useEffectQuery(() => collect(allAccounts()), [])
+  const { query, refresh } = useEffectQuery(() => allAccounts(), [])
   const choices: ReadonlyArray<Choice> =
     query._tag === "Success" ? [AllAccounts, ...query.value.map((a) => ({ id: a.id, name: a.name, account: a }))] : []
   const cursor = useListCursor(choices.length, props.height, [])

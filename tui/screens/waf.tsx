@@ -6,7 +6,6 @@
 import * as Effect from "effect/Effect"
 import { Box, Text } from "ink"
 import { useState } from "react"
-import { collect } from "../../src/api/client.js"
 import type { MigrationStatus } from "../../src/domain/waf.js"
 import type { Zone } from "../../src/domain/zone.js"
 import * as Waf from "../../src/services/waf-migration-service.js"
@@ -30,7 +29,7 @@ interface Row {
 }
 
 const load = (accountId: string | undefined) =>
-  Effect.flatMap(collect(allZones(accountId ? { accountId } : {})), (zones) =>
+  Effect.flatMap(allZones(accountId ? { accountId } : {}), (zones) =>
     Effect.forEach(
       zones,
       (zone) =>

@@ -1,7 +1,6 @@
 /** The certificate packs tab: every pack of the zone (a zone has few), with its status and hosts. */
 import { Box } from "ink"
 import type { CertificatePack } from "../../src/domain/certificate.js"
-import { collect } from "../../src/api/client.js"
 import { allCertificatePacks } from "../../src/services/zones-service.js"
 import { fitTable } from "../components/columns.js"
 import { List, ListStatus, moveHints, useListCursor } from "../components/list.js"
@@ -34,7 +33,7 @@ const packTable = (columns: number, packs: ReadonlyArray<CertificatePack>) =>
 
 export function ZoneCertificates({ zoneId, active, height }: { zoneId: string; active: boolean; height: number }) {
   const rows = Math.max(1, height - Chrome)
-  const { query, refresh } = useEffectQuery(() => collect(allCertificatePacks(zoneId)), [zoneId])
+  const { query, refresh } = useEffectQuery(() => allCertificatePacks(zoneId), [zoneId])
   const packs = query._tag === "Success" ? query.value : []
   const table = packTable(usePaneSize().columns, packs)
   const cursor = useListCursor(packs.length, rows, [zoneId])

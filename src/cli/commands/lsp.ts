@@ -10,6 +10,7 @@ import * as Option from "effect/Option"
 import { choiceOption, json } from "../options.js"
 import { CliFailure, usage } from "../run.js"
 import { version } from "../../version.js"
+import { isTerminal, writeErr, writeOut } from "../stdio.js"
 
 export const lsp = Command.make(
   "lsp",
@@ -59,14 +60,14 @@ export const check = Command.make(
       const format = o.json ? "json" : (given ?? "text")
       const out = yield* Effect.promise(async () => {
         const { checkFiles } = await import("../../lsp/check-files.js")
-        const color = process.stdout.isTTY === true && !process.env.NO_COLOR
+        const color = isTerminal("stdout") && !process.env.NO_COLOR
         return checkFiles(o.files, format, color, version())
       })
-      if (out.stdout) process.stdout.write(out.stdout)
+      if (out.stdout) writeOut(out.stdout)
       // The exit code goes through the CLI's failure path, which prints the summary last on stderr.
       if (out.exitCode !== 0)
         return yield* Effect.fail(new CliFailure({ text: out.stderr.replace(/\n$/, ""), exitCode: 1 }))
-      if (out.stderr) process.stderr.write(out.stderr)
+      if (out.stderr) writeErr(out.stderr)
     })
 ).pipe(
   Command.withDescription(

@@ -13,6 +13,7 @@ import { diagnosticJson, renderDiagnostics, summary } from "../diagnostics.js"
 import { choiceOption, integerOption, json } from "../options.js"
 import { printJson, printLine } from "../output.js"
 import { CliFailure, usage } from "../run.js"
+import { isTerminal, writeErr, writeOut } from "../stdio.js"
 
 const expressionArg = Args.text({ name: "expression" }).pipe(
   Args.withDescription("the expression, e.g. 'http.request.uri.path contains \"/admin\"'"),
@@ -77,10 +78,12 @@ const checkOptions = (o: { scheme: "http" | "network"; plan: Option.Option<strin
   ...(Option.isSome(o.plan) ? { plan: o.plan.value as Plan } : {})
 })
 
-const report = (result: CheckResult, origin: string | undefined, stream: NodeJS.WriteStream) => {
+const report = (result: CheckResult, origin: string | undefined, to: "stdout" | "stderr") => {
   if (result.diagnostics.length === 0) return
-  const color = stream.isTTY === true && !process.env.NO_COLOR
-  stream.write(`${renderDiagnostics(result.source, result.diagnostics, { color, ...(origin ? { origin } : {}) })}\n\n`)
+  const color = isTerminal(to) && !process.env.NO_COLOR
+  ;(to === "stdout" ? writeOut : writeErr)(
+    `${renderDiagnostics(result.source, result.diagnostics, { color, ...(origin ? { origin } : {}) })}\n\n`
+  )
 }
 
 const checkCommand = Command.make("check", { json, file, scheme, plan, expression: expressionArg }, (o) =>
@@ -90,7 +93,7 @@ const checkCommand = Command.make("check", { json, file, scheme, plan, expressio
     const result = check(source, checkOptions(o))
     if (o.json) printJson({ valid: result.valid, diagnostics: result.diagnostics.map(diagnosticJson) })
     else {
-      report(result, origin, process.stdout)
+      report(result, origin, "stdout")
       printLine(
         result.valid
           ? `valid${result.diagnostics.length > 0 ? ` (${summary(result.diagnostics)})` : ""}`
@@ -146,7 +149,7 @@ const evalCommand = Command.make("eval", { json, file, scheme, request, expressi
     const result = check(source, options)
     if (result.checked === undefined) {
       if (o.json) printJson({ match: null, valid: false, diagnostics: result.diagnostics.map(diagnosticJson) })
-      else report(result, origin, process.stderr)
+      else report(result, origin, "stderr")
       const errors = result.diagnostics.filter((d) => d.severity === "error").length
       return yield* Effect.fail(
         new CliFailure({
@@ -181,10 +184,9 @@ const evalCommand = Command.make("eval", { json, file, scheme, request, expressi
         diagnostics: result.diagnostics.map(diagnosticJson)
       })
     }
-    report(result, origin, process.stderr)
-    for (const p of problems) process.stderr.write(`warning: request field ${p.field}: ${p.message}\n`)
-    for (const l of lists)
-      process.stderr.write(`warning: the request has no $lists.${l}: the list is treated as empty\n`)
+    report(result, origin, "stderr")
+    for (const p of problems) writeErr(`warning: request field ${p.field}: ${p.message}\n`)
+    for (const l of lists) writeErr(`warning: the request has no $lists.${l}: the list is treated as empty\n`)
     printLine(match ? "match" : "no match")
     if (result.checked.fields.length > 0) {
       printLine("")
@@ -215,7 +217,7 @@ const formatCommand = Command.make("format", { json, file, scheme, width, expres
     const result = check(source, { scheme: o.scheme, maxLength: false })
     if (result.checked === undefined) {
       if (o.json) printJson({ valid: false, diagnostics: result.diagnostics.map(diagnosticJson) })
-      else report(result, origin, process.stderr)
+      else report(result, origin, "stderr")
       return yield* fail("rules format", "only a valid expression can be formatted")
     }
     const text = format(result.checked.expression, Option.isSome(o.width) ? { width: o.width.value } : {})

@@ -5,7 +5,6 @@ import * as Options from "@effect/cli/Options"
 import * as Effect from "effect/Effect"
 import type { Zone } from "../../domain/zone.js"
 import { allAccounts } from "../../services/identity-service.js"
-import { collect } from "../../api/client.js"
 import { allCertificatePacks, allDnsRecords, allZones, resolveZone } from "../../services/zones-service.js"
 import { DnsRecordTypes } from "../../domain/dns.js"
 import { choiceOption, opt, target, triState } from "../options.js"
@@ -40,9 +39,7 @@ const zonesList = Command.make(
       const zones = yield* run(
         "zones list",
         o,
-        collect(
-          allZones({ accountId: opt(o.accountId) ?? process.env.CLOUDFLARE_ACCOUNT_ID, name: opt(o.name), status })
-        )
+        allZones({ accountId: opt(o.accountId) ?? process.env.CLOUDFLARE_ACCOUNT_ID, name: opt(o.name), status })
       )
       if (o.json) return printJson(zones)
       printTable(["ID", "NAME", "STATUS", "PLAN", "ACCOUNT"], zoneRows(zones))
@@ -102,14 +99,12 @@ const dnsList = Command.make(
         "dns list",
         o,
         Effect.flatMap(resolveZone(ref), (z) =>
-          collect(
-            allDnsRecords(z.id, {
-              type: opt(o.type),
-              name: opt(o.name),
-              content: opt(o.content),
-              proxied: opt(o.proxied)
-            })
-          )
+          allDnsRecords(z.id, {
+            type: opt(o.type),
+            name: opt(o.name),
+            content: opt(o.content),
+            proxied: opt(o.proxied)
+          })
         )
       )
       if (o.json) return printJson(records)
@@ -135,7 +130,7 @@ const certsList = Command.make("list", { ...target, zone: zoneArg }, (o) =>
     const packs = yield* run(
       "certs list",
       o,
-      Effect.flatMap(resolveZone(ref), (z) => collect(allCertificatePacks(z.id)))
+      Effect.flatMap(resolveZone(ref), (z) => allCertificatePacks(z.id))
     )
     if (o.json) return printJson(packs)
     printTable(
@@ -159,7 +154,7 @@ export const certs = Command.make("certs").pipe(
 
 const accountsList = Command.make("list", target, (o) =>
   Effect.gen(function* () {
-    const accounts = yield* run("accounts list", o, collect(allAccounts()))
+    const accounts = yield* run("accounts list", o, allAccounts())
     if (o.json) return printJson(accounts)
     printTable(
       ["ID", "NAME", "TYPE"],

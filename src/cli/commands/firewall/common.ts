@@ -15,8 +15,9 @@ import { renderDiagnostics } from "../../diagnostics.js"
 import { clip, printTable } from "../../output.js"
 import { CliFailure, run, usage, type TargetFlags } from "../../run.js"
 import { hintFor, type Context } from "./hints.js"
+import { isTerminal, writeErr } from "../../stdio.js"
 
-const stderrColor = () => process.stderr.isTTY === true && !process.env.NO_COLOR
+const stderrColor = () => isTerminal("stderr") && !process.env.NO_COLOR
 
 /** Prints an invalid expression's diagnostics with carets, and makes its message one line. */
 export const explain =
@@ -35,7 +36,7 @@ export const explain =
     const source = ((e.meta as { expression?: unknown } | undefined)?.expression as string | undefined) ?? c.expression
     const errors = e.diagnostics.filter((d) => d.severity === "error")
     if (source !== undefined && errors.length > 0) {
-      process.stderr.write(`${renderDiagnostics(source, errors as never, { color: stderrColor() })}\n`)
+      writeErr(`${renderDiagnostics(source, errors as never, { color: stderrColor() })}\n`)
     }
     // The CLI sends one element: its position in the array says nothing.
     const lead = (e.message.split("Filter parsing error")[0] ?? "").replace(/^\[0\]\.[\w.]+: $/, "")

@@ -10,7 +10,10 @@ import { FirewallActions } from "../../../domain/firewall.js"
 import { lazyHandlers } from "../../lazy.js"
 import { choiceOption, fileOption, target } from "../../options.js"
 
-const handler = lazyHandlers(() => import("./run.js"))
+const filtersHandler = lazyHandlers(() => import("./filters-run.js"))
+const rulesHandler = lazyHandlers(() => import("./rules-run.js"))
+const migrateHandler = lazyHandlers(() => import("./migrate-run.js"))
+const requestHandler = lazyHandlers(() => import("./request-run.js"))
 
 const zone = Options.text("zone").pipe(Options.withDescription("the zone, by id or name"))
 const yes = Options.boolean("yes").pipe(Options.withAlias("y"), Options.withDescription("do not ask for confirmation"))
@@ -38,7 +41,7 @@ const filters = Command.make("filters").pipe(
         zone,
         expression: text("expression", "only filters whose expression contains this (case-insensitive)")
       },
-      handler((m) => m.filtersList)
+      filtersHandler((m) => m.filtersList)
     ).pipe(Command.withDescription("list the zone's filters")),
     Command.make(
       "create",
@@ -50,12 +53,12 @@ const filters = Command.make("filters").pipe(
         ref: text("ref", "your own reference (at most 50 characters)"),
         paused: Options.boolean("paused").pipe(Options.withDescription("create it paused"))
       },
-      handler((m) => m.filtersCreate)
+      filtersHandler((m) => m.filtersCreate)
     ).pipe(Command.withDescription("create a filter (the expression is checked first)")),
     Command.make(
       "get",
       { ...target, zone, id: id("filter") },
-      handler((m) => m.filtersGet)
+      filtersHandler((m) => m.filtersGet)
     ).pipe(Command.withDescription("show one filter")),
     Command.make(
       "update",
@@ -70,12 +73,12 @@ const filters = Command.make("filters").pipe(
           Options.optional
         )
       },
-      handler((m) => m.filtersUpdate)
+      filtersHandler((m) => m.filtersUpdate)
     ).pipe(Command.withDescription("change a filter's expression, description or paused state")),
     Command.make(
       "delete",
       { ...target, zone, id: id("filter"), yes },
-      handler((m) => m.filtersDelete)
+      filtersHandler((m) => m.filtersDelete)
     ).pipe(Command.withDescription("delete a filter (rules using it stay, pointing at a deleted filter)"))
   ])
 )
@@ -93,7 +96,7 @@ const rules = Command.make("rules").pipe(
           Options.optional
         )
       },
-      handler((m) => m.rulesList)
+      rulesHandler((m) => m.rulesList)
     ).pipe(Command.withDescription("list the zone's rules in evaluation order")),
     Command.make(
       "create",
@@ -113,7 +116,7 @@ const rules = Command.make("rules").pipe(
           )
         )
       },
-      handler((m) => m.rulesCreate)
+      rulesHandler((m) => m.rulesCreate)
     ).pipe(
       Command.withDescription(
         "create a rule: a filter, then the rule (--filter-id reuses a filter, --combined uses one call)"
@@ -122,7 +125,7 @@ const rules = Command.make("rules").pipe(
     Command.make(
       "get",
       { ...target, zone, id: id("rule") },
-      handler((m) => m.rulesGet)
+      rulesHandler((m) => m.rulesGet)
     ).pipe(Command.withDescription("show one rule with its filter")),
     Command.make(
       "update",
@@ -141,7 +144,7 @@ const rules = Command.make("rules").pipe(
         pause: Options.boolean("pause").pipe(Options.withDescription("pause the rule")),
         resume: Options.boolean("resume").pipe(Options.withDescription("resume the rule"))
       },
-      handler((m) => m.rulesUpdate)
+      rulesHandler((m) => m.rulesUpdate)
     ).pipe(Command.withDescription("change a rule's action, priority, description, filter or paused state")),
     Command.make(
       "delete",
@@ -154,7 +157,7 @@ const rules = Command.make("rules").pipe(
           Options.withDescription("also delete its filter when no other rule uses it")
         )
       },
-      handler((m) => m.rulesDelete)
+      rulesHandler((m) => m.rulesDelete)
     ).pipe(Command.withDescription("delete a rule (its filter stays unless --delete-filter-if-unused)"))
   ])
 )
@@ -187,7 +190,7 @@ export const firewall = Command.make("firewall").pipe(
           Options.optional
         )
       },
-      handler((m) => m.migrate)
+      migrateHandler((m) => m.migrate)
     ).pipe(
       Command.withDescription(
         "move the zone's firewall rules to WAF custom rules: the preview, then the custom phase is written and the old rules paused"
@@ -202,7 +205,7 @@ export const firewall = Command.make("firewall").pipe(
           Options.withDescription("a JSON file with the request: field name to value (- for stdin)")
         )
       },
-      handler((m) => m.test)
+      requestHandler((m) => m.test)
     ).pipe(Command.withDescription("evaluate the zone's active rules against a request and print the deciding rule")),
     Command.make(
       "validate",
@@ -212,7 +215,7 @@ export const firewall = Command.make("firewall").pipe(
           Args.withDescription("the filter expression, checked by the platform (no zone: every field counts)")
         )
       },
-      handler((m) => m.validate)
+      requestHandler((m) => m.validate)
     ).pipe(
       Command.withDescription(
         "check an expression with the platform's validate-expr endpoint (offline: edgectl rules check)"

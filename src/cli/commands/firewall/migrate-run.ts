@@ -27,6 +27,7 @@ import { confirmOrRefuse } from "../../prompt.js"
 import { CliFailure, usage } from "../../run.js"
 import { runFw } from "./common.js"
 import type { Parsed } from "./inputs.js"
+import { writeErr } from "../../stdio.js"
 
 type Step =
   | { readonly kind: "put-entrypoint"; readonly body: { readonly rules: ReadonlyArray<Rs.CustomRuleInput> } }
@@ -156,7 +157,7 @@ const replay = (o: Parsed<"migrate">, file: string, rules: ReadonlyArray<Rule>, 
         )
       }
     }
-    for (const p of report.problems) process.stderr.write(`warning: line ${p.line} skipped: ${p.message}\n`)
+    for (const p of report.problems) writeErr(`warning: line ${p.line} skipped: ${p.message}\n`)
     // Like diff(1): 1 says "they differ", 2 stays the usage error.
     if (report.agreed < report.requests)
       return yield* Effect.fail(

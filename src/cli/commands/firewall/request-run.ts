@@ -8,6 +8,7 @@ import { note, printFields, printJson, printLine } from "../../output.js"
 import { CliFailure, run } from "../../run.js"
 import { ruleExpression, runFw, withZone } from "./common.js"
 import type { Parsed } from "./inputs.js"
+import { writeErr } from "../../stdio.js"
 
 // ---- validate ----
 
@@ -17,7 +18,7 @@ export const validate = (o: Parsed<"validate">) =>
     if (o.json) printJson(problem === undefined ? { valid: true } : { valid: false, message: problem.message })
     else if (problem === undefined) printLine("valid")
     // The platform's own text: the expression with a caret under the problem.
-    else process.stderr.write(problem.message.endsWith("\n") ? problem.message : `${problem.message}\n`)
+    else writeErr(problem.message.endsWith("\n") ? problem.message : `${problem.message}\n`)
     if (problem === undefined) return
     return yield* Effect.fail(
       new CliFailure({ text: "error: firewall validate: the expression is not valid", exitCode: 1 })

@@ -12,7 +12,9 @@ import * as Options from "@effect/cli/Options"
 import { lazyHandlers } from "../../lazy.js"
 import { json, persistTo, triState } from "../../options.js"
 
-const handler = lazyHandlers(() => import("./run.js"))
+const bulkHandler = lazyHandlers(() => import("./bulk-run.js"))
+const keyHandler = lazyHandlers(() => import("./key-run.js"))
+const namespaceHandler = lazyHandlers(() => import("./namespace-run.js"))
 
 const target = {
   json,
@@ -61,12 +63,12 @@ const namespace = Command.make("namespace").pipe(
         env,
         preview
       },
-      handler((m) => m.namespaceCreate)
+      namespaceHandler((m) => m.namespaceCreate)
     ).pipe(Command.withDescription("create a namespace; prints the lines to add to the project config")),
     Command.make(
       "list",
       { ...target },
-      handler((m) => m.namespaceList)
+      namespaceHandler((m) => m.namespaceList)
     ).pipe(
       Command.withDescription("print the account's namespaces as a JSON array of {id, title, supports_url_encoding}")
     ),
@@ -81,7 +83,7 @@ const namespace = Command.make("namespace").pipe(
         ),
         newName: Options.text("new-name").pipe(Options.withDescription("the new title (1 to 512 characters)"))
       },
-      handler((m) => m.namespaceRename)
+      namespaceHandler((m) => m.namespaceRename)
     ).pipe(Command.withDescription("give a namespace a new title (its id, keys and bindings stay)")),
     Command.make(
       "delete",
@@ -96,7 +98,7 @@ const namespace = Command.make("namespace").pipe(
           Args.optional
         )
       },
-      handler((m) => m.namespaceDelete)
+      namespaceHandler((m) => m.namespaceDelete)
     ).pipe(Command.withDescription("delete a namespace and all its keys (asks [y/n]; --yes off a terminal)"))
   ])
 )
@@ -128,7 +130,7 @@ const keys = Command.make("key").pipe(
           Options.optional
         )
       },
-      handler((m) => m.keyPut)
+      keyHandler((m) => m.keyPut)
     ).pipe(Command.withDescription("write one key")),
     Command.make(
       "get",
@@ -138,7 +140,7 @@ const keys = Command.make("key").pipe(
         key,
         text: Options.boolean("text").pipe(Options.withDescription("decode the value as UTF-8 text (adds a newline)"))
       },
-      handler((m) => m.keyGet)
+      keyHandler((m) => m.keyGet)
     ).pipe(Command.withDescription("print a key's value (raw bytes; --text for UTF-8 text)")),
     Command.make(
       "list",
@@ -147,12 +149,12 @@ const keys = Command.make("key").pipe(
         ...selector,
         prefix: Options.text("prefix").pipe(Options.withDescription("only keys that start with this"), Options.optional)
       },
-      handler((m) => m.keyList)
+      keyHandler((m) => m.keyList)
     ).pipe(Command.withDescription("print every key (with --prefix, those that start with it) as a JSON array")),
     Command.make(
       "delete",
       { ...target, ...selector, key },
-      handler((m) => m.keyDelete)
+      keyHandler((m) => m.keyDelete)
     ).pipe(Command.withDescription("delete one key (a missing key is not an error)"))
   ])
 )
@@ -167,7 +169,7 @@ const bulk = Command.make("bulk").pipe(
         ...selector,
         file: file("JSON file: an array of {key, value, expiration?, expiration_ttl?, metadata?, base64?}")
       },
-      handler((m) => m.bulkPut)
+      bulkHandler((m) => m.bulkPut)
     ).pipe(Command.withDescription("write every entry of a JSON file; an invalid file writes nothing")),
     Command.make(
       "get",
@@ -179,7 +181,7 @@ const bulk = Command.make("bulk").pipe(
         ),
         file: file(keysFile)
       },
-      handler((m) => m.bulkGet)
+      bulkHandler((m) => m.bulkGet)
     ).pipe(Command.withDescription("print the values (as text) of the keys listed in a JSON file, as one JSON object")),
     Command.make(
       "delete",
@@ -191,7 +193,7 @@ const bulk = Command.make("bulk").pipe(
         ),
         file: file(keysFile)
       },
-      handler((m) => m.bulkDelete)
+      bulkHandler((m) => m.bulkDelete)
     ).pipe(Command.withDescription("delete every key listed in a JSON file (asks, default yes)"))
   ])
 )

@@ -6,13 +6,13 @@ import { problemsError } from "../../../kv/problems.js"
 import { ValueMaxBytes } from "../../../domain/kv-limits.js"
 import { checkPut } from "../../../kv/entry-checks.js"
 import { isIssue, locate, nowSeconds, parseMetadataText, parseSeconds, checkKey } from "../../../kv/validate.js"
-import { collect } from "../../../api/client.js"
 import * as Kv from "../../../services/kv-service.js"
 import { opt } from "../../options.js"
 import { printJson, printLine } from "../../output.js"
 import { CliFailure, positional, usage } from "../../run.js"
 import { chooseNamespace, ConfigReader, failWith, runKv } from "./common.js"
 import type { Parsed } from "./inputs.js"
+import { writeOut } from "../../stdio.js"
 
 /** A key given on the command line, checked before anything is sent. */
 const checkedKey = (what: string, raw: string) =>
@@ -148,7 +148,7 @@ export const keyGet = (o: Parsed<"keyGet">) =>
     // As wrangler: a missing key is "Value not found" on stdout, and success.
     if (found === undefined) return printLine("Value not found")
     if (o.text) return printLine(Buffer.from(found.value.bytes).toString("utf8"))
-    process.stdout.write(found.value.bytes)
+    writeOut(found.value.bytes)
   })
 
 export const keyList = (o: Parsed<"keyList">) =>
@@ -157,7 +157,7 @@ export const keyList = (o: Parsed<"keyList">) =>
     const reader = new ConfigReader(what, process.cwd(), opt(o.config))
     const ns = yield* chooseNamespace(what, o, reader, false)
     const keys = yield* runKv(what, o, reader, ({ account }) =>
-      Effect.flatMap(account, (a) => collect(Kv.allKeys(a, ns.id, opt(o.prefix) ?? "")))
+      Effect.flatMap(account, (a) => Kv.allKeys(a, ns.id, opt(o.prefix) ?? ""))
     )
     printJson(keys)
   })

@@ -2,7 +2,6 @@
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { TitleMaxLength } from "../../../domain/kv-limits.js"
-import { collect } from "../../../api/client.js"
 import * as Kv from "../../../services/kv-service.js"
 import { opt } from "../../options.js"
 import { note, printJson, printLine } from "../../output.js"
@@ -52,7 +51,7 @@ export const namespaceList = (o: Parsed<"namespaceList">) =>
     const what = "kv namespace list"
     const reader = new ConfigReader(what, process.cwd(), opt(o.config))
     const namespaces = yield* runKv(what, o, reader, ({ account }) =>
-      Effect.flatMap(account, (a) => collect(Kv.allNamespaces(a)))
+      Effect.flatMap(account, (a) => Kv.allNamespaces(a))
     )
     // JSON either way: scripts written for wrangler parse this output.
     printJson(namespaces)

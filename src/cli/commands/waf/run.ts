@@ -17,6 +17,7 @@ import { clip, printFields, printJson, printLine, printTable } from "../../outpu
 import { progressLine } from "../../progress.js"
 import { confirmOrRefuse } from "../../prompt.js"
 import { CliFailure, run, usage, type TargetFlags } from "../../run.js"
+import { writeErr } from "../../stdio.js"
 
 type Flags = TargetFlags & { readonly json: boolean; readonly zone: string }
 
@@ -61,7 +62,7 @@ const withZone = <A>(
     : Effect.zipRight(inputFiles(o), run(what, o, Effect.flatMap(Waf.resolveWafZone(o.zone), f), hint(o.zone, o)))
 
 const warn = (warnings: ReadonlyArray<string>) => {
-  for (const w of warnings) process.stderr.write(`warning: ${w}\n`)
+  for (const w of warnings) writeErr(`warning: ${w}\n`)
 }
 
 const STATE_TEXT: Record<string, string> = {
@@ -160,7 +161,7 @@ const printReplay = (r: ReplayReport, limit: number) => {
       r.topRules.map((t) => [t.version, t.rule.id, `${t.rule.source}: ${t.rule.description}`, t.count])
     )
   }
-  for (const p of r.problems.slice(0, 20)) process.stderr.write(`warning: line ${p.line} skipped: ${p.message}\n`)
+  for (const p of r.problems.slice(0, 20)) writeErr(`warning: line ${p.line} skipped: ${p.message}\n`)
 }
 
 export const status = (o: Flags) =>
