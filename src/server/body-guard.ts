@@ -47,6 +47,14 @@ export const tooDeep = (what: string) =>
   })
 
 /** A body over its limit: `size` is its whole size when `exact` (declared, or in memory), else the bytes read when it crossed. */
+/**
+ * A body read here that is not JSON, as the route sees it (`JSON.parse`'s SyntaxError, with a class
+ * of its own): the error middleware answers it as a bad body however the route hands it on (a
+ * failure, or a defect where the payload decoding dies with it), where a SyntaxError thrown by a
+ * handler is the store's (a JSON column that does not parse: errors.ts).
+ */
+export class RequestBodyNotJson extends SyntaxError {}
+
 export class TooLarge {
   constructor(
     readonly size: number,
@@ -286,7 +294,9 @@ const handOver = (req: HttpServerRequest.HttpServerRequest, body: Exclude<JsonBo
     return
   }
   const json: Effect.Effect<unknown, unknown> =
-    body._tag === "Value" ? Effect.succeed(body.value) : Effect.fail(new SyntaxError("the request body is not JSON"))
+    body._tag === "Value"
+      ? Effect.succeed(body.value)
+      : Effect.fail(new RequestBodyNotJson("the request body is not JSON"))
   Object.defineProperty(req, "json", { value: json, configurable: true })
   if ("textEffect" in cache)
     cache.textEffect = body._tag === "Value" ? Effect.sync(() => JSON.stringify(body.value)) : json.pipe(Effect.as(""))

@@ -10,7 +10,7 @@ import { lazily } from "../api/contract-lazy.js"
 import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import { BodyMaxBytes, bodyTooLarge, guardBody, isOverLimit, isTooLarge } from "./body-guard.js"
+import { BodyMaxBytes, bodyTooLarge, guardBody, isOverLimit, isTooLarge, RequestBodyNotJson } from "./body-guard.js"
 import {
   ApiError,
   InvalidInput,
@@ -65,7 +65,8 @@ const isAnswerSide = (issues: ReadonlyArray<Issue>) =>
 /**
  * A failure no handler declared, as one of the errors every endpoint answers (contract-core.ts
  * `platformApi`). `defect`: it was thrown, not failed with; a SyntaxError then is the store's (a
- * JSON column that does not parse), never the request's (body-guard.ts fails with its own).
+ * JSON column that does not parse), never the request's: a body read by body-guard.ts that is not
+ * JSON is its `RequestBodyNotJson`, failed with or died with (the payload decoding of a large body).
  */
 const undeclared = (
   failure: unknown,
@@ -84,7 +85,12 @@ const undeclared = (
     return new InvalidInput({ message: `invalid request: ${describeIssues(f.issues, f.message)}` })
   }
   if (tag === "RequestError" && isOverLimit(failure)) return bodyTooLarge("the request body", BodyMaxBytes)
-  if (tag === "RequestError" || tag === "ParseError" || (failure instanceof SyntaxError && !defect)) {
+  if (
+    tag === "RequestError" ||
+    tag === "ParseError" ||
+    failure instanceof RequestBodyNotJson ||
+    (failure instanceof SyntaxError && !defect)
+  ) {
     return new InvalidInput({ message: "invalid request body: expected JSON, the body could not be parsed" })
   }
   return internal()
