@@ -62,6 +62,15 @@
 // 913 -> 895 M (1.82x -> 1.78x), kv key get 908 -> 881 M (1.81x -> 1.75x), firewall rules list
 // 1,002 -> 979 M (2.00x -> 1.95x).
 //
+// Fourth step (checkpoints that end the process at each step, callgrind median of 3): releasing the
+// in-process platform's layers after the answer cost ~28 M and building them ~34 M (Layer.mergeAll
+// builds and releases each layer on a fiber of its own), a two-page list ~45 M in effect's Stream,
+// and `firewall rules list` evaluated the whole firewall area (~75 M). Kept: commands print to the
+// descriptors (no node:stream/net), per-group handler modules, lists read with loops, the services,
+// client layer and CLI environment built as one effect each, the contract built on first use. Before
+// -> after (node -e 0 ~502 M): zones list 878 -> ~780 M, kv key get 857 -> ~775 M, firewall rules
+// list 940 -> ~790 M; time, interleaved medians of 31: 2.02x -> 1.85x, 1.99x -> 1.83x, 2.19x -> 1.90x.
+// Not kept: Layer.provideMerge chains (+17 M), V8 flags for time, process.reallyExit.//
 // Plain Node ESM; tsx only for the generator, in a child process. Every loop is bounded in count
 // and time; every socket is on 127.0.0.1. Prints a table and writes bench/results/platform.json.
 //
