@@ -25,6 +25,15 @@ const hexId = (...parts: Array<string>) => createHash("sha256").update(parts.joi
 const ACME = hexId("zone", "acme.com")
 
 const stateDir = tempDir()
+/** `use` over the test's store, opened read-only as the routes read it; closed after. */
+const withStore = async <A>(use: (db: Database.Database) => A | Promise<A>): Promise<A> => {
+  const db = new Database(path.join(stateDir, "platform.sqlite"), { readonly: true })
+  try {
+    return await use(db)
+  } finally {
+    db.close()
+  }
+}
 const scope = Effect.runSync(Scope.make())
 const start = (routeTable: boolean) =>
   Effect.runPromise(Scope.extend(serve({ host: "127.0.0.1", port: 0, stateDir, routeTable }), scope))
@@ -193,6 +202,13 @@ describe("in local mode's transport too", () => {
     }).pipe(HttpClientRequest.bodyUint8Array(body))
     expect((await Effect.runPromise(client.execute(request))).status).toBe(200)
   }
+  /** The demo world's account ids, as the platform lists them. */
+  const accountIds = async () =>
+    (
+      JSON.parse((await viaLocal(locals[1]!, { path: "/accounts?per_page=50" })).split("\n")[1]!).result as Array<{
+        id: string
+      }>
+    ).map((a) => a.id)
 
   it("the same status, headers and bytes as the app, twice (the table is made on the first request)", async () => {
     for (let round = 0; round < 2; round++)
@@ -223,22 +239,17 @@ describe("in local mode's transport too", () => {
         const [a, b] = await Promise.all(locals.map((l) => viaLocal(l, s)))
         expect(a, `${s.method ?? "GET"} ${s.path} ${JSON.stringify(s.headers ?? {})}`).toBe(b)
       }
-    const db = new Database(path.join(stateDir, "platform.sqlite"), { readonly: true })
-    try {
+    await withStore((db) => {
       const route = makeFirewallRulesRoute(db)
       const ask = (q: string) => route({ method: "GET", url: `/client/v4${rules}${q}`, headers: auth(World.allToken) })
       expect(JSON.parse(ask("?page=1&per_page=100") ?? "null").result.length).toBeGreaterThan(0)
       for (const declined of ["/", "?x=1", "?per_page=101", "?action=nope"])
         expect(ask(declined), declined).toBeUndefined()
-    } finally {
-      db.close()
-    }
+    })
   })
 
   it("a KV value read (kv-value-route.ts), spelled every way, as the app answers it", async () => {
-    const accounts = JSON.parse((await viaLocal(locals[1]!, { path: "/accounts?per_page=50" })).split("\n")[1]!)
-      .result as Array<{ id: string }>
-    const [a0, a1] = accounts.map((a) => a.id)
+    const [a0, a1] = await accountIds()
     const values = `/accounts/${a0}/storage/kv/namespaces/route-table-ns/values`
     const text = (t: string) => new TextEncoder().encode(t)
     await put(`${values}/plain`, text("hello"))
@@ -278,23 +289,18 @@ describe("in local mode's transport too", () => {
         const [a, b] = await Promise.all(locals.map((l) => viaLocal(l, s)))
         expect(a, `${s.method ?? "GET"} ${s.path} ${JSON.stringify(s.headers ?? {})}`).toBe(b)
       }
-    const db = new Database(path.join(stateDir, "platform.sqlite"), { readonly: true })
-    try {
+    await withStore((db) => {
       const route = makeKvValueRoute(db, LocalKvOptions)
       const ask = (key: string) =>
         route({ method: "GET", url: `/client/v4${values}/${key}`, headers: auth(World.allToken) })
       expect(Buffer.from(ask("plain")?.value ?? []).toString()).toBe("hello")
       expect(Number(ask("ttl")?.headers.expiration)).toBeGreaterThan(Date.now() / 1000)
       for (const declined of ["missing", "plain?x=1", "k".repeat(513)]) expect(ask(declined), declined).toBeUndefined()
-    } finally {
-      db.close()
-    }
+    })
   })
 
   it("a KV value read whose key needs percent-encoding, spelled every way, as the app answers it", async () => {
-    const accounts = JSON.parse((await viaLocal(locals[1]!, { path: "/accounts?per_page=50" })).split("\n")[1]!)
-      .result as Array<{ id: string }>
-    const values = `/accounts/${accounts[0]!.id}/storage/kv/namespaces/route-table-encoded/values`
+    const values = `/accounts/${(await accountIds())[0]}/storage/kv/namespaces/route-table-encoded/values`
     const long = "é".repeat(256) // 512 bytes of UTF-8, the limit
     const keys = ["flag:beta-search", "user:42:session", "a/b", "100%", "%25", "%zz", "€uro", "😀", long, ".env"]
     // `q;x` raw is the key `q` with a query for the router: both are there, so reading the wrong one shows.
@@ -317,8 +323,7 @@ describe("in local mode's transport too", () => {
         expect(a, `${s.method ?? "GET"} ${s.path}`).toBe(b)
       }
     // The route answered these itself (the app was not asked), and left the rest to the app.
-    const db = new Database(path.join(stateDir, "platform.sqlite"), { readonly: true })
-    try {
+    await withStore((db) => {
       const route = makeKvValueRoute(db, LocalKvOptions)
       const ask = (key: string) =>
         route({ method: "GET", url: `/client/v4${values}/${key}`, headers: auth(World.allToken) })
@@ -336,17 +341,11 @@ describe("in local mode's transport too", () => {
       const declined = ["%zz", "%E0%80", "%ED%A0%80", "%", "a%20b", "%2E", "q;x", "missing%3Akey", "a/b"]
       for (const spelling of [...declined, encodeURIComponent(`x${long}`)])
         expect(ask(spelling), spelling).toBeUndefined()
-    } finally {
-      db.close()
-    }
+    })
   })
 
   it("any key, each character raw or escaped in either case, is answered by the route as by the app", async () => {
-    const accounts = JSON.parse((await viaLocal(locals[1]!, { path: "/accounts?per_page=50" })).split("\n")[1]!)
-      .result as Array<{ id: string }>
-    const values = `/accounts/${accounts[0]!.id}/storage/kv/namespaces/route-table-fuzz/values`
-    const db = new Database(path.join(stateDir, "platform.sqlite"), { readonly: true })
-    const route = makeKvValueRoute(db, LocalKvOptions)
+    const values = `/accounts/${(await accountIds())[0]}/storage/kv/namespaces/route-table-fuzz/values`
     // Each character as the client sends it, raw where a path may hold it, or as its UTF-8 escapes.
     const spell = (key: string, choices: ReadonlyArray<number>) =>
       Array.from(key)
@@ -359,7 +358,8 @@ describe("in local mode's transport too", () => {
         })
         .join("")
     const chars = fc.constantFrom(..."aZ09.-_~:@+,=&$!'()*[]|^/%?#; é€😀\u00a0\u0007")
-    try {
+    await withStore(async (db) => {
+      const route = makeKvValueRoute(db, LocalKvOptions)
       await fc.assert(
         fc.asyncProperty(
           fc.array(chars, { minLength: 1, maxLength: 12 }).map((a) => a.join("")),
@@ -381,16 +381,13 @@ describe("in local mode's transport too", () => {
         ),
         { numRuns: 150 }
       )
-    } finally {
-      db.close()
-    }
+    })
   })
 })
 
 describe("what the table itself answers", () => {
-  it("answers the common reads and declines the rest to the app", () => {
-    const db = new Database(path.join(stateDir, "platform.sqlite"), { readonly: true })
-    try {
+  it("answers the common reads and declines the rest to the app", async () => {
+    await withStore((db) => {
       const table = makeRouteTable(db)
       const ask = (url: string, headers: Record<string, string> = { authorization: `Bearer ${World.allToken}` }) =>
         table({ method: "GET", url: `/client/v4${url}`, headers })
@@ -404,9 +401,7 @@ describe("what the table itself answers", () => {
         expect(ask(declined), declined).toBeUndefined()
       expect(ask(`/zones/${ACME}`, { authorization: "Bearer nope" })).toBeUndefined()
       expect(table({ method: "HEAD", url: `/client/v4/zones/${ACME}`, headers: {} })).toBeUndefined()
-    } finally {
-      db.close()
-    }
+    })
   })
 })
 
