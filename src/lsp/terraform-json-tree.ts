@@ -30,73 +30,62 @@ const strictTree = (text: string): Node => {
       length: i - offset
     }
   }
+  type Container = Node & { children: Node[]; length: number }
+  /** An object's or an array's items up to `close`, comma-separated, each read by `item`. */
+  const items = (node: Container, close: "}" | "]", item: () => Node): Node => {
+    i++
+    space()
+    if (text[i] !== close)
+      for (;;) {
+        node.children.push(item())
+        space()
+        if (text[i] !== ",") break
+        i++
+        space()
+      }
+    if (text[i] !== close) throw new NotStrict()
+    i++
+    node.length = i - node.offset
+    return node
+  }
+  const property = (parent: Node): Node => {
+    if (text[i] !== '"') throw new NotStrict()
+    const key = string()
+    const node = {
+      type: "property",
+      offset: key.offset,
+      length: -1,
+      parent,
+      children: []
+    } as unknown as Container & { colonOffset: number }
+    node.children.push({
+      type: "string",
+      value: key.value,
+      offset: key.offset,
+      length: key.length,
+      parent: node
+    } as Node)
+    space()
+    if (text[i] !== ":") throw new NotStrict()
+    node.colonOffset = i++
+    space()
+    const v = value(node)
+    node.children.push(v)
+    node.length = v.offset + v.length - node.offset
+    return node
+  }
   const value = (parent: Node | undefined): Node => {
     const c = text[i]
     const offset = i
-    if (c === "{") {
-      const node = { type: "object", offset, length: -1, parent, children: [] } as unknown as Node & {
-        children: Node[]
-      }
-      i++
-      space()
-      if (text[i] !== "}")
-        for (;;) {
-          if (text[i] !== '"') throw new NotStrict()
-          const key = string()
-          const property = {
-            type: "property",
-            offset: key.offset,
-            length: -1,
-            parent: node,
-            children: []
-          } as unknown as Node & { children: Node[]; colonOffset: number; length: number }
-          property.children.push({
-            type: "string",
-            value: key.value,
-            offset: key.offset,
-            length: key.length,
-            parent: property
-          } as Node)
-          space()
-          if (text[i] !== ":") throw new NotStrict()
-          property.colonOffset = i++
-          space()
-          const v = value(property)
-          property.children.push(v)
-          property.length = v.offset + v.length - property.offset
-          node.children.push(property)
-          space()
-          if (text[i] === ",") {
-            i++
-            space()
-            continue
-          }
-          break
-        }
-      if (text[i] !== "}") throw new NotStrict()
-      i++
-      ;(node as { length: number }).length = i - offset
-      return node
-    }
-    if (c === "[") {
-      const node = { type: "array", offset, length: -1, parent, children: [] } as unknown as Node & { children: Node[] }
-      i++
-      space()
-      if (text[i] !== "]")
-        for (;;) {
-          node.children.push(value(node))
-          space()
-          if (text[i] === ",") {
-            i++
-            space()
-            continue
-          }
-          break
-        }
-      if (text[i] !== "]") throw new NotStrict()
-      i++
-      ;(node as { length: number }).length = i - offset
-      return node
+    if (c === "{" || c === "[") {
+      const node = {
+        type: c === "{" ? "object" : "array",
+        offset,
+        length: -1,
+        parent,
+        children: []
+      } as unknown as Container
+      return c === "{" ? items(node, "}", () => property(node)) : items(node, "]", () => value(node))
     }
     if (c === '"') {
       const s = string()
