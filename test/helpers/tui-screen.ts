@@ -4,6 +4,7 @@
  * footer's notice.
  */
 import { expect } from "vitest"
+import { edgectlAsync } from "./cli.js"
 import { PtyKeys, type PtyTui } from "./pty.js"
 
 /** Opens `zone` with the `:` palette, then its Firewall tab. */
@@ -37,3 +38,23 @@ export const withoutNotice = (s: string): string =>
     .split("\n")
     .filter((l) => !l.includes("✓ "))
     .join("\n")
+
+/**
+ * Another client (the CLI) creates `zone`'s custom-rules entry point while the TUI has the zone
+ * open, with one rule for `meanwhile.example`: the TUI's next add must not write over it.
+ */
+export const addCustomRuleMeanwhile = async (t: PtyTui, zone: string): Promise<void> => {
+  const other = await edgectlAsync([
+    "custom-rules",
+    "add",
+    "--zone",
+    zone,
+    "--expression",
+    'http.host eq "meanwhile.example"',
+    "--action",
+    "block",
+    "--persist-to",
+    t.persistTo
+  ])
+  expect(other.status).toBe(0)
+}

@@ -10,6 +10,7 @@ import { describe, expect, it } from "vitest"
 import type { CustomRule } from "../../src/domain/custom-rule.js"
 import { EVALUATE, REQUIRES } from "../../src/rules/compile.js"
 import {
+  ACTION_ORDER,
   check,
   compile,
   customPhase,
@@ -78,15 +79,8 @@ const request = fc.record(
   { requiredKeys: [] }
 )
 
-const actions: ReadonlyArray<FirewallAction> = [
-  "log",
-  "bypass",
-  "allow",
-  "challenge",
-  "managed_challenge",
-  "js_challenge",
-  "block"
-]
+// Every action (the platform's order of equal priorities lists each once).
+const actions: ReadonlyArray<FirewallAction> = ACTION_ORDER
 const firewallRules = fc.array(
   fc.record({
     expression,

@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from "vitest"
 import type { ZoneRule } from "../../src/domain/ruleset.js"
 import { edgectlAsync, json } from "../helpers/cli.js"
 import { PtyKeys, PtyTui } from "../helpers/pty.js"
-import { fits, flat, openFirewallTab, withoutNotice } from "../helpers/tui-screen.js"
+import { addCustomRuleMeanwhile, fits, flat, openFirewallTab, withoutNotice } from "../helpers/tui-screen.js"
 
 let tui: PtyTui | undefined
 afterEach(async () => {
@@ -152,19 +152,7 @@ describe.each([
     await t.waitFor("No custom rules on this zone.")
 
     // The platform's refusal, whole in the panel: another client created the entry point meanwhile.
-    const other = await edgectlAsync([
-      "custom-rules",
-      "add",
-      "--zone",
-      "initech-payroll.com",
-      "--expression",
-      'http.host eq "meanwhile.example"',
-      "--action",
-      "block",
-      "--persist-to",
-      t.persistTo
-    ])
-    expect(other.status).toBe(0)
+    await addCustomRuleMeanwhile(t, "initech-payroll.com")
     t.write(`nhttp.host eq "mine.example"\r\r\r\r\r`)
     await t.waitFor((s) => flat(s).includes("could not add the custom rule:"))
     const screen = flat(await t.settle())

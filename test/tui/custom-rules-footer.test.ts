@@ -4,9 +4,8 @@
  * key), and each notice of a write names its zone.
  */
 import { afterEach, describe, expect, it } from "vitest"
-import { edgectlAsync } from "../helpers/cli.js"
 import { PtyKeys, PtyTui } from "../helpers/pty.js"
-import { openFirewallTab } from "../helpers/tui-screen.js"
+import { addCustomRuleMeanwhile, openFirewallTab } from "../helpers/tui-screen.js"
 
 let tui: PtyTui | undefined
 afterEach(async () => {
@@ -68,19 +67,7 @@ describe.each([
     await t.waitFor("No custom rules on this zone.")
     await t.settle()
     expect(escHints(keyLine(t))).toEqual(["esc firewall rules"])
-    const other = await edgectlAsync([
-      "custom-rules",
-      "add",
-      "--zone",
-      "initech-payroll.com",
-      "--expression",
-      'http.host eq "meanwhile.example"',
-      "--action",
-      "block",
-      "--persist-to",
-      t.persistTo
-    ])
-    expect(other.status).toBe(0)
+    await addCustomRuleMeanwhile(t, "initech-payroll.com")
     t.write(`nhttp.host eq "mine.example"\r\r\r\r\r`)
     await t.waitFor("any key dismisses")
     await t.settle()
