@@ -3,8 +3,8 @@
  * what it skips), `#n (description)` as the dialogs and notices name it, and enter's view of one
  * rule whole (the whole expression wrapped, what it skips, logging, ref, id, version).
  */
-import { Box, Text } from "ink"
 import type { ZoneRule } from "../../src/domain/ruleset.js"
+import { DetailBox } from "../components/detail-box.js"
 
 /** A custom rule's action as one word or two: a skip names what it skips. */
 export const customAction = (r: {
@@ -52,18 +52,12 @@ export function CustomRuleDetail({ rule, place, height }: { rule: ZoneRule; plac
     ["version", `${rule.version} · ${rule.last_updated}`]
   ]
   return (
-    <Box flexDirection="column" height={height} overflow="hidden" borderStyle="round" borderColor="cyan" paddingX={1}>
-      <Text bold wrap="truncate-end">
-        Custom rule {ruleLabel(rule, place)}
-      </Text>
-      {fields.map(([k, v]) => (
-        <Text key={k} wrap="truncate-end">
-          <Text dimColor>{k.padEnd(9)}</Text>
-          {v}
-        </Text>
-      ))}
-      <Text dimColor>expression</Text>
-      <Text wrap="wrap">{rule.expression}</Text>
-    </Box>
+    <DetailBox
+      title={`Custom rule ${ruleLabel(rule, place)}`}
+      fields={fields}
+      textLabel="expression"
+      text={rule.expression}
+      height={height}
+    />
   )
 }

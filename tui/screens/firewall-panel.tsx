@@ -11,6 +11,7 @@ import { isDeletedFilter, type Rule } from "../../src/domain/firewall.js"
 import { validateRequest, type Plan } from "../../src/rules/index.js"
 import { allRules, setRulePaused, testRequest } from "../../src/services/firewall-service.js"
 import { ConfirmDialog } from "../components/confirm-dialog.js"
+import { DetailBox } from "../components/detail-box.js"
 import { List, useListCursor } from "../components/list.js"
 import { Empty, ErrorView, Loading } from "../components/states.js"
 import { TextPrompt } from "../components/text-prompt.js"
@@ -78,19 +79,13 @@ function RuleDetail({ rules, rule, height }: { rules: ReadonlyArray<Rule>; rule:
     ["rule id", rule.id]
   ]
   return (
-    <Box flexDirection="column" height={height} overflow="hidden" borderStyle="round" borderColor="cyan" paddingX={1}>
-      <Text bold wrap="truncate-end">
-        Rule {ruleName(rules, rule)}
-      </Text>
-      {fields.map(([k, v]) => (
-        <Text key={k} wrap="truncate-end">
-          <Text dimColor>{k.padEnd(9)}</Text>
-          {v}
-        </Text>
-      ))}
-      <Text dimColor>expression</Text>
-      <Text wrap="wrap">{isDeletedFilter(rule.filter) ? expressionOf(rule) : rule.filter.expression}</Text>
-    </Box>
+    <DetailBox
+      title={`Rule ${ruleName(rules, rule)}`}
+      fields={fields}
+      textLabel="expression"
+      text={isDeletedFilter(rule.filter) ? expressionOf(rule) : rule.filter.expression}
+      height={height}
+    />
   )
 }
 
