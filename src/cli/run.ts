@@ -7,8 +7,14 @@ import type { V4Error } from "../domain/errors.js"
 import { clientLayer } from "./environment.js"
 import { formatError } from "./output.js"
 
-/** A failure already formatted for the user; `exitCode` 1 (their input or the platform) or 2 (usage). */
-export class CliFailure extends Data.TaggedError("CliFailure")<{ readonly text: string; readonly exitCode: 1 | 2 }> {}
+/**
+ * A failure already formatted for the user; `exitCode` 1 (their input or the platform), 2 (usage),
+ * or 128 + the signal's number for a write stopped by SIGHUP, SIGINT or SIGTERM (./signals.ts).
+ */
+export class CliFailure extends Data.TaggedError("CliFailure")<{
+  readonly text: string
+  readonly exitCode: 1 | 2 | 129 | 130 | 143
+}> {}
 
 export const usage = (text: string) => new CliFailure({ text: `error: ${text}`, exitCode: 2 })
 
