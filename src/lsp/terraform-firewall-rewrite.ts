@@ -5,9 +5,12 @@
  * `cloudflare_ruleset` (kind "zone", phase "http_request_firewall_custom") in the syntax of the
  * pinned provider (`customRulesetHcl`), after the zone's last old resource, with that version's
  * import and `terraform state rm` steps as comments. The old resources stay: the platform's
- * procedure removes them from the state before their HCL is deleted. A rule whose filter or
- * settings the rewrite cannot read is reported and left as it is.
+ * procedure removes them from the state before their HCL is deleted. The ruleset is the zone's
+ * whole entry point, so a rule it cannot carry over (./terraform-firewall-read.ts) withholds its
+ * zone's ruleset, with a finding saying why; the steps say where following them changes what the
+ * zone does.
  */
+import type { MigrationNote } from "../domain/custom-rule.js"
 import type { Rule } from "../domain/firewall.js"
 import { migrateFirewallRules } from "../firewall/custom-rules.js"
 import { planCaveats } from "./firewall-custom-json.js"
@@ -15,6 +18,17 @@ import { finding, type Finding, type Fix, type TextEdit } from "./findings.js"
 import type { ResourceBlock, TerraformRewrite } from "./terraform.js"
 import { customRulesetHcl } from "./terraform-custom-rules-hcl.js"
 import { hclExpressionRegions, type ExpressionChecker } from "./terraform-expressions.js"
+import {
+  address,
+  carriedDescription,
+  exprText,
+  filterName,
+  perInstance,
+  readRule,
+  refusalMessage,
+  type Problem,
+  type Read
+} from "./terraform-firewall-read.js"
 import { hclString } from "./terraform-ruleset-hcl.js"
 import { importId, type ProviderMajor, type ProviderTarget } from "./terraform-version.js"
 
@@ -42,116 +56,14 @@ export const migrateZones = <R extends { readonly rule: Rule }, G extends { read
 
 const PHASE = "http_request_firewall_custom"
 
-const exprText = (text: string, b: ResourceBlock, k: string): string | undefined => {
-  const e = b.attributes.get(k)?.node.namedChildren[1]
-  return e ? text.slice(e.startIndex, e.endIndex) : undefined
-}
-const address = (b: ResourceBlock) => `${b.type}.${b.name}`
 const rangeOf = (b: ResourceBlock, k?: string) => {
   const n = (k !== undefined ? b.attributes.get(k)?.node : undefined) ?? b.typeLabel
   return { start: n.startIndex, end: n.endIndex }
 }
-const unclear = (b: ResourceBlock, k: string | undefined, message: string): Finding =>
-  finding("warning", "terraform-rewrite-unclear", `${address(b)}: ${message}`, rangeOf(b, k), {
-    hint: "the rewrite leaves this rule as it is: rewrite it by hand, or make the value a literal"
+const refused = (b: ResourceBlock, p: Problem, zone: string | undefined): Finding =>
+  finding("warning", "terraform-rewrite-unclear", refusalMessage(address(b), p, zone), rangeOf(b, p.at), {
+    hint: p.hint
   })
-
-/** A list of string literals (`["waf", "uaBlock"]`), or undefined when it is anything else. */
-const stringList = (t: string): Array<string> | undefined => {
-  if (!/^\[\s*(?:"(?:[^"\\$%]|\\.)*"\s*,?\s*)*\]$/.test(t)) return undefined
-  try {
-    return JSON.parse(t.replace(/,\s*\]$/, "]")) as Array<string>
-  } catch {
-    return undefined
-  }
-}
-
-/** The filter a rule names (`filter_id = cloudflare_filter.x.id`, 5.x: `filter = { id = cloudflare_filter.x.id }`). */
-const filterName = (text: string, rule: ResourceBlock): string | undefined => {
-  const t = exprText(text, rule, "filter_id") ?? exprText(text, rule, "filter")
-  const m = t && /^(?:\{\s*id\s*=\s*)?cloudflare_filter\.([A-Za-z_][\w-]*)\.id(?:\s*,?\s*\})?$/.exec(t.trim())
-  return m?.[1]
-}
-
-interface Read {
-  readonly rule: Rule
-  readonly filter: ResourceBlock
-}
-
-/** One rule with its filter as the platform held them; or why the rewrite cannot read it. */
-const readRule = (
-  text: string,
-  b: ResourceBlock,
-  filters: ReadonlyMap<string, ResourceBlock>,
-  expressionsOf: (block: ResourceBlock) => ReadonlyArray<{ readonly text: string }>
-): Read | Finding => {
-  for (const meta of ["for_each", "count"])
-    if (b.attributes.has(meta))
-      return unclear(b, meta, `it has ${meta}: the rewrite cannot tell the rules it stands for`)
-  const name = filterName(text, b)
-  const f = name === undefined ? undefined : filters.get(name)
-  if (f === undefined) {
-    const k = b.attributes.has("filter_id") ? "filter_id" : b.attributes.has("filter") ? "filter" : undefined
-    const written = k ? exprText(text, b, k) : undefined
-    return unclear(
-      b,
-      k,
-      written === undefined
-        ? "it names no filter (filter_id)"
-        : `${k} = ${written} is not a cloudflare_filter of this file: the rewrite cannot read its expression`
-    )
-  }
-  if (f.attributes.has("for_each") || f.attributes.has("count"))
-    return unclear(
-      b,
-      "filter_id",
-      `its filter ${address(f)} has for_each or count: the rewrite cannot tell its expression`
-    )
-  const expression = f.attributes.has("expression") ? expressionsOf(f)[0]?.text : undefined
-  if (expression === undefined)
-    return unclear(b, "filter_id", `the expression of its filter ${address(f)} is not a literal string`)
-  const action = b.attributes.get("action")
-  const mode = action?.value ?? /^\{\s*mode\s*=\s*"(\w+)"\s*,?\s*\}$/.exec(exprText(text, b, "action") ?? "")?.[1]
-  if (typeof mode !== "string") return unclear(b, "action", "its action is not a literal: the rewrite cannot tell it")
-  const literal = <T extends string | number | boolean>(blk: ResourceBlock, k: string, type: string) => {
-    const a = blk.attributes.get(k)
-    if (a === undefined || typeof a.value === type) return { ok: true as const, value: a?.value as T | undefined }
-    const whose = blk === b ? "" : `its filter's `
-    return {
-      ok: false as const,
-      finding: unclear(b, blk === b ? k : "filter_id", `${whose}${k} = ${exprText(text, blk, k)} is not a literal`)
-    }
-  }
-  const priority = literal<number>(b, "priority", "number")
-  const paused = literal<boolean>(b, "paused", "boolean")
-  const description = literal<string>(b, "description", "string")
-  const filterPaused = literal<boolean>(f, "paused", "boolean")
-  const filterDescription = literal<string>(f, "description", "string")
-  for (const r of [priority, paused, description, filterPaused, filterDescription]) if (!r.ok) return r.finding
-  const productsText = exprText(text, b, "products")
-  const products = productsText === undefined ? undefined : stringList(productsText)
-  if (productsText !== undefined && products === undefined)
-    return unclear(b, "products", `products = ${productsText} is not a list of literal strings`)
-  return {
-    filter: f,
-    rule: {
-      id: b.name,
-      paused: paused.ok ? (paused.value ?? false) : false,
-      action: mode,
-      priority: priority.ok ? (priority.value ?? null) : null,
-      ...(description.ok && description.value !== undefined ? { description: description.value } : {}),
-      ...(products !== undefined ? { products } : {}),
-      filter: {
-        id: f.name,
-        paused: filterPaused.ok ? (filterPaused.value ?? false) : false,
-        expression,
-        ...(filterDescription.ok && filterDescription.value !== undefined
-          ? { description: filterDescription.value }
-          : {})
-      }
-    }
-  }
-}
 
 /** A resource name's part for a zone expression (`var.zone_id` -> `zone_id`, a literal id -> its first 8 digits). */
 export const slug = (zone: string) =>
@@ -174,6 +86,7 @@ export const migrationSteps = (
   zone: string,
   resource: string,
   old: ReadonlyArray<string>,
+  differs: ReadonlyArray<string>,
   where = "their HCL"
 ): Array<string> => {
   const zoneId = /^"[0-9a-f]{32}"$/.test(zone) ? zone.slice(1, -1) : "<zone_id>"
@@ -192,12 +105,36 @@ export const migrationSteps = (
     `  3. remove the old resources from the state (terraform state rm -dry-run first), before deleting ${where}:`,
     ...old.map((a) => `     terraform state rm ${a}`),
     "  4. delete those cloudflare_firewall_rule and cloudflare_filter resources.",
-    "  5. terraform plan shows no changes.",
+    ...(differs.length === 0
+      ? ["  5. terraform plan shows no changes."]
+      : [
+          "  5. terraform plan still shows changes: this ruleset differs from the rules the platform converted, and",
+          "     applying it changes what the zone does:",
+          ...differs.map((d) => `     - ${d}`)
+        ]),
     "  (Terraform 1.5+: an import block can do step 1; 1.7+: removed blocks with lifecycle { destroy = false } step 3.)"
   ]
 }
 
-/** The fixes for the file's firewall resources (one per zone) and the findings on what it leaves alone. */
+/**
+ * Where the ruleset differs from the zone's converted rules, one line per rule (none: following
+ * the steps changes nothing). A block's 1020 page is no difference here: the conversion changed it.
+ */
+export const differences = (notes: ReadonlyArray<MigrationNote>): Array<string> =>
+  notes.flatMap((n) => {
+    const rule = `cloudflare_firewall_rule.${n.rule}`
+    if (n.rule === undefined || (n.severity !== "unmapped" && n.severity !== "changed") || n.code === "block-page")
+      return []
+    if (n.severity === "unmapped")
+      return [`${rule} is not in it (see "not migrated" below): applying it deletes the rule converted from it`]
+    if (n.code === "filter-paused")
+      return [
+        `${rule} is written disabled (its filter is paused): applying it turns off the converted rule, which runs`
+      ]
+    return [`${rule}: ${n.message.replace(`rule ${n.rule}: `, "")}`]
+  })
+
+/** The fixes for the file's firewall resources (one per zone) and the findings on the zones it refuses. */
 export const firewallRewrite: TerraformRewrite = (
   text,
   blocks,
@@ -214,31 +151,40 @@ export const firewallRewrite: TerraformRewrite = (
   const ruleNamed = new Map<string, ResourceBlock>()
   for (const b of [...blocks].reverse()) if (b.type === "cloudflare_firewall_rule") ruleNamed.set(b.name, b)
   const groups = new Map<string, { zone: string; provider: string | undefined; read: Array<Read> }>()
+  // Zones with a rule the rewrite cannot carry over: their ruleset would delete it (all zones: `anyZone`).
+  const withheld = new Set<string>()
+  let anyZone = false
   for (const b of blocks) {
     if (b.type !== "cloudflare_firewall_rule") continue
     const zone = exprText(text, b, "zone_id")
-    const r =
-      zone === undefined ? unclear(b, undefined, "it has no zone_id") : readRule(text, b, filters, expressionsOf)
-    if (!("rule" in r)) {
-      findings.push(r)
-      continue
-    }
     const provider = exprText(text, b, "provider")
     const key = `${provider ?? ""}\u0000${zone}`
+    const r: Read | Problem =
+      zone === undefined
+        ? { at: undefined, why: "it has no zone_id", hint: "give it its zone_id" }
+        : readRule(text, b, filters, expressionsOf)
+    if ("why" in r) {
+      const known = zone !== undefined && !perInstance(zone)
+      findings.push(refused(b, r, known ? zone : undefined))
+      if (known) withheld.add(key)
+      else anyZone = true
+      continue
+    }
     const g = groups.get(key) ?? { zone: zone!, provider, read: [] }
     g.read.push(r)
     groups.set(key, g)
   }
   const rulesets = blocks.filter((b) => b.type === "cloudflare_ruleset")
   // A zone whose custom phase the file already manages: a second entry point would be refused.
-  const managed = new Set(
+  const left = new Set(
     rulesets
       .filter((b) => b.attributes.get("phase")?.value === PHASE)
       .map((b) => `${exprText(text, b, "provider") ?? ""}\u0000${exprText(text, b, "zone_id")}`)
   )
+  for (const k of anyZone ? groups.keys() : withheld) left.add(k)
   const taken = new Set(rulesets.map((b) => b.name))
   const many = groups.size > 1
-  const { migrated, movedRules } = migrateZones(groups, managed, checker)
+  const { migrated, movedRules } = migrateZones(groups, left, checker)
   // A filter leaves the state only when every rule of the file that names it does.
   const keptFilters = new Set(
     blocks
@@ -252,7 +198,10 @@ export const firewallRewrite: TerraformRewrite = (
     taken.add(name)
     const out = customRulesetHcl({ resource: name, zone: g.zone, name: "default", rules: migration.rules }, major)
     if (!("text" in out)) {
-      for (const p of out.problems) findings.push(unclear(g.read[0]!.filter, undefined, p))
+      for (const p of out.problems)
+        findings.push(
+          refused(g.read[0]!.filter, { at: undefined, why: p, hint: "rewrite the zone's rules by hand" }, g.zone)
+        )
       continue
     }
     const old = [
@@ -271,11 +220,13 @@ export const firewallRewrite: TerraformRewrite = (
       })
     )
     const provider = g.provider !== undefined ? `  provider = ${g.provider}\n\n` : ""
-    const resource = out.text.replace(/^(resource .*\{\n)/, `$1${provider}`)
-    const comments = [
-      ...migrationSteps(target, major, g.zone, `cloudflare_ruleset.${name}`, old).map((l) => `# ${l}`),
-      ...notes
-    ].join("\n")
+    // A description Terraform computes, carried as written in place of the text the mapping saw.
+    let resource = out.text.replace(/^(resource .*\{\n)/, `$1${provider}`)
+    for (const r of moved)
+      if (r.description !== undefined)
+        resource = resource.replace(hclString(carriedDescription(r.rule.id)), () => r.description!)
+    const steps = migrationSteps(target, major, g.zone, `cloudflare_ruleset.${name}`, old, differences(migration.notes))
+    const comments = [...steps.map((l) => `# ${l}`), ...notes].join("\n")
     const blocksOfZone = g.read.flatMap((r) => [r.filter, ruleNamed.get(r.rule.id)!])
     const at = Math.max(...blocksOfZone.map((b) => b.node.endIndex))
     const edits: Array<TextEdit> = []

@@ -15,7 +15,16 @@ import { planCaveats } from "./firewall-custom-json.js"
 import { finding, type Finding, type Fix, type TextEdit } from "./findings.js"
 import { rangeOf } from "./json-path.js"
 import { rulesetProblems } from "./terraform-custom-rules-hcl.js"
-import { migrateZones, migrationSteps, slug, versionName } from "./terraform-firewall-rewrite.js"
+import {
+  carriedDescription,
+  LITERAL_HINT,
+  META_HINT,
+  OTHER_FILTER_HINT,
+  perInstance,
+  refusalMessage,
+  type Problem
+} from "./terraform-firewall-read.js"
+import { differences, migrateZones, migrationSteps, slug, versionName } from "./terraform-firewall-rewrite.js"
 import { prop, type JsonResource, type TerraformJsonRewrite } from "./terraform-json-resources.js"
 import { customRulesetJson } from "./terraform-json-ruleset.js"
 import type { ProviderMajor } from "./terraform-version.js"
@@ -46,11 +55,17 @@ const zoneExpression = (value: unknown): string => {
 }
 
 const address = (r: JsonResource) => `${r.type}.${r.name}`
-const unclear = (r: JsonResource, k: string | undefined, message: string): Finding => {
-  const key = k === undefined ? undefined : prop(r.body, k)?.parent?.children?.[0]
-  return finding("warning", "terraform-rewrite-unclear", `${address(r)}: ${message}`, rangeOf(key ?? r.nameKey), {
-    hint: "the rewrite leaves this rule as it is: rewrite it by hand, or make the value a literal"
-  })
+const refused = (r: JsonResource, p: Problem, zone: string | undefined): Finding => {
+  const key = p.at === undefined ? undefined : prop(r.body, p.at)?.parent?.children?.[0]
+  return finding(
+    "warning",
+    "terraform-rewrite-unclear",
+    refusalMessage(address(r), p, zone),
+    rangeOf(key ?? r.nameKey),
+    {
+      hint: p.hint
+    }
+  )
 }
 const written = (text: string, n: Node) => text.slice(n.offset, n.offset + n.length)
 
@@ -64,50 +79,54 @@ const filterName = (r: JsonResource): string | undefined => {
 interface Read {
   readonly rule: Rule
   readonly filter: JsonResource
+  /** The description Terraform computes, as written (in place of `carriedDescription(rule.id)`). */
+  readonly description?: string | undefined
 }
 
 /** One rule with its filter as the platform held them; or why the rewrite cannot read it. */
-const readRule = (text: string, r: JsonResource, filters: ReadonlyMap<string, JsonResource>): Read | Finding => {
+const readRule = (text: string, r: JsonResource, filters: ReadonlyMap<string, JsonResource>): Read | Problem => {
+  const problem = (at: string | undefined, why: string, hint = LITERAL_HINT): Problem => ({ at, why, hint })
   for (const meta of ["for_each", "count"])
     if (prop(r.body, meta) !== undefined)
-      return unclear(r, meta, `it has ${meta}: the rewrite cannot tell the rules it stands for`)
+      return problem(meta, `it has ${meta}: the rewrite cannot tell the rules it stands for`, META_HINT)
   const name = filterName(r)
   const f = name === undefined ? undefined : filters.get(name)
   if (f === undefined) {
     const k = prop(r.body, "filter_id") !== undefined ? "filter_id" : prop(r.body, "filter") ? "filter" : undefined
-    return unclear(
-      r,
-      k,
-      k === undefined
-        ? "it names no filter (filter_id)"
-        : `${k} = ${written(text, prop(r.body, k)!)} is not a cloudflare_filter of this file: the rewrite cannot read its expression`
-    )
+    return k === undefined
+      ? problem(k, "it names no filter (filter_id)", META_HINT)
+      : problem(
+          k,
+          `${k} = ${written(text, prop(r.body, k)!)} is not a cloudflare_filter of this file: the rewrite cannot read its expression`,
+          OTHER_FILTER_HINT
+        )
   }
   if (prop(f.body, "for_each") !== undefined || prop(f.body, "count") !== undefined)
-    return unclear(
-      r,
+    return problem(
       "filter_id",
-      `its filter ${address(f)} has for_each or count: the rewrite cannot tell its expression`
+      `its filter ${address(f)} has for_each or count: the rewrite cannot tell its expression`,
+      META_HINT
     )
   const e = prop(f.body, "expression")
   const expression = e?.type === "string" ? literalOf(e.value as string) : undefined
   if (expression === undefined)
-    return unclear(r, "filter_id", `the expression of its filter ${address(f)} is not a literal string`)
+    return problem("filter_id", `the expression of its filter ${address(f)} is not a literal string`)
   const a = prop(r.body, "action")
   // 4.x: `"action": "block"`; 5.x: `"action": {"mode": "block"}`.
   const modeNode = a?.type === "string" ? a : prop(a, "mode")
   const mode = modeNode?.type === "string" ? literalOf(modeNode.value as string) : undefined
-  if (typeof mode !== "string") return unclear(r, "action", "its action is not a literal: the rewrite cannot tell it")
-  // A literal of the JSON type, or absent; a string must not be computed by Terraform.
+  if (typeof mode !== "string") return problem("action", "its action is not a literal: the rewrite cannot tell it")
+  // A literal of the JSON type, or absent; a description Terraform computes is carried as written.
   const literal = (of: JsonResource, k: string, type: "number" | "boolean" | "string") => {
     const n = prop(of.body, k)
     const v = n === undefined ? undefined : getNodeValue(n)
     const value = typeof v === "string" && type === "string" ? literalOf(v) : v
     if (n === undefined || (typeof v === type && value !== undefined)) return { ok: true as const, value }
+    if (k === "description" && typeof v === "string") return { ok: true as const, computed: v }
     const whose = of === r ? "" : "its filter's "
     return {
       ok: false as const,
-      finding: unclear(r, of === r ? k : "filter_id", `${whose}${k} = ${written(text, n)} is not a literal`)
+      problem: problem(of === r ? k : "filter_id", `${whose}${k} = ${written(text, n)} is not a literal`)
     }
   }
   const priority = literal(r, "priority", "number")
@@ -115,7 +134,7 @@ const readRule = (text: string, r: JsonResource, filters: ReadonlyMap<string, Js
   const description = literal(r, "description", "string")
   const filterPaused = literal(f, "paused", "boolean")
   const filterDescription = literal(f, "description", "string")
-  for (const x of [priority, paused, description, filterPaused, filterDescription]) if (!x.ok) return x.finding
+  for (const x of [priority, paused, description, filterPaused, filterDescription]) if (!x.ok) return x.problem
   const p = prop(r.body, "products")
   const products = p === undefined ? undefined : (getNodeValue(p) as unknown)
   const list =
@@ -123,12 +142,17 @@ const readRule = (text: string, r: JsonResource, filters: ReadonlyMap<string, Js
       ? (products as Array<string>)
       : undefined
   if (p !== undefined && list === undefined)
-    return unclear(r, "products", `products = ${written(text, p)} is not a list of literal strings`)
+    return problem("products", `products = ${written(text, p)} is not a list of literal strings`)
   const value = <T>(x: { ok: boolean; value?: unknown }) => (x.ok ? (x.value as T | undefined) : undefined)
-  const ruleDescription = value<string>(description)
-  const ownDescription = value<string>(filterDescription)
+  const carried = (x: { value?: unknown; computed?: string }) =>
+    x.computed !== undefined ? carriedDescription(r.name) : (x.value as string | undefined)
+  const ruleDescription = carried(description)
+  const ownDescription = carried(filterDescription)
+  // The mapping takes the rule's description, else its filter's.
+  const computed = ruleDescription !== undefined ? description.computed : filterDescription.computed
   return {
     filter: f,
+    ...(computed !== undefined ? { description: computed } : {}),
     rule: {
       id: r.name,
       paused: value<boolean>(paused) ?? false,
@@ -202,14 +226,24 @@ export const firewallJsonRewrite: TerraformJsonRewrite = (text, resources, targe
     return `${p === undefined ? "" : JSON.stringify(getNodeValue(p))}\u0000${z === undefined ? "" : JSON.stringify(getNodeValue(z))}`
   }
   const groups = new Map<string, { zone: Node; provider: Node | undefined; read: Array<Read>; last: JsonResource }>()
+  // Zones with a rule the rewrite cannot carry over: their ruleset would delete it (all zones: `anyZone`).
+  const withheld = new Set<string>()
+  let anyZone = false
   for (const r of rules) {
     const zone = prop(r.body, "zone_id")
-    const read = zone === undefined ? unclear(r, undefined, "it has no zone_id") : readRule(text, r, filters)
-    if (!("rule" in read)) {
-      findings.push(read)
+    const key = zoneKey(r)
+    const read: Read | Problem =
+      zone === undefined
+        ? { at: undefined, why: "it has no zone_id", hint: "give it its zone_id" }
+        : readRule(text, r, filters)
+    if ("why" in read) {
+      const expression = zone === undefined ? undefined : zoneExpression(getNodeValue(zone))
+      const known = expression !== undefined && !perInstance(expression)
+      findings.push(refused(r, read, known ? expression : undefined))
+      if (known) withheld.add(key)
+      else anyZone = true
       continue
     }
-    const key = zoneKey(r)
     const g = groups.get(key) ?? { zone: zone!, provider: prop(r.body, "provider"), read: [], last: r }
     g.read.push(read)
     g.last = r
@@ -217,17 +251,21 @@ export const firewallJsonRewrite: TerraformJsonRewrite = (text, resources, targe
   }
   const rulesets = resources.filter((r) => r.type === "cloudflare_ruleset")
   // A zone whose custom phase the file already manages: a second entry point would be refused.
-  const managed = new Set(rulesets.filter((r) => prop(r.body, "phase")?.value === PHASE).map(zoneKey))
+  const left = new Set(rulesets.filter((r) => prop(r.body, "phase")?.value === PHASE).map(zoneKey))
+  for (const k of anyZone ? groups.keys() : withheld) left.add(k)
   const taken = new Set(rulesets.map((r) => r.name))
   const many = groups.size > 1
-  const { migrated, movedRules } = migrateZones(groups, managed, checker)
+  const { migrated, movedRules } = migrateZones(groups, left, checker)
   // A filter leaves the state only when every rule of the file that names it does.
   const keptFilters = new Set(rules.filter((r) => !movedRules.has(r.name)).map(filterName))
   for (const { g, migration, moved } of migrated) {
     const zone = zoneExpression(getNodeValue(g.zone))
-    const refused = rulesetProblems(migration.rules)
-    if (refused.length > 0) {
-      for (const p of refused) findings.push(unclear(g.read[0]!.filter, undefined, p))
+    const problems = rulesetProblems(migration.rules)
+    if (problems.length > 0) {
+      for (const why of problems)
+        findings.push(
+          refused(g.read[0]!.filter, { at: undefined, why, hint: "rewrite the zone's rules by hand" }, zone)
+        )
       continue
     }
     const base = many ? `custom_rules_${slug(zone)}` : "custom_rules"
@@ -241,7 +279,15 @@ export const firewallJsonRewrite: TerraformJsonRewrite = (text, resources, targe
         .map((f) => `cloudflare_filter.${f}`)
     ]
     const comments = [
-      ...migrationSteps(target, major, zone, `cloudflare_ruleset.${name}`, old, "them from the file"),
+      ...migrationSteps(
+        target,
+        major,
+        zone,
+        `cloudflare_ruleset.${name}`,
+        old,
+        differences(migration.notes),
+        "them from the file"
+      ),
       ...planCaveats(migration.rules).map((m) => `info: ${m}`),
       ...migration.notes.map((n) => {
         const what = n.severity === "unmapped" ? "not migrated (the resource stays)" : n.severity
@@ -260,6 +306,12 @@ export const firewallJsonRewrite: TerraformJsonRewrite = (text, resources, targe
       },
       major
     )
+    // A description Terraform computes, carried as written in place of the text the mapping saw.
+    const carried = new Map(moved.map((r) => [carriedDescription(r.rule.id), r.description]))
+    for (const rule of (body.rules ?? []) as Array<{ description?: string }>) {
+      const d = rule.description === undefined ? undefined : carried.get(rule.description)
+      if (d !== undefined) rule.description = d
+    }
     // Beside the zone's old resources: in the object holding its last rule, after its rules' type
     // (or in that object's cloudflare_ruleset, when it has one).
     const typed = g.last.typeKey.parent!
