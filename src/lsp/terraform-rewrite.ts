@@ -6,7 +6,7 @@
  * file pins, with the ordered state steps of that version. When it cannot tell which zone a
  * resource belongs to or what it sets, a diagnostic says so instead of a rewrite.
  */
-import type { PreviousWaf, WafGroup, WafOverride, WafPackage, WafRule } from "../domain/waf.js"
+import type { BypassFirewallRule, PreviousWaf, WafGroup, WafOverride, WafPackage, WafRule } from "../domain/waf.js"
 import { CATALOG, PREVIOUS_OWASP_PACKAGE } from "../waf/catalog.js"
 import { planMigration } from "../waf/mapping.js"
 import { finding, type Finding, type Fix, type TextEdit } from "./findings.js"
@@ -14,15 +14,20 @@ import type { HclNode } from "./hcl.js"
 import { PREVIOUS_WAF_RESOURCES, type ResourceBlock } from "./terraform.js"
 import { formatHcl } from "./terraform-fmt.js"
 import { hclString, rulesLines } from "./terraform-ruleset-hcl.js"
+import { hclExpressionRegions, type ExpressionChecker, type TerraformExpression } from "./terraform-expressions.js"
 import { importId, pinFor, type ProviderTarget } from "./terraform-version.js"
+import { carryReferences, namedRules, wafBypass, zoneKey, type WafBypass } from "./terraform-waf-bypass.js"
 
 const str = (b: ResourceBlock, k: string): string | undefined => {
   const v = b.attributes.get(k)?.value
   return typeof v === "string" ? v : undefined
 }
 
-/** The previous WAF the file's resources describe. */
-export const previousFromTerraform = (blocks: ReadonlyArray<ResourceBlock>): PreviousWaf => {
+/** The previous WAF the file's resources describe, with the zone's firewall rules that bypass it. */
+export const previousFromTerraform = (
+  blocks: ReadonlyArray<ResourceBlock>,
+  firewallRules: ReadonlyArray<BypassFirewallRule> = []
+): PreviousWaf => {
   // Package ids are the zone's own on the platform: the anomaly (OWASP) package is the one with a sensitivity or an action mode.
   const pkgs = new Map(
     blocks
@@ -86,7 +91,7 @@ export const previousFromTerraform = (blocks: ReadonlyArray<ResourceBlock>): Pre
       priority: 1,
       paused: false
     }))
-  return { waf: "on", packages, groups, rules, overrides, firewall_rules: [], page_rules: [] }
+  return { waf: "on", packages, groups, rules, overrides, firewall_rules: firewallRules, page_rules: [] }
 }
 
 /** Groups and rules the catalog does not know: the mapping cannot place them. */
@@ -212,15 +217,21 @@ const stepsFor = (t: ProviderTarget, g: ZoneGroup, resource: string): Array<stri
 }
 
 /** The ruleset resource of one zone, comments first, laid out as `terraform fmt` does. */
-export const rulesetResource = (g: ZoneGroup, t: ProviderTarget, resource: string): string => {
-  const plan = planMigration(previousFromTerraform(g.blocks))
+const rulesetResource = (g: ZoneGroup, t: ProviderTarget, resource: string, bypass: WafBypass): string => {
+  const plan = planMigration(previousFromTerraform(g.blocks, bypass.byZone.get(zoneKey(g.provider, g.zone))))
+  // The skip rules of firewall rules that bypass the WAF name each rule's id, as `waf config` does.
+  const named = namedRules(plan.config.rules, bypass.carried)
   const notes = [
     ...plan.blockers.map((b) => `# BLOCKER: ${b.message}`),
     ...plan.notMigrated
       .filter((n) => !n.what.startsWith("URI-based"))
       .map((n) => `# not migrated: ${n.what}: ${n.why}`),
-    ...unknownIds(g.blocks).map((u) => `# not migrated: ${u}`)
-  ]
+    ...unknownIds(g.blocks).map((u) => `# not migrated: ${u}`),
+    ...named.map(
+      (n) =>
+        `# info: the skip rule of cloudflare_firewall_rule.${n} names its id, as waf config writes it: write the id there (terraform state show cloudflare_firewall_rule.${n}) before that resource leaves the state.`
+    )
+  ].map((l) => carryReferences(l, bypass.carried, "comment"))
   const [, rname] = resource.split(".")
   const lines = [
     "# Migrated from the previous WAF by edgectl (the mapping of `edgectl waf config`).",
@@ -238,7 +249,7 @@ export const rulesetResource = (g: ZoneGroup, t: ProviderTarget, resource: strin
     ...rulesLines(plan.config.rules, t.major),
     "}"
   ]
-  return formatHcl(lines.join("\n"))
+  return carryReferences(formatHcl(lines.join("\n")), bypass.carried, "string")
 }
 
 export interface RewriteResult {
@@ -249,10 +260,14 @@ export interface RewriteResult {
 export const terraformRewrite = (
   text: string,
   blocks: ReadonlyArray<ResourceBlock>,
-  target: ProviderTarget
+  target: ProviderTarget,
+  _checker?: ExpressionChecker,
+  expressionsOf: (block: ResourceBlock) => ReadonlyArray<TerraformExpression> = (b) =>
+    hclExpressionRegions(text, b.node.namedChildren.find((c) => c?.type === "body") ?? b.node)
 ): RewriteResult => {
   const fixes = new Map<ResourceBlock, Fix>()
-  const findings: Array<Finding> = []
+  const bypass = wafBypass(text, blocks, expressionsOf)
+  const findings: Array<Finding> = [...bypass.findings]
   const waf = blocks.filter((b) => (PREVIOUS_WAF_RESOURCES as ReadonlyArray<string>).includes(b.type))
   const groups = new Map<string, ZoneGroup>()
   const blocked = new Set<string>()
@@ -301,6 +316,8 @@ export const terraformRewrite = (
   const many = groups.size > 1
   for (const [key, g] of groups) {
     if (blocked.has(key) || done.has(key)) continue
+    // A rule that may bypass the WAF but cannot be read: the ruleset would lack its skip rule.
+    if (bypass.anyZone || bypass.withheld.has(zoneKey(g.provider, g.zone))) continue
     let rname = many ? `managed_waf_${slug(g.zone)}` : "managed_waf"
     for (let i = 2; taken.has(rname); i++) rname = `${many ? `managed_waf_${slug(g.zone)}` : "managed_waf"}_${i}`
     taken.add(rname)
@@ -310,7 +327,7 @@ export const terraformRewrite = (
       edits.push({ range: target.pinRange, newText: hclString(target.pinWithinMajor) })
     edits.push({
       range: { start: at, end: at },
-      newText: `\n\n${rulesetResource(g, target, `cloudflare_ruleset.${rname}`)}`
+      newText: `\n\n${rulesetResource(g, target, `cloudflare_ruleset.${rname}`, bypass)}`
     })
     const fix: Fix = {
       title: `Add the equivalent cloudflare_ruleset${many ? ` for zone_id = ${g.zone}` : ""} (http_request_firewall_managed, provider ${target.major === 3 ? "3.35" : `${target.major}.x`}) with the migration steps`,

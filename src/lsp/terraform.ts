@@ -241,7 +241,7 @@ export const analyzeTerraform = async (
         regions.set(b, (r = hclExpressionRegions(text, b.node.namedChildren.find((c) => c?.type === "body") ?? b.node)))
       return r
     }
-    const rewritten = waf && target ? rewrite?.(text, blocks, target) : undefined
+    const rewritten = waf && target ? rewrite?.(text, blocks, target, checker, expressionsOf) : undefined
     const custom = firewall && target ? firewallFix?.(text, blocks, target, checker, expressionsOf) : undefined
     for (const b of target ? blocks.filter((x) => FIREWALL_RESOURCES.includes(x.type)) : [])
       findings.push(

@@ -160,7 +160,7 @@ describe("Terraform: cloudflare_filter + cloudflare_firewall_rule rewritten to t
     )
   })
 
-  it("one ruleset per zone; a rule whose filter is not in the file is reported and left as it is", async () => {
+  it("one ruleset per zone; a rule whose filter is not in the file withholds its zone's ruleset, which would delete it", async () => {
     const text =
       pinned("~> 5") +
       RESOURCES +
@@ -187,20 +187,29 @@ describe("Terraform: cloudflare_filter + cloudflare_firewall_rule rewritten to t
     const { uri, d, actions } = await rewrite(text)
     const unclear = d.diagnostics.filter((x) => x.code === "terraform-rewrite-unclear")
     expect(unclear.map((x) => x.message.split("\n")[0])).toEqual([
-      'cloudflare_firewall_rule.lost: filter_id = "372e67954025e0ba6aaa6d586b9e0b59" is not a cloudflare_filter of this file: the rewrite cannot read its expression'
+      'cloudflare_firewall_rule.lost: filter_id = "372e67954025e0ba6aaa6d586b9e0b59" is not a cloudflare_filter of this file: the rewrite cannot read its expression; no cloudflare_ruleset is written for zone_id = var.zone_id: it is the zone\'s whole entry point, and applying it without this rule would delete it'
     ])
+    expect(unclear[0]!.message).toContain(
+      "hint: move its cloudflare_filter into this file (or write its expression there), or rewrite the zone's rules by hand"
+    )
+    // Only the other zone's ruleset is offered, on that zone's resources alone.
     expect(actions.map((a) => a.title)).toEqual([
-      "Add the equivalent cloudflare_ruleset for zone_id = var.zone_id (http_request_firewall_custom, provider 5.x) with the migration steps",
       'Add the equivalent cloudflare_ruleset for zone_id = "0123456789abcdef0123456789abcdef" (http_request_firewall_custom, provider 5.x) with the migration steps'
     ])
-    const second = apply(text, actions[1]!.edit!.changes[uri]!)
+    const officeWarning = d.diagnostics.find((x) => x.code === "firewall-api-unsupported")!
+    const onOffice = (await client.connection.sendRequest("textDocument/codeAction", {
+      textDocument: { uri },
+      range: officeWarning.range,
+      context: { diagnostics: [officeWarning] }
+    })) as Array<Action>
+    expect(onOffice.filter((a) => a.title.startsWith("Add the equivalent"))).toEqual([])
+    const second = apply(text, actions[0]!.edit!.changes[uri]!)
     expect(second).toContain(
       "#   1. terraform import cloudflare_ruleset.custom_rules_01234567 zones/0123456789abcdef0123456789abcdef/<ruleset_id>\n"
     )
+    expect(second).toContain("#   5. terraform plan shows no changes.\n")
+    expect(second).not.toContain("state rm cloudflare_firewall_rule.lost")
     expect(isFmtCanonical(second)).toBe(true)
-    const first = apply(text, actions[0]!.edit!.changes[uri]!)
-    expect(first).not.toContain("state rm cloudflare_firewall_rule.lost")
-    expect(first).not.toContain("state rm cloudflare_firewall_rule.other")
   })
 
   it("no rewrite where the file already manages the zone's custom phase (a second entry point is refused)", async () => {

@@ -247,7 +247,7 @@ describe("Terraform JSON: cloudflare_filter + cloudflare_firewall_rule rewritten
     expect(out.terraform.required_providers.cloudflare.version).toBe("~> 3.35")
   })
 
-  it("one ruleset per zone, tab-indented and array-form resources kept; unreadable rules reported and left as they are", async () => {
+  it("one ruleset per zone, tab-indented and array-form resources kept; unreadable rules withhold their own zone's ruleset", async () => {
     const doc = {
       ...pin("~> 4.52"),
       resource: [
@@ -255,7 +255,7 @@ describe("Terraform JSON: cloudflare_filter + cloudflare_firewall_rule rewritten
         {
           cloudflare_filter: {
             other: { zone_id: "0123456789abcdef0123456789abcdef", expression: 'http.host eq "a$${x}"' },
-            computed: { zone_id: "0123456789abcdef0123456789abcdef", expression: "${var.expression}" }
+            computed: { zone_id: "${var.third_zone}", expression: "${var.expression}" }
           },
           cloudflare_firewall_rule: {
             other: {
@@ -264,11 +264,11 @@ describe("Terraform JSON: cloudflare_filter + cloudflare_firewall_rule rewritten
               action: "allow"
             },
             computed: {
-              zone_id: "0123456789abcdef0123456789abcdef",
+              zone_id: "${var.third_zone}",
               filter_id: "${cloudflare_filter.computed.id}",
               action: "block"
             },
-            lost: { zone_id: "${var.zone_id}", filter_id: "372e67954025e0ba6aaa6d586b9e0b59", action: "block" }
+            lost: { zone_id: "${var.third_zone}", filter_id: "372e67954025e0ba6aaa6d586b9e0b59", action: "block" }
           }
         }
       ]
@@ -278,8 +278,8 @@ describe("Terraform JSON: cloudflare_filter + cloudflare_firewall_rule rewritten
     expect(
       d.diagnostics.filter((x) => x.code === "terraform-rewrite-unclear").map((x) => x.message.split("\n")[0])
     ).toEqual([
-      "cloudflare_firewall_rule.computed: the expression of its filter cloudflare_filter.computed is not a literal string",
-      'cloudflare_firewall_rule.lost: filter_id = "372e67954025e0ba6aaa6d586b9e0b59" is not a cloudflare_filter of this file: the rewrite cannot read its expression'
+      "cloudflare_firewall_rule.computed: the expression of its filter cloudflare_filter.computed is not a literal string; no cloudflare_ruleset is written for zone_id = var.third_zone: it is the zone's whole entry point, and applying it without this rule would delete it",
+      'cloudflare_firewall_rule.lost: filter_id = "372e67954025e0ba6aaa6d586b9e0b59" is not a cloudflare_filter of this file: the rewrite cannot read its expression; no cloudflare_ruleset is written for zone_id = var.third_zone: it is the zone\'s whole entry point, and applying it without this rule would delete it'
     ])
     expect(actions.map((a) => a.title)).toEqual([
       "Add the equivalent cloudflare_ruleset for zone_id = var.zone_id (http_request_firewall_custom, provider 4.x) with the migration steps",
@@ -335,7 +335,7 @@ describe("Terraform JSON: cloudflare_filter + cloudflare_firewall_rule rewritten
     expect(Object.keys(out.resource.cloudflare_ruleset)).toEqual(["waf", "custom_rules"])
   })
 
-  it("the 5.x shape of the old resources (filter and action objects) and a provider alias; a computed action is reported", async () => {
+  it("the 5.x shape of the old resources (filter and action objects) and a provider alias; a computed action withholds its zone's ruleset only", async () => {
     const doc = {
       resource: {
         cloudflare_filter: { a: { zone_id: "${var.zone_id}", expression: "ssl" } },
@@ -347,7 +347,7 @@ describe("Terraform JSON: cloudflare_filter + cloudflare_firewall_rule rewritten
             action: { mode: "allow" }
           },
           b: {
-            provider: "cloudflare.alt",
+            provider: "cloudflare.other",
             zone_id: "${var.zone_id}",
             filter: { id: "${cloudflare_filter.a.id}" },
             action: { mode: "${var.mode}" }
@@ -359,7 +359,9 @@ describe("Terraform JSON: cloudflare_filter + cloudflare_firewall_rule rewritten
     const { uri, d, actions } = await rewrite(text)
     expect(
       d.diagnostics.filter((x) => x.code === "terraform-rewrite-unclear").map((x) => x.message.split("\n")[0])
-    ).toEqual(["cloudflare_firewall_rule.b: its action is not a literal: the rewrite cannot tell it"])
+    ).toEqual([
+      "cloudflare_firewall_rule.b: its action is not a literal: the rewrite cannot tell it; no cloudflare_ruleset is written for zone_id = var.zone_id: it is the zone's whole entry point, and applying it without this rule would delete it"
+    ])
     const body = (JSON.parse(apply(text, actions[0]!.edit!.changes[uri]!)) as Obj).resource.cloudflare_ruleset
       .custom_rules as Obj
     expect(body.provider).toBe("cloudflare.alt")
@@ -462,16 +464,15 @@ describe("edgectl check on a .tf.json file: text, JSON and SARIF", () => {
     expect(r.stderr).toBe("1 file checked, 0 errors, 6 warnings\n")
   })
 
-  it("JSON: each warning with its range and the rewrite among its fixes", () => {
+  it("JSON: each warning with its range, and no rewrite for the zone of the unclear rule", () => {
     const r = edgectl(["check", "--format", "json", "firewall.tf.json"], { cwd: dir })
     expect(r.status).toBe(0)
     const out = JSON.parse(r.stdout) as { warnings: number; files: Array<{ kind: string; diagnostics: Array<Obj> }> }
     expect(out.warnings).toBe(6)
     const d = out.files[0]!.diagnostics
-    const title =
-      "Add the equivalent cloudflare_ruleset (http_request_firewall_custom, provider 5.x) with the migration steps"
     const unsupported = d.filter((x) => x.code === "firewall-api-unsupported")
-    expect(unsupported.map((x) => x.fixes)).toEqual([[title], [title], [title], [title], []])
+    // The lost rule withholds its zone's ruleset: importing and applying one without it would delete it.
+    expect(unsupported.map((x) => x.fixes)).toEqual([[], [], [], [], []])
     expect(unsupported[4]).toMatchObject({ range: { start: { line: ruleLine, column: 5 } } })
     expect(d.find((x) => x.code === "terraform-rewrite-unclear")).toMatchObject({
       severity: "warning",
