@@ -16,6 +16,7 @@ import { formatHcl } from "./terraform-fmt.js"
 import { hclString, rulesLines } from "./terraform-ruleset-hcl.js"
 import { hclExpressionRegions, type ExpressionChecker, type TerraformExpression } from "./terraform-expressions.js"
 import { importId, pinFor, type ProviderTarget } from "./terraform-version.js"
+import { wafDifferences } from "./terraform-waf-differences.js"
 import { carryReferences, namedRules, wafBypass, zoneKey, type WafBypass } from "./terraform-waf-bypass.js"
 
 const str = (b: ResourceBlock, k: string): string | undefined => {
@@ -179,7 +180,17 @@ const slug = (zone: string) =>
     .replace(/^_+|_+$/g, "")
     .slice(0, 40) || "zone"
 
-const stepsFor = (t: ProviderTarget, g: ZoneGroup, resource: string): Array<string> => {
+/** The last step: plan shows no changes, or what differs from waf config's ruleset (`differs`). */
+const lastStep = (n: string, differs: ReadonlyArray<string>): Array<string> =>
+  differs.length === 0
+    ? [`#   ${n} terraform plan shows no changes.`]
+    : [
+        `#   ${n} terraform plan still shows changes: this ruleset differs from the one waf config makes, and applying it`,
+        "#      changes what the zone does:",
+        ...differs.map((d) => `#      - ${d}`)
+      ]
+
+const stepsFor = (t: ProviderTarget, g: ZoneGroup, resource: string, differs: ReadonlyArray<string>): Array<string> => {
   const zoneLit = /^"[0-9a-f]{32}"$/.test(g.zone)
     ? g.zone.slice(1, -1)
     : g.meta
@@ -199,7 +210,9 @@ const stepsFor = (t: ProviderTarget, g: ZoneGroup, resource: string): Array<stri
       "# After the zone's WAF migration (edgectl waf migrate), in this order:",
       `#   1. ${importLine}`,
       ...stateRm.map((s, i) => `#   ${i === 0 ? "2." : "  "} ${s}`),
-      "#   3. delete the previous-WAF resources above; terraform plan shows no changes.",
+      ...(differs.length === 0
+        ? ["#   3. delete the previous-WAF resources above; terraform plan shows no changes."]
+        : ["#   3. delete the previous-WAF resources above.", ...lastStep("4.", differs)]),
       "#   (Terraform 1.5+: an import block can do step 1; 1.7+: removed blocks with lifecycle { destroy = false } step 2.)"
     ]
   }
@@ -212,12 +225,18 @@ const stepsFor = (t: ProviderTarget, g: ZoneGroup, resource: string): Array<stri
     "#   2. delete the previous-WAF resources above.",
     `#   3. set version = "${t.pinWithinMajor ?? t.constraint ?? pinFor(t.major)}" in required_providers and run terraform init -upgrade.`,
     `#   4. ${importLine}   (Terraform 1.5+: or an import block)`,
-    "#   5. terraform plan shows no changes."
+    ...lastStep("5.", differs)
   ]
 }
 
 /** The ruleset resource of one zone, comments first, laid out as `terraform fmt` does. */
-const rulesetResource = (g: ZoneGroup, t: ProviderTarget, resource: string, bypass: WafBypass): string => {
+const rulesetResource = (
+  g: ZoneGroup,
+  t: ProviderTarget,
+  resource: string,
+  bypass: WafBypass,
+  differs: ReadonlyArray<string>
+): string => {
   const plan = planMigration(previousFromTerraform(g.blocks, bypass.byZone.get(zoneKey(g.provider, g.zone))))
   // The skip rules of firewall rules that bypass the WAF name each rule's id, as `waf config` does.
   const named = namedRules(plan.config.rules, bypass.carried)
@@ -235,7 +254,7 @@ const rulesetResource = (g: ZoneGroup, t: ProviderTarget, resource: string, bypa
   const [, rname] = resource.split(".")
   const lines = [
     "# Migrated from the previous WAF by edgectl (the mapping of `edgectl waf config`).",
-    ...stepsFor(t, g, resource),
+    ...stepsFor(t, g, resource, differs),
     ...notes,
     `resource "cloudflare_ruleset" "${rname}" {`,
     ...(g.meta ? [`${g.meta.name} = ${g.meta.text}`] : []),
@@ -327,7 +346,7 @@ export const terraformRewrite = (
       edits.push({ range: target.pinRange, newText: hclString(target.pinWithinMajor) })
     edits.push({
       range: { start: at, end: at },
-      newText: `\n\n${rulesetResource(g, target, `cloudflare_ruleset.${rname}`, bypass)}`
+      newText: `\n\n${rulesetResource(g, target, `cloudflare_ruleset.${rname}`, bypass, wafDifferences(text, blocks, g.zone, g.provider))}`
     })
     const fix: Fix = {
       title: `Add the equivalent cloudflare_ruleset${many ? ` for zone_id = ${g.zone}` : ""} (http_request_firewall_managed, provider ${target.major === 3 ? "3.35" : `${target.major}.x`}) with the migration steps`,
