@@ -15,8 +15,8 @@ export interface Problem {
   readonly at: string | undefined
   readonly why: string
   readonly hint: string
-  /** The rule stands for rules of zones the rewrite cannot tell (`for_each`, `count`, no `zone_id`). */
-  readonly anyZone?: boolean
+  /** Not the rule but the ruleset written from it would be refused (by the provider or the platform). */
+  readonly ruleset?: boolean
 }
 
 export const LITERAL_HINT = "make the value a literal, or rewrite the zone's rules by hand"
@@ -170,13 +170,38 @@ export const readRule = (
 /** A zone_id that differs per instance (`each.*`, `count.index`): the rule's zone cannot be told. */
 export const perInstance = (zone: string) => /\beach\.|\bcount\.index\b/.test(zone)
 
+/** The zones a rewrite writes no ruleset for: those of rules it cannot read, all when a rule's zone cannot be told. */
+export interface Withheld {
+  /** Withholds the zone of a rule (`key`, its `zone_id` as written); answers the zone to name, undefined for all. */
+  readonly add: (key: string, zone: string | undefined) => string | undefined
+  readonly has: (key: string) => boolean
+}
+
+export const withheldZones = (): Withheld => {
+  const keys = new Set<string>()
+  let all = false
+  return {
+    add: (key, zone) => {
+      if (zone === undefined || perInstance(zone)) {
+        all = true
+        return undefined
+      }
+      keys.add(key)
+      return zone
+    },
+    has: (key) => all || keys.has(key)
+  }
+}
+
 /**
  * The message on a rule the rewrite cannot carry over: why, and which ruleset it withholds
  * (`zone` undefined: the rule's zone cannot be told, so none of the file's).
  */
 export const refusalMessage = (rule: string, p: Problem, zone: string | undefined) =>
   `${rule}: ${p.why}; ${
-    zone === undefined
-      ? "no cloudflare_ruleset is written for this file's zones: the rewrite cannot tell which zone the rule belongs to, and a zone's ruleset is its whole entry point (applying one without the rule would delete it)"
-      : `no cloudflare_ruleset is written for zone_id = ${zone}: it is the zone's whole entry point, and applying it without this rule would delete it`
+    p.ruleset === true
+      ? `the provider or the platform would refuse the ruleset, so none is written for zone_id = ${zone}`
+      : zone === undefined
+        ? "no cloudflare_ruleset is written for this file's zones: the rewrite cannot tell which zone the rule belongs to, and a zone's ruleset is its whole entry point (applying one without the rule would delete it)"
+        : `no cloudflare_ruleset is written for zone_id = ${zone}: it is the zone's whole entry point, and applying it without this rule would delete it`
   }`

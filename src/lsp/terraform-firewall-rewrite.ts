@@ -23,33 +23,34 @@ import {
   carriedDescription,
   exprText,
   filterName,
-  perInstance,
   readRule,
   refusalMessage,
   type Problem,
-  type Read
+  type Read,
+  withheldZones
 } from "./terraform-firewall-read.js"
 import { hclString } from "./terraform-ruleset-hcl.js"
 import { importId, type ProviderMajor, type ProviderTarget } from "./terraform-version.js"
 
 /**
- * Each zone's firewall rules migrated (zones whose custom phase the file already manages left out),
+ * Each zone's firewall rules migrated (zones `left` out: those whose custom phase the file already
+ * manages, those with a rule the rewrite cannot read),
  * with the rules that move to a ruleset, and the ids of all of them. A zone whose rules all stay
  * writes nothing: its notes say why only where a ruleset is written.
  */
 export const migrateZones = <R extends { readonly rule: Rule }, G extends { readonly read: ReadonlyArray<R> }>(
   groups: ReadonlyMap<string, G & { readonly read: ReadonlyArray<R> }>,
-  managed: ReadonlySet<string>,
+  left: (key: string) => boolean,
   checker: ExpressionChecker | undefined
 ) => {
   const migrated = [...groups].flatMap(([key, g]) => {
-    if (managed.has(key)) return []
+    if (left(key)) return []
     const migration = migrateFirewallRules(
       g.read.map((r) => r.rule),
       checker === undefined ? {} : { check: checker }
     )
-    const left = new Set(migration.notes.filter((n) => n.severity === "unmapped").map((n) => n.rule))
-    return migration.rules.length === 0 ? [] : [{ g, migration, moved: g.read.filter((r) => !left.has(r.rule.id)) }]
+    const unmapped = new Set(migration.notes.filter((n) => n.severity === "unmapped").map((n) => n.rule))
+    return migration.rules.length === 0 ? [] : [{ g, migration, moved: g.read.filter((r) => !unmapped.has(r.rule.id)) }]
   })
   return { migrated, movedRules: new Set(migrated.flatMap((m) => m.moved.map((r) => r.rule.id))) }
 }
@@ -108,8 +109,7 @@ export const migrationSteps = (
     ...(differs.length === 0
       ? ["  5. terraform plan shows no changes."]
       : [
-          "  5. terraform plan still shows changes: this ruleset differs from the rules the platform converted, and",
-          "     applying it changes what the zone does:",
+          "  5. terraform plan still shows the differences below; applying them changes what the zone does:",
           ...differs.map((d) => `     - ${d}`)
         ]),
     "  (Terraform 1.5+: an import block can do step 1; 1.7+: removed blocks with lifecycle { destroy = false } step 3.)"
@@ -126,10 +126,12 @@ export const differences = (notes: ReadonlyArray<MigrationNote>): Array<string> 
     if (n.rule === undefined || (n.severity !== "unmapped" && n.severity !== "changed") || n.code === "block-page")
       return []
     if (n.severity === "unmapped")
-      return [`${rule} is not in it (see "not migrated" below): applying it deletes the rule converted from it`]
+      return [
+        `${rule} is not in this ruleset (see "not migrated" below): if the platform converted it, applying deletes that rule`
+      ]
     if (n.code === "filter-paused")
       return [
-        `${rule} is written disabled (its filter is paused): applying it turns off the converted rule, which runs`
+        `${rule} is written disabled (its filter is paused): applying turns off the converted rule, which the conversion enabled`
       ]
     return [`${rule}: ${n.message.replace(`rule ${n.rule}: `, "")}`]
   })
@@ -151,9 +153,8 @@ export const firewallRewrite: TerraformRewrite = (
   const ruleNamed = new Map<string, ResourceBlock>()
   for (const b of [...blocks].reverse()) if (b.type === "cloudflare_firewall_rule") ruleNamed.set(b.name, b)
   const groups = new Map<string, { zone: string; provider: string | undefined; read: Array<Read> }>()
-  // Zones with a rule the rewrite cannot carry over: their ruleset would delete it (all zones: `anyZone`).
-  const withheld = new Set<string>()
-  let anyZone = false
+  // Zones with a rule the rewrite cannot carry over: their ruleset would delete it.
+  const withheld = withheldZones()
   for (const b of blocks) {
     if (b.type !== "cloudflare_firewall_rule") continue
     const zone = exprText(text, b, "zone_id")
@@ -164,10 +165,7 @@ export const firewallRewrite: TerraformRewrite = (
         ? { at: undefined, why: "it has no zone_id", hint: "give it its zone_id" }
         : readRule(text, b, filters, expressionsOf)
     if ("why" in r) {
-      const known = zone !== undefined && !perInstance(zone)
-      findings.push(refused(b, r, known ? zone : undefined))
-      if (known) withheld.add(key)
-      else anyZone = true
+      findings.push(refused(b, r, withheld.add(key, zone)))
       continue
     }
     const g = groups.get(key) ?? { zone: zone!, provider, read: [] }
@@ -176,15 +174,14 @@ export const firewallRewrite: TerraformRewrite = (
   }
   const rulesets = blocks.filter((b) => b.type === "cloudflare_ruleset")
   // A zone whose custom phase the file already manages: a second entry point would be refused.
-  const left = new Set(
+  const managed = new Set(
     rulesets
       .filter((b) => b.attributes.get("phase")?.value === PHASE)
       .map((b) => `${exprText(text, b, "provider") ?? ""}\u0000${exprText(text, b, "zone_id")}`)
   )
-  for (const k of anyZone ? groups.keys() : withheld) left.add(k)
   const taken = new Set(rulesets.map((b) => b.name))
   const many = groups.size > 1
-  const { migrated, movedRules } = migrateZones(groups, left, checker)
+  const { migrated, movedRules } = migrateZones(groups, (k) => managed.has(k) || withheld.has(k), checker)
   // A filter leaves the state only when every rule of the file that names it does.
   const keptFilters = new Set(
     blocks
@@ -200,7 +197,11 @@ export const firewallRewrite: TerraformRewrite = (
     if (!("text" in out)) {
       for (const p of out.problems)
         findings.push(
-          refused(g.read[0]!.filter, { at: undefined, why: p, hint: "rewrite the zone's rules by hand" }, g.zone)
+          refused(
+            g.read[0]!.filter,
+            { at: undefined, why: p, hint: "rewrite the zone's rules by hand", ruleset: true },
+            g.zone
+          )
         )
       continue
     }

@@ -20,9 +20,9 @@ import {
   LITERAL_HINT,
   META_HINT,
   OTHER_FILTER_HINT,
-  perInstance,
   refusalMessage,
-  type Problem
+  type Problem,
+  withheldZones
 } from "./terraform-firewall-read.js"
 import { differences, migrateZones, migrationSteps, slug, versionName } from "./terraform-firewall-rewrite.js"
 import { prop, type JsonResource, type TerraformJsonRewrite } from "./terraform-json-resources.js"
@@ -226,9 +226,8 @@ export const firewallJsonRewrite: TerraformJsonRewrite = (text, resources, targe
     return `${p === undefined ? "" : JSON.stringify(getNodeValue(p))}\u0000${z === undefined ? "" : JSON.stringify(getNodeValue(z))}`
   }
   const groups = new Map<string, { zone: Node; provider: Node | undefined; read: Array<Read>; last: JsonResource }>()
-  // Zones with a rule the rewrite cannot carry over: their ruleset would delete it (all zones: `anyZone`).
-  const withheld = new Set<string>()
-  let anyZone = false
+  // Zones with a rule the rewrite cannot carry over: their ruleset would delete it.
+  const withheld = withheldZones()
   for (const r of rules) {
     const zone = prop(r.body, "zone_id")
     const key = zoneKey(r)
@@ -237,11 +236,7 @@ export const firewallJsonRewrite: TerraformJsonRewrite = (text, resources, targe
         ? { at: undefined, why: "it has no zone_id", hint: "give it its zone_id" }
         : readRule(text, r, filters)
     if ("why" in read) {
-      const expression = zone === undefined ? undefined : zoneExpression(getNodeValue(zone))
-      const known = expression !== undefined && !perInstance(expression)
-      findings.push(refused(r, read, known ? expression : undefined))
-      if (known) withheld.add(key)
-      else anyZone = true
+      findings.push(refused(r, read, withheld.add(key, zone && zoneExpression(getNodeValue(zone)))))
       continue
     }
     const g = groups.get(key) ?? { zone: zone!, provider: prop(r.body, "provider"), read: [], last: r }
@@ -251,11 +246,10 @@ export const firewallJsonRewrite: TerraformJsonRewrite = (text, resources, targe
   }
   const rulesets = resources.filter((r) => r.type === "cloudflare_ruleset")
   // A zone whose custom phase the file already manages: a second entry point would be refused.
-  const left = new Set(rulesets.filter((r) => prop(r.body, "phase")?.value === PHASE).map(zoneKey))
-  for (const k of anyZone ? groups.keys() : withheld) left.add(k)
+  const managed = new Set(rulesets.filter((r) => prop(r.body, "phase")?.value === PHASE).map(zoneKey))
   const taken = new Set(rulesets.map((r) => r.name))
   const many = groups.size > 1
-  const { migrated, movedRules } = migrateZones(groups, left, checker)
+  const { migrated, movedRules } = migrateZones(groups, (k) => managed.has(k) || withheld.has(k), checker)
   // A filter leaves the state only when every rule of the file that names it does.
   const keptFilters = new Set(rules.filter((r) => !movedRules.has(r.name)).map(filterName))
   for (const { g, migration, moved } of migrated) {
@@ -264,7 +258,11 @@ export const firewallJsonRewrite: TerraformJsonRewrite = (text, resources, targe
     if (problems.length > 0) {
       for (const why of problems)
         findings.push(
-          refused(g.read[0]!.filter, { at: undefined, why, hint: "rewrite the zone's rules by hand" }, zone)
+          refused(
+            g.read[0]!.filter,
+            { at: undefined, why, hint: "rewrite the zone's rules by hand", ruleset: true },
+            zone
+          )
         )
       continue
     }

@@ -336,7 +336,7 @@ export const terraformRewrite = (
   for (const [key, g] of groups) {
     if (blocked.has(key) || done.has(key)) continue
     // A rule that may bypass the WAF but cannot be read: the ruleset would lack its skip rule.
-    if (bypass.anyZone || bypass.withheld.has(zoneKey(g.provider, g.zone))) continue
+    if (bypass.withheld.has(zoneKey(g.provider, g.zone))) continue
     let rname = many ? `managed_waf_${slug(g.zone)}` : "managed_waf"
     for (let i = 2; taken.has(rname); i++) rname = `${many ? `managed_waf_${slug(g.zone)}` : "managed_waf"}_${i}`
     taken.add(rname)

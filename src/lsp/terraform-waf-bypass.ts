@@ -16,9 +16,10 @@ import {
   carriedDescription,
   exprText,
   mayBypassWaf,
-  perInstance,
   readRule,
-  type Problem
+  type Problem,
+  type Withheld,
+  withheldZones
 } from "./terraform-firewall-read.js"
 
 /** What the mapping sees as the rule's platform id: it is `cloudflare_firewall_rule.<name>.id`. */
@@ -29,10 +30,8 @@ export const zoneKey = (provider: string | undefined, zone: string) => `${provid
 export interface WafBypass {
   /** Per zone (`zoneKey`), the rules that bypass the WAF, as the mapping reads them. */
   readonly byZone: ReadonlyMap<string, ReadonlyArray<BypassFirewallRule>>
-  /** Zones with a rule that may bypass the WAF but cannot be read. */
-  readonly withheld: ReadonlySet<string>
-  /** Such a rule whose zone cannot be told: no zone's ruleset is written. */
-  readonly anyZone: boolean
+  /** Zones with a rule that may bypass the WAF but cannot be read (all, when its zone cannot be told). */
+  readonly withheld: Withheld
   readonly findings: ReadonlyArray<Finding>
   /** The rules' names and their descriptions as written, when computed, for `carryReferences`. */
   readonly carried: ReadonlyArray<{ readonly name: string; readonly description?: string | undefined }>
@@ -60,10 +59,9 @@ export const wafBypass = (
 ): WafBypass => {
   const filters = new Map(blocks.filter((b) => b.type === "cloudflare_filter").map((b) => [b.name, b]))
   const byZone = new Map<string, Array<BypassFirewallRule>>()
-  const withheld = new Set<string>()
+  const withheld = withheldZones()
   const findings: Array<Finding> = []
   const carried: Array<{ name: string; description?: string | undefined }> = []
-  let anyZone = false
   for (const b of blocks) {
     if (b.type !== "cloudflare_firewall_rule" || !mayBypassWaf(text, b)) continue
     const zone = exprText(text, b, "zone_id")
@@ -73,10 +71,7 @@ export const wafBypass = (
         ? ({ at: undefined, why: "it has no zone_id", hint: "give it its zone_id" } satisfies Problem)
         : readRule(text, b, filters, expressionsOf)
     if ("why" in r) {
-      const known = zone !== undefined && !perInstance(zone)
-      findings.push(refused(b, r, known ? zone : undefined))
-      if (known) withheld.add(key)
-      else anyZone = true
+      findings.push(refused(b, r, withheld.add(key, zone)))
       continue
     }
     const { rule } = r
@@ -95,7 +90,7 @@ export const wafBypass = (
     }
     byZone.set(key, [...(byZone.get(key) ?? []), bypass])
   }
-  return { byZone, withheld, anyZone, findings, carried }
+  return { byZone, withheld, findings, carried }
 }
 
 /** A string escaped as inside an HCL (JSON-escaped) string literal. */

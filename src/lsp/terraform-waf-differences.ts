@@ -2,8 +2,8 @@
  * Where the previous-WAF rewrite's ruleset differs from what `waf config` makes of the zone, so
  * that its steps do not promise "terraform plan shows no changes" when following them changes
  * what the zone does: page rules that turn the WAF off or disable security (waf config writes a
- * skip rule for each, the rewrite reads no page rule) and the zone's `waf` setting (the rewrite
- * takes it as on).
+ * skip rule for each, the rewrite reads no page rule) and the zone's `waf` setting
+ * (`cloudflare_zone_settings_override`, 5.x `cloudflare_zone_setting`; the rewrite takes it as on).
  * Read from the HCL tree: the settings may sit in a nested block (`actions { … }`, 3.x/4.x) or
  * an object attribute (`actions = { … }`, 5.x).
  */
@@ -51,7 +51,13 @@ export const wafDifferences = (
         out.push(
           `${address} turns the WAF off or disables security: waf config makes it a skip rule, which this ruleset lacks (applying it deletes that skip rule; add it by hand)`
         )
-    } else if (b.type === "cloudflare_zone_settings_override" && set.some((s) => s.key === "waf" && s.value !== '"on"'))
+    } else if (
+      (b.type === "cloudflare_zone_settings_override" && set.some((s) => s.key === "waf" && s.value !== '"on"')) ||
+      // 5.x: one resource per setting.
+      (b.type === "cloudflare_zone_setting" &&
+        b.attributes.get("setting_id")?.value === "waf" &&
+        b.attributes.get("value")?.value !== "on")
+    )
       out.push(
         `${address} sets waf: waf config deploys the managed rulesets disabled while it is off, this ruleset enabled`
       )

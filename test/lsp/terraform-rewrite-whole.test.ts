@@ -268,10 +268,9 @@ describe("the firewall rewrite carries every rule of a zone or writes no ruleset
     expect(written).toContain(
       [
         "#   4. delete those cloudflare_firewall_rule and cloudflare_filter resources.",
-        "#   5. terraform plan still shows changes: this ruleset differs from the rules the platform converted, and",
-        "#      applying it changes what the zone does:",
-        '#      - cloudflare_firewall_rule.nothing is not in it (see "not migrated" below): applying it deletes the rule converted from it',
-        "#      - cloudflare_firewall_rule.quiet is written disabled (its filter is paused): applying it turns off the converted rule, which runs",
+        "#   5. terraform plan still shows the differences below; applying them changes what the zone does:",
+        '#      - cloudflare_firewall_rule.nothing is not in this ruleset (see "not migrated" below): if the platform converted it, applying deletes that rule',
+        "#      - cloudflare_firewall_rule.quiet is written disabled (its filter is paused): applying turns off the converted rule, which the conversion enabled",
         ""
       ].join("\n")
     )
@@ -382,6 +381,29 @@ describe("the previous-WAF rewrite writes the skip rules waf config makes of fir
     expect(actions).toEqual([])
     expect(unclear).toContain(
       "cloudflare_firewall_rule.office: filter_id = data.cloudflare_filter.office.id is not a cloudflare_filter of this file: the rewrite cannot read its expression; no cloudflare_ruleset (http_request_firewall_managed) is written for zone_id = var.zone_id: a firewall rule that bypasses the WAF becomes a skip rule of that ruleset (waf config), which the rewrite cannot write\nhint: move its cloudflare_filter into this file (or write its expression there), or rewrite the zone's rules by hand"
+    )
+  })
+
+  it("5.x: the zone's waf setting off (cloudflare_zone_setting): step 5 says the ruleset differs", async () => {
+    const text =
+      pinned("~> 5") +
+      hcl(
+        ...WAF,
+        'resource "cloudflare_zone_setting" "waf" {',
+        "  zone_id    = var.zone_id",
+        '  setting_id = "waf"',
+        '  value      = "off"',
+        "}"
+      )
+    const { actions, out } = await open(text, managed)
+    const written = out(actions[0]!)
+    expect(written).toContain(
+      [
+        "#   5. terraform plan still shows changes: this ruleset differs from the one waf config makes, and applying it",
+        "#      changes what the zone does:",
+        "#      - cloudflare_zone_setting.waf sets waf: waf config deploys the managed rulesets disabled while it is off, this ruleset enabled",
+        ""
+      ].join("\n")
     )
   })
 
