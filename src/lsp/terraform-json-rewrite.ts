@@ -5,9 +5,10 @@
  * one `cloudflare_ruleset` in the shape of the pinned provider (./terraform-json-ruleset.ts), next
  * to the old resources, with the version's import and state steps in its `"//"` property (JSON has
  * no comments; Terraform ignores that property in a block's body). The edit inserts one property,
- * laid out in the file's own indentation; the rest of the file is left as it is. A value Terraform
- * computes (an interpolation where a literal is needed, `for_each`) is reported, its rule left as
- * it is.
+ * laid out in the file's own indentation; the rest of the file is left as it is. A description
+ * Terraform computes (`"${var.x}"`) is carried as written; any other value it computes (an
+ * interpolation where a literal is needed, `for_each`) is reported and withholds the zone's
+ * ruleset, which as the zone's whole entry point would delete the rule.
  */
 import { getNodeValue, type Node } from "jsonc-parser"
 import type { Rule } from "../domain/firewall.js"

@@ -3,7 +3,7 @@
  * zone (phase `http_request_firewall_custom`), as an editor gets it over stdio, for provider 3.35,
  * 4.x and 5.x: the action on the warnings, the rewritten file fmt-canonical with the version's
  * import and state steps as comments, its ruleset accepted by that version's schema and checked
- * clean; a filter it cannot resolve reported and its rule left out of the rewrite.
+ * clean; a filter it cannot resolve reported, and no ruleset for that rule's zone (it would delete the rule).
  */
 import * as fs from "node:fs"
 import * as path from "node:path"
