@@ -342,6 +342,26 @@ describe("the previous-WAF rewrite writes the skip rules waf config makes of fir
     expect(await schemaProblems(ruleset, providerSchema("provider-4.x.json"))).toEqual([])
   })
 
+  it("edgectl check: the SARIF fix of a previous-WAF warning carries the same skip rule", () => {
+    const dir = tempDir("edgectl-whole-waf-")
+    const text =
+      pinned("~> 3.35") +
+      hcl(...WAF, ...OFFICE.map((l) => l.replace('products  = ["waf"]', 'products  = ["waf", "uaBlock"]')))
+    fs.writeFileSync(path.join(dir, "waf.tf"), text)
+    const r = edgectl(["check", "--format", "sarif", "waf.tf"], { cwd: dir })
+    expect(r.status).toBe(0)
+    const results = JSON.parse(r.stdout).runs[0].results as Array<{
+      ruleId: string
+      fixes?: Array<{ artifactChanges: Array<{ replacements: Array<{ insertedContent: { text: string } }> }> }>
+    }>
+    const waf = results.find((x) => x.ruleId === "terraform-previous-waf")!
+    const inserted = waf.fixes![0]!.artifactChanges[0]!.replacements.map((x) => x.insertedContent.text).join("")
+    expect(inserted).toContain(
+      '    description = "Migrated from firewall rule ${cloudflare_firewall_rule.office.id} (bypass WAF)"\n'
+    )
+    expect(inserted).toContain("#   3. delete the previous-WAF resources above; terraform plan shows no changes.\n")
+  })
+
   it("a paused bypass is noted as waf config notes it; a rule of another zone is not taken", async () => {
     const text =
       pinned("~> 3.35") +
