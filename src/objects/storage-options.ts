@@ -15,6 +15,8 @@ export interface StorageConfig {
   readonly onAlarm?: (time: number | null) => void
   // A write failed: the object must be reset.
   readonly onBroken?: (error: Error) => void
+  // Names the object in reports of rejections nobody handled (see rejectFrom).
+  readonly label?: string
 }
 
 export interface Deferred {
@@ -39,3 +41,35 @@ export class BrokenStorageError extends Error {
     this.name = "BrokenStorageError"
   }
 }
+
+// The platform's words (workerd's actor-sqlite.c++ and sql.c++), so that code catching them
+// behaves the same locally and deployed.
+export const CRITICAL_COMMIT = "Cannot commit transaction due to an earlier SQL critical error"
+export const DELETE_ALL_IN_TRANSACTION = "Cannot call deleteAll() within a transaction"
+
+/**
+ * A commit refused by a constraint (deferred foreign keys left violated): the platform resets the
+ * object and rolls its storage back to the last commit. SQLite's primary result code ends the
+ * message (SQLITE_CONSTRAINT, not the extended SQLITE_CONSTRAINT_FOREIGNKEY), as the platform's.
+ */
+export class ConstraintResetError extends Error {
+  readonly durableObjectReset = true
+  constructor(cause: Error & { code?: unknown }) {
+    const code = typeof cause.code === "string" ? /^SQLITE_[A-Z]+/.exec(cause.code)![0] : "SQLITE_CONSTRAINT"
+    super(
+      "Durable Object was reset and rolled back to its last known good state because the application " +
+        `left the database in a state where constraints were violated: ${cause.message}: ${code}`,
+      { cause }
+    )
+  }
+}
+
+// Promises of `ctx.storage` calls that rejected, and the object that made each: a host reporting
+// an unhandled rejection (a put() never awaited) can name the object.
+const rejectedBy = new WeakMap<Promise<unknown>, string>()
+export const rejectFrom = <T>(label: string | undefined, e: unknown): Promise<T> => {
+  const p = Promise.reject(e as Error)
+  if (label !== undefined) rejectedBy.set(p, label)
+  return p
+}
+export const rejectionSource = (p: Promise<unknown>): string | undefined => rejectedBy.get(p)

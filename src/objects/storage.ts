@@ -6,7 +6,7 @@
 // promises, awaited writes in the same turn) are committed together or not at all.
 import type Database from "better-sqlite3"
 import * as fs from "node:fs"
-import { afterCommit, openObjectDatabase } from "./database.js"
+import { afterCommit, deleteDatabase, openObjectDatabase } from "./database.js"
 import { acquireOwner } from "./owner-lock.js"
 import { KvTable, type ListOptions } from "./storage-kv.js"
 import { checkCount, checkKey, encodeValue, type Stored } from "./limits.js"
@@ -14,10 +14,14 @@ import type { PageLog } from "./pitr.js"
 import { SqlStorage } from "./sql.js"
 import {
   BrokenStorageError,
+  ConstraintResetError,
+  CRITICAL_COMMIT,
   type Deferred,
   deferred,
+  DELETE_ALL_IN_TRANSACTION,
   type GetOptions,
   type PutOptions,
+  rejectFrom,
   type StorageConfig
 } from "./storage-options.js"
 import { Transaction } from "./transaction.js"
@@ -25,6 +29,10 @@ import { Transaction } from "./transaction.js"
 export { BrokenStorageError, type GetOptions, type PutOptions, type StorageConfig } from "./storage-options.js"
 
 const ALARM_KEY = 1
+
+interface Frame {
+  readonly name: string
+}
 
 export class ObjectStorage {
   readonly sql: SqlStorage
@@ -39,8 +47,8 @@ export class ObjectStorage {
   private scheduled = false
   private commit: Deferred | null = null
   private confirmNeeded = false
-  private txDepth = 0
-  private txQueue: Promise<unknown> = Promise.resolve()
+  // The savepoints of the open transaction() and transactionSync() calls, outermost first.
+  private readonly frames: Array<Frame> = []
   private broken: Error | null = null
   private closed = false
   private alarm: number | null | undefined = undefined
@@ -95,7 +103,7 @@ export class ObjectStorage {
 
   private readonly flushSoon = (): void => {
     this.scheduled = false
-    if (this.txDepth > 0) return
+    if (this.frames.length > 0) return
     this.flush()
   }
 
@@ -109,7 +117,14 @@ export class ObjectStorage {
       this.confirmNeeded = false
       afterCommit(this.db, this.log, this.file)
     } catch (e) {
-      this.fail(e as Error)
+      // A constraint checked at commit (deferred foreign keys) is the application's doing: the
+      // platform resets the object with its own message.
+      const code = (e as { code?: unknown }).code
+      this.fail(
+        typeof code === "string" && code.startsWith("SQLITE_CONSTRAINT")
+          ? new ConstraintResetError(e as Error)
+          : (e as Error)
+      )
       return
     }
     done.resolve()
@@ -129,7 +144,7 @@ export class ObjectStorage {
     this.kv.forgetAll()
     const waiting = this.commit
     this.commit = null
-    waiting?.reject(new BrokenStorageError(error))
+    waiting?.reject(error instanceof ConstraintResetError ? error : new BrokenStorageError(error))
     this.config.onBroken?.(error)
   }
 
@@ -147,16 +162,27 @@ export class ObjectStorage {
   sync(): Promise<void> {
     if (this.broken !== null) return Promise.reject(new BrokenStorageError(this.broken))
     if (!this.open) return Promise.resolve()
-    if (this.txDepth > 0) return this.commit!.promise
+    if (this.frames.length > 0) return this.commit!.promise
     const p = this.commit!.promise
     this.flush()
     return p
   }
 
-  close(): void {
+  /**
+   * Closes the storage, committing the pending writes, or with `discard` (ctx.abort()) rolling
+   * them back: the platform's abort cancels the writes not yet flushed, and whoever waits for
+   * them gets `discard`.
+   */
+  close(discard?: Error): void {
     if (this.closed) return
-    if (this.broken === null && this.txDepth === 0) this.flush()
-    else if (this.db.inTransaction) this.rollbackStmt.run()
+    if (discard === undefined && this.broken === null && this.frames.length === 0) this.flush()
+    // A failed commit closes the storage itself (through onBroken).
+    if (this.closed) return
+    if (this.db.inTransaction) this.rollbackStmt.run()
+    this.open = false
+    const waiting = this.commit
+    this.commit = null
+    waiting?.reject(discard ?? new Error("the object's storage was closed before its writes were committed"))
     this.closed = true
     try {
       this.db.close()
@@ -180,7 +206,7 @@ export class ObjectStorage {
       for (const k of keys) checkKey(k, "get")
       return Promise.resolve(this.kv.readMany([...new Set(keys)], noCache))
     } catch (e) {
-      return Promise.reject(e)
+      return rejectFrom(this.config.label, e)
     }
   }
 
@@ -208,7 +234,7 @@ export class ObjectStorage {
       this.guarded(() => this.kv.writeMany(pairs, options?.noCache === true))
       return Promise.resolve()
     } catch (e) {
-      return Promise.reject(e)
+      return rejectFrom(this.config.label, e)
     }
   }
 
@@ -248,28 +274,38 @@ export class ObjectStorage {
       })
       return Promise.resolve(n)
     } catch (e) {
-      return Promise.reject(e)
+      return rejectFrom(this.config.label, e)
     }
   }
 
-  // Removes the key-value data and every user table, view, index and trigger; keeps the alarm.
-  deleteAll(options?: PutOptions): Promise<void> {
+  /**
+   * As the platform: deletes the database altogether (the key-value data, every user table, view,
+   * index and trigger, however linked by foreign keys) and keeps the alarm. Not inside a
+   * transaction; the implicit transaction open is rolled back first (its writes would be deleted
+   * anyway), and the deletion is committed at once.
+   */
+  deleteAll(_options?: PutOptions): Promise<void> {
     try {
-      this.beforeWrite(options?.allowUnconfirmed === true)
+      this.usable()
+      if (this.frames.length > 0) throw new Error(DELETE_ALL_IN_TRANSACTION)
+      // Read before the rollback: an alarm set by this implicit transaction stays set.
+      const alarm = this.readAlarm()
       this.guarded(() => {
-        this.kv.deleteAll()
-        const objects = this.db
-          .prepare(
-            "SELECT type, name FROM sqlite_master WHERE type IN ('table', 'view') AND name NOT LIKE '\\_cf\\_%' ESCAPE '\\' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'"
-          )
-          .all() as Array<{ type: string; name: string }>
-        for (const o of objects)
-          this.db.exec(`DROP ${o.type === "view" ? "VIEW" : "TABLE"} IF EXISTS "${o.name.replaceAll('"', '""')}"`)
+        if (this.open) this.rollbackStmt.run()
+        this.open = false
+        this.confirmNeeded = false
+        const waiting = this.commit
+        this.commit = null
+        deleteDatabase(this.db, alarm, ALARM_KEY)
+        this.kv.cleared()
         this.sql.clearCache()
+        this.alarm = alarm
+        afterCommit(this.db, this.log, this.file)
+        waiting?.resolve()
       })
       return Promise.resolve()
     } catch (e) {
-      return Promise.reject(e)
+      return rejectFrom(this.config.label, e)
     }
   }
 
@@ -284,64 +320,92 @@ export class ObjectStorage {
       }
       return Promise.resolve(this.kv.list(options))
     } catch (e) {
-      return Promise.reject(e)
+      return rejectFrom(this.config.label, e)
     }
   }
 
-  // --- transactions -------------------------------------------------------------------------
+  // --- transactions ---------------------------------------------------------------------------
+  //
+  // As the platform's: each transaction is a savepoint named for its depth; one started inside
+  // another (from its closure) nests in it, depth + 1. The outermost transaction() commits the
+  // implicit transaction first, so a failure inside it never takes earlier writes with it.
+  // transactionSync() joins the implicit transaction (the platform's does too).
 
   transaction<T>(closure: (txn: Transaction) => Promise<T> | T): Promise<T> {
-    const run = this.txQueue.then(() => this.runTransaction(closure))
-    this.txQueue = run.catch(() => undefined)
-    return run
+    try {
+      this.usable()
+      if (this.frames.length === 0) this.flush()
+      this.beforeWrite(false)
+      return this.runTransaction(closure, this.openFrame("_cf_savepoint_"))
+    } catch (e) {
+      return rejectFrom(this.config.label, e)
+    }
   }
 
-  private async runTransaction<T>(closure: (txn: Transaction) => Promise<T> | T): Promise<T> {
-    this.beforeWrite(false)
-    const name = `_cf_tx${this.txDepth}`
-    this.db.exec(`SAVEPOINT ${name}`)
-    this.txDepth++
-    const txn = new Transaction(this, () => this.rollbackTo(name))
+  private async runTransaction<T>(closure: (txn: Transaction) => Promise<T> | T, frame: Frame): Promise<T> {
+    const txn = new Transaction(this, () => this.endFrame(frame, true))
     try {
       const result = await closure(txn)
       txn.finish()
-      if (!txn.rolledBack) this.db.exec(`RELEASE ${name}`)
+      // A critical error (disk full) rolled everything back: nothing to commit, and the caller
+      // gets that error, as on the platform (a txn.rollback() after it changes nothing).
+      if (this.broken !== null) throw this.broken
+      if (!txn.rolledBack) this.endFrame(frame, false)
       return result
     } catch (e) {
       txn.finish()
-      if (!txn.rolledBack && this.broken === null) this.rollbackTo(name)
+      if (!txn.rolledBack) this.endFrame(frame, true)
       throw e
     } finally {
-      this.txDepth--
-      if (this.txDepth === 0 && this.open && !this.scheduled) {
+      this.dropFrame(frame)
+      if (this.frames.length === 0 && this.open && !this.scheduled) {
         this.scheduled = true
         setImmediate(this.flushSoon)
       }
     }
   }
 
-  private rollbackTo(name: string): void {
-    this.db.exec(`ROLLBACK TO ${name}; RELEASE ${name}`)
-    this.kv.forgetAll()
-    this.sql.clearCache()
-    this.alarm = undefined
+  private openFrame(prefix: string): Frame {
+    const frame: Frame = { name: `${prefix}${this.frames.length}` }
+    this.db.exec(`SAVEPOINT ${frame.name}`)
+    this.frames.push(frame)
+    return frame
+  }
+
+  // Releases or rolls back the frame's savepoint, unless it is gone: a critical error or an abort
+  // rolled everything back, or an enclosing frame ended first (which ended this one with it).
+  private endFrame(frame: Frame, rollback: boolean): void {
+    const at = this.frames.indexOf(frame)
+    if (at < 0 || this.broken !== null || this.closed) return
+    this.frames.length = at + 1
+    if (rollback) {
+      this.db.exec(`ROLLBACK TO ${frame.name}; RELEASE ${frame.name}`)
+      this.kv.forgetAll()
+      this.sql.clearCache()
+      this.alarm = undefined
+    } else this.db.exec(`RELEASE ${frame.name}`)
+    this.frames.length = at
+  }
+
+  private dropFrame(frame: Frame): void {
+    const at = this.frames.indexOf(frame)
+    if (at >= 0) this.frames.length = at
   }
 
   // Synchronous transaction over SQL and key-value writes made inside the callback.
   transactionSync<T>(callback: () => T): T {
     this.beforeWrite(false)
-    const name = `_cf_txs${this.txDepth}`
-    this.db.exec(`SAVEPOINT ${name}`)
-    this.txDepth++
+    const frame = this.openFrame("_cf_sync_savepoint_")
     try {
       const result = callback()
-      this.db.exec(`RELEASE ${name}`)
+      if (this.broken !== null) throw new Error(CRITICAL_COMMIT)
+      this.endFrame(frame, false)
       return result
     } catch (e) {
-      if (this.broken === null) this.rollbackTo(name)
+      this.endFrame(frame, true)
       throw e
     } finally {
-      this.txDepth--
+      this.dropFrame(frame)
     }
   }
 
@@ -352,7 +416,7 @@ export class ObjectStorage {
       this.usable()
       return Promise.resolve(this.readAlarm())
     } catch (e) {
-      return Promise.reject(e)
+      return rejectFrom(this.config.label, e)
     }
   }
 
@@ -387,7 +451,7 @@ export class ObjectStorage {
       this.config.onAlarm?.(at)
       return Promise.resolve()
     } catch (e) {
-      return Promise.reject(e)
+      return rejectFrom(this.config.label, e)
     }
   }
 
@@ -399,7 +463,7 @@ export class ObjectStorage {
       this.config.onAlarm?.(null)
       return Promise.resolve()
     } catch (e) {
-      return Promise.reject(e)
+      return rejectFrom(this.config.label, e)
     }
   }
 
