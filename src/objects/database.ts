@@ -85,10 +85,11 @@ const USER_OBJECTS = `SELECT type, name, sql FROM sqlite_master
  * deleteAll(): the platform deletes the object's database and starts a new one. Here the file and
  * its recovery log stay (the deletion is a commit that a restore can undo): every user table,
  * view, index and trigger is dropped with foreign keys off (tables linked by foreign keys drop in
- * any order), the key-value rows deleted, the alarm written back, and the file vacuumed to the
- * size of a new database. No transaction may be open (foreign_keys cannot change inside one).
+ * any order), the key-value and metadata rows deleted
+ * (`refill` writes back what stays, in the same commit), and the file vacuumed to the size of a new
+ * database. No transaction may be open (foreign_keys cannot change inside one).
  */
-export const deleteDatabase = (db: Database.Database, alarm: number | null, alarmKey: number): void => {
+export const deleteDatabase = (db: Database.Database, refill: () => void): void => {
   const foreignKeys = db.pragma("foreign_keys", { simple: true }) as number
   db.pragma("foreign_keys = OFF")
   try {
@@ -101,7 +102,7 @@ export const deleteDatabase = (db: Database.Database, alarm: number | null, alar
       for (const o of objects)
         db.exec(`DROP ${o.type === "view" ? "VIEW" : "TABLE"} IF EXISTS "${o.name.replaceAll('"', '""')}"`)
       db.exec("DELETE FROM _cf_KV; DELETE FROM _cf_METADATA")
-      if (alarm !== null) db.prepare("INSERT INTO _cf_METADATA (key, value) VALUES (?, ?)").run(alarmKey, alarm)
+      refill()
     })()
     db.exec("VACUUM")
   } finally {

@@ -8,6 +8,7 @@ import type Database from "better-sqlite3"
 import * as fs from "node:fs"
 import { afterCommit, deleteDatabase, openObjectDatabase } from "./database.js"
 import { acquireOwner } from "./owner-lock.js"
+import { AlarmSlot } from "./storage-alarm.js"
 import { KvTable, type ListOptions } from "./storage-kv.js"
 import { checkCount, checkKey, encodeValue, type Stored } from "./limits.js"
 import type { PageLog } from "./pitr.js"
@@ -24,15 +25,9 @@ import {
   rejectFrom,
   type StorageConfig
 } from "./storage-options.js"
-import { Transaction } from "./transaction.js"
+import { type Savepoint, Savepoints, Transaction } from "./transaction.js"
 
 export { BrokenStorageError, type GetOptions, type PutOptions, type StorageConfig } from "./storage-options.js"
-
-const ALARM_KEY = 1
-
-interface Frame {
-  readonly name: string
-}
 
 export class ObjectStorage {
   readonly sql: SqlStorage
@@ -47,11 +42,10 @@ export class ObjectStorage {
   private scheduled = false
   private commit: Deferred | null = null
   private confirmNeeded = false
-  // The savepoints of the open transaction() and transactionSync() calls, outermost first.
-  private readonly frames: Array<Frame> = []
+  private readonly savepoints: Savepoints
   private broken: Error | null = null
   private closed = false
-  private alarm: number | null | undefined = undefined
+  private readonly alarm: AlarmSlot
   private readonly begin: Database.Statement
   private readonly commitStmt: Database.Statement
   private readonly rollbackStmt: Database.Statement
@@ -75,9 +69,19 @@ export class ObjectStorage {
     this.file = opened.file
     this.restoredPages = opened.restoredPages
     this.kv = new KvTable(this.db)
+    this.alarm = new AlarmSlot(this.db)
     this.begin = this.db.prepare("BEGIN")
     this.commitStmt = this.db.prepare("COMMIT")
     this.rollbackStmt = this.db.prepare("ROLLBACK")
+    this.savepoints = new Savepoints(
+      this.db,
+      () => this.broken !== null || this.closed,
+      () => {
+        this.kv.forgetAll()
+        this.sql.clearCache()
+        this.alarm.forget()
+      }
+    )
     this.sql = new SqlStorage(this.db, { beforeWrite: () => this.beforeWrite(false), fatal: (e) => this.fail(e) })
   }
 
@@ -103,7 +107,7 @@ export class ObjectStorage {
 
   private readonly flushSoon = (): void => {
     this.scheduled = false
-    if (this.frames.length > 0) return
+    if (this.savepoints.depth > 0) return
     this.flush()
   }
 
@@ -161,8 +165,8 @@ export class ObjectStorage {
 
   sync(): Promise<void> {
     if (this.broken !== null) return Promise.reject(new BrokenStorageError(this.broken))
-    if (!this.open) return Promise.resolve()
-    if (this.frames.length > 0) return this.commit!.promise
+    // Inside a transaction, as on the platform, the commits before it (transaction() made one).
+    if (!this.open || this.savepoints.depth > 0) return Promise.resolve()
     const p = this.commit!.promise
     this.flush()
     return p
@@ -175,10 +179,15 @@ export class ObjectStorage {
    */
   close(discard?: Error): void {
     if (this.closed) return
-    if (discard === undefined && this.broken === null && this.frames.length === 0) this.flush()
+    if (discard === undefined && this.broken === null && this.savepoints.depth === 0) this.flush()
     // A failed commit closes the storage itself (through onBroken).
     if (this.closed) return
-    if (this.db.inTransaction) this.rollbackStmt.run()
+    if (this.db.inTransaction) {
+      this.rollbackStmt.run()
+      // A discarded setAlarm()/deleteAlarm(): the host's timer goes back to the stored alarm.
+      this.alarm.forget()
+      if (discard !== undefined) this.config.onAlarm?.(this.alarm.read())
+    }
     this.open = false
     const waiting = this.commit
     this.commit = null
@@ -287,7 +296,7 @@ export class ObjectStorage {
   deleteAll(_options?: PutOptions): Promise<void> {
     try {
       this.usable()
-      if (this.frames.length > 0) throw new Error(DELETE_ALL_IN_TRANSACTION)
+      if (this.savepoints.depth > 0) throw new Error(DELETE_ALL_IN_TRANSACTION)
       // Read before the rollback: an alarm set by this implicit transaction stays set.
       const alarm = this.readAlarm()
       this.guarded(() => {
@@ -296,10 +305,9 @@ export class ObjectStorage {
         this.confirmNeeded = false
         const waiting = this.commit
         this.commit = null
-        deleteDatabase(this.db, alarm, ALARM_KEY)
+        deleteDatabase(this.db, () => this.alarm.write(alarm))
         this.kv.cleared()
         this.sql.clearCache()
-        this.alarm = alarm
         afterCommit(this.db, this.log, this.file)
         waiting?.resolve()
       })
@@ -334,78 +342,51 @@ export class ObjectStorage {
   transaction<T>(closure: (txn: Transaction) => Promise<T> | T): Promise<T> {
     try {
       this.usable()
-      if (this.frames.length === 0) this.flush()
+      if (this.savepoints.depth === 0) this.flush()
       this.beforeWrite(false)
-      return this.runTransaction(closure, this.openFrame("_cf_savepoint_"))
+      return this.runTransaction(closure, this.savepoints.begin("_cf_savepoint_"))
     } catch (e) {
       return rejectFrom(this.config.label, e)
     }
   }
 
-  private async runTransaction<T>(closure: (txn: Transaction) => Promise<T> | T, frame: Frame): Promise<T> {
-    const txn = new Transaction(this, () => this.endFrame(frame, true))
+  private async runTransaction<T>(closure: (txn: Transaction) => Promise<T> | T, frame: Savepoint): Promise<T> {
+    const txn = new Transaction(this, () => this.savepoints.end(frame, true))
     try {
       const result = await closure(txn)
       txn.finish()
       // A critical error (disk full) rolled everything back: nothing to commit, and the caller
       // gets that error, as on the platform (a txn.rollback() after it changes nothing).
       if (this.broken !== null) throw this.broken
-      if (!txn.rolledBack) this.endFrame(frame, false)
+      if (!txn.rolledBack) this.savepoints.end(frame, false)
       return result
     } catch (e) {
       txn.finish()
-      if (!txn.rolledBack) this.endFrame(frame, true)
+      if (!txn.rolledBack) this.savepoints.end(frame, true)
       throw e
     } finally {
-      this.dropFrame(frame)
-      if (this.frames.length === 0 && this.open && !this.scheduled) {
+      this.savepoints.drop(frame)
+      if (this.savepoints.depth === 0 && this.open && !this.scheduled) {
         this.scheduled = true
         setImmediate(this.flushSoon)
       }
     }
   }
 
-  private openFrame(prefix: string): Frame {
-    const frame: Frame = { name: `${prefix}${this.frames.length}` }
-    this.db.exec(`SAVEPOINT ${frame.name}`)
-    this.frames.push(frame)
-    return frame
-  }
-
-  // Releases or rolls back the frame's savepoint, unless it is gone: a critical error or an abort
-  // rolled everything back, or an enclosing frame ended first (which ended this one with it).
-  private endFrame(frame: Frame, rollback: boolean): void {
-    const at = this.frames.indexOf(frame)
-    if (at < 0 || this.broken !== null || this.closed) return
-    this.frames.length = at + 1
-    if (rollback) {
-      this.db.exec(`ROLLBACK TO ${frame.name}; RELEASE ${frame.name}`)
-      this.kv.forgetAll()
-      this.sql.clearCache()
-      this.alarm = undefined
-    } else this.db.exec(`RELEASE ${frame.name}`)
-    this.frames.length = at
-  }
-
-  private dropFrame(frame: Frame): void {
-    const at = this.frames.indexOf(frame)
-    if (at >= 0) this.frames.length = at
-  }
-
   // Synchronous transaction over SQL and key-value writes made inside the callback.
   transactionSync<T>(callback: () => T): T {
     this.beforeWrite(false)
-    const frame = this.openFrame("_cf_sync_savepoint_")
+    const frame = this.savepoints.begin("_cf_sync_savepoint_")
     try {
       const result = callback()
       if (this.broken !== null) throw new Error(CRITICAL_COMMIT)
-      this.endFrame(frame, false)
+      this.savepoints.end(frame, false)
       return result
     } catch (e) {
-      this.endFrame(frame, true)
+      this.savepoints.end(frame, true)
       throw e
     } finally {
-      this.dropFrame(frame)
+      this.savepoints.drop(frame)
     }
   }
 
@@ -421,12 +402,7 @@ export class ObjectStorage {
   }
 
   readAlarm(): number | null {
-    if (this.alarm === undefined) {
-      const v = this.db.prepare("SELECT value FROM _cf_METADATA WHERE key = ?").pluck().get(ALARM_KEY) as
-        number | null | undefined
-      this.alarm = v ?? null
-    }
-    return this.alarm
+    return this.alarm.read()
   }
 
   setAlarm(time: number | Date, options?: { allowUnconfirmed?: boolean }): Promise<void> {
@@ -440,14 +416,7 @@ export class ObjectStorage {
       // As on the platform: a time in the past means now.
       const at = Math.max(Math.trunc(ms), this.now())
       this.beforeWrite(options?.allowUnconfirmed === true)
-      this.guarded(() =>
-        this.db
-          .prepare(
-            "INSERT INTO _cf_METADATA (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value"
-          )
-          .run(ALARM_KEY, at)
-      )
-      this.alarm = at
+      this.guarded(() => this.alarm.write(at))
       this.config.onAlarm?.(at)
       return Promise.resolve()
     } catch (e) {
@@ -458,8 +427,7 @@ export class ObjectStorage {
   deleteAlarm(options?: { allowUnconfirmed?: boolean }): Promise<void> {
     try {
       this.beforeWrite(options?.allowUnconfirmed === true)
-      this.guarded(() => this.db.prepare("DELETE FROM _cf_METADATA WHERE key = ?").run(ALARM_KEY))
-      this.alarm = null
+      this.guarded(() => this.alarm.write(null))
       this.config.onAlarm?.(null)
       return Promise.resolve()
     } catch (e) {

@@ -5,7 +5,8 @@
 import * as path from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
 import { ObjectHost, type ObjectStub } from "../../src/objects/index.js"
-import { tempDir } from "../helpers/objects.js"
+import { dump, openStorage, tempDir } from "../helpers/objects.js"
+import { ObjectStorage } from "../../src/objects/index.js"
 
 const module = path.resolve(import.meta.dirname, "../fixtures/objects/integrity.ts")
 const hosts: Array<ObjectHost> = []
@@ -114,5 +115,38 @@ describe("object integrity (the platform's rules)", () => {
     // The valid transaction before it was committed; the violating one rolled back.
     expect(await json(obj, "/posts")).toEqual([1, 2])
     expect(await json(obj, "/increment")).toBe(42)
+  })
+
+  it("deleteAll() is a commit the recovery log keeps: a restore to a bookmark before it brings everything back", async () => {
+    const dir = tempDir()
+    const s = new ObjectStorage(dir)
+    s.sql.exec(`CREATE TABLE users (id INTEGER PRIMARY KEY);
+      CREATE TABLE posts (id INTEGER PRIMARY KEY, user_id INTEGER REFERENCES users(id));
+      INSERT INTO users VALUES (1); INSERT INTO posts VALUES (1, 1)`)
+    await s.put("k", "v")
+    await s.setAlarm(Date.now() + 60_000)
+    const before = await dump(s)
+    const bookmark = await s.getCurrentBookmark()
+    await s.deleteAll()
+    expect(await dump(s)).toEqual({ kv: [], schema: [], tables: {}, alarm: (before as { alarm: number }).alarm })
+    await s.onNextSessionRestoreBookmark(bookmark)
+    s.close()
+    const again = openStorage(dir)
+    expect(await dump(again)).toEqual(before)
+  })
+
+  it("deleteAll() inside a transaction is refused with the platform's message; sync() inside one does not wait for it", async () => {
+    const s = openStorage()
+    await s.put("k", 1)
+    await expect(
+      s.transaction(async (txn) => {
+        await txn.put("j", 2)
+        await s.sync()
+        await s.deleteAll()
+      })
+    ).rejects.toThrow("Cannot call deleteAll() within a transaction")
+    const inSync = s.transactionSync(() => s.deleteAll())
+    await expect(inSync).rejects.toThrow("Cannot call deleteAll() within a transaction")
+    expect([...(await s.list()).keys()]).toEqual(["k"])
   })
 })
