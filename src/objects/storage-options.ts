@@ -35,10 +35,25 @@ export const deferred = (): Deferred => {
   return { promise, resolve, reject }
 }
 
+// SQLite's primary result code of an error (SQLITE_FULL for SQLITE_FULL, SQLITE_CONSTRAINT for
+// SQLITE_CONSTRAINT_FOREIGNKEY), which the platform's messages end with.
+const primaryCode = (e: Error): string | undefined => {
+  const code = (e as { code?: unknown }).code
+  return typeof code === "string" ? /^SQLITE_[A-Z]+/.exec(code)?.[0] : undefined
+}
+
+/**
+ * A critical error (disk full, I/O error) ended the object's storage: the failed call, and every
+ * call after it, throws this. As on the platform, an `Error` with the critical error's message
+ * ("database or disk is full: SQLITE_FULL"); the class is edgectl's, for `instanceof`.
+ */
 export class BrokenStorageError extends Error {
   constructor(cause: Error) {
-    super(`the object's storage was reset after a failed write: ${cause.message}`, { cause })
-    this.name = "BrokenStorageError"
+    const code = primaryCode(cause)
+    super(code === undefined || cause.message.endsWith(code) ? cause.message : `${cause.message}: ${code}`, {
+      cause
+    })
+    this.name = "Error"
   }
 }
 
@@ -54,8 +69,8 @@ export const DELETE_ALL_IN_TRANSACTION = "Cannot call deleteAll() within a trans
  */
 export class ConstraintResetError extends Error {
   readonly durableObjectReset = true
-  constructor(cause: Error & { code?: unknown }) {
-    const code = typeof cause.code === "string" ? /^SQLITE_[A-Z]+/.exec(cause.code)![0] : "SQLITE_CONSTRAINT"
+  constructor(cause: Error) {
+    const code = primaryCode(cause) ?? "SQLITE_CONSTRAINT"
     super(
       "Durable Object was reset and rolled back to its last known good state because the application " +
         `left the database in a state where constraints were violated: ${cause.message}: ${code}`,

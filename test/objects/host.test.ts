@@ -81,7 +81,7 @@ describe("ObjectHost", () => {
     const ns = host.namespace("Counter")
     const stub = ns.get(ns.idFromName("d"))
     await stub.fetch("/inc")
-    await expect(stub.fetch("/break")).rejects.toThrow(/reset after a failed write/)
+    await expect(stub.fetch("/break")).rejects.toThrow("database or disk is full: SQLITE_FULL")
     expect(
       await ns
         .get(stub.id)
