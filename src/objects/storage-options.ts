@@ -17,6 +17,9 @@ export interface StorageConfig {
   readonly onBroken?: (error: Error) => void
   // Names the object in reports of rejections nobody handled (see rejectFrom).
   readonly label?: string
+  // deleteAll() deletes the alarm too: the platform's `delete_all_deletes_alarm` (compatibility
+  // date 2026-02-24 on). Off, it keeps the alarm, as before that date.
+  readonly deleteAllDeletesAlarm?: boolean
 }
 
 export interface Deferred {

@@ -298,7 +298,7 @@ export class ObjectStorage {
       this.usable()
       if (this.savepoints.depth > 0) throw new Error(DELETE_ALL_IN_TRANSACTION)
       // Read before the rollback: an alarm set by this implicit transaction stays set.
-      const alarm = this.readAlarm()
+      const alarm = this.config.deleteAllDeletesAlarm === true ? null : this.readAlarm()
       this.guarded(() => {
         if (this.open) this.rollbackStmt.run()
         this.open = false
@@ -309,6 +309,7 @@ export class ObjectStorage {
         this.kv.cleared()
         this.sql.clearCache()
         afterCommit(this.db, this.log, this.file)
+        if (alarm === null) this.config.onAlarm?.(null)
         waiting?.resolve()
       })
       return Promise.resolve()

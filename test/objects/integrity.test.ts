@@ -149,4 +149,13 @@ describe("object integrity (the platform's rules)", () => {
     await expect(inSync).rejects.toThrow("Cannot call deleteAll() within a transaction")
     expect([...(await s.list()).keys()]).toEqual(["k"])
   })
+
+  it("with delete_all_deletes_alarm (the compatibility flag), deleteAll() deletes the alarm too and tells the host", async () => {
+    const told: Array<number | null> = []
+    const s = openStorage(undefined, { deleteAllDeletesAlarm: true, onAlarm: (t) => told.push(t) })
+    await s.setAlarm(Date.now() + 60_000)
+    await s.put("k", 1)
+    await s.deleteAll()
+    expect([await s.getAlarm(), [...(await s.list()).keys()], told.at(-1)]).toEqual([null, [], null])
+  })
 })
