@@ -77,3 +77,35 @@ export const afterCommit = (db: Database.Database, log: PageLog, file: string): 
   }
   if (size > WAL_CHECKPOINT_BYTES) truncate(db, log)
 }
+
+const USER_OBJECTS = `SELECT type, name, sql FROM sqlite_master
+  WHERE type IN ('table', 'view') AND name NOT LIKE '\\_cf\\_%' ESCAPE '\\' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'`
+
+/**
+ * deleteAll(): the platform deletes the object's database and starts a new one. Here the file and
+ * its recovery log stay (the deletion is a commit that a restore can undo): every user table,
+ * view, index and trigger is dropped with foreign keys off (tables linked by foreign keys drop in
+ * any order), the key-value and metadata rows deleted
+ * (`refill` writes back what stays, in the same commit), and the file vacuumed to the size of a new
+ * database. No transaction may be open (foreign_keys cannot change inside one).
+ */
+export const deleteDatabase = (db: Database.Database, refill: () => void): void => {
+  const foreignKeys = db.pragma("foreign_keys", { simple: true }) as number
+  db.pragma("foreign_keys = OFF")
+  try {
+    db.transaction(() => {
+      const objects = db.prepare(USER_OBJECTS).all() as Array<{ type: string; name: string; sql: string | null }>
+      // Views first (they name tables), then virtual tables (which drop their shadow tables).
+      const rank = (o: { type: string; sql: string | null }) =>
+        o.type === "view" ? 0 : /^\s*CREATE\s+VIRTUAL/i.test(o.sql ?? "") ? 1 : 2
+      objects.sort((a, b) => rank(a) - rank(b))
+      for (const o of objects)
+        db.exec(`DROP ${o.type === "view" ? "VIEW" : "TABLE"} IF EXISTS "${o.name.replaceAll('"', '""')}"`)
+      db.exec("DELETE FROM _cf_KV; DELETE FROM _cf_METADATA")
+      refill()
+    })()
+    db.exec("VACUUM")
+  } finally {
+    db.pragma(`foreign_keys = ${foreignKeys === 0 ? "OFF" : "ON"}`)
+  }
+}

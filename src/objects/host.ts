@@ -72,10 +72,18 @@ export class ObjectNamespace {
       throw new TypeError("get(): expected an id from idFromName(), idFromString() or newUniqueId()")
     const host = this.host
     const className = this.className
+    // As on the platform, a stub whose object was reset (ctx.abort(), a failed write, a commit
+    // that left constraints violated) fails every later call with that error: take a new stub.
+    let reset: unknown
+    const remember = (e: unknown): never => {
+      if ((e as { durableObjectReset?: unknown } | null)?.durableObjectReset === true) reset ??= e
+      throw e
+    }
     return {
       id,
       name: id.name,
       fetch: (input, init) => {
+        if (reset !== undefined) return Promise.reject(reset as Error)
         const request =
           input instanceof Request && init === undefined
             ? input
@@ -83,7 +91,7 @@ export class ObjectNamespace {
                 typeof input === "string" && !/^[a-z]+:/i.test(input) ? new URL(input, "http://object/") : input,
                 init
               )
-        return host.fetch(className, id, request)
+        return host.fetch(className, id, request).catch(remember)
       }
     }
   }
@@ -201,6 +209,7 @@ export class ObjectHost {
     this.ids.set(key, id)
     const inst = new Instance(dir, id, cls, this.env, {
       ...(this.options.now !== undefined ? { now: this.options.now } : {}),
+      label: `${className} ${id.name ?? id.hex}`,
       onAlarm: (t) => this.schedule(className, id, t, 0),
       onEnd: (i) => {
         if (this.live.get(key) === i) this.live.delete(key)

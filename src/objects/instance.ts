@@ -7,12 +7,24 @@ import type { ObjectId } from "./ids.js"
 import type { ObjectClass } from "./module-loader.js"
 import { ObjectStorage } from "./storage.js"
 
+// What ctx.abort(reason) throws, and what the caller of the aborted event gets: as on the
+// platform, an Error whose message is the reason (a string) and with `durableObjectReset`.
 export class AbortedError extends Error {
+  readonly durableObjectReset = true
   constructor(reason: unknown) {
-    super(
-      `the object was aborted${reason === undefined ? "" : `: ${reason instanceof Error ? reason.message : String(reason)}`}`
-    )
-    this.name = "AbortedError"
+    super(reason === undefined ? "Application called abort() to reset Durable Object." : String(reason))
+    this.name = "Error"
+  }
+}
+
+// Marks an error that reached the caller of an event of an object that was reset meanwhile, as
+// the platform marks it (so that a stub knows it is broken).
+const markReset = (e: unknown): void => {
+  if (typeof e !== "object" || e === null || (e as { durableObjectReset?: unknown }).durableObjectReset === true) return
+  try {
+    Object.defineProperty(e, "durableObjectReset", { value: true, configurable: true, writable: true })
+  } catch {
+    // A frozen error stays as it is.
   }
 }
 
@@ -20,6 +32,8 @@ export interface InstanceHooks {
   readonly onAlarm: (time: number | null) => void
   readonly onEnd: (instance: Instance) => void
   readonly now?: () => number
+  // Names the object in reports (for example of a rejection nobody handled).
+  readonly label?: string
 }
 
 export interface ObjectState {
@@ -44,7 +58,8 @@ export class Instance {
     this.storage = new ObjectStorage(dir, {
       ...(hooks.now !== undefined ? { now: hooks.now } : {}),
       onAlarm: hooks.onAlarm,
-      onBroken: (e) => this.end(e)
+      onBroken: (e) => this.end(e),
+      ...(hooks.label !== undefined ? { label: hooks.label } : {})
     })
     this.state = {
       id,
@@ -56,7 +71,7 @@ export class Instance {
       },
       abort: (reason?: unknown): never => {
         const e = new AbortedError(reason)
-        this.end(e)
+        this.end(e, true)
         throw e
       },
       waitUntil(promise: Promise<unknown>): void {
@@ -76,11 +91,13 @@ export class Instance {
     return this.ended !== null
   }
 
-  end(reason: Error): void {
+  // Ends the instance; with `discard` (ctx.abort()) its writes not yet committed are rolled back.
+  end(reason: Error, discard = false): void {
     if (this.ended !== null) return
     this.ended = reason
+    markReset(reason)
     try {
-      this.storage.close()
+      this.storage.close(discard ? reason : undefined)
     } catch {
       // A broken database may refuse to close cleanly; the next instance reopens it.
     }
@@ -92,10 +109,15 @@ export class Instance {
     const run = this.queue.then(async () => {
       await this.blocked
       if (this.ended !== null) throw this.ended
-      const result = await event()
-      if (this.ended !== null) throw this.ended
-      await this.storage.outputGate()
-      return result
+      try {
+        const result = await event()
+        if (this.ended !== null) throw this.ended
+        await this.storage.outputGate()
+        return result
+      } catch (e) {
+        if (this.ended !== null) markReset(e)
+        throw e
+      }
     })
     this.queue = run.catch(() => undefined)
     return run

@@ -199,8 +199,8 @@ export class KvTable {
     return existed
   }
 
-  deleteAll(): void {
-    this.db.prepare("DELETE FROM _cf_KV").run()
+  // The table was emptied (deleteAll()): it holds no key.
+  cleared(): void {
     this.forgetAll()
     this.index = new KeyIndex()
   }

@@ -15,6 +15,11 @@ export interface StorageConfig {
   readonly onAlarm?: (time: number | null) => void
   // A write failed: the object must be reset.
   readonly onBroken?: (error: Error) => void
+  // Names the object in reports of rejections nobody handled (see rejectFrom).
+  readonly label?: string
+  // deleteAll() deletes the alarm too: the platform's `delete_all_deletes_alarm` (compatibility
+  // date 2026-02-24 on). Off, it keeps the alarm, as before that date.
+  readonly deleteAllDeletesAlarm?: boolean
 }
 
 export interface Deferred {
@@ -33,9 +38,56 @@ export const deferred = (): Deferred => {
   return { promise, resolve, reject }
 }
 
+// SQLite's primary result code of an error (SQLITE_FULL for SQLITE_FULL, SQLITE_CONSTRAINT for
+// SQLITE_CONSTRAINT_FOREIGNKEY), which the platform's messages end with.
+const primaryCode = (e: Error): string | undefined => {
+  const code = (e as { code?: unknown }).code
+  return typeof code === "string" ? /^SQLITE_[A-Z]+/.exec(code)?.[0] : undefined
+}
+
+/**
+ * A critical error (disk full, I/O error) ended the object's storage: the failed call, and every
+ * call after it, throws this. As on the platform, an `Error` with the critical error's message
+ * ("database or disk is full: SQLITE_FULL"); the class is edgectl's, for `instanceof`.
+ */
 export class BrokenStorageError extends Error {
   constructor(cause: Error) {
-    super(`the object's storage was reset after a failed write: ${cause.message}`, { cause })
-    this.name = "BrokenStorageError"
+    const code = primaryCode(cause)
+    super(code === undefined || cause.message.endsWith(code) ? cause.message : `${cause.message}: ${code}`, {
+      cause
+    })
+    this.name = "Error"
   }
 }
+
+// The platform's words (workerd's actor-sqlite.c++ and sql.c++), so that code catching them
+// behaves the same locally and deployed.
+export const CRITICAL_COMMIT = "Cannot commit transaction due to an earlier SQL critical error"
+export const DELETE_ALL_IN_TRANSACTION = "Cannot call deleteAll() within a transaction"
+
+/**
+ * A commit refused by a constraint (deferred foreign keys left violated): the platform resets the
+ * object and rolls its storage back to the last commit. SQLite's primary result code ends the
+ * message (SQLITE_CONSTRAINT, not the extended SQLITE_CONSTRAINT_FOREIGNKEY), as the platform's.
+ */
+export class ConstraintResetError extends Error {
+  readonly durableObjectReset = true
+  constructor(cause: Error) {
+    const code = primaryCode(cause) ?? "SQLITE_CONSTRAINT"
+    super(
+      "Durable Object was reset and rolled back to its last known good state because the application " +
+        `left the database in a state where constraints were violated: ${cause.message}: ${code}`,
+      { cause }
+    )
+  }
+}
+
+// Promises of `ctx.storage` calls that rejected, and the object that made each: a host reporting
+// an unhandled rejection (a put() never awaited) can name the object.
+const rejectedBy = new WeakMap<Promise<unknown>, string>()
+export const rejectFrom = <T>(label: string | undefined, e: unknown): Promise<T> => {
+  const p = Promise.reject(e as Error)
+  if (label !== undefined) rejectedBy.set(p, label)
+  return p
+}
+export const rejectionSource = (p: Promise<unknown>): string | undefined => rejectedBy.get(p)

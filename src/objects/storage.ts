@@ -6,25 +6,28 @@
 // promises, awaited writes in the same turn) are committed together or not at all.
 import type Database from "better-sqlite3"
 import * as fs from "node:fs"
-import { afterCommit, openObjectDatabase } from "./database.js"
+import { afterCommit, deleteDatabase, openObjectDatabase } from "./database.js"
 import { acquireOwner } from "./owner-lock.js"
+import { AlarmSlot } from "./storage-alarm.js"
 import { KvTable, type ListOptions } from "./storage-kv.js"
 import { checkCount, checkKey, encodeValue, type Stored } from "./limits.js"
 import type { PageLog } from "./pitr.js"
 import { SqlStorage } from "./sql.js"
 import {
   BrokenStorageError,
+  ConstraintResetError,
+  CRITICAL_COMMIT,
   type Deferred,
   deferred,
+  DELETE_ALL_IN_TRANSACTION,
   type GetOptions,
   type PutOptions,
+  rejectFrom,
   type StorageConfig
 } from "./storage-options.js"
-import { Transaction } from "./transaction.js"
+import { type Savepoint, Savepoints, Transaction } from "./transaction.js"
 
 export { BrokenStorageError, type GetOptions, type PutOptions, type StorageConfig } from "./storage-options.js"
-
-const ALARM_KEY = 1
 
 export class ObjectStorage {
   readonly sql: SqlStorage
@@ -39,11 +42,10 @@ export class ObjectStorage {
   private scheduled = false
   private commit: Deferred | null = null
   private confirmNeeded = false
-  private txDepth = 0
-  private txQueue: Promise<unknown> = Promise.resolve()
+  private readonly savepoints: Savepoints
   private broken: Error | null = null
   private closed = false
-  private alarm: number | null | undefined = undefined
+  private readonly alarm: AlarmSlot
   private readonly begin: Database.Statement
   private readonly commitStmt: Database.Statement
   private readonly rollbackStmt: Database.Statement
@@ -67,9 +69,19 @@ export class ObjectStorage {
     this.file = opened.file
     this.restoredPages = opened.restoredPages
     this.kv = new KvTable(this.db)
+    this.alarm = new AlarmSlot(this.db)
     this.begin = this.db.prepare("BEGIN")
     this.commitStmt = this.db.prepare("COMMIT")
     this.rollbackStmt = this.db.prepare("ROLLBACK")
+    this.savepoints = new Savepoints(
+      this.db,
+      () => this.broken !== null || this.closed,
+      () => {
+        this.kv.forgetAll()
+        this.sql.clearCache()
+        this.alarm.forget()
+      }
+    )
     this.sql = new SqlStorage(this.db, { beforeWrite: () => this.beforeWrite(false), fatal: (e) => this.fail(e) })
   }
 
@@ -95,7 +107,7 @@ export class ObjectStorage {
 
   private readonly flushSoon = (): void => {
     this.scheduled = false
-    if (this.txDepth > 0) return
+    if (this.savepoints.depth > 0) return
     this.flush()
   }
 
@@ -109,7 +121,14 @@ export class ObjectStorage {
       this.confirmNeeded = false
       afterCommit(this.db, this.log, this.file)
     } catch (e) {
-      this.fail(e as Error)
+      // A constraint checked at commit (deferred foreign keys) is the application's doing: the
+      // platform resets the object with its own message.
+      const code = (e as { code?: unknown }).code
+      this.fail(
+        typeof code === "string" && code.startsWith("SQLITE_CONSTRAINT")
+          ? new ConstraintResetError(e as Error)
+          : (e as Error)
+      )
       return
     }
     done.resolve()
@@ -129,7 +148,7 @@ export class ObjectStorage {
     this.kv.forgetAll()
     const waiting = this.commit
     this.commit = null
-    waiting?.reject(new BrokenStorageError(error))
+    waiting?.reject(error instanceof ConstraintResetError ? error : new BrokenStorageError(error))
     this.config.onBroken?.(error)
   }
 
@@ -146,17 +165,33 @@ export class ObjectStorage {
 
   sync(): Promise<void> {
     if (this.broken !== null) return Promise.reject(new BrokenStorageError(this.broken))
-    if (!this.open) return Promise.resolve()
-    if (this.txDepth > 0) return this.commit!.promise
+    // Inside a transaction, as on the platform, the commits before it (transaction() made one).
+    if (!this.open || this.savepoints.depth > 0) return Promise.resolve()
     const p = this.commit!.promise
     this.flush()
     return p
   }
 
-  close(): void {
+  /**
+   * Closes the storage, committing the pending writes, or with `discard` (ctx.abort()) rolling
+   * them back: the platform's abort cancels the writes not yet flushed, and whoever waits for
+   * them gets `discard`.
+   */
+  close(discard?: Error): void {
     if (this.closed) return
-    if (this.broken === null && this.txDepth === 0) this.flush()
-    else if (this.db.inTransaction) this.rollbackStmt.run()
+    if (discard === undefined && this.broken === null && this.savepoints.depth === 0) this.flush()
+    // A failed commit closes the storage itself (through onBroken).
+    if (this.closed) return
+    if (this.db.inTransaction) {
+      this.rollbackStmt.run()
+      // A discarded setAlarm()/deleteAlarm(): the host's timer goes back to the stored alarm.
+      this.alarm.forget()
+      if (discard !== undefined) this.config.onAlarm?.(this.alarm.read())
+    }
+    this.open = false
+    const waiting = this.commit
+    this.commit = null
+    waiting?.reject(discard ?? new Error("the object's storage was closed before its writes were committed"))
     this.closed = true
     try {
       this.db.close()
@@ -180,7 +215,7 @@ export class ObjectStorage {
       for (const k of keys) checkKey(k, "get")
       return Promise.resolve(this.kv.readMany([...new Set(keys)], noCache))
     } catch (e) {
-      return Promise.reject(e)
+      return rejectFrom(this.config.label, e)
     }
   }
 
@@ -208,7 +243,7 @@ export class ObjectStorage {
       this.guarded(() => this.kv.writeMany(pairs, options?.noCache === true))
       return Promise.resolve()
     } catch (e) {
-      return Promise.reject(e)
+      return rejectFrom(this.config.label, e)
     }
   }
 
@@ -248,28 +283,38 @@ export class ObjectStorage {
       })
       return Promise.resolve(n)
     } catch (e) {
-      return Promise.reject(e)
+      return rejectFrom(this.config.label, e)
     }
   }
 
-  // Removes the key-value data and every user table, view, index and trigger; keeps the alarm.
-  deleteAll(options?: PutOptions): Promise<void> {
+  /**
+   * As the platform: deletes the database altogether (the key-value data, every user table, view,
+   * index and trigger, however linked by foreign keys) and keeps the alarm. Not inside a
+   * transaction; the implicit transaction open is rolled back first (its writes would be deleted
+   * anyway), and the deletion is committed at once.
+   */
+  deleteAll(_options?: PutOptions): Promise<void> {
     try {
-      this.beforeWrite(options?.allowUnconfirmed === true)
+      this.usable()
+      if (this.savepoints.depth > 0) throw new Error(DELETE_ALL_IN_TRANSACTION)
+      // Read before the rollback: an alarm set by this implicit transaction stays set.
+      const alarm = this.config.deleteAllDeletesAlarm === true ? null : this.readAlarm()
       this.guarded(() => {
-        this.kv.deleteAll()
-        const objects = this.db
-          .prepare(
-            "SELECT type, name FROM sqlite_master WHERE type IN ('table', 'view') AND name NOT LIKE '\\_cf\\_%' ESCAPE '\\' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'"
-          )
-          .all() as Array<{ type: string; name: string }>
-        for (const o of objects)
-          this.db.exec(`DROP ${o.type === "view" ? "VIEW" : "TABLE"} IF EXISTS "${o.name.replaceAll('"', '""')}"`)
+        if (this.open) this.rollbackStmt.run()
+        this.open = false
+        this.confirmNeeded = false
+        const waiting = this.commit
+        this.commit = null
+        deleteDatabase(this.db, () => this.alarm.write(alarm))
+        this.kv.cleared()
         this.sql.clearCache()
+        afterCommit(this.db, this.log, this.file)
+        if (alarm === null) this.config.onAlarm?.(null)
+        waiting?.resolve()
       })
       return Promise.resolve()
     } catch (e) {
-      return Promise.reject(e)
+      return rejectFrom(this.config.label, e)
     }
   }
 
@@ -284,64 +329,65 @@ export class ObjectStorage {
       }
       return Promise.resolve(this.kv.list(options))
     } catch (e) {
-      return Promise.reject(e)
+      return rejectFrom(this.config.label, e)
     }
   }
 
-  // --- transactions -------------------------------------------------------------------------
+  // --- transactions ---------------------------------------------------------------------------
+  //
+  // As the platform's: each transaction is a savepoint named for its depth; one started inside
+  // another (from its closure) nests in it, depth + 1. The outermost transaction() commits the
+  // implicit transaction first, so a failure inside it never takes earlier writes with it.
+  // transactionSync() joins the implicit transaction (the platform's does too).
 
   transaction<T>(closure: (txn: Transaction) => Promise<T> | T): Promise<T> {
-    const run = this.txQueue.then(() => this.runTransaction(closure))
-    this.txQueue = run.catch(() => undefined)
-    return run
+    try {
+      this.usable()
+      if (this.savepoints.depth === 0) this.flush()
+      this.beforeWrite(false)
+      return this.runTransaction(closure, this.savepoints.begin("_cf_savepoint_"))
+    } catch (e) {
+      return rejectFrom(this.config.label, e)
+    }
   }
 
-  private async runTransaction<T>(closure: (txn: Transaction) => Promise<T> | T): Promise<T> {
-    this.beforeWrite(false)
-    const name = `_cf_tx${this.txDepth}`
-    this.db.exec(`SAVEPOINT ${name}`)
-    this.txDepth++
-    const txn = new Transaction(this, () => this.rollbackTo(name))
+  private async runTransaction<T>(closure: (txn: Transaction) => Promise<T> | T, frame: Savepoint): Promise<T> {
+    const txn = new Transaction(this, () => this.savepoints.end(frame, true))
     try {
       const result = await closure(txn)
       txn.finish()
-      if (!txn.rolledBack) this.db.exec(`RELEASE ${name}`)
+      // A critical error (disk full) rolled everything back: nothing to commit, and the caller
+      // gets that error, as on the platform (a txn.rollback() after it changes nothing).
+      if (this.broken !== null) throw this.broken
+      if (!txn.rolledBack) this.savepoints.end(frame, false)
       return result
     } catch (e) {
       txn.finish()
-      if (!txn.rolledBack && this.broken === null) this.rollbackTo(name)
+      if (!txn.rolledBack) this.savepoints.end(frame, true)
       throw e
     } finally {
-      this.txDepth--
-      if (this.txDepth === 0 && this.open && !this.scheduled) {
+      this.savepoints.drop(frame)
+      if (this.savepoints.depth === 0 && this.open && !this.scheduled) {
         this.scheduled = true
         setImmediate(this.flushSoon)
       }
     }
   }
 
-  private rollbackTo(name: string): void {
-    this.db.exec(`ROLLBACK TO ${name}; RELEASE ${name}`)
-    this.kv.forgetAll()
-    this.sql.clearCache()
-    this.alarm = undefined
-  }
-
   // Synchronous transaction over SQL and key-value writes made inside the callback.
   transactionSync<T>(callback: () => T): T {
     this.beforeWrite(false)
-    const name = `_cf_txs${this.txDepth}`
-    this.db.exec(`SAVEPOINT ${name}`)
-    this.txDepth++
+    const frame = this.savepoints.begin("_cf_sync_savepoint_")
     try {
       const result = callback()
-      this.db.exec(`RELEASE ${name}`)
+      if (this.broken !== null) throw new Error(CRITICAL_COMMIT)
+      this.savepoints.end(frame, false)
       return result
     } catch (e) {
-      if (this.broken === null) this.rollbackTo(name)
+      this.savepoints.end(frame, true)
       throw e
     } finally {
-      this.txDepth--
+      this.savepoints.drop(frame)
     }
   }
 
@@ -352,17 +398,12 @@ export class ObjectStorage {
       this.usable()
       return Promise.resolve(this.readAlarm())
     } catch (e) {
-      return Promise.reject(e)
+      return rejectFrom(this.config.label, e)
     }
   }
 
   readAlarm(): number | null {
-    if (this.alarm === undefined) {
-      const v = this.db.prepare("SELECT value FROM _cf_METADATA WHERE key = ?").pluck().get(ALARM_KEY) as
-        number | null | undefined
-      this.alarm = v ?? null
-    }
-    return this.alarm
+    return this.alarm.read()
   }
 
   setAlarm(time: number | Date, options?: { allowUnconfirmed?: boolean }): Promise<void> {
@@ -376,30 +417,22 @@ export class ObjectStorage {
       // As on the platform: a time in the past means now.
       const at = Math.max(Math.trunc(ms), this.now())
       this.beforeWrite(options?.allowUnconfirmed === true)
-      this.guarded(() =>
-        this.db
-          .prepare(
-            "INSERT INTO _cf_METADATA (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value"
-          )
-          .run(ALARM_KEY, at)
-      )
-      this.alarm = at
+      this.guarded(() => this.alarm.write(at))
       this.config.onAlarm?.(at)
       return Promise.resolve()
     } catch (e) {
-      return Promise.reject(e)
+      return rejectFrom(this.config.label, e)
     }
   }
 
   deleteAlarm(options?: { allowUnconfirmed?: boolean }): Promise<void> {
     try {
       this.beforeWrite(options?.allowUnconfirmed === true)
-      this.guarded(() => this.db.prepare("DELETE FROM _cf_METADATA WHERE key = ?").run(ALARM_KEY))
-      this.alarm = null
+      this.guarded(() => this.alarm.write(null))
       this.config.onAlarm?.(null)
       return Promise.resolve()
     } catch (e) {
-      return Promise.reject(e)
+      return rejectFrom(this.config.label, e)
     }
   }
 

@@ -1,5 +1,6 @@
 // The `txn` handed to transaction(closure): the same key-value operations, inside a savepoint.
 // After rollback() (or once the closure has finished) every operation throws.
+import type Database from "better-sqlite3"
 import type { ListOptions } from "./storage-kv.js"
 import type { GetOptions, PutOptions } from "./storage-options.js"
 
@@ -53,5 +54,52 @@ export class Transaction {
     this.live("rollback")
     this.state = "rolledBack"
     this.undo()
+  }
+}
+
+export interface Savepoint {
+  readonly name: string
+}
+
+/**
+ * The savepoints of the open transaction() and transactionSync() calls, outermost first, each
+ * named for its depth as the platform names them (`_cf_savepoint_N`, `_cf_sync_savepoint_N`).
+ */
+export class Savepoints {
+  private readonly open: Array<Savepoint> = []
+  constructor(
+    private readonly db: Database.Database,
+    // True when every savepoint is gone at once: a critical error or an abort rolled back all.
+    private readonly gone: () => boolean,
+    private readonly rolledBack: () => void
+  ) {}
+
+  get depth(): number {
+    return this.open.length
+  }
+
+  begin(prefix: string): Savepoint {
+    const sp: Savepoint = { name: `${prefix}${this.open.length}` }
+    this.db.exec(`SAVEPOINT ${sp.name}`)
+    this.open.push(sp)
+    return sp
+  }
+
+  // Releases or rolls back `sp`, unless it is gone already (with everything, or with an enclosing
+  // savepoint that ended first).
+  end(sp: Savepoint, rollback: boolean): void {
+    const at = this.open.indexOf(sp)
+    if (at < 0 || this.gone()) return
+    if (rollback) {
+      this.db.exec(`ROLLBACK TO ${sp.name}; RELEASE ${sp.name}`)
+      this.rolledBack()
+    } else this.db.exec(`RELEASE ${sp.name}`)
+    this.open.length = at
+  }
+
+  // Forgets `sp` (and any savepoint inside it) once its call has returned.
+  drop(sp: Savepoint): void {
+    const at = this.open.indexOf(sp)
+    if (at >= 0) this.open.length = at
   }
 }

@@ -64,7 +64,7 @@ describe("objects writes and restore through a running host", () => {
       expect(restored.pages).toBeGreaterThan(0)
       const interrupted = await slow
       expect(interrupted.status).toBe(500)
-      expect(await interrupted.text()).toContain(`the object was aborted: reset to restore its storage to ${before}`)
+      expect(await interrupted.text()).toContain(`reset to restore its storage to ${before}`)
       // The request queued behind the one in flight runs on the restarted object.
       expect(await queued).toBe(JSON.stringify({ n: 2 }))
       expect(await dev.text("/Ledger/a/get")).toBe(JSON.stringify({ n: 2 }))

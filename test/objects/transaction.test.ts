@@ -96,7 +96,7 @@ describe("ctx.storage.transaction", () => {
     expect(confirmed).toBe(true)
   })
 
-  it("a failed write resets the object: the write rejects, the gate answers with an error, later calls fail", async () => {
+  it("a failed write resets the object: the write rejects with the critical error, and so do the gate and later calls", async () => {
     const broken: Array<Error> = []
     const s = openStorage(undefined, { onBroken: (e) => broken.push(e) })
     await s.put("before", 1)
@@ -112,9 +112,10 @@ describe("ctx.storage.transaction", () => {
     } catch (e) {
       failure = e
     }
-    expect(String(failure)).toMatch(/storage was reset after a failed write: database or disk is full/)
-    await expect(gate).rejects.toThrow(/reset/)
+    expect(String(failure)).toBe("Error: database or disk is full: SQLITE_FULL")
+    // As on the platform, the gate and every later call fail with the critical error.
+    await expect(gate).rejects.toThrow("database or disk is full: SQLITE_FULL")
     expect(broken).toHaveLength(1)
-    await expect(s.get("before")).rejects.toThrow(/reset/)
+    await expect(s.get("before")).rejects.toThrow("database or disk is full: SQLITE_FULL")
   })
 })

@@ -9,6 +9,7 @@ import { CLASS_NAME, DEFAULT_PERSIST_TO, listStored, objectDir, rememberName, re
 import { ObjectHost } from "../../../objects/host.js"
 import { watchModule } from "../../../objects/module-watch.js"
 import { ObjectStorage } from "../../../objects/storage.js"
+import { rejectionSource } from "../../../objects/storage-options.js"
 import { type ObjectRequest, type ResultOf, runRequest } from "../../../objects/control-ops.js"
 import { clip, printJson, printLine, printTable, note } from "../../output.js"
 import { CliFailure, usage } from "../../run.js"
@@ -263,6 +264,13 @@ export const dev = (o: Common & { module: string; port: number; noWatch: boolean
             `alarm of ${c} ${id.slice(0, 12)}… failed (attempt ${n + 1}): ${e instanceof Error ? e.message : String(e)}`
           )
       })
+      // As the platform does, a rejection that object code leaves unhandled (a put() never
+      // awaited) is reported and everything keeps running; Node's default would end the process.
+      const unhandled = (reason: unknown, promise: Promise<unknown>) =>
+        note(
+          `error: objects dev: ${rejectionSource(promise) ?? "object code"}: unhandled rejection: ${reason instanceof Error ? reason.message : String(reason)} (the objects keep running)`
+        )
+      process.on("unhandledRejection", unhandled)
       const server = http.createServer((req, res) => void handle(host, req, res))
       await new Promise<void>((resolve, reject) => {
         server.once("error", reject)
@@ -295,6 +303,7 @@ export const dev = (o: Common & { module: string; port: number; noWatch: boolean
           })
       await new Promise<void>((resolve) => {
         const stop = () => {
+          process.off("unhandledRejection", unhandled)
           watch?.close()
           server.close()
           void host.close().then(resolve)
@@ -309,8 +318,12 @@ export const dev = (o: Common & { module: string; port: number; noWatch: boolean
 const handle = async (host: ObjectHost, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
   const url = new URL(req.url ?? "/", "http://127.0.0.1")
   const [, className, name, ...rest] = url.pathname.split("/")
-  const fail = (status: number, message: string) => {
-    res.writeHead(status, { "content-type": "text/plain; charset=utf-8" })
+  const fail = (status: number, message: string, reset = false) => {
+    res.writeHead(status, {
+      "content-type": "text/plain; charset=utf-8",
+      // The error reset the object (ctx.abort(), a failed write): its `durableObjectReset`.
+      ...(reset ? { "x-durable-object-reset": "true" } : {})
+    })
     res.end(`${message}\n`)
   }
   if (!className || !name)
@@ -337,6 +350,7 @@ const handle = async (host: ObjectHost, req: http.IncomingMessage, res: http.Ser
     res.writeHead(response.status, out)
     res.end(Buffer.from(await response.arrayBuffer()))
   } catch (e) {
-    fail(500, `${className}/${name}: ${e instanceof Error ? e.message : String(e)}`)
+    const reset = (e as { durableObjectReset?: unknown } | null)?.durableObjectReset === true
+    fail(500, `${className}/${name}: ${e instanceof Error ? e.message : String(e)}`, reset)
   }
 }
