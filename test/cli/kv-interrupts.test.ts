@@ -8,6 +8,7 @@
 import { spawn, type ChildProcess } from "node:child_process"
 import * as fs from "node:fs"
 import * as http from "node:http"
+import * as net from "node:net"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { bin, tempDir, type Result } from "../helpers/cli.js"
@@ -34,6 +35,16 @@ const start = (args: ReadonlyArray<string>, env: Record<string, string | undefin
   )
   return { child, done }
 }
+
+/** --remote at `base`, with a token and an account id (so no account is looked up). */
+const remoteEnv = (base: string) => ({
+  CLOUDFLARE_API_BASE_URL: base,
+  CLOUDFLARE_API_TOKEN: "token-of-the-test",
+  CLOUDFLARE_ACCOUNT_ID: "acc",
+  CLOUDFLARE_API_KEY: undefined,
+  CLOUDFLARE_EMAIL: undefined,
+  EDGECTL_TIMEOUT: undefined
+})
 
 /**
  * A platform that answers the first `answered` requests with a bulk success and takes the others
@@ -64,14 +75,7 @@ const holdingPlatform = async (answered: number) => {
   const port = (server.address() as { port: number }).port
   return {
     requests,
-    env: {
-      CLOUDFLARE_API_BASE_URL: `http://127.0.0.1:${port}/client/v4`,
-      CLOUDFLARE_API_TOKEN: "token-of-the-test",
-      CLOUDFLARE_ACCOUNT_ID: "acc",
-      CLOUDFLARE_API_KEY: undefined,
-      CLOUDFLARE_EMAIL: undefined,
-      EDGECTL_TIMEOUT: undefined
-    },
+    env: remoteEnv(`http://127.0.0.1:${port}/client/v4`),
     arrived: (n: number) =>
       new Promise<void>((resolve) => (requests.length >= n ? resolve() : waiting.push({ n, resolve }))),
     close: () => {
@@ -190,6 +194,33 @@ describe("a platform that takes a request and never answers", () => {
       ]
     })
     expect(platform.requests).toHaveLength(4)
+  })
+
+  it("a TLS handshake that never ends: no connection, nothing sent (not 'may have been applied')", async () => {
+    // Takes the connection and never says a word: the client's TLS hello waits forever.
+    const sockets: Array<net.Socket> = []
+    const silent = net.createServer((s) => void sockets.push(s))
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve))
+    platforms.push({
+      close: () => {
+        sockets.forEach((s) => s.destroy())
+        silent.close()
+      }
+    })
+    const base = `https://127.0.0.1:${(silent.address() as net.AddressInfo).port}/client/v4`
+    const r = await start(
+      ["kv", "key", "put", "k", "v", "--namespace-id", "ns1", "--remote", "--timeout", "1"],
+      remoteEnv(base),
+      cwd
+    ).done
+    expect({ status: r.status, stderr: lines(r.stderr) }).toEqual({
+      status: 1,
+      stderr: [
+        `error: kv key put: cannot reach ${base}: no connection in 1 s`,
+        "hint: check the network and CLOUDFLARE_API_BASE_URL"
+      ]
+    })
+    expect(sockets).toHaveLength(1)
   })
 
   it("a timeout that is not seconds from 1 to 3600: --timeout is a usage error, EDGECTL_TIMEOUT a failure naming it", async () => {
