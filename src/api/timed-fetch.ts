@@ -92,5 +92,25 @@ export const timedFetch =
           )
         )
       })
-      request.end(body)
+      send(request, body)
     })
+
+/**
+ * A body written a piece at a time, each after the last has gone: Node counts the socket's idle
+ * time from the start or end of a write, so one write of 100 MB on a slow link would run out of
+ * `answer` while it was still going.
+ */
+const PieceBytes = 1 << 20
+const send = (request: http.ClientRequest, body: Uint8Array | undefined) => {
+  if (body === undefined) return void request.end()
+  let at = 0
+  const next = () => {
+    while (at < body.byteLength) {
+      const piece = body.subarray(at, at + PieceBytes)
+      at += piece.byteLength
+      if (!request.write(piece)) return void request.once("drain", next)
+    }
+    request.end()
+  }
+  next()
+}
