@@ -47,7 +47,8 @@ const listen = () => {
   if (listening) return
   listening = true
   process.on("exit", releaseAll)
-  for (const s of Signals) process.on(s, onSignal)
+  // First, so that it counts the others before a `once` listener (edgectl serve's) takes itself off.
+  for (const s of Signals) process.prependListener(s, onSignal)
 }
 const unlisten = () => {
   if (!listening) return

@@ -59,6 +59,7 @@ const howToSeeAll = <E>(e: E): E => {
   return new InvalidInput({ code: e.code, message: `${e.message} (--json lists every problem)`, meta: e.meta }) as E
 }
 
+/** 1st, 2nd, 3rd, 4th, 11th, 21st, … */
 const ordinal = (n: number) => {
   const tens = n % 100
   const suffix =
@@ -81,7 +82,14 @@ const stoppedReport =
     tally: Kv.BulkTally
   ) =>
   (signal: StopSignal) => {
-    const command = `edgectl ${what} ${quote(o.file)} --namespace-id ${quote(ns.id)}${"yes" in o && o.yes ? " --yes" : ""}${targetFlags({ remote: isRemote(o), persistTo: opt(o.persistTo) })}`
+    // The namespace by its id; the config and environment still give the account a remote run works in.
+    const given = (flag: string, v: string | undefined) => (v !== undefined ? ` ${flag} ${quote(v)}` : "")
+    const command =
+      `edgectl ${what} ${quote(o.file)} --namespace-id ${quote(ns.id)}` +
+      given("--config", opt(o.config)) +
+      given("--env", opt(o.env)) +
+      ("yes" in o && o.yes ? " --yes" : "") +
+      targetFlags({ remote: isRemote(o), persistTo: opt(o.persistTo) })
     const hint = `run \`${command}\` to finish: running it again is safe`
     if (tally.count === undefined)
       return { error: `${what}: stopped by ${signal} while checking ${fileLabel(o.file)}: nothing was ${verb}`, hint }
