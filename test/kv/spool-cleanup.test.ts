@@ -7,6 +7,7 @@
 import { spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
+import * as readline from "node:readline"
 import { beforeAll, describe, expect, it } from "vitest"
 import { bin, edgectlAsync, tempDir } from "../helpers/cli.js"
 
@@ -101,5 +102,45 @@ describe("a local bulk put's spool file", () => {
     }
     expect((await put(small)).status).toBe(0)
     expect(spools()).toEqual([path.basename(live)])
+  })
+})
+
+describe("edgectl serve's spool of a large bulk", () => {
+  it("SIGTERM while one is staged: serve stops as it does (exit 0), and removes it", async () => {
+    const { tmp, spools } = privateTmp()
+    const serve = spawn(
+      process.execPath,
+      [bin, "serve", "--port", "0", "--json", "--persist-to", path.join(dir, "served")],
+      {
+        env: { ...process.env, TMPDIR: tmp },
+        stdio: ["ignore", "pipe", "pipe"]
+      }
+    )
+    const exited = new Promise<number>((resolve) =>
+      serve.on("close", (code, sig) => resolve(code ?? signalStatus[sig ?? ""] ?? -1))
+    )
+    const ready = await new Promise<{ baseUrl: string; token: string; accountId: string }>((resolve) =>
+      readline.createInterface({ input: serve.stdout }).once("line", (l) => resolve(JSON.parse(l)))
+    )
+    // 10,000 entries (the wire's most) of 5 kB: 50 MB, staged in a file.
+    const value = "y".repeat(5000)
+    const body = JSON.stringify(Array.from({ length: 10_000 }, (_, i) => ({ key: `k${i}`, value })))
+    const put = fetch(`${ready.baseUrl}/accounts/${ready.accountId}/storage/kv/namespaces/ns1/bulk`, {
+      method: "PUT",
+      headers: { authorization: `Bearer ${ready.token}`, "content-type": "application/json" },
+      body
+    }).catch(() => undefined)
+    const staged = await new Promise<Array<string>>((resolve) => {
+      const poll = setInterval(() => {
+        if (spools().length === 0) return
+        clearInterval(poll)
+        resolve(spools())
+      }, 5)
+    })
+    expect(staged).toHaveLength(1)
+    serve.kill("SIGTERM")
+    expect(await exited).toBe(0)
+    await put
+    expect(spools()).toEqual([])
   })
 })
