@@ -22,6 +22,7 @@ import { checkEntry, type WriteEntry } from "../src/kv/entry-checks.js"
 import { nowSeconds } from "../src/kv/validate.js"
 import { open } from "../src/store/db.js"
 import * as Kv from "../src/services/kv-service.js"
+import { bulkPutFile } from "../src/services/kv-bulk-service.js"
 
 const [dir, file, roundsArg] = process.argv.slice(2)
 if (!dir || !file) throw new Error("usage: kv-inprocess <work dir> <bulk file> [rounds]")
@@ -98,7 +99,7 @@ for (let r = 0; r < rounds; r++) {
     // Start-up (store creation, demo seed, the platform's app) is not the write path.
     await runtime.runPromise(Kv.listKeysPage(Kv.LocalAccountId, "warm-up"))
     const t0 = performance.now()
-    const outcome = await runtime.runPromise(Kv.bulkPutFile(Kv.LocalAccountId, `bench-${r}`, file))
+    const outcome = await runtime.runPromise(bulkPutFile(Kv.LocalAccountId, `bench-${r}`, file))
     service.push(performance.now() - t0)
     if (outcome.count !== count || outcome.requests !== 1)
       throw new Error(`service wrote ${outcome.count} in ${outcome.requests} requests`)

@@ -14,10 +14,11 @@ import * as Option from "effect/Option"
 import * as Schedule from "effect/Schedule"
 import * as Schema from "effect/Schema"
 import type { Page } from "../domain/envelope.js"
-import { ApiError, InvalidInput, type V4Error } from "../domain/errors.js"
+import { ApiError, InvalidInput, NoAnswer, type V4Error } from "../domain/errors.js"
 import { describeParseError } from "../domain/parse-issues.js"
 import type { AnyEndpoint, CallArgs, ErrorOf, RawBody, SuccessOf } from "./call-types.js"
 import { failureOf, narrowed } from "./client-failures.js"
+import { TimedOut } from "./timed-fetch.js"
 
 export type Credentials =
   | { readonly kind: "token"; readonly token: string }
@@ -82,9 +83,27 @@ const toUrlParams = (q: Query = {}): Array<[string, string]> =>
     v === undefined ? [] : Array.isArray(v) ? v.map((x) => [k, String(x)] as [string, string]) : [[k, String(v)]]
   )
 
+/** A read that got no answer changed nothing: it is tried again, a write is not (it may have been applied). */
 const isRetryable = (method: string) => (e: V4Error) =>
   e._tag === "RateLimited" ||
+  (e._tag === "NoAnswer" && method === "GET") ||
   (e._tag === "ApiError" && e.status >= 500 && (method === "GET" || method === "PUT" || method === "DELETE"))
+
+/** The path a request went to, under the base URL (`/accounts/…/bulk`), as NoAnswer names it. */
+const pathUnder = (baseUrl: string, url: string) => {
+  const base = new URL(baseUrl).pathname.replace(/\/$/, "")
+  const p = new URL(url).pathname
+  return p.startsWith(base) ? p.slice(base.length) || "/" : p
+}
+
+/**
+ * A request that ran out of its answer time (src/api/timed-fetch.ts), sending or reading: NoAnswer.
+ * Undefined for any other failure.
+ */
+const noAnswer = (baseUrl: string, request: HttpClientRequest.HttpClientRequest, cause: unknown) =>
+  cause instanceof TimedOut && cause.phase === "answer"
+    ? new NoAnswer({ method: request.method, path: pathUnder(baseUrl, request.url), seconds: cause.seconds })
+    : undefined
 
 /** Exponential backoff from 200 ms, or what the platform asked for in Retry-After. */
 const backoff = (e: V4Error, attempt: number) =>
@@ -177,7 +196,7 @@ const send = <A, Err>(
   endpoint: AnyEndpoint,
   input: Input,
   accept: string,
-  read: (response: HttpClientResponse.HttpClientResponse, target: ClientConfig["target"]) => Effect.Effect<A, V4Error>
+  read: (response: HttpClientResponse.HttpClientResponse, config: ClientConfig) => Effect.Effect<A, V4Error>
 ): Effect.Effect<A, Err, ClientEnv> =>
   // Every failure is the platform's (failureOf) or this side's (a bad path parameter, a payload
   // that does not encode, narrowed the same way), or an ApiError: `Err`, ErrorOf the endpoint.
@@ -200,20 +219,27 @@ const send = <A, Err>(
       )
     const execute = (r: HttpClientRequest.HttpClientRequest) =>
       http.execute(r).pipe(
-        Effect.mapError((e) =>
-          config.target === "local" && e.cause instanceof Error
-            ? // In-process there is no network: a failure here is the local platform failing to start.
-              new ApiError({
-                status: 0,
-                message: `the local platform could not start: ${e.cause.message.replace(/^\w*Error: /, "")}`
-              })
-            : new ApiError({ status: 0, message: `cannot reach ${config.baseUrl}: ${e.message}` })
+        Effect.mapError(
+          (e) =>
+            noAnswer(config.baseUrl, r, e.cause) ??
+            (config.target === "local" && e.cause instanceof Error
+              ? // In-process there is no network: a failure here is the local platform failing to start.
+                new ApiError({
+                  status: 0,
+                  message: `the local platform could not start: ${e.cause.message.replace(/^\w*Error: /, "")}`
+                })
+              : new ApiError({
+                  status: 0,
+                  message: `cannot reach ${config.baseUrl}: ${e.cause instanceof TimedOut ? e.cause.message : e.message}`
+                }))
         )
       )
     const once = Effect.gen(function* () {
       let sent = request
       let response = yield* execute(sent)
       for (let hops = 0; RedirectStatuses.has(response.status); hops++) {
+        // Its body is not read: let it go, so that its connection does not wait on it.
+        yield* Effect.ignore(response.arrayBuffer)
         sent = yield* redirected(config.baseUrl, sent, response, hops)
         response = yield* execute(sent)
       }
@@ -221,7 +247,7 @@ const send = <A, Err>(
         const text = yield* response.text.pipe(Effect.orElseSucceed(() => ""))
         return yield* Effect.fail(failureOf(endpoint, response.status, text, response.headers["retry-after"]))
       }
-      return yield* read(response, config.target)
+      return yield* read(response, config)
     })
     // The retry schedule is set up only once a request has failed: most calls succeed at once, and
     // a schedule per call is a noticeable share of an in-process call.
@@ -242,6 +268,13 @@ const send = <A, Err>(
       })
     )
   }) as unknown as Effect.Effect<A, Err, ClientEnv>
+
+/** An answer whose body could not be read: NoAnswer when it stopped coming. */
+const unreadable =
+  (config: ClientConfig, response: HttpClientResponse.HttpClientResponse) =>
+  (e: { readonly cause?: unknown; readonly message: string }): V4Error =>
+    noAnswer(config.baseUrl, response.request, e.cause) ??
+    new ApiError({ status: response.status, message: `cannot read the answer: ${e.message}` })
 
 /** A decoded success value with the answer's headers (lower-case names). */
 export interface Answered<A> {
@@ -264,13 +297,9 @@ export const callAnswered = <E extends AnyEndpoint>(
 
 /** `Err`: what failureOf leaves of a failure for this endpoint (checked there, at run time). */
 const answered = <A, Err>(endpoint: AnyEndpoint, input: Input): Effect.Effect<Answered<A>, Err, ClientEnv> =>
-  send<Answered<A>, Err>(endpoint, input, "application/json", (response, target) =>
+  send<Answered<A>, Err>(endpoint, input, "application/json", (response, config) =>
     Effect.gen(function* () {
-      const text = yield* response.text.pipe(
-        Effect.mapError(
-          (e) => new ApiError({ status: response.status, message: `cannot read the answer: ${e.message}` })
-        )
-      )
+      const text = yield* response.text.pipe(Effect.mapError(unreadable(config, response)))
       let body: unknown
       try {
         body = text === "" ? null : JSON.parse(text)
@@ -287,7 +316,7 @@ const answered = <A, Err>(endpoint: AnyEndpoint, input: Input): Effect.Effect<An
       }
       const value = yield* Schema.decodeUnknown(endpoint.successSchema as Schema.Schema<A, unknown>)(
         body,
-        decodeOptions(target)
+        decodeOptions(config.target)
       ).pipe(
         Effect.mapError(
           (e) =>
@@ -306,15 +335,11 @@ export const callRaw = <E extends AnyEndpoint>(
   endpoint: E,
   ...[input]: CallArgs<E>
 ): Effect.Effect<RawAnswer, ErrorOf<E>, ClientEnv> =>
-  send<RawAnswer, ErrorOf<E>>(endpoint, (input ?? {}) as Input, "application/octet-stream", (response) =>
-    Effect.map(
-      response.arrayBuffer.pipe(
-        Effect.mapError(
-          (e) => new ApiError({ status: response.status, message: `cannot read the answer: ${e.message}` })
-        )
-      ),
-      (buffer) => ({ bytes: new Uint8Array(buffer), headers: response.headers })
-    )
+  send<RawAnswer, ErrorOf<E>>(endpoint, (input ?? {}) as Input, "application/octet-stream", (response, config) =>
+    Effect.map(response.arrayBuffer.pipe(Effect.mapError(unreadable(config, response))), (buffer) => ({
+      bytes: new Uint8Array(buffer),
+      headers: response.headers
+    }))
   )
 
 /** Whether `p`, page number `page` of a page-based list, is its last: empty, or `total_count` reached. */

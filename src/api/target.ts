@@ -11,6 +11,7 @@ import * as Layer from "effect/Layer"
 import * as path from "node:path"
 import { ClientConfig, type Credentials } from "./client.js"
 import { InvalidInput } from "../domain/errors.js"
+import { timedFetch, type Timeouts } from "./timed-fetch.js"
 
 export const DefaultRemoteBase = "https://api.cloudflare.com/client/v4"
 /** The base the in-process platform answers on; never resolved on a network. */
@@ -21,6 +22,8 @@ export const LocalToken = "edgectl-local-token-all-accounts-0000000"
 export interface TargetOptions {
   readonly remote: boolean
   readonly persistTo?: string | undefined
+  /** `--timeout SECONDS`: wins over EDGECTL_TIMEOUT. */
+  readonly timeout?: number | undefined
   readonly env?: Readonly<Record<string, string | undefined>>
   readonly cwd?: string
 }
@@ -39,6 +42,42 @@ const remoteCredentials = (env: Readonly<Record<string, string | undefined>>): C
 }
 
 /**
+ * The time limits of a remote request. Connect: 30 s, four SYN retransmits on a lossy link, where
+ * a TCP and TLS handshake takes well under a second. Answer: 120 s without a byte moving, counted
+ * once the request is sent (./timed-fetch.ts), so an upload of any size is never cut: longer than
+ * the 100 s after which the platform's edge answers 524 itself, so its own timeout is the one the
+ * user sees when it has one. `--timeout N` / EDGECTL_TIMEOUT=N sets the answer limit, and the
+ * connect limit when it is shorter.
+ */
+export const DefaultTimeouts: Timeouts = { connect: 30, answer: 120 }
+/** The range `--timeout` and EDGECTL_TIMEOUT take, in seconds. */
+export const TimeoutRange = { min: 1, max: 3600 } as const
+
+/** Why `text` is not a timeout in seconds, or undefined when it is one. */
+export const timeoutProblem = (text: string): string | undefined => {
+  const n = /^\s*\d+(\.\d+)?\s*$/.test(text) ? Number(text) : Number.NaN
+  return n >= TimeoutRange.min && n <= TimeoutRange.max
+    ? undefined
+    : `expected seconds from ${TimeoutRange.min} to ${TimeoutRange.max}, got ${JSON.stringify(text)}`
+}
+
+const timeoutsFor = (
+  given: number | undefined,
+  env: Readonly<Record<string, string | undefined>>
+): Timeouts | InvalidInput => {
+  let seconds = given
+  const fromEnv = env.EDGECTL_TIMEOUT
+  if (seconds === undefined && fromEnv !== undefined && fromEnv !== "") {
+    const why = timeoutProblem(fromEnv)
+    if (why !== undefined) return new InvalidInput({ message: `EDGECTL_TIMEOUT: ${why}`, clientSide: true })
+    seconds = Number(fromEnv)
+  }
+  return seconds === undefined
+    ? DefaultTimeouts
+    : { connect: Math.min(DefaultTimeouts.connect, seconds), answer: seconds }
+}
+
+/**
  * The in-process platform as an `HttpClient` over a state directory. The client may not reach the
  * server (test/architecture.test.ts): the composition root gives it (src/cli/environment.ts).
  */
@@ -53,6 +92,8 @@ export const clientLayerWith = (
   if (o.remote) {
     const credentials = remoteCredentials(env)
     if (credentials instanceof InvalidInput) return Layer.fail(credentials)
+    const timeouts = timeoutsFor(o.timeout, env)
+    if (timeouts instanceof InvalidInput) return Layer.fail(timeouts)
     const config = Layer.succeed(ClientConfig, {
       baseUrl: env.CLOUDFLARE_API_BASE_URL ?? env.CF_API_BASE_URL ?? DefaultRemoteBase,
       credentials,
@@ -65,7 +106,8 @@ export const clientLayerWith = (
       Layer.provide(FetchHttpClient.layer),
       // Redirects are the client's to follow (client.ts): fetch would carry the credentials to
       // whatever origin a 3xx names.
-      Layer.provide(Layer.succeed(FetchHttpClient.RequestInit, { redirect: "manual" }))
+      Layer.provide(Layer.succeed(FetchHttpClient.RequestInit, { redirect: "manual" })),
+      Layer.provide(Layer.succeed(FetchHttpClient.Fetch, timedFetch(timeouts) as typeof globalThis.fetch))
     )
     return Layer.merge(config, http)
   }

@@ -12,7 +12,8 @@ export interface HintTarget {
   readonly persistTo?: string | undefined
 }
 
-const quote = (s: string) => (/^[\w./:@%+=-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`)
+/** `s` as a shell word: as it is when it is safe, else in single quotes. */
+export const quote = (s: string) => (/^[\w./:@%+=-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`)
 
 /** What a suggested command needs to reach the same platform: ` --remote`, ` --persist-to DIR` or nothing. */
 export const targetFlags = (t: HintTarget): string =>
@@ -26,6 +27,31 @@ const listings: ReadonlyArray<readonly [RegExp, (m: RegExpExecArray) => string]>
   [/\/invites\//, () => "edgectl invites list"],
   [/\/storage\/kv\/namespaces\//, () => "edgectl kv namespace list"]
 ]
+
+/** The objects a written path changes, most specific first: the command that shows whether the write was applied. */
+const checks: ReadonlyArray<readonly [RegExp, (m: RegExpExecArray) => string]> = [
+  [
+    /\/storage\/kv\/namespaces\/([^/]+)\/(?:bulk|values)/,
+    (m) => `edgectl kv key list --namespace-id ${quote(decodeURIComponent(m[1]!))}`
+  ],
+  [/\/storage\/kv\/namespaces/, () => "edgectl kv namespace list"],
+  [/\/zones\/(\w+)\/firewall\/rules/, (m) => `edgectl firewall rules list --zone ${m[1]}`],
+  [/\/zones\/(\w+)\/filters/, (m) => `edgectl firewall filters list --zone ${m[1]}`],
+  [/\/zones\/(\w+)\/firewall\/waf\/overrides/, (m) => `edgectl waf overrides list --zone ${m[1]}`],
+  [/\/zones\/(\w+)\/rulesets/, (m) => `edgectl custom-rules list --zone ${m[1]}`]
+]
+
+/** A write that got no answer: look before running it again. */
+const noAnswerHint = (e: V4Error & { readonly path: string; readonly method: string }, t: HintTarget) => {
+  if (e.method === "GET" || e.method === "HEAD")
+    return "the platform did not answer in time: try again, or give it longer with --timeout SECONDS"
+  for (const [pattern, command] of checks) {
+    const m = pattern.exec(e.path)
+    if (m !== null)
+      return `run \`${command(m)}${targetFlags(t)}\` to see whether it was applied before running it again`
+  }
+  return "check on the platform whether it was applied before running it again"
+}
 
 const notFoundHint = (e: V4Error, t: HintTarget): string => {
   for (const [pattern, command] of listings) {
@@ -67,6 +93,8 @@ export const defaultHint = (e: V4Error, t: HintTarget): string | undefined => {
         : "the local demo token may not do this"
     case "RateLimited":
       return "wait a moment and try again"
+    case "NoAnswer":
+      return noAnswerHint(e, t)
     case "NoRoute":
       return t.remote
         ? "the base URL may be wrong; check CLOUDFLARE_API_BASE_URL"

@@ -6,6 +6,7 @@ import * as ValidationError from "@effect/cli/ValidationError"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as fs from "node:fs"
+import { timeoutProblem } from "../api/target.js"
 import { CliFailure } from "./run.js"
 
 export const json = Options.boolean("json").pipe(Options.withDescription("print only JSON on stdout"))
@@ -75,7 +76,25 @@ export const persistTo = pathOption("persist-to", "DIR", (dir, found) => {
   return found.code === "ENOTDIR" ? `${dir}: a part of the path is a file, not a directory` : `${dir}: ${found.message}`
 }).pipe(Options.withDescription("directory of the local platform's state (default .edgectl/state)"), Options.optional)
 
-export const target = { json, remote, local, persistTo }
+/**
+ * `--timeout SECONDS`: how long a remote request may wait for its answer once sent (and for its
+ * connection, up to 30 s); EDGECTL_TIMEOUT when not given, else 120 (src/api/target.ts).
+ */
+export const timeout = Options.text("timeout").pipe(
+  Options.withPseudoName("SECONDS"),
+  Options.mapEffect((text) => {
+    const why = timeoutProblem(text)
+    return why === undefined
+      ? Effect.succeed(Number(text))
+      : Effect.fail(ValidationError.invalidValue(HelpDoc.p(`--timeout: ${why}`)))
+  }),
+  Options.withDescription(
+    "seconds a request to the remote platform may go unanswered (default 120, or EDGECTL_TIMEOUT)"
+  ),
+  Options.optional
+)
+
+export const target = { json, remote, local, persistTo, timeout }
 
 /** What `target` parses into: the output and target options every platform command takes. */
 export type Target = Command.Command.ParseConfig<typeof target>

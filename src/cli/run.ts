@@ -22,6 +22,8 @@ export interface TargetFlags {
   readonly remote: boolean
   readonly local: boolean
   readonly persistTo: Option.Option<string>
+  /** `--timeout SECONDS` (options.ts); a command without it takes EDGECTL_TIMEOUT or the default. */
+  readonly timeout?: Option.Option<number>
 }
 
 export const run = <A>(
@@ -36,7 +38,13 @@ export const run = <A>(
   const target = { remote: flags.remote, persistTo: Option.getOrUndefined(flags.persistTo) }
   return Effect.scoped(
     effect.pipe(
-      Effect.provide(clientLayer({ remote: flags.remote, persistTo: Option.getOrUndefined(flags.persistTo) }))
+      Effect.provide(
+        clientLayer({
+          remote: flags.remote,
+          persistTo: Option.getOrUndefined(flags.persistTo),
+          timeout: flags.timeout !== undefined ? Option.getOrUndefined(flags.timeout) : undefined
+        })
+      )
     )
   ).pipe(
     Effect.catchAll((e) =>

@@ -13,6 +13,11 @@ import { CliFailure } from "./run.js"
 const SIGNALS = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 } as const
 export type StopSignal = keyof typeof SIGNALS
 
+/** The signal that ended the race (never leaves `stoppable`). */
+class Stopped {
+  constructor(readonly signal: StopSignal) {}
+}
+
 /** What a stopped write says: one `error:` line (without the prefix) and at most one hint. */
 export interface StopReport {
   readonly error: string
@@ -37,21 +42,27 @@ export const stoppable = <A, E, R>(
       }
       return [signal, listener] as const
     })
-    const stop = Effect.flatMap(Deferred.await(arrived), (signal) => {
+    // The signal alone ends the race; the report is made after it, once the interrupted work's
+    // finalizers have run (raceFirst waits for the loser), so it reads what they left.
+    const stop = Effect.flatMap(Deferred.await(arrived), (signal) => Effect.fail(new Stopped(signal)))
+    const report = (signal: StopSignal) => {
       const r = stopped(signal)
-      return Effect.fail(
-        new CliFailure({
-          text: `error: ${r.error}${r.hint !== undefined ? `\nhint: ${r.hint}` : ""}`,
-          exitCode: SIGNALS[signal]
-        })
-      )
-    })
+      return new CliFailure({
+        text: `error: ${r.error}${r.hint !== undefined ? `\nhint: ${r.hint}` : ""}`,
+        exitCode: SIGNALS[signal]
+      })
+    }
     return Effect.acquireUseRelease(
       Effect.sync(() => {
         for (const [signal, listener] of listeners) process.on(signal, listener)
       }),
       // The work first: when both are ready, the work's own end wins over a late signal.
-      () => Effect.raceFirst(work, stop),
+      () =>
+        Effect.catchIf(
+          Effect.raceFirst(work, stop),
+          (e): e is Stopped => e instanceof Stopped,
+          (e) => Effect.fail(report(e.signal))
+        ),
       () =>
         Effect.sync(() => {
           for (const [signal, listener] of listeners) process.off(signal, listener)

@@ -120,6 +120,36 @@ export class ApiError extends V4ErrorClass<"ApiError", { readonly status?: numbe
   declare readonly status: number
 }
 
+/**
+ * A request that went out and got no answer in `seconds` (the client's answer timeout, counted
+ * from the last byte that moved): for a write (any method but GET) the platform may have applied
+ * it, so a caller that journals its requests records it as "sent, no answer", not as refused.
+ * Raised by edgectl, never sent by a platform: it carries no platform code.
+ */
+export class NoAnswer extends V4ErrorClass<
+  "NoAnswer",
+  { readonly method: string; readonly path: string; readonly seconds: number }
+>("NoAnswer", 0) {
+  declare readonly method: string
+  declare readonly path: string
+  declare readonly seconds: number
+  constructor(args: {
+    readonly method: string
+    readonly path: string
+    readonly seconds: number
+    readonly message?: string | undefined
+    readonly meta?: unknown
+  }) {
+    super({ ...args, message: args.message ?? noAnswerMessage(args), clientSide: true })
+  }
+}
+
+/** A read that got no answer changed nothing; a write may have been applied. */
+const noAnswerMessage = (a: { readonly method: string; readonly path: string; readonly seconds: number }) =>
+  a.method === "GET" || a.method === "HEAD"
+    ? `${a.method} ${a.path}: no answer in ${a.seconds} s`
+    : `${a.method} ${a.path}: sent, no answer in ${a.seconds} s: it may have been applied`
+
 export type V4Error =
   | MissingCredentials
   | MalformedCredentials
@@ -141,16 +171,25 @@ export type V4Error =
   | TransactionRolledBack
   | RateLimited
   | ApiError
+  | NoAnswer
 
 export type V4ErrorTag = V4Error["_tag"]
 
 /**
  * What every endpoint can answer, whatever it declares: its credentials refused, no route, too
- * many requests, anything else (and the client's own failure to reach the platform, an ApiError).
- * Declared once for the whole API (src/api/contract-core.ts `platformApi`).
+ * many requests, anything else (and the client's own failure to reach the platform, an ApiError,
+ * or to hear its answer, NoAnswer). Declared once for the whole API (src/api/contract-core.ts
+ * `platformApi`).
  */
 export type PlatformError =
-  MissingCredentials | MalformedCredentials | InvalidCredentials | Unauthorized | NoRoute | RateLimited | ApiError
+  | MissingCredentials
+  | MalformedCredentials
+  | InvalidCredentials
+  | Unauthorized
+  | NoRoute
+  | RateLimited
+  | ApiError
+  | NoAnswer
 
 export const PlatformErrorTags: ReadonlySet<V4ErrorTag> = new Set<PlatformError["_tag"]>([
   "MissingCredentials",
@@ -159,7 +198,8 @@ export const PlatformErrorTags: ReadonlySet<V4ErrorTag> = new Set<PlatformError[
   "Unauthorized",
   "NoRoute",
   "RateLimited",
-  "ApiError"
+  "ApiError",
+  "NoAnswer"
 ])
 
 export const V4ErrorClasses = {
@@ -182,7 +222,8 @@ export const V4ErrorClasses = {
   UriOverridePresent,
   TransactionRolledBack,
   RateLimited,
-  ApiError
+  ApiError,
+  NoAnswer
 } as const
 
 /**
@@ -210,7 +251,9 @@ export const ErrorTable: Record<V4ErrorTag, { readonly status: number; readonly 
   UriOverridePresent: { status: 400, codes: [10305] },
   TransactionRolledBack: { status: 500, codes: [10400] },
   RateLimited: { status: 429, codes: [10013, 971] },
-  ApiError: { status: 500, codes: [10001] }
+  ApiError: { status: 500, codes: [10001] },
+  // Never on the wire: no code of the platform's stands for it, and no status was answered.
+  NoAnswer: { status: 0, codes: [] }
 }
 
 export const statusOf = (e: V4Error): number => (e._tag === "ApiError" ? e.status : ErrorTable[e._tag].status)

@@ -220,6 +220,17 @@ export function* batches(checked: CheckedFile, kind: BulkKind, limits: BatchLimi
   while (ready.length > 0) yield ready.shift()!
 }
 
+/**
+ * How many bodies `batches` cuts the file into, when that is known without cutting it: when no
+ * body can reach `maxBytes` (the whole file is under it: an item is sent at most as long as it was
+ * written), every body but the last holds `maxEntries` entries. Else undefined.
+ */
+export const batchCount = (checked: CheckedFile, limits: BatchLimits): number | undefined => {
+  if (checked.count === 0) return 0
+  if (checked.size > limits.maxBytes) return undefined
+  return Number.isFinite(limits.maxEntries) ? Math.ceil(checked.count / limits.maxEntries) : 1
+}
+
 /** The keys of a checked keys file, each once, in the file's order (`kv bulk get`). */
 export const keysOf = (checked: CheckedFile): Array<string> => {
   const keys = new Set<string>()

@@ -4,11 +4,11 @@
  * are sent afterwards: a pipe cannot be read twice, and a file that changes between the check and
  * the send must not be written half-checked. Up to `memoryLimit` bytes stay in memory (a file
  * that fits one request is sent from there, as it was read); beyond it they go to a private temp
- * file, deleted when the command ends.
+ * file, deleted when the command ends, however it ends (./spool-files.ts).
  */
 import * as fs from "node:fs"
-import * as os from "node:os"
 import * as path from "node:path"
+import { makeSpoolDir, sweepOnce, track, untrack } from "./spool-files.js"
 
 const BlockBytes = 4 << 20
 
@@ -53,7 +53,10 @@ export class Spool {
   private size = 0
   private spill: { readonly dir: string; readonly fd: number } | undefined
 
-  constructor(private readonly memoryLimit: number) {}
+  constructor(private readonly memoryLimit: number) {
+    // A bulk starts here (the file read, or a body staged): the time to remove what killed ones left.
+    sweepOnce()
+  }
 
   get bytes(): number {
     return this.size
@@ -68,9 +71,9 @@ export class Spool {
       return
     }
     if (this.spill === undefined) {
-      const dir = fs.mkdtempSync(path.join(os.tmpdir(), "edgectl-bulk-"))
+      const dir = makeSpoolDir()
       this.spill = { dir, fd: fs.openSync(path.join(dir, "file.json"), "w+", 0o600) }
-      cleanups.add(this)
+      track(this.release)
       for (const b of this.blocks) fs.writeSync(this.spill.fd, b)
       this.blocks = []
     }
@@ -116,12 +119,12 @@ export class Spool {
   }
 
   /** Drops the bytes and deletes the temp file, if any. */
-  release(): void {
+  readonly release = (): void => {
     this.blocks = []
     if (this.spill !== undefined) {
       const { dir, fd } = this.spill
       this.spill = undefined
-      cleanups.delete(this)
+      untrack(this.release)
       try {
         fs.closeSync(fd)
       } finally {
@@ -130,12 +133,6 @@ export class Spool {
     }
   }
 }
-
-// A temp copy of a user's data must not outlive the process, even when it exits early.
-const cleanups = new Set<Spool>()
-process.once("exit", () => {
-  for (const s of [...cleanups]) s.release()
-})
 
 /**
  * Reads `file` once to its end into a Spool, handing each piece to `onBytes` as it arrives (with

@@ -1,7 +1,7 @@
 /** What `edgectl kv bulk put|get|delete <FILE>` do (loaded when one of them runs). */
 import * as Effect from "effect/Effect"
 import { fileLabel, type CheckedFile } from "../../../kv/bulk-file.js"
-import * as Kv from "../../../services/kv-service.js"
+import * as Kv from "../../../services/kv-bulk-service.js"
 import { opt } from "../../options.js"
 import { note, printJson, printLine } from "../../output.js"
 import { progressLine, type Progress } from "../../progress.js"
@@ -11,7 +11,9 @@ import { InvalidInput, type V4Error } from "../../../domain/errors.js"
 import { problemsOf } from "../../../kv/problems.js"
 import type { ResolvedNamespace } from "./project-config.js"
 import { type CliFailure, positional } from "../../run.js"
-import { chooseNamespace, ConfigReader, type KvRun, runKv } from "./common.js"
+import { stoppable, type StopSignal } from "../../signals.js"
+import { quote, targetFlags } from "../../hints.js"
+import { chooseNamespace, ConfigReader, isRemote, type KvRun, runKv } from "./common.js"
 import type { Parsed } from "./inputs.js"
 
 const plural = (n: number, one: string, many: string) => `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`
@@ -57,6 +59,51 @@ const howToSeeAll = <E>(e: E): E => {
   return new InvalidInput({ code: e.code, message: `${e.message} (--json lists every problem)`, meta: e.meta }) as E
 }
 
+/** 1st, 2nd, 3rd, 4th, 11th, 21st, … */
+const ordinal = (n: number) => {
+  const tens = n % 100
+  const suffix =
+    tens >= 11 && tens <= 13 ? "th" : n % 10 === 1 ? "st" : n % 10 === 2 ? "nd" : n % 10 === 3 ? "rd" : "th"
+  return `${n.toLocaleString("en-US")}${suffix}`
+}
+
+/**
+ * What a bulk stopped by a signal says: how far it got (what the tally says was answered, and the
+ * request that was sent and not answered), and the command that finishes it on the same target:
+ * the same file again, which is safe (a put writes the same values, a delete deletes keys that are
+ * gone).
+ */
+const stoppedReport =
+  (
+    what: string,
+    verb: "written" | "deleted",
+    o: Parsed<"bulkPut" | "bulkDelete">,
+    ns: ResolvedNamespace,
+    tally: Kv.BulkTally
+  ) =>
+  (signal: StopSignal) => {
+    // The namespace by its id; the config and environment still give the account a remote run works in.
+    const given = (flag: string, v: string | undefined) => (v !== undefined ? ` ${flag} ${quote(v)}` : "")
+    const command =
+      `edgectl ${what} ${quote(o.file)} --namespace-id ${quote(ns.id)}` +
+      given("--config", opt(o.config)) +
+      given("--env", opt(o.env)) +
+      ("yes" in o && o.yes ? " --yes" : "") +
+      targetFlags({ remote: isRemote(o), persistTo: opt(o.persistTo) })
+    const hint = `run \`${command}\` to finish: running it again is safe`
+    if (tally.count === undefined)
+      return { error: `${what}: stopped by ${signal} while checking ${fileLabel(o.file)}: nothing was ${verb}`, hint }
+    const of = tally.requests !== undefined ? ` of ${tally.requests.toLocaleString("en-US")}` : ""
+    const sent =
+      tally.inFlight !== undefined
+        ? `; the ${ordinal(tally.answered + 1)} request was sent and may have been applied`
+        : ""
+    return {
+      error: `${what}: stopped by ${signal} after ${tally.answered.toLocaleString("en-US")}${of} requests (${tally.done.toLocaleString("en-US")} of ${plural(tally.count, "key", "keys")} ${verb}${sent})`,
+      hint
+    }
+  }
+
 /** What each bulk command does with its file: in the namespace `ns`, with a progress line. */
 interface BulkRun {
   readonly file: string
@@ -90,20 +137,25 @@ const bulkCommand = <A>(
 
 export const bulkPut = (o: Parsed<"bulkPut">) =>
   Effect.gen(function* () {
-    const { outcome, ns } = yield* bulkCommand("kv bulk put", o, true, ({ file, ns, progress, account }) =>
-      Effect.flatMap(account, (a) =>
-        Kv.bulkPutFile(a, ns.id, file, {
-          onProgress: (p) =>
-            progress.update(
-              p.phase === "checking" ? `checking ${fileLabel(file)}` : "writing",
-              p.done,
-              p.total,
-              p.unit
-            ),
-          onChecked: warnUnknown
-        })
+    const { outcome, ns } = yield* bulkCommand("kv bulk put", o, true, ({ file, ns, progress, account }) => {
+      const tally = Kv.newTally()
+      return stoppable(
+        Effect.flatMap(account, (a) =>
+          Kv.bulkPutFile(a, ns.id, file, {
+            onProgress: (p) =>
+              progress.update(
+                p.phase === "checking" ? `checking ${fileLabel(file)}` : "writing",
+                p.done,
+                p.total,
+                p.unit
+              ),
+            onChecked: warnUnknown,
+            tally
+          })
+        ),
+        stoppedReport("kv bulk put", "written", o, ns, tally)
       )
-    )
+    })
     if (o.json) return printJson(outcome.result)
     printLine(
       `Wrote ${plural(outcome.count, "entry", "entries")} to namespace ${ns.label}${outcome.requests > 1 ? ` in ${outcome.requests} requests` : ""}.`
@@ -129,9 +181,14 @@ export const bulkDelete = (o: Parsed<"bulkDelete">) =>
             }
           )
           if (answer !== "yes") return undefined
-          return yield* Kv.bulkDeleteChecked(a, ns.id, checked, {
-            onProgress: (p) => progress.update("deleting", p.done, p.total, p.unit)
-          })
+          const tally = Kv.newTally()
+          return yield* stoppable(
+            Kv.bulkDeleteChecked(a, ns.id, checked, {
+              onProgress: (p) => progress.update("deleting", p.done, p.total, p.unit),
+              tally
+            }),
+            stoppedReport("kv bulk delete", "deleted", o, ns, tally)
+          )
         })
       )
     )

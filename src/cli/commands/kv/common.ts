@@ -23,15 +23,19 @@ import {
 import { CliFailure, run, usage } from "../../run.js"
 import type { SelectorOptions, TargetOptions } from "./inputs.js"
 
-/** `--remote` / `--local` in any of their forms: `--local false` is `--remote`, as in wrangler. */
+/** Whether `--remote` / `--local`, in any of their forms, choose the remote platform: `--local false` does, as in wrangler. */
+export const isRemote = (o: TargetOptions) => {
+  const remote = opt(o.remote)
+  return remote === true || (remote === undefined && opt(o.local) === false)
+}
+
 const targetFlags = (o: TargetOptions) => {
   const remote = opt(o.remote)
   const local = opt(o.local)
-  const isRemote = remote === true || (remote === undefined && local === false)
   if ((remote === true && local === true) || (remote === false && local === false)) {
     return Effect.fail(usage("--remote and --local cannot be used together"))
   }
-  return Effect.succeed({ remote: isRemote, local: false, persistTo: o.persistTo })
+  return Effect.succeed({ remote: isRemote(o), local: false, persistTo: o.persistTo, timeout: o.timeout })
 }
 
 const configFailure = (what: string, e: ConfigError, hint?: string) =>

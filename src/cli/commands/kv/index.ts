@@ -10,7 +10,7 @@ import * as Args from "@effect/cli/Args"
 import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
 import { lazyHandlers } from "../../lazy.js"
-import { json, persistTo, triState } from "../../options.js"
+import { json, persistTo, timeout, triState } from "../../options.js"
 
 const bulkHandler = lazyHandlers(() => import("./bulk-run.js"))
 const keyHandler = lazyHandlers(() => import("./key-run.js"))
@@ -25,7 +25,8 @@ const target = {
     Options.withAlias("c"),
     Options.withDescription("project config file (default: wrangler.json, wrangler.jsonc or wrangler.toml here)"),
     Options.optional
-  )
+  ),
+  timeout
 }
 
 const env = Options.text("env").pipe(

@@ -12,6 +12,7 @@ export interface TargetOptions {
   readonly remote: Option.Option<boolean>
   readonly local: Option.Option<boolean>
   readonly config: Option.Option<string>
+  readonly timeout: Option.Option<number>
 }
 
 /** The namespace: by its binding in the project config, or by id. */
