@@ -140,6 +140,8 @@ export const setSecret = (target: EscTarget, secret: string): Effect.Effect<EscS
 
 /** The same error with what is true now in front of its message. */
 const partly = <E extends V4Error>(e: E, now: string): E => {
+  // A change sent with no answer may have been applied: "what is true now" is not known.
+  if (e._tag === "NoAnswer") return e
   const Cls = V4ErrorClasses[e._tag] as unknown as new (args: object) => E
   return new Cls({
     code: e.code,

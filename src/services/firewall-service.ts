@@ -88,6 +88,8 @@ export const createRuleCombined = (zoneId: string, filter: FilterInput, r: RuleI
 
 /** The same error, saying first what exists now; a QuotaExceeded also names the filter left. */
 const withFilterLeft = <E extends V4Error>(e: E, filter: Filter): E => {
+  // A rule sent with no answer may exist: its own message says so, with the request it names.
+  if (e._tag === "NoAnswer") return e
   const message = `filter ${filter.id} was created, the rule was not: ${e.message}`
   const meta = { ...((e.meta as object | undefined) ?? {}), filter_id: filter.id }
   // The same tag as `e` each time (E: the rule's call's failures, kept in the signature).
