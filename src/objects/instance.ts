@@ -1,8 +1,9 @@
 // One live object: its storage, its instance of the user's class, and its input gate. Events
-// (requests, alarms) are delivered one at a time, in arrival order, and none while
-// blockConcurrencyWhile() runs; a response leaves only after the output gate (the writes made
-// before it are committed). A failed write or ctx.abort() ends the instance: the next event
-// starts a new one over the same storage (and applies a restore left pending).
+// (requests, alarms) are delivered in arrival order as the input gate lets them in (./gates.ts),
+// and none while blockConcurrencyWhile() runs; a response leaves only after the output gate (the
+// writes made before it are committed). A failed write or ctx.abort() ends the instance: the
+// next event starts a new one over the same storage (and applies a restore left pending).
+import { InputGate } from "./gates.js"
 import type { ObjectId } from "./ids.js"
 import type { ObjectClass } from "./module-loader.js"
 import { ObjectStorage } from "./storage.js"
@@ -20,6 +21,7 @@ export interface InstanceHooks {
   readonly onAlarm: (time: number | null) => void
   readonly onEnd: (instance: Instance) => void
   readonly now?: () => number
+  readonly deleteAllDeletesAlarm?: boolean
 }
 
 export interface ObjectState {
@@ -34,8 +36,7 @@ export class Instance {
   readonly storage: ObjectStorage
   readonly object: InstanceType<ObjectClass>
   readonly state: ObjectState
-  private queue: Promise<unknown> = Promise.resolve()
-  private blocked: Promise<unknown> = Promise.resolve()
+  private readonly gate = new InputGate()
   private ended: Error | null = null
   private readonly hooks: InstanceHooks
 
@@ -44,14 +45,16 @@ export class Instance {
     this.storage = new ObjectStorage(dir, {
       ...(hooks.now !== undefined ? { now: hooks.now } : {}),
       onAlarm: hooks.onAlarm,
-      onBroken: (e) => this.end(e)
+      onBroken: (e) => this.end(e),
+      ...(hooks.deleteAllDeletesAlarm === true ? { deleteAllDeletesAlarm: true } : {})
     })
     this.state = {
       id,
       storage: this.storage,
       blockConcurrencyWhile: <T>(callback: () => Promise<T> | T): Promise<T> => {
+        const release = this.gate.lock()
         const run = Promise.resolve().then(callback)
-        this.blocked = run.catch(() => undefined)
+        run.then(release, release)
         return run
       },
       abort: (reason?: unknown): never => {
@@ -89,15 +92,17 @@ export class Instance {
 
   // Runs an event behind the input gate; its result is released after the output gate.
   deliver<T>(event: () => Promise<T> | T): Promise<T> {
-    const run = this.queue.then(async () => {
-      await this.blocked
+    return this.gate.admit(async () => {
       if (this.ended !== null) throw this.ended
       const result = await event()
       if (this.ended !== null) throw this.ended
       await this.storage.outputGate()
       return result
     })
-    this.queue = run.catch(() => undefined)
-    return run
+  }
+
+  // Resolves once the events delivered or waiting have settled.
+  whenIdle(): Promise<void> {
+    return this.gate.whenIdle()
   }
 }

@@ -15,6 +15,8 @@ export interface StorageConfig {
   readonly onAlarm?: (time: number | null) => void
   // A write failed: the object must be reset.
   readonly onBroken?: (error: Error) => void
+  // deleteAll() deletes the alarm too (compatibility date 2026-02-24 or delete_all_deletes_alarm).
+  readonly deleteAllDeletesAlarm?: boolean
 }
 
 export interface Deferred {

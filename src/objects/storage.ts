@@ -44,6 +44,8 @@ export class ObjectStorage {
   private broken: Error | null = null
   private closed = false
   private alarm: number | null | undefined = undefined
+  // alarm() is running and nothing has set or deleted the alarm since it started.
+  private alarmRunning = false
   private readonly begin: Database.Statement
   private readonly commitStmt: Database.Statement
   private readonly rollbackStmt: Database.Statement
@@ -252,7 +254,8 @@ export class ObjectStorage {
     }
   }
 
-  // Removes the key-value data and every user table, view, index and trigger; keeps the alarm.
+  // Removes the key-value data and every user table, view, index and trigger; keeps the alarm
+  // unless the compatibility settings say otherwise.
   deleteAll(options?: PutOptions): Promise<void> {
     try {
       this.beforeWrite(options?.allowUnconfirmed === true)
@@ -266,6 +269,7 @@ export class ObjectStorage {
         for (const o of objects)
           this.db.exec(`DROP ${o.type === "view" ? "VIEW" : "TABLE"} IF EXISTS "${o.name.replaceAll('"', '""')}"`)
         this.sql.clearCache()
+        if (this.config.deleteAllDeletesAlarm === true) this.clearAlarm()
       })
       return Promise.resolve()
     } catch (e) {
@@ -350,7 +354,8 @@ export class ObjectStorage {
   getAlarm(_options?: { allowConcurrency?: boolean }): Promise<number | null> {
     try {
       this.usable()
-      return Promise.resolve(this.readAlarm())
+      // As on the platform: null while alarm() runs, unless the alarm was set again since.
+      return Promise.resolve(this.alarmRunning ? null : this.readAlarm())
     } catch (e) {
       return Promise.reject(e)
     }
@@ -384,6 +389,7 @@ export class ObjectStorage {
           .run(ALARM_KEY, at)
       )
       this.alarm = at
+      this.alarmRunning = false
       this.config.onAlarm?.(at)
       return Promise.resolve()
     } catch (e) {
@@ -394,13 +400,29 @@ export class ObjectStorage {
   deleteAlarm(options?: { allowUnconfirmed?: boolean }): Promise<void> {
     try {
       this.beforeWrite(options?.allowUnconfirmed === true)
-      this.guarded(() => this.db.prepare("DELETE FROM _cf_METADATA WHERE key = ?").run(ALARM_KEY))
-      this.alarm = null
-      this.config.onAlarm?.(null)
+      this.guarded(() => this.clearAlarm())
       return Promise.resolve()
     } catch (e) {
       return Promise.reject(e)
     }
+  }
+
+  private clearAlarm(): void {
+    this.db.prepare("DELETE FROM _cf_METADATA WHERE key = ?").run(ALARM_KEY)
+    this.alarm = null
+    this.alarmRunning = false
+    this.config.onAlarm?.(null)
+  }
+
+  // The host around alarm(): began hides the alarm from getAlarm(); ended says whether the handler
+  // (or any event meanwhile) left the alarm untouched, so that the host deletes or retries it.
+  alarmBegan(): void {
+    this.alarmRunning = true
+  }
+  alarmEnded(): boolean {
+    const untouched = this.alarmRunning
+    this.alarmRunning = false
+    return untouched
   }
 
   // --- point-in-time recovery ---------------------------------------------------------------

@@ -93,10 +93,12 @@ describe("ObjectHost", () => {
       () => stub.fetch("/alarm-state").then((r) => r.json() as Promise<{ alarm: number | null; log: Array<unknown> }>),
       (s) => s.log.length === 3 && s.alarm === null
     )
+    // Each attempt gets the time the alarm was set for.
+    const scheduledTime = (state.log[0] as { scheduledTime: number }).scheduledTime
     expect(state.log).toEqual([
-      { retryCount: 0, isRetry: false },
-      { retryCount: 1, isRetry: true },
-      { retryCount: 2, isRetry: true }
+      { retryCount: 0, isRetry: false, scheduledTime },
+      { retryCount: 1, isRetry: true, scheduledTime },
+      { retryCount: 2, isRetry: true, scheduledTime }
     ])
     expect(errors).toEqual([0, 1])
   })
