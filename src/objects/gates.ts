@@ -4,10 +4,12 @@
 // or the alarm in (as on the platform), while `await get(); put()` stays atomic.
 //
 // Storage operations here complete within the microtasks of the turn that issued them. So an
-// event arriving while others are in progress is delivered at the next turn of the event loop
-// (setImmediate), one per turn: by then every storage result has reached the code awaiting it.
-// An event arriving at an idle object (nothing in progress, nothing queued) starts at once, which
-// is the common case and costs nothing.
+// event arriving while others are in progress is delivered from a setImmediate callback: Node
+// drains the microtasks before each one, so by then every storage result has reached the code
+// awaiting it. The events waiting get one callback each, queued together, so they run one after
+// the other in the same turn, before the commit their writes scheduled (one commit for all, as
+// when they ran one at a time). An event arriving at an idle object (nothing in progress, nothing
+// queued) starts at once, which is the common case and costs nothing.
 
 export class InputGate {
   // Events started and not yet settled (their output gate included).
@@ -15,7 +17,8 @@ export class InputGate {
   // blockConcurrencyWhile() callbacks in progress.
   private locks = 0
   private readonly waiting: Array<() => void> = []
-  private scheduled = false
+  // setImmediate callbacks queued and not yet run (each delivers one waiting event).
+  private pending = 0
   private idle: Array<() => void> = []
 
   /** Runs `event` when the gate lets it in; its promise settles with the event. */
@@ -69,15 +72,16 @@ export class InputGate {
   }
 
   private schedule(): void {
-    if (this.scheduled || this.locks > 0 || this.waiting.length === 0) return
-    this.scheduled = true
-    setImmediate(this.deliverNext)
+    if (this.pending > 0 || this.locks > 0 || this.waiting.length === 0) return
+    this.pending = this.waiting.length
+    for (let i = 0; i < this.pending; i++) setImmediate(this.deliverOne)
   }
 
-  private readonly deliverNext = (): void => {
-    this.scheduled = false
-    if (this.locks > 0) return
-    this.waiting.shift()?.()
-    this.schedule()
+  private readonly deliverOne = (): void => {
+    this.pending--
+    // An event delivered before this one may have taken the gate (blockConcurrencyWhile): its
+    // release schedules the rest.
+    if (this.locks === 0) this.waiting.shift()?.()
+    if (this.pending === 0) this.schedule()
   }
 }
