@@ -5,7 +5,7 @@
 // next event starts a new one over the same storage (and applies a restore left pending).
 import { InputGate } from "./gates.js"
 import type { ObjectId } from "./ids.js"
-import type { ObjectClass } from "./module-loader.js"
+import type { ObjectClass, ObjectInstance } from "./module-loader.js"
 import { ObjectStorage } from "./storage.js"
 
 export class AbortedError extends Error {
@@ -34,7 +34,7 @@ export interface ObjectState {
 
 export class Instance {
   readonly storage: ObjectStorage
-  readonly object: InstanceType<ObjectClass>
+  readonly object: ObjectInstance
   readonly state: ObjectState
   private readonly gate = new InputGate()
   private ended: Error | null = null
@@ -67,7 +67,7 @@ export class Instance {
       }
     }
     try {
-      this.object = new cls(this.state, env)
+      this.object = new cls(this.state, env as never) as ObjectInstance
     } catch (e) {
       // No instance is made, so nothing else would close the storage (and release its lock).
       this.storage.close()

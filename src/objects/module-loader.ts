@@ -4,15 +4,18 @@
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { pathToFileURL } from "node:url"
+import type { ObjectState } from "./instance.js"
 import { installWorkersModule, isObjectClass, isWorkerEntrypointClass } from "./workers-module.js"
 
-export type ObjectClass = new (
-  ctx: unknown,
-  env: unknown
-) => {
+/** What the host itself calls on an object (the rest of its methods are reached over RPC). */
+export interface ObjectInstance {
   fetch?: (request: Request) => Response | Promise<Response>
   alarm?: (info: { retryCount: number; isRetry: boolean; scheduledTime: number }) => unknown
 }
+
+// Any class: one with RPC methods only has none of ObjectInstance's. (`env: never`: a class may
+// declare the type of its env.)
+export type ObjectClass = new (ctx: ObjectState, env: never) => object
 
 /**
  * The module's default export when it is a worker: a class extending WorkerEntrypoint, or an

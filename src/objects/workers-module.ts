@@ -7,12 +7,13 @@
 // process before the first module loads, maps the specifier to a small data: module re-exporting
 // what this module put on globalThis: the same classes whether the host runs from
 // dist/edgectl.cjs, dist/objects.js or the sources (each bundle has its own copy of this file).
+import type { ObjectState } from "./instance.js"
 const KEY = "edgectl.cloudflare:workers"
 
 export class DurableObject<Env = unknown> {
-  protected readonly ctx: unknown
+  protected readonly ctx: ObjectState
   protected readonly env: Env
-  constructor(ctx: unknown, env: Env) {
+  constructor(ctx: ObjectState, env: Env) {
     this.ctx = ctx
     this.env = env
   }
