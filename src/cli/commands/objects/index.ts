@@ -10,7 +10,7 @@ import * as HelpDoc from "@effect/cli/HelpDoc"
 import * as Options from "@effect/cli/Options"
 import * as Effect from "effect/Effect"
 import { lazyHandlers } from "../../lazy.js"
-import { integerOption, json, persistTo } from "../../options.js"
+import { fileOption, integerOption, json, persistTo } from "../../options.js"
 
 const handler = lazyHandlers(() => import("./run.js"))
 
@@ -30,7 +30,7 @@ const dev = Command.make(
       ),
       Args.optional
     ),
-    config: Options.text("config").pipe(
+    config: fileOption("config").pipe(
       Options.withAlias("c"),
       Options.withDescription(
         "project config file (default: wrangler.json, wrangler.jsonc or wrangler.toml here): bindings, vars, compatibility date and flags"
