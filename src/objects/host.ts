@@ -268,6 +268,20 @@ export class ObjectHost {
     })
   }
 
+  // `await stub.name`: the object's property, copied for the caller.
+  property(className: string, id: ObjectId, name: string): Promise<unknown> {
+    return this.event(className, id, (inst) => {
+      try {
+        const value = name === "constructor" ? undefined : (inst.object as Record<string, unknown>)[name]
+        return cloneForRpc(typeof value === "function" ? undefined : value)
+      } catch (e) {
+        throw new ThrownByMethod(e)
+      }
+    }).catch((e: unknown) => {
+      throw e instanceof ThrownByMethod ? remoteError(e.error) : e
+    })
+  }
+
   // An HTTP request to the module's worker (its default export).
   fetchWorker(request: Request): Promise<Response> {
     const worker = this.currentWorker

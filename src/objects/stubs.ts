@@ -1,5 +1,6 @@
 // Namespaces (`env.MY_DO`, `host.namespace("Class")`) and their stubs. A stub has `id`, `name`,
-// `fetch()`, and every other property is an RPC method of the object's class, as on the platform:
+// `fetch()`, and every other property is an RPC method of the object's class (or, awaited without
+// a call, its property), as on the platform:
 // arguments and results are copied by the structured clone the platform's RPC uses (and refused
 // where it refuses them: instances of classes other than the built-in ones), and an error thrown
 // by the method is rethrown to the caller with its name (for the standard error types) and
@@ -18,6 +19,7 @@ export interface ObjectStub {
 export interface StubTarget {
   fetch(className: string, id: ObjectId, request: Request): Promise<Response>
   call(className: string, id: ObjectId, method: string, args: ReadonlyArray<unknown>): Promise<unknown>
+  property(className: string, id: ObjectId, name: string): Promise<unknown>
 }
 
 export class ObjectNamespace {
@@ -65,7 +67,7 @@ export class ObjectNamespace {
         if (typeof prop === "symbol" || Object.hasOwn(t, prop)) return (t as Record<string | symbol, unknown>)[prop]
         // Not thenable: `await stub` is the stub.
         if (prop === "then") return undefined
-        return (...args: Array<unknown>): Promise<unknown> => {
+        const method = (...args: Array<unknown>): Promise<unknown> => {
           let copied: Array<unknown>
           try {
             copied = cloneForRpc(args)
@@ -75,6 +77,13 @@ export class ObjectNamespace {
           // The call is delivered after the caller's synchronous code, as a message would be.
           return Promise.resolve().then(() => target.call(className, id, prop, copied))
         }
+        // `await stub.name` reads the property, as the platform's stubs allow.
+        return Object.assign(method, {
+          then: (resolve?: (v: unknown) => unknown, reject?: (e: unknown) => unknown) =>
+            Promise.resolve()
+              .then(() => target.property(className, id, prop))
+              .then(resolve, reject)
+        })
       }
     }) as ObjectStub
   }

@@ -58,7 +58,8 @@ describe("objects written for the platform (cloudflare:workers, RPC, the project
         bytes: [1, 2, 3],
         bigint: true,
         copied: true,
-        sharedWithin: true
+        sharedWithin: true,
+        label: { kind: "counter" }
       })
       expect(await get(dev, "/errors")).toEqual({
         type: { error: { name: "TypeError", message: "bad input", remote: true } },
