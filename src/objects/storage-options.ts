@@ -18,7 +18,7 @@ export interface StorageConfig {
   // Names the object in reports of rejections nobody handled (see rejectFrom).
   readonly label?: string
   // deleteAll() deletes the alarm too: the platform's `delete_all_deletes_alarm` (compatibility
-  // date 2026-02-24 on). Off, it keeps the alarm, as before that date.
+  // date 2026-02-24 on, or the flag). Off, it keeps the alarm, as before that date.
   readonly deleteAllDeletesAlarm?: boolean
 }
 

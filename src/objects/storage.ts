@@ -46,6 +46,8 @@ export class ObjectStorage {
   private broken: Error | null = null
   private closed = false
   private readonly alarm: AlarmSlot
+  // alarm() is running and nothing has set or deleted the alarm since it started.
+  private alarmRunning = false
   private readonly begin: Database.Statement
   private readonly commitStmt: Database.Statement
   private readonly rollbackStmt: Database.Statement
@@ -289,9 +291,10 @@ export class ObjectStorage {
 
   /**
    * As the platform: deletes the database altogether (the key-value data, every user table, view,
-   * index and trigger, however linked by foreign keys) and keeps the alarm. Not inside a
-   * transaction; the implicit transaction open is rolled back first (its writes would be deleted
-   * anyway), and the deletion is committed at once.
+   * index and trigger, however linked by foreign keys). Keeps the alarm, unless the compatibility
+   * settings say otherwise (deleteAllDeletesAlarm). Not inside a transaction; the implicit
+   * transaction open is rolled back first (its writes would be deleted anyway), and the deletion
+   * is committed at once.
    */
   deleteAll(_options?: PutOptions): Promise<void> {
     try {
@@ -309,6 +312,8 @@ export class ObjectStorage {
         this.kv.cleared()
         this.sql.clearCache()
         afterCommit(this.db, this.log, this.file)
+        // The alarm deleted by the compatibility setting counts as touched for a running alarm().
+        if (this.config.deleteAllDeletesAlarm === true) this.alarmRunning = false
         if (alarm === null) this.config.onAlarm?.(null)
         waiting?.resolve()
       })
@@ -396,7 +401,8 @@ export class ObjectStorage {
   getAlarm(_options?: { allowConcurrency?: boolean }): Promise<number | null> {
     try {
       this.usable()
-      return Promise.resolve(this.readAlarm())
+      // As on the platform: null while alarm() runs, unless the alarm was set again since.
+      return Promise.resolve(this.alarmRunning ? null : this.readAlarm())
     } catch (e) {
       return rejectFrom(this.config.label, e)
     }
@@ -418,6 +424,7 @@ export class ObjectStorage {
       const at = Math.max(Math.trunc(ms), this.now())
       this.beforeWrite(options?.allowUnconfirmed === true)
       this.guarded(() => this.alarm.write(at))
+      this.alarmRunning = false
       this.config.onAlarm?.(at)
       return Promise.resolve()
     } catch (e) {
@@ -429,11 +436,23 @@ export class ObjectStorage {
     try {
       this.beforeWrite(options?.allowUnconfirmed === true)
       this.guarded(() => this.alarm.write(null))
+      this.alarmRunning = false
       this.config.onAlarm?.(null)
       return Promise.resolve()
     } catch (e) {
       return rejectFrom(this.config.label, e)
     }
+  }
+
+  // The host around alarm(): began hides the alarm from getAlarm(); ended says whether the handler
+  // (or any event meanwhile) left the alarm untouched, so that the host deletes or retries it.
+  alarmBegan(): void {
+    this.alarmRunning = true
+  }
+  alarmEnded(): boolean {
+    const untouched = this.alarmRunning
+    this.alarmRunning = false
+    return untouched
   }
 
   // --- point-in-time recovery ---------------------------------------------------------------
