@@ -53,6 +53,7 @@ export class Instance {
       ...(hooks.now !== undefined ? { now: hooks.now } : {}),
       onAlarm: hooks.onAlarm,
       onBroken: (e) => this.end(e),
+      holdInputGate: () => this.gate.lock(),
       ...(hooks.label !== undefined ? { label: hooks.label } : {}),
       ...(hooks.deleteAllDeletesAlarm === true ? { deleteAllDeletesAlarm: true } : {})
     })

@@ -343,14 +343,21 @@ export class ObjectStorage {
   // As the platform's: each transaction is a savepoint named for its depth; one started inside
   // another (from its closure) nests in it, depth + 1. The outermost transaction() commits the
   // implicit transaction first, so a failure inside it never takes earlier writes with it.
-  // transactionSync() joins the implicit transaction (the platform's does too).
+  // transactionSync() joins the implicit transaction (the platform's does too). The input gate
+  // stays held while a transaction() is open, as on the platform (config.holdInputGate).
 
   transaction<T>(closure: (txn: Transaction) => Promise<T> | T): Promise<T> {
     try {
       this.usable()
-      if (this.savepoints.depth === 0) this.flush()
+      const outermost = this.savepoints.depth === 0
+      if (outermost) this.flush()
       this.beforeWrite(false)
-      return this.runTransaction(closure, this.savepoints.begin("_cf_savepoint_"))
+      const frame = this.savepoints.begin("_cf_savepoint_")
+      // While the closure awaits a timer or a fetch(), no other event may come in: its writes
+      // would land inside this savepoint (and go with its rollback) or nest in it.
+      const release = outermost ? this.config.holdInputGate?.() : undefined
+      const run = this.runTransaction(closure, frame)
+      return release === undefined ? run : run.finally(release)
     } catch (e) {
       return rejectFrom(this.config.label, e)
     }

@@ -104,6 +104,30 @@ describe("objects written for the platform (cloudflare:workers, RPC, the project
     })
   })
 
+  it("ctx.abort() from an RPC method discards its unflushed put; the stub that saw the reset rejects later RPC calls, a new stub works", async () => {
+    await withDev(project, null, async (dev) => {
+      expect(await get(dev, "/increment?name=abort&by=2")).toBe(2)
+      expect(await get(dev, "/abort?name=abort")).toEqual({
+        aborted: { error: { name: "Error", message: "test broken", remote: false, reset: true } },
+        sameStub: { error: { name: "Error", message: "test broken", remote: false, reset: true } },
+        // 2, not 888: the put before abort() was never committed.
+        newStub: { ok: 2 }
+      })
+    })
+  })
+
+  it("the input gate stays held while a transaction() is open: an event arriving while its closure awaits a timer waits, and its writes never land in that transaction", async () => {
+    await withDev(project, null, async (dev) => {
+      expect(await get(dev, "/transaction-gate")).toEqual({
+        results: ["rolled back", "written"],
+        // The other event ran once the transaction was over...
+        log: ["transaction: open", "transaction: rolled back", "other event"],
+        // ...so the rollback undid only the transaction's own write.
+        kv: { plain: 1, ownTransaction: 1 }
+      })
+    })
+  })
+
   it("deleteAll() deletes the alarm from compatibility date 2026-02-24 or with delete_all_deletes_alarm, and keeps it before or with delete_all_preserves_alarm", async () => {
     // wrangler.jsonc: 2026-03-01.
     await withDev(project, null, async (dev) => expect(await get(dev, "/wipe")).toEqual({ alarm: null, k: null }))
