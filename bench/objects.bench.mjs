@@ -39,7 +39,7 @@ process.on("exit", () => {
 process.on("SIGINT", () => process.exit(130))
 
 const bundle = await buildBench("src/objects/index.ts", ".objects.bundle.mjs")
-const { ObjectStorage } = await import(bundle)
+const { ObjectStorage, ObjectHost } = await import(bundle)
 
 const turn = () => new Promise((r) => setImmediate(r))
 let serial = 0
@@ -522,6 +522,65 @@ const cases = [
     }
   }
 ]
+
+// Events through the host (ObjectHost.event: the input gate, then the output gate) beside the same
+// storage calls made directly: what delivering an event costs. One at a time, each event waits for
+// its commit (the output gate); concurrent ones share commits.
+const HOST_EVENTS = 2_000
+class Tally {
+  constructor(ctx) {
+    this.ctx = ctx
+  }
+}
+const bump = async (s) => {
+  const n = (await s.get("n")) ?? 0
+  await s.put("n", n + 1)
+}
+const hostCtx = async () => {
+  const host = await ObjectHost.start({ module: { Tally }, persistTo: fresh(), control: false })
+  const id = host.namespace("Tally").idFromName("a")
+  await host.event("Tally", id, (inst) => bump(inst.storage))
+  return { host, id, close: () => void host.close() }
+}
+cases.push(
+  {
+    name: `host events, ${HOST_EVENTS.toLocaleString("en-US")} one at a time (get + put each)`,
+    ops: HOST_EVENTS,
+    ours: {
+      setup: hostCtx,
+      run: async (ctx) => {
+        for (let i = 0; i < HOST_EVENTS; i++) await ctx.host.event("Tally", ctx.id, (inst) => bump(inst.storage))
+      }
+    },
+    raw: {
+      setup: () => new ObjectStorage(fresh()),
+      run: async (s) => {
+        for (let i = 0; i < HOST_EVENTS; i++) {
+          await bump(s)
+          await s.sync()
+        }
+      }
+    }
+  },
+  {
+    name: `host events, ${HOST_EVENTS.toLocaleString("en-US")} concurrent (get + put each)`,
+    ops: HOST_EVENTS,
+    ours: {
+      setup: hostCtx,
+      run: (ctx) =>
+        Promise.all(
+          Array.from({ length: HOST_EVENTS }, () => ctx.host.event("Tally", ctx.id, (inst) => bump(inst.storage)))
+        )
+    },
+    raw: {
+      setup: () => new ObjectStorage(fresh()),
+      run: async (s) => {
+        for (let i = 0; i < HOST_EVENTS; i++) await bump(s)
+        await s.sync()
+      }
+    }
+  }
+)
 
 const closeAll = (x) => {
   if (x === undefined || x === null) return

@@ -1,42 +1,48 @@
 // ObjectHost: runs a user's object classes locally (`import { ObjectHost } from "edgectl/objects"`).
 //
 //   const host = await ObjectHost.start({ module: "src/objects.ts", persistTo: ".edgectl/state" })
-//   const stub = host.namespace("Counter").get(host.namespace("Counter").idFromName("a"))
-//   const res = await stub.fetch("http://object/increment")
+//   const stub = host.namespace("Counter").getByName("a")
+//   const res = await stub.fetch("http://object/increment")   // or an RPC method: await stub.increment()
 //
-// One instance per id; alarms delivered to alarm() and retried on failure (ALARM_RETRIES times,
-// after ALARM_BACKOFF_MS doubling each time), as the platform does.
+// One instance per id; events delivered through each object's input gate (./gates.ts); alarms
+// by ./alarms.ts. `env` holds the configuration's bindings (durableObjects: a namespace per
+// binding; without them, one per class under its name) and vars (`env`); the same object is
+// `import { env } from "cloudflare:workers"`. The compatibility date and flags switch the dated
+// behaviours (./compat.ts).
 import Database from "better-sqlite3"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import {
-  DEFAULT_PERSIST_TO,
-  idFromName,
-  idFromString,
-  listStored,
-  newUniqueId,
-  ObjectId,
-  objectDir,
-  rememberName
-} from "./ids.js"
+import { ALARM_BACKOFF_MS, ALARM_RETRIES, Alarms } from "./alarms.js"
+import { type Compatibility, compatibility } from "./compat.js"
+import { DEFAULT_PERSIST_TO, listStored, ObjectId, objectDir, rememberName } from "./ids.js"
 import { AbortedError, Instance } from "./instance.js"
 import { DB_FILE } from "./database.js"
-import { loadModuleFiles, ModuleError, type ObjectClass } from "./module-loader.js"
+import { loadModuleFiles, ModuleError, type ObjectClass, type WorkerHandler } from "./module-loader.js"
 import { type ControlServer, serveControl } from "./control-server.js"
 import type { RestoreResult } from "./control-ops.js"
 import { ObjectStorage } from "./storage.js"
+import { cloneForRpc, ObjectNamespace, remoteError, rpcMethod, ThrownByMethod } from "./stubs.js"
+import { setWorkersEnv } from "./workers-module.js"
+import { runWorker } from "./worker.js"
 
-/** setTimeout's longest delay (2^31 - 1 ms, about 24.8 days). */
-const MAX_TIMER_MS = 2 ** 31 - 1
+export { ALARM_BACKOFF_MS, ALARM_RETRIES } from "./alarms.js"
 
-export const ALARM_RETRIES = 6
-export const ALARM_BACKOFF_MS = 2000
+export interface DurableObjectBinding {
+  // The name in `env` (the configuration's `durable_objects.bindings[].name`).
+  readonly binding: string
+  readonly className: string
+}
 
 export interface HostOptions {
   // A module path (.ts, .mts, .js, .mjs) or the classes themselves.
   readonly module: string | Record<string, ObjectClass>
   readonly persistTo?: string
+  // Values in `env` (the configuration's vars).
   readonly env?: Record<string, unknown>
+  // Namespaces in `env`; without them, each class is `env.<Class>`.
+  readonly durableObjects?: ReadonlyArray<DurableObjectBinding>
+  readonly compatibilityDate?: string
+  readonly compatibilityFlags?: ReadonlyArray<string>
   readonly alarmRetries?: number
   readonly alarmBackoffMs?: number
   readonly now?: () => number
@@ -47,80 +53,50 @@ export interface HostOptions {
   readonly control?: boolean
 }
 
-export interface ObjectStub {
-  readonly id: ObjectId
-  readonly name: string | undefined
-  fetch(input: string | URL | Request, init?: RequestInit): Promise<Response>
-}
-
-export class ObjectNamespace {
-  constructor(
-    private readonly host: ObjectHost,
-    readonly className: string
-  ) {}
-  idFromName(name: string): ObjectId {
-    return idFromName(this.className, name)
-  }
-  idFromString(hex: string): ObjectId {
-    return idFromString(hex)
-  }
-  newUniqueId(): ObjectId {
-    return newUniqueId()
-  }
-  get(id: ObjectId): ObjectStub {
-    if (!(id instanceof ObjectId))
-      throw new TypeError("get(): expected an id from idFromName(), idFromString() or newUniqueId()")
-    const host = this.host
-    const className = this.className
-    // As on the platform, a stub whose object was reset (ctx.abort(), a failed write, a commit
-    // that left constraints violated) fails every later call with that error: take a new stub.
-    let reset: unknown
-    const remember = (e: unknown): never => {
-      if ((e as { durableObjectReset?: unknown } | null)?.durableObjectReset === true) reset ??= e
-      throw e
-    }
-    return {
-      id,
-      name: id.name,
-      fetch: (input, init) => {
-        if (reset !== undefined) return Promise.reject(reset as Error)
-        const request =
-          input instanceof Request && init === undefined
-            ? input
-            : new Request(
-                typeof input === "string" && !/^[a-z]+:/i.test(input) ? new URL(input, "http://object/") : input,
-                init
-              )
-        return host.fetch(className, id, request).catch(remember)
-      }
-    }
-  }
-}
-
 export class ObjectHost {
   readonly persistTo: string
+  readonly compat: Compatibility
   private current: Record<string, ObjectClass>
+  private currentWorker: WorkerHandler | undefined
   private inputs: ReadonlyArray<string>
   // Instances finishing their events before a reloaded module's class replaces them (by key).
   private readonly retiring = new Map<string, Promise<void>>()
   // Instances reset by a restore: events still queued on them go to the next instance instead.
   private readonly reset = new WeakSet<Instance>()
   private readonly options: HostOptions
-  private readonly env: Record<string, unknown>
+  readonly env: Record<string, unknown>
+  private readonly namespaces = new Map<string, ObjectNamespace>()
   private readonly live = new Map<string, Instance>()
-  private readonly ids = new Map<string, ObjectId>()
-  private readonly timers = new Map<string, NodeJS.Timeout>()
-  private readonly running = new Set<string>()
+  private readonly alarms: Alarms
   private closed = false
   private control: ControlServer | undefined
 
-  private constructor(options: HostOptions, classes: Record<string, ObjectClass>, inputs: ReadonlyArray<string>) {
+  private constructor(
+    options: HostOptions,
+    loaded: { classes: Record<string, ObjectClass>; worker?: WorkerHandler | undefined; inputs: ReadonlyArray<string> }
+  ) {
     this.options = options
     this.persistTo = path.resolve(options.persistTo ?? DEFAULT_PERSIST_TO)
-    this.current = classes
-    this.inputs = inputs
+    this.compat = compatibility(options.compatibilityDate, options.compatibilityFlags)
+    this.current = loaded.classes
+    this.currentWorker = loaded.worker
+    this.inputs = loaded.inputs
     this.env = { ...(options.env ?? {}) }
-    for (const name of Object.keys(classes)) this.env[name] = new ObjectNamespace(this, name)
+    this.bind(loaded.classes)
+    const isClosed = () => this.closed
+    this.alarms = new Alarms({
+      get isClosed() {
+        return isClosed()
+      },
+      now: () => (options.now ?? Date.now)(),
+      instance: (c, id) => this.live.get(this.key(c, id)) ?? this.instance(c, id),
+      retired: async (c, id) => {
+        await this.retiring.get(this.key(c, id))
+      },
+      retries: options.alarmRetries ?? ALARM_RETRIES,
+      backoffMs: options.alarmBackoffMs ?? ALARM_BACKOFF_MS,
+      onError: options.onAlarmError
+    })
   }
 
   static async start(options: HostOptions): Promise<ObjectHost> {
@@ -130,11 +106,31 @@ export class ObjectHost {
         ? await loadModuleFiles(options.module, path.join(persistTo, ".cache"))
         : { classes: options.module, inputs: [] }
     if (Object.keys(loaded.classes).length === 0) throw new ModuleError("no object classes given")
-    const host = new ObjectHost(options, loaded.classes, loaded.inputs)
+    const host = new ObjectHost(options, loaded)
+    setWorkersEnv(host.env)
     host.scheduleStoredAlarms()
     if (options.control !== false)
       host.control = await serveControl(host, typeof options.module === "string" ? options.module : "")
     return host
+  }
+
+  // A namespace per class, and in `env` one per binding (or per class, without bindings).
+  private bind(classes: Record<string, ObjectClass>): void {
+    for (const name of Object.keys(classes))
+      if (!this.namespaces.has(name)) this.namespaces.set(name, new ObjectNamespace(this, name))
+    const bindings = this.options.durableObjects
+    if (bindings === undefined) {
+      for (const name of Object.keys(classes)) this.env[name] = this.namespaces.get(name)
+      return
+    }
+    for (const b of bindings) {
+      const ns = this.namespaces.get(b.className)
+      if (ns === undefined)
+        throw new ModuleError(
+          `durable object binding ${b.binding}: the module exports no object class ${JSON.stringify(b.className)} (it exports: ${Object.keys(classes).join(", ")})`
+        )
+      this.env[b.binding] = ns
+    }
   }
 
   // The control channel's socket (undefined with `control: false`).
@@ -144,6 +140,11 @@ export class ObjectHost {
 
   get classes(): Record<string, ObjectClass> {
     return this.current
+  }
+
+  // The module's default export, when it is a worker.
+  get worker(): WorkerHandler | undefined {
+    return this.currentWorker
   }
 
   // The module's file and the local files it imports (what a reload reads again).
@@ -162,21 +163,18 @@ export class ObjectHost {
       throw new ModuleError("the host was given classes, not a module file: nothing to reload")
     const loaded = await loadModuleFiles(this.options.module, path.join(this.persistTo, ".cache"))
     if (this.closed) throw new Error("the object host is closed")
+    this.bind(loaded.classes)
     this.current = loaded.classes
+    this.currentWorker = loaded.worker
     this.inputs = loaded.inputs
-    for (const name of Object.keys(loaded.classes))
-      if (!(this.env[name] instanceof ObjectNamespace)) this.env[name] = new ObjectNamespace(this, name)
     let restarted = 0
     for (const [key, inst] of [...this.live]) {
       if (this.retiring.has(key)) continue
       restarted++
-      const done: Promise<void> = inst
-        .deliver(() => undefined)
-        .catch(() => undefined)
-        .then(() => {
-          inst.end(new Error("restarted: the module was reloaded"))
-          if (this.retiring.get(key) === done) this.retiring.delete(key)
-        })
+      const done: Promise<void> = inst.whenIdle().then(() => {
+        inst.end(new Error("restarted: the module was reloaded"))
+        if (this.retiring.get(key) === done) this.retiring.delete(key)
+      })
       this.retiring.set(key, done)
     }
     this.control?.refresh(Object.keys(loaded.classes))
@@ -184,12 +182,13 @@ export class ObjectHost {
   }
 
   namespace(className: string): ObjectNamespace {
-    if (this.classes[className] === undefined) {
+    const ns = this.classes[className] === undefined ? undefined : this.namespaces.get(className)
+    if (ns === undefined) {
       throw new TypeError(
         `no object class named ${JSON.stringify(className)} (the module exports: ${Object.keys(this.classes).join(", ")})`
       )
     }
-    return this.env[className] as ObjectNamespace
+    return ns
   }
 
   private key(className: string, id: ObjectId): string {
@@ -206,14 +205,14 @@ export class ObjectHost {
     const dir = objectDir(this.persistTo, className, id)
     fs.mkdirSync(dir, { recursive: true })
     rememberName(dir, id)
-    this.ids.set(key, id)
-    const inst = new Instance(dir, id, cls, this.env, {
+    const inst = new Instance(dir, withName(dir, id), cls, this.env, {
       ...(this.options.now !== undefined ? { now: this.options.now } : {}),
       label: `${className} ${id.name ?? id.hex}`,
-      onAlarm: (t) => this.schedule(className, id, t, 0),
+      onAlarm: (t) => this.alarms.schedule(className, id, t),
       onEnd: (i) => {
         if (this.live.get(key) === i) this.live.delete(key)
-      }
+      },
+      ...(this.compat.enabled.deleteAllDeletesAlarm ? { deleteAllDeletesAlarm: true } : {})
     })
     this.live.set(key, inst)
     return inst
@@ -252,78 +251,46 @@ export class ObjectHost {
     })
   }
 
+  // An RPC call: the method of the object's class, its result copied for the caller; what it
+  // throws is rethrown to the caller as the platform's RPC does (./stubs.ts).
+  call(className: string, id: ObjectId, method: string, args: ReadonlyArray<unknown>): Promise<unknown> {
+    return this.event(className, id, async (inst) => {
+      let result: unknown
+      try {
+        const f = rpcMethod(inst.object, method)
+        result = await f.apply(inst.object, args as Array<unknown>)
+        return cloneForRpc(result)
+      } catch (e) {
+        // A reset (ctx.abort(), a failed write) is the host's error, not the method's.
+        throw inst.isEnded ? e : new ThrownByMethod(e)
+      }
+    }).catch((e: unknown) => {
+      throw e instanceof ThrownByMethod ? remoteError(e.error) : e
+    })
+  }
+
+  // `await stub.name`: the object's property, copied for the caller.
+  property(className: string, id: ObjectId, name: string): Promise<unknown> {
+    return this.event(className, id, (inst) => {
+      try {
+        const value = name === "constructor" ? undefined : (inst.object as Record<string, unknown>)[name]
+        return cloneForRpc(typeof value === "function" ? undefined : value)
+      } catch (e) {
+        throw new ThrownByMethod(e)
+      }
+    }).catch((e: unknown) => {
+      throw e instanceof ThrownByMethod ? remoteError(e.error) : e
+    })
+  }
+
+  // An HTTP request to the module's worker (its default export).
+  fetchWorker(request: Request): Promise<Response> {
+    const worker = this.currentWorker
+    if (worker === undefined) return Promise.reject(new TypeError("the module has no worker (default export)"))
+    return runWorker(worker, this.env, request)
+  }
+
   // --- alarms -------------------------------------------------------------------------------
-
-  private schedule(className: string, id: ObjectId, time: number | null, retryCount: number): void {
-    const key = this.key(className, id)
-    const old = this.timers.get(key)
-    if (old !== undefined) clearTimeout(old)
-    this.timers.delete(key)
-    if (time === null || this.closed) return
-    const now = (this.options.now ?? Date.now)()
-    const wait = Math.max(0, time - now)
-    const timer = setTimeout(
-      () => {
-        this.timers.delete(key)
-        // Past setTimeout's longest delay Node fires after 1 ms: a later alarm waits in steps.
-        if (wait > MAX_TIMER_MS) this.schedule(className, id, time, retryCount)
-        else void this.runAlarm(className, id, time, retryCount)
-      },
-      Math.min(wait, MAX_TIMER_MS)
-    )
-    this.timers.set(key, timer)
-  }
-
-  private async runAlarm(className: string, id: ObjectId, scheduled: number, retryCount: number): Promise<void> {
-    if (this.closed) return
-    const key = this.key(className, id)
-    await this.retiring.get(key)
-    let inst: Instance
-    try {
-      inst = this.instance(className, id)
-    } catch {
-      return
-    }
-    if (inst.storage.readAlarm() === null) return
-    this.running.add(key)
-    try {
-      await inst.deliver(async () => {
-        const a = inst.object.alarm
-        if (typeof a !== "function") throw new TypeError(`${className} has no alarm() method`)
-        await a.call(inst.object, { retryCount, isRetry: retryCount > 0 })
-      })
-      this.running.delete(key)
-      const current = this.live.get(key) ?? this.instance(className, id)
-      // A handler that set a new alarm keeps it; otherwise the alarm is done.
-      if (current.storage.readAlarm() === scheduled) await current.storage.deleteAlarm()
-    } catch (e) {
-      this.running.delete(key)
-      this.options.onAlarmError?.(className, id.hex, e, retryCount)
-      if (this.closed) return
-      const current = this.live.get(key) ?? this.instance(className, id)
-      const stillSet = current.storage.readAlarm()
-      if (stillSet === null || stillSet !== scheduled) return
-      const retries = this.options.alarmRetries ?? ALARM_RETRIES
-      if (retryCount >= retries) {
-        await current.storage.deleteAlarm()
-        return
-      }
-      const delay = (this.options.alarmBackoffMs ?? ALARM_BACKOFF_MS) * 2 ** retryCount
-      this.schedule(className, id, (this.options.now ?? Date.now)() + delay, retryCount + 1)
-      // The retry keeps the original scheduled time as the alarm's time.
-      const timer = this.timers.get(key)
-      if (timer !== undefined) {
-        clearTimeout(timer)
-        this.timers.set(
-          key,
-          setTimeout(() => {
-            this.timers.delete(key)
-            void this.runAlarm(className, id, scheduled, retryCount + 1)
-          }, delay)
-        )
-      }
-    }
-  }
 
   private scheduleStoredAlarms(): void {
     for (const o of listStored(this.persistTo)) {
@@ -341,7 +308,7 @@ export class ObjectHost {
       } catch {
         continue
       }
-      if (typeof time === "number") this.schedule(o.className, new ObjectId(o.id, o.name ?? undefined), time, 0)
+      if (typeof time === "number") this.alarms.schedule(o.className, new ObjectId(o.id, o.name ?? undefined), time)
     }
   }
 
@@ -379,7 +346,7 @@ export class ObjectHost {
     const pages = reopened.restoredPages
     const alarm = reopened.readAlarm()
     reopened.close()
-    this.schedule(className, id, alarm, 0)
+    this.alarms.schedule(className, id, alarm)
     return { target, undo, pages }
   }
 
@@ -393,9 +360,19 @@ export class ObjectHost {
   async close(): Promise<void> {
     this.closed = true
     this.control?.close()
-    for (const t of this.timers.values()) clearTimeout(t)
-    this.timers.clear()
+    this.alarms.close()
     for (const inst of [...this.live.values()]) inst.end(new Error("the object host is shutting down"))
     this.live.clear()
+  }
+}
+
+// The id as the object sees it (`ctx.id`): with the name it was first reached by, when it was
+// reached by a name (an id from idFromString() has none).
+const withName = (dir: string, id: ObjectId): ObjectId => {
+  if (id.name !== undefined) return id
+  try {
+    return new ObjectId(id.hex, fs.readFileSync(path.join(dir, "name"), "utf8"))
+  } catch {
+    return id
   }
 }

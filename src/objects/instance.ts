@@ -1,10 +1,12 @@
 // One live object: its storage, its instance of the user's class, and its input gate. Events
-// (requests, alarms) are delivered one at a time, in arrival order, and none while
-// blockConcurrencyWhile() runs; a response leaves only after the output gate (the writes made
-// before it are committed). A failed write or ctx.abort() ends the instance: the next event
-// starts a new one over the same storage (and applies a restore left pending).
+// (requests, alarms) are delivered in arrival order as the input gate lets them in (./gates.ts),
+// and none while blockConcurrencyWhile() runs; a response leaves only after the output gate (the
+// writes made before it are committed). A failed write or ctx.abort() ends the instance: the
+// next event starts a new one over the same storage (and applies a restore left pending).
+import { InputGate } from "./gates.js"
 import type { ObjectId } from "./ids.js"
-import type { ObjectClass } from "./module-loader.js"
+import type { ObjectClass, ObjectInstance } from "./module-loader.js"
+import type { ObjectState } from "./object-state.js"
 import { ObjectStorage } from "./storage.js"
 
 // What ctx.abort(reason) throws, and what the caller of the aborted event gets: as on the
@@ -34,22 +36,14 @@ export interface InstanceHooks {
   readonly now?: () => number
   // Names the object in reports (for example of a rejection nobody handled).
   readonly label?: string
-}
-
-export interface ObjectState {
-  readonly id: ObjectId
-  readonly storage: ObjectStorage
-  blockConcurrencyWhile<T>(callback: () => Promise<T> | T): Promise<T>
-  abort(reason?: unknown): never
-  waitUntil(promise: Promise<unknown>): void
+  readonly deleteAllDeletesAlarm?: boolean
 }
 
 export class Instance {
   readonly storage: ObjectStorage
-  readonly object: InstanceType<ObjectClass>
+  readonly object: ObjectInstance
   readonly state: ObjectState
-  private queue: Promise<unknown> = Promise.resolve()
-  private blocked: Promise<unknown> = Promise.resolve()
+  private readonly gate = new InputGate()
   private ended: Error | null = null
   private readonly hooks: InstanceHooks
 
@@ -59,14 +53,17 @@ export class Instance {
       ...(hooks.now !== undefined ? { now: hooks.now } : {}),
       onAlarm: hooks.onAlarm,
       onBroken: (e) => this.end(e),
-      ...(hooks.label !== undefined ? { label: hooks.label } : {})
+      holdInputGate: () => this.gate.lock(),
+      ...(hooks.label !== undefined ? { label: hooks.label } : {}),
+      ...(hooks.deleteAllDeletesAlarm === true ? { deleteAllDeletesAlarm: true } : {})
     })
     this.state = {
       id,
       storage: this.storage,
       blockConcurrencyWhile: <T>(callback: () => Promise<T> | T): Promise<T> => {
+        const release = this.gate.lock()
         const run = Promise.resolve().then(callback)
-        this.blocked = run.catch(() => undefined)
+        run.then(release, release)
         return run
       },
       abort: (reason?: unknown): never => {
@@ -79,7 +76,7 @@ export class Instance {
       }
     }
     try {
-      this.object = new cls(this.state, env)
+      this.object = new cls(this.state, env as never) as ObjectInstance
     } catch (e) {
       // No instance is made, so nothing else would close the storage (and release its lock).
       this.storage.close()
@@ -106,8 +103,7 @@ export class Instance {
 
   // Runs an event behind the input gate; its result is released after the output gate.
   deliver<T>(event: () => Promise<T> | T): Promise<T> {
-    const run = this.queue.then(async () => {
-      await this.blocked
+    return this.gate.admit(async () => {
       if (this.ended !== null) throw this.ended
       try {
         const result = await event()
@@ -119,7 +115,10 @@ export class Instance {
         throw e
       }
     })
-    this.queue = run.catch(() => undefined)
-    return run
+  }
+
+  // Resolves once the events delivered or waiting have settled.
+  whenIdle(): Promise<void> {
+    return this.gate.whenIdle()
   }
 }

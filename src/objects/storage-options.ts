@@ -15,10 +15,13 @@ export interface StorageConfig {
   readonly onAlarm?: (time: number | null) => void
   // A write failed: the object must be reset.
   readonly onBroken?: (error: Error) => void
+  // Holds the object's input gate until the returned release is called: the platform holds it
+  // for the whole of a transaction(), so that no other event writes into its savepoint.
+  readonly holdInputGate?: () => () => void
   // Names the object in reports of rejections nobody handled (see rejectFrom).
   readonly label?: string
   // deleteAll() deletes the alarm too: the platform's `delete_all_deletes_alarm` (compatibility
-  // date 2026-02-24 on). Off, it keeps the alarm, as before that date.
+  // date 2026-02-24 on, or the flag). Off, it keeps the alarm, as before that date.
   readonly deleteAllDeletesAlarm?: boolean
 }
 

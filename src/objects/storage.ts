@@ -1,24 +1,22 @@
 // `ctx.storage`: the Promise API of spec area F over one SQLite database per object.
 //
-// Write coalescing: the first write opens an implicit SQLite transaction, and every write until
-// the event loop turns (setImmediate) joins it; then it commits, its pages go to the recovery log,
-// and the output gate opens. So writes with no await between them (and, more than the platform
-// promises, awaited writes in the same turn) are committed together or not at all.
+// Write coalescing (./storage-commit.ts): the first write opens an implicit SQLite transaction,
+// and every write until the event loop turns (setImmediate) joins it; then it commits, its pages
+// go to the recovery log, and the output gate opens. So writes with no await between them (and,
+// more than the platform promises, awaited writes in the same turn) are committed together or not
+// at all.
 import type Database from "better-sqlite3"
 import * as fs from "node:fs"
 import { afterCommit, deleteDatabase, openObjectDatabase } from "./database.js"
 import { acquireOwner } from "./owner-lock.js"
 import { AlarmSlot } from "./storage-alarm.js"
+import { ImplicitTransaction } from "./storage-commit.js"
 import { KvTable, type ListOptions } from "./storage-kv.js"
 import { checkCount, checkKey, encodeValue, type Stored } from "./limits.js"
 import type { PageLog } from "./pitr.js"
 import { SqlStorage } from "./sql.js"
 import {
-  BrokenStorageError,
-  ConstraintResetError,
   CRITICAL_COMMIT,
-  type Deferred,
-  deferred,
   DELETE_ALL_IN_TRANSACTION,
   type GetOptions,
   type PutOptions,
@@ -38,17 +36,11 @@ export class ObjectStorage {
   private readonly kv: KvTable
   private readonly now: () => number
   private readonly config: StorageConfig
-  private open = false
-  private scheduled = false
-  private commit: Deferred | null = null
-  private confirmNeeded = false
+  private readonly tx: ImplicitTransaction
   private readonly savepoints: Savepoints
-  private broken: Error | null = null
-  private closed = false
   private readonly alarm: AlarmSlot
-  private readonly begin: Database.Statement
-  private readonly commitStmt: Database.Statement
-  private readonly rollbackStmt: Database.Statement
+  // alarm() is running and nothing has set or deleted the alarm since it started.
+  private alarmRunning = false
   private readonly release: () => void
 
   constructor(dir: string, config: StorageConfig = {}) {
@@ -70,106 +62,38 @@ export class ObjectStorage {
     this.restoredPages = opened.restoredPages
     this.kv = new KvTable(this.db)
     this.alarm = new AlarmSlot(this.db)
-    this.begin = this.db.prepare("BEGIN")
-    this.commitStmt = this.db.prepare("COMMIT")
-    this.rollbackStmt = this.db.prepare("ROLLBACK")
+    this.tx = new ImplicitTransaction(this.db, this.log, this.file, {
+      inSavepoint: () => this.savepoints.depth > 0,
+      failed: (error) => {
+        this.kv.forgetAll()
+        this.config.onBroken?.(error)
+      }
+    })
     this.savepoints = new Savepoints(
       this.db,
-      () => this.broken !== null || this.closed,
+      () => this.tx.broken !== null || this.tx.closed,
       () => {
         this.kv.forgetAll()
         this.sql.clearCache()
         this.alarm.forget()
       }
     )
-    this.sql = new SqlStorage(this.db, { beforeWrite: () => this.beforeWrite(false), fatal: (e) => this.fail(e) })
+    this.sql = new SqlStorage(this.db, { beforeWrite: () => this.tx.beforeWrite(false), fatal: (e) => this.tx.fail(e) })
   }
 
-  // --- write coalescing and gates -------------------------------------------------------------
-
-  private usable(): void {
-    if (this.broken !== null) throw new BrokenStorageError(this.broken)
-    if (this.closed) throw new Error("this object's storage is closed (the object was aborted or shut down)")
-  }
-
-  private beforeWrite(unconfirmed: boolean): void {
-    this.usable()
-    if (!unconfirmed) this.confirmNeeded = true
-    if (this.open) return
-    this.begin.run()
-    this.open = true
-    this.commit = deferred()
-    if (!this.scheduled) {
-      this.scheduled = true
-      setImmediate(this.flushSoon)
-    }
-  }
-
-  private readonly flushSoon = (): void => {
-    this.scheduled = false
-    if (this.savepoints.depth > 0) return
-    this.flush()
-  }
-
-  private flush(): void {
-    if (!this.open) return
-    const done = this.commit!
-    try {
-      this.commitStmt.run()
-      this.open = false
-      this.commit = null
-      this.confirmNeeded = false
-      afterCommit(this.db, this.log, this.file)
-    } catch (e) {
-      // A constraint checked at commit (deferred foreign keys) is the application's doing: the
-      // platform resets the object with its own message.
-      const code = (e as { code?: unknown }).code
-      this.fail(
-        typeof code === "string" && code.startsWith("SQLITE_CONSTRAINT")
-          ? new ConstraintResetError(e as Error)
-          : (e as Error)
-      )
-      return
-    }
-    done.resolve()
-  }
-
-  private fail(error: Error): void {
-    if (this.broken !== null) return
-    this.broken = error
-    if (this.db.inTransaction) {
-      try {
-        this.rollbackStmt.run()
-      } catch {
-        // The transaction may already be gone with the failure.
-      }
-    }
-    this.open = false
-    this.kv.forgetAll()
-    const waiting = this.commit
-    this.commit = null
-    waiting?.reject(error instanceof ConstraintResetError ? error : new BrokenStorageError(error))
-    this.config.onBroken?.(error)
-  }
+  // --- gates and lifetime ---------------------------------------------------------------------
 
   get isBroken(): Error | null {
-    return this.broken
+    return this.tx.broken
   }
 
   // The output gate: resolves when every confirmed write issued so far is committed.
   outputGate(): Promise<void> {
-    if (this.broken !== null) return Promise.reject(new BrokenStorageError(this.broken))
-    if (!this.open || !this.confirmNeeded) return Promise.resolve()
-    return this.commit!.promise
+    return this.tx.outputGate()
   }
 
   sync(): Promise<void> {
-    if (this.broken !== null) return Promise.reject(new BrokenStorageError(this.broken))
-    // Inside a transaction, as on the platform, the commits before it (transaction() made one).
-    if (!this.open || this.savepoints.depth > 0) return Promise.resolve()
-    const p = this.commit!.promise
-    this.flush()
-    return p
+    return this.tx.sync()
   }
 
   /**
@@ -178,21 +102,18 @@ export class ObjectStorage {
    * them gets `discard`.
    */
   close(discard?: Error): void {
-    if (this.closed) return
-    if (discard === undefined && this.broken === null && this.savepoints.depth === 0) this.flush()
+    if (this.tx.closed) return
+    if (discard === undefined && this.tx.broken === null && this.savepoints.depth === 0) this.tx.flush()
     // A failed commit closes the storage itself (through onBroken).
-    if (this.closed) return
-    if (this.db.inTransaction) {
-      this.rollbackStmt.run()
+    if (this.tx.closed) return
+    const { rolledBack, waiting } = this.tx.abandon()
+    if (rolledBack) {
       // A discarded setAlarm()/deleteAlarm(): the host's timer goes back to the stored alarm.
       this.alarm.forget()
       if (discard !== undefined) this.config.onAlarm?.(this.alarm.read())
     }
-    this.open = false
-    const waiting = this.commit
-    this.commit = null
     waiting?.reject(discard ?? new Error("the object's storage was closed before its writes were committed"))
-    this.closed = true
+    this.tx.markClosed()
     try {
       this.db.close()
       this.log.walReset()
@@ -208,7 +129,7 @@ export class ObjectStorage {
   get(keys: Array<string>, options?: GetOptions): Promise<Map<string, unknown>>
   get(keys: string | Array<string>, options?: GetOptions): Promise<unknown> {
     try {
-      this.usable()
+      this.tx.usable()
       const noCache = options?.noCache === true
       if (!Array.isArray(keys)) return Promise.resolve(this.kv.read(checkKey(keys, "get"), noCache))
       checkCount(keys.length, "get", "keys")
@@ -239,8 +160,8 @@ export class ObjectStorage {
         pairs[2 * i] = k
         pairs[2 * i + 1] = encodeValue(a[k], "put", k)
       }
-      this.beforeWrite(options?.allowUnconfirmed === true)
-      this.guarded(() => this.kv.writeMany(pairs, options?.noCache === true))
+      this.tx.beforeWrite(options?.allowUnconfirmed === true)
+      this.tx.guarded(() => this.kv.writeMany(pairs, options?.noCache === true))
       return Promise.resolve()
     } catch (e) {
       return rejectFrom(this.config.label, e)
@@ -250,18 +171,8 @@ export class ObjectStorage {
   private putOne(key: string, value: unknown, options?: PutOptions): void {
     checkKey(key, "put")
     const buf = encodeValue(value, "put", key)
-    this.beforeWrite(options?.allowUnconfirmed === true)
-    this.guarded(() => this.kv.write(key, buf, options?.noCache === true))
-  }
-
-  // A failed SQLite write leaves the object's storage in doubt: reset it.
-  private guarded<T>(f: () => T): T {
-    try {
-      return f()
-    } catch (e) {
-      this.fail(e as Error)
-      throw new BrokenStorageError(e as Error)
-    }
+    this.tx.beforeWrite(options?.allowUnconfirmed === true)
+    this.tx.guarded(() => this.kv.write(key, buf, options?.noCache === true))
   }
 
   delete(key: string, options?: PutOptions): Promise<boolean>
@@ -271,14 +182,14 @@ export class ObjectStorage {
       const noCache = options?.noCache === true
       if (!Array.isArray(keys)) {
         checkKey(keys, "delete")
-        this.beforeWrite(options?.allowUnconfirmed === true)
-        return Promise.resolve(this.guarded(() => this.kv.delete(keys, noCache)))
+        this.tx.beforeWrite(options?.allowUnconfirmed === true)
+        return Promise.resolve(this.tx.guarded(() => this.kv.delete(keys, noCache)))
       }
       checkCount(keys.length, "delete", "keys")
       for (const k of keys) checkKey(k, "delete")
-      this.beforeWrite(options?.allowUnconfirmed === true)
+      this.tx.beforeWrite(options?.allowUnconfirmed === true)
       let n = 0
-      this.guarded(() => {
+      this.tx.guarded(() => {
         for (const k of new Set(keys)) if (this.kv.delete(k, noCache)) n++
       })
       return Promise.resolve(n)
@@ -289,26 +200,25 @@ export class ObjectStorage {
 
   /**
    * As the platform: deletes the database altogether (the key-value data, every user table, view,
-   * index and trigger, however linked by foreign keys) and keeps the alarm. Not inside a
-   * transaction; the implicit transaction open is rolled back first (its writes would be deleted
-   * anyway), and the deletion is committed at once.
+   * index and trigger, however linked by foreign keys). Keeps the alarm, unless the compatibility
+   * settings say otherwise (deleteAllDeletesAlarm). Not inside a transaction; the implicit
+   * transaction open is rolled back first (its writes would be deleted anyway), and the deletion
+   * is committed at once.
    */
   deleteAll(_options?: PutOptions): Promise<void> {
     try {
-      this.usable()
+      this.tx.usable()
       if (this.savepoints.depth > 0) throw new Error(DELETE_ALL_IN_TRANSACTION)
       // Read before the rollback: an alarm set by this implicit transaction stays set.
       const alarm = this.config.deleteAllDeletesAlarm === true ? null : this.readAlarm()
-      this.guarded(() => {
-        if (this.open) this.rollbackStmt.run()
-        this.open = false
-        this.confirmNeeded = false
-        const waiting = this.commit
-        this.commit = null
+      this.tx.guarded(() => {
+        const { waiting } = this.tx.abandon()
         deleteDatabase(this.db, () => this.alarm.write(alarm))
         this.kv.cleared()
         this.sql.clearCache()
         afterCommit(this.db, this.log, this.file)
+        // The alarm deleted by the compatibility setting counts as touched for a running alarm().
+        if (this.config.deleteAllDeletesAlarm === true) this.alarmRunning = false
         if (alarm === null) this.config.onAlarm?.(null)
         waiting?.resolve()
       })
@@ -320,7 +230,7 @@ export class ObjectStorage {
 
   list(options: ListOptions = {}): Promise<Map<string, unknown>> {
     try {
-      this.usable()
+      this.tx.usable()
       if (options.start !== undefined && options.startAfter !== undefined) {
         throw new TypeError("list() cannot be called with both start and startAfter values.")
       }
@@ -338,14 +248,21 @@ export class ObjectStorage {
   // As the platform's: each transaction is a savepoint named for its depth; one started inside
   // another (from its closure) nests in it, depth + 1. The outermost transaction() commits the
   // implicit transaction first, so a failure inside it never takes earlier writes with it.
-  // transactionSync() joins the implicit transaction (the platform's does too).
+  // transactionSync() joins the implicit transaction (the platform's does too). The input gate
+  // stays held while a transaction() is open, as on the platform (config.holdInputGate).
 
   transaction<T>(closure: (txn: Transaction) => Promise<T> | T): Promise<T> {
     try {
-      this.usable()
-      if (this.savepoints.depth === 0) this.flush()
-      this.beforeWrite(false)
-      return this.runTransaction(closure, this.savepoints.begin("_cf_savepoint_"))
+      this.tx.usable()
+      const outermost = this.savepoints.depth === 0
+      if (outermost) this.tx.flush()
+      this.tx.beforeWrite(false)
+      const frame = this.savepoints.begin("_cf_savepoint_")
+      // While the closure awaits a timer or a fetch(), no other event may come in: its writes
+      // would land inside this savepoint (and go with its rollback) or nest in it.
+      const release = outermost ? this.config.holdInputGate?.() : undefined
+      const run = this.runTransaction(closure, frame)
+      return release === undefined ? run : run.finally(release)
     } catch (e) {
       return rejectFrom(this.config.label, e)
     }
@@ -358,7 +275,7 @@ export class ObjectStorage {
       txn.finish()
       // A critical error (disk full) rolled everything back: nothing to commit, and the caller
       // gets that error, as on the platform (a txn.rollback() after it changes nothing).
-      if (this.broken !== null) throw this.broken
+      if (this.tx.broken !== null) throw this.tx.broken
       if (!txn.rolledBack) this.savepoints.end(frame, false)
       return result
     } catch (e) {
@@ -367,20 +284,17 @@ export class ObjectStorage {
       throw e
     } finally {
       this.savepoints.drop(frame)
-      if (this.savepoints.depth === 0 && this.open && !this.scheduled) {
-        this.scheduled = true
-        setImmediate(this.flushSoon)
-      }
+      if (this.savepoints.depth === 0) this.tx.afterSavepoints()
     }
   }
 
   // Synchronous transaction over SQL and key-value writes made inside the callback.
   transactionSync<T>(callback: () => T): T {
-    this.beforeWrite(false)
+    this.tx.beforeWrite(false)
     const frame = this.savepoints.begin("_cf_sync_savepoint_")
     try {
       const result = callback()
-      if (this.broken !== null) throw new Error(CRITICAL_COMMIT)
+      if (this.tx.broken !== null) throw new Error(CRITICAL_COMMIT)
       this.savepoints.end(frame, false)
       return result
     } catch (e) {
@@ -395,8 +309,9 @@ export class ObjectStorage {
 
   getAlarm(_options?: { allowConcurrency?: boolean }): Promise<number | null> {
     try {
-      this.usable()
-      return Promise.resolve(this.readAlarm())
+      this.tx.usable()
+      // As on the platform: null while alarm() runs, unless the alarm was set again since.
+      return Promise.resolve(this.alarmRunning ? null : this.readAlarm())
     } catch (e) {
       return rejectFrom(this.config.label, e)
     }
@@ -416,8 +331,9 @@ export class ObjectStorage {
       }
       // As on the platform: a time in the past means now.
       const at = Math.max(Math.trunc(ms), this.now())
-      this.beforeWrite(options?.allowUnconfirmed === true)
-      this.guarded(() => this.alarm.write(at))
+      this.tx.beforeWrite(options?.allowUnconfirmed === true)
+      this.tx.guarded(() => this.alarm.write(at))
+      this.alarmRunning = false
       this.config.onAlarm?.(at)
       return Promise.resolve()
     } catch (e) {
@@ -427,13 +343,25 @@ export class ObjectStorage {
 
   deleteAlarm(options?: { allowUnconfirmed?: boolean }): Promise<void> {
     try {
-      this.beforeWrite(options?.allowUnconfirmed === true)
-      this.guarded(() => this.alarm.write(null))
+      this.tx.beforeWrite(options?.allowUnconfirmed === true)
+      this.tx.guarded(() => this.alarm.write(null))
+      this.alarmRunning = false
       this.config.onAlarm?.(null)
       return Promise.resolve()
     } catch (e) {
       return rejectFrom(this.config.label, e)
     }
+  }
+
+  // The host around alarm(): began hides the alarm from getAlarm(); ended says whether the handler
+  // (or any event meanwhile) left the alarm untouched, so that the host deletes or retries it.
+  alarmBegan(): void {
+    this.alarmRunning = true
+  }
+  alarmEnded(): boolean {
+    const untouched = this.alarmRunning
+    this.alarmRunning = false
+    return untouched
   }
 
   // --- point-in-time recovery ---------------------------------------------------------------

@@ -16,15 +16,27 @@ export interface Dev {
   readonly stop: (signal?: NodeJS.Signals) => Promise<void>
 }
 
+/** `module` null: none on the command line (the project config's `main`). */
 export const startDev = async (
   cwd: string,
   state: string,
-  module = counterModule,
+  module: string | null = counterModule,
   ...extra: Array<string>
 ): Promise<Dev> => {
   const child = spawn(
     process.execPath,
-    [bin, "objects", "dev", module, "--port", "0", "--json", "--persist-to", state, ...extra],
+    [
+      bin,
+      "objects",
+      "dev",
+      ...(module === null ? [] : [module]),
+      "--port",
+      "0",
+      "--json",
+      "--persist-to",
+      state,
+      ...extra
+    ],
     {
       cwd,
       env: { ...process.env, NO_COLOR: "1" },

@@ -1,7 +1,7 @@
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
-import { AbortedError, ObjectHost } from "../../src/objects/index.js"
+import { AbortedError, DurableObject, ObjectHost } from "../../src/objects/index.js"
 import { tempDir } from "../helpers/objects.js"
 
 const module = path.resolve(import.meta.dirname, "../fixtures/objects/counter.ts")
@@ -102,10 +102,12 @@ describe("ObjectHost", () => {
       () => stub.fetch("/alarm-state").then((r) => r.json() as Promise<{ alarm: number | null; log: Array<unknown> }>),
       (s) => s.log.length === 3 && s.alarm === null
     )
+    // Each attempt gets the time the alarm was set for.
+    const scheduledTime = (state.log[0] as { scheduledTime: number }).scheduledTime
     expect(state.log).toEqual([
-      { retryCount: 0, isRetry: false },
-      { retryCount: 1, isRetry: true },
-      { retryCount: 2, isRetry: true }
+      { retryCount: 0, isRetry: false, scheduledTime },
+      { retryCount: 1, isRetry: true, scheduledTime },
+      { retryCount: 2, isRetry: true, scheduledTime }
     ])
     expect(errors).toEqual([0, 1])
   })
@@ -133,6 +135,35 @@ describe("ObjectHost", () => {
     const objectDir = path.join(dir, "objects", "Faulty", stub.id.toString())
     expect(fs.existsSync(path.join(objectDir, "db.sqlite"))).toBe(true)
     expect(fs.existsSync(path.join(objectDir, "owner.lock"))).toBe(false)
+  })
+
+  it("classes given directly: RPC through host.namespace().getByName(), env from the bindings and vars, the compatibility date", async () => {
+    class Greeter extends DurableObject<{ WORD: string }> {
+      async hello(name: string) {
+        await this.ctx.storage.put("last", name)
+        return `${this.env.WORD}, ${name}`
+      }
+    }
+    await expect(
+      ObjectHost.start({
+        module: { Greeter },
+        persistTo: tempDir(),
+        durableObjects: [{ binding: "G", className: "Nope" }]
+      })
+    ).rejects.toThrow('durable object binding G: the module exports no object class "Nope" (it exports: Greeter)')
+    const host = await start(tempDir(), {
+      module: { Greeter },
+      durableObjects: [{ binding: "GREETERS", className: "Greeter" }],
+      env: { WORD: "hi" },
+      compatibilityDate: "2026-02-24"
+    })
+    const hello = host.namespace("Greeter").getByName("x").hello as (name: string) => Promise<string>
+    expect(await hello("you")).toBe("hi, you")
+    expect(Object.keys(host.env).sort()).toEqual(["GREETERS", "WORD"])
+    expect(host.compat.enabled.deleteAllDeletesAlarm).toBe(true)
+    await expect(start(tempDir(), { compatibilityDate: "2999-01-01" })).rejects.toThrow(
+      /^compatibility_date: 2999-01-01 is in the future/
+    )
   })
 
   it("an alarm whose handler always throws is given up after the retries", async () => {

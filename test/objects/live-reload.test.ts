@@ -14,8 +14,9 @@ export class Tally {
   async fetch(): Promise<Response> {
     const s = this.ctx.storage
     const n = (((await s.get("n")) as number | undefined) ?? 0) + 1
-    await new Promise((r) => setTimeout(r, 2))
     await s.put("n", n)
+    // In flight a little longer (a reload waits for it); other requests run meanwhile.
+    await new Promise((r) => setTimeout(r, 2))
     return new Response(label + ":${version}:" + n)
   }
 }

@@ -2,7 +2,9 @@
  * The project configuration file users already have for wrangler: `wrangler.json`, `wrangler.jsonc`
  * or `wrangler.toml` in the current directory (that order, as wrangler), or `--config FILE`. edgectl
  * reads what its KV commands need: `name`, `account_id`, `kv_namespaces = [{binding, id,
- * preview_id}]`, and the same in `[env.NAME]` sections (which do not inherit `kv_namespaces`).
+ * preview_id}]`, and the same in `[env.NAME]` sections (which do not inherit `kv_namespaces`);
+ * and what `objects dev` runs: `main`, `compatibility_date`, `compatibility_flags`,
+ * `durable_objects.bindings = [{name, class_name, script_name}]` and `vars`.
  */
 import * as fs from "node:fs"
 import * as path from "node:path"
@@ -15,11 +17,23 @@ export interface KvBinding {
   readonly preview_id: string | undefined
 }
 
+export interface DurableObjectConfig {
+  readonly name: string
+  readonly className: string
+  /** Another worker's class (objects dev runs only the module's own). */
+  readonly scriptName: string | undefined
+}
+
 export interface ConfigScope {
   readonly name: string | undefined
   readonly accountId: string | undefined
   /** undefined when the scope has no `kv_namespaces` at all. */
   readonly kvNamespaces: ReadonlyArray<KvBinding> | undefined
+  readonly main: string | undefined
+  readonly compatibilityDate: string | undefined
+  readonly compatibilityFlags: ReadonlyArray<string> | undefined
+  readonly durableObjects: ReadonlyArray<DurableObjectConfig> | undefined
+  readonly vars: Readonly<Record<string, unknown>> | undefined
 }
 
 export interface ProjectConfig extends ConfigScope {
@@ -105,8 +119,47 @@ const scopeOf = (file: string, prefix: string, o: Record<string, unknown>): Conf
   return {
     name: optionalString(file, `${prefix}name`, o.name),
     accountId: optionalString(file, `${prefix}account_id`, o.account_id),
-    kvNamespaces
+    kvNamespaces,
+    main: optionalString(file, `${prefix}main`, o.main),
+    compatibilityDate: optionalString(file, `${prefix}compatibility_date`, o.compatibility_date),
+    compatibilityFlags: stringList(file, `${prefix}compatibility_flags`, o.compatibility_flags),
+    durableObjects: durableObjectsOf(file, prefix, o.durable_objects),
+    vars: tableOf(file, `${prefix}vars`, o.vars)
   }
+}
+
+const isTable = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v)
+
+const tableOf = (file: string, where: string, v: unknown): Record<string, unknown> | undefined => {
+  if (v === undefined) return undefined
+  if (!isTable(v)) throw new ConfigError(`${file}: ${where} must be a table, got ${typeName(v)}`)
+  return v
+}
+
+const stringList = (file: string, where: string, v: unknown): Array<string> | undefined => {
+  if (v === undefined) return undefined
+  if (!Array.isArray(v)) throw new ConfigError(`${file}: ${where} must be an array of strings, got ${typeName(v)}`)
+  return v.map((x, i) => {
+    if (typeof x !== "string") throw new ConfigError(`${file}: ${where}[${i}] must be a string, got ${typeName(x)}`)
+    return x
+  })
+}
+
+const durableObjectsOf = (file: string, prefix: string, v: unknown): Array<DurableObjectConfig> | undefined => {
+  const table = tableOf(file, `${prefix}durable_objects`, v)
+  if (table === undefined || table.bindings === undefined) return undefined
+  const list = table.bindings
+  if (!Array.isArray(list))
+    throw new ConfigError(`${file}: ${prefix}durable_objects.bindings must be an array, got ${typeName(list)}`)
+  return list.map((raw, i) => {
+    const where = `${prefix}durable_objects.bindings[${i}]`
+    if (!isTable(raw)) throw new ConfigError(`${file}: ${where} must be an object, got ${typeName(raw)}`)
+    const name = optionalString(file, `${where}.name`, raw.name)
+    const className = optionalString(file, `${where}.class_name`, raw.class_name)
+    if (name === undefined || name === "") throw new ConfigError(`${file}: ${where} has no "name"`)
+    if (className === undefined || className === "") throw new ConfigError(`${file}: ${where} has no "class_name"`)
+    return { name, className, scriptName: optionalString(file, `${where}.script_name`, raw.script_name) }
+  })
 }
 
 /** Parses a config file's text (exported for tests and for the editor checks). */

@@ -10,7 +10,7 @@ import * as HelpDoc from "@effect/cli/HelpDoc"
 import * as Options from "@effect/cli/Options"
 import * as Effect from "effect/Effect"
 import { lazyHandlers } from "../../lazy.js"
-import { integerOption, json, persistTo } from "../../options.js"
+import { fileOption, integerOption, json, persistTo } from "../../options.js"
 
 const handler = lazyHandlers(() => import("./run.js"))
 
@@ -25,7 +25,17 @@ const dev = Command.make(
   {
     ...common,
     module: Args.text({ name: "MODULE" }).pipe(
-      Args.withDescription("module exporting the object classes (.ts, .mts, .js, .mjs)")
+      Args.withDescription(
+        "module exporting the object classes (.ts, .mts, .js, .mjs); default: the project config's main"
+      ),
+      Args.optional
+    ),
+    config: fileOption("config").pipe(
+      Options.withAlias("c"),
+      Options.withDescription(
+        "project config file (default: wrangler.json, wrangler.jsonc or wrangler.toml here): bindings, vars, compatibility date and flags"
+      ),
+      Options.optional
     ),
     port: integerOption("port", 0, 65535).pipe(
       Options.withDescription("port on 127.0.0.1 (0: any free port)"),
@@ -36,7 +46,11 @@ const dev = Command.make(
     )
   },
   handler((m) => m.dev)
-).pipe(Command.withDescription("serve http://127.0.0.1:PORT/<Class>/<name>/... to the object's fetch()"))
+).pipe(
+  Command.withDescription(
+    "serve http://127.0.0.1:PORT/ to the module's worker (its default export), else /<Class>/<name>/... to the object's fetch()"
+  )
+)
 
 const list = Command.make(
   "list",

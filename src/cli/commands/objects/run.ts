@@ -2,32 +2,20 @@
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as fs from "node:fs"
-import * as http from "node:http"
-import * as path from "node:path"
 import { makeDirectory } from "../../../make-directory.js"
-import { CLASS_NAME, DEFAULT_PERSIST_TO, listStored, objectDir, rememberName, resolveId } from "../../../objects/ids.js"
-import { ObjectHost } from "../../../objects/host.js"
-import { watchModule } from "../../../objects/module-watch.js"
+import { CLASS_NAME, listStored, objectDir, rememberName, resolveId } from "../../../objects/ids.js"
 import { ObjectStorage } from "../../../objects/storage.js"
-import { rejectionSource } from "../../../objects/storage-options.js"
 import { type ObjectRequest, type ResultOf, runRequest } from "../../../objects/control-ops.js"
 import { clip, printJson, printLine, printTable, note } from "../../output.js"
 import { CliFailure, usage } from "../../run.js"
+import { type Common, failure, stateDir } from "./common.js"
 import { throughHostOr } from "./live.js"
 import { missingObject } from "./missing.js"
 
-interface Common {
-  readonly json: boolean
-  readonly persistTo: Option.Option<string>
-}
 interface Target extends Common {
   readonly className: string
   readonly name: string
 }
-
-const stateDir = (o: Common) => path.resolve(Option.getOrElse(o.persistTo, () => DEFAULT_PERSIST_TO))
-const failure = (what: string, e: unknown) =>
-  new CliFailure({ text: `error: ${what}: ${e instanceof Error ? e.message : String(e)}`, exitCode: 1 })
 
 // Opens the object's storage for the duration of `f`; only `kv put` and `sql --create` create an object.
 const withStorage = <A>(
@@ -253,104 +241,4 @@ export const restore = (
   })
 }
 
-export const dev = (o: Common & { module: string; port: number; noWatch: boolean }): Effect.Effect<void, CliFailure> =>
-  Effect.tryPromise({
-    try: async () => {
-      const host = await ObjectHost.start({
-        module: o.module,
-        persistTo: stateDir(o),
-        onAlarmError: (c, id, e, n) =>
-          note(
-            `alarm of ${c} ${id.slice(0, 12)}… failed (attempt ${n + 1}): ${e instanceof Error ? e.message : String(e)}`
-          )
-      })
-      // As the platform does, a rejection that object code leaves unhandled (a put() never
-      // awaited) is reported and everything keeps running; Node's default would end the process.
-      const unhandled = (reason: unknown, promise: Promise<unknown>) =>
-        note(
-          `error: objects dev: ${rejectionSource(promise) ?? "object code"}: unhandled rejection: ${reason instanceof Error ? reason.message : String(reason)} (the objects keep running)`
-        )
-      process.on("unhandledRejection", unhandled)
-      const server = http.createServer((req, res) => void handle(host, req, res))
-      await new Promise<void>((resolve, reject) => {
-        server.once("error", reject)
-        server.listen(o.port, "127.0.0.1", () => resolve())
-      })
-      const port = (server.address() as { port: number }).port
-      const url = `http://127.0.0.1:${port}`
-      if (o.json)
-        printLine(
-          JSON.stringify({
-            url,
-            classes: Object.keys(host.classes),
-            persistTo: stateDir(o),
-            control: host.controlSocket
-          })
-        )
-      else {
-        note(`objects: ${Object.keys(host.classes).join(", ")} from ${o.module}; state in ${stateDir(o)}`)
-        note(`listening on ${url}/<Class>/<name>/... (Ctrl-C to stop)`)
-      }
-      const watch = o.noWatch
-        ? undefined
-        : watchModule(host, {
-            reloaded: (classes, restarted) =>
-              note(`reloaded ${o.module}: ${classes.join(", ")} (${restarted} running object(s) restarted)`),
-            failed: (e) =>
-              note(
-                `error: objects dev: reloading ${o.module}: ${e instanceof Error ? e.message : String(e)}; the previous version keeps running`
-              )
-          })
-      await new Promise<void>((resolve) => {
-        const stop = () => {
-          process.off("unhandledRejection", unhandled)
-          watch?.close()
-          server.close()
-          void host.close().then(resolve)
-        }
-        process.once("SIGINT", stop)
-        process.once("SIGTERM", stop)
-      })
-    },
-    catch: (e) => (e instanceof CliFailure ? e : failure("objects dev", e))
-  })
-
-const handle = async (host: ObjectHost, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
-  const url = new URL(req.url ?? "/", "http://127.0.0.1")
-  const [, className, name, ...rest] = url.pathname.split("/")
-  const fail = (status: number, message: string, reset = false) => {
-    res.writeHead(status, {
-      "content-type": "text/plain; charset=utf-8",
-      // The error reset the object (ctx.abort(), a failed write): its `durableObjectReset`.
-      ...(reset ? { "x-durable-object-reset": "true" } : {})
-    })
-    res.end(`${message}\n`)
-  }
-  if (!className || !name)
-    return fail(404, `expected /<Class>/<name>/...; classes: ${Object.keys(host.classes).join(", ")}`)
-  if (host.classes[className] === undefined)
-    return fail(
-      404,
-      `no object class named ${JSON.stringify(className)}; classes: ${Object.keys(host.classes).join(", ")}`
-    )
-  const chunks: Array<Buffer> = []
-  for await (const c of req) chunks.push(c as Buffer)
-  const body = chunks.length > 0 && req.method !== "GET" && req.method !== "HEAD" ? Buffer.concat(chunks) : undefined
-  const headers = new Headers()
-  for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers.set(k, v)
-  const target = new URL(`/${rest.map(decodeURIComponent).map(encodeURIComponent).join("/")}${url.search}`, url)
-  try {
-    const ns = host.namespace(className)
-    const id = resolveId(className, decodeURIComponent(name))
-    const response = await ns
-      .get(id)
-      .fetch(new Request(target, { method: req.method ?? "GET", headers, ...(body ? { body } : {}) }))
-    const out: Record<string, string> = {}
-    response.headers.forEach((v, k) => (out[k] = v))
-    res.writeHead(response.status, out)
-    res.end(Buffer.from(await response.arrayBuffer()))
-  } catch (e) {
-    const reset = (e as { durableObjectReset?: unknown } | null)?.durableObjectReset === true
-    fail(500, `${className}/${name}: ${e instanceof Error ? e.message : String(e)}`, reset)
-  }
-}
+export { dev } from "./dev.js"

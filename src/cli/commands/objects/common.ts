@@ -1,0 +1,14 @@
+/** What every `edgectl objects` command shares: the common options, the state directory, a failure. */
+import * as Option from "effect/Option"
+import * as path from "node:path"
+import { DEFAULT_PERSIST_TO } from "../../../objects/ids.js"
+import { CliFailure } from "../../run.js"
+
+export interface Common {
+  readonly json: boolean
+  readonly persistTo: Option.Option<string>
+}
+
+export const stateDir = (o: Common) => path.resolve(Option.getOrElse(o.persistTo, () => DEFAULT_PERSIST_TO))
+export const failure = (what: string, e: unknown) =>
+  new CliFailure({ text: `error: ${what}: ${e instanceof Error ? e.message : String(e)}`, exitCode: 1 })
