@@ -131,7 +131,10 @@ const execute = <Step extends MigrationStep, State>(
     const target = yield* MigrationTarget
     const journal = () => readJournal<Step, State>(base)!
     const plan = journal().plan
-    const { steps, expected } = operation === "rollback" ? plan.rollback! : plan.migration
+    const { steps, expected } =
+      operation === "rollback"
+        ? plan.rollback!
+        : { steps: plan.migration.steps.slice(plan.migration.from ?? 0), expected: plan.migration.expected }
     const stop = (reason: string) =>
       stoppedFrom(journal() as Journal<MigrationStep, unknown>, driver.commands(plan.zone.name), target.flags, reason)
     return yield* Effect.acquireUseRelease(
@@ -190,18 +193,40 @@ export const applyPlan = <Step extends MigrationStep, State>(
     if (plan.refused !== undefined)
       return yield* Effect.fail(new InvalidInput({ message: plan.refused, clientSide: true }))
     const base = yield* journalOf(driver.kind, plan.zone, plan.account)
+    const old = readJournal<Step, State>(base)
+    const oldStatus = old !== undefined ? journalStatus(old as Journal<MigrationStep, unknown>) : undefined
+    // After a finished migration (not rolled back), this run continues its journal: see JournalPlan.
+    const merge = old !== undefined && oldStatus?.operation === "migrate" && oldStatus.finished
+    const run = merge ? old.events.filter((e) => e.event === "begin" && !e.resume).length + 1 : 1
+    const renamed = (s: Step): Step =>
+      ({
+        ...s,
+        key: `${run}/${s.key}`,
+        inverse: isIrreversible(s.inverse) ? s.inverse : { ...s.inverse, key: `${run}/${s.inverse.key}` }
+      }) as Step
     writeJournalPlan(
       base,
-      {
-        version: 1,
-        kind: plan.kind,
-        zone: plan.zone,
-        account: plan.account,
-        before: plan.before,
-        migration: { steps: plan.steps, expected: plan.expected },
-        options
-      },
-      true
+      merge
+        ? {
+            ...old.plan,
+            migration: {
+              steps: [...old.plan.migration.steps, ...plan.steps.map(renamed)],
+              expected: plan.expected,
+              from: old.plan.migration.steps.length
+            },
+            rollback: undefined,
+            options: { ...old.plan.options, ...options }
+          }
+        : {
+            version: 1,
+            kind: plan.kind,
+            zone: plan.zone,
+            account: plan.account,
+            before: plan.before,
+            migration: { steps: plan.steps, expected: plan.expected },
+            options
+          },
+      !merge
     )
     return yield* execute(driver, base, "migrate", false, plan.before, progress)
   })

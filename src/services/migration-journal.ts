@@ -69,7 +69,12 @@ export interface JournalPlan<Step extends MigrationStep, State> {
   readonly account?: { readonly id: string; readonly name: string } | undefined
   /** The state found before the migration's first write: what a rollback restores. */
   readonly before: State
-  readonly migration: { readonly steps: ReadonlyArray<Step>; readonly expected: State }
+  /**
+   * The migration's steps; `from`: where the last run's steps start. A migration applied again
+   * after one that finished (a rule resumed by hand, paused again) adds its steps after the first
+   * run's and keeps its "before", so a rollback still restores the state before the first run.
+   */
+  readonly migration: { readonly steps: ReadonlyArray<Step>; readonly expected: State; readonly from?: number }
   readonly rollback?: { readonly steps: ReadonlyArray<Step>; readonly expected: State } | undefined
   /** What the migration was asked (e.g. `delete_old`), for the commands and the rollback's refusal. */
   readonly options: Readonly<Record<string, unknown>>
