@@ -5,11 +5,7 @@
  */
 import * as Effect from "effect/Effect"
 import { ClientConfig } from "../src/api/client.js"
-import {
-  localMigrationTarget,
-  MigrationTarget,
-  remoteMigrationTarget
-} from "../src/services/migration-journal.js"
+import { localMigrationTarget, MigrationTarget, remoteMigrationTarget } from "../src/services/migration-journal.js"
 
 export const withMigrationTarget =
   (stateDir: string) =>

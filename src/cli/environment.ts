@@ -17,11 +17,7 @@ import * as Scope from "effect/Scope"
 import * as Sink from "effect/Sink"
 import * as Stream from "effect/Stream"
 import { clientLayerWith, stateDir, type LocalPlatform, type TargetOptions } from "../api/target.js"
-import {
-  localMigrationTarget,
-  MigrationTarget,
-  remoteMigrationTarget
-} from "../services/migration-journal.js"
+import { localMigrationTarget, MigrationTarget, remoteMigrationTarget } from "../services/migration-journal.js"
 
 /**
  * In-process, no socket: the platform's HttpApi app runs in this process without web

@@ -47,6 +47,5 @@ export interface MigrationPlan<Step extends MigrationStep, State> {
   readonly refused?: string | undefined
 }
 
-export const isIrreversible = (
-  i: MigrationStep["inverse"]
-): i is { readonly irreversible: string } => "irreversible" in i
+export const isIrreversible = (i: MigrationStep["inverse"]): i is { readonly irreversible: string } =>
+  "irreversible" in i

@@ -91,7 +91,9 @@ export const stateDifferences = (expected: ZoneRulesState, live: ZoneRulesState)
     out.push(`the custom rules entry point has ${got.length} rule(s), the plan has ${want.length}`)
   for (let i = 0; i < Math.min(want.length, got.length); i++)
     if (canonical(want[i]) !== canonical(got[i]))
-      out.push(`custom rule #${i + 1} (ref ${got[i]!.ref ?? "-"}) is ${canonical(got[i])}, the plan has ${canonical(want[i])}`)
+      out.push(
+        `custom rule #${i + 1} (ref ${got[i]!.ref ?? "-"}) is ${canonical(got[i])}, the plan has ${canonical(want[i])}`
+      )
   const liveById = new Map(live.firewallRules.map((r) => [r.id, r]))
   for (const r of expected.firewallRules) {
     const l = liveById.get(r.id)
@@ -215,12 +217,15 @@ export const planFirewallMigration = (input: FirewallPlanInput): FirewallMigrati
           irreversible: `firewall rule ${r.id} was deleted (--delete-old), and the platform gives a recreated rule a new id, so a migration that deleted rules is not rolled back (the journal keeps each rule with its filter)`
         }
       })
-    else if (!r.paused) steps.push(ruleStep(zone.id, r, true, ruleStep(zone.id, r, false, { irreversible: "a resume is not undone" })))
+    else if (!r.paused)
+      steps.push(ruleStep(zone.id, r, true, ruleStep(zone.id, r, false, { irreversible: "a resume is not undone" })))
   }
   const gone = new Set(steps.filter((s) => s.method === "DELETE").map((s) => (s.check as { rule: string }).rule))
   const paused = new Set(steps.filter((s) => s.key.startsWith("pause:")).map((s) => (s.check as { rule: string }).rule))
   const expected: ZoneRulesState = {
-    firewallRules: before.firewallRules.filter((r) => !gone.has(r.id)).map((r) => (paused.has(r.id) ? { ...r, paused: true } : r)),
+    firewallRules: before.firewallRules
+      .filter((r) => !gone.has(r.id))
+      .map((r) => (paused.has(r.id) ? { ...r, paused: true } : r)),
     customRules: migration.rules.length > 0 ? body : kept
   }
   return {

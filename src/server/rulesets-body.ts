@@ -7,7 +7,13 @@
  */
 import { InvalidExpression, InvalidInput } from "../domain/errors.js"
 import { CustomRulesPhase } from "../domain/custom-rule.js"
-import { parsingMessage, planGatedMessage, planGatedOperator, planOf, toWireDiagnostic } from "../firewall/expression.js"
+import {
+  parsingMessage,
+  planGatedMessage,
+  planGatedOperator,
+  planOf,
+  toWireDiagnostic
+} from "../firewall/expression.js"
 import { check, MAX_EXPRESSION_LENGTH } from "../rules/index.js"
 import { jsonPrefix } from "./json-body.js"
 

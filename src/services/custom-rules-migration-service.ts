@@ -40,19 +40,15 @@ const quote = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replaceAll(
 
 /** The zone's firewall rules (listing order) and its custom phase's rules (none without an entry point). */
 export const readZoneRules = (zoneId: string) =>
-  Effect.map(
-    Effect.all([allRules(zoneId), getCustomRules(zoneId)]),
-    ([firewallRules, custom]): ZoneRulesState => ({
-      firewallRules,
-      // The custom phase holds custom rules only: its actions are the custom rules' ones.
-      customRules: (custom?.rules ?? []) as unknown as ReadonlyArray<CustomRule>
-    })
-  )
+  Effect.map(Effect.all([allRules(zoneId), getCustomRules(zoneId)]), ([firewallRules, custom]): ZoneRulesState => ({
+    firewallRules,
+    // The custom phase holds custom rules only: its actions are the custom rules' ones.
+    customRules: (custom?.rules ?? []) as unknown as ReadonlyArray<CustomRule>
+  }))
 
 const send = (zoneId: string, step: FirewallMigrationStep) => {
   const c = step.check
-  if ("customRules" in c)
-    return putCustomRules(zoneId, { rules: c.customRules as ReadonlyArray<CustomRuleInput> })
+  if ("customRules" in c) return putCustomRules(zoneId, { rules: c.customRules as ReadonlyArray<CustomRuleInput> })
   if ("absent" in c) return deleteRule(zoneId, c.rule, { deleteFilterIfUnused: true })
   return putRule(zoneId, step.body as RuleWrite)
 }
@@ -105,8 +101,7 @@ export const unfinishedZoneMigration = (zone: ZoneRef) =>
  * The state the zone's last migration found before its first write (for the replay of a migration
  * already applied: that "before" against the live rules), or undefined without a journal.
  */
-export const journalBefore = (zone: ZoneRef) =>
-  Effect.map(zoneMigrationJournal(zone), (j) => j?.journal.plan.before)
+export const journalBefore = (zone: ZoneRef) => Effect.map(zoneMigrationJournal(zone), (j) => j?.journal.plan.before)
 
 export const applyZoneMigration = (plan: FirewallMigrationPlan, progress?: (p: StepProgress) => void) =>
   applyPlan(firewallMigrationDriver, plan, { delete_old: plan.delete_old }, progress)

@@ -56,8 +56,7 @@ export const journalBase = (
   zoneId: string,
   accountId: string | undefined,
   kind: string
-): string =>
-  path.join(t.dir, `${t.byAccount && accountId !== undefined ? `${accountId}-` : ""}${zoneId}-${kind}`)
+): string => path.join(t.dir, `${t.byAccount && accountId !== undefined ? `${accountId}-` : ""}${zoneId}-${kind}`)
 
 export type Operation = "migrate" | "rollback"
 

@@ -101,10 +101,7 @@ const replayText = (file: string, r: CustomRulesReplayReport) => {
 }
 
 type Dialog =
-  | { readonly kind: "replay" }
-  | { readonly kind: "apply" }
-  | { readonly kind: "undo" }
-  | { readonly kind: "notes" }
+  { readonly kind: "replay" } | { readonly kind: "apply" } | { readonly kind: "undo" } | { readonly kind: "notes" }
 
 /** Title, header, notes 3, zone notes, journal, replay 2, working. */
 const Chrome = 10
@@ -161,12 +158,15 @@ export function CustomRulesMigration({
   const notify = useNotify()
   const { run, busy } = useActions()
   const close = () => setDialog(undefined)
-  const after = (what: string) => (r: { readonly sent: ReadonlyArray<string>; readonly skipped: ReadonlyArray<string> }) => {
-    setProgress(undefined)
-    notify.done(`${what} on ${zone.name}: ${r.sent.length} requests sent, ${r.skipped.length} already in effect; read back equal to the plan`)
-    refresh()
-    onApplied()
-  }
+  const after =
+    (what: string) => (r: { readonly sent: ReadonlyArray<string>; readonly skipped: ReadonlyArray<string> }) => {
+      setProgress(undefined)
+      notify.done(
+        `${what} on ${zone.name}: ${r.sent.length} requests sent, ${r.skipped.length} already in effect; read back equal to the plan`
+      )
+      refresh()
+      onApplied()
+    }
   const journaledRun = <A, E>(effect: Effect.Effect<A, E, Services>, ok: (a: A) => void, what: string) =>
     run(
       Effect.tapError(effect, () => Effect.sync(() => (setProgress(undefined), refresh()))),
@@ -304,11 +304,7 @@ export function CustomRulesMigration({
         confirmLabel="apply"
         onConfirm={() => {
           close()
-          journaledRun(
-            journaled(applyZoneMigration(preview, setProgress)),
-            after("Migrated"),
-            "apply the migration"
-          )
+          journaledRun(journaled(applyZoneMigration(preview, setProgress)), after("Migrated"), "apply the migration")
         }}
         onCancel={close}
       />
@@ -366,7 +362,9 @@ export function CustomRulesMigration({
         // Rules migrated before are left out (their custom rules stay as they are): say so first.
         <Text color="yellow" wrap="truncate-end">
           {`a keeps the ${preview.before.customRules.length} custom rules`}
-          {preview.migrated_before.length > 0 ? `; leaves out ${preview.migrated_before.length} rules migrated before` : ""}
+          {preview.migrated_before.length > 0
+            ? `; leaves out ${preview.migrated_before.length} rules migrated before`
+            : ""}
         </Text>
       ) : (
         <Text dimColor wrap="truncate-end">
@@ -386,7 +384,10 @@ export function CustomRulesMigration({
         <Text wrap="wrap">{replay !== undefined ? replayText(replay.file, replay.report) : " "}</Text>
       </Box>
       {progress !== undefined ? (
-        <Text color="cyan" wrap="truncate-end">{`… [${progress.index + 1}/${progress.total}] ${progress.step.description}`}</Text>
+        <Text
+          color="cyan"
+          wrap="truncate-end"
+        >{`… [${progress.index + 1}/${progress.total}] ${progress.step.description}`}</Text>
       ) : busy !== undefined ? (
         <Text color="cyan">… working</Text>
       ) : (

@@ -27,9 +27,7 @@ const oldText = (r: Rule) =>
 export const printPreview = (p: FirewallMigrationPlan) => {
   const rules = replayedFirewallRules(p)
   const m = p.migration
-  printLine(
-    `Migration of zone ${p.zone.name}: ${rules.length} firewall rule(s) -> ${m.rules.length} custom rule(s)`
-  )
+  printLine(`Migration of zone ${p.zone.name}: ${rules.length} firewall rule(s) -> ${m.rules.length} custom rule(s)`)
   if (p.migrated_before.length > 0)
     printLine(
       `${p.migrated_before.length} firewall rule(s) were migrated before (a custom rule has their id as its ref): their custom rules are kept.`

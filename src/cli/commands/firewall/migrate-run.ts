@@ -89,7 +89,8 @@ const replay = (o: Parsed<"migrate">, file: string, rules: ReadonlyArray<Rule>, 
 const what = "firewall migrate"
 
 /** A stop as the CLI prints it: one error line, and the commands that finish and undo it as the hint. */
-const stopText = (e: MigrationStopped) => `error: ${what}: ${e.message}\nhint: finish it: ${e.finish}; undo it: ${e.undo}`
+const stopText = (e: MigrationStopped) =>
+  `error: ${what}: ${e.message}\nhint: finish it: ${e.finish}; undo it: ${e.undo}`
 
 /** Progress on a terminal (stderr, one line rewritten); nothing in --json mode or off a terminal. */
 const progressOf = (json: boolean): ((p: StepProgress) => void) | undefined =>
@@ -119,9 +120,7 @@ const journaled = <R>(
       return { error: `${what}: ${e.message}`, hint: `finish it: ${e.finish}; undo it: ${e.undo}` }
     }
     return yield* stoppable(
-      Effect.catchTag(work, "MigrationStopped", (e) =>
-        Effect.fail(new CliFailure({ text: stopText(e), exitCode: 1 }))
-      ),
+      Effect.catchTag(work, "MigrationStopped", (e) => Effect.fail(new CliFailure({ text: stopText(e), exitCode: 1 }))),
       onSignal
     )
   })
@@ -138,7 +137,9 @@ export const migrate = (o: Parsed<"migrate">) =>
         usage("--replay only compares; it cannot be used with --dry-run, --delete-old, --rollback or --yes")
       )
     if (o.rollback && (o.dryRun || o.deleteOld))
-      return yield* Effect.fail(usage("--rollback restores the journal's before; it cannot be used with --dry-run or --delete-old"))
+      return yield* Effect.fail(
+        usage("--rollback restores the journal's before; it cannot be used with --dry-run or --delete-old")
+      )
     if (replayFile !== undefined) yield* inputFile("replay", replayFile)
     const journals = migrationTargetLayer({ remote: o.remote, persistTo: Option.getOrUndefined(o.persistTo) })
     const work = Effect.gen(function* () {
@@ -157,7 +158,9 @@ export const migrate = (o: Parsed<"migrate">) =>
             { what, doing: `rolling back zone ${z.name}`, hint: "pass --yes to roll back" }
           )
           if (!yes)
-            return yield* Effect.fail(new CliFailure({ text: `error: ${what}: cancelled; nothing was changed`, exitCode: 1 }))
+            return yield* Effect.fail(
+              new CliFailure({ text: `error: ${what}: cancelled; nothing was changed`, exitCode: 1 })
+            )
         }
         const done = yield* journaled(z, rollbackZoneMigration(z, progress))
         if (o.json) return printJson({ zone: z.name, rollback: done })
@@ -176,9 +179,12 @@ export const migrate = (o: Parsed<"migrate">) =>
         const steps = journal.plan.migration.steps
         const found = `Found an unfinished migration of zone ${z.name} (journal ${journal.base}.json): ${status.written.length} of ${steps.length} step(s) written${status.unanswered !== undefined ? `, 1 sent with no answer (it may have been applied)` : ""}${status.failed !== undefined ? `; it stopped on: ${status.failed.error}` : ""}.`
         if (o.dryRun) {
-          if (o.json) return printJson({ dry_run: true, unfinished: true, journal: `${journal.base}.json`, steps, status })
+          if (o.json)
+            return printJson({ dry_run: true, unfinished: true, journal: `${journal.base}.json`, steps, status })
           printLine(found)
-          printLine(`Dry run: nothing was changed. Finishing it re-reads the zone and sends the steps not in effect among:`)
+          printLine(
+            `Dry run: nothing was changed. Finishing it re-reads the zone and sends the steps not in effect among:`
+          )
           for (const s of steps) printLine(`  ${s.method} ${s.path}  (${s.description})`)
           return
         }
@@ -186,9 +192,16 @@ export const migrate = (o: Parsed<"migrate">) =>
         const yes = yield* confirmOrRefuse(
           `Finish the migration of zone ${z.name}?`,
           { yes: o.yes },
-          { what, doing: `finishing the migration of zone ${z.name}`, hint: "pass --yes to finish it, or --rollback --yes to undo it" }
+          {
+            what,
+            doing: `finishing the migration of zone ${z.name}`,
+            hint: "pass --yes to finish it, or --rollback --yes to undo it"
+          }
         )
-        if (!yes) return yield* Effect.fail(new CliFailure({ text: `error: ${what}: cancelled; nothing was changed`, exitCode: 1 }))
+        if (!yes)
+          return yield* Effect.fail(
+            new CliFailure({ text: `error: ${what}: cancelled; nothing was changed`, exitCode: 1 })
+          )
         const done = yield* journaled(z, resumeZoneMigration(journal, status, progress))
         if (o.json) return printJson({ zone: z.name, resumed: done })
         return printLine(`Finished the migration of zone ${z.name}: ${outcomeText(done)}.`)
@@ -220,7 +233,9 @@ export const migrate = (o: Parsed<"migrate">) =>
         { what, doing: `migrating zone ${z.name}`, hint: "pass --yes to migrate, or --dry-run to see the requests" }
       )
       if (!yes)
-        return yield* Effect.fail(new CliFailure({ text: `error: ${what}: cancelled; nothing was changed`, exitCode: 1 }))
+        return yield* Effect.fail(
+          new CliFailure({ text: `error: ${what}: cancelled; nothing was changed`, exitCode: 1 })
+        )
       const done = yield* journaled(z, applyZoneMigration(plan, progress))
       if (o.json) return printJson({ plan, outcome: done })
       printLine(
