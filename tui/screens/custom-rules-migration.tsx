@@ -103,8 +103,8 @@ const replayText = (file: string, r: CustomRulesReplayReport) => {
 type Dialog =
   { readonly kind: "replay" } | { readonly kind: "apply" } | { readonly kind: "undo" } | { readonly kind: "notes" }
 
-/** Title, header, notes 3, zone notes, journal, replay 2, working. */
-const Chrome = 10
+/** Title, header, notes 3, zone notes (or the journal), replay 2, working. */
+const Chrome = 9
 
 const stepsText = (p: FirewallMigrationPlan) => {
   const put = p.steps.filter((s) => s.key === "entrypoint").length
@@ -112,9 +112,9 @@ const stepsText = (p: FirewallMigrationPlan) => {
   const left = p.migration.entries.filter((e) => e.custom_rule === null).length
   return [
     put > 0
-      ? `1. PUT the custom phase (http_request_firewall_custom) entry point with ${p.migration.rules.length} migrated rules${p.before.customRules.length > 0 ? `, then the ${p.before.customRules.length} there now, kept` : ""}.`
+      ? `1. PUT the custom phase (http_request_firewall_custom) entry point with ${p.migration.rules.length} rules${p.before.customRules.length > 0 ? `, then the ${p.before.customRules.length} there now, kept` : ""}.`
       : "1. The custom phase's entry point stays as it is.",
-    `2. Pause ${pause} firewall ${pause === 1 ? "rule that has" : "rules that have"} a custom rule (paused: true).`,
+    `2. Pause ${pause} firewall ${pause === 1 ? "rule that now has" : "rules that now have"} a custom rule (paused: true).`,
     left === 0
       ? "Every rule has a custom rule."
       : left === 1
@@ -158,15 +158,13 @@ export function CustomRulesMigration({
   const notify = useNotify()
   const { run, busy } = useActions()
   const close = () => setDialog(undefined)
-  const after =
-    (what: string) => (r: { readonly sent: ReadonlyArray<string>; readonly skipped: ReadonlyArray<string> }) => {
-      setProgress(undefined)
-      notify.done(
-        `${what} on ${zone.name}: ${r.sent.length} requests sent, ${r.skipped.length} already in effect; read back equal to the plan`
-      )
-      refresh()
-      onApplied()
-    }
+  // One short line: the footer's notice line does not wrap.
+  const after = (what: string) => () => {
+    setProgress(undefined)
+    notify.done(what)
+    refresh()
+    onApplied()
+  }
   const journaledRun = <A, E>(effect: Effect.Effect<A, E, Services>, ok: (a: A) => void, what: string) =>
     run(
       Effect.tapError(effect, () => Effect.sync(() => (setProgress(undefined), refresh()))),
@@ -194,7 +192,7 @@ export function CustomRulesMigration({
           if (unfinished === undefined) return false
           journaledRun(
             journaled(resumeZoneMigration(unfinished.journal, unfinished.status, setProgress)),
-            after("Finished the migration"),
+            after(`Finished the migration of ${zone.name}`),
             "finish the migration"
           )
           return true
@@ -212,7 +210,11 @@ export function CustomRulesMigration({
             return true
           }
           if (preview.steps.length === 0) {
-            notify.warn("nothing to apply: every firewall rule with a custom rule is paused already")
+            notify.warn(
+              preview.migration.rules.length === 0 && preview.migrated_before.length === 0
+                ? "nothing to apply: no firewall rule of this zone becomes a custom rule"
+                : "nothing to apply: every firewall rule with a custom rule is paused already"
+            )
             return true
           }
           setDialog({ kind: "apply" })
@@ -290,7 +292,7 @@ export function CustomRulesMigration({
             close()
             journaledRun(
               journaled(rollbackZoneMigration(zone, setProgress)),
-              after("Rolled back the migration"),
+              after(`Rolled back the migration of ${zone.name}`),
               "undo the migration"
             )
           }}
@@ -304,7 +306,13 @@ export function CustomRulesMigration({
         confirmLabel="apply"
         onConfirm={() => {
           close()
-          journaledRun(journaled(applyZoneMigration(preview, setProgress)), after("Migrated"), "apply the migration")
+          journaledRun(
+            journaled(applyZoneMigration(preview, setProgress)),
+            after(
+              `Wrote ${preview.expected.customRules.length} custom rules on ${zone.name}; paused ${preview.steps.filter((x) => x.key.startsWith("pause:")).length} firewall rules`
+            ),
+            "apply the migration"
+          )
         }}
         onCancel={close}
       />
@@ -354,7 +362,11 @@ export function CustomRulesMigration({
           </Text>
         ) : null}
       </Box>
-      {preview?.refused !== undefined ? (
+      {unfinished !== undefined ? (
+        <Text color="red" wrap="truncate-end">
+          {`unfinished ${unfinished.status.operation}: ${unfinished.status.written.length} of ${(unfinished.status.operation === "rollback" ? (unfinished.journal.plan.rollback?.steps ?? []) : unfinished.journal.plan.migration.steps).length} steps written${unfinished.status.unanswered !== undefined ? ", 1 sent with no answer" : ""} · f finishes it, u undoes it`}
+        </Text>
+      ) : preview?.refused !== undefined ? (
         <Text color="red" wrap="truncate-end">
           {`refused: ${preview.refused}`}
         </Text>
@@ -365,19 +377,11 @@ export function CustomRulesMigration({
           {preview.migrated_before.length > 0
             ? `; leaves out ${preview.migrated_before.length} rules migrated before`
             : ""}
+          {journal !== undefined ? "; u undoes the migration" : ""}
         </Text>
       ) : (
         <Text dimColor wrap="truncate-end">
           {zoneNotes.length > 0 ? `${zoneNotes.map((n) => n.code).join(", ")}: ${zoneNotes[0]!.message}` : " "}
-        </Text>
-      )}
-      {unfinished !== undefined ? (
-        <Text color="red" wrap="truncate-end">
-          {`unfinished ${unfinished.status.operation}: ${unfinished.status.written.length} of ${(unfinished.status.operation === "rollback" ? (unfinished.journal.plan.rollback?.steps ?? []) : unfinished.journal.plan.migration.steps).length} steps written${unfinished.status.unanswered !== undefined ? ", 1 sent with no answer" : ""} · f finishes it, u undoes it`}
-        </Text>
-      ) : (
-        <Text dimColor wrap="truncate-end">
-          {journal !== undefined ? "migrated by edgectl: u undoes it (the journal keeps what it found)" : " "}
         </Text>
       )}
       <Box height={2} flexShrink={0} overflow="hidden">
