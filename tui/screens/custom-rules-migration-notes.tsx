@@ -48,7 +48,7 @@ export function MigrationNotesView({
       return true
     },
     {
-      priority: KeyLayer.view,
+      priority: KeyLayer.dialog,
       active,
       hints: [
         { keys: "↑↓", label: "scroll" },
