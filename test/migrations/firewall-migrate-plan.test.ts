@@ -11,7 +11,8 @@ import * as ManagedRuntime from "effect/ManagedRuntime"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { clientLayer } from "../../src/cli/environment.js"
-import { planZoneMigration } from "../../src/services/custom-rules-migration-service.js"
+import { journalBefore, planZoneMigration } from "../../src/services/custom-rules-migration-service.js"
+import { MigrationTarget, remoteMigrationTarget } from "../../src/services/migration-journal.js"
 import { resolveZone } from "../../src/services/zones-service.js"
 import { edgectl, edgectlAsync, json, tempDir } from "../helpers/cli.js"
 import { request, startPlatform, World, type Platform } from "../helpers/platform.js"
@@ -135,6 +136,18 @@ describe("firewall migrate against the platform's limits (--remote on edgectl se
     const applied = await remote(["firewall", "migrate", "--zone", "initech-payroll.com", "--yes"])
     expect(applied.status, applied.stderr).toBe(0)
     expect(applied.stderr).toBe("")
+    // The journal's "before" (what the replay of an applied migration compares with) is the plan's.
+    const recorded = await ManagedRuntime.make(
+      clientLayer({
+        remote: true,
+        env: { CLOUDFLARE_API_BASE_URL: platform.baseUrl, CLOUDFLARE_API_TOKEN: World.allToken }
+      })
+    ).runPromise(
+      Effect.flatMap(resolveZone("initech-payroll.com"), journalBefore).pipe(
+        Effect.provideService(MigrationTarget, remoteMigrationTarget({ XDG_STATE_HOME: path.join(home, "state") }))
+      )
+    )
+    expect(JSON.parse(JSON.stringify(recorded))).toEqual((plan as unknown as { before: unknown }).before)
   })
 })
 
