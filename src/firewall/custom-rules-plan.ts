@@ -57,13 +57,6 @@ export const asWritten = (r: CustomRule): CustomRule => {
   return defined(rest)
 }
 
-/** A firewall rule without the times the platform sets (on it and its filter). */
-const withoutTimes = (r: Rule): unknown => {
-  const { created_on: _c, modified_on: _m, ...rest } = r as Rule & Record<string, unknown>
-  const { created_on: _fc, modified_on: _fm, ...filter } = rest.filter as Record<string, unknown>
-  return { ...rest, filter }
-}
-
 /** JSON with sorted keys, so that two values equal field by field compare equal as text. */
 const canonical = (u: unknown): string =>
   JSON.stringify(u, (_, v: unknown) =>
@@ -82,27 +75,33 @@ export const inEffect = (step: FirewallMigrationStep, live: ZoneRulesState): boo
   return "absent" in c ? rule === undefined : rule !== undefined && rule.paused === c.paused
 }
 
-/** What differs between two states, one line each: custom rules as written, firewall rules whole. */
+/** What differs between two states, one line each: custom rules as whole JSON (as written), firewall rules' presence and paused flags. */
 export const stateDifferences = (expected: ZoneRulesState, live: ZoneRulesState): ReadonlyArray<string> => {
   const out: Array<string> = []
   const want = expected.customRules.map(asWritten)
   const got = live.customRules.map(asWritten)
   if (want.length !== got.length)
     out.push(`the custom rules entry point has ${got.length} rule(s), the plan has ${want.length}`)
-  for (let i = 0; i < Math.min(want.length, got.length); i++)
-    if (canonical(want[i]) !== canonical(got[i]))
+  for (let i = 0; i < Math.min(want.length, got.length); i++) {
+    const w = want[i] as Record<string, unknown>
+    const g = got[i] as Record<string, unknown>
+    const fields = [...new Set([...Object.keys(w), ...Object.keys(g)])].filter(
+      (k) => canonical(w[k]) !== canonical(g[k])
+    )
+    if (fields.length > 0)
       out.push(
-        `custom rule #${i + 1} (ref ${got[i]!.ref ?? "-"}) is ${canonical(got[i])}, the plan has ${canonical(want[i])}`
+        `custom rule #${i + 1} (ref ${String(g.ref ?? "-")}) differs in ${fields.map((k) => `${k}: ${canonical(g[k]) ?? "none"}, the plan has ${canonical(w[k]) ?? "none"}`).join("; ")}`
       )
+  }
+  // Firewall rules by presence and paused flag: what the migration changes of them. Another edit
+  // of a firewall rule meanwhile (its description) is not the migration's to undo or to redo.
   const liveById = new Map(live.firewallRules.map((r) => [r.id, r]))
   for (const r of expected.firewallRules) {
     const l = liveById.get(r.id)
     if (l === undefined) out.push(`firewall rule ${r.id} is gone, the plan keeps it`)
-    else if (canonical(withoutTimes(l)) !== canonical(withoutTimes(r)))
+    else if (l.paused !== r.paused)
       out.push(
-        l.paused !== r.paused
-          ? `firewall rule ${r.id} is ${l.paused ? "paused" : "active"}, the plan has it ${r.paused ? "paused" : "active"}`
-          : `firewall rule ${r.id} differs from the plan`
+        `firewall rule ${r.id} is ${l.paused ? "paused" : "active"}, the plan has it ${r.paused ? "paused" : "active"}`
       )
     liveById.delete(r.id)
   }

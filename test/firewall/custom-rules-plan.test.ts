@@ -45,7 +45,7 @@ describe("planFirewallMigration", () => {
     expect(inEffect(p.steps[0]!, p.expected)).toBe(true)
     expect(stateDifferences(p.expected, p.before)).toEqual([
       "the custom rules entry point has 1 rule(s), the plan has 3",
-      'custom rule #1 (ref k) is {"action":"block","enabled":true,"expression":"http.host eq \\"k.kept\\"","ref":"k"}, the plan has {"action":"block","description":"rule a","enabled":true,"expression":"http.host eq \\"a.example\\"","ref":"a"}',
+      'custom rule #1 (ref k) differs in expression: "http.host eq \\"k.kept\\"", the plan has "http.host eq \\"a.example\\""; description: none, the plan has "rule a"; ref: "k", the plan has "a"',
       "firewall rule a is active, the plan has it paused"
     ])
   })

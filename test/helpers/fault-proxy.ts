@@ -20,6 +20,8 @@ export type Fault =
   | { readonly kind: "stall" }
   | { readonly kind: "drop" }
   | { readonly kind: "drop-after" }
+  /** Another client's work, done before the request is forwarded as it is. */
+  | { readonly kind: "meanwhile"; readonly run: () => Promise<unknown> }
 
 export interface FaultProxy {
   /** The base URL to give the client (`CLOUDFLARE_API_BASE_URL`). */
@@ -115,6 +117,9 @@ export const startFaultProxy = async (
           return
         case "drop-after":
           return forward(req, res, body, true)
+        case "meanwhile":
+          void f.run().then(() => forward(req, res, body, false))
+          return
       }
     })
   })

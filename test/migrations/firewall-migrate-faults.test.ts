@@ -12,7 +12,7 @@ import * as path from "node:path"
 import { afterEach, beforeAll, describe, expect, it } from "vitest"
 import { bin, edgectlAsync, json, tempDir } from "../helpers/cli.js"
 import { startFaultProxy, type Fault, type FaultProxy } from "../helpers/fault-proxy.js"
-import { startPlatform, World, type Platform } from "../helpers/platform.js"
+import { request, startPlatform, World, type Platform } from "../helpers/platform.js"
 
 const zone = "globex.com"
 const z = ["--zone", zone]
@@ -160,6 +160,40 @@ describe("firewall migrate stopped at each step, then finished or rolled back", 
     expect(await state(c)).toEqual(before)
     const fresh = await cli(c, ["firewall", "migrate", ...z, "--yes"])
     expect(fresh.status, fresh.stderr).toBe(0)
+    expect(await state(c)).toEqual(migrated)
+  })
+})
+
+describe("firewall migrate read back", () => {
+  it("another client's change of a custom rule meanwhile: the read-back names it, exit 1; the re-run puts the plan back", async () => {
+    let c: Ctx | undefined
+    const entrypoint = async () => {
+      const id = (await request<{ result: Array<{ id: string }> }>(c!.platform.baseUrl, `/zones?name=${zone}`)).body
+        .result[0]!.id
+      return `/zones/${id}/rulesets/phases/http_request_firewall_custom/entrypoint`
+    }
+    c = await setup(3, {
+      kind: "meanwhile",
+      run: async () => {
+        const p = await entrypoint()
+        const now = await request<{ result: { rules: Array<Record<string, unknown>> } }>(c!.platform.baseUrl, p)
+        const rules = now.body.result.rules.map(({ id: _i, version: _v, last_updated: _l, ...r }, i) =>
+          i === 0 ? { ...r, enabled: false } : r
+        )
+        await request(c!.platform.baseUrl, p, { method: "PUT", body: { rules } })
+      }
+    })
+    const r = await cli(c, ["firewall", "migrate", ...z, "--yes"])
+    expect(r.status).toBe(1)
+    expect(r.stderr).toMatch(
+      /stopped: the zone read back differs from the plan: custom rule #1 \(ref \w{32}\) differs in enabled: false, the plan has true; 4 of 4 step\(s\) written/
+    )
+    expect(r.stderr).toContain("; 4 of 4 step(s) written")
+    expect(journalEvents(c).at(-1)!.event).toBe("differs")
+    c.proxy.arm(undefined)
+    const again = await cli(c, ["firewall", "migrate", ...z, "--yes"])
+    expect(again.status, again.stderr).toBe(0)
+    expect(again.stdout).toContain("1 request(s) sent, 3 step(s) already in effect")
     expect(await state(c)).toEqual(migrated)
   })
 })
