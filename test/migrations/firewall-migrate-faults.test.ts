@@ -166,21 +166,20 @@ describe("firewall migrate stopped at each step, then finished or rolled back", 
 
 describe("firewall migrate read back", () => {
   it("another client's change of a custom rule meanwhile: the read-back names it, exit 1; the re-run puts the plan back", async () => {
-    let c: Ctx | undefined
     const entrypoint = async () => {
-      const id = (await request<{ result: Array<{ id: string }> }>(c!.platform.baseUrl, `/zones?name=${zone}`)).body
+      const id = (await request<{ result: Array<{ id: string }> }>(c.platform.baseUrl, `/zones?name=${zone}`)).body
         .result[0]!.id
       return `/zones/${id}/rulesets/phases/http_request_firewall_custom/entrypoint`
     }
-    c = await setup(3, {
+    const c: Ctx = await setup(3, {
       kind: "meanwhile",
       run: async () => {
         const p = await entrypoint()
-        const now = await request<{ result: { rules: Array<Record<string, unknown>> } }>(c!.platform.baseUrl, p)
+        const now = await request<{ result: { rules: Array<Record<string, unknown>> } }>(c.platform.baseUrl, p)
         const rules = now.body.result.rules.map(({ id: _i, version: _v, last_updated: _l, ...r }, i) =>
           i === 0 ? { ...r, enabled: false } : r
         )
-        await request(c!.platform.baseUrl, p, { method: "PUT", body: { rules } })
+        await request(c.platform.baseUrl, p, { method: "PUT", body: { rules } })
       }
     })
     const r = await cli(c, ["firewall", "migrate", ...z, "--yes"])
