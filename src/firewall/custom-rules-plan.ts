@@ -196,6 +196,14 @@ export const planFirewallMigration = (input: FirewallPlanInput): FirewallMigrati
     ...migratedBefore.map((r) => r.id)
   ])
   const notes: Array<PlanNote> = [...migration.notes]
+  // Said before it runs: the rollback cannot bring a deleted rule back with its id.
+  if (input.deleteOld)
+    notes.push({
+      severity: "info",
+      code: "delete-old-irreversible",
+      message:
+        "--delete-old deletes the migrated firewall rules: the platform gives a recreated rule a new id, so this migration cannot be rolled back (--rollback refuses it)"
+    })
   for (const r of before.firewallRules) {
     if (!migrated.has(r.id)) continue
     if (refs.has(r.id) && !r.paused)

@@ -240,4 +240,22 @@ describe("firewall migrate stopped by a signal while a request stalls", () => {
       expect(await state(c)).toEqual(migrated)
     }
   )
+
+  it("kill -9 during a stalled request: the journal has it as sent; the re-run finishes, the rollback restores", async () => {
+    const c = await setup(3, { kind: "stall" })
+    const { child, exited } = spawnCli(c, ["firewall", "migrate", ...z, "--yes"])
+    await c.proxy.stalled()
+    child.kill("SIGKILL")
+    expect((await exited).code).toBe(null)
+    const events = journalEvents(c)
+    expect(events.at(-1)!.event).toBe("sent")
+    expect(events.filter((e) => e.event === "done")).toHaveLength(2)
+    c.proxy.arm(undefined)
+    const again = await cli(c, ["firewall", "migrate", ...z, "--yes"])
+    expect(again.status, again.stderr).toBe(0)
+    expect(again.stdout).toContain("2 of 4 step(s) written, 1 sent with no answer (it may have been applied)")
+    expect(await state(c)).toEqual(migrated)
+    expect((await cli(c, ["firewall", "migrate", ...z, "--rollback", "--yes"])).status).toBe(0)
+    expect(await state(c)).toEqual(before)
+  })
 })
