@@ -12,7 +12,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as fs from "node:fs"
 import type { CustomRulesMigration } from "../../../domain/custom-rule.js"
-import type { MigrationStopped } from "../../../domain/errors.js"
+import type { MigrationStopped, V4Error } from "../../../domain/errors.js"
 import type { Rule } from "../../../domain/firewall.js"
 import { makeCustomRulesReplayer, type ReplayVerdict } from "../../../firewall/custom-rules-replay.js"
 import {
@@ -107,7 +107,7 @@ const progressOf = (json: boolean): ((p: StepProgress) => void) | undefined =>
  */
 const journaled = <R>(
   zone: { readonly id: string; readonly name: string; readonly account: { readonly id: string } },
-  work: Effect.Effect<RunOutcome, MigrationStopped | import("../../../domain/errors.js").V4Error, R>
+  work: Effect.Effect<RunOutcome, MigrationStopped | V4Error, R>
 ) =>
   Effect.gen(function* () {
     const base = yield* journalOf(firewallMigrationDriver.kind, zone, zone.account)
