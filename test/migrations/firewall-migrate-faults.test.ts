@@ -123,6 +123,10 @@ describe("firewall migrate stopped at each step, then finished or rolled back", 
       expect(events.at(-1)!.event).toBe("failed")
 
       c.proxy.arm(undefined)
+      const dry = await cli(c, ["firewall", "migrate", ...z, "--dry-run"])
+      expect(dry.status).toBe(0)
+      expect(dry.stdout).toContain(`${at - 1} of 4 step(s) written`)
+      expect(dry.stdout).toContain("Dry run: nothing was changed. Finishing it re-reads the zone")
       const again = await cli(c, ["firewall", "migrate", ...z, "--yes"])
       expect(again.status, again.stderr).toBe(0)
       expect(again.stdout).toContain(`Found an unfinished migration of zone ${zone}`)

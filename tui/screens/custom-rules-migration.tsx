@@ -12,8 +12,6 @@
 import { Box, Text } from "ink"
 import { useContext, useState } from "react"
 import * as Effect from "effect/Effect"
-import type { CustomRule, MigrationNote } from "../../src/domain/custom-rule.js"
-import type { Rule } from "../../src/domain/firewall.js"
 import type { CustomRulesReplayReport } from "../../src/firewall/custom-rules-replay.js"
 import {
   applyZoneMigration,
@@ -23,7 +21,6 @@ import {
   resumeZoneMigration,
   rollbackZoneMigration,
   zoneMigrationJournal,
-  type FirewallMigrationPlan,
   type ZoneRef
 } from "../../src/services/custom-rules-migration-service.js"
 import type { StepProgress } from "../../src/services/migration-engine.js"
@@ -38,91 +35,17 @@ import { withMigrationTarget } from "../migration-target.js"
 import { useNotify } from "../notices.js"
 import { useZoneScoped } from "../state.js"
 import { usePaneSize } from "../terminal.js"
-import { customAction } from "./custom-rule-detail.js"
 import { MigrationNotesView } from "./custom-rules-migration-notes.js"
+import { oldWidth, replayText, rowsOf, rowText, stepsText } from "./custom-rules-migration-rows.js"
 import { useZoneQuery } from "./custom-rules-query.js"
 import { CustomRulesReplayView } from "./custom-rules-replay.js"
 import { ObjectsDirContext } from "./objects-data.js"
-
-interface Row {
-  readonly rule: Rule
-  /** 1-based place in the custom phase, or undefined when the rule is left out. */
-  readonly place: number | undefined
-  readonly custom: CustomRule | undefined
-  readonly notes: ReadonlyArray<MigrationNote>
-  /** Migrated by an earlier apply: its custom rule stays as it is. */
-  readonly before: boolean
-}
-
-const rowsOf = (p: FirewallMigrationPlan): ReadonlyArray<Row> => {
-  const rows = p.before.firewallRules.map((rule) => {
-    const index = p.migration.entries.find((e) => e.firewall_rule === rule.id)?.custom_rule ?? null
-    return {
-      rule,
-      place: index === null ? undefined : index + 1,
-      custom: index === null ? undefined : p.migration.rules[index],
-      notes: p.migration.notes.filter((n) => n.rule === rule.id),
-      before: p.migrated_before.includes(rule.id)
-    }
-  })
-  return [...rows].sort((a, b) => (a.place ?? Infinity) - (b.place ?? Infinity))
-}
-
-const oldText = (r: Rule) => `${r.action}${r.products ? `(${r.products.join(",")})` : ""}${r.paused ? " paused" : ""}`
-
-/** The old column's width: narrow panes (80 columns) show the old action alone (managed_challenge, 17, the longest), as the new column shows the rest. */
-const oldWidth = (columns: number) => (columns >= 100 ? 22 : 17)
-
-const rowText = (r: Row, columns: number) => {
-  const to =
-    r.custom !== undefined
-      ? `${customAction(r.custom)}${r.custom.enabled ? "" : " off"}`
-      : r.before
-        ? "migrated before"
-        : "left out"
-  const what = r.rule.description ?? ("expression" in r.rule.filter ? r.rule.filter.expression : r.rule.filter.id)
-  const old = columns >= 100 ? oldText(r.rule) : r.rule.action
-  return `${(r.place === undefined ? "-" : `#${r.place}`).padEnd(4)}${old.padEnd(oldWidth(columns))} -> ${to.padEnd(21)} ${what}`
-}
-
-/** One line: the file by its name (the prompt showed the path), then what differs, the first difference named. */
-const replayText = (file: string, r: CustomRulesReplayReport) => {
-  const differ = r.requests - r.agreed
-  const first = r.disagreements[0]
-  return (
-    `replay: ${r.requests} requests, ${differ === 0 ? "no difference" : `${differ} decided differently`} (${file.split("/").pop()})` +
-    (first !== undefined
-      ? ` (line ${first.line}: old ${first.firewall.action ?? "none"}${first.firewall.rule ? ` by ${first.firewall.rule.id}` : ""}, new ${first.custom.action ?? "none"}${first.custom.rule ? ` by ${first.custom.rule.id}` : ""})`
-      : "") +
-    (r.problems.length > 0
-      ? `; ${r.problems.length} lines not read (line ${r.problems[0]!.line}: ${r.problems[0]!.message})`
-      : "")
-  )
-}
 
 type Dialog =
   { readonly kind: "replay" } | { readonly kind: "apply" } | { readonly kind: "undo" } | { readonly kind: "notes" }
 
 /** Title, header, notes 3, zone notes (or the journal), replay 2, working. */
 const Chrome = 9
-
-const stepsText = (p: FirewallMigrationPlan) => {
-  const put = p.steps.filter((s) => s.key === "entrypoint").length
-  const pause = p.steps.filter((s) => s.key.startsWith("pause:")).length
-  const left = p.migration.entries.filter((e) => e.custom_rule === null).length
-  return [
-    put > 0
-      ? `1. PUT the custom phase (http_request_firewall_custom) entry point with ${p.migration.rules.length} rules${p.before.customRules.length > 0 ? `, then the ${p.before.customRules.length} there now, kept` : ""}.`
-      : "1. The custom phase's entry point stays as it is.",
-    `2. Pause ${pause} firewall ${pause === 1 ? "rule that now has" : "rules that now have"} a custom rule (paused: true).`,
-    left === 0
-      ? "Every rule has a custom rule."
-      : left === 1
-        ? "1 rule with no equivalent (or beyond a limit) is left as it is: enter on it says why."
-        : `${left} rules with no equivalent (or beyond a limit) are left as they are: enter on one says why.`,
-    `${p.steps.length} request(s) in all, journaled: a stop can be finished (f) or undone (u).`
-  ]
-}
 
 export function CustomRulesMigration({
   zone,
