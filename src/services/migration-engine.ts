@@ -25,7 +25,9 @@ import { isIrreversible, type MigrationPlan, type MigrationStep } from "../domai
 import {
   journalBase,
   journalStatus,
+  lockJournal,
   MigrationTarget,
+  unlockJournal,
   openJournalLog,
   readJournal,
   writeJournalPlan,
@@ -79,6 +81,26 @@ export const findJournal = <Step extends MigrationStep, State>(
     const journal = readJournal<Step, State>(base)
     return journal === undefined ? undefined : { journal, status: journalStatus(journal) }
   })
+
+/** Runs `work` holding the zone's journal lock (./migration-journal.ts), refused while another process holds it. */
+const locked = <A, E, R>(
+  base: string,
+  zone: string,
+  work: Effect.Effect<A, E, R>
+): Effect.Effect<A, E | InvalidInput, R> =>
+  Effect.acquireUseRelease(
+    Effect.sync(() => lockJournal(base)),
+    (holder): Effect.Effect<A, E | InvalidInput, R> =>
+      holder === undefined
+        ? work
+        : Effect.fail(
+            new InvalidInput({
+              message: `another edgectl (pid ${holder}) is migrating or rolling back zone ${zone} on this machine; wait for it to end (lock ${base}.lock)`,
+              clientSide: true
+            })
+          ),
+    (holder) => Effect.sync(() => (holder === undefined ? unlockJournal(base) : undefined))
+  )
 
 const withFlags = (command: string, flags: string) => (flags === "" ? command : `${command} ${flags}`)
 
@@ -193,6 +215,17 @@ export const applyPlan = <Step extends MigrationStep, State>(
     if (plan.refused !== undefined)
       return yield* Effect.fail(new InvalidInput({ message: plan.refused, clientSide: true }))
     const base = yield* journalOf(driver.kind, plan.zone, plan.account)
+    return yield* locked(base, plan.zone.name, applyLocked(driver, plan, options, base, progress))
+  })
+
+const applyLocked = <Step extends MigrationStep, State>(
+  driver: MigrationDriver<Step, State>,
+  plan: MigrationPlan<Step, State>,
+  options: Readonly<Record<string, unknown>>,
+  base: string,
+  progress: ((p: StepProgress) => void) | undefined
+) =>
+  Effect.gen(function* () {
     const old = readJournal<Step, State>(base)
     const oldStatus = old !== undefined ? journalStatus(old as Journal<MigrationStep, unknown>) : undefined
     // After a finished migration (not rolled back), this run continues its journal: see JournalPlan.
@@ -238,8 +271,12 @@ export const resumeJournal = <Step extends MigrationStep, State>(
   status: JournalStatus,
   progress?: (p: StepProgress) => void
 ) =>
-  Effect.flatMap(driver.read(journal.plan.zone.id), (live) =>
-    execute(driver, journal.base, status.operation, true, live, progress)
+  locked(
+    journal.base,
+    journal.plan.zone.name,
+    Effect.flatMap(driver.read(journal.plan.zone.id), (live) =>
+      execute(driver, journal.base, status.operation, true, live, progress)
+    )
   )
 
 /**
@@ -272,7 +309,13 @@ export const rollbackJournal = <Step extends MigrationStep, State>(
     const steps = [...journal.plan.migration.steps]
       .reverse()
       .flatMap((s) => (isIrreversible(s.inverse) ? [] : [s.inverse as Step]))
-    writeJournalPlan(journal.base, { ...journal.plan, rollback: { steps, expected: journal.plan.before } }, false)
-    const live = yield* driver.read(journal.plan.zone.id)
-    return yield* execute(driver, journal.base, "rollback", false, live, progress)
+    return yield* locked(
+      journal.base,
+      journal.plan.zone.name,
+      Effect.gen(function* () {
+        writeJournalPlan(journal.base, { ...journal.plan, rollback: { steps, expected: journal.plan.before } }, false)
+        const live = yield* driver.read(journal.plan.zone.id)
+        return yield* execute(driver, journal.base, "rollback", false, live, progress)
+      })
+    )
   })

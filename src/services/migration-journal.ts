@@ -208,3 +208,37 @@ export const journalStatus = (j: Journal<MigrationStep, unknown>): JournalStatus
   }
   return { operation, finished, written, unanswered: sent, failed, differences }
 }
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (e) {
+    // EPERM: alive, someone else's.
+    return (e as NodeJS.ErrnoException).code === "EPERM"
+  }
+}
+
+/**
+ * Takes `<base>.lock` for this process: one migration of a zone at a time on this machine (a CLI
+ * and a TUI at once would interleave their steps and their journal). A lock whose process is gone
+ * (a kill -9) is taken over. Answers the pid holding it when it is taken, else undefined.
+ */
+export const lockJournal = (base: string): number | undefined => {
+  privateDir(path.dirname(base), true)
+  const file = `${base}.lock`
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      fs.writeFileSync(file, String(process.pid), { flag: "wx", mode: 0o600 })
+      return undefined
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e
+      const holder = Number(fs.readFileSync(file, "utf8"))
+      if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && alive(holder)) return holder
+      fs.rmSync(file, { force: true })
+    }
+  }
+  return undefined
+}
+
+export const unlockJournal = (base: string) => fs.rmSync(`${base}.lock`, { force: true })

@@ -8,6 +8,8 @@
  */
 import * as Effect from "effect/Effect"
 import * as ManagedRuntime from "effect/ManagedRuntime"
+import { spawnSync } from "node:child_process"
+import * as fs from "node:fs"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { clientLayer } from "../../src/cli/environment.js"
@@ -191,5 +193,24 @@ describe("firewall migrate re-runs (local)", () => {
     expect(refused.stderr).toMatch(
       /cannot roll back: firewall rule \w{32} was deleted \(--delete-old\), and the platform gives a recreated rule a new id/
     )
+  })
+
+  it("one migration of a zone at a time: a live process's lock refuses, a dead one's is taken over", () => {
+    const cwd = tempDir("edgectl-lock-")
+    const run = (args: ReadonlyArray<string>) => edgectl(args, { cwd })
+    const id = json<{ id: string }>(run(["zones", "get", "globex.com", "--json"])).id
+    const dir = path.join(cwd, ".edgectl", "state", "migrations")
+    fs.mkdirSync(dir, { recursive: true })
+    const lock = path.join(dir, `${id}-firewall-custom-rules.lock`)
+    fs.writeFileSync(lock, String(process.pid))
+    const refused = run(["firewall", "migrate", "--zone", "globex.com", "--yes"])
+    expect(refused.status).toBe(1)
+    expect(refused.stderr).toContain(
+      `another edgectl (pid ${process.pid}) is migrating or rolling back zone globex.com`
+    )
+    expect(json<Array<unknown>>(run(["custom-rules", "list", "--zone", "globex.com", "--json"]))).toEqual([])
+    fs.writeFileSync(lock, String(spawnSync(process.execPath, ["-e", "0"]).pid))
+    expect(run(["firewall", "migrate", "--zone", "globex.com", "--yes"]).status).toBe(0)
+    expect(fs.existsSync(lock)).toBe(false)
   })
 })
