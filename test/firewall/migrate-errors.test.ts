@@ -8,6 +8,7 @@ import { explain } from "../../src/cli/commands/firewall/common.js"
 import { hintFor } from "../../src/cli/commands/firewall/hints.js"
 import { InvalidExpression, QuotaExceeded } from "../../src/domain/errors.js"
 import { planGatedMessage } from "../../src/firewall/expression.js"
+import { edgectl } from "../helpers/cli.js"
 
 describe("firewall migrate's errors", () => {
   it("a plan-gated expression's message is kept whole", () => {
@@ -22,5 +23,22 @@ describe("firewall migrate's errors", () => {
       "delete custom rules you no longer need (edgectl custom-rules list --zone example.com)"
     )
     expect(hintFor({ zone: "example.com" })(e)).toContain("edgectl firewall rules list")
+  })
+
+  it("the CLI prints such a refusal as one message (custom-rules add on a Pro zone)", () => {
+    const r = edgectl([
+      "custom-rules",
+      "add",
+      "--zone",
+      "initech.com",
+      "--expression",
+      'http.request.uri.path matches "^/x"',
+      "--action",
+      "block"
+    ])
+    expect(r.status).toBe(1)
+    expect(r.stderr).toBe(
+      "error: custom-rules add: rules[0].expression: `matches` (regex) needs the Business or Enterprise plan, this zone is on pro [code 10110]\n"
+    )
   })
 })
