@@ -153,10 +153,16 @@ const execute = <Step extends MigrationStep, State>(
     const target = yield* MigrationTarget
     const journal = () => readJournal<Step, State>(base)!
     const plan = journal().plan
+    // The migration again over a rollback that stopped half way: every run's steps, not the last run's only.
+    const overRollback =
+      operation === "migrate" && journalStatus(journal() as Journal<MigrationStep, unknown>).operation === "rollback"
     const { steps, expected } =
       operation === "rollback"
         ? plan.rollback!
-        : { steps: plan.migration.steps.slice(plan.migration.from ?? 0), expected: plan.migration.expected }
+        : {
+            steps: plan.migration.steps.slice(overRollback ? 0 : (plan.migration.from ?? 0)),
+            expected: plan.migration.expected
+          }
     const stop = (reason: string) =>
       stoppedFrom(journal() as Journal<MigrationStep, unknown>, driver.commands(plan.zone.name), target.flags, reason)
     return yield* Effect.acquireUseRelease(

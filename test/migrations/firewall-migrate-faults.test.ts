@@ -141,7 +141,7 @@ describe("firewall migrate stopped at each step, then finished or rolled back", 
     }
   )
 
-  it("--rollback straight after a stop at step 3 restores the before; a new migration then ends as an uninterrupted one", async () => {
+  it("--rollback straight after a stop; a stopped rollback is undone by the migration and finished by the rollback; a new migration then ends as an uninterrupted one", async () => {
     const c = await setup(3, { kind: "status", status: 403 })
     const failed = await cli(c, ["firewall", "migrate", ...z, "--yes"])
     expect(failed.status).toBe(1)
@@ -153,14 +153,19 @@ describe("firewall migrate stopped at each step, then finished or rolled back", 
     expect(stopped.stderr).toContain(
       `hint: finish it: edgectl firewall migrate --zone ${zone} --rollback --yes --remote; undo it: edgectl firewall migrate --zone ${zone} --yes --remote`
     )
-    const refused = await cli(c, ["firewall", "migrate", ...z, "--yes"])
-    expect([refused.status, refused.stderr]).toEqual([
-      1,
-      expect.stringContaining("a rollback of zone globex.com did not finish")
-    ])
+    // The hint's "undo": the migration again, from the journal.
+    c.proxy.arm(undefined)
+    const undone = await cli(c, ["firewall", "migrate", ...z, "--yes"])
+    expect(undone.status, undone.stderr).toBe(0)
+    expect(undone.stdout).toContain(`Found an unfinished rollback of zone ${zone}`)
+    expect(await state(c)).toEqual(migrated)
+    // The hint's "finish": the rollback again.
+    c.proxy.arm(3, { kind: "status", status: 403 })
+    expect((await cli(c, ["firewall", "migrate", ...z, "--rollback", "--yes"])).status).toBe(1)
     c.proxy.arm(undefined)
     const back = await cli(c, ["firewall", "migrate", ...z, "--rollback", "--yes"])
     expect(back.status, back.stderr).toBe(0)
+    expect(back.stdout).toContain("2 step(s) already in effect")
     expect(await state(c)).toEqual(before)
     const fresh = await cli(c, ["firewall", "migrate", ...z, "--yes"])
     expect(fresh.status, fresh.stderr).toBe(0)

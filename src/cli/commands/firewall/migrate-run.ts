@@ -169,15 +169,11 @@ export const migrate = (o: Parsed<"migrate">) =>
       const unfinished = yield* unfinishedZoneMigration(z)
       if (unfinished !== undefined) {
         const { journal, status } = unfinished
-        if (status.operation === "rollback")
-          return yield* Effect.fail(
-            new CliFailure({
-              text: `error: ${what}: a rollback of zone ${z.name} did not finish (journal ${journal.base}.json)\nhint: finish it: ${firewallMigrationDriver.commands(z.name).rollback} --yes`,
-              exitCode: 1
-            })
-          )
         const steps = journal.plan.migration.steps
-        const found = `Found an unfinished migration of zone ${z.name} (journal ${journal.base}.json): ${status.written.length} of ${steps.length} step(s) written${status.unanswered !== undefined ? `, 1 sent with no answer (it may have been applied)` : ""}${status.failed !== undefined ? `; it stopped on: ${status.failed.error}` : ""}.`
+        // A rollback stopped half way is undone by applying the journal's migration again.
+        const undoing = status.operation === "rollback"
+        const of = undoing ? (journal.plan.rollback?.steps.length ?? 0) : steps.length
+        const found = `Found an unfinished ${undoing ? "rollback" : "migration"} of zone ${z.name} (journal ${journal.base}.json): ${status.written.length} of ${of} step(s) written${status.unanswered !== undefined ? `, 1 sent with no answer (it may have been applied)` : ""}${status.failed !== undefined ? `; it stopped on: ${status.failed.error}` : ""}.`
         if (o.dryRun) {
           if (o.json)
             return printJson({ dry_run: true, unfinished: true, journal: `${journal.base}.json`, steps, status })
@@ -188,7 +184,8 @@ export const migrate = (o: Parsed<"migrate">) =>
           for (const s of steps) printLine(`  ${s.method} ${s.path}  (${s.description})`)
           return
         }
-        if (!o.json) printLine(`${found} Finishing it.`)
+        if (!o.json)
+          printLine(`${found} ${undoing ? "Applying the journal's migration again." : "Finishing the migration."}`)
         const yes = yield* confirmOrRefuse(
           `Finish the migration of zone ${z.name}?`,
           { yes: o.yes },
@@ -202,7 +199,7 @@ export const migrate = (o: Parsed<"migrate">) =>
           return yield* Effect.fail(
             new CliFailure({ text: `error: ${what}: cancelled; nothing was changed`, exitCode: 1 })
           )
-        const done = yield* journaled(z, resumeZoneMigration(journal, status, progress))
+        const done = yield* journaled(z, resumeZoneMigration(journal, { ...status, operation: "migrate" }, progress))
         if (o.json) return printJson({ zone: z.name, resumed: done })
         return printLine(`Finished the migration of zone ${z.name}: ${outcomeText(done)}.`)
       }
