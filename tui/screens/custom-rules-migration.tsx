@@ -200,28 +200,51 @@ export function CustomRulesMigration({
           onCancel={close}
         />
       )
-    if (dialog.kind === "undo")
+    if (dialog.kind === "undo") {
+      // Undoing a rollback that stopped half way is applying the journal's migration again.
+      const stoppedRollback = unfinished?.status.operation === "rollback" ? unfinished : undefined
       return (
         <ConfirmDialog
-          title={`Undo the migration of ${zone.name}?`}
-          lines={[
-            `Restores what the migration found (journal ${journal?.journal.base ?? ""}.json):`,
-            `the custom rules entry point as it was (${journal?.journal.plan.before.customRules.length ?? 0} rules),`,
-            "and each firewall rule's paused flag (rules paused before stay paused)."
-          ]}
+          title={stoppedRollback ? `Undo the stopped rollback of ${zone.name}?` : `Undo the migration of ${zone.name}?`}
+          lines={
+            stoppedRollback
+              ? [
+                  `Applies the migration of the journal (${stoppedRollback.journal.base}.json) again:`,
+                  "each of its steps, skipped when in effect."
+                ]
+              : [
+                  `Restores what the migration found (journal ${journal?.journal.base ?? ""}.json):`,
+                  `the custom rules entry point as it was (${journal?.journal.plan.before.customRules.length ?? 0} rules),`,
+                  "and each firewall rule's paused flag (rules paused before stay paused)."
+                ]
+          }
           confirmLabel="undo"
           destructive
           onConfirm={() => {
             close()
-            journaledRun(
-              journaled(rollbackZoneMigration(zone, setProgress)),
-              after(`Rolled back the migration of ${zone.name}`),
-              "undo the migration"
-            )
+            if (stoppedRollback !== undefined)
+              journaledRun(
+                journaled(
+                  resumeZoneMigration(
+                    stoppedRollback.journal,
+                    { ...stoppedRollback.status, operation: "migrate" },
+                    setProgress
+                  )
+                ),
+                after(`Applied the migration of ${zone.name} again`),
+                "undo the rollback"
+              )
+            else
+              journaledRun(
+                journaled(rollbackZoneMigration(zone, setProgress)),
+                after(`Rolled back the migration of ${zone.name}`),
+                "undo the migration"
+              )
           }}
           onCancel={close}
         />
       )
+    }
     return (
       <ConfirmDialog
         title={`Migrate the firewall rules of ${zone.name}?`}
