@@ -16,7 +16,8 @@ import * as Layer from "effect/Layer"
 import * as Scope from "effect/Scope"
 import * as Sink from "effect/Sink"
 import * as Stream from "effect/Stream"
-import { clientLayerWith, type LocalPlatform, type TargetOptions } from "../api/target.js"
+import { clientLayerWith, stateDir, type LocalPlatform, type TargetOptions } from "../api/target.js"
+import { localMigrationTarget, MigrationTarget, remoteMigrationTarget } from "../services/migration-journal.js"
 
 /**
  * In-process, no socket: the platform's HttpApi app runs in this process without web
@@ -32,6 +33,17 @@ const localPlatform: LocalPlatform = (stateDir) =>
 
 /** The client layer for a target: `HttpClient` + `ClientConfig`. */
 export const clientLayer = (o: TargetOptions) => clientLayerWith(o, localPlatform)
+
+/**
+ * Where migrations keep their journals on a target (src/services/migration-journal.ts): the state
+ * directory locally, a per-user state directory with `--remote`; with the target's flags, which the
+ * commands printed to finish or undo a migration repeat.
+ */
+export const migrationTargetLayer = (o: TargetOptions) =>
+  Layer.succeed(
+    MigrationTarget,
+    o.remote ? remoteMigrationTarget(o.env ?? process.env) : localMigrationTarget(stateDir(o), o.persistTo)
+  )
 
 /**
  * The file system as a service whose every member loads NodeFileSystem first. Its members are

@@ -328,3 +328,19 @@ export const fromFailure = (status: number, errors: ReadonlyArray<ErrorItem>, re
   }
   return new V4ErrorClasses[tag](common as never)
 }
+
+/**
+ * A migration (src/services/migration-engine.ts) that stopped before its end state: a refusal,
+ * a lost connection, a signal, or a read-back that differs from the plan. Not a wire error: it
+ * carries what was written (`written`, the steps done; `unanswered`, a step sent with no answer,
+ * which may have been applied), the journal, and the commands that finish and undo the migration
+ * on the same target.
+ */
+export class MigrationStopped extends Data.TaggedError("MigrationStopped")<{
+  readonly message: string
+  readonly written: ReadonlyArray<string>
+  readonly unanswered?: string | undefined
+  readonly journal: string
+  readonly finish: string
+  readonly undo: string
+}> {}

@@ -23,7 +23,7 @@ import {
   type CheckResult,
   type Diagnostic
 } from "../rules/index.js"
-import { planOf } from "./expression.js"
+import { planGatedMessage, planGatedOperator, planOf } from "./expression.js"
 
 export interface MigrateOptions {
   /** The zone's plan (`free`, `pro`, `business`, `enterprise`); checks `log` and the rule limit. */
@@ -33,6 +33,11 @@ export interface MigrateOptions {
    * ran over the document's expressions, so that each distinct one is parsed once per document.
    */
   readonly check?: (expression: string, options: CheckOptions) => CheckResult
+  /**
+   * Custom rules already on the zone that the migration keeps: they count against the plan's limit
+   * of custom rules as the platform counts them (custom-rules-migration.md §6).
+   */
+  readonly kept?: number
 }
 
 const isAction = (a: string): a is FirewallAction => (FirewallActions as ReadonlyArray<string>).includes(a)
@@ -105,6 +110,11 @@ const unmappable = (
       code: "expression-invalid",
       message: `rule ${id}: its expression does not check: ${error.message} (the rule never ran)`
     }
+  if (plan !== undefined && planGatedOperator(diagnostics) !== undefined)
+    return {
+      code: "plan-gated",
+      message: `rule ${id}: ${planGatedMessage(plan)}, and the rulesets API refuses such a rule (10110); it is left out`
+    }
   return { diagnostics }
 }
 
@@ -168,9 +178,16 @@ const changes = (
  * Leaves out the rules beyond the plan's limit: paused ones first (they decide nothing), from the
  * end of the list, then active ones from the end.
  */
-const withinLimit = (mapped: Array<Mapped>, plan: string | undefined, notes: Array<MigrationNote>): Array<Mapped> => {
-  const limit = plan !== undefined ? CustomRuleLimits[plan] : undefined
-  if (limit === undefined || mapped.length <= limit) return mapped
+const withinLimit = (
+  mapped: Array<Mapped>,
+  plan: string | undefined,
+  kept: number,
+  notes: Array<MigrationNote>
+): Array<Mapped> => {
+  const planLimit = plan !== undefined ? CustomRuleLimits[plan] : undefined
+  if (planLimit === undefined) return mapped
+  const limit = Math.max(0, planLimit - kept)
+  if (mapped.length <= limit) return mapped
   const drop = new Set<Mapped>()
   for (const paused of [true, false])
     for (let i = mapped.length - 1; i >= 0 && mapped.length - drop.size > limit; i--)
@@ -181,7 +198,7 @@ const withinLimit = (mapped: Array<Mapped>, plan: string | undefined, notes: Arr
         severity: "unmapped",
         code: "plan-limit",
         rule: m.rule.id,
-        message: `rule ${m.rule.id}: the ${plan} plan allows at most ${limit} custom rules, and the zone's firewall rules need ${mapped.length}; this ${m.rule.paused ? "paused " : ""}rule is left out`
+        message: `rule ${m.rule.id}: the ${plan} plan allows at most ${planLimit} custom rules, ${kept > 0 ? `the zone keeps ${kept} custom rule(s) already there, ` : ""}and the zone's firewall rules need ${mapped.length}; this ${m.rule.paused ? "paused " : ""}rule is left out`
       })
   return mapped.filter((m) => !drop.has(m))
 }
@@ -232,7 +249,7 @@ export const migrateFirewallRules = (
     mapped.push({ rule, custom })
     notes.push(...changes(rule, action, why.diagnostics, filterUse.get(filter.id) ?? 0))
   }
-  mapped = withinLimit(mapped, plan, notes)
+  mapped = withinLimit(mapped, plan, options.kept ?? 0, notes)
   const position = new Map(mapped.map((m, i) => [m.rule.id, i]))
   const entries: Array<MigrationEntry> = rules.map((r) => ({
     firewall_rule: r.id,

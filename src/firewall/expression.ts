@@ -10,6 +10,17 @@ const Plans: ReadonlyArray<string> = ["free", "pro", "business", "enterprise"]
 
 export const planOf = (plan: string): Plan | undefined => (Plans.includes(plan) ? (plan as Plan) : undefined)
 
+/**
+ * The plan-gated operator the rulesets API refuses (10110) below the plans that have it: `matches`
+ * (regex) below Business. Other `plan-required` diagnostics (a field or function above the plan) are
+ * warnings the platform accepts. The server's check and the migration's plan both ask here.
+ */
+export const planGatedOperator = <D extends Pick<Diagnostic, "code" | "message">>(diagnostics: ReadonlyArray<D>) =>
+  diagnostics.find((d) => d.code === "plan-required" && d.message.startsWith("`matches`"))
+
+export const planGatedMessage = (plan: string) =>
+  `\`matches\` (regex) needs the Business or Enterprise plan, this zone is on ${plan}`
+
 export const toWireDiagnostic = (d: Diagnostic): ExpressionDiagnostic => ({
   severity: d.severity,
   code: d.code,

@@ -4,7 +4,7 @@
  * check a whole rule with this before they create its filter, so a rule the platform would refuse
  * never leaves a filter behind, and the three cannot disagree on what a rule may be.
  */
-import { BypassProducts, type FirewallAction } from "../domain/firewall.js"
+import { BypassProducts, type FirewallAction, type Rule } from "../domain/firewall.js"
 import { Limits, readRuleFields } from "./body.js"
 
 export interface RuleText {
@@ -23,6 +23,39 @@ export interface RuleInput {
   readonly description?: string | undefined
   readonly products?: ReadonlyArray<string> | undefined
   readonly paused?: boolean | undefined
+}
+
+export type RuleChanges = { readonly [K in keyof RuleInput]?: RuleInput[K] | undefined } & {
+  /** Points the rule at another existing filter. */
+  readonly filterId?: string | undefined
+}
+
+/** A rule as the firewall rules API takes it back whole, its filter by id: the body of every rule PUT. */
+export interface RuleWrite {
+  readonly id: string
+  readonly action: string
+  readonly priority: number | null
+  readonly paused: boolean
+  readonly description?: string
+  readonly ref?: string
+  readonly products?: ReadonlyArray<string>
+  readonly filter: { readonly id: string }
+}
+
+/** `rule` with `changes`, as a PUT body (products only on a bypass rule; absent fields left out). */
+export const ruleWrite = (rule: Rule, changes: RuleChanges = {}): RuleWrite => {
+  const action = changes.action ?? rule.action
+  const body = {
+    id: rule.id,
+    action,
+    priority: changes.priority === undefined ? rule.priority : changes.priority,
+    paused: changes.paused ?? rule.paused,
+    description: changes.description ?? rule.description,
+    ref: rule.ref,
+    products: changes.products ?? (action === "bypass" ? rule.products : undefined),
+    filter: { id: changes.filterId ?? rule.filter.id }
+  }
+  return Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined)) as unknown as RuleWrite
 }
 
 export type RuleField = "action" | "priority" | "description" | "products"

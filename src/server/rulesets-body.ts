@@ -7,7 +7,13 @@
  */
 import { InvalidExpression, InvalidInput } from "../domain/errors.js"
 import { CustomRulesPhase } from "../domain/custom-rule.js"
-import { parsingMessage, planOf, toWireDiagnostic } from "../firewall/expression.js"
+import {
+  parsingMessage,
+  planGatedMessage,
+  planGatedOperator,
+  planOf,
+  toWireDiagnostic
+} from "../firewall/expression.js"
 import { check, MAX_EXPRESSION_LENGTH } from "../rules/index.js"
 import { jsonPrefix } from "./json-body.js"
 
@@ -78,12 +84,12 @@ const checkExpression = (expression: string, plan: string, field: string) => {
   )
   const p = planOf(plan)
   const result = check(expression, p !== undefined ? { plan: p } : {})
-  const regex = result.diagnostics.find((d) => d.code === "plan-required" && d.message.startsWith("`matches`"))
+  const regex = planGatedOperator(result.diagnostics)
   const first = result.diagnostics.find((d) => d.severity === "error") ?? (result.valid ? regex : undefined)
   if (first === undefined) return
   throw new Refused(
     new InvalidExpression({
-      message: `${field}: ${first === regex ? `\`matches\` (regex) needs the Business or Enterprise plan, this zone is on ${plan}` : parsingMessage(expression, first)}`,
+      message: `${field}: ${first === regex ? planGatedMessage(plan) : parsingMessage(expression, first)}`,
       diagnostics: result.diagnostics.map(toWireDiagnostic),
       meta: { expression, field }
     })

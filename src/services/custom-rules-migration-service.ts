@@ -1,90 +1,133 @@
 /**
- * The migration of a zone's firewall rules to custom rules as the TUI runs it: read the old rules and
- * the custom phase, map them with the one pure mapping (src/firewall/custom-rules.ts), replay a
- * traffic file through both, and apply: write the custom phase first, then pause the old rules that
- * now have a custom rule, so a failure half way never leaves the zone without either. The CLI
- * (`edgectl firewall migrate`) and the TUI plan through here alike.
- *
- * A firewall rule whose id is already the `ref` of a custom rule was migrated before: it is left
- * out of the mapping and its custom rule is kept as it is. (Mapped again, the rule, paused by the
- * first run, would come out disabled and replace the live custom rule.) Custom rules already on
- * the zone are kept, after the newly migrated ones.
+ * The migration of a zone's firewall rules to custom rules, on the one engine (./migration-engine.ts):
+ * the CLI (`edgectl firewall migrate`) and the TUI (tui/screens/custom-rules-migration.tsx) plan,
+ * apply, finish and roll back only through these functions, and own no steps. The plan is
+ * src/firewall/custom-rules-plan.ts, computed once from the live state; the engine sends exactly
+ * its steps and journals them.
  */
 import * as Effect from "effect/Effect"
 import * as fs from "node:fs"
 import { nodeReadline } from "../lazy-builtins.js"
-import type { CustomRule, CustomRulesMigration } from "../domain/custom-rule.js"
+import type { CustomRule } from "../domain/custom-rule.js"
 import { InvalidInput } from "../domain/errors.js"
 import type { Rule } from "../domain/firewall.js"
-import type { ZoneRule } from "../domain/ruleset.js"
-import { migrateFirewallRules } from "../firewall/custom-rules.js"
 import { makeCustomRulesReplayer, type CustomRulesReplayReport } from "../firewall/custom-rules-replay.js"
-import { allRules, setRulePaused } from "./firewall-service.js"
+import {
+  FirewallMigrationKind,
+  inEffect,
+  planFirewallMigration,
+  stateDifferences,
+  type FirewallMigrationPlan,
+  type FirewallMigrationStep,
+  type ZoneRulesState
+} from "../firewall/custom-rules-plan.js"
+import type { RuleWrite } from "../firewall/rule-input.js"
+import { allRules, deleteRule, putRule } from "./firewall-service.js"
+import {
+  applyPlan,
+  findJournal,
+  resumeJournal,
+  rollbackJournal,
+  type MigrationDriver,
+  type StepProgress
+} from "./migration-engine.js"
+import type { Journal, JournalStatus } from "./migration-journal.js"
 import { getCustomRules, putCustomRules, type CustomRuleInput } from "./rulesets-service.js"
 
-export interface MigrationPreview {
-  /** The zone's firewall rules as listed (creation order). */
-  readonly firewallRules: ReadonlyArray<Rule>
-  /** The mapping of the rules not migrated before. */
-  readonly migration: CustomRulesMigration
-  /** The zone's custom rules now: an apply keeps them, after the newly migrated ones. */
-  readonly existing: ReadonlyArray<ZoneRule>
-  /** Firewall rules a custom rule already names by `ref`: migrated before, left as they are. */
-  readonly alreadyMigrated: ReadonlyArray<Rule>
-}
+export type { FirewallMigrationPlan, ZoneRulesState }
 
-/** The preview from what the zone holds: its firewall rules and its custom rules. */
-export const planMigration = (
-  firewallRules: ReadonlyArray<Rule>,
-  existing: ReadonlyArray<ZoneRule>,
-  plan: string | undefined
-): MigrationPreview => {
-  const refs = new Set(existing.map((r) => r.ref))
-  const pending = firewallRules.filter((r) => !refs.has(r.id))
-  return {
+const quote = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replaceAll("'", "'\\''")}'`)
+
+/** The zone's firewall rules (listing order) and its custom phase's rules (none without an entry point). */
+export const readZoneRules = (zoneId: string) =>
+  Effect.map(Effect.all([allRules(zoneId), getCustomRules(zoneId)]), ([firewallRules, custom]): ZoneRulesState => ({
     firewallRules,
-    migration: migrateFirewallRules(pending, plan === undefined ? {} : { plan }),
-    existing,
-    alreadyMigrated: firewallRules.filter((r) => refs.has(r.id))
-  }
+    // The custom phase holds custom rules only: its actions are the custom rules' ones.
+    customRules: (custom?.rules ?? []) as unknown as ReadonlyArray<CustomRule>
+  }))
+
+const send = (zoneId: string, step: FirewallMigrationStep) => {
+  const c = step.check
+  if ("customRules" in c) return putCustomRules(zoneId, { rules: c.customRules as ReadonlyArray<CustomRuleInput> })
+  if ("absent" in c) return deleteRule(zoneId, c.rule, { deleteFilterIfUnused: true })
+  return putRule(zoneId, step.body as RuleWrite)
 }
 
-export const previewMigration = (zoneId: string, plan: string | undefined) =>
-  Effect.all([allRules(zoneId), getCustomRules(zoneId)]).pipe(
-    Effect.map(([firewallRules, custom]) => planMigration(firewallRules, custom?.rules ?? [], plan))
-  )
-
-/** A custom rule already on the entry point, written back as it is (its `ref` keeps its id). */
-export const keptRule = (r: ZoneRule): CustomRuleInput => ({
-  action: r.action,
-  expression: r.expression,
-  ...(r.description !== undefined ? { description: r.description } : {}),
-  enabled: r.enabled,
-  ref: r.ref,
-  ...(r.action_parameters !== undefined ? { action_parameters: r.action_parameters } : {}),
-  ...(r.logging !== undefined ? { logging: r.logging } : {})
-})
-
-/** What the apply PUTs on the custom phase entry point: the migrated rules, then the ones there now. */
-export const entrypointBody = (p: MigrationPreview): { readonly rules: ReadonlyArray<CustomRuleInput> } => ({
-  // The mapping writes no block response, the one field whose shapes differ.
-  rules: [...(p.migration.rules as ReadonlyArray<CustomRuleInput>), ...p.existing.map(keptRule)]
-})
-
-/** The old rules an apply pauses: those that became a custom rule and still run. */
-export const rulesToPause = (p: MigrationPreview): ReadonlyArray<Rule> =>
-  p.firewallRules.filter(
-    (r) => !r.paused && p.migration.entries.some((e) => e.firewall_rule === r.id && e.custom_rule !== null)
-  )
-
-/** Writes the custom phase, then pauses the old rules it replaces; answers how many rules were written and how many were paused. */
-export const applyMigration = (zoneId: string, p: MigrationPreview) =>
-  Effect.gen(function* () {
-    yield* putCustomRules(zoneId, entrypointBody(p))
-    const pause = rulesToPause(p)
-    for (const r of pause) yield* setRulePaused(zoneId, r.id, true)
-    return { written: p.migration.rules.length, paused: pause.length }
+export const firewallMigrationDriver: MigrationDriver<FirewallMigrationStep, ZoneRulesState> = {
+  kind: FirewallMigrationKind,
+  read: readZoneRules,
+  send,
+  inEffect,
+  differences: stateDifferences,
+  commands: (zone) => ({
+    migrate: `edgectl firewall migrate --zone ${quote(zone)}`,
+    rollback: `edgectl firewall migrate --zone ${quote(zone)} --rollback`
   })
+}
+
+/** A zone as the migration needs it (`Zone` has it): the account keys remote journals, the plan the limits. */
+export interface ZoneRef {
+  readonly id: string
+  readonly name: string
+  readonly account: { readonly id: string; readonly name?: string | undefined }
+  readonly plan?: { readonly legacy_id?: string | undefined } | undefined
+}
+
+const accountOf = (z: ZoneRef) => ({ id: z.account.id, name: z.account.name ?? z.account.id })
+
+/** The plan, computed once from what the zone holds now: what the preview and `--dry-run` show and the apply sends. */
+export const planZoneMigration = (zone: ZoneRef, deleteOld: boolean) =>
+  Effect.map(readZoneRules(zone.id), (before) =>
+    planFirewallMigration({
+      zone: { id: zone.id, name: zone.name },
+      account: accountOf(zone),
+      plan: zone.plan?.legacy_id,
+      before,
+      deleteOld
+    })
+  )
+
+export type FirewallJournal = Journal<FirewallMigrationStep, ZoneRulesState>
+
+/** The zone's migration journal and where it stands, or undefined when it has none. */
+export const zoneMigrationJournal = (zone: ZoneRef) =>
+  findJournal<FirewallMigrationStep, ZoneRulesState>(FirewallMigrationKind, zone, accountOf(zone))
+
+/** An operation of the zone's journal that did not finish (a migration or a rollback), or undefined. */
+export const unfinishedZoneMigration = (zone: ZoneRef) =>
+  Effect.map(zoneMigrationJournal(zone), (j) => (j !== undefined && !j.status.finished ? j : undefined))
+
+/**
+ * The state the zone's last migration found before its first write (for the replay of a migration
+ * already applied: that "before" against the live rules), or undefined without a journal.
+ */
+export const journalBefore = (zone: ZoneRef) => Effect.map(zoneMigrationJournal(zone), (j) => j?.journal.plan.before)
+
+export const applyZoneMigration = (plan: FirewallMigrationPlan, progress?: (p: StepProgress) => void) =>
+  applyPlan(firewallMigrationDriver, plan, { delete_old: plan.delete_old }, progress)
+
+export const resumeZoneMigration = (
+  journal: FirewallJournal,
+  status: JournalStatus,
+  progress?: (p: StepProgress) => void
+) => resumeJournal(firewallMigrationDriver, journal, status, progress)
+
+/** Restores the journal's "before"; a zone without a journal has nothing to roll back. */
+export const rollbackZoneMigration = (zone: ZoneRef, progress?: (p: StepProgress) => void) =>
+  Effect.flatMap(zoneMigrationJournal(zone), (j) =>
+    j === undefined
+      ? Effect.fail(
+          new InvalidInput({
+            message: `zone ${zone.name} has no migration journal on this target: nothing to roll back`,
+            clientSide: true
+          })
+        )
+      : rollbackJournal(firewallMigrationDriver, j.journal, progress)
+  )
+
+/** The firewall rules the replay compares with the plan's new rules: those not migrated before. */
+export const replayedFirewallRules = (plan: FirewallMigrationPlan): ReadonlyArray<Rule> =>
+  plan.before.firewallRules.filter((r) => !plan.migrated_before.includes(r.id))
 
 /** Replays a traffic file (one request per line) through the old rules and the new ones. */
 export const replayMigrationFile = (

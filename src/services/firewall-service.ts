@@ -10,6 +10,7 @@ import { FirewallEndpoints as E } from "../api/contract-firewall.js"
 import { InvalidInput, QuotaExceeded, V4ErrorClasses, type V4Error } from "../domain/errors.js"
 import { type Filter, type FirewallAction, type FirewallDecision, type Rule } from "../domain/firewall.js"
 import { problemsMessage, readRuleFields } from "../firewall/body.js"
+import { ruleWrite, type RuleChanges, type RuleWrite } from "../firewall/rule-input.js"
 import { asFirewallRule } from "../firewall/evaluated-rule.js"
 import { toWireDiagnostic } from "../firewall/expression.js"
 import { firewall, validateRequest, type Request } from "../rules/index.js"
@@ -121,28 +122,15 @@ export const createRuleTwoStep = (zoneId: string, filter: FilterInput, r: RuleIn
   )
 }
 
-export type RuleChanges = { readonly [K in keyof RuleInput]?: RuleInput[K] | undefined } & {
-  /** Points the rule at another existing filter. */
-  readonly filterId?: string | undefined
-}
+export type { RuleChanges, RuleWrite }
+
+/** PUTs a rule whole (the migration's pause and resume steps: the body is in the plan). */
+export const putRule = (zoneId: string, body: RuleWrite) =>
+  call(E.updateRule, { path: { zone_id: zoneId, rule_id: body.id }, payload: body })
 
 /** Changes some fields of a rule: reads it and PUTs it whole, referencing its filter by id only. */
 export const updateRule = (zoneId: string, id: string, changes: RuleChanges) =>
-  Effect.flatMap(getRule(zoneId, id), (rule) => {
-    const action = changes.action ?? rule.action
-    const products = changes.products ?? (action === "bypass" ? rule.products : undefined)
-    const payload = defined({
-      id,
-      action,
-      priority: changes.priority === undefined ? rule.priority : changes.priority,
-      paused: changes.paused ?? rule.paused,
-      description: changes.description ?? rule.description,
-      ref: rule.ref,
-      products,
-      filter: { id: changes.filterId ?? rule.filter.id }
-    })
-    return call(E.updateRule, { path: { zone_id: zoneId, rule_id: id }, payload })
-  })
+  Effect.flatMap(getRule(zoneId, id), (rule) => putRule(zoneId, ruleWrite(rule, changes)))
 
 export const setRulePaused = (zoneId: string, id: string, paused: boolean) => updateRule(zoneId, id, { paused })
 

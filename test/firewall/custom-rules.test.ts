@@ -137,10 +137,19 @@ describe("fields (reference §4)", () => {
     expect(m.notes.filter((n) => n.code === "shared-filter").map((n) => n.rule)).toEqual(["x", "y"])
   })
 
-  it("a field above the zone's plan is noted, the rule still written", () => {
-    const { rule: r, notes } = one(rule("m", "block", { expression: 'http.request.uri.path matches "^/a"' }), "pro")
+  it("a field above the zone's plan is noted, the rule still written (the platform accepts it)", () => {
+    const { rule: r, notes } = one(rule("m", "block", { expression: "http.request.body.size gt 100" }), "pro")
     expect(r).toBeDefined()
     expect(notes.map((n) => [n.severity, n.code])).toContainEqual(["changed", "plan-required"])
+  })
+
+  it("`matches` below Business is left out: the rulesets API refuses it (10110), as the server's own check says", () => {
+    const { rule: r, notes } = one(rule("m", "block", { expression: 'http.request.uri.path matches "^/a"' }), "pro")
+    expect(r).toBeUndefined()
+    expect(notes.map((n) => [n.severity, n.code])).toEqual([["unmapped", "plan-gated"]])
+    expect(
+      one(rule("m", "block", { expression: 'http.request.uri.path matches "^/a"' }), "business").rule
+    ).toBeDefined()
   })
 
   it("the output decodes with the domain's schema (the platform's JSON)", () => {

@@ -18,10 +18,13 @@ interface Request {
   body?: { rules?: Array<Record<string, unknown>> } & Record<string, unknown>
 }
 interface Plan {
-  dry_run: boolean
-  requests: Array<Request>
-  end_state: { custom_rules: number; firewall_rules_migrated: number; firewall_rules_left: Array<string> }
+  kind: string
+  steps: Array<Request & { key: string }>
+  expected: { customRules: Array<Record<string, unknown>>; firewallRules: Array<FwRule> }
+  migration: { entries: Array<{ firewall_rule: string; custom_rule: number | null }> }
+  refused?: string
 }
+const left = (p: Plan) => p.migration.entries.filter((e) => e.custom_rule === null).map((e) => e.firewall_rule)
 interface CustomRule {
   id: string
   action: string
@@ -66,29 +69,29 @@ describe("edgectl firewall migrate", () => {
     const zone = ["--zone", "acme-mail.com"]
     const before = json<Array<FwRule>>(run(["firewall", "rules", "list", ...zone, "--json"]))
     const dry = json<Plan>(run(["firewall", "migrate", ...zone, "--dry-run", "--json"]))
-    expect(dry.dry_run).toBe(true)
+    expect(dry.kind).toBe("firewall-custom-rules")
     expect(json<Array<FwRule>>(run(["firewall", "rules", "list", ...zone, "--json"]))).toEqual(before)
     expect(json<Array<CustomRule>>(run(["custom-rules", "list", ...zone, "--json"]))).toEqual([])
-    const [put, ...pauses] = dry.requests
+    const [put, ...pauses] = dry.steps
     expect(put!.method).toBe("PUT")
     expect(put!.path).toMatch(/^\/zones\/\w{32}\/rulesets\/phases\/http_request_firewall_custom\/entrypoint$/)
     expect(put!.body!.rules!.length).toBe(16)
     const active = before.filter((r) => !r.paused).map((r) => r.id)
     // The one rule on a deleted filter is not migrated, so it is not paused either.
     expect(pauses.map((p) => p.path.split("/").pop()).sort()).toEqual(
-      active.filter((id) => !dry.end_state.firewall_rules_left.includes(id)).sort()
+      active.filter((id) => !left(dry).includes(id)).sort()
     )
     expect(pauses.every((p) => p.method === "PUT" && p.body!.paused === true)).toBe(true)
 
     const text = run(["firewall", "migrate", ...zone, "--dry-run"])
     expect(text.status).toBe(0)
     expect(text.stdout).toContain(
-      `Dry run: nothing was changed. The migration would send ${dry.requests.length} request(s):`
+      `Dry run: nothing was changed. The migration would send ${dry.steps.length} request(s):`
     )
     expect(text.stdout).toContain(`${put!.method} ${put!.path}\n${JSON.stringify(put!.body, null, 2)}`)
 
-    const done = json<Plan>(run(["firewall", "migrate", ...zone, "--yes", "--json"]))
-    expect(done.requests).toEqual(dry.requests)
+    const done = json<{ plan: Plan }>(run(["firewall", "migrate", ...zone, "--yes", "--json"]))
+    expect(done.plan.steps).toEqual(dry.steps)
     const stored = json<Array<CustomRule>>(run(["custom-rules", "list", ...zone, "--json"]))
     expect(stored.map(asWritten)).toEqual(put!.body!.rules)
     const after = json<Array<FwRule & Record<string, unknown>>>(run(["firewall", "rules", "list", ...zone, "--json"]))
@@ -99,21 +102,21 @@ describe("edgectl firewall migrate", () => {
       expect((filter as { id: string }).id).toBe((p.body!.filter as { id: string }).id)
     }
     // The rule that was not migrated is left as it was.
-    for (const id of dry.end_state.firewall_rules_left)
+    for (const id of left(dry))
       expect(after.find((x) => x.id === id)!.paused).toBe(before.find((x) => x.id === id)!.paused)
 
     // A second run leaves the rules migrated before (a custom rule has their id as ref) out: mapped
     // again, paused by the first run, they would replace the live custom rules with disabled ones.
+    // Everything is in effect: it sends nothing.
     const again = json<Plan>(run(["firewall", "migrate", ...zone, "--dry-run", "--json"]))
-    expect(again.end_state.custom_rules).toBe(16)
-    expect(again.requests).toHaveLength(1)
-    expect(again.requests[0]!.body!.rules).toEqual(stored.map(asWritten))
+    expect(again.expected.customRules).toHaveLength(16)
+    expect(again.steps).toEqual([])
     const second = run(["firewall", "migrate", ...zone, "--yes"])
     expect(second.status, second.stderr).toBe(0)
     expect(second.stdout).toContain("16 firewall rule(s) were migrated before")
+    expect(second.stdout).toContain("Nothing to do")
     const kept = json<Array<CustomRule>>(run(["custom-rules", "list", ...zone, "--json"]))
-    expect(kept.map(asWritten)).toEqual(stored.map(asWritten))
-    expect(kept.filter((r) => r.enabled).length).toBe(stored.filter((r) => r.enabled).length)
+    expect(kept).toEqual(stored)
   })
 
   it("--delete-old deletes the migrated rules and the filters no other rule uses", () => {
@@ -121,18 +124,18 @@ describe("edgectl firewall migrate", () => {
     const zone = ["--zone", "acme-mail.com"]
     const before = json<Array<FwRule>>(run(["firewall", "rules", "list", ...zone, "--json"]))
     const dry = json<Plan>(run(["firewall", "migrate", ...zone, "--delete-old", "--dry-run", "--json"]))
-    const deletes = dry.requests.slice(1)
+    const deletes = dry.steps.slice(1)
     expect(deletes.every((d) => d.method === "DELETE" && d.path.endsWith("?delete_filter_if_unused=true"))).toBe(true)
     expect(deletes.length).toBe(16)
     const r = run(["firewall", "migrate", ...zone, "--delete-old", "--yes"])
     expect(r.status).toBe(0)
     expect(r.stdout).toContain("16 firewall rule(s) deleted")
-    const left = json<Array<FwRule>>(run(["firewall", "rules", "list", ...zone, "--json"]))
-    expect(left.map((x) => x.id)).toEqual(dry.end_state.firewall_rules_left)
+    const rest = json<Array<FwRule>>(run(["firewall", "rules", "list", ...zone, "--json"]))
+    expect(rest.map((x) => x.id)).toEqual(left(dry))
     const filters = json<Array<{ id: string }>>(run(["firewall", "filters", "list", ...zone, "--json"])).map(
       (f) => f.id
     )
-    const gone = before.filter((x) => !left.some((l) => l.id === x.id)).map((x) => x.filter.id)
+    const gone = before.filter((x) => !rest.some((l) => l.id === x.id)).map((x) => x.filter.id)
     expect(filters.filter((f) => gone.includes(f))).toEqual([])
     expect(json<Array<CustomRule>>(run(["custom-rules", "list", ...zone, "--json"])).length).toBe(16)
   })

@@ -20,6 +20,7 @@ import { KeypressProvider } from "../../tui/keys.js"
 import { RuntimeProvider, type TuiRuntime } from "../../tui/runtime.js"
 import { UiProvider } from "../../tui/state.js"
 import { PaneContext } from "../../tui/terminal.js"
+import { ObjectsDirContext } from "../../tui/screens/objects-data.js"
 
 export const Keys = {
   up: "\u001B[A",
@@ -61,7 +62,7 @@ export class Fixture {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "edgectl-tui-"))
     this.dirs.push(dir)
     const client = clientLayer({ remote: false, persistTo: dir })
-    if (requests === undefined) return this.track(ManagedRuntime.make(client))
+    if (requests === undefined) return this.track(ManagedRuntime.make(client), dir)
     const recording = Layer.effect(
       HttpClient.HttpClient,
       Effect.map(
@@ -74,21 +75,34 @@ export class Fixture {
         )
       )
     )
-    return this.track(ManagedRuntime.make(recording.pipe(Layer.provideMerge(client))))
+    return this.track(ManagedRuntime.make(recording.pipe(Layer.provideMerge(client))), dir)
   }
 
   runtime(options: TargetOptions): TuiRuntime {
     return this.track(ManagedRuntime.make(clientLayer(options)))
   }
 
-  private track(runtime: TuiRuntime): TuiRuntime {
+  /** A local runtime's state directory: the App is given it, as `edgectl tui` gives its own (journals, objects). */
+  private readonly stateDirs = new Map<TuiRuntime, string>()
+
+  private track(runtime: TuiRuntime, dir?: string): TuiRuntime {
     this.runtimes.push(runtime)
+    if (dir !== undefined) this.stateDirs.set(runtime, dir)
     return runtime
+  }
+
+  /** The state directory of a runtime made by `local()`. */
+  stateDirOf(runtime: TuiRuntime): string | undefined {
+    return this.stateDirs.get(runtime)
   }
 
   /** Renders the App and waits a moment so its input listener is attached (pitfall P13). */
   render(runtime: TuiRuntime, props: { target?: string; onQuit?: () => void } = {}) {
-    return this.mount(<App runtime={runtime} {...props} />)
+    const dir = this.stateDirs.get(runtime)
+    const app = <App runtime={runtime} {...props} />
+    return this.mount(
+      dir === undefined ? app : <ObjectsDirContext.Provider value={dir}>{app}</ObjectsDirContext.Provider>
+    )
   }
 
   /** Renders one part of the app inside the providers the App gives it, with the footer below. */

@@ -1,111 +1,71 @@
 /**
- * The zone's Firewall tab, `m`: the migration of its firewall rules to custom rules. The preview
- * lists each old rule beside the custom rule it becomes (in the order the custom phase runs them,
- * the rules left out last) with its notes; `p` replays a traffic file through both and shows every
- * request they decide differently (./custom-rules-replay.tsx; `v` shows it again, esc returns);
- * `a` applies after a confirmation that says what is sent. Its replay answer is kept with the zone
- * it was run on (useZoneScoped), so it never shows on another zone.
+ * The zone's Firewall tab, `m`: the migration of its firewall rules to custom rules, on the one
+ * migration engine through the service the CLI uses (src/services/custom-rules-migration-service.ts):
+ * the preview is the plan `edgectl firewall migrate --dry-run` prints (computed once from the live
+ * state), the apply sends exactly it with a journal, and this screen owns no step. The preview lists
+ * each old rule beside the custom rule it becomes (in run order, the rules left out last); enter
+ * reads a rule's notes whole (./custom-rules-migration-notes.tsx). `p` replays a traffic file through
+ * both (./custom-rules-replay.tsx; `v` shows it again); `a` applies after a confirmation that says
+ * what is sent, with progress. A journal left unfinished (a failure, a signal) is shown with `f` to
+ * finish it and `u` to undo it (after a confirmation); `u` also undoes a finished migration.
  */
 import { Box, Text } from "ink"
-import type { CustomRule, MigrationNote } from "../../src/domain/custom-rule.js"
-import type { Rule } from "../../src/domain/firewall.js"
+import { useContext, useState } from "react"
+import * as Effect from "effect/Effect"
 import type { CustomRulesReplayReport } from "../../src/firewall/custom-rules-replay.js"
 import {
-  applyMigration,
-  previewMigration,
+  applyZoneMigration,
+  planZoneMigration,
+  replayedFirewallRules,
   replayMigrationFile,
-  rulesToPause,
-  type MigrationPreview
+  resumeZoneMigration,
+  rollbackZoneMigration,
+  zoneMigrationJournal,
+  type ZoneRef
 } from "../../src/services/custom-rules-migration-service.js"
+import type { StepProgress } from "../../src/services/migration-engine.js"
 import { useActions } from "../actions.js"
+import type { Services } from "../runtime.js"
 import { ConfirmDialog } from "../components/confirm-dialog.js"
 import { List, useListCursor } from "../components/list.js"
 import { ErrorView, Loading } from "../components/states.js"
 import { TextPrompt } from "../components/text-prompt.js"
 import { KeyLayer, useKeys } from "../keys.js"
+import { withMigrationTarget } from "../migration-target.js"
 import { useNotify } from "../notices.js"
 import { useZoneScoped } from "../state.js"
 import { usePaneSize } from "../terminal.js"
-import { customAction } from "./custom-rule-detail.js"
+import { MigrationNotesView } from "./custom-rules-migration-notes.js"
+import { oldWidth, replayText, rowsOf, rowText, stepsText } from "./custom-rules-migration-rows.js"
 import { useZoneQuery } from "./custom-rules-query.js"
 import { CustomRulesReplayView } from "./custom-rules-replay.js"
+import { ObjectsDirContext } from "./objects-data.js"
 
-interface Row {
-  readonly rule: Rule
-  /** 1-based place in the custom phase, or undefined when the rule is left out. */
-  readonly place: number | undefined
-  readonly custom: CustomRule | undefined
-  readonly notes: ReadonlyArray<MigrationNote>
-  /** Migrated by an earlier apply: its custom rule stays as it is. */
-  readonly before: boolean
-}
+type Dialog =
+  { readonly kind: "replay" } | { readonly kind: "apply" } | { readonly kind: "undo" } | { readonly kind: "notes" }
 
-const rowsOf = (p: MigrationPreview): ReadonlyArray<Row> => {
-  const rows = p.firewallRules.map((rule) => {
-    const index = p.migration.entries.find((e) => e.firewall_rule === rule.id)?.custom_rule ?? null
-    return {
-      rule,
-      place: index === null ? undefined : index + 1,
-      custom: index === null ? undefined : p.migration.rules[index],
-      notes: p.migration.notes.filter((n) => n.rule === rule.id),
-      before: p.alreadyMigrated.includes(rule)
-    }
-  })
-  return [...rows].sort((a, b) => (a.place ?? Infinity) - (b.place ?? Infinity))
-}
-
-const oldText = (r: Rule) => `${r.action}${r.products ? `(${r.products.join(",")})` : ""}${r.paused ? " paused" : ""}`
-
-/** The old column's width: narrow panes (80 columns) show the old action alone (managed_challenge, 17, the longest), as the new column shows the rest. */
-const oldWidth = (columns: number) => (columns >= 100 ? 22 : 17)
-
-const rowText = (r: Row, columns: number) => {
-  const to =
-    r.custom !== undefined
-      ? `${customAction(r.custom)}${r.custom.enabled ? "" : " off"}`
-      : r.before
-        ? "migrated before"
-        : "left out"
-  const what = r.rule.description ?? ("expression" in r.rule.filter ? r.rule.filter.expression : r.rule.filter.id)
-  const old = columns >= 100 ? oldText(r.rule) : r.rule.action
-  return `${(r.place === undefined ? "-" : `#${r.place}`).padEnd(4)}${old.padEnd(oldWidth(columns))} -> ${to.padEnd(21)} ${what}`
-}
-
-/** One line: the file by its name (the prompt showed the path), then what differs, the first difference named. */
-const replayText = (file: string, r: CustomRulesReplayReport) => {
-  const differ = r.requests - r.agreed
-  const first = r.disagreements[0]
-  return (
-    `replay: ${r.requests} requests, ${differ === 0 ? "no difference" : `${differ} decided differently`} (${file.split("/").pop()})` +
-    (first !== undefined
-      ? ` (line ${first.line}: old ${first.firewall.action ?? "none"}${first.firewall.rule ? ` by ${first.firewall.rule.id}` : ""}, new ${first.custom.action ?? "none"}${first.custom.rule ? ` by ${first.custom.rule.id}` : ""})`
-      : "") +
-    (r.problems.length > 0
-      ? `; ${r.problems.length} lines not read (line ${r.problems[0]!.line}: ${r.problems[0]!.message})`
-      : "")
-  )
-}
-
-type Dialog = { readonly kind: "replay" } | { readonly kind: "apply" }
-
-/** Title, header, notes 3, zone notes, replay 2, working. */
+/** Title, header, notes 3, zone notes (or the journal), replay 2, working. */
 const Chrome = 9
 
 export function CustomRulesMigration({
   zone,
-  plan,
   active,
   height,
   onApplied
 }: {
-  readonly zone: { readonly id: string; readonly name: string }
-  readonly plan: string | undefined
+  readonly zone: ZoneRef
+  readonly plan?: string | undefined
   readonly active: boolean
   readonly height: number
   readonly onApplied: () => void
 }) {
-  const { query } = useZoneQuery(zone.id, () => previewMigration(zone.id, plan))
-  const preview = query._tag === "Success" ? query.value : undefined
+  const journaled = withMigrationTarget(useContext(ObjectsDirContext))
+  const { query, refresh } = useZoneQuery(zone.id, () =>
+    journaled(Effect.all({ plan: planZoneMigration(zone, false), journal: zoneMigrationJournal(zone) }))
+  )
+  const preview = query._tag === "Success" ? query.value.plan : undefined
+  const journal = query._tag === "Success" ? query.value.journal : undefined
+  const unfinished = journal !== undefined && !journal.status.finished ? journal : undefined
   const rows = preview === undefined ? [] : rowsOf(preview)
   const listRows = Math.max(2, height - Chrome)
   const columns = usePaneSize().columns
@@ -117,15 +77,33 @@ export function CustomRulesMigration({
   )
   // The replay's whole list of differences, over the preview until esc.
   const [replayShown, setReplayShown] = useZoneScoped<true>(zone.id)
+  const [progress, setProgress] = useState<StepProgress | undefined>(undefined)
   const notify = useNotify()
   const { run, busy } = useActions()
   const close = () => setDialog(undefined)
+  // One short line: the footer's notice line does not wrap.
+  const after = (what: string) => () => {
+    setProgress(undefined)
+    notify.done(what)
+    refresh()
+    onApplied()
+  }
+  const journaledRun = <A, E>(effect: Effect.Effect<A, E, Services>, ok: (a: A) => void, what: string) =>
+    run(
+      Effect.tapError(effect, () => Effect.sync(() => (setProgress(undefined), refresh()))),
+      ok,
+      what
+    )
 
   useKeys(
     (press) => {
       if (cursor.move(press)) return true
       if (preview === undefined || busy !== undefined) return false
       switch (press.name) {
+        case "enter":
+          if (current === undefined) return false
+          setDialog({ kind: "notes" })
+          return true
         case "p":
           setDialog({ kind: "replay" })
           return true
@@ -133,9 +111,33 @@ export function CustomRulesMigration({
           if (replay === undefined) return false
           setReplayShown(true)
           return true
+        case "f":
+          if (unfinished === undefined) return false
+          journaledRun(
+            journaled(resumeZoneMigration(unfinished.journal, unfinished.status, setProgress)),
+            after(`Finished the migration of ${zone.name}`),
+            "finish the migration"
+          )
+          return true
+        case "u":
+          if (journal === undefined) return false
+          setDialog({ kind: "undo" })
+          return true
         case "a":
-          if (preview.migration.rules.length === 0) {
-            notify.warn("nothing to apply: no firewall rule of this zone becomes a custom rule")
+          if (unfinished !== undefined) {
+            notify.warn("an unfinished migration of this zone: f finishes it, u undoes it")
+            return true
+          }
+          if (preview.refused !== undefined) {
+            notify.warn(`the migration is refused: ${preview.refused}`)
+            return true
+          }
+          if (preview.steps.length === 0) {
+            notify.warn(
+              preview.migration.rules.length === 0 && preview.migrated_before.length === 0
+                ? "nothing to apply: no firewall rule of this zone becomes a custom rule"
+                : "nothing to apply: every firewall rule with a custom rule is paused already"
+            )
             return true
           }
           setDialog({ kind: "apply" })
@@ -147,22 +149,35 @@ export function CustomRulesMigration({
     {
       priority: KeyLayer.tab,
       active: active && dialog === undefined && replayShown === undefined,
-      // p, v and a act once the preview is read and nothing runs: listed only then, so a key pressed
+      // The keys act once the preview is read and nothing runs: listed only then, so a key pressed
       // on the word of the footer is never dropped.
       hints: [
         { keys: "↑↓", label: "rules" },
         ...(preview === undefined || busy !== undefined
           ? []
           : [
+              { keys: "enter", label: "notes" },
               { keys: "p", label: "replay traffic" },
               ...(replay !== undefined ? [{ keys: "v", label: "replay's differences" }] : []),
-              { keys: "a", label: "apply" }
+              ...(unfinished !== undefined ? [{ keys: "f", label: "finish" }] : [{ keys: "a", label: "apply" }]),
+              ...(journal !== undefined ? [{ keys: "u", label: "undo" }] : [])
             ])
       ]
     }
   )
 
   if (dialog !== undefined && active && preview !== undefined) {
+    if (dialog.kind === "notes" && current !== undefined)
+      return (
+        <MigrationNotesView
+          rule={current.rule}
+          custom={current.custom}
+          notes={current.notes}
+          active={active}
+          height={height}
+          onClose={close}
+        />
+      )
     if (dialog.kind === "replay")
       return (
         <TextPrompt
@@ -174,7 +189,7 @@ export function CustomRulesMigration({
           onSubmit={(file) => {
             close()
             run(
-              replayMigrationFile(preview.firewallRules, preview.migration.rules, file.trim()),
+              replayMigrationFile(replayedFirewallRules(preview), preview.migration.rules, file.trim()),
               (report) => {
                 setReplay({ file: file.trim(), report })
                 setReplayShown(true)
@@ -185,29 +200,63 @@ export function CustomRulesMigration({
           onCancel={close}
         />
       )
-    const pause = rulesToPause(preview)
-    const left = preview.migration.entries.filter((e) => e.custom_rule === null).length
+    if (dialog.kind === "undo") {
+      // Undoing a rollback that stopped half way is applying the journal's migration again.
+      const stoppedRollback = unfinished?.status.operation === "rollback" ? unfinished : undefined
+      return (
+        <ConfirmDialog
+          title={stoppedRollback ? `Undo the stopped rollback of ${zone.name}?` : `Undo the migration of ${zone.name}?`}
+          lines={
+            stoppedRollback
+              ? [
+                  `Applies the migration of the journal (${stoppedRollback.journal.base}.json) again:`,
+                  "each of its steps, skipped when in effect."
+                ]
+              : [
+                  `Restores what the migration found (journal ${journal?.journal.base ?? ""}.json):`,
+                  `the custom rules entry point as it was (${journal?.journal.plan.before.customRules.length ?? 0} rules),`,
+                  "and each firewall rule's paused flag (rules paused before stay paused)."
+                ]
+          }
+          confirmLabel="undo"
+          destructive
+          onConfirm={() => {
+            close()
+            if (stoppedRollback !== undefined)
+              journaledRun(
+                journaled(
+                  resumeZoneMigration(
+                    stoppedRollback.journal,
+                    { ...stoppedRollback.status, operation: "migrate" },
+                    setProgress
+                  )
+                ),
+                after(`Applied the migration of ${zone.name} again`),
+                "undo the rollback"
+              )
+            else
+              journaledRun(
+                journaled(rollbackZoneMigration(zone, setProgress)),
+                after(`Rolled back the migration of ${zone.name}`),
+                "undo the migration"
+              )
+          }}
+          onCancel={close}
+        />
+      )
+    }
     return (
       <ConfirmDialog
         title={`Migrate the firewall rules of ${zone.name}?`}
-        lines={[
-          `1. PUT the custom phase (http_request_firewall_custom) entry point with ${preview.migration.rules.length} rules${preview.existing.length > 0 ? `, then the ${preview.existing.length} there now, kept` : ""}.`,
-          `2. Pause ${pause.length} firewall ${pause.length === 1 ? "rule that now has" : "rules that now have"} a custom rule (paused: true).`,
-          left === 0
-            ? "Every rule has a custom rule."
-            : left === 1
-              ? "1 rule with no equivalent is left as it is (its note says why)."
-              : `${left} rules with no equivalent are left as they are (their notes say why).`
-        ]}
+        lines={stepsText(preview)}
         confirmLabel="apply"
         onConfirm={() => {
           close()
-          run(
-            applyMigration(zone.id, preview),
-            (r) => {
-              notify.done(`Wrote ${r.written} custom rules on ${zone.name}; paused ${r.paused} firewall rules`)
-              onApplied()
-            },
+          journaledRun(
+            journaled(applyZoneMigration(preview, setProgress)),
+            after(
+              `Wrote ${preview.expected.customRules.length} custom rules on ${zone.name}; paused ${preview.steps.filter((x) => x.key.startsWith("pause:")).length} firewall rules`
+            ),
             "apply the migration"
           )
         }}
@@ -227,7 +276,7 @@ export function CustomRulesMigration({
       />
     )
 
-  const zoneNotes = preview?.migration.notes.filter((n) => n.rule === undefined) ?? []
+  const zoneNotes = preview?.notes.filter((n) => n.rule === undefined) ?? []
   return (
     <Box flexDirection="column" height={height} overflow="hidden">
       <Text bold wrap="truncate-end">
@@ -253,17 +302,28 @@ export function CustomRulesMigration({
         {current !== undefined ? (
           <Text wrap="wrap">
             <Text dimColor>{current.custom?.expression ?? ""}</Text>
-            {current.notes.map((n) => `\n${n.severity}: ${n.message}`).join("")}
+            {current.notes.length > 0
+              ? `\n${current.notes.length} note(s), enter reads them: ${current.notes[0]!.severity}: ${current.notes[0]!.message}`
+              : ""}
           </Text>
         ) : null}
       </Box>
-      {preview !== undefined && preview.existing.length > 0 ? (
+      {unfinished !== undefined ? (
+        <Text color="red" wrap="truncate-end">
+          {`unfinished ${unfinished.status.operation}: ${unfinished.status.written.length} of ${(unfinished.status.operation === "rollback" ? (unfinished.journal.plan.rollback?.steps ?? []) : unfinished.journal.plan.migration.steps).length} steps written${unfinished.status.unanswered !== undefined ? ", 1 sent with no answer" : ""} · f finishes it, u undoes it`}
+        </Text>
+      ) : preview?.refused !== undefined ? (
+        <Text color="red" wrap="truncate-end">
+          {`refused: ${preview.refused}`}
+        </Text>
+      ) : preview !== undefined && preview.before.customRules.length > 0 ? (
         // Rules migrated before are left out (their custom rules stay as they are): say so first.
         <Text color="yellow" wrap="truncate-end">
-          {`a keeps the ${preview.existing.length} custom rules`}
-          {preview.alreadyMigrated.length > 0
-            ? `; leaves out ${preview.alreadyMigrated.length} rules migrated before`
+          {`a keeps the ${preview.before.customRules.length} custom rules`}
+          {preview.migrated_before.length > 0
+            ? `; leaves out ${preview.migrated_before.length} rules migrated before`
             : ""}
+          {journal !== undefined ? "; u undoes the migration" : ""}
         </Text>
       ) : (
         <Text dimColor wrap="truncate-end">
@@ -273,7 +333,16 @@ export function CustomRulesMigration({
       <Box height={2} flexShrink={0} overflow="hidden">
         <Text wrap="wrap">{replay !== undefined ? replayText(replay.file, replay.report) : " "}</Text>
       </Box>
-      {busy !== undefined ? <Text color="cyan">… working</Text> : <Text> </Text>}
+      {progress !== undefined ? (
+        <Text
+          color="cyan"
+          wrap="truncate-end"
+        >{`… [${progress.index + 1}/${progress.total}] ${progress.step.description}`}</Text>
+      ) : busy !== undefined ? (
+        <Text color="cyan">… working</Text>
+      ) : (
+        <Text> </Text>
+      )}
     </Box>
   )
 }

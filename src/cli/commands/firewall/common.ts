@@ -38,6 +38,8 @@ export const explain =
     if (source !== undefined && errors.length > 0) {
       writeErr(`${renderDiagnostics(source, errors as never, { color: stderrColor() })}\n`)
     }
+    // A refusal that is not a parse error (`matches` above the zone's plan) is one message already.
+    if (!e.message.includes("Filter parsing error")) return e
     // The CLI sends one element: its position in the array says nothing.
     const lead = (e.message.split("Filter parsing error")[0] ?? "").replace(/^\[0\]\.[\w.]+: $/, "")
     const first = errors[0]

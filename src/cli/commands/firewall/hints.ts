@@ -12,6 +12,8 @@ export interface Context {
   readonly action?: string | undefined
   /** The rule being created: the hints repeat it whole, so following one does not fail again the same way. */
   readonly rule?: RuleInput | undefined
+  /** The command writes custom rules (the migration): a quota is the custom rules' one. */
+  readonly customRules?: boolean | undefined
 }
 
 export const shellQuote = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replaceAll("'", "'\\''")}'`)
@@ -49,6 +51,8 @@ export const hintFor =
     }
     if (left !== undefined) return `reuse it: ${reuseCommand(c, left)}; or delete it: ${deleteIt(left)}`
     if (e._tag === "DuplicateFilter") return `reuse it: ${reuseCommand(c, e.existingId)}`
+    if (e._tag === "QuotaExceeded" && c.customRules === true)
+      return `delete custom rules you no longer need (edgectl custom-rules list --zone ${shellQuote(c.zone)})`
     if (e._tag === "QuotaExceeded")
       return `delete rules you no longer need (edgectl firewall rules list --zone ${c.zone})`
     if (e._tag === "InvalidExpression") return "check an expression offline with `edgectl rules check '<expression>'`"

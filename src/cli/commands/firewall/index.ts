@@ -183,6 +183,11 @@ export const firewall = Command.make("firewall").pipe(
             "delete the migrated firewall rules (and their filters no other rule uses) instead of pausing them"
           )
         ),
+        rollback: Options.boolean("rollback").pipe(
+          Options.withDescription(
+            "restore what the zone's last migration found: its custom rules and each firewall rule's paused flag (from the journal)"
+          )
+        ),
         replay: fileOption("replay").pipe(
           Options.withDescription(
             "JSONL traffic: list every request the firewall rules and the custom rules decide differently (exit 1 if any); changes nothing"
@@ -193,7 +198,7 @@ export const firewall = Command.make("firewall").pipe(
       migrateHandler((m) => m.migrate)
     ).pipe(
       Command.withDescription(
-        "move the zone's firewall rules to WAF custom rules: the preview, then the custom phase is written and the old rules paused"
+        "move the zone's firewall rules to WAF custom rules: the preview, then the custom phase is written and the old rules paused (journaled: a re-run finishes a stopped migration, --rollback undoes it)"
       )
     ),
     Command.make(

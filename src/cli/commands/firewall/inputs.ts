@@ -56,6 +56,7 @@ interface Inputs {
     readonly yes: boolean
     readonly dryRun: boolean
     readonly deleteOld: boolean
+    readonly rollback: boolean
     readonly replay: Option.Option<string>
   }
   readonly test: OnZone & { readonly request: string }

@@ -1,125 +1,43 @@
 /**
- * What `edgectl firewall migrate` does: firewall rules -> WAF custom rules (issue 21). The mapping is
- * src/firewall's `migrateFirewallRules`, the replay its `makeCustomRulesReplayer`; here the steps are
- * planned once as a list of requests, which the dry run prints and the apply sends, so that the two
- * cannot differ. What is migrated and what is kept is planned by the service the TUI uses too
- * (src/services/custom-rules-migration-service.ts): rules migrated before (a custom rule has their
- * id as `ref`) are left as they are, and custom rules already on the zone stay, after the new ones.
+ * What `edgectl firewall migrate` does: firewall rules -> WAF custom rules, on the one migration
+ * engine (src/services/migration-engine.ts) through the service the TUI uses too
+ * (src/services/custom-rules-migration-service.ts): this file owns no step. The plan is computed
+ * once; `--dry-run` prints it (`--json`: the plan object), the apply sends exactly it, journaled.
+ * A re-run finishes an unfinished journal (or pauses migrated rules found active); `--rollback`
+ * restores the journal's "before". A stop (a refusal, a lost connection, SIGINT/SIGTERM/SIGHUP)
+ * says what was written and prints the commands that finish and undo it. `--replay` compares the
+ * firewall rules and the planned custom rules on a traffic file (src/firewall/custom-rules-replay.ts).
  */
 import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import * as fs from "node:fs"
-import { call } from "../../../api/client.js"
-import { FirewallEndpoints } from "../../../api/contract-firewall.js"
-import type { CustomRule, CustomRulesMigration } from "../../../domain/custom-rule.js"
+import type { CustomRulesMigration } from "../../../domain/custom-rule.js"
+import type { MigrationStopped, V4Error } from "../../../domain/errors.js"
 import type { Rule } from "../../../domain/firewall.js"
 import { makeCustomRulesReplayer, type ReplayVerdict } from "../../../firewall/custom-rules-replay.js"
-import * as Fw from "../../../services/firewall-service.js"
-import * as Rs from "../../../services/rulesets-service.js"
 import {
-  entrypointBody,
-  previewMigration,
-  type MigrationPreview
+  applyZoneMigration,
+  firewallMigrationDriver,
+  planZoneMigration,
+  replayedFirewallRules,
+  resumeZoneMigration,
+  rollbackZoneMigration,
+  unfinishedZoneMigration,
+  zoneMigrationJournal
 } from "../../../services/custom-rules-migration-service.js"
+import { journalOf, stoppedFrom, type RunOutcome, type StepProgress } from "../../../services/migration-engine.js"
+import { MigrationTarget, readJournal } from "../../../services/migration-journal.js"
 import { resolveZone } from "../../../services/zones-service.js"
+import { migrationTargetLayer } from "../../environment.js"
 import { inputFile, opt } from "../../options.js"
 import { clip, printJson, printLine, printTable } from "../../output.js"
 import { confirmOrRefuse } from "../../prompt.js"
 import { CliFailure, usage } from "../../run.js"
+import { stoppable, type StopSignal } from "../../signals.js"
+import { isTerminal, writeErr } from "../../stdio.js"
 import { runFw } from "./common.js"
 import type { Parsed } from "./inputs.js"
-import { writeErr } from "../../stdio.js"
-
-type Step =
-  | { readonly kind: "put-entrypoint"; readonly body: { readonly rules: ReadonlyArray<Rs.CustomRuleInput> } }
-  | { readonly kind: "pause-rule"; readonly rule: string; readonly body: Record<string, unknown> }
-  | { readonly kind: "delete-rule"; readonly rule: string }
-
-const ENTRYPOINT = "rulesets/phases/http_request_firewall_custom/entrypoint"
-
-/** A step as the platform receives it. */
-const asRequest = (zoneId: string, s: Step) =>
-  s.kind === "put-entrypoint"
-    ? { method: "PUT", path: `/zones/${zoneId}/${ENTRYPOINT}`, body: s.body }
-    : s.kind === "pause-rule"
-      ? { method: "PUT", path: `/zones/${zoneId}/firewall/rules/${s.rule}`, body: s.body }
-      : { method: "DELETE", path: `/zones/${zoneId}/firewall/rules/${s.rule}?delete_filter_if_unused=true` }
-
-const send = (zoneId: string, s: Step) =>
-  s.kind === "put-entrypoint"
-    ? Effect.asVoid(Rs.putCustomRules(zoneId, s.body))
-    : s.kind === "pause-rule"
-      ? Effect.asVoid(
-          call(FirewallEndpoints.updateRule, { path: { zone_id: zoneId, rule_id: s.rule }, payload: s.body })
-        )
-      : Effect.asVoid(Fw.deleteRule(zoneId, s.rule, { deleteFilterIfUnused: true }))
-
-/** The whole rule with `paused: true`, as the firewall rules API takes a rule (its filter by id). */
-const pauseBody = (r: Rule): Record<string, unknown> =>
-  Object.fromEntries(
-    Object.entries({
-      id: r.id,
-      action: r.action,
-      priority: r.priority,
-      paused: true,
-      description: r.description,
-      ref: r.ref,
-      products: r.products,
-      filter: { id: r.filter.id }
-    }).filter(([, v]) => v !== undefined)
-  )
-
-const plan = (p: MigrationPreview, deleteOld: boolean): Array<Step> => {
-  const migrated = new Set(p.migration.entries.filter((e) => e.custom_rule !== null).map((e) => e.firewall_rule))
-  const steps: Array<Step> = [{ kind: "put-entrypoint", body: entrypointBody(p) }]
-  for (const r of p.firewallRules) {
-    if (!migrated.has(r.id)) continue
-    if (deleteOld) steps.push({ kind: "delete-rule", rule: r.id })
-    else if (!r.paused) steps.push({ kind: "pause-rule", rule: r.id, body: pauseBody(r) })
-  }
-  return steps
-}
-
-const customText = (c: CustomRule) => {
-  const p = c.action_parameters
-  const what =
-    c.action !== "skip"
-      ? c.action
-      : p?.ruleset === "current"
-        ? "skip (the remaining custom rules)"
-        : `skip (${(p?.products ?? []).join(", ")})`
-  return `${what}${c.enabled === false ? ", disabled" : ""}`
-}
-
-const oldText = (r: Rule) =>
-  `${r.action}${r.products ? ` (${r.products.join(", ")})` : ""}${r.priority !== null ? `, priority ${r.priority}` : ""}${r.paused ? ", paused" : ""}`
-
-const printPreview = (zone: string, rules: ReadonlyArray<Rule>, m: CustomRulesMigration, before: number) => {
-  printLine(`Migration of zone ${zone}: ${rules.length} firewall rule(s) -> ${m.rules.length} custom rule(s)`)
-  if (before > 0)
-    printLine(
-      `${before} firewall rule(s) were migrated before (a custom rule has their id as its ref): left as they are, their custom rules kept.`
-    )
-  printLine("")
-  const byId = new Map(rules.map((r) => [r.id, r]))
-  const order = [...m.entries].sort((a, b) => (a.custom_rule ?? Infinity) - (b.custom_rule ?? Infinity))
-  printTable(
-    ["#", "FIREWALL RULE", "WAS", "BECOMES", "DESCRIPTION"],
-    order.map((e) => {
-      const r = byId.get(e.firewall_rule)!
-      return [
-        e.custom_rule === null ? "-" : e.custom_rule + 1,
-        r.id,
-        oldText(r),
-        e.custom_rule === null ? "(not migrated)" : customText(m.rules[e.custom_rule]!),
-        clip(r.description ?? "", 32)
-      ]
-    })
-  )
-  if (m.notes.length > 0) {
-    printLine("")
-    for (const n of m.notes) printLine(`${n.severity}: ${n.message}`)
-  }
-}
+import { endText, printDryRun, printPreview } from "./migrate-print.js"
 
 const verdictText = (v: ReplayVerdict) => {
   const decided = v.action === null ? "none" : `${v.action}${v.rule ? ` by ${v.rule.id}` : ""}`
@@ -168,82 +86,160 @@ const replay = (o: Parsed<"migrate">, file: string, rules: ReadonlyArray<Rule>, 
       )
   })
 
+const what = "firewall migrate"
+
+/** A stop as the CLI prints it: one error line, and the commands that finish and undo it as the hint. */
+const stopText = (e: MigrationStopped) =>
+  `error: ${what}: ${e.message}\nhint: finish it: ${e.finish}; undo it: ${e.undo}`
+
+/** Progress on a terminal (stderr, one line rewritten); nothing in --json mode or off a terminal. */
+const progressOf = (json: boolean): ((p: StepProgress) => void) | undefined =>
+  json || !isTerminal("stderr")
+    ? undefined
+    : (p) => {
+        writeErr(`\r\u001b[K[${p.index + 1}/${p.total}] ${clip(p.step.description, 70)}`)
+        if (p.index + 1 === p.total) writeErr("\r\u001b[K")
+      }
+
+/**
+ * Runs a journaled operation until it ends or a signal arrives; a stop is an exit 1 (or 128 + the
+ * signal) with what the journal says was written and the two commands.
+ */
+const journaled = <R>(
+  zone: { readonly id: string; readonly name: string; readonly account: { readonly id: string } },
+  work: Effect.Effect<RunOutcome, MigrationStopped | V4Error, R>
+) =>
+  Effect.gen(function* () {
+    const base = yield* journalOf(firewallMigrationDriver.kind, zone, zone.account)
+    const target = yield* MigrationTarget
+    const commands = firewallMigrationDriver.commands(zone.name)
+    const onSignal = (signal: StopSignal) => {
+      const journal = readJournal(base)
+      if (journal === undefined) return { error: `${what}: stopped by ${signal}; nothing was written` }
+      const e = stoppedFrom(journal, commands, target.flags, `interrupted by ${signal}`)
+      return { error: `${what}: ${e.message}`, hint: `finish it: ${e.finish}; undo it: ${e.undo}` }
+    }
+    return yield* stoppable(
+      Effect.catchTag(work, "MigrationStopped", (e) => Effect.fail(new CliFailure({ text: stopText(e), exitCode: 1 }))),
+      onSignal
+    )
+  })
+
+const outcomeText = (o: RunOutcome) =>
+  `${o.sent.length} request(s) sent${o.skipped.length > 0 ? `, ${o.skipped.length} step(s) already in effect` : ""}; the zone was read back and matches the plan (journal ${o.journal})`
+
 export const migrate = (o: Parsed<"migrate">) =>
   Effect.gen(function* () {
-    const what = "firewall migrate"
     if (o.zone.trim() === "") return yield* Effect.fail(usage("--zone needs a value, got an empty string"))
     const replayFile = opt(o.replay)
-    if (replayFile !== undefined && (o.dryRun || o.deleteOld || o.yes))
+    if (replayFile !== undefined && (o.dryRun || o.deleteOld || o.yes || o.rollback))
       return yield* Effect.fail(
-        usage("--replay only compares; it cannot be used with --dry-run, --delete-old or --yes")
+        usage("--replay only compares; it cannot be used with --dry-run, --delete-old, --rollback or --yes")
+      )
+    if (o.rollback && (o.dryRun || o.deleteOld))
+      return yield* Effect.fail(
+        usage("--rollback restores the journal's before; it cannot be used with --dry-run or --delete-old")
       )
     if (replayFile !== undefined) yield* inputFile("replay", replayFile)
-    return yield* runFw(
-      what,
-      o,
-      { zone: o.zone },
-      Effect.gen(function* () {
-        const z = yield* resolveZone(o.zone)
-        const p = yield* previewMigration(z.id, z.plan?.legacy_id)
-        const m = p.migration
-        const rules = p.firewallRules.filter((r) => !p.alreadyMigrated.includes(r))
-        if (replayFile !== undefined) return yield* replay(o, replayFile, rules, m)
-        const steps = plan(p, o.deleteOld)
-        const keptRules = p.existing.length
-        const requests = steps.map((s) => asRequest(z.id, s))
-        const oldFate = o.deleteOld ? "deleted" : "paused"
-        const endState = {
-          custom_rules: m.rules.length + keptRules,
-          custom_rules_kept: keptRules,
-          firewall_rules_migrated: m.entries.filter((e) => e.custom_rule !== null).length,
-          firewall_rules_left: m.entries.filter((e) => e.custom_rule === null).map((e) => e.firewall_rule),
-          firewall_rules_migrated_before: p.alreadyMigrated.map((r) => r.id),
-          old_rules: oldFate
+    const journals = migrationTargetLayer({ remote: o.remote, persistTo: Option.getOrUndefined(o.persistTo) })
+    const work = Effect.gen(function* () {
+      const z = yield* resolveZone(o.zone)
+      if (replayFile !== undefined) {
+        const p = yield* planZoneMigration(z, false)
+        return yield* replay(o, replayFile, replayedFirewallRules(p), p.migration)
+      }
+      const progress = progressOf(o.json)
+      if (o.rollback) {
+        const j = yield* zoneMigrationJournal(z)
+        if (j !== undefined) {
+          const yes = yield* confirmOrRefuse(
+            `Roll back the migration of zone ${z.name}: restore its custom rules and its firewall rules' paused flags as they were before it?`,
+            { yes: o.yes },
+            { what, doing: `rolling back zone ${z.name}`, hint: "pass --yes to roll back" }
+          )
+          if (!yes)
+            return yield* Effect.fail(
+              new CliFailure({ text: `error: ${what}: cancelled; nothing was changed`, exitCode: 1 })
+            )
         }
-        const endText = `zone ${z.name} would have ${endState.custom_rules} custom rule(s)${keptRules > 0 ? ` (${keptRules} already there, kept after the migrated ones)` : ""}; ${endState.firewall_rules_migrated} firewall rule(s) ${oldFate}${endState.firewall_rules_left.length > 0 ? `, ${endState.firewall_rules_left.length} not migrated left as they are (${endState.firewall_rules_left.join(", ")})` : ""}.`
+        const done = yield* journaled(z, rollbackZoneMigration(z, progress))
+        if (o.json) return printJson({ zone: z.name, rollback: done })
+        return printLine(`Rolled back the migration of zone ${z.name}: ${outcomeText(done)}.`)
+      }
+      const unfinished = yield* unfinishedZoneMigration(z)
+      if (unfinished !== undefined) {
+        const { journal, status } = unfinished
+        const steps = journal.plan.migration.steps
+        // A rollback stopped half way is undone by applying the journal's migration again.
+        const undoing = status.operation === "rollback"
+        const of = undoing ? (journal.plan.rollback?.steps.length ?? 0) : steps.length
+        const found = `Found an unfinished ${undoing ? "rollback" : "migration"} of zone ${z.name} (journal ${journal.base}.json): ${status.written.length} of ${of} step(s) written${status.unanswered !== undefined ? `, 1 sent with no answer (it may have been applied)` : ""}${status.failed !== undefined ? `; it stopped on: ${status.failed.error}` : ""}.`
         if (o.dryRun) {
-          if (o.json) return printJson({ dry_run: true, zone: z.name, migration: m, requests, end_state: endState })
-          printPreview(z.name, rules, m, p.alreadyMigrated.length)
-          printLine("")
-          printLine(`Dry run: nothing was changed. The migration would send ${requests.length} request(s):`)
-          for (const r of requests) {
-            printLine("")
-            printLine(`${r.method} ${r.path}`)
-            if ("body" in r) printLine(JSON.stringify(r.body, null, 2))
-          }
-          printLine("")
-          printLine(`and ${endText}`)
+          if (o.json)
+            return printJson({ dry_run: true, unfinished: true, journal: `${journal.base}.json`, steps, status })
+          printLine(found)
+          printLine(
+            `Dry run: nothing was changed. Finishing it re-reads the zone and sends the steps not in effect among:`
+          )
+          for (const s of steps) printLine(`  ${s.method} ${s.path}  (${s.description})`)
           return
         }
-        if (!o.json) {
-          printPreview(z.name, rules, m, p.alreadyMigrated.length)
-          printLine("")
-        }
+        if (!o.json)
+          printLine(`${found} ${undoing ? "Applying the journal's migration again." : "Finishing the migration."}`)
         const yes = yield* confirmOrRefuse(
-          `Write ${m.rules.length} custom rule(s) on zone ${z.name} and ${o.deleteOld ? "delete" : "pause"} ${endState.firewall_rules_migrated} firewall rule(s)?`,
+          `Finish the migration of zone ${z.name}?`,
           { yes: o.yes },
-          { what, doing: `migrating zone ${z.name}`, hint: "pass --yes to migrate, or --dry-run to see the requests" }
+          {
+            what,
+            doing: `finishing the migration of zone ${z.name}`,
+            hint: "pass --yes to finish it, or --rollback --yes to undo it"
+          }
         )
         if (!yes)
           return yield* Effect.fail(
             new CliFailure({ text: `error: ${what}: cancelled; nothing was changed`, exitCode: 1 })
           )
-        for (const s of steps) yield* send(z.id, s)
-        const written = yield* Rs.getCustomRules(z.id)
-        if (o.json)
-          return printJson({
-            dry_run: false,
-            zone: z.name,
-            migration: m,
-            requests,
-            end_state: endState,
-            ruleset: written
-          })
-        printLine(
-          `Migrated zone ${z.name}: the custom rules entry point (version ${written?.version}) has ${written?.rules.length ?? 0} rule(s); ${endState.firewall_rules_migrated} firewall rule(s) ${oldFate}.`
+        const done = yield* journaled(z, resumeZoneMigration(journal, { ...status, operation: "migrate" }, progress))
+        if (o.json) return printJson({ zone: z.name, resumed: done })
+        return printLine(`Finished the migration of zone ${z.name}: ${outcomeText(done)}.`)
+      }
+      const plan = yield* planZoneMigration(z, o.deleteOld)
+      if (o.dryRun) {
+        if (o.json) printJson(plan)
+        else printDryRun(plan)
+        if (plan.refused !== undefined)
+          return yield* Effect.fail(new CliFailure({ text: `error: ${what}: refused: ${plan.refused}`, exitCode: 1 }))
+        return
+      }
+      if (!o.json) {
+        printPreview(plan)
+        printLine("")
+      }
+      if (plan.refused !== undefined)
+        return yield* Effect.fail(
+          new CliFailure({ text: `error: ${what}: refused, nothing was changed: ${plan.refused}`, exitCode: 1 })
         )
-        if (endState.firewall_rules_left.length > 0)
-          printLine(`Not migrated, left as they are: ${endState.firewall_rules_left.join(", ")} (see the notes above).`)
-      })
-    )
+      if (plan.steps.length === 0) {
+        if (o.json) return printJson({ plan, outcome: null })
+        return printLine(`Nothing to do: ${endText(plan).replace(" would have ", " has ")}`)
+      }
+      const changed = plan.steps.length - (plan.steps[0]?.key === "entrypoint" ? 1 : 0)
+      const yes = yield* confirmOrRefuse(
+        `Write ${plan.expected.customRules.length} custom rule(s) on zone ${z.name} and ${o.deleteOld ? "delete" : "pause"} ${changed} firewall rule(s)?`,
+        { yes: o.yes },
+        { what, doing: `migrating zone ${z.name}`, hint: "pass --yes to migrate, or --dry-run to see the requests" }
+      )
+      if (!yes)
+        return yield* Effect.fail(
+          new CliFailure({ text: `error: ${what}: cancelled; nothing was changed`, exitCode: 1 })
+        )
+      const done = yield* journaled(z, applyZoneMigration(plan, progress))
+      if (o.json) return printJson({ plan, outcome: done })
+      printLine(
+        `Migrated zone ${z.name}: ${plan.expected.customRules.length} custom rule(s); ${changed} firewall rule(s) ${o.deleteOld ? "deleted" : "paused"}; ${outcomeText(done)}.`
+      )
+      const left = plan.migration.entries.filter((e) => e.custom_rule === null).map((e) => e.firewall_rule)
+      if (left.length > 0) printLine(`Not migrated, left as they are: ${left.join(", ")} (see the notes above).`)
+    })
+    return yield* runFw(what, o, { zone: o.zone, customRules: true }, Effect.provide(work, journals))
   })
