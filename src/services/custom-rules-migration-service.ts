@@ -11,14 +11,10 @@
  * the zone are kept, after the newly migrated ones.
  */
 import * as Effect from "effect/Effect"
-import * as fs from "node:fs"
-import { nodeReadline } from "../lazy-builtins.js"
-import type { CustomRule, CustomRulesMigration } from "../domain/custom-rule.js"
-import { InvalidInput } from "../domain/errors.js"
+import type { CustomRulesMigration } from "../domain/custom-rule.js"
 import type { Rule } from "../domain/firewall.js"
 import type { ZoneRule } from "../domain/ruleset.js"
 import { migrateFirewallRules } from "../firewall/custom-rules.js"
-import { makeCustomRulesReplayer, type CustomRulesReplayReport } from "../firewall/custom-rules-replay.js"
 import { allRules, setRulePaused } from "./firewall-service.js"
 import { getCustomRules, putCustomRules, type CustomRuleInput } from "./rulesets-service.js"
 
@@ -84,26 +80,4 @@ export const applyMigration = (zoneId: string, p: MigrationPreview) =>
     const pause = rulesToPause(p)
     for (const r of pause) yield* setRulePaused(zoneId, r.id, true)
     return { written: p.migration.rules.length, paused: pause.length }
-  })
-
-/** Replays a traffic file (one request per line) through the old rules and the new ones. */
-export const replayMigrationFile = (
-  firewallRules: ReadonlyArray<Rule>,
-  customRules: ReadonlyArray<CustomRule>,
-  file: string
-): Effect.Effect<CustomRulesReplayReport, InvalidInput> =>
-  Effect.tryPromise({
-    try: async () => {
-      if (!fs.statSync(file).isFile()) throw new Error("is not a file")
-      const replayer = makeCustomRulesReplayer(firewallRules, customRules)
-      const rl = nodeReadline().createInterface({ input: fs.createReadStream(file), crlfDelay: Infinity })
-      let n = 0
-      for await (const line of rl) replayer.line(line, ++n)
-      return replayer.report()
-    },
-    catch: (e) =>
-      new InvalidInput({
-        message: `traffic file ${JSON.stringify(file)}: ${(e as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (e as Error).message}`,
-        clientSide: true
-      })
   })

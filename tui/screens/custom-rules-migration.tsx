@@ -9,14 +9,13 @@
 import { Box, Text } from "ink"
 import type { CustomRule, MigrationNote } from "../../src/domain/custom-rule.js"
 import type { Rule } from "../../src/domain/firewall.js"
-import type { CustomRulesReplayReport } from "../../src/firewall/custom-rules-replay.js"
 import {
   applyMigration,
   previewMigration,
-  replayMigrationFile,
   rulesToPause,
   type MigrationPreview
 } from "../../src/services/custom-rules-migration-service.js"
+import { replayMigration, type MigrationReplay } from "../../src/services/migration-replay-service.js"
 import { useActions } from "../actions.js"
 import { ConfirmDialog } from "../components/confirm-dialog.js"
 import { List, useListCursor } from "../components/list.js"
@@ -28,7 +27,7 @@ import { useZoneScoped } from "../state.js"
 import { usePaneSize } from "../terminal.js"
 import { customAction } from "./custom-rule-detail.js"
 import { useZoneQuery } from "./custom-rules-query.js"
-import { CustomRulesReplayView } from "./custom-rules-replay.js"
+import { CustomRulesReplayView, replayLine } from "./custom-rules-replay.js"
 
 interface Row {
   readonly rule: Rule
@@ -71,21 +70,6 @@ const rowText = (r: Row, columns: number) => {
   return `${(r.place === undefined ? "-" : `#${r.place}`).padEnd(4)}${old.padEnd(oldWidth(columns))} -> ${to.padEnd(21)} ${what}`
 }
 
-/** One line: the file by its name (the prompt showed the path), then what differs, the first difference named. */
-const replayText = (file: string, r: CustomRulesReplayReport) => {
-  const differ = r.requests - r.agreed
-  const first = r.disagreements[0]
-  return (
-    `replay: ${r.requests} requests, ${differ === 0 ? "no difference" : `${differ} decided differently`} (${file.split("/").pop()})` +
-    (first !== undefined
-      ? ` (line ${first.line}: old ${first.firewall.action ?? "none"}${first.firewall.rule ? ` by ${first.firewall.rule.id}` : ""}, new ${first.custom.action ?? "none"}${first.custom.rule ? ` by ${first.custom.rule.id}` : ""})`
-      : "") +
-    (r.problems.length > 0
-      ? `; ${r.problems.length} lines not read (line ${r.problems[0]!.line}: ${r.problems[0]!.message})`
-      : "")
-  )
-}
-
 type Dialog = { readonly kind: "replay" } | { readonly kind: "apply" }
 
 /** Title, header, notes 3, zone notes, replay 2, working. */
@@ -112,9 +96,7 @@ export function CustomRulesMigration({
   const cursor = useListCursor(rows.length, listRows, [zone.id])
   const current = rows[cursor.index]
   const [dialog, setDialog] = useZoneScoped<Dialog>(zone.id)
-  const [replay, setReplay] = useZoneScoped<{ readonly file: string; readonly report: CustomRulesReplayReport }>(
-    zone.id
-  )
+  const [replay, setReplay] = useZoneScoped<MigrationReplay>(zone.id)
   // The replay's whole list of differences, over the preview until esc.
   const [replayShown, setReplayShown] = useZoneScoped<true>(zone.id)
   const notify = useNotify()
@@ -174,9 +156,9 @@ export function CustomRulesMigration({
           onSubmit={(file) => {
             close()
             run(
-              replayMigrationFile(preview.firewallRules, preview.migration.rules, file.trim()),
+              replayMigration(preview, file.trim()),
               (report) => {
-                setReplay({ file: file.trim(), report })
+                setReplay(report)
                 setReplayShown(true)
               },
               "replay the traffic"
@@ -219,8 +201,7 @@ export function CustomRulesMigration({
   if (replay !== undefined && replayShown === true)
     return (
       <CustomRulesReplayView
-        file={replay.file}
-        report={replay.report}
+        replay={replay}
         active={active}
         height={height}
         onClose={() => setReplayShown(undefined)}
@@ -271,7 +252,7 @@ export function CustomRulesMigration({
         </Text>
       )}
       <Box height={2} flexShrink={0} overflow="hidden">
-        <Text wrap="wrap">{replay !== undefined ? replayText(replay.file, replay.report) : " "}</Text>
+        <Text wrap="wrap">{replay !== undefined ? replayLine(replay) : " "}</Text>
       </Box>
       {busy !== undefined ? <Text color="cyan">… working</Text> : <Text> </Text>}
     </Box>

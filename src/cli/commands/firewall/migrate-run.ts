@@ -1,18 +1,16 @@
 /**
  * What `edgectl firewall migrate` does: firewall rules -> WAF custom rules (issue 21). The mapping is
- * src/firewall's `migrateFirewallRules`, the replay its `makeCustomRulesReplayer`; here the steps are
+ * src/firewall's `migrateFirewallRules`, the replay ./migrate-replay.ts; here the steps are
  * planned once as a list of requests, which the dry run prints and the apply sends, so that the two
  * cannot differ. What is migrated and what is kept is planned by the service the TUI uses too
  * (src/services/custom-rules-migration-service.ts): rules migrated before (a custom rule has their
  * id as `ref`) are left as they are, and custom rules already on the zone stay, after the new ones.
  */
 import * as Effect from "effect/Effect"
-import * as fs from "node:fs"
 import { call } from "../../../api/client.js"
 import { FirewallEndpoints } from "../../../api/contract-firewall.js"
 import type { CustomRule, CustomRulesMigration } from "../../../domain/custom-rule.js"
 import type { Rule } from "../../../domain/firewall.js"
-import { makeCustomRulesReplayer, type ReplayVerdict } from "../../../firewall/custom-rules-replay.js"
 import * as Fw from "../../../services/firewall-service.js"
 import * as Rs from "../../../services/rulesets-service.js"
 import {
@@ -21,13 +19,13 @@ import {
   type MigrationPreview
 } from "../../../services/custom-rules-migration-service.js"
 import { resolveZone } from "../../../services/zones-service.js"
-import { inputFile, opt } from "../../options.js"
+import { opt } from "../../options.js"
 import { clip, printJson, printLine, printTable } from "../../output.js"
 import { confirmOrRefuse } from "../../prompt.js"
 import { CliFailure, usage } from "../../run.js"
 import { runFw } from "./common.js"
+import { replayMigrationCommand } from "./migrate-replay.js"
 import type { Parsed } from "./inputs.js"
-import { writeErr } from "../../stdio.js"
 
 type Step =
   | { readonly kind: "put-entrypoint"; readonly body: { readonly rules: ReadonlyArray<Rs.CustomRuleInput> } }
@@ -121,53 +119,6 @@ const printPreview = (zone: string, rules: ReadonlyArray<Rule>, m: CustomRulesMi
   }
 }
 
-const verdictText = (v: ReplayVerdict) => {
-  const decided = v.action === null ? "none" : `${v.action}${v.rule ? ` by ${v.rule.id}` : ""}`
-  const skipped = v.skipped.length > 0 ? `; skips ${v.skipped.join(", ")}` : ""
-  const logged = v.logged.length > 0 ? `; logged by ${v.logged.map((r) => r.id).join(", ")}` : ""
-  return `${decided}${skipped}${logged}`
-}
-
-const replay = (o: Parsed<"migrate">, file: string, rules: ReadonlyArray<Rule>, m: CustomRulesMigration) =>
-  Effect.gen(function* () {
-    const text = yield* Effect.try({
-      try: () => fs.readFileSync(file, "utf8"),
-      catch: (e) =>
-        new CliFailure({ text: `error: --replay: cannot read ${file}: ${(e as Error).message}`, exitCode: 1 })
-    })
-    const r = makeCustomRulesReplayer(rules, m.rules)
-    text.split("\n").forEach((l, i) => r.line(l, i + 1))
-    const report = r.report()
-    if (o.json) printJson({ zone: o.zone, ...report })
-    else {
-      printLine(
-        `${report.requests} request(s): ${report.agreed} decided alike, ${report.requests - report.agreed} differently (action ${report.counts.action}, skipped ${report.counts.skipped}, logged ${report.counts.logged})`
-      )
-      if (report.disagreements.length > 0) {
-        printLine("")
-        printTable(
-          ["LINE", "REQUEST", "DIFFERS IN", "FIREWALL RULES", "CUSTOM RULES"],
-          report.disagreements.map((d) => [
-            d.line,
-            clip(d.id ? `${d.id}: ${d.summary}` : d.summary, 60),
-            d.differences.join(", "),
-            verdictText(d.firewall),
-            verdictText(d.custom)
-          ])
-        )
-      }
-    }
-    for (const p of report.problems) writeErr(`warning: line ${p.line} skipped: ${p.message}\n`)
-    // Like diff(1): 1 says "they differ", 2 stays the usage error.
-    if (report.agreed < report.requests)
-      return yield* Effect.fail(
-        new CliFailure({
-          text: `firewall migrate --replay: ${report.requests - report.agreed} request(s) decided differently`,
-          exitCode: 1
-        })
-      )
-  })
-
 export const migrate = (o: Parsed<"migrate">) =>
   Effect.gen(function* () {
     const what = "firewall migrate"
@@ -177,7 +128,7 @@ export const migrate = (o: Parsed<"migrate">) =>
       return yield* Effect.fail(
         usage("--replay only compares; it cannot be used with --dry-run, --delete-old or --yes")
       )
-    if (replayFile !== undefined) yield* inputFile("replay", replayFile)
+    if (replayFile !== undefined) return yield* replayMigrationCommand(o, replayFile)
     return yield* runFw(
       what,
       o,
@@ -187,7 +138,6 @@ export const migrate = (o: Parsed<"migrate">) =>
         const p = yield* previewMigration(z.id, z.plan?.legacy_id)
         const m = p.migration
         const rules = p.firewallRules.filter((r) => !p.alreadyMigrated.includes(r))
-        if (replayFile !== undefined) return yield* replay(o, replayFile, rules, m)
         const steps = plan(p, o.deleteOld)
         const keptRules = p.existing.length
         const requests = steps.map((s) => asRequest(z.id, s))
