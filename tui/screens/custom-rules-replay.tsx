@@ -36,8 +36,8 @@ export const replayLine = (r: MigrationReplay) => {
   )
 }
 
-/** Title, counts, decided, header, detail 5; then a line for each line of the lines not read. */
-const Chrome = 9
+/** Title, counts (2 on a narrow pane), decided, header, detail 6; then a line for each line of the lines not read. */
+const Chrome = 11
 
 export function CustomRulesReplayView({
   replay: report,
@@ -76,7 +76,7 @@ export function CustomRulesReplayView({
       <Text bold wrap="truncate-end">
         {replayHeading(report, baseName(report.file))}
       </Text>
-      <Text color={report.agreed === report.requests ? "green" : "yellow"} wrap="truncate-end">
+      <Text color={report.agreed === report.requests ? "green" : "yellow"} wrap="wrap">
         {report.agreed === report.requests ? `✓ No difference: ${replayCounts(report)}` : replayCounts(report)}
       </Text>
       <Text dimColor wrap="truncate-end">{`decided: ${decidedText(report)}`}</Text>
@@ -96,18 +96,25 @@ export function CustomRulesReplayView({
             rowKey={(d) => String(d.line)}
             focused={active}
           />
-          <Box flexDirection="column" height={5} flexShrink={0} overflow="hidden">
-            <Text dimColor wrap="wrap">
-              {`${cursor.index + 1}/${rows.length} · line ${current.line}${current.id !== undefined ? ` (${current.id})` : ""}: ${current.summary}`}
-            </Text>
-            <Text wrap="wrap">
-              <Text bold>before </Text>
-              {verdictText(current.before, true)}
-            </Text>
-            <Text wrap="wrap">
-              <Text bold>after </Text>
-              {verdictText(current.after, true)}
-            </Text>
+          {/* Each line whole (not shrunk by the layout); what does not fit the box is cut at its bottom. */}
+          <Box flexDirection="column" height={6} flexShrink={0} overflow="hidden">
+            <Box flexShrink={0}>
+              <Text dimColor wrap="wrap">
+                {`${cursor.index + 1}/${rows.length} · line ${current.line}${current.id !== undefined ? ` (${current.id})` : ""}: ${current.summary}`}
+              </Text>
+            </Box>
+            <Box flexShrink={0}>
+              <Text wrap="wrap">
+                <Text bold>before </Text>
+                {verdictText(current.before, true)}
+              </Text>
+            </Box>
+            <Box flexShrink={0}>
+              <Text wrap="wrap">
+                <Text bold>after </Text>
+                {verdictText(current.after, true)}
+              </Text>
+            </Box>
           </Box>
         </>
       ) : null}
