@@ -69,13 +69,13 @@ const readProblem = (file: string, e: unknown) => {
   switch (err.code) {
     case "ENOENT":
     case "ENOTDIR":
-      return `${file}: no such file`
+      return `traffic file ${file}: no such file`
     case "EISDIR":
-      return `${file} is a directory, not a file`
+      return `traffic file ${file} is a directory, not a file`
     case "EACCES":
-      return `${file}: permission denied`
+      return `traffic file ${file}: permission denied`
     default:
-      return `${file}: ${err.message}`
+      return `traffic file ${file}: ${err.message}`
   }
 }
 

@@ -50,9 +50,9 @@ describe("the migration to custom rules on a zone's Firewall tab", () => {
 
     await app.press("p", "Replay traffic through the old and the new rules of acme-mail.com")
     await app.press(`${traffic}\r`, "No difference")
-    expect(app.frame()).toContain("No difference: the firewall rules and the custom rules decide all 29 requests")
-    await app.press(Keys.escape, "replay: 29 requests")
-    expect(app.frame()).toContain("replay: 29 requests, no difference (custom-rules-traffic.jsonl)")
+    expect(app.frame()).toContain("✓ No difference: 29 request(s): 29 decided alike")
+    await app.press(Keys.escape, "replay of custom-rules-traffic.jsonl")
+    expect(app.frame()).toContain("replay of custom-rules-traffic.jsonl: 29 requests, no difference")
 
     await app.press("a", "Migrate the firewall rules of acme-mail.com?")
     frame = app.frame()
@@ -109,7 +109,7 @@ describe("the migration to custom rules on a zone's Firewall tab", () => {
     await app.press("m", "CUSTOM RULE")
     await app.press("p", "Replay traffic")
     await app.press(`${traffic}\r`, "No difference")
-    await app.press(Keys.escape, "replay: 29 requests")
+    await app.press(Keys.escape, "replay of custom-rules-traffic.jsonl")
     await app.press("a", "Migrate the firewall rules of acme-mail.com?")
     await app.press("y", (f) => /› #1\s+skip securityLevel/.test(f))
     // To another zone by the zone list.
@@ -147,6 +147,19 @@ describe("the migration to custom rules on a zone's Firewall tab", () => {
     await app.press("m", "CUSTOM RULE")
     await app.press("p", "Replay traffic")
     await app.press("/nonexistent/traffic.jsonl\r", "no such file")
-    expect(app.frame()).toContain('traffic file "/nonexistent/traffic.jsonl": no such file')
+    expect(app.frame()).toContain("traffic file /nonexistent/traffic.jsonl: no such file")
+  })
+
+  it("after an apply the replay says there is nothing to compare, as the CLI does", async () => {
+    const { app } = await openFirewallTab("acme-mail.com")
+    await app.press("m", "CUSTOM RULE")
+    await app.press("a", "Migrate the firewall rules of acme-mail.com?")
+    await app.press("y", "Custom rules of acme-mail.com")
+    await app.press(Keys.escape, "Firewall rules of acme-mail.com")
+    await app.press("m", "migrated before")
+    await app.press("p", "Replay traffic")
+    await app.press(`${traffic}\r`, "nothing to compare")
+    expect(app.frame()).toContain("nothing to compare: the zone's firewall rules were migrated and no")
+    expect(app.frame()).not.toContain("No difference")
   })
 })
