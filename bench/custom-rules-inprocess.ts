@@ -1,5 +1,5 @@
 // The migration of firewall rules to custom rules, in one process: migrating a zone of 1,000
-// firewall rules (target < 100 ms), and replaying traffic through the old and the new rules
+// firewall rules (target < 100 ms), and replaying traffic through the zone before and after
 // (target >= 20,000 requests/s, JSON lines parsed included) for the demo zone, 200 rules (the
 // firewall's list-order limit) and the 1,000 rules; and, since the demo traffic matches none of the
 // 1,000 rules and each of them has a key for the evaluators' index (src/rules/rule-index.ts), the
@@ -23,7 +23,7 @@
 //   node <bundle> RULES.json TRAFFIC.jsonl [--quick]      prints one JSON line
 import * as fs from "node:fs"
 import type { Rule } from "../src/domain/firewall.js"
-import { makeCustomRulesReplayer } from "../src/firewall/custom-rules-replay.js"
+import { makeMigrationReplayer } from "../src/firewall/custom-rules-replay.js"
 import { migrateFirewallRules } from "../src/firewall/custom-rules.js"
 
 const [rulesFile, trafficFile] = process.argv.slice(2)
@@ -96,11 +96,19 @@ const migrate = () => {
 }
 
 const replay = (rules: ReadonlyArray<Rule>, n: number, traffic: ReadonlyArray<string> = lines) => {
-  const custom = migrateFirewallRules(rules, { plan: "enterprise" }).rules
+  const migration = migrateFirewallRules(rules, { plan: "enterprise" })
+  // The zone before (its firewall rules, no custom rule) and after (the custom rules written, the
+  // firewall rules they replace paused), as `firewall migrate --replay` compares them.
+  const migrated = new Set(migration.entries.filter((e) => e.custom_rule !== null).map((e) => e.firewall_rule))
+  const before = { firewallRules: rules, customRules: [] }
+  const after = {
+    firewallRules: rules.map((r) => (migrated.has(r.id) ? { ...r, paused: true } : r)),
+    customRules: migration.rules
+  }
   const rounds: Array<number> = []
   let disagreements = 0
   for (let r = 0; r < 5; r++) {
-    const replayer = makeCustomRulesReplayer(rules, custom, { keep: 0 })
+    const replayer = makeMigrationReplayer(before, after, { keep: 0 })
     const t0 = now()
     for (let i = 0; i < n; i++) replayer.line(traffic[i % traffic.length]!, i + 1)
     rounds.push(now() - t0)

@@ -40,6 +40,45 @@ const deriveInto = (out: Record<string, unknown>, headers: Record<string, unknow
   return out
 }
 
+/** A line of a traffic file that is not a request: its 1-based number and why. */
+export interface LineProblem {
+  readonly line: number
+  readonly message: string
+}
+
+const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? "" : "s"}`
+
+/**
+ * The lines a replay could not read, as every replay reports them (the CLI's `warning:` lines, the
+ * TUI's): their count, then the first `first` of them with the reason, one a line.
+ */
+export const notReadLines = (problems: ReadonlyArray<LineProblem>, first = 3): ReadonlyArray<string> =>
+  problems.length === 0
+    ? []
+    : [
+        `${plural(problems.length, "line")} not read`,
+        ...problems.slice(0, first).map((p) => `line ${p.line}: ${p.message}`)
+      ]
+
+/**
+ * Why a replay compared nothing, or undefined when it replayed a request: a file of no usable line
+ * proves nothing, so every replay fails on it with this message.
+ */
+export const noRequestProblem = (
+  file: string,
+  r: { readonly lines: number; readonly requests: number; readonly problems: ReadonlyArray<LineProblem> }
+): string | undefined => {
+  if (r.requests > 0) return undefined
+  const p = r.problems[0]
+  const why =
+    p === undefined
+      ? r.lines === 0
+        ? "0 lines"
+        : `${plural(r.lines, "line")}, only blank lines and comments`
+      : `${plural(r.lines, "line")}, ${r.problems.length} not read: line ${p.line}: ${p.message}`
+  return `${file}: no request to replay (${why})`
+}
+
 /** `METHOD host/path?query`, how a replay names a request. */
 export const requestSummary = (r: Request) => {
   const method = typeof r["http.request.method"] === "string" ? r["http.request.method"] : "GET"

@@ -6,12 +6,9 @@
  * its steps and journals them.
  */
 import * as Effect from "effect/Effect"
-import * as fs from "node:fs"
-import { nodeReadline } from "../lazy-builtins.js"
 import type { CustomRule } from "../domain/custom-rule.js"
 import { InvalidInput } from "../domain/errors.js"
 import type { Rule } from "../domain/firewall.js"
-import { makeCustomRulesReplayer, type CustomRulesReplayReport } from "../firewall/custom-rules-replay.js"
 import {
   FirewallMigrationKind,
   inEffect,
@@ -125,28 +122,6 @@ export const rollbackZoneMigration = (zone: ZoneRef, progress?: (p: StepProgress
       : rollbackJournal(firewallMigrationDriver, j.journal, progress)
   )
 
-/** The firewall rules the replay compares with the plan's new rules: those not migrated before. */
-export const replayedFirewallRules = (plan: FirewallMigrationPlan): ReadonlyArray<Rule> =>
+/** The firewall rules the plan maps now: those not migrated before (its preview's table). */
+export const rulesMigratedNow = (plan: FirewallMigrationPlan): ReadonlyArray<Rule> =>
   plan.before.firewallRules.filter((r) => !plan.migrated_before.includes(r.id))
-
-/** Replays a traffic file (one request per line) through the old rules and the new ones. */
-export const replayMigrationFile = (
-  firewallRules: ReadonlyArray<Rule>,
-  customRules: ReadonlyArray<CustomRule>,
-  file: string
-): Effect.Effect<CustomRulesReplayReport, InvalidInput> =>
-  Effect.tryPromise({
-    try: async () => {
-      if (!fs.statSync(file).isFile()) throw new Error("is not a file")
-      const replayer = makeCustomRulesReplayer(firewallRules, customRules)
-      const rl = nodeReadline().createInterface({ input: fs.createReadStream(file), crlfDelay: Infinity })
-      let n = 0
-      for await (const line of rl) replayer.line(line, ++n)
-      return replayer.report()
-    },
-    catch: (e) =>
-      new InvalidInput({
-        message: `traffic file ${JSON.stringify(file)}: ${(e as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (e as Error).message}`,
-        clientSide: true
-      })
-  })

@@ -9,7 +9,7 @@
  */
 import type { PreviousWaf, WafConfig } from "../domain/waf.js"
 import { HTTP_SCHEME, RequestContext, type Request } from "../rules/index.js"
-import { parseTrafficLine, requestSummary as summaryOf } from "../rules/traffic-line.js"
+import { parseTrafficLine, requestSummary as summaryOf, type LineProblem } from "../rules/traffic-line.js"
 import { CATALOG, type Catalog } from "./catalog.js"
 import { ExpressionPool, newEngine, previousEngine, type RuleRef, type Verdict } from "./engines.js"
 
@@ -27,12 +27,9 @@ export interface Disagreement {
   readonly next: Verdict
 }
 
-export interface LineProblem {
-  readonly line: number
-  readonly message: string
-}
-
 export interface ReplayReport {
+  /** Lines read, blank ones and comments included. */
+  readonly lines: number
   readonly requests: number
   readonly agreed: number
   readonly disagreements: ReadonlyArray<Disagreement>
@@ -71,6 +68,7 @@ export const makeReplayer = (
   const problems: Array<LineProblem> = []
   const counts: Record<DisagreementKind, number> = { "previous-only": 0, "new-only": 0, "different-action": 0 }
   const blame = new Map<string, { version: "previous" | "new"; rule: RuleRef; count: number }>()
+  let lines = 0
   let requests = 0
   let agreed = 0
   let actedPrevious = 0
@@ -123,6 +121,7 @@ export const makeReplayer = (
   return {
     request,
     line(text, line) {
+      lines++
       const parsed = parseTrafficLine(text)
       if (parsed === undefined) return
       if ("problem" in parsed) problems.push({ line, message: parsed.problem })
@@ -130,6 +129,7 @@ export const makeReplayer = (
     },
     report() {
       return {
+        lines,
         requests,
         agreed,
         disagreements,
@@ -141,6 +141,16 @@ export const makeReplayer = (
       }
     }
   }
+}
+
+/** The replay's file and counts, as `waf replay` and the TUI's Replay step both say them. */
+export const replaySummary = (file: string, r: ReplayReport): ReadonlyArray<string> => {
+  const d = r.counts["new-only"] + r.counts["previous-only"] + r.counts["different-action"]
+  return [
+    `Replay of ${file}: the previous WAF against the new configuration`,
+    `${r.requests} request(s): ${r.agreed} agree, ${d} disagree (${r.counts["new-only"]} acted on only by the new WAF, ${r.counts["previous-only"]} only by the previous one, ${r.counts["different-action"]} with different actions)`,
+    `acted on: previous WAF ${r.actedPrevious}, new WAF ${r.actedNew}`
+  ]
 }
 
 /** Replays a whole text (tests, the TUI's sample file). */

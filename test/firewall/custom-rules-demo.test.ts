@@ -2,8 +2,9 @@
  * The demo world's migration to custom rules, read as a client reads it (the firewall rules and the
  * zone's plan over HTTP from the embedded platform): acme-mail.com and initech-payroll.com cover
  * every case of the mapping; replaying the demo traffic (fixtures/firewall/custom-rules-traffic.jsonl)
- * through old and new rules finds no difference for the faithful cases and exactly the expected
- * ones for the rule that has no equivalent. The zones seeded before keep their rules.
+ * through the zone now and the zone as the migration leaves it finds no difference for the faithful
+ * cases and exactly the expected ones for the rule that has no equivalent (left live, it now runs
+ * before every custom rule). The zones seeded before keep their rules.
  */
 import * as fs from "node:fs"
 import * as path from "node:path"
@@ -11,8 +12,20 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { CustomRulesMigration } from "../../src/domain/custom-rule.js"
 import type { Rule } from "../../src/domain/firewall.js"
 import { hexId } from "../../src/domain/ids.js"
-import { replayCustomRules } from "../../src/firewall/custom-rules-replay.js"
+import { replayStatesText } from "../../src/firewall/custom-rules-replay.js"
 import { migrateFirewallRules } from "../../src/firewall/custom-rules.js"
+import { planFirewallMigration, type ZoneRulesState } from "../../src/firewall/custom-rules-plan.js"
+import { statesToCompare } from "../../src/services/migration-replay-service.js"
+
+/** The migration's pure plan for a zone's rules (the zone and account only name the journal). */
+const planOf = (before: ZoneRulesState, plan: string) =>
+  planFirewallMigration({
+    zone: { id: "z", name: "z" },
+    account: { id: "a", name: "a" },
+    plan,
+    before,
+    deleteOld: false
+  })
 import { request, startPlatform, type Platform } from "../helpers/platform.js"
 
 const traffic = fs.readFileSync(
@@ -33,6 +46,13 @@ const zoneOf = async (name: string) => {
   const rules = (await request<{ result: Array<Rule> }>(p.baseUrl, `${z}/firewall/rules?per_page=100`)).body.result!
   const plan = (await request<{ result: { plan: { legacy_id: string } } }>(p.baseUrl, z)).body.result!.plan.legacy_id
   return { rules, plan, migration: migrateFirewallRules(rules, { plan }) }
+}
+
+/** The replay `firewall migrate --replay` runs on a zone with no custom rule: the zone now against the planned end state. */
+const replayPlanned = (rules: ReadonlyArray<Rule>, plan: string) => {
+  const states = statesToCompare(planOf({ firewallRules: rules, customRules: [] }, plan))
+  if ("nothing" in states) throw new Error(states.nothing)
+  return replayStatesText(states.before, states.after, traffic)
 }
 
 const byDescription = (rules: ReadonlyArray<Rule>, m: CustomRulesMigration, description: string) => {
@@ -79,8 +99,8 @@ describe("acme-mail.com: every faithful case", () => {
   })
 
   it("replays the demo traffic with no disagreement", async () => {
-    const { rules, migration: m } = await zoneOf("acme-mail.com")
-    const report = replayCustomRules(rules, m.rules, traffic)
+    const { rules, plan } = await zoneOf("acme-mail.com")
+    const report = replayPlanned(rules, plan)
     expect(report.problems).toEqual([])
     expect(report.requests).toBe(29)
     expect(report.disagreements).toEqual([])
@@ -97,20 +117,31 @@ describe("initech-payroll.com: a rule that cannot be migrated", () => {
     ])
   })
 
-  it("replay lists the requests the lost log rule logged, with the rule responsible, and nothing else", async () => {
-    const { rules, migration: m } = await zoneOf("initech-payroll.com")
-    const report = replayCustomRules(rules, m.rules, traffic)
-    // payroll-export from outside is blocked (priority 1) before the log rule (no priority) runs: no difference.
-    expect(report.counts).toEqual({ action: 0, skipped: 0, logged: 2 })
-    expect(report.disagreements.map((d) => [d.id, d.differences, d.firewall.logged.map((r) => r.description)])).toEqual(
-      [
-        ["payroll", ["logged"], ["log payroll pages"]],
-        ["payroll-export-inside", ["logged"], ["log payroll pages"]]
-      ]
+  it("the custom rules alone lose the log rule's two requests; the zone after keeps it live, ahead of them", async () => {
+    const { rules, plan, migration: m } = await zoneOf("initech-payroll.com")
+    const alone = replayStatesText(
+      { firewallRules: rules, customRules: [] },
+      { firewallRules: [], customRules: m.rules },
+      traffic
     )
-    const inside = report.disagreements[1]!
-    expect([inside.firewall.action, inside.custom.action, inside.custom.logged]).toEqual([null, null, []])
+    // payroll-export from outside is blocked (priority 1) before the log rule (no priority) runs: no difference.
+    expect(alone.counts).toEqual({ action: 0, skipped: 0, logged: 2 })
+    expect(alone.disagreements.map((d) => [d.id, d.differences, d.before.logged.map((r) => r.description)])).toEqual([
+      ["payroll", ["logged"], ["log payroll pages"]],
+      ["payroll-export-inside", ["logged"], ["log payroll pages"]]
+    ])
+    const inside = alone.disagreements[1]!
+    expect([inside.before.action, inside.after.action, inside.after.logged]).toEqual([null, null, []])
     expect(inside.summary).toBe("GET initech-payroll.com/payroll/export")
+    // Left as it is, the log rule still runs, now before the migrated block: it logs the blocked export too.
+    const planned = replayPlanned(rules, plan)
+    expect(planned.disagreements.map((d) => [d.id, d.differences, d.after.logged.map((r) => r.description)])).toEqual([
+      ["payroll-export", ["logged"], ["log payroll pages"]]
+    ])
+    expect(planned.disagreements[0]!.after.rule).toMatchObject({
+      kind: "custom",
+      description: "block exports from outside"
+    })
   })
 })
 

@@ -1,10 +1,11 @@
 /**
  * Units: one line of a traffic file (src/rules/traffic-line.ts), as the replays read it: the fields
  * its headers imply, and a bad line's problems, each naming its field, in the order a check of the
- * whole request (the line's fields, then the implied ones) finds them.
+ * whole request (the line's fields, then the implied ones) finds them; and how every replay reports
+ * the lines it could not read and a file of no request.
  */
 import { describe, expect, it } from "vitest"
-import { parseTrafficLine } from "../../src/rules/traffic-line.js"
+import { noRequestProblem, notReadLines, parseTrafficLine } from "../../src/rules/traffic-line.js"
 
 const parse = (v: unknown) => parseTrafficLine(JSON.stringify(v))
 
@@ -61,5 +62,28 @@ describe("a traffic line", () => {
     expect(parse({ "http.request.headers": "user-agent: x" })).toEqual({
       problem: 'http.request.headers: expected an object (Map<Array<String>>), got the string "user-agent: x"'
     })
+  })
+})
+
+describe("what a replay says of its lines", () => {
+  const problems = [3, 4, 8, 9].map((line) => ({ line, message: `bad ${line}` }))
+
+  it("the lines not read: their count, then the first three with the reason", () => {
+    expect(notReadLines([])).toEqual([])
+    expect(notReadLines(problems.slice(0, 1))).toEqual(["1 line not read", "line 3: bad 3"])
+    expect(notReadLines(problems)).toEqual(["4 lines not read", "line 3: bad 3", "line 4: bad 4", "line 8: bad 8"])
+  })
+
+  it("a file of no request: why, with its first bad line; none once a request was replayed", () => {
+    expect(noRequestProblem("t.jsonl", { lines: 0, requests: 0, problems: [] })).toBe(
+      "t.jsonl: no request to replay (0 lines)"
+    )
+    expect(noRequestProblem("t.jsonl", { lines: 2, requests: 0, problems: [] })).toBe(
+      "t.jsonl: no request to replay (2 lines, only blank lines and comments)"
+    )
+    expect(noRequestProblem("-", { lines: 9, requests: 0, problems })).toBe(
+      "-: no request to replay (9 lines, 4 not read: line 3: bad 3)"
+    )
+    expect(noRequestProblem("t.jsonl", { lines: 9, requests: 1, problems })).toBeUndefined()
   })
 })

@@ -33,16 +33,14 @@ describe.each([
     fits(t, columns)
 
     t.write("p")
-    await t.waitFor("Replay traffic through the old and the new rules")
+    await t.waitFor("Replay traffic through")
     t.write(`${traffic}\r`)
     // The replay's differences open over the preview: none here, said whole; esc goes back.
-    await t.waitFor((s) =>
-      flat(s).includes("No difference: the firewall rules and the custom rules decide all 29 requests alike.")
-    )
+    await t.waitFor((s) => flat(s).includes("✓ No difference: 29 request(s): 29 decided alike"))
     fits(t, columns)
     t.write(PtyKeys.escape)
     // At 80 columns the line wraps inside the pane.
-    await t.waitFor((s) => flat(s).includes("replay: 29 requests, no difference (custom-rules-traffic.jsonl)"))
+    await t.waitFor((s) => flat(s).includes("replay of custom-rules-traffic.jsonl: 29 requests, no difference"))
     fits(t, columns)
 
     t.write("a")

@@ -153,11 +153,44 @@ describe("edgectl waf", () => {
     const legacy = r.disagreements.find((d: any) => d.id === "legacy-api")
     expect(legacy).toBeUndefined()
     const h = await waf(["replay", "--zone", "acme.com", "--traffic", sample])
-    expect(h.stdout).toMatch(/^32 request\(s\): \d+ agree, \d+ disagree/)
+    expect(h.stdout.split("\n")[0]).toBe(`Replay of ${sample}: the previous WAF against the new configuration`)
+    expect(h.stdout.split("\n")[1]).toMatch(/^32 request\(s\): \d+ agree, \d+ disagree/)
     expect(h.stdout).toMatch(/spring4shell: POST acme.com|spring4shell: POST globex.com/)
     const deployed = await waf(["replay", "--zone", "globex.com", "--traffic", sample, "--against", "deployed"])
     expect(deployed.status).toBe(1)
     expect(deployed.stderr).toMatch(/could not find entrypoint ruleset/)
+  })
+
+  it("replay names the file, counts its bad lines with the first reasons, and fails on a file of no request", async () => {
+    const dir = tempDir()
+    const text = fs.readFileSync(sample, "utf8")
+    const n = text.split("\n").length
+    const bad = path.join(dir, "some-bad.jsonl")
+    fs.writeFileSync(bad, `${text}{nope\n[1]\n"x"\n{\n`)
+    const r = await waf(["replay", "--zone", "acme.com", "--traffic", bad])
+    expect(r.status).toBe(0)
+    expect(r.stdout).toMatch(new RegExp(`^Replay of ${bad}: .*\n32 request\\(s\\): `))
+    expect(r.stderr.split("\n")).toEqual([
+      "warning: 4 lines not read",
+      expect.stringMatching(new RegExp(`^warning: line ${n}: not JSON: `)),
+      `warning: line ${n + 1}: expected a JSON object (a request, or {id, request})`,
+      `warning: line ${n + 2}: expected a JSON object (a request, or {id, request})`,
+      ""
+    ])
+    expect(json<any>(await waf(["replay", "--zone", "acme.com", "--traffic", bad, "--json"])).file).toBe(bad)
+    const empty = path.join(dir, "empty.jsonl")
+    fs.writeFileSync(empty, "")
+    const allBad = path.join(dir, "all-bad.jsonl")
+    fs.writeFileSync(allBad, "# only bad lines\n{nope\n")
+    for (const [f, why] of [
+      [empty, "0 lines"],
+      [allBad, "2 lines, 1 not read: line 2: not JSON: "]
+    ] as const) {
+      const e = await waf(["replay", "--zone", "acme.com", "--traffic", f])
+      expect([e.status, e.stdout]).toEqual([1, ""])
+      expect(e.stderr.startsWith(`error: --traffic: ${f}: no request to replay (${why}`)).toBe(true)
+      expect(e.stderr.trim().split("\n")).toHaveLength(1)
+    }
   })
 
   it("export writes the previous WAF document", async () => {

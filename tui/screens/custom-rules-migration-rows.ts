@@ -4,7 +4,6 @@
  */
 import type { CustomRule, MigrationNote } from "../../src/domain/custom-rule.js"
 import type { Rule } from "../../src/domain/firewall.js"
-import type { CustomRulesReplayReport } from "../../src/firewall/custom-rules-replay.js"
 import type { FirewallMigrationPlan } from "../../src/services/custom-rules-migration-service.js"
 import { customAction } from "./custom-rule-detail.js"
 
@@ -47,21 +46,6 @@ export const rowText = (r: Row, columns: number) => {
   const what = r.rule.description ?? ("expression" in r.rule.filter ? r.rule.filter.expression : r.rule.filter.id)
   const old = columns >= 100 ? oldText(r.rule) : r.rule.action
   return `${(r.place === undefined ? "-" : `#${r.place}`).padEnd(4)}${old.padEnd(oldWidth(columns))} -> ${to.padEnd(21)} ${what}`
-}
-
-/** One line: the file by its name (the prompt showed the path), then what differs, the first difference named. */
-export const replayText = (file: string, r: CustomRulesReplayReport) => {
-  const differ = r.requests - r.agreed
-  const first = r.disagreements[0]
-  return (
-    `replay: ${r.requests} requests, ${differ === 0 ? "no difference" : `${differ} decided differently`} (${file.split("/").pop()})` +
-    (first !== undefined
-      ? ` (line ${first.line}: old ${first.firewall.action ?? "none"}${first.firewall.rule ? ` by ${first.firewall.rule.id}` : ""}, new ${first.custom.action ?? "none"}${first.custom.rule ? ` by ${first.custom.rule.id}` : ""})`
-      : "") +
-    (r.problems.length > 0
-      ? `; ${r.problems.length} lines not read (line ${r.problems[0]!.line}: ${r.problems[0]!.message})`
-      : "")
-  )
 }
 
 export const stepsText = (p: FirewallMigrationPlan) => {

@@ -12,18 +12,16 @@
 import { Box, Text } from "ink"
 import { useContext, useState } from "react"
 import * as Effect from "effect/Effect"
-import type { CustomRulesReplayReport } from "../../src/firewall/custom-rules-replay.js"
 import {
   applyZoneMigration,
   planZoneMigration,
-  replayedFirewallRules,
-  replayMigrationFile,
   resumeZoneMigration,
   rollbackZoneMigration,
   zoneMigrationJournal,
   type ZoneRef
 } from "../../src/services/custom-rules-migration-service.js"
 import type { StepProgress } from "../../src/services/migration-engine.js"
+import { replayMigration, type MigrationReplay } from "../../src/services/migration-replay-service.js"
 import { useActions } from "../actions.js"
 import type { Services } from "../runtime.js"
 import { ConfirmDialog } from "../components/confirm-dialog.js"
@@ -36,9 +34,9 @@ import { useNotify } from "../notices.js"
 import { useZoneScoped } from "../state.js"
 import { usePaneSize } from "../terminal.js"
 import { MigrationNotesView } from "./custom-rules-migration-notes.js"
-import { oldWidth, replayText, rowsOf, rowText, stepsText } from "./custom-rules-migration-rows.js"
+import { oldWidth, rowsOf, rowText, stepsText } from "./custom-rules-migration-rows.js"
 import { useZoneQuery } from "./custom-rules-query.js"
-import { CustomRulesReplayView } from "./custom-rules-replay.js"
+import { CustomRulesReplayView, replayLine } from "./custom-rules-replay.js"
 import { ObjectsDirContext } from "./objects-data.js"
 
 type Dialog =
@@ -72,9 +70,7 @@ export function CustomRulesMigration({
   const cursor = useListCursor(rows.length, listRows, [zone.id])
   const current = rows[cursor.index]
   const [dialog, setDialog] = useZoneScoped<Dialog>(zone.id)
-  const [replay, setReplay] = useZoneScoped<{ readonly file: string; readonly report: CustomRulesReplayReport }>(
-    zone.id
-  )
+  const [replay, setReplay] = useZoneScoped<MigrationReplay>(zone.id)
   // The replay's whole list of differences, over the preview until esc.
   const [replayShown, setReplayShown] = useZoneScoped<true>(zone.id)
   const [progress, setProgress] = useState<StepProgress | undefined>(undefined)
@@ -182,16 +178,16 @@ export function CustomRulesMigration({
       return (
         <TextPrompt
           key="replay"
-          title={`Replay traffic through the old and the new rules of ${zone.name}`}
+          title={`Replay traffic through ${zone.name} before and after the migration`}
           help="a traffic file: one JSON request per line"
           check={(t) => (t.trim() === "" ? "file: a path is needed" : undefined)}
           submitLabel="replay"
           onSubmit={(file) => {
             close()
             run(
-              replayMigrationFile(replayedFirewallRules(preview), preview.migration.rules, file.trim()),
+              replayMigration(preview, file.trim(), journal?.journal.plan.before),
               (report) => {
-                setReplay({ file: file.trim(), report })
+                setReplay(report)
                 setReplayShown(true)
               },
               "replay the traffic"
@@ -268,8 +264,7 @@ export function CustomRulesMigration({
   if (replay !== undefined && replayShown === true)
     return (
       <CustomRulesReplayView
-        file={replay.file}
-        report={replay.report}
+        replay={replay}
         active={active}
         height={height}
         onClose={() => setReplayShown(undefined)}
@@ -331,7 +326,7 @@ export function CustomRulesMigration({
         </Text>
       )}
       <Box height={2} flexShrink={0} overflow="hidden">
-        <Text wrap="wrap">{replay !== undefined ? replayText(replay.file, replay.report) : " "}</Text>
+        <Text wrap="wrap">{replay !== undefined ? replayLine(replay) : " "}</Text>
       </Box>
       {progress !== undefined ? (
         <Text

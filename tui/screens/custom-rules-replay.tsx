@@ -1,55 +1,58 @@
 /**
- * The migration's replay answer whole (`p` on the migration preview, then `v` to see it again):
- * every request the old firewall rules and the new custom rules decide differently, one row each
- * (its line in the traffic file, what differs, the request), scrolled with the list keys; under the
- * list, the selected request's two decisions with the rules responsible. No difference is said in
- * so many words. It only draws the replay's report (src/firewall/custom-rules-replay.ts).
+ * The migration's replay answer whole (`p` on the migration preview, then `v` to see it again): the
+ * file and what was compared, the counts, the lines not read (the CLI's words), then every request
+ * the zone before and after decide differently, one row each (its line in the traffic file, what
+ * differs, the request), scrolled with the list keys; under the list, the selected request's two
+ * decisions with the rules responsible. No difference is said in so many words. It only draws the
+ * replay's report (src/services/migration-replay-service.ts).
  */
 import { Box, Text } from "ink"
-import type {
-  CustomRulesReplayReport,
-  ReplayDisagreement,
-  ReplayRule,
-  ReplayVerdict
+import {
+  decidedText,
+  replayCounts,
+  verdictText,
+  type ReplayDisagreement
 } from "../../src/firewall/custom-rules-replay.js"
+import { notReadLines } from "../../src/rules/traffic-line.js"
+import { replayHeading, type MigrationReplay } from "../../src/services/migration-replay-service.js"
 import { List, useListCursor } from "../components/list.js"
 import { KeyLayer, useKeys } from "../keys.js"
-
-const ruleText = (r: ReplayRule) => (r.description ? `"${r.description}" (${r.id})` : r.id)
-
-/** A decision as one sentence: the action and its rule, then what was skipped and logged, and by which rules. */
-export const verdictText = (v: ReplayVerdict): string =>
-  [
-    v.action === null ? "nothing decides" : `${v.action}${v.rule !== null ? ` by ${ruleText(v.rule)}` : ""}`,
-    ...(v.skipped.length > 0
-      ? [
-          `skips ${v.skipped.join(", ")}${v.skippedBy.length > 0 ? ` (by ${v.skippedBy.map(ruleText).join(", ")})` : ""}`
-        ]
-      : []),
-    ...(v.logged.length > 0 ? [`logged by ${v.logged.map(ruleText).join(", ")}`] : [])
-  ].join("; ")
 
 const rowText = (d: ReplayDisagreement) =>
   `${String(d.line).padEnd(6)}${d.differences.join(",").padEnd(15)} ${d.id !== undefined ? `${d.id}: ` : ""}${d.summary}`
 
-/** Title, counts, problems, header, detail 5. */
-const Chrome = 9
+const baseName = (file: string) => file.split("/").pop() ?? file
+
+/** The replay in one line under the migration preview: the file, what differs (the first difference named), the lines not read. */
+export const replayLine = (r: MigrationReplay) => {
+  const differ = r.requests - r.agreed
+  const first = r.disagreements[0]
+  return (
+    `replay of ${baseName(r.file)}: ${r.requests} requests, ${differ === 0 ? "no difference" : `${differ} decided differently`}` +
+    (first !== undefined
+      ? ` (line ${first.line}: before ${verdictText(first.before)}; after ${verdictText(first.after)})`
+      : "") +
+    (r.problems.length > 0 ? `; ${notReadLines(r.problems, 1).join(": ")}` : "")
+  )
+}
+
+/** Title, counts (2 on a narrow pane), decided, header, detail 6; then a line for each line of the lines not read. */
+const Chrome = 11
 
 export function CustomRulesReplayView({
-  file,
-  report,
+  replay: report,
   active,
   height,
   onClose
 }: {
-  readonly file: string
-  readonly report: CustomRulesReplayReport
+  readonly replay: MigrationReplay
   readonly active: boolean
   readonly height: number
   readonly onClose: () => void
 }) {
   const rows = report.disagreements
-  const listRows = Math.max(2, height - Chrome)
+  const notRead = notReadLines(report.problems)
+  const listRows = Math.max(2, height - Chrome - notRead.length)
   const cursor = useListCursor(rows.length, listRows, [report])
   const current = rows[cursor.index]
   useKeys(
@@ -68,29 +71,20 @@ export function CustomRulesReplayView({
       ]
     }
   )
-  const c = report.counts
-  const name = file.split("/").pop()
   return (
     <Box flexDirection="column" height={height} overflow="hidden">
       <Text bold wrap="truncate-end">
-        Replay of {name} <Text dimColor>· old firewall rules vs new custom rules</Text>
+        {replayHeading(report, baseName(report.file))}
       </Text>
-      {rows.length === 0 ? (
-        <Text color="green" wrap="wrap">
-          ✓ No difference: the firewall rules and the custom rules decide all {report.requests} requests alike.
+      <Text color={report.agreed === report.requests ? "green" : "yellow"} wrap="wrap">
+        {report.agreed === report.requests ? `✓ No difference: ${replayCounts(report)}` : replayCounts(report)}
+      </Text>
+      <Text dimColor wrap="truncate-end">{`decided: ${decidedText(report)}`}</Text>
+      {notRead.map((l, i) => (
+        <Text key={i} color="yellow" wrap="truncate-end">
+          {l}
         </Text>
-      ) : (
-        <Text wrap="wrap">
-          {`${report.requests} requests: ${report.agreed} alike, `}
-          <Text color="yellow">{`${rows.length} decided differently`}</Text>
-          {` (action ${c.action}, skipped ${c.skipped}, logged ${c.logged})`}
-        </Text>
-      )}
-      {report.problems.length > 0 ? (
-        <Text color="yellow" wrap="truncate-end">
-          {`${report.problems.length} lines not read (line ${report.problems[0]!.line}: ${report.problems[0]!.message})`}
-        </Text>
-      ) : null}
+      ))}
       {current !== undefined ? (
         <>
           <List
@@ -102,18 +96,25 @@ export function CustomRulesReplayView({
             rowKey={(d) => String(d.line)}
             focused={active}
           />
-          <Box flexDirection="column" height={5} flexShrink={0} overflow="hidden">
-            <Text dimColor wrap="wrap">
-              {`${cursor.index + 1}/${rows.length} · line ${current.line}${current.id !== undefined ? ` (${current.id})` : ""}: ${current.summary}`}
-            </Text>
-            <Text wrap="wrap">
-              <Text bold>old </Text>
-              {verdictText(current.firewall)}
-            </Text>
-            <Text wrap="wrap">
-              <Text bold>new </Text>
-              {verdictText(current.custom)}
-            </Text>
+          {/* Each line whole (not shrunk by the layout); what does not fit the box is cut at its bottom. */}
+          <Box flexDirection="column" height={6} flexShrink={0} overflow="hidden">
+            <Box flexShrink={0}>
+              <Text dimColor wrap="wrap">
+                {`${cursor.index + 1}/${rows.length} · line ${current.line}${current.id !== undefined ? ` (${current.id})` : ""}: ${current.summary}`}
+              </Text>
+            </Box>
+            <Box flexShrink={0}>
+              <Text wrap="wrap">
+                <Text bold>before </Text>
+                {verdictText(current.before, true)}
+              </Text>
+            </Box>
+            <Box flexShrink={0}>
+              <Text wrap="wrap">
+                <Text bold>after </Text>
+                {verdictText(current.after, true)}
+              </Text>
+            </Box>
           </Box>
         </>
       ) : null}

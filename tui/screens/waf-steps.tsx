@@ -9,7 +9,8 @@ import type { MigrationCheck, MigrationStatus, WafConfig } from "../../src/domai
 import type { Preview } from "../../src/services/waf-migration-service.js"
 import type { Verdict } from "../../src/waf/engines.js"
 import { managedRules, owaspSettings } from "../../src/waf/edit.js"
-import type { ReplayReport } from "../../src/waf/replay.js"
+import { notReadLines } from "../../src/rules/traffic-line.js"
+import { replaySummary, type ReplayReport } from "../../src/waf/replay.js"
 import { cell, cells, flexWidth } from "../components/columns.js"
 import { List } from "../components/list.js"
 
@@ -253,7 +254,9 @@ export type Staleness = "edited" | "reloaded" | undefined
 export const replayLines = (
   r: {
     report?: ReplayReport | undefined
+    /** The file picked, and the one the report is of. */
     file: string
+    replayed?: string | undefined
     running: boolean
     error?: string | undefined
     stale: Staleness
@@ -269,7 +272,6 @@ export const replayLines = (
       columns,
       { dim: true }
     )
-  const d = report.counts["new-only"] + report.counts["previous-only"] + report.counts["different-action"]
   const stale =
     r.stale === undefined
       ? []
@@ -278,13 +280,11 @@ export const replayLines = (
           columns,
           { color: "yellow", bold: true }
         )
+  // The words of `waf replay`: the file and the counts, then the lines not read.
   return [
     ...stale,
-    ...wrapped(
-      `${report.requests} requests: ${report.agreed} agree, ${d} disagree (${report.counts["new-only"]} only the new WAF acts, ${report.counts["previous-only"]} only the previous, ${report.counts["different-action"]} different actions)`,
-      columns,
-      r.stale ? { dim: true } : {}
-    ),
+    ...replaySummary(r.replayed ?? r.file, report).flatMap((l) => wrapped(l, columns, r.stale ? { dim: true } : {})),
+    ...notReadLines(report.problems).flatMap((l) => wrapped(l, columns, { color: "yellow" }, "  ")),
     ...report.disagreements.flatMap((x) => [
       ...wrapped(
         `line ${x.line} ${x.id ?? x.summary}: ${x.kind}`,

@@ -25,6 +25,7 @@ import {
   managedRules,
   toggleRule
 } from "../../src/waf/edit.js"
+import { noRequestProblem } from "../../src/rules/traffic-line.js"
 import type { ReplayReport } from "../../src/waf/replay.js"
 import type { MigrationMode } from "../../src/waf/state.js"
 import { shippedTrafficSample } from "../../src/waf/traffic-sample.js"
@@ -80,6 +81,8 @@ type Data = Effect.Effect.Success<ReturnType<typeof load>>
 type Dialog = { readonly kind: "file" } | { readonly kind: "validation" } | { readonly kind: "finish" }
 interface Replay {
   readonly running: boolean
+  /** The file the report is of (the picked one may have changed since). */
+  readonly replayed?: string
   readonly report?: ReplayReport
   readonly error?: string
   /** What the report was computed from, to tell when it is out of date. */
@@ -149,10 +152,12 @@ function ZoneWafWizard({ zone, active, height }: { zone: Zone; active: boolean; 
     setReplay({ running: true })
     void start(Waf.replayFile(data.preview.previous, proposal.config, path)).then((r) => {
       if (r === undefined) return
+      // A file of no request compares nothing: said as `waf replay` says it.
+      const nothing = r.ok ? noRequestProblem(path, r.value) : r.error.message
       setReplay(
-        r.ok
-          ? { running: false, report: r.value, basis }
-          : { running: false, error: `error: replay: ${r.error.message}` }
+        nothing === undefined && r.ok
+          ? { running: false, replayed: path, report: r.value, basis }
+          : { running: false, error: `error: replay: ${nothing}` }
       )
     })
   }

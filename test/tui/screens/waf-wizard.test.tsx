@@ -1,4 +1,7 @@
 /** The zone's WAF tab as a wizard, over a real embedded platform: each step, override edits, replay, and the deploy flows of the state table. */
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
 import * as Waf from "../../../src/services/waf-migration-service.js"
 import { owaspSettings } from "../../../src/waf/edit.js"
@@ -55,9 +58,33 @@ describe("WAF wizard", () => {
     await app.press("t", "threshold 60")
     await app.press("u", "threshold 40")
     await app.press("n", "f picks a JSONL traffic file")
-    await app.press(Keys.enter, "32 requests:")
-    expect(app.frame()).toMatch(/32 requests: \d+ agree, \d+ disagree/)
-    expect(app.frame()).toContain("spring4shell")
+    await app.press(Keys.enter, "32 request(s):")
+    expect(app.frame()).toMatch(/32 request\(s\): \d+ agree, \d+ disagree/)
+    // Under the file and the counts: scrolled to.
+    await app.press("jjjjjj", "spring4shell")
+  })
+
+  it("replay names the file, counts its bad lines with the first reasons (the words of waf replay), and fails on a file of no request", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "edgectl-waf-tui-"))
+    const sample = fs.readFileSync(path.resolve("fixtures/waf/traffic-sample.jsonl"), "utf8")
+    const n = sample.split("\n").length
+    const bad = path.join(dir, "some-bad.jsonl")
+    fs.writeFileSync(bad, `${sample}{nope\n[1]\n"x"\n{\n`)
+    const app = await open("globex.com")
+    await app.press("nnnnn", "f picks a JSONL traffic file")
+    await app.press("f", "Traffic file")
+    await app.press(`${bad}\r`, "32 request(s):")
+    const frame = app.frame().replace(/\s+/g, " ")
+    expect(frame).toContain(`Replay of ${bad}: the previous WAF against the new configuration`)
+    expect(frame).toContain("4 lines not read")
+    expect(frame).toContain(`line ${n}: not JSON:`)
+    expect(frame).toContain(`line ${n + 2}: expected a JSON object`)
+    expect(frame).not.toContain(`line ${n + 3}:`)
+    const empty = path.join(dir, "empty.jsonl")
+    fs.writeFileSync(empty, "")
+    await app.press("f", "Traffic file")
+    await app.press(`${empty}\r`, "no request to replay")
+    expect(app.frame().replace(/\s+/g, " ")).toContain(`error: replay: ${empty}: no request to replay (0 lines)`)
   })
 
   it("business: Deploy finishes the migration after the zone name is typed (irreversible)", async () => {
@@ -125,17 +152,17 @@ describe("WAF wizard", () => {
   it("a replay is marked out of date once the configuration is edited or the zone reloaded", async () => {
     const app = await open("globex.com")
     await app.press("nnnnn", "f picks a JSONL traffic file")
-    await app.press(Keys.enter, "32 requests:")
+    await app.press(Keys.enter, "32 request(s):")
     expect(app.frame()).not.toContain("Out of date")
     await app.press("p", "RULE")
     await app.press("t", "threshold 60")
     await app.press("n", "Out of date: the configuration was edited since this replay")
     await app.press("p", "threshold 60")
     await app.press("u", "threshold 40")
-    await app.press("n", "32 requests:")
+    await app.press("n", "32 request(s):")
     expect(app.frame()).not.toContain("Out of date")
     await app.press("r", "Out of date: the zone was refreshed or deployed")
-    await app.press(Keys.enter, (f) => f.includes("32 requests:") && !f.includes("Out of date"))
+    await app.press(Keys.enter, (f) => f.includes("32 request(s):") && !f.includes("Out of date"))
   })
 
   it("a traffic file that does not exist is one clear error naming it", async () => {

@@ -190,7 +190,7 @@ export const firewall = Command.make("firewall").pipe(
         ),
         replay: fileOption("replay").pipe(
           Options.withDescription(
-            "JSONL traffic: list every request the firewall rules and the custom rules decide differently (exit 1 if any); changes nothing"
+            "JSONL traffic (- for stdin): list every request the zone now and the zone after the migration decide differently (exit 1 if any, or if nothing was compared); changes nothing"
           ),
           Options.optional
         )

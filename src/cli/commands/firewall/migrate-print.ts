@@ -6,7 +6,7 @@
 import type { CustomRule } from "../../../domain/custom-rule.js"
 import type { Rule } from "../../../domain/firewall.js"
 import type { FirewallMigrationPlan } from "../../../services/custom-rules-migration-service.js"
-import { replayedFirewallRules } from "../../../services/custom-rules-migration-service.js"
+import { rulesMigratedNow } from "../../../services/custom-rules-migration-service.js"
 import { clip, printLine, printTable } from "../../output.js"
 
 const customText = (c: CustomRule) => {
@@ -25,7 +25,7 @@ const oldText = (r: Rule) =>
 
 /** The table and the notes. */
 export const printPreview = (p: FirewallMigrationPlan) => {
-  const rules = replayedFirewallRules(p)
+  const rules = rulesMigratedNow(p)
   const m = p.migration
   printLine(`Migration of zone ${p.zone.name}: ${rules.length} firewall rule(s) -> ${m.rules.length} custom rule(s)`)
   if (p.migrated_before.length > 0)

@@ -5,21 +5,17 @@
  * once; `--dry-run` prints it (`--json`: the plan object), the apply sends exactly it, journaled.
  * A re-run finishes an unfinished journal (or pauses migrated rules found active); `--rollback`
  * restores the journal's "before". A stop (a refusal, a lost connection, SIGINT/SIGTERM/SIGHUP)
- * says what was written and prints the commands that finish and undo it. `--replay` compares the
- * firewall rules and the planned custom rules on a traffic file (src/firewall/custom-rules-replay.ts).
+ * says what was written and prints the commands that finish and undo it. `--replay` runs a traffic file
+ * through the zone before and after the plan (./migrate-replay.ts).
  */
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import * as fs from "node:fs"
-import type { CustomRulesMigration } from "../../../domain/custom-rule.js"
 import type { MigrationStopped, V4Error } from "../../../domain/errors.js"
-import type { Rule } from "../../../domain/firewall.js"
-import { makeCustomRulesReplayer, type ReplayVerdict } from "../../../firewall/custom-rules-replay.js"
 import {
   applyZoneMigration,
   firewallMigrationDriver,
+  journalBefore,
   planZoneMigration,
-  replayedFirewallRules,
   resumeZoneMigration,
   rollbackZoneMigration,
   unfinishedZoneMigration,
@@ -30,7 +26,7 @@ import { MigrationTarget, readJournal } from "../../../services/migration-journa
 import { resolveZone } from "../../../services/zones-service.js"
 import { migrationTargetLayer } from "../../environment.js"
 import { inputFile, opt } from "../../options.js"
-import { clip, printJson, printLine, printTable } from "../../output.js"
+import { clip, printJson, printLine } from "../../output.js"
 import { confirmOrRefuse } from "../../prompt.js"
 import { CliFailure, usage } from "../../run.js"
 import { stoppable, type StopSignal } from "../../signals.js"
@@ -38,53 +34,7 @@ import { isTerminal, writeErr } from "../../stdio.js"
 import { runFw } from "./common.js"
 import type { Parsed } from "./inputs.js"
 import { endText, printDryRun, printPreview } from "./migrate-print.js"
-
-const verdictText = (v: ReplayVerdict) => {
-  const decided = v.action === null ? "none" : `${v.action}${v.rule ? ` by ${v.rule.id}` : ""}`
-  const skipped = v.skipped.length > 0 ? `; skips ${v.skipped.join(", ")}` : ""
-  const logged = v.logged.length > 0 ? `; logged by ${v.logged.map((r) => r.id).join(", ")}` : ""
-  return `${decided}${skipped}${logged}`
-}
-
-const replay = (o: Parsed<"migrate">, file: string, rules: ReadonlyArray<Rule>, m: CustomRulesMigration) =>
-  Effect.gen(function* () {
-    const text = yield* Effect.try({
-      try: () => fs.readFileSync(file, "utf8"),
-      catch: (e) =>
-        new CliFailure({ text: `error: --replay: cannot read ${file}: ${(e as Error).message}`, exitCode: 1 })
-    })
-    const r = makeCustomRulesReplayer(rules, m.rules)
-    text.split("\n").forEach((l, i) => r.line(l, i + 1))
-    const report = r.report()
-    if (o.json) printJson({ zone: o.zone, ...report })
-    else {
-      printLine(
-        `${report.requests} request(s): ${report.agreed} decided alike, ${report.requests - report.agreed} differently (action ${report.counts.action}, skipped ${report.counts.skipped}, logged ${report.counts.logged})`
-      )
-      if (report.disagreements.length > 0) {
-        printLine("")
-        printTable(
-          ["LINE", "REQUEST", "DIFFERS IN", "FIREWALL RULES", "CUSTOM RULES"],
-          report.disagreements.map((d) => [
-            d.line,
-            clip(d.id ? `${d.id}: ${d.summary}` : d.summary, 60),
-            d.differences.join(", "),
-            verdictText(d.firewall),
-            verdictText(d.custom)
-          ])
-        )
-      }
-    }
-    for (const p of report.problems) writeErr(`warning: line ${p.line} skipped: ${p.message}\n`)
-    // Like diff(1): 1 says "they differ", 2 stays the usage error.
-    if (report.agreed < report.requests)
-      return yield* Effect.fail(
-        new CliFailure({
-          text: `firewall migrate --replay: ${report.requests - report.agreed} request(s) decided differently`,
-          exitCode: 1
-        })
-      )
-  })
+import { replayPlan } from "./migrate-replay.js"
 
 const what = "firewall migrate"
 
@@ -140,13 +90,13 @@ export const migrate = (o: Parsed<"migrate">) =>
       return yield* Effect.fail(
         usage("--rollback restores the journal's before; it cannot be used with --dry-run or --delete-old")
       )
-    if (replayFile !== undefined) yield* inputFile("replay", replayFile)
+    if (replayFile !== undefined && replayFile !== "-") yield* inputFile("replay", replayFile)
     const journals = migrationTargetLayer({ remote: o.remote, persistTo: Option.getOrUndefined(o.persistTo) })
     const work = Effect.gen(function* () {
       const z = yield* resolveZone(o.zone)
       if (replayFile !== undefined) {
         const p = yield* planZoneMigration(z, false)
-        return yield* replay(o, replayFile, replayedFirewallRules(p), p.migration)
+        return yield* replayPlan(o, z.name, p, replayFile, yield* journalBefore(z))
       }
       const progress = progressOf(o.json)
       if (o.rollback) {

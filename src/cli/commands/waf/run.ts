@@ -9,7 +9,8 @@ import type { V4Error } from "../../../domain/errors.js"
 import { describeParseError } from "../../../domain/parse-issues.js"
 import { WafConfig, type MigrationStatus } from "../../../domain/waf.js"
 import * as Waf from "../../../services/waf-migration-service.js"
-import type { ReplayReport } from "../../../waf/replay.js"
+import { notReadLines, noRequestProblem } from "../../../rules/traffic-line.js"
+import { replaySummary, type ReplayReport } from "../../../waf/replay.js"
 import type { Verdict } from "../../../waf/engines.js"
 import { inputFile } from "../../options.js"
 import { targetFlags } from "../../hints.js"
@@ -133,13 +134,8 @@ const verdictText = (v: Verdict) =>
         ? `pass (logged by ${v.logged.map((r) => r.id).join(", ")})`
         : "pass"
 
-const printReplay = (r: ReplayReport, limit: number) => {
-  const d =
-    r.disagreements.length === 0 ? 0 : r.counts["new-only"] + r.counts["previous-only"] + r.counts["different-action"]
-  printLine(
-    `${r.requests} request(s): ${r.agreed} agree, ${d} disagree (${r.counts["new-only"]} acted on only by the new WAF, ${r.counts["previous-only"]} only by the previous one, ${r.counts["different-action"]} with different actions)`
-  )
-  printLine(`acted on: previous WAF ${r.actedPrevious}, new WAF ${r.actedNew}`)
+const printReplay = (file: string, r: ReplayReport, limit: number) => {
+  for (const l of replaySummary(file, r)) printLine(l)
   if (r.disagreements.length > 0) {
     printLine("")
     printTable(
@@ -161,7 +157,6 @@ const printReplay = (r: ReplayReport, limit: number) => {
       r.topRules.map((t) => [t.version, t.rule.id, `${t.rule.source}: ${t.rule.description}`, t.count])
     )
   }
-  for (const p of r.problems.slice(0, 20)) writeErr(`warning: line ${p.line} skipped: ${p.message}\n`)
 }
 
 export const status = (o: Flags) =>
@@ -349,14 +344,20 @@ export const replay = (
       const report = yield* Waf.replayFile(previous, cfg, o.traffic, (done, total) =>
         bar.update("replaying", done, total, "bytes")
       ).pipe(Effect.ensuring(Effect.sync(() => bar.clear())))
+      // A file of no request compares nothing: a failure, not an agreement.
+      const nothing = noRequestProblem(o.traffic, report)
+      if (nothing !== undefined)
+        return yield* Effect.fail(new CliFailure({ text: `error: --traffic: ${nothing}`, exitCode: 1 }))
       if (o.json)
-        return printJson({
+        printJson({
           zone: z,
+          file: o.traffic,
           against: Option.isSome(o.config) ? "file" : o.against,
           ...report,
           disagreements: report.disagreements.slice(0, o.limit)
         })
-      printReplay(report, o.limit)
+      else printReplay(o.traffic, report, o.limit)
+      for (const l of notReadLines(report.problems)) writeErr(`warning: ${l}\n`)
     })
   )
 

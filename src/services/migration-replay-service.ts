@@ -1,0 +1,128 @@
+/**
+ * The replay that proves a migration of firewall rules to custom rules (docs: ARCHITECTURE.md,
+ * "Replay proves"): a traffic file runs through the zone's rules "before" and "after", both states
+ * whole (active firewall rules, then every custom rule, kept ones included), with one evaluator
+ * (src/firewall/custom-rules-replay.ts). The CLI (`firewall migrate --replay`) and the TUI call it.
+ *
+ * Before an apply, "before" is the zone now and "after" the end state the migration plans. After an
+ * apply (nothing is left to migrate, and rules were migrated) the zone now is the "after": the
+ * "before" must come from the migration's journal, and without one there is nothing to compare,
+ * which fails rather than report an empty agreement.
+ */
+import * as Effect from "effect/Effect"
+import * as fs from "node:fs"
+import { InvalidInput } from "../domain/errors.js"
+import {
+  makeMigrationReplayer,
+  type MigrationReplayReport,
+  type ZoneRulesState
+} from "../firewall/custom-rules-replay.js"
+import { nodeReadline } from "../lazy-builtins.js"
+import { noRequestProblem } from "../rules/traffic-line.js"
+import type { FirewallMigrationPlan } from "../firewall/custom-rules-plan.js"
+
+/** A replay's report, the file it read (as given: a path, or `-` for stdin) and what it compared. */
+export interface MigrationReplay extends MigrationReplayReport {
+  readonly file: string
+  /** `planned`: the zone now against the migration's end state; `journal`: the journal's "before" against the zone now. */
+  readonly compared: "planned" | "journal"
+}
+
+export const NOTHING_TO_COMPARE = `nothing to compare: the zone's firewall rules were migrated and no journal of the migration's "before" is kept`
+
+/** The two states a replay compares, or why there are none. `journalBefore`: the state the migration's journal recorded before its first write. */
+export const statesToCompare = (
+  p: FirewallMigrationPlan,
+  journalBefore?: ZoneRulesState
+):
+  | { readonly before: ZoneRulesState; readonly after: ZoneRulesState; readonly compared: MigrationReplay["compared"] }
+  | { readonly nothing: string } => {
+  // Applied: rules were migrated and none is left to migrate, so the plan is the zone as it is.
+  const applied = p.steps.length === 0 && p.migrated_before.length > 0
+  if (!applied) return { before: p.before, after: p.expected, compared: "planned" }
+  return journalBefore === undefined
+    ? { nothing: NOTHING_TO_COMPARE }
+    : { before: journalBefore, after: p.before, compared: "journal" }
+}
+
+const readProblem = (file: string, e: unknown) => {
+  const err = e as NodeJS.ErrnoException
+  switch (err.code) {
+    case "ENOENT":
+    case "ENOTDIR":
+      return `traffic file ${file}: no such file`
+    case "EISDIR":
+      return `traffic file ${file} is a directory, not a file`
+    case "EACCES":
+      return `traffic file ${file}: permission denied`
+    default:
+      return `traffic file ${file}: ${err.message}`
+  }
+}
+
+/** The file's stream once it is open: a FIFO opens when its writer does; `-` is stdin. */
+const openInput = (file: string): Promise<NodeJS.ReadableStream> =>
+  file === "-"
+    ? Promise.resolve(process.stdin)
+    : new Promise((resolve, reject) => {
+        const s = fs.createReadStream(file)
+        s.once("error", reject)
+        s.once("ready", () => {
+          s.off("error", reject)
+          resolve(s)
+        })
+      })
+
+/**
+ * Replays `file` (a path, `-` for stdin; pipes and FIFOs read as they come) through `before` and
+ * `after`. Fails when the file cannot be read or holds no request: a replay of nothing proves nothing.
+ */
+export const replayMigrationStates = (
+  before: ZoneRulesState,
+  after: ZoneRulesState,
+  file: string
+): Effect.Effect<MigrationReplayReport & { readonly file: string }, InvalidInput> =>
+  Effect.flatMap(
+    Effect.tryPromise({
+      try: async () => {
+        const input = await openInput(file)
+        const replayer = makeMigrationReplayer(before, after)
+        let failed: unknown
+        const rl = nodeReadline().createInterface({ input, crlfDelay: Infinity })
+        input.on("error", (e) => {
+          failed = e
+          rl.close()
+        })
+        let n = 0
+        for await (const line of rl) replayer.line(line, ++n)
+        if (failed !== undefined) throw failed
+        return replayer.report()
+      },
+      catch: (e) => new InvalidInput({ message: readProblem(file, e), clientSide: true })
+    }),
+    (report) => {
+      const nothing = noRequestProblem(file, report)
+      return nothing === undefined
+        ? Effect.succeed({ ...report, file })
+        : Effect.fail(new InvalidInput({ message: nothing, clientSide: true }))
+    }
+  )
+
+/** The replay of a migration's plan: the states `statesToCompare` gives, else InvalidInput saying there is nothing to compare. */
+export const replayMigration = (
+  p: FirewallMigrationPlan,
+  file: string,
+  journalBefore?: ZoneRulesState
+): Effect.Effect<MigrationReplay, InvalidInput> => {
+  const states = statesToCompare(p, journalBefore)
+  return "nothing" in states
+    ? Effect.fail(new InvalidInput({ message: states.nothing, clientSide: true }))
+    : Effect.map(replayMigrationStates(states.before, states.after, file), (r) => ({
+        ...r,
+        compared: states.compared
+      }))
+}
+
+/** What a replay compared, named with its file (`name`: the TUI's base name): the first line of every report of it. */
+export const replayHeading = (r: MigrationReplay, name = r.file) =>
+  `Replay of ${name}: ${r.compared === "planned" ? "the zone now (before) against the zone as the migration leaves it (after)" : "the zone before the migration (its journal) against the zone now (after)"}`
