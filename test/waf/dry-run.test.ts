@@ -5,48 +5,26 @@
  * and with `--remote` against `edgectl serve` (edgectl's copy of the same check: the real platform
  * has no validate-only migration step). The PUT's `dry_run` is also checked over HTTP.
  */
-import { spawn, type ChildProcess } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import * as readline from "node:readline"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { CLOUDFLARE_MANAGED_RULESET } from "../../src/waf/catalog.js"
-import { bin, edgectlAsync, json, tempDir } from "../helpers/cli.js"
+import { edgectlAsync, json, tempDir } from "../helpers/cli.js"
 import { firstError, request } from "../helpers/platform.js"
-
-interface Ready {
-  readonly baseUrl: string
-  readonly token: string
-}
+import { startServe, type Served } from "../helpers/serve.js"
 
 const dir = tempDir("edgectl-waf-dry-run-")
 const local = path.join(dir, "local")
-let served: ChildProcess
-let ready: Ready
+let ready: Served
 
 beforeAll(async () => {
-  served = spawn(process.execPath, [bin, "serve", "--port", "0", "--json", "--persist-to", path.join(dir, "served")], {
-    stdio: ["ignore", "pipe", "pipe"]
-  })
-  const lines = readline.createInterface({ input: served.stdout! })
-  ready = await new Promise<Ready>((resolve, reject) => {
-    lines.once("line", (l) => resolve(JSON.parse(l) as Ready))
-    served.once("exit", (code) => reject(new Error(`serve exited with ${code}`)))
-  })
+  ready = await startServe(path.join(dir, "served"))
 })
-afterAll(() => {
-  served.kill("SIGTERM")
-})
+afterAll(() => ready.close())
 
-const remoteEnv = () => ({
-  CLOUDFLARE_API_BASE_URL: ready.baseUrl,
-  CLOUDFLARE_API_TOKEN: ready.token,
-  CLOUDFLARE_API_KEY: undefined,
-  CLOUDFLARE_EMAIL: undefined
-})
 const waf = (args: ReadonlyArray<string>, remote = false) =>
   remote
-    ? edgectlAsync(["waf", ...args, "--remote"], { cwd: dir, env: remoteEnv() })
+    ? edgectlAsync(["waf", ...args, "--remote"], { cwd: dir, env: ready.remoteEnv() })
     : edgectlAsync(["waf", ...args, "--persist-to", local], { cwd: dir })
 
 /** The zone's own configuration (the config operation's), changed by `edit`, written to a file. */

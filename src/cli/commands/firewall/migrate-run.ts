@@ -53,6 +53,18 @@ const send = (zoneId: string, s: Step) =>
         )
       : Effect.asVoid(Fw.deleteRule(zoneId, s.rule, { deleteFilterIfUnused: true }))
 
+/**
+ * The platform checks what it would be sent without saving it (`dry_run=true`, which the rulesets
+ * API takes): the custom phase's new entry point, the step a refusal (a quota, an expression) can
+ * stop. Run before the dry run prints and before the apply asks, so both fail alike, writing nothing.
+ */
+const checkFirst = (zoneId: string, steps: ReadonlyArray<Step>) =>
+  Effect.forEach(
+    steps,
+    (s) => (s.kind === "put-entrypoint" ? Effect.asVoid(Rs.putCustomRules(zoneId, s.body, true)) : Effect.void),
+    { discard: true }
+  )
+
 /** The whole rule with `paused: true`, as the firewall rules API takes a rule (its filter by id). */
 const pauseBody = (r: Rule): Record<string, unknown> =>
   Object.fromEntries(
@@ -201,6 +213,7 @@ export const migrate = (o: Parsed<"migrate">) =>
           old_rules: oldFate
         }
         const endText = `zone ${z.name} would have ${endState.custom_rules} custom rule(s)${keptRules > 0 ? ` (${keptRules} already there, kept after the migrated ones)` : ""}; ${endState.firewall_rules_migrated} firewall rule(s) ${oldFate}${endState.firewall_rules_left.length > 0 ? `, ${endState.firewall_rules_left.length} not migrated left as they are (${endState.firewall_rules_left.join(", ")})` : ""}.`
+        yield* checkFirst(z.id, steps)
         if (o.dryRun) {
           if (o.json) return printJson({ dry_run: true, zone: z.name, migration: m, requests, end_state: endState })
           printPreview(z.name, rules, m, p.alreadyMigrated.length)
