@@ -112,7 +112,7 @@ describe("waf migrate --dry-run --config checks what the real request checks", (
     expect(dry.stdout).toMatch(/would go from start to finished \(WAF Managed Rules only; irreversible\)/)
     expect(dry.stdout).toMatch(/The platform checked this request \(dry_run=true\) and would accept it\./)
     const dj = json<any>(await waf(["migrate", "--zone", "initech-tps.com", "--config", file, "--dry-run", "--json"]))
-    expect(dj).toMatchObject({ dry_run: true, checked_by: "platform", to: "finished" })
+    expect(dj).toMatchObject({ dry_run: true, checked_by: "platform", to: "finished", irreversible: true })
     expect(json<any>(await waf(["status", "--zone", "initech-tps.com", "--json"])).migration_state).toBe("start")
     const real = json<any>(await waf(["migrate", "--zone", "initech-tps.com", "--config", file, "--yes", "--json"]))
     expect(real.request).toEqual(dj.request)

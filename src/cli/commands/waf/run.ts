@@ -253,6 +253,7 @@ export const migrate = (
             request: step.request,
             from: step.from,
             to: step.to,
+            irreversible: step.to === "finished",
             checked_by: step.checkedBy
           })
         printLine(`Dry run: nothing was changed. The migration would send:`)
