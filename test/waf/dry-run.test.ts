@@ -97,7 +97,8 @@ describe("waf migrate --dry-run --config checks what the real request checks", (
       c.rules[0].action_parameters.id = "00000000000000000000000000000000"
     })
     const dry = await waf(["migrate", "--zone", "initech.com", "--config", ruleset, "--dry-run"], true)
-    expect(dry.stdout).toMatch(/the managed rulesets' rule ids and categories are the platform's to check/)
+    expect(dry.status).toBe(0)
+    expect(dry.stdout).toMatch(/the ids of managed rulesets, their rules and categories are the platform's to check/)
     const real = await waf(["migrate", "--zone", "initech.com", "--config", ruleset, "--yes"], true)
     expect(real.status).toBe(1)
     expect(real.stderr.trimEnd()).toBe(ERRORS.ruleset)

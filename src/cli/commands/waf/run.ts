@@ -265,7 +265,7 @@ export const migrate = (
         printLine(
           step.checkedBy === "platform"
             ? "The platform checked this request (dry_run=true) and would accept it."
-            : "edgectl checked this request as the platform does; the managed rulesets' rule ids and categories are the platform's to check."
+            : "edgectl checked this request as the platform does (the platform has no dry run for it); the ids of managed rulesets, their rules and categories are the platform's to check."
         )
         return
       }
