@@ -80,7 +80,9 @@ export const PhaseTwoParams = lazily(() => Schema.Struct({ phase_two: Schema.opt
 export const EntrypointParams = lazily(() =>
   Schema.Struct({
     waf_migration: Schema.optional(Schema.String),
-    phase_two: Schema.optional(Schema.String)
+    phase_two: Schema.optional(Schema.String),
+    /** `true`: the platform checks the update as it would and saves nothing (answers null). */
+    dry_run: Schema.optional(Schema.String)
   })
 )
 
@@ -219,7 +221,7 @@ export const WafEndpoints = lazyRecord({
       .setPath(Zone)
       .setUrlParams(EntrypointParams())
       .setPayload(Schema.Unknown)
-      .addSuccess(Envelope(Ruleset))
+      .addSuccess(Envelope(Schema.NullOr(Ruleset)))
       .pipe(onObject, step)
 })
 

@@ -6,14 +6,16 @@
  */
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
-import { InvalidInput, MigrationFinished, NotFound } from "../domain/errors.js"
+import { MigrationFinished, NotFound } from "../domain/errors.js"
 import type { CompatibilityReason, MigrationCheck, MigrationStatus } from "../domain/waf.js"
 import { previousWaf, saveEntrypoint } from "../store/waf-repo.js"
 import { buildRuleset, MANAGED_PHASE as PHASE } from "../waf/ruleset.js"
-import { checkEntrypointBody } from "../waf/body.js"
+import { CATALOG } from "../waf/catalog.js"
+import { checkEntrypointPut } from "../waf/entrypoint-put.js"
+import { readDryRun } from "./rulesets-body.js"
 import { checkLimits, phaseOneReasons } from "../waf/limits.js"
 import { planMigration } from "../waf/mapping.js"
-import { finishedMessage, parseMode, transition, wafStatus } from "../waf/state.js"
+import { finishedMessage, wafStatus } from "../waf/state.js"
 import { wafZone } from "./waf-zone.js"
 
 const phaseTwo = (v: string | undefined) => v === "1" || v === "true"
@@ -64,41 +66,34 @@ export const getEntrypoint = (zoneId: string) =>
       : Effect.fail(new NotFound({ code: 10003, message: `could not find entrypoint ruleset in the ${PHASE} phase` }))
   )
 
+/**
+ * The managed entry point's PUT: checked by `checkEntrypointPut` (the check the client runs before
+ * a remote dry run), then saved with the new state in one transaction; with `dry_run=true`, checked
+ * the same way and not saved (answers null), as the rulesets API's other writes do.
+ */
 export const putEntrypoint = (
   zoneId: string,
-  q: { readonly waf_migration?: string | undefined; readonly phase_two?: string | undefined },
+  q: {
+    readonly waf_migration?: string | undefined
+    readonly phase_two?: string | undefined
+    readonly dry_run?: string | undefined
+  },
   body: unknown
 ) =>
   Effect.gen(function* () {
+    const dryRun = readDryRun(q.dry_run)
+    if (!dryRun.ok) return yield* Effect.fail(dryRun.error)
     const { zone, db, plan, waf, now } = yield* wafZone(zoneId, `/rulesets/phases/${PHASE}/entrypoint`)
-    const mode = q.waf_migration === undefined ? undefined : parseMode(q.waf_migration)
-    if (q.waf_migration !== undefined && mode === undefined) {
-      return yield* Effect.fail(
-        new InvalidInput({
-          message: `waf_migration must be pending (or 1) or validation (or 2), got ${JSON.stringify(q.waf_migration)}`
-        })
-      )
-    }
-    const config = yield* Either.match(checkEntrypointBody(body, mode), {
-      onLeft: Effect.fail,
-      onRight: Effect.succeed
-    })
-    let next = waf.state
-    if (mode !== undefined) {
-      next = yield* Either.match(
-        transition(zone.name, waf.state, mode, { plan, reasons: reasonsOf(db, zone.id, phaseTwo(q.phase_two)) }),
-        {
-          onLeft: Effect.fail,
-          onRight: Effect.succeed
-        }
-      )
-    } else if (waf.state !== "finished" && plan !== "enterprise" && config.rules.some((r) => r.enabled !== false)) {
-      return yield* Effect.fail(
-        new InvalidInput({
-          message: `rules: on a ${plan} zone that has not migrated, the entry point may hold only disabled rules (enabled: false); deploy with waf_migration=pending`
-        })
-      )
-    }
+    const { config, next } = yield* Either.match(
+      checkEntrypointPut(
+        { name: zone.name, plan, state: waf.state, reasons: () => reasonsOf(db, zone.id, phaseTwo(q.phase_two)) },
+        q.waf_migration,
+        body,
+        CATALOG
+      ),
+      { onLeft: Effect.fail, onRight: Effect.succeed }
+    )
+    if (dryRun.value) return null
     const at = now()
     const ruleset = buildRuleset(zone.id, waf.entrypoint, config, at)
     saveEntrypoint(db, zone.id, ruleset, next, at)

@@ -100,8 +100,30 @@ export const unfinishedZoneMigration = (zone: ZoneRef) =>
  */
 export const journalBefore = (zone: ZoneRef) => Effect.map(zoneMigrationJournal(zone), (j) => j?.journal.plan.before)
 
+/**
+ * The platform checks the plan's custom phase entry point without saving it (`dry_run=true`, which
+ * the rulesets API takes): what the plan could not predict (another client's rules, a limit of the
+ * account) fails here, before anything is written. The pauses re-send rules as they are, paused:
+ * the firewall rules API has no dry run, and they need none.
+ */
+export const checkZoneMigration = (plan: FirewallMigrationPlan) =>
+  Effect.forEach(
+    plan.steps,
+    (s) =>
+      "customRules" in s.check
+        ? Effect.asVoid(
+            putCustomRules(plan.zone.id, { rules: s.check.customRules as ReadonlyArray<CustomRuleInput> }, true)
+          )
+        : Effect.void,
+    { discard: true }
+  )
+
+/** Checks the plan with the platform (`checkZoneMigration`), then applies it on the engine. */
 export const applyZoneMigration = (plan: FirewallMigrationPlan, progress?: (p: StepProgress) => void) =>
-  applyPlan(firewallMigrationDriver, plan, { delete_old: plan.delete_old }, progress)
+  Effect.zipRight(
+    checkZoneMigration(plan),
+    applyPlan(firewallMigrationDriver, plan, { delete_old: plan.delete_old }, progress)
+  )
 
 export const resumeZoneMigration = (
   journal: FirewallJournal,

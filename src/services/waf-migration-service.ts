@@ -2,15 +2,15 @@
  * WafMigration: the operations users run on a zone's WAF migration, over the v4 client, for the
  * CLI and the TUI alike. `migrate` is the spec's recommended procedure as one Effect: check
  * compatibility, get the configuration (or take the user's), optionally run validation (enterprise),
- * then finish with `pending`. A dry run builds the exact request the real run sends and the state
- * the zone would end in, and sends nothing that changes the zone.
+ * then finish with `pending`. A dry run builds the exact request the real run sends, checks it as
+ * the platform does (`prepare`) and gives the state the zone would end in; it changes nothing.
  *
  * Typed errors (from the platform, as the same tags): Incompatible (with `meta.reasons`),
  * ValidationModeNotAllowed, MigrationFinished, TooManyRules, ExpressionTooLong, UriOverridePresent.
  */
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
-import { call, collectPages, type ClientEnv } from "../api/client.js"
+import { call, ClientConfig, collectPages, type ClientEnv } from "../api/client.js"
 import { WafEndpoints } from "../api/contract-waf.js"
 import type { Page } from "../domain/envelope.js"
 import { InvalidInput } from "../domain/errors.js"
@@ -22,7 +22,9 @@ import type { CompatibilityReason, MigrationState, Ruleset, WafConfig, WafExport
 import type { Zone } from "../domain/zone.js"
 import { planMigration, type MigrationPlan } from "../waf/mapping.js"
 import { MANAGED_PHASE } from "../waf/ruleset.js"
-import { blockerError, dashboardDeploy, transition, type MigrationMode } from "../waf/state.js"
+import { CATALOG } from "../waf/catalog.js"
+import { checkEntrypointPut } from "../waf/entrypoint-put.js"
+import { blockerError, dashboardDeploy, type MigrationMode } from "../waf/state.js"
 import { listBypassFirewallRules } from "./waf-firewall-service.js"
 import { resolveZone } from "./zones-service.js"
 
@@ -132,7 +134,12 @@ export interface MigrationStep {
   /** The state the zone ends in (predicted on a dry run, read back after a real run). */
   readonly to: MigrationState
   readonly dryRun: boolean
-  readonly ruleset?: Ruleset
+  /**
+   * Who checked the request before it was sent: the platform (`dry_run=true`, embedded platform),
+   * or edgectl with the platform's check, managed rulesets' ids for form only (remote).
+   */
+  readonly checkedBy: "platform" | "edgectl"
+  readonly ruleset?: Ruleset | null
 }
 
 /** The validation update omits id, version and ref; the final update carries them (empty strings as returned). */
@@ -164,8 +171,12 @@ export interface MigrateOptions {
 
 /**
  * Prepares one migration step the recommended way, changing nothing: check (a false result fails
- * with the reasons' typed error), the configuration, the exact request, and the end state the
- * platform's state machine gives. A dry run stops here; `apply` sends this very request.
+ * with the reasons' typed error), the configuration, the exact request, and the request checked as
+ * the platform checks it, failing with the error the platform would answer: by `checkEntrypointPut`
+ * (the embedded platform's own check) and, on the embedded platform, by the platform itself
+ * (`dry_run=true`: checked, not saved). The real platform is not asked: it has no validate-only
+ * mode for a migration step, so there the managed rulesets' ids are checked for form only. A dry
+ * run stops here; `apply` sends this very request.
  */
 export const prepare = (z: WafZone, o: MigrateOptions = {}) =>
   Effect.gen(function* () {
@@ -177,13 +188,34 @@ export const prepare = (z: WafZone, o: MigrateOptions = {}) =>
           { code: "incompatible", message: "the platform says the zone is not compatible", blocking: true }
         ])
     if (chk.migration_state === "start" && !chk.compatible) return yield* Effect.fail(blockerError(reasons)!)
-    const predicted = transition(z.name, chk.migration_state, mode, {
-      plan: z.plan,
-      reasons: chk.migration_state === "start" ? reasons : []
-    })
-    if (Either.isLeft(predicted)) return yield* Effect.fail(predicted.left)
     const cfg = o.config ?? (yield* config(z))
-    return { request: requestFor(z, mode, cfg), from: chk.migration_state, to: predicted.right, dryRun: true }
+    const request = requestFor(z, mode, cfg)
+    const local = (yield* ClientConfig).target === "local"
+    const checked = checkEntrypointPut(
+      {
+        name: z.name,
+        plan: z.plan,
+        state: chk.migration_state,
+        reasons: () => (chk.migration_state === "start" ? reasons : [])
+      },
+      request.query.waf_migration,
+      request.body,
+      local ? CATALOG : null
+    )
+    if (Either.isLeft(checked)) return yield* Effect.fail(checked.left)
+    if (local)
+      yield* call(WafEndpoints.putEntrypoint, {
+        path: path(z),
+        urlParams: { ...request.query, dry_run: "true" },
+        payload: request.body
+      })
+    return {
+      request,
+      from: chk.migration_state,
+      to: checked.right.next,
+      dryRun: true,
+      checkedBy: local ? ("platform" as const) : ("edgectl" as const)
+    }
   })
 
 /** Sends a prepared step and reads the state back. */

@@ -3,6 +3,11 @@
  * field: `rules[2].action_parameters.overrides.rules[0].id: ...`. Expressions are checked with
  * src/rules. The final update (`pending`) carries `id`, `version` and `ref` on every rule (empty
  * strings, as the config operation returns them); the validation update omits them.
+ *
+ * With the catalog `null` (a remote platform, whose managed rulesets edgectl does not know) the ids
+ * of managed rulesets, their rules and categories are checked for form only: everything else is
+ * checked as the embedded platform checks it, so a `--remote` dry run catches what it can without
+ * refusing a rule that exists there but not in this platform's catalog.
  */
 import * as Either from "effect/Either"
 import { InvalidInput } from "../domain/errors.js"
@@ -31,10 +36,14 @@ const optString = (o: Record<string, unknown>, k: string, at: string) =>
 const optBool = (o: Record<string, unknown>, k: string, at: string) =>
   want(o[k] === undefined || typeof o[k] === "boolean", `${at}.${k}`, `must be true or false, got ${show(o[k])}`)
 
-const checkOverrides = (ov: unknown, rulesetId: string, at: string, catalog: Catalog) => {
+/** A managed ruleset's id, rule id or category where the catalog is unknown: a non-empty string. */
+const FORM_ONLY = "must be a non-empty string"
+const named = (u: unknown) => typeof u === "string" && u !== ""
+
+const checkOverrides = (ov: unknown, rulesetId: string, at: string, catalog: Catalog | null) => {
   want(isRecord(ov), at, `must be an object, got ${show(ov)}`)
   const o = ov as Record<string, unknown>
-  const ruleset = catalog.ruleset(rulesetId)!
+  const ruleset = catalog?.ruleset(rulesetId)
   optBool(o, "enabled", at)
   want(
     o.action === undefined || OVERRIDE_ACTIONS.includes(o.action as string),
@@ -43,15 +52,15 @@ const checkOverrides = (ov: unknown, rulesetId: string, at: string, catalog: Cat
   )
   if (o.categories !== undefined) {
     want(Array.isArray(o.categories), `${at}.categories`, `must be an array, got ${show(o.categories)}`)
-    const known = new Set(ruleset.rules.flatMap((r) => r.categories))
+    const known = new Set(ruleset?.rules.flatMap((r) => r.categories))
     ;(o.categories as Array<unknown>).forEach((c, i) => {
       const f = `${at}.categories[${i}]`
       want(isRecord(c), f, `must be an object, got ${show(c)}`)
       const cat = (c as Record<string, unknown>).category
       want(
-        typeof cat === "string" && known.has(cat),
+        ruleset === undefined ? named(cat) : typeof cat === "string" && known.has(cat),
         `${f}.category`,
-        `must be a category (tag) of ${ruleset.name}, got ${show(cat)}`
+        `${ruleset === undefined ? FORM_ONLY : `must be a category (tag) of ${ruleset.name}`}, got ${show(cat)}`
       )
       optBool(c as Record<string, unknown>, "enabled", f)
       const a = (c as Record<string, unknown>).action
@@ -64,15 +73,15 @@ const checkOverrides = (ov: unknown, rulesetId: string, at: string, catalog: Cat
   }
   if (o.rules !== undefined) {
     want(Array.isArray(o.rules), `${at}.rules`, `must be an array, got ${show(o.rules)}`)
-    const ids = new Set(ruleset.rules.map((r) => r.id))
+    const ids = new Set(ruleset?.rules.map((r) => r.id))
     ;(o.rules as Array<unknown>).forEach((r, i) => {
       const f = `${at}.rules[${i}]`
       want(isRecord(r), f, `must be an object, got ${show(r)}`)
       const rr = r as Record<string, unknown>
       want(
-        typeof rr.id === "string" && ids.has(rr.id),
+        ruleset === undefined ? named(rr.id) : typeof rr.id === "string" && ids.has(rr.id),
         `${f}.id`,
-        `must be the id of a rule of ${ruleset.name}, got ${show(rr.id)}`
+        `${ruleset === undefined ? FORM_ONLY : `must be the id of a rule of ${ruleset.name}`}, got ${show(rr.id)}`
       )
       optBool(rr, "enabled", f)
       want(
@@ -97,7 +106,7 @@ const checkOverrides = (ov: unknown, rulesetId: string, at: string, catalog: Cat
   }
 }
 
-const checkRule = (u: unknown, i: number, mode: MigrationMode | undefined, catalog: Catalog) => {
+const checkRule = (u: unknown, i: number, mode: MigrationMode | undefined, catalog: Catalog | null) => {
   const at = `rules[${i}]`
   want(isRecord(u), at, `must be an object, got ${show(u)}`)
   const r = u as Record<string, unknown>
@@ -139,12 +148,13 @@ const checkRule = (u: unknown, i: number, mode: MigrationMode | undefined, catal
   const pat = `${at}.action_parameters`
   want(isRecord(p), pat, `must be an object, got ${show(p)}`)
   const ap = p as Record<string, unknown>
-  const known = catalog.managed.map((m) => m.id)
+  const known = catalog?.managed.map((m) => m.id)
+  const isManaged = (id: unknown) => (known === undefined ? named(id) : typeof id === "string" && known.includes(id))
   if (r.action === "execute") {
     want(
-      typeof ap.id === "string" && known.includes(ap.id),
+      isManaged(ap.id),
       `${pat}.id`,
-      `must be a managed ruleset id (${known.join(" or ")}), got ${show(ap.id)}`
+      `${known === undefined ? `must be a managed ruleset id, a non-empty string` : `must be a managed ruleset id (${known.join(" or ")})`}, got ${show(ap.id)}`
     )
     optString(ap, "version", pat)
     if (ap.overrides !== undefined) checkOverrides(ap.overrides, ap.id as string, `${pat}.overrides`, catalog)
@@ -164,25 +174,25 @@ const checkRule = (u: unknown, i: number, mode: MigrationMode | undefined, catal
         `must be an array of managed ruleset ids, got ${show(ap.rulesets)}`
       )
       ;(ap.rulesets as Array<unknown>).forEach((id, j) =>
-        want(
-          typeof id === "string" && known.includes(id),
-          `${pat}.rulesets[${j}]`,
-          `must be a managed ruleset id, got ${show(id)}`
-        )
+        want(isManaged(id), `${pat}.rulesets[${j}]`, `must be a managed ruleset id, got ${show(id)}`)
       )
     }
     if (ap.rules !== undefined) {
       want(isRecord(ap.rules), `${pat}.rules`, `must be an object of ruleset id to rule ids, got ${show(ap.rules)}`)
       for (const [rs, ids] of Object.entries(ap.rules as Record<string, unknown>)) {
-        const ruleset = catalog.ruleset(rs)
-        want(ruleset !== undefined, `${pat}.rules`, `${show(rs)} is not a managed ruleset id`)
+        const ruleset = catalog?.ruleset(rs)
+        want(
+          catalog === null ? rs !== "" : ruleset !== undefined,
+          `${pat}.rules`,
+          `${show(rs)} is not a managed ruleset id`
+        )
         want(Array.isArray(ids), `${pat}.rules.${rs}`, `must be an array of rule ids, got ${show(ids)}`)
-        const have = new Set(ruleset!.rules.map((x) => x.id))
+        const have = new Set(ruleset?.rules.map((x) => x.id))
         ;(ids as Array<unknown>).forEach((id, j) =>
           want(
-            typeof id === "string" && have.has(id),
+            ruleset === undefined ? named(id) : typeof id === "string" && have.has(id),
             `${pat}.rules.${rs}[${j}]`,
-            `must be a rule id of ${ruleset!.name}, got ${show(id)}`
+            `${ruleset === undefined ? FORM_ONLY : `must be a rule id of ${ruleset.name}`}, got ${show(id)}`
           )
         )
       }
@@ -194,7 +204,7 @@ const checkRule = (u: unknown, i: number, mode: MigrationMode | undefined, catal
 export const checkEntrypointBody = (
   body: unknown,
   mode: MigrationMode | undefined,
-  catalog: Catalog = CATALOG
+  catalog: Catalog | null = CATALOG
 ): Either.Either<WafConfig, InvalidInput> => {
   try {
     want(isRecord(body), "body", `must be an object with name and rules, got ${show(body)}`)

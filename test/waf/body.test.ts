@@ -80,6 +80,33 @@ describe("entry point body", () => {
     expect(message(checkEntrypointBody({ name: "x" }, "pending"))).toMatch(/^rules: must be an array/)
     expect(message(checkEntrypointBody("nope", undefined))).toMatch(/^body: must be an object/)
   })
+  it("without a catalog (a remote platform): managed ruleset, rule and category ids for form only, the rest as always", () => {
+    const r0 = strip(config).rules[0]!
+    const one = (rule: unknown) => message(checkEntrypointBody({ name: "default", rules: [rule] }, "validation", null))
+    const unknownId = "77454fe2d30c4220b5701f6fdfb893ba"
+    expect(
+      one({
+        ...r0,
+        action_parameters: {
+          id: unknownId,
+          overrides: { categories: [{ category: "wordpress", enabled: false }], rules: [{ id: "abc", action: "log" }] }
+        }
+      })
+    ).toBe("ok")
+    expect(one({ action: "skip", expression: "true", action_parameters: { rules: { [unknownId]: ["abc"] } } })).toBe(
+      "ok"
+    )
+    expect(one({ ...r0, action_parameters: { id: "" } })).toBe(
+      'rules[0].action_parameters.id: must be a managed ruleset id, a non-empty string, got ""'
+    )
+    expect(one({ ...r0, action_parameters: { id: unknownId, overrides: { rules: [{ id: 7 }] } } })).toBe(
+      "rules[0].action_parameters.overrides.rules[0].id: must be a non-empty string, got 7"
+    )
+    expect(one({ ...r0, action_parameters: { id: unknownId, overrides: { action: "deny" } } })).toMatch(
+      /^rules\[0\]\.action_parameters\.overrides\.action: must be one of block, /
+    )
+    expect(one({ ...r0, expression: 'http.request.uri.path eq "/' })).toMatch(/^rules\[0\]\.expression: /)
+  })
   it("URI-based override bodies", () => {
     expect(message(checkOverrideBody({ urls: ["a.com/*"], rules: { "100000": "block" } }, "id", false))).toBe("ok")
     expect(message(checkOverrideBody({ urls: [], rules: {} }, "id", false))).toMatch(/^urls: must be a non-empty array/)

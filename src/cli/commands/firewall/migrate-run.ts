@@ -13,6 +13,7 @@ import * as Option from "effect/Option"
 import type { MigrationStopped, V4Error } from "../../../domain/errors.js"
 import {
   applyZoneMigration,
+  checkZoneMigration,
   firewallMigrationDriver,
   journalBefore,
   planZoneMigration,
@@ -154,6 +155,8 @@ export const migrate = (o: Parsed<"migrate">) =>
         return printLine(`Finished the migration of zone ${z.name}: ${outcomeText(done)}.`)
       }
       const plan = yield* planZoneMigration(z, o.deleteOld)
+      // The platform checks the entry point before the dry run prints and before the apply asks.
+      if (plan.refused === undefined) yield* checkZoneMigration(plan)
       if (o.dryRun) {
         if (o.json) printJson(plan)
         else printDryRun(plan)

@@ -241,13 +241,27 @@ export const migrate = (
       const q = step.request.query
       const url = `${step.request.method} ${step.request.path}?waf_migration=${q.waf_migration}&phase_two=${q.phase_two}`
       if (o.dryRun) {
-        if (o.json) return printJson({ dry_run: true, zone: z, request: step.request, from: step.from, to: step.to })
+        if (o.json)
+          return printJson({
+            dry_run: true,
+            zone: z,
+            request: step.request,
+            from: step.from,
+            to: step.to,
+            irreversible: step.to === "finished",
+            checked_by: step.checkedBy
+          })
         printLine(`Dry run: nothing was changed. The migration would send:`)
         printLine("")
         printLine(url)
         printLine(JSON.stringify(step.request.body, null, 2))
         printLine("")
         printLine(`and zone ${z.name} would go from ${step.from} to ${STATE_TEXT[step.to] ?? step.to}.`)
+        printLine(
+          step.checkedBy === "platform"
+            ? "The platform checked this request (dry_run=true) and would accept it."
+            : "edgectl checked this request as the platform does (the platform has no dry run for it); the ids of managed rulesets, their rules and categories are the platform's to check."
+        )
         return
       }
       if (step.to === "finished") {
