@@ -202,7 +202,13 @@ export const prepare = (z: WafZone, o: MigrateOptions = {}) =>
       request.body,
       local ? CATALOG : null
     )
-    if (Either.isLeft(checked)) return yield* Effect.fail(checked.left)
+    if (Either.isLeft(checked)) {
+      const e = checked.left
+      // Remotely the refusal is edgectl's own check, no platform's answer: it shows no code.
+      if (local) return yield* Effect.fail(e)
+      const Cls = e.constructor as new (args: object) => typeof e
+      return yield* Effect.fail(new Cls({ ...e, message: e.message, clientSide: true }))
+    }
     if (local)
       yield* call(WafEndpoints.putEntrypoint, {
         path: path(z),

@@ -86,11 +86,16 @@ describe("waf migrate --dry-run --config checks what the real request checks", (
     const override = await configFile("initech.com", "override-remote", (c) => {
       c.rules[0].action_parameters.overrides = { action: "deny" }
     })
-    expect(await refusedAlike("initech.com", override, true)).toBe(ERRORS.override)
+    // edgectl's own check: the same line, without the code only a platform's answer has.
+    const noCode = (line: string) => line.replace(/ \[code 1004\]$/, "")
+    expect(await refusedAlike("initech.com", override, true)).toBe(noCode(ERRORS.override))
     const expression = await configFile("initech.com", "expression-remote", (c) => {
       c.rules[0].expression = 'http.request.uri.pth eq "/admin"'
     })
-    expect(await refusedAlike("initech.com", expression, true)).toMatch(ERRORS.expression)
+    const remoteExpression = await refusedAlike("initech.com", expression, true)
+    expect(remoteExpression).toMatch(
+      /^error: waf migrate: rules\[0\]\.expression: .*http\.request\.uri\.pth.* \(at character \d+\)$/
+    )
     // Managed rulesets' ids are the platform's: the dry run says it did not check them, and the
     // real request gets the platform's refusal, the same line as locally, before anything is written.
     const ruleset = await configFile("initech.com", "ruleset-remote", (c) => {
