@@ -1,6 +1,6 @@
 /**
  * A local HTTP proxy in front of `edgectl serve` that misbehaves at the Nth request it counts (by
- * default the writes: PUT, POST, PATCH, DELETE): it answers a v4 failure (403, 500, …) without
+ * default the writes: PUT, POST, PATCH, DELETE, not a check with `dry_run=true`): it answers a v4 failure (403, 500, …) without
  * forwarding, stalls (holds the request, never answers), drops the connection before forwarding,
  * or forwards and then drops the connection (the write is applied, the client never hears it).
  * Everything else is forwarded as it is. Loopback only.
@@ -84,7 +84,8 @@ export const startFaultProxy = async (
       const body = Buffer.concat(chunks)
       const method = req.method ?? "GET"
       let n: number | undefined
-      if (methods.includes(method)) n = ++counted
+      // A check with dry_run=true writes nothing: the Nth counted request is the Nth real write.
+      if (methods.includes(method) && !/[?&]dry_run=true(&|$)/.test(req.url ?? "")) n = ++counted
       const times = fault?.kind === "status" ? (fault.times ?? 1) : 1
       const hit = n !== undefined && at !== undefined && fault !== undefined && n >= at && n < at + times
       seen.push({ method, path: req.url ?? "", ...(hit ? { fault: fault!.kind } : {}) })

@@ -48,7 +48,8 @@ describe("App shell", () => {
   })
 
   it("every screen has arrived, and Zones keeps its place while others show", async () => {
-    const app = await fixture.render(fixture.local())
+    const runtime = fixture.local()
+    const app = await fixture.render(runtime)
     await app.waitForText("acme-api.com")
     // Keys sent faster than they are read arrive as one chunk: each still moves the cursor.
     await app.press("jj", "3/46")
@@ -58,7 +59,7 @@ describe("App shell", () => {
     expect(app.frame()).not.toContain("arrives with its issue")
     expect(app.frame()).not.toContain("5/46")
     // Objects has arrived: it shows the objects of the state directory (or says there are none).
-    await app.press("6", (f) => f.includes(".edgectl/state") && !f.includes("acme-api.com"))
+    await app.press("6", (f) => f.includes(fixture.stateDirOf(runtime)!) && !f.includes("acme-api.com"))
     await app.press("1", "5/46")
   })
 

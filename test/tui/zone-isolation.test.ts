@@ -211,7 +211,7 @@ describe("the WAF wizard at 80x24", () => {
     await tui.waitFor("[Replay]")
     // The TUI runs in a temp directory (PtyTui's cwd): the default is the package's own sample.
     tui.write(PtyKeys.enter)
-    await tui.waitFor("32 requests:")
+    await tui.waitFor("32 request(s):")
     expect(tui.screen()).not.toContain("ENOENT")
     // The WAF screen's table fits too: every column of every row, nothing cut.
     tui.write("4")
