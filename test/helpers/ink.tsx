@@ -105,6 +105,24 @@ export class Fixture {
     )
   }
 
+  /**
+   * The App on a local runtime with `zone` opened from the zone list and its tabs passed through to
+   * the last of `tabs` (each waited for by its bracketed name); `before` sees the state directory
+   * before the App starts.
+   */
+  async openZone(zone: string, tabs: ReadonlyArray<string>, before?: (stateDir: string) => void) {
+    const runtime = this.local()
+    before?.(this.stateDirOf(runtime)!)
+    const app = await this.render(runtime)
+    await app.waitForText("1/46")
+    await app.press("/", "type filter by name")
+    await app.press(zone, "1/1 ")
+    await app.press(Keys.enter, `filter: ${zone}`)
+    await app.press(Keys.enter, `zone ${zone}`)
+    for (const tab of tabs) await app.press(Keys.tab, `[${tab}]`)
+    return { app, runtime }
+  }
+
   /** Renders one part of the app inside the providers the App gives it, with the footer below. */
   within(runtime: TuiRuntime, node: ReactNode, onQuit: () => void = () => {}) {
     return this.mount(

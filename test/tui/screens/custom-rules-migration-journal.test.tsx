@@ -16,17 +16,7 @@ afterEach(async () => {
 })
 
 const openFirewallTab = async (zone: string, before?: (stateDir: string) => void) => {
-  const runtime = fixture.local()
-  before?.(fixture.stateDirOf(runtime)!)
-  const app = await fixture.render(runtime)
-  await app.waitForText("1/46")
-  await app.press("/", "type filter by name")
-  await app.press(zone, "1/1 ")
-  await app.press(Keys.enter, `filter: ${zone}`)
-  await app.press(Keys.enter, `zone ${zone}`)
-  await app.press(Keys.tab, "[Certificate packs]")
-  await app.press(Keys.tab, "[ESC]")
-  await app.press(Keys.tab, "[Firewall]")
+  const { app } = await fixture.openZone(zone, ["Certificate packs", "ESC", "Firewall"], before)
   await app.waitForText(`Firewall rules of ${zone}`)
   return app
 }

@@ -14,15 +14,7 @@ const SeededSecret = "acme-esc-preview-7Qx2"
 
 /** The app with `zone` open on its ESC tab. */
 const openEscTab = async (zone = "acme.com") => {
-  const runtime = fixture.local()
-  const app = await fixture.render(runtime)
-  await app.waitForText("1/46")
-  await app.press("/", "type filter by name")
-  await app.press(zone, "1/1 ")
-  await app.press(Keys.enter, `filter: ${zone}`)
-  await app.press(Keys.enter, `zone ${zone}`)
-  await app.press(Keys.tab, "[Certificate packs]")
-  await app.press(Keys.tab, "[ESC]")
+  const { app, runtime } = await fixture.openZone(zone, ["Certificate packs", "ESC"])
   await app.waitForText(`zone ${zone}`)
   await app.waitForText("account Acme Corp")
   return { app, runtime }

@@ -12,16 +12,7 @@ afterEach(async () => {
 
 /** The app with `zone` open on its Firewall tab. */
 const openFirewallTab = async (zone = "acme.com") => {
-  const runtime = fixture.local()
-  const app = await fixture.render(runtime)
-  await app.waitForText("1/46")
-  await app.press("/", "type filter by name")
-  await app.press(zone, "1/1 ")
-  await app.press(Keys.enter, `filter: ${zone}`)
-  await app.press(Keys.enter, `zone ${zone}`)
-  await app.press(Keys.tab, "[Certificate packs]")
-  await app.press(Keys.tab, "[ESC]")
-  await app.press(Keys.tab, "[Firewall]")
+  const { app, runtime } = await fixture.openZone(zone, ["Certificate packs", "ESC", "Firewall"])
   await app.waitForText(`Firewall rules of ${zone}`)
   return { app, runtime }
 }
