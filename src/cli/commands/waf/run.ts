@@ -3,7 +3,6 @@ import { jsonDepthOver, JsonMaxDepth } from "../../../domain/json-depth.js"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
-import * as fs from "node:fs"
 import type { ClientEnv } from "../../../api/client.js"
 import type { V4Error } from "../../../domain/errors.js"
 import { describeParseError } from "../../../domain/parse-issues.js"
@@ -12,6 +11,7 @@ import * as Waf from "../../../services/waf-migration-service.js"
 import { notReadLines, noRequestProblem } from "../../../rules/traffic-line.js"
 import { replaySummary, type ReplayReport } from "../../../waf/replay.js"
 import type { Verdict } from "../../../waf/engines.js"
+import { fileProblem, readInput, STDIO, writeOutput } from "../../files.js"
 import { inputFile } from "../../options.js"
 import { targetFlags } from "../../hints.js"
 import { clip, printFields, printJson, printLine, printTable } from "../../output.js"
@@ -91,11 +91,7 @@ const printStatus = (z: Waf.WafZone, s: MigrationStatus) =>
 
 const readConfig = (file: string) =>
   Effect.gen(function* () {
-    const text = yield* Effect.try({
-      try: () => fs.readFileSync(file, "utf8"),
-      catch: (e) =>
-        new CliFailure({ text: `error: --config: cannot read ${file}: ${(e as Error).message}`, exitCode: 1 })
-    })
+    const text = yield* readInput("config", file)
     if (jsonDepthOver(text, JsonMaxDepth)) {
       return yield* Effect.fail(
         new CliFailure({
@@ -355,7 +351,9 @@ export const replay = (
           ? yield* Effect.map(Waf.deployed(z), (r) => ({ name: r.name, rules: r.rules }))
           : yield* Waf.config(z)
       const bar = progressLine({ json: o.json })
-      const report = yield* Waf.replayFile(previous, cfg, o.traffic, (done, total) =>
+      // `-` is standard input, read through its /dev path as any other stream (src/cli/files.ts).
+      const traffic = o.traffic === STDIO ? "/dev/stdin" : o.traffic
+      const report = yield* Waf.replayFile(previous, cfg, traffic, (done, total) =>
         bar.update("replaying", done, total, "bytes")
       ).pipe(Effect.ensuring(Effect.sync(() => bar.clear())))
       // A file of no request compares nothing: a failure, not an agreement.
@@ -380,11 +378,12 @@ export const exportPrevious = (o: Flags & { output: Option.Option<string> }) =>
     Effect.flatMap(
       Effect.tap(Waf.exportWithWarnings(z), (e) => Effect.sync(() => warn(e.warnings))),
       ({ document: doc }) =>
-        Option.isNone(o.output)
+        // `-o -` is standard output, the document alone, as without -o.
+        Option.isNone(o.output) || o.output.value === STDIO
           ? Effect.sync(() => printJson(doc))
           : Effect.try({
               try: () => {
-                fs.writeFileSync(o.output.pipe(Option.getOrThrow), `${JSON.stringify(doc, null, 2)}\n`)
+                writeOutput(o.output.pipe(Option.getOrThrow), `${JSON.stringify(doc, null, 2)}\n`)
                 const summary = {
                   file: Option.getOrThrow(o.output),
                   packages: doc.packages.length,
@@ -402,7 +401,7 @@ export const exportPrevious = (o: Flags & { output: Option.Option<string> }) =>
               },
               catch: (e) =>
                 new CliFailure({
-                  text: `error: waf export: cannot write ${Option.getOrThrow(o.output)}: ${(e as Error).message}`,
+                  text: `error: waf export: cannot write ${Option.getOrThrow(o.output)}: ${fileProblem(e)}`,
                   exitCode: 1
                 })
             })
