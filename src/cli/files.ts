@@ -5,7 +5,6 @@
  */
 import * as Effect from "effect/Effect"
 import * as fs from "node:fs"
-import * as tty from "node:tty"
 import { CliFailure } from "./run.js"
 import { writeOut } from "./stdio.js"
 
@@ -28,8 +27,19 @@ export const fileProblem = (e: unknown): string => {
   }
 }
 
-/** Whether standard input is a terminal, asked without building `process.stdin` (which makes a pipe non-blocking). */
-export const stdinIsTerminal = () => tty.isatty(0)
+/**
+ * Whether standard input is a terminal. A pipe or a file is answered from `fstat`, without building
+ * `process.stdin` (node:net for a pipe, and a pipe left non-blocking); a character device is asked
+ * of the stream, as stdout is (src/cli/stdio.ts).
+ */
+export const stdinIsTerminal = (): boolean => {
+  try {
+    if (!fs.fstatSync(0).isCharacterDevice()) return false
+  } catch {
+    return false
+  }
+  return process.stdin.isTTY === true
+}
 
 /**
  * All of standard input, however slowly its writer writes (`(sleep 1; echo s) | edgectl …`). Read
