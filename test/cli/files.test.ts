@@ -47,6 +47,13 @@ describe("waf replay --traffic", () => {
     expect(await replayed(`(sleep 0.3; cat "${traffic}" > ${f}) & ${replay} ${f}; wait`)).toBe(32)
   }, 120_000)
 
+  it("takes its --config from - and <(…)", async () => {
+    const cfg = await shell(`$EDGECTL waf config --zone acme-api.com --json ${local} > cfg.json`, cwd)
+    expect([cfg.status, cfg.stderr]).toEqual([0, ""])
+    expect(await replayed(`${replay} "${traffic}" --config - < cfg.json`)).toBe(32)
+    expect(await replayed(`${replay} "${traffic}" --config <(cat cfg.json)`)).toBe(32)
+  }, 60_000)
+
   it("refuses a directory, naming it", async () => {
     const r = await shell(`${replay} .`, cwd)
     expect([r.status, r.stderr]).toEqual([1, "error: --traffic: . is a directory, not a file\n"])

@@ -75,7 +75,7 @@ export const check = Command.make(
             try {
               return (await readInputBytes(path)).toString("utf8")
             } catch (e) {
-              throw new Error(fileProblem(e))
+              throw new Error(fileProblem(e), { cause: e })
             }
           }
         })
