@@ -21,7 +21,7 @@ export interface CheckInputs {
 }
 
 const unknownKind = (path: string) =>
-  `error: check ${path}: unknown kind of file: expected *.rules, *.json or *.tf${path === "-" || !fs.existsSync(path) || !fs.statSync(path).isFile() ? " (name it with --kind rules|json|tf)" : ""}`
+  `error: check ${path}: unknown kind of file: expected *.rules, *.json or *.tf (name it with --kind rules|json|tf)`
 
 /**
  * The files of directory `dir` and its subdirectories that have a known kind (*.rules, *.json,
