@@ -13,34 +13,37 @@ import { replaySummary, type ReplayReport } from "../../../waf/replay.js"
 import type { Verdict } from "../../../waf/engines.js"
 import { fileProblem, readInput, STDIO, writeOutput } from "../../files.js"
 import { inputFile } from "../../options.js"
-import { targetFlags } from "../../hints.js"
+import { quote } from "../../hints.js"
 import { clip, printFields, printJson, printLine, printTable } from "../../output.js"
 import { progressLine } from "../../progress.js"
 import { confirmOrRefuse } from "../../prompt.js"
-import { CliFailure, run, usage, type TargetFlags } from "../../run.js"
+import { CliFailure, run, targetOn, usage, type TargetFlags } from "../../run.js"
 import { writeErr } from "../../stdio.js"
 
 type Flags = TargetFlags & { readonly json: boolean; readonly zone: string }
 
+const on = targetOn
+
 const hint =
   (zone: string, o: TargetFlags) =>
   (e: V4Error): string | undefined => {
+    const z = `--zone ${quote(zone)}${on(o)}`
     switch (e._tag) {
       case "NotFound":
         return /^override /.test(e.message)
-          ? `run \`edgectl waf overrides list --zone ${zone}${targetFlags({ remote: o.remote, persistTo: Option.getOrUndefined(o.persistTo) })}\` to see the ids there are`
+          ? `run \`edgectl waf overrides list ${z}\` to see the ids there are`
           : undefined
       case "UriOverridePresent":
-        return `list them with \`edgectl waf overrides list --zone ${zone}\`, then \`edgectl waf overrides delete --zone ${zone} --all\``
+        return `list them with \`edgectl waf overrides list ${z}\`, then \`edgectl waf overrides delete --zone ${quote(zone)} --all${on(o)}\``
       case "TooManyRules":
       case "ExpressionTooLong":
-        return "the platform's support migrates such zones; `edgectl waf preview` lists the rules concerned"
+        return `the platform's support migrates such zones; \`edgectl waf preview ${z}\` lists the rules concerned`
       case "ValidationModeNotAllowed":
         return "migrate with --mode pending (pro and business zones finish in one step)"
       case "MigrationFinished":
-        return `the zone already runs WAF Managed Rules; see \`edgectl waf status --zone ${zone}\``
+        return `the zone already runs WAF Managed Rules; see \`edgectl waf status ${z}\``
       case "Incompatible":
-        return `see the reasons with \`edgectl waf check --zone ${zone}\``
+        return `see the reasons with \`edgectl waf check ${z}\``
       default:
         return undefined
     }
@@ -288,7 +291,7 @@ export const migrate = (
       printLine(
         done.to === "finished"
           ? `Migration finished: zone ${z.name} now runs WAF Managed Rules (entry point version ${done.ruleset?.version}); the previous WAF is off.`
-          : `Validation mode: zone ${z.name} runs both versions, the new one first (entry point version ${done.ruleset?.version}). Finish with \`edgectl waf migrate --zone ${z.name} --mode pending\`.`
+          : `Validation mode: zone ${z.name} runs both versions, the new one first (entry point version ${done.ruleset?.version}). Finish with \`edgectl waf migrate --zone ${quote(z.name)} --mode pending${on(o)}\`.`
       )
     })
   )
