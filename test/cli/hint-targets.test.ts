@@ -5,28 +5,33 @@
  */
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { describe, expect, it } from "vitest"
-import { edgectlAsync, tempDir, type Result } from "../helpers/cli.js"
+import { spawn, type ChildProcess } from "node:child_process"
+import * as readline from "node:readline"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { bin, edgectlAsync, tempDir, type Result } from "../helpers/cli.js"
 
 const state = tempDir("edgectl-hint-state-")
 const local = ["--persist-to", state]
 const zone = "acme-api.com"
 
 /** The command after `marker` in `text`: up to a closing backtick, or to the end of the line. */
-const suggested = (text: string, marker: string): Array<string> => {
+const suggested = (text: string, marker: string, flag = `--persist-to ${state}`): Array<string> => {
   const at = text.indexOf(marker)
   expect(at, `${marker} in ${text}`).toBeGreaterThanOrEqual(0)
   const rest = text.slice(at + marker.length)
   const command = (rest.startsWith("`") ? rest.slice(1, rest.indexOf("`", 1)) : rest.split("\n")[0]!).trim()
   expect(command.startsWith("edgectl ")).toBe(true)
-  expect(command).toContain(`--persist-to ${state}`)
+  expect(command).toContain(flag)
   return command.slice("edgectl ".length).split(" ")
 }
 
 /** Runs a suggested command from a directory of its own: exit 0, and no state made there. */
-const runsAsPrinted = async (args: ReadonlyArray<string>): Promise<Result> => {
+const runsAsPrinted = async (
+  args: ReadonlyArray<string>,
+  env: Record<string, string | undefined> = {}
+): Promise<Result> => {
   const cwd = tempDir("edgectl-hint-cwd-")
-  const r = await edgectlAsync(args, { cwd })
+  const r = await edgectlAsync(args, { cwd, env })
   expect([args.join(" "), r.status, r.stderr]).toEqual([args.join(" "), 0, expect.not.stringContaining("error:")])
   expect(fs.existsSync(path.join(cwd, ".edgectl"))).toBe(false)
   return r
@@ -95,5 +100,36 @@ describe("a suggested command carries --persist-to", () => {
     const finish = suggested(r.stdout, "Finish with ")
     const dry = await runsAsPrinted([...finish, "--dry-run"])
     expect(dry.stdout).toContain("Dry run")
+  }, 60_000)
+})
+
+describe("a suggested command carries --remote (against edgectl serve)", () => {
+  let child: ChildProcess
+  let env: Record<string, string>
+  beforeAll(async () => {
+    child = spawn(process.execPath, [bin, "serve", "--port", "0", "--json", "--persist-to", tempDir()], {
+      stdio: ["ignore", "pipe", "inherit"]
+    })
+    const ready = await new Promise<{ baseUrl: string; token: string }>((resolve) =>
+      readline.createInterface({ input: child.stdout! }).once("line", (l) => resolve(JSON.parse(l)))
+    )
+    env = { CLOUDFLARE_API_BASE_URL: ready.baseUrl, CLOUDFLARE_API_TOKEN: ready.token }
+  }, 60_000)
+  afterAll(() => {
+    child.kill("SIGTERM")
+  })
+
+  it("a duplicate filter's hint and an unknown custom rule's hint run on the same platform", async () => {
+    const expression = "ip.src eq 192.0.2.78"
+    const create = ["firewall", "filters", "create", "--zone", zone, "--expression", expression, "--remote"]
+    const first = await edgectlAsync(create, { env })
+    expect(first.status, first.stderr).toBe(0)
+    const again = await edgectlAsync(create, { env })
+    expect(again.status).toBe(1)
+    const reuse = suggested(again.stderr, "hint: reuse it: ", "--remote").map((a) => (a === "<action>" ? "log" : a))
+    await runsAsPrinted(reuse, env)
+    const r = await edgectlAsync(["custom-rules", "delete", "nope", "--zone", zone, "--remote"], { env })
+    expect(r.status).toBe(1)
+    await runsAsPrinted(suggested(r.stderr, "hint: see the ids with ", "--remote"), env)
   }, 60_000)
 })
