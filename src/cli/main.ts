@@ -29,7 +29,7 @@ import { openTui, tui } from "./commands/tui.js"
 import { triStateProblem } from "./options.js"
 import { CliFailure, usage } from "./run.js"
 import { version } from "../version.js"
-import { watchStdio, whenStdioFlushed, writeErr } from "./stdio.js"
+import { stdoutLost, watchStdio, whenStdioFlushed, writeErr } from "./stdio.js"
 
 // @effect/cli's Command is invariant in its parsed value, and each command here parses its own.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -241,7 +241,15 @@ export const main = async (rawArgv: ReadonlyArray<string>): Promise<number> => {
  */
 const exitWhenFlushed = (code: number) => {
   process.exitCode = code
-  whenStdioFlushed(() => process.exit(code))
+  whenStdioFlushed(() => {
+    // Output that never reached stdout fails a command that otherwise succeeded (a failed one has
+    // already said why it failed, with its own exit code).
+    const lost = stdoutLost()
+    if (lost === undefined || code !== 0) return process.exit(code)
+    writeErr(`error: cannot write the output: ${lost}\n`)
+    process.exitCode = 1
+    whenStdioFlushed(() => process.exit(1))
+  })
 }
 
 main(process.argv).then(exitWhenFlushed, (e: unknown) => {

@@ -6,6 +6,7 @@ import * as ValidationError from "@effect/cli/ValidationError"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as fs from "node:fs"
+import { inputProblem } from "./files.js"
 import { timeoutProblem } from "../api/target.js"
 import { CliFailure } from "./run.js"
 
@@ -53,16 +54,13 @@ const pathOption = (
  */
 export const fileOption = (name: string) => Options.text(name).pipe(Options.withPseudoName("FILE"))
 
-/** `path` of `--NAME` if it is a file that exists; else exit 1 naming the option and why. */
+/**
+ * `path` of `--NAME` if it can be read (a file that exists, `-` for stdin, a FIFO, /dev/stdin, a
+ * /dev/fd path); else exit 1 naming the option and why (src/cli/files.ts).
+ */
 export const inputFile = (name: string, path: string): Effect.Effect<string, CliFailure> =>
   Effect.suspend(() => {
-    let why: string | undefined
-    try {
-      if (fs.statSync(path).isDirectory()) why = `${path} is a directory, not a file`
-    } catch (e) {
-      const err = e as NodeJS.ErrnoException
-      why = err.code === "ENOENT" || err.code === "ENOTDIR" ? `${path}: no such file` : `${path}: ${err.message}`
-    }
+    const why = inputProblem(path)
     return why === undefined
       ? Effect.succeed(path)
       : Effect.fail(new CliFailure({ text: `error: --${name}: ${why}`, exitCode: 1 }))

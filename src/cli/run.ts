@@ -5,6 +5,7 @@ import * as Option from "effect/Option"
 import type { ClientEnv } from "../api/client.js"
 import type { V4Error } from "../domain/errors.js"
 import { clientLayer } from "./environment.js"
+import { targetFlags } from "./hints.js"
 import { formatError } from "./output.js"
 
 /**
@@ -30,7 +31,8 @@ export const run = <A>(
   what: string,
   flags: TargetFlags,
   effect: Effect.Effect<A, V4Error | CliFailure, ClientEnv>,
-  hint?: (e: V4Error) => string | undefined
+  /** `on`: ` --remote`, ` --persist-to DIR` or nothing, for every command the hint suggests (as printed, it acts on the same platform). */
+  hint?: (e: V4Error, on: string) => string | undefined
 ): Effect.Effect<A, CliFailure> => {
   if (flags.remote && flags.local) return Effect.fail(usage("--remote and --local cannot be used together"))
   if (flags.remote && Option.isSome(flags.persistTo))
@@ -50,10 +52,14 @@ export const run = <A>(
     Effect.catchAll((e) =>
       e._tag === "CliFailure"
         ? Effect.fail(e)
-        : Effect.fail(new CliFailure({ text: formatError(what, e, hint?.(e), target), exitCode: 1 }))
+        : Effect.fail(new CliFailure({ text: formatError(what, e, hint?.(e, targetOn(flags)), target), exitCode: 1 }))
     )
   )
 }
+
+/** ` --remote`, ` --persist-to DIR` or nothing: what a command a message suggests needs to act on the same platform. */
+export const targetOn = (flags: TargetFlags): string =>
+  targetFlags({ remote: flags.remote, persistTo: Option.getOrUndefined(flags.persistTo) })
 
 /** Rejects a positional that looks like an option (@effect/cli would take `--bogus` as the value). */
 export const positional = (name: string, value: string) =>

@@ -3,12 +3,14 @@
  * read whole (one trailing newline dropped); on a terminal the user types it with nothing echoed.
  */
 import * as Effect from "effect/Effect"
-import * as fs from "node:fs"
+import { fileProblem, readStdin, stdinIsTerminal } from "./files.js"
 import { CliFailure } from "./run.js"
 
-const fromPipe = Effect.try({
-  try: () => fs.readFileSync(0, "utf8").replace(/\r?\n$/, ""),
-  catch: (e) => new CliFailure({ text: `error: --secret-stdin: cannot read standard input: ${String(e)}`, exitCode: 1 })
+// The shared stdin reader waits for a slow writer (`(sleep 1; pass show x) | edgectl …`).
+const fromPipe = Effect.tryPromise({
+  try: async () => (await readStdin()).toString("utf8").replace(/\r?\n$/, ""),
+  catch: (e) =>
+    new CliFailure({ text: `error: --secret-stdin: cannot read standard input: ${fileProblem(e)}`, exitCode: 1 })
 })
 
 const fromTerminal = (prompt: string) =>
@@ -38,4 +40,4 @@ const fromTerminal = (prompt: string) =>
   })
 
 export const readSecret = (prompt: string): Effect.Effect<string, CliFailure> =>
-  process.stdin.isTTY ? fromTerminal(prompt) : fromPipe
+  stdinIsTerminal() ? fromTerminal(prompt) : fromPipe

@@ -9,6 +9,11 @@
  * A direct write is synchronous, as Node's own stdout is for files, pipes and terminals on Linux; a
  * descriptor left non-blocking by another program (EAGAIN) hands the rest to the stream. A reader
  * gone (EPIPE: `edgectl zones list | head -1`) ends the output silently, as Node's stream does.
+ *
+ * Any other failure to write stdout (a full disk, `>/dev/full`; a closed descriptor, `>&-`) is the
+ * command's failure: it is recorded, later output is dropped, and the exit path (src/cli/main.ts)
+ * reports it as one `error: cannot write the output: …` line with exit 1. Nothing throws, so a
+ * command never turns a lost write into an error of its own.
  */
 import * as fs from "node:fs"
 
@@ -19,6 +24,43 @@ const fds: Record<Name, 1 | 2> = { stdout: 1, stderr: 2 }
 const built: Record<Name, boolean> = { stdout: false, stderr: false }
 /** Whether the descriptor's reader is gone (EPIPE): later writes are dropped. */
 const gone: Record<Name, boolean> = { stdout: false, stderr: false }
+/** Why stdout could not be written (a full disk, a closed descriptor), once it failed. */
+let lost: string | undefined
+/** Whether the first write to stdout has looked at what descriptor 1 is. */
+let checked = false
+
+/** `ENOSPC: no space left on device, write` → `no space left on device`. */
+const reason = (e: NodeJS.ErrnoException): string => {
+  if (e.code === "EBADF") return "standard output is closed"
+  return /^[A-Z]+: (.*?)(?:, \w+)?$/.exec(e.message)?.[1] ?? e.message
+}
+
+const fail = (e: NodeJS.ErrnoException) => {
+  gone.stdout = true
+  // A stream that failed refuses later writes (ERR_STREAM_DESTROYED): the first error says why.
+  if (e.code !== "EPIPE" && !e.code?.startsWith("ERR_STREAM_")) lost ??= reason(e)
+}
+
+/** A stream write's callback: its error comes before the stream's `error` event, which may come too late. */
+const whenWritten = (e?: Error | null) => {
+  if (e) fail(e)
+}
+
+/**
+ * Whether descriptor 1 was closed when the process started (`edgectl … >&-`). Node then opens
+ * /dev/null read-write on it before any JavaScript runs, so a write "succeeds" into nothing; a
+ * shell's `>/dev/null` opens it write-only. Linux tells the two apart in /proc; elsewhere nothing
+ * is known and the output goes where Node put it.
+ */
+const closedAtStart = (): boolean => {
+  try {
+    if (fs.readlinkSync("/proc/self/fd/1") !== "/dev/null") return false
+    const flags = /^flags:\s*([0-7]+)$/m.exec(fs.readFileSync("/proc/self/fdinfo/1", "utf8"))?.[1]
+    return flags !== undefined && (Number.parseInt(flags, 8) & 3) === fs.constants.O_RDWR
+  } catch {
+    return false
+  }
+}
 
 /**
  * Notes when Node builds `process.stdout` and `process.stderr` (their getters, wrapped once, build
@@ -29,6 +71,7 @@ export const watchStdio = () => {
     const own = Object.getOwnPropertyDescriptor(process, name)
     if (own?.get === undefined || own.configurable !== true) {
       built[name] = true
+      if (name === "stdout") process.stdout.on("error", fail)
       continue
     }
     const get = own.get
@@ -36,8 +79,10 @@ export const watchStdio = () => {
       configurable: true,
       enumerable: own.enumerable ?? true,
       get() {
+        const stream = get.call(process) as NodeJS.WriteStream
+        if (!built[name] && name === "stdout") stream.on("error", fail)
         built[name] = true
-        return get.call(process)
+        return stream
       }
     })
   }
@@ -45,8 +90,12 @@ export const watchStdio = () => {
 
 const write = (name: Name, data: string | Uint8Array) => {
   if (gone[name]) return
+  if (name === "stdout" && !checked && data.length > 0) {
+    checked = true
+    if (closedAtStart()) return fail(Object.assign(new Error("closed"), { code: "EBADF" }))
+  }
   if (built[name]) {
-    process[name].write(data)
+    process[name].write(data, name === "stdout" ? whenWritten : undefined)
     return
   }
   const bytes = typeof data === "string" ? Buffer.from(data, "utf8") : data
@@ -55,11 +104,14 @@ const write = (name: Name, data: string | Uint8Array) => {
     while (at < bytes.length) at += fs.writeSync(fds[name], bytes, at, bytes.length - at)
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code
-    if (code === "EPIPE") gone[name] = true
-    else if (code === "EAGAIN") process[name].write(bytes.subarray(at))
-    else throw e
+    if (code === "EAGAIN") process[name].write(bytes.subarray(at))
+    else if (name === "stdout") fail(e as NodeJS.ErrnoException)
+    else gone[name] = true
   }
 }
+
+/** Why what the command printed could not be written to stdout, if it could not (EPIPE is no failure). */
+export const stdoutLost = (): string | undefined => lost
 
 /** Writes to stdout. */
 export const writeOut = (data: string | Uint8Array) => write("stdout", data)
@@ -87,7 +139,8 @@ export const whenStdioFlushed = (done: () => void) => {
   let pending = streams.length
   if (pending === 0) return done()
   for (const name of streams)
-    process[name].write("", () => {
+    process[name].write("", (e) => {
+      if (name === "stdout") whenWritten(e)
       if (--pending === 0) done()
     })
 }

@@ -1,6 +1,7 @@
 /** `edgectl check`: the editor's checks over files, for CI. */
 import * as fs from "node:fs"
-import { analyze, syntaxOf } from "./analyze.js"
+import * as nodePath from "node:path"
+import { analyze, syntaxOf, type DocumentSyntax } from "./analyze.js"
 import { documentRegistry, type DocumentRegistry } from "./registry.js"
 import { counts, renderJson, renderSarif, renderText, type FileResult } from "./report.js"
 
@@ -12,34 +13,62 @@ export interface CheckOutcome {
   readonly exitCode: 0 | 1
 }
 
+export interface CheckInputs {
+  /** The syntax of every file named on the command line (`--kind`), else each file's by its name. */
+  readonly kind?: DocumentSyntax | undefined
+  /** Reads a named file: `-` (stdin), FIFOs and /dev/fd paths included; fails with a one-line reason. */
+  readonly read: (path: string) => Promise<string>
+}
+
+const unknownKind = (path: string) =>
+  `error: check ${path}: unknown kind of file: expected *.rules, *.json or *.tf (name it with --kind rules|json|tf)`
+
+/**
+ * The files of directory `dir` and its subdirectories that have a known kind (*.rules, *.json,
+ * *.tf), in name order; hidden directories and node_modules are not entered.
+ */
+const knownFilesIn = (dir: string): Array<string> =>
+  fs
+    .readdirSync(dir, { withFileTypes: true })
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    .flatMap((e) => {
+      const full = nodePath.join(dir, e.name)
+      if (e.isDirectory()) return e.name.startsWith(".") || e.name === "node_modules" ? [] : knownFilesIn(full)
+      return e.isFile() && syntaxOf(e.name) !== undefined ? [full] : []
+    })
+
 /** Problems reading a file or knowing its kind are user errors: reported, and the exit is 1. */
 export const checkFiles = async (
   paths: ReadonlyArray<string>,
   fmt: CheckFormat,
   color: boolean,
   version: string,
+  inputs: CheckInputs,
   registry: DocumentRegistry = documentRegistry()
 ): Promise<CheckOutcome> => {
   const results: Array<FileResult> = []
   const problems: Array<string> = []
-  for (const path of paths) {
-    const syntax = syntaxOf(path)
-    if (syntax === undefined) {
-      problems.push(`error: check ${path}: unknown kind of file: expected *.rules, *.json or *.tf`)
-      continue
+  for (const named of paths) {
+    const isDir = named !== "-" && fs.statSync(named, { throwIfNoEntry: false })?.isDirectory() === true
+    const files = isDir ? knownFilesIn(named) : [named]
+    if (isDir && files.length === 0)
+      problems.push(`error: check ${named}: the directory holds no *.rules, *.json or *.tf file`)
+    for (const path of files) {
+      const syntax = (isDir ? undefined : inputs.kind) ?? syntaxOf(path)
+      if (syntax === undefined) {
+        problems.push(unknownKind(path))
+        continue
+      }
+      let text: string
+      try {
+        text = await inputs.read(path)
+      } catch (e) {
+        problems.push(`error: check ${path}: cannot read it: ${(e as Error).message}`)
+        continue
+      }
+      const analysis = await analyze(registry, syntax, text, {}, path)
+      results.push({ path, text, kind: analysis.kind, findings: analysis.findings })
     }
-    let text: string
-    try {
-      text = fs.readFileSync(path, "utf8")
-    } catch (e) {
-      const code = (e as { code?: string }).code
-      problems.push(
-        `error: check ${path}: cannot read it: ${code === "ENOENT" ? "no such file" : code === "EISDIR" ? "it is a directory" : String((e as Error).message)}`
-      )
-      continue
-    }
-    const analysis = await analyze(registry, syntax, text, {}, path)
-    results.push({ path, text, kind: analysis.kind, findings: analysis.findings })
   }
   const c = counts(results)
   const summary = [

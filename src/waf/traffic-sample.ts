@@ -24,8 +24,10 @@ export const shippedTrafficSample = (from: string = import.meta.url): string | u
 /** The one-line reason a traffic file cannot be replayed, or undefined when it can be read. */
 export const trafficFileProblem = (file: string): string | undefined => {
   try {
+    // A FIFO, /dev/stdin and a process substitution (`<(…)`, a /dev/fd path) are read as they
+    // come, as a file is; only a directory is no traffic file.
     const st = fs.statSync(file)
-    if (!st.isFile()) return `traffic file ${file} is not a file`
+    if (st.isDirectory()) return `traffic file ${file} is a directory, not a file`
     fs.accessSync(file, fs.constants.R_OK)
     return undefined
   } catch (e) {

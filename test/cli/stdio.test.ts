@@ -122,3 +122,43 @@ describe("a table", () => {
     await tty.close()
   }, 60_000)
 })
+
+describe("output that cannot be written", () => {
+  const local = `--persist-to "${state}"`
+  const lines = [
+    `zones list ${local}`,
+    `zones list --json ${local}`,
+    `dns list acme-api.com ${local}`,
+    `esc replacements`,
+    `check --format sarif a.rules`
+  ].map((l) => `$EDGECTL ${l}`)
+
+  beforeAll(() => fs.writeFileSync(path.join(cwd, "a.rules"), 'http.host eq "a.com"\n'))
+
+  it("to a full disk (/dev/full) fails the command: exit 1, one line naming why", async () => {
+    for (const line of lines) {
+      const r = await bash(`${line} > /dev/full`)
+      expect([line, r.status, r.stderr]).toEqual([line, 1, "error: cannot write the output: no space left on device\n"])
+    }
+  }, 120_000)
+
+  it("to a closed stdout (>&-) fails the command: exit 1, one line naming why", async () => {
+    for (const line of lines) {
+      const r = await bash(`${line} >&-`)
+      expect([line, r.status, r.stderr]).toEqual([
+        line,
+        1,
+        "error: cannot write the output: standard output is closed\n"
+      ])
+    }
+  }, 120_000)
+
+  it("to /dev/null is no failure, nor is a reader that leaves (| head -1)", async () => {
+    for (const line of lines) {
+      const devNull = await bash(`${line} > /dev/null`)
+      expect([line, devNull.status, devNull.stderr]).toEqual([line, 0, ""])
+      const head = await bash(`${line} | head -1 >/dev/null; echo "status \${PIPESTATUS[0]}" >&2`)
+      expect([line, head.stderr]).toEqual([line, "status 0\n"])
+    }
+  }, 120_000)
+})

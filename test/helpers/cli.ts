@@ -70,3 +70,21 @@ export const json = <A = unknown>(r: Result): A => {
   if (r.status !== 0) throw new Error(`exit ${r.status}: ${r.stderr}`)
   return JSON.parse(r.stdout) as A
 }
+
+/**
+ * A bash line in `cwd`, `$EDGECTL` standing for the built CLI: for pipes, FIFOs, process
+ * substitutions (`<(…)`), `/dev/full` and closed descriptors (`>&-`), as a script uses them.
+ */
+export const shell = (script: string, cwd: string): Promise<Result> =>
+  new Promise((resolve, reject) => {
+    const line = script.replaceAll("$EDGECTL", `"${process.execPath}" "${bin}"`)
+    const env = { ...process.env, NO_COLOR: "1" } as NodeJS.ProcessEnv
+    const child = spawn("bash", ["-c", line], { cwd, env, timeout: 60_000, killSignal: "SIGKILL" })
+    let stdout = ""
+    let stderr = ""
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d))
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d))
+    child.on("error", reject)
+    child.on("close", (code) => resolve({ status: code ?? -1, stdout, stderr }))
+    child.stdin.end()
+  })

@@ -29,7 +29,7 @@ describe("objects commands on an object that is not stored (built CLI)", () => {
     )
     expect(classDirs()).toEqual([])
     expect(run("bookmark", "Counter", "a").stderr).toMatch(
-      /hint: no objects are stored under .*; `edgectl objects kv CLASS NAME put KEY VALUE` writes one\n$/
+      /hint: no objects are stored under .*; `edgectl objects kv CLASS NAME put KEY VALUE --persist-to \S+` writes one\n$/
     )
   })
 
@@ -83,7 +83,7 @@ describe("objects commands on an object that is not stored (built CLI)", () => {
     const r = run("kv", "Room", "r9", "get", "k")
     expect(r.status).toBe(1)
     expect(r.stderr.split("\n")[1]).toMatch(
-      /^hint: stored objects of class Room: ("r\d", ){4}"r\d" and 2 more \(`edgectl objects list` shows all\)$/
+      /^hint: stored objects of class Room: ("r\d", ){4}"r\d" and 2 more \(`edgectl objects list --persist-to \S+` shows all\)$/
     )
   })
 })

@@ -109,7 +109,7 @@ describe("edgectl waf", () => {
     expect(pk.stderr).toMatch(/\[code 10301\]/)
     const uri = await waf(["migrate", "--zone", "initech.org", "--yes"])
     expect(uri.stderr).toMatch(
-      /URI-based WAF override.*\[code 10305\]\nhint: list them with `edgectl waf overrides list --zone initech.org`/
+      /URI-based WAF override.*\[code 10305\]\nhint: list them with `edgectl waf overrides list --zone initech.org --persist-to \S+`/
     )
     const many = await waf(["migrate", "--zone", "acme.org", "--yes"])
     expect(many.stderr).toMatch(

@@ -30,8 +30,8 @@ const respond = (verb: "accept" | "reject", status: "accepted" | "rejected") =>
   Command.make(verb, { ...target, id: Args.text({ name: "invite-id" }) }, (o) =>
     Effect.gen(function* () {
       const id = yield* positional("<invite-id>", o.id)
-      const invite: Invite = yield* run(`invites ${verb}`, o, respondInvite(id, status), (e) =>
-        e._tag === "NotFound" ? "run `edgectl invites list` to see your invites" : undefined
+      const invite: Invite = yield* run(`invites ${verb}`, o, respondInvite(id, status), (e, on) =>
+        e._tag === "NotFound" ? `run \`edgectl invites list${on}\` to see your invites` : undefined
       )
       if (o.json) return printJson(invite)
       printLine(

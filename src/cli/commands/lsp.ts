@@ -7,6 +7,7 @@ import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
+import { fileProblem, readInputBytes } from "../files.js"
 import { choiceOption, json } from "../options.js"
 import { CliFailure, usage } from "../run.js"
 import { version } from "../../version.js"
@@ -42,9 +43,15 @@ export const check = Command.make(
   {
     format: formatOption,
     json: json.pipe(Options.withDescription("the same as --format json")),
-    files: Args.file({ name: "FILES" }).pipe(
+    kind: choiceOption("kind", ["rules", "json", "tf"]).pipe(
+      Options.withDescription(
+        "the kind of every file named (for `-`, a pipe or a name of no known kind): rules (an expression), json (firewall rules, filters, KV bulk files, WAF documents: told apart by content) or tf (Terraform)"
+      ),
+      Options.optional
+    ),
+    files: Args.text({ name: "FILES" }).pipe(
       Args.withDescription(
-        "*.rules, *.json (firewall rules, filters, KV bulk files, WAF configurations and exports) and *.tf files"
+        "*.rules, *.json (firewall rules, filters, KV bulk files, WAF configurations and exports) and *.tf files; a directory: its files of those kinds; - for stdin (with --kind)"
       ),
       Args.atLeast(1)
     )
@@ -61,7 +68,17 @@ export const check = Command.make(
       const out = yield* Effect.promise(async () => {
         const { checkFiles } = await import("../../lsp/check-files.js")
         const color = isTerminal("stdout") && !process.env.NO_COLOR
-        return checkFiles(o.files, format, color, version())
+        const kind = Option.getOrUndefined(o.kind)
+        return checkFiles(o.files, format, color, version(), {
+          kind: kind === "tf" ? "terraform" : kind,
+          read: async (path) => {
+            try {
+              return (await readInputBytes(path)).toString("utf8")
+            } catch (e) {
+              throw new Error(fileProblem(e), { cause: e })
+            }
+          }
+        })
       })
       if (out.stdout) writeOut(out.stdout)
       // The exit code goes through the CLI's failure path, which prints the summary last on stderr.

@@ -13,22 +13,24 @@ import { resolveZone } from "../../../services/zones-service.js"
 import { opt } from "../../options.js"
 import { clip, note, printFields, printJson, printLine, printTable } from "../../output.js"
 import { confirmOrRefuse } from "../../prompt.js"
-import { CliFailure, positional, run, usage } from "../../run.js"
+import { CliFailure, positional, run, targetOn, usage } from "../../run.js"
 import { explain } from "../firewall/common.js"
 import { shellQuote } from "../firewall/hints.js"
 import type { Parsed } from "./inputs.js"
 
 type Fields = Parsed<"add"> | Parsed<"update">
 
-const listHint = (zone: string) => `see the ids with \`edgectl custom-rules list --zone ${shellQuote(zone)}\``
+const listHint = (zone: string, on: string) =>
+  `see the ids with \`edgectl custom-rules list --zone ${shellQuote(zone)}${on}\``
 
-const hint = (zone: string) => (e: V4Error) =>
+/** `on`: the failed command's ` --remote` or ` --persist-to DIR`, so that each suggestion runs as printed. */
+const hint = (zone: string) => (e: V4Error, on: string) =>
   e._tag === "NotFound"
     ? /^no zone/.test(e.message)
-      ? "see the zones with `edgectl zones list`"
-      : listHint(zone)
+      ? `see the zones with \`edgectl zones list${on}\``
+      : listHint(zone, on)
     : e._tag === "QuotaExceeded"
-      ? "delete or merge rules first"
+      ? `delete or merge custom rules first (\`edgectl custom-rules list --zone ${shellQuote(zone)}${on}\`)`
       : undefined
 
 /** Runs against the zone and its entry point (null when the zone has no custom rules yet). */
@@ -52,7 +54,7 @@ const onZone = <A>(
 
 const noRule = (what: string, o: Parsed<"list">, id: string) =>
   new CliFailure({
-    text: `error: ${what}: zone ${o.zone} has no custom rule ${id}\nhint: ${listHint(o.zone)}`,
+    text: `error: ${what}: zone ${o.zone} has no custom rule ${id}\nhint: ${listHint(o.zone, targetOn(o))}`,
     exitCode: 1
   })
 
@@ -129,7 +131,7 @@ export const list = (o: Parsed<"list">) =>
       if (o.json) return printJson(rules)
       if (rules.length === 0)
         return printLine(
-          `No custom rules on zone ${o.zone}. Add one with: edgectl custom-rules add --zone ${shellQuote(o.zone)} --expression '...' --action block (or move the firewall rules: edgectl firewall migrate --zone ${shellQuote(o.zone)})`
+          `No custom rules on zone ${o.zone}. Add one with: edgectl custom-rules add --zone ${shellQuote(o.zone)} --expression '...' --action block${targetOn(o)} (or move the firewall rules: edgectl firewall migrate --zone ${shellQuote(o.zone)}${targetOn(o)})`
         )
       printTable(
         ["#", "ID", "ACTION", "ENABLED", "DESCRIPTION", "EXPRESSION"],

@@ -4,7 +4,8 @@ import * as Fw from "../../../services/firewall-service.js"
 import { opt } from "../../options.js"
 import { clip, note, printFields, printJson, printLine, printTable } from "../../output.js"
 import { confirmOrRefuse } from "../../prompt.js"
-import { positional, usage } from "../../run.js"
+import { positional, targetOn, usage } from "../../run.js"
+import { shellQuote } from "./hints.js"
 import { filterFields, nonEmpty, runFw, withZone } from "./common.js"
 import type { Parsed } from "./inputs.js"
 
@@ -25,7 +26,7 @@ export const filtersList = (o: Parsed<"filtersList">) =>
     if (o.json) return printJson(shown)
     if (shown.length === 0)
       return printLine(
-        `No filters on zone ${o.zone}. Create one with: edgectl firewall filters create --zone ${o.zone} --expression '...'`
+        `No filters on zone ${o.zone}. Create one with: edgectl firewall filters create --zone ${shellQuote(o.zone)} --expression '...'${targetOn(o)}`
       )
     printTable(
       ["ID", "PAUSED", "DESCRIPTION", "EXPRESSION"],
@@ -52,7 +53,7 @@ export const filtersCreate = (o: Parsed<"filtersCreate">) =>
     )
     if (o.json) return printJson(f)
     printLine(
-      `Created filter ${f.id} on zone ${o.zone}. Use it: edgectl firewall rules create --zone ${o.zone} --filter-id ${f.id} --action <action>`
+      `Created filter ${f.id} on zone ${o.zone}. Use it: edgectl firewall rules create --zone ${shellQuote(o.zone)} --filter-id ${f.id} --action <action>${targetOn(o)}`
     )
   })
 

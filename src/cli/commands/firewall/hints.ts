@@ -18,8 +18,8 @@ export interface Context {
 
 export const shellQuote = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replaceAll("'", "'\\''")}'`)
 
-/** The command that creates the same rule on an existing filter. */
-const reuseCommand = (c: Context, filterId: string) => {
+/** The command that creates the same rule on an existing filter (`on`: the target's flags). */
+const reuseCommand = (c: Context, filterId: string, on: string) => {
   const r = c.rule
   const parts = [
     "edgectl firewall rules create --zone",
@@ -33,7 +33,7 @@ const reuseCommand = (c: Context, filterId: string) => {
   if (r?.priority !== undefined) parts.push("--priority", r.priority === null ? "none" : String(r.priority))
   if (r?.description !== undefined) parts.push("--description", shellQuote(r.description))
   if (r?.paused === true) parts.push("--paused")
-  return parts.join(" ")
+  return `${parts.join(" ")}${on}`
 }
 
 const filterIdOf = (e: V4Error): string | undefined =>
@@ -41,20 +41,21 @@ const filterIdOf = (e: V4Error): string | undefined =>
     ? e.filterId
     : ((e.meta as { filter_id?: unknown } | undefined)?.filter_id as string | undefined)
 
+/** `on`: ` --remote` or ` --persist-to DIR` (src/cli/run.ts): every command suggested acts on the failed one's platform. */
 export const hintFor =
   (c: Context) =>
-  (e: V4Error): string | undefined => {
+  (e: V4Error, on = ""): string | undefined => {
     const left = filterIdOf(e)
-    const deleteIt = (id: string) => `edgectl firewall filters delete ${id} --zone ${shellQuote(c.zone)} --yes`
+    const zone = `--zone ${shellQuote(c.zone)}${on}`
+    const deleteIt = (id: string) => `edgectl firewall filters delete ${id} ${zone} --yes`
     if (left !== undefined && e._tag === "QuotaExceeded") {
-      return `once a rule is deleted (edgectl firewall rules list --zone ${shellQuote(c.zone)}), reuse it: ${reuseCommand(c, left)}; or delete it: ${deleteIt(left)}`
+      return `once a rule is deleted (edgectl firewall rules list ${zone}), reuse it: ${reuseCommand(c, left, on)}; or delete it: ${deleteIt(left)}`
     }
-    if (left !== undefined) return `reuse it: ${reuseCommand(c, left)}; or delete it: ${deleteIt(left)}`
-    if (e._tag === "DuplicateFilter") return `reuse it: ${reuseCommand(c, e.existingId)}`
+    if (left !== undefined) return `reuse it: ${reuseCommand(c, left, on)}; or delete it: ${deleteIt(left)}`
+    if (e._tag === "DuplicateFilter") return `reuse it: ${reuseCommand(c, e.existingId, on)}`
     if (e._tag === "QuotaExceeded" && c.customRules === true)
-      return `delete custom rules you no longer need (edgectl custom-rules list --zone ${shellQuote(c.zone)})`
-    if (e._tag === "QuotaExceeded")
-      return `delete rules you no longer need (edgectl firewall rules list --zone ${c.zone})`
+      return `delete custom rules you no longer need (edgectl custom-rules list ${zone})`
+    if (e._tag === "QuotaExceeded") return `delete rules you no longer need (edgectl firewall rules list ${zone})`
     if (e._tag === "InvalidExpression") return "check an expression offline with `edgectl rules check '<expression>'`"
     return undefined
   }

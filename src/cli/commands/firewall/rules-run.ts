@@ -9,7 +9,7 @@ import * as Fw from "../../../services/firewall-service.js"
 import { opt } from "../../options.js"
 import { clip, note, printFields, printJson, printLine } from "../../output.js"
 import { confirmOrRefuse } from "../../prompt.js"
-import { positional, usage } from "../../run.js"
+import { positional, targetOn, usage } from "../../run.js"
 import { badRule, nonEmpty, parsePriority, parseProducts, ruleFields, rulesTable, runFw, withZone } from "./common.js"
 import { shellQuote } from "./hints.js"
 import type { Parsed } from "./inputs.js"
@@ -29,7 +29,7 @@ export const rulesList = (o: Parsed<"rulesList">) =>
     if (o.json) return printJson(shown)
     if (shown.length === 0)
       return printLine(
-        `No firewall rules on zone ${o.zone}. Create one with: edgectl firewall rules create --zone ${o.zone} --expression '...' --action block`
+        `No firewall rules on zone ${o.zone}. Create one with: edgectl firewall rules create --zone ${shellQuote(o.zone)} --expression '...' --action block${targetOn(o)}`
       )
     rulesTable(shown)
   })
@@ -175,6 +175,6 @@ export const rulesDelete = (o: Parsed<"rulesDelete">) =>
     printLine(
       others > 0
         ? `Deleted rule ${r.id}. Its filter ${r.filter.id} stays: ${usedBy(others)}.`
-        : `Deleted rule ${r.id}. Its filter ${r.filter.id} stays, used by no rule: reuse it with --filter-id ${r.filter.id}, or delete it with: edgectl firewall filters delete ${r.filter.id} --zone ${shellQuote(o.zone)} --yes`
+        : `Deleted rule ${r.id}. Its filter ${r.filter.id} stays, used by no rule: reuse it with --filter-id ${r.filter.id}, or delete it with: edgectl firewall filters delete ${r.filter.id} --zone ${shellQuote(o.zone)} --yes${targetOn(o)}`
     )
   })

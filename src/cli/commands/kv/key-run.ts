@@ -1,6 +1,7 @@
 /** What `edgectl kv key put|get|list|delete` do (loaded when one of them runs). */
 import * as Effect from "effect/Effect"
 import * as fs from "node:fs"
+import { readInputBytes, readStdin, STDIO } from "../../files.js"
 import * as path from "node:path"
 import { problemsError } from "../../../kv/problems.js"
 import { ValueMaxBytes } from "../../../domain/kv-limits.js"
@@ -35,11 +36,18 @@ const readValueFile = (
   what: string,
   file: string
 ): Effect.Effect<{ readonly bytes: Uint8Array } | { readonly tooLarge: number }, CliFailure> =>
-  Effect.try({
-    try: () => {
+  Effect.tryPromise({
+    try: async () => {
+      // `-` (stdin), a FIFO or a /dev/fd path has no size before it is read: read, then measured.
+      if (file === STDIO) {
+        const bytes = await readStdin()
+        return bytes.length > ValueMaxBytes ? { tooLarge: bytes.length } : { bytes }
+      }
       const st = fs.statSync(file)
       if (st.isDirectory()) throw Object.assign(new Error("it is a directory"), { code: "EISDIR" })
-      return st.size > ValueMaxBytes ? { tooLarge: st.size } : { bytes: fs.readFileSync(file) }
+      if (st.size > ValueMaxBytes) return { tooLarge: st.size }
+      const bytes = await readInputBytes(file)
+      return bytes.length > ValueMaxBytes ? { tooLarge: bytes.length } : { bytes }
     },
     catch: (e) => {
       const code = (e as NodeJS.ErrnoException).code

@@ -8,7 +8,8 @@ import { ObjectStorage } from "../../../objects/storage.js"
 import { type ObjectRequest, type ResultOf, runRequest } from "../../../objects/control-ops.js"
 import { clip, printJson, printLine, printTable, note } from "../../output.js"
 import { CliFailure, usage } from "../../run.js"
-import { type Common, failure, stateDir } from "./common.js"
+import { quote } from "../../hints.js"
+import { type Common, failure, stateDir, stateFlag } from "./common.js"
 import { throughHostOr } from "./live.js"
 import { missingObject } from "./missing.js"
 
@@ -31,7 +32,7 @@ const withStorage = <A>(
     const id = resolveId(o.className, o.name)
     const dir = objectDir(stateDir(o), o.className, id)
     if (mustExist && !fs.existsSync(dir))
-      return Effect.fail(missingObject(what, stateDir(o), o.className, o.name, create))
+      return Effect.fail(missingObject(what, stateDir(o), o.className, o.name, stateFlag(o), create))
     return Effect.tryPromise({
       try: async () => {
         makeDirectory(dir)
@@ -236,7 +237,9 @@ export const restore = (
   return Effect.map(throughHostOr(live, { op: "restore", ...to }, direct), (r) => {
     if (o.json) return printJson({ restoredTo: r.target, undoBookmark: r.undo, pages: r.pages })
     note(`restored ${o.className} ${JSON.stringify(o.name)} to ${r.target} (${r.pages ?? 0} page(s) rewritten)`)
-    note(`undo with: edgectl objects restore ${o.className} ${o.name} --bookmark ${r.undo}`)
+    note(
+      `undo with: edgectl objects restore ${quote(o.className)} ${quote(o.name)} --bookmark ${r.undo}${stateFlag(o)}`
+    )
     printLine(r.undo)
   })
 }

@@ -3,7 +3,6 @@ import { jsonDepthOver, JsonMaxDepth } from "../../../domain/json-depth.js"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
-import * as fs from "node:fs"
 import type { ClientEnv } from "../../../api/client.js"
 import type { V4Error } from "../../../domain/errors.js"
 import { describeParseError } from "../../../domain/parse-issues.js"
@@ -12,35 +11,39 @@ import * as Waf from "../../../services/waf-migration-service.js"
 import { notReadLines, noRequestProblem } from "../../../rules/traffic-line.js"
 import { replaySummary, type ReplayReport } from "../../../waf/replay.js"
 import type { Verdict } from "../../../waf/engines.js"
+import { fileProblem, readInput, STDIO, writeOutput } from "../../files.js"
 import { inputFile } from "../../options.js"
-import { targetFlags } from "../../hints.js"
+import { quote } from "../../hints.js"
 import { clip, printFields, printJson, printLine, printTable } from "../../output.js"
 import { progressLine } from "../../progress.js"
 import { confirmOrRefuse } from "../../prompt.js"
-import { CliFailure, run, usage, type TargetFlags } from "../../run.js"
+import { CliFailure, run, targetOn, usage, type TargetFlags } from "../../run.js"
 import { writeErr } from "../../stdio.js"
 
 type Flags = TargetFlags & { readonly json: boolean; readonly zone: string }
 
+const on = targetOn
+
 const hint =
   (zone: string, o: TargetFlags) =>
   (e: V4Error): string | undefined => {
+    const z = `--zone ${quote(zone)}${on(o)}`
     switch (e._tag) {
       case "NotFound":
         return /^override /.test(e.message)
-          ? `run \`edgectl waf overrides list --zone ${zone}${targetFlags({ remote: o.remote, persistTo: Option.getOrUndefined(o.persistTo) })}\` to see the ids there are`
+          ? `run \`edgectl waf overrides list ${z}\` to see the ids there are`
           : undefined
       case "UriOverridePresent":
-        return `list them with \`edgectl waf overrides list --zone ${zone}\`, then \`edgectl waf overrides delete --zone ${zone} --all\``
+        return `list them with \`edgectl waf overrides list ${z}\`, then \`edgectl waf overrides delete --zone ${quote(zone)} --all${on(o)}\``
       case "TooManyRules":
       case "ExpressionTooLong":
-        return "the platform's support migrates such zones; `edgectl waf preview` lists the rules concerned"
+        return `the platform's support migrates such zones; \`edgectl waf preview ${z}\` lists the rules concerned`
       case "ValidationModeNotAllowed":
         return "migrate with --mode pending (pro and business zones finish in one step)"
       case "MigrationFinished":
-        return `the zone already runs WAF Managed Rules; see \`edgectl waf status --zone ${zone}\``
+        return `the zone already runs WAF Managed Rules; see \`edgectl waf status ${z}\``
       case "Incompatible":
-        return `see the reasons with \`edgectl waf check --zone ${zone}\``
+        return `see the reasons with \`edgectl waf check ${z}\``
       default:
         return undefined
     }
@@ -91,11 +94,7 @@ const printStatus = (z: Waf.WafZone, s: MigrationStatus) =>
 
 const readConfig = (file: string) =>
   Effect.gen(function* () {
-    const text = yield* Effect.try({
-      try: () => fs.readFileSync(file, "utf8"),
-      catch: (e) =>
-        new CliFailure({ text: `error: --config: cannot read ${file}: ${(e as Error).message}`, exitCode: 1 })
-    })
+    const text = yield* readInput("config", file)
     if (jsonDepthOver(text, JsonMaxDepth)) {
       return yield* Effect.fail(
         new CliFailure({
@@ -292,7 +291,7 @@ export const migrate = (
       printLine(
         done.to === "finished"
           ? `Migration finished: zone ${z.name} now runs WAF Managed Rules (entry point version ${done.ruleset?.version}); the previous WAF is off.`
-          : `Validation mode: zone ${z.name} runs both versions, the new one first (entry point version ${done.ruleset?.version}). Finish with \`edgectl waf migrate --zone ${z.name} --mode pending\`.`
+          : `Validation mode: zone ${z.name} runs both versions, the new one first (entry point version ${done.ruleset?.version}). Finish with \`edgectl waf migrate --zone ${quote(z.name)} --mode pending${on(o)}\`.`
       )
     })
   )
@@ -355,7 +354,9 @@ export const replay = (
           ? yield* Effect.map(Waf.deployed(z), (r) => ({ name: r.name, rules: r.rules }))
           : yield* Waf.config(z)
       const bar = progressLine({ json: o.json })
-      const report = yield* Waf.replayFile(previous, cfg, o.traffic, (done, total) =>
+      // `-` is standard input, read through its /dev path as any other stream (src/cli/files.ts).
+      const traffic = o.traffic === STDIO ? "/dev/stdin" : o.traffic
+      const report = yield* Waf.replayFile(previous, cfg, traffic, (done, total) =>
         bar.update("replaying", done, total, "bytes")
       ).pipe(Effect.ensuring(Effect.sync(() => bar.clear())))
       // A file of no request compares nothing: a failure, not an agreement.
@@ -380,11 +381,12 @@ export const exportPrevious = (o: Flags & { output: Option.Option<string> }) =>
     Effect.flatMap(
       Effect.tap(Waf.exportWithWarnings(z), (e) => Effect.sync(() => warn(e.warnings))),
       ({ document: doc }) =>
-        Option.isNone(o.output)
+        // `-o -` is standard output, the document alone, as without -o.
+        Option.isNone(o.output) || o.output.value === STDIO
           ? Effect.sync(() => printJson(doc))
           : Effect.try({
               try: () => {
-                fs.writeFileSync(o.output.pipe(Option.getOrThrow), `${JSON.stringify(doc, null, 2)}\n`)
+                writeOutput(o.output.pipe(Option.getOrThrow), `${JSON.stringify(doc, null, 2)}\n`)
                 const summary = {
                   file: Option.getOrThrow(o.output),
                   packages: doc.packages.length,
@@ -402,7 +404,7 @@ export const exportPrevious = (o: Flags & { output: Option.Option<string> }) =>
               },
               catch: (e) =>
                 new CliFailure({
-                  text: `error: waf export: cannot write ${Option.getOrThrow(o.output)}: ${(e as Error).message}`,
+                  text: `error: waf export: cannot write ${Option.getOrThrow(o.output)}: ${fileProblem(e)}`,
                   exitCode: 1
                 })
             })

@@ -1,0 +1,105 @@
+/**
+ * The files commands read and write, one way for all: an option that reads a file takes a path, `-`
+ * for standard input, `/dev/stdin`, a FIFO or a process substitution (`<(…)`, a /dev/fd path); one
+ * that writes a file takes `-` for standard output.
+ */
+import * as Effect from "effect/Effect"
+import * as fs from "node:fs"
+import { CliFailure } from "./run.js"
+import { writeOut } from "./stdio.js"
+
+/** `-`: standard input (for an option that reads) or standard output (for one that writes). */
+export const STDIO = "-"
+
+/** `ENOENT: no such file or directory, open 'x'` → `no such file`; the system's words otherwise. */
+export const fileProblem = (e: unknown): string => {
+  const err = e as NodeJS.ErrnoException
+  switch (err.code) {
+    case "ENOENT":
+    case "ENOTDIR":
+      return "no such file"
+    case "EISDIR":
+      return "it is a directory, not a file"
+    case "EACCES":
+      return "permission denied"
+    default:
+      return /^[A-Z]+: (.*?)(?:, \w+(?: '.*')?)?$/.exec(err.message)?.[1] ?? err.message
+  }
+}
+
+/**
+ * Whether standard input is a terminal. A pipe or a file is answered from `fstat`, without building
+ * `process.stdin` (node:net for a pipe, and a pipe left non-blocking); a character device is asked
+ * of the stream, as stdout is (src/cli/stdio.ts).
+ */
+export const stdinIsTerminal = (): boolean => {
+  try {
+    if (!fs.fstatSync(0).isCharacterDevice()) return false
+  } catch {
+    return false
+  }
+  return process.stdin.isTTY === true
+}
+
+/**
+ * All of standard input, however slowly its writer writes (`(sleep 1; echo s) | edgectl …`). Read
+ * with blocking reads; a descriptor another program (or Node's own stdin stream) made non-blocking
+ * answers EAGAIN when the writer has not written yet, and the rest is then read from the stream,
+ * which waits for it.
+ */
+export const readStdin = (): Promise<Buffer> => {
+  const chunks: Array<Buffer> = []
+  const buf = Buffer.alloc(1 << 16)
+  try {
+    for (;;) {
+      const n = fs.readSync(0, buf, 0, buf.length, null)
+      if (n === 0) return Promise.resolve(Buffer.concat(chunks))
+      chunks.push(Buffer.from(buf.subarray(0, n)))
+    }
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code
+    if (code === "EOF") return Promise.resolve(Buffer.concat(chunks))
+    if (code !== "EAGAIN") return Promise.reject(e as Error)
+  }
+  return new Promise((resolve, reject) => {
+    const stdin = process.stdin
+    stdin.on("data", (d: Buffer) => chunks.push(d))
+    stdin.once("end", () => resolve(Buffer.concat(chunks)))
+    stdin.once("error", reject)
+  })
+}
+
+/** The bytes of `file` (`-`: standard input); FIFOs and /dev/fd paths are read to their end. */
+export const readInputBytes = (file: string): Promise<Buffer> =>
+  file === STDIO ? readStdin() : fs.promises.readFile(file)
+
+/** The text of `--NAME FILE` (`-`: standard input); a file that cannot be read fails with exit 1, naming it and why. */
+export const readInput = (name: string, file: string): Effect.Effect<string, CliFailure> =>
+  Effect.tryPromise({
+    try: async () => (await readInputBytes(file)).toString("utf8"),
+    catch: (e) =>
+      new CliFailure({
+        text: `error: --${name}: cannot read ${file === STDIO ? "standard input" : file}: ${fileProblem(e)}`,
+        exitCode: 1
+      })
+  })
+
+/**
+ * Why `--NAME FILE` cannot be read, before any work: missing, a directory, not readable. `-` (stdin),
+ * a FIFO, /dev/stdin and /dev/fd paths are readable inputs, opened only when read.
+ */
+export const inputProblem = (file: string): string | undefined => {
+  if (file === STDIO) return undefined
+  try {
+    if (fs.statSync(file).isDirectory()) return `${file} is a directory, not a file`
+    return undefined
+  } catch (e) {
+    return `${file}: ${fileProblem(e)}`
+  }
+}
+
+/** Writes `text` to `file`, `-` meaning standard output. */
+export const writeOutput = (file: string, text: string) => {
+  if (file === STDIO) writeOut(text)
+  else fs.writeFileSync(file, text)
+}
