@@ -133,7 +133,7 @@ function Shell({ fallbackTarget }: { fallbackTarget: string }) {
                   onQuit={actions.quit}
                 />
               ) : null}
-              {palette && !state.helpOpen && !tooSmall ? (
+              {palette && !state.helpOpen ? (
                 <CommandPalette
                   height={pane.rows}
                   accountId={state.account?.id}
