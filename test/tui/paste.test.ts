@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { edgectlAsync, tempDir } from "../helpers/cli.js"
 import { PtyKeys, PtyTui } from "../helpers/pty.js"
+import { openFirewallTab } from "../helpers/tui-screen.js"
 
 const sizes = [
   { columns: 80, rows: 24 },
@@ -101,6 +102,26 @@ describe.each(sizes)("pasting at $columns x $rows", (size) => {
       expect(got.status, got.stderr).toBe(0)
       expect(got.stdout).toBe("first line\nsecond day")
     })
+  })
+})
+
+describe.each(sizes)("a pasted expression at $columns x $rows", (size) => {
+  it.each(modes)("keeps its line break in a $mode paste, and enter goes on with all of it", async ({ bracketed }) => {
+    const tui = await PtyTui.start(size)
+    try {
+      await openFirewallTab(tui, "acme-api.com")
+      tui.write("n")
+      await tui.waitFor("its filter expression")
+      tui.write(pasted('http.host eq "a.example"\nor http.host eq "b.example"', bracketed))
+      await tui.waitFor("2 lines")
+      await tui.settle()
+      expect(tui.screen()).toContain("its filter expression")
+      expect(tui.screen()).toContain('"a.example"⏎or')
+      await tui.type(PtyKeys.enter)
+      await tui.waitFor((s) => s.includes("Action") && !s.includes("its filter expression"))
+    } finally {
+      await tui.close()
+    }
   })
 })
 
