@@ -204,6 +204,12 @@ export class InputReader {
     let rest = chunk
     while (rest.length > 0) {
       if (this.pasting !== undefined) {
+        // A paste whose end never comes (a terminal that lost it) must not take every key after
+        // it: ctrl+c or esc alone in a read ends it, dropped, and acts.
+        if (rest === "\u0003" || rest === "\u001b") {
+          this.pasting = undefined
+          return [...out, ...decodeKeys(rest)]
+        }
         const end = rest.indexOf(PasteEnd)
         if (end === -1) {
           this.pasting += rest

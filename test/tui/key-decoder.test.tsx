@@ -105,6 +105,11 @@ describe("InputReader", () => {
     ])
   })
 
+  it("ends a paste whose end marker never came at a ctrl+c or esc read alone, dropping it", () => {
+    expect(read("\u001b[200~half a paste", "\u0003")).toEqual(["ctrl+c"])
+    expect(read("\u001b[200~half a paste", "\u001b", "j")).toEqual(["escape", "j"])
+  })
+
   it("takes an unmarked read with a line end followed by more text as a paste that keeps its keys", () => {
     const [p, ...rest] = new InputReader().read("DELETE FROM t\rWHERE a = 1")
     expect(rest).toEqual([])
