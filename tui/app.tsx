@@ -26,7 +26,7 @@ import { RuntimeProvider, useEffectQuery, type Query, type TuiRuntime } from "./
 import { ObjectsDirContext } from "./screens/objects-data.js"
 import { helpTitleOf, screenByKey, Screens } from "./screens/registry.js"
 import { UiProvider, useUiActions, useUiState, type ScreenId } from "./state.js"
-import { PaneContext, useTerminalSize } from "./terminal.js"
+import { PaneContext, takeTerminal, useTerminalSize } from "./terminal.js"
 import { yogaReady } from "./yoga-ready.js"
 
 export interface AppProps {
@@ -133,7 +133,7 @@ function Shell({ fallbackTarget }: { fallbackTarget: string }) {
                   onQuit={actions.quit}
                 />
               ) : null}
-              {palette && !state.helpOpen && !tooSmall ? (
+              {palette && !state.helpOpen ? (
                 <CommandPalette
                   height={pane.rows}
                   accountId={state.account?.id}
@@ -188,9 +188,6 @@ const MainPane = memo(function MainPane({ config, overlay }: { config: Query<Cli
   )
 })
 
-const AltScreenOn = "\u001b[?1049h\u001b[H"
-const AltScreenOff = "\u001b[?1049l"
-
 /**
  * Opens the full-screen app and resolves when the user quits. `client` is the target's client layer,
  * given by the CLI's composition root (src/cli/environment.ts).
@@ -202,7 +199,7 @@ export async function runTui(
   await yogaReady
   const runtime = ManagedRuntime.make(client)
   const fullScreen = process.stdout.isTTY === true
-  if (fullScreen) process.stdout.write(AltScreenOn)
+  const giveBack = fullScreen ? takeTerminal(process.stdout) : undefined
   try {
     const app = render(
       <ObjectsDirContext.Provider value={stateDir(options)}>
@@ -219,7 +216,7 @@ export async function runTui(
     )
     await app.waitUntilExit()
   } finally {
-    if (fullScreen) process.stdout.write(AltScreenOff)
+    giveBack?.()
     await runtime.dispose()
   }
 }

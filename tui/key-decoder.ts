@@ -3,8 +3,14 @@
  * hold many keys (a paste, a held key, a laggy link): Ink hands a run of plain bytes to its input
  * hook as one event and names both DEL and `ESC [3~` "delete", so the hub decodes the raw bytes
  * itself. Each codepoint of a plain run is its own key; escape sequences are read as xterm, rxvt
- * and the Linux console send them. Sequences for keys the TUI never binds (F-keys, focus reports,
- * bracketed-paste markers) are dropped rather than typed as text.
+ * and the Linux console send them. Sequences for keys the TUI never binds (F-keys, focus reports)
+ * are dropped rather than typed as text.
+ *
+ * A paste is text, never keys: the TUI turns on bracketed paste (tui/app.tsx), so the terminal wraps
+ * a paste in `ESC [200~ … ESC [201~`, which becomes one `paste` press (across reads, for a long
+ * paste). A terminal without bracketed paste sends a paste as one read: a read of plain text with a
+ * line end followed by more text (a typed enter comes alone or ends its read) becomes a `paste`
+ * press too, which keeps its keys, so a screen that takes no text still gets them one by one.
  */
 import type { Key } from "ink"
 
@@ -15,6 +21,10 @@ export interface Keypress {
   /** `up`, `down`, `left`, `right`, `pageup`, `pagedown`, `home`, `end`, `enter`, `escape`, `tab`,
    *  `shift+tab`, `backspace`, `delete` (forward), `ctrl+<x>`, `alt+<x>`, `ctrl+left`…, or the text. */
   readonly name: string
+  /** A paste read without bracketed-paste markers: the keys it stands for if no field takes it. */
+  readonly keys?: ReadonlyArray<Keypress>
+  /** Set by the hub on a paste: whether a field is there to take it (else it is ignored). */
+  readonly toText?: boolean
 }
 
 const noKey: Key = {
@@ -163,4 +173,61 @@ export const decodeKeys = (chunk: string): ReadonlyArray<Keypress> => {
     }
   }
   return out
+}
+
+/** Pasted text with its line ends as `\n` and no control bytes other than line ends and tabs. */
+const pastedText = (raw: string): string =>
+  raw.replace(/\r\n?/g, "\n").replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, "")
+
+/** A press that pastes `text` into the field that has the keys. */
+export const pastePress = (text: string, keys?: ReadonlyArray<Keypress>): Keypress => ({
+  input: pastedText(text),
+  name: "paste",
+  key: noKey,
+  ...(keys !== undefined ? { keys } : {})
+})
+
+const PasteStart = "\u001b[200~"
+const PasteEnd = "\u001b[201~"
+
+/** A read of plain text (tabs and line ends aside) with a line end followed by more text. */
+const looksPasted = (chunk: string): boolean =>
+  /[\r\n][^\r\n]/.test(chunk) && !/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(chunk)
+
+/** Reads the terminal's input one read at a time; a bracketed paste may span reads. */
+export class InputReader {
+  /** The text of a bracketed paste whose end marker has not come yet. */
+  private pasting: string | undefined = undefined
+
+  read(chunk: string): ReadonlyArray<Keypress> {
+    const out: Array<Keypress> = []
+    let rest = chunk
+    while (rest.length > 0) {
+      if (this.pasting !== undefined) {
+        // A paste whose end never comes (a terminal that lost it) must not take every key after
+        // it: ctrl+c or esc alone in a read ends it, dropped, and acts.
+        if (rest === "\u0003" || rest === "\u001b") {
+          this.pasting = undefined
+          return [...out, ...decodeKeys(rest)]
+        }
+        const end = rest.indexOf(PasteEnd)
+        if (end === -1) {
+          this.pasting += rest
+          return out
+        }
+        out.push(pastePress(this.pasting + rest.slice(0, end)))
+        this.pasting = undefined
+        rest = rest.slice(end + PasteEnd.length)
+        continue
+      }
+      const start = rest.indexOf(PasteStart)
+      const before = start === -1 ? rest : rest.slice(0, start)
+      if (looksPasted(before)) out.push(pastePress(before, decodeKeys(before)))
+      else out.push(...decodeKeys(before))
+      if (start === -1) return out
+      this.pasting = ""
+      rest = rest.slice(start + PasteStart.length)
+    }
+    return out
+  }
 }

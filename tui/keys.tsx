@@ -3,6 +3,10 @@
  * priority; a key goes to the highest layer first and falls through until one handles it, and stops
  * at a modal layer (a text field, a dialog). The footer reads the same layers, so it lists exactly
  * the keys that work right now. ctrl+c quits from anywhere.
+ *
+ * A paste (tui/key-decoder.ts) reaches the layers as one `paste` press, with `toText` saying whether
+ * a field (a `text` layer) is there to take it; layers that take no text never act on it, and the
+ * notice layer (tui/notices.tsx) says a paste with no field was ignored.
  */
 import { useStdin } from "ink"
 import {
@@ -17,7 +21,7 @@ import {
   type ReactNode
 } from "react"
 import { fromUnknown, type UiError } from "./errors.js"
-import { decodeKeys, isText, textPress, type Keypress } from "./key-decoder.js"
+import { InputReader, isText, textPress, type Keypress } from "./key-decoder.js"
 
 export type { Keypress } from "./key-decoder.js"
 
@@ -111,10 +115,17 @@ export function KeypressProvider({ onQuit, children }: { onQuit: () => void; chi
     const presses = queue.current
     const first = presses[0]!
     const layers = receivers([...registrations.current.values()].sort(byPriority))
+    const toText = layers.some((r) => r.text)
+    // A paste read without markers is keys where no field takes text: a burst of keys on a list.
+    if (first.name === "paste" && first.keys !== undefined && !toText) {
+      presses.splice(0, 1, ...first.keys)
+      if (presses.length === 0) return
+      return dispatchNext()
+    }
     // A field takes a run of typed characters as one paste, so a long paste renders once.
     let end = 1
-    if (isText(first) && layers.some((r) => r.text)) while (end < presses.length && isText(presses[end]!)) end++
-    const press =
+    if (isText(first) && toText) while (end < presses.length && isText(presses[end]!)) end++
+    const joined =
       end === 1
         ? first
         : textPress(
@@ -124,6 +135,7 @@ export function KeypressProvider({ onQuit, children }: { onQuit: () => void; chi
               .join("")
           )
     presses.splice(0, end)
+    const press = first.name === "paste" ? { ...first, toText } : joined
     try {
       for (const r of layers) {
         if (r.handler.current(press) || r.modal) break
@@ -161,8 +173,9 @@ export function KeypressProvider({ onQuit, children }: { onQuit: () => void; chi
     }
   }, [])
 
+  const reader = useRef(new InputReader())
   const onChunk = useCallback((chunk: string) => {
-    const presses = decodeKeys(chunk)
+    const presses = reader.current.read(chunk)
     if (presses.some((p) => p.name === "ctrl+c")) {
       queue.current = []
       return quit.current()

@@ -45,15 +45,32 @@ const wordEndAfter = (chars: ReadonlyArray<string>, at: number): number => {
 
 const notSpace = (c: string | undefined) => c !== undefined && !isSpace(c)
 
+/**
+ * How a field takes the line ends of a paste: `keep` (a field of multi-line text: SQL, a KV value,
+ * an expression; drawn as `⏎`, see `lineBreaks`), or `join` (a one-line field: the lines joined with
+ * a space, a tab as a space, a final line end dropped).
+ */
+export type Newlines = "keep" | "join"
+
+/** The text a paste adds to a field that takes its line ends as `newlines` says. */
+export const pasteInto = (text: string, newlines: Newlines): string =>
+  newlines === "keep" ? text : text.replace(/\n+$/, "").replace(/[\n\t]/g, " ")
+
+/** The number of lines in `text` (1 when it has no line end). */
+export const lineCount = (text: string): number => text.split("\n").length
+
+/** The text as a one-line field draws it: a line end as `⏎`, a tab as `⇥` (one cell each). */
+export const lineBreaks = (text: string): string => text.replace(/\n/g, "⏎").replace(/\t/g, "⇥")
+
 /** The line after `press`, or undefined when the key is not an edit (enter, esc, ↑↓ are the field's). */
-export const editLine = (line: Line, press: Keypress): Line | undefined => {
+export const editLine = (line: Line, press: Keypress, newlines: Newlines = "join"): Line | undefined => {
   const chars = [...line.text]
   const at = Math.max(0, Math.min(line.cursor, chars.length))
   const make = (next: ReadonlyArray<string>, cursor: number): Line => ({ text: next.join(""), cursor })
   const remove = (from: number, to: number): Line => make([...chars.slice(0, from), ...chars.slice(to)], from)
   const moveTo = (cursor: number): Line => ({ text: line.text, cursor })
-  if (isText(press)) {
-    const added = [...press.input]
+  if (isText(press) || press.name === "paste") {
+    const added = [...(press.name === "paste" ? pasteInto(press.input, newlines) : press.input)]
     return make([...chars.slice(0, at), ...added, ...chars.slice(at)], at + added.length)
   }
   switch (press.name) {

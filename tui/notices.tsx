@@ -61,14 +61,25 @@ export function NoticeProvider({ children, doneMillis = NoticeMillis }: { childr
   const fault = useRef(faultNow)
   fault.current = faultNow
   useKeys(
-    () => {
+    (press) => {
+      if (press.name === "paste" && press.toText !== true) {
+        // A paste is text: with no field to take it, it is dropped, never run as keys.
+        const lines = press.input.split("\n").length
+        setNotice({
+          kind: "error",
+          text: `paste ignored (${lines === 1 ? `${[...press.input].length} characters` : `${lines} lines`}): this screen takes no text; open a field first`
+        })
+        return true
+      }
       const showing = current.current?.kind === "error" || fault.current !== undefined
       if (!showing) return false
+      // A paste into a field clears the error and still reaches the field.
+      const pasted = press.name === "paste"
       // Gone for the rest of a burst read in the same chunk, before React draws again.
       if (current.current?.kind === "error") setNotice(undefined)
       current.current = undefined
       fault.current = undefined
-      return true
+      return !pasted
     },
     { priority: NoticeLayer }
   )

@@ -164,14 +164,35 @@ export class PtyTui {
    */
   resize(columns: number, rows: number): void {
     // `script` runs the TUI (the shell exec'd it) on the pty: set the size on the TUI's own terminal.
-    const tui = fs
-      .readFileSync(`/proc/${this.child.pid}/task/${this.child.pid}/children`, "utf8")
-      .trim()
-      .split(/\s+/)[0]
+    const tui = this.tuiPid()
     const tty = fs.readlinkSync(`/proc/${tui}/fd/0`)
     const r = spawnSync("stty", ["-F", tty, "cols", String(columns), "rows", String(rows)])
     if (r.status !== 0) throw new Error(`stty -F ${tty} failed: ${String(r.stderr)}`)
     this.pending = this.pending.then(() => this.term.resize(columns, rows))
+  }
+
+  /** The TUI's own process (`script`'s child). */
+  private tuiPid(): string {
+    return fs.readFileSync(`/proc/${this.child.pid}/task/${this.child.pid}/children`, "utf8").trim().split(/\s+/)[0]!
+  }
+
+  /** Sends `signal` to the TUI's process (not to `script`), as `kill` from another shell does. */
+  signal(signal: NodeJS.Signals): void {
+    process.kill(Number(this.tuiPid()), signal)
+  }
+
+  /** Resolves with the exit code once the TUI has exited (within `timeoutMs`, else throws). */
+  async exit(timeoutMs = 10_000): Promise<number | null> {
+    const deadline = Date.now() + timeoutMs
+    while (this.exited === undefined) {
+      if (Date.now() > deadline) throw new Error(`the TUI did not exit within ${timeoutMs} ms`)
+      await sleep(20)
+    }
+    // The last bytes it wrote may come after its exit.
+    const out = this.child.stdout
+    if (!out.readableEnded) await new Promise((resolve) => out.once("end", resolve))
+    await this.pending
+    return this.exited
   }
 
   /** Quits with ctrl+c and resolves with the exit code; kills it if it does not exit. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { decodeKeys, isText } from "../../tui/key-decoder.js"
+import { decodeKeys, InputReader, isText } from "../../tui/key-decoder.js"
 
 const names = (chunk: string) => decodeKeys(chunk).map((p) => p.name)
 
@@ -80,5 +80,49 @@ describe("decodeKeys", () => {
 
   it("drops sequences for keys nothing binds, and never types them as text", () => {
     expect(names("a\u001b[15~b\u001b[200~c\u001b[201~\u001bOP")).toEqual(["a", "b", "c"])
+  })
+})
+
+describe("InputReader", () => {
+  const read = (...chunks: ReadonlyArray<string>) => {
+    const reader = new InputReader()
+    return chunks.flatMap((c) => reader.read(c)).map((p) => (p.name === "paste" ? `paste:${p.input}` : p.name))
+  }
+
+  it("makes a bracketed paste one press of text, its line ends as \\n, keys around it as keys", () => {
+    expect(read("j\u001b[200~DELETE FROM t\rWHERE a = 1\u001b[201~k")).toEqual([
+      "j",
+      "paste:DELETE FROM t\nWHERE a = 1",
+      "k"
+    ])
+    expect(read("\u001b[200~a\r\nb\u0007\u001b[Ac\u001b[201~")).toEqual(["paste:a\nb[Ac"])
+  })
+
+  it("keeps a bracketed paste whole across reads", () => {
+    expect(read("\u001b[200~first line\r", "second ", "day\u001b[201~", "q")).toEqual([
+      "paste:first line\nsecond day",
+      "q"
+    ])
+  })
+
+  it("ends a paste whose end marker never came at a ctrl+c or esc read alone, dropping it", () => {
+    expect(read("\u001b[200~half a paste", "\u0003")).toEqual(["ctrl+c"])
+    expect(read("\u001b[200~half a paste", "\u001b", "j")).toEqual(["escape", "j"])
+  })
+
+  it("takes an unmarked read with a line end followed by more text as a paste that keeps its keys", () => {
+    const [p, ...rest] = new InputReader().read("DELETE FROM t\rWHERE a = 1")
+    expect(rest).toEqual([])
+    expect(p!.name).toBe("paste")
+    expect(p!.input).toBe("DELETE FROM t\nWHERE a = 1")
+    expect(p!.keys!.map((k) => k.name)).toEqual(names("DELETE FROM t\rWHERE a = 1"))
+  })
+
+  it("leaves typed keys as keys: an enter alone or ending its read, and reads with escapes or control keys", () => {
+    expect(read("abc\r")).toEqual(["a", "b", "c", "enter"])
+    expect(read("\r")).toEqual(["enter"])
+    expect(read("\r\r\r")).toEqual(["enter", "enter", "enter"])
+    expect(read("\u0015edited\rj")).toEqual(["ctrl+u", "e", "d", "i", "t", "e", "d", "enter", "j"])
+    expect(read("\u001b[Bx\ry")).toEqual(["down", "x", "enter", "y"])
   })
 })

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
-import { decodeKeys } from "../../tui/key-decoder.js"
-import { editLine, emptyLine, lineOf, lineWindow, type Line } from "../../tui/line-editor.js"
+import { decodeKeys, pastePress } from "../../tui/key-decoder.js"
+import { editLine, emptyLine, lineBreaks, lineOf, lineWindow, type Line } from "../../tui/line-editor.js"
 
 /** The line after the keys in `chunk`, applied one by one; `|` in the result marks the cursor. */
 const typeInto = (start: Line, chunk: string): string => {
@@ -22,6 +22,13 @@ describe("editLine", () => {
     expect(typeInto(emptyLine, "abc")).toBe("abc|")
     expect(typeInto(at("ac|"), `${Left}b`)).toBe("ab|c")
     expect(typeInto(at("|world"), "hello ")).toBe("hello |world")
+  })
+
+  it("a paste keeps its line ends in a multi-line field, and a one-line field joins its lines with spaces", () => {
+    const paste = pastePress("DELETE FROM t\r\nWHERE\ta = 1\r")
+    expect(editLine(at("x|y"), paste, "keep")).toEqual(at("xDELETE FROM t\nWHERE\ta = 1\n|y"))
+    expect(editLine(at("x|y"), paste)).toEqual(at("xDELETE FROM t WHERE a = 1|y"))
+    expect(lineBreaks("a\nb\tc")).toBe("a⏎b⇥c")
   })
 
   it("moves with ←→, Home/End, ctrl+a/e and ctrl+b/f, and stops at the ends", () => {

@@ -6,7 +6,7 @@
 import { Text } from "ink"
 import { useRef, useState } from "react"
 import type { Keypress } from "../keys.js"
-import { editLine, emptyLine, lineWindow, type Line } from "../line-editor.js"
+import { editLine, emptyLine, lineBreaks, lineWindow, type Line } from "../line-editor.js"
 
 export interface LineEditor {
   /** The line as of the keys handled so far. */
@@ -52,7 +52,7 @@ export function LineText({
   readonly display?: ((text: string) => string) | undefined
   readonly focused?: boolean
 }) {
-  const shown = display === undefined ? line.text : display(line.text)
+  const shown = lineBreaks(display === undefined ? line.text : display(line.text))
   const end = { ...line, cursor: [...line.text].length }
   const cut = lineWindow(focused ? line : end, focused ? width : width + 1, shown)
   if (!focused) return <>{cut.before}</>

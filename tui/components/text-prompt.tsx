@@ -2,12 +2,13 @@
  * A one-line text field in a dialog: it takes every typed key while open (a modal layer), edits
  * like a readline prompt (tui/line-editor.ts), shows what is typed through `display` (a secret as
  * bullets, the cursor with it), checks it on every key, and hands it over on enter once `check`
- * accepts it; esc cancels.
+ * accepts it; esc cancels. A paste is text: its line ends are kept (`newlines="keep"`, drawn as ⏎,
+ * and the field says enter submits all of it) or joined with spaces.
  */
 import { Box, Text } from "ink"
 import { useRef, useState } from "react"
 import { KeyLayer, useKeys } from "../keys.js"
-import { editLine, emptyLine, lineOf, type Line } from "../line-editor.js"
+import { editLine, emptyLine, lineCount, lineOf, type Line, type Newlines } from "../line-editor.js"
 import { usePaneSize } from "../terminal.js"
 import { LineText } from "./line-input.js"
 
@@ -23,6 +24,8 @@ export interface TextPromptProps {
   /** Shown after the field, e.g. a character count. */
   readonly counter?: (text: string) => string
   readonly submitLabel: string
+  /** How a pasted line end is taken: kept in a field of multi-line text (SQL), else joined (default). */
+  readonly newlines?: Newlines
   readonly onSubmit: (text: string) => void
   readonly onCancel: () => void
 }
@@ -37,6 +40,7 @@ export function TextPrompt({
   check,
   counter,
   submitLabel,
+  newlines = "join",
   onSubmit,
   onCancel
 }: TextPromptProps) {
@@ -56,6 +60,7 @@ export function TextPrompt({
   const text = line.text
   const problem = check?.(text)
   const count = counter?.(text)
+  const lines = lineCount(text)
   useKeys(
     (press) => {
       const now = typed.current.line
@@ -68,7 +73,7 @@ export function TextPrompt({
           onCancel()
           return true
         default: {
-          const next = editLine(now, press)
+          const next = editLine(now, press, newlines)
           if (next !== undefined) update(next)
           return true
         }
@@ -104,7 +109,11 @@ export function TextPrompt({
           {problem}
         </Text>
       ) : (
-        <Text dimColor>enter to continue, esc to cancel</Text>
+        <Text dimColor wrap="truncate-end">
+          {lines > 1
+            ? `${lines} lines (⏎ marks a line break): enter to ${submitLabel} all of it, esc to cancel`
+            : "enter to continue, esc to cancel"}
+        </Text>
       )}
     </Box>
   )

@@ -138,6 +138,7 @@ export function CustomRuleForm({
           help='the rules language, checked as you type (e.g. http.request.uri.path contains "/admin")'
           initial={draft.expression}
           check={(t) => expressionProblem(t, plan)}
+          newlines="keep"
           submitLabel="choose the action"
           onSubmit={(expression) => go("action", { expression })}
           onCancel={onCancel}

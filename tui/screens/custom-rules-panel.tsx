@@ -207,7 +207,8 @@ export function CustomRulesPanel({
   )
 
   const dialogView = () => {
-    if (dialog === undefined || !active) return null
+    // Kept (hidden) while the screen is covered, so what is typed in it outlives a too-small terminal.
+    if (dialog === undefined) return null
     if (dialog.kind === "add")
       return (
         <CustomRuleForm

@@ -254,7 +254,8 @@ export function EscPanel({
   const selectedReplacement = Replacements[cursor.index]
 
   const dialogView = () => {
-    if (dialog === undefined || !active) return null
+    // Kept (hidden) while the screen is covered, so what is typed in it outlives a too-small terminal.
+    if (dialog === undefined) return null
     switch (dialog.kind) {
       case "confirm":
         return (

@@ -120,6 +120,7 @@ export function CreateRuleFlow({
           title={`New rule on ${zone.name}: its filter expression`}
           help="checked as you type; a new filter is created, then the rule"
           check={(t) => liveDiagnostic(t, plan)}
+          newlines="keep"
           submitLabel="choose the action"
           onSubmit={(expression) => next({ kind: "action", expression })}
           onCancel={cancel}

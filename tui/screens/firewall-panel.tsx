@@ -196,7 +196,8 @@ export function FirewallPanel({ zone, active, height, priority = KeyLayer.tab }:
   const table = ruleTable(columns)
 
   const dialogView = () => {
-    if (dialog === undefined || !active) return null
+    // Kept (hidden) while the screen is covered, so what is typed in it outlives a too-small terminal.
+    if (dialog === undefined) return null
     switch (dialog.kind) {
       case "create":
         return (

@@ -1,7 +1,8 @@
 /**
  * Put or edit a key: a form (key, value, metadata, expiration, TTL) checked as it is submitted with
  * the same rules as the platform (src/kv/validate.ts), each problem under its field; then written
- * through the KV service. tab moves between fields, enter saves, esc cancels.
+ * through the KV service. tab moves between fields, enter saves, esc cancels. A paste is text: the
+ * value keeps its line ends (drawn as ⏎), the other fields join its lines with spaces.
  */
 import { Box, Text } from "ink"
 import { useEffect, useRef, useState } from "react"
@@ -12,7 +13,7 @@ import { ErrorView } from "../components/states.js"
 import { TextField } from "../components/text-field.js"
 import type { UiError } from "../errors.js"
 import { KeyLayer, useKeys } from "../keys.js"
-import { editLine, lineOf, type Line } from "../line-editor.js"
+import { editLine, lineCount, lineOf, type Line } from "../line-editor.js"
 import { runEffect, useRuntime } from "../runtime.js"
 import { usePaneSize } from "../terminal.js"
 
@@ -184,7 +185,7 @@ export function KvPutForm(props: {
       }
       const field = Fields[focus]!
       if (editing && field === "key") return true
-      const next = editLine(form.current.lines[field], press)
+      const next = editLine(form.current.lines[field], press, field === "value" ? "keep" : "join")
       if (next !== undefined) {
         setForm({ lines: { ...form.current.lines, [field]: next } })
         setProblems((p) => ({ ...p, [field]: undefined }))
@@ -224,6 +225,11 @@ export function KvPutForm(props: {
           {...(Placeholders[f] !== undefined ? { placeholder: Placeholders[f] } : {})}
         />
       ))}
+      {lineCount(values.value) > 1 ? (
+        <Text dimColor wrap="truncate-end">
+          {`value: ${lineCount(values.value)} lines (⏎ marks a line break); enter saves all of it`}
+        </Text>
+      ) : null}
       {saving ? <Text color="cyan">… saving</Text> : null}
       {error !== undefined ? <ErrorView what="could not save the key" error={error} /> : null}
     </Box>

@@ -283,6 +283,7 @@ function ObjectDetail({ object, active, onBack }: { object: StoredObject; active
           title="SQL"
           help="runs in the object's database; _cf_ tables are reserved"
           submitLabel="run"
+          newlines="keep"
           check={(t) => (t.trim() === "" ? "type a query" : undefined)}
           onCancel={() => setTyping(false)}
           onSubmit={(q) => {
