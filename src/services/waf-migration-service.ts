@@ -26,6 +26,7 @@ import { CATALOG } from "../waf/catalog.js"
 import { checkEntrypointPut } from "../waf/entrypoint-put.js"
 import { blockerError, dashboardDeploy, type MigrationMode } from "../waf/state.js"
 import { listBypassFirewallRules } from "./waf-firewall-service.js"
+import { apply } from "./waf-migration-run.js"
 import { resolveZone } from "./zones-service.js"
 
 export interface WafZone {
@@ -224,17 +225,8 @@ export const prepare = (z: WafZone, o: MigrateOptions = {}) =>
     }
   })
 
-/** Sends a prepared step and reads the state back. */
-export const apply = (z: WafZone, step: MigrationStep) =>
-  Effect.gen(function* () {
-    const ruleset = yield* call(WafEndpoints.putEntrypoint, {
-      path: path(z),
-      urlParams: step.request.query,
-      payload: step.request.body
-    })
-    const after = yield* status(z)
-    return { ...step, to: after.migration_state, dryRun: false, ruleset }
-  })
+/** Sends a prepared step journaled, on the migration engine (./waf-migration-run.ts). */
+export { apply }
 
 export const migrate = (z: WafZone, o: MigrateOptions = {}) =>
   Effect.flatMap(prepare(z, o), (step) => (o.dryRun ? Effect.succeed(step) : apply(z, step)))
