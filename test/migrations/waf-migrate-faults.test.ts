@@ -4,12 +4,14 @@
  * (initech.com: a pro zone, so one step, `waf_migration=pending`, start -> finished). After each
  * stop: the error says what was written and the command that finishes it (no undo: irreversible),
  * the journal exists, the re-run finds it, re-reads the zone and finishes, sending the PUT again only
- * if it is not in effect. `--rollback` is refused with the reason.
+ * if it is not in effect. `--rollback` is refused with the reason. A refusal the platform answered
+ * (a 400) saved nothing: its own line and no journal. SIGINT during a stalled PUT too.
  */
+import { spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
-import { edgectlAsync, json, tempDir } from "../helpers/cli.js"
+import { bin, edgectlAsync, json, tempDir } from "../helpers/cli.js"
 import { startFaultProxy, type Fault, type FaultProxy } from "../helpers/fault-proxy.js"
 import { startPlatform, World, type Platform } from "../helpers/platform.js"
 
@@ -40,19 +42,36 @@ afterEach(async () => {
   }
 })
 
+const env = (c: Ctx, direct: boolean) => ({
+  CLOUDFLARE_API_BASE_URL: direct ? c.platform.baseUrl : c.proxy.baseUrl,
+  CLOUDFLARE_API_TOKEN: World.allToken,
+  CLOUDFLARE_API_KEY: undefined,
+  CLOUDFLARE_EMAIL: undefined,
+  XDG_STATE_HOME: path.join(c.home, "state"),
+  HOME: c.home
+})
 /** The CLI through the proxy (`direct`: to the platform itself, for the reads that check). */
 const cli = (c: Ctx, args: ReadonlyArray<string>, direct = false) =>
-  edgectlAsync([...args, "--remote"], {
-    cwd: c.home,
-    env: {
-      CLOUDFLARE_API_BASE_URL: direct ? c.platform.baseUrl : c.proxy.baseUrl,
-      CLOUDFLARE_API_TOKEN: World.allToken,
-      CLOUDFLARE_API_KEY: undefined,
-      CLOUDFLARE_EMAIL: undefined,
-      XDG_STATE_HOME: path.join(c.home, "state"),
-      HOME: c.home
-    }
-  })
+  edgectlAsync([...args, "--remote"], { cwd: c.home, env: env(c, direct) })
+
+/** The CLI as a child process, to signal it during a stalled request. */
+const spawnCli = (c: Ctx, args: ReadonlyArray<string>) => {
+  const e: Record<string, string | undefined> = { ...process.env, NO_COLOR: "1", ...env(c, false) }
+  for (const k of Object.keys(e)) if (e[k] === undefined) delete e[k]
+  const child = spawn(process.execPath, [bin, ...args, "--remote"], { cwd: c.home, env: e as NodeJS.ProcessEnv })
+  let stderr = ""
+  child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d))
+  child.stdout.resume()
+  const exited = new Promise<{ code: number | null; stderr: string }>((resolve) =>
+    child.on("close", (code) => resolve({ code, stderr }))
+  )
+  return { child, exited }
+}
+
+const migrations = (c: Ctx) => {
+  const dir = path.join(c.home, "state", "edgectl", "migrations")
+  return fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.includes("-waf-managed-rules.")) : []
+}
 
 const migrationState = async (c: Ctx) =>
   json<{ migration_state: string }>(await cli(c, ["waf", "status", ...z, "--json"], true)).migration_state
@@ -146,5 +165,46 @@ describe("waf migrate stopped, then finished from its journal", () => {
     )
     expect(puts(c)).toHaveLength(0)
     expect(await migrationState(c)).toBe("start")
+  }, 60_000)
+
+  it("a refusal the platform answered (400): its own line, no journal left; the next run starts afresh", async () => {
+    const c = await setup(1, {
+      kind: "status",
+      status: 400,
+      code: 10305,
+      message: "the zone has URI-based WAF overrides"
+    })
+    const refused = await cli(c, ["waf", "migrate", ...z, "--yes"])
+    expect(refused.status).toBe(1)
+    expect(refused.stderr.split("\n")[0]).toContain("error: waf migrate: the zone has URI-based WAF overrides")
+    expect(refused.stderr).not.toContain("stopped")
+    expect(migrations(c)).toEqual([])
+    c.proxy.arm(undefined)
+    const again = await cli(c, ["waf", "migrate", ...z, "--yes"])
+    expect(again.status, again.stderr).toBe(0)
+    expect(again.stdout).not.toContain("Found an unfinished")
+    expect(again.stdout).toContain(`Migration finished: zone ${zone} now runs WAF Managed Rules`)
+    expect(await migrationState(c)).toBe("finished")
+  }, 60_000)
+
+  it("SIGINT while the PUT stalls: exit 130, the journal has it sent with no answer; the re-run finishes", async () => {
+    const c = await setup(1, { kind: "stall" })
+    const { child, exited } = spawnCli(c, ["waf", "migrate", ...z, "--yes"])
+    await c.proxy.stalled()
+    child.kill("SIGINT")
+    const r = await exited
+    expect(r.code).toBe(130)
+    const [error, hintLine] = r.stderr.trim().split("\n")
+    expect(error).toContain(
+      "interrupted by SIGINT; 0 of 1 step(s) written; sent with no answer, may have been applied: "
+    )
+    expect(hintLine).toBe(hint)
+    expect(journalEvents(c).at(-1)!.event).toBe("sent")
+    c.proxy.arm(undefined)
+    const again = await cli(c, ["waf", "migrate", ...z, "--yes"])
+    expect(again.status, again.stderr).toBe(0)
+    expect(again.stdout).toContain("1 sent with no answer (it may have been applied)")
+    expect(again.stdout).toContain(`Finished the WAF migration of zone ${zone}`)
+    expect(await migrationState(c)).toBe("finished")
   }, 60_000)
 })
