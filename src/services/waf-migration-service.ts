@@ -4,6 +4,8 @@
  * compatibility, get the configuration (or take the user's), optionally run validation (enterprise),
  * then finish with `pending`. A dry run builds the exact request the real run sends, checks it as
  * the platform does (`prepare`) and gives the state the zone would end in; it changes nothing.
+ * The real run (`apply`, ./waf-migration-run.ts) sends that request on the one migration engine:
+ * journaled, read back, resumable after a stop, never reversible.
  *
  * Typed errors (from the platform, as the same tags): Incompatible (with `meta.reasons`),
  * ValidationModeNotAllowed, MigrationFinished, TooManyRules, ExpressionTooLong, UriOverridePresent.
