@@ -9,12 +9,10 @@
  *
  * A migration plugs in with a `MigrationDriver`: how to read its live state, send a step, tell
  * whether a step is in effect, and compare two states. The firewall rules -> custom rules
- * migration is ./custom-rules-migration-service.ts. The WAF migration (./waf-migration-service.ts)
- * can move onto it the same way: its state is the zone's WAF settings, packages' overrides and the
- * managed phase's entry point; its steps are the PUT of the managed entry point (inverse: the PUT of
- * the entry point found before), the override writes (inverse: the values found before) and the
- * finishing call, whose `inverse` is `{ irreversible: "…" }` — the rollback then refuses once that
- * step is written, and the plan says so before it runs.
+ * migration is ./custom-rules-migration-service.ts; the WAF migration is ./waf-migration-run.ts
+ * (its plan src/waf/migration-plan.ts): one step, the PUT of the managed entry point with
+ * `waf_migration`, whose `inverse` is `{ irreversible: "…" }` (the platform cannot undo it), so its
+ * rollback is refused with that reason and the dry run says so before it runs.
  */
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"

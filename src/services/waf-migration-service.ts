@@ -4,6 +4,8 @@
  * compatibility, get the configuration (or take the user's), optionally run validation (enterprise),
  * then finish with `pending`. A dry run builds the exact request the real run sends, checks it as
  * the platform does (`prepare`) and gives the state the zone would end in; it changes nothing.
+ * The real run (`apply`, ./waf-migration-run.ts) sends that request on the one migration engine:
+ * journaled, read back, resumable after a stop, never reversible.
  *
  * Typed errors (from the platform, as the same tags): Incompatible (with `meta.reasons`),
  * ValidationModeNotAllowed, MigrationFinished, TooManyRules, ExpressionTooLong, UriOverridePresent.
@@ -26,6 +28,7 @@ import { CATALOG } from "../waf/catalog.js"
 import { checkEntrypointPut } from "../waf/entrypoint-put.js"
 import { blockerError, dashboardDeploy, type MigrationMode } from "../waf/state.js"
 import { listBypassFirewallRules } from "./waf-firewall-service.js"
+import { apply } from "./waf-migration-run.js"
 import { resolveZone } from "./zones-service.js"
 
 export interface WafZone {
@@ -224,17 +227,8 @@ export const prepare = (z: WafZone, o: MigrateOptions = {}) =>
     }
   })
 
-/** Sends a prepared step and reads the state back. */
-export const apply = (z: WafZone, step: MigrationStep) =>
-  Effect.gen(function* () {
-    const ruleset = yield* call(WafEndpoints.putEntrypoint, {
-      path: path(z),
-      urlParams: step.request.query,
-      payload: step.request.body
-    })
-    const after = yield* status(z)
-    return { ...step, to: after.migration_state, dryRun: false, ruleset }
-  })
+/** Sends a prepared step journaled, on the migration engine (./waf-migration-run.ts). */
+export { apply }
 
 export const migrate = (z: WafZone, o: MigrateOptions = {}) =>
   Effect.flatMap(prepare(z, o), (step) => (o.dryRun ? Effect.succeed(step) : apply(z, step)))

@@ -14,6 +14,8 @@ import { KvEndpoints } from "../../src/api/contract-kv.js"
 import { WafEndpoints } from "../../src/api/contract-waf.js"
 import type {
   DuplicateFilter,
+  MigrationStopped,
+  V4Error,
   ExpressionTooLong,
   Incompatible,
   InvalidExpression,
@@ -43,7 +45,7 @@ describe("a call's failures are its endpoint's", () => {
     expectTypeOf<Effect.Effect.Error<ReturnType<typeof WafMigration.status>>>().toEqualTypeOf<
       NotFound | InvalidInput | PlatformError
     >()
-    expectTypeOf<Effect.Effect.Error<ReturnType<typeof WafMigration.apply>>>().toEqualTypeOf<
+    expectTypeOf<Effect.Effect.Error<ReturnType<typeof WafMigration.prepare>>>().toEqualTypeOf<
       | NotFound
       | InvalidInput
       | MigrationFinished
@@ -53,6 +55,10 @@ describe("a call's failures are its endpoint's", () => {
       | ExpressionTooLong
       | UriOverridePresent
       | PlatformError
+    >()
+    // The apply runs on the migration engine: any platform error of its reads and its PUT, or a stop.
+    expectTypeOf<Effect.Effect.Error<ReturnType<typeof WafMigration.apply>>>().toEqualTypeOf<
+      V4Error | MigrationStopped
     >()
     expectTypeOf<Effect.Effect.Error<ReturnType<typeof Rulesets.addCustomRule>>>().toEqualTypeOf<
       NotFound | InvalidInput | InvalidExpression | QuotaExceeded | PlatformError

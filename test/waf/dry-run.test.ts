@@ -24,7 +24,11 @@ afterAll(() => ready.close())
 
 const waf = (args: ReadonlyArray<string>, remote = false) =>
   remote
-    ? edgectlAsync(["waf", ...args, "--remote"], { cwd: dir, env: ready.remoteEnv() })
+    ? edgectlAsync(["waf", ...args, "--remote"], {
+        cwd: dir,
+        // Journals of --remote runs in the test's directory, not the user's.
+        env: { ...ready.remoteEnv(), XDG_STATE_HOME: path.join(dir, "state") }
+      })
     : edgectlAsync(["waf", ...args, "--persist-to", local], { cwd: dir })
 
 /** The zone's own configuration (the config operation's), changed by `edit`, written to a file. */

@@ -12,7 +12,7 @@
  */
 import * as Effect from "effect/Effect"
 import { Box, Text } from "ink"
-import { useRef, useState } from "react"
+import { useContext, useRef, useState } from "react"
 import type { MigrationState, WafConfig } from "../../src/domain/waf.js"
 import type { Zone } from "../../src/domain/zone.js"
 import * as Waf from "../../src/services/waf-migration-service.js"
@@ -30,6 +30,8 @@ import type { ReplayReport } from "../../src/waf/replay.js"
 import type { MigrationMode } from "../../src/waf/state.js"
 import { shippedTrafficSample } from "../../src/waf/traffic-sample.js"
 import { useActions } from "../actions.js"
+import { withMigrationTarget } from "../migration-target.js"
+import { ObjectsDirContext } from "./objects-data.js"
 import { ConfirmDialog } from "../components/confirm-dialog.js"
 import { ErrorView, Loading } from "../components/states.js"
 import { TextPrompt } from "../components/text-prompt.js"
@@ -114,6 +116,8 @@ function ZoneWafWizard({ zone, active, height }: { zone: Zone; active: boolean; 
   const { draft, update } = useWafDraft(zone.id)
   const notify = useNotify()
   const { run, start, busy } = useActions()
+  // The deploy is journaled where the CLI journals it on the same target (src/services/migration-journal.ts).
+  const journaled = withMigrationTarget(useContext(ObjectsDirContext))
 
   const data = query._tag === "Success" ? query.value : undefined
   const edits = draft?.zoneId === zone.id ? draft.config : undefined
@@ -166,7 +170,7 @@ function ZoneWafWizard({ zone, active, height }: { zone: Zone; active: boolean; 
     notify.clear()
     if (!proposal || proposal.zone.id !== zone.id) return
     run(
-      Waf.deployZoneConfig(proposal, mode),
+      journaled(Waf.deployZoneConfig(proposal, mode)),
       (d: Waf.Deployed) => {
         notify.done(
           d.step.to === "finished"

@@ -10,6 +10,7 @@ import { lazyHandlers } from "../../lazy.js"
 import { choiceOption, fileOption, integerOption, target } from "../../options.js"
 
 const handler = lazyHandlers(() => import("./run.js"))
+const migrateHandler = lazyHandlers(() => import("./migrate.js"))
 
 const zone = Options.text("zone").pipe(Options.withDescription("the zone, by id or name"))
 const yes = Options.boolean("yes").pipe(Options.withAlias("y"), Options.withDescription("do not ask for confirmation"))
@@ -58,9 +59,12 @@ const migrate = Command.make(
     ),
     dryRun: Options.boolean("dry-run").pipe(
       Options.withDescription("print the exact request and the state the zone would end in; change nothing")
+    ),
+    rollback: Options.boolean("rollback").pipe(
+      Options.withDescription("refused: the WAF migration cannot be undone (says why)")
     )
   },
-  handler((m) => m.migrate)
+  migrateHandler((m) => m.migrate)
 ).pipe(Command.withDescription("deploy the new WAF: validation mode or finish the migration (irreversible)"))
 
 const overridesList = Command.make(

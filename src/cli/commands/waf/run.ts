@@ -56,7 +56,7 @@ const inputFiles = (o: Flags & { readonly traffic?: string; readonly config?: Op
     o.config !== undefined && Option.isSome(o.config) ? inputFile("config", o.config.value) : Effect.void
   ])
 
-const withZone = <A>(
+export const withZone = <A>(
   what: string,
   o: Flags,
   f: (z: Waf.WafZone) => Effect.Effect<A, V4Error | CliFailure, ClientEnv>
@@ -69,7 +69,7 @@ const warn = (warnings: ReadonlyArray<string>) => {
   for (const w of warnings) writeErr(`warning: ${w}\n`)
 }
 
-const STATE_TEXT: Record<string, string> = {
+export const STATE_TEXT: Record<string, string> = {
   start: "start (the previous WAF only)",
   validation: "validation (both versions run, the new one first)",
   finished: "finished (WAF Managed Rules only; irreversible)"
@@ -92,7 +92,7 @@ const printStatus = (z: Waf.WafZone, s: MigrationStatus) =>
     ["since", s.created ?? "-"]
   ])
 
-const readConfig = (file: string) =>
+export const readConfig = (file: string) =>
   Effect.gen(function* () {
     const text = yield* readInput("config", file)
     if (jsonDepthOver(text, JsonMaxDepth)) {
@@ -222,77 +222,6 @@ export const preview = (o: Flags) =>
         printLine("The migration cannot go on:")
         for (const b of p.blockers) printLine(`  - ${b.message}`)
       }
-    })
-  )
-
-export const migrate = (
-  o: Flags & {
-    yes: boolean
-    mode: Option.Option<"validation" | "pending">
-    config: Option.Option<string>
-    dryRun: boolean
-  }
-) =>
-  withZone("waf migrate", o, (z) =>
-    Effect.gen(function* () {
-      const cfg = Option.isSome(o.config) ? yield* readConfig(o.config.value) : undefined
-      const step = yield* Waf.prepare(z, { mode: Option.getOrUndefined(o.mode), config: cfg })
-      const q = step.request.query
-      const url = `${step.request.method} ${step.request.path}?waf_migration=${q.waf_migration}&phase_two=${q.phase_two}`
-      if (o.dryRun) {
-        if (o.json)
-          return printJson({
-            dry_run: true,
-            zone: z,
-            request: step.request,
-            from: step.from,
-            to: step.to,
-            irreversible: step.to === "finished",
-            checked_by: step.checkedBy
-          })
-        printLine(`Dry run: nothing was changed. The migration would send:`)
-        printLine("")
-        printLine(url)
-        printLine(JSON.stringify(step.request.body, null, 2))
-        printLine("")
-        printLine(`and zone ${z.name} would go from ${step.from} to ${STATE_TEXT[step.to] ?? step.to}.`)
-        printLine(
-          step.checkedBy === "platform"
-            ? "The platform checked this request (dry_run=true) and would accept it."
-            : "edgectl checked this request as the platform does (the platform has no dry run for it); the ids of managed rulesets, their rules and categories are the platform's to check."
-        )
-        return
-      }
-      if (step.to === "finished") {
-        const yes = yield* confirmOrRefuse(
-          `Finish the WAF migration of zone ${z.name}? The previous WAF is turned off for good: this is irreversible.`,
-          { yes: o.yes },
-          {
-            what: "waf migrate",
-            doing: `finishing the migration of ${z.name}`,
-            hint: "pass --yes to confirm (irreversible), or --dry-run to see the request"
-          }
-        )
-        if (!yes)
-          return yield* Effect.fail(
-            new CliFailure({ text: "error: waf migrate: cancelled; nothing was changed", exitCode: 1 })
-          )
-      }
-      const done = yield* Waf.apply(z, step)
-      if (o.json)
-        return printJson({
-          dry_run: false,
-          zone: z,
-          request: done.request,
-          from: done.from,
-          to: done.to,
-          ruleset: done.ruleset
-        })
-      printLine(
-        done.to === "finished"
-          ? `Migration finished: zone ${z.name} now runs WAF Managed Rules (entry point version ${done.ruleset?.version}); the previous WAF is off.`
-          : `Validation mode: zone ${z.name} runs both versions, the new one first (entry point version ${done.ruleset?.version}). Finish with \`edgectl waf migrate --zone ${quote(z.name)} --mode pending${on(o)}\`.`
-      )
     })
   )
 
