@@ -29,7 +29,7 @@ import {
   type StepProgress
 } from "./migration-engine.js"
 import type { Journal, JournalStatus } from "./migration-journal.js"
-import type { MigrationStep, WafZone } from "./waf-migration-service.js"
+import type { MigrationStep, WafZone } from "./waf-migration-types.js"
 
 const quote = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replaceAll("'", "'\\''")}'`)
 

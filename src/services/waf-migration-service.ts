@@ -20,7 +20,7 @@ import * as fs from "node:fs"
 import { nodeReadline } from "../lazy-builtins.js"
 import { makeReplayer, type ReplayReport } from "../waf/replay.js"
 import { trafficFileProblem } from "../waf/traffic-sample.js"
-import type { CompatibilityReason, MigrationState, Ruleset, WafConfig, WafExport } from "../domain/waf.js"
+import type { CompatibilityReason, Ruleset, WafConfig, WafExport } from "../domain/waf.js"
 import type { Zone } from "../domain/zone.js"
 import { planMigration, type MigrationPlan } from "../waf/mapping.js"
 import { MANAGED_PHASE } from "../waf/ruleset.js"
@@ -29,13 +29,10 @@ import { checkEntrypointPut } from "../waf/entrypoint-put.js"
 import { blockerError, dashboardDeploy, type MigrationMode } from "../waf/state.js"
 import { listBypassFirewallRules } from "./waf-firewall-service.js"
 import { apply } from "./waf-migration-run.js"
+import type { MigrationRequest, MigrationStep, WafZone } from "./waf-migration-types.js"
 import { resolveZone } from "./zones-service.js"
 
-export interface WafZone {
-  readonly id: string
-  readonly name: string
-  readonly plan: string
-}
+export type { MigrationRequest, MigrationStep, WafZone } from "./waf-migration-types.js"
 
 export const wafZoneOf = (z: Zone): WafZone => ({ id: z.id, name: z.name, plan: z.plan?.legacy_id ?? "free" })
 export const resolveWafZone = (ref: string) => Effect.map(resolveZone(ref), wafZoneOf)
@@ -122,28 +119,6 @@ export const preview = (z: WafZone) =>
       config: cfg
     }
   })
-
-/** What a migration step sends: the exact request. */
-export interface MigrationRequest {
-  readonly method: "PUT"
-  readonly path: string
-  readonly query: { readonly waf_migration: MigrationMode; readonly phase_two: "1" }
-  readonly body: WafConfig
-}
-
-export interface MigrationStep {
-  readonly request: MigrationRequest
-  readonly from: MigrationState
-  /** The state the zone ends in (predicted on a dry run, read back after a real run). */
-  readonly to: MigrationState
-  readonly dryRun: boolean
-  /**
-   * Who checked the request before it was sent: the platform (`dry_run=true`, embedded platform),
-   * or edgectl with the platform's check, managed rulesets' ids for form only (remote).
-   */
-  readonly checkedBy: "platform" | "edgectl"
-  readonly ruleset?: Ruleset | null
-}
 
 /** The validation update omits id, version and ref; the final update carries them (empty strings as returned). */
 export const bodyFor = (mode: MigrationMode, cfg: WafConfig): WafConfig => ({
