@@ -6,52 +6,19 @@
  * journal agrees, the re-run finishes (the end state equals an uninterrupted run's, as whole JSON)
  * and `--rollback` restores the exact "before". SIGINT and SIGTERM during a stalled request too.
  */
-import { spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { afterEach, beforeAll, describe, expect, it } from "vitest"
-import { bin, edgectlAsync, json, tempDir } from "../helpers/cli.js"
-import { startFaultProxy, type Fault, type FaultProxy } from "../helpers/fault-proxy.js"
-import { request, startPlatform, World, type Platform } from "../helpers/platform.js"
+import { beforeAll, describe, expect, it } from "vitest"
+import { json } from "../helpers/cli.js"
+import type { Fault } from "../helpers/fault-proxy.js"
+import { remoteFaults, type FaultCtx } from "../helpers/remote-faults.js"
+import { request } from "../helpers/platform.js"
 
 const zone = "globex.com"
 const z = ["--zone", zone]
 
-interface Ctx {
-  readonly platform: Platform
-  readonly proxy: FaultProxy
-  readonly home: string
-}
-const open: Array<Ctx> = []
-
-const setup = async (at?: number, fault?: Fault): Promise<Ctx> => {
-  const platform = await startPlatform()
-  const proxy = await startFaultProxy(platform.baseUrl, {
-    ...(at !== undefined ? { at } : {}),
-    ...(fault ? { fault } : {})
-  })
-  const ctx = { platform, proxy, home: tempDir("edgectl-faults-") }
-  open.push(ctx)
-  return ctx
-}
-afterEach(async () => {
-  for (const c of open.splice(0)) {
-    await c.proxy.close()
-    await c.platform.close()
-  }
-})
-
-const env = (c: Ctx, direct: boolean) => ({
-  CLOUDFLARE_API_BASE_URL: direct ? c.platform.baseUrl : c.proxy.baseUrl,
-  CLOUDFLARE_API_TOKEN: World.allToken,
-  CLOUDFLARE_API_KEY: undefined,
-  CLOUDFLARE_EMAIL: undefined,
-  XDG_STATE_HOME: path.join(c.home, "state"),
-  HOME: c.home
-})
-/** The CLI through the proxy (`direct`: to the platform itself, for the reads that check). */
-const cli = (c: Ctx, args: ReadonlyArray<string>, direct = false) =>
-  edgectlAsync([...args, "--remote"], { cwd: c.home, env: env(c, direct) })
+const { setup, cli, spawnCli, journals, closeAll } = remoteFaults("edgectl-faults-")
+type Ctx = FaultCtx
 
 /** The zone's custom rules and firewall rules as whole JSON, without what the platform assigns (ids of new rules, times, versions). */
 const state = async (c: Ctx) => {
@@ -66,7 +33,7 @@ const state = async (c: Ctx) => {
 }
 
 const journalEvents = (c: Ctx) => {
-  const dir = path.join(c.home, "state", "edgectl", "migrations")
+  const dir = journals(c)
   const log = fs.readdirSync(dir).find((f) => f.endsWith("-firewall-custom-rules.log"))!
   expect(fs.statSync(path.join(dir, log)).mode & 0o777).toBe(0o600)
   expect(fs.statSync(dir).mode & 0o777).toBe(0o700)
@@ -90,10 +57,7 @@ beforeAll(async () => {
   migrated = await state(c)
   expect(migrated.custom).toHaveLength(3)
   expect(migrated.firewall.every((r) => r.paused === true)).toBe(true)
-  for (const x of open.splice(0)) {
-    await x.proxy.close()
-    await x.platform.close()
-  }
+  await closeAll()
 }, 60_000)
 
 describe("firewall migrate stopped at each step, then finished or rolled back", () => {
@@ -207,18 +171,6 @@ describe("firewall migrate read back", () => {
 })
 
 /** The CLI as a child whose pid the test signals. */
-const spawnCli = (c: Ctx, args: ReadonlyArray<string>) => {
-  const e: Record<string, string | undefined> = { ...process.env, NO_COLOR: "1", ...env(c, false) }
-  for (const k of Object.keys(e)) if (e[k] === undefined) delete e[k]
-  const child = spawn(process.execPath, [bin, ...args, "--remote"], { cwd: c.home, env: e as NodeJS.ProcessEnv })
-  let stderr = ""
-  child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d))
-  child.stdout.resume()
-  const exited = new Promise<{ code: number | null; stderr: string }>((resolve) =>
-    child.on("close", (code) => resolve({ code, stderr }))
-  )
-  return { child, exited }
-}
 
 describe("firewall migrate stopped by a signal while a request stalls", () => {
   const cases: Array<[NodeJS.Signals, number, number]> = [

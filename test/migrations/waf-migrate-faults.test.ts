@@ -7,69 +7,20 @@
  * if it is not in effect. `--rollback` is refused with the reason. A refusal the platform answered
  * (a 400) saved nothing: its own line and no journal. SIGINT during a stalled PUT too.
  */
-import { spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { afterEach, describe, expect, it } from "vitest"
-import { bin, edgectlAsync, json, tempDir } from "../helpers/cli.js"
-import { startFaultProxy, type Fault, type FaultProxy } from "../helpers/fault-proxy.js"
-import { startPlatform, World, type Platform } from "../helpers/platform.js"
+import { describe, expect, it } from "vitest"
+import { json } from "../helpers/cli.js"
+import { remoteFaults, type FaultCtx } from "../helpers/remote-faults.js"
 
 const zone = "initech.com"
 const z = ["--zone", zone]
 
-interface Ctx {
-  readonly platform: Platform
-  readonly proxy: FaultProxy
-  readonly home: string
-}
-const open: Array<Ctx> = []
-
-const setup = async (at?: number, fault?: Fault): Promise<Ctx> => {
-  const platform = await startPlatform()
-  const proxy = await startFaultProxy(platform.baseUrl, {
-    ...(at !== undefined ? { at } : {}),
-    ...(fault ? { fault } : {})
-  })
-  const ctx = { platform, proxy, home: tempDir("edgectl-waf-faults-") }
-  open.push(ctx)
-  return ctx
-}
-afterEach(async () => {
-  for (const c of open.splice(0)) {
-    await c.proxy.close()
-    await c.platform.close()
-  }
-})
-
-const env = (c: Ctx, direct: boolean) => ({
-  CLOUDFLARE_API_BASE_URL: direct ? c.platform.baseUrl : c.proxy.baseUrl,
-  CLOUDFLARE_API_TOKEN: World.allToken,
-  CLOUDFLARE_API_KEY: undefined,
-  CLOUDFLARE_EMAIL: undefined,
-  XDG_STATE_HOME: path.join(c.home, "state"),
-  HOME: c.home
-})
-/** The CLI through the proxy (`direct`: to the platform itself, for the reads that check). */
-const cli = (c: Ctx, args: ReadonlyArray<string>, direct = false) =>
-  edgectlAsync([...args, "--remote"], { cwd: c.home, env: env(c, direct) })
-
-/** The CLI as a child process, to signal it during a stalled request. */
-const spawnCli = (c: Ctx, args: ReadonlyArray<string>) => {
-  const e: Record<string, string | undefined> = { ...process.env, NO_COLOR: "1", ...env(c, false) }
-  for (const k of Object.keys(e)) if (e[k] === undefined) delete e[k]
-  const child = spawn(process.execPath, [bin, ...args, "--remote"], { cwd: c.home, env: e as NodeJS.ProcessEnv })
-  let stderr = ""
-  child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d))
-  child.stdout.resume()
-  const exited = new Promise<{ code: number | null; stderr: string }>((resolve) =>
-    child.on("close", (code) => resolve({ code, stderr }))
-  )
-  return { child, exited }
-}
+const { setup, cli, spawnCli, journals } = remoteFaults("edgectl-waf-faults-")
+type Ctx = FaultCtx
 
 const migrations = (c: Ctx) => {
-  const dir = path.join(c.home, "state", "edgectl", "migrations")
+  const dir = journals(c)
   return fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.includes("-waf-managed-rules.")) : []
 }
 
@@ -77,7 +28,7 @@ const migrationState = async (c: Ctx) =>
   json<{ migration_state: string }>(await cli(c, ["waf", "status", ...z, "--json"], true)).migration_state
 
 const journalEvents = (c: Ctx) => {
-  const dir = path.join(c.home, "state", "edgectl", "migrations")
+  const dir = journals(c)
   const log = fs.readdirSync(dir).find((f) => f.endsWith("-waf-managed-rules.log"))!
   expect(log).toBeDefined()
   return fs
