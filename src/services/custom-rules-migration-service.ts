@@ -118,10 +118,17 @@ export const checkZoneMigration = (plan: FirewallMigrationPlan) =>
     { discard: true }
   )
 
-/** Checks the plan with the platform (`checkZoneMigration`), then applies it on the engine. */
-export const applyZoneMigration = (plan: FirewallMigrationPlan, progress?: (p: StepProgress) => void) =>
+/**
+ * Checks the plan with the platform (`checkZoneMigration`), then applies it on the engine;
+ * `checked`: the caller has just checked it (the CLI, before it asks), so it is not sent twice.
+ */
+export const applyZoneMigration = (
+  plan: FirewallMigrationPlan,
+  progress?: (p: StepProgress) => void,
+  options: { readonly checked?: boolean } = {}
+) =>
   Effect.zipRight(
-    checkZoneMigration(plan),
+    options.checked === true ? Effect.void : checkZoneMigration(plan),
     applyPlan(firewallMigrationDriver, plan, { delete_old: plan.delete_old }, progress)
   )
 

@@ -156,7 +156,8 @@ export const migrate = (o: Parsed<"migrate">) =>
       }
       const plan = yield* planZoneMigration(z, o.deleteOld)
       // The platform checks the entry point before the dry run prints and before the apply asks.
-      if (plan.refused === undefined) yield* checkZoneMigration(plan)
+      const checked = plan.refused === undefined
+      if (checked) yield* checkZoneMigration(plan)
       if (o.dryRun) {
         if (o.json) printJson(plan)
         else printDryRun(plan)
@@ -186,7 +187,7 @@ export const migrate = (o: Parsed<"migrate">) =>
         return yield* Effect.fail(
           new CliFailure({ text: `error: ${what}: cancelled; nothing was changed`, exitCode: 1 })
         )
-      const done = yield* journaled(z, applyZoneMigration(plan, progress))
+      const done = yield* journaled(z, applyZoneMigration(plan, progress, { checked }))
       if (o.json) return printJson({ plan, outcome: done })
       printLine(
         `Migrated zone ${z.name}: ${plan.expected.customRules.length} custom rule(s); ${changed} firewall rule(s) ${o.deleteOld ? "deleted" : "paused"}; ${outcomeText(done)}.`
