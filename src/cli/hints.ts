@@ -6,14 +6,14 @@
  */
 import type { V4Error } from "../domain/errors.js"
 import { NativeModule, RebuildHint } from "../domain/native-module.js"
+import { shellWord as quote } from "../domain/shell-word.js"
 
 export interface HintTarget {
   readonly remote: boolean
   readonly persistTo?: string | undefined
 }
 
-/** `s` as a shell word: as it is when it is safe, else in single quotes. */
-export const quote = (s: string) => (/^[\w./:@%+=-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`)
+export { quote }
 
 /** What a suggested command needs to reach the same platform: ` --remote`, ` --persist-to DIR` or nothing. */
 export const targetFlags = (t: HintTarget): string =>

@@ -30,10 +30,9 @@ import {
 } from "./migration-engine.js"
 import type { Journal, JournalStatus } from "./migration-journal.js"
 import { getCustomRules, putCustomRules, type CustomRuleInput } from "./rulesets-service.js"
+import { shellWord as quote } from "../domain/shell-word.js"
 
 export type { FirewallMigrationPlan, ZoneRulesState }
-
-const quote = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replaceAll("'", "'\\''")}'`)
 
 /** The zone's firewall rules (listing order) and its custom phase's rules (none without an entry point). */
 export const readZoneRules = (zoneId: string) =>

@@ -17,6 +17,7 @@ import * as os from "node:os"
 import * as path from "node:path"
 import type { MigrationStep } from "../domain/migration.js"
 import { privateDir, privateFile } from "../private-files.js"
+import { shellWord as quote } from "../domain/shell-word.js"
 
 export interface MigrationTargetShape {
   /** The directory of the journals of this target. */
@@ -28,8 +29,6 @@ export interface MigrationTargetShape {
 }
 
 export class MigrationTarget extends Context.Tag("edgectl/MigrationTarget")<MigrationTarget, MigrationTargetShape>() {}
-
-const quote = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replaceAll("'", "'\\''")}'`)
 
 /** Local target: `<state>/migrations`; `persistTo` as the user typed it, for the commands we print. */
 export const localMigrationTarget = (stateDir: string, persistTo: string | undefined): MigrationTargetShape => ({

@@ -30,8 +30,7 @@ import {
 } from "./migration-engine.js"
 import type { Journal, JournalStatus } from "./migration-journal.js"
 import type { MigrationStep, WafZone } from "./waf-migration-types.js"
-
-const quote = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replaceAll("'", "'\\''")}'`)
+import { shellWord as quote } from "../domain/shell-word.js"
 
 /** The zone's migration state and its managed entry point's rules (null: it has none yet). */
 export const readWafState = (zoneId: string) =>
