@@ -71,6 +71,8 @@ export const Wire = {
   TooManyRules: wire("TooManyRules"),
   ExpressionTooLong: wire("ExpressionTooLong"),
   UriOverridePresent: wire("UriOverridePresent"),
+  Gone: wire("Gone"),
+  MaintenanceMode: wire("MaintenanceMode"),
   TransactionRolledBack: wire("TransactionRolledBack"),
   RateLimited: wire("RateLimited"),
   ApiError: wire("ApiError")

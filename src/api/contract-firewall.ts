@@ -54,10 +54,12 @@ export const ValidateExprParams = lazily(() =>
   Schema.Struct({ expression: Schema.optional(TextParam("expression", 4096)) })
 )
 
-/** A filter written: its expression may not check or may exist already in the zone. */
-const filterWrite = answers(Wire.DuplicateFilter, Wire.InvalidExpression)
+/** A filter written: its expression may not check or may exist already in the zone; the API may refuse writes (ended). */
+const filterWrite = answers(Wire.DuplicateFilter, Wire.InvalidExpression, Wire.MaintenanceMode)
 /** A rule written: its filter's refusals, and the zone's quota of rules (the spec's quota case). */
-const ruleWrite = answers(Wire.DuplicateFilter, Wire.InvalidExpression, Wire.QuotaExceeded)
+const ruleWrite = answers(Wire.DuplicateFilter, Wire.InvalidExpression, Wire.QuotaExceeded, Wire.MaintenanceMode)
+/** A delete, once the API refuses writes (src/server/legacy-mode.ts). */
+const deleteWrite = answers(Wire.MaintenanceMode)
 
 const filters = "/zones/:zone_id/filters"
 const rules = "/zones/:zone_id/firewall/rules"
@@ -86,7 +88,7 @@ export const FirewallEndpoints = lazyRecord({
       .setPath(ZoneId)
       .setUrlParams(Ids)
       .addSuccess(Envelope(Schema.Array(Deleted)))
-      .pipe(onObject),
+      .pipe(onObject, deleteWrite),
   getFilter: () =>
     HttpApiEndpoint.get("getFilter", `${filters}/:filter_id`)
       .setPath(FilterPath)
@@ -102,7 +104,7 @@ export const FirewallEndpoints = lazyRecord({
     HttpApiEndpoint.del("deleteFilter", `${filters}/:filter_id`)
       .setPath(FilterPath)
       .addSuccess(Envelope(Schema.Array(Deleted)))
-      .pipe(onObject),
+      .pipe(onObject, deleteWrite),
   listRules: () =>
     HttpApiEndpoint.get("listRules", rules)
       .setPath(ZoneId)
@@ -132,7 +134,7 @@ export const FirewallEndpoints = lazyRecord({
       .setPath(ZoneId)
       .setUrlParams(Ids)
       .addSuccess(Envelope(Schema.Array(Deleted)))
-      .pipe(onObject),
+      .pipe(onObject, deleteWrite),
   getRule: () =>
     HttpApiEndpoint.get("getRule", `${rules}/:rule_id`).setPath(RulePath).addSuccess(Envelope(Rule)).pipe(onObject),
   updateRule: () =>
@@ -152,7 +154,7 @@ export const FirewallEndpoints = lazyRecord({
       .setPath(RulePath)
       .setUrlParams(DeleteRuleParams())
       .addSuccess(Envelope(Schema.Array(Deleted)))
-      .pipe(onObject),
+      .pipe(onObject, deleteWrite),
   // Not zone-scoped; the answer is the platform's own shape (see src/server/firewall-handlers.ts).
   validateExpr: () =>
     HttpApiEndpoint.get("validateExpr", "/filters/validate-expr")

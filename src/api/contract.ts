@@ -9,6 +9,7 @@ import { AccountsGroup, Authentication, platformApi, UserGroup, ZonesGroup } fro
 import { EscGroup } from "./contract-esc.js"
 import { FirewallGroup } from "./contract-firewall.js"
 import { KvGroup } from "./contract-kv.js"
+import { LegacyGroup } from "./contract-legacy.js"
 import { RulesetsGroup } from "./contract-rulesets.js"
 import { lazily } from "./contract-lazy.js"
 import { WafApiGroup } from "./contract-waf.js"
@@ -28,5 +29,6 @@ export const V4Api = lazily(
         .add(FirewallGroup().middleware(Authentication))
         .add(WafApiGroup().middleware(Authentication))
         .add(RulesetsGroup().middleware(Authentication))
+        .add(LegacyGroup().middleware(Authentication))
     ) {}
 )

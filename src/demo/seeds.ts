@@ -13,6 +13,7 @@ import { seedWaf } from "./waf-zones.js"
 import type { Seed } from "../store/db.js"
 import { seedEsc } from "./esc-settings.js"
 import { seedFirewall } from "./firewall-rules.js"
+import { seedLegacy } from "./legacy-rules.js"
 import { migrations } from "../store/migrations.js"
 import { insertRows } from "./insert-rows.js"
 import { expandWorld, type WorldDef, type WorldOptions } from "./world.js"
@@ -30,7 +31,8 @@ export const AreaSeeds: ReadonlyArray<AreaSeed> = [
   { migration: "0002_esc", seed: seedEsc },
   { migration: "0003_kv", seed: seedKv },
   { migration: "0004_firewall", seed: seedFirewall },
-  { migration: "0005_waf", seed: seedWaf }
+  { migration: "0005_waf", seed: seedWaf },
+  { migration: "0007_legacy_security", seed: seedLegacy }
 ]
 
 const versionOf = (migration: string) => Object.keys(migrations).indexOf(migration) + 1

@@ -104,6 +104,13 @@ export class TooManyRules extends V4ErrorClass("TooManyRules", 10303) {}
 export class ExpressionTooLong extends V4ErrorClass("ExpressionTooLong", 10304) {}
 /** The zone has URI-based WAF overrides: they must be deleted before it can migrate. */
 export class UriOverridePresent extends V4ErrorClass("UriOverridePresent", 10305) {}
+/**
+ * An API the platform has ended: every call answers HTTP 410 (the previous rate limiting API, per
+ * the platform's SDK). No code is documented, so none is sent.
+ */
+export class Gone extends V4ErrorClass("Gone", 0) {}
+/** The firewall rules and filters APIs no longer accept writes (the platform's code 10020, HTTP 400: our choice, the status is not documented). */
+export class MaintenanceMode extends V4ErrorClass("MaintenanceMode", 10020) {}
 /** A storage transaction was rolled back and the operation cannot go on. */
 export class TransactionRolledBack extends V4ErrorClass("TransactionRolledBack", 10400) {}
 /** Too many requests; `retryAfter` seconds when the platform said so. */
@@ -168,6 +175,8 @@ export type V4Error =
   | TooManyRules
   | ExpressionTooLong
   | UriOverridePresent
+  | Gone
+  | MaintenanceMode
   | TransactionRolledBack
   | RateLimited
   | ApiError
@@ -220,6 +229,8 @@ export const V4ErrorClasses = {
   TooManyRules,
   ExpressionTooLong,
   UriOverridePresent,
+  Gone,
+  MaintenanceMode,
   TransactionRolledBack,
   RateLimited,
   ApiError,
@@ -249,6 +260,8 @@ export const ErrorTable: Record<V4ErrorTag, { readonly status: number; readonly 
   TooManyRules: { status: 400, codes: [10303] },
   ExpressionTooLong: { status: 400, codes: [10304] },
   UriOverridePresent: { status: 400, codes: [10305] },
+  Gone: { status: 410, codes: [] },
+  MaintenanceMode: { status: 400, codes: [10020] },
   TransactionRolledBack: { status: 500, codes: [10400] },
   RateLimited: { status: 429, codes: [10013, 971] },
   ApiError: { status: 500, codes: [10001] },
@@ -280,7 +293,8 @@ const decodeDiagnostics = Schema.decodeUnknownOption(Schema.Array(ExpressionDiag
 
 /** The failure envelope for an error: what the server writes. */
 export const toFailureEnvelope = (e: V4Error): FailureEnvelope => {
-  const item: Record<string, unknown> = { code: e.code, message: e.message }
+  // Gone has no documented code: its answer carries none.
+  const item: Record<string, unknown> = e._tag === "Gone" ? { message: e.message } : { code: e.code, message: e.message }
   if (e.chain) item.error_chain = e.chain
   const meta = metaOf(e)
   if (meta !== undefined) item.meta = meta
@@ -309,6 +323,8 @@ export const fromFailure = (status: number, errors: ReadonlyArray<ErrorItem>, re
       byCode[0] ??
       (status === 404
         ? "NotFound"
+        : status === 410
+          ? "Gone"
         : status === 429
           ? "RateLimited"
           : status === 401 || status === 403

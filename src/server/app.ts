@@ -13,6 +13,7 @@ import { AccountsLive, UserLive, ZonesLive } from "./core-handlers.js"
 import { EscLive } from "./esc-handlers.js"
 import { FirewallLive } from "./firewall-handlers.js"
 import { KvLive } from "./kv-handlers.js"
+import { LegacyLive } from "./legacy-handlers.js"
 import { RulesetsLive } from "./rulesets-handlers.js"
 import { platformServices, type PlatformOptions, withHttpSettings } from "./platform.js"
 import { WafLive } from "./waf-handlers.js"
@@ -20,7 +21,7 @@ import { WafLive } from "./waf-handlers.js"
 export { storeFile, type PlatformOptions } from "./platform.js"
 
 export const ApiLive = HttpApiBuilder.api(V4Api()).pipe(
-  Layer.provide([ZonesLive, UserLive, AccountsLive, EscLive, KvLive, FirewallLive, WafLive, RulesetsLive]),
+  Layer.provide([ZonesLive, UserLive, AccountsLive, EscLive, KvLive, FirewallLive, WafLive, RulesetsLive, LegacyLive]),
   Layer.provide(AuthenticationLive),
   Layer.provide(ApiErrorsLive())
 )

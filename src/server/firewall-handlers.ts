@@ -17,6 +17,7 @@ import * as Repo from "../store/firewall-repo.js"
 import { isoMicros } from "../domain/timestamps.js"
 import { PlatformClock } from "./clock.js"
 import { visibleZone } from "./core-handlers.js"
+import { firewallWritesRefused, LegacyApis } from "./legacy-mode.js"
 
 const scope = (zoneId: string, suffix: string) =>
   Effect.gen(function* () {
@@ -26,15 +27,21 @@ const scope = (zoneId: string, suffix: string) =>
     return { db, zoneId, now: isoMicros(clock.now().getTime()) } satisfies Ops.Scope
   })
 
+/** Before a write: with the ended APIs switched on, the platform's maintenance-mode refusal (10020). */
+const writable = Effect.flatMap(LegacyApis, (mode) => (mode.ended ? Effect.fail(firewallWritesRefused()) : Effect.void))
+const writeScope = (zoneId: string, suffix: string) => Effect.zipRight(writable, scope(zoneId, suffix))
+
 const run = <A, E extends Ops.Refusal>(zoneId: string, suffix: string, op: (s: Ops.Scope) => Ops.Outcome<A, E>) =>
   Effect.flatMap(scope(zoneId, suffix), (s) => answer(op(s)))
+const runWrite = <A, E extends Ops.Refusal>(zoneId: string, suffix: string, op: (s: Ops.Scope) => Ops.Outcome<A, E>) =>
+  Effect.flatMap(writeScope(zoneId, suffix), (s) => answer(op(s)))
 
 /** `run` for the operations that check expressions in slices (firewall-ops.ts). */
 const runSliced = <A, E extends Ops.Refusal>(
   zoneId: string,
   suffix: string,
   op: (s: Ops.Scope) => Effect.Effect<Ops.Outcome<A, E>>
-) => Effect.flatMap(scope(zoneId, suffix), (s) => Effect.flatMap(op(s), answer))
+) => Effect.flatMap(writeScope(zoneId, suffix), (s) => Effect.flatMap(op(s), answer))
 
 const answer = <A, E extends Ops.Refusal>(r: Ops.Outcome<A, E>) =>
   r.ok ? Effect.succeed(r.value) : Effect.fail(r.error)
@@ -121,13 +128,13 @@ export const FirewallLive = HttpApiBuilder.group(FirewallApi(), "firewall", (han
       runSliced(path.zone_id, "/filters", (s) => Ops.updateFilters(s, payload))
     )
     .handle("deleteFilters", ({ path, urlParams }) =>
-      Effect.map(scope(path.zone_id, "/filters"), (s) => Ops.deleteFilters(s, idsOf(urlParams.id)))
+      Effect.map(writeScope(path.zone_id, "/filters"), (s) => Ops.deleteFilters(s, idsOf(urlParams.id)))
     )
     .handle("getFilter", ({ path }) => run(path.zone_id, "/filters", (s) => Ops.getFilter(s, path.filter_id)))
     .handle("updateFilter", ({ path, payload }) =>
       runSliced(path.zone_id, "/filters", (s) => Ops.updateFilter(s, path.filter_id, payload))
     )
-    .handle("deleteFilter", ({ path }) => run(path.zone_id, "/filters", (s) => Ops.deleteFilter(s, path.filter_id)))
+    .handle("deleteFilter", ({ path }) => runWrite(path.zone_id, "/filters", (s) => Ops.deleteFilter(s, path.filter_id)))
     .handle("listRules", ({ path, urlParams: q }) =>
       Effect.map(scope(path.zone_id, "/firewall/rules"), (s) => {
         const page = q.page ?? 1
@@ -140,24 +147,24 @@ export const FirewallLive = HttpApiBuilder.group(FirewallApi(), "firewall", (han
       runSliced(path.zone_id, "/firewall/rules", (s) => Ops.createRules(s, payload))
     )
     .handle("updateRules", ({ path, payload }) =>
-      run(path.zone_id, "/firewall/rules", (s) => Ops.updateRules(s, payload))
+      runWrite(path.zone_id, "/firewall/rules", (s) => Ops.updateRules(s, payload))
     )
     .handle("patchRules", ({ path, payload }) =>
-      run(path.zone_id, "/firewall/rules", (s) => Ops.patchRules(s, payload))
+      runWrite(path.zone_id, "/firewall/rules", (s) => Ops.patchRules(s, payload))
     )
     .handle("deleteRules", ({ path, urlParams }) =>
-      Effect.map(scope(path.zone_id, "/firewall/rules"), (s) => Ops.deleteRules(s, idsOf(urlParams.id)))
+      Effect.map(writeScope(path.zone_id, "/firewall/rules"), (s) => Ops.deleteRules(s, idsOf(urlParams.id)))
     )
     .handle("getRule", ({ path }) => run(path.zone_id, "/firewall/rules", (s) => Ops.getRule(s, path.rule_id)))
     .handle("updateRule", ({ path, payload }) =>
-      run(path.zone_id, "/firewall/rules", (s) => Ops.updateRule(s, path.rule_id, payload))
+      runWrite(path.zone_id, "/firewall/rules", (s) => Ops.updateRule(s, path.rule_id, payload))
     )
     .handle("patchRule", ({ path, payload }) =>
-      run(path.zone_id, "/firewall/rules", (s) => Ops.patchRule(s, path.rule_id, payload))
+      runWrite(path.zone_id, "/firewall/rules", (s) => Ops.patchRule(s, path.rule_id, payload))
     )
     .handle("deleteRule", ({ path, urlParams, request }) =>
       Effect.flatMap(deleteFilterIfUnused(urlParams.delete_filter_if_unused, request), (deleteFilterIfUnused) =>
-        run(path.zone_id, "/firewall/rules", (s) => Ops.deleteRule(s, path.rule_id, { deleteFilterIfUnused }))
+        runWrite(path.zone_id, "/firewall/rules", (s) => Ops.deleteRule(s, path.rule_id, { deleteFilterIfUnused }))
       )
     )
     .handle("validateExpr", ({ urlParams }) => validateExpr(urlParams.expression))

@@ -17,13 +17,14 @@ import { AuthenticationLive } from "./auth.js"
 import { ApiErrorsLive } from "./errors.js"
 import type { platformServices } from "./platform.js"
 
-export type PartName = "core" | "esc" | "kv" | "firewall" | "waf" | "rulesets"
+export type PartName = "core" | "esc" | "kv" | "firewall" | "waf" | "rulesets" | "legacy"
 
 const patterns: ReadonlyArray<readonly [RegExp, PartName]> = [
   [/^\/accounts\/[^/]+\/storage\/kv(\/|$)/, "kv"],
   [/^\/(zones|accounts)\/[^/]+\/disable_esc\/?$/, "esc"],
   [/^\/zones\/[^/]+\/(filters|firewall\/rules)(\/|$)/, "firewall"],
   [/^\/filters\/validate-expr\/?$/, "firewall"],
+  [/^\/zones\/[^/]+\/(firewall\/(lockdowns|ua_rules)|rate_limits)(\/|$)/, "legacy"],
   [/^\/zones\/[^/]+\/(firewall\/waf|settings\/waf|pagerules|waf_migration)(\/|$)/, "waf"],
   // The managed entry point is the WAF migration's; every other ruleset path is the rulesets part's.
   [/^\/zones\/[^/]+\/rulesets\/phases\/http_request_firewall_managed\/entrypoint\/?$/, "waf"],
@@ -74,6 +75,10 @@ export const loadPart = async (name: PartName): Promise<Part> => {
     case "waf": {
       const [m, c] = await Promise.all([import("./waf-handlers.js"), import("../api/contract-waf.js")])
       return partLayer(c.WafApi(), m.WafLive)
+    }
+    case "legacy": {
+      const [m, c] = await Promise.all([import("./legacy-handlers.js"), import("../api/contract-legacy.js")])
+      return partLayer(c.LegacyApi(), m.LegacyLive)
     }
     case "rulesets": {
       const [m, c] = await Promise.all([import("./rulesets-handlers.js"), import("../api/contract-rulesets.js")])

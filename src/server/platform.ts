@@ -16,6 +16,7 @@ import * as Db from "../store/db.js"
 import type { StoreError } from "../store/store-error.js"
 import { clockFromEnv, PlatformClock } from "./clock.js"
 import { KvOptions, WireKvOptions } from "./kv-options.js"
+import { LegacyApis, legacyApisFromEnv } from "./legacy-mode.js"
 
 /**
  * `clock` is the platform's clock (else the one EDGECTL_PLATFORM_NOW asks for); `kv` is the wire
@@ -24,6 +25,8 @@ import { KvOptions, WireKvOptions } from "./kv-options.js"
 export interface PlatformOptions {
   readonly clock?: PlatformClock | undefined
   readonly kv?: KvOptions | undefined
+  /** Ended APIs served or answered as ended (else what EDGECTL_LEGACY_APIS asks for). */
+  readonly legacy?: LegacyApis | undefined
 }
 
 /** The store file inside a state directory (`.edgectl/state` by default, `--persist-to` overrides). */
@@ -33,7 +36,7 @@ export const storeFile = (stateDir: string) => path.join(stateDir, "platform.sql
 const demoSeed: Db.LazySeed = { load: () => import("../demo/seeds.js").then((m) => m.seedDemo()) }
 
 /** What `storeServices` gives: the store, local mode's or the wire's KV behaviour, the clock. */
-export type StoreServices = Db.Db | KvOptions | PlatformClock
+export type StoreServices = Db.Db | KvOptions | PlatformClock | LegacyApis
 
 /**
  * The store and the settings the handlers read, built in the caller's scope (the store closes with
@@ -48,7 +51,8 @@ export const storeServices = (
   Effect.map(Db.acquire(file, seed), (db) =>
     Context.make(Db.Db, db).pipe(
       Context.add(KvOptions, options.kv ?? WireKvOptions),
-      Context.add(PlatformClock, options.clock ?? clockFromEnv())
+      Context.add(PlatformClock, options.clock ?? clockFromEnv()),
+      Context.add(LegacyApis, options.legacy ?? legacyApisFromEnv())
     )
   )
 

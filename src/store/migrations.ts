@@ -181,6 +181,15 @@ export const migrations = {
       zone_id TEXT NOT NULL REFERENCES zones(id) ON DELETE CASCADE, ruleset_id TEXT NOT NULL,
       version INTEGER NOT NULL, ruleset TEXT NOT NULL, PRIMARY KEY (ruleset_id, version)
     )
+  `),
+  // The legacy security products (issue 33): Zone Lockdown, User Agent Blocking and rate limiting
+  // (previous version), one row per rule with its wire object; `kind` names the product.
+  "0007_legacy_security": run(`
+    CREATE TABLE legacy_rules (
+      seq INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, zone_id TEXT NOT NULL REFERENCES zones(id) ON DELETE CASCADE,
+      kind TEXT NOT NULL, rule TEXT NOT NULL, created_on TEXT NOT NULL, modified_on TEXT NOT NULL
+    );
+    CREATE INDEX legacy_rules_zone ON legacy_rules(zone_id, kind, seq)
   `)
 } as const
 

@@ -23,6 +23,7 @@ import type {
   MigrationFinished,
   NotFound,
   PlatformError,
+  MaintenanceMode,
   QuotaExceeded,
   TooManyRules,
   UriOverridePresent,
@@ -71,7 +72,7 @@ describe("a call's failures are its endpoint's", () => {
       InvalidInput | PlatformError
     >()
     expectTypeOf<Effect.Effect.Error<ReturnType<typeof Firewall.createRuleCombined>>>().toMatchTypeOf<
-      QuotaExceeded | DuplicateFilter | InvalidExpression | NotFound | InvalidInput | PlatformError
+      QuotaExceeded | DuplicateFilter | InvalidExpression | NotFound | InvalidInput | MaintenanceMode | PlatformError
     >()
   })
 
