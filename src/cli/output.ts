@@ -49,7 +49,8 @@ export const formatError = (
   target: HintTarget = { remote: false }
 ): string => {
   const shown = e.clientSide !== true && (e._tag !== "ApiError" || e.status > 0)
-  const code = shown && e.code !== undefined ? ` [code ${e.code}]` : ""
+  // Gone carries no code of the platform's: its HTTP status is what the platform answered.
+  const code = !shown ? "" : e._tag === "Gone" ? " [HTTP 410]" : e.code !== undefined ? ` [code ${e.code}]` : ""
   const chain =
     e.chain && e.chain.length > 0 ? ` (${e.chain.map((c) => `${c.message} [code ${c.code}]`).join("; ")})` : ""
   const h = hint ?? defaultHint(e, target)

@@ -8,6 +8,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { BasePath } from "../api/contract-core.js"
 import { PlatformLive, storeFile } from "./app.js"
 import type { PlatformClock } from "./clock.js"
+import type { LegacyApis } from "./legacy-mode.js"
 import { envelopeErrors } from "./errors.js"
 import { untracedLayer } from "./platform.js"
 import { makeRouteTable, type RouteTable, type TableRequest } from "./route-table.js"
@@ -19,6 +20,8 @@ export interface ServeOptions {
   readonly stateDir: string
   /** The platform's clock; by default the real one, or EDGECTL_PLATFORM_NOW's. */
   readonly clock?: PlatformClock
+  /** The ended APIs served as they were, or answered as ended (legacy-mode.ts); else EDGECTL_LEGACY_APIS's. */
+  readonly legacy?: LegacyApis
   /** Answer the hottest reads from the route table (route-table.ts) before the app; true by default (tests turn it off to compare). */
   readonly routeTable?: boolean
 }
@@ -64,7 +67,7 @@ export const serve = (o: ServeOptions) =>
     const layer = HttpApiBuilder.serve(envelopeErrors).pipe(
       // Each request's fiber runs on the runtime this layer captures while it builds.
       untracedLayer,
-      Layer.provideMerge(PlatformLive(storeFile(o.stateDir), undefined, { clock: o.clock })),
+      Layer.provideMerge(PlatformLive(storeFile(o.stateDir), undefined, { clock: o.clock, legacy: o.legacy })),
       Layer.provide(NodeHttpServer.layer(() => server, { host: o.host, port: o.port }))
     )
     const context = yield* Layer.build(layer)

@@ -6,6 +6,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { LocalToken, stateDir } from "../../api/target.js"
 import { hexId } from "../../domain/ids.js"
+import { legacyApis, LegacyApisValues } from "../../server/legacy-mode.js"
 import { integerOption, json, persistTo } from "../options.js"
 import { note, printLine } from "../output.js"
 import { CliFailure } from "../run.js"
@@ -61,13 +62,25 @@ export const serve = Command.make(
     port: integerOption("port", 0, 65535).pipe(
       Options.withDefault(8787),
       Options.withDescription("port to listen on; 0 picks a free one")
+    ),
+    legacyApis: Options.choice("legacy-apis", LegacyApisValues).pipe(
+      Options.optional,
+      Options.withDescription(
+        "served (the default): the ended APIs as they were (rate_limits, firewall rules writes); ended: as the platform answers now (410; 10020)"
+      )
     )
   },
   (o) =>
     Effect.gen(function* () {
       const { serve: start } = yield* Effect.promise(() => import("../../server/serve.js"))
       const dir = stateDir({ remote: false, persistTo: Option.getOrUndefined(o.persistTo) })
-      const served = yield* start({ host: o.host, port: o.port, stateDir: dir }).pipe(
+      const mode = Option.getOrUndefined(o.legacyApis)
+      const served = yield* start({
+        host: o.host,
+        port: o.port,
+        stateDir: dir,
+        ...(mode !== undefined ? { legacy: legacyApis(mode) } : {})
+      }).pipe(
         Effect.catchAllCause((cause) => Effect.fail(listenFailure(o.host, o.port, cause)))
       )
       const accountId = hexId("account", "Acme Corp")

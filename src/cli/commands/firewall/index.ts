@@ -7,13 +7,17 @@ import * as Args from "@effect/cli/Args"
 import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
 import { FirewallActions } from "../../../domain/firewall.js"
+import type * as Effect from "effect/Effect"
 import { lazyHandlers } from "../../lazy.js"
+import type { CliFailure } from "../../run.js"
+import type { Parsed } from "./inputs.js"
 import { choiceOption, fileOption, target } from "../../options.js"
 
 const filtersHandler = lazyHandlers(() => import("./filters-run.js"))
 const rulesHandler = lazyHandlers(() => import("./rules-run.js"))
 const migrateHandler = lazyHandlers(() => import("./migrate-run.js"))
 const requestHandler = lazyHandlers(() => import("./request-run.js"))
+const legacyHandler = lazyHandlers(() => import("./legacy-run.js"))
 
 const zone = Options.text("zone").pipe(Options.withDescription("the zone, by id or name"))
 const yes = Options.boolean("yes").pipe(Options.withAlias("y"), Options.withDescription("do not ask for confirmation"))
@@ -162,6 +166,19 @@ const rules = Command.make("rules").pipe(
   ])
 )
 
+/** A legacy security product's group: its rules listed (the migrations off them plan from the same reads). */
+const legacyGroup = (
+  name: string,
+  description: string,
+  list: (o: Parsed<"legacyList">) => Effect.Effect<void, CliFailure>
+) =>
+  Command.make(name).pipe(
+    Command.withDescription(description),
+    Command.withSubcommands([
+      Command.make("list", { ...target, zone }, list).pipe(Command.withDescription(`list the zone's ${name}`))
+    ])
+  )
+
 export const firewall = Command.make("firewall").pipe(
   Command.withDescription(
     "firewall filters and rules (deprecated on the platform in favour of rulesets; still served)"
@@ -169,6 +186,21 @@ export const firewall = Command.make("firewall").pipe(
   Command.withSubcommands([
     filters,
     rules,
+    legacyGroup(
+      "lockdowns",
+      "Zone Lockdown rules: only the listed IPs may reach the URLs (the platform recommends custom rules instead)",
+      legacyHandler((m) => m.lockdownsList)
+    ),
+    legacyGroup(
+      "ua-rules",
+      "User Agent Blocking rules (the platform recommends custom rules instead)",
+      legacyHandler((m) => m.uaRulesList)
+    ),
+    legacyGroup(
+      "rate-limits",
+      "rate limits, previous version (ended by the platform on 2025-06-15; replaced by rate limiting rules)",
+      legacyHandler((m) => m.rateLimitsList)
+    ),
     Command.make(
       "migrate",
       {

@@ -60,6 +60,7 @@ interface Inputs {
     readonly replay: Option.Option<string>
   }
   readonly test: OnZone & { readonly request: string }
+  readonly legacyList: OnZone
 }
 
 export type Parsed<K extends keyof Inputs> = Inputs[K]

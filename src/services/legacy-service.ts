@@ -1,0 +1,21 @@
+/**
+ * The legacy security products of a zone (Zone Lockdown, User Agent Blocking, rate limiting
+ * previous version), read whole through the contract: what the CLI lists and what the migrations
+ * off them plan from.
+ */
+import { call, collectPages } from "../api/client.js"
+import { LegacyEndpoints as E } from "../api/contract-legacy.js"
+
+const zonePath = (zoneId: string) => ({ zone_id: zoneId })
+
+/** Every Zone Lockdown rule of the zone, in the order they are processed (priority first). */
+export const allLockdowns = (zoneId: string) =>
+  collectPages((page) => call(E.listLockdowns, { path: zonePath(zoneId), urlParams: { page, per_page: 1000 } }))
+
+/** Every User Agent Blocking rule of the zone. */
+export const allUaRules = (zoneId: string) =>
+  collectPages((page) => call(E.listUaRules, { path: zonePath(zoneId), urlParams: { page, per_page: 1000 } }))
+
+/** Every rate limit (previous version) of the zone; Gone where the platform has ended the API. */
+export const allRateLimits = (zoneId: string) =>
+  collectPages((page) => call(E.listRateLimits, { path: zonePath(zoneId), urlParams: { page, per_page: 1000 } }))
