@@ -161,7 +161,11 @@ const DemoLegacy: Readonly<Record<string, DemoZone>> = {
         threshold: 10,
         action: { mode: "managed_challenge" }
       }),
-      rateLimit("images", "img.globex-store.com/*", { threshold: 1000, period: 10, action: { mode: "ban", timeout: 10 } }),
+      rateLimit("images", "img.globex-store.com/*", {
+        threshold: 1000,
+        period: 10,
+        action: { mode: "ban", timeout: 10 }
+      }),
       rateLimit("reviews", "globex-store.com/reviews/post", {
         threshold: 5,
         period: 3600,

@@ -294,7 +294,8 @@ const decodeDiagnostics = Schema.decodeUnknownOption(Schema.Array(ExpressionDiag
 /** The failure envelope for an error: what the server writes. */
 export const toFailureEnvelope = (e: V4Error): FailureEnvelope => {
   // Gone has no documented code: its answer carries none.
-  const item: Record<string, unknown> = e._tag === "Gone" ? { message: e.message } : { code: e.code, message: e.message }
+  const item: Record<string, unknown> =
+    e._tag === "Gone" ? { message: e.message } : { code: e.code, message: e.message }
   if (e.chain) item.error_chain = e.chain
   const meta = metaOf(e)
   if (meta !== undefined) item.meta = meta
@@ -325,11 +326,11 @@ export const fromFailure = (status: number, errors: ReadonlyArray<ErrorItem>, re
         ? "NotFound"
         : status === 410
           ? "Gone"
-        : status === 429
-          ? "RateLimited"
-          : status === 401 || status === 403
-            ? "Unauthorized"
-            : undefined))
+          : status === 429
+            ? "RateLimited"
+            : status === 401 || status === 403
+              ? "Unauthorized"
+              : undefined))
   if (tag === "RateLimited") return new RateLimited({ ...common, ...(retryAfter !== undefined ? { retryAfter } : {}) })
   if (tag === undefined || tag === "ApiError") return new ApiError({ ...common, status })
   const meta = (first?.meta ?? {}) as Record<string, unknown>

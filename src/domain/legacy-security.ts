@@ -28,7 +28,6 @@ export const Lockdown = Schema.Struct({
 export type Lockdown = typeof Lockdown.Type
 
 export const UaModes = ["block", "challenge", "js_challenge", "managed_challenge"] as const
-export type UaMode = (typeof UaModes)[number]
 
 export const UaRule = Schema.Struct({
   id: Schema.String,
@@ -79,12 +78,6 @@ export type RateLimit = typeof RateLimit.Type
 /** The three products, by the name edgectl's commands and the store use. */
 export const LegacyKinds = ["lockdowns", "ua_rules", "rate_limits"] as const
 export type LegacyKind = (typeof LegacyKinds)[number]
-
-export type LegacyRule<K extends LegacyKind> = K extends "lockdowns"
-  ? Lockdown
-  : K extends "ua_rules"
-    ? UaRule
-    : RateLimit
 
 /**
  * Rules per zone plan (lockdown-ua-migration.md §2.5 and §3.4, rate-limiting-migration.md §2.4).

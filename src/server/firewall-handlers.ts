@@ -134,7 +134,9 @@ export const FirewallLive = HttpApiBuilder.group(FirewallApi(), "firewall", (han
     .handle("updateFilter", ({ path, payload }) =>
       runSliced(path.zone_id, "/filters", (s) => Ops.updateFilter(s, path.filter_id, payload))
     )
-    .handle("deleteFilter", ({ path }) => runWrite(path.zone_id, "/filters", (s) => Ops.deleteFilter(s, path.filter_id)))
+    .handle("deleteFilter", ({ path }) =>
+      runWrite(path.zone_id, "/filters", (s) => Ops.deleteFilter(s, path.filter_id))
+    )
     .handle("listRules", ({ path, urlParams: q }) =>
       Effect.map(scope(path.zone_id, "/firewall/rules"), (s) => {
         const page = q.page ?? 1

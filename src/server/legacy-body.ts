@@ -129,17 +129,20 @@ export const readLockdown = (body: unknown): Read<LockdownFields> => {
   const urls = f.list(body, "urls", "urls")
   if (urls === undefined) f.fail("urls", "is required: the URLs the rule protects, such as example.com/admin/*")
   else if (urls.length === 0) f.fail("urls", "must list at least one URL, got []")
-  else if (urls.length > LegacyLimits.urls) f.fail("urls", `may list at most ${LegacyLimits.urls} URLs, got ${urls.length}`)
+  else if (urls.length > LegacyLimits.urls)
+    f.fail("urls", `may list at most ${LegacyLimits.urls} URLs, got ${urls.length}`)
   const urlValues = (urls ?? []).map((u, i) => {
     if (typeof u !== "string" || u.trim() === "") {
       f.fail(`urls[${i}]`, `must be a non-empty string, got ${show(u)}`)
       return ""
     }
-    if (u.length > LegacyLimits.url) f.fail(`urls[${i}]`, `must be at most ${LegacyLimits.url} characters, got ${u.length}`)
+    if (u.length > LegacyLimits.url)
+      f.fail(`urls[${i}]`, `must be at most ${LegacyLimits.url} characters, got ${u.length}`)
     return u
   })
   const configs = f.list(body, "configurations", "configurations")
-  if (configs === undefined) f.fail("configurations", "is required: the IPs or ranges allowed, such as {\"target\":\"ip\",\"value\":\"198.51.100.4\"}")
+  if (configs === undefined)
+    f.fail("configurations", 'is required: the IPs or ranges allowed, such as {"target":"ip","value":"198.51.100.4"}')
   else if (configs.length === 0) f.fail("configurations", "must list at least one IP or range, got []")
   else if (configs.length > LegacyLimits.configurations) {
     f.fail("configurations", `may list at most ${LegacyLimits.configurations} entries, got ${configs.length}`)
@@ -216,10 +219,17 @@ export const readRateLimit = (body: unknown): Read<RateLimitFields> => {
   const match = f.record(body, "match", "match")
   if (match === undefined) f.fail("match", 'is required: {"request": {"url": "example.com/login*"}}')
   const request = match === undefined ? undefined : f.record(match, "request", "match.request")
-  if (match !== undefined && request === undefined) f.fail("match.request", 'is required: {"url": "example.com/login*"}')
+  if (match !== undefined && request === undefined)
+    f.fail("match.request", 'is required: {"url": "example.com/login*"}')
   const url = request === undefined ? "" : f.text(request, "url", "match.request.url", LegacyLimits.url)
-  const methods = request === undefined ? ["_ALL_" as const] : uniqueList(f, request, "methods", "match.request.methods", RateLimitMethods)
-  const schemes = request === undefined ? ["_ALL_" as const] : uniqueList(f, request, "schemes", "match.request.schemes", RateLimitSchemes)
+  const methods =
+    request === undefined
+      ? ["_ALL_" as const]
+      : uniqueList(f, request, "methods", "match.request.methods", RateLimitMethods)
+  const schemes =
+    request === undefined
+      ? ["_ALL_" as const]
+      : uniqueList(f, request, "schemes", "match.request.schemes", RateLimitSchemes)
   const response = match === undefined ? undefined : f.record(match, "response", "match.response")
   const statusList = response === undefined ? undefined : f.list(response, "status", "match.response.status")
   const status = (statusList ?? []).flatMap((s, i) => {
@@ -241,7 +251,8 @@ export const readRateLimit = (body: unknown): Read<RateLimitFields> => {
     const value = f.text(h, "value", `${at}.value`, 1024)
     return op === undefined ? [] : [{ name, op, value }]
   })
-  const originTraffic = response === undefined ? true : f.bool(response, "origin_traffic", "match.response.origin_traffic", true)
+  const originTraffic =
+    response === undefined ? true : f.bool(response, "origin_traffic", "match.response.origin_traffic", true)
   const bypassList = f.list(body, "bypass", "bypass") ?? []
   const bypass = bypassList.flatMap((b, i) => {
     const at = `bypass[${i}]`
@@ -254,7 +265,8 @@ export const readRateLimit = (body: unknown): Read<RateLimitFields> => {
     return name === undefined ? [] : [{ name, value }]
   })
   const threshold = f.int(body, "threshold", "threshold", 1, 1_000_000)
-  if (body.threshold === undefined) f.fail("threshold", "is required: the number of requests that trips the limit (1 to 1000000)")
+  if (body.threshold === undefined)
+    f.fail("threshold", "is required: the number of requests that trips the limit (1 to 1000000)")
   const period = f.int(body, "period", "period", 10, 86_400)
   if (body.period === undefined) f.fail("period", "is required: the counting period in seconds (10 to 86400)")
   const action = f.record(body, "action", "action")

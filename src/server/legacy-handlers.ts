@@ -160,9 +160,7 @@ const replace = <A, E>(
 
 const remove = <E>(product: Product<E>, zoneId: string, id: string) =>
   Effect.flatMap(scope(product, zoneId), (s) =>
-    Repo.deleteLegacy(s.db, zoneId, product.kind, id)
-      ? Effect.succeed({ id })
-      : Effect.fail(notFound(product.kind, id))
+    Repo.deleteLegacy(s.db, zoneId, product.kind, id) ? Effect.succeed({ id }) : Effect.fail(notFound(product.kind, id))
   )
 
 export const LegacyLive = HttpApiBuilder.group(LegacyApi(), "legacy", (handlers) =>
@@ -178,9 +176,7 @@ export const LegacyLive = HttpApiBuilder.group(LegacyApi(), "legacy", (handlers)
         )
       )
     )
-    .handle("createLockdown", ({ path, payload }) =>
-      create(lockdowns, path.zone_id, readLockdown(payload), toLockdown)
-    )
+    .handle("createLockdown", ({ path, payload }) => create(lockdowns, path.zone_id, readLockdown(payload), toLockdown))
     .handle("getLockdown", ({ path }) => get(lockdowns, path.zone_id, path.lock_downs_id, toLockdown))
     .handle("updateLockdown", ({ path, payload }) =>
       replace(lockdowns, path.zone_id, path.lock_downs_id, readLockdown(payload), toLockdown)

@@ -58,10 +58,14 @@ export const insertLegacy = (
   fields: object,
   at: string
 ): LegacyRow => {
-  stmt(
-    db,
-    `INSERT INTO legacy_rules (id, zone_id, kind, rule, created_on, modified_on) VALUES (?, ?, ?, ?, ?, ?)`
-  ).run(id, zoneId, kind, JSON.stringify(fields), at, at)
+  stmt(db, `INSERT INTO legacy_rules (id, zone_id, kind, rule, created_on, modified_on) VALUES (?, ?, ?, ?, ?, ?)`).run(
+    id,
+    zoneId,
+    kind,
+    JSON.stringify(fields),
+    at,
+    at
+  )
   return { id, fields: fields as Record<string, unknown>, created_on: at, modified_on: at }
 }
 

@@ -9,6 +9,7 @@ import * as os from "node:os"
 import * as path from "node:path"
 import world from "../../fixtures/world.json" with { type: "json" }
 import type { PlatformClock } from "../../src/server/clock.js"
+import type { LegacyApis } from "../../src/server/legacy-mode.js"
 import { serve } from "../../src/server/serve.js"
 
 export const tempDir = (prefix = "edgectl-test-") => fs.mkdtempSync(path.join(os.tmpdir(), prefix))
@@ -42,13 +43,19 @@ export interface Platform {
 /** Starts the platform on a free port over a new store in a temp directory; `clock` sets its time. */
 export const startPlatform = async (
   stateDir = tempDir(),
-  options: { readonly clock?: PlatformClock } = {}
+  options: { readonly clock?: PlatformClock; readonly legacy?: LegacyApis } = {}
 ): Promise<Platform> => {
   const scope = await Effect.runPromise(Scope.make())
   try {
     const served = await Effect.runPromise(
       Scope.extend(
-        serve({ host: "127.0.0.1", port: 0, stateDir, ...(options.clock ? { clock: options.clock } : {}) }),
+        serve({
+          host: "127.0.0.1",
+          port: 0,
+          stateDir,
+          ...(options.clock ? { clock: options.clock } : {}),
+          ...(options.legacy ? { legacy: options.legacy } : {})
+        }),
         scope
       )
     )

@@ -14,8 +14,9 @@ export interface Served {
   readonly close: () => void
 }
 
-export const startServe = async (stateDir: string): Promise<Served> => {
-  const child = spawn(process.execPath, [bin, "serve", "--port", "0", "--json", "--persist-to", stateDir], {
+/** `args`: more options of `serve` (`--legacy-apis ended`). */
+export const startServe = async (stateDir: string, args: ReadonlyArray<string> = []): Promise<Served> => {
+  const child = spawn(process.execPath, [bin, "serve", "--port", "0", "--json", "--persist-to", stateDir, ...args], {
     stdio: ["ignore", "pipe", "pipe"]
   })
   const lines = readline.createInterface({ input: child.stdout })

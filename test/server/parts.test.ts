@@ -20,7 +20,8 @@ const partOfGroup: Record<string, PartName> = {
   kv: "kv",
   firewall: "firewall",
   waf: "waf",
-  rulesets: "rulesets"
+  rulesets: "rulesets",
+  legacy: "legacy"
 }
 
 interface Described {
