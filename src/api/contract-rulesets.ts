@@ -90,7 +90,7 @@ export const RulesetsEndpoints = lazyRecord({
       .setUrlParams(DryRunParams())
       .setPayload(Schema.Unknown)
       .addSuccess(Written)
-      .pipe(onObject),
+      .pipe(onObject, write),
   /** A phase's entry point's versions, newest first, without their rules; and one of them. */
   listEntrypointVersions: () =>
     HttpApiEndpoint.get("listEntrypointVersions", "/zones/:zone_id/rulesets/phases/:ruleset_phase/entrypoint/versions")

@@ -26,6 +26,19 @@ const RuleActionParameters = Schema.Struct({
   response: Schema.optional(BlockResponse)
 })
 
+/** A rate limiting rule's counter (the `http_ratelimit` phase; rate-limiting-migration.md §3.2). */
+export const RateLimitParameters = Schema.Struct({
+  characteristics: Schema.Array(Schema.String),
+  period: Schema.Number,
+  requests_per_period: Schema.optional(Schema.Number),
+  score_per_period: Schema.optional(Schema.Number),
+  score_response_header_name: Schema.optional(Schema.String),
+  mitigation_timeout: Schema.optional(Schema.Number),
+  counting_expression: Schema.optional(Schema.String),
+  requests_to_origin: Schema.optional(Schema.Boolean)
+})
+export type RateLimitParameters = typeof RateLimitParameters.Type
+
 export const ZoneRule = Schema.Struct({
   id: Schema.String,
   version: Schema.String,
@@ -36,6 +49,7 @@ export const ZoneRule = Schema.Struct({
   ref: Schema.String,
   action_parameters: Schema.optional(RuleActionParameters),
   logging: Schema.optional(Schema.Struct({ enabled: Schema.Boolean })),
+  ratelimit: Schema.optional(RateLimitParameters),
   last_updated: Schema.String
 })
 export type ZoneRule = typeof ZoneRule.Type

@@ -15,6 +15,7 @@ import {
   toWireDiagnostic
 } from "../firewall/expression.js"
 import { check, MAX_EXPRESSION_LENGTH } from "../rules/index.js"
+import type { RateLimitParameters } from "../domain/ruleset.js"
 import { jsonPrefix } from "./json-body.js"
 
 const ACTIONS = ["block", "challenge", "js_challenge", "managed_challenge", "log", "skip"]
@@ -24,21 +25,22 @@ const SKIP_PHASES = ["http_ratelimit", "http_request_firewall_managed", "http_re
 const CONTENT_TYPES = ["text/html", "text/plain", "application/json", "text/xml"]
 const RULE_FIELDS = ["id", "ref", "action", "expression", "description", "enabled", "action_parameters", "logging"]
 
-const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
+export const isRecord = (u: unknown): u is Record<string, unknown> =>
+  typeof u === "object" && u !== null && !Array.isArray(u)
 // Bounded: the messages are built before the check they belong to, for bodies of up to 100 MB.
-const show = (u: unknown) => (u === undefined ? "nothing" : (jsonPrefix(u, 80) ?? String(u)))
+export const show = (u: unknown) => (u === undefined ? "nothing" : (jsonPrefix(u, 80) ?? String(u)))
 
 /** A refusal met while reading: thrown inside this module only, returned as a value by its exports. */
 class Refused {
   constructor(readonly error: InvalidInput | InvalidExpression) {}
 }
-const bad = (field: string, message: string): never => {
+export const bad = (field: string, message: string): never => {
   throw new Refused(new InvalidInput({ message: `${field}: ${message}` }))
 }
-const want = (cond: boolean, field: string, message: string) => {
+export const want = (cond: boolean, field: string, message: string) => {
   if (!cond) bad(field, message)
 }
-const reading = <A>(read: () => A): Read<A> => {
+export const reading = <A>(read: () => A): Read<A> => {
   try {
     return { ok: true, value: read() }
   } catch (e) {
@@ -54,7 +56,7 @@ const optString = (o: Record<string, unknown>, k: string, at: string) => {
   want(o[k] === undefined || typeof o[k] === "string", `${at}${k}`, `expected a string, got ${show(o[k])}`)
   return o[k] as string | undefined
 }
-const oneOf = (v: unknown, values: ReadonlyArray<string>, field: string) =>
+export const oneOf = (v: unknown, values: ReadonlyArray<string>, field: string) =>
   want(typeof v === "string" && values.includes(v), field, `expected one of ${values.join(", ")}, got ${show(v)}`)
 
 const strings = (v: unknown, values: ReadonlyArray<string>, field: string) => {
@@ -73,9 +75,16 @@ export interface RuleInput {
   readonly enabled: boolean
   readonly action_parameters?: Record<string, unknown> | undefined
   readonly logging?: { readonly enabled: boolean } | undefined
+  /** A rate limiting rule's counter (the http_ratelimit phase, rulesets-ratelimit.ts). */
+  readonly ratelimit?: RateLimitParameters | undefined
 }
 
-const checkExpression = (expression: string, plan: string, field: string) => {
+export const checkExpression = (
+  expression: string,
+  plan: string,
+  field: string,
+  phase: "request" | "response" = "request"
+) => {
   want(expression.trim() !== "", field, "expected an expression, got an empty string")
   want(
     expression.length <= MAX_EXPRESSION_LENGTH,
@@ -83,7 +92,7 @@ const checkExpression = (expression: string, plan: string, field: string) => {
     `expressions are limited to ${MAX_EXPRESSION_LENGTH.toLocaleString("en-US")} characters, got ${expression.length.toLocaleString("en-US")}`
   )
   const p = planOf(plan)
-  const result = check(expression, p !== undefined ? { plan: p } : {})
+  const result = check(expression, p !== undefined ? { plan: p, phase } : { phase })
   const regex = planGatedOperator(result.diagnostics)
   const first = result.diagnostics.find((d) => d.severity === "error") ?? (result.valid ? regex : undefined)
   if (first === undefined) return
@@ -139,7 +148,12 @@ const readParameters = (action: string, u: unknown, at: string): Record<string, 
   return out
 }
 
-const readRuleAt = (u: unknown, at: string, plan: string, extraFields: ReadonlyArray<string> = []): RuleInput => {
+export const readRuleAt = (
+  u: unknown,
+  at: string,
+  plan: string,
+  extraFields: ReadonlyArray<string> = []
+): RuleInput => {
   const field = (k: string) => `${at}${at === "" ? "" : "."}${k}`
   const prefix = at === "" ? "" : `${at}.`
   want(isRecord(u), at === "" ? "body" : at, `expected a rule object, got ${show(u)}`)

@@ -1,7 +1,8 @@
 /**
- * Handlers of a zone's rulesets (issue 21): the list and one ruleset read both entry points the
- * local platform keeps (custom and managed); writes change the custom phase's entry point only
- * (the managed one is written by the WAF migration's PUT, src/server/waf-migration-handlers.ts).
+ * Handlers of a zone's rulesets (issue 21): the list and one ruleset read the entry points the
+ * local platform keeps (custom, rate limiting and managed); writes change the custom phase's entry
+ * point, and the rate limiting phase's by a PUT of the whole entry point (rulesets-ratelimit.ts;
+ * the managed one is written by the WAF migration's PUT, src/server/waf-migration-handlers.ts).
  * Each write reads its body (rulesets-body.ts), computes the new ruleset (rulesets-ops.ts) and
  * saves it, or with `dry_run=true` stops before saving and answers `result: null`.
  */
@@ -13,6 +14,7 @@ import { CustomRulesPhase } from "../domain/custom-rule.js"
 import type { RulesetSummary, ZoneRuleset } from "../domain/ruleset.js"
 import {
   getCustomEntrypoint,
+  getPhaseEntrypoint,
   RULESET_VERSIONS_KEPT,
   rulesetVersions,
   saveRuleset,
@@ -21,6 +23,7 @@ import {
 import { readCreate, readDryRun, readEntrypoint, readRuleChange, type Read } from "./rulesets-body.js"
 import * as Ops from "./rulesets-ops.js"
 import { otherPhaseRead, otherPhaseWrite } from "./rulesets-phases.js"
+import { RateLimitPhase, RateLimitPhaseSpec, readRateLimitEntrypoint } from "./rulesets-ratelimit.js"
 import { wafZone } from "./waf-zone.js"
 
 const readOk = <A, E>(r: Read<A, E>) => (r.ok ? Effect.succeed(r.value) : Effect.fail(r.error))
@@ -90,13 +93,14 @@ const commit = <E extends Ops.Refusal>(
   db: Parameters<typeof saveRuleset>[0],
   zoneId: string,
   dryRun: boolean,
-  change: (current: ZoneRuleset | null) => Ops.Outcome<E>
+  change: (current: ZoneRuleset | null) => Ops.Outcome<E>,
+  phase: string = CustomRulesPhase
 ) =>
   Effect.map(
     outcomeOk(
       db
         .transaction(() => {
-          const o = change(getCustomEntrypoint(db, zoneId))
+          const o = change(getPhaseEntrypoint(db, zoneId, phase))
           if (o.ok && !dryRun) saveRuleset(db, zoneId, o.value)
           return o
         })
@@ -188,15 +192,28 @@ export const RulesetsLive = HttpApiBuilder.group(RulesetsApi(), "rulesets", (han
       })
     )
     .handle("getPhaseEntrypoint", ({ path }) =>
-      Effect.flatMap(wafZone(path.zone_id, `/rulesets/phases/${path.ruleset_phase}/entrypoint`), () =>
-        Effect.fail(otherPhaseRead(path.ruleset_phase))
-      )
+      Effect.flatMap(wafZone(path.zone_id, `/rulesets/phases/${path.ruleset_phase}/entrypoint`), ({ zone, db }) => {
+        const r = path.ruleset_phase === RateLimitPhase ? getPhaseEntrypoint(db, zone.id, RateLimitPhase) : null
+        return r !== null ? Effect.succeed(r) : Effect.fail(otherPhaseRead(path.ruleset_phase))
+      })
     )
-    .handle("putPhaseEntrypoint", ({ path, urlParams }) =>
+    .handle("putPhaseEntrypoint", ({ path, urlParams, payload }) =>
       Effect.gen(function* () {
-        yield* readOk(readDryRun(urlParams.dry_run))
-        yield* wafZone(path.zone_id, `/rulesets/phases/${path.ruleset_phase}/entrypoint`)
-        return yield* Effect.fail(otherPhaseWrite(path.ruleset_phase))
+        const dryRun = yield* readOk(readDryRun(urlParams.dry_run))
+        const { zone, db, plan, now } = yield* wafZone(
+          path.zone_id,
+          `/rulesets/phases/${path.ruleset_phase}/entrypoint`
+        )
+        if (path.ruleset_phase !== RateLimitPhase) return yield* Effect.fail(otherPhaseWrite(path.ruleset_phase))
+        const input = yield* readOk(readRateLimitEntrypoint(payload, plan))
+        const at = now()
+        return yield* commit(
+          db,
+          zone.id,
+          dryRun,
+          (current) => Ops.putEntrypoint(zone.id, plan, current, input, at, RateLimitPhaseSpec),
+          RateLimitPhase
+        )
       })
     )
     .handle("createRule", ({ path, urlParams, payload }) =>

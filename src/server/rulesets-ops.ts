@@ -19,14 +19,12 @@ export type Outcome<E extends Refusal = WriteRefusal> =
 
 const refuse = (error: WriteRefusal): Outcome => ({ ok: false, error })
 
-export const customEntrypointId = (zoneId: string) => hexId("ruleset", zoneId, CustomRulesPhase)
-
 export const ruleNotFound = (rulesetId: string, ruleId: string) =>
   new NotFound({ code: 10003, message: `could not find rule ${ruleId} in ruleset ${rulesetId}` })
 
 /** The fields a user sets: a rule whose fields are the same keeps its version and time. */
 const content = (r: RuleInput | ZoneRule) =>
-  JSON.stringify([r.action, r.expression, r.description, r.enabled, r.action_parameters, r.logging, r.ref])
+  JSON.stringify([r.action, r.expression, r.description, r.enabled, r.action_parameters, r.logging, r.ref, r.ratelimit])
 
 const toRule = (input: RuleInput, id: string, previous: ZoneRule | undefined, at: string): ZoneRule => {
   const rule: ZoneRule = {
@@ -39,18 +37,27 @@ const toRule = (input: RuleInput, id: string, previous: ZoneRule | undefined, at
     ref: input.ref ?? previous?.ref ?? id,
     ...(input.action_parameters !== undefined ? { action_parameters: input.action_parameters } : {}),
     ...(input.logging !== undefined ? { logging: input.logging } : {}),
+    ...(input.ratelimit !== undefined ? { ratelimit: input.ratelimit } : {}),
     last_updated: at
   }
   if (previous === undefined) return rule
   return content(rule) === content(previous) ? previous : { ...rule, version: String(Number(previous.version) + 1) }
 }
 
-const checked = (plan: string, next: ZoneRuleset): Outcome => {
-  const limit = CustomRuleLimits[plan] ?? CustomRuleLimits.free!
+/** A phase whose entry point the local platform writes: its name, what its rules are called, its quota per plan. */
+export interface WritablePhase {
+  readonly phase: string
+  readonly rulesAre: string
+  readonly limits: Readonly<Record<string, number>>
+}
+const CustomPhase: WritablePhase = { phase: CustomRulesPhase, rulesAre: "custom rules", limits: CustomRuleLimits }
+
+const checked = (plan: string, next: ZoneRuleset, spec: WritablePhase = CustomPhase): Outcome => {
+  const limit = spec.limits[plan] ?? spec.limits.free!
   if (next.rules.length > limit) {
     return refuse(
       new QuotaExceeded({
-        message: `rules: a ${plan} zone may have at most ${limit.toLocaleString("en-US")} custom rules in the ${CustomRulesPhase} phase, got ${next.rules.length.toLocaleString("en-US")}`
+        message: `rules: a ${plan} zone may have at most ${limit.toLocaleString("en-US")} ${spec.rulesAre} in the ${spec.phase} phase, got ${next.rules.length.toLocaleString("en-US")}`
       })
     )
   }
@@ -78,9 +85,10 @@ export const putEntrypoint = (
   plan: string,
   previous: ZoneRuleset | null,
   input: EntrypointInput,
-  at: string
+  at: string,
+  spec: WritablePhase = CustomPhase
 ): Outcome => {
-  const id = previous?.id ?? customEntrypointId(zoneId)
+  const id = previous?.id ?? hexId("ruleset", zoneId, spec.phase)
   const name = previous?.name ?? input.name ?? "default"
   if (input.name !== undefined && input.name !== name) {
     return refuse(
@@ -115,16 +123,20 @@ export const putEntrypoint = (
     if (match !== undefined && r.id === undefined) named.set(match.id, i)
     rules.push(toRule(r, match?.id ?? newRuleId(id, version, i), match, at))
   }
-  return checked(plan, {
-    id,
-    name,
-    description: input.description ?? previous?.description ?? "",
-    kind: "zone",
-    version,
-    rules,
-    last_updated: at,
-    phase: CustomRulesPhase
-  })
+  return checked(
+    plan,
+    {
+      id,
+      name,
+      description: input.description ?? previous?.description ?? "",
+      kind: "zone",
+      version,
+      rules,
+      last_updated: at,
+      phase: spec.phase
+    },
+    spec
+  )
 }
 
 /** Inserts `rule` where `position` says in `rules` (which no longer holds it); `undefined` appends. */

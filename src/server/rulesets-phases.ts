@@ -55,6 +55,6 @@ export const otherPhaseRead = (phase: string): NotFound | InvalidInput =>
 export const otherPhaseWrite = (phase: string): InvalidInput =>
   RulesetPhases.includes(phase)
     ? new InvalidInput({
-        message: `ruleset_phase: the local platform keeps the entry points of ${CustomRulesPhase} and http_request_firewall_managed only, got ${JSON.stringify(phase)} (nothing was written; that phase's rules are the real platform's)`
+        message: `ruleset_phase: the local platform keeps the entry points of ${CustomRulesPhase}, http_ratelimit and http_request_firewall_managed only, got ${JSON.stringify(phase)} (nothing was written; that phase's rules are the real platform's)`
       })
     : unknownPhase(phase)

@@ -66,7 +66,7 @@ describe("entry points of the other phases", () => {
     expect(firstError(r)).toEqual({
       code: 1004,
       message:
-        "ruleset_phase: the local platform keeps the entry points of http_request_firewall_custom and http_request_firewall_managed only, got \"http_request_transform\" (nothing was written; that phase's rules are the real platform's)"
+        "ruleset_phase: the local platform keeps the entry points of http_request_firewall_custom, http_ratelimit and http_request_firewall_managed only, got \"http_request_transform\" (nothing was written; that phase's rules are the real platform's)"
     })
     documented("put", r)
     expect((await send("GET", `/zones/${z}/rulesets`)).body.result).toEqual(before)

@@ -80,9 +80,7 @@ export const serve = Command.make(
         port: o.port,
         stateDir: dir,
         ...(mode !== undefined ? { legacy: legacyApis(mode) } : {})
-      }).pipe(
-        Effect.catchAllCause((cause) => Effect.fail(listenFailure(o.host, o.port, cause)))
-      )
+      }).pipe(Effect.catchAllCause((cause) => Effect.fail(listenFailure(o.host, o.port, cause))))
       const accountId = hexId("account", "Acme Corp")
       if (o.json) {
         printLine(JSON.stringify({ baseUrl: served.baseUrl, token: LocalToken, accountId }))
