@@ -65,7 +65,7 @@ const canonical = (u: unknown): string =>
       : v
   )
 
-const sameCustomRules = (a: ReadonlyArray<CustomRule>, b: ReadonlyArray<CustomRule>) =>
+export const sameCustomRules = (a: ReadonlyArray<CustomRule>, b: ReadonlyArray<CustomRule>) =>
   a.length === b.length && canonical(a.map(asWritten)) === canonical(b.map(asWritten))
 
 export const inEffect = (step: FirewallMigrationStep, live: ZoneRulesState): boolean => {

@@ -19,3 +19,17 @@ export const allUaRules = (zoneId: string) =>
 /** Every rate limit (previous version) of the zone; Gone where the platform has ended the API. */
 export const allRateLimits = (zoneId: string) =>
   collectPages((page) => call(E.listRateLimits, { path: zonePath(zoneId), urlParams: { page, per_page: 1000 } }))
+
+/** Replaces a Zone Lockdown rule (a PUT sets every field). */
+export const putLockdown = (zoneId: string, id: string, body: unknown) =>
+  call(E.updateLockdown, { path: { zone_id: zoneId, lock_downs_id: id }, payload: body })
+
+export const deleteLockdown = (zoneId: string, id: string) =>
+  call(E.deleteLockdown, { path: { zone_id: zoneId, lock_downs_id: id } })
+
+/** Replaces a User Agent Blocking rule. */
+export const putUaRule = (zoneId: string, id: string, body: unknown) =>
+  call(E.updateUaRule, { path: { zone_id: zoneId, ua_rule_id: id }, payload: body })
+
+export const deleteUaRule = (zoneId: string, id: string) =>
+  call(E.deleteUaRule, { path: { zone_id: zoneId, ua_rule_id: id } })

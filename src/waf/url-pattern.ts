@@ -9,12 +9,19 @@
  * loosely, and a skip rule on the path is the safe translation).
  */
 
-const quote = (s: string) => `"${s.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`
+export const quote = (s: string) => `"${s.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`
 
 /** Runs of stars are one star (the rules language rejects `**`). */
 const stars = (s: string) => s.replace(/\*{2,}/g, "*")
 
-export const urlPatternExpression = (pattern: string): string => {
+/**
+ * `path: "caseless"` compares the path without case (`wildcard`, as the platform's own Zone Lockdown
+ * example does); the default compares it with case, as page rules do.
+ */
+export const urlPatternExpression = (
+  pattern: string,
+  options: { readonly path?: "strict" | "caseless" } = {}
+): string => {
   let p = pattern.trim().replace(/^https?:\/\//i, "")
   const q = p.indexOf("?")
   if (q >= 0) p = p.slice(0, q)
@@ -30,17 +37,22 @@ export const urlPatternExpression = (pattern: string): string => {
     )
   if (path !== "" && path !== "/*") {
     parts.push(
-      path.includes("*")
-        ? `http.request.uri.path strict wildcard ${quote(path)}`
-        : `http.request.uri.path eq ${quote(path)}`
+      options.path === "caseless"
+        ? `http.request.uri.path wildcard ${quote(path)}`
+        : path.includes("*")
+          ? `http.request.uri.path strict wildcard ${quote(path)}`
+          : `http.request.uri.path eq ${quote(path)}`
     )
   }
   return parts.length === 0 ? "true" : parts.join(" and ")
 }
 
 /** Several patterns, any of which matches. */
-export const anyUrlExpression = (patterns: ReadonlyArray<string>): string => {
-  const each = patterns.map(urlPatternExpression)
+export const anyUrlExpression = (
+  patterns: ReadonlyArray<string>,
+  options: { readonly path?: "strict" | "caseless" } = {}
+): string => {
+  const each = patterns.map((p) => urlPatternExpression(p, options))
   if (each.includes("true") || each.length === 0) return "true"
   return each.length === 1 ? each[0]! : each.map((e) => `(${e})`).join(" or ")
 }

@@ -18,6 +18,7 @@ const rulesHandler = lazyHandlers(() => import("./rules-run.js"))
 const migrateHandler = lazyHandlers(() => import("./migrate-run.js"))
 const requestHandler = lazyHandlers(() => import("./request-run.js"))
 const legacyHandler = lazyHandlers(() => import("./legacy-run.js"))
+const lockdownsMigrateHandler = lazyHandlers(() => import("./lockdowns-migrate.js"))
 
 const zone = Options.text("zone").pipe(Options.withDescription("the zone, by id or name"))
 const yes = Options.boolean("yes").pipe(Options.withAlias("y"), Options.withDescription("do not ask for confirmation"))
@@ -167,17 +168,36 @@ const rules = Command.make("rules").pipe(
 )
 
 /** A legacy security product's group: its rules listed (the migrations off them plan from the same reads). */
+const legacyList = (name: string, list: (o: Parsed<"legacyList">) => Effect.Effect<void, CliFailure>) =>
+  Command.make("list", { ...target, zone }, list).pipe(Command.withDescription(`list the zone's ${name}`))
 const legacyGroup = (
   name: string,
   description: string,
   list: (o: Parsed<"legacyList">) => Effect.Effect<void, CliFailure>
-) =>
-  Command.make(name).pipe(
-    Command.withDescription(description),
-    Command.withSubcommands([
-      Command.make("list", { ...target, zone }, list).pipe(Command.withDescription(`list the zone's ${name}`))
-    ])
+) => Command.make(name).pipe(Command.withDescription(description), Command.withSubcommands([legacyList(name, list)]))
+
+const lockdownsMigrate = Command.make(
+  "migrate",
+  {
+    ...target,
+    zone,
+    yes,
+    dryRun: Options.boolean("dry-run").pipe(
+      Options.withDescription("print the exact requests and the state the zone would end in; change nothing")
+    ),
+    deleteOld: Options.boolean("delete-old").pipe(
+      Options.withDescription("delete the Zone Lockdown and UA rules instead of pausing them (cannot be rolled back)")
+    ),
+    rollback: Options.boolean("rollback").pipe(
+      Options.withDescription("restore what the zone's last Zone Lockdown migration found (from the journal)")
+    )
+  },
+  lockdownsMigrateHandler((m) => m.lockdownsMigrate)
+).pipe(
+  Command.withDescription(
+    "move the zone's Zone Lockdown and User Agent Blocking rules to WAF custom rules, in one ordered list (journaled: a re-run finishes a stopped migration, --rollback undoes it)"
   )
+)
 
 export const firewall = Command.make("firewall").pipe(
   Command.withDescription(
@@ -186,10 +206,17 @@ export const firewall = Command.make("firewall").pipe(
   Command.withSubcommands([
     filters,
     rules,
-    legacyGroup(
-      "lockdowns",
-      "Zone Lockdown rules: only the listed IPs may reach the URLs (the platform recommends custom rules instead)",
-      legacyHandler((m) => m.lockdownsList)
+    Command.make("lockdowns").pipe(
+      Command.withDescription(
+        "Zone Lockdown rules: only the listed IPs may reach the URLs (the platform recommends custom rules instead)"
+      ),
+      Command.withSubcommands([
+        legacyList(
+          "lockdowns",
+          legacyHandler((m) => m.lockdownsList)
+        ),
+        lockdownsMigrate
+      ])
     ),
     legacyGroup(
       "ua-rules",

@@ -61,6 +61,12 @@ interface Inputs {
   }
   readonly test: OnZone & { readonly request: string }
   readonly legacyList: OnZone
+  readonly lockdownsMigrate: OnZone & {
+    readonly yes: boolean
+    readonly dryRun: boolean
+    readonly deleteOld: boolean
+    readonly rollback: boolean
+  }
 }
 
 export type Parsed<K extends keyof Inputs> = Inputs[K]

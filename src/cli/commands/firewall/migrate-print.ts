@@ -7,6 +7,7 @@ import type { CustomRule } from "../../../domain/custom-rule.js"
 import type { Rule } from "../../../domain/firewall.js"
 import type { FirewallMigrationPlan } from "../../../services/custom-rules-migration-service.js"
 import { rulesMigratedNow } from "../../../services/custom-rules-migration-service.js"
+import { printRequests } from "../../migration-cli.js"
 import { clip, printLine, printTable } from "../../output.js"
 
 const customText = (c: CustomRule) => {
@@ -73,12 +74,7 @@ export const printDryRun = (p: FirewallMigrationPlan) => {
     printLine(`Dry run: nothing was changed. The migration is refused: ${p.refused}`)
     return
   }
-  printLine(`Dry run: nothing was changed. The migration would send ${p.steps.length} request(s):`)
-  for (const s of p.steps) {
-    printLine("")
-    printLine(`${s.method} ${s.path}`)
-    if (s.body !== undefined) printLine(JSON.stringify(s.body, null, 2))
-  }
+  printRequests(p.steps)
   printLine("")
   printLine(`and ${endText(p)}`)
 }

@@ -22,16 +22,14 @@ import {
   unfinishedZoneMigration,
   zoneMigrationJournal
 } from "../../../services/custom-rules-migration-service.js"
-import { journalOf, stoppedFrom, type RunOutcome, type StepProgress } from "../../../services/migration-engine.js"
-import { MigrationTarget, readJournal } from "../../../services/migration-journal.js"
+import type { RunOutcome } from "../../../services/migration-engine.js"
 import { resolveZone } from "../../../services/zones-service.js"
 import { migrationTargetLayer } from "../../environment.js"
 import { inputFile, opt } from "../../options.js"
-import { clip, printJson, printLine } from "../../output.js"
+import { journaled as journaledRun, type MigrationCommand, outcomeText, progressOf } from "../../migration-cli.js"
+import { printJson, printLine } from "../../output.js"
 import { confirmOrRefuse } from "../../prompt.js"
 import { CliFailure, usage } from "../../run.js"
-import { stoppable, type StopSignal } from "../../signals.js"
-import { isTerminal, writeErr } from "../../stdio.js"
 import { runFw } from "./common.js"
 import type { Parsed } from "./inputs.js"
 import { endText, printDryRun, printPreview } from "./migrate-print.js"
@@ -39,45 +37,15 @@ import { replayPlan } from "./migrate-replay.js"
 
 const what = "firewall migrate"
 
-/** A stop as the CLI prints it: one error line, and the commands that finish and undo it as the hint. */
-const stopText = (e: MigrationStopped) =>
-  `error: ${what}: ${e.message}\nhint: finish it: ${e.finish}; undo it: ${e.undo}`
-
-/** Progress on a terminal (stderr, one line rewritten); nothing in --json mode or off a terminal. */
-const progressOf = (json: boolean): ((p: StepProgress) => void) | undefined =>
-  json || !isTerminal("stderr")
-    ? undefined
-    : (p) => {
-        writeErr(`\r\u001b[K[${p.index + 1}/${p.total}] ${clip(p.step.description, 70)}`)
-        if (p.index + 1 === p.total) writeErr("\r\u001b[K")
-      }
-
-/**
- * Runs a journaled operation until it ends or a signal arrives; a stop is an exit 1 (or 128 + the
- * signal) with what the journal says was written and the two commands.
- */
+const migration: MigrationCommand = {
+  what,
+  kind: firewallMigrationDriver.kind,
+  commands: firewallMigrationDriver.commands
+}
 const journaled = <R>(
   zone: { readonly id: string; readonly name: string; readonly account: { readonly id: string } },
   work: Effect.Effect<RunOutcome, MigrationStopped | V4Error, R>
-) =>
-  Effect.gen(function* () {
-    const base = yield* journalOf(firewallMigrationDriver.kind, zone, zone.account)
-    const target = yield* MigrationTarget
-    const commands = firewallMigrationDriver.commands(zone.name)
-    const onSignal = (signal: StopSignal) => {
-      const journal = readJournal(base)
-      if (journal === undefined) return { error: `${what}: stopped by ${signal}; nothing was written` }
-      const e = stoppedFrom(journal, commands, target.flags, `interrupted by ${signal}`)
-      return { error: `${what}: ${e.message}`, hint: `finish it: ${e.finish}; undo it: ${e.undo}` }
-    }
-    return yield* stoppable(
-      Effect.catchTag(work, "MigrationStopped", (e) => Effect.fail(new CliFailure({ text: stopText(e), exitCode: 1 }))),
-      onSignal
-    )
-  })
-
-const outcomeText = (o: RunOutcome) =>
-  `${o.sent.length} request(s) sent${o.skipped.length > 0 ? `, ${o.skipped.length} step(s) already in effect` : ""}; the zone was read back and matches the plan (journal ${o.journal})`
+) => journaledRun(migration, zone, work)
 
 export const migrate = (o: Parsed<"migrate">) =>
   Effect.gen(function* () {

@@ -1,0 +1,124 @@
+/**
+ * The move of a zone's Zone Lockdown and User Agent Blocking rules to custom rules, on the one
+ * engine (./migration-engine.ts): the CLI (`edgectl firewall lockdowns migrate`) plans, applies,
+ * finishes and rolls back only through these functions. The plan is
+ * src/firewall/lockdown-ua-plan.ts, computed once from the live state; the engine sends exactly
+ * its steps and journals them.
+ */
+import * as Effect from "effect/Effect"
+import type { CustomRule } from "../domain/custom-rule.js"
+import { InvalidInput } from "../domain/errors.js"
+import { shellWord as quote } from "../domain/shell-word.js"
+import {
+  inEffect,
+  LockdownUaKind,
+  planLockdownUaMigration,
+  stateDifferences,
+  type LockdownUaPlan,
+  type LockdownUaState,
+  type LockdownUaStep
+} from "../firewall/lockdown-ua-plan.js"
+import type { ZoneRef } from "./custom-rules-migration-service.js"
+import { allRules } from "./firewall-service.js"
+import { allLockdowns, allUaRules, deleteLockdown, deleteUaRule, putLockdown, putUaRule } from "./legacy-service.js"
+import {
+  applyPlan,
+  findJournal,
+  resumeJournal,
+  rollbackJournal,
+  type MigrationDriver,
+  type StepProgress
+} from "./migration-engine.js"
+import type { Journal, JournalStatus } from "./migration-journal.js"
+import { getCustomRules, putCustomRules, type CustomRuleInput } from "./rulesets-service.js"
+
+export type { LockdownUaPlan, LockdownUaState }
+
+export const readLockdownUa = (zoneId: string) =>
+  Effect.map(
+    Effect.all([allLockdowns(zoneId), allUaRules(zoneId), getCustomRules(zoneId), allRules(zoneId)]),
+    ([lockdowns, uaRules, custom, firewallRules]): LockdownUaState => ({
+      lockdowns,
+      uaRules,
+      customRules: (custom?.rules ?? []) as unknown as ReadonlyArray<CustomRule>,
+      firewallRules
+    })
+  )
+
+const send = (zoneId: string, step: LockdownUaStep) => {
+  const c = step.check
+  if ("customRules" in c) return putCustomRules(zoneId, { rules: c.customRules as ReadonlyArray<CustomRuleInput> })
+  if ("absent" in c) return c.product === "lockdowns" ? deleteLockdown(zoneId, c.rule) : deleteUaRule(zoneId, c.rule)
+  return c.product === "lockdowns" ? putLockdown(zoneId, c.rule, step.body) : putUaRule(zoneId, c.rule, step.body)
+}
+
+export const lockdownUaDriver: MigrationDriver<LockdownUaStep, LockdownUaState> = {
+  kind: LockdownUaKind,
+  read: readLockdownUa,
+  send,
+  inEffect,
+  differences: stateDifferences,
+  commands: (zone) => ({
+    migrate: `edgectl firewall lockdowns migrate --zone ${quote(zone)}`,
+    rollback: `edgectl firewall lockdowns migrate --zone ${quote(zone)} --rollback`
+  })
+}
+
+const accountOf = (z: ZoneRef) => ({ id: z.account.id, name: z.account.name ?? z.account.id })
+
+export const planLockdownUa = (zone: ZoneRef, deleteOld: boolean) =>
+  Effect.map(readLockdownUa(zone.id), (before) =>
+    planLockdownUaMigration({
+      zone: { id: zone.id, name: zone.name },
+      account: accountOf(zone),
+      plan: zone.plan?.legacy_id,
+      before,
+      deleteOld
+    })
+  )
+
+export type LockdownUaJournal = Journal<LockdownUaStep, LockdownUaState>
+
+export const lockdownUaJournal = (zone: ZoneRef) =>
+  findJournal<LockdownUaStep, LockdownUaState>(LockdownUaKind, zone, accountOf(zone))
+
+/** The platform checks the plan's entry point without saving it (`dry_run=true`) before anything is written. */
+export const checkLockdownUa = (plan: LockdownUaPlan) =>
+  Effect.forEach(
+    plan.steps,
+    (s) =>
+      "customRules" in s.check
+        ? Effect.asVoid(
+            putCustomRules(plan.zone.id, { rules: s.check.customRules as ReadonlyArray<CustomRuleInput> }, true)
+          )
+        : Effect.void,
+    { discard: true }
+  )
+
+export const applyLockdownUa = (
+  plan: LockdownUaPlan,
+  progress?: (p: StepProgress) => void,
+  options: { readonly checked?: boolean } = {}
+) =>
+  Effect.zipRight(
+    options.checked === true ? Effect.void : checkLockdownUa(plan),
+    applyPlan(lockdownUaDriver, plan, { delete_old: plan.delete_old }, progress)
+  )
+
+export const resumeLockdownUa = (
+  journal: LockdownUaJournal,
+  status: JournalStatus,
+  progress?: (p: StepProgress) => void
+) => resumeJournal(lockdownUaDriver, journal, status, progress)
+
+export const rollbackLockdownUa = (zone: ZoneRef, progress?: (p: StepProgress) => void) =>
+  Effect.flatMap(lockdownUaJournal(zone), (j) =>
+    j === undefined
+      ? Effect.fail(
+          new InvalidInput({
+            message: `zone ${zone.name} has no Zone Lockdown migration journal on this target: nothing to roll back`,
+            clientSide: true
+          })
+        )
+      : rollbackJournal(lockdownUaDriver, j.journal, progress)
+  )

@@ -1,0 +1,158 @@
+/**
+ * The Zone Lockdown + User Agent Blocking -> custom rules plan as a pure function: the reference's
+ * ordered list (allow and block per lockdown in processing order, then UA rules, after the zone's
+ * custom rules), exemptions kept as `and not (...)`, paused sources disabled, UA rules merged when
+ * the plan's quota needs it, a plan that cannot fit refused whole, and a re-plan after the apply
+ * that has nothing left to send.
+ */
+import { describe, expect, it } from "vitest"
+import type { CustomRule } from "../../src/domain/custom-rule.js"
+import type { Lockdown, UaRule } from "../../src/domain/legacy-security.js"
+import { planLockdownUaMigration, type LockdownUaState } from "../../src/firewall/lockdown-ua-plan.js"
+import { check } from "../../src/rules/index.js"
+
+const lockdown = (id: string, over: Partial<Lockdown> = {}): Lockdown => ({
+  id,
+  created_on: "2024-01-01T00:00:00Z",
+  modified_on: "2024-01-01T00:00:00Z",
+  paused: false,
+  description: `lock ${id}`,
+  urls: [`example.com/${id}/*`],
+  configurations: [{ target: "ip", value: "192.0.2.1" }],
+  ...over
+})
+const ua = (id: string, value: string, over: Partial<UaRule> = {}): UaRule => ({
+  id,
+  paused: false,
+  description: `ua ${id}`,
+  mode: "block",
+  configuration: { target: "ua", value },
+  ...over
+})
+const state = (over: Partial<LockdownUaState>): LockdownUaState => ({
+  lockdowns: [],
+  uaRules: [],
+  customRules: [],
+  firewallRules: [],
+  ...over
+})
+const zone = { id: "z1", name: "example.com" }
+
+describe("planLockdownUaMigration", () => {
+  it("orders lockdowns by priority (allow then block each), UA rules after, all after the zone's custom rules", () => {
+    const kept: CustomRule = { action: "block", expression: 'http.host eq "x.example.com"', ref: "mine", enabled: true }
+    const p = planLockdownUaMigration({
+      zone,
+      plan: "enterprise",
+      deleteOld: false,
+      before: state({
+        lockdowns: [lockdown("b"), lockdown("a", { priority: 5 })],
+        uaRules: [ua("u1", 'Bad "Bot"')],
+        customRules: [kept]
+      })
+    })
+    expect(p.refused).toBeUndefined()
+    expect(p.expected.customRules.map((r) => r.ref)).toEqual([
+      "mine",
+      "lockdown:a:allow",
+      "lockdown:a:block",
+      "lockdown:b:allow",
+      "lockdown:b:block",
+      "ua:u1"
+    ])
+    const [, allow, block, , , uaRule] = p.expected.customRules
+    expect(allow).toMatchObject({
+      action: "skip",
+      action_parameters: { ruleset: "current" },
+      logging: { enabled: false },
+      expression: '(http.host eq "example.com" and http.request.uri.path wildcard "/a/*") and ip.src in {192.0.2.1}'
+    })
+    expect(block!.expression).toBe(
+      '(http.host eq "example.com" and http.request.uri.path wildcard "/a/*") and not ip.src in {192.0.2.1}'
+    )
+    expect(uaRule).toMatchObject({ action: "block", expression: 'http.user_agent eq "Bad \\"Bot\\""' })
+    for (const r of p.expected.customRules) expect(check(r.expression).valid, r.expression).toBe(true)
+    expect(p.steps.map((s) => s.key)).toEqual(["entrypoint", "pause:b", "pause:a", "pause:u1"])
+    expect(p.expected.lockdowns.every((l) => l.paused)).toBe(true)
+  })
+
+  it("keeps each exemption (a custom skip rule, an active firewall bypass) as and not (...); a paused source is disabled", () => {
+    const p = planLockdownUaMigration({
+      zone,
+      plan: "enterprise",
+      deleteOld: false,
+      before: state({
+        lockdowns: [lockdown("a", { paused: true })],
+        uaRules: [ua("u1", "curl")],
+        customRules: [
+          {
+            action: "skip",
+            expression: 'http.request.uri.path eq "/health"',
+            action_parameters: { products: ["zoneLockdown"] },
+            ref: "health"
+          }
+        ],
+        firewallRules: [
+          {
+            id: "f1",
+            paused: false,
+            action: "bypass",
+            priority: null,
+            products: ["uaBlock"],
+            filter: { id: "x", paused: false, expression: "ip.src eq 203.0.113.9" }
+          }
+        ]
+      })
+    })
+    const [, allow, block, uaRule] = p.expected.customRules
+    expect(allow!.enabled).toBe(false)
+    expect(block!.expression.endsWith(' and not (http.request.uri.path eq "/health")')).toBe(true)
+    expect(uaRule!.expression).toBe('http.user_agent eq "curl" and not (ip.src eq 203.0.113.9)')
+    expect(p.steps.map((s) => s.key)).toEqual(["entrypoint", "pause:u1"])
+  })
+
+  it("merges UA rules per mode and state when the quota needs it, and refuses a plan that still does not fit", () => {
+    const many = Array.from({ length: 8 }, (_, i) =>
+      ua(`u${i}`, `Agent${i}`, { mode: i % 2 === 0 ? "block" : "challenge" })
+    )
+    const p = planLockdownUaMigration({ zone, plan: "free", deleteOld: false, before: state({ uaRules: many }) })
+    expect(p.refused).toBeUndefined()
+    expect(p.expected.customRules.map((r) => r.expression)).toEqual([
+      'http.user_agent in {"Agent0" "Agent2" "Agent4" "Agent6"}',
+      'http.user_agent in {"Agent1" "Agent3" "Agent5" "Agent7"}'
+    ])
+    expect(p.notes.map((n) => n.code)).toContain("ua-merged")
+    const full = planLockdownUaMigration({
+      zone,
+      plan: "pro",
+      deleteOld: false,
+      before: state({
+        lockdowns: [lockdown("a"), lockdown("b"), lockdown("c")],
+        customRules: Array.from({ length: 16 }, (_, i) => ({
+          action: "block" as const,
+          expression: "true",
+          ref: `r${i}`
+        }))
+      })
+    })
+    expect(full.refused).toBe(
+      "zone example.com would need 22 custom rules (16 there now, 6 for Zone Lockdown and User Agent Blocking), more than the 20 its pro plan allows: delete some, or upgrade the plan"
+    )
+    expect(full.steps).toEqual([])
+  })
+
+  it("after the apply, the re-plan keeps the migrated rules and sends nothing; --delete-old deletes, irreversibly", () => {
+    const before = state({ lockdowns: [lockdown("a")], uaRules: [ua("u1", "x")] })
+    const p = planLockdownUaMigration({ zone, plan: "business", deleteOld: false, before })
+    const again = planLockdownUaMigration({ zone, plan: "business", deleteOld: false, before: p.expected })
+    expect(again.steps).toEqual([])
+    expect(again.expected.customRules).toEqual(p.expected.customRules)
+    const del = planLockdownUaMigration({ zone, plan: "business", deleteOld: true, before })
+    expect(del.steps.map((s) => `${s.method} ${s.path}`)).toEqual([
+      "PUT /zones/z1/rulesets/phases/http_request_firewall_custom/entrypoint",
+      "DELETE /zones/z1/firewall/lockdowns/a",
+      "DELETE /zones/z1/firewall/ua_rules/u1"
+    ])
+    expect(del.steps.slice(1).every((s) => "irreversible" in s.inverse)).toBe(true)
+  })
+})
