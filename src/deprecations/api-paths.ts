@@ -96,7 +96,7 @@ const HINTS = [
   /\bmethod\s*[:=]\s*["'`]([A-Za-z]+)["'`]/,
   /\bhttp\.Method(Get|Post|Put|Patch|Delete)\b/,
   /\bNewRequest(?:WithContext)?\(\s*(?:ctx\s*,\s*)?"([A-Z]+)"/,
-  /\b(?:requests|axios|httpx|session|client|http|api|got|ky|superagent)\.(get|post|put|patch|delete)\s*\(/
+  /\b(?:requests|axios|httpx|session|client|http|api|got|ky|superagent)\.(get|post|put|patch|delete)\s*\(/i
 ]
 
 const hintIn = (window: string): string | undefined => {
@@ -123,8 +123,11 @@ const methodNear = (text: string, at: number): string | undefined => {
   }
   let to = lineEnd(text, at)
   while (to < text.length && text[to - 1] === "\\") to = lineEnd(text, to + 1)
-  const own = hintIn(text.slice(from, to))
+  const statement = text.slice(from, to)
+  const own = hintIn(statement)
   if (own !== undefined) return own
+  // Options follow only a call left open at the end of the line (`fetch(url, {`).
+  if (!/[({,]\s*$/.test(statement)) return /\bfetch\s*\(/.test(statement) ? "GET" : undefined
   let after = to
   for (let k = 0; k < 3 && after < text.length; k++) {
     const next = lineEnd(text, after + 1)
