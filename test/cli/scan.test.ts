@@ -328,14 +328,14 @@ describe("edgectl scan on a code base", () => {
         `${x.locations[0]!.physicalLocation.artifactLocation.uri}:${x.locations[0]!.physicalLocation.region.startLine} ${x.ruleId} ${x.level}`
     )
     expect(levels).toEqual([
-      "ci/deploy.yml:7 DEP-SVCKEY error",
-      "ci/deploy.yml:9 DEP-DNSANALYTICS warning",
       "rules/block-countries.rules:1 DEP-GEOIP note",
       "rules/block-countries.rules:1 DEP-THREAT error",
       "rules/custom-rules.json:4 DEP-THREAT error",
       "rules/custom-rules.json:4 DEP-GEOIP note",
       "rules/custom-rules.json:11 DEP-WAFOLD error",
-      "rules/custom-rules.json:11 DEP-RLOLD error"
+      "rules/custom-rules.json:11 DEP-RLOLD error",
+      "ci/deploy.yml:7 DEP-SVCKEY error",
+      "ci/deploy.yml:9 DEP-DNSANALYTICS warning"
     ])
   })
 
