@@ -64,6 +64,8 @@ export const languageOf = (name: string): Language | undefined => {
 
 export interface Hit {
   readonly id: string
+  /** Which detector found it: an API path, a pattern (SDK call, field, header), a skipped product, Terraform. */
+  readonly kind: "api" | "pattern" | "products" | "terraform"
   readonly severity: "error" | "warning" | "information"
   readonly start: number
   readonly end: number
@@ -127,6 +129,7 @@ const hintOf = (d: Deprecation) => {
 }
 
 const hit = (
+  kind: Hit["kind"],
   d: Deprecation,
   ctx: ScanContext,
   start: number,
@@ -139,6 +142,7 @@ const hit = (
   const derived = extra.derived === true || (d.endOfLifeDerived !== undefined && state.state !== "undated")
   return {
     id: d.id,
+    kind,
     severity: severityOf(state),
     start,
     end,
@@ -168,7 +172,7 @@ const apiHits = (text: string, ctx: ScanContext, out: Array<Hit>) => {
         const from = a.rewrite?.[0]
         const at = from !== undefined ? written.indexOf(from) : -1
         out.push(
-          hit(d, ctx, u.start, u.end, `${u.method ?? a.methods.join("|")} ${shownPath(u.path)}`, {
+          hit("api", d, ctx, u.start, u.end, `${u.method ?? a.methods.join("|")} ${shownPath(u.path)}`, {
             derived: a.derived === true,
             ...(at >= 0
               ? { rewrite: { start: u.start + at, end: u.start + at + from!.length, newText: a.rewrite![1]! } }
@@ -189,12 +193,20 @@ const patternHits = (text: string, lang: Language, ctx: ScanContext, out: Array<
       const end = start + m[0].length
       const from = p.rewrite?.[0]
       out.push(
-        hit(p.d, ctx, start, end, p.languages !== undefined ? `${p.what} (${m[0].replace(/\s*\($/, "")})` : m[0], {
-          derived: p.derived,
-          ...(from !== undefined && m[0].startsWith(from)
-            ? { rewrite: { start, end: start + from.length, newText: p.rewrite![1]! } }
-            : {})
-        })
+        hit(
+          "pattern",
+          p.d,
+          ctx,
+          start,
+          end,
+          p.languages !== undefined ? `${p.what} (${m[0].replace(/\s*\($/, "")})` : m[0],
+          {
+            derived: p.derived,
+            ...(from !== undefined && m[0].startsWith(from)
+              ? { rewrite: { start, end: start + from.length, newText: p.rewrite![1]! } }
+              : {})
+          }
+        )
       )
     }
   }
@@ -213,7 +225,7 @@ const productHits = (text: string, ctx: ScanContext, out: Array<Hit>) => {
       const d = products.get(q[1]!)
       if (d === undefined) continue
       const start = listStart + q.index! + 1
-      out.push(hit(d, ctx, start, start + q[1]!.length, `a skip of the legacy product "${q[1]}"`))
+      out.push(hit("products", d, ctx, start, start + q[1]!.length, `a skip of the legacy product "${q[1]}"`))
     }
   }
 }
@@ -241,6 +253,14 @@ const pinDetail = (
   return { detail: `in the pinned provider ${p}`, applies: true }
 }
 
+const reached = (pin: Version | undefined, t: { deprecatedFrom?: string; removedIn?: string }) => {
+  if (pin === undefined) return false
+  return [t.deprecatedFrom, t.removedIn].some((v) => {
+    const at = v !== undefined ? parseVersion(v) : undefined
+    return at !== undefined && compareVersions(pin, at) >= 0
+  })
+}
+
 const terraformHits = (text: string, json: boolean, ctx: ScanContext, out: Array<Hit>) => {
   const constraint = pinIn(text, json) ?? ctx.pin
   const pin = constraint !== undefined ? lowestAllowed(constraint) : undefined
@@ -254,20 +274,29 @@ const terraformHits = (text: string, json: boolean, ctx: ScanContext, out: Array
           : new RegExp(`\\b${t.providerArgument}\\s*=`, "g")
         for (const m of text.matchAll(re)) {
           const start = m.index! + (json ? 1 : 0)
-          out.push(hit(d, ctx, start, start + t.providerArgument.length, `provider argument ${t.providerArgument}`))
+          out.push(
+            hit(
+              "terraform",
+              d,
+              ctx,
+              start,
+              start + t.providerArgument.length,
+              `provider argument ${t.providerArgument}`
+            )
+          )
         }
         continue
       }
+      // A rename in a later provider (`instead`) concerns a module only once its pin reaches the
+      // version that deprecates or removes the old name: before, the new name does not exist yet.
+      if (t.instead !== undefined && !reached(pin, t)) continue
       for (const b of blocks) {
         if (t.attribute !== undefined) {
           if (b.kind !== "resource" || b.type !== t.of) continue
-          const dep = t.deprecatedFrom !== undefined ? parseVersion(t.deprecatedFrom) : undefined
-          // An attribute deprecated from a version: an older pin has nothing to replace it with yet.
-          if (pin !== undefined && dep !== undefined && compareVersions(pin, dep) < 0) continue
           for (const at of attributeUses(text, b, t.attribute, json)) {
             const { detail } = pinDetail(pin, t)
             out.push(
-              hit(d, ctx, at, at + t.attribute.length, `attribute ${t.attribute} of ${t.of}`, {
+              hit("terraform", d, ctx, at, at + t.attribute.length, `attribute ${t.attribute} of ${t.of}`, {
                 derived,
                 detail: `${detail}${t.instead ? `; use ${t.instead}` : ""}`
               })
@@ -279,7 +308,7 @@ const terraformHits = (text: string, json: boolean, ctx: ScanContext, out: Array
         if (type === undefined || type !== b.type) continue
         const { detail } = pinDetail(pin, t)
         out.push(
-          hit(d, ctx, b.start, b.end, `${b.kind} ${b.type}`, {
+          hit("terraform", d, ctx, b.start, b.end, `${b.kind} ${b.type}`, {
             derived,
             detail: `${detail}${t.instead ? `; use ${t.instead}` : ""}`
           })

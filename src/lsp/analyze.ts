@@ -28,6 +28,20 @@ export const analyze = async (
   name = "",
   memo?: Memo
 ): Promise<Analysis> => {
+  const analysis = await analyzeSyntax(registry, syntax, text, options, name, memo)
+  const fallback = syntax === "json" ? "json" : syntax === "rules" ? "rules" : "terraform"
+  const deprecated = registry.deprecations(text, name, analysis.findings, fallback)
+  return deprecated.length === 0 ? analysis : { ...analysis, findings: [...analysis.findings, ...deprecated] }
+}
+
+const analyzeSyntax = async (
+  registry: DocumentRegistry,
+  syntax: DocumentSyntax,
+  text: string,
+  options: CheckOptions,
+  name: string,
+  memo?: Memo
+): Promise<Analysis> => {
   switch (syntax) {
     case "rules": {
       const region = wholeDocument(text)
@@ -39,3 +53,13 @@ export const analyze = async (
       return analyzeTerraform(text, name, options, registry.terraform)
   }
 }
+
+/**
+ * A document of none of the syntaxes above that the deprecation scanner reads (a shell script, a
+ * program, a wrangler or CI configuration): the editor shows its deprecations, nothing else.
+ */
+export const analyzeSource = (registry: DocumentRegistry, text: string, name: string): Analysis => ({
+  kind: undefined,
+  findings: registry.deprecations(text, name, []),
+  expressions: []
+})
