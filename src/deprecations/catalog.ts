@@ -48,7 +48,9 @@ export interface Deprecation {
   readonly replacement: string
   /** The edgectl command that moves it, where edgectl has one (ZONE stands for the zone). */
   readonly move?: string
-  /** The editor's code action that moves it, where there is one. */
+  /** What a skip rule that names the legacy product (`products: [...]`) does instead. */
+  readonly skipReplacement?: string
+  /** The editor's code action that moves it (on a Terraform resource), where there is one. */
   readonly action?: string
   readonly detect: {
     readonly api?: ReadonlyArray<ApiDetector>

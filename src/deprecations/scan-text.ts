@@ -121,10 +121,13 @@ const compile = () => {
   return compiled
 }
 
-const hintOf = (d: Deprecation) => {
+const hintOf = (d: Deprecation, kind: Hit["kind"]) => {
+  // A skip of a legacy product only stops matching what is gone: what to skip instead.
+  if (kind === "products")
+    return `a skip of it does nothing once the product is gone; ${d.skipReplacement ?? d.replacement}`
   const parts = [d.replacement]
   if (d.move !== undefined) parts.push(`move it with \`${d.move}\``)
-  if (d.action !== undefined) parts.push(`or ${d.action}`)
+  if (d.action !== undefined && kind === "terraform") parts.push(`or ${d.action}`)
   return parts.join("; ")
 }
 
@@ -148,7 +151,7 @@ const hit = (
     end,
     what,
     message: `${what}: ${d.title}${detail}, ${stateText(d, state)}${derived ? " [derived]" : ""}`,
-    hint: hintOf(d),
+    hint: hintOf(d, kind),
     state,
     derived,
     ...(extra.rewrite !== undefined ? { rewrite: extra.rewrite } : {})
