@@ -80,7 +80,7 @@ export const stateOn = (d: Deprecation, now: Date): DeprecationState => {
   if (d.endOfLife === null) return { state: "undated" }
   const end = Date.parse(`${d.endOfLife}T00:00:00Z`)
   const diff = end - now.getTime()
-  if (diff <= 0) return { state: "past", endOfLife: d.endOfLife, daysAgo: Math.floor(-diff / DAY) }
+  if (diff <= 0) return { state: "past", endOfLife: d.endOfLife, daysAgo: Math.floor((now.getTime() - end) / DAY) }
   return { state: "upcoming", endOfLife: d.endOfLife, daysLeft: Math.ceil(diff / DAY) }
 }
 
