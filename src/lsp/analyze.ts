@@ -29,6 +29,9 @@ export const analyze = async (
   memo?: Memo
 ): Promise<Analysis> => {
   const analysis = await analyzeSyntax(registry, syntax, text, options, name, memo)
+  // A KV bulk file is data (keys and values), not configuration; and it can be large, checked
+  // entry by entry against its memo: the scanner does not read it on every change.
+  if (analysis.kind === "kv-bulk") return analysis
   const fallback = syntax === "json" ? "json" : syntax === "rules" ? "rules" : "terraform"
   const deprecated = registry.deprecations(text, name, analysis.findings, fallback)
   return deprecated.length === 0 ? analysis : { ...analysis, findings: [...analysis.findings, ...deprecated] }
