@@ -1,6 +1,6 @@
 /**
  * The scanner over a code base: the files of the named paths (directories walked in name order;
- * hidden directories, node_modules, vendor and .terraform not entered) that have a language the
+ * hidden directories but CI ones, node_modules and vendor not entered) that have a language the
  * scanner reads, each scanned with its Terraform module's provider pin (any *.tf or *.tf.json of
  * its directory may hold it, as Terraform reads a directory as one module).
  */
@@ -24,7 +24,9 @@ export interface ScanRun {
   readonly problems: ReadonlyArray<string>
 }
 
-const SKIP_DIRS = new Set(["node_modules", "vendor", ".terraform"])
+const SKIP_DIRS = new Set(["node_modules", "vendor"])
+// Hidden directories are tools' state (.git, .terraform, .venv), but for the CI configurations.
+const CI_DIRS = new Set([".github", ".gitlab", ".circleci", ".buildkite"])
 // Files larger than this are generated or data (lock files, bundles): not read.
 const MAX_BYTES = 4 * 1024 * 1024
 
@@ -34,7 +36,7 @@ const filesIn = (dir: string, out: Array<string>) => {
   for (const e of entries) {
     const full = nodePath.join(dir, e.name)
     if (e.isDirectory()) {
-      if (!e.name.startsWith(".") && !SKIP_DIRS.has(e.name)) filesIn(full, out)
+      if ((!e.name.startsWith(".") || CI_DIRS.has(e.name)) && !SKIP_DIRS.has(e.name)) filesIn(full, out)
     } else if (e.isFile() && languageOf(e.name) !== undefined) out.push(full)
   }
 }

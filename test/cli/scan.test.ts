@@ -39,8 +39,8 @@ interface JsonScan {
 
 /** Every finding in the fixture repository, in file and text order: path:line:column, id, what was found. */
 const EXPECTED = [
-  "ci/deploy.yml:7:7 DEP-SVCKEY CLOUDFLARE_API_USER_SERVICE_KEY",
-  "ci/deploy.yml:9:59 DEP-DNSANALYTICS GET /zones/{id}/dns_analytics/report",
+  ".github/workflows/deploy.yml:7:7 DEP-SVCKEY CLOUDFLARE_API_USER_SERVICE_KEY",
+  ".github/workflows/deploy.yml:9:59 DEP-DNSANALYTICS GET /zones/{id}/dns_analytics/report",
   "cmd/legacy/main.go:15:29 DEP-ESC POST /zones/{id}/disable_esc",
   "cmd/legacy/main.go:16:29 DEP-FR POST /zones/{id}/firewall/rules",
   "cmd/legacy/main.go:17:28 DEP-FR GET /zones/{id}/filters",
@@ -220,7 +220,7 @@ describe("edgectl scan on a code base", () => {
   })
 
   it("gives each finding its dates and state on the platform clock, the replacement and the command that moves it", () => {
-    const { out } = scanJson(["scripts/deploy.sh", "ci/deploy.yml"])
+    const { out } = scanJson(["scripts/deploy.sh", ".github/workflows/deploy.yml"])
     const fr = out.findings.find((f) => f.id === "DEP-FR")!
     expect(fr).toMatchObject({
       severity: "error",
@@ -305,7 +305,7 @@ describe("edgectl scan on a code base", () => {
   })
 
   it("writes SARIF 2.1.0 with check's writer: one rule per deprecation, levels by state", () => {
-    const r = edgectl(["scan", "--format", "sarif", "rules", "ci"], { cwd: repo, env: NOW })
+    const r = edgectl(["scan", "--format", "sarif", "rules", ".github"], { cwd: repo, env: NOW })
     expect(r.status).toBe(1)
     const doc = JSON.parse(r.stdout)
     expect(doc.version).toBe("2.1.0")
@@ -334,8 +334,8 @@ describe("edgectl scan on a code base", () => {
       "rules/custom-rules.json:4 DEP-GEOIP note",
       "rules/custom-rules.json:11 DEP-WAFOLD error",
       "rules/custom-rules.json:11 DEP-RLOLD error",
-      "ci/deploy.yml:7 DEP-SVCKEY error",
-      "ci/deploy.yml:9 DEP-DNSANALYTICS warning"
+      ".github/workflows/deploy.yml:7 DEP-SVCKEY error",
+      ".github/workflows/deploy.yml:9 DEP-DNSANALYTICS warning"
     ])
   })
 
