@@ -7,6 +7,10 @@
 // bench/results/scan.json.
 //
 //   node bench/scan.bench.mjs [--quick] [--files N]
+//
+// Notes (this 2-core machine, shared): 10,000 files (30.2 MB, 500 planted uses) in 1.97-1.99 s
+// median, ~5,000 files/s, ~15 MB/s, peak RSS ~89 MB (only the texts of files with findings are
+// kept, for the report); 2,000 files in ~0.9 s (start-up included).
 import { spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
