@@ -33,7 +33,7 @@ const nodeGlobals = Object.fromEntries(
 )
 
 export default defineConfig(
-  globalIgnores(["dist/", "coverage/", "fixtures/", "scratch/", "bench/results/", ".edgectl/"]),
+  globalIgnores(["dist/", "coverage/", "fixtures/", "test/fixtures/scan-repo/", "scratch/", "bench/results/", ".edgectl/"]),
   js.configs.recommended,
   tseslint.configs.recommended,
   {

@@ -28,6 +28,23 @@ export const analyze = async (
   name = "",
   memo?: Memo
 ): Promise<Analysis> => {
+  const analysis = await analyzeSyntax(registry, syntax, text, options, name, memo)
+  // A KV bulk file is data (keys and values), not configuration; and it can be large, checked
+  // entry by entry against its memo: the scanner does not read it on every change.
+  if (analysis.kind === "kv-bulk") return analysis
+  const fallback = syntax === "json" ? "json" : syntax === "rules" ? "rules" : "terraform"
+  const deprecated = registry.deprecations(text, name, analysis.findings, fallback)
+  return deprecated.length === 0 ? analysis : { ...analysis, findings: [...analysis.findings, ...deprecated] }
+}
+
+const analyzeSyntax = async (
+  registry: DocumentRegistry,
+  syntax: DocumentSyntax,
+  text: string,
+  options: CheckOptions,
+  name: string,
+  memo?: Memo
+): Promise<Analysis> => {
   switch (syntax) {
     case "rules": {
       const region = wholeDocument(text)
@@ -39,3 +56,13 @@ export const analyze = async (
       return analyzeTerraform(text, name, options, registry.terraform)
   }
 }
+
+/**
+ * A document of none of the syntaxes above that the deprecation scanner reads (a shell script, a
+ * program, a wrangler or CI configuration): the editor shows its deprecations, nothing else.
+ */
+export const analyzeSource = (registry: DocumentRegistry, text: string, name: string): Analysis => ({
+  kind: undefined,
+  findings: registry.deprecations(text, name, []),
+  expressions: []
+})

@@ -6,6 +6,7 @@
  * server or run, and passed down, so a feature is added by listing it here (no module registers
  * itself, no module keeps state).
  */
+import { deprecationScanner, type DeprecationScanner } from "./deprecations.js"
 import type { JsonFeatures } from "./features.js"
 import type { DocumentKind } from "./findings.js"
 import { firewallRuleFeatures } from "./firewall-features.js"
@@ -23,6 +24,8 @@ export interface DocumentRegistry {
   readonly jsonChecks: ReadonlyArray<JsonCheck>
   readonly jsonFeatures: ReadonlyMap<DocumentKind, JsonFeatures>
   readonly terraform: TerraformWiring
+  /** The deprecation scanner's findings in any document it reads (src/deprecations; `edgectl scan`'s). */
+  readonly deprecations: DeprecationScanner
 }
 
 export const documentRegistry = (): DocumentRegistry => ({
@@ -38,5 +41,6 @@ export const documentRegistry = (): DocumentRegistry => ({
     firewall: firewallRewrite,
     firewallJson: firewallJsonRewrite,
     pins: new Map()
-  }
+  },
+  deprecations: deprecationScanner()
 })

@@ -100,6 +100,7 @@ const SARIF_LEVEL = { error: "error", warning: "warning", information: "note" } 
 
 /** Where each kind of diagnostic code is explained: the README's sections (the project has no web pages). */
 const HELP: ReadonlyArray<readonly [RegExp, string, string]> = [
+  [/^DEP-/, "Find what is going away: `edgectl scan`", "find-what-is-going-away-edgectl-scan"],
   [/^kv-|^json-syntax$/, "Key-value store: `edgectl kv` (bulk files)", "key-value-store-edgectl-kv"],
   [/^waf-/, "WAF migration: `edgectl waf`", "waf-migration-edgectl-waf"],
   [/^firewall-/, "Firewall filters and rules: `edgectl firewall`", "firewall-filters-and-rules-edgectl-firewall"],

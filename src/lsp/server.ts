@@ -23,7 +23,8 @@ import {
   type DocumentSymbol
 } from "vscode-languageserver/node.js"
 import { check, format } from "../rules/index.js"
-import { analyze, syntaxOf } from "./analyze.js"
+import { analyze, analyzeSource, syntaxOf } from "./analyze.js"
+import { languageOf } from "../deprecations/scan-text.js"
 import { complete, hover } from "./features.js"
 import type { Analysis, Finding, Fix } from "./findings.js"
 import { outline, type OutlineSymbol } from "./outline.js"
@@ -77,6 +78,9 @@ export interface ServerOptions {
 }
 
 /** `registry`: the document kinds beyond rule expressions, their checks, hover and completion. */
+/** A document of no checked syntax whose deprecations the scanner still finds (scripts, programs, configuration). */
+const scannerReads = (uri: string) => languageOf(uri) !== undefined
+
 export const startServer = (connection: Connection, registry: DocumentRegistry, options: ServerOptions = {}): void => {
   let debounceMs = options.debounceMs ?? 40
   const documents = new TextDocuments(TextDocument)
@@ -110,13 +114,16 @@ export const startServer = (connection: Connection, registry: DocumentRegistry, 
     const doc = documents.get(uri)
     if (doc === undefined) return
     const syntax = syntaxOf(uri, doc.languageId)
-    if (syntax === undefined) return
+    if (syntax === undefined && !scannerReads(uri)) return
     const text = doc.getText()
     const version = doc.version
     lastCheck.set(uri, Date.now())
     let analysis: Analysis
     try {
-      analysis = await analyze(registry, syntax, text, {}, uri, states.get(uri)?.analysis.memo)
+      analysis =
+        syntax === undefined
+          ? analyzeSource(registry, text, uri)
+          : await analyze(registry, syntax, text, {}, uri, states.get(uri)?.analysis.memo)
     } catch (e) {
       connection.console.error(`edgectl: checking ${uri} failed: ${e instanceof Error ? e.stack : String(e)}`)
       return
@@ -151,12 +158,15 @@ export const startServer = (connection: Connection, registry: DocumentRegistry, 
     const st = states.get(uri)
     if (st !== undefined && st.version === doc.version) return { ...st, text: doc.getText() }
     const syntax = syntaxOf(uri, doc.languageId)
-    if (syntax === undefined) return undefined
+    if (syntax === undefined && !scannerReads(uri)) return undefined
     const text = doc.getText()
     const fresh = {
       version: doc.version,
       lines: new LineIndex(text),
-      analysis: await analyze(registry, syntax, text, {}, uri, states.get(uri)?.analysis.memo)
+      analysis:
+        syntax === undefined
+          ? analyzeSource(registry, text, uri)
+          : await analyze(registry, syntax, text, {}, uri, states.get(uri)?.analysis.memo)
     }
     states.set(uri, fresh)
     return { ...fresh, text }

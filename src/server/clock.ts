@@ -5,13 +5,12 @@
  * `Date` header, so a client reads the platform's clock, not its own.
  */
 import * as Context from "effect/Context"
+import { platformNowFromEnv } from "../domain/platform-now.js"
 
 export interface PlatformClock {
   readonly now: () => Date
 }
 export const PlatformClock = Context.GenericTag<PlatformClock>("edgectl/PlatformClock")
-
-export const ClockVariable = "EDGECTL_PLATFORM_NOW"
 
 export const systemClock: PlatformClock = { now: () => new Date() }
 
@@ -19,13 +18,6 @@ export const fixedClock = (at: Date): PlatformClock => ({ now: () => new Date(at
 
 /** The clock `EDGECTL_PLATFORM_NOW` asks for; a value that is not an instant is an error at start. */
 export const clockFromEnv = (env: Readonly<Record<string, string | undefined>> = process.env): PlatformClock => {
-  const v = env[ClockVariable]
-  if (v === undefined || v.trim() === "") return systemClock
-  const at = new Date(v.trim())
-  if (Number.isNaN(at.getTime())) {
-    throw new Error(
-      `${ClockVariable} must be an ISO 8601 instant such as 2024-06-01T12:00:00Z, got ${JSON.stringify(v)}`
-    )
-  }
-  return fixedClock(at)
+  const at = platformNowFromEnv(env)
+  return at === undefined ? systemClock : fixedClock(at)
 }

@@ -1,0 +1,83 @@
+/**
+ * The deprecation scanner's hits as findings (code: the deprecation's id, e.g. `DEP-FR`), for the
+ * editor, `edgectl check` and `edgectl scan`'s text and SARIF: one shape, so they cannot disagree.
+ * A rename in place (a KV legacy route, an `ip.geoip.*` field) is a code action; a deprecation that
+ * an edgectl command moves offers that command.
+ */
+import { deprecationById } from "../deprecations/catalog.js"
+import { platformNowFromEnv } from "../domain/platform-now.js"
+import * as nodePath from "node:path"
+import { fileURLToPath } from "node:url"
+import { modulePinOf } from "../deprecations/scan-files.js"
+import { languageOf, scanText, type Hit, type Language } from "../deprecations/scan-text.js"
+import { finding, type Finding, type Fix } from "./findings.js"
+
+export const findingOf = (h: Hit): Finding => {
+  const fixes: Array<Fix> = []
+  if (h.rewrite !== undefined)
+    fixes.push({
+      title: `Replace with ${h.rewrite.newText}`,
+      edits: [{ range: { start: h.rewrite.start, end: h.rewrite.end }, newText: h.rewrite.newText }],
+      preferred: true
+    })
+  const move = deprecationById(h.id)?.move
+  if (move !== undefined) fixes.push({ title: `Move it: ${move}`, command: move })
+  return finding(h.severity, h.id, h.message, { start: h.start, end: h.end }, { hint: h.hint, fixes })
+}
+
+/** The platform's clock: EDGECTL_PLATFORM_NOW when set, else the machine's. */
+export const scannerNow = (): Date => platformNowFromEnv() ?? new Date()
+
+// Where an older check of the editor already reports the construct (with its own code action),
+// the scanner's finding on the same line is left out: one diagnostic per construct.
+const COVERED_BY: Readonly<Record<string, string>> = {
+  "firewall-api-unsupported": "DEP-FR",
+  "terraform-previous-waf": "DEP-WAFOLD",
+  "deprecated-field": "DEP-GEOIP"
+}
+
+const lineOf = (text: string, at: number) => {
+  const start = text.lastIndexOf("\n", at - 1) + 1
+  const end = text.indexOf("\n", at)
+  return { start, end: end < 0 ? text.length : end }
+}
+
+const pathOf = (name: string): string | undefined => {
+  if (name.startsWith("file:")) {
+    try {
+      return fileURLToPath(name)
+    } catch {
+      return undefined
+    }
+  }
+  return name === "" || name === "-" ? undefined : name
+}
+
+/**
+ * The deprecation scanner as the editor and `check` call it: the findings in a document (`name`:
+ * its path or URI; `fallback`: the language of one whose name says none, e.g. `check --kind`) that
+ * the document's other findings (`existing`) do not already report. A Terraform file's provider
+ * pin may be in another file of its directory: read once per directory (`pins`).
+ */
+export const deprecationScanner =
+  (pins = new Map<string, string | undefined>()) =>
+  (text: string, name: string, existing: ReadonlyArray<Finding>, fallback?: Language): Array<Finding> => {
+    const path = pathOf(name)
+    const lang = (path !== undefined ? languageOf(path) : undefined) ?? fallback
+    if (lang === undefined) return []
+    const terraform = lang === "terraform" || lang === "terraform-json"
+    const pin = terraform && path !== undefined ? modulePinOf(nodePath.dirname(path), pins) : undefined
+    return scanText(text, lang, { now: scannerNow(), pin })
+      .filter((h) => {
+        // A skip of a legacy product is what edgectl's own migrations write while the product is
+        // on (a bypass rule's products): `edgectl scan` lists it, the editor does not flag it.
+        if (h.kind === "products") return false
+        const line = lineOf(text, h.start)
+        return !existing.some(
+          (f) => COVERED_BY[f.code] === h.id && f.range.start <= line.end && f.range.end >= line.start
+        )
+      })
+      .map(findingOf)
+  }
+
+export type DeprecationScanner = ReturnType<typeof deprecationScanner>
