@@ -28,7 +28,7 @@ if (installed !== VERSION)
     `build/native/build-sqlite.mjs patches better-sqlite3 ${VERSION}, but ${installed} is installed (${root}); update the patch for it`
   )
 
-export const OUT = join(dirname(root), ".edgectl-sqlite")
+const OUT = join(dirname(root), ".edgectl-sqlite")
 const addon = join(OUT, "build", "Release", "better_sqlite3.node")
 const guard = readFileSync(join(here, "sqlite-guard.cpp"), "utf8")
 const staticLib = join(root, "build", "Release", "sqlite3.a")

@@ -1,12 +1,13 @@
 // Opening an object's database: the page log first (a restore left pending by
 // onNextSessionRestoreBookmark is applied here, before the object sees its storage), then the
 // SQLite file in WAL mode with checkpoints left to us, so the page log sees every committed page.
-import Database from "better-sqlite3"
+import type Database from "better-sqlite3"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { KV_SCHEMA } from "./storage-kv.js"
 import { privateDatabase, privateDir, privateFilesIn } from "../private-files.js"
 import { LOG_FILE, PageLog } from "./pitr.js"
+import { openObjectSqlite } from "./sqlite-binding.js"
 
 export const DB_FILE = "db.sqlite"
 // Checkpoint (and restart the WAL) once it has grown past this.
@@ -14,7 +15,7 @@ const WAL_CHECKPOINT_BYTES = 16 * 1024 * 1024
 
 const connect = (file: string): Database.Database => {
   privateDatabase(file)
-  const db = new Database(file)
+  const db = openObjectSqlite(file)
   db.pragma("journal_mode = WAL")
   db.pragma("synchronous = NORMAL")
   db.pragma("wal_autocheckpoint = 0")

@@ -9,7 +9,7 @@
 // binding; without them, one per class under its name) and vars (`env`); the same object is
 // `import { env } from "cloudflare:workers"`. The compatibility date and flags switch the dated
 // behaviours (./compat.ts).
-import Database from "better-sqlite3"
+import { openObjectSqlite } from "./sqlite-binding.js"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { ALARM_BACKOFF_MS, ALARM_RETRIES, Alarms } from "./alarms.js"
@@ -299,7 +299,7 @@ export class ObjectHost {
       if (!fs.existsSync(file)) continue
       let time: number | undefined
       try {
-        const db = new Database(file, { readonly: true })
+        const db = openObjectSqlite(file, { readonly: true })
         try {
           time = db.prepare("SELECT value FROM _cf_METADATA WHERE key = 1").pluck().get() as number | undefined
         } finally {

@@ -4,7 +4,8 @@
 // the counters grow as the cursor is consumed, as the platform reports them.
 import type Database from "better-sqlite3"
 import { out, rowBuilder, type RowBuilder, type SqlValue } from "./rows.js"
-import { guardStatement, splitSql, type SqlStatement } from "./sql-text.js"
+import { SqlGuard } from "./sql-authorizer.js"
+import { guardStatement, NO_STATEMENT, splitSql, type SqlStatement } from "./sql-text.js"
 
 export type { SqlValue } from "./rows.js"
 type Row = Record<string, SqlValue>
@@ -62,10 +63,13 @@ export class SqlStorage {
   private readonly db: Database.Database
   private readonly hooks: SqlHooks
   private readonly cache = new Map<string, ReadonlyArray<Prepared>>()
+  // The platform's authorizer and limits, on only while object code's statements prepare and run.
+  private readonly guard: SqlGuard
 
   constructor(db: Database.Database, hooks: SqlHooks) {
     this.db = db
     this.hooks = hooks
+    this.guard = new SqlGuard(db)
   }
 
   get databaseSize(): number {
@@ -80,10 +84,13 @@ export class SqlStorage {
 
   private prepareOne(st: SqlStatement): Prepared {
     let stmt: Database.Statement
+    this.guard.on()
     try {
       stmt = this.db.prepare(st.text)
     } catch (e) {
-      throw sqlError(e)
+      throw sqlError(this.guard.explain(e))
+    } finally {
+      this.guard.off()
     }
     const reader = stmt.reader
     if (reader) stmt.raw(true)
@@ -105,7 +112,7 @@ export class SqlStorage {
     const hit = this.cache.get(query)
     if (hit !== undefined) return hit
     const statements = splitSql(query)
-    if (statements.length === 0) throw new Error("sql.exec(): the query contains no SQL statement")
+    if (statements.length === 0) throw new Error(NO_STATEMENT)
     for (const st of statements) guardStatement(st)
     if (statements.some((st) => DDL.has(st.words[0]!.toUpperCase()))) return statements
     const prepared = statements.map((st) => this.prepareOne(st))
@@ -138,6 +145,7 @@ export class SqlStorage {
       const p = "stmt" in item ? item : this.prepareOne(item)
       const a = i === last ? args : []
       if (!p.readonly) this.hooks.beforeWrite()
+      this.guard.on()
       try {
         if (p.reader) {
           const r = p.stmt.all(...a) as Array<Array<unknown>>
@@ -155,10 +163,9 @@ export class SqlStorage {
           }
         }
       } catch (e) {
-        const err = sqlError(e)
-        const code = (err as { code?: string }).code
-        if (code !== undefined && FATAL.test(code)) this.hooks.fatal(err)
-        throw err
+        throw this.failed(this.guard.explain(e))
+      } finally {
+        this.guard.off()
       }
       if (p.ddl) this.cache.clear()
     }
@@ -168,6 +175,13 @@ export class SqlStorage {
   private one(p: Prepared, args: Array<unknown>): SqlStorageCursor {
     try {
       if (!p.readonly) this.hooks.beforeWrite()
+    } catch (e) {
+      throw this.failed(e)
+    }
+    // Guarded while it runs too: SQLite prepares again what a schema change expired, and a
+    // pragma function (pragma_table_info(...)) prepares its PRAGMA as it steps.
+    this.guard.on()
+    try {
       if (p.reader) {
         const rows = p.stmt.all(...args) as Array<Array<unknown>>
         return new SqlStorageCursor(p.columns, p.build, rows, 0, p.readonly ? 0 : rows.length)
@@ -176,11 +190,19 @@ export class SqlStorage {
       const n = p.readonly ? 0 : info.changes
       return new SqlStorageCursor(NO_COLUMNS, NO_BUILD, NO_ROWS, n, n)
     } catch (e) {
-      const err = sqlError(e)
-      const code = (err as { code?: string }).code
-      if (code !== undefined && FATAL.test(code)) this.hooks.fatal(err)
-      throw err
+      throw this.failed(this.guard.explain(e))
+    } finally {
+      this.guard.off()
     }
+  }
+
+  // A failed statement's error as the platform words it; storage in doubt breaks the object.
+  private failed(e: unknown): Error {
+    this.guard.off()
+    const err = sqlError(e)
+    const code = (err as { code?: string }).code
+    if (code !== undefined && FATAL.test(code)) this.hooks.fatal(err)
+    return err
   }
 }
 
