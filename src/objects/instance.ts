@@ -8,6 +8,7 @@ import type { ObjectId } from "./ids.js"
 import type { ObjectClass, ObjectInstance } from "./module-loader.js"
 import type { ObjectState } from "./object-state.js"
 import { ObjectStorage } from "./storage.js"
+import { storageApi } from "./storage-api.js"
 
 // What ctx.abort(reason) throws, and what the caller of the aborted event gets: as on the
 // platform, an Error whose message is the reason (a string) and with `durableObjectReset`.
@@ -59,7 +60,7 @@ export class Instance {
     })
     this.state = {
       id,
-      storage: this.storage,
+      storage: storageApi(this.storage),
       blockConcurrencyWhile: <T>(callback: () => Promise<T> | T): Promise<T> => {
         const release = this.gate.lock()
         const run = Promise.resolve().then(callback)

@@ -4,7 +4,7 @@
 // the counters grow as the cursor is consumed, as the platform reports them.
 import type Database from "better-sqlite3"
 import { out, rowBuilder, type RowBuilder, type SqlValue } from "./rows.js"
-import { SqlGuard } from "./sql-authorizer.js"
+import { SQL_LIMITS, SqlGuard } from "./sql-authorizer.js"
 import { guardStatement, NO_STATEMENT, splitSql, type SqlStatement } from "./sql-text.js"
 
 export type { SqlValue } from "./rows.js"
@@ -83,6 +83,11 @@ export class SqlStorage {
   }
 
   private prepareOne(st: SqlStatement): Prepared {
+    // The runtime hands SQLite the text with its length, which SQLite checks against the limit
+    // first ("statement too long"); better-sqlite3 hands it NUL-terminated, checked only later.
+    if (st.text.length * 3 > SQL_LIMITS.sqlLength && Buffer.byteLength(st.text) > SQL_LIMITS.sqlLength) {
+      throw Object.assign(new Error("statement too long: SQLITE_TOOBIG"), { code: "SQLITE_TOOBIG" })
+    }
     let stmt: Database.Statement
     this.guard.on()
     try {
@@ -232,10 +237,10 @@ export class SqlStorageCursor<T extends Row = Row> implements IterableIterator<T
     this.written = written
   }
 
-  // As on the platform: the first row is stepped before the cursor is read, and each row read
-  // after that counts once.
+  // As on the platform, one row ahead: the first row is stepped before the cursor is read, and
+  // reading a row steps to the next one.
   get rowsRead(): number {
-    return this.readBefore + Math.min(this.rows.length, Math.max(this.at, 1))
+    return this.readBefore + Math.min(this.rows.length, this.at + 1)
   }
   get rowsWritten(): number {
     return this.written

@@ -230,17 +230,39 @@ export class ObjectStorage {
 
   list(options: ListOptions = {}): Promise<Map<string, unknown>> {
     try {
-      this.tx.usable()
-      if (options.start !== undefined && options.startAfter !== undefined) {
-        throw new TypeError("list() cannot be called with both start and startAfter values.")
-      }
-      if (options.limit !== undefined && !(Number.isInteger(options.limit) && options.limit > 0)) {
-        throw new TypeError(`List limit must be positive (got ${options.limit}).`)
-      }
-      return Promise.resolve(this.kv.list(options))
+      return Promise.resolve(this.listNow(options))
     } catch (e) {
       return rejectFrom(this.config.label, e)
     }
+  }
+
+  private listNow(options: ListOptions): Map<string, unknown> {
+    this.tx.usable()
+    if (options.start !== undefined && options.startAfter !== undefined) {
+      throw new TypeError("list() cannot be called with both start and startAfter values.")
+    }
+    if (options.limit !== undefined && !(Number.isInteger(options.limit) && options.limit > 0)) {
+      throw new TypeError(`List limit must be positive (got ${options.limit}).`)
+    }
+    return this.kv.list(options)
+  }
+
+  // --- ctx.storage.kv: the platform's synchronous key-value API, over the same table ------------
+
+  kvGet(key: string): unknown {
+    this.tx.usable()
+    return this.kv.read(checkKey(key, "get"), false)
+  }
+  kvPut(key: string, value: unknown): void {
+    this.putOne(key, value)
+  }
+  kvDelete(key: string): boolean {
+    checkKey(key, "delete")
+    this.tx.beforeWrite(false)
+    return this.tx.guarded(() => this.kv.delete(key, false))
+  }
+  kvList(options: ListOptions = {}): IterableIterator<[string, unknown]> {
+    return this.listNow(options).entries()
   }
 
   // --- transactions ---------------------------------------------------------------------------
