@@ -51,6 +51,9 @@ export interface HostOptions {
   // Serve the control channel in `<persistTo>/.host/` through which `edgectl objects kv|sql|
   // bookmark|restore` reach this host's objects (default true).
   readonly control?: boolean
+  // The platform's limit of an object's stored data, in bytes: a write past it fails with
+  // SQLITE_FULL ("database or disk is full") and resets the object. Default: no limit.
+  readonly maxObjectBytes?: number
 }
 
 export class ObjectHost {
@@ -212,7 +215,8 @@ export class ObjectHost {
       onEnd: (i) => {
         if (this.live.get(key) === i) this.live.delete(key)
       },
-      ...(this.compat.enabled.deleteAllDeletesAlarm ? { deleteAllDeletesAlarm: true } : {})
+      ...(this.compat.enabled.deleteAllDeletesAlarm ? { deleteAllDeletesAlarm: true } : {}),
+      ...(this.options.maxObjectBytes !== undefined ? { maxDatabaseBytes: this.options.maxObjectBytes } : {})
     })
     this.live.set(key, inst)
     return inst

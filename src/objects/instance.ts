@@ -38,6 +38,7 @@ export interface InstanceHooks {
   // Names the object in reports (for example of a rejection nobody handled).
   readonly label?: string
   readonly deleteAllDeletesAlarm?: boolean
+  readonly maxDatabaseBytes?: number
 }
 
 export class Instance {
@@ -56,7 +57,8 @@ export class Instance {
       onBroken: (e) => this.end(e),
       holdInputGate: () => this.gate.lock(),
       ...(hooks.label !== undefined ? { label: hooks.label } : {}),
-      ...(hooks.deleteAllDeletesAlarm === true ? { deleteAllDeletesAlarm: true } : {})
+      ...(hooks.deleteAllDeletesAlarm === true ? { deleteAllDeletesAlarm: true } : {}),
+      ...(hooks.maxDatabaseBytes !== undefined ? { maxDatabaseBytes: hooks.maxDatabaseBytes } : {})
     })
     this.state = {
       id,

@@ -222,12 +222,18 @@ export class SqlGuard {
     this.native.edgectlGuardConfigure(this.authorizer.authorize, LIMIT_PAIRS)
   }
 
+  private active = false
+
   on(): void {
     this.authorizer.denial = null
     this.native.edgectlGuard(true)
+    this.active = true
   }
 
+  // Once only: a failure may have closed the connection (the object reset) before a finally.
   off(): void {
+    if (!this.active) return
+    this.active = false
     this.native.edgectlGuard(false)
   }
 

@@ -60,6 +60,10 @@ export class ObjectStorage {
     this.log = opened.log
     this.file = opened.file
     this.restoredPages = opened.restoredPages
+    if (config.maxDatabaseBytes !== undefined) {
+      const pageSize = this.db.pragma("page_size", { simple: true }) as number
+      this.db.pragma(`max_page_count = ${Math.max(1, Math.floor(config.maxDatabaseBytes / pageSize))}`)
+    }
     this.kv = new KvTable(this.db)
     this.alarm = new AlarmSlot(this.db)
     this.tx = new ImplicitTransaction(this.db, this.log, this.file, {

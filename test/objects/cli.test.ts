@@ -65,7 +65,7 @@ describe("edgectl objects (built CLI)", () => {
     const run = (...a: Array<string>) => edgectl(["objects", ...a], { cwd })
     const reserved = run("sql", "Counter", "a", "SELECT * FROM _cf_KV", "--create")
     expect(reserved.status).toBe(1)
-    expect(reserved.stderr).toMatch(/^error: objects sql: access to _cf_KV is prohibited/)
+    expect(reserved.stderr).toMatch(/^error: objects sql: access to _cf_KV\.key is prohibited/)
     expect(run("sql", "Counter", "a", "BEGIN").stderr).toMatch(/storage.transaction\(\)/)
     const big = run("kv", "Counter", "a", "put", "x".repeat(2049), "v")
     expect(big.status).toBe(1)

@@ -27,7 +27,7 @@ describe("requestObject", () => {
       expect(restored.target).toBe(bookmark)
       expect(await dev.text("/Counter/a/get")).toContain('"n":2')
       await expect(requestObject(state, "Counter", id, { op: "sql", query: "SELECT * FROM _cf_KV" })).rejects.toThrow(
-        /access to _cf_KV is prohibited/
+        /access to _cf_KV\.key is prohibited/
       )
     } finally {
       await dev.stop()

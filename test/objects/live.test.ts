@@ -57,7 +57,7 @@ describe("objects commands through a running host", () => {
       expect([noKey.status, noKey.stderr]).toEqual([1, 'error: objects kv get: no key "nope"\n'])
       const reserved = await run("sql", "Counter", "a", "SELECT * FROM _cf_KV")
       expect(reserved.status).toBe(1)
-      expect(reserved.stderr).toMatch(/^error: objects sql: access to _cf_KV is prohibited/)
+      expect(reserved.stderr).toMatch(/^error: objects sql: access to _cf_KV\.key is prohibited/)
       expect(reserved.stderr.trim().split("\n")).toHaveLength(1)
       expect(fs.statSync(path.join(state, ".host")).mode & 0o777).toBe(0o700)
     } finally {
