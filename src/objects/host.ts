@@ -9,7 +9,7 @@
 // binding; without them, one per class under its name) and vars (`env`); the same object is
 // `import { env } from "cloudflare:workers"`. The compatibility date and flags switch the dated
 // behaviours (./compat.ts).
-import { openObjectSqlite } from "./sqlite-binding.js"
+import { loadSqliteBinding, openObjectSqlite } from "./sqlite-binding.js"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { ALARM_BACKOFF_MS, ALARM_RETRIES, Alarms } from "./alarms.js"
@@ -103,6 +103,8 @@ export class ObjectHost {
   }
 
   static async start(options: HostOptions): Promise<ObjectHost> {
+    // A missing or stale build of the binding fails here, once, rather than on each object.
+    loadSqliteBinding()
     const persistTo = path.resolve(options.persistTo ?? DEFAULT_PERSIST_TO)
     const loaded =
       typeof options.module === "string"

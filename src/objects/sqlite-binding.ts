@@ -42,7 +42,8 @@ export const bindingFile = (): string =>
     "better_sqlite3.node"
   )
 
-const load = (): Addon => {
+/** The patched addon, loaded once; throws the error naming the file and the rebuild command. */
+export const loadSqliteBinding = (): Addon => {
   if (addon !== undefined) return addon
   const file = process.env.EDGECTL_SQLITE_BINDING ?? bindingFile()
   let loaded: Addon
@@ -65,14 +66,14 @@ const load = (): Addon => {
 
 /** Opens an object's database file with the patched binding. */
 export const openObjectSqlite = (file: string, options: Database.Options = {}): Database.Database =>
-  new Database(file, { ...options, nativeBinding: load() as unknown as string })
+  new Database(file, { ...options, nativeBinding: loadSqliteBinding() as unknown as string })
 
 /**
  * The native handle behind a Database: better-sqlite3 keeps it in an own property named by a
  * private Symbol() (lib/util.js `cppdb`); test/build/library-internals.test.ts pins that.
  */
 export const nativeGuard = (db: Database.Database): NativeGuard => {
-  const native = load().Database
+  const native = loadSqliteBinding().Database
   const holder = db as unknown as Record<symbol, unknown>
   for (const s of Object.getOwnPropertySymbols(db)) {
     const v = holder[s]

@@ -4,6 +4,7 @@
 // The rules are the platform runtime's (its SQLite authorizer and limits); src/objects/sql-authorizer.ts.
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { edgectlAsync } from "../helpers/cli.js"
 import { type Dev, startDev, workspace } from "../helpers/objects-live.js"
 
 const project = path.resolve(import.meta.dirname, "../fixtures/objects/sql-dialect")
@@ -204,6 +205,21 @@ describe("ctx.storage.sql: the platform's SQL dialect", () => {
 
   it("a cursor's rowsRead is one row ahead of what was read, as the platform's", async () => {
     expect(await get("/rows-read?name=rows")).toEqual([1, 2, 3])
+  })
+})
+
+describe("the SQLite binding", () => {
+  it("a missing build of the patched binding fails with one line naming the file and the rebuild command", async () => {
+    const { cwd, state } = workspace()
+    const missing = path.join(cwd, "no-such-binding.node")
+    const r = await edgectlAsync(["objects", "sql", "Store", "a", "SELECT 1", "--create", "--persist-to", state], {
+      cwd,
+      env: { EDGECTL_SQLITE_BINDING: missing }
+    })
+    expect([r.status, r.stderr]).toEqual([
+      1,
+      `error: objects sql: the SQLite binding for objects cannot be loaded: ${missing}: missing; rebuild it with \`npm run build:sqlite\`\n`
+    ])
   })
 })
 
