@@ -4,7 +4,6 @@
 import type Database from "better-sqlite3"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { KV_SCHEMA } from "./storage-kv.js"
 import { privateDatabase, privateDir, privateFilesIn } from "../private-files.js"
 import { LOG_FILE, PageLog } from "./pitr.js"
 import { openObjectSqlite } from "./sqlite-binding.js"
@@ -44,7 +43,7 @@ export const openObjectDatabase = (dir: string, now: () => number): Opened => {
   const log = new PageLog(dir, now)
   let db = connect(file)
   if (!log.initialized) {
-    db.exec(KV_SCHEMA)
+    // Nothing but page 1 (WAL mode wrote it): the internal tables come with their first use.
     truncate(db, log)
     log.initialize(file, db.pragma("page_size", { simple: true }) as number)
   } else {
@@ -86,7 +85,7 @@ const USER_OBJECTS = `SELECT type, name, sql FROM sqlite_master
  * deleteAll(): the platform deletes the object's database and starts a new one. Here the file and
  * its recovery log stay (the deletion is a commit that a restore can undo): every user table,
  * view, index and trigger is dropped with foreign keys off (tables linked by foreign keys drop in
- * any order), the key-value and metadata rows deleted
+ * any order), the key-value and metadata tables too
  * (`refill` writes back what stays, in the same commit), and the file vacuumed to the size of a new
  * database. No transaction may be open (foreign_keys cannot change inside one).
  */
@@ -102,7 +101,7 @@ export const deleteDatabase = (db: Database.Database, refill: () => void): void 
       objects.sort((a, b) => rank(a) - rank(b))
       for (const o of objects)
         db.exec(`DROP ${o.type === "view" ? "VIEW" : "TABLE"} IF EXISTS "${o.name.replaceAll('"', '""')}"`)
-      db.exec("DELETE FROM _cf_KV; DELETE FROM _cf_METADATA")
+      db.exec("DROP TABLE IF EXISTS _cf_KV; DROP TABLE IF EXISTS _cf_METADATA")
       refill()
     })()
     db.exec("VACUUM")

@@ -217,7 +217,11 @@ export class ObjectStorage {
       const alarm = this.config.deleteAllDeletesAlarm === true ? null : this.readAlarm()
       this.tx.guarded(() => {
         const { waiting } = this.tx.abandon()
-        deleteDatabase(this.db, () => this.alarm.write(alarm))
+        deleteDatabase(this.db, () => {
+          // The metadata table is gone: the slot looks again before writing the kept alarm.
+          this.alarm.forget()
+          this.alarm.write(alarm)
+        })
         this.kv.cleared()
         this.sql.clearCache()
         afterCommit(this.db, this.log, this.file)

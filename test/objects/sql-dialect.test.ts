@@ -130,6 +130,8 @@ describe("ctx.storage.sql: the platform's SQL dialect", () => {
   })
 
   it("the internal tables are unreachable; a string literal naming one is only a string", async () => {
+    // Key-value writes create _cf_KV.
+    await get("/kv?name=internal")
     expect(
       await run(
         "internal",
@@ -201,6 +203,13 @@ describe("ctx.storage.sql: the platform's SQL dialect", () => {
       { error: "SQL code did not contain a statement." },
       { error: expect.stringMatching(/^To execute a transaction, please use the state.storage.transaction\(\)/) }
     ])
+  })
+
+  it("a new object is one page: the internal tables come with their first use", async () => {
+    expect(await get("/size?name=fresh")).toBe(4096)
+    // Key-value writes create _cf_KV (a table of a few small rows: one page).
+    await get("/kv?name=fresh")
+    expect(await get("/size?name=fresh")).toBe(2 * 4096)
   })
 
   it("a cursor's rowsRead is one row ahead of what was read, as the platform's", async () => {

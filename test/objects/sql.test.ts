@@ -90,8 +90,11 @@ describe("ctx.storage.sql", () => {
     expect(() => s.sql.exec("SELEC 1")).toThrow('near "SELEC": syntax error at offset 0: SQLITE_ERROR')
   })
 
-  it("_cf_ tables can be neither read nor created; BEGIN and SAVEPOINT point at transaction()", () => {
+  it("_cf_ tables can be neither read nor created; BEGIN and SAVEPOINT point at transaction()", async () => {
     const s = openStorage()
+    // The first key-value write creates _cf_KV (before it, SQLite knows no such table).
+    expect(() => s.sql.exec("SELECT * FROM _cf_KV")).toThrow("no such table: _cf_KV: SQLITE_ERROR")
+    await s.put("k", 1)
     expect(() => s.sql.exec("SELECT * FROM _cf_KV")).toThrow("access to _cf_KV.key is prohibited: SQLITE_AUTH")
     expect(() => s.sql.exec('SELECT * FROM "_CF_kv"')).toThrow(/prohibited/)
     expect(() => s.sql.exec("CREATE TABLE _cf_mine (x)")).toThrow(/not authorized/)
