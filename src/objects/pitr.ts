@@ -159,6 +159,11 @@ export class PageLog {
     this.rememberWal(0, null, null)
   }
 
+  // The last commit's own bookmark: the same until the next commit (what edgectl's views compare).
+  committed(): string {
+    return formatBookmark(this.last.time, this.last.seq)
+  }
+
   // The present as a bookmark: the last commit, at the time of the call. As on the platform,
   // each call gives a later bookmark than the one before (string order is still time order: a
   // commit after it is timed no earlier), and every one restores to that commit.

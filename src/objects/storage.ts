@@ -401,6 +401,12 @@ export class ObjectStorage {
     return this.log.current()
   }
 
+  // Not the platform's: the bookmark of the last commit, unchanged until the next one.
+  async committedBookmark(): Promise<string> {
+    await this.sync()
+    return this.log.committed()
+  }
+
   async getBookmarkForTime(timestamp: number | Date): Promise<string> {
     const ms = timestamp instanceof Date ? timestamp.getTime() : typeof timestamp === "number" ? timestamp : NaN
     if (!Number.isFinite(ms)) throw new TypeError(`getBookmarkForTime(): not a valid time: ${String(timestamp)}`)
