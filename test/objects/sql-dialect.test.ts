@@ -212,6 +212,14 @@ describe("ctx.storage.sql: the platform's SQL dialect", () => {
     expect(await get("/size?name=fresh")).toBe(2 * 4096)
   })
 
+  it("getCurrentBookmark() advances on every call (bookmarks sort by time); a write moves it to a new commit", async () => {
+    const [a, b, c] = await get<Array<string>>("/bookmarks?name=marks")
+    const commitOf = (x: string) => x.split("-")[1]
+    expect([a! < b!, b! < c!]).toEqual([true, true])
+    expect(commitOf(a!)).toBe(commitOf(b!))
+    expect(commitOf(c!) > commitOf(b!)).toBe(true)
+  })
+
   it("a cursor's rowsRead is one row ahead of what was read, as the platform's", async () => {
     expect(await get("/rows-read?name=rows")).toEqual([1, 2, 3])
   })
