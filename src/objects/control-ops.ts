@@ -69,7 +69,8 @@ const sql = (s: ObjectStorage, query: string): SqlResult => {
 
 // The bookmark first: it commits the event's writes so far, which the history then includes.
 const view = async (s: ObjectStorage, limit: number, historyLimit: number): Promise<ObjectView> => {
-  const bookmark = await s.getCurrentBookmark()
+  // The last commit's, not a new one: a SQL result compares it to tell it is out of date.
+  const bookmark = await s.committedBookmark()
   return {
     alarm: await s.getAlarm(),
     entries: [...(await s.list({ limit }))],

@@ -1,12 +1,12 @@
 // Opening an object's database: the page log first (a restore left pending by
 // onNextSessionRestoreBookmark is applied here, before the object sees its storage), then the
 // SQLite file in WAL mode with checkpoints left to us, so the page log sees every committed page.
-import Database from "better-sqlite3"
+import type Database from "better-sqlite3"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { KV_SCHEMA } from "./storage-kv.js"
 import { privateDatabase, privateDir, privateFilesIn } from "../private-files.js"
 import { LOG_FILE, PageLog } from "./pitr.js"
+import { openObjectSqlite } from "./sqlite-binding.js"
 
 export const DB_FILE = "db.sqlite"
 // Checkpoint (and restart the WAL) once it has grown past this.
@@ -14,7 +14,7 @@ const WAL_CHECKPOINT_BYTES = 16 * 1024 * 1024
 
 const connect = (file: string): Database.Database => {
   privateDatabase(file)
-  const db = new Database(file)
+  const db = openObjectSqlite(file)
   db.pragma("journal_mode = WAL")
   db.pragma("synchronous = NORMAL")
   db.pragma("wal_autocheckpoint = 0")
@@ -43,7 +43,7 @@ export const openObjectDatabase = (dir: string, now: () => number): Opened => {
   const log = new PageLog(dir, now)
   let db = connect(file)
   if (!log.initialized) {
-    db.exec(KV_SCHEMA)
+    // Nothing but page 1 (WAL mode wrote it): the internal tables come with their first use.
     truncate(db, log)
     log.initialize(file, db.pragma("page_size", { simple: true }) as number)
   } else {
@@ -85,7 +85,7 @@ const USER_OBJECTS = `SELECT type, name, sql FROM sqlite_master
  * deleteAll(): the platform deletes the object's database and starts a new one. Here the file and
  * its recovery log stay (the deletion is a commit that a restore can undo): every user table,
  * view, index and trigger is dropped with foreign keys off (tables linked by foreign keys drop in
- * any order), the key-value and metadata rows deleted
+ * any order), the key-value and metadata tables too
  * (`refill` writes back what stays, in the same commit), and the file vacuumed to the size of a new
  * database. No transaction may be open (foreign_keys cannot change inside one).
  */
@@ -101,7 +101,7 @@ export const deleteDatabase = (db: Database.Database, refill: () => void): void 
       objects.sort((a, b) => rank(a) - rank(b))
       for (const o of objects)
         db.exec(`DROP ${o.type === "view" ? "VIEW" : "TABLE"} IF EXISTS "${o.name.replaceAll('"', '""')}"`)
-      db.exec("DELETE FROM _cf_KV; DELETE FROM _cf_METADATA")
+      db.exec("DROP TABLE IF EXISTS _cf_KV; DROP TABLE IF EXISTS _cf_METADATA")
       refill()
     })()
     db.exec("VACUUM")

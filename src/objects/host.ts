@@ -9,7 +9,7 @@
 // binding; without them, one per class under its name) and vars (`env`); the same object is
 // `import { env } from "cloudflare:workers"`. The compatibility date and flags switch the dated
 // behaviours (./compat.ts).
-import Database from "better-sqlite3"
+import { loadSqliteBinding, openObjectSqlite } from "./sqlite-binding.js"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { ALARM_BACKOFF_MS, ALARM_RETRIES, Alarms } from "./alarms.js"
@@ -51,6 +51,9 @@ export interface HostOptions {
   // Serve the control channel in `<persistTo>/.host/` through which `edgectl objects kv|sql|
   // bookmark|restore` reach this host's objects (default true).
   readonly control?: boolean
+  // The platform's limit of an object's stored data, in bytes: a write past it fails with
+  // SQLITE_FULL ("database or disk is full") and resets the object. Default: no limit.
+  readonly maxObjectBytes?: number
 }
 
 export class ObjectHost {
@@ -100,6 +103,8 @@ export class ObjectHost {
   }
 
   static async start(options: HostOptions): Promise<ObjectHost> {
+    // A missing or stale build of the binding fails here, once, rather than on each object.
+    loadSqliteBinding()
     const persistTo = path.resolve(options.persistTo ?? DEFAULT_PERSIST_TO)
     const loaded =
       typeof options.module === "string"
@@ -212,7 +217,8 @@ export class ObjectHost {
       onEnd: (i) => {
         if (this.live.get(key) === i) this.live.delete(key)
       },
-      ...(this.compat.enabled.deleteAllDeletesAlarm ? { deleteAllDeletesAlarm: true } : {})
+      ...(this.compat.enabled.deleteAllDeletesAlarm ? { deleteAllDeletesAlarm: true } : {}),
+      ...(this.options.maxObjectBytes !== undefined ? { maxDatabaseBytes: this.options.maxObjectBytes } : {})
     })
     this.live.set(key, inst)
     return inst
@@ -299,7 +305,7 @@ export class ObjectHost {
       if (!fs.existsSync(file)) continue
       let time: number | undefined
       try {
-        const db = new Database(file, { readonly: true })
+        const db = openObjectSqlite(file, { readonly: true })
         try {
           time = db.prepare("SELECT value FROM _cf_METADATA WHERE key = 1").pluck().get() as number | undefined
         } finally {

@@ -8,6 +8,7 @@ import type { ObjectId } from "./ids.js"
 import type { ObjectClass, ObjectInstance } from "./module-loader.js"
 import type { ObjectState } from "./object-state.js"
 import { ObjectStorage } from "./storage.js"
+import { storageApi } from "./storage-api.js"
 
 // What ctx.abort(reason) throws, and what the caller of the aborted event gets: as on the
 // platform, an Error whose message is the reason (a string) and with `durableObjectReset`.
@@ -37,6 +38,7 @@ export interface InstanceHooks {
   // Names the object in reports (for example of a rejection nobody handled).
   readonly label?: string
   readonly deleteAllDeletesAlarm?: boolean
+  readonly maxDatabaseBytes?: number
 }
 
 export class Instance {
@@ -55,11 +57,12 @@ export class Instance {
       onBroken: (e) => this.end(e),
       holdInputGate: () => this.gate.lock(),
       ...(hooks.label !== undefined ? { label: hooks.label } : {}),
-      ...(hooks.deleteAllDeletesAlarm === true ? { deleteAllDeletesAlarm: true } : {})
+      ...(hooks.deleteAllDeletesAlarm === true ? { deleteAllDeletesAlarm: true } : {}),
+      ...(hooks.maxDatabaseBytes !== undefined ? { maxDatabaseBytes: hooks.maxDatabaseBytes } : {})
     })
     this.state = {
       id,
-      storage: this.storage,
+      storage: storageApi(this.storage),
       blockConcurrencyWhile: <T>(callback: () => Promise<T> | T): Promise<T> => {
         const release = this.gate.lock()
         const run = Promise.resolve().then(callback)

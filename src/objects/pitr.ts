@@ -47,6 +47,8 @@ export class PageLog {
   private walSalt: string | null
   private walChecksum: WalChecksum | null
   private last: Commit
+  // The time of the last bookmark current() gave (ms).
+  private issued = 0
   private readonly insertPage: Database.Statement
   private readonly insertCommit: Database.Statement
   private readonly setMeta: Database.Statement
@@ -131,7 +133,7 @@ export class PageLog {
     this.db.transaction(() => {
       for (const commit of read.commits) {
         const seq = this.last.seq + 1
-        const time = Math.max(this.now(), this.last.time)
+        const time = Math.max(this.now(), this.last.time, this.issued)
         const latest = new Map<number, Buffer>()
         for (const f of commit.frames) latest.set(f.pgno, f.data)
         for (const [pgno, data] of latest) this.insertPage.run(seq, pgno, data)
@@ -157,8 +159,17 @@ export class PageLog {
     this.rememberWal(0, null, null)
   }
 
-  current(): string {
+  // The last commit's own bookmark: the same until the next commit (what edgectl's views compare).
+  committed(): string {
     return formatBookmark(this.last.time, this.last.seq)
+  }
+
+  // The present as a bookmark: the last commit, at the time of the call. As on the platform,
+  // each call gives a later bookmark than the one before (string order is still time order: a
+  // commit after it is timed no earlier), and every one restores to that commit.
+  current(): string {
+    this.issued = Math.max(this.now(), this.last.time, this.issued + 1)
+    return formatBookmark(this.issued, this.last.seq)
   }
 
   forTime(ms: number): string {
@@ -179,11 +190,12 @@ export class PageLog {
   check(bookmark: string): { time: number; seq: number } {
     const b = parseBookmark(bookmark)
     const base = this.base()
-    const ok =
+    // A bookmark names a commit at its time, or later (current() times it by the call).
+    const committed =
       b.seq === base.seq
-        ? b.time === base.time
-        : (this.db.prepare("SELECT time FROM commits WHERE seq = ?").get(b.seq) as { time: number } | undefined)
-            ?.time === b.time
+        ? base.time
+        : (this.db.prepare("SELECT time FROM commits WHERE seq = ?").get(b.seq) as { time: number } | undefined)?.time
+    const ok = committed !== undefined && committed <= b.time
     if (!ok) throw new BookmarkError(`unknown bookmark ${bookmark}: no such point in this object's retained history`)
     return b
   }
@@ -245,7 +257,7 @@ export class PageLog {
       fs.closeSync(fd)
     }
     const next = this.last.seq + 1
-    const time = Math.max(this.now(), this.last.time)
+    const time = Math.max(this.now(), this.last.time, this.issued)
     this.db.transaction(() => {
       for (const [pgno, data] of images) this.insertPage.run(next, pgno, data)
       this.insertCommit.run(next, time, size, 1)

@@ -1,11 +1,13 @@
-// Statement splitting and the checks run on user SQL before SQLite sees it. better-sqlite3 has no
-// authorizer hook, so the reserved `_cf_` names and transaction statements are found here, on the
-// tokens (string literals and comments stripped), not on raw text.
+// Statement splitting for user SQL: each statement is prepared on its own (better-sqlite3
+// prepares one at a time). What a statement may do is the authorizer's (sql-authorizer.ts).
 
 export interface SqlStatement {
   readonly text: string
   readonly words: ReadonlyArray<string>
 }
+
+/** The platform's error for SQL text (or a piece after a `;`) holding only comments. */
+export const NO_STATEMENT = "SQL code did not contain a statement."
 
 // Splits on top-level semicolons; a CREATE TRIGGER body (BEGIN ... END) keeps its own.
 export const splitSql = (sql: string): Array<SqlStatement> => {
@@ -18,6 +20,9 @@ export const splitSql = (sql: string): Array<SqlStatement> => {
   const flush = (end: number) => {
     const text = sql.slice(start, end).trim()
     if (words.length > 0) out.push({ text, words })
+    // As the runtime: it prepares what follows each statement, and a piece of comments only
+    // prepares to nothing.
+    else if (text !== "") throw new Error(NO_STATEMENT)
     words = []
     depth = 0
   }
@@ -87,38 +92,7 @@ const isTrigger = (words: ReadonlyArray<string>): boolean => {
   )
 }
 
-export const TRANSACTION_REFUSED =
-  "To execute a transaction, please use the state.storage.transaction() or state.storage.transactionSync() APIs instead of the SQL BEGIN TRANSACTION or SAVEPOINT statements. The JavaScript API is safer because it will automatically roll back on exceptions, and because it interacts correctly with automatic atomic write coalescing."
-
-const TX_WORDS = new Set(["BEGIN", "COMMIT", "END", "ROLLBACK", "SAVEPOINT", "RELEASE"])
-const FORBIDDEN_PRAGMA = new Set([
-  "JOURNAL_MODE",
-  "WAL_CHECKPOINT",
-  "WAL_AUTOCHECKPOINT",
-  "LOCKING_MODE",
-  "WRITABLE_SCHEMA"
-])
-
-// Throws on what user SQL may not do; returns nothing.
+// VACUUM rewrites the file behind the page log's back (SQLite asks no authorizer about it).
 export const guardStatement = (st: SqlStatement): void => {
-  const first = st.words[0]!.toUpperCase()
-  if (TX_WORDS.has(first)) throw new Error(TRANSACTION_REFUSED)
-  if (first === "ATTACH" || first === "DETACH")
-    throw new Error(`${first} is not allowed in object storage SQL: SQLITE_AUTH`)
-  if (first === "VACUUM") throw new Error("VACUUM is not allowed in object storage SQL: SQLITE_AUTH")
-  if (first === "PRAGMA") {
-    const name = (st.words[1] === "main" || st.words[1] === "temp") && st.words[2] === "." ? st.words[3] : st.words[1]
-    if (name !== undefined && FORBIDDEN_PRAGMA.has(name.toUpperCase())) {
-      throw new Error(`PRAGMA ${name} is not allowed in object storage SQL: SQLITE_AUTH`)
-    }
-  }
-  for (const w of st.words) {
-    if (w.length >= 4 && (w[0] === "_" || w[0] === "_") && w.slice(0, 4).toLowerCase() === "_cf_") {
-      throw new Error(
-        first === "CREATE"
-          ? `not authorized: ${w}: names beginning with _cf_ are reserved for the object's key-value data: SQLITE_AUTH`
-          : `access to ${w} is prohibited: names beginning with _cf_ are reserved for the object's key-value data: SQLITE_AUTH`
-      )
-    }
-  }
+  if (st.words[0]!.toUpperCase() === "VACUUM") throw new Error("not authorized: SQLITE_AUTH")
 }

@@ -4,7 +4,8 @@
 // the counters grow as the cursor is consumed, as the platform reports them.
 import type Database from "better-sqlite3"
 import { out, rowBuilder, type RowBuilder, type SqlValue } from "./rows.js"
-import { guardStatement, splitSql, type SqlStatement } from "./sql-text.js"
+import { SQL_LIMITS, SqlGuard } from "./sql-authorizer.js"
+import { guardStatement, NO_STATEMENT, splitSql, type SqlStatement } from "./sql-text.js"
 
 export type { SqlValue } from "./rows.js"
 type Row = Record<string, SqlValue>
@@ -62,10 +63,13 @@ export class SqlStorage {
   private readonly db: Database.Database
   private readonly hooks: SqlHooks
   private readonly cache = new Map<string, ReadonlyArray<Prepared>>()
+  // The platform's authorizer and limits, on only while object code's statements prepare and run.
+  private readonly guard: SqlGuard
 
   constructor(db: Database.Database, hooks: SqlHooks) {
     this.db = db
     this.hooks = hooks
+    this.guard = new SqlGuard(db)
   }
 
   get databaseSize(): number {
@@ -79,11 +83,19 @@ export class SqlStorage {
   }
 
   private prepareOne(st: SqlStatement): Prepared {
+    // The runtime hands SQLite the text with its length, which SQLite checks against the limit
+    // first ("statement too long"); better-sqlite3 hands it NUL-terminated, checked only later.
+    if (st.text.length * 3 > SQL_LIMITS.sqlLength && Buffer.byteLength(st.text) > SQL_LIMITS.sqlLength) {
+      throw Object.assign(new Error("statement too long: SQLITE_TOOBIG"), { code: "SQLITE_TOOBIG" })
+    }
     let stmt: Database.Statement
+    this.guard.on()
     try {
       stmt = this.db.prepare(st.text)
     } catch (e) {
-      throw sqlError(e)
+      throw sqlError(this.guard.explain(e))
+    } finally {
+      this.guard.off()
     }
     const reader = stmt.reader
     if (reader) stmt.raw(true)
@@ -105,7 +117,7 @@ export class SqlStorage {
     const hit = this.cache.get(query)
     if (hit !== undefined) return hit
     const statements = splitSql(query)
-    if (statements.length === 0) throw new Error("sql.exec(): the query contains no SQL statement")
+    if (statements.length === 0) throw new Error(NO_STATEMENT)
     for (const st of statements) guardStatement(st)
     if (statements.some((st) => DDL.has(st.words[0]!.toUpperCase()))) return statements
     const prepared = statements.map((st) => this.prepareOne(st))
@@ -138,6 +150,7 @@ export class SqlStorage {
       const p = "stmt" in item ? item : this.prepareOne(item)
       const a = i === last ? args : []
       if (!p.readonly) this.hooks.beforeWrite()
+      this.guard.on()
       try {
         if (p.reader) {
           const r = p.stmt.all(...a) as Array<Array<unknown>>
@@ -155,10 +168,9 @@ export class SqlStorage {
           }
         }
       } catch (e) {
-        const err = sqlError(e)
-        const code = (err as { code?: string }).code
-        if (code !== undefined && FATAL.test(code)) this.hooks.fatal(err)
-        throw err
+        throw this.failed(this.guard.explain(e))
+      } finally {
+        this.guard.off()
       }
       if (p.ddl) this.cache.clear()
     }
@@ -168,6 +180,13 @@ export class SqlStorage {
   private one(p: Prepared, args: Array<unknown>): SqlStorageCursor {
     try {
       if (!p.readonly) this.hooks.beforeWrite()
+    } catch (e) {
+      throw this.failed(e)
+    }
+    // Guarded while it runs too: SQLite prepares again what a schema change expired, and a
+    // pragma function (pragma_table_info(...)) prepares its PRAGMA as it steps.
+    this.guard.on()
+    try {
       if (p.reader) {
         const rows = p.stmt.all(...args) as Array<Array<unknown>>
         return new SqlStorageCursor(p.columns, p.build, rows, 0, p.readonly ? 0 : rows.length)
@@ -176,11 +195,19 @@ export class SqlStorage {
       const n = p.readonly ? 0 : info.changes
       return new SqlStorageCursor(NO_COLUMNS, NO_BUILD, NO_ROWS, n, n)
     } catch (e) {
-      const err = sqlError(e)
-      const code = (err as { code?: string }).code
-      if (code !== undefined && FATAL.test(code)) this.hooks.fatal(err)
-      throw err
+      throw this.failed(this.guard.explain(e))
+    } finally {
+      this.guard.off()
     }
+  }
+
+  // A failed statement's error as the platform words it; storage in doubt breaks the object.
+  private failed(e: unknown): Error {
+    this.guard.off()
+    const err = sqlError(e)
+    const code = (err as { code?: string }).code
+    if (code !== undefined && FATAL.test(code)) this.hooks.fatal(err)
+    return err
   }
 }
 
@@ -210,10 +237,10 @@ export class SqlStorageCursor<T extends Row = Row> implements IterableIterator<T
     this.written = written
   }
 
-  // As on the platform: the first row is stepped before the cursor is read, and each row read
-  // after that counts once.
+  // As on the platform, one row ahead: the first row is stepped before the cursor is read, and
+  // reading a row steps to the next one.
   get rowsRead(): number {
-    return this.readBefore + Math.min(this.rows.length, Math.max(this.at, 1))
+    return this.readBefore + Math.min(this.rows.length, this.at + 1)
   }
   get rowsWritten(): number {
     return this.written

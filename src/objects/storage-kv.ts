@@ -6,10 +6,11 @@ import { KeyIndex, type Bounds } from "./key-index.js"
 import { compareUtf8 } from "./key-order.js"
 import { decodeValue, MAX_KEYS, type Stored } from "./limits.js"
 
-export const KV_SCHEMA = `
-  CREATE TABLE IF NOT EXISTS _cf_KV (key TEXT PRIMARY KEY, value BLOB) WITHOUT ROWID;
-  CREATE TABLE IF NOT EXISTS _cf_METADATA (key INTEGER PRIMARY KEY, value BLOB);
-`
+// As on the platform, created on the first write, not with the object (a new object is one page).
+const KV_TABLE = "CREATE TABLE IF NOT EXISTS _cf_KV (key TEXT PRIMARY KEY, value BLOB) WITHOUT ROWID"
+
+export const tableExists = (db: Database.Database, name: string): boolean =>
+  db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== undefined
 
 const CACHE_BYTES = 32 * 1024 * 1024
 // A list() that finds at most this many of its values missing from the cache reads them one by one.
@@ -51,9 +52,9 @@ export class KvTable {
   private cacheBytes = 0
   private evictions = 0
   private index: KeyIndex | null
-  private readonly selectOne: Database.Statement
-  private readonly upsert: Database.Statement
-  private readonly remove: Database.Statement
+  // Whether _cf_KV exists; without it every read finds nothing, and a write creates it.
+  private present: boolean
+  private base: { selectOne: Database.Statement; upsert: Database.Statement; remove: Database.Statement } | null = null
   // Reads of 1..128 keys in one statement, by number of keys.
   private readonly selectMany: Array<Database.Statement | undefined> = []
   // Upserts of 1..128 rows in one statement: a put(entries) costs one call into SQLite.
@@ -63,12 +64,35 @@ export class KvTable {
 
   constructor(db: Database.Database) {
     this.db = db
-    this.selectOne = db.prepare("SELECT value FROM _cf_KV WHERE key = ?").pluck()
-    this.upsert = db.prepare(
-      "INSERT INTO _cf_KV (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value"
-    )
-    this.remove = db.prepare("DELETE FROM _cf_KV WHERE key = ?")
-    this.index = db.prepare("SELECT 1 FROM _cf_KV LIMIT 1").get() === undefined ? new KeyIndex() : null
+    this.present = tableExists(db, "_cf_KV")
+    this.index = !this.present || db.prepare("SELECT 1 FROM _cf_KV LIMIT 1").get() === undefined ? new KeyIndex() : null
+  }
+
+  private get stmts(): NonNullable<KvTable["base"]> {
+    this.base ??= {
+      selectOne: this.db.prepare("SELECT value FROM _cf_KV WHERE key = ?").pluck(),
+      upsert: this.db.prepare(
+        "INSERT INTO _cf_KV (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value"
+      ),
+      remove: this.db.prepare("DELETE FROM _cf_KV WHERE key = ?")
+    }
+    return this.base
+  }
+
+  // Before a write: the table, created in the open transaction (a rollback takes it back).
+  private ensure(): void {
+    if (this.present) return
+    this.db.exec(KV_TABLE)
+    this.present = true
+  }
+
+  // The table may have come or gone (a rollback, deleteAll()): its statements are prepared again.
+  private reset(): void {
+    this.present = tableExists(this.db, "_cf_KV")
+    this.base = null
+    this.selectMany.length = 0
+    this.upserts.length = 0
+    this.lists.clear()
   }
 
   private remember(key: string, value: Stored | null): void {
@@ -104,6 +128,7 @@ export class KvTable {
     this.index = null
     this.cache.clear()
     this.cacheBytes = 0
+    this.reset()
   }
 
   // With the index, a key that is not cached is absent.
@@ -115,7 +140,7 @@ export class KvTable {
   readRaw(key: string, noCache: boolean): Stored | undefined {
     const hit = this.lookup(key)
     if (hit !== undefined) return hit ?? undefined
-    const buf = this.selectOne.get(key) as Stored | undefined
+    const buf = this.present ? (this.stmts.selectOne.get(key) as Stored | undefined) : undefined
     if (!noCache) this.remember(key, buf ?? null)
     return buf
   }
@@ -130,7 +155,9 @@ export class KvTable {
       if (hit === undefined) missing.push(k)
       else if (hit !== null) found.push([k, hit])
     }
-    if (missing.length > 0) {
+    if (missing.length > 0 && !this.present) {
+      if (!noCache) for (const k of missing) this.remember(k, null)
+    } else if (missing.length > 0) {
       let stmt = this.selectMany[missing.length]
       if (stmt === undefined) {
         stmt = this.db
@@ -169,7 +196,8 @@ export class KvTable {
   }
 
   write(key: string, value: Stored, noCache: boolean): void {
-    this.upsert.run(key, value)
+    this.ensure()
+    this.stmts.upsert.run(key, value)
     this.written(key, value, noCache)
   }
 
@@ -178,6 +206,7 @@ export class KvTable {
     const n = pairs.length >> 1
     if (n === 0) return
     if (n === 1) return this.write(pairs[0] as string, pairs[1]!, noCache)
+    this.ensure()
     let stmt = this.upserts[n]
     if (stmt === undefined) {
       if (n > MAX_KEYS) throw new RangeError(`writeMany(): ${n} rows`)
@@ -191,8 +220,8 @@ export class KvTable {
   }
 
   delete(key: string, noCache: boolean): boolean {
-    if (this.lookup(key) === null) return false
-    const existed = this.remove.run(key).changes > 0
+    if (this.lookup(key) === null || !this.present) return false
+    const existed = this.stmts.remove.run(key).changes > 0
     if (existed) this.index?.remove(key)
     if (noCache) this.forget(key)
     else this.remember(key, null)
@@ -226,6 +255,7 @@ export class KvTable {
   }
 
   private listStored(o: ListOptions, prefix: string | undefined, upper: string | undefined): Map<string, unknown> {
+    if (!this.present) return new Map()
     const where: Array<string> = []
     const args: Array<unknown> = []
     if (o.start !== undefined) where.push("key >= ?") && args.push(String(o.start))
@@ -266,7 +296,7 @@ export class KvTable {
         const cached = values[i]
         if (cached != null) continue
         const k = keys[i]!
-        const v = all === null ? (this.selectOne.get(k) as Stored) : all[i]!
+        const v = all === null ? (this.stmts.selectOne.get(k) as Stored) : all[i]!
         values[i] = v
         if (!fill) continue
         // A key not in the cache at all (the usual case) is added as is; the size is checked once.
@@ -288,7 +318,7 @@ export class KvTable {
   }
 
   count(): number {
-    return this.db.prepare("SELECT count(*) FROM _cf_KV").pluck().get() as number
+    return this.present ? (this.db.prepare("SELECT count(*) FROM _cf_KV").pluck().get() as number) : 0
   }
 }
 

@@ -23,6 +23,9 @@ export interface StorageConfig {
   // deleteAll() deletes the alarm too: the platform's `delete_all_deletes_alarm` (compatibility
   // date 2026-02-24 on, or the flag). Off, it keeps the alarm, as before that date.
   readonly deleteAllDeletesAlarm?: boolean
+  // The most the database may hold (the platform's storage limit per object); object code can no
+  // longer set max_page_count itself (the platform's authorizer refuses that pragma).
+  readonly maxDatabaseBytes?: number
 }
 
 export interface Deferred {

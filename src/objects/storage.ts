@@ -60,6 +60,10 @@ export class ObjectStorage {
     this.log = opened.log
     this.file = opened.file
     this.restoredPages = opened.restoredPages
+    if (config.maxDatabaseBytes !== undefined) {
+      const pageSize = this.db.pragma("page_size", { simple: true }) as number
+      this.db.pragma(`max_page_count = ${Math.max(1, Math.floor(config.maxDatabaseBytes / pageSize))}`)
+    }
     this.kv = new KvTable(this.db)
     this.alarm = new AlarmSlot(this.db)
     this.tx = new ImplicitTransaction(this.db, this.log, this.file, {
@@ -213,7 +217,11 @@ export class ObjectStorage {
       const alarm = this.config.deleteAllDeletesAlarm === true ? null : this.readAlarm()
       this.tx.guarded(() => {
         const { waiting } = this.tx.abandon()
-        deleteDatabase(this.db, () => this.alarm.write(alarm))
+        deleteDatabase(this.db, () => {
+          // The metadata table is gone: the slot looks again before writing the kept alarm.
+          this.alarm.forget()
+          this.alarm.write(alarm)
+        })
         this.kv.cleared()
         this.sql.clearCache()
         afterCommit(this.db, this.log, this.file)
@@ -230,17 +238,39 @@ export class ObjectStorage {
 
   list(options: ListOptions = {}): Promise<Map<string, unknown>> {
     try {
-      this.tx.usable()
-      if (options.start !== undefined && options.startAfter !== undefined) {
-        throw new TypeError("list() cannot be called with both start and startAfter values.")
-      }
-      if (options.limit !== undefined && !(Number.isInteger(options.limit) && options.limit > 0)) {
-        throw new TypeError(`List limit must be positive (got ${options.limit}).`)
-      }
-      return Promise.resolve(this.kv.list(options))
+      return Promise.resolve(this.listNow(options))
     } catch (e) {
       return rejectFrom(this.config.label, e)
     }
+  }
+
+  private listNow(options: ListOptions): Map<string, unknown> {
+    this.tx.usable()
+    if (options.start !== undefined && options.startAfter !== undefined) {
+      throw new TypeError("list() cannot be called with both start and startAfter values.")
+    }
+    if (options.limit !== undefined && !(Number.isInteger(options.limit) && options.limit > 0)) {
+      throw new TypeError(`List limit must be positive (got ${options.limit}).`)
+    }
+    return this.kv.list(options)
+  }
+
+  // --- ctx.storage.kv: the platform's synchronous key-value API, over the same table ------------
+
+  kvGet(key: string): unknown {
+    this.tx.usable()
+    return this.kv.read(checkKey(key, "get"), false)
+  }
+  kvPut(key: string, value: unknown): void {
+    this.putOne(key, value)
+  }
+  kvDelete(key: string): boolean {
+    checkKey(key, "delete")
+    this.tx.beforeWrite(false)
+    return this.tx.guarded(() => this.kv.delete(key, false))
+  }
+  kvList(options: ListOptions = {}): IterableIterator<[string, unknown]> {
+    return this.listNow(options).entries()
   }
 
   // --- transactions ---------------------------------------------------------------------------
@@ -369,6 +399,12 @@ export class ObjectStorage {
   async getCurrentBookmark(): Promise<string> {
     await this.sync()
     return this.log.current()
+  }
+
+  // Not the platform's: the bookmark of the last commit, unchanged until the next one.
+  async committedBookmark(): Promise<string> {
+    await this.sync()
+    return this.log.committed()
   }
 
   async getBookmarkForTime(timestamp: number | Date): Promise<string> {

@@ -17,25 +17,28 @@ interface Operations {
 }
 
 export class Transaction {
-  private state: "open" | "rolledBack" | "finished" = "open"
-  constructor(
-    private readonly storage: Operations,
-    private readonly undo: () => void
-  ) {}
+  #state: "open" | "rolledBack" | "finished" = "open"
+  // Truly private (#): object code holds the txn, and the storage behind it is edgectl's.
+  readonly #storage: Operations
+  readonly #undo: () => void
+  constructor(storage: Operations, undo: () => void) {
+    this.#storage = storage
+    this.#undo = undo
+  }
 
   get rolledBack(): boolean {
-    return this.state === "rolledBack"
+    return this.#state === "rolledBack"
   }
 
   finish(): void {
-    if (this.state === "open") this.state = "finished"
+    if (this.#state === "open") this.#state = "finished"
   }
 
   private live(method: string): Operations {
-    if (this.state === "rolledBack")
+    if (this.#state === "rolledBack")
       throw new Error(`txn.${method}(): the transaction was rolled back; no further operations are allowed on it`)
-    if (this.state === "finished") throw new Error(`txn.${method}(): the transaction has already finished`)
-    return this.storage
+    if (this.#state === "finished") throw new Error(`txn.${method}(): the transaction has already finished`)
+    return this.#storage
   }
 
   get(key: string | Array<string>, options?: GetOptions): Promise<unknown> {
@@ -52,8 +55,8 @@ export class Transaction {
   }
   rollback(): void {
     this.live("rollback")
-    this.state = "rolledBack"
-    this.undo()
+    this.#state = "rolledBack"
+    this.#undo()
   }
 }
 

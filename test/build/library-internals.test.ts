@@ -8,7 +8,10 @@
  *   the subcommands of a mistyped one;
  * - src/server/local-transport.ts: its copies of @effect/platform's server request (what the app sees)
  *   and client response (what the client gets), which stand in for the web `Request`/`Response`
- *   path of `HttpApiBuilder.toWebHandler` and `FetchHttpClient`.
+ *   path of `HttpApiBuilder.toWebHandler` and `FetchHttpClient`;
+ * - src/objects/sqlite-binding.ts `nativeGuard`: better-sqlite3's native Database, kept in an own
+ *   property of its JS Database named by a private Symbol() (lib/util.js `cppdb`), and the
+ *   `nativeBinding` option that accepts the patched addon (build/native/build-sqlite.mjs).
  */
 import * as CliConfig from "@effect/cli/CliConfig"
 import * as Command from "@effect/cli/Command"
@@ -30,6 +33,7 @@ import * as Stream from "effect/Stream"
 import { describe, expect, it } from "vitest"
 import { type LocalHandle, makeLocalClient } from "../../src/server/local-transport.js"
 import { triState } from "../../src/cli/options.js"
+import { nativeGuard, openObjectSqlite } from "../../src/objects/sqlite-binding.js"
 import { edgectlAsync } from "../helpers/cli.js"
 
 describe("src/cli/options.ts triState: the inner option of @effect/cli's Options.boolean", () => {
@@ -305,5 +309,23 @@ describe("src/server/local-transport.ts: its copies of @effect/platform's server
       without(members(inner(web.response)), members(inner(local.response))),
       "members of @effect/platform's client response that LocalClientResponse (src/server/local-transport.ts) lacks"
     ).toEqual(["arrayBufferBody", "cachedCookies", "formDataBody", "source", "textBody"])
+  })
+})
+
+describe("src/objects/sqlite-binding.ts: better-sqlite3's native handle and nativeBinding option", () => {
+  it("a database opened with the patched addon hands out its native Database under a symbol, with edgectl's methods", () => {
+    const db = openObjectSqlite(":memory:")
+    try {
+      const native = nativeGuard(db)
+      for (const m of ["edgectlGuardConfigure", "edgectlGuard", "edgectlDoubleQuotedStrings", "edgectlErrorOffset"])
+        expect(typeof (native as unknown as Record<string, unknown>)[m], `the native Database's ${m}`).toBe("function")
+      // The handle is the one the JS Database uses: a setting made on it shows in SQL run through db.
+      native.edgectlDoubleQuotedStrings(true)
+      expect(db.prepare('SELECT "no such column" AS v').get()).toEqual({ v: "no such column" })
+      native.edgectlDoubleQuotedStrings(false)
+      expect(() => db.prepare('SELECT "no such column" AS v')).toThrow(/no such column/)
+    } finally {
+      db.close()
+    }
   })
 })

@@ -77,7 +77,7 @@ describe("ObjectHost", () => {
   })
 
   it("a failed write resets the object: the client gets an error, the next request a fresh instance", async () => {
-    const host = await start(tempDir())
+    const host = await start(tempDir(), { maxObjectBytes: 64 * 1024 })
     const ns = host.namespace("Counter")
     const stub = ns.get(ns.idFromName("d"))
     await stub.fetch("/inc")

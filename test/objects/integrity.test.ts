@@ -13,8 +13,13 @@ const hosts: Array<ObjectHost> = []
 afterEach(async () => {
   for (const h of hosts.splice(0)) await h.close()
 })
-const start = async () => {
-  const host = await ObjectHost.start({ module, persistTo: tempDir(), control: false })
+const start = async (maxObjectBytes?: number) => {
+  const host = await ObjectHost.start({
+    module,
+    persistTo: tempDir(),
+    control: false,
+    ...(maxObjectBytes === undefined ? {} : { maxObjectBytes })
+  })
   hosts.push(host)
   const ns = host.namespace("Integrity")
   const id = ns.idFromName("a")
@@ -57,7 +62,7 @@ describe("object integrity (the platform's rules)", () => {
   })
 
   it("transaction() commits the implicit transaction first: a disk-full error inside it keeps the earlier writes", async () => {
-    const { stub } = await start()
+    const { stub } = await start(256 * 1024)
     await stub().fetch("/string-table")
     const e = await rejection(stub().fetch("/critical-in-transaction"))
     expect(e.message).toMatch(/database or disk is full/)
@@ -70,7 +75,7 @@ describe("object integrity (the platform's rules)", () => {
   })
 
   it("transactionSync() after a disk-full error inside it throws the platform's critical-error message and keeps only committed rows", async () => {
-    const { stub } = await start()
+    const { stub } = await start(256 * 1024)
     await stub().fetch("/string-table")
     const obj = stub()
     const e = await rejection(obj.fetch("/critical-in-transaction-sync"))

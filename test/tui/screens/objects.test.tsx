@@ -62,7 +62,7 @@ describe("Objects screen", () => {
     expect(app.frame()).toContain("1 row(s); rows read 1, rows written 0")
     await app.press(Keys.enter, "_cf_ tables are reserved")
     await app.press("SELECT * FROM _cf_KV")
-    await app.press(Keys.enter, "error: sql: access to _cf_KV is prohibited")
+    await app.press(Keys.enter, "error: sql: access to _cf_KV.key is prohibited")
   })
 
   it("restores from the bookmark timeline and shows the undo bookmark", async () => {
