@@ -1,8 +1,8 @@
 /**
  * `edgectl scan --zone Z`: a zone's live use of the legacy products the platform still serves or
  * served, one table entry per product (the deprecation it falls under, and how to list what the
- * zone has). Rate limits (DEP-RLOLD), Zone Lockdown (DEP-ZL) and User Agent Blocking (DEP-UA) are
- * one entry each once their APIs are in the contract: a `list` over their endpoints.
+ * zone has). Where the platform has ended a product's API (the previous rate limits answer 410),
+ * the zone has nothing of it that can still be read.
  */
 import * as Effect from "effect/Effect"
 import type { ClientEnv } from "../api/client.js"
@@ -10,6 +10,7 @@ import type { V4Error } from "../domain/errors.js"
 import { isDeletedFilter } from "../domain/firewall.js"
 import type { Zone } from "../domain/zone.js"
 import { allRules } from "./firewall-service.js"
+import { allLockdowns, allRateLimits, allUaRules } from "./legacy-service.js"
 import { listOverrides, status, wafZoneOf } from "./waf-migration-service.js"
 
 export interface LegacyItem {
@@ -41,6 +42,41 @@ export const legacyProducts: ReadonlyArray<LegacyProduct> = [
           description: `${r.action}${r.paused ? " (paused)" : ""}: ${
             isDeletedFilter(r.filter) ? "(filter deleted)" : oneLine(r.filter.expression)
           }`
+        }))
+      )
+  },
+  {
+    deprecation: "DEP-RLOLD",
+    product: "rate limits (previous version)",
+    list: (z) =>
+      Effect.map(
+        Effect.catchTag(allRateLimits(z.id), "Gone", () => Effect.succeed([])),
+        (rules) =>
+          rules.map((r) => ({
+            id: r.id,
+            description: `${r.action.mode}${r.disabled ? " (disabled)" : ""}: ${oneLine(r.match.request.url, 60)}, ${r.threshold} per ${r.period}s`
+          }))
+      )
+  },
+  {
+    deprecation: "DEP-ZL",
+    product: "Zone Lockdown",
+    list: (z) =>
+      Effect.map(allLockdowns(z.id), (rules) =>
+        rules.map((r) => ({
+          id: r.id,
+          description: `${r.paused ? "(paused) " : ""}${oneLine(r.urls.join(" "), 60)}`
+        }))
+      )
+  },
+  {
+    deprecation: "DEP-UA",
+    product: "User Agent Blocking",
+    list: (z) =>
+      Effect.map(allUaRules(z.id), (rules) =>
+        rules.map((r) => ({
+          id: r.id,
+          description: `${r.mode}${r.paused ? " (paused)" : ""}: ${oneLine(r.configuration.value, 60)}`
         }))
       )
   },
