@@ -25,7 +25,7 @@ import type { Rule } from "../domain/firewall.js"
 import { isDeletedFilter } from "../domain/firewall.js"
 import type { Lockdown, UaRule } from "../domain/legacy-security.js"
 import type { MigrationPlan, MigrationStep, PlanNote } from "../domain/migration.js"
-import { anyUrlExpression, quote } from "../waf/url-pattern.js"
+import { anyUrlExpression, quote } from "../rules/url-pattern.js"
 import { asWritten, sameCustomRules } from "./custom-rules-plan.js"
 
 export interface LockdownUaState {

@@ -16,7 +16,7 @@ import {
   type Catalog
 } from "./catalog.js"
 import { pageRuleWafEffect, wafBypassRules } from "./previous.js"
-import { anyUrlExpression, urlPatternExpression } from "./url-pattern.js"
+import { anyUrlExpression, urlPatternExpression } from "../rules/url-pattern.js"
 
 export type WafAction = "block" | "challenge" | "managed_challenge" | "js_challenge" | "log" | "pass"
 

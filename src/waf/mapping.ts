@@ -23,7 +23,7 @@ import {
 } from "./catalog.js"
 import { checkLimits } from "./limits.js"
 import { pageRuleWafEffect, wafBypassRules } from "./previous.js"
-import { urlPatternExpression } from "./url-pattern.js"
+import { urlPatternExpression } from "../rules/url-pattern.js"
 
 export type SensitivityKey = "high" | "medium" | "low" | "default"
 export interface OwaspLevel {

@@ -375,7 +375,21 @@ describe("edgectl scan --zone", () => {
     const none = edgectl(["scan", "--zone", "acme-labs.org", "--persist-to", dir], { env: NOW })
     expect(none.status).toBe(0)
     expect(none.stdout).toBe(
-      "Zone acme-labs.org uses none of the legacy products edgectl knows (firewall rules, previous WAF).\n"
+      "Zone acme-labs.org uses none of the legacy products edgectl knows (firewall rules, rate limits (previous version), Zone Lockdown, User Agent Blocking, previous WAF).\n"
+    )
+    const mail = edgectl(["scan", "--zone", "acme-mail.com", "--persist-to", dir, "--json"], { env: NOW })
+    const products = (
+      JSON.parse(mail.stdout) as { zone: { products: Array<{ id: string; count: number; command?: string }> } }
+    ).zone.products
+    expect(products.map((p) => [p.id, p.count])).toEqual([
+      ["DEP-FR", 17],
+      ["DEP-RLOLD", 3],
+      ["DEP-ZL", 3],
+      ["DEP-UA", 3],
+      ["DEP-WAFOLD", 1]
+    ])
+    expect(products.find((p) => p.id === "DEP-ZL")!.command).toBe(
+      `edgectl firewall lockdowns migrate --zone acme-mail.com --persist-to ${dir}`
     )
   })
 
@@ -397,7 +411,10 @@ describe("edgectl scan --zone", () => {
           products: Array<{ id: string; product: string; count: number; state: string; command: string }>
         }
       }
-      expect(out.zone.products.map((p) => [p.id, p.product, p.count, p.state, p.command])).toEqual([
+      // Every product is listed, those the zone does not use with a count of 0.
+      expect(
+        out.zone.products.filter((p) => p.count > 0).map((p) => [p.id, p.product, p.count, p.state, p.command])
+      ).toEqual([
         ["DEP-FR", "firewall rules", 6, "past", "edgectl firewall migrate --zone acme.com --remote"],
         ["DEP-WAFOLD", "previous WAF", 1, "past", "edgectl waf migrate --zone acme.com --remote"]
       ])

@@ -14,7 +14,7 @@ import { planMigration, sensitivityLabel } from "../../src/waf/mapping.js"
 import { checkLimits, phaseOneReasons } from "../../src/waf/limits.js"
 import { dashboardDeploy, parseMode, transition } from "../../src/waf/state.js"
 import { previousWaf } from "../helpers/waf.js"
-import { urlPatternExpression } from "../../src/waf/url-pattern.js"
+import { urlPatternExpression } from "../../src/rules/url-pattern.js"
 
 const owaspRule = (plan: ReturnType<typeof planMigration>) =>
   plan.config.rules.find((r) => r.action_parameters?.id === OWASP_RULESET)
