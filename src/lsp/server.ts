@@ -28,6 +28,7 @@ import { complete, hover } from "./features.js"
 import type { Analysis, Finding, Fix } from "./findings.js"
 import { outline, type OutlineSymbol } from "./outline.js"
 import { LineIndex } from "./position.js"
+import { fileActions, takenOnDiskOrOpen } from "./file-actions.js"
 import { documentRegistry, type DocumentRegistry } from "./registry.js"
 import { signatureHelp } from "./signature.js"
 import { documentTokens, encodeTokens, TOKEN_MODIFIERS, TOKEN_TYPES } from "./tokens.js"
@@ -263,57 +264,57 @@ export const startServer = (connection: Connection, registry: DocumentRegistry, 
     }
   })
 
-  const action = (uri: string, lines: LineIndex, f: Finding | undefined, fix: Fix): CodeAction => {
-    const a: CodeAction = { title: fix.title, kind: fix.create ? CodeActionKind.Source : CodeActionKind.QuickFix }
-    if (f !== undefined) a.diagnostics = [diagnostic(uri, lines, f)]
-    if (fix.preferred) a.isPreferred = true
+  const taken = takenOnDiskOrOpen((uri) => documents.get(uri) !== undefined)
+  /** A fix as code actions: one, or two for a file that is there (write under a free name, or replace it). */
+  const actionsOf = (uri: string, lines: LineIndex, fix: Fix): Array<CodeAction> => {
+    const base: Omit<CodeAction, "title" | "kind" | "edit"> = {
+      ...(fix.preferred ? { isPreferred: true } : {}),
+      ...(fix.command
+        ? { command: { title: fix.title, command: "edgectl.runCommand", arguments: [fix.command] } }
+        : {}),
+      ...(fix.message
+        ? { command: { title: fix.title, command: "edgectl.showMessage", arguments: [fix.message] } }
+        : {})
+    }
+    if (fix.create) return fileActions(uri, { ...fix, create: fix.create }, taken, base)
+    const a: CodeAction = { ...base, title: fix.title, kind: CodeActionKind.QuickFix }
     if (fix.edits)
       a.edit = { changes: { [uri]: fix.edits.map((e) => ({ range: toRange(lines, e.range), newText: e.newText })) } }
-    if (fix.create) {
-      const target = new URL(fix.create.name, uri).toString()
-      a.edit = {
-        documentChanges: [
-          { kind: "create", uri: target, options: { overwrite: true } },
-          {
-            textDocument: { uri: target, version: null },
-            edits: [
-              { range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, newText: fix.create.text }
-            ]
-          }
-        ]
-      }
-    }
-    if (fix.command) a.command = { title: fix.title, command: "edgectl.runCommand", arguments: [fix.command] }
-    if (fix.message) a.command = { title: fix.title, command: "edgectl.showMessage", arguments: [fix.message] }
-    return a
+    return [a]
   }
 
-  connection.onCodeAction(async (p) => {
+  connection.onCodeAction(async (p, token) => {
     const st = await current(p.textDocument.uri)
-    if (st === undefined) return []
+    if (st === undefined || token.isCancellationRequested) return []
     const from = st.lines.offset(p.range.start)
     const to = st.lines.offset(p.range.end)
     const out: Array<CodeAction> = []
-    // One fix offered by several findings (a rewrite of the whole file on each resource it covers)
-    // is listed once, with each finding it fixes.
-    const seen = new Map<string, CodeAction>()
+    // One fix offered by several findings (the zone's ruleset on each of its resources) is listed
+    // once, with each finding it fixes: known by identity first, so a shared fix is not serialized
+    // once per finding (that made code actions grow with the square of a zone's rule count).
+    const byObject = new Map<Fix, { actions: Array<CodeAction>; fixes: Array<Diagnostic> }>()
+    const byValue = new Map<string, { actions: Array<CodeAction>; fixes: Array<Diagnostic> }>()
     const add = (f: Finding | undefined, fix: Fix) => {
-      const key = JSON.stringify([fix.title, fix.edits, fix.create, fix.command])
-      const known = seen.get(key)
-      if (known !== undefined) {
-        if (f !== undefined)
-          known.diagnostics = [...(known.diagnostics ?? []), diagnostic(p.textDocument.uri, st.lines, f)]
-        return
+      let known = byObject.get(fix)
+      if (known === undefined) {
+        const key = JSON.stringify([fix.title, fix.edits, fix.create, fix.command])
+        known = byValue.get(key)
+        if (known === undefined) {
+          known = { actions: actionsOf(p.textDocument.uri, st.lines, fix), fixes: [] }
+          byValue.set(key, known)
+          out.push(...known.actions)
+        }
+        byObject.set(fix, known)
       }
-      const a = action(p.textDocument.uri, st.lines, f, fix)
-      seen.set(key, a)
-      out.push(a)
+      if (f !== undefined) known.fixes.push(diagnostic(p.textDocument.uri, st.lines, f))
     }
     for (const f of st.analysis.findings) {
       if (f.fixes === undefined || f.range.end < from || f.range.start > to) continue
       for (const fix of f.fixes) add(f, fix)
     }
     for (const fix of st.analysis.actions ?? []) add(undefined, fix)
+    for (const { actions, fixes } of byValue.values())
+      if (fixes.length > 0) for (const a of actions) a.diagnostics = fixes
     return out
   })
 
