@@ -17,6 +17,7 @@ import {
   ShowMessageNotification,
   TextDocuments,
   TextDocumentSyncKind,
+  type CancellationToken,
   type CodeAction,
   type Connection,
   type Diagnostic,
@@ -25,9 +26,10 @@ import {
 import { check, format } from "../rules/index.js"
 import { analyze, syntaxOf } from "./analyze.js"
 import { complete, hover } from "./features.js"
-import type { Analysis, Finding, Fix } from "./findings.js"
+import type { Finding, Fix } from "./findings.js"
 import { outline, type OutlineSymbol } from "./outline.js"
 import { LineIndex } from "./position.js"
+import { documentStates, requestCancelled } from "./document-states.js"
 import { fileActions, takenOnDiskOrOpen } from "./file-actions.js"
 import { documentRegistry, type DocumentRegistry } from "./registry.js"
 import { signatureHelp } from "./signature.js"
@@ -61,12 +63,6 @@ const SYMBOL_KIND = {
   struct: SymbolKind.Struct
 } as const
 
-interface State {
-  readonly version: number
-  readonly lines: LineIndex
-  readonly analysis: Analysis
-}
-
 /** Where a formatted expression wraps when the client names no width (its `printWidth` option). */
 const DEFAULT_WIDTH = 100
 const widthOf = (v: unknown): number | undefined =>
@@ -81,9 +77,6 @@ export interface ServerOptions {
 export const startServer = (connection: Connection, registry: DocumentRegistry, options: ServerOptions = {}): void => {
   let debounceMs = options.debounceMs ?? 40
   const documents = new TextDocuments(TextDocument)
-  const states = new Map<string, State>()
-  const timers = new Map<string, { timer: NodeJS.Timeout | NodeJS.Immediate; immediate: boolean }>()
-  const lastCheck = new Map<string, number>()
 
   const toRange = (lines: LineIndex, r: { start: number; end: number }) => ({
     start: lines.position(r.start),
@@ -106,61 +99,27 @@ export const startServer = (connection: Connection, registry: DocumentRegistry, 
       : {})
   })
 
-  const runCheck = async (uri: string) => {
-    timers.delete(uri)
-    const doc = documents.get(uri)
-    if (doc === undefined) return
-    const syntax = syntaxOf(uri, doc.languageId)
-    if (syntax === undefined) return
-    const text = doc.getText()
-    const version = doc.version
-    lastCheck.set(uri, Date.now())
-    let analysis: Analysis
-    try {
-      analysis = await analyze(registry, syntax, text, {}, uri, states.get(uri)?.analysis.memo)
-    } catch (e) {
-      connection.console.error(`edgectl: checking ${uri} failed: ${e instanceof Error ? e.stack : String(e)}`)
-      return
-    }
-    // A newer version arrived while an asynchronous check ran: its own check publishes.
-    if (documents.get(uri)?.version !== version) return
-    const lines = new LineIndex(text)
-    states.set(uri, { version, lines, analysis })
-    await connection.sendDiagnostics({
-      uri,
-      version,
-      diagnostics: analysis.findings.map((f) => diagnostic(uri, lines, f))
-    })
-  }
-
-  const schedule = (uri: string) => {
-    const pending = timers.get(uri)
-    if (pending !== undefined) {
-      if (pending.immediate) return
-      clearTimeout(pending.timer as NodeJS.Timeout)
-    }
-    const idle = Date.now() - (lastCheck.get(uri) ?? 0) >= debounceMs
-    if (idle && pending === undefined)
-      timers.set(uri, { timer: setImmediate(() => void runCheck(uri)), immediate: true })
-    else timers.set(uri, { timer: setTimeout(() => void runCheck(uri), debounceMs), immediate: false })
-  }
-
-  /** The analysis of the document as it is now (checked on demand when a request outruns the debounce). */
-  const current = async (uri: string): Promise<(State & { text: string }) | undefined> => {
-    const doc = documents.get(uri)
-    if (doc === undefined) return undefined
-    const st = states.get(uri)
-    if (st !== undefined && st.version === doc.version) return { ...st, text: doc.getText() }
-    const syntax = syntaxOf(uri, doc.languageId)
-    if (syntax === undefined) return undefined
-    const text = doc.getText()
-    const fresh = {
-      version: doc.version,
-      lines: new LineIndex(text),
-      analysis: await analyze(registry, syntax, text, {}, uri, states.get(uri)?.analysis.memo)
-    }
-    states.set(uri, fresh)
-    return { ...fresh, text }
+  const docs = documentStates({
+    get: (uri) => documents.get(uri),
+    analyze: (doc, text, previous) => {
+      const syntax = syntaxOf(doc.uri, doc.languageId)
+      return syntax === undefined ? undefined : analyze(registry, syntax, text, {}, doc.uri, previous?.memo)
+    },
+    publish: (uri, st) =>
+      connection.sendDiagnostics({
+        uri,
+        version: st.version,
+        diagnostics: st.analysis.findings.map((f) => diagnostic(uri, st.lines, f))
+      }),
+    failed: (uri, e) =>
+      connection.console.error(`edgectl: checking ${uri} failed: ${e instanceof Error ? e.stack : String(e)}`),
+    debounceMs: () => debounceMs
+  })
+  /** The state of the document as it is now, for a request (checked on demand when it outruns the debounce). */
+  const current = async (uri: string, token: CancellationToken) => {
+    const st = await docs.current(uri, token)
+    if (token.isCancellationRequested) throw requestCancelled()
+    return st
   }
 
   let printWidth = DEFAULT_WIDTH
@@ -203,22 +162,15 @@ export const startServer = (connection: Connection, registry: DocumentRegistry, 
     }
   })
 
-  documents.onDidOpen((e) => schedule(e.document.uri))
-  documents.onDidChangeContent((e) => schedule(e.document.uri))
+  documents.onDidOpen((e) => docs.opened(e.document.uri))
+  documents.onDidChangeContent((e) => docs.changed(e.document.uri))
   documents.onDidClose((e) => {
-    const pending = timers.get(e.document.uri)
-    if (pending !== undefined)
-      pending.immediate
-        ? clearImmediate(pending.timer as NodeJS.Immediate)
-        : clearTimeout(pending.timer as NodeJS.Timeout)
-    timers.delete(e.document.uri)
-    states.delete(e.document.uri)
-    lastCheck.delete(e.document.uri)
+    docs.closed(e.document.uri)
     void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] })
   })
 
-  connection.onHover(async (p) => {
-    const st = await current(p.textDocument.uri)
+  connection.onHover(async (p, token) => {
+    const st = await current(p.textDocument.uri, token)
     if (st === undefined) return null
     const h = hover(registry.jsonFeatures, st.text, st.lines.offset(p.position), st.analysis)
     return h === undefined
@@ -226,8 +178,8 @@ export const startServer = (connection: Connection, registry: DocumentRegistry, 
       : { contents: { kind: MarkupKind.Markdown, value: h.markdown }, range: toRange(st.lines, h.range) }
   })
 
-  connection.onCompletion(async (p) => {
-    const st = await current(p.textDocument.uri)
+  connection.onCompletion(async (p, token) => {
+    const st = await current(p.textDocument.uri, token)
     if (st === undefined) return null
     const c = complete(registry.jsonFeatures, st.text, st.lines.offset(p.position), st.analysis)
     if (c === undefined) return null
@@ -243,8 +195,8 @@ export const startServer = (connection: Connection, registry: DocumentRegistry, 
     }
   })
 
-  connection.onSignatureHelp(async (p) => {
-    const st = await current(p.textDocument.uri)
+  connection.onSignatureHelp(async (p, token) => {
+    const st = await current(p.textDocument.uri, token)
     if (st === undefined) return null
     const s = signatureHelp(st.analysis, st.lines.offset(p.position))
     if (s === undefined) return null
@@ -284,8 +236,8 @@ export const startServer = (connection: Connection, registry: DocumentRegistry, 
   }
 
   connection.onCodeAction(async (p, token) => {
-    const st = await current(p.textDocument.uri)
-    if (st === undefined || token.isCancellationRequested) return []
+    const st = await current(p.textDocument.uri, token)
+    if (st === undefined) return []
     const from = st.lines.offset(p.range.start)
     const to = st.lines.offset(p.range.end)
     const out: Array<CodeAction> = []
@@ -344,17 +296,17 @@ export const startServer = (connection: Connection, registry: DocumentRegistry, 
     return [{ range: toRange(lines, { start: 0, end: text.length }), newText: formatted }]
   })
 
-  const outlineOf = async (uri: string) => {
+  const outlineOf = async (uri: string, token: CancellationToken) => {
     const doc = documents.get(uri)
     const syntax = doc && syntaxOf(uri, doc.languageId)
     if (doc === undefined || syntax === undefined) return undefined
-    const st = await current(uri)
+    const st = await current(uri, token)
     if (st === undefined) return undefined
     return { lines: st.lines, outline: await outline(syntax, st.text, st.analysis.kind, uri, st.analysis.memo) }
   }
 
-  connection.onDocumentSymbol(async (p) => {
-    const o = await outlineOf(p.textDocument.uri)
+  connection.onDocumentSymbol(async (p, token) => {
+    const o = await outlineOf(p.textDocument.uri, token)
     if (o === undefined) return null
     const convert = (s: OutlineSymbol): DocumentSymbol => ({
       name: s.name,
@@ -368,8 +320,8 @@ export const startServer = (connection: Connection, registry: DocumentRegistry, 
   })
 
   // The closing line stays visible (as editors fold JSON): a span folds from its first line to the line before its end.
-  connection.onFoldingRanges(async (p) => {
-    const o = await outlineOf(p.textDocument.uri)
+  connection.onFoldingRanges(async (p, token) => {
+    const o = await outlineOf(p.textDocument.uri, token)
     if (o === undefined) return null
     const folds = o.outline.folds.flatMap((f) => {
       const startLine = o.lines.position(f.start).line
@@ -379,8 +331,8 @@ export const startServer = (connection: Connection, registry: DocumentRegistry, 
     return foldingLimit === undefined ? folds : folds.slice(0, foldingLimit)
   })
 
-  connection.languages.semanticTokens.on(async (p) => {
-    const st = await current(p.textDocument.uri)
+  connection.languages.semanticTokens.on(async (p, token) => {
+    const st = await current(p.textDocument.uri, token)
     if (st === undefined) return { data: [] }
     return { data: encodeTokens(st.lines, documentTokens(st.analysis)) }
   })
