@@ -37,6 +37,12 @@ export interface DocumentStatesOptions {
 export interface DocumentStates {
   /** The state of the document's current version (checked now when it is not yet); `token`: the request's. */
   current(uri: string, token?: CancellationToken): Promise<DocumentState | undefined>
+  /**
+   * The state of the document's current version once its scheduled check has run: for requests
+   * that come with typing (completion on a trigger character), which must not start checks of
+   * their own between a burst's keys.
+   */
+  settled(uri: string, token: CancellationToken): Promise<DocumentState | undefined>
   /** Opened (again: a client may reopen a document with other text at version 1). */
   opened(uri: string): void
   changed(uri: string): void
@@ -97,6 +103,39 @@ export const documentStates = (o: DocumentStatesOptions): DocumentStates => {
     return analyzeNow(uri, doc)
   }
 
+  /** Those waiting for a document's scheduled check. */
+  const waiters = new Map<string, Set<() => void>>()
+  const wake = (uri: string) => {
+    const w = waiters.get(uri)
+    waiters.delete(uri)
+    for (const f of w ?? []) f()
+  }
+
+  const settled = async (uri: string, token: CancellationToken): Promise<DocumentState | undefined> => {
+    for (;;) {
+      const doc = o.get(uri)
+      if (doc === undefined) return undefined
+      const st = states.get(uri)
+      if (st !== undefined && st.version === doc.version) return st
+      // No check on its way (none scheduled, or the last one failed): check it now.
+      const s = schedules.get(uri)
+      if (s === undefined || (s.timer === undefined && !s.running)) return current(uri, token)
+      await new Promise<void>((resolve, reject) => {
+        const set = waiters.get(uri) ?? new Set()
+        waiters.set(uri, set)
+        const done = () => {
+          sub.dispose()
+          resolve()
+        }
+        const sub = token.onCancellationRequested(() => {
+          set.delete(done)
+          reject(requestCancelled())
+        })
+        set.add(done)
+      })
+    }
+  }
+
   const check = async (uri: string) => {
     const s = schedules.get(uri)
     if (s === undefined) return
@@ -116,6 +155,7 @@ export const documentStates = (o: DocumentStatesOptions): DocumentStates => {
     } finally {
       s.running = false
       s.active = Date.now()
+      wake(uri)
       if (s.again && schedules.get(uri) === s) {
         s.again = false
         arm(uri, s, false)
@@ -153,9 +193,11 @@ export const documentStates = (o: DocumentStatesOptions): DocumentStates => {
     schedules.delete(uri)
     states.delete(uri)
     inflight.delete(uri)
+    wake(uri)
   }
   return {
     current,
+    settled,
     opened: (uri) => {
       closed(uri)
       changed(uri)

@@ -7,6 +7,7 @@ import { TextDocument } from "vscode-languageserver-textdocument"
 import {
   CodeActionKind,
   CompletionItemKind,
+  CompletionTriggerKind,
   createConnection,
   DiagnosticSeverity,
   DocumentFormattingRequest,
@@ -178,8 +179,13 @@ export const startServer = (connection: Connection, registry: DocumentRegistry, 
       : { contents: { kind: MarkupKind.Markdown, value: h.markdown }, range: toRange(st.lines, h.range) }
   })
 
+  // A completion a typed character triggered (`"`, a space) waits for the check the debounce has
+  // scheduled: one per quote typed would check the document between every two keys of a burst.
   connection.onCompletion(async (p, token) => {
-    const st = await current(p.textDocument.uri, token)
+    const st =
+      p.context?.triggerKind === CompletionTriggerKind.TriggerCharacter
+        ? await docs.settled(p.textDocument.uri, token)
+        : await current(p.textDocument.uri, token)
     if (st === undefined) return null
     const c = complete(registry.jsonFeatures, st.text, st.lines.offset(p.position), st.analysis)
     if (c === undefined) return null

@@ -58,6 +58,9 @@ describe("$/cancelRequest", () => {
     const uri = "file:///work/project/cancel.tf"
     const text = firewallTf(400)
     await client.open(uri, text, "terraform")
+    // Quiet for longer than the debounce: the first change is checked at once, and the server is
+    // busy with it while the rest of what the editor sends arrives.
+    await new Promise((resolve) => setTimeout(resolve, 200))
     const checked: Array<PublishedDiagnostics> = []
     const done = client.diagnostics(uri, (d) => {
       checked.push(d)
@@ -111,5 +114,32 @@ describe("hover and completion in a large KV bulk file", () => {
       range: { start: { line, character: 3 }, end: { line, character: 8 } },
       newText: '"expiration"'
     })
+  })
+})
+
+describe("completion triggered by a typed character", () => {
+  it("waits for the check the debounce scheduled instead of checking the document between two keys", async () => {
+    const uri = "file:///work/project/typing.tf"
+    const text = firewallTf(400)
+    await client.open(uri, text, "terraform")
+    const events: Array<string> = []
+    const published = client.diagnostics(uri, (d) => {
+      events.push(`diagnostics ${d.version}`)
+      return d.version === 3
+    })
+    void change(uri, 2, firewallTf(400, "a"))
+    void change(uri, 3, firewallTf(400, 'a"'))
+    const completion = client.connection
+      .sendRequest("textDocument/completion", {
+        textDocument: { uri },
+        position: { line: 10, character: 20 },
+        context: { triggerKind: 2, triggerCharacter: '"' }
+      })
+      .then((r) => {
+        events.push("completion")
+        return r
+      })
+    await Promise.all([published, completion])
+    expect(events.slice(-2)).toEqual(["diagnostics 3", "completion"])
   })
 })
