@@ -143,3 +143,20 @@ describe("completion triggered by a typed character", () => {
     expect(events.slice(-2)).toEqual(["diagnostics 3", "completion"])
   })
 })
+
+describe("an edit of a large KV bulk file checked entry by entry", () => {
+  it("still refuses nesting deeper than the limit that the edit writes", async () => {
+    const entries = Array.from({ length: 2000 }, (_, i) => `  {"key": "k${i}", "value": "v${i}"}`)
+    const text = `[\n${entries.join(",\n")}\n]\n`
+    const uri = "file:///work/project/bulk-deep.json"
+    expect((await client.open(uri, text, "json")).diagnostics).toEqual([])
+    const deep = `${"[".repeat(150)}1${"]".repeat(150)}`
+    const edited = text.replace('"value": "v1000"', `"value": "v1000", "metadata": {"x": ${deep}}`)
+    const next = client.diagnostics(uri, (d) => d.version === 2)
+    await change(uri, 2, edited)
+    const d = await next
+    expect(d.diagnostics.map((x) => [x.code, x.message.slice(0, 40)])).toEqual([
+      ["json-syntax", "JSON nested more than 100 levels deep (a"]
+    ])
+  })
+})
