@@ -160,3 +160,23 @@ describe("an edit of a large KV bulk file checked entry by entry", () => {
     ])
   })
 })
+
+describe("duplicate keys in a large KV bulk file edited entry by entry", () => {
+  it("a key edited into another's is a duplicate; a value edited keeps the duplicates there are", async () => {
+    const entries = Array.from({ length: 2000 }, (_, i) => `  {"key": "k${i}", "value": "v${i}"}`)
+    const text = `[\n${entries.join(",\n")}\n]\n`
+    const uri = "file:///work/project/bulk-dup.json"
+    expect((await client.open(uri, text, "json")).diagnostics).toEqual([])
+    const duplicated = text.replace('"key": "k1500"', '"key": "k10"')
+    let next = client.diagnostics(uri, (d) => d.version === 2)
+    await change(uri, 2, duplicated)
+    const codes = (d: PublishedDiagnostics) => d.diagnostics.map((x) => `${x.range.start.line}:${x.code}`)
+    expect(codes(await next)).toEqual(["11:kv-duplicate-key"])
+    next = client.diagnostics(uri, (d) => d.version === 3)
+    await change(uri, 3, duplicated.replace('"value": "v700"', '"value": "v7000"'))
+    expect(codes(await next)).toEqual(["11:kv-duplicate-key"])
+    next = client.diagnostics(uri, (d) => d.version === 4)
+    await change(uri, 4, duplicated.replace('"key": "k10"', '"key": "k1500"'))
+    expect(codes(await next)).toEqual([])
+  })
+})
