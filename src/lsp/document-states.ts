@@ -43,6 +43,11 @@ export interface DocumentStates {
    * their own between a burst's keys.
    */
   settled(uri: string, token: CancellationToken): Promise<DocumentState | undefined>
+  /**
+   * Checks the document again at the same version: what its check reads besides its text changed
+   * (settings, another file of its module). Its cached state is dropped and a check scheduled.
+   */
+  invalidate(uri: string): void
   /** Opened (again: a client may reopen a document with other text at version 1). */
   opened(uri: string): void
   changed(uri: string): void
@@ -203,6 +208,12 @@ export const documentStates = (o: DocumentStatesOptions): DocumentStates => {
       changed(uri)
     },
     changed,
-    closed
+    closed,
+    invalidate: (uri) => {
+      if (o.get(uri) === undefined) return
+      states.delete(uri)
+      inflight.delete(uri)
+      changed(uri)
+    }
   }
 }
