@@ -7,6 +7,7 @@ import { TextDocument } from "vscode-languageserver-textdocument"
 import {
   CodeActionKind,
   CompletionItemKind,
+  CompletionTriggerKind,
   createConnection,
   DiagnosticSeverity,
   DocumentFormattingRequest,
@@ -17,6 +18,7 @@ import {
   ShowMessageNotification,
   TextDocuments,
   TextDocumentSyncKind,
+  type CancellationToken,
   type CodeAction,
   type Connection,
   type Diagnostic,
@@ -26,9 +28,11 @@ import { check, format } from "../rules/index.js"
 import { analyze, analyzeSource, syntaxOf } from "./analyze.js"
 import { languageOf } from "../deprecations/scan-text.js"
 import { complete, hover } from "./features.js"
-import type { Analysis, Finding, Fix } from "./findings.js"
+import type { Finding, Fix } from "./findings.js"
 import { outline, type OutlineSymbol } from "./outline.js"
 import { LineIndex } from "./position.js"
+import { documentStates, requestCancelled } from "./document-states.js"
+import { fileActions, takenOnDiskOrOpen } from "./file-actions.js"
 import { documentRegistry, type DocumentRegistry } from "./registry.js"
 import { signatureHelp } from "./signature.js"
 import { documentTokens, encodeTokens, TOKEN_MODIFIERS, TOKEN_TYPES } from "./tokens.js"
@@ -61,12 +65,6 @@ const SYMBOL_KIND = {
   struct: SymbolKind.Struct
 } as const
 
-interface State {
-  readonly version: number
-  readonly lines: LineIndex
-  readonly analysis: Analysis
-}
-
 /** Where a formatted expression wraps when the client names no width (its `printWidth` option). */
 const DEFAULT_WIDTH = 100
 const widthOf = (v: unknown): number | undefined =>
@@ -84,9 +82,6 @@ const scannerReads = (uri: string) => languageOf(uri) !== undefined
 export const startServer = (connection: Connection, registry: DocumentRegistry, options: ServerOptions = {}): void => {
   let debounceMs = options.debounceMs ?? 40
   const documents = new TextDocuments(TextDocument)
-  const states = new Map<string, State>()
-  const timers = new Map<string, { timer: NodeJS.Timeout | NodeJS.Immediate; immediate: boolean }>()
-  const lastCheck = new Map<string, number>()
 
   const toRange = (lines: LineIndex, r: { start: number; end: number }) => ({
     start: lines.position(r.start),
@@ -109,67 +104,30 @@ export const startServer = (connection: Connection, registry: DocumentRegistry, 
       : {})
   })
 
-  const runCheck = async (uri: string) => {
-    timers.delete(uri)
-    const doc = documents.get(uri)
-    if (doc === undefined) return
-    const syntax = syntaxOf(uri, doc.languageId)
-    if (syntax === undefined && !scannerReads(uri)) return
-    const text = doc.getText()
-    const version = doc.version
-    lastCheck.set(uri, Date.now())
-    let analysis: Analysis
-    try {
-      analysis =
-        syntax === undefined
-          ? analyzeSource(registry, text, uri)
-          : await analyze(registry, syntax, text, {}, uri, states.get(uri)?.analysis.memo)
-    } catch (e) {
-      connection.console.error(`edgectl: checking ${uri} failed: ${e instanceof Error ? e.stack : String(e)}`)
-      return
-    }
-    // A newer version arrived while an asynchronous check ran: its own check publishes.
-    if (documents.get(uri)?.version !== version) return
-    const lines = new LineIndex(text)
-    states.set(uri, { version, lines, analysis })
-    await connection.sendDiagnostics({
-      uri,
-      version,
-      diagnostics: analysis.findings.map((f) => diagnostic(uri, lines, f))
-    })
-  }
-
-  const schedule = (uri: string) => {
-    const pending = timers.get(uri)
-    if (pending !== undefined) {
-      if (pending.immediate) return
-      clearTimeout(pending.timer as NodeJS.Timeout)
-    }
-    const idle = Date.now() - (lastCheck.get(uri) ?? 0) >= debounceMs
-    if (idle && pending === undefined)
-      timers.set(uri, { timer: setImmediate(() => void runCheck(uri)), immediate: true })
-    else timers.set(uri, { timer: setTimeout(() => void runCheck(uri), debounceMs), immediate: false })
-  }
-
-  /** The analysis of the document as it is now (checked on demand when a request outruns the debounce). */
-  const current = async (uri: string): Promise<(State & { text: string }) | undefined> => {
-    const doc = documents.get(uri)
-    if (doc === undefined) return undefined
-    const st = states.get(uri)
-    if (st !== undefined && st.version === doc.version) return { ...st, text: doc.getText() }
-    const syntax = syntaxOf(uri, doc.languageId)
-    if (syntax === undefined && !scannerReads(uri)) return undefined
-    const text = doc.getText()
-    const fresh = {
-      version: doc.version,
-      lines: new LineIndex(text),
-      analysis:
-        syntax === undefined
-          ? analyzeSource(registry, text, uri)
-          : await analyze(registry, syntax, text, {}, uri, states.get(uri)?.analysis.memo)
-    }
-    states.set(uri, fresh)
-    return { ...fresh, text }
+  const docs = documentStates({
+    get: (uri) => documents.get(uri),
+    analyze: (doc, text, previous) => {
+      const syntax = syntaxOf(doc.uri, doc.languageId)
+      // A document of no checked syntax: the deprecation scanner's findings only, where it reads it.
+      if (syntax === undefined)
+        return scannerReads(doc.uri) ? Promise.resolve(analyzeSource(registry, text, doc.uri)) : undefined
+      return analyze(registry, syntax, text, {}, doc.uri, previous?.memo)
+    },
+    publish: (uri, st) =>
+      connection.sendDiagnostics({
+        uri,
+        version: st.version,
+        diagnostics: st.analysis.findings.map((f) => diagnostic(uri, st.lines, f))
+      }),
+    failed: (uri, e) =>
+      connection.console.error(`edgectl: checking ${uri} failed: ${e instanceof Error ? e.stack : String(e)}`),
+    debounceMs: () => debounceMs
+  })
+  /** The state of the document as it is now, for a request (checked on demand when it outruns the debounce). */
+  const current = async (uri: string, token: CancellationToken) => {
+    const st = await docs.current(uri, token)
+    if (token.isCancellationRequested) throw requestCancelled()
+    return st
   }
 
   let printWidth = DEFAULT_WIDTH
@@ -212,22 +170,15 @@ export const startServer = (connection: Connection, registry: DocumentRegistry, 
     }
   })
 
-  documents.onDidOpen((e) => schedule(e.document.uri))
-  documents.onDidChangeContent((e) => schedule(e.document.uri))
+  documents.onDidOpen((e) => docs.opened(e.document.uri))
+  documents.onDidChangeContent((e) => docs.changed(e.document.uri))
   documents.onDidClose((e) => {
-    const pending = timers.get(e.document.uri)
-    if (pending !== undefined)
-      pending.immediate
-        ? clearImmediate(pending.timer as NodeJS.Immediate)
-        : clearTimeout(pending.timer as NodeJS.Timeout)
-    timers.delete(e.document.uri)
-    states.delete(e.document.uri)
-    lastCheck.delete(e.document.uri)
+    docs.closed(e.document.uri)
     void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] })
   })
 
-  connection.onHover(async (p) => {
-    const st = await current(p.textDocument.uri)
+  connection.onHover(async (p, token) => {
+    const st = await current(p.textDocument.uri, token)
     if (st === undefined) return null
     const h = hover(registry.jsonFeatures, st.text, st.lines.offset(p.position), st.analysis)
     return h === undefined
@@ -235,8 +186,13 @@ export const startServer = (connection: Connection, registry: DocumentRegistry, 
       : { contents: { kind: MarkupKind.Markdown, value: h.markdown }, range: toRange(st.lines, h.range) }
   })
 
-  connection.onCompletion(async (p) => {
-    const st = await current(p.textDocument.uri)
+  // A completion a typed character triggered (`"`, a space) waits for the check the debounce has
+  // scheduled: one per quote typed would check the document between every two keys of a burst.
+  connection.onCompletion(async (p, token) => {
+    const st =
+      p.context?.triggerKind === CompletionTriggerKind.TriggerCharacter
+        ? await docs.settled(p.textDocument.uri, token)
+        : await current(p.textDocument.uri, token)
     if (st === undefined) return null
     const c = complete(registry.jsonFeatures, st.text, st.lines.offset(p.position), st.analysis)
     if (c === undefined) return null
@@ -252,8 +208,8 @@ export const startServer = (connection: Connection, registry: DocumentRegistry, 
     }
   })
 
-  connection.onSignatureHelp(async (p) => {
-    const st = await current(p.textDocument.uri)
+  connection.onSignatureHelp(async (p, token) => {
+    const st = await current(p.textDocument.uri, token)
     if (st === undefined) return null
     const s = signatureHelp(st.analysis, st.lines.offset(p.position))
     if (s === undefined) return null
@@ -273,57 +229,57 @@ export const startServer = (connection: Connection, registry: DocumentRegistry, 
     }
   })
 
-  const action = (uri: string, lines: LineIndex, f: Finding | undefined, fix: Fix): CodeAction => {
-    const a: CodeAction = { title: fix.title, kind: fix.create ? CodeActionKind.Source : CodeActionKind.QuickFix }
-    if (f !== undefined) a.diagnostics = [diagnostic(uri, lines, f)]
-    if (fix.preferred) a.isPreferred = true
+  const taken = takenOnDiskOrOpen((uri) => documents.get(uri) !== undefined)
+  /** A fix as code actions: one, or two for a file that is there (write under a free name, or replace it). */
+  const actionsOf = (uri: string, lines: LineIndex, fix: Fix): Array<CodeAction> => {
+    const base: Omit<CodeAction, "title" | "kind" | "edit"> = {
+      ...(fix.preferred ? { isPreferred: true } : {}),
+      ...(fix.command
+        ? { command: { title: fix.title, command: "edgectl.runCommand", arguments: [fix.command] } }
+        : {}),
+      ...(fix.message
+        ? { command: { title: fix.title, command: "edgectl.showMessage", arguments: [fix.message] } }
+        : {})
+    }
+    if (fix.create) return fileActions(uri, { ...fix, create: fix.create }, taken, base)
+    const a: CodeAction = { ...base, title: fix.title, kind: CodeActionKind.QuickFix }
     if (fix.edits)
       a.edit = { changes: { [uri]: fix.edits.map((e) => ({ range: toRange(lines, e.range), newText: e.newText })) } }
-    if (fix.create) {
-      const target = new URL(fix.create.name, uri).toString()
-      a.edit = {
-        documentChanges: [
-          { kind: "create", uri: target, options: { overwrite: true } },
-          {
-            textDocument: { uri: target, version: null },
-            edits: [
-              { range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, newText: fix.create.text }
-            ]
-          }
-        ]
-      }
-    }
-    if (fix.command) a.command = { title: fix.title, command: "edgectl.runCommand", arguments: [fix.command] }
-    if (fix.message) a.command = { title: fix.title, command: "edgectl.showMessage", arguments: [fix.message] }
-    return a
+    return [a]
   }
 
-  connection.onCodeAction(async (p) => {
-    const st = await current(p.textDocument.uri)
+  connection.onCodeAction(async (p, token) => {
+    const st = await current(p.textDocument.uri, token)
     if (st === undefined) return []
     const from = st.lines.offset(p.range.start)
     const to = st.lines.offset(p.range.end)
     const out: Array<CodeAction> = []
-    // One fix offered by several findings (a rewrite of the whole file on each resource it covers)
-    // is listed once, with each finding it fixes.
-    const seen = new Map<string, CodeAction>()
+    // One fix offered by several findings (the zone's ruleset on each of its resources) is listed
+    // once, with each finding it fixes: known by identity first, so a shared fix is not serialized
+    // once per finding (that made code actions grow with the square of a zone's rule count).
+    const byObject = new Map<Fix, { actions: Array<CodeAction>; fixes: Array<Diagnostic> }>()
+    const byValue = new Map<string, { actions: Array<CodeAction>; fixes: Array<Diagnostic> }>()
     const add = (f: Finding | undefined, fix: Fix) => {
-      const key = JSON.stringify([fix.title, fix.edits, fix.create, fix.command])
-      const known = seen.get(key)
-      if (known !== undefined) {
-        if (f !== undefined)
-          known.diagnostics = [...(known.diagnostics ?? []), diagnostic(p.textDocument.uri, st.lines, f)]
-        return
+      let known = byObject.get(fix)
+      if (known === undefined) {
+        const key = JSON.stringify([fix.title, fix.edits, fix.create, fix.command])
+        known = byValue.get(key)
+        if (known === undefined) {
+          known = { actions: actionsOf(p.textDocument.uri, st.lines, fix), fixes: [] }
+          byValue.set(key, known)
+          out.push(...known.actions)
+        }
+        byObject.set(fix, known)
       }
-      const a = action(p.textDocument.uri, st.lines, f, fix)
-      seen.set(key, a)
-      out.push(a)
+      if (f !== undefined) known.fixes.push(diagnostic(p.textDocument.uri, st.lines, f))
     }
     for (const f of st.analysis.findings) {
       if (f.fixes === undefined || f.range.end < from || f.range.start > to) continue
       for (const fix of f.fixes) add(f, fix)
     }
     for (const fix of st.analysis.actions ?? []) add(undefined, fix)
+    for (const { actions, fixes } of byValue.values())
+      if (fixes.length > 0) for (const a of actions) a.diagnostics = fixes
     return out
   })
 
@@ -353,17 +309,17 @@ export const startServer = (connection: Connection, registry: DocumentRegistry, 
     return [{ range: toRange(lines, { start: 0, end: text.length }), newText: formatted }]
   })
 
-  const outlineOf = async (uri: string) => {
+  const outlineOf = async (uri: string, token: CancellationToken) => {
     const doc = documents.get(uri)
     const syntax = doc && syntaxOf(uri, doc.languageId)
     if (doc === undefined || syntax === undefined) return undefined
-    const st = await current(uri)
+    const st = await current(uri, token)
     if (st === undefined) return undefined
     return { lines: st.lines, outline: await outline(syntax, st.text, st.analysis.kind, uri, st.analysis.memo) }
   }
 
-  connection.onDocumentSymbol(async (p) => {
-    const o = await outlineOf(p.textDocument.uri)
+  connection.onDocumentSymbol(async (p, token) => {
+    const o = await outlineOf(p.textDocument.uri, token)
     if (o === undefined) return null
     const convert = (s: OutlineSymbol): DocumentSymbol => ({
       name: s.name,
@@ -377,8 +333,8 @@ export const startServer = (connection: Connection, registry: DocumentRegistry, 
   })
 
   // The closing line stays visible (as editors fold JSON): a span folds from its first line to the line before its end.
-  connection.onFoldingRanges(async (p) => {
-    const o = await outlineOf(p.textDocument.uri)
+  connection.onFoldingRanges(async (p, token) => {
+    const o = await outlineOf(p.textDocument.uri, token)
     if (o === undefined) return null
     const folds = o.outline.folds.flatMap((f) => {
       const startLine = o.lines.position(f.start).line
@@ -388,8 +344,8 @@ export const startServer = (connection: Connection, registry: DocumentRegistry, 
     return foldingLimit === undefined ? folds : folds.slice(0, foldingLimit)
   })
 
-  connection.languages.semanticTokens.on(async (p) => {
-    const st = await current(p.textDocument.uri)
+  connection.languages.semanticTokens.on(async (p, token) => {
+    const st = await current(p.textDocument.uri, token)
     if (st === undefined) return { data: [] }
     return { data: encodeTokens(st.lines, documentTokens(st.analysis)) }
   })

@@ -12,7 +12,7 @@ import type { CheckOptions } from "../rules/index.js"
 import { checkExpression } from "./expressions.js"
 import { finding, type Analysis, type Finding, type Fix } from "./findings.js"
 import { FIREWALL_RESOURCES, firewallResourceFinding } from "./firewall-unsupported.js"
-import { parseHcl, stringValue, type HclNode } from "./hcl.js"
+import { forgetChildren, parseHcl, stringValue, type HclNode } from "./hcl.js"
 import { rangeOf } from "./json-path.js"
 import { jsonResources, type TerraformJsonRewrite } from "./terraform-json-resources.js"
 import { terraformJsonTree } from "./terraform-json-tree.js"
@@ -90,11 +90,13 @@ export const resourceBlocks = (root: HclNode): Array<ResourceBlock> => {
           typeLabel: labels[0]!,
           attributes
         })
+      forgetChildren(n)
       return
     }
     for (const c of children) if (c !== null) visit(c)
   }
   visit(root)
+  forgetChildren(root)
   return out
 }
 
@@ -237,8 +239,10 @@ export const analyzeTerraform = async (
     const regions = new Map<ResourceBlock, ReadonlyArray<TerraformExpression>>()
     const expressionsOf = (b: ResourceBlock) => {
       let r = regions.get(b)
-      if (r === undefined)
+      if (r === undefined) {
         regions.set(b, (r = hclExpressionRegions(text, b.node.namedChildren.find((c) => c?.type === "body") ?? b.node)))
+        forgetChildren(b.node)
+      }
       return r
     }
     const rewritten = waf && target ? rewrite?.(text, blocks, target, checker, expressionsOf) : undefined

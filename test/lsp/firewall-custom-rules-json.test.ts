@@ -87,7 +87,7 @@ describe("firewall rules JSON: the equivalent ruleset JSON as a new file", () =>
     expect(create).toEqual({
       kind: "create",
       uri: uri.replace("firewall-0.json", "firewall-0.custom-rules.json"),
-      options: { overwrite: true }
+      options: { overwrite: false, ignoreIfExists: false }
     })
     expect(write.textDocument.uri).toBe(create.uri)
     const text = write.edits[0]!.newText

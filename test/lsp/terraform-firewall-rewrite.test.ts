@@ -294,15 +294,21 @@ describe("edgectl check: the fix named in the JSON output, given whole in SARIF"
     ])
   })
 
-  it("SARIF: each result carries its code action's edits as a fix (§3.55), equal to the editor's", async () => {
+  it("SARIF: a result carries its code action's edits as a fix (§3.55), equal to the editor's", async () => {
     const r = edgectl(["check", "--format", "sarif", "main.tf", "rules.json"], { cwd: dir })
     expect(r.status).toBe(0)
     const results = JSON.parse(r.stdout).runs[0].results as Array<any>
     expect(results).toHaveLength(5)
     // The shape the SARIF 2.1.0 schema asks of a fix: a description, at least one artifact change,
     // each with a location and at least one replacement with a deleted region.
-    for (const x of results) {
-      expect(x.fixes).toHaveLength(1)
+    // The zone's ruleset fixes its four resources: written once, on the first; the others point there.
+    expect(results.map((x) => x.fixes?.length ?? 0)).toEqual([1, 0, 0, 0, 1])
+    for (const x of results.slice(1, 4))
+      expect(x.relatedLocations.at(-1)).toMatchObject({
+        message: { text: expect.stringContaining("offered once, on the firewall-api-unsupported finding here") },
+        physicalLocation: { region: results[0].locations[0].physicalLocation.region }
+      })
+    for (const x of results.filter((y) => y.fixes !== undefined)) {
       const [fix] = x.fixes
       expect(typeof fix.description.text).toBe("string")
       expect(fix.artifactChanges.length).toBeGreaterThan(0)
