@@ -45,13 +45,15 @@ export const kvBulkFeatures: JsonFeatures = {
         : undefined
     const present = entry === undefined ? [] : fieldsOf(entry).filter((f) => f !== typed?.value)
     const replace = typed !== undefined ? rangeOf(typed) : { start: offset, end: offset }
+    // A key being renamed keeps its `:`; a new one gets it, so the value is typed next.
+    const colon = /^\s*:/.test(text.slice(replace.end)) ? "" : ": "
     return {
       replace,
       items: EntryFields.filter((f) => !present.includes(f)).map((f) => ({
         label: f,
         kind: "property" as const,
         detail: EntryFieldDocs[f],
-        insertText: `"${f}"`
+        insertText: `"${f}"${colon}`
       }))
     }
   },

@@ -27,6 +27,7 @@ import { analyze, syntaxOf } from "./analyze.js"
 import { complete, hover } from "./features.js"
 import type { Analysis, Finding, Fix } from "./findings.js"
 import { outline, type OutlineSymbol } from "./outline.js"
+import { gatedStreams } from "./protocol-gate.js"
 import { LineIndex } from "./position.js"
 import { documentRegistry, type DocumentRegistry } from "./registry.js"
 import { signatureHelp } from "./signature.js"
@@ -397,7 +398,8 @@ export const serveStdio = (
   registry: DocumentRegistry = documentRegistry()
 ): Promise<void> =>
   new Promise((resolve) => {
-    const connection = createConnection(process.stdin, process.stdout)
+    const { reader, writer } = gatedStreams(process.stdin, process.stdout)
+    const connection = createConnection(reader, writer)
     connection.onExit(() => resolve())
     startServer(connection, registry, options)
   })
