@@ -14,7 +14,9 @@ import { kvBulkFeatures } from "./kv-bulk-features.js"
 import type { TerraformWiring } from "./terraform.js"
 import { firewallRewrite } from "./terraform-firewall-rewrite.js"
 import { firewallJsonRewrite } from "./terraform-json-rewrite.js"
+import { terraformHelp } from "./terraform-help.js"
 import { terraformRewrite } from "./terraform-rewrite.js"
+import type { ModulePins } from "./terraform-version.js"
 import { wafConfigCheck, wafExportCheck, wafExportFeatures } from "./waf-documents.js"
 import { wafConfigFeatures } from "./waf-features.js"
 
@@ -25,18 +27,22 @@ export interface DocumentRegistry {
   readonly terraform: TerraformWiring
 }
 
-export const documentRegistry = (): DocumentRegistry => ({
-  jsonChecks: [wafExportCheck, wafConfigCheck],
-  jsonFeatures: new Map<DocumentKind, JsonFeatures>([
-    ["waf-config", wafConfigFeatures],
-    ["waf-export", wafExportFeatures],
-    ["kv-bulk", kvBulkFeatures],
-    ["rules-json", firewallRuleFeatures]
-  ]),
-  terraform: {
-    rewrite: terraformRewrite,
-    firewall: firewallRewrite,
-    firewallJson: firewallJsonRewrite,
-    pins: new Map()
+export const documentRegistry = (): DocumentRegistry => {
+  const pins: ModulePins = new Map()
+  return {
+    jsonChecks: [wafExportCheck, wafConfigCheck],
+    jsonFeatures: new Map<DocumentKind, JsonFeatures>([
+      ["waf-config", wafConfigFeatures],
+      ["waf-export", wafExportFeatures],
+      ["kv-bulk", kvBulkFeatures],
+      ["rules-json", firewallRuleFeatures],
+      ["terraform", terraformHelp(pins)]
+    ]),
+    terraform: {
+      rewrite: terraformRewrite,
+      firewall: firewallRewrite,
+      firewallJson: firewallJsonRewrite,
+      pins
+    }
   }
-})
+}

@@ -146,11 +146,11 @@ export const startServer = (connection: Connection, registry: DocumentRegistry, 
   }
 
   /** The analysis of the document as it is now (checked on demand when a request outruns the debounce). */
-  const current = async (uri: string): Promise<(State & { text: string }) | undefined> => {
+  const current = async (uri: string): Promise<(State & { text: string; uri: string }) | undefined> => {
     const doc = documents.get(uri)
     if (doc === undefined) return undefined
     const st = states.get(uri)
-    if (st !== undefined && st.version === doc.version) return { ...st, text: doc.getText() }
+    if (st !== undefined && st.version === doc.version) return { ...st, text: doc.getText(), uri }
     const syntax = syntaxOf(uri, doc.languageId)
     if (syntax === undefined) return undefined
     const text = doc.getText()
@@ -160,7 +160,7 @@ export const startServer = (connection: Connection, registry: DocumentRegistry, 
       analysis: await analyze(registry, syntax, text, {}, uri, states.get(uri)?.analysis.memo)
     }
     states.set(uri, fresh)
-    return { ...fresh, text }
+    return { ...fresh, text, uri }
   }
 
   let printWidth = DEFAULT_WIDTH
@@ -179,6 +179,7 @@ export const startServer = (connection: Connection, registry: DocumentRegistry, 
       capabilities: {
         textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
         hoverProvider: true,
+        definitionProvider: true,
         completionProvider: { triggerCharacters: [".", "$", " ", '"', "("] },
         codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, CodeActionKind.Source] },
         ...(registerFormatting ? {} : { documentFormattingProvider: true }),
@@ -220,7 +221,7 @@ export const startServer = (connection: Connection, registry: DocumentRegistry, 
   connection.onHover(async (p) => {
     const st = await current(p.textDocument.uri)
     if (st === undefined) return null
-    const h = hover(registry.jsonFeatures, st.text, st.lines.offset(p.position), st.analysis)
+    const h = await hover(registry.jsonFeatures, st.text, st.lines.offset(p.position), st.analysis, {}, st.uri)
     return h === undefined
       ? null
       : { contents: { kind: MarkupKind.Markdown, value: h.markdown }, range: toRange(st.lines, h.range) }
@@ -229,7 +230,7 @@ export const startServer = (connection: Connection, registry: DocumentRegistry, 
   connection.onCompletion(async (p) => {
     const st = await current(p.textDocument.uri)
     if (st === undefined) return null
-    const c = complete(registry.jsonFeatures, st.text, st.lines.offset(p.position), st.analysis)
+    const c = await complete(registry.jsonFeatures, st.text, st.lines.offset(p.position), st.analysis, {}, st.uri)
     if (c === undefined) return null
     const range = toRange(st.lines, c.replace)
     return {
@@ -241,6 +242,16 @@ export const startServer = (connection: Connection, registry: DocumentRegistry, 
         textEdit: { range, newText: i.insertText ?? i.label }
       }))
     }
+  })
+
+  // Go to definition (Terraform references): the kind's feature finds it, in this file or another of its module.
+  connection.onDefinition(async (p) => {
+    const st = await current(p.textDocument.uri)
+    const find = st?.analysis.kind && registry.jsonFeatures.get(st.analysis.kind)?.definition
+    if (st === undefined || !find) return null
+    const d = await find(st.text, st.lines.offset(p.position), st.uri)
+    if (d === undefined) return null
+    return { uri: d.uri ?? st.uri, range: toRange(d.uri === undefined ? st.lines : new LineIndex(d.text), d.range) }
   })
 
   connection.onSignatureHelp(async (p) => {
