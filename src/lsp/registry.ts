@@ -10,6 +10,8 @@ import type { JsonFeatures } from "./features.js"
 import type { DocumentKind } from "./findings.js"
 import { firewallRuleFeatures } from "./firewall-features.js"
 import type { JsonCheck } from "./json-doc.js"
+import { withSchemaCompletion } from "./json-schema-complete.js"
+import { JSON_SCHEMAS } from "./json-schemas.js"
 import { kvBulkFeatures } from "./kv-bulk-features.js"
 import type { TerraformWiring } from "./terraform.js"
 import { firewallRewrite } from "./terraform-firewall-rewrite.js"
@@ -32,10 +34,15 @@ export const documentRegistry = (): DocumentRegistry => {
   return {
     jsonChecks: [wafExportCheck, wafConfigCheck],
     jsonFeatures: new Map<DocumentKind, JsonFeatures>([
-      ["waf-config", wafConfigFeatures],
+      ["waf-config", withSchemaCompletion(wafConfigFeatures, JSON_SCHEMAS.get("waf-config.schema.json")!)],
       ["waf-export", wafExportFeatures],
       ["kv-bulk", kvBulkFeatures],
-      ["rules-json", firewallRuleFeatures],
+      [
+        "rules-json",
+        withSchemaCompletion(firewallRuleFeatures, JSON_SCHEMAS.get("custom-rules.schema.json")!, (name) =>
+          /\.custom-rules\.json$/i.test(name)
+        )
+      ],
       ["terraform", terraformHelp(pins)]
     ]),
     terraform: {
