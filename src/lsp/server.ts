@@ -17,6 +17,7 @@ import {
   ShowMessageNotification,
   TextDocuments,
   TextDocumentSyncKind,
+  type ClientCapabilities,
   type CodeAction,
   type Connection,
   type Diagnostic,
@@ -31,6 +32,7 @@ import { gatedStreams } from "./protocol-gate.js"
 import { LineIndex } from "./position.js"
 import { documentRegistry, type DocumentRegistry } from "./registry.js"
 import { signatureHelp } from "./signature.js"
+import { watchTerraformModules } from "./terraform-module-watch.js"
 import { documentTokens, encodeTokens, TOKEN_MODIFIERS, TOKEN_TYPES } from "./tokens.js"
 import { version } from "../version.js"
 
@@ -163,6 +165,9 @@ export const startServer = (connection: Connection, registry: DocumentRegistry, 
     return { ...fresh, text, uri }
   }
 
+  const modules = watchTerraformModules(connection, documents, registry.terraform.pins ?? new Map(), schedule)
+  let clientCapabilities: ClientCapabilities = {}
+
   let printWidth = DEFAULT_WIDTH
   /** The client's `foldingRange.rangeLimit`: the folds beyond it are dropped by the client anyway. */
   let foldingLimit: number | undefined
@@ -175,6 +180,7 @@ export const startServer = (connection: Connection, registry: DocumentRegistry, 
     // say so; a client that cannot register capabilities is told "all documents" (and gets no edit elsewhere).
     registerFormatting = params.capabilities.textDocument?.formatting?.dynamicRegistration === true
     foldingLimit = params.capabilities.textDocument?.foldingRange?.rangeLimit
+    clientCapabilities = params.capabilities
     return {
       capabilities: {
         textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
@@ -197,6 +203,7 @@ export const startServer = (connection: Connection, registry: DocumentRegistry, 
   })
 
   connection.onInitialized(() => {
+    modules.initialized(clientCapabilities)
     if (registerFormatting) {
       void connection.client.register(DocumentFormattingRequest.type, {
         documentSelector: [{ pattern: "**/*.rules" }, { language: "edgectl-rules" }]

@@ -148,10 +148,30 @@ const pinOf = (root: HclNode): string | undefined => {
  */
 export type ModulePins = Map<string, { readonly mtimeMs: number; readonly pin: string | undefined }>
 
+/** The `mtimeMs` of an editor's buffer of a module file: its pin wins over the file on disk until the buffer closes. */
+const BUFFER = -1
+
+/**
+ * An open editor buffer of a module file (`versions.tf` edited, unsaved): its pin is what the
+ * module's other files read, as Terraform will once it is saved. `text` undefined: closed.
+ */
+export const setModuleBuffer = async (pins: ModulePins, file: string, text: string | undefined): Promise<void> => {
+  if (text === undefined) {
+    if (pins.get(file)?.mtimeMs === BUFFER) pins.delete(file)
+    return
+  }
+  pins.set(file, { mtimeMs: BUFFER, pin: await pinOfText(file, text) })
+}
+
 const pinOfFile = async (pins: ModulePins, file: string, mtimeMs: number): Promise<string | undefined> => {
   const cached = pins.get(file)
-  if (cached?.mtimeMs === mtimeMs) return cached.pin
-  const text = fs.readFileSync(file, "utf8")
+  if (cached?.mtimeMs === mtimeMs || cached?.mtimeMs === BUFFER) return cached.pin
+  const pin = await pinOfText(file, fs.readFileSync(file, "utf8"))
+  pins.set(file, { mtimeMs, pin })
+  return pin
+}
+
+const pinOfText = async (file: string, text: string): Promise<string | undefined> => {
   let pin: string | undefined
   if (file.endsWith(".json")) {
     if (text.includes("provider")) pin = jsonPinNode(parseTree(text) ?? null)?.value as string | undefined
@@ -163,7 +183,6 @@ const pinOfFile = async (pins: ModulePins, file: string, mtimeMs: number): Promi
       tree.delete()
     }
   }
-  pins.set(file, { mtimeMs, pin })
   return pin
 }
 
@@ -206,20 +225,29 @@ export const modulePin = async (
   } catch {
     return undefined
   }
+  const dir = path.dirname(file)
+  const module = (f: string) => (f.endsWith(".tf") || f.endsWith(".tf.json")) && f !== path.basename(file)
   let entries: Array<string>
   try {
-    entries = fs
-      .readdirSync(path.dirname(file))
-      .filter((f) => (f.endsWith(".tf") || f.endsWith(".tf.json")) && f !== path.basename(file))
+    entries = fs.readdirSync(dir).filter(module)
   } catch {
-    return undefined
+    entries = []
   }
+  // Buffers of files not saved yet belong to the module too.
+  for (const [f, c] of pins)
+    if (
+      c.mtimeMs === BUFFER &&
+      path.dirname(f) === dir &&
+      module(path.basename(f)) &&
+      !entries.includes(path.basename(f))
+    )
+      entries.push(path.basename(f))
   const found: Array<{ file: string; constraint: string }> = []
   for (const f of entries.sort()) {
-    const full = path.join(path.dirname(file), f)
+    const full = path.join(dir, f)
     let c: string | undefined
     try {
-      c = await pinOfFile(pins, full, fs.statSync(full).mtimeMs)
+      c = await pinOfFile(pins, full, pins.get(full)?.mtimeMs === BUFFER ? BUFFER : fs.statSync(full).mtimeMs)
     } catch {
       continue
     }

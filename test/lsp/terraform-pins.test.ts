@@ -92,3 +92,51 @@ describe("the legacy provider block's version", () => {
     )
   })
 })
+
+describe("the module's pin follows versions.tf", () => {
+  it("on disk (watched files) and in an unsaved buffer, re-checking the module's open files", async () => {
+    const dir = tempDir()
+    const versions = path.join(dir, "versions.tf")
+    fs.writeFileSync(versions, pin("~> 4.0"))
+    const { uri, d } = await openIn(dir, "main.tf", FIREWALL)
+    const says = (x: PublishedDiagnostics) => x.diagnostics.find((y) => y.code === "firewall-api-unsupported")?.message
+    expect(says(d)).toContain('provider 4.x, as pinned ("~> 4.0" in versions.tf)')
+    // Changed on disk: the client reports it, the open main.tf is checked again.
+    fs.writeFileSync(versions, pin("~> 5"))
+    const later = new Date(Date.now() + 5000)
+    fs.utimesSync(versions, later, later)
+    const onDisk = client.diagnostics(uri, (x) => says(x)?.includes("~> 5") === true)
+    await client.connection.sendNotification("workspace/didChangeWatchedFiles", {
+      changes: [{ uri: pathToFileURL(versions).toString(), type: 2 }]
+    })
+    expect(says(await onDisk)).toContain('provider 5.x, as pinned ("~> 5" in versions.tf)')
+    // Edited in the editor, not saved: its buffer is the module's pin.
+    const unsaved = client.diagnostics(uri, (x) => says(x)?.includes("~> 3.35") === true)
+    await client.connection.sendNotification("textDocument/didOpen", {
+      textDocument: {
+        uri: pathToFileURL(versions).toString(),
+        languageId: "terraform",
+        version: 1,
+        text: pin("~> 3.35")
+      }
+    })
+    expect(says(await unsaved)).toContain('provider 3.x, as pinned ("~> 3.35" in versions.tf)')
+    // Closed without saving: the file on disk again.
+    const closed = client.diagnostics(uri, (x) => says(x)?.includes("~> 5") === true)
+    await client.connection.sendNotification("textDocument/didClose", {
+      textDocument: { uri: pathToFileURL(versions).toString() }
+    })
+    expect(says(await closed)).toContain('"~> 5" in versions.tf')
+  })
+
+  it("registers the watch for *.tf and *.tf.json when the client can", async () => {
+    const c = await startLsp({}, { workspace: { didChangeWatchedFiles: { dynamicRegistration: true } } })
+    await c.open("file:///work/w/a.rules", "ssl\n")
+    const reg = c.serverRequests.find((r) => r.method === "client/registerCapability")?.params as {
+      registrations: Array<{ method: string; registerOptions: { watchers: Array<{ globPattern: string }> } }>
+    }
+    const watch = reg.registrations.find((r) => r.method === "workspace/didChangeWatchedFiles")
+    expect(watch?.registerOptions.watchers.map((w) => w.globPattern)).toEqual(["**/*.tf", "**/*.tf.json"])
+    await c.close()
+  })
+})
