@@ -10,6 +10,7 @@ import {
   createConnection,
   DiagnosticSeverity,
   DocumentFormattingRequest,
+  DocumentRangeFormattingRequest,
   FoldingRangeKind,
   SymbolKind,
   MarkupKind,
@@ -21,16 +22,18 @@ import {
   type CodeAction,
   type Connection,
   type Diagnostic,
-  type DocumentSymbol
+  type DocumentSymbol,
+  type Position
 } from "vscode-languageserver/node.js"
-import { check, format } from "../rules/index.js"
 import { analyze, syntaxOf } from "./analyze.js"
 import { complete, hover } from "./features.js"
+import { formatEdits } from "./formatting.js"
 import type { Analysis, Finding, Fix } from "./findings.js"
 import { outline, type OutlineSymbol } from "./outline.js"
 import { gatedStreams } from "./protocol-gate.js"
 import { LineIndex } from "./position.js"
 import { documentRegistry, type DocumentRegistry } from "./registry.js"
+import { followSettings } from "./settings.js"
 import { signatureHelp } from "./signature.js"
 import { watchTerraformModules } from "./terraform-module-watch.js"
 import { documentTokens, encodeTokens, TOKEN_MODIFIERS, TOKEN_TYPES } from "./tokens.js"
@@ -167,6 +170,10 @@ export const startServer = (connection: Connection, registry: DocumentRegistry, 
 
   const modules = watchTerraformModules(connection, documents, registry.terraform.pins ?? new Map(), schedule)
   let clientCapabilities: ClientCapabilities = {}
+  const settings = followSettings(connection, (s) => {
+    if (s.printWidth !== undefined) printWidth = s.printWidth
+    if (s.debounceMs !== undefined) debounceMs = s.debounceMs
+  })
 
   let printWidth = DEFAULT_WIDTH
   /** The client's `foldingRange.rangeLimit`: the folds beyond it are dropped by the client anyway. */
@@ -188,7 +195,7 @@ export const startServer = (connection: Connection, registry: DocumentRegistry, 
         definitionProvider: true,
         completionProvider: { triggerCharacters: [".", "$", " ", '"', "("] },
         codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, CodeActionKind.Source] },
-        ...(registerFormatting ? {} : { documentFormattingProvider: true }),
+        ...(registerFormatting ? {} : { documentFormattingProvider: true, documentRangeFormattingProvider: true }),
         signatureHelpProvider: { triggerCharacters: ["(", ","], retriggerCharacters: [","] },
         documentSymbolProvider: true,
         semanticTokensProvider: {
@@ -204,8 +211,12 @@ export const startServer = (connection: Connection, registry: DocumentRegistry, 
 
   connection.onInitialized(() => {
     modules.initialized(clientCapabilities)
+    settings.initialized(clientCapabilities)
     if (registerFormatting) {
       void connection.client.register(DocumentFormattingRequest.type, {
+        documentSelector: [{ pattern: "**/*.rules" }, { language: "edgectl-rules" }]
+      })
+      void connection.client.register(DocumentRangeFormattingRequest.type, {
         documentSelector: [{ pattern: "**/*.rules" }, { language: "edgectl-rules" }]
       })
     }
@@ -348,19 +359,28 @@ export const startServer = (connection: Connection, registry: DocumentRegistry, 
     return null
   })
 
-  connection.onDocumentFormatting((p) => {
-    const doc = documents.get(p.textDocument.uri)
-    if (doc === undefined || syntaxOf(doc.uri, doc.languageId) !== "rules") return null
+  const formatting = (uri: string, options: Record<string, unknown>, range?: { start: Position; end: Position }) => {
+    const doc = documents.get(uri)
+    const syntax = doc && syntaxOf(doc.uri, doc.languageId)
+    if (doc === undefined || syntax === undefined) return null
     const text = doc.getText()
-    const body = text.replace(/\s+$/, "")
-    const result = check(body)
-    if (result.checked === undefined) return null
-    const width = widthOf((p.options as Record<string, unknown>).printWidth) ?? printWidth
-    const formatted = `${format(result.checked.expression, { width })}${text.endsWith("\n") ? "\n" : ""}`
-    if (formatted === text) return []
     const lines = new LineIndex(text)
-    return [{ range: toRange(lines, { start: 0, end: text.length }), newText: formatted }]
-  })
+    const edits = formatEdits(
+      syntax,
+      text,
+      {
+        tabSize: typeof options.tabSize === "number" ? options.tabSize : 2,
+        insertSpaces: options.insertSpaces !== false,
+        width: widthOf(options.printWidth) ?? printWidth
+      },
+      range && { start: lines.offset(range.start), end: lines.offset(range.end) }
+    )
+    return edits === null ? null : edits.map((e) => ({ range: toRange(lines, e.range), newText: e.newText }))
+  }
+  connection.onDocumentFormatting((p) => formatting(p.textDocument.uri, p.options as Record<string, unknown>))
+  connection.onDocumentRangeFormatting((p) =>
+    formatting(p.textDocument.uri, p.options as Record<string, unknown>, p.range)
+  )
 
   const outlineOf = async (uri: string) => {
     const doc = documents.get(uri)
