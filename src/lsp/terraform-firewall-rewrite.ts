@@ -30,6 +30,7 @@ import {
   withheldZones
 } from "./terraform-firewall-read.js"
 import { hclString } from "./terraform-ruleset-hcl.js"
+import { zoneSpellings } from "./terraform-zone-groups.js"
 import { importId, type ProviderMajor, type ProviderTarget } from "./terraform-version.js"
 
 /**
@@ -179,9 +180,19 @@ export const firewallRewrite: TerraformRewrite = (
       .filter((b) => b.attributes.get("phase")?.value === PHASE)
       .map((b) => `${exprText(text, b, "provider") ?? ""}\u0000${exprText(text, b, "zone_id")}`)
   )
+  const label = (g: { read: Array<Read> }) => {
+    const b = ruleNamed.get(g.read[0]!.rule.id)!
+    return { start: b.typeLabel.startIndex, end: b.typeLabel.endIndex }
+  }
+  const spelled = zoneSpellings(groups, label)
+  findings.push(...spelled.findings)
   const taken = new Set(rulesets.map((b) => b.name))
   const many = groups.size > 1
-  const { migrated, movedRules } = migrateZones(groups, (k) => managed.has(k) || withheld.has(k), checker)
+  const { migrated, movedRules } = migrateZones(
+    groups,
+    (k) => managed.has(k) || withheld.has(k) || spelled.keys.has(k),
+    checker
+  )
   // A filter leaves the state only when every rule of the file that names it does.
   const keptFilters = new Set(
     blocks

@@ -233,15 +233,6 @@ export const modulePin = async (
   } catch {
     entries = []
   }
-  // Buffers of files not saved yet belong to the module too.
-  for (const [f, c] of pins)
-    if (
-      c.mtimeMs === BUFFER &&
-      path.dirname(f) === dir &&
-      module(path.basename(f)) &&
-      !entries.includes(path.basename(f))
-    )
-      entries.push(path.basename(f))
   const found: Array<{ file: string; constraint: string }> = []
   for (const f of entries.sort()) {
     const full = path.join(dir, f)

@@ -140,3 +140,31 @@ describe("the module's pin follows versions.tf", () => {
     await c.close()
   })
 })
+
+describe("zones the rewrites write no ruleset for, with the reason", () => {
+  const pkg = (name: string, zone: string) =>
+    `resource "cloudflare_waf_package" "${name}" {\n  zone_id     = ${zone}\n  package_id  = "c504870194831cd12c3fc0284f294abb"\n  sensitivity = "high"\n  action_mode = "simulate"\n}\n\n`
+  it("warns on the same zone under two spellings (.id / .zone_id) and writes no second ruleset", async () => {
+    const { uri, d } = await openIn(
+      tempDir(),
+      "main.tf",
+      pin("~> 4.52") + pkg("a", "data.cloudflare_zone.z.id") + pkg("b", "data.cloudflare_zone.z.zone_id")
+    )
+    const spelled = d.diagnostics.filter((x) => x.code === "terraform-rewrite-unclear")
+    expect(spelled).toHaveLength(2)
+    expect(spelled[0]!.message).toContain(
+      "the file names this zone as data.cloudflare_zone.z.id and as data.cloudflare_zone.z.zone_id"
+    )
+    expect((await actions(uri, d)).filter((a) => a.title.startsWith("Add the equivalent"))).toEqual([])
+  })
+
+  it("says why a zone whose ruleset of the phase the file has gets no rewrite (previous WAF)", async () => {
+    const managed =
+      'resource "cloudflare_ruleset" "waf" {\n  zone_id = "0123456789abcdef0123456789abcdef"\n  name    = "managed"\n  kind    = "zone"\n  phase   = "http_request_firewall_managed"\n}\n\n'
+    const { d } = await openIn(tempDir(), "main.tf", pin("~> 4.52") + managed + WAF)
+    const why = d.diagnostics.find((x) => x.code === "terraform-rewrite-existing-ruleset")
+    expect(why?.message).toBe(
+      'zone_id = "0123456789abcdef0123456789abcdef" already has cloudflare_ruleset.waf in phase http_request_firewall_managed: no second ruleset is written (the platform refuses a second entry point of a phase)\nhint: add the mapped rules to cloudflare_ruleset.waf by hand'
+    )
+  })
+})
