@@ -8,7 +8,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { pathToFileURL } from "node:url"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { tempDir } from "../helpers/cli.js"
+import { edgectl, tempDir } from "../helpers/cli.js"
 import { startLsp, type PublishedDiagnostics } from "../helpers/lsp-client.js"
 
 type Client = Awaited<ReturnType<typeof startLsp>>
@@ -166,5 +166,24 @@ describe("zones the rewrites write no ruleset for, with the reason", () => {
     expect(why?.message).toBe(
       'zone_id = "0123456789abcdef0123456789abcdef" already has cloudflare_ruleset.waf in phase http_request_firewall_managed: no second ruleset is written (the platform refuses a second entry point of a phase)\nhint: add the mapped rules to cloudflare_ruleset.waf by hand'
     )
+  })
+})
+
+describe("SARIF fixes of a CRLF file", () => {
+  it("insert CRLF line ends, as the file has", () => {
+    const dir = tempDir()
+    fs.writeFileSync(path.join(dir, "main.tf"), (pin("~> 4.52") + FIREWALL).replace(/\n/g, "\r\n"))
+    const r = edgectl(["check", "--format", "sarif", "main.tf"], { cwd: dir })
+    const results = JSON.parse(r.stdout).runs[0].results as Array<{
+      fixes?: Array<{ artifactChanges: Array<{ replacements: Array<{ insertedContent: { text: string } }> }> }>
+    }>
+    const inserted = results
+      .flatMap((x) => x.fixes ?? [])
+      .flatMap((f) => f.artifactChanges.flatMap((c) => c.replacements.map((p) => p.insertedContent.text)))
+    expect(inserted.length).toBeGreaterThan(0)
+    for (const t of inserted) {
+      expect(t).toContain("\r\n")
+      expect(t.replace(/\r\n/g, "")).not.toContain("\n")
+    }
   })
 })
