@@ -6,7 +6,7 @@
  * user chooses: the rewrites never move such a pin by themselves.
  */
 import { finding, type Finding, type Range } from "./findings.js"
-import type { ProviderTarget } from "./terraform-version.js"
+import { satisfiable, type ProviderTarget } from "./terraform-version.js"
 
 /** What 3.0 changes, by resource type (the upgrade guide's list; SDK v2 turned maps into blocks). */
 const CHANGES: ReadonlyArray<readonly [string, string]> = [
@@ -45,5 +45,30 @@ export const majorUpgradeFinding = (
           }
         : {})
     }
+  )
+}
+
+/**
+ * The module's pins together (this file's and its other files', as Terraform combines them) admit
+ * no release: `terraform init` fails, and a rewrite for either pin is a guess. Said on this file's
+ * pin, else where the rewrite is offered.
+ */
+export const pinConflictFinding = (
+  own: { readonly constraint: string; readonly range: Range } | undefined,
+  module: { readonly constraint: string; readonly files: ReadonlyArray<string> } | undefined,
+  fallback: Range
+): Finding | undefined => {
+  const parts = [
+    ...(own !== undefined ? [`"${own.constraint}" (this file)`] : []),
+    ...(module !== undefined ? [`"${module.constraint}" (${module.files.join(", ")})`] : [])
+  ]
+  const joined = [own?.constraint, module?.constraint].filter((c) => c !== undefined).join(", ")
+  if (parts.length === 0 || joined === "" || satisfiable(joined)) return undefined
+  return finding(
+    "warning",
+    "terraform-pin-conflict",
+    `the module's cloudflare provider pins admit no version together: ${parts.join(" and ")}; terraform init fails, and the rewrite is written for this file's pin only`,
+    own?.range ?? fallback,
+    { hint: "make the module's required_providers constraints agree (one versions.tf)" }
   )
 }

@@ -261,6 +261,9 @@ const admittedBy = (constraint: string) => {
   return { admitted, highest, major }
 }
 
+/** Whether some release satisfies a constraint (all of a module's pins, joined): else `terraform init` fails. */
+export const satisfiable = (constraint: string): boolean => admittedBy(constraint).highest !== undefined
+
 /**
  * The major version `terraform init -upgrade` selects under a constraint, as released (1.x and
  * 2.x too; 5.x is the latest), and 5 for a constraint no release satisfies.

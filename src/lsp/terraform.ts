@@ -16,7 +16,7 @@ import { parseHcl, stringValue, type HclNode } from "./hcl.js"
 import { rangeOf } from "./json-path.js"
 import { jsonResources, type TerraformJsonRewrite } from "./terraform-json-resources.js"
 import { terraformJsonTree } from "./terraform-json-tree.js"
-import { majorUpgradeFinding } from "./terraform-upgrade.js"
+import { majorUpgradeFinding, pinConflictFinding } from "./terraform-upgrade.js"
 import {
   hasPin,
   jsonPinNode,
@@ -265,6 +265,21 @@ export const analyzeTerraform = async (
           )
         : undefined
     if (upgrade !== undefined) findings.push(upgrade)
+    // This file's pin and the module's other files' together (read only where a rewrite is at stake).
+    const at = first && { start: first.typeLabel.startIndex, end: first.typeLabel.endIndex }
+    const conflict =
+      target === undefined || at === undefined
+        ? undefined
+        : target.pinRange !== undefined
+          ? pinConflictFinding(
+              { constraint: target.constraint!, range: target.pinRange },
+              await modulePin(name, pins),
+              at
+            )
+          : target.pinFiles !== undefined && target.pinFiles.length > 1
+            ? pinConflictFinding(undefined, { constraint: target.constraint!, files: target.pinFiles }, at)
+            : undefined
+    if (conflict !== undefined) findings.push(conflict)
     for (const b of target ? blocks.filter((x) => FIREWALL_RESOURCES.includes(x.type)) : [])
       findings.push(
         firewallResourceFinding(

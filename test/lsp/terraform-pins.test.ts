@@ -187,3 +187,19 @@ describe("SARIF fixes of a CRLF file", () => {
     }
   })
 })
+
+describe("conflicting pins in one module", () => {
+  it("get a remark: no version satisfies them together", async () => {
+    const dir = tempDir()
+    fs.writeFileSync(path.join(dir, "versions.tf"), pin("~> 5"))
+    const { d } = await openIn(dir, "main.tf", pin("~> 4.52") + FIREWALL)
+    const c = d.diagnostics.find((x) => x.code === "terraform-pin-conflict")
+    expect(c?.message).toContain(
+      'the module\'s cloudflare provider pins admit no version together: "~> 4.52" (this file) and "~> 5" (versions.tf)'
+    )
+    const agree = tempDir()
+    fs.writeFileSync(path.join(agree, "versions.tf"), pin(">= 4.0"))
+    const { d: ok } = await openIn(agree, "main.tf", pin("~> 4.52") + FIREWALL)
+    expect(ok.diagnostics.map((x) => x.code)).not.toContain("terraform-pin-conflict")
+  })
+})
