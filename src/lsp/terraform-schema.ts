@@ -57,7 +57,11 @@ const response: ReadonlyArray<TfAttribute> = [
 
 const overrides: ReadonlyArray<TfAttribute> = [
   { name: "action", type: "String", doc: "the action of every rule of the ruleset" },
-  { name: "enabled", type: "Boolean", doc: "turns every rule of the ruleset on or off", majors: [4, 5] },
+  {
+    name: "enabled",
+    type: "Boolean",
+    doc: "turns every rule of the ruleset on or off (deprecated for `status` in 3.17 to 4.1)"
+  },
   {
     name: "status",
     type: "String",
@@ -74,13 +78,18 @@ const overrides: ReadonlyArray<TfAttribute> = [
   ...nested("categories", "overrides of the rules that carry a category (tag)", "list", [
     { name: "category", type: "String", doc: "the tag (`wordpress`, `paranoia-level-3`)", required: true },
     { name: "action", type: "String", doc: "the action of the category's rules" },
-    { name: "enabled", type: "Boolean", doc: "turns the category's rules on or off", majors: [4, 5] },
-    { name: "status", type: "String", doc: "`enabled` or `disabled` (3.17 to 4.1)", majors: [3] }
+    {
+      name: "enabled",
+      type: "Boolean",
+      doc: "turns the category's rules on or off (deprecated for `status` in 3.17 to 4.1)"
+    },
+    { name: "status", type: "String", doc: "`enabled` or `disabled` (3.17 to 4.1)", majors: [3] },
+    { name: "sensitivity_level", type: "String", doc: "DDoS rulesets only", majors: [5] }
   ]),
   ...nested("rules", "overrides of single managed rules", "list", [
     { name: "id", type: "String", doc: "the managed rule's id", required: true },
     { name: "action", type: "String", doc: "the rule's action" },
-    { name: "enabled", type: "Boolean", doc: "turns the rule on or off", majors: [4, 5] },
+    { name: "enabled", type: "Boolean", doc: "turns the rule on or off (deprecated for `status` in 3.17 to 4.1)" },
     { name: "status", type: "String", doc: "`enabled` or `disabled` (3.17 to 4.1)", majors: [3] },
     { name: "score_threshold", type: "Number", doc: "OWASP anomaly score: 60 (low), 40 (medium), 25 (high)" },
     { name: "sensitivity_level", type: "String", doc: "DDoS rulesets only" }
@@ -103,6 +112,7 @@ const rulesetRule: ReadonlyArray<TfAttribute> = [
     doc: "the rule's stable reference: settable from 4.2 (computed in 3.x), keeps the rule's id across changes (set it from 4.48)",
     majors: [4, 5]
   },
+  { name: "last_updated", type: "String", doc: "when the rule last changed (removed in 4.48)", majors: [3] },
   ...nested(
     "action_parameters",
     "what the action takes: the ruleset to execute, what to skip, the response",
@@ -111,6 +121,7 @@ const rulesetRule: ReadonlyArray<TfAttribute> = [
       { name: "id", type: "String", doc: "the managed ruleset to execute (32 hex digits)" },
       { name: "version", type: "String", doc: "the managed ruleset's version (removed in 4.48)", majors: UP_TO_4 },
       { name: "ruleset", type: "String", doc: "`current`: skip the rest of this ruleset" },
+      { name: "rulesets", type: "List of String", doc: "the managed rulesets to skip" },
       { name: "phases", type: "Set of String", doc: "the phases to skip" },
       { name: "products", type: "Set of String", doc: "the previous security products to skip" },
       { name: "rules", type: "Map", doc: "the rules to skip, by ruleset id" },
@@ -122,7 +133,7 @@ const rulesetRule: ReadonlyArray<TfAttribute> = [
     ]
   ),
   ...nested("logging", "whether a skip rule's matches are logged", "single", [
-    { name: "enabled", type: "Boolean", doc: "log the skip rule's matches", majors: [4, 5] },
+    { name: "enabled", type: "Boolean", doc: "log the skip rule's matches (deprecated for `status` in 3.x)" },
     { name: "status", type: "String", doc: "`enabled` or `disabled`", majors: [3], values: ["enabled", "disabled"] }
   ]),
   ...nested("ratelimit", "the rate limit of a rule in phase http_ratelimit", "single", [

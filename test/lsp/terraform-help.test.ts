@@ -8,8 +8,10 @@ import * as path from "node:path"
 import { pathToFileURL } from "node:url"
 import { TextDocument } from "vscode-languageserver-textdocument"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { attributesAt, terraformResource } from "../../src/lsp/terraform-schema.js"
 import { tempDir } from "../helpers/cli.js"
 import { startLsp } from "../helpers/lsp-client.js"
+import { providerSchema } from "../helpers/terraform-schema.js"
 
 type Client = Awaited<ReturnType<typeof startLsp>>
 let client: Client
@@ -103,7 +105,7 @@ describe("Terraform completion and hover per pinned provider version", () => {
         dir
       )
     ).r
-    expect(labels(c)).toEqual(["status"])
+    expect(labels(c)).toEqual(["enabled", "status"])
   })
 })
 
@@ -127,5 +129,43 @@ describe("Terraform go to definition", () => {
       range: { start: { line: 0, character: 0 }, end: { line: 3, character: 1 } }
     })
     expect(client.capabilities.definitionProvider).toBe(true)
+  })
+})
+
+describe("the attribute catalog", () => {
+  it("has every settable name of the vendored provider schemas, at its place, for that version", () => {
+    type Spec = string | { list?: Spec; map?: Spec; object?: Record<string, Spec> }
+    interface Block {
+      attributes: Record<string, Spec>
+      blocks?: Record<string, Block>
+    }
+    const missing: Array<string> = []
+    for (const [file, major] of [
+      ["provider-3.35.json", 3],
+      ["provider-4.x.json", 4],
+      ["provider-5.x.json", 5]
+    ] as const) {
+      const schema = providerSchema(file)
+      for (const [type, block] of Object.entries(schema.resources as Record<string, Block>)) {
+        const r = terraformResource(type)
+        if (r === undefined) continue
+        const visit = (path: ReadonlyArray<string>, attrs: Record<string, Spec>, blocks: Record<string, Block>) => {
+          const known = (attributesAt(r, path, major) ?? []).map((a) => a.name)
+          for (const [name, spec] of [...Object.entries(attrs), ...Object.entries(blocks)]) {
+            if (spec === "computed") continue
+            if (!known.includes(name)) missing.push(`${file} ${type} ${[...path, name].join(".")}`)
+            if (typeof spec === "object" && "attributes" in spec)
+              visit([...path, name], (spec as Block).attributes, (spec as Block).blocks ?? {})
+            else if (typeof spec === "object") {
+              const inner = (spec as { list?: Spec }).list ?? spec
+              const object = typeof inner === "object" ? (inner as { object?: Record<string, Spec> }).object : undefined
+              if (object !== undefined) visit([...path, name], object, {})
+            }
+          }
+        }
+        visit([], block.attributes, block.blocks ?? {})
+      }
+    }
+    expect(missing).toEqual([])
   })
 })
