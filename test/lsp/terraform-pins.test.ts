@@ -203,3 +203,18 @@ describe("conflicting pins in one module", () => {
     expect(ok.diagnostics.map((x) => x.code)).not.toContain("terraform-pin-conflict")
   })
 })
+
+describe("one zone under two spellings in Terraform JSON", () => {
+  it("warns and writes no ruleset for it", async () => {
+    const rule = (name: string, zone: string) =>
+      `"${name}": {"zone_id": "\${${zone}}", "filter_id": "\${cloudflare_filter.f.id}", "action": "block"}`
+    const text = `{\n  "terraform": {"required_providers": {"cloudflare": {"version": "~> 4.52"}}},\n  "resource": {\n    "cloudflare_filter": {"f": {"zone_id": "\${data.cloudflare_zone.z.id}", "expression": "ssl"}},\n    "cloudflare_firewall_rule": {${rule("a", "data.cloudflare_zone.z.id")}, ${rule("b", "data.cloudflare_zone.z.zone_id")}}\n  }\n}\n`
+    const { uri, d } = await openIn(tempDir(), "fw.tf.json", text)
+    const spelled = d.diagnostics.filter((x) => x.code === "terraform-rewrite-unclear")
+    expect(spelled.map((x) => x.message)).toEqual([
+      expect.stringContaining("as data.cloudflare_zone.z.id and as data.cloudflare_zone.z.zone_id"),
+      expect.stringContaining("as data.cloudflare_zone.z.id and as data.cloudflare_zone.z.zone_id")
+    ])
+    expect((await actions(uri, d)).filter((a) => a.title.startsWith("Add the equivalent"))).toEqual([])
+  })
+})
