@@ -15,7 +15,8 @@
 // written for: another installed version stops the build (build/patch.mjs).
 import { build } from "esbuild"
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
-import { join } from "node:path"
+import { dirname, join } from "node:path"
+import { pathToFileURL } from "node:url"
 import { modulesNotIndexes } from "./build/modules-not-indexes.mjs"
 import { sqliteAddon } from "./build/patches/better-sqlite3.mjs"
 import { configFileStub } from "./build/patches/config-files.mjs"
@@ -83,6 +84,26 @@ await build({
   plugins: sourcePlugins,
   banner: { js: requireBanner }
 })
+
+// The JSON Schemas shipped in schemas/ (package.json "files"), written from src/lsp/json-schemas.ts,
+// which the language server's completion reads too: one source.
+{
+  const built = await build({
+    ...common,
+    entryPoints: ["src/lsp/json-schemas.ts"],
+    format: "esm",
+    write: false,
+    plugins: sourcePlugins,
+    banner: { js: requireBanner }
+  })
+  mkdirSync(join("node_modules", ".cache"), { recursive: true })
+  const module = join(mkdtempSync(join("node_modules", ".cache", "edgectl-schemas-")), "schemas.mjs")
+  writeFileSync(module, built.outputFiles[0].text)
+  const m = await import(pathToFileURL(module).href)
+  rmSync(dirname(module), { recursive: true, force: true })
+  mkdirSync("schemas", { recursive: true })
+  for (const [file, schema] of m.JSON_SCHEMAS) writeFileSync(join("schemas", file), m.schemaText(schema))
+}
 
 // The thread that commits a large KV bulk on a connection of its own (src/store/commit-worker.ts),
 // beside the script that starts it; better-sqlite3 bundled as in the script.

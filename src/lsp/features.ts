@@ -21,10 +21,22 @@ export interface CompletionResult {
   readonly replace: Range
 }
 
-/** Hover and completion for a JSON document kind (the WAF documents), written by the kind's owner. */
+type Maybe<A> = A | undefined | Promise<A | undefined>
+
+/**
+ * Hover and completion for a document kind (the WAF documents, Terraform), written by the kind's
+ * owner; `name` is the document's URI (Terraform reads its module's pin). Terraform's are
+ * asynchronous (its parser is).
+ */
 export interface JsonFeatures {
-  readonly hover?: (text: string, offset: number, analysis: Analysis) => HoverResult | undefined
-  readonly complete?: (text: string, offset: number, analysis: Analysis) => CompletionResult | undefined
+  readonly hover?: (text: string, offset: number, analysis: Analysis, name?: string) => Maybe<HoverResult>
+  readonly complete?: (text: string, offset: number, analysis: Analysis, name?: string) => Maybe<CompletionResult>
+  /** Where the reference at `offset` is defined: in this document (`uri` absent) or another. */
+  readonly definition?: (
+    text: string,
+    offset: number,
+    name?: string
+  ) => Maybe<{ readonly uri?: string; readonly text: string; readonly range: Range }>
 }
 export type JsonFeaturesByKind = ReadonlyMap<DocumentKind, JsonFeatures>
 
@@ -36,8 +48,9 @@ export const hover = (
   text: string,
   offset: number,
   analysis: Analysis,
-  options: CheckOptions = {}
-): HoverResult | undefined => {
+  options: CheckOptions = {},
+  name = ""
+): Maybe<HoverResult> => {
   const region = regionAt(analysis, offset)
   if (region !== undefined) {
     const at = toDecoded(region.offsets, offset)
@@ -91,7 +104,7 @@ export const hover = (
     }
     return undefined
   }
-  if (analysis.kind !== undefined) return features.get(analysis.kind)?.hover?.(text, offset, analysis)
+  if (analysis.kind !== undefined) return features.get(analysis.kind)?.hover?.(text, offset, analysis, name)
   return undefined
 }
 
@@ -100,14 +113,15 @@ export const complete = (
   text: string,
   offset: number,
   analysis: Analysis,
-  options: CheckOptions = {}
-): CompletionResult | undefined => {
+  options: CheckOptions = {},
+  name = ""
+): Maybe<CompletionResult> => {
   const region = regionAt(analysis, offset)
   if (region !== undefined) {
     const at = toDecoded(region.offsets, offset)
     const c = completions(region.text, at, options)
     return { items: c.items, replace: toDocument(region.offsets, c.replace.start, c.replace.end) }
   }
-  if (analysis.kind !== undefined) return features.get(analysis.kind)?.complete?.(text, offset, analysis)
+  if (analysis.kind !== undefined) return features.get(analysis.kind)?.complete?.(text, offset, analysis, name)
   return undefined
 }

@@ -3,34 +3,15 @@
  * src/domain/kv-limits.ts, the numbers the checks and the platform use), and the date an `expiration`
  * means. Listed in ./registry.ts with the other document kinds' features.
  */
-import { findNodeAtOffset, getLocation, parseTree, type Node } from "jsonc-parser"
-import { KeyMaxBytes, MaxExpiration, MetadataMaxBytes, ValueMaxBytes } from "../domain/kv-limits.js"
+import { findNodeAtOffset, getLocation, parseTree } from "jsonc-parser"
+import { MaxExpiration } from "../domain/kv-limits.js"
 import { EntryFields } from "../kv/entry-checks.js"
 import type { CompletionResult, HoverResult, JsonFeatures } from "./features.js"
 import type { Analysis, Range } from "./findings.js"
 import { rangeOf } from "./json-path.js"
-
-const mib = (n: number) => `${n / 1024 / 1024} MiB`
-
-/** What each field of an entry is, as hover and completion say it. */
-export const EntryFieldDocs: Readonly<Record<(typeof EntryFields)[number], string>> = {
-  key: `the key: 1 to ${KeyMaxBytes} bytes of UTF-8, not \`.\` or \`..\` (required)`,
-  value: `the value: UTF-8 text, or base64 with \`"base64": true\`; up to ${mib(ValueMaxBytes)} (required)`,
-  expiration: `when the key expires, in seconds since the Unix epoch: at least 60 s from now, at most ${MaxExpiration}`,
-  expiration_ttl: "how long the key lives, in seconds from the write: at least 60",
-  metadata: `a JSON object (or null), up to ${MetadataMaxBytes.toLocaleString("en-US")} bytes once serialized`,
-  base64: "`true` when `value` is base64 (binary values); the default is `false`"
-}
-
-/** The entry object around `offset` in a `[{...}, ...]` file, if the offset is in one. */
-const entryAt = (root: Node, offset: number): Node | undefined => {
-  let n = findNodeAtOffset(root, offset, true)
-  while (n !== undefined && !(n.type === "object" && n.parent === root)) n = n.parent
-  return n
-}
-
-const fieldsOf = (entry: Node): ReadonlyArray<string> =>
-  (entry.children ?? []).map((p) => p.children?.[0]?.value).filter((v): v is string => typeof v === "string")
+import { schemaCompletion } from "./json-schema-complete.js"
+import { JSON_SCHEMAS } from "./json-schemas.js"
+import { EntryFieldDocs } from "./kv-bulk-docs.js"
 
 /**
  * The entry around `offset` alone, as a one-entry file (`[` + entry + `]`) and the shift back to
@@ -75,27 +56,11 @@ const onEntry =
     return shifted(r as T & { range: Range }, view.shift)
   }
 
+// The entry's fields from the KV bulk put schema (what `schemas/kv-bulk-put.schema.json` ships).
 const completeIn = (text: string, offset: number): CompletionResult | undefined => {
-  const root = parseTree(text)
-  if (root === undefined || root.type !== "array") return undefined
   const location = getLocation(text, offset)
   if (!location.isAtPropertyKey || location.path.length !== 2 || typeof location.path[0] !== "number") return undefined
-  const entry = entryAt(root, offset)
-  const typed =
-    location.previousNode?.type === "property" || location.previousNode?.type === "string"
-      ? location.previousNode
-      : undefined
-  const present = entry === undefined ? [] : fieldsOf(entry).filter((f) => f !== typed?.value)
-  const replace = typed !== undefined ? rangeOf(typed) : { start: offset, end: offset }
-  return {
-    replace,
-    items: EntryFields.filter((f) => !present.includes(f)).map((f) => ({
-      label: f,
-      kind: "property" as const,
-      detail: EntryFieldDocs[f],
-      insertText: `"${f}"`
-    }))
-  }
+  return schemaCompletion(JSON_SCHEMAS.get("kv-bulk-put.schema.json")!, text, offset)
 }
 
 const hoverIn = (text: string, offset: number): HoverResult | undefined => {

@@ -8,7 +8,7 @@
 import { parseTree, visit } from "jsonc-parser"
 import { nowSeconds } from "../kv/validate.js"
 import type { BulkState, EntryResult } from "./findings.js"
-import { checkElement, fileKindOf, STRICT_JSON } from "./kv-bulk.js"
+import { checkElement, fileKindOf, mostlyKeys, STRICT_JSON } from "./kv-bulk.js"
 
 export const checkKvBulkText = (text: string, now = nowSeconds()): BulkState | undefined => {
   let i = 0
@@ -56,7 +56,7 @@ export const checkKvBulkText = (text: string, now = nowSeconds()): BulkState | u
   const kind = first.node.type === "string" ? "keys" : fileKindOf(first.node)
   if (kind === undefined) return undefined
   const keysOnly = kind === "keys"
-  if (keysOnly ? spans.some((s) => s.kind === "other") : first.node.type !== "object") return undefined
+  if (keysOnly ? !mostlyKeys(spans.map((s) => s.kind)) : first.node.type !== "object") return undefined
   const entries: Array<EntryResult> = spans.map((s, index) => {
     const { slice, node } = index === 0 ? first : parse(s)
     return { ...checkElement(node, index, keysOnly, now, 0, slice), start: s.start, end: s.end }

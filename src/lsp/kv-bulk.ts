@@ -44,9 +44,25 @@ export const fileKindOf = (first: Node): "keys" | "entries" | undefined => {
 export const isKvBulk = (root: Node): boolean => {
   if (root.type !== "array" || root.children === undefined || root.children.length === 0) return false
   const first = root.children[0]!
-  // A `{"name"}` object is distinctive; an array of strings is a keys file while no item is something else.
-  if (first.type === "string") return root.children.every((c) => c.type === "string" || c.type === "object")
+  // A `{"name"}` object is distinctive; an array of strings is a keys file while the strings outnumber the other items.
+  if (first.type === "string")
+    return mostlyKeys(root.children.map((c) => (c.type === "string" || c.type === "object" ? c.type : "other")))
   return fileKindOf(first) !== undefined
+}
+
+/**
+ * Whether an array that starts with a string is a keys file, by its items' kinds: a stray number
+ * among key strings (`["a", "b", 42]`) is a key to report, not a reason to leave the file unchecked,
+ * while an array mostly of other things (`["x", 1, 2]`) is some other document.
+ */
+export const mostlyKeys = (kinds: ReadonlyArray<"string" | "object" | "other">): boolean => {
+  let strings = 0
+  let others = 0
+  for (const k of kinds) {
+    if (k === "string") strings++
+    else if (k === "other") others++
+  }
+  return others === 0 || strings > others
 }
 
 /**

@@ -11,11 +11,15 @@ import type { JsonFeatures } from "./features.js"
 import type { DocumentKind } from "./findings.js"
 import { firewallRuleFeatures } from "./firewall-features.js"
 import type { JsonCheck } from "./json-doc.js"
+import { withSchemaCompletion } from "./json-schema-complete.js"
+import { JSON_SCHEMAS } from "./json-schemas.js"
 import { kvBulkFeatures } from "./kv-bulk-features.js"
 import type { TerraformWiring } from "./terraform.js"
 import { firewallRewrite } from "./terraform-firewall-rewrite.js"
 import { firewallJsonRewrite } from "./terraform-json-rewrite.js"
+import { terraformHelp } from "./terraform-help.js"
 import { terraformRewrite } from "./terraform-rewrite.js"
+import type { ModulePins } from "./terraform-version.js"
 import { wafConfigCheck, wafExportCheck, wafExportFeatures } from "./waf-documents.js"
 import { wafConfigFeatures } from "./waf-features.js"
 
@@ -28,19 +32,28 @@ export interface DocumentRegistry {
   readonly deprecations: DeprecationScanner
 }
 
-export const documentRegistry = (): DocumentRegistry => ({
-  jsonChecks: [wafExportCheck, wafConfigCheck],
-  jsonFeatures: new Map<DocumentKind, JsonFeatures>([
-    ["waf-config", wafConfigFeatures],
-    ["waf-export", wafExportFeatures],
-    ["kv-bulk", kvBulkFeatures],
-    ["rules-json", firewallRuleFeatures]
-  ]),
-  terraform: {
-    rewrite: terraformRewrite,
-    firewall: firewallRewrite,
-    firewallJson: firewallJsonRewrite,
-    pins: new Map()
-  },
-  deprecations: deprecationScanner()
-})
+export const documentRegistry = (): DocumentRegistry => {
+  const pins: ModulePins = new Map()
+  return {
+    jsonChecks: [wafExportCheck, wafConfigCheck],
+    jsonFeatures: new Map<DocumentKind, JsonFeatures>([
+      ["waf-config", withSchemaCompletion(wafConfigFeatures, JSON_SCHEMAS.get("waf-config.schema.json")!)],
+      ["waf-export", wafExportFeatures],
+      ["kv-bulk", kvBulkFeatures],
+      [
+        "rules-json",
+        withSchemaCompletion(firewallRuleFeatures, JSON_SCHEMAS.get("custom-rules.schema.json")!, (name) =>
+          /\.custom-rules\.json$/i.test(name)
+        )
+      ],
+      ["terraform", terraformHelp(pins)]
+    ]),
+    terraform: {
+      rewrite: terraformRewrite,
+      firewall: firewallRewrite,
+      firewallJson: firewallJsonRewrite,
+      pins
+    },
+    deprecations: deprecationScanner()
+  }
+}

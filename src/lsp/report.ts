@@ -146,13 +146,16 @@ const region = (lines: LineIndex, r: { start: number; end: number }) => {
  * new file, which SARIF has no other way to say. A fix that only names a command has no change.
  */
 const sarifFix = (file: FileResult, lines: LineIndex, fix: Fix) => {
+  // A file written with CRLF line ends gets its inserted lines with CRLF too (a CI tool applies them as they are).
+  const crlf = file.text.includes("\r\n")
+  const eol = (t: string) => (crlf ? t.replace(/\r?\n/g, "\r\n") : t)
   const changes: Array<object> = []
   if (fix.edits !== undefined && fix.edits.length > 0)
     changes.push({
       artifactLocation: artifact(file.path),
       replacements: fix.edits.map((e) => ({
         deletedRegion: region(lines, e.range),
-        insertedContent: { text: e.newText }
+        insertedContent: { text: eol(e.newText) }
       }))
     })
   if (fix.create !== undefined)

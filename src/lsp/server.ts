@@ -11,6 +11,7 @@ import {
   createConnection,
   DiagnosticSeverity,
   DocumentFormattingRequest,
+  DocumentRangeFormattingRequest,
   FoldingRangeKind,
   SymbolKind,
   MarkupKind,
@@ -19,22 +20,27 @@ import {
   TextDocuments,
   TextDocumentSyncKind,
   type CancellationToken,
+  type ClientCapabilities,
   type CodeAction,
   type Connection,
   type Diagnostic,
-  type DocumentSymbol
+  type DocumentSymbol,
+  type Position
 } from "vscode-languageserver/node.js"
-import { check, format } from "../rules/index.js"
 import { analyze, analyzeSource, syntaxOf } from "./analyze.js"
 import { languageOf } from "../deprecations/scan-text.js"
 import { complete, hover } from "./features.js"
+import { formatEdits } from "./formatting.js"
 import type { Finding, Fix } from "./findings.js"
 import { outline, type OutlineSymbol } from "./outline.js"
+import { gatedStreams } from "./protocol-gate.js"
 import { LineIndex } from "./position.js"
 import { documentStates, requestCancelled } from "./document-states.js"
 import { fileActions, takenOnDiskOrOpen } from "./file-actions.js"
 import { documentRegistry, type DocumentRegistry } from "./registry.js"
+import { followSettings } from "./settings.js"
 import { signatureHelp } from "./signature.js"
+import { watchTerraformModules } from "./terraform-module-watch.js"
 import { documentTokens, encodeTokens, TOKEN_MODIFIERS, TOKEN_TYPES } from "./tokens.js"
 import { version } from "../version.js"
 
@@ -127,8 +133,22 @@ export const startServer = (connection: Connection, registry: DocumentRegistry, 
   const current = async (uri: string, token: CancellationToken) => {
     const st = await docs.current(uri, token)
     if (token.isCancellationRequested) throw requestCancelled()
-    return st
+    return st === undefined ? undefined : { ...st, uri }
   }
+  /** The state once the scheduled check has run (a completion a typed character triggered). */
+  const settled = async (uri: string, token: CancellationToken) => {
+    const st = await docs.settled(uri, token)
+    return st === undefined ? undefined : { ...st, uri }
+  }
+
+  const modules = watchTerraformModules(connection, documents, registry.terraform.pins ?? new Map(), (uri) =>
+    docs.invalidate(uri)
+  )
+  let clientCapabilities: ClientCapabilities = {}
+  const settings = followSettings(connection, (s) => {
+    if (s.printWidth !== undefined) printWidth = s.printWidth
+    if (s.debounceMs !== undefined) debounceMs = s.debounceMs
+  })
 
   let printWidth = DEFAULT_WIDTH
   /** The client's `foldingRange.rangeLimit`: the folds beyond it are dropped by the client anyway. */
@@ -142,13 +162,15 @@ export const startServer = (connection: Connection, registry: DocumentRegistry, 
     // say so; a client that cannot register capabilities is told "all documents" (and gets no edit elsewhere).
     registerFormatting = params.capabilities.textDocument?.formatting?.dynamicRegistration === true
     foldingLimit = params.capabilities.textDocument?.foldingRange?.rangeLimit
+    clientCapabilities = params.capabilities
     return {
       capabilities: {
         textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
         hoverProvider: true,
+        definitionProvider: true,
         completionProvider: { triggerCharacters: [".", "$", " ", '"', "("] },
         codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, CodeActionKind.Source] },
-        ...(registerFormatting ? {} : { documentFormattingProvider: true }),
+        ...(registerFormatting ? {} : { documentFormattingProvider: true, documentRangeFormattingProvider: true }),
         signatureHelpProvider: { triggerCharacters: ["(", ","], retriggerCharacters: [","] },
         documentSymbolProvider: true,
         semanticTokensProvider: {
@@ -163,8 +185,13 @@ export const startServer = (connection: Connection, registry: DocumentRegistry, 
   })
 
   connection.onInitialized(() => {
+    modules.initialized(clientCapabilities)
+    settings.initialized(clientCapabilities)
     if (registerFormatting) {
       void connection.client.register(DocumentFormattingRequest.type, {
+        documentSelector: [{ pattern: "**/*.rules" }, { language: "edgectl-rules" }]
+      })
+      void connection.client.register(DocumentRangeFormattingRequest.type, {
         documentSelector: [{ pattern: "**/*.rules" }, { language: "edgectl-rules" }]
       })
     }
@@ -180,7 +207,7 @@ export const startServer = (connection: Connection, registry: DocumentRegistry, 
   connection.onHover(async (p, token) => {
     const st = await current(p.textDocument.uri, token)
     if (st === undefined) return null
-    const h = hover(registry.jsonFeatures, st.text, st.lines.offset(p.position), st.analysis)
+    const h = await hover(registry.jsonFeatures, st.text, st.lines.offset(p.position), st.analysis, {}, st.uri)
     return h === undefined
       ? null
       : { contents: { kind: MarkupKind.Markdown, value: h.markdown }, range: toRange(st.lines, h.range) }
@@ -191,10 +218,10 @@ export const startServer = (connection: Connection, registry: DocumentRegistry, 
   connection.onCompletion(async (p, token) => {
     const st =
       p.context?.triggerKind === CompletionTriggerKind.TriggerCharacter
-        ? await docs.settled(p.textDocument.uri, token)
+        ? await settled(p.textDocument.uri, token)
         : await current(p.textDocument.uri, token)
     if (st === undefined) return null
-    const c = complete(registry.jsonFeatures, st.text, st.lines.offset(p.position), st.analysis)
+    const c = await complete(registry.jsonFeatures, st.text, st.lines.offset(p.position), st.analysis, {}, st.uri)
     if (c === undefined) return null
     const range = toRange(st.lines, c.replace)
     return {
@@ -206,6 +233,16 @@ export const startServer = (connection: Connection, registry: DocumentRegistry, 
         textEdit: { range, newText: i.insertText ?? i.label }
       }))
     }
+  })
+
+  // Go to definition (Terraform references): the kind's feature finds it, in this file or another of its module.
+  connection.onDefinition(async (p, token) => {
+    const st = await current(p.textDocument.uri, token)
+    const find = st?.analysis.kind && registry.jsonFeatures.get(st.analysis.kind)?.definition
+    if (st === undefined || !find) return null
+    const d = await find(st.text, st.lines.offset(p.position), st.uri)
+    if (d === undefined) return null
+    return { uri: d.uri ?? st.uri, range: toRange(d.uri === undefined ? st.lines : new LineIndex(d.text), d.range) }
   })
 
   connection.onSignatureHelp(async (p, token) => {
@@ -295,19 +332,28 @@ export const startServer = (connection: Connection, registry: DocumentRegistry, 
     return null
   })
 
-  connection.onDocumentFormatting((p) => {
-    const doc = documents.get(p.textDocument.uri)
-    if (doc === undefined || syntaxOf(doc.uri, doc.languageId) !== "rules") return null
+  const formatting = (uri: string, options: Record<string, unknown>, range?: { start: Position; end: Position }) => {
+    const doc = documents.get(uri)
+    const syntax = doc && syntaxOf(doc.uri, doc.languageId)
+    if (doc === undefined || syntax === undefined) return null
     const text = doc.getText()
-    const body = text.replace(/\s+$/, "")
-    const result = check(body)
-    if (result.checked === undefined) return null
-    const width = widthOf((p.options as Record<string, unknown>).printWidth) ?? printWidth
-    const formatted = `${format(result.checked.expression, { width })}${text.endsWith("\n") ? "\n" : ""}`
-    if (formatted === text) return []
     const lines = new LineIndex(text)
-    return [{ range: toRange(lines, { start: 0, end: text.length }), newText: formatted }]
-  })
+    const edits = formatEdits(
+      syntax,
+      text,
+      {
+        tabSize: typeof options.tabSize === "number" ? options.tabSize : 2,
+        insertSpaces: options.insertSpaces !== false,
+        width: widthOf(options.printWidth) ?? printWidth
+      },
+      range && { start: lines.offset(range.start), end: lines.offset(range.end) }
+    )
+    return edits === null ? null : edits.map((e) => ({ range: toRange(lines, e.range), newText: e.newText }))
+  }
+  connection.onDocumentFormatting((p) => formatting(p.textDocument.uri, p.options as Record<string, unknown>))
+  connection.onDocumentRangeFormatting((p) =>
+    formatting(p.textDocument.uri, p.options as Record<string, unknown>, p.range)
+  )
 
   const outlineOf = async (uri: string, token: CancellationToken) => {
     const doc = documents.get(uri)
@@ -363,7 +409,8 @@ export const serveStdio = (
   registry: DocumentRegistry = documentRegistry()
 ): Promise<void> =>
   new Promise((resolve) => {
-    const connection = createConnection(process.stdin, process.stdout)
+    const { reader, writer } = gatedStreams(process.stdin, process.stdout)
+    const connection = createConnection(reader, writer)
     connection.onExit(() => resolve())
     startServer(connection, registry, options)
   })

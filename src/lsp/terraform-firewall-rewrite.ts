@@ -30,6 +30,7 @@ import {
   withheldZones
 } from "./terraform-firewall-read.js"
 import { hclString } from "./terraform-ruleset-hcl.js"
+import { zoneSpellings } from "./terraform-zone-groups.js"
 import { importId, type ProviderMajor, type ProviderTarget } from "./terraform-version.js"
 
 /**
@@ -97,7 +98,7 @@ export const migrationSteps = (
       : `pin "${t.constraint}"${t.pinFiles ? ` (${t.pinFiles.join(", ")})` : ""}`
   return [
     "Migrated from cloudflare_filter and cloudflare_firewall_rule by edgectl (the mapping of `edgectl firewall migrate`).",
-    `Written for provider ${versionName(major)} (${pinned}).`,
+    `Written for provider ${versionName(major)} (${pinned}${t.majorUpgrade ? `; change it to "${t.pinWithinMajor}", a major provider upgrade for the whole module` : ""}).`,
     "The platform has already converted the zone's firewall rules to this entry point: import it rather than",
     "create it (a second one is refused), in this order:",
     `  1. terraform import ${resource} ${importId(major, zoneId)}`,
@@ -179,9 +180,19 @@ export const firewallRewrite: TerraformRewrite = (
       .filter((b) => b.attributes.get("phase")?.value === PHASE)
       .map((b) => `${exprText(text, b, "provider") ?? ""}\u0000${exprText(text, b, "zone_id")}`)
   )
+  const label = (g: { read: Array<Read> }) => {
+    const b = ruleNamed.get(g.read[0]!.rule.id)!
+    return { start: b.typeLabel.startIndex, end: b.typeLabel.endIndex }
+  }
+  const spelled = zoneSpellings(groups, label)
+  findings.push(...spelled.findings)
   const taken = new Set(rulesets.map((b) => b.name))
   const many = groups.size > 1
-  const { migrated, movedRules } = migrateZones(groups, (k) => managed.has(k) || withheld.has(k), checker)
+  const { migrated, movedRules } = migrateZones(
+    groups,
+    (k) => managed.has(k) || withheld.has(k) || spelled.keys.has(k),
+    checker
+  )
   // A filter leaves the state only when every rule of the file that names it does.
   const keptFilters = new Set(
     blocks
@@ -231,7 +242,7 @@ export const firewallRewrite: TerraformRewrite = (
     const blocksOfZone = g.read.flatMap((r) => [r.filter, ruleNamed.get(r.rule.id)!])
     const at = Math.max(...blocksOfZone.map((b) => b.node.endIndex))
     const edits: Array<TextEdit> = []
-    if (major === 3 && target.pinWithinMajor !== undefined && target.pinRange !== undefined)
+    if (major === 3 && target.pinWithinMajor !== undefined && target.pinRange !== undefined && !target.majorUpgrade)
       edits.push({ range: target.pinRange, newText: hclString(target.pinWithinMajor) })
     edits.push({ range: { start: at, end: at }, newText: `\n\n${comments}\n${resource.replace(/\n$/, "")}` })
     const fix: Fix = {

@@ -29,6 +29,7 @@ import { differences, migrateZones, migrationSteps, slug, versionName } from "./
 import { prop, type JsonResource, type TerraformJsonRewrite } from "./terraform-json-resources.js"
 import { customRulesetJson } from "./terraform-json-ruleset.js"
 import type { ProviderMajor } from "./terraform-version.js"
+import { zoneSpellings } from "./terraform-zone-groups.js"
 
 const PHASE = "http_request_firewall_custom"
 
@@ -250,7 +251,25 @@ export const firewallJsonRewrite: TerraformJsonRewrite = (text, resources, targe
   const managed = new Set(rulesets.filter((r) => prop(r.body, "phase")?.value === PHASE).map(zoneKey))
   const taken = new Set(rulesets.map((r) => r.name))
   const many = groups.size > 1
-  const { migrated, movedRules } = migrateZones(groups, (k) => managed.has(k) || withheld.has(k), checker)
+  const spelled = zoneSpellings(
+    new Map(
+      [...groups].map(([k, g]) => [
+        k,
+        {
+          zone: zoneExpression(getNodeValue(g.zone)),
+          provider: g.provider === undefined ? undefined : JSON.stringify(getNodeValue(g.provider)),
+          at: rangeOf(g.last.typeKey)
+        }
+      ])
+    ),
+    (g) => g.at
+  )
+  findings.push(...spelled.findings)
+  const { migrated, movedRules } = migrateZones(
+    groups,
+    (k) => managed.has(k) || withheld.has(k) || spelled.keys.has(k),
+    checker
+  )
   // A filter leaves the state only when every rule of the file that names it does.
   const keptFilters = new Set(rules.filter((r) => !movedRules.has(r.name)).map(filterName))
   for (const { g, migration, moved } of migrated) {
@@ -322,7 +341,7 @@ export const firewallJsonRewrite: TerraformJsonRewrite = (text, resources, targe
         ? addProperty(text, into, name, body)
         : addProperty(text, typed.parent!, "cloudflare_ruleset", { [name]: body }, typed)
     const all: Array<TextEdit> = []
-    if (major === 3 && target.pinWithinMajor !== undefined && target.pinRange !== undefined)
+    if (major === 3 && target.pinWithinMajor !== undefined && target.pinRange !== undefined && !target.majorUpgrade)
       all.push({ range: target.pinRange, newText: JSON.stringify(target.pinWithinMajor) })
     all.push(edit)
     const fix: Fix = {

@@ -17,6 +17,7 @@ import { hclString, rulesLines } from "./terraform-ruleset-hcl.js"
 import { hclExpressionRegions, type ExpressionChecker, type TerraformExpression } from "./terraform-expressions.js"
 import { importId, pinFor, type ProviderTarget } from "./terraform-version.js"
 import { wafDifferences } from "./terraform-waf-differences.js"
+import { existingRulesetFinding, zoneSpellings } from "./terraform-zone-groups.js"
 import { carryReferences, namedRules, wafBypass, zoneKey, type WafBypass } from "./terraform-waf-bypass.js"
 
 const str = (b: ResourceBlock, k: string): string | undefined => {
@@ -203,7 +204,10 @@ const stepsFor = (t: ProviderTarget, g: ZoneGroup, resource: string, differs: Re
     t.constraint === undefined
       ? "no cloudflare version in required_providers here"
       : `pin "${t.constraint}"${t.pinFiles ? ` (${t.pinFiles.join(", ")})` : ""}`
-  const pinChange = t.pinRange ? `changed to "${t.pinWithinMajor}"` : `change it to "${t.pinWithinMajor}"`
+  const pinChange =
+    t.pinRange && !t.majorUpgrade
+      ? `changed to "${t.pinWithinMajor}"`
+      : `change it to "${t.pinWithinMajor}"${t.majorUpgrade ? ", a major provider upgrade for the whole module" : ""}`
   if (t.major === 3) {
     return [
       `# Written for provider 3.35 (${pinned}${t.pinWithinMajor ? `; ${pinChange}: status needs 3.17 or later` : t.constraint === undefined ? `; pin version = "~> 3.35"` : ""}).`,
@@ -326,15 +330,24 @@ export const terraformRewrite = (
     }
   }
   const rulesets = blocks.filter((b) => b.type === "cloudflare_ruleset")
-  const done = new Set(
+  const PHASE = "http_request_firewall_managed"
+  const done = new Map(
     rulesets
-      .filter((b) => b.attributes.get("phase")?.value === "http_request_firewall_managed")
-      .map((b) => keyOf(exprText(text, b, "zone_id") ?? "", metaOf(text, b), exprText(text, b, "provider")))
+      .filter((b) => b.attributes.get("phase")?.value === PHASE)
+      .map((b) => [keyOf(exprText(text, b, "zone_id") ?? "", metaOf(text, b), exprText(text, b, "provider")), b])
   )
+  const label = (g: ZoneGroup) => rangeOfNode(g.blocks[0]!.typeLabel)
+  const spelled = zoneSpellings(groups, label)
+  findings.push(...spelled.findings)
+  for (const [key, g] of groups) {
+    const existing = done.get(key)
+    if (existing !== undefined && !blocked.has(key))
+      findings.push(existingRulesetFinding(g.zone, PHASE, name(existing), label(g)))
+  }
   const taken = new Set(rulesets.map((b) => b.name))
   const many = groups.size > 1
   for (const [key, g] of groups) {
-    if (blocked.has(key) || done.has(key)) continue
+    if (blocked.has(key) || done.has(key) || spelled.keys.has(key)) continue
     // A rule that may bypass the WAF but cannot be read: the ruleset would lack its skip rule.
     if (bypass.withheld.has(zoneKey(g.provider, g.zone))) continue
     let rname = many ? `managed_waf_${slug(g.zone)}` : "managed_waf"
@@ -342,7 +355,12 @@ export const terraformRewrite = (
     taken.add(rname)
     const at = g.blocks.reduce((a, b) => (b.node.endIndex > a.node.endIndex ? b : a)).node.endIndex
     const edits: Array<TextEdit> = []
-    if (target.major === 3 && target.pinWithinMajor !== undefined && target.pinRange !== undefined)
+    if (
+      target.major === 3 &&
+      target.pinWithinMajor !== undefined &&
+      target.pinRange !== undefined &&
+      !target.majorUpgrade
+    )
       edits.push({ range: target.pinRange, newText: hclString(target.pinWithinMajor) })
     edits.push({
       range: { start: at, end: at },

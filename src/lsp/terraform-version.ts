@@ -24,6 +24,11 @@ export interface ProviderTarget {
   readonly major: ProviderMajor
   /** A constraint within the same major that the rewrite needs instead of the file's (it admits versions without `status` / settable `ref`). */
   readonly pinWithinMajor: string | undefined
+  /**
+   * The pin admits only 1.x or 2.x: `pinWithinMajor` is then a major provider upgrade for every
+   * resource of the module, which the rewrite never makes by itself (./terraform-upgrade.ts offers it).
+   */
+  readonly majorUpgrade?: boolean
 }
 
 type Version = [number, number, number]
@@ -86,8 +91,28 @@ const LANDMARKS = [
   "6.0.0"
 ]
 
-/** The cloudflare provider's `version` in the file's `required_providers`, as a node. */
-const pinNode = (root: HclNode): HclNode | undefined => {
+/**
+ * The cloudflare provider's `version` in the file's `required_providers`, as a node; else the
+ * legacy `provider "cloudflare" { version = "…" }` (Terraform 0.12 and earlier; the provider's
+ * version 3 upgrade guide still writes it), which Terraform 0.13+ still reads, with a warning.
+ */
+const pinNode = (root: HclNode): HclNode | undefined => requiredPinNode(root) ?? legacyPinNode(root)
+
+const legacyPinNode = (root: HclNode): HclNode | undefined => {
+  for (const top of root.namedChildren[0]?.namedChildren ?? []) {
+    if (top?.type !== "block" || top.namedChildren[0]?.text !== "provider") continue
+    const label = top.namedChildren.find((c) => c?.type === "string_lit")
+    if (label === undefined || label === null || stringValue(label) !== "cloudflare") continue
+    for (const a of top.namedChildren.find((c) => c?.type === "body")?.namedChildren ?? []) {
+      if (a?.type !== "attribute" || a.namedChildren[0]?.text !== "version") continue
+      const v = a.namedChildren[1]?.namedChildren[0]?.namedChildren[0]
+      if (v?.type === "string_lit") return v
+    }
+  }
+  return undefined
+}
+
+const requiredPinNode = (root: HclNode): HclNode | undefined => {
   for (const top of root.namedChildren[0]?.namedChildren ?? []) {
     if (top?.type !== "block" || top.namedChildren[0]?.text !== "terraform") continue
     const body = top.namedChildren.find((c) => c?.type === "body")
@@ -123,14 +148,34 @@ const pinOf = (root: HclNode): string | undefined => {
  */
 export type ModulePins = Map<string, { readonly mtimeMs: number; readonly pin: string | undefined }>
 
+/** The `mtimeMs` of an editor's buffer of a module file: its pin wins over the file on disk until the buffer closes. */
+const BUFFER = -1
+
+/**
+ * An open editor buffer of a module file (`versions.tf` edited, unsaved): its pin is what the
+ * module's other files read, as Terraform will once it is saved. `text` undefined: closed.
+ */
+export const setModuleBuffer = async (pins: ModulePins, file: string, text: string | undefined): Promise<void> => {
+  if (text === undefined) {
+    if (pins.get(file)?.mtimeMs === BUFFER) pins.delete(file)
+    return
+  }
+  pins.set(file, { mtimeMs: BUFFER, pin: await pinOfText(file, text) })
+}
+
 const pinOfFile = async (pins: ModulePins, file: string, mtimeMs: number): Promise<string | undefined> => {
   const cached = pins.get(file)
-  if (cached?.mtimeMs === mtimeMs) return cached.pin
-  const text = fs.readFileSync(file, "utf8")
+  if (cached?.mtimeMs === mtimeMs || cached?.mtimeMs === BUFFER) return cached.pin
+  const pin = await pinOfText(file, fs.readFileSync(file, "utf8"))
+  pins.set(file, { mtimeMs, pin })
+  return pin
+}
+
+const pinOfText = async (file: string, text: string): Promise<string | undefined> => {
   let pin: string | undefined
   if (file.endsWith(".json")) {
-    if (text.includes("required_providers")) pin = jsonPinNode(parseTree(text) ?? null)?.value as string | undefined
-  } else if (text.includes("required_providers")) {
+    if (text.includes("provider")) pin = jsonPinNode(parseTree(text) ?? null)?.value as string | undefined
+  } else if (text.includes("provider")) {
     const tree = await parseHcl(text)
     try {
       pin = pinOf(tree.rootNode)
@@ -138,7 +183,6 @@ const pinOfFile = async (pins: ModulePins, file: string, mtimeMs: number): Promi
       tree.delete()
     }
   }
-  pins.set(file, { mtimeMs, pin })
   return pin
 }
 
@@ -154,6 +198,12 @@ export const jsonPinNode = (root: Node | null): Node | undefined => {
     for (const rp of items(prop(t, "required_providers"))) {
       const c = prop(rp, "cloudflare")
       const v = c?.type === "string" ? c : prop(c, "version")
+      if (v?.type === "string") return v
+    }
+  // The legacy `"provider": {"cloudflare": {"version": "…"}}` (or a list of such blocks).
+  for (const p of items(prop(root ?? undefined, "provider")))
+    for (const c of items(prop(p, "cloudflare"))) {
+      const v = prop(c, "version")
       if (v?.type === "string") return v
     }
   return undefined
@@ -175,20 +225,20 @@ export const modulePin = async (
   } catch {
     return undefined
   }
+  const dir = path.dirname(file)
+  const module = (f: string) => (f.endsWith(".tf") || f.endsWith(".tf.json")) && f !== path.basename(file)
   let entries: Array<string>
   try {
-    entries = fs
-      .readdirSync(path.dirname(file))
-      .filter((f) => (f.endsWith(".tf") || f.endsWith(".tf.json")) && f !== path.basename(file))
+    entries = fs.readdirSync(dir).filter(module)
   } catch {
-    return undefined
+    entries = []
   }
   const found: Array<{ file: string; constraint: string }> = []
   for (const f of entries.sort()) {
-    const full = path.join(path.dirname(file), f)
+    const full = path.join(dir, f)
     let c: string | undefined
     try {
-      c = await pinOfFile(pins, full, fs.statSync(full).mtimeMs)
+      c = await pinOfFile(pins, full, pins.get(full)?.mtimeMs === BUFFER ? BUFFER : fs.statSync(full).mtimeMs)
     } catch {
       continue
     }
@@ -210,6 +260,9 @@ const admittedBy = (constraint: string) => {
   const major: ProviderMajor = highest === undefined || highest[0] <= 3 ? 3 : highest[0] === 4 ? 4 : 5
   return { admitted, highest, major }
 }
+
+/** Whether some release satisfies a constraint (all of a module's pins, joined): else `terraform init` fails. */
+export const satisfiable = (constraint: string): boolean => admittedBy(constraint).highest !== undefined
 
 /**
  * The major version `terraform init -upgrade` selects under a constraint, as released (1.x and
@@ -256,9 +309,17 @@ export const targetOf = (
       : major === 4 && inMajor.some((v) => cmp(v, [4, 2, 0]) < 0)
         ? ">= 4.2.0, < 5.0.0"
         : undefined
+  const majorUpgrade = pinWithinMajor !== undefined && highest !== undefined && highest[0] < 3
   return own !== undefined
-    ? { constraint, pinRange: own.range, major, pinWithinMajor }
-    : { constraint, pinRange: undefined, pinFiles: fallback!.files, major, pinWithinMajor }
+    ? { constraint, pinRange: own.range, major, pinWithinMajor, ...(majorUpgrade ? { majorUpgrade } : {}) }
+    : {
+        constraint,
+        pinRange: undefined,
+        pinFiles: fallback!.files,
+        major,
+        pinWithinMajor,
+        ...(majorUpgrade ? { majorUpgrade } : {})
+      }
 }
 
 /** `terraform import` ids of a zone's ruleset for the provider major. */

@@ -16,6 +16,7 @@ import { forgetChildren, parseHcl, stringValue, type HclNode } from "./hcl.js"
 import { rangeOf } from "./json-path.js"
 import { jsonResources, type TerraformJsonRewrite } from "./terraform-json-resources.js"
 import { terraformJsonTree } from "./terraform-json-tree.js"
+import { majorUpgradeFinding, pinConflictFinding } from "./terraform-upgrade.js"
 import {
   hasPin,
   jsonPinNode,
@@ -41,6 +42,7 @@ export const PREVIOUS_WAF_RESOURCES = [
   "cloudflare_waf_rule",
   "cloudflare_waf_override"
 ] as const
+const isPreviousWaf = (type: string) => (PREVIOUS_WAF_RESOURCES as ReadonlyArray<string>).includes(type)
 
 /** A `resource "<type>" "<name>" { ... }` block with its attributes (literal values only). */
 export interface ResourceBlock {
@@ -198,6 +200,16 @@ const analyzeTerraformJson = async (
       )
   }
   findings.push(...(rewritten?.findings ?? []))
+  const first = resources.find((r) => FIREWALL_RESOURCES.includes(r.type))
+  const upgrade =
+    target && first
+      ? majorUpgradeFinding(
+          target,
+          rangeOf(first.typeKey),
+          resources.map((r) => r.type)
+        )
+      : undefined
+  if (upgrade !== undefined) findings.push(upgrade)
   const expressions = jsonExpressionRegions(text, root)
   findings.push(...checkRegions(expressions, options, checker))
   findings.sort((a, b) => a.range.start - b.range.start)
@@ -247,6 +259,31 @@ export const analyzeTerraform = async (
     }
     const rewritten = waf && target ? rewrite?.(text, blocks, target, checker, expressionsOf) : undefined
     const custom = firewall && target ? firewallFix?.(text, blocks, target, checker, expressionsOf) : undefined
+    const first = blocks.find((b) => FIREWALL_RESOURCES.includes(b.type) || isPreviousWaf(b.type))
+    const upgrade =
+      target && first
+        ? majorUpgradeFinding(
+            target,
+            { start: first.typeLabel.startIndex, end: first.typeLabel.endIndex },
+            blocks.map((b) => b.type)
+          )
+        : undefined
+    if (upgrade !== undefined) findings.push(upgrade)
+    // This file's pin and the module's other files' together (read only where a rewrite is at stake).
+    const at = first && { start: first.typeLabel.startIndex, end: first.typeLabel.endIndex }
+    const conflict =
+      target === undefined || at === undefined
+        ? undefined
+        : target.pinRange !== undefined
+          ? pinConflictFinding(
+              { constraint: target.constraint!, range: target.pinRange },
+              await modulePin(name, pins),
+              at
+            )
+          : target.pinFiles !== undefined && target.pinFiles.length > 1
+            ? pinConflictFinding(undefined, { constraint: target.constraint!, files: target.pinFiles }, at)
+            : undefined
+    if (conflict !== undefined) findings.push(conflict)
     for (const b of target ? blocks.filter((x) => FIREWALL_RESOURCES.includes(x.type)) : [])
       findings.push(
         firewallResourceFinding(

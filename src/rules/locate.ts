@@ -5,7 +5,7 @@
 import { children, type Node, type Range } from "./ast.js"
 import { parse, type CheckOptions } from "./check.js"
 import type { FieldInfo } from "./fields.js"
-import type { FunctionInfo } from "./functions.js"
+import { fits, type FunctionInfo, type Param } from "./functions.js"
 import type { Expected, TokenInfo } from "./parse-state.js"
 import { MANAGED_LISTS } from "./parse-sets.js"
 import type { ListKind } from "./parse-state.js"
@@ -17,6 +17,7 @@ import {
   supportsOperator,
   typeName,
   type ComparisonOperator,
+  type Type,
   type ValueType
 } from "./types.js"
 
@@ -178,11 +179,33 @@ export const completions = (
   const p = parse("", options)
   const scheme = p.scheme
   const items: Array<Completion> = []
-  const values = () => {
-    for (const f of scheme.fields) items.push({ label: f.name, kind: "field", detail: `${f.typeText}: ${f.summary}` })
-    for (const fn of scheme.functions)
-      if (fn.context === "filter")
+  // Inside a string literal (a regular expression too) there is nothing to complete: its text is the user's.
+  const t = loc.token
+  if (t !== undefined && t.kind === "string" && t.range.start < offset) {
+    const written = source.slice(t.range.start, t.range.end)
+    const closed = written.length >= 2 && /"#*$/.test(written) && !written.endsWith('\\"')
+    if (offset < t.range.end || !closed) return { items: [], replace: { start: offset, end: offset } }
+  }
+  const values = (param?: Param) => {
+    // A field fits an argument when its type does, or when it holds values of that type (`[*]`, `[0]`, `["k"]` reach them).
+    const reaches = (ty: Type): boolean =>
+      param === undefined ||
+      (param.type === "Array<Bool>"
+        ? ty.kind === "Array" || ty.kind === "Map"
+        : fits(param.type, ty) || ((ty.kind === "Array" || ty.kind === "Map") && reaches(ty.of)))
+    if (param?.kind === "literal") return
+    for (const f of scheme.fields)
+      if (reaches(f.type)) items.push({ label: f.name, kind: "field", detail: `${f.typeText}: ${f.summary}` })
+    for (const fn of scheme.functions) {
+      const returned = fn.returns(undefined)
+      if (fn.context === "filter" && (returned === undefined || reaches(returned)))
         items.push({ label: fn.name, kind: "function", detail: `${fn.signature}: ${fn.summary}` })
+    }
+  }
+  const paramOf = (name: string, index: number): Param | undefined => {
+    const fn = scheme.fn(name)
+    if (fn === undefined) return undefined
+    return fn.params[index] ?? (fn.variadic ? fn.params[fn.params.length - 1] : undefined)
   }
   for (const e of loc.expected) {
     switch (e.kind) {
@@ -190,9 +213,11 @@ export const completions = (
         values()
         items.push(...KEYWORDS)
         break
-      case "argument":
-        values()
+      case "argument": {
+        const param = paramOf(e.function, e.index)
+        if (param !== undefined) values(param)
         break
+      }
       case "logical-operator":
         items.push(...LOGICAL)
         break

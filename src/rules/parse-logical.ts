@@ -200,7 +200,7 @@ export const requireCondition = (s: ParserState, e: Node): boolean => {
   if (t === undefined || t.type.kind === "Bool") return true
   s.error(
     "expected-comparison",
-    `\`${s.src.slice(e.range.start, e.range.end)}\` is ${t.type.kind === "Int" ? "an" : "a"} ${typeName(t.type)}, not a condition: compare it with an operator`,
+    `\`${s.src.slice(e.range.start, e.range.end)}\` is ${/^[AEIOU]/.test(typeName(t.type)) ? "an" : "a"} ${typeName(t.type)}, not a condition: compare it with an operator`,
     e.range,
     t.type.kind === "Int"
       ? `e.g. ${s.src.slice(e.range.start, e.range.end)} lt 30`

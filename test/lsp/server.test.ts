@@ -140,7 +140,7 @@ describe("edgectl lsp over stdio", () => {
       position: pos(text, text.indexOf('"ex"}') + 3)
     })) as Items
     expect(inFirst.items.map((i) => i.label)).toEqual(["metadata", "base64"])
-    expect(inFirst.items[0]!.textEdit).toEqual({ range: rangeOf(text, '"ex"'), newText: '"metadata"' })
+    expect(inFirst.items[0]!.textEdit).toEqual({ range: rangeOf(text, '"ex"'), newText: '"metadata": ' })
     expect(inFirst.items[0]!.detail).toContain("1,024 bytes")
     const inSecond = (await client.connection.sendRequest("textDocument/completion", {
       textDocument: { uri: u },

@@ -88,9 +88,13 @@ describe("the previous-WAF rewrite follows the pinned provider", () => {
     expect(out.indexOf("terraform import")).toBeLessThan(out.indexOf("terraform state rm cloudflare_waf_package.owasp"))
     expect(isFmtCanonical(out)).toBe(true)
     expect(await schemaProblems(out, providerSchema("provider-3.35.json"))).toEqual([])
-    // Re-checked: only the previous-WAF warnings remain, and no second rewrite is offered.
+    // Re-checked: the previous-WAF warnings remain, no second rewrite is offered, and a note says why.
     const after = await change(uri, out)
-    expect(after.diagnostics.map((x) => x.code)).toEqual(["terraform-previous-waf", "terraform-previous-waf"])
+    expect(after.diagnostics.map((x) => x.code)).toEqual([
+      "terraform-previous-waf",
+      "terraform-rewrite-existing-ruleset",
+      "terraform-previous-waf"
+    ])
     expect(await rewriteAt(uri, after.diagnostics[0]!)).toEqual([])
   })
 

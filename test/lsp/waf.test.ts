@@ -227,14 +227,18 @@ describe("WAF documents in the language server", () => {
     expect(out).toMatch(/action\s+= "log"\n\s+score_threshold = 40/)
     expect(out).toContain('category = "paranoia-level-3"')
     expect(out).toMatch(/id\s+= "[0-9a-f]{32}"\n\s+status = "disabled"/)
-    // The result is valid HCL: re-checked, only the previous-WAF warnings remain, and no second rewrite is offered.
+    // The result is valid HCL: re-checked, the previous-WAF warnings remain, no second rewrite is offered, and a note says why.
     const d2 = client.diagnostics(u)
     await client.connection.sendNotification("textDocument/didChange", {
       textDocument: { uri: u, version: 2 },
       contentChanges: [{ text: out }]
     })
     const after = await d2
-    expect(after.diagnostics.map((x) => x.code)).toEqual(["terraform-previous-waf", "terraform-previous-waf"])
+    expect(after.diagnostics.map((x) => x.code)).toEqual([
+      "terraform-previous-waf",
+      "terraform-rewrite-existing-ruleset",
+      "terraform-previous-waf"
+    ])
     expect(
       (await actionsAt(u, after.diagnostics[0]!.range, [after.diagnostics[0]])).filter((a) =>
         a.title.startsWith("Add the equivalent")
