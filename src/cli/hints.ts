@@ -25,7 +25,8 @@ const listings: ReadonlyArray<readonly [RegExp, (m: RegExpExecArray) => string]>
   [/\/zones\/(\w+)\/filters\//, (m) => `edgectl firewall filters list --zone ${m[1]}`],
   [/\/zones\/(\w+)\/firewall\/waf\/overrides\//, (m) => `edgectl waf overrides list --zone ${m[1]}`],
   [/\/invites\//, () => "edgectl invites list"],
-  [/\/storage\/kv\/namespaces\//, () => "edgectl kv namespace list"]
+  [/\/storage\/kv\/namespaces\//, () => "edgectl kv namespace list"],
+  [/\/accounts\/\w+|^no account named/, () => "edgectl accounts list"]
 ]
 
 /** The objects a written path changes, most specific first: the command that shows whether the write was applied. */

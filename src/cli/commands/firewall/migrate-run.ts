@@ -29,7 +29,7 @@ import { migrationTargetLayer } from "../../environment.js"
 import { inputFile, opt } from "../../options.js"
 import { clip, printJson, printLine } from "../../output.js"
 import { confirmOrRefuse } from "../../prompt.js"
-import { CliFailure, usage } from "../../run.js"
+import { CliFailure, isRemote, usage } from "../../run.js"
 import { stoppable, type StopSignal } from "../../signals.js"
 import { isTerminal, writeErr } from "../../stdio.js"
 import { runFw } from "./common.js"
@@ -92,7 +92,7 @@ export const migrate = (o: Parsed<"migrate">) =>
         usage("--rollback restores the journal's before; it cannot be used with --dry-run or --delete-old")
       )
     if (replayFile !== undefined && replayFile !== "-") yield* inputFile("replay", replayFile)
-    const journals = migrationTargetLayer({ remote: o.remote, persistTo: Option.getOrUndefined(o.persistTo) })
+    const journals = migrationTargetLayer({ remote: isRemote(o), persistTo: Option.getOrUndefined(o.persistTo) })
     const work = Effect.gen(function* () {
       const z = yield* resolveZone(o.zone)
       if (replayFile !== undefined) {
