@@ -1,0 +1,57 @@
+/**
+ * Issue 30 item 6, through the built CLI: README claims made true or exact. `waf replay --limit 0`
+ * prints only the counts; a group of commands alone is a usage error; which commands take
+ * `--json` is what the README says.
+ */
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { describe, expect, it } from "vitest"
+import { edgectlAsync, root, tempDir } from "../helpers/cli.js"
+
+const dir = tempDir("edgectl-claims-")
+const local = ["--persist-to", path.join(dir, "state")]
+const lines = (s: string) => s.split("\n").filter((l) => l !== "")
+const sample = path.join(root, "fixtures/waf/traffic-sample.jsonl")
+
+describe("README claims", () => {
+  it("waf replay --limit 0 prints only the counts", async () => {
+    const all = await edgectlAsync(["waf", "replay", "--zone", "acme.com", "--traffic", sample, ...local], { cwd: dir })
+    expect(all.status, all.stderr).toBe(0)
+    const counts = await edgectlAsync(
+      ["waf", "replay", "--zone", "acme.com", "--traffic", sample, "--limit", "0", ...local],
+      { cwd: dir }
+    )
+    expect([counts.status, counts.stderr]).toEqual([0, ""])
+    expect(lines(counts.stdout)).toEqual(lines(all.stdout).slice(0, 3))
+    expect(counts.stdout).toMatch(/\d+ disagree/)
+    expect(counts.stdout).not.toContain("LINE")
+    expect(counts.stdout).not.toContain("DISAGREEMENTS")
+  }, 60_000)
+
+  it("a group of commands alone is a usage error naming its commands", async () => {
+    for (const group of [["zones"], ["kv", "namespace"], ["firewall", "rules"]]) {
+      const r = await edgectlAsync([...group, ...local], { cwd: dir })
+      expect([r.status, r.stdout]).toEqual([2, ""])
+      expect(lines(r.stderr)[0]).toMatch(new RegExp(`^error: edgectl ${group.join(" ")} needs a command: \\w`))
+      expect(lines(r.stderr)[1]).toBe(`hint: run \`edgectl ${group.join(" ")} --help\` for what each does`)
+    }
+    const help = await edgectlAsync(["zones", "--help"], { cwd: dir })
+    expect(help.status).toBe(0)
+  }, 60_000)
+
+  it("every command takes --json but the ones the README names", async () => {
+    const help = await edgectlAsync(["--help"], { cwd: dir })
+    const commands = lines(help.stdout)
+      .map((l) => /^\s+- ([a-z-]+(?: [a-z-]+)*)(.*)$/.exec(l))
+      .filter((m) => m !== null)
+      .map((m) => ({ name: m[1]!, options: m[2]! }))
+    const leaves = commands.filter((c) => !commands.some((o) => o.name.startsWith(`${c.name} `)))
+    expect(leaves.length).toBeGreaterThan(40)
+    const without = leaves.filter((c) => !c.options.includes("--json")).map((c) => c.name)
+    expect(without).toEqual(["lsp", "tui"])
+    const readme = fs.readFileSync(path.join(root, "README.md"), "utf8")
+    expect(readme).toContain("Every command but `lsp` and `tui` takes `--json`")
+    const lsp = await edgectlAsync(["lsp", "--json"], { cwd: dir })
+    expect([lsp.status, lines(lsp.stderr)]).toEqual([2, ["error: unknown option --json (edgectl lsp takes: --stdio)"]])
+  }, 60_000)
+})
