@@ -6,7 +6,7 @@
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { describe, expect, it } from "vitest"
-import { edgectlAsync, root, tempDir } from "../helpers/cli.js"
+import { edgectlAsync, root, shell, tempDir } from "../helpers/cli.js"
 
 const dir = tempDir("edgectl-claims-")
 const local = ["--persist-to", path.join(dir, "state")]
@@ -54,4 +54,28 @@ describe("README claims", () => {
     const lsp = await edgectlAsync(["lsp", "--json"], { cwd: dir })
     expect([lsp.status, lines(lsp.stderr)]).toEqual([2, ["error: unknown option --json (edgectl lsp takes: --stdio)"]])
   }, 60_000)
+
+  it("the exit-code table: every example exits as its row says", async () => {
+    const cwd = tempDir("edgectl-exit-codes-")
+    fs.copyFileSync(sample, path.join(cwd, "traffic.jsonl"))
+    fs.writeFileSync(path.join(cwd, "bad-entry.json"), '[{"key": "a"}]\n')
+    fs.writeFileSync(path.join(cwd, "bad.rules"), "http.host eq\n")
+    const readme = fs.readFileSync(path.join(root, "README.md"), "utf8")
+    const table = readme.slice(readme.indexOf("**Exit codes**"))
+    const rows = [...table.matchAll(/^\| ([012]) \|[^|]*\| (.*) \|$/gm)].map((m) => ({
+      exit: Number(m[1]),
+      examples: [...m[2]!.matchAll(/`([^`]*)`/g)].map((e) => e[1]!)
+    }))
+    expect(rows.map((r) => r.exit)).toEqual([0, 1, 2])
+    const first = /^(zones|dns|kv|waf|check) /
+    let ran = 0
+    for (const row of rows)
+      for (const example of row.examples.filter((e) => first.test(e) || e === "zones")) {
+        const r = await shell(`$EDGECTL ${example}`, cwd)
+        expect([example, r.status]).toEqual([example, row.exit])
+        if (row.exit !== 0) expect(lines(r.stderr)[0]).toMatch(/^error: /)
+        ran++
+      }
+    expect(ran).toBeGreaterThanOrEqual(20)
+  }, 120_000)
 })
