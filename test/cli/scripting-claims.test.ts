@@ -78,4 +78,28 @@ describe("README claims", () => {
       }
     expect(ran).toBeGreaterThanOrEqual(20)
   }, 120_000)
+
+  it("the README lists every option that reads or writes a file, as --help shows them (FILE)", async () => {
+    const help = await edgectlAsync(["--help"], { cwd: dir })
+    const fromHelp = new Set<string>()
+    for (const m of help.stdout.matchAll(/^\s+- ([a-z-]+(?: [a-z-]+)*) (.*)$/gm)) {
+      const [command, options] = [m[1]!, m[2]!]
+      for (const o of options.matchAll(/(--[a-z-]+)\)? FILE\b|<(FILES?)>/g)) {
+        if (o[2] !== undefined) fromHelp.add(`${command} ${o[2]}`)
+        // The wrangler project file: one option of every kv command.
+        else fromHelp.add(command.startsWith("kv ") && o[1] === "--config" ? "kv --config" : `${command} ${o[1]}`)
+      }
+    }
+    fromHelp.add("esc disable --secret-stdin")
+    const readme = fs.readFileSync(path.join(root, "README.md"), "utf8")
+    const bullet = readme
+      .slice(readme.indexOf("- **Files in and out**"), readme.indexOf("- **Output that cannot be written**"))
+      .replace(/\s+/g, " ")
+    const listed = new Set(
+      [...bullet.matchAll(/`([^`]*)`/g)]
+        .map((m) => m[1]!)
+        .filter((t) => /^(waf|firewall|rules|kv|check|esc|objects) /.test(t))
+    )
+    expect([...listed].sort()).toEqual([...fromHelp].sort())
+  }, 60_000)
 })

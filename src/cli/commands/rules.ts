@@ -20,6 +20,7 @@ const expressionArg = Args.text({ name: "expression" }).pipe(
   Args.optional
 )
 const file = Options.text("file").pipe(
+  Options.withPseudoName("FILE"),
   Options.withDescription("read the expression from this file (- for stdin)"),
   Options.optional
 )
@@ -110,6 +111,7 @@ const checkCommand = Command.make("check", { json, file, scheme, plan, expressio
 ).pipe(Command.withDescription("check an expression: syntax, fields, types, regular expressions, limits"))
 
 const request = Options.text("request").pipe(
+  Options.withPseudoName("FILE"),
   Options.withDescription("a JSON file with the request: field name to value (- for stdin)")
 )
 
