@@ -103,3 +103,56 @@ describe("README claims", () => {
     expect([...listed].sort()).toEqual([...fromHelp].sort())
   }, 60_000)
 })
+
+describe("values the platform would keep wrong", () => {
+  it("an argument that is not UTF-8 is refused, naming the byte, not changed to U+FFFD", async () => {
+    const ns = "b1758d9c90def649a064ed27fa8fba21"
+    const r = await shell(`$EDGECTL kv key put $'a\\xff\\xfek' v --namespace-id ${ns} ${local.join(" ")}`, dir)
+    expect([r.status, lines(r.stderr)]).toEqual([
+      2,
+      [
+        'error: argument "a\ufffd\ufffdk" is not valid UTF-8: byte 0xff at byte 2; edgectl takes UTF-8 text (encode other bytes, e.g. %FF)'
+      ]
+    ])
+    const cut = await shell(`$EDGECTL kv key put $'a\\xe2\\x82b' v --namespace-id ${ns} ${local.join(" ")}`, dir)
+    expect([cut.status, lines(cut.stderr)[0]]).toEqual([2, expect.stringContaining("byte 0xe2 at byte 2")])
+    const keys = await edgectlAsync(["kv", "key", "list", "--namespace-id", ns, "--prefix", "a", ...local], {
+      cwd: dir
+    })
+    expect(keys.stdout).not.toContain("\ufffd")
+    // U+FFFD typed as itself is a character like another.
+    const typed = await edgectlAsync(["kv", "key", "put", "a\ufffdk", "v", "--namespace-id", ns, ...local], {
+      cwd: dir
+    })
+    expect(typed.status).toBe(0)
+  }, 60_000)
+
+  it("a namespace title with a control character is refused, naming it", async () => {
+    const r = await edgectlAsync(["kv", "namespace", "create", "bad\u0001title", ...local], { cwd: dir })
+    expect(r.status).toBe(1)
+    expect(lines(r.stderr)).toContain(
+      "error: kv namespace create: title has a control character (U+0001) at character 11; a title is printable text [code 1004]"
+    )
+  }, 60_000)
+
+  it("a custom rule's parse error does not name the request body's rules[N]", async () => {
+    const r = await edgectlAsync(
+      [
+        "custom-rules",
+        "add",
+        "--zone",
+        "acme-api.com",
+        "--expression",
+        "http.host eq 1",
+        "--action",
+        "block",
+        ...local
+      ],
+      { cwd: dir }
+    )
+    expect(r.status).toBe(1)
+    expect(lines(r.stderr)).toContain(
+      "error: custom-rules add: invalid expression: expected a string, got an integer (at character 14) [code 10110]"
+    )
+  }, 60_000)
+})
