@@ -3,10 +3,13 @@
  * prints only the counts; a group of commands alone is a usage error; which commands take
  * `--json` is what the README says.
  */
+import Database from "better-sqlite3"
+import { spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
+import * as readline from "node:readline"
 import { describe, expect, it } from "vitest"
-import { edgectlAsync, root, shell, tempDir } from "../helpers/cli.js"
+import { bin, edgectlAsync, root, shell, tempDir } from "../helpers/cli.js"
 
 const dir = tempDir("edgectl-claims-")
 const local = ["--persist-to", path.join(dir, "state")]
@@ -154,5 +157,34 @@ describe("values the platform would keep wrong", () => {
     expect(lines(r.stderr)).toContain(
       "error: custom-rules add: invalid expression: expected a string, got an integer (at character 14) [code 10110]"
     )
+  }, 60_000)
+})
+
+describe("edgectl serve", () => {
+  it("logs one line for a 500 it answers without EDGECTL_DEBUG, nothing of the cause", async () => {
+    const state = tempDir("edgectl-serve-500-")
+    const made = await edgectlAsync(["zones", "list", "--json", "--persist-to", state])
+    const id = (JSON.parse(made.stdout) as Array<{ id: string; name: string }>).find((z) => z.name === "acme.com")!.id
+    const db = new Database(path.join(state, "platform.sqlite"))
+    db.prepare("UPDATE zones SET plan = ? WHERE id = ?").run('{"id": 5, "name": "secret-plan"}', id)
+    db.close()
+    const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: "1" }
+    delete env.EDGECTL_DEBUG
+    const child = spawn(process.execPath, [bin, "serve", "--port", "0", "--json", "--persist-to", state], { env })
+    let stderr = ""
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d))
+    const ready = await new Promise<{ baseUrl: string; token: string }>((resolve) =>
+      readline.createInterface({ input: child.stdout }).once("line", (l) => resolve(JSON.parse(l)))
+    )
+    const answer = await fetch(`${ready.baseUrl}/zones/${id}?x=1`, {
+      headers: { authorization: `Bearer ${ready.token}` }
+    })
+    expect(answer.status).toBe(500)
+    const closed = new Promise((resolve) => child.once("close", resolve))
+    child.kill("SIGTERM")
+    await closed
+    expect(lines(stderr)).toEqual([
+      `edgectl serve: 500 on GET /client/v4/zones/${id}: internal error of the local platform (EDGECTL_DEBUG=1 logs its cause and stack)`
+    ])
   }, 60_000)
 })
