@@ -116,3 +116,38 @@ describe("a [code N] is the platform's", () => {
     )
   }, 60_000)
 })
+
+describe("the wrangler project file", () => {
+  it("two bindings of the same name are refused, naming both", async () => {
+    const cwd = tempDir("edgectl-wrangler-")
+    fs.writeFileSync(
+      path.join(cwd, "wrangler.json"),
+      JSON.stringify({
+        name: "w",
+        kv_namespaces: [
+          { binding: "KV", id: "a" },
+          { binding: "KV", id: "b" }
+        ]
+      })
+    )
+    const r = await edgectlAsync(["kv", "key", "get", "k", "--binding", "KV", ...local], { cwd })
+    expect([r.status, lines(r.stderr)]).toEqual([
+      1,
+      [
+        'error: kv key get: wrangler.json: kv_namespaces[0] and kv_namespaces[1] both have binding "KV"; a binding names one namespace'
+      ]
+    ])
+  }, 60_000)
+
+  it("--env of a JSON file speaks of its env entry, not of a TOML section", async () => {
+    const cwd = tempDir("edgectl-wrangler-")
+    fs.writeFileSync(path.join(cwd, "wrangler.json"), JSON.stringify({ name: "w", kv_namespaces: [] }))
+    const r = await edgectlAsync(["kv", "namespace", "create", "x", "--env", "prod", ...local], { cwd })
+    expect([r.status, lines(r.stderr)]).toEqual([
+      1,
+      [
+        'error: kv namespace create: --env prod: wrangler.json has no "env": {"prod": …} entry (it defines no environments)'
+      ]
+    ])
+  }, 60_000)
+})
