@@ -135,7 +135,8 @@ const verdictText = (v: Verdict) =>
 
 const printReplay = (file: string, r: ReplayReport, limit: number) => {
   for (const l of replaySummary(file, r)) printLine(l)
-  // `--limit 0` asks for the counts alone: no table of requests, no table of rules.
+  // `--limit 0` asks for the counts alone, and how many were not shown: no table of requests, no table of rules.
+  if (r.disagreements.length > 0 && limit === 0) printLine(`... ${r.disagreements.length} more (--limit N, or --json)`)
   if (r.disagreements.length > 0 && limit > 0) {
     printLine("")
     printTable(
