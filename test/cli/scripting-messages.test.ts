@@ -4,6 +4,7 @@
  * after `=` names its option, options before the command are the command's, and an empty id
  * names its parameter.
  */
+import Database from "better-sqlite3"
 import * as fs from "node:fs"
 import * as http from "node:http"
 import type { AddressInfo } from "node:net"
@@ -148,6 +149,39 @@ describe("the wrangler project file", () => {
       [
         'error: kv namespace create: --env prod: wrangler.json has no "env": {"prod": …} entry (it defines no environments)'
       ]
+    ])
+  }, 60_000)
+})
+
+describe("a local platform that cannot start", () => {
+  const start = (persistTo: string, env: Record<string, string | undefined> = {}) =>
+    edgectlAsync(["zones", "list", "--persist-to", persistTo], { cwd: dir, env })
+
+  it("says why in its hint: a damaged store, a store of a newer edgectl, a bad EDGECTL_PLATFORM_NOW", async () => {
+    const damaged = path.join(dir, "damaged")
+    fs.mkdirSync(damaged, { mode: 0o700 })
+    fs.writeFileSync(path.join(damaged, "platform.sqlite"), "not a database at all\n".repeat(100), { mode: 0o600 })
+    const d = await start(damaged)
+    expect([d.status, lines(d.stderr).at(-1)]).toEqual([
+      1,
+      "hint: the store file is damaged: move it aside (a fresh demo state is made in its place), or pick another state directory with --persist-to DIR"
+    ])
+
+    const newer = path.join(dir, "newer")
+    expect((await start(newer)).status).toBe(0)
+    const db = new Database(path.join(newer, "platform.sqlite"))
+    db.pragma("user_version = 9999")
+    db.close()
+    const n = await start(newer)
+    expect([n.status, lines(n.stderr).at(-1)]).toEqual([
+      1,
+      "hint: run the newer edgectl that wrote this state, or pick another state directory with --persist-to DIR"
+    ])
+
+    const clock = await start(path.join(dir, "clock"), { EDGECTL_PLATFORM_NOW: "bogus" })
+    expect([clock.status, lines(clock.stderr).at(-1)]).toEqual([
+      1,
+      "hint: unset EDGECTL_PLATFORM_NOW, or set it to an instant such as 2024-06-01T12:00:00Z"
     ])
   }, 60_000)
 })
