@@ -10,7 +10,7 @@ import * as http from "node:http"
 import type { AddressInfo } from "node:net"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { edgectlAsync, shell, tempDir } from "../helpers/cli.js"
+import { edgectlAsync, root, shell, tempDir } from "../helpers/cli.js"
 import { startServe, type Served } from "../helpers/serve.js"
 
 const dir = tempDir("edgectl-messages-")
@@ -182,6 +182,26 @@ describe("a local platform that cannot start", () => {
     expect([clock.status, lines(clock.stderr).at(-1)]).toEqual([
       1,
       "hint: unset EDGECTL_PLATFORM_NOW, or set it to an instant such as 2024-06-01T12:00:00Z"
+    ])
+  }, 60_000)
+})
+
+describe("waf replay --config", () => {
+  it("an unknown managed ruleset is the configuration's fault, not the traffic file's", async () => {
+    const exported = await edgectlAsync(["waf", "config", "--zone", "acme.com", "--json", ...local], { cwd: dir })
+    expect(exported.status, exported.stderr).toBe(0)
+    const cfg = JSON.parse(exported.stdout) as { rules: Array<{ action_parameters?: { id?: string } }> }
+    const execute = cfg.rules.find((r) => r.action_parameters?.id !== undefined)!
+    execute.action_parameters!.id = "nope-ruleset"
+    fs.writeFileSync(path.join(dir, "bad-cfg.json"), JSON.stringify(cfg))
+    fs.copyFileSync(path.join(root, "fixtures/waf/traffic-sample.jsonl"), path.join(dir, "traffic.jsonl"))
+    const r = await edgectlAsync(
+      ["waf", "replay", "--zone", "acme.com", "--traffic", "traffic.jsonl", "--config", "bad-cfg.json", ...local],
+      { cwd: dir }
+    )
+    expect([r.status, lines(r.stderr)[0]]).toEqual([
+      1,
+      "error: waf replay: --config bad-cfg.json: unknown managed ruleset nope-ruleset"
     ])
   }, 60_000)
 })
