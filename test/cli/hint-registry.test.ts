@@ -94,6 +94,7 @@ const registry: Record<string, How> = {
   },
   "src/objects/owner-lock.ts: edgectl objects dev": { pointer: "names the host process" },
   "src/rules/parse-state.ts: edgectl rules check": { free: "checks an expression offline" },
+  "src/server/errors.ts: edgectl serve": { pointer: "the prefix of serve's log line names the process" },
   "src/server/firewall-ops.ts: edgectl firewall filters": { pointer: "the platform's answer names the command" },
   "src/services/custom-rules-migration-service.ts: edgectl firewall migrate": {
     notRun: "printed when a migration stops (the fault tests of test/migrations run them)"
