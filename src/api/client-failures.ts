@@ -49,7 +49,11 @@ export const failureOf = (
   try {
     body = text === "" ? null : JSON.parse(text)
   } catch {
-    return new ApiError({ status, message: `the platform answered HTTP ${status} with a body that is not JSON` })
+    return new ApiError({
+      status,
+      message: `the platform answered HTTP ${status} with a body that is not JSON`,
+      clientSide: true
+    })
   }
   const failure = Schema.decodeUnknownOption(FailureEnvelope)(body)
   const errors = Option.match(failure, { onNone: () => [], onSome: (f) => f.errors })

@@ -274,7 +274,7 @@ const unreadable =
   (config: ClientConfig, response: HttpClientResponse.HttpClientResponse) =>
   (e: { readonly cause?: unknown; readonly message: string }): V4Error =>
     noAnswer(config.baseUrl, response.request, e.cause) ??
-    new ApiError({ status: response.status, message: `cannot read the answer: ${e.message}` })
+    new ApiError({ status: response.status, message: `cannot read the answer: ${e.message}`, clientSide: true })
 
 /** A decoded success value with the answer's headers (lower-case names). */
 export interface Answered<A> {
@@ -307,7 +307,8 @@ const answered = <A, Err>(endpoint: AnyEndpoint, input: Input): Effect.Effect<An
         return yield* Effect.fail(
           new ApiError({
             status: response.status,
-            message: `the platform answered HTTP ${response.status} with a body that is not JSON`
+            message: `the platform answered HTTP ${response.status} with a body that is not JSON`,
+            clientSide: true
           })
         )
       }
@@ -322,7 +323,8 @@ const answered = <A, Err>(endpoint: AnyEndpoint, input: Input): Effect.Effect<An
           (e) =>
             new ApiError({
               status: response.status,
-              message: `unexpected answer from ${endpoint.method} ${endpoint.path}: ${describeParseError(e)}`
+              message: `unexpected answer from ${endpoint.method} ${endpoint.path}: ${describeParseError(e)}`,
+              clientSide: true
             })
         )
       )

@@ -73,10 +73,19 @@ export const readStdin = (): Promise<Buffer> => {
 export const readInputBytes = (file: string): Promise<Buffer> =>
   file === STDIO ? readStdin() : fs.promises.readFile(file)
 
+/**
+ * The UTF-8 text of `file` (`-`: standard input) without a leading byte-order mark: editors on
+ * Windows write one, and `kv bulk` and the wrangler files took it already, so every reader does.
+ */
+export const readInputText = async (file: string): Promise<string> => {
+  const text = (await readInputBytes(file)).toString("utf8")
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text
+}
+
 /** The text of `--NAME FILE` (`-`: standard input); a file that cannot be read fails with exit 1, naming it and why. */
 export const readInput = (name: string, file: string): Effect.Effect<string, CliFailure> =>
   Effect.tryPromise({
-    try: async () => (await readInputBytes(file)).toString("utf8"),
+    try: () => readInputText(file),
     catch: (e) =>
       new CliFailure({
         text: `error: --${name}: cannot read ${file === STDIO ? "standard input" : file}: ${fileProblem(e)}`,

@@ -25,7 +25,8 @@ const listings: ReadonlyArray<readonly [RegExp, (m: RegExpExecArray) => string]>
   [/\/zones\/(\w+)\/filters\//, (m) => `edgectl firewall filters list --zone ${m[1]}`],
   [/\/zones\/(\w+)\/firewall\/waf\/overrides\//, (m) => `edgectl waf overrides list --zone ${m[1]}`],
   [/\/invites\//, () => "edgectl invites list"],
-  [/\/storage\/kv\/namespaces\//, () => "edgectl kv namespace list"]
+  [/\/storage\/kv\/namespaces\//, () => "edgectl kv namespace list"],
+  [/\/accounts\/\w+|^no account named/, () => "edgectl accounts list"]
 ]
 
 /** The objects a written path changes, most specific first: the command that shows whether the write was applied. */
@@ -76,6 +77,17 @@ const credentialsHint = (e: V4Error, t: HintTarget): string => {
     : "the platform does not know this token: check CLOUDFLARE_API_TOKEN"
 }
 
+/** Why the local platform could not start, each cause with its own way out. */
+const localStartHint = (message: string): string => {
+  if (/EDGECTL_PLATFORM_NOW/.test(message))
+    return "unset EDGECTL_PLATFORM_NOW, or set it to an instant such as 2024-06-01T12:00:00Z"
+  if (/written by a newer edgectl/.test(message))
+    return "run the newer edgectl that wrote this state, or pick another state directory with --persist-to DIR"
+  if (/not a database|malformed|SQLITE_CORRUPT|SQLITE_NOTADB/i.test(message))
+    return "the store file is damaged: move it aside (a fresh demo state is made in its place), or pick another state directory with --persist-to DIR"
+  return "the state directory must be a directory edgectl can write: pick another with --persist-to DIR"
+}
+
 /** The default hint for an error on a target, or undefined when there is nothing useful to add. */
 export const defaultHint = (e: V4Error, t: HintTarget): string | undefined => {
   switch (e._tag) {
@@ -102,9 +114,7 @@ export const defaultHint = (e: V4Error, t: HintTarget): string | undefined => {
     case "ApiError":
       if (e.status === 0) {
         if (t.remote) return "check the network and CLOUDFLARE_API_BASE_URL"
-        return NativeModule.test(e.message)
-          ? RebuildHint
-          : "the state directory must be a directory edgectl can write: pick another with --persist-to DIR"
+        return NativeModule.test(e.message) ? RebuildHint : localStartHint(e.message)
       }
       return !t.remote && e.status >= 500 && process.env.EDGECTL_DEBUG !== "1"
         ? "run again with EDGECTL_DEBUG=1 for the cause and the stack"

@@ -22,11 +22,12 @@ import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Option from "effect/Option"
+import { notUtf8Argument } from "./arguments.js"
 import { cliConsole } from "./console.js"
 import { cliEnvironment } from "./environment.js"
 import { rewriteColonSpelling } from "./commands/kv/colon.js"
 import { openTui, tui } from "./commands/tui.js"
-import { triStateProblem } from "./options.js"
+import { booleanProblem, triStateProblem } from "./options.js"
 import { CliFailure, usage } from "./run.js"
 import { version } from "../version.js"
 import { stdoutLost, watchStdio, whenStdioFlushed, writeErr } from "./stdio.js"
@@ -78,6 +79,7 @@ interface OptionNode {
   readonly left?: OptionNode
   readonly right?: OptionNode
   readonly argumentOption?: OptionNode
+  readonly primitiveType?: { readonly _tag: string }
 }
 /** `--NAME` of every option a command takes and its long aliases (the `Single` leaves of its Options tree). */
 const optionNames = (o: OptionNode | undefined, into = new Set<string>()): Set<string> => {
@@ -129,21 +131,61 @@ const walkCommand = (
   return { path, node, rest }
 }
 
-const unknownSubcommandOrOption = (command: AnyCommand, args: ReadonlyArray<string>): CliFailure | undefined => {
+/**
+ * A usage error for the command line, or the line as @effect/cli should parse it. `edgectl zones`
+ * (a group alone) is a missing argument: exit 2 naming the commands there are, as any other.
+ * `--ttl=` is `--ttl ""`, so the option's own check names it (@effect/cli reports an empty value
+ * after `=` as an unknown argument); a boolean flag takes no empty value.
+ */
+const checkCommandLine = (
+  command: AnyCommand,
+  args: ReadonlyArray<string>
+): CliFailure | { readonly args: ReadonlyArray<string> } => {
   const walked = walkCommand(command, args)
   if (walked instanceof CliFailure) return walked
   const { path, node, rest } = walked
   const leaf = unwrap(node)
-  if (leaf._tag !== "Standard") return undefined
-  const known = optionNames(leaf.options)
-  for (const arg of rest) {
-    if (arg === "--") break
-    const name = /^(--[^=]+)/.exec(arg)?.[1]
-    if (name === undefined || known.has(name) || BuiltInOptions.has(name)) continue
-    const takes = known.size === 0 ? "takes no options" : `takes: ${[...known].sort().join(", ")}`
-    return usage(`unknown option ${name} (edgectl ${path.join(" ")} ${takes})`)
+  if (leaf._tag !== "Standard") {
+    const children = childrenOf(node)
+    if (children.length === 0) return { args }
+    return new CliFailure({
+      text: `error: edgectl ${path.join(" ")} needs a command: ${children.map(nameOf).join(", ")}\nhint: run \`edgectl ${path.join(" ")} --help\` for what each does`,
+      exitCode: 2
+    })
   }
-  return undefined
+  const known = optionNames(leaf.options)
+  const out: Array<string> = [...args.slice(0, args.length - rest.length)]
+  for (let i = 0; i < rest.length; i++) {
+    const arg = rest[i]!
+    if (arg === "--") {
+      out.push(...rest.slice(i))
+      break
+    }
+    const name = /^(--[^=]+)/.exec(arg)?.[1]
+    if (name === undefined || BuiltInOptions.has(name)) {
+      out.push(arg)
+      continue
+    }
+    if (!known.has(name)) {
+      const takes = known.size === 0 ? "takes no options" : `takes: ${[...known].sort().join(", ")}`
+      return usage(`unknown option ${name} (edgectl ${path.join(" ")} ${takes})`)
+    }
+    if (arg !== `${name}=`) {
+      out.push(arg)
+      continue
+    }
+    if (booleanOptions(leaf.options).has(name)) return usage(booleanProblem(name, ""))
+    out.push(name, "")
+  }
+  return { args: out }
+}
+
+/** `--NAME` of the options of `o` that are flags (true or false, or no value). */
+const booleanOptions = (o: OptionNode | undefined, into = new Set<string>()): Set<string> => {
+  if (o === undefined || typeof o !== "object") return into
+  if (o._tag === "Single" && typeof o.name === "string" && o.primitiveType?._tag === "Bool") into.add(`--${o.name}`)
+  for (const child of [o.options, o.left, o.right, o.argumentOption]) booleanOptions(child, into)
+  return into
 }
 
 /**
@@ -173,11 +215,39 @@ const cliFor = async (args: ReadonlyArray<string>) => {
       walked instanceof CliFailure ? Effect.fail(walked) : run([...argv.slice(0, 2), ...walked.path, "--help"])
   }
   const badFlag = triStateProblem(args)
-  const problem =
-    named !== undefined
-      ? (unknownSubcommandOrOption(loaded[0]!, args) ?? (badFlag !== undefined ? usage(badFlag) : undefined))
-      : undefined
-  return (argv: ReadonlyArray<string>) => (problem !== undefined ? Effect.fail(problem) : run(argv))
+  const line = named !== undefined ? checkCommandLine(loaded[0]!, args) : { args }
+  const problem = line instanceof CliFailure ? line : badFlag !== undefined ? usage(badFlag) : undefined
+  const parsed = line instanceof CliFailure ? args : line.args
+  return (argv: ReadonlyArray<string>) =>
+    problem !== undefined ? Effect.fail(problem) : run([...argv.slice(0, 2), ...parsed])
+}
+
+/** The options every platform command takes, with the number of values each takes after it. */
+const TargetOptions = new Map([
+  ["--persist-to", 1],
+  ["--remote", 0],
+  ["--local", 0],
+  ["--json", 0],
+  ["--timeout", 1]
+])
+
+/**
+ * `edgectl --persist-to DIR zones list`: target options before the command are the command's
+ * (@effect/cli reads the command's name as the options' and calls the valid subcommand invalid).
+ * The command then checks them as its own: one it does not take is named as usual.
+ */
+const leadingOptionsAfter = (args: ReadonlyArray<string>): ReadonlyArray<string> => {
+  let i = 0
+  while (i < args.length) {
+    const name = /^(--[^=]+)/.exec(args[i]!)?.[1]
+    const values = name !== undefined ? TargetOptions.get(name) : undefined
+    if (values === undefined) break
+    i += args[i]!.includes("=") ? 1 : 1 + values
+  }
+  if (i === 0 || i >= args.length || !commands.some(([name]) => name === args[i])) return args
+  const end = args.indexOf("--", i)
+  const head = end < 0 ? args.slice(i) : args.slice(i, end)
+  return [...head, ...args.slice(0, i), ...(end < 0 ? [] : args.slice(end))]
 }
 
 /**
@@ -216,9 +286,14 @@ const report = (exit: Exit.Exit<unknown, unknown>): number => {
 
 export const main = async (rawArgv: ReadonlyArray<string>): Promise<number> => {
   watchStdio()
+  const notUtf8 = notUtf8Argument(rawArgv.slice(2))
+  if (notUtf8 !== undefined) {
+    writeErr(`error: ${notUtf8}\n`)
+    return 2
+  }
   const colon = rewriteColonSpelling(rawArgv.slice(2))
   if (colon.warning !== undefined) writeErr(`${colon.warning}\n`)
-  const args = onlyTuiOptions(colon.args) ? ["tui", ...colon.args] : colon.args
+  const args = onlyTuiOptions(colon.args) ? ["tui", ...colon.args] : leadingOptionsAfter(colon.args)
   const argv = [...rawArgv.slice(0, 2), ...args]
   const program =
     args.length === 0 && process.stdin.isTTY && process.stdout.isTTY

@@ -14,9 +14,6 @@ export const json = Options.boolean("json").pipe(Options.withDescription("print 
 export const remote = Options.boolean("remote").pipe(
   Options.withDescription("use the real platform (CLOUDFLARE_API_TOKEN or CLOUDFLARE_API_KEY + CLOUDFLARE_EMAIL)")
 )
-export const local = Options.boolean("local").pipe(
-  Options.withDescription("use the embedded local platform (the default; accepted for compatibility)")
-)
 
 /**
  * `--NAME PSEUDO` whose value is a path, checked by edgectl rather than by @effect/cli's path
@@ -92,11 +89,6 @@ export const timeout = Options.text("timeout").pipe(
   Options.optional
 )
 
-export const target = { json, remote, local, persistTo, timeout }
-
-/** What `target` parses into: the output and target options every platform command takes. */
-export type Target = Command.Command.ParseConfig<typeof target>
-
 /** The value of an optional option or argument, or undefined when it was not given. */
 export const opt = <A>(o: Option.Option<A>): A | undefined => Option.getOrUndefined(o)
 
@@ -133,6 +125,17 @@ export const triState = (name: string, description: string): Options.Options<Opt
     throw new Error(`@effect/cli changed Options.boolean: expected WithDefault, got ${flag._tag}`)
   return Options.optional(Options.withDescription(flag.options, description))
 }
+
+/**
+ * `--local` (the default) and `--local false`, which means `--remote` on every command, as in
+ * wrangler's KV commands (run.ts `isRemote`).
+ */
+export const local = triState("local", "use the embedded local platform (the default; --local false means --remote)")
+
+export const target = { json, remote, local, persistTo, timeout }
+
+/** What `target` parses into: the output and target options every platform command takes. */
+export type Target = Command.Command.ParseConfig<typeof target>
 
 const show = (n: number) => (Math.abs(n) >= 100_000 ? n.toLocaleString("en-US") : String(n))
 

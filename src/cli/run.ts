@@ -21,7 +21,8 @@ export const usage = (text: string) => new CliFailure({ text: `error: ${text}`, 
 
 export interface TargetFlags {
   readonly remote: boolean
-  readonly local: boolean
+  /** `--local` as given: `--local false` chooses the real platform, as `--remote` does. */
+  readonly local: Option.Option<boolean>
   readonly persistTo: Option.Option<string>
   /** `--timeout SECONDS` (options.ts); a command without it takes EDGECTL_TIMEOUT or the default. */
   readonly timeout?: Option.Option<number>
@@ -34,15 +35,15 @@ export const run = <A>(
   /** `on`: ` --remote`, ` --persist-to DIR` or nothing, for every command the hint suggests (as printed, it acts on the same platform). */
   hint?: (e: V4Error, on: string) => string | undefined
 ): Effect.Effect<A, CliFailure> => {
-  if (flags.remote && flags.local) return Effect.fail(usage("--remote and --local cannot be used together"))
-  if (flags.remote && Option.isSome(flags.persistTo))
-    return Effect.fail(usage("--persist-to applies to the local platform, not to --remote"))
-  const target = { remote: flags.remote, persistTo: Option.getOrUndefined(flags.persistTo) }
+  const conflict = targetConflict(flags)
+  if (conflict !== undefined) return Effect.fail(conflict)
+  const remote = isRemote(flags)
+  const target = { remote, persistTo: Option.getOrUndefined(flags.persistTo) }
   return Effect.scoped(
     effect.pipe(
       Effect.provide(
         clientLayer({
-          remote: flags.remote,
+          remote,
           persistTo: Option.getOrUndefined(flags.persistTo),
           timeout: flags.timeout !== undefined ? Option.getOrUndefined(flags.timeout) : undefined
         })
@@ -58,8 +59,23 @@ export const run = <A>(
 }
 
 /** ` --remote`, ` --persist-to DIR` or nothing: what a command a message suggests needs to act on the same platform. */
-export const targetOn = (flags: TargetFlags): string =>
-  targetFlags({ remote: flags.remote, persistTo: Option.getOrUndefined(flags.persistTo) })
+export const targetOn = (flags: Pick<TargetFlags, "remote" | "local" | "persistTo">): string =>
+  targetFlags({ remote: isRemote(flags), persistTo: Option.getOrUndefined(flags.persistTo) })
+
+/** Whether the flags choose the real platform: `--remote`, or `--local false` (one meaning on every command). */
+export const isRemote = (flags: Pick<TargetFlags, "remote" | "local">): boolean =>
+  flags.remote || Option.getOrUndefined(flags.local) === false
+
+/** `--remote --local`, `--remote --persist-to DIR`: a usage error, else undefined. */
+export const targetConflict = (flags: Pick<TargetFlags, "remote" | "local" | "persistTo">): CliFailure | undefined => {
+  if (flags.remote && Option.getOrUndefined(flags.local) === true)
+    return usage("--remote and --local cannot be used together")
+  if (isRemote(flags) && Option.isSome(flags.persistTo))
+    return usage(
+      `--persist-to applies to the local platform, not to ${flags.remote ? "--remote" : "--local false (the real platform)"}`
+    )
+  return undefined
+}
 
 /** Rejects a positional that looks like an option (@effect/cli would take `--bogus` as the value). */
 export const positional = (name: string, value: string) =>

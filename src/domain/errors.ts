@@ -22,7 +22,9 @@ export interface ErrorFields {
   readonly meta?: unknown
   /**
    * Raised by edgectl itself before any platform answered (missing credentials, a missing file, an
-   * empty id): `code` is only the tag's default, so it is not shown as if a platform had sent it.
+   * empty id), or edgectl's own reading of answers (a body it cannot decode, a name no zone has,
+   * several accounts to choose from): `code` is only the tag's default, so it is not shown as if a
+   * platform had sent it.
    */
   readonly clientSide?: boolean | undefined
 }

@@ -106,6 +106,12 @@ const internal = () =>
 
 const debugging = () => process.env.EDGECTL_DEBUG === "1"
 
+/** Whether this process is `edgectl serve` (a log to write), not a CLI command (its error line says it). */
+let serving = false
+export const logInternalErrors = () => {
+  serving = true
+}
+
 /** An error and the errors that caused it (`cause`, as SqlError wraps SqliteError), each with its stack. */
 const causeChain = (u: unknown): string => {
   const out: Array<string> = []
@@ -134,7 +140,15 @@ const causeChain = (u: unknown): string => {
  * may be anyone).
  */
 const reportInternal = (cause: Cause.Cause<unknown>, method: string, url: string) => {
-  if (!debugging()) return
+  if (!debugging()) {
+    // `edgectl serve` answers its client with a 500 and says so in its log: one line, the method and
+    // the path (no query, no body, nothing of the cause, which may hold a row or a secret).
+    if (serving)
+      process.stderr.write(
+        `edgectl serve: 500 on ${method} ${url.split("?")[0]}: internal error of the local platform (EDGECTL_DEBUG=1 logs its cause and stack)\n`
+      )
+    return
+  }
   const failure = Option.getOrUndefined(Cause.failureOption(cause)) ?? Option.getOrUndefined(Cause.dieOption(cause))
   // The library's stack says nothing there; which field of the answer, and what it held, does.
   const details =

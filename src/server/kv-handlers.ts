@@ -44,6 +44,16 @@ const checkTitle = (title: string) => {
   if (t.length > TitleMaxLength) {
     return Effect.fail(new InvalidInput({ message: `title is ${t.length} characters, the limit is ${TitleMaxLength}` }))
   }
+  // A control character would be printed as is by every list of namespaces (a terminal acts on it).
+  const bad = /[\p{Cc}\p{Cs}]/u.exec(t)
+  if (bad !== null) {
+    const code = `U+${bad[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`
+    return Effect.fail(
+      new InvalidInput({
+        message: `title has a control character (${code}) at character ${bad.index + 1}; a title is printable text`
+      })
+    )
+  }
   return Effect.succeed(t)
 }
 

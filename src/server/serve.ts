@@ -9,7 +9,7 @@ import { BasePath } from "../api/contract-core.js"
 import { PlatformLive, storeFile } from "./app.js"
 import type { PlatformClock } from "./clock.js"
 import type { LegacyApis } from "./legacy-mode.js"
-import { envelopeErrors } from "./errors.js"
+import { envelopeErrors, logInternalErrors } from "./errors.js"
 import { untracedLayer } from "./platform.js"
 import { makeRouteTable, type RouteTable, type TableRequest } from "./route-table.js"
 import { Db } from "../store/db.js"
@@ -63,6 +63,7 @@ const inFrontOfApp = (server: Server, table: RouteTable) =>
  */
 export const serve = (o: ServeOptions) =>
   Effect.gen(function* () {
+    logInternalErrors()
     const server = createServer()
     const layer = HttpApiBuilder.serve(envelopeErrors).pipe(
       // Each request's fiber runs on the runtime this layer captures while it builds.

@@ -4,9 +4,7 @@
  * the removal status on that clock. Failures are the client's tagged errors.
  */
 import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
-import { call, callAnswered, findInPages, type Answered, type ClientEnv } from "../api/client.js"
-import { Endpoints } from "../api/contract-core.js"
+import { callAnswered, type Answered, type ClientEnv } from "../api/client.js"
 import { EscEndpoints } from "../api/contract-esc.js"
 import { InvalidInput, NotFound, V4ErrorClasses, type PlatformError, type V4Error } from "../domain/errors.js"
 import { checkSecret, type EscChange } from "../domain/esc-change.js"
@@ -14,7 +12,7 @@ import type { EscSetting } from "../domain/esc.js"
 import { decide, type EscDecision } from "../esc/decide.js"
 import { maskCookieHeader } from "../esc/mask.js"
 import { removalStatus, type RemovalStatus } from "../esc/removal.js"
-import { accountsPage } from "./identity-service.js"
+import { accountByRef } from "./identity-service.js"
 import { resolveZone } from "./zones-service.js"
 
 export type EscTarget =
@@ -40,28 +38,11 @@ export interface EscChangeResult {
 /** What the ESC operations can fail with: a zone or account not found, a value refused, and what any call can. */
 export type EscError = NotFound | InvalidInput | PlatformError
 
-const HEX32 = /^[0-9a-f]{32}$/
-
 export const zoneTarget = (ref: string): Effect.Effect<EscTarget & { kind: "zone" }, EscError, ClientEnv> =>
   Effect.map(resolveZone(ref), (z) => targetOfZone(z))
 
 export const accountTarget = (ref: string): Effect.Effect<EscTarget & { kind: "account" }, EscError, ClientEnv> =>
-  HEX32.test(ref)
-    ? Effect.map(call(Endpoints.getAccount, { path: { account_id: ref } }), (a) => ({
-        kind: "account" as const,
-        id: a.id,
-        name: a.name
-      }))
-    : Effect.flatMap(
-        findInPages(accountsPage, (a) => a.name.toLowerCase() === ref.trim().toLowerCase()),
-        Option.match({
-          onNone: () =>
-            Effect.fail(
-              new NotFound({ message: `no account named ${JSON.stringify(ref)} is visible to these credentials` })
-            ),
-          onSome: (a) => Effect.succeed({ kind: "account" as const, id: a.id, name: a.name })
-        })
-      )
+  Effect.map(accountByRef(ref), (a) => ({ kind: "account" as const, id: a.id, name: a.name }))
 
 /** A zone the client already has (the TUI's open zone) as a target. */
 export const targetOfZone = (z: {

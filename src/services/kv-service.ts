@@ -41,7 +41,8 @@ export const resolveAccount = (given: string | undefined) =>
     if (!known && config.target === "local") return LocalAccountId
     const page = yield* call(Endpoints.listAccounts, { urlParams: { per_page: 50 } })
     const accounts: ReadonlyArray<Account> = page.items
-    if (accounts.length === 0) return yield* Effect.fail(new NotFound({ message: "these credentials see no account" }))
+    if (accounts.length === 0)
+      return yield* Effect.fail(new NotFound({ message: "these credentials see no account", clientSide: true }))
     // Local mode: an id of a real account (CLOUDFLARE_ACCOUNT_ID exported for --remote) means nothing here.
     if (known && accounts.some((a) => a.id === given)) return given
     if (accounts.length === 1 || config.target === "local") return accounts[0]!.id
@@ -51,7 +52,8 @@ export const resolveAccount = (given: string | undefined) =>
       .join(", ")
     return yield* Effect.fail(
       new InvalidInput({
-        message: `these credentials see ${page.info.total_count} accounts (${names}${accounts.length > 5 ? ", …" : ""}); set CLOUDFLARE_ACCOUNT_ID or account_id in the project config to choose one`
+        message: `these credentials see ${page.info.total_count} accounts (${names}${accounts.length > 5 ? ", …" : ""}); set CLOUDFLARE_ACCOUNT_ID or account_id in the project config to choose one`,
+        clientSide: true
       })
     )
   })

@@ -240,11 +240,24 @@ export const replayFile = (
   file: string,
   progress?: (done: number, total: number) => void
 ): Effect.Effect<ReplayReport, InvalidInput> =>
+  Effect.flatMap(
+    // The configuration is compiled first: what it gets wrong is its own, not the traffic file's.
+    Effect.try({
+      try: () => makeReplayer(previous, cfg),
+      catch: (e) => new InvalidInput({ message: `the new configuration: ${(e as Error).message}`, clientSide: true })
+    }),
+    (replayer) => replayTraffic(replayer, file, progress)
+  )
+
+const replayTraffic = (
+  replayer: ReturnType<typeof makeReplayer>,
+  file: string,
+  progress?: (done: number, total: number) => void
+): Effect.Effect<ReplayReport, InvalidInput> =>
   Effect.tryPromise({
     try: async () => {
       const problem = trafficFileProblem(file)
       if (problem !== undefined) throw new Error(problem)
-      const replayer = makeReplayer(previous, cfg)
       const size = fs.statSync(file).size
       const input = fs.createReadStream(file)
       const rl = nodeReadline().createInterface({ input, crlfDelay: Infinity })

@@ -31,7 +31,9 @@ export const resolveZone = (ref: string): Effect.Effect<Zone, NotFound | Invalid
           ? Effect.succeed(page.items[0])
           : Effect.fail(
               new NotFound({
-                message: `no zone named ${ref.trim() === "" || /\s/.test(ref) ? JSON.stringify(ref) : ref} is visible to these credentials`
+                message: `no zone named ${ref.trim() === "" || /\s/.test(ref) ? JSON.stringify(ref) : ref} is visible to these credentials`,
+                // edgectl's reading of an empty list, not a code the platform sent.
+                clientSide: true
               })
             )
       )

@@ -122,7 +122,7 @@ describe("edgectl CLI errors", () => {
     expect(r.status).toBe(1)
     expect(r.stdout).toBe("")
     const lines = r.stderr.trimEnd().split("\n")
-    expect(lines[0]).toBe("error: zones get: no zone named nope.example is visible to these credentials [code 7003]")
+    expect(lines[0]).toBe("error: zones get: no zone named nope.example is visible to these credentials")
     expect(lines[1]).toMatch(/^hint: /)
     expect(lines).toHaveLength(2)
   })

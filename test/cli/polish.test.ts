@@ -50,7 +50,7 @@ describe("polish", () => {
   it("an empty zone name is quoted", async () => {
     const r = await run(["zones", "get", ""])
     expect(r.status).toBe(1)
-    expect(lines(r.stderr)[0]).toBe('error: zones get: no zone named "" is visible to these credentials [code 7003]')
+    expect(lines(r.stderr)[0]).toBe('error: zones get: no zone named "" is visible to these credentials')
   })
 
   it('{"$base64": "!!"} in a request says the base64 is invalid', async () => {

@@ -57,12 +57,11 @@ const scopeOf = (o: { zone: Option.Option<string>; account: Option.Option<string
   return Effect.succeed(resolveTarget(zone !== undefined ? { zone } : { account: account! }))
 }
 
+/** An unknown account or zone gets the default hint (src/cli/hints.ts: the list, on the same target). */
 const hint = (e: V4Error): string | undefined =>
-  e._tag === "NotFound" && /account/.test(e.message)
-    ? "run `edgectl accounts list` to see the accounts these credentials can see"
-    : e._tag === "InvalidInput" && /secret/.test(e.message)
-      ? 'a secret is 1 to 100 characters: printable ASCII without space, ", comma, ; or \\'
-      : undefined
+  e._tag === "InvalidInput" && /secret/.test(e.message)
+    ? 'a secret is 1 to 100 characters: printable ASCII without space, ", comma, ; or \\'
+    : undefined
 
 const targetLabel = (t: EscTarget) => (t.kind === "zone" ? `zone ${t.name}` : `account ${t.name}`)
 const targetJson = (t: EscTarget) =>

@@ -8,7 +8,7 @@ import * as Options from "@effect/cli/Options"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import type { CheckOptions, CheckResult, Plan } from "../../rules/index.js"
-import { readInputBytes } from "../files.js"
+import { readInputText } from "../files.js"
 import { diagnosticJson, renderDiagnostics, summary } from "../diagnostics.js"
 import { choiceOption, integerOption, json } from "../options.js"
 import { printJson, printLine } from "../output.js"
@@ -20,6 +20,7 @@ const expressionArg = Args.text({ name: "expression" }).pipe(
   Args.optional
 )
 const file = Options.text("file").pipe(
+  Options.withPseudoName("FILE"),
   Options.withDescription("read the expression from this file (- for stdin)"),
   Options.optional
 )
@@ -45,10 +46,10 @@ const readExpression = (what: string, arg: Option.Option<string>, path: Option.O
       return yield* Effect.fail(usage(`${what}: give the expression or --file, not both`))
     if (Option.isSome(path)) {
       const p = path.value
-      const read = yield* Effect.either(Effect.tryPromise(() => readInputBytes(p)))
+      const read = yield* Effect.either(Effect.tryPromise(() => readInputText(p)))
       if (read._tag === "Left") return yield* fail(what, `cannot read ${p}: ${describeFsError(read.left.error)}`)
       // A file ends with a newline that is not part of the expression.
-      return { source: read.right.toString("utf8").replace(/\r?\n$/, ""), origin: p === "-" ? "<stdin>" : p }
+      return { source: read.right.replace(/\r?\n$/, ""), origin: p === "-" ? "<stdin>" : p }
     }
     if (Option.isSome(arg)) {
       if (arg.value.startsWith("--"))
@@ -110,15 +111,16 @@ const checkCommand = Command.make("check", { json, file, scheme, plan, expressio
 ).pipe(Command.withDescription("check an expression: syntax, fields, types, regular expressions, limits"))
 
 const request = Options.text("request").pipe(
+  Options.withPseudoName("FILE"),
   Options.withDescription("a JSON file with the request: field name to value (- for stdin)")
 )
 
 const readRequest = (path: string) =>
   Effect.gen(function* () {
-    const read = yield* Effect.either(Effect.tryPromise(() => readInputBytes(path)))
+    const read = yield* Effect.either(Effect.tryPromise(() => readInputText(path)))
     if (read._tag === "Left")
       return yield* fail("rules eval", `cannot read ${path}: ${describeFsError(read.left.error)}`)
-    const text = read.right.toString("utf8")
+    const text = read.right
     let value: unknown
     try {
       value = JSON.parse(text)

@@ -4,7 +4,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { clientLayer } from "../environment.js"
 import { local, persistTo, remote } from "../options.js"
-import { CliFailure, usage } from "../run.js"
+import { CliFailure, isRemote, targetConflict, usage } from "../run.js"
 
 export const openTui = (o: { remote: boolean; persistTo: Option.Option<string> }) =>
   Effect.gen(function* () {
@@ -29,6 +29,12 @@ export const openTui = (o: { remote: boolean; persistTo: Option.Option<string> }
     yield* Effect.promise(() => runTui(target, clientLayer(target)))
   })
 
-export const tui = Command.make("tui", { remote, local, persistTo }, openTui).pipe(
-  Command.withDescription("open the terminal UI")
-)
+export const tui = Command.make("tui", { remote, local, persistTo }, (o) =>
+  Effect.flatMap(
+    Effect.suspend(() => {
+      const conflict = targetConflict(o)
+      return conflict !== undefined ? Effect.fail(conflict) : Effect.void
+    }),
+    () => openTui({ remote: isRemote(o), persistTo: o.persistTo })
+  )
+).pipe(Command.withDescription("open the terminal UI"))

@@ -4,7 +4,7 @@ import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
 import * as Effect from "effect/Effect"
 import type { Zone } from "../../domain/zone.js"
-import { allAccounts } from "../../services/identity-service.js"
+import { accountByRef, allAccounts } from "../../services/identity-service.js"
 import { allCertificatePacks, allDnsRecords, allZones, resolveZone } from "../../services/zones-service.js"
 import { DnsRecordTypes } from "../../domain/dns.js"
 import { choiceOption, opt, target, triState } from "../options.js"
@@ -21,7 +21,7 @@ const zonesList = Command.make(
   {
     ...target,
     accountId: Options.text("account-id").pipe(
-      Options.withDescription("only zones of this account (default: CLOUDFLARE_ACCOUNT_ID)"),
+      Options.withDescription("only zones of this account, by id or name (default: CLOUDFLARE_ACCOUNT_ID)"),
       Options.optional
     ),
     name: Options.text("name").pipe(
@@ -36,10 +36,18 @@ const zonesList = Command.make(
   (o) =>
     Effect.gen(function* () {
       const status = opt(o.status)
+      const given = opt(o.accountId)
+      // --account-id takes an id or a name, as `esc --account` does; one no account has is not
+      // found, not an empty table. CLOUDFLARE_ACCOUNT_ID filters as it is (exported for --remote,
+      // it names no local account).
+      const account =
+        given === undefined
+          ? Effect.succeed(process.env.CLOUDFLARE_ACCOUNT_ID)
+          : Effect.map(accountByRef(given), (a) => a.id)
       const zones = yield* run(
         "zones list",
         o,
-        allZones({ accountId: opt(o.accountId) ?? process.env.CLOUDFLARE_ACCOUNT_ID, name: opt(o.name), status })
+        Effect.flatMap(account, (accountId) => allZones({ accountId, name: opt(o.name), status }))
       )
       if (o.json) return printJson(zones)
       printTable(["ID", "NAME", "STATUS", "PLAN", "ACCOUNT"], zoneRows(zones))

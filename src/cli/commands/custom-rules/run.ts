@@ -52,6 +52,16 @@ const onZone = <A>(
         hint(o.zone)
       )
 
+/** The `<rule-id>` argument: not an option, and not empty (an empty id is named, as firewall names its own). */
+const ruleId = (what: string, id: string) =>
+  Effect.flatMap(positional("<rule-id>", id), (v) =>
+    v.trim() === ""
+      ? Effect.fail(
+          new CliFailure({ text: `error: ${what}: rule id: must not be empty, got ${JSON.stringify(v)}`, exitCode: 1 })
+        )
+      : Effect.succeed(v)
+  )
+
 const noRule = (what: string, o: Parsed<"list">, id: string) =>
   new CliFailure({
     text: `error: ${what}: zone ${o.zone} has no custom rule ${id}\nhint: ${listHint(o.zone, targetOn(o))}`,
@@ -181,7 +191,7 @@ export const add = (o: Parsed<"add">) =>
 export const update = (o: Parsed<"update">) =>
   Effect.gen(function* () {
     const what = "custom-rules update"
-    yield* positional("<rule-id>", o.id)
+    yield* ruleId(what, o.id)
     if (o.enable && o.disable) return yield* Effect.fail(usage("give --enable or --disable, not both"))
     const expression = opt(o.expression)
     yield* nonEmpty("--expression", expression)
@@ -222,7 +232,7 @@ export const update = (o: Parsed<"update">) =>
 export const move = (o: Parsed<"move">) =>
   Effect.gen(function* () {
     const what = "custom-rules move"
-    yield* positional("<rule-id>", o.id)
+    yield* ruleId(what, o.id)
     const where = yield* position(o)
     if (where === undefined) return yield* Effect.fail(usage("say where: --before R, --after R or --index N"))
     const written = yield* onZone(what, o, undefined, (z, e) =>
@@ -239,7 +249,7 @@ export const move = (o: Parsed<"move">) =>
 export const remove = (o: Parsed<"remove">) =>
   Effect.gen(function* () {
     const what = "custom-rules delete"
-    yield* positional("<rule-id>", o.id)
+    yield* ruleId(what, o.id)
     const done = yield* onZone(what, o, undefined, (z, e) =>
       Effect.gen(function* () {
         const r = e?.rules.find((x) => x.id === o.id)

@@ -40,8 +40,11 @@ export const explain =
     }
     // A refusal that is not a parse error (`matches` above the zone's plan) is one message already.
     if (!e.message.includes("Filter parsing error")) return e
-    // The CLI sends one element: its position in the array says nothing.
-    const lead = (e.message.split("Filter parsing error")[0] ?? "").replace(/^\[0\]\.[\w.]+: $/, "")
+    // The field path of the parse error (`[0].expression`, `rules[2].expression`) is a place in the
+    // request body, not something the user typed: the expression was theirs. What comes before it
+    // (another error of the same answer) stays, kept apart from this one.
+    const before = (e.message.split("Filter parsing error")[0] ?? "").replace(/(?:rules)?\[\d+\]\.[\w.]+: $/, "")
+    const lead = before === "" || /[;:] $/.test(before) ? before : `${before.trimEnd()}; `
     const first = errors[0]
     const why = first
       ? `${first.message} (at character ${first.range.start + 1})`

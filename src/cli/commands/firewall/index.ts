@@ -266,6 +266,7 @@ export const firewall = Command.make("firewall").pipe(
         ...target,
         zone,
         request: Options.text("request").pipe(
+          Options.withPseudoName("FILE"),
           Options.withDescription("a JSON file with the request: field name to value (- for stdin)")
         )
       },

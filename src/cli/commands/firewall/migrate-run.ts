@@ -29,7 +29,7 @@ import { inputFile, opt } from "../../options.js"
 import { journaled as journaledRun, type MigrationCommand, outcomeText, progressOf } from "../../migration-cli.js"
 import { printJson, printLine } from "../../output.js"
 import { confirmOrRefuse } from "../../prompt.js"
-import { CliFailure, usage } from "../../run.js"
+import { CliFailure, isRemote, usage } from "../../run.js"
 import { runFw } from "./common.js"
 import type { Parsed } from "./inputs.js"
 import { endText, printDryRun, printPreview } from "./migrate-print.js"
@@ -60,7 +60,7 @@ export const migrate = (o: Parsed<"migrate">) =>
         usage("--rollback restores the journal's before; it cannot be used with --dry-run or --delete-old")
       )
     if (replayFile !== undefined && replayFile !== "-") yield* inputFile("replay", replayFile)
-    const journals = migrationTargetLayer({ remote: o.remote, persistTo: Option.getOrUndefined(o.persistTo) })
+    const journals = migrationTargetLayer({ remote: isRemote(o), persistTo: Option.getOrUndefined(o.persistTo) })
     const work = Effect.gen(function* () {
       const z = yield* resolveZone(o.zone)
       if (replayFile !== undefined) {

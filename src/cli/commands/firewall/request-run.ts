@@ -1,7 +1,7 @@
 /** What `edgectl firewall validate|test` do (loaded when one of them runs): an expression, a request. */
 import * as Effect from "effect/Effect"
 import type { FirewallAction, FirewallDecision, Rule } from "../../../domain/firewall.js"
-import { readInputBytes } from "../../files.js"
+import { readInputText } from "../../files.js"
 import { orderRules } from "../../../rules/index.js"
 import * as Fw from "../../../services/firewall-service.js"
 import { note, printFields, printJson, printLine } from "../../output.js"
@@ -29,7 +29,7 @@ export const validate = (o: Parsed<"validate">) =>
 
 const readRequest = (file: string): Effect.Effect<unknown, CliFailure> =>
   Effect.tryPromise({
-    try: async () => JSON.parse((await readInputBytes(file)).toString("utf8")) as unknown,
+    try: async () => JSON.parse(await readInputText(file)) as unknown,
     catch: (e) =>
       new CliFailure({
         text: `error: firewall test: cannot read the request from ${file}: ${e instanceof SyntaxError ? `not valid JSON (${e.message})` : (e as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : String(e)}\nhint: a request is a JSON object of field name to value, e.g. {"http.request.uri.path": "/admin", "ip.src": "192.0.2.1"}`,

@@ -123,7 +123,7 @@ const bulkCommand = <A>(
   body: (b: BulkRun) => Effect.Effect<A, V4Error | CliFailure, ClientEnv>
 ) =>
   Effect.gen(function* () {
-    const file = yield* positional("<filename>", o.file)
+    const file = yield* positional("<FILE>", o.file)
     const reader = new ConfigReader(what, process.cwd(), opt(o.config))
     const ns = yield* chooseNamespace(what, o, reader, writes)
     const progress = progressLine({ json: o.json })

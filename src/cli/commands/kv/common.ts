@@ -35,7 +35,7 @@ const targetFlags = (o: TargetOptions) => {
   if ((remote === true && local === true) || (remote === false && local === false)) {
     return Effect.fail(usage("--remote and --local cannot be used together"))
   }
-  return Effect.succeed({ remote: isRemote(o), local: false, persistTo: o.persistTo, timeout: o.timeout })
+  return Effect.succeed({ remote: isRemote(o), local: Option.none(), persistTo: o.persistTo, timeout: o.timeout })
 }
 
 const configFailure = (what: string, e: ConfigError, hint?: string) =>

@@ -22,6 +22,7 @@ const target = {
   remote: triState("remote", "use the real platform (CLOUDFLARE_API_TOKEN or CLOUDFLARE_API_KEY + CLOUDFLARE_EMAIL)"),
   local: triState("local", "use the embedded local platform (the default; --local false means --remote)"),
   config: Options.text("config").pipe(
+    Options.withPseudoName("FILE"),
     Options.withAlias("c"),
     Options.withDescription("project config file (default: wrangler.json, wrangler.jsonc or wrangler.toml here)"),
     Options.optional
@@ -47,8 +48,7 @@ const selector = {
 }
 
 const key = Args.text({ name: "key" }).pipe(Args.withDescription("the key"))
-const file = (what: string) =>
-  Args.text({ name: "filename" }).pipe(Args.withDescription(`${what}; - reads standard input`))
+const file = (what: string) => Args.text({ name: "FILE" }).pipe(Args.withDescription(`${what}; - reads standard input`))
 const keysFile = 'JSON file: an array of keys (strings or {"name": key})'
 
 const namespace = Command.make("namespace").pipe(
@@ -115,6 +115,7 @@ const keys = Command.make("key").pipe(
         key,
         value: Args.text({ name: "value" }).pipe(Args.withDescription("the value (or --path)"), Args.optional),
         path: Options.text("path").pipe(
+          Options.withPseudoName("FILE"),
           Options.withDescription("read the value from this file (keeps it out of shell history)"),
           Options.optional
         ),

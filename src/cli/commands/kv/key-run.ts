@@ -25,8 +25,9 @@ const checkedKey = (what: string, raw: string) =>
   })
 
 const seconds = (field: "expiration" | "expiration_ttl", flag: string, text: string | undefined) => {
+  // The platform reads an empty query value as none; on the command line (`--ttl=`) it is a mistake.
   const r = parseSeconds(field, text)
-  return isIssue(r)
+  return text === "" || isIssue(r)
     ? Effect.fail(usage(`${flag} must be a whole number of seconds, got ${JSON.stringify(text)}`))
     : Effect.succeed(r)
 }

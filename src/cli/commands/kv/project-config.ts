@@ -115,6 +115,16 @@ const scopeOf = (file: string, prefix: string, o: Record<string, unknown>): Conf
         preview_id: optionalString(file, `${where}.preview_id`, b.preview_id)
       }
     })
+    // A binding names one namespace: a second of the same name would be silently ignored.
+    const seen = new Map<string, number>()
+    kvNamespaces.forEach((b, i) => {
+      const first = seen.get(b.binding)
+      if (first !== undefined)
+        throw new ConfigError(
+          `${file}: ${prefix}kv_namespaces[${first}] and ${prefix}kv_namespaces[${i}] both have binding ${JSON.stringify(b.binding)}; a binding names one namespace`
+        )
+      seen.set(b.binding, i)
+    })
   }
   return {
     name: optionalString(file, `${prefix}name`, o.name),
@@ -234,8 +244,10 @@ export const scopeFor = (config: ProjectConfig, env: string | undefined): Config
   const scope = config.env[env]
   if (scope === undefined) {
     const names = Object.keys(config.env)
+    // Said as the file's own format writes it: a TOML section, a JSON key.
+    const section = config.format === "toml" ? `[env.${env}] section` : `"env": {"${env}": …} entry`
     throw new ConfigError(
-      `--env ${env}: ${config.file} has no [env.${env}] section (${names.length > 0 ? `environments: ${names.join(", ")}` : "it defines no environments"})`
+      `--env ${env}: ${config.file} has no ${section} (${names.length > 0 ? `environments: ${names.join(", ")}` : "it defines no environments"})`
     )
   }
   return scope

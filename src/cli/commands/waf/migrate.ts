@@ -18,7 +18,7 @@ import { migrationTargetLayer } from "../../environment.js"
 import { quote } from "../../hints.js"
 import { printJson, printLine } from "../../output.js"
 import { confirmOrRefuse } from "../../prompt.js"
-import { CliFailure, targetOn, usage, type TargetFlags } from "../../run.js"
+import { CliFailure, isRemote, targetOn, usage, type TargetFlags } from "../../run.js"
 import { stoppable, type StopSignal } from "../../signals.js"
 import { readConfig, STATE_TEXT, withZone } from "./run.js"
 
@@ -103,7 +103,7 @@ export const migrate = (o: MigrateFlags) =>
             if (unfinished !== undefined) return yield* resume(o, z, unfinished)
             return yield* fresh(o, z)
           }),
-          migrationTargetLayer({ remote: o.remote, persistTo: Option.getOrUndefined(o.persistTo) })
+          migrationTargetLayer({ remote: isRemote(o), persistTo: Option.getOrUndefined(o.persistTo) })
         )
       )
 

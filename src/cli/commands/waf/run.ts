@@ -4,7 +4,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import type { ClientEnv } from "../../../api/client.js"
-import type { V4Error } from "../../../domain/errors.js"
+import { InvalidInput, type V4Error } from "../../../domain/errors.js"
 import { describeParseError } from "../../../domain/parse-issues.js"
 import { WafConfig, type MigrationStatus } from "../../../domain/waf.js"
 import * as Waf from "../../../services/waf-migration-service.js"
@@ -135,7 +135,9 @@ const verdictText = (v: Verdict) =>
 
 const printReplay = (file: string, r: ReplayReport, limit: number) => {
   for (const l of replaySummary(file, r)) printLine(l)
-  if (r.disagreements.length > 0) {
+  // `--limit 0` asks for the counts alone, and how many were not shown: no table of requests, no table of rules.
+  if (r.disagreements.length > 0 && limit === 0) printLine(`... ${r.disagreements.length} more (--limit N, or --json)`)
+  if (r.disagreements.length > 0 && limit > 0) {
     printLine("")
     printTable(
       ["LINE", "REQUEST", "KIND", "PREVIOUS", "NEW"],
@@ -285,9 +287,21 @@ export const replay = (
       const bar = progressLine({ json: o.json })
       // `-` is standard input, read through its /dev path as any other stream (src/cli/files.ts).
       const traffic = o.traffic === STDIO ? "/dev/stdin" : o.traffic
+      const given = Option.getOrUndefined(o.config)
       const report = yield* Waf.replayFile(previous, cfg, traffic, (done, total) =>
         bar.update("replaying", done, total, "bytes")
-      ).pipe(Effect.ensuring(Effect.sync(() => bar.clear())))
+      ).pipe(
+        Effect.ensuring(Effect.sync(() => bar.clear())),
+        // The configuration the user gave is named as they gave it.
+        Effect.mapError((e) =>
+          given !== undefined && e.message.startsWith("the new configuration: ")
+            ? new InvalidInput({
+                ...e,
+                message: `--config ${given}: ${e.message.slice("the new configuration: ".length)}`
+              })
+            : e
+        )
+      )
       // A file of no request compares nothing: a failure, not an agreement.
       const nothing = noRequestProblem(o.traffic, report)
       if (nothing !== undefined)
