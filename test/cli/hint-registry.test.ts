@@ -96,6 +96,9 @@ const registry: Record<string, How> = {
   "src/rules/parse-state.ts: edgectl rules check": { free: "checks an expression offline" },
   "src/server/errors.ts: edgectl serve": { pointer: "the prefix of serve's log line names the process" },
   "src/server/firewall-ops.ts: edgectl firewall filters": { pointer: "the platform's answer names the command" },
+  "src/services/lockdown-ua-migration-service.ts: edgectl firewall lockdowns": {
+    notRun: "a stopped Zone Lockdown migration (test/legacy/lockdown-migrate.test.ts checks its hint with --remote)"
+  },
   "src/services/custom-rules-migration-service.ts: edgectl firewall migrate": {
     notRun: "printed when a migration stops (the fault tests of test/migrations run them)"
   },
