@@ -115,6 +115,8 @@ export class ObjectStorage {
     waiting?.reject(discard ?? new Error("the object's storage was closed before its writes were committed"))
     this.tx.markClosed()
     try {
+      // The writer's connection closes last, and so checkpoints and removes the log.
+      this.log.checkpoints.settle()
       this.db.close()
       this.log.walReset()
       this.log.close()
@@ -213,6 +215,8 @@ export class ObjectStorage {
       const alarm = this.config.deleteAllDeletesAlarm === true ? null : this.readAlarm()
       this.tx.guarded(() => {
         const { waiting } = this.tx.abandon()
+        // Two commits before the page log reads them: no checkpoint may start the log over between.
+        this.log.checkpoints.settle()
         deleteDatabase(this.db, () => this.alarm.write(alarm))
         this.kv.cleared()
         this.sql.clearCache()
