@@ -219,3 +219,89 @@ describe("GET /zones/{id}/dns_records, page by page", () => {
     for (const page of [5, 4, Math.ceil(all.length / perPage), 1]) await expectDnsPage(all, page, perPage)
   })
 })
+
+describe("KV keys by cursor and namespaces by page", () => {
+  const acmeAccount = () =>
+    (other.prepare("SELECT account_id FROM zones WHERE name = 'acme.com'").get() as { account_id: string }).account_id
+  const kvBase = () => `/accounts/${acmeAccount()}/storage/kv/namespaces`
+
+  it("a cursor goes on after its key: keys written after it appear, keys deleted after it do not, none twice", async () => {
+    const created = await request(platform.baseUrl, kvBase(), { method: "POST", body: { title: "pages" } })
+    expect(created.status).toBe(200)
+    const ns = created.body.result.id as string
+    const keys = (from: number, to: number) =>
+      Array.from({ length: to - from }, (_, i) => `k${String(from + i).padStart(3, "0")}`)
+    const put = await request(platform.baseUrl, `${kvBase()}/${ns}/bulk`, {
+      method: "PUT",
+      body: keys(0, 30).map((key) => ({ key, value: "v" }))
+    })
+    expect(put.status).toBe(200)
+    const page = async (cursor: string) => {
+      const a = await request(
+        platform.baseUrl,
+        `${kvBase()}/${ns}/keys?limit=10${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`
+      )
+      expect(a.status).toBe(200)
+      return {
+        names: (a.body.result as Array<{ name: string }>).map((k) => k.name),
+        cursor: a.body.result_info.cursor as string
+      }
+    }
+    const first = await page("")
+    expect(first.names).toEqual(keys(0, 10))
+    // Between pages: one key before the cursor (not listed), one after (listed), the next one deleted.
+    for (const key of ["a-before", "k0105"]) {
+      const a = await request(platform.baseUrl, `${kvBase()}/${ns}/values/${key}`, { method: "PUT", body: "x" })
+      expect(a.status).toBe(200)
+    }
+    expect((await request(platform.baseUrl, `${kvBase()}/${ns}/values/k010`, { method: "DELETE" })).status).toBe(200)
+    const second = await page(first.cursor)
+    expect(second.names).toEqual([...keys(11, 20)].flatMap((k) => (k === "k011" ? ["k0105", k] : [k])).slice(0, 10))
+    const seen = [...first.names, ...second.names]
+    let cursor = second.cursor
+    while (cursor !== "") {
+      const p = await page(cursor)
+      seen.push(...p.names)
+      cursor = p.cursor
+    }
+    expect(seen).toEqual([...keys(0, 10), "k0105", ...keys(11, 30)])
+  })
+
+  it("namespaces: every page in both orders, with one created and one deleted between pages", async () => {
+    for (let i = 0; i < 12; i++) {
+      const a = await request(platform.baseUrl, kvBase(), {
+        method: "POST",
+        body: { title: `ns-${String(i).padStart(2, "0")}` }
+      })
+      expect(a.status).toBe(200)
+    }
+    const titles = (direction: "asc" | "desc") =>
+      (
+        other
+          .prepare(`SELECT title FROM kv_namespaces WHERE account_id = ? ORDER BY title ${direction.toUpperCase()}`)
+          .all(acmeAccount()) as Array<{ title: string }>
+      ).map((r) => r.title)
+    const expectNsPage = async (direction: "asc" | "desc", page: number) => {
+      const all = titles(direction)
+      const a = await request(
+        platform.baseUrl,
+        `${kvBase()}?per_page=5&page=${page}&order=title&direction=${direction}`
+      )
+      expect(a.status).toBe(200)
+      expect((a.body.result as Array<{ title: string }>).map((n) => n.title)).toEqual(
+        all.slice((page - 1) * 5, page * 5)
+      )
+      expect(a.body.result_info.total_count).toBe(all.length)
+    }
+    for (const direction of ["asc", "desc"] as const) {
+      await expectNsPage(direction, 1)
+      await expectNsPage(direction, 2)
+      const made = await request(platform.baseUrl, kvBase(), { method: "POST", body: { title: "a-first" } })
+      const id = made.body.result.id as string
+      await expectNsPage(direction, 3)
+      await expectNsPage(direction, 2)
+      expect((await request(platform.baseUrl, `${kvBase()}/${id}`, { method: "DELETE" })).status).toBe(200)
+      for (let page = 1; page <= 5; page++) await expectNsPage(direction, page)
+    }
+  })
+})
