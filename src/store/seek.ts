@@ -50,13 +50,10 @@ const MAX_MARKS = 100_000
 
 const memos = new WeakMap<Database.Database, Memo>()
 
-const versionOf = (db: Database.Database): string => {
-  const r = stmt(db, "SELECT total_changes() AS c, (SELECT data_version FROM pragma_data_version) AS v").get() as {
-    c: number
-    v: number
-  }
-  return `${r.c}:${r.v}`
-}
+// Two prepared statements: the table-valued `pragma_data_version` prepares a PRAGMA statement on
+// every call.
+const versionOf = (db: Database.Database): string =>
+  `${stmt(db, "SELECT total_changes()").pluck().get() as number}:${stmt(db, "PRAGMA data_version").pluck().get() as number}`
 
 const memoOf = (db: Database.Database): Memo => {
   const version = versionOf(db)
@@ -124,7 +121,10 @@ export const seekTotal = (db: Database.Database, from: string, where: Clause): n
 }
 
 /** One page of the listing and its total: the rows `ORDER BY keys LIMIT perPage OFFSET (page-1)*perPage` would answer. */
-export const seekPage = (db: Database.Database, q: SeekListing): { readonly rows: Array<Row>; readonly total: number } => {
+export const seekPage = (
+  db: Database.Database,
+  q: SeekListing
+): { readonly rows: Array<Row>; readonly total: number } => {
   const total = q.total ?? seekTotal(db, q.from, q.where)
   const offset = (q.page - 1) * q.perPage
   if (offset >= total) return { rows: [], total }
