@@ -111,25 +111,27 @@ const keyCols = (keys: ReadonlyArray<SeekKey>) => keys.map((k, i) => `${k.expr} 
 
 const keyOf = (row: Row, n: number): ReadonlyArray<unknown> => Array.from({ length: n }, (_, i) => row[`_k${i}`])
 
-/** The listing's total, counted once while the store is unchanged. */
-export const seekTotal = (db: Database.Database, from: string, where: Clause): number => {
-  const listing = listingOf(memoOf(db), `count\0${from}\0${where.sql}\0${JSON.stringify(where.params)}`)
-  if (listing.total === undefined) {
-    listing.total = (stmt(db, `SELECT COUNT(*) AS n ${from} ${where.sql}`).get(...where.params) as { n: number }).n
-  }
+const totalOf = (db: Database.Database, memo: Memo, from: string, where: Clause): number => {
+  const listing = listingOf(memo, `count\0${from}\0${where.sql}\0${JSON.stringify(where.params)}`)
+  listing.total ??= (stmt(db, `SELECT COUNT(*) AS n ${from} ${where.sql}`).get(...where.params) as { n: number }).n
   return listing.total
 }
+
+/** The listing's total, counted once while the store is unchanged. */
+export const seekTotal = (db: Database.Database, from: string, where: Clause): number =>
+  totalOf(db, memoOf(db), from, where)
 
 /** One page of the listing and its total: the rows `ORDER BY keys LIMIT perPage OFFSET (page-1)*perPage` would answer. */
 export const seekPage = (
   db: Database.Database,
   q: SeekListing
 ): { readonly rows: Array<Row>; readonly total: number } => {
-  const total = q.total ?? seekTotal(db, q.from, q.where)
+  const memo = memoOf(db)
+  const total = q.total ?? totalOf(db, memo, q.from, q.where)
   const offset = (q.page - 1) * q.perPage
   if (offset >= total) return { rows: [], total }
   const listing = listingOf(
-    memoOf(db),
+    memo,
     `page\0${q.select}\0${q.from}\0${q.where.sql}\0${JSON.stringify(q.where.params)}\0${orderBy(q.keys, false)}`
   )
   const head = `SELECT ${q.select}, ${keyCols(q.keys)} ${q.from}`
