@@ -146,8 +146,8 @@ export const listAccounts = (
     from: "FROM accounts",
     where: { sql: `WHERE ${scope.sql}${filter}`, params },
     keys: [
-      { expr: "name", desc: q.direction === "desc" },
-      { expr: "id", desc: false }
+      { expr: "name", desc: q.direction === "desc", column: "name" },
+      { expr: "id", desc: false, column: "id" }
     ],
     page: q.page,
     perPage: q.perPage

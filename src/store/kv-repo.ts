@@ -83,7 +83,13 @@ export const listNamespaces = (
     from: "FROM kv_namespaces",
     where: { sql: "WHERE account_id = ?", params: [accountId] },
     // Ids are unique, and titles within an account.
-    keys: [{ expr: q.order === "id" ? "id" : "title", desc: q.direction === "desc" }],
+    keys: [
+      {
+        expr: q.order === "id" ? "id" : "title",
+        desc: q.direction === "desc",
+        column: q.order === "id" ? "id" : "title"
+      }
+    ],
     page: q.page,
     perPage: q.perPage
   })

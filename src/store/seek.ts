@@ -17,10 +17,12 @@ type Row = Record<string, unknown>
 export interface SeekKey {
   readonly expr: string
   readonly desc: boolean
+  /** The row's property that holds the value when the selected columns have it, else it is selected as `_kN`. */
+  readonly column?: string
 }
 
 export interface SeekListing {
-  /** The columns the rows need, without the keys (which are added as `_k0`, `_k1`, ...). */
+  /** The columns the rows need; keys without a `column` are added as `_k0`, `_k1`, ... */
   readonly select: string
   /** `FROM ...` with its joins, without the WHERE. */
   readonly from: string
@@ -107,9 +109,11 @@ const afterKey = (keys: ReadonlyArray<SeekKey>, key: ReadonlyArray<unknown>): Cl
 const orderBy = (keys: ReadonlyArray<SeekKey>, reverse: boolean) =>
   keys.map((k) => `${k.expr} ${k.desc !== reverse ? "DESC" : "ASC"}`).join(", ")
 
-const keyCols = (keys: ReadonlyArray<SeekKey>) => keys.map((k, i) => `${k.expr} AS _k${i}`).join(", ")
+const keyCols = (keys: ReadonlyArray<SeekKey>) =>
+  keys.flatMap((k, i) => (k.column === undefined ? [`, ${k.expr} AS _k${i}`] : [])).join("")
 
-const keyOf = (row: Row, n: number): ReadonlyArray<unknown> => Array.from({ length: n }, (_, i) => row[`_k${i}`])
+const keyOf = (row: Row, keys: ReadonlyArray<SeekKey>): ReadonlyArray<unknown> =>
+  keys.map((k, i) => row[k.column ?? `_k${i}`])
 
 const totalOf = (db: Database.Database, memo: Memo, from: string, where: Clause): number => {
   const listing = listingOf(memo, `count\0${from}\0${where.sql}\0${JSON.stringify(where.params)}`)
@@ -134,7 +138,7 @@ export const seekPage = (
     memo,
     `page\0${q.select}\0${q.from}\0${q.where.sql}\0${JSON.stringify(q.where.params)}\0${orderBy(q.keys, false)}`
   )
-  const head = `SELECT ${q.select}, ${keyCols(q.keys)} ${q.from}`
+  const head = `SELECT ${q.select}${keyCols(q.keys)} ${q.from}`
   // The nearest page end at or before the offset, else the start.
   let from = 0
   let key: ReadonlyArray<unknown> | undefined = listing.marks.get(offset)
@@ -173,7 +177,7 @@ export const seekPage = (
     ) as Array<Row>
   }
   if (rows.length > 0 && listing.marks.size < MAX_MARKS) {
-    listing.marks.set(offset + rows.length, keyOf(rows[rows.length - 1]!, q.keys.length))
+    listing.marks.set(offset + rows.length, keyOf(rows[rows.length - 1]!, q.keys))
   }
   return { rows, total }
 }

@@ -57,12 +57,13 @@ export interface ZoneQuery {
   readonly perPage: number
 }
 
-const ZONE_ORDER: Record<string, string> = {
-  name: "z.name",
-  status: "z.status",
-  "account.id": "z.account_id",
-  "account.name": "a.name",
-  "plan.id": "json_extract(z.plan, '$.id')"
+// Each order's expression, and the column of `ZONE_COLUMNS` that holds it (keyset keys read it).
+const ZONE_ORDER: Record<string, { readonly expr: string; readonly column?: string }> = {
+  name: { expr: "z.name", column: "name" },
+  status: { expr: "z.status", column: "status" },
+  "account.id": { expr: "z.account_id", column: "account_id" },
+  "account.name": { expr: "a.name", column: "account_name" },
+  "plan.id": { expr: "json_extract(z.plan, '$.id')" }
 }
 
 export const listZones = (db: Database.Database, q: ZoneQuery): Page<Zone> => {
@@ -80,7 +81,10 @@ export const listZones = (db: Database.Database, q: ZoneQuery): Page<Zone> => {
   // Zone names are unique: the name ends every order, and ordering by name alone walks its index.
   const key = q.order ?? "name"
   const first = ZONE_ORDER[key]
-  const keys = [...(first !== undefined && key !== "name" ? [{ expr: first, desc }] : []), { expr: "z.name", desc }]
+  const keys = [
+    ...(first !== undefined && key !== "name" ? [{ ...first, desc }] : []),
+    { expr: "z.name", desc, column: "name" }
+  ]
   // Many zones in the caller's accounts: walk the name index and skip other accounts' zones (the
   // unary + keeps SQLite off the account index, which would sort every zone of those accounts for
   // each page: 17 ms instead of 3 for a page of 10,000 zones). Few: the account index and a sort.
@@ -187,9 +191,9 @@ export const listDnsRecords = (db: Database.Database, q: DnsQuery): Page<DnsReco
   const order = q.order ?? "type"
   // The record's sequence (its creation order) breaks ties, ascending in either direction.
   const keys = [
-    ...(order !== "name" ? [{ expr: order, desc }] : []),
-    { expr: "name", desc },
-    { expr: "seq", desc: false }
+    ...(order !== "name" ? [{ expr: order, desc, column: order }] : []),
+    { expr: "name", desc, column: "name" },
+    { expr: "seq", desc: false, column: "seq" }
   ]
   const { rows, total } = seekPage(db, {
     select: "*",
@@ -215,8 +219,8 @@ export const listCertificatePacks = (
     from: "FROM certificate_packs",
     where: w,
     keys: [
-      { expr: "created_on", desc: false },
-      { expr: "id", desc: false }
+      { expr: "created_on", desc: false, column: "created_on" },
+      { expr: "id", desc: false, column: "id" }
     ],
     page,
     perPage
