@@ -9,8 +9,14 @@ import { LOG_FILE, PageLog } from "./pitr.js"
 import { openObjectSqlite } from "./sqlite-binding.js"
 
 export const DB_FILE = "db.sqlite"
-// Checkpoint (and restart the WAL) once it has grown past this.
+// The worker checkpoints the object's log and the page log's after this many frames (~8 MB of
+// pages): often enough to keep the logs small, seldom enough that a page written by many commits
+// is copied once (checkpointer.ts).
+const CHECKPOINT_FRAMES = 2048
+// The writer checkpoints (and truncates the log) itself past this: at 16 MB without a worker, and
+// at 64 MB with one that fell behind.
 const WAL_CHECKPOINT_BYTES = 16 * 1024 * 1024
+const WAL_HARD_LIMIT_BYTES = 64 * 1024 * 1024
 
 const connect = (file: string): Database.Database => {
   privateDatabase(file)
@@ -18,6 +24,8 @@ const connect = (file: string): Database.Database => {
   db.pragma("journal_mode = WAL")
   db.pragma("synchronous = NORMAL")
   db.pragma("wal_autocheckpoint = 0")
+  // A log started over after the worker's checkpoint is cut back to this size.
+  db.pragma(`journal_size_limit = ${WAL_CHECKPOINT_BYTES}`)
   return db
 }
 
@@ -29,6 +37,7 @@ export interface Opened {
 }
 
 const truncate = (db: Database.Database, log: PageLog): void => {
+  log.checkpoints.settle()
   db.pragma("wal_checkpoint(TRUNCATE)")
   log.walReset()
 }
@@ -66,16 +75,21 @@ export const openObjectDatabase = (dir: string, now: () => number): Opened => {
   return { db, log, file, restoredPages }
 }
 
-// After a commit: log its pages, and restart the WAL when it has grown.
+// After a commit: log its pages, have the logs checkpointed beside the writes, and restart the
+// WAL here only when it has grown past the limit.
 export const afterCommit = (db: Database.Database, log: PageLog, file: string): void => {
   log.archive(`${file}-wal`)
+  const files = [file, log.file]
+  if (log.framesSinceCheckpoint >= CHECKPOINT_FRAMES && log.checkpoints.request(files)) log.framesSinceCheckpoint = 0
+  else log.checkpoints.whenIdle(files, log.framesSinceCheckpoint, () => (log.framesSinceCheckpoint = 0))
+  const limit = log.checkpoints.available ? WAL_HARD_LIMIT_BYTES : WAL_CHECKPOINT_BYTES
   let size: number
   try {
     size = fs.statSync(`${file}-wal`).size
   } catch {
     return
   }
-  if (size > WAL_CHECKPOINT_BYTES) truncate(db, log)
+  if (size > limit) truncate(db, log)
 }
 
 const USER_OBJECTS = `SELECT type, name, sql FROM sqlite_master

@@ -3,9 +3,11 @@
 // `pitr.sqlite` holds every committed page image after it, by commit sequence. A restore writes,
 // for each page changed after the bookmark, its image as of the bookmark, so it costs the pages it
 // undoes; and it is itself logged as a commit, so it can be undone like any other change.
-import Database from "better-sqlite3"
+import type Database from "better-sqlite3"
 import * as fs from "node:fs"
 import * as path from "node:path"
+import { Checkpointer } from "./checkpointer.js"
+import { openObjectSqlite } from "./sqlite-binding.js"
 import { PITR_WINDOW_MS } from "./limits.js"
 import { readWal, type WalChecksum } from "./wal.js"
 
@@ -52,13 +54,24 @@ export class PageLog {
   private readonly insertPage: Database.Statement
   private readonly insertCommit: Database.Statement
   private readonly setMeta: Database.Statement
+  /** This log's SQLite file. */
+  readonly file: string
+  /** Checkpoints of the object's log and this one, in a worker (checkpointer.ts). */
+  readonly checkpoints = new Checkpointer()
+  /** Frames of the object's log archived since the last checkpoint was asked for (database.ts). */
+  framesSinceCheckpoint = 0
 
   constructor(dir: string, now: () => number) {
     this.dir = dir
     this.now = now
-    this.db = new Database(path.join(dir, LOG_FILE))
+    this.file = path.join(dir, LOG_FILE)
+    // The objects' SQLite build, as the object's own database and the checkpointing thread use.
+    this.db = openObjectSqlite(this.file)
     this.db.pragma("journal_mode = WAL")
     this.db.pragma("synchronous = NORMAL")
+    // The worker checkpoints this log beside the writes; SQLite's own checkpoint on commit is only
+    // the fallback, far past the worker's pace (64 MB).
+    this.db.pragma("wal_autocheckpoint = 16384")
     this.db.exec(`
       CREATE TABLE IF NOT EXISTS meta (k TEXT PRIMARY KEY, v) WITHOUT ROWID;
       CREATE TABLE IF NOT EXISTS commits (seq INTEGER PRIMARY KEY, time INTEGER NOT NULL, size INTEGER NOT NULL, restore INTEGER NOT NULL DEFAULT 0);
@@ -79,6 +92,7 @@ export class PageLog {
   }
 
   close(): void {
+    this.checkpoints.stop()
     this.db.close()
   }
 
@@ -136,6 +150,7 @@ export class PageLog {
         const time = Math.max(this.now(), this.last.time, this.issued)
         const latest = new Map<number, Buffer>()
         for (const f of commit.frames) latest.set(f.pgno, f.data)
+        this.framesSinceCheckpoint += commit.frames.length
         for (const [pgno, data] of latest) this.insertPage.run(seq, pgno, data)
         this.insertCommit.run(seq, time, commit.size, 0)
         this.last = { seq, time, size: commit.size, restore: false }

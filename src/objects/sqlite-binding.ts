@@ -42,10 +42,13 @@ export const bindingFile = (): string =>
     "better_sqlite3.node"
   )
 
+/** The addon's file: EDGECTL_SQLITE_BINDING, else the build's (a worker thread loads the same one). */
+export const sqliteBindingFile = (): string => process.env.EDGECTL_SQLITE_BINDING ?? bindingFile()
+
 /** The patched addon, loaded once; throws the error naming the file and the rebuild command. */
 export const loadSqliteBinding = (): Addon => {
   if (addon !== undefined) return addon
-  const file = process.env.EDGECTL_SQLITE_BINDING ?? bindingFile()
+  const file = sqliteBindingFile()
   let loaded: Addon
   try {
     loaded = nodeRequire(file) as Addon

@@ -119,6 +119,8 @@ export class ObjectStorage {
     waiting?.reject(discard ?? new Error("the object's storage was closed before its writes were committed"))
     this.tx.markClosed()
     try {
+      // The writer's connection closes last, and so checkpoints and removes the log.
+      this.log.checkpoints.settle()
       this.db.close()
       this.log.walReset()
       this.log.close()
@@ -217,6 +219,8 @@ export class ObjectStorage {
       const alarm = this.config.deleteAllDeletesAlarm === true ? null : this.readAlarm()
       this.tx.guarded(() => {
         const { waiting } = this.tx.abandon()
+        // Two commits before the page log reads them: no checkpoint may start the log over between.
+        this.log.checkpoints.settle()
         deleteDatabase(this.db, () => {
           // The metadata table is gone: the slot looks again before writing the kept alarm.
           this.alarm.forget()

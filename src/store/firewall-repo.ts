@@ -9,6 +9,7 @@
 import type Database from "better-sqlite3"
 import { nodeCrypto } from "../lazy-builtins.js"
 import { json, stmt } from "./query.js"
+import { seekPage } from "./seek.js"
 
 export interface FilterRow {
   readonly id: string
@@ -67,6 +68,13 @@ const toFilter = (r: FilterDb): FilterRow => ({ ...r, paused: r.paused === 1 })
 const FilterCols = "id, zone_id, expression, paused, description, ref, created_on, modified_on"
 
 // ---- filters ----
+
+// Filters and rules list in creation order; the handlers give offsets of whole pages.
+const BySeq = [{ expr: "seq", desc: false }]
+const pageOf = (p: { readonly offset: number; readonly limit: number }) => ({
+  page: Math.floor(p.offset / p.limit) + 1,
+  perPage: p.limit
+})
 
 export const insertFilters = (
   db: Database.Database,
@@ -149,17 +157,14 @@ export const listFilters = (
   page: { readonly offset: number; readonly limit: number }
 ): { readonly rows: Array<FilterRow>; readonly total: number } => {
   const w = filterWhere(zoneId, q)
-  const total = (
-    stmt(db, `SELECT count(*) AS n FROM firewall_filters WHERE ${w.sql}`).get(...w.params) as { n: number }
-  ).n
-  const rows = (
-    stmt(db, `SELECT ${FilterCols} FROM firewall_filters WHERE ${w.sql} ORDER BY seq LIMIT ? OFFSET ?`).all(
-      ...w.params,
-      page.limit,
-      page.offset
-    ) as Array<FilterDb>
-  ).map(toFilter)
-  return { rows, total }
+  const r = seekPage(db, {
+    select: FilterCols,
+    from: "FROM firewall_filters",
+    where: { sql: `WHERE ${w.sql}`, params: w.params },
+    keys: BySeq,
+    ...pageOf(page)
+  })
+  return { rows: (r.rows as Array<FilterDb>).map(toFilter), total: r.total }
 }
 
 /** Replaces the editable fields of an existing filter; answers the filter as stored, or undefined. */
@@ -219,10 +224,11 @@ type RuleDb = {
   f_modified_on: string | null
 }
 
-const RuleSelect = `SELECT r.id, r.zone_id, r.filter_id, r.action, r.priority, r.paused, r.description, r.ref, r.products,
+const RuleColumns = `r.id, r.zone_id, r.filter_id, r.action, r.priority, r.paused, r.description, r.ref, r.products,
   r.created_on, r.modified_on, f.id AS f_id, f.expression AS f_expression, f.paused AS f_paused,
-  f.description AS f_description, f.ref AS f_ref, f.created_on AS f_created_on, f.modified_on AS f_modified_on
-  FROM firewall_rules r LEFT JOIN firewall_filters f ON f.id = r.filter_id AND f.zone_id = r.zone_id`
+  f.description AS f_description, f.ref AS f_ref, f.created_on AS f_created_on, f.modified_on AS f_modified_on`
+const RuleFrom = "FROM firewall_rules r LEFT JOIN firewall_filters f ON f.id = r.filter_id AND f.zone_id = r.zone_id"
+const RuleSelect = `SELECT ${RuleColumns} ${RuleFrom}`
 
 const toRule = (r: RuleDb): RuleRow => ({
   id: r.id,
@@ -317,16 +323,14 @@ export const queryRules = (
   if (q.action !== undefined) where("r.action = ?", q.action)
   if (q.description !== undefined) where("r.description LIKE ? ESCAPE '\\'", likeEscape(q.description))
   if (q.paused !== undefined) where("r.paused = ?", q.paused ? 1 : 0)
-  const w = parts.join(" AND ")
-  const total = (stmt(db, `SELECT count(*) AS n FROM firewall_rules r WHERE ${w}`).get(...params) as { n: number }).n
-  const rows = (
-    stmt(db, `${RuleSelect} WHERE ${w} ORDER BY r.seq LIMIT ? OFFSET ?`).all(
-      ...params,
-      page.limit,
-      page.offset
-    ) as Array<RuleDb>
-  ).map(toRule)
-  return { rows, total }
+  const r = seekPage(db, {
+    select: RuleColumns,
+    from: RuleFrom,
+    where: { sql: `WHERE ${parts.join(" AND ")}`, params },
+    keys: [{ expr: "r.seq", desc: false }],
+    ...pageOf(page)
+  })
+  return { rows: (r.rows as Array<RuleDb>).map(toRule), total: r.total }
 }
 
 /** Replaces the editable fields of an existing rule (omitted ones are erased, as on the platform). */

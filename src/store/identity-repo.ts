@@ -5,6 +5,7 @@ import { pageInfo, type Page } from "../domain/envelope.js"
 import type { Invite } from "../domain/invite.js"
 import { nodeCrypto } from "../lazy-builtins.js"
 import { inList, json, stmt } from "./query.js"
+import { seekPage } from "./seek.js"
 
 type Row = Record<string, unknown>
 
@@ -140,14 +141,18 @@ export const listAccounts = (
   const scope = inList("id", accountIds)
   const filter = q.name !== undefined ? " AND name LIKE ?" : ""
   const params = [...scope.params, ...(q.name !== undefined ? [`%${q.name}%`] : [])]
-  const total = (
-    stmt(db, `SELECT COUNT(*) AS n FROM accounts WHERE ${scope.sql}${filter}`).get(...params) as { n: number }
-  ).n
-  const rows = stmt(
-    db,
-    `SELECT * FROM accounts WHERE ${scope.sql}${filter} ORDER BY name ${q.direction === "desc" ? "DESC" : "ASC"}, id LIMIT ? OFFSET ?`
-  ).all(...params, q.perPage, (q.page - 1) * q.perPage) as Array<Row>
-  return { items: rows.map(accountFromRow), info: pageInfo(q.page, q.perPage, total, rows.length) }
+  const r = seekPage(db, {
+    select: "*",
+    from: "FROM accounts",
+    where: { sql: `WHERE ${scope.sql}${filter}`, params },
+    keys: [
+      { expr: "name", desc: q.direction === "desc", column: "name" },
+      { expr: "id", desc: false, column: "id" }
+    ],
+    page: q.page,
+    perPage: q.perPage
+  })
+  return { items: r.rows.map(accountFromRow), info: pageInfo(q.page, q.perPage, r.total, r.rows.length) }
 }
 
 export const getAccount = (

@@ -12,6 +12,7 @@
 import type Database from "better-sqlite3"
 import { nodeCrypto } from "../lazy-builtins.js"
 import { stmt } from "./query.js"
+import { seekPage } from "./seek.js"
 import type { WriteEntry } from "../kv/entry-checks.js"
 
 export interface NamespaceRow {
@@ -77,15 +78,21 @@ export const listNamespaces = (
   accountId: string,
   q: NamespaceQuery
 ): { readonly rows: ReadonlyArray<NamespaceRow>; readonly total: number } => {
-  const total = (
-    stmt(db, "SELECT count(*) AS n FROM kv_namespaces WHERE account_id = ?").get(accountId) as { n: number }
-  ).n
-  const order = `${q.order === "id" ? "id" : "title"} ${q.direction === "desc" ? "DESC" : "ASC"}`
-  const rows = stmt(db, `SELECT * FROM kv_namespaces WHERE account_id = ? ORDER BY ${order} LIMIT ? OFFSET ?`).all(
-    accountId,
-    q.perPage,
-    (q.page - 1) * q.perPage
-  ) as Array<Row>
+  const { rows, total } = seekPage(db, {
+    select: "*",
+    from: "FROM kv_namespaces",
+    where: { sql: "WHERE account_id = ?", params: [accountId] },
+    // Ids are unique, and titles within an account.
+    keys: [
+      {
+        expr: q.order === "id" ? "id" : "title",
+        desc: q.direction === "desc",
+        column: q.order === "id" ? "id" : "title"
+      }
+    ],
+    page: q.page,
+    perPage: q.perPage
+  })
   return { rows: rows.map(toNamespace), total }
 }
 

@@ -190,6 +190,22 @@ export const migrations = {
       kind TEXT NOT NULL, rule TEXT NOT NULL, created_on TEXT NOT NULL, modified_on TEXT NOT NULL
     );
     CREATE INDEX legacy_rules_zone ON legacy_rules(zone_id, kind, seq)
+  `),
+  // Keyset pagination (issue 35, src/store/seek.ts): an index for each order a list offers, so
+  // that a page seeks to its first row and walks only its own rows. The rowid ends every index,
+  // which is the tie-break of the orders by `seq`. `zones_account_type` answers a listing's count
+  // from the index alone.
+  "0008_listings": run(`
+    CREATE INDEX zones_account_type ON zones(account_id, type);
+    CREATE INDEX zones_status ON zones(status, name);
+    CREATE INDEX zones_plan ON zones(json_extract(plan, '$.id'), name);
+    CREATE INDEX dns_zone_type ON dns_records(zone_id, type, name);
+    CREATE INDEX dns_zone_content ON dns_records(zone_id, content, name);
+    CREATE INDEX dns_zone_ttl ON dns_records(zone_id, ttl, name);
+    CREATE INDEX dns_zone_proxied ON dns_records(zone_id, proxied, name);
+    CREATE INDEX packs_zone_created ON certificate_packs(zone_id, created_on, id);
+    CREATE INDEX firewall_filters_zone ON firewall_filters(zone_id);
+    CREATE INDEX kv_namespaces_id ON kv_namespaces(account_id, id)
   `)
 } as const
 

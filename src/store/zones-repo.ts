@@ -6,10 +6,13 @@ import { dataFromContent } from "../domain/dns-data.js"
 import { pageInfo, type Page } from "../domain/envelope.js"
 import type { Zone } from "../domain/zone.js"
 import { inList, json, parseOperator, stmt, textClause, where, type Clause } from "./query.js"
+import { seekPage, seekTotal } from "./seek.js"
 
 type Row = Record<string, unknown>
 
-const ZONE_SELECT = `SELECT z.*, a.name AS account_name FROM zones z JOIN accounts a ON a.id = z.account_id`
+const ZONE_COLUMNS = "z.*, a.name AS account_name"
+const ZONE_FROM = "FROM zones z JOIN accounts a ON a.id = z.account_id"
+const ZONE_SELECT = `SELECT ${ZONE_COLUMNS} ${ZONE_FROM}`
 
 type Owner = NonNullable<Zone["owner"]>
 
@@ -54,12 +57,13 @@ export interface ZoneQuery {
   readonly perPage: number
 }
 
-const ZONE_ORDER: Record<string, string> = {
-  name: "z.name",
-  status: "z.status",
-  "account.id": "z.account_id",
-  "account.name": "a.name",
-  "plan.id": "json_extract(z.plan, '$.id')"
+// Each order's expression, and the column of `ZONE_COLUMNS` that holds it (keyset keys read it).
+const ZONE_ORDER: Record<string, { readonly expr: string; readonly column?: string }> = {
+  name: { expr: "z.name", column: "name" },
+  status: { expr: "z.status", column: "status" },
+  "account.id": { expr: "z.account_id", column: "account_id" },
+  "account.name": { expr: "a.name", column: "account_name" },
+  "plan.id": { expr: "json_extract(z.plan, '$.id')" }
 }
 
 export const listZones = (db: Database.Database, q: ZoneQuery): Page<Zone> => {
@@ -72,25 +76,29 @@ export const listZones = (db: Database.Database, q: ZoneQuery): Page<Zone> => {
     q.types && q.types.length > 0 ? inList("z.type", q.types) : { sql: "z.type <> 'internal'", params: [] }
   // Without a type filter the platform leaves internal zones out.
   const w = where([inList("z.account_id", q.accountIds), typeScope], filters, q.match)
-  const total = (
-    stmt(db, `SELECT COUNT(*) AS n FROM zones z JOIN accounts a ON a.id = z.account_id ${w.sql}`).get(...w.params) as {
-      n: number
-    }
-  ).n
-  const dir = q.direction === "desc" ? "DESC" : "ASC"
-  // Zone names are unique: ordering by name alone lets SQLite walk the name index instead of sorting.
+  const total = seekTotal(db, ZONE_FROM, w)
+  const desc = q.direction === "desc"
+  // Zone names are unique: the name ends every order, and ordering by name alone walks its index.
   const key = q.order ?? "name"
-  const order = key === "name" ? `z.name ${dir}` : `${ZONE_ORDER[key] ?? "z.name"} ${dir}, z.name ${dir}`
+  const first = ZONE_ORDER[key]
+  const keys = [
+    ...(first !== undefined && key !== "name" ? [{ ...first, desc }] : []),
+    { expr: "z.name", desc, column: "name" }
+  ]
   // Many zones in the caller's accounts: walk the name index and skip other accounts' zones (the
   // unary + keeps SQLite off the account index, which would sort every zone of those accounts for
   // each page: 17 ms instead of 3 for a page of 10,000 zones). Few: the account index and a sort.
   const byName = key === "name" && total > 500
   const scan = byName ? where([inList("+z.account_id", q.accountIds), typeScope], filters, q.match) : w
-  const rows = stmt(db, `${ZONE_SELECT} ${scan.sql} ORDER BY ${order} LIMIT ? OFFSET ?`).all(
-    ...scan.params,
-    q.perPage,
-    (q.page - 1) * q.perPage
-  ) as Array<Row>
+  const { rows } = seekPage(db, {
+    select: ZONE_COLUMNS,
+    from: ZONE_FROM,
+    where: scan,
+    keys,
+    page: q.page,
+    perPage: q.perPage,
+    total
+  })
   return { items: rows.map(zoneFromRow), info: pageInfo(q.page, q.perPage, total, rows.length) }
 }
 
@@ -179,13 +187,22 @@ export const listDnsRecords = (db: Database.Database, q: DnsQuery): Page<DnsReco
   }
   if (q.proxied !== undefined) filters.push({ sql: "proxied = ?", params: [q.proxied ? 1 : 0] })
   const w = where([{ sql: "zone_id = ?", params: [q.zoneId] }], filters, q.match)
-  const total = (stmt(db, `SELECT COUNT(*) AS n FROM dns_records ${w.sql}`).get(...w.params) as { n: number }).n
-  const dir = q.direction === "desc" ? "DESC" : "ASC"
+  const desc = q.direction === "desc"
   const order = q.order ?? "type"
-  const rows = stmt(
-    db,
-    `SELECT * FROM dns_records ${w.sql} ORDER BY ${order} ${dir}, name ${dir}, seq LIMIT ? OFFSET ?`
-  ).all(...w.params, q.perPage, (q.page - 1) * q.perPage) as Array<Row>
+  // The record's sequence (its creation order) breaks ties, ascending in either direction.
+  const keys = [
+    ...(order !== "name" ? [{ expr: order, desc, column: order }] : []),
+    { expr: "name", desc, column: "name" },
+    { expr: "seq", desc: false, column: "seq" }
+  ]
+  const { rows, total } = seekPage(db, {
+    select: "*",
+    from: "FROM dns_records",
+    where: w,
+    keys,
+    page: q.page,
+    perPage: q.perPage
+  })
   return { items: rows.map(dnsFromRow), info: pageInfo(q.page, q.perPage, total, rows.length) }
 }
 
@@ -196,13 +213,18 @@ export const listCertificatePacks = (
   page: number,
   perPage: number
 ): Page<CertificatePack> => {
-  const w = all ? "WHERE zone_id = ?" : "WHERE zone_id = ? AND status = 'active'"
-  const total = (stmt(db, `SELECT COUNT(*) AS n FROM certificate_packs ${w}`).get(zoneId) as { n: number }).n
-  const packs = stmt(db, `SELECT * FROM certificate_packs ${w} ORDER BY created_on, id LIMIT ? OFFSET ?`).all(
-    zoneId,
-    perPage,
-    (page - 1) * perPage
-  ) as Array<Row>
+  const w = { sql: all ? "WHERE zone_id = ?" : "WHERE zone_id = ? AND status = 'active'", params: [zoneId] }
+  const { rows: packs, total } = seekPage(db, {
+    select: "*",
+    from: "FROM certificate_packs",
+    where: w,
+    keys: [
+      { expr: "created_on", desc: false, column: "created_on" },
+      { expr: "id", desc: false, column: "id" }
+    ],
+    page,
+    perPage
+  })
   const items = packs.map((p): CertificatePack => {
     const certs = stmt(db, "SELECT * FROM certificates WHERE pack_id = ? ORDER BY priority, id").all(p.id) as Array<Row>
     return {
