@@ -5,6 +5,7 @@
  */
 import type { CustomRule } from "../../../domain/custom-rule.js"
 import type { Rule } from "../../../domain/firewall.js"
+import { requestLines } from "../../../domain/request-text.js"
 import type { FirewallMigrationPlan } from "../../../services/custom-rules-migration-service.js"
 import { rulesMigratedNow } from "../../../services/custom-rules-migration-service.js"
 import { clip, printLine, printTable } from "../../output.js"
@@ -76,8 +77,7 @@ export const printDryRun = (p: FirewallMigrationPlan) => {
   printLine(`Dry run: nothing was changed. The migration would send ${p.steps.length} request(s):`)
   for (const s of p.steps) {
     printLine("")
-    printLine(`${s.method} ${s.path}`)
-    if (s.body !== undefined) printLine(JSON.stringify(s.body, null, 2))
+    for (const line of requestLines(s)) printLine(line)
   }
   printLine("")
   printLine(`and ${endText(p)}`)
