@@ -40,7 +40,13 @@ import {
   ruleName
 } from "./firewall-table.js"
 
-export type Run = <A, E>(effect: Effect.Effect<A, E, Services>, onOk: (a: A) => void, what: string) => void
+export type Run = <A, E>(
+  effect: Effect.Effect<A, E, Services>,
+  onOk: (a: A) => void,
+  what: string,
+  /** A write's place and words, for the session log (`L`). */
+  write?: { readonly where: string; readonly what: string }
+) => void
 
 export interface FlowProps {
   readonly zone: { readonly id: string; readonly name: string }
@@ -108,7 +114,8 @@ export function CreateRuleFlow({
           refresh()
         } else onReopen({ kind: "reuse", expression, rule, filterId: r.filterId! })
       },
-      "create the rule"
+      "create the rule",
+      { where: zone.name, what: `created a firewall rule (${checked.value.action}) on ${expression}` }
     )
   }
   const cancel = onClose
@@ -206,7 +213,8 @@ export function CreateRuleFlow({
                 notify.done(`Created ${nameOfNew(rules, r)} (${r.action}) on the existing filter`)
                 refresh()
               },
-              "create the rule"
+              "create the rule",
+              { where: zone.name, what: `created a firewall rule (${rule.value.action}) on filter ${shown.filterId}` }
             )
           }}
           onCancel={cancel}
@@ -261,7 +269,8 @@ export function EditRuleFlow({
             notify.done(`Saved ${ruleName(inEvaluationOrder(rules.map((x) => (x.id === u.id ? u : x))), u)}`)
             refresh()
           },
-          "edit the rule"
+          "edit the rule",
+          { where: zone.name, what: `edited firewall rule ${rule.id}: ${Object.keys(changes).join(", ")}` }
         )
       }}
       onCancel={onClose}
@@ -307,7 +316,8 @@ export function DeleteRuleFlow({
           run(
             deleteFilter(zone.id, rule.filter.id),
             () => notify.done(`Deleted rule ${name} and its filter`),
-            "delete the filter"
+            "delete the filter",
+            { where: zone.name, what: `deleted filter ${rule.filter.id} (of rule ${name})` }
           )
         }}
         onCancel={() => {
@@ -340,7 +350,8 @@ export function DeleteRuleFlow({
             if (offerFilter) onReopen({ name })
             else notify.done(`Deleted rule ${name}${filterExists ? "; its filter stays (other rules use it)" : ""}`)
           },
-          "delete the rule"
+          "delete the rule",
+          { where: zone.name, what: `deleted firewall rule ${name}` }
         )
       }}
       onCancel={onClose}

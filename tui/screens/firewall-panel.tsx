@@ -234,7 +234,8 @@ export function FirewallPanel({ zone, active, height, priority = KeyLayer.tab }:
               run(
                 setRulePaused(zone.id, r.id, !r.paused),
                 (u) => (notify.done(`${u.paused ? "Paused" : "Resumed"} rule ${name}`), changed()),
-                "pause the rule"
+                "pause the rule",
+                { where: zone.name, what: `${r.paused ? "resumed" : "paused"} firewall rule ${name}` }
               )
             }}
             onCancel={close}
