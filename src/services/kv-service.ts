@@ -4,6 +4,7 @@
  * it is the real platform, and the requests are the ones wrangler makes (api-reference 10.2), so
  * either end answers the same calls.
  */
+import type { PlannedRequest } from "../domain/request-text.js"
 import * as Effect from "effect/Effect"
 import { call, callRaw, ClientConfig, collectCursor, collectPages, findInPages } from "../api/client.js"
 import { Endpoints } from "../api/contract-core.js"
@@ -187,6 +188,12 @@ export const putValue = (accountId: string, namespaceId: string, key: string, v:
     })
   )
 }
+
+/** The request `deleteValue` sends, as `--dry-run` and the TUI's `v` show it (the key encoded as the client does). */
+export const deleteValueRequest = (accountId: string, namespaceId: string, key: string): PlannedRequest => ({
+  method: "DELETE",
+  path: `/accounts/${encodeURIComponent(accountId)}/storage/kv/namespaces/${encodeURIComponent(namespaceId)}/values/${encodeURIComponent(key)}`
+})
 
 export const deleteValue = (accountId: string, namespaceId: string, key: string) =>
   Effect.asVoid(call(KvEndpoints.deleteValue, { path: keyPath(accountId, namespaceId, key) }))

@@ -84,7 +84,9 @@ export interface DnsRecordBody {
   readonly comment?: string | null
 }
 
-const dnsPath = (zoneId: string, id?: string) => `/zones/${zoneId}/dns_records${id === undefined ? "" : `/${id}`}`
+// Each part encoded as the client encodes path parameters (src/api/client.ts).
+const dnsPath = (zoneId: string, id?: string) =>
+  `/zones/${encodeURIComponent(zoneId)}/dns_records${id === undefined ? "" : `/${encodeURIComponent(id)}`}`
 
 /** The requests the DNS writes below send, as the CLI's `--dry-run` and the TUI's `v` show them. */
 export const dnsCreateRequest = (zoneId: string, body: DnsRecordBody): PlannedRequest => ({

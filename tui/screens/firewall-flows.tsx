@@ -21,7 +21,9 @@ import {
   createRuleOnFilter,
   createRuleTwoStep,
   deleteFilter,
+  deleteFilterRequest,
   deleteRule,
+  deleteRuleRequest,
   updateRule
 } from "../../src/services/firewall-service.js"
 import { ConfirmDialog } from "../components/confirm-dialog.js"
@@ -311,6 +313,7 @@ export function DeleteRuleFlow({
         ]}
         confirmLabel="delete the filter"
         destructive
+        requests={[deleteFilterRequest(zone.id, rule.filter.id)]}
         onConfirm={() => {
           onClose()
           run(
@@ -340,6 +343,7 @@ export function DeleteRuleFlow({
       ]}
       confirmLabel="delete"
       destructive
+      requests={[deleteRuleRequest(zone.id, rule.id)]}
       onConfirm={() => {
         const offerFilter = filterExists && others.length === 0
         onClose()

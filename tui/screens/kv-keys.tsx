@@ -214,6 +214,7 @@ export function KvKeys({ ns, active, onBack }: { ns: OpenNamespace; active: bool
           lines={[`Delete key ${JSON.stringify(mode.name)} from ${ns.title}? Its value and metadata are lost.`]}
           confirmLabel="delete the key"
           destructive
+          requests={[Kv.deleteValueRequest(ns.accountId, ns.id, mode.name)]}
           onConfirm={() => {
             remove(mode.name)
             setMode({ _tag: "list" })
