@@ -8,6 +8,13 @@ import { edgectlAsync, tempDir } from "../helpers/cli.js"
 import { PtyKeys, PtyTui } from "../helpers/pty.js"
 import { flat } from "../helpers/tui-screen.js"
 
+/** A dialog's lines joined with nothing between them: a request line cut at the dialog's width reads whole. */
+const joined = (screen: string): string =>
+  screen
+    .split("\n")
+    .map((l) => /│ │ (.*?)\s*│ │\s*$/.exec(l)?.[1] ?? "")
+    .join("")
+
 const sizes = [
   { columns: 80, rows: 24 },
   { columns: 120, rows: 40 }
@@ -53,7 +60,13 @@ describe.each(sizes)("the session log at $columns x $rows", (size) => {
     await tui.waitFor((s) => !s.includes("Session log") && s.includes("logged-key"))
     // The form left the new key's value shown: d and y delete it from there.
     expect(tui.screen()).toContain("2 bytes")
-    tui.write("dy")
+    // v first: the exact request, the key encoded in the path as the client sends it.
+    tui.write("dv")
+    await tui.waitFor((s) => joined(s).includes(`/storage/kv/namespaces/${id}/values/logged-key`))
+    expect(joined(tui.screen())).toMatch(
+      new RegExp(`DELETE /accounts/[0-9a-f]{32}/storage/kv/namespaces/${id}/values/logged-key`)
+    )
+    tui.write("y")
     await tui.waitFor('Deleted key "logged-key"')
     const left = await edgectlAsync(["kv", "key", "list", "--json", "--persist-to", state, "--namespace-id", id])
     expect(left.status, left.stderr).toBe(0)
