@@ -89,6 +89,23 @@ export const namespacesOf = (account: { readonly id: string; readonly name: stri
     return lists.flat()
   })
 
+const nsUrl = (accountId: string, namespaceId?: string) =>
+  `/accounts/${encodeURIComponent(accountId)}/storage/kv/namespaces${namespaceId === undefined ? "" : `/${encodeURIComponent(namespaceId)}`}`
+
+/** The requests of the namespace writes below, as `--dry-run` and the TUI's `v` show them. */
+export const namespaceRequest = (
+  accountId: string,
+  w:
+    | { readonly create: string }
+    | { readonly id: string; readonly rename: string }
+    | { readonly id: string; readonly delete: true }
+): PlannedRequest =>
+  "create" in w
+    ? { method: "POST", path: nsUrl(accountId), body: { title: w.create } }
+    : "rename" in w
+      ? { method: "PUT", path: nsUrl(accountId, w.id), body: { title: w.rename } }
+      : { method: "DELETE", path: nsUrl(accountId, w.id) }
+
 export const createNamespace = (accountId: string, title: string) =>
   call(KvEndpoints.createNamespace, { path: { account_id: accountId }, payload: { title } })
 
