@@ -141,7 +141,7 @@ export function KvScreen({ active }: { active: boolean }) {
       ) : (
         <Empty
           what="No KV namespaces in this account."
-          next="create one with `edgectl kv namespace create NAME`; a picks another account"
+          next="n creates one (or `edgectl kv namespace create NAME`); a picks another account"
         />
       )
     }
