@@ -1,4 +1,5 @@
 /** Accounts, memberships, invites and token checks. */
+import type { PlannedRequest } from "../domain/request-text.js"
 import { call, collectPages } from "../api/client.js"
 import { Endpoints } from "../api/contract-core.js"
 
@@ -9,6 +10,13 @@ export const accountsPage = (page: number) => call(Endpoints.listAccounts, { url
 export const allAccounts = () => collectPages(accountsPage)
 
 export const listInvites = () => call(Endpoints.listInvites)
+
+/** The request `respondInvite` sends, as the TUI's `v` shows it. */
+export const respondInviteRequest = (id: string, status: "accepted" | "rejected"): PlannedRequest => ({
+  method: "PATCH",
+  path: `/user/invites/${encodeURIComponent(id)}`,
+  body: { status }
+})
 
 export const respondInvite = (id: string, status: "accepted" | "rejected") =>
   call(Endpoints.respondInvite, { path: { id }, payload: { status } })
