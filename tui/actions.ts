@@ -7,10 +7,12 @@ import type * as Effect from "effect/Effect"
 import { useEffect, useRef, useState } from "react"
 import { useNotify } from "./notices.js"
 import { runEffect, useRuntime, type RunResult, type Services } from "./runtime.js"
+import { useSessionLog } from "./session-log.js"
 
 export function useActions() {
   const runtime = useRuntime()
   const notify = useNotify()
+  const log = useSessionLog()
   const [busy, setBusy] = useState<string | undefined>(undefined)
   const aborts = useRef(new Set<AbortController>())
   useEffect(() => () => aborts.current.forEach((a) => a.abort()), [])
@@ -25,12 +27,21 @@ export function useActions() {
     })
   }
 
-  /** Runs `effect` as the busy action; `what` names it in `busy` and in the footer's error (`error: <what>: ...`). */
-  const run = <A, E>(effect: Effect.Effect<A, E, Services>, onOk: (a: A) => void, what: string) => {
+  /**
+   * Runs `effect` as the busy action; `what` names it in `busy` and in the footer's error (`error: <what>: ...`).
+   * A write gives `write` (where, what): its end goes to the session log (`L`).
+   */
+  const run = <A, E>(
+    effect: Effect.Effect<A, E, Services>,
+    onOk: (a: A) => void,
+    what: string,
+    write?: { readonly where: string; readonly what: string }
+  ) => {
     setBusy(what)
     void start(effect).then((r) => {
       if (r === undefined) return
       setBusy(undefined)
+      if (write !== undefined) log.record({ ...write, result: r.ok ? "ok" : { error: r.error.message } })
       if (r.ok) onOk(r.value)
       else notify.error(what, r.error)
     })

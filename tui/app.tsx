@@ -23,6 +23,7 @@ import { setErrorTarget } from "./errors.js"
 import { KeepAlways, KeyLayer, KeypressProvider, useHoldKeys, useKeys, useLayersNow, type LayerKeys } from "./keys.js"
 import { NoticeProvider } from "./notices.js"
 import { RuntimeProvider, useEffectQuery, type Query, type TuiRuntime } from "./runtime.js"
+import { SessionLogOverlay, SessionLogProvider } from "./session-log.js"
 import { ObjectsDirContext } from "./screens/objects-data.js"
 import { helpTitleOf, screenByKey, Screens } from "./screens/registry.js"
 import { UiProvider, useUiActions, useUiState, type ScreenId } from "./state.js"
@@ -48,9 +49,11 @@ export function App({ runtime, target = "local", onQuit }: AppProps) {
       <KeypressProvider onQuit={quit}>
         <UiProvider onQuit={quit}>
           <NoticeProvider>
-            <ErrorBoundary what="the app failed to draw">
-              <Shell fallbackTarget={target} />
-            </ErrorBoundary>
+            <SessionLogProvider>
+              <ErrorBoundary what="the app failed to draw">
+                <Shell fallbackTarget={target} />
+              </ErrorBoundary>
+            </SessionLogProvider>
           </NoticeProvider>
         </UiProvider>
       </KeypressProvider>
@@ -67,6 +70,7 @@ function Shell({ fallbackTarget }: { fallbackTarget: string }) {
   const actions = useUiActions()
   const { query: config } = useEffectQuery(() => ClientConfig, [])
   const [palette, setPalette] = useState(false)
+  const [log, setLog] = useState(false)
   const layersNow = useLayersNow()
   const [helpLayers, setHelpLayers] = useState<ReadonlyArray<LayerKeys>>([])
   const tooSmall = columns < MinSize.columns || rows < MinSize.rows
@@ -84,6 +88,7 @@ function Shell({ fallbackTarget }: { fallbackTarget: string }) {
         setHelpLayers(layersNow())
         actions.setHelp(true)
       } else if (press.name === ":") setPalette(true)
+      else if (press.name === "L") setLog(true)
       else if (press.name === "q") actions.quit()
       else {
         const screen = screenByKey(press.name)
@@ -97,6 +102,7 @@ function Shell({ fallbackTarget }: { fallbackTarget: string }) {
       hints: [
         { keys: `${Screens[0]!.key}-${Screens[Screens.length - 1]!.key}`, label: "screens", keep: -1 },
         { keys: ":", label: "go to", keep: -1 },
+        { keys: "L", label: "session log", keep: -2 },
         { keys: "?", label: "help", keep: KeepAlways },
         { keys: "q", label: "quit", keep: KeepAlways }
       ]
@@ -112,7 +118,7 @@ function Shell({ fallbackTarget }: { fallbackTarget: string }) {
   const paneRows = Math.max(3, height - Chrome.header - footerRows - Chrome.border)
   const paneColumns = Math.max(20, columns - SidebarWidth - 4)
   const pane = useMemo(() => ({ rows: paneRows, columns: paneColumns }), [paneRows, paneColumns])
-  const overlay = state.helpOpen || palette || tooSmall
+  const overlay = state.helpOpen || palette || log || tooSmall
   return (
     <>
       {tooSmall ? <TooSmall columns={columns} rows={rows} onQuit={actions.quit} /> : null}
@@ -141,7 +147,10 @@ function Shell({ fallbackTarget }: { fallbackTarget: string }) {
                   onClose={() => setPalette(false)}
                 />
               ) : null}
-              <Box flexDirection="column" display={state.helpOpen || palette ? "none" : "flex"}>
+              {log && !state.helpOpen && !palette ? (
+                <SessionLogOverlay onClose={() => setLog(false)} onQuit={actions.quit} />
+              ) : null}
+              <Box flexDirection="column" display={state.helpOpen || palette || log ? "none" : "flex"}>
                 <ErrorBoundary what="the screen failed to draw">
                   <MainPane config={config} overlay={overlay} />
                 </ErrorBoundary>

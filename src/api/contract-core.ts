@@ -112,6 +112,7 @@ export class Authentication extends HttpApiMiddleware.Tag<Authentication>()("Aut
 
 const ZoneId = Schema.Struct({ zone_id: Schema.String })
 const IdParam = Schema.Struct({ id: Schema.String })
+const DnsRecordPath = Schema.Struct({ zone_id: Schema.String, dns_record_id: Schema.String })
 const Page = IntParam("page", 1, 1_000_000)
 
 export const ZonesListParams = lazily(() =>
@@ -221,6 +222,20 @@ export const Endpoints = lazyRecord({
       .addSuccess(Envelope(DnsRecord))
       .addError(Wire.NotFound)
       .addError(Wire.InvalidInput),
+  /** A partial body: the fields it names replace the record's, and the whole record is checked again. */
+  updateDnsRecord: () =>
+    HttpApiEndpoint.patch("updateDnsRecord", "/zones/:zone_id/dns_records/:dns_record_id")
+      .setPath(DnsRecordPath)
+      .setPayload(Schema.Unknown)
+      .addSuccess(Envelope(DnsRecord))
+      .addError(Wire.NotFound)
+      .addError(Wire.InvalidInput),
+  deleteDnsRecord: () =>
+    HttpApiEndpoint.del("deleteDnsRecord", "/zones/:zone_id/dns_records/:dns_record_id")
+      .setPath(DnsRecordPath)
+      .addSuccess(Envelope(Schema.Struct({ id: Schema.String })))
+      .addError(Wire.NotFound)
+      .addError(Wire.InvalidInput),
   listCertificatePacks: () =>
     HttpApiEndpoint.get("certificatePacks", "/zones/:zone_id/ssl/certificate_packs")
       .setPath(ZoneId)
@@ -268,6 +283,8 @@ export const ZonesGroup = lazily(
       .add(Endpoints.getZone)
       .add(Endpoints.listDnsRecords)
       .add(Endpoints.createDnsRecord)
+      .add(Endpoints.updateDnsRecord)
+      .add(Endpoints.deleteDnsRecord)
       .add(Endpoints.listCertificatePacks)
       .middleware(Authentication) {}
 )

@@ -9,6 +9,7 @@ import type { MigrationStopped, V4Error } from "../domain/errors.js"
 import type { MigrationStep } from "../domain/migration.js"
 import { journalOf, stoppedFrom, type RunOutcome, type StepProgress } from "../services/migration-engine.js"
 import { MigrationTarget, readJournal } from "../services/migration-journal.js"
+import { requestLines } from "../domain/request-text.js"
 import { clip, printLine } from "./output.js"
 import { CliFailure } from "./run.js"
 import { stoppable, type StopSignal } from "./signals.js"
@@ -70,7 +71,6 @@ export const printRequests = (steps: ReadonlyArray<MigrationStep>) => {
   printLine(`Dry run: nothing was changed. The migration would send ${steps.length} request(s):`)
   for (const s of steps) {
     printLine("")
-    printLine(`${s.method} ${s.path}`)
-    if (s.body !== undefined) printLine(JSON.stringify(s.body, null, 2))
+    for (const line of requestLines(s)) printLine(line)
   }
 }

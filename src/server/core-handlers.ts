@@ -8,7 +8,7 @@ import * as Identity from "../store/identity-repo.js"
 import { isoMicros } from "../domain/timestamps.js"
 import * as Zones from "../store/zones-repo.js"
 import { PlatformClock } from "./clock.js"
-import { checkNewDnsRecord } from "./dns-records.js"
+import { checkDnsRecordPatch, checkNewDnsRecord } from "./dns-records.js"
 import { nodeCrypto } from "../lazy-builtins.js"
 
 export const noRoute = (path: string) =>
@@ -106,6 +106,30 @@ export const ZonesLive = HttpApiBuilder.group(CoreApi(), "zones", (handlers) =>
         const { db } = yield* Db
         const now = (yield* PlatformClock).now().getTime()
         return Zones.insertDnsRecord(db, zone.id, nodeCrypto().randomBytes(16).toString("hex"), record, isoMicros(now))
+      })
+    )
+    .handle("updateDnsRecord", ({ path, payload }) =>
+      Effect.gen(function* () {
+        const where = `/dns_records/${path.dns_record_id}`
+        const zone = yield* visibleZone(path.zone_id, where)
+        const { db } = yield* Db
+        const current = Zones.getDnsRecord(db, zone.id, path.dns_record_id)
+        if (current === undefined) return yield* Effect.fail(noRoute(`/zones/${zone.id}${where}`))
+        const record = yield* checkDnsRecordPatch(payload, current, zone.name)
+        const now = (yield* PlatformClock).now().getTime()
+        const written = Zones.updateDnsRecord(db, zone.id, current.id, record, isoMicros(now))
+        if (written === undefined) return yield* Effect.fail(noRoute(`/zones/${zone.id}${where}`))
+        return written
+      })
+    )
+    .handle("deleteDnsRecord", ({ path }) =>
+      Effect.gen(function* () {
+        const where = `/dns_records/${path.dns_record_id}`
+        const zone = yield* visibleZone(path.zone_id, where)
+        const { db } = yield* Db
+        if (!Zones.deleteDnsRecord(db, zone.id, path.dns_record_id))
+          return yield* Effect.fail(noRoute(`/zones/${zone.id}${where}`))
+        return { id: path.dns_record_id }
       })
     )
     .handle("certificatePacks", ({ path, urlParams: q }) =>

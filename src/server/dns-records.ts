@@ -1,10 +1,10 @@
 /**
- * `POST /zones/{zone_id}/dns_records`: the body of a new record, checked whole before anything is
+ * `POST /zones/{zone_id}/dns_records` and `PATCH …/{id}`: the body of a new or changed record, checked whole before anything is
  * written. Structured types (src/domain/dns-data.ts) take `data` and get the content the platform
  * writes for it, or take `content` that must spell their fields; both at once must agree.
  */
 import * as Either from "effect/Either"
-import { DnsRecordTypes, type NewDnsRecord } from "../domain/dns.js"
+import { DnsRecordTypes, type DnsRecord, type NewDnsRecord } from "../domain/dns.js"
 import { contentFromData, dataFromContent, StructuredTypes } from "../domain/dns-data.js"
 import { InvalidInput } from "../domain/errors.js"
 
@@ -88,4 +88,34 @@ export const checkNewDnsRecord = (body: unknown, zoneName: string): Either.Eithe
     comment: typeof b.comment === "string" ? b.comment : null,
     tags: tags as ReadonlyArray<string>
   })
+}
+
+/**
+ * `PATCH /zones/{zone_id}/dns_records/{id}`: the fields the body names replace the record's, and the
+ * result is checked whole as a new record would be (a type changed to MX needs its priority). A body
+ * with `data` replaces the content the old data made.
+ */
+export const checkDnsRecordPatch = (
+  body: unknown,
+  current: DnsRecord,
+  zoneName: string
+): Either.Either<NewDnsRecord, InvalidInput> => {
+  if (typeof body !== "object" || body === null || Array.isArray(body))
+    return fail(`body: must be a JSON object, got ${shown(body)}`)
+  const b = body as Record<string, unknown>
+  const merged: Record<string, unknown> = {
+    type: current.type,
+    name: current.name,
+    ...(b.data === undefined ? { content: current.content } : {}),
+    ttl: current.ttl,
+    proxied: current.proxied,
+    comment: current.comment,
+    tags: current.tags,
+    ...(current.priority !== undefined ? { priority: current.priority } : {}),
+    ...b
+  }
+  // A record that can no longer be proxied (a type changed to TXT) drops the flag it had.
+  if (b.proxied === undefined && merged.type !== current.type && !PROXIABLE.has(String(merged.type)))
+    merged.proxied = false
+  return checkNewDnsRecord(merged, zoneName)
 }

@@ -7,6 +7,7 @@
 import * as Effect from "effect/Effect"
 import { call, collectPages } from "../api/client.js"
 import { FirewallEndpoints as E } from "../api/contract-firewall.js"
+import type { PlannedRequest } from "../domain/request-text.js"
 import { InvalidInput, QuotaExceeded, V4ErrorClasses, type V4Error } from "../domain/errors.js"
 import { type Filter, type FirewallAction, type FirewallDecision, type Rule } from "../domain/firewall.js"
 import { problemsMessage, readRuleFields } from "../firewall/body.js"
@@ -133,6 +134,26 @@ export const updateRule = (zoneId: string, id: string, changes: RuleChanges) =>
   Effect.flatMap(getRule(zoneId, id), (rule) => putRule(zoneId, ruleWrite(rule, changes)))
 
 export const setRulePaused = (zoneId: string, id: string, paused: boolean) => updateRule(zoneId, id, { paused })
+
+const enc = encodeURIComponent
+
+/**
+ * The requests of the writes above, as `--dry-run` and the TUI's `v` show them. An update is the
+ * rule read again and PUT whole: from `rule` as last read, its body is this one.
+ */
+export const updateRuleRequest = (zoneId: string, rule: Rule, changes: RuleChanges): PlannedRequest => ({
+  method: "PUT",
+  path: `/zones/${enc(zoneId)}/firewall/rules/${enc(rule.id)}`,
+  body: ruleWrite(rule, changes)
+})
+export const deleteRuleRequest = (zoneId: string, id: string): PlannedRequest => ({
+  method: "DELETE",
+  path: `/zones/${enc(zoneId)}/firewall/rules/${enc(id)}`
+})
+export const deleteFilterRequest = (zoneId: string, id: string): PlannedRequest => ({
+  method: "DELETE",
+  path: `/zones/${enc(zoneId)}/filters/${enc(id)}`
+})
 
 /** Deletes a rule; its filter stays unless `deleteFilterIfUnused` and no other rule uses it. */
 export const deleteRule = (zoneId: string, id: string, options: { readonly deleteFilterIfUnused?: boolean } = {}) =>

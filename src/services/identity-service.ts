@@ -1,6 +1,7 @@
 /** Accounts, memberships, invites and token checks. */
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
+import type { PlannedRequest } from "../domain/request-text.js"
 import { call, collectPages, findInPages } from "../api/client.js"
 import { Endpoints } from "../api/contract-core.js"
 import { NotFound } from "../domain/errors.js"
@@ -36,6 +37,13 @@ export const accountByRef = (ref: string) =>
       )
 
 export const listInvites = () => call(Endpoints.listInvites)
+
+/** The request `respondInvite` sends, as the TUI's `v` shows it. */
+export const respondInviteRequest = (id: string, status: "accepted" | "rejected"): PlannedRequest => ({
+  method: "PATCH",
+  path: `/user/invites/${encodeURIComponent(id)}`,
+  body: { status }
+})
 
 export const respondInvite = (id: string, status: "accepted" | "rejected") =>
   call(Endpoints.respondInvite, { path: { id }, payload: { status } })

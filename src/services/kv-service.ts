@@ -4,6 +4,7 @@
  * it is the real platform, and the requests are the ones wrangler makes (api-reference 10.2), so
  * either end answers the same calls.
  */
+import type { PlannedRequest } from "../domain/request-text.js"
 import * as Effect from "effect/Effect"
 import { call, callRaw, ClientConfig, collectCursor, collectPages, findInPages } from "../api/client.js"
 import { Endpoints } from "../api/contract-core.js"
@@ -89,6 +90,23 @@ export const namespacesOf = (account: { readonly id: string; readonly name: stri
     )
     return lists.flat()
   })
+
+const nsUrl = (accountId: string, namespaceId?: string) =>
+  `/accounts/${encodeURIComponent(accountId)}/storage/kv/namespaces${namespaceId === undefined ? "" : `/${encodeURIComponent(namespaceId)}`}`
+
+/** The requests of the namespace writes below, as `--dry-run` and the TUI's `v` show them. */
+export const namespaceRequest = (
+  accountId: string,
+  w:
+    | { readonly create: string }
+    | { readonly id: string; readonly rename: string }
+    | { readonly id: string; readonly delete: true }
+): PlannedRequest =>
+  "create" in w
+    ? { method: "POST", path: nsUrl(accountId), body: { title: w.create } }
+    : "rename" in w
+      ? { method: "PUT", path: nsUrl(accountId, w.id), body: { title: w.rename } }
+      : { method: "DELETE", path: nsUrl(accountId, w.id) }
 
 export const createNamespace = (accountId: string, title: string) =>
   call(KvEndpoints.createNamespace, { path: { account_id: accountId }, payload: { title } })
@@ -189,6 +207,12 @@ export const putValue = (accountId: string, namespaceId: string, key: string, v:
     })
   )
 }
+
+/** The request `deleteValue` sends, as `--dry-run` and the TUI's `v` show it (the key encoded as the client does). */
+export const deleteValueRequest = (accountId: string, namespaceId: string, key: string): PlannedRequest => ({
+  method: "DELETE",
+  path: `/accounts/${encodeURIComponent(accountId)}/storage/kv/namespaces/${encodeURIComponent(namespaceId)}/values/${encodeURIComponent(key)}`
+})
 
 export const deleteValue = (accountId: string, namespaceId: string, key: string) =>
   Effect.asVoid(call(KvEndpoints.deleteValue, { path: keyPath(accountId, namespaceId, key) }))

@@ -3,6 +3,7 @@ import * as Effect from "effect/Effect"
 import { call, collectPages, type ClientEnv } from "../api/client.js"
 import { Endpoints, type DnsListParams, type ZonesListParams } from "../api/contract-core.js"
 import { NotFound, type InvalidInput, type PlatformError } from "../domain/errors.js"
+import type { PlannedRequest } from "../domain/request-text.js"
 import type { Zone } from "../domain/zone.js"
 
 export interface ZoneFilter {
@@ -70,3 +71,46 @@ export const allCertificatePacks = (zoneId: string) =>
       urlParams: { status: "all", page, per_page: 50 }
     })
   )
+
+/**
+ * The fields of a record a create sends, or an edit changes (PATCH: only those named); the platform
+ * checks them whole and names the field of a problem (src/server/dns-records.ts).
+ */
+export interface DnsRecordBody {
+  readonly type?: string
+  readonly name?: string
+  readonly content?: string
+  readonly ttl?: number
+  readonly proxied?: boolean
+  readonly priority?: number
+  readonly comment?: string | null
+}
+
+// Each part encoded as the client encodes path parameters (src/api/client.ts).
+const dnsPath = (zoneId: string, id?: string) =>
+  `/zones/${encodeURIComponent(zoneId)}/dns_records${id === undefined ? "" : `/${encodeURIComponent(id)}`}`
+
+/** The requests the DNS writes below send, as the CLI's `--dry-run` and the TUI's `v` show them. */
+export const dnsCreateRequest = (zoneId: string, body: DnsRecordBody): PlannedRequest => ({
+  method: "POST",
+  path: dnsPath(zoneId),
+  body
+})
+export const dnsUpdateRequest = (zoneId: string, id: string, body: DnsRecordBody): PlannedRequest => ({
+  method: "PATCH",
+  path: dnsPath(zoneId, id),
+  body
+})
+export const dnsDeleteRequest = (zoneId: string, id: string): PlannedRequest => ({
+  method: "DELETE",
+  path: dnsPath(zoneId, id)
+})
+
+export const createDnsRecord = (zoneId: string, body: DnsRecordBody) =>
+  call(Endpoints.createDnsRecord, { path: { zone_id: zoneId }, payload: body })
+
+export const updateDnsRecord = (zoneId: string, id: string, body: DnsRecordBody) =>
+  call(Endpoints.updateDnsRecord, { path: { zone_id: zoneId, dns_record_id: id }, payload: body })
+
+export const deleteDnsRecord = (zoneId: string, id: string) =>
+  call(Endpoints.deleteDnsRecord, { path: { zone_id: zoneId, dns_record_id: id } })

@@ -159,6 +159,45 @@ export const insertDnsRecord = (
   return dnsFromRow(stmt(db, "SELECT * FROM dns_records WHERE id = ?").get(id) as Row)
 }
 
+/** One record of a zone, as the list answers it. */
+export const getDnsRecord = (db: Database.Database, zoneId: string, id: string): DnsRecord | undefined => {
+  const row = stmt(db, "SELECT * FROM dns_records WHERE id = ? AND zone_id = ?").get(id, zoneId) as Row | undefined
+  return row === undefined ? undefined : dnsFromRow(row)
+}
+
+/** Writes a checked record over the one with `id` (its id and creation time stay). */
+export const updateDnsRecord = (
+  db: Database.Database,
+  zoneId: string,
+  id: string,
+  r: NewDnsRecord,
+  now: string
+): DnsRecord | undefined => {
+  const changed = stmt(
+    db,
+    `UPDATE dns_records SET type = ?, name = ?, content = ?, proxiable = ?, proxied = ?, ttl = ?, priority = ?,
+      comment = ?, tags = ?, modified_on = ? WHERE id = ? AND zone_id = ?`
+  ).run(
+    r.type,
+    r.name,
+    r.content,
+    r.proxiable ? 1 : 0,
+    r.proxied ? 1 : 0,
+    r.ttl,
+    r.priority,
+    r.comment,
+    JSON.stringify(r.tags),
+    now,
+    id,
+    zoneId
+  ).changes
+  return changed === 0 ? undefined : getDnsRecord(db, zoneId, id)
+}
+
+/** False when the zone has no record with `id`. */
+export const deleteDnsRecord = (db: Database.Database, zoneId: string, id: string): boolean =>
+  stmt(db, "DELETE FROM dns_records WHERE id = ? AND zone_id = ?").run(id, zoneId).changes > 0
+
 export interface DnsQuery {
   readonly zoneId: string
   readonly type?: string | undefined

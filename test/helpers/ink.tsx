@@ -18,6 +18,7 @@ import { Footer } from "../../tui/components/footer.js"
 import { NoticeProvider } from "../../tui/notices.js"
 import { KeypressProvider } from "../../tui/keys.js"
 import { RuntimeProvider, type TuiRuntime } from "../../tui/runtime.js"
+import { SessionLogProvider } from "../../tui/session-log.js"
 import { UiProvider } from "../../tui/state.js"
 import { PaneContext } from "../../tui/terminal.js"
 import { ObjectsDirContext } from "../../tui/screens/objects-data.js"
@@ -130,10 +131,12 @@ export class Fixture {
         <KeypressProvider onQuit={onQuit}>
           <UiProvider onQuit={onQuit}>
             <NoticeProvider>
-              <PaneContext.Provider value={{ columns: 80, rows: 16 }}>
-                {node}
-                <Footer />
-              </PaneContext.Provider>
+              <SessionLogProvider>
+                <PaneContext.Provider value={{ columns: 80, rows: 16 }}>
+                  {node}
+                  <Footer />
+                </PaneContext.Provider>
+              </SessionLogProvider>
             </NoticeProvider>
           </UiProvider>
         </KeypressProvider>

@@ -88,7 +88,9 @@ export function CustomRulesMigration({
     run(
       Effect.tapError(effect, () => Effect.sync(() => (setProgress(undefined), refresh()))),
       ok,
-      what
+      what,
+      // Every journaled run is a write: the apply, the rollback, the finish of an unfinished one.
+      { where: zone.name, what: `firewall rules → custom rules: ${what}` }
     )
 
   useKeys(

@@ -121,7 +121,8 @@ export function EscPanel({
         setTested(undefined)
         notify.done(d.done(s))
       },
-      d.title.replace(/\?$/, "").toLowerCase()
+      d.title.replace(/\?$/, "").toLowerCase(),
+      { where: "ESC", what: d.title.replace(/\?$/, "") }
     )
   }
 

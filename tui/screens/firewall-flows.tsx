@@ -21,7 +21,9 @@ import {
   createRuleOnFilter,
   createRuleTwoStep,
   deleteFilter,
+  deleteFilterRequest,
   deleteRule,
+  deleteRuleRequest,
   updateRule
 } from "../../src/services/firewall-service.js"
 import { ConfirmDialog } from "../components/confirm-dialog.js"
@@ -40,7 +42,13 @@ import {
   ruleName
 } from "./firewall-table.js"
 
-export type Run = <A, E>(effect: Effect.Effect<A, E, Services>, onOk: (a: A) => void, what: string) => void
+export type Run = <A, E>(
+  effect: Effect.Effect<A, E, Services>,
+  onOk: (a: A) => void,
+  what: string,
+  /** A write's place and words, for the session log (`L`). */
+  write?: { readonly where: string; readonly what: string }
+) => void
 
 export interface FlowProps {
   readonly zone: { readonly id: string; readonly name: string }
@@ -108,7 +116,8 @@ export function CreateRuleFlow({
           refresh()
         } else onReopen({ kind: "reuse", expression, rule, filterId: r.filterId! })
       },
-      "create the rule"
+      "create the rule",
+      { where: zone.name, what: `created a firewall rule (${checked.value.action}) on ${expression}` }
     )
   }
   const cancel = onClose
@@ -206,7 +215,8 @@ export function CreateRuleFlow({
                 notify.done(`Created ${nameOfNew(rules, r)} (${r.action}) on the existing filter`)
                 refresh()
               },
-              "create the rule"
+              "create the rule",
+              { where: zone.name, what: `created a firewall rule (${rule.value.action}) on filter ${shown.filterId}` }
             )
           }}
           onCancel={cancel}
@@ -261,7 +271,8 @@ export function EditRuleFlow({
             notify.done(`Saved ${ruleName(inEvaluationOrder(rules.map((x) => (x.id === u.id ? u : x))), u)}`)
             refresh()
           },
-          "edit the rule"
+          "edit the rule",
+          { where: zone.name, what: `edited firewall rule ${rule.id}: ${Object.keys(changes).join(", ")}` }
         )
       }}
       onCancel={onClose}
@@ -302,12 +313,14 @@ export function DeleteRuleFlow({
         ]}
         confirmLabel="delete the filter"
         destructive
+        requests={[deleteFilterRequest(zone.id, rule.filter.id)]}
         onConfirm={() => {
           onClose()
           run(
             deleteFilter(zone.id, rule.filter.id),
             () => notify.done(`Deleted rule ${name} and its filter`),
-            "delete the filter"
+            "delete the filter",
+            { where: zone.name, what: `deleted filter ${rule.filter.id} (of rule ${name})` }
           )
         }}
         onCancel={() => {
@@ -330,6 +343,7 @@ export function DeleteRuleFlow({
       ]}
       confirmLabel="delete"
       destructive
+      requests={[deleteRuleRequest(zone.id, rule.id)]}
       onConfirm={() => {
         const offerFilter = filterExists && others.length === 0
         onClose()
@@ -340,7 +354,8 @@ export function DeleteRuleFlow({
             if (offerFilter) onReopen({ name })
             else notify.done(`Deleted rule ${name}${filterExists ? "; its filter stays (other rules use it)" : ""}`)
           },
-          "delete the rule"
+          "delete the rule",
+          { where: zone.name, what: `deleted firewall rule ${name}` }
         )
       }}
       onCancel={onClose}

@@ -9,7 +9,7 @@ import * as Effect from "effect/Effect"
 import { Box, Text } from "ink"
 import { isDeletedFilter, type Rule } from "../../src/domain/firewall.js"
 import { validateRequest, type Plan } from "../../src/rules/index.js"
-import { allRules, setRulePaused, testRequest } from "../../src/services/firewall-service.js"
+import { allRules, setRulePaused, testRequest, updateRuleRequest } from "../../src/services/firewall-service.js"
 import { ConfirmDialog } from "../components/confirm-dialog.js"
 import { DetailBox } from "../components/detail-box.js"
 import { List, useListCursor } from "../components/list.js"
@@ -229,12 +229,14 @@ export function FirewallPanel({ zone, active, height, priority = KeyLayer.tab }:
             title={`${r.paused ? "Resume" : "Pause"} rule ${name}?`}
             lines={[r.paused ? `It will ${r.action} matching requests again.` : "It stops running until resumed (p)."]}
             confirmLabel={r.paused ? "resume" : "pause"}
+            requests={[updateRuleRequest(zone.id, r, { paused: !r.paused })]}
             onConfirm={() => {
               close()
               run(
                 setRulePaused(zone.id, r.id, !r.paused),
                 (u) => (notify.done(`${u.paused ? "Paused" : "Resumed"} rule ${name}`), changed()),
-                "pause the rule"
+                "pause the rule",
+                { where: zone.name, what: `${r.paused ? "resumed" : "paused"} firewall rule ${name}` }
               )
             }}
             onCancel={close}

@@ -8,6 +8,7 @@ import { Box, Text } from "ink"
 import { useState } from "react"
 import type { Zone } from "../../src/domain/zone.js"
 import { listZonesPage } from "../../src/services/zones-service.js"
+import { FilterBar, useFilterInput } from "../components/filter-bar.js"
 import { List, useListCursor } from "../components/list.js"
 import { Empty, ErrorView, Loading } from "../components/states.js"
 import { KeyLayer, useKeys } from "../keys.js"
@@ -21,10 +22,16 @@ const Chrome = 1
 
 function ZonePicker({ active, height, onPick }: { active: boolean; height: number; onPick: (z: Zone) => void }) {
   const { account } = useUiState()
-  const { query } = useEffectQuery(() => listZonesPage({ accountId: account?.id, perPage: 50 }), [account?.id])
+  // `/` narrows the zones on the platform (a name that contains the text), past the first 50.
+  const filter = useFilterInput({ active, onMove: (press) => cursor.move(press) })
+  const name = filter.text.trim() === "" ? undefined : `contains:${filter.text.trim()}`
+  const { query } = useEffectQuery(
+    () => listZonesPage({ accountId: account?.id, name, perPage: 50 }),
+    [account?.id, name]
+  )
   const zones = query._tag === "Success" ? query.value.items : []
-  const rows = Math.max(1, height - 2)
-  const cursor = useListCursor(zones.length, rows, [account?.id])
+  const rows = Math.max(1, height - 3)
+  const cursor = useListCursor(zones.length, rows, [account?.id, name])
   useKeys(
     (press) => {
       if (cursor.move(press)) return true
@@ -32,14 +39,19 @@ function ZonePicker({ active, height, onPick }: { active: boolean; height: numbe
         onPick(zones[cursor.index]!)
         return true
       }
+      if (press.name === "/") {
+        filter.start()
+        return true
+      }
       return false
     },
     {
       priority: KeyLayer.screen,
-      active,
+      active: active && !filter.editing,
       hints: [
         { keys: "↑↓", label: "zones" },
-        { keys: "enter", label: "show its firewall rules" }
+        { keys: "enter", label: "show its firewall rules" },
+        { keys: "/", label: "filter" }
       ]
     }
   )
@@ -48,10 +60,14 @@ function ZonePicker({ active, height, onPick }: { active: boolean; height: numbe
       <Text dimColor>
         Pick a zone (the first 50{account ? ` of ${account.name}` : ""}; : jumps to any zone by name):
       </Text>
+      <FilterBar filter={filter} />
       {query._tag === "Loading" ? <Loading what="zones" /> : null}
       {query._tag === "Failure" ? <ErrorView what="could not list the zones" error={query.error} /> : null}
       {query._tag === "Success" && zones.length === 0 ? (
-        <Empty what="No zones." next="choose another account on the Zones screen (1)" />
+        <Empty
+          what={name === undefined ? "No zones." : `No zones match "${filter.text.trim()}".`}
+          next={name === undefined ? "choose another account on the Zones screen (1)" : "/ changes the filter"}
+        />
       ) : null}
       {zones.length > 0 ? (
         <List

@@ -10,6 +10,7 @@ import * as Kv from "../../src/services/kv-service.js"
 import { cells, flexWidth } from "../components/columns.js"
 import { ConfirmDialog } from "../components/confirm-dialog.js"
 import { useNotify } from "../notices.js"
+import { useSessionLog } from "../session-log.js"
 import { FilterBar, useFilterInput } from "../components/filter-bar.js"
 import { List, moveHints, useListCursor } from "../components/list.js"
 import { Empty, ErrorView, Loading } from "../components/states.js"
@@ -57,6 +58,7 @@ export function KvKeys({ ns, active, onBack }: { ns: OpenNamespace; active: bool
   const table = keyTable(pane.columns)
   const [mode, setMode] = useState<Mode>({ _tag: "list" })
   const notify = useNotify()
+  const log = useSessionLog()
   const listing = active && mode._tag === "list"
   const filter = useFilterInput({ active: listing, onMove: (press) => cursor.move(press), what: "prefix" })
   const prefix = filter.text === "" ? undefined : filter.text
@@ -78,6 +80,11 @@ export function KvKeys({ ns, active, onBack }: { ns: OpenNamespace; active: bool
     controller.current = c
     void runEffect(runtime, Kv.deleteValue(ns.accountId, ns.id, name), c.signal).then((r) => {
       if (r === undefined) return
+      log.record({
+        where: ns.title,
+        what: `deleted key ${JSON.stringify(name)}`,
+        result: r.ok ? "ok" : { error: r.error.message }
+      })
       if (r.ok) {
         notify.done(`Deleted key ${JSON.stringify(name)}.`)
         list.refresh()
@@ -207,6 +214,7 @@ export function KvKeys({ ns, active, onBack }: { ns: OpenNamespace; active: bool
           lines={[`Delete key ${JSON.stringify(mode.name)} from ${ns.title}? Its value and metadata are lost.`]}
           confirmLabel="delete the key"
           destructive
+          requests={[Kv.deleteValueRequest(ns.accountId, ns.id, mode.name)]}
           onConfirm={() => {
             remove(mode.name)
             setMode({ _tag: "list" })

@@ -15,6 +15,7 @@ import type { UiError } from "../errors.js"
 import { KeyLayer, useKeys } from "../keys.js"
 import { editLine, lineCount, lineOf, type Line } from "../line-editor.js"
 import { runEffect, useRuntime } from "../runtime.js"
+import { useSessionLog } from "../session-log.js"
 import { usePaneSize } from "../terminal.js"
 
 export interface OpenNamespace {
@@ -106,6 +107,7 @@ export function KvPutForm(props: {
   readonly onCancel: () => void
 }) {
   const runtime = useRuntime()
+  const log = useSessionLog()
   const pane = usePaneSize()
   const editing = props.initial !== undefined
   // The fields and the focus live in a ref: keys of one read (tab, then typing) each see the keys
@@ -152,6 +154,11 @@ export function KvPutForm(props: {
     ).then((r) => {
       if (r === undefined) return
       setSaving(false)
+      log.record({
+        where: props.ns.title,
+        what: `${editing ? "edited" : "put"} key ${JSON.stringify(values.key)} (${Buffer.byteLength(values.value, "utf8")} bytes)`,
+        result: r.ok ? "ok" : { error: r.error.message }
+      })
       if (r.ok) props.onDone(values.key)
       else setError(r.error)
     })

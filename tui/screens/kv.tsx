@@ -15,6 +15,7 @@ import { useEffectQuery } from "../runtime.js"
 import { useUiActions, useUiState } from "../state.js"
 import { usePaneSize } from "../terminal.js"
 import { KvKeys } from "./kv-keys.js"
+import { NamespaceWriteFlow, type NamespaceWrite } from "./kv-namespace-writes.js"
 import type { OpenNamespace } from "./kv-put.js"
 
 /** Account line, filter line, column titles, status line. */
@@ -43,7 +44,8 @@ export function KvScreen({ active }: { active: boolean }) {
   const table = namespaceTable(pane.columns)
   const [open, setOpen] = useState<OpenNamespace | undefined>(undefined)
   const [picking, setPicking] = useState(false)
-  const listing = active && open === undefined && !picking
+  const [write, setWrite] = useState<NamespaceWrite | undefined>(undefined)
+  const listing = active && open === undefined && !picking && write === undefined
   const filter = useFilterInput({ active: listing, onMove: (press) => cursor.move(press), what: "title" })
   const { query, refresh } = useEffectQuery(
     () => Kv.namespacesOf(account === undefined ? undefined : { id: account.id, name: account.name }),
@@ -75,6 +77,28 @@ export function KvScreen({ active }: { active: boolean }) {
         case "a":
           setPicking(true)
           return true
+        case "n":
+          // A namespace belongs to one account: with all shown, the one under the cursor's.
+          if (account === undefined && shown[cursor.index] === undefined) return false
+          setWrite({
+            _tag: "create",
+            accountId: account?.id ?? shown[cursor.index]!.account.id,
+            accountName: account?.name ?? shown[cursor.index]!.account.name
+          })
+          return true
+        case "R":
+        case "D": {
+          const n = shown[cursor.index]
+          if (n === undefined) return false
+          const ns = {
+            accountId: n.account.id,
+            accountName: n.account.name,
+            id: n.namespace.id,
+            title: n.namespace.title
+          }
+          setWrite(press.name === "R" ? { _tag: "rename", ns } : { _tag: "delete", ns })
+          return true
+        }
         case "r":
           refresh()
           return true
@@ -94,6 +118,13 @@ export function KvScreen({ active }: { active: boolean }) {
         ...moveHints,
         { keys: "enter", label: "keys" },
         { keys: "/", label: "filter" },
+        { keys: "n", label: "new" },
+        ...(shown.length > 0
+          ? [
+              { keys: "R", label: "rename" },
+              { keys: "D", label: "delete" }
+            ]
+          : []),
         { keys: "a", label: "account" },
         { keys: "r", label: "refresh" },
         ...(filter.text !== "" ? [{ keys: "esc", label: "clear filter" }] : [])
@@ -110,7 +141,7 @@ export function KvScreen({ active }: { active: boolean }) {
       ) : (
         <Empty
           what="No KV namespaces in this account."
-          next="create one with `edgectl kv namespace create NAME`; a picks another account"
+          next="n creates one (or `edgectl kv namespace create NAME`); a picks another account"
         />
       )
     }
@@ -132,6 +163,15 @@ export function KvScreen({ active }: { active: boolean }) {
   return (
     <Box flexDirection="column">
       {open !== undefined ? <KvKeys ns={open} active={active} onBack={() => setOpen(undefined)} /> : null}
+      {write !== undefined ? (
+        <NamespaceWriteFlow
+          write={write}
+          onClose={(changed) => {
+            setWrite(undefined)
+            if (changed) refresh()
+          }}
+        />
+      ) : null}
       {picking ? (
         <AccountPicker
           height={Math.max(1, pane.rows - 3)}
@@ -142,7 +182,7 @@ export function KvScreen({ active }: { active: boolean }) {
           onCancel={() => setPicking(false)}
         />
       ) : null}
-      <Box flexDirection="column" display={open === undefined && !picking ? "flex" : "none"}>
+      <Box flexDirection="column" display={open === undefined && !picking && write === undefined ? "flex" : "none"}>
         <Text>
           <Text dimColor>account </Text>
           {account?.name ?? "All accounts"}

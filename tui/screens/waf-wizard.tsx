@@ -186,7 +186,11 @@ function ZoneWafWizard({ zone, active, height }: { zone: Zone; active: boolean; 
         update(() => undefined)
         refresh()
       },
-      mode === "validation" ? "Deploying to validation mode" : "Finishing the migration"
+      mode === "validation" ? "Deploying to validation mode" : "Finishing the migration",
+      {
+        where: proposal.zone.name,
+        what: mode === "validation" ? "WAF migration: deployed to validation mode" : "WAF migration: finished"
+      }
     )
   }
 

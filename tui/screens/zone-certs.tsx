@@ -1,5 +1,9 @@
-/** The certificate packs tab: every pack of the zone (a zone has few), with its status and hosts. */
+/**
+ * The certificate packs tab: every pack of the zone (a zone has few), with its status and hosts;
+ * enter lists a pack's certificates with their issuer, status and expiry (zone-cert-list.tsx).
+ */
 import { Box } from "ink"
+import { useState } from "react"
 import type { CertificatePack } from "../../src/domain/certificate.js"
 import { allCertificatePacks } from "../../src/services/zones-service.js"
 import { fitTable } from "../components/columns.js"
@@ -8,6 +12,7 @@ import { Empty, ErrorView, Loading } from "../components/states.js"
 import { KeyLayer, useKeys } from "../keys.js"
 import { useEffectQuery } from "../runtime.js"
 import { usePaneSize } from "../terminal.js"
+import { CertificateList } from "./zone-cert-list.js"
 
 /** Column titles and status line. */
 const Chrome = 2
@@ -37,15 +42,29 @@ export function ZoneCertificates({ zoneId, active, height }: { zoneId: string; a
   const packs = query._tag === "Success" ? query.value : []
   const table = packTable(usePaneSize().columns, packs)
   const cursor = useListCursor(packs.length, rows, [zoneId])
+  // The pack opened, by id: a refresh behind it shows its certificates as they are now.
+  const [open, setOpen] = useState<string | undefined>(undefined)
+  const opened = packs.find((p) => p.id === open)
   useKeys(
     (press) => {
       if (cursor.move(press)) return true
+      if (press.name === "enter") {
+        const p = packs[cursor.index]
+        if (p !== undefined) setOpen(p.id)
+        return p !== undefined
+      }
       if (press.name !== "r") return false
       refresh()
       return true
     },
-    { priority: KeyLayer.tab, active, hints: [...moveHints, { keys: "r", label: "refresh" }] }
+    {
+      priority: KeyLayer.tab,
+      active: active && opened === undefined,
+      hints: [...moveHints, { keys: "enter", label: "certificates" }, { keys: "r", label: "refresh" }]
+    }
   )
+  if (opened !== undefined)
+    return <CertificateList pack={opened} active={active} height={height} onBack={() => setOpen(undefined)} />
   if (query._tag === "Loading") return <Loading what="certificate packs" />
   if (query._tag === "Failure") return <ErrorView what="could not list certificate packs" error={query.error} />
   if (packs.length === 0)

@@ -26,7 +26,9 @@ export interface ZoneTab {
 export const zoneTabs: ReadonlyArray<ZoneTab> = [
   {
     title: "DNS records",
-    render: ({ zone, active, height }) => <ZoneDns zoneId={zone.id} active={active} height={height} />
+    render: ({ zone, active, height }) => (
+      <ZoneDns zoneId={zone.id} zoneName={zone.name} active={active} height={height} />
+    )
   },
   {
     title: "Certificate packs",

@@ -1,10 +1,12 @@
 /**
- * The DNS records tab: paged 100 at a time as the cursor moves (G loads to the end), `/` filters by
- * name on the server, enter shows one record whole.
+ * The DNS records tab: paged 100 at a time as the cursor moves (G loads to the end), `/` filters on
+ * the server (by name; `type:MX` and `content:…` words by type and content), enter shows one record
+ * whole, `n`/`e`/`d` create, edit and delete (dns-writes.tsx).
  */
 import { Box } from "ink"
+import { useState } from "react"
 import type { DnsRecord } from "../../src/domain/dns.js"
-import { listDnsPage } from "../../src/services/zones-service.js"
+import { listDnsPage, type DnsFilter } from "../../src/services/zones-service.js"
 import { cells, flexWidth } from "../components/columns.js"
 import { FilterBar, useFilterInput } from "../components/filter-bar.js"
 import { List, ListStatus, moveHints, useListCursor } from "../components/list.js"
@@ -14,6 +16,7 @@ import { usePagedList } from "../paged-list.js"
 import { useZoneScoped } from "../state.js"
 import { usePaneSize } from "../terminal.js"
 import { DnsRecordView } from "./dns-record.js"
+import { DnsWriteFlow, type DnsWrite } from "./dns-writes.js"
 
 export const DnsPerPage = 100
 /** Filter line, column titles, status line. */
@@ -43,16 +46,57 @@ const dnsTable = (columns: number) => {
   }
 }
 
-export function ZoneDns({ zoneId, active, height }: { zoneId: string; active: boolean; height: number }) {
+/**
+ * The filter's words: `type:MX` and `content:TEXT` (each once, the last wins) narrow by type and by
+ * content; the other words, joined by a space, are part of the name.
+ */
+export const dnsFilterOf = (text: string): DnsFilter => {
+  let type: string | undefined
+  let content: string | undefined
+  const name: Array<string> = []
+  for (const word of text.trim().split(/\s+/)) {
+    const m = /^(type|content):(.*)$/i.exec(word)
+    if (m === null) {
+      if (word !== "") name.push(word)
+    } else if (m[1]!.toLowerCase() === "type") type = m[2]!.toUpperCase() || undefined
+    else content = m[2] || undefined
+  }
+  return {
+    type: type as DnsFilter["type"],
+    content,
+    name: name.length > 0 ? name.join(" ") : undefined
+  }
+}
+
+export function ZoneDns({
+  zoneId,
+  zoneName,
+  active,
+  height
+}: {
+  zoneId: string
+  zoneName: string
+  active: boolean
+  height: number
+}) {
   const rows = Math.max(1, height - Chrome)
   const pane = usePaneSize()
   const table = dnsTable(pane.columns)
   // The record shown whole (by id, so that a refresh behind it cannot swap it for another).
   const [open, setOpen] = useZoneScoped<DnsRecord>(zoneId)
-  const filter = useFilterInput({ active: active && open === undefined, onMove: (press) => cursor.move(press) })
-  const name = filter.text === "" ? undefined : filter.text
-  const list = usePagedList((page) => listDnsPage(zoneId, { name, page, perPage: DnsPerPage }), [zoneId, name])
-  const cursor = useListCursor(list.items.length, rows, [zoneId, name], {
+  const [write, setWrite] = useState<DnsWrite | undefined>(undefined)
+  const filter = useFilterInput({
+    active: active && open === undefined && write === undefined,
+    onMove: (press) => cursor.move(press),
+    what: "name, type:X, content:Y"
+  })
+  const query = dnsFilterOf(filter.text)
+  const { type, content, name } = query
+  const list = usePagedList(
+    (page) => listDnsPage(zoneId, { type, content, name, page, perPage: DnsPerPage }),
+    [zoneId, type, content, name]
+  )
+  const cursor = useListCursor(list.items.length, rows, [zoneId, type, content, name], {
     items: list.items,
     key: (r) => r.id,
     hasMore: list.hasMore,
@@ -71,6 +115,15 @@ export function ZoneDns({ zoneId, active, height }: { zoneId: string; active: bo
         case "/":
           filter.start()
           return true
+        case "n":
+          setWrite({ _tag: "create" })
+          return true
+        case "e":
+        case "d": {
+          const r = list.items[cursor.index]
+          if (r !== undefined) setWrite({ _tag: press.name === "e" ? "edit" : "delete", record: r })
+          return r !== undefined
+        }
         case "r":
           list.refresh()
           return true
@@ -85,10 +138,17 @@ export function ZoneDns({ zoneId, active, height }: { zoneId: string; active: bo
     },
     {
       priority: KeyLayer.tab,
-      active: active && !filter.editing && open === undefined,
+      active: active && !filter.editing && open === undefined && write === undefined,
       hints: [
         ...moveHints,
         { keys: "enter", label: "record" },
+        { keys: "n", label: "new" },
+        ...(list.items.length > 0
+          ? [
+              { keys: "e", label: "edit" },
+              { keys: "d", label: "delete" }
+            ]
+          : []),
         { keys: "/", label: "filter" },
         { keys: "r", label: "refresh" },
         ...(filter.text !== "" ? [{ keys: "esc", label: "clear filter" }] : [])
@@ -129,6 +189,19 @@ export function ZoneDns({ zoneId, active, height }: { zoneId: string; active: bo
     )
   }
 
+  if (write !== undefined) {
+    return (
+      <DnsWriteFlow
+        zoneId={zoneId}
+        zoneName={zoneName}
+        write={write}
+        onClose={(written) => {
+          setWrite(undefined)
+          if (written !== undefined) list.refresh()
+        }}
+      />
+    )
+  }
   if (open !== undefined) {
     return (
       <DnsRecordView
@@ -142,7 +215,7 @@ export function ZoneDns({ zoneId, active, height }: { zoneId: string; active: bo
   }
   return (
     <Box flexDirection="column">
-      <FilterBar filter={filter} />
+      <FilterBar filter={filter} what="name, type:X, content:Y" />
       {body()}
     </Box>
   )

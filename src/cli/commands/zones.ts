@@ -1,4 +1,4 @@
-/** `edgectl zones list|get`, `edgectl dns list`, `edgectl certs list`, `edgectl accounts list`. */
+/** `edgectl zones list|get`, `edgectl dns list` (and dns-writes.ts: create, edit, delete), `edgectl certs list`, `edgectl accounts list`. */
 import * as Args from "@effect/cli/Args"
 import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
@@ -7,6 +7,7 @@ import type { Zone } from "../../domain/zone.js"
 import { accountByRef, allAccounts } from "../../services/identity-service.js"
 import { allCertificatePacks, allDnsRecords, allZones, resolveZone } from "../../services/zones-service.js"
 import { DnsRecordTypes } from "../../domain/dns.js"
+import { dnsWrites } from "./dns-writes.js"
 import { choiceOption, opt, target, triState } from "../options.js"
 import { printJson, printTable } from "../output.js"
 import { positional, run } from "../run.js"
@@ -130,7 +131,10 @@ const dnsList = Command.make(
     })
 ).pipe(Command.withDescription("list a zone's DNS records"))
 
-export const dns = Command.make("dns").pipe(Command.withDescription("DNS records"), Command.withSubcommands([dnsList]))
+export const dns = Command.make("dns").pipe(
+  Command.withDescription("DNS records"),
+  Command.withSubcommands([dnsList, ...dnsWrites])
+)
 
 const certsList = Command.make("list", { ...target, zone: zoneArg }, (o) =>
   Effect.gen(function* () {

@@ -9,6 +9,7 @@
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import type { MigrationStopped, V4Error } from "../../../domain/errors.js"
+import { requestLines } from "../../../domain/request-text.js"
 import { journalOf, stoppedFrom, type RunOutcome } from "../../../services/migration-engine.js"
 import { MigrationTarget, readJournal, type JournalStatus } from "../../../services/migration-journal.js"
 import * as Waf from "../../../services/waf-migration-service.js"
@@ -126,8 +127,7 @@ const fresh = (o: MigrateFlags, z: Waf.WafZone) =>
         })
       printLine(`Dry run: nothing was changed. The migration would send:`)
       printLine("")
-      printLine(url)
-      printLine(JSON.stringify(step.request.body, null, 2))
+      for (const line of requestLines({ ...step.request, path: url.slice(url.indexOf(" ") + 1) })) printLine(line)
       printLine("")
       printLine(`and zone ${z.name} would go from ${step.from} to ${STATE_TEXT[step.to] ?? step.to}.`)
       printLine(
