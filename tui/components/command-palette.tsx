@@ -9,7 +9,7 @@ import { Box, Text } from "ink"
 import { useEffect, useEffectEvent, useRef, useState } from "react"
 import type { Zone } from "../../src/domain/zone.js"
 import { listZonesPage } from "../../src/services/zones-service.js"
-import { KeyLayer, useKeys } from "../keys.js"
+import { KeyLayer, useHoldKeys, useKeys } from "../keys.js"
 import { useEffectQuery } from "../runtime.js"
 import { Screens, type ScreenInfo } from "../screens/registry.js"
 import { usePaneSize } from "../terminal.js"
@@ -101,6 +101,9 @@ export function CommandPalette(props: {
   }
   // The enter that waited runs when its zones arrive, not again whenever a render makes a new `enter`.
   const enterWaited = useEffectEvent(enter)
+  // The keys after such an enter are for the screen it opens: they wait with it (issue 29: a `tab`
+  // typed after `:zone⏎` went to the palette and was lost).
+  useHoldKeys(waiting !== undefined)
   useEffect(() => {
     if (waiting !== undefined && waiting === needle && (answered !== undefined || failed)) enterWaited()
   }, [waiting, needle, answered, failed])
