@@ -15,7 +15,7 @@ import { List, ListStatus, moveHints, useListCursor } from "../components/list.j
 import { Empty, ErrorView, Loading } from "../components/states.js"
 import { KeyLayer, useKeys } from "../keys.js"
 import { useEffectQuery } from "../runtime.js"
-import { useUiState } from "../state.js"
+import { useUiActions, useUiState } from "../state.js"
 import { usePaneSize } from "../terminal.js"
 import { WafWizard } from "./waf-wizard.js"
 
@@ -51,7 +51,12 @@ export function WafScreen({ active }: { active: boolean }) {
     ? [...loaded.filter((r) => r.zone.id === open.id), ...loaded.filter((r) => r.zone.id !== open.id)]
     : loaded
   const cursor = useListCursor(rows.length, rowsShown, [account?.id])
-  const [chosen, setChosen] = useState<Zone | undefined>(undefined)
+  // The wizard's zone becomes the app's open zone (the header's, the Firewall screen's): issue 29
+  // found the header naming the zone open before while the wizard showed another. Opened elsewhere
+  // since (`:`, the Zones screen), another zone closes the wizard rather than show under its name.
+  const { openZone } = useUiActions()
+  const [picked, setChosen] = useState<Zone | undefined>(undefined)
+  const chosen = picked !== undefined && picked.id === open?.id ? picked : undefined
   useKeys(
     (press) => {
       if (chosen) {
@@ -61,7 +66,12 @@ export function WafScreen({ active }: { active: boolean }) {
         return true
       }
       if (cursor.move(press)) return true
-      if (press.name === "enter" && rows[cursor.index]) return (setChosen(rows[cursor.index]!.zone), true)
+      const row = rows[cursor.index]
+      if (press.name === "enter" && row) {
+        setChosen(row.zone)
+        openZone(row.zone)
+        return true
+      }
       if (press.name === "r") return (refresh(), true)
       return false
     },
