@@ -5,7 +5,7 @@
  * not found (a rule id suggests listing the zone's rules, not the zones).
  */
 import type { V4Error } from "../domain/errors.js"
-import { NativeModule, RebuildHint } from "../domain/native-module.js"
+import { DamagedStore, DamagedStoreHint, NativeModule, RebuildHint } from "../domain/native-module.js"
 import { shellWord as quote } from "../domain/shell-word.js"
 
 export interface HintTarget {
@@ -104,7 +104,9 @@ export const defaultHint = (e: V4Error, t: HintTarget): string | undefined => {
         if (t.remote) return "check the network and CLOUDFLARE_API_BASE_URL"
         return NativeModule.test(e.message)
           ? RebuildHint
-          : "the state directory must be a directory edgectl can write: pick another with --persist-to DIR"
+          : DamagedStore.test(e.message)
+            ? DamagedStoreHint
+            : "the state directory must be a directory edgectl can write: pick another with --persist-to DIR"
       }
       return !t.remote && e.status >= 500 && process.env.EDGECTL_DEBUG !== "1"
         ? "run again with EDGECTL_DEBUG=1 for the cause and the stack"
