@@ -137,6 +137,7 @@ function Shell({ fallbackTarget }: { fallbackTarget: string }) {
                 <CommandPalette
                   height={pane.rows}
                   accountId={state.account?.id}
+                  accountName={state.account?.name}
                   onPick={pick}
                   onClose={() => setPalette(false)}
                 />

@@ -95,3 +95,24 @@ describe.each([
     expect(shown).toContain("✓ Created #1 (block, no description) with a new filter")
   })
 })
+
+describe.each([
+  { columns: 80, rows: 24 },
+  { columns: 120, rows: 40 }
+])("the : palette with one account chosen at $columns x $rows", (size) => {
+  it("says it finds that account's zones only", async () => {
+    const t = (tui = await PtyTui.start(size))
+    await t.waitFor("1/46")
+    t.write("a")
+    await t.waitFor("Choose an account")
+    t.write(`j${PtyKeys.enter}`)
+    await t.waitFor("1/20")
+    const account = t
+      .screen()
+      .split("\n")[0]!
+      .match(/account (.+?)\s{2,}zone/)![1]!
+    t.write(":")
+    const shown = await t.waitFor("screen or zone name")
+    expect(flat(shown)).toContain(`zones of ${account} only`)
+  })
+})
