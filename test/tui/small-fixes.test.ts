@@ -116,3 +116,45 @@ describe.each([
     expect(flat(shown)).toContain(`zones of ${account} only`)
   })
 })
+
+/** Opens `zone`'s WAF tab (the migration wizard) with the `:` palette. */
+const openWaf = async (t: PtyTui, zone: string) => {
+  t.write(`:${zone}${PtyKeys.enter}`)
+  await t.waitFor("[DNS records]")
+  t.write(`${PtyKeys.tab}${PtyKeys.tab}${PtyKeys.tab}${PtyKeys.tab}`)
+  await t.waitFor("[WAF]")
+}
+
+describe.each([
+  { columns: 80, rows: 24 },
+  { columns: 120, rows: 40 }
+])("the WAF wizard at $columns x $rows", (size) => {
+  it("offers no deploy on a finished migration, and d does nothing there", async () => {
+    const t = (tui = await PtyTui.start(size))
+    await openWaf(t, "acme-labs.org")
+    await t.waitFor("r refresh")
+    t.write(PtyKeys.end)
+    await t.settle()
+    t.write("d")
+    const shown = await t.settle()
+    expect(shown).not.toContain("d deploy")
+    expect(shown).not.toMatch(/Deploy .*\?|type acme-labs\.org/)
+  })
+
+  it("g and G go to the first and last rule in Overrides (in one read)", async () => {
+    const t = (tui = await PtyTui.start(size))
+    await openWaf(t, "acme-api.com")
+    await t.waitFor("r refresh")
+    t.write("nnnn")
+    await t.waitFor("u undo edits")
+    const cursorRow = (screen: string) => screen.match(/││ › (\w{8})/)?.[1]
+    const first = cursorRow(await t.settle())
+    expect(first).toBeDefined()
+    t.write("jjjg")
+    await t.settle()
+    expect(cursorRow(t.screen())).toBe(first)
+    t.write("G")
+    await t.settle()
+    expect(cursorRow(t.screen())).not.toBe(first)
+  })
+})
