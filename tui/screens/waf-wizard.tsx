@@ -206,7 +206,7 @@ function ZoneWafWizard({ zone, active, height }: { zone: Zone; active: boolean; 
           : step === 5 && data.preview
             ? replayLines({ ...replay, file, stale }, columns)
             : step === 6
-              ? deployLines(data.status, busy && `${busy}…`, sent, columns)
+              ? deployLines(data.status, busy && `${busy}…`, sent, columns, data.check.compatible)
               : undefined
   const maxScroll = lines ? maxOffset(lines.length, rows) : 0
 
@@ -231,7 +231,7 @@ function ZoneWafWizard({ zone, active, height }: { zone: Zone; active: boolean; 
       : []),
     // Issue 29: `d deploy` was offered on a finished migration and on an incompatible zone.
     ...(deployable ? [{ keys: "d", label: "deploy" }] : []),
-    ...(step === 6 && data?.status.plan === "enterprise" && data.status.migration_state === "start"
+    ...(deployable && data?.status.plan === "enterprise" && data.status.migration_state === "start"
       ? [{ keys: "x", label: "finish now" }]
       : []),
     ...(maxScroll > 0 ? [{ keys: "j/k", label: "scroll" }] : []),
@@ -281,7 +281,7 @@ function ZoneWafWizard({ zone, active, height }: { zone: Zone; active: boolean; 
       }
       if (now === 6 && busy === undefined) {
         if (n === "d" && deployable) return (deployKey(data.status.migration_state, false), true)
-        if (n === "x" && data.status.plan === "enterprise" && data.status.migration_state === "start")
+        if (n === "x" && deployable && data.status.plan === "enterprise" && data.status.migration_state === "start")
           return (deployKey("start", true), true)
       }
       return false
