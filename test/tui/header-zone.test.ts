@@ -1,7 +1,7 @@
 /**
- * The header names the zone the screen shows (issue 29 item 3): a zone opened in the WAF screen's
- * wizard becomes the app's zone, so the header says it and `3` opens its firewall rules, never
- * those of the zone open before.
+ * The header names the zone the screen shows (issue 29 item 3): over the WAF screen's wizard, the
+ * wizard's zone (it named the Zones screen's zone); on the Firewall screen (`3`), the zone whose
+ * rules it shows. The WAF screen's choice stays its own: the Zones screen keeps its zone.
  */
 import { afterEach, describe, expect, it } from "vitest"
 import { PtyKeys, PtyTui } from "../helpers/pty.js"
@@ -31,15 +31,23 @@ describe.each([
     const second = /› globex\.com[^\n]*\n[^\n]*││\s+(\S+)/
     const other = (await t.waitFor(second)).match(second)![1]!
     expect(other).not.toBe("globex.com")
-    if (oneRead) t.write(`j${PtyKeys.enter}3`)
-    else {
+    if (oneRead) {
+      t.write(`j${PtyKeys.enter}`)
+      expect(headerZone(await t.waitFor(`WAF migration · ${other}`))).toBe(other)
+      t.write("3")
+    } else {
       await t.type(["j", PtyKeys.enter])
       await t.waitFor(`WAF migration · ${other}`)
       expect(headerZone(t.screen())).toBe(other)
       await t.type("3")
     }
     const shown = await t.waitFor("Firewall rules · zone")
-    expect(shown).toContain(`Firewall rules · zone ${other}`)
-    expect(headerZone(shown)).toBe(other)
+    expect(shown).toContain("Firewall rules · zone globex.com")
+    expect(headerZone(shown)).toBe("globex.com")
+    // Back on the WAF screen (its list: the wizard closed as the screen was left), the header
+    // names no zone of a wizard any more.
+    t.write("4")
+    const back = await t.waitFor(/WAF migration · \d+ to migrate/)
+    expect(headerZone(back)).toBe("globex.com")
   })
 })

@@ -5,7 +5,7 @@
  */
 import * as Effect from "effect/Effect"
 import { Box, Text } from "ink"
-import { useState } from "react"
+import { useEffect, useState } from "react"
 import type { MigrationStatus } from "../../src/domain/waf.js"
 import type { Zone } from "../../src/domain/zone.js"
 import * as Waf from "../../src/services/waf-migration-service.js"
@@ -51,12 +51,14 @@ export function WafScreen({ active }: { active: boolean }) {
     ? [...loaded.filter((r) => r.zone.id === open.id), ...loaded.filter((r) => r.zone.id !== open.id)]
     : loaded
   const cursor = useListCursor(rows.length, rowsShown, [account?.id])
-  // The wizard's zone becomes the app's open zone (the header's, the Firewall screen's): issue 29
-  // found the header naming the zone open before while the wizard showed another. Opened elsewhere
-  // since (`:`, the Zones screen), another zone closes the wizard rather than show under its name.
-  const { openZone } = useUiActions()
-  const [picked, setChosen] = useState<Zone | undefined>(undefined)
-  const chosen = picked !== undefined && picked.id === open?.id ? picked : undefined
+  const [chosen, choose] = useState<Zone | undefined>(undefined)
+  // The header names the wizard's zone while it shows (UiState.wafZone).
+  const { showWafZone } = useUiActions()
+  useEffect(() => () => showWafZone(undefined), [showWafZone])
+  const setChosen = (zone: Zone | undefined) => {
+    choose(zone)
+    showWafZone(zone)
+  }
   useKeys(
     (press) => {
       if (chosen) {
@@ -66,12 +68,7 @@ export function WafScreen({ active }: { active: boolean }) {
         return true
       }
       if (cursor.move(press)) return true
-      const row = rows[cursor.index]
-      if (press.name === "enter" && row) {
-        setChosen(row.zone)
-        openZone(row.zone)
-        return true
-      }
+      if (press.name === "enter" && rows[cursor.index]) return (setChosen(rows[cursor.index]!.zone), true)
       if (press.name === "r") return (refresh(), true)
       return false
     },
