@@ -1,10 +1,13 @@
 /**
  * The actions a screen starts (a write to the platform, a replay): `busy` names the one that runs,
  * its result goes to `onOk`, a failure to the footer (notices.tsx); whatever still runs when the
- * screen goes away is aborted, so no result lands on a screen that is gone.
+ * screen goes away is aborted, so no result lands on a screen that is gone. While an action is busy
+ * the keys wait (useHoldKeys): a key pressed meanwhile acts once it is done, on what it left (`K K K`
+ * moves a rule three places), instead of being dropped by a screen that refuses keys while busy.
  */
 import type * as Effect from "effect/Effect"
 import { useEffect, useRef, useState } from "react"
+import { useHoldKeys } from "./keys.js"
 import { useNotify } from "./notices.js"
 import { runEffect, useRuntime, type RunResult, type Services } from "./runtime.js"
 import { useSessionLog } from "./session-log.js"
@@ -16,6 +19,7 @@ export function useActions() {
   const [busy, setBusy] = useState<string | undefined>(undefined)
   const aborts = useRef(new Set<AbortController>())
   useEffect(() => () => aborts.current.forEach((a) => a.abort()), [])
+  useHoldKeys(busy !== undefined)
 
   /** Runs `effect` until it ends or the screen goes away (then it resolves undefined). */
   const start = <A, E>(effect: Effect.Effect<A, E, Services>): Promise<RunResult<A> | undefined> => {

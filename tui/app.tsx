@@ -26,7 +26,7 @@ import { RuntimeProvider, useEffectQuery, type Query, type TuiRuntime } from "./
 import { SessionLogOverlay, SessionLogProvider } from "./session-log.js"
 import { ObjectsDirContext } from "./screens/objects-data.js"
 import { helpTitleOf, screenByKey, Screens } from "./screens/registry.js"
-import { UiProvider, useUiActions, useUiState, type ScreenId } from "./state.js"
+import { UiProvider, useUiActions, useUiState, zoneShown, type ScreenId } from "./state.js"
 import { PaneContext, takeTerminal, useTerminalSize } from "./terminal.js"
 import { yogaReady } from "./yoga-ready.js"
 
@@ -125,7 +125,7 @@ function Shell({ fallbackTarget }: { fallbackTarget: string }) {
       {/* No width from the size state: Ink lays a frame out at the new width the moment the terminal
         is resized, before the state follows; a frame wider than the terminal would wrap and scroll. */}
       <Box flexDirection="column" height={height} display={tooSmall ? "none" : "flex"}>
-        <Header target={target} account={state.account?.name ?? "All accounts"} zone={state.zone?.name} />
+        <Header target={target} account={state.account?.name ?? "All accounts"} zone={zoneShown(state)?.name} />
         <Box flexGrow={1}>
           <Sidebar current={state.screen} />
           <Box flexDirection="column" flexGrow={1} flexShrink={1} borderStyle="round" paddingX={1} overflow="hidden">
@@ -143,6 +143,7 @@ function Shell({ fallbackTarget }: { fallbackTarget: string }) {
                 <CommandPalette
                   height={pane.rows}
                   accountId={state.account?.id}
+                  accountName={state.account?.name}
                   onPick={pick}
                   onClose={() => setPalette(false)}
                 />

@@ -6,7 +6,7 @@
 import * as Cause from "effect/Cause"
 import * as Option from "effect/Option"
 import { isV4Error, type V4Error } from "../src/domain/errors.js"
-import { NativeModule, RebuildHint } from "../src/domain/native-module.js"
+import { DamagedStore, DamagedStoreHint, NativeModule, RebuildHint } from "../src/domain/native-module.js"
 
 export interface UiError {
   readonly message: string
@@ -50,7 +50,7 @@ const hintFor = (e: V4Error): string => {
     case "InvalidInput":
       return target.remote && /credential/i.test(e.message)
         ? "q quits; set the credentials and start again (without --remote edgectl uses the local platform)"
-        : "change the filter (/) or press r to retry"
+        : "change what was typed and try again"
     case "RateLimited":
       return "the platform is rate limiting: wait a moment, then press r"
     case "ApiError":
@@ -58,7 +58,29 @@ const hintFor = (e: V4Error): string => {
       if (target.remote) return "check the network and the base URL, then press r to retry"
       return NativeModule.test(e.message)
         ? `q quits; ${RebuildHint}`
-        : "the local platform could not start: its state directory (--persist-to) must be a directory edgectl can write; q quits"
+        : DamagedStore.test(e.message)
+          ? `q quits; ${DamagedStoreHint}`
+          : "the local platform could not start: its state directory (--persist-to) must be a directory edgectl can write; q quits"
+    // Issue 29: these said "press r to retry", which cannot help: what can.
+    case "InvalidExpression":
+      return "fix the expression where the message says, then submit it again"
+    case "UriOverridePresent":
+      return "the zone's WAF URI overrides block it: delete them first (the CLI's `waf overrides delete --all`), then try again"
+    case "TooManyRules":
+    case "ExpressionTooLong":
+      return "the platform's support migrates such zones; the wizard's preview lists the rules concerned"
+    case "MigrationFinished":
+      return "the zone already runs WAF Managed Rules: there is nothing left to migrate"
+    case "Incompatible":
+      return "the zone cannot be migrated as it is: the message says why"
+    case "ValidationModeNotAllowed":
+      return "migrate in one step (pending): pro and business zones have no validation"
+    case "QuotaExceeded":
+      return "delete rules or filters the zone no longer needs, then try again"
+    case "DuplicateFilter":
+      return "a filter with this expression exists: reuse it, or change the expression"
+    case "NoAnswer":
+      return "the platform did not answer: r reads it again, to see whether it was applied before trying again"
     default:
       return "press r to retry"
   }
@@ -66,6 +88,13 @@ const hintFor = (e: V4Error): string => {
 
 const messageOf = (u: unknown): string =>
   u instanceof Error ? u.message : typeof u === "object" && u !== null && "message" in u ? String(u.message) : String(u)
+
+/**
+ * An object's SQL refused (a typo, a reserved `_cf_` table): SQLite's message ends with its code, as
+ * the platform's does. The statement's fault, not edgectl's (issue 29 found "this is a bug").
+ */
+const SqlStatement = /SQLITE_(ERROR|AUTH|CONSTRAINT|MISMATCH|RANGE|TOOBIG)\b/
+const SqlHint = "the statement was refused: enter types it again, fixed"
 
 /** Any thrown or failed value as a UiError. */
 export const fromUnknown = (u: unknown): UiError =>
@@ -76,7 +105,9 @@ export const fromUnknown = (u: unknown): UiError =>
         code: u.clientSide === true || (u._tag === "ApiError" && u.status === 0) ? undefined : u.code,
         hint: hintFor(u)
       }
-    : { message: messageOf(u), code: undefined, hint: "this is a bug in edgectl: press r to retry, q to quit" }
+    : SqlStatement.test(messageOf(u))
+      ? { message: messageOf(u), code: undefined, hint: SqlHint }
+      : { message: messageOf(u), code: undefined, hint: "this is a bug in edgectl: press r to retry, q to quit" }
 
 /** The first failure (or defect) of a cause; `undefined` when the cause is only an interruption. */
 export const fromCause = (cause: Cause.Cause<unknown>): UiError | undefined => {

@@ -211,3 +211,12 @@ const bestShift = (screen: ReadonlyArray<string>, next: ReadonlyArray<string>, c
   up([...screen].reverse(), [...want].reverse(), true)
   return best
 }
+
+/**
+ * The next frame is drawn whole: the screen cleared and the frame written from its top-left corner,
+ * whatever the last frame was. Set by ctrl+l (tui/keys.tsx) and by a resize (tui/terminal.ts): a
+ * diff is written relative to where the last frame left the cursor, and issue 29 saw rapid resizes
+ * under load leave a frame shifted by a row (2 in ~45 bursts), which every later diff kept. Read
+ * and cleared by Ink's log-update and ink.js as patched (build/patches/ink.mjs).
+ */
+export const WholeRedraw = { pending: false }

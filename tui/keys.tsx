@@ -2,7 +2,7 @@
  * The keypress hub: the app's only `useInput`. Screens, dialogs and overlays register layers with a
  * priority; a key goes to the highest layer first and falls through until one handles it, and stops
  * at a modal layer (a text field, a dialog). The footer reads the same layers, so it lists exactly
- * the keys that work right now. ctrl+c quits from anywhere.
+ * the keys that work right now. ctrl+c quits from anywhere; ctrl+l redraws the screen from anywhere.
  *
  * A paste (tui/key-decoder.ts) reaches the layers as one `paste` press, with `toText` saying whether
  * a field (a `text` layer) is there to take it; layers that take no text never act on it, and the
@@ -14,6 +14,7 @@ import {
   useCallback,
   useContext,
   useEffect,
+  useInsertionEffect,
   useLayoutEffect,
   useMemo,
   useRef,
@@ -21,6 +22,7 @@ import {
   type ReactNode
 } from "react"
 import { fromUnknown, type UiError } from "./errors.js"
+import { WholeRedraw } from "./frame-diff.js"
 import { InputReader, isText, textPress, type Keypress } from "./key-decoder.js"
 
 export type { Keypress } from "./key-decoder.js"
@@ -173,12 +175,24 @@ export function KeypressProvider({ onQuit, children }: { onQuit: () => void; chi
     }
   }, [])
 
+  const [redraws, setRedraws] = useState(0)
+  // ctrl+l's render asks for the whole frame. React skips the commit of a render that changes no
+  // element and has no effect, and Ink draws on a commit: this effect makes it commit, and an
+  // insertion effect runs before Ink draws (a layout effect runs after).
+  useInsertionEffect(() => {
+    if (redraws > 0) WholeRedraw.pending = true
+  }, [redraws])
   const reader = useRef(new InputReader())
   const onChunk = useCallback((chunk: string) => {
-    const presses = reader.current.read(chunk)
+    let presses = reader.current.read(chunk)
     if (presses.some((p) => p.name === "ctrl+c")) {
       queue.current = []
       return quit.current()
+    }
+    // ctrl+l redraws the whole screen, from anywhere (a field too), as in a shell or vim.
+    if (presses.some((p) => p.name === "ctrl+l")) {
+      setRedraws((n) => n + 1)
+      presses = presses.filter((p) => p.name !== "ctrl+l")
     }
     setFault(undefined)
     queue.current.push(...presses)

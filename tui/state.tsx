@@ -19,14 +19,24 @@ export interface UiState {
   readonly account: Account | undefined
   /** The zone open in the Zones screen, if any. */
   readonly zone: Zone | undefined
+  /** The zone the WAF screen's wizard shows (its own choice, apart from the Zones screen's). */
+  readonly wafZone: Zone | undefined
   readonly helpOpen: boolean
 }
+
+/**
+ * The zone the screen shown is about, which the header names: the WAF screen's wizard has its own
+ * (issue 29: the header named the Zones screen's zone above another zone's wizard).
+ */
+export const zoneShown = (s: UiState): Zone | undefined =>
+  s.screen === "waf" && s.wafZone !== undefined ? s.wafZone : s.zone
 
 export interface UiActions {
   readonly showScreen: (screen: ScreenId) => void
   readonly chooseAccount: (account: Account | undefined) => void
   readonly openZone: (zone: Zone) => void
   readonly closeZone: () => void
+  readonly showWafZone: (zone: Zone | undefined) => void
   readonly setHelp: (open: boolean) => void
   readonly quit: () => void
 }
@@ -35,13 +45,20 @@ const StateContext = createContext<UiState | undefined>(undefined)
 const ActionsContext = createContext<UiActions | undefined>(undefined)
 
 export function UiProvider({ onQuit, children }: { onQuit: () => void; children: ReactNode }) {
-  const [state, setState] = useState<UiState>({ screen: "zones", account: undefined, zone: undefined, helpOpen: false })
+  const [state, setState] = useState<UiState>({
+    screen: "zones",
+    account: undefined,
+    zone: undefined,
+    wafZone: undefined,
+    helpOpen: false
+  })
   const actions = useMemo<UiActions>(
     () => ({
       showScreen: (screen) => setState((s) => ({ ...s, screen })),
       chooseAccount: (account) => setState((s) => ({ ...s, account, zone: undefined })),
       openZone: (zone) => setState((s) => ({ ...s, zone })),
       closeZone: () => setState((s) => ({ ...s, zone: undefined })),
+      showWafZone: (wafZone) => setState((s) => ({ ...s, wafZone })),
       setHelp: (helpOpen) => setState((s) => ({ ...s, helpOpen })),
       quit: onQuit
     }),

@@ -5,6 +5,7 @@
 import { useStdout } from "ink"
 import * as fs from "node:fs"
 import { createContext, useContext, useEffect, useState } from "react"
+import { WholeRedraw } from "./frame-diff.js"
 
 export interface TerminalSize {
   readonly columns: number
@@ -17,7 +18,12 @@ export function useTerminalSize(): TerminalSize {
   const { stdout } = useStdout()
   const [size, setSize] = useState(() => read(stdout))
   useEffect(() => {
-    const onResize = () => setSize(read(stdout))
+    // The frame after a resize is drawn whole: a diff placed from where the last frame left the
+    // cursor could keep a shift the resize caused (issue 29).
+    const onResize = () => {
+      WholeRedraw.pending = true
+      setSize(read(stdout))
+    }
     stdout.on("resize", onResize)
     return () => {
       stdout.off("resize", onResize)

@@ -21,6 +21,8 @@ const INK = "6.8.0"
  * - After a frame taller than the terminal (as for a moment after it shrinks), Ink clears the screen
  *   and draws the frame without the newline it then records as drawn: the next frame, placed from
  *   where the cursor should be, was drawn a line off. It is drawn with its newline.
+ * - A whole redraw asked for (ctrl+l, a resize: tui/frame-diff.ts's WholeRedraw) clears the screen
+ *   and writes the frame from the top-left corner, even a frame that did not change.
  * - A frame's three writes (begin synchronized update, the frame, end it) go out as one: each
  *   write to a terminal is a system call, and three of them cost a cursor move more than the rest
  *   of its frame (node --cpu-prof: writeUtf8String ~2 ms of ~8 ms per j).
@@ -33,7 +35,24 @@ export const inkIncrementalFrames = sourcePatch({
     "build/log-update.js": [
       [
         "import ansiEscapes from 'ansi-escapes';",
-        `import ansiEscapes from 'ansi-escapes';\nimport stringWidth from 'string-width';\nimport { frameDiff } from ${JSON.stringify(frameDiffPath)};`
+        `import ansiEscapes from 'ansi-escapes';\nimport stringWidth from 'string-width';\nimport { frameDiff, WholeRedraw } from ${JSON.stringify(frameDiffPath)};`
+      ],
+      [
+        "        if (!hasChanges(str, activeCursor)) {\n            return false;\n        }\n        const nextLines = str.split('\\n');",
+        `        if (WholeRedraw.pending) {
+            WholeRedraw.pending = false;
+            const wholeLines = str.split('\\n');
+            stream.write('\\u001B[H\\u001B[2J' + str + buildCursorSuffix(visibleLineCount(wholeLines, str), activeCursor));
+            cursorWasShown = activeCursor !== undefined;
+            previousCursorPosition = activeCursor ? { ...activeCursor } : undefined;
+            previousOutput = str;
+            previousLines = wholeLines;
+            return true;
+        }
+        if (!hasChanges(str, activeCursor)) {
+            return false;
+        }
+        const nextLines = str.split('\\n');`
       ],
       [
         "buffer.push(ansiEscapes.cursorUp(previousVisible - 1));",
@@ -56,6 +75,14 @@ export const inkIncrementalFrames = sourcePatch({
       ]
     ],
     "build/ink.js": [
+      [
+        "import { throttle } from 'es-toolkit/compat';",
+        `import { throttle } from 'es-toolkit/compat';\nimport { WholeRedraw } from ${JSON.stringify(frameDiffPath)};`
+      ],
+      [
+        "        else if (output !== this.lastOutput || this.log.isCursorDirty()) {",
+        "        else if (output !== this.lastOutput || this.log.isCursorDirty() || WholeRedraw.pending) {"
+      ],
       [
         "this.options.stdout.write(ansiEscapes.clearTerminal + this.fullStaticOutput + output);",
         "this.options.stdout.write(ansiEscapes.clearTerminal + this.fullStaticOutput + outputToRender);"

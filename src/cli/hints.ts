@@ -5,7 +5,7 @@
  * not found (a rule id suggests listing the zone's rules, not the zones).
  */
 import type { V4Error } from "../domain/errors.js"
-import { NativeModule, RebuildHint } from "../domain/native-module.js"
+import { DamagedStore, DamagedStoreHint, NativeModule, RebuildHint } from "../domain/native-module.js"
 import { shellWord as quote } from "../domain/shell-word.js"
 
 export interface HintTarget {
@@ -81,10 +81,10 @@ const credentialsHint = (e: V4Error, t: HintTarget): string => {
 const localStartHint = (message: string): string => {
   if (/EDGECTL_PLATFORM_NOW/.test(message))
     return "unset EDGECTL_PLATFORM_NOW, or set it to an instant such as 2024-06-01T12:00:00Z"
+  if (/EDGECTL_LEGACY_APIS/.test(message)) return "unset EDGECTL_LEGACY_APIS, or set it to served or ended"
   if (/written by a newer edgectl/.test(message))
     return "run the newer edgectl that wrote this state, or pick another state directory with --persist-to DIR"
-  if (/not a database|malformed|SQLITE_CORRUPT|SQLITE_NOTADB/i.test(message))
-    return "the store file is damaged: move it aside (a fresh demo state is made in its place), or pick another state directory with --persist-to DIR"
+  if (DamagedStore.test(message)) return DamagedStoreHint
   return "the state directory must be a directory edgectl can write: pick another with --persist-to DIR"
 }
 

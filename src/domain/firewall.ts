@@ -34,6 +34,17 @@ export type DeletedFilter = typeof DeletedFilter.Type
 
 export const isDeletedFilter = (f: Filter | DeletedFilter): f is DeletedFilter => "deleted" in f
 
+/**
+ * A rule's PAUSED column, for the CLI's table and the TUI's alike: its own pause, else its filter's
+ * (a rule whose filter is paused never matches, src/firewall/evaluated-rule.ts; issue 29 found both
+ * tables showing such a rule as active).
+ */
+export const pausedText = (r: {
+  readonly paused: boolean
+  readonly filter: Filter | DeletedFilter
+}): "" | "paused" | "filter paused" =>
+  r.paused ? "paused" : !isDeletedFilter(r.filter) && r.filter.paused ? "filter paused" : ""
+
 export const Rule = Schema.Struct({
   id: Schema.String,
   paused: Schema.Boolean,

@@ -164,7 +164,7 @@ describe("a local platform that cannot start", () => {
     const d = await start(damaged)
     expect([d.status, lines(d.stderr).at(-1)]).toEqual([
       1,
-      "hint: the store file is damaged: move it aside (a fresh demo state is made in its place), or pick another state directory with --persist-to DIR"
+      "hint: the state directory's database (platform.sqlite) is damaged: move it aside (a new one is made), or pick another directory with --persist-to DIR"
     ])
 
     const newer = path.join(dir, "newer")

@@ -29,6 +29,7 @@ export const PtyKeys = {
   ctrlA: "\u0001",
   ctrlC: "\u0003",
   ctrlE: "\u0005",
+  ctrlL: "\u000c",
   ctrlU: "\u0015",
   ctrlW: "\u0017"
 } as const
@@ -105,6 +106,14 @@ export class PtyTui {
   /** The screen's rows as drawn, each exactly as wide as the terminal (for checking what fits). */
   lines(): ReadonlyArray<string> {
     return this.screen().split("\n")
+  }
+
+  /**
+   * Writes `bytes` onto the terminal as another program on the same terminal would (`wall`, a
+   * background job): the screen changes, the TUI knows nothing of it.
+   */
+  scribble(bytes: string): void {
+    this.pending = this.pending.then(() => new Promise<void>((resolve) => this.term.write(bytes, resolve)))
   }
 
   /** Sends the bytes in one write (one read on the TUI's side). */

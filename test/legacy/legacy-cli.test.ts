@@ -45,6 +45,7 @@ describe("firewall lockdowns|ua-rules|rate-limits list, locally", () => {
     })
     expect(bad.status).toBe(1)
     expect(bad.stderr).toContain('EDGECTL_LEGACY_APIS must be one of served, ended, got "gone"')
+    expect(bad.stderr).toContain("hint: unset EDGECTL_LEGACY_APIS, or set it to served or ended")
   })
 })
 

@@ -9,7 +9,7 @@ import { Box, Text } from "ink"
 import { useEffect, useEffectEvent, useRef, useState } from "react"
 import type { Zone } from "../../src/domain/zone.js"
 import { listZonesPage } from "../../src/services/zones-service.js"
-import { KeyLayer, useKeys } from "../keys.js"
+import { KeyLayer, useHoldKeys, useKeys } from "../keys.js"
 import { useEffectQuery } from "../runtime.js"
 import { Screens, type ScreenInfo } from "../screens/registry.js"
 import { usePaneSize } from "../terminal.js"
@@ -54,6 +54,8 @@ export function CommandPalette(props: {
   readonly height: number
   /** Zones of this account only (the account chosen in the header), or all when undefined. */
   readonly accountId: string | undefined
+  /** Its name, said above the list: the palette finds no zone of another account (issue 29). */
+  readonly accountName?: string | undefined
   readonly onPick: (choice: PaletteChoice) => void
   readonly onClose: () => void
 }) {
@@ -78,7 +80,7 @@ export function CommandPalette(props: {
     ...screensMatching(needle),
     ...(answered ?? []).map((zone): PaletteChoice => ({ kind: "zone", zone }))
   ]
-  const listHeight = Math.max(1, props.height - 3)
+  const listHeight = Math.max(1, props.height - 3 - (props.accountId !== undefined ? 1 : 0))
   const cursor = useListCursor(choices.length, listHeight, [needle])
   // Whether ↑↓ chose a row since the text last changed, and an enter waiting for the zones.
   const moved = useRef(false)
@@ -101,6 +103,9 @@ export function CommandPalette(props: {
   }
   // The enter that waited runs when its zones arrive, not again whenever a render makes a new `enter`.
   const enterWaited = useEffectEvent(enter)
+  // The keys after such an enter are for the screen it opens: they wait with it (issue 29: a `tab`
+  // typed after `:zone⏎` went to the palette and was lost).
+  useHoldKeys(waiting !== undefined)
   useEffect(() => {
     if (waiting !== undefined && waiting === needle && (answered !== undefined || failed)) enterWaited()
   }, [waiting, needle, answered, failed])
@@ -151,6 +156,11 @@ export function CommandPalette(props: {
         <Text color="yellow">: </Text>
         <LineText line={editor.line} width={pane.columns - 2} />
       </Text>
+      {props.accountId !== undefined ? (
+        <Text dimColor wrap="truncate-end">
+          zones of {props.accountName ?? props.accountId} only (a on the Zones screen: all accounts)
+        </Text>
+      ) : null}
       {answered === undefined && !failed ? (
         <Text dimColor>
           {waiting !== undefined ? "… looking for zones, then opening the match" : "… looking for zones"}

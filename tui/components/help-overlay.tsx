@@ -18,12 +18,13 @@ type Line = { readonly kind: "title"; readonly text: string } | { readonly kind:
 
 /** The screen's keys (layers above the app's), then the app's and the ones that work everywhere. */
 export const helpLines = (layers: ReadonlyArray<LayerKeys>, screen: string): ReadonlyArray<Line> => {
+  // A key goes to the highest layer that lists it (as the footer says): a lower layer's line for it
+  // would not be true (issue 29: `esc` twice in the custom rules' help, with two meanings).
   const seen = new Set<string>()
   const unique = (hints: ReadonlyArray<KeyHint>) =>
     hints.filter((h) => {
-      const id = `${h.keys} ${h.label}`
-      if (seen.has(id)) return false
-      seen.add(id)
+      if (seen.has(h.keys)) return false
+      seen.add(h.keys)
       return true
     })
   const own = unique(layers.filter((l) => l.priority > KeyLayer.app).flatMap((l) => l.hints))

@@ -19,7 +19,7 @@ import { List, useListCursor } from "../components/list.js"
 import { Empty, ErrorView, Loading } from "../components/states.js"
 import { TextPrompt } from "../components/text-prompt.js"
 import type { UiError } from "../errors.js"
-import { KeyLayer, useKeys } from "../keys.js"
+import { KeyLayer, useHoldKeys, useKeys } from "../keys.js"
 import { useNotify } from "../notices.js"
 import type { Services } from "../runtime.js"
 import { useZoneScoped } from "../state.js"
@@ -72,7 +72,14 @@ export function CustomRulesPanel({
   const { query, refresh } = useZoneQuery(zone.id, () => Rs.getCustomRules(zone.id))
   // A write answers the whole ruleset: shown at once, and while the list is read again.
   const [written, setWritten] = useZoneScoped<{ readonly rs: ZoneRuleset | null }>(zone.id)
-  const ruleset = query._tag === "Success" ? query.value : (written?.rs ?? null)
+  // The write's answer wins over the list read before it, until the list is read again: a key that
+  // waited for the write acts on the rules it left (issue 29: `K K K` moved a rule two places).
+  const read = query._tag === "Success" ? query.value : undefined
+  useEffect(() => {
+    if (read !== undefined) setWritten(undefined)
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- only a new answer of the list clears it
+  }, [read])
+  const ruleset = written !== undefined ? written.rs : (read ?? null)
   const rules = ruleset?.rules ?? []
   const listRows = Math.max(2, height - Chrome)
   const cursor = useListCursor(rules.length, listRows, [zone.id], { items: rules, key: (r) => r.id })
@@ -83,6 +90,9 @@ export function CustomRulesPanel({
   // The rule the cursor goes to once the list has it (the one added, edited or moved).
   const [focus, setFocus] = useZoneScoped<string>(zone.id)
   const [busy, setBusy] = useState<string | undefined>(undefined)
+  // Keys pressed while a write runs wait for its answer (issue 29: `K K K` moved a rule two places).
+  // ... and keys pressed before the rules are read wait for them (a `G` then has a last row to go to).
+  useHoldKeys(busy !== undefined || (active && query._tag === "Loading" && written === undefined))
   const notify = useNotify()
   const { start } = useActions()
   const close = () => setDialog(undefined)

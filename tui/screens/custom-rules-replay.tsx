@@ -28,7 +28,7 @@ export const replayLine = (r: MigrationReplay) => {
   const differ = r.requests - r.agreed
   const first = r.disagreements[0]
   return (
-    `replay of ${baseName(r.file)}: ${r.requests} requests, ${differ === 0 ? "no difference" : `${differ} decided differently`}` +
+    `replay of ${baseName(r.file)}: ${r.requests} ${r.requests === 1 ? "request" : "requests"}, ${differ === 0 ? "no difference" : `${differ} decided differently`}` +
     (first !== undefined
       ? ` (line ${first.line}: before ${verdictText(first.before)}; after ${verdictText(first.after)})`
       : "") +

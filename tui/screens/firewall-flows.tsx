@@ -71,6 +71,11 @@ const problemOf = (t: RuleText, field: RuleField): string | undefined => {
 /** Where a rule created now lands in evaluation order, named as the table will name it. */
 const nameOfNew = (rules: ReadonlyArray<Rule>, r: Rule) => ruleName(inEvaluationOrder([...rules, r]), r)
 
+/** `#3 bad bots (block)`; a rule without a description is already named by its action (issue 29:
+ *  `(block, no description) (block)`). */
+const createdName = (rules: ReadonlyArray<Rule>, r: Rule) =>
+  `${nameOfNew(rules, r)}${r.description !== undefined && r.description !== "" ? ` (${r.action})` : ""}`
+
 export type CreateStep =
   | { readonly kind: "expression" }
   | { readonly kind: "action"; readonly expression: string }
@@ -112,7 +117,7 @@ export function CreateRuleFlow({
       ),
       (r) => {
         if (r.created !== undefined) {
-          notify.done(`Created ${nameOfNew(rules, r.created)} (${r.created.action}) with a new filter`)
+          notify.done(`Created ${createdName(rules, r.created)} with a new filter`)
           refresh()
         } else onReopen({ kind: "reuse", expression, rule, filterId: r.filterId! })
       },
@@ -212,7 +217,7 @@ export function CreateRuleFlow({
             run(
               createRuleOnFilter(zone.id, shown.filterId, rule.value),
               (r) => {
-                notify.done(`Created ${nameOfNew(rules, r)} (${r.action}) on the existing filter`)
+                notify.done(`Created ${createdName(rules, r)} on the existing filter`)
                 refresh()
               },
               "create the rule",

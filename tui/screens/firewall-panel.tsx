@@ -7,6 +7,7 @@
  */
 import * as Effect from "effect/Effect"
 import { Box, Text } from "ink"
+import { useRef } from "react"
 import { isDeletedFilter, type Rule } from "../../src/domain/firewall.js"
 import { validateRequest, type Plan } from "../../src/rules/index.js"
 import { allRules, setRulePaused, testRequest, updateRuleRequest } from "../../src/services/firewall-service.js"
@@ -15,7 +16,7 @@ import { DetailBox } from "../components/detail-box.js"
 import { List, useListCursor } from "../components/list.js"
 import { Empty, ErrorView, Loading } from "../components/states.js"
 import { TextPrompt } from "../components/text-prompt.js"
-import { KeyLayer, useKeys } from "../keys.js"
+import { KeyLayer, useHoldKeys, useKeys } from "../keys.js"
 import { useActions } from "../actions.js"
 import { useNotify } from "../notices.js"
 import { useZoneScoped } from "../state.js"
@@ -104,9 +105,17 @@ export interface FirewallPanelProps {
 export function FirewallPanel({ zone, active, height, priority = KeyLayer.tab }: FirewallPanelProps) {
   const plan = Plans.includes(zone.plan?.legacy_id ?? "") ? (zone.plan!.legacy_id as Plan) : undefined
   const { query, refresh } = useEffectQuery(() => Effect.map(allRules(zone.id), inEvaluationOrder), [zone.id])
-  const rules: ReadonlyArray<Rule> = query._tag === "Success" ? query.value : []
+  // While the rules are read again after a write, the last list stays (of this zone only), so the
+  // cursor follows its rule by id to its new place: issue 29 found it kept the row number after an
+  // edit that reordered, and the next `d`/`p` then aimed at another rule.
+  const last = useRef<{ readonly zoneId: string; readonly rules: ReadonlyArray<Rule> } | undefined>(undefined)
+  if (query._tag === "Success") last.current = { zoneId: zone.id, rules: query.value }
+  const rules: ReadonlyArray<Rule> =
+    query._tag === "Success" ? query.value : last.current?.zoneId === zone.id ? last.current.rules : []
   const rows = Math.max(2, height - Chrome)
-  const cursor = useListCursor(rules.length, rows, [zone.id])
+  const cursor = useListCursor(rules.length, rows, [zone.id], { items: rules, key: (r) => r.id })
+  // Keys pressed before the zone's rules are first read wait for them (`j` then has a row to go to).
+  useHoldKeys(active && query._tag === "Loading" && last.current?.zoneId !== zone.id)
   const current = rules[cursor.index]
   // A dialog belongs to the zone it was opened on (a `:` jump can change the zone under an open
   // one, or while its action runs): it never shows on, or acts for, another zone.

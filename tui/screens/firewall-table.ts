@@ -1,10 +1,16 @@
 /**
  * How the Firewall tab names and lays out rules: a rule is `#n` (its place in evaluation order,
  * the table's first column) and its description, never its 32-hex id; the table fits the pane,
- * and below ~90 columns it drops the priority and paused columns (shown in the line under the
- * table and the detail view) so that the expression keeps a column of its own.
+ * and below ~90 columns it drops the priority and paused columns (the pause, the rule's or its
+ * filter's, leads the description; the line under the table and the detail view show the rest) so that the expression keeps a column of its own.
  */
-import { isDeletedFilter, type FirewallAction, type FirewallDecision, type Rule } from "../../src/domain/firewall.js"
+import {
+  isDeletedFilter,
+  pausedText,
+  type FirewallAction,
+  type FirewallDecision,
+  type Rule
+} from "../../src/domain/firewall.js"
 import { priorityFromText } from "../../src/firewall/rule-input.js"
 import { check, orderRules, type Plan } from "../../src/rules/index.js"
 import { cells } from "../components/columns.js"
@@ -68,7 +74,7 @@ export const ruleTable = (columns: number): Table => {
       ["#", 3],
       ["PRIORITY", 8],
       ["ACTION", 17],
-      ["PAUSED", 6],
+      ["PAUSED", 13],
       ["DESCRIPTION", 24]
     ]
     const expr = Math.max(16, room - fixed.reduce((a, [, w]) => a + w + 2, 0))
@@ -79,7 +85,7 @@ export const ruleTable = (columns: number): Table => {
           [String(n), 3],
           [priorityText(r), 8],
           [r.action, 17],
-          [r.paused ? "paused" : "", 6],
+          [pausedText(r), 13],
           [r.description ?? "", 24],
           [expressionOf(r), expr]
         ])
@@ -100,7 +106,7 @@ export const ruleTable = (columns: number): Table => {
       cells([
         [String(n), 3],
         [r.action, 17],
-        [`${r.paused ? "paused · " : ""}${r.description ?? ""}`, description],
+        [`${pausedText(r) !== "" ? `${pausedText(r)} · ` : ""}${r.description ?? ""}`, description],
         [expressionOf(r), expr]
       ])
   }
@@ -112,7 +118,7 @@ export const ruleSummary = (rules: ReadonlyArray<Rule>, r: Rule): string =>
     ruleName(rules, r),
     `${r.action}${r.products ? ` (skips ${r.products.join(", ")})` : ""}`,
     `priority ${priorityText(r)}`,
-    ...(r.paused ? ["paused"] : [])
+    ...(pausedText(r) !== "" ? [pausedText(r)] : [])
   ].join(" · ") + `: ${expressionOf(r)}`
 
 /** A test's answer, naming rules as the table does. */

@@ -50,6 +50,29 @@ export const viewValue = (bytes: Uint8Array): ValueView => {
   return { kind: "text", lines: text.split(/\r?\n/) }
 }
 
+/** A tab as the spaces to the next stop of 8: a tab drawn raw moves the terminal's cursor past
+ *  the pane's border, which Ink counts as one column (issue 29). */
+export const expandTabs = (line: string): string => {
+  if (!line.includes("\t")) return line
+  let out = ""
+  for (const ch of line) out += ch === "\t" ? " ".repeat(8 - (out.length % 8)) : ch
+  return out
+}
+
+/**
+ * The value's lines as rows of at most `width` characters: a long line goes on in the next rows,
+ * cut at the width and not at a word, without an indent, so that copied rows give the line back
+ * (issue 29: a 5,000-character value was one cut line).
+ */
+export const valueRows = (lines: ReadonlyArray<string>, width: number): ReadonlyArray<string> =>
+  lines.flatMap((line) => {
+    const chars = [...expandTabs(line)]
+    if (chars.length <= width) return [chars.join("")]
+    const rows: Array<string> = []
+    for (let at = 0; at < chars.length; at += width) rows.push(chars.slice(at, at + width).join(""))
+    return rows
+  })
+
 const span = (seconds: number) => {
   const s = Math.abs(seconds)
   const d = Math.floor(s / 86_400)

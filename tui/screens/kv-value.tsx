@@ -9,10 +9,11 @@ import { useEffect, useState } from "react"
 import * as Kv from "../../src/services/kv-service.js"
 import { ErrorView, Loading } from "../components/states.js"
 import { KeyLayer, useKeys } from "../keys.js"
-import { asText, expiresText, sizeText, viewValue } from "./kv-format.js"
+import { asText, expiresText, sizeText, valueRows, viewValue } from "./kv-format.js"
 import { useEffectQuery } from "../runtime.js"
 import type { OpenNamespace, PutValues } from "./kv-put.js"
 import { useNotify } from "../notices.js"
+import { usePaneSize } from "../terminal.js"
 
 /** Header lines above the value: key, details, metadata, separator. */
 const Chrome = 4
@@ -39,7 +40,10 @@ export function KvValueView(props: {
   )
   const [top, setTop] = useState(0)
   useEffect(() => setTop(0), [name])
-  const view = query._tag === "Success" ? viewValue(query.value.value.bytes) : undefined
+  const parsed = query._tag === "Success" ? viewValue(query.value.value.bytes) : undefined
+  const width = Math.max(1, usePaneSize().columns)
+  // Long lines wrap to the pane (a binary dump's rows fit it already).
+  const view = parsed === undefined ? undefined : { ...parsed, lines: valueRows(parsed.lines, width) }
   const rows = Math.max(1, props.height - Chrome)
   const maxTop = Math.max(0, (view?.lines.length ?? 0) - rows)
 
@@ -122,7 +126,7 @@ export function KvValueView(props: {
         {view!.kind === "binary" ? "binary (hex)" : view!.kind === "json" ? "JSON" : "text"} · expires{" "}
         {expiresText(value.expiration, now)}
         {view!.lines.length > rows
-          ? ` · lines ${top + 1}-${Math.min(top + rows, view!.lines.length)} of ${view!.lines.length}`
+          ? ` · rows ${top + 1}-${Math.min(top + rows, view!.lines.length)} of ${view!.lines.length}`
           : ""}
       </Text>
       <Text wrap="truncate-end">

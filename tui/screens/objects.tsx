@@ -142,7 +142,10 @@ function ObjectDetail({ object, active, onBack }: { object: StoredObject; active
       if (cursor.move(press)) return true
       switch (press.name) {
         case "tab":
-          setTab(TABS[(TABS.indexOf(tab) + 1) % TABS.length]!)
+          setTab((t) => TABS[(TABS.indexOf(t) + 1) % TABS.length]!)
+          return true
+        case "shift+tab":
+          setTab((t) => TABS[(TABS.indexOf(t) + TABS.length - 1) % TABS.length]!)
           return true
         case "escape":
         case "backspace":
@@ -165,7 +168,7 @@ function ObjectDetail({ object, active, onBack }: { object: StoredObject; active
       active: active && !typing && confirm === undefined,
       hints: [
         ...moveHints,
-        { keys: "tab", label: "keys/sql/bookmarks" },
+        { keys: "tab/shift+tab", label: "keys/sql/bookmarks" },
         ...(tab === "sql"
           ? [{ keys: "enter", label: "type SQL" }]
           : tab === "bookmarks"

@@ -308,17 +308,20 @@ export const deployLines = (
   status: MigrationStatus,
   busy: string | undefined,
   sent: Sent | undefined,
-  columns: number
+  columns: number,
+  compatible = true
 ): Array<Line> => {
   const s = status.migration_state
   const text =
     s === "finished"
       ? "The migration is finished: the zone runs WAF Managed Rules only."
-      : s === "validation"
-        ? "Validation mode: both versions run, the new one first. d turns off the previous version (finishes the migration: irreversible)."
-        : status.plan === "enterprise"
-          ? "d deploys to validation mode (both versions side by side); finish later from this step. x finishes at once (irreversible)."
-          : "d deploys the new WAF and turns off the previous one (irreversible on this plan)."
+      : !compatible
+        ? "The zone cannot be migrated as it is (the Check step says why): nothing can be deployed until that is fixed; r reads it again."
+        : s === "validation"
+          ? "Validation mode: both versions run, the new one first. d turns off the previous version (finishes the migration: irreversible)."
+          : status.plan === "enterprise"
+            ? "d deploys to validation mode (both versions side by side); finish later from this step. x finishes at once (irreversible)."
+            : "d deploys the new WAF and turns off the previous one (irreversible on this plan)."
   return [
     ...wrapped(text, columns),
     ...(busy ? [{ text: busy, color: "yellow" }] : []),

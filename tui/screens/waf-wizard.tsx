@@ -210,10 +210,12 @@ function ZoneWafWizard({ zone, active, height }: { zone: Zone; active: boolean; 
           : step === 5 && data.preview
             ? replayLines({ ...replay, file, stale }, columns)
             : step === 6
-              ? deployLines(data.status, busy && `${busy}…`, sent, columns)
+              ? deployLines(data.status, busy && `${busy}…`, sent, columns, data.check.compatible)
               : undefined
   const maxScroll = lines ? maxOffset(lines.length, rows) : 0
 
+  const deployable =
+    step === 6 && data !== undefined && data.status.migration_state !== "finished" && data.check.compatible
   const hints: Array<KeyHint> = [
     { keys: "←→/n p", label: "step" },
     ...(step === 4
@@ -221,7 +223,8 @@ function ZoneWafWizard({ zone, active, height }: { zone: Zone; active: boolean; 
           { keys: "space", label: "enable" },
           { keys: "a", label: "action" },
           { keys: "L/t/o", label: "OWASP level/threshold/action" },
-          { keys: "u", label: "undo edits" }
+          { keys: "u", label: "undo edits" },
+          { keys: "g/G", label: "first/last rule" }
         ]
       : []),
     ...(step === 5
@@ -230,8 +233,9 @@ function ZoneWafWizard({ zone, active, height }: { zone: Zone; active: boolean; 
           { keys: "enter", label: "replay" }
         ]
       : []),
-    ...(step === 6 ? [{ keys: "d", label: "deploy" }] : []),
-    ...(step === 6 && data?.status.plan === "enterprise" && data.status.migration_state === "start"
+    // Issue 29: `d deploy` was offered on a finished migration and on an incompatible zone.
+    ...(deployable ? [{ keys: "d", label: "deploy" }] : []),
+    ...(deployable && data?.status.plan === "enterprise" && data.status.migration_state === "start"
       ? [{ keys: "x", label: "finish now" }]
       : []),
     ...(maxScroll > 0 ? [{ keys: "j/k", label: "scroll" }] : []),
@@ -251,6 +255,9 @@ function ZoneWafWizard({ zone, active, height }: { zone: Zone; active: boolean; 
         const id = rules[at.current.cursor]?.id
         if (n === "down" || n === "j") return (move(at.current.cursor + 1), true)
         if (n === "up" || n === "k") return (move(at.current.cursor - 1), true)
+        // First and last rule, as on every list (issue 29: `g` did nothing here).
+        if (n === "g") return (move(0), true)
+        if (n === "G") return (move(rules.length - 1), true)
         if (busy !== undefined) return false
         if (n === " " && id) return (edit((c) => toggleRule(c, id)), true)
         if (n === "a" && id) return (edit((c) => cycleAction(c, id)), true)
@@ -277,8 +284,8 @@ function ZoneWafWizard({ zone, active, height }: { zone: Zone; active: boolean; 
         if (n === "enter") return (startReplay(file), true)
       }
       if (now === 6 && busy === undefined) {
-        if (n === "d") return (deployKey(data.status.migration_state, false), true)
-        if (n === "x" && data.status.plan === "enterprise" && data.status.migration_state === "start")
+        if (n === "d" && deployable) return (deployKey(data.status.migration_state, false), true)
+        if (n === "x" && deployable && data.status.plan === "enterprise" && data.status.migration_state === "start")
           return (deployKey("start", true), true)
       }
       return false

@@ -5,7 +5,7 @@
  */
 import * as Effect from "effect/Effect"
 import { Box, Text } from "ink"
-import { useState } from "react"
+import { useEffect, useState } from "react"
 import type { MigrationStatus } from "../../src/domain/waf.js"
 import type { Zone } from "../../src/domain/zone.js"
 import * as Waf from "../../src/services/waf-migration-service.js"
@@ -15,7 +15,7 @@ import { List, ListStatus, moveHints, useListCursor } from "../components/list.j
 import { Empty, ErrorView, Loading } from "../components/states.js"
 import { KeyLayer, useKeys } from "../keys.js"
 import { useEffectQuery } from "../runtime.js"
-import { useUiState } from "../state.js"
+import { useUiActions, useUiState } from "../state.js"
 import { usePaneSize } from "../terminal.js"
 import { WafWizard } from "./waf-wizard.js"
 
@@ -51,7 +51,14 @@ export function WafScreen({ active }: { active: boolean }) {
     ? [...loaded.filter((r) => r.zone.id === open.id), ...loaded.filter((r) => r.zone.id !== open.id)]
     : loaded
   const cursor = useListCursor(rows.length, rowsShown, [account?.id])
-  const [chosen, setChosen] = useState<Zone | undefined>(undefined)
+  const [chosen, choose] = useState<Zone | undefined>(undefined)
+  // The header names the wizard's zone while it shows (UiState.wafZone).
+  const { showWafZone } = useUiActions()
+  useEffect(() => () => showWafZone(undefined), [showWafZone])
+  const setChosen = (zone: Zone | undefined) => {
+    choose(zone)
+    showWafZone(zone)
+  }
   useKeys(
     (press) => {
       if (chosen) {

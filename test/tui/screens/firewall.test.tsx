@@ -84,7 +84,7 @@ describe("the Firewall tab of a zone", () => {
     for (let i = 0; i < 5; i++) await app.press(Keys.backspace)
     await app.press(Keys.enter, "Priority")
     await app.press(Keys.enter, "Description")
-    await app.press(Keys.enter, "✓ Created #1 (bypass, no description) (bypass) with a new filter")
+    await app.press(Keys.enter, "✓ Created #1 (bypass, no description) with a new filter")
     const rules = await runtime.runPromise(allRules(hexId("zone", "acme.net")))
     expect(rules.map((r) => [r.action, r.products, r.priority])).toEqual([["bypass", ["waf"], null]])
   })

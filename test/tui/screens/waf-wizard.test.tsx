@@ -39,13 +39,14 @@ describe("WAF wizard", () => {
     await app.press("p", "-> new equivalent")
   })
 
-  it("check shows the reasons of an incompatible zone, and deploying fails with the platform's code", async () => {
+  it("check shows the reasons of an incompatible zone, and the deploy step offers no deploy there (issue 29)", async () => {
     const app = await open("acme.net")
     await app.press("n", "Not compatible")
     expect(app.frame()).toContain("URI-based WAF override")
-    await app.press(End, "d deploys to validation mode")
-    await app.press("d", "Deploy the new WAF on acme.net in validation mode?")
-    await app.press("y", "[code 10305]")
+    await app.press(End, "cannot be migrated as it is")
+    expect(app.frame()).not.toContain("d deploy")
+    await app.press("d")
+    expect(app.frame()).not.toContain("Deploy the new WAF on acme.net")
   })
 
   it("edits rule overrides and the OWASP threshold of the proposed configuration, then replays traffic with it", async () => {

@@ -7,7 +7,7 @@
 import * as Effect from "effect/Effect"
 import type { ClientEnv } from "../../../api/client.js"
 import { DuplicateFilter, InvalidExpression, type V4Error } from "../../../domain/errors.js"
-import { isDeletedFilter, type Filter, type FirewallAction, type Rule } from "../../../domain/firewall.js"
+import { isDeletedFilter, pausedText, type Filter, type FirewallAction, type Rule } from "../../../domain/firewall.js"
 import { priorityFromText, productsFromText, type RuleProblem } from "../../../firewall/rule-input.js"
 import { orderRules } from "../../../rules/index.js"
 import { resolveZone } from "../../../services/zones-service.js"
@@ -114,7 +114,7 @@ export const rulesTable = (rules: ReadonlyArray<Rule>) =>
       i + 1,
       r.priority ?? "none",
       r.action,
-      r.paused ? "paused" : "",
+      pausedText(r),
       r.id,
       clip(r.description ?? "", 32),
       clip(ruleExpression(r), 60)

@@ -1,0 +1,31 @@
+/**
+ * The TUI's hint for each platform refusal that "press r to retry" cannot help (issue 29 item 7):
+ * 10110 (an expression), 10305 (URI overrides block the migration) and the migration's others.
+ * The platform's answers these come from are reached in the pty tests of their screens; here each
+ * error the client decodes gets its hint.
+ */
+import { describe, expect, it } from "vitest"
+import {
+  Incompatible,
+  InvalidExpression,
+  MigrationFinished,
+  QuotaExceeded,
+  TooManyRules,
+  UriOverridePresent
+} from "../../src/domain/errors.js"
+import { fromUnknown } from "../../tui/errors.js"
+
+describe("hints that do not say press r", () => {
+  it.each([
+    [new InvalidExpression({ message: "bad" }), "fix the expression where the message says"],
+    [new UriOverridePresent({ message: "overrides" }), "delete them first"],
+    [new TooManyRules({ message: "too many" }), "the platform's support migrates such zones"],
+    [new MigrationFinished({ message: "done" }), "nothing left to migrate"],
+    [new Incompatible({ message: "no" }), "the message says why"],
+    [new QuotaExceeded({ message: "quota" }), "delete rules or filters"]
+  ])("%s", (error, hint) => {
+    const shown = fromUnknown(error)
+    expect(shown.hint).toContain(hint)
+    expect(shown.hint).not.toContain("press r")
+  })
+})
