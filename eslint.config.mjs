@@ -33,7 +33,15 @@ const nodeGlobals = Object.fromEntries(
 )
 
 export default defineConfig(
-  globalIgnores(["dist/", "coverage/", "fixtures/", "test/fixtures/scan-repo/", "scratch/", "bench/results/", ".edgectl/"]),
+  globalIgnores([
+    "dist/",
+    "coverage/",
+    "fixtures/",
+    "test/fixtures/scan-repo/",
+    "scratch/",
+    "bench/results/",
+    ".edgectl/"
+  ]),
   js.configs.recommended,
   tseslint.configs.recommended,
   {
