@@ -18,7 +18,7 @@ import { ApiError, InvalidInput, NoAnswer, type V4Error } from "../domain/errors
 import { describeParseError } from "../domain/parse-issues.js"
 import type { AnyEndpoint, CallArgs, ErrorOf, RawBody, SuccessOf } from "./call-types.js"
 import { failureOf, narrowed } from "./client-failures.js"
-import type { Budget } from "./rate-budget.js"
+import type { Budget } from "../domain/rate-budget.js"
 import { TimedOut } from "./timed-fetch.js"
 
 export type Credentials =

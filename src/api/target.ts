@@ -11,7 +11,7 @@ import * as Layer from "effect/Layer"
 import * as path from "node:path"
 import { ClientConfig, type Credentials } from "./client.js"
 import { InvalidInput } from "../domain/errors.js"
-import { DefaultRateLimit, parseRateLimit, sharedBudget, type RateLimit } from "./rate-budget.js"
+import { DefaultRateLimit, parseRateLimit, sharedBudget, type RateLimit } from "../domain/rate-budget.js"
 import { timedFetch, type Timeouts } from "./timed-fetch.js"
 
 export const DefaultRemoteBase = "https://api.cloudflare.com/client/v4"

@@ -7,7 +7,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as fs from "node:fs"
 import { inputProblem } from "./files.js"
-import { parseRateLimit } from "../api/rate-budget.js"
+import { parseRateLimit } from "../domain/rate-budget.js"
 import { timeoutProblem } from "../api/target.js"
 import { CliFailure } from "./run.js"
 

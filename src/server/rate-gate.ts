@@ -6,7 +6,7 @@
  * request does not count. Credentials are only a key of the count: never logged or kept after.
  */
 import type { IncomingMessage, ServerResponse } from "node:http"
-import type { RateLimit } from "../api/rate-budget.js"
+import type { RateLimit } from "../domain/rate-budget.js"
 import { RateLimited, toFailureEnvelope } from "../domain/errors.js"
 
 /** Who the platform counts a request against: its token, or its key and email. */

@@ -10,7 +10,7 @@
 import * as http from "node:http"
 import * as https from "node:https"
 import { BasePath } from "../api/contract-core.js"
-import { makeBudget, type Budget, type RateLimit } from "../api/rate-budget.js"
+import { makeBudget, type Budget, type RateLimit } from "../domain/rate-budget.js"
 import { ApiError, toFailureEnvelope } from "../domain/errors.js"
 import { credentialOf } from "./rate-gate.js"
 

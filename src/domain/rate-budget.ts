@@ -4,7 +4,7 @@
  * seconds after its answer arrived (or it failed), so however long the requests take on the way,
  * no S-second window of the platform's (counted on arrival) sees more than N of them; a 429's
  * Retry-After stops every request for that long. One budget per process and limit: every command,
- * retry and redirect of one process draws on the same slots (./target.ts gives it to --remote only,
+ * retry and redirect of one process draws on the same slots (src/api/target.ts gives it to --remote only,
  * never to the in-process platform). `edgectl serve --upstream` keeps one per credential.
  */
 
