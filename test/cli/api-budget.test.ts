@@ -200,4 +200,41 @@ describe("edgectl serve --upstream", () => {
     )
     expect(mostPerWindow(recorder.seen, 2)).toBe(2)
   })
+
+  it("an upstream it cannot reach: 502 with the envelope, naming the origin, and the next request is forwarded too", async () => {
+    const closed = http.createServer()
+    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve))
+    const port = (closed.address() as AddressInfo).port
+    await new Promise<void>((resolve) => closed.close(() => resolve()))
+    const proxy = await serve(["--upstream", `http://127.0.0.1:${port}/client/v4`])
+    for (let i = 0; i < 2; i++) {
+      const r = await fetch(`${proxy.baseUrl}/zones`, { headers: { authorization: `Bearer ${Token}` } })
+      const body = (await r.json()) as { success: boolean; errors: Array<{ code: number; message: string }> }
+      expect({ status: r.status, success: body.success, code: body.errors[0]!.code }).toEqual({
+        status: 502,
+        success: false,
+        code: 10001
+      })
+      expect(body.errors[0]!.message).toContain(`edgectl serve --upstream: cannot reach http://127.0.0.1:${port}:`)
+    }
+  })
+
+  it("usage: a URL that is not http(s), --persist-to with it, a budget that is not N/SECONDS (exit 2)", () => {
+    const run = (args: ReadonlyArray<string>) => {
+      const r = edgectl(["serve", ...args], { cwd })
+      return { status: r.status, stderr: r.stderr.trim() }
+    }
+    expect(run(["--upstream", "ftp://example.com/client/v4"])).toEqual({
+      status: 2,
+      stderr: 'error: --upstream: expected an http(s) URL, got "ftp://example.com/client/v4"'
+    })
+    expect(run(["--upstream", "http://127.0.0.1:9/client/v4", "--persist-to", "d"])).toEqual({
+      status: 2,
+      stderr: "error: --persist-to applies to the local platform, not to --upstream"
+    })
+    expect(run(["--rate-limit", "5"])).toEqual({
+      status: 2,
+      stderr: 'error: --rate-limit: expected REQUESTS/SECONDS (e.g. 1200/300), got "5"'
+    })
+  })
 })
