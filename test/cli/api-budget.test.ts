@@ -201,6 +201,23 @@ describe("edgectl serve --upstream", () => {
     expect(mostPerWindow(recorder.seen, 2)).toBe(2)
   })
 
+  it("a budget set above the platform's: the platform's 429 is waited out (Retry-After) and the request sent again, the client sees none", async () => {
+    const { dir, namespaceId } = platformState()
+    const platform = await serve(["--persist-to", dir, "--rate-limit", "2/5"])
+    const recorder = await recording(platform.baseUrl)
+    const proxy = await serve(["--upstream", recorder.baseUrl, "--rate-limit", "100/1"])
+    const r = await edgectlAsync(["kv", "bulk", "put", "entries.json", "--namespace-id", namespaceId, "--remote"], {
+      cwd,
+      env: remoteEnv(proxy.baseUrl, platform.accountId!, { EDGECTL_RATE_LIMIT: "1000/1" })
+    })
+    expect({ status: r.status, stdout: r.stdout, stderr: r.stderr }).toEqual({
+      status: 0,
+      stdout: `Wrote 3,000 entries to namespace id ${namespaceId} in 3 requests.\n`,
+      stderr: ""
+    })
+    expect(recorder.seen.map((s) => s.status)).toEqual([200, 200, 429, 200])
+  })
+
   it("an upstream it cannot reach: 502 with the envelope, naming the origin, and the next request is forwarded too", async () => {
     const closed = http.createServer()
     await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve))
