@@ -295,7 +295,9 @@ const send = <A, Err>(
         const text = yield* response.text.pipe(Effect.orElseSucceed(() => ""))
         const failure = failureOf(endpoint, response.status, text, response.headers["retry-after"])
         // The platform's count is the one that matters: nothing more is sent until it said.
-        if (failure._tag === "RateLimited" && failure.retryAfter !== undefined) config.budget?.pause(failure.retryAfter)
+        // At most one window of the budget (or a minute): a longer Retry-After is not the budget's.
+        if (failure._tag === "RateLimited" && failure.retryAfter !== undefined && config.budget !== undefined)
+          config.budget.pause(Math.min(failure.retryAfter, Math.max(60, config.budget.limit.seconds)))
         return yield* Effect.fail(failure)
       }
       return yield* read(response, config)

@@ -42,6 +42,14 @@ const endToEnd = (headers: http.IncomingHttpHeaders) => {
   return out
 }
 
+/** Retry-After's seconds (a number, or an HTTP date), or undefined without a usable one. */
+const retryAfterOf = (h: string | undefined) => {
+  if (h === undefined || h === "") return undefined
+  const n = Number(h)
+  const seconds = Number.isFinite(n) ? n : (Date.parse(h) - Date.now()) / 1000
+  return Number.isFinite(seconds) && seconds > 0 ? seconds : undefined
+}
+
 /** Times an upstream 429 is sent again before it goes back to the caller. */
 const Max429Retries = 5
 
@@ -85,9 +93,10 @@ export const serveUpstream = (o: UpstreamOptions) =>
             res.off("close", onGone)
             const up = transport.request(target, { method: req.method ?? "GET", headers }, (answer) => {
               done()
-              const retryAfter = Number(answer.headers["retry-after"])
               if (answer.statusCode === 429 && tries < Max429Retries && res.writable) {
-                budget.pause(Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : 2 ** tries)
+                budget.pause(
+                  Math.min(retryAfterOf(answer.headers["retry-after"]) ?? 2 ** tries, Math.max(60, o.limit.seconds))
+                )
                 answer.resume()
                 return attempt(tries + 1)
               }
