@@ -17,16 +17,19 @@ afterAll(() => {
   }
 })
 
-/** Answers its first request 429 (Retry-After: 2, the platform's envelope), then an empty zone list. */
-const limitedOnce = async () => {
+/**
+ * Answers its first `times` requests 429 (Retry-After: 2, or 1 after the first, the platform's
+ * envelope), then an empty zone list.
+ */
+const limitedOnce = async (times = 1) => {
   const seen: Array<number> = []
   const server = http.createServer((req, res) => {
     req.resume()
-    const first = seen.length === 0
+    const first = seen.length < times
     seen.push(first ? 429 : 200)
     res.writeHead(first ? 429 : 200, {
       "content-type": "application/json",
-      ...(first ? { "retry-after": "2" } : {})
+      ...(first ? { "retry-after": seen.length === 1 ? "2" : "1" } : {})
     })
     res.end(
       JSON.stringify(
@@ -101,5 +104,20 @@ describe("a 429 with Retry-After on --remote", () => {
     expect(await tty.exit(20_000)).toBe(0)
     expect(tty.raw).not.toMatch(Countdown)
     expect(json.seen).toEqual([429, 200])
+  })
+
+  it("429 after every retry: the error, and a hint on the budget that other clients share (exit 1)", async () => {
+    const platform = await limitedOnce(10)
+    const r = await edgectlAsync(["zones", "list", "--remote"], { cwd: tempDir(), env: platform.env })
+    expect({ status: r.status, stderr: r.stderr.split("\n") }).toEqual({
+      status: 1,
+      stderr: [
+        "error: zones list: More than 1200 requests per 300 seconds reached [code 10013]",
+        "hint: other clients use this token's API budget too: try again later, or give edgectl a smaller share with --rate-limit N/SECONDS",
+        ""
+      ]
+    })
+    // The first request and three retries, each after the Retry-After it got.
+    expect(platform.seen).toEqual([429, 429, 429, 429])
   })
 })
