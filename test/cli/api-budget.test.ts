@@ -198,7 +198,7 @@ describe("edgectl serve --upstream", () => {
     expect(recorder.seen[0]!.path).toBe(
       `/client/v4/accounts/${platform.accountId}/storage/kv/namespaces/${namespaceId}/bulk`
     )
-    expect(mostPerWindow(recorder.seen, 2)).toBe(2)
+    expect(mostPerWindow(recorder.seen, 2)).toBeLessThanOrEqual(2)
   })
 
   it("a budget set above the platform's: the platform's 429 is waited out (Retry-After) and the request sent again, the client sees none", async () => {
