@@ -18,6 +18,7 @@ import { ApiError, InvalidInput, NoAnswer, type V4Error } from "../domain/errors
 import { describeParseError } from "../domain/parse-issues.js"
 import type { AnyEndpoint, CallArgs, ErrorOf, RawBody, SuccessOf } from "./call-types.js"
 import { failureOf, narrowed } from "./client-failures.js"
+import type { Budget } from "../domain/rate-budget.js"
 import { TimedOut } from "./timed-fetch.js"
 
 export type Credentials =
@@ -31,6 +32,10 @@ export interface ClientConfig {
   /** `local` (embedded platform, in-process or `serve`) or `remote` (the real platform). */
   readonly target: "local" | "remote"
   readonly maxRetries?: number
+  /** The process's API budget (./rate-budget.ts): remote targets only. */
+  readonly budget?: Budget
+  /** Shows a wait for the budget on a terminal: until when (epoch ms), or undefined to clear it. */
+  readonly waiting?: (until: number | undefined) => void
 }
 export const ClientConfig = Context.GenericTag<ClientConfig>("edgectl/ClientConfig")
 
@@ -105,11 +110,54 @@ const noAnswer = (baseUrl: string, request: HttpClientRequest.HttpClientRequest,
     ? new NoAnswer({ method: request.method, path: pathUnder(baseUrl, request.url), seconds: cause.seconds })
     : undefined
 
-/** Exponential backoff from 200 ms, or what the platform asked for in Retry-After. */
-const backoff = (e: V4Error, attempt: number) =>
+/**
+ * Exponential backoff from 200 ms, or what the platform asked for in Retry-After. With a budget,
+ * a Retry-After paused it (every request of the process waits, with the countdown): no more here.
+ */
+const backoff = (config: ClientConfig) => (e: V4Error, attempt: number) =>
   e._tag === "RateLimited" && e.retryAfter !== undefined
-    ? Duration.seconds(Math.min(e.retryAfter, 60))
+    ? config.budget !== undefined
+      ? Duration.zero
+      : Duration.seconds(Math.min(e.retryAfter, 60))
     : Duration.millis(Math.min(200 * 2 ** attempt, 5000))
+
+/**
+ * A slot of the budget for one request (waiting for it as long as it takes, the countdown on a
+ * terminal refreshed each second); `done` gives it back once the answer came.
+ */
+const slot = (config: ClientConfig, budget: Budget) =>
+  Effect.async<() => void>((resume) => {
+    let countdown: ReturnType<typeof setInterval> | undefined
+    const stopCountdown = () => {
+      if (countdown === undefined) return
+      clearInterval(countdown)
+      countdown = undefined
+      config.waiting?.(undefined)
+    }
+    const cancel = budget.acquire((done) => {
+      stopCountdown()
+      resume(Effect.succeed(done))
+    })
+    const show = () => {
+      const at = budget.nextAt()
+      if (at !== undefined) config.waiting?.(at)
+    }
+    if (config.waiting !== undefined && budget.nextAt() !== undefined) {
+      show()
+      countdown = setInterval(show, 1000)
+    }
+    return Effect.sync(() => {
+      cancel()
+      stopCountdown()
+    })
+  })
+
+/** The request within the budget, when there is one: a slot taken before, given back after. */
+const budgeted = <A, E, R>(config: ClientConfig, request: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> => {
+  const budget = config.budget
+  if (budget === undefined) return request
+  return Effect.flatMap(slot(config, budget), (done) => Effect.ensuring(request, Effect.sync(done)))
+}
 
 /**
  * Fields the real platform sends beyond the schemas are kept (`--json` shows the whole answer). The
@@ -218,7 +266,7 @@ const send = <A, Err>(
         yield* Effect.mapError(encodePayload(endpoint, input.payload), (e) => narrowed(endpoint, 400, e))
       )
     const execute = (r: HttpClientRequest.HttpClientRequest) =>
-      http.execute(r).pipe(
+      budgeted(config, http.execute(r)).pipe(
         Effect.mapError(
           (e) =>
             noAnswer(config.baseUrl, r, e.cause) ??
@@ -245,7 +293,12 @@ const send = <A, Err>(
       }
       if (response.status >= 400) {
         const text = yield* response.text.pipe(Effect.orElseSucceed(() => ""))
-        return yield* Effect.fail(failureOf(endpoint, response.status, text, response.headers["retry-after"]))
+        const failure = failureOf(endpoint, response.status, text, response.headers["retry-after"])
+        // The platform's count is the one that matters: nothing more is sent until it said.
+        // At most one window of the budget (or a minute): a longer Retry-After is not the budget's.
+        if (failure._tag === "RateLimited" && failure.retryAfter !== undefined && config.budget !== undefined)
+          config.budget.pause(Math.min(failure.retryAfter, Math.max(60, config.budget.limit.seconds)))
+        return yield* Effect.fail(failure)
       }
       return yield* read(response, config)
     })
@@ -258,11 +311,12 @@ const send = <A, Err>(
     return yield* once.pipe(
       Effect.catchIf(retryable, (first) => {
         let attempt = 0
-        return Effect.delay(once, backoff(first, attempt++)).pipe(
+        const wait = backoff(config)
+        return Effect.delay(once, wait(first, attempt++)).pipe(
           Effect.retry({
             while: retryable,
             times: times - 1,
-            schedule: Schedule.identity<V4Error>().pipe(Schedule.addDelay((e) => backoff(e, attempt++)))
+            schedule: Schedule.identity<V4Error>().pipe(Schedule.addDelay((e) => wait(e, attempt++)))
           })
         )
       })

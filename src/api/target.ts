@@ -11,6 +11,7 @@ import * as Layer from "effect/Layer"
 import * as path from "node:path"
 import { ClientConfig, type Credentials } from "./client.js"
 import { InvalidInput } from "../domain/errors.js"
+import { DefaultRateLimit, parseRateLimit, sharedBudget, type RateLimit } from "../domain/rate-budget.js"
 import { timedFetch, type Timeouts } from "./timed-fetch.js"
 
 export const DefaultRemoteBase = "https://api.cloudflare.com/client/v4"
@@ -24,6 +25,10 @@ export interface TargetOptions {
   readonly persistTo?: string | undefined
   /** `--timeout SECONDS`: wins over EDGECTL_TIMEOUT. */
   readonly timeout?: number | undefined
+  /** `--rate-limit N/SECONDS`: wins over EDGECTL_RATE_LIMIT; by default the platform's 1200/300. */
+  readonly rateLimit?: RateLimit | undefined
+  /** Shows a wait for the API budget (the CLI's countdown on a terminal); see ClientConfig. */
+  readonly waiting?: ((until: number | undefined) => void) | undefined
   readonly env?: Readonly<Record<string, string | undefined>>
   readonly cwd?: string
 }
@@ -39,6 +44,19 @@ const remoteCredentials = (env: Readonly<Record<string, string | undefined>>): C
     message: "--remote needs credentials: set CLOUDFLARE_API_TOKEN, or CLOUDFLARE_API_KEY and CLOUDFLARE_EMAIL",
     clientSide: true
   })
+}
+
+/** Why `text` is not a platform's v4 base URL (`serve --upstream`), or undefined when it is one. */
+export const upstreamProblem = (text: string): string | undefined => {
+  try {
+    const u = new URL(text)
+    if (u.protocol !== "http:" && u.protocol !== "https:") return `expected an http(s) URL, got ${JSON.stringify(text)}`
+    if (u.search !== "" || u.hash !== "")
+      return `expected a base URL without query or fragment, got ${JSON.stringify(text)}`
+    return undefined
+  } catch {
+    return `expected a URL such as https://api.cloudflare.com/client/v4, got ${JSON.stringify(text)}`
+  }
 }
 
 /**
@@ -77,6 +95,20 @@ const timeoutsFor = (
     : { connect: Math.min(DefaultTimeouts.connect, seconds), answer: seconds }
 }
 
+/** The remote budget: the option's, else EDGECTL_RATE_LIMIT's, else the platform's own limit. */
+const rateLimitFor = (
+  given: RateLimit | undefined,
+  env: Readonly<Record<string, string | undefined>>
+): RateLimit | InvalidInput => {
+  if (given !== undefined) return given
+  const fromEnv = env.EDGECTL_RATE_LIMIT
+  if (fromEnv === undefined || fromEnv === "") return DefaultRateLimit
+  const parsed = parseRateLimit(fromEnv)
+  return typeof parsed === "string"
+    ? new InvalidInput({ message: `EDGECTL_RATE_LIMIT: ${parsed}`, clientSide: true })
+    : parsed
+}
+
 /**
  * The in-process platform as an `HttpClient` over a state directory. The client may not reach the
  * server (test/architecture.test.ts): the composition root gives it (src/cli/environment.ts).
@@ -94,10 +126,14 @@ export const clientLayerWith = (
     if (credentials instanceof InvalidInput) return Layer.fail(credentials)
     const timeouts = timeoutsFor(o.timeout, env)
     if (timeouts instanceof InvalidInput) return Layer.fail(timeouts)
+    const limit = rateLimitFor(o.rateLimit, env)
+    if (limit instanceof InvalidInput) return Layer.fail(limit)
     const config = Layer.succeed(ClientConfig, {
       baseUrl: env.CLOUDFLARE_API_BASE_URL ?? env.CF_API_BASE_URL ?? DefaultRemoteBase,
       credentials,
-      target: "remote"
+      target: "remote",
+      budget: sharedBudget(limit),
+      ...(o.waiting !== undefined ? { waiting: o.waiting } : {})
     })
     const http = Layer.effect(
       HttpClient.HttpClient,

@@ -104,7 +104,10 @@ export const defaultHint = (e: V4Error, t: HintTarget): string | undefined => {
         ? "these credentials may not do this; use a token with the needed permissions"
         : "the local demo token may not do this"
     case "RateLimited":
-      return "wait a moment and try again"
+      // edgectl kept within its budget and waited out every Retry-After: another client shares it.
+      return t.remote
+        ? "other clients use this token's API budget too: try again later, or give edgectl a smaller share with --rate-limit N/SECONDS"
+        : "wait a moment and try again"
     case "NoAnswer":
       return noAnswerHint(e, t)
     case "NoRoute":

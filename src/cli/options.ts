@@ -7,6 +7,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as fs from "node:fs"
 import { inputProblem } from "./files.js"
+import { parseRateLimit } from "../domain/rate-budget.js"
 import { timeoutProblem } from "../api/target.js"
 import { CliFailure } from "./run.js"
 
@@ -89,6 +90,24 @@ export const timeout = Options.text("timeout").pipe(
   Options.optional
 )
 
+/**
+ * `--rate-limit N/SECONDS`: the API budget a remote command keeps within (src/api/rate-budget.ts);
+ * EDGECTL_RATE_LIMIT when not given, else the platform's 1200/300.
+ */
+export const rateLimit = Options.text("rate-limit").pipe(
+  Options.withPseudoName("N/SECONDS"),
+  Options.mapEffect((text) => {
+    const parsed = parseRateLimit(text)
+    return typeof parsed === "string"
+      ? Effect.fail(ValidationError.invalidValue(HelpDoc.p(`--rate-limit: ${parsed}`)))
+      : Effect.succeed(parsed)
+  }),
+  Options.withDescription(
+    "API budget of remote requests, N per SECONDS (default 1200/300, the platform's, or EDGECTL_RATE_LIMIT)"
+  ),
+  Options.optional
+)
+
 /** The value of an optional option or argument, or undefined when it was not given. */
 export const opt = <A>(o: Option.Option<A>): A | undefined => Option.getOrUndefined(o)
 
@@ -132,7 +151,7 @@ export const triState = (name: string, description: string): Options.Options<Opt
  */
 export const local = triState("local", "use the embedded local platform (the default; --local false means --remote)")
 
-export const target = { json, remote, local, persistTo, timeout }
+export const target = { json, remote, local, persistTo, timeout, rateLimit }
 
 /** What `target` parses into: the output and target options every platform command takes. */
 export type Target = Command.Command.ParseConfig<typeof target>

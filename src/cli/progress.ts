@@ -50,3 +50,27 @@ export const progressLine = (o: { readonly json: boolean; readonly stream?: Node
     }
   }
 }
+
+/**
+ * The wait for the API budget on a terminal (src/api/rate-budget.ts): one line on stderr,
+ * rewritten each second with the seconds left, erased when the request goes. Nothing off a
+ * terminal or with --json; undefined then, so the client sets no timer for it.
+ */
+export const countdownLine = (o: {
+  readonly json: boolean
+  readonly stream?: NodeJS.WriteStream
+}): ((until: number | undefined) => void) | undefined => {
+  const stream = o.stream ?? process.stderr
+  if (o.json || stream.isTTY !== true) return undefined
+  let shown = false
+  return (until) => {
+    if (until === undefined) {
+      if (shown) stream.write("\r\u001b[K")
+      shown = false
+      return
+    }
+    const seconds = Math.max(1, Math.ceil((until - Date.now()) / 1000))
+    stream.write(`\r\u001b[Kwaiting ${seconds} s for the platform's API budget…`)
+    shown = true
+  }
+}

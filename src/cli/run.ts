@@ -3,10 +3,12 @@ import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import type { ClientEnv } from "../api/client.js"
+import type { RateLimit } from "../domain/rate-budget.js"
 import type { V4Error } from "../domain/errors.js"
 import { clientLayer } from "./environment.js"
 import { targetFlags } from "./hints.js"
 import { formatError } from "./output.js"
+import { countdownLine } from "./progress.js"
 
 /**
  * A failure already formatted for the user; `exitCode` 1 (their input or the platform), 2 (usage),
@@ -26,6 +28,10 @@ export interface TargetFlags {
   readonly persistTo: Option.Option<string>
   /** `--timeout SECONDS` (options.ts); a command without it takes EDGECTL_TIMEOUT or the default. */
   readonly timeout?: Option.Option<number>
+  /** `--rate-limit N/SECONDS` (options.ts); a command without it takes EDGECTL_RATE_LIMIT or the platform's. */
+  readonly rateLimit?: Option.Option<RateLimit>
+  /** `--json`: no countdown while waiting for the API budget. */
+  readonly json?: boolean
 }
 
 export const run = <A>(
@@ -45,7 +51,9 @@ export const run = <A>(
         clientLayer({
           remote,
           persistTo: Option.getOrUndefined(flags.persistTo),
-          timeout: flags.timeout !== undefined ? Option.getOrUndefined(flags.timeout) : undefined
+          timeout: flags.timeout !== undefined ? Option.getOrUndefined(flags.timeout) : undefined,
+          rateLimit: flags.rateLimit !== undefined ? Option.getOrUndefined(flags.rateLimit) : undefined,
+          waiting: flags.remote ? countdownLine({ json: flags.json === true }) : undefined
         })
       )
     )

@@ -4,13 +4,15 @@ import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Context from "effect/Context"
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
+import { createServer, type Server } from "node:http"
+import type { RateLimit } from "../domain/rate-budget.js"
 import { BasePath } from "../api/contract-core.js"
 import { PlatformLive, storeFile } from "./app.js"
 import type { PlatformClock } from "./clock.js"
 import type { LegacyApis } from "./legacy-mode.js"
 import { envelopeErrors, logInternalErrors } from "./errors.js"
 import { untracedLayer } from "./platform.js"
+import { rateGate, type Listener } from "./rate-gate.js"
 import { makeRouteTable, type RouteTable, type TableRequest } from "./route-table.js"
 import { Db } from "../store/db.js"
 
@@ -24,6 +26,8 @@ export interface ServeOptions {
   readonly legacy?: LegacyApis
   /** Answer the hottest reads from the route table (route-table.ts) before the app; true by default (tests turn it off to compare). */
   readonly routeTable?: boolean
+  /** `--rate-limit N/SECONDS`: past it, 429 with Retry-After per credential (./rate-gate.ts). */
+  readonly rateLimit?: RateLimit | undefined
 }
 
 export interface Served {
@@ -32,22 +36,27 @@ export interface Served {
   readonly port: number
 }
 
+const behindTable =
+  (table: RouteTable) =>
+  (app: Listener): Listener =>
+  (req, res) => {
+    const body = table(req as TableRequest)
+    if (body === undefined) return app(req, res)
+    res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body) })
+    res.end(body)
+  }
+
 /**
- * The app's request listener (registered by NodeHttpServer while the layer builds) behind the route
- * table: a request the table answers never starts a fiber.
+ * The server's one request listener (the app's, registered by NodeHttpServer while the layer
+ * builds) behind `wrap`: the route table (a request it answers never starts a fiber), the budget.
  */
-const inFrontOfApp = (server: Server, table: RouteTable) =>
+const inFront = (server: Server, wrap: (next: Listener) => Listener) =>
   Effect.acquireRelease(
     Effect.sync(() => {
-      const listeners = server.listeners("request") as Array<(req: IncomingMessage, res: ServerResponse) => void>
+      const listeners = server.listeners("request") as Array<Listener>
       if (listeners.length !== 1) throw new Error(`expected the app's one request listener, found ${listeners.length}`)
       const app = listeners[0]!
-      const listener = (req: IncomingMessage, res: ServerResponse) => {
-        const body = table(req as TableRequest)
-        if (body === undefined) return app(req, res)
-        res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body) })
-        res.end(body)
-      }
+      const listener = wrap(app)
       server.off("request", app)
       server.on("request", listener)
       return () => {
@@ -72,7 +81,8 @@ export const serve = (o: ServeOptions) =>
       Layer.provide(NodeHttpServer.layer(() => server, { host: o.host, port: o.port }))
     )
     const context = yield* Layer.build(layer)
-    if (o.routeTable !== false) yield* inFrontOfApp(server, makeRouteTable(Context.get(context, Db).db))
+    if (o.routeTable !== false) yield* inFront(server, behindTable(makeRouteTable(Context.get(context, Db).db)))
+    if (o.rateLimit !== undefined) yield* inFront(server, rateGate(o.rateLimit))
     const address = server.address()
     const port = typeof address === "object" && address ? address.port : o.port
     const host = o.host.includes(":") ? `[${o.host}]` : o.host

@@ -25,7 +25,7 @@ describe("unknown options", () => {
 
   it("a misspelt option, with and without a value, and after `=`", () => {
     expect(refused(["zones", "list", "--jsn"])).toBe(
-      "error: unknown option --jsn (edgectl zones list takes: --account-id, --json, --local, --name, --persist-to, --remote, --status, --timeout)"
+      "error: unknown option --jsn (edgectl zones list takes: --account-id, --json, --local, --name, --persist-to, --rate-limit, --remote, --status, --timeout)"
     )
     expect(refused(["rules", "check", "--nope", "x"])).toMatch(
       /^error: unknown option --nope \(edgectl rules check takes: /
