@@ -18,7 +18,8 @@ export type ExportFormat = "json" | "jsonl"
 export class EntryWriter {
   private written: number
   constructor(
-    private readonly fd: number,
+    /** Writes text where the export goes (a file's descriptor, or stdout, which handles a reader gone). */
+    private readonly out: (text: string) => void,
     private readonly format: ExportFormat,
     /** Entries already in the file (a resumed export). */
     count = 0
@@ -31,7 +32,7 @@ export class EntryWriter {
   }
 
   begin() {
-    if (this.format === "json" && this.written === 0) fs.writeSync(this.fd, "[")
+    if (this.format === "json" && this.written === 0) this.out("[")
   }
 
   write(entries: ReadonlyArray<unknown>) {
@@ -42,11 +43,11 @@ export class EntryWriter {
       parts.push(this.format === "jsonl" ? `${text}\n` : `${this.written === 0 ? "\n" : ",\n"}${text}`)
       this.written++
     }
-    fs.writeSync(this.fd, parts.join(""))
+    this.out(parts.join(""))
   }
 
   end() {
-    if (this.format === "json") fs.writeSync(this.fd, this.written === 0 ? "]\n" : "\n]\n")
+    if (this.format === "json") this.out(this.written === 0 ? "]\n" : "\n]\n")
   }
 }
 

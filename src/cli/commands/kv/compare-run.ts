@@ -112,7 +112,7 @@ export const kvCopy = (o: Parsed<"kvCopy">) =>
           const a = yield* account
           if (o.dryRun) return (yield* keyNames(a, ns.id)).length
           const fd = fs.openSync(file, "w")
-          const writer = new EntryWriter(fd, "json")
+          const writer = new EntryWriter((t) => fs.writeSync(fd, t), "json")
           writer.begin()
           yield* readEntries(a, ns.id, {
             onPage: (entries) => {

@@ -251,7 +251,7 @@ const lifecycle = [
   ),
   Command.make(
     "import",
-    { ...target, ...selector, format, file: file("JSON array of bulk entries, or JSON Lines of them") },
+    { ...target, ...selector, file: file("JSON array of bulk entries, or JSON Lines of them"), format },
     lifecycleHandler((m) => m.kvImport)
   ).pipe(
     Command.withDescription(

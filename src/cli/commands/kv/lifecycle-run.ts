@@ -23,12 +23,14 @@ import {
 import * as Kv from "../../../services/kv-bulk-service.js"
 import { readEntries } from "../../../services/kv-lifecycle-service.js"
 import { readInputBytes, STDIO } from "../../files.js"
+import { writeOut } from "../../stdio.js"
 import { quote, targetFlags } from "../../hints.js"
 import { opt } from "../../options.js"
 import { note, printJson, printLine } from "../../output.js"
 import { progressLine } from "../../progress.js"
 import { CliFailure, positional, usage } from "../../run.js"
 import { stoppable } from "../../signals.js"
+import { howToSeeAll, printProblems } from "./bulk-run.js"
 import { chooseNamespace, ConfigReader, isRemote, runKv } from "./common.js"
 import type { Parsed } from "./inputs.js"
 import type { ResolvedNamespace } from "./project-config.js"
@@ -87,7 +89,7 @@ export const kvExport = (o: Parsed<"kvExport">) =>
           )
         if (from !== undefined) fs.truncateSync(output, from.bytes)
         const fd = output === STDIO ? 1 : fs.openSync(output, from !== undefined ? "a" : "w")
-        const writer = new EntryWriter(fd, format, from?.count ?? 0)
+        const writer = new EntryWriter(fd === 1 ? writeOut : (t) => fs.writeSync(fd, t), format, from?.count ?? 0)
         let where = from
         const work = Effect.gen(function* () {
           writer.begin()
@@ -213,6 +215,10 @@ export const kvImport = (o: Parsed<"kvImport">) =>
         if (journal !== undefined) removeCheckpoint(journal)
         return r
       }).pipe(
+        (work) =>
+          o.json
+            ? Effect.tapError(work, (e) => Effect.sync(() => printProblems(e)))
+            : Effect.mapError(work, howToSeeAll),
         Effect.ensuring(
           Effect.sync(() => {
             progress.clear()
