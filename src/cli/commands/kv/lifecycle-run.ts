@@ -6,7 +6,7 @@
 import * as Effect from "effect/Effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { InvalidInput } from "../../../domain/errors.js"
+import { InvalidInput, type V4Error } from "../../../domain/errors.js"
 import {
   checkpointPath,
   EntryWriter,
@@ -26,7 +26,7 @@ import { readInputBytes, STDIO } from "../../files.js"
 import { writeOut } from "../../stdio.js"
 import { quote, targetFlags } from "../../hints.js"
 import { opt } from "../../options.js"
-import { note, printJson, printLine } from "../../output.js"
+import { formatError, note, printJson, printLine } from "../../output.js"
 import { progressLine } from "../../progress.js"
 import { CliFailure, positional, usage } from "../../run.js"
 import { stoppable } from "../../signals.js"
@@ -115,11 +115,27 @@ export const kvExport = (o: Parsed<"kvExport">) =>
             })
           )
         )
-        const total = yield* stoppable(work, (signal) => ({
+        const resumeHint = `run \`edgectl kv export --output ${quote(output)}${again(o, ns)} --resume\` to go on from there`
+        // A failure after a checkpoint says where the export stopped and how to go on from there.
+        const resumable = Effect.catchAll(work, (e): Effect.Effect<never, V4Error | CliFailure> =>
+          mark === undefined || where === undefined
+            ? Effect.fail(e)
+            : Effect.fail(
+                new CliFailure({
+                  text: formatError(
+                    what,
+                    e,
+                    `${count(where.count, "key", "keys")} were written before it stopped; ${resumeHint}`
+                  ),
+                  exitCode: 1
+                })
+              )
+        )
+        const total = yield* stoppable(resumable, (signal) => ({
           error: `${what}: stopped by ${signal} after ${count(where?.count ?? 0, "key", "keys")} of namespace ${ns.label}${mark !== undefined ? ` (a checkpoint is kept)` : ""}`,
           hint:
             mark !== undefined
-              ? `run \`edgectl kv export --output ${quote(output)}${again(o, ns)} --resume\` to go on from there`
+              ? resumeHint
               : `run \`edgectl kv export${output !== STDIO ? ` --output ${quote(output)}` : ""}${again(o, ns)}\` again`
         }))
         if (output === STDIO) return
@@ -228,7 +244,7 @@ export const kvImport = (o: Parsed<"kvImport">) =>
       )
     ).pipe((work) =>
       stoppable(work, (signal) => ({
-        error: `${what}: stopped by ${signal} after ${tally.answered.toLocaleString("en-US")} requests (${count(tally.done, "entry", "entries")} written${journal !== undefined ? "; the journal keeps them" : ""})`,
+        error: `${what}: stopped by ${signal} after ${count(tally.answered, "request", "requests")} (${count(tally.done, "entry", "entries")} written${journal !== undefined ? "; the journal keeps them" : ""})`,
         hint: `run \`edgectl kv import ${quote(file)}${again(o, ns)}\` again to write ${journal !== undefined ? "only what is missing" : "it (running it again is safe)"}`
       }))
     )
@@ -237,7 +253,7 @@ export const kvImport = (o: Parsed<"kvImport">) =>
     else {
       if (outcome.skipped > 0)
         note(
-          `Resumed: ${count(outcome.skipped, "request", "requests")} of an earlier run were written already and not sent again.`
+          `Resumed: ${count(outcome.skipped, "request", "requests")} of an earlier run ${outcome.skipped === 1 ? "was" : "were"} written already and not sent again.`
         )
       printLine(
         `Imported ${count(outcome.count - failed.length, "entry", "entries")} into namespace ${ns.label}${outcome.requests > 1 ? ` in ${outcome.requests} requests` : ""}.`
