@@ -9,7 +9,8 @@ import { call, ClientConfig, type ClientEnv } from "../api/client.js"
 import { KvEndpoints } from "../api/contract-kv.js"
 import type { V4Error } from "../domain/errors.js"
 import type { KvKey } from "../domain/kv.js"
-import { getValue, isKeyNotFound, listKeysPage } from "./kv-service.js"
+import { BulkGetMaxKeys } from "../domain/kv-limits.js"
+import { bulkGet, getValue, isKeyNotFound, listKeysPage } from "./kv-service.js"
 
 /** The platform's largest page of keys (api-reference 10.2: `limit` up to 1,000). */
 const PageSize = 1000
@@ -49,9 +50,43 @@ export interface ReadOptions {
 }
 
 /**
+ * The values of a page of keys: 100 per bulk get (as text). A value that came back with U+FFFD may
+ * be bytes that are not UTF-8 (the platform decodes them with replacements): it is read again
+ * alone, as bytes (GET …/values/:key), so a binary value is exported exactly. A key gone between
+ * the listing and the read is skipped.
+ */
+const valuesOf = (accountId: string, namespaceId: string, keys: ReadonlyArray<KvKey>, concurrency: number) =>
+  Effect.gen(function* () {
+    const chunks: Array<ReadonlyArray<KvKey>> = []
+    for (let at = 0; at < keys.length; at += BulkGetMaxKeys) chunks.push(keys.slice(at, at + BulkGetMaxKeys))
+    const read = yield* Effect.forEach(
+      chunks,
+      (chunk) =>
+        Effect.gen(function* () {
+          const { values } = yield* bulkGet(
+            accountId,
+            namespaceId,
+            chunk.map((k) => k.name)
+          )
+          return yield* Effect.forEach(chunk, (key) => {
+            const text = values[key.name]
+            if (typeof text === "string" && !text.includes("\uFFFD"))
+              return Effect.succeed(entryOf(key, Buffer.from(text, "utf8")))
+            if (text === null || text === undefined) return Effect.succeed(undefined)
+            return getValue(accountId, namespaceId, key.name).pipe(
+              Effect.map((v) => entryOf(key, v.bytes)),
+              Effect.catchIf(isKeyNotFound, () => Effect.succeed(undefined))
+            )
+          })
+        }),
+      { concurrency }
+    )
+    return read.flat().filter((e): e is ExportEntry => e !== undefined)
+  })
+
+/**
  * Reads every key of a namespace with its value, a page at a time (bounded memory: one page of
- * values). Values are read concurrently against a remote platform (one request each, as the
- * platform's bulk get cannot return bytes); a key deleted between the listing and the read is skipped.
+ * values), the requests of a page concurrently against a remote platform.
  */
 export const readEntries = (
   accountId: string,
@@ -60,20 +95,11 @@ export const readEntries = (
 ): Effect.Effect<number, V4Error, ClientEnv> =>
   Effect.gen(function* () {
     const config = yield* ClientConfig
-    const concurrency = config.target === "remote" ? 8 : 1
+    const concurrency = config.target === "remote" ? 4 : 1
     let count = 0
     for (let cursor = o.cursor; ;) {
       const page = yield* listKeysPage(accountId, namespaceId, { cursor, limit: PageSize, prefix: o.prefix })
-      const read = yield* Effect.forEach(
-        page.items,
-        (key) =>
-          getValue(accountId, namespaceId, key.name).pipe(
-            Effect.map((v) => entryOf(key, v.bytes)),
-            Effect.catchIf(isKeyNotFound, () => Effect.succeed(undefined))
-          ),
-        { concurrency }
-      )
-      const entries = read.filter((e): e is ExportEntry => e !== undefined)
+      const entries = yield* valuesOf(accountId, namespaceId, page.items, concurrency)
       count += entries.length
       o.onPage(entries, page.cursor)
       if (page.cursor === "") return count

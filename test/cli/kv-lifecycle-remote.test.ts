@@ -132,7 +132,7 @@ describe("interrupted remote import, resumed from its journal", () => {
 describe("interrupted remote export, resumed with --resume", () => {
   it("a refused read midway: the file is cut back to the checkpoint and finished, the same bytes as a whole export", async () => {
     const platform = await startPlatform()
-    const proxy = await startFaultProxy(platform.baseUrl, { methods: ["GET"] })
+    const proxy = await startFaultProxy(platform.baseUrl, { methods: ["POST"] })
     const home = tempDir("edgectl-kvlife-export-")
     try {
       const env = (direct: boolean) => ({
@@ -148,8 +148,8 @@ describe("interrupted remote export, resumed with --resume", () => {
       const id = nsId((await cli(["namespace", "create", "exported"], true)).stdout)
       fs.writeFileSync(path.join(home, "in.json"), exportText(2500))
       expect((await cli(["import", "in.json", "--namespace-id", id], true)).status).toBe(0)
-      // The 1,500th read: past the first page of 1,000 keys (a list and 1,000 values), within the second.
-      proxy.arm(1500, { kind: "status", status: 403, code: 10000, message: "Authentication error" })
+      // The 15th bulk get (100 keys each): past the first page of 1,000 keys, within the second.
+      proxy.arm(15, { kind: "status", status: 403, code: 10000, message: "Authentication error" })
       const first = await cli(["export", "--namespace-id", id, "--output", "out.json"])
       expect(first.status).toBe(1)
       expect(first.stderr).toContain(
