@@ -7,6 +7,7 @@ import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { beforeAll, describe, expect, it } from "vitest"
+import { hexId } from "../../src/domain/ids.js"
 import { bin, edgectl, json, tempDir } from "../helpers/cli.js"
 
 let cwd: string
@@ -126,6 +127,39 @@ describe("kv lifecycle (local)", () => {
     expect(json<Array<unknown>>(kv(["key", "list", "--namespace-id", doomed]))).toHaveLength(3)
     expect(kv(["clear", "--namespace-id", doomed, "--yes"]).stdout).toBe(`Deleted 3 keys of namespace id ${doomed}.\n`)
     expect(kv(["key", "list", "--namespace-id", doomed]).stdout).toBe("[]\n")
+  })
+
+  it("account to account: copy from Globex's namespace into one of Acme Corp, then diff them", () => {
+    const globex = { CLOUDFLARE_ACCOUNT_ID: hexId("account", "Globex") }
+    const inGlobex = (args: ReadonlyArray<string>) =>
+      edgectl(["kv", ...args, "--persist-to", "state"], { cwd, env: globex })
+    const translations = json<Array<{ id: string; title: string }>>(inGlobex(["namespace", "list"])).find(
+      (n) => n.title === "globex-translations"
+    )!.id
+    const acme = hexId("account", "Acme Corp")
+    const target = create("translations")
+    const copied = inGlobex([
+      "copy",
+      "--namespace-id",
+      translations,
+      "--to-namespace-id",
+      target,
+      "--to-account-id",
+      acme
+    ])
+    expect(copied.stdout).toBe(
+      `Copied 4 keys from namespace id ${translations} (local (state)) to namespace id ${target} in account ${acme} (local (state)).\n`
+    )
+    expect(
+      inGlobex(["diff", "--namespace-id", translations, "--with-namespace-id", target, "--with-account-id", acme])
+        .status
+    ).toBe(0)
+    expect(json<Array<{ name: string }>>(kv(["key", "list", "--namespace-id", target])).map((k) => k.name)).toEqual([
+      "de/hello",
+      "en/hello",
+      "fr/hello",
+      "ja/hello"
+    ])
   })
 
   it("usage: copy onto itself, a bad --format", () => {

@@ -10,6 +10,7 @@ import * as path from "node:path"
 import { EntryWriter, scratchDir } from "../../../kv/lifecycle-files.js"
 import * as Kv from "../../../services/kv-bulk-service.js"
 import { deleteKeys, diffEntries, entryMap, keyNames, readEntries } from "../../../services/kv-lifecycle-service.js"
+import { resolveAccount } from "../../../services/kv-service.js"
 import { quote, targetFlags } from "../../hints.js"
 import { opt } from "../../options.js"
 import { note, printJson, printLine } from "../../output.js"
@@ -30,7 +31,10 @@ const otherSide = (
   flag: "to" | "with",
   o: TargetOptions & OtherSide,
   ns: ResolvedNamespace
-): Effect.Effect<{ id: string; label: string; options: TargetOptions; remote: boolean }, CliFailure> => {
+): Effect.Effect<
+  { id: string; label: string; options: TargetOptions; remote: boolean; account: string | undefined },
+  CliFailure
+> => {
   if (o.otherRemote && o.otherLocal)
     return Effect.fail(usage(`--${flag}-remote and --${flag}-local cannot be used together`))
   const remote = o.otherRemote ? true : o.otherLocal ? false : isRemote(o)
@@ -44,14 +48,23 @@ const otherSide = (
   const id = opt(o.otherId) ?? ns.id
   return Effect.succeed({
     id,
-    label: `id ${id}`,
+    label: `id ${id}${opt(o.otherAccount) !== undefined ? ` in account ${opt(o.otherAccount)}` : ""}`,
     remote,
+    account: opt(o.otherAccount),
     options: { ...o, remote: Option.some(remote), local: Option.none(), persistTo }
   })
 }
 
-const sameSide = (a: TargetOptions, aId: string, b: TargetOptions, bId: string) =>
+const sameSide = (
+  a: TargetOptions,
+  aId: string,
+  b: TargetOptions,
+  bId: string,
+  aAccount: string | undefined = undefined,
+  bAccount: string | undefined = undefined
+) =>
   aId === bId &&
+  aAccount === bAccount &&
   isRemote(a) === isRemote(b) &&
   (isRemote(a) || path.resolve(opt(a.persistTo) ?? ".") === path.resolve(opt(b.persistTo) ?? "."))
 
@@ -97,7 +110,7 @@ export const kvCopy = (o: Parsed<"kvCopy">) =>
     const reader = new ConfigReader(what, process.cwd(), opt(o.config))
     const ns = yield* chooseNamespace(what, o, reader, false)
     const to = yield* otherSide("to", o, ns)
-    if (sameSide(o, ns.id, to.options, to.id))
+    if (sameSide(o, ns.id, to.options, to.id, undefined, to.account))
       return yield* Effect.fail(
         usage(`${what}: the destination is the source namespace; give --to-namespace-id or --to-remote/--to-local`)
       )
@@ -131,7 +144,7 @@ export const kvCopy = (o: Parsed<"kvCopy">) =>
         )
       }
       const r = yield* runKv(what, to.options, reader, ({ account }) =>
-        Effect.flatMap(account, (a) =>
+        Effect.flatMap(to.account !== undefined ? resolveAccount(to.account) : account, (a) =>
           Kv.bulkPutFile(a, to.id, file, {
             maxEntries: 10_000,
             onProgress: (p) => progress.update(p.phase === "checking" ? "checking" : "writing", p.done, p.total, p.unit)
@@ -159,13 +172,15 @@ export const kvDiff = (o: Parsed<"kvDiff">) =>
     const reader = new ConfigReader(what, process.cwd(), opt(o.config))
     const ns = yield* chooseNamespace(what, o, reader, false)
     const other = yield* otherSide("with", o, ns)
-    if (sameSide(o, ns.id, other.options, other.id))
+    if (sameSide(o, ns.id, other.options, other.id, undefined, other.account))
       return yield* Effect.fail(
         usage(`${what}: give a second namespace: --with-namespace-id, --with-remote or --with-local`)
       )
     const first = yield* runKv(what, o, reader, ({ account }) => Effect.flatMap(account, (a) => entryMap(a, ns.id)))
     const second = yield* runKv(what, other.options, reader, ({ account }) =>
-      Effect.flatMap(account, (a) => entryMap(a, other.id))
+      Effect.flatMap(other.account !== undefined ? resolveAccount(other.account) : account, (a) =>
+        entryMap(a, other.id)
+      )
     )
     const d = diffEntries(first, second)
     const a = `${ns.label} (${where({ remote: isRemote(o), persistTo: opt(o.persistTo) })})`

@@ -220,6 +220,10 @@ const other = (prefix: "to" | "with", what: string) => ({
   otherLocal: Options.boolean(`${prefix}-local`).pipe(
     Options.withDescription(`the ${what} namespace is on the embedded local platform`)
   ),
+  otherAccount: Options.text(`${prefix}-account-id`).pipe(
+    Options.withDescription(`account of the ${what} namespace (default: the first's)`),
+    Options.optional
+  ),
   otherPersistTo: Options.text(`${prefix}-persist-to`).pipe(
     Options.withDescription(`state directory of the ${what} namespace's local platform`),
     Options.optional

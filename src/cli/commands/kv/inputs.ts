@@ -31,6 +31,7 @@ export interface OtherSide {
   readonly otherRemote: boolean
   readonly otherLocal: boolean
   readonly otherPersistTo: Option.Option<string>
+  readonly otherAccount: Option.Option<string>
 }
 
 interface Inputs {
