@@ -5,10 +5,12 @@
  * through the bulk service (./kv-bulk-service.ts), which checks a whole file before sending it.
  */
 import * as Effect from "effect/Effect"
+import * as fs from "node:fs"
 import { call, ClientConfig, type ClientEnv } from "../api/client.js"
 import { KvEndpoints } from "../api/contract-kv.js"
 import type { V4Error } from "../domain/errors.js"
 import type { KvKey } from "../domain/kv.js"
+import { EntryWriter } from "../kv/lifecycle-files.js"
 import { BulkGetMaxKeys } from "../domain/kv-limits.js"
 import { bulkGet, getValue, isKeyNotFound, listKeysPage } from "./kv-service.js"
 
@@ -200,3 +202,18 @@ export const entryMap = (accountId: string, namespaceId: string) =>
     })
     return map
   })
+
+/** A whole namespace written to `file` in the bulk put format (the TUI's export; the CLI's adds checkpoints). */
+export const exportToFile = (accountId: string, namespaceId: string, file: string) =>
+  Effect.acquireUseRelease(
+    Effect.sync(() => fs.openSync(file, "w")),
+    (fd) =>
+      Effect.gen(function* () {
+        const writer = new EntryWriter((t) => fs.writeSync(fd, t), "json")
+        writer.begin()
+        yield* readEntries(accountId, namespaceId, { onPage: (entries) => writer.write(entries) })
+        writer.end()
+        return writer.count
+      }),
+    (fd) => Effect.sync(() => fs.closeSync(fd))
+  )

@@ -1,17 +1,21 @@
 /**
  * KV: the namespaces of the chosen account (or of every account), `/` filters them by title, enter
- * opens one (its keys, values, put/edit and delete), `a` picks the account.
+ * opens one (its keys, values, put/edit and delete), `a` picks the account, `x` exports the
+ * selected one to a file (the bulk put format, as `edgectl kv export` writes it).
  */
 import { Box, Text } from "ink"
-import { useState } from "react"
+import { useRef, useState } from "react"
+import { exportToFile } from "../../src/services/kv-lifecycle-service.js"
 import * as Kv from "../../src/services/kv-service.js"
 import { AccountPicker } from "../components/account-picker.js"
 import { cells, flexWidth } from "../components/columns.js"
 import { FilterBar, useFilterInput } from "../components/filter-bar.js"
 import { List, ListStatus, moveHints, useListCursor } from "../components/list.js"
 import { Empty, ErrorView, Loading } from "../components/states.js"
+import { TextPrompt } from "../components/text-prompt.js"
 import { KeyLayer, useKeys } from "../keys.js"
-import { useEffectQuery } from "../runtime.js"
+import { useNotify } from "../notices.js"
+import { runEffect, useEffectQuery, useRuntime } from "../runtime.js"
 import { useUiActions, useUiState } from "../state.js"
 import { usePaneSize } from "../terminal.js"
 import { KvKeys } from "./kv-keys.js"
@@ -43,7 +47,22 @@ export function KvScreen({ active }: { active: boolean }) {
   const table = namespaceTable(pane.columns)
   const [open, setOpen] = useState<OpenNamespace | undefined>(undefined)
   const [picking, setPicking] = useState(false)
-  const listing = active && open === undefined && !picking
+  const [exporting, setExporting] = useState<Kv.AccountNamespace | undefined>(undefined)
+  const runtime = useRuntime()
+  const notify = useNotify()
+  const running = useRef<AbortController | undefined>(undefined)
+  const listing = active && open === undefined && !picking && exporting === undefined
+  const startExport = (n: Kv.AccountNamespace, file: string) => {
+    setExporting(undefined)
+    running.current?.abort()
+    const c = new AbortController()
+    running.current = c
+    void runEffect(runtime, exportToFile(n.account.id, n.namespace.id, file), c.signal).then((r) => {
+      if (r === undefined) return
+      if (r.ok) notify.done(`Exported ${r.value.toLocaleString("en-US")} keys of ${n.namespace.title} to ${file}.`)
+      else notify.error(`could not export ${n.namespace.title}`, r.error)
+    })
+  }
   const filter = useFilterInput({ active: listing, onMove: (press) => cursor.move(press), what: "title" })
   const { query, refresh } = useEffectQuery(
     () => Kv.namespacesOf(account === undefined ? undefined : { id: account.id, name: account.name }),
@@ -75,6 +94,11 @@ export function KvScreen({ active }: { active: boolean }) {
         case "a":
           setPicking(true)
           return true
+        case "x": {
+          const n = shown[cursor.index]
+          if (n) setExporting(n)
+          return n !== undefined
+        }
         case "r":
           refresh()
           return true
@@ -95,6 +119,7 @@ export function KvScreen({ active }: { active: boolean }) {
         { keys: "enter", label: "keys" },
         { keys: "/", label: "filter" },
         { keys: "a", label: "account" },
+        { keys: "x", label: "export" },
         { keys: "r", label: "refresh" },
         ...(filter.text !== "" ? [{ keys: "esc", label: "clear filter" }] : [])
       ]
@@ -132,6 +157,17 @@ export function KvScreen({ active }: { active: boolean }) {
   return (
     <Box flexDirection="column">
       {open !== undefined ? <KvKeys ns={open} active={active} onBack={() => setOpen(undefined)} /> : null}
+      {exporting !== undefined ? (
+        <TextPrompt
+          title={`Export ${exporting.namespace.title} to file`}
+          help="every key with its value, metadata and expiration, as `edgectl kv export` writes it"
+          initial={`${exporting.namespace.title}.json`}
+          check={(t) => (t.trim() === "" ? "a file name is needed" : undefined)}
+          submitLabel="export"
+          onSubmit={(file) => startExport(exporting, file.trim())}
+          onCancel={() => setExporting(undefined)}
+        />
+      ) : null}
       {picking ? (
         <AccountPicker
           height={Math.max(1, pane.rows - 3)}
@@ -142,7 +178,7 @@ export function KvScreen({ active }: { active: boolean }) {
           onCancel={() => setPicking(false)}
         />
       ) : null}
-      <Box flexDirection="column" display={open === undefined && !picking ? "flex" : "none"}>
+      <Box flexDirection="column" display={open === undefined && !picking && exporting === undefined ? "flex" : "none"}>
         <Text>
           <Text dimColor>account </Text>
           {account?.name ?? "All accounts"}
