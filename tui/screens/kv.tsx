@@ -1,11 +1,13 @@
 /**
  * KV: the namespaces of the chosen account (or of every account), `/` filters them by title, enter
  * opens one (its keys, values, put/edit and delete), `a` picks the account, `x` exports the
- * selected one to a file (the bulk put format, as `edgectl kv export` writes it).
+ * selected one to a file (the bulk put format, as `edgectl kv export` writes it), `C` clears it
+ * (every key, after a confirmation naming it and the count, as `edgectl kv clear` asks).
  */
 import { Box, Text } from "ink"
 import { useRef, useState } from "react"
-import { exportToFile } from "../../src/services/kv-lifecycle-service.js"
+import { deleteKeys, exportToFile, keyNames } from "../../src/services/kv-lifecycle-service.js"
+import { ConfirmDialog } from "../components/confirm-dialog.js"
 import * as Kv from "../../src/services/kv-service.js"
 import { AccountPicker } from "../components/account-picker.js"
 import { cells, flexWidth } from "../components/columns.js"
@@ -51,17 +53,38 @@ export function KvScreen({ active }: { active: boolean }) {
   const runtime = useRuntime()
   const notify = useNotify()
   const running = useRef<AbortController | undefined>(undefined)
-  const listing = active && open === undefined && !picking && exporting === undefined
-  const startExport = (n: Kv.AccountNamespace, file: string) => {
-    setExporting(undefined)
+  const [clearing, setClearing] = useState<{ n: Kv.AccountNamespace; names: ReadonlyArray<string> } | undefined>(
+    undefined
+  )
+  const listing = active && open === undefined && !picking && exporting === undefined && clearing === undefined
+  const run = <A,>(effect: Parameters<typeof runEffect<A, unknown>>[1], what: string, then: (a: A) => void) => {
     running.current?.abort()
     const c = new AbortController()
     running.current = c
-    void runEffect(runtime, exportToFile(n.account.id, n.namespace.id, file), c.signal).then((r) => {
+    void runEffect(runtime, effect, c.signal).then((r) => {
       if (r === undefined) return
-      if (r.ok) notify.done(`Exported ${r.value.toLocaleString("en-US")} keys of ${n.namespace.title} to ${file}.`)
-      else notify.error(`could not export ${n.namespace.title}`, r.error)
+      if (r.ok) then(r.value)
+      else notify.error(what, r.error)
     })
+  }
+  const askClear = (n: Kv.AccountNamespace) =>
+    run(keyNames(n.account.id, n.namespace.id), `could not list the keys of ${n.namespace.title}`, (names) => {
+      if (names.length === 0) notify.warn(`${n.namespace.title} has no keys: nothing to clear`)
+      else setClearing({ n, names })
+    })
+  const clear = (n: Kv.AccountNamespace, names: ReadonlyArray<string>) => {
+    setClearing(undefined)
+    run(
+      deleteKeys(n.account.id, n.namespace.id, names, () => {}),
+      `could not clear ${n.namespace.title}`,
+      (done) => notify.done(`Deleted ${done.toLocaleString("en-US")} keys of ${n.namespace.title}.`)
+    )
+  }
+  const startExport = (n: Kv.AccountNamespace, file: string) => {
+    setExporting(undefined)
+    run(exportToFile(n.account.id, n.namespace.id, file), `could not export ${n.namespace.title}`, (count) =>
+      notify.done(`Exported ${count.toLocaleString("en-US")} keys of ${n.namespace.title} to ${file}.`)
+    )
   }
   const filter = useFilterInput({ active: listing, onMove: (press) => cursor.move(press), what: "title" })
   const { query, refresh } = useEffectQuery(
@@ -94,6 +117,11 @@ export function KvScreen({ active }: { active: boolean }) {
         case "a":
           setPicking(true)
           return true
+        case "C": {
+          const n = shown[cursor.index]
+          if (n) askClear(n)
+          return n !== undefined
+        }
         case "x": {
           const n = shown[cursor.index]
           if (n) setExporting(n)
@@ -120,6 +148,7 @@ export function KvScreen({ active }: { active: boolean }) {
         { keys: "/", label: "filter" },
         { keys: "a", label: "account" },
         { keys: "x", label: "export" },
+        { keys: "C", label: "clear" },
         { keys: "r", label: "refresh" },
         ...(filter.text !== "" ? [{ keys: "esc", label: "clear filter" }] : [])
       ]
@@ -168,6 +197,18 @@ export function KvScreen({ active }: { active: boolean }) {
           onCancel={() => setExporting(undefined)}
         />
       ) : null}
+      {clearing !== undefined ? (
+        <ConfirmDialog
+          title="Clear namespace"
+          lines={[
+            `Delete all ${clearing.names.length.toLocaleString("en-US")} keys of namespace ${clearing.n.namespace.title} (${clearing.n.namespace.id})? Their values and metadata are lost.`
+          ]}
+          confirmLabel="delete every key"
+          destructive
+          onConfirm={() => clear(clearing.n, clearing.names)}
+          onCancel={() => setClearing(undefined)}
+        />
+      ) : null}
       {picking ? (
         <AccountPicker
           height={Math.max(1, pane.rows - 3)}
@@ -178,7 +219,10 @@ export function KvScreen({ active }: { active: boolean }) {
           onCancel={() => setPicking(false)}
         />
       ) : null}
-      <Box flexDirection="column" display={open === undefined && !picking && exporting === undefined ? "flex" : "none"}>
+      <Box
+        flexDirection="column"
+        display={open === undefined && !picking && exporting === undefined && clearing === undefined ? "flex" : "none"}
+      >
         <Text>
           <Text dimColor>account </Text>
           {account?.name ?? "All accounts"}
