@@ -10,7 +10,9 @@ import { call, ClientConfig, type ClientEnv } from "../api/client.js"
 import { KvEndpoints } from "../api/contract-kv.js"
 import type { V4Error } from "../domain/errors.js"
 import type { KvKey } from "../domain/kv.js"
-import { EntryWriter } from "../kv/lifecycle-files.js"
+import * as path from "node:path"
+import { EntryWriter, scratchDir } from "../kv/lifecycle-files.js"
+import { bulkPutFile } from "./kv-bulk-service.js"
 import { BulkGetMaxKeys } from "../domain/kv-limits.js"
 import { bulkGet, getValue, isKeyNotFound, listKeysPage } from "./kv-service.js"
 
@@ -216,4 +218,21 @@ export const exportToFile = (accountId: string, namespaceId: string, file: strin
         return writer.count
       }),
     (fd) => Effect.sync(() => fs.closeSync(fd))
+  )
+
+/**
+ * Every key of a namespace written into another of the same account (the TUI's copy): exported to
+ * a scratch file, then written as `kv import` writes a file (checked whole, then sent).
+ */
+export const copyNamespace = (accountId: string, from: string, to: string) =>
+  Effect.acquireUseRelease(
+    Effect.sync(() => scratchDir()),
+    (dir) =>
+      Effect.gen(function* () {
+        const file = path.join(dir, "entries.json")
+        yield* exportToFile(accountId, from, file)
+        const r = yield* bulkPutFile(accountId, to, file, { maxEntries: 10_000 })
+        return r.count
+      }),
+    (dir) => Effect.sync(() => fs.rmSync(dir, { recursive: true, force: true }))
   )

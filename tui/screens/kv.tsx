@@ -1,12 +1,14 @@
 /**
  * KV: the namespaces of the chosen account (or of every account), `/` filters them by title, enter
  * opens one (its keys, values, put/edit and delete), `a` picks the account, `x` exports the
- * selected one to a file (the bulk put format, as `edgectl kv export` writes it), `C` clears it
+ * selected one to a file (the bulk put format, as `edgectl kv export` writes it), `i` imports such
+ * a file into it, `c` copies it into another namespace of its account, `C` clears it
  * (every key, after a confirmation naming it and the count, as `edgectl kv clear` asks).
  */
 import { Box, Text } from "ink"
 import { useRef, useState } from "react"
-import { deleteKeys, exportToFile, keyNames } from "../../src/services/kv-lifecycle-service.js"
+import * as KvBulk from "../../src/services/kv-bulk-service.js"
+import { copyNamespace, deleteKeys, exportToFile, keyNames } from "../../src/services/kv-lifecycle-service.js"
 import { ConfirmDialog } from "../components/confirm-dialog.js"
 import * as Kv from "../../src/services/kv-service.js"
 import { AccountPicker } from "../components/account-picker.js"
@@ -22,6 +24,27 @@ import { useUiActions, useUiState } from "../state.js"
 import { usePaneSize } from "../terminal.js"
 import { KvKeys } from "./kv-keys.js"
 import type { OpenNamespace } from "./kv-put.js"
+
+type PromptKind = "export" | "import" | "copy"
+
+/** What each lifecycle prompt asks. */
+const Prompts: Record<PromptKind, { title: (ns: string) => string; help: string; empty: string }> = {
+  export: {
+    title: (ns) => `Export ${ns} to file`,
+    help: "every key with its value, metadata and expiration, as `edgectl kv export` writes it",
+    empty: "a file name is needed"
+  },
+  import: {
+    title: (ns) => `Import into ${ns} from file`,
+    help: "a JSON array of bulk entries (what export writes), checked whole before anything is written",
+    empty: "a file name is needed"
+  },
+  copy: {
+    title: (ns) => `Copy every key of ${ns} to namespace (id)`,
+    help: "the id of a namespace of the same account; its keys of the same names are overwritten",
+    empty: "a namespace id is needed"
+  }
+}
 
 /** Account line, filter line, column titles, status line. */
 const Chrome = 4
@@ -49,14 +72,14 @@ export function KvScreen({ active }: { active: boolean }) {
   const table = namespaceTable(pane.columns)
   const [open, setOpen] = useState<OpenNamespace | undefined>(undefined)
   const [picking, setPicking] = useState(false)
-  const [exporting, setExporting] = useState<Kv.AccountNamespace | undefined>(undefined)
+  const [prompt, setPrompt] = useState<{ kind: PromptKind; n: Kv.AccountNamespace } | undefined>(undefined)
   const runtime = useRuntime()
   const notify = useNotify()
   const running = useRef<AbortController | undefined>(undefined)
   const [clearing, setClearing] = useState<{ n: Kv.AccountNamespace; names: ReadonlyArray<string> } | undefined>(
     undefined
   )
-  const listing = active && open === undefined && !picking && exporting === undefined && clearing === undefined
+  const listing = active && open === undefined && !picking && prompt === undefined && clearing === undefined
   const run = <A,>(effect: Parameters<typeof runEffect<A, unknown>>[1], what: string, then: (a: A) => void) => {
     running.current?.abort()
     const c = new AbortController()
@@ -80,8 +103,18 @@ export function KvScreen({ active }: { active: boolean }) {
       (done) => notify.done(`Deleted ${done.toLocaleString("en-US")} keys of ${n.namespace.title}.`)
     )
   }
-  const startExport = (n: Kv.AccountNamespace, file: string) => {
-    setExporting(undefined)
+  const submit = (kind: PromptKind, n: Kv.AccountNamespace, text: string) => {
+    setPrompt(undefined)
+    const { id, title } = n.namespace
+    if (kind === "import")
+      return run(KvBulk.bulkPutFile(n.account.id, id, text), `could not import ${text}`, (r) =>
+        notify.done(`Imported ${r.count.toLocaleString("en-US")} entries into ${title}.`)
+      )
+    if (kind === "copy")
+      return run(copyNamespace(n.account.id, id, text), `could not copy ${title}`, (count) =>
+        notify.done(`Copied ${count.toLocaleString("en-US")} keys of ${title} to namespace ${text}.`)
+      )
+    const file = text
     run(exportToFile(n.account.id, n.namespace.id, file), `could not export ${n.namespace.title}`, (count) =>
       notify.done(`Exported ${count.toLocaleString("en-US")} keys of ${n.namespace.title} to ${file}.`)
     )
@@ -124,7 +157,13 @@ export function KvScreen({ active }: { active: boolean }) {
         }
         case "x": {
           const n = shown[cursor.index]
-          if (n) setExporting(n)
+          if (n) setPrompt({ kind: "export", n })
+          return n !== undefined
+        }
+        case "i":
+        case "c": {
+          const n = shown[cursor.index]
+          if (n) setPrompt({ kind: press.name === "i" ? "import" : "copy", n })
           return n !== undefined
         }
         case "r":
@@ -148,6 +187,8 @@ export function KvScreen({ active }: { active: boolean }) {
         { keys: "/", label: "filter" },
         { keys: "a", label: "account" },
         { keys: "x", label: "export" },
+        { keys: "i", label: "import" },
+        { keys: "c", label: "copy" },
         { keys: "C", label: "clear" },
         { keys: "r", label: "refresh" },
         ...(filter.text !== "" ? [{ keys: "esc", label: "clear filter" }] : [])
@@ -186,15 +227,15 @@ export function KvScreen({ active }: { active: boolean }) {
   return (
     <Box flexDirection="column">
       {open !== undefined ? <KvKeys ns={open} active={active} onBack={() => setOpen(undefined)} /> : null}
-      {exporting !== undefined ? (
+      {prompt !== undefined ? (
         <TextPrompt
-          title={`Export ${exporting.namespace.title} to file`}
-          help="every key with its value, metadata and expiration, as `edgectl kv export` writes it"
-          initial={`${exporting.namespace.title}.json`}
-          check={(t) => (t.trim() === "" ? "a file name is needed" : undefined)}
-          submitLabel="export"
-          onSubmit={(file) => startExport(exporting, file.trim())}
-          onCancel={() => setExporting(undefined)}
+          title={Prompts[prompt.kind].title(prompt.n.namespace.title)}
+          help={Prompts[prompt.kind].help}
+          {...(prompt.kind === "export" ? { initial: `${prompt.n.namespace.title}.json` } : {})}
+          check={(t) => (t.trim() === "" ? Prompts[prompt.kind].empty : undefined)}
+          submitLabel={prompt.kind}
+          onSubmit={(text) => submit(prompt.kind, prompt.n, text.trim())}
+          onCancel={() => setPrompt(undefined)}
         />
       ) : null}
       {clearing !== undefined ? (
@@ -221,7 +262,7 @@ export function KvScreen({ active }: { active: boolean }) {
       ) : null}
       <Box
         flexDirection="column"
-        display={open === undefined && !picking && exporting === undefined && clearing === undefined ? "flex" : "none"}
+        display={open === undefined && !picking && prompt === undefined && clearing === undefined ? "flex" : "none"}
       >
         <Text>
           <Text dimColor>account </Text>
