@@ -86,6 +86,12 @@ export interface BulkOptions {
   readonly onChecked?: (checked: CheckedFile) => void
   /** Kept up to date as requests go and are answered: what a stopped bulk reports (`BulkTally`). */
   readonly tally?: BulkTally
+  /** Entries per request against a remote platform (default wrangler's 1,000; `kv import` sends 10,000). */
+  readonly maxEntries?: number
+  /** Requests a journal says were answered before (`kv import` resumed): they are not sent again. */
+  readonly skipRequests?: number
+  /** After each answered request, with the number answered so far (what a journal records). */
+  readonly onRequest?: (answered: number) => void
 }
 
 /**
@@ -198,24 +204,36 @@ const sendAll = <E extends V4Error>(
 ) =>
   Effect.gen(function* () {
     const config = yield* ClientConfig
-    const limits = limitsFor(config.target)
+    const limits = {
+      ...limitsFor(config.target),
+      ...(config.target === "remote" && o.maxEntries ? { maxEntries: o.maxEntries } : {})
+    }
+    const skip = o.skipRequests ?? 0
     const t = o.tally ?? newTally()
     t.count = file.count
     t.requests = batchCount(file, limits)
     const unsuccessful: Array<string> = []
     o.onProgress?.({ phase: "writing", done: 0, total: file.count, unit: "entries" })
+    let index = 0
     for (const batch of batches(file, kind, limits)) {
+      if (index++ < skip) {
+        t.answered++
+        t.done += batch.count
+        continue
+      }
       t.inFlight = batch.count
       const answer = yield* send(batch.body).pipe(Effect.mapError((e) => midwayError(e, t)))
       t.inFlight = undefined
       t.answered++
       t.done += batch.count
       if (answer !== null && "unsuccessful_keys" in answer) unsuccessful.push(...answer.unsuccessful_keys)
+      o.onRequest?.(t.answered)
       o.onProgress?.({ phase: "writing", done: t.done, total: file.count, unit: "entries" })
     }
     return {
       count: file.count,
       requests: t.answered,
+      skipped: Math.min(skip, index),
       result: { successful_key_count: t.done - unsuccessful.length, unsuccessful_keys: unsuccessful }
     }
   })

@@ -1,22 +1,51 @@
 /**
  * KV: the namespaces of the chosen account (or of every account), `/` filters them by title, enter
- * opens one (its keys, values, put/edit and delete), `a` picks the account.
+ * opens one (its keys, values, put/edit and delete), `a` picks the account, `x` exports the
+ * selected one to a file (the bulk put format, as `edgectl kv export` writes it), `i` imports such
+ * a file into it, `c` copies it into another namespace of its account, `C` clears it
+ * (every key, after a confirmation naming it and the count, as `edgectl kv clear` asks).
  */
 import { Box, Text } from "ink"
-import { useState } from "react"
+import { useRef, useState } from "react"
+import * as KvBulk from "../../src/services/kv-bulk-service.js"
+import { copyNamespace, deleteKeys, exportToFile, keyNames } from "../../src/services/kv-lifecycle-service.js"
+import { ConfirmDialog } from "../components/confirm-dialog.js"
 import * as Kv from "../../src/services/kv-service.js"
 import { AccountPicker } from "../components/account-picker.js"
 import { cells, flexWidth } from "../components/columns.js"
 import { FilterBar, useFilterInput } from "../components/filter-bar.js"
 import { List, ListStatus, moveHints, useListCursor } from "../components/list.js"
 import { Empty, ErrorView, Loading } from "../components/states.js"
+import { TextPrompt } from "../components/text-prompt.js"
 import { KeyLayer, useKeys } from "../keys.js"
-import { useEffectQuery } from "../runtime.js"
+import { useNotify } from "../notices.js"
+import { runEffect, useEffectQuery, useRuntime } from "../runtime.js"
 import { useUiActions, useUiState } from "../state.js"
 import { usePaneSize } from "../terminal.js"
 import { KvKeys } from "./kv-keys.js"
 import { NamespaceWriteFlow, type NamespaceWrite } from "./kv-namespace-writes.js"
 import type { OpenNamespace } from "./kv-put.js"
+
+type PromptKind = "export" | "import" | "copy"
+
+/** What each lifecycle prompt asks. */
+const Prompts: Record<PromptKind, { title: (ns: string) => string; help: string; empty: string }> = {
+  export: {
+    title: (ns) => `Export ${ns} to file`,
+    help: "every key with its value, metadata and expiration, as `edgectl kv export` writes it",
+    empty: "a file name is needed"
+  },
+  import: {
+    title: (ns) => `Import into ${ns} from file`,
+    help: "a JSON array of bulk entries (what export writes), checked whole before anything is written",
+    empty: "a file name is needed"
+  },
+  copy: {
+    title: (ns) => `Copy every key of ${ns} to namespace (id)`,
+    help: "the id of a namespace of the same account; its keys of the same names are overwritten",
+    empty: "a namespace id is needed"
+  }
+}
 
 /** Account line, filter line, column titles, status line. */
 const Chrome = 4
@@ -45,7 +74,54 @@ export function KvScreen({ active }: { active: boolean }) {
   const [open, setOpen] = useState<OpenNamespace | undefined>(undefined)
   const [picking, setPicking] = useState(false)
   const [write, setWrite] = useState<NamespaceWrite | undefined>(undefined)
-  const listing = active && open === undefined && !picking && write === undefined
+  const [prompt, setPrompt] = useState<{ kind: PromptKind; n: Kv.AccountNamespace } | undefined>(undefined)
+  const runtime = useRuntime()
+  const notify = useNotify()
+  const running = useRef<AbortController | undefined>(undefined)
+  const [clearing, setClearing] = useState<{ n: Kv.AccountNamespace; names: ReadonlyArray<string> } | undefined>(
+    undefined
+  )
+  const listing =
+    active && open === undefined && !picking && write === undefined && prompt === undefined && clearing === undefined
+  const run = <A,>(effect: Parameters<typeof runEffect<A, unknown>>[1], what: string, then: (a: A) => void) => {
+    running.current?.abort()
+    const c = new AbortController()
+    running.current = c
+    void runEffect(runtime, effect, c.signal).then((r) => {
+      if (r === undefined) return
+      if (r.ok) then(r.value)
+      else notify.error(what, r.error)
+    })
+  }
+  const askClear = (n: Kv.AccountNamespace) =>
+    run(keyNames(n.account.id, n.namespace.id), `could not list the keys of ${n.namespace.title}`, (names) => {
+      if (names.length === 0) notify.warn(`${n.namespace.title} has no keys: nothing to clear`)
+      else setClearing({ n, names })
+    })
+  const clear = (n: Kv.AccountNamespace, names: ReadonlyArray<string>) => {
+    setClearing(undefined)
+    run(
+      deleteKeys(n.account.id, n.namespace.id, names, () => {}),
+      `could not clear ${n.namespace.title}`,
+      (done) => notify.done(`Deleted ${done.toLocaleString("en-US")} keys of ${n.namespace.title}.`)
+    )
+  }
+  const submit = (kind: PromptKind, n: Kv.AccountNamespace, text: string) => {
+    setPrompt(undefined)
+    const { id, title } = n.namespace
+    if (kind === "import")
+      return run(KvBulk.bulkPutFile(n.account.id, id, text), `could not import ${text}`, (r) =>
+        notify.done(`Imported ${r.count.toLocaleString("en-US")} entries into ${title}.`)
+      )
+    if (kind === "copy")
+      return run(copyNamespace(n.account.id, id, text), `could not copy ${title}`, (count) =>
+        notify.done(`Copied ${count.toLocaleString("en-US")} keys of ${title} to namespace ${text}.`)
+      )
+    const file = text
+    run(exportToFile(n.account.id, n.namespace.id, file), `could not export ${n.namespace.title}`, (count) =>
+      notify.done(`Exported ${count.toLocaleString("en-US")} keys of ${n.namespace.title} to ${file}.`)
+    )
+  }
   const filter = useFilterInput({ active: listing, onMove: (press) => cursor.move(press), what: "title" })
   const { query, refresh } = useEffectQuery(
     () => Kv.namespacesOf(account === undefined ? undefined : { id: account.id, name: account.name }),
@@ -99,6 +175,22 @@ export function KvScreen({ active }: { active: boolean }) {
           setWrite(press.name === "R" ? { _tag: "rename", ns } : { _tag: "delete", ns })
           return true
         }
+        case "C": {
+          const n = shown[cursor.index]
+          if (n) askClear(n)
+          return n !== undefined
+        }
+        case "x": {
+          const n = shown[cursor.index]
+          if (n) setPrompt({ kind: "export", n })
+          return n !== undefined
+        }
+        case "i":
+        case "c": {
+          const n = shown[cursor.index]
+          if (n) setPrompt({ kind: press.name === "i" ? "import" : "copy", n })
+          return n !== undefined
+        }
         case "r":
           refresh()
           return true
@@ -126,6 +218,10 @@ export function KvScreen({ active }: { active: boolean }) {
             ]
           : []),
         { keys: "a", label: "account" },
+        { keys: "x", label: "export" },
+        { keys: "i", label: "import" },
+        { keys: "c", label: "copy" },
+        { keys: "C", label: "clear" },
         { keys: "r", label: "refresh" },
         ...(filter.text !== "" ? [{ keys: "esc", label: "clear filter" }] : [])
       ]
@@ -172,6 +268,29 @@ export function KvScreen({ active }: { active: boolean }) {
           }}
         />
       ) : null}
+      {prompt !== undefined ? (
+        <TextPrompt
+          title={Prompts[prompt.kind].title(prompt.n.namespace.title)}
+          help={Prompts[prompt.kind].help}
+          {...(prompt.kind === "export" ? { initial: `${prompt.n.namespace.title}.json` } : {})}
+          check={(t) => (t.trim() === "" ? Prompts[prompt.kind].empty : undefined)}
+          submitLabel={prompt.kind}
+          onSubmit={(text) => submit(prompt.kind, prompt.n, text.trim())}
+          onCancel={() => setPrompt(undefined)}
+        />
+      ) : null}
+      {clearing !== undefined ? (
+        <ConfirmDialog
+          title="Clear namespace"
+          lines={[
+            `Delete all ${clearing.names.length.toLocaleString("en-US")} keys of namespace ${clearing.n.namespace.title} (${clearing.n.namespace.id})? Their values and metadata are lost.`
+          ]}
+          confirmLabel="delete every key"
+          destructive
+          onConfirm={() => clear(clearing.n, clearing.names)}
+          onCancel={() => setClearing(undefined)}
+        />
+      ) : null}
       {picking ? (
         <AccountPicker
           height={Math.max(1, pane.rows - 3)}
@@ -182,7 +301,14 @@ export function KvScreen({ active }: { active: boolean }) {
           onCancel={() => setPicking(false)}
         />
       ) : null}
-      <Box flexDirection="column" display={open === undefined && !picking && write === undefined ? "flex" : "none"}>
+      <Box
+        flexDirection="column"
+        display={
+          open === undefined && !picking && write === undefined && prompt === undefined && clearing === undefined
+            ? "flex"
+            : "none"
+        }
+      >
         <Text>
           <Text dimColor>account </Text>
           {account?.name ?? "All accounts"}

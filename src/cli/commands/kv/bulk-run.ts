@@ -37,7 +37,7 @@ interface Counts {
 }
 
 /** With --json, a refused file's problems, every one, on stdout (the error line still goes to stderr). */
-const printProblems = (e: unknown) => {
+export const printProblems = (e: unknown) => {
   if (!(e instanceof InvalidInput)) return
   const problems = problemsOf(e)
   if (problems.length === 0) return
@@ -50,7 +50,7 @@ const printProblems = (e: unknown) => {
 }
 
 /** In text, the error line shows the first problems and the exact number left: it also says how to see them all. */
-const howToSeeAll = <E>(e: E): E => {
+export const howToSeeAll = <E>(e: E): E => {
   if (!(e instanceof InvalidInput)) return e
   const problems = problemsOf(e)
   const total = (e.meta as Counts | undefined)?.count ?? problems.length

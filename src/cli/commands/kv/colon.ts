@@ -5,13 +5,13 @@
 const Colon = /^kv:(namespace|key|bulk)$/
 
 /**
- * `kv bulk put - --namespace-id N`: @effect/cli stops looking for options at an argument that
+ * `kv bulk put - --namespace-id N` (and `kv import -`): @effect/cli stops looking for options at an argument that
  * starts with `-`, so a bare `-` before the options hides them. It is moved after them (behind
  * `--`, where nothing is read as an option).
  */
 const stdinLast = (args: ReadonlyArray<string>): ReadonlyArray<string> => {
   const words = args.filter((a) => !a.startsWith("-"))
-  if (words[0] !== "kv" || words[1] !== "bulk") return args
+  if (words[0] !== "kv" || (words[1] !== "bulk" && words[1] !== "import")) return args
   const end = args.indexOf("--")
   const dash = args.indexOf("-")
   if (dash < 0 || (end >= 0 && dash > end)) return args

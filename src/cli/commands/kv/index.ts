@@ -200,7 +200,102 @@ const bulk = Command.make("bulk").pipe(
   ])
 )
 
+const lifecycleHandler = lazyHandlers(() => import("./lifecycle-run.js"))
+const compareHandler = lazyHandlers(() => import("./compare-run.js"))
+const format = Options.text("format").pipe(
+  Options.withDescription(
+    "json (the bulk put format, an array) or jsonl (one entry a line); default: by the file's name"
+  ),
+  Options.optional
+)
+const other = (prefix: "to" | "with", what: string) => ({
+  otherId: Options.text(`${prefix}-namespace-id`).pipe(
+    Options.withDescription(
+      `id of the ${what} namespace (default: the same id, on the platform --${prefix}-remote/--${prefix}-local choose)`
+    ),
+    Options.optional
+  ),
+  otherRemote: Options.boolean(`${prefix}-remote`).pipe(
+    Options.withDescription(`the ${what} namespace is on the real platform`)
+  ),
+  otherLocal: Options.boolean(`${prefix}-local`).pipe(
+    Options.withDescription(`the ${what} namespace is on the embedded local platform`)
+  ),
+  otherAccount: Options.text(`${prefix}-account-id`).pipe(
+    Options.withDescription(`account of the ${what} namespace (default: the first's)`),
+    Options.optional
+  ),
+  otherPersistTo: Options.text(`${prefix}-persist-to`).pipe(
+    Options.withDescription(`state directory of the ${what} namespace's local platform`),
+    Options.optional
+  )
+})
+
+/** A namespace's whole life: export, import, clear, copy and diff. */
+const lifecycle = [
+  Command.make(
+    "export",
+    {
+      ...target,
+      ...selector,
+      output: Options.text("output").pipe(
+        Options.withAlias("o"),
+        Options.withDescription("file to write (default -: standard output)"),
+        Options.optional
+      ),
+      format,
+      resume: Options.boolean("resume").pipe(
+        Options.withDescription("go on with a stopped --remote export to the same --output file")
+      )
+    },
+    lifecycleHandler((m) => m.kvExport)
+  ).pipe(
+    Command.withDescription(
+      "write every key with its value, metadata and expiration: input of `kv import` and `kv bulk put`"
+    )
+  ),
+  Command.make(
+    "import",
+    { ...target, ...selector, file: file("JSON array of bulk entries, or JSON Lines of them"), format },
+    lifecycleHandler((m) => m.kvImport)
+  ).pipe(
+    Command.withDescription(
+      "write every entry of a file (checked whole first); a re-run of a --remote import sends only what is missing"
+    )
+  ),
+  Command.make(
+    "clear",
+    {
+      ...target,
+      ...selector,
+      yes: Options.boolean("yes", { aliases: ["y"] }).pipe(
+        Options.withDescription("delete without asking (needed off a terminal)")
+      )
+    },
+    compareHandler((m) => m.kvClear)
+  ).pipe(Command.withDescription("delete every key of a namespace (asks, naming it and the count)")),
+  Command.make(
+    "copy",
+    {
+      ...target,
+      ...selector,
+      ...other("to", "destination"),
+      dryRun: Options.boolean("dry-run").pipe(Options.withDescription("count what would be copied; write nothing"))
+    },
+    compareHandler((m) => m.kvCopy)
+  ).pipe(Command.withDescription("copy every key of a namespace into another (local to remote and back)")),
+  Command.make(
+    "diff",
+    { ...target, ...selector, ...other("with", "second") },
+    compareHandler((m) => m.kvDiff)
+  ).pipe(
+    Command.withDescription(
+      "compare two namespaces (or one, local and remote): keys on one side only, other values, metadata or expiration; exit 1 when they differ"
+    )
+  )
+]
+
 export const kv = Command.make("kv").pipe(
-  Command.withDescription("key-value store: namespaces, keys and bulk files (wrangler's kv commands)"),
-  Command.withSubcommands([namespace, keys, bulk])
+  Command.withDescription("key-value store: namespaces, keys, bulk files, export, import, clear, copy and diff"),
+  Command.withSubcommands([namespace, keys, bulk, ...lifecycle])
 )

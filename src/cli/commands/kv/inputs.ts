@@ -25,6 +25,15 @@ export interface SelectorOptions {
 
 type OnNamespace = TargetOptions & SelectorOptions
 
+/** The second namespace of `kv copy` (`--to-…`) and `kv diff` (`--with-…`): its id and its platform. */
+export interface OtherSide {
+  readonly otherId: Option.Option<string>
+  readonly otherRemote: boolean
+  readonly otherLocal: boolean
+  readonly otherPersistTo: Option.Option<string>
+  readonly otherAccount: Option.Option<string>
+}
+
 interface Inputs {
   readonly namespaceCreate: TargetOptions & {
     readonly namespace: string
@@ -48,6 +57,15 @@ interface Inputs {
   readonly bulkPut: OnNamespace & { readonly file: string }
   readonly bulkGet: OnNamespace & { readonly metadata: boolean; readonly file: string }
   readonly bulkDelete: OnNamespace & { readonly yes: boolean; readonly file: string }
+  readonly kvExport: OnNamespace & {
+    readonly output: Option.Option<string>
+    readonly format: Option.Option<string>
+    readonly resume: boolean
+  }
+  readonly kvImport: OnNamespace & { readonly file: string; readonly format: Option.Option<string> }
+  readonly kvClear: OnNamespace & { readonly yes: boolean }
+  readonly kvCopy: OnNamespace & OtherSide & { readonly dryRun: boolean }
+  readonly kvDiff: OnNamespace & OtherSide
 }
 
 export type Parsed<K extends keyof Inputs> = Inputs[K]

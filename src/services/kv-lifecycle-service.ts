@@ -1,0 +1,238 @@
+/**
+ * A namespace's whole life (`kv export`, `kv import`, `kv clear`, `kv copy`, `kv diff`): its keys
+ * read page by page along the list cursor, each with its value, metadata and expiration, as entries
+ * of the bulk put format, so what `export` writes is what `bulk put` and `import` read. Writes go
+ * through the bulk service (./kv-bulk-service.ts), which checks a whole file before sending it.
+ */
+import * as Effect from "effect/Effect"
+import * as fs from "node:fs"
+import { call, ClientConfig, type ClientEnv } from "../api/client.js"
+import { KvEndpoints } from "../api/contract-kv.js"
+import type { V4Error } from "../domain/errors.js"
+import type { KvKey } from "../domain/kv.js"
+import * as path from "node:path"
+import { EntryWriter, scratchDir } from "../kv/lifecycle-files.js"
+import { bulkPutFile } from "./kv-bulk-service.js"
+import { BulkGetMaxKeys } from "../domain/kv-limits.js"
+import { bulkGet, getValue, isKeyNotFound, listKeysPage } from "./kv-service.js"
+
+/** The platform's largest page of keys (api-reference 10.2: `limit` up to 1,000). */
+const PageSize = 1000
+
+/** One key as an entry of the bulk put format, its properties in the order they are written. */
+export interface ExportEntry {
+  readonly key: string
+  readonly value: string
+  readonly expiration?: number
+  readonly metadata?: unknown
+  readonly base64?: true
+}
+
+/**
+ * A value as the bulk format writes it: as text when its bytes are UTF-8 that decodes back to the
+ * same bytes, else base64 (`"base64": true`), so an import writes the very same bytes.
+ */
+export const entryOf = (key: KvKey, bytes: Uint8Array): ExportEntry => {
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  const text = buf.toString("utf8")
+  const binary = !Buffer.from(text, "utf8").equals(buf)
+  return {
+    key: key.name,
+    value: binary ? buf.toString("base64") : text,
+    ...(key.expiration !== undefined ? { expiration: key.expiration } : {}),
+    ...(key.metadata !== undefined && key.metadata !== null ? { metadata: key.metadata } : {}),
+    ...(binary ? { base64: true as const } : {})
+  }
+}
+
+export interface ReadOptions {
+  /** Called with each page of entries, in key order, as soon as it is read. */
+  readonly onPage: (entries: ReadonlyArray<ExportEntry>, cursor: string) => void
+  /** Where to start: a cursor a stopped export reported (its checkpoint). */
+  readonly cursor?: string | undefined
+  readonly prefix?: string | undefined
+}
+
+/**
+ * The values of a page of keys: 100 per bulk get (as text). A value that came back with U+FFFD may
+ * be bytes that are not UTF-8 (the platform decodes them with replacements): it is read again
+ * alone, as bytes (GET …/values/:key), so a binary value is exported exactly. A key gone between
+ * the listing and the read is skipped.
+ */
+const valuesOf = (accountId: string, namespaceId: string, keys: ReadonlyArray<KvKey>, concurrency: number) =>
+  Effect.gen(function* () {
+    const chunks: Array<ReadonlyArray<KvKey>> = []
+    for (let at = 0; at < keys.length; at += BulkGetMaxKeys) chunks.push(keys.slice(at, at + BulkGetMaxKeys))
+    const read = yield* Effect.forEach(
+      chunks,
+      (chunk) =>
+        Effect.gen(function* () {
+          const { values } = yield* bulkGet(
+            accountId,
+            namespaceId,
+            chunk.map((k) => k.name)
+          )
+          return yield* Effect.forEach(chunk, (key) => {
+            const text = values[key.name]
+            if (typeof text === "string" && !text.includes("\uFFFD"))
+              return Effect.succeed(entryOf(key, Buffer.from(text, "utf8")))
+            if (text === null || text === undefined) return Effect.succeed(undefined)
+            return getValue(accountId, namespaceId, key.name).pipe(
+              Effect.map((v) => entryOf(key, v.bytes)),
+              Effect.catchIf(isKeyNotFound, () => Effect.succeed(undefined))
+            )
+          })
+        }),
+      { concurrency }
+    )
+    return read.flat().filter((e): e is ExportEntry => e !== undefined)
+  })
+
+/**
+ * Reads every key of a namespace with its value, a page at a time (bounded memory: one page of
+ * values), the requests of a page concurrently against a remote platform.
+ */
+export const readEntries = (
+  accountId: string,
+  namespaceId: string,
+  o: ReadOptions
+): Effect.Effect<number, V4Error, ClientEnv> =>
+  Effect.gen(function* () {
+    const config = yield* ClientConfig
+    const concurrency = config.target === "remote" ? 4 : 1
+    let count = 0
+    for (let cursor = o.cursor; ;) {
+      const page = yield* listKeysPage(accountId, namespaceId, { cursor, limit: PageSize, prefix: o.prefix })
+      const entries = yield* valuesOf(accountId, namespaceId, page.items, concurrency)
+      count += entries.length
+      o.onPage(entries, page.cursor)
+      if (page.cursor === "") return count
+      cursor = page.cursor
+    }
+  })
+
+/** Every key name of a namespace, along the cursor (`kv clear` counts them before it asks). */
+export const keyNames = (accountId: string, namespaceId: string) =>
+  Effect.gen(function* () {
+    const names: Array<string> = []
+    for (let cursor: string | undefined = undefined; ;) {
+      const page: { items: ReadonlyArray<KvKey>; cursor: string } = yield* listKeysPage(accountId, namespaceId, {
+        cursor,
+        limit: PageSize
+      })
+      for (const k of page.items) names.push(k.name)
+      if (page.cursor === "") return names
+      cursor = page.cursor
+    }
+  })
+
+/** The platform's limit of keys per bulk delete (api-reference 10.2). */
+export const DeleteBatch = 10_000
+
+/** Deletes `names` in requests of at most 10,000 keys; `onBatch` after each answered request. */
+export const deleteKeys = (
+  accountId: string,
+  namespaceId: string,
+  names: ReadonlyArray<string>,
+  onBatch: (done: number) => void
+) =>
+  Effect.gen(function* () {
+    let done = 0
+    for (let at = 0; at < names.length; at += DeleteBatch) {
+      const chunk = names.slice(at, at + DeleteBatch)
+      yield* call(KvEndpoints.bulkDelete, {
+        path: { account_id: accountId, namespace_id: namespaceId },
+        body: { bytes: Buffer.from(JSON.stringify(chunk), "utf8"), contentType: "application/json" }
+      })
+      done += chunk.length
+      onBatch(done)
+    }
+    return done
+  })
+
+// ---------------------------------------------------------------------------------------------
+// Diff
+
+export type DiffField = "value" | "metadata" | "expiration"
+
+export interface NamespaceDiff {
+  readonly equal: boolean
+  readonly only_in_first: ReadonlyArray<string>
+  readonly only_in_second: ReadonlyArray<string>
+  readonly different: ReadonlyArray<{ readonly key: string; readonly fields: ReadonlyArray<DiffField> }>
+}
+
+const canonical = (v: unknown) => (v === undefined ? "" : JSON.stringify(v))
+
+/** What differs between two namespaces' entries (each in key order, as `readEntries` gives them). */
+export const diffEntries = (
+  first: ReadonlyMap<string, ExportEntry>,
+  second: ReadonlyMap<string, ExportEntry>
+): NamespaceDiff => {
+  const onlyFirst: Array<string> = []
+  const onlySecond: Array<string> = []
+  const different: Array<{ key: string; fields: Array<DiffField> }> = []
+  for (const [key, a] of first) {
+    const b = second.get(key)
+    if (b === undefined) {
+      onlyFirst.push(key)
+      continue
+    }
+    const fields: Array<DiffField> = []
+    if (a.value !== b.value || a.base64 !== b.base64) fields.push("value")
+    if (canonical(a.metadata) !== canonical(b.metadata)) fields.push("metadata")
+    if (a.expiration !== b.expiration) fields.push("expiration")
+    if (fields.length > 0) different.push({ key, fields })
+  }
+  for (const key of second.keys()) if (!first.has(key)) onlySecond.push(key)
+  return {
+    equal: onlyFirst.length === 0 && onlySecond.length === 0 && different.length === 0,
+    only_in_first: onlyFirst,
+    only_in_second: onlySecond.sort(),
+    different
+  }
+}
+
+/** Every entry of a namespace by key (for `kv diff`). */
+export const entryMap = (accountId: string, namespaceId: string) =>
+  Effect.gen(function* () {
+    const map = new Map<string, ExportEntry>()
+    yield* readEntries(accountId, namespaceId, {
+      onPage: (entries) => {
+        for (const e of entries) map.set(e.key, e)
+      }
+    })
+    return map
+  })
+
+/** A whole namespace written to `file` in the bulk put format (the TUI's export; the CLI's adds checkpoints). */
+export const exportToFile = (accountId: string, namespaceId: string, file: string) =>
+  Effect.acquireUseRelease(
+    Effect.sync(() => fs.openSync(file, "w")),
+    (fd) =>
+      Effect.gen(function* () {
+        const writer = new EntryWriter((t) => fs.writeSync(fd, t), "json")
+        writer.begin()
+        yield* readEntries(accountId, namespaceId, { onPage: (entries) => writer.write(entries) })
+        writer.end()
+        return writer.count
+      }),
+    (fd) => Effect.sync(() => fs.closeSync(fd))
+  )
+
+/**
+ * Every key of a namespace written into another of the same account (the TUI's copy): exported to
+ * a scratch file, then written as `kv import` writes a file (checked whole, then sent).
+ */
+export const copyNamespace = (accountId: string, from: string, to: string) =>
+  Effect.acquireUseRelease(
+    Effect.sync(() => scratchDir()),
+    (dir) =>
+      Effect.gen(function* () {
+        const file = path.join(dir, "entries.json")
+        yield* exportToFile(accountId, from, file)
+        const r = yield* bulkPutFile(accountId, to, file, { maxEntries: 10_000 })
+        return r.count
+      }),
+    (dir) => Effect.sync(() => fs.rmSync(dir, { recursive: true, force: true }))
+  )
