@@ -96,6 +96,22 @@ const registry: Record<string, How> = {
   "src/rules/parse-state.ts: edgectl rules check": { free: "checks an expression offline" },
   "src/server/errors.ts: edgectl serve": { pointer: "the prefix of serve's log line names the process" },
   "src/server/firewall-ops.ts: edgectl firewall filters": { pointer: "the platform's answer names the command" },
+  "src/cli/commands/dns-writes.ts: edgectl dns list": {
+    notRun: "a DNS record id the zone does not have (test/cli/dns-writes.test.ts)"
+  },
+  "src/cli/commands/dns-writes.ts: edgectl dns delete": {
+    notRun: "a delete off a terminal without --yes (test/cli/dns-writes.test.ts)"
+  },
+  "src/cli/commands/kv/compare-run.ts: edgectl kv clear": {
+    notRun: "a clear off a terminal without --yes (test/cli/kv-lifecycle.test.ts)"
+  },
+  "src/cli/commands/kv/lifecycle-run.ts: edgectl kv export": {
+    notRun: "a stopped or missing remote export (test/cli/kv-lifecycle-remote.test.ts resumes one)"
+  },
+  "src/cli/commands/kv/lifecycle-run.ts: edgectl kv import": {
+    notRun: "a remote import stopped half way (test/cli/kv-lifecycle-remote.test.ts resumes one)"
+  },
+  "src/server/upstream.ts: edgectl serve": { pointer: "names the proxy in its 502 answer, not a command line" },
   "src/services/lockdown-ua-migration-service.ts: edgectl firewall lockdowns": {
     notRun: "a stopped Zone Lockdown migration (test/legacy/lockdown-migrate.test.ts checks its hint with --remote)"
   },
