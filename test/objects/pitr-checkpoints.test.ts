@@ -68,7 +68,7 @@ describe("point-in-time recovery across checkpoints in the worker", () => {
       if (undo === "") undo = u
       s.close()
       s = new ObjectStorage(dir)
-      expect(s.sql.exec("PRAGMA integrity_check").raw().toArray(), `restore to mark ${i}`).toEqual([["ok"]])
+      expect(s.sql.exec("PRAGMA quick_check").raw().toArray(), `restore to mark ${i}`).toEqual([["ok"]])
       expect(await dump(s), `restore to mark ${i}`).toEqual(marks[i]!.content)
     }
     await s.onNextSessionRestoreBookmark(undo)

@@ -88,7 +88,7 @@ describe("routes the local platform does not serve", () => {
     const z = await zoneId("acme.com")
     for (const [method, path] of [
       ["GET", `/zones/${z}/dns_records/${"a".repeat(32)}`],
-      ["DELETE", `/zones/${z}/dns_records/${"a".repeat(32)}`],
+      ["PUT", `/zones/${z}/dns_records/${"a".repeat(32)}`],
       ["GET", `/zones/${z}/settings/ssl`]
     ]) {
       const r = await request(p.baseUrl, path, { method })
