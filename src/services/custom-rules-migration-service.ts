@@ -7,8 +7,8 @@
  */
 import * as Effect from "effect/Effect"
 import type { CustomRule } from "../domain/custom-rule.js"
-import { InvalidInput } from "../domain/errors.js"
 import type { Rule } from "../domain/firewall.js"
+import type { MigrationStep } from "../domain/migration.js"
 import {
   FirewallMigrationKind,
   inEffect,
@@ -24,7 +24,7 @@ import {
   applyPlan,
   findJournal,
   resumeJournal,
-  rollbackJournal,
+  rollbackZone,
   type MigrationDriver,
   type StepProgress
 } from "./migration-engine.js"
@@ -105,15 +105,21 @@ export const journalBefore = (zone: ZoneRef) => Effect.map(zoneMigrationJournal(
  * account) fails here, before anything is written. The pauses re-send rules as they are, paused:
  * the firewall rules API has no dry run, and they need none.
  */
-export const checkZoneMigration = (plan: FirewallMigrationPlan) =>
+export const checkZoneMigration = (plan: FirewallMigrationPlan) => checkCustomRulesSteps(plan.zone.id, plan.steps)
+
+/**
+ * The custom phase's entry point PUTs among a plan's steps, checked by the platform without saving
+ * (`dry_run=true`): every migration that writes custom rules checks them so before its first write.
+ */
+export const checkCustomRulesSteps = (zoneId: string, steps: ReadonlyArray<MigrationStep<unknown>>) =>
   Effect.forEach(
-    plan.steps,
-    (s) =>
-      "customRules" in s.check
-        ? Effect.asVoid(
-            putCustomRules(plan.zone.id, { rules: s.check.customRules as ReadonlyArray<CustomRuleInput> }, true)
-          )
-        : Effect.void,
+    steps,
+    (s) => {
+      const c = s.check as { readonly customRules?: ReadonlyArray<CustomRule> }
+      return c.customRules !== undefined
+        ? Effect.asVoid(putCustomRules(zoneId, { rules: c.customRules as ReadonlyArray<CustomRuleInput> }, true))
+        : Effect.void
+    },
     { discard: true }
   )
 
@@ -139,16 +145,7 @@ export const resumeZoneMigration = (
 
 /** Restores the journal's "before"; a zone without a journal has nothing to roll back. */
 export const rollbackZoneMigration = (zone: ZoneRef, progress?: (p: StepProgress) => void) =>
-  Effect.flatMap(zoneMigrationJournal(zone), (j) =>
-    j === undefined
-      ? Effect.fail(
-          new InvalidInput({
-            message: `zone ${zone.name} has no migration journal on this target: nothing to roll back`,
-            clientSide: true
-          })
-        )
-      : rollbackJournal(firewallMigrationDriver, j.journal, progress)
-  )
+  rollbackZone(firewallMigrationDriver, zone, accountOf(zone), "migration", progress)
 
 /** The firewall rules the plan maps now: those not migrated before (its preview's table). */
 export const rulesMigratedNow = (plan: FirewallMigrationPlan): ReadonlyArray<Rule> =>

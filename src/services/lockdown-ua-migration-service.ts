@@ -7,7 +7,6 @@
  */
 import * as Effect from "effect/Effect"
 import type { CustomRule } from "../domain/custom-rule.js"
-import { InvalidInput } from "../domain/errors.js"
 import { shellWord as quote } from "../domain/shell-word.js"
 import {
   inEffect,
@@ -18,14 +17,14 @@ import {
   type LockdownUaState,
   type LockdownUaStep
 } from "../firewall/lockdown-ua-plan.js"
-import type { ZoneRef } from "./custom-rules-migration-service.js"
+import { checkCustomRulesSteps, type ZoneRef } from "./custom-rules-migration-service.js"
 import { allRules } from "./firewall-service.js"
 import { allLockdowns, allUaRules, deleteLockdown, deleteUaRule, putLockdown, putUaRule } from "./legacy-service.js"
 import {
   applyPlan,
   findJournal,
   resumeJournal,
-  rollbackJournal,
+  rollbackZone,
   type MigrationDriver,
   type StepProgress
 } from "./migration-engine.js"
@@ -83,17 +82,7 @@ export const lockdownUaJournal = (zone: ZoneRef) =>
   findJournal<LockdownUaStep, LockdownUaState>(LockdownUaKind, zone, accountOf(zone))
 
 /** The platform checks the plan's entry point without saving it (`dry_run=true`) before anything is written. */
-export const checkLockdownUa = (plan: LockdownUaPlan) =>
-  Effect.forEach(
-    plan.steps,
-    (s) =>
-      "customRules" in s.check
-        ? Effect.asVoid(
-            putCustomRules(plan.zone.id, { rules: s.check.customRules as ReadonlyArray<CustomRuleInput> }, true)
-          )
-        : Effect.void,
-    { discard: true }
-  )
+export const checkLockdownUa = (plan: LockdownUaPlan) => checkCustomRulesSteps(plan.zone.id, plan.steps)
 
 export const applyLockdownUa = (
   plan: LockdownUaPlan,
@@ -112,13 +101,4 @@ export const resumeLockdownUa = (
 ) => resumeJournal(lockdownUaDriver, journal, status, progress)
 
 export const rollbackLockdownUa = (zone: ZoneRef, progress?: (p: StepProgress) => void) =>
-  Effect.flatMap(lockdownUaJournal(zone), (j) =>
-    j === undefined
-      ? Effect.fail(
-          new InvalidInput({
-            message: `zone ${zone.name} has no Zone Lockdown migration journal on this target: nothing to roll back`,
-            clientSide: true
-          })
-        )
-      : rollbackJournal(lockdownUaDriver, j.journal, progress)
-  )
+  rollbackZone(lockdownUaDriver, zone, accountOf(zone), "Zone Lockdown migration", progress)

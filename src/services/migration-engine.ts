@@ -323,3 +323,25 @@ export const rollbackJournal = <Step extends MigrationStep, State>(
       })
     )
   })
+
+/**
+ * Rolls back the zone's journal of the driver's kind towards its "before"; a zone without one has
+ * nothing to roll back (`what` names the migration in that message).
+ */
+export const rollbackZone = <Step extends MigrationStep, State>(
+  driver: MigrationDriver<Step, State>,
+  zone: { readonly id: string; readonly name: string },
+  account: { readonly id: string } | undefined,
+  what: string,
+  progress?: (p: StepProgress) => void
+) =>
+  Effect.flatMap(findJournal<Step, State>(driver.kind, zone, account), (j) =>
+    j === undefined
+      ? Effect.fail(
+          new InvalidInput({
+            message: `zone ${zone.name} has no ${what} journal on this target: nothing to roll back`,
+            clientSide: true
+          })
+        )
+      : rollbackJournal(driver, j.journal, progress)
+  )
