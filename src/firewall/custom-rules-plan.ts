@@ -140,7 +140,7 @@ const keptRefusal = (zone: string, plan: string | undefined, kept: ReadonlyArray
   if (plan === undefined) return undefined
   const limit = CustomRuleLimits[plan]
   if (limit !== undefined && kept.length > limit)
-    return `zone ${zone} has ${kept.length} custom rules, more than the ${limit} its ${plan} plan allows: the platform refuses any write of its custom rules until some are deleted (edgectl custom-rules list --zone ${zone})`
+    return `zone ${zone} has ${kept.length} custom rules, more than the ${limit} its ${plan} plan allows: the platform refuses any write of its custom rules until some are deleted`
   const p = planOf(plan)
   for (const r of kept) {
     if (r.action === "log" && plan !== "enterprise")

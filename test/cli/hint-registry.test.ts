@@ -89,9 +89,6 @@ const registry: Record<string, How> = {
   "src/cli/hints.ts: edgectl custom-rules list": { notRun: "a custom rules write that got no answer" },
   "src/cli/hints.ts: edgectl zones list": { run: ["zone unknown"] },
   "src/esc/removal.ts: edgectl esc replacements": { free: "prints the replacements, the same on every target" },
-  "src/firewall/custom-rules-plan.ts: edgectl custom-rules list": {
-    pointer: "the migration plan's refusal names the zone's list; it carries no target (left for the migration's owner)"
-  },
   "src/objects/owner-lock.ts: edgectl objects dev": { pointer: "names the host process" },
   "src/rules/parse-state.ts: edgectl rules check": { free: "checks an expression offline" },
   "src/server/errors.ts: edgectl serve": { pointer: "the prefix of serve's log line names the process" },

@@ -9,7 +9,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import * as readline from "node:readline"
 import { describe, expect, it } from "vitest"
-import { bin, edgectlAsync, root, shell, tempDir } from "../helpers/cli.js"
+import { bin, edgectl, edgectlAsync, root, shell, tempDir } from "../helpers/cli.js"
 
 const dir = tempDir("edgectl-claims-")
 const local = ["--persist-to", path.join(dir, "state")]
@@ -188,4 +188,12 @@ describe("edgectl serve", () => {
       `edgectl serve: 500 on GET /client/v4/zones/${id}: internal error of the local platform (EDGECTL_DEBUG=1 logs its cause and stack)`
     ])
   }, 60_000)
+})
+
+describe("zones get ''", () => {
+  it("is a usage error naming the argument, before any request", () => {
+    const r = edgectl(["zones", "get", ""], { cwd: tempDir("edgectl-claims-") })
+    expect(r.status).toBe(2)
+    expect(r.stderr.split("\n")[0]).toBe("error: <zone> needs a zone id or name, got an empty string")
+  })
 })

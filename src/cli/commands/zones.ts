@@ -10,7 +10,7 @@ import { DnsRecordTypes } from "../../domain/dns.js"
 import { dnsWrites } from "./dns-writes.js"
 import { choiceOption, opt, target, triState } from "../options.js"
 import { printJson, printTable } from "../output.js"
-import { positional, run } from "../run.js"
+import { positional, run, usage } from "../run.js"
 
 const zoneRows = (zones: ReadonlyArray<Zone>) =>
   zones.map((z) => [z.id, z.name, z.status, z.plan?.name, z.account.name ?? z.account.id])
@@ -60,6 +60,7 @@ const zoneArg = Args.text({ name: "zone" }).pipe(Args.withDescription("zone id o
 const zonesGet = Command.make("get", { ...target, zone: zoneArg }, (o) =>
   Effect.gen(function* () {
     const ref = yield* positional("<zone>", o.zone)
+    if (ref.trim() === "") return yield* Effect.fail(usage("<zone> needs a zone id or name, got an empty string"))
     const z = yield* run("zones get", o, resolveZone(ref))
     if (o.json) return printJson(z)
     printTable(

@@ -170,8 +170,9 @@ export const lockdownsMigrate = (o: Parsed<"lockdownsMigrate">) =>
       if (!yes) return yield* cancelled()
       const done = yield* journaled(command, z, applyLockdownUa(plan, progress, { checked }))
       if (o.json) return printJson({ plan, outcome: done })
+      const sentChanged = done.sent.filter((k) => k.startsWith("pause:") || k.startsWith("delete:")).length
       printLine(
-        `Migrated zone ${z.name}: ${plan.expected.customRules.length} custom rule(s); ${changed} Zone Lockdown / UA rule(s) ${o.deleteOld ? "deleted" : "paused"}; ${outcomeText(done)}.`
+        `Migrated zone ${z.name}: ${plan.expected.customRules.length} custom rule(s); ${sentChanged} Zone Lockdown / UA rule(s) ${o.deleteOld ? "deleted" : "paused"}; ${outcomeText(done)}.`
       )
     })
     return yield* runFw(what, o, { zone: o.zone, customRules: true }, Effect.provide(work, journals))

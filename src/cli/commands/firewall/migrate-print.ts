@@ -46,7 +46,8 @@ export const printPreview = (p: FirewallMigrationPlan) => {
           r.id,
           oldText(r),
           e.custom_rule === null ? "(not migrated)" : customText(m.rules[e.custom_rule]!),
-          clip(r.description ?? "", 32)
+          // The custom rule's description when it has one (it may come from the rule's filter).
+          clip((e.custom_rule !== null ? m.rules[e.custom_rule]!.description : undefined) ?? r.description ?? "", 32)
         ]
       })
     )

@@ -123,6 +123,10 @@ export const migrate = (o: Parsed<"migrate">) =>
         return printLine(`Finished the migration of zone ${z.name}: ${outcomeText(done)}.`)
       }
       const plan = yield* planZoneMigration(z, o.deleteOld)
+      if (plan.before.firewallRules.length === 0) {
+        if (o.json) return printJson({ plan, outcome: null })
+        return printLine(`Nothing to migrate: zone ${z.name} has no firewall rules.`)
+      }
       // The platform checks the entry point before the dry run prints and before the apply asks.
       const checked = plan.refused === undefined
       if (checked) yield* checkZoneMigration(plan)
@@ -157,8 +161,10 @@ export const migrate = (o: Parsed<"migrate">) =>
         )
       const done = yield* journaled(z, applyZoneMigration(plan, progress, { checked }))
       if (o.json) return printJson({ plan, outcome: done })
+      // What this run sent: another run may have written some of the steps meanwhile (outcomeText counts them).
+      const sentChanged = done.sent.filter((k) => k.startsWith("pause:") || k.startsWith("delete:")).length
       printLine(
-        `Migrated zone ${z.name}: ${plan.expected.customRules.length} custom rule(s); ${changed} firewall rule(s) ${o.deleteOld ? "deleted" : "paused"}; ${outcomeText(done)}.`
+        `Migrated zone ${z.name}: ${plan.expected.customRules.length} custom rule(s); ${sentChanged} firewall rule(s) ${o.deleteOld ? "deleted" : "paused"}; ${outcomeText(done)}.`
       )
       const left = plan.migration.entries.filter((e) => e.custom_rule === null).map((e) => e.firewall_rule)
       if (left.length > 0) printLine(`Not migrated, left as they are: ${left.join(", ")} (see the notes above).`)
