@@ -15,6 +15,9 @@ import {
 } from "vscode-languageserver/node.js"
 import { setModuleBuffer, type ModulePins } from "./terraform-version.js"
 
+/** How long a buffer's edits must pause before its pin is read again. */
+const BURST_MS = 100
+
 const isModuleFile = (uri: string) => /\.tf(\.json)?$/i.test(uri)
 const fileOf = (uri: string): string | undefined => {
   try {
@@ -37,16 +40,31 @@ export const watchTerraformModules = (
       if (d.uri !== except && isModuleFile(d.uri) && path.dirname(fileOf(d.uri) ?? "") === path.dirname(file))
         recheck(d.uri)
   }
-  // One buffer's pin at a time, in the order the edits came: a later edit never loses to an earlier parse.
+  // A burst of edits reads each buffer's pin once, after the burst: parsing a large file's pin on
+  // every keystroke would hold the server between two keys of a burst (and delay their check).
+  // One buffer's pin at a time, in the order the bursts came: a later edit never loses to an earlier parse.
   let queue: Promise<void> = Promise.resolve()
+  const pending = new Map<string, { readonly uri: string; readonly text: string | undefined }>()
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const flush = () => {
+    timer = undefined
+    const batch = [...pending]
+    pending.clear()
+    queue = queue.then(async () => {
+      for (const [file, { uri, text }] of batch) {
+        const before = pins.get(file)?.pin
+        await setModuleBuffer(pins, file, text)
+        if (pins.get(file)?.pin !== before || text === undefined) recheckModule(file, uri)
+      }
+    })
+  }
   const buffer = (d: TextDocument, text: string | undefined) => {
     const file = fileOf(d.uri)
     if (file === undefined || !isModuleFile(d.uri)) return
-    queue = queue.then(async () => {
-      const before = pins.get(file)?.pin
-      await setModuleBuffer(pins, file, text)
-      if (pins.get(file)?.pin !== before || text === undefined) recheckModule(file, d.uri)
-    })
+    pending.set(file, { uri: d.uri, text })
+    if (timer !== undefined) clearTimeout(timer)
+    timer = setTimeout(flush, BURST_MS)
+    timer.unref()
   }
   documents.onDidOpen((e) => buffer(e.document, e.document.getText()))
   documents.onDidChangeContent((e) => buffer(e.document, e.document.getText()))
