@@ -240,6 +240,7 @@ const lifecycle = [
       ...selector,
       output: Options.text("output").pipe(
         Options.withAlias("o"),
+        Options.withPseudoName("FILE"),
         Options.withDescription("file to write (default -: standard output)"),
         Options.optional
       ),
