@@ -214,7 +214,7 @@ describe("ctx.storage.sql: the platform's SQL dialect", () => {
 
   it("getCurrentBookmark() advances on every call (bookmarks sort by time); a write moves it to a new commit", async () => {
     const [a, b, c] = await get<Array<string>>("/bookmarks?name=marks")
-    const commitOf = (x: string) => x.split("-")[1]
+    const commitOf = (x: string) => x.split("-")[2]
     expect([a! < b!, b! < c!]).toEqual([true, true])
     expect(commitOf(a!)).toBe(commitOf(b!))
     expect(commitOf(c!) > commitOf(b!)).toBe(true)
