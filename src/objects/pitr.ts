@@ -4,6 +4,7 @@
 // for each page changed after the bookmark, its image as of the bookmark, so it costs the pages it
 // undoes; and it is itself logged as a commit, so it can be undone like any other change.
 import type Database from "better-sqlite3"
+import { createHash } from "node:crypto"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { Checkpointer } from "./checkpointer.js"
@@ -15,8 +16,25 @@ export const BASE_FILE = "base.sqlite"
 export const LOG_FILE = "pitr.sqlite"
 
 const hex = (n: number, w: number): string => n.toString(16).padStart(w, "0")
-export const formatBookmark = (time: number, seq: number): string => `${hex(time, 12)}-${hex(seq, 12)}`
-const BOOKMARK = /^([0-9a-f]{12})-([0-9a-f]{12})$/
+const TWO_32 = 2 ** 32
+
+// The platform's bookmark shape: three 8-hex-digit parts and a 32-hex-digit tail
+// (`0000007b-0000b26e-00001538-0c3e87bb37b3db5cc52eedb93cd3b96b`). The runtime's public source
+// (workerd) only passes bookmarks through to the storage service, which is closed, so what the
+// parts mean there is not documented; the docs promise only that string order is time order.
+// Ours: commit time in ms (high 32 bits, low 32 bits), commit sequence, and a check of those three
+// (the first 16 bytes of their SHA-256), so a mistyped or foreign bookmark is refused, not misread.
+const tail = (head: string): string => createHash("sha256").update(head).digest("hex").slice(0, 32)
+
+export const formatBookmark = (time: number, seq: number): string => {
+  const head = `${hex(Math.floor(time / TWO_32), 8)}-${hex(time % TWO_32, 8)}-${hex(seq, 8)}`
+  return `${head}-${tail(head)}`
+}
+
+const BOOKMARK = /^([0-9a-f]{8})-([0-9a-f]{8})-([0-9a-f]{8})-([0-9a-f]{32})$/
+// The form state directories written before this one hold (12 hex digits of time, 12 of
+// sequence): still accepted, so a bookmark noted from an older edgectl restores.
+const OLD_BOOKMARK = /^([0-9a-f]{12})-([0-9a-f]{12})$/
 
 export class BookmarkError extends Error {
   constructor(message: string) {
@@ -26,11 +44,21 @@ export class BookmarkError extends Error {
 }
 
 export const parseBookmark = (bookmark: unknown): { time: number; seq: number } => {
-  const m = typeof bookmark === "string" ? BOOKMARK.exec(bookmark) : null
+  const text = typeof bookmark === "string" ? bookmark.toLowerCase() : null
+  const old = text === null ? null : OLD_BOOKMARK.exec(text)
+  if (old !== null) return { time: parseInt(old[1]!, 16), seq: parseInt(old[2]!, 16) }
+  const m = text === null ? null : BOOKMARK.exec(text)
   if (m === null) {
-    throw new BookmarkError(`not a bookmark: ${JSON.stringify(bookmark)} (expected 12 hex digits, "-", 12 hex digits)`)
+    throw new BookmarkError(
+      `not a bookmark: ${JSON.stringify(bookmark)} (expected 8 hex digits, "-", 8, "-", 8, "-", 32, like 0000019a-7c2b1e40-00000003-<32 hex>)`
+    )
   }
-  return { time: parseInt(m[1]!, 16), seq: parseInt(m[2]!, 16) }
+  if (m[4] !== tail(`${m[1]}-${m[2]}-${m[3]}`)) {
+    throw new BookmarkError(
+      `not a bookmark: ${JSON.stringify(bookmark)} (its last part does not match the first three)`
+    )
+  }
+  return { time: parseInt(m[1]!, 16) * TWO_32 + parseInt(m[2]!, 16), seq: parseInt(m[3]!, 16) }
 }
 
 export interface Commit {

@@ -3,6 +3,7 @@
 
 export interface SqlStatement {
   readonly text: string
+  /** Empty for a piece of comments only (always the last piece): running it throws NO_STATEMENT. */
   readonly words: ReadonlyArray<string>
 }
 
@@ -17,16 +18,20 @@ export const splitSql = (sql: string): Array<SqlStatement> => {
   let depth = 0
   let i = 0
   const n = sql.length
+  // Set at a piece of comments only: the runtime prepares and runs one piece at a time, and that
+  // piece prepares to nothing, so it throws there, after the statements before it have run.
+  let stop = false
   const flush = (end: number) => {
     const text = sql.slice(start, end).trim()
     if (words.length > 0) out.push({ text, words })
-    // As the runtime: it prepares what follows each statement, and a piece of comments only
-    // prepares to nothing.
-    else if (text !== "") throw new Error(NO_STATEMENT)
+    else if (text !== "") {
+      out.push({ text, words: [] })
+      stop = true
+    }
     words = []
     depth = 0
   }
-  while (i < n) {
+  while (i < n && !stop) {
     const c = sql[i]!
     if (c === "'" || c === '"' || c === "`" || c === "[") {
       const close = c === "[" ? "]" : c
@@ -80,7 +85,7 @@ export const splitSql = (sql: string): Array<SqlStatement> => {
     if (!/\s/.test(c)) words.push(c)
     i++
   }
-  flush(n)
+  if (!stop) flush(n)
   return out
 }
 
@@ -94,5 +99,5 @@ const isTrigger = (words: ReadonlyArray<string>): boolean => {
 
 // VACUUM rewrites the file behind the page log's back (SQLite asks no authorizer about it).
 export const guardStatement = (st: SqlStatement): void => {
-  if (st.words[0]!.toUpperCase() === "VACUUM") throw new Error("not authorized: SQLITE_AUTH")
+  if (st.words[0]?.toUpperCase() === "VACUUM") throw new Error("not authorized: SQLITE_AUTH")
 }

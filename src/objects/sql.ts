@@ -119,7 +119,8 @@ export class SqlStorage {
     const statements = splitSql(query)
     if (statements.length === 0) throw new Error(NO_STATEMENT)
     for (const st of statements) guardStatement(st)
-    if (statements.some((st) => DDL.has(st.words[0]!.toUpperCase()))) return statements
+    // A piece of comments only is not prepared: it fails when the statements before it have run.
+    if (statements.some((st) => st.words.length === 0 || DDL.has(st.words[0]!.toUpperCase()))) return statements
     const prepared = statements.map((st) => this.prepareOne(st))
     if (this.cache.size >= CACHE_LIMIT) this.cache.delete(this.cache.keys().next().value!)
     this.cache.set(query, prepared)
@@ -147,6 +148,7 @@ export class SqlStorage {
     const last = prepared.length - 1
     for (let i = 0; i <= last; i++) {
       const item = prepared[i]!
+      if (!("stmt" in item) && item.words.length === 0) throw new Error(NO_STATEMENT)
       const p = "stmt" in item ? item : this.prepareOne(item)
       const a = i === last ? args : []
       if (!p.readonly) this.hooks.beforeWrite()

@@ -16,14 +16,19 @@ import { checkCount, checkKey, encodeValue, type Stored } from "./limits.js"
 import type { PageLog } from "./pitr.js"
 import { SqlStorage } from "./sql.js"
 import {
-  CRITICAL_COMMIT,
   DELETE_ALL_IN_TRANSACTION,
   type GetOptions,
   type PutOptions,
   rejectFrom,
   type StorageConfig
 } from "./storage-options.js"
-import { type Savepoint, Savepoints, Transaction } from "./transaction.js"
+import {
+  runTransaction,
+  runTransactionSync,
+  Savepoints,
+  type Transaction,
+  type TransactionFrames
+} from "./transaction.js"
 
 export { BrokenStorageError, type GetOptions, type PutOptions, type StorageConfig } from "./storage-options.js"
 
@@ -42,6 +47,8 @@ export class ObjectStorage {
   // alarm() is running and nothing has set or deleted the alarm since it started.
   private alarmRunning = false
   private readonly release: () => void
+  // What transaction() and transactionSync() work with (transaction.ts runs them).
+  private readonly frames: TransactionFrames
 
   constructor(dir: string, config: StorageConfig = {}) {
     this.config = config
@@ -83,6 +90,7 @@ export class ObjectStorage {
       }
     )
     this.sql = new SqlStorage(this.db, { beforeWrite: () => this.tx.beforeWrite(false), fatal: (e) => this.tx.fail(e) })
+    this.frames = { storage: this, tx: this.tx, savepoints: this.savepoints, config }
   }
 
   // --- gates and lifetime ---------------------------------------------------------------------
@@ -280,63 +288,15 @@ export class ObjectStorage {
   // --- transactions ---------------------------------------------------------------------------
   //
   // As the platform's: each transaction is a savepoint named for its depth; one started inside
-  // another (from its closure) nests in it, depth + 1. The outermost transaction() commits the
-  // implicit transaction first, so a failure inside it never takes earlier writes with it.
-  // transactionSync() joins the implicit transaction (the platform's does too). The input gate
-  // stays held while a transaction() is open, as on the platform (config.holdInputGate).
+  // another (from its closure) nests in it, depth + 1. transaction.ts runs them.
 
   transaction<T>(closure: (txn: Transaction) => Promise<T> | T): Promise<T> {
-    try {
-      this.tx.usable()
-      const outermost = this.savepoints.depth === 0
-      if (outermost) this.tx.flush()
-      this.tx.beforeWrite(false)
-      const frame = this.savepoints.begin("_cf_savepoint_")
-      // While the closure awaits a timer or a fetch(), no other event may come in: its writes
-      // would land inside this savepoint (and go with its rollback) or nest in it.
-      const release = outermost ? this.config.holdInputGate?.() : undefined
-      const run = this.runTransaction(closure, frame)
-      return release === undefined ? run : run.finally(release)
-    } catch (e) {
-      return rejectFrom(this.config.label, e)
-    }
-  }
-
-  private async runTransaction<T>(closure: (txn: Transaction) => Promise<T> | T, frame: Savepoint): Promise<T> {
-    const txn = new Transaction(this, () => this.savepoints.end(frame, true))
-    try {
-      const result = await closure(txn)
-      txn.finish()
-      // A critical error (disk full) rolled everything back: nothing to commit, and the caller
-      // gets that error, as on the platform (a txn.rollback() after it changes nothing).
-      if (this.tx.broken !== null) throw this.tx.broken
-      if (!txn.rolledBack) this.savepoints.end(frame, false)
-      return result
-    } catch (e) {
-      txn.finish()
-      if (!txn.rolledBack) this.savepoints.end(frame, true)
-      throw e
-    } finally {
-      this.savepoints.drop(frame)
-      if (this.savepoints.depth === 0) this.tx.afterSavepoints()
-    }
+    return runTransaction(this.frames, closure)
   }
 
   // Synchronous transaction over SQL and key-value writes made inside the callback.
   transactionSync<T>(callback: () => T): T {
-    this.tx.beforeWrite(false)
-    const frame = this.savepoints.begin("_cf_sync_savepoint_")
-    try {
-      const result = callback()
-      if (this.tx.broken !== null) throw new Error(CRITICAL_COMMIT)
-      this.savepoints.end(frame, false)
-      return result
-    } catch (e) {
-      this.savepoints.end(frame, true)
-      throw e
-    } finally {
-      this.savepoints.drop(frame)
-    }
+    return runTransactionSync(this.frames, callback)
   }
 
   // --- alarms -------------------------------------------------------------------------------

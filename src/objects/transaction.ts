@@ -1,8 +1,9 @@
 // The `txn` handed to transaction(closure): the same key-value operations, inside a savepoint.
 // After rollback() (or once the closure has finished) every operation throws.
 import type Database from "better-sqlite3"
+import type { ImplicitTransaction } from "./storage-commit.js"
 import type { ListOptions } from "./storage-kv.js"
-import type { GetOptions, PutOptions } from "./storage-options.js"
+import { CRITICAL_COMMIT, type GetOptions, type PutOptions, rejectFrom, type StorageConfig } from "./storage-options.js"
 
 /**
  * What a transaction passes its operations on to: ObjectStorage, by the shape it has, since
@@ -104,5 +105,74 @@ export class Savepoints {
   drop(sp: Savepoint): void {
     const at = this.open.indexOf(sp)
     if (at >= 0) this.open.length = at
+  }
+}
+
+/** What ObjectStorage's transaction() and transactionSync() work with. */
+export interface TransactionFrames {
+  readonly storage: Operations
+  readonly tx: ImplicitTransaction
+  readonly savepoints: Savepoints
+  readonly config: StorageConfig
+}
+
+// transaction(): a savepoint over the closure, awaited. The outermost one commits the pending
+// implicit transaction first, so a failure inside it never takes earlier writes with it. The
+// input gate stays held while it is open, as on the platform (config.holdInputGate).
+export const runTransaction = <T>(f: TransactionFrames, closure: (txn: Transaction) => Promise<T> | T): Promise<T> => {
+  try {
+    f.tx.usable()
+    const outermost = f.savepoints.depth === 0
+    if (outermost) f.tx.flush()
+    f.tx.beforeWrite(false)
+    const frame = f.savepoints.begin("_cf_savepoint_")
+    // While the closure awaits a timer or a fetch(), no other event may come in: its writes
+    // would land inside this savepoint (and go with its rollback) or nest in it.
+    const release = outermost ? f.config.holdInputGate?.() : undefined
+    const run = runInFrame(f, closure, frame)
+    return release === undefined ? run : run.finally(release)
+  } catch (e) {
+    return rejectFrom(f.config.label, e)
+  }
+}
+
+const runInFrame = async <T>(
+  f: TransactionFrames,
+  closure: (txn: Transaction) => Promise<T> | T,
+  frame: Savepoint
+): Promise<T> => {
+  const txn = new Transaction(f.storage, () => f.savepoints.end(frame, true))
+  try {
+    const result = await closure(txn)
+    txn.finish()
+    // A critical error (disk full) rolled everything back: nothing to commit, and the caller
+    // gets that error, as on the platform (a txn.rollback() after it changes nothing).
+    if (f.tx.broken !== null) throw f.tx.broken
+    if (!txn.rolledBack) f.savepoints.end(frame, false)
+    return result
+  } catch (e) {
+    txn.finish()
+    if (!txn.rolledBack) f.savepoints.end(frame, true)
+    throw e
+  } finally {
+    f.savepoints.drop(frame)
+    if (f.savepoints.depth === 0) f.tx.afterSavepoints()
+  }
+}
+
+// transactionSync(): joins the implicit transaction (the platform's does too).
+export const runTransactionSync = <T>(f: TransactionFrames, callback: () => T): T => {
+  f.tx.beforeWrite(false)
+  const frame = f.savepoints.begin("_cf_sync_savepoint_")
+  try {
+    const result = callback()
+    if (f.tx.broken !== null) throw new Error(CRITICAL_COMMIT)
+    f.savepoints.end(frame, false)
+    return result
+  } catch (e) {
+    f.savepoints.end(frame, true)
+    throw e
+  } finally {
+    f.savepoints.drop(frame)
   }
 }

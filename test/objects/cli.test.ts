@@ -37,7 +37,7 @@ describe("edgectl objects (built CLI)", () => {
     )
     expect(created.rowsWritten).toBe(2)
     const before = json<{ bookmark: string }>(run("bookmark", "Counter", "a", "--json")).bookmark
-    expect(before).toMatch(/^[0-9a-f]{12}-[0-9a-f]{12}$/)
+    expect(before).toMatch(/^[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{32}$/)
     expect(json(run("kv", "Counter", "a", "delete", "k", "--json"))).toEqual({ key: "k", deleted: true })
     run("sql", "Counter", "a", "DROP TABLE t")
     const listed = json<Array<{ className: string; name: string; id: string }>>(run("list", "--json"))

@@ -74,7 +74,7 @@ describe("objects writes and restore through a running host", () => {
       const undo = await run("restore", "Ledger", "a", "--bookmark", restored.undoBookmark)
       expect(undo.status).toBe(0)
       expect(undo.stderr).toContain(`restored Ledger "a" to ${restored.undoBookmark}`)
-      expect(undo.stdout).toMatch(/^[0-9a-f]{12}-[0-9a-f]{12}\n$/)
+      expect(undo.stdout).toMatch(/^[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{32}\n$/)
       expect(await dev.text("/Ledger/a/get")).toBe(JSON.stringify({ n: final }))
       expect(await dev.text("/Ledger/a/rows")).toBe("3")
       const bad = await run("restore", "Ledger", "a", "--bookmark", "000000000000-0000000000ff")

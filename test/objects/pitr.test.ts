@@ -9,7 +9,7 @@ const rng = (seed: number) => () => {
 }
 
 // The commit a bookmark names (each getCurrentBookmark() call gives a later bookmark of it).
-const commitOf = (bookmark: string): string => bookmark.split("-")[1]!
+const commitOf = (bookmark: string): string => bookmark.split("-")[2]!
 
 describe("point-in-time recovery", () => {
   it("bookmarks sort in time order; restore happens at the next start and can be undone", async () => {
@@ -21,7 +21,7 @@ describe("point-in-time recovery", () => {
     await s.put("a", 2)
     const b2 = await s.getCurrentBookmark()
     expect(b1 < b2).toBe(true)
-    expect(b1).toMatch(/^[0-9a-f]{12}-[0-9a-f]{12}$/)
+    expect(b1).toMatch(/^[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{32}$/)
     const before = await dump(s)
     const undo = await s.onNextSessionRestoreBookmark(b1)
     // The undo bookmark names the present commit, as b2 does, and is taken later.
@@ -52,6 +52,39 @@ describe("point-in-time recovery", () => {
     s.close()
     expect(now).toBeGreaterThan(0)
     now += 1
+  })
+
+  it("bookmarks have the platform's shape; a changed one is refused; an older edgectl's 12hex-12hex form still restores", async () => {
+    let now = Date.UTC(2026, 0, 1)
+    const dir = tempDir()
+    let s = new ObjectStorage(dir, { now: () => now })
+    await s.put("v", 1)
+    await s.sync()
+    const one = await s.getBookmarkForTime(now)
+    expect(one).toMatch(/^[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{32}$/)
+    // The time in its first two parts, the commit in the third.
+    const [hi, lo, seq] = one.split("-")
+    expect(parseInt(hi!, 16) * 2 ** 32 + parseInt(lo!, 16)).toBeLessThanOrEqual(now)
+    now += 1000
+    await s.put("v", 2)
+    await s.sync()
+    const current = await s.getCurrentBookmark()
+    expect(current > one).toBe(true)
+    // One digit of the check part changed: not a bookmark, rather than some other commit.
+    const typo = one.slice(0, -1) + (one.endsWith("0") ? "1" : "0")
+    await expect(s.onNextSessionRestoreBookmark(typo)).rejects.toThrow(/does not match the first three/)
+    await expect(s.onNextSessionRestoreBookmark("0000007b-0000b26e-00001538")).rejects.toThrow(
+      /expected 8 hex digits, "-", 8, "-", 8, "-", 32/
+    )
+    // The form written before: 12 hex digits of time, 12 of commit sequence.
+    const older = `${Math.floor(parseInt(hi!, 16) * 2 ** 32 + parseInt(lo!, 16))
+      .toString(16)
+      .padStart(12, "0")}-${seq!.padStart(12, "0")}`
+    await s.onNextSessionRestoreBookmark(older)
+    s.close()
+    s = new ObjectStorage(dir, { now: () => now })
+    expect(await s.get("v")).toBe(1)
+    s.close()
   })
 
   it("getBookmarkForTime finds the last commit at or before the time (number or Date)", async () => {

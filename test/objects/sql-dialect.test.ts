@@ -205,6 +205,26 @@ describe("ctx.storage.sql: the platform's SQL dialect", () => {
     ])
   })
 
+  it("a piece of comments only after statements: the statements before it run, then the error (the runtime prepares and runs one piece at a time)", async () => {
+    expect(
+      await run(
+        "comment-tail",
+        "CREATE TABLE t (a)",
+        "INSERT INTO t VALUES (1); INSERT INTO t VALUES (2); -- done",
+        "INSERT INTO t VALUES (3); /* nothing here */; INSERT INTO t VALUES (4)",
+        "-- only a comment\n",
+        "SELECT a FROM t ORDER BY a"
+      )
+    ).toEqual([
+      { ok: [] },
+      { error: "SQL code did not contain a statement." },
+      { error: "SQL code did not contain a statement." },
+      { error: "SQL code did not contain a statement." },
+      // What ran before each comment stays; nothing after one runs.
+      { ok: [{ a: 1 }, { a: 2 }, { a: 3 }] }
+    ])
+  })
+
   it("a new object is one page: the internal tables come with their first use", async () => {
     expect(await get("/size?name=fresh")).toBe(4096)
     // Key-value writes create _cf_KV (a table of a few small rows: one page).
@@ -214,7 +234,7 @@ describe("ctx.storage.sql: the platform's SQL dialect", () => {
 
   it("getCurrentBookmark() advances on every call (bookmarks sort by time); a write moves it to a new commit", async () => {
     const [a, b, c] = await get<Array<string>>("/bookmarks?name=marks")
-    const commitOf = (x: string) => x.split("-")[1]
+    const commitOf = (x: string) => x.split("-")[2]
     expect([a! < b!, b! < c!]).toEqual([true, true])
     expect(commitOf(a!)).toBe(commitOf(b!))
     expect(commitOf(c!) > commitOf(b!)).toBe(true)

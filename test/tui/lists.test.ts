@@ -182,15 +182,15 @@ describe.each(sizes)("Objects at $columns x $rows", (size) => {
     await tui.waitFor("BOOKMARK")
     await tui.type(["j", "j"])
     // Newest first (commits 4, 3, 2, 1): two rows down is the second commit.
-    const before = await tui.waitFor(/› [0-9a-f]{12}-0+2\b/)
-    const bookmark = /› ([0-9a-f]{12}-[0-9a-f]{12})/.exec(before)![1]!
+    const before = await tui.waitFor(/› [0-9a-f]{8}-[0-9a-f]{8}-0+2…/)
+    const bookmark = /› ([0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{8})…/.exec(before)![1]!
     await tui.type(PtyKeys.enter)
     await tui.waitFor("Restore Counter alpha")
     await tui.type("y")
-    const after = await tui.waitFor(/undo:? (bookmark )?[0-9a-f]{12}-[0-9a-f]{12}/)
+    const after = await tui.waitFor(/undo:? (bookmark )?[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{8}/)
     // The restore is itself a commit, at the top of the timeline: every row moved down by one.
-    await tui.waitFor((s) => /[0-9a-f]{12}-0+5 .*restore/.test(s))
-    expect(/› ([0-9a-f]{12}-[0-9a-f]{12})/.exec(await tui.settle())?.[1]).toBe(bookmark)
+    await tui.waitFor((s) => /[0-9a-f]{8}-[0-9a-f]{8}-0+5… .*restore/.test(s))
+    expect(/› ([0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{8})…/.exec(await tui.settle())?.[1]).toBe(bookmark)
     expect(after).toContain("Counter alpha")
     await tui.type(PtyKeys.escape)
     await tui.waitFor(/› \s*Counter\s+alpha/)

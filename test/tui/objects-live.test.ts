@@ -78,9 +78,9 @@ describe.each(sizes)("Objects with a running host at $columns x $rows, stopped b
 
   it("restores through the host to a bookmark taken between requests: the next request counts from it", async () => {
     // The object's bookmark is timed by its call; the history lists its commit.
-    const row = new RegExp(`^› [0-9a-f]{12}-${atTwo.split("-")[1]}\\s+\\S+\\s+write$`)
+    const row = new RegExp(`^› [0-9a-f]{8}-[0-9a-f]{8}-${atTwo.split("-")[2]}…\\s+\\S+\\s+write$`)
     await tui.type(PtyKeys.tab)
-    await tui.waitFor(`-${atTwo.split("-")[1]} `)
+    await tui.waitFor(`-${atTwo.split("-")[2]}…`)
     for (let i = 0; i < 12 && !row.test(selected(await tui.settle(120))); i++) await tui.type("j")
     expect(selected(tui.screen())).toMatch(row)
     await tui.type(PtyKeys.enter)
@@ -89,7 +89,7 @@ describe.each(sizes)("Objects with a running host at $columns x $rows, stopped b
     expect(dialog).toContain(`Running in pid ${dev.child.pid}: reset, requests in flight fail.`)
     expect(dialog).toContain("It can be undone from the bookmark it shows.")
     await tui.type("y")
-    await tui.waitFor(/undo: [0-9a-f]{12}-[0-9a-f]{12}/)
+    await tui.waitFor(/undo: [0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{8}…/)
     expect(await dev.text("/Counter/a/inc")).toBe("3")
     await tui.type(PtyKeys.tab)
     await tui.waitFor((s) => keyValue(s, "n") === "3")

@@ -121,6 +121,15 @@ export const runSql = async (o: StoredObject, query: string): Promise<{ result: 
   return { result: { ...result.sql, rows, bookmark: result.view.bookmark }, view: toView(result.view, host) }
 }
 
+/**
+ * A bookmark in a row of 80 columns: its time and sequence parts (which order and name the commit)
+ * and "…" for its 32-digit check part. A bookmark of an older state directory is short already.
+ */
+export const shortBookmark = (bookmark: string): string => {
+  const parts = bookmark.split("-")
+  return parts.length === 4 ? `${parts.slice(0, 3).join("-")}…` : bookmark
+}
+
 /** Restores now (a running object is reset, as the platform does) and returns the undo bookmark. */
 export const restoreTo = async (o: StoredObject, bookmark: string): Promise<string> =>
   (await route(o, { op: "restore", bookmark })).result.undo

@@ -26,7 +26,8 @@ import {
   type Host,
   type ObjectView,
   type SqlResult,
-  type StoredObject
+  type StoredObject,
+  shortBookmark
 } from "./objects-data.js"
 import { useObjectView, useStoredObjects } from "./objects-live.js"
 
@@ -245,14 +246,15 @@ function ObjectDetail({ object, active, onBack }: { object: StoredObject; active
         index={cursor.index}
         height={height}
         header={cells([
-          ["BOOKMARK", 25],
+          ["BOOKMARK", 27],
           ["TIME (UTC)", 20],
           ["KIND", 7]
         ])}
-        // Seconds are enough beside the bookmark (it orders commits of the same second), and the row fits 80 columns.
+        // Seconds are enough beside the bookmark (it orders commits of the same second), and the row fits 80
+        // columns: the bookmark's time and sequence, without its check part (enter shows it whole).
         row={(c) =>
           cells([
-            [c.bookmark, 25],
+            [shortBookmark(c.bookmark), 27],
             [new Date(c.time).toISOString().replace(/\.\d{3}Z$/, "Z"), 20],
             [c.restore ? "restore" : "write", 7]
           ])
@@ -279,7 +281,7 @@ function ObjectDetail({ object, active, onBack }: { object: StoredObject; active
             {` ${t} `}
           </Text>
         ))}
-        {undo !== undefined ? <Text color="yellow">{`  undo: ${undo}`}</Text> : null}
+        {undo !== undefined ? <Text color="yellow">{`  undo: ${shortBookmark(undo)}`}</Text> : null}
       </Text>
       {typing ? (
         <TextPrompt
@@ -305,8 +307,9 @@ function ObjectDetail({ object, active, onBack }: { object: StoredObject; active
       ) : null}
       {confirm !== undefined ? (
         <ConfirmDialog
-          title={`Restore ${object.className} ${object.name ?? object.id} to ${confirm}?`}
+          title={`Restore ${object.className} ${object.name ?? object.id} to this bookmark?`}
           lines={[
+            confirm,
             "Keys, tables and the alarm return to that moment.",
             ...(view?.host !== undefined ? [`Running in pid ${view.host.pid}: reset, requests in flight fail.`] : []),
             "It can be undone from the bookmark it shows."
@@ -319,7 +322,7 @@ function ObjectDetail({ object, active, onBack }: { object: StoredObject; active
             restoreTo(object, b).then(
               (u) => {
                 setUndo(u)
-                notify.done(`restored to ${b}; undo bookmark ${u}`)
+                notify.done(`restored; undo bookmark ${u}`)
                 reload()
               },
               (e: unknown) => notify.error("restore", fromUnknown(e))
