@@ -27,7 +27,10 @@ import {
   type StepProgress
 } from "./migration-engine.js"
 import type { Journal, JournalStatus } from "./migration-journal.js"
+
 import { getRateLimitRules, putRateLimitRules } from "./rulesets-service.js"
+
+export type { RateLimitPlan }
 
 export const readRateLimits = (zoneId: string) =>
   Effect.map(
