@@ -267,7 +267,7 @@ export const planRateLimitMigration = (input: RateLimitPlanInput): RateLimitPlan
       severity: "changed",
       code: "exemptions",
       message:
-        'a custom skip rule naming the product "rateLimit" no longer exempts these requests: add "http_ratelimit" to its phases (derived)'
+        'a custom skip rule naming the product "rateLimit", if the zone has one, no longer exempts requests from these rules: add "http_ratelimit" to its phases (derived)'
     })
 
   const steps: Array<RateLimitStep> = []
