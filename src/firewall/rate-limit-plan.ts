@@ -242,6 +242,17 @@ export const planRateLimitMigration = (input: RateLimitPlanInput): RateLimitPlan
     if (kept !== undefined) migrated.push(written(kept))
     else {
       const m = mapRateLimit(rl, input.plan)
+      // (derived) `log` is Enterprise-only, as for custom rules: a simulate-only rate limit enforced
+      // nothing, so below Enterprise it is left out (said) rather than refusing the whole plan.
+      if (m.rule.action === "log" && input.plan !== undefined && input.plan !== "enterprise") {
+        notes.push({
+          severity: "unmapped",
+          code: "log-not-offered",
+          rule: rl.id,
+          message: `rate limit ${rl.id} only logged (simulate): the ${input.plan} plan has no log action for rate limiting rules, so it is not migrated (it is still disabled) (derived)`
+        })
+        continue
+      }
       migrated.push(m.rule)
       notes.push(...m.notes)
     }

@@ -118,6 +118,14 @@ describe("planRateLimitMigration", () => {
     expect(again.expected.rules).toEqual(p.expected.rules)
   })
 
+  it("leaves a simulate-only rate limit out below Enterprise (no log action there), said in a note", () => {
+    const p = plan("business", "acme-mail.com", { rateLimits: demo("acme-mail.com"), rules: [] })
+    const body = (p.steps[0]!.body as { rules: ReadonlyArray<RateLimitingRule> }).rules
+    expect(body.map((r) => r.ref)).toEqual(["rate_limit:rl0", "rate_limit:rl1"])
+    expect(codes(p, "rl2")).toEqual(["log-not-offered"])
+    accepted(body, "business")
+  })
+
   it("deletes instead of disabling with --delete-old, irreversibly", () => {
     const p = plan("enterprise", "acme-mail.com", { rateLimits: demo("acme-mail.com"), rules: [] }, true)
     expect(p.steps.map((s) => s.key)).toEqual(["entrypoint", "delete:rl0", "delete:rl1", "delete:rl2"])
