@@ -126,6 +126,16 @@ describe("planRateLimitMigration", () => {
     accepted(body, "business")
   })
 
+  it("on Free: the host is dropped (the rule covers every host), period and timeout rounded to 10 s", () => {
+    const homepage = demo("initech-payroll.com").slice(2)
+    const p = plan("free", "initech-payroll.com", { rateLimits: homepage, rules: [] })
+    const body = (p.steps[0]!.body as { rules: ReadonlyArray<RateLimitingRule> }).rules
+    expect(body[0]!.expression).toBe('http.request.uri.path wildcard "/" and not cf.bot_management.verified_bot')
+    expect(body[0]!.ratelimit).toMatchObject({ period: 10, mitigation_timeout: 10 })
+    expect(codes(p, "rl2")).toEqual(["host-dropped", "timeout-rounded"])
+    accepted(body, "free")
+  })
+
   it("deletes instead of disabling with --delete-old, irreversibly", () => {
     const p = plan("enterprise", "acme-mail.com", { rateLimits: demo("acme-mail.com"), rules: [] }, true)
     expect(p.steps.map((s) => s.key)).toEqual(["entrypoint", "delete:rl0", "delete:rl1", "delete:rl2"])
