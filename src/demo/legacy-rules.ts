@@ -43,7 +43,7 @@ const rateLimit = (
   ...more
 })
 
-const DemoLegacy: Readonly<Record<string, DemoZone>> = {
+export const DemoLegacy: Readonly<Record<string, DemoZone>> = {
   "acme-mail.com": {
     lockdowns: [
       {

@@ -33,3 +33,10 @@ export const putUaRule = (zoneId: string, id: string, body: unknown) =>
 
 export const deleteUaRule = (zoneId: string, id: string) =>
   call(E.deleteUaRule, { path: { zone_id: zoneId, ua_rule_id: id } })
+
+/** Replaces a rate limit (previous version; the API only replaces, there is no PATCH). */
+export const putRateLimit = (zoneId: string, id: string, body: unknown) =>
+  call(E.updateRateLimit, { path: { zone_id: zoneId, rate_limit_id: id }, payload: body })
+
+export const deleteRateLimit = (zoneId: string, id: string) =>
+  call(E.deleteRateLimit, { path: { zone_id: zoneId, rate_limit_id: id } })

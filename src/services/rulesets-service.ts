@@ -41,6 +41,20 @@ export const putCustomRules = (
   dryRun?: boolean
 ) => call(E.putCustomEntrypoint, { path: { zone_id: zoneId }, urlParams: dry(dryRun), payload: body })
 
+/** The rate limiting rules' entry point (`http_ratelimit`), or null when the zone has none yet. */
+export const getRateLimitRules = (zoneId: string) =>
+  call(E.getPhaseEntrypoint, { path: { zone_id: zoneId, ruleset_phase: "http_ratelimit" } }).pipe(
+    Effect.catchTag("NotFound", () => Effect.succeed(null))
+  )
+
+/** Replaces the rate limiting rules' whole list (creating the entry point if missing). */
+export const putRateLimitRules = (zoneId: string, body: { readonly rules: ReadonlyArray<unknown> }, dryRun?: boolean) =>
+  call(E.putPhaseEntrypoint, {
+    path: { zone_id: zoneId, ruleset_phase: "http_ratelimit" },
+    urlParams: dry(dryRun),
+    payload: body
+  })
+
 /**
  * Creates the custom phase's entry point with `rules` (named `default`, as the platform names it);
  * a Conflict (20217) when the zone has one already, so rules written meanwhile are never replaced.

@@ -112,6 +112,9 @@ const registry: Record<string, How> = {
   "src/services/lockdown-ua-migration-service.ts: edgectl firewall lockdowns": {
     notRun: "a stopped Zone Lockdown migration (test/legacy/lockdown-migrate.test.ts checks its hint with --remote)"
   },
+  "src/services/rate-limit-migration-service.ts: edgectl firewall rate-limits": {
+    notRun: "a stopped rate limit migration (test/legacy/rate-limit-migrate.test.ts checks its hint with --remote)"
+  },
   "src/services/custom-rules-migration-service.ts: edgectl firewall migrate": {
     notRun: "printed when a migration stops (the fault tests of test/migrations run them)"
   },

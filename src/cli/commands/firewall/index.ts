@@ -19,6 +19,7 @@ const migrateHandler = lazyHandlers(() => import("./migrate-run.js"))
 const requestHandler = lazyHandlers(() => import("./request-run.js"))
 const legacyHandler = lazyHandlers(() => import("./legacy-run.js"))
 const lockdownsMigrateHandler = lazyHandlers(() => import("./lockdowns-migrate.js"))
+const rateLimitsMigrateHandler = lazyHandlers(() => import("./rate-limits-migrate.js"))
 
 const zone = Options.text("zone").pipe(Options.withDescription("the zone, by id or name"))
 const yes = Options.boolean("yes").pipe(Options.withAlias("y"), Options.withDescription("do not ask for confirmation"))
@@ -199,6 +200,29 @@ const lockdownsMigrate = Command.make(
   )
 )
 
+const rateLimitsMigrate = Command.make(
+  "migrate",
+  {
+    ...target,
+    zone,
+    yes,
+    dryRun: Options.boolean("dry-run").pipe(
+      Options.withDescription("print the exact requests and the state the zone would end in; change nothing")
+    ),
+    deleteOld: Options.boolean("delete-old").pipe(
+      Options.withDescription("delete the rate limits instead of disabling them (cannot be rolled back)")
+    ),
+    rollback: Options.boolean("rollback").pipe(
+      Options.withDescription("restore what the zone's last rate limit migration found (from the journal)")
+    )
+  },
+  rateLimitsMigrateHandler((m) => m.rateLimitsMigrate)
+).pipe(
+  Command.withDescription(
+    "move the zone's rate limits (previous version) to rate limiting rules, the http_ratelimit entry point (journaled: a re-run finishes a stopped migration, --rollback undoes it)"
+  )
+)
+
 export const firewall = Command.make("firewall").pipe(
   Command.withDescription(
     "firewall filters and rules (deprecated on the platform in favour of rulesets; still served)"
@@ -223,10 +247,17 @@ export const firewall = Command.make("firewall").pipe(
       "User Agent Blocking rules (the platform recommends custom rules instead)",
       legacyHandler((m) => m.uaRulesList)
     ),
-    legacyGroup(
-      "rate-limits",
-      "rate limits, previous version (ended by the platform on 2025-06-15; replaced by rate limiting rules)",
-      legacyHandler((m) => m.rateLimitsList)
+    Command.make("rate-limits").pipe(
+      Command.withDescription(
+        "rate limits, previous version (ended by the platform on 2025-06-15; replaced by rate limiting rules)"
+      ),
+      Command.withSubcommands([
+        legacyList(
+          "rate-limits",
+          legacyHandler((m) => m.rateLimitsList)
+        ),
+        rateLimitsMigrate
+      ])
     ),
     Command.make(
       "migrate",

@@ -67,6 +67,7 @@ interface Inputs {
     readonly deleteOld: boolean
     readonly rollback: boolean
   }
+  readonly rateLimitsMigrate: Inputs["lockdownsMigrate"]
 }
 
 export type Parsed<K extends keyof Inputs> = Inputs[K]
