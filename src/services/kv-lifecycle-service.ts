@@ -4,46 +4,23 @@
  * of the bulk put format, so what `export` writes is what `bulk put` and `import` read. Writes go
  * through the bulk service (./kv-bulk-service.ts), which checks a whole file before sending it.
  */
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as Effect from "effect/Effect"
 import * as fs from "node:fs"
 import { call, ClientConfig, type ClientEnv } from "../api/client.js"
+import { LocalBase } from "../api/target.js"
 import { KvEndpoints } from "../api/contract-kv.js"
 import type { V4Error } from "../domain/errors.js"
 import type { KvKey } from "../domain/kv.js"
 import * as path from "node:path"
-import { EntryWriter, scratchDir } from "../kv/lifecycle-files.js"
+import { EntriesSegment, EntryWriter, entryOf, type ExportEntry, scratchDir } from "../kv/lifecycle-files.js"
 import { bulkPutFile } from "./kv-bulk-service.js"
 import { BulkGetMaxKeys } from "../domain/kv-limits.js"
 import { bulkGet, getValue, isKeyNotFound, listKeysPage } from "./kv-service.js"
 
 /** The platform's largest page of keys (api-reference 10.2: `limit` up to 1,000). */
 const PageSize = 1000
-
-/** One key as an entry of the bulk put format, its properties in the order they are written. */
-export interface ExportEntry {
-  readonly key: string
-  readonly value: string
-  readonly expiration?: number
-  readonly metadata?: unknown
-  readonly base64?: true
-}
-
-/**
- * A value as the bulk format writes it: as text when its bytes are UTF-8 that decodes back to the
- * same bytes, else base64 (`"base64": true`), so an import writes the very same bytes.
- */
-export const entryOf = (key: KvKey, bytes: Uint8Array): ExportEntry => {
-  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-  const text = buf.toString("utf8")
-  const binary = !Buffer.from(text, "utf8").equals(buf)
-  return {
-    key: key.name,
-    value: binary ? buf.toString("base64") : text,
-    ...(key.expiration !== undefined ? { expiration: key.expiration } : {}),
-    ...(key.metadata !== undefined && key.metadata !== null ? { metadata: key.metadata } : {}),
-    ...(binary ? { base64: true as const } : {})
-  }
-}
 
 export interface ReadOptions {
   /** Called with each page of entries, in key order, as soon as it is read. */
@@ -89,8 +66,35 @@ const valuesOf = (accountId: string, namespaceId: string, keys: ReadonlyArray<Kv
   })
 
 /**
+ * A page of entries read straight from the local store (src/server/kv-entries-route.ts, answered
+ * by the in-process transport only): one request a page instead of a listing and ten bulk gets.
+ * `undefined` when it was not answered (an unknown namespace, a cursor not ours…): the caller
+ * reads that page through the API, which answers it or says what is wrong.
+ */
+const localPage = (
+  config: ClientConfig,
+  accountId: string,
+  namespaceId: string,
+  q: { cursor: string | undefined; prefix: string | undefined }
+) =>
+  Effect.gen(function* () {
+    const client = yield* HttpClient.HttpClient
+    const params = new URLSearchParams({ limit: String(PageSize) })
+    if (q.cursor !== undefined && q.cursor !== "") params.set("cursor", q.cursor)
+    if (q.prefix !== undefined && q.prefix !== "") params.set("prefix", q.prefix)
+    const url = `${config.baseUrl}/accounts/${accountId}/storage/kv/namespaces/${namespaceId}/${EntriesSegment}?${params}`
+    const token = config.credentials.kind === "token" ? config.credentials.token : ""
+    const response = yield* client.execute(HttpClientRequest.get(url).pipe(HttpClientRequest.bearerToken(token)))
+    if (response.status !== 200) return undefined
+    const body = (yield* response.json) as { entries?: unknown; cursor?: unknown }
+    if (!Array.isArray(body.entries) || typeof body.cursor !== "string") return undefined
+    return { entries: body.entries as ReadonlyArray<ExportEntry>, cursor: body.cursor }
+  }).pipe(Effect.orElseSucceed(() => undefined))
+
+/**
  * Reads every key of a namespace with its value, a page at a time (bounded memory: one page of
- * values), the requests of a page concurrently against a remote platform.
+ * values), the requests of a page concurrently against a remote platform. The in-process local
+ * platform's pages come straight from its store (`localPage`), the same entries in the same order.
  */
 export const readEntries = (
   accountId: string,
@@ -100,12 +104,21 @@ export const readEntries = (
   Effect.gen(function* () {
     const config = yield* ClientConfig
     const concurrency = config.target === "remote" ? 4 : 1
+    const inProcess = config.baseUrl === LocalBase
     let count = 0
     for (let cursor = o.cursor; ;) {
-      const page = yield* listKeysPage(accountId, namespaceId, { cursor, limit: PageSize, prefix: o.prefix })
-      const entries = yield* valuesOf(accountId, namespaceId, page.items, concurrency)
-      count += entries.length
-      o.onPage(entries, page.cursor)
+      const fast = inProcess
+        ? yield* localPage(config, accountId, namespaceId, { cursor, prefix: o.prefix })
+        : undefined
+      const page =
+        fast ??
+        (yield* Effect.gen(function* () {
+          const listed = yield* listKeysPage(accountId, namespaceId, { cursor, limit: PageSize, prefix: o.prefix })
+          const entries = yield* valuesOf(accountId, namespaceId, listed.items, concurrency)
+          return { entries, cursor: listed.cursor }
+        }))
+      count += page.entries.length
+      o.onPage(page.entries, page.cursor)
       if (page.cursor === "") return count
       cursor = page.cursor
     }
