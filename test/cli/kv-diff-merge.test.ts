@@ -24,13 +24,13 @@ const base = () => {
 
 const changed = () =>
   base()
-    .filter((e) => e.key !== "k0500")
+    .filter((e) => e.key !== "k0500" && e.key !== "\uFFFD-mark")
     .map((e) => (e.key === "k1500" ? { ...e, value: "other" } : e.key === "k2400" ? { ...e, metadata: { m: 1 } } : e))
     .concat([{ key: "k3000", value: "new" }])
 
 const expected = {
   equal: false,
-  only_in_first: ["k0500"],
+  only_in_first: ["k0500", "\uFFFD-mark"],
   only_in_second: ["k3000"],
   different: [
     { key: "k1500", fields: ["value"] },
