@@ -202,7 +202,7 @@ const byteRank = (unit: number) =>
   unit >= 0xd800 && unit <= 0xdfff ? unit + 0x2000 : unit >= 0xe000 ? unit - 0x800 : unit
 
 /** Keys in the order the platform lists them: by their UTF-8 bytes (JS's `<` compares UTF-16 units). */
-export const compareKeys = (a: string, b: string): number => {
+const compareKeys = (a: string, b: string): number => {
   const n = Math.min(a.length, b.length)
   for (let i = 0; i < n; i++) {
     const x = a.charCodeAt(i)
