@@ -8,6 +8,39 @@ import { createHash } from "node:crypto"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
+import type { KvKey } from "../domain/kv.js"
+
+/**
+ * The path, under a namespace, of a page of its entries read straight from the in-process local
+ * store (src/server/kv-entries-route.ts answers it, `readEntries` asks it); not a platform path.
+ */
+export const EntriesSegment = "entries"
+
+/** One key as an entry of the bulk put format, its properties in the order they are written. */
+export interface ExportEntry {
+  readonly key: string
+  readonly value: string
+  readonly expiration?: number
+  readonly metadata?: unknown
+  readonly base64?: true
+}
+
+/**
+ * A value as the bulk format writes it: as text when its bytes are UTF-8 that decodes back to the
+ * same bytes, else base64 (`"base64": true`), so an import writes the very same bytes.
+ */
+export const entryOf = (key: KvKey, bytes: Uint8Array): ExportEntry => {
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  const text = buf.toString("utf8")
+  const binary = !Buffer.from(text, "utf8").equals(buf)
+  return {
+    key: key.name,
+    value: binary ? buf.toString("base64") : text,
+    ...(key.expiration !== undefined ? { expiration: key.expiration } : {}),
+    ...(key.metadata !== undefined && key.metadata !== null ? { metadata: key.metadata } : {}),
+    ...(binary ? { base64: true as const } : {})
+  }
+}
 
 export type ExportFormat = "json" | "jsonl"
 

@@ -34,6 +34,7 @@ import { LocalKvOptions } from "./kv-options.js"
 import { storeFile, storeServices, untracedEffect, withHttpSettings, type StoreServices } from "./platform.js"
 import { bytesOf, concat, LocalClientResponse, LocalServerRequest, type Answer } from "./local-messages.js"
 import { makeRouteTable, type RouteTable } from "./route-table.js"
+import { makeKvEntriesRoute } from "./kv-entries-route.js"
 import { makeKvValueRoute } from "./kv-value-route.js"
 import { Db } from "../store/db.js"
 
@@ -157,8 +158,10 @@ export const makeLocalHandler = (
     return { response, body: (response.body as { readonly body: Uint8Array }).body }
   }
   let kvValue: ReturnType<typeof makeKvValueRoute> | undefined
+  // A local export's pages of entries (kv-entries-route.ts): a path of the in-process transport only.
+  let kvEntries: ReturnType<typeof makeKvEntriesRoute> | undefined
   const fromTable = (request: LocalServerRequest): Answer | undefined => {
-    const text = table!(request)
+    const text = table!(request) ?? kvEntries!(request)
     if (text === undefined) {
       const kv = kvValue!(request)
       if (kv === undefined) return undefined
@@ -189,6 +192,7 @@ export const makeLocalHandler = (
     const db = Context.get(context, Db).db
     table ??= makeRouteTable(db)
     kvValue ??= makeKvValueRoute(db, LocalKvOptions)
+    kvEntries ??= makeKvEntriesRoute(db, LocalKvOptions)
     const answer = fromTable(request)
     if (answer !== undefined || partOf(request.url) !== "firewall") return answer
     firewallRules ??= import("./firewall-rules-route.js").then((m) => m.makeFirewallRulesRoute(db))

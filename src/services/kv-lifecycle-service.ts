@@ -4,46 +4,23 @@
  * of the bulk put format, so what `export` writes is what `bulk put` and `import` read. Writes go
  * through the bulk service (./kv-bulk-service.ts), which checks a whole file before sending it.
  */
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as Effect from "effect/Effect"
 import * as fs from "node:fs"
 import { call, ClientConfig, type ClientEnv } from "../api/client.js"
+import { LocalBase } from "../api/target.js"
 import { KvEndpoints } from "../api/contract-kv.js"
 import type { V4Error } from "../domain/errors.js"
 import type { KvKey } from "../domain/kv.js"
 import * as path from "node:path"
-import { EntryWriter, scratchDir } from "../kv/lifecycle-files.js"
+import { EntriesSegment, EntryWriter, entryOf, type ExportEntry, scratchDir } from "../kv/lifecycle-files.js"
 import { bulkPutFile } from "./kv-bulk-service.js"
 import { BulkGetMaxKeys } from "../domain/kv-limits.js"
 import { bulkGet, getValue, isKeyNotFound, listKeysPage } from "./kv-service.js"
 
 /** The platform's largest page of keys (api-reference 10.2: `limit` up to 1,000). */
 const PageSize = 1000
-
-/** One key as an entry of the bulk put format, its properties in the order they are written. */
-export interface ExportEntry {
-  readonly key: string
-  readonly value: string
-  readonly expiration?: number
-  readonly metadata?: unknown
-  readonly base64?: true
-}
-
-/**
- * A value as the bulk format writes it: as text when its bytes are UTF-8 that decodes back to the
- * same bytes, else base64 (`"base64": true`), so an import writes the very same bytes.
- */
-export const entryOf = (key: KvKey, bytes: Uint8Array): ExportEntry => {
-  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-  const text = buf.toString("utf8")
-  const binary = !Buffer.from(text, "utf8").equals(buf)
-  return {
-    key: key.name,
-    value: binary ? buf.toString("base64") : text,
-    ...(key.expiration !== undefined ? { expiration: key.expiration } : {}),
-    ...(key.metadata !== undefined && key.metadata !== null ? { metadata: key.metadata } : {}),
-    ...(binary ? { base64: true as const } : {})
-  }
-}
 
 export interface ReadOptions {
   /** Called with each page of entries, in key order, as soon as it is read. */
@@ -89,23 +66,70 @@ const valuesOf = (accountId: string, namespaceId: string, keys: ReadonlyArray<Kv
   })
 
 /**
- * Reads every key of a namespace with its value, a page at a time (bounded memory: one page of
- * values), the requests of a page concurrently against a remote platform.
+ * A page of entries read straight from the local store (src/server/kv-entries-route.ts, answered
+ * by the in-process transport only): one request a page instead of a listing and ten bulk gets.
+ * `undefined` when it was not answered (an unknown namespace, a cursor not ours…): the caller
+ * reads that page through the API, which answers it or says what is wrong.
  */
+const localPage = (
+  config: ClientConfig,
+  accountId: string,
+  namespaceId: string,
+  q: { cursor: string | undefined; prefix: string | undefined }
+) =>
+  Effect.gen(function* () {
+    const client = yield* HttpClient.HttpClient
+    const params = new URLSearchParams({ limit: String(PageSize) })
+    if (q.cursor !== undefined && q.cursor !== "") params.set("cursor", q.cursor)
+    if (q.prefix !== undefined && q.prefix !== "") params.set("prefix", q.prefix)
+    const url = `${config.baseUrl}/accounts/${accountId}/storage/kv/namespaces/${namespaceId}/${EntriesSegment}?${params}`
+    const token = config.credentials.kind === "token" ? config.credentials.token : ""
+    const response = yield* client.execute(HttpClientRequest.get(url).pipe(HttpClientRequest.bearerToken(token)))
+    if (response.status !== 200) return undefined
+    const body = (yield* response.json) as { entries?: unknown; cursor?: unknown }
+    if (!Array.isArray(body.entries) || typeof body.cursor !== "string") return undefined
+    return { entries: body.entries as ReadonlyArray<ExportEntry>, cursor: body.cursor }
+  }).pipe(Effect.orElseSucceed(() => undefined))
+
+/** One page of a namespace's entries in key order, and the cursor of the next ("" after the last). */
+export interface EntryPage {
+  readonly entries: ReadonlyArray<ExportEntry>
+  readonly cursor: string
+}
+
+/**
+ * The page of entries after `cursor`: from the in-process store when the target is (`localPage`),
+ * else a listing and its values through the API, the requests concurrently against a remote platform.
+ */
+export const entryPage = (
+  accountId: string,
+  namespaceId: string,
+  q: { readonly cursor?: string | undefined; readonly prefix?: string | undefined }
+): Effect.Effect<EntryPage, V4Error, ClientEnv> =>
+  Effect.gen(function* () {
+    const config = yield* ClientConfig
+    const fast =
+      config.baseUrl === LocalBase
+        ? yield* localPage(config, accountId, namespaceId, { cursor: q.cursor, prefix: q.prefix })
+        : undefined
+    if (fast !== undefined) return fast
+    const listed = yield* listKeysPage(accountId, namespaceId, { cursor: q.cursor, limit: PageSize, prefix: q.prefix })
+    const entries = yield* valuesOf(accountId, namespaceId, listed.items, config.target === "remote" ? 4 : 1)
+    return { entries, cursor: listed.cursor }
+  })
+
+/** Reads every key of a namespace with its value, a page at a time (bounded memory: one page of values). */
 export const readEntries = (
   accountId: string,
   namespaceId: string,
   o: ReadOptions
 ): Effect.Effect<number, V4Error, ClientEnv> =>
   Effect.gen(function* () {
-    const config = yield* ClientConfig
-    const concurrency = config.target === "remote" ? 4 : 1
     let count = 0
     for (let cursor = o.cursor; ;) {
-      const page = yield* listKeysPage(accountId, namespaceId, { cursor, limit: PageSize, prefix: o.prefix })
-      const entries = yield* valuesOf(accountId, namespaceId, page.items, concurrency)
-      count += entries.length
-      o.onPage(entries, page.cursor)
+      const page = yield* entryPage(accountId, namespaceId, { cursor, prefix: o.prefix })
+      count += page.entries.length
+      o.onPage(page.entries, page.cursor)
       if (page.cursor === "") return count
       cursor = page.cursor
     }
@@ -164,45 +188,86 @@ export interface NamespaceDiff {
 
 const canonical = (v: unknown) => (v === undefined ? "" : JSON.stringify(v))
 
-/** What differs between two namespaces' entries (each in key order, as `readEntries` gives them). */
-export const diffEntries = (
-  first: ReadonlyMap<string, ExportEntry>,
-  second: ReadonlyMap<string, ExportEntry>
-): NamespaceDiff => {
-  const onlyFirst: Array<string> = []
-  const onlySecond: Array<string> = []
-  const different: Array<{ key: string; fields: Array<DiffField> }> = []
-  for (const [key, a] of first) {
-    const b = second.get(key)
-    if (b === undefined) {
-      onlyFirst.push(key)
-      continue
-    }
-    const fields: Array<DiffField> = []
-    if (a.value !== b.value || a.base64 !== b.base64) fields.push("value")
-    if (canonical(a.metadata) !== canonical(b.metadata)) fields.push("metadata")
-    if (a.expiration !== b.expiration) fields.push("expiration")
-    if (fields.length > 0) different.push({ key, fields })
-  }
-  for (const key of second.keys()) if (!first.has(key)) onlySecond.push(key)
-  return {
-    equal: onlyFirst.length === 0 && onlySecond.length === 0 && different.length === 0,
-    only_in_first: onlyFirst,
-    only_in_second: onlySecond.sort(),
-    different
-  }
+/** The fields in which two entries of the same key differ. */
+const fieldsOf = (a: ExportEntry, b: ExportEntry): Array<DiffField> => {
+  const fields: Array<DiffField> = []
+  if (a.value !== b.value || a.base64 !== b.base64) fields.push("value")
+  if (canonical(a.metadata) !== canonical(b.metadata)) fields.push("metadata")
+  if (a.expiration !== b.expiration) fields.push("expiration")
+  return fields
 }
 
-/** Every entry of a namespace by key (for `kv diff`). */
-export const entryMap = (accountId: string, namespaceId: string) =>
+/** A code unit placed as its code point's UTF-8 bytes sort: surrogates (code points above U+FFFF) after U+E000–U+FFFF. */
+const byteRank = (unit: number) =>
+  unit >= 0xd800 && unit <= 0xdfff ? unit + 0x2000 : unit >= 0xe000 ? unit - 0x800 : unit
+
+/** Keys in the order the platform lists them: by their UTF-8 bytes (JS's `<` compares UTF-16 units). */
+const compareKeys = (a: string, b: string): number => {
+  const n = Math.min(a.length, b.length)
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i)
+    const y = b.charCodeAt(i)
+    if (x !== y) return byteRank(x) - byteRank(y)
+  }
+  return a.length - b.length
+}
+
+/**
+ * What differs between two namespaces, read as two streams of pages in key order and merged: one
+ * page of each side in memory at a time (and the keys that differ), whatever their size.
+ * `first`/`second` give the page after a cursor (`entryPage`, each in its own client).
+ */
+export const diffPages = <E, R>(
+  first: (cursor: string | undefined) => Effect.Effect<EntryPage, E, R>,
+  second: (cursor: string | undefined) => Effect.Effect<EntryPage, E, R>
+): Effect.Effect<NamespaceDiff & { readonly count: number }, E, R> =>
   Effect.gen(function* () {
-    const map = new Map<string, ExportEntry>()
-    yield* readEntries(accountId, namespaceId, {
-      onPage: (entries) => {
-        for (const e of entries) map.set(e.key, e)
+    const onlyFirst: Array<string> = []
+    const onlySecond: Array<string> = []
+    const different: Array<{ key: string; fields: Array<DiffField> }> = []
+    let count = 0
+    let a = yield* first(undefined)
+    let b = yield* second(undefined)
+    let i = 0
+    let j = 0
+    for (;;) {
+      // Refill a side whose page is used up and that has more.
+      if (i === a.entries.length && a.cursor !== "") {
+        a = yield* first(a.cursor)
+        i = 0
+        continue
       }
-    })
-    return map
+      if (j === b.entries.length && b.cursor !== "") {
+        b = yield* second(b.cursor)
+        j = 0
+        continue
+      }
+      const x = a.entries[i]
+      const y = b.entries[j]
+      if (x === undefined && y === undefined) break
+      const order = x === undefined ? 1 : y === undefined ? -1 : compareKeys(x.key, y.key)
+      if (order < 0) {
+        onlyFirst.push(x!.key)
+        count++
+        i++
+      } else if (order > 0) {
+        onlySecond.push(y!.key)
+        j++
+      } else {
+        const fields = fieldsOf(x!, y!)
+        if (fields.length > 0) different.push({ key: x!.key, fields })
+        count++
+        i++
+        j++
+      }
+    }
+    return {
+      equal: onlyFirst.length === 0 && onlySecond.length === 0 && different.length === 0,
+      only_in_first: onlyFirst,
+      only_in_second: onlySecond,
+      different,
+      count
+    }
   })
 
 /** A whole namespace written to `file` in the bulk put format (the TUI's export; the CLI's adds checkpoints). */

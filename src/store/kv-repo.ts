@@ -251,6 +251,8 @@ export interface KeyQuery {
   readonly limit: number
   /** The key to list after (from decodeCursor). */
   readonly after?: Buffer | undefined
+  /** Each key's value too (a local export's page, kv-entries-route.ts): one query, not one per key. */
+  readonly withValues?: boolean | undefined
 }
 
 /** One page of live keys in byte order; `cursor` is empty on the last page. */
@@ -259,10 +261,10 @@ export const listKeys = (
   ns: number,
   q: KeyQuery,
   now: number
-): { readonly keys: ReadonlyArray<ListedKey>; readonly cursor: string } => {
+): { readonly keys: ReadonlyArray<ListedKey & { readonly value?: Buffer }>; readonly cursor: string } => {
   const prefix = q.prefix !== undefined && q.prefix !== "" ? keyBytes(q.prefix) : undefined
   const params: Array<unknown> = [ns]
-  let sql = "SELECT key, expiration, metadata FROM kv_entries WHERE ns = ?"
+  let sql = `SELECT key, expiration, metadata${q.withValues === true ? ", value" : ""} FROM kv_entries WHERE ns = ?`
   // One lower bound, the tighter of the cursor and the prefix, so the index seek starts there.
   if (q.after !== undefined && (prefix === undefined || Buffer.compare(q.after, prefix) >= 0)) {
     sql += " AND key > ?"
@@ -281,8 +283,11 @@ export const listKeys = (
   const rows = stmt(db, sql).all(...params) as Array<Row>
   const more = rows.length > q.limit
   const page = more ? rows.slice(0, q.limit) : rows
-  const keys = page.map((r): ListedKey => {
-    const out: { name: string; expiration?: number; metadata?: unknown } = { name: (r.key as Buffer).toString("utf8") }
+  const keys = page.map((r): ListedKey & { value?: Buffer } => {
+    const out: { name: string; expiration?: number; metadata?: unknown; value?: Buffer } = {
+      name: (r.key as Buffer).toString("utf8")
+    }
+    if (q.withValues === true) out.value = r.value as Buffer
     if (r.expiration !== null) out.expiration = r.expiration as number
     if (r.metadata !== null) out.metadata = JSON.parse(r.metadata as string) as unknown
     return out

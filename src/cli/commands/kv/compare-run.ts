@@ -4,12 +4,14 @@
  * own client (runKv), the first as the target options say, the second as its own options say.
  */
 import * as Effect from "effect/Effect"
+import type { ClientEnv } from "../../../api/client.js"
+import type { V4Error } from "../../../domain/errors.js"
 import * as Option from "effect/Option"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { EntryWriter, scratchDir } from "../../../kv/lifecycle-files.js"
 import * as Kv from "../../../services/kv-bulk-service.js"
-import { deleteKeys, diffEntries, entryMap, keyNames, readEntries } from "../../../services/kv-lifecycle-service.js"
+import { deleteKeys, diffPages, entryPage, keyNames, readEntries } from "../../../services/kv-lifecycle-service.js"
 import { resolveAccount } from "../../../services/kv-service.js"
 import { quote, targetFlags } from "../../hints.js"
 import { opt } from "../../options.js"
@@ -165,7 +167,7 @@ export const kvCopy = (o: Parsed<"kvCopy">) =>
     )
   })
 
-/** `kv diff`: both namespaces read whole, compared key by key; exit 1 when they differ. */
+/** `kv diff`: both namespaces read in key order, page by page, compared key by key; exit 1 when they differ. */
 export const kvDiff = (o: Parsed<"kvDiff">) =>
   Effect.gen(function* () {
     const what = "kv diff"
@@ -176,21 +178,46 @@ export const kvDiff = (o: Parsed<"kvDiff">) =>
       return yield* Effect.fail(
         usage(`${what}: give a second namespace: --with-namespace-id, --with-remote or --with-local`)
       )
-    const first = yield* runKv(what, o, reader, ({ account }) => Effect.flatMap(account, (a) => entryMap(a, ns.id)))
-    const second = yield* runKv(what, other.options, reader, ({ account }) =>
-      Effect.flatMap(other.account !== undefined ? resolveAccount(other.account) : account, (a) =>
-        entryMap(a, other.id)
-      )
+    // Both sides are read at once, their pages merged in key order (diffPages): memory holds a
+    // page of each, not two namespaces. Two platforms each have a client (runKv) open together; the
+    // first side's first page is read in its own run, so a failure there gets that side's hint. One
+    // platform (two namespaces of one store) has one client: no second store opened beside it.
+    const onePlatform =
+      isRemote(o) === other.remote &&
+      (other.remote || path.resolve(opt(o.persistTo) ?? ".") === path.resolve(opt(other.options.persistTo) ?? "."))
+    const d = yield* runKv(what, o, reader, ({ account }) =>
+      Effect.gen(function* () {
+        const a = yield* account
+        const head = yield* entryPage(a, ns.id, {})
+        const first = (cursor: string | undefined) =>
+          cursor === undefined ? Effect.succeed(head) : entryPage(a, ns.id, { cursor })
+        const otherAccount = (fallback: Effect.Effect<string, V4Error, ClientEnv>) =>
+          other.account !== undefined ? resolveAccount(other.account) : fallback
+        if (onePlatform) {
+          const b = yield* otherAccount(Effect.succeed(a))
+          return yield* diffPages(first, (cursor) => entryPage(b, other.id, { cursor }))
+        }
+        const firstClient = yield* Effect.context<ClientEnv>()
+        return yield* runKv(what, other.options, reader, ({ account: second }) =>
+          Effect.gen(function* () {
+            const b = yield* otherAccount(second)
+            return yield* diffPages(
+              (cursor) => Effect.provide(first(cursor), firstClient),
+              (cursor) => entryPage(b, other.id, { cursor })
+            )
+          })
+        )
+      })
     )
-    const d = diffEntries(first, second)
     const a = `${ns.label} (${where({ remote: isRemote(o), persistTo: opt(o.persistTo) })})`
     const b = `${other.label} (${where({ remote: other.remote, persistTo: opt(other.options.persistTo) })})`
-    if (o.json) printJson({ first: a, second: b, ...d })
+    const { count: keys, ...diff } = d
+    if (o.json) printJson({ first: a, second: b, ...diff })
     else {
       for (const k of d.only_in_first) printLine(`- ${JSON.stringify(k)} only in ${a}`)
       for (const k of d.only_in_second) printLine(`+ ${JSON.stringify(k)} only in ${b}`)
       for (const k of d.different) printLine(`~ ${JSON.stringify(k.key)}: ${k.fields.join(", ")} differ`)
-      if (d.equal) printLine(`Namespaces ${a} and ${b} are equal (${count(first.size, "key", "keys")}).`)
+      if (d.equal) printLine(`Namespaces ${a} and ${b} are equal (${count(keys, "key", "keys")}).`)
     }
     if (!d.equal)
       return yield* Effect.fail(
