@@ -63,6 +63,13 @@ export const journaled = <R>(
     )
   })
 
+/**
+ * How many of a run's sent steps are of these kinds (`pause`, `delete`, …): a later run of the same
+ * journal prefixes its keys with its number (`2/pause:ID`), so the kind is the last part's.
+ */
+export const sentOfKinds = (o: RunOutcome, kinds: ReadonlyArray<string>) =>
+  o.sent.filter((k) => kinds.includes(k.slice(k.lastIndexOf("/") + 1).split(":")[0]!)).length
+
 export const outcomeText = (o: RunOutcome) =>
   `${o.sent.length} request(s) sent${o.skipped.length > 0 ? `, ${o.skipped.length} step(s) already in effect` : ""}; the zone was read back and matches the plan (journal ${o.journal})`
 

@@ -20,7 +20,14 @@ import {
 } from "../../../services/lockdown-ua-migration-service.js"
 import { resolveZone } from "../../../services/zones-service.js"
 import { migrationTargetLayer } from "../../environment.js"
-import { journaled, type MigrationCommand, outcomeText, printRequests, progressOf } from "../../migration-cli.js"
+import {
+  journaled,
+  type MigrationCommand,
+  outcomeText,
+  printRequests,
+  progressOf,
+  sentOfKinds
+} from "../../migration-cli.js"
 import { clip, printJson, printLine, printTable } from "../../output.js"
 import { confirmOrRefuse } from "../../prompt.js"
 import { CliFailure, usage } from "../../run.js"
@@ -170,7 +177,7 @@ export const lockdownsMigrate = (o: Parsed<"lockdownsMigrate">) =>
       if (!yes) return yield* cancelled()
       const done = yield* journaled(command, z, applyLockdownUa(plan, progress, { checked }))
       if (o.json) return printJson({ plan, outcome: done })
-      const sentChanged = done.sent.filter((k) => k.startsWith("pause:") || k.startsWith("delete:")).length
+      const sentChanged = sentOfKinds(done, ["pause", "delete"])
       printLine(
         `Migrated zone ${z.name}: ${plan.expected.customRules.length} custom rule(s); ${sentChanged} Zone Lockdown / UA rule(s) ${o.deleteOld ? "deleted" : "paused"}; ${outcomeText(done)}.`
       )

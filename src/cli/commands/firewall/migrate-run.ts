@@ -26,7 +26,13 @@ import type { RunOutcome } from "../../../services/migration-engine.js"
 import { resolveZone } from "../../../services/zones-service.js"
 import { migrationTargetLayer } from "../../environment.js"
 import { inputFile, opt } from "../../options.js"
-import { journaled as journaledRun, type MigrationCommand, outcomeText, progressOf } from "../../migration-cli.js"
+import {
+  journaled as journaledRun,
+  type MigrationCommand,
+  outcomeText,
+  progressOf,
+  sentOfKinds
+} from "../../migration-cli.js"
 import { printJson, printLine } from "../../output.js"
 import { confirmOrRefuse } from "../../prompt.js"
 import { CliFailure, isRemote, usage } from "../../run.js"
@@ -162,7 +168,7 @@ export const migrate = (o: Parsed<"migrate">) =>
       const done = yield* journaled(z, applyZoneMigration(plan, progress, { checked }))
       if (o.json) return printJson({ plan, outcome: done })
       // What this run sent: another run may have written some of the steps meanwhile (outcomeText counts them).
-      const sentChanged = done.sent.filter((k) => k.startsWith("pause:") || k.startsWith("delete:")).length
+      const sentChanged = sentOfKinds(done, ["pause", "delete"])
       printLine(
         `Migrated zone ${z.name}: ${plan.expected.customRules.length} custom rule(s); ${sentChanged} firewall rule(s) ${o.deleteOld ? "deleted" : "paused"}; ${outcomeText(done)}.`
       )

@@ -20,7 +20,14 @@ import {
 } from "../../../services/rate-limit-migration-service.js"
 import { resolveZone } from "../../../services/zones-service.js"
 import { migrationTargetLayer } from "../../environment.js"
-import { journaled, type MigrationCommand, outcomeText, printRequests, progressOf } from "../../migration-cli.js"
+import {
+  journaled,
+  type MigrationCommand,
+  outcomeText,
+  printRequests,
+  progressOf,
+  sentOfKinds
+} from "../../migration-cli.js"
 import { clip, printJson, printLine, printTable } from "../../output.js"
 import { confirmOrRefuse } from "../../prompt.js"
 import { CliFailure, usage } from "../../run.js"
@@ -165,7 +172,7 @@ export const rateLimitsMigrate = (o: Parsed<"rateLimitsMigrate">) =>
       if (!yes) return yield* cancelled()
       const done = yield* journaled(command, z, applyRateLimits(plan, progress, { checked }))
       if (o.json) return printJson({ plan, outcome: done })
-      const sentChanged = done.sent.filter((k) => k.startsWith("disable:") || k.startsWith("delete:")).length
+      const sentChanged = sentOfKinds(done, ["disable", "delete"])
       printLine(
         `Migrated zone ${z.name}: ${plan.expected.rules.length} rate limiting rule(s); ${sentChanged} rate limit(s) ${o.deleteOld ? "deleted" : "disabled"}; ${outcomeText(done)}.`
       )
