@@ -1,6 +1,7 @@
 /**
  * The KV key dialog (issue 29 item 8): its frame is whole, the right border included, and a value
- * with tabs does not push the border out (a tab is drawn as one cell).
+ * with tabs does not push the border out (a tab is drawn as one cell); a field's error longer than
+ * the dialog is wrapped whole under its field, not cut.
  */
 import { afterEach, describe, expect, it } from "vitest"
 import { edgectlAsync, tempDir } from "../helpers/cli.js"
@@ -55,5 +56,33 @@ describe.each([
     expect(right).toBeGreaterThan(0)
     for (const l of lines.slice(1, -1)) expect(l[right], JSON.stringify(l)).toBe("│")
     expect(lines[lines.length - 1]![right]).toBe("╯")
+  })
+
+  it.each([
+    { how: "pasted", oneRead: true },
+    { how: "typed", oneRead: false }
+  ])("shows a field's long error whole ($how)", async ({ oneRead }) => {
+    const t = (tui = await PtyTui.start({ ...size, persistTo: tempDir("edgectl-kv-dialog-") }))
+    t.write("5")
+    await t.waitFor("acme-feature-flags")
+    t.write(PtyKeys.enter)
+    await t.waitFor("n new key")
+    t.write("n")
+    await t.waitFor("New key in")
+    const metadata = '{"owner": "team-with-a-long-name", oops'
+    for (const text of ["long-error", "v", metadata]) {
+      if (oneRead) t.write(`${text}${PtyKeys.tab}`)
+      else await t.type([...text.split(""), PtyKeys.tab], 5)
+    }
+    await t.waitFor("oops")
+    t.write(PtyKeys.enter)
+    const shown = await t.waitFor("is not valid JSON")
+    fits(t, size.columns)
+    const flat = dialogLines(shown)
+      .map((l) => l.replace(/^[│\s]+|[│\s]+$/g, ""))
+      .join(" ")
+    expect(flat).toContain(
+      `metadata is not valid JSON (Expected double-quoted property name in JSON at position 35): ${metadata}`
+    )
   })
 })
