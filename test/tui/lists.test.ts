@@ -91,14 +91,15 @@ describe.each(sizes)("DNS records of acme.com at $columns x $rows", (size) => {
     expect(selected(screen)).toContain(rows[rows.length - 1]!.name)
     tui.write(PtyKeys.enter)
     const shown = await tui.waitFor("characters")
-    // The content's lines, each after the label column, joined back: the value, every character.
-    const content = shown
-      .split("\n")
-      .map((l) => /││ (?:content| {7}) {4}(\S+)\s*│\s*$/.exec(l))
-      .filter((m): m is RegExpExecArray => m !== null)
-      .map((m) => m[1])
-      .join("")
-    expect(content).toBe(longTxt)
+    // The content's rows under its label, each from the pane's first column with no indent,
+    // joined back: the value, every character (copied rows give the record back).
+    const inPane = shown.split("\n").map((l) => (l.split("││")[1] ?? "").replace(/│\s*$/, ""))
+    const label = inPane.findIndex((l) => l.trim() === "content")
+    const end = inPane.findIndex((l) => / characters/.test(l))
+    const contentRows = inPane.slice(label + 1, end).map((l) => l.replace(/^ /, "").trimEnd())
+    for (const row of contentRows) expect(row.startsWith(" ")).toBe(false)
+    for (const row of contentRows.slice(0, -1)) expect(row.length).toBe(contentRows[0]!.length)
+    expect(contentRows.join("")).toBe(longTxt)
     expect(shown).toContain(`TXT ${rows[rows.length - 1]!.name}`)
     expect(shown).toContain(`id         ${rows[rows.length - 1]!.id}`)
     tui.write(PtyKeys.escape)

@@ -146,7 +146,7 @@ describe.each([
     await openWaf(t, "acme-api.com")
     await t.waitFor("r refresh")
     t.write("nnnn")
-    await t.waitFor("u undo edits")
+    await t.waitFor("g/G first/last rule")
     const cursorRow = (screen: string) => screen.match(/││ › (\w{8})/)?.[1]
     const first = cursorRow(await t.settle())
     expect(first).toBeDefined()

@@ -89,3 +89,31 @@ export function FilterBar({ filter, what = "name" }: { filter: FilterInput; what
   }
   return <Text dimColor>/ to filter by {what}</Text>
 }
+
+/**
+ * A list's own keys for its filter, the same on every list filtered in place: `/` opens the field;
+ * esc (or backspace) clears a kept filter, and with none it is not taken (the screen's "back").
+ */
+export const filterListKey = (filter: FilterInput, press: Keypress): boolean => {
+  if (press.name === "/") {
+    filter.start()
+    return true
+  }
+  if ((press.name === "escape" || press.name === "backspace") && filter.text !== "") {
+    filter.clear()
+    return true
+  }
+  return false
+}
+
+/** The footer's hints for `filterListKey`. */
+export const filterListHints = (filter: FilterInput) => [
+  { keys: "/", label: "filter" },
+  ...(filter.text !== "" ? [{ keys: "esc", label: "clear filter" }] : [])
+]
+
+/** Whether any of `fields` contains the filter's text, ignoring case (an empty filter keeps all). */
+export const filterMatches = (filter: FilterInput, ...fields: ReadonlyArray<string | undefined>): boolean => {
+  const needle = filter.text.trim().toLowerCase()
+  return needle === "" || fields.some((f) => f !== undefined && f.toLowerCase().includes(needle))
+}

@@ -36,10 +36,12 @@ export function TextField(props: {
         </Text>
       </Text>
       {props.problem !== undefined ? (
-        <Text color="red" wrap="truncate-end">
-          {"    "}
-          {props.problem}
-        </Text>
+        // Wrapped whole under the field (issue 29: a long one, a metadata's JSON error, was cut).
+        <Box paddingLeft={4}>
+          <Text color="red" wrap="wrap">
+            {props.problem}
+          </Text>
+        </Box>
       ) : null}
     </Box>
   )

@@ -3,7 +3,9 @@
  * like a readline prompt (tui/line-editor.ts), shows what is typed through `display` (a secret as
  * bullets, the cursor with it), checks it on every key, and hands it over on enter once `check`
  * accepts it; esc cancels. A paste is text: its line ends are kept (`newlines="keep"`, drawn as ⏎,
- * and the field says enter submits all of it) or joined with spaces.
+ * and the field says enter submits all of it) or joined with spaces. Given a `history` (oldest
+ * first), up and down bring back an earlier text, as a shell does; down past the newest gives back
+ * what was being typed.
  */
 import { Box, Text } from "ink"
 import { useRef, useState } from "react"
@@ -26,6 +28,8 @@ export interface TextPromptProps {
   readonly submitLabel: string
   /** How a pasted line end is taken: kept in a field of multi-line text (SQL), else joined (default). */
   readonly newlines?: Newlines
+  /** Texts submitted before, oldest first: up/down recall them. */
+  readonly history?: ReadonlyArray<string>
   readonly onSubmit: (text: string) => void
   readonly onCancel: () => void
 }
@@ -41,6 +45,7 @@ export function TextPrompt({
   counter,
   submitLabel,
   newlines = "join",
+  history = [],
   onSubmit,
   onCancel
 }: TextPromptProps) {
@@ -55,6 +60,8 @@ export function TextPrompt({
     typed.current = { title, line, tried }
     render((n) => n + 1)
   }
+  // Where up/down are in `history` (its length: the text being typed, kept in `draft`).
+  const recall = useRef({ at: history.length, draft: start })
   const pane = usePaneSize()
   const { line, tried } = typed.current
   const text = line.text
@@ -72,6 +79,16 @@ export function TextPrompt({
         case "escape":
           onCancel()
           return true
+        case "up":
+        case "down": {
+          const r = recall.current
+          const to = Math.max(0, Math.min(history.length, r.at + (press.name === "up" ? -1 : 1)))
+          if (to === r.at) return true
+          if (r.at === history.length) r.draft = now
+          r.at = to
+          update(to === history.length ? r.draft : lineOf(history[to]!))
+          return true
+        }
         default: {
           const next = editLine(now, press, newlines)
           if (next !== undefined) update(next)
@@ -86,6 +103,7 @@ export function TextPrompt({
       hints: [
         { keys: "type", label: "text" },
         { keys: "enter", label: submitLabel },
+        ...(history.length > 0 ? [{ keys: "↑↓", label: "history" }] : []),
         { keys: "esc", label: "cancel" },
         { keys: "ctrl+c", label: "quit" }
       ]

@@ -1,7 +1,8 @@
 /**
  * One DNS record, every field of it: the list's row cuts a long TXT (a DKIM key, a verification
  * blob) at the column's width, so the content here is wrapped whole, and scrolls when it is taller
- * than the pane.
+ * than the pane. Its rows are cut at the pane's width with no indent (under a `content` line), as
+ * the KV value view does, so that rows copied from the terminal give the record back.
  */
 import { Box, Text } from "ink"
 import { useState } from "react"
@@ -51,9 +52,9 @@ export function DnsRecordView(props: {
 }) {
   const { record, width } = props
   const fields = fieldsOf(record)
-  const content = wrapHard(record.content ?? "", width - Label)
-  // The title (type and name), the other fields, then the content, then the status line.
-  const room = Math.max(1, props.height - (fields.length - 2) - 2)
+  const content = wrapHard(record.content ?? "", width)
+  // The title (type and name), the other fields, the content's label, the content, the status line.
+  const room = Math.max(1, props.height - (fields.length - 2) - 3)
   const [top, setTop] = useState(0)
   const maxTop = Math.max(0, content.length - room)
   const first = Math.min(top, maxTop)
@@ -101,9 +102,9 @@ export function DnsRecordView(props: {
           {v}
         </Text>
       ))}
+      <Text dimColor>content</Text>
       {content.slice(first, first + room).map((line, i) => (
-        <Text key={i}>
-          <Text dimColor>{(first + i === 0 ? "content" : "").padEnd(Label)}</Text>
+        <Text key={i} wrap="truncate-end">
           {line}
         </Text>
       ))}

@@ -13,7 +13,8 @@ import { validateRequest, type Plan } from "../../src/rules/index.js"
 import { allRules, setRulePaused, testRequest, updateRuleRequest } from "../../src/services/firewall-service.js"
 import { ConfirmDialog } from "../components/confirm-dialog.js"
 import { DetailBox } from "../components/detail-box.js"
-import { List, useListCursor } from "../components/list.js"
+import { FilterBar, filterListHints, filterListKey, filterMatches, useFilterInput } from "../components/filter-bar.js"
+import { List, ListStatus, useListCursor } from "../components/list.js"
 import { Empty, ErrorView, Loading } from "../components/states.js"
 import { TextPrompt } from "../components/text-prompt.js"
 import { KeyLayer, useHoldKeys, useKeys } from "../keys.js"
@@ -57,8 +58,8 @@ const requestProblem = (text: string): string | undefined => {
   return p === undefined ? undefined : `${p.field || "request"}: ${p.message}`
 }
 
-/** Lines besides the rows: title, header, summary 2, test, working. */
-const Chrome = 6
+/** Lines besides the rows: title, filter, header, position, summary 2, test, working. */
+const Chrome = 8
 
 /** One rule whole: what the table cuts (the expression), its filter and who else uses it. */
 function RuleDetail({ rules, rule, height }: { rules: ReadonlyArray<Rule>; rule: Rule; height: number }) {
@@ -105,6 +106,9 @@ export interface FirewallPanelProps {
 export function FirewallPanel({ zone, active, height, priority = KeyLayer.tab }: FirewallPanelProps) {
   const plan = Plans.includes(zone.plan?.legacy_id ?? "") ? (zone.plan!.legacy_id as Plan) : undefined
   const { query, refresh } = useEffectQuery(() => Effect.map(allRules(zone.id), inEvaluationOrder), [zone.id])
+  // A dialog belongs to the zone it was opened on (a `:` jump can change the zone under an open
+  // one, or while its action runs): it never shows on, or acts for, another zone.
+  const [dialog, setDialog] = useZoneScoped<Dialog>(zone.id)
   // While the rules are read again after a write, the last list stays (of this zone only), so the
   // cursor follows its rule by id to its new place: issue 29 found it kept the row number after an
   // edit that reordered, and the next `d`/`p` then aimed at another rule.
@@ -113,13 +117,18 @@ export function FirewallPanel({ zone, active, height, priority = KeyLayer.tab }:
   const rules: ReadonlyArray<Rule> =
     query._tag === "Success" ? query.value : last.current?.zoneId === zone.id ? last.current.rules : []
   const rows = Math.max(2, height - Chrome)
-  const cursor = useListCursor(rules.length, rows, [zone.id], { items: rules, key: (r) => r.id })
+  // `/` narrows the table to the rules whose description, expression, action or id hold the text;
+  // a rule keeps its #n (its place among all the zone's rules).
+  const filter = useFilterInput({
+    active: active && dialog === undefined,
+    onMove: (press) => cursor.move(press),
+    what: "description, expression, action"
+  })
+  const shown = rules.filter((r) => filterMatches(filter, r.description, expressionOf(r), r.action, r.id))
+  const cursor = useListCursor(shown.length, rows, [zone.id, filter.text], { items: shown, key: (r) => r.id })
   // Keys pressed before the zone's rules are first read wait for them (`j` then has a row to go to).
   useHoldKeys(active && query._tag === "Loading" && last.current?.zoneId !== zone.id)
-  const current = rules[cursor.index]
-  // A dialog belongs to the zone it was opened on (a `:` jump can change the zone under an open
-  // one, or while its action runs): it never shows on, or acts for, another zone.
-  const [dialog, setDialog] = useZoneScoped<Dialog>(zone.id)
+  const current = shown[cursor.index]
   // Per zone, like the test answer: the detail view of one zone's rule never opens on another's.
   const [detailOn, setDetailOn] = useZoneScoped<true>(zone.id)
   const detail = detailOn === true
@@ -150,10 +159,14 @@ export function FirewallPanel({ zone, active, height, priority = KeyLayer.tab }:
           return true
         case "escape":
         case "backspace":
-          // The detail view goes back to the table; from the table, the screen or tab goes back.
-          if (!detail) return false
+          // The detail view goes back to the table; from the table, a kept filter is cleared, and
+          // then the screen or tab goes back.
+          if (!detail) return filterListKey(filter, press)
           setDetail(false)
           return true
+        case "/":
+          if (detail) return false
+          return filterListKey(filter, press)
         case "n":
           setDialog({ kind: "create" })
           return true
@@ -182,7 +195,7 @@ export function FirewallPanel({ zone, active, height, priority = KeyLayer.tab }:
     },
     {
       priority,
-      active: active && dialog === undefined,
+      active: active && dialog === undefined && !filter.editing,
       hints: [
         ...(current !== undefined ? [{ keys: "enter", label: detail ? "table" : "details" }] : []),
         ...(detail ? [{ keys: "esc", label: "table" }] : []),
@@ -196,6 +209,7 @@ export function FirewallPanel({ zone, active, height, priority = KeyLayer.tab }:
           : []),
         { keys: "t", label: "test" },
         { keys: "↑↓", label: "rules" },
+        ...(detail ? [] : filterListHints(filter)),
         { keys: "r", label: "refresh" }
       ]
     }
@@ -287,15 +301,19 @@ export function FirewallPanel({ zone, active, height, priority = KeyLayer.tab }:
           <RuleDetail rules={rules} rule={current} height={Math.max(3, height - 1)} />
         ) : (
           <Box flexDirection="column">
+            <FilterBar filter={filter} what="description, expression, action" />
             {query._tag === "Success" && rules.length === 0 ? (
               <Empty
                 what="No firewall rules on this zone."
                 next="n creates one (a filter, then the rule); t tests a request"
               />
             ) : null}
-            {rules.length > 0 ? (
+            {rules.length > 0 && shown.length === 0 ? (
+              <Empty what={`No rules match "${filter.text.trim()}".`} next="esc clears the filter" />
+            ) : null}
+            {shown.length > 0 ? (
               <List
-                items={rules}
+                items={shown}
                 index={cursor.index}
                 height={rows}
                 row={(r) => table.row(r, ruleNumber(rules, r))}
@@ -304,6 +322,10 @@ export function FirewallPanel({ zone, active, height, priority = KeyLayer.tab }:
                 focused={active}
               />
             ) : null}
+            <Text wrap="truncate-end">
+              <ListStatus index={cursor.index} loaded={shown.length} total={shown.length} loading={false} />
+              {filter.text !== "" && shown.length > 0 ? <Text dimColor>{` of ${rules.length} rules`}</Text> : " "}
+            </Text>
             <Box height={2} flexShrink={0} overflow="hidden">
               <Text dimColor wrap="wrap">
                 {current !== undefined ? ruleSummary(rules, current) : ""}

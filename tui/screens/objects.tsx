@@ -123,6 +123,8 @@ function ObjectDetail({ object, active, onBack }: { object: StoredObject; active
   const pane = usePaneSize()
   const [tab, setTab] = useState<Tab>("keys")
   const [typing, setTyping] = useState(false)
+  // The queries run on this object in this session, oldest first: the SQL prompt's up/down.
+  const [queries, setQueries] = useState<ReadonlyArray<string>>([])
   const [result, setResult] = useState<SqlResult | undefined>(undefined)
   const [confirm, setConfirm] = useState<string | undefined>(undefined)
   const [undo, setUndo] = useState<string | undefined>(undefined)
@@ -291,8 +293,10 @@ function ObjectDetail({ object, active, onBack }: { object: StoredObject; active
           newlines="keep"
           check={(t) => (t.trim() === "" ? "type a query" : undefined)}
           onCancel={() => setTyping(false)}
+          history={queries}
           onSubmit={(q) => {
             setTyping(false)
+            setQueries((h) => (h[h.length - 1] === q ? h : [...h, q]))
             // The result and the view read after it show together, so the result is never marked out of date by its own writes.
             runSql(object, q).then(
               ({ result: r, view: v }) => {

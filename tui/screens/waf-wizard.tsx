@@ -80,7 +80,8 @@ const load = (z: Waf.WafZone) =>
   })
 type Data = Effect.Effect.Success<ReturnType<typeof load>>
 
-type Dialog = { readonly kind: "file" } | { readonly kind: "validation" } | { readonly kind: "finish" }
+type Dialog =
+  { readonly kind: "file" } | { readonly kind: "validation" } | { readonly kind: "finish" } | { readonly kind: "undo" }
 interface Replay {
   readonly running: boolean
   /** The file the report is of (the picked one may have changed since). */
@@ -223,7 +224,7 @@ function ZoneWafWizard({ zone, active, height }: { zone: Zone; active: boolean; 
           { keys: "space", label: "enable" },
           { keys: "a", label: "action" },
           { keys: "L/t/o", label: "OWASP level/threshold/action" },
-          { keys: "u", label: "undo edits" },
+          ...(edits !== undefined ? [{ keys: "u", label: "undo edits" }] : []),
           { keys: "g/G", label: "first/last rule" }
         ]
       : []),
@@ -264,7 +265,8 @@ function ZoneWafWizard({ zone, active, height }: { zone: Zone; active: boolean; 
         if (n === "L") return (edit(cycleParanoia), true)
         if (n === "t") return (edit(cycleThreshold), true)
         if (n === "o") return (edit(cycleOwaspAction), true)
-        if (n === "u") return (update(() => undefined), true)
+        // Edits are not saved anywhere else: `u` asks before it drops them (issue 29 item 10).
+        if (n === "u" && edits !== undefined) return (setDialog({ kind: "undo" }), true)
       }
       if (lines !== undefined) {
         const by =
@@ -314,6 +316,18 @@ function ZoneWafWizard({ zone, active, height }: { zone: Zone; active: boolean; 
     }
     return [head, ...shown, ...(shown.length < diff.length ? [`  … and ${diff.length - shown.length} more`] : [])]
   }
+  /** What `u` drops, in at most `budget` lines. */
+  const undoLines = (budget: number): Array<string> => {
+    const diff = edits && base ? configDiff(base, edits, { descriptions: columns >= 100 }) : []
+    const head = `The overrides go back to the ${baseName}; these edits are lost:`
+    const room = Math.max(1, budget - 2)
+    const shown = diff.slice(0, diff.length > room ? room - 1 : room).map((l) => `  - ${l}`)
+    return [
+      head,
+      ...(diff.length === 0 ? ["  (none: the edited configuration is the same)"] : shown),
+      ...(shown.length < diff.length && diff.length > 0 ? [`  … and ${diff.length - shown.length} more`] : [])
+    ]
+  }
   const body = () => {
     if (step === 0) return <StatusStep status={status} name={z.name} />
     if (step === 1) return <CheckStep check={check} />
@@ -359,6 +373,18 @@ function ZoneWafWizard({ zone, active, height }: { zone: Zone; active: boolean; 
           onConfirm={() => {
             setDialog(undefined)
             deploy("validation")
+          }}
+          onCancel={() => setDialog(undefined)}
+        />
+      ) : dialog?.kind === "undo" ? (
+        <ConfirmDialog
+          title={`Drop your edits to the overrides of ${z.name}?`}
+          lines={undoLines(rows - 6)}
+          confirmLabel="drop the edits"
+          destructive
+          onConfirm={() => {
+            setDialog(undefined)
+            update(() => undefined)
           }}
           onCancel={() => setDialog(undefined)}
         />

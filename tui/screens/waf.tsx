@@ -11,6 +11,7 @@ import type { Zone } from "../../src/domain/zone.js"
 import * as Waf from "../../src/services/waf-migration-service.js"
 import { allZones } from "../../src/services/zones-service.js"
 import { cells, flexWidth } from "../components/columns.js"
+import { FilterBar, filterListHints, filterListKey, filterMatches, useFilterInput } from "../components/filter-bar.js"
 import { List, ListStatus, moveHints, useListCursor } from "../components/list.js"
 import { Empty, ErrorView, Loading } from "../components/states.js"
 import { KeyLayer, useKeys } from "../keys.js"
@@ -19,8 +20,8 @@ import { useUiActions, useUiState } from "../state.js"
 import { usePaneSize } from "../terminal.js"
 import { WafWizard } from "./waf-wizard.js"
 
-/** Title, column titles and status lines. */
-const Chrome = 3
+/** Title, filter, column titles and status lines. */
+const Chrome = 4
 
 interface Row {
   readonly zone: Zone
@@ -47,11 +48,20 @@ export function WafScreen({ active }: { active: boolean }) {
   const rowsShown = Math.max(1, pane.rows - Chrome)
   const { query, refresh } = useEffectQuery(() => load(account?.id), [account?.id])
   const loaded = query._tag === "Success" ? query.value : []
-  const rows = open
+  const ordered = open
     ? [...loaded.filter((r) => r.zone.id === open.id), ...loaded.filter((r) => r.zone.id !== open.id)]
     : loaded
-  const cursor = useListCursor(rows.length, rowsShown, [account?.id])
   const [chosen, choose] = useState<Zone | undefined>(undefined)
+  // `/` narrows the zones by name, plan or migration state (the list is read whole, so in place).
+  const filter = useFilterInput({
+    active: active && chosen === undefined,
+    onMove: (press) => cursor.move(press),
+    what: "zone, plan, state"
+  })
+  const rows = ordered.filter((r) =>
+    filterMatches(filter, r.zone.name, r.status?.plan ?? r.zone.plan?.name, r.status?.migration_state)
+  )
+  const cursor = useListCursor(rows.length, rowsShown, [account?.id, filter.text])
   // The header names the wizard's zone while it shows (UiState.wafZone).
   const { showWafZone } = useUiActions()
   useEffect(() => () => showWafZone(undefined), [showWafZone])
@@ -70,14 +80,19 @@ export function WafScreen({ active }: { active: boolean }) {
       if (cursor.move(press)) return true
       if (press.name === "enter" && rows[cursor.index]) return (setChosen(rows[cursor.index]!.zone), true)
       if (press.name === "r") return (refresh(), true)
-      return false
+      return filterListKey(filter, press)
     },
     {
       priority: KeyLayer.screen,
-      active,
+      active: active && !filter.editing,
       hints: chosen
         ? [{ keys: "esc", label: "back to the zones" }]
-        : [...moveHints, { keys: "enter", label: "migration wizard" }, { keys: "r", label: "refresh" }]
+        : [
+            ...moveHints,
+            { keys: "enter", label: "migration wizard" },
+            ...filterListHints(filter),
+            { keys: "r", label: "refresh" }
+          ]
     }
   )
   if (chosen) {
@@ -92,12 +107,12 @@ export function WafScreen({ active }: { active: boolean }) {
   }
   if (query._tag === "Loading") return <Loading what="the zones' WAF migration states" />
   if (query._tag === "Failure") return <ErrorView what="could not list the zones" error={query.error} />
-  if (rows.length === 0) return <Empty what="No zones are visible to these credentials." next="r refreshes" />
+  if (loaded.length === 0) return <Empty what="No zones are visible to these credentials." next="r refreshes" />
   // Fits 80 columns: the versions as on/off (which WAF runs), the zone name taking what is left.
   const zoneWidth = Math.min(40, flexWidth(pane.columns, [10, 10, 3, 3], 2, 16))
   const onOff = (s: string) => (s === "enabled" ? "on" : "off")
   const counts = { start: 0, validation: 0, finished: 0 }
-  for (const r of rows) if (r.status) counts[r.status.migration_state]++
+  for (const r of ordered) if (r.status) counts[r.status.migration_state]++
   return (
     <Box flexDirection="column">
       <Text wrap="truncate-end">
@@ -106,6 +121,10 @@ export function WafScreen({ active }: { active: boolean }) {
           dimColor
         >{` · ${counts.start} to migrate · ${counts.validation} in validation · ${counts.finished} finished`}</Text>
       </Text>
+      <FilterBar filter={filter} what="zone, plan, state" />
+      {rows.length === 0 ? (
+        <Empty what={`No zones match "${filter.text.trim()}".`} next="esc clears the filter" />
+      ) : null}
       <List
         items={rows}
         index={cursor.index}
