@@ -47,10 +47,10 @@ describe("polish", () => {
     expect(r.stdout).toContain('binding = "uni"')
   })
 
-  it("an empty zone name is quoted", async () => {
+  it("an empty zone name is refused before any request, naming the argument", async () => {
     const r = await run(["zones", "get", ""])
-    expect(r.status).toBe(1)
-    expect(lines(r.stderr)[0]).toBe('error: zones get: no zone named "" is visible to these credentials')
+    expect(r.status).toBe(2)
+    expect(lines(r.stderr)[0]).toBe("error: <zone> needs a zone id or name, got an empty string")
   })
 
   it('{"$base64": "!!"} in a request says the base64 is invalid', async () => {

@@ -181,6 +181,8 @@ describe.each(sizes)("zone isolation at $columns x $rows", (size) => {
     await toOverrides(tui)
     expect(tui.screen()).toContain("(edited")
     tui.write("u")
+    await tui.waitFor("Drop your edits to the overrides of globex.com?")
+    tui.write("y")
     await tui.waitFor((s) => s.includes(GLOBEX_OWASP) && !s.includes("(edited"))
 
     // The Zones screen's globex.com shares the draft: the undo shows there too.
