@@ -4,11 +4,11 @@
  * checker, ./bulk-file.ts, validates both), and the checkpoints that make a remote export or import
  * resumable (`$XDG_STATE_HOME/edgectl/kv`, as migration journals are kept for `--remote`).
  */
-import { createHash } from "node:crypto"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import type { KvKey } from "../domain/kv.js"
+import { nodeCrypto } from "../lazy-builtins.js"
 
 /**
  * The path, under a namespace, of a page of its entries read straight from the in-process local
@@ -170,7 +170,7 @@ export const jsonLinesToArray = (
 
 /** SHA-256 of a file's bytes (what an import's journal is keyed by, with the namespace). */
 export const fileDigest = (file: string): string => {
-  const hash = createHash("sha256")
+  const hash = nodeCrypto().createHash("sha256")
   const fd = fs.openSync(file, "r")
   try {
     const buf = Buffer.alloc(1 << 20)
@@ -197,7 +197,10 @@ export const checkpointDir = (env: Readonly<Record<string, string | undefined>> 
 
 /** A checkpoint file named for what it is about (a hash of the parts). */
 export const checkpointPath = (kind: "import" | "export", ...parts: ReadonlyArray<string>) =>
-  path.join(checkpointDir(), `${kind}-${createHash("sha256").update(parts.join("\0")).digest("hex").slice(0, 32)}.json`)
+  path.join(
+    checkpointDir(),
+    `${kind}-${nodeCrypto().createHash("sha256").update(parts.join("\0")).digest("hex").slice(0, 32)}.json`
+  )
 
 export const readCheckpoint = <A>(file: string): A | undefined => {
   try {
