@@ -29,7 +29,8 @@ describe("DNS record view", () => {
       </KeypressProvider>
     )
     try {
-      const lines = wrapHard(content, 60 - 11)
+      // Under its own `content` line, in rows as wide as the pane, with no indent (copied rows give it back).
+      const lines = wrapHard(content, 60)
       expect(lines.join("")).toBe(content)
       await waitFor(
         () => (app.lastFrame() ?? "").includes(`of ${lines.length}`),
@@ -38,7 +39,7 @@ describe("DNS record view", () => {
       const frame = app.lastFrame() ?? ""
       expect(frame).toContain("TXT dkim._domainkey.acme.com")
       expect(frame).toContain("ttl        1 (auto)")
-      expect(frame).toContain(`content    ${lines[0]}`)
+      expect(frame).toContain(`content\n${lines[0]}\n`)
       expect(frame).toContain(`${content.length} characters`)
       expect(frame.split("\n").length).toBeLessThanOrEqual(14)
       // Every line of the content is reachable: G shows the last one.
@@ -47,7 +48,7 @@ describe("DNS record view", () => {
         () => (app.lastFrame() ?? "").includes(`-${lines.length} of ${lines.length}`),
         () => app.lastFrame() ?? ""
       )
-      expect(app.lastFrame()).toContain(`           ${lines[lines.length - 1]}\n`)
+      expect(app.lastFrame()).toContain(`\n${lines[lines.length - 1]}\n`)
       app.stdin.write("\u001b")
       await waitFor(
         () => back === 1,
