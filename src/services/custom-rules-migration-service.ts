@@ -21,7 +21,7 @@ import {
 import type { RuleWrite } from "../firewall/rule-input.js"
 import { allRules, deleteRule, putRule } from "./firewall-service.js"
 import {
-  applyPlan,
+  applyChecked,
   findJournal,
   resumeJournal,
   rollbackZone,
@@ -132,9 +132,13 @@ export const applyZoneMigration = (
   progress?: (p: StepProgress) => void,
   options: { readonly checked?: boolean } = {}
 ) =>
-  Effect.zipRight(
-    options.checked === true ? Effect.void : checkZoneMigration(plan),
-    applyPlan(firewallMigrationDriver, plan, { delete_old: plan.delete_old }, progress)
+  applyChecked(
+    firewallMigrationDriver,
+    plan,
+    checkZoneMigration(plan),
+    { delete_old: plan.delete_old },
+    progress,
+    options.checked === true
   )
 
 export const resumeZoneMigration = (

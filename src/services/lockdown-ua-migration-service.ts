@@ -21,7 +21,7 @@ import { checkCustomRulesSteps, type ZoneRef } from "./custom-rules-migration-se
 import { allRules } from "./firewall-service.js"
 import { allLockdowns, allUaRules, deleteLockdown, deleteUaRule, putLockdown, putUaRule } from "./legacy-service.js"
 import {
-  applyPlan,
+  applyChecked,
   findJournal,
   resumeJournal,
   rollbackZone,
@@ -89,9 +89,13 @@ export const applyLockdownUa = (
   progress?: (p: StepProgress) => void,
   options: { readonly checked?: boolean } = {}
 ) =>
-  Effect.zipRight(
-    options.checked === true ? Effect.void : checkLockdownUa(plan),
-    applyPlan(lockdownUaDriver, plan, { delete_old: plan.delete_old }, progress)
+  applyChecked(
+    lockdownUaDriver,
+    plan,
+    checkLockdownUa(plan),
+    { delete_old: plan.delete_old },
+    progress,
+    options.checked === true
   )
 
 export const resumeLockdownUa = (

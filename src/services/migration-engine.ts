@@ -345,3 +345,16 @@ export const rollbackZone = <Step extends MigrationStep, State>(
         )
       : rollbackJournal(driver, j.journal, progress)
   )
+
+/**
+ * Checks a plan with the platform (`check`: its dry runs) unless the caller has just checked it
+ * (`checked`: the CLI checks before it asks), then applies it: every migration's apply.
+ */
+export const applyChecked = <Step extends MigrationStep, State, E, R>(
+  driver: MigrationDriver<Step, State>,
+  plan: MigrationPlan<Step, State>,
+  check: Effect.Effect<void, E, R>,
+  options: Readonly<Record<string, unknown>>,
+  progress: ((p: StepProgress) => void) | undefined,
+  checked: boolean
+) => Effect.zipRight(checked ? Effect.void : check, applyPlan(driver, plan, options, progress))

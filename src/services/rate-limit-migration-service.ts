@@ -19,7 +19,7 @@ import {
 import type { ZoneRef } from "./custom-rules-migration-service.js"
 import { allRateLimits, deleteRateLimit, putRateLimit } from "./legacy-service.js"
 import {
-  applyPlan,
+  applyChecked,
   findJournal,
   resumeJournal,
   rollbackZone,
@@ -92,9 +92,13 @@ export const applyRateLimits = (
   progress?: (p: StepProgress) => void,
   options: { readonly checked?: boolean } = {}
 ) =>
-  Effect.zipRight(
-    options.checked === true ? Effect.void : checkRateLimits(plan),
-    applyPlan(rateLimitDriver, plan, { delete_old: plan.delete_old }, progress)
+  applyChecked(
+    rateLimitDriver,
+    plan,
+    checkRateLimits(plan),
+    { delete_old: plan.delete_old },
+    progress,
+    options.checked === true
   )
 
 export const resumeRateLimits = (
