@@ -10,28 +10,65 @@ export interface SqlStatement {
 /** The platform's error for SQL text (or a piece after a `;`) holding only comments. */
 export const NO_STATEMENT = "SQL code did not contain a statement."
 
-// Splits on top-level semicolons; a CREATE TRIGGER body (BEGIN ... END) keeps its own.
+/** The runtime's error for a parameter in a statement other than a query's last. */
+export const MULTI_PARAMETERS =
+  "When executing multiple SQL statements in a single call, only the last statement can have parameters."
+
+// `?`, `?NNN`, `:name`, `@name`, `$name`: outside strings and comments these characters are only parameters.
+export const hasParameters = (st: SqlStatement): boolean =>
+  st.words.some((w) => w === "?" || w === ":" || w === "@" || w === "$")
+
+// Cuts the query as the runtime's prepare loop does (workerd's prepareSql, MULTI): SQLite prepares
+// the first statement, skipping whitespace, comments and empty statements (`;`) before it; after
+// it only spaces and newlines are skipped, and anything left (even a lone `;`, a tab or a `\r`) is
+// prepared next, the statement before it having run. A piece that prepares to nothing ends the
+// list as a statement without words: running it throws NO_STATEMENT. A CREATE TRIGGER body
+// (BEGIN ... END) keeps its own semicolons.
 export const splitSql = (sql: string): Array<SqlStatement> => {
   const out: Array<SqlStatement> = []
-  let start = 0
-  let words: Array<string> = []
-  let depth = 0
-  let i = 0
   const n = sql.length
-  // Set at a piece of comments only: the runtime prepares and runs one piece at a time, and that
-  // piece prepares to nothing, so it throws there, after the statements before it have run.
-  let stop = false
-  const flush = (end: number) => {
-    const text = sql.slice(start, end).trim()
-    if (words.length > 0) out.push({ text, words })
-    else if (text !== "") {
-      out.push({ text, words: [] })
-      stop = true
+  let p = 0
+  for (;;) {
+    const begin = skipEmpty(sql, p)
+    if (begin >= n) {
+      out.push({ text: "", words: [] })
+      return out
     }
-    words = []
-    depth = 0
+    const { words, end } = scanStatement(sql, begin)
+    out.push({ text: sql.slice(begin, end).trim(), words })
+    // The runtime skips exactly these two characters after a statement (not \t, not \r).
+    let tail = end < n ? end + 1 : n
+    while (sql[tail] === " " || sql[tail] === "\n") tail++
+    if (tail >= n) return out
+    p = tail
   }
-  while (i < n && !stop) {
+}
+
+// Whitespace as SQLite reads it, comments, and empty statements.
+const skipEmpty = (sql: string, from: number): number => {
+  const n = sql.length
+  let i = from
+  while (i < n) {
+    const c = sql[i]!
+    if (c === ";" || c === " " || c === "\t" || c === "\n" || c === "\r" || c === "\f") i++
+    else if (c === "-" && sql[i + 1] === "-") {
+      const j = sql.indexOf("\n", i)
+      i = j < 0 ? n : j + 1
+    } else if (c === "/" && sql[i + 1] === "*") {
+      const j = sql.indexOf("*/", i + 2)
+      i = j < 0 ? n : j + 2
+    } else break
+  }
+  return i
+}
+
+// One statement from `from`: its words and where it ends (its top-level `;`, or the end of the text).
+const scanStatement = (sql: string, from: number): { readonly words: Array<string>; readonly end: number } => {
+  const words: Array<string> = []
+  const n = sql.length
+  let depth = 0
+  let i = from
+  while (i < n) {
     const c = sql[i]!
     if (c === "'" || c === '"' || c === "`" || c === "[") {
       const close = c === "[" ? "]" : c
@@ -61,14 +98,7 @@ export const splitSql = (sql: string): Array<SqlStatement> => {
       i = j < 0 ? n : j + 2
       continue
     }
-    if (c === ";") {
-      if (depth === 0) {
-        flush(i)
-        start = i + 1
-      }
-      i++
-      continue
-    }
+    if (c === ";" && depth === 0) return { words, end: i }
     if (/[A-Za-z_]/.test(c)) {
       let j = i + 1
       while (j < n && /[A-Za-z0-9_$]/.test(sql[j]!)) j++
@@ -82,11 +112,10 @@ export const splitSql = (sql: string): Array<SqlStatement> => {
       i = j
       continue
     }
-    if (!/\s/.test(c)) words.push(c)
+    if (!/\s/.test(c) && c !== ";") words.push(c)
     i++
   }
-  if (!stop) flush(n)
-  return out
+  return { words, end: n }
 }
 
 const isTrigger = (words: ReadonlyArray<string>): boolean => {

@@ -5,7 +5,14 @@
 import type Database from "better-sqlite3"
 import { out, rowBuilder, type RowBuilder, type SqlValue } from "./rows.js"
 import { SQL_LIMITS, SqlGuard } from "./sql-authorizer.js"
-import { guardStatement, NO_STATEMENT, splitSql, type SqlStatement } from "./sql-text.js"
+import {
+  guardStatement,
+  hasParameters,
+  MULTI_PARAMETERS,
+  NO_STATEMENT,
+  splitSql,
+  type SqlStatement
+} from "./sql-text.js"
 
 export type { SqlValue } from "./rows.js"
 type Row = Record<string, SqlValue>
@@ -15,6 +22,8 @@ interface Prepared {
   readonly reader: boolean
   readonly readonly: boolean
   readonly ddl: boolean
+  /** Has parameters: only the last statement of a query may (the runtime refuses it earlier). */
+  readonly params: boolean
   readonly columns: ReadonlyArray<string>
   readonly build: RowBuilder
 }
@@ -106,6 +115,7 @@ export class SqlStorage {
       reader,
       readonly: stmt.readonly,
       ddl: first === "CREATE" || first === "DROP" || first === "ALTER",
+      params: hasParameters(st),
       columns,
       build: rowBuilder(columns)
     }
@@ -117,7 +127,6 @@ export class SqlStorage {
     const hit = this.cache.get(query)
     if (hit !== undefined) return hit
     const statements = splitSql(query)
-    if (statements.length === 0) throw new Error(NO_STATEMENT)
     for (const st of statements) guardStatement(st)
     // A piece of comments only is not prepared: it fails when the statements before it have run.
     if (statements.some((st) => st.words.length === 0 || DDL.has(st.words[0]!.toUpperCase()))) return statements
@@ -150,6 +159,7 @@ export class SqlStorage {
       const item = prepared[i]!
       if (!("stmt" in item) && item.words.length === 0) throw new Error(NO_STATEMENT)
       const p = "stmt" in item ? item : this.prepareOne(item)
+      if (i < last && p.params) throw new Error(MULTI_PARAMETERS)
       const a = i === last ? args : []
       if (!p.readonly) this.hooks.beforeWrite()
       this.guard.on()

@@ -24,7 +24,7 @@ const get = async <A = unknown>(p: string): Promise<A> => {
   return JSON.parse(text) as A
 }
 type Outcome = { ok: Array<Record<string, unknown>> } | { error: string }
-const run = async (name: string, ...queries: Array<string>): Promise<Array<Outcome>> => {
+const run = async (name: string, ...queries: Array<string | [string, ...Array<unknown>]>): Promise<Array<Outcome>> => {
   const r = await fetch(`${dev.url}/run?name=${name}`, { method: "POST", body: JSON.stringify(queries) })
   return (await r.json()) as Array<Outcome>
 }
@@ -211,7 +211,6 @@ describe("ctx.storage.sql: the platform's SQL dialect", () => {
         "comment-tail",
         "CREATE TABLE t (a)",
         "INSERT INTO t VALUES (1); INSERT INTO t VALUES (2); -- done",
-        "INSERT INTO t VALUES (3); /* nothing here */; INSERT INTO t VALUES (4)",
         "-- only a comment\n",
         "SELECT a FROM t ORDER BY a"
       )
@@ -219,9 +218,45 @@ describe("ctx.storage.sql: the platform's SQL dialect", () => {
       { ok: [] },
       { error: "SQL code did not contain a statement." },
       { error: "SQL code did not contain a statement." },
+      // What ran before the comment stays.
+      { ok: [{ a: 1 }, { a: 2 }] }
+    ])
+  })
+
+  it("what follows a `;` as the runtime reads it: spaces and newlines skipped, anything else prepared next (a lone `;`, a tab, a \\r)", async () => {
+    await runOne("tails", "CREATE TABLE t (a)")
+    expect(
+      await run(
+        "tails",
+        "INSERT INTO t VALUES (1);;",
+        "INSERT INTO t VALUES (2);\r\n",
+        "INSERT INTO t VALUES (3);\t",
+        "INSERT INTO t VALUES (4); \n ",
+        "INSERT INTO t VALUES (5);; INSERT INTO t VALUES (6)",
+        "INSERT INTO t VALUES (7); /* between */; INSERT INTO t VALUES (8)",
+        ";; SELECT 9 AS n",
+        "",
+        " \r\n",
+        ["INSERT INTO t VALUES (?); SELECT 1 AS one", 10],
+        ["INSERT INTO t VALUES (11); SELECT ? AS v", 12],
+        "SELECT a FROM t ORDER BY a"
+      )
+    ).toEqual([
       { error: "SQL code did not contain a statement." },
-      // What ran before each comment stays; nothing after one runs.
-      { ok: [{ a: 1 }, { a: 2 }, { a: 3 }] }
+      { error: "SQL code did not contain a statement." },
+      { error: "SQL code did not contain a statement." },
+      { ok: [] },
+      { ok: [] },
+      { ok: [] },
+      { ok: [{ n: 9 }] },
+      { error: "SQL code did not contain a statement." },
+      { error: "SQL code did not contain a statement." },
+      {
+        error: "When executing multiple SQL statements in a single call, only the last statement can have parameters."
+      },
+      { ok: [{ v: 12 }] },
+      // Each statement before an empty piece ran; the one with a parameter did not.
+      { ok: [1, 2, 3, 4, 5, 6, 7, 8, 11].map((a) => ({ a })) }
     ])
   })
 
