@@ -109,6 +109,12 @@ const rateLimitFor = (
     : parsed
 }
 
+/** CLOUDFLARE_ACCOUNT_ID as users mean it: set to an empty string, it is not set. */
+export const accountIdFromEnv = (env: NodeJS.ProcessEnv = process.env): string | undefined => {
+  const id = env.CLOUDFLARE_ACCOUNT_ID
+  return id === undefined || id === "" ? undefined : id
+}
+
 /**
  * The in-process platform as an `HttpClient` over a state directory. The client may not reach the
  * server (test/architecture.test.ts): the composition root gives it (src/cli/environment.ts).

@@ -67,6 +67,20 @@ describe("--account-id", () => {
     expect(byId.stdout).toBe(byName.stdout)
   }, 60_000)
 
+  it("CLOUDFLARE_ACCOUNT_ID set to an empty string is not set: every zone, as without it", async () => {
+    const unset = await edgectlAsync(["zones", "list", "--json", ...local], {
+      cwd: dir,
+      env: { CLOUDFLARE_ACCOUNT_ID: undefined }
+    })
+    const empty = await edgectlAsync(["zones", "list", "--json", ...local], {
+      cwd: dir,
+      env: { CLOUDFLARE_ACCOUNT_ID: "" }
+    })
+    expect([empty.status, empty.stderr]).toEqual([0, ""])
+    expect(JSON.parse(empty.stdout)).not.toEqual([])
+    expect(empty.stdout).toBe(unset.stdout)
+  }, 60_000)
+
   it("an account no one has is not found, with a hint listing the accounts on the same target", async () => {
     const r = await edgectlAsync(["zones", "list", "--account-id", "Umbrella", ...local], { cwd: dir })
     expect([r.status, r.stdout, lines(r.stderr)]).toEqual([

@@ -9,6 +9,7 @@ import { allCertificatePacks, allDnsRecords, allZones, resolveZone } from "../..
 import { DnsRecordTypes } from "../../domain/dns.js"
 import { dnsWrites } from "./dns-writes.js"
 import { choiceOption, opt, target, triState } from "../options.js"
+import { accountIdFromEnv } from "../../api/target.js"
 import { printJson, printTable } from "../output.js"
 import { positional, run, usage } from "../run.js"
 
@@ -40,11 +41,9 @@ const zonesList = Command.make(
       const given = opt(o.accountId)
       // --account-id takes an id or a name, as `esc --account` does; one no account has is not
       // found, not an empty table. CLOUDFLARE_ACCOUNT_ID filters as it is (exported for --remote,
-      // it names no local account).
+      // it names no local account); set empty, it is not set.
       const account =
-        given === undefined
-          ? Effect.succeed(process.env.CLOUDFLARE_ACCOUNT_ID)
-          : Effect.map(accountByRef(given), (a) => a.id)
+        given === undefined ? Effect.succeed(accountIdFromEnv()) : Effect.map(accountByRef(given), (a) => a.id)
       const zones = yield* run(
         "zones list",
         o,

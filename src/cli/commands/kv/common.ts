@@ -6,6 +6,7 @@
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import type { ClientEnv } from "../../../api/client.js"
+import { accountIdFromEnv } from "../../../api/target.js"
 import type { V4Error } from "../../../domain/errors.js"
 import { problemsOf } from "../../../kv/problems.js"
 import { resolveAccount } from "../../../services/kv-service.js"
@@ -94,8 +95,8 @@ export const chooseNamespace = (
 /** The account id users gave: CLOUDFLARE_ACCOUNT_ID, else `account_id` of the config (env section first). */
 const givenAccount = (config: ConfigReader, env: string | undefined) =>
   Effect.gen(function* () {
-    const fromEnv = process.env.CLOUDFLARE_ACCOUNT_ID
-    if (fromEnv !== undefined && fromEnv !== "") return fromEnv
+    const fromEnv = accountIdFromEnv()
+    if (fromEnv !== undefined) return fromEnv
     const c = yield* config.get()
     if (c === undefined) return undefined
     const scope = yield* Effect.try({
@@ -151,7 +152,7 @@ export const runKv = <A>(
     // so it does not read the config for it.
     const given = flags.remote
       ? yield* givenAccount(config, o.env !== undefined ? opt(o.env) : undefined)
-      : process.env.CLOUDFLARE_ACCOUNT_ID
+      : accountIdFromEnv()
     const account = yield* Effect.cached(resolveAccount(given))
     return yield* run(what, flags, body({ account }), (e) =>
       hintOf(e, { remote: flags.remote, persistTo: opt(flags.persistTo) })
