@@ -60,6 +60,7 @@ function compileYoga(source) {
   const from = at + marker.length - 6
   const to = source.indexOf(source[at - 1], from)
   try {
+    // The launcher's channels to the bundle are named in src/launcher-hooks.ts.
     globalThis[Symbol.for("edgectl/yogaWasm")] = new globalThis.WebAssembly.Module(
       Buffer.from(source.slice(from, to), "base64")
     )

@@ -37,6 +37,7 @@ import { makeRouteTable, type RouteTable } from "./route-table.js"
 import { makeKvEntriesRoute } from "./kv-entries-route.js"
 import { makeKvValueRoute } from "./kv-value-route.js"
 import { Db } from "../store/db.js"
+import { markLocalPlatformBuilt } from "../launcher-hooks.js"
 
 // ---------------------------------------------------------------------------------------------
 // The handler: the platform's HttpApi app on its own runtime, built on first use
@@ -88,8 +89,8 @@ export const makeLocalHandler = (
 
   const buildServices = () =>
     Effect.gen(function* () {
-      // Tells bin/edgectl.cjs that this run compiled the platform: its code cache is worth rewriting.
-      ;(globalThis as Record<symbol, unknown>)[Symbol.for("edgectl/localPlatform")] = true
+      // The launcher's code cache is worth rewriting (src/launcher-hooks.ts).
+      markLocalPlatformBuilt()
       return yield* storeServices(file, undefined, { kv: LocalKvOptions })
     }).pipe(Scope.extend(scope), Effect.runPromise)
 

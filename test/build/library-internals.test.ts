@@ -11,7 +11,12 @@
  *   path of `HttpApiBuilder.toWebHandler` and `FetchHttpClient`;
  * - src/objects/sqlite-binding.ts `nativeGuard`: better-sqlite3's native Database, kept in an own
  *   property of its JS Database named by a private Symbol() (lib/util.js `cppdb`), and the
- *   `nativeBinding` option that accepts the patched addon (build/native/build-sqlite.mjs).
+ *   `nativeBinding` option that accepts the patched addon (build/native/build-sqlite.mjs);
+ * - tui/keys.tsx `KeypressProvider`: Ink's `useStdin().internal_eventEmitter`, whose "input"
+ *   events carry each read of the terminal whole (Ink's useInput splits and reinterprets them);
+ * - src/cli/environment.ts `lazyFileSystem`: a Proxy that forwards each member of @effect/platform's
+ *   FileSystem by name, wrapping every one as returning an Effect but `stream`, `watch` (a Stream)
+ *   and `sink` (a Sink): a member added to FileSystem must be placed in one of the two.
  */
 import * as CliConfig from "@effect/cli/CliConfig"
 import * as Command from "@effect/cli/Command"
@@ -34,6 +39,15 @@ import { describe, expect, it } from "vitest"
 import { type LocalHandle, makeLocalClient } from "../../src/server/local-transport.js"
 import { triState } from "../../src/cli/options.js"
 import { nativeGuard, openObjectSqlite } from "../../src/objects/sqlite-binding.js"
+import { cliEnvironment } from "../../src/cli/environment.js"
+import * as FileSystem from "@effect/platform/FileSystem"
+import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
+import { render } from "ink-testing-library"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { createElement } from "react"
+import { KeypressProvider, useKeys, KeyLayer, type Keypress } from "../../tui/keys.js"
 import { edgectlAsync } from "../helpers/cli.js"
 
 describe("src/cli/options.ts triState: the inner option of @effect/cli's Options.boolean", () => {
@@ -327,5 +341,101 @@ describe("src/objects/sqlite-binding.ts: better-sqlite3's native handle and nati
     } finally {
       db.close()
     }
+  })
+})
+
+describe("tui/keys.tsx KeypressProvider: Ink's useStdin().internal_eventEmitter", () => {
+  it("each read of the terminal reaches the key layers whole and in order, through Ink's input events", async () => {
+    const seen: Array<string> = []
+    function Probe() {
+      useKeys(
+        (k: Keypress) => {
+          seen.push(k.name)
+          return true
+        },
+        { priority: KeyLayer.screen }
+      )
+      return null
+    }
+    const app = render(createElement(KeypressProvider, { onQuit: () => undefined, children: createElement(Probe) }))
+    try {
+      // KeypressProvider subscribes in an effect: wait until a key gets through.
+      const deadline = Date.now() + 5_000
+      while (seen.length === 0 && Date.now() < deadline) {
+        app.stdin.write("a")
+        await new Promise((r) => setTimeout(r, 20))
+      }
+      expect(seen.length, "keys reach useKeys through Ink's internal_eventEmitter").toBeGreaterThan(0)
+      seen.length = 0
+      // One read holding three keys: each acts, in order (Ink's useInput would hand "jk" over as one).
+      app.stdin.write("jk\u001B[A")
+      const until = Date.now() + 5_000
+      while (seen.length < 3 && Date.now() < until) await new Promise((r) => setTimeout(r, 10))
+      expect(seen).toEqual(["j", "k", "up"])
+    } finally {
+      app.unmount()
+    }
+  })
+})
+
+describe("src/cli/environment.ts lazyFileSystem: a Proxy over @effect/platform's FileSystem", () => {
+  // Members the Proxy hands out as returning a Stream or a Sink; every other one as an Effect.
+  const streams = ["sink", "stream", "watch"]
+  const effects = [
+    "access",
+    "chmod",
+    "chown",
+    "copy",
+    "copyFile",
+    "exists",
+    "link",
+    "makeDirectory",
+    "makeTempDirectory",
+    "makeTempDirectoryScoped",
+    "makeTempFile",
+    "makeTempFileScoped",
+    "open",
+    "readDirectory",
+    "readFile",
+    "readFileString",
+    "readLink",
+    "realPath",
+    "remove",
+    "rename",
+    "stat",
+    "symlink",
+    "truncate",
+    "utimes",
+    "writeFile",
+    "writeFileString"
+  ]
+
+  it("FileSystem has exactly the members the Proxy knows how to forward", async () => {
+    const real = await Effect.runPromise(FileSystem.FileSystem.pipe(Effect.provide(NodeFileSystem.layer)))
+    const members = Object.keys(real).filter(
+      (k) => typeof (real as unknown as Record<string, unknown>)[k] === "function"
+    )
+    expect(members.sort(), "a new member of FileSystem: add it to src/cli/environment.ts's Proxy list").toEqual(
+      [...streams, ...effects].sort()
+    )
+  })
+
+  it("reads, writes and streams a file through the CLI's environment as through the real FileSystem", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "edgectl-fs-proxy-"))
+    const file = path.join(dir, "f.txt")
+    const out = await Effect.runPromise(
+      Effect.gen(function* () {
+        const f = yield* FileSystem.FileSystem
+        yield* f.writeFileString(file, "hello")
+        const exists = yield* f.exists(file)
+        const text = yield* f.readFileString(file)
+        const streamed = yield* Stream.runCollect(f.stream(file)).pipe(
+          Effect.map((c) => Chunk.toReadonlyArray(c).length)
+        )
+        return { exists, text, streamed }
+      }).pipe(Effect.scoped, Effect.provide(cliEnvironment))
+    )
+    fs.rmSync(dir, { recursive: true, force: true })
+    expect(out).toEqual({ exists: true, text: "hello", streamed: 1 })
   })
 })

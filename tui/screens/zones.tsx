@@ -16,6 +16,7 @@ import { usePagedList } from "../paged-list.js"
 import { useUiActions, useUiState } from "../state.js"
 import { usePaneSize } from "../terminal.js"
 import { ZoneDetail } from "./zone-detail.js"
+import { writeCodeCacheNow } from "../../src/launcher-hooks.js"
 
 export const ZonesPerPage = 50
 /** Rows above and below the list: account line, filter line, column titles, status line. */
@@ -52,9 +53,8 @@ const zoneTable = (columns: number, allAccounts: boolean) => {
  * terminal never reaches: once the first page is drawn, the launcher is asked to write it now.
  */
 const writeCodeCacheSoon = () => {
-  const write = (globalThis as Record<symbol, unknown>)[Symbol.for("edgectl/writeCodeCache")]
   // After the frame (Ink draws on a timer) and out of the way of keys handled meanwhile.
-  if (typeof write === "function") setTimeout(write, 200)
+  setTimeout(writeCodeCacheNow, 200)
 }
 
 export function ZonesScreen({ active }: { active: boolean }) {
