@@ -1,7 +1,8 @@
 /**
  * The zone's Firewall tab: its firewall rules (./firewall-panel.tsx), and, since the platform moved
  * them to WAF custom rules, `m` the migration (./custom-rules-migration.tsx) and `c` the zone's
- * custom rules (./custom-rules-panel.tsx); esc goes back to the firewall rules. Which one shows is
+ * custom rules (./custom-rules-panel.tsx); `l` the migration of its Zone Lockdown and UA rules and
+ * `R` that of its rate limits (./legacy-migration.tsx); esc goes back to the firewall rules. Which one shows is
  * kept with its zone, and the zone detail is mounted per zone, so none of it shows on another zone.
  */
 import type { Zone } from "../../src/domain/zone.js"
@@ -10,8 +11,10 @@ import { useZoneScoped } from "../state.js"
 import { CustomRulesMigration } from "./custom-rules-migration.js"
 import { CustomRulesPanel } from "./custom-rules-panel.js"
 import { FirewallPanel } from "./firewall-panel.js"
+import { LegacyMigrationView } from "./legacy-migration.js"
+import { LockdownUaMigration, RateLimitMigration } from "./legacy-migrations.js"
 
-type View = "migrate" | "custom"
+type View = "migrate" | "custom" | "lockdowns" | "rate-limits"
 
 export function FirewallTab({ zone, active, height }: { zone: Zone; active: boolean; height: number }) {
   const [view, setView] = useZoneScoped<View>(zone.id)
@@ -24,6 +27,12 @@ export function FirewallTab({ zone, active, height }: { zone: Zone; active: bool
           return true
         case "c":
           setView("custom")
+          return true
+        case "l":
+          setView("lockdowns")
+          return true
+        case "R":
+          setView("rate-limits")
           return true
         case "escape":
         case "backspace":
@@ -41,6 +50,8 @@ export function FirewallTab({ zone, active, height }: { zone: Zone; active: bool
         // The migration is what this tab is now for: its key stays in an 80-column footer.
         ...(view !== "migrate" ? [{ keys: "m", label: "migrate", keep: 1 }] : []),
         ...(view !== "custom" ? [{ keys: "c", label: "custom rules" }] : []),
+        ...(view !== "lockdowns" ? [{ keys: "l", label: "lockdown/UA" }] : []),
+        ...(view !== "rate-limits" ? [{ keys: "R", label: "rate limits" }] : []),
         ...(view !== undefined ? [{ keys: "esc", label: "firewall rules" }] : [])
       ]
     }
@@ -58,6 +69,26 @@ export function FirewallTab({ zone, active, height }: { zone: Zone; active: bool
       )
     case "custom":
       return <CustomRulesPanel zone={zone} active={active} height={height} />
+    case "lockdowns":
+      return (
+        <LegacyMigrationView
+          key="lockdowns"
+          migration={LockdownUaMigration}
+          zone={zone}
+          active={active}
+          height={height}
+        />
+      )
+    case "rate-limits":
+      return (
+        <LegacyMigrationView
+          key="rate-limits"
+          migration={RateLimitMigration}
+          zone={zone}
+          active={active}
+          height={height}
+        />
+      )
     default:
       return <FirewallPanel zone={zone} active={active} height={height} />
   }
