@@ -63,6 +63,10 @@ const noteLine = (n: PlanNote, names: ReadonlyMap<string, string>): string => {
       .replace(`rate limit ${id}:`, `${addr}:`)
       .replace(`lockdown ${id}:`, `${addr}:`)
       .replace(new RegExp(`\\blockdowns ([^:]*\\b)${id}\\b`), `lockdowns $1${addr}`)
+  // The zone's plan is not known in a file: the plan functions map it as Enterprise's, said so.
+  message = message
+    .replace("the unknown plan offers", "any plan offers")
+    .replace("on the unknown plan", "below Enterprise")
   return `# ${n.severity === "unmapped" ? "not migrated (the resource stays)" : n.severity}: ${message}`
 }
 
@@ -110,17 +114,17 @@ const steps = (
     `Migrated from ${from} by edgectl (the mapping of \`edgectl firewall ${phase === RL_PHASE ? "rate-limits" : "lockdowns"} migrate\`).`,
     `Written for provider ${versionName(major)} (${pinned}).`,
     ...(existing
-      ? [`These rules are appended to ${resource}, the zone's ${phase} entry point:`]
+      ? [`  1. nothing to import: these rules are appended to ${resource}, the zone's ${phase} entry point.`]
       : [
-          `If the zone already has its ${phase} entry point, import it rather than create it (a second one is refused):`,
-          `  1. terraform import ${resource} ${id}`,
-          `     (Terraform 1.5+: import { to = ${resource}, id = "${id}" }; the ruleset id:`,
+          `  1. if the zone has its ${phase} entry point, import it (a second one is refused):`,
+          `     terraform import ${resource} ${id}`,
+          `     (Terraform 1.5+: or an import block, to = ${resource} and id = "${id}"; the ruleset id:`,
           `     GET /zones/${zoneId}/rulesets/phases/${phase}/entrypoint, result.id)`
         ]),
     `  2. terraform plan, then apply: the new rules take over while the old ones still run.`,
     "  3. remove the old resources from the state (terraform state rm -dry-run first), before deleting their HCL:",
     ...old.map((a) => `     terraform state rm ${a}`),
-    "     (Terraform 1.7+: instead, for each, removed { from = <address>, lifecycle { destroy = false } })",
+    "     (Terraform 1.7+: or a removed block for each, from = <address> with lifecycle { destroy = false })",
     "  4. delete their HCL.",
     ...afterwards.map((l) => `  ${l}`)
   ]
@@ -272,9 +276,7 @@ export const legacyRewrite: TerraformRewrite = (text, blocks, target) => {
             "cloudflare_rate_limit",
             old,
             false,
-            [
-              "5. terraform plan shows no changes; the previous rate limits ended on 2025-06-15 (deleted with the resources' state gone)."
-            ]
+            ["5. terraform plan shows no changes."]
           )
           const resource = out.text.replace(/^(resource .*\{\n)/, `$1${provider}`).replace(/\n$/, "")
           const at = after(g.rateLimits.map((x) => x.b))
