@@ -263,8 +263,11 @@ export const analyzeTerraform = async (
     }
     const rewritten = waf && target ? rewrite?.(text, blocks, target, checker, expressionsOf) : undefined
     const custom = firewall && target ? firewallFix?.(text, blocks, target, checker, expressionsOf) : undefined
-    // The legacy products' findings are the scanner's (DEP-*), each with its rewrite's fix.
-    findings.push(...((legacy && target ? legacyFix?.(text, blocks, target) : undefined)?.findings ?? []))
+    // The legacy products' findings: the scanner's own (DEP-*, listed in its order), each with its
+    // rewrite's fix, and what the rewrite says of the zones it cannot write.
+    const legacyOut = legacy && target ? legacyFix?.(text, blocks, target) : undefined
+    const deprecations = (legacyOut?.findings ?? []).filter((f) => f.code.startsWith("DEP-"))
+    findings.push(...(legacyOut?.findings ?? []).filter((f) => !f.code.startsWith("DEP-")))
     const first = blocks.find((b) => FIREWALL_RESOURCES.includes(b.type) || isPreviousWaf(b.type))
     const upgrade =
       target && first
@@ -324,7 +327,7 @@ export const analyzeTerraform = async (
       })
     findings.push(...checkRegions(expressions, options, checker))
     findings.sort((a, b) => a.range.start - b.range.start)
-    return { kind: "terraform", findings, expressions }
+    return { kind: "terraform", findings, expressions, ...(deprecations.length > 0 ? { deprecations } : {}) }
   } finally {
     tree.delete()
   }

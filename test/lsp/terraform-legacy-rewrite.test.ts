@@ -281,7 +281,7 @@ describe("edgectl check on the legacy products", () => {
   fs.copyFileSync(path.join(dir, "legacy-4.x.tf"), path.join(work, "main.tf"))
   const env = { EDGECTL_PLATFORM_NOW: NOW }
 
-  it("JSON: the scanner's finding per resource and the quota notes; exit 1 on the ended rate limits", () => {
+  it("JSON: the quota notes, then the scanner's finding per resource (in its order); exit 1 on the ended rate limits", () => {
     const r = edgectl(["check", "--format", "json", "main.tf"], { cwd: work, env })
     expect(r.status).toBe(1)
     const doc = JSON.parse(r.stdout) as {
@@ -290,9 +290,9 @@ describe("edgectl check on the legacy products", () => {
     const d = doc.files[0]!.diagnostics
     expect(d.map((x) => `${x.range.start.line} ${x.severity} ${x.code}`)).toEqual([
       "10 information terraform-rewrite-quota",
+      "58 information terraform-rewrite-quota",
       "10 error DEP-RLOLD",
       "37 error DEP-RLOLD",
-      "58 information terraform-rewrite-quota",
       "58 information DEP-ZL",
       "73 information DEP-ZL",
       "84 information DEP-UA",
@@ -301,7 +301,7 @@ describe("edgectl check on the legacy products", () => {
     expect(d[0]!.message).toBe(
       "zone_id = var.zone_id, rate limiting rules: 2 rules, more than the free plan's 1: on such a plan the platform refuses the ruleset"
     )
-    expect(d[3]!.message).toBe(
+    expect(d[1]!.message).toBe(
       "zone_id = var.zone_id, custom rules: 6 rules, more than the free plan's 5: on such a plan the platform refuses the ruleset"
     )
   })
@@ -320,9 +320,9 @@ describe("edgectl check on the legacy products", () => {
     const run = JSON.parse(sarif.stdout).runs[0]
     expect(run.results.map((x: { ruleId: string }) => x.ruleId)).toEqual([
       "terraform-rewrite-quota",
-      "DEP-RLOLD",
-      "DEP-RLOLD",
       "terraform-rewrite-quota",
+      "DEP-RLOLD",
+      "DEP-RLOLD",
       "DEP-ZL",
       "DEP-ZL",
       "DEP-UA",
