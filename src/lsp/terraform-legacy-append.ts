@@ -34,6 +34,22 @@ const rulesOf = (d: Obj): ReadonlyArray<Value> | undefined => {
 const one = (v: Value | undefined): Obj | undefined =>
   Array.isArray(v) ? (v[0] as Obj | undefined) : v !== null && typeof v === "object" ? (v as Obj) : undefined
 
+/** What tells a rule of a ruleset from another: its ref, else its expression and action. */
+export interface RuleKey {
+  readonly ref?: string | undefined
+  readonly expression: string
+  readonly action: string
+}
+
+/** The rules of a ruleset as far as they are literals (the rate limiting rules: nothing is read from them but this). */
+export const rulesetKeys = (b: ResourceBlock): Array<RuleKey> =>
+  (rulesOf(dataOf(b)) ?? []).flatMap((r) => {
+    const o = one(r)
+    return o !== undefined && typeof o.expression === "string" && typeof o.action === "string"
+      ? [{ expression: o.expression, action: o.action, ...(typeof o.ref === "string" ? { ref: o.ref } : {}) }]
+      : []
+  })
+
 /** The ruleset's rules in order, as the rulesets API holds them; or why they cannot be read. */
 export const readRulesetRules = (b: ResourceBlock): { readonly rules: Array<CustomRule> } | Refusal => {
   const d = dataOf(b)
@@ -89,7 +105,6 @@ const children = (n: HclNode): Array<HclNode> => n.children.filter((c): c is Hcl
 
 /** The edits that append `rules` at the end of the ruleset's rules. */
 export const appendRules = (
-  text: string,
   b: ResourceBlock,
   rules: ReadonlyArray<HclRule>,
   major: ProviderMajor

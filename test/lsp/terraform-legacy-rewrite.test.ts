@@ -157,6 +157,10 @@ describe("Terraform: the legacy security products rewritten to cloudflare_rulese
       // The rewritten file checks without errors but the old rate limits' (ended: still there until deleted).
       const after = await open(out)
       expect(after.diagnostics.filter((x) => x.severity === 1).map((x) => x.code)).toEqual(["DEP-RLOLD", "DEP-RLOLD"])
+      // Asked again, the rewrite writes nothing twice: every rule is there (by ref; 3.35, without refs, by expression and action).
+      const again = after.diagnostics.filter((x) => ["DEP-RLOLD", "DEP-ZL", "DEP-UA"].includes(x.code))
+      expect(again).toHaveLength(6)
+      expect((await actionsOn(after.uri, again)).filter((a) => a.edit !== undefined)).toEqual([])
     })
 
   it("says what changes: the 5.x pin admits 5.0-5.4, which refuse a period of 90 s; simulate became log", () => {
@@ -252,6 +256,62 @@ describe("Terraform: the legacy security products rewritten to cloudflare_rulese
       expect(e[5]).toBe('"http.user_agent eq \\"BadBot/1.0\\""')
       expect(out).toContain("#   1. nothing to import: these rules are appended to cloudflare_ruleset.custom")
     }
+  })
+
+  it("appends to the zone's rate limiting ruleset already in the file; two zones get a ruleset each", async () => {
+    const existing = [
+      'resource "cloudflare_ruleset" "rl" {',
+      "  zone_id = var.zone_id",
+      '  name    = "default"',
+      '  kind    = "zone"',
+      '  phase   = "http_ratelimit"',
+      "",
+      "  rules {",
+      '    ref        = "api_burst"',
+      '    action     = "block"',
+      '    expression = "http.request.uri.path wildcard \\"/api/*\\""',
+      "    ratelimit {",
+      '      characteristics     = ["cf.colo.id", "ip.src"]',
+      "      period              = 10",
+      "      requests_per_period = 50",
+      "      mitigation_timeout  = 10",
+      "      requests_to_origin  = false",
+      "    }",
+      "  }",
+      "}",
+      ""
+    ].join("\n")
+    const text = `${fixture("legacy-4.x.tf")}\n${existing}`
+    expect(terraformFmt(text)).toBe(text)
+    const { uri, diagnostics } = await open(text)
+    const rl = diagnostics.filter((d) => d.code === "DEP-RLOLD")
+    const fixes = (await actionsOn(uri, rl)).filter((a) => a.edit !== undefined)
+    expect(fixes.map((a) => a.title)).toEqual([
+      "Append the equivalent rules to cloudflare_ruleset.rl (http_ratelimit, provider 4.x) with the migration steps"
+    ])
+    const out = apply(text, fixes[0]!.edit!.changes[uri]!)
+    expect(terraformFmt(out)).toBe(out)
+    expect(await schemaProblems(out, providerSchema("provider-4.x.json"))).toEqual([])
+    const e = expressions(resource(out, 'resource "cloudflare_ruleset" "rl"'))
+    expect(e).toHaveLength(3)
+    expect(e[0]).toBe('"http.request.uri.path wildcard \\"/api/*\\""')
+    // Three rules now: more than Pro's 2.
+    expect(diagnostics.find((d) => d.code === "terraform-rewrite-quota")!.message).toBe(
+      "zone_id = var.zone_id, rate limiting rules: 3 rules, more than the free plan's 1, pro plan's 2: on such a plan the platform refuses the ruleset\nhint: delete some first, or plan with the zone's real plan: edgectl firewall rate-limits migrate --zone ZONE"
+    )
+
+    const two = fixture("legacy-5.x.tf").replace(
+      /(resource "cloudflare_rate_limit" "api" \{\n  zone_id   = )var\.zone_id/,
+      "$1var.other_zone"
+    )
+    const second = await open(two)
+    const titles = new Set<string>()
+    for (const d of second.diagnostics.filter((x) => x.code === "DEP-RLOLD"))
+      for (const a of await actionsOn(second.uri, [d])) if (a.edit !== undefined) titles.add(a.title)
+    expect([...titles]).toEqual([
+      "Add the equivalent cloudflare_ruleset for zone_id = var.zone_id (http_ratelimit, provider 5.x) with the migration steps",
+      "Add the equivalent cloudflare_ruleset for zone_id = var.other_zone (http_ratelimit, provider 5.x) with the migration steps"
+    ])
   })
 
   it("with the zone's firewall rules in the file, waits for their ruleset: their rules come first in the one list", async () => {
