@@ -333,6 +333,30 @@ resource "cloudflare_firewall_rule" "office" {
     expect(order[0]!.message).toContain("also has cloudflare_firewall_rule resources")
     const zl = diagnostics.filter((d) => d.code === "DEP-ZL")
     expect((await actionsOn(uri, zl)).filter((a) => a.edit !== undefined)).toEqual([])
+
+    // The firewall rules' rewrite first, then this one: one list, the firewall rules' rule first, its
+    // bypass of Zone Lockdown kept as the lockdown rules' exemption.
+    const bypass = text.replace('action    = "allow"', 'action    = "bypass"\n  products  = ["zoneLockdown"]')
+    const first = await open(bypass)
+    const fw = first.diagnostics.filter((d) => d.code === "firewall-api-unsupported")
+    const fwFix = (await actionsOn(first.uri, fw)).find((a) =>
+      a.title.startsWith("Add the equivalent cloudflare_ruleset")
+    )!
+    const withRuleset = apply(bypass, fwFix.edit!.changes[first.uri]!)
+    const second = await open(withRuleset)
+    const legacy = second.diagnostics.filter((d) => d.code === "DEP-ZL" || d.code === "DEP-UA")
+    const fix = (await actionsOn(second.uri, legacy)).filter((a) => a.edit !== undefined)
+    expect(fix.map((a) => a.title)).toEqual([
+      "Append the equivalent rules to cloudflare_ruleset.custom_rules (http_request_firewall_custom, provider 4.x) with the migration steps"
+    ])
+    const out = apply(withRuleset, fix[0]!.edit!.changes[second.uri]!)
+    expect(terraformFmt(out)).toBe(out)
+    const list = resource(out, 'resource "cloudflare_ruleset" "custom_rules"')
+    expect(await schemaProblems(list, providerSchema("provider-4.x.json"))).toEqual([])
+    const e = expressions(list)
+    expect(e).toHaveLength(7)
+    expect(e[0]).toBe('"ip.src in {10.0.0.0/8}"')
+    for (const x of e.slice(1, 5)) expect(x).toMatch(/ and not \(ip\.src in \{10\.0\.0\.0\/8\}\)"$/)
   })
 })
 
