@@ -104,10 +104,13 @@ export const deprecationFinding = (text: string, b: ResourceBlock, target: Provi
   return fix === undefined ? f : { ...f, fixes: [fix, ...(f.fixes ?? [])] }
 }
 
-/** What the pinned provider refuses in a rate limiting rule: 5.0-5.4 take only periods of 10, 60, 600 and 3600 s. */
+/**
+ * What the pinned provider refuses in a rate limiting rule: 5.0-5.4 take only periods of 10, 60, 600
+ * and 3600 s (without a pin `terraform init` takes the latest, which takes them all).
+ */
 export const ratelimitVersionNotes = (t: ProviderTarget, major: ProviderMajor, periods: ReadonlyArray<number>) => {
   const odd = [...new Set(periods.filter((p) => ![10, 60, 600, 3600].includes(p)))]
-  if (major !== 5 || odd.length === 0 || (t.constraint !== undefined && !admits(t.constraint, "5.4.0"))) return []
+  if (major !== 5 || odd.length === 0 || t.constraint === undefined || !admits(t.constraint, "5.4.0")) return []
   return [
     `# warning: period ${odd.join(", ")} is refused by provider 5.0-5.4 (they take 10, 60, 600 or 3600): pin ${hclString(">= 5.5.0")} or later`
   ]
