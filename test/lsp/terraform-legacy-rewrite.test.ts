@@ -163,7 +163,7 @@ describe("Terraform: the legacy security products rewritten to cloudflare_rulese
       expect((await actionsOn(after.uri, again)).filter((a) => a.edit !== undefined)).toEqual([])
     })
 
-  it("says what changes: the 5.x pin admits 5.0-5.4, which refuse a period of 90 s; simulate became log", () => {
+  it("says what changes: the 5.x pin admits 5.0-5.4, which refuse a period of 90 s; simulate became log", async () => {
     const out = fixture("rewritten-5.x.tf")
     expect(out).toContain(
       "# changed: cloudflare_rate_limit.api: period 100s rounded to 90s, the nearest any plan offers (derived)\n"
@@ -172,6 +172,15 @@ describe("Terraform: the legacy security products rewritten to cloudflare_rulese
       '# warning: period 90 is refused by provider 5.0-5.4 (they take 10, 60, 600 or 3600): pin ">= 5.5.0" or later\n'
     )
     expect(out).toContain("# info: a simulate rate limit became action log, which only Enterprise zones offer\n")
+    // Without a pin terraform init takes the latest 5.x, which takes any period: no warning.
+    const unpinned = fixture("legacy-5.x.tf").replace(/^terraform \{[\s\S]*?\n\}\n/, "")
+    const { uri, diagnostics } = await open(unpinned)
+    const rl = diagnostics.filter((d) => d.code === "DEP-RLOLD")
+    const fix = (await actionsOn(uri, rl)).find((a) => a.edit !== undefined)!
+    const written = apply(unpinned, fix.edit!.changes[uri]!)
+    expect(written).toContain("(no cloudflare version is pinned: terraform init takes the latest, 5.x)")
+    expect(written).toContain("period 100s rounded to 90s")
+    expect(written).not.toContain("# warning: period")
   })
 
   it("a rate limit it cannot read withholds the zone's rate limiting ruleset, with a finding naming the attribute; the lockdowns still move", async () => {
