@@ -33,7 +33,14 @@ export const analyze = async (
   // entry by entry against its memo: the scanner does not read it on every change.
   if (analysis.kind === "kv-bulk") return analysis
   const fallback = syntax === "json" ? "json" : syntax === "rules" ? "rules" : "terraform"
-  const deprecated = registry.deprecations(text, name, analysis.findings, fallback)
+  const own = analysis.deprecations ?? []
+  const scanned = registry.deprecations(
+    text,
+    name,
+    own.length === 0 ? analysis.findings : [...analysis.findings, ...own],
+    fallback
+  )
+  const deprecated = own.length === 0 ? scanned : [...own, ...scanned].sort((a, b) => a.range.start - b.range.start)
   return deprecated.length === 0 ? analysis : { ...analysis, findings: [...analysis.findings, ...deprecated] }
 }
 

@@ -73,8 +73,10 @@ export const deprecationScanner =
         // on (a bypass rule's products): `edgectl scan` lists it, the editor does not flag it.
         if (h.kind === "products") return false
         const line = lineOf(text, h.start)
+        // A check that reports the hit itself (the legacy Terraform rewrite: the scanner's finding with its fix) too.
         return !existing.some(
-          (f) => COVERED_BY[f.code] === h.id && f.range.start <= line.end && f.range.end >= line.start
+          (f) =>
+            (COVERED_BY[f.code] === h.id || f.code === h.id) && f.range.start <= line.end && f.range.end >= line.start
         )
       })
       .map(findingOf)

@@ -52,6 +52,11 @@ export interface Analysis {
   readonly actions?: ReadonlyArray<Fix>
   /** What the next check of the same document may reuse (the entries of a KV bulk file). */
   readonly memo?: Memo
+  /**
+   * The deprecation scanner's findings a check already made, with fixes of its own (the legacy
+   * products' Terraform rewrite): listed with the scanner's others, in its order (./analyze.ts).
+   */
+  readonly deprecations?: ReadonlyArray<Finding>
 }
 
 /** A document's last checked text and the per-entry results of a bulk file. */

@@ -17,6 +17,7 @@ import { kvBulkFeatures } from "./kv-bulk-features.js"
 import type { TerraformWiring } from "./terraform.js"
 import { firewallRewrite } from "./terraform-firewall-rewrite.js"
 import { firewallJsonRewrite } from "./terraform-json-rewrite.js"
+import { legacyRewrite } from "./terraform-legacy-rewrite.js"
 import { terraformHelp } from "./terraform-help.js"
 import { terraformRewrite } from "./terraform-rewrite.js"
 import type { ModulePins } from "./terraform-version.js"
@@ -52,6 +53,7 @@ export const documentRegistry = (): DocumentRegistry => {
       rewrite: terraformRewrite,
       firewall: firewallRewrite,
       firewallJson: firewallJsonRewrite,
+      legacy: legacyRewrite,
       pins
     },
     deprecations: deprecationScanner()

@@ -4,10 +4,12 @@
  * without `ref` (3.35, where it is computed only) and `logging { status }`; the same blocks with a
  * `ref` per rule and `logging { enabled }` (4.x, where rules keep their ids only with a `ref`);
  * list and object attributes (5.x). Laid out by `formatHcl`, so the text is what `terraform fmt`
- * leaves as it is. The rules come from the firewall mapping; nothing here decides what they are.
+ * leaves as it is. The same writer serves the `http_ratelimit` phase (a rule's `ratelimit` block or
+ * object). The rules come from the migrations' mappings; nothing here decides what they are.
  */
 import { formatHcl } from "./terraform-fmt.js"
 import { hclString } from "./terraform-ruleset-hcl.js"
+import type { RateLimitParameters } from "../domain/ruleset.js"
 import type { ProviderMajor } from "./terraform-version.js"
 
 /** A custom rule as the rulesets API writes it (the fields Terraform manages). */
@@ -36,6 +38,8 @@ export interface CustomRule {
     | undefined
   /** Skip rules are logged unless this says otherwise. */
   readonly logging?: { readonly enabled: boolean } | undefined
+  /** A rate limiting rule's counter (phase `http_ratelimit`). */
+  readonly ratelimit?: RateLimitParameters | undefined
 }
 
 export interface CustomRuleset {
@@ -46,6 +50,8 @@ export interface CustomRuleset {
   /** The ruleset's `name` (changing it later replaces the resource). */
   readonly name: string
   readonly rules: ReadonlyArray<CustomRule>
+  /** The phase: the custom rules' unless said (rate limiting rules: `http_ratelimit`). */
+  readonly phase?: string | undefined
 }
 
 type Entry = readonly [string, string | number | boolean | ReadonlyArray<string> | undefined]
@@ -93,6 +99,23 @@ const ruleLines = (r: CustomRule, i: number, major: ProviderMajor): Array<string
       ])
       out.push("}")
     }
+    out.push("}")
+  }
+  const rl = r.ratelimit
+  if (rl !== undefined) {
+    open("ratelimit")
+    attrs([
+      ["characteristics", rl.characteristics],
+      ["period", rl.period],
+      ["requests_per_period", rl.requests_per_period],
+      ["score_per_period", rl.score_per_period],
+      ["score_response_header_name", rl.score_response_header_name],
+      ["mitigation_timeout", rl.mitigation_timeout],
+      // 5.8.4+ refuses "": absent instead.
+      ["counting_expression", rl.counting_expression === "" ? undefined : rl.counting_expression],
+      // Required on 4.16-4.19, so always written up to 4.x; 5.x defaults it to false.
+      ["requests_to_origin", v5 && rl.requests_to_origin !== true ? undefined : (rl.requests_to_origin ?? false)]
+    ])
     out.push("}")
   }
   if (r.logging !== undefined) {
@@ -145,7 +168,7 @@ export const customRulesetHcl = (
     `zone_id = ${ruleset.zone}`,
     `name = ${hclString(ruleset.name)}`,
     'kind = "zone"',
-    'phase = "http_request_firewall_custom"',
+    `phase = ${hclString(ruleset.phase ?? "http_request_firewall_custom")}`,
     ...(rules.length > 0 || major === 5 ? [""] : []),
     ...(major === 5 ? (rules.length === 0 ? ["rules = []"] : ["rules = [", ...rules, "]"]) : rules),
     "}",

@@ -140,6 +140,12 @@ const rulesetRule: ReadonlyArray<TfAttribute> = [
     { name: "characteristics", type: "Set of String", doc: "what a counter is kept per (`ip.src`, `cf.colo.id`)" },
     { name: "period", type: "Number", doc: "the period the requests are counted over, in seconds" },
     { name: "requests_per_period", type: "Number", doc: "the requests allowed per period" },
+    { name: "score_per_period", type: "Number", doc: "the score allowed per period (complexity-based, Enterprise)" },
+    {
+      name: "score_response_header_name",
+      type: "String",
+      doc: "the origin response header that carries each request's score"
+    },
     { name: "mitigation_timeout", type: "Number", doc: "how long the action applies, in seconds" },
     { name: "counting_expression", type: "String", doc: "the requests counted, when not those matched" },
     { name: "requests_to_origin", type: "Boolean", doc: "count only the requests that reach the origin" }
@@ -356,7 +362,12 @@ export const TERRAFORM_RESOURCES: ReadonlyArray<TfResource> = [
             name: "headers",
             type: "List of Attributes",
             doc: "response headers to match (`name`, `op`, `value`)",
-            majors: [5]
+            majors: [5],
+            nested: [
+              { name: "name", type: "String", doc: "the header's name" },
+              { name: "op", type: "String", doc: "`eq` or `ne`", values: ["eq", "ne"] },
+              { name: "value", type: "String", doc: "the value, matched exactly" }
+            ]
           }
         ],
         { required: true }

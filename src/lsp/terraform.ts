@@ -12,6 +12,7 @@ import type { CheckOptions } from "../rules/index.js"
 import { checkExpression } from "./expressions.js"
 import { finding, type Analysis, type Finding, type Fix } from "./findings.js"
 import { FIREWALL_RESOURCES, firewallResourceFinding } from "./firewall-unsupported.js"
+import { LEGACY_RESOURCES } from "./terraform-legacy-read.js"
 import { forgetChildren, parseHcl, stringValue, type HclNode } from "./hcl.js"
 import { rangeOf } from "./json-path.js"
 import { jsonResources, type TerraformJsonRewrite } from "./terraform-json-resources.js"
@@ -221,6 +222,8 @@ export interface TerraformWiring {
   readonly rewrite?: TerraformRewrite | undefined
   /** The rewrite of `cloudflare_filter` + `cloudflare_firewall_rule` to the zone's custom rules ruleset. */
   readonly firewall?: TerraformRewrite | undefined
+  /** The rewrite of the legacy security products (rate limits, Zone Lockdown, UA rules) to rulesets. */
+  readonly legacy?: TerraformRewrite | undefined
   /** The same in Terraform JSON (`*.tf.json`). */
   readonly firewallJson?: TerraformJsonRewrite | undefined
   readonly pins?: ModulePins | undefined
@@ -234,16 +237,17 @@ export const analyzeTerraform = async (
   wiring: TerraformWiring = {}
 ): Promise<Analysis> => {
   if (/\.tf\.json$/i.test(name)) return analyzeTerraformJson(text, options, name, wiring)
-  const { rewrite, firewall: firewallFix, pins } = wiring
+  const { rewrite, firewall: firewallFix, legacy: legacyFix, pins } = wiring
   const tree = await parseHcl(text)
   try {
     const findings = syntaxErrors(tree.rootNode)
     const blocks = resourceBlocks(tree.rootNode)
     const waf = blocks.some((b) => (PREVIOUS_WAF_RESOURCES as ReadonlyArray<string>).includes(b.type))
     const firewall = blocks.some((b) => FIREWALL_RESOURCES.includes(b.type))
+    const legacy = blocks.some((b) => LEGACY_RESOURCES.includes(b.type))
     // The pin may be in another file of the module (versions.tf): read only when this one has none.
     const target =
-      waf || firewall
+      waf || firewall || legacy
         ? providerTarget(tree.rootNode, hasPin(tree.rootNode) ? undefined : await modulePin(name, pins))
         : undefined
     const checker = expressionChecker()
@@ -259,6 +263,11 @@ export const analyzeTerraform = async (
     }
     const rewritten = waf && target ? rewrite?.(text, blocks, target, checker, expressionsOf) : undefined
     const custom = firewall && target ? firewallFix?.(text, blocks, target, checker, expressionsOf) : undefined
+    // The legacy products' findings: the scanner's own (DEP-*, listed in its order), each with its
+    // rewrite's fix, and what the rewrite says of the zones it cannot write.
+    const legacyOut = legacy && target ? legacyFix?.(text, blocks, target) : undefined
+    const deprecations = (legacyOut?.findings ?? []).filter((f) => f.code.startsWith("DEP-"))
+    findings.push(...(legacyOut?.findings ?? []).filter((f) => !f.code.startsWith("DEP-")))
     const first = blocks.find((b) => FIREWALL_RESOURCES.includes(b.type) || isPreviousWaf(b.type))
     const upgrade =
       target && first
@@ -318,7 +327,7 @@ export const analyzeTerraform = async (
       })
     findings.push(...checkRegions(expressions, options, checker))
     findings.sort((a, b) => a.range.start - b.range.start)
-    return { kind: "terraform", findings, expressions }
+    return { kind: "terraform", findings, expressions, ...(deprecations.length > 0 ? { deprecations } : {}) }
   } finally {
     tree.delete()
   }
