@@ -36,6 +36,10 @@ const COVERED_BY: Readonly<Record<string, string>> = {
   "deprecated-field": "DEP-GEOIP"
 }
 
+// A check that reports a deprecation's hit itself, with its fix (the legacy Terraform rewrite: the
+// scanner's finding, code and all), covers it too.
+const coveredId = (code: string): string | undefined => COVERED_BY[code] ?? (code.startsWith("DEP-") ? code : undefined)
+
 const lineOf = (text: string, at: number) => {
   const start = text.lastIndexOf("\n", at - 1) + 1
   const end = text.indexOf("\n", at)
@@ -67,19 +71,46 @@ export const deprecationScanner =
     if (lang === undefined) return []
     const terraform = lang === "terraform" || lang === "terraform-json"
     const pin = terraform && path !== undefined ? modulePinOf(nodePath.dirname(path), pins) : undefined
+    const covered = coveredLines(existing)
     return scanText(text, lang, { now: scannerNow(), pin })
       .filter((h) => {
         // A skip of a legacy product is what edgectl's own migrations write while the product is
         // on (a bypass rule's products): `edgectl scan` lists it, the editor does not flag it.
         if (h.kind === "products") return false
         const line = lineOf(text, h.start)
-        // A check that reports the hit itself (the legacy Terraform rewrite: the scanner's finding with its fix) too.
-        return !existing.some(
-          (f) =>
-            (COVERED_BY[f.code] === h.id || f.code === h.id) && f.range.start <= line.end && f.range.end >= line.start
-        )
+        return !covered(h.id, line.start, line.end)
       })
       .map(findingOf)
   }
+
+/**
+ * Whether a finding of `existing` that covers deprecation `id` overlaps `[start, end]`: per id, the
+ * findings sorted by start with the running maximum of their ends, searched by bisection. A 5 MB
+ * Terraform file has 27,000 firewall findings and as many hits: compared pairwise, 1.5 s.
+ */
+const coveredLines = (existing: ReadonlyArray<Finding>) => {
+  const byId = new Map<string, { starts: Array<number>; maxEnds: Array<number> }>()
+  const sorted = existing.filter((f) => coveredId(f.code) !== undefined).sort((a, b) => a.range.start - b.range.start)
+  for (const f of sorted) {
+    const id = coveredId(f.code)!
+    let e = byId.get(id)
+    if (e === undefined) byId.set(id, (e = { starts: [], maxEnds: [] }))
+    e.maxEnds.push(Math.max(f.range.end, e.maxEnds[e.maxEnds.length - 1] ?? -Infinity))
+    e.starts.push(f.range.start)
+  }
+  return (id: string, start: number, end: number): boolean => {
+    const e = byId.get(id)
+    if (e === undefined) return false
+    // The last finding that starts at or before `end`: any before it ends no later than the running maximum.
+    let lo = 0
+    let hi = e.starts.length
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1
+      if (e.starts[mid]! <= end) lo = mid + 1
+      else hi = mid
+    }
+    return lo > 0 && e.maxEnds[lo - 1]! >= start
+  }
+}
 
 export type DeprecationScanner = ReturnType<typeof deprecationScanner>

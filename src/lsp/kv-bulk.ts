@@ -249,28 +249,38 @@ export const recheck: Recheck = (previous, text, from, to, inserted, now = nowSe
   const next = entries.slice()
   next[lo] = { ...fresh, start: old.start, end: old.end + delta }
   if (delta !== 0) for (let i = lo + 1; i < next.length; i++) next[i] = shiftEntry(next[i]!, delta)
-  // A keystroke in a value leaves every key where it was: the index of keys carries over.
-  const keys = lastWriters.get(entries)
-  if (keys !== undefined && fresh.key === old.key) lastWriters.set(next, keys)
+  // A keystroke in a value leaves every key where it was: the duplicate keys carry over.
+  const dups = duplicates.get(entries)
+  if (dups !== undefined && fresh.key === old.key && (fresh.keyRange === undefined) === (old.keyRange === undefined))
+    duplicates.set(next, dups)
   return { keysOnly: previous.keysOnly, entries: next }
 }
 
 /**
- * The index of the last entry that writes each key, per entries array: built once for a file's
- * state, and carried over by an edit that changes no key (50,000 keys cost 10 ms a check).
+ * The entries whose key a later entry writes again, each with the index of the last one that
+ * writes it, in entry order; per entries array: built once for a file's state, and carried over
+ * by an edit that changes no key. A keystroke's check then walks the entries for their own
+ * findings only: looking up each of 50,000 keys cost 10 ms a check.
  */
-const lastWriters = new WeakMap<ReadonlyArray<EntryResult>, ReadonlyMap<string, number>>()
-const lastWriterOf = (entries: ReadonlyArray<EntryResult>): ReadonlyMap<string, number> => {
-  let m = lastWriters.get(entries)
-  if (m === undefined) {
-    const built = new Map<string, number>()
+const duplicates = new WeakMap<ReadonlyArray<EntryResult>, ReadonlyArray<readonly [number, number]>>()
+const duplicatesOf = (entries: ReadonlyArray<EntryResult>): ReadonlyArray<readonly [number, number]> => {
+  let d = duplicates.get(entries)
+  if (d === undefined) {
+    const last = new Map<string, number>()
     for (let i = 0; i < entries.length; i++) {
       const key = entries[i]!.key
-      if (key !== undefined) built.set(key, i)
+      if (key !== undefined) last.set(key, i)
     }
-    lastWriters.set(entries, (m = built))
+    const built: Array<readonly [number, number]> = []
+    for (let i = 0; i < entries.length; i++) {
+      const e = entries[i]!
+      if (e.key === undefined || e.keyRange === undefined) continue
+      const l = last.get(e.key)!
+      if (l !== i) built.push([i, l])
+    }
+    duplicates.set(entries, (d = built))
   }
-  return m
+  return d
 }
 
 const shift = (r: Range, by: number): Range => ({ start: r.start + by, end: r.end + by })
@@ -279,8 +289,10 @@ const shift = (r: Range, by: number): Range => ({ start: r.start + by, end: r.en
 export const bulkFindings = (state: BulkState): Array<Finding> => {
   const out: Array<Finding> = []
   const { entries } = state
-  const lastIndex = lastWriterOf(entries)
-  entries.forEach((e, index) => {
+  const dups = duplicatesOf(entries)
+  let next = 0
+  for (let index = 0; index < entries.length; index++) {
+    const e = entries[index]!
     for (const f of e.findings) {
       out.push({
         ...f,
@@ -294,20 +306,20 @@ export const bulkFindings = (state: BulkState): Array<Finding> => {
           : {})
       })
     }
-    if (e.key === undefined || e.keyRange === undefined) return
-    const last = lastIndex.get(e.key)!
-    if (last === index) return
+    if (dups[next]?.[0] !== index) continue
+    const last = dups[next++]![1]
+    const key = e.key!
     const later = entries[last]!
     out.push(
       finding(
         "warning",
         "kv-duplicate-key",
-        `entry ${index}: key ${showKey(e.key)} is written again by entry ${last}, which wins`,
-        shift(e.keyRange, e.start),
+        `entry ${index}: key ${showKey(key)} is written again by entry ${last}, which wins`,
+        shift(e.keyRange!, e.start),
         {
           hint: "remove this entry or the later one",
           related: [
-            { range: shift(later.keyRange!, later.start), message: `entry ${last} writes key ${showKey(e.key)} last` }
+            { range: shift(later.keyRange!, later.start), message: `entry ${last} writes key ${showKey(key)} last` }
           ],
           fixes: state.keysOnly
             ? []
@@ -320,7 +332,7 @@ export const bulkFindings = (state: BulkState): Array<Finding> => {
         }
       )
     )
-  })
+  }
   return out
 }
 

@@ -3,7 +3,7 @@
  * sync; each change is checked on the next turn of the event loop when the document was idle,
  * and bursts of changes are coalesced (debounced) so a fast typist does not queue checks.
  */
-import { TextDocument } from "vscode-languageserver-textdocument"
+import { PieceTextDocument } from "./text-document.js"
 import {
   CodeActionKind,
   CompletionItemKind,
@@ -87,7 +87,7 @@ const scannerReads = (uri: string) => languageOf(uri) !== undefined
 
 export const startServer = (connection: Connection, registry: DocumentRegistry, options: ServerOptions = {}): void => {
   let debounceMs = options.debounceMs ?? 40
-  const documents = new TextDocuments(TextDocument)
+  const documents = new TextDocuments(PieceTextDocument)
 
   const toRange = (lines: LineIndex, r: { start: number; end: number }) => ({
     start: lines.position(r.start),

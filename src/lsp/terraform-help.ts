@@ -1,5 +1,5 @@
 /**
- * Help where Terraform users type (`*.tf`): hover on a known resource's type and attributes,
+ * Help where Terraform users type (`*.tf`; `*.tf.json` in ./terraform-json-help.ts): hover on a known resource's type and attributes,
  * completion of the attributes a block or object does not have yet, both as the provider version
  * the file or its module pins has them (./terraform-schema.ts), and go to definition from a
  * reference (`cloudflare_filter.x.id`) to the resource it names, in the file or another file of
@@ -12,7 +12,8 @@ import type { CompletionResult, HoverResult, JsonFeatures } from "./features.js"
 import type { Range } from "./findings.js"
 import { parseHcl, stringValue, type HclNode } from "./hcl.js"
 import { resourceBlocks } from "./terraform.js"
-import { attributesAt, terraformResource, type Major, type TfAttribute } from "./terraform-schema.js"
+import { jsonCompleteAt, jsonDefinitionAt, jsonHoverAt, jsonResourceRange } from "./terraform-json-help.js"
+import { attributesAt, terraformResource, type Major, type TfAttribute, type TfResource } from "./terraform-schema.js"
 import { hasPin, majorOf, modulePin, providerTarget, type ModulePins } from "./terraform-version.js"
 
 /** A definition in this file (`uri` undefined) or another file of the module. */
@@ -92,17 +93,26 @@ const presentKeys = (container: HclNode): Set<string> => {
   return out
 }
 
-const describe = (a: TfAttribute, major: Major): string =>
+export const describe = (a: TfAttribute, major: Major): string =>
   `\`${a.name}\`: **${a.type}**${a.required ? " (required)" : ""} — ${a.doc}${
     a.values ? `\n\none of: ${a.values.map((v) => `\`${v}\``).join(", ")}` : ""
   }\n\nprovider ${major}.x`
 
-/** The cloudflare provider major the file (or its module) pins: the latest, 5, without a pin. */
-const majorFor = async (root: HclNode, name: string, pins: ModulePins): Promise<Major> => {
-  const target = providerTarget(root, hasPin(root) ? undefined : await modulePin(name, pins))
-  if (target.constraint === undefined) return 5
-  const m = majorOf(target.constraint)
+/** The schema's major for a pin: the latest, 5, without one. */
+export const majorOfPin = (constraint: string | undefined): Major => {
+  if (constraint === undefined) return 5
+  const m = majorOf(constraint)
   return m <= 3 ? 3 : m === 4 ? 4 : 5
+}
+
+/** The cloudflare provider major the file (or its module) pins: the latest, 5, without a pin. */
+const majorFor = async (root: HclNode, name: string, pins: ModulePins): Promise<Major> =>
+  majorOfPin(providerTarget(root, hasPin(root) ? undefined : await modulePin(name, pins)).constraint)
+
+/** A resource type's hover: what it is, the providers that have it, and whether the pinned one does. */
+export const resourceDoc = (r: TfResource, major: Major): string => {
+  const missing = r.majors.includes(major) ? "" : `\n\n**not in provider ${major}.x**, which the module pins`
+  return `\`${r.type}\`: ${r.doc}\n\n${majorsText(r.majors)}${missing}`
 }
 
 const majorsText = (majors: ReadonlyArray<Major>) =>
@@ -131,10 +141,8 @@ const hoverAt = (text: string, offset: number, name: string, pins: ModulePins) =
       const r = terraformResource(stringValue(label) ?? "")
       if (r === undefined || label.parent.namedChildren.find((c) => c?.type === "string_lit")?.id !== label.id)
         return undefined
-      const major = await majorFor(root, name, pins)
-      const missing = r.majors.includes(major) ? "" : `\n\n**not in provider ${major}.x**, which the module pins`
       return {
-        markdown: `\`${r.type}\`: ${r.doc}\n\n${majorsText(r.majors)}${missing}`,
+        markdown: resourceDoc(r, await majorFor(root, name, pins)),
         range: { start: label.startIndex, end: label.endIndex }
       }
     }
@@ -190,14 +198,14 @@ const completeAt = async (text: string, offset: number, name: string, pins: Modu
   })
 }
 
-/** The other `*.tf` files of the document's directory (its module), read from disk. */
+/** The other `*.tf` and `*.tf.json` files of the document's directory (its module), read from disk. */
 const moduleFiles = (name: string): ReadonlyArray<string> => {
   try {
     const file = name.startsWith("file:") ? fileURLToPath(name) : path.resolve(name)
     const dir = path.dirname(file)
     return fs
       .readdirSync(dir)
-      .filter((f) => f.endsWith(".tf") && f !== path.basename(file))
+      .filter((f) => (f.endsWith(".tf") || f.endsWith(".tf.json")) && f !== path.basename(file))
       .sort()
       .map((f) => path.join(dir, f))
   } catch {
@@ -205,11 +213,37 @@ const moduleFiles = (name: string): ReadonlyArray<string> => {
   }
 }
 
-const resourceRange = async (text: string, type: string, label: string): Promise<Range | undefined> =>
-  withTree(text, async (root) => {
-    const b = resourceBlocks(root).find((x) => x.type === type && x.name === label)
-    return b === undefined ? undefined : { start: b.node.startIndex, end: b.node.endIndex }
-  })
+/** Where resource `type.label` is written in `text` (a `*.tf` file, or Terraform JSON when `json`). */
+const resourceRange = async (text: string, type: string, label: string, json = false): Promise<Range | undefined> =>
+  json
+    ? jsonResourceRange(text, type, label)
+    : withTree(text, async (root) => {
+        const b = resourceBlocks(root).find((x) => x.type === type && x.name === label)
+        return b === undefined ? undefined : { start: b.node.startIndex, end: b.node.endIndex }
+      })
+
+/** The resource a reference names, in this file (`here`) or another file of the module. */
+export const resourceDefinition = async (
+  here: Range | undefined,
+  text: string,
+  name: string,
+  type: string,
+  label: string
+): Promise<DefinitionResult | undefined> => {
+  if (here !== undefined) return { text, range: here }
+  for (const file of moduleFiles(name)) {
+    let other: string
+    try {
+      other = fs.readFileSync(file, "utf8")
+    } catch {
+      continue
+    }
+    if (!other.includes(`"${label}"`)) continue
+    const range = await resourceRange(other, type, label, file.endsWith(".tf.json"))
+    if (range !== undefined) return { uri: pathToFileURL(file).toString(), text: other, range }
+  }
+  return undefined
+}
 
 const definitionAt = (text: string, offset: number, name: string) =>
   withTree(text, async (root): Promise<DefinitionResult | undefined> => {
@@ -222,27 +256,17 @@ const definitionAt = (text: string, offset: number, name: string) =>
     const type = head.text
     const label = second.namedChildren[0]?.text
     if (!type.includes("_") || label === undefined || offset > second.endIndex) return undefined
-    const here = await resourceRange(text, type, label)
-    if (here !== undefined) return { text, range: here }
-    for (const file of moduleFiles(name)) {
-      let other: string
-      try {
-        other = fs.readFileSync(file, "utf8")
-      } catch {
-        continue
-      }
-      if (!other.includes(`"${label}"`)) continue
-      const range = await resourceRange(other, type, label)
-      if (range !== undefined) return { uri: pathToFileURL(file).toString(), text: other, range }
-    }
-    return undefined
+    return resourceDefinition(await resourceRange(text, type, label), text, name, type, label)
   })
 
-/** Hover, completion and go to definition in `*.tf` files; `pins`: the server's cache of module pins. */
+const isJson = (name: string) => /\.tf\.json$/i.test(name)
+
+/** Hover, completion and go to definition in `*.tf` and `*.tf.json` files; `pins`: the server's cache of module pins. */
 export const terraformHelp = (pins: ModulePins): JsonFeatures => ({
   hover: (text, offset, _analysis, name = "") =>
-    /\.tf\.json$/i.test(name) ? undefined : hoverAt(text, offset, name, pins),
+    isJson(name) ? jsonHoverAt(text, offset, name, pins) : hoverAt(text, offset, name, pins),
   complete: (text, offset, _analysis, name = "") =>
-    /\.tf\.json$/i.test(name) ? undefined : completeAt(text, offset, name, pins),
-  definition: (text, offset, name = "") => (/\.tf\.json$/i.test(name) ? undefined : definitionAt(text, offset, name))
+    isJson(name) ? jsonCompleteAt(text, offset, name, pins) : completeAt(text, offset, name, pins),
+  definition: (text, offset, name = "") =>
+    isJson(name) ? jsonDefinitionAt(text, offset, name) : definitionAt(text, offset, name)
 })
