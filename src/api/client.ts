@@ -406,17 +406,35 @@ const lastPage = (page: number, p: Page<unknown>) =>
 // mapConcat, runCollect): the same requests in the same order, and the Stream machinery's cold
 // code was ~45 M instructions of a cold `zones list` (~5% of the command).
 
+/**
+ * Each page of a page-based list handed to `onPage` as it arrives (a `--json` list printed as it is
+ * read, in bounded memory): pages fetched in turn until an empty page or `total_count` is reached,
+ * or until `onPage` answers `false` (its reader is gone: nothing more to fetch).
+ */
+export const eachPage = <A, E, R>(
+  fetchPage: (page: number) => Effect.Effect<Page<A>, E, R>,
+  onPage: (items: ReadonlyArray<A>) => boolean | void
+): Effect.Effect<void, E, R> =>
+  Effect.gen(function* () {
+    for (let page = 1; ; page++) {
+      const p = yield* fetchPage(page)
+      if (onPage(p.items) === false || lastPage(page, p)) return
+    }
+  })
+
 /** Every item of a page-based list: pages fetched in turn until an empty page or `total_count` is reached. */
 export const collectPages = <A, E, R>(
   fetchPage: (page: number) => Effect.Effect<Page<A>, E, R>
 ): Effect.Effect<Array<A>, E, R> =>
-  Effect.gen(function* () {
+  // Suspended: each run of the effect collects into an array of its own.
+  Effect.suspend(() => {
     const items: Array<A> = []
-    for (let page = 1; ; page++) {
-      const p = yield* fetchPage(page)
-      for (const item of p.items) items.push(item)
-      if (lastPage(page, p)) return items
-    }
+    return Effect.as(
+      eachPage(fetchPage, (page) => {
+        for (const item of page) items.push(item)
+      }),
+      items
+    )
   })
 
 /** The first item of a page-based list that `found` accepts; pages after it are not fetched. */
