@@ -1,6 +1,6 @@
 /** Zones, DNS records and certificate packs: the operations users run, over the v4 client. */
 import * as Effect from "effect/Effect"
-import { call, collectPages, eachPage, type ClientEnv } from "../api/client.js"
+import { call, callPage, collectPages, eachPage, type ClientEnv } from "../api/client.js"
 import { Endpoints, type DnsListParams, type ZonesListParams } from "../api/contract-core.js"
 import { NotFound, type InvalidInput, type PlatformError } from "../domain/errors.js"
 import type { PlannedRequest } from "../domain/request-text.js"
@@ -20,7 +20,7 @@ export const listZonesPage = (f: ZoneFilter & { page?: number; perPage?: number 
 
 /** Page `page` of the zones matching the filter, 50 a page (the platform's most). */
 const zonesPage = (f: ZoneFilter) => (page: number) =>
-  call(Endpoints.listZones, { urlParams: { ...zoneQuery(f), page, per_page: 50 } })
+  callPage(Endpoints.listZones, { urlParams: { ...zoneQuery(f), page, per_page: 50 } })
 
 /** Every zone matching the filter, read 50 at a time. */
 export const allZones = (f: ZoneFilter) => collectPages(zonesPage(f))
@@ -68,7 +68,7 @@ export const listDnsPage = (zoneId: string, f: DnsFilter & { page?: number; perP
   })
 
 const dnsPage = (zoneId: string, f: DnsFilter) => (page: number) =>
-  call(Endpoints.listDnsRecords, { path: { zone_id: zoneId }, urlParams: { ...dnsQuery(f), page, per_page: 500 } })
+  callPage(Endpoints.listDnsRecords, { path: { zone_id: zoneId }, urlParams: { ...dnsQuery(f), page, per_page: 500 } })
 
 export const allDnsRecords = (zoneId: string, f: DnsFilter = {}) => collectPages(dnsPage(zoneId, f))
 
