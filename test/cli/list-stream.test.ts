@@ -58,7 +58,7 @@ const bothWays = async (args: ReadonlyArray<string>) => {
 const bash = (script: string): Promise<Result> =>
   new Promise((resolve, reject) => {
     const line = script.replaceAll("$EDGECTL", `"${process.execPath}" "${bin}"`)
-    const env = { ...process.env, NO_COLOR: "1" }
+    const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: "1" }
     delete env.CLOUDFLARE_ACCOUNT_ID
     const child = spawn("bash", ["-c", line], { env, timeout: 30_000, killSignal: "SIGKILL" })
     let stdout = ""
