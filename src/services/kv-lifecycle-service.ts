@@ -78,6 +78,15 @@ const valuesOf = (accountId: string, namespaceId: string, keys: ReadonlyArray<Kv
  * `undefined` when it was not answered (an unknown namespace, a cursor not ours…): the caller
  * reads that page through the API, which answers it or says what is wrong.
  */
+/** The first line of a local page, `{"cursor", "count"}`; undefined when it is not JSON. */
+const headOf = (line: string): { cursor?: unknown; count?: unknown } | undefined => {
+  try {
+    return JSON.parse(line) as { cursor?: unknown; count?: unknown }
+  } catch {
+    return undefined
+  }
+}
+
 const localPage = (
   config: ClientConfig,
   accountId: string,
@@ -96,8 +105,7 @@ const localPage = (
     // JSON Lines: `{"cursor", "count"}`, then the entries as the export writes them.
     const text = yield* response.text
     const nl = text.indexOf("\n")
-    const head = (nl < 0 ? undefined : JSON.parse(text.slice(0, nl))) as
-      { cursor?: unknown; count?: unknown } | undefined
+    const head = nl < 0 ? undefined : headOf(text.slice(0, nl))
     const lines = text.slice(nl + 1)
     if (typeof head?.cursor !== "string" || !Number.isInteger(head.count) || (head.count === 0) !== (lines === ""))
       return undefined
