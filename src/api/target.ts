@@ -156,7 +156,8 @@ export const clientLayerWith = (
   const localConfig: ClientConfig = {
     baseUrl: LocalBase,
     credentials: { kind: "token", token: LocalToken },
-    target: "local"
+    target: "local",
+    inProcess: true
   }
   const http = localPlatform(stateDir(o)).pipe(
     // No client spans either: nothing traces the in-process platform, and a span per call is a

@@ -1,12 +1,34 @@
 /** How commands print: aligned tables or JSON on stdout; errors as one line (plus a hint) on stderr. */
 import type { V4Error } from "../domain/errors.js"
 import { defaultHint, type HintTarget } from "./hints.js"
-import { isTerminal, writeErr, writeOut } from "./stdio.js"
+import { isTerminal, stdoutOpen, writeErr, writeOut } from "./stdio.js"
 
 export const useColor = () => isTerminal("stdout") && !process.env.NO_COLOR
 
 export const printJson = (value: unknown) => {
   writeOut(`${JSON.stringify(value, null, 2)}\n`)
+}
+
+/**
+ * A JSON array printed as its items arrive, a page at a time, byte for byte what `printJson` prints
+ * of the whole array: each page is stringified at the array's depth (its own brackets cut off) and
+ * joined with `,`; no item is kept once written. `page` answers whether stdout still takes output
+ * (a reader gone or a failed write: the caller stops reading there).
+ */
+export const jsonArrayPrinter = () => {
+  let first = true
+  return {
+    page: (items: ReadonlyArray<unknown>): boolean => {
+      if (items.length > 0) {
+        const text = JSON.stringify(items, null, 2)
+        // `[\n  …\n]`: the items as the whole array's would be, between its first and last line.
+        writeOut(`${first ? "[\n" : ",\n"}${text.slice(2, -2)}`)
+        first = false
+      }
+      return stdoutOpen()
+    },
+    end: () => writeOut(first ? "[]\n" : "\n]\n")
+  }
 }
 
 export type Cell = string | number | boolean | null | undefined

@@ -113,6 +113,12 @@ const write = (name: Name, data: string | Uint8Array) => {
 /** Why what the command printed could not be written to stdout, if it could not (EPIPE is no failure). */
 export const stdoutLost = (): string | undefined => lost
 
+/**
+ * Whether stdout still takes output: false once its reader left (EPIPE) or a write failed. A
+ * command printing as it reads (a streamed `--json` list) stops reading there.
+ */
+export const stdoutOpen = (): boolean => !gone.stdout
+
 /** Writes to stdout. */
 export const writeOut = (data: string | Uint8Array) => write("stdout", data)
 /** Writes to stderr. */

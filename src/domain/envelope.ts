@@ -132,6 +132,37 @@ export const Paged = <A, I, R>(item: Schema.Schema<A, I, R>) => {
   )
 }
 
+const isCount = (u: unknown): u is number => typeof u === "number"
+
+/**
+ * A `Paged` success envelope read without its schema, its items as they are (the client's
+ * `callPage`, for answers this process encoded): `undefined` when the envelope is not exactly the
+ * canonical one `Paged` encodes (then the schema decodes it, and says what is wrong).
+ */
+export const trustedPage = (body: unknown): Page<unknown> | undefined => {
+  if (typeof body !== "object" || body === null) return undefined
+  const b = body as Record<string, unknown>
+  const i = b.result_info as Record<string, unknown> | null | undefined
+  if (
+    b.success !== true ||
+    !Array.isArray(b.result) ||
+    !Array.isArray(b.errors) ||
+    !Array.isArray(b.messages) ||
+    typeof i !== "object" ||
+    i === null ||
+    !isCount(i.page) ||
+    !isCount(i.per_page) ||
+    !isCount(i.count) ||
+    !isCount(i.total_count) ||
+    !isCount(i.total_pages)
+  )
+    return undefined
+  return {
+    items: b.result,
+    info: { page: i.page, per_page: i.per_page, count: i.count, total_count: i.total_count, total_pages: i.total_pages }
+  }
+}
+
 export const CursorPaged = <A, I, R>(item: Schema.Schema<A, I, R>) => {
   const wire = Schema.Struct({
     result: Schema.Array(item),

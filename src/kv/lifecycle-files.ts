@@ -27,15 +27,22 @@ export interface ExportEntry {
 
 /**
  * A value as the bulk format writes it: as text when its bytes are UTF-8 that decodes back to the
- * same bytes, else base64 (`"base64": true`), so an import writes the very same bytes.
+ * same bytes, else base64 (`"base64": true`), so an import writes the very same bytes. `value` as a
+ * string: text the store already found to be its bytes exactly (src/store/kv-repo.ts `listEntries`).
  */
-export const entryOf = (key: KvKey, bytes: Uint8Array): ExportEntry => {
-  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-  const text = buf.toString("utf8")
-  const binary = !Buffer.from(text, "utf8").equals(buf)
+export const entryOf = (key: KvKey, value: Uint8Array | string): ExportEntry => {
+  let text: string
+  let binary = false
+  if (typeof value === "string") text = value
+  else {
+    const buf = Buffer.from(value.buffer, value.byteOffset, value.byteLength)
+    text = buf.toString("utf8")
+    binary = !Buffer.from(text, "utf8").equals(buf)
+    if (binary) text = buf.toString("base64")
+  }
   return {
     key: key.name,
-    value: binary ? buf.toString("base64") : text,
+    value: text,
     ...(key.expiration !== undefined ? { expiration: key.expiration } : {}),
     ...(key.metadata !== undefined && key.metadata !== null ? { metadata: key.metadata } : {}),
     ...(binary ? { base64: true as const } : {})
@@ -43,6 +50,14 @@ export const entryOf = (key: KvKey, bytes: Uint8Array): ExportEntry => {
 }
 
 export type ExportFormat = "json" | "jsonl"
+
+/** Entries as the export writes them: each one's JSON on a line of its own (JSON Lines, no last newline). */
+export const entriesText = (entries: ReadonlyArray<unknown>): string => {
+  let text = ""
+  for (let i = 0; i < entries.length; i++)
+    text += i === 0 ? JSON.stringify(entries[i]) : `\n${JSON.stringify(entries[i])}`
+  return text
+}
 
 /**
  * Writes entries to an open descriptor as they come. The JSON array puts one entry per line (`[`,
@@ -68,15 +83,16 @@ export class EntryWriter {
     if (this.format === "json" && this.written === 0) this.out("[")
   }
 
-  write(entries: ReadonlyArray<unknown>) {
-    if (entries.length === 0) return
-    const parts: Array<string> = []
-    for (const e of entries) {
-      const text = JSON.stringify(e)
-      parts.push(this.format === "jsonl" ? `${text}\n` : `${this.written === 0 ? "\n" : ",\n"}${text}`)
-      this.written++
-    }
-    this.out(parts.join(""))
+  /** `count` entries as `entriesText` wrote them, one a line: written in one piece. */
+  writeLines(lines: string, count: number) {
+    if (count === 0) return
+    this.out(
+      this.format === "jsonl"
+        ? `${lines}\n`
+        : // An entry's JSON has no line break of its own (JSON.stringify escapes them in strings).
+          `${this.written === 0 ? "\n" : ",\n"}${count === 1 ? lines : lines.replaceAll("\n", ",\n")}`
+    )
+    this.written += count
   }
 
   end() {

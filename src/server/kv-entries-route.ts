@@ -1,13 +1,14 @@
 /**
  * A page of a namespace's entries (keys, values, metadata, expirations) read straight from the
  * store, for a local `kv export` (and `kv copy`, `kv diff`): the in-process transport answers
- * `GET .../storage/kv/namespaces/{id}/entries?limit=&cursor=&prefix=` with one query per page,
+ * `GET .../storage/kv/namespaces/{id}/entries?limit=&cursor=&prefix=` with one query per page
+ * (JSON Lines: `{"cursor", "count"}`, then one entry a line, as the export writes them),
  * where the platform's API takes a key listing and ten bulk gets (each checked, decoded and
  * encoded by the app) for a thousand keys: that path read ~70,000 keys/s, issue 34 asks 200,000.
  *
  * This path is not the platform's: only the in-process transport answers it (local-transport.ts),
  * and the export asks it only there (kv-lifecycle-service.ts `readEntries`). The listing is the
- * store's own (`listKeys`, the one the `listKeys` handler reads) and each entry is written by
+ * store's own (`listEntries`, on the query of `listKeys`, which the `listKeys` handler reads) and each entry is written by
  * `entryOf` (src/kv/lifecycle-files.ts), the one writer of the export format, so a page is what the
  * API path reads (test/cli/kv-export-fast.test.ts compares the bytes with an export over `serve`).
  *
@@ -17,7 +18,7 @@
  */
 import * as Either from "effect/Either"
 import { BasePath } from "../api/contract-core.js"
-import { EntriesSegment, entryOf } from "../kv/lifecycle-files.js"
+import { EntriesSegment, entriesText, entryOf } from "../kv/lifecycle-files.js"
 import { nowSeconds } from "../kv/validate.js"
 import type { Db } from "../store/db.js"
 import * as Engine from "../store/kv-repo.js"
@@ -50,7 +51,10 @@ const answer = (db: Db["db"], options: KvOptions, request: TableRequest): string
   const ns = Engine.findNamespace(db, namespaceId, options.implicitNamespaces ? accountIds : [accountId])
   if (ns === undefined) return undefined
   const prefix = q.get("prefix") ?? undefined
-  const page = Engine.listKeys(db, ns.seq, { prefix, limit, after, withValues: true }, nowSeconds())
-  const entries = page.keys.map((k) => entryOf(k, k.value!))
-  return JSON.stringify({ entries, cursor: page.cursor })
+  const page = Engine.listEntries(db, ns.seq, { prefix, limit, after }, nowSeconds())
+  const entries = page.entries.map((e) => entryOf(e, e.value))
+  // JSON Lines: the page's cursor and count, then each entry as the export writes it, so that the
+  // export copies the lines (kv-lifecycle-service.ts `localPage`) instead of decoding and encoding
+  // every entry again.
+  return `${JSON.stringify({ cursor: page.cursor, count: entries.length })}\n${entriesText(entries)}`
 }

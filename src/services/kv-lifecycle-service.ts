@@ -14,7 +14,14 @@ import { KvEndpoints } from "../api/contract-kv.js"
 import type { V4Error } from "../domain/errors.js"
 import type { KvKey } from "../domain/kv.js"
 import * as path from "node:path"
-import { EntriesSegment, EntryWriter, entryOf, type ExportEntry, scratchDir } from "../kv/lifecycle-files.js"
+import {
+  EntriesSegment,
+  entriesText,
+  EntryWriter,
+  entryOf,
+  type ExportEntry,
+  scratchDir
+} from "../kv/lifecycle-files.js"
 import { bulkPutFile } from "./kv-bulk-service.js"
 import { BulkGetMaxKeys } from "../domain/kv-limits.js"
 import { bulkGet, getValue, isKeyNotFound, listKeysPage } from "./kv-service.js"
@@ -24,7 +31,7 @@ const PageSize = 1000
 
 export interface ReadOptions {
   /** Called with each page of entries, in key order, as soon as it is read. */
-  readonly onPage: (entries: ReadonlyArray<ExportEntry>, cursor: string) => void
+  readonly onPage: (page: EntryPage) => void
   /** Where to start: a cursor a stopped export reported (its checkpoint). */
   readonly cursor?: string | undefined
   readonly prefix?: string | undefined
@@ -71,6 +78,15 @@ const valuesOf = (accountId: string, namespaceId: string, keys: ReadonlyArray<Kv
  * `undefined` when it was not answered (an unknown namespace, a cursor not ours…): the caller
  * reads that page through the API, which answers it or says what is wrong.
  */
+/** The first line of a local page, `{"cursor", "count"}`; undefined when it is not JSON. */
+const headOf = (line: string): { cursor?: unknown; count?: unknown } | undefined => {
+  try {
+    return JSON.parse(line) as { cursor?: unknown; count?: unknown }
+  } catch {
+    return undefined
+  }
+}
+
 const localPage = (
   config: ClientConfig,
   accountId: string,
@@ -86,16 +102,48 @@ const localPage = (
     const token = config.credentials.kind === "token" ? config.credentials.token : ""
     const response = yield* client.execute(HttpClientRequest.get(url).pipe(HttpClientRequest.bearerToken(token)))
     if (response.status !== 200) return undefined
-    const body = (yield* response.json) as { entries?: unknown; cursor?: unknown }
-    if (!Array.isArray(body.entries) || typeof body.cursor !== "string") return undefined
-    return { entries: body.entries as ReadonlyArray<ExportEntry>, cursor: body.cursor }
+    // JSON Lines: `{"cursor", "count"}`, then the entries as the export writes them.
+    const text = yield* response.text
+    const nl = text.indexOf("\n")
+    const head = nl < 0 ? undefined : headOf(text.slice(0, nl))
+    const lines = text.slice(nl + 1)
+    if (typeof head?.cursor !== "string" || !Number.isInteger(head.count) || (head.count === 0) !== (lines === ""))
+      return undefined
+    return new EntryLines(lines, head.count as number, head.cursor)
   }).pipe(Effect.orElseSucceed(() => undefined))
 
 /** One page of a namespace's entries in key order, and the cursor of the next ("" after the last). */
 export interface EntryPage {
   readonly entries: ReadonlyArray<ExportEntry>
   readonly cursor: string
+  readonly count: number
+  /** The entries as the export writes them (`entriesText`: one a line), for a writer to copy. */
+  readonly lines: string
 }
+
+/** A page read as its lines (the local store's, `localPage`): its entries decoded only if asked (`kv diff`). */
+class EntryLines implements EntryPage {
+  private decoded: ReadonlyArray<ExportEntry> | undefined
+  constructor(
+    readonly lines: string,
+    readonly count: number,
+    readonly cursor: string
+  ) {}
+  get entries(): ReadonlyArray<ExportEntry> {
+    this.decoded ??= this.count === 0 ? [] : this.lines.split("\n").map((l) => JSON.parse(l) as ExportEntry)
+    return this.decoded
+  }
+}
+
+/** A page read as entries (through the API): its lines written only if asked (an export). */
+const entriesPage = (entries: ReadonlyArray<ExportEntry>, cursor: string): EntryPage => ({
+  entries,
+  cursor,
+  count: entries.length,
+  get lines() {
+    return entriesText(entries)
+  }
+})
 
 /**
  * The page of entries after `cursor`: from the in-process store when the target is (`localPage`),
@@ -115,7 +163,7 @@ export const entryPage = (
     if (fast !== undefined) return fast
     const listed = yield* listKeysPage(accountId, namespaceId, { cursor: q.cursor, limit: PageSize, prefix: q.prefix })
     const entries = yield* valuesOf(accountId, namespaceId, listed.items, config.target === "remote" ? 4 : 1)
-    return { entries, cursor: listed.cursor }
+    return entriesPage(entries, listed.cursor)
   })
 
 /** Reads every key of a namespace with its value, a page at a time (bounded memory: one page of values). */
@@ -128,8 +176,8 @@ export const readEntries = (
     let count = 0
     for (let cursor = o.cursor; ;) {
       const page = yield* entryPage(accountId, namespaceId, { cursor, prefix: o.prefix })
-      count += page.entries.length
-      o.onPage(page.entries, page.cursor)
+      count += page.count
+      o.onPage(page)
       if (page.cursor === "") return count
       cursor = page.cursor
     }
@@ -278,7 +326,7 @@ export const exportToFile = (accountId: string, namespaceId: string, file: strin
       Effect.gen(function* () {
         const writer = new EntryWriter((t) => fs.writeSync(fd, t), "json")
         writer.begin()
-        yield* readEntries(accountId, namespaceId, { onPage: (entries) => writer.write(entries) })
+        yield* readEntries(accountId, namespaceId, { onPage: (page) => writer.writeLines(page.lines, page.count) })
         writer.end()
         return writer.count
       }),

@@ -1,9 +1,10 @@
 /** Zones, DNS records and certificate packs: the operations users run, over the v4 client. */
 import * as Effect from "effect/Effect"
-import { call, collectPages, type ClientEnv } from "../api/client.js"
+import { call, callPage, collectPages, eachPage, type ClientEnv } from "../api/client.js"
 import { Endpoints, type DnsListParams, type ZonesListParams } from "../api/contract-core.js"
 import { NotFound, type InvalidInput, type PlatformError } from "../domain/errors.js"
 import type { PlannedRequest } from "../domain/request-text.js"
+import type { DnsRecord } from "../domain/dns.js"
 import type { Zone } from "../domain/zone.js"
 
 export interface ZoneFilter {
@@ -17,9 +18,16 @@ const zoneQuery = (f: ZoneFilter) => ({ "account.id": f.accountId, name: f.name,
 export const listZonesPage = (f: ZoneFilter & { page?: number; perPage?: number }) =>
   call(Endpoints.listZones, { urlParams: { ...zoneQuery(f), page: f.page, per_page: f.perPage } })
 
+/** Page `page` of the zones matching the filter, 50 a page (the platform's most). */
+const zonesPage = (f: ZoneFilter) => (page: number) =>
+  callPage(Endpoints.listZones, { urlParams: { ...zoneQuery(f), page, per_page: 50 } })
+
 /** Every zone matching the filter, read 50 at a time. */
-export const allZones = (f: ZoneFilter) =>
-  collectPages((page) => call(Endpoints.listZones, { urlParams: { ...zoneQuery(f), page, per_page: 50 } }))
+export const allZones = (f: ZoneFilter) => collectPages(zonesPage(f))
+
+/** The zones matching the filter, each page handed to `onPage` as it is read (see `eachPage`). */
+export const eachZonesPage = (f: ZoneFilter, onPage: (zones: ReadonlyArray<Zone>) => boolean | void) =>
+  eachPage(zonesPage(f), onPage)
 
 const ZONE_ID = /^[0-9a-f]{32}$/
 
@@ -59,10 +67,17 @@ export const listDnsPage = (zoneId: string, f: DnsFilter & { page?: number; perP
     urlParams: { ...dnsQuery(f), page: f.page, per_page: f.perPage }
   })
 
-export const allDnsRecords = (zoneId: string, f: DnsFilter = {}) =>
-  collectPages((page) =>
-    call(Endpoints.listDnsRecords, { path: { zone_id: zoneId }, urlParams: { ...dnsQuery(f), page, per_page: 500 } })
-  )
+const dnsPage = (zoneId: string, f: DnsFilter) => (page: number) =>
+  callPage(Endpoints.listDnsRecords, { path: { zone_id: zoneId }, urlParams: { ...dnsQuery(f), page, per_page: 500 } })
+
+export const allDnsRecords = (zoneId: string, f: DnsFilter = {}) => collectPages(dnsPage(zoneId, f))
+
+/** A zone's records matching the filter, each page handed to `onPage` as it is read (see `eachPage`). */
+export const eachDnsRecordsPage = (
+  zoneId: string,
+  f: DnsFilter,
+  onPage: (records: ReadonlyArray<DnsRecord>) => boolean | void
+) => eachPage(dnsPage(zoneId, f), onPage)
 
 export const allCertificatePacks = (zoneId: string) =>
   collectPages((page) =>

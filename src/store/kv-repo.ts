@@ -251,20 +251,13 @@ export interface KeyQuery {
   readonly limit: number
   /** The key to list after (from decodeCursor). */
   readonly after?: Buffer | undefined
-  /** Each key's value too (a local export's page, kv-entries-route.ts): one query, not one per key. */
-  readonly withValues?: boolean | undefined
 }
 
-/** One page of live keys in byte order; `cursor` is empty on the last page. */
-export const listKeys = (
-  db: Database.Database,
-  ns: number,
-  q: KeyQuery,
-  now: number
-): { readonly keys: ReadonlyArray<ListedKey & { readonly value?: Buffer }>; readonly cursor: string } => {
+/** A page's query of live keys in byte order, after the cursor and within the prefix: `limit + 1` rows. */
+const pageQuery = (columns: string, ns: number, q: KeyQuery, now: number) => {
   const prefix = q.prefix !== undefined && q.prefix !== "" ? keyBytes(q.prefix) : undefined
   const params: Array<unknown> = [ns]
-  let sql = `SELECT key, expiration, metadata${q.withValues === true ? ", value" : ""} FROM kv_entries WHERE ns = ?`
+  let sql = `SELECT ${columns} FROM kv_entries WHERE ns = ?`
   // One lower bound, the tighter of the cursor and the prefix, so the index seek starts there.
   if (q.after !== undefined && (prefix === undefined || Buffer.compare(q.after, prefix) >= 0)) {
     sql += " AND key > ?"
@@ -280,17 +273,86 @@ export const listKeys = (
   }
   sql += " AND (expiration IS NULL OR expiration > ?) ORDER BY key LIMIT ?"
   params.push(now, q.limit + 1)
+  return { sql, params }
+}
+
+/** One page of live keys in byte order; `cursor` is empty on the last page. */
+export const listKeys = (
+  db: Database.Database,
+  ns: number,
+  q: KeyQuery,
+  now: number
+): { readonly keys: ReadonlyArray<ListedKey>; readonly cursor: string } => {
+  const { sql, params } = pageQuery("key, expiration, metadata", ns, q, now)
   const rows = stmt(db, sql).all(...params) as Array<Row>
   const more = rows.length > q.limit
   const page = more ? rows.slice(0, q.limit) : rows
-  const keys = page.map((r): ListedKey & { value?: Buffer } => {
-    const out: { name: string; expiration?: number; metadata?: unknown; value?: Buffer } = {
+  const keys = page.map((r): ListedKey => {
+    const out: { name: string; expiration?: number; metadata?: unknown } = {
       name: (r.key as Buffer).toString("utf8")
     }
-    if (q.withValues === true) out.value = r.value as Buffer
     if (r.expiration !== null) out.expiration = r.expiration as number
     if (r.metadata !== null) out.metadata = JSON.parse(r.metadata as string) as unknown
     return out
   })
   return { keys, cursor: more ? encodeCursor(page[page.length - 1]!.key as Buffer) : "" }
+}
+
+/** A key of a page of entries with its value: text that is its bytes exactly, or the bytes. */
+export interface ListedEntry extends ListedKey {
+  readonly value: string | Buffer
+}
+
+/**
+ * Whether SQLite's text of `bytes` bytes is those bytes exactly: UTF-8 decodes invalid sequences
+ * to U+FFFD (or, were a decoder lenient, to a lone surrogate or to fewer bytes), so a text without
+ * them and of the same UTF-8 length is the bytes themselves.
+ */
+const faithful = (text: string, bytes: number) =>
+  !text.includes("\uFFFD") &&
+  Buffer.byteLength(text, "utf8") === bytes &&
+  (text as string & { isWellFormed(): boolean }).isWellFormed()
+
+/**
+ * One page of live entries (keys with their values) in byte order, for a local export
+ * (src/server/kv-entries-route.ts). Keys and values are read as text by SQLite, in raw rows: a
+ * Buffer per key and per value was two thirds of a page's cost. A key or value whose text is not
+ * its bytes (a binary value) is read again as bytes by its row.
+ */
+export const listEntries = (
+  db: Database.Database,
+  ns: number,
+  q: KeyQuery,
+  now: number
+): { readonly entries: ReadonlyArray<ListedEntry>; readonly cursor: string } => {
+  const { sql, params } = pageQuery(
+    "CAST(key AS TEXT), length(key), CAST(value AS TEXT), length(value), expiration, metadata, rowid",
+    ns,
+    q,
+    now
+  )
+  const rows = stmt(db, sql)
+    .raw(true)
+    .all(...params) as Array<[string, number, string, number, number | null, string | null, number]>
+  const more = rows.length > q.limit
+  const n = more ? q.limit : rows.length
+  const entries: Array<ListedEntry> = []
+  let lastKey: Buffer | undefined
+  for (let i = 0; i < n; i++) {
+    const [name, nameBytes, text, valueBytes, expiration, metadata, rowid] = rows[i]!
+    let value: string | Buffer = text
+    let key = name
+    if (!faithful(text, valueBytes) || !faithful(name, nameBytes)) {
+      const bytes = stmt(db, "SELECT key, value FROM kv_entries WHERE rowid = ?").get(rowid) as Row
+      key = (bytes.key as Buffer).toString("utf8")
+      if (!faithful(text, valueBytes)) value = bytes.value as Buffer
+      if (i === n - 1) lastKey = bytes.key as Buffer
+    }
+    const out: { name: string; value: string | Buffer; expiration?: number; metadata?: unknown } = { name: key, value }
+    if (expiration !== null) out.expiration = expiration
+    if (metadata !== null) out.metadata = JSON.parse(metadata) as unknown
+    entries.push(out)
+  }
+  const cursor = more ? encodeCursor(lastKey ?? keyBytes(rows[n - 1]![0])) : ""
+  return { entries, cursor }
 }

@@ -5,12 +5,19 @@ import * as Options from "@effect/cli/Options"
 import * as Effect from "effect/Effect"
 import type { Zone } from "../../domain/zone.js"
 import { accountByRef, allAccounts } from "../../services/identity-service.js"
-import { allCertificatePacks, allDnsRecords, allZones, resolveZone } from "../../services/zones-service.js"
+import {
+  allCertificatePacks,
+  allDnsRecords,
+  allZones,
+  eachDnsRecordsPage,
+  eachZonesPage,
+  resolveZone
+} from "../../services/zones-service.js"
 import { DnsRecordTypes } from "../../domain/dns.js"
 import { dnsWrites } from "./dns-writes.js"
 import { choiceOption, opt, target, triState } from "../options.js"
 import { accountIdFromEnv } from "../../api/target.js"
-import { printJson, printTable } from "../output.js"
+import { jsonArrayPrinter, printJson, printTable } from "../output.js"
 import { positional, run, usage } from "../run.js"
 
 const zoneRows = (zones: ReadonlyArray<Zone>) =>
@@ -44,12 +51,22 @@ const zonesList = Command.make(
       // it names no local account); set empty, it is not set.
       const account =
         given === undefined ? Effect.succeed(accountIdFromEnv()) : Effect.map(accountByRef(given), (a) => a.id)
+      const filter = (accountId: string | undefined) => ({ accountId, name: opt(o.name), status })
+      if (o.json) {
+        // Printed as the pages arrive: 100,000 zones are 138 MB of JSON, never held whole.
+        const printer = jsonArrayPrinter()
+        yield* run(
+          "zones list",
+          o,
+          Effect.flatMap(account, (accountId) => eachZonesPage(filter(accountId), printer.page))
+        )
+        return printer.end()
+      }
       const zones = yield* run(
         "zones list",
         o,
-        Effect.flatMap(account, (accountId) => allZones({ accountId, name: opt(o.name), status }))
+        Effect.flatMap(account, (accountId) => allZones(filter(accountId)))
       )
-      if (o.json) return printJson(zones)
       printTable(["ID", "NAME", "STATUS", "PLAN", "ACCOUNT"], zoneRows(zones))
     })
 ).pipe(Command.withDescription("list the zones the credentials can see"))
@@ -104,19 +121,22 @@ const dnsList = Command.make(
   (o) =>
     Effect.gen(function* () {
       const ref = yield* positional("<zone>", o.zone)
+      const filter = { type: opt(o.type), name: opt(o.name), content: opt(o.content), proxied: opt(o.proxied) }
+      if (o.json) {
+        // Printed as the pages arrive, as `zones list --json` is.
+        const printer = jsonArrayPrinter()
+        yield* run(
+          "dns list",
+          o,
+          Effect.flatMap(resolveZone(ref), (z) => eachDnsRecordsPage(z.id, filter, printer.page))
+        )
+        return printer.end()
+      }
       const records = yield* run(
         "dns list",
         o,
-        Effect.flatMap(resolveZone(ref), (z) =>
-          allDnsRecords(z.id, {
-            type: opt(o.type),
-            name: opt(o.name),
-            content: opt(o.content),
-            proxied: opt(o.proxied)
-          })
-        )
+        Effect.flatMap(resolveZone(ref), (z) => allDnsRecords(z.id, filter))
       )
-      if (o.json) return printJson(records)
       printTable(
         ["ID", "TYPE", "NAME", "CONTENT", "TTL", "PROXIED"],
         records.map((r) => [

@@ -130,8 +130,8 @@ export const kvCopy = (o: Parsed<"kvCopy">) =>
           const writer = new EntryWriter((t) => fs.writeSync(fd, t), "json")
           writer.begin()
           yield* readEntries(a, ns.id, {
-            onPage: (entries) => {
-              writer.write(entries)
+            onPage: (page) => {
+              writer.writeLines(page.lines, page.count)
               progress.update("reading", writer.count, writer.count, "entries")
             }
           }).pipe(Effect.ensuring(Effect.sync(() => fs.closeSync(fd))))

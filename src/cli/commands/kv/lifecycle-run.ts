@@ -95,8 +95,9 @@ export const kvExport = (o: Parsed<"kvExport">) =>
           writer.begin()
           yield* readEntries(a, ns.id, {
             cursor: from?.cursor,
-            onPage: (entries, cursor) => {
-              writer.write(entries)
+            onPage: (page) => {
+              const cursor = page.cursor
+              writer.writeLines(page.lines, page.count)
               progress.update("exporting", writer.count, writer.count, "entries")
               if (mark !== undefined && cursor !== "") {
                 where = { cursor, count: writer.count, bytes: fs.fstatSync(fd).size }
