@@ -17,7 +17,7 @@ import * as AST from "effect/SchemaAST"
 import type { ParseOptions } from "effect/SchemaAST"
 import { Account, Membership, TokenVerification } from "../domain/account.js"
 import { CertificatePack } from "../domain/certificate.js"
-import { DnsRecord, DnsRecordTypes } from "../domain/dns.js"
+import { DnsRecord, DnsRecordBody, DnsRecordTypes } from "../domain/dns.js"
 import { Envelope, FailureEnvelope, Paged } from "../domain/envelope.js"
 import {
   ErrorTable,
@@ -214,11 +214,11 @@ export const Endpoints = lazyRecord({
       .addSuccess(Paged(DnsRecord))
       .addError(Wire.NotFound)
       .addError(Wire.InvalidInput),
-  /** The body is unknown JSON here, read by src/server/dns-records.ts so a problem names its field. */
+  /** The server reads the body itself (src/server/dns-records.ts) so that a problem names its field. */
   createDnsRecord: () =>
     HttpApiEndpoint.post("createDnsRecord", "/zones/:zone_id/dns_records")
       .setPath(ZoneId)
-      .setPayload(Schema.Unknown)
+      .setPayload(DnsRecordBody)
       .addSuccess(Envelope(DnsRecord))
       .addError(Wire.NotFound)
       .addError(Wire.InvalidInput),
@@ -226,7 +226,7 @@ export const Endpoints = lazyRecord({
   updateDnsRecord: () =>
     HttpApiEndpoint.patch("updateDnsRecord", "/zones/:zone_id/dns_records/:dns_record_id")
       .setPath(DnsRecordPath)
-      .setPayload(Schema.Unknown)
+      .setPayload(DnsRecordBody)
       .addSuccess(Envelope(DnsRecord))
       .addError(Wire.NotFound)
       .addError(Wire.InvalidInput),

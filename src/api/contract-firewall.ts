@@ -1,7 +1,9 @@
 /**
- * The firewall filters and rules endpoints (area C) of the v4 contract. Bodies are unknown JSON
- * here and read by src/firewall/body.ts on the server, so that every problem of every element is
- * named in one answer (and the SDK's single-object rule body is accepted as well as an array).
+ * The firewall filters and rules endpoints (area C) of the v4 contract. Each write declares its
+ * body (src/domain/firewall.ts), which the client encodes; the server reads the body itself
+ * (`handleRaw`, src/server/firewall-handlers.ts) with src/firewall/body.ts, so that every problem of
+ * every element is named in one answer (and the SDK's single-object rule body is accepted as well
+ * as an array).
  */
 import * as HttpApi from "@effect/platform/HttpApi"
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
@@ -9,7 +11,17 @@ import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import { answers, Authentication, onObject, platformApi, Wire } from "./contract-core.js"
 import * as Schema from "effect/Schema"
 import { Envelope, Paged } from "../domain/envelope.js"
-import { Deleted, Filter, FirewallActions, Rule } from "../domain/firewall.js"
+import {
+  Deleted,
+  Filter,
+  FilterBody,
+  FirewallActions,
+  PriorityBody,
+  Rule,
+  RuleBody,
+  RulesCreateBody,
+  ValidateExprBody
+} from "../domain/firewall.js"
 import { BoolParam, IntParam, OneOf, TextParam } from "../domain/params.js"
 import { lazily, lazyRecord } from "./contract-lazy.js"
 
@@ -17,7 +29,6 @@ const ZoneId = Schema.Struct({ zone_id: Schema.String })
 const FilterPath = Schema.Struct({ zone_id: Schema.String, filter_id: Schema.String })
 const RulePath = Schema.Struct({ zone_id: Schema.String, rule_id: Schema.String })
 const Ids = Schema.Struct({ id: Schema.optional(Schema.Union(Schema.String, Schema.Array(Schema.String))) })
-const Body = Schema.Unknown
 
 export const FiltersListParams = lazily(() =>
   Schema.Struct({
@@ -74,13 +85,13 @@ export const FirewallEndpoints = lazyRecord({
   createFilters: () =>
     HttpApiEndpoint.post("createFilters", filters)
       .setPath(ZoneId)
-      .setPayload(Body)
+      .setPayload(Schema.Array(FilterBody))
       .addSuccess(Envelope(Schema.Array(Filter)))
       .pipe(onObject, filterWrite),
   updateFilters: () =>
     HttpApiEndpoint.put("updateFilters", filters)
       .setPath(ZoneId)
-      .setPayload(Body)
+      .setPayload(Schema.Array(FilterBody))
       .addSuccess(Envelope(Schema.Array(Filter)))
       .pipe(onObject, filterWrite),
   deleteFilters: () =>
@@ -97,7 +108,7 @@ export const FirewallEndpoints = lazyRecord({
   updateFilter: () =>
     HttpApiEndpoint.put("updateFilter", `${filters}/:filter_id`)
       .setPath(FilterPath)
-      .setPayload(Body)
+      .setPayload(FilterBody)
       .addSuccess(Envelope(Filter))
       .pipe(onObject, filterWrite),
   deleteFilter: () =>
@@ -114,19 +125,19 @@ export const FirewallEndpoints = lazyRecord({
   createRules: () =>
     HttpApiEndpoint.post("createRules", rules)
       .setPath(ZoneId)
-      .setPayload(Body)
+      .setPayload(RulesCreateBody)
       .addSuccess(Envelope(Schema.Array(Rule)))
       .pipe(onObject, ruleWrite),
   updateRules: () =>
     HttpApiEndpoint.put("updateRules", rules)
       .setPath(ZoneId)
-      .setPayload(Body)
+      .setPayload(Schema.Array(RuleBody))
       .addSuccess(Envelope(Schema.Array(Rule)))
       .pipe(onObject, ruleWrite),
   patchRules: () =>
     HttpApiEndpoint.patch("patchRules", rules)
       .setPath(ZoneId)
-      .setPayload(Body)
+      .setPayload(Schema.Array(PriorityBody))
       .addSuccess(Envelope(Schema.Array(Rule)))
       .pipe(onObject, ruleWrite),
   deleteRules: () =>
@@ -140,13 +151,13 @@ export const FirewallEndpoints = lazyRecord({
   updateRule: () =>
     HttpApiEndpoint.put("updateRule", `${rules}/:rule_id`)
       .setPath(RulePath)
-      .setPayload(Body)
+      .setPayload(RuleBody)
       .addSuccess(Envelope(Rule))
       .pipe(onObject, ruleWrite),
   patchRule: () =>
     HttpApiEndpoint.patch("patchRule", `${rules}/:rule_id`)
       .setPath(RulePath)
-      .setPayload(Body)
+      .setPayload(PriorityBody)
       .addSuccess(Envelope(Schema.Array(Rule)))
       .pipe(onObject, ruleWrite),
   deleteRule: () =>
@@ -163,7 +174,7 @@ export const FirewallEndpoints = lazyRecord({
       .pipe(answers(Wire.InvalidInput, Wire.InvalidExpression)),
   validateExprPost: () =>
     HttpApiEndpoint.post("validateExprPost", "/filters/validate-expr")
-      .setPayload(Body)
+      .setPayload(ValidateExprBody)
       .addSuccess(Schema.Unknown)
       .pipe(answers(Wire.InvalidInput, Wire.InvalidExpression))
 })

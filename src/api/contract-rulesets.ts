@@ -6,15 +6,23 @@
  * it belongs to. Served by src/server/rulesets-handlers.ts, called by
  * src/services/rulesets-service.ts.
  *
- * Bodies are read as unknown JSON by the server (src/server/rulesets-body.ts) so that a refusal
- * names its field. Writes take `dry_run`: with `true` they check and answer `result: null`.
+ * Each write declares its body (src/domain/ruleset.ts), which the client encodes; the server reads
+ * the body itself (`handleRaw`, src/server/rulesets-body.ts) so that a refusal names its field.
+ * Writes take `dry_run`: with `true` they check and answer `result: null`.
  */
 import * as HttpApi from "@effect/platform/HttpApi"
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as Schema from "effect/Schema"
 import { Envelope } from "../domain/envelope.js"
-import { RulesetSummary, ZoneRuleset } from "../domain/ruleset.js"
+import {
+  EntrypointBody,
+  RuleCreateBody,
+  RulesetCreateBody,
+  RulesetSummary,
+  RuleUpdateBody,
+  ZoneRuleset
+} from "../domain/ruleset.js"
 import { answers, Authentication, onObject, platformApi, Wire } from "./contract-core.js"
 import { lazily, lazyRecord } from "./contract-lazy.js"
 
@@ -46,7 +54,7 @@ export const RulesetsEndpoints = lazyRecord({
     HttpApiEndpoint.post("createRuleset", "/zones/:zone_id/rulesets")
       .setPath(Zone)
       .setUrlParams(DryRunParams())
-      .setPayload(Schema.Unknown)
+      .setPayload(RulesetCreateBody)
       .addSuccess(Written)
       .pipe(onObject, write, answers(Wire.Conflict)),
   getRuleset: () =>
@@ -71,7 +79,7 @@ export const RulesetsEndpoints = lazyRecord({
     HttpApiEndpoint.put("putCustomEntrypoint", custom)
       .setPath(Zone)
       .setUrlParams(DryRunParams())
-      .setPayload(Schema.Unknown)
+      .setPayload(EntrypointBody)
       .addSuccess(Written)
       .pipe(onObject, write),
   /**
@@ -88,7 +96,7 @@ export const RulesetsEndpoints = lazyRecord({
     HttpApiEndpoint.put("putPhaseEntrypoint", "/zones/:zone_id/rulesets/phases/:ruleset_phase/entrypoint")
       .setPath(Phase)
       .setUrlParams(DryRunParams())
-      .setPayload(Schema.Unknown)
+      .setPayload(EntrypointBody)
       .addSuccess(Written)
       .pipe(onObject, write),
   /** A phase's entry point's versions, newest first, without their rules; and one of them. */
@@ -109,14 +117,14 @@ export const RulesetsEndpoints = lazyRecord({
     HttpApiEndpoint.post("createRule", rules)
       .setPath(Ruleset)
       .setUrlParams(DryRunParams())
-      .setPayload(Schema.Unknown)
+      .setPayload(RuleCreateBody)
       .addSuccess(Written)
       .pipe(onObject, write),
   updateRule: () =>
     HttpApiEndpoint.patch("updateRule", `${rules}/:rule_id`)
       .setPath(Rule)
       .setUrlParams(DryRunParams())
-      .setPayload(Schema.Unknown)
+      .setPayload(RuleUpdateBody)
       .addSuccess(Written)
       .pipe(onObject, write),
   deleteRule: () =>

@@ -4,8 +4,10 @@
  * (check, config, status) and the managed-phase entry point (GET, PUT with `waf_migration`).
  * Served by src/server/waf-handlers.ts, called by src/services/waf-migration-service.ts.
  *
- * The entry point's and the overrides' bodies are read as unknown JSON and checked by src/waf, so
- * that a bad body gets a 400 naming the field.
+ * The entry point's body is the migration's configuration (`WafConfig`) and an override's is
+ * `WafOverrideBody`: the client encodes them; the server reads those bodies itself (`handleRaw`)
+ * and checks them with src/waf and src/server/waf-override-body.ts, so that a bad body gets a 400
+ * naming the field.
  */
 import * as HttpApi from "@effect/platform/HttpApi"
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
@@ -25,6 +27,7 @@ import {
   WafConfig,
   WafGroup,
   WafOverride,
+  WafOverrideBody,
   WafPackage,
   WafPackagePatch,
   WafRule,
@@ -162,7 +165,7 @@ export const WafEndpoints = lazyRecord({
   createOverride: () =>
     HttpApiEndpoint.post("createOverride", `${base}/overrides`)
       .setPath(Zone)
-      .setPayload(Schema.Unknown)
+      .setPayload(WafOverrideBody)
       .addSuccess(Envelope(WafOverride))
       .pipe(onObject, previous),
   getOverride: () =>
@@ -173,7 +176,7 @@ export const WafEndpoints = lazyRecord({
   updateOverride: () =>
     HttpApiEndpoint.put("updateOverride", `${base}/overrides/:override_id`)
       .setPath(Override)
-      .setPayload(Schema.Unknown)
+      .setPayload(WafOverrideBody)
       .addSuccess(Envelope(WafOverride))
       .pipe(onObject, previous),
   deleteOverride: () =>
@@ -220,7 +223,7 @@ export const WafEndpoints = lazyRecord({
     HttpApiEndpoint.put("putEntrypoint", entrypoint)
       .setPath(Zone)
       .setUrlParams(EntrypointParams())
-      .setPayload(Schema.Unknown)
+      .setPayload(WafConfig)
       .addSuccess(Envelope(Schema.NullOr(Ruleset)))
       .pipe(onObject, step)
 })
