@@ -308,6 +308,21 @@ export const AccountsGroup = lazily(
       .middleware(Authentication) {}
 )
 
+/**
+ * A group of every endpoint of an area's record (`lazyRecord`), in the record's order: an endpoint
+ * is named once, where it is declared. Building the group builds every endpoint of the record.
+ */
+export const groupOf = <const Id extends string, Endpoints extends Record<string, HttpApiEndpoint.HttpApiEndpoint.Any>>(
+  id: Id,
+  endpoints: Endpoints
+): HttpApiGroup.HttpApiGroup<Id, Endpoints[keyof Endpoints], never> => {
+  // `add` one at a time grows the group's type by one endpoint each; over a list it cannot be
+  // followed, so the group's type is said once here: every endpoint of the record.
+  let group: HttpApiGroup.HttpApiGroup<Id, HttpApiEndpoint.HttpApiEndpoint.Any, never> = HttpApiGroup.make(id)
+  for (const endpoint of Object.values(endpoints)) group = group.add(endpoint)
+  return group as HttpApiGroup.HttpApiGroup<Id, Endpoints[keyof Endpoints], never>
+}
+
 /** The base path of the v4 API on the embedded server, as on the real platform. */
 export const BasePath = "/client/v4"
 

@@ -7,8 +7,7 @@
  */
 import * as HttpApi from "@effect/platform/HttpApi"
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
-import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
-import { answers, Authentication, onObject, platformApi, Wire } from "./contract-core.js"
+import { answers, Authentication, groupOf, onObject, platformApi, Wire } from "./contract-core.js"
 import * as Schema from "effect/Schema"
 import { Envelope, Paged } from "../domain/envelope.js"
 import {
@@ -179,28 +178,7 @@ export const FirewallEndpoints = lazyRecord({
       .pipe(answers(Wire.InvalidInput, Wire.InvalidExpression))
 })
 
-export const FirewallGroup = lazily(
-  () =>
-    class FirewallGroup extends HttpApiGroup.make("firewall")
-      .add(FirewallEndpoints.listFilters)
-      .add(FirewallEndpoints.createFilters)
-      .add(FirewallEndpoints.updateFilters)
-      .add(FirewallEndpoints.deleteFilters)
-      .add(FirewallEndpoints.getFilter)
-      .add(FirewallEndpoints.updateFilter)
-      .add(FirewallEndpoints.deleteFilter)
-      .add(FirewallEndpoints.listRules)
-      .add(FirewallEndpoints.createRules)
-      .add(FirewallEndpoints.updateRules)
-      .add(FirewallEndpoints.patchRules)
-      .add(FirewallEndpoints.deleteRules)
-      .add(FirewallEndpoints.getRule)
-      .add(FirewallEndpoints.updateRule)
-      .add(FirewallEndpoints.patchRule)
-      .add(FirewallEndpoints.deleteRule)
-      .add(FirewallEndpoints.validateExpr)
-      .add(FirewallEndpoints.validateExprPost) {}
-)
+export const FirewallGroup = lazily(() => class FirewallGroup extends groupOf("firewall", FirewallEndpoints) {})
 
 /** The firewall part of the API on its own (local mode builds only the parts a command calls). */
 export const FirewallApi = lazily(

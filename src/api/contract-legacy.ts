@@ -9,14 +9,13 @@
  */
 import * as HttpApi from "@effect/platform/HttpApi"
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
-import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import { Envelope, Paged } from "../domain/envelope.js"
 import { Deleted } from "../domain/firewall.js"
 import { Lockdown, LockdownBody, RateLimit, RateLimitBody, UaRule, UaRuleBody } from "../domain/legacy-security.js"
 import { BoolParam, IntParam, TextParam } from "../domain/params.js"
-import { answers, Authentication, onObject, platformApi, Wire } from "./contract-core.js"
+import { answers, Authentication, groupOf, onObject, platformApi, Wire } from "./contract-core.js"
 import { lazily, lazyRecord } from "./contract-lazy.js"
 
 const ZoneId = Schema.Struct({ zone_id: Schema.String })
@@ -163,25 +162,7 @@ export const LegacyEndpoints = lazyRecord({
       .pipe(onObject, ended)
 })
 
-export const LegacyGroup = lazily(
-  () =>
-    class LegacyGroup extends HttpApiGroup.make("legacy")
-      .add(LegacyEndpoints.listLockdowns)
-      .add(LegacyEndpoints.createLockdown)
-      .add(LegacyEndpoints.getLockdown)
-      .add(LegacyEndpoints.updateLockdown)
-      .add(LegacyEndpoints.deleteLockdown)
-      .add(LegacyEndpoints.listUaRules)
-      .add(LegacyEndpoints.createUaRule)
-      .add(LegacyEndpoints.getUaRule)
-      .add(LegacyEndpoints.updateUaRule)
-      .add(LegacyEndpoints.deleteUaRule)
-      .add(LegacyEndpoints.listRateLimits)
-      .add(LegacyEndpoints.createRateLimit)
-      .add(LegacyEndpoints.getRateLimit)
-      .add(LegacyEndpoints.updateRateLimit)
-      .add(LegacyEndpoints.deleteRateLimit) {}
-)
+export const LegacyGroup = lazily(() => class LegacyGroup extends groupOf("legacy", LegacyEndpoints) {})
 
 /** The legacy products' part of the API on its own (local mode builds only the parts a command calls). */
 export const LegacyApi = lazily(

@@ -12,7 +12,6 @@
  */
 import * as HttpApi from "@effect/platform/HttpApi"
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
-import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as Schema from "effect/Schema"
 import { Envelope } from "../domain/envelope.js"
 import {
@@ -23,7 +22,7 @@ import {
   RuleUpdateBody,
   ZoneRuleset
 } from "../domain/ruleset.js"
-import { answers, Authentication, onObject, platformApi, Wire } from "./contract-core.js"
+import { answers, Authentication, groupOf, onObject, platformApi, Wire } from "./contract-core.js"
 import { lazily, lazyRecord } from "./contract-lazy.js"
 
 const Zone = Schema.Struct({ zone_id: Schema.String })
@@ -135,24 +134,7 @@ export const RulesetsEndpoints = lazyRecord({
       .pipe(onObject)
 })
 
-export const RulesetsGroup = lazily(
-  () =>
-    class RulesetsGroup extends HttpApiGroup.make("rulesets")
-      .add(RulesetsEndpoints.listRulesets)
-      .add(RulesetsEndpoints.createRuleset)
-      .add(RulesetsEndpoints.getRuleset)
-      .add(RulesetsEndpoints.listVersions)
-      .add(RulesetsEndpoints.getVersion)
-      .add(RulesetsEndpoints.getCustomEntrypoint)
-      .add(RulesetsEndpoints.putCustomEntrypoint)
-      .add(RulesetsEndpoints.getPhaseEntrypoint)
-      .add(RulesetsEndpoints.putPhaseEntrypoint)
-      .add(RulesetsEndpoints.listEntrypointVersions)
-      .add(RulesetsEndpoints.getEntrypointVersion)
-      .add(RulesetsEndpoints.createRule)
-      .add(RulesetsEndpoints.updateRule)
-      .add(RulesetsEndpoints.deleteRule) {}
-)
+export const RulesetsGroup = lazily(() => class RulesetsGroup extends groupOf("rulesets", RulesetsEndpoints) {})
 
 /** The rulesets part of the API on its own (local mode builds only the parts a command calls). */
 export const RulesetsApi = lazily(

@@ -11,8 +11,7 @@
  */
 import * as HttpApi from "@effect/platform/HttpApi"
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
-import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
-import { answers, Authentication, onObject, platformApi, Wire } from "./contract-core.js"
+import { answers, Authentication, groupOf, onObject, platformApi, Wire } from "./contract-core.js"
 import * as Schema from "effect/Schema"
 import { Envelope, Paged } from "../domain/envelope.js"
 import { Direction, IntParam, Match, OneOf, TextParam } from "../domain/params.js"
@@ -228,32 +227,7 @@ export const WafEndpoints = lazyRecord({
       .pipe(onObject, step)
 })
 
-export const WafApiGroup = lazily(
-  () =>
-    class WafApiGroup extends HttpApiGroup.make("waf")
-      .add(WafEndpoints.listPackages)
-      .add(WafEndpoints.getPackage)
-      .add(WafEndpoints.patchPackage)
-      .add(WafEndpoints.listGroups)
-      .add(WafEndpoints.getGroup)
-      .add(WafEndpoints.patchGroup)
-      .add(WafEndpoints.listRules)
-      .add(WafEndpoints.getRule)
-      .add(WafEndpoints.patchRule)
-      .add(WafEndpoints.listOverrides)
-      .add(WafEndpoints.createOverride)
-      .add(WafEndpoints.getOverride)
-      .add(WafEndpoints.updateOverride)
-      .add(WafEndpoints.deleteOverride)
-      .add(WafEndpoints.getWafSetting)
-      .add(WafEndpoints.patchWafSetting)
-      .add(WafEndpoints.listPageRules)
-      .add(WafEndpoints.check)
-      .add(WafEndpoints.config)
-      .add(WafEndpoints.status)
-      .add(WafEndpoints.getEntrypoint)
-      .add(WafEndpoints.putEntrypoint) {}
-)
+export const WafApiGroup = lazily(() => class WafApiGroup extends groupOf("waf", WafEndpoints) {})
 
 /** The WAF part of the API on its own (local mode builds only the parts a command calls). */
 export const WafApi = lazily(
