@@ -189,13 +189,15 @@ export const MembershipsParams = lazily(() =>
 )
 export type MembershipsParams = ReturnType<typeof MembershipsParams>["Type"]
 
-/**
- * Every endpoint, by name, with the errors it answers beyond `PlatformErrors` (which every endpoint
- * can answer); groups below assemble them and the client calls them directly. An endpoint with any
- * input answers InvalidInput (a parameter or body refused); one naming an object in its path
- * answers NotFound.
+/*
+ * The core's endpoints, by name, with the errors each answers beyond `PlatformErrors` (which every
+ * endpoint can answer), declared once per group below and joined in `Endpoints`, which the client
+ * calls. An endpoint with any input answers InvalidInput (a parameter or body refused); one naming
+ * an object in its path answers NotFound.
  */
-export const Endpoints = lazyRecord({
+
+/** The zones group's endpoints: zones, DNS records, certificate packs. */
+const zonesEndpoints = {
   listZones: () =>
     HttpApiEndpoint.get("list", "/zones")
       .setUrlParams(ZonesListParams())
@@ -242,7 +244,11 @@ export const Endpoints = lazyRecord({
       .setUrlParams(CertificatePacksParams())
       .addSuccess(Paged(CertificatePack))
       .addError(Wire.NotFound)
-      .addError(Wire.InvalidInput),
+      .addError(Wire.InvalidInput)
+}
+
+/** The user group's endpoints: invites and the token's verification. */
+const userEndpoints = {
   listInvites: () => HttpApiEndpoint.get("invites", "/user/invites").addSuccess(Envelope(Schema.Array(Invite))),
   getInvite: () =>
     HttpApiEndpoint.get("invite", "/user/invites/:id")
@@ -257,7 +263,11 @@ export const Endpoints = lazyRecord({
       .addSuccess(Envelope(Invite))
       .addError(Wire.NotFound)
       .addError(Wire.InvalidInput),
-  verifyToken: () => HttpApiEndpoint.get("verifyToken", "/user/tokens/verify").addSuccess(Envelope(TokenVerification)),
+  verifyToken: () => HttpApiEndpoint.get("verifyToken", "/user/tokens/verify").addSuccess(Envelope(TokenVerification))
+}
+
+/** The accounts group's endpoints. */
+const accountsEndpoints = {
   listAccounts: () =>
     HttpApiEndpoint.get("list", "/accounts")
       .setUrlParams(AccountsParams())
@@ -274,39 +284,10 @@ export const Endpoints = lazyRecord({
       .setUrlParams(MembershipsParams())
       .addSuccess(Paged(Membership))
       .addError(Wire.InvalidInput)
-})
+}
 
-export const ZonesGroup = lazily(
-  () =>
-    class ZonesGroup extends HttpApiGroup.make("zones")
-      .add(Endpoints.listZones)
-      .add(Endpoints.getZone)
-      .add(Endpoints.listDnsRecords)
-      .add(Endpoints.createDnsRecord)
-      .add(Endpoints.updateDnsRecord)
-      .add(Endpoints.deleteDnsRecord)
-      .add(Endpoints.listCertificatePacks)
-      .middleware(Authentication) {}
-)
-
-export const UserGroup = lazily(
-  () =>
-    class UserGroup extends HttpApiGroup.make("user")
-      .add(Endpoints.listInvites)
-      .add(Endpoints.getInvite)
-      .add(Endpoints.respondInvite)
-      .add(Endpoints.verifyToken)
-      .middleware(Authentication) {}
-)
-
-export const AccountsGroup = lazily(
-  () =>
-    class AccountsGroup extends HttpApiGroup.make("accounts")
-      .add(Endpoints.listAccounts)
-      .add(Endpoints.getAccount)
-      .add(Endpoints.listMemberships)
-      .middleware(Authentication) {}
-)
+/** Every endpoint of the core, by name: what the client calls (`call(Endpoints.getZone, …)`). */
+export const Endpoints = lazyRecord({ ...zonesEndpoints, ...userEndpoints, ...accountsEndpoints })
 
 /**
  * A group of every endpoint of an area's record (`lazyRecord`), in the record's order: an endpoint
@@ -322,6 +303,24 @@ export const groupOf = <const Id extends string, Endpoints extends Record<string
   for (const endpoint of Object.values(endpoints)) group = group.add(endpoint)
   return group as HttpApiGroup.HttpApiGroup<Id, Endpoints[keyof Endpoints], never>
 }
+
+/** The endpoints of one group of `Endpoints` (each built once, by the record). */
+const part = <T extends Record<string, () => unknown>>(endpoints: T): { readonly [K in keyof T]: ReturnType<T[K]> } =>
+  Object.fromEntries(Object.keys(endpoints).map((k) => [k, Endpoints[k as keyof typeof Endpoints]])) as {
+    readonly [K in keyof T]: ReturnType<T[K]>
+  }
+
+export const ZonesGroup = lazily(
+  () => class ZonesGroup extends groupOf("zones", part(zonesEndpoints)).middleware(Authentication) {}
+)
+
+export const UserGroup = lazily(
+  () => class UserGroup extends groupOf("user", part(userEndpoints)).middleware(Authentication) {}
+)
+
+export const AccountsGroup = lazily(
+  () => class AccountsGroup extends groupOf("accounts", part(accountsEndpoints)).middleware(Authentication) {}
+)
 
 /** The base path of the v4 API on the embedded server, as on the real platform. */
 export const BasePath = "/client/v4"

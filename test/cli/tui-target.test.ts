@@ -16,7 +16,7 @@ afterEach(async () => {
 
 /** Runs `edgectl tui ARGS` on a terminal until it exits; its exit code and what it printed. */
 const refused = async (args: ReadonlyArray<string>, env: Record<string, string | undefined>) => {
-  const tui = await PtyTui.start({ columns: 100, rows: 24, args, env, ready: () => true })
+  const tui = await PtyTui.start({ columns: 100, rows: 24, args, env, ready: "" })
   started.push(tui)
   const code = await tui.exit()
   return { code, text: tui.raw.replace(/\r/g, "") }
