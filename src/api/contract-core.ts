@@ -17,7 +17,7 @@ import * as AST from "effect/SchemaAST"
 import type { ParseOptions } from "effect/SchemaAST"
 import { Account, Membership, TokenVerification } from "../domain/account.js"
 import { CertificatePack } from "../domain/certificate.js"
-import { DnsRecord, DnsRecordTypes } from "../domain/dns.js"
+import { DnsRecord, DnsRecordBody, DnsRecordTypes } from "../domain/dns.js"
 import { Envelope, FailureEnvelope, Paged } from "../domain/envelope.js"
 import {
   ErrorTable,
@@ -189,13 +189,15 @@ export const MembershipsParams = lazily(() =>
 )
 export type MembershipsParams = ReturnType<typeof MembershipsParams>["Type"]
 
-/**
- * Every endpoint, by name, with the errors it answers beyond `PlatformErrors` (which every endpoint
- * can answer); groups below assemble them and the client calls them directly. An endpoint with any
- * input answers InvalidInput (a parameter or body refused); one naming an object in its path
- * answers NotFound.
+/*
+ * The core's endpoints, by name, with the errors each answers beyond `PlatformErrors` (which every
+ * endpoint can answer), declared once per group below and joined in `Endpoints`, which the client
+ * calls. An endpoint with any input answers InvalidInput (a parameter or body refused); one naming
+ * an object in its path answers NotFound.
  */
-export const Endpoints = lazyRecord({
+
+/** The zones group's endpoints: zones, DNS records, certificate packs. */
+const zonesEndpoints = {
   listZones: () =>
     HttpApiEndpoint.get("list", "/zones")
       .setUrlParams(ZonesListParams())
@@ -214,11 +216,11 @@ export const Endpoints = lazyRecord({
       .addSuccess(Paged(DnsRecord))
       .addError(Wire.NotFound)
       .addError(Wire.InvalidInput),
-  /** The body is unknown JSON here, read by src/server/dns-records.ts so a problem names its field. */
+  /** The server reads the body itself (src/server/dns-records.ts) so that a problem names its field. */
   createDnsRecord: () =>
     HttpApiEndpoint.post("createDnsRecord", "/zones/:zone_id/dns_records")
       .setPath(ZoneId)
-      .setPayload(Schema.Unknown)
+      .setPayload(DnsRecordBody)
       .addSuccess(Envelope(DnsRecord))
       .addError(Wire.NotFound)
       .addError(Wire.InvalidInput),
@@ -226,7 +228,7 @@ export const Endpoints = lazyRecord({
   updateDnsRecord: () =>
     HttpApiEndpoint.patch("updateDnsRecord", "/zones/:zone_id/dns_records/:dns_record_id")
       .setPath(DnsRecordPath)
-      .setPayload(Schema.Unknown)
+      .setPayload(DnsRecordBody)
       .addSuccess(Envelope(DnsRecord))
       .addError(Wire.NotFound)
       .addError(Wire.InvalidInput),
@@ -242,7 +244,11 @@ export const Endpoints = lazyRecord({
       .setUrlParams(CertificatePacksParams())
       .addSuccess(Paged(CertificatePack))
       .addError(Wire.NotFound)
-      .addError(Wire.InvalidInput),
+      .addError(Wire.InvalidInput)
+}
+
+/** The user group's endpoints: invites and the token's verification. */
+const userEndpoints = {
   listInvites: () => HttpApiEndpoint.get("invites", "/user/invites").addSuccess(Envelope(Schema.Array(Invite))),
   getInvite: () =>
     HttpApiEndpoint.get("invite", "/user/invites/:id")
@@ -257,7 +263,11 @@ export const Endpoints = lazyRecord({
       .addSuccess(Envelope(Invite))
       .addError(Wire.NotFound)
       .addError(Wire.InvalidInput),
-  verifyToken: () => HttpApiEndpoint.get("verifyToken", "/user/tokens/verify").addSuccess(Envelope(TokenVerification)),
+  verifyToken: () => HttpApiEndpoint.get("verifyToken", "/user/tokens/verify").addSuccess(Envelope(TokenVerification))
+}
+
+/** The accounts group's endpoints. */
+const accountsEndpoints = {
   listAccounts: () =>
     HttpApiEndpoint.get("list", "/accounts")
       .setUrlParams(AccountsParams())
@@ -274,38 +284,42 @@ export const Endpoints = lazyRecord({
       .setUrlParams(MembershipsParams())
       .addSuccess(Paged(Membership))
       .addError(Wire.InvalidInput)
-})
+}
+
+/** Every endpoint of the core, by name: what the client calls (`call(Endpoints.getZone, …)`). */
+export const Endpoints = lazyRecord({ ...zonesEndpoints, ...userEndpoints, ...accountsEndpoints })
+
+/**
+ * A group of every endpoint of an area's record (`lazyRecord`), in the record's order: an endpoint
+ * is named once, where it is declared. Building the group builds every endpoint of the record.
+ */
+export const groupOf = <const Id extends string, Endpoints extends Record<string, HttpApiEndpoint.HttpApiEndpoint.Any>>(
+  id: Id,
+  endpoints: Endpoints
+): HttpApiGroup.HttpApiGroup<Id, Endpoints[keyof Endpoints], never> => {
+  // `add` one at a time grows the group's type by one endpoint each; over a list it cannot be
+  // followed, so the group's type is said once here: every endpoint of the record.
+  let group: HttpApiGroup.HttpApiGroup<Id, HttpApiEndpoint.HttpApiEndpoint.Any, never> = HttpApiGroup.make(id)
+  for (const endpoint of Object.values(endpoints)) group = group.add(endpoint)
+  return group as HttpApiGroup.HttpApiGroup<Id, Endpoints[keyof Endpoints], never>
+}
+
+/** The endpoints of one group of `Endpoints` (each built once, by the record). */
+const part = <T extends Record<string, () => unknown>>(endpoints: T): { readonly [K in keyof T]: ReturnType<T[K]> } =>
+  Object.fromEntries(Object.keys(endpoints).map((k) => [k, Endpoints[k as keyof typeof Endpoints]])) as {
+    readonly [K in keyof T]: ReturnType<T[K]>
+  }
 
 export const ZonesGroup = lazily(
-  () =>
-    class ZonesGroup extends HttpApiGroup.make("zones")
-      .add(Endpoints.listZones)
-      .add(Endpoints.getZone)
-      .add(Endpoints.listDnsRecords)
-      .add(Endpoints.createDnsRecord)
-      .add(Endpoints.updateDnsRecord)
-      .add(Endpoints.deleteDnsRecord)
-      .add(Endpoints.listCertificatePacks)
-      .middleware(Authentication) {}
+  () => class ZonesGroup extends groupOf("zones", part(zonesEndpoints)).middleware(Authentication) {}
 )
 
 export const UserGroup = lazily(
-  () =>
-    class UserGroup extends HttpApiGroup.make("user")
-      .add(Endpoints.listInvites)
-      .add(Endpoints.getInvite)
-      .add(Endpoints.respondInvite)
-      .add(Endpoints.verifyToken)
-      .middleware(Authentication) {}
+  () => class UserGroup extends groupOf("user", part(userEndpoints)).middleware(Authentication) {}
 )
 
 export const AccountsGroup = lazily(
-  () =>
-    class AccountsGroup extends HttpApiGroup.make("accounts")
-      .add(Endpoints.listAccounts)
-      .add(Endpoints.getAccount)
-      .add(Endpoints.listMemberships)
-      .middleware(Authentication) {}
+  () => class AccountsGroup extends groupOf("accounts", part(accountsEndpoints)).middleware(Authentication) {}
 )
 
 /** The base path of the v4 API on the embedded server, as on the real platform. */

@@ -5,8 +5,7 @@
  */
 import * as HttpApi from "@effect/platform/HttpApi"
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
-import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
-import { Authentication, onObject, platformApi } from "./contract-core.js"
+import { Authentication, groupOf, onObject, platformApi } from "./contract-core.js"
 import * as Schema from "effect/Schema"
 import { EscAnswer, EscChangeBody } from "../domain/esc.js"
 import { lazily, lazyRecord } from "./contract-lazy.js"
@@ -46,16 +45,7 @@ export const EscEndpoints = lazyRecord({
       .pipe(onObject)
 })
 
-export const EscGroup = lazily(
-  () =>
-    class EscGroup extends HttpApiGroup.make("esc")
-      .add(EscEndpoints.getZoneEsc)
-      .add(EscEndpoints.setZoneEsc)
-      .add(EscEndpoints.deleteZoneEsc)
-      .add(EscEndpoints.getAccountEsc)
-      .add(EscEndpoints.setAccountEsc)
-      .add(EscEndpoints.deleteAccountEsc) {}
-)
+export const EscGroup = lazily(() => class EscGroup extends groupOf("esc", EscEndpoints) {})
 
 /** The ESC part of the API on its own (local mode builds only the parts a command calls). */
 export const EscApi = lazily(

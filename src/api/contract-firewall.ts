@@ -1,15 +1,26 @@
 /**
- * The firewall filters and rules endpoints (area C) of the v4 contract. Bodies are unknown JSON
- * here and read by src/firewall/body.ts on the server, so that every problem of every element is
- * named in one answer (and the SDK's single-object rule body is accepted as well as an array).
+ * The firewall filters and rules endpoints (area C) of the v4 contract. Each write declares its
+ * body (src/domain/firewall.ts), which the client encodes; the server reads the body itself
+ * (`handleRaw`, src/server/firewall-handlers.ts) with src/firewall/body.ts, so that every problem of
+ * every element is named in one answer (and the SDK's single-object rule body is accepted as well
+ * as an array).
  */
 import * as HttpApi from "@effect/platform/HttpApi"
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
-import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
-import { answers, Authentication, onObject, platformApi, Wire } from "./contract-core.js"
+import { answers, Authentication, groupOf, onObject, platformApi, Wire } from "./contract-core.js"
 import * as Schema from "effect/Schema"
 import { Envelope, Paged } from "../domain/envelope.js"
-import { Deleted, Filter, FirewallActions, Rule } from "../domain/firewall.js"
+import {
+  Deleted,
+  Filter,
+  FilterBody,
+  FirewallActions,
+  PriorityBody,
+  Rule,
+  RuleBody,
+  RulesCreateBody,
+  ValidateExprBody
+} from "../domain/firewall.js"
 import { BoolParam, IntParam, OneOf, TextParam } from "../domain/params.js"
 import { lazily, lazyRecord } from "./contract-lazy.js"
 
@@ -17,7 +28,6 @@ const ZoneId = Schema.Struct({ zone_id: Schema.String })
 const FilterPath = Schema.Struct({ zone_id: Schema.String, filter_id: Schema.String })
 const RulePath = Schema.Struct({ zone_id: Schema.String, rule_id: Schema.String })
 const Ids = Schema.Struct({ id: Schema.optional(Schema.Union(Schema.String, Schema.Array(Schema.String))) })
-const Body = Schema.Unknown
 
 export const FiltersListParams = lazily(() =>
   Schema.Struct({
@@ -74,13 +84,13 @@ export const FirewallEndpoints = lazyRecord({
   createFilters: () =>
     HttpApiEndpoint.post("createFilters", filters)
       .setPath(ZoneId)
-      .setPayload(Body)
+      .setPayload(Schema.Array(FilterBody))
       .addSuccess(Envelope(Schema.Array(Filter)))
       .pipe(onObject, filterWrite),
   updateFilters: () =>
     HttpApiEndpoint.put("updateFilters", filters)
       .setPath(ZoneId)
-      .setPayload(Body)
+      .setPayload(Schema.Array(FilterBody))
       .addSuccess(Envelope(Schema.Array(Filter)))
       .pipe(onObject, filterWrite),
   deleteFilters: () =>
@@ -97,7 +107,7 @@ export const FirewallEndpoints = lazyRecord({
   updateFilter: () =>
     HttpApiEndpoint.put("updateFilter", `${filters}/:filter_id`)
       .setPath(FilterPath)
-      .setPayload(Body)
+      .setPayload(FilterBody)
       .addSuccess(Envelope(Filter))
       .pipe(onObject, filterWrite),
   deleteFilter: () =>
@@ -114,19 +124,19 @@ export const FirewallEndpoints = lazyRecord({
   createRules: () =>
     HttpApiEndpoint.post("createRules", rules)
       .setPath(ZoneId)
-      .setPayload(Body)
+      .setPayload(RulesCreateBody)
       .addSuccess(Envelope(Schema.Array(Rule)))
       .pipe(onObject, ruleWrite),
   updateRules: () =>
     HttpApiEndpoint.put("updateRules", rules)
       .setPath(ZoneId)
-      .setPayload(Body)
+      .setPayload(Schema.Array(RuleBody))
       .addSuccess(Envelope(Schema.Array(Rule)))
       .pipe(onObject, ruleWrite),
   patchRules: () =>
     HttpApiEndpoint.patch("patchRules", rules)
       .setPath(ZoneId)
-      .setPayload(Body)
+      .setPayload(Schema.Array(PriorityBody))
       .addSuccess(Envelope(Schema.Array(Rule)))
       .pipe(onObject, ruleWrite),
   deleteRules: () =>
@@ -140,13 +150,13 @@ export const FirewallEndpoints = lazyRecord({
   updateRule: () =>
     HttpApiEndpoint.put("updateRule", `${rules}/:rule_id`)
       .setPath(RulePath)
-      .setPayload(Body)
+      .setPayload(RuleBody)
       .addSuccess(Envelope(Rule))
       .pipe(onObject, ruleWrite),
   patchRule: () =>
     HttpApiEndpoint.patch("patchRule", `${rules}/:rule_id`)
       .setPath(RulePath)
-      .setPayload(Body)
+      .setPayload(PriorityBody)
       .addSuccess(Envelope(Schema.Array(Rule)))
       .pipe(onObject, ruleWrite),
   deleteRule: () =>
@@ -163,33 +173,12 @@ export const FirewallEndpoints = lazyRecord({
       .pipe(answers(Wire.InvalidInput, Wire.InvalidExpression)),
   validateExprPost: () =>
     HttpApiEndpoint.post("validateExprPost", "/filters/validate-expr")
-      .setPayload(Body)
+      .setPayload(ValidateExprBody)
       .addSuccess(Schema.Unknown)
       .pipe(answers(Wire.InvalidInput, Wire.InvalidExpression))
 })
 
-export const FirewallGroup = lazily(
-  () =>
-    class FirewallGroup extends HttpApiGroup.make("firewall")
-      .add(FirewallEndpoints.listFilters)
-      .add(FirewallEndpoints.createFilters)
-      .add(FirewallEndpoints.updateFilters)
-      .add(FirewallEndpoints.deleteFilters)
-      .add(FirewallEndpoints.getFilter)
-      .add(FirewallEndpoints.updateFilter)
-      .add(FirewallEndpoints.deleteFilter)
-      .add(FirewallEndpoints.listRules)
-      .add(FirewallEndpoints.createRules)
-      .add(FirewallEndpoints.updateRules)
-      .add(FirewallEndpoints.patchRules)
-      .add(FirewallEndpoints.deleteRules)
-      .add(FirewallEndpoints.getRule)
-      .add(FirewallEndpoints.updateRule)
-      .add(FirewallEndpoints.patchRule)
-      .add(FirewallEndpoints.deleteRule)
-      .add(FirewallEndpoints.validateExpr)
-      .add(FirewallEndpoints.validateExprPost) {}
-)
+export const FirewallGroup = lazily(() => class FirewallGroup extends groupOf("firewall", FirewallEndpoints) {})
 
 /** The firewall part of the API on its own (local mode builds only the parts a command calls). */
 export const FirewallApi = lazily(

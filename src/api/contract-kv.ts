@@ -1,19 +1,16 @@
 /**
  * The key-value store's v4 endpoints (api-reference section 10), described once: the embedded
- * platform serves them (src/server/kv-handlers.ts) and the KV service calls them (src/services/kv-service.ts).
+ * platform serves them (src/server/kv-handlers.ts; a value read in-process also by
+ * kv-value-route.ts, with the same checks) and the KV services call them (src/services/kv-*.ts).
  *
  * Four endpoints read their body themselves (the server handles them raw): a value is stored as
  * the bytes sent (any content type) or taken from a multipart form, and bulk bodies are parsed and
  * checked by src/kv/validate.ts so that each problem names its entry.
- *
- * The group gets its authentication where it joins the API (contract.ts): importing the middleware
- * here would make the two modules import each other.
  */
 import * as HttpApi from "@effect/platform/HttpApi"
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
-import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
-import { answers, Authentication, onObject, platformApi, Wire } from "./contract-core.js"
+import { answers, Authentication, groupOf, onObject, platformApi, Wire } from "./contract-core.js"
 import * as Schema from "effect/Schema"
 import { Envelope, CursorPaged, Paged } from "../domain/envelope.js"
 import { KvBulkGetRequest, KvBulkGetResult, KvBulkResult, KvKey, KvNamespace, KvNamespaceTitle } from "../domain/kv.js"
@@ -146,24 +143,7 @@ export const KvEndpoints = lazyRecord({
       .pipe(onObject)
 })
 
-export const KvGroup = lazily(
-  () =>
-    class KvGroup extends HttpApiGroup.make("kv")
-      .add(KvEndpoints.listNamespaces)
-      .add(KvEndpoints.createNamespace)
-      .add(KvEndpoints.getNamespace)
-      .add(KvEndpoints.renameNamespace)
-      .add(KvEndpoints.deleteNamespace)
-      .add(KvEndpoints.listKeys)
-      .add(KvEndpoints.getValue)
-      .add(KvEndpoints.putValue)
-      .add(KvEndpoints.deleteValue)
-      .add(KvEndpoints.getMetadata)
-      .add(KvEndpoints.bulkPut)
-      .add(KvEndpoints.bulkDelete)
-      .add(KvEndpoints.bulkDeletePost)
-      .add(KvEndpoints.bulkGet) {}
-)
+export const KvGroup = lazily(() => class KvGroup extends groupOf("kv", KvEndpoints) {})
 
 /** The KV part of the API on its own (local mode builds only the parts a command calls). */
 export const KvApi = lazily(

@@ -2,27 +2,26 @@
  * The legacy security products' endpoints of the v4 contract: Zone Lockdown
  * (`/zones/{zone_id}/firewall/lockdowns`), User Agent Blocking (`/zones/{zone_id}/firewall/ua_rules`)
  * and rate limiting, previous version (`/zones/{zone_id}/rate_limits`), as the platform served them
- * (lockdown-ua-migration.md §2-3, rate-limiting-migration.md §2). Bodies are unknown JSON here and
- * read by src/server/legacy-body.ts, so that every problem is named in one answer. With the ended
+ * (lockdown-ua-migration.md §2-3, rate-limiting-migration.md §2). Each write declares its body
+ * (src/domain/legacy-security.ts), which the client encodes; the server reads the body itself
+ * (`handleRaw`) with src/server/legacy-body.ts, so that every problem is named in one answer. With the ended
  * APIs switched on (src/server/legacy-mode.ts) the rate limits answer Gone, as the platform now does.
  */
 import * as HttpApi from "@effect/platform/HttpApi"
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
-import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import { Envelope, Paged } from "../domain/envelope.js"
 import { Deleted } from "../domain/firewall.js"
-import { Lockdown, RateLimit, UaRule } from "../domain/legacy-security.js"
+import { Lockdown, LockdownBody, RateLimit, RateLimitBody, UaRule, UaRuleBody } from "../domain/legacy-security.js"
 import { BoolParam, IntParam, TextParam } from "../domain/params.js"
-import { answers, Authentication, onObject, platformApi, Wire } from "./contract-core.js"
+import { answers, Authentication, groupOf, onObject, platformApi, Wire } from "./contract-core.js"
 import { lazily, lazyRecord } from "./contract-lazy.js"
 
 const ZoneId = Schema.Struct({ zone_id: Schema.String })
 const LockdownPath = Schema.Struct({ zone_id: Schema.String, lock_downs_id: Schema.String })
 const UaRulePath = Schema.Struct({ zone_id: Schema.String, ua_rule_id: Schema.String })
 const RateLimitPath = Schema.Struct({ zone_id: Schema.String, rate_limit_id: Schema.String })
-const Body = Schema.Unknown
 
 /** `per_page`: 1 to 1000, "only … `1` or … a multiple of 5" (the three APIs' own words). */
 const PerPage = Schema.transformOrFail(IntParam("per_page", 1, 1000), Schema.Number, {
@@ -86,7 +85,7 @@ export const LegacyEndpoints = lazyRecord({
   createLockdown: () =>
     HttpApiEndpoint.post("createLockdown", lockdowns)
       .setPath(ZoneId)
-      .setPayload(Body)
+      .setPayload(LockdownBody)
       .addSuccess(Envelope(Lockdown))
       .pipe(onObject, write),
   getLockdown: () =>
@@ -97,7 +96,7 @@ export const LegacyEndpoints = lazyRecord({
   updateLockdown: () =>
     HttpApiEndpoint.put("updateLockdown", `${lockdowns}/:lock_downs_id`)
       .setPath(LockdownPath)
-      .setPayload(Body)
+      .setPayload(LockdownBody)
       .addSuccess(Envelope(Lockdown))
       .pipe(onObject, write),
   deleteLockdown: () =>
@@ -114,7 +113,7 @@ export const LegacyEndpoints = lazyRecord({
   createUaRule: () =>
     HttpApiEndpoint.post("createUaRule", uaRules)
       .setPath(ZoneId)
-      .setPayload(Body)
+      .setPayload(UaRuleBody)
       .addSuccess(Envelope(UaRule))
       .pipe(onObject, write),
   getUaRule: () =>
@@ -125,7 +124,7 @@ export const LegacyEndpoints = lazyRecord({
   updateUaRule: () =>
     HttpApiEndpoint.put("updateUaRule", `${uaRules}/:ua_rule_id`)
       .setPath(UaRulePath)
-      .setPayload(Body)
+      .setPayload(UaRuleBody)
       .addSuccess(Envelope(UaRule))
       .pipe(onObject, write),
   deleteUaRule: () =>
@@ -142,7 +141,7 @@ export const LegacyEndpoints = lazyRecord({
   createRateLimit: () =>
     HttpApiEndpoint.post("createRateLimit", rateLimits)
       .setPath(ZoneId)
-      .setPayload(Body)
+      .setPayload(RateLimitBody)
       .addSuccess(Envelope(RateLimit))
       .pipe(onObject, write, ended),
   getRateLimit: () =>
@@ -153,7 +152,7 @@ export const LegacyEndpoints = lazyRecord({
   updateRateLimit: () =>
     HttpApiEndpoint.put("updateRateLimit", `${rateLimits}/:rate_limit_id`)
       .setPath(RateLimitPath)
-      .setPayload(Body)
+      .setPayload(RateLimitBody)
       .addSuccess(Envelope(RateLimit))
       .pipe(onObject, write, ended),
   deleteRateLimit: () =>
@@ -163,25 +162,7 @@ export const LegacyEndpoints = lazyRecord({
       .pipe(onObject, ended)
 })
 
-export const LegacyGroup = lazily(
-  () =>
-    class LegacyGroup extends HttpApiGroup.make("legacy")
-      .add(LegacyEndpoints.listLockdowns)
-      .add(LegacyEndpoints.createLockdown)
-      .add(LegacyEndpoints.getLockdown)
-      .add(LegacyEndpoints.updateLockdown)
-      .add(LegacyEndpoints.deleteLockdown)
-      .add(LegacyEndpoints.listUaRules)
-      .add(LegacyEndpoints.createUaRule)
-      .add(LegacyEndpoints.getUaRule)
-      .add(LegacyEndpoints.updateUaRule)
-      .add(LegacyEndpoints.deleteUaRule)
-      .add(LegacyEndpoints.listRateLimits)
-      .add(LegacyEndpoints.createRateLimit)
-      .add(LegacyEndpoints.getRateLimit)
-      .add(LegacyEndpoints.updateRateLimit)
-      .add(LegacyEndpoints.deleteRateLimit) {}
-)
+export const LegacyGroup = lazily(() => class LegacyGroup extends groupOf("legacy", LegacyEndpoints) {})
 
 /** The legacy products' part of the API on its own (local mode builds only the parts a command calls). */
 export const LegacyApi = lazily(

@@ -6,16 +6,23 @@
  * it belongs to. Served by src/server/rulesets-handlers.ts, called by
  * src/services/rulesets-service.ts.
  *
- * Bodies are read as unknown JSON by the server (src/server/rulesets-body.ts) so that a refusal
- * names its field. Writes take `dry_run`: with `true` they check and answer `result: null`.
+ * Each write declares its body (src/domain/ruleset.ts), which the client encodes; the server reads
+ * the body itself (`handleRaw`, src/server/rulesets-body.ts) so that a refusal names its field.
+ * Writes take `dry_run`: with `true` they check and answer `result: null`.
  */
 import * as HttpApi from "@effect/platform/HttpApi"
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
-import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as Schema from "effect/Schema"
 import { Envelope } from "../domain/envelope.js"
-import { RulesetSummary, ZoneRuleset } from "../domain/ruleset.js"
-import { answers, Authentication, onObject, platformApi, Wire } from "./contract-core.js"
+import {
+  EntrypointBody,
+  RuleCreateBody,
+  RulesetCreateBody,
+  RulesetSummary,
+  RuleUpdateBody,
+  ZoneRuleset
+} from "../domain/ruleset.js"
+import { answers, Authentication, groupOf, onObject, platformApi, Wire } from "./contract-core.js"
 import { lazily, lazyRecord } from "./contract-lazy.js"
 
 const Zone = Schema.Struct({ zone_id: Schema.String })
@@ -46,7 +53,7 @@ export const RulesetsEndpoints = lazyRecord({
     HttpApiEndpoint.post("createRuleset", "/zones/:zone_id/rulesets")
       .setPath(Zone)
       .setUrlParams(DryRunParams())
-      .setPayload(Schema.Unknown)
+      .setPayload(RulesetCreateBody)
       .addSuccess(Written)
       .pipe(onObject, write, answers(Wire.Conflict)),
   getRuleset: () =>
@@ -71,7 +78,7 @@ export const RulesetsEndpoints = lazyRecord({
     HttpApiEndpoint.put("putCustomEntrypoint", custom)
       .setPath(Zone)
       .setUrlParams(DryRunParams())
-      .setPayload(Schema.Unknown)
+      .setPayload(EntrypointBody)
       .addSuccess(Written)
       .pipe(onObject, write),
   /**
@@ -88,7 +95,7 @@ export const RulesetsEndpoints = lazyRecord({
     HttpApiEndpoint.put("putPhaseEntrypoint", "/zones/:zone_id/rulesets/phases/:ruleset_phase/entrypoint")
       .setPath(Phase)
       .setUrlParams(DryRunParams())
-      .setPayload(Schema.Unknown)
+      .setPayload(EntrypointBody)
       .addSuccess(Written)
       .pipe(onObject, write),
   /** A phase's entry point's versions, newest first, without their rules; and one of them. */
@@ -109,14 +116,14 @@ export const RulesetsEndpoints = lazyRecord({
     HttpApiEndpoint.post("createRule", rules)
       .setPath(Ruleset)
       .setUrlParams(DryRunParams())
-      .setPayload(Schema.Unknown)
+      .setPayload(RuleCreateBody)
       .addSuccess(Written)
       .pipe(onObject, write),
   updateRule: () =>
     HttpApiEndpoint.patch("updateRule", `${rules}/:rule_id`)
       .setPath(Rule)
       .setUrlParams(DryRunParams())
-      .setPayload(Schema.Unknown)
+      .setPayload(RuleUpdateBody)
       .addSuccess(Written)
       .pipe(onObject, write),
   deleteRule: () =>
@@ -127,24 +134,7 @@ export const RulesetsEndpoints = lazyRecord({
       .pipe(onObject)
 })
 
-export const RulesetsGroup = lazily(
-  () =>
-    class RulesetsGroup extends HttpApiGroup.make("rulesets")
-      .add(RulesetsEndpoints.listRulesets)
-      .add(RulesetsEndpoints.createRuleset)
-      .add(RulesetsEndpoints.getRuleset)
-      .add(RulesetsEndpoints.listVersions)
-      .add(RulesetsEndpoints.getVersion)
-      .add(RulesetsEndpoints.getCustomEntrypoint)
-      .add(RulesetsEndpoints.putCustomEntrypoint)
-      .add(RulesetsEndpoints.getPhaseEntrypoint)
-      .add(RulesetsEndpoints.putPhaseEntrypoint)
-      .add(RulesetsEndpoints.listEntrypointVersions)
-      .add(RulesetsEndpoints.getEntrypointVersion)
-      .add(RulesetsEndpoints.createRule)
-      .add(RulesetsEndpoints.updateRule)
-      .add(RulesetsEndpoints.deleteRule) {}
-)
+export const RulesetsGroup = lazily(() => class RulesetsGroup extends groupOf("rulesets", RulesetsEndpoints) {})
 
 /** The rulesets part of the API on its own (local mode builds only the parts a command calls). */
 export const RulesetsApi = lazily(

@@ -4,13 +4,14 @@
  * (check, config, status) and the managed-phase entry point (GET, PUT with `waf_migration`).
  * Served by src/server/waf-handlers.ts, called by src/services/waf-migration-service.ts.
  *
- * The entry point's and the overrides' bodies are read as unknown JSON and checked by src/waf, so
- * that a bad body gets a 400 naming the field.
+ * The entry point's body is the migration's configuration (`WafConfig`) and an override's is
+ * `WafOverrideBody`: the client encodes them; the server reads those bodies itself (`handleRaw`)
+ * and checks them with src/waf and src/server/waf-override-body.ts, so that a bad body gets a 400
+ * naming the field.
  */
 import * as HttpApi from "@effect/platform/HttpApi"
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
-import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
-import { answers, Authentication, onObject, platformApi, Wire } from "./contract-core.js"
+import { answers, Authentication, groupOf, onObject, platformApi, Wire } from "./contract-core.js"
 import * as Schema from "effect/Schema"
 import { Envelope, Paged } from "../domain/envelope.js"
 import { Direction, IntParam, Match, OneOf, TextParam } from "../domain/params.js"
@@ -25,6 +26,7 @@ import {
   WafConfig,
   WafGroup,
   WafOverride,
+  WafOverrideBody,
   WafPackage,
   WafPackagePatch,
   WafRule,
@@ -162,7 +164,7 @@ export const WafEndpoints = lazyRecord({
   createOverride: () =>
     HttpApiEndpoint.post("createOverride", `${base}/overrides`)
       .setPath(Zone)
-      .setPayload(Schema.Unknown)
+      .setPayload(WafOverrideBody)
       .addSuccess(Envelope(WafOverride))
       .pipe(onObject, previous),
   getOverride: () =>
@@ -173,7 +175,7 @@ export const WafEndpoints = lazyRecord({
   updateOverride: () =>
     HttpApiEndpoint.put("updateOverride", `${base}/overrides/:override_id`)
       .setPath(Override)
-      .setPayload(Schema.Unknown)
+      .setPayload(WafOverrideBody)
       .addSuccess(Envelope(WafOverride))
       .pipe(onObject, previous),
   deleteOverride: () =>
@@ -220,37 +222,12 @@ export const WafEndpoints = lazyRecord({
     HttpApiEndpoint.put("putEntrypoint", entrypoint)
       .setPath(Zone)
       .setUrlParams(EntrypointParams())
-      .setPayload(Schema.Unknown)
+      .setPayload(WafConfig)
       .addSuccess(Envelope(Schema.NullOr(Ruleset)))
       .pipe(onObject, step)
 })
 
-export const WafApiGroup = lazily(
-  () =>
-    class WafApiGroup extends HttpApiGroup.make("waf")
-      .add(WafEndpoints.listPackages)
-      .add(WafEndpoints.getPackage)
-      .add(WafEndpoints.patchPackage)
-      .add(WafEndpoints.listGroups)
-      .add(WafEndpoints.getGroup)
-      .add(WafEndpoints.patchGroup)
-      .add(WafEndpoints.listRules)
-      .add(WafEndpoints.getRule)
-      .add(WafEndpoints.patchRule)
-      .add(WafEndpoints.listOverrides)
-      .add(WafEndpoints.createOverride)
-      .add(WafEndpoints.getOverride)
-      .add(WafEndpoints.updateOverride)
-      .add(WafEndpoints.deleteOverride)
-      .add(WafEndpoints.getWafSetting)
-      .add(WafEndpoints.patchWafSetting)
-      .add(WafEndpoints.listPageRules)
-      .add(WafEndpoints.check)
-      .add(WafEndpoints.config)
-      .add(WafEndpoints.status)
-      .add(WafEndpoints.getEntrypoint)
-      .add(WafEndpoints.putEntrypoint) {}
-)
+export const WafApiGroup = lazily(() => class WafApiGroup extends groupOf("waf", WafEndpoints) {})
 
 /** The WAF part of the API on its own (local mode builds only the parts a command calls). */
 export const WafApi = lazily(

@@ -1,8 +1,11 @@
 /**
  * The v4 contract: every endpoint of the platform that edgectl serves or calls, described once.
  * The embedded server is built from it (HttpApiBuilder) and the client calls it (src/api/client),
- * so a path, a parameter or a field is named in one place. The core (errors, authentication, the
- * foundation's groups) is in contract-core.ts, each area's group in contract-<area>.ts.
+ * so a path, a parameter or a body is declared in one place: an endpoint in its area's record, the
+ * area's group built from the record (`groupOf`). The core (errors, authentication, the
+ * foundation's groups) is in contract-core.ts, each area's group in contract-<area>.ts. The fast
+ * routes the in-process platform tries before the app (src/server/route-table.ts and its
+ * siblings) match their few paths again, and decline whatever they do not understand exactly.
  */
 import * as HttpApi from "@effect/platform/HttpApi"
 import { AccountsGroup, Authentication, platformApi, UserGroup, ZonesGroup } from "./contract-core.js"

@@ -36,7 +36,8 @@ export interface TargetOptions {
 export const stateDir = (o: TargetOptions) =>
   path.resolve(o.cwd ?? process.cwd(), o.persistTo ?? path.join(".edgectl", "state"))
 
-const remoteCredentials = (env: Readonly<Record<string, string | undefined>>): Credentials | InvalidInput => {
+/** The credentials `--remote` sends, from the environment, or the refusal naming the variables to set. */
+export const remoteCredentials = (env: Readonly<Record<string, string | undefined>>): Credentials | InvalidInput => {
   if (env.CLOUDFLARE_API_TOKEN) return { kind: "token", token: env.CLOUDFLARE_API_TOKEN }
   if (env.CLOUDFLARE_API_KEY && env.CLOUDFLARE_EMAIL)
     return { kind: "key", key: env.CLOUDFLARE_API_KEY, email: env.CLOUDFLARE_EMAIL }

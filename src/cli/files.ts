@@ -7,25 +7,13 @@ import * as Effect from "effect/Effect"
 import * as fs from "node:fs"
 import { CliFailure } from "./run.js"
 import { writeOut } from "./stdio.js"
+import { fileProblem } from "../domain/file-errors.js"
 
 /** `-`: standard input (for an option that reads) or standard output (for one that writes). */
 export const STDIO = "-"
 
-/** `ENOENT: no such file or directory, open 'x'` → `no such file`; the system's words otherwise. */
-export const fileProblem = (e: unknown): string => {
-  const err = e as NodeJS.ErrnoException
-  switch (err.code) {
-    case "ENOENT":
-    case "ENOTDIR":
-      return "no such file"
-    case "EISDIR":
-      return "it is a directory, not a file"
-    case "EACCES":
-      return "permission denied"
-    default:
-      return /^[A-Z]+: (.*?)(?:, \w+(?: '.*')?)?$/.exec(err.message)?.[1] ?? err.message
-  }
-}
+/** Why a file named in an option could not be read or written (src/domain/file-errors.ts). */
+export { fileProblem }
 
 /**
  * Whether standard input is a terminal. A pipe or a file is answered from `fstat`, without building

@@ -54,7 +54,8 @@ const commands: ReadonlyArray<readonly [string, () => Promise<AnyCommand>]> = [
   ["scan", () => import("./commands/scan.js").then((m) => m.scan)],
   ["lsp", () => import("./commands/lsp.js").then((m) => m.lsp)],
   ["serve", () => import("./commands/serve.js").then((m) => m.serve)],
-  // Declared here: small, and build.mjs reads any import() of a tui.js as the TUI's own bundle.
+  // Imported statically: `edgectl` alone on a terminal opens the TUI (openTui), and the module is small
+  // (the TUI itself is loaded by openTui, on use).
   ["tui", () => Promise.resolve(tui)]
 ] as unknown as ReadonlyArray<readonly [string, () => Promise<AnyCommand>]>
 

@@ -10,6 +10,7 @@ import { inputProblem } from "./files.js"
 import { parseRateLimit } from "../domain/rate-budget.js"
 import { timeoutProblem } from "../api/target.js"
 import { CliFailure } from "./run.js"
+import { isMissing } from "../domain/file-errors.js"
 
 export const json = Options.boolean("json").pipe(Options.withDescription("print only JSON on stdout"))
 export const remote = Options.boolean("remote").pipe(
@@ -68,7 +69,7 @@ export const inputFile = (name: string, path: string): Effect.Effect<string, Cli
 export const persistTo = pathOption("persist-to", "DIR", (dir, found) => {
   if (dir === "") return "expected a directory, got an empty path"
   if (found instanceof fs.Stats) return found.isDirectory() ? undefined : `${dir} is a file, not a directory`
-  if (found.code === "ENOENT") return undefined
+  if (isMissing(found)) return undefined
   return found.code === "ENOTDIR" ? `${dir}: a part of the path is a file, not a directory` : `${dir}: ${found.message}`
 }).pipe(Options.withDescription("directory of the local platform's state (default .edgectl/state)"), Options.optional)
 

@@ -2,6 +2,7 @@
 import type { V4Error } from "../domain/errors.js"
 import { defaultHint, type HintTarget } from "./hints.js"
 import { isTerminal, stdoutOpen, writeErr, writeOut } from "./stdio.js"
+import { clip } from "../domain/clip.js"
 
 export const useColor = () => isTerminal("stdout") && !process.env.NO_COLOR
 
@@ -56,8 +57,8 @@ export const printFields = (fields: ReadonlyArray<readonly [string, string]>) =>
   for (const [k, v] of fields) printLine(`${`${k}:`.padEnd(width)}${v}`)
 }
 
-/** `s` cut to at most `n` characters, an ellipsis marking the cut, so that a table row stays on one line. */
-export const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s)
+/** `s` cut to at most `n` characters, so that a table row stays on one line (src/domain/clip.ts). */
+export { clip }
 
 /**
  * `error: <what failed>: <why> [code N]` and at most one hint line. `hint`: the command's own

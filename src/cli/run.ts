@@ -70,14 +70,26 @@ export const run = <A>(
 export const targetOn = (flags: Pick<TargetFlags, "remote" | "local" | "persistTo">): string =>
   targetFlags({ remote: isRemote(flags), persistTo: Option.getOrUndefined(flags.persistTo) })
 
+/**
+ * Whether `--remote` and `--local`, each as given (undefined: absent; KV's `--remote` may also be
+ * `--remote false`), choose the real platform: `--remote`, or `--local false` (as in wrangler). The
+ * one reading of the two flags, for every command.
+ */
+export const remoteChosen = (remote: boolean | undefined, local: boolean | undefined): boolean =>
+  remote ?? local === false
+
+/** `--remote --local` (or KV's `--remote false --local false`): the usage error, else undefined. */
+export const remoteLocalConflict = (remote: boolean | undefined, local: boolean | undefined): CliFailure | undefined =>
+  remote !== undefined && remote === local ? usage("--remote and --local cannot be used together") : undefined
+
 /** Whether the flags choose the real platform: `--remote`, or `--local false` (one meaning on every command). */
 export const isRemote = (flags: Pick<TargetFlags, "remote" | "local">): boolean =>
-  flags.remote || Option.getOrUndefined(flags.local) === false
+  remoteChosen(flags.remote || undefined, Option.getOrUndefined(flags.local))
 
 /** `--remote --local`, `--remote --persist-to DIR`: a usage error, else undefined. */
 export const targetConflict = (flags: Pick<TargetFlags, "remote" | "local" | "persistTo">): CliFailure | undefined => {
-  if (flags.remote && Option.getOrUndefined(flags.local) === true)
-    return usage("--remote and --local cannot be used together")
+  const both = remoteLocalConflict(flags.remote || undefined, Option.getOrUndefined(flags.local))
+  if (both !== undefined) return both
   if (isRemote(flags) && Option.isSome(flags.persistTo))
     return usage(
       `--persist-to applies to the local platform, not to ${flags.remote ? "--remote" : "--local false (the real platform)"}`

@@ -43,6 +43,22 @@ export const DnsRecord = Schema.Struct({
 })
 export type DnsRecord = typeof DnsRecord.Type
 
+/**
+ * The fields of a record a create sends, or an edit changes (PATCH: only those named): the contract's
+ * body, which the client encodes; the server reads the body itself (src/server/dns-records.ts) and
+ * checks the record whole, naming the field of a problem.
+ */
+export const DnsRecordBody = Schema.Struct({
+  type: Schema.optional(Schema.String),
+  name: Schema.optional(Schema.String),
+  content: Schema.optional(Schema.String),
+  ttl: Schema.optional(Schema.Number),
+  proxied: Schema.optional(Schema.Boolean),
+  priority: Schema.optional(Schema.Number),
+  comment: Schema.optional(Schema.NullOr(Schema.String))
+})
+export type DnsRecordBody = typeof DnsRecordBody.Type
+
 /** A record to create, checked (src/server/dns-records.ts): the columns the store writes. */
 export interface NewDnsRecord {
   readonly type: string

@@ -1,8 +1,9 @@
 /**
  * Firewall filters and rules (area C) on the wire. A filter is `{id, paused, expression,
  * description?, ref?}`; a rule embeds its filter, or `{id, deleted: true}` once the filter was
- * deleted. Request bodies are read by src/firewall/body.ts (whose failures name the element, the
- * field, the rule and the value), so the contract takes them as unknown JSON.
+ * deleted. The request bodies below are what the contract declares (the client encodes them, the
+ * compiler checks every call); the server reads the bytes itself with src/firewall/body.ts, whose
+ * failures name the element, the field, the rule and the value, all in one answer.
  */
 import * as Schema from "effect/Schema"
 import { ExpressionDiagnostic } from "./expression.js"
@@ -73,3 +74,44 @@ export const FirewallDecision = Schema.Struct({
   invalid: Schema.Array(Schema.Struct({ rule: Rule, diagnostics: Schema.Array(ExpressionDiagnostic) }))
 })
 export type FirewallDecision = typeof FirewallDecision.Type
+
+// ---- request bodies ----
+
+/** A filter written (POST, PUT): `id` in a PUT names the filter of the path, or of the element in a bulk PUT. */
+export const FilterBody = Schema.Struct({
+  id: Schema.optional(Schema.String),
+  expression: Schema.String,
+  paused: Schema.optional(Schema.Boolean),
+  description: Schema.optional(Schema.String),
+  ref: Schema.optional(Schema.String)
+})
+export type FilterBody = typeof FilterBody.Type
+
+/**
+ * A rule written (POST, PUT): its filter by id, or (on a create, the combined call) a new filter.
+ * The new filter comes first in the union: `{id}` alone would match a whole filter and drop its
+ * expression when the client encodes it.
+ */
+export const RuleBody = Schema.Struct({
+  id: Schema.optional(Schema.String),
+  action: Schema.String,
+  priority: Schema.optional(Schema.NullOr(Schema.Number)),
+  paused: Schema.optional(Schema.Boolean),
+  description: Schema.optional(Schema.String),
+  ref: Schema.optional(Schema.String),
+  products: Schema.optional(Schema.Array(Schema.String)),
+  filter: Schema.Union(FilterBody, Schema.Struct({ id: Schema.String }))
+})
+export type RuleBody = typeof RuleBody.Type
+
+/** A rules POST: an array, or (as the SDK sends it) one rule. */
+export const RulesCreateBody = Schema.Union(Schema.Array(RuleBody), RuleBody)
+
+/** A rules PATCH changes priorities only: `{id, priority}` per rule (`id` optional on one rule's path). */
+export const PriorityBody = Schema.Struct({
+  id: Schema.optional(Schema.String),
+  priority: Schema.NullOr(Schema.Number)
+})
+
+/** `POST /filters/validate-expr`. */
+export const ValidateExprBody = Schema.Struct({ expression: Schema.String })

@@ -3,8 +3,9 @@
  * served: Zone Lockdown (`/zones/{zone_id}/firewall/lockdowns`), User Agent Blocking
  * (`/zones/{zone_id}/firewall/ua_rules`) and rate limiting, previous version
  * (`/zones/{zone_id}/rate_limits`). Facts: the reference's lockdown-ua-migration.md §2-3 and
- * rate-limiting-migration.md §2. Request bodies are read field by field by
- * src/server/legacy-body.ts, so the contract takes them as unknown JSON.
+ * rate-limiting-migration.md §2. The request bodies below are what the contract declares (the
+ * client encodes them); the server reads the body itself, field by field (src/server/legacy-body.ts),
+ * so that every problem is named in one answer.
  */
 import * as Schema from "effect/Schema"
 
@@ -74,6 +75,30 @@ export const RateLimit = Schema.Struct({
   correlate: Schema.optional(Schema.Struct({ by: Schema.Literal("nat") }))
 })
 export type RateLimit = typeof RateLimit.Type
+
+// ---- request bodies (POST creates, PUT replaces: every field the platform keeps is sent) ----
+
+export const LockdownBody = Schema.Struct({
+  urls: Schema.Array(Schema.String),
+  configurations: Schema.Array(LockdownConfiguration),
+  description: Schema.optional(Schema.String),
+  paused: Schema.optional(Schema.Boolean),
+  priority: Schema.optional(Schema.Number)
+})
+export type LockdownBody = typeof LockdownBody.Type
+
+export const UaRuleBody = Schema.Struct({
+  mode: UaRule.fields.mode,
+  configuration: UaRule.fields.configuration,
+  description: Schema.optional(Schema.String),
+  paused: Schema.optional(Schema.Boolean)
+})
+export type UaRuleBody = typeof UaRuleBody.Type
+
+const { id: _id, ...rateLimitFields } = RateLimit.fields
+/** A rate limit as written: the whole object but its id. */
+export const RateLimitBody = Schema.Struct(rateLimitFields)
+export type RateLimitBody = typeof RateLimitBody.Type
 
 /** The three products, by the name edgectl's commands and the store use. */
 export const LegacyKinds = ["lockdowns", "ua_rules", "rate_limits"] as const

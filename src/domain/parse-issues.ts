@@ -5,6 +5,7 @@
  * often not the field; every file, argument and answer decoded by a schema is described here.
  */
 import { ArrayFormatter, type ParseError } from "effect/ParseResult"
+import { clip } from "./clip.js"
 
 /** `rules[0].action_parameters.id`; `(the document)` for the root. */
 export const jsonPath = (path: ReadonlyArray<PropertyKey>): string => {
@@ -18,8 +19,6 @@ export const jsonPath = (path: ReadonlyArray<PropertyKey>): string => {
   }
   return out === "" ? "(the document)" : out
 }
-
-const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s)
 
 /** A schema's type as a reader names it: `an object`, `an array`, `string`, `"a" | "b"`. */
 const typeName = (t: string): string => {

@@ -71,3 +71,61 @@ export type RulesetSummary = typeof RulesetSummary.Type
 
 export const ZoneRuleset = Schema.Struct({ ...summaryFields, rules: Schema.Array(ZoneRule) })
 export type ZoneRuleset = typeof ZoneRuleset.Type
+
+// ---- request bodies ----
+// What the contract declares a write sends (the client encodes it, the compiler checks each call);
+// the server reads the body itself (src/server/rulesets-body.ts) so that a refusal names its field.
+
+/** A rule's parameters as written: any phase's (execute, skip, block), each field optional. */
+const RuleParametersBody = Schema.Struct({
+  ...RuleActionParameters.fields,
+  /** `current`: skip the remaining rules of the phase (the custom phase only). */
+  phase: Schema.optional(Schema.Literal("current")),
+  response: Schema.optional(Schema.partial(BlockResponse))
+})
+
+/** A rule as written: what the platform assigns (version, time) left out; `ref` keeps an id across PUTs. */
+export const RuleBody = Schema.Struct({
+  id: Schema.optional(Schema.String),
+  ref: Schema.optional(Schema.String),
+  action: Schema.String,
+  expression: Schema.String,
+  description: Schema.optional(Schema.String),
+  enabled: Schema.optional(Schema.Boolean),
+  action_parameters: Schema.optional(RuleParametersBody),
+  logging: Schema.optional(Schema.Struct({ enabled: Schema.Boolean })),
+  ratelimit: Schema.optional(RateLimitParameters)
+})
+export type RuleBody = typeof RuleBody.Type
+
+/** Where a rule goes: before or after a rule (`""`: first or last), or at a 1-based index. */
+export const RulePosition = Schema.Union(
+  Schema.Struct({ before: Schema.String }),
+  Schema.Struct({ after: Schema.String }),
+  Schema.Struct({ index: Schema.Number })
+)
+export type RulePosition = typeof RulePosition.Type
+
+/** A rule POST: the rule, and where it goes (last without a position). */
+export const RuleCreateBody = Schema.Struct({ ...RuleBody.fields, position: Schema.optional(RulePosition) })
+
+/** A rule PATCH: the rule redefined whole, and/or moved (`{position}` alone moves it unchanged). */
+export const RuleUpdateBody = Schema.partial(RuleCreateBody)
+
+/** An entry point PUT: the ruleset's own fields and its whole rule list. */
+export const EntrypointBody = Schema.Struct({
+  name: Schema.optional(Schema.String),
+  description: Schema.optional(Schema.String),
+  kind: Schema.optional(Schema.String),
+  phase: Schema.optional(Schema.String),
+  rules: Schema.Array(RuleBody)
+})
+
+/** `POST /zones/{zone_id}/rulesets`: a new ruleset (the custom phase's entry point). */
+export const RulesetCreateBody = Schema.Struct({
+  name: Schema.String,
+  description: Schema.optional(Schema.String),
+  kind: Schema.String,
+  phase: Schema.String,
+  rules: Schema.Array(RuleBody)
+})

@@ -83,6 +83,20 @@ export const WafOverride = Schema.Struct({
 })
 export type WafOverride = typeof WafOverride.Type
 
+/**
+ * A URI-based override as written (POST, PUT): the contract's body, which the client encodes; the
+ * server reads the body itself (src/server/waf-override-body.ts) so that a refusal names its field.
+ */
+export const WafOverrideBody = Schema.Struct({
+  urls: Schema.Array(Schema.String),
+  description: Schema.optional(Schema.NullOr(Schema.String)),
+  priority: Schema.optional(Schema.Number),
+  paused: Schema.optional(Schema.Boolean),
+  groups: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.String })),
+  rules: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.String })),
+  rewrite_action: Schema.optional(RewriteAction)
+})
+
 /** A page rule as the previous WAF understands it: its URL pattern and its actions. */
 export const PageRule = Schema.Struct({
   id: Schema.String,

@@ -23,7 +23,7 @@ import type { CustomRule } from "../domain/custom-rule.js"
 import { CustomRuleLimits } from "../domain/custom-rule.js"
 import type { Rule } from "../domain/firewall.js"
 import { isDeletedFilter } from "../domain/firewall.js"
-import type { Lockdown, UaRule } from "../domain/legacy-security.js"
+import type { Lockdown, LockdownBody, UaRule, UaRuleBody } from "../domain/legacy-security.js"
 import type { MigrationPlan, MigrationStep, PlanNote } from "../domain/migration.js"
 import { anyUrlExpression, quote } from "../rules/url-pattern.js"
 import { asWritten, sameCustomRules } from "./custom-rules-plan.js"
@@ -42,7 +42,10 @@ export type LockdownUaCheck =
   | { readonly product: "lockdowns" | "ua_rules"; readonly rule: string; readonly paused: boolean }
   | { readonly product: "lockdowns" | "ua_rules"; readonly rule: string; readonly absent: true }
 
-export type LockdownUaStep = MigrationStep<LockdownUaCheck>
+/** A step's body: the custom rules' entry point, or a lockdown's or a UA rule's PUT (`writeBody`). */
+export type LockdownUaBody = { readonly rules: ReadonlyArray<CustomRule> } | LockdownBody | UaRuleBody
+
+export type LockdownUaStep = MigrationStep<LockdownUaCheck> & { readonly body?: LockdownUaBody }
 
 export interface LockdownUaPlan extends MigrationPlan<LockdownUaStep, LockdownUaState> {
   readonly kind: "lockdown-ua-custom-rules"
@@ -309,7 +312,11 @@ export const planLockdownUaMigration = (input: LockdownUaPlanInput): LockdownUaP
 }
 
 /** A source rule's PUT body, as it is but for `paused` (the APIs replace every field a PUT may set). */
-export const writeBody = (product: "lockdowns" | "ua_rules", r: Lockdown | UaRule, paused: boolean) => {
+export const writeBody = (
+  product: "lockdowns" | "ua_rules",
+  r: Lockdown | UaRule,
+  paused: boolean
+): LockdownBody | UaRuleBody => {
   if (product === "ua_rules") {
     const u = r as UaRule
     return { mode: u.mode, configuration: u.configuration, description: u.description, paused }

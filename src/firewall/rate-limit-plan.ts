@@ -20,7 +20,7 @@
  * disabled (reversible) or, with --delete-old, deleted.
  */
 import type { CustomRule } from "../domain/custom-rule.js"
-import type { RateLimit } from "../domain/legacy-security.js"
+import type { RateLimit, RateLimitBody } from "../domain/legacy-security.js"
 import type { MigrationPlan, MigrationStep, PlanNote } from "../domain/migration.js"
 import { rateLimitPlan, RateLimitRuleLimits, SUPPORTED } from "../domain/rate-limit-plans.js"
 import type { RateLimitParameters } from "../domain/ruleset.js"
@@ -44,7 +44,10 @@ export type RateLimitCheck =
   | { readonly rule: string; readonly disabled: boolean }
   | { readonly rule: string; readonly absent: true }
 
-export type RateLimitStep = MigrationStep<RateLimitCheck>
+/** A step's body: the rate limiting rules' entry point, or a rate limit's PUT (`writeBody`). */
+export type RateLimitStep = MigrationStep<RateLimitCheck> & {
+  readonly body?: { readonly rules: ReadonlyArray<RateLimitingRule> } | RateLimitBody
+}
 
 export interface RateLimitPlan extends MigrationPlan<RateLimitStep, RateLimitState> {
   readonly kind: "rate-limits-ratelimit-rules"
@@ -349,7 +352,7 @@ export const planRateLimitMigration = (input: RateLimitPlanInput): RateLimitPlan
 }
 
 /** A rate limit's PUT body: the whole object but for `disabled` (the API only replaces). */
-export const writeBody = (rl: RateLimit, disabled: boolean) => {
+export const writeBody = (rl: RateLimit, disabled: boolean): RateLimitBody => {
   const { id: _id, ...rest } = rl
   return { ...rest, disabled }
 }

@@ -10,6 +10,7 @@ import { JsonArrayError, JsonArrayScanner, lineColumn, parseElement } from "./js
 import { readOnce, type Spool } from "./bulk-source.js"
 import { checkEntry, checkKeyItem } from "./entry-checks.js"
 import { type Problem } from "./validate.js"
+import { readProblem } from "../domain/file-errors.js"
 
 export type BulkKind = "entries" | "keys"
 
@@ -46,16 +47,7 @@ export class BulkFileError {
 }
 
 const readError = (file: string, e: unknown) => {
-  const code = (e as NodeJS.ErrnoException).code
-  const why =
-    code === "ENOENT"
-      ? "no such file"
-      : code === "EISDIR"
-        ? "it is a directory"
-        : code === "EACCES"
-          ? "permission denied"
-          : String((e as Error).message)
-  return new BulkFileError(`cannot read ${fileLabel(file)}: ${why}`)
+  return new BulkFileError(`cannot read ${fileLabel(file)}: ${readProblem(e)}`)
 }
 
 const syntaxError = (label: string, bytes: Uint8Array, e: JsonArrayError) => {

@@ -1,13 +1,14 @@
 /**
- * Validation of key-value writes, in one place and pure: the engine, the server, the CLI (before it
- * sends anything) and the editor checks all call these functions, so they cannot disagree.
+ * Validation of key-value writes, pure, in two modules: this one checks each field, `entry-checks.ts`
+ * a whole write. The engine, the server, the CLI (before it sends anything) and the editor checks
+ * all call these, and nothing else checks a write, so they cannot disagree.
  *
  * A problem is structured (`{index, key, field, limit, actual, message}`): the CLI prints it as a
  * line, the server puts it in the error envelope, and the editor checks attach it to the entry and
  * field it concerns. `message` speaks about the field alone; `describeProblem` adds the entry.
  *
- * This module holds the problems and the checks of each field; the checks of a whole write (a bulk
- * entry, a key item, a single put) that combine them are in `entry-checks.ts`.
+ * The checks of a whole write (a bulk entry, a key item, a single put) combine these in
+ * `entry-checks.ts`.
  */
 import { jsonDepthOver, JsonMaxDepth } from "../domain/json-depth.js"
 import { KeyMaxBytes, MaxExpiration, MetadataMaxBytes, MinTtlSeconds, ValueMaxBytes } from "../domain/kv-limits.js"

@@ -10,6 +10,7 @@ import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
+import * as UrlParams from "@effect/platform/UrlParams"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import type { Socket } from "node:net"
 import { ApiError, InvalidInput } from "../domain/errors.js"
@@ -300,4 +301,24 @@ const handOver = (req: HttpServerRequest.HttpServerRequest, body: Exclude<JsonBo
   Object.defineProperty(req, "json", { value: json, configurable: true })
   if ("textEffect" in cache)
     cache.textEffect = body._tag === "Value" ? Effect.sync(() => JSON.stringify(body.value)) : json.pipe(Effect.as(""))
+}
+
+/**
+ * The body of a route the contract types for its callers but whose server reads the body itself
+ * (`handleRaw`), so that one answer names every problem of it (the firewall, rulesets, WAF, DNS and
+ * legacy writes): what HttpApiBuilder would hand a route declared with an unknown payload, read the
+ * same way (JSON, as every JSON-ish type is by then: jsonBodies in errors.ts; a form's fields;
+ * other text; bytes), and a body that does not parse dies as it does there.
+ */
+export const requestPayload = (request: HttpServerRequest.HttpServerRequest): Effect.Effect<unknown> => {
+  const header = request.headers["content-type"]
+  const type = header ? header.toLowerCase().trim() : "application/json"
+  if (type.includes("application/json")) return Effect.orDie(request.json)
+  // The builder's multipart read needs a Scope and the file system, which its routes do not declare:
+  // it types them away, as here, so that a multipart body fares as it did on a typed route.
+  if (type.includes("multipart/form-data")) return Effect.orDie(request.multipart) as unknown as Effect.Effect<unknown>
+  if (type.includes("x-www-form-urlencoded"))
+    return Effect.map(Effect.orDie(request.urlParamsBody), (params) => UrlParams.toRecord(params))
+  if (type.startsWith("text/")) return Effect.orDie(request.text)
+  return Effect.map(Effect.orDie(request.arrayBuffer), (buffer) => new Uint8Array(buffer))
 }

@@ -10,6 +10,7 @@ import * as Zones from "../store/zones-repo.js"
 import { PlatformClock } from "./clock.js"
 import { checkDnsRecordPatch, checkNewDnsRecord } from "./dns-records.js"
 import { nodeCrypto } from "../lazy-builtins.js"
+import { requestPayload } from "./body-guard.js"
 
 export const noRoute = (path: string) =>
   new NotFound({ message: `Could not route to ${path}, perhaps your object identifier is invalid?` })
@@ -99,8 +100,9 @@ export const ZonesLive = HttpApiBuilder.group(CoreApi(), "zones", (handlers) =>
         return Zones.listDnsRecords(db, dnsQuery(path.zone_id, q))
       })
     )
-    .handle("createDnsRecord", ({ path, payload }) =>
+    .handleRaw("createDnsRecord", ({ path, request }) =>
       Effect.gen(function* () {
+        const payload = yield* requestPayload(request)
         const zone = yield* visibleZone(path.zone_id, "/dns_records")
         const record = yield* checkNewDnsRecord(payload, zone.name)
         const { db } = yield* Db
@@ -108,8 +110,9 @@ export const ZonesLive = HttpApiBuilder.group(CoreApi(), "zones", (handlers) =>
         return Zones.insertDnsRecord(db, zone.id, nodeCrypto().randomBytes(16).toString("hex"), record, isoMicros(now))
       })
     )
-    .handle("updateDnsRecord", ({ path, payload }) =>
+    .handleRaw("updateDnsRecord", ({ path, request }) =>
       Effect.gen(function* () {
+        const payload = yield* requestPayload(request)
         const where = `/dns_records/${path.dns_record_id}`
         const zone = yield* visibleZone(path.zone_id, where)
         const { db } = yield* Db

@@ -18,6 +18,7 @@ import { isoMicros } from "../domain/timestamps.js"
 import { PlatformClock } from "./clock.js"
 import { visibleZone } from "./core-handlers.js"
 import { firewallWritesRefused, LegacyApis } from "./legacy-mode.js"
+import { requestPayload } from "./body-guard.js"
 
 const scope = (zoneId: string, suffix: string) =>
   Effect.gen(function* () {
@@ -103,6 +104,12 @@ const validateExpr = (expression: unknown) => {
   )
 }
 
+/** A write's body, read here (the contract types it for the client; src/firewall/body.ts reads it). */
+const withPayload = <A, E, R>(
+  request: HttpServerRequest.HttpServerRequest,
+  write: (payload: unknown) => Effect.Effect<A, E, R>
+) => Effect.flatMap(requestPayload(request), write)
+
 const idsOf = (id: string | ReadonlyArray<string> | undefined) =>
   id === undefined ? [] : typeof id === "string" ? [id] : [...id]
 
@@ -121,18 +128,20 @@ export const FirewallLive = HttpApiBuilder.group(FirewallApi(), "firewall", (han
         return paged(page, perPage, { rows: r.rows.map(Ops.toFilter), total: r.total })
       })
     )
-    .handle("createFilters", ({ path, payload }) =>
-      runSliced(path.zone_id, "/filters", (s) => Ops.createFilters(s, payload))
+    .handleRaw("createFilters", ({ path, request }) =>
+      withPayload(request, (payload) => runSliced(path.zone_id, "/filters", (s) => Ops.createFilters(s, payload)))
     )
-    .handle("updateFilters", ({ path, payload }) =>
-      runSliced(path.zone_id, "/filters", (s) => Ops.updateFilters(s, payload))
+    .handleRaw("updateFilters", ({ path, request }) =>
+      withPayload(request, (payload) => runSliced(path.zone_id, "/filters", (s) => Ops.updateFilters(s, payload)))
     )
     .handle("deleteFilters", ({ path, urlParams }) =>
       Effect.map(writeScope(path.zone_id, "/filters"), (s) => Ops.deleteFilters(s, idsOf(urlParams.id)))
     )
     .handle("getFilter", ({ path }) => run(path.zone_id, "/filters", (s) => Ops.getFilter(s, path.filter_id)))
-    .handle("updateFilter", ({ path, payload }) =>
-      runSliced(path.zone_id, "/filters", (s) => Ops.updateFilter(s, path.filter_id, payload))
+    .handleRaw("updateFilter", ({ path, request }) =>
+      withPayload(request, (payload) =>
+        runSliced(path.zone_id, "/filters", (s) => Ops.updateFilter(s, path.filter_id, payload))
+      )
     )
     .handle("deleteFilter", ({ path }) =>
       runWrite(path.zone_id, "/filters", (s) => Ops.deleteFilter(s, path.filter_id))
@@ -145,24 +154,28 @@ export const FirewallLive = HttpApiBuilder.group(FirewallApi(), "firewall", (han
         return paged(page, perPage, { rows: r.rows.map(Ops.toRule), total: r.total })
       })
     )
-    .handle("createRules", ({ path, payload }) =>
-      runSliced(path.zone_id, "/firewall/rules", (s) => Ops.createRules(s, payload))
+    .handleRaw("createRules", ({ path, request }) =>
+      withPayload(request, (payload) => runSliced(path.zone_id, "/firewall/rules", (s) => Ops.createRules(s, payload)))
     )
-    .handle("updateRules", ({ path, payload }) =>
-      runWrite(path.zone_id, "/firewall/rules", (s) => Ops.updateRules(s, payload))
+    .handleRaw("updateRules", ({ path, request }) =>
+      withPayload(request, (payload) => runWrite(path.zone_id, "/firewall/rules", (s) => Ops.updateRules(s, payload)))
     )
-    .handle("patchRules", ({ path, payload }) =>
-      runWrite(path.zone_id, "/firewall/rules", (s) => Ops.patchRules(s, payload))
+    .handleRaw("patchRules", ({ path, request }) =>
+      withPayload(request, (payload) => runWrite(path.zone_id, "/firewall/rules", (s) => Ops.patchRules(s, payload)))
     )
     .handle("deleteRules", ({ path, urlParams }) =>
       Effect.map(writeScope(path.zone_id, "/firewall/rules"), (s) => Ops.deleteRules(s, idsOf(urlParams.id)))
     )
     .handle("getRule", ({ path }) => run(path.zone_id, "/firewall/rules", (s) => Ops.getRule(s, path.rule_id)))
-    .handle("updateRule", ({ path, payload }) =>
-      runWrite(path.zone_id, "/firewall/rules", (s) => Ops.updateRule(s, path.rule_id, payload))
+    .handleRaw("updateRule", ({ path, request }) =>
+      withPayload(request, (payload) =>
+        runWrite(path.zone_id, "/firewall/rules", (s) => Ops.updateRule(s, path.rule_id, payload))
+      )
     )
-    .handle("patchRule", ({ path, payload }) =>
-      runWrite(path.zone_id, "/firewall/rules", (s) => Ops.patchRule(s, path.rule_id, payload))
+    .handleRaw("patchRule", ({ path, request }) =>
+      withPayload(request, (payload) =>
+        runWrite(path.zone_id, "/firewall/rules", (s) => Ops.patchRule(s, path.rule_id, payload))
+      )
     )
     .handle("deleteRule", ({ path, urlParams, request }) =>
       Effect.flatMap(deleteFilterIfUnused(urlParams.delete_filter_if_unused, request), (deleteFilterIfUnused) =>
@@ -170,9 +183,11 @@ export const FirewallLive = HttpApiBuilder.group(FirewallApi(), "firewall", (han
       )
     )
     .handle("validateExpr", ({ urlParams }) => validateExpr(urlParams.expression))
-    .handle("validateExprPost", ({ payload }) =>
-      typeof payload === "object" && payload !== null && !Array.isArray(payload)
-        ? validateExpr((payload as { expression?: unknown }).expression)
-        : Effect.fail(new InvalidInput({ message: 'the body must be a JSON object {"expression": "..."}' }))
+    .handleRaw("validateExprPost", ({ request }) =>
+      withPayload(request, (payload) =>
+        typeof payload === "object" && payload !== null && !Array.isArray(payload)
+          ? validateExpr((payload as { expression?: unknown }).expression)
+          : Effect.fail(new InvalidInput({ message: 'the body must be a JSON object {"expression": "..."}' }))
+      )
     )
 )

@@ -30,6 +30,7 @@ import { PlatformClock } from "./clock.js"
 import { visibleZone } from "./core-handlers.js"
 import { readLockdown, readRateLimit, readUaRule, type Read } from "./legacy-body.js"
 import { LegacyApis, rateLimitsGone } from "./legacy-mode.js"
+import { requestPayload } from "./body-guard.js"
 
 const suffixes: Record<LegacyKind, string> = {
   lockdowns: "/firewall/lockdowns",
@@ -176,10 +177,16 @@ export const LegacyLive = HttpApiBuilder.group(LegacyApi(), "legacy", (handlers)
         )
       )
     )
-    .handle("createLockdown", ({ path, payload }) => create(lockdowns, path.zone_id, readLockdown(payload), toLockdown))
+    .handleRaw("createLockdown", ({ path, request }) =>
+      Effect.flatMap(requestPayload(request), (payload) =>
+        create(lockdowns, path.zone_id, readLockdown(payload), toLockdown)
+      )
+    )
     .handle("getLockdown", ({ path }) => get(lockdowns, path.zone_id, path.lock_downs_id, toLockdown))
-    .handle("updateLockdown", ({ path, payload }) =>
-      replace(lockdowns, path.zone_id, path.lock_downs_id, readLockdown(payload), toLockdown)
+    .handleRaw("updateLockdown", ({ path, request }) =>
+      Effect.flatMap(requestPayload(request), (payload) =>
+        replace(lockdowns, path.zone_id, path.lock_downs_id, readLockdown(payload), toLockdown)
+      )
     )
     .handle("deleteLockdown", ({ path }) => remove(lockdowns, path.zone_id, path.lock_downs_id))
     .handle("listUaRules", ({ path, urlParams: q }) =>
@@ -192,10 +199,14 @@ export const LegacyLive = HttpApiBuilder.group(LegacyApi(), "legacy", (handlers)
         )
       )
     )
-    .handle("createUaRule", ({ path, payload }) => create(uaRules, path.zone_id, readUaRule(payload), toUaRule))
+    .handleRaw("createUaRule", ({ path, request }) =>
+      Effect.flatMap(requestPayload(request), (payload) => create(uaRules, path.zone_id, readUaRule(payload), toUaRule))
+    )
     .handle("getUaRule", ({ path }) => get(uaRules, path.zone_id, path.ua_rule_id, toUaRule))
-    .handle("updateUaRule", ({ path, payload }) =>
-      replace(uaRules, path.zone_id, path.ua_rule_id, readUaRule(payload), toUaRule)
+    .handleRaw("updateUaRule", ({ path, request }) =>
+      Effect.flatMap(requestPayload(request), (payload) =>
+        replace(uaRules, path.zone_id, path.ua_rule_id, readUaRule(payload), toUaRule)
+      )
     )
     .handle("deleteUaRule", ({ path }) => remove(uaRules, path.zone_id, path.ua_rule_id))
     .handle("listRateLimits", ({ path, urlParams: q }) =>
@@ -203,12 +214,16 @@ export const LegacyLive = HttpApiBuilder.group(LegacyApi(), "legacy", (handlers)
         page(Repo.listLegacy(s.db, s.zoneId, "rate_limits").map(toRateLimit), q)
       )
     )
-    .handle("createRateLimit", ({ path, payload }) =>
-      create(rateLimits, path.zone_id, readRateLimit(payload), toRateLimit)
+    .handleRaw("createRateLimit", ({ path, request }) =>
+      Effect.flatMap(requestPayload(request), (payload) =>
+        create(rateLimits, path.zone_id, readRateLimit(payload), toRateLimit)
+      )
     )
     .handle("getRateLimit", ({ path }) => get(rateLimits, path.zone_id, path.rate_limit_id, toRateLimit))
-    .handle("updateRateLimit", ({ path, payload }) =>
-      replace(rateLimits, path.zone_id, path.rate_limit_id, readRateLimit(payload), toRateLimit)
+    .handleRaw("updateRateLimit", ({ path, request }) =>
+      Effect.flatMap(requestPayload(request), (payload) =>
+        replace(rateLimits, path.zone_id, path.rate_limit_id, readRateLimit(payload), toRateLimit)
+      )
     )
     .handle("deleteRateLimit", ({ path }) => remove(rateLimits, path.zone_id, path.rate_limit_id))
 )

@@ -25,6 +25,7 @@ import * as Ops from "./rulesets-ops.js"
 import { otherPhaseRead, otherPhaseWrite } from "./rulesets-phases.js"
 import { RateLimitPhase, RateLimitPhaseSpec, readRateLimitEntrypoint } from "./rulesets-ratelimit.js"
 import { wafZone } from "./waf-zone.js"
+import { requestPayload } from "./body-guard.js"
 
 const readOk = <A, E>(r: Read<A, E>) => (r.ok ? Effect.succeed(r.value) : Effect.fail(r.error))
 const outcomeOk = <E extends Ops.Refusal>(o: Ops.Outcome<E>) => (o.ok ? Effect.succeed(o.value) : Effect.fail(o.error))
@@ -120,8 +121,9 @@ export const RulesetsLive = HttpApiBuilder.group(RulesetsApi(), "rulesets", (han
     .handle("listRulesets", ({ path }) =>
       Effect.map(wafZone(path.zone_id, "/rulesets"), ({ zone, db }) => zoneRulesets(db, zone.id).map(summary))
     )
-    .handle("createRuleset", ({ path, urlParams, payload }) =>
+    .handleRaw("createRuleset", ({ path, urlParams, request }) =>
       Effect.gen(function* () {
+        const payload = yield* requestPayload(request)
         const dryRun = yield* readOk(readDryRun(urlParams.dry_run))
         const { zone, db, plan, now } = yield* wafZone(path.zone_id, "/rulesets")
         const input = yield* readOk(readCreate(payload, plan))
@@ -182,8 +184,9 @@ export const RulesetsLive = HttpApiBuilder.group(RulesetsApi(), "rulesets", (han
         return r ? Effect.succeed(r) : Effect.fail(entrypointNotFound())
       })
     )
-    .handle("putCustomEntrypoint", ({ path, urlParams, payload }) =>
+    .handleRaw("putCustomEntrypoint", ({ path, urlParams, request }) =>
       Effect.gen(function* () {
+        const payload = yield* requestPayload(request)
         const dryRun = yield* readOk(readDryRun(urlParams.dry_run))
         const { zone, db, plan, now } = yield* wafZone(path.zone_id, `/rulesets/phases/${CustomRulesPhase}/entrypoint`)
         const input = yield* readOk(readEntrypoint(payload, plan))
@@ -197,8 +200,9 @@ export const RulesetsLive = HttpApiBuilder.group(RulesetsApi(), "rulesets", (han
         return r !== null ? Effect.succeed(r) : Effect.fail(otherPhaseRead(path.ruleset_phase))
       })
     )
-    .handle("putPhaseEntrypoint", ({ path, urlParams, payload }) =>
+    .handleRaw("putPhaseEntrypoint", ({ path, urlParams, request }) =>
       Effect.gen(function* () {
+        const payload = yield* requestPayload(request)
         const dryRun = yield* readOk(readDryRun(urlParams.dry_run))
         const { zone, db, plan, now } = yield* wafZone(
           path.zone_id,
@@ -216,8 +220,9 @@ export const RulesetsLive = HttpApiBuilder.group(RulesetsApi(), "rulesets", (han
         )
       })
     )
-    .handle("createRule", ({ path, urlParams, payload }) =>
+    .handleRaw("createRule", ({ path, urlParams, request }) =>
       Effect.gen(function* () {
+        const payload = yield* requestPayload(request)
         const dryRun = yield* readOk(readDryRun(urlParams.dry_run))
         const { zone, db, plan, now, ruleset } = yield* writableRuleset(
           path.zone_id,
@@ -234,8 +239,9 @@ export const RulesetsLive = HttpApiBuilder.group(RulesetsApi(), "rulesets", (han
         )
       })
     )
-    .handle("updateRule", ({ path, urlParams, payload }) =>
+    .handleRaw("updateRule", ({ path, urlParams, request }) =>
       Effect.gen(function* () {
+        const payload = yield* requestPayload(request)
         const dryRun = yield* readOk(readDryRun(urlParams.dry_run))
         const { zone, db, plan, now, ruleset } = yield* writableRuleset(
           path.zone_id,

@@ -25,6 +25,7 @@ import {
 import { hexId } from "../domain/ids.js"
 import { isOwaspPackage } from "../waf/catalog.js"
 import { checkOverrideBody } from "./waf-override-body.js"
+import { requestPayload } from "./body-guard.js"
 import { groupsOf, packagesOf, rulesOf } from "../waf/view.js"
 import { checkZone, configOf, getEntrypoint, putEntrypoint, statusOf } from "./waf-migration-handlers.js"
 import { notFound, pageOf, previousWafZone, wafZone } from "./waf-zone.js"
@@ -168,8 +169,9 @@ export const WafLive = HttpApiBuilder.group(WafApi(), "waf", (handlers) =>
         pageOf(listOverrides(db, zone.id), q.page, q.per_page ?? 50)
       )
     )
-    .handle("createOverride", ({ path, payload }) =>
+    .handleRaw("createOverride", ({ path, request }) =>
       Effect.gen(function* () {
+        const payload = yield* requestPayload(request)
         const { zone, db, now } = yield* previousWafZone(path.zone_id, "/firewall/waf/overrides")
         const id = hexId("waf-override", zone.id, now(), listOverrides(db, zone.id).length)
         const o = yield* Either.match(checkOverrideBody(payload, id, false), {
@@ -185,8 +187,9 @@ export const WafLive = HttpApiBuilder.group(WafApi(), "waf", (handlers) =>
         return o ? Effect.succeed(o) : Effect.fail(notFound("override", path.override_id))
       })
     )
-    .handle("updateOverride", ({ path, payload }) =>
+    .handleRaw("updateOverride", ({ path, request }) =>
       Effect.gen(function* () {
+        const payload = yield* requestPayload(request)
         const { zone, db, now } = yield* previousWafZone(path.zone_id, "/firewall/waf/overrides")
         if (!getOverride(db, zone.id, path.override_id))
           return yield* Effect.fail(notFound("override", path.override_id))
@@ -226,5 +229,7 @@ export const WafLive = HttpApiBuilder.group(WafApi(), "waf", (handlers) =>
     .handle("config", ({ path, urlParams }) => configOf(path.zone_id, urlParams.phase_two))
     .handle("status", ({ path }) => statusOf(path.zone_id))
     .handle("getEntrypoint", ({ path }) => getEntrypoint(path.zone_id))
-    .handle("putEntrypoint", ({ path, urlParams, payload }) => putEntrypoint(path.zone_id, urlParams, payload))
+    .handleRaw("putEntrypoint", ({ path, urlParams, request }) =>
+      Effect.flatMap(requestPayload(request), (payload) => putEntrypoint(path.zone_id, urlParams, payload))
+    )
 )

@@ -1,4 +1,8 @@
-/** What every WAF handler needs: the visible zone, its plan, the clock, and the finished-migration guard. */
+/**
+ * What the WAF's and the rulesets' handlers need: the visible zone, its plan, the clock, and the
+ * previous WAF's finished-migration guard. (The firewall's quota reads the plan in its own query:
+ * src/store/firewall-repo.ts `ruleQuota`.)
+ */
 import * as Effect from "effect/Effect"
 import { MigrationFinished, NotFound } from "../domain/errors.js"
 import { Db } from "../store/db.js"

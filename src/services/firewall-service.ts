@@ -62,8 +62,12 @@ export const allRules = (zoneId: string) =>
 
 export const getRule = (zoneId: string, id: string) => call(E.getRule, { path: { zone_id: zoneId, rule_id: id } })
 
-const defined = <T extends object>(o: T): Partial<T> =>
-  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>
+/** `o` without its undefined fields: a field that may be undefined becomes optional, the others stay required. */
+type Defined<T> = { [K in keyof T as undefined extends T[K] ? never : K]: T[K] } & {
+  [K in keyof T as undefined extends T[K] ? K : never]?: Exclude<T[K], undefined>
+}
+const defined = <T extends object>(o: T): Defined<T> =>
+  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Defined<T>
 
 const ruleBody = (r: RuleInput) =>
   defined({

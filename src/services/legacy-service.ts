@@ -5,6 +5,7 @@
  */
 import { call, collectPages } from "../api/client.js"
 import { LegacyEndpoints as E } from "../api/contract-legacy.js"
+import type { LockdownBody, RateLimitBody, UaRuleBody } from "../domain/legacy-security.js"
 
 const zonePath = (zoneId: string) => ({ zone_id: zoneId })
 
@@ -21,21 +22,21 @@ export const allRateLimits = (zoneId: string) =>
   collectPages((page) => call(E.listRateLimits, { path: zonePath(zoneId), urlParams: { page, per_page: 1000 } }))
 
 /** Replaces a Zone Lockdown rule (a PUT sets every field). */
-export const putLockdown = (zoneId: string, id: string, body: unknown) =>
+export const putLockdown = (zoneId: string, id: string, body: LockdownBody) =>
   call(E.updateLockdown, { path: { zone_id: zoneId, lock_downs_id: id }, payload: body })
 
 export const deleteLockdown = (zoneId: string, id: string) =>
   call(E.deleteLockdown, { path: { zone_id: zoneId, lock_downs_id: id } })
 
 /** Replaces a User Agent Blocking rule. */
-export const putUaRule = (zoneId: string, id: string, body: unknown) =>
+export const putUaRule = (zoneId: string, id: string, body: UaRuleBody) =>
   call(E.updateUaRule, { path: { zone_id: zoneId, ua_rule_id: id }, payload: body })
 
 export const deleteUaRule = (zoneId: string, id: string) =>
   call(E.deleteUaRule, { path: { zone_id: zoneId, ua_rule_id: id } })
 
 /** Replaces a rate limit (previous version; the API only replaces, there is no PATCH). */
-export const putRateLimit = (zoneId: string, id: string, body: unknown) =>
+export const putRateLimit = (zoneId: string, id: string, body: RateLimitBody) =>
   call(E.updateRateLimit, { path: { zone_id: zoneId, rate_limit_id: id }, payload: body })
 
 export const deleteRateLimit = (zoneId: string, id: string) =>

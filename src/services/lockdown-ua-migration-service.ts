@@ -48,7 +48,10 @@ const send = (zoneId: string, step: LockdownUaStep) => {
   const c = step.check
   if ("customRules" in c) return putCustomRules(zoneId, { rules: c.customRules as ReadonlyArray<CustomRuleInput> })
   if ("absent" in c) return c.product === "lockdowns" ? deleteLockdown(zoneId, c.rule) : deleteUaRule(zoneId, c.rule)
-  return c.product === "lockdowns" ? putLockdown(zoneId, c.rule, step.body) : putUaRule(zoneId, c.rule, step.body)
+  // A pause or a resume: its body is the rule's PUT (writeBody), a lockdown's with its URLs.
+  const body = step.body
+  if (body === undefined || "rules" in body) return Effect.die(new Error(`step ${step.key} has no rule body`))
+  return "urls" in body ? putLockdown(zoneId, c.rule, body) : putUaRule(zoneId, c.rule, body)
 }
 
 export const lockdownUaDriver: MigrationDriver<LockdownUaStep, LockdownUaState> = {

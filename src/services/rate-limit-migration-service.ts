@@ -45,7 +45,10 @@ const send = (zoneId: string, step: RateLimitStep) => {
   const c = step.check
   if ("rules" in c) return putRateLimitRules(zoneId, { rules: c.rules })
   if ("absent" in c) return deleteRateLimit(zoneId, c.rule)
-  return putRateLimit(zoneId, c.rule, step.body)
+  // An enable or a disable: its body is the rate limit's PUT (writeBody).
+  const body = step.body
+  if (body === undefined || "rules" in body) return Effect.die(new Error(`step ${step.key} has no rate limit body`))
+  return putRateLimit(zoneId, c.rule, body)
 }
 
 export const rateLimitDriver: MigrationDriver<RateLimitStep, RateLimitState> = {

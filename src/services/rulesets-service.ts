@@ -9,7 +9,7 @@ import * as Effect from "effect/Effect"
 import { call } from "../api/client.js"
 import { RulesetsEndpoints as E } from "../api/contract-rulesets.js"
 import { CustomRulesPhase } from "../domain/custom-rule.js"
-import type { ZoneRule } from "../domain/ruleset.js"
+import type { RuleBody, RulePosition, ZoneRule } from "../domain/ruleset.js"
 
 /** A rule as written: what the platform assigns (id, version, time) left out; `ref` keeps an id across PUTs. */
 export type CustomRuleInput = Omit<ZoneRule, "id" | "version" | "last_updated" | "ref" | "enabled"> & {
@@ -17,8 +17,7 @@ export type CustomRuleInput = Omit<ZoneRule, "id" | "version" | "last_updated" |
   readonly enabled?: boolean | undefined
 }
 
-/** Where a rule goes: before or after a rule (`""`: first or last), or at a 1-based index. */
-export type RulePosition = { readonly before: string } | { readonly after: string } | { readonly index: number }
+export type { RulePosition }
 
 const dry = (dryRun: boolean | undefined) => ({ dry_run: dryRun === true ? "true" : undefined })
 
@@ -48,7 +47,11 @@ export const getRateLimitRules = (zoneId: string) =>
   )
 
 /** Replaces the rate limiting rules' whole list (creating the entry point if missing). */
-export const putRateLimitRules = (zoneId: string, body: { readonly rules: ReadonlyArray<unknown> }, dryRun?: boolean) =>
+export const putRateLimitRules = (
+  zoneId: string,
+  body: { readonly rules: ReadonlyArray<RuleBody> },
+  dryRun?: boolean
+) =>
   call(E.putPhaseEntrypoint, {
     path: { zone_id: zoneId, ruleset_phase: "http_ratelimit" },
     urlParams: dry(dryRun),

@@ -6,6 +6,7 @@ import { NotFound, type InvalidInput, type PlatformError } from "../domain/error
 import type { PlannedRequest } from "../domain/request-text.js"
 import type { DnsRecord } from "../domain/dns.js"
 import type { Zone } from "../domain/zone.js"
+import type { DnsRecordBody } from "../domain/dns.js"
 
 export interface ZoneFilter {
   readonly accountId?: string | undefined
@@ -87,19 +88,7 @@ export const allCertificatePacks = (zoneId: string) =>
     })
   )
 
-/**
- * The fields of a record a create sends, or an edit changes (PATCH: only those named); the platform
- * checks them whole and names the field of a problem (src/server/dns-records.ts).
- */
-export interface DnsRecordBody {
-  readonly type?: string
-  readonly name?: string
-  readonly content?: string
-  readonly ttl?: number
-  readonly proxied?: boolean
-  readonly priority?: number
-  readonly comment?: string | null
-}
+export type { DnsRecordBody }
 
 // Each part encoded as the client encodes path parameters (src/api/client.ts).
 const dnsPath = (zoneId: string, id?: string) =>

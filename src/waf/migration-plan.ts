@@ -20,7 +20,8 @@ export interface WafMigrationState {
   readonly rules: ReadonlyArray<RulesetRule> | null
 }
 
-export type WafMigrationStep = MigrationStep<WafMigrationState>
+/** Its one step: the PUT of the managed entry point, whose body is the contract's (`WafConfig`). */
+export type WafMigrationStep = MigrationStep<WafMigrationState> & { readonly body: WafConfig }
 
 export type WafMigrationPlan = MigrationPlan<WafMigrationStep, WafMigrationState>
 

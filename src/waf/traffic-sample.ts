@@ -7,6 +7,7 @@
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
+import { isMissing } from "../domain/file-errors.js"
 
 const SAMPLE = path.join("fixtures", "waf", "traffic-sample.jsonl")
 
@@ -31,10 +32,9 @@ export const trafficFileProblem = (file: string): string | undefined => {
     fs.accessSync(file, fs.constants.R_OK)
     return undefined
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code
-    if (code === "ENOENT")
+    if (isMissing(e))
       return `traffic file ${file} does not exist${path.isAbsolute(file) ? "" : ` (looked for ${path.resolve(file)})`}`
-    if (code === "EACCES") return `traffic file ${file} cannot be read: permission denied`
+    if ((e as NodeJS.ErrnoException).code === "EACCES") return `traffic file ${file} cannot be read: permission denied`
     return `traffic file ${file} cannot be read: ${(e as Error).message}`
   }
 }

@@ -14,6 +14,7 @@ import { choiceOption, integerOption, json } from "../options.js"
 import { printJson, printLine } from "../output.js"
 import { CliFailure, usage } from "../run.js"
 import { isTerminal, writeErr, writeOut } from "../stdio.js"
+import { readProblem } from "../../domain/file-errors.js"
 
 const expressionArg = Args.text({ name: "expression" }).pipe(
   Args.withDescription("the expression, e.g. 'http.request.uri.path contains \"/admin\"'"),
@@ -47,7 +48,7 @@ const readExpression = (what: string, arg: Option.Option<string>, path: Option.O
     if (Option.isSome(path)) {
       const p = path.value
       const read = yield* Effect.either(Effect.tryPromise(() => readInputText(p)))
-      if (read._tag === "Left") return yield* fail(what, `cannot read ${p}: ${describeFsError(read.left.error)}`)
+      if (read._tag === "Left") return yield* fail(what, `cannot read ${p}: ${readProblem(read.left.error)}`)
       // A file ends with a newline that is not part of the expression.
       return { source: read.right.replace(/\r?\n$/, ""), origin: p === "-" ? "<stdin>" : p }
     }
@@ -62,14 +63,6 @@ const readExpression = (what: string, arg: Option.Option<string>, path: Option.O
       usage(`${what}: give an expression, e.g. edgectl ${what} 'http.host eq "example.com"', or --file FILE`)
     )
   })
-
-const describeFsError = (e: unknown): string => {
-  const code = (e as { code?: string }).code
-  if (code === "ENOENT") return "no such file"
-  if (code === "EISDIR") return "it is a directory"
-  if (code === "EACCES") return "permission denied"
-  return e instanceof Error ? e.message : String(e)
-}
 
 const checkOptions = (o: { scheme: "http" | "network"; plan: Option.Option<string> }): CheckOptions => ({
   scheme: o.scheme,
@@ -118,8 +111,7 @@ const request = Options.text("request").pipe(
 const readRequest = (path: string) =>
   Effect.gen(function* () {
     const read = yield* Effect.either(Effect.tryPromise(() => readInputText(path)))
-    if (read._tag === "Left")
-      return yield* fail("rules eval", `cannot read ${path}: ${describeFsError(read.left.error)}`)
+    if (read._tag === "Left") return yield* fail("rules eval", `cannot read ${path}: ${readProblem(read.left.error)}`)
     const text = read.right
     let value: unknown
     try {

@@ -2,6 +2,8 @@
 import * as Command from "@effect/cli/Command"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
+import { remoteCredentials } from "../../api/target.js"
+import { InvalidInput } from "../../domain/errors.js"
 import { clientLayer } from "../environment.js"
 import { local, persistTo, remote } from "../options.js"
 import { CliFailure, isRemote, targetConflict, usage } from "../run.js"
@@ -11,18 +13,10 @@ export const openTui = (o: { remote: boolean; persistTo: Option.Option<string> }
     if (!process.stdin.isTTY || !process.stdout.isTTY) {
       return yield* Effect.fail(usage("the TUI needs a terminal; use the commands (see edgectl --help) in scripts"))
     }
-    if (
-      o.remote &&
-      !process.env.CLOUDFLARE_API_TOKEN &&
-      !(process.env.CLOUDFLARE_API_KEY && process.env.CLOUDFLARE_EMAIL)
-    ) {
-      return yield* Effect.fail(
-        new CliFailure({
-          text: "error: tui: --remote needs credentials: set CLOUDFLARE_API_TOKEN, or CLOUDFLARE_API_KEY and CLOUDFLARE_EMAIL",
-          exitCode: 1
-        })
-      )
-    }
+    // Checked before the screen opens (the client would refuse at the first request, inside it).
+    const credentials = o.remote ? remoteCredentials(process.env) : undefined
+    if (credentials instanceof InvalidInput)
+      return yield* Effect.fail(new CliFailure({ text: `error: tui: ${credentials.message}`, exitCode: 1 }))
     const { runTui } = yield* Effect.promise(() => import("../../../tui/app.js"))
     const persist = Option.getOrUndefined(o.persistTo)
     const target = { remote: o.remote, ...(persist !== undefined ? { persistTo: persist } : {}) }

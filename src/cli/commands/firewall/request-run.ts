@@ -9,6 +9,7 @@ import { CliFailure, run } from "../../run.js"
 import { ruleExpression, runFw, withZone } from "./common.js"
 import type { Parsed } from "./inputs.js"
 import { writeErr } from "../../stdio.js"
+import { isMissing } from "../../../domain/file-errors.js"
 
 // ---- validate ----
 
@@ -32,7 +33,7 @@ const readRequest = (file: string): Effect.Effect<unknown, CliFailure> =>
     try: async () => JSON.parse(await readInputText(file)) as unknown,
     catch: (e) =>
       new CliFailure({
-        text: `error: firewall test: cannot read the request from ${file}: ${e instanceof SyntaxError ? `not valid JSON (${e.message})` : (e as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : String(e)}\nhint: a request is a JSON object of field name to value, e.g. {"http.request.uri.path": "/admin", "ip.src": "192.0.2.1"}`,
+        text: `error: firewall test: cannot read the request from ${file}: ${e instanceof SyntaxError ? `not valid JSON (${e.message})` : isMissing(e) ? "no such file" : String(e)}\nhint: a request is a JSON object of field name to value, e.g. {"http.request.uri.path": "/admin", "ip.src": "192.0.2.1"}`,
         exitCode: 1
       })
   })

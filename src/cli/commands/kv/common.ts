@@ -21,21 +21,15 @@ import {
   type ProjectConfig,
   type ResolvedNamespace
 } from "./project-config.js"
-import { CliFailure, run, usage } from "../../run.js"
+import { CliFailure, remoteChosen, remoteLocalConflict, run, usage } from "../../run.js"
 import type { SelectorOptions, TargetOptions } from "./inputs.js"
 
-/** Whether `--remote` / `--local`, in any of their forms, choose the remote platform: `--local false` does, as in wrangler. */
-export const isRemote = (o: TargetOptions) => {
-  const remote = opt(o.remote)
-  return remote === true || (remote === undefined && opt(o.local) === false)
-}
+/** Whether `--remote` / `--local`, in any of their forms, choose the remote platform (run.ts `remoteChosen`). */
+export const isRemote = (o: Pick<TargetOptions, "remote" | "local">) => remoteChosen(opt(o.remote), opt(o.local))
 
 const targetFlags = (o: TargetOptions) => {
-  const remote = opt(o.remote)
-  const local = opt(o.local)
-  if ((remote === true && local === true) || (remote === false && local === false)) {
-    return Effect.fail(usage("--remote and --local cannot be used together"))
-  }
+  const conflict = remoteLocalConflict(opt(o.remote), opt(o.local))
+  if (conflict !== undefined) return Effect.fail(conflict)
   return Effect.succeed({ remote: isRemote(o), local: Option.none(), persistTo: o.persistTo, timeout: o.timeout })
 }
 

@@ -14,6 +14,7 @@ import { CliFailure, positional, usage } from "../../run.js"
 import { chooseNamespace, ConfigReader, failWith, runKv } from "./common.js"
 import type { Parsed } from "./inputs.js"
 import { writeOut } from "../../stdio.js"
+import { readProblem } from "../../../domain/file-errors.js"
 
 /** A key given on the command line, checked before anything is sent. */
 const checkedKey = (what: string, raw: string) =>
@@ -51,16 +52,7 @@ const readValueFile = (
       return bytes.length > ValueMaxBytes ? { tooLarge: bytes.length } : { bytes }
     },
     catch: (e) => {
-      const code = (e as NodeJS.ErrnoException).code
-      const why =
-        code === "ENOENT"
-          ? "no such file"
-          : code === "EISDIR"
-            ? "it is a directory"
-            : code === "EACCES"
-              ? "permission denied"
-              : (e as Error).message
-      return new CliFailure({ text: `error: ${what}: cannot read ${file}: ${why}`, exitCode: 1 })
+      return new CliFailure({ text: `error: ${what}: cannot read ${file}: ${readProblem(e)}`, exitCode: 1 })
     }
   })
 

@@ -1,6 +1,5 @@
 /** What `edgectl kv namespace create|list|rename|delete` do (loaded when one of them runs). */
 import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
 import { TitleMaxLength } from "../../../domain/kv-limits.js"
 import * as Kv from "../../../services/kv-service.js"
 import { opt } from "../../options.js"
@@ -8,14 +7,11 @@ import { note, printJson, printLine } from "../../output.js"
 import { bindingName, ConfigError, configSnippet, namespaceTitle } from "./project-config.js"
 import { confirmOrRefuse } from "../../prompt.js"
 import { CliFailure, positional, usage } from "../../run.js"
-import { chooseNamespace, ConfigReader, runKv } from "./common.js"
+import { chooseNamespace, ConfigReader, isRemote, runKv } from "./common.js"
 import type { Parsed } from "./inputs.js"
 
 const where = (remote: boolean) =>
   remote ? "on the remote platform" : "on the local platform (--remote for the real one)"
-
-const isRemote = (o: { remote: Option.Option<boolean>; local: Option.Option<boolean> }) =>
-  opt(o.remote) === true || (opt(o.remote) === undefined && opt(o.local) === false)
 
 export const namespaceCreate = (o: Parsed<"namespaceCreate">) =>
   Effect.gen(function* () {

@@ -8,6 +8,7 @@
  */
 import * as fs from "node:fs"
 import * as path from "node:path"
+import { isMissing } from "../../../domain/file-errors.js"
 
 export type ConfigFormat = "toml" | "json" | "jsonc"
 
@@ -206,11 +207,8 @@ export const loadProjectConfig = async (cwd: string, explicit?: string): Promise
     try {
       text = fs.readFileSync(full, "utf8")
     } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code
-      if (explicit === undefined && code === "ENOENT") continue
-      throw new ConfigError(
-        `cannot read ${explicit ?? full}: ${code === "ENOENT" ? "no such file" : (e as Error).message}`
-      )
+      if (explicit === undefined && isMissing(e)) continue
+      throw new ConfigError(`cannot read ${explicit ?? full}: ${isMissing(e) ? "no such file" : (e as Error).message}`)
     }
     const shown = path.relative(cwd, full).startsWith("..") ? full : path.relative(cwd, full)
     return parseConfig(shown, text.charCodeAt(0) === 0xfeff ? text.slice(1) : text, formatOf(full))

@@ -1,0 +1,44 @@
+/**
+ * Why a file could not be read or written, in the words edgectl's messages use, from node's error
+ * codes: the one place that tests them (`ENOENT`, `EISDIR`, …) for the commands, the cores and
+ * the services alike.
+ */
+
+const codeOf = (e: unknown): string | undefined => (e as NodeJS.ErrnoException | null | undefined)?.code
+
+/** Nothing at that path (ENOENT): a file that may be absent is not an error there. */
+export const isMissing = (e: unknown): boolean => codeOf(e) === "ENOENT"
+
+/** `no such file`, `it is a directory`, `permission denied`, or the system's message: after `cannot read FILE: `. */
+export const readProblem = (e: unknown): string => {
+  switch (codeOf(e)) {
+    case "ENOENT":
+      return "no such file"
+    case "EISDIR":
+      return "it is a directory"
+    case "EACCES":
+      return "permission denied"
+    default:
+      return e instanceof Error ? e.message : String(e)
+  }
+}
+
+/**
+ * The same for a file named in an option (src/cli/files.ts): a path through a file is no such
+ * file either, and the system's words lose their code and path (`ENOSPC: no space left on device,
+ * write` → `no space left on device`).
+ */
+export const fileProblem = (e: unknown): string => {
+  const err = e as NodeJS.ErrnoException
+  switch (err.code) {
+    case "ENOENT":
+    case "ENOTDIR":
+      return "no such file"
+    case "EISDIR":
+      return "it is a directory, not a file"
+    case "EACCES":
+      return "permission denied"
+    default:
+      return /^[A-Z]+: (.*?)(?:, \w+(?: '.*')?)?$/.exec(err.message)?.[1] ?? err.message
+  }
+}
