@@ -270,17 +270,17 @@ type PartReplay = (
 ) => Effect.Effect<MigrationReplayReport & { readonly file: string }, V4Error>
 
 /**
- * Each part's replay, or undefined where there is none yet: the Zone Lockdown and rate limit
- * replays plug in here, a line each (their services' `replayLockdownUa` / `replayRateLimits`, on
- * `plan.parts["lockdowns-ua"]` / `plan.parts["rate-limits"]`). The previous WAF's replay compares
- * another kind of traffic report (src/waf/replay.ts) and stays with `waf migrate --replay`.
+ * Each part's replay, or why it has none here: the Zone Lockdown and rate limit replays plug in
+ * here, a line each (their services' `replayLockdownUa` / `replayRateLimits`, on
+ * `p.parts["lockdowns-ua"]` / `p.parts["rate-limits"]`, with the same report shape).
  */
-const replays: Readonly<Record<PartName, PartReplay | undefined>> = {
+const replays: Readonly<Record<PartName, PartReplay | string>> = {
   "firewall-rules": (p, file) =>
     replayMigrationStates(p.parts["firewall-rules"].before, p.parts["firewall-rules"].expected, file),
-  "lockdowns-ua": undefined,
-  "rate-limits": undefined,
-  waf: undefined
+  "lockdowns-ua": "this part has no replay in edgectl yet",
+  "rate-limits": "this part has no replay in edgectl yet",
+  // Another kind of traffic report (src/waf/replay.ts): the WAF's own command replays it.
+  waf: "the previous WAF has its own replay: edgectl waf replay --zone ZONE --traffic FILE"
 }
 
 export interface ZoneLegacyReplay {
@@ -304,7 +304,7 @@ export const replayZoneLegacy = (plan: ZoneLegacyPlan, file: string) =>
     for (const s of plan.summary) {
       const replay = replays[s.part]
       if (s.status !== "planned") parts.push({ part: s.part, skipped: `nothing planned (${s.status})` })
-      else if (replay === undefined) parts.push({ part: s.part, skipped: "this part has no replay in edgectl yet" })
+      else if (typeof replay === "string") parts.push({ part: s.part, skipped: replay })
       else parts.push({ part: s.part, report: yield* replay(plan, file) })
     }
     const reports = parts.flatMap((p) => ("report" in p ? [p.report] : []))

@@ -11,7 +11,7 @@
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { beforeAll, describe, expect, it } from "vitest"
-import { edgectl, json, tempDir } from "../helpers/cli.js"
+import { edgectl, json, root, tempDir } from "../helpers/cli.js"
 import { request } from "../helpers/platform.js"
 import { remoteFaults, type FaultCtx } from "../helpers/remote-faults.js"
 
@@ -109,6 +109,38 @@ describe("migrate --zone, locally", () => {
     const empty = run("--zone", " ", "--dry-run")
     expect(empty.status).toBe(2)
     expect(empty.stderr).toBe("error: --zone needs a value, got an empty string\n")
+  })
+})
+
+describe("migrate --zone --replay", () => {
+  const traffic = path.join(root, "fixtures/firewall/custom-rules-traffic.jsonl")
+
+  it("runs each part's replay and sums them; the parts without one are named; nothing planned compares nothing", () => {
+    const cwd = tempDir("edgectl-zone-replay-")
+    const r = edgectl(["migrate", "--zone", "acme-mail.com", "--replay", traffic], { cwd })
+    expect([r.status, r.stderr]).toEqual([0, ""])
+    expect(r.stdout).toContain(
+      "== firewall rules -> custom rules\n29 request(s): 29 decided alike, 0 differently (action 0, skipped 0, logged 0)\n"
+    )
+    expect(r.stdout).toContain(
+      "== Zone Lockdown and User Agent Blocking -> custom rules\nnot replayed: this part has no replay in edgectl yet\n"
+    )
+    expect(r.stdout).toContain("In all: 29 request(s) compared, 29 decided alike, 0 differently.\n")
+    const report = json<{ zone: string; requests: number; agreed: number; parts: Array<{ part: string }> }>(
+      edgectl(["migrate", "--zone", "acme-mail.com", "--replay", traffic, "--json"], { cwd })
+    )
+    expect([report.zone, report.requests, report.agreed, report.parts.map((p) => p.part)]).toEqual([
+      "acme-mail.com",
+      29,
+      29,
+      ["firewall-rules", "lockdowns-ua", "rate-limits", "waf"]
+    ])
+    // A zone with nothing planned has nothing to compare: a replay of nothing proves nothing.
+    const none = edgectl(["migrate", "--zone", "acme-labs.org", "--replay", traffic], { cwd })
+    expect([none.status, none.stdout]).toEqual([1, ""])
+    expect(none.stderr).toContain("error: migrate --replay: nothing to compare:")
+    const mixed = edgectl(["migrate", "--zone", "acme-mail.com", "--replay", traffic, "--yes"], { cwd })
+    expect(mixed.status).toBe(2)
   })
 })
 
