@@ -27,7 +27,6 @@ import { prepare, wafZoneOf } from "./waf-migration-service.js"
 import {
   firewallProjection,
   lockdownProjection,
-  PartNames,
   PartTitles,
   rateLimitProjection,
   readZoneLegacy,
@@ -40,7 +39,7 @@ import {
 } from "./zone-migration-parts.js"
 
 export type { PartName, ZoneLegacyState, ZoneLegacyStep }
-export { PartNames, PartTitles }
+export { PartTitles }
 
 /** The previous WAF's part: its plan, or why it has nothing to do or cannot run. */
 export interface WafPart {

@@ -37,7 +37,7 @@ import { runFw } from "./firewall/common.js"
 import { printLockdownUaPreview } from "./firewall/lockdowns-migrate.js"
 import { printPreview as printFirewallPreview } from "./firewall/migrate-print.js"
 import { printRateLimitPreview } from "./firewall/rate-limits-migrate.js"
-import type { MigrateOptions } from "./migrate.js"
+import type { MigrateOptions } from "./migrate-options.js"
 
 const what = "migrate"
 
