@@ -232,6 +232,34 @@ describe("migrate --zone --remote, stopped, finished and rolled back", () => {
     expect(await state(c)).toEqual(migrated)
   }, 120_000)
 
+  it("the WAF step (the 24th write) applied but its answer lost: --rollback is refused, saying why; the re-run finishes", async () => {
+    const c = await setup(24, { kind: "drop-after" })
+    const failed = await cli(c, ["migrate", ...z, "--yes"])
+    expect(failed.status).toBe(1)
+    expect(failed.stderr).toContain("; 23 of 24 step(s) written")
+    expect(failed.stderr).toContain("stopped: deploy validation mode (entry point of http_request_firewall_managed")
+    c.proxy.arm(undefined)
+    const back = await cli(c, ["migrate", ...z, "--rollback", "--yes"])
+    expect([back.status, back.stdout]).toEqual([1, ""])
+    expect(back.stderr).toMatch(
+      /^error: migrate: cannot roll back: the platform has no documented way back from validation mode: .*; journal .*-zone-legacy\.json\n/
+    )
+    const again = await cli(c, ["migrate", ...z, "--yes"])
+    expect(again.status, again.stderr).toBe(0)
+    expect(await state(c)).toEqual(migrated)
+  }, 90_000)
+
+  it("a 403 at the WAF step: nothing of the WAF written, so --rollback restores everything before", async () => {
+    const c = await setup(24, { kind: "status", status: 403, times: 10 })
+    const failed = await cli(c, ["migrate", ...z, "--yes"])
+    expect(failed.status).toBe(1)
+    expect(failed.stderr).toContain("; 23 of 24 step(s) written")
+    c.proxy.arm(undefined)
+    const back = await cli(c, ["migrate", ...z, "--rollback", "--yes"])
+    expect(back.status, back.stderr).toBe(0)
+    expect(await state(c)).toEqual(before)
+  }, 90_000)
+
   it("SIGINT while the 2nd write stalls: exit 130 with the two commands; the re-run finishes", async () => {
     const c = await setup(2, { kind: "stall" })
     const { child, exited } = spawnCli(c, ["migrate", ...z, "--yes"])
