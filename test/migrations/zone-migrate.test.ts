@@ -182,6 +182,42 @@ const state = async (c: FaultCtx) => {
   })
 }
 
+describe("migrate --zone: one custom rules quota for the firewall and the Zone Lockdown parts", () => {
+  it("each part fits alone; together they do not, so the plan is refused before anything is written", async () => {
+    const c = await setup()
+    const cloud = "initech-cloud.io"
+    const id = "89553babaa6f8976a776292bf3f71d77"
+    const rules = Array.from({ length: 15 }, (_, n) => ({
+      filter: { expression: `http.request.uri.path eq "/blocked/${n}"` },
+      action: "block"
+    }))
+    expect(
+      (await request(c.platform.baseUrl, `/zones/${id}/firewall/rules`, { method: "POST", body: rules })).status
+    ).toBe(200)
+    for (const n of [1, 2, 3]) {
+      const body = { urls: [`${cloud}/admin${n}/*`], configurations: [{ target: "ip", value: "192.0.2.1" }] }
+      expect(
+        (await request(c.platform.baseUrl, `/zones/${id}/firewall/lockdowns`, { method: "POST", body })).status
+      ).toBe(200)
+    }
+    const alone = async (...cmd: string[]) =>
+      json<{ refused?: string; expected: { customRules: unknown[] } }>(
+        await cli(c, ["firewall", ...cmd, "--zone", cloud, "--dry-run", "--json"], true)
+      )
+    expect((await alone("migrate")).expected.customRules).toHaveLength(15)
+    expect((await alone("lockdowns", "migrate")).expected.customRules).toHaveLength(6)
+    const both = await cli(c, ["migrate", "--zone", cloud, "--dry-run", "--json"], true)
+    expect(both.status).toBe(1)
+    const plan = JSON.parse(both.stdout) as Plan & { refused: string }
+    expect(plan.steps).toEqual([])
+    expect(plan.refused).toContain(
+      `Zone Lockdown and User Agent Blocking -> custom rules: zone ${cloud} would need 21 custom rules`
+    )
+    expect(plan.refused).toContain("more than the 20 its pro plan allows")
+    expect(both.stderr).toBe(`error: migrate: refused: ${plan.refused}\n`)
+  }, 60_000)
+})
+
 let before: unknown
 let migrated: unknown
 
