@@ -15,10 +15,11 @@ import { shellWord as quote } from "../domain/shell-word.js"
 import type { RateLimitingRule } from "../firewall/rate-limit-plan.js"
 import type { WafMigrationState } from "../waf/migration-plan.js"
 import { firewallMigrationDriver, readZoneRules } from "./custom-rules-migration-service.js"
-import { allLockdowns, allUaRules } from "./legacy-service.js"
+import { allLockdowns, allRateLimits, allUaRules } from "./legacy-service.js"
 import { lockdownUaDriver } from "./lockdown-ua-migration-service.js"
 import type { MigrationDriver } from "./migration-engine.js"
-import { rateLimitDriver, readRateLimits } from "./rate-limit-migration-service.js"
+import { rateLimitDriver } from "./rate-limit-migration-service.js"
+import { getRateLimitRules } from "./rulesets-service.js"
 import { readWafState, wafMigrationDriver } from "./waf-migration-run.js"
 
 export const ZoneLegacyKind = "zone-legacy"
@@ -114,23 +115,28 @@ const parts: Readonly<Record<PartName, Part>> = {
   waf: part(wafMigrationDriver, wafProjection)
 }
 
-/** The zone's legacy state, each field read once. */
+/**
+ * The zone's legacy state, each field read once. Where the platform has ended the previous rate
+ * limits' API (410), the zone has none to move: that part has nothing to do, the others go on.
+ */
 export const readZoneLegacy = (zoneId: string) =>
   Effect.map(
     Effect.all([
       readZoneRules(zoneId),
       allLockdowns(zoneId),
       allUaRules(zoneId),
-      readRateLimits(zoneId),
+      Effect.catchTag(allRateLimits(zoneId), "Gone", () => Effect.succeed([])),
+      getRateLimitRules(zoneId),
       readWafState(zoneId)
     ]),
-    ([rules, lockdowns, uaRules, rateLimits, waf]): ZoneLegacyState => ({
+    ([rules, lockdowns, uaRules, rateLimits, rateLimitRules, waf]): ZoneLegacyState => ({
       firewallRules: rules.firewallRules,
       customRules: rules.customRules,
       lockdowns,
       uaRules,
-      rateLimits: rateLimits.rateLimits,
-      rateLimitRules: rateLimits.rules,
+      rateLimits,
+      // The entry point's rules, none without one (as the rate limit migration reads them).
+      rateLimitRules: (rateLimitRules?.rules ?? []) as unknown as ReadonlyArray<RateLimitingRule>,
       waf
     })
   )

@@ -92,6 +92,13 @@ describe("migrate --zone, locally", () => {
     expect(dry.status).toBe(1)
     expect(dry.stdout).toContain("Dry run: nothing was changed. The migration is refused:")
 
+    // The previous rate limits' API ended (410): that part has nothing to move, the others go on.
+    const ended = edgectl(["migrate", "--zone", "acme-mail.com", "--dry-run", "--json"], {
+      cwd: tempDir("edgectl-zone-ended-"),
+      env: { EDGECTL_LEGACY_APIS: "ended" }
+    })
+    expect(json<Plan>(ended).summary.map((p) => p.status)).toEqual(["planned", "planned", "nothing", "planned"])
+
     const none = run("--zone", "acme-labs.org", "--yes")
     expect(none.status, none.stderr).toBe(0)
     expect(none.stdout).toBe(
