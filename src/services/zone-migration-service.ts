@@ -184,7 +184,10 @@ export const planZoneLegacy = (z: ZoneRef, deleteOld: boolean, wafMode?: Migrati
         "lockdowns-ua",
         steps,
         w0.lockdowns.length + w0.uaRules.length === 0 ? "no Zone Lockdown or User Agent Blocking rules" : undefined,
-        ld.refused
+        // Its "there now" counts what the firewall rules part writes before it: say so.
+        ld.refused !== undefined && fw.expected.customRules.length > w0.customRules.length
+          ? `${ld.refused} (counted with the ${fw.expected.customRules.length - w0.customRules.length} custom rule(s) the firewall rules part writes first: one quota for both)`
+          : ld.refused
       ),
       summaryOf(
         "rate-limits",

@@ -221,6 +221,9 @@ describe("migrate --zone: one custom rules quota for the firewall and the Zone L
       `Zone Lockdown and User Agent Blocking -> custom rules: zone ${cloud} would need 21 custom rules`
     )
     expect(plan.refused).toContain("more than the 20 its pro plan allows")
+    expect(plan.refused).toContain(
+      "(counted with the 15 custom rule(s) the firewall rules part writes first: one quota for both)"
+    )
     expect(both.stderr).toBe(`error: migrate: refused: ${plan.refused}\n`)
   }, 60_000)
 })

@@ -171,6 +171,7 @@ const rules = Command.make("rules").pipe(
 /** A legacy security product's group: its rules listed (the migrations off them plan from the same reads). */
 const legacyList = (name: string, list: (o: Parsed<"legacyList">) => Effect.Effect<void, CliFailure>) =>
   Command.make("list", { ...target, zone }, list).pipe(Command.withDescription(`list the zone's ${name}`))
+
 /** A legacy security product's group: its rules listed and, where there is one, the migration off them. */
 const legacyGroup = (
   name: string,
