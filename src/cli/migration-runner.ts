@@ -59,8 +59,6 @@ export interface MigrationFlow<P extends FlowPlan, J extends Journal<MigrationSt
   /** "zone Z would have …": the dry run's last line; with "has", the sentence of a plan with nothing to do. */
   readonly endText: (plan: P) => string
   readonly question: (plan: P, zone: string, deleteOld: boolean) => string
-  /** Said before the confirmation (an irreversible step), or undefined. */
-  readonly warning?: (plan: P) => string | undefined
   readonly apply: (
     plan: P,
     progress: Progress,
@@ -167,8 +165,6 @@ export const runFlow = <P extends FlowPlan, J extends Journal<MigrationStep, unk
       if (o.json) return printJson({ plan, outcome: null })
       return printLine(`Nothing to do: ${f.endText(plan).replace(" would have ", " has ")}`)
     }
-    const warning = f.warning?.(plan)
-    if (warning !== undefined && !o.json) printLine(`${warning}\n`)
     const yes = yield* confirmOrRefuse(
       f.question(plan, z.name, o.deleteOld),
       { yes: o.yes },

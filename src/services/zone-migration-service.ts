@@ -16,7 +16,7 @@ import type { MigrationReplayReport } from "../firewall/custom-rules-replay.js"
 import { planFirewallMigration, type FirewallMigrationPlan } from "../firewall/custom-rules-plan.js"
 import { planLockdownUaMigration, type LockdownUaPlan } from "../firewall/lockdown-ua-plan.js"
 import { planRateLimitMigration, type RateLimitPlan } from "../firewall/rate-limit-plan.js"
-import { planWafMigration, type WafMigrationPlan } from "../waf/migration-plan.js"
+import { irreversibleReason, planWafMigration, type WafMigrationPlan } from "../waf/migration-plan.js"
 import { dashboardDeploy, type MigrationMode } from "../waf/state.js"
 import { checkCustomRulesSteps } from "./custom-rules-migration-service.js"
 import { applyChecked, findJournal, resumeJournal, rollbackZone, type StepProgress } from "./migration-engine.js"
@@ -58,6 +58,9 @@ export interface PartSummary {
   readonly steps: number
   readonly reason?: string | undefined
 }
+
+/** The codes of the notes the umbrella adds to its parts' own (which their previews print). */
+export const OwnNotes = ["custom-rules-one-write", "waf-last-irreversible"]
 
 export interface ZoneLegacyPlan extends MigrationPlan<ZoneLegacyStep, ZoneLegacyState> {
   readonly kind: typeof ZoneLegacyKind
@@ -199,16 +202,27 @@ export const planZoneLegacy = (z: ZoneRef, deleteOld: boolean, wafMode?: Migrati
     ]
     const refusals = summary.filter((s) => s.status === "refused").map((s) => `${s.title}: ${s.reason}`)
     const refused = refusals.length > 0 ? refusals.join("; ") : undefined
-    const shared: ReadonlyArray<PlanNote> =
-      fw.steps.length > 0 && ld.steps.some((s) => s.key === "entrypoint")
+    // The umbrella's own notes (`OwnNotes`): what chaining the parts does, and what cannot be undone.
+    const shared: ReadonlyArray<PlanNote> = [
+      ...(fw.steps.length > 0 && ld.steps.some((s) => s.key === "entrypoint")
         ? [
             {
-              severity: "info",
+              severity: "info" as const,
               code: "custom-rules-one-write",
               message: `the Zone Lockdown and UA part is planned with the ${fw.expected.customRules.length} custom rule(s) the firewall rules part leaves (one quota for both), and both parts' custom rules are written in one request`
             }
           ]
-        : []
+        : []),
+      ...(waf.plan !== undefined && waf.mode !== undefined
+        ? [
+            {
+              severity: "info" as const,
+              code: "waf-last-irreversible",
+              message: `The previous WAF part runs last and cannot be undone: ${irreversibleReason(waf.mode)}. Until it runs, --rollback undoes the other parts; once it has run, --rollback is refused.`
+            }
+          ]
+        : [])
+    ]
     const plan: ZoneLegacyPlan = {
       kind: ZoneLegacyKind,
       zone: common.zone,

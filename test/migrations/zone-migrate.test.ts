@@ -24,6 +24,7 @@ interface Step {
 }
 interface Plan {
   readonly steps: ReadonlyArray<Step>
+  readonly notes: ReadonlyArray<{ readonly code: string }>
   readonly summary: ReadonlyArray<{ readonly part: string; readonly status: string; readonly steps: number }>
   readonly parts: Record<string, { readonly before: { readonly customRules: ReadonlyArray<unknown> } }> & {
     readonly "firewall-rules": { readonly expected: { readonly customRules: ReadonlyArray<{ readonly ref?: string }> } }
@@ -64,6 +65,7 @@ describe("migrate --zone, locally", () => {
     expect(written.slice(0, firewallRefs.length)).toEqual(firewallRefs)
     expect(written.slice(firewallRefs.length).every((r) => /^(lockdown|ua):/.test(r ?? ""))).toBe(true)
     expect(plan.steps.at(-1)!.part).toBe("waf")
+    expect(plan.notes.filter((n) => n.code === "waf-last-irreversible")).toHaveLength(1)
 
     const applied = run("--zone", "acme-mail.com", "--yes", "--json")
     const out = json<{ plan: Plan; outcome: { sent: string[]; journal: string } }>(applied)

@@ -11,11 +11,11 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { decidedText, replayCounts } from "../../firewall/custom-rules-replay.js"
 import { notReadLines } from "../../rules/traffic-line.js"
-import { irreversibleReason } from "../../waf/migration-plan.js"
 import { resolveZone } from "../../services/zones-service.js"
 import {
   applyZoneLegacy,
   checkZoneLegacy,
+  OwnNotes,
   PartTitles,
   planZoneLegacy,
   replayZoneLegacy,
@@ -40,12 +40,6 @@ import { printRateLimitPreview } from "./firewall/rate-limits-migrate.js"
 import type { MigrateOptions } from "./migrate-options.js"
 
 const what = "migrate"
-
-const wafWarning = (p: ZoneLegacyPlan) => {
-  const waf = p.parts.waf
-  if (waf.plan === undefined || waf.mode === undefined) return undefined
-  return `The previous WAF part runs last and cannot be undone: ${irreversibleReason(waf.mode)}. Until it runs, --rollback undoes the other parts; once it has run, --rollback is refused.`
-}
 
 const printZonePreview = (p: ZoneLegacyPlan) => {
   printLine(`Migration of everything legacy on zone ${p.zone.name}, in this order:`)
@@ -79,13 +73,9 @@ const printZonePreview = (p: ZoneLegacyPlan) => {
           : `refused: ${parts.waf.refused ?? ""}`
       )
     )
-  const own = p.notes.filter((n) => n.code === "custom-rules-one-write")
-  if (own.length > 0) printLine("")
-  for (const n of own) printLine(`${n.severity}: ${n.message}`)
-  const warning = wafWarning(p)
-  if (warning !== undefined) {
+  for (const n of p.notes.filter((n) => OwnNotes.includes(n.code))) {
     printLine("")
-    printLine(warning)
+    printLine(n.code === "waf-last-irreversible" ? n.message : `${n.severity}: ${n.message}`)
   }
 }
 
