@@ -52,6 +52,7 @@ const commands: ReadonlyArray<readonly [string, () => Promise<AnyCommand>]> = [
   ["objects", () => import("./commands/objects/index.js").then((m) => m.objects)],
   ["check", () => import("./commands/lsp.js").then((m) => m.check)],
   ["scan", () => import("./commands/scan.js").then((m) => m.scan)],
+  ["migrate", () => import("./commands/migrate.js").then((m) => m.migrate)],
   ["lsp", () => import("./commands/lsp.js").then((m) => m.lsp)],
   ["serve", () => import("./commands/serve.js").then((m) => m.serve)],
   // Imported statically: `edgectl` alone on a terminal opens the TUI (openTui), and the module is small

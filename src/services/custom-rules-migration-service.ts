@@ -89,10 +89,6 @@ export type FirewallJournal = Journal<FirewallMigrationStep, ZoneRulesState>
 export const zoneMigrationJournal = (zone: ZoneRef) =>
   findJournal<FirewallMigrationStep, ZoneRulesState>(FirewallMigrationKind, zone, accountOf(zone))
 
-/** An operation of the zone's journal that did not finish (a migration or a rollback), or undefined. */
-export const unfinishedZoneMigration = (zone: ZoneRef) =>
-  Effect.map(zoneMigrationJournal(zone), (j) => (j !== undefined && !j.status.finished ? j : undefined))
-
 /**
  * The state the zone's last migration found before its first write (for the replay of a migration
  * already applied: that "before" against the live rules), or undefined without a journal.

@@ -133,6 +133,14 @@ export const stoppedFrom = (
   })
 }
 
+/**
+ * Whether a refusal says for sure that nothing was saved: an answer of the platform that refuses,
+ * not a 5xx, a rate limit, a lost answer or a lost connection (status 0), after which the write may
+ * have been applied.
+ */
+export const refusedForSure = (e: V4Error) =>
+  e._tag !== "NoAnswer" && e._tag !== "RateLimited" && !(e._tag === "ApiError" && (e.status < 400 || e.status >= 500))
+
 const causeText = (c: Cause.Cause<V4Error>) => {
   const f = Cause.failureOption(c)
   return f._tag === "Some" ? f.value.message : Cause.pretty(c).split("\n")[0]!
@@ -182,7 +190,16 @@ const execute = <Step extends MigrationStep, State>(
             const answer = yield* Effect.exit(driver.send(plan.zone.id, step))
             if (Exit.isFailure(answer)) {
               const error = causeText(answer.cause)
-              log.append({ event: "failed", key: step.key, error, at: now() })
+              const refusal = Cause.failureOption(answer.cause)
+              // Kept so that a rollback knows an irreversible step may have been applied.
+              const maybeApplied = refusal._tag === "None" || !refusedForSure(refusal.value)
+              log.append({
+                event: "failed",
+                key: step.key,
+                error,
+                ...(maybeApplied ? { maybeApplied } : {}),
+                at: now()
+              })
               return yield* Effect.fail(stop(`${step.description} was refused: ${error}`))
             }
             log.append({ event: "done", key: step.key, at: now() })
@@ -285,11 +302,16 @@ export const resumeJournal = <Step extends MigrationStep, State>(
 
 /**
  * Why the journal's migration cannot be rolled back (a step written that has no inverse), or
- * undefined. `status.written` and an unanswered step both count: either may be in effect.
+ * undefined. `status.written`, an unanswered step and a step whose failure may have applied it all
+ * count: each may be in effect.
  */
 export const rollbackRefusal = (journal: Journal<MigrationStep, unknown>): string | undefined => {
   const status = journalStatus(journal)
-  const maybe = new Set([...status.written, ...(status.unanswered !== undefined ? [status.unanswered] : [])])
+  const maybe = new Set([
+    ...status.written,
+    ...(status.unanswered !== undefined ? [status.unanswered] : []),
+    ...(status.failed?.maybeApplied === true ? [status.failed.key] : [])
+  ])
   // A rollback stopped half way started from a migration that passed this check.
   if (status.operation === "rollback") return undefined
   const gone = journal.plan.migration.steps.filter((s) => maybe.has(s.key) && isIrreversible(s.inverse))

@@ -81,7 +81,14 @@ export interface JournalPlan<Step extends MigrationStep, State> {
 export type JournalEvent =
   | { readonly event: "begin"; readonly operation: Operation; readonly resume: boolean; readonly at: string }
   | { readonly event: "sent" | "done" | "skipped"; readonly key: string; readonly at: string }
-  | { readonly event: "failed"; readonly key: string; readonly error: string; readonly at: string }
+  | {
+      readonly event: "failed"
+      readonly key: string
+      readonly error: string
+      /** The answer does not say for sure that nothing was saved (no answer, a 5xx): the step may be in effect. */
+      readonly maybeApplied?: boolean
+      readonly at: string
+    }
   | { readonly event: "differs"; readonly differences: ReadonlyArray<string>; readonly at: string }
   | { readonly event: "end"; readonly operation: Operation; readonly at: string }
 
@@ -163,7 +170,7 @@ export interface JournalStatus {
   readonly written: ReadonlyArray<string>
   /** The step sent with no answer yet (a signal or a kill during the request): it may have been applied. */
   readonly unanswered?: string | undefined
-  readonly failed?: { readonly key: string; readonly error: string } | undefined
+  readonly failed?: { readonly key: string; readonly error: string; readonly maybeApplied?: boolean } | undefined
   readonly differences?: ReadonlyArray<string> | undefined
 }
 
@@ -192,7 +199,7 @@ export const journalStatus = (j: Journal<MigrationStep, unknown>): JournalStatus
         sent = undefined
         break
       case "failed":
-        failed = { key: e.key, error: e.error }
+        failed = { key: e.key, error: e.error, ...(e.maybeApplied === true ? { maybeApplied: true } : {}) }
         sent = undefined
         break
       case "differs":

@@ -24,6 +24,7 @@ import {
   applyPlan,
   findJournal,
   journalOf,
+  refusedForSure,
   resumeJournal,
   type MigrationDriver,
   type StepProgress
@@ -63,13 +64,6 @@ export const wafMigrationDriver: MigrationDriver<WafMigrationStep, WafMigrationS
     rollback: `edgectl waf migrate --zone ${quote(zone)} --rollback`
   })
 }
-
-/**
- * Whether the platform's answer says for sure that nothing was saved: an answer of a refusal,
- * not a 5xx, a rate limit, a lost answer or a connection lost (status 0): the PUT may have been applied then.
- */
-const refusedForSure = (e: V4Error) =>
-  e._tag !== "NoAnswer" && e._tag !== "RateLimited" && !(e._tag === "ApiError" && (e.status < 400 || e.status >= 500))
 
 /** The journal's files as they are, and how to put them back (a run the platform refused leaves no trace). */
 const snapshot = (base: string) => {

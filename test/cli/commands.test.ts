@@ -139,7 +139,7 @@ describe("edgectl CLI errors", () => {
     const unknown = edgectl(["nope"])
     expect(unknown.status).toBe(2)
     expect(unknown.stderr).toContain(
-      "'zones', 'dns', 'certs', 'accounts', 'invites', 'rules', 'kv', 'esc', 'firewall', 'custom-rules', 'waf', 'objects', 'check', 'scan', 'lsp', 'serve', 'tui'"
+      "'zones', 'dns', 'certs', 'accounts', 'invites', 'rules', 'kv', 'esc', 'firewall', 'custom-rules', 'waf', 'objects', 'check', 'scan', 'migrate', 'lsp', 'serve', 'tui'"
     )
     expect(edgectl(["zones", "list", "--bogus"]).status).toBe(2)
     expect(edgectl(["zones", "get"]).status).toBe(2)

@@ -13,7 +13,7 @@ import { describe, expect, it } from "vitest"
 import { edgectlAsync, root, tempDir, type Result } from "../helpers/cli.js"
 
 const Commands = new Set(["zones", "dns", "certs", "accounts", "invites", "rules", "kv", "esc", "firewall"])
-for (const c of ["custom-rules", "waf", "objects", "check", "lsp", "serve", "tui"]) Commands.add(c)
+for (const c of ["custom-rules", "waf", "objects", "check", "migrate", "lsp", "serve", "tui"]) Commands.add(c)
 
 /** `file: edgectl <two words>` for every suggestion written in src outside comments. */
 const scanSites = (): Set<string> => {
@@ -114,6 +114,12 @@ const registry: Record<string, How> = {
   },
   "src/services/rate-limit-migration-service.ts: edgectl firewall rate-limits": {
     notRun: "a stopped rate limit migration (test/legacy/rate-limit-migrate.test.ts checks its hint with --remote)"
+  },
+  "src/services/zone-migration-parts.ts: edgectl migrate": {
+    notRun: "a stopped migrate --zone (test/migrations/zone-migrate.test.ts checks its hint with --remote)"
+  },
+  "src/services/zone-migration-service.ts: edgectl waf replay": {
+    pointer: "the umbrella's replay report names the WAF's own replay command"
   },
   "src/services/custom-rules-migration-service.ts: edgectl firewall migrate": {
     notRun: "printed when a migration stops (the fault tests of test/migrations run them)"

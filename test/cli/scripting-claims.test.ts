@@ -102,7 +102,7 @@ describe("README claims", () => {
     const listed = new Set(
       [...bullet.matchAll(/`([^`]*)`/g)]
         .map((m) => m[1]!)
-        .filter((t) => /^(waf|firewall|rules|kv|check|esc|objects) /.test(t))
+        .filter((t) => /^(waf|firewall|rules|kv|check|esc|objects|migrate) /.test(t))
     )
     expect([...listed].sort()).toEqual([...fromHelp].sort())
   }, 60_000)

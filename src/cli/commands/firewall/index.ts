@@ -171,28 +171,40 @@ const rules = Command.make("rules").pipe(
 /** A legacy security product's group: its rules listed (the migrations off them plan from the same reads). */
 const legacyList = (name: string, list: (o: Parsed<"legacyList">) => Effect.Effect<void, CliFailure>) =>
   Command.make("list", { ...target, zone }, list).pipe(Command.withDescription(`list the zone's ${name}`))
+
+/** A legacy security product's group: its rules listed and, where there is one, the migration off them. */
 const legacyGroup = (
   name: string,
   description: string,
-  list: (o: Parsed<"legacyList">) => Effect.Effect<void, CliFailure>
-) => Command.make(name).pipe(Command.withDescription(description), Command.withSubcommands([legacyList(name, list)]))
+  list: (o: Parsed<"legacyList">) => Effect.Effect<void, CliFailure>,
+  migrate?: Command.Command<"migrate", never, CliFailure, Parsed<"lockdownsMigrate">>
+) =>
+  Command.make(name).pipe(
+    Command.withDescription(description),
+    Command.withSubcommands(migrate === undefined ? [legacyList(name, list)] : [legacyList(name, list), migrate])
+  )
+
+/**
+ * The options every migration command of the tree takes (`firewall migrate`, `lockdowns migrate`,
+ * `rate-limits migrate`), declared once: only what --delete-old deletes and what --rollback restores differ.
+ */
+const migrateOptions = (deletes: string, restores: string) => ({
+  ...target,
+  zone,
+  yes,
+  dryRun: Options.boolean("dry-run").pipe(
+    Options.withDescription("print the exact requests and the state the zone would end in; change nothing")
+  ),
+  deleteOld: Options.boolean("delete-old").pipe(Options.withDescription(deletes)),
+  rollback: Options.boolean("rollback").pipe(Options.withDescription(restores))
+})
 
 const lockdownsMigrate = Command.make(
   "migrate",
-  {
-    ...target,
-    zone,
-    yes,
-    dryRun: Options.boolean("dry-run").pipe(
-      Options.withDescription("print the exact requests and the state the zone would end in; change nothing")
-    ),
-    deleteOld: Options.boolean("delete-old").pipe(
-      Options.withDescription("delete the Zone Lockdown and UA rules instead of pausing them (cannot be rolled back)")
-    ),
-    rollback: Options.boolean("rollback").pipe(
-      Options.withDescription("restore what the zone's last Zone Lockdown migration found (from the journal)")
-    )
-  },
+  migrateOptions(
+    "delete the Zone Lockdown and UA rules instead of pausing them (cannot be rolled back)",
+    "restore what the zone's last Zone Lockdown migration found (from the journal)"
+  ),
   lockdownsMigrateHandler((m) => m.lockdownsMigrate)
 ).pipe(
   Command.withDescription(
@@ -202,20 +214,10 @@ const lockdownsMigrate = Command.make(
 
 const rateLimitsMigrate = Command.make(
   "migrate",
-  {
-    ...target,
-    zone,
-    yes,
-    dryRun: Options.boolean("dry-run").pipe(
-      Options.withDescription("print the exact requests and the state the zone would end in; change nothing")
-    ),
-    deleteOld: Options.boolean("delete-old").pipe(
-      Options.withDescription("delete the rate limits instead of disabling them (cannot be rolled back)")
-    ),
-    rollback: Options.boolean("rollback").pipe(
-      Options.withDescription("restore what the zone's last rate limit migration found (from the journal)")
-    )
-  },
+  migrateOptions(
+    "delete the rate limits instead of disabling them (cannot be rolled back)",
+    "restore what the zone's last rate limit migration found (from the journal)"
+  ),
   rateLimitsMigrateHandler((m) => m.rateLimitsMigrate)
 ).pipe(
   Command.withDescription(
@@ -230,53 +232,29 @@ export const firewall = Command.make("firewall").pipe(
   Command.withSubcommands([
     filters,
     rules,
-    Command.make("lockdowns").pipe(
-      Command.withDescription(
-        "Zone Lockdown rules: only the listed IPs may reach the URLs (the platform recommends custom rules instead)"
-      ),
-      Command.withSubcommands([
-        legacyList(
-          "lockdowns",
-          legacyHandler((m) => m.lockdownsList)
-        ),
-        lockdownsMigrate
-      ])
+    legacyGroup(
+      "lockdowns",
+      "Zone Lockdown rules: only the listed IPs may reach the URLs (the platform recommends custom rules instead)",
+      legacyHandler((m) => m.lockdownsList),
+      lockdownsMigrate
     ),
     legacyGroup(
       "ua-rules",
       "User Agent Blocking rules (the platform recommends custom rules instead)",
       legacyHandler((m) => m.uaRulesList)
     ),
-    Command.make("rate-limits").pipe(
-      Command.withDescription(
-        "rate limits, previous version (ended by the platform on 2025-06-15; replaced by rate limiting rules)"
-      ),
-      Command.withSubcommands([
-        legacyList(
-          "rate-limits",
-          legacyHandler((m) => m.rateLimitsList)
-        ),
-        rateLimitsMigrate
-      ])
+    legacyGroup(
+      "rate-limits",
+      "rate limits, previous version (ended by the platform on 2025-06-15; replaced by rate limiting rules)",
+      legacyHandler((m) => m.rateLimitsList),
+      rateLimitsMigrate
     ),
     Command.make(
       "migrate",
       {
-        ...target,
-        zone,
-        yes,
-        dryRun: Options.boolean("dry-run").pipe(
-          Options.withDescription("print the exact requests and the state the zone would end in; change nothing")
-        ),
-        deleteOld: Options.boolean("delete-old").pipe(
-          Options.withDescription(
-            "delete the migrated firewall rules (and their filters no other rule uses) instead of pausing them"
-          )
-        ),
-        rollback: Options.boolean("rollback").pipe(
-          Options.withDescription(
-            "restore what the zone's last migration found: its custom rules and each firewall rule's paused flag (from the journal)"
-          )
+        ...migrateOptions(
+          "delete the migrated firewall rules (and their filters no other rule uses) instead of pausing them",
+          "restore what the zone's last migration found: its custom rules and each firewall rule's paused flag (from the journal)"
         ),
         replay: fileOption("replay").pipe(
           Options.withDescription(

@@ -16,32 +16,20 @@ import {
   planLockdownUa,
   resumeLockdownUa,
   rollbackLockdownUa,
+  type LockdownUaJournal,
   type LockdownUaPlan
 } from "../../../services/lockdown-ua-migration-service.js"
-import { resolveZone } from "../../../services/zones-service.js"
 import { migrationTargetLayer } from "../../environment.js"
-import {
-  journaled,
-  type MigrationCommand,
-  outcomeText,
-  printRequests,
-  progressOf,
-  sentOfKinds
-} from "../../migration-cli.js"
-import { clip, printJson, printLine, printTable } from "../../output.js"
-import { confirmOrRefuse } from "../../prompt.js"
-import { CliFailure, usage } from "../../run.js"
+import { outcomeText, sentOfKinds } from "../../migration-cli.js"
+import { flowUsage, previewRequestsEnd, runFlow, type MigrationFlow } from "../../migration-runner.js"
+import { clip, printLine, printTable } from "../../output.js"
 import { runFw } from "./common.js"
 import type { Parsed } from "./inputs.js"
 
 const what = "firewall lockdowns migrate"
-const command: MigrationCommand = { what, kind: lockdownUaDriver.kind, commands: lockdownUaDriver.commands }
-
-const cancelled = () =>
-  Effect.fail(new CliFailure({ text: `error: ${what}: cancelled; nothing was changed`, exitCode: 1 }))
 
 /** The source -> custom rules table and the notes. */
-const printPreview = (p: LockdownUaPlan) => {
+export const printLockdownUaPreview = (p: LockdownUaPlan) => {
   const byRef = new Map(p.expected.customRules.map((r, i) => [r.ref, { r, i }]))
   const source = new Map<string, string>([
     ...p.before.lockdowns.map(
@@ -81,106 +69,41 @@ const endText = (p: LockdownUaPlan) => {
   return `zone ${p.zone.name} would have ${p.expected.customRules.length} custom rule(s); ${changed} Zone Lockdown / UA rule(s) ${p.delete_old ? "deleted" : "paused"}.`
 }
 
+export const lockdownUaFlow: MigrationFlow<LockdownUaPlan, LockdownUaJournal> = {
+  command: { what, kind: lockdownUaDriver.kind, commands: lockdownUaDriver.commands },
+  title: "Zone Lockdown migration",
+  rollbackQuestion: (zone) =>
+    `Roll back the Zone Lockdown migration of zone ${zone}: restore its custom rules and resume its Zone Lockdown and UA rules?`,
+  finishing: (zone) => `finishing zone ${zone}`,
+  journal: lockdownUaJournal,
+  rollback: rollbackLockdownUa,
+  resume: resumeLockdownUa,
+  plan: planLockdownUa,
+  nothing: (plan, zone) =>
+    plan.before.lockdowns.length + plan.before.uaRules.length === 0
+      ? `Nothing to migrate: zone ${zone} has no Zone Lockdown or User Agent Blocking rules.`
+      : undefined,
+  check: checkLockdownUa,
+  printDryRun: previewRequestsEnd(printLockdownUaPreview, endText),
+  printPreview: printLockdownUaPreview,
+  endText,
+  question: (plan, zone, deleteOld) =>
+    `Write ${plan.expected.customRules.length} custom rule(s) on zone ${zone} and ${deleteOld ? "delete" : "pause"} ${plan.steps.filter((s) => s.key !== "entrypoint").length} Zone Lockdown / UA rule(s)?`,
+  apply: applyLockdownUa,
+  done: (plan, zone, done) => [
+    `Migrated zone ${zone}: ${plan.expected.customRules.length} custom rule(s); ${sentOfKinds(done, ["pause", "delete"])} Zone Lockdown / UA rule(s) ${plan.delete_old ? "deleted" : "paused"}; ${outcomeText(done)}.`
+  ]
+}
+
 export const lockdownsMigrate = (o: Parsed<"lockdownsMigrate">) =>
   Effect.gen(function* () {
-    if (o.zone.trim() === "") return yield* Effect.fail(usage("--zone needs a value, got an empty string"))
-    if (o.rollback && (o.dryRun || o.deleteOld))
-      return yield* Effect.fail(
-        usage("--rollback restores the journal's before; it cannot be used with --dry-run or --delete-old")
-      )
+    const bad = flowUsage(o)
+    if (bad !== undefined) return yield* Effect.fail(bad)
     const journals = migrationTargetLayer({ remote: o.remote, persistTo: Option.getOrUndefined(o.persistTo) })
-    const work = Effect.gen(function* () {
-      const z = yield* resolveZone(o.zone)
-      const progress = progressOf(o.json)
-      if (o.rollback) {
-        if ((yield* lockdownUaJournal(z)) !== undefined) {
-          const yes = yield* confirmOrRefuse(
-            `Roll back the Zone Lockdown migration of zone ${z.name}: restore its custom rules and resume its Zone Lockdown and UA rules?`,
-            { yes: o.yes },
-            { what, doing: `rolling back zone ${z.name}`, hint: "pass --yes to roll back" }
-          )
-          if (!yes) return yield* cancelled()
-        }
-        const done = yield* journaled(command, z, rollbackLockdownUa(z, progress))
-        if (o.json) return printJson({ zone: z.name, rollback: done })
-        return printLine(`Rolled back the Zone Lockdown migration of zone ${z.name}: ${outcomeText(done)}.`)
-      }
-      const found = yield* lockdownUaJournal(z)
-      if (found !== undefined && !found.status.finished) {
-        const { journal, status } = found
-        const steps = journal.plan.migration.steps
-        const undoing = status.operation === "rollback"
-        const of = undoing ? (journal.plan.rollback?.steps.length ?? 0) : steps.length
-        const text = `Found an unfinished ${undoing ? "rollback" : "migration"} of zone ${z.name} (journal ${journal.base}.json): ${status.written.length} of ${of} step(s) written${status.unanswered !== undefined ? ", 1 sent with no answer (it may have been applied)" : ""}${status.failed !== undefined ? `; it stopped on: ${status.failed.error}` : ""}.`
-        if (o.dryRun) {
-          if (o.json)
-            return printJson({ dry_run: true, unfinished: true, journal: `${journal.base}.json`, steps, status })
-          printLine(text)
-          return printRequests(steps)
-        }
-        if (!o.json)
-          printLine(`${text} ${undoing ? "Applying the journal's migration again." : "Finishing the migration."}`)
-        const yes = yield* confirmOrRefuse(
-          `Finish the Zone Lockdown migration of zone ${z.name}?`,
-          { yes: o.yes },
-          { what, doing: `finishing zone ${z.name}`, hint: "pass --yes to finish it, or --rollback --yes to undo it" }
-        )
-        if (!yes) return yield* cancelled()
-        const done = yield* journaled(
-          command,
-          z,
-          resumeLockdownUa(journal, { ...status, operation: "migrate" }, progress)
-        )
-        if (o.json) return printJson({ zone: z.name, resumed: done })
-        return printLine(`Finished the Zone Lockdown migration of zone ${z.name}: ${outcomeText(done)}.`)
-      }
-      const plan = yield* planLockdownUa(z, o.deleteOld)
-      if (plan.before.lockdowns.length + plan.before.uaRules.length === 0) {
-        if (o.json) return printJson({ plan, outcome: null })
-        return printLine(`Nothing to migrate: zone ${z.name} has no Zone Lockdown or User Agent Blocking rules.`)
-      }
-      const checked = plan.refused === undefined
-      if (checked) yield* checkLockdownUa(plan)
-      if (o.dryRun) {
-        if (o.json) printJson(plan)
-        else {
-          printPreview(plan)
-          printLine("")
-          if (plan.refused === undefined) {
-            printRequests(plan.steps)
-            printLine("")
-            printLine(`and ${endText(plan)}`)
-          }
-        }
-        if (plan.refused !== undefined)
-          return yield* Effect.fail(new CliFailure({ text: `error: ${what}: refused: ${plan.refused}`, exitCode: 1 }))
-        return
-      }
-      if (!o.json) {
-        printPreview(plan)
-        printLine("")
-      }
-      if (plan.refused !== undefined)
-        return yield* Effect.fail(
-          new CliFailure({ text: `error: ${what}: refused, nothing was changed: ${plan.refused}`, exitCode: 1 })
-        )
-      if (plan.steps.length === 0) {
-        if (o.json) return printJson({ plan, outcome: null })
-        return printLine(`Nothing to do: ${endText(plan).replace(" would have ", " has ")}`)
-      }
-      const changed = plan.steps.filter((s) => s.key !== "entrypoint").length
-      const yes = yield* confirmOrRefuse(
-        `Write ${plan.expected.customRules.length} custom rule(s) on zone ${z.name} and ${o.deleteOld ? "delete" : "pause"} ${changed} Zone Lockdown / UA rule(s)?`,
-        { yes: o.yes },
-        { what, doing: `migrating zone ${z.name}`, hint: "pass --yes to migrate, or --dry-run to see the requests" }
-      )
-      if (!yes) return yield* cancelled()
-      const done = yield* journaled(command, z, applyLockdownUa(plan, progress, { checked }))
-      if (o.json) return printJson({ plan, outcome: done })
-      const sentChanged = sentOfKinds(done, ["pause", "delete"])
-      printLine(
-        `Migrated zone ${z.name}: ${plan.expected.customRules.length} custom rule(s); ${sentChanged} Zone Lockdown / UA rule(s) ${o.deleteOld ? "deleted" : "paused"}; ${outcomeText(done)}.`
-      )
-    })
-    return yield* runFw(what, o, { zone: o.zone, customRules: true }, Effect.provide(work, journals))
+    return yield* runFw(
+      what,
+      o,
+      { zone: o.zone, customRules: true },
+      Effect.provide(runFlow(lockdownUaFlow, o), journals)
+    )
   })

@@ -16,32 +16,20 @@ import {
   planRateLimits,
   resumeRateLimits,
   rollbackRateLimits,
+  type RateLimitJournal,
   type RateLimitPlan
 } from "../../../services/rate-limit-migration-service.js"
-import { resolveZone } from "../../../services/zones-service.js"
 import { migrationTargetLayer } from "../../environment.js"
-import {
-  journaled,
-  type MigrationCommand,
-  outcomeText,
-  printRequests,
-  progressOf,
-  sentOfKinds
-} from "../../migration-cli.js"
-import { clip, printJson, printLine, printTable } from "../../output.js"
-import { confirmOrRefuse } from "../../prompt.js"
-import { CliFailure, usage } from "../../run.js"
+import { outcomeText, sentOfKinds } from "../../migration-cli.js"
+import { flowUsage, previewRequestsEnd, runFlow, type MigrationFlow } from "../../migration-runner.js"
+import { clip, printLine, printTable } from "../../output.js"
 import { runFw } from "./common.js"
 import type { Parsed } from "./inputs.js"
 
 const what = "firewall rate-limits migrate"
-const command: MigrationCommand = { what, kind: rateLimitDriver.kind, commands: rateLimitDriver.commands }
-
-const cancelled = () =>
-  Effect.fail(new CliFailure({ text: `error: ${what}: cancelled; nothing was changed`, exitCode: 1 }))
 
 /** The rate limit -> rule table and the notes. */
-const printPreview = (p: RateLimitPlan) => {
+export const printRateLimitPreview = (p: RateLimitPlan) => {
   const byRef = new Map(p.expected.rules.map((r, i) => [r.ref, { r, i }]))
   printLine(
     `Migration of zone ${p.zone.name}: ${p.before.rateLimits.length} rate limit(s) (previous version) -> rate limiting rules`
@@ -76,106 +64,36 @@ const endText = (p: RateLimitPlan) => {
   return `zone ${p.zone.name} would have ${p.expected.rules.length} rate limiting rule(s); ${changed} rate limit(s) ${p.delete_old ? "deleted" : "disabled"}.`
 }
 
+export const rateLimitFlow: MigrationFlow<RateLimitPlan, RateLimitJournal> = {
+  command: { what, kind: rateLimitDriver.kind, commands: rateLimitDriver.commands },
+  title: "rate limit migration",
+  rollbackQuestion: (zone) =>
+    `Roll back the rate limit migration of zone ${zone}: restore its rate limiting rules and re-enable its rate limits?`,
+  finishing: (zone) => `finishing zone ${zone}`,
+  journal: rateLimitJournal,
+  rollback: rollbackRateLimits,
+  resume: resumeRateLimits,
+  plan: planRateLimits,
+  nothing: (plan, zone) =>
+    plan.before.rateLimits.length === 0
+      ? `Nothing to migrate: zone ${zone} has no rate limits (previous version).`
+      : undefined,
+  check: checkRateLimits,
+  printDryRun: previewRequestsEnd(printRateLimitPreview, endText),
+  printPreview: printRateLimitPreview,
+  endText,
+  question: (plan, zone, deleteOld) =>
+    `Write ${plan.expected.rules.length} rate limiting rule(s) on zone ${zone} and ${deleteOld ? "delete" : "disable"} ${plan.steps.filter((s) => s.key !== "entrypoint").length} rate limit(s)?`,
+  apply: applyRateLimits,
+  done: (plan, zone, done) => [
+    `Migrated zone ${zone}: ${plan.expected.rules.length} rate limiting rule(s); ${sentOfKinds(done, ["disable", "delete"])} rate limit(s) ${plan.delete_old ? "deleted" : "disabled"}; ${outcomeText(done)}.`
+  ]
+}
+
 export const rateLimitsMigrate = (o: Parsed<"rateLimitsMigrate">) =>
   Effect.gen(function* () {
-    if (o.zone.trim() === "") return yield* Effect.fail(usage("--zone needs a value, got an empty string"))
-    if (o.rollback && (o.dryRun || o.deleteOld))
-      return yield* Effect.fail(
-        usage("--rollback restores the journal's before; it cannot be used with --dry-run or --delete-old")
-      )
+    const bad = flowUsage(o)
+    if (bad !== undefined) return yield* Effect.fail(bad)
     const journals = migrationTargetLayer({ remote: o.remote, persistTo: Option.getOrUndefined(o.persistTo) })
-    const work = Effect.gen(function* () {
-      const z = yield* resolveZone(o.zone)
-      const progress = progressOf(o.json)
-      if (o.rollback) {
-        if ((yield* rateLimitJournal(z)) !== undefined) {
-          const yes = yield* confirmOrRefuse(
-            `Roll back the rate limit migration of zone ${z.name}: restore its rate limiting rules and re-enable its rate limits?`,
-            { yes: o.yes },
-            { what, doing: `rolling back zone ${z.name}`, hint: "pass --yes to roll back" }
-          )
-          if (!yes) return yield* cancelled()
-        }
-        const done = yield* journaled(command, z, rollbackRateLimits(z, progress))
-        if (o.json) return printJson({ zone: z.name, rollback: done })
-        return printLine(`Rolled back the rate limit migration of zone ${z.name}: ${outcomeText(done)}.`)
-      }
-      const found = yield* rateLimitJournal(z)
-      if (found !== undefined && !found.status.finished) {
-        const { journal, status } = found
-        const steps = journal.plan.migration.steps
-        const undoing = status.operation === "rollback"
-        const of = undoing ? (journal.plan.rollback?.steps.length ?? 0) : steps.length
-        const text = `Found an unfinished ${undoing ? "rollback" : "migration"} of zone ${z.name} (journal ${journal.base}.json): ${status.written.length} of ${of} step(s) written${status.unanswered !== undefined ? ", 1 sent with no answer (it may have been applied)" : ""}${status.failed !== undefined ? `; it stopped on: ${status.failed.error}` : ""}.`
-        if (o.dryRun) {
-          if (o.json)
-            return printJson({ dry_run: true, unfinished: true, journal: `${journal.base}.json`, steps, status })
-          printLine(text)
-          return printRequests(steps)
-        }
-        if (!o.json)
-          printLine(`${text} ${undoing ? "Applying the journal's migration again." : "Finishing the migration."}`)
-        const yes = yield* confirmOrRefuse(
-          `Finish the rate limit migration of zone ${z.name}?`,
-          { yes: o.yes },
-          { what, doing: `finishing zone ${z.name}`, hint: "pass --yes to finish it, or --rollback --yes to undo it" }
-        )
-        if (!yes) return yield* cancelled()
-        const done = yield* journaled(
-          command,
-          z,
-          resumeRateLimits(journal, { ...status, operation: "migrate" }, progress)
-        )
-        if (o.json) return printJson({ zone: z.name, resumed: done })
-        return printLine(`Finished the rate limit migration of zone ${z.name}: ${outcomeText(done)}.`)
-      }
-      const plan = yield* planRateLimits(z, o.deleteOld)
-      if (plan.before.rateLimits.length === 0) {
-        if (o.json) return printJson({ plan, outcome: null })
-        return printLine(`Nothing to migrate: zone ${z.name} has no rate limits (previous version).`)
-      }
-      const checked = plan.refused === undefined
-      if (checked) yield* checkRateLimits(plan)
-      if (o.dryRun) {
-        if (o.json) printJson(plan)
-        else {
-          printPreview(plan)
-          printLine("")
-          if (plan.refused === undefined) {
-            printRequests(plan.steps)
-            printLine("")
-            printLine(`and ${endText(plan)}`)
-          }
-        }
-        if (plan.refused !== undefined)
-          return yield* Effect.fail(new CliFailure({ text: `error: ${what}: refused: ${plan.refused}`, exitCode: 1 }))
-        return
-      }
-      if (!o.json) {
-        printPreview(plan)
-        printLine("")
-      }
-      if (plan.refused !== undefined)
-        return yield* Effect.fail(
-          new CliFailure({ text: `error: ${what}: refused, nothing was changed: ${plan.refused}`, exitCode: 1 })
-        )
-      if (plan.steps.length === 0) {
-        if (o.json) return printJson({ plan, outcome: null })
-        return printLine(`Nothing to do: ${endText(plan).replace(" would have ", " has ")}`)
-      }
-      const changed = plan.steps.filter((s) => s.key !== "entrypoint").length
-      const yes = yield* confirmOrRefuse(
-        `Write ${plan.expected.rules.length} rate limiting rule(s) on zone ${z.name} and ${o.deleteOld ? "delete" : "disable"} ${changed} rate limit(s)?`,
-        { yes: o.yes },
-        { what, doing: `migrating zone ${z.name}`, hint: "pass --yes to migrate, or --dry-run to see the requests" }
-      )
-      if (!yes) return yield* cancelled()
-      const done = yield* journaled(command, z, applyRateLimits(plan, progress, { checked }))
-      if (o.json) return printJson({ plan, outcome: done })
-      const sentChanged = sentOfKinds(done, ["disable", "delete"])
-      printLine(
-        `Migrated zone ${z.name}: ${plan.expected.rules.length} rate limiting rule(s); ${sentChanged} rate limit(s) ${o.deleteOld ? "deleted" : "disabled"}; ${outcomeText(done)}.`
-      )
-    })
-    return yield* runFw(what, o, { zone: o.zone }, Effect.provide(work, journals))
+    return yield* runFw(what, o, { zone: o.zone }, Effect.provide(runFlow(rateLimitFlow, o), journals))
   })
