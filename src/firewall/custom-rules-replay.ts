@@ -27,7 +27,8 @@ import {
   type FirewallRule,
   type Request
 } from "../rules/index.js"
-import { parseTrafficLine, requestSummary, type LineProblem } from "../rules/traffic-line.js"
+import { trafficReader } from "../rules/replay-file.js"
+import { requestSummary, type LineProblem } from "../rules/traffic-line.js"
 import type { ZoneRulesState } from "./custom-rules-plan.js"
 import { asFirewallRule } from "./evaluated-rule.js"
 
@@ -220,14 +221,12 @@ export const makeMigrationReplayer = (
   const a = stateEvaluator(after, compiled)
   const keep = options.keep ?? 1000
   const disagreements: Array<ReplayDisagreement> = []
-  const problems: Array<LineProblem> = []
   const counts: Record<ReplayDifference, number> = { action: 0, skipped: 0, logged: 0 }
   const decided = { before: {} as Record<string, number>, after: {} as Record<string, number> }
   const tally = (t: Record<string, number>, action: string | null) => {
     const k = action ?? "none"
     t[k] = (t[k] ?? 0) + 1
   }
-  let lines = 0
   let requests = 0
   let agreed = 0
 
@@ -261,16 +260,19 @@ export const makeMigrationReplayer = (
     return d
   }
 
+  const reader = trafficReader((e) => request(e.request, e.line, e.id))
   return {
     request,
-    line(text, line) {
-      lines++
-      const parsed = parseTrafficLine(text)
-      if (parsed === undefined) return
-      if ("problem" in parsed) problems.push({ line, message: parsed.problem })
-      else request(parsed.request, line, parsed.id)
-    },
-    report: () => ({ lines, requests, agreed, disagreements, counts, decided, problems })
+    line: reader.line,
+    report: () => ({
+      lines: reader.tally().lines,
+      requests,
+      agreed,
+      disagreements,
+      counts,
+      decided,
+      problems: reader.tally().problems
+    })
   }
 }
 

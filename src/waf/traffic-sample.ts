@@ -20,21 +20,3 @@ export const shippedTrafficSample = (from: string = import.meta.url): string | u
   }
   return undefined
 }
-
-/** The one-line reason a traffic file cannot be replayed, or undefined when it can be read. */
-export const trafficFileProblem = (file: string): string | undefined => {
-  try {
-    // A FIFO, /dev/stdin and a process substitution (`<(…)`, a /dev/fd path) are read as they
-    // come, as a file is; only a directory is no traffic file.
-    const st = fs.statSync(file)
-    if (st.isDirectory()) return `traffic file ${file} is a directory, not a file`
-    fs.accessSync(file, fs.constants.R_OK)
-    return undefined
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code
-    if (code === "ENOENT")
-      return `traffic file ${file} does not exist${path.isAbsolute(file) ? "" : ` (looked for ${path.resolve(file)})`}`
-    if (code === "EACCES") return `traffic file ${file} cannot be read: permission denied`
-    return `traffic file ${file} cannot be read: ${(e as Error).message}`
-  }
-}
