@@ -141,6 +141,6 @@ export const readTrafficFile = async (
     if (failed !== undefined) throw failed
     if (progress !== undefined && size !== undefined) progress(size, size)
   } catch (e) {
-    throw new Error(trafficFileProblem(file, e))
+    throw new Error(trafficFileProblem(file, e), { cause: e })
   }
 }
