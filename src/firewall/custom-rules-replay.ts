@@ -43,7 +43,8 @@ export type ReplayDifference = "action" | "skipped" | "logged"
  * place); a migrated rule's ref is its firewall rule's id, so the two compare alike.
  */
 export interface ReplayRule {
-  readonly kind: "firewall" | "custom"
+  /** `lockdown`, `ua`, `rate_limit` (previous version) and `ratelimit` (a rule of `http_ratelimit`): the legacy replays' (./legacy-replay.ts). */
+  readonly kind: "firewall" | "custom" | "lockdown" | "ua" | "rate_limit" | "ratelimit"
   readonly id: string
   readonly description?: string
 }
@@ -102,7 +103,7 @@ const none: ReadonlyArray<never> = []
  * replay costs about one evaluation of each expression, not two. Undefined for an expression that
  * does not check (each evaluator then reports it as invalid).
  */
-const sharedExpressions = () => {
+export const sharedExpressions = () => {
   const bySource = new Map<string, CompiledExpression | null>()
   const last: Array<RequestContext | undefined> = []
   const value: Array<boolean> = []
@@ -149,7 +150,7 @@ interface StateOutcome {
 }
 
 /** One state compiled once: `decide` runs its firewall rules, then (when they decide nothing) its custom rules. */
-const stateEvaluator = (state: ZoneRulesState, compiled: (source: string) => CompiledExpression | undefined) => {
+export const stateEvaluator = (state: ZoneRulesState, compiled: (source: string) => CompiledExpression | undefined) => {
   const old = firewall(
     state.firewallRules.map((r) => {
       const rule = asFirewallRule(r)
@@ -292,7 +293,16 @@ export const replayStatesText = (
  * (the TUI, where a row has room), `firewall rule "log payroll pages" (3f…)`.
  */
 export const replayRuleText = (r: ReplayRule, described = false) =>
-  `${r.kind} rule ${described && r.description ? `"${r.description}" (${r.id})` : r.id}`
+  `${RULE_WORDS[r.kind]} ${described && r.description ? `"${r.description}" (${r.id})` : r.id}`
+
+const RULE_WORDS: Readonly<Record<ReplayRule["kind"], string>> = {
+  firewall: "firewall rule",
+  custom: "custom rule",
+  lockdown: "Zone Lockdown rule",
+  ua: "User Agent Blocking rule",
+  rate_limit: "rate limit",
+  ratelimit: "rate limiting rule"
+}
 
 /** A decision as one phrase: the action and its rule, then what was skipped and logged, and by which rules. */
 export const verdictText = (v: ReplayVerdict, described = false): string => {

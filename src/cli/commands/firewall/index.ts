@@ -191,6 +191,12 @@ const lockdownsMigrate = Command.make(
     ),
     rollback: Options.boolean("rollback").pipe(
       Options.withDescription("restore what the zone's last Zone Lockdown migration found (from the journal)")
+    ),
+    replay: fileOption("replay").pipe(
+      Options.withDescription(
+        "JSONL traffic (- for stdin): list every request the zone now (lockdowns, UA rules, custom rules) and the zone after the migration decide differently (exit 1 if any, or if nothing was compared); changes nothing"
+      ),
+      Options.optional
     )
   },
   lockdownsMigrateHandler((m) => m.lockdownsMigrate)
@@ -214,6 +220,12 @@ const rateLimitsMigrate = Command.make(
     ),
     rollback: Options.boolean("rollback").pipe(
       Options.withDescription("restore what the zone's last rate limit migration found (from the journal)")
+    ),
+    replay: fileOption("replay").pipe(
+      Options.withDescription(
+        'JSONL traffic with times ("at"; - for stdin): count each request through the rate limits now and the rules after the migration, list every request decided differently (exit 1 if any, or if nothing was compared); changes nothing'
+      ),
+      Options.optional
     )
   },
   rateLimitsMigrateHandler((m) => m.rateLimitsMigrate)
