@@ -69,8 +69,11 @@ const explain = (
       r === null ? [] : [r.id, ...sourceIds(r)]
     )
   )
+  // A plan-wide note (the order of the rules) explains only a request two different rules decided.
+  const byOthers =
+    b.rule !== null && a.rule !== null && sourceIds(b.rule).join(",") !== sourceIds(a.rule).join(",")
   return notes
-    .filter((n) => (n.rule !== undefined ? ids.has(n.rule) : general.includes(n.code)))
+    .filter((n) => (n.rule !== undefined ? ids.has(n.rule) : byOthers && general.includes(n.code)))
     .map((n) => ({ code: n.code, message: n.message }))
 }
 
@@ -164,7 +167,7 @@ export const makeLegacyReplayer = (
 // --- the legacy products' matching -------------------------------------------------------------
 
 /** A glob where `*` matches any run (empty too), compared without ASCII case. */
-export const globMatcher = (pattern: string): ((s: string) => boolean) => {
+const globMatcher = (pattern: string): ((s: string) => boolean) => {
   const parts = pattern.toLowerCase().split("*")
   return (subject) => {
     const s = subject.toLowerCase()
