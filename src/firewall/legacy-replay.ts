@@ -70,8 +70,7 @@ const explain = (
     )
   )
   // A plan-wide note (the order of the rules) explains only a request two different rules decided.
-  const byOthers =
-    b.rule !== null && a.rule !== null && sourceIds(b.rule).join(",") !== sourceIds(a.rule).join(",")
+  const byOthers = b.rule !== null && a.rule !== null && sourceIds(b.rule).join(",") !== sourceIds(a.rule).join(",")
   return notes
     .filter((n) => (n.rule !== undefined ? ids.has(n.rule) : byOthers && general.includes(n.code)))
     .map((n) => ({ code: n.code, message: n.message }))
@@ -166,45 +165,49 @@ export const makeLegacyReplayer = (
 
 // --- the legacy products' matching -------------------------------------------------------------
 
-/** A glob where `*` matches any run (empty too), compared without ASCII case. */
-const globMatcher = (pattern: string): ((s: string) => boolean) => {
+/** A glob where `*` matches any run (empty too), compared without ASCII case: the subject is given lower-cased. */
+const globMatcher = (pattern: string): ((lowered: string) => boolean) => {
   const parts = pattern.toLowerCase().split("*")
-  return (subject) => {
-    const s = subject.toLowerCase()
-    if (parts.length === 1) return s === parts[0]
-    const first = parts[0]!
-    const last = parts[parts.length - 1]!
-    if (!s.startsWith(first) || s.length < first.length + last.length) return false
+  if (parts.length === 1) return (s) => s === parts[0]
+  const first = parts[0]!
+  const last = parts[parts.length - 1]!
+  const middle = parts.slice(1, -1)
+  return (s) => {
+    if (s.length < first.length + last.length || !s.startsWith(first)) return false
     let at = first.length
-    for (let i = 1; i < parts.length - 1; i++) {
-      const k = s.indexOf(parts[i]!, at)
+    for (const m of middle) {
+      const k = s.indexOf(m, at)
       if (k < 0) return false
-      at = k + parts[i]!.length
+      at = k + m.length
     }
     return s.length - last.length >= at && s.endsWith(last)
   }
 }
 
 /**
- * A legacy URL pattern (`host/path*`, a scheme and a query ignored) as a matcher of host and path.
- * `noPath`: what a pattern without a path covers, `every` path of its host (Zone Lockdown, derived) or
- * the `homepage` only (rate limiting: "example.com matches example.com/").
+ * A legacy URL pattern (`host/path*`, a scheme and a query ignored) as a matcher of a request's
+ * `urlSubject` (host and path, lower-cased: one per request). `noPath`: what a pattern without a
+ * path covers, `every` path of its host (Zone Lockdown, derived) or the `homepage` only (rate
+ * limiting: "example.com matches example.com/").
  */
-export const legacyUrlMatcher = (pattern: string, noPath: "every" | "homepage") => {
+export const legacyUrlMatcher = (pattern: string, noPath: "every" | "homepage"): ((subject: string) => boolean) => {
   let p = pattern.trim().replace(/^https?:\/\//i, "")
   const q = p.search(/[?#]/)
   if (q >= 0) p = p.slice(0, q)
   if (p === "" || p === "*") return () => true
   const slash = p.indexOf("/")
-  const whole = globMatcher(slash >= 0 ? p : noPath === "every" ? `${p}/*` : `${p}/`)
-  return (host: string, path: string) => whole(`${host}${path === "" ? "/" : path}`)
+  return globMatcher(slash >= 0 ? p : noPath === "every" ? `${p}/*` : `${p}/`)
 }
 
-/** A request's host and path, as the legacy matchers read them. */
-export const hostAndPath = (r: Request) => ({
-  host: typeof r["http.host"] === "string" ? r["http.host"] : "",
-  path: typeof r["http.request.uri.path"] === "string" ? r["http.request.uri.path"] : "/"
-})
+/** What the legacy URL matchers compare: the request's host and path (`/` when it has none), lower-cased. */
+export const urlSubject = (r: Request): string => {
+  const host = typeof r["http.host"] === "string" ? r["http.host"] : ""
+  const path =
+    typeof r["http.request.uri.path"] === "string" && r["http.request.uri.path"] !== ""
+      ? r["http.request.uri.path"]
+      : "/"
+  return `${host}${path}`.toLowerCase()
+}
 
 const ipRange = (value: string): { lo: IpAddress; hi: IpAddress } | undefined => {
   const [addr, prefix] = value.trim().split("/")

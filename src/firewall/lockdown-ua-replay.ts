@@ -17,10 +17,10 @@ import type { RequestContext } from "../rules/index.js"
 import type { ReplayRule, ReplayVerdict } from "./custom-rules-replay.js"
 import { sharedExpressions, stateEvaluator } from "./custom-rules-replay.js"
 import {
-  hostAndPath,
   ipListMatcher,
   legacyUrlMatcher,
   makeLegacyReplayer,
+  urlSubject,
   verdict,
   type ReplaySide
 } from "./legacy-replay.js"
@@ -54,7 +54,7 @@ export const lockdownUaSide = (state: LockdownUaState, compiled: Parameters<type
       const urls = l.urls.map((u) => legacyUrlMatcher(u, "every"))
       return {
         rule: lockdownRule(l.id, l.description),
-        matches: (host: string, path: string) => urls.some((m) => m(host, path)),
+        matches: (subject: string) => urls.some((m) => m(subject)),
         allowed: ipListMatcher(l.configurations.map((c) => c.value))
       }
     })
@@ -72,8 +72,8 @@ export const lockdownUaSide = (state: LockdownUaState, compiled: Parameters<type
     const more = { skipped: base.skipped, skippedBy: base.skippedBy, logged: base.logged }
     let allowedBy: ReplayRule | undefined
     if (!base.skipped.includes("zoneLockdown") && lockdowns.length > 0) {
-      const { host, path } = hostAndPath(request)
-      const l = lockdowns.find((x) => x.matches(host, path))
+      const subject = urlSubject(request)
+      const l = lockdowns.find((x) => x.matches(subject))
       if (l !== undefined) {
         if (!l.allowed(request)) return verdict("block", l.rule, more)
         allowedBy = l.rule

@@ -22,10 +22,12 @@
 import type { RateLimit } from "../domain/legacy-security.js"
 import type { PlanNote } from "../domain/migration.js"
 import type { Request, RequestContext } from "../rules/index.js"
+import { REQUIRES } from "../rules/compile.js"
 import { parseIp } from "../rules/ip.js"
+import { ruleIndex, type RuleKeys } from "../rules/rule-index.js"
 import type { ReplayRule } from "./custom-rules-replay.js"
 import { sharedExpressions } from "./custom-rules-replay.js"
-import { hostAndPath, legacyUrlMatcher, makeLegacyReplayer, verdict, type ReplaySide } from "./legacy-replay.js"
+import { legacyUrlMatcher, makeLegacyReplayer, urlSubject, verdict, type ReplaySide } from "./legacy-replay.js"
 import type { RateLimitingRule, RateLimitState } from "./rate-limit-plan.js"
 
 /** The readings the simulation takes where the platform documents nothing (said in the report and the README). */
@@ -111,8 +113,10 @@ const schemeOf = (r: Request): string | undefined => {
 interface Applied {
   readonly rule: ReplayRule
   readonly action: string
-  /** Undefined: the rule does not apply to the request. */
-  readonly check: (ctx: RequestContext, r: Request, t: number) => boolean | undefined
+  /** Undefined: the rule does not apply to the request. `subject`: its lower-cased host and path (./legacy-replay.ts). */
+  readonly check: (ctx: RequestContext, r: Request, t: number, subject: string) => boolean | undefined
+  /** The keys the rule's expression requires (the rules index), for a new rule. */
+  readonly requires?: RuleKeys
 }
 
 const newRule = (rule: RateLimitingRule, i: number, compiled: ReturnType<typeof sharedExpressions>): Applied => {
@@ -135,6 +139,7 @@ const newRule = (rule: RateLimitingRule, i: number, compiled: ReturnType<typeof 
       ...(rule.description !== undefined ? { description: rule.description } : {})
     },
     action: rule.action,
+    requires: (matches as { [REQUIRES]?: RuleKeys } | undefined)?.[REQUIRES],
     check: (ctx, r, t) => {
       if (matches === undefined || !matches(ctx)) return undefined
       const n = counts !== undefined && counts(ctx) && !(rl.requests_to_origin === true && cached(r))
@@ -171,9 +176,8 @@ const oldRule = (rl: RateLimit): Applied => {
   return {
     rule: { kind: "rate_limit", id: rl.id, ...(rl.description !== "" ? { description: rl.description } : {}) },
     action,
-    check: (_ctx, r, t) => {
-      const { host, path } = hostAndPath(r)
-      if (!url(host, path) || bypass.some((b) => b(host, path))) return undefined
+    check: (_ctx, r, t, subject) => {
+      if (!url(subject) || bypass.some((b) => b(subject))) return undefined
       const method = typeof r["http.request.method"] === "string" ? r["http.request.method"] : "GET"
       if (!anyMethod && !methods.includes(method as (typeof methods)[number])) return undefined
       if (!anyScheme && schemeOf(r) !== schemes[0]) return undefined
@@ -190,14 +194,23 @@ const oldRule = (rl: RateLimit): Applied => {
 
 /** One side: a whole RateLimitState with its own counters (expressions shared with the other side through `compiled`). */
 export const rateLimitSide = (state: RateLimitState, compiled: ReturnType<typeof sharedExpressions>): ReplaySide => {
-  const rules: ReadonlyArray<Applied> = [
-    ...state.rules.flatMap((r, i) => (r.enabled === false ? [] : [newRule(r, i, compiled)])),
-    ...state.rateLimits.filter((rl) => !rl.disabled).map(oldRule)
-  ]
+  const news = state.rules.flatMap((r, i) => (r.enabled === false ? [] : [newRule(r, i, compiled)]))
+  const olds = state.rateLimits.filter((rl) => !rl.disabled).map(oldRule)
+  // Only the new rules whose expression can match run (a rule that does not match counts nothing).
+  const index = ruleIndex(news.length, (i) => news[i]!.requires)
+  const all = Int32Array.from(news.keys())
   return (ctx, request, at) => {
     const logged: Array<ReplayRule> = []
-    for (const r of rules) {
-      if (r.check(ctx, request, at) !== true) continue
+    const subject = urlSubject(request)
+    const run = index?.candidates(ctx) ?? all
+    for (let k = 0; k < run.length; k++) {
+      const r = news[run[k]!]!
+      if (r.check(ctx, request, at, subject) !== true) continue
+      if (r.action === "log") logged.push(r.rule)
+      else return verdict(r.action, r.rule, { logged })
+    }
+    for (const r of olds) {
+      if (r.check(ctx, request, at, subject) !== true) continue
       if (r.action === "log") logged.push(r.rule)
       else return verdict(r.action, r.rule, { logged })
     }
