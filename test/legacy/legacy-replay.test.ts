@@ -206,6 +206,26 @@ describe("firewall rate-limits migrate --replay (with time)", () => {
     )
   })
 
+  it("after an apply: the journal's before (the rate limits) against the zone now (the rules), with the same counts", () => {
+    const dir = tempDir("edgectl-legreplay-")
+    const run = cli(dir)
+    const z = ["firewall", "rate-limits", "migrate", "--zone", "acme-mail.com"]
+    expect(run([...z, "--yes"]).status).toBe(0)
+    const r = run([...z, "--replay", rateTraffic, "--json"])
+    expect([r.status, r.stderr]).toEqual([0, ""])
+    const report = JSON.parse(r.stdout) as Report
+    expect([report.compared, report.requests, report.agreed, report.decided.before]).toEqual([
+      "journal",
+      12,
+      12,
+      { none: 11, block: 1 }
+    ])
+    fs.rmSync(path.join(dir, ".edgectl", "state", "migrations"), { recursive: true })
+    expect(run([...z, "--replay", rateTraffic]).stderr).toBe(
+      `error: firewall rate-limits migrate --replay: nothing to compare: the zone's rate limits were migrated and no journal of the migration's "before" is kept\n`
+    )
+  })
+
   describe("--remote, a pro zone whose plan rounds and drops", () => {
     let p: Platform
     let env: Record<string, string | undefined>
