@@ -61,9 +61,14 @@ const sourceIds = (r: ReplayRule): ReadonlyArray<string> => {
 const explain = (
   notes: ReadonlyArray<PlanNote>,
   general: ReadonlyArray<string>,
+  skippedNotes: Readonly<Record<string, string>>,
   b: ReplayVerdict,
   a: ReplayVerdict
 ): LegacyDisagreement["explainedBy"] => {
+  // A product skipped on a request (`rateLimit`) names the note about such skips.
+  const bySkip = new Set(
+    [...b.skipped, ...a.skipped].flatMap((x) => (skippedNotes[x] !== undefined ? [skippedNotes[x]] : []))
+  )
   const ids = new Set(
     [b.rule, a.rule, ...b.logged, ...a.logged, ...b.skippedBy, ...a.skippedBy].flatMap((r) =>
       r === null ? [] : [r.id, ...sourceIds(r)]
@@ -72,7 +77,9 @@ const explain = (
   // A plan-wide note (the order of the rules) explains only a request two different rules decided.
   const byOthers = b.rule !== null && a.rule !== null && sourceIds(b.rule).join(",") !== sourceIds(a.rule).join(",")
   return notes
-    .filter((n) => (n.rule !== undefined ? ids.has(n.rule) : byOthers && general.includes(n.code)))
+    .filter((n) =>
+      n.rule !== undefined ? ids.has(n.rule) : bySkip.has(n.code) || (byOthers && general.includes(n.code))
+    )
     .map((n) => ({ code: n.code, message: n.message }))
 }
 
@@ -90,6 +97,8 @@ export const makeLegacyReplayer = (
     readonly notes: ReadonlyArray<PlanNote>
     /** Codes of plan-wide notes (no rule) that can explain any difference. */
     readonly general?: ReadonlyArray<string>
+    /** A skipped product or phase -> the code of the plan-wide note that explains a difference on a request that skips it. */
+    readonly skippedNotes?: Readonly<Record<string, string>>
     readonly assumptions: ReadonlyArray<string>
     readonly ordered?: boolean
     readonly keep?: number
@@ -130,7 +139,7 @@ export const makeLegacyReplayer = (
       return
     }
     for (const d of differences) counts[d]++
-    const explainedBy = explain(options.notes, options.general ?? [], b, a)
+    const explainedBy = explain(options.notes, options.general ?? [], options.skippedNotes ?? {}, b, a)
     if (explainedBy.length > 0) explained++
     if (disagreements.length < keep)
       disagreements.push({

@@ -25,8 +25,8 @@ import type { Request, RequestContext } from "../rules/index.js"
 import { REQUIRES } from "../rules/compile.js"
 import { parseIp } from "../rules/ip.js"
 import { ruleIndex, type RuleKeys } from "../rules/rule-index.js"
-import type { ReplayRule } from "./custom-rules-replay.js"
-import { sharedExpressions } from "./custom-rules-replay.js"
+import type { ReplayRule, ZoneRulesState } from "./custom-rules-replay.js"
+import { sharedExpressions, stateEvaluator } from "./custom-rules-replay.js"
 import { legacyUrlMatcher, makeLegacyReplayer, urlSubject, verdict, type ReplaySide } from "./legacy-replay.js"
 import type { RateLimitingRule, RateLimitState } from "./rate-limit-plan.js"
 
@@ -38,7 +38,8 @@ export const RATE_LIMIT_ASSUMPTIONS: ReadonlyArray<string> = [
   "a previous rate limit's timeout shorter than its period counts as the period, as the API raised it (documented); ban and simulate without a timeout use the period (derived)",
   "a search engine crawler is a request with cf.bot_management.verified_bot; a cached response is one whose cf-cache-status header is HIT (derived)",
   "a request's scheme is the one of its http.request.full_uri; a line without it matches no one-scheme rule (derived)",
-  "a line without a time comes at the previous line's time (derived)"
+  "a line without a time comes at the previous line's time (derived)",
+  "the zone's firewall and custom rules run before both versions; a bypass or skip of rateLimit exempts from the previous version only, a skip of the http_ratelimit phase from the new one (documented; the plan does not change them)"
 ]
 
 /** Codes of the plan's notes that explain a difference made by design (rounding, what a plan cannot express, order). */
@@ -193,44 +194,70 @@ const oldRule = (rl: RateLimit): Applied => {
 }
 
 /** One side: a whole RateLimitState with its own counters (expressions shared with the other side through `compiled`). */
-export const rateLimitSide = (state: RateLimitState, compiled: ReturnType<typeof sharedExpressions>): ReplaySide => {
+export const rateLimitSide = (
+  state: RateLimitState,
+  compiled: ReturnType<typeof sharedExpressions>,
+  zone?: ZoneRulesState
+): ReplaySide => {
   const news = state.rules.flatMap((r, i) => (r.enabled === false ? [] : [newRule(r, i, compiled)]))
   const olds = state.rateLimits.filter((rl) => !rl.disabled).map(oldRule)
   // Only the new rules whose expression can match run (a rule that does not match counts nothing).
   const index = ruleIndex(news.length, (i) => news[i]!.requires)
   const all = Int32Array.from(news.keys())
+  const before = zone === undefined ? undefined : stateEvaluator(zone, compiled)
   return (ctx, request, at) => {
+    // The zone's firewall and custom rules run first: a block or challenge there ends the request
+    // before rate limiting; a bypass or skip of `rateLimit` exempts it from the previous version, a
+    // skip of the `http_ratelimit` phase from the new one (rate-limiting-migration.md §6.5).
+    let skipped: ReadonlyArray<string> = []
+    let more = {}
+    if (before !== undefined) {
+      const v = before.verdict(before.decide(ctx))
+      if (v.action !== null && v.action !== "allow") return v
+      skipped = v.skipped
+      more = { skipped: v.skipped, skippedBy: v.skippedBy }
+    }
     const logged: Array<ReplayRule> = []
     const subject = urlSubject(request)
-    const run = index?.candidates(ctx) ?? all
+    const run = skipped.includes("http_ratelimit") ? [] : (index?.candidates(ctx) ?? all)
     for (let k = 0; k < run.length; k++) {
       const r = news[run[k]!]!
       if (r.check(ctx, request, at, subject) !== true) continue
       if (r.action === "log") logged.push(r.rule)
-      else return verdict(r.action, r.rule, { logged })
+      else return verdict(r.action, r.rule, { ...more, logged })
     }
-    for (const r of olds) {
-      if (r.check(ctx, request, at, subject) !== true) continue
-      if (r.action === "log") logged.push(r.rule)
-      else return verdict(r.action, r.rule, { logged })
-    }
-    return verdict(null, null, { logged })
+    if (!skipped.includes("rateLimit"))
+      for (const r of olds) {
+        if (r.check(ctx, request, at, subject) !== true) continue
+        if (r.action === "log") logged.push(r.rule)
+        else return verdict(r.action, r.rule, { ...more, logged })
+      }
+    return verdict(null, null, { ...more, logged })
   }
 }
 
-/** The replay of `before` against `after`, in time order; `notes`: the plan's, to explain a difference made by design. */
+/**
+ * The replay of `before` against `after`, in time order; `notes`: the plan's, to explain a difference
+ * made by design; `zone`: the zone's firewall and custom rules, the same on both sides (the migration
+ * changes neither), whose skips and bypasses exempt requests.
+ */
 export const makeRateLimitReplayer = (
   before: RateLimitState,
   after: RateLimitState,
   notes: ReadonlyArray<PlanNote>,
-  options: { readonly keep?: number } = {}
+  options: { readonly keep?: number; readonly zone?: ZoneRulesState } = {}
 ) => {
   const compiled = sharedExpressions()
-  return makeLegacyReplayer(rateLimitSide(before, compiled), rateLimitSide(after, compiled), {
-    notes,
-    general: GENERAL,
-    assumptions: RATE_LIMIT_ASSUMPTIONS,
-    ordered: true,
-    ...(options.keep !== undefined ? { keep: options.keep } : {})
-  })
+  return makeLegacyReplayer(
+    rateLimitSide(before, compiled, options.zone),
+    rateLimitSide(after, compiled, options.zone),
+    {
+      notes,
+      general: GENERAL,
+      skippedNotes: { rateLimit: "exemptions" },
+      assumptions: RATE_LIMIT_ASSUMPTIONS,
+      ordered: true,
+      ...(options.keep !== undefined ? { keep: options.keep } : {})
+    }
+  )
 }

@@ -13,13 +13,17 @@
  */
 import * as Effect from "effect/Effect"
 import { InvalidInput } from "../domain/errors.js"
+import type { CustomRule } from "../domain/custom-rule.js"
 import type { PlanNote } from "../domain/migration.js"
+import type { ZoneRulesState } from "../firewall/custom-rules-replay.js"
 import type { LegacyReplayReport } from "../firewall/legacy-replay.js"
 import { planLockdownUaMigration, type LockdownUaPlan, type LockdownUaState } from "../firewall/lockdown-ua-plan.js"
 import { makeLockdownUaReplayer } from "../firewall/lockdown-ua-replay.js"
 import { planRateLimitMigration, type RateLimitPlan, type RateLimitState } from "../firewall/rate-limit-plan.js"
 import { makeRateLimitReplayer } from "../firewall/rate-limit-replay.js"
 import type { ZoneRef } from "./custom-rules-migration-service.js"
+import { allRules } from "./firewall-service.js"
+import { getCustomRules } from "./rulesets-service.js"
 import { lockdownUaJournal } from "./lockdown-ua-migration-service.js"
 import { replayFileInto, type MigrationReplay } from "./migration-replay-service.js"
 import { rateLimitJournal } from "./rate-limit-migration-service.js"
@@ -97,25 +101,36 @@ export const replayLockdownUa = (
     (c) => makeLockdownUaReplayer(c.before, c.after, c.notes)
   )
 
-/** The rate limiting migration's replay of `file`, with time: the same arguments as `replayLockdownUa`. */
+/**
+ * The rate limiting migration's replay of `file`, with time: the same arguments as `replayLockdownUa`.
+ * The zone's firewall and custom rules, read now, run before rate limiting on both sides (their skips
+ * of `rateLimit` and of the `http_ratelimit` phase exempt requests; the migration changes neither).
+ */
 export const replayRateLimits = (
   plan: RateLimitPlan,
   file: string,
   journalBefore?: RateLimitState,
   zonePlan?: string
 ) =>
-  run(
-    "rate-limits",
-    file,
-    states(
-      plan,
-      plan.before.rules.some((r) => r.ref?.startsWith("rate_limit:") === true),
-      "rate limits",
-      journalBefore,
-      (before) => planRateLimitMigration({ zone: plan.zone, plan: zonePlan, before, deleteOld: plan.delete_old }).notes
-    ),
-    (c) => makeRateLimitReplayer(c.before, c.after, c.notes)
-  )
+  Effect.flatMap(Effect.all([allRules(plan.zone.id), getCustomRules(plan.zone.id)]), ([firewallRules, custom]) => {
+    const zone: ZoneRulesState = {
+      firewallRules,
+      customRules: (custom?.rules ?? []) as unknown as ReadonlyArray<CustomRule>
+    }
+    return run(
+      "rate-limits",
+      file,
+      states(
+        plan,
+        plan.before.rules.some((r) => r.ref?.startsWith("rate_limit:") === true),
+        "rate limits",
+        journalBefore,
+        (before) =>
+          planRateLimitMigration({ zone: plan.zone, plan: zonePlan, before, deleteOld: plan.delete_old }).notes
+      ),
+      (c) => makeRateLimitReplayer(c.before, c.after, c.notes, { zone })
+    )
+  })
 
 /** The "before" each migration's journal recorded on this target, or undefined without a journal. */
 export const lockdownUaJournalBefore = (zone: ZoneRef) =>

@@ -206,6 +206,31 @@ describe("firewall rate-limits migrate --replay (with time)", () => {
     )
   })
 
+  it("a firewall bypass of rateLimit exempted requests from the previous version only: the new rule counts them (the plan's exemptions note)", () => {
+    const run = cli(tempDir("edgectl-legreplay-"))
+    // 601 requests in 6 s to /api/sync: over the sync rate limit's 600 per minute, which the zone's
+    // firewall rule "sync skips rate limiting" bypassed; the rate limiting rule it becomes is not.
+    const sync = Array.from({ length: 601 }, (_, i) =>
+      JSON.stringify({
+        id: `sync-${i + 1}`,
+        at: i === 0 ? "2026-11-28T08:00:00Z" : "+10",
+        request: { "http.host": "acme-mail.com", "http.request.uri.path": "/api/sync/inbox", "ip.src": "192.0.2.90" }
+      })
+    ).join("\n")
+    const r = run(["firewall", "rate-limits", "migrate", "--zone", "acme-mail.com", "--replay", "-", "--json"], sync)
+    expect(r.status).toBe(1)
+    const report = JSON.parse(r.stdout) as Report
+    expect(
+      report.disagreements.map((d) => [
+        d.id,
+        d.before.action,
+        d.after.action,
+        d.after.rule?.id,
+        d.explainedBy.map((e) => e.code)
+      ])
+    ).toEqual([["sync-601", null, "block", "rate_limit:b5db7a755a50963faace5e1fe9f4d6b0", ["exemptions"]]])
+  })
+
   it("after an apply: the journal's before (the rate limits) against the zone now (the rules), with the same counts", () => {
     const dir = tempDir("edgectl-legreplay-")
     const run = cli(dir)

@@ -104,14 +104,15 @@ export const lockdownsMigrate = (o: Parsed<"lockdownsMigrate">) =>
     const work = Effect.gen(function* () {
       const z = yield* resolveZone(o.zone)
       if (replayFile !== undefined) {
-        const report = yield* Effect.mapError(
+        const report = yield* Effect.catchTag(
           replayLockdownUa(
             yield* planLockdownUa(z, false),
             replayFile,
             yield* lockdownUaJournalBefore(z),
             z.plan?.legacy_id
           ),
-          (e) => new CliFailure({ text: `error: ${what} --replay: ${e.message}`, exitCode: 1 })
+          "InvalidInput",
+          (e) => Effect.fail(new CliFailure({ text: `error: ${what} --replay: ${e.message}`, exitCode: 1 }))
         )
         return yield* reportReplay(what, o, z.name, report)
       }

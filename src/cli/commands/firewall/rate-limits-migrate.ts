@@ -99,14 +99,15 @@ export const rateLimitsMigrate = (o: Parsed<"rateLimitsMigrate">) =>
     const work = Effect.gen(function* () {
       const z = yield* resolveZone(o.zone)
       if (replayFile !== undefined) {
-        const report = yield* Effect.mapError(
+        const report = yield* Effect.catchTag(
           replayRateLimits(
             yield* planRateLimits(z, false),
             replayFile,
             yield* rateLimitJournalBefore(z),
             z.plan?.legacy_id
           ),
-          (e) => new CliFailure({ text: `error: ${what} --replay: ${e.message}`, exitCode: 1 })
+          "InvalidInput",
+          (e) => Effect.fail(new CliFailure({ text: `error: ${what} --replay: ${e.message}`, exitCode: 1 }))
         )
         return yield* reportReplay(what, o, z.name, report)
       }
