@@ -95,7 +95,7 @@ export const makeLegacyReplayer = (
   after: ReplaySide,
   options: {
     readonly notes: ReadonlyArray<PlanNote>
-    /** Codes of plan-wide notes (no rule) that can explain any difference. */
+    /** Codes of plan-wide notes (no rule, e.g. the order of the rules) that explain a request two different rules decided. */
     readonly general?: ReadonlyArray<string>
     /** A skipped product or phase -> the code of the plan-wide note that explains a difference on a request that skips it. */
     readonly skippedNotes?: Readonly<Record<string, string>>
