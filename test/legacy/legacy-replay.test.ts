@@ -206,6 +206,16 @@ describe("firewall rate-limits migrate --replay (with time)", () => {
     )
   })
 
+  it("a refused plan has no after: nothing to compare (exit 1)", () => {
+    const run = cli(tempDir("edgectl-legreplay-"))
+    const r = run(["firewall", "rate-limits", "migrate", "--zone", "initech-payroll.com", "--replay", rateTraffic])
+    expect([r.status, r.stdout, r.stderr]).toEqual([
+      1,
+      "",
+      "error: firewall rate-limits migrate --replay: nothing to compare: the migration is refused: zone initech-payroll.com would need 3 rate limiting rules (0 there now, 3 for the previous rate limits), more than the 2 its pro plan allows: delete some rate limits, or upgrade the plan\n"
+    ])
+  })
+
   it("a firewall bypass of rateLimit exempted requests from the previous version only: the new rule counts them (the plan's exemptions note)", () => {
     const run = cli(tempDir("edgectl-legreplay-"))
     // 601 requests in 6 s to /api/sync: over the sync rate limit's 600 per minute, which the zone's
