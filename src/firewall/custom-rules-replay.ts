@@ -27,7 +27,8 @@ import {
   type FirewallRule,
   type Request
 } from "../rules/index.js"
-import { parseTrafficLine, requestSummary, type LineProblem } from "../rules/traffic-line.js"
+import { trafficReader } from "../rules/replay-file.js"
+import { requestSummary, type LineProblem } from "../rules/traffic-line.js"
 import type { ZoneRulesState } from "./custom-rules-plan.js"
 import { asFirewallRule } from "./evaluated-rule.js"
 
@@ -42,7 +43,8 @@ export type ReplayDifference = "action" | "skipped" | "logged"
  * place); a migrated rule's ref is its firewall rule's id, so the two compare alike.
  */
 export interface ReplayRule {
-  readonly kind: "firewall" | "custom"
+  /** `lockdown`, `ua`, `rate_limit` (previous version) and `ratelimit` (a rule of `http_ratelimit`): the legacy replays' (./legacy-replay.ts). */
+  readonly kind: "firewall" | "custom" | "lockdown" | "ua" | "rate_limit" | "ratelimit"
   readonly id: string
   readonly description?: string
 }
@@ -101,7 +103,7 @@ const none: ReadonlyArray<never> = []
  * replay costs about one evaluation of each expression, not two. Undefined for an expression that
  * does not check (each evaluator then reports it as invalid).
  */
-const sharedExpressions = () => {
+export const sharedExpressions = () => {
   const bySource = new Map<string, CompiledExpression | null>()
   const last: Array<RequestContext | undefined> = []
   const value: Array<boolean> = []
@@ -148,7 +150,7 @@ interface StateOutcome {
 }
 
 /** One state compiled once: `decide` runs its firewall rules, then (when they decide nothing) its custom rules. */
-const stateEvaluator = (state: ZoneRulesState, compiled: (source: string) => CompiledExpression | undefined) => {
+export const stateEvaluator = (state: ZoneRulesState, compiled: (source: string) => CompiledExpression | undefined) => {
   const old = firewall(
     state.firewallRules.map((r) => {
       const rule = asFirewallRule(r)
@@ -220,14 +222,12 @@ export const makeMigrationReplayer = (
   const a = stateEvaluator(after, compiled)
   const keep = options.keep ?? 1000
   const disagreements: Array<ReplayDisagreement> = []
-  const problems: Array<LineProblem> = []
   const counts: Record<ReplayDifference, number> = { action: 0, skipped: 0, logged: 0 }
   const decided = { before: {} as Record<string, number>, after: {} as Record<string, number> }
   const tally = (t: Record<string, number>, action: string | null) => {
     const k = action ?? "none"
     t[k] = (t[k] ?? 0) + 1
   }
-  let lines = 0
   let requests = 0
   let agreed = 0
 
@@ -261,16 +261,19 @@ export const makeMigrationReplayer = (
     return d
   }
 
+  const reader = trafficReader((e) => request(e.request, e.line, e.id))
   return {
     request,
-    line(text, line) {
-      lines++
-      const parsed = parseTrafficLine(text)
-      if (parsed === undefined) return
-      if ("problem" in parsed) problems.push({ line, message: parsed.problem })
-      else request(parsed.request, line, parsed.id)
-    },
-    report: () => ({ lines, requests, agreed, disagreements, counts, decided, problems })
+    line: reader.line,
+    report: () => ({
+      lines: reader.tally().lines,
+      requests,
+      agreed,
+      disagreements,
+      counts,
+      decided,
+      problems: reader.tally().problems
+    })
   }
 }
 
@@ -290,7 +293,16 @@ export const replayStatesText = (
  * (the TUI, where a row has room), `firewall rule "log payroll pages" (3f…)`.
  */
 export const replayRuleText = (r: ReplayRule, described = false) =>
-  `${r.kind} rule ${described && r.description ? `"${r.description}" (${r.id})` : r.id}`
+  `${RULE_WORDS[r.kind]} ${described && r.description ? `"${r.description}" (${r.id})` : r.id}`
+
+const RULE_WORDS: Readonly<Record<ReplayRule["kind"], string>> = {
+  firewall: "firewall rule",
+  custom: "custom rule",
+  lockdown: "Zone Lockdown rule",
+  ua: "User Agent Blocking rule",
+  rate_limit: "rate limit",
+  ratelimit: "rate limiting rule"
+}
 
 /** A decision as one phrase: the action and its rule, then what was skipped and logged, and by which rules. */
 export const verdictText = (v: ReplayVerdict, described = false): string => {

@@ -157,9 +157,21 @@ const request: JsonSchema = {
       type: "object",
       description: "the named lists the request's expressions use: list name to items",
       additionalProperties: { type: "array" }
-    }
+    },
+    at: { $ref: "#/definitions/at" }
   },
   additionalProperties: false
+}
+
+/** A line's time (src/rules/traffic-line.ts): the rate limit replay counts requests per period with it. */
+const at: JsonSchema = {
+  description:
+    'when the request came (not a field; the rate limit replay counts with it): an ISO time, milliseconds since 1970, or "+ms" after the previous request',
+  anyOf: [
+    { type: "string", format: "date-time", pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}" },
+    { type: "number", minimum: 0 },
+    { type: "string", pattern: "^\\+\\d+(\\.\\d+)?$" }
+  ]
 }
 
 const replayTraffic = {
@@ -167,14 +179,15 @@ const replayTraffic = {
   $id: `${BASE}replay-traffic.schema.json`,
   title: "edgectl replay traffic line",
   description:
-    "one line of a traffic file (JSONL) for `waf replay --traffic` and `firewall migrate --replay`: a request, or {id, request}",
-  definitions: { request },
+    "one line of a traffic file (JSONL) for `waf replay --traffic` and every migration's `--replay`: a request, or {id, at, request}",
+  definitions: { request, at },
   oneOf: [
     {
       type: "object",
       required: ["request"],
       properties: {
         id: { type: "string", description: "names the request in the report" },
+        at: { $ref: "#/definitions/at" },
         request: { $ref: "#/definitions/request" }
       },
       additionalProperties: false

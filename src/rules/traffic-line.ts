@@ -1,8 +1,10 @@
 /**
- * One line of a traffic file (JSONL, as `waf replay` and `firewall migrate --replay` read it): a
- * request in the rules language's encoding, or `{"id": "...", "request": {...}}` to name it. Blank
- * lines and lines starting with `#` are skipped. Headers given as `http.request.headers` (lower-case
- * name to values) imply the header fields the line does not give itself.
+ * One line of a traffic file (JSONL, as every replay reads it through ./replay-file.ts): a request in
+ * the rules language's encoding, or `{"id": "...", "request": {...}}` to name it. Blank lines and
+ * lines starting with `#` are skipped. Headers given as `http.request.headers` (lower-case name to
+ * values) imply the header fields the line does not give itself. An optional `"at"` (beside `id`,
+ * or in the request itself) is when the request came: an ISO time, milliseconds since 1970, or
+ * `"+ms"` after the previous request; the rate limit replay counts with it.
  */
 import { validateRequest, type Request } from "./context.js"
 
@@ -91,10 +93,40 @@ export const requestSummary = (r: Request) => {
   return `${method} ${host}${path}${query}`
 }
 
-/** The request of a line, the problem with it, or undefined for a line to skip. */
+/** A line's time: milliseconds since 1970, or milliseconds after the previous request. */
+export type TrafficTime = { readonly abs: number } | { readonly rel: number }
+
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/
+
+/** `at` as a time, or the problem with it (named, with what is accepted and what was given). */
+export const parseTrafficTime = (v: unknown): TrafficTime | { readonly problem: string } => {
+  if (typeof v === "number" && Number.isFinite(v) && v >= 0) return { abs: v }
+  if (typeof v === "string") {
+    const rel = /^\+(\d+(\.\d+)?)$/.exec(v)
+    if (rel !== null) return { rel: Number(rel[1]) }
+    const t = ISO_TIME.test(v) ? Date.parse(v) : NaN
+    if (!Number.isNaN(t)) return { abs: t }
+  }
+  return {
+    problem: `at: expected an ISO time ("2026-11-28T08:00:00Z"), milliseconds since 1970 (>= 0) or "+ms" after the previous request, got ${JSON.stringify(v)}`
+  }
+}
+
+/** A request's time from its own timestamp fields, when it gives them (ms since 1970). */
+export const timestampOf = (r: Request): number | undefined => {
+  const sec = r["http.request.timestamp.sec"]
+  if (typeof sec !== "number") return undefined
+  const ms = r["http.request.timestamp.msec"]
+  return sec * 1000 + (typeof ms === "number" ? ms : 0)
+}
+
+/** The request of a line (with its time when it gives one), the problem with it, or undefined for a line to skip. */
 export const parseTrafficLine = (
   text: string
-): { readonly request: Request; readonly id?: string } | { readonly problem: string } | undefined => {
+):
+  | { readonly request: Request; readonly id?: string; readonly at?: TrafficTime }
+  | { readonly problem: string }
+  | undefined => {
   const t = text.trim()
   if (t === "" || t.startsWith("#")) return undefined
   let v: unknown
@@ -108,6 +140,11 @@ export const parseTrafficLine = (
   const o = v as Record<string, unknown>
   const wrapped = typeof o.request === "object" && o.request !== null && !Array.isArray(o.request)
   const given = (wrapped ? o.request : o) as Record<string, unknown>
+  // `at` is the line's, not a field of the request: taken off before the request is checked.
+  const atGiven = wrapped && o.at !== undefined ? o.at : given.at
+  if ("at" in given) delete given.at
+  const at = atGiven === undefined ? undefined : parseTrafficTime(atGiven)
+  if (at !== undefined && "problem" in at) return at
   // The request as given is checked once: when it is valid, so are the fields its headers imply (a
   // valid `http.request.headers` holds arrays of strings), which are then set on it in place (the
   // line's object is this call's own). Only a bad line is checked again with them, for the same
@@ -118,5 +155,9 @@ export const parseTrafficLine = (
   if (bad.length > 0 && hasHeaders) bad = validateRequest(withDerivedFields(given))
   if (bad.length > 0) return { problem: bad.map((b) => `${b.field}: ${b.message}`).join("; ") }
   const r = hasHeaders ? deriveInto(given, h as Record<string, unknown>) : given
-  return wrapped && typeof o.id === "string" ? { request: r, id: o.id } : { request: r }
+  return {
+    request: r,
+    ...(wrapped && typeof o.id === "string" ? { id: o.id } : {}),
+    ...(at !== undefined ? { at } : {})
+  }
 }

@@ -10,14 +10,13 @@
  * which fails rather than report an empty agreement.
  */
 import * as Effect from "effect/Effect"
-import * as fs from "node:fs"
 import { InvalidInput } from "../domain/errors.js"
 import {
   makeMigrationReplayer,
   type MigrationReplayReport,
   type ZoneRulesState
 } from "../firewall/custom-rules-replay.js"
-import { nodeReadline } from "../lazy-builtins.js"
+import { readTrafficFile } from "../rules/replay-file.js"
 import { noRequestProblem } from "../rules/traffic-line.js"
 import type { FirewallMigrationPlan } from "../firewall/custom-rules-plan.js"
 
@@ -45,33 +44,34 @@ export const statesToCompare = (
     : { before: journalBefore, after: p.before, compared: "journal" }
 }
 
-const readProblem = (file: string, e: unknown) => {
-  const err = e as NodeJS.ErrnoException
-  switch (err.code) {
-    case "ENOENT":
-    case "ENOTDIR":
-      return `traffic file ${file}: no such file`
-    case "EISDIR":
-      return `traffic file ${file} is a directory, not a file`
-    case "EACCES":
-      return `traffic file ${file}: permission denied`
-    default:
-      return `traffic file ${file}: ${err.message}`
-  }
+/** A replay: fed lines, it reports what it read and compared. */
+interface LineReplayer<R> {
+  line(text: string, line: number): void
+  report(): R
 }
 
-/** The file's stream once it is open: a FIFO opens when its writer does; `-` is stdin. */
-const openInput = (file: string): Promise<NodeJS.ReadableStream> =>
-  file === "-"
-    ? Promise.resolve(process.stdin)
-    : new Promise((resolve, reject) => {
-        const s = fs.createReadStream(file)
-        s.once("error", reject)
-        s.once("ready", () => {
-          s.off("error", reject)
-          resolve(s)
-        })
-      })
+/**
+ * Reads `file` through the one traffic reader (src/rules/replay-file.ts) into `replayer`, then its
+ * report: every replay of a migration does so. Fails when the file cannot be read or holds no
+ * request: a replay of nothing proves nothing.
+ */
+export const replayFileInto = <R extends Parameters<typeof noRequestProblem>[1]>(
+  file: string,
+  replayer: LineReplayer<R>
+): Effect.Effect<R & { readonly file: string }, InvalidInput> =>
+  Effect.flatMap(
+    Effect.tryPromise({
+      try: () => readTrafficFile(file, replayer),
+      catch: (e) => new InvalidInput({ message: (e as Error).message, clientSide: true })
+    }),
+    () => {
+      const r = replayer.report()
+      const nothing = noRequestProblem(file, r)
+      return nothing === undefined
+        ? Effect.succeed({ ...r, file })
+        : Effect.fail(new InvalidInput({ message: nothing, clientSide: true }))
+    }
+  )
 
 /**
  * Replays `file` (a path, `-` for stdin; pipes and FIFOs read as they come) through `before` and
@@ -82,31 +82,7 @@ export const replayMigrationStates = (
   after: ZoneRulesState,
   file: string
 ): Effect.Effect<MigrationReplayReport & { readonly file: string }, InvalidInput> =>
-  Effect.flatMap(
-    Effect.tryPromise({
-      try: async () => {
-        const input = await openInput(file)
-        const replayer = makeMigrationReplayer(before, after)
-        let failed: unknown
-        const rl = nodeReadline().createInterface({ input, crlfDelay: Infinity })
-        input.on("error", (e) => {
-          failed = e
-          rl.close()
-        })
-        let n = 0
-        for await (const line of rl) replayer.line(line, ++n)
-        if (failed !== undefined) throw failed
-        return replayer.report()
-      },
-      catch: (e) => new InvalidInput({ message: readProblem(file, e), clientSide: true })
-    }),
-    (report) => {
-      const nothing = noRequestProblem(file, report)
-      return nothing === undefined
-        ? Effect.succeed({ ...report, file })
-        : Effect.fail(new InvalidInput({ message: nothing, clientSide: true }))
-    }
-  )
+  replayFileInto(file, makeMigrationReplayer(before, after))
 
 /** The replay of a migration's plan: the states `statesToCompare` gives, else InvalidInput saying there is nothing to compare. */
 export const replayMigration = (

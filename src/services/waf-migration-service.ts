@@ -16,10 +16,8 @@ import { call, ClientConfig, collectPages, type ClientEnv } from "../api/client.
 import { WafEndpoints } from "../api/contract-waf.js"
 import type { Page } from "../domain/envelope.js"
 import { InvalidInput } from "../domain/errors.js"
-import * as fs from "node:fs"
-import { nodeReadline } from "../lazy-builtins.js"
 import { makeReplayer, type ReplayReport } from "../waf/replay.js"
-import { trafficFileProblem } from "../waf/traffic-sample.js"
+import { readTrafficFile } from "../rules/replay-file.js"
 import type { CompatibilityReason, Ruleset, WafConfig, WafExport } from "../domain/waf.js"
 import type { Zone } from "../domain/zone.js"
 import { planMigration, type MigrationPlan } from "../waf/mapping.js"
@@ -256,22 +254,8 @@ const replayTraffic = (
 ): Effect.Effect<ReplayReport, InvalidInput> =>
   Effect.tryPromise({
     try: async () => {
-      const problem = trafficFileProblem(file)
-      if (problem !== undefined) throw new Error(problem)
-      const size = fs.statSync(file).size
-      const input = fs.createReadStream(file)
-      const rl = nodeReadline().createInterface({ input, crlfDelay: Infinity })
-      let n = 0
-      for await (const line of rl) {
-        replayer.line(line, ++n)
-        if (progress !== undefined && n % 1000 === 0) progress(input.bytesRead, size)
-      }
-      progress?.(size, size)
+      await readTrafficFile(file, replayer, progress)
       return replayer.report()
     },
-    catch: (e) =>
-      new InvalidInput({
-        message: trafficFileProblem(file) ?? `traffic file ${file}: ${(e as Error).message}`,
-        clientSide: true
-      })
+    catch: (e) => new InvalidInput({ message: (e as Error).message, clientSide: true })
   })

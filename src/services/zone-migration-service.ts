@@ -9,6 +9,7 @@
  * previous WAF runs last: its step cannot be undone, so a rollback is refused once it is written.
  */
 import * as Effect from "effect/Effect"
+import type { ClientEnv } from "../api/client.js"
 import { InvalidInput, type V4Error } from "../domain/errors.js"
 import { isIrreversible, type MigrationPlan, type MigrationStep, type PlanNote } from "../domain/migration.js"
 import type { Zone } from "../domain/zone.js"
@@ -21,6 +22,7 @@ import { dashboardDeploy, type MigrationMode } from "../waf/state.js"
 import { checkCustomRulesSteps } from "./custom-rules-migration-service.js"
 import { applyChecked, findJournal, resumeJournal, rollbackZone, type StepProgress } from "./migration-engine.js"
 import type { Journal, JournalStatus } from "./migration-journal.js"
+import { replayLockdownUa, replayRateLimits } from "./legacy-replay-service.js"
 import { replayMigrationStates } from "./migration-replay-service.js"
 import { checkRateLimits } from "./rate-limit-migration-service.js"
 import { prepare, wafZoneOf } from "./waf-migration-service.js"
@@ -283,18 +285,17 @@ export const rollbackZoneLegacy = (z: ZoneRef, progress?: (p: StepProgress) => v
 type PartReplay = (
   plan: ZoneLegacyPlan,
   file: string
-) => Effect.Effect<MigrationReplayReport & { readonly file: string }, V4Error>
+) => Effect.Effect<MigrationReplayReport & { readonly file: string }, V4Error, ClientEnv>
 
 /**
- * Each part's replay, or why it has none here: the Zone Lockdown and rate limit replays plug in
- * here, a line each (their services' `replayLockdownUa` / `replayRateLimits`, on
- * `p.parts["lockdowns-ua"]` / `p.parts["rate-limits"]`, with the same report shape).
+ * Each part's replay (its own service's, with the same report shape), or why it has none here.
+ * Each part is replayed on its own plan: the part's "before" and the end state it plans.
  */
 const replays: Readonly<Record<PartName, PartReplay | string>> = {
   "firewall-rules": (p, file) =>
     replayMigrationStates(p.parts["firewall-rules"].before, p.parts["firewall-rules"].expected, file),
-  "lockdowns-ua": "this part has no replay in edgectl yet",
-  "rate-limits": "this part has no replay in edgectl yet",
+  "lockdowns-ua": (p, file) => replayLockdownUa(p.parts["lockdowns-ua"], file),
+  "rate-limits": (p, file) => replayRateLimits(p.parts["rate-limits"], file),
   // Another kind of traffic report (src/waf/replay.ts): the WAF's own command replays it.
   waf: "the previous WAF has its own replay: edgectl waf replay --zone ZONE --traffic FILE"
 }

@@ -3,13 +3,12 @@
  * configuration; the requests on which they disagree (acted on by one and not the other, or by
  * both with different actions), with the rules responsible. Pure: the caller feeds lines.
  *
- * A line is a request in the rules language's encoding (`{"http.request.uri.path": "/", ...}`),
- * or `{"id": "...", "request": {...}}` to name it. Blank lines and lines starting with `#` are
- * skipped.
+ * Lines are read by the one traffic reader (src/rules/replay-file.ts).
  */
 import type { PreviousWaf, WafConfig } from "../domain/waf.js"
 import { HTTP_SCHEME, RequestContext, type Request } from "../rules/index.js"
-import { parseTrafficLine, requestSummary as summaryOf, type LineProblem } from "../rules/traffic-line.js"
+import { trafficReader } from "../rules/replay-file.js"
+import { requestSummary as summaryOf, type LineProblem } from "../rules/traffic-line.js"
 import { CATALOG, type Catalog } from "./catalog.js"
 import { ExpressionPool, newEngine, previousEngine, type RuleRef, type Verdict } from "./engines.js"
 
@@ -65,10 +64,8 @@ export const makeReplayer = (
   const memo = new Int8Array(pool.size)
   const keep = options.keep ?? 1000
   const disagreements: Array<Disagreement> = []
-  const problems: Array<LineProblem> = []
   const counts: Record<DisagreementKind, number> = { "previous-only": 0, "new-only": 0, "different-action": 0 }
   const blame = new Map<string, { version: "previous" | "new"; rule: RuleRef; count: number }>()
-  let lines = 0
   let requests = 0
   let agreed = 0
   let actedPrevious = 0
@@ -118,16 +115,12 @@ export const makeReplayer = (
     return d
   }
 
+  const reader = trafficReader((e) => request(e.request, e.line, e.id))
   return {
     request,
-    line(text, line) {
-      lines++
-      const parsed = parseTrafficLine(text)
-      if (parsed === undefined) return
-      if ("problem" in parsed) problems.push({ line, message: parsed.problem })
-      else request(parsed.request, line, parsed.id)
-    },
+    line: reader.line,
     report() {
+      const { lines, problems } = reader.tally()
       return {
         lines,
         requests,

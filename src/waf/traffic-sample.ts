@@ -7,7 +7,6 @@
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
-import { isMissing } from "../domain/file-errors.js"
 
 const SAMPLE = path.join("fixtures", "waf", "traffic-sample.jsonl")
 
@@ -20,21 +19,4 @@ export const shippedTrafficSample = (from: string = import.meta.url): string | u
     dir = path.dirname(dir)
   }
   return undefined
-}
-
-/** The one-line reason a traffic file cannot be replayed, or undefined when it can be read. */
-export const trafficFileProblem = (file: string): string | undefined => {
-  try {
-    // A FIFO, /dev/stdin and a process substitution (`<(…)`, a /dev/fd path) are read as they
-    // come, as a file is; only a directory is no traffic file.
-    const st = fs.statSync(file)
-    if (st.isDirectory()) return `traffic file ${file} is a directory, not a file`
-    fs.accessSync(file, fs.constants.R_OK)
-    return undefined
-  } catch (e) {
-    if (isMissing(e))
-      return `traffic file ${file} does not exist${path.isAbsolute(file) ? "" : ` (looked for ${path.resolve(file)})`}`
-    if ((e as NodeJS.ErrnoException).code === "EACCES") return `traffic file ${file} cannot be read: permission denied`
-    return `traffic file ${file} cannot be read: ${(e as Error).message}`
-  }
 }

@@ -77,6 +77,12 @@ describe("the JSON Schemas shipped in schemas/", () => {
     expect(lines.length).toBeGreaterThan(3)
     for (const l of lines) expect(traffic(JSON.parse(l)), `${l}: ${JSON.stringify(traffic.errors)}`).toBe(true)
     expect(traffic({ "http.hots": "a" })).toBe(false)
+    // A line's time, for the rate limit replay: ISO, ms since 1970 or "+ms", beside id or in the request.
+    expect(traffic({ at: "2026-11-28T08:00:00Z", "ip.src": "192.0.2.1" })).toBe(true)
+    expect(traffic({ id: "a", at: 1764316800000, request: { "ip.src": "192.0.2.1" } })).toBe(true)
+    expect(traffic({ id: "b", at: "+250", request: {} })).toBe(true)
+    expect(traffic({ at: "+later" })).toBe(false)
+    expect(traffic({ at: -1 })).toBe(false)
     expect(traffic({ "ip.src.asnum": "x" })).toBe(false)
   })
 

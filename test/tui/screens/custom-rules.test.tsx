@@ -137,8 +137,9 @@ describe("the migration to custom rules on a zone's Firewall tab", () => {
     const { app } = await openFirewallTab("acme-mail.com")
     await app.press("m", "CUSTOM RULE")
     await app.press("p", "Replay traffic")
-    await app.press("/nonexistent/traffic.jsonl\r", "no such file")
-    expect(app.frame()).toContain("traffic file /nonexistent/traffic.jsonl: no such file")
+    // The one traffic reader's words (src/rules/replay-file.ts), as `waf replay` and the WAF wizard say them.
+    await app.press("/nonexistent/traffic.jsonl\r", "does not exist")
+    expect(app.frame()).toContain("traffic file /nonexistent/traffic.jsonl does not exist")
   })
 
   it("after an apply the replay compares the journal's before with the zone now, as the CLI does", async () => {

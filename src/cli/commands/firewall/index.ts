@@ -186,9 +186,10 @@ const legacyGroup = (
 
 /**
  * The options every migration command of the tree takes (`firewall migrate`, `lockdowns migrate`,
- * `rate-limits migrate`), declared once: only what --delete-old deletes and what --rollback restores differ.
+ * `rate-limits migrate`), declared once: only what --delete-old deletes, what --rollback restores
+ * and what --replay compares differ.
  */
-const migrateOptions = (deletes: string, restores: string) => ({
+const migrateOptions = (deletes: string, restores: string, replays: string) => ({
   ...target,
   zone,
   yes,
@@ -196,14 +197,16 @@ const migrateOptions = (deletes: string, restores: string) => ({
     Options.withDescription("print the exact requests and the state the zone would end in; change nothing")
   ),
   deleteOld: Options.boolean("delete-old").pipe(Options.withDescription(deletes)),
-  rollback: Options.boolean("rollback").pipe(Options.withDescription(restores))
+  rollback: Options.boolean("rollback").pipe(Options.withDescription(restores)),
+  replay: fileOption("replay").pipe(Options.withDescription(replays), Options.optional)
 })
 
 const lockdownsMigrate = Command.make(
   "migrate",
   migrateOptions(
     "delete the Zone Lockdown and UA rules instead of pausing them (cannot be rolled back)",
-    "restore what the zone's last Zone Lockdown migration found (from the journal)"
+    "restore what the zone's last Zone Lockdown migration found (from the journal)",
+    "JSONL traffic (- for stdin): list every request the zone now (lockdowns, UA rules, custom rules) and the zone after the migration decide differently (exit 1 if any, or if nothing was compared); changes nothing"
   ),
   lockdownsMigrateHandler((m) => m.lockdownsMigrate)
 ).pipe(
@@ -216,7 +219,8 @@ const rateLimitsMigrate = Command.make(
   "migrate",
   migrateOptions(
     "delete the rate limits instead of disabling them (cannot be rolled back)",
-    "restore what the zone's last rate limit migration found (from the journal)"
+    "restore what the zone's last rate limit migration found (from the journal)",
+    'JSONL traffic with times ("at"; - for stdin): count each request through the rate limits now and the rules after the migration, list every request decided differently (exit 1 if any, or if nothing was compared); changes nothing'
   ),
   rateLimitsMigrateHandler((m) => m.rateLimitsMigrate)
 ).pipe(
@@ -251,18 +255,11 @@ export const firewall = Command.make("firewall").pipe(
     ),
     Command.make(
       "migrate",
-      {
-        ...migrateOptions(
-          "delete the migrated firewall rules (and their filters no other rule uses) instead of pausing them",
-          "restore what the zone's last migration found: its custom rules and each firewall rule's paused flag (from the journal)"
-        ),
-        replay: fileOption("replay").pipe(
-          Options.withDescription(
-            "JSONL traffic (- for stdin): list every request the zone now and the zone after the migration decide differently (exit 1 if any, or if nothing was compared); changes nothing"
-          ),
-          Options.optional
-        )
-      },
+      migrateOptions(
+        "delete the migrated firewall rules (and their filters no other rule uses) instead of pausing them",
+        "restore what the zone's last migration found: its custom rules and each firewall rule's paused flag (from the journal)",
+        "JSONL traffic (- for stdin): list every request the zone now and the zone after the migration decide differently (exit 1 if any, or if nothing was compared); changes nothing"
+      ),
       migrateHandler((m) => m.migrate)
     ).pipe(
       Command.withDescription(

@@ -66,6 +66,7 @@ interface Inputs {
     readonly dryRun: boolean
     readonly deleteOld: boolean
     readonly rollback: boolean
+    readonly replay: Option.Option<string>
   }
   readonly rateLimitsMigrate: Inputs["lockdownsMigrate"]
 }

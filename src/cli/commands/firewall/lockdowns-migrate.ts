@@ -5,6 +5,9 @@
  * The plan is computed once; `--dry-run` prints it (`--json`: the plan object), the apply sends
  * exactly it, journaled; a re-run finishes an unfinished journal; `--rollback` restores the
  * journal's "before" (refused after --delete-old).
+ * `--replay FILE` runs a traffic file through the zone now and the plan's end state (after an apply:
+ * the journal's "before" and the zone now), through src/services/legacy-replay-service.ts, and
+ * prints it as `firewall migrate --replay` does (./migrate-replay.ts).
  */
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
@@ -19,12 +22,17 @@ import {
   type LockdownUaJournal,
   type LockdownUaPlan
 } from "../../../services/lockdown-ua-migration-service.js"
+import { lockdownUaJournalBefore, replayLockdownUa } from "../../../services/legacy-replay-service.js"
+import { resolveZone } from "../../../services/zones-service.js"
 import { migrationTargetLayer } from "../../environment.js"
 import { outcomeText, sentOfKinds } from "../../migration-cli.js"
 import { flowUsage, previewRequestsEnd, runFlow, type MigrationFlow } from "../../migration-runner.js"
+import { inputFile, opt } from "../../options.js"
 import { clip, printLine, printTable } from "../../output.js"
+import { CliFailure, usage } from "../../run.js"
 import { runFw } from "./common.js"
 import type { Parsed } from "./inputs.js"
+import { reportReplay } from "./migrate-replay.js"
 
 const what = "firewall lockdowns migrate"
 
@@ -99,11 +107,27 @@ export const lockdownsMigrate = (o: Parsed<"lockdownsMigrate">) =>
   Effect.gen(function* () {
     const bad = flowUsage(o)
     if (bad !== undefined) return yield* Effect.fail(bad)
+    const replayFile = opt(o.replay)
+    if (replayFile !== undefined && (o.dryRun || o.deleteOld || o.yes || o.rollback))
+      return yield* Effect.fail(
+        usage("--replay only compares; it cannot be used with --dry-run, --delete-old, --rollback or --yes")
+      )
+    if (replayFile !== undefined && replayFile !== "-") yield* inputFile("replay", replayFile)
     const journals = migrationTargetLayer({ remote: o.remote, persistTo: Option.getOrUndefined(o.persistTo) })
-    return yield* runFw(
-      what,
-      o,
-      { zone: o.zone, customRules: true },
-      Effect.provide(runFlow(lockdownUaFlow, o), journals)
-    )
+    const work = Effect.gen(function* () {
+      if (replayFile === undefined) return yield* runFlow(lockdownUaFlow, o)
+      const z = yield* resolveZone(o.zone)
+      const report = yield* Effect.catchTag(
+        replayLockdownUa(
+          yield* planLockdownUa(z, false),
+          replayFile,
+          yield* lockdownUaJournalBefore(z),
+          z.plan?.legacy_id
+        ),
+        "InvalidInput",
+        (e) => Effect.fail(new CliFailure({ text: `error: ${what} --replay: ${e.message}`, exitCode: 1 }))
+      )
+      return yield* reportReplay(what, o, z.name, report)
+    })
+    return yield* runFw(what, o, { zone: o.zone, customRules: true }, Effect.provide(work, journals))
   })

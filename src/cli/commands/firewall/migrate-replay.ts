@@ -20,26 +20,64 @@ import { clip, printJson, printLine, printTable } from "../../output.js"
 import { CliFailure } from "../../run.js"
 import { writeErr } from "../../stdio.js"
 
-const print = (zone: string, r: MigrationReplay) => {
+/** A legacy migration's replay adds, per difference, the plan notes that explain it, and its derived readings. */
+type AnyReplay = Omit<MigrationReplay, "disagreements"> & {
+  readonly explained?: number
+  readonly assumptions?: ReadonlyArray<string>
+  readonly disagreements: ReadonlyArray<
+    MigrationReplay["disagreements"][number] & {
+      readonly explainedBy?: ReadonlyArray<{ readonly code: string }>
+    }
+  >
+}
+
+const print = (zone: string, r: AnyReplay) => {
   printLine(replayHeading(r))
   printLine(replayCounts(r))
   printLine(`decided: ${decidedText(r)}`)
-  if (r.disagreements.length === 0) return
-  printLine("")
-  printTable(
-    ["LINE", "REQUEST", "DIFFERS IN", "BEFORE", "AFTER"],
-    r.disagreements.map((d) => [
-      d.line,
-      clip(d.id ? `${d.id}: ${d.summary}` : d.summary, 60),
-      d.differences.join(", "),
-      verdictText(d.before),
-      verdictText(d.after)
-    ])
-  )
-  const differ = r.requests - r.agreed
-  if (r.disagreements.length < differ)
-    printLine(`... ${differ - r.disagreements.length} more decided differently on zone ${zone} (not kept)`)
+  const legacy = r.explained !== undefined
+  if (legacy) printLine(`explained by the plan's notes: ${r.explained} of ${r.requests - r.agreed} difference(s)`)
+  if (r.disagreements.length > 0) {
+    printLine("")
+    printTable(
+      ["LINE", "REQUEST", "DIFFERS IN", "BEFORE", "AFTER", ...(legacy ? ["EXPLAINED BY"] : [])],
+      r.disagreements.map((d) => [
+        d.line,
+        clip(d.id ? `${d.id}: ${d.summary}` : d.summary, 60),
+        d.differences.join(", "),
+        verdictText(d.before),
+        verdictText(d.after),
+        ...(legacy ? [(d.explainedBy ?? []).map((n) => n.code).join(", ") || "-"] : [])
+      ])
+    )
+    const differ = r.requests - r.agreed
+    if (r.disagreements.length < differ)
+      printLine(`... ${differ - r.disagreements.length} more decided differently on zone ${zone} (not kept)`)
+  }
+  if (r.assumptions !== undefined && r.assumptions.length > 0) {
+    printLine("")
+    for (const a of r.assumptions) printLine(`note: ${a}`)
+  }
 }
+
+/**
+ * Prints a migration's replay (`--json`: the report) and its unread lines as warnings; fails (exit 1)
+ * when a request was decided differently. Every migration's `--replay` ends here.
+ */
+export const reportReplay = (what: string, o: { readonly json: boolean }, zone: string, report: AnyReplay) =>
+  Effect.gen(function* () {
+    if (o.json) printJson({ zone, ...report })
+    else print(zone, report)
+    for (const l of notReadLines(report.problems)) writeErr(`warning: ${l}\n`)
+    const differ = report.requests - report.agreed
+    if (differ > 0)
+      return yield* Effect.fail(
+        new CliFailure({
+          text: `${what} --replay: ${differ} request(s) of ${report.file} decided differently${report.explained !== undefined ? ` (${report.explained} explained by the plan's notes)` : ""}`,
+          exitCode: 1
+        })
+      )
+  })
 
 /**
  * The whole `--replay` branch of `firewall migrate`, on the migration's plan. `journalBefore`: the
@@ -66,15 +104,5 @@ export const replayPlan = (
       ),
       (r) => ({ ...r, compared: states.compared })
     )
-    if (o.json) printJson({ zone, ...report })
-    else print(zone, report)
-    for (const l of notReadLines(report.problems)) writeErr(`warning: ${l}\n`)
-    const differ = report.requests - report.agreed
-    if (differ > 0)
-      return yield* Effect.fail(
-        new CliFailure({
-          text: `firewall migrate --replay: ${differ} request(s) of ${file} decided differently`,
-          exitCode: 1
-        })
-      )
+    return yield* reportReplay("firewall migrate", o, zone, report)
   })

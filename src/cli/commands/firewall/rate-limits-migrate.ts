@@ -5,6 +5,9 @@
  * The same flow as `firewall lockdowns migrate`: the plan is computed once; `--dry-run` prints it
  * (`--json`: the plan object), the apply sends exactly it, journaled; a re-run finishes an unfinished
  * journal; `--rollback` restores the journal's "before" (refused after --delete-old).
+ * `--replay FILE` counts a traffic file with times through the rate limits now and the planned rules
+ * (after an apply: the journal's "before" and the zone now), through
+ * src/services/legacy-replay-service.ts, printed as `firewall migrate --replay` does.
  */
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
@@ -19,12 +22,17 @@ import {
   type RateLimitJournal,
   type RateLimitPlan
 } from "../../../services/rate-limit-migration-service.js"
+import { rateLimitJournalBefore, replayRateLimits } from "../../../services/legacy-replay-service.js"
+import { resolveZone } from "../../../services/zones-service.js"
 import { migrationTargetLayer } from "../../environment.js"
 import { outcomeText, sentOfKinds } from "../../migration-cli.js"
 import { flowUsage, previewRequestsEnd, runFlow, type MigrationFlow } from "../../migration-runner.js"
+import { inputFile, opt } from "../../options.js"
 import { clip, printLine, printTable } from "../../output.js"
+import { CliFailure, usage } from "../../run.js"
 import { runFw } from "./common.js"
 import type { Parsed } from "./inputs.js"
+import { reportReplay } from "./migrate-replay.js"
 
 const what = "firewall rate-limits migrate"
 
@@ -94,6 +102,27 @@ export const rateLimitsMigrate = (o: Parsed<"rateLimitsMigrate">) =>
   Effect.gen(function* () {
     const bad = flowUsage(o)
     if (bad !== undefined) return yield* Effect.fail(bad)
+    const replayFile = opt(o.replay)
+    if (replayFile !== undefined && (o.dryRun || o.deleteOld || o.yes || o.rollback))
+      return yield* Effect.fail(
+        usage("--replay only compares; it cannot be used with --dry-run, --delete-old, --rollback or --yes")
+      )
+    if (replayFile !== undefined && replayFile !== "-") yield* inputFile("replay", replayFile)
     const journals = migrationTargetLayer({ remote: o.remote, persistTo: Option.getOrUndefined(o.persistTo) })
-    return yield* runFw(what, o, { zone: o.zone }, Effect.provide(runFlow(rateLimitFlow, o), journals))
+    const work = Effect.gen(function* () {
+      if (replayFile === undefined) return yield* runFlow(rateLimitFlow, o)
+      const z = yield* resolveZone(o.zone)
+      const report = yield* Effect.catchTag(
+        replayRateLimits(
+          yield* planRateLimits(z, false),
+          replayFile,
+          yield* rateLimitJournalBefore(z),
+          z.plan?.legacy_id
+        ),
+        "InvalidInput",
+        (e) => Effect.fail(new CliFailure({ text: `error: ${what} --replay: ${e.message}`, exitCode: 1 }))
+      )
+      return yield* reportReplay(what, o, z.name, report)
+    })
+    return yield* runFw(what, o, { zone: o.zone }, Effect.provide(work, journals))
   })
