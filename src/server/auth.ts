@@ -7,8 +7,12 @@ import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
+import * as fs from "node:fs"
+import * as path from "node:path"
 import { Authentication, type Principal } from "../api/contract-core.js"
 import { InvalidCredentials, MalformedCredentials, MissingCredentials } from "../domain/errors.js"
+import { ApiError } from "../domain/errors.js"
+import { stateDirGone } from "../domain/native-module.js"
 import { Db } from "../store/db.js"
 import { findKeyUser, findToken } from "../store/identity-repo.js"
 
@@ -76,13 +80,30 @@ export const authenticate = (
   })
 }
 
+/** The store's file as opened, and whether it is still that file: one stat per write. */
+const fileIdentity = (file: string): string => {
+  try {
+    const s = fs.statSync(file)
+    return `${s.dev}:${s.ino}`
+  } catch {
+    return ""
+  }
+}
+
 export const AuthenticationLive = Layer.effect(
   Authentication,
-  Effect.map(Db, ({ db, gate }) =>
-    Effect.flatMap(HttpServerRequest.HttpServerRequest, (req) => {
+  Effect.map(Db, ({ db, gate, file }) => {
+    const opened = fileIdentity(file)
+    return Effect.flatMap(HttpServerRequest.HttpServerRequest, (req) => {
+      const reading = req.method === "GET" || req.method === "HEAD"
+      // The state directory deleted under the running platform: SQLite would write to the unlinked
+      // file and answer success for writes no one reads again. Refused, saying why (a defect: the
+      // middleware declares only credential failures; envelopeErrors answers it as this error).
+      if (!reading && opened !== "" && fileIdentity(file) !== opened)
+        return Effect.die(new ApiError({ status: 410, message: stateDirGone(path.dirname(file)) }))
       // A write waits on a promise while a bulk commits on a connection of its own
       // (store/commit-worker.ts), not in SQLite's busy handler, which would hold the event loop.
-      const idle = req.method === "GET" || req.method === "HEAD" ? undefined : gate.idle()
+      const idle = reading ? undefined : gate.idle()
       const principal = authenticate(req.headers, req.url, db)
       return idle === undefined
         ? principal
@@ -91,5 +112,5 @@ export const AuthenticationLive = Layer.effect(
             principal
           )
     })
-  )
+  })
 )
