@@ -36,7 +36,7 @@ export const parseAlarmTime = (
   return ms
 }
 
-/** `2026-11-28T10:00:00.000Z (in 1h 5m)` or `(5s ago)`: the time an alarm stands for, and how far off. */
+/** `2026-11-28T10:00:00Z (in 1h 5m)` or `(5s ago)`: the time an alarm stands for (to the second), and how far off. */
 export const alarmText = (ms: number, now: number): string => {
   const d = Math.round((ms - now) / 1000)
   const s = Math.abs(d)
@@ -48,5 +48,5 @@ export const alarmText = (ms: number, now: number): string => {
         : s >= 60
           ? `${Math.floor(s / 60)}m ${s % 60}s`
           : `${s}s`
-  return `${new Date(ms).toISOString()} (${d >= 0 ? `in ${span}` : `${span} ago`})`
+  return `${new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z")} (${d >= 0 ? `in ${span}` : `${span} ago`})`
 }

@@ -32,13 +32,16 @@ const hexLine = (bytes: Uint8Array, at: number) => {
   return `${at.toString(16).padStart(8, "0")}  ${left}  ${right}  |${ascii}|`
 }
 
+/** Bytes as a hex dump: offset, 16 bytes, their printable characters (an object's binary value too). */
+export const hexRows = (bytes: Uint8Array): Array<string> => {
+  const lines: Array<string> = []
+  for (let at = 0; at < bytes.length; at += 16) lines.push(hexLine(bytes, at))
+  return lines
+}
+
 export const viewValue = (bytes: Uint8Array): ValueView => {
   const text = asText(bytes)
-  if (text === undefined) {
-    const lines: Array<string> = []
-    for (let at = 0; at < bytes.length; at += 16) lines.push(hexLine(bytes, at))
-    return { kind: "binary", lines }
-  }
+  if (text === undefined) return { kind: "binary", lines: hexRows(bytes) }
   const trimmed = text.trim()
   if (trimmed.startsWith("{") || trimmed.startsWith("[")) {
     try {
