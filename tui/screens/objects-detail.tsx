@@ -14,7 +14,7 @@ import { List, moveHints, useListCursor } from "../components/list.js"
 import { Empty, ErrorView, Loading } from "../components/states.js"
 import { TextPrompt } from "../components/text-prompt.js"
 import { fromUnknown } from "../errors.js"
-import { KeyLayer, useKeys } from "../keys.js"
+import { KeyLayer, useHoldKeys, useKeys } from "../keys.js"
 import { useNotify } from "../notices.js"
 import { usePaneSize } from "../terminal.js"
 import {
@@ -60,6 +60,8 @@ export function ObjectDetail({
   const [writes, setWrites] = useState(0)
   // Opening fails when a process other than a host holds the object: the failure says who, whole.
   const { view, failure, reload, replace } = useObjectView(object, active)
+  // Keys pressed while the object is first read wait for it (enter, e, d act on its first key).
+  useHoldKeys(view === undefined && failure === undefined)
   const height = Math.max(1, pane.rows - 6)
   const rows: ReadonlyArray<readonly [string, string]> | ObjectView["history"] =
     tab === "keys" ? (view?.entries ?? []) : tab === "bookmarks" ? (view?.history ?? []) : []
