@@ -7,7 +7,6 @@ import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
-import * as fs from "node:fs"
 import * as path from "node:path"
 import { Authentication, type Principal } from "../api/contract-core.js"
 import { InvalidCredentials, MalformedCredentials, MissingCredentials } from "../domain/errors.js"
@@ -80,26 +79,15 @@ export const authenticate = (
   })
 }
 
-/** The store's file as opened, and whether it is still that file: one stat per write. */
-const fileIdentity = (file: string): string => {
-  try {
-    const s = fs.statSync(file)
-    return `${s.dev}:${s.ino}`
-  } catch {
-    return ""
-  }
-}
-
 export const AuthenticationLive = Layer.effect(
   Authentication,
-  Effect.map(Db, ({ db, gate, file }) => {
-    const opened = fileIdentity(file)
-    return Effect.flatMap(HttpServerRequest.HttpServerRequest, (req) => {
+  Effect.map(Db, ({ db, gate, file, gone }) =>
+    Effect.flatMap(HttpServerRequest.HttpServerRequest, (req) => {
       const reading = req.method === "GET" || req.method === "HEAD"
       // The state directory deleted under the running platform: SQLite would write to the unlinked
       // file and answer success for writes no one reads again. Refused, saying why (a defect: the
       // middleware declares only credential failures; envelopeErrors answers it as this error).
-      if (!reading && opened !== "" && fileIdentity(file) !== opened)
+      if (!reading && gone())
         return Effect.die(new ApiError({ status: 410, message: stateDirGone(path.dirname(file)) }))
       // A write waits on a promise while a bulk commits on a connection of its own
       // (store/commit-worker.ts), not in SQLite's busy handler, which would hold the event loop.
@@ -112,5 +100,5 @@ export const AuthenticationLive = Layer.effect(
             principal
           )
     })
-  })
+  )
 )
