@@ -113,6 +113,12 @@ describe.each(sizes)("Objects writes at $columns x $rows", (size) => {
     t.write("y")
     await t.waitFor('✓ Deleted key "b2"')
     expect(get(state, "b2").found).toBe(false)
+    // A put whose keys all come in one read, then the session log: each write, with its object.
+    t.write(`nc3${PtyKeys.enter}v3${PtyKeys.enter}L`)
+    const log = flat(await t.waitFor("Session log: 4 write(s)"))
+    expect(get(state, "c3").value).toBe("v3")
+    for (const w of ['put key "a1"', 'delete key "a1"', 'delete key "b2"', 'put key "c3"'])
+      expect(log).toContain(`✓ Counter a ${w}`)
   })
 
   it.each([

@@ -61,7 +61,9 @@ export function ObjectDetail({
   // Opening fails when a process other than a host holds the object: the failure says who, whole.
   const { view, failure, reload, replace } = useObjectView(object, active)
   // Keys pressed while the object is first read wait for it (enter, e, d act on its first key).
-  useHoldKeys(view === undefined && failure === undefined)
+  // And while a write is in flight (then they act on what it left).
+  const [writing, setWriting] = useState(false)
+  useHoldKeys((view === undefined && failure === undefined) || writing)
   const height = Math.max(1, pane.rows - 6)
   const rows: ReadonlyArray<readonly [string, string]> | ObjectView["history"] =
     tab === "keys" ? (view?.entries ?? []) : tab === "bookmarks" ? (view?.history ?? []) : []
@@ -342,6 +344,7 @@ export function ObjectDetail({
           write={write}
           alarm={alarm}
           onChange={setWrite}
+          onBusy={setWriting}
           onWritten={(w) => {
             setWrites((n) => n + 1)
             if (w.kind === "delete" && w.key === shownKey) setShownKey(undefined)

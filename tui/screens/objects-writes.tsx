@@ -3,14 +3,13 @@
  * stores all of it), delete a key, set the alarm (ISO 8601, ms, or +DURATION: the CLI's parser) and
  * delete it. Each is the request `edgectl objects kv put|delete` and `objects alarm --set|--delete`
  * send (objects-data.ts), through the object's running host if any; each ends in the footer and the
- * session log (`L`). While one is in flight the keys wait, then act on what it left.
+ * session log (`L`). While one is in flight the keys wait (the object's view holds them: the dialog
+ * is gone by then), then act on what it left.
  */
-import { useState } from "react"
 import { alarmText, parseAlarmTime } from "../../src/objects/alarm-time.js"
 import { ConfirmDialog } from "../components/confirm-dialog.js"
 import { TextPrompt } from "../components/text-prompt.js"
 import { fromUnknown } from "../errors.js"
-import { useHoldKeys } from "../keys.js"
 import { useNotify } from "../notices.js"
 import { useSessionLog } from "../session-log.js"
 import { deleteAlarm, deleteKey, putKey, setAlarm, type StoredObject } from "./objects-data.js"
@@ -35,12 +34,13 @@ export function ObjectWriteDialog(props: {
   readonly alarm: number | null
   readonly onChange: (next: ObjectWrite | undefined) => void
   readonly onWritten: (w: Written) => void
+  /** A write is in flight: the caller, which outlives this dialog, holds the keys meanwhile. */
+  readonly onBusy: (busy: boolean) => void
 }) {
   const { object, write } = props
   const notify = useNotify()
   const log = useSessionLog()
-  const [busy, setBusy] = useState(false)
-  useHoldKeys(busy)
+  const setBusy = props.onBusy
   const where = `${object.className} ${object.name ?? `${object.id.slice(0, 12)}…`}`
   const cancel = () => props.onChange(undefined)
 
