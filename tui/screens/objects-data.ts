@@ -69,6 +69,9 @@ export interface ObjectView {
 
 const show = (v: unknown): string => {
   if (typeof v === "string") return v
+  // Bytes as their size (enter shows them as a hex dump), not as JSON of every index.
+  if (v instanceof ArrayBuffer) return `<${v.byteLength} bytes>`
+  if (ArrayBuffer.isView(v)) return `<${v.byteLength} bytes>`
   try {
     return (
       JSON.stringify(v, (_k, x) => (x instanceof Map ? Object.fromEntries(x) : typeof x === "bigint" ? `${x}n` : x)) ??

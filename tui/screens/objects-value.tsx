@@ -46,11 +46,11 @@ const json = (v: unknown): string =>
   ) ?? String(v)
 
 /** How a stored value shows: exported for the tests of odd values. */
-export const showValue = (v: unknown): ShownValue => {
+export const showValue = (v: unknown, width?: number): ShownValue => {
   if (typeof v === "string") return { kind: "string", size: `${v.length} characters`, lines: v.split(/\r?\n/), text: v }
   const bytes = bytesOf(v)
   if (bytes !== undefined)
-    return { kind: "bytes (hex)", size: sizeText(bytes.length), lines: hexRows(bytes), text: undefined }
+    return { kind: "bytes (hex)", size: sizeText(bytes.length), lines: hexRows(bytes, width), text: undefined }
   const kind = v === null ? "null" : Array.isArray(v) ? "array" : v instanceof Map ? "Map" : typeof v
   return { kind, size: "", lines: json(v).split("\n"), text: undefined }
 }
@@ -84,7 +84,7 @@ export function ObjectValueView(props: {
     }
   }, [object, name, props.version])
   const width = Math.max(1, usePaneSize().columns)
-  const shown = read !== undefined && "found" in read && read.found ? showValue(read.value) : undefined
+  const shown = read !== undefined && "found" in read && read.found ? showValue(read.value, width) : undefined
   const lines = shown === undefined ? [] : valueRows(shown.lines, width)
   const rows = Math.max(1, props.height - Chrome)
   const maxTop = Math.max(0, lines.length - rows)
