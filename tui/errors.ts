@@ -6,7 +6,14 @@
 import * as Cause from "effect/Cause"
 import * as Option from "effect/Option"
 import { isV4Error, type V4Error } from "../src/domain/errors.js"
-import { DamagedStore, DamagedStoreHint, NativeModule, RebuildHint } from "../src/domain/native-module.js"
+import {
+  DamagedStore,
+  DamagedStoreHint,
+  NativeModule,
+  RebuildHint,
+  StateDirGone,
+  StateDirGoneHint
+} from "../src/domain/native-module.js"
 
 export interface UiError {
   readonly message: string
@@ -54,6 +61,7 @@ const hintFor = (e: V4Error): string => {
     case "RateLimited":
       return "the platform is rate limiting: wait a moment, then press r"
     case "ApiError":
+      if (StateDirGone.test(e.message)) return StateDirGoneHint
       if (e.status !== 0) return "press r to retry"
       if (target.remote) return "check the network and the base URL, then press r to retry"
       return NativeModule.test(e.message)
@@ -105,9 +113,11 @@ export const fromUnknown = (u: unknown): UiError =>
         code: u.clientSide === true || (u._tag === "ApiError" && u.status === 0) ? undefined : u.code,
         hint: hintFor(u)
       }
-    : SqlStatement.test(messageOf(u))
-      ? { message: messageOf(u), code: undefined, hint: SqlHint }
-      : { message: messageOf(u), code: undefined, hint: "this is a bug in edgectl: press r to retry, q to quit" }
+    : StateDirGone.test(messageOf(u))
+      ? { message: messageOf(u), code: undefined, hint: StateDirGoneHint }
+      : SqlStatement.test(messageOf(u))
+        ? { message: messageOf(u), code: undefined, hint: SqlHint }
+        : { message: messageOf(u), code: undefined, hint: "this is a bug in edgectl: press r to retry, q to quit" }
 
 /** The first failure (or defect) of a cause; `undefined` when the cause is only an interruption. */
 export const fromCause = (cause: Cause.Cause<unknown>): UiError | undefined => {

@@ -15,3 +15,15 @@ export const RebuildHint = "run `npm rebuild better-sqlite3` in edgectl's direct
 export const DamagedStore = /file is not a database|database disk image is malformed|SQLITE_(NOTADB|CORRUPT)\b/
 export const DamagedStoreHint =
   "the state directory's database (platform.sqlite) is damaged: move it aside (a new one is made), or pick another directory with --persist-to DIR"
+
+/**
+ * A state directory deleted (or moved) while a process had its store open: SQLite goes on writing
+ * to the unlinked file, so every later write would say it saved what no one will read again
+ * (issue 29). The local platform refuses writes then (src/server/auth.ts), and the Objects screen
+ * its own; the TUI gives the hint below.
+ */
+export const stateDirGone = (dir: string): string =>
+  `the state directory ${dir} is gone (deleted or moved while edgectl ran): nothing was written`
+export const StateDirGone = /the state directory .* is gone \(deleted or moved while edgectl ran\)/
+export const StateDirGoneHint =
+  "q quits; start edgectl again to make a new state (the demo world), or put the directory back first to keep what it held"

@@ -8,6 +8,10 @@ export type ObjectRequest =
   | { readonly op: "get"; readonly key: string }
   | { readonly op: "put"; readonly key: string; readonly value: unknown }
   | { readonly op: "delete"; readonly key: string }
+  // The alarm: read, set to a time (ms since the epoch; one in the past means now), deleted.
+  | { readonly op: "alarm" }
+  | { readonly op: "setAlarm"; readonly time: number }
+  | { readonly op: "deleteAlarm" }
   | { readonly op: "list"; readonly prefix?: string; readonly limit?: number }
   | { readonly op: "sql"; readonly query: string }
   | { readonly op: "bookmark"; readonly at?: number }
@@ -44,6 +48,9 @@ export interface Results {
   get: { found: boolean; value: unknown }
   put: true
   delete: boolean
+  alarm: number | null
+  setAlarm: number | null
+  deleteAlarm: null
   list: Array<[string, unknown]>
   sql: SqlResult
   bookmark: string
@@ -93,6 +100,15 @@ export const runRequest = async <R extends ObjectRequest>(s: ObjectStorage, r: R
         return true
       case "delete":
         return s.delete(r.key)
+      case "alarm":
+        return s.getAlarm()
+      // The alarm as stored (a past time became now), read back in the same event.
+      case "setAlarm":
+        await s.setAlarm(r.time)
+        return s.getAlarm()
+      case "deleteAlarm":
+        await s.deleteAlarm()
+        return null
       case "list": {
         const m = await s.list({
           ...(r.prefix !== undefined ? { prefix: r.prefix } : {}),

@@ -7,8 +7,11 @@ import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
+import * as path from "node:path"
 import { Authentication, type Principal } from "../api/contract-core.js"
 import { InvalidCredentials, MalformedCredentials, MissingCredentials } from "../domain/errors.js"
+import { ApiError } from "../domain/errors.js"
+import { stateDirGone } from "../domain/native-module.js"
 import { Db } from "../store/db.js"
 import { findKeyUser, findToken } from "../store/identity-repo.js"
 
@@ -78,11 +81,17 @@ export const authenticate = (
 
 export const AuthenticationLive = Layer.effect(
   Authentication,
-  Effect.map(Db, ({ db, gate }) =>
+  Effect.map(Db, ({ db, gate, file, gone }) =>
     Effect.flatMap(HttpServerRequest.HttpServerRequest, (req) => {
+      const reading = req.method === "GET" || req.method === "HEAD"
+      // The state directory deleted under the running platform: SQLite would write to the unlinked
+      // file and answer success for writes no one reads again. Refused, saying why (a defect: the
+      // middleware declares only credential failures; envelopeErrors answers it as this error).
+      if (!reading && gone())
+        return Effect.die(new ApiError({ status: 410, message: stateDirGone(path.dirname(file)) }))
       // A write waits on a promise while a bulk commits on a connection of its own
       // (store/commit-worker.ts), not in SQLite's busy handler, which would hold the event loop.
-      const idle = req.method === "GET" || req.method === "HEAD" ? undefined : gate.idle()
+      const idle = reading ? undefined : gate.idle()
       const principal = authenticate(req.headers, req.url, db)
       return idle === undefined
         ? principal

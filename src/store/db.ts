@@ -19,6 +19,21 @@ export interface Db {
   readonly file: string
   /** Closed while another connection of this process (a bulk's commit worker) holds the write lock. */
   readonly gate: WriteGate
+  /**
+   * Whether `file` is no longer the file opened (its directory deleted or moved, the file replaced):
+   * SQLite would go on writing to the unlinked file. One stat.
+   */
+  readonly gone: () => boolean
+}
+
+/** A file's identity (device and inode), or "" when it is not there. */
+const identityOf = (file: string): string => {
+  try {
+    const s = fs.statSync(file)
+    return `${s.dev}:${s.ino}`
+  } catch {
+    return ""
+  }
 }
 export const Db = Context.GenericTag<Db>("edgectl/Db")
 
@@ -75,6 +90,9 @@ export const open = (file: string, seed?: Seed | LazySeed): Effect.Effect<Databa
 /** The store at `file`, open for the scope: closed with it. */
 export const acquire = (file: string, seed?: Seed | LazySeed) =>
   Effect.acquireRelease(
-    Effect.map(open(file, seed), (db): Db => ({ db, file, gate: new WriteGate() })),
+    Effect.map(open(file, seed), (db): Db => {
+      const opened = identityOf(file)
+      return { db, file, gate: new WriteGate(), gone: () => identityOf(file) !== opened }
+    }),
     ({ db }) => Effect.sync(() => db.close())
   )

@@ -89,7 +89,10 @@ export function Footer() {
   const box = error === undefined ? undefined : errorBox(error.text, error.hint, columns, maxErrorLines(rows))
   return (
     <Box flexDirection="column" paddingX={1}>
+      {/* A line even with no keys yet (the first frames, while the platform opens): an empty Text
+        takes no row, and the frame jumped by one when the keys came (issue 29). */}
       <Text wrap="truncate-end">
+        {shown.length === 0 ? " " : null}
         {shown.map((h, i) => (
           <Text key={`${h.keys}-${h.label}`}>
             {i > 0 ? "  " : null}

@@ -127,7 +127,8 @@ export function TextPrompt({
           {problem}
         </Text>
       ) : (
-        <Text dimColor wrap="truncate-end">
+        // Wrapped, not cut: at 80 columns the way to submit a pasted text was cut off (issue 29).
+        <Text dimColor wrap="wrap">
           {lines > 1
             ? `${lines} lines (⏎ marks a line break): enter to ${submitLabel} all of it, esc to cancel`
             : "enter to continue, esc to cancel"}

@@ -33,7 +33,15 @@ import { bullets, TextPrompt } from "../components/text-prompt.js"
 import { KeyLayer, useKeys, type KeyHint } from "../keys.js"
 import { useEffectQuery, type Services } from "../runtime.js"
 import { usePaneSize } from "../terminal.js"
-import { maskTyped, RemovalLine, removalLines, replacementTable, TestLine, type Removal } from "./esc-parts.js"
+import {
+  maskTyped,
+  RemovalLine,
+  removalLines,
+  replacementTable,
+  TestLine,
+  testLines,
+  type Removal
+} from "./esc-parts.js"
 
 type Dialog =
   | {
@@ -105,7 +113,9 @@ export function EscPanel({
 
   const columns = usePaneSize().columns
   const banner = removalLines(removal, columns)
-  const spare = height - Chrome - banner.length
+  // The test's sentence takes one line of Chrome; a wrapped one takes its rows from the table.
+  const test = testLines(tested, zone !== undefined, columns)
+  const spare = height - Chrome - banner.length - (test.length - 1)
   const rows = Math.max(2, spare - ExampleRows)
   const exampleRows = Math.max(1, Math.min(ExampleRows, spare - rows))
   const cursor = useListCursor(Replacements.length, rows, [])
@@ -331,7 +341,7 @@ export function EscPanel({
               </Text>
             </Box>
           ) : null}
-          <TestLine tested={tested} canTest={zone !== undefined} />
+          <TestLine lines={test} tested={tested} />
           {busy ? <Text color="cyan">… working</Text> : <Text> </Text>}
           <Text bold>Replacements before the removal</Text>
           <List

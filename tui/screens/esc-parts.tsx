@@ -45,24 +45,46 @@ export function RemovalLine({ lines, removal }: { lines: ReadonlyArray<string>; 
   )
 }
 
-export function TestLine({ tested, canTest }: { tested: EscTestResult | undefined; canTest: boolean }) {
+/**
+ * The last request test as one sentence. Once ESC is removed nothing runs: the verdict is what the
+ * settings would have done, as the CLI's `esc test` says it (issue 29: it said "ESC runs" under the
+ * banner's "no ESC runs any more").
+ */
+export const testText = (tested: EscTestResult | undefined, canTest: boolean): string => {
   if (tested === undefined)
-    return (
-      <Text dimColor>
-        {canTest ? "test: c tests a request with a Cookie header" : "test: open a zone to test a request"}
-      </Text>
-    )
+    return canTest ? "test: c tests a request with a Cookie header" : "test: open a zone to test a request"
   const d = tested.decision
+  const gone = tested.removal.removed
   const cookie = tested.cookie === null ? "no cookies" : `Cookie ${tested.cookie}`
+  const verdict = d.escRuns
+    ? gone
+      ? "ESC would run (if it still existed)"
+      : "ESC runs"
+    : gone
+      ? "ESC would be OFF (if it still existed)"
+      : "ESC is OFF"
+  const why = d.decidedBy === null ? d.reason.replace(/^ESC runs: /, "") : `decided by ${DeciderName[d.decidedBy]}`
+  return `test (${cookie}): ${verdict} · ${why}`
+}
+
+/** The test's sentence at `width`, wrapped (it was cut at 80 columns): the panel makes room for it. */
+export const testLines = (tested: EscTestResult | undefined, canTest: boolean, width: number) =>
+  wrapText(testText(tested, canTest), width)
+
+export function TestLine({ lines, tested }: { lines: ReadonlyArray<string>; tested: EscTestResult | undefined }) {
+  const off = tested !== undefined && !tested.decision.escRuns
   return (
-    <Text wrap="truncate-end">
-      <Text dimColor>test ({cookie}): </Text>
-      {d.escRuns ? <Text>ESC runs</Text> : <Text color="yellow">ESC is OFF</Text>}
-      <Text dimColor>
-        {" "}
-        · {d.decidedBy === null ? d.reason.replace(/^ESC runs: /, "") : `decided by ${DeciderName[d.decidedBy]}`}
-      </Text>
-    </Text>
+    <Box flexDirection="column" flexShrink={0}>
+      {lines.map((line, i) => (
+        <Text
+          key={i}
+          wrap="truncate-end"
+          {...(tested === undefined ? { dimColor: true } : off ? { color: "yellow" } : {})}
+        >
+          {line}
+        </Text>
+      ))}
+    </Box>
   )
 }
 

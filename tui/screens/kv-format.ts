@@ -23,22 +23,31 @@ export const asText = (bytes: Uint8Array): string | undefined => {
   return /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(text) ? undefined : text
 }
 
-const hexLine = (bytes: Uint8Array, at: number) => {
-  const row = bytes.subarray(at, at + 16)
+const hexLine = (bytes: Uint8Array, at: number, perRow: 8 | 16) => {
+  const row = bytes.subarray(at, at + perRow)
   const hex = Array.from(row, (b) => b.toString(16).padStart(2, "0"))
-  const left = hex.slice(0, 8).join(" ").padEnd(23)
-  const right = hex.slice(8).join(" ").padEnd(23)
+  const groups =
+    perRow === 16
+      ? `${hex.slice(0, 8).join(" ").padEnd(23)}  ${hex.slice(8).join(" ").padEnd(23)}`
+      : hex.join(" ").padEnd(23)
   const ascii = Array.from(row, (b) => (b >= 0x20 && b < 0x7f ? String.fromCharCode(b) : ".")).join("")
-  return `${at.toString(16).padStart(8, "0")}  ${left}  ${right}  |${ascii}|`
+  return `${at.toString(16).padStart(8, "0")}  ${groups}  |${ascii}|`
+}
+
+/**
+ * Bytes as a hex dump: offset, 16 bytes (8 when `width` is under the 78 columns a row of 16
+ * takes: an 80-column terminal's pane), their printable characters (an object's binary value too).
+ */
+export const hexRows = (bytes: Uint8Array, width = 78): Array<string> => {
+  const perRow = width >= 78 ? 16 : 8
+  const lines: Array<string> = []
+  for (let at = 0; at < bytes.length; at += perRow) lines.push(hexLine(bytes, at, perRow))
+  return lines
 }
 
 export const viewValue = (bytes: Uint8Array): ValueView => {
   const text = asText(bytes)
-  if (text === undefined) {
-    const lines: Array<string> = []
-    for (let at = 0; at < bytes.length; at += 16) lines.push(hexLine(bytes, at))
-    return { kind: "binary", lines }
-  }
+  if (text === undefined) return { kind: "binary", lines: hexRows(bytes) }
   const trimmed = text.trim()
   if (trimmed.startsWith("{") || trimmed.startsWith("[")) {
     try {

@@ -12,6 +12,7 @@ import { routeObject } from "../../src/objects/control-client.js"
 import type { ObjectRequest, ResultOf } from "../../src/objects/control-ops.js"
 import { DEFAULT_PERSIST_TO, listStored, ObjectId, type StoredObject as Stored } from "../../src/objects/ids.js"
 import { holderAlive, LOCK_FILE, lockHolder } from "../../src/objects/owner-lock.js"
+import { stateDirGone } from "../../src/domain/native-module.js"
 
 /** The state directory whose objects the screen shows (the TUI's --persist-to). */
 export const ObjectsDirContext = createContext<string>(path.resolve(DEFAULT_PERSIST_TO))
@@ -68,6 +69,9 @@ export interface ObjectView {
 
 const show = (v: unknown): string => {
   if (typeof v === "string") return v
+  // Bytes as their size (enter shows them as a hex dump), not as JSON of every index.
+  if (v instanceof ArrayBuffer) return `<${v.byteLength} bytes>`
+  if (ArrayBuffer.isView(v)) return `<${v.byteLength} bytes>`
   try {
     return (
       JSON.stringify(v, (_k, x) => (x instanceof Map ? Object.fromEntries(x) : typeof x === "bigint" ? `${x}n` : x)) ??
@@ -78,11 +82,22 @@ const show = (v: unknown): string => {
   }
 }
 
-const route = <R extends ObjectRequest>(
+/**
+ * Every read and write of the screen. Opening the storage of an object whose directory is gone
+ * would make it again, empty (and the state directory with it, when that was deleted under the
+ * TUI; a running host would write to its unlinked files): refused, saying which is gone (issue 29).
+ */
+const route = async <R extends ObjectRequest>(
   o: StoredObject,
   request: R
-): Promise<{ result: ResultOf<R>; host: Registration | undefined }> =>
-  routeObject(o.state, o.className, new ObjectId(o.id, o.name ?? undefined), request)
+): Promise<{ result: ResultOf<R>; host: Registration | undefined }> => {
+  if (!fs.existsSync(o.state)) throw new Error(stateDirGone(o.state))
+  if (!fs.existsSync(o.dir))
+    throw new Error(
+      `${o.className} ${o.name ?? o.id} is no longer stored under ${o.state} (deleted since it was listed)`
+    )
+  return routeObject(o.state, o.className, new ObjectId(o.id, o.name ?? undefined), request)
+}
 
 const LIMITS = { limit: 1000, historyLimit: 200 } as const
 
@@ -133,6 +148,28 @@ export const shortBookmark = (bookmark: string): string => {
 /** Restores now (a running object is reset, as the platform does) and returns the undo bookmark. */
 export const restoreTo = async (o: StoredObject, bookmark: string): Promise<string> =>
   (await route(o, { op: "restore", bookmark })).result.undo
+
+/**
+ * A write, through the same requests as `edgectl objects kv put|delete` and `objects alarm`.
+ */
+const write = async <R extends ObjectRequest>(o: StoredObject, request: R): Promise<ResultOf<R>> =>
+  (await route(o, request)).result
+
+/** A key's value as stored (a string, a number, bytes, an object...), or `found: false`. */
+export const readValue = async (o: StoredObject, key: string): Promise<{ found: boolean; value: unknown }> =>
+  (await route(o, { op: "get", key })).result
+
+/** Stores `value` (a string, as the CLI's `objects kv put` without --value-json) under `key`. */
+export const putKey = (o: StoredObject, key: string, value: string): Promise<true> =>
+  write(o, { op: "put", key, value })
+
+/** Whether the key was there. */
+export const deleteKey = (o: StoredObject, key: string): Promise<boolean> => write(o, { op: "delete", key })
+
+/** The alarm as stored (a past time becomes now). */
+export const setAlarm = (o: StoredObject, time: number): Promise<number | null> => write(o, { op: "setAlarm", time })
+
+export const deleteAlarm = (o: StoredObject): Promise<null> => write(o, { op: "deleteAlarm" })
 
 const FILES = ["db.sqlite", "db.sqlite-wal", "pitr.sqlite", "pitr.sqlite-wal"]
 

@@ -138,9 +138,24 @@ const restore = Command.make(
   handler((m) => m.restore)
 ).pipe(Command.withDescription("restore an object's storage to a bookmark or a time; prints the undo bookmark"))
 
+const alarm = Command.make(
+  "alarm",
+  {
+    ...common,
+    className,
+    name,
+    set: Options.text("set").pipe(
+      Options.withDescription("set the alarm: ISO 8601, ms since the epoch, or +DURATION (+90s, +15m, +2h, +1d)"),
+      Options.optional
+    ),
+    delete: Options.boolean("delete").pipe(Options.withDescription("delete the alarm"))
+  },
+  handler((m) => m.alarm)
+).pipe(Command.withDescription("print the object's alarm (or set it with --set TIME, delete it with --delete)"))
+
 export const objects = Command.make("objects").pipe(
   Command.withDescription(
     "stateful objects: a local host for object classes, their storage and point-in-time recovery"
   ),
-  Command.withSubcommands([dev, list, kv, sql, bookmark, restore])
+  Command.withSubcommands([dev, list, kv, sql, bookmark, restore, alarm])
 )

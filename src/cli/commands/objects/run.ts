@@ -6,6 +6,7 @@ import { makeDirectory } from "../../../make-directory.js"
 import { CLASS_NAME, listStored, objectDir, rememberName, resolveId } from "../../../objects/ids.js"
 import { ObjectStorage } from "../../../objects/storage.js"
 import { type ObjectRequest, type ResultOf, runRequest } from "../../../objects/control-ops.js"
+import { alarmText, parseAlarmTime } from "../../../objects/alarm-time.js"
 import { clip, printJson, printLine, printTable, note } from "../../output.js"
 import { CliFailure, usage } from "../../run.js"
 import { quote } from "../../hints.js"
@@ -242,6 +243,31 @@ export const restore = (
     )
     printLine(r.undo)
   })
+}
+
+export const alarm = (o: Target & { set: Option.Option<string>; delete: boolean }): Effect.Effect<void, CliFailure> => {
+  const what = "objects alarm"
+  if (Option.isSome(o.set) && o.delete)
+    return Effect.fail(usage(`${what}: give at most one of --set TIME and --delete`))
+  const now = Date.now()
+  if (Option.isSome(o.set)) {
+    const time = parseAlarmTime(o.set.value, now, "--set")
+    if (typeof time !== "number") return Effect.fail(usage(`${what}: ${time.problem}`))
+    return Effect.map(request(what, o, true, { op: "setAlarm", time }), (at) =>
+      o.json
+        ? printJson({ alarm: at === null ? null : new Date(at).toISOString() })
+        : note(`alarm set to ${at === null ? "none" : alarmText(at, Date.now())}`)
+    )
+  }
+  if (o.delete)
+    return Effect.map(request(what, o, true, { op: "deleteAlarm" }), () =>
+      o.json ? printJson({ alarm: null }) : note("alarm deleted")
+    )
+  return Effect.map(request(what, o, true, { op: "alarm" }), (at) =>
+    o.json
+      ? printJson({ alarm: at === null ? null : new Date(at).toISOString() })
+      : printLine(at === null ? "none" : alarmText(at, Date.now()))
+  )
 }
 
 export { dev } from "./dev.js"
