@@ -248,6 +248,8 @@ export function CustomRulesMigration({
         title={`Migrate the firewall rules of ${zone.name}?`}
         lines={stepsText(preview)}
         confirmLabel="apply"
+        // The plan's own steps: the apply below sends exactly these (`firewall migrate --dry-run`'s).
+        requests={preview.steps}
         onConfirm={() => {
           close()
           journaledRun(

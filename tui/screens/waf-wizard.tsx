@@ -13,7 +13,7 @@
 import * as Effect from "effect/Effect"
 import { Box, Text } from "ink"
 import { useContext, useRef, useState } from "react"
-import type { MigrationState, WafConfig } from "../../src/domain/waf.js"
+import type { MigrationState, WafConfig, WafOverride } from "../../src/domain/waf.js"
 import type { Zone } from "../../src/domain/zone.js"
 import * as Waf from "../../src/services/waf-migration-service.js"
 import { configDiff, configSummary } from "../../src/waf/config-diff.js"
@@ -49,6 +49,7 @@ import {
   OverridesStep,
   previewLines,
   replayLines,
+  requestLinesOf,
   StatusStep,
   StepBar,
   WIZARD_STEPS,
@@ -63,6 +64,8 @@ export const SAMPLE_NAME = "fixtures/waf/traffic-sample.jsonl"
 const load = (z: Waf.WafZone) =>
   Effect.gen(function* () {
     const [status, check] = yield* Effect.all([Waf.status(z), Waf.check(z)], { concurrency: 2 })
+    // URI-based overrides block the migration: the Check step lists them, to delete them there.
+    const overrides = check.reasons?.some((r) => r.code === "uri_override") ? yield* Waf.listOverrides(z) : []
     const preview = status.migration_state === "finished" ? undefined : yield* Waf.preview(z)
     // Under validation the new WAF already runs a configuration (maybe an edited one): finishing
     // sends that one, not the platform's proposal, unless the user edits it again.
@@ -73,6 +76,7 @@ const load = (z: Waf.WafZone) =>
     return {
       status,
       check,
+      overrides,
       preview,
       base: running ?? preview?.config,
       baseName: running ? "configuration running in validation" : "platform's proposed configuration"
@@ -81,7 +85,11 @@ const load = (z: Waf.WafZone) =>
 type Data = Effect.Effect.Success<ReturnType<typeof load>>
 
 type Dialog =
-  { readonly kind: "file" } | { readonly kind: "validation" } | { readonly kind: "finish" } | { readonly kind: "undo" }
+  | { readonly kind: "file" }
+  | { readonly kind: "validation" }
+  | { readonly kind: "finish" }
+  | { readonly kind: "undo" }
+  | { readonly kind: "override"; readonly override: WafOverride }
 interface Replay {
   readonly running: boolean
   /** The file the report is of (the picked one may have changed since). */
@@ -109,7 +117,10 @@ function ZoneWafWizard({ zone, active, height }: { zone: Zone; active: boolean; 
   const [cursor, setCursor] = useState(0)
   const [scroll, setScroll] = useState(0)
   // Keys that arrive in one read are handled before the next render: they read these refs.
-  const at = useRef({ step: 0, cursor: 0 })
+  const at = useRef({ step: 0, cursor: 0, override: 0 })
+  const [overrideAt, setOverrideAt] = useState(0)
+  // `v` on the Deploy step: the request `d` sends, as `edgectl waf migrate --dry-run` prints it.
+  const [showRequest, setShowRequest] = useState(false)
   const [file, setFile] = useState(() => shippedTrafficSample() ?? SAMPLE_NAME)
   const [replay, setReplay] = useState<Replay>({ running: false })
   const [sent, setSent] = useState<Sent | undefined>(undefined)
@@ -195,12 +206,36 @@ function ZoneWafWizard({ zone, active, height }: { zone: Zone; active: boolean; 
     )
   }
 
+  const modeOf = (state: MigrationState, finishNow: boolean): MigrationMode =>
+    finishNow ? "pending" : z.plan === "enterprise" && state === "start" ? "validation" : "pending"
   const deployKey = (state: MigrationState, finishNow: boolean) => {
     if (state === "finished" || !proposal) return
-    const mode = finishNow ? "pending" : z.plan === "enterprise" && state === "start" ? "validation" : "pending"
-    setDialog(mode === "validation" ? { kind: "validation" } : { kind: "finish" })
+    setDialog(modeOf(state, finishNow) === "validation" ? { kind: "validation" } : { kind: "finish" })
+  }
+  /** What a deploy in `mode` sends: the request `deployZoneConfig` builds, from the same record. */
+  const deployRequest = (mode: MigrationMode) =>
+    proposal === undefined ? [] : [Waf.plannedRequest(Waf.requestFor(proposal.zone, mode, proposal.config))]
+  const overrides = data?.overrides ?? []
+  const moveOverride = (i: number) => {
+    at.current.override = Math.max(0, Math.min(overrides.length - 1, i))
+    setOverrideAt(at.current.override)
+  }
+  const deleteOverride = (o: WafOverride) => {
+    notify.clear()
+    run(
+      Waf.deleteOverride(z, o.id),
+      () => {
+        notify.done(`Deleted override ${o.id} of ${z.name}; the compatibility is checked again`)
+        moveOverride(0)
+        refresh()
+      },
+      "delete the override",
+      { where: z.name, what: `deleted URI-based WAF override ${o.id} (${o.urls.join(" ")})` }
+    )
   }
 
+  const deployable =
+    step === 6 && data !== undefined && data.status.migration_state !== "finished" && data.check.compatible
   const lines =
     data === undefined
       ? undefined
@@ -211,12 +246,19 @@ function ZoneWafWizard({ zone, active, height }: { zone: Zone; active: boolean; 
           : step === 5 && data.preview
             ? replayLines({ ...replay, file, stale }, columns)
             : step === 6
-              ? deployLines(data.status, busy && `${busy}…`, sent, columns, data.check.compatible)
+              ? [
+                  ...deployLines(data.status, busy && `${busy}…`, sent, columns, data.check.compatible),
+                  ...(showRequest && deployable
+                    ? requestLinesOf(
+                        `v: the request d sends${data.status.migration_state === "start" && data.status.plan === "enterprise" ? " (x sends waf_migration=pending instead)" : ""}, as \`edgectl waf migrate --dry-run\` prints it:`,
+                        deployRequest(modeOf(data.status.migration_state, false)),
+                        columns
+                      )
+                    : [])
+                ]
               : undefined
   const maxScroll = lines ? maxOffset(lines.length, rows) : 0
 
-  const deployable =
-    step === 6 && data !== undefined && data.status.migration_state !== "finished" && data.check.compatible
   const hints: Array<KeyHint> = [
     { keys: "←→/n p", label: "step" },
     ...(step === 4
@@ -228,6 +270,12 @@ function ZoneWafWizard({ zone, active, height }: { zone: Zone; active: boolean; 
           { keys: "g/G", label: "first/last rule" }
         ]
       : []),
+    ...(step === 1 && overrides.length > 0
+      ? [
+          { keys: "↑↓", label: "overrides" },
+          { keys: "x", label: "delete override" }
+        ]
+      : []),
     ...(step === 5
       ? [
           { keys: "f", label: "file" },
@@ -236,6 +284,7 @@ function ZoneWafWizard({ zone, active, height }: { zone: Zone; active: boolean; 
       : []),
     // Issue 29: `d deploy` was offered on a finished migration and on an incompatible zone.
     ...(deployable ? [{ keys: "d", label: "deploy" }] : []),
+    ...(deployable ? [{ keys: "v", label: showRequest ? "hide request" : "request" }] : []),
     ...(deployable && data?.status.plan === "enterprise" && data.status.migration_state === "start"
       ? [{ keys: "x", label: "finish now" }]
       : []),
@@ -252,6 +301,13 @@ function ZoneWafWizard({ zone, active, height }: { zone: Zone; active: boolean; 
       if (n === "end") return (go(STEPS - 1), true)
       if (n === "r") return (refresh(), true)
       if (!data) return false
+      if (now === 1 && data.overrides.length > 0) {
+        if (n === "down" || n === "j") return (moveOverride(at.current.override + 1), true)
+        if (n === "up" || n === "k") return (moveOverride(at.current.override - 1), true)
+        const o = data.overrides[Math.min(at.current.override, data.overrides.length - 1)]
+        if (n === "x" && o !== undefined && busy === undefined)
+          return (setDialog({ kind: "override", override: o }), true)
+      }
       if (now === 4 && proposal) {
         const id = rules[at.current.cursor]?.id
         if (n === "down" || n === "j") return (move(at.current.cursor + 1), true)
@@ -285,8 +341,11 @@ function ZoneWafWizard({ zone, active, height }: { zone: Zone; active: boolean; 
         if (n === "f") return (setDialog({ kind: "file" }), true)
         if (n === "enter") return (startReplay(file), true)
       }
+      // Read from the step this key is on (`now`), not the render's: `end` then `d` in one read deploys.
+      const deployable = data.status.migration_state !== "finished" && data.check.compatible
       if (now === 6 && busy === undefined) {
         if (n === "d" && deployable) return (deployKey(data.status.migration_state, false), true)
+        if (n === "v" && deployable) return (setShowRequest((v) => !v), true)
         if (n === "x" && deployable && data.status.plan === "enterprise" && data.status.migration_state === "start")
           return (deployKey("start", true), true)
       }
@@ -297,7 +356,7 @@ function ZoneWafWizard({ zone, active, height }: { zone: Zone; active: boolean; 
 
   if (query._tag === "Loading") return <Loading what="the WAF migration" />
   if (query._tag === "Failure") return <ErrorView what="could not read the WAF migration" error={query.error} />
-  const { status, check, preview, base, baseName } = query.value
+  const { status, check, overrides: blocking, preview, base, baseName } = query.value
   const finished = status.migration_state === "finished"
   /** What a deploy sends, in at most `budget` rows of a dialog `width` wide. */
   const sending = (budget: number, width: number): Array<string> => {
@@ -330,7 +389,8 @@ function ZoneWafWizard({ zone, active, height }: { zone: Zone; active: boolean; 
   }
   const body = () => {
     if (step === 0) return <StatusStep status={status} name={z.name} />
-    if (step === 1) return <CheckStep check={check} />
+    if (step === 1)
+      return <CheckStep check={check} overrides={overrides} index={overrideAt} height={rows} focused={active} />
     if (lines !== undefined) return <Lines lines={lines} offset={Math.min(scroll, maxScroll)} height={rows} />
     if (!preview || !proposal)
       return <Text dimColor>The migration is finished: the previous WAF is gone, there is nothing to preview.</Text>
@@ -370,9 +430,26 @@ function ZoneWafWizard({ zone, active, height }: { zone: Zone; active: boolean; 
             ...sending(rows - 6, columns - 4)
           ]}
           confirmLabel="deploy to validation"
+          requests={deployRequest("validation")}
           onConfirm={() => {
             setDialog(undefined)
             deploy("validation")
+          }}
+          onCancel={() => setDialog(undefined)}
+        />
+      ) : dialog?.kind === "override" ? (
+        <ConfirmDialog
+          title={`Delete the URI-based WAF override ${dialog.override.id} of ${z.name}?`}
+          lines={[
+            `URLs: ${dialog.override.urls.join(" ")}${dialog.override.description ? ` · ${dialog.override.description}` : ""}`,
+            `It blocks the migration${blocking.length > 1 ? ` (with ${blocking.length - 1} more)` : ""}. Its settings are not kept anywhere else: \`edgectl waf export\` saves them first.`
+          ]}
+          confirmLabel="delete the override"
+          destructive
+          requests={[Waf.deleteOverrideRequest(z, dialog.override.id)]}
+          onConfirm={() => {
+            setDialog(undefined)
+            deleteOverride(dialog.override)
           }}
           onCancel={() => setDialog(undefined)}
         />
