@@ -250,6 +250,7 @@ export function CustomRulesMigration({
         confirmLabel="apply"
         // The plan's own steps: the apply below sends exactly these (`firewall migrate --dry-run`'s).
         requests={preview.steps}
+        height={height}
         onConfirm={() => {
           close()
           journaledRun(

@@ -431,6 +431,7 @@ function ZoneWafWizard({ zone, active, height }: { zone: Zone; active: boolean; 
           ]}
           confirmLabel="deploy to validation"
           requests={deployRequest("validation")}
+          height={rows}
           onConfirm={() => {
             setDialog(undefined)
             deploy("validation")
@@ -447,6 +448,7 @@ function ZoneWafWizard({ zone, active, height }: { zone: Zone; active: boolean; 
           confirmLabel="delete the override"
           destructive
           requests={[Waf.deleteOverrideRequest(z, dialog.override.id)]}
+          height={rows}
           onConfirm={() => {
             setDialog(undefined)
             deleteOverride(dialog.override)
