@@ -218,8 +218,9 @@ export function FirewallPanel({ zone, active, height, priority = KeyLayer.tab }:
             ]
           : []),
         { keys: "t", label: "test" },
-        { keys: "N", label: "new in one call" },
-        { keys: "f", label: "filters" },
+        // Listed in ? help; the footer drops them first (the tab's m and c stay at 100 columns).
+        { keys: "N", label: "new in one call", keep: -1 },
+        { keys: "f", label: "filters", keep: -1 },
         { keys: "↑↓", label: "rules" },
         ...(detail ? [] : filterListHints(filter)),
         { keys: "r", label: "refresh" }
