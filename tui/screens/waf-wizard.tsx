@@ -10,13 +10,12 @@
  * mounts a fresh wizard), the unsaved edits live in the app's per-zone draft store, and a deploy
  * sends a `ZoneConfig`, the zone and its configuration taken from one record.
  */
-import * as Effect from "effect/Effect"
 import { Box, Text } from "ink"
 import { useContext, useRef, useState } from "react"
 import type { MigrationState, WafConfig, WafOverride } from "../../src/domain/waf.js"
 import type { Zone } from "../../src/domain/zone.js"
 import * as Waf from "../../src/services/waf-migration-service.js"
-import { configDiff, configSummary } from "../../src/waf/config-diff.js"
+import { configSummary } from "../../src/waf/config-diff.js"
 import {
   cycleAction,
   cycleOwaspAction,
@@ -54,35 +53,12 @@ import {
   StepBar,
   WIZARD_STEPS,
   type Sent,
-  type Staleness,
-  wrapText
+  type Staleness
 } from "./waf-steps.js"
+import { load, sendingLines, undoLines, type Data } from "./waf-wizard-data.js"
 
 /** Shown (and replayed) when the package's own sample cannot be found. */
 export const SAMPLE_NAME = "fixtures/waf/traffic-sample.jsonl"
-
-const load = (z: Waf.WafZone) =>
-  Effect.gen(function* () {
-    const [status, check] = yield* Effect.all([Waf.status(z), Waf.check(z)], { concurrency: 2 })
-    // URI-based overrides block the migration: the Check step lists them, to delete them there.
-    const overrides = check.reasons?.some((r) => r.code === "uri_override") ? yield* Waf.listOverrides(z) : []
-    const preview = status.migration_state === "finished" ? undefined : yield* Waf.preview(z)
-    // Under validation the new WAF already runs a configuration (maybe an edited one): finishing
-    // sends that one, not the platform's proposal, unless the user edits it again.
-    const running =
-      status.migration_state === "validation"
-        ? yield* Effect.map(Waf.deployed(z), (r): WafConfig => ({ name: r.name, rules: r.rules }))
-        : undefined
-    return {
-      status,
-      check,
-      overrides,
-      preview,
-      base: running ?? preview?.config,
-      baseName: running ? "configuration running in validation" : "platform's proposed configuration"
-    }
-  })
-type Data = Effect.Effect.Success<ReturnType<typeof load>>
 
 type Dialog =
   | { readonly kind: "file" }
@@ -358,35 +334,7 @@ function ZoneWafWizard({ zone, active, height }: { zone: Zone; active: boolean; 
   if (query._tag === "Failure") return <ErrorView what="could not read the WAF migration" error={query.error} />
   const { status, check, overrides: blocking, preview, base, baseName } = query.value
   const finished = status.migration_state === "finished"
-  /** What a deploy sends, in at most `budget` rows of a dialog `width` wide. */
-  const sending = (budget: number, width: number): Array<string> => {
-    if (!edits || !base) return [`Sends the ${baseName}, unedited.`]
-    const diff = configDiff(base, edits, { descriptions: columns >= 100 }).map((l) => `  - ${l}`)
-    if (diff.length === 0) return [`Sends your edited configuration; it is the same as the ${baseName}.`]
-    const head = `Sends your EDITED configuration, not the ${baseName}. It differs in:`
-    const rowsOf = (l: string) => wrapText(l, width).length
-    const shown: Array<string> = []
-    let used = rowsOf(head) + 1
-    for (const [i, l] of diff.entries()) {
-      const last = i === diff.length - 1
-      if (used + rowsOf(l) > budget - (last ? 0 : 1)) break
-      shown.push(l)
-      used += rowsOf(l)
-    }
-    return [head, ...shown, ...(shown.length < diff.length ? [`  … and ${diff.length - shown.length} more`] : [])]
-  }
-  /** What `u` drops, in at most `budget` lines. */
-  const undoLines = (budget: number): Array<string> => {
-    const diff = edits && base ? configDiff(base, edits, { descriptions: columns >= 100 }) : []
-    const head = `The overrides go back to the ${baseName}; these edits are lost:`
-    const room = Math.max(1, budget - 2)
-    const shown = diff.slice(0, diff.length > room ? room - 1 : room).map((l) => `  - ${l}`)
-    return [
-      head,
-      ...(diff.length === 0 ? ["  (none: the edited configuration is the same)"] : shown),
-      ...(shown.length < diff.length && diff.length > 0 ? [`  … and ${diff.length - shown.length} more`] : [])
-    ]
-  }
+  const edited = { base, edits, baseName, columns }
   const body = () => {
     if (step === 0) return <StatusStep status={status} name={z.name} />
     if (step === 1)
@@ -427,7 +375,7 @@ function ZoneWafWizard({ zone, active, height }: { zone: Zone; active: boolean; 
           title={`Deploy the new WAF on ${z.name} in validation mode?`}
           lines={[
             "Both versions run side by side, the new one first; finish from this step.",
-            ...sending(rows - 6, columns - 4)
+            ...sendingLines(edited, rows - 6, columns - 4)
           ]}
           confirmLabel="deploy to validation"
           requests={deployRequest("validation")}
@@ -458,7 +406,7 @@ function ZoneWafWizard({ zone, active, height }: { zone: Zone; active: boolean; 
       ) : dialog?.kind === "undo" ? (
         <ConfirmDialog
           title={`Drop your edits to the overrides of ${z.name}?`}
-          lines={undoLines(rows - 6)}
+          lines={undoLines(edited, rows - 6)}
           confirmLabel="drop the edits"
           destructive
           onConfirm={() => {
@@ -469,14 +417,14 @@ function ZoneWafWizard({ zone, active, height }: { zone: Zone; active: boolean; 
         />
       ) : dialog?.kind === "finish" ? (
         <Box flexDirection="column">
-          {sending(rows - 8, columns).map((l, i) => (
+          {sendingLines(edited, rows - 8, columns).map((l, i) => (
             <Text key={i} wrap="wrap" {...(edits ? { color: "yellow" } : {})}>
               {l}
             </Text>
           ))}
           <TextPrompt
             title={`Finish the WAF migration of ${z.name}? This is irreversible: the previous WAF is turned off for good.`}
-            help={`type the zone name (${z.name}) to confirm`}
+            help={`type the zone name (${z.name}) to confirm; esc, then v, shows the request it sends`}
             check={(t) => (t === z.name ? undefined : `type ${z.name} exactly`)}
             submitLabel="finish the migration"
             onSubmit={() => {
