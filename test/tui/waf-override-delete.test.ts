@@ -59,6 +59,14 @@ describe.each(sizes)("the WAF wizard's override delete and requests at $columns 
     expect(check).toContain("Not compatible")
     expect(check).toContain(id)
     expect(check).toContain("acme.net/api/*")
+    // A paste is text, never keys: a pasted `xy` neither opens the delete nor confirms it.
+    tui.write("\u001b[200~xy\u001b[201~")
+    await tui.waitFor("paste ignored")
+    expect(json<Array<unknown>>(await cli(["waf", "overrides", "list", "--zone", Zone, "--json"]))).toHaveLength(1)
+    expect(flat(tui.screen())).not.toContain("Delete the URI-based WAF override")
+    // The notice goes with the next key (space: it does nothing here), then x and v act.
+    tui.write(" ")
+    await tui.waitFor((s) => !s.includes("paste ignored"))
     await press(["x", "v"])
     const dialog = await tui.waitFor((s) => squeezed(s).includes(`DELETE/zones/${zoneId}/firewall/waf/overrides/${id}`))
     expect(flat(dialog)).toContain(`Delete the URI-based WAF override ${id} of ${Zone}?`)
@@ -70,6 +78,11 @@ describe.each(sizes)("the WAF wizard's override delete and requests at $columns 
     expect(json<Array<unknown>>(await cli(["waf", "overrides", "list", "--zone", Zone, "--json"]))).toEqual([])
     const checked = await cli(["waf", "check", "--zone", Zone])
     expect(checked.stdout).not.toContain("not compatible")
+    tui.write("L")
+    const log = flat(await tui.waitFor("Session log: 1 write(s)"))
+    expect(log).toContain(`✓ ${Zone} deleted URI-based WAF override ${id} (acme.net/api/*)`)
+    tui.write("L")
+    await tui.waitFor((s) => !s.includes("Session log"))
   })
 
   it("the Deploy step's v shows the PUT d sends, as waf migrate --dry-run prints it; y sends exactly it", async () => {
