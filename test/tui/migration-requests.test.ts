@@ -2,7 +2,8 @@
  * `v` on the firewall → custom rules migration's confirmation (issue 29, "What is missing"): the
  * exact requests `a`'s `y` sends, as `edgectl firewall migrate --dry-run` prints them (one
  * rendering, src/domain/request-text.ts; the plan from the engine). Shown must equal done: after
- * `y`, the zone's custom rules, read back through the CLI, are the ones the shown PUT carried.
+ * `y`, the zone's custom rules, read back through the CLI, are the ones the shown PUT carried. The
+ * undo's confirmation (`u`) shows on `v` the journal's inverse steps it sends.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { edgectlAsync, json, tempDir } from "../helpers/cli.js"
@@ -84,5 +85,32 @@ describe.each([
     expect(after.map((r) => [r.action, r.expression, r.description])).toEqual(
       body.rules.map((r) => [r.action, r.expression, r.description])
     )
+  })
+
+  it("u then v shows the undo's requests, the steps' inverses last first; y restores the zone", async () => {
+    const paused = async () => {
+      const r = await edgectlAsync(["firewall", "rules", "list", "--zone", Zone, "--json", "--persist-to", dir])
+      expect(r.status, r.stderr).toBe(0)
+      return json<Array<{ id: string; paused: boolean }>>(r).filter((x) => x.paused).length
+    }
+    expect(await paused()).toBeGreaterThan(0)
+    // The apply left the tab on the custom rules: m goes back to the migration.
+    tui.write("m")
+    await tui.waitFor("u undo")
+    if (oneRead) tui.write("uv")
+    else await tui.type(["u", "v"])
+    const shown = await tui.waitFor((s) => /\d+ request\(s\) y sends/.test(flat(s)))
+    expect(flat(shown)).toContain(`Undo the migration of ${Zone}?`)
+    // The last step (a rule's pause) is undone first: a PUT of that rule, paused false.
+    expect(squeezed(shown)).toMatch(/PUT\/zones\/\w+\/firewall\/rules\/\w+\{/)
+    // Its body, scrolled to where a small terminal shows it.
+    for (let i = 0; i < 40 && !squeezed(tui.screen()).includes('"paused":false'); i++) {
+      tui.write("j")
+      await tui.settle(60)
+    }
+    expect(squeezed(tui.screen())).toContain('"paused":false')
+    tui.write("y")
+    await tui.waitFor(`Rolled back the migration of ${Zone}`)
+    expect(await paused()).toBe(0)
   })
 })

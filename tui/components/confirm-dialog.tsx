@@ -26,7 +26,7 @@ export interface ConfirmDialogProps {
   readonly confirmLabel: string
   readonly destructive?: boolean
   /** The exact requests `y` sends, shown on `v`. */
-  readonly requests?: ReadonlyArray<PlannedRequest>
+  readonly requests?: ReadonlyArray<PlannedRequest> | undefined
   /** The rows the dialog may take (a tab's content under its headers); the pane's by default. */
   readonly height?: number | undefined
   readonly onConfirm: () => void
