@@ -73,7 +73,7 @@ const hintFor = (e: V4Error): string => {
     case "InvalidExpression":
       return "fix the expression where the message says, then submit it again"
     case "UriOverridePresent":
-      return "the zone's WAF URI overrides block it: delete them first (the CLI's `waf overrides delete --all`), then try again"
+      return "the zone's WAF URI overrides block it: the WAF wizard's Check step lists them (x deletes one), then try again"
     case "TooManyRules":
     case "ExpressionTooLong":
       return "the platform's support migrates such zones; the wizard's preview lists the rules concerned"
@@ -84,7 +84,10 @@ const hintFor = (e: V4Error): string => {
     case "ValidationModeNotAllowed":
       return "migrate in one step (pending): pro and business zones have no validation"
     case "QuotaExceeded":
-      return "delete rules or filters the zone no longer needs, then try again"
+      // The combined call over the quota keeps the filter it created (the spec): say where it is.
+      return e.filterId !== undefined
+        ? `filter ${e.filterId} was kept without a rule: f lists the filters (d deletes it there); deleting a rule makes room`
+        : "delete rules or filters the zone no longer needs, then try again"
     case "DuplicateFilter":
       return "a filter with this expression exists: reuse it, or change the expression"
     case "NoAnswer":

@@ -46,9 +46,11 @@ export const getFilter = (zoneId: string, id: string) => call(E.getFilter, { pat
 /** Changes some fields of a filter: reads it, then PUTs it whole (omitted fields would be erased). */
 export type FilterChanges = { readonly [K in keyof FilterInput]?: FilterInput[K] | undefined }
 
+const filterWrite = (f: Filter, changes: FilterChanges) => ({ ...f, ...defined(changes) })
+
 export const updateFilter = (zoneId: string, id: string, changes: FilterChanges) =>
   Effect.flatMap(getFilter(zoneId, id), (f) =>
-    call(E.updateFilter, { path: { zone_id: zoneId, filter_id: id }, payload: { ...f, ...defined(changes) } })
+    call(E.updateFilter, { path: { zone_id: zoneId, filter_id: id }, payload: filterWrite(f, changes) })
   )
 
 export const deleteFilter = (zoneId: string, id: string) =>
@@ -85,12 +87,14 @@ export const createRuleOnFilter = (zoneId: string, filterId: string, r: RuleInpu
     (rs) => rs[0]!
   )
 
-/** The combined call: the filter and the rule in one request (the spec's emergency path). */
+const combinedBody = (filter: FilterInput, r: RuleInput) => [{ ...ruleBody(r), filter: defined(filter) }]
+
+/**
+ * The combined call: the filter and the rule in one request (the spec's emergency path). Over the
+ * quota the platform may keep the filter and refuse the rule: the QuotaExceeded names it (`filterId`).
+ */
 export const createRuleCombined = (zoneId: string, filter: FilterInput, r: RuleInput) =>
-  Effect.map(
-    call(E.createRules, { path: zonePath(zoneId), payload: [{ ...ruleBody(r), filter: defined(filter) }] }),
-    (rs) => rs[0]!
-  )
+  Effect.map(call(E.createRules, { path: zonePath(zoneId), payload: combinedBody(filter, r) }), (rs) => rs[0]!)
 
 /** The same error, saying first what exists now; a QuotaExceeded also names the filter left. */
 const withFilterLeft = <E extends V4Error>(e: E, filter: Filter): E => {
@@ -149,6 +153,17 @@ export const updateRuleRequest = (zoneId: string, rule: Rule, changes: RuleChang
   method: "PUT",
   path: `/zones/${enc(zoneId)}/firewall/rules/${enc(rule.id)}`,
   body: ruleWrite(rule, changes)
+})
+export const createRuleCombinedRequest = (zoneId: string, filter: FilterInput, r: RuleInput): PlannedRequest => ({
+  method: "POST",
+  path: `/zones/${enc(zoneId)}/firewall/rules`,
+  body: combinedBody(filter, r)
+})
+/** `updateFilter`'s PUT, from `filter` as last read. */
+export const updateFilterRequest = (zoneId: string, filter: Filter, changes: FilterChanges): PlannedRequest => ({
+  method: "PUT",
+  path: `/zones/${enc(zoneId)}/filters/${enc(filter.id)}`,
+  body: filterWrite(filter, changes)
 })
 export const deleteRuleRequest = (zoneId: string, id: string): PlannedRequest => ({
   method: "DELETE",

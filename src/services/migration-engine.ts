@@ -320,6 +320,13 @@ export const rollbackRefusal = (journal: Journal<MigrationStep, unknown>): strin
     : `${(gone[0]!.inverse as { irreversible: string }).irreversible}${gone.length > 1 ? ` (and ${gone.length - 1} more step(s) like it)` : ""}`
 }
 
+/**
+ * The steps a rollback of the journal sends: the inverses of its migration's steps, last first
+ * (each skipped when in effect). The rollback and the TUI's `v` on its confirmation read this one list.
+ */
+export const rollbackSteps = <Step extends MigrationStep, State>(journal: Journal<Step, State>): Array<Step> =>
+  [...journal.plan.migration.steps].reverse().flatMap((s) => (isIrreversible(s.inverse) ? [] : [s.inverse as Step]))
+
 /** Restores the journal's "before": the inverses of the migration's steps, last first, each skipped when in effect. */
 export const rollbackJournal = <Step extends MigrationStep, State>(
   driver: MigrationDriver<Step, State>,
@@ -332,9 +339,7 @@ export const rollbackJournal = <Step extends MigrationStep, State>(
       return yield* Effect.fail(
         new InvalidInput({ message: `cannot roll back: ${refusal}; journal ${journal.base}.json`, clientSide: true })
       )
-    const steps = [...journal.plan.migration.steps]
-      .reverse()
-      .flatMap((s) => (isIrreversible(s.inverse) ? [] : [s.inverse as Step]))
+    const steps = rollbackSteps(journal)
     return yield* locked(
       journal.base,
       journal.plan.zone.name,

@@ -16,6 +16,7 @@ import { call, ClientConfig, collectPages, type ClientEnv } from "../api/client.
 import { WafEndpoints } from "../api/contract-waf.js"
 import type { Page } from "../domain/envelope.js"
 import { InvalidInput } from "../domain/errors.js"
+import type { PlannedRequest } from "../domain/request-text.js"
 import { makeReplayer, type ReplayReport } from "../waf/replay.js"
 import { readTrafficFile } from "../rules/replay-file.js"
 import type { CompatibilityReason, Ruleset, WafConfig, WafExport } from "../domain/waf.js"
@@ -48,6 +49,11 @@ export const listOverrides = (z: WafZone) =>
   all((page) => call(WafEndpoints.listOverrides, { path: path(z), urlParams: { page, per_page: 100 } }))
 export const deleteOverride = (z: WafZone, id: string) =>
   call(WafEndpoints.deleteOverride, { path: { zone_id: z.id, override_id: id } })
+/** `deleteOverride`'s request, as the TUI's `v` shows it. */
+export const deleteOverrideRequest = (z: WafZone, id: string): PlannedRequest => ({
+  method: "DELETE",
+  path: `/zones/${encodeURIComponent(z.id)}/firewall/waf/overrides/${encodeURIComponent(id)}`
+})
 
 export const NO_FIREWALL_API =
   "the platform has no firewall rules API (GET /zones/{zone_id}/firewall/rules): firewall rules that bypass the WAF are not included"
@@ -135,6 +141,16 @@ export const requestFor = (z: WafZone, mode: MigrationMode, cfg: WafConfig): Mig
   path: `/zones/${z.id}/rulesets/phases/${MANAGED_PHASE}/entrypoint`,
   query: { waf_migration: mode, phase_two: "1" },
   body: bodyFor(mode, cfg)
+})
+
+/**
+ * The step's request as the CLI's `--dry-run` prints it and the TUI's `v` shows it
+ * (src/domain/request-text.ts): the query in the path, as the migration engine sends it.
+ */
+export const plannedRequest = (r: MigrationRequest): PlannedRequest => ({
+  method: r.method,
+  path: `${r.path}?waf_migration=${r.query.waf_migration}&phase_two=${r.query.phase_two}`,
+  body: r.body
 })
 
 export interface MigrateOptions {

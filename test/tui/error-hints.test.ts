@@ -18,7 +18,7 @@ import { fromUnknown } from "../../tui/errors.js"
 describe("hints that do not say press r", () => {
   it.each([
     [new InvalidExpression({ message: "bad" }), "fix the expression where the message says"],
-    [new UriOverridePresent({ message: "overrides" }), "delete them first"],
+    [new UriOverridePresent({ message: "overrides" }), "the WAF wizard's Check step lists them (x deletes one)"],
     [new TooManyRules({ message: "too many" }), "the platform's support migrates such zones"],
     [new MigrationFinished({ message: "done" }), "nothing left to migrate"],
     [new Incompatible({ message: "no" }), "the message says why"],

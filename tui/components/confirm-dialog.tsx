@@ -9,6 +9,7 @@ import { useState } from "react"
 import { requestsText, type PlannedRequest } from "../../src/domain/request-text.js"
 import { KeyLayer, useKeys } from "../keys.js"
 import { usePaneSize } from "../terminal.js"
+import { wrapText } from "./wrap.js"
 
 const cutLine = (line: string, width: number): Array<string> => {
   const chars = [...line]
@@ -25,7 +26,9 @@ export interface ConfirmDialogProps {
   readonly confirmLabel: string
   readonly destructive?: boolean
   /** The exact requests `y` sends, shown on `v`. */
-  readonly requests?: ReadonlyArray<PlannedRequest>
+  readonly requests?: ReadonlyArray<PlannedRequest> | undefined
+  /** The rows the dialog may take (a tab's content under its headers); the pane's by default. */
+  readonly height?: number | undefined
   readonly onConfirm: () => void
   readonly onCancel: () => void
 }
@@ -36,6 +39,7 @@ export function ConfirmDialog({
   confirmLabel,
   destructive = false,
   requests,
+  height,
   onConfirm,
   onCancel
 }: ConfirmDialogProps) {
@@ -45,8 +49,12 @@ export function ConfirmDialog({
   // Cut at the dialog's width, not by words: the JSON's indentation and a long value stay exact.
   const width = Math.max(10, pane.columns - 4)
   const text = shown && requests !== undefined ? requestsText(requests).flatMap((l) => cutLine(l, width)) : []
-  // Border, title, the lines, the count and the last line: the rest shows the requests.
-  const room = Math.max(3, pane.rows - 5 - lines.length)
+  // Border, title, the lines as wrapped, the count and the last line: the rest shows the requests
+  // (counted by their wrapped rows: a migration's long lines at 80 columns pushed the requests'
+  // last rows, and the keys' line, out of the pane).
+  const rowsOf = (text: string) => wrapText(text, width).length
+  const used = 4 + rowsOf(title) + lines.reduce((n, l) => n + rowsOf(l), 0)
+  const room = Math.max(3, (height ?? pane.rows) - used)
   const last = Math.max(0, text.length - room)
   const first = Math.min(top, last)
   useKeys(

@@ -20,7 +20,7 @@ import {
   zoneMigrationJournal,
   type ZoneRef
 } from "../../src/services/custom-rules-migration-service.js"
-import type { StepProgress } from "../../src/services/migration-engine.js"
+import { rollbackSteps, type StepProgress } from "../../src/services/migration-engine.js"
 import { replayMigration, type MigrationReplay } from "../../src/services/migration-replay-service.js"
 import { useActions } from "../actions.js"
 import type { Services } from "../runtime.js"
@@ -218,6 +218,16 @@ export function CustomRulesMigration({
           }
           confirmLabel="undo"
           destructive
+          // What the undo sends, each step skipped when in effect: the journal's migration again
+          // (a stopped rollback's undo), or the inverses of its steps, last first.
+          requests={
+            stoppedRollback !== undefined
+              ? stoppedRollback.journal.plan.migration.steps
+              : journal !== undefined
+                ? rollbackSteps(journal.journal)
+                : undefined
+          }
+          height={height}
           onConfirm={() => {
             close()
             if (stoppedRollback !== undefined)
@@ -248,6 +258,9 @@ export function CustomRulesMigration({
         title={`Migrate the firewall rules of ${zone.name}?`}
         lines={stepsText(preview)}
         confirmLabel="apply"
+        // The plan's own steps: the apply below sends exactly these (`firewall migrate --dry-run`'s).
+        requests={preview.steps}
+        height={height}
         onConfirm={() => {
           close()
           journaledRun(

@@ -2,7 +2,7 @@
  * The Firewall tab's dialogs, each a short flow of TextPrompts and confirmations that offers what
  * the CLI offers: a new rule (expression, action, products for bypass, priority, description; an
  * expression that already has a filter is offered for reuse), editing a rule's priority and
- * description, deleting a rule (and then its filter, when no other rule uses it). Every field is
+ * description (the delete is ./firewall-delete.tsx). Every field is
  * checked as typed with the rule checks the CLI and the platform use (src/firewall/rule-input.ts),
  * and the whole rule before its filter is created.
  */
@@ -18,12 +18,10 @@ import {
 } from "../../src/firewall/rule-input.js"
 import type { Plan } from "../../src/rules/index.js"
 import {
+  createRuleCombined,
+  createRuleCombinedRequest,
   createRuleOnFilter,
   createRuleTwoStep,
-  deleteFilter,
-  deleteFilterRequest,
-  deleteRule,
-  deleteRuleRequest,
   updateRule
 } from "../../src/services/firewall-service.js"
 import { ConfirmDialog } from "../components/confirm-dialog.js"
@@ -32,10 +30,8 @@ import type { Services } from "../runtime.js"
 import type { Notify } from "../notices.js"
 import {
   descriptionCounter,
-  expressionOf,
   inEvaluationOrder,
   liveDiagnostic,
-  numbers,
   otherUsers,
   priorityProblem,
   priorityText,
@@ -83,10 +79,14 @@ export type CreateStep =
   | { readonly kind: "priority"; readonly expression: string; readonly rule: RuleText }
   | { readonly kind: "description"; readonly expression: string; readonly rule: RuleText }
   | { readonly kind: "reuse"; readonly expression: string; readonly rule: RuleText; readonly filterId: string }
+  | { readonly kind: "confirm"; readonly expression: string; readonly rule: RuleText }
 
 /**
- * `n`: a new rule, in the recommended two steps (its filter, then the rule). The flow closes while
- * the platform works; a duplicate expression reopens it (`onReopen`) at the reuse question.
+ * `n`: a new rule, in the recommended two steps (its filter, then the rule); `N` (`combined`): the
+ * same fields, then a confirmation (`v`: the request) of the combined call, `firewall rules create
+ * --combined`: one POST with the filter inside. The flow closes while the platform works; a
+ * duplicate expression reopens it (`onReopen`) at the reuse question. Over the quota the combined
+ * call may create the filter alone: the error says so, and the filters (`f`) show it.
  */
 export function CreateRuleFlow({
   zone,
@@ -97,11 +97,13 @@ export function CreateRuleFlow({
   onClose,
   plan,
   start,
-  onReopen
+  onReopen,
+  combined = false
 }: FlowProps & {
   readonly plan: Plan | undefined
   readonly start?: CreateStep | undefined
   readonly onReopen: (s: CreateStep) => void
+  readonly combined?: boolean
 }) {
   const [shown, next] = useState<CreateStep>(start ?? { kind: "expression" })
   const create = (expression: string, rule: RuleText) => {
@@ -109,20 +111,27 @@ export function CreateRuleFlow({
     if (!checked.ok)
       return notify.warn(`not created: ${checked.problems.map((p) => `${p.field} ${p.message}`).join("; ")}`)
     onClose()
+    const filter = { expression, description: checked.value.description }
     run(
-      createRuleTwoStep(zone.id, { expression, description: checked.value.description }, checked.value).pipe(
+      (combined
+        ? Effect.map(createRuleCombined(zone.id, filter, checked.value), (rule) => ({ rule }))
+        : createRuleTwoStep(zone.id, filter, checked.value)
+      ).pipe(
         Effect.map((r) => ({ created: r.rule, filterId: undefined as string | undefined })),
         // The expression already has a filter (10102, which names it): offer to reuse it.
         Effect.catchTag("DuplicateFilter", (e) => Effect.succeed({ created: undefined, filterId: e.existingId }))
       ),
       (r) => {
         if (r.created !== undefined) {
-          notify.done(`Created ${createdName(rules, r.created)} with a new filter`)
+          notify.done(`Created ${createdName(rules, r.created)} with a new filter${combined ? " in one call" : ""}`)
           refresh()
         } else onReopen({ kind: "reuse", expression, rule, filterId: r.filterId! })
       },
       "create the rule",
-      { where: zone.name, what: `created a firewall rule (${checked.value.action}) on ${expression}` }
+      {
+        where: zone.name,
+        what: `created a firewall rule (${checked.value.action}) on ${expression}${combined ? " in one call" : ""}`
+      }
     )
   }
   const cancel = onClose
@@ -131,8 +140,12 @@ export function CreateRuleFlow({
       return (
         <TextPrompt
           key="expression"
-          title={`New rule on ${zone.name}: its filter expression`}
-          help="checked as you type; a new filter is created, then the rule"
+          title={`New rule on ${zone.name}${combined ? " in one call" : ""}: its filter expression`}
+          help={
+            combined
+              ? "checked as you type; the filter and the rule go in one request, after a confirmation"
+              : "checked as you type; a new filter is created, then the rule"
+          }
           check={(t) => liveDiagnostic(t, plan)}
           newlines="keep"
           submitLabel="choose the action"
@@ -192,11 +205,38 @@ export function CreateRuleFlow({
           help="at most 500 characters; empty: none"
           counter={descriptionCounter}
           check={(t) => problemOf({ ...shown.rule, description: t }, "description")}
-          submitLabel="create"
-          onSubmit={(t) => create(shown.expression, { ...shown.rule, description: t })}
+          submitLabel={combined ? "review" : "create"}
+          onSubmit={(t) =>
+            combined
+              ? next({ kind: "confirm", expression: shown.expression, rule: { ...shown.rule, description: t } })
+              : create(shown.expression, { ...shown.rule, description: t })
+          }
           onCancel={cancel}
         />
       )
+    case "confirm": {
+      const rule = checkRule(shown.rule)
+      if (!rule.ok) return null
+      return (
+        <ConfirmDialog
+          title={`Create a ${rule.value.action} rule on ${zone.name} in one call?`}
+          lines={[
+            `Expression: ${shown.expression}`,
+            "One POST creates the filter and the rule; over the rule quota the platform may keep the filter alone."
+          ]}
+          confirmLabel="create"
+          requests={[
+            createRuleCombinedRequest(
+              zone.id,
+              { expression: shown.expression, description: rule.value.description },
+              rule.value
+            )
+          ]}
+          onConfirm={() => create(shown.expression, shown.rule)}
+          onCancel={cancel}
+        />
+      )
+    }
     case "reuse": {
       const users = otherUsers(rules, shown.filterId)
       const rule = checkRule(shown.rule)
@@ -278,89 +318,6 @@ export function EditRuleFlow({
           },
           "edit the rule",
           { where: zone.name, what: `edited firewall rule ${rule.id}: ${Object.keys(changes).join(", ")}` }
-        )
-      }}
-      onCancel={onClose}
-    />
-  )
-}
-
-/**
- * `d`: deletes a rule after a destructive confirmation; then, when no other rule uses its filter,
- * reopens (`onReopen`, `filterLeft`) to ask whether the filter goes too.
- */
-export function DeleteRuleFlow({
-  zone,
-  rules,
-  run,
-  notify,
-  refresh,
-  onClose,
-  rule,
-  deleted,
-  onReopen
-}: FlowProps & {
-  readonly rule: Rule
-  readonly deleted?: { readonly name: string } | undefined
-  readonly onReopen: (deleted: { readonly name: string }) => void
-}) {
-  // Once the rule is gone it has no place in the table: it keeps the name it was deleted by.
-  const name = deleted?.name ?? ruleName(rules, rule)
-  const others = otherUsers(rules, rule.filter.id, rule.id)
-  const filterExists = !("deleted" in rule.filter)
-  if (deleted !== undefined) {
-    return (
-      <ConfirmDialog
-        title={`Delete its filter too? No rule uses it now.`}
-        lines={[
-          `Filter ${rule.filter.id}: ${expressionOf(rule)}`,
-          "y deletes it; n keeps it (a new rule with the same expression is then offered this filter)."
-        ]}
-        confirmLabel="delete the filter"
-        destructive
-        requests={[deleteFilterRequest(zone.id, rule.filter.id)]}
-        onConfirm={() => {
-          onClose()
-          run(
-            deleteFilter(zone.id, rule.filter.id),
-            () => notify.done(`Deleted rule ${name} and its filter`),
-            "delete the filter",
-            { where: zone.name, what: `deleted filter ${rule.filter.id} (of rule ${name})` }
-          )
-        }}
-        onCancel={() => {
-          onClose()
-          notify.done(`Kept filter ${rule.filter.id}: no rule uses it`)
-        }}
-      />
-    )
-  }
-  return (
-    <ConfirmDialog
-      title={`Delete rule ${name}?`}
-      lines={[
-        `${rule.action}: ${expressionOf(rule)}`,
-        !filterExists
-          ? "Its filter was already deleted."
-          : others.length > 0
-            ? `Its filter stays: ${others.length === 1 ? "rule" : "rules"} ${numbers(rules, others)} ${others.length === 1 ? "uses" : "use"} it.`
-            : "No other rule uses its filter: you are asked next whether to delete it too."
-      ]}
-      confirmLabel="delete"
-      destructive
-      requests={[deleteRuleRequest(zone.id, rule.id)]}
-      onConfirm={() => {
-        const offerFilter = filterExists && others.length === 0
-        onClose()
-        run(
-          deleteRule(zone.id, rule.id),
-          () => {
-            refresh()
-            if (offerFilter) onReopen({ name })
-            else notify.done(`Deleted rule ${name}${filterExists ? "; its filter stays (other rules use it)" : ""}`)
-          },
-          "delete the rule",
-          { where: zone.name, what: `deleted firewall rule ${name}` }
         )
       }}
       onCancel={onClose}

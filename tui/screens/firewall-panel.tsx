@@ -23,7 +23,9 @@ import { useNotify } from "../notices.js"
 import { useZoneScoped } from "../state.js"
 import { useEffectQuery } from "../runtime.js"
 import { usePaneSize } from "../terminal.js"
-import { CreateRuleFlow, DeleteRuleFlow, EditRuleFlow, type CreateStep } from "./firewall-flows.js"
+import { FiltersView } from "./firewall-filters.js"
+import { DeleteRuleFlow } from "./firewall-delete.js"
+import { CreateRuleFlow, EditRuleFlow, type CreateStep } from "./firewall-flows.js"
 import {
   decisionText,
   expressionOf,
@@ -39,7 +41,7 @@ import {
 export { liveDiagnostic } from "./firewall-table.js"
 
 type Dialog =
-  | { readonly kind: "create"; readonly start?: CreateStep }
+  | { readonly kind: "create"; readonly start?: CreateStep; readonly combined?: boolean | undefined }
   | { readonly kind: "edit"; readonly rule: Rule }
   | { readonly kind: "pause"; readonly rule: Rule }
   | { readonly kind: "delete"; readonly rule: Rule; readonly deleted?: { readonly name: string } }
@@ -132,6 +134,8 @@ export function FirewallPanel({ zone, active, height, priority = KeyLayer.tab }:
   // Per zone, like the test answer: the detail view of one zone's rule never opens on another's.
   const [detailOn, setDetailOn] = useZoneScoped<true>(zone.id)
   const detail = detailOn === true
+  // `f`: the zone's filters instead of the rules (./firewall-filters.tsx), kept with the zone.
+  const [filtersOn, setFiltersOn] = useZoneScoped<true>(zone.id)
   const setDetail = (on: boolean) => setDetailOn(on ? true : undefined)
   const notify = useNotify()
   const { run, busy } = useActions()
@@ -170,6 +174,12 @@ export function FirewallPanel({ zone, active, height, priority = KeyLayer.tab }:
         case "n":
           setDialog({ kind: "create" })
           return true
+        case "N":
+          setDialog({ kind: "create", combined: true })
+          return true
+        case "f":
+          setFiltersOn(true)
+          return true
         case "e":
           if (current === undefined || busy) return needRule()
           setDialog({ kind: "edit", rule: current })
@@ -195,7 +205,7 @@ export function FirewallPanel({ zone, active, height, priority = KeyLayer.tab }:
     },
     {
       priority,
-      active: active && dialog === undefined && !filter.editing,
+      active: active && dialog === undefined && !filter.editing && filtersOn === undefined,
       hints: [
         ...(current !== undefined ? [{ keys: "enter", label: detail ? "table" : "details" }] : []),
         ...(detail ? [{ keys: "esc", label: "table" }] : []),
@@ -208,6 +218,9 @@ export function FirewallPanel({ zone, active, height, priority = KeyLayer.tab }:
             ]
           : []),
         { keys: "t", label: "test" },
+        // Listed in ? help; the footer drops them first (the tab's m and c stay at 100 columns).
+        { keys: "N", label: "new in one call", keep: -1 },
+        { keys: "f", label: "filters", keep: -1 },
         { keys: "↑↓", label: "rules" },
         ...(detail ? [] : filterListHints(filter)),
         { keys: "r", label: "refresh" }
@@ -225,11 +238,12 @@ export function FirewallPanel({ zone, active, height, priority = KeyLayer.tab }:
       case "create":
         return (
           <CreateRuleFlow
-            key={JSON.stringify(dialog.start ?? null)}
+            key={JSON.stringify([dialog.start ?? null, dialog.combined === true])}
             {...flow}
             plan={plan}
             start={dialog.start}
-            onReopen={(start) => setDialog({ kind: "create", start })}
+            combined={dialog.combined === true}
+            onReopen={(start) => setDialog({ kind: "create", start, combined: dialog.combined })}
           />
         )
       case "edit":
@@ -289,6 +303,19 @@ export function FirewallPanel({ zone, active, height, priority = KeyLayer.tab }:
   }
 
   const open = dialogView()
+  if (filtersOn === true && open === null)
+    return (
+      <FiltersView
+        zone={zone}
+        rules={rules}
+        plan={plan}
+        active={active}
+        height={height}
+        priority={priority}
+        onRulesChanged={changed}
+        onClose={() => setFiltersOn(undefined)}
+      />
+    )
   return (
     <Box flexDirection="column" height={height} overflow="hidden">
       <Text bold wrap="truncate-end">

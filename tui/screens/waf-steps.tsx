@@ -5,7 +5,8 @@
  * the wizard, so nothing is cut at 80x24.
  */
 import { Box, Text } from "ink"
-import type { MigrationCheck, MigrationStatus, WafConfig } from "../../src/domain/waf.js"
+import type { MigrationCheck, MigrationStatus, WafConfig, WafOverride } from "../../src/domain/waf.js"
+import { requestsText, type PlannedRequest } from "../../src/domain/request-text.js"
 import type { Preview } from "../../src/services/waf-migration-service.js"
 import type { Verdict } from "../../src/waf/engines.js"
 import { managedRules, owaspSettings } from "../../src/waf/edit.js"
@@ -120,7 +121,20 @@ export function StatusStep({ status, name }: { status: MigrationStatus; name: st
   )
 }
 
-export function CheckStep({ check }: { check: MigrationCheck }) {
+/** The Check step: the platform's answer and, when URI-based overrides block it, those overrides. */
+export function CheckStep({
+  check,
+  overrides = [],
+  index = 0,
+  height,
+  focused
+}: {
+  check: MigrationCheck
+  overrides?: ReadonlyArray<WafOverride>
+  index?: number
+  height: number
+  focused: boolean
+}) {
   return (
     <Box flexDirection="column">
       <Text color={check.compatible ? "green" : "red"} bold>
@@ -134,6 +148,22 @@ export function CheckStep({ check }: { check: MigrationCheck }) {
           {r.message}
         </Text>
       ))}
+      {overrides.length > 0 ? (
+        <>
+          <Text> </Text>
+          <Text bold wrap="wrap">
+            {`Blocking override${overrides.length === 1 ? "" : "s"} · x deletes the one under the cursor:`}
+          </Text>
+          <List
+            items={overrides}
+            index={Math.min(index, overrides.length - 1)}
+            height={Math.max(1, height - 4 - (check.reasons?.length ?? 0))}
+            row={(o) => `${o.id}  ${o.urls.join(" ")}${o.description ? `  ${o.description}` : ""}`}
+            rowKey={(o) => o.id}
+            focused={focused}
+          />
+        </>
+      ) : null}
     </Box>
   )
 }
@@ -296,6 +326,25 @@ export const replayLines = (
     ])
   ]
 }
+
+/**
+ * `title`, then the requests as the CLI's `--dry-run` prints them (src/domain/request-text.ts),
+ * cut at the pane's width with no indent, so that the JSON's indentation and values stay exact.
+ */
+export const requestLinesOf = (
+  title: string,
+  requests: ReadonlyArray<PlannedRequest>,
+  columns: number
+): Array<Line> => [
+  { text: "" },
+  ...wrapped(title, columns, { dim: true }),
+  ...requestsText(requests).flatMap((l) => {
+    const chars = [...l]
+    const out: Array<Line> = []
+    for (let i = 0; i < chars.length; i += columns) out.push({ text: chars.slice(i, i + columns).join("") })
+    return out.length === 0 ? [{ text: "" }] : out
+  })
+]
 
 export interface Sent {
   readonly zone: string

@@ -10,13 +10,12 @@
  * mounts a fresh wizard), the unsaved edits live in the app's per-zone draft store, and a deploy
  * sends a `ZoneConfig`, the zone and its configuration taken from one record.
  */
-import * as Effect from "effect/Effect"
 import { Box, Text } from "ink"
 import { useContext, useRef, useState } from "react"
-import type { MigrationState, WafConfig } from "../../src/domain/waf.js"
+import type { MigrationState, WafConfig, WafOverride } from "../../src/domain/waf.js"
 import type { Zone } from "../../src/domain/zone.js"
 import * as Waf from "../../src/services/waf-migration-service.js"
-import { configDiff, configSummary } from "../../src/waf/config-diff.js"
+import { configSummary } from "../../src/waf/config-diff.js"
 import {
   cycleAction,
   cycleOwaspAction,
@@ -49,39 +48,24 @@ import {
   OverridesStep,
   previewLines,
   replayLines,
+  requestLinesOf,
   StatusStep,
   StepBar,
   WIZARD_STEPS,
   type Sent,
-  type Staleness,
-  wrapText
+  type Staleness
 } from "./waf-steps.js"
+import { load, sendingLines, undoLines, type Data } from "./waf-wizard-data.js"
 
 /** Shown (and replayed) when the package's own sample cannot be found. */
 export const SAMPLE_NAME = "fixtures/waf/traffic-sample.jsonl"
 
-const load = (z: Waf.WafZone) =>
-  Effect.gen(function* () {
-    const [status, check] = yield* Effect.all([Waf.status(z), Waf.check(z)], { concurrency: 2 })
-    const preview = status.migration_state === "finished" ? undefined : yield* Waf.preview(z)
-    // Under validation the new WAF already runs a configuration (maybe an edited one): finishing
-    // sends that one, not the platform's proposal, unless the user edits it again.
-    const running =
-      status.migration_state === "validation"
-        ? yield* Effect.map(Waf.deployed(z), (r): WafConfig => ({ name: r.name, rules: r.rules }))
-        : undefined
-    return {
-      status,
-      check,
-      preview,
-      base: running ?? preview?.config,
-      baseName: running ? "configuration running in validation" : "platform's proposed configuration"
-    }
-  })
-type Data = Effect.Effect.Success<ReturnType<typeof load>>
-
 type Dialog =
-  { readonly kind: "file" } | { readonly kind: "validation" } | { readonly kind: "finish" } | { readonly kind: "undo" }
+  | { readonly kind: "file" }
+  | { readonly kind: "validation" }
+  | { readonly kind: "finish" }
+  | { readonly kind: "undo" }
+  | { readonly kind: "override"; readonly override: WafOverride }
 interface Replay {
   readonly running: boolean
   /** The file the report is of (the picked one may have changed since). */
@@ -109,7 +93,10 @@ function ZoneWafWizard({ zone, active, height }: { zone: Zone; active: boolean; 
   const [cursor, setCursor] = useState(0)
   const [scroll, setScroll] = useState(0)
   // Keys that arrive in one read are handled before the next render: they read these refs.
-  const at = useRef({ step: 0, cursor: 0 })
+  const at = useRef({ step: 0, cursor: 0, override: 0 })
+  const [overrideAt, setOverrideAt] = useState(0)
+  // `v` on the Deploy step: the request `d` sends, as `edgectl waf migrate --dry-run` prints it.
+  const [showRequest, setShowRequest] = useState(false)
   const [file, setFile] = useState(() => shippedTrafficSample() ?? SAMPLE_NAME)
   const [replay, setReplay] = useState<Replay>({ running: false })
   const [sent, setSent] = useState<Sent | undefined>(undefined)
@@ -195,12 +182,36 @@ function ZoneWafWizard({ zone, active, height }: { zone: Zone; active: boolean; 
     )
   }
 
+  const modeOf = (state: MigrationState, finishNow: boolean): MigrationMode =>
+    finishNow ? "pending" : z.plan === "enterprise" && state === "start" ? "validation" : "pending"
   const deployKey = (state: MigrationState, finishNow: boolean) => {
     if (state === "finished" || !proposal) return
-    const mode = finishNow ? "pending" : z.plan === "enterprise" && state === "start" ? "validation" : "pending"
-    setDialog(mode === "validation" ? { kind: "validation" } : { kind: "finish" })
+    setDialog(modeOf(state, finishNow) === "validation" ? { kind: "validation" } : { kind: "finish" })
+  }
+  /** What a deploy in `mode` sends: the request `deployZoneConfig` builds, from the same record. */
+  const deployRequest = (mode: MigrationMode) =>
+    proposal === undefined ? [] : [Waf.plannedRequest(Waf.requestFor(proposal.zone, mode, proposal.config))]
+  const overrides = data?.overrides ?? []
+  const moveOverride = (i: number) => {
+    at.current.override = Math.max(0, Math.min(overrides.length - 1, i))
+    setOverrideAt(at.current.override)
+  }
+  const deleteOverride = (o: WafOverride) => {
+    notify.clear()
+    run(
+      Waf.deleteOverride(z, o.id),
+      () => {
+        notify.done(`Deleted override ${o.id} of ${z.name}; the compatibility is checked again`)
+        moveOverride(0)
+        refresh()
+      },
+      "delete the override",
+      { where: z.name, what: `deleted URI-based WAF override ${o.id} (${o.urls.join(" ")})` }
+    )
   }
 
+  const deployable =
+    step === 6 && data !== undefined && data.status.migration_state !== "finished" && data.check.compatible
   const lines =
     data === undefined
       ? undefined
@@ -211,12 +222,19 @@ function ZoneWafWizard({ zone, active, height }: { zone: Zone; active: boolean; 
           : step === 5 && data.preview
             ? replayLines({ ...replay, file, stale }, columns)
             : step === 6
-              ? deployLines(data.status, busy && `${busy}…`, sent, columns, data.check.compatible)
+              ? [
+                  ...deployLines(data.status, busy && `${busy}…`, sent, columns, data.check.compatible),
+                  ...(showRequest && deployable
+                    ? requestLinesOf(
+                        `v: the request d sends${data.status.migration_state === "start" && data.status.plan === "enterprise" ? " (x sends waf_migration=pending instead)" : ""}, as \`edgectl waf migrate --dry-run\` prints it:`,
+                        deployRequest(modeOf(data.status.migration_state, false)),
+                        columns
+                      )
+                    : [])
+                ]
               : undefined
   const maxScroll = lines ? maxOffset(lines.length, rows) : 0
 
-  const deployable =
-    step === 6 && data !== undefined && data.status.migration_state !== "finished" && data.check.compatible
   const hints: Array<KeyHint> = [
     { keys: "←→/n p", label: "step" },
     ...(step === 4
@@ -228,6 +246,12 @@ function ZoneWafWizard({ zone, active, height }: { zone: Zone; active: boolean; 
           { keys: "g/G", label: "first/last rule" }
         ]
       : []),
+    ...(step === 1 && overrides.length > 0
+      ? [
+          { keys: "↑↓", label: "overrides" },
+          { keys: "x", label: "delete override" }
+        ]
+      : []),
     ...(step === 5
       ? [
           { keys: "f", label: "file" },
@@ -236,6 +260,7 @@ function ZoneWafWizard({ zone, active, height }: { zone: Zone; active: boolean; 
       : []),
     // Issue 29: `d deploy` was offered on a finished migration and on an incompatible zone.
     ...(deployable ? [{ keys: "d", label: "deploy" }] : []),
+    ...(deployable ? [{ keys: "v", label: showRequest ? "hide request" : "request" }] : []),
     ...(deployable && data?.status.plan === "enterprise" && data.status.migration_state === "start"
       ? [{ keys: "x", label: "finish now" }]
       : []),
@@ -252,6 +277,13 @@ function ZoneWafWizard({ zone, active, height }: { zone: Zone; active: boolean; 
       if (n === "end") return (go(STEPS - 1), true)
       if (n === "r") return (refresh(), true)
       if (!data) return false
+      if (now === 1 && data.overrides.length > 0) {
+        if (n === "down" || n === "j") return (moveOverride(at.current.override + 1), true)
+        if (n === "up" || n === "k") return (moveOverride(at.current.override - 1), true)
+        const o = data.overrides[Math.min(at.current.override, data.overrides.length - 1)]
+        if (n === "x" && o !== undefined && busy === undefined)
+          return (setDialog({ kind: "override", override: o }), true)
+      }
       if (now === 4 && proposal) {
         const id = rules[at.current.cursor]?.id
         if (n === "down" || n === "j") return (move(at.current.cursor + 1), true)
@@ -285,8 +317,11 @@ function ZoneWafWizard({ zone, active, height }: { zone: Zone; active: boolean; 
         if (n === "f") return (setDialog({ kind: "file" }), true)
         if (n === "enter") return (startReplay(file), true)
       }
+      // Read from the step this key is on (`now`), not the render's: `end` then `d` in one read deploys.
+      const deployable = data.status.migration_state !== "finished" && data.check.compatible
       if (now === 6 && busy === undefined) {
         if (n === "d" && deployable) return (deployKey(data.status.migration_state, false), true)
+        if (n === "v" && deployable) return (setShowRequest((v) => !v), true)
         if (n === "x" && deployable && data.status.plan === "enterprise" && data.status.migration_state === "start")
           return (deployKey("start", true), true)
       }
@@ -297,40 +332,13 @@ function ZoneWafWizard({ zone, active, height }: { zone: Zone; active: boolean; 
 
   if (query._tag === "Loading") return <Loading what="the WAF migration" />
   if (query._tag === "Failure") return <ErrorView what="could not read the WAF migration" error={query.error} />
-  const { status, check, preview, base, baseName } = query.value
+  const { status, check, overrides: blocking, preview, base, baseName } = query.value
   const finished = status.migration_state === "finished"
-  /** What a deploy sends, in at most `budget` rows of a dialog `width` wide. */
-  const sending = (budget: number, width: number): Array<string> => {
-    if (!edits || !base) return [`Sends the ${baseName}, unedited.`]
-    const diff = configDiff(base, edits, { descriptions: columns >= 100 }).map((l) => `  - ${l}`)
-    if (diff.length === 0) return [`Sends your edited configuration; it is the same as the ${baseName}.`]
-    const head = `Sends your EDITED configuration, not the ${baseName}. It differs in:`
-    const rowsOf = (l: string) => wrapText(l, width).length
-    const shown: Array<string> = []
-    let used = rowsOf(head) + 1
-    for (const [i, l] of diff.entries()) {
-      const last = i === diff.length - 1
-      if (used + rowsOf(l) > budget - (last ? 0 : 1)) break
-      shown.push(l)
-      used += rowsOf(l)
-    }
-    return [head, ...shown, ...(shown.length < diff.length ? [`  … and ${diff.length - shown.length} more`] : [])]
-  }
-  /** What `u` drops, in at most `budget` lines. */
-  const undoLines = (budget: number): Array<string> => {
-    const diff = edits && base ? configDiff(base, edits, { descriptions: columns >= 100 }) : []
-    const head = `The overrides go back to the ${baseName}; these edits are lost:`
-    const room = Math.max(1, budget - 2)
-    const shown = diff.slice(0, diff.length > room ? room - 1 : room).map((l) => `  - ${l}`)
-    return [
-      head,
-      ...(diff.length === 0 ? ["  (none: the edited configuration is the same)"] : shown),
-      ...(shown.length < diff.length && diff.length > 0 ? [`  … and ${diff.length - shown.length} more`] : [])
-    ]
-  }
+  const edited = { base, edits, baseName, columns }
   const body = () => {
     if (step === 0) return <StatusStep status={status} name={z.name} />
-    if (step === 1) return <CheckStep check={check} />
+    if (step === 1)
+      return <CheckStep check={check} overrides={overrides} index={overrideAt} height={rows} focused={active} />
     if (lines !== undefined) return <Lines lines={lines} offset={Math.min(scroll, maxScroll)} height={rows} />
     if (!preview || !proposal)
       return <Text dimColor>The migration is finished: the previous WAF is gone, there is nothing to preview.</Text>
@@ -367,19 +375,38 @@ function ZoneWafWizard({ zone, active, height }: { zone: Zone; active: boolean; 
           title={`Deploy the new WAF on ${z.name} in validation mode?`}
           lines={[
             "Both versions run side by side, the new one first; finish from this step.",
-            ...sending(rows - 6, columns - 4)
+            ...sendingLines(edited, rows - 6, columns - 4)
           ]}
           confirmLabel="deploy to validation"
+          requests={deployRequest("validation")}
+          height={rows}
           onConfirm={() => {
             setDialog(undefined)
             deploy("validation")
           }}
           onCancel={() => setDialog(undefined)}
         />
+      ) : dialog?.kind === "override" ? (
+        <ConfirmDialog
+          title={`Delete the URI-based WAF override ${dialog.override.id} of ${z.name}?`}
+          lines={[
+            `URLs: ${dialog.override.urls.join(" ")}${dialog.override.description ? ` · ${dialog.override.description}` : ""}`,
+            `It blocks the migration${blocking.length > 1 ? ` (with ${blocking.length - 1} more)` : ""}. Its settings are not kept anywhere else: \`edgectl waf export\` saves them first.`
+          ]}
+          confirmLabel="delete the override"
+          destructive
+          requests={[Waf.deleteOverrideRequest(z, dialog.override.id)]}
+          height={rows}
+          onConfirm={() => {
+            setDialog(undefined)
+            deleteOverride(dialog.override)
+          }}
+          onCancel={() => setDialog(undefined)}
+        />
       ) : dialog?.kind === "undo" ? (
         <ConfirmDialog
           title={`Drop your edits to the overrides of ${z.name}?`}
-          lines={undoLines(rows - 6)}
+          lines={undoLines(edited, rows - 6)}
           confirmLabel="drop the edits"
           destructive
           onConfirm={() => {
@@ -390,14 +417,14 @@ function ZoneWafWizard({ zone, active, height }: { zone: Zone; active: boolean; 
         />
       ) : dialog?.kind === "finish" ? (
         <Box flexDirection="column">
-          {sending(rows - 8, columns).map((l, i) => (
+          {sendingLines(edited, rows - 8, columns).map((l, i) => (
             <Text key={i} wrap="wrap" {...(edits ? { color: "yellow" } : {})}>
               {l}
             </Text>
           ))}
           <TextPrompt
             title={`Finish the WAF migration of ${z.name}? This is irreversible: the previous WAF is turned off for good.`}
-            help={`type the zone name (${z.name}) to confirm`}
+            help={`type the zone name (${z.name}) to confirm; esc, then v, shows the request it sends`}
             check={(t) => (t === z.name ? undefined : `type ${z.name} exactly`)}
             submitLabel="finish the migration"
             onSubmit={() => {

@@ -113,7 +113,6 @@ const fresh = (o: MigrateFlags, z: Waf.WafZone) =>
     const cfg = Option.isSome(o.config) ? yield* readConfig(o.config.value) : undefined
     const step = yield* Waf.prepare(z, { mode: Option.getOrUndefined(o.mode), config: cfg })
     const q = step.request.query
-    const url = `${step.request.method} ${step.request.path}?waf_migration=${q.waf_migration}&phase_two=${q.phase_two}`
     if (o.dryRun) {
       if (o.json)
         return printJson({
@@ -127,7 +126,7 @@ const fresh = (o: MigrateFlags, z: Waf.WafZone) =>
         })
       printLine(`Dry run: nothing was changed. The migration would send:`)
       printLine("")
-      for (const line of requestLines({ ...step.request, path: url.slice(url.indexOf(" ") + 1) })) printLine(line)
+      for (const line of requestLines(Waf.plannedRequest(step.request))) printLine(line)
       printLine("")
       printLine(`and zone ${z.name} would go from ${step.from} to ${STATE_TEXT[step.to] ?? step.to}.`)
       printLine(
