@@ -14,12 +14,18 @@ export interface MappingRow {
   readonly becomes: string
 }
 
-export const lockdownUaRows = (p: LockdownUaPlan): Array<MappingRow> => {
+/** How a row cuts a long value to `max` characters (the CLI's table); whole by default (the TUI wraps). */
+type Cut = (text: string, max: number) => string
+const whole: Cut = (text) => text
+
+export const lockdownUaRows = (p: LockdownUaPlan, cut: Cut = whole): Array<MappingRow> => {
   const byRef = new Map(p.expected.customRules.map((r, i) => [r.ref, { r, i }]))
   const was = new Map<string, string>([
-    ...p.before.lockdowns.map((l) => [l.id, `lockdown: ${l.urls.join(" ")}${l.paused ? ", paused" : ""}`] as const),
+    ...p.before.lockdowns.map(
+      (l) => [l.id, `lockdown: ${cut(l.urls.join(" "), 30)}${l.paused ? ", paused" : ""}`] as const
+    ),
     ...p.before.uaRules.map(
-      (u) => [u.id, `UA ${u.mode}: ${u.configuration.value}${u.paused ? ", paused" : ""}`] as const
+      (u) => [u.id, `UA ${u.mode}: ${cut(u.configuration.value, 24)}${u.paused ? ", paused" : ""}`] as const
     )
   ])
   return p.mapping.map((m) => ({
@@ -34,7 +40,7 @@ export const lockdownUaRows = (p: LockdownUaPlan): Array<MappingRow> => {
   }))
 }
 
-export const rateLimitRows = (p: RateLimitPlan): Array<MappingRow> => {
+export const rateLimitRows = (p: RateLimitPlan, cut: Cut = whole): Array<MappingRow> => {
   const byRef = new Map(p.expected.rules.map((r, i) => [r.ref, { r, i }]))
   return p.mapping.map((m) => {
     const rl = p.before.rateLimits.find((r) => r.id === m.rule)
@@ -44,7 +50,7 @@ export const rateLimitRows = (p: RateLimitPlan): Array<MappingRow> => {
       was:
         rl === undefined
           ? ""
-          : `${rl.action.mode} ${rl.threshold}/${rl.period}s: ${rl.match.request.url}${rl.disabled ? ", disabled" : ""}`,
+          : `${rl.action.mode} ${rl.threshold}/${rl.period}s: ${cut(rl.match.request.url, 28)}${rl.disabled ? ", disabled" : ""}`,
       becomes:
         e === undefined
           ? m.ref

@@ -27,6 +27,7 @@ import { resolveZone } from "../../../services/zones-service.js"
 import { migrationTargetLayer } from "../../environment.js"
 import { outcomeText, sentOfKinds } from "../../migration-cli.js"
 import { flowUsage, previewRequestsEnd, runFlow, type MigrationFlow } from "../../migration-runner.js"
+import { lockdownUaRows } from "../../../firewall/legacy-migration-rows.js"
 import { inputFile, opt } from "../../options.js"
 import { clip, printLine, printTable } from "../../output.js"
 import { CliFailure, usage } from "../../run.js"
@@ -38,15 +39,6 @@ const what = "firewall lockdowns migrate"
 
 /** The source -> custom rules table and the notes. */
 export const printLockdownUaPreview = (p: LockdownUaPlan) => {
-  const byRef = new Map(p.expected.customRules.map((r, i) => [r.ref, { r, i }]))
-  const source = new Map<string, string>([
-    ...p.before.lockdowns.map(
-      (l) => [l.id, `lockdown: ${clip(l.urls.join(" "), 30)}${l.paused ? ", paused" : ""}`] as const
-    ),
-    ...p.before.uaRules.map(
-      (u) => [u.id, `UA ${u.mode}: ${clip(u.configuration.value, 24)}${u.paused ? ", paused" : ""}`] as const
-    )
-  ])
   printLine(
     `Migration of zone ${p.zone.name}: ${p.before.lockdowns.length} Zone Lockdown and ${p.before.uaRules.length} User Agent Blocking rule(s) -> custom rules`
   )
@@ -54,16 +46,7 @@ export const printLockdownUaPreview = (p: LockdownUaPlan) => {
     printLine("")
     printTable(
       ["SOURCE", "WAS", "BECOMES (#: place in the custom rules)"],
-      p.mapping.map((m) => [
-        m.rule,
-        source.get(m.rule) ?? "",
-        m.refs
-          .map((ref) => {
-            const e = byRef.get(ref)
-            return e === undefined ? ref : `#${e.i + 1} ${e.r.action}${e.r.enabled === false ? " (disabled)" : ""}`
-          })
-          .join(", ")
-      ])
+      lockdownUaRows(p, clip).map((r) => [r.source, r.was, r.becomes])
     )
   }
   if (p.notes.length > 0) {

@@ -27,6 +27,7 @@ import { resolveZone } from "../../../services/zones-service.js"
 import { migrationTargetLayer } from "../../environment.js"
 import { outcomeText, sentOfKinds } from "../../migration-cli.js"
 import { flowUsage, previewRequestsEnd, runFlow, type MigrationFlow } from "../../migration-runner.js"
+import { rateLimitRows } from "../../../firewall/legacy-migration-rows.js"
 import { inputFile, opt } from "../../options.js"
 import { clip, printLine, printTable } from "../../output.js"
 import { CliFailure, usage } from "../../run.js"
@@ -38,7 +39,6 @@ const what = "firewall rate-limits migrate"
 
 /** The rate limit -> rule table and the notes. */
 export const printRateLimitPreview = (p: RateLimitPlan) => {
-  const byRef = new Map(p.expected.rules.map((r, i) => [r.ref, { r, i }]))
   printLine(
     `Migration of zone ${p.zone.name}: ${p.before.rateLimits.length} rate limit(s) (previous version) -> rate limiting rules`
   )
@@ -46,19 +46,7 @@ export const printRateLimitPreview = (p: RateLimitPlan) => {
     printLine("")
     printTable(
       ["SOURCE", "WAS", "BECOMES (#: place in the rate limiting rules)"],
-      p.mapping.map((m) => {
-        const rl = p.before.rateLimits.find((r) => r.id === m.rule)
-        const e = byRef.get(m.ref)
-        return [
-          m.rule,
-          rl === undefined
-            ? ""
-            : `${rl.action.mode} ${rl.threshold}/${rl.period}s: ${clip(rl.match.request.url, 28)}${rl.disabled ? ", disabled" : ""}`,
-          e === undefined
-            ? m.ref
-            : `#${e.i + 1} ${e.r.action} ${e.r.ratelimit.requests_per_period ?? ""}/${e.r.ratelimit.period}s${e.r.enabled === false ? " (disabled)" : ""}`
-        ]
-      })
+      rateLimitRows(p, clip).map((r) => [r.source, r.was, r.becomes])
     )
   }
   if (p.notes.length > 0) {
