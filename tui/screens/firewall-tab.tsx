@@ -50,8 +50,8 @@ export function FirewallTab({ zone, active, height }: { zone: Zone; active: bool
         // The migration is what this tab is now for: its key stays in an 80-column footer.
         ...(view !== "migrate" ? [{ keys: "m", label: "migrate", keep: 1 }] : []),
         ...(view !== "custom" ? [{ keys: "c", label: "custom rules" }] : []),
-        ...(view !== "lockdowns" ? [{ keys: "l", label: "lockdown/UA" }] : []),
-        ...(view !== "rate-limits" ? [{ keys: "R", label: "rate limits" }] : []),
+        ...(view !== "lockdowns" ? [{ keys: "l", label: "lockdown/UA", keep: -1 }] : []),
+        ...(view !== "rate-limits" ? [{ keys: "R", label: "rate limits", keep: -1 }] : []),
         ...(view !== undefined ? [{ keys: "esc", label: "firewall rules" }] : [])
       ]
     }
