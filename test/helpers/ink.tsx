@@ -22,6 +22,7 @@ import { SessionLogProvider } from "../../tui/session-log.js"
 import { UiProvider } from "../../tui/state.js"
 import { PaneContext } from "../../tui/terminal.js"
 import { ObjectsDirContext } from "../../tui/screens/objects-data.js"
+import { zoneCounter } from "./demo-world.js"
 
 export const Keys = {
   up: "\u001B[A",
@@ -115,7 +116,7 @@ export class Fixture {
     const runtime = this.local()
     before?.(this.stateDirOf(runtime)!)
     const app = await this.render(runtime)
-    await app.waitForText("1/46")
+    await app.waitForText(zoneCounter(1))
     await app.press("/", "type filter by name")
     await app.press(zone, "1/1 ")
     await app.press(Keys.enter, `filter: ${zone}`)

@@ -3,6 +3,7 @@ import Database from "better-sqlite3"
 import { createHash } from "node:crypto"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { DemoZones } from "../helpers/demo-world.js"
 import { assertEnvelope, firstError, request, startPlatform, World, type Platform } from "../helpers/platform.js"
 
 interface Zone {
@@ -103,7 +104,7 @@ describe("unknown credentials", () => {
       headers: { "x-auth-email": World.email.toUpperCase(), "x-auth-key": World.apiKey }
     })
     expect(r.status).toBe(200)
-    expect(r.body.result_info.total_count).toBe(46)
+    expect(r.body.result_info.total_count).toBe(DemoZones)
   })
 })
 

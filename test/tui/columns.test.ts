@@ -7,6 +7,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest"
 import { PtyKeys, PtyTui } from "../helpers/pty.js"
+import { zoneCounter } from "../helpers/demo-world.js"
 
 const started: Array<PtyTui> = []
 afterEach(async () => {
@@ -30,7 +31,7 @@ describe("list columns fit the pane", () => {
     it(`zones and KV namespaces at ${size.columns}x${size.rows}`, async () => {
       const tui = await PtyTui.start(size)
       started.push(tui)
-      await tui.waitFor("1/46")
+      await tui.waitFor(zoneCounter(1))
       const zones = await tui.settle(150)
       expect(row(zones, "STATUS"), zones).toMatch(/^NAME\s+STATUS\s+ACCOUNT\s+PLAN$/)
       expect(row(zones, "acme-partners.net"), zones).toMatch(
@@ -41,7 +42,7 @@ describe("list columns fit the pane", () => {
       expect(zones).not.toContain("…")
 
       tui.write("G")
-      await tui.waitFor("46/46")
+      await tui.waitFor(zoneCounter("last"))
       const end = await tui.settle(150)
       expect(row(end, "globex.org"), end).toMatch(
         size.columns === 80
@@ -66,7 +67,7 @@ describe("list columns fit the pane", () => {
     it(`a zone's DNS records and certificate packs at ${size.columns}x${size.rows}`, async () => {
       const tui = await PtyTui.start(size)
       started.push(tui)
-      await tui.waitFor("1/46")
+      await tui.waitFor(zoneCounter(1))
       // One account chosen: its name is above the list, and a narrow list leaves out the column.
       tui.write("a")
       await tui.waitFor("Choose an account")

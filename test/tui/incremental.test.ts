@@ -7,6 +7,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest"
 import { PtyKeys, PtyTui } from "../helpers/pty.js"
+import { DemoZones } from "../helpers/demo-world.js"
 
 const started: Array<PtyTui> = []
 afterEach(async () => {
@@ -88,7 +89,7 @@ describe("incremental rendering", () => {
     const from = Buffer.byteLength(incremental.raw)
     // One frame a key (Ink draws at most one frame per 32 ms).
     await Promise.all([incremental.type("j".repeat(20), 50), whole.type("j".repeat(20), 50)])
-    await both("", "46/")
+    await both("", `${DemoZones}/`)
     // Whole lines were ~3.3 KB a move at 120x40 (every row of the pane).
     expect.soft((Buffer.byteLength(incremental.raw) - from) / 20).toBeLessThan(1000)
     await both("kkkkk")

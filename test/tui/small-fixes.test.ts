@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from "vitest"
 import { edgectlAsync, tempDir } from "../helpers/cli.js"
 import { PtyKeys, PtyTui } from "../helpers/pty.js"
 import { flat, openFirewallTab } from "../helpers/tui-screen.js"
+import { zoneCounter } from "../helpers/demo-world.js"
 
 let tui: PtyTui | undefined
 afterEach(async () => {
@@ -102,7 +103,7 @@ describe.each([
 ])("the : palette with one account chosen at $columns x $rows", (size) => {
   it("says it finds that account's zones only", async () => {
     const t = (tui = await PtyTui.start(size))
-    await t.waitFor("1/46")
+    await t.waitFor(zoneCounter(1))
     t.write("a")
     await t.waitFor("Choose an account")
     t.write(`j${PtyKeys.enter}`)

@@ -9,6 +9,7 @@ import { Terminal } from "@xterm/headless"
 import { afterEach, describe, expect, it } from "vitest"
 import { PtyKeys, PtyTui } from "../helpers/pty.js"
 import { flat } from "../helpers/tui-screen.js"
+import { zoneCounter } from "../helpers/demo-world.js"
 
 let tui: PtyTui | undefined
 afterEach(async () => {
@@ -45,7 +46,7 @@ describe.each([
 ])("at $columns x $rows", (size) => {
   it("the first frames keep the pane's bottom border on one row (no jump at start-up)", async () => {
     const t = (tui = await PtyTui.start(size))
-    await t.waitFor("1/46")
+    await t.waitFor(zoneCounter(1))
     await t.settle()
     const rows = await borderRows(t.raw, size.columns, size.rows)
     expect(rows.length).toBeGreaterThan(1)

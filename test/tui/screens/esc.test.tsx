@@ -3,6 +3,7 @@ import { getEsc, zoneTarget } from "../../../src/services/esc-service.js"
 import type { TuiRuntime } from "../../../tui/runtime.js"
 import { Fixture, Keys } from "../../helpers/ink.js"
 import { ZoneDetail } from "../../../tui/screens/zone-detail.js"
+import { zoneCounter } from "../../helpers/demo-world.js"
 
 const fixture = new Fixture()
 afterEach(async () => {
@@ -136,7 +137,7 @@ describe("the ESC tab of a zone", () => {
 describe("the ESC screen", () => {
   it("without an account or zone says what to do, and still shows the replacements", async () => {
     const app = await fixture.render(fixture.local())
-    await app.waitForText("1/46")
+    await app.waitForText(zoneCounter(1))
     await app.press("2", "ESC disable settings")
     await app.waitForText("choose an account (a), or open a zone on the Zones screen (1)")
     expect(app.frame()).toMatch(/ESC REMOVED 2025-01-01, .* this machine's/)
@@ -147,7 +148,7 @@ describe("the ESC screen", () => {
 
   it("a picks the account; its setting can be changed there", async () => {
     const app = await fixture.render(fixture.local())
-    await app.waitForText("1/46")
+    await app.waitForText(zoneCounter(1))
     await app.press("2", "ESC disable settings")
     await app.press("a", "Choose an account")
     await app.waitForText("Initech")
@@ -164,7 +165,7 @@ describe("the ESC screen", () => {
 
   it("shows the open zone next to its account", async () => {
     const app = await fixture.render(fixture.local())
-    await app.waitForText("1/46")
+    await app.waitForText(zoneCounter(1))
     await app.press("/", "type filter by name")
     await app.press("acme-legacy", "1/1 ")
     await app.press(Keys.enter, "filter: acme-legacy")

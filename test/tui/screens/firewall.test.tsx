@@ -4,6 +4,7 @@ import { hexId } from "../../../src/domain/ids.js"
 import { Fixture, Keys } from "../../helpers/ink.js"
 import { liveDiagnostic } from "../../../tui/screens/firewall-panel.js"
 import { ruleTable } from "../../../tui/screens/firewall-table.js"
+import { zoneCounter } from "../../helpers/demo-world.js"
 
 const fixture = new Fixture()
 afterEach(async () => {
@@ -146,7 +147,7 @@ describe("the Firewall tab of a zone", () => {
 describe("the Firewall screen (3)", () => {
   it("with no zone open lists zones to pick; enter shows that zone's rules; z picks another", async () => {
     const app = await fixture.render(fixture.local())
-    await app.waitForText("1/46")
+    await app.waitForText(zoneCounter(1))
     await app.press("3", "Pick a zone")
     await app.waitForText("acme-api.com")
     await app.press(Keys.enter, "Firewall rules of acme-api.com")

@@ -10,6 +10,7 @@ import * as path from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
 import { demoNamespaceId } from "../../../src/demo/kv-namespaces.js"
 import { Fixture, Keys } from "../../helpers/ink.js"
+import { zoneCounter } from "../../helpers/demo-world.js"
 
 const fixture = new Fixture()
 afterEach(async () => {
@@ -19,7 +20,7 @@ afterEach(async () => {
 describe("KV screen: export, import, copy and clear", () => {
   it("x asks for a file (the title by default), writes every key there and says how many", async () => {
     const app = await fixture.render(fixture.local())
-    await app.waitForText("1/46")
+    await app.waitForText(zoneCounter(1))
     await app.press("5", "globex-translations")
     await app.press("/", "type filter by title")
     await app.press("globex", "1/1 ")
@@ -37,7 +38,7 @@ describe("KV screen: export, import, copy and clear", () => {
 
   it("C asks, naming the namespace and its key count; n keeps the keys, y deletes them all", async () => {
     const app = await fixture.render(fixture.local())
-    await app.waitForText("1/46")
+    await app.waitForText(zoneCounter(1))
     await app.press("5", "globex-translations")
     await app.press("/", "type filter by title")
     await app.press("globex", "1/1 ")
@@ -52,7 +53,7 @@ describe("KV screen: export, import, copy and clear", () => {
 
   it("i imports a file into the selected namespace; c copies it into another namespace of its account", async () => {
     const app = await fixture.render(fixture.local())
-    await app.waitForText("1/46")
+    await app.waitForText(zoneCounter(1))
     await app.press("5", "globex-translations")
     await app.press("/", "type filter by title")
     await app.press("globex", "1/1 ")

@@ -4,6 +4,7 @@ import { hexId } from "../../../src/domain/ids.js"
 import { startPlatform, World, type Platform } from "../../helpers/platform.js"
 import { Fixture, Keys, selectedRow, waitFor } from "../../helpers/ink.js"
 import { KvKeys } from "../../../tui/screens/kv-keys.js"
+import { zoneCounter } from "../../helpers/demo-world.js"
 
 const fixture = new Fixture()
 let platform: Platform | undefined
@@ -16,7 +17,7 @@ afterEach(async () => {
 /** The app on the KV screen, with the demo namespaces listed. */
 const openKv = async (requests?: Array<string>) => {
   const app = await fixture.render(fixture.local(requests))
-  await app.waitForText("1/46")
+  await app.waitForText(zoneCounter(1))
   await app.press("5", "globex-translations")
   return app
 }

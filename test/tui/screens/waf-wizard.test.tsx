@@ -8,6 +8,7 @@ import { owaspSettings } from "../../../src/waf/edit.js"
 import { resolveZone } from "../../../src/services/zones-service.js"
 import { Fixture, Keys } from "../../helpers/ink.js"
 import { WafWizard } from "../../../tui/screens/waf-wizard.js"
+import { zoneCounter } from "../../helpers/demo-world.js"
 
 const fixture = new Fixture()
 afterEach(() => fixture.dispose())
@@ -196,7 +197,7 @@ describe("WAF wizard", () => {
 describe("WAF screen", () => {
   it("lists the zones with their migration state; enter opens the wizard, esc comes back", async () => {
     const app = await fixture.render(fixture.local())
-    await app.waitForText("1/46")
+    await app.waitForText(zoneCounter(1))
     await app.press("4", "to migrate")
     await app.waitForText("acme-labs.org")
     expect(app.frame()).toMatch(/WAF migration · 44 to migrate · 1 in validation · 1 finished/)

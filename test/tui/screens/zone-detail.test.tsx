@@ -5,6 +5,7 @@ import type { Zone } from "../../../src/domain/zone.js"
 import { resolveZone } from "../../../src/services/zones-service.js"
 import { Fixture, Keys, selectedRow, waitFor } from "../../helpers/ink.js"
 import { ZoneDetail } from "../../../tui/screens/zone-detail.js"
+import { zoneCounter } from "../../helpers/demo-world.js"
 
 const fixture = new Fixture()
 afterEach(() => fixture.dispose())
@@ -12,7 +13,7 @@ afterEach(() => fixture.dispose())
 /** The app with acme.com (1250 DNS records) open. */
 const openAcme = async (requests?: Array<string>) => {
   const app = await fixture.render(fixture.local(requests))
-  await app.waitForText("1/46")
+  await app.waitForText(zoneCounter(1))
   await app.press("/", "type filter by name")
   await app.press("acme.com", "1/1 ")
   await app.press(Keys.enter, "filter: acme.com")

@@ -1,12 +1,13 @@
 import { afterEach, describe, expect, it } from "vitest"
 import { Fixture, Keys, selectedRow, waitFor } from "../../helpers/ink.js"
+import { zoneCounter } from "../../helpers/demo-world.js"
 
 const fixture = new Fixture()
 afterEach(() => fixture.dispose())
 
 const open = async (requests?: Array<string>) => {
   const app = await fixture.render(fixture.local(requests))
-  await app.waitForText("1/46")
+  await app.waitForText(zoneCounter(1))
   return app
 }
 
@@ -20,16 +21,16 @@ describe("Zones screen", () => {
 
   it("moves the cursor with j k and the arrow keys, and scrolls the list", async () => {
     const app = await open()
-    await app.press("j", "2/46")
+    await app.press("j", zoneCounter(2))
     expect(selectedRow(app.frame())).toMatch(/^acme-assets\.net/)
-    await app.press(Keys.down, "3/46")
+    await app.press(Keys.down, zoneCounter(3))
     expect(selectedRow(app.frame())).toMatch(/^acme-cdn\.net/)
-    await app.press("k", "2/46")
-    await app.press(Keys.up, "1/46")
+    await app.press("k", zoneCounter(2))
+    await app.press(Keys.up, zoneCounter(1))
     expect(selectedRow(app.frame())).toMatch(/^acme-api\.com/)
     // The last zone is drawn only once the list scrolls to it.
     expect(app.frame()).not.toContain("initech")
-    await app.press("G", "46/46")
+    await app.press("G", zoneCounter("last"))
     expect(app.frame()).not.toContain("acme-api.com")
     expect(app.frame()).toMatch(/› initech/)
   })
@@ -49,7 +50,7 @@ describe("Zones screen", () => {
     // enter keeps the filter and gives the keys back to the list
     await app.press(Keys.enter, "filter: globex")
     await app.press("j", "2/14")
-    await app.press(Keys.escape, "1/46")
+    await app.press(Keys.escape, zoneCounter(1))
     expect(app.frame()).toContain("acme-api.com")
   })
 
@@ -60,7 +61,7 @@ describe("Zones screen", () => {
     expect(app.frame()).toContain("esc clears the filter")
     await app.press(Keys.backspace, "1/12")
     expect(app.frame()).toContain("initech.com")
-    await app.press(Keys.escape, "1/46")
+    await app.press(Keys.escape, zoneCounter(1))
   })
 
   it("a picks the account whose zones are listed", async () => {
@@ -83,12 +84,12 @@ describe("Zones screen", () => {
 
   it("enter opens the zone under the cursor, esc comes back to the same place", async () => {
     const app = await open()
-    await app.press("j", "2/46")
-    await app.press("j", "3/46")
-    await app.press("j", "4/46")
+    await app.press("j", zoneCounter(2))
+    await app.press("j", zoneCounter(3))
+    await app.press("j", zoneCounter(4))
     await app.press(Keys.enter, "zone acme-labs.org")
     await app.waitForText("[DNS records]")
-    await app.press(Keys.escape, "4/46")
+    await app.press(Keys.escape, zoneCounter(4))
     expect(app.frame()).toContain("zone —")
     expect(selectedRow(app.frame())).toMatch(/^acme-labs\.org/)
   })
@@ -96,13 +97,13 @@ describe("Zones screen", () => {
   it("r refreshes the list", async () => {
     const requests: Array<string> = []
     const app = await open(requests)
-    await app.press("j", "2/46")
+    await app.press("j", zoneCounter(2))
     const zoneLists = () => requests.filter((r) => r.startsWith("/zones?"))
     expect(zoneLists()).toEqual(["/zones?page=1&per_page=50"])
     const before = app.frames.length
     await app.press("r")
     await waitFor(() => zoneLists().length === 2)
-    await app.waitForText("2/46")
+    await app.waitForText(zoneCounter(2))
     // The rows stay on screen while the first page reloads, and the cursor keeps its place.
     expect(app.frames.slice(before).some((x) => x.includes("loading zones"))).toBe(false)
     expect(selectedRow(app.frame())).toMatch(/^acme-assets\.net/)
