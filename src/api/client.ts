@@ -8,16 +8,15 @@ import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import * as Context from "effect/Context"
-import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import * as Schedule from "effect/Schedule"
 import * as Schema from "effect/Schema"
-import { trustedPage, type Page } from "../domain/envelope.js"
+import { trustedPage } from "../domain/envelope.js"
 import { ApiError, InvalidInput, NoAnswer, type V4Error } from "../domain/errors.js"
 import { describeParseError } from "../domain/parse-issues.js"
 import type { AnyEndpoint, CallArgs, ErrorOf, RawBody, SuccessOf } from "./call-types.js"
 import { failureOf, narrowed } from "./client-failures.js"
+import { budgeted, retried } from "./client-pacing.js"
 import type { Budget } from "../domain/rate-budget.js"
 import { TimedOut } from "./timed-fetch.js"
 
@@ -90,12 +89,6 @@ const toUrlParams = (q: Query = {}): Array<[string, string]> =>
     v === undefined ? [] : Array.isArray(v) ? v.map((x) => [k, String(x)] as [string, string]) : [[k, String(v)]]
   )
 
-/** A read that got no answer changed nothing: it is tried again, a write is not (it may have been applied). */
-const isRetryable = (method: string) => (e: V4Error) =>
-  e._tag === "RateLimited" ||
-  (e._tag === "NoAnswer" && method === "GET") ||
-  (e._tag === "ApiError" && e.status >= 500 && (method === "GET" || method === "PUT" || method === "DELETE"))
-
 /** The path a request went to, under the base URL (`/accounts/…/bulk`), as NoAnswer names it. */
 const pathUnder = (baseUrl: string, url: string) => {
   const base = new URL(baseUrl).pathname.replace(/\/$/, "")
@@ -111,55 +104,6 @@ const noAnswer = (baseUrl: string, request: HttpClientRequest.HttpClientRequest,
   cause instanceof TimedOut && cause.phase === "answer"
     ? new NoAnswer({ method: request.method, path: pathUnder(baseUrl, request.url), seconds: cause.seconds })
     : undefined
-
-/**
- * Exponential backoff from 200 ms, or what the platform asked for in Retry-After. With a budget,
- * a Retry-After paused it (every request of the process waits, with the countdown): no more here.
- */
-const backoff = (config: ClientConfig) => (e: V4Error, attempt: number) =>
-  e._tag === "RateLimited" && e.retryAfter !== undefined
-    ? config.budget !== undefined
-      ? Duration.zero
-      : Duration.seconds(Math.min(e.retryAfter, 60))
-    : Duration.millis(Math.min(200 * 2 ** attempt, 5000))
-
-/**
- * A slot of the budget for one request (waiting for it as long as it takes, the countdown on a
- * terminal refreshed each second); `done` gives it back once the answer came.
- */
-const slot = (config: ClientConfig, budget: Budget) =>
-  Effect.async<() => void>((resume) => {
-    let countdown: ReturnType<typeof setInterval> | undefined
-    const stopCountdown = () => {
-      if (countdown === undefined) return
-      clearInterval(countdown)
-      countdown = undefined
-      config.waiting?.(undefined)
-    }
-    const cancel = budget.acquire((done) => {
-      stopCountdown()
-      resume(Effect.succeed(done))
-    })
-    const show = () => {
-      const at = budget.nextAt()
-      if (at !== undefined) config.waiting?.(at)
-    }
-    if (config.waiting !== undefined && budget.nextAt() !== undefined) {
-      show()
-      countdown = setInterval(show, 1000)
-    }
-    return Effect.sync(() => {
-      cancel()
-      stopCountdown()
-    })
-  })
-
-/** The request within the budget, when there is one: a slot taken before, given back after. */
-const budgeted = <A, E, R>(config: ClientConfig, request: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> => {
-  const budget = config.budget
-  if (budget === undefined) return request
-  return Effect.flatMap(slot(config, budget), (done) => Effect.ensuring(request, Effect.sync(done)))
-}
 
 /**
  * Fields the real platform sends beyond the schemas are kept (`--json` shows the whole answer). The
@@ -304,25 +248,8 @@ const send = <A, Err>(
       }
       return yield* read(response, config)
     })
-    // The retry schedule is set up only once a request has failed: most calls succeed at once, and
-    // a schedule per call is a noticeable share of an in-process call.
-    const retryable = isRetryable(endpoint.method)
     // The in-process platform is not a network: its failures (a damaged store) do not pass.
-    const times = config.target === "local" ? 0 : (config.maxRetries ?? 3)
-    if (times <= 0) return yield* once
-    return yield* once.pipe(
-      Effect.catchIf(retryable, (first) => {
-        let attempt = 0
-        const wait = backoff(config)
-        return Effect.delay(once, wait(first, attempt++)).pipe(
-          Effect.retry({
-            while: retryable,
-            times: times - 1,
-            schedule: Schedule.identity<V4Error>().pipe(Schedule.addDelay((e) => wait(e, attempt++)))
-          })
-        )
-      })
-    )
+    return yield* retried(config, endpoint.method, config.target === "local" ? 0 : (config.maxRetries ?? 3), once)
   }) as unknown as Effect.Effect<A, Err, ClientEnv>
 
 /** An answer whose body could not be read: NoAnswer when it stopped coming. */
@@ -424,70 +351,3 @@ export const callRaw = <E extends AnyEndpoint>(
       headers: response.headers
     }))
   )
-
-/** Whether `p`, page number `page` of a page-based list, is its last: empty, or `total_count` reached. */
-const lastPage = (page: number, p: Page<unknown>) =>
-  p.items.length === 0 || page * p.info.per_page >= p.info.total_count
-
-// Lists are read with plain loops over their pages rather than effect's Stream (paginateEffect,
-// mapConcat, runCollect): the same requests in the same order, and the Stream machinery's cold
-// code was ~45 M instructions of a cold `zones list` (~5% of the command).
-
-/**
- * Each page of a page-based list handed to `onPage` as it arrives (a `--json` list printed as it is
- * read, in bounded memory): pages fetched in turn until an empty page or `total_count` is reached,
- * or until `onPage` answers `false` (its reader is gone: nothing more to fetch).
- */
-export const eachPage = <A, E, R>(
-  fetchPage: (page: number) => Effect.Effect<Page<A>, E, R>,
-  onPage: (items: ReadonlyArray<A>) => boolean | void
-): Effect.Effect<void, E, R> =>
-  Effect.gen(function* () {
-    for (let page = 1; ; page++) {
-      const p = yield* fetchPage(page)
-      if (onPage(p.items) === false || lastPage(page, p)) return
-    }
-  })
-
-/** Every item of a page-based list: pages fetched in turn until an empty page or `total_count` is reached. */
-export const collectPages = <A, E, R>(
-  fetchPage: (page: number) => Effect.Effect<Page<A>, E, R>
-): Effect.Effect<Array<A>, E, R> =>
-  // Suspended: each run of the effect collects into an array of its own.
-  Effect.suspend(() => {
-    const items: Array<A> = []
-    return Effect.as(
-      eachPage(fetchPage, (page) => {
-        for (const item of page) items.push(item)
-      }),
-      items
-    )
-  })
-
-/** The first item of a page-based list that `found` accepts; pages after it are not fetched. */
-export const findInPages = <A, E, R>(
-  fetchPage: (page: number) => Effect.Effect<Page<A>, E, R>,
-  found: (item: A) => boolean
-): Effect.Effect<Option.Option<A>, E, R> =>
-  Effect.gen(function* () {
-    for (let page = 1; ; page++) {
-      const p = yield* fetchPage(page)
-      const item = p.items.find(found)
-      if (item !== undefined) return Option.some(item)
-      if (lastPage(page, p)) return Option.none()
-    }
-  })
-
-/** Every item of a cursor list, following the cursor until it comes back empty. */
-export const collectCursor = <A, E, R>(
-  fetchPage: (cursor: string | undefined) => Effect.Effect<{ items: ReadonlyArray<A>; cursor: string }, E, R>
-): Effect.Effect<Array<A>, E, R> =>
-  Effect.gen(function* () {
-    const items: Array<A> = []
-    for (let cursor: string | undefined = undefined; ;) {
-      const p: { items: ReadonlyArray<A>; cursor: string } = yield* fetchPage(cursor)
-      for (const item of p.items) items.push(item)
-      if (p.cursor === "") return items
-      cursor = p.cursor
-    }
-  })

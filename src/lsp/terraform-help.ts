@@ -13,7 +13,8 @@ import type { Range } from "./findings.js"
 import { parseHcl, stringValue, type HclNode } from "./hcl.js"
 import { resourceBlocks } from "./terraform.js"
 import { jsonCompleteAt, jsonDefinitionAt, jsonHoverAt, jsonResourceRange } from "./terraform-json-help.js"
-import { attributesAt, terraformResource, type Major, type TfAttribute, type TfResource } from "./terraform-schema.js"
+import type { Major, TfAttribute, TfResource } from "./terraform-attributes.js"
+import { attributesAt, terraformResource } from "./terraform-schema.js"
 import { hasPin, majorOf, modulePin, providerTarget, type ModulePins } from "./terraform-version.js"
 
 /** A definition in this file (`uri` undefined) or another file of the module. */

@@ -13,7 +13,8 @@ import { rangeOf } from "./json-path.js"
 import { decodedOffsets, toDecoded } from "./json-string.js"
 import { jsonResources } from "./terraform-json-resources.js"
 import { describe, majorOfPin, resourceDefinition, resourceDoc, type DefinitionResult } from "./terraform-help.js"
-import { attributesAt, terraformResource, type Major } from "./terraform-schema.js"
+import type { Major } from "./terraform-attributes.js"
+import { attributesAt, terraformResource } from "./terraform-schema.js"
 import { jsonPinNode, modulePin, type ModulePins } from "./terraform-version.js"
 
 /** The provider major the file pins (`terraform.required_providers`), else its module's. */

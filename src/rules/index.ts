@@ -101,7 +101,8 @@ export type { Availability, FieldInfo, Plan } from "./fields.js"
 export type { FunctionContext, FunctionInfo, Param, ParamType } from "./functions.js"
 export type { Scheme } from "./scheme.js"
 /** Every field of the HTTP scheme: name, type, one-line meaning, plan, availability. */
-export { HTTP_FIELDS as FIELDS, NETWORK_FIELDS } from "./fields.js"
+export { HTTP_FIELDS as FIELDS } from "./fields-http.js"
+export { NETWORK_FIELDS } from "./fields-network.js"
 /** Every function: signature, meaning, argument rules and where it may be used. */
 export { FUNCTION_LIST as FUNCTIONS } from "./functions.js"
 export { HTTP_SCHEME, NETWORK_SCHEME } from "./scheme.js"

@@ -2,7 +2,9 @@
  * A scheme: the fields and functions an expression may use. Two are built in: the HTTP scheme
  * (firewall, custom and WAF rules) and the network scheme (Magic Firewall).
  */
-import { HTTP_FIELDS, NETWORK_FIELDS, type FieldInfo } from "./fields.js"
+import type { FieldInfo } from "./fields.js"
+import { HTTP_FIELDS } from "./fields-http.js"
+import { NETWORK_FIELDS } from "./fields-network.js"
 import { FUNCTION_LIST, type FunctionInfo } from "./functions.js"
 
 export interface Scheme {

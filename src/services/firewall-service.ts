@@ -5,7 +5,8 @@
  * combined call left behind). A two-step create whose second step fails says which filter exists.
  */
 import * as Effect from "effect/Effect"
-import { call, collectPages } from "../api/client.js"
+import { call } from "../api/client.js"
+import { collectPages } from "../api/pages.js"
 import { FirewallEndpoints as E } from "../api/contract-firewall.js"
 import type { PlannedRequest } from "../domain/request-text.js"
 import { InvalidInput, QuotaExceeded, V4ErrorClasses, type V4Error } from "../domain/errors.js"

@@ -2,7 +2,8 @@
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import type { PlannedRequest } from "../domain/request-text.js"
-import { call, collectPages, findInPages } from "../api/client.js"
+import { call } from "../api/client.js"
+import { collectPages, findInPages } from "../api/pages.js"
 import { Endpoints } from "../api/contract-core.js"
 import { NotFound } from "../domain/errors.js"
 

@@ -6,7 +6,8 @@
  */
 import type { PlannedRequest } from "../domain/request-text.js"
 import * as Effect from "effect/Effect"
-import { call, callRaw, ClientConfig, collectCursor, collectPages, findInPages } from "../api/client.js"
+import { call, callRaw, ClientConfig } from "../api/client.js"
+import { collectCursor, collectPages, findInPages } from "../api/pages.js"
 import { Endpoints } from "../api/contract-core.js"
 import { KvEndpoints } from "../api/contract-kv.js"
 import type { Account } from "../domain/account.js"

@@ -3,7 +3,8 @@
  * previous version), read whole through the contract: what the CLI lists and what the migrations
  * off them plan from.
  */
-import { call, collectPages } from "../api/client.js"
+import { call } from "../api/client.js"
+import { collectPages } from "../api/pages.js"
 import { LegacyEndpoints as E } from "../api/contract-legacy.js"
 import type { LockdownBody, RateLimitBody, UaRuleBody } from "../domain/legacy-security.js"
 

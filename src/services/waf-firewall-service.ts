@@ -6,7 +6,8 @@
  * (`available: false`) and callers warn.
  */
 import * as Effect from "effect/Effect"
-import { call, collectPages } from "../api/client.js"
+import { call } from "../api/client.js"
+import { collectPages } from "../api/pages.js"
 import { FirewallEndpoints } from "../api/contract-firewall.js"
 import { isDeletedFilter } from "../domain/firewall.js"
 import type { BypassFirewallRule } from "../domain/waf.js"

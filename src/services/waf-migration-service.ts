@@ -12,7 +12,8 @@
  */
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
-import { call, ClientConfig, collectPages, type ClientEnv } from "../api/client.js"
+import { call, ClientConfig, type ClientEnv } from "../api/client.js"
+import { collectPages } from "../api/pages.js"
 import { WafEndpoints } from "../api/contract-waf.js"
 import type { Page } from "../domain/envelope.js"
 import { InvalidInput } from "../domain/errors.js"

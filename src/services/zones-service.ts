@@ -1,6 +1,7 @@
 /** Zones, DNS records and certificate packs: the operations users run, over the v4 client. */
 import * as Effect from "effect/Effect"
-import { call, callPage, collectPages, eachPage, type ClientEnv } from "../api/client.js"
+import { call, callPage, type ClientEnv } from "../api/client.js"
+import { collectPages, eachPage } from "../api/pages.js"
 import { Endpoints, type DnsListParams, type ZonesListParams } from "../api/contract-core.js"
 import { NotFound, type InvalidInput, type PlatformError } from "../domain/errors.js"
 import type { PlannedRequest } from "../domain/request-text.js"
