@@ -5,24 +5,14 @@
  * reference (`cloudflare_filter.x.id`) to the resource it names, in the file or another file of
  * its module. Read from the HCL tree (a half-typed line parses as an error node inside its block).
  */
-import * as fs from "node:fs"
-import * as path from "node:path"
-import { fileURLToPath, pathToFileURL } from "node:url"
 import type { CompletionResult, HoverResult, JsonFeatures } from "./features.js"
-import type { Range } from "./findings.js"
-import { parseHcl, stringValue, type HclNode } from "./hcl.js"
-import { resourceBlocks } from "./terraform.js"
-import { jsonCompleteAt, jsonDefinitionAt, jsonHoverAt, jsonResourceRange } from "./terraform-json-help.js"
-import type { Major, TfAttribute, TfResource } from "./terraform-attributes.js"
+import { stringValue, type HclNode } from "./hcl.js"
+import { jsonCompleteAt, jsonDefinitionAt, jsonHoverAt } from "./terraform-json-help.js"
+import type { Major } from "./terraform-attributes.js"
+import { type DefinitionResult, resourceDefinition, resourceRange, withTree } from "./terraform-definition.js"
+import { describe, majorOfPin, resourceDoc } from "./terraform-docs.js"
 import { attributesAt, terraformResource } from "./terraform-schema.js"
-import { hasPin, majorOf, modulePin, providerTarget, type ModulePins } from "./terraform-version.js"
-
-/** A definition in this file (`uri` undefined) or another file of the module. */
-export interface DefinitionResult {
-  readonly uri?: string
-  readonly text: string
-  readonly range: Range
-}
+import { hasPin, modulePin, providerTarget, type ModulePins } from "./terraform-version.js"
 
 const isWord = (c: string | undefined) => c !== undefined && /[A-Za-z0-9_]/.test(c)
 
@@ -94,39 +84,9 @@ const presentKeys = (container: HclNode): Set<string> => {
   return out
 }
 
-export const describe = (a: TfAttribute, major: Major): string =>
-  `\`${a.name}\`: **${a.type}**${a.required ? " (required)" : ""} — ${a.doc}${
-    a.values ? `\n\none of: ${a.values.map((v) => `\`${v}\``).join(", ")}` : ""
-  }\n\nprovider ${major}.x`
-
-/** The schema's major for a pin: the latest, 5, without one. */
-export const majorOfPin = (constraint: string | undefined): Major => {
-  if (constraint === undefined) return 5
-  const m = majorOf(constraint)
-  return m <= 3 ? 3 : m === 4 ? 4 : 5
-}
-
 /** The cloudflare provider major the file (or its module) pins: the latest, 5, without a pin. */
 const majorFor = async (root: HclNode, name: string, pins: ModulePins): Promise<Major> =>
   majorOfPin(providerTarget(root, hasPin(root) ? undefined : await modulePin(name, pins)).constraint)
-
-/** A resource type's hover: what it is, the providers that have it, and whether the pinned one does. */
-export const resourceDoc = (r: TfResource, major: Major): string => {
-  const missing = r.majors.includes(major) ? "" : `\n\n**not in provider ${major}.x**, which the module pins`
-  return `\`${r.type}\`: ${r.doc}\n\n${majorsText(r.majors)}${missing}`
-}
-
-const majorsText = (majors: ReadonlyArray<Major>) =>
-  majors.length === 1 && majors[0] === 3 ? "provider 3.35 and earlier" : `provider ${majors.join(".x, ")}.x`
-
-const withTree = async <A>(text: string, f: (root: HclNode) => Promise<A>): Promise<A> => {
-  const tree = await parseHcl(text)
-  try {
-    return await f(tree.rootNode)
-  } finally {
-    tree.delete()
-  }
-}
 
 const hoverAt = (text: string, offset: number, name: string, pins: ModulePins) =>
   withTree(text, async (root): Promise<HoverResult | undefined> => {
@@ -197,53 +157,6 @@ const completeAt = async (text: string, offset: number, name: string, pins: Modu
         }))
     }
   })
-}
-
-/** The other `*.tf` and `*.tf.json` files of the document's directory (its module), read from disk. */
-const moduleFiles = (name: string): ReadonlyArray<string> => {
-  try {
-    const file = name.startsWith("file:") ? fileURLToPath(name) : path.resolve(name)
-    const dir = path.dirname(file)
-    return fs
-      .readdirSync(dir)
-      .filter((f) => (f.endsWith(".tf") || f.endsWith(".tf.json")) && f !== path.basename(file))
-      .sort()
-      .map((f) => path.join(dir, f))
-  } catch {
-    return []
-  }
-}
-
-/** Where resource `type.label` is written in `text` (a `*.tf` file, or Terraform JSON when `json`). */
-const resourceRange = async (text: string, type: string, label: string, json = false): Promise<Range | undefined> =>
-  json
-    ? jsonResourceRange(text, type, label)
-    : withTree(text, async (root) => {
-        const b = resourceBlocks(root).find((x) => x.type === type && x.name === label)
-        return b === undefined ? undefined : { start: b.node.startIndex, end: b.node.endIndex }
-      })
-
-/** The resource a reference names, in this file (`here`) or another file of the module. */
-export const resourceDefinition = async (
-  here: Range | undefined,
-  text: string,
-  name: string,
-  type: string,
-  label: string
-): Promise<DefinitionResult | undefined> => {
-  if (here !== undefined) return { text, range: here }
-  for (const file of moduleFiles(name)) {
-    let other: string
-    try {
-      other = fs.readFileSync(file, "utf8")
-    } catch {
-      continue
-    }
-    if (!other.includes(`"${label}"`)) continue
-    const range = await resourceRange(other, type, label, file.endsWith(".tf.json"))
-    if (range !== undefined) return { uri: pathToFileURL(file).toString(), text: other, range }
-  }
-  return undefined
 }
 
 const definitionAt = (text: string, offset: number, name: string) =>

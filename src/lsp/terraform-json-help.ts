@@ -8,11 +8,11 @@
  */
 import { findNodeAtOffset, getLocation, getNodePath, parseTree, type Node, type Segment } from "jsonc-parser"
 import type { CompletionResult, HoverResult } from "./features.js"
-import type { Range } from "./findings.js"
 import { rangeOf } from "./json-path.js"
 import { decodedOffsets, toDecoded } from "./json-string.js"
-import { jsonResources } from "./terraform-json-resources.js"
-import { describe, majorOfPin, resourceDefinition, resourceDoc, type DefinitionResult } from "./terraform-help.js"
+import { jsonResourceRange } from "./terraform-json-resources.js"
+import { resourceDefinition, type DefinitionResult } from "./terraform-definition.js"
+import { describe, majorOfPin, resourceDoc } from "./terraform-docs.js"
 import type { Major } from "./terraform-attributes.js"
 import { attributesAt, terraformResource } from "./terraform-schema.js"
 import { jsonPinNode, modulePin, type ModulePins } from "./terraform-version.js"
@@ -98,11 +98,6 @@ export const jsonCompleteAt = async (
 const REFERENCE = /\b([a-z][a-z0-9]*_[a-z0-9_]+)\.([A-Za-z_][\w-]*)/g
 
 /** Where `type.label` is written in Terraform JSON `text`: its `"<label>": {…}` property. */
-export const jsonResourceRange = (text: string, type: string, label: string): Range | undefined => {
-  const root = parseTree(text)
-  const r = root && jsonResources(root).find((x) => x.type === type && x.name === label)
-  return r === undefined ? undefined : rangeOf(r.nameKey.parent ?? r.nameKey)
-}
 
 export const jsonDefinitionAt = async (
   text: string,

@@ -3,8 +3,9 @@
  * where the JSON syntax lets each level be an array of objects too. Read once per check; the
  * warnings (./terraform.ts) and the firewall rewrite (./terraform-json-rewrite.ts) share them.
  */
-import type { Node, Segment } from "jsonc-parser"
-import type { Finding, Fix } from "./findings.js"
+import { parseTree, type Node, type Segment } from "jsonc-parser"
+import { rangeOf } from "./json-path.js"
+import type { Finding, Fix, Range } from "./findings.js"
 import type { ExpressionChecker } from "./terraform-expressions.js"
 import type { ProviderTarget } from "./terraform-version.js"
 
@@ -57,3 +58,10 @@ export type TerraformJsonRewrite = (
   target: ProviderTarget,
   checker?: ExpressionChecker
 ) => { readonly fixes: ReadonlyMap<JsonResource, Fix>; readonly findings: ReadonlyArray<Finding> }
+
+/** Where resource `type.label` is written in a Terraform JSON file. */
+export const jsonResourceRange = (text: string, type: string, label: string): Range | undefined => {
+  const root = parseTree(text)
+  const r = root && jsonResources(root).find((x) => x.type === type && x.name === label)
+  return r === undefined ? undefined : rangeOf(r.nameKey.parent ?? r.nameKey)
+}

@@ -15,12 +15,6 @@ import type { HclNode } from "./hcl.js"
 import { LITERAL_HINT, META_HINT, type Problem } from "./terraform-firewall-read.js"
 import type { ResourceBlock } from "./terraform.js"
 
-export const LEGACY_RESOURCES: ReadonlyArray<string> = [
-  "cloudflare_rate_limit",
-  "cloudflare_zone_lockdown",
-  "cloudflare_user_agent_blocking_rule"
-]
-
 /** An HCL value read as data; `Unread` where it is not a literal (a reference, a function call, a template). */
 export type Value = string | number | boolean | null | ReadonlyArray<Value> | { readonly [k: string]: Value } | Unread
 export class Unread {

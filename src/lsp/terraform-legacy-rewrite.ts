@@ -31,7 +31,8 @@ import { customRulesetHcl, type CustomRule as HclRule } from "./terraform-custom
 import { address, exprText, refusalMessage, type Problem, withheldZones } from "./terraform-firewall-read.js"
 import { slug, versionName } from "./terraform-firewall-rewrite.js"
 import { appendRules, readRulesetRules, rulesetKeys, type RuleKey } from "./terraform-legacy-append.js"
-import { LEGACY_RESOURCES, readLockdown, readRateLimit, readUaRule } from "./terraform-legacy-read.js"
+import { readLockdown, readRateLimit, readUaRule } from "./terraform-legacy-read.js"
+import { LEGACY_PRODUCT_RESOURCES } from "./terraform-legacy-types.js"
 import {
   CUSTOM_PHASE,
   deprecationFinding,
@@ -88,7 +89,7 @@ export const legacyRewrite: TerraformRewrite = (text, blocks, target) => {
   const groups = new Map<string, Group>()
   const withheld = { [RL_PHASE]: withheldZones(), [CUSTOM_PHASE]: withheldZones() }
   for (const b of blocks) {
-    if (!LEGACY_RESOURCES.includes(b.type)) continue
+    if (!LEGACY_PRODUCT_RESOURCES.includes(b.type)) continue
     const zone = exprText(text, b, "zone_id")
     const key = keyOf(text, b)
     const r: RateLimit | Lockdown | UaRule | Problem =
@@ -295,7 +296,7 @@ export const legacyRewrite: TerraformRewrite = (text, blocks, target) => {
     if (fix !== undefined) for (const b of sources) fixes.set(b, fix)
   }
   for (const b of blocks)
-    if (LEGACY_RESOURCES.includes(b.type)) {
+    if (LEGACY_PRODUCT_RESOURCES.includes(b.type)) {
       const f = deprecationFinding(text, b, target, fixes.get(b))
       if (f !== undefined) findings.push(f)
     }

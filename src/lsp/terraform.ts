@@ -12,7 +12,7 @@ import type { CheckOptions } from "../rules/index.js"
 import { checkExpression } from "./expressions.js"
 import { finding, type Analysis, type Finding, type Fix } from "./findings.js"
 import { FIREWALL_RESOURCES, firewallResourceFinding } from "./firewall-unsupported.js"
-import { LEGACY_RESOURCES } from "./terraform-legacy-read.js"
+import { LEGACY_PRODUCT_RESOURCES } from "./terraform-legacy-types.js"
 import { forgetChildren, parseHcl, stringValue, type HclNode } from "./hcl.js"
 import { rangeOf } from "./json-path.js"
 import { jsonResources, type TerraformJsonRewrite } from "./terraform-json-resources.js"
@@ -244,7 +244,7 @@ export const analyzeTerraform = async (
     const blocks = resourceBlocks(tree.rootNode)
     const waf = blocks.some((b) => (PREVIOUS_WAF_RESOURCES as ReadonlyArray<string>).includes(b.type))
     const firewall = blocks.some((b) => FIREWALL_RESOURCES.includes(b.type))
-    const legacy = blocks.some((b) => LEGACY_RESOURCES.includes(b.type))
+    const legacy = blocks.some((b) => LEGACY_PRODUCT_RESOURCES.includes(b.type))
     // The pin may be in another file of the module (versions.tf): read only when this one has none.
     const target =
       waf || firewall || legacy
