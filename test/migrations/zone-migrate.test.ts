@@ -124,24 +124,39 @@ describe("migrate --zone, locally", () => {
 describe("migrate --zone --replay", () => {
   const traffic = path.join(root, "fixtures/firewall/custom-rules-traffic.jsonl")
 
-  it("runs each part's replay and sums them; the parts without one are named; nothing planned compares nothing", () => {
+  it("runs each part's replay and sums them; the part without one is named; a difference is exit 1; nothing planned compares nothing", () => {
     const cwd = tempDir("edgectl-zone-replay-")
     const r = edgectl(["migrate", "--zone", "acme-mail.com", "--replay", traffic], { cwd })
-    expect([r.status, r.stderr]).toEqual([0, ""])
+    expect(r.status).toBe(1)
+    expect(r.stderr).toBe(`error: migrate --replay: 1 request(s) of ${traffic} decided differently\n`)
     expect(r.stdout).toContain(
       "== firewall rules -> custom rules\n29 request(s): 29 decided alike, 0 differently (action 0, skipped 0, logged 0)\n"
     )
+    // The Zone Lockdown part's own replay finds what its plan does not say: the office's firewall
+    // allow, which the lockdown still blocked, lets the request through once the lockdown is a custom rule.
     expect(r.stdout).toContain(
-      "== Zone Lockdown and User Agent Blocking -> custom rules\nnot replayed: this part has no replay in edgectl yet\n"
+      "== Zone Lockdown and User Agent Blocking -> custom rules\n29 request(s): 28 decided alike, 1 differently (action 1, skipped 0, logged 0)\n"
     )
-    expect(r.stdout).toContain("In all: 29 request(s) compared, 29 decided alike, 0 differently.\n")
-    const report = json<{ zone: string; requests: number; agreed: number; parts: Array<{ part: string }> }>(
-      edgectl(["migrate", "--zone", "acme-mail.com", "--replay", traffic, "--json"], { cwd })
+    expect(r.stdout).toContain("line 6: GET acme-mail.com/admin/users (differs in action)\n")
+    expect(r.stdout).toContain(
+      "== rate limits (previous version) -> rate limiting rules\n29 request(s): 29 decided alike"
     )
+    expect(r.stdout).toContain(
+      "== previous WAF -> WAF Managed Rules\nnot replayed: the previous WAF has its own replay"
+    )
+    expect(r.stdout).toContain("In all: 87 request(s) compared, 86 decided alike, 1 differently.\n")
+    const replayed = edgectl(["migrate", "--zone", "acme-mail.com", "--replay", traffic, "--json"], { cwd })
+    expect(replayed.status).toBe(1)
+    const report = JSON.parse(replayed.stdout) as {
+      zone: string
+      requests: number
+      agreed: number
+      parts: Array<{ part: string }>
+    }
     expect([report.zone, report.requests, report.agreed, report.parts.map((p) => p.part)]).toEqual([
       "acme-mail.com",
-      29,
-      29,
+      87,
+      86,
       ["firewall-rules", "lockdowns-ua", "rate-limits", "waf"]
     ])
     // A zone with nothing planned has nothing to compare: a replay of nothing proves nothing.
