@@ -1,7 +1,8 @@
 /**
  * `edgectl custom-rules list|add|update|move|delete`: the WAF custom rules of a zone (the entry point
  * of phase http_request_firewall_custom, where `edgectl firewall migrate` puts the firewall rules).
- * The tree is declared here, each command's options in ./options.ts; what the commands do is in ./run.js, loaded when one of them runs.
+ * The tree is declared here and each command's options in ./options.ts; what the commands do is
+ * in ./run.js, loaded when one of them runs.
  */
 import * as Command from "@effect/cli/Command"
 import { lazyHandlers } from "../../lazy.js"

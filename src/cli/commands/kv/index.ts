@@ -1,10 +1,10 @@
 /**
  * `edgectl kv`: the key-value store, with wrangler's commands and options (`kv namespace`,
  * `kv key`, `kv bulk`), as wrangler spells them (with its four boolean forms: `--preview`,
- * `--preview true`, `--preview false`, `--preview=false`). The tree is declared here and the options
- * of each command in ./options.ts, both loaded at every start; what a command does is in ./run.js, loaded only when a KV command
- * runs (it pulls in the KV service, the bulk file reader and the project config reader, which
- * other commands do not need).
+ * `--preview true`, `--preview false`, `--preview=false`). The tree is declared here and each
+ * command's options in ./options.ts, both loaded at every start; what a command does is in the
+ * ./*-run.js modules, loaded only when a KV command runs (they pull in the KV service, the bulk
+ * file reader and the project config reader, which other commands do not need).
  */
 import * as Command from "@effect/cli/Command"
 import { lazyHandlers } from "../../lazy.js"
