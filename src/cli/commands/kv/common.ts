@@ -136,7 +136,7 @@ export interface KvRun {
  */
 export const runKv = <A>(
   what: string,
-  o: TargetOptions & { readonly env?: Option.Option<string> },
+  o: TargetOptions & Partial<Pick<SelectorOptions, "env">>,
   config: ConfigReader,
   body: (k: KvRun) => Effect.Effect<A, V4Error | CliFailure, ClientEnv>
 ): Effect.Effect<A, CliFailure> =>

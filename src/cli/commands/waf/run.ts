@@ -52,7 +52,7 @@ const hint =
   }
 
 /** The input files of the waf commands that take one (--traffic, --config): there, before the zone is looked up. */
-const inputFiles = (o: Flags & { readonly traffic?: string; readonly config?: Option.Option<string> }) =>
+const inputFiles = (o: Flags & Partial<Pick<Parsed<"replay">, "traffic" | "config">>) =>
   Effect.all([
     o.traffic !== undefined ? inputFile("traffic", o.traffic) : Effect.void,
     o.config !== undefined && Option.isSome(o.config) ? inputFile("config", o.config.value) : Effect.void
