@@ -41,9 +41,38 @@ const handlerSource = (folder: string, file: string, name: string): string | und
   return from === null ? undefined : handlerSource(folder, `${from[1]!}.ts`, name)
 }
 
+/** Every .ts file under src/cli/commands, relative to it. */
+const allSources = (dir = ""): ReadonlyArray<string> =>
+  fs
+    .readdirSync(path.join(root, dir), { withFileTypes: true })
+    .flatMap((d) =>
+      d.isDirectory() ? allSources(path.join(dir, d.name)) : /\.tsx?$/.test(d.name) ? [path.join(dir, d.name)] : []
+    )
+
+/** The body (`{ ... }`) of each interface and object type alias of `text`, with its name. */
+const objectTypes = (text: string) =>
+  [...text.matchAll(/\b(?:interface (\w+)[^{=]*|type (\w+)(?:<[^>]*>)? = [^{;\n]*)\{/g)].map((m) => {
+    let depth = 0
+    let end = m.index + m[0].length - 1
+    for (; end < text.length; end++) {
+      if (text[end] === "{") depth++
+      else if (text[end] === "}" && --depth === 0) break
+    }
+    return { name: m[1] ?? m[2]!, body: text.slice(m.index + m[0].length - 1, end + 1) }
+  })
+
 describe("options declared once", () => {
   it("finds the command folders", () => {
     expect(folders).toEqual(expect.arrayContaining(["custom-rules", "firewall", "kv", "objects", "waf"]))
+  })
+
+  it("no interface or object type of src/cli/commands writes an option's parsed type by hand", () => {
+    const found = allSources().flatMap((f) =>
+      objectTypes(fs.readFileSync(path.join(root, f), "utf8"))
+        .filter((t) => t.body.includes("Option.Option<"))
+        .map((t) => `${f}: ${t.name}`)
+    )
+    expect(found).toEqual([])
   })
 
   for (const folder of folders) {
