@@ -1,5 +1,4 @@
 /** Options every command shares: output and target. */
-import type * as Command from "@effect/cli/Command"
 import * as HelpDoc from "@effect/cli/HelpDoc"
 import * as Options from "@effect/cli/Options"
 import * as ValidationError from "@effect/cli/ValidationError"
@@ -153,9 +152,6 @@ export const triState = (name: string, description: string): Options.Options<Opt
 export const local = triState("local", "use the embedded local platform (the default; --local false means --remote)")
 
 export const target = { json, remote, local, persistTo, timeout, rateLimit }
-
-/** What `target` parses into: the output and target options every platform command takes. */
-export type Target = Command.Command.ParseConfig<typeof target>
 
 const show = (n: number) => (Math.abs(n) >= 100_000 ? n.toLocaleString("en-US") : String(n))
 

@@ -8,7 +8,6 @@ import * as Args from "@effect/cli/Args"
 import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
 import * as Effect from "effect/Effect"
-import type * as Option from "effect/Option"
 import type { DnsRecord } from "../../domain/dns.js"
 import { requestsText, type PlannedRequest } from "../../domain/request-text.js"
 import {
@@ -55,15 +54,8 @@ const fields = {
   )
 }
 
-interface FieldFlags {
-  readonly type: Option.Option<string>
-  readonly name: Option.Option<string>
-  readonly content: Option.Option<string>
-  readonly ttl: Option.Option<number>
-  readonly proxied: Option.Option<boolean>
-  readonly priority: Option.Option<number>
-  readonly comment: Option.Option<string>
-}
+/** What `fields` parse into. */
+type FieldFlags = Command.Command.ParseConfig<typeof fields>
 
 /** The fields given, as the platform's body (a create's type is upper-cased as the list shows it). */
 const bodyOf = (o: FieldFlags, edit: boolean): DnsRecordBody => {

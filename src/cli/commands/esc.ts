@@ -6,7 +6,6 @@
 import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
 import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
 import type { V4Error } from "../../domain/errors.js"
 import type { EscSetting } from "../../domain/esc.js"
 import { deciderLabel } from "../../esc/decide.js"
@@ -36,7 +35,7 @@ const scopeOptions = {
 }
 
 /** Exactly one of --zone / --account, resolved to a target. */
-const scopeOf = (o: { zone: Option.Option<string>; account: Option.Option<string> }) => {
+const scopeOf = (o: Command.Command.ParseConfig<typeof scopeOptions>) => {
   const zone = opt(o.zone)
   const account = opt(o.account)
   if ((zone === undefined) === (account === undefined)) {

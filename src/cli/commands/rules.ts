@@ -7,7 +7,7 @@ import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import type { CheckOptions, CheckResult, Plan } from "../../rules/index.js"
+import type { CheckOptions, CheckResult } from "../../rules/index.js"
 import { readInputText } from "../files.js"
 import { diagnosticJson, renderDiagnostics, summary } from "../diagnostics.js"
 import { choiceOption, integerOption, json } from "../options.js"
@@ -64,9 +64,9 @@ const readExpression = (what: string, arg: Option.Option<string>, path: Option.O
     )
   })
 
-const checkOptions = (o: { scheme: "http" | "network"; plan: Option.Option<string> }): CheckOptions => ({
+const checkOptions = (o: Command.Command.ParseConfig<{ scheme: typeof scheme; plan: typeof plan }>): CheckOptions => ({
   scheme: o.scheme,
-  ...(Option.isSome(o.plan) ? { plan: o.plan.value as Plan } : {})
+  ...(Option.isSome(o.plan) ? { plan: o.plan.value } : {})
 })
 
 const report = (result: CheckResult, origin: string | undefined, to: "stdout" | "stderr") => {

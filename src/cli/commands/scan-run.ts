@@ -4,7 +4,6 @@
  * state, and with `--zone` the zone's live use of legacy products.
  */
 import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
 import { deprecationById, severityOf, stateOn, stateText, type DeprecationState } from "../../deprecations/catalog.js"
 import { scanPaths, type ScanRun } from "../../deprecations/scan-files.js"
 import type { Hit } from "../../deprecations/scan-text.js"
@@ -17,15 +16,9 @@ import { resolveZone } from "../../services/zones-service.js"
 import { version } from "../../version.js"
 import { opt } from "../options.js"
 import { printJson, printLine, useColor } from "../output.js"
-import { CliFailure, run, targetOn, usage, type TargetFlags } from "../run.js"
+import { CliFailure, run, targetOn, usage } from "../run.js"
 import { writeErr, writeOut } from "../stdio.js"
-
-interface ScanOptions extends TargetFlags {
-  readonly json: boolean
-  readonly format: Option.Option<"text" | "json" | "sarif">
-  readonly zone: Option.Option<string>
-  readonly paths: ReadonlyArray<string>
-}
+import type { ScanOptions } from "./scan-options.js"
 
 const stateFields = (s: DeprecationState) =>
   s.state === "past"

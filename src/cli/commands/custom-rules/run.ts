@@ -16,7 +16,7 @@ import { confirmOrRefuse } from "../../prompt.js"
 import { CliFailure, positional, run, targetOn, usage } from "../../run.js"
 import { explain } from "../firewall/common.js"
 import { shellQuote } from "../firewall/hints.js"
-import type { Parsed } from "./inputs.js"
+import type { Parsed } from "./options.js"
 
 type Fields = Parsed<"add"> | Parsed<"update">
 

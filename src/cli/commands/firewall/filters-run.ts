@@ -7,7 +7,7 @@ import { confirmOrRefuse } from "../../prompt.js"
 import { positional, targetOn, usage } from "../../run.js"
 import { shellQuote } from "./hints.js"
 import { filterFields, nonEmpty, runFw, withZone } from "./common.js"
-import type { Parsed } from "./inputs.js"
+import type { Parsed } from "./options.js"
 
 export const filtersList = (o: Parsed<"filtersList">) =>
   Effect.gen(function* () {

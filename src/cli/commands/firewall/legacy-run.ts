@@ -8,7 +8,7 @@ import type { Lockdown, RateLimit, UaRule } from "../../../domain/legacy-securit
 import * as Legacy from "../../../services/legacy-service.js"
 import { clip, printJson, printLine, printTable } from "../../output.js"
 import { runFw, withZone } from "./common.js"
-import type { Parsed } from "./inputs.js"
+import type { Parsed } from "./options.js"
 
 const none = (what: string, zone: string) => printLine(`No ${what} on zone ${zone}.`)
 

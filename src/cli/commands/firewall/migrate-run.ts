@@ -30,7 +30,7 @@ import { flowUsage, runFlow, type MigrationFlow } from "../../migration-runner.j
 import { printLine } from "../../output.js"
 import { isRemote, usage } from "../../run.js"
 import { runFw } from "./common.js"
-import type { Parsed } from "./inputs.js"
+import type { Parsed } from "./options.js"
 import { endText, printDryRun, printPreview } from "./migrate-print.js"
 import { replayPlan } from "./migrate-replay.js"
 

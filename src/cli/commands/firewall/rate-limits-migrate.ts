@@ -32,7 +32,7 @@ import { inputFile, opt } from "../../options.js"
 import { clip, printLine, printTable } from "../../output.js"
 import { CliFailure, usage } from "../../run.js"
 import { runFw } from "./common.js"
-import type { Parsed } from "./inputs.js"
+import type { Parsed } from "./options.js"
 import { reportReplay } from "./migrate-replay.js"
 
 const what = "firewall rate-limits migrate"

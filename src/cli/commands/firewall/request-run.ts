@@ -7,7 +7,7 @@ import * as Fw from "../../../services/firewall-service.js"
 import { note, printFields, printJson, printLine } from "../../output.js"
 import { CliFailure, run } from "../../run.js"
 import { ruleExpression, runFw, withZone } from "./common.js"
-import type { Parsed } from "./inputs.js"
+import type { Parsed } from "./options.js"
 import { writeErr } from "../../stdio.js"
 import { isMissing } from "../../../domain/file-errors.js"
 

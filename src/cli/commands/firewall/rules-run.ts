@@ -12,7 +12,7 @@ import { confirmOrRefuse } from "../../prompt.js"
 import { positional, targetOn, usage } from "../../run.js"
 import { badRule, nonEmpty, parsePriority, parseProducts, ruleFields, rulesTable, runFw, withZone } from "./common.js"
 import { shellQuote } from "./hints.js"
-import type { Parsed } from "./inputs.js"
+import type { Parsed } from "./options.js"
 
 const usedBy = (n: number) => `${n} other rule${n === 1 ? " uses" : "s use"} it`
 

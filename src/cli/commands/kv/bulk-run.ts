@@ -14,7 +14,7 @@ import { type CliFailure, positional } from "../../run.js"
 import { stoppable, type StopSignal } from "../../signals.js"
 import { quote, targetFlags } from "../../hints.js"
 import { chooseNamespace, ConfigReader, isRemote, type KvRun, runKv } from "./common.js"
-import type { Parsed } from "./inputs.js"
+import type { Parsed } from "./options.js"
 
 const plural = (n: number, one: string, many: string) => `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`
 

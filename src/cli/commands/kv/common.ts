@@ -22,7 +22,7 @@ import {
   type ResolvedNamespace
 } from "./project-config.js"
 import { CliFailure, remoteChosen, remoteLocalConflict, run, usage } from "../../run.js"
-import type { SelectorOptions, TargetOptions } from "./inputs.js"
+import type { SelectorOptions, TargetOptions } from "./options.js"
 
 /** Whether `--remote` / `--local`, in any of their forms, choose the remote platform (run.ts `remoteChosen`). */
 export const isRemote = (o: Pick<TargetOptions, "remote" | "local">) => remoteChosen(opt(o.remote), opt(o.local))
@@ -136,7 +136,7 @@ export interface KvRun {
  */
 export const runKv = <A>(
   what: string,
-  o: TargetOptions & { readonly env?: Option.Option<string> },
+  o: TargetOptions & Partial<Pick<SelectorOptions, "env">>,
   config: ConfigReader,
   body: (k: KvRun) => Effect.Effect<A, V4Error | CliFailure, ClientEnv>
 ): Effect.Effect<A, CliFailure> =>

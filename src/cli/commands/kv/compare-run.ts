@@ -20,7 +20,7 @@ import { progressLine } from "../../progress.js"
 import { confirm } from "../../prompt.js"
 import { CliFailure, usage } from "../../run.js"
 import { chooseNamespace, ConfigReader, isRemote, runKv } from "./common.js"
-import type { OtherSide, Parsed, TargetOptions } from "./inputs.js"
+import type { OtherSide, Parsed, TargetOptions } from "./options.js"
 import type { ResolvedNamespace } from "./project-config.js"
 
 const count = (n: number, one: string, many: string) => `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`

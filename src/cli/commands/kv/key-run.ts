@@ -12,7 +12,7 @@ import { opt } from "../../options.js"
 import { printJson, printLine } from "../../output.js"
 import { CliFailure, positional, usage } from "../../run.js"
 import { chooseNamespace, ConfigReader, failWith, runKv } from "./common.js"
-import type { Parsed } from "./inputs.js"
+import type { Parsed } from "./options.js"
 import { writeOut } from "../../stdio.js"
 import { readProblem } from "../../../domain/file-errors.js"
 

@@ -32,7 +32,7 @@ import { CliFailure, positional, usage } from "../../run.js"
 import { stoppable } from "../../signals.js"
 import { howToSeeAll, printProblems } from "./bulk-run.js"
 import { chooseNamespace, ConfigReader, isRemote, runKv } from "./common.js"
-import type { Parsed } from "./inputs.js"
+import type { Parsed } from "./options.js"
 import type { ResolvedNamespace } from "./project-config.js"
 
 const count = (n: number, one: string, many: string) => `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`

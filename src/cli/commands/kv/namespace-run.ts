@@ -8,7 +8,7 @@ import { bindingName, ConfigError, configSnippet, namespaceTitle } from "./proje
 import { confirmOrRefuse } from "../../prompt.js"
 import { CliFailure, positional, usage } from "../../run.js"
 import { chooseNamespace, ConfigReader, isRemote, runKv } from "./common.js"
-import type { Parsed } from "./inputs.js"
+import type { Parsed } from "./options.js"
 
 const where = (remote: boolean) =>
   remote ? "on the remote platform" : "on the local platform (--remote for the real one)"

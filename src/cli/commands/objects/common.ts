@@ -4,11 +4,7 @@ import * as path from "node:path"
 import { DEFAULT_PERSIST_TO } from "../../../objects/ids.js"
 import { quote } from "../../hints.js"
 import { CliFailure } from "../../run.js"
-
-export interface Common {
-  readonly json: boolean
-  readonly persistTo: Option.Option<string>
-}
+import type { Common } from "./options.js"
 
 /** ` --persist-to DIR` as given (or nothing): a command a message suggests acts on the same state. */
 export const stateFlag = (o: Common) => (Option.isSome(o.persistTo) ? ` --persist-to ${quote(o.persistTo.value)}` : "")

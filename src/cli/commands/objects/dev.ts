@@ -18,14 +18,8 @@ import { rejectionSource } from "../../../objects/storage-options.js"
 import { note, printLine } from "../../output.js"
 import { CliFailure, usage } from "../../run.js"
 import { ConfigError, loadProjectConfig, type ProjectConfig } from "../kv/project-config.js"
-import { type Common, failure, stateDir } from "./common.js"
-
-interface DevOptions extends Common {
-  readonly module: Option.Option<string>
-  readonly config: Option.Option<string>
-  readonly port: number
-  readonly noWatch: boolean
-}
+import { failure, stateDir } from "./common.js"
+import type { Parsed } from "./options.js"
 
 const configFailure = (text: string) => new CliFailure({ text: `error: objects dev: ${text}`, exitCode: 1 })
 
@@ -52,7 +46,7 @@ const fromConfig = (config: ProjectConfig | undefined) => {
   }
 }
 
-const moduleOf = (o: DevOptions, config: ProjectConfig | undefined): string => {
+const moduleOf = (o: Parsed<"dev">, config: ProjectConfig | undefined): string => {
   if (Option.isSome(o.module)) return o.module.value
   if (config?.main !== undefined) return path.resolve(path.dirname(path.resolve(config.file)), config.main)
   throw usage(
@@ -62,7 +56,7 @@ const moduleOf = (o: DevOptions, config: ProjectConfig | undefined): string => {
   )
 }
 
-export const dev = (o: DevOptions): Effect.Effect<void, CliFailure> =>
+export const dev = (o: Parsed<"dev">): Effect.Effect<void, CliFailure> =>
   Effect.tryPromise({
     try: async () => {
       let config: ProjectConfig | undefined

@@ -10,19 +10,15 @@ import { alarmText, parseAlarmTime } from "../../../objects/alarm-time.js"
 import { clip, printJson, printLine, printTable, note } from "../../output.js"
 import { CliFailure, usage } from "../../run.js"
 import { quote } from "../../hints.js"
-import { type Common, failure, stateDir, stateFlag } from "./common.js"
+import { failure, stateDir, stateFlag } from "./common.js"
 import { throughHostOr } from "./live.js"
+import type { OnObject, Parsed } from "./options.js"
 import { missingObject } from "./missing.js"
-
-interface Target extends Common {
-  readonly className: string
-  readonly name: string
-}
 
 // Opens the object's storage for the duration of `f`; only `kv put` and `sql --create` create an object.
 const withStorage = <A>(
   what: string,
-  o: Target,
+  o: OnObject,
   mustExist: boolean,
   f: (s: ObjectStorage) => Promise<A>,
   create?: string
@@ -54,7 +50,7 @@ const withStorage = <A>(
 // The request, through the running host of the object if there is one, else on its storage here.
 const request = <R extends ObjectRequest>(
   what: string,
-  o: Target,
+  o: OnObject,
   mustExist: boolean,
   r: R,
   create?: string
@@ -80,7 +76,7 @@ const jsonReplacer = (_k: string, v: unknown) =>
             : v
 const jsonSafe = (v: unknown): unknown => JSON.parse(JSON.stringify(v, jsonReplacer) ?? "null")
 
-export const list = (o: Common): Effect.Effect<void, CliFailure> =>
+export const list = (o: Parsed<"list">): Effect.Effect<void, CliFailure> =>
   Effect.sync(() => {
     const objects = listStored(stateDir(o))
     if (o.json) return printJson(objects.map(({ dir: _d, ...rest }) => rest))
@@ -91,15 +87,7 @@ export const list = (o: Common): Effect.Effect<void, CliFailure> =>
     )
   })
 
-export const kv = (
-  o: Target & {
-    action: "get" | "put" | "list" | "delete"
-    rest: ReadonlyArray<string>
-    prefix: Option.Option<string>
-    limit: Option.Option<number>
-    valueJson: boolean
-  }
-): Effect.Effect<void, CliFailure> => {
+export const kv = (o: Parsed<"kv">): Effect.Effect<void, CliFailure> => {
   const what = `objects kv ${o.action}`
   const want = o.action === "put" ? 2 : o.action === "list" ? 0 : 1
   if (o.rest.length !== want) {
@@ -155,7 +143,7 @@ export const kv = (
   }
 }
 
-export const sql = (o: Target & { query: string; create: boolean }): Effect.Effect<void, CliFailure> =>
+export const sql = (o: Parsed<"sql">): Effect.Effect<void, CliFailure> =>
   Effect.map(
     request("objects sql", o, !o.create, { op: "sql", query: o.query }, "`--create` makes a new object"),
     (cursor) => {
@@ -188,9 +176,7 @@ const parseTime = (what: string, text: string): number | CliFailure => {
       )
 }
 
-export const bookmark = (
-  o: Target & { at: Option.Option<string>; history: boolean }
-): Effect.Effect<void, CliFailure> => {
+export const bookmark = (o: Parsed<"bookmark">): Effect.Effect<void, CliFailure> => {
   const at = Option.map(o.at, (t) => parseTime("objects bookmark", t))
   if (Option.isSome(at) && at.value instanceof CliFailure) return Effect.fail(at.value)
   if (o.history) {
@@ -211,9 +197,7 @@ export const bookmark = (
   )
 }
 
-export const restore = (
-  o: Target & { at: Option.Option<string>; bookmark: Option.Option<string> }
-): Effect.Effect<void, CliFailure> => {
+export const restore = (o: Parsed<"restore">): Effect.Effect<void, CliFailure> => {
   if (Option.isSome(o.at) === Option.isSome(o.bookmark))
     return Effect.fail(usage("objects restore: give exactly one of --bookmark B and --at TIME"))
   const at = Option.map(o.at, (t) => parseTime("objects restore", t))
@@ -245,7 +229,7 @@ export const restore = (
   })
 }
 
-export const alarm = (o: Target & { set: Option.Option<string>; delete: boolean }): Effect.Effect<void, CliFailure> => {
+export const alarm = (o: Parsed<"alarm">): Effect.Effect<void, CliFailure> => {
   const what = "objects alarm"
   if (Option.isSome(o.set) && o.delete)
     return Effect.fail(usage(`${what}: give at most one of --set TIME and --delete`))

@@ -19,21 +19,12 @@ import { migrationTargetLayer } from "../../environment.js"
 import { quote } from "../../hints.js"
 import { printJson, printLine } from "../../output.js"
 import { confirmOrRefuse } from "../../prompt.js"
-import { CliFailure, isRemote, targetOn, usage, type TargetFlags } from "../../run.js"
+import { CliFailure, isRemote, targetOn, usage } from "../../run.js"
 import { stoppable, type StopSignal } from "../../signals.js"
+import type { Parsed } from "./options.js"
 import { readConfig, STATE_TEXT, withZone } from "./run.js"
 
 const what = "waf migrate"
-
-type MigrateFlags = TargetFlags & {
-  readonly json: boolean
-  readonly zone: string
-  readonly yes: boolean
-  readonly mode: Option.Option<"validation" | "pending">
-  readonly config: Option.Option<string>
-  readonly dryRun: boolean
-  readonly rollback: boolean
-}
 
 /** A stop: what the journal says was written, and the command that finishes it; nothing undoes it. */
 const stopHint = (finish: string) => `finish it: ${finish} (it cannot be undone: the WAF migration is irreversible)`
@@ -62,7 +53,11 @@ const outcomeText = (o: RunOutcome) =>
   `${o.sent.length} request(s) sent${o.skipped.length > 0 ? `, ${o.skipped.length} step(s) already in effect` : ""}; the zone was read back and matches the plan (journal ${o.journal})`
 
 /** A migration a stop left unfinished: said, then finished from its journal (the dry run only says it). */
-const resume = (o: MigrateFlags, z: Waf.WafZone, unfinished: { journal: WafRun.WafJournal; status: JournalStatus }) =>
+const resume = (
+  o: Parsed<"migrate">,
+  z: Waf.WafZone,
+  unfinished: { journal: WafRun.WafJournal; status: JournalStatus }
+) =>
   Effect.gen(function* () {
     const { journal, status } = unfinished
     const steps = journal.plan.migration.steps
@@ -90,7 +85,7 @@ const resume = (o: MigrateFlags, z: Waf.WafZone, unfinished: { journal: WafRun.W
     )
   })
 
-export const migrate = (o: MigrateFlags) =>
+export const migrate = (o: Parsed<"migrate">) =>
   o.rollback && (o.dryRun || Option.isSome(o.mode) || Option.isSome(o.config))
     ? Effect.fail(usage("--rollback cannot be used with --dry-run, --mode or --config"))
     : withZone(what, o, (z) =>
@@ -108,7 +103,7 @@ export const migrate = (o: MigrateFlags) =>
         )
       )
 
-const fresh = (o: MigrateFlags, z: Waf.WafZone) =>
+const fresh = (o: Parsed<"migrate">, z: Waf.WafZone) =>
   Effect.gen(function* () {
     const cfg = Option.isSome(o.config) ? yield* readConfig(o.config.value) : undefined
     const step = yield* Waf.prepare(z, { mode: Option.getOrUndefined(o.mode), config: cfg })

@@ -19,8 +19,10 @@ import { progressLine } from "../../progress.js"
 import { confirmOrRefuse } from "../../prompt.js"
 import { CliFailure, run, targetOn, usage, type TargetFlags } from "../../run.js"
 import { writeErr } from "../../stdio.js"
+import type { Parsed } from "./options.js"
 
-type Flags = TargetFlags & { readonly json: boolean; readonly zone: string }
+/** The options every WAF command takes: output, target and the zone. */
+type Flags = Parsed<"status">
 
 const on = targetOn
 
@@ -50,7 +52,7 @@ const hint =
   }
 
 /** The input files of the waf commands that take one (--traffic, --config): there, before the zone is looked up. */
-const inputFiles = (o: Flags & { readonly traffic?: string; readonly config?: Option.Option<string> }) =>
+const inputFiles = (o: Flags & Partial<Pick<Parsed<"replay">, "traffic" | "config">>) =>
   Effect.all([
     o.traffic !== undefined ? inputFile("traffic", o.traffic) : Effect.void,
     o.config !== undefined && Option.isSome(o.config) ? inputFile("config", o.config.value) : Effect.void
@@ -160,12 +162,12 @@ const printReplay = (file: string, r: ReplayReport, limit: number) => {
   }
 }
 
-export const status = (o: Flags) =>
+export const status = (o: Parsed<"status">) =>
   withZone("waf status", o, (z) =>
     Effect.map(Waf.status(z), (s) => (o.json ? printJson({ zone: z, ...s }) : printStatus(z, s)))
   )
 
-export const check = (o: Flags & { phaseOne: boolean }) =>
+export const check = (o: Parsed<"check">) =>
   withZone("waf check", o, (z) =>
     Effect.map(Waf.check(z, !o.phaseOne), (c) => {
       if (o.json) return printJson(c)
@@ -176,7 +178,7 @@ export const check = (o: Flags & { phaseOne: boolean }) =>
     })
   )
 
-export const config = (o: Flags) =>
+export const config = (o: Parsed<"config">) =>
   withZone("waf config", o, (z) =>
     Effect.map(Waf.config(z), (c) => {
       if (o.json) return printJson(c)
@@ -193,7 +195,7 @@ export const config = (o: Flags) =>
     })
   )
 
-export const preview = (o: Flags) =>
+export const preview = (o: Parsed<"preview">) =>
   withZone("waf preview", o, (z) =>
     Effect.map(Waf.preview(z), (p) => {
       warn(p.warnings)
@@ -227,7 +229,7 @@ export const preview = (o: Flags) =>
     })
   )
 
-export const overridesList = (o: Flags) =>
+export const overridesList = (o: Parsed<"overridesList">) =>
   withZone("waf overrides list", o, (z) =>
     Effect.map(Waf.listOverrides(z), (list) => {
       if (o.json) return printJson(list)
@@ -247,7 +249,7 @@ export const overridesList = (o: Flags) =>
     })
   )
 
-export const overridesDelete = (o: Flags & { yes: boolean; all: boolean; ids: ReadonlyArray<string> }) =>
+export const overridesDelete = (o: Parsed<"overridesDelete">) =>
   o.all === o.ids.length > 0
     ? Effect.fail(
         usage(o.all ? "give override ids or --all, not both" : "give the ids of the overrides to delete, or --all")
@@ -272,9 +274,7 @@ export const overridesDelete = (o: Flags & { yes: boolean; all: boolean; ids: Re
         })
       )
 
-export const replay = (
-  o: Flags & { traffic: string; against: "preview" | "deployed"; config: Option.Option<string>; limit: number }
-) =>
+export const replay = (o: Parsed<"replay">) =>
   withZone("waf replay", o, (z) =>
     Effect.gen(function* () {
       const { document: previous, warnings } = yield* Waf.exportWithWarnings(z)
@@ -319,7 +319,7 @@ export const replay = (
     })
   )
 
-export const exportPrevious = (o: Flags & { output: Option.Option<string> }) =>
+export const exportPrevious = (o: Parsed<"exportPrevious">) =>
   withZone("waf export", o, (z) =>
     Effect.flatMap(
       Effect.tap(Waf.exportWithWarnings(z), (e) => Effect.sync(() => warn(e.warnings))),
