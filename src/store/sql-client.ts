@@ -84,7 +84,13 @@ export const sqliteClientOn = (db: Database.Database, file: string): Effect.Effe
     })
     // The package's interface types `updateValues` as never (SQLite has no UPDATE ... FROM VALUES),
     // which no client built by `Client.make` satisfies.
+    const withTransaction = client.withTransaction
     return Object.assign(client, {
+      // A transaction never hands the thread to another fiber: code on the handle (a hot read's
+      // cache, a KV write) runs synchronously and would otherwise land inside it, and be rolled back
+      // with it. The store's transactions do only synchronous SQL, so they end before anything else.
+      withTransaction: <R, E, A>(self: Effect.Effect<A, E, R>) =>
+        Effect.withMaxOpsBeforeYield(withTransaction(self), Number.MAX_SAFE_INTEGER),
       [TypeId]: TypeId,
       config: { filename: file },
       export: Effect.try({ try: () => db.serialize(), catch: (c) => failed(c, "Failed to export database") }),

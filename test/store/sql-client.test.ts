@@ -62,6 +62,29 @@ describe("the store's SQL client", () => {
     expect(rows.map((r) => r.id)).toEqual(["kept"])
   })
 
+  it("runs a transaction without yielding to other fibers: a synchronous write elsewhere never lands in it", async () => {
+    const rows = await withStore(({ db, sql }) =>
+      Effect.gen(function* () {
+        // Enough steps that the scheduler would hand the thread to the other fiber mid-transaction.
+        const long = sql.withTransaction(
+          Effect.gen(function* () {
+            yield* sql`INSERT INTO notes (id) VALUES ('rolled back')`
+            for (let i = 0; i < 5000; i++) yield* Effect.sync(() => i)
+            return yield* Effect.fail("refused")
+          })
+        )
+        // The other fiber writes as soon as it finds the transaction open (or after it, if it never does).
+        const raw = Effect.gen(function* () {
+          for (let i = 0; i < 10_000 && !db.inTransaction; i++) yield* Effect.yieldNow()
+          db.prepare("INSERT INTO notes (id) VALUES ('raw')").run()
+        })
+        yield* Effect.all([Effect.exit(long), raw], { concurrency: "unbounded" })
+        return db.prepare("SELECT id FROM notes").all() as Array<{ id: string }>
+      })
+    )
+    expect(rows.map((r) => r.id)).toEqual(["raw"])
+  })
+
   it("fails with a typed SqlError, which the store maps to its error with SQLite's words", async () => {
     const error = await withStore(({ sql }) =>
       sql`SELECT * FROM no_such_table`.pipe(Effect.mapError(storeFailure("cannot read the table")), Effect.flip)
