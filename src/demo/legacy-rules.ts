@@ -11,7 +11,7 @@ import type Database from "better-sqlite3"
 import { hexId } from "../domain/ids.js"
 import type { LegacyKind, Lockdown, RateLimit, UaRule } from "../domain/legacy-security.js"
 import { isoMicros } from "../domain/timestamps.js"
-import { insertLegacy } from "../store/legacy-repo.js"
+import { seedLegacyRule } from "../store/legacy-repo.js"
 
 type Fields<K extends LegacyKind> = K extends "lockdowns"
   ? Omit<Lockdown, "id" | "created_on" | "modified_on">
@@ -199,7 +199,7 @@ export const seedLegacy = (db: Database.Database) => {
     if (!z) continue
     for (const kind of ["lockdowns", "ua_rules", "rate_limits"] as const) {
       for (const rule of kinds[kind] ?? []) {
-        insertLegacy(db, z.id, kind, hexId("legacy", kind, zone, rule.description), rule, SeededOn)
+        seedLegacyRule(db, z.id, kind, hexId("legacy", kind, zone, rule.description), rule, SeededOn)
       }
     }
   }

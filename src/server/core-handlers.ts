@@ -150,15 +150,15 @@ export const UserLive = HttpApiBuilder.group(CoreApi(), "user", (handlers) =>
     .handle("invites", () =>
       Effect.gen(function* () {
         const p = yield* userScoped
-        const { db } = yield* Db
-        return Identity.listInvites(db, p.userId)
+        const { sql } = yield* Db
+        return yield* Effect.orDie(Identity.listInvites(sql, p.userId))
       })
     )
     .handle("invite", ({ path }) =>
       Effect.gen(function* () {
         const p = yield* userScoped
-        const { db } = yield* Db
-        const invite = Identity.getInvite(db, p.userId, path.id)
+        const { sql } = yield* Db
+        const invite = yield* Effect.orDie(Identity.getInvite(sql, p.userId, path.id))
         if (!invite) return yield* Effect.fail(noRoute(`/user/invites/${path.id}`))
         return invite
       })
@@ -166,8 +166,8 @@ export const UserLive = HttpApiBuilder.group(CoreApi(), "user", (handlers) =>
     .handle("respondInvite", ({ path, payload }) =>
       Effect.gen(function* () {
         const p = yield* userScoped
-        const { db } = yield* Db
-        const invite = Identity.getInvite(db, p.userId, path.id)
+        const store = yield* Db
+        const invite = yield* Effect.orDie(Identity.getInvite(store.sql, p.userId, path.id))
         if (!invite) return yield* Effect.fail(noRoute(`/user/invites/${path.id}`))
         if (invite.status !== "pending") {
           return yield* Effect.fail(
@@ -176,19 +176,19 @@ export const UserLive = HttpApiBuilder.group(CoreApi(), "user", (handlers) =>
             })
           )
         }
-        return Identity.respondInvite(db, p.userId, invite, payload.status)
+        return yield* Effect.orDie(Identity.respondInvite(store, p.userId, invite, payload.status))
       })
     )
     .handle("verifyToken", () =>
       Effect.gen(function* () {
         const p = yield* Principal
-        const { db } = yield* Db
+        const { sql } = yield* Db
         if (p.kind !== "token" || p.tokenId === null) {
           return yield* Effect.fail(
             new Unauthorized({ message: "Authentication error: token verification needs an API token" })
           )
         }
-        const verified = Identity.verifyToken(db, p.tokenId)
+        const verified = yield* Effect.orDie(Identity.verifyToken(sql, p.tokenId))
         if (!verified) return yield* Effect.fail(new Unauthorized({ message: "Invalid API Token" }))
         return verified
       })

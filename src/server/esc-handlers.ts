@@ -13,6 +13,7 @@ import type { EscSetting } from "../domain/esc.js"
 import { Db } from "../store/db.js"
 import { changeEsc, clearEsc, getEsc } from "../store/esc-repo.js"
 import { getAccount } from "../store/identity-repo.js"
+import type { StoreError } from "../store/store-error.js"
 import { PlatformClock } from "./clock.js"
 import { noRoute, visibleZone } from "./core-handlers.js"
 
@@ -34,25 +35,30 @@ const dated = Effect.flatMap(PlatformClock, (clock) =>
   )
 )
 
-const withScope = <E, R>(visible: Effect.Effect<unknown, E, R>, act: (db: Db["db"]) => EscSetting) =>
+/** What a handler does in the store; a store that fails it is the platform's fault (500), as before. */
+type Act = (sql: Db["sql"]) => Effect.Effect<EscSetting, StoreError>
+
+const withScope = <E, R>(visible: Effect.Effect<unknown, E, R>, act: Act) =>
   Effect.gen(function* () {
     yield* dated
     yield* visible
-    const { db } = yield* Db
-    return act(db)
+    const { sql } = yield* Db
+    return yield* Effect.orDie(act(sql))
   })
 
-const zone = (id: string, act: (db: Db["db"]) => EscSetting) => withScope(visibleZone(id, Suffix), act)
-const account = (id: string, act: (db: Db["db"]) => EscSetting) => withScope(visibleAccount(id), act)
+const zone = (id: string, act: Act) => withScope(visibleZone(id, Suffix), act)
+const account = (id: string, act: Act) => withScope(visibleAccount(id), act)
 
 export const EscLive = HttpApiBuilder.group(EscApi(), "esc", (handlers) =>
   handlers
-    .handle("getZone", ({ path }) => zone(path.zone_id, (db) => getEsc(db, "zone", path.zone_id)))
-    .handle("setZone", ({ path, payload }) => zone(path.zone_id, (db) => changeEsc(db, "zone", path.zone_id, payload)))
-    .handle("deleteZone", ({ path }) => zone(path.zone_id, (db) => clearEsc(db, "zone", path.zone_id)))
-    .handle("getAccount", ({ path }) => account(path.account_id, (db) => getEsc(db, "account", path.account_id)))
-    .handle("setAccount", ({ path, payload }) =>
-      account(path.account_id, (db) => changeEsc(db, "account", path.account_id, payload))
+    .handle("getZone", ({ path }) => zone(path.zone_id, (sql) => getEsc(sql, "zone", path.zone_id)))
+    .handle("setZone", ({ path, payload }) =>
+      zone(path.zone_id, (sql) => changeEsc(sql, "zone", path.zone_id, payload))
     )
-    .handle("deleteAccount", ({ path }) => account(path.account_id, (db) => clearEsc(db, "account", path.account_id)))
+    .handle("deleteZone", ({ path }) => zone(path.zone_id, (sql) => clearEsc(sql, "zone", path.zone_id)))
+    .handle("getAccount", ({ path }) => account(path.account_id, (sql) => getEsc(sql, "account", path.account_id)))
+    .handle("setAccount", ({ path, payload }) =>
+      account(path.account_id, (sql) => changeEsc(sql, "account", path.account_id, payload))
+    )
+    .handle("deleteAccount", ({ path }) => account(path.account_id, (sql) => clearEsc(sql, "account", path.account_id)))
 )

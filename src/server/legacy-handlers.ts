@@ -25,6 +25,7 @@ import {
 } from "../domain/legacy-security.js"
 import { isoMicros } from "../domain/timestamps.js"
 import { Db } from "../store/db.js"
+import type { StoreError } from "../store/store-error.js"
 import * as Repo from "../store/legacy-repo.js"
 import { PlatformClock } from "./clock.js"
 import { visibleZone } from "./core-handlers.js"
@@ -54,10 +55,13 @@ const scope = <E>(product: Product<E>, zoneId: string) =>
   Effect.gen(function* () {
     yield* product.open
     yield* visibleZone(zoneId, suffixes[product.kind])
-    const { db } = yield* Db
+    const { sql } = yield* Db
     const clock = yield* PlatformClock
-    return { db, zoneId, now: isoMicros(clock.now().getTime()) }
+    return { sql, zoneId, now: isoMicros(clock.now().getTime()) }
   })
+
+/** A store query; a store that fails it is the platform's fault (500), as when its queries threw. */
+const stored = <A>(query: Effect.Effect<A, StoreError>) => Effect.orDie(query)
 
 const toLockdown = (r: Repo.LegacyRow): Lockdown =>
   ({ id: r.id, created_on: r.created_on, modified_on: r.modified_on, ...r.fields }) as unknown as Lockdown
@@ -126,23 +130,28 @@ const create = <A, E>(product: Product<E>, zoneId: string, read: Read<object>, t
     const kind = product.kind
     const s = yield* scope(product, zoneId)
     const fields = yield* bodyOf(read)
-    const plan = Repo.zonePlan(s.db, zoneId)
-    const limit = legacyLimit(kind, plan)
-    const count = Repo.countLegacy(s.db, zoneId, kind)
-    if (count >= limit) {
-      return yield* Effect.fail(
-        new QuotaExceeded({
-          message: `a ${plan} zone may have at most ${limit} ${LegacyProductNames[kind]}; it has ${count}`
-        })
-      )
-    }
-    return to(Repo.insertLegacy(s.db, zoneId, kind, Repo.newLegacyId(), fields, s.now))
+    // The count and the insert in one transaction: another process cannot add a rule between them.
+    const added = Effect.gen(function* () {
+      const plan = yield* stored(Repo.zonePlan(s.sql, zoneId))
+      const limit = legacyLimit(kind, plan)
+      const count = yield* stored(Repo.countLegacy(s.sql, zoneId, kind))
+      if (count >= limit) {
+        return yield* Effect.fail(
+          new QuotaExceeded({
+            message: `a ${plan} zone may have at most ${limit} ${LegacyProductNames[kind]}; it has ${count}`
+          })
+        )
+      }
+      return yield* stored(Repo.insertLegacy(s.sql, zoneId, kind, Repo.newLegacyId(), fields, s.now))
+    })
+    return to(yield* s.sql.withTransaction(added).pipe(Effect.catchTag("SqlError", Effect.die)))
   })
 
 const get = <A, E>(product: Product<E>, zoneId: string, id: string, to: (r: Repo.LegacyRow) => A) =>
-  Effect.flatMap(scope(product, zoneId), (s) => {
-    const r = Repo.getLegacy(s.db, zoneId, product.kind, id)
-    return r === undefined ? Effect.fail(notFound(product.kind, id)) : Effect.succeed(to(r))
+  Effect.gen(function* () {
+    const s = yield* scope(product, zoneId)
+    const r = yield* stored(Repo.getLegacy(s.sql, zoneId, product.kind, id))
+    return r === undefined ? yield* Effect.fail(notFound(product.kind, id)) : to(r)
   })
 
 const replace = <A, E>(
@@ -155,21 +164,27 @@ const replace = <A, E>(
   Effect.gen(function* () {
     const s = yield* scope(product, zoneId)
     const fields = yield* bodyOf(read)
-    const r = Repo.replaceLegacy(s.db, zoneId, product.kind, id, fields, s.now)
+    const r = yield* stored(Repo.replaceLegacy(s.sql, zoneId, product.kind, id, fields, s.now))
     return r === undefined ? yield* Effect.fail(notFound(product.kind, id)) : to(r)
   })
 
 const remove = <E>(product: Product<E>, zoneId: string, id: string) =>
-  Effect.flatMap(scope(product, zoneId), (s) =>
-    Repo.deleteLegacy(s.db, zoneId, product.kind, id) ? Effect.succeed({ id }) : Effect.fail(notFound(product.kind, id))
-  )
+  Effect.gen(function* () {
+    const s = yield* scope(product, zoneId)
+    const deleted = yield* stored(Repo.deleteLegacy(s.sql, zoneId, product.kind, id))
+    return deleted ? { id } : yield* Effect.fail(notFound(product.kind, id))
+  })
+
+/** A zone's rules of one kind, read for a listing. */
+const listed = <E>(product: Product<E>, zoneId: string) =>
+  Effect.flatMap(scope(product, zoneId), (s) => stored(Repo.listLegacy(s.sql, s.zoneId, product.kind)))
 
 export const LegacyLive = HttpApiBuilder.group(LegacyApi(), "legacy", (handlers) =>
   handlers
     .handle("listLockdowns", ({ path, urlParams: q }) =>
-      Effect.map(scope(lockdowns, path.zone_id), (s) =>
+      Effect.map(listed(lockdowns, path.zone_id), (rows) =>
         page(
-          Repo.listLegacy(s.db, s.zoneId, "lockdowns")
+          rows
             .map(toLockdown)
             .filter((l) => lockdownMatches(l, q))
             .sort(byPriority),
@@ -190,11 +205,9 @@ export const LegacyLive = HttpApiBuilder.group(LegacyApi(), "legacy", (handlers)
     )
     .handle("deleteLockdown", ({ path }) => remove(lockdowns, path.zone_id, path.lock_downs_id))
     .handle("listUaRules", ({ path, urlParams: q }) =>
-      Effect.map(scope(uaRules, path.zone_id), (s) =>
+      Effect.map(listed(uaRules, path.zone_id), (rows) =>
         page(
-          Repo.listLegacy(s.db, s.zoneId, "ua_rules")
-            .map(toUaRule)
-            .filter((u) => uaMatches(u, q)),
+          rows.map(toUaRule).filter((u) => uaMatches(u, q)),
           q
         )
       )
@@ -210,9 +223,7 @@ export const LegacyLive = HttpApiBuilder.group(LegacyApi(), "legacy", (handlers)
     )
     .handle("deleteUaRule", ({ path }) => remove(uaRules, path.zone_id, path.ua_rule_id))
     .handle("listRateLimits", ({ path, urlParams: q }) =>
-      Effect.map(scope(rateLimits, path.zone_id), (s) =>
-        page(Repo.listLegacy(s.db, s.zoneId, "rate_limits").map(toRateLimit), q)
-      )
+      Effect.map(listed(rateLimits, path.zone_id), (rows) => page(rows.map(toRateLimit), q))
     )
     .handleRaw("createRateLimit", ({ path, request }) =>
       Effect.flatMap(requestPayload(request), (payload) =>

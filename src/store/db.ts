@@ -1,7 +1,8 @@
 /**
- * The local platform's SQLite store. We own the better-sqlite3 handle (repositories run prepared
- * statements synchronously: no per-query Effect machinery on the hot path); migrations run through
- * @effect/sql's Migrator, on this handle and only when `user_version` is behind (migrate.ts).
+ * The local platform's SQLite store. We own the better-sqlite3 handle and build the design card's
+ * SQL client on it (sql-client.ts): repositories query through the client, and only what needs
+ * synchronous SQL uses the handle (docs/architecture.md, "The store"); migrations run through the
+ * Migrator on the same client, only when `user_version` is behind (migrate.ts).
  */
 import Database from "better-sqlite3"
 import * as Context from "effect/Context"
@@ -11,11 +12,15 @@ import * as path from "node:path"
 import { configure, WriteGate } from "./commit-worker.js"
 import { LatestVersion } from "./migrations.js"
 import { nativeModuleProblem } from "./native.js"
+import { sqliteClientOn, type SqliteClient } from "./sql-client.js"
 import { privateDatabase, privateDir } from "../private-files.js"
 import { StoreError } from "./store-error.js"
 
 export interface Db {
+  /** The handle, for what must run synchronously (the hot reads, the objects' storage, seeds). */
   readonly db: Database.Database
+  /** The card's SQL client on the same connection: typed `SqlError`, transactions through it. */
+  readonly sql: SqliteClient
   readonly file: string
   /** Closed while another connection of this process (a bulk's commit worker) holds the write lock. */
   readonly gate: WriteGate
@@ -48,7 +53,10 @@ export interface LazySeed {
 }
 
 /** Opens (creating and migrating when needed) the store at `file`; `:memory:` is not supported. */
-export const open = (file: string, seed?: Seed | LazySeed): Effect.Effect<Database.Database, StoreError> =>
+const openStore = (
+  file: string,
+  seed?: Seed | LazySeed
+): Effect.Effect<{ db: Database.Database; sql: SqliteClient }, StoreError> =>
   Effect.gen(function* () {
     // A directory made for other state (objects) before this store existed is made private quietly.
     const created = !fs.existsSync(file)
@@ -71,6 +79,7 @@ export const open = (file: string, seed?: Seed | LazySeed): Effect.Effect<Databa
         }
       })
     const db = yield* openDb()
+    const sql = yield* sqliteClientOn(db, file)
     const version = db.pragma("user_version", { simple: true }) as number
     if (version > LatestVersion) {
       db.close()
@@ -78,21 +87,25 @@ export const open = (file: string, seed?: Seed | LazySeed): Effect.Effect<Databa
         new StoreError(`${file} was written by a newer edgectl (schema ${version} > ${LatestVersion})`)
       )
     }
-    if (version === LatestVersion) return db
+    if (version === LatestVersion) return { db, sql }
     const fill = seed === undefined || typeof seed === "function" ? seed : yield* Effect.promise(seed.load)
     const { createOrUpgrade } = yield* Effect.promise(() => import("./migrate.js"))
     // Migrations, seed and user_version are one transaction: a store interrupted while seeding has
     // none of them, and is created again on the next open.
-    yield* createOrUpgrade(db, file, fill).pipe(Effect.tapError(() => Effect.sync(() => db.close())))
-    return db
+    yield* createOrUpgrade(db, sql, file, fill).pipe(Effect.tapError(() => Effect.sync(() => db.close())))
+    return { db, sql }
   })
+
+/** The handle of the store at `file`, opened as `acquire` opens it (for tests and tools). */
+export const open = (file: string, seed?: Seed | LazySeed): Effect.Effect<Database.Database, StoreError> =>
+  Effect.map(openStore(file, seed), ({ db }) => db)
 
 /** The store at `file`, open for the scope: closed with it. */
 export const acquire = (file: string, seed?: Seed | LazySeed) =>
   Effect.acquireRelease(
-    Effect.map(open(file, seed), (db): Db => {
+    Effect.map(openStore(file, seed), ({ db, sql }): Db => {
       const opened = identityOf(file)
-      return { db, file, gate: new WriteGate(), gone: () => identityOf(file) !== opened }
+      return { db, sql, file, gate: new WriteGate(), gone: () => identityOf(file) !== opened }
     }),
     ({ db }) => Effect.sync(() => db.close())
   )

@@ -1,11 +1,13 @@
 /**
- * ESC disable settings of zones and accounts in the local platform's store. Each change is one
- * statement, so it is atomic; a scope with nothing set has no row.
+ * ESC disable settings of zones and accounts in the local platform's store, through the store's SQL
+ * client. Each change is one statement, so it is atomic; a scope with nothing set has no row.
  */
-import type Database from "better-sqlite3"
+import type { SqlClient } from "@effect/sql/SqlClient"
+import * as Effect from "effect/Effect"
 import type { EscChange } from "../domain/esc-change.js"
 import { NothingSet, type EscSetting } from "../domain/esc.js"
-import { stmt } from "./query.js"
+import { storeFailure } from "./sql-client.js"
+import type { StoreError } from "./store-error.js"
 
 export type EscScope = "zone" | "account"
 
@@ -16,28 +18,33 @@ const table = {
 
 type Row = { always: number; secret: string | null }
 
-export const getEsc = (db: Database.Database, scope: EscScope, id: string): EscSetting => {
+const failing = storeFailure("cannot read or write the ESC settings")
+
+export const getEsc = (sql: SqlClient, scope: EscScope, id: string): Effect.Effect<EscSetting, StoreError> => {
   const t = table[scope]
-  const r = stmt(db, `SELECT always, secret FROM ${t.name} WHERE ${t.key} = ?`).get(id) as Row | undefined
-  return r ? { always: r.always === 1, with_secret: r.secret } : NothingSet
+  return sql<Row>`SELECT always, secret FROM ${sql(t.name)} WHERE ${sql(t.key)} = ${id}`.pipe(
+    Effect.map(([r]) => (r ? { always: r.always === 1, with_secret: r.secret } : NothingSet)),
+    Effect.mapError(failing)
+  )
 }
 
 /** `always` keeps the secret and a new secret keeps `always` (the spec: "same status, secret stored"). */
-export const changeEsc = (db: Database.Database, scope: EscScope, id: string, change: EscChange): EscSetting => {
+export const changeEsc = (
+  sql: SqlClient,
+  scope: EscScope,
+  id: string,
+  change: EscChange
+): Effect.Effect<EscSetting, StoreError> => {
   const t = table[scope]
-  if (change.kind === "always") {
-    stmt(
-      db,
-      `INSERT INTO ${t.name} (${t.key}, always) VALUES (?, 1) ON CONFLICT (${t.key}) DO UPDATE SET always = 1`
-    ).run(id)
-  } else {
-    stmt(
-      db,
-      `INSERT INTO ${t.name} (${t.key}, secret) VALUES (?, ?) ON CONFLICT (${t.key}) DO UPDATE SET secret = excluded.secret`
-    ).run(id, change.secret)
-    forgetOldPages(db)
-  }
-  return getEsc(db, scope, id)
+  const write =
+    change.kind === "always"
+      ? sql`INSERT INTO ${sql(t.name)} (${sql(t.key)}, always) VALUES (${id}, 1)
+            ON CONFLICT (${sql(t.key)}) DO UPDATE SET always = 1`
+      : sql`INSERT INTO ${sql(t.name)} (${sql(t.key)}, secret) VALUES (${id}, ${change.secret})
+            ON CONFLICT (${sql(t.key)}) DO UPDATE SET secret = excluded.secret`.pipe(
+          Effect.zipRight(forgetOldPages(sql))
+        )
+  return write.pipe(Effect.mapError(failing), Effect.zipRight(getEsc(sql, scope, id)))
 }
 
 /**
@@ -45,12 +52,14 @@ export const changeEsc = (db: Database.Database, scope: EscScope, id: string, ch
  * `secure_delete`, a checkpoint that empties the log leaves it nowhere (a reader still open in
  * another process may keep the log; SQLite then empties it at the next checkpoint).
  */
-const forgetOldPages = (db: Database.Database) => db.pragma("wal_checkpoint(TRUNCATE)")
+const forgetOldPages = (sql: SqlClient) => sql.unsafe("PRAGMA wal_checkpoint(TRUNCATE)")
 
 /** ESC on again: neither `always` nor a secret. */
-export const clearEsc = (db: Database.Database, scope: EscScope, id: string): EscSetting => {
+export const clearEsc = (sql: SqlClient, scope: EscScope, id: string): Effect.Effect<EscSetting, StoreError> => {
   const t = table[scope]
-  stmt(db, `DELETE FROM ${t.name} WHERE ${t.key} = ?`).run(id)
-  forgetOldPages(db)
-  return NothingSet
+  return sql`DELETE FROM ${sql(t.name)} WHERE ${sql(t.key)} = ${id}`.pipe(
+    Effect.zipRight(forgetOldPages(sql)),
+    Effect.as(NothingSet),
+    Effect.mapError(failing)
+  )
 }

@@ -1,13 +1,23 @@
-/** Users, credentials, accounts, memberships and invites of the local platform. */
+/**
+ * Users, credentials, accounts, memberships and invites of the local platform. The credential
+ * check and the reads the route table answers run on the store's handle (the hot path:
+ * docs/architecture.md, "The store"); invites and token verification through its SQL client.
+ */
+import type { SqlClient } from "@effect/sql/SqlClient"
 import type Database from "better-sqlite3"
+import * as Effect from "effect/Effect"
 import type { Account, Membership, TokenVerification } from "../domain/account.js"
 import { pageInfo, type Page } from "../domain/envelope.js"
 import type { Invite } from "../domain/invite.js"
 import { nodeCrypto } from "../lazy-builtins.js"
 import { inList, json, stmt } from "./query.js"
 import { seekPage } from "./seek.js"
+import { storeFailure } from "./sql-client.js"
+import type { StoreError } from "./store-error.js"
 
 type Row = Record<string, unknown>
+
+const failing = storeFailure("cannot read or write the invites and tokens")
 
 /**
  * SHA-256 of the demo world's all-accounts token (fixtures/world.json), which local mode presents
@@ -112,18 +122,23 @@ const verified = (
 })
 
 /** `GET /user/tokens/verify` for the token with this id (the one that authenticated the call). */
-export const verifyToken = (db: Database.Database, tokenId: string): TokenVerification | undefined => {
-  const t = stmt(db, "SELECT * FROM tokens WHERE id = ?").get(tokenId) as Row | undefined
-  return (
-    t &&
-    verified(
-      t.id as string,
-      t.status as string,
-      (t.expires_on as string | null) ?? null,
-      (t.not_before as string | null) ?? null
-    )
+export const verifyToken = (
+  sql: SqlClient,
+  tokenId: string
+): Effect.Effect<TokenVerification | undefined, StoreError> =>
+  sql<Row>`SELECT * FROM tokens WHERE id = ${tokenId}`.pipe(
+    Effect.map(
+      ([t]) =>
+        t &&
+        verified(
+          t.id as string,
+          t.status as string,
+          (t.expires_on as string | null) ?? null,
+          (t.not_before as string | null) ?? null
+        )
+    ),
+    Effect.mapError(failing)
   )
-}
 
 const accountFromRow = (r: Row): Account => ({
   id: r.id as string,
@@ -219,32 +234,39 @@ const inviteFromRow = (r: Row): Invite => ({
 const INVITE_SELECT =
   "SELECT i.*, a.name AS account_name, a.type AS account_type FROM invites i JOIN accounts a ON a.id = i.account_id"
 
-export const listInvites = (db: Database.Database, userId: string): ReadonlyArray<Invite> =>
-  (stmt(db, `${INVITE_SELECT} WHERE i.user_id = ? ORDER BY i.invited_on, i.id`).all(userId) as Array<Row>).map(
-    inviteFromRow
+export const listInvites = (sql: SqlClient, userId: string): Effect.Effect<ReadonlyArray<Invite>, StoreError> =>
+  sql.unsafe<Row>(`${INVITE_SELECT} WHERE i.user_id = ? ORDER BY i.invited_on, i.id`, [userId]).pipe(
+    Effect.map((rows) => rows.map(inviteFromRow)),
+    Effect.mapError(failing)
   )
 
-export const getInvite = (db: Database.Database, userId: string, id: string): Invite | undefined => {
-  const r = stmt(db, `${INVITE_SELECT} WHERE i.user_id = ? AND i.id = ?`).get(userId, id) as Row | undefined
-  return r ? inviteFromRow(r) : undefined
-}
+export const getInvite = (sql: SqlClient, userId: string, id: string): Effect.Effect<Invite | undefined, StoreError> =>
+  sql.unsafe<Row>(`${INVITE_SELECT} WHERE i.user_id = ? AND i.id = ?`, [userId, id]).pipe(
+    Effect.map(([r]) => (r ? inviteFromRow(r) : undefined)),
+    Effect.mapError(failing)
+  )
 
-/** Accepting makes the user a member of the inviting account; both writes are one transaction. */
+/**
+ * Accepting makes the user a member of the inviting account; both writes are one of the client's
+ * transactions. The store's handle is for its credential cache, which a membership changes.
+ */
 export const respondInvite = (
-  db: Database.Database,
+  store: { readonly db: Database.Database; readonly sql: SqlClient },
   userId: string,
   invite: Invite,
   status: "accepted" | "rejected"
-): Invite => {
-  forgetCredentials(db)
-  db.transaction(() => {
-    stmt(db, "UPDATE invites SET status = ? WHERE id = ?").run(status, invite.id)
+): Effect.Effect<Invite, StoreError> => {
+  const { db, sql } = store
+  const writes = Effect.gen(function* () {
+    yield* sql`UPDATE invites SET status = ${status} WHERE id = ${invite.id}`
     if (status === "accepted") {
-      stmt(
-        db,
-        "INSERT OR IGNORE INTO memberships (id, user_id, account_id, status, roles) VALUES (?, ?, ?, 'accepted', ?)"
-      ).run(invite.id, userId, invite.organization_id, JSON.stringify(invite.roles ?? []))
+      yield* sql`INSERT OR IGNORE INTO memberships (id, user_id, account_id, status, roles)
+                 VALUES (${invite.id}, ${userId}, ${invite.organization_id}, 'accepted', ${JSON.stringify(invite.roles ?? [])})`
     }
-  })()
-  return { ...invite, status }
+  })
+  return Effect.sync(() => forgetCredentials(db)).pipe(
+    Effect.zipRight(sql.withTransaction(writes)),
+    Effect.as({ ...invite, status }),
+    Effect.mapError(failing)
+  )
 }

@@ -6,73 +6,31 @@
  * as @effect/sql-sqlite-node would open, two migrators and two seeds raced (a UNIQUE constraint on
  * the seed, or "migrations already running" taken as done before the tables existed).
  */
-import * as Reactivity from "@effect/experimental/Reactivity"
-import * as Migrator from "@effect/sql/Migrator"
+import * as Migrator from "@effect/sql-sqlite-node/SqliteMigrator"
 import * as SqlClient from "@effect/sql/SqlClient"
-import type { Connection } from "@effect/sql/SqlConnection"
-import { SqlError } from "@effect/sql/SqlError"
-import * as Statement from "@effect/sql/Statement"
 import type Database from "better-sqlite3"
 import * as Effect from "effect/Effect"
-import * as Stream from "effect/Stream"
+import { storeFailure, type SqliteClient } from "./sql-client.js"
 import { StoreError } from "./store-error.js"
 import { LatestVersion, migrations } from "./migrations.js"
 
 /** How long a process waits for another one creating the store (seeding a big world takes seconds). */
 const CreateWaitMs = 120_000
 
-const connectionOf = (db: Database.Database): Connection => {
-  const run = (sql: string, params: ReadonlyArray<unknown>, raw: boolean) =>
-    Effect.try({
-      try: () => {
-        const s = db.prepare(sql)
-        if (s.reader) return s.all(...params) as ReadonlyArray<unknown>
-        const r = s.run(...params)
-        return (raw ? r : []) as ReadonlyArray<unknown>
-      },
-      catch: (cause) => new SqlError({ cause, message: "Failed to execute statement" })
-    })
-  return {
-    execute: (sql, params, rows) =>
-      rows ? Effect.map(run(sql, params, false), (r) => rows(r as Array<object>)) : run(sql, params, false),
-    executeRaw: (sql, params) => run(sql, params, true),
-    executeUnprepared: (sql, params, rows) =>
-      rows ? Effect.map(run(sql, params, false), (r) => rows(r as Array<object>)) : run(sql, params, false),
-    executeValues: (sql, params) =>
-      Effect.try({
-        try: () => {
-          const s = db.prepare(sql)
-          if (!s.reader) {
-            s.run(...params)
-            return []
-          }
-          return s.raw(true).all(...params) as ReadonlyArray<ReadonlyArray<unknown>>
-        },
-        catch: (cause) => new SqlError({ cause, message: "Failed to execute statement" })
-      }),
-    executeStream: () => Stream.dieMessage("executeStream is not used by migrations")
-  }
-}
-
 /**
  * Brings the store open on `db` to `LatestVersion` (migrations, then `fill` from the version it
- * had, then `user_version`), or does nothing when another process did it first. `fill` is a `Seed`
- * (db.ts), written out by its shape because db.ts imports this module.
+ * had, then `user_version`), or does nothing when another process did it first, through the
+ * store's client `sql` on `db` (the Migrator's queries and the seed's statements on one connection,
+ * in one of the client's transactions). `fill` is a `Seed` (db.ts), written out by its shape because
+ * db.ts imports this module.
  */
 export const createOrUpgrade = (
   db: Database.Database,
+  sql: SqliteClient,
   file: string,
   fill: ((db: Database.Database, fromVersion: number) => void) | undefined
 ): Effect.Effect<void, StoreError> =>
   Effect.gen(function* () {
-    const conn = connectionOf(db)
-    const sql = yield* SqlClient.make({
-      acquirer: Effect.succeed(conn),
-      transactionAcquirer: Effect.succeed(conn),
-      compiler: Statement.makeCompilerSqlite(),
-      spanAttributes: [],
-      beginTransaction: "BEGIN IMMEDIATE"
-    })
     const work = Effect.gen(function* () {
       const from = db.pragma("user_version", { simple: true }) as number
       if (from >= LatestVersion) return
@@ -90,7 +48,7 @@ export const createOrUpgrade = (
     const waited = db.pragma("busy_timeout", { simple: true }) as number
     db.pragma(`busy_timeout = ${CreateWaitMs}`)
     yield* sql.withTransaction(work).pipe(
-      Effect.catchTag("SqlError", (e) => Effect.fail(new StoreError(`cannot create ${file}: ${String(e.cause ?? e)}`))),
+      Effect.catchTag("SqlError", (e) => Effect.fail(storeFailure(`cannot create ${file}`)(e))),
       Effect.ensuring(Effect.sync(() => db.pragma(`busy_timeout = ${waited}`)))
     )
-  }).pipe(Effect.provide(Reactivity.layer))
+  })
