@@ -27,7 +27,7 @@ export type TextWidth = (text: string) => number
  * string-width's segmenting and emoji test (most of a frame's diff when every line starts with a
  * border). Ink's output grid uses it too (build/patches/ink.mjs).
  */
-export const narrow = (code: number) =>
+const narrow = (code: number) =>
   (code >= 0x20 && code < 0x7f) ||
   (code >= 0xa0 && code < 0x300 && code !== 0xad) ||
   (code >= 0x2010 && code <= 0x2027) ||

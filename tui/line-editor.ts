@@ -53,7 +53,7 @@ const notSpace = (c: string | undefined) => c !== undefined && !isSpace(c)
 export type Newlines = "keep" | "join"
 
 /** The text a paste adds to a field that takes its line ends as `newlines` says. */
-export const pasteInto = (text: string, newlines: Newlines): string =>
+const pasteInto = (text: string, newlines: Newlines): string =>
   newlines === "keep" ? text : text.replace(/\n+$/, "").replace(/[\n\t]/g, " ")
 
 /** The number of lines in `text` (1 when it has no line end). */

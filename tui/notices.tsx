@@ -28,7 +28,7 @@ export interface Notify {
 }
 
 /** How long a result stays in the footer. */
-export const NoticeMillis = 4000
+const NoticeMillis = 4000
 
 /** Above every key layer; it handles nothing, it only sees each key first. */
 const NoticeLayer = 100

@@ -41,10 +41,10 @@ export function useSessionLog(): SessionLog {
 
 const two = (n: number) => String(n).padStart(2, "0")
 /** Local wall time: the user compares it with their own clock. */
-export const clockText = (d: Date) => `${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}`
+const clockText = (d: Date) => `${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}`
 
 /** One entry as the overlay lists it: `12:03:04  ✓  acme.com  created A www.acme.com`. */
-export const entryText = (e: LogEntry) =>
+const entryText = (e: LogEntry) =>
   `${clockText(e.at)}  ${e.result === "ok" ? "✓" : "✗"}  ${e.where}  ${e.what}${e.result === "ok" ? "" : ` — failed: ${e.result.error}`}`
 
 /** The overlay: takes the keys while open; ↑↓ scroll, esc or L closes, q quits as everywhere. */

@@ -61,7 +61,7 @@ type Parts<E> =
     : never
 
 /** The input of a call of `E`. */
-export type CallInput<E> = Parts<E>
+type CallInput<E> = Parts<E>
 
 /** `[input]`, optional when nothing in it is required (`call(Endpoints.listInvites)`). */
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- `{} extends`: nothing in the input is required

@@ -158,7 +158,7 @@ export const DnsListParams = lazily(() =>
 )
 export type DnsListParams = ReturnType<typeof DnsListParams>["Type"]
 
-export const CertificatePacksParams = lazily(() =>
+const CertificatePacksParams = lazily(() =>
   Schema.Struct({
     status: Schema.optional(OneOf("status", ["all"])),
     ssl_status: Schema.optional(OneOf("ssl_status", ["all"])),
@@ -166,7 +166,7 @@ export const CertificatePacksParams = lazily(() =>
     per_page: Schema.optional(IntParam("per_page", 5, 1000))
   })
 )
-export type CertificatePacksParams = ReturnType<typeof CertificatePacksParams>["Type"]
+type CertificatePacksParams = ReturnType<typeof CertificatePacksParams>["Type"]
 
 export const AccountsParams = lazily(() =>
   Schema.Struct({
@@ -178,7 +178,7 @@ export const AccountsParams = lazily(() =>
 )
 export type AccountsParams = ReturnType<typeof AccountsParams>["Type"]
 
-export const MembershipsParams = lazily(() =>
+const MembershipsParams = lazily(() =>
   Schema.Struct({
     status: Schema.optional(OneOf("status", ["accepted", "pending", "rejected"])),
     "account.name": Schema.optional(TextParam("account.name", 253)),
@@ -187,7 +187,7 @@ export const MembershipsParams = lazily(() =>
     per_page: Schema.optional(IntParam("per_page", 5, 50))
   })
 )
-export type MembershipsParams = ReturnType<typeof MembershipsParams>["Type"]
+type MembershipsParams = ReturnType<typeof MembershipsParams>["Type"]
 
 /*
  * The core's endpoints, by name, with the errors each answers beyond `PlatformErrors` (which every

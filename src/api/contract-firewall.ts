@@ -29,7 +29,7 @@ const FilterPath = Schema.Struct({ zone_id: Schema.String, filter_id: Schema.Str
 const RulePath = Schema.Struct({ zone_id: Schema.String, rule_id: Schema.String })
 const Ids = Schema.Struct({ id: Schema.optional(Schema.Union(Schema.String, Schema.Array(Schema.String))) })
 
-export const FiltersListParams = lazily(() =>
+const FiltersListParams = lazily(() =>
   Schema.Struct({
     id: Schema.optional(TextParam("id", 64)),
     paused: Schema.optional(BoolParam("paused")),
@@ -40,7 +40,7 @@ export const FiltersListParams = lazily(() =>
     per_page: Schema.optional(IntParam("per_page", 5, 100))
   })
 )
-export type FiltersListParams = ReturnType<typeof FiltersListParams>["Type"]
+type FiltersListParams = ReturnType<typeof FiltersListParams>["Type"]
 
 export const RulesListParams = lazily(() =>
   Schema.Struct({
@@ -55,14 +55,12 @@ export const RulesListParams = lazily(() =>
 export type RulesListParams = ReturnType<typeof RulesListParams>["Type"]
 
 /** DELETE one rule: also delete its filter when no other rule uses it (query or JSON body). */
-export const DeleteRuleParams = lazily(() =>
+const DeleteRuleParams = lazily(() =>
   Schema.Struct({
     delete_filter_if_unused: Schema.optional(BoolParam("delete_filter_if_unused"))
   })
 )
-export const ValidateExprParams = lazily(() =>
-  Schema.Struct({ expression: Schema.optional(TextParam("expression", 4096)) })
-)
+const ValidateExprParams = lazily(() => Schema.Struct({ expression: Schema.optional(TextParam("expression", 4096)) }))
 
 /** A filter written: its expression may not check or may exist already in the zone; the API may refuse writes (ended). */
 const filterWrite = answers(Wire.DuplicateFilter, Wire.InvalidExpression, Wire.MaintenanceMode)

@@ -65,7 +65,7 @@ export const UaRulesListParams = lazily(() =>
 )
 export type UaRulesListParams = ReturnType<typeof UaRulesListParams>["Type"]
 
-export const RateLimitsListParams = lazily(() => Schema.Struct(paging))
+const RateLimitsListParams = lazily(() => Schema.Struct(paging))
 
 /** A create may meet the product's quota; the ended rate limits answer Gone. */
 const write = answers(Wire.QuotaExceeded)

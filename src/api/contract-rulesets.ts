@@ -32,7 +32,7 @@ const Rule = Schema.Struct({ zone_id: Schema.String, ruleset_id: Schema.String, 
 const Phase = Schema.Struct({ zone_id: Schema.String, ruleset_phase: Schema.String })
 
 /** `dry_run` is read by the server, which names the value it refuses. */
-export const DryRunParams = lazily(() => Schema.Struct({ dry_run: Schema.optional(Schema.String) }))
+const DryRunParams = lazily(() => Schema.Struct({ dry_run: Schema.optional(Schema.String) }))
 
 /** A write: its expression may not check, the zone's plan may not have room for another rule. */
 const write = answers(Wire.InvalidExpression, Wire.QuotaExceeded)

@@ -47,14 +47,14 @@ const paging = {
   match: Schema.optional(Match)
 }
 
-export const WafPackagesParams = lazily(() =>
+const WafPackagesParams = lazily(() =>
   Schema.Struct({
     ...paging,
     name: Schema.optional(TextParam("name", 255)),
     order: Schema.optional(OneOf("order", ["name"]))
   })
 )
-export const WafGroupsParams = lazily(() =>
+const WafGroupsParams = lazily(() =>
   Schema.Struct({
     ...paging,
     mode: Schema.optional(OneOf("mode", ["on", "off"])),
@@ -62,7 +62,7 @@ export const WafGroupsParams = lazily(() =>
     order: Schema.optional(OneOf("order", ["mode", "rules_count"]))
   })
 )
-export const WafRulesParams = lazily(() =>
+const WafRulesParams = lazily(() =>
   Schema.Struct({
     ...paging,
     mode: Schema.optional(TextParam("mode", 16)),
@@ -71,15 +71,15 @@ export const WafRulesParams = lazily(() =>
     order: Schema.optional(OneOf("order", ["priority", "group_id", "description"]))
   })
 )
-export const OverridesParams = lazily(() =>
+const OverridesParams = lazily(() =>
   Schema.Struct({
     page: paging.page,
     per_page: Schema.optional(IntParam("per_page", 5, 100))
   })
 )
 
-export const PhaseTwoParams = lazily(() => Schema.Struct({ phase_two: Schema.optional(Schema.String) }))
-export const EntrypointParams = lazily(() =>
+const PhaseTwoParams = lazily(() => Schema.Struct({ phase_two: Schema.optional(Schema.String) }))
+const EntrypointParams = lazily(() =>
   Schema.Struct({
     waf_migration: Schema.optional(Schema.String),
     phase_two: Schema.optional(Schema.String),

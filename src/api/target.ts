@@ -14,7 +14,7 @@ import { InvalidInput } from "../domain/errors.js"
 import { DefaultRateLimit, parseRateLimit, sharedBudget, type RateLimit } from "../domain/rate-budget.js"
 import { timedFetch, type Timeouts } from "./timed-fetch.js"
 
-export const DefaultRemoteBase = "https://api.cloudflare.com/client/v4"
+const DefaultRemoteBase = "https://api.cloudflare.com/client/v4"
 /** The base the in-process platform answers on; never resolved on a network. */
 export const LocalBase = "http://edgectl.local/client/v4"
 /** The demo world's all-accounts token; a local sandbox credential, not a secret. */
@@ -68,9 +68,9 @@ export const upstreamProblem = (text: string): string | undefined => {
  * user sees when it has one. `--timeout N` / EDGECTL_TIMEOUT=N sets the answer limit, and the
  * connect limit when it is shorter.
  */
-export const DefaultTimeouts: Timeouts = { connect: 30, answer: 120 }
+const DefaultTimeouts: Timeouts = { connect: 30, answer: 120 }
 /** The range `--timeout` and EDGECTL_TIMEOUT take, in seconds. */
-export const TimeoutRange = { min: 1, max: 3600 } as const
+const TimeoutRange = { min: 1, max: 3600 } as const
 
 /** Why `text` is not a timeout in seconds, or undefined when it is one. */
 export const timeoutProblem = (text: string): string | undefined => {

@@ -60,7 +60,7 @@ const renderOne = (source: string, d: Diagnostic, opts: RenderOptions): string =
 }
 
 /** 1-based line and column (in characters) of an offset. */
-export const position = (source: string, offset: number) => {
+const position = (source: string, offset: number) => {
   let line = 1
   let lineStart = 0
   for (let i = 0; i < offset && i < source.length; i++) {

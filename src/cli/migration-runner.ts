@@ -31,7 +31,7 @@ export interface FlowPlan {
 }
 
 /** A journal of the zone and where it stands, as the services' `…Journal(zone)` answer it. */
-export interface FoundJournal<J extends Journal<MigrationStep, unknown>> {
+interface FoundJournal<J extends Journal<MigrationStep, unknown>> {
   readonly journal: J
   readonly status: JournalStatus
 }

@@ -33,7 +33,7 @@ interface DemoNamespace {
   readonly entries: () => ReadonlyArray<WriteEntry>
 }
 
-export const DemoNamespaces: ReadonlyArray<DemoNamespace> = [
+const DemoNamespaces: ReadonlyArray<DemoNamespace> = [
   {
     account: "Acme Corp",
     title: "acme-web-config",

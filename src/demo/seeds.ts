@@ -20,14 +20,14 @@ import { expandWorld, type WorldDef, type WorldOptions } from "./world.js"
 
 export const DemoWorld = world as unknown as WorldDef
 
-export interface AreaSeed {
+interface AreaSeed {
   /** The migration (a key of `migrations`) whose tables this seed fills. */
   readonly migration: keyof typeof migrations
   readonly seed: (db: Database.Database) => void
 }
 
 /** Each area's demo data, in migration order. */
-export const AreaSeeds: ReadonlyArray<AreaSeed> = [
+const AreaSeeds: ReadonlyArray<AreaSeed> = [
   { migration: "0002_esc", seed: seedEsc },
   { migration: "0003_kv", seed: seedKv },
   { migration: "0004_firewall", seed: seedFirewall },

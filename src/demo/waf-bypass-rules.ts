@@ -18,7 +18,7 @@ interface Bypass {
 
 const bigIpSet = `ip.src in {${Array.from({ length: 400 }, (_, i) => `198.18.${i >> 8}.${i & 255}`).join(" ")}}`
 
-export const DEMO_BYPASS: Readonly<Record<string, ReadonlyArray<Bypass>>> = {
+const DEMO_BYPASS: Readonly<Record<string, ReadonlyArray<Bypass>>> = {
   "globex.com": [
     {
       name: "payment webhooks skip the WAF",

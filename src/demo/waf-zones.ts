@@ -46,7 +46,7 @@ interface DemoZone {
   readonly state?: "validation" | "finished"
 }
 
-export const DEMO_WAF: Readonly<Record<string, DemoZone>> = {
+const DEMO_WAF: Readonly<Record<string, DemoZone>> = {
   "acme.com": {
     owasp: { sensitivity: "high", action_mode: "block" },
     groups: { [groupId("Cloudflare Drupal")]: "off" },

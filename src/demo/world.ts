@@ -6,14 +6,14 @@ import { hexId, uuidId } from "../domain/ids.js"
 import { isoMicros } from "../domain/timestamps.js"
 import { sha256 } from "../store/identity-repo.js"
 
-export interface ZoneDef {
+interface ZoneDef {
   readonly name: string
   readonly status?: string
   readonly type?: string
   readonly paused?: boolean
   readonly records?: number
 }
-export interface AccountDef {
+interface AccountDef {
   readonly name: string
   readonly type: string
   readonly plan: string
@@ -57,7 +57,7 @@ const PLANS: Record<string, { id: string; name: string; price: number; legacy_id
     legacy_id: "enterprise"
   }
 }
-export const planFor = (plan: string) => {
+const planFor = (plan: string) => {
   const p = PLANS[plan] ?? PLANS.free!
   return {
     id: p.id,

@@ -5,7 +5,7 @@
  */
 import data from "./deprecations.json" with { type: "json" }
 
-export interface ApiDetector {
+interface ApiDetector {
   readonly methods: ReadonlyArray<string>
   /** Anchored, against the path relative to /client/v4 without query string; `[^/]+` for an id. */
   readonly path: string
@@ -18,7 +18,7 @@ export interface ApiDetector {
   readonly derived?: boolean
 }
 
-export interface PatternDetector {
+interface PatternDetector {
   readonly pattern: string
   readonly what: string
   readonly languages?: ReadonlyArray<string>
@@ -26,7 +26,7 @@ export interface PatternDetector {
   readonly derived?: boolean
 }
 
-export interface TerraformDetector {
+interface TerraformDetector {
   readonly resource?: string
   readonly data?: string
   readonly attribute?: string

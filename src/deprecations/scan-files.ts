@@ -9,7 +9,7 @@ import * as nodePath from "node:path"
 import { languageOf, scanText, type Hit, type Language } from "./scan-text.js"
 import { pinIn } from "./terraform.js"
 
-export interface ScannedFile {
+interface ScannedFile {
   readonly path: string
   readonly text: string
   readonly language: Language

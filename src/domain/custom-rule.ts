@@ -16,13 +16,13 @@ export const CustomRuleActions = ["block", "challenge", "js_challenge", "managed
 /** The products a skip rule may skip (case-sensitive, the firewall rules' bypass products). */
 export const SkipProducts = ["zoneLockdown", "uaBlock", "bic", "hot", "securityLevel", "rateLimit", "waf"] as const
 
-export const BlockResponse = Schema.Struct({
+const BlockResponse = Schema.Struct({
   status_code: Schema.optional(Schema.Number),
   content: Schema.optional(Schema.String),
   content_type: Schema.optional(Schema.String)
 })
 
-export const CustomRuleActionParameters = Schema.Struct({
+const CustomRuleActionParameters = Schema.Struct({
   /** `current`: skip the remaining rules of this ruleset (a former `allow`). */
   ruleset: Schema.optional(Schema.Literal("current")),
   /** `current`: skip the remaining rules of the phase (API only, zone custom phase only). */
@@ -31,7 +31,7 @@ export const CustomRuleActionParameters = Schema.Struct({
   products: Schema.optional(Schema.Array(Schema.String)),
   response: Schema.optional(BlockResponse)
 })
-export type CustomRuleActionParameters = typeof CustomRuleActionParameters.Type
+type CustomRuleActionParameters = typeof CustomRuleActionParameters.Type
 
 export const CustomRule = Schema.Struct({
   id: Schema.optional(Schema.String),

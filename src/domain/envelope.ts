@@ -7,7 +7,7 @@ import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import * as AST from "effect/SchemaAST"
 
-export const ErrorChainItem = Schema.Struct({ code: Schema.Number, message: Schema.String })
+const ErrorChainItem = Schema.Struct({ code: Schema.Number, message: Schema.String })
 
 export const ErrorItem = Schema.Struct({
   code: Schema.optional(Schema.Number),
@@ -52,11 +52,11 @@ export const PageInfo = Schema.transform(
 )
 export type PageInfo = typeof PageInfo.Type
 
-export const CursorInfo = Schema.Struct({
+const CursorInfo = Schema.Struct({
   count: Schema.Number,
   cursor: Schema.optional(Schema.NullOr(Schema.String))
 })
-export type CursorInfo = typeof CursorInfo.Type
+type CursorInfo = typeof CursorInfo.Type
 
 /** A page of items as services see it. */
 export interface Page<A> {

@@ -9,7 +9,7 @@ import type { ErrorItem, FailureEnvelope } from "./envelope.js"
 import { ExpressionDiagnostic, type ExpressionDiagnostic as Diagnostic } from "./expression.js"
 
 /** An error of the platform's error chain (`error_chain`). */
-export interface ChainItem {
+interface ChainItem {
   readonly code: number
   readonly message: string
 }
@@ -114,7 +114,7 @@ export class Gone extends V4ErrorClass("Gone", 0) {}
 /** The firewall rules and filters APIs no longer accept writes (the platform's code 10020, HTTP 400: our choice, the status is not documented). */
 export class MaintenanceMode extends V4ErrorClass("MaintenanceMode", 10020) {}
 /** A storage transaction was rolled back and the operation cannot go on. */
-export class TransactionRolledBack extends V4ErrorClass("TransactionRolledBack", 10400) {}
+class TransactionRolledBack extends V4ErrorClass("TransactionRolledBack", 10400) {}
 /** Too many requests; `retryAfter` seconds when the platform said so. */
 export class RateLimited extends V4ErrorClass<"RateLimited", { readonly retryAfter?: number | undefined }>(
   "RateLimited",

@@ -4,7 +4,7 @@
  * the field, the rule and what was sent; a secret is described by its length, never echoed.
  */
 
-export const SecretMaxLength = 100
+const SecretMaxLength = 100
 
 export type EscChange = { readonly kind: "always" } | { readonly kind: "secret"; readonly secret: string }
 
@@ -14,7 +14,7 @@ const ok = <A>(value: A): Checked<A> => ({ ok: true, value })
 const refuse = (message: string): Checked<never> => ({ ok: false, message })
 
 /** What a JSON value is, in words, without its content (it may be a secret). */
-export const kindOf = (u: unknown): string => {
+const kindOf = (u: unknown): string => {
   if (u === null) return "null"
   if (Array.isArray(u)) return `an array of ${u.length} item${u.length === 1 ? "" : "s"}`
   switch (typeof u) {

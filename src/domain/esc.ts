@@ -18,13 +18,13 @@ export interface EscSetting {
 
 export const NothingSet: EscSetting = { always: false, with_secret: null }
 
-export const EscSettingSchema = Schema.Struct({
+const EscSettingSchema = Schema.Struct({
   always: Schema.Boolean,
   with_secret: Schema.NullOr(Schema.String)
 })
 
 /** The fields that are set, as the platform shows them. */
-export const sparse = (s: EscSetting): { always?: true; with_secret?: string } => ({
+const sparse = (s: EscSetting): { always?: true; with_secret?: string } => ({
   ...(s.always ? { always: true as const } : {}),
   ...(s.with_secret !== null ? { with_secret: s.with_secret } : {})
 })
@@ -32,7 +32,7 @@ export const sparse = (s: EscSetting): { always?: true; with_secret?: string } =
 const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
 
 /** A setting from an answer body: the envelope's `result`, or the bare object of the docs. */
-export const settingFromAnswer = (body: unknown): EscSetting | string => {
+const settingFromAnswer = (body: unknown): EscSetting | string => {
   const inner = isRecord(body) && "success" in body && "result" in body ? body.result : body
   if (inner === null || inner === undefined) return { always: false, with_secret: null }
   if (!isRecord(inner)) return "expected an object with always and/or with_secret"

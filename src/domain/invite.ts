@@ -1,9 +1,6 @@
 import * as Schema from "effect/Schema"
 import { OneOf } from "./params.js"
 
-export const InviteStatus = Schema.Literal("pending", "accepted", "rejected", "expired")
-export type InviteStatus = typeof InviteStatus.Type
-
 export const Invite = Schema.Struct({
   id: Schema.String,
   invited_member_id: Schema.NullOr(Schema.String),

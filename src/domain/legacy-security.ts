@@ -101,14 +101,13 @@ export const RateLimitBody = Schema.Struct(rateLimitFields)
 export type RateLimitBody = typeof RateLimitBody.Type
 
 /** The three products, by the name edgectl's commands and the store use. */
-export const LegacyKinds = ["lockdowns", "ua_rules", "rate_limits"] as const
-export type LegacyKind = (typeof LegacyKinds)[number]
+export type LegacyKind = "lockdowns" | "ua_rules" | "rate_limits"
 
 /**
  * Rules per zone plan (lockdown-ua-migration.md §2.5 and §3.4, rate-limiting-migration.md §2.4).
  * A plan the table lacks counts as free. Zone Lockdown is not offered on Free.
  */
-export const LegacyRuleLimits: Readonly<Record<LegacyKind, Readonly<Record<string, number>>>> = {
+const LegacyRuleLimits: Readonly<Record<LegacyKind, Readonly<Record<string, number>>>> = {
   lockdowns: { free: 0, lite: 3, pro: 3, pro_plus: 10, business: 10, enterprise: 200 },
   ua_rules: { free: 10, lite: 50, pro: 50, pro_plus: 250, business: 250, enterprise: 1000 },
   rate_limits: { free: 1, lite: 10, pro: 10, pro_plus: 15, business: 15, enterprise: 100 }

@@ -8,7 +8,7 @@ import { ArrayFormatter, type ParseError } from "effect/ParseResult"
 import { clip } from "./clip.js"
 
 /** `rules[0].action_parameters.id`; `(the document)` for the root. */
-export const jsonPath = (path: ReadonlyArray<PropertyKey>): string => {
+const jsonPath = (path: ReadonlyArray<PropertyKey>): string => {
   let out = ""
   for (const p of path) {
     if (typeof p === "number") out += `[${p}]`
@@ -53,7 +53,7 @@ const wording = (message: string): string => {
  * Every problem of a decoding failure, one per field, each `path: why` (an optional field's union
  * also reports "Expected undefined", which says nothing a user can use).
  */
-export const parseIssues = (e: ParseError): ReadonlyArray<{ readonly path: string; readonly message: string }> => {
+const parseIssues = (e: ParseError): ReadonlyArray<{ readonly path: string; readonly message: string }> => {
   const all = ArrayFormatter.formatErrorSync(e)
   const useful = all.filter((i) => !i.message.startsWith("Expected undefined"))
   const seen = new Set<string>()

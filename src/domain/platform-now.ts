@@ -3,7 +3,7 @@
  * once for everything that needs "now" on the platform's terms: the local platform's clock and the
  * deprecation scanner's dates, so that a test sets one variable and both agree.
  */
-export const ClockVariable = "EDGECTL_PLATFORM_NOW"
+const ClockVariable = "EDGECTL_PLATFORM_NOW"
 
 /** The instant the variable asks for, or undefined when it is unset; a value that is not an instant is an error. */
 export const platformNowFromEnv = (

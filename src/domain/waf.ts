@@ -13,8 +13,8 @@ export type ActionMode = typeof ActionMode.Type
 export const GroupMode = Schema.Literal("on", "off")
 export type GroupMode = typeof GroupMode.Type
 /** Traditional (Cloudflare package) rules take these; anomaly (OWASP) rules take on / off. */
-export const TraditionalMode = Schema.Literal("default", "disable", "simulate", "block", "challenge")
-export type TraditionalMode = typeof TraditionalMode.Type
+const TraditionalMode = Schema.Literal("default", "disable", "simulate", "block", "challenge")
+type TraditionalMode = typeof TraditionalMode.Type
 export const RuleMode = Schema.Union(TraditionalMode, GroupMode)
 export type RuleMode = typeof RuleMode.Type
 
@@ -63,7 +63,7 @@ export type WafRule = typeof WafRule.Type
 export const ModePatch = <A extends string, I extends string>(mode: Schema.Schema<A, I>) => Schema.Struct({ mode })
 
 const OverrideAction = TraditionalMode
-export const RewriteAction = Schema.Struct({
+const RewriteAction = Schema.Struct({
   block: Schema.optional(OverrideAction),
   challenge: Schema.optional(OverrideAction),
   default: Schema.optional(OverrideAction),
@@ -170,12 +170,12 @@ export const RuleOverride = Schema.Struct({
 })
 export type RuleOverride = typeof RuleOverride.Type
 
-export const CategoryOverride = Schema.Struct({
+const CategoryOverride = Schema.Struct({
   category: Schema.String,
   action: Schema.optional(Schema.String),
   enabled: Schema.optional(Schema.Boolean)
 })
-export type CategoryOverride = typeof CategoryOverride.Type
+type CategoryOverride = typeof CategoryOverride.Type
 
 export const Overrides = Schema.Struct({
   action: Schema.optional(Schema.String),
@@ -186,7 +186,7 @@ export const Overrides = Schema.Struct({
 export type Overrides = typeof Overrides.Type
 
 /** Execute (`id`, `version`, `overrides`) or skip (`ruleset`, `rulesets`, `rules`) parameters. */
-export const ActionParameters = Schema.Struct({
+const ActionParameters = Schema.Struct({
   id: Schema.optional(Schema.String),
   version: Schema.optional(Schema.String),
   overrides: Schema.optional(Overrides),
@@ -194,7 +194,7 @@ export const ActionParameters = Schema.Struct({
   rulesets: Schema.optional(Schema.Array(Schema.String)),
   rules: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.Array(Schema.String) }))
 })
-export type ActionParameters = typeof ActionParameters.Type
+type ActionParameters = typeof ActionParameters.Type
 
 export const RulesetRule = Schema.Struct({
   id: Schema.optional(Schema.String),

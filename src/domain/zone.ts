@@ -2,7 +2,7 @@ import * as Schema from "effect/Schema"
 
 const NullableString = Schema.NullOr(Schema.String)
 
-export const Plan = Schema.Struct({
+const Plan = Schema.Struct({
   id: Schema.String,
   name: Schema.String,
   price: Schema.optional(Schema.Number),
@@ -14,7 +14,7 @@ export const Plan = Schema.Struct({
   legacy_discount: Schema.optional(Schema.Boolean),
   externally_managed: Schema.optional(Schema.Boolean)
 })
-export type Plan = typeof Plan.Type
+type Plan = typeof Plan.Type
 
 /** The zone as the platform returns it; fields the real platform may omit are optional. */
 export const Zone = Schema.Struct({

@@ -4,8 +4,8 @@
  * long is left (or how long ago it happened).
  */
 
-export const RemovalDate = "2025-01-01"
-export const RemovalInstant = Date.UTC(2025, 0, 1)
+const RemovalDate = "2025-01-01"
+const RemovalInstant = Date.UTC(2025, 0, 1)
 
 const DayMs = 86_400_000
 

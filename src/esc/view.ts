@@ -9,7 +9,7 @@ import { describeSecret, maskSecret } from "./mask.js"
 /** The spec's states: `enabled`, or `disabled for all requests`; a secret may be stored in either. */
 export type EscState = "enabled" | "disabled for all requests"
 
-export const stateOf = (s: EscSetting): EscState => (s.always ? "disabled for all requests" : "enabled")
+const stateOf = (s: EscSetting): EscState => (s.always ? "disabled for all requests" : "enabled")
 
 export interface SettingView {
   readonly state: EscState

@@ -26,7 +26,7 @@ export interface FilterUpdate extends FilterFields {
 }
 
 /** How a rule names its filter: an existing one by id, or a new one (the combined call). */
-export type FilterRef =
+type FilterRef =
   | { readonly kind: "id"; readonly id: string; readonly given: Partial<FilterFields> }
   | { readonly kind: "new"; readonly filter: FilterFields }
 

@@ -28,7 +28,7 @@ export interface ZoneRulesState {
 }
 
 /** What the live state shows once a step is in effect. */
-export type FirewallCheck =
+type FirewallCheck =
   | { readonly customRules: ReadonlyArray<CustomRule> }
   | { readonly rule: string; readonly paused: boolean }
   | { readonly rule: string; readonly absent: true }

@@ -292,7 +292,7 @@ export const replayStatesText = (
  * A rule as a replay names it: `custom rule office_trusted`, `firewall rule 3f…`; with `described`
  * (the TUI, where a row has room), `firewall rule "log payroll pages" (3f…)`.
  */
-export const replayRuleText = (r: ReplayRule, described = false) =>
+const replayRuleText = (r: ReplayRule, described = false) =>
   `${RULE_WORDS[r.kind]} ${described && r.description ? `"${r.description}" (${r.id})` : r.id}`
 
 const RULE_WORDS: Readonly<Record<ReplayRule["kind"], string>> = {

@@ -37,13 +37,13 @@ export interface LockdownUaState {
   readonly firewallRules: ReadonlyArray<Rule>
 }
 
-export type LockdownUaCheck =
+type LockdownUaCheck =
   | { readonly customRules: ReadonlyArray<CustomRule> }
   | { readonly product: "lockdowns" | "ua_rules"; readonly rule: string; readonly paused: boolean }
   | { readonly product: "lockdowns" | "ua_rules"; readonly rule: string; readonly absent: true }
 
 /** A step's body: the custom rules' entry point, or a lockdown's or a UA rule's PUT (`writeBody`). */
-export type LockdownUaBody = { readonly rules: ReadonlyArray<CustomRule> } | LockdownBody | UaRuleBody
+type LockdownUaBody = { readonly rules: ReadonlyArray<CustomRule> } | LockdownBody | UaRuleBody
 
 export type LockdownUaStep = MigrationStep<LockdownUaCheck> & { readonly body?: LockdownUaBody }
 
@@ -312,7 +312,7 @@ export const planLockdownUaMigration = (input: LockdownUaPlanInput): LockdownUaP
 }
 
 /** A source rule's PUT body, as it is but for `paused` (the APIs replace every field a PUT may set). */
-export const writeBody = (
+const writeBody = (
   product: "lockdowns" | "ua_rules",
   r: Lockdown | UaRule,
   paused: boolean

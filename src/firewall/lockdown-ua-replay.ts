@@ -27,7 +27,7 @@ import {
 import { processingOrder, type LockdownUaState } from "./lockdown-ua-plan.js"
 
 /** The readings the "before" side takes where the platform documents nothing (said in the report and the README). */
-export const LOCKDOWN_UA_ASSUMPTIONS: ReadonlyArray<string> = [
+const LOCKDOWN_UA_ASSUMPTIONS: ReadonlyArray<string> = [
   "custom rules (and firewall rules) act before Zone Lockdown and UA rules; only a skip or bypass of the product exempts a request from it (derived)",
   '"allowed via Zone Lockdown" = a lockdown\'s URL matches and the source IP is in its list; the first matching lockdown in priority order decides (derived)',
   "lockdown URLs match host and path without case; a URL without a path covers every path of its host (derived)",
@@ -43,7 +43,7 @@ const lockdownRule = (id: string, description: string): ReplayRule => ({
 })
 
 /** One side: a whole LockdownUaState, compiled once (expressions shared with the other side through `compiled`). */
-export const lockdownUaSide = (state: LockdownUaState, compiled: Parameters<typeof stateEvaluator>[1]): ReplaySide => {
+const lockdownUaSide = (state: LockdownUaState, compiled: Parameters<typeof stateEvaluator>[1]): ReplaySide => {
   const zone: Evaluator = stateEvaluator(
     { firewallRules: state.firewallRules, customRules: state.customRules },
     compiled

@@ -39,7 +39,7 @@ export interface RateLimitState {
   readonly rules: ReadonlyArray<RateLimitingRule>
 }
 
-export type RateLimitCheck =
+type RateLimitCheck =
   | { readonly rules: ReadonlyArray<RateLimitingRule> }
   | { readonly rule: string; readonly disabled: boolean }
   | { readonly rule: string; readonly absent: true }
@@ -84,7 +84,7 @@ interface Mapped {
 }
 
 /** One old rate limit as a rate limiting rule on a zone of `plan` (undefined: not known, nothing gated). */
-export const mapRateLimit = (rl: RateLimit, plan: string | undefined): Mapped => {
+const mapRateLimit = (rl: RateLimit, plan: string | undefined): Mapped => {
   const gates = rateLimitPlan(plan ?? "enterprise")
   const on = plan ?? "unknown"
   const may = (field: string) => gates.fields === undefined || gates.fields.includes(field)
@@ -352,7 +352,7 @@ export const planRateLimitMigration = (input: RateLimitPlanInput): RateLimitPlan
 }
 
 /** A rate limit's PUT body: the whole object but for `disabled` (the API only replaces). */
-export const writeBody = (rl: RateLimit, disabled: boolean): RateLimitBody => {
+const writeBody = (rl: RateLimit, disabled: boolean): RateLimitBody => {
   const { id: _id, ...rest } = rl
   return { ...rest, disabled }
 }

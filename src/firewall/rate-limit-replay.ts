@@ -31,7 +31,7 @@ import { legacyUrlMatcher, makeLegacyReplayer, urlSubject, verdict, type ReplayS
 import type { RateLimitingRule, RateLimitState } from "./rate-limit-plan.js"
 
 /** The readings the simulation takes where the platform documents nothing (said in the report and the README). */
-export const RATE_LIMIT_ASSUMPTIONS: ReadonlyArray<string> = [
+const RATE_LIMIT_ASSUMPTIONS: ReadonlyArray<string> = [
   "both versions count in a sliding window of the period, per key, in one data center (cf.colo.id is one value) (derived)",
   "the counting key is the source IP, an IPv6 address by its /64, on both sides; IP with NAT support (cf.unique_visitor_id) is counted by IP too (derived)",
   "the previous version's challenge modes act on the requests over the rate only (the zone's Challenge Passage time is not known) (derived)",

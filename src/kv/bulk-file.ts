@@ -14,7 +14,7 @@ import { readProblem } from "../domain/file-errors.js"
 
 export type BulkKind = "entries" | "keys"
 
-export interface UnknownProperty {
+interface UnknownProperty {
   readonly property: string
   /** The first entries (indexes) that have it. */
   readonly indexes: ReadonlyArray<number>

@@ -20,7 +20,7 @@ const inheritedFd = (file: string): number | undefined => {
 }
 
 /** The descriptor to read `file` from and whether it is ours to close. Throws the fs error. */
-export const openSource = (file: string): { readonly fd: number; readonly owned: boolean } => {
+const openSource = (file: string): { readonly fd: number; readonly owned: boolean } => {
   if (file === "-") return { fd: 0, owned: false }
   try {
     return { fd: fs.openSync(file, "r"), owned: true }

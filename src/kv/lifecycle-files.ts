@@ -202,7 +202,7 @@ export const fileDigest = (file: string): string => {
 }
 
 /** `--remote` checkpoints: `$XDG_STATE_HOME/edgectl/kv`, or `~/.local/state/edgectl/kv`. */
-export const checkpointDir = (env: Readonly<Record<string, string | undefined>> = process.env) =>
+const checkpointDir = (env: Readonly<Record<string, string | undefined>> = process.env) =>
   path.join(
     env.XDG_STATE_HOME !== undefined && path.isAbsolute(env.XDG_STATE_HOME)
       ? env.XDG_STATE_HOME

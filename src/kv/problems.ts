@@ -7,11 +7,11 @@ import { InvalidInput, NotFound } from "../domain/errors.js"
 import { describeProblem, type Problem } from "./validate.js"
 
 /** The v4 code of a problem's field (README, "Choices"): key 10022, value 10024, metadata 10030, else 1004. */
-export const codeOf = (p: Problem): number =>
+const codeOf = (p: Problem): number =>
   p.field === "key" ? 10022 : p.field === "value" ? 10024 : p.field === "metadata" ? 10030 : 1004
 
 /** At most this many problems travel in `meta` (a file with 100,000 bad entries says so in its count). */
-export const MaxReportedProblems = 100
+const MaxReportedProblems = 100
 
 /** The summary line of a list of problems: how many entries are wrong, then the first three. */
 export const summarize = (problems: ReadonlyArray<Problem>, outcome = "nothing was written"): string => {

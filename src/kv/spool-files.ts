@@ -90,7 +90,7 @@ const lastChange = (dir: string) => {
  * nothing changed for a minute. Returns how many were removed. Never fails: what cannot be read or
  * removed (another user's) is left.
  */
-export const sweepStaleSpools = (tmp = os.tmpdir(), now = Date.now()): number => {
+const sweepStaleSpools = (tmp = os.tmpdir(), now = Date.now()): number => {
   let names: Array<string>
   try {
     names = fs.readdirSync(tmp)

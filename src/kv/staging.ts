@@ -172,7 +172,7 @@ class ByteQueue {
 }
 
 /** In memory up to this much; a larger bulk's checked entries go to a temporary file. */
-export const StagingMemoryBytes = 16 << 20
+const StagingMemoryBytes = 16 << 20
 
 const utf8 = (s: string) => Buffer.from(s, "utf8")
 

@@ -153,7 +153,7 @@ export const parseMetadataText = (text: string): { readonly json: string | null 
 export const isInteger = (v: unknown): v is number => typeof v === "number" && Number.isSafeInteger(v)
 
 /** `expiration`: whole seconds since the UNIX epoch, at least 60 s after `now`. */
-export const checkExpiration = (v: unknown, now: number): FieldIssue | undefined => {
+const checkExpiration = (v: unknown, now: number): FieldIssue | undefined => {
   if (typeof v === "number" && Number.isInteger(v) && v > Number.MAX_SAFE_INTEGER) {
     return issue(
       "expiration",
@@ -190,7 +190,7 @@ export const checkExpiration = (v: unknown, now: number): FieldIssue | undefined
 }
 
 /** `expiration_ttl`: whole seconds, at least 60. */
-export const checkTtl = (v: unknown, now: number): FieldIssue | undefined => {
+const checkTtl = (v: unknown, now: number): FieldIssue | undefined => {
   // A whole number too large for exact arithmetic is still a whole number: it is over the limit.
   const huge = typeof v === "number" && Number.isInteger(v) && !Number.isSafeInteger(v)
   if (!isInteger(v) && !huge)

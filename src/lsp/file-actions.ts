@@ -34,7 +34,7 @@ const numbered = (name: string, n: number): string => {
 }
 
 /** The first name beside `documentUri` that is not taken, starting with `name` itself. */
-export const freeName = (documentUri: string, name: string, taken: UriTaken): string => {
+const freeName = (documentUri: string, name: string, taken: UriTaken): string => {
   if (!taken(new URL(name, documentUri).toString())) return name
   for (let n = 2; ; n++) {
     const candidate = numbered(name, n)

@@ -18,7 +18,7 @@ interface Open {
 const lineOf = (text: string, at: number) => text.slice(0, at).split("\n").length
 
 /** The errors a scan of the text finds: unclosed or unmatched brackets, unclosed strings, heredocs and comments, `=` without a value. */
-export const scanHclText = (text: string): Array<Finding> => {
+const scanHclText = (text: string): Array<Finding> => {
   const out: Array<Finding> = []
   const stack: Array<Open> = []
   const error = (message: string, start: number, end = start + 1, hint?: string) =>

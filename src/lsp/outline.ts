@@ -12,7 +12,7 @@ import { parseHcl, stringValue, type HclNode } from "./hcl.js"
 import { rangeOf } from "./json-path.js"
 import { rulesDocument } from "./platform-json.js"
 
-export type SymbolKind = "object" | "class" | "module" | "property" | "key" | "boolean" | "array" | "struct"
+type SymbolKind = "object" | "class" | "module" | "property" | "key" | "boolean" | "array" | "struct"
 
 export interface OutlineSymbol {
   readonly name: string
@@ -25,7 +25,7 @@ export interface OutlineSymbol {
 }
 
 /** A foldable span, from the opening character to the closing one (both included). */
-export interface Fold {
+interface Fold {
   readonly start: number
   readonly end: number
 }
@@ -37,7 +37,7 @@ export interface Outline {
 
 const MAX_NAME = 60
 /** As VS Code's JSON server (`json.maxItemsComputed`): an outline of 50,000 entries helps nobody and costs a 200 ms answer. */
-export const MAX_SYMBOLS = 5000
+const MAX_SYMBOLS = 5000
 /** A name for people: one line, long ones cut with an ellipsis. */
 const shorten = (s: string): string => {
   const one = s.replace(/\s+/g, " ").trim()

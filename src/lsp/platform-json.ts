@@ -39,7 +39,7 @@ const isRulesetRule = (n: Node): boolean => {
   return p.get("expression")?.type === "string" && p.has("action") && !p.has("filter")
 }
 
-export type RulesDocumentShape = "firewall-rules" | "filters" | "ruleset-rules" | "schema"
+type RulesDocumentShape = "firewall-rules" | "filters" | "ruleset-rules" | "schema"
 
 export interface RulesDocument {
   readonly shape: RulesDocumentShape

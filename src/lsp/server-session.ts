@@ -19,7 +19,7 @@ import { PieceTextDocument } from "./text-document.js"
 import type { TextDocument } from "vscode-languageserver-textdocument"
 
 /** What the client asked for; initialize sets it, the client's settings change it later. */
-export interface ClientChoices {
+interface ClientChoices {
   /** Quiet time after a burst of changes before the check runs (ms). */
   debounceMs: number
   printWidth: number
@@ -29,7 +29,7 @@ export interface ClientChoices {
 }
 
 /** A document's checked state, with its URI, as a request reads it. */
-export type RequestState = DocumentState & { readonly uri: string }
+type RequestState = DocumentState & { readonly uri: string }
 
 export interface Session {
   readonly connection: Connection

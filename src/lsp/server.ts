@@ -100,7 +100,7 @@ const registerDocuments = ({ connection, documents, docs }: Session): void => {
 }
 
 /** `registry`: the document kinds beyond rule expressions, their checks, hover and completion. */
-export const startServer = (connection: Connection, registry: DocumentRegistry, options: ServerOptions = {}): void => {
+const startServer = (connection: Connection, registry: DocumentRegistry, options: ServerOptions = {}): void => {
   const session = openSession(connection, registry, options.debounceMs ?? 40)
   registerLifecycle(session)
   registerDocuments(session)

@@ -16,7 +16,7 @@ export interface Settings {
 }
 
 /** The valid settings of a section's value (anything else: none). */
-export const readSettings = (v: unknown): Settings => {
+const readSettings = (v: unknown): Settings => {
   if (typeof v !== "object" || v === null) return {}
   const o = v as Record<string, unknown>
   return {

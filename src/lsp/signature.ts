@@ -19,7 +19,7 @@ export interface SignatureResult {
 const BY_NAME: ReadonlyMap<string, FunctionInfo> = new Map(FUNCTIONS.map((f) => [f.name, f]))
 
 /** The innermost open call before `at` and the number of its arguments already ended by a comma. */
-export const openCall = (src: string, at: number): { readonly name: string; readonly commas: number } | undefined => {
+const openCall = (src: string, at: number): { readonly name: string; readonly commas: number } | undefined => {
   const stack: Array<{ name: string; commas: number } | undefined> = []
   let i = 0
   while (i < at) {
@@ -59,7 +59,7 @@ export const openCall = (src: string, at: number): { readonly name: string; read
   return undefined
 }
 
-export const signatureOf = (fn: FunctionInfo, commas: number): SignatureResult => {
+const signatureOf = (fn: FunctionInfo, commas: number): SignatureResult => {
   const returns = fn.signature.includes("->")
     ? fn.signature.slice(fn.signature.lastIndexOf("->") + 2).trim()
     : undefined

@@ -13,7 +13,7 @@ import type { ProviderMajor } from "./terraform-version.js"
 type Json = string | number | boolean | ReadonlyArray<Json> | { readonly [k: string]: Json }
 
 /** A literal string as a Terraform JSON template: `${` and `%{` escaped. */
-export const templateLiteral = (s: string): string => s.replace(/([$%])\{/g, "$1$1{")
+const templateLiteral = (s: string): string => s.replace(/([$%])\{/g, "$1$1{")
 
 const defined = (entries: ReadonlyArray<readonly [string, Json | undefined]>): Record<string, Json> =>
   Object.fromEntries(entries.filter((e): e is readonly [string, Json] => e[1] !== undefined))

@@ -26,7 +26,7 @@ const str = (b: ResourceBlock, k: string): string | undefined => {
 }
 
 /** The previous WAF the file's resources describe, with the zone's firewall rules that bypass it. */
-export const previousFromTerraform = (
+const previousFromTerraform = (
   blocks: ReadonlyArray<ResourceBlock>,
   firewallRules: ReadonlyArray<BypassFirewallRule> = []
 ): PreviousWaf => {

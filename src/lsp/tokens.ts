@@ -23,7 +23,7 @@ export const TOKEN_TYPES = [
   "enumMember"
 ] as const
 export const TOKEN_MODIFIERS = ["deprecated", "defaultLibrary"] as const
-export type TokenType = (typeof TOKEN_TYPES)[number]
+type TokenType = (typeof TOKEN_TYPES)[number]
 
 export interface SemanticToken {
   readonly range: Range
@@ -35,7 +35,7 @@ const WORD_KEYWORDS = new Set(["and", "or", "xor", "not", "in", "true", "false"]
 const REGEX_OPERATORS = new Set(["matches", "~"])
 
 /** The tokens of one expression, in its own offsets. */
-export const expressionTokens = (source: string): Array<SemanticToken> => {
+const expressionTokens = (source: string): Array<SemanticToken> => {
   const p = parse(source, {}, true)
   const out: Array<SemanticToken> = []
   let previous = ""

@@ -14,7 +14,7 @@ import { finding, type Finding, type Fix } from "./findings.js"
 import { nameNode, nodeAtPath, parsePath, rangeOf } from "./json-path.js"
 
 /** The documented score thresholds of the OWASP Core Ruleset's last rule. */
-export const DOCUMENTED_THRESHOLDS: Readonly<Record<number, string>> = {
+const DOCUMENTED_THRESHOLDS: Readonly<Record<number, string>> = {
   25: "High",
   40: "Medium (the default)",
   60: "Low"

@@ -14,7 +14,7 @@ import { ACTION_MAP, planMigration, sensitivityLabel, SENSITIVITY_MAP, type Sens
 import { finding, type Finding, type Fix } from "./findings.js"
 import { nameNode, nodeAtPath, rangeOf } from "./json-path.js"
 
-export const EXPORT_FORMAT = "edgectl.waf-export/v1"
+const EXPORT_FORMAT = "edgectl.waf-export/v1"
 const decode = Schema.decodeUnknownEither(WafExport)
 
 export const isWafExport = (root: Node): boolean =>
@@ -22,11 +22,10 @@ export const isWafExport = (root: Node): boolean =>
 
 const encodeConfig = Schema.encodeSync(WafConfig)
 /** The configuration `waf config --json` prints for the zone, as file text (encoded by the wire schema: same fields, same order). */
-export const configText = (doc: WafExport): string =>
-  `${JSON.stringify(encodeConfig(planMigration(doc).config), null, 2)}\n`
+const configText = (doc: WafExport): string => `${JSON.stringify(encodeConfig(planMigration(doc).config), null, 2)}\n`
 
 /** `zone.waf-export.json` -> `zone.waf-config.json`; `x.json` -> `x.config.json`. */
-export const configFileName = (exportName: string): string => {
+const configFileName = (exportName: string): string => {
   const base = exportName.split("/").pop() ?? exportName
   return base.includes("waf-export")
     ? base.replace("waf-export", "waf-config")

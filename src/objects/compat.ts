@@ -12,7 +12,7 @@ const Behaviours = {
   }
 } as const
 
-export type Behaviour = keyof typeof Behaviours
+type Behaviour = keyof typeof Behaviours
 
 export interface Compatibility {
   /** YYYY-MM-DD; undefined when the configuration has none (the oldest behaviour applies). */

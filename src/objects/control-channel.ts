@@ -13,7 +13,7 @@ import * as v8 from "node:v8"
 import { nodeCrypto } from "../lazy-builtins.js"
 import { makeDirectory } from "../make-directory.js"
 
-export const HOST_DIR = ".host"
+const HOST_DIR = ".host"
 // sockaddr_un holds 108 bytes with the final NUL; longer state paths get a socket in a private
 // directory under the system's temporary directory instead (its path is in the registration).
 const SOCKET_PATH_MAX = 100

@@ -17,7 +17,7 @@ import { holderAlive, lockHolder } from "./owner-lock.js"
 import { ObjectStorage } from "./storage.js"
 
 // A host that takes this long over one request is stopped or stuck: say so rather than hang.
-export const HOST_TIMEOUT_MS = 60_000
+const HOST_TIMEOUT_MS = 60_000
 
 /** No host answered before the request was sent: nothing happened, the caller may go direct. */
 export class HostUnreachable extends Error {

@@ -23,7 +23,7 @@ export type ObjectRequest =
   | { readonly op: "console"; readonly query: string; readonly limit: number; readonly historyLimit: number }
   | { readonly op: "restore"; readonly bookmark?: string; readonly at?: number }
 
-export interface SqlResult {
+interface SqlResult {
   readonly columns: Array<string>
   readonly rows: Array<Array<unknown>>
   readonly rowsRead: number
@@ -35,7 +35,7 @@ export interface RestoreResult {
   readonly pages: number | null
 }
 
-export interface ObjectView {
+interface ObjectView {
   readonly alarm: number | null
   readonly entries: Array<[string, unknown]>
   readonly history: Array<Commit & { bookmark: string }>
@@ -44,7 +44,7 @@ export interface ObjectView {
   readonly bookmark: string
 }
 
-export interface Results {
+interface Results {
   get: { found: boolean; value: unknown }
   put: true
   delete: boolean

@@ -38,7 +38,7 @@ export const resolveId = (className: string, nameOrId: string): ObjectId =>
 
 export const CLASS_NAME = /^[A-Za-z_$][A-Za-z0-9_$]*$/
 
-export const objectsRoot = (persistTo: string): string => path.join(persistTo, "objects")
+const objectsRoot = (persistTo: string): string => path.join(persistTo, "objects")
 export const objectDir = (persistTo: string, className: string, id: ObjectId): string => {
   if (!CLASS_NAME.test(className)) throw new TypeError(`not a class name: ${JSON.stringify(className)}`)
   return path.join(objectsRoot(persistTo), className, id.hex)

@@ -19,7 +19,7 @@ export class StorageLimitError extends RangeError {
   }
 }
 
-export const keyBytes = (key: string): number => Buffer.byteLength(key, "utf8")
+const keyBytes = (key: string): number => Buffer.byteLength(key, "utf8")
 
 export const checkKey = (key: unknown, method: string): string => {
   if (typeof key !== "string") throw new TypeError(`${method}(): a key must be a string, got ${typeof key}`)
@@ -46,7 +46,7 @@ const isWellFormed = (s: string): boolean => (s as unknown as { isWellFormed(): 
 
 // V8's serialized size of a string, as the writer in v8-fast.ts lays it out (the limit counts it).
 const varintSize = (n: number): number => (n < 0x80 ? 1 : n < 0x4000 ? 2 : n < 0x200000 ? 3 : n < 0x10000000 ? 4 : 5)
-export const stringSize = (s: string): number => {
+const stringSize = (s: string): number => {
   if (!/[^\u0000-\u00ff]/.test(s)) return 3 + varintSize(s.length) + s.length
   const bytes = s.length * 2
   const v = varintSize(bytes)

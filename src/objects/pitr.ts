@@ -12,7 +12,7 @@ import { openObjectSqlite } from "./sqlite-binding.js"
 import { PITR_WINDOW_MS } from "./limits.js"
 import { readWal, type WalChecksum } from "./wal.js"
 
-export const BASE_FILE = "base.sqlite"
+const BASE_FILE = "base.sqlite"
 export const LOG_FILE = "pitr.sqlite"
 
 const hex = (n: number, w: number): string => n.toString(16).padStart(w, "0")

@@ -76,7 +76,7 @@ const LIMIT_PAIRS = new Int32Array([
   SQL_LIMITS.triggerDepth
 ])
 
-export const TRANSACTION_REFUSED =
+const TRANSACTION_REFUSED =
   "To execute a transaction, please use the state.storage.transaction() or state.storage.transactionSync() APIs instead of the SQL BEGIN TRANSACTION or SAVEPOINT statements. The JavaScript API is safer because it will automatically roll back on exceptions, and because it interacts correctly with automatic atomic write coalescing."
 
 type Signature = "none" | "boolean" | "name" | "optionalName"
@@ -119,13 +119,13 @@ const reserved = (name: string | null): boolean => name !== null && name.slice(0
 const unquote = (v: string): string =>
   v.length >= 2 && (v[0] === "'" || v[0] === '"') && v[v.length - 1] === v[0] ? v.slice(1, -1) : v
 
-export const NOT_AUTHORIZED = "not authorized"
+const NOT_AUTHORIZED = "not authorized"
 
 /**
  * The authorizer of one connection. `denial` keeps the platform's words for the last refusal
  * (SQLite itself only says "not authorized").
  */
-export class SqlAuthorizer {
+class SqlAuthorizer {
   denial: string | null = null
 
   readonly authorize = (

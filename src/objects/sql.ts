@@ -39,7 +39,7 @@ const FATAL = /^SQLITE_(FULL|IOERR|CORRUPT|NOMEM|CANTOPEN|READONLY|NOTADB)/
 const CACHE_LIMIT = 500
 const DDL = new Set(["CREATE", "DROP", "ALTER"])
 
-export const sqlError = (e: unknown): Error => {
+const sqlError = (e: unknown): Error => {
   if (e instanceof RangeError && /parameter|bind/i.test(e.message)) {
     return new Error("Wrong number of parameter bindings for SQL query.")
   }

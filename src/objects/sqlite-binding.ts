@@ -33,7 +33,7 @@ const nodeRequire = createRequire(import.meta.url)
 let addon: Addon | undefined
 
 /** Where the install put the patched addon: beside better-sqlite3, in the same node_modules. */
-export const bindingFile = (): string =>
+const bindingFile = (): string =>
   path.join(
     path.dirname(path.dirname(nodeRequire.resolve("better-sqlite3/package.json"))),
     ".edgectl-sqlite",

@@ -3,7 +3,7 @@
 import type Database from "better-sqlite3"
 import { tableExists } from "./storage-kv.js"
 
-export const ALARM_KEY = 1
+const ALARM_KEY = 1
 const METADATA_TABLE = "CREATE TABLE IF NOT EXISTS _cf_METADATA (key INTEGER PRIMARY KEY, value BLOB)"
 
 export class AlarmSlot {

@@ -8,14 +8,14 @@ import type { ObjectStorage } from "./storage.js"
 import type { SqlStorageCursor, SqlValue } from "./sql.js"
 
 /** `ctx.storage.kv`: synchronous reads and writes that join the implicit transaction. */
-export interface SyncKvStorage {
+interface SyncKvStorage {
   get<T = unknown>(key: string): T | undefined
   put(key: string, value: unknown): void
   delete(key: string): boolean
   list<T = unknown>(options?: ListOptions): IterableIterator<[string, T]>
 }
 
-export interface SqlStorageApi {
+interface SqlStorageApi {
   exec<T extends Record<string, SqlValue> = Record<string, SqlValue>>(
     query: string,
     ...bindings: Array<unknown>

@@ -28,7 +28,7 @@ export interface ListOptions {
 }
 
 // The smallest string greater, in UTF-8 byte order, than every string that starts with `prefix`.
-export const prefixEnd = (prefix: string): string | undefined => {
+const prefixEnd = (prefix: string): string | undefined => {
   const cps = Array.from(prefix)
   while (cps.length > 0) {
     const cp = cps.pop()!.codePointAt(0)!

@@ -8,11 +8,11 @@
 // from there on are not part of the database.
 import * as fs from "node:fs"
 
-export interface WalFrame {
+interface WalFrame {
   readonly pgno: number
   readonly data: Buffer
 }
-export interface WalCommit {
+interface WalCommit {
   readonly frames: ReadonlyArray<WalFrame>
   readonly size: number
 }

@@ -18,7 +18,7 @@ export const fromBytes = (bytes: Uint8Array): string => {
   return out
 }
 
-export const toBytes = (b: string): Uint8Array => {
+const toBytes = (b: string): Uint8Array => {
   const out = new Uint8Array(b.length)
   for (let i = 0; i < b.length; i++) out[i] = b.charCodeAt(i)
   return out

@@ -165,7 +165,7 @@ export const check = (source: string, options: CheckOptions = {}): CheckResult =
 }
 
 /** The field names a tree reads, in first-use order. */
-export const fieldsOf = (tree: Node): ReadonlyArray<string> => {
+const fieldsOf = (tree: Node): ReadonlyArray<string> => {
   const out = new Set<string>()
   const walk = (n: Node) => {
     if (n.kind === "field") out.add(n.name)

@@ -90,7 +90,7 @@ export class RequestContext {
 }
 
 /** Converts a request value to the evaluator's representation, or undefined (missing). */
-export const convert = (t: Type, v: unknown): unknown => {
+const convert = (t: Type, v: unknown): unknown => {
   if (v === null || v === undefined) return undefined
   switch (t.kind) {
     case "Bool":

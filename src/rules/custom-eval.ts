@@ -15,9 +15,9 @@ import { ruleIndex, type IndexOptions, type RuleKeys } from "./rule-index.js"
 import { HTTP_SCHEME } from "./scheme.js"
 
 /** What ended the phase: a terminating action, `skip` of the rest, or undefined when none did. */
-export type CustomPhaseAction = "block" | "challenge" | "js_challenge" | "managed_challenge" | "skip"
+type CustomPhaseAction = "block" | "challenge" | "js_challenge" | "managed_challenge" | "skip"
 
-export interface CustomSkip {
+interface CustomSkip {
   readonly rule: CustomRule
   readonly products: ReadonlyArray<string>
   readonly phases: ReadonlyArray<string>

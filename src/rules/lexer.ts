@@ -6,7 +6,7 @@
 import type { Diagnostic, Range } from "./ast.js"
 
 export const isDigit = (c: number) => c >= 48 && c <= 57
-export const isHex = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102)
+const isHex = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102)
 export const isIdentChar = (c: number) =>
   (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95
 export const isSpace = (c: number) => c === 32 || c === 10 || c === 13
@@ -67,7 +67,7 @@ export const scanIdentifier = (src: string, pos: number): number => {
 }
 
 /** The characters a bare literal (number, IP address, CIDR, range, hex bytes) is made of. */
-export const isWordChar = (c: number) => isIdentChar(c) || c === 46 || c === 58 || c === 45 || c === 47
+const isWordChar = (c: number) => isIdentChar(c) || c === 46 || c === 58 || c === 45 || c === 47
 
 export const scanWord = (src: string, pos: number): number => {
   let i = pos

@@ -37,7 +37,7 @@ const BYTES_SHAPE = /^[0-9a-fA-F]{2}([:.-][0-9a-fA-F]{2})+$/
 const looksLikeIp = (t: string) => IPV4_SHAPE.test(t) || (t.includes(":") && parseIp(t).ok)
 
 /** What a bare word looks like, for messages. */
-export const shapeOf = (t: string): string => {
+const shapeOf = (t: string): string => {
   if (INT_SHAPE.test(t)) return "an integer"
   if (t.includes("/")) return "a CIDR block"
   if (t.includes("..")) return "a range"

@@ -110,7 +110,7 @@ export const parseLogical = (s: ParserState, ctx: Context): Expression => {
 }
 
 /** One operand: `( ... )`, `not x`, a comparison or bare value, `true`/`false`, or (in arguments) a literal. */
-export const parseSimple = (s: ParserState): Expression => {
+const parseSimple = (s: ParserState): Expression => {
   s.ws()
   s.expect({ kind: "condition" })
   const at = s.pos

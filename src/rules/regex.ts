@@ -18,7 +18,7 @@ export interface CompiledRegex {
 }
 
 /** The platform engine's compiled size limit (10 MiB), estimated as NFA states of ~16 bytes. */
-export const REGEX_SIZE_LIMIT_BYTES = 10 * 1024 * 1024
+const REGEX_SIZE_LIMIT_BYTES = 10 * 1024 * 1024
 const STATE_BYTES = 16
 
 /** Estimated compiled size in NFA states (the platform's engine limits the compiled program). */

@@ -86,7 +86,7 @@ export const readTrafficText = (reader: TrafficReader, text: string): TrafficTal
 }
 
 /** The one-line reason a traffic file cannot be read, from the error opening or reading it. */
-export const trafficFileProblem = (file: string, e: unknown): string => {
+const trafficFileProblem = (file: string, e: unknown): string => {
   const err = e as NodeJS.ErrnoException
   switch (err.code) {
     case "ENOENT":

@@ -17,7 +17,7 @@ import type { RequestContext } from "./context.js"
 import { cidrBounds, type IpAddress } from "./ip.js"
 
 /** A value of a String or Int field, or an IP block (`prefix` bits of `base`) of an IP field. */
-export type RuleKey =
+type RuleKey =
   | { readonly kind: "value"; readonly field: number; readonly value: string | number }
   | {
       readonly kind: "ip"

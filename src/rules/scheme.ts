@@ -51,7 +51,7 @@ export const NETWORK_SCHEME: Scheme = makeScheme(
 export const schemeNamed = (name: "http" | "network"): Scheme => (name === "network" ? NETWORK_SCHEME : HTTP_SCHEME)
 
 /** Optimal string alignment distance (Levenshtein with adjacent transpositions), capped at `max + 1`. */
-export const editDistance = (a: string, b: string, max = Infinity): number => {
+const editDistance = (a: string, b: string, max = Infinity): number => {
   if (Math.abs(a.length - b.length) > max) return max + 1
   const prev2 = new Array<number>(b.length + 1).fill(0)
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j)
@@ -126,5 +126,3 @@ const isSubsequence = (short: string, long: string): boolean => {
   for (let j = 0; j < long.length && i < short.length; j++) if (long[j] === short[i]) i++
   return i === short.length
 }
-
-export type { FieldInfo, FunctionInfo }

@@ -99,7 +99,7 @@ export type TrafficTime = { readonly abs: number } | { readonly rel: number }
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/
 
 /** `at` as a time, or the problem with it (named, with what is accepted and what was given). */
-export const parseTrafficTime = (v: unknown): TrafficTime | { readonly problem: string } => {
+const parseTrafficTime = (v: unknown): TrafficTime | { readonly problem: string } => {
   if (typeof v === "number" && Number.isFinite(v) && v >= 0) return { abs: v }
   if (typeof v === "string") {
     const rel = /^\+(\d+(\.\d+)?)$/.exec(v)

@@ -16,7 +16,7 @@ export const Int: Type = { kind: "Int" }
 export const Bytes: Type = { kind: "Bytes" }
 export const Ip: Type = { kind: "Ip" }
 export const arrayOf = (of: Type): Type => ({ kind: "Array", of })
-export const mapOf = (of: Type): Type => ({ kind: "Map", of })
+const mapOf = (of: Type): Type => ({ kind: "Map", of })
 
 export const sameType = (a: Type, b: Type): boolean =>
   a.kind === b.kind && (a.kind === "Array" || a.kind === "Map" ? sameType(a.of, (b as { of: Type }).of) : true)

@@ -20,7 +20,7 @@ import { WafLive } from "./waf-handlers.js"
 
 export { storeFile, type PlatformOptions } from "./platform.js"
 
-export const ApiLive = HttpApiBuilder.api(V4Api()).pipe(
+const ApiLive = HttpApiBuilder.api(V4Api()).pipe(
   Layer.provide([ZonesLive, UserLive, AccountsLive, EscLive, KvLive, FirewallLive, WafLive, RulesetsLive, LegacyLive]),
   Layer.provide(AuthenticationLive),
   Layer.provide(ApiErrorsLive())

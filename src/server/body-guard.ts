@@ -19,8 +19,6 @@ import { BulkMaxBytes, humanBytes } from "../domain/kv-limits.js"
 import { nodeHttp } from "../lazy-builtins.js"
 import { JsonBodyReader, type JsonBody } from "./json-body.js"
 
-export { jsonDepthOver, JsonMaxDepth }
-
 /** The platform's request body limit (its plans' smallest, 100 MB), for every route. */
 export const BodyMaxBytes = BulkMaxBytes
 
@@ -36,7 +34,7 @@ export const bodyTooLarge = (what: string, limit: number, size?: number) =>
         : `${what} is ${size} bytes (${humanBytes(size)}), the limit is ${limit} bytes (${humanBytes(limit)})`
   })
 
-export const declaredLength = (request: HttpServerRequest.HttpServerRequest): number | undefined => {
+const declaredLength = (request: HttpServerRequest.HttpServerRequest): number | undefined => {
   const h = request.headers["content-length"]
   const n = h === undefined ? NaN : Number(h)
   return Number.isFinite(n) ? n : undefined
@@ -68,7 +66,7 @@ export class TooLarge {
  * there in slices (no copy), within the same limits as a body read from a socket.
  */
 export const InMemoryBody: unique symbol = Symbol.for("edgectl/InMemoryBody")
-export interface InMemoryRequest {
+interface InMemoryRequest {
   readonly [InMemoryBody]: Uint8Array | undefined
 }
 
@@ -118,7 +116,7 @@ function lingeringDestroySoon(this: Socket) {
  * and marked as consumed (`read(0)`: Node then does not dump it), so at most its buffer (16 KiB)
  * and the kernel's are filled and TCP stops the client; the answer says `Connection: close`.
  */
-export const abandonBody = (request: HttpServerRequest.HttpServerRequest): void => {
+const abandonBody = (request: HttpServerRequest.HttpServerRequest): void => {
   const node = nodeSource(request)
   if (node === undefined || node.readableEnded) return
   node.pause()

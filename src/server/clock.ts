@@ -12,7 +12,7 @@ export interface PlatformClock {
 }
 export const PlatformClock = Context.GenericTag<PlatformClock>("edgectl/PlatformClock")
 
-export const systemClock: PlatformClock = { now: () => new Date() }
+const systemClock: PlatformClock = { now: () => new Date() }
 
 export const fixedClock = (at: Date): PlatformClock => ({ now: () => new Date(at.getTime()) })
 

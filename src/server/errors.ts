@@ -21,7 +21,7 @@ import {
   type V4Error
 } from "../domain/errors.js"
 
-export const envelopeResponse = (e: V4Error, headers?: Record<string, string>) =>
+const envelopeResponse = (e: V4Error, headers?: Record<string, string>) =>
   HttpServerResponse.unsafeJson(toFailureEnvelope(e), {
     status: statusOf(e),
     headers: { ...(e._tag === "Conflict" ? { "x-should-retry": "false" } : {}), ...headers }
@@ -44,7 +44,7 @@ const describeIssues = (issues: ReadonlyArray<Issue>, fallback: string) => {
   return parts.length > 0 ? parts.join("; ") : fallback
 }
 
-export const toV4Error = (failure: unknown, method: string, url: string, defect = false): V4Error =>
+const toV4Error = (failure: unknown, method: string, url: string, defect = false): V4Error =>
   isV4Error(failure) ? failure : undeclared(failure, method, url, defect)
 
 /**

@@ -15,7 +15,7 @@ import { BulkBodyReader, type BulkBodyFailure } from "../kv/bulk-body.js"
 import { checkValueSize, type FieldIssue, isIssue, locate, parseMetadataText, checkMetadata } from "../kv/validate.js"
 import { problemsError } from "../kv/problems.js"
 
-export interface ValueBody {
+interface ValueBody {
   readonly value: Uint8Array
   /** JSON text of the metadata, null when none was sent. */
   readonly metadata: string | null
@@ -27,9 +27,7 @@ const fail = (i: FieldIssue, key: string) => Effect.fail(problemsError([locate(i
  * `metadata[a]=1&metadata[b][c]=x&metadata[d][]=y` back into `{a: "1", b: {c: "x"}, d: ["y"]}`:
  * the SDK flattens a metadata object into such fields (every value becomes a string).
  */
-export const bracketMetadata = (
-  fields: ReadonlyArray<readonly [string, string]>
-): Record<string, unknown> | undefined => {
+const bracketMetadata = (fields: ReadonlyArray<readonly [string, string]>): Record<string, unknown> | undefined => {
   let root: Record<string, unknown> | undefined
   for (const [name, value] of fields) {
     const m = /^metadata((?:\[[^\]]*\])+)$/.exec(name)

@@ -18,7 +18,7 @@ import {
   UaModes
 } from "../domain/legacy-security.js"
 
-export const LegacyLimits = { description: 1024, url: 1024, urls: 100, configurations: 1000, body: 32_768 } as const
+const LegacyLimits = { description: 1024, url: 1024, urls: 100, configurations: 1000, body: 32_768 } as const
 
 export type Read<A> = { readonly ok: true; readonly value: A } | { readonly ok: false; readonly problems: string[] }
 

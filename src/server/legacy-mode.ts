@@ -16,7 +16,7 @@ export interface LegacyApis {
 }
 export const LegacyApis = Context.GenericTag<LegacyApis>("edgectl/LegacyApis")
 
-export const LegacyApisVariable = "EDGECTL_LEGACY_APIS"
+const LegacyApisVariable = "EDGECTL_LEGACY_APIS"
 
 export const legacyApis = (value: LegacyApisValue): LegacyApis => ({ ended: value === "ended" })
 

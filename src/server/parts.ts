@@ -41,7 +41,7 @@ export const partOf = (url: string): PartName => {
 }
 
 /** What the parts run on (platform.ts). */
-export type PlatformServices = Layer.Layer.Success<ReturnType<typeof platformServices>>
+type PlatformServices = Layer.Layer.Success<ReturnType<typeof platformServices>>
 type Part = Layer.Layer<HttpApi.Api, never, PlatformServices>
 
 // The casts: HttpApiBuilder.api is typed per API; each part is the same groups as the whole API,

@@ -84,7 +84,7 @@ const calls = (t: EscTarget) =>
       }
 
 /** The platform's clock from an answer's `Date` header; this machine's if the answer has none. */
-export const platformNow = (headers: Readonly<Record<string, string>>): Date => {
+const platformNow = (headers: Readonly<Record<string, string>>): Date => {
   const d = headers["date"] === undefined ? Number.NaN : Date.parse(headers["date"])
   return Number.isNaN(d) ? new Date() : new Date(d)
 }

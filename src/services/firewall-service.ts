@@ -198,7 +198,7 @@ export const validateExpression = (expression: string) =>
 // ---- decisions ----
 
 /** Which of the given rules decides the request (src/rules' firewall: the platform's order). */
-export const decide = (rules: ReadonlyArray<Rule>, request: Request): FirewallDecision => {
+const decide = (rules: ReadonlyArray<Rule>, request: Request): FirewallDecision => {
   const byId = new Map(rules.map((r) => [r.id, r]))
   const fw = firewall(rules.map(asFirewallRule))
   const d = fw.decide(request)

@@ -8,7 +8,7 @@ import { Endpoints } from "../api/contract-core.js"
 import { NotFound } from "../domain/errors.js"
 
 /** One page of the accounts the credentials can see. */
-export const accountsPage = (page: number) => call(Endpoints.listAccounts, { urlParams: { page, per_page: 50 } })
+const accountsPage = (page: number) => call(Endpoints.listAccounts, { urlParams: { page, per_page: 50 } })
 
 /** Every account the credentials can see. */
 export const allAccounts = () => collectPages(accountsPage)

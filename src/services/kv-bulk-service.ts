@@ -24,7 +24,7 @@ import { bulkGet } from "./kv-service.js"
 const nsPath = (accountId: string, namespaceId: string) => ({ account_id: accountId, namespace_id: namespaceId })
 
 /** One key as `kv bulk get` prints it: its text value (null when missing), and with metadata its metadata and expiration. */
-export interface BulkGotten {
+interface BulkGotten {
   readonly value: string | null
   readonly metadata?: unknown
   readonly expiration?: number
@@ -72,7 +72,7 @@ export const bulkGetFile = (
 // ---------------------------------------------------------------------------------------------
 // Bulk files
 
-export interface BulkProgress {
+interface BulkProgress {
   readonly phase: "checking" | "writing" | "reading"
   readonly done: number
   readonly total: number

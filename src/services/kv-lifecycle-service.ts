@@ -199,7 +199,7 @@ export const keyNames = (accountId: string, namespaceId: string) =>
   })
 
 /** The platform's limit of keys per bulk delete (api-reference 10.2). */
-export const DeleteBatch = 10_000
+const DeleteBatch = 10_000
 
 /** Deletes `names` in requests of at most 10,000 keys; `onBatch` after each answered request. */
 export const deleteKeys = (
@@ -225,7 +225,7 @@ export const deleteKeys = (
 // ---------------------------------------------------------------------------------------------
 // Diff
 
-export type DiffField = "value" | "metadata" | "expiration"
+type DiffField = "value" | "metadata" | "expiration"
 
 export interface NamespaceDiff {
   readonly equal: boolean

@@ -63,7 +63,7 @@ export const resolveAccount = (given: string | undefined) =>
 // ---------------------------------------------------------------------------------------------
 // Namespaces
 
-export const listNamespacesPage = (accountId: string, page: number, perPage: number) =>
+const listNamespacesPage = (accountId: string, page: number, perPage: number) =>
   call(KvEndpoints.listNamespaces, {
     path: { account_id: accountId },
     urlParams: { page, per_page: perPage, order: "title", direction: "asc" }

@@ -13,7 +13,7 @@ import { allRules } from "./firewall-service.js"
 import { allLockdowns, allRateLimits, allUaRules } from "./legacy-service.js"
 import { listOverrides, status, wafZoneOf } from "./waf-migration-service.js"
 
-export interface LegacyItem {
+interface LegacyItem {
   readonly id: string
   readonly description: string
 }
@@ -31,7 +31,7 @@ const oneLine = (s: string, n = 80) => {
   return t.length > n ? `${t.slice(0, n - 1)}…` : t
 }
 
-export const legacyProducts: ReadonlyArray<LegacyProduct> = [
+const legacyProducts: ReadonlyArray<LegacyProduct> = [
   {
     deprecation: "DEP-FR",
     product: "firewall rules",

@@ -33,7 +33,7 @@ import { getCustomRules, putCustomRules, type CustomRuleInput } from "./rulesets
 
 export type { LockdownUaPlan, LockdownUaState }
 
-export const readLockdownUa = (zoneId: string) =>
+const readLockdownUa = (zoneId: string) =>
   Effect.map(
     Effect.all([allLockdowns(zoneId), allUaRules(zoneId), getCustomRules(zoneId), allRules(zoneId)]),
     ([lockdowns, uaRules, custom, firewallRules]): LockdownUaState => ({

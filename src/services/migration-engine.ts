@@ -305,7 +305,7 @@ export const resumeJournal = <Step extends MigrationStep, State>(
  * undefined. `status.written`, an unanswered step and a step whose failure may have applied it all
  * count: each may be in effect.
  */
-export const rollbackRefusal = (journal: Journal<MigrationStep, unknown>): string | undefined => {
+const rollbackRefusal = (journal: Journal<MigrationStep, unknown>): string | undefined => {
   const status = journalStatus(journal)
   const maybe = new Set([
     ...status.written,
@@ -328,7 +328,7 @@ export const rollbackSteps = <Step extends MigrationStep, State>(journal: Journa
   [...journal.plan.migration.steps].reverse().flatMap((s) => (isIrreversible(s.inverse) ? [] : [s.inverse as Step]))
 
 /** Restores the journal's "before": the inverses of the migration's steps, last first, each skipped when in effect. */
-export const rollbackJournal = <Step extends MigrationStep, State>(
+const rollbackJournal = <Step extends MigrationStep, State>(
   driver: MigrationDriver<Step, State>,
   journal: Journal<Step, State>,
   progress?: (p: StepProgress) => void

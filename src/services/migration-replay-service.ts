@@ -27,7 +27,7 @@ export interface MigrationReplay extends MigrationReplayReport {
   readonly compared: "planned" | "journal"
 }
 
-export const NOTHING_TO_COMPARE = `nothing to compare: the zone's firewall rules were migrated and no journal of the migration's "before" is kept`
+const NOTHING_TO_COMPARE = `nothing to compare: the zone's firewall rules were migrated and no journal of the migration's "before" is kept`
 
 /** The two states a replay compares, or why there are none. `journalBefore`: the state the migration's journal recorded before its first write. */
 export const statesToCompare = (

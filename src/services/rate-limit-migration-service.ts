@@ -32,7 +32,7 @@ import { getRateLimitRules, putRateLimitRules } from "./rulesets-service.js"
 
 export type { RateLimitPlan }
 
-export const readRateLimits = (zoneId: string) =>
+const readRateLimits = (zoneId: string) =>
   Effect.map(
     Effect.all([allRateLimits(zoneId), getRateLimitRules(zoneId)]),
     ([rateLimits, entrypoint]): RateLimitState => ({

@@ -116,7 +116,7 @@ export const apply = (z: WafZone, step: MigrationStep, progress?: (p: StepProgre
 export type WafJournal = Journal<WafMigrationStep, WafMigrationState>
 
 /** The zone's WAF migration journal on the current target and where it stands, or undefined. */
-export const wafMigrationJournal = (z: WafZone) =>
+const wafMigrationJournal = (z: WafZone) =>
   findJournal<WafMigrationStep, WafMigrationState>(WafMigrationKind, z, undefined)
 
 /** A WAF migration of the zone's journal that did not finish, or undefined. */

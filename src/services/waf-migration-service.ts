@@ -32,7 +32,7 @@ import { apply } from "./waf-migration-run.js"
 import type { MigrationRequest, MigrationStep, WafZone } from "./waf-migration-types.js"
 import { resolveZone } from "./zones-service.js"
 
-export type { MigrationRequest, MigrationStep, WafZone } from "./waf-migration-types.js"
+export type { MigrationRequest, WafZone } from "./waf-migration-types.js"
 
 export const wafZoneOf = (z: Zone): WafZone => ({ id: z.id, name: z.name, plan: z.plan?.legacy_id ?? "free" })
 export const resolveWafZone = (ref: string) => Effect.map(resolveZone(ref), wafZoneOf)
@@ -56,7 +56,7 @@ export const deleteOverrideRequest = (z: WafZone, id: string): PlannedRequest =>
   path: `/zones/${encodeURIComponent(z.id)}/firewall/waf/overrides/${encodeURIComponent(id)}`
 })
 
-export const NO_FIREWALL_API =
+const NO_FIREWALL_API =
   "the platform has no firewall rules API (GET /zones/{zone_id}/firewall/rules): firewall rules that bypass the WAF are not included"
 
 export const exportWithWarnings = (z: WafZone) =>
@@ -126,7 +126,7 @@ export const preview = (z: WafZone) =>
   })
 
 /** The validation update omits id, version and ref; the final update carries them (empty strings as returned). */
-export const bodyFor = (mode: MigrationMode, cfg: WafConfig): WafConfig => ({
+const bodyFor = (mode: MigrationMode, cfg: WafConfig): WafConfig => ({
   ...cfg,
   rules: cfg.rules.map((r) => {
     if (mode === "validation") {
@@ -220,7 +220,7 @@ export const prepare = (z: WafZone, o: MigrateOptions = {}) =>
 /** Sends a prepared step journaled, on the migration engine (./waf-migration-run.ts). */
 export { apply }
 
-export const migrate = (z: WafZone, o: MigrateOptions = {}) =>
+const migrate = (z: WafZone, o: MigrateOptions = {}) =>
   Effect.flatMap(prepare(z, o), (step) => (o.dryRun ? Effect.succeed(step) : apply(z, step)))
 
 /**

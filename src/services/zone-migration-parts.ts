@@ -37,7 +37,7 @@ export interface ZoneLegacyState {
 }
 
 /** The parts, in the order they run: the previous WAF last, since it cannot be undone. */
-export const PartNames = ["firewall-rules", "lockdowns-ua", "rate-limits", "waf"] as const
+const PartNames = ["firewall-rules", "lockdowns-ua", "rate-limits", "waf"] as const
 export type PartName = (typeof PartNames)[number]
 
 export const PartTitles: Readonly<Record<PartName, string>> = {
@@ -141,7 +141,7 @@ export const readZoneLegacy = (zoneId: string) =>
     })
   )
 
-export const zoneLegacyCommands = (zone: string) => ({
+const zoneLegacyCommands = (zone: string) => ({
   migrate: `edgectl migrate --zone ${quote(zone)}`,
   rollback: `edgectl migrate --zone ${quote(zone)} --rollback`
 })

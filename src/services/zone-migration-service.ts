@@ -44,7 +44,7 @@ export type { PartName, ZoneLegacyState, ZoneLegacyStep }
 export { PartTitles }
 
 /** The previous WAF's part: its plan, or why it has nothing to do or cannot run. */
-export interface WafPart {
+interface WafPart {
   readonly mode?: MigrationMode | undefined
   readonly plan?: WafMigrationPlan | undefined
   readonly nothing?: string | undefined
@@ -300,7 +300,7 @@ const replays: Readonly<Record<PartName, PartReplay | string>> = {
   waf: "the previous WAF has its own replay: edgectl waf replay --zone ZONE --traffic FILE"
 }
 
-export interface ZoneLegacyReplay {
+interface ZoneLegacyReplay {
   readonly file: string
   /** Each part replayed, with its report; and those not replayed, with why. */
   readonly parts: ReadonlyArray<

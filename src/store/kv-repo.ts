@@ -47,7 +47,7 @@ const toNamespace = (r: Row): NamespaceRow => ({
 })
 
 /** A new namespace id: 32 hex characters, like the platform's. */
-export const newNamespaceId = () => nodeCrypto().randomUUID().replace(/-/g, "")
+const newNamespaceId = () => nodeCrypto().randomUUID().replace(/-/g, "")
 
 // ---------------------------------------------------------------------------------------------
 // Namespaces
@@ -63,7 +63,7 @@ export const findNamespace = (
 }
 
 /** Whether `id` is taken by any account (namespace ids are global). */
-export const namespaceIdTaken = (db: Database.Database, id: string): boolean =>
+const namespaceIdTaken = (db: Database.Database, id: string): boolean =>
   stmt(db, "SELECT 1 FROM kv_namespaces WHERE id = ?").get(id) !== undefined
 
 export interface NamespaceQuery {
@@ -170,7 +170,7 @@ export const deleteNamespace = (db: Database.Database, seq: number): void => {
 const keyBytes = (key: string) => Buffer.from(key, "utf8")
 
 /** Removes every entry whose expiration has passed (the partial index finds them). */
-export const purgeExpired = (db: Database.Database, now: number): number =>
+const purgeExpired = (db: Database.Database, now: number): number =>
   stmt(db, "DELETE FROM kv_entries WHERE expiration IS NOT NULL AND expiration <= ?").run(now).changes
 
 /**
@@ -223,8 +223,7 @@ export const deleteKeys = (db: Database.Database, ns: number, keys: Iterable<str
 const CursorVersion = 1
 
 /** An opaque cursor: the last key listed, versioned, base64url. */
-export const encodeCursor = (key: Buffer): string =>
-  Buffer.concat([Buffer.of(CursorVersion), key]).toString("base64url")
+const encodeCursor = (key: Buffer): string => Buffer.concat([Buffer.of(CursorVersion), key]).toString("base64url")
 
 /** The key a cursor points after, or undefined if the text is not one of our cursors. */
 export const decodeCursor = (cursor: string): Buffer | undefined => {

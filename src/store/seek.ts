@@ -14,7 +14,7 @@ import { stmt, type Clause } from "./query.js"
 type Row = Record<string, unknown>
 
 /** One column (or expression) of a listing's order; the whole key must be unique and NOT NULL. */
-export interface SeekKey {
+interface SeekKey {
   readonly expr: string
   readonly desc: boolean
   /** The row's property that holds the value when the selected columns have it, else it is selected as `_kN`. */

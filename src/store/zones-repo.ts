@@ -22,7 +22,7 @@ type Owner = NonNullable<Zone["owner"]>
  */
 const ownerOf = (o: Owner): Owner => ({ ...o, type: o.type ?? "user" })
 
-export const zoneFromRow = (r: Row): Zone => ({
+const zoneFromRow = (r: Row): Zone => ({
   id: r.id as string,
   name: r.name as string,
   status: r.status as string,

@@ -18,13 +18,13 @@ export const PARANOIA_CATEGORIES = [
   "paranoia-level-4"
 ] as const
 
-export interface PreviousPackage {
+interface PreviousPackage {
   readonly id: string
   readonly name: string
   readonly description: string
   readonly detection_mode: "traditional" | "anomaly"
 }
-export interface PreviousGroup {
+interface PreviousGroup {
   readonly id: string
   readonly name: string
   readonly description: string
@@ -32,7 +32,7 @@ export interface PreviousGroup {
   /** The new Cloudflare Managed Ruleset's category (tag) the group's rules carry. */
   readonly category?: string
 }
-export interface PreviousRule {
+interface PreviousRule {
   readonly id: string
   readonly description: string
   readonly priority: string
@@ -44,7 +44,7 @@ export interface PreviousRule {
   readonly score?: number
   readonly expression: string
 }
-export interface ManagedRule {
+interface ManagedRule {
   readonly id: string
   readonly description: string
   readonly categories: ReadonlyArray<string>

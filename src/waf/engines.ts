@@ -18,7 +18,7 @@ import {
 import { pageRuleWafEffect, wafBypassRules } from "./previous.js"
 import { anyUrlExpression, urlPatternExpression } from "../rules/url-pattern.js"
 
-export type WafAction = "block" | "challenge" | "managed_challenge" | "js_challenge" | "log" | "pass"
+type WafAction = "block" | "challenge" | "managed_challenge" | "js_challenge" | "log" | "pass"
 
 export interface RuleRef {
   /** The package or ruleset (or `firewall rule`, `page rule`, `skip rule`). */
@@ -80,7 +80,7 @@ export class ExpressionPool {
 }
 
 /** Compiles an expression that is known to check (catalog, generated or validated input). */
-export const compileExpression = (source: string): CompiledExpression => {
+const compileExpression = (source: string): CompiledExpression => {
   const c = check(source, { maxLength: false })
   if (c.checked === undefined) {
     const d = c.diagnostics.find((x) => x.severity === "error")

@@ -7,16 +7,16 @@ import type { CompatibilityReason, PreviousWaf } from "../domain/waf.js"
 import { PREVIOUS_OWASP_PACKAGE } from "./catalog.js"
 import { pageRuleWafEffect, wafBypassRules } from "./previous.js"
 
-export const MAX_FIREWALL_RULES = 200
-export const MAX_EXPRESSION_BYTES = 4096
+const MAX_FIREWALL_RULES = 200
+const MAX_EXPRESSION_BYTES = 4096
 
-export const SUPPORT = "contact support to migrate this zone"
+const SUPPORT = "contact support to migrate this zone"
 
-export const tooManyRulesMessage = (n: number) =>
+const tooManyRulesMessage = (n: number) =>
   `the number of firewall rules to migrate (${n}) exceeds ${MAX_FIREWALL_RULES}: ${SUPPORT}`
-export const expressionTooLongMessage = (id: string, bytes: number) =>
+const expressionTooLongMessage = (id: string, bytes: number) =>
   `firewall rule ${id} has an expression of ${bytes} bytes, longer than 4 KB (${MAX_EXPRESSION_BYTES} bytes): ${SUPPORT}`
-export const uriOverrideMessage = (ids: ReadonlyArray<string>) =>
+const uriOverrideMessage = (ids: ReadonlyArray<string>) =>
   `the zone has ${ids.length} URI-based WAF override(s) (${ids.join(", ")}): delete them with the Delete a WAF override operation before migrating`
 
 const encoder = new TextEncoder()

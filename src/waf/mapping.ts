@@ -48,7 +48,7 @@ export const ACTION_MAP: Readonly<Record<"simulate" | "block" | "challenge", str
 }
 
 /** Previous Cloudflare rule mode → the rule override in the new ruleset (`default`: none). */
-export const RULE_MODE_MAP: Readonly<Record<string, Omit<RuleOverride, "id"> | undefined>> = {
+const RULE_MODE_MAP: Readonly<Record<string, Omit<RuleOverride, "id"> | undefined>> = {
   default: undefined,
   disable: { enabled: false },
   simulate: { action: "log" },
@@ -68,7 +68,7 @@ export const sensitivityLabel = (s: SensitivityKey) => {
 export const paranoiaOverrides = (pl: number) =>
   PARANOIA_CATEGORIES.slice(pl).map((category) => ({ category, enabled: false }))
 
-export interface PreviewRow {
+interface PreviewRow {
   /** The previous setting, as a person reads it. */
   readonly setting: string
   readonly previous: string
@@ -78,7 +78,7 @@ export interface PreviewRow {
   readonly note?: string
 }
 
-export interface NotMigrated {
+interface NotMigrated {
   readonly what: string
   readonly why: string
 }

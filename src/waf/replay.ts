@@ -14,9 +14,9 @@ import { ExpressionPool, newEngine, previousEngine, type RuleRef, type Verdict }
 
 export { withDerivedFields } from "../rules/traffic-line.js"
 
-export type DisagreementKind = "previous-only" | "new-only" | "different-action"
+type DisagreementKind = "previous-only" | "new-only" | "different-action"
 
-export interface Disagreement {
+interface Disagreement {
   /** 1-based line of the traffic file. */
   readonly line: number
   readonly id?: string

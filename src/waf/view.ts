@@ -16,7 +16,7 @@ export interface ZoneWafSettings {
 }
 
 /** The previous OWASP package's defaults (the API's documented defaults). */
-export const OWASP_DEFAULTS = { sensitivity: "high", action_mode: "challenge" } as const
+const OWASP_DEFAULTS = { sensitivity: "high", action_mode: "challenge" } as const
 
 export const packagesOf = (zoneId: string, s: ZoneWafSettings, catalog: Catalog = CATALOG): Array<WafPackage> =>
   catalog.packages.map((p) => {

@@ -4,7 +4,7 @@ import * as path from "node:path"
 import * as readline from "node:readline"
 import { bin, edgectlAsync, json, type Result, tempDir } from "./cli.js"
 
-export const counterModule = path.resolve(import.meta.dirname, "../fixtures/objects/counter.ts")
+const counterModule = path.resolve(import.meta.dirname, "../fixtures/objects/counter.ts")
 
 export interface Dev {
   readonly url: string

@@ -17,7 +17,7 @@ const Everywhere: ReadonlyArray<KeyHint> = [
 type Line = { readonly kind: "title"; readonly text: string } | { readonly kind: "key"; readonly hint: KeyHint }
 
 /** The screen's keys (layers above the app's), then the app's and the ones that work everywhere. */
-export const helpLines = (layers: ReadonlyArray<LayerKeys>, screen: string): ReadonlyArray<Line> => {
+const helpLines = (layers: ReadonlyArray<LayerKeys>, screen: string): ReadonlyArray<Line> => {
   // A key goes to the highest layer that lists it (as the footer says): a lower layer's line for it
   // would not be true (issue 29: `esc` twice in the custom rules' help, with two meanings).
   const seen = new Set<string>()

@@ -69,7 +69,7 @@ const expressionProblem = (text: string, plan: Plan | undefined): string | undef
 }
 
 /** The place a new rule takes, as typed: empty is last; else 1 to one past the last rule. */
-export const placeProblem = (text: string, count: number): string | undefined => {
+const placeProblem = (text: string, count: number): string | undefined => {
   const t = text.trim()
   if (t === "") return undefined
   const n = Number(t)

@@ -37,7 +37,7 @@ const Placeholders: Record<DnsField, string> = {
 
 export type DnsValues = Record<DnsField, string>
 
-export const valuesOf = (r: DnsRecord | undefined): DnsValues => ({
+const valuesOf = (r: DnsRecord | undefined): DnsValues => ({
   type: r?.type ?? "A",
   name: r?.name ?? "",
   content: r?.content ?? "",
@@ -56,7 +56,7 @@ const NO = new Set(["no", "n", "false", "off", ""])
  * The body the form sends: every field for a new record; for an edit (`was`) only those that differ
  * from the record's own. Or the problems, by field.
  */
-export const bodyOf = (v: DnsValues, was?: DnsValues): Parsed => {
+const bodyOf = (v: DnsValues, was?: DnsValues): Parsed => {
   const problems: Partial<Record<DnsField, string>> = {}
   const ttlText = v.ttl.trim().toLowerCase()
   const ttl = ttlText === "" || ttlText === "auto" ? 1 : /^\d+$/.test(ttlText) ? Number(ttlText) : undefined
@@ -93,7 +93,7 @@ export const bodyOf = (v: DnsValues, was?: DnsValues): Parsed => {
 }
 
 /** The field a platform's message names first (`ttl: …`; `data` is the content's), if it is one of the form's. */
-export const refusedFieldOf = (message: string | undefined): DnsField | undefined => {
+const refusedFieldOf = (message: string | undefined): DnsField | undefined => {
   const m = message === undefined ? null : /^([a-z_]+)[:.]/.exec(message)
   const name = m?.[1] === "data" ? "content" : m?.[1]
   return Fields.find((f) => f === name)

@@ -50,7 +50,7 @@ export function RemovalLine({ lines, removal }: { lines: ReadonlyArray<string>; 
  * settings would have done, as the CLI's `esc test` says it (issue 29: it said "ESC runs" under the
  * banner's "no ESC runs any more").
  */
-export const testText = (tested: EscTestResult | undefined, canTest: boolean): string => {
+const testText = (tested: EscTestResult | undefined, canTest: boolean): string => {
   if (tested === undefined)
     return canTest ? "test: c tests a request with a Cookie header" : "test: open a zone to test a request"
   const d = tested.decision

@@ -38,7 +38,7 @@ import {
   ruleName
 } from "./firewall-table.js"
 
-export type Run = <A, E>(
+type Run = <A, E>(
   effect: Effect.Effect<A, E, Services>,
   onOk: (a: A) => void,
   what: string,

@@ -59,7 +59,7 @@ export const priorityProblem = (text: string): string | undefined => {
 export const descriptionCounter = (text: string): string => `${text.length}/500`
 
 /** Panes at least this wide show every column. */
-export const WideColumns = 90
+const WideColumns = 90
 
 export interface Table {
   readonly header: string

@@ -3,7 +3,7 @@
  * dump (offset, 16 bytes, their printable characters); expirations as a date and how far away.
  */
 
-export type ValueKind = "json" | "text" | "binary"
+type ValueKind = "json" | "text" | "binary"
 
 export interface ValueView {
   readonly kind: ValueKind
@@ -61,7 +61,7 @@ export const viewValue = (bytes: Uint8Array): ValueView => {
 
 /** A tab as the spaces to the next stop of 8: a tab drawn raw moves the terminal's cursor past
  *  the pane's border, which Ink counts as one column (issue 29). */
-export const expandTabs = (line: string): string => {
+const expandTabs = (line: string): string => {
   if (!line.includes("\t")) return line
   let out = ""
   for (const ch of line) out += ch === "\t" ? " ".repeat(8 - (out.length % 8)) : ch

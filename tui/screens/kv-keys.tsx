@@ -22,7 +22,7 @@ import { usePaneSize } from "../terminal.js"
 import { KvPutForm, type OpenNamespace, type PutValues } from "./kv-put.js"
 import { KvValueView } from "./kv-value.js"
 
-export const KeysPerPage = 100
+const KeysPerPage = 100
 /** Title, filter, column titles and status lines. */
 const Chrome = 4
 

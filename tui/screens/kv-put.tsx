@@ -46,7 +46,7 @@ const fieldOf = (f: Field): FormField =>
   f === "expiration_ttl" ? "ttl" : f === "key" || f === "value" || f === "metadata" || f === "expiration" ? f : "value"
 
 /** What is wrong with the form, by field (empty when it can be sent). */
-export const formProblems = (v: PutValues, now: number): Partial<Record<FormField, string>> => {
+const formProblems = (v: PutValues, now: number): Partial<Record<FormField, string>> => {
   const out: Partial<Record<FormField, string>> = {}
   let metadata: unknown
   if (v.metadata.trim() !== "") {

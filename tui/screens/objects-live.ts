@@ -20,8 +20,8 @@ import {
   type StoredObject
 } from "./objects-data.js"
 
-export const POLL_MS = 250
-export const LIST_POLL_MS = 1000
+const POLL_MS = 250
+const LIST_POLL_MS = 1000
 
 export interface Failure {
   readonly error: UiError

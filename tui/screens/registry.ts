@@ -16,7 +16,7 @@ import { ZonesScreen } from "./zones.js"
  * How long a screen stays mounted: `always` (from the start, so its cursor and pages survive),
  * `after-visit` (from its first visit on, likewise), `while-shown` (it starts afresh each visit).
  */
-export type ScreenMount = "always" | "after-visit" | "while-shown"
+type ScreenMount = "always" | "after-visit" | "while-shown"
 
 export interface ScreenInfo {
   readonly id: ScreenId

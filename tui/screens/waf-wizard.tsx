@@ -58,7 +58,7 @@ import {
 import { load, sendingLines, undoLines, type Data } from "./waf-wizard-data.js"
 
 /** Shown (and replayed) when the package's own sample cannot be found. */
-export const SAMPLE_NAME = "fixtures/waf/traffic-sample.jsonl"
+const SAMPLE_NAME = "fixtures/waf/traffic-sample.jsonl"
 
 type Dialog =
   | { readonly kind: "file" }

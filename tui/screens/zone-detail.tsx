@@ -18,12 +18,12 @@ import { ZoneCertificates } from "./zone-certs.js"
 import { WafWizard } from "./waf-wizard.js"
 import { ZoneDns } from "./zone-dns.js"
 
-export interface ZoneTab {
+interface ZoneTab {
   readonly title: string
   readonly render: (p: { readonly zone: Zone; readonly active: boolean; readonly height: number }) => ReactNode
 }
 
-export const zoneTabs: ReadonlyArray<ZoneTab> = [
+const zoneTabs: ReadonlyArray<ZoneTab> = [
   {
     title: "DNS records",
     render: ({ zone, active, height }) => (

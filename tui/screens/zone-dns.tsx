@@ -18,7 +18,7 @@ import { usePaneSize } from "../terminal.js"
 import { DnsRecordView } from "./dns-record.js"
 import { DnsWriteFlow, type DnsWrite } from "./dns-writes.js"
 
-export const DnsPerPage = 100
+const DnsPerPage = 100
 /** Filter line, column titles, status line. */
 const Chrome = 3
 
@@ -50,7 +50,7 @@ const dnsTable = (columns: number) => {
  * The filter's words: `type:MX` and `content:TEXT` (each once, the last wins) narrow by type and by
  * content; the other words, joined by a space, are part of the name.
  */
-export const dnsFilterOf = (text: string): DnsFilter => {
+const dnsFilterOf = (text: string): DnsFilter => {
   let type: string | undefined
   let content: string | undefined
   const name: Array<string> = []

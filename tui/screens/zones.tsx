@@ -18,7 +18,7 @@ import { usePaneSize } from "../terminal.js"
 import { ZoneDetail } from "./zone-detail.js"
 import { writeCodeCacheNow } from "../../src/launcher-hooks.js"
 
-export const ZonesPerPage = 50
+const ZonesPerPage = 50
 /** Rows above and below the list: account line, filter line, column titles, status line. */
 const Chrome = 4
 

@@ -12,13 +12,13 @@ import { isMissing } from "../../../domain/file-errors.js"
 
 export type ConfigFormat = "toml" | "json" | "jsonc"
 
-export interface KvBinding {
+interface KvBinding {
   readonly binding: string
   readonly id: string | undefined
   readonly preview_id: string | undefined
 }
 
-export interface DurableObjectConfig {
+interface DurableObjectConfig {
   readonly name: string
   readonly className: string
   /** Another worker's class (objects dev runs only the module's own). */
@@ -50,7 +50,7 @@ export class ConfigError {
   constructor(readonly message: string) {}
 }
 
-export const ConfigNames = ["wrangler.json", "wrangler.jsonc", "wrangler.toml"] as const
+const ConfigNames = ["wrangler.json", "wrangler.jsonc", "wrangler.toml"] as const
 
 const formatOf = (file: string): ConfigFormat =>
   file.endsWith(".toml") ? "toml" : file.endsWith(".jsonc") ? "jsonc" : "json"
@@ -174,7 +174,7 @@ const durableObjectsOf = (file: string, prefix: string, v: unknown): Array<Durab
 }
 
 /** Parses a config file's text (exported for tests and for the editor checks). */
-export const parseConfig = async (
+const parseConfig = async (
   file: string,
   text: string,
   format: ConfigFormat = formatOf(file)

@@ -18,7 +18,7 @@ import { CLASS_NAME, objectDir, resolveId } from "../../../objects/ids.js"
 import { busyPrefix, lockHolder } from "../../../objects/owner-lock.js"
 import { CliFailure } from "../../run.js"
 
-export const LOCK_WAIT_MS = 5000
+const LOCK_WAIT_MS = 5000
 
 export interface LiveTarget {
   readonly what: string
