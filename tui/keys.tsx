@@ -99,9 +99,10 @@ export function KeypressProvider({ onQuit, children }: { onQuit: () => void; chi
   }, [])
 
   // The hub reads the raw input rather than Ink's useInput, which hands a run of plain bytes over as
-  // one key and names DEL and forward Delete alike. The keys of one read are dispatched one at a
-  // time, each after React has rendered what the one before it did: a layer opened by one key
-  // (`:`, `d`) takes the next keys of the same read, and every handler sees the state they left.
+  // one key and names DEL and forward Delete alike. Keys are dispatched one at a time, each after
+  // React has rendered what the one before it did, whether it came in the same read or in the next:
+  // a layer opened by one key (`:`, `d`, a form's next step) takes the keys after it, and every
+  // handler sees the state they left.
   const { internal_eventEmitter: events, setRawMode } = useStdin()
   useEffect(() => {
     setRawMode(true)
@@ -154,8 +155,10 @@ export function KeypressProvider({ onQuit, children }: { onQuit: () => void; chi
     waiting.current = false
     if (queue.current.length === 0 || holds.current > 0) return
     dispatchNext()
-    if (queue.current.length === 0) return
-    // The rest waits for the render this key caused (and its effects): see the effect on `turn`.
+    // The keys after it wait for the render this key caused (and its effects): see the effect on
+    // `turn`. Even when none is queued yet: React renders a key's update in a later task, and the
+    // next read can come before it (issue 29: `block⏎`, then a lone `⏎` went to the Action step
+    // again, not to the Priority step it opened). A read meanwhile is queued by onChunk.
     waiting.current = true
     setTurn((t) => t + 1)
   }

@@ -23,10 +23,23 @@ export const settingView = (s: EscSetting): SettingView => ({
   secret: s.with_secret === null ? null : { masked: maskSecret(s.with_secret), length: [...s.with_secret].length }
 })
 
-/** One line: what the setting does to requests. */
-export const settingSentence = (s: EscSetting): string => {
+/**
+ * One line: what the setting does to requests. Once ESC is `removed` no request runs it, whatever
+ * is set: the line says what the setting would do, as the request test does (issue 29: "ESC runs
+ * for every request" stood under the TUI's "no ESC runs any more").
+ */
+export const settingSentence = (s: EscSetting, removed = false): string => {
   const secret = s.with_secret === null ? null : describeSecret(s.with_secret)
-  if (s.always) return `ESC is off for every request${secret ? `; a secret is also stored: ${secret}` : ""}`
+  const stored = secret ? `; a secret is also stored: ${secret}` : ""
+  if (removed) {
+    const would = s.always
+      ? `be off for every request${stored}`
+      : secret
+        ? `run, except with a disable_esc cookie equal to the secret ${secret}`
+        : "run for every request (nothing set)"
+    return `ESC is removed: it runs for no request. As set, it would ${would}`
+  }
+  if (s.always) return `ESC is off for every request${stored}`
   if (secret) return `ESC runs, except for requests whose disable_esc cookie equals the secret ${secret}`
   return "ESC runs for every request (nothing set)"
 }

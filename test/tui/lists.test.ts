@@ -110,7 +110,10 @@ describe.each(sizes)("DNS records of acme.com at $columns x $rows", (size) => {
     tui.write("g")
     await tui.waitFor((s) => status(s)?.at === 1)
     tui.write(PtyKeys.pageDown.repeat(9))
-    const after = await tui.waitFor((s) => (status(s)?.at ?? 0) > 100)
+    await tui.waitFor((s) => (status(s)?.at ?? 0) > 100)
+    // The nine pages act one after another, each on the frame the one before drew: the record is
+    // the one the last page down left the cursor on.
+    const after = await tui.settle()
     const at = status(after)!.at
     const record = selected(after)
     expect(record).toContain(rows[at - 1]!.name)

@@ -337,7 +337,7 @@ export function EscPanel({
           {current !== undefined ? (
             <Box height={2} flexShrink={0} overflow="hidden" paddingLeft={2}>
               <Text dimColor wrap="wrap">
-                {settingSentence(current.setting)}
+                {settingSentence(current.setting, removal?.status.removed === true)}
               </Text>
             </Box>
           ) : null}

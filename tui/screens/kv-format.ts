@@ -1,6 +1,7 @@
 /**
  * How the KV screen shows a value: UTF-8 text as it is, JSON pretty-printed, anything else as a hex
- * dump (offset, 16 bytes, their printable characters); expirations as a date and how far away.
+ * dump (offset, 16 or 8 bytes as the pane fits, their printable characters; the Objects screen's
+ * too); expirations as a date and how far away.
  */
 
 type ValueKind = "json" | "text" | "binary"
@@ -45,9 +46,10 @@ export const hexRows = (bytes: Uint8Array, width = 78): Array<string> => {
   return lines
 }
 
-export const viewValue = (bytes: Uint8Array): ValueView => {
+/** A value's lines; a binary one as a hex dump that fits `width` (the pane's columns). */
+export const viewValue = (bytes: Uint8Array, width?: number): ValueView => {
   const text = asText(bytes)
-  if (text === undefined) return { kind: "binary", lines: hexRows(bytes) }
+  if (text === undefined) return { kind: "binary", lines: hexRows(bytes, width) }
   const trimmed = text.trim()
   if (trimmed.startsWith("{") || trimmed.startsWith("[")) {
     try {

@@ -40,9 +40,10 @@ export function KvValueView(props: {
   )
   const [top, setTop] = useState(0)
   useEffect(() => setTop(0), [name])
-  const parsed = query._tag === "Success" ? viewValue(query.value.value.bytes) : undefined
   const width = Math.max(1, usePaneSize().columns)
-  // Long lines wrap to the pane (a binary dump's rows fit it already).
+  // A binary value's dump takes 8 bytes a row where 16 do not fit (issue 29: they wrapped at 80
+  // columns), as an object's value does; long text lines wrap to the pane.
+  const parsed = query._tag === "Success" ? viewValue(query.value.value.bytes, width) : undefined
   const view = parsed === undefined ? undefined : { ...parsed, lines: valueRows(parsed.lines, width) }
   const rows = Math.max(1, props.height - Chrome)
   const maxTop = Math.max(0, (view?.lines.length ?? 0) - rows)

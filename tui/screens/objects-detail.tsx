@@ -64,7 +64,13 @@ export function ObjectDetail({
   // And while a write is in flight (then they act on what it left).
   const [writing, setWriting] = useState(false)
   useHoldKeys((view === undefined && failure === undefined) || writing)
-  const height = Math.max(1, pane.rows - 6)
+  // The header names the object, then its alarm and size; where that does not fit one line (80
+  // columns with an alarm set cut the size: issue 29) the alarm and size take a line of their own.
+  const live = view?.host !== undefined ? `  live in pid ${view.host.pid}` : ""
+  const facts = `alarm ${view?.alarm == null ? "none" : alarmText(view.alarm, Date.now())}  size ${view?.bytes ?? "…"} bytes`
+  const named = `${view?.host !== undefined ? "● " : ""}${object.className} ${object.name ?? object.id}${live}`
+  const headerRows = [...named].length + 2 + [...facts].length > pane.columns ? 2 : 1
+  const height = Math.max(1, pane.rows - 5 - headerRows)
   const rows: ReadonlyArray<readonly [string, string]> | ObjectView["history"] =
     tab === "keys" ? (view?.entries ?? []) : tab === "bookmarks" ? (view?.history ?? []) : []
   // The cursor follows its row when the view is read again (a restore adds a commit at the top).
@@ -194,7 +200,7 @@ export function ObjectDetail({
           object={object}
           name={shownKey}
           active={active && write === undefined}
-          height={pane.rows - 3}
+          height={pane.rows - 2 - headerRows}
           version={writes}
           onBack={() => setShownKey(undefined)}
           onEdit={(text) => setWrite({ kind: "put-value", key: shownKey, initial: text, edit: true })}
@@ -275,12 +281,14 @@ export function ObjectDetail({
       <Text wrap="truncate-end">
         {view?.host !== undefined ? <Text color="green">● </Text> : null}
         <Text bold>{object.className}</Text> {object.name ?? object.id}
-        {view?.host !== undefined ? <Text color="green">{`  live in pid ${view.host.pid}`}</Text> : null}
-        <Text dimColor>
-          {"  "}alarm {view?.alarm == null ? "none" : alarmText(view.alarm, Date.now())}
-          {"  "}size {view?.bytes ?? "…"} bytes
-        </Text>
+        {live !== "" ? <Text color="green">{live}</Text> : null}
+        {headerRows === 1 ? <Text dimColor>{`  ${facts}`}</Text> : null}
       </Text>
+      {headerRows === 2 ? (
+        <Text dimColor wrap="truncate-end">
+          {facts}
+        </Text>
+      ) : null}
       <Text>
         {TABS.map((t) => (
           <Text key={t} inverse={t === tab}>
