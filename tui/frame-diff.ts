@@ -26,8 +26,9 @@ export type TextWidth = (text: string) => number
  * and the box drawing the TUI draws with): a text of only these is as wide as it is long, without
  * string-width's segmenting and emoji test (most of a frame's diff when every line starts with a
  * border). Ink's output grid uses it too (build/patches/ink.mjs).
+ * @public (for knip: imported by the patched Ink, which it cannot see)
  */
-const narrow = (code: number) =>
+export const narrow = (code: number) =>
   (code >= 0x20 && code < 0x7f) ||
   (code >= 0xa0 && code < 0x300 && code !== 0xad) ||
   (code >= 0x2010 && code <= 0x2027) ||
