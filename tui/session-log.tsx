@@ -6,6 +6,7 @@
  */
 import { Box, Text } from "ink"
 import { createContext, useContext, useMemo, useRef, useState, type ReactNode } from "react"
+import { scrollBy, scrolled } from "./components/scroll.js"
 import { KeyLayer, useKeys } from "./keys.js"
 import { usePaneSize } from "./terminal.js"
 
@@ -59,10 +60,9 @@ export function SessionLogOverlay({ onClose, onQuit }: { onClose: () => void; on
   const first = Math.min(top, last)
   useKeys(
     (press) => {
-      const steps: Record<string, number> = { up: -1, k: -1, down: 1, j: 1, pageup: -rows, pagedown: rows }
-      if (Object.hasOwn(steps, press.name)) {
-        setTop((t) => Math.max(0, Math.min(Math.min(t, last) + (steps[press.name] ?? 0), last)))
-      } else if (press.name === "escape" || press.name === "L") onClose()
+      const delta = scrollBy(press.name, rows)
+      if (delta !== undefined) setTop((t) => scrolled(t, delta, last))
+      else if (press.name === "escape" || press.name === "L") onClose()
       else if (press.name === "q") onQuit()
       return true
     },

@@ -8,6 +8,7 @@ import { Box, Text } from "ink"
 import { useEffect, useState } from "react"
 import * as Kv from "../../src/services/kv-service.js"
 import { ErrorView, Loading } from "../components/states.js"
+import { scrollBy, scrolled } from "../components/scroll.js"
 import { KeyLayer, useKeys } from "../keys.js"
 import { asText, expiresText, sizeText, valueRows, viewValue } from "./kv-format.js"
 import { useEffectQuery } from "../runtime.js"
@@ -50,20 +51,9 @@ export function KvValueView(props: {
 
   useKeys(
     (press) => {
-      const scroll: Record<string, number> = {
-        down: 1,
-        j: 1,
-        up: -1,
-        k: -1,
-        pagedown: rows,
-        pageup: -rows,
-        g: -1e9,
-        home: -1e9,
-        G: 1e9,
-        end: 1e9
-      }
-      if (Object.hasOwn(scroll, press.name)) {
-        setTop((t) => Math.max(0, Math.min(maxTop, t + scroll[press.name]!)))
+      const delta = scrollBy(press.name, rows)
+      if (delta !== undefined) {
+        setTop((t) => scrolled(t, delta, maxTop))
         return true
       }
       switch (press.name) {

@@ -8,6 +8,7 @@ import { Box, Text } from "ink"
 import { useEffect, useState } from "react"
 import { ErrorView, Loading } from "../components/states.js"
 import { fromUnknown, type UiError } from "../errors.js"
+import { scrollBy, scrolled } from "../components/scroll.js"
 import { KeyLayer, useKeys } from "../keys.js"
 import { useNotify } from "../notices.js"
 import { usePaneSize } from "../terminal.js"
@@ -91,20 +92,9 @@ export function ObjectValueView(props: {
 
   useKeys(
     (press) => {
-      const scroll: Record<string, number> = {
-        down: 1,
-        j: 1,
-        up: -1,
-        k: -1,
-        pagedown: rows,
-        pageup: -rows,
-        g: -1e9,
-        home: -1e9,
-        G: 1e9,
-        end: 1e9
-      }
-      if (Object.hasOwn(scroll, press.name)) {
-        setTop((t) => Math.max(0, Math.min(maxTop, t + scroll[press.name]!)))
+      const delta = scrollBy(press.name, rows)
+      if (delta !== undefined) {
+        setTop((t) => scrolled(t, delta, maxTop))
         return true
       }
       switch (press.name) {

@@ -1,0 +1,31 @@
+/**
+ * How far a key scrolls a view of text `page` rows high (↑↓ j k a row, page up/down a page, g/home
+ * and G/end to either end), or undefined for a key that does not scroll. The value views and the
+ * session log scroll by it, so a key means the same on each.
+ */
+export const scrollBy = (name: string, page: number): number | undefined => {
+  switch (name) {
+    case "down":
+    case "j":
+      return 1
+    case "up":
+    case "k":
+      return -1
+    case "pagedown":
+      return page
+    case "pageup":
+      return -page
+    case "g":
+    case "home":
+      return -Infinity
+    case "G":
+    case "end":
+      return Infinity
+    default:
+      return undefined
+  }
+}
+
+/** The first row shown after scrolling `delta` from `top`, kept within 0..`last`. */
+export const scrolled = (top: number, delta: number, last: number): number =>
+  Math.max(0, Math.min(last, Math.min(top, last) + delta))
