@@ -77,9 +77,14 @@ export interface FlowFlags {
   readonly json: boolean
 }
 
-/** The usage errors every migration command checks before it reads anything. */
-export const flowUsage = (o: FlowFlags): CliFailure | undefined => {
+/**
+ * The usage errors every migration command checks before it reads anything; `replay`: the traffic
+ * file of `--replay`, which only compares, so it goes with no option that writes or plans a write.
+ */
+export const flowUsage = (o: FlowFlags, replay?: string): CliFailure | undefined => {
   if (o.zone.trim() === "") return usage("--zone needs a value, got an empty string")
+  if (replay !== undefined && (o.dryRun || o.deleteOld || o.yes || o.rollback))
+    return usage("--replay only compares; it cannot be used with --dry-run, --delete-old, --rollback or --yes")
   if (o.rollback && (o.dryRun || o.deleteOld))
     return usage("--rollback restores the journal's before; it cannot be used with --dry-run or --delete-old")
   return undefined

@@ -31,7 +31,7 @@ import { outcomeText, printRequests } from "../migration-cli.js"
 import { flowUsage, runFlow, type MigrationFlow } from "../migration-runner.js"
 import { inputFile, opt } from "../options.js"
 import { printJson, printLine, printTable } from "../output.js"
-import { CliFailure, isRemote, usage } from "../run.js"
+import { CliFailure, isRemote } from "../run.js"
 import { writeErr } from "../stdio.js"
 import { runFw } from "./firewall/common.js"
 import { printLockdownUaPreview } from "./firewall/lockdowns-migrate.js"
@@ -170,12 +170,7 @@ const replay = (o: MigrateOptions, file: string) =>
 export const migrateZone = (o: MigrateOptions) =>
   Effect.gen(function* () {
     const replayFile = opt(o.replay)
-    if (o.zone.trim() === "") return yield* Effect.fail(usage("--zone needs a value, got an empty string"))
-    if (replayFile !== undefined && (o.dryRun || o.deleteOld || o.yes || o.rollback))
-      return yield* Effect.fail(
-        usage("--replay only compares; it cannot be used with --dry-run, --delete-old, --rollback or --yes")
-      )
-    const bad = flowUsage(o)
+    const bad = flowUsage(o, replayFile)
     if (bad !== undefined) return yield* Effect.fail(bad)
     if (replayFile !== undefined && replayFile !== "-") yield* inputFile("replay", replayFile)
     const wafMode = opt(o.wafMode)

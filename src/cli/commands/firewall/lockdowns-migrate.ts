@@ -30,7 +30,7 @@ import { flowUsage, previewRequestsEnd, runFlow, type MigrationFlow } from "../.
 import { lockdownUaRows } from "../../../firewall/legacy-migration-rows.js"
 import { inputFile, opt } from "../../options.js"
 import { clip, printLine, printTable } from "../../output.js"
-import { CliFailure, usage } from "../../run.js"
+import { CliFailure } from "../../run.js"
 import { runFw } from "./common.js"
 import type { Parsed } from "./options.js"
 import { reportReplay } from "./migrate-replay.js"
@@ -88,13 +88,9 @@ export const lockdownUaFlow: MigrationFlow<LockdownUaPlan, LockdownUaJournal> = 
 
 export const lockdownsMigrate = (o: Parsed<"lockdownsMigrate">) =>
   Effect.gen(function* () {
-    const bad = flowUsage(o)
-    if (bad !== undefined) return yield* Effect.fail(bad)
     const replayFile = opt(o.replay)
-    if (replayFile !== undefined && (o.dryRun || o.deleteOld || o.yes || o.rollback))
-      return yield* Effect.fail(
-        usage("--replay only compares; it cannot be used with --dry-run, --delete-old, --rollback or --yes")
-      )
+    const bad = flowUsage(o, replayFile)
+    if (bad !== undefined) return yield* Effect.fail(bad)
     if (replayFile !== undefined && replayFile !== "-") yield* inputFile("replay", replayFile)
     const journals = migrationTargetLayer({ remote: o.remote, persistTo: Option.getOrUndefined(o.persistTo) })
     const work = Effect.gen(function* () {

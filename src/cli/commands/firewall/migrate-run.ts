@@ -28,7 +28,7 @@ import { inputFile, opt } from "../../options.js"
 import { outcomeText, sentOfKinds } from "../../migration-cli.js"
 import { flowUsage, runFlow, type MigrationFlow } from "../../migration-runner.js"
 import { printLine } from "../../output.js"
-import { isRemote, usage } from "../../run.js"
+import { isRemote } from "../../run.js"
 import { runFw } from "./common.js"
 import type { Parsed } from "./options.js"
 import { endText, printDryRun, printPreview } from "./migrate-print.js"
@@ -72,13 +72,8 @@ export const firewallFlow: MigrationFlow<FirewallMigrationPlan, FirewallJournal>
 
 export const migrate = (o: Parsed<"migrate">) =>
   Effect.gen(function* () {
-    if (o.zone.trim() === "") return yield* Effect.fail(usage("--zone needs a value, got an empty string"))
     const replayFile = opt(o.replay)
-    if (replayFile !== undefined && (o.dryRun || o.deleteOld || o.yes || o.rollback))
-      return yield* Effect.fail(
-        usage("--replay only compares; it cannot be used with --dry-run, --delete-old, --rollback or --yes")
-      )
-    const bad = flowUsage(o)
+    const bad = flowUsage(o, replayFile)
     if (bad !== undefined) return yield* Effect.fail(bad)
     if (replayFile !== undefined && replayFile !== "-") yield* inputFile("replay", replayFile)
     const journals = migrationTargetLayer({ remote: isRemote(o), persistTo: Option.getOrUndefined(o.persistTo) })
