@@ -25,6 +25,7 @@ import { replayMigration, type MigrationReplay } from "../../src/services/migrat
 import { useActions } from "../actions.js"
 import type { Services } from "../runtime.js"
 import { ConfirmDialog } from "../components/confirm-dialog.js"
+import { MigrationProgress, unfinishedText } from "../components/migration-status.js"
 import { List, useListCursor } from "../components/list.js"
 import { ErrorView, Loading } from "../components/states.js"
 import { TextPrompt } from "../components/text-prompt.js"
@@ -320,7 +321,7 @@ export function CustomRulesMigration({
       </Box>
       {unfinished !== undefined ? (
         <Text color="red" wrap="truncate-end">
-          {`unfinished ${unfinished.status.operation}: ${unfinished.status.written.length} of ${(unfinished.status.operation === "rollback" ? (unfinished.journal.plan.rollback?.steps ?? []) : unfinished.journal.plan.migration.steps).length} steps written${unfinished.status.unanswered !== undefined ? ", 1 sent with no answer" : ""} · f finishes it, u undoes it`}
+          {unfinishedText(unfinished)}
         </Text>
       ) : preview?.refused !== undefined ? (
         <Text color="red" wrap="truncate-end">
@@ -343,16 +344,7 @@ export function CustomRulesMigration({
       <Box height={2} flexShrink={0} overflow="hidden">
         <Text wrap="wrap">{replay !== undefined ? replayLine(replay) : " "}</Text>
       </Box>
-      {progress !== undefined ? (
-        <Text
-          color="cyan"
-          wrap="truncate-end"
-        >{`… [${progress.index + 1}/${progress.total}] ${progress.step.description}`}</Text>
-      ) : busy !== undefined ? (
-        <Text color="cyan">… working</Text>
-      ) : (
-        <Text> </Text>
-      )}
+      <MigrationProgress progress={progress} busy={busy} />
     </Box>
   )
 }

@@ -14,6 +14,7 @@ import type { ZoneRef } from "../../src/services/custom-rules-migration-service.
 import type { StepProgress } from "../../src/services/migration-engine.js"
 import { useActions } from "../actions.js"
 import { ConfirmDialog } from "../components/confirm-dialog.js"
+import { MigrationProgress, unfinishedText } from "../components/migration-status.js"
 import { List, useListCursor } from "../components/list.js"
 import { ErrorView, Loading } from "../components/states.js"
 import { KeyLayer, useKeys } from "../keys.js"
@@ -206,10 +207,6 @@ export function LegacyMigrationView({
   // The whole id where there is room; its start (enough to tell rules apart) in 80 columns.
   const idWidth = columns >= 110 ? Math.min(34, Math.max(8, ...rows.map((r) => r.source.length)) + 2) : 10
   const wasWidth = Math.max(12, Math.floor((columns - idWidth - 4) * 0.55))
-  const unfinishedText =
-    unfinished === undefined
-      ? ""
-      : `unfinished ${unfinished.status.operation}: ${unfinished.status.written.length} of ${(unfinished.status.operation === "rollback" ? (unfinished.journal.plan.rollback?.steps ?? []) : unfinished.journal.plan.migration.steps).length} steps written${unfinished.status.unanswered !== undefined ? ", 1 sent with no answer" : ""} · f finishes it, u undoes it`
   return (
     <Box flexDirection="column" height={height} overflow="hidden">
       <Text bold wrap="truncate-end">
@@ -236,7 +233,7 @@ export function LegacyMigrationView({
       </Box>
       {unfinished !== undefined ? (
         <Text color="red" wrap="truncate-end">
-          {unfinishedText}
+          {unfinishedText(unfinished)}
         </Text>
       ) : preview?.refused !== undefined ? (
         <Text color="red" wrap="truncate-end">{`refused: ${preview.refused}`}</Text>
@@ -257,16 +254,7 @@ export function LegacyMigrationView({
               : " "}
         </Text>
       )}
-      {progress !== undefined ? (
-        <Text
-          color="cyan"
-          wrap="truncate-end"
-        >{`… [${progress.index + 1}/${progress.total}] ${progress.step.description}`}</Text>
-      ) : busy !== undefined ? (
-        <Text color="cyan">… working</Text>
-      ) : (
-        <Text> </Text>
-      )}
+      <MigrationProgress progress={progress} busy={busy} />
     </Box>
   )
 }
