@@ -31,7 +31,8 @@ describe("the ESC tab of a zone", () => {
     const frame = app.frame()
     expect(frame).toMatch(/zone acme\.com\s+on · secret ac…x2/)
     expect(frame).toMatch(/account Acme Corp\s+on/)
-    expect(frame).toContain("ESC runs, except for requests whose disable_esc cookie equals the secret")
+    // Removed on the platform's clock: the line says what the setting would do.
+    expect(frame).toContain("ESC is removed: it runs for no request. As set, it would run, except with a")
     expect(frame).toMatch(/ESC REMOVED 2025-01-01, \d+ years? .*ago \(\d+ days, platform clock/)
     expect(frame).toContain("no ESC runs any more; settings can still be managed and tested.")
     expect(frame).toContain("USE CASE")
@@ -142,7 +143,9 @@ describe("the ESC screen", () => {
     await app.waitForText("choose an account (a), or open a zone on the Zones screen (1)")
     expect(app.frame()).toMatch(/ESC REMOVED 2025-01-01, .* this machine's/)
     expect(app.frame()).toContain("Rewrite SNI")
-    await app.press("c", "open a zone to test a request")
+    await app.press("c", "(1 Zones, enter on a zone)")
+    // The warning stays until a key, which only dismisses it.
+    await app.press("r", (f) => !f.includes("(1 Zones, enter on a zone)"))
     await app.press("t", "nothing to toggle")
   })
 
@@ -155,7 +158,7 @@ describe("the ESC screen", () => {
     await app.press("j")
     await app.press("j", "› Globex")
     await app.press(Keys.enter, "account Globex")
-    await app.waitForText("ESC runs for every request (nothing set)")
+    await app.waitForText("it would run for every request")
     expect(app.frame()).toMatch(/account Globex\s+on/)
     await app.press("s", "New secret for account Globex")
     await app.press("globex-Key-1\r", "Store this secret for account Globex?")
