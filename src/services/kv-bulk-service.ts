@@ -266,6 +266,14 @@ export const bulkDeleteChecked = (accountId: string, namespaceId: string, file: 
     o
   )
 
+/** `kv bulk delete FILE` in one call: checks the whole keys file, then deletes its keys. */
+export const bulkDeleteFile = (accountId: string, namespaceId: string, file: string, o: BulkOptions = {}) =>
+  withChecked(file, "keys", o, (f) => bulkDeleteChecked(accountId, namespaceId, f, o))
+
+/** How many keys a keys file lists, checked whole (every problem named) before anything is deleted. */
+export const keysFileCount = (file: string, o: BulkOptions = {}) =>
+  withChecked(file, "keys", o, (f) => Effect.succeed(f.count))
+
 /** Checks a bulk file without writing anything: every problem, or what it holds (its bytes kept until the scope closes). */
 export const checkBulkFile = (file: string, kind: BulkKind, o: BulkOptions = {}) =>
   Effect.acquireRelease(checked(file, kind, o), (f) => Effect.sync(() => f.spool.release()))

@@ -2,8 +2,10 @@
  * KV: the namespaces of the chosen account (or of every account), `/` filters them by title, enter
  * opens one (its keys, values, put/edit and delete), `a` picks the account, `x` exports the
  * selected one to a file (the bulk put format, as `edgectl kv export` writes it), `i` imports such
- * a file into it, `c` copies it into another namespace of its account, `C` clears it
- * (every key, after a confirmation naming it and the count, as `edgectl kv clear` asks).
+ * a file into it, `b` deletes the keys a file lists (as `edgectl kv bulk delete`: the file checked
+ * whole, then a confirmation naming the namespace and the count), `c` copies it into another
+ * namespace of its account, `C` clears it (every key, after a confirmation naming it and the
+ * count, as `edgectl kv clear` asks).
  */
 import { Box, Text } from "ink"
 import { useRef, useState } from "react"
@@ -26,7 +28,7 @@ import { KvKeys } from "./kv-keys.js"
 import { NamespaceWriteFlow, type NamespaceWrite } from "./kv-namespace-writes.js"
 import type { OpenNamespace } from "./kv-put.js"
 
-type PromptKind = "export" | "import" | "copy"
+type PromptKind = "export" | "import" | "copy" | "delete"
 
 /** What each lifecycle prompt asks. */
 const Prompts: Record<PromptKind, { title: (ns: string) => string; help: string; empty: string }> = {
@@ -38,6 +40,11 @@ const Prompts: Record<PromptKind, { title: (ns: string) => string; help: string;
   import: {
     title: (ns) => `Import into ${ns} from file`,
     help: "a JSON array of bulk entries (what export writes), checked whole before anything is written",
+    empty: "a file name is needed"
+  },
+  delete: {
+    title: (ns) => `Delete from ${ns} the keys listed in file`,
+    help: "a JSON array of key names (what `kv bulk delete` reads), checked whole before anything is deleted",
     empty: "a file name is needed"
   },
   copy: {
@@ -81,8 +88,17 @@ export function KvScreen({ active }: { active: boolean }) {
   const [clearing, setClearing] = useState<{ n: Kv.AccountNamespace; names: ReadonlyArray<string> } | undefined>(
     undefined
   )
+  const [bulkDeleting, setBulkDeleting] = useState<{ n: Kv.AccountNamespace; file: string; count: number } | undefined>(
+    undefined
+  )
   const listing =
-    active && open === undefined && !picking && write === undefined && prompt === undefined && clearing === undefined
+    active &&
+    open === undefined &&
+    !picking &&
+    write === undefined &&
+    prompt === undefined &&
+    clearing === undefined &&
+    bulkDeleting === undefined
   const run = <A,>(effect: Parameters<typeof runEffect<A, unknown>>[1], what: string, then: (a: A) => void) => {
     running.current?.abort()
     const c = new AbortController()
@@ -112,6 +128,10 @@ export function KvScreen({ active }: { active: boolean }) {
     if (kind === "import")
       return run(KvBulk.bulkPutFile(n.account.id, id, text), `could not import ${text}`, (r) =>
         notify.done(`Imported ${r.count.toLocaleString("en-US")} entries into ${title}.`)
+      )
+    if (kind === "delete")
+      return run(KvBulk.keysFileCount(text), `could not read ${text}`, (count) =>
+        setBulkDeleting({ n, file: text, count })
       )
     if (kind === "copy")
       return run(copyNamespace(n.account.id, id, text), `could not copy ${title}`, (count) =>
@@ -186,9 +206,10 @@ export function KvScreen({ active }: { active: boolean }) {
           return n !== undefined
         }
         case "i":
+        case "b":
         case "c": {
           const n = shown[cursor.index]
-          if (n) setPrompt({ kind: press.name === "i" ? "import" : "copy", n })
+          if (n) setPrompt({ kind: press.name === "i" ? "import" : press.name === "b" ? "delete" : "copy", n })
           return n !== undefined
         }
         case "r":
@@ -220,6 +241,7 @@ export function KvScreen({ active }: { active: boolean }) {
         { keys: "a", label: "account" },
         { keys: "x", label: "export" },
         { keys: "i", label: "import" },
+        { keys: "b", label: "bulk delete", keep: -1 },
         { keys: "c", label: "copy" },
         { keys: "C", label: "clear" },
         { keys: "r", label: "refresh" },
@@ -291,6 +313,27 @@ export function KvScreen({ active }: { active: boolean }) {
           onCancel={() => setClearing(undefined)}
         />
       ) : null}
+      {bulkDeleting !== undefined ? (
+        <ConfirmDialog
+          title="Delete keys listed in a file"
+          lines={[
+            `Delete the ${bulkDeleting.count.toLocaleString("en-US")} keys listed in ${bulkDeleting.file} from namespace ${bulkDeleting.n.namespace.title} (${bulkDeleting.n.namespace.id})? Their values and metadata are lost.`
+          ]}
+          confirmLabel="delete the keys"
+          destructive
+          onConfirm={() => {
+            const { n, file } = bulkDeleting
+            setBulkDeleting(undefined)
+            run(
+              KvBulk.bulkDeleteFile(n.account.id, n.namespace.id, file),
+              `could not delete the keys of ${file}`,
+              (r) =>
+                notify.done(`Deleted the ${r.count.toLocaleString("en-US")} keys of ${file} from ${n.namespace.title}.`)
+            )
+          }}
+          onCancel={() => setBulkDeleting(undefined)}
+        />
+      ) : null}
       {picking ? (
         <AccountPicker
           height={Math.max(1, pane.rows - 3)}
@@ -304,7 +347,12 @@ export function KvScreen({ active }: { active: boolean }) {
       <Box
         flexDirection="column"
         display={
-          open === undefined && !picking && write === undefined && prompt === undefined && clearing === undefined
+          open === undefined &&
+          !picking &&
+          write === undefined &&
+          prompt === undefined &&
+          clearing === undefined &&
+          bulkDeleting === undefined
             ? "flex"
             : "none"
         }
