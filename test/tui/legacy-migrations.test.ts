@@ -5,6 +5,7 @@
  * requests, `u` undoes it. Each write is read back through the CLI. Keys go in one read; a
  * bracketed paste on the preview is text no field takes: ignored, never run as keys.
  */
+import * as path from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
 import { edgectlAsync, json, tempDir } from "../helpers/cli.js"
 import { PtyKeys, PtyTui } from "../helpers/pty.js"
@@ -19,6 +20,7 @@ afterEach(async () => {
 })
 
 const Zone = "acme-mail.com"
+const traffic = path.resolve("fixtures/firewall/custom-rules-traffic.jsonl")
 const { setup, cli: remoteCli } = remoteFaults("edgectl-tui-legacy-faults-")
 const pasted = (text: string, bracketed: boolean) => (bracketed ? `\u001b[200~${text}\u001b[201~` : text)
 
@@ -66,6 +68,17 @@ describe.each([
     // The notice takes the next key to go away.
     t.write(PtyKeys.escape)
     await t.waitFor((s) => !s.includes("paste ignored"))
+
+    // p replays a traffic file through the zone now and the plan's end state, as --replay does:
+    // the office's request on /admin, blocked by the lockdown now, is allowed after (issue 33).
+    t.write("p")
+    await t.waitFor("Replay traffic through")
+    t.write(`${traffic}\r`)
+    await t.waitFor((s) => flat(s).includes("28 decided alike, 1 differently"))
+    expect(flat(t.screen())).toContain("office-admin")
+    fits(t, size.columns)
+    t.write(PtyKeys.escape)
+    await t.waitFor((s) => s.includes("v replay") || flat(s).includes("Zone Lockdown and UA rules → custom rules"))
 
     t.write("n")
     await t.waitFor((s) => s.includes(`Notes of the migration of ${Zone}`) && s.includes("esc close"))

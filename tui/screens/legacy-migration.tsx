@@ -13,7 +13,9 @@ import * as Effect from "effect/Effect"
 import type { ZoneRef } from "../../src/services/custom-rules-migration-service.js"
 import type { StepProgress } from "../../src/services/migration-engine.js"
 import { useActions } from "../actions.js"
+import type { MigrationReplay } from "../../src/services/migration-replay-service.js"
 import { ConfirmDialog } from "../components/confirm-dialog.js"
+import { TextPrompt } from "../components/text-prompt.js"
 import { MigrationProgress, unfinishedText } from "../components/migration-status.js"
 import { List, useListCursor } from "../components/list.js"
 import { ErrorView, Loading } from "../components/states.js"
@@ -24,10 +26,11 @@ import type { Services } from "../runtime.js"
 import { useZoneScoped } from "../state.js"
 import { usePaneSize } from "../terminal.js"
 import { useZoneQuery } from "./custom-rules-query.js"
+import { CustomRulesReplayView } from "./custom-rules-replay.js"
 import type { LegacyMigration } from "./legacy-migrations.js"
 import { ObjectsDirContext } from "./objects-data.js"
 
-type Dialog = "apply" | "undo" | "notes"
+type Dialog = "apply" | "undo" | "notes" | "replay"
 
 /** Title, header, the current row's two lines, the status line, progress. */
 const Chrome = 7
@@ -59,6 +62,9 @@ export function LegacyMigrationView({
   const current = rows[cursor.index]
   const [dialog, setDialog] = useZoneScoped<Dialog>(`${zone.id}:${m.what}`)
   const [notesTop, setNotesTop] = useState(0)
+  const [replay, setReplay] = useZoneScoped<MigrationReplay>(`${zone.id}:${m.what}`)
+  // The replay's whole list of differences, over the preview until esc.
+  const [replayShown, setReplayShown] = useZoneScoped<true>(`${zone.id}:${m.what}`)
   const [progress, setProgress] = useState<StepProgress | undefined>(undefined)
   const notify = useNotify()
   const { run, busy } = useActions()
@@ -94,6 +100,13 @@ export function LegacyMigrationView({
           setNotesTop(0)
           setDialog("notes")
           return true
+        case "p":
+          setDialog("replay")
+          return true
+        case "v":
+          if (replay === undefined) return false
+          setReplayShown(true)
+          return true
         case "f":
           if (unfinished === undefined) return false
           journaledRun(
@@ -120,7 +133,7 @@ export function LegacyMigrationView({
     {
       priority: KeyLayer.tab,
       modal: dialog === "notes",
-      active: active && (dialog === undefined || dialog === "notes"),
+      active: active && (dialog === undefined || dialog === "notes") && replayShown === undefined,
       hints:
         dialog === "notes"
           ? [
@@ -133,6 +146,8 @@ export function LegacyMigrationView({
                 ? []
                 : [
                     ...(notes.length > 0 ? [{ keys: "n", label: "notes" }] : []),
+                    { keys: "p", label: "replay traffic" },
+                    ...(replay !== undefined ? [{ keys: "v", label: "replay's differences" }] : []),
                     ...(unfinished !== undefined ? [{ keys: "f", label: "finish" }] : [{ keys: "a", label: "apply" }]),
                     ...(journal !== undefined ? [{ keys: "u", label: "undo" }] : [])
                   ])
@@ -192,6 +207,37 @@ export function LegacyMigrationView({
       />
     )
   }
+  if (dialog === "replay" && active && preview !== undefined)
+    return (
+      <TextPrompt
+        key="replay"
+        title={`Replay traffic through ${zone.name} before and after the migration`}
+        help="a traffic file: one JSON request per line (an `at` time on each for rate limits)"
+        check={(t) => (t.trim() === "" ? "file: a path is needed" : undefined)}
+        submitLabel="replay"
+        onSubmit={(file) => {
+          close()
+          run(
+            m.replay(zone, preview, file.trim(), journal?.journal.plan.before),
+            (report) => {
+              setReplay(report)
+              setReplayShown(true)
+            },
+            "replay the traffic"
+          )
+        }}
+        onCancel={close}
+      />
+    )
+  if (replay !== undefined && replayShown === true && active)
+    return (
+      <CustomRulesReplayView
+        replay={replay}
+        active={active}
+        height={height}
+        onClose={() => setReplayShown(undefined)}
+      />
+    )
   if (dialog === "notes" && active)
     return (
       <Box flexDirection="column" height={height} overflow="hidden" borderStyle="round" borderColor="cyan" paddingX={1}>

@@ -8,6 +8,8 @@ import type * as Effect from "effect/Effect"
 import type { MigrationPlan, MigrationStep } from "../../src/domain/migration.js"
 import { lockdownUaRows, rateLimitRows, type MappingRow } from "../../src/firewall/legacy-migration-rows.js"
 import type { ZoneRef } from "../../src/services/custom-rules-migration-service.js"
+import type { LockdownUaState } from "../../src/firewall/lockdown-ua-plan.js"
+import type { RateLimitState } from "../../src/firewall/rate-limit-plan.js"
 import {
   applyLockdownUa,
   lockdownUaJournal,
@@ -16,7 +18,9 @@ import {
   rollbackLockdownUa,
   type LockdownUaPlan
 } from "../../src/services/lockdown-ua-migration-service.js"
+import { replayLockdownUa, replayRateLimits } from "../../src/services/legacy-replay-service.js"
 import type { StepProgress } from "../../src/services/migration-engine.js"
+import type { MigrationReplay } from "../../src/services/migration-replay-service.js"
 import type { Journal, JournalStatus, MigrationTarget } from "../../src/services/migration-journal.js"
 import {
   applyRateLimits,
@@ -52,6 +56,16 @@ export interface LegacyMigration {
   readonly apply: (p: Plan, progress: Progress) => Work<unknown>
   readonly resume: (journal: NonNullable<Found>["journal"], status: JournalStatus, progress: Progress) => Work<unknown>
   readonly rollback: (zone: ZoneRef, progress: Progress) => Work<unknown>
+  /**
+   * The traffic of `file` through the zone now and the plan's end state, the CLI's `--replay`
+   * (after an apply: the journal's "before", `journalBefore`, and the zone now).
+   */
+  readonly replay: (
+    zone: ZoneRef,
+    p: Plan,
+    file: string,
+    journalBefore: unknown
+  ) => Effect.Effect<MigrationReplay, unknown, Services>
 }
 
 const changed = (p: Plan, kinds: ReadonlyArray<string>) =>
@@ -90,7 +104,9 @@ export const LockdownUaMigration: LegacyMigration = {
   journal: (zone) => lockdownUaJournal(zone) as Work<Found>,
   apply: (p, progress) => applyLockdownUa(asPlan<LockdownUaPlan>(p), progress),
   resume: (journal, status, progress) => resumeLockdownUa(journal as never, status, progress),
-  rollback: (zone, progress) => rollbackLockdownUa(zone, progress)
+  rollback: (zone, progress) => rollbackLockdownUa(zone, progress),
+  replay: (zone, p, file, before) =>
+    replayLockdownUa(asPlan<LockdownUaPlan>(p), file, before as LockdownUaState | undefined, zone.plan?.legacy_id)
 }
 
 export const RateLimitMigration: LegacyMigration = {
@@ -119,5 +135,7 @@ export const RateLimitMigration: LegacyMigration = {
   journal: (zone) => rateLimitJournal(zone) as Work<Found>,
   apply: (p, progress) => applyRateLimits(asPlan<RateLimitPlan>(p), progress),
   resume: (journal, status, progress) => resumeRateLimits(journal as never, status, progress),
-  rollback: (zone, progress) => rollbackRateLimits(zone, progress)
+  rollback: (zone, progress) => rollbackRateLimits(zone, progress),
+  replay: (zone, p, file, before) =>
+    replayRateLimits(asPlan<RateLimitPlan>(p), file, before as RateLimitState | undefined, zone.plan?.legacy_id)
 }
