@@ -282,7 +282,10 @@ const applyLocked = <Step extends MigrationStep, State>(
           },
       !merge
     )
-    return yield* execute(driver, base, "migrate", false, plan.before, progress)
+    // The in-effect checks read the zone as it is now, under the lock: another run may have applied
+    // steps since this plan's "before" was read (two runs started together pause each rule once).
+    const live = yield* driver.read(plan.zone.id)
+    return yield* execute(driver, base, "migrate", false, live, progress)
   })
 
 /** Finishes the journal's unfinished operation: reads the zone, skips what is in effect, sends the rest. */
