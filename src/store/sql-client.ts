@@ -14,14 +14,20 @@ import { SqlError } from "@effect/sql/SqlError"
 import * as Statement from "@effect/sql/Statement"
 import { SqliteClient, TypeId } from "@effect/sql-sqlite-node/SqliteClient"
 import type Database from "better-sqlite3"
+import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import * as Scope from "effect/Scope"
+import * as Stream from "effect/Stream"
 import { stmt } from "./query.js"
 import { StoreError } from "./store-error.js"
 
 export { SqliteClient }
 
 const failed = (cause: unknown, message: string) => new SqlError({ cause, message })
+
+/** Rows per chunk of a streamed query. */
+const StreamChunk = 256
 
 const connectionOf = (db: Database.Database): Connection => {
   const run = (sql: string, params: ReadonlyArray<unknown>, raw: boolean) =>
@@ -53,8 +59,41 @@ const connectionOf = (db: Database.Database): Connection => {
         },
         catch: (cause) => failed(cause, "Failed to execute statement")
       }),
-    // As the package's client: better-sqlite3 has no cursor it could stream from without blocking.
-    executeStream: () => Effect.dieMessage("executeStream not implemented")
+    // Rows read from the statement's iterator a chunk at a time (each chunk synchronous: SQLite's
+    // cursor cannot yield mid-step); the iterator is closed when the stream ends or is interrupted.
+    executeStream: (sql, params, f) => {
+      const rows = Stream.flatMap(
+        Stream.acquireRelease(
+          Effect.try({
+            try: () => db.prepare(sql).iterate(...params) as IterableIterator<object>,
+            catch: (cause) => failed(cause, "Failed to execute statement")
+          }),
+          (it) => Effect.sync(() => it.return?.())
+        ),
+        (it) =>
+          Stream.repeatEffectChunkOption(
+            Effect.flatMap(
+              Effect.mapError(
+                Effect.try({
+                  try: () => {
+                    const chunk: Array<object> = []
+                    for (let r = it.next(); r.done !== true; r = it.next()) {
+                      chunk.push(r.value)
+                      if (chunk.length === StreamChunk) break
+                    }
+                    return chunk
+                  },
+                  catch: (cause) => failed(cause, "Failed to read the statement's rows")
+                }),
+                Option.some
+              ),
+              (chunk) =>
+                chunk.length === 0 ? Effect.fail(Option.none()) : Effect.succeed(Chunk.unsafeFromArray(chunk))
+            )
+          )
+      )
+      return f === undefined ? rows : Stream.mapChunks(rows, (c) => Chunk.unsafeFromArray(f(Chunk.toArray(c))))
+    }
   }
 }
 

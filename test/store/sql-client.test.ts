@@ -3,7 +3,7 @@
  * owns, so the handle and the client are one connection; its transactions; its failures as the
  * store's errors.
  */
-import { Effect, Exit } from "effect"
+import { Chunk, Effect, Exit, Stream } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
@@ -83,6 +83,20 @@ describe("the store's SQL client", () => {
       })
     )
     expect(rows.map((r) => r.id)).toEqual(["raw"])
+  })
+
+  it("streams a query's rows in chunks, all of them in order; a failing statement fails the stream with a SqlError", async () => {
+    const out = await withStore(({ db, sql }) =>
+      Effect.gen(function* () {
+        const insert = db.prepare("INSERT INTO notes (id) VALUES (?)")
+        for (let i = 0; i < 600; i++) insert.run(`n${String(i).padStart(4, "0")}`)
+        const rows = yield* Stream.runCollect(sql<{ id: string }>`SELECT id FROM notes ORDER BY id`.stream)
+        const bad = yield* Effect.exit(Stream.runCollect(sql`SELECT * FROM no_such_table`.stream))
+        return { ids: Chunk.toArray(rows).map((r) => r.id), bad }
+      })
+    )
+    expect(out.ids).toEqual(Array.from({ length: 600 }, (_, i) => `n${String(i).padStart(4, "0")}`))
+    expect(Exit.isFailure(out.bad) && String(out.bad.cause)).toContain("SqlError")
   })
 
   it("fails with a typed SqlError, which the store maps to its error with SQLite's words", async () => {
