@@ -6,7 +6,7 @@ import * as Effect from "effect/Effect"
 import type { WafConfig } from "../../src/domain/waf.js"
 import * as Waf from "../../src/services/waf-migration-service.js"
 import { configDiff } from "../../src/waf/config-diff.js"
-import { wrapText } from "./waf-steps.js"
+import { wrapText } from "./waf-step-views.js"
 
 export const load = (z: Waf.WafZone) =>
   Effect.gen(function* () {

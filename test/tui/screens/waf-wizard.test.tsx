@@ -8,6 +8,7 @@ import { owaspSettings } from "../../../src/waf/edit.js"
 import { resolveZone } from "../../../src/services/zones-service.js"
 import { Fixture, Keys } from "../../helpers/ink.js"
 import { WafWizard } from "../../../tui/screens/waf-wizard.js"
+import { WizardSteps } from "../../../tui/screens/waf-wizard-steps.js"
 import { zoneCounter } from "../../helpers/demo-world.js"
 
 const fixture = new Fixture()
@@ -191,6 +192,20 @@ describe("WAF wizard", () => {
     expect(app.frame()).toMatch(/state:\s+finished/)
     await app.press("nn", "nothing to preview")
     await app.press(End, "The migration is finished")
+  })
+
+  it("n walks the step table in its order and stops at the last, p walks back; on a finished zone every step of the preview says there is nothing to preview", async () => {
+    const app = await open("acme-labs.org")
+    const [first, ...rest] = WizardSteps
+    for (const s of rest) {
+      await app.press("n", `[${s.title}]`)
+      if (s.ofPreview) expect(app.frame()).toContain("nothing to preview")
+      else expect(app.frame()).not.toContain("nothing to preview")
+    }
+    await app.press("n")
+    expect(app.frame()).toContain(`[${rest[rest.length - 1]!.title}]`)
+    for (const s of [...rest].reverse().slice(1)) await app.press("p", `[${s.title}]`)
+    await app.press("p", `[${first!.title}]`)
   })
 })
 

@@ -1,5 +1,6 @@
 /**
- * The WAF wizard's step views: presentation only (the data comes from the WafMigration service).
+ * The WAF wizard's step views: presentation only (the data comes from the WafMigration service;
+ * which step shows which view is the step table's, ./waf-wizard-steps.tsx).
  * Steps whose content can outgrow the pane (preview, what is not migrated, the replay, what a
  * deploy sent) are built as lines, wrapped at word boundaries to the pane's width, and scrolled by
  * the wizard, so nothing is cut at 80x24.
@@ -14,26 +15,6 @@ import { notReadLines } from "../../src/rules/traffic-line.js"
 import { replaySummary, type ReplayReport } from "../../src/waf/replay.js"
 import { cell, cells, flexWidth } from "../components/columns.js"
 import { List } from "../components/list.js"
-
-export const WIZARD_STEPS = ["Status", "Check", "Preview", "Not migrated", "Overrides", "Replay", "Deploy"] as const
-
-/** The step names on one line; the current one bracketed (readable without colour). */
-export function StepBar({ step, columns, dim }: { step: number; columns: number; dim: (i: number) => boolean }) {
-  const wide = WIZARD_STEPS.join("  ").length + 4 <= columns
-  const sep = wide ? "  " : " "
-  return (
-    <Text wrap="wrap">
-      {WIZARD_STEPS.map((s, i) => (
-        <Text key={s}>
-          {i > 0 ? sep : ""}
-          <Text {...(i === step ? { bold: true, inverse: true } : { dimColor: dim(i) })}>
-            {i === step ? `[${s}]` : s}
-          </Text>
-        </Text>
-      ))}
-    </Text>
-  )
-}
 
 export interface Line {
   readonly text: string
