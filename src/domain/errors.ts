@@ -242,7 +242,7 @@ export const V4ErrorClasses = {
 /**
  * The table: tag → HTTP status and the v4 codes it stands for (the first is its default).
  * Codes from the reference; where the reference marks a status UNCONFIRMED we chose the one its
- * SDK error class implies (see README, "Choices").
+ * SDK error class implies (see docs/differences.md).
  */
 export const ErrorTable: Record<V4ErrorTag, { readonly status: number; readonly codes: ReadonlyArray<number> }> = {
   MissingCredentials: { status: 400, codes: [9106, 9107] },

@@ -1,7 +1,7 @@
 /**
  * What replaces each ESC use case before the removal: the product, the ruleset phase it runs in,
  * the rule action and one example (a rule for the rulesets API, or a Worker where no rule phase
- * fits). Source: the platform's ESC deprecation page and its phases list (see README, "ESC").
+ * fits). Source: the platform's ESC deprecation page and its phases list (see docs/esc.md).
  */
 
 export type Example =

@@ -26,7 +26,7 @@ import {
 } from "./legacy-replay.js"
 import { processingOrder, type LockdownUaState } from "./lockdown-ua-plan.js"
 
-/** The readings the "before" side takes where the platform documents nothing (said in the report and the README). */
+/** The readings the "before" side takes where the platform documents nothing (said in the report and in docs/legacy-migrations.md). */
 const LOCKDOWN_UA_ASSUMPTIONS: ReadonlyArray<string> = [
   "custom rules (and firewall rules) act before Zone Lockdown and UA rules; only a skip or bypass of the product exempts a request from it (derived)",
   '"allowed via Zone Lockdown" = a lockdown\'s URL matches and the source IP is in its list; the first matching lockdown in priority order decides (derived)',

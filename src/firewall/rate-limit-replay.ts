@@ -30,7 +30,7 @@ import { sharedExpressions, stateEvaluator } from "./custom-rules-replay.js"
 import { legacyUrlMatcher, makeLegacyReplayer, urlSubject, verdict, type ReplaySide } from "./legacy-replay.js"
 import type { RateLimitingRule, RateLimitState } from "./rate-limit-plan.js"
 
-/** The readings the simulation takes where the platform documents nothing (said in the report and the README). */
+/** The readings the simulation takes where the platform documents nothing (said in the report and in docs/legacy-migrations.md). */
 const RATE_LIMIT_ASSUMPTIONS: ReadonlyArray<string> = [
   "both versions count in a sliding window of the period, per key, in one data center (cf.colo.id is one value) (derived)",
   "the counting key is the source IP, an IPv6 address by its /64, on both sides; IP with NAT support (cf.unique_visitor_id) is counted by IP too (derived)",

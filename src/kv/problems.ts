@@ -6,7 +6,7 @@
 import { InvalidInput, NotFound } from "../domain/errors.js"
 import { describeProblem, type Problem } from "./validate.js"
 
-/** The v4 code of a problem's field (README, "Choices"): key 10022, value 10024, metadata 10030, else 1004. */
+/** The v4 code of a problem's field (docs/differences.md): key 10022, value 10024, metadata 10030, else 1004. */
 const codeOf = (p: Problem): number =>
   p.field === "key" ? 10022 : p.field === "value" ? 10024 : p.field === "metadata" ? 10030 : 1004
 

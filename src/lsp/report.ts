@@ -98,25 +98,40 @@ export const renderJson = (files: ReadonlyArray<FileResult>) => ({
 
 const SARIF_LEVEL = { error: "error", warning: "warning", information: "note" } as const
 
-/** Where each kind of diagnostic code is explained: the README's sections (the project has no web pages). */
+/**
+ * Where each kind of diagnostic code is explained: a section of the package's `docs/` pages (the
+ * project has no web pages), by page and anchor (test/docs-links.test.ts checks each is there).
+ */
 const HELP: ReadonlyArray<readonly [RegExp, string, string]> = [
-  [/^DEP-/, "Find what is going away: `edgectl scan`", "find-what-is-going-away-edgectl-scan"],
-  [/^kv-|^json-syntax$/, "Key-value store: `edgectl kv` (bulk files)", "key-value-store-edgectl-kv"],
-  [/^waf-/, "WAF migration: `edgectl waf`", "waf-migration-edgectl-waf"],
-  [/^firewall-/, "Firewall filters and rules: `edgectl firewall`", "firewall-filters-and-rules-edgectl-firewall"],
+  [
+    /^DEP-/,
+    "Find what is going away: `edgectl scan`",
+    "docs/legacy-migrations.md#find-what-is-going-away-edgectl-scan"
+  ],
+  [/^kv-|^json-syntax$/, "Key-value store: `edgectl kv` (bulk files)", "docs/kv.md#key-value-store-edgectl-kv"],
+  [/^waf-/, "WAF migration: `edgectl waf`", "docs/waf.md#waf-migration-edgectl-waf"],
+  [
+    /^firewall-/,
+    "Firewall filters and rules: `edgectl firewall`",
+    "docs/firewall.md#firewall-filters-and-rules-edgectl-firewall"
+  ],
   [
     /^(terraform|hcl)-/,
     "Migration assistant: `edgectl lsp` and `edgectl check`",
-    "migration-assistant-edgectl-lsp-and-edgectl-check"
+    "docs/editor.md#migration-assistant-edgectl-lsp-and-edgectl-check"
   ],
-  [/./, "Rules language", "rules-language"]
+  [/./, "Rules language", "docs/rules.md#rules-language"]
 ]
 
+/** The pages and anchors the diagnostics' help links to, for the test that each is there. */
+export const helpLinks = (): ReadonlyArray<string> => HELP.map(([, , link]) => link)
+
 const ruleHelp = (id: string) => {
-  const [, section, anchor] = HELP.find(([re]) => re.test(id))!
+  const [, section, link] = HELP.find(([re]) => re.test(id))!
+  const page = link.slice(0, link.indexOf("#"))
   return {
-    text: `${id.replace(/-/g, " ")}: see "${section}" in edgectl's README.md (\`edgectl --help\` lists the commands)`,
-    markdown: `\`${id}\`: see [${section}](README.md#${anchor}) in edgectl's README`
+    text: `${id.replace(/-/g, " ")}: see "${section}" in edgectl's ${page} (\`edgectl --help\` lists the commands)`,
+    markdown: `\`${id}\`: see [${section}](${link}) in edgectl's documentation`
   }
 }
 

@@ -1,5 +1,5 @@
 // Point-in-time recovery: a page log fed from the object's write-ahead log (design A of the
-// README's PITR section). `base.sqlite` is the database at the start of the retained history;
+// docs/objects.md's PITR section). `base.sqlite` is the database at the start of the retained history;
 // `pitr.sqlite` holds every committed page image after it, by commit sequence. A restore writes,
 // for each page changed after the bookmark, its image as of the bookmark, so it costs the pages it
 // undoes; and it is itself logged as a commit, so it can be undone like any other change.

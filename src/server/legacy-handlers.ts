@@ -4,7 +4,7 @@
  * the body with ./legacy-body.ts, checks the plan's quota and writes the store. With the ended APIs
  * switched on (./legacy-mode.ts), every rate-limits call answers Gone.
  *
- * Choices where the reference is silent (README, "Legacy security products"): lists come in the
+ * Choices where the reference is silent (docs/legacy-migrations.md, "Legacy security products"): lists come in the
  * order rules were created (the platform's order is not documented), Zone Lockdown's by priority
  * first (rules with one before rules without, as they are processed); a PUT replaces every field
  * it may set; a plan's quota refuses a create, never an update.

@@ -6,7 +6,7 @@
  * local platform never has one. A write there would create one on the platform: refused here,
  * saying so, rather than answered as if it had worked. A phase name the platform does not know
  * (the reference's phase list): 400, naming `ruleset_phase`, the phases and the value. The
- * choices are written in the README (rulesets API).
+ * choices are written in docs/differences.md ("Rulesets on the local platform").
  */
 import { InvalidInput, NotFound } from "../domain/errors.js"
 import { CustomRulesPhase } from "../domain/custom-rule.js"

@@ -20,7 +20,7 @@ export const getCustomEntrypoint = (db: Database.Database, zoneId: string) =>
 
 /**
  * How many versions of a ruleset the history keeps: the newest ones; older ones are pruned by the
- * write that adds one (the reference gives no number for the platform: the README says why 50).
+ * write that adds one (the reference gives no number for the platform: docs/differences.md says why 50).
  */
 export const RULESET_VERSIONS_KEPT = 50
 

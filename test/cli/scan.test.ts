@@ -318,7 +318,9 @@ describe("edgectl scan on a code base", () => {
       "DEP-THREAT",
       "DEP-WAFOLD"
     ])
-    expect(run.tool.driver.rules[0].help.markdown).toContain("README.md#find-what-is-going-away-edgectl-scan")
+    expect(run.tool.driver.rules[0].help.markdown).toContain(
+      "docs/legacy-migrations.md#find-what-is-going-away-edgectl-scan"
+    )
     const levels = run.results.map(
       (x: {
         ruleId: string

@@ -1,7 +1,7 @@
 /**
- * Issue 30 item 6, through the built CLI: README claims made true or exact. `waf replay --limit 0`
- * prints only the counts; a group of commands alone is a usage error; which commands take
- * `--json` is what the README says.
+ * Issue 30 item 6, through the built CLI: README claims (now docs/commands.md's) made true or exact.
+ * `waf replay --limit 0` prints only the counts; a group of commands alone is a usage error; which
+ * commands take `--json` is what docs/commands.md says.
  */
 import Database from "better-sqlite3"
 import { spawn } from "node:child_process"
@@ -16,7 +16,7 @@ const local = ["--persist-to", path.join(dir, "state")]
 const lines = (s: string) => s.split("\n").filter((l) => l !== "")
 const sample = path.join(root, "fixtures/waf/traffic-sample.jsonl")
 
-describe("README claims", () => {
+describe("the claims of docs/commands.md", () => {
   it("waf replay --limit 0 prints only the counts", async () => {
     const all = await edgectlAsync(["waf", "replay", "--zone", "acme.com", "--traffic", sample, ...local], { cwd: dir })
     expect(all.status, all.stderr).toBe(0)
@@ -43,7 +43,7 @@ describe("README claims", () => {
     expect(help.status).toBe(0)
   }, 60_000)
 
-  it("every command takes --json but the ones the README names", async () => {
+  it("every command takes --json but the ones docs/commands.md names", async () => {
     const help = await edgectlAsync(["--help"], { cwd: dir })
     const commands = lines(help.stdout)
       .map((l) => /^\s+- ([a-z-]+(?: [a-z-]+)*)(.*)$/.exec(l))
@@ -53,7 +53,7 @@ describe("README claims", () => {
     expect(leaves.length).toBeGreaterThan(40)
     const without = leaves.filter((c) => !c.options.includes("--json")).map((c) => c.name)
     expect(without).toEqual(["lsp", "tui"])
-    const readme = fs.readFileSync(path.join(root, "README.md"), "utf8")
+    const readme = fs.readFileSync(path.join(root, "docs/commands.md"), "utf8")
     expect(readme).toContain("Every command but `lsp` and `tui` takes `--json`")
     const lsp = await edgectlAsync(["lsp", "--json"], { cwd: dir })
     expect([lsp.status, lines(lsp.stderr)]).toEqual([2, ["error: unknown option --json (edgectl lsp takes: --stdio)"]])
@@ -64,7 +64,7 @@ describe("README claims", () => {
     fs.copyFileSync(sample, path.join(cwd, "traffic.jsonl"))
     fs.writeFileSync(path.join(cwd, "bad-entry.json"), '[{"key": "a"}]\n')
     fs.writeFileSync(path.join(cwd, "bad.rules"), "http.host eq\n")
-    const readme = fs.readFileSync(path.join(root, "README.md"), "utf8")
+    const readme = fs.readFileSync(path.join(root, "docs/commands.md"), "utf8")
     const table = readme.slice(readme.indexOf("**Exit codes**"))
     const rows = [...table.matchAll(/^\| ([012]) \|[^|]*\| (.*) \|$/gm)].map((m) => ({
       exit: Number(m[1]),
@@ -83,7 +83,7 @@ describe("README claims", () => {
     expect(ran).toBeGreaterThanOrEqual(20)
   }, 120_000)
 
-  it("the README lists every option that reads or writes a file, as --help shows them (FILE)", async () => {
+  it("docs/commands.md lists every option that reads or writes a file, as --help shows them (FILE)", async () => {
     const help = await edgectlAsync(["--help"], { cwd: dir })
     const fromHelp = new Set<string>()
     for (const m of help.stdout.matchAll(/^\s+- ([a-z-]+(?: [a-z-]+)*) (.*)$/gm)) {
@@ -95,7 +95,7 @@ describe("README claims", () => {
       }
     }
     fromHelp.add("esc disable --secret-stdin")
-    const readme = fs.readFileSync(path.join(root, "README.md"), "utf8")
+    const readme = fs.readFileSync(path.join(root, "docs/commands.md"), "utf8")
     const bullet = readme
       .slice(readme.indexOf("- **Files in and out**"), readme.indexOf("- **Output that cannot be written**"))
       .replace(/\s+/g, " ")

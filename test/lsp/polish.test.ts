@@ -72,6 +72,6 @@ describe("polish", () => {
     const absolute = run.results.at(-1).locations[0].physicalLocation.artifactLocation
     expect(absolute.uriBaseId).toBeUndefined()
     expect(absolute.uri).toMatch(/^file:\/\/\/.*bad%20one\.rules$/)
-    for (const rule of run.tool.driver.rules) expect(rule.help.markdown).toMatch(/README\.md#/)
+    for (const rule of run.tool.driver.rules) expect(rule.help.markdown).toMatch(/\]\(docs\/[a-z-]+\.md#[a-z-]+\)/)
   })
 })

@@ -86,7 +86,7 @@ describe.each(sizes)("firewall filters and the combined create at $columns x $ro
     tui.write(pasted('http.request.uri.path eq "/one"', bracketed))
     await tui.waitFor('"/one"')
     // Each field in one read that ends with its enter (text after an enter in one read is a paste
-    // into the field, README "Typing in the TUI").
+    // into the field, docs/tui.md, "Typing in the TUI").
     await fields(["block", "", "one call"])
     await tui.waitFor((s) => flat(s).includes(`Create a block rule on ${Zone} in one call?`))
     tui.write("v")

@@ -60,7 +60,7 @@ describe.each([
 
     // A paste on the preview is not keys: "a⏎y" pasted neither opens the apply nor confirms it.
     // (Without the terminal's paste markers the same bytes are keys in one read, which act in
-    // order, as the README says: only the markers tell a paste from a burst of keys.)
+    // order, as docs/tui.md says: only the markers tell a paste from a burst of keys.)
     t.write(pasted("a\ny", true))
     await t.waitFor("paste ignored (2 lines): this screen takes no text")
     expect(t.screen()).not.toContain("Migrate the Zone Lockdown and UA rules")

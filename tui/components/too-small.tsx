@@ -6,7 +6,7 @@
 import { Box, Text } from "ink"
 import { KeyLayer, useKeys } from "../keys.js"
 
-/** The smallest terminal every screen is complete at (README: "The TUI"). */
+/** The smallest terminal every screen is complete at (docs/tui.md). */
 export const MinSize = { columns: 80, rows: 24 } as const
 
 export function TooSmall({ columns, rows, onQuit }: { columns: number; rows: number; onQuit: () => void }) {
