@@ -86,7 +86,7 @@ const walk = async (size: { columns: number; rows: number }) => {
   tui.write(PtyKeys.tab)
   await check(tui, size, "[Certificate packs]")
   tui.write(PtyKeys.tab)
-  const escTab = await check(tui, size, "account Acme Corp")
+  const escTab = await check(tui, size, (s) => s.includes("account Acme Corp") && Banner.test(paneText(s)))
   expect(paneText(escTab)).toMatch(Banner)
   tui.write(PtyKeys.tab)
   await check(tui, size, "[Firewall]")
@@ -110,7 +110,8 @@ const walk = async (size: { columns: number; rows: number }) => {
 
   // A digit means a screen everywhere, on the WAF tab too (the wizard's steps move with ←→).
   tui.write("2")
-  const esc = await check(tui, size, "ESC disable settings")
+  // The banner's dates come from the platform's clock, read when the screen opens: wait for it.
+  const esc = await check(tui, size, (s) => s.includes("ESC disable settings") && Banner.test(paneText(s)))
   expect(paneText(esc)).toMatch(Banner)
   expect(paneText(esc)).toContain("(a to change the account)")
   // Back on Zones, the zone is still open; esc closes it, so Firewall asks for a zone.

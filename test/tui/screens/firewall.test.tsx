@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest"
 import { allRules } from "../../../src/services/firewall-service.js"
 import { hexId } from "../../../src/domain/ids.js"
-import { Fixture, Keys } from "../../helpers/ink.js"
+import { Fixture, Keys, waitFor } from "../../helpers/ink.js"
 import { liveDiagnostic } from "../../../tui/screens/firewall-panel.js"
 import { ruleTable } from "../../../tui/screens/firewall-table.js"
 import { zoneCounter } from "../../helpers/demo-world.js"
@@ -99,6 +99,9 @@ describe("the Firewall tab of a zone", () => {
     await app.press(Keys.enter, "Description of #6 js challenge sanctioned countries")
     await app.press("first", "› first")
     await app.press(Keys.enter, "✓ Saved #1 first")
+    // The list is read again after the write; until then the last one stays and the cursor follows
+    // the rule it is on, so `g` waits for the new order (the edited rule on the first row).
+    await waitFor(() => /\s1\s+js_challenge\s+paused · first/.test(app.frame()), app.frame)
     await app.press("g", "#1 first · js_challenge · priority 0 · paused")
     const rules = await runtime.runPromise(allRules(hexId("zone", "acme.com")))
     expect(rules.find((r) => r.description === "first")?.priority).toBe(0)
