@@ -11,7 +11,7 @@ import type { HclNode } from "./hcl.js"
 import type { TextEdit } from "./findings.js"
 import type { ResourceBlock } from "./terraform.js"
 import { customRulesetHcl, type CustomRule as HclRule } from "./terraform-custom-rules-hcl.js"
-import { dataOf, Unread, type Obj, type Value } from "./terraform-legacy-read.js"
+import { Unread, type Obj, type Value } from "./terraform-legacy-read.js"
 import type { ProviderMajor } from "./terraform-version.js"
 
 interface Refusal {
@@ -41,9 +41,9 @@ export interface RuleKey {
   readonly action: string
 }
 
-/** The rules of a ruleset as far as they are literals (the rate limiting rules: nothing is read from them but this). */
-export const rulesetKeys = (b: ResourceBlock): Array<RuleKey> =>
-  (rulesOf(dataOf(b)) ?? []).flatMap((r) => {
+/** The rules of a ruleset (its data, HCL or JSON) as far as they are literals (the rate limiting rules: nothing is read from them but this). */
+export const rulesetKeys = (d: Obj): Array<RuleKey> =>
+  (rulesOf(d) ?? []).flatMap((r) => {
     const o = one(r)
     return o !== undefined && typeof o.expression === "string" && typeof o.action === "string"
       ? [{ expression: o.expression, action: o.action, ...(typeof o.ref === "string" ? { ref: o.ref } : {}) }]
@@ -51,8 +51,7 @@ export const rulesetKeys = (b: ResourceBlock): Array<RuleKey> =>
   })
 
 /** The ruleset's rules in order, as the rulesets API holds them; or why they cannot be read. */
-export const readRulesetRules = (b: ResourceBlock): { readonly rules: Array<CustomRule> } | Refusal => {
-  const d = dataOf(b)
+export const readRulesetRules = (d: Obj): { readonly rules: Array<CustomRule> } | Refusal => {
   const rules = rulesOf(d)
   if (rules === undefined || !literal(d.rules ?? null))
     return { why: "its rules are not literal values: the rewrite cannot tell what they do", hint: HINT }

@@ -152,18 +152,18 @@ class Reader {
 /** A resource's body as data (attributes, and nested blocks as lists). */
 export const dataOf = (b: ResourceBlock): Obj => bodyOf(b.node.namedChildren.find((c) => c?.type === "body"))
 
-const metaProblem = (b: ResourceBlock): Problem | undefined => {
+/** `for_each` / `count`: the resource stands for rules the rewrite cannot tell (HCL and JSON keep them as data alike). */
+const metaProblem = (d: Obj): Problem | undefined => {
   for (const meta of ["for_each", "count"])
-    if (b.attributes.has(meta))
+    if (d[meta] !== undefined)
       return { at: meta, why: `it has ${meta}: the rewrite cannot tell the rules it stands for`, hint: META_HINT }
   return undefined
 }
 
 /** A `cloudflare_rate_limit` (3.x/4.x blocks, 5.x objects: `url_pattern` or `url`, `statuses`, `bypass_url_patterns`). */
-export const readRateLimit = (b: ResourceBlock): RateLimit | Problem => {
-  const meta = metaProblem(b)
+export const readRateLimit = (id: string, d: Obj): RateLimit | Problem => {
+  const meta = metaProblem(d)
   if (meta !== undefined) return meta
-  const d = dataOf(b)
   const r = new Reader()
   const action = r.obj(d, "action", "action")
   const match = r.obj(d, "match", "match")
@@ -219,7 +219,7 @@ export const readRateLimit = (b: ResourceBlock): RateLimit | Problem => {
   const originTraffic = r.prim(response, "origin_traffic", "boolean", "match.response.origin_traffic") ?? false
   if (r.problem !== undefined) return r.problem
   return {
-    id: b.name,
+    id,
     disabled,
     description,
     match: {
@@ -247,10 +247,9 @@ export const readRateLimit = (b: ResourceBlock): RateLimit | Problem => {
 }
 
 /** A `cloudflare_zone_lockdown` (3.x/4.x `configurations { }` blocks, 5.x a list of objects). */
-export const readLockdown = (b: ResourceBlock): Lockdown | Problem => {
-  const meta = metaProblem(b)
+export const readLockdown = (id: string, d: Obj): Lockdown | Problem => {
+  const meta = metaProblem(d)
   if (meta !== undefined) return meta
-  const d = dataOf(b)
   const r = new Reader()
   const urls = r.required(r.list(d, "urls", "urls"), "urls") ?? []
   if (urls.some((u) => typeof u !== "string")) r.fail("urls", "is not a list of strings")
@@ -271,7 +270,7 @@ export const readLockdown = (b: ResourceBlock): Lockdown | Problem => {
   const description = r.prim(d, "description", "string", "description") ?? ""
   if (r.problem !== undefined) return r.problem
   return {
-    id: b.name,
+    id,
     created_on: "",
     modified_on: "",
     paused,
@@ -283,10 +282,9 @@ export const readLockdown = (b: ResourceBlock): Lockdown | Problem => {
 }
 
 /** A `cloudflare_user_agent_blocking_rule` (`configuration` a block in 3.x/4.x, an object in 5.x). */
-export const readUaRule = (b: ResourceBlock): UaRule | Problem => {
-  const meta = metaProblem(b)
+export const readUaRule = (id: string, d: Obj): UaRule | Problem => {
+  const meta = metaProblem(d)
   if (meta !== undefined) return meta
-  const d = dataOf(b)
   const r = new Reader()
   const mode = r.required(r.oneOf(r.prim(d, "mode", "string", "mode"), UaModes, "mode"), "mode")
   const configuration = r.required(r.obj(d, "configuration", "configuration"), "configuration")
@@ -297,5 +295,5 @@ export const readUaRule = (b: ResourceBlock): UaRule | Problem => {
   const paused = r.prim(d, "paused", "boolean", "paused") ?? false
   const description = r.prim(d, "description", "string", "description") ?? ""
   if (r.problem !== undefined) return r.problem
-  return { id: b.name, paused, description, mode: mode!, configuration: { target: "ua", value: value! } }
+  return { id, paused, description, mode: mode!, configuration: { target: "ua", value: value! } }
 }

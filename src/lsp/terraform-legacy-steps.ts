@@ -1,5 +1,5 @@
 /**
- * What the legacy rewrite (./terraform-legacy-rewrite.ts) says around the rulesets it writes: the
+ * What the legacy rewrite (./terraform-legacy-plan.ts) says around the rulesets it writes: the
  * plan's notes as comment lines naming each old resource by its address, the provider version's
  * steps (import, `terraform state rm` or `removed` blocks, deleting the HCL), the quota the zone's
  * plan may not have (the plan is not in a file), and the scanner's own finding on an old resource,
@@ -17,7 +17,7 @@ import { admits, importId, type ProviderMajor, type ProviderTarget } from "./ter
 export const RL_PHASE = "http_ratelimit"
 export const CUSTOM_PHASE = "http_request_firewall_custom"
 
-/** A plan note as a comment line, the source named by its Terraform address. */
+/** A plan note as a comment line (without its marker: `#` in HCL, a `"//"` item in JSON), the source named by its Terraform address. */
 export const noteLine = (n: PlanNote, names: ReadonlyMap<string, string>): string => {
   let message = n.message
   for (const [id, addr] of names)
@@ -29,7 +29,7 @@ export const noteLine = (n: PlanNote, names: ReadonlyMap<string, string>): strin
   message = message
     .replace("the unknown plan offers", "any plan offers")
     .replace("on the unknown plan", "below Enterprise")
-  return `# ${n.severity === "unmapped" ? "not migrated (the resource stays)" : n.severity}: ${message}`
+  return `${n.severity === "unmapped" ? "not migrated (the resource stays)" : n.severity}: ${message}`
 }
 
 /** The plans (by name) whose quota `count` rules exceed: the zone's plan is not known in a file. */
@@ -112,6 +112,6 @@ export const ratelimitVersionNotes = (t: ProviderTarget, major: ProviderMajor, p
   const odd = [...new Set(periods.filter((p) => ![10, 60, 600, 3600].includes(p)))]
   if (major !== 5 || odd.length === 0 || t.constraint === undefined || !admits(t.constraint, "5.4.0")) return []
   return [
-    `# warning: period ${odd.join(", ")} is refused by provider 5.0-5.4 (they take 10, 60, 600 or 3600): pin ${hclString(">= 5.5.0")} or later`
+    `warning: period ${odd.join(", ")} is refused by provider 5.0-5.4 (they take 10, 60, 600 or 3600): pin ${hclString(">= 5.5.0")} or later`
   ]
 }
