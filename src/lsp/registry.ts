@@ -16,6 +16,7 @@ import { JSON_SCHEMAS } from "./json-schemas.js"
 import { kvBulkFeatures } from "./kv-bulk-features.js"
 import type { TerraformWiring } from "./terraform.js"
 import { firewallRewrite } from "./terraform-firewall-rewrite.js"
+import { legacyJsonRewrite } from "./terraform-json-legacy.js"
 import { firewallJsonRewrite } from "./terraform-json-rewrite.js"
 import { legacyRewrite } from "./terraform-legacy-rewrite.js"
 import { terraformHelp } from "./terraform-help.js"
@@ -54,6 +55,7 @@ export const documentRegistry = (): DocumentRegistry => {
       firewall: firewallRewrite,
       firewallJson: firewallJsonRewrite,
       legacy: legacyRewrite,
+      legacyJson: legacyJsonRewrite,
       pins
     },
     deprecations: deprecationScanner()

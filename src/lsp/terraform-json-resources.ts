@@ -51,6 +51,29 @@ export const jsonResources = (root: Node): Array<JsonResource> => {
   return out
 }
 
+/** A JSON string's text when Terraform reads it as written: no interpolation or directive, `$${` and `%%{` unescaped. */
+export const literalOf = (s: string): string | undefined => {
+  let out = ""
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i]!
+    if ((c === "$" || c === "%") && s[i + 1] === c && s[i + 2] === "{") {
+      out += `${c}{`
+      i += 2
+    } else if ((c === "$" || c === "%") && s[i + 1] === "{") return undefined
+    else out += c
+  }
+  return out
+}
+
+/** The zone as an HCL expression, for titles and steps: `"${var.zone_id}"` -> `var.zone_id`, a literal quoted. */
+export const zoneExpression = (value: unknown): string => {
+  if (typeof value !== "string") return JSON.stringify(value)
+  const ref = /^\$\{\s*([^{}]+?)\s*\}$/.exec(value)
+  if (ref) return ref[1]!
+  const lit = literalOf(value)
+  return lit !== undefined ? JSON.stringify(lit) : JSON.stringify(value)
+}
+
 /** Builds the rewrite of the file's firewall resources (handed in through ./registry.ts): a fix per resource it can place, findings where it cannot tell. */
 export type TerraformJsonRewrite = (
   text: string,

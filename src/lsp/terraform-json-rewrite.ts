@@ -26,35 +26,19 @@ import {
   withheldZones
 } from "./terraform-firewall-read.js"
 import { differences, migrateZones, migrationSteps, slug, versionName } from "./terraform-firewall-rewrite.js"
-import { prop, type JsonResource, type TerraformJsonRewrite } from "./terraform-json-resources.js"
+import { addResourceBeside } from "./terraform-json-edit.js"
+import {
+  literalOf,
+  prop,
+  zoneExpression,
+  type JsonResource,
+  type TerraformJsonRewrite
+} from "./terraform-json-resources.js"
 import { customRulesetJson } from "./terraform-json-ruleset.js"
 import type { ProviderMajor } from "./terraform-version.js"
 import { zoneSpellings } from "./terraform-zone-groups.js"
 
 const PHASE = "http_request_firewall_custom"
-
-/** A JSON string's text when Terraform reads it as written: no interpolation or directive, `$${` and `%%{` unescaped. */
-const literalOf = (s: string): string | undefined => {
-  let out = ""
-  for (let i = 0; i < s.length; i++) {
-    const c = s[i]!
-    if ((c === "$" || c === "%") && s[i + 1] === c && s[i + 2] === "{") {
-      out += `${c}{`
-      i += 2
-    } else if ((c === "$" || c === "%") && s[i + 1] === "{") return undefined
-    else out += c
-  }
-  return out
-}
-
-/** The zone as an HCL expression, for titles and steps: `"${var.zone_id}"` -> `var.zone_id`, a literal quoted. */
-const zoneExpression = (value: unknown): string => {
-  if (typeof value !== "string") return JSON.stringify(value)
-  const ref = /^\$\{\s*([^{}]+?)\s*\}$/.exec(value)
-  if (ref) return ref[1]!
-  const lit = literalOf(value)
-  return lit !== undefined ? JSON.stringify(lit) : JSON.stringify(value)
-}
 
 const address = (r: JsonResource) => `${r.type}.${r.name}`
 const refused = (r: JsonResource, p: Problem, zone: string | undefined): Finding => {
@@ -170,45 +154,6 @@ const readRule = (text: string, r: JsonResource, filters: ReadonlyMap<string, Js
       }
     }
   }
-}
-
-/** The file's layout: its indentation unit (none for a file on one line) and its line ends. */
-const layoutOf = (text: string) => ({
-  unit: /\n([ \t]+)\S/.exec(text)?.[1],
-  eol: text.includes("\r\n") ? "\r\n" : "\n"
-})
-
-/** The whitespace that starts the line of `offset`, or undefined when something else comes before it on that line. */
-const lineIndent = (text: string, offset: number): string | undefined => {
-  const lead = text.slice(text.lastIndexOf("\n", offset - 1) + 1, offset)
-  return /^[ \t]*$/.test(lead) ? lead : undefined
-}
-
-/**
- * The edit adding `"key": value` to `object` after its property `after` (by default its last),
- * laid out as the file is: the object's properties' indentation, or on one line in a compact file.
- * (jsonc-parser's `modify` formats the whole document for one insertion: seconds for a file of
- * a few hundred rules, on every change the editor checks.)
- */
-const addProperty = (text: string, object: Node, key: string, value: unknown, after?: Node): TextEdit => {
-  const { unit, eol } = layoutOf(text)
-  const props = object.children ?? []
-  const anchor = after ?? props.at(-1)
-  const own = props[0] ? lineIndent(text, props[0].offset) : undefined
-  const outer = lineIndent(text, object.offset) ?? lineIndent(text, object.parent?.offset ?? object.offset)
-  const indent = own ?? (unit !== undefined && outer !== undefined ? outer + unit : undefined)
-  const json =
-    indent === undefined ? JSON.stringify(value) : JSON.stringify(value, null, unit).replace(/\n/g, `${eol}${indent}`)
-  const property = `${JSON.stringify(key)}: ${json}`
-  if (anchor !== undefined) {
-    const at = anchor.offset + anchor.length
-    return {
-      range: { start: at, end: at },
-      newText: indent === undefined ? `, ${property}` : `,${eol}${indent}${property}`
-    }
-  }
-  const inside = { start: object.offset + 1, end: object.offset + object.length - 1 }
-  return { range: inside, newText: indent === undefined ? property : `${eol}${indent}${property}${eol}${outer ?? ""}` }
 }
 
 /** The fixes for the file's firewall resources (one per zone), and the findings on what it leaves alone. */
@@ -330,16 +275,8 @@ export const firewallJsonRewrite: TerraformJsonRewrite = (text, resources, targe
       const d = rule.description === undefined ? undefined : carried.get(rule.description)
       if (d !== undefined) rule.description = d
     }
-    // Beside the zone's old resources: in the object holding its last rule, after its rules' type
-    // (or in that object's cloudflare_ruleset, when it has one).
-    const typed = g.last.typeKey.parent!
-    const existing = prop(typed.parent, "cloudflare_ruleset")
-    const into =
-      existing?.type === "object" ? existing : existing?.type === "array" ? existing.children?.at(-1) : undefined
-    const edit =
-      into?.type === "object"
-        ? addProperty(text, into, name, body)
-        : addProperty(text, typed.parent!, "cloudflare_ruleset", { [name]: body }, typed)
+    // Beside the zone's old resources: in the object holding its last rule, after its rules' type.
+    const edit = addResourceBeside(text, g.last, "cloudflare_ruleset", name, body)
     const all: Array<TextEdit> = []
     if (major === 3 && target.pinWithinMajor !== undefined && target.pinRange !== undefined && !target.majorUpgrade)
       all.push({ range: target.pinRange, newText: JSON.stringify(target.pinWithinMajor) })

@@ -1,5 +1,6 @@
 /**
- * The zone's `cloudflare_ruleset` in phase `http_request_firewall_custom`, in Terraform's JSON
+ * The zone's `cloudflare_ruleset` in phase `http_request_firewall_custom` (or `http_ratelimit`, a
+ * rule's `ratelimit` nested as `action_parameters` is), in Terraform's JSON
  * syntax (`*.tf.json`), in the shape each provider major accepts: nested blocks (3.35 and 4.x),
  * written as arrays of block bodies, the general form the JSON syntax has for blocks; attributes
  * (5.x), where `action_parameters` and `logging` are single objects and an array would be refused
@@ -23,6 +24,7 @@ const rule = (r: CustomRule, i: number, major: ProviderMajor): Record<string, Js
   const nested = (body: Record<string, Json>): Json => (major === 5 ? body : [body])
   const p = r.action_parameters
   const response = p?.response
+  const rl = r.ratelimit
   return defined([
     ["ref", major === 3 ? undefined : templateLiteral(r.ref ?? `rule_${i + 1}`)],
     ["action", r.action],
@@ -54,6 +56,32 @@ const rule = (r: CustomRule, i: number, major: ProviderMajor): Record<string, Js
           )
     ],
     [
+      "ratelimit",
+      rl === undefined
+        ? undefined
+        : nested(
+            defined([
+              ["characteristics", rl.characteristics],
+              ["period", rl.period],
+              ["requests_per_period", rl.requests_per_period],
+              ["score_per_period", rl.score_per_period],
+              ["score_response_header_name", rl.score_response_header_name],
+              ["mitigation_timeout", rl.mitigation_timeout],
+              // As the HCL rewrite writes it: 5.8.4+ refuses "", and 4.16-4.19 require requests_to_origin.
+              [
+                "counting_expression",
+                rl.counting_expression === undefined || rl.counting_expression === ""
+                  ? undefined
+                  : templateLiteral(rl.counting_expression)
+              ],
+              [
+                "requests_to_origin",
+                major === 5 && rl.requests_to_origin !== true ? undefined : (rl.requests_to_origin ?? false)
+              ]
+            ])
+          )
+    ],
+    [
       "logging",
       r.logging === undefined
         ? undefined
@@ -71,7 +99,13 @@ export interface JsonRuleset {
   readonly zone: string
   readonly name: string
   readonly rules: ReadonlyArray<CustomRule>
+  /** The custom rules' phase unless said (rate limiting rules: `http_ratelimit`). */
+  readonly phase?: string | undefined
 }
+
+/** The rules as the `rules` of the resource's body (an existing ruleset's gets them appended). */
+export const rulesJson = (rules: ReadonlyArray<CustomRule>, major: ProviderMajor): Array<Record<string, Json>> =>
+  rules.map((r, i) => rule(r, i, major))
 
 /** The resource's body, keys in the order the HCL rewrite writes them. */
 export const customRulesetJson = (ruleset: JsonRuleset, major: ProviderMajor): Record<string, Json> =>
@@ -81,7 +115,7 @@ export const customRulesetJson = (ruleset: JsonRuleset, major: ProviderMajor): R
     ["zone_id", ruleset.zone],
     ["name", templateLiteral(ruleset.name)],
     ["kind", "zone"],
-    ["phase", "http_request_firewall_custom"],
+    ["phase", ruleset.phase ?? "http_request_firewall_custom"],
     // 3.x and 4.x: no block is no rule; 5.x's list attribute is written even when empty.
-    ["rules", ruleset.rules.length > 0 || major === 5 ? ruleset.rules.map((r, i) => rule(r, i, major)) : undefined]
+    ["rules", ruleset.rules.length > 0 || major === 5 ? rulesJson(ruleset.rules, major) : undefined]
   ])

@@ -79,6 +79,8 @@ export interface LegacySyntax<S> {
   /** Where attribute `at` of the resource is written (its type when undefined or absent). */
   readonly range: (s: S, at?: string) => Range
   readonly address: (s: S) => string
+  /** What the steps say to delete: "their HCL", "them from the file". */
+  readonly where: string
   readonly write: (
     w: LegacyWrite<S>
   ) => { readonly edits: ReadonlyArray<TextEdit> } | { readonly why: string; readonly hint: string }
@@ -179,7 +181,8 @@ export const legacyPlan = <S>(
       w.from,
       w.sources.map((x) => syntax.address(x.s)),
       w.existing !== undefined,
-      w.afterwards
+      w.afterwards,
+      syntax.where
     )
     const out = syntax.write({
       sources: w.sources.map((x) => x.s),

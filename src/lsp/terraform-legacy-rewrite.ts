@@ -28,6 +28,7 @@ export const legacyRewrite: TerraformRewrite = (text, blocks, target) => {
   const syntax: LegacySyntax<ResourceBlock> = {
     range: rangeOf,
     address,
+    where: "their HCL",
     write: (w) => {
       const at = Math.max(...w.sources.map((b) => b.node.endIndex))
       const comments = w.comments.map((l) => `# ${l}`).join("\n")

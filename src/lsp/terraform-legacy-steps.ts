@@ -64,7 +64,8 @@ export const steps = (
   from: string,
   old: ReadonlyArray<string>,
   existing: boolean,
-  afterwards: ReadonlyArray<string>
+  afterwards: ReadonlyArray<string>,
+  where = "their HCL"
 ): Array<string> => {
   const zoneId = /^"[0-9a-f]{32}"$/.test(zone) ? zone.slice(1, -1) : "<zone_id>"
   const pinned =
@@ -84,10 +85,10 @@ export const steps = (
           `     GET /zones/${zoneId}/rulesets/phases/${phase}/entrypoint, result.id)`
         ]),
     `  2. terraform plan, then apply: the new rules take over while the old ones still run.`,
-    "  3. remove the old resources from the state (terraform state rm -dry-run first), before deleting their HCL:",
+    `  3. remove the old resources from the state (terraform state rm -dry-run first), before deleting ${where}:`,
     ...old.map((a) => `     terraform state rm ${a}`),
     "     (Terraform 1.7+: or a removed block for each, from = <address> with lifecycle { destroy = false })",
-    "  4. delete their HCL.",
+    `  4. delete ${where}.`,
     ...afterwards.map((l) => `  ${l}`)
   ]
 }

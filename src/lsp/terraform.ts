@@ -150,12 +150,12 @@ const checkRegions = (
     )
   )
 
-/** `*.tf.json`: Terraform's JSON syntax (its expressions checked, the previous-WAF and firewall resources found and the latter rewritten). */
+/** `*.tf.json`: Terraform's JSON syntax (its expressions checked, the previous-WAF, firewall and legacy products' resources found, the latter two rewritten). */
 const analyzeTerraformJson = async (
   text: string,
   options: CheckOptions,
   name: string,
-  { firewallJson, pins }: TerraformWiring
+  { firewallJson, legacyJson, pins }: TerraformWiring
 ): Promise<Analysis> => {
   const errors: Array<ParseError> = []
   const root = terraformJsonTree(text, errors)
@@ -172,10 +172,11 @@ const analyzeTerraformJson = async (
   if (root === undefined) return { kind: "terraform", findings, expressions: [] }
   const resources = jsonResources(root)
   const firewall = resources.filter((r) => FIREWALL_RESOURCES.includes(r.type))
+  const legacy = resources.some((r) => LEGACY_PRODUCT_RESOURCES.includes(r.type))
   // The pin may be in another file of the module (versions.tf, versions.tf.json): read only when this one has none.
-  const own = firewall.length > 0 ? jsonPinNode(root) : undefined
+  const own = firewall.length > 0 || legacy ? jsonPinNode(root) : undefined
   const target =
-    firewall.length === 0
+    firewall.length === 0 && !legacy
       ? undefined
       : targetOf(
           own === undefined ? undefined : { constraint: own.value as string, range: rangeOf(own) },
@@ -184,7 +185,12 @@ const analyzeTerraformJson = async (
   // Fixes only for a file without syntax errors: an edit of a broken file cannot be placed.
   // The diagnostics and the rewrite's mapping check the same filter expressions: each once.
   const checker = expressionChecker()
-  const rewritten = target && errors.length === 0 ? firewallJson?.(text, resources, target, checker) : undefined
+  const rewritten =
+    target && firewall.length > 0 && errors.length === 0 ? firewallJson?.(text, resources, target, checker) : undefined
+  // As in HCL: the scanner's findings of the legacy products with their fixes, and what the rewrite says beside them.
+  const legacyOut = target && legacy && errors.length === 0 ? legacyJson?.(text, resources, target) : undefined
+  const deprecations = (legacyOut?.findings ?? []).filter((f) => f.code.startsWith("DEP-"))
+  findings.push(...(legacyOut?.findings ?? []).filter((f) => !f.code.startsWith("DEP-")))
   for (const r of resources) {
     const range = rangeOf(r.typeKey)
     if ((PREVIOUS_WAF_RESOURCES as ReadonlyArray<string>).includes(r.type))
@@ -214,7 +220,7 @@ const analyzeTerraformJson = async (
   const expressions = jsonExpressionRegions(text, root)
   findings.push(...checkRegions(expressions, options, checker))
   findings.sort((a, b) => a.range.start - b.range.start)
-  return { kind: "terraform", findings, expressions }
+  return { kind: "terraform", findings, expressions, ...(deprecations.length > 0 ? { deprecations } : {}) }
 }
 
 /** What the Terraform checks are given (./registry.ts): without a rewrite, no fixes; without pins, no cache. */
@@ -224,8 +230,10 @@ export interface TerraformWiring {
   readonly firewall?: TerraformRewrite | undefined
   /** The rewrite of the legacy security products (rate limits, Zone Lockdown, UA rules) to rulesets. */
   readonly legacy?: TerraformRewrite | undefined
-  /** The same in Terraform JSON (`*.tf.json`). */
+  /** The firewall rewrite in Terraform JSON (`*.tf.json`). */
   readonly firewallJson?: TerraformJsonRewrite | undefined
+  /** The legacy products' rewrite in Terraform JSON. */
+  readonly legacyJson?: TerraformJsonRewrite | undefined
   readonly pins?: ModulePins | undefined
 }
 
