@@ -86,3 +86,14 @@ export const addResourceBeside = (text: string, last: JsonResource, type: string
     ? addProperty(text, into, name, body)
     : addProperty(text, typed.parent!, type, { [name]: body }, typed)
 }
+
+/** The edit replacing the value `node` with `value`, laid out at the indentation of its line (or on one line in a compact file). */
+export const replaceValue = (text: string, node: Node, value: unknown): TextEdit => {
+  const { unit, eol } = layoutOf(text)
+  const indent = lineIndent(text, node.parent?.offset ?? node.offset)
+  const json =
+    unit === undefined || indent === undefined
+      ? JSON.stringify(value)
+      : JSON.stringify(value, null, unit).replace(/\n/g, `${eol}${indent}`)
+  return { range: { start: node.offset, end: node.offset + node.length }, newText: json }
+}

@@ -15,7 +15,7 @@ import { findingOf, scannerNow } from "./deprecations.js"
 import type { Finding, Fix, TextEdit } from "./findings.js"
 import { rangeOf } from "./json-path.js"
 import { rulesetProblems } from "./terraform-custom-rules-hcl.js"
-import { addItems, addProperty, addResourceBeside } from "./terraform-json-edit.js"
+import { addItems, addProperty, addResourceBeside, replaceValue } from "./terraform-json-edit.js"
 import {
   literalOf,
   prop,
@@ -67,11 +67,7 @@ const append = (text: string, r: JsonResource, w: LegacyWrite<JsonResource>, maj
   const notes = prop(body, "//")
   if (notes === undefined) edits.push(addProperty(text, body, "//", w.comments))
   else if (notes.type === "array") edits.push(addItems(text, notes, w.comments))
-  else
-    edits.push({
-      range: { start: notes.offset, end: notes.offset + notes.length },
-      newText: JSON.stringify([getNodeValue(notes), ...w.comments])
-    })
+  else edits.push(replaceValue(text, notes, [getNodeValue(notes), ...w.comments]))
   return { edits }
 }
 

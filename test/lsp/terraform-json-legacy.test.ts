@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { parseHcl } from "../../src/lsp/hcl.js"
 import { resourceBlocks } from "../../src/lsp/terraform.js"
 import { dataOf } from "../../src/lsp/terraform-legacy-read.js"
-import { root } from "../helpers/cli.js"
+import { edgectl, root, tempDir } from "../helpers/cli.js"
 import { startLsp } from "../helpers/lsp-client.js"
 
 const NOW = "2026-11-24T12:00:00Z"
@@ -208,5 +208,135 @@ describe("Terraform JSON: what the legacy rewrite cannot write is a finding, and
     expect(broken.diagnostics.map((x) => x.code)).toContain("json-syntax")
     expect(broken.diagnostics.filter((x) => LEGACY.includes(x.code)).map((x) => x.code)).toEqual(LEGACY)
     for (const code of LEGACY) expect(await fixesOf(broken, code)).toEqual([])
+  })
+})
+
+describe("Terraform JSON: the zone's ruleset already in the file, several zones, a compact file", () => {
+  const skip = (v5: boolean) => ({
+    zone_id: "${var.zone_id}",
+    name: "default",
+    kind: "zone",
+    phase: "http_request_firewall_custom",
+    rules: [
+      {
+        ref: "office",
+        action: "skip",
+        expression: "ip.src in {10.0.0.0/8}",
+        action_parameters: v5 ? { products: ["zoneLockdown"] } : [{ products: ["zoneLockdown"] }]
+      }
+    ]
+  })
+
+  for (const version of ["4.x", "5.x"] as const)
+    it(`provider ${version}: the rules appended to the zone's custom rules ruleset, after its rules, its skip rule kept as their exemption`, async () => {
+      const doc = JSON.parse(fixture(`legacy-${version}.tf.json`)) as Obj
+      doc.resource.cloudflare_ruleset = { custom: skip(version === "5.x") }
+      const text = `${JSON.stringify(doc, null, 2)}\n`
+      const d = await open(text)
+      const fixes = await fixesOf(d, "DEP-ZL")
+      expect(fixes.map((a) => a.title)).toEqual([
+        `Append the equivalent rules to cloudflare_ruleset.custom (http_request_firewall_custom, provider ${version}) with the migration steps`
+      ])
+      const out = JSON.parse(apply(text, fixes[0]!.edit!.changes[d.uri]!)) as Obj
+      const { custom, ...others } = out.resource.cloudflare_ruleset
+      expect(others).toEqual({})
+      const { rules, "//": steps, ...rest } = custom as Obj
+      expect({ ...rest, rules: rules.slice(0, 1) }).toEqual(skip(version === "5.x"))
+      const e = (rules as Array<Obj>).map((r) => unescaped(r.expression) as string)
+      expect(e).toHaveLength(7)
+      for (const x of e.slice(1, 5)) expect(x).toMatch(/ and not \(ip\.src in \{10\.0\.0\.0\/8\}\)$/)
+      expect(e[5]).toBe('http.user_agent eq "BadBot/1.0"')
+      expect(steps).toContain(
+        "  1. nothing to import: these rules are appended to cloudflare_ruleset.custom, the zone's http_request_firewall_custom entry point."
+      )
+      // The rest of the file as it was.
+      expect({ ...out, resource: { ...out.resource, cloudflare_ruleset: doc.resource.cloudflare_ruleset } }).toEqual(
+        doc
+      )
+    })
+
+  it("an existing `//` is kept, the steps added after it; the rate limits appended to the zone's http_ratelimit ruleset", async () => {
+    const doc = JSON.parse(fixture("legacy-4.x.tf.json")) as Obj
+    doc.resource.cloudflare_ruleset = {
+      rl: {
+        "//": "hand-written",
+        zone_id: "${var.zone_id}",
+        name: "default",
+        kind: "zone",
+        phase: "http_ratelimit",
+        rules: []
+      }
+    }
+    const text = `${JSON.stringify(doc, null, 2)}\n`
+    const d = await open(text)
+    const fixes = await fixesOf(d, "DEP-RLOLD")
+    expect(fixes.map((a) => a.title)).toEqual([
+      "Append the equivalent rules to cloudflare_ruleset.rl (http_ratelimit, provider 4.x) with the migration steps"
+    ])
+    const written = apply(text, fixes[0]!.edit!.changes[d.uri]!)
+    expect(written).toContain(
+      '\n        "//": [\n          "hand-written",\n          "Migrated from cloudflare_rate_limit'
+    )
+    const out = JSON.parse(written) as Obj
+    const rl = out.resource.cloudflare_ruleset.rl as Obj
+    expect(rl["//"][0]).toBe("hand-written")
+    expect(rl["//"]).toContain("     terraform state rm cloudflare_rate_limit.login")
+    expect((rl.rules as Array<Obj>).map((r) => r.ref)).toEqual(["rate_limit:login", "rate_limit:api"])
+  })
+
+  it("two zones get a ruleset each; a compact file stays on one line and valid", async () => {
+    const doc = JSON.parse(fixture("legacy-5.x.tf.json")) as Obj
+    doc.resource.cloudflare_rate_limit.api.zone_id = "${var.other_zone}"
+    const text = JSON.stringify(doc)
+    const d = await open(text)
+    const titles = (await fixesOf(d, "DEP-RLOLD")).map((a) => a.title)
+    expect(titles).toEqual([
+      "Add the equivalent cloudflare_ruleset for zone_id = var.zone_id (http_ratelimit, provider 5.x) with the migration steps",
+      "Add the equivalent cloudflare_ruleset for zone_id = var.other_zone (http_ratelimit, provider 5.x) with the migration steps"
+    ])
+    const fix = (await fixesOf(d, "DEP-RLOLD"))[1]!
+    const out = apply(text, fix.edit!.changes[d.uri]!)
+    expect(out).not.toContain("\n")
+    const rulesets = (JSON.parse(out) as Obj).resource.cloudflare_ruleset as Obj
+    expect(Object.keys(rulesets)).toEqual(["rate_limiting_other_zone"])
+    expect(rulesets.rate_limiting_other_zone.zone_id).toBe("${var.other_zone}")
+  })
+
+  it("with the zone's firewall rules in the file, waits for their ruleset: their rules come first in the one list", async () => {
+    const doc = JSON.parse(fixture("legacy-4.x.tf.json")) as Obj
+    doc.resource.cloudflare_firewall_rule = {
+      office: { zone_id: "${var.zone_id}", filter_id: "${cloudflare_filter.office.id}", action: "allow" }
+    }
+    const d = await open(`${JSON.stringify(doc, null, 2)}\n`)
+    const order = d.diagnostics.filter((x) => x.code === "terraform-rewrite-order")
+    expect(order.map((x) => x.message.split(":")[0])).toEqual([
+      "zone_id = var.zone_id also has cloudflare_firewall_rule resources"
+    ])
+    expect(await fixesOf(d, "DEP-ZL")).toEqual([])
+    expect(await fixesOf(d, "DEP-RLOLD")).toHaveLength(1)
+  })
+})
+
+describe("edgectl check on a *.tf.json with the legacy products", () => {
+  it("the quota notes, then the scanner's finding per type, as for HCL; exit 1 on the ended rate limits", () => {
+    const work = tempDir("edgectl-tfjson-legacy-")
+    fs.copyFileSync(path.join(dir, "legacy-4.x.tf.json"), path.join(work, "main.tf.json"))
+    const r = edgectl(["check", "--format", "json", "main.tf.json"], { cwd: work, env: { EDGECTL_PLATFORM_NOW: NOW } })
+    expect(r.status).toBe(1)
+    const d = (
+      JSON.parse(r.stdout) as {
+        files: Array<{ diagnostics: Array<{ code: string; severity: string; message: string; range: any }> }>
+      }
+    ).files[0]!.diagnostics
+    expect(d.map((x) => `${x.range.start.line} ${x.severity} ${x.code}`)).toEqual([
+      "17 information terraform-rewrite-quota",
+      "100 information terraform-rewrite-quota",
+      "16 error DEP-RLOLD",
+      "99 information DEP-ZL",
+      "134 information DEP-UA"
+    ])
+    expect(d[1]!.message).toBe(
+      "zone_id = var.zone_id, custom rules: 6 rules, more than the free plan's 5: on such a plan the platform refuses the ruleset"
+    )
   })
 })
