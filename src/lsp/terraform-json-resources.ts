@@ -1,7 +1,8 @@
 /**
  * The resources of a Terraform JSON file (`*.tf.json`): `"resource": {"<type>": {"<name>": {…}}}`,
  * where the JSON syntax lets each level be an array of objects too. Read once per check; the
- * warnings (./terraform.ts) and the firewall rewrite (./terraform-json-rewrite.ts) share them.
+ * warnings (./terraform.ts) and the rewrites (./terraform-json-rewrite.ts, ./terraform-json-legacy.ts)
+ * share them, and how Terraform reads a JSON string (a template: `literalOf`, `zoneExpression`).
  */
 import { parseTree, type Node, type Segment } from "jsonc-parser"
 import { rangeOf } from "./json-path.js"
@@ -74,7 +75,7 @@ export const zoneExpression = (value: unknown): string => {
   return lit !== undefined ? JSON.stringify(lit) : JSON.stringify(value)
 }
 
-/** Builds the rewrite of the file's firewall resources (handed in through ./registry.ts): a fix per resource it can place, findings where it cannot tell. */
+/** Builds a rewrite of the file's resources (the firewall's, the legacy products'; handed in through ./registry.ts): a fix per resource it can place, findings where it cannot tell. */
 export type TerraformJsonRewrite = (
   text: string,
   resources: ReadonlyArray<JsonResource>,
