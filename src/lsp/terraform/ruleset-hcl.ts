@@ -4,8 +4,8 @@
  * `enabled` and a `ref` per rule (4.2+), list and object attributes (5.x). Lines are written
  * without layout; `formatHcl` indents and aligns them as `terraform fmt` does.
  */
-import type { RulesetRule } from "../domain/waf.js"
-import type { ProviderMajor } from "./terraform-version.js"
+import type { RulesetRule } from "../../domain/waf.js"
+import type { ProviderMajor } from "./version.js"
 
 /**
  * An HCL string literal (`${` and `%{` would start a template). The replacements are functions: in a

@@ -3,21 +3,21 @@
  * previous-WAF resource (`cloudflare_waf_package`, `cloudflare_waf_group`, `cloudflare_waf_rule`,
  * `cloudflare_waf_override`: provider 3.35 and earlier) with the rewrite for the pinned provider,
  * a warning on each `cloudflare_filter` / `cloudflare_firewall_rule` (their APIs are unsupported;
- * ./firewall-unsupported.ts) naming the pinned provider, with the rewrite to the zone's custom
+ * ../firewall-unsupported.ts) naming the pinned provider, with the rewrite to the zone's custom
  * rules ruleset in either syntax, and the rules expressions of rulesets and filters checked, found
  * in a real HCL tree or JSON tree (never by scanning text).
  */
 import { printParseErrorCode, type ParseError } from "jsonc-parser"
-import type { CheckOptions } from "../rules/index.js"
-import { checkExpression } from "./expressions.js"
-import { finding, type Analysis, type Finding, type Fix } from "./findings.js"
-import { FIREWALL_RESOURCES, firewallResourceFinding } from "./firewall-unsupported.js"
-import { LEGACY_PRODUCT_RESOURCES } from "./terraform-legacy-types.js"
-import { forgetChildren, parseHcl, stringValue, type HclNode } from "./hcl.js"
-import { rangeOf } from "./json-path.js"
-import { jsonResources, type TerraformJsonRewrite } from "./terraform-json-resources.js"
-import { terraformJsonTree } from "./terraform-json-tree.js"
-import { majorUpgradeFinding, pinConflictFinding } from "./terraform-upgrade.js"
+import type { CheckOptions } from "../../rules/index.js"
+import { checkExpression } from "../expressions.js"
+import { finding, type Analysis, type Finding, type Fix } from "../findings.js"
+import { FIREWALL_RESOURCES, firewallResourceFinding } from "../firewall-unsupported.js"
+import { LEGACY_PRODUCT_RESOURCES } from "./legacy-types.js"
+import { forgetChildren, parseHcl, stringValue, type HclNode } from "../hcl.js"
+import { rangeOf } from "../json-path.js"
+import { jsonResources, type TerraformJsonRewrite } from "./json-resources.js"
+import { terraformJsonTree } from "./json-tree.js"
+import { majorUpgradeFinding, pinConflictFinding } from "./upgrade.js"
 import {
   hasPin,
   jsonPinNode,
@@ -26,7 +26,7 @@ import {
   targetOf,
   type ModulePins,
   type ProviderTarget
-} from "./terraform-version.js"
+} from "./version.js"
 
 import {
   EXPRESSION_RESOURCES,
@@ -35,7 +35,7 @@ import {
   jsonExpressionRegions,
   type ExpressionChecker,
   type TerraformExpression
-} from "./terraform-expressions.js"
+} from "./expressions.js"
 
 export const PREVIOUS_WAF_RESOURCES = [
   "cloudflare_waf_package",
@@ -103,13 +103,13 @@ export const resourceBlocks = (root: HclNode): Array<ResourceBlock> => {
   return out
 }
 
-// Syntax errors at their place (./hcl-syntax.ts); imported here to keep this edit to one spot.
-import { hclSyntaxErrors } from "./hcl-syntax.js"
+// Syntax errors at their place (../hcl-syntax.ts); imported here to keep this edit to one spot.
+import { hclSyntaxErrors } from "../hcl-syntax.js"
 const syntaxErrors = (root: HclNode): Array<Finding> => hclSyntaxErrors(root)
 
 /**
  * Builds the rewrite of the file's previous-WAF resources (written by the WAF part, which owns the
- * mapping, and handed in through ./registry.ts): a fix per resource it can place, and findings
+ * mapping, and handed in through ../registry.ts): a fix per resource it can place, and findings
  * where it cannot tell.
  */
 export type TerraformRewrite = (
@@ -223,7 +223,7 @@ const analyzeTerraformJson = async (
   return { kind: "terraform", findings, expressions, ...(deprecations.length > 0 ? { deprecations } : {}) }
 }
 
-/** What the Terraform checks are given (./registry.ts): without a rewrite, no fixes; without pins, no cache. */
+/** What the Terraform checks are given (../registry.ts): without a rewrite, no fixes; without pins, no cache. */
 export interface TerraformWiring {
   readonly rewrite?: TerraformRewrite | undefined
   /** The rewrite of `cloudflare_filter` + `cloudflare_firewall_rule` to the zone's custom rules ruleset. */

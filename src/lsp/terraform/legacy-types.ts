@@ -1,7 +1,7 @@
 /**
  * The resource types of the legacy security products the editor rewrites (rate limits, Zone
- * Lockdown, User Agent Blocking): on their own, so the module's checks (./terraform.ts) and the
- * rewrite (./terraform-legacy-rewrite.ts) name them without importing each other.
+ * Lockdown, User Agent Blocking): on their own, so the module's checks (./analyze.ts) and the
+ * rewrite (./legacy-rewrite.ts) name them without importing each other.
  */
 export const LEGACY_PRODUCT_RESOURCES: ReadonlyArray<string> = [
   "cloudflare_rate_limit",

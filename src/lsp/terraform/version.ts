@@ -8,8 +8,8 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import { parseTree, type Node } from "jsonc-parser"
-import type { Range } from "./findings.js"
-import { parseHcl, stringValue, type HclNode } from "./hcl.js"
+import type { Range } from "../findings.js"
+import { parseHcl, stringValue, type HclNode } from "../hcl.js"
 
 export type ProviderMajor = 3 | 4 | 5
 
@@ -26,7 +26,7 @@ export interface ProviderTarget {
   readonly pinWithinMajor: string | undefined
   /**
    * The pin admits only 1.x or 2.x: `pinWithinMajor` is then a major provider upgrade for every
-   * resource of the module, which the rewrite never makes by itself (./terraform-upgrade.ts offers it).
+   * resource of the module, which the rewrite never makes by itself (./upgrade.ts offers it).
    */
   readonly majorUpgrade?: boolean
 }
@@ -144,7 +144,7 @@ const pinOf = (root: HclNode): string | undefined => {
 
 /**
  * The pins read from a module's files, by file: the editor checks on every change, so a module's
- * other files are parsed again only when they change. One per server (./registry.ts makes it).
+ * other files are parsed again only when they change. One per server (../registry.ts makes it).
  */
 export type ModulePins = Map<string, { readonly mtimeMs: number; readonly pin: string | undefined }>
 
@@ -273,7 +273,7 @@ export const majorOf = (constraint: string): number => {
     lastMajor = { constraint, major: Math.min(admittedBy(constraint).highest?.[0] ?? 5, 5) }
   return lastMajor.major
 }
-// Each firewall resource's warning asks (./firewall-unsupported.ts), always about the file's one
+// Each firewall resource's warning asks (../firewall-unsupported.ts), always about the file's one
 // constraint: a pure answer, kept for the next call (it tried every landmark version: ~35% of a
 // 1,000-resource check).
 let lastMajor: { readonly constraint: string; readonly major: number } | undefined

@@ -6,19 +6,19 @@
  * file pins, with the ordered state steps of that version. When it cannot tell which zone a
  * resource belongs to or what it sets, a diagnostic says so instead of a rewrite.
  */
-import type { BypassFirewallRule, PreviousWaf, WafGroup, WafOverride, WafPackage, WafRule } from "../domain/waf.js"
-import { CATALOG, PREVIOUS_OWASP_PACKAGE } from "../waf/catalog.js"
-import { planMigration } from "../waf/mapping.js"
-import { finding, type Finding, type Fix, type TextEdit } from "./findings.js"
-import type { HclNode } from "./hcl.js"
-import { PREVIOUS_WAF_RESOURCES, type ResourceBlock } from "./terraform.js"
-import { formatHcl } from "./terraform-fmt.js"
-import { hclString, rulesLines } from "./terraform-ruleset-hcl.js"
-import { hclExpressionRegions, type ExpressionChecker, type TerraformExpression } from "./terraform-expressions.js"
-import { importId, pinFor, type ProviderTarget } from "./terraform-version.js"
-import { wafDifferences } from "./terraform-waf-differences.js"
-import { existingRulesetFinding, zoneSpellings } from "./terraform-zone-groups.js"
-import { carryReferences, namedRules, wafBypass, zoneKey, type WafBypass } from "./terraform-waf-bypass.js"
+import type { BypassFirewallRule, PreviousWaf, WafGroup, WafOverride, WafPackage, WafRule } from "../../domain/waf.js"
+import { CATALOG, PREVIOUS_OWASP_PACKAGE } from "../../waf/catalog.js"
+import { planMigration } from "../../waf/mapping.js"
+import { finding, type Finding, type Fix, type TextEdit } from "../findings.js"
+import type { HclNode } from "../hcl.js"
+import { PREVIOUS_WAF_RESOURCES, type ResourceBlock } from "./analyze.js"
+import { formatHcl } from "./fmt.js"
+import { hclString, rulesLines } from "./ruleset-hcl.js"
+import { hclExpressionRegions, type ExpressionChecker, type TerraformExpression } from "./expressions.js"
+import { importId, pinFor, type ProviderTarget } from "./version.js"
+import { wafDifferences } from "./waf-differences.js"
+import { existingRulesetFinding, zoneSpellings } from "./zone-groups.js"
+import { carryReferences, namedRules, wafBypass, zoneKey, type WafBypass } from "./waf-bypass.js"
 
 const str = (b: ResourceBlock, k: string): string | undefined => {
   const v = b.attributes.get(k)?.value

@@ -2,7 +2,7 @@
  * A Terraform module's files read one another's provider pin (versions.tf): when one changes — on
  * disk (`workspace/didChangeWatchedFiles`, registered for `*.tf` / `*.tf.json` when the client can)
  * or in an editor buffer not saved yet — the module's other open documents are checked again, and
- * an unsaved buffer's pin is the one they read (./terraform-version.ts `setModuleBuffer`).
+ * an unsaved buffer's pin is the one they read (./version.ts `setModuleBuffer`).
  */
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
@@ -13,7 +13,7 @@ import {
   type Connection,
   type TextDocuments
 } from "vscode-languageserver/node.js"
-import { setModuleBuffer, type ModulePins } from "./terraform-version.js"
+import { setModuleBuffer, type ModulePins } from "./version.js"
 
 /** How long a buffer's edits must pause before its pin is read again. */
 const BURST_MS = 100

@@ -6,10 +6,10 @@
  * A string with an interpolation (`${…}`, `%{…}`) is computed by Terraform: it is not checked.
  */
 import type { Node } from "jsonc-parser"
-import { check, type CheckOptions, type CheckResult } from "../rules/index.js"
-import type { ExpressionRegion } from "./findings.js"
-import type { HclNode } from "./hcl.js"
-import { decodedOffsets } from "./json-string.js"
+import { check, type CheckOptions, type CheckResult } from "../../rules/index.js"
+import type { ExpressionRegion } from "../findings.js"
+import type { HclNode } from "../hcl.js"
+import { decodedOffsets } from "../json-string.js"
 
 /** Checks a rules expression (`check` of src/rules, or the same with its answers kept). */
 export type ExpressionChecker = (text: string, options: CheckOptions) => CheckResult

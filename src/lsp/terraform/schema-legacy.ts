@@ -1,9 +1,9 @@
 /**
  * The Terraform resources of the previous products, the ones the migrations replace: Firewall
  * Rules and their filters, the previous WAF (packages, groups, rules, overrides), rate limits,
- * zone lockdowns and user-agent blocking rules. Facts as in ./terraform-schema.ts.
+ * zone lockdowns and user-agent blocking rules. Facts as in ./schema.ts.
  */
-import { ALL, nested, response, UP_TO_4, zoneId, type TfResource } from "./terraform-attributes.js"
+import { ALL, nested, response, UP_TO_4, zoneId, type TfResource } from "./attributes.js"
 
 const firewallAction = ["block", "challenge", "js_challenge", "managed_challenge", "allow", "log", "bypass"]
 

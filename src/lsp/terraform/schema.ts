@@ -2,21 +2,13 @@
  * The attributes of the Terraform resources the migration assistant knows, per provider major
  * (3: 3.x and earlier, SDKv2 blocks; 4: the same blocks, `enabled` for `status`, `ref` settable;
  * 5: attribute syntax, nested values are objects or lists of objects), for hover and completion
- * in `*.tf` files (./terraform-help.ts). Facts: terraform-ruleset-versions.md and the provider's
+ * in `*.tf` files (./help.ts). Facts: terraform-ruleset-versions.md and the provider's
  * documentation of each resource at the tags named there; what a version lacks is not listed for it.
- * `cloudflare_ruleset` is here; the previous products' resources are in ./terraform-schema-legacy.ts,
- * the shapes and shared attributes in ./terraform-attributes.ts.
+ * `cloudflare_ruleset` is here; the previous products' resources are in ./schema-legacy.ts,
+ * the shapes and shared attributes in ./attributes.ts.
  */
-import {
-  ALL,
-  nested,
-  response,
-  UP_TO_4,
-  type Major,
-  type TfAttribute,
-  type TfResource
-} from "./terraform-attributes.js"
-import { LEGACY_RESOURCES } from "./terraform-schema-legacy.js"
+import { ALL, nested, response, UP_TO_4, type Major, type TfAttribute, type TfResource } from "./attributes.js"
+import { LEGACY_RESOURCES } from "./schema-legacy.js"
 
 const overrides: ReadonlyArray<TfAttribute> = [
   { name: "action", type: "String", doc: "the action of every rule of the ruleset" },

@@ -4,7 +4,7 @@
  * zone id: two rulesets would be two entry points of one phase, and the second is refused), and a
  * zone whose ruleset of the phase the file already has (a second entry point is refused too).
  */
-import { finding, type Finding, type Range } from "./findings.js"
+import { finding, type Finding, type Range } from "../findings.js"
 
 /** The zone a `zone_id` expression names: `.id` and `.zone_id` of one zone resource or data source are one zone. */
 const identity = (zone: string) => zone.replace(/\.(zone_)?id$/, ".<zone>")

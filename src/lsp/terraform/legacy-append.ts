@@ -1,18 +1,18 @@
 /**
  * The zone's custom rules ruleset already in the file, for the legacy rewrite
- * (./terraform-legacy-rewrite.ts): its rules read as the rulesets API holds them (what the
+ * (./legacy-rewrite.ts): its rules read as the rulesets API holds them (what the
  * Zone Lockdown migration orders the new rules after, and reads its skip rules from), and the new
  * rules appended at its end in the same provider syntax (`rules { }` blocks up to 4.x, objects of
  * `rules = [ ]` in 5.x), laid out as `customRulesetHcl` lays them out, so a fmt-canonical file stays so.
  */
-import type { CustomRule } from "../domain/custom-rule.js"
-import { CustomRuleActions } from "../domain/custom-rule.js"
-import type { HclNode } from "./hcl.js"
-import type { TextEdit } from "./findings.js"
-import type { ResourceBlock } from "./terraform.js"
-import { customRulesetHcl, type CustomRule as HclRule } from "./terraform-custom-rules-hcl.js"
-import { Unread, type Obj, type Value } from "./terraform-legacy-read.js"
-import type { ProviderMajor } from "./terraform-version.js"
+import type { CustomRule } from "../../domain/custom-rule.js"
+import { CustomRuleActions } from "../../domain/custom-rule.js"
+import type { HclNode } from "../hcl.js"
+import type { TextEdit } from "../findings.js"
+import type { ResourceBlock } from "./analyze.js"
+import { customRulesetHcl, type CustomRule as HclRule } from "./custom-rules-hcl.js"
+import { Unread, type Obj, type Value } from "./legacy-read.js"
+import type { ProviderMajor } from "./version.js"
 
 interface Refusal {
   readonly why: string

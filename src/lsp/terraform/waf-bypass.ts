@@ -7,10 +7,10 @@
  * which `carryReferences` puts back as a template in the HCL written. A rule that may bypass the
  * WAF but cannot be read withholds its zone's ruleset (all zones when its zone cannot be told).
  */
-import type { BypassFirewallRule } from "../domain/waf.js"
-import { finding, type Finding } from "./findings.js"
-import type { ResourceBlock } from "./terraform.js"
-import type { TerraformExpression } from "./terraform-expressions.js"
+import type { BypassFirewallRule } from "../../domain/waf.js"
+import { finding, type Finding } from "../findings.js"
+import type { ResourceBlock } from "./analyze.js"
+import type { TerraformExpression } from "./expressions.js"
 import {
   address,
   carriedDescription,
@@ -20,7 +20,7 @@ import {
   type Problem,
   type Withheld,
   withheldZones
-} from "./terraform-firewall-read.js"
+} from "./firewall-read.js"
 
 /** What the mapping sees as the rule's platform id: it is `cloudflare_firewall_rule.<name>.id`. */
 const idOf = (name: string) => `\u0001id of ${name}\u0001`

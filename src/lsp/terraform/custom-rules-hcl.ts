@@ -7,10 +7,10 @@
  * leaves as it is. The same writer serves the `http_ratelimit` phase (a rule's `ratelimit` block or
  * object). The rules come from the migrations' mappings; nothing here decides what they are.
  */
-import { formatHcl } from "./terraform-fmt.js"
-import { hclString } from "./terraform-ruleset-hcl.js"
-import type { RateLimitParameters } from "../domain/ruleset.js"
-import type { ProviderMajor } from "./terraform-version.js"
+import { formatHcl } from "./fmt.js"
+import { hclString } from "./ruleset-hcl.js"
+import type { RateLimitParameters } from "../../domain/ruleset.js"
+import type { ProviderMajor } from "./version.js"
 
 /** A custom rule as the rulesets API writes it (the fields Terraform manages). */
 export interface CustomRule {

@@ -5,8 +5,8 @@
  * provider's "Upgrading to version 3 (from 2.x)" guide), and offered as its own fix, so that the
  * user chooses: the rewrites never move such a pin by themselves.
  */
-import { finding, type Finding, type Range } from "./findings.js"
-import { satisfiable, type ProviderTarget } from "./terraform-version.js"
+import { finding, type Finding, type Range } from "../findings.js"
+import { satisfiable, type ProviderTarget } from "./version.js"
 
 /** What 3.0 changes, by resource type (the upgrade guide's list; SDK v2 turned maps into blocks). */
 const CHANGES: ReadonlyArray<readonly [string, string]> = [

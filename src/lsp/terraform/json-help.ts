@@ -1,5 +1,5 @@
 /**
- * The Terraform help of ./terraform-help.ts in Terraform's JSON syntax (`*.tf.json`): hover on a
+ * The Terraform help of ./help.ts in Terraform's JSON syntax (`*.tf.json`): hover on a
  * known resource's type key and its attribute keys, completion of the attribute keys an object of
  * the resource does not have yet (as the provider version the file or its module pins has them),
  * and go to definition from a reference inside a string (`"${cloudflare_filter.x.id}"`) to the
@@ -7,15 +7,15 @@
  * half-typed key still has its place).
  */
 import { findNodeAtOffset, getLocation, getNodePath, parseTree, type Node, type Segment } from "jsonc-parser"
-import type { CompletionResult, HoverResult } from "./features.js"
-import { rangeOf } from "./json-path.js"
-import { decodedOffsets, toDecoded } from "./json-string.js"
-import { jsonResourceRange } from "./terraform-json-resources.js"
-import { resourceDefinition, type DefinitionResult } from "./terraform-definition.js"
-import { describe, majorOfPin, resourceDoc } from "./terraform-docs.js"
-import type { Major } from "./terraform-attributes.js"
-import { attributesAt, terraformResource } from "./terraform-schema.js"
-import { jsonPinNode, modulePin, type ModulePins } from "./terraform-version.js"
+import type { CompletionResult, HoverResult } from "../features.js"
+import { rangeOf } from "../json-path.js"
+import { decodedOffsets, toDecoded } from "../json-string.js"
+import { jsonResourceRange } from "./json-resources.js"
+import { resourceDefinition, type DefinitionResult } from "./definition.js"
+import { describe, majorOfPin, resourceDoc } from "./docs.js"
+import type { Major } from "./attributes.js"
+import { attributesAt, terraformResource } from "./schema.js"
+import { jsonPinNode, modulePin, type ModulePins } from "./version.js"
 
 /** The provider major the file pins (`terraform.required_providers`), else its module's. */
 const majorFor = async (root: Node, name: string, pins: ModulePins): Promise<Major> => {

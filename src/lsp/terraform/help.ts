@@ -1,18 +1,18 @@
 /**
- * Help where Terraform users type (`*.tf`; `*.tf.json` in ./terraform-json-help.ts): hover on a known resource's type and attributes,
+ * Help where Terraform users type (`*.tf`; `*.tf.json` in ./json-help.ts): hover on a known resource's type and attributes,
  * completion of the attributes a block or object does not have yet, both as the provider version
- * the file or its module pins has them (./terraform-schema.ts), and go to definition from a
+ * the file or its module pins has them (./schema.ts), and go to definition from a
  * reference (`cloudflare_filter.x.id`) to the resource it names, in the file or another file of
  * its module. Read from the HCL tree (a half-typed line parses as an error node inside its block).
  */
-import type { CompletionResult, HoverResult, JsonFeatures } from "./features.js"
-import { stringValue, type HclNode } from "./hcl.js"
-import { jsonCompleteAt, jsonDefinitionAt, jsonHoverAt } from "./terraform-json-help.js"
-import type { Major } from "./terraform-attributes.js"
-import { type DefinitionResult, resourceDefinition, resourceRange, withTree } from "./terraform-definition.js"
-import { describe, majorOfPin, resourceDoc } from "./terraform-docs.js"
-import { attributesAt, terraformResource } from "./terraform-schema.js"
-import { hasPin, modulePin, providerTarget, type ModulePins } from "./terraform-version.js"
+import type { CompletionResult, HoverResult, JsonFeatures } from "../features.js"
+import { stringValue, type HclNode } from "../hcl.js"
+import { jsonCompleteAt, jsonDefinitionAt, jsonHoverAt } from "./json-help.js"
+import type { Major } from "./attributes.js"
+import { type DefinitionResult, resourceDefinition, resourceRange, withTree } from "./definition.js"
+import { describe, majorOfPin, resourceDoc } from "./docs.js"
+import { attributesAt, terraformResource } from "./schema.js"
+import { hasPin, modulePin, providerTarget, type ModulePins } from "./version.js"
 
 const isWord = (c: string | undefined) => c !== undefined && /[A-Za-z0-9_]/.test(c)
 

@@ -7,9 +7,9 @@
  * Read from the HCL tree: the settings may sit in a nested block (`actions { … }`, 3.x/4.x) or
  * an object attribute (`actions = { … }`, 5.x).
  */
-import type { HclNode } from "./hcl.js"
-import type { ResourceBlock } from "./terraform.js"
-import { exprText, perInstance } from "./terraform-firewall-read.js"
+import type { HclNode } from "../hcl.js"
+import type { ResourceBlock } from "./analyze.js"
+import { exprText, perInstance } from "./firewall-read.js"
 
 /** Each `key = value` below a node (attributes of nested blocks, elements of objects), with its value's text. */
 const settings = (n: HclNode, out: Array<{ key: string; value: string }> = []) => {

@@ -1,9 +1,9 @@
 /**
  * What the Terraform help says of a resource and an attribute, per provider major: shared by the
- * help in `*.tf` (./terraform-help.ts) and in `*.tf.json` (./terraform-json-help.ts).
+ * help in `*.tf` (./help.ts) and in `*.tf.json` (./json-help.ts).
  */
-import type { Major, TfAttribute, TfResource } from "./terraform-attributes.js"
-import { majorOf } from "./terraform-version.js"
+import type { Major, TfAttribute, TfResource } from "./attributes.js"
+import { majorOf } from "./version.js"
 
 export const describe = (a: TfAttribute, major: Major): string =>
   `\`${a.name}\`: **${a.type}**${a.required ? " (required)" : ""} — ${a.doc}${

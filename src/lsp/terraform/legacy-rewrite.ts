@@ -1,20 +1,20 @@
 /**
- * The HCL side of the legacy products' rewrite (./terraform-legacy-plan.ts, which plans it for
+ * The HCL side of the legacy products' rewrite (./legacy-plan.ts, which plans it for
  * both syntaxes): the file's resources read as data, and each write as HCL in the pinned
  * provider's syntax (`customRulesetHcl`), the steps and notes as `#` comments after the zone's
  * last old resource; a ruleset of the phase already in the file gets the rules appended
- * (./terraform-legacy-append.ts). The fix is offered on the scanner's own finding of each old
- * resource (./terraform-legacy-steps.ts).
+ * (./legacy-append.ts). The fix is offered on the scanner's own finding of each old
+ * resource (./legacy-steps.ts).
  */
-import type { Range, TextEdit } from "./findings.js"
-import type { ResourceBlock, TerraformRewrite } from "./terraform.js"
-import { customRulesetHcl } from "./terraform-custom-rules-hcl.js"
-import { address, exprText } from "./terraform-firewall-read.js"
-import { appendRules } from "./terraform-legacy-append.js"
-import { legacyPlan, type LegacySyntax } from "./terraform-legacy-plan.js"
-import { dataOf } from "./terraform-legacy-read.js"
-import { LEGACY_PRODUCT_RESOURCES } from "./terraform-legacy-types.js"
-import { deprecationFinding } from "./terraform-legacy-steps.js"
+import type { Range, TextEdit } from "../findings.js"
+import type { ResourceBlock, TerraformRewrite } from "./analyze.js"
+import { customRulesetHcl } from "./custom-rules-hcl.js"
+import { address, exprText } from "./firewall-read.js"
+import { appendRules } from "./legacy-append.js"
+import { legacyPlan, type LegacySyntax } from "./legacy-plan.js"
+import { dataOf } from "./legacy-read.js"
+import { LEGACY_PRODUCT_RESOURCES } from "./legacy-types.js"
+import { deprecationFinding } from "./legacy-steps.js"
 
 const READ = new Set([...LEGACY_PRODUCT_RESOURCES, "cloudflare_ruleset", "cloudflare_firewall_rule"])
 

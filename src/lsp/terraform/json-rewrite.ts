@@ -1,8 +1,8 @@
 /**
  * The rewrite of `cloudflare_filter` + `cloudflare_firewall_rule` in Terraform's JSON syntax
- * (`*.tf.json`), as ./terraform-firewall-rewrite.ts does it for HCL: per zone (`zone_id`, and
+ * (`*.tf.json`), as ./firewall-rewrite.ts does it for HCL: per zone (`zone_id`, and
  * `provider`), the rules read with their filters, mapped by `migrateFirewallRules` and written as
- * one `cloudflare_ruleset` in the shape of the pinned provider (./terraform-json-ruleset.ts), next
+ * one `cloudflare_ruleset` in the shape of the pinned provider (./json-ruleset.ts), next
  * to the old resources, with the version's import and state steps in its `"//"` property (JSON has
  * no comments; Terraform ignores that property in a block's body). The edit inserts one property,
  * laid out in the file's own indentation; the rest of the file is left as it is. A description
@@ -11,11 +11,11 @@
  * ruleset, which as the zone's whole entry point would delete the rule.
  */
 import { getNodeValue, type Node } from "jsonc-parser"
-import type { Rule } from "../domain/firewall.js"
-import { planCaveats } from "./firewall-custom-json.js"
-import { finding, type Finding, type Fix, type TextEdit } from "./findings.js"
-import { rangeOf } from "./json-path.js"
-import { rulesetProblems } from "./terraform-custom-rules-hcl.js"
+import type { Rule } from "../../domain/firewall.js"
+import { planCaveats } from "../firewall-custom-json.js"
+import { finding, type Finding, type Fix, type TextEdit } from "../findings.js"
+import { rangeOf } from "../json-path.js"
+import { rulesetProblems } from "./custom-rules-hcl.js"
 import {
   carriedDescription,
   LITERAL_HINT,
@@ -24,19 +24,13 @@ import {
   refusalMessage,
   type Problem,
   withheldZones
-} from "./terraform-firewall-read.js"
-import { differences, migrateZones, migrationSteps, slug, versionName } from "./terraform-firewall-rewrite.js"
-import { addResourceBeside } from "./terraform-json-edit.js"
-import {
-  literalOf,
-  prop,
-  zoneExpression,
-  type JsonResource,
-  type TerraformJsonRewrite
-} from "./terraform-json-resources.js"
-import { customRulesetJson } from "./terraform-json-ruleset.js"
-import type { ProviderMajor } from "./terraform-version.js"
-import { zoneSpellings } from "./terraform-zone-groups.js"
+} from "./firewall-read.js"
+import { differences, migrateZones, migrationSteps, slug, versionName } from "./firewall-rewrite.js"
+import { addResourceBeside } from "./json-edit.js"
+import { literalOf, prop, zoneExpression, type JsonResource, type TerraformJsonRewrite } from "./json-resources.js"
+import { customRulesetJson } from "./json-ruleset.js"
+import type { ProviderMajor } from "./version.js"
+import { zoneSpellings } from "./zone-groups.js"
 
 const PHASE = "http_request_firewall_custom"
 

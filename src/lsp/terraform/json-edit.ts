@@ -2,11 +2,11 @@
  * Edits of a Terraform JSON file (`*.tf.json`) that leave the rest of it as it is: a property added
  * to an object, items appended to an array, a resource added beside others, each laid out in the
  * file's own indentation (or on one line in a compact file). Shared by the firewall rewrite
- * (./terraform-json-rewrite.ts) and the legacy products' rewrite (./terraform-json-legacy.ts).
+ * (./json-rewrite.ts) and the legacy products' rewrite (./json-legacy.ts).
  */
 import type { Node } from "jsonc-parser"
-import type { TextEdit } from "./findings.js"
-import { prop, type JsonResource } from "./terraform-json-resources.js"
+import type { TextEdit } from "../findings.js"
+import { prop, type JsonResource } from "./json-resources.js"
 
 /** The file's layout: its indentation unit (none for a file on one line) and its line ends. */
 const layoutOf = (text: string) => ({

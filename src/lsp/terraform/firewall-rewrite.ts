@@ -6,18 +6,18 @@
  * pinned provider (`customRulesetHcl`), after the zone's last old resource, with that version's
  * import and `terraform state rm` steps as comments. The old resources stay: the platform's
  * procedure removes them from the state before their HCL is deleted. The ruleset is the zone's
- * whole entry point, so a rule it cannot carry over (./terraform-firewall-read.ts) withholds its
+ * whole entry point, so a rule it cannot carry over (./firewall-read.ts) withholds its
  * zone's ruleset, with a finding saying why; the steps say where following them changes what the
  * zone does.
  */
-import type { MigrationNote } from "../domain/custom-rule.js"
-import type { Rule } from "../domain/firewall.js"
-import { migrateFirewallRules } from "../firewall/custom-rules.js"
-import { planCaveats } from "./firewall-custom-json.js"
-import { finding, type Finding, type Fix, type TextEdit } from "./findings.js"
-import type { ResourceBlock, TerraformRewrite } from "./terraform.js"
-import { customRulesetHcl } from "./terraform-custom-rules-hcl.js"
-import { hclExpressionRegions, type ExpressionChecker } from "./terraform-expressions.js"
+import type { MigrationNote } from "../../domain/custom-rule.js"
+import type { Rule } from "../../domain/firewall.js"
+import { migrateFirewallRules } from "../../firewall/custom-rules.js"
+import { planCaveats } from "../firewall-custom-json.js"
+import { finding, type Finding, type Fix, type TextEdit } from "../findings.js"
+import type { ResourceBlock, TerraformRewrite } from "./analyze.js"
+import { customRulesetHcl } from "./custom-rules-hcl.js"
+import { hclExpressionRegions, type ExpressionChecker } from "./expressions.js"
 import {
   address,
   carriedDescription,
@@ -28,10 +28,10 @@ import {
   type Problem,
   type Read,
   withheldZones
-} from "./terraform-firewall-read.js"
-import { hclString } from "./terraform-ruleset-hcl.js"
-import { zoneSpellings } from "./terraform-zone-groups.js"
-import { importId, type ProviderMajor, type ProviderTarget } from "./terraform-version.js"
+} from "./firewall-read.js"
+import { hclString } from "./ruleset-hcl.js"
+import { zoneSpellings } from "./zone-groups.js"
+import { importId, type ProviderMajor, type ProviderTarget } from "./version.js"
 
 /**
  * Each zone's firewall rules migrated (zones `left` out: those whose custom phase the file already

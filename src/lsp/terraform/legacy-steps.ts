@@ -1,18 +1,18 @@
 /**
- * What the legacy rewrite (./terraform-legacy-plan.ts) says around the rulesets it writes: the
+ * What the legacy rewrite (./legacy-plan.ts) says around the rulesets it writes: the
  * plan's notes as comment lines naming each old resource by its address, the provider version's
  * steps (import, `terraform state rm` or `removed` blocks, deleting the HCL), the quota the zone's
  * plan may not have (the plan is not in a file), and the scanner's own finding on an old resource,
  * carrying the fix: one diagnostic per resource.
  */
-import type { PlanNote } from "../domain/migration.js"
-import { scanText } from "../deprecations/scan-text.js"
-import { findingOf, scannerNow } from "./deprecations.js"
-import { finding, type Fix, type Range } from "./findings.js"
-import type { ResourceBlock } from "./terraform.js"
-import { versionName } from "./terraform-firewall-rewrite.js"
-import { hclString } from "./terraform-ruleset-hcl.js"
-import { admits, importId, type ProviderMajor, type ProviderTarget } from "./terraform-version.js"
+import type { PlanNote } from "../../domain/migration.js"
+import { scanText } from "../../deprecations/scan-text.js"
+import { findingOf, scannerNow } from "../deprecations.js"
+import { finding, type Fix, type Range } from "../findings.js"
+import type { ResourceBlock } from "./analyze.js"
+import { versionName } from "./firewall-rewrite.js"
+import { hclString } from "./ruleset-hcl.js"
+import { admits, importId, type ProviderMajor, type ProviderTarget } from "./version.js"
 
 export const RL_PHASE = "http_ratelimit"
 export const CUSTOM_PHASE = "http_request_firewall_custom"

@@ -3,17 +3,22 @@
  * resources read as the platform held them (src/domain/legacy-security.ts), from the HCL of either
  * provider shape: nested blocks (3.x, 4.x: `action { }`, `match { request { } }`, `configurations
  * { }`) or object attributes (5.x: `action = { }`, `configurations = [{ }]`). What the legacy
- * rewrite (./terraform-legacy-rewrite.ts) hands to the migrations' own plan functions. A value the
+ * rewrite (./legacy-rewrite.ts) hands to the migrations' own plan functions. A value the
  * reader cannot take as a literal is a `Problem` naming the attribute: the rewrite then withholds
  * the zone's ruleset (it is the zone's whole entry point of the phase, so leaving the rule out
  * would drop it).
  */
-import type { Lockdown, RateLimit, UaRule } from "../domain/legacy-security.js"
-import { RateLimitContentTypes, RateLimitMethods, RateLimitModes, RateLimitSchemes } from "../domain/legacy-security.js"
-import { UaModes } from "../domain/legacy-security.js"
-import type { HclNode } from "./hcl.js"
-import { LITERAL_HINT, META_HINT, type Problem } from "./terraform-firewall-read.js"
-import type { ResourceBlock } from "./terraform.js"
+import type { Lockdown, RateLimit, UaRule } from "../../domain/legacy-security.js"
+import {
+  RateLimitContentTypes,
+  RateLimitMethods,
+  RateLimitModes,
+  RateLimitSchemes
+} from "../../domain/legacy-security.js"
+import { UaModes } from "../../domain/legacy-security.js"
+import type { HclNode } from "../hcl.js"
+import { LITERAL_HINT, META_HINT, type Problem } from "./firewall-read.js"
+import type { ResourceBlock } from "./analyze.js"
 
 /** An HCL value read as data; `Unread` where it is not a literal (a reference, a function call, a template). */
 export type Value = string | number | boolean | null | ReadonlyArray<Value> | { readonly [k: string]: Value } | Unread

@@ -1,8 +1,8 @@
 /**
- * The JSON side of the legacy products' rewrite (`*.tf.json`; ./terraform-legacy-plan.ts plans it
+ * The JSON side of the legacy products' rewrite (`*.tf.json`; ./legacy-plan.ts plans it
  * for both syntaxes): the file's resources read as the HCL reader's data (a JSON string is a
  * Terraform template: `"${var.x}"` is not a literal, `$${` is a literal `${`), and each write as
- * JSON in the pinned provider's shape (./terraform-json-ruleset.ts): a new `cloudflare_ruleset`
+ * JSON in the pinned provider's shape (./json-ruleset.ts): a new `cloudflare_ruleset`
  * beside the zone's last old resource, the steps and notes in its `"//"` property (JSON has no
  * comments; Terraform ignores that property in a block's body), or the rules appended to the
  * zone's ruleset of the phase already in the file, the steps added to its `"//"`. The rest of the
@@ -10,24 +10,18 @@
  * type (in JSON it finds the type, not each resource).
  */
 import { getNodeValue, type Node } from "jsonc-parser"
-import { scanText } from "../deprecations/scan-text.js"
-import { findingOf, scannerNow } from "./deprecations.js"
-import type { Finding, Fix, TextEdit } from "./findings.js"
-import { rangeOf } from "./json-path.js"
-import { rulesetProblems } from "./terraform-custom-rules-hcl.js"
-import { addItems, addProperty, addResourceBeside, replaceValue } from "./terraform-json-edit.js"
-import {
-  literalOf,
-  prop,
-  zoneExpression,
-  type JsonResource,
-  type TerraformJsonRewrite
-} from "./terraform-json-resources.js"
-import { customRulesetJson, rulesJson } from "./terraform-json-ruleset.js"
-import { legacyPlan, type LegacyResource, type LegacySyntax, type LegacyWrite } from "./terraform-legacy-plan.js"
-import { Unread, type Obj, type Value } from "./terraform-legacy-read.js"
-import { LEGACY_PRODUCT_RESOURCES } from "./terraform-legacy-types.js"
-import type { ProviderMajor } from "./terraform-version.js"
+import { scanText } from "../../deprecations/scan-text.js"
+import { findingOf, scannerNow } from "../deprecations.js"
+import type { Finding, Fix, TextEdit } from "../findings.js"
+import { rangeOf } from "../json-path.js"
+import { rulesetProblems } from "./custom-rules-hcl.js"
+import { addItems, addProperty, addResourceBeside, replaceValue } from "./json-edit.js"
+import { literalOf, prop, zoneExpression, type JsonResource, type TerraformJsonRewrite } from "./json-resources.js"
+import { customRulesetJson, rulesJson } from "./json-ruleset.js"
+import { legacyPlan, type LegacyResource, type LegacySyntax, type LegacyWrite } from "./legacy-plan.js"
+import { Unread, type Obj, type Value } from "./legacy-read.js"
+import { LEGACY_PRODUCT_RESOURCES } from "./legacy-types.js"
+import type { ProviderMajor } from "./version.js"
 
 const READ = new Set([...LEGACY_PRODUCT_RESOURCES, "cloudflare_ruleset", "cloudflare_firewall_rule"])
 const HINT = "add the rules by hand"

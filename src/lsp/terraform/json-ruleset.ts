@@ -5,11 +5,11 @@
  * written as arrays of block bodies, the general form the JSON syntax has for blocks; attributes
  * (5.x), where `action_parameters` and `logging` are single objects and an array would be refused
  * as a tuple. 3.35 computes `ref` and logs with `status`; 4.x and 5.x take `ref` and `enabled`, as
- * in the HCL rewrite (./terraform-custom-rules-hcl.ts). Every JSON string in an argument is a
+ * in the HCL rewrite (./custom-rules-hcl.ts). Every JSON string in an argument is a
  * Terraform template, so a literal `${` or `%{` is written `$${` / `%%{`.
  */
-import type { CustomRule } from "./terraform-custom-rules-hcl.js"
-import type { ProviderMajor } from "./terraform-version.js"
+import type { CustomRule } from "./custom-rules-hcl.js"
+import type { ProviderMajor } from "./version.js"
 
 type Json = string | number | boolean | ReadonlyArray<Json> | { readonly [k: string]: Json }
 

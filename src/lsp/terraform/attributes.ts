@@ -1,5 +1,5 @@
 /**
- * The shape of the Terraform catalog (./terraform-schema.ts): provider majors, attributes and
+ * The shape of the Terraform catalog (./schema.ts): provider majors, attributes and
  * resources, and the attributes several resources share (the zone, a custom response, a nested
  * block that is an object or a list of objects in 5.x).
  */

@@ -1,7 +1,7 @@
 /**
  * The rewrite of a file's legacy security products, per zone (`zone_id` expression and `provider`
- * alias), in either Terraform syntax: HCL (./terraform-legacy-rewrite.ts) and JSON
- * (./terraform-json-legacy.ts) each hand in their resources read as data and write the result;
+ * alias), in either Terraform syntax: HCL (./legacy-rewrite.ts) and JSON
+ * (./json-legacy.ts) each hand in their resources read as data and write the result;
  * everything between is here, once. Mapped by the CLI migrations' own plan functions (no second
  * mapping):
  *
@@ -16,34 +16,27 @@
  * entry point would be refused, and a rule already there, by ref or by expression and action, is
  * not written twice); else one is written after the zone's last old resource. Both in the pinned
  * provider's syntax, with that version's steps and the plan's notes as comment lines
- * (./terraform-legacy-steps.ts). The zone's plan is not in a file: the plan functions map as on
+ * (./legacy-steps.ts). The zone's plan is not in a file: the plan functions map as on
  * Enterprise, and a finding names the plans whose quota the rules exceed. A rule that cannot be
  * read withholds its zone's ruleset of that phase, with a finding saying why: nothing is dropped
  * silently.
  */
-import type { CustomRule } from "../domain/custom-rule.js"
-import { CustomRuleLimits } from "../domain/custom-rule.js"
-import type { Lockdown, RateLimit, UaRule } from "../domain/legacy-security.js"
-import { RateLimitRuleLimits } from "../domain/rate-limit-plans.js"
-import { planLockdownUaMigration } from "../firewall/lockdown-ua-plan.js"
-import { planRateLimitMigration } from "../firewall/rate-limit-plan.js"
-import { finding, type Finding, type Fix, type Range, type TextEdit } from "./findings.js"
-import type { CustomRule as HclRule } from "./terraform-custom-rules-hcl.js"
-import { refusalMessage, type Problem, withheldZones } from "./terraform-firewall-read.js"
-import { slug, versionName } from "./terraform-firewall-rewrite.js"
-import { readRulesetRules, rulesetKeys, type RuleKey } from "./terraform-legacy-append.js"
-import { readLockdown, readRateLimit, readUaRule, type Obj } from "./terraform-legacy-read.js"
-import { LEGACY_PRODUCT_RESOURCES } from "./terraform-legacy-types.js"
-import {
-  CUSTOM_PHASE,
-  noteLine,
-  quotaFinding,
-  ratelimitVersionNotes,
-  RL_PHASE,
-  steps
-} from "./terraform-legacy-steps.js"
-import type { ProviderMajor, ProviderTarget } from "./terraform-version.js"
-import { zoneSpellings } from "./terraform-zone-groups.js"
+import type { CustomRule } from "../../domain/custom-rule.js"
+import { CustomRuleLimits } from "../../domain/custom-rule.js"
+import type { Lockdown, RateLimit, UaRule } from "../../domain/legacy-security.js"
+import { RateLimitRuleLimits } from "../../domain/rate-limit-plans.js"
+import { planLockdownUaMigration } from "../../firewall/lockdown-ua-plan.js"
+import { planRateLimitMigration } from "../../firewall/rate-limit-plan.js"
+import { finding, type Finding, type Fix, type Range, type TextEdit } from "../findings.js"
+import type { CustomRule as HclRule } from "./custom-rules-hcl.js"
+import { refusalMessage, type Problem, withheldZones } from "./firewall-read.js"
+import { slug, versionName } from "./firewall-rewrite.js"
+import { readRulesetRules, rulesetKeys, type RuleKey } from "./legacy-append.js"
+import { readLockdown, readRateLimit, readUaRule, type Obj } from "./legacy-read.js"
+import { LEGACY_PRODUCT_RESOURCES } from "./legacy-types.js"
+import { CUSTOM_PHASE, noteLine, quotaFinding, ratelimitVersionNotes, RL_PHASE, steps } from "./legacy-steps.js"
+import type { ProviderMajor, ProviderTarget } from "./version.js"
+import { zoneSpellings } from "./zone-groups.js"
 
 /** A resource of the file, whichever its syntax (`S`: where it is written). */
 export interface LegacyResource<S> {
@@ -55,7 +48,7 @@ export interface LegacyResource<S> {
   /** `zone_id` as an HCL expression (`var.zone_id`, a quoted id), for messages and steps; undefined without one. */
   readonly zone: string | undefined
   readonly provider: string | undefined
-  /** Its body as data (./terraform-legacy-read.ts). */
+  /** Its body as data (./legacy-read.ts). */
   readonly data: Obj
 }
 

@@ -6,9 +6,9 @@
  * is a `Problem`, on which a rewrite refuses the rule's zone: its ruleset is the zone's whole
  * entry point, so leaving the rule out would delete it.
  */
-import type { Rule } from "../domain/firewall.js"
-import type { ResourceBlock } from "./terraform.js"
-import type { TerraformExpression } from "./terraform-expressions.js"
+import type { Rule } from "../../domain/firewall.js"
+import type { ResourceBlock } from "./analyze.js"
+import type { TerraformExpression } from "./expressions.js"
 
 /** Why a rule cannot be read: the attribute concerned, the reason, and what the user can do. */
 export interface Problem {
@@ -26,7 +26,7 @@ export const META_HINT = "rewrite the zone's rules by hand"
 
 /**
  * The text the mapping sees for a description Terraform computes: `description(name)` in the
- * ruleset written, its expression put back in place of its quoted form (./terraform-firewall-rewrite.ts).
+ * ruleset written, its expression put back in place of its quoted form (./firewall-rewrite.ts).
  */
 export const carriedDescription = (rule: string) => `\u0001description of ${rule}\u0001`
 

@@ -1,14 +1,14 @@
 /**
  * The resources of a Terraform JSON file (`*.tf.json`): `"resource": {"<type>": {"<name>": {…}}}`,
  * where the JSON syntax lets each level be an array of objects too. Read once per check; the
- * warnings (./terraform.ts) and the rewrites (./terraform-json-rewrite.ts, ./terraform-json-legacy.ts)
+ * warnings (./analyze.ts) and the rewrites (./json-rewrite.ts, ./json-legacy.ts)
  * share them, and how Terraform reads a JSON string (a template: `literalOf`, `zoneExpression`).
  */
 import { parseTree, type Node, type Segment } from "jsonc-parser"
-import { rangeOf } from "./json-path.js"
-import type { Finding, Fix, Range } from "./findings.js"
-import type { ExpressionChecker } from "./terraform-expressions.js"
-import type { ProviderTarget } from "./terraform-version.js"
+import { rangeOf } from "../json-path.js"
+import type { Finding, Fix, Range } from "../findings.js"
+import type { ExpressionChecker } from "./expressions.js"
+import type { ProviderTarget } from "./version.js"
 
 /** One `resource.<type>.<name>` of the file, with where it is (the path of the object holding its type). */
 export interface JsonResource {
@@ -75,7 +75,7 @@ export const zoneExpression = (value: unknown): string => {
   return lit !== undefined ? JSON.stringify(lit) : JSON.stringify(value)
 }
 
-/** Builds a rewrite of the file's resources (the firewall's, the legacy products'; handed in through ./registry.ts): a fix per resource it can place, findings where it cannot tell. */
+/** Builds a rewrite of the file's resources (the firewall's, the legacy products'; handed in through ../registry.ts): a fix per resource it can place, findings where it cannot tell. */
 export type TerraformJsonRewrite = (
   text: string,
   resources: ReadonlyArray<JsonResource>,

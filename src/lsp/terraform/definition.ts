@@ -1,15 +1,15 @@
 /**
  * Go to definition in a Terraform module: where a resource named by a reference is written, in the
  * same file or another `*.tf` / `*.tf.json` file of its directory. Shared by the help in `*.tf`
- * (./terraform-help.ts) and in `*.tf.json` (./terraform-json-help.ts).
+ * (./help.ts) and in `*.tf.json` (./json-help.ts).
  */
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
-import type { Range } from "./findings.js"
-import { parseHcl, type HclNode } from "./hcl.js"
-import { resourceBlocks } from "./terraform.js"
-import { jsonResourceRange } from "./terraform-json-resources.js"
+import type { Range } from "../findings.js"
+import { parseHcl, type HclNode } from "../hcl.js"
+import { resourceBlocks } from "./analyze.js"
+import { jsonResourceRange } from "./json-resources.js"
 
 /** A definition in this file (`uri` undefined) or another file of the module. */
 export interface DefinitionResult {
