@@ -314,6 +314,32 @@ describe("Terraform JSON: the zone's ruleset already in the file, several zones,
     ])
     expect(await fixesOf(d, "DEP-ZL")).toEqual([])
     expect(await fixesOf(d, "DEP-RLOLD")).toHaveLength(1)
+
+    // The firewall rules' rewrite first, then this one: one list, the firewall rules' rule first, its
+    // bypass of Zone Lockdown kept as the lockdown rules' exemption.
+    doc.resource.cloudflare_filter = { office: { zone_id: "${var.zone_id}", expression: "ip.src in {10.0.0.0/8}" } }
+    Object.assign(doc.resource.cloudflare_firewall_rule.office, { action: "bypass", products: ["zoneLockdown"] })
+    const text = `${JSON.stringify(doc, null, 2)}\n`
+    const first = await open(text)
+    const fw = first.diagnostics.filter((x) => x.code === "firewall-api-unsupported")
+    const fwFix = (await actionsOn(first.uri, fw)).find((a) =>
+      a.title.startsWith("Add the equivalent cloudflare_ruleset")
+    )!
+    const withRuleset = apply(text, fwFix.edit!.changes[first.uri]!)
+    const second = await open(withRuleset)
+    const fix = await fixesOf(second, "DEP-UA")
+    expect(fix.map((a) => a.title)).toEqual([
+      "Append the equivalent rules to cloudflare_ruleset.custom_rules (http_request_firewall_custom, provider 4.x) with the migration steps"
+    ])
+    const out = JSON.parse(apply(withRuleset, fix[0]!.edit!.changes[second.uri]!)) as Obj
+    const list = out.resource.cloudflare_ruleset.custom_rules as Obj
+    const e = (list.rules as Array<Obj>).map((r) => unescaped(r.expression) as string)
+    expect(e).toHaveLength(7)
+    expect(e[0]).toBe("ip.src in {10.0.0.0/8}")
+    for (const x of e.slice(1, 5)) expect(x).toMatch(/ and not \(ip\.src in \{10\.0\.0\.0\/8\}\)$/)
+    // The firewall rewrite's steps first, then these.
+    expect((list["//"] as Array<string>)[0]).toContain("cloudflare_filter and cloudflare_firewall_rule")
+    expect(list["//"]).toContain("     terraform state rm cloudflare_zone_lockdown.admin")
   })
 })
 
