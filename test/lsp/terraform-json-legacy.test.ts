@@ -17,6 +17,8 @@ import { resourceBlocks } from "../../src/lsp/terraform/analyze.js"
 import { dataOf } from "../../src/lsp/terraform/legacy-read.js"
 import { edgectl, root, tempDir } from "../helpers/cli.js"
 import { startLsp } from "../helpers/lsp-client.js"
+import { jsonRulesetProblems } from "../helpers/terraform-json-schema.js"
+import { providerSchema } from "../helpers/terraform-schema.js"
 
 const NOW = "2026-11-24T12:00:00Z"
 const dir = path.join(root, "fixtures", "terraform", "legacy")
@@ -153,6 +155,7 @@ describe("Terraform JSON: the legacy security products rewritten to cloudflare_r
         "cloudflare_user_agent_blocking_rule"
       ])
       expect(Object.keys(added)).toEqual(["rate_limiting", "custom_rules"])
+      expect(jsonRulesetProblems(added, providerSchema(`provider-${version}.json`))).toEqual([])
       const rate = added.rate_limiting["//"] as Array<string>
       const list = added.custom_rules["//"] as Array<string>
       expect(rate).toContain(`     terraform import cloudflare_ruleset.rate_limiting ${importId}`)
