@@ -194,6 +194,19 @@ describe("Terraform JSON: what the legacy rewrite cannot write is a finding, and
     expect(await fixesOf(d, "DEP-ZL")).toHaveLength(1)
   })
 
+  it("one block written as an object, as the JSON syntax allows, is read as one", async () => {
+    const doc = JSON.parse(fixture("legacy-4.x.tf.json")) as Obj
+    const wiki = doc.resource.cloudflare_zone_lockdown.wiki
+    wiki.configurations = wiki.configurations[0]
+    const text = `${JSON.stringify(doc, null, 2)}\n`
+    const d = await open(text)
+    expect(d.diagnostics.filter((x) => x.code === "terraform-rewrite-unclear")).toEqual([])
+    const fix = await fixesOf(d, "DEP-ZL")
+    const out = JSON.parse(apply(text, fix[0]!.edit!.changes[d.uri]!)) as Obj
+    const rules = out.resource.cloudflare_ruleset.custom_rules.rules as Array<Obj>
+    expect(rules[1]!.expression).toContain("not ip.src in {198.51.100.7}")
+  })
+
   it("for_each, a zone_id missing, a file with a syntax error: findings, no edit", async () => {
     const doc = JSON.parse(fixture("legacy-5.x.tf.json")) as Obj
     doc.resource.cloudflare_zone_lockdown.wiki.for_each = "${var.wikis}"

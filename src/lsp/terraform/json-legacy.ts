@@ -98,7 +98,8 @@ export const legacyJsonRewrite: TerraformJsonRewrite = (text, resources, target)
     .map((r): LegacyResource<JsonResource> => {
       const z = prop(r.body, "zone_id")
       const p = prop(r.body, "provider")
-      const data = r.body === undefined ? {} : (valueOf(r.body) as Obj)
+      // A firewall rule tells only its zone (its custom rules come first): its body is not read.
+      const data = r.body === undefined || r.type === "cloudflare_firewall_rule" ? {} : (valueOf(r.body) as Obj)
       const provider = p === undefined ? undefined : JSON.stringify(getNodeValue(p))
       return {
         s: r,

@@ -48,7 +48,7 @@ export interface LegacyResource<S> {
   /** `zone_id` as an HCL expression (`var.zone_id`, a quoted id), for messages and steps; undefined without one. */
   readonly zone: string | undefined
   readonly provider: string | undefined
-  /** Its body as data (./legacy-read.ts). */
+  /** Its body as data (./legacy-read.ts); a firewall rule's is not read (only its zone is). */
   readonly data: Obj
 }
 

@@ -132,6 +132,13 @@ class Reader {
     }
     return this.fail(at, `is ${JSON.stringify(v)}, not a list`)
   }
+  /** A repeated block's bodies: a list (HCL blocks, 5.x's list attribute), or in JSON one object for one block. */
+  blocks(o: Obj | undefined, k: string, at: string): ReadonlyArray<Value> | undefined {
+    const v = o?.[k]
+    return v !== null && typeof v === "object" && !Array.isArray(v) && !(v instanceof Unread)
+      ? [v]
+      : this.list(o, k, at)
+  }
   prim<T extends "string" | "number" | "boolean">(
     o: Obj | undefined,
     k: string,
@@ -258,7 +265,7 @@ export const readLockdown = (id: string, d: Obj): Lockdown | Problem => {
   const r = new Reader()
   const urls = r.required(r.list(d, "urls", "urls"), "urls") ?? []
   if (urls.some((u) => typeof u !== "string")) r.fail("urls", "is not a list of strings")
-  const configurations = (r.required(r.list(d, "configurations", "configurations"), "configurations") ?? []).map(
+  const configurations = (r.required(r.blocks(d, "configurations", "configurations"), "configurations") ?? []).map(
     (c) => {
       const o = typeof c === "object" && c !== null && !Array.isArray(c) ? (c as Obj) : undefined
       const target = r.oneOf(

@@ -63,7 +63,8 @@ export const legacyRewrite: TerraformRewrite = (text, blocks, target) => {
           key: `${provider ?? ""}\u0000${zone}`,
           zone,
           provider,
-          data: dataOf(b)
+          // A firewall rule tells only its zone (its custom rules come first): its body is not read.
+          data: b.type === "cloudflare_firewall_rule" ? {} : dataOf(b)
         }
       }),
     target,
