@@ -19,10 +19,10 @@
 //   (quadratic); in HCL the rewrite found each filter's expression in the tree again; jsonc-parser's
 //   parseTree (once per check) was about half of what was left of a cold .tf.json check.
 // - After: majorOf keeps its last answer; one expressionChecker per document check
-//   (src/lsp/terraform-expressions.ts) answers the diagnostics and the mapping; the rewrites find a
+//   (src/lsp/terraform/expressions.ts) answers the diagnostics and the mapping; the rewrites find a
 //   rule's resource in a map; a .tf check finds each block's expressions once and reads each
 //   node's namedChildren once; a .tf.json document is read by a strict JSON reader that builds
-//   parseTree's tree (src/lsp/terraform-json-tree.ts; parseTree reads what it does not accept).
+//   parseTree's tree (src/lsp/terraform/json-tree.ts; parseTree reads what it does not accept).
 //   firewall.tf.json 1,465-1,501 M (-31%; over the one-filter start-up ~1,290 M -> ~620 M, -52%),
 //   firewall.tf median of 5 3,707 M (was 4,308 M over the same 5; -14%; over a one-filter .tf
 //   2,950 M -> 2,355 M, -20%; runs spread 3,456-3,939 M), baseline.tf.json 1,110-1,120 M (-6%,

@@ -4,7 +4,7 @@ import { checkExpression, wholeDocument } from "./expressions.js"
 import type { Analysis, Memo } from "./findings.js"
 import { analyzeJson } from "./json-doc.js"
 import type { DocumentRegistry } from "./registry.js"
-import { analyzeTerraform } from "./terraform.js"
+import { analyzeTerraform } from "./terraform/analyze.js"
 
 export type DocumentSyntax = "rules" | "json" | "terraform"
 

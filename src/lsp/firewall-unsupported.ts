@@ -10,7 +10,7 @@ import type { Node } from "jsonc-parser"
 import { finding, type Finding, type Fix, type Range } from "./findings.js"
 import { rangeOf } from "./json-path.js"
 import type { RulesDocument } from "./platform-json.js"
-import { importId, majorOf } from "./terraform-version.js"
+import { importId, majorOf } from "./terraform/version.js"
 
 export const FIREWALL_RESOURCES: ReadonlyArray<string> = ["cloudflare_filter", "cloudflare_firewall_rule"]
 

@@ -14,13 +14,14 @@ import type { JsonCheck } from "./json-doc.js"
 import { withSchemaCompletion } from "./json-schema-complete.js"
 import { JSON_SCHEMAS } from "./json-schemas.js"
 import { kvBulkFeatures } from "./kv-bulk-features.js"
-import type { TerraformWiring } from "./terraform.js"
-import { firewallRewrite } from "./terraform-firewall-rewrite.js"
-import { firewallJsonRewrite } from "./terraform-json-rewrite.js"
-import { legacyRewrite } from "./terraform-legacy-rewrite.js"
-import { terraformHelp } from "./terraform-help.js"
-import { terraformRewrite } from "./terraform-rewrite.js"
-import type { ModulePins } from "./terraform-version.js"
+import type { TerraformWiring } from "./terraform/analyze.js"
+import { firewallRewrite } from "./terraform/firewall-rewrite.js"
+import { legacyJsonRewrite } from "./terraform/json-legacy.js"
+import { firewallJsonRewrite } from "./terraform/json-rewrite.js"
+import { legacyRewrite } from "./terraform/legacy-rewrite.js"
+import { terraformHelp } from "./terraform/help.js"
+import { terraformRewrite } from "./terraform/waf-rewrite.js"
+import type { ModulePins } from "./terraform/version.js"
 import { wafConfigCheck, wafExportCheck, wafExportFeatures } from "./waf-documents.js"
 import { wafConfigFeatures } from "./waf-features.js"
 
@@ -54,6 +55,7 @@ export const documentRegistry = (): DocumentRegistry => {
       firewall: firewallRewrite,
       firewallJson: firewallJsonRewrite,
       legacy: legacyRewrite,
+      legacyJson: legacyJsonRewrite,
       pins
     },
     deprecations: deprecationScanner()

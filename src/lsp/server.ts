@@ -21,7 +21,7 @@ import { registerReading } from "./server-reading.js"
 import { openSession, type Session } from "./server-session.js"
 import { DEFAULT_WIDTH, widthOf } from "./server-values.js"
 import { followSettings } from "./settings.js"
-import { watchTerraformModules } from "./terraform-module-watch.js"
+import { watchTerraformModules } from "./terraform/module-watch.js"
 import { TOKEN_MODIFIERS, TOKEN_TYPES } from "./tokens.js"
 import { version } from "../version.js"
 

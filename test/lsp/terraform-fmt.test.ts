@@ -6,7 +6,7 @@
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { describe, expect, it } from "vitest"
-import { formatHcl, isFmtCanonical } from "../../src/lsp/terraform-fmt.js"
+import { formatHcl, isFmtCanonical } from "../../src/lsp/terraform/fmt.js"
 import { root } from "../helpers/cli.js"
 
 const fixture = (name: string) => fs.readFileSync(path.join(root, "fixtures", "terraform", "fmt", name), "utf8")

@@ -7,7 +7,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { parseTree, type Node, type ParseError } from "jsonc-parser"
 import { describe, expect, it } from "vitest"
-import { terraformJsonTree } from "../../src/lsp/terraform-json-tree.js"
+import { terraformJsonTree } from "../../src/lsp/terraform/json-tree.js"
 import { root } from "../helpers/cli.js"
 
 /** A node as data: its own keys in order, and its children the same way; each child's parent checked. */

@@ -1,7 +1,7 @@
 /** Provider version constraints as Terraform reads them, and the provider major the rewrite targets for each. */
 import { describe, expect, it } from "vitest"
 import { parseHcl } from "../../src/lsp/hcl.js"
-import { admits, providerTarget } from "../../src/lsp/terraform-version.js"
+import { admits, providerTarget } from "../../src/lsp/terraform/version.js"
 
 const targetOf = async (constraint: string | undefined) => {
   const text =

@@ -1,0 +1,140 @@
+/**
+ * The JSON side of the legacy products' rewrite (`*.tf.json`; ./legacy-plan.ts plans it
+ * for both syntaxes): the file's resources read as the HCL reader's data (a JSON string is a
+ * Terraform template: `"${var.x}"` is not a literal, `$${` is a literal `${`), and each write as
+ * JSON in the pinned provider's shape (./json-ruleset.ts): a new `cloudflare_ruleset`
+ * beside the zone's last old resource, the steps and notes in its `"//"` property (JSON has no
+ * comments; Terraform ignores that property in a block's body), or the rules appended to the
+ * zone's ruleset of the phase already in the file, the steps added to its `"//"`. The rest of the
+ * file is left as it is. The fixes are offered on the scanner's own finding of each old resource
+ * type (in JSON it finds the type, not each resource).
+ */
+import { getNodeValue, type Node } from "jsonc-parser"
+import { scanText } from "../../deprecations/scan-text.js"
+import { findingOf, scannerNow } from "../deprecations.js"
+import type { Finding, Fix, TextEdit } from "../findings.js"
+import { rangeOf } from "../json-path.js"
+import { rulesetProblems } from "./custom-rules-hcl.js"
+import { addItems, addProperty, addResourceBeside, replaceValue } from "./json-edit.js"
+import { literalOf, prop, zoneExpression, type JsonResource, type TerraformJsonRewrite } from "./json-resources.js"
+import { customRulesetJson, rulesJson } from "./json-ruleset.js"
+import { legacyPlan, type LegacyResource, type LegacySyntax, type LegacyWrite } from "./legacy-plan.js"
+import { Unread, type Obj, type Value } from "./legacy-read.js"
+import { LEGACY_PRODUCT_RESOURCES } from "./legacy-types.js"
+import type { ProviderMajor } from "./version.js"
+
+const READ = new Set([...LEGACY_PRODUCT_RESOURCES, "cloudflare_ruleset", "cloudflare_firewall_rule"])
+const HINT = "add the rules by hand"
+
+/** A JSON value as the HCL reader's data: strings read as Terraform reads templates. */
+const valueOf = (n: Node): Value => {
+  switch (n.type) {
+    case "string":
+      return literalOf(n.value as string) ?? new Unread(JSON.stringify(n.value))
+    case "array":
+      return (n.children ?? []).map(valueOf)
+    case "object": {
+      const out: Record<string, Value> = {}
+      for (const p of n.children ?? []) {
+        const [k, v] = p.children ?? []
+        if (k !== undefined && v !== undefined) out[k.value as string] = valueOf(v)
+      }
+      return out
+    }
+    default:
+      return getNodeValue(n) as Value
+  }
+}
+
+const address = (r: JsonResource) => `${r.type}.${r.name}`
+
+/** The edits that append `w.rules` to the zone's ruleset already in the file, with the steps in its `"//"`. */
+const append = (text: string, r: JsonResource, w: LegacyWrite<JsonResource>, major: ProviderMajor) => {
+  const body = r.body
+  if (body === undefined) return { why: "its body is not an object", hint: HINT }
+  const edits: Array<TextEdit> = []
+  const rules = prop(body, "rules")
+  const items = rulesJson(w.rules, major)
+  if (rules === undefined) edits.push(addProperty(text, body, "rules", items))
+  else if (rules.type === "array") edits.push(addItems(text, rules, items))
+  else return { why: "its rules are not a list written in the file", hint: HINT }
+  const notes = prop(body, "//")
+  if (notes === undefined) edits.push(addProperty(text, body, "//", w.comments))
+  else if (notes.type === "array") edits.push(addItems(text, notes, w.comments))
+  else edits.push(replaceValue(text, notes, [getNodeValue(notes), ...w.comments]))
+  return { edits }
+}
+
+/** The fixes for the file's legacy security resources, on the scanner's findings of their types. */
+export const legacyJsonRewrite: TerraformJsonRewrite = (text, resources, target) => {
+  const major: ProviderMajor = target.constraint === undefined ? 5 : target.major
+  const syntax: LegacySyntax<JsonResource> = {
+    range: (r, at) => rangeOf((at !== undefined ? prop(r.body, at)?.parent?.children?.[0] : undefined) ?? r.nameKey),
+    address,
+    where: "them from the file",
+    write: (w) => {
+      if (w.existing !== undefined) return append(text, w.existing, w, major)
+      const problems = rulesetProblems(w.rules)
+      if (problems.length > 0) return { why: problems.join("; "), hint: "rewrite these rules by hand" }
+      const first = w.sources[0]!
+      const last = w.sources.reduce((a, b) => (b.nameKey.offset > a.nameKey.offset ? b : a))
+      const provider = prop(first.body, "provider")
+      const body = customRulesetJson(
+        {
+          comments: w.comments,
+          provider: provider === undefined ? undefined : (getNodeValue(provider) as string),
+          zone: getNodeValue(prop(first.body, "zone_id")!) as string,
+          name: "default",
+          phase: w.phase,
+          rules: w.rules
+        },
+        major
+      )
+      return { edits: [addResourceBeside(text, last, "cloudflare_ruleset", w.name, body)] }
+    }
+  }
+  const read = resources
+    .filter((r) => READ.has(r.type))
+    .map((r): LegacyResource<JsonResource> => {
+      const z = prop(r.body, "zone_id")
+      const p = prop(r.body, "provider")
+      // A firewall rule tells only its zone (its custom rules come first): its body is not read.
+      const data = r.body === undefined || r.type === "cloudflare_firewall_rule" ? {} : (valueOf(r.body) as Obj)
+      const provider = p === undefined ? undefined : JSON.stringify(getNodeValue(p))
+      return {
+        s: r,
+        type: r.type,
+        name: r.name,
+        key: `${provider ?? ""}\u0000${z === undefined ? "" : JSON.stringify(getNodeValue(z))}`,
+        zone: z === undefined ? undefined : zoneExpression(getNodeValue(z)),
+        provider,
+        data
+      }
+    })
+  const { fixes, findings } = legacyPlan(read, target, syntax)
+  return { fixes, findings: [...findings, ...deprecationFindings(text, resources, target.constraint, fixes)] }
+}
+
+/** The scanner's finding on each old resource type (its deprecation, dates and pin), with the fixes of its resources first. */
+const deprecationFindings = (
+  text: string,
+  resources: ReadonlyArray<JsonResource>,
+  pin: string | undefined,
+  fixes: ReadonlyMap<JsonResource, Fix>
+): Array<Finding> => {
+  const hits = scanText(text, "terraform-json", { now: scannerNow(), pin }).filter((h) => h.kind === "terraform")
+  const byType = new Map<Node, Array<Fix>>()
+  for (const r of resources) {
+    if (!LEGACY_PRODUCT_RESOURCES.includes(r.type)) continue
+    const all = byType.get(r.typeKey) ?? []
+    const fix = fixes.get(r)
+    if (fix !== undefined && !all.includes(fix)) all.push(fix)
+    byType.set(r.typeKey, all)
+  }
+  return [...byType].flatMap(([key, own]) => {
+    const hit = hits.find((h) => h.start === key.offset + 1)
+    if (hit === undefined) return []
+    const f = findingOf(hit)
+    return [own.length === 0 ? f : { ...f, fixes: [...own, ...(f.fixes ?? [])] }]
+  })
+}
