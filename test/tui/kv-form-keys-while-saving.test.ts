@@ -32,10 +32,11 @@ const remoteEnv = (baseUrl: string, home: string) => ({
 })
 
 /**
- * A served platform behind a proxy holding its first PUT (the form's save) until `release`; the TUI
+ * A served platform behind a proxy holding its first PUT (the form's save) until `release` (then
+ * forwarded, or failed with `answer`); the TUI
  * on it (`--remote`), on the KV screen's first namespace; `value` reads a key of it past the proxy.
  */
-const heldSave = async (size: { columns: number; rows: number }) => {
+const heldSave = async (size: { columns: number; rows: number }, answer?: { status: number; message: string }) => {
   const home = tempDir("edgectl-kv-held-")
   platform = await startPlatform()
   let release = () => {}
@@ -43,7 +44,7 @@ const heldSave = async (size: { columns: number; rows: number }) => {
   proxy = await startFaultProxy(platform.baseUrl, {
     methods: ["PUT"],
     at: 1,
-    fault: { kind: "meanwhile", run: () => released }
+    fault: { kind: "meanwhile", run: () => released, ...(answer !== undefined ? { answer } : {}) }
   })
   const t = (tui = await PtyTui.start({ ...size, args: ["--remote"], cwd: home, env: remoteEnv(proxy.baseUrl, home) }))
   t.write("5")
@@ -102,5 +103,13 @@ describe.each([
     await t.settle()
     expect(t.screen()).not.toContain("esc back")
     expect(await value("quick-esc")).toBe("v")
+  })
+
+  it("a save that fails: the keys typed during it edit the form again, save it and leave", async () => {
+    const { t, value, letSaveGo } = await heldSave(size, { status: 403, message: "held and refused" })
+    t.write(`nfail-key${PtyKeys.tab}v${PtyKeys.enter}x${PtyKeys.enter}${PtyKeys.escape}`)
+    await letSaveGo()
+    await backOnList(t, "fail-key")
+    expect(await value("fail-key")).toBe("vx")
   })
 })
