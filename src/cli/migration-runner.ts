@@ -95,7 +95,7 @@ export const flowUsage = (o: FlowFlags, replay?: string): CliFailure | undefined
  * Every migration's `--replay` failure, one wording: `error: <command> --replay: <why>`, where the
  * why names the file (a missing file, a file of no request with its first bad line, nothing to compare).
  */
-export const replayFailure = (what: string, why: string) =>
+const replayFailure = (what: string, why: string) =>
   new CliFailure({ text: `error: ${what} --replay: ${why}`, exitCode: 1 })
 
 /** The `--replay` file checked before the zone is read: a path that is missing or a directory fails (`-` is stdin). */
