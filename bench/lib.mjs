@@ -97,28 +97,66 @@ export const runOnce = (args, env) => {
   return { ms, stdout: String(r.stdout) }
 }
 
-let valgrind
+/**
+ * Why instructions are not counted here, or undefined when they are: valgrind not on the PATH, or
+ * EDGECTL_BENCH_INSTRUCTIONS=0. Each bench's tables then leave their instruction cells empty.
+ */
+export const instructionsSkipped = () => {
+  if (process.env.EDGECTL_BENCH_INSTRUCTIONS === "0") return "EDGECTL_BENCH_INSTRUCTIONS=0"
+  const r = spawnSync("valgrind", ["--version"])
+  if (r.error?.code === "ENOENT") return "valgrind is not installed (not on the PATH)"
+  if (r.status !== 0) return `valgrind --version failed (${r.error?.message ?? `exit ${r.status ?? r.signal}`})`
+  return undefined
+}
+
+/**
+ * `node ARGS` under valgrind with the `tool` options. Its stdout goes to /dev/null opened
+ * write-only, as a shell's `>/dev/null`: spawn's "ignore" opens /dev/null read-write, which is what
+ * Node puts on a descriptor closed at start (`>&-`), and edgectl reads that as a closed stdout and
+ * fails ("cannot write the output: standard output is closed", src/cli/stdio.ts).
+ */
+export const underValgrind = (tool, args, env, cwd = undefined) => {
+  const devNull = fs.openSync("/dev/null", "w")
+  try {
+    return spawnSync("valgrind", [...tool, process.execPath, ...args], {
+      env,
+      cwd,
+      stdio: ["ignore", devNull, "pipe"],
+      timeout: 300_000,
+      maxBuffer: 64 << 20
+    })
+  } finally {
+    fs.closeSync(devNull)
+  }
+}
+
+/** The child's own lines of a valgrind log, without valgrind's `==PID==` lines around them. */
+const childLines = (stderr) =>
+  String(stderr)
+    .split("\n")
+    .filter((l) => !/^==\d+==/.test(l))
+    .join("\n")
+    .trim()
+
+let skipped
 /**
  * Instructions one `node ARGS` child executes, counted by valgrind's callgrind (`undefined` where
- * valgrind is not installed, or with EDGECTL_BENCH_INSTRUCTIONS=0). Unlike wall time it hardly
- * moves on a busy machine (seen: `node -e 0` within 0.2%, a cold `zones list` within 2%, where the
- * timings' ratio moves by 0.4x), so a start-up change shows in it when the timings' noise hides
- * it; it leaves out waiting and I/O. ~15 s per run.
+ * valgrind is not installed, or with EDGECTL_BENCH_INSTRUCTIONS=0: said once on stderr). Unlike wall
+ * time it hardly moves on a busy machine (seen: `node -e 0` within 0.2%, a cold `zones list` within
+ * 2%, where the timings' ratio moves by 0.4x), so a start-up change shows in it when the timings'
+ * noise hides it; it leaves out waiting and I/O. ~15 s per run.
  */
 export const instructions = (args, env, cwd = undefined) => {
-  valgrind ??= process.env.EDGECTL_BENCH_INSTRUCTIONS !== "0" && spawnSync("valgrind", ["--version"]).status === 0
-  if (!valgrind) return undefined
-  const r = spawnSync("valgrind", ["--tool=callgrind", "--callgrind-out-file=/dev/null", process.execPath, ...args], {
-    env,
-    cwd,
-    stdio: ["ignore", "ignore", "pipe"],
-    timeout: 300_000,
-    maxBuffer: 64 << 20
-  })
+  if (skipped === undefined) {
+    skipped = instructionsSkipped() ?? null
+    if (skipped !== null) log(`instructions: not counted: ${skipped}`)
+  }
+  if (skipped !== null) return undefined
+  const r = underValgrind(["--tool=callgrind", "--callgrind-out-file=/dev/null"], args, env, cwd)
   const collected = /Collected : (\d+)/.exec(String(r.stderr))
   if (r.status !== 0 || !collected)
     throw new Error(
-      `valgrind node ${args.join(" ")} exited ${r.status ?? r.signal}: ${String(r.stderr).trim().slice(-500)}`
+      `valgrind node ${args.join(" ")} exited ${r.status ?? r.signal}: ${(childLines(r.stderr) || String(r.stderr).trim()).slice(-500)}`
     )
   return Number(collected[1])
 }

@@ -48,7 +48,7 @@ import { spawn, spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { benchArgs, bin, log, median, resultsDir, round, table } from "./lib.mjs"
+import { benchArgs, bin, instructionsSkipped, log, median, resultsDir, round, table } from "./lib.mjs"
 
 const { keys, starts } = benchArgs({
   integers: { keys: { quick: 60, full: 200, min: 10, max: 2000 }, starts: { quick: 5, full: 15, min: 1, max: 100 } }
@@ -222,7 +222,9 @@ for (let i = 0; i < starts; i++) {
 // decides a start-up change when the timings' noise hides it. Where they do not count (waiting for
 // a compile on another thread), the timings above and a trace must say it.
 const counts = []
-if (process.env.EDGECTL_BENCH_INSTRUCTIONS !== "0" && spawnSync("valgrind", ["--version"]).status === 0) {
+const noCallgrind = instructionsSkipped()
+if (noCallgrind !== undefined) log(`TUI first frame under callgrind: not counted: ${noCallgrind}`)
+else {
   for (let i = 0; i < 2; i++) {
     log(`TUI first frame under callgrind: ${i + 1}/2`)
     const file = path.join(state, `callgrind-${i}.log`)

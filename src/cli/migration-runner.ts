@@ -9,12 +9,13 @@
  */
 import * as Effect from "effect/Effect"
 import type { ClientEnv } from "../api/client.js"
-import type { MigrationStopped, V4Error } from "../domain/errors.js"
+import type { InvalidInput, MigrationStopped, V4Error } from "../domain/errors.js"
 import type { MigrationStep } from "../domain/migration.js"
 import type { Zone } from "../domain/zone.js"
 import type { RunOutcome, StepProgress } from "../services/migration-engine.js"
 import type { Journal, JournalStatus, MigrationTarget } from "../services/migration-journal.js"
 import { resolveZone } from "../services/zones-service.js"
+import { inputProblem } from "./files.js"
 import { journaled, outcomeText, printRequests, progressOf, type MigrationCommand } from "./migration-cli.js"
 import { printJson, printLine } from "./output.js"
 import { confirmOrRefuse } from "./prompt.js"
@@ -89,6 +90,28 @@ export const flowUsage = (o: FlowFlags, replay?: string): CliFailure | undefined
     return usage("--rollback restores the journal's before; it cannot be used with --dry-run or --delete-old")
   return undefined
 }
+
+/**
+ * Every migration's `--replay` failure, one wording: `error: <command> --replay: <why>`, where the
+ * why names the file (a missing file, a file of no request with its first bad line, nothing to compare).
+ */
+const replayFailure = (what: string, why: string) =>
+  new CliFailure({ text: `error: ${what} --replay: ${why}`, exitCode: 1 })
+
+/** The `--replay` file checked before the zone is read: a path that is missing or a directory fails (`-` is stdin). */
+export const checkReplayFile = (what: string, file: string): Effect.Effect<void, CliFailure> =>
+  Effect.suspend(() => {
+    const why = inputProblem(file)
+    return why === undefined ? Effect.void : Effect.fail(replayFailure(what, why))
+  })
+
+/** A replay's InvalidInput (the file unreadable or of no request, nothing to compare) as the command's `--replay` failure. */
+export const replayFailures = <A, E, R>(what: string, replay: Effect.Effect<A, E | InvalidInput, R>) =>
+  Effect.catchIf(
+    replay,
+    (e): e is InvalidInput => (e as { readonly _tag?: unknown })._tag === "InvalidInput",
+    (e) => Effect.fail(replayFailure(what, e.message))
+  )
 
 const cancelled = (what: string) =>
   Effect.fail(new CliFailure({ text: `error: ${what}: cancelled; nothing was changed`, exitCode: 1 }))

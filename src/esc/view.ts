@@ -24,11 +24,12 @@ export const settingView = (s: EscSetting): SettingView => ({
 })
 
 /**
- * One line: what the setting does to requests. Once ESC is `removed` no request runs it, whatever
- * is set: the line says what the setting would do, as the request test does (issue 29: "ESC runs
- * for every request" stood under the TUI's "no ESC runs any more").
+ * One line: what the setting does to requests, for the CLI and the TUI alike. Once ESC is `removed`
+ * no request runs it, whatever is set: the line says what the setting would do, as the request test
+ * does (issue 29: "ESC runs for every request" stood under "no ESC runs any more"). `removed` has no
+ * default: the CLI once left it out and kept the sentence from before the removal.
  */
-export const settingSentence = (s: EscSetting, removed = false): string => {
+export const settingSentence = (s: EscSetting, removed: boolean): string => {
   const secret = s.with_secret === null ? null : describeSecret(s.with_secret)
   const stored = secret ? `; a secret is also stored: ${secret}` : ""
   if (removed) {

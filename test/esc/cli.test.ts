@@ -241,6 +241,32 @@ describe("edgectl esc on the embedded platform", () => {
       /^removal: +REMOVED on 2025-01-01, .* ago \(\d+ days\) on the platform's clock .*: no ESC runs any more; the settings can still be managed and tested$/m
     )
   })
+
+  it("after the removal get and enable say ESC runs for no request (the TUI's sentence), text and --json", () => {
+    const after = { env: { EDGECTL_PLATFORM_NOW: "2026-01-01T00:00:00Z" } }
+    const removedCwd = tempDir()
+    const inRemoved = (args: ReadonlyArray<string>) => edgectl(["esc", ...args], { cwd: removedCwd, env: after.env })
+    const secretSentence =
+      "ESC is removed: it runs for no request. As set, it would run, except with a disable_esc cookie equal to the secret ac…x2 (21 characters)"
+    const get = inRemoved(["get", "--zone", "acme.com"])
+    expect(get.status).toBe(0)
+    expect(get.stdout).toMatch(new RegExp(`^effect: +${secretSentence.replace(/[.()]/g, "\\$&")}$`, "m"))
+    expect(get.stdout).not.toMatch(/(^|: *)ESC runs\b/m)
+    expect(json<Status>(inRemoved(["get", "--zone", "acme.com", "--json"])).effect).toBe(secretSentence)
+    const nothing = "ESC is removed: it runs for no request. As set, it would run for every request (nothing set)"
+    const cleared = inRemoved(["enable", "--zone", "acme.com"])
+    expect(cleared.status).toBe(0)
+    expect(cleared.stdout.split("\n")[0]).toBe(
+      `Cleared the secret ac…x2 (21 characters) for zone acme.com. ${nothing}.`
+    )
+    expect(cleared.stdout).not.toMatch(/(^|: *)ESC runs\b/m)
+    const again = json<Status>(inRemoved(["enable", "--zone", "acme.com", "--json"]))
+    expect(again.effect).toBe(nothing)
+    // Before the removal the sentence is the one that was true then.
+    expect(json<Status>(esc(["get", "--zone", "acme-legacy.com", "--json"])).effect).toBe(
+      "ESC is off for every request"
+    )
+  })
 })
 
 describe("edgectl esc --remote against edgectl serve", () => {

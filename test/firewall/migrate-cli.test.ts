@@ -166,7 +166,10 @@ describe("edgectl firewall migrate", () => {
     const unknown = run(["firewall", "migrate", "--zone", "nozone.example", "--dry-run"])
     expect([unknown.status, unknown.stderr]).toEqual([1, expect.stringContaining("no zone named nozone.example")])
     const missing = run(["firewall", "migrate", "--zone", "acme-mail.com", "--replay", "nope.jsonl"])
-    expect([missing.status, missing.stderr]).toEqual([1, expect.stringContaining("--replay: nope.jsonl: no such file")])
+    expect([missing.status, missing.stderr]).toEqual([
+      1,
+      "error: firewall migrate --replay: nope.jsonl: no such file\n"
+    ])
     const both = run(["firewall", "migrate", "--zone", "acme-mail.com", "--replay", traffic, "--yes"])
     expect([both.status, both.stderr]).toEqual([2, expect.stringContaining("--replay only compares")])
   })

@@ -124,7 +124,9 @@ describe("firewall migrate --replay: the traffic file", () => {
       const r = run(["firewall", "migrate", ...zone, "--replay", f])
       expect([r.status, r.stdout]).toEqual([1, ""])
       expect(r.stderr).toMatch(
-        new RegExp(`^error: --replay: ${f}: no request to replay \\(${why.replace(/[()[\]]/g, "\\$&")}`)
+        new RegExp(
+          `^error: firewall migrate --replay: ${f}: no request to replay \\(${why.replace(/[()[\]]/g, "\\$&")}`
+        )
       )
       expect(r.stderr.trim().split("\n")).toHaveLength(1)
     }
@@ -157,7 +159,10 @@ describe("firewall migrate --replay: the traffic file", () => {
       ])
     }
     const empty = run(["firewall", "migrate", ...zone, "--replay", "-"], "")
-    expect([empty.status, empty.stderr]).toEqual([1, "error: --replay: -: no request to replay (0 lines)\n"])
+    expect([empty.status, empty.stderr]).toEqual([
+      1,
+      "error: firewall migrate --replay: -: no request to replay (0 lines)\n"
+    ])
   })
 
   it("reads a FIFO to its end as its writer writes it", async () => {

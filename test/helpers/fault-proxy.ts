@@ -20,8 +20,12 @@ export type Fault =
   | { readonly kind: "stall" }
   | { readonly kind: "drop" }
   | { readonly kind: "drop-after" }
-  /** Another client's work, done before the request is forwarded as it is. */
-  | { readonly kind: "meanwhile"; readonly run: () => Promise<unknown> }
+  /** Another client's work, done before the request is forwarded as it is (or, with `answer`, failed so). */
+  | {
+      readonly kind: "meanwhile"
+      readonly run: () => Promise<unknown>
+      readonly answer?: { readonly status: number; readonly code?: number; readonly message?: string }
+    }
 
 export interface FaultProxy {
   /** The base URL to give the client (`CLOUDFLARE_API_BASE_URL`). */
@@ -77,6 +81,26 @@ export const startFaultProxy = async (
     out.end(body)
   }
 
+  const failWith = (
+    res: http.ServerResponse,
+    f: { readonly status: number; readonly code?: number; readonly message?: string }
+  ) => {
+    res.writeHead(f.status, { "content-type": "application/json" })
+    res.end(
+      JSON.stringify({
+        success: false,
+        errors: [
+          {
+            code: f.code ?? (f.status === 403 ? 10000 : 10001),
+            message: f.message ?? (f.status === 403 ? "Authentication error" : "internal server error")
+          }
+        ],
+        messages: [],
+        result: null
+      })
+    )
+  }
+
   const server = http.createServer((req, res) => {
     const chunks: Array<Buffer> = []
     req.on("data", (c: Buffer) => chunks.push(c))
@@ -93,21 +117,7 @@ export const startFaultProxy = async (
       const f = fault!
       switch (f.kind) {
         case "status":
-          res.writeHead(f.status, { "content-type": "application/json" })
-          res.end(
-            JSON.stringify({
-              success: false,
-              errors: [
-                {
-                  code: f.code ?? (f.status === 403 ? 10000 : 10001),
-                  message: f.message ?? (f.status === 403 ? "Authentication error" : "internal server error")
-                }
-              ],
-              messages: [],
-              result: null
-            })
-          )
-          return
+          return failWith(res, f)
         case "stall":
           stalls++
           for (const r of onStall) r()
@@ -119,7 +129,7 @@ export const startFaultProxy = async (
         case "drop-after":
           return forward(req, res, body, true)
         case "meanwhile":
-          void f.run().then(() => forward(req, res, body, false))
+          void f.run().then(() => (f.answer !== undefined ? failWith(res, f.answer) : forward(req, res, body, false)))
           return
       }
     })

@@ -2,7 +2,8 @@
  * Put or edit a key: a form (key, value, metadata, expiration, TTL) checked as it is submitted with
  * the same rules as the platform (src/kv/validate.ts), each problem under its field; then written
  * through the KV service. tab moves between fields, enter saves, esc cancels. A paste is text: the
- * value keeps its line ends (drawn as ⏎), the other fields join its lines with spaces.
+ * value keeps its line ends (drawn as ⏎), the other fields join its lines with spaces. Keys typed
+ * during the save are held and applied after it, in order.
  */
 import { Box, Text } from "ink"
 import { useEffect, useRef, useState } from "react"
@@ -12,7 +13,7 @@ import * as Kv from "../../src/services/kv-service.js"
 import { ErrorView } from "../components/states.js"
 import { TextField } from "../components/text-field.js"
 import type { UiError } from "../errors.js"
-import { KeyLayer, useKeys } from "../keys.js"
+import { KeyLayer, useHoldKeys, useKeys } from "../keys.js"
 import { editLine, lineCount, lineOf, type Line } from "../line-editor.js"
 import { runEffect, useRuntime } from "../runtime.js"
 import { useSessionLog } from "../session-log.js"
@@ -164,9 +165,11 @@ export function KvPutForm(props: {
     })
   }
 
+  // Keys typed while the save runs wait for it (tui/keys.tsx), then act on what it left: the form
+  // again after a failure, the key's value after a success (its esc goes back to the list).
+  useHoldKeys(saving)
   useKeys(
     (press) => {
-      if (saving) return true
       const focus = form.current.focus
       const step = (d: number) => {
         let next = focus

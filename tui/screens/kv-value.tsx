@@ -9,7 +9,7 @@ import { useEffect, useState } from "react"
 import * as Kv from "../../src/services/kv-service.js"
 import { ErrorView, Loading } from "../components/states.js"
 import { scrollBy, scrolled } from "../components/scroll.js"
-import { KeyLayer, useKeys } from "../keys.js"
+import { KeyLayer, useHoldKeys, useKeys } from "../keys.js"
 import { asText, expiresText, sizeText, valueRows, viewValue } from "./kv-format.js"
 import { useEffectQuery } from "../runtime.js"
 import type { OpenNamespace, PutValues } from "./kv-put.js"
@@ -49,6 +49,9 @@ export function KvValueView(props: {
   const rows = Math.max(1, props.height - Chrome)
   const maxTop = Math.max(0, (view?.lines.length ?? 0) - rows)
 
+  // Keys typed while the value loads (as it opens after a save, or on r) wait for it: `e` needs
+  // the value, and the keys after it go to the form it opens.
+  useHoldKeys(props.active && query._tag === "Loading")
   useKeys(
     (press) => {
       const delta = scrollBy(press.name, rows)

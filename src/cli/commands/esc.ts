@@ -85,14 +85,14 @@ const statusFields = (s: EscStatus): Array<readonly [string, string]> => [
   ["state", settingView(s.setting).state],
   ["always", s.setting.always ? "yes" : "no"],
   ["secret", s.setting.with_secret === null ? "none" : describeSecret(s.setting.with_secret)],
-  ["effect", settingSentence(s.setting)],
+  ["effect", settingSentence(s.setting, s.removal.removed)],
   ["removal", removalLine(s.removal)]
 ]
 
 const statusJson = (s: EscStatus, extra: Record<string, unknown> = {}) => ({
   target: targetJson(s.target),
   ...settingView(s.setting),
-  effect: settingSentence(s.setting),
+  effect: settingSentence(s.setting, s.removal.removed),
   ...extra,
   removal: s.removal
 })
@@ -191,7 +191,7 @@ const enable = Command.make(
       const headline =
         gone.length === 0
           ? `Nothing to change: ${targetLabel(r.status.target)} had ${opt(o.only) === undefined ? "nothing set" : `no ${opt(o.only)} set`}.`
-          : `Cleared ${gone.join(" and ")} for ${targetLabel(r.status.target)}. ${settingSentence(r.status.setting)}.`
+          : `Cleared ${gone.join(" and ")} for ${targetLabel(r.status.target)}. ${settingSentence(r.status.setting, r.status.removal.removed)}.`
       show(r.status, o.json, headline, { before: settingView(r.before), cleared: gone.length > 0 })
     })
 ).pipe(Command.withDescription("turn ESC on again for a zone or account (clears always and the secret)"))

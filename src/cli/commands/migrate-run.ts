@@ -28,8 +28,8 @@ import {
 import { zoneLegacyDriver } from "../../services/zone-migration-parts.js"
 import { migrationTargetLayer } from "../environment.js"
 import { outcomeText, printRequests } from "../migration-cli.js"
-import { flowUsage, runFlow, type MigrationFlow } from "../migration-runner.js"
-import { inputFile, opt } from "../options.js"
+import { checkReplayFile, flowUsage, replayFailures, runFlow, type MigrationFlow } from "../migration-runner.js"
+import { opt } from "../options.js"
 import { printJson, printLine, printTable } from "../output.js"
 import { CliFailure, isRemote } from "../run.js"
 import { writeErr } from "../stdio.js"
@@ -150,9 +150,7 @@ const replay = (o: MigrateOptions, file: string) =>
   Effect.gen(function* () {
     const z = yield* resolveZone(o.zone)
     const plan = yield* planZoneLegacy(z, false, opt(o.wafMode))
-    const r = yield* Effect.mapError(replayZoneLegacy(plan, file), (e) =>
-      e._tag === "InvalidInput" ? new CliFailure({ text: `error: migrate --replay: ${e.message}`, exitCode: 1 }) : e
-    )
+    const r = yield* replayFailures(what, replayZoneLegacy(plan, file))
     if (o.json) printJson({ zone: z.name, ...r })
     else printReplay(r)
     for (const p of r.parts)
@@ -172,7 +170,7 @@ export const migrateZone = (o: MigrateOptions) =>
     const replayFile = opt(o.replay)
     const bad = flowUsage(o, replayFile)
     if (bad !== undefined) return yield* Effect.fail(bad)
-    if (replayFile !== undefined && replayFile !== "-") yield* inputFile("replay", replayFile)
+    if (replayFile !== undefined) yield* checkReplayFile(what, replayFile)
     const wafMode = opt(o.wafMode)
     const flow: typeof zoneLegacyFlow = {
       ...zoneLegacyFlow,

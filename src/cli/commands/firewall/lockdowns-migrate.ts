@@ -26,11 +26,17 @@ import { lockdownUaJournalBefore, replayLockdownUa } from "../../../services/leg
 import { resolveZone } from "../../../services/zones-service.js"
 import { migrationTargetLayer } from "../../environment.js"
 import { outcomeText, sentOfKinds } from "../../migration-cli.js"
-import { flowUsage, previewRequestsEnd, runFlow, type MigrationFlow } from "../../migration-runner.js"
+import {
+  checkReplayFile,
+  flowUsage,
+  previewRequestsEnd,
+  replayFailures,
+  runFlow,
+  type MigrationFlow
+} from "../../migration-runner.js"
 import { lockdownUaRows } from "../../../firewall/legacy-migration-rows.js"
-import { inputFile, opt } from "../../options.js"
+import { opt } from "../../options.js"
 import { clip, printLine, printTable } from "../../output.js"
-import { CliFailure } from "../../run.js"
 import { runFw } from "./common.js"
 import type { Parsed } from "./options.js"
 import { reportReplay } from "./migrate-replay.js"
@@ -91,20 +97,19 @@ export const lockdownsMigrate = (o: Parsed<"lockdownsMigrate">) =>
     const replayFile = opt(o.replay)
     const bad = flowUsage(o, replayFile)
     if (bad !== undefined) return yield* Effect.fail(bad)
-    if (replayFile !== undefined && replayFile !== "-") yield* inputFile("replay", replayFile)
+    if (replayFile !== undefined) yield* checkReplayFile(what, replayFile)
     const journals = migrationTargetLayer({ remote: o.remote, persistTo: Option.getOrUndefined(o.persistTo) })
     const work = Effect.gen(function* () {
       if (replayFile === undefined) return yield* runFlow(lockdownUaFlow, o)
       const z = yield* resolveZone(o.zone)
-      const report = yield* Effect.catchTag(
+      const report = yield* replayFailures(
+        what,
         replayLockdownUa(
           yield* planLockdownUa(z, false),
           replayFile,
           yield* lockdownUaJournalBefore(z),
           z.plan?.legacy_id
-        ),
-        "InvalidInput",
-        (e) => Effect.fail(new CliFailure({ text: `error: ${what} --replay: ${e.message}`, exitCode: 1 }))
+        )
       )
       return yield* reportReplay(what, o, z.name, report)
     })

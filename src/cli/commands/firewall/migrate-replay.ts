@@ -10,12 +10,8 @@ import * as Effect from "effect/Effect"
 import { decidedText, replayCounts, verdictText, type ZoneRulesState } from "../../../firewall/custom-rules-replay.js"
 import { notReadLines } from "../../../rules/traffic-line.js"
 import type { FirewallMigrationPlan } from "../../../firewall/custom-rules-plan.js"
-import {
-  replayHeading,
-  replayMigrationStates,
-  statesToCompare,
-  type MigrationReplay
-} from "../../../services/migration-replay-service.js"
+import { replayHeading, replayMigration, type MigrationReplay } from "../../../services/migration-replay-service.js"
+import { replayFailures } from "../../migration-runner.js"
 import { clip, printJson, printLine, printTable } from "../../output.js"
 import { CliFailure } from "../../run.js"
 import { writeErr } from "../../stdio.js"
@@ -84,6 +80,8 @@ export const reportReplay = (what: string, o: { readonly json: boolean }, zone: 
  * zone's rules as the migration's journal recorded them before its first write; after an apply it
  * is the only "before" there is.
  */
+const what = "firewall migrate"
+
 export const replayPlan = (
   o: { readonly json: boolean },
   zone: string,
@@ -92,17 +90,6 @@ export const replayPlan = (
   journalBefore: ZoneRulesState | undefined
 ) =>
   Effect.gen(function* () {
-    const states = statesToCompare(plan, journalBefore)
-    if ("nothing" in states)
-      return yield* Effect.fail(
-        new CliFailure({ text: `error: firewall migrate --replay: ${states.nothing}`, exitCode: 1 })
-      )
-    const report: MigrationReplay = yield* Effect.map(
-      Effect.mapError(
-        replayMigrationStates(states.before, states.after, file),
-        (e) => new CliFailure({ text: `error: --replay: ${e.message}`, exitCode: 1 })
-      ),
-      (r) => ({ ...r, compared: states.compared })
-    )
-    return yield* reportReplay("firewall migrate", o, zone, report)
+    const report: MigrationReplay = yield* replayFailures(what, replayMigration(plan, file, journalBefore))
+    return yield* reportReplay(what, o, zone, report)
   })

@@ -24,9 +24,9 @@ import {
 } from "../../../services/custom-rules-migration-service.js"
 import { resolveZone } from "../../../services/zones-service.js"
 import { migrationTargetLayer } from "../../environment.js"
-import { inputFile, opt } from "../../options.js"
+import { opt } from "../../options.js"
 import { outcomeText, sentOfKinds } from "../../migration-cli.js"
-import { flowUsage, runFlow, type MigrationFlow } from "../../migration-runner.js"
+import { checkReplayFile, flowUsage, runFlow, type MigrationFlow } from "../../migration-runner.js"
 import { printLine } from "../../output.js"
 import { isRemote } from "../../run.js"
 import { runFw } from "./common.js"
@@ -75,7 +75,7 @@ export const migrate = (o: Parsed<"migrate">) =>
     const replayFile = opt(o.replay)
     const bad = flowUsage(o, replayFile)
     if (bad !== undefined) return yield* Effect.fail(bad)
-    if (replayFile !== undefined && replayFile !== "-") yield* inputFile("replay", replayFile)
+    if (replayFile !== undefined) yield* checkReplayFile(what, replayFile)
     const journals = migrationTargetLayer({ remote: isRemote(o), persistTo: Option.getOrUndefined(o.persistTo) })
     const work = Effect.gen(function* () {
       if (replayFile === undefined) return yield* runFlow(firewallFlow, o)
