@@ -1,7 +1,8 @@
 /**
  * The Zone Lockdown + User Agent Blocking -> custom rules plan as a pure function: the reference's
  * ordered list (allow and block per lockdown in processing order, then UA rules, after the zone's
- * custom rules), exemptions kept as `and not (...)`, paused sources disabled, UA rules merged when
+ * custom rules, and again before each that skips the rest, for what it matches), exemptions kept as
+ * `and not (...)`, paused sources disabled, UA rules merged when
  * the plan's quota needs it, a plan that cannot fit refused whole, and a re-plan after the apply
  * that has nothing left to send.
  */
@@ -109,6 +110,88 @@ describe("planLockdownUaMigration", () => {
     expect(block!.expression.endsWith(' and not (http.request.uri.path eq "/health")')).toBe(true)
     expect(uaRule!.expression).toBe('http.user_agent eq "curl" and not (ip.src eq 203.0.113.9)')
     expect(p.steps.map((s) => s.key)).toEqual(["entrypoint", "pause:u1"])
+  })
+
+  it("places the rules again before each skip of the rest, for what it matches, exempted only by the skips before it", () => {
+    const health: CustomRule = {
+      action: "skip",
+      expression: 'http.request.uri.path eq "/health"',
+      action_parameters: { products: ["zoneLockdown"] },
+      ref: "health"
+    }
+    const office: CustomRule = {
+      action: "skip",
+      expression: "ip.src in {192.0.2.0/24}",
+      action_parameters: { ruleset: "current", products: ["waf"] },
+      ref: "office"
+    }
+    const monitor: CustomRule = {
+      action: "skip",
+      expression: 'http.user_agent eq "Monitor"',
+      action_parameters: { ruleset: "current", products: ["zoneLockdown"] },
+      ref: "monitor"
+    }
+    const late: CustomRule = {
+      action: "skip",
+      expression: 'http.host eq "late.example.com"',
+      action_parameters: { products: ["uaBlock"] },
+      ref: "late"
+    }
+    const before = state({
+      lockdowns: [lockdown("a")],
+      uaRules: [ua("u1", "curl")],
+      customRules: [health, office, monitor, late]
+    })
+    const p = planLockdownUaMigration({ zone, plan: "enterprise", deleteOld: false, before })
+    expect(p.expected.customRules.map((r) => r.ref)).toEqual([
+      "health",
+      "lockdown:a:allow@office",
+      "lockdown:a:block@office",
+      "ua:u1@office",
+      "office",
+      // The monitor's requests were exempt from Zone Lockdown: only the UA rule is placed before it.
+      "ua:u1@monitor",
+      "monitor",
+      "late",
+      "lockdown:a:allow",
+      "lockdown:a:block",
+      "ua:u1"
+    ])
+    const rule = (ref: string) => p.expected.customRules.find((r) => r.ref === ref)!
+    // The allow skips what the gate would have skipped; only the skips before the gate exempt.
+    expect(rule("lockdown:a:allow@office")).toMatchObject({
+      action: "skip",
+      action_parameters: { ruleset: "current", products: ["waf"] },
+      expression:
+        '(http.host eq "example.com" and http.request.uri.path wildcard "/a/*") and ip.src in {192.0.2.1} and not (http.request.uri.path eq "/health") and (ip.src in {192.0.2.0/24})'
+    })
+    expect(rule("ua:u1@office").expression).toBe('http.user_agent eq "curl" and (ip.src in {192.0.2.0/24})')
+    expect(rule("ua:u1").expression).toBe('http.user_agent eq "curl" and not (http.host eq "late.example.com")')
+    for (const r of p.expected.customRules) expect(check(r.expression).valid, r.expression).toBe(true)
+    expect(p.mapping).toEqual([
+      {
+        product: "lockdowns",
+        rule: "a",
+        refs: ["lockdown:a:allow@office", "lockdown:a:block@office", "lockdown:a:allow", "lockdown:a:block"]
+      },
+      { product: "ua_rules", rule: "u1", refs: ["ua:u1@office", "ua:u1@monitor", "ua:u1"] }
+    ])
+    expect(p.notes.filter((n) => n.code === "placed-before-skip")).toHaveLength(2)
+
+    // A re-plan keeps every copy; a skip added after the migration is said to cover the migrated rules.
+    const again = planLockdownUaMigration({ zone, plan: "enterprise", deleteOld: false, before: p.expected })
+    expect([again.steps, again.expected.customRules]).toEqual([[], p.expected.customRules])
+    const added: CustomRule = { ...office, ref: "added", expression: "ip.src eq 198.51.100.1" }
+    const later = planLockdownUaMigration({
+      zone,
+      plan: "enterprise",
+      deleteOld: false,
+      before: { ...p.expected, customRules: [...p.expected.customRules, added] }
+    })
+    expect(later.notes.find((n) => n.code === "skip-current-covers-migrated")).toMatchObject({
+      rule: "added",
+      severity: "changed"
+    })
   })
 
   it("merges UA rules per mode and state when the quota needs it, and refuses a plan that still does not fit", () => {
