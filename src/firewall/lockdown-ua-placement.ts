@@ -16,7 +16,6 @@
 import type { CustomRule } from "../domain/custom-rule.js"
 import { isDeletedFilter, type Rule } from "../domain/firewall.js"
 import type { PlanNote } from "../domain/migration.js"
-import { shellWord } from "../domain/shell-word.js"
 
 /** A rule of the zone's list that skips the rest of the phase: the migrated rules are placed before it too. */
 export interface Gate {
@@ -97,7 +96,7 @@ export const placed = (r: CustomRule, g: Gate | undefined): CustomRule =>
       }
 
 /** The zone's active firewall rules that allow: they end the custom rules too, and no custom rule can be placed before them. */
-export const firewallAllows = (firewallRules: ReadonlyArray<Rule>): ReadonlyArray<Rule> =>
+const firewallAllows = (firewallRules: ReadonlyArray<Rule>): ReadonlyArray<Rule> =>
   firewallRules.filter((r) => r.action === "allow" && !r.paused && !isDeletedFilter(r.filter) && !r.filter.paused)
 
 /** A rule the migration wrote: its ref names its source (`lockdown:<id>:allow`, `ua:<id>[,<id>…]`, and `@<gate>` when placed). */
@@ -114,7 +113,6 @@ const productOf = (ref: string): Product => (ref.startsWith("lockdown:") ? "zone
  * replay names this note for.
  */
 export const placementNotes = (
-  zoneName: string,
   firewallRules: ReadonlyArray<Rule>,
   body: ReadonlyArray<CustomRule>,
   gates: ReadonlyArray<Gate>
@@ -140,13 +138,12 @@ export const placementNotes = (
         message: `custom rule ${g.marker} skips the rest of the custom phase and was added after the migration: the requests it matches now also skip the migrated rules ${missing.join(", ")}, which it did not before; roll the migration back and run it again to place them before it`
       })
   }
-  const zone = shellWord(zoneName)
   for (const r of firewallAllows(firewallRules))
     notes.push({
       severity: "changed",
       code: "firewall-allow-covers-migrated",
       rule: r.id,
-      message: `firewall rule ${r.id}${r.description !== undefined && r.description !== "" ? ` (${r.description})` : ""} allows the requests it matches past every custom rule, so they now also skip the migrated Zone Lockdown and UA rules, which a firewall allow did not exempt them from; no custom rule can be placed before a firewall rule: migrate the firewall rules first (edgectl firewall migrate --zone ${zone}) or the whole zone at once (edgectl migrate --zone ${zone}), and the migrated rules are placed before its skip`
+      message: `firewall rule ${r.id}${r.description !== undefined && r.description !== "" ? ` (${r.description})` : ""} allows the requests it matches past every custom rule, so they now also skip the migrated Zone Lockdown and UA rules, which a firewall allow did not exempt them from; no custom rule can be placed before a firewall rule: migrate the firewall rules first (\`firewall migrate\`) or the whole zone at once (\`migrate --zone\`), and the migrated rules are placed before the skip it becomes (derived)`
     })
   return notes
 }

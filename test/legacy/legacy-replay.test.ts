@@ -133,7 +133,7 @@ describe("firewall lockdowns migrate --replay", () => {
           {
             code: "firewall-allow-covers-migrated",
             message:
-              "firewall rule 273d82f59cb78511f7c81944baabf441 (allow office network) allows the requests it matches past every custom rule, so they now also skip the migrated Zone Lockdown and UA rules, which a firewall allow did not exempt them from; no custom rule can be placed before a firewall rule: migrate the firewall rules first (edgectl firewall migrate --zone acme-mail.com) or the whole zone at once (edgectl migrate --zone acme-mail.com), and the migrated rules are placed before its skip"
+              "firewall rule 273d82f59cb78511f7c81944baabf441 (allow office network) allows the requests it matches past every custom rule, so they now also skip the migrated Zone Lockdown and UA rules, which a firewall allow did not exempt them from; no custom rule can be placed before a firewall rule: migrate the firewall rules first (`firewall migrate`) or the whole zone at once (`migrate --zone`), and the migrated rules are placed before the skip it becomes (derived)"
           }
         ]
       ]
