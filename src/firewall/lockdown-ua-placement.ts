@@ -83,17 +83,18 @@ export const exemptionsAt = (
  * A migrated rule placed before gate `g` (as it is at the end when undefined): limited to what the
  * gate matches, and a skip (a lockdown's allowed IPs) skipping what the gate would have skipped.
  */
-export const placed = (r: CustomRule, g: Gate | undefined): CustomRule =>
-  g === undefined
-    ? r
-    : {
-        ...r,
-        ref: `${r.ref}@${g.marker}`,
-        expression: `${r.expression} and (${g.rule.expression})`,
-        ...(r.action === "skip" && g.rule.action_parameters !== undefined
-          ? { action_parameters: g.rule.action_parameters }
-          : {})
-      }
+export const placed = (r: CustomRule, g: Gate | undefined): CustomRule => {
+  if (g === undefined) return r
+  const { logging: _own, ...rest } = r
+  const where = { ...rest, ref: `${r.ref}@${g.marker}`, expression: `${r.expression} and (${g.rule.expression})` }
+  if (r.action !== "skip") return { ...where, ...(r.logging !== undefined ? { logging: r.logging } : {}) }
+  // Logged as the gate is: a request the gate would have skipped is skipped here instead.
+  return {
+    ...where,
+    action_parameters: g.rule.action_parameters ?? {},
+    ...(g.rule.logging !== undefined ? { logging: g.rule.logging } : {})
+  }
+}
 
 /** The zone's active firewall rules that allow: they end the custom rules too, and no custom rule can be placed before them. */
 const firewallAllows = (firewallRules: ReadonlyArray<Rule>): ReadonlyArray<Rule> =>
@@ -107,8 +108,8 @@ const productOf = (ref: string): Product => (ref.startsWith("lockdown:") ? "zone
 
 /**
  * What the placement tells the user: each gate the migrated rules are placed before (derived); a
- * gate a re-run finds without some migrated rule before it (they were migrated before the gate was
- * added: its requests now skip them); each active firewall `allow`, before which no custom rule can
+ * gate some migrated rule cannot be placed before (added after the migration, whose source rule
+ * was deleted since: its requests now skip that rule); each active firewall `allow`, before which no custom rule can
  * go (the firewall rules run first): its requests now skip the migrated rules, a difference the
  * replay names this note for.
  */
@@ -135,7 +136,7 @@ export const placementNotes = (
         severity: "changed",
         code: "skip-current-covers-migrated",
         rule: g.marker,
-        message: `custom rule ${g.marker} skips the rest of the custom phase and was added after the migration: the requests it matches now also skip the migrated rules ${missing.join(", ")}, which it did not before; roll the migration back and run it again to place them before it`
+        message: `custom rule ${g.marker} skips the rest of the custom phase: the requests it matches now also skip the migrated rules ${missing.join(", ")}, which it did not exempt from before; their Zone Lockdown or UA rules were deleted, so they cannot be converted again before it`
       })
   }
   for (const r of firewallAllows(firewallRules))

@@ -160,15 +160,39 @@ export const planLockdownUaMigration = (input: LockdownUaPlanInput): LockdownUaP
   const keptAt = (prefix: string, g: Gate | undefined) =>
     ours.filter((r) => r.ref!.startsWith(prefix) && markerOf(r.ref!) === g?.marker).map(asWritten)
 
+  /**
+   * A migrated source's rules before a gate that came after its migration (a firewall allow
+   * migrated since, a skip added): converted again from the source, still there paused, in the
+   * state its rule at the end has; none when the source is gone (said in the notes).
+   */
+  const enabledAtEnd = (ref: string) => ours.find((r) => r.ref === ref)?.enabled !== false
+  const lockdownAgain = (l: Lockdown, g: Gate | undefined): ReadonlyArray<CustomRule> => {
+    const enabled = enabledAtEnd(`lockdown:${l.id}:block`)
+    return g === undefined || keptAt(`lockdown:${l.id}:`, undefined).length === 0
+      ? []
+      : lockdownRules(l, away("zoneLockdown", g)).map((r) => placed({ ...r, enabled }, g))
+  }
+  const uaAgain = (g: Gate | undefined): ReadonlyArray<CustomRule> => {
+    if (g === undefined) return []
+    const here = new Set(keptAt("ua:", g).map((r) => baseRef(r.ref!)))
+    return keptAt("ua:", undefined).flatMap((end) => {
+      const group = sourcesOf(end.ref!).map((id) => before.uaRules.find((u) => u.id === id))
+      if (here.has(end.ref!) || group.some((u) => u === undefined)) return []
+      return [
+        placed({ ...uaRule(group as ReadonlyArray<UaRule>, away("uaBlock", g)), enabled: end.enabled !== false }, g)
+      ]
+    })
+  }
+
   // Lockdowns at a place: a migrated one keeps its rules as written; a pending one is converted now.
   const lockdownsAt = (g: Gate | undefined): ReadonlyArray<CustomRule> =>
     gateSkips(g, "zoneLockdown")
       ? []
-      : ordered.flatMap((l) =>
-          migrated.has(l.id)
-            ? keptAt(`lockdown:${l.id}:`, g)
-            : lockdownRules(l, away("zoneLockdown", g)).map((r) => placed(r, g))
-        )
+      : ordered.flatMap((l) => {
+          if (!migrated.has(l.id)) return lockdownRules(l, away("zoneLockdown", g)).map((r) => placed(r, g))
+          const kept = keptAt(`lockdown:${l.id}:`, g)
+          return kept.length > 0 ? kept : lockdownAgain(l, g)
+        })
   // UA rules at a place: migrated ones kept; pending ones one rule each, or one per mode and state (`merge`).
   const pendingUa = before.uaRules.filter((u) => !migrated.has(u.id))
   const uaGroups = (merge: boolean): ReadonlyArray<ReadonlyArray<UaRule>> => {
@@ -180,7 +204,11 @@ export const planLockdownUaMigration = (input: LockdownUaPlanInput): LockdownUaP
   const uaAt = (g: Gate | undefined, merge: boolean): ReadonlyArray<CustomRule> =>
     gateSkips(g, "uaBlock")
       ? []
-      : [...keptAt("ua:", g), ...uaGroups(merge).map((group) => placed(uaRule(group, away("uaBlock", g)), g))]
+      : [
+          ...keptAt("ua:", g),
+          ...uaAgain(g),
+          ...uaGroups(merge).map((group) => placed(uaRule(group, away("uaBlock", g)), g))
+        ]
   // The zone's rules, the migrated ones placed again before each gate, and once more at the end.
   const assemble = (merge: boolean): ReadonlyArray<CustomRule> => [
     ...user.flatMap((r, at) => {

@@ -5,7 +5,10 @@
  * Against a served platform: the migrated rules are placed before that skip too (the preview says
  * so), the replay agrees on every request, the dry run is the apply, the entry point read over HTTP
  * is the plan's, the two standalone migrations leave the list `migrate --zone` plans, a re-run has
- * nothing to do, and `--rollback` restores the custom rules the firewall migration left.
+ * nothing to do, and `--rollback` restores the custom rules the firewall migration left. Then, locally,
+ * the other order: the lockdowns migrated first, the firewall rules after (their allow now a skip
+ * before the migrated rules): a re-run converts the paused lockdowns again before that skip, and the
+ * zone ends with the list `migrate --zone` plans.
  */
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -102,4 +105,22 @@ describe("firewall lockdowns migrate --remote, on custom rules that skip the res
     expect(back.status, back.stderr).toBe(0)
     expect(await entrypoint()).toEqual(firewallMigrated)
   }, 120_000)
+})
+
+describe("firewall lockdowns migrate before firewall migrate", () => {
+  it("a re-run places the migrated rules before the skip the firewall migration wrote: the list migrate --zone plans", () => {
+    const cwd = tempDir("edgectl-lockdown-first-")
+    const run = (...args: string[]) => edgectl([...args, "--zone", zone], { cwd })
+    expect(run("firewall", "lockdowns", "migrate", "--yes").status).toBe(0)
+    expect(run("firewall", "migrate", "--yes").status).toBe(0)
+    const plan = json<Plan>(run("firewall", "lockdowns", "migrate", "--dry-run", "--json"))
+    expect(plan.steps.map((s) => s.key)).toEqual(["entrypoint"])
+    expect(plan.notes.map((n) => n.code)).toContain("placed-before-skip")
+    expect(run("firewall", "lockdowns", "migrate", "--yes").status).toBe(0)
+    const umbrella = json<Plan>(edgectl(["migrate", "--zone", zone, "--dry-run", "--json"], { cwd: tempDir() }))
+    expect(written(json<Array<Record<string, unknown>>>(run("custom-rules", "list", "--json")))).toEqual(
+      umbrella.steps.find((s) => s.key === "firewall-rules/entrypoint")?.body?.rules
+    )
+    expect(run("firewall", "lockdowns", "migrate", "--yes").stdout).toContain("Nothing to do")
+  }, 60_000)
 })

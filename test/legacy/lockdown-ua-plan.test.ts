@@ -178,19 +178,57 @@ describe("planLockdownUaMigration", () => {
     ])
     expect(p.notes.filter((n) => n.code === "placed-before-skip")).toHaveLength(2)
 
-    // A re-plan keeps every copy; a skip added after the migration is said to cover the migrated rules.
+    // A re-plan keeps every copy.
     const again = planLockdownUaMigration({ zone, plan: "enterprise", deleteOld: false, before: p.expected })
     expect([again.steps, again.expected.customRules]).toEqual([[], p.expected.customRules])
-    const added: CustomRule = { ...office, ref: "added", expression: "ip.src eq 198.51.100.1" }
-    const later = planLockdownUaMigration({
+  })
+
+  it("a skip of the rest added after the migration: the paused sources are converted again before it; deleted ones are said in a note", () => {
+    const before = state({
+      lockdowns: [lockdown("a")],
+      uaRules: [ua("u1", "curl"), ua("u2", "wget", { paused: true })]
+    })
+    const p = planLockdownUaMigration({ zone, plan: "enterprise", deleteOld: false, before })
+    const added: CustomRule = {
+      action: "skip",
+      expression: "ip.src eq 198.51.100.1",
+      action_parameters: { ruleset: "current" },
+      ref: "added"
+    }
+    // What the firewall migration does: its rules (here a migrated allow) before the custom rules it keeps.
+    const later = { ...p.expected, customRules: [added, ...p.expected.customRules] }
+    const again = planLockdownUaMigration({ zone, plan: "enterprise", deleteOld: false, before: later })
+    expect(again.expected.customRules.map((r) => [r.ref, r.enabled])).toEqual([
+      ["lockdown:a:allow@added", true],
+      ["lockdown:a:block@added", true],
+      ["ua:u1@added", true],
+      ["ua:u2@added", false],
+      ["added", undefined],
+      ...p.expected.customRules.map((r) => [r.ref, r.enabled])
+    ])
+    expect(again.expected.customRules[0]).toMatchObject({
+      action_parameters: { ruleset: "current" },
+      expression:
+        '(http.host eq "example.com" and http.request.uri.path wildcard "/a/*") and ip.src in {192.0.2.1} and (ip.src eq 198.51.100.1)'
+    })
+    expect(again.expected.customRules[0]!.logging).toBeUndefined()
+    expect(again.steps.map((s) => s.key)).toEqual(["entrypoint"])
+    expect(again.notes.map((n) => n.code)).not.toContain("skip-current-covers-migrated")
+    const settled = planLockdownUaMigration({ zone, plan: "enterprise", deleteOld: false, before: again.expected })
+    expect(settled.steps).toEqual([])
+
+    // Deleted sources cannot be converted again: the note names the gate and the rules it now covers.
+    const gone = planLockdownUaMigration({
       zone,
       plan: "enterprise",
       deleteOld: false,
-      before: { ...p.expected, customRules: [...p.expected.customRules, added] }
+      before: { ...later, lockdowns: [], uaRules: [] }
     })
-    expect(later.notes.find((n) => n.code === "skip-current-covers-migrated")).toMatchObject({
+    expect(gone.expected.customRules.map((r) => r.ref)).toEqual(["added", "ua:u1", "ua:u2"])
+    expect(gone.notes.find((n) => n.code === "skip-current-covers-migrated")).toMatchObject({
       rule: "added",
-      severity: "changed"
+      severity: "changed",
+      message: expect.stringContaining("the migrated rules ua:u1, ua:u2, which it did not exempt from before") as string
     })
   })
 
