@@ -26,8 +26,8 @@ import { CustomRuleLimits } from "../domain/custom-rule.js"
 import type { Rule } from "../domain/firewall.js"
 import type { Lockdown, LockdownBody, UaRule, UaRuleBody } from "../domain/legacy-security.js"
 import type { MigrationPlan, MigrationStep, PlanNote } from "../domain/migration.js"
-import { anyUrlExpression, quote } from "../rules/url-pattern.js"
 import { asWritten, sameCustomRules } from "./custom-rules-plan.js"
+import { lockdownRules, uaRule } from "./lockdown-ua-convert.js"
 import {
   baseRef,
   exemptionsAt,
@@ -82,57 +82,7 @@ export const processingOrder = (lockdowns: ReadonlyArray<Lockdown>) =>
     .sort((a, b) => (a.l.priority ?? Infinity) - (b.l.priority ?? Infinity) || a.i - b.i)
     .map((x) => x.l)
 
-const ipTerm = (l: Lockdown) => `ip.src in {${l.configurations.map((c) => c.value).join(" ")}}`
-
-const exempt = (expression: string, away: ReadonlyArray<string>) =>
-  away.length === 0 ? expression : `${expression}${away.map((e) => ` and not (${e})`).join("")}`
-
 const isOurs = isMigratedRef
-
-const lockdownRules = (l: Lockdown, away: ReadonlyArray<string>): ReadonlyArray<CustomRule> => {
-  const urls = anyUrlExpression(l.urls, { path: "caseless" })
-  const scope = urls === "true" ? "" : `(${urls}) and `
-  const enabled = !l.paused
-  const name = l.description !== "" ? l.description : `Zone Lockdown ${l.id}`
-  return [
-    {
-      ref: `lockdown:${l.id}:allow`,
-      description: `${name} (allowed IPs)`,
-      expression: exempt(`${scope}${ipTerm(l)}`, away),
-      action: "skip",
-      action_parameters: { ruleset: "current" },
-      logging: { enabled: false },
-      enabled
-    },
-    {
-      ref: `lockdown:${l.id}:block`,
-      description: name,
-      expression: exempt(`${scope}not ${ipTerm(l)}`, away),
-      action: "block",
-      enabled
-    }
-  ]
-}
-
-const uaRule = (group: ReadonlyArray<UaRule>, away: ReadonlyArray<string>): CustomRule => {
-  const first = group[0]!
-  const values = group.map((u) => quote(u.configuration.value))
-  return {
-    ref: `ua:${group.map((u) => u.id).join(",")}`,
-    description:
-      group.length === 1
-        ? first.description !== ""
-          ? first.description
-          : `User Agent Blocking ${first.id}`
-        : `${group.length} User Agent Blocking rules (${first.mode})`,
-    expression: exempt(
-      group.length === 1 ? `http.user_agent eq ${values[0]}` : `http.user_agent in {${values.join(" ")}}`,
-      away
-    ),
-    action: first.mode,
-    enabled: !first.paused
-  }
-}
 
 /** The source rule ids a custom rule's ref names (ours only; the gate it is placed before left out). */
 const sourcesOf = (ref: string): ReadonlyArray<string> => {
@@ -157,8 +107,14 @@ export const planLockdownUaMigration = (input: LockdownUaPlanInput): LockdownUaP
   const ordered = processingOrder(before.lockdowns)
   const gates = gatesOf(user)
   const away = (product: Product, g: Gate | undefined) => exemptionsAt(user, before.firewallRules, product, g)
-  const keptAt = (prefix: string, g: Gate | undefined) =>
-    ours.filter((r) => r.ref!.startsWith(prefix) && markerOf(r.ref!) === g?.marker).map(asWritten)
+  // The migrated rules as written, by place and source (`lockdown:<id>:` or `ua:`): found once each.
+  const kept = new Map<string, Array<CustomRule>>()
+  for (const r of ours) {
+    const key = `${markerOf(r.ref!) ?? ""}\u0000${r.ref!.startsWith("ua:") ? "ua:" : `lockdown:${sourcesOf(r.ref!)[0]}:`}`
+    kept.set(key, [...(kept.get(key) ?? []), asWritten(r)])
+  }
+  const keptAt = (prefix: string, g: Gate | undefined): ReadonlyArray<CustomRule> =>
+    kept.get(`${g?.marker ?? ""}\u0000${prefix}`) ?? []
 
   /**
    * A migrated source's rules before a gate that came after its migration (a firewall allow
