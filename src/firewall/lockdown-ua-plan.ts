@@ -185,9 +185,10 @@ export const planLockdownUaMigration = (input: LockdownUaPlanInput): LockdownUaP
       message: `${pendingUa.length} User Agent Blocking rules merged into ${uaGroups(true).length} custom rule(s), one per mode and state, to fit the ${input.plan} plan's ${limit} custom rules (derived; each keeps its exact User-Agent)`
     })
   }
+  const placedBefore = body.filter((r) => isOurs(r.ref) && markerOf(r.ref!) !== undefined).length
   const refused =
     limit !== undefined && body.length > limit
-      ? `zone ${zone.name} would need ${body.length} custom rules (${user.length} there now, ${body.length - user.length} for Zone Lockdown and User Agent Blocking), more than the ${limit} its ${input.plan} plan allows: delete some, or upgrade the plan`
+      ? `zone ${zone.name} would need ${body.length} custom rules (${user.length} there now, ${body.length - user.length} for Zone Lockdown and User Agent Blocking${placedBefore > 0 ? `, ${placedBefore} of them placed before the rules that skip the rest` : ""}), more than the ${limit} its ${input.plan} plan allows: delete some, or upgrade the plan`
       : undefined
 
   // Each source rule and the refs of its rules, every place in list order.
@@ -233,7 +234,6 @@ export const planLockdownUaMigration = (input: LockdownUaPlanInput): LockdownUaP
       message: "a request a lockdown refused got error 1106; the custom rule's block answers the WAF block page (403)"
     })
 
-  const placedBefore = body.filter((r) => isOurs(r.ref) && markerOf(r.ref!) !== undefined).length
   const steps: Array<LockdownUaStep> = []
   const current = before.customRules.map(asWritten)
   if (!sameCustomRules(body, current)) {

@@ -260,6 +260,22 @@ describe("planLockdownUaMigration", () => {
       "zone example.com would need 22 custom rules (16 there now, 6 for Zone Lockdown and User Agent Blocking), more than the 20 its pro plan allows: delete some, or upgrade the plan"
     )
     expect(full.steps).toEqual([])
+    // The rules placed before a skip of the rest count too, and the refusal says so.
+    const office: CustomRule = {
+      action: "skip",
+      expression: "ip.src in {192.0.2.0/24}",
+      action_parameters: { ruleset: "current" },
+      ref: "office"
+    }
+    const gated = planLockdownUaMigration({
+      zone,
+      plan: "free",
+      deleteOld: false,
+      before: state({ lockdowns: [lockdown("a"), lockdown("b")], customRules: [office] })
+    })
+    expect(gated.refused).toBe(
+      "zone example.com would need 9 custom rules (1 there now, 8 for Zone Lockdown and User Agent Blocking, 4 of them placed before the rules that skip the rest), more than the 5 its free plan allows: delete some, or upgrade the plan"
+    )
   })
 
   it("after the apply, the re-plan keeps the migrated rules and sends nothing; --delete-old deletes, irreversibly", () => {
