@@ -107,24 +107,37 @@ export const isMigratedRef = (ref: string | undefined) =>
 const productOf = (ref: string): Product => (ref.startsWith("lockdown:") ? "zoneLockdown" : "uaBlock")
 
 /**
- * What the placement tells the user: each gate the migrated rules are placed before (derived); a
- * gate some migrated rule cannot be placed before (added after the migration, whose source rule
+ * What the placement tells the user: each gate the migrated rules are placed before (derived), or
+ * placed before again on a re-run (the gate came after the migration: the requests it matches are
+ * decided as before the migration again, a difference the replay names this note for); a gate some migrated rule cannot be placed before (added after the migration, whose source rule
  * was deleted since: its requests now skip that rule); each active firewall `allow`, before which no custom rule can
  * go (the firewall rules run first): its requests now skip the migrated rules, a difference the
  * replay names this note for.
  */
 export const placementNotes = (
   firewallRules: ReadonlyArray<Rule>,
+  previous: ReadonlyArray<CustomRule>,
   body: ReadonlyArray<CustomRule>,
   gates: ReadonlyArray<Gate>
 ): ReadonlyArray<PlanNote> => {
   const migrated = body.flatMap((r) => (isMigratedRef(r.ref) ? [r.ref!] : []))
   if (migrated.length === 0) return []
   const atEnd = migrated.filter((ref) => markerOf(ref) === undefined)
+  const had = new Set(previous.flatMap((r) => (r.ref !== undefined ? [r.ref] : [])))
   const notes: Array<PlanNote> = []
   for (const g of gates) {
-    const here = new Set(migrated.filter((ref) => markerOf(ref) === g.marker).map(baseRef))
-    if (here.size > 0)
+    const placedHere = migrated.filter((ref) => markerOf(ref) === g.marker)
+    const here = new Set(placedHere.map(baseRef))
+    // Rules migrated before the gate was there, now placed before it: the requests it matches change back.
+    const again = placedHere.filter((ref) => !had.has(ref) && had.has(baseRef(ref)))
+    if (again.length > 0)
+      notes.push({
+        severity: "changed",
+        code: "placed-again-before-skip",
+        rule: g.marker,
+        message: `custom rule ${g.marker} skips the rest of the custom phase and came after the migration, so the requests it matches skipped the migrated Zone Lockdown and UA rules, which it did not exempt them from before: they are converted again from their paused rules and placed before it, limited to those requests, so those requests are checked as before the migration (derived)`
+      })
+    else if (here.size > 0)
       notes.push({
         severity: "info",
         code: "placed-before-skip",

@@ -219,7 +219,7 @@ export const planLockdownUaMigration = (input: LockdownUaPlanInput): LockdownUaP
       code: "lockdown-equal-priority",
       message: `lockdowns ${equalPriorities.map((l) => l.id).join(", ")} share a priority with another: the platform's order between them is not documented, the API's order is kept`
     })
-  notes.push(...placementNotes(before.firewallRules, body, gates))
+  notes.push(...placementNotes(before.firewallRules, before.customRules, body, gates))
   const exempting = away("zoneLockdown", undefined).length + away("uaBlock", undefined).length
   if (exempting > 0)
     notes.push({

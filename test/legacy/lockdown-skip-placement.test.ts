@@ -7,8 +7,9 @@
  * is the plan's, the two standalone migrations leave the list `migrate --zone` plans, a re-run has
  * nothing to do, and `--rollback` restores the custom rules the firewall migration left. Then, locally,
  * the other order: the lockdowns migrated first, the firewall rules after (their allow now a skip
- * before the migrated rules): a re-run converts the paused lockdowns again before that skip, and the
- * zone ends with the list `migrate --zone` plans.
+ * before the migrated rules): a re-run converts the paused lockdowns again before that skip (the
+ * office refused on /admin again, the difference its note explains), and the zone ends with the list
+ * `migrate --zone` plans.
  */
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -115,7 +116,25 @@ describe("firewall lockdowns migrate before firewall migrate", () => {
     expect(run("firewall", "migrate", "--yes").status).toBe(0)
     const plan = json<Plan>(run("firewall", "lockdowns", "migrate", "--dry-run", "--json"))
     expect(plan.steps.map((s) => s.key)).toEqual(["entrypoint"])
-    expect(plan.notes.map((n) => n.code)).toContain("placed-before-skip")
+    expect(plan.notes.find((n) => n.code === "placed-again-before-skip")?.message).toContain(
+      `custom rule ${office} skips the rest of the custom phase and came after the migration`
+    )
+    // Against the zone now, the office on /admin is refused again: the difference the note explains.
+    const replay = run("firewall", "lockdowns", "migrate", "--replay", traffic, "--json")
+    expect(replay.status).toBe(1)
+    expect(JSON.parse(replay.stdout)).toMatchObject({
+      requests: 29,
+      agreed: 28,
+      explained: 1,
+      disagreements: [
+        {
+          id: "office-admin",
+          before: { action: "allow" },
+          after: { action: "block" },
+          explainedBy: [{ code: "placed-again-before-skip" }]
+        }
+      ]
+    })
     expect(run("firewall", "lockdowns", "migrate", "--yes").status).toBe(0)
     const umbrella = json<Plan>(edgectl(["migrate", "--zone", zone, "--dry-run", "--json"], { cwd: tempDir() }))
     expect(written(json<Array<Record<string, unknown>>>(run("custom-rules", "list", "--json")))).toEqual(

@@ -214,8 +214,14 @@ describe("planLockdownUaMigration", () => {
     expect(again.expected.customRules[0]!.logging).toBeUndefined()
     expect(again.steps.map((s) => s.key)).toEqual(["entrypoint"])
     expect(again.notes.map((n) => n.code)).not.toContain("skip-current-covers-migrated")
+    expect(again.notes.find((n) => n.code === "placed-again-before-skip")).toMatchObject({
+      rule: "added",
+      severity: "changed"
+    })
     const settled = planLockdownUaMigration({ zone, plan: "enterprise", deleteOld: false, before: again.expected })
     expect(settled.steps).toEqual([])
+    expect(settled.notes.map((n) => n.code)).toContain("placed-before-skip")
+    expect(settled.notes.map((n) => n.code)).not.toContain("placed-again-before-skip")
 
     // Deleted sources cannot be converted again: the note names the gate and the rules it now covers.
     const gone = planLockdownUaMigration({
