@@ -50,9 +50,13 @@ export const verdict = (
   logged: more.logged ?? none
 })
 
-/** The source rule ids a rule of a replay names: a migrated rule's ref names its source (`lockdown:<id>:allow`, `ua:<id>,<id>`, `rate_limit:<id>`). */
+/**
+ * The source rule ids a rule of a replay names: a migrated rule's ref names its source
+ * (`lockdown:<id>:allow`, `ua:<id>,<id>`, `rate_limit:<id>`), before any `@<rule>` (a copy placed
+ * before a skip, ./lockdown-ua-placement.ts).
+ */
 const sourceIds = (r: ReplayRule): ReadonlyArray<string> => {
-  const m = /^(lockdown|ua|rate_limit):(.*)$/.exec(r.id)
+  const m = /^(lockdown|ua|rate_limit):([^@]*)/.exec(r.id)
   if (m === null) return [r.id]
   return m[1] === "lockdown" ? [m[2]!.split(":")[0]!] : m[2]!.split(",")
 }

@@ -3,7 +3,9 @@
  * (src/domain/migration.ts): a pure function of the live state that the preview, `--dry-run`, the
  * apply, the resume and the rollback all use. The mapping is the reference's (lockdown-ua-migration.md
  * §5-7, every rule of it derived: the platform documents none), in one ordered list placed after
- * the zone's custom rules (which act before both products):
+ * the zone's custom rules (which act before both products), and again before each of them that
+ * skips the rest of the phase, for the requests it matches (./lockdown-ua-placement.ts: such a
+ * skip did not exempt a request from either product, so the migrated rules must not come after it):
  *
  * - each lockdown, in the order they are processed (priority first, lowest first), becomes two
  *   rules: `allow` (its URLs and an allowed IP: skip the rest of the phase, which is how an allowed
@@ -15,18 +17,29 @@
  * - what exempted requests from a product (a custom skip rule or an active firewall bypass rule
  *   naming `zoneLockdown` or `uaBlock`) is appended as `and not (<its expression>)`.
  *
- * Each new rule's `ref` names its source (`lockdown:<id>:allow`, `ua:<id>[,<id>…]`), so a re-run
- * keeps what was migrated before. Then each source rule still running is paused (reversible) or,
+ * Each new rule's `ref` names its source (`lockdown:<id>:allow`, `ua:<id>[,<id>…]`, with
+ * `@<the skip's ref>` when placed before one), so a re-run keeps what was migrated before. Then each source rule still running is paused (reversible) or,
  * with --delete-old, deleted.
  */
 import type { CustomRule } from "../domain/custom-rule.js"
 import { CustomRuleLimits } from "../domain/custom-rule.js"
 import type { Rule } from "../domain/firewall.js"
-import { isDeletedFilter } from "../domain/firewall.js"
 import type { Lockdown, LockdownBody, UaRule, UaRuleBody } from "../domain/legacy-security.js"
 import type { MigrationPlan, MigrationStep, PlanNote } from "../domain/migration.js"
-import { anyUrlExpression, quote } from "../rules/url-pattern.js"
 import { asWritten, sameCustomRules } from "./custom-rules-plan.js"
+import { lockdownRules, uaRule } from "./lockdown-ua-convert.js"
+import {
+  baseRef,
+  exemptionsAt,
+  gatesOf,
+  gateSkips,
+  isMigratedRef,
+  markerOf,
+  placed,
+  placementNotes,
+  type Gate,
+  type Product
+} from "./lockdown-ua-placement.js"
 
 export interface LockdownUaState {
   readonly lockdowns: ReadonlyArray<Lockdown>
@@ -69,78 +82,13 @@ export const processingOrder = (lockdowns: ReadonlyArray<Lockdown>) =>
     .sort((a, b) => (a.l.priority ?? Infinity) - (b.l.priority ?? Infinity) || a.i - b.i)
     .map((x) => x.l)
 
-const ipTerm = (l: Lockdown) => `ip.src in {${l.configurations.map((c) => c.value).join(" ")}}`
+const isOurs = isMigratedRef
 
-/** The expressions that exempted requests from a product: custom skip rules and active firewall bypass rules. */
-const exemptions = (s: LockdownUaState, product: "zoneLockdown" | "uaBlock"): ReadonlyArray<string> => [
-  ...s.customRules
-    .filter((r) => r.action === "skip" && r.enabled !== false && r.action_parameters?.products?.includes(product))
-    .map((r) => r.expression),
-  ...s.firewallRules
-    .filter(
-      (r) =>
-        r.action === "bypass" &&
-        !r.paused &&
-        r.products?.includes(product) === true &&
-        !isDeletedFilter(r.filter) &&
-        !r.filter.paused
-    )
-    .map((r) => (isDeletedFilter(r.filter) ? "" : r.filter.expression))
-]
-
-const exempt = (expression: string, away: ReadonlyArray<string>) =>
-  away.length === 0 ? expression : `${expression}${away.map((e) => ` and not (${e})`).join("")}`
-
-const isOurs = (ref: string | undefined) => ref !== undefined && (ref.startsWith("lockdown:") || ref.startsWith("ua:"))
-
-const lockdownRules = (l: Lockdown, away: ReadonlyArray<string>): ReadonlyArray<CustomRule> => {
-  const urls = anyUrlExpression(l.urls, { path: "caseless" })
-  const scope = urls === "true" ? "" : `(${urls}) and `
-  const enabled = !l.paused
-  const name = l.description !== "" ? l.description : `Zone Lockdown ${l.id}`
-  return [
-    {
-      ref: `lockdown:${l.id}:allow`,
-      description: `${name} (allowed IPs)`,
-      expression: exempt(`${scope}${ipTerm(l)}`, away),
-      action: "skip",
-      action_parameters: { ruleset: "current" },
-      logging: { enabled: false },
-      enabled
-    },
-    {
-      ref: `lockdown:${l.id}:block`,
-      description: name,
-      expression: exempt(`${scope}not ${ipTerm(l)}`, away),
-      action: "block",
-      enabled
-    }
-  ]
+/** The source rule ids a custom rule's ref names (ours only; the gate it is placed before left out). */
+const sourcesOf = (ref: string): ReadonlyArray<string> => {
+  const base = baseRef(ref)
+  return base.startsWith("lockdown:") ? [base.split(":")[1]!] : base.slice("ua:".length).split(",")
 }
-
-const uaRule = (group: ReadonlyArray<UaRule>, away: ReadonlyArray<string>): CustomRule => {
-  const first = group[0]!
-  const values = group.map((u) => quote(u.configuration.value))
-  return {
-    ref: `ua:${group.map((u) => u.id).join(",")}`,
-    description:
-      group.length === 1
-        ? first.description !== ""
-          ? first.description
-          : `User Agent Blocking ${first.id}`
-        : `${group.length} User Agent Blocking rules (${first.mode})`,
-    expression: exempt(
-      group.length === 1 ? `http.user_agent eq ${values[0]}` : `http.user_agent in {${values.join(" ")}}`,
-      away
-    ),
-    action: first.mode,
-    enabled: !first.paused
-  }
-}
-
-/** The source rule ids a custom rule's ref names (ours only). */
-const sourcesOf = (ref: string): ReadonlyArray<string> =>
-  ref.startsWith("lockdown:") ? [ref.split(":")[1]!] : ref.slice("ua:".length).split(",")
 
 export interface LockdownUaPlanInput {
   readonly zone: { readonly id: string; readonly name: string }
@@ -156,17 +104,105 @@ export const planLockdownUaMigration = (input: LockdownUaPlanInput): LockdownUaP
   const user = before.customRules.filter((r) => !isOurs(r.ref))
   const ours = before.customRules.filter((r) => isOurs(r.ref))
   const migrated = new Set(ours.flatMap((r) => sourcesOf(r.ref!)))
-  const lockAway = exemptions(before, "zoneLockdown")
-  const uaAway = exemptions(before, "uaBlock")
-  const mapping: Array<LockdownUaPlan["mapping"][number]> = []
+  const ordered = processingOrder(before.lockdowns)
+  const gates = gatesOf(user)
+  const away = (product: Product, g: Gate | undefined) => exemptionsAt(user, before.firewallRules, product, g)
+  // The migrated rules as written, by place and source (`lockdown:<id>:` or `ua:`): found once each.
+  const kept = new Map<string, Array<CustomRule>>()
+  for (const r of ours) {
+    const key = `${markerOf(r.ref!) ?? ""}\u0000${r.ref!.startsWith("ua:") ? "ua:" : `lockdown:${sourcesOf(r.ref!)[0]}:`}`
+    kept.set(key, [...(kept.get(key) ?? []), asWritten(r)])
+  }
+  const keptAt = (prefix: string, g: Gate | undefined): ReadonlyArray<CustomRule> =>
+    kept.get(`${g?.marker ?? ""}\u0000${prefix}`) ?? []
 
-  // Lockdowns: a migrated one keeps its rules as written; a pending one is converted now.
-  const lockOut: Array<CustomRule> = []
-  for (const l of processingOrder(before.lockdowns)) {
-    const kept = ours.filter((r) => r.ref!.startsWith(`lockdown:${l.id}:`))
-    const rules = migrated.has(l.id) ? kept.map(asWritten) : lockdownRules(l, lockAway)
-    lockOut.push(...rules)
-    mapping.push({ product: "lockdowns", rule: l.id, refs: rules.map((r) => r.ref!) })
+  /**
+   * A migrated source's rules before a gate that came after its migration (a firewall allow
+   * migrated since, a skip added): converted again from the source, still there paused, in the
+   * state its rule at the end has; none when the source is gone (said in the notes).
+   */
+  const enabledAtEnd = (ref: string) => ours.find((r) => r.ref === ref)?.enabled !== false
+  const lockdownAgain = (l: Lockdown, g: Gate | undefined): ReadonlyArray<CustomRule> => {
+    const enabled = enabledAtEnd(`lockdown:${l.id}:block`)
+    return g === undefined || keptAt(`lockdown:${l.id}:`, undefined).length === 0
+      ? []
+      : lockdownRules(l, away("zoneLockdown", g)).map((r) => placed({ ...r, enabled }, g))
+  }
+  const uaAgain = (g: Gate | undefined): ReadonlyArray<CustomRule> => {
+    if (g === undefined) return []
+    const here = new Set(keptAt("ua:", g).map((r) => baseRef(r.ref!)))
+    return keptAt("ua:", undefined).flatMap((end) => {
+      const group = sourcesOf(end.ref!).map((id) => before.uaRules.find((u) => u.id === id))
+      if (here.has(end.ref!) || group.some((u) => u === undefined)) return []
+      return [
+        placed({ ...uaRule(group as ReadonlyArray<UaRule>, away("uaBlock", g)), enabled: end.enabled !== false }, g)
+      ]
+    })
+  }
+
+  // Lockdowns at a place: a migrated one keeps its rules as written; a pending one is converted now.
+  const lockdownsAt = (g: Gate | undefined): ReadonlyArray<CustomRule> =>
+    gateSkips(g, "zoneLockdown")
+      ? []
+      : ordered.flatMap((l) => {
+          if (!migrated.has(l.id)) return lockdownRules(l, away("zoneLockdown", g)).map((r) => placed(r, g))
+          const kept = keptAt(`lockdown:${l.id}:`, g)
+          return kept.length > 0 ? kept : lockdownAgain(l, g)
+        })
+  // UA rules at a place: migrated ones kept; pending ones one rule each, or one per mode and state (`merge`).
+  const pendingUa = before.uaRules.filter((u) => !migrated.has(u.id))
+  const uaGroups = (merge: boolean): ReadonlyArray<ReadonlyArray<UaRule>> => {
+    if (!merge) return pendingUa.map((u) => [u])
+    const groups = new Map<string, Array<UaRule>>()
+    for (const u of pendingUa) groups.set(`${u.mode}/${u.paused}`, [...(groups.get(`${u.mode}/${u.paused}`) ?? []), u])
+    return [...groups.values()]
+  }
+  const uaAt = (g: Gate | undefined, merge: boolean): ReadonlyArray<CustomRule> =>
+    gateSkips(g, "uaBlock")
+      ? []
+      : [
+          ...keptAt("ua:", g),
+          ...uaAgain(g),
+          ...uaGroups(merge).map((group) => placed(uaRule(group, away("uaBlock", g)), g))
+        ]
+  // The zone's rules, the migrated ones placed again before each gate, and once more at the end.
+  const assemble = (merge: boolean): ReadonlyArray<CustomRule> => [
+    ...user.flatMap((r, at) => {
+      const g = gates.find((x) => x.at === at)
+      return g === undefined ? [asWritten(r)] : [...lockdownsAt(g), ...uaAt(g, merge), asWritten(r)]
+    }),
+    ...lockdownsAt(undefined),
+    ...uaAt(undefined, merge)
+  ]
+
+  const limit = input.plan === undefined ? undefined : (CustomRuleLimits[input.plan] ?? CustomRuleLimits.free!)
+  let body = assemble(false)
+  if (limit !== undefined && body.length > limit && pendingUa.length > 1) {
+    body = assemble(true)
+    notes.push({
+      severity: "changed",
+      code: "ua-merged",
+      message: `${pendingUa.length} User Agent Blocking rules merged into ${uaGroups(true).length} custom rule(s), one per mode and state, to fit the ${input.plan} plan's ${limit} custom rules (derived; each keeps its exact User-Agent)`
+    })
+  }
+  const placedBefore = body.filter((r) => isOurs(r.ref) && markerOf(r.ref!) !== undefined).length
+  const refused =
+    limit !== undefined && body.length > limit
+      ? `zone ${zone.name} would need ${body.length} custom rules (${user.length} there now, ${body.length - user.length} for Zone Lockdown and User Agent Blocking${placedBefore > 0 ? `, ${placedBefore} of them placed before the rules that skip the rest` : ""}), more than the ${limit} its ${input.plan} plan allows: delete some, or upgrade the plan`
+      : undefined
+
+  // Each source rule and the refs of its rules, every place in list order.
+  const refsOf = new Map<string, Array<string>>()
+  for (const r of body)
+    if (isOurs(r.ref)) for (const id of sourcesOf(r.ref!)) refsOf.set(id, [...(refsOf.get(id) ?? []), r.ref!])
+  const mapping: Array<LockdownUaPlan["mapping"][number]> = [
+    ...ordered.map((l) => ({ product: "lockdowns" as const, rule: l.id, refs: refsOf.get(l.id) ?? [] })),
+    ...[...refsOf.entries()]
+      .filter(([id]) => !before.lockdowns.some((l) => l.id === id))
+      .map(([rule, refs]) => ({ product: "ua_rules" as const, rule, refs }))
+  ]
+
+  for (const l of ordered)
     if (!migrated.has(l.id) && l.urls.some((u) => !u.replace(/^https?:\/\//i, "").includes("/")))
       notes.push({
         severity: "changed",
@@ -174,7 +210,6 @@ export const planLockdownUaMigration = (input: LockdownUaPlanInput): LockdownUaP
         rule: l.id,
         message: `lockdown ${l.id}: a URL without a path (${l.urls.join(", ")}) is taken to cover every path of its host (derived: not documented)`
       })
-  }
   const equalPriorities = before.lockdowns.filter(
     (l, i, all) => l.priority !== undefined && all.findIndex((o) => o.priority === l.priority) !== i
   )
@@ -184,47 +219,15 @@ export const planLockdownUaMigration = (input: LockdownUaPlanInput): LockdownUaP
       code: "lockdown-equal-priority",
       message: `lockdowns ${equalPriorities.map((l) => l.id).join(", ")} share a priority with another: the platform's order between them is not documented, the API's order is kept`
     })
-
-  // UA rules: migrated ones kept; pending ones one rule each, merged per mode and state if the quota needs it.
-  const uaKept = ours.filter((r) => r.ref!.startsWith("ua:")).map(asWritten)
-  const pendingUa = before.uaRules.filter((u) => !migrated.has(u.id))
-  const limit = input.plan === undefined ? undefined : (CustomRuleLimits[input.plan] ?? CustomRuleLimits.free!)
-  const countWith = (ua: number) => user.length + lockOut.length + uaKept.length + ua
-  let uaNew = pendingUa.map((u) => uaRule([u], uaAway))
-  if (limit !== undefined && countWith(uaNew.length) > limit && pendingUa.length > 1) {
-    const groups = new Map<string, Array<UaRule>>()
-    for (const u of pendingUa) groups.set(`${u.mode}/${u.paused}`, [...(groups.get(`${u.mode}/${u.paused}`) ?? []), u])
-    uaNew = [...groups.values()].map((g) => uaRule(g, uaAway))
-    notes.push({
-      severity: "changed",
-      code: "ua-merged",
-      message: `${pendingUa.length} User Agent Blocking rules merged into ${uaNew.length} custom rule(s), one per mode and state, to fit the ${input.plan} plan's ${limit} custom rules (derived; each keeps its exact User-Agent)`
-    })
-  }
-  for (const r of [...uaKept, ...uaNew])
-    for (const id of sourcesOf(r.ref!)) mapping.push({ product: "ua_rules", rule: id, refs: [r.ref!] })
-
-  const body = [...user.map(asWritten), ...lockOut, ...uaKept, ...uaNew]
-  const refused =
-    limit !== undefined && body.length > limit
-      ? `zone ${zone.name} would need ${body.length} custom rules (${user.length} there now, ${body.length - user.length} for Zone Lockdown and User Agent Blocking), more than the ${limit} its ${input.plan} plan allows: delete some, or upgrade the plan`
-      : undefined
-
-  for (const r of user)
-    if (r.action === "skip" && r.action_parameters?.ruleset === "current" && r.enabled !== false)
-      notes.push({
-        severity: "changed",
-        code: "skip-current-covers-migrated",
-        rule: r.ref ?? r.id,
-        message: `custom rule ${r.ref ?? r.id} skips the rest of the custom phase: the requests it matches now also skip the migrated Zone Lockdown and UA rules, which it did not before`
-      })
-  if (lockAway.length + uaAway.length > 0)
+  notes.push(...placementNotes(before.firewallRules, before.customRules, body, gates))
+  const exempting = away("zoneLockdown", undefined).length + away("uaBlock", undefined).length
+  if (exempting > 0)
     notes.push({
       severity: "info",
       code: "exemptions-kept",
-      message: `${lockAway.length + uaAway.length} rule(s) that exempted requests from Zone Lockdown or User Agent Blocking are kept as "and not (...)" in the migrated rules`
+      message: `${exempting} rule(s) that exempted requests from Zone Lockdown or User Agent Blocking are kept as "and not (...)" in the migrated rules`
     })
-  if (lockOut.length > 0)
+  if (body.some((r) => r.ref?.startsWith("lockdown:") === true))
     notes.push({
       severity: "changed",
       code: "block-page",
@@ -239,7 +242,7 @@ export const planLockdownUaMigration = (input: LockdownUaPlanInput): LockdownUaP
       method: "PUT",
       path: `/zones/${zone.id}/${ENTRYPOINT}`,
       body: { rules: body },
-      description: `PUT the custom rules entry point with ${body.length} rule(s): the ${user.length} there now, then ${body.length - user.length} for Zone Lockdown and User Agent Blocking`,
+      description: `PUT the custom rules entry point with ${body.length} rule(s): the ${user.length} there now and ${body.length - user.length} for Zone Lockdown and User Agent Blocking${placedBefore > 0 ? ` (${placedBefore} of them before the ${gates.length} rule(s) that skip the rest)` : ""}`,
       check: { customRules: body },
       inverse: {
         key: "restore-entrypoint",

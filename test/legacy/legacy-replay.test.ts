@@ -64,7 +64,7 @@ describe("firewall lockdowns migrate --replay", () => {
     expect(report.assumptions.every((a) => a.endsWith("(derived)"))).toBe(true)
   })
 
-  it("a custom rule that skips the rest now also skips the migrated lockdown: a difference, explained by the plan's note", () => {
+  it("a custom rule that skips the rest did not exempt from the lockdown: the migrated rules are placed before it too, and the replay agrees", () => {
     const run = cli(tempDir("edgectl-legreplay-"))
     const added = run([
       "custom-rules",
@@ -79,9 +79,10 @@ describe("firewall lockdowns migrate --replay", () => {
       "--json"
     ])
     expect(added.status, added.stderr).toBe(0)
-    const skipId = json<{ id: string }>(added).id
+    const skip = json<{ id: string; ref: string }>(added)
     const text = [
       '{"id": "partner-health", "request": {"http.host": "api.acme-mail.com", "http.request.uri.path": "/partner/health", "ip.src": "203.0.113.50"}}',
+      '{"id": "partner-health-allowed", "request": {"http.host": "api.acme-mail.com", "http.request.uri.path": "/partner/health", "ip.src": "198.51.100.9", "http.request.headers": {"user-agent": ["curl/7.88.1"]}}}',
       '{"id": "partner-stranger", "request": {"http.host": "api.acme-mail.com", "http.request.uri.path": "/partner/orders", "ip.src": "203.0.113.52"}}'
     ].join("\n")
     // An empty stdin compares nothing.
@@ -89,36 +90,54 @@ describe("firewall lockdowns migrate --replay", () => {
       "error: firewall lockdowns migrate --replay: -: no request to replay (0 lines)\n"
     )
     const same = run(["firewall", "lockdowns", "migrate", "--zone", "acme-mail.com", "--replay", "-", "--json"], text)
-    expect(same.status).toBe(1)
-    expect(same.stderr).toBe(
-      "firewall lockdowns migrate --replay: 1 request(s) of - decided differently (1 explained by the plan's notes)\n"
-    )
+    expect([same.status, same.stderr]).toEqual([0, ""])
     const report = JSON.parse(same.stdout) as Report
+    expect([report.requests, report.agreed, report.decided.before]).toEqual([3, 3, { block: 2, allow: 1 }])
+    // The plan: the lockdowns' and UA rules' copies, limited to what the skip matches, right before it.
+    const plan = json<{
+      expected: { customRules: Array<{ ref: string; expression: string }> }
+      notes: Array<{ code: string; message: string }>
+    }>(lockdowns(run, "--dry-run", "--json"))
+    const refs = plan.expected.customRules.map((r) => r.ref)
+    const at = refs.indexOf(skip.ref)
+    expect(refs.slice(0, at).every((r) => r.endsWith(`@${skip.ref}`))).toBe(true)
+    expect(refs.slice(0, at).map((r) => r.split("@")[0])).toEqual(refs.slice(at + 1))
     expect(
-      report.disagreements.map((x) => [
-        x.id,
-        x.differences,
-        x.before.action,
-        x.before.rule,
-        x.after.action,
-        x.after.rule,
-        x.explainedBy.map((e) => e.code)
-      ])
+      plan.expected.customRules
+        .slice(0, at)
+        .every((r) => r.expression.endsWith(' and (http.request.uri.path eq "/partner/health")'))
+    ).toBe(true)
+    expect(plan.notes.find((n) => n.code === "placed-before-skip")?.message).toContain(
+      `custom rule ${skip.ref} skips the rest of the custom phase`
+    )
+  })
+
+  it("an active firewall allow runs before every custom rule: its difference is explained by the plan's note, which names the commands that keep the order", () => {
+    const run = cli(tempDir("edgectl-legreplay-"))
+    const traffic = path.join(root, "fixtures", "firewall", "custom-rules-traffic.jsonl")
+    const r = lockdowns(run, "--replay", traffic, "--json")
+    expect(r.status).toBe(1)
+    expect(r.stderr).toBe(
+      `firewall lockdowns migrate --replay: 1 request(s) of ${traffic} decided differently (1 explained by the plan's notes)\n`
+    )
+    const report = JSON.parse(r.stdout) as Report
+    expect(
+      report.disagreements.map((d) => [d.id, d.before.action, d.after.action, d.after.rule?.kind, d.explainedBy])
     ).toEqual([
       [
-        "partner-health",
-        ["action"],
+        "office-admin",
         "block",
-        { kind: "lockdown", id: "c12ea5b9a4610083030d78499f0f1d97", description: "partner API" },
         "allow",
-        { kind: "custom", id: skipId },
-        ["skip-current-covers-migrated"]
+        "firewall",
+        [
+          {
+            code: "firewall-allow-covers-migrated",
+            message:
+              "firewall rule 273d82f59cb78511f7c81944baabf441 (allow office network) allows the requests it matches past every custom rule, so they now also skip the migrated Zone Lockdown and UA rules, which a firewall allow did not exempt them from; no custom rule can be placed before a firewall rule: migrate the firewall rules first (`firewall migrate`) or the whole zone at once (`migrate --zone`), and the migrated rules are placed before the skip it becomes (derived)"
+          }
+        ]
       ]
     ])
-    const table = run(["firewall", "lockdowns", "migrate", "--zone", "acme-mail.com", "--replay", "-"], text)
-    expect(table.stdout).toMatch(
-      /partner-health: GET api\.acme-mail\.com\/partner\/health +action +block by Zone Lockdown rule c12ea5b9a4610083030d78499f0f1d97 +allow by custom rule \w+ +skip-current-covers-migrated/
-    )
   })
 
   it("after an apply: the journal's before against the zone now; without the journal, nothing to compare (exit 1)", () => {

@@ -70,7 +70,8 @@ describe.each([
     await t.waitFor((s) => !s.includes("paste ignored"))
 
     // p replays a traffic file through the zone now and the plan's end state, as --replay does:
-    // the office's request on /admin, blocked by the lockdown now, is allowed after (issue 33).
+    // the office's request on /admin, blocked by the lockdown now, is allowed after: its firewall
+    // allow runs before every custom rule (issue 33), which the plan's note says and n shows.
     t.write("p")
     await t.waitFor("Replay traffic through")
     t.write(`${traffic}\r`)
@@ -81,8 +82,10 @@ describe.each([
     await t.waitFor((s) => s.includes("v replay") || flat(s).includes("Zone Lockdown and UA rules → custom rules"))
 
     t.write("n")
+    // More notes than rows: the title stays, the notes are cut at the bottom (↓ scrolls).
     await t.waitFor((s) => s.includes(`Notes of the migration of ${Zone}`) && s.includes("esc close"))
     expect(flat(t.screen())).toContain("derived")
+    expect(flat(t.screen())).toContain("(allow office network) allows the requests it matches")
     t.write(PtyKeys.escape)
     await t.waitFor((s) => !s.includes("Notes of the migration") && s.includes("a apply"))
 

@@ -241,11 +241,14 @@ export function LegacyMigrationView({
   if (dialog === "notes" && active)
     return (
       <Box flexDirection="column" height={height} overflow="hidden" borderStyle="round" borderColor="cyan" paddingX={1}>
-        <Text bold wrap="truncate-end">{`Notes of the migration of ${zone.name} (${notes.length})`}</Text>
+        <Box flexShrink={0}>
+          <Text bold wrap="truncate-end">{`Notes of the migration of ${zone.name} (${notes.length})`}</Text>
+        </Box>
+        {/* Whole notes that do not fit are cut at the bottom (↓ scrolls), never squeezed over the title. */}
         {noteLines.slice(notesTop).map((l, i) => (
-          <Text key={notesTop + i} wrap="wrap">
-            {l}
-          </Text>
+          <Box key={notesTop + i} flexShrink={0}>
+            <Text wrap="wrap">{l}</Text>
+          </Box>
         ))}
       </Box>
     )
