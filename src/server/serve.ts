@@ -13,7 +13,7 @@ import type { LegacyApis } from "./legacy-mode.js"
 import { envelopeErrors, logInternalErrors } from "./errors.js"
 import { untracedLayer } from "./platform.js"
 import { rateGate, type Listener } from "./rate-gate.js"
-import { makeRouteTable, type RouteTable, type TableRequest } from "./route-table.js"
+import { makeRouteTable, type RouteTable, type TableRequest } from "./door/route-table.js"
 import { Db } from "../store/db.js"
 
 export interface ServeOptions {

@@ -1,5 +1,5 @@
 /**
- * Local mode builds the embedded API in parts (src/server/parts.ts). The routing table must send
+ * Local mode builds the embedded API in parts (src/server/door/parts.ts). The routing table must send
  * every endpoint of the contract to the part that holds it, and an in-process client over the parts
  * must answer exactly as the whole API served on a socket does.
  */
@@ -7,8 +7,8 @@ import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { BasePath, V4Api } from "../../src/api/contract.js"
 import { LocalBase, LocalToken } from "../../src/api/target.js"
-import { makeLocalClient, makeLocalHandler } from "../../src/server/local-transport.js"
-import { partOf, type PartName } from "../../src/server/parts.js"
+import { makeLocalClient, makeLocalHandler } from "../../src/server/door/local-transport.js"
+import { partOf, type PartName } from "../../src/server/door/parts.js"
 import { storeFile } from "../../src/server/platform.js"
 import { request, startPlatform, tempDir, type Platform } from "../helpers/platform.js"
 

@@ -12,10 +12,10 @@
 import type * as HttpApi from "@effect/platform/HttpApi"
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as Layer from "effect/Layer"
-import { BasePath, CoreApi } from "../api/contract-core.js"
-import { AuthenticationLive } from "./auth.js"
-import { ApiErrorsLive } from "./errors.js"
-import type { platformServices } from "./platform.js"
+import { BasePath, CoreApi } from "../../api/contract-core.js"
+import { AuthenticationLive } from "../auth.js"
+import { ApiErrorsLive } from "../errors.js"
+import type { platformServices } from "../platform.js"
 
 export type PartName = "core" | "esc" | "kv" | "firewall" | "waf" | "rulesets" | "legacy"
 
@@ -57,31 +57,31 @@ const partLayer = (api: HttpApi.HttpApi.Any, groups: Layer.Layer<never, never, u
 export const loadPart = async (name: PartName): Promise<Part> => {
   switch (name) {
     case "core": {
-      const m = await import("./core-handlers.js")
+      const m = await import("../core-handlers.js")
       return partLayer(CoreApi(), Layer.mergeAll(m.ZonesLive, m.UserLive, m.AccountsLive))
     }
     case "esc": {
-      const [m, c] = await Promise.all([import("./esc-handlers.js"), import("../api/contract-esc.js")])
+      const [m, c] = await Promise.all([import("../esc-handlers.js"), import("../../api/contract-esc.js")])
       return partLayer(c.EscApi(), m.EscLive)
     }
     case "kv": {
-      const [m, c] = await Promise.all([import("./kv-handlers.js"), import("../api/contract-kv.js")])
+      const [m, c] = await Promise.all([import("../kv-handlers.js"), import("../../api/contract-kv.js")])
       return partLayer(c.KvApi(), m.KvLive)
     }
     case "firewall": {
-      const [m, c] = await Promise.all([import("./firewall-handlers.js"), import("../api/contract-firewall.js")])
+      const [m, c] = await Promise.all([import("../firewall-handlers.js"), import("../../api/contract-firewall.js")])
       return partLayer(c.FirewallApi(), m.FirewallLive)
     }
     case "waf": {
-      const [m, c] = await Promise.all([import("./waf-handlers.js"), import("../api/contract-waf.js")])
+      const [m, c] = await Promise.all([import("../waf-handlers.js"), import("../../api/contract-waf.js")])
       return partLayer(c.WafApi(), m.WafLive)
     }
     case "legacy": {
-      const [m, c] = await Promise.all([import("./legacy-handlers.js"), import("../api/contract-legacy.js")])
+      const [m, c] = await Promise.all([import("../legacy-handlers.js"), import("../../api/contract-legacy.js")])
       return partLayer(c.LegacyApi(), m.LegacyLive)
     }
     case "rulesets": {
-      const [m, c] = await Promise.all([import("./rulesets-handlers.js"), import("../api/contract-rulesets.js")])
+      const [m, c] = await Promise.all([import("../rulesets-handlers.js"), import("../../api/contract-rulesets.js")])
       return partLayer(c.RulesetsApi(), m.RulesetsLive)
     }
   }

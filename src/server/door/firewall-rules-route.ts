@@ -12,14 +12,14 @@
  */
 import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
-import { BasePath } from "../api/contract-core.js"
-import { FirewallEndpoints, RulesListParams } from "../api/contract-firewall.js"
-import { pageInfo } from "../domain/envelope.js"
-import type { Db } from "../store/db.js"
-import * as Repo from "../store/firewall-repo.js"
-import * as Zones from "../store/zones-repo.js"
-import { authenticate } from "./auth.js"
-import { toRule } from "./firewall-ops.js"
+import { BasePath } from "../../api/contract-core.js"
+import { FirewallEndpoints, RulesListParams } from "../../api/contract-firewall.js"
+import { pageInfo } from "../../domain/envelope.js"
+import type { Db } from "../../store/db.js"
+import * as Repo from "../../store/firewall-repo.js"
+import * as Zones from "../../store/zones-repo.js"
+import { authenticate } from "../auth.js"
+import { toRule } from "../firewall-ops.js"
 import { isBodilessGet, normalizeUrlParams, orApp, plainQuery, type TableRequest } from "./route-table.js"
 
 const ROUTE = new RegExp(`^${BasePath}/zones/([A-Za-z0-9_-]{1,64})/firewall/rules(?:\\?(.*))?$`)
