@@ -2,7 +2,7 @@
  * A zone's firewall rules list (`GET /zones/{id}/firewall/rules`, what `firewall rules list` asks)
  * answered without the HttpApi app, as route-table.ts answers the hottest JSON reads: in local mode
  * a cold `firewall rules list` then never builds the firewall part of the API. A module of its own
- * so that only a firewall request loads the firewall contract (local-transport.ts imports it then).
+ * so that only a firewall request loads the firewall contract (fast-routes.ts imports it then).
  *
  * Same rule as the table: it answers only a successful read whose request it understands exactly
  * (GET, no body, the path spelled plainly, a query of declared names with plain values), with the
