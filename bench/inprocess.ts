@@ -1,5 +1,5 @@
 // In-process cost of one local client call, inside one process: the default local transport
-// (src/server/local-transport.ts), and for reference the web-handler transport it replaced
+// (src/server/door/local-transport.ts), and for reference the web-handler transport it replaced
 // (`HttpApiBuilder.toWebHandler` + a `FetchHttpClient.Fetch` building web Request/Response).
 // bench/platform.bench.mjs bundles this file with esbuild and runs it with plain node (no tsx at run time).
 //

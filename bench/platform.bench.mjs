@@ -24,7 +24,7 @@
 //     middleware layers and response conversion. No single library step dominates: a cheaper
 //     router or cached encoders alone would have saved a few per cent each.
 //   - in-process zones get, before: the same app work plus the client's (HttpClient, decode).
-// Choice: a route table (src/server/route-table.ts) answers the two hottest reads before the app,
+// Choice: a route table (src/server/door/route-table.ts) answers the two hottest reads before the app,
 // served and in-process, with the same credential check, queries and schemas, and declines anything
 // else to the app (errors included), so no answer changes (test/server/route-table.test.ts compares
 // both on every route). Then the DNS page's encoder was a third of the table's cost: its JSON is

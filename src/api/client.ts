@@ -281,7 +281,7 @@ export const callAnswered = <E extends AnyEndpoint>(
 /**
  * A page of a list, as `call` answers it. In-process, only the envelope is read (`trustedPage`):
  * the platform in this process encoded its items through these same schemas, or checked them
- * field by field against them (src/server/route-table.ts), and decoding each one again was a third
+ * field by field against them (src/server/door/route-table.ts), and decoding each one again was a third
  * of a 100,000-zone `zones list`. Only for items whose decode is the wire as it is (no
  * transformation: Zone, DnsRecord); any other target, or an envelope off its shape, is decoded whole.
  */

@@ -3,7 +3,7 @@
  * foundation's groups (zones, user, accounts). Each area's group is in its own contract-<area>.ts;
  * contract.ts assembles them all into `V4Api`. `platformApi` gives any set of groups the platform's
  * errors and base path: `edgectl serve` builds all of them, local mode one part at a time
- * (src/server/parts.ts), so a command never builds the routes it does not call.
+ * (src/server/door/parts.ts), so a command never builds the routes it does not call.
  */
 import * as HttpApi from "@effect/platform/HttpApi"
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"

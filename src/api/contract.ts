@@ -4,8 +4,8 @@
  * so a path, a parameter or a body is declared in one place: an endpoint in its area's record, the
  * area's group built from the record (`groupOf`). The core (errors, authentication, the
  * foundation's groups) is in contract-core.ts, each area's group in contract-<area>.ts. The fast
- * routes the in-process platform tries before the app (src/server/route-table.ts and its
- * siblings) match their few paths again, and decline whatever they do not understand exactly.
+ * routes the platform tries before the app (the list of src/server/door/fast-routes.ts) match their
+ * few paths again, and decline whatever they do not understand exactly.
  */
 import * as HttpApi from "@effect/platform/HttpApi"
 import { AccountsGroup, Authentication, platformApi, UserGroup, ZonesGroup } from "./contract-core.js"

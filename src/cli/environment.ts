@@ -21,12 +21,12 @@ import { localMigrationTarget, MigrationTarget, remoteMigrationTarget } from "..
 
 /**
  * In-process, no socket: the platform's HttpApi app runs in this process without web
- * Request/Response objects (see src/server/local-transport.ts); loaded only when local mode is used.
+ * Request/Response objects (see src/server/door/local-transport.ts); loaded only when local mode is used.
  */
 const localPlatform: LocalPlatform = (stateDir) =>
   Layer.unwrapEffect(
     Effect.map(
-      Effect.promise(() => import("../server/local-transport.js")),
+      Effect.promise(() => import("../server/door/local-transport.js")),
       (t) => t.layer(t.storeFile(stateDir))
     )
   )

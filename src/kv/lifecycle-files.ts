@@ -12,7 +12,7 @@ import { nodeCrypto } from "../lazy-builtins.js"
 
 /**
  * The path, under a namespace, of a page of its entries read straight from the in-process local
- * store (src/server/kv-entries-route.ts answers it, `readEntries` asks it); not a platform path.
+ * store (src/server/door/kv-entries-route.ts answers it, `readEntries` asks it); not a platform path.
  */
 export const EntriesSegment = "entries"
 

@@ -1,29 +1,29 @@
 /**
  * The embedded local platform: the whole v4 API built from the contract over a SQLite store, as a web
- * handler (in-process, no socket) or served on a port (`edgectl serve`). Local mode's in-process
- * client builds only the parts a command calls (parts.ts) over the same services (platform.ts).
+ * handler (in-process, no socket) or served on a port (`edgectl serve`). Its handlers are every
+ * part's of the table in door/parts.ts, which local mode's in-process client builds one at a time,
+ * only those a command calls, over the same services (platform.ts).
  */
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { V4Api } from "../api/contract.js"
 import type * as Db from "../store/db.js"
-import { AuthenticationLive } from "./auth.js"
-import { ApiErrorsLive, envelopeErrors } from "./errors.js"
-import { AccountsLive, UserLive, ZonesLive } from "./core-handlers.js"
-import { EscLive } from "./esc-handlers.js"
-import { FirewallLive } from "./firewall-handlers.js"
-import { KvLive } from "./kv-handlers.js"
-import { LegacyLive } from "./legacy-handlers.js"
-import { RulesetsLive } from "./rulesets-handlers.js"
+import { envelopeErrors } from "./errors.js"
+import { apiLayer, loadPart, partNames } from "./door/parts.js"
 import { platformServices, type PlatformOptions, withHttpSettings } from "./platform.js"
-import { WafLive } from "./waf-handlers.js"
 
 export { storeFile, type PlatformOptions } from "./platform.js"
 
-const ApiLive = HttpApiBuilder.api(V4Api()).pipe(
-  Layer.provide([ZonesLive, UserLive, AccountsLive, EscLive, KvLive, FirewallLive, WafLive, RulesetsLive, LegacyLive]),
-  Layer.provide(AuthenticationLive),
-  Layer.provide(ApiErrorsLive())
+/** The whole API: every part's handlers (the table's modules, imported when it is built). */
+const ApiLive = Layer.unwrapEffect(
+  Effect.promise(async () => {
+    const parts = await Promise.all(partNames.map(loadPart))
+    return apiLayer(
+      V4Api(),
+      parts.map((p) => p.handlers)
+    )
+  })
 )
 
 /** Everything the whole API needs, over the store at `file` (created and seeded on first use). */

@@ -26,7 +26,7 @@ const malformed = (code: number, header: string) =>
   })
 
 /**
- * Synchronous (an Either is also an Effect): the route table (route-table.ts) checks credentials
+ * Synchronous (an Either is also an Effect): the fast routes (door/fast-routes.ts) check credentials
  * outside any fiber, with this same function.
  */
 export const authenticate = (

@@ -40,7 +40,7 @@ const typesOf = (t: string | ReadonlyArray<string> | undefined) =>
 
 const ZONE_TYPES = ["full", "partial", "secondary", "internal"]
 
-/** The store's query for a DNS list's parameters (the route table, route-table.ts, asks it too). */
+/** The store's query for a DNS list's parameters (the route table, door/route-table.ts, asks it too). */
 export const dnsQuery = (zoneId: string, q: DnsListParams): Zones.DnsQuery => ({
   zoneId,
   type: q.type,

@@ -2,7 +2,7 @@
  * What every part of the embedded platform's API runs on: the store (created and seeded with the demo
  * world on first use), the platform's clock, local mode's KV behaviour, and the settings of its HTTP
  * layer. `edgectl serve` builds the whole API over these (app.ts); local mode builds them once and
- * then only the parts of the API a command calls (parts.ts).
+ * then only the parts of the API a command calls (door/parts.ts).
  */
 import * as HttpMiddleware from "@effect/platform/HttpMiddleware"
 import * as HttpRouter from "@effect/platform/HttpRouter"
@@ -73,7 +73,7 @@ export const withHttpSettings = <A, E, R>(layer: Layer.Layer<A, E, R>) =>
  * served app gets (HttpApp.toHandled) parses the URL, redacts the headers and records a span with a
  * dozen attributes per request. Its setting is a fiber ref read by each request's fiber, so it is set
  * where those fibers get their runtime: around `HttpApiBuilder.serve` (serve.ts) and around the
- * local transport's `Layer.toRuntime` (local-transport.ts). Around a layer of the API it would end
+ * local transport's `Layer.toRuntime` (door/local-transport.ts). Around a layer of the API it would end
  * with that layer's build.
  */
 export const untracedLayer = <A, E, R>(layer: Layer.Layer<A, E, R>) =>

@@ -3,7 +3,6 @@ import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import * as Context from "effect/Context"
 import { createServer, type Server } from "node:http"
 import type { RateLimit } from "../domain/rate-budget.js"
 import { BasePath } from "../api/contract-core.js"
@@ -13,8 +12,8 @@ import type { LegacyApis } from "./legacy-mode.js"
 import { envelopeErrors, logInternalErrors } from "./errors.js"
 import { untracedLayer } from "./platform.js"
 import { rateGate, type Listener } from "./rate-gate.js"
-import { makeRouteTable, type RouteTable, type TableRequest } from "./route-table.js"
-import { Db } from "../store/db.js"
+import { fastAnswer, makeFastRoutes, type FastRoute } from "./door/fast-routes.js"
+import type { TableRequest } from "./door/route-table.js"
 
 export interface ServeOptions {
   readonly host: string
@@ -24,7 +23,7 @@ export interface ServeOptions {
   readonly clock?: PlatformClock
   /** The ended APIs served as they were, or answered as ended (legacy-mode.ts); else EDGECTL_LEGACY_APIS's. */
   readonly legacy?: LegacyApis
-  /** Answer the hottest reads from the route table (route-table.ts) before the app; true by default (tests turn it off to compare). */
+  /** Answer the hottest reads by the served fast routes (door/fast-routes.ts) before the app; true by default (tests turn it off to compare). */
   readonly routeTable?: boolean
   /** `--rate-limit N/SECONDS`: past it, 429 with Retry-After per credential (./rate-gate.ts). */
   readonly rateLimit?: RateLimit | undefined
@@ -36,19 +35,28 @@ export interface Served {
   readonly port: number
 }
 
-const behindTable =
-  (table: RouteTable) =>
+const behindRoutes =
+  (routes: ReadonlyArray<FastRoute>) =>
   (app: Listener): Listener =>
   (req, res) => {
-    const body = table(req as TableRequest)
-    if (body === undefined) return app(req, res)
-    res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body) })
-    res.end(body)
+    const answer = fastAnswer(routes, req as TableRequest)
+    if (answer === undefined) return app(req, res)
+    if (typeof answer === "string") {
+      res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(answer) })
+      res.end(answer)
+      return
+    }
+    res.writeHead(200, {
+      ...answer.headers,
+      "content-type": "application/octet-stream",
+      "content-length": answer.value.byteLength
+    })
+    res.end(answer.value)
   }
 
 /**
  * The server's one request listener (the app's, registered by NodeHttpServer while the layer
- * builds) behind `wrap`: the route table (a request it answers never starts a fiber), the budget.
+ * builds) behind `wrap`: the fast routes (a request they answer never starts a fiber), the budget.
  */
 const inFront = (server: Server, wrap: (next: Listener) => Listener) =>
   Effect.acquireRelease(
@@ -81,7 +89,10 @@ export const serve = (o: ServeOptions) =>
       Layer.provide(NodeHttpServer.layer(() => server, { host: o.host, port: o.port }))
     )
     const context = yield* Layer.build(layer)
-    if (o.routeTable !== false) yield* inFront(server, behindTable(makeRouteTable(Context.get(context, Db).db)))
+    if (o.routeTable !== false) {
+      const routes = yield* Effect.promise(() => makeFastRoutes(context, (r) => r.served))
+      yield* inFront(server, behindRoutes(routes))
+    }
     if (o.rateLimit !== undefined) yield* inFront(server, rateGate(o.rateLimit))
     const address = server.address()
     const port = typeof address === "object" && address ? address.port : o.port

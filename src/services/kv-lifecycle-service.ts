@@ -73,7 +73,7 @@ const valuesOf = (accountId: string, namespaceId: string, keys: ReadonlyArray<Kv
   })
 
 /**
- * A page of entries read straight from the local store (src/server/kv-entries-route.ts, answered
+ * A page of entries read straight from the local store (src/server/door/kv-entries-route.ts, answered
  * by the in-process transport only): one request a page instead of a listing and ten bulk gets.
  * `undefined` when it was not answered (an unknown namespace, a cursor not ours…): the caller
  * reads that page through the API, which answers it or says what is wrong.

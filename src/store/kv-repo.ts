@@ -314,7 +314,7 @@ const faithful = (text: string, bytes: number) =>
 
 /**
  * One page of live entries (keys with their values) in byte order, for a local export
- * (src/server/kv-entries-route.ts). Keys and values are read as text by SQLite, in raw rows: a
+ * (src/server/door/kv-entries-route.ts). Keys and values are read as text by SQLite, in raw rows: a
  * Buffer per key and per value was two thirds of a page's cost. A key or value whose text is not
  * its bytes (a binary value) is read again as bytes by its row.
  */

@@ -6,7 +6,7 @@
  *   `WithDefault` node), a boolean option that knows whether it was given;
  * - src/cli/main.ts `unknownSubcommand`: the walk over @effect/cli's command descriptors that names
  *   the subcommands of a mistyped one;
- * - src/server/local-transport.ts: its copies of @effect/platform's server request (what the app sees)
+ * - src/server/door/local-transport.ts: its copies of @effect/platform's server request (what the app sees)
  *   and client response (what the client gets), which stand in for the web `Request`/`Response`
  *   path of `HttpApiBuilder.toWebHandler` and `FetchHttpClient`;
  * - src/objects/sqlite-binding.ts `nativeGuard`: better-sqlite3's native Database, kept in an own
@@ -36,7 +36,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 import { describe, expect, it } from "vitest"
-import { type LocalHandle, makeLocalClient } from "../../src/server/local-transport.js"
+import { type LocalHandle, makeLocalClient } from "../../src/server/door/local-transport.js"
 import { triState } from "../../src/cli/options.js"
 import { nativeGuard, openObjectSqlite } from "../../src/objects/sqlite-binding.js"
 import { cliEnvironment } from "../../src/cli/environment.js"
@@ -145,7 +145,7 @@ describe("src/cli/main.ts unknownSubcommand: the walk over @effect/cli's command
   })
 })
 
-describe("src/server/local-transport.ts: its copies of @effect/platform's server request and client response", () => {
+describe("src/server/door/local-transport.ts: its copies of @effect/platform's server request and client response", () => {
   const url = "http://platform.local/client/v4/zones?name=acme.com"
   const answer = {
     status: 201,
@@ -279,7 +279,7 @@ describe("src/server/local-transport.ts: its copies of @effect/platform's server
       // (the copy caches the decoded text under the library's own name, `textEffect`).
       expect(
         without(members(web.request), members(local.request)),
-        "members of @effect/platform's server request that LocalServerRequest (src/server/local-transport.ts) lacks"
+        "members of @effect/platform's server request that LocalServerRequest (src/server/door/local-transport.ts) lacks"
       ).toEqual(["arrayBufferEffect", "headersOverride", "remoteAddressOverride"])
     }
   })
@@ -321,7 +321,7 @@ describe("src/server/local-transport.ts: its copies of @effect/platform's server
     const inner = (r: object) => ("original" in r ? (r.original as object) : r)
     expect(
       without(members(inner(web.response)), members(inner(local.response))),
-      "members of @effect/platform's client response that LocalClientResponse (src/server/local-transport.ts) lacks"
+      "members of @effect/platform's client response that LocalClientResponse (src/server/door/local-transport.ts) lacks"
     ).toEqual(["arrayBufferBody", "cachedCookies", "formDataBody", "source", "textBody"])
   })
 })

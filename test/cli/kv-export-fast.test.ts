@@ -1,5 +1,5 @@
 /**
- * A local `kv export` reads its pages straight from the store (src/server/kv-entries-route.ts),
+ * A local `kv export` reads its pages straight from the store (src/server/door/kv-entries-route.ts),
  * a remote one through the platform's API (a listing and bulk gets): the same namespace's entries
  * must come out byte for byte the same both ways — several pages, binary and U+FFFD values,
  * metadata, expirations, keys of several bytes per character and with colons.

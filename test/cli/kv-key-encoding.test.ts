@@ -1,7 +1,7 @@
 /**
  * `edgectl kv key get` of keys the client percent-encodes in the path (colons, slashes, `%`,
  * unicode, 512 bytes): the value comes back byte for byte on the local platform, where such a read
- * is answered by the in-process route (src/server/kv-value-route.ts) rather than the app.
+ * is answered by the in-process route (src/server/door/kv-value-route.ts) rather than the app.
  */
 import { beforeAll, describe, expect, it } from "vitest"
 import { edgectl, json, tempDir } from "../helpers/cli.js"

@@ -11,7 +11,7 @@ import * as http from "node:http"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { BasePath } from "../../src/api/contract.js"
 import { LocalBase, LocalToken } from "../../src/api/target.js"
-import { makeLocalClient, makeLocalHandler } from "../../src/server/local-transport.js"
+import { makeLocalClient, makeLocalHandler } from "../../src/server/door/local-transport.js"
 import { storeFile } from "../../src/server/platform.js"
 import {
   assertEnvelope,

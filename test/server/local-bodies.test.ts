@@ -1,5 +1,5 @@
 /**
- * Request bodies of the in-process platform (local mode's transport, src/server/local-transport.ts):
+ * Request bodies of the in-process platform (local mode's transport, src/server/door/local-transport.ts):
  * read in slices from the bytes the client made, within the same limits as a served body, refused
  * with the same answer as `edgectl serve` gives the same body.
  */
@@ -7,7 +7,7 @@ import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { BasePath } from "../../src/api/contract.js"
-import { makeLocalClient, makeLocalHandler } from "../../src/server/local-transport.js"
+import { makeLocalClient, makeLocalHandler } from "../../src/server/door/local-transport.js"
 import { LocalBase, LocalToken } from "../../src/api/target.js"
 import { BulkMaxBytes, ValueMaxBytes } from "../../src/domain/kv-limits.js"
 import { storeFile } from "../../src/server/platform.js"

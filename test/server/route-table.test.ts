@@ -1,5 +1,5 @@
 /**
- * The route table (src/server/route-table.ts) in front of the app: `edgectl serve` with it and without
+ * The route table (src/server/door/route-table.ts) in front of the app: `edgectl serve` with it and without
  * it, over the same SQLite file, answer every route of the contract and every odd spelling of the two
  * routes it holds with the same status, content-type and bytes; it answers the common reads itself
  * and declines the rest; and a credential revoked in the store is refused on the next request.
@@ -13,11 +13,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { HttpClientRequest } from "@effect/platform"
 import { BasePath, V4Api } from "../../src/api/contract.js"
 import { LocalBase } from "../../src/api/target.js"
-import { makeLocalClient, makeLocalHandler, storeFile } from "../../src/server/local-transport.js"
+import { makeLocalClient, makeLocalHandler, storeFile } from "../../src/server/door/local-transport.js"
 import { serve } from "../../src/server/serve.js"
-import { makeRouteTable } from "../../src/server/route-table.js"
-import { makeKvValueRoute } from "../../src/server/kv-value-route.js"
-import { makeFirewallRulesRoute } from "../../src/server/firewall-rules-route.js"
+import { makeRouteTable } from "../../src/server/door/route-table.js"
+import { makeKvValueRoute } from "../../src/server/door/kv-value-route.js"
+import { makeFirewallRulesRoute } from "../../src/server/door/firewall-rules-route.js"
 import { LocalKvOptions } from "../../src/server/kv-options.js"
 import { tempDir, World } from "../helpers/platform.js"
 

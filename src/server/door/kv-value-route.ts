@@ -16,12 +16,12 @@
  * ~960 M instructions (1.92x `node -e 0`) to ~871 M (1.73x), as a plain key's (callgrind, median of 3).
  */
 import * as Either from "effect/Either"
-import { BasePath } from "../api/contract-core.js"
-import { checkKey, nowSeconds } from "../kv/validate.js"
-import type { Db } from "../store/db.js"
-import * as Engine from "../store/kv-repo.js"
-import { authenticate } from "./auth.js"
-import type { KvOptions } from "./kv-options.js"
+import { BasePath } from "../../api/contract-core.js"
+import { checkKey, nowSeconds } from "../../kv/validate.js"
+import type { Db } from "../../store/db.js"
+import * as Engine from "../../store/kv-repo.js"
+import { authenticate } from "../auth.js"
+import type { KvOptions } from "../kv-options.js"
 import { isBodilessGet, orApp, type TableRequest } from "./route-table.js"
 
 /** The value's bytes and its expiration header, as the `getValue` handler answers them. */

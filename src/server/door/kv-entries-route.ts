@@ -17,13 +17,13 @@
  * else is left to the caller, which then reads that page through the API and meets its error.
  */
 import * as Either from "effect/Either"
-import { BasePath } from "../api/contract-core.js"
-import { EntriesSegment, entriesText, entryOf } from "../kv/lifecycle-files.js"
-import { nowSeconds } from "../kv/validate.js"
-import type { Db } from "../store/db.js"
-import * as Engine from "../store/kv-repo.js"
-import { authenticate } from "./auth.js"
-import type { KvOptions } from "./kv-options.js"
+import { BasePath } from "../../api/contract-core.js"
+import { EntriesSegment, entriesText, entryOf } from "../../kv/lifecycle-files.js"
+import { nowSeconds } from "../../kv/validate.js"
+import type { Db } from "../../store/db.js"
+import * as Engine from "../../store/kv-repo.js"
+import { authenticate } from "../auth.js"
+import type { KvOptions } from "../kv-options.js"
 import { isBodilessGet, orApp, type TableRequest } from "./route-table.js"
 
 const ROUTE = new RegExp(

@@ -28,16 +28,13 @@ import * as Layer from "effect/Layer"
 import * as Runtime from "effect/Runtime"
 import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
-import { envelopeErrors } from "./errors.js"
-import { loadPart, type PartName, partOf } from "./parts.js"
-import { LocalKvOptions } from "./kv-options.js"
-import { storeFile, storeServices, untracedEffect, withHttpSettings, type StoreServices } from "./platform.js"
+import { envelopeErrors } from "../errors.js"
+import { partLayer, type PartName, partOf } from "./parts.js"
+import { LocalKvOptions } from "../kv-options.js"
+import { storeFile, storeServices, untracedEffect, withHttpSettings, type StoreServices } from "../platform.js"
 import { bytesOf, concat, LocalClientResponse, LocalServerRequest, type Answer } from "./local-messages.js"
-import { makeRouteTable, type RouteTable } from "./route-table.js"
-import { makeKvEntriesRoute } from "./kv-entries-route.js"
-import { makeKvValueRoute } from "./kv-value-route.js"
-import { Db } from "../store/db.js"
-import { markLocalPlatformBuilt } from "../launcher-hooks.js"
+import { fastAnswer, makeFastRoutes, type FastAnswer, type FastRoute } from "./fast-routes.js"
+import { markLocalPlatformBuilt } from "../../launcher-hooks.js"
 
 // ---------------------------------------------------------------------------------------------
 // The handler: the platform's HttpApi app on its own runtime, built on first use
@@ -76,7 +73,8 @@ const responseBody = (
  * first request for it, with the same handlers, authentication and middleware as `edgectl serve`.
  * The one difference is local mode's KV behaviour (`LocalKvOptions`: namespaces exist implicitly, as
  * in wrangler's local storage, and a bulk request is not cut at 10,000 entries). `dispose` closes the
- * store. `routeTable: false` sends every request to the app (tests compare both).
+ * store. A request is tried first by the fast routes of its part (fast-routes.ts), then by the part;
+ * `routeTable: false` sends every request to the part (tests compare both).
  */
 export const makeLocalHandler = (
   file: string,
@@ -97,7 +95,7 @@ export const makeLocalHandler = (
   const buildPart = (name: PartName): Promise<Handle> =>
     Effect.gen(function* () {
       const context = yield* Effect.promise(() => (services ??= buildServices()))
-      const part = yield* Effect.promise(() => loadPart(name))
+      const part = yield* Effect.promise(() => partLayer(name))
       // The store's services are shared by every part; the HTTP layer's context (the platform's
       // file system, paths and etags) is made with the first part, which is when it is first needed.
       const layer = withHttpSettings(
@@ -149,34 +147,7 @@ export const makeLocalHandler = (
       return handle
     }).pipe(Scope.extend(scope), Effect.runPromise)
 
-  // The route table (route-table.ts) answers the hottest reads before any part is asked, as in
-  // `edgectl serve`, and so does the KV value read (kv-value-route.ts): they need only the store,
-  // so they are made with the services.
-  let table: RouteTable | undefined
-  // As the app's JSON answer: the same body and headers (HttpServerResponse.json is text with this type).
-  const jsonAnswer = (text: string): Answer => {
-    const response = HttpServerResponse.text(text, { contentType: "application/json" })
-    return { response, body: (response.body as { readonly body: Uint8Array }).body }
-  }
-  let kvValue: ReturnType<typeof makeKvValueRoute> | undefined
-  // A local export's pages of entries (kv-entries-route.ts): a path of the in-process transport only.
-  let kvEntries: ReturnType<typeof makeKvEntriesRoute> | undefined
-  const fromTable = (request: LocalServerRequest): Answer | undefined => {
-    const text = table!(request) ?? kvEntries!(request)
-    if (text === undefined) {
-      const kv = kvValue!(request)
-      if (kv === undefined) return undefined
-      // As the `getValue` handler's answer.
-      const response = HttpServerResponse.uint8Array(kv.value, {
-        contentType: "application/octet-stream",
-        headers: kv.headers
-      })
-      return { response, body: kv.value }
-    }
-    return jsonAnswer(text)
-  }
-  const viaPart = (request: LocalServerRequest, signal: AbortSignal): Promise<Answer> => {
-    const name = partOf(request.url)
+  const viaPart = (name: PartName, request: LocalServerRequest, signal: AbortSignal): Promise<Answer> => {
     let part = handlers.get(name)
     if (part === undefined) {
       part = buildPart(name)
@@ -185,37 +156,57 @@ export const makeLocalHandler = (
     return part.then((h) => h(request, signal))
   }
 
-  // A zone's firewall rules list has a route of its own, loaded with the firewall contract only
-  // when a firewall request comes (firewall-rules-route.ts).
-  let firewallRules: Promise<(request: LocalServerRequest) => string | undefined> | undefined
-  const fromRoutes = async (request: LocalServerRequest): Promise<Answer | undefined> => {
-    const context = await (services ??= buildServices())
-    const db = Context.get(context, Db).db
-    table ??= makeRouteTable(db)
-    kvValue ??= makeKvValueRoute(db, LocalKvOptions)
-    kvEntries ??= makeKvEntriesRoute(db, LocalKvOptions)
-    const answer = fromTable(request)
-    if (answer !== undefined || partOf(request.url) !== "firewall") return answer
-    firewallRules ??= import("./firewall-rules-route.js").then((m) => m.makeFirewallRulesRoute(db))
-    const text = (await firewallRules)(request)
-    return text === undefined ? undefined : jsonAnswer(text)
+  // The fast routes (fast-routes.ts) answer a few reads before any part is built, as in `edgectl
+  // serve`: those of a part are made with the services on the first request for that part, then
+  // tried synchronously.
+  const routes = new Map<PartName, ReadonlyArray<FastRoute>>()
+  const making = new Map<PartName, Promise<ReadonlyArray<FastRoute>>>()
+  const makeRoutes = (name: PartName) => {
+    let made = making.get(name)
+    if (made === undefined) {
+      made = (services ??= buildServices()).then((context) => makeFastRoutes(context, (r) => r.part === name))
+      void made.then(
+        (r) => routes.set(name, r),
+        () => undefined
+      )
+      making.set(name, made)
+    }
+    return made
+  }
+  const tried = (made: ReadonlyArray<FastRoute>, name: PartName, request: LocalServerRequest, signal: AbortSignal) => {
+    const answer = made.length === 0 ? undefined : fastAnswer(made, request)
+    return answer !== undefined ? Promise.resolve(answerOf(answer)) : viaPart(name, request, signal)
   }
 
   return {
     dispose,
     handle: (request, signal) => {
-      if (options.routeTable === false) return viaPart(request, signal)
-      if (table !== undefined && partOf(request.url) !== "firewall") {
-        const answer = fromTable(request)
-        return answer !== undefined ? Promise.resolve(answer) : viaPart(request, signal)
-      }
-      return fromRoutes(request).then(
-        (answer) => answer ?? viaPart(request, signal),
+      const name = partOf(request.url)
+      if (options.routeTable === false) return viaPart(name, request, signal)
+      const made = routes.get(name)
+      if (made !== undefined) return tried(made, name, request, signal)
+      return makeRoutes(name).then(
+        (made) => tried(made, name, request, signal),
         // A store that cannot be opened fails as it always did: through the part that needs it.
-        () => viaPart(request, signal)
+        () => viaPart(name, request, signal)
       )
     }
   }
+}
+
+/** A fast route's answer as the app's: the same body and headers. */
+const answerOf = (answer: FastAnswer): Answer => {
+  if (typeof answer === "string") {
+    // As the app's JSON answer (HttpServerResponse.json is text with this type).
+    const response = HttpServerResponse.text(answer, { contentType: "application/json" })
+    return { response, body: (response.body as { readonly body: Uint8Array }).body }
+  }
+  // As the `getValue` handler's answer.
+  const response = HttpServerResponse.uint8Array(answer.value, {
+    contentType: "application/octet-stream",
+    headers: answer.headers
+  })
+  return { response, body: answer.value }
 }
 
 // ---------------------------------------------------------------------------------------------

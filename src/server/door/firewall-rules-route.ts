@@ -2,7 +2,7 @@
  * A zone's firewall rules list (`GET /zones/{id}/firewall/rules`, what `firewall rules list` asks)
  * answered without the HttpApi app, as route-table.ts answers the hottest JSON reads: in local mode
  * a cold `firewall rules list` then never builds the firewall part of the API. A module of its own
- * so that only a firewall request loads the firewall contract (local-transport.ts imports it then).
+ * so that only a firewall request loads the firewall contract (fast-routes.ts imports it then).
  *
  * Same rule as the table: it answers only a successful read whose request it understands exactly
  * (GET, no body, the path spelled plainly, a query of declared names with plain values), with the
@@ -12,14 +12,14 @@
  */
 import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
-import { BasePath } from "../api/contract-core.js"
-import { FirewallEndpoints, RulesListParams } from "../api/contract-firewall.js"
-import { pageInfo } from "../domain/envelope.js"
-import type { Db } from "../store/db.js"
-import * as Repo from "../store/firewall-repo.js"
-import * as Zones from "../store/zones-repo.js"
-import { authenticate } from "./auth.js"
-import { toRule } from "./firewall-ops.js"
+import { BasePath } from "../../api/contract-core.js"
+import { FirewallEndpoints, RulesListParams } from "../../api/contract-firewall.js"
+import { pageInfo } from "../../domain/envelope.js"
+import type { Db } from "../../store/db.js"
+import * as Repo from "../../store/firewall-repo.js"
+import * as Zones from "../../store/zones-repo.js"
+import { authenticate } from "../auth.js"
+import { toRule } from "../firewall-ops.js"
 import { isBodilessGet, normalizeUrlParams, orApp, plainQuery, type TableRequest } from "./route-table.js"
 
 const ROUTE = new RegExp(`^${BasePath}/zones/([A-Za-z0-9_-]{1,64})/firewall/rules(?:\\?(.*))?$`)

@@ -21,7 +21,7 @@ import * as Effect from "effect/Effect"
 import * as Inspectable from "effect/Inspectable"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
-import { InMemoryBody } from "./body-guard.js"
+import { InMemoryBody } from "../body-guard.js"
 const encoder = new TextEncoder()
 const decoder = new TextDecoder()
 const emptyBytes = new Uint8Array(0)
