@@ -32,8 +32,6 @@ const NotYet: ReadonlyMap<string, string> = new Map([
   ["src/server/legacy-body.ts", "the legacy products' body readers"],
   ["src/lsp/terraform-json-rewrite.ts", "the Terraform files move into src/lsp/terraform/ (issue 32 item 6)"],
   ["src/lsp/terraform-firewall-read.ts", "the Terraform files move into src/lsp/terraform/ (issue 32 item 6)"],
-  ["src/domain/esc-change.ts", "ESC's change checks"],
-  ["src/domain/dns-data.ts", "a DNS record's data fields"],
   ["tui/runtime.tsx", "runEffect's result, read by every screen"]
 ])
 
