@@ -1,8 +1,8 @@
 /**
  * Pure code has one result type: effect's `Either` (docs/architecture.md, "Results"). This test
  * finds the shapes it replaced, so they do not come back: a `{ ok: true, ... } | { ok: false, ... }`
- * union, a `T | Problem[]` told apart with `Array.isArray(checked)`, and a value-or-issue told apart
- * with `isIssue`. What a tool cannot see (a function that returns an error instance beside its
+ * union, a `T | Problem[]` told apart with `Array.isArray(checked)`, a value-or-issue told apart
+ * with `isIssue`, and a `{ value } | { problem }` told apart with `"problem" in`. What a tool cannot see (a function that returns an error instance beside its
  * value) is for review.
  *
  * Two kinds of file may still write `ok: true`: a message that crosses a process or a thread (an
@@ -36,7 +36,8 @@ const NotYet: ReadonlyMap<string, string> = new Map([
 const Shapes: ReadonlyArray<{ readonly pattern: RegExp; readonly instead: string }> = [
   { pattern: /\bok: true\b/, instead: "return Either.right(value) / Either.left(error)" },
   { pattern: /Array\.isArray\(checked\)/, instead: "return an Either of the value or the problems" },
-  { pattern: /\bisIssue\(/, instead: "return an Either of the value or the issue" }
+  { pattern: /\bisIssue\(/, instead: "return an Either of the value or the issue" },
+  { pattern: /"(problems?|error)" in /, instead: "return an Either of the value or the problem" }
 ]
 
 const sourceFiles = (dir: string): Array<string> =>
@@ -75,6 +76,7 @@ describe("one result type for pure code", () => {
     ])
     expect(findings("y.ts", "if (Array.isArray(checked)) fail()")).toHaveLength(1)
     expect(findings("z.ts", "if (isIssue(m)) out = m")).toHaveLength(1)
+    expect(findings("w.ts", 'if ("problems" in parsed) return')).toHaveLength(1)
   })
 
   it("the files not converted yet still have the shape (the list only shrinks)", () => {
