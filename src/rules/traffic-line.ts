@@ -95,7 +95,7 @@ export const requestSummary = (r: Request) => {
 }
 
 /** A line's time: milliseconds since 1970, or milliseconds after the previous request. */
-export type TrafficTime = { readonly abs: number } | { readonly rel: number }
+type TrafficTime = { readonly abs: number } | { readonly rel: number }
 
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/
 
