@@ -20,6 +20,7 @@ import * as Command from "@effect/cli/Command"
 import * as ValidationError from "@effect/cli/ValidationError"
 import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as Exit from "effect/Exit"
 import * as Option from "effect/Option"
 import { notUtf8Argument } from "./arguments.js"
@@ -114,7 +115,10 @@ const childrenOf = (n: Node): ReadonlyArray<Node> => {
 const walkCommand = (
   command: AnyCommand,
   args: ReadonlyArray<string>
-): CliFailure | { readonly path: ReadonlyArray<string>; readonly node: Node; readonly rest: ReadonlyArray<string> } => {
+): Either.Either<
+  { readonly path: ReadonlyArray<string>; readonly node: Node; readonly rest: ReadonlyArray<string> },
+  CliFailure
+> => {
   let node = command.descriptor as unknown as Node
   const path = [args[0]!]
   let rest = args.slice(1)
@@ -122,15 +126,17 @@ const walkCommand = (
     const children = childrenOf(node)
     const next = children.find((c) => nameOf(c) === rest[0])
     if (next === undefined) {
-      return usage(
-        `unknown command "${[...path, rest[0]].join(" ")}" (edgectl ${path.join(" ")} has: ${children.map(nameOf).join(", ")})`
+      return Either.left(
+        usage(
+          `unknown command "${[...path, rest[0]].join(" ")}" (edgectl ${path.join(" ")} has: ${children.map(nameOf).join(", ")})`
+        )
       )
     }
     path.push(rest[0]!)
     node = next
     rest = rest.slice(1)
   }
-  return { path, node, rest }
+  return Either.right({ path, node, rest })
 }
 
 /**
@@ -142,18 +148,20 @@ const walkCommand = (
 const checkCommandLine = (
   command: AnyCommand,
   args: ReadonlyArray<string>
-): CliFailure | { readonly args: ReadonlyArray<string> } => {
+): Either.Either<ReadonlyArray<string>, CliFailure> => {
   const walked = walkCommand(command, args)
-  if (walked instanceof CliFailure) return walked
-  const { path, node, rest } = walked
+  if (Either.isLeft(walked)) return Either.left(walked.left)
+  const { path, node, rest } = walked.right
   const leaf = unwrap(node)
   if (leaf._tag !== "Standard") {
     const children = childrenOf(node)
-    if (children.length === 0) return { args }
-    return new CliFailure({
-      text: `error: edgectl ${path.join(" ")} needs a command: ${children.map(nameOf).join(", ")}\nhint: run \`edgectl ${path.join(" ")} --help\` for what each does`,
-      exitCode: 2
-    })
+    if (children.length === 0) return Either.right(args)
+    return Either.left(
+      new CliFailure({
+        text: `error: edgectl ${path.join(" ")} needs a command: ${children.map(nameOf).join(", ")}\nhint: run \`edgectl ${path.join(" ")} --help\` for what each does`,
+        exitCode: 2
+      })
+    )
   }
   const known = optionNames(leaf.options)
   const out: Array<string> = [...args.slice(0, args.length - rest.length)]
@@ -170,16 +178,16 @@ const checkCommandLine = (
     }
     if (!known.has(name)) {
       const takes = known.size === 0 ? "takes no options" : `takes: ${[...known].sort().join(", ")}`
-      return usage(`unknown option ${name} (edgectl ${path.join(" ")} ${takes})`)
+      return Either.left(usage(`unknown option ${name} (edgectl ${path.join(" ")} ${takes})`))
     }
     if (arg !== `${name}=`) {
       out.push(arg)
       continue
     }
-    if (booleanOptions(leaf.options).has(name)) return usage(booleanProblem(name, ""))
+    if (booleanOptions(leaf.options).has(name)) return Either.left(usage(booleanProblem(name, "")))
     out.push(name, "")
   }
-  return { args: out }
+  return Either.right(out)
 }
 
 /** `--NAME` of the options of `o` that are flags (true or false, or no value). */
@@ -214,12 +222,12 @@ const cliFor = async (args: ReadonlyArray<string>) => {
   if (named !== undefined && helpAsked(args)) {
     const walked = walkCommand(loaded[0]!, args)
     return (argv: ReadonlyArray<string>) =>
-      walked instanceof CliFailure ? Effect.fail(walked) : run([...argv.slice(0, 2), ...walked.path, "--help"])
+      Either.isLeft(walked) ? Effect.fail(walked.left) : run([...argv.slice(0, 2), ...walked.right.path, "--help"])
   }
   const badFlag = triStateProblem(args)
-  const line = named !== undefined ? checkCommandLine(loaded[0]!, args) : { args }
-  const problem = line instanceof CliFailure ? line : badFlag !== undefined ? usage(badFlag) : undefined
-  const parsed = line instanceof CliFailure ? args : line.args
+  const line = named !== undefined ? checkCommandLine(loaded[0]!, args) : Either.right(args)
+  const problem = Either.isLeft(line) ? line.left : badFlag !== undefined ? usage(badFlag) : undefined
+  const parsed = Either.getOrElse(line, () => args)
   return (argv: ReadonlyArray<string>) =>
     problem !== undefined ? Effect.fail(problem) : run([...argv.slice(0, 2), ...parsed])
 }

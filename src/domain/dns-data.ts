@@ -8,6 +8,7 @@
  * keep their priority in the record's `priority` field, not in `content` (SRV also repeats it in
  * `data.priority`, as the platform does); every other type's content holds all of its fields.
  */
+import * as Either from "effect/Either"
 
 export type RecordData = Readonly<Record<string, string | number>>
 
@@ -193,11 +194,10 @@ const locData = (content: string): RecordData | undefined => {
   }
 }
 
-export type FromData =
-  | { readonly ok: true; readonly content: string; readonly priority?: number }
-  | { readonly ok: false; readonly message: string }
+/** The content a record's `data` makes, with the priority for SRV/URI; or why it makes none. */
+type FromData = Either.Either<{ readonly content: string; readonly priority?: number }, string>
 
-const bad = (message: string): FromData => ({ ok: false, message })
+const bad = (message: string): FromData => Either.left(message)
 const shown = (v: unknown) => (v === undefined ? "nothing" : JSON.stringify(v))
 
 /**
@@ -228,12 +228,12 @@ export const contentFromData = (type: string, data: unknown, priority?: number):
       parts.push(kind === "quoted" ? quote(v) : v.trim())
     }
   }
-  if (!PRIORITY_OUTSIDE.has(type)) return { ok: true, content: parts.join(" ") }
+  if (!PRIORITY_OUTSIDE.has(type)) return Either.right({ content: parts.join(" ") })
   const p = type === "SRV" ? (d.priority ?? priority) : priority
   if (typeof p !== "number" || !Number.isInteger(p) || p < 0 || p > U16) {
     return bad(`${type === "SRV" ? "data.priority" : "priority"}: must be an integer from 0 to ${U16}, got ${shown(p)}`)
   }
-  return { ok: true, content: parts.join(" "), priority: p }
+  return Either.right({ content: parts.join(" "), priority: p })
 }
 
 const locContent = (d: Record<string, unknown>): FromData => {
@@ -252,8 +252,7 @@ const locContent = (d: Record<string, unknown>): FromData => {
       return bad(`data.${name}: must be one of ${allowed.join(", ")}, got ${shown(d[name])}`)
   }
   const m = (x: number) => `${x.toFixed(2)}m`
-  return {
-    ok: true,
+  return Either.right({
     content: [
       v.lat_degrees,
       v.lat_minutes,
@@ -268,5 +267,5 @@ const locContent = (d: Record<string, unknown>): FromData => {
       m(v.precision_horz!),
       m(v.precision_vert!)
     ].join(" ")
-  }
+  })
 }

@@ -3,15 +3,17 @@
  * `{"always": true}` or `{"with_secret": "<1..100 cookie-safe characters>"}`. Every refusal names
  * the field, the rule and what was sent; a secret is described by its length, never echoed.
  */
+import * as Either from "effect/Either"
 
 const SecretMaxLength = 100
 
 export type EscChange = { readonly kind: "always" } | { readonly kind: "secret"; readonly secret: string }
 
-export type Checked<A> = { readonly ok: true; readonly value: A } | { readonly ok: false; readonly message: string }
+/** The value, or the refusal's message. */
+type Checked<A> = Either.Either<A, string>
 
-const ok = <A>(value: A): Checked<A> => ({ ok: true, value })
-const refuse = (message: string): Checked<never> => ({ ok: false, message })
+const ok = <A>(value: A): Checked<A> => Either.right(value)
+const refuse = (message: string): Checked<never> => Either.left(message)
 
 /** What a JSON value is, in words, without its content (it may be a secret). */
 const kindOf = (u: unknown): string => {
@@ -103,8 +105,7 @@ export const checkChange = (body: unknown): Checked<EscChange> => {
     return refuse(`always must be the boolean true, got ${kindOf(a)}`)
   }
   if (hasSecret) {
-    const s = checkSecret(record.with_secret)
-    return s.ok ? ok({ kind: "secret", secret: s.value }) : s
+    return Either.map(checkSecret(record.with_secret), (secret): EscChange => ({ kind: "secret", secret }))
   }
   return refuse(`the body must set ${Usage}, got an empty object`)
 }

@@ -6,6 +6,7 @@
  * client accepts either (and `result: null`, `always: false`). A POST body is checked by
  * `checkChange` (./esc-change.ts): its failures name the field, the limit and the size.
  */
+import * as Either from "effect/Either"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import { checkChange, type EscChange } from "./esc-change.js"
@@ -64,7 +65,9 @@ export const EscChangeBody = Schema.transformOrFail(Schema.Unknown, ChangeSchema
   decode: (body, _, ast) => {
     const c = checkChange(body)
     // `actual` is left out: the body may hold a secret, and no message or log may carry it.
-    return c.ok ? ParseResult.succeed(c.value) : ParseResult.fail(new ParseResult.Type(ast, undefined, c.message))
+    return Either.isRight(c)
+      ? ParseResult.succeed(c.right)
+      : ParseResult.fail(new ParseResult.Type(ast, undefined, c.left))
   },
   encode: (c: EscChange) => ParseResult.succeed(c.kind === "always" ? { always: true } : { with_secret: c.secret })
 })

@@ -3,6 +3,7 @@
  * element is collected (`[1].action must be one of block, ..., got "deny"`), so one answer tells a
  * user everything that is wrong; the expressions themselves are checked by src/firewall/expression.ts.
  */
+import * as Either from "effect/Either"
 import { BypassProducts, FirewallActions, type FirewallAction } from "../domain/firewall.js"
 
 export const Limits = { description: 500, ref: 50, priority: 2_147_483_647, batch: 1000 } as const
@@ -54,8 +55,8 @@ export interface PriorityChange {
   readonly priority: number | null
 }
 
-export type Read<A> =
-  { readonly ok: true; readonly value: A } | { readonly ok: false; readonly problems: ReadonlyArray<Problem> }
+/** A body read: its value, or every problem it has. */
+export type Read<A> = Either.Either<A, ReadonlyArray<Problem>>
 
 const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
 
@@ -159,32 +160,27 @@ const elements = (
   body: unknown,
   what: string,
   single: boolean
-): Read<ReadonlyArray<unknown>> & { readonly single?: boolean } => {
+): Read<{ readonly items: ReadonlyArray<unknown>; readonly single: boolean }> => {
   if (Array.isArray(body)) {
     if (body.length === 0)
-      return {
-        ok: false,
-        problems: [{ index: undefined, field: "body", message: `body must be a non-empty JSON array of ${what}` }]
-      }
+      return Either.left([
+        { index: undefined, field: "body", message: `body must be a non-empty JSON array of ${what}` }
+      ])
     if (body.length > Limits.batch) {
-      return {
-        ok: false,
-        problems: [
-          {
-            index: undefined,
-            field: "body",
-            message: `body must hold at most ${Limits.batch} ${what}, got ${body.length}`
-          }
-        ]
-      }
+      return Either.left([
+        {
+          index: undefined,
+          field: "body",
+          message: `body must hold at most ${Limits.batch} ${what}, got ${body.length}`
+        }
+      ])
     }
-    return { ok: true, value: body }
+    return Either.right({ items: body, single: false })
   }
-  if (single && isRecord(body)) return { ok: true, value: [body], single: true }
-  return {
-    ok: false,
-    problems: [{ index: undefined, field: "body", message: `body must be a JSON array of ${what}, got ${kind(body)}` }]
-  }
+  if (single && isRecord(body)) return Either.right({ items: [body], single: true })
+  return Either.left([
+    { index: undefined, field: "body", message: `body must be a JSON array of ${what}, got ${kind(body)}` }
+  ])
 }
 
 const readAll = <A>(
@@ -194,17 +190,17 @@ const readAll = <A>(
   one: (r: Reader, o: Record<string, unknown>) => A | undefined
 ): Read<Array<A>> => {
   const els = elements(body, what, single)
-  if (!els.ok) return els
+  if (Either.isLeft(els)) return Either.left(els.left)
   const problems: Array<Problem> = []
   const out: Array<A> = []
-  els.value.forEach((el, i) => {
-    const r = new Reader(els.single ? undefined : i)
+  els.right.items.forEach((el, i) => {
+    const r = new Reader(els.right.single ? undefined : i)
     const o = r.object(el, "element")
     const v = o && one(r, o)
     problems.push(...r.problems)
     if (v !== undefined && r.problems.length === 0) out.push(v)
   })
-  return problems.length > 0 ? { ok: false, problems } : { ok: true, value: out }
+  return problems.length > 0 ? Either.left(problems) : Either.right(out)
 }
 
 const filterFields = (r: Reader, o: Record<string, unknown>, prefix = ""): FilterFields | undefined => {
@@ -239,13 +235,11 @@ export const readFilterUpdates = (body: unknown): Read<Array<FilterUpdate>> =>
 export const readFilterUpdate = (body: unknown, pathId: string): Read<FilterUpdate> => {
   const r = new Reader(undefined)
   const o = r.object(body, "body")
-  if (!o) return { ok: false, problems: r.problems }
+  if (!o) return Either.left(r.problems)
   const id = r.string(o, "id", { required: false })
   if (id !== undefined && id !== pathId) r.fail("id", `must be the filter id of the path (${pathId}), got ${show(id)}`)
   const f = filterFields(r, o)
-  return f !== undefined && r.problems.length === 0
-    ? { ok: true, value: { id: pathId, ...f } }
-    : { ok: false, problems: r.problems }
+  return f !== undefined && r.problems.length === 0 ? Either.right({ id: pathId, ...f }) : Either.left(r.problems)
 }
 
 const ruleFields = (r: Reader, o: Record<string, unknown>): RuleFields | undefined => {
@@ -266,7 +260,7 @@ const ruleFields = (r: Reader, o: Record<string, unknown>): RuleFields | undefin
 export const readRuleFields = (o: Record<string, unknown>): Read<RuleFields> => {
   const r = new Reader(undefined)
   const v = ruleFields(r, o)
-  return v !== undefined && r.problems.length === 0 ? { ok: true, value: v } : { ok: false, problems: r.problems }
+  return v !== undefined && r.problems.length === 0 ? Either.right(v) : Either.left(r.problems)
 }
 
 /**
@@ -319,7 +313,7 @@ export const readRuleUpdate = (body: unknown, pathId: string): Read<RuleUpdate> 
   const r = new Reader(undefined)
   const o = r.object(body, "body")
   const v = o && ruleUpdate(r, o, pathId)
-  return v && r.problems.length === 0 ? { ok: true, value: v } : { ok: false, problems: r.problems }
+  return v && r.problems.length === 0 ? Either.right(v) : Either.left(r.problems)
 }
 
 /** PATCH /firewall/rules: `[{id, priority}]`. */
@@ -334,11 +328,11 @@ export const readPriorityChanges = (body: unknown): Read<Array<PriorityChange>> 
 export const readPriorityChange = (body: unknown, pathId: string): Read<PriorityChange> => {
   const r = new Reader(undefined)
   const o = r.object(body, "body")
-  if (!o) return { ok: false, problems: r.problems }
+  if (!o) return Either.left(r.problems)
   if (o.id !== undefined && o.id !== pathId)
     r.fail("id", `must be the rule id of the path (${pathId}), got ${show(o.id)}`)
   const priority = r.priority(o, true)
-  return r.problems.length === 0 ? { ok: true, value: { id: pathId, priority } } : { ok: false, problems: r.problems }
+  return r.problems.length === 0 ? Either.right({ id: pathId, priority }) : Either.left(r.problems)
 }
 
 /** The message of an InvalidInput for problems: the first few, and how many more. */

@@ -7,6 +7,7 @@
  * IP lists), written here apart from the rules language so the "before" is not the plan's
  * expression evaluated twice.
  */
+import * as Either from "effect/Either"
 import type { PlanNote } from "../domain/migration.js"
 import { HTTP_SCHEME, RequestContext, type Request } from "../rules/index.js"
 import { cidrBounds, parseIp, type IpAddress } from "../rules/ip.js"
@@ -224,11 +225,11 @@ export const urlSubject = (r: Request): string => {
 
 const ipRange = (value: string): { lo: IpAddress; hi: IpAddress } | undefined => {
   const [addr, prefix] = value.trim().split("/")
-  const ip = parseIp(addr ?? "")
-  if (!ip.ok) return undefined
-  if (prefix === undefined) return { lo: ip.value, hi: ip.value }
+  const ip = Either.getOrUndefined(parseIp(addr ?? ""))
+  if (ip === undefined) return undefined
+  if (prefix === undefined) return { lo: ip, hi: ip }
   const n = Number(prefix)
-  return Number.isInteger(n) ? cidrBounds(ip.value, n) : undefined
+  return Number.isInteger(n) ? cidrBounds(ip, n) : undefined
 }
 
 /** A matcher of `ip.src` against IPs and CIDR ranges (a value that does not parse matches nothing). */
@@ -240,9 +241,8 @@ export const ipListMatcher = (values: ReadonlyArray<string>) => {
   return (r: Request): boolean => {
     const src = r["ip.src"]
     if (typeof src !== "string") return false
-    const ip = parseIp(src)
-    if (!ip.ok) return false
-    const v = ip.value
+    const v = Either.getOrUndefined(parseIp(src))
+    if (v === undefined) return false
     return ranges.some((x) => x.lo.v === v.v && x.lo.n <= v.n && v.n <= x.hi.n)
   }
 }

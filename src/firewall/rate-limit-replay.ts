@@ -19,6 +19,7 @@
  * by the legacy matchers of ./legacy-replay.ts; the new rule's is its expressions, in the rules
  * language.
  */
+import * as Either from "effect/Either"
 import type { RateLimit } from "../domain/legacy-security.js"
 import type { PlanNote } from "../domain/migration.js"
 import type { Request, RequestContext } from "../rules/index.js"
@@ -84,9 +85,9 @@ const step = (
 const ipKey = (r: Request): string => {
   const src = r["ip.src"]
   if (typeof src !== "string") return ""
-  const ip = parseIp(src)
-  if (!ip.ok) return src
-  return ip.value.v === 4 ? src : `${(ip.value.n >> 64n).toString(16)}::/64`
+  const ip = Either.getOrUndefined(parseIp(src))
+  if (ip === undefined) return src
+  return ip.v === 4 ? src : `${(ip.n >> 64n).toString(16)}::/64`
 }
 
 const keyOf = (characteristics: ReadonlyArray<string>, r: Request) =>

@@ -4,6 +4,7 @@
  * check a whole rule with this before they create its filter, so a rule the platform would refuse
  * never leaves a filter behind, and the three cannot disagree on what a rule may be.
  */
+import * as Either from "effect/Either"
 import { BypassProducts, type FirewallAction, type Rule } from "../domain/firewall.js"
 import { Limits, readRuleFields } from "./body.js"
 
@@ -66,18 +67,18 @@ export interface RuleProblem {
   readonly message: string
 }
 
-export type Checked<A> =
-  { readonly ok: true; readonly value: A } | { readonly ok: false; readonly problems: ReadonlyArray<RuleProblem> }
+/** A rule's text checked: the value, or every problem of its fields. */
+type Checked<A> = Either.Either<A, ReadonlyArray<RuleProblem>>
 
 export const priorityRange = `an integer between 0 and ${Limits.priority} or none`
 
 /** A typed priority: a number, null for `none`, undefined when empty, or the problem. */
 export const priorityFromText = (text: string | undefined): Checked<number | null | undefined> => {
   const t = text?.trim() ?? ""
-  if (t === "") return { ok: true, value: undefined }
-  if (t === "none" || t === "null") return { ok: true, value: null }
-  if (/^\d+$/.test(t) && Number(t) <= Limits.priority) return { ok: true, value: Number(t) }
-  return { ok: false, problems: [{ field: "priority", message: `must be ${priorityRange}, got ${JSON.stringify(t)}` }] }
+  if (t === "") return Either.right(undefined)
+  if (t === "none" || t === "null") return Either.right(null)
+  if (/^\d+$/.test(t) && Number(t) <= Limits.priority) return Either.right(Number(t))
+  return Either.left([{ field: "priority", message: `must be ${priorityRange}, got ${JSON.stringify(t)}` }])
 }
 
 export const productsFromText = (text: string): Array<string> =>
@@ -92,7 +93,8 @@ const fields: ReadonlyArray<RuleField> = ["action", "priority", "description", "
 export const checkRule = (t: RuleText): Checked<RuleInput> => {
   const problems: Array<RuleProblem> = []
   const priority = priorityFromText(t.priority)
-  if (!priority.ok) problems.push(...priority.problems)
+  if (Either.isLeft(priority)) problems.push(...priority.left)
+  const typedPriority = Either.getOrUndefined(priority)
   let products: Array<string> | undefined
   if (t.products !== undefined) {
     products = productsFromText(t.products)
@@ -104,30 +106,27 @@ export const checkRule = (t: RuleText): Checked<RuleInput> => {
   }
   const read = readRuleFields({
     action: t.action.trim(),
-    ...(priority.ok && priority.value !== undefined ? { priority: priority.value } : {}),
+    ...(typedPriority !== undefined ? { priority: typedPriority } : {}),
     ...(t.description !== undefined && t.description !== "" ? { description: t.description } : {}),
     ...(products !== undefined && products.length > 0 ? { products } : {}),
     ...(t.paused !== undefined ? { paused: t.paused } : {})
   })
-  if (!read.ok) {
-    for (const p of read.problems) {
+  if (Either.isLeft(read)) {
+    for (const p of read.left) {
       // An empty product list is already said above, with what was typed.
       if (p.field === "products" && products !== undefined && products.length === 0) continue
       const field = fields.find((f) => f === p.field)
       if (field !== undefined) problems.push({ field, message: p.message.slice(p.field.length + 1) })
     }
   }
-  if (problems.length > 0 || !read.ok) return { ok: false, problems }
-  const v = read.value
-  return {
-    ok: true,
-    value: {
-      action: v.action,
-      // null (`none`) was typed, or a number; nothing typed leaves the priority out.
-      ...(priority.ok && priority.value !== undefined ? { priority: v.priority } : {}),
-      ...(v.description !== null ? { description: v.description } : {}),
-      ...(v.products !== null ? { products: v.products } : {}),
-      ...(t.paused !== undefined ? { paused: v.paused } : {})
-    }
-  }
+  if (problems.length > 0 || Either.isLeft(read)) return Either.left(problems)
+  const v = read.right
+  return Either.right({
+    action: v.action,
+    // null (`none`) was typed, or a number; nothing typed leaves the priority out.
+    ...(typedPriority !== undefined ? { priority: v.priority } : {}),
+    ...(v.description !== null ? { description: v.description } : {}),
+    ...(v.products !== null ? { products: v.products } : {}),
+    ...(t.paused !== undefined ? { paused: v.paused } : {})
+  })
 }

@@ -5,6 +5,7 @@
  * changes nothing. The bytes read are then cut into request bodies of at most `maxEntries` entries
  * and `maxBytes` bytes, each entry sent as it was written.
  */
+import * as Either from "effect/Either"
 import { BulkMaxBytes } from "../domain/kv-limits.js"
 import { JsonArrayError, JsonArrayScanner, lineColumn, parseElement } from "./json-array.js"
 import { readOnce, type Spool } from "./bulk-source.js"
@@ -67,7 +68,7 @@ export const checkFile = (
   now: number,
   onProgress?: (bytesRead: number, size: number, items: number) => void,
   memoryLimit = BulkMaxBytes
-): CheckedFile | BulkFileError => {
+): Either.Either<CheckedFile, BulkFileError> => {
   const label = fileLabel(file)
   const problems: Array<Problem> = []
   let invalidEntries = 0
@@ -77,9 +78,9 @@ export const checkFile = (
     if (kind === "keys") {
       if (typeof item !== "string") plainKeys = false
       const r = checkKeyItem(item, index)
-      if ("field" in r) {
+      if (Either.isLeft(r)) {
         invalidEntries++
-        problems.push(r)
+        problems.push(r.left)
       }
       return
     }
@@ -137,7 +138,7 @@ export const checkFile = (
       return syntax === undefined
     })
   } catch (e) {
-    return readError(file, e)
+    return Either.left(readError(file, e))
   }
   if (syntax === undefined) {
     guard(() => {
@@ -148,9 +149,9 @@ export const checkFile = (
   if (syntax !== undefined) {
     const e = syntaxError(label, spool.prefix(syntax.offset), syntax)
     spool.release()
-    return e
+    return Either.left(e)
   }
-  return {
+  return Either.right({
     file: label,
     size: spool.bytes,
     count: scanner.elements,
@@ -160,8 +161,12 @@ export const checkFile = (
     unknown: [...unknown].map(([property, u]) => ({ property, ...u })),
     plainKeys,
     spool
-  }
+  })
 }
+
+/** The key of an item of a checked keys file (checked: it is a key). */
+const checkedKey = (text: string, offset: number, index: number): string =>
+  Either.getOrThrow(checkKeyItem(parseElement(text, offset), index))
 
 export interface Batch {
   /** A JSON array, ready to send. */
@@ -196,8 +201,7 @@ export function* batches(checked: CheckedFile, kind: BulkKind, limits: BatchLimi
     bytes = 2
   }
   const scanner = new JsonArrayScanner((text, _index, offset) => {
-    const item =
-      kind === "keys" ? JSON.stringify((checkKeyItem(parseElement(text, offset), 0) as { key: string }).key) : text
+    const item = kind === "keys" ? JSON.stringify(checkedKey(text, offset, 0)) : text
     const size = Buffer.byteLength(item, "utf8") + 1
     if (texts.length > 0 && (texts.length >= limits.maxEntries || bytes + size > limits.maxBytes)) flush()
     texts.push(item)
@@ -227,7 +231,7 @@ export const batchCount = (checked: CheckedFile, limits: BatchLimits): number | 
 export const keysOf = (checked: CheckedFile): Array<string> => {
   const keys = new Set<string>()
   const scanner = new JsonArrayScanner((text, index, offset) => {
-    keys.add((checkKeyItem(parseElement(text, offset), index) as { key: string }).key)
+    keys.add(checkedKey(text, offset, index))
   })
   for (const block of checked.spool.read()) scanner.push(block)
   scanner.end()

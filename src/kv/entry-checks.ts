@@ -4,6 +4,7 @@
  * for a valid bulk entry, the `WriteEntry` the store takes). Apart from the field checks because
  * these are what the callers (server, CLI, editor, TUI) call, while the field rules read alone.
  */
+import * as Either from "effect/Either"
 import {
   base64Bytes,
   base64Issue,
@@ -13,7 +14,6 @@ import {
   decodeBase64,
   type FieldIssue,
   isInteger,
-  isIssue,
   issue,
   locate,
   type Problem,
@@ -91,10 +91,10 @@ export const checkEntry = (raw: unknown, index: number, now: number, materialize
   } else if (base64 === true) {
     if (materialize) {
       const decoded = decodeBase64(o.value)
-      if (isIssue(decoded)) add(decoded)
+      if (Either.isLeft(decoded)) add(decoded.left)
       else {
-        value = decoded
-        valueBytes = decoded.length
+        value = decoded.right
+        valueBytes = decoded.right.length
       }
     } else {
       const bad = base64Issue(o.value)
@@ -107,9 +107,9 @@ export const checkEntry = (raw: unknown, index: number, now: number, materialize
   add(checkValueSize(valueBytes))
 
   const meta = checkMetadata(o.metadata)
-  if (isIssue(meta)) add(meta)
+  if (Either.isLeft(meta)) add(meta.left)
   const exp = resolveExpiration(o.expiration, o.expiration_ttl, now)
-  if (isIssue(exp)) add(exp)
+  if (Either.isLeft(exp)) add(exp.left)
   // An expiration that loses to expiration_ttl must still be a number: a typo there is a mistake.
   else if (
     o.expiration_ttl !== undefined &&
@@ -129,13 +129,14 @@ export const checkEntry = (raw: unknown, index: number, now: number, materialize
   }
 
   const unknown = Object.keys(o).filter((k) => !(EntryFields as ReadonlyArray<string>).includes(k))
-  if (problems.length > 0 || !materialize) return { entry: undefined, problems, unknown, valueBytes }
+  if (problems.length > 0 || !materialize || Either.isLeft(meta) || Either.isLeft(exp))
+    return { entry: undefined, problems, unknown, valueBytes }
   return {
     entry: {
       key: key!,
       value: value ?? Buffer.from(o.value as string, "utf8"),
-      metadata: (meta as { json: string | null }).json,
-      expiration: (exp as { expiration: number | null }).expiration
+      metadata: meta.right,
+      expiration: exp.right
     },
     problems,
     unknown,
@@ -143,8 +144,8 @@ export const checkEntry = (raw: unknown, index: number, now: number, materialize
   }
 }
 
-/** One item of a bulk delete or get: a key string or `{name}` (what wrangler accepts). */
-export const checkKeyItem = (raw: unknown, index: number): { readonly key: string } | Problem => {
+/** One item of a bulk delete or get: a key string or `{name}` (what wrangler accepts); the key, or its problem. */
+export const checkKeyItem = (raw: unknown, index: number): Either.Either<string, Problem> => {
   const name =
     typeof raw === "string"
       ? raw
@@ -155,22 +156,30 @@ export const checkKeyItem = (raw: unknown, index: number): { readonly key: strin
         ? (raw as { name: string }).name
         : undefined
   if (name === undefined) {
-    return locate(
-      issue(
-        "key",
-        `must be a key string or an object {"name": "<key>"}, got ${typeName(raw)}`,
-        "a string",
-        typeName(raw)
-      ),
-      index,
-      undefined
+    return Either.left(
+      locate(
+        issue(
+          "key",
+          `must be a key string or an object {"name": "<key>"}, got ${typeName(raw)}`,
+          "a string",
+          typeName(raw)
+        ),
+        index,
+        undefined
+      )
     )
   }
   const bad = checkKey(name)
-  return bad === undefined ? { key: name } : locate(bad, index, name)
+  return bad === undefined ? Either.right(name) : Either.left(locate(bad, index, name))
 }
 
-/** A single put (`kv key put`, PUT …/values/:key). */
+/** What a single put stores beside the value: the metadata's JSON text and the expiration (UNIX seconds). */
+export interface CheckedPut {
+  readonly metadata: string | null
+  readonly expiration: number | null
+}
+
+/** A single put (`kv key put`, PUT …/values/:key): what it stores, or every problem it has. */
 export const checkPut = (
   input: {
     readonly key: string
@@ -180,7 +189,7 @@ export const checkPut = (
     readonly expirationTtl?: unknown
   },
   now: number
-): { readonly metadata: string | null; readonly expiration: number | null } | ReadonlyArray<Problem> => {
+): Either.Either<CheckedPut, ReadonlyArray<Problem>> => {
   const problems: Array<Problem> = []
   const add = (i: FieldIssue | undefined) => {
     if (i !== undefined) problems.push(locate(i, undefined, input.key))
@@ -188,12 +197,9 @@ export const checkPut = (
   add(checkKey(input.key))
   add(checkValueSize(input.valueBytes))
   const meta = checkMetadata(input.metadata)
-  if (isIssue(meta)) add(meta)
+  if (Either.isLeft(meta)) add(meta.left)
   const exp = resolveExpiration(input.expiration, input.expirationTtl, now)
-  if (isIssue(exp)) add(exp)
-  if (problems.length > 0) return problems
-  return {
-    metadata: (meta as { json: string | null }).json,
-    expiration: (exp as { expiration: number | null }).expiration
-  }
+  if (Either.isLeft(exp)) add(exp.left)
+  if (problems.length > 0 || Either.isLeft(meta) || Either.isLeft(exp)) return Either.left(problems)
+  return Either.right({ metadata: meta.right, expiration: exp.right })
 }

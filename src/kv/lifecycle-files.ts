@@ -4,6 +4,7 @@
  * checker, ./bulk-file.ts, validates both), and the checkpoints that make a remote export or import
  * resumable (`$XDG_STATE_HOME/edgectl/kv`, as migration journals are kept for `--remote`).
  */
+import * as Either from "effect/Either"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
@@ -137,7 +138,7 @@ export const jsonLinesToArray = (
   label: string,
   file: string,
   out: string
-): JsonLinesError | { lines: Array<number> } => {
+): Either.Either<{ readonly lines: Array<number> }, JsonLinesError> => {
   const fd = fs.openSync(out, "w")
   const lines: Array<number> = []
   try {
@@ -169,16 +170,16 @@ export const jsonLinesToArray = (
         rest = parts.pop()!
         for (const p of parts) {
           const e = take(p)
-          if (e) return e
+          if (e) return Either.left(e)
         }
       }
       const e = take(rest)
-      if (e) return e
+      if (e) return Either.left(e)
     } finally {
       fs.closeSync(input)
     }
     fs.writeSync(fd, first ? "]" : "\n]")
-    return { lines }
+    return Either.right({ lines })
   } finally {
     fs.closeSync(fd)
   }

@@ -8,8 +8,11 @@
  * field it concerns. `message` speaks about the field alone; `describeProblem` adds the entry.
  *
  * The checks of a whole write (a bulk entry, a key item, a single put) combine these in
- * `entry-checks.ts`.
+ * `entry-checks.ts`. A check that only finds fault returns the issue or `undefined`; one that also
+ * gives a value (the metadata's JSON, the expiration, the bytes) returns an `Either`, the project's
+ * one result type (docs/architecture.md, "Results").
  */
+import * as Either from "effect/Either"
 import { jsonDepthOver, JsonMaxDepth } from "../domain/json-depth.js"
 import { KeyMaxBytes, MaxExpiration, MetadataMaxBytes, MinTtlSeconds, ValueMaxBytes } from "../domain/kv-limits.js"
 
@@ -107,36 +110,39 @@ export const checkValueSize = (bytes: number): FieldIssue | undefined =>
 export const typeName = (v: unknown) =>
   v === null ? "null" : Array.isArray(v) ? "an array" : typeof v === "object" ? "an object" : `a ${typeof v}`
 
-/** Metadata: a JSON object whose serialization is at most 1,024 bytes. `null`/`undefined`: none. */
-export const checkMetadata = (m: unknown): { readonly json: string | null } | FieldIssue => {
-  if (m === undefined || m === null) return { json: null }
+/** Metadata: a JSON object whose serialization is at most 1,024 bytes, as JSON text; `null`/`undefined`: none (null). */
+export const checkMetadata = (m: unknown): Either.Either<string | null, FieldIssue> => {
+  if (m === undefined || m === null) return Either.right(null)
   if (typeof m !== "object" || Array.isArray(m)) {
-    return issue("metadata", `metadata must be a JSON object, got ${typeName(m)}`, "a JSON object", typeName(m))
+    return Either.left(
+      issue("metadata", `metadata must be a JSON object, got ${typeName(m)}`, "a JSON object", typeName(m))
+    )
   }
   const json = JSON.stringify(m)
   const bytes = utf8(json)
   if (bytes > MetadataMaxBytes) {
-    return issue(
-      "metadata",
-      `metadata is ${bytes} bytes as JSON, the limit is ${MetadataMaxBytes} bytes`,
-      MetadataMaxBytes,
-      bytes
+    return Either.left(
+      issue(
+        "metadata",
+        `metadata is ${bytes} bytes as JSON, the limit is ${MetadataMaxBytes} bytes`,
+        MetadataMaxBytes,
+        bytes
+      )
     )
   }
-  return { json }
+  return Either.right(json)
 }
 
-export const isIssue = (u: unknown): u is FieldIssue =>
-  typeof u === "object" && u !== null && "field" in u && "message" in u
-
-/** Metadata given as JSON text (a multipart field, `--metadata`). */
-export const parseMetadataText = (text: string): { readonly json: string | null } | FieldIssue => {
+/** Metadata given as JSON text (a multipart field, `--metadata`): its JSON text, or null for none. */
+export const parseMetadataText = (text: string): Either.Either<string | null, FieldIssue> => {
   if (jsonDepthOver(text, JsonMaxDepth)) {
-    return issue(
-      "metadata",
-      `metadata is nested more than ${JsonMaxDepth} levels deep, the limit is ${JsonMaxDepth}`,
-      JsonMaxDepth,
-      "deeper"
+    return Either.left(
+      issue(
+        "metadata",
+        `metadata is nested more than ${JsonMaxDepth} levels deep, the limit is ${JsonMaxDepth}`,
+        JsonMaxDepth,
+        "deeper"
+      )
     )
   }
   let parsed: unknown
@@ -144,9 +150,12 @@ export const parseMetadataText = (text: string): { readonly json: string | null 
     parsed = JSON.parse(text)
   } catch (e) {
     const shown = text.length > 60 ? `${text.slice(0, 59)}…` : text
-    return issue("metadata", `metadata is not valid JSON (${(e as Error).message}): ${shown}`, "a JSON object", shown)
+    return Either.left(
+      issue("metadata", `metadata is not valid JSON (${(e as Error).message}): ${shown}`, "a JSON object", shown)
+    )
   }
-  if (parsed === null) return issue("metadata", "metadata must be a JSON object, got null", "a JSON object", "null")
+  if (parsed === null)
+    return Either.left(issue("metadata", "metadata must be a JSON object, got null", "a JSON object", "null"))
   return checkMetadata(parsed)
 }
 
@@ -224,12 +233,14 @@ const checkTtl = (v: unknown, now: number): FieldIssue | undefined => {
 export const parseSeconds = (
   field: "expiration" | "expiration_ttl",
   text: string | undefined
-): number | FieldIssue | undefined => {
-  if (text === undefined || text === "") return undefined
+): Either.Either<number | undefined, FieldIssue> => {
+  if (text === undefined || text === "") return Either.right(undefined)
   if (!/^-?\d+$/.test(text.trim())) {
-    return issue(field, `${field} must be a whole number of seconds, got ${JSON.stringify(text)}`, "an integer", text)
+    return Either.left(
+      issue(field, `${field} must be a whole number of seconds, got ${JSON.stringify(text)}`, "an integer", text)
+    )
   }
-  return Number(text.trim())
+  return Either.right(Number(text.trim()))
 }
 
 /**
@@ -240,16 +251,16 @@ export const resolveExpiration = (
   expiration: unknown,
   ttl: unknown,
   now: number
-): { readonly expiration: number | null } | FieldIssue => {
+): Either.Either<number | null, FieldIssue> => {
   if (ttl !== undefined && ttl !== null) {
     const bad = checkTtl(ttl, now)
-    return bad ?? { expiration: now + (ttl as number) }
+    return bad !== undefined ? Either.left(bad) : Either.right(now + (ttl as number))
   }
   if (expiration !== undefined && expiration !== null) {
     const bad = checkExpiration(expiration, now)
-    return bad ?? { expiration: expiration as number }
+    return bad !== undefined ? Either.left(bad) : Either.right(expiration as number)
   }
-  return { expiration: null }
+  return Either.right(null)
 }
 
 const Base64 = /^[A-Za-z0-9+/\-_]*={0,2}$/
@@ -281,8 +292,12 @@ export const base64Issue = (s: string): FieldIssue | undefined => {
 }
 
 /** Strict base64 decoding: the bytes, or why the text is not base64. */
-export const decodeBase64 = (s: string): Uint8Array | FieldIssue =>
-  base64Issue(s) ?? Buffer.from(withoutLineBreaks(s).replace(/=+$/, ""), "base64")
+export const decodeBase64 = (s: string): Either.Either<Uint8Array, FieldIssue> => {
+  const bad = base64Issue(s)
+  return bad !== undefined
+    ? Either.left(bad)
+    : Either.right(Buffer.from(withoutLineBreaks(s).replace(/=+$/, ""), "base64"))
+}
 
 /** The decoded size of valid base64 text, without decoding it. */
 export const base64Bytes = (s: string) => {

@@ -6,6 +6,7 @@
  * Each entry's result is kept with ranges relative to the entry, so that an edit inside one entry
  * of a 10,000-entry file re-checks that entry alone (see `recheck`).
  */
+import * as Either from "effect/Either"
 import { findNodeAtLocation, getNodeValue, parseTree, type Node, type ParseError } from "jsonc-parser"
 import { checkEntry, checkKeyItem, EntryFields } from "../kv/entry-checks.js"
 import { nowSeconds, showKey, type Problem } from "../kv/validate.js"
@@ -127,17 +128,17 @@ export const checkElement = (
   let keyNode: Node | undefined
   if (keysOnly) {
     const r = checkKeyItem(value, index)
-    if ("field" in r)
+    if (Either.isLeft(r))
       out.push(
         finding(
           "error",
-          `kv-${r.field}`,
-          `entry ${index}: ${r.message}`,
-          relProblem((node.type === "object" ? findNodeAtLocation(node, ["name"]) : undefined) ?? node, r)
+          `kv-${r.left.field}`,
+          `entry ${index}: ${r.left.message}`,
+          relProblem((node.type === "object" ? findNodeAtLocation(node, ["name"]) : undefined) ?? node, r.left)
         )
       )
     else {
-      key = r.key
+      key = r.right
       keyNode = node.type === "string" ? node : findNodeAtLocation(node, ["name"])
     }
   } else {

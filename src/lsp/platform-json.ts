@@ -9,8 +9,9 @@
  * endpoints do, so the editor refuses what a request would be refused for (an unknown action,
  * `bypass` without `products`, a priority out of range).
  */
+import * as Either from "effect/Either"
 import { getNodeValue, type Node } from "jsonc-parser"
-import { readFilterCreates, readRuleCreates, type Problem } from "../firewall/body.js"
+import { readFilterCreates, readRuleCreates, type Problem, type Read } from "../firewall/body.js"
 import { finding, type Finding } from "./findings.js"
 import { rangeOf } from "./json-path.js"
 
@@ -115,11 +116,11 @@ const problemNode = (doc: RulesDocument, p: Problem): { node: Node; exact: boole
 export const checkFirewallFields = (doc: RulesDocument): Array<Finding> => {
   if (doc.shape !== "firewall-rules" && doc.shape !== "filters") return []
   const value = getNodeValue(doc.body)
-  const read =
+  const read: Read<ReadonlyArray<unknown>> =
     doc.shape === "firewall-rules" ? readRuleCreates(value) : readFilterCreates(Array.isArray(value) ? value : [value])
-  if (read.ok) return []
+  if (Either.isRight(read)) return []
   const out: Array<Finding> = []
-  for (const p of read.problems) {
+  for (const p of read.left) {
     const { node, exact } = problemNode(doc, p)
     if (exact && node.type === "string" && p.field.endsWith("expression")) continue
     // A missing field is reported on the `{` of the object that lacks it.

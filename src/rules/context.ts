@@ -18,6 +18,7 @@
  * A `RequestContext` converts each field once, when an expression first reads it, and is shared by
  * every expression evaluated against the same request.
  */
+import * as Either from "effect/Either"
 import { decodeBase64, fromBytes, fromText } from "./bytes.js"
 import { cidrBounds, IpSet, parseIp, parseIpValue, type IpAddress } from "./ip.js"
 import { HTTP_SCHEME, suggest, type Scheme } from "./scheme.js"
@@ -158,19 +159,19 @@ export const compileList = (items: unknown): ListContents | undefined => {
 const ipRangeOf = (item: string): { lo: IpAddress; hi: IpAddress } | undefined => {
   const slash = item.indexOf("/")
   if (slash >= 0) {
-    const a = parseIp(item.slice(0, slash))
+    const a = Either.getOrUndefined(parseIp(item.slice(0, slash)))
     const p = Number(item.slice(slash + 1))
-    if (!a.ok || !/^[0-9]{1,3}$/.test(item.slice(slash + 1)) || p > (a.value.v === 4 ? 32 : 128)) return undefined
-    return cidrBounds(a.value, p)
+    if (a === undefined || !/^[0-9]{1,3}$/.test(item.slice(slash + 1)) || p > (a.v === 4 ? 32 : 128)) return undefined
+    return cidrBounds(a, p)
   }
   const dots = item.indexOf("..")
   if (dots >= 0) {
-    const a = parseIp(item.slice(0, dots))
-    const b = parseIp(item.slice(dots + 2))
-    return a.ok && b.ok && a.value.v === b.value.v ? { lo: a.value, hi: b.value } : undefined
+    const a = Either.getOrUndefined(parseIp(item.slice(0, dots)))
+    const b = Either.getOrUndefined(parseIp(item.slice(dots + 2)))
+    return a !== undefined && b !== undefined && a.v === b.v ? { lo: a, hi: b } : undefined
   }
-  const a = parseIp(item)
-  return a.ok ? { lo: a.value, hi: a.value } : undefined
+  const a = Either.getOrUndefined(parseIp(item))
+  return a !== undefined ? { lo: a, hi: a } : undefined
 }
 
 export interface RequestProblem {

@@ -3,12 +3,9 @@
  * ids) and membership. IPv4 addresses are numbers (0..2^32-1), IPv6 addresses bigints; an
  * IPv4-mapped IPv6 address is an IPv6 address, not equal to the IPv4 one.
  */
+import * as Either from "effect/Either"
+
 export type IpAddress = { readonly v: 4; readonly n: number } | { readonly v: 6; readonly n: bigint }
-
-export type Parsed<A> = { readonly ok: true; readonly value: A } | { readonly ok: false; readonly error: string }
-
-const ok = <A>(value: A): Parsed<A> => ({ ok: true, value })
-const fail = <A>(error: string): Parsed<A> => ({ ok: false, error })
 
 const parseV4Number = (s: string): number | string => {
   const parts = s.split(".")
@@ -66,17 +63,17 @@ const parseV6Number = (s: string): bigint | string => {
   return n
 }
 
-/** Parses one IPv4 or IPv6 address. */
-export const parseIp = (s: string): Parsed<IpAddress> => {
+/** Parses one IPv4 or IPv6 address: the address, or why the text is not one. */
+export const parseIp = (s: string): Either.Either<IpAddress, string> => {
   if (s.includes(":")) {
     const n = parseV6Number(s)
-    return typeof n === "string" ? fail(n) : ok({ v: 6, n })
+    return typeof n === "string" ? Either.left(n) : Either.right({ v: 6, n })
   }
   if (/^[0-9.]+$/.test(s)) {
     const n = parseV4Number(s)
-    return typeof n === "string" ? fail(n) : ok({ v: 4, n })
+    return typeof n === "string" ? Either.left(n) : Either.right({ v: 4, n })
   }
-  return fail("not an IP address")
+  return Either.left("not an IP address")
 }
 
 /** A fast parse for request values: IPv4 without allocation when it can. */
@@ -102,10 +99,7 @@ export const parseIpValue = (s: string): IpAddress | undefined => {
   return { v: 4, n: n * 256 + part }
 }
 
-const slow = (s: string): IpAddress | undefined => {
-  const r = parseIp(s)
-  return r.ok ? r.value : undefined
-}
+const slow = (s: string): IpAddress | undefined => Either.getOrUndefined(parseIp(s))
 
 export const formatIp = (ip: IpAddress): string => {
   if (ip.v === 4) return [ip.n >>> 24, (ip.n >>> 16) & 255, (ip.n >>> 8) & 255, ip.n & 255].join(".")

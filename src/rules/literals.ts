@@ -2,6 +2,7 @@
  * Bare literals (numbers, IP addresses, CIDR blocks, ranges, hex byte strings) read in the
  * context of the type they are compared with, with a precise diagnostic when they do not fit.
  */
+import * as Either from "effect/Either"
 import type {
   BytesLiteral,
   CidrLiteral,
@@ -34,7 +35,7 @@ const INT_SHAPE = /^(-?[0-9]+|0x[0-9a-fA-F]+)$/
 const IPV4_SHAPE = /^[0-9]+(\.[0-9]+){3}$/
 const BYTES_SHAPE = /^[0-9a-fA-F]{2}([:.-][0-9a-fA-F]{2})+$/
 
-const looksLikeIp = (t: string) => IPV4_SHAPE.test(t) || (t.includes(":") && parseIp(t).ok)
+const looksLikeIp = (t: string) => IPV4_SHAPE.test(t) || (t.includes(":") && Either.isRight(parseIp(t)))
 
 /** What a bare word looks like, for messages. */
 const shapeOf = (t: string): string => {
@@ -281,7 +282,7 @@ const readIpItem = (
 const readAddress = (start: number, end: number, ctx: Ctx, typed: boolean): IpAddress | undefined => {
   const text = ctx.src.slice(start, end)
   const p = parseIp(text)
-  if (p.ok) return p.value
+  if (Either.isRight(p)) return p.right
   const range = r(start, end)
   if (text === "") report(ctx, "invalid-ip", "an IP address is missing here", range)
   else if (typed && !/^[0-9a-fA-F:.]+$/.test(text))
@@ -292,6 +293,6 @@ const readAddress = (start: number, end: number, ctx: Ctx, typed: boolean): IpAd
       range,
       "IP addresses are written bare: 192.0.2.1, 2001:db8::1"
     )
-  else report(ctx, "invalid-ip", `${text} is not a valid IP address: ${p.error}`, range)
+  else report(ctx, "invalid-ip", `${text} is not a valid IP address: ${p.left}`, range)
   return undefined
 }

@@ -4,6 +4,7 @@
  * `wildcard`, each error mapped back into the string. Apart from `parse-compare.ts` because sets,
  * function arguments and comparisons all read strings, and none of them should import the others.
  */
+import * as Either from "effect/Either"
 import type { StringLiteral } from "./ast.js"
 import { lexString, type LexedString } from "./lexer.js"
 import type { ParserState } from "./parse-state.js"
@@ -43,8 +44,8 @@ const innerRange = (lexed: LexedString, start: number, end: number) => {
 
 export const checkRegex = (s: ParserState, lexed: LexedString) => {
   const r = compileRegex(lexed.pattern ?? "")
-  if (r.ok) return
-  const e = r.error
+  if (Either.isRight(r)) return
+  const e = r.left
   s.error(
     e.message.includes("size limit") ? "regex-too-large" : "invalid-regex",
     `invalid regular expression: ${e.message}`,
@@ -55,6 +56,6 @@ export const checkRegex = (s: ParserState, lexed: LexedString) => {
 
 export const checkWildcard = (s: ParserState, lexed: LexedString) => {
   const r = parseWildcard(lexed.value)
-  if (r.ok) return
-  s.error("invalid-wildcard", r.error.message, innerRange(lexed, r.error.start, r.error.end), r.error.hint)
+  if (Either.isRight(r)) return
+  s.error("invalid-wildcard", r.left.message, innerRange(lexed, r.left.start, r.left.end), r.left.hint)
 }

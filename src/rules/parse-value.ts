@@ -2,6 +2,7 @@
  * Values: fields (with their scheme diagnostics), function calls (checked against the function's
  * signature) and index access (`[0]`, `["key"]`, `[*]`).
  */
+import * as Either from "effect/Either"
 import type { Argument, Call, Expression, Field, Index, IndexKey, Value } from "./ast.js"
 import { toTextStrict } from "./bytes.js"
 import { planAtLeast, planName } from "./fields.js"
@@ -190,8 +191,8 @@ const parseIndex = (s: ParserState, target: Value): Value => {
   }
   if (key === undefined || tt === undefined) return node
   const r = indexType(tt, key)
-  if (r.ok) return s.setType(node, r.type)
-  s.error("index-not-supported", r.message, node.keyRange, r.hint)
+  if (Either.isRight(r)) return s.setType(node, r.right)
+  s.error("index-not-supported", r.left.message, node.keyRange, r.left.hint)
   return node
 }
 

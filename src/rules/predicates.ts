@@ -3,6 +3,7 @@
  * built once at compile time (sets as hash sets and sorted IP ranges, regexes and wildcard
  * patterns compiled).
  */
+import * as Either from "effect/Either"
 import type { Rhs, SetItem } from "./ast.js"
 import { toText } from "./bytes.js"
 import { compileList, type ListContents, type RequestContext } from "./context.js"
@@ -92,15 +93,15 @@ export const predicate = (op: ComparisonOperator, rhs: Rhs, t: Type, options: Co
       return (s === "" ? () => true : (v: string) => v.includes(s)) as Pred
     case "matches": {
       const r = compileRegex(rhs.kind === "string" && rhs.pattern !== undefined ? rhs.pattern : s)
-      if (!r.ok) throw new Error(`compile: invalid regular expression: ${r.error.message}`)
-      const re = r.value.regexp
-      return (r.value.unicode ? (v: string) => re.test(toText(v)) : (v: string) => re.test(v)) as Pred
+      if (Either.isLeft(r)) throw new Error(`compile: invalid regular expression: ${r.left.message}`)
+      const re = r.right.regexp
+      return (r.right.unicode ? (v: string) => re.test(toText(v)) : (v: string) => re.test(v)) as Pred
     }
     case "wildcard":
     case "strict wildcard": {
       const w = parseWildcard(s)
-      if (!w.ok) throw new Error(`compile: ${w.error.message}`)
-      return wildcardMatcher(w.segments, op === "strict wildcard") as Pred
+      if (Either.isLeft(w)) throw new Error(`compile: ${w.left.message}`)
+      return wildcardMatcher(w.right, op === "strict wildcard") as Pred
     }
   }
   throw new Error(`compile: \`${op}\` is not defined on ${t.kind}`)

@@ -7,6 +7,7 @@
  * This module holds the structure (alternation, repetition, groups and their flags); the atoms
  * (literals, escapes, bracket classes) are read by `regex-parse-atoms.ts`, which it extends.
  */
+import * as Either from "effect/Either"
 import type { Flags, ParsedRegex, RegexError, RegexNode } from "./regex-ast.js"
 import { Fail } from "./regex-cursor.js"
 import { NEST_LIMIT, RegexAtomParser } from "./regex-parse-atoms.js"
@@ -202,11 +203,11 @@ const seq = (items: ReadonlyArray<RegexNode>): RegexNode => {
   return kept.length === 0 ? { t: "empty" } : kept.length === 1 ? kept[0]! : { t: "concat", items: kept }
 }
 
-export const parseRegex = (pattern: string): { ok: true; value: ParsedRegex } | { ok: false; error: RegexError } => {
+export const parseRegex = (pattern: string): Either.Either<ParsedRegex, RegexError> => {
   try {
-    return { ok: true, value: new RegexParser(pattern).parse() }
+    return Either.right(new RegexParser(pattern).parse())
   } catch (e) {
-    if (e instanceof Fail) return { ok: false, error: e.error }
+    if (e instanceof Fail) return Either.left(e.error)
     throw e
   }
 }

@@ -5,6 +5,7 @@
  * RegExp has no `u` flag, so `.` and classes see bytes, as the platform's engine does. In Unicode
  * mode the subject is decoded from UTF-8 and the RegExp uses the `v` flag.
  */
+import * as Either from "effect/Either"
 import { regexSource } from "./regex-emit.js"
 import { resolveProperty } from "./regex-props.js"
 import { parseRegex, type ClassNode, type ParsedRegex, type RegexError, type RegexNode } from "./regex-parse.js"
@@ -79,12 +80,10 @@ const findUnknownProperty = (n: RegexNode): string | undefined => {
   }
 }
 
-const cache = new Map<string, { ok: true; value: CompiledRegex } | { ok: false; error: RegexError }>()
+const cache = new Map<string, Either.Either<CompiledRegex, RegexError>>()
 
 /** Checks a pattern with the Rust crate's rules and compiles it to a RegExp (cached by pattern). */
-export const compileRegex = (
-  pattern: string
-): { ok: true; value: CompiledRegex } | { ok: false; error: RegexError } => {
+export const compileRegex = (pattern: string): Either.Either<CompiledRegex, RegexError> => {
   const hit = cache.get(pattern)
   if (hit) return hit
   const result = compileUncached(pattern)
@@ -93,40 +92,35 @@ export const compileRegex = (
   return result
 }
 
-const compileUncached = (pattern: string): { ok: true; value: CompiledRegex } | { ok: false; error: RegexError } => {
+const compileUncached = (pattern: string): Either.Either<CompiledRegex, RegexError> => {
   const parsed = parseRegex(pattern)
-  if (!parsed.ok) return parsed
-  const p: ParsedRegex = parsed.value
+  if (Either.isLeft(parsed)) return Either.left(parsed.left)
+  const p: ParsedRegex = parsed.right
   const unknown = findUnknownProperty(p.node)
   if (unknown !== undefined) {
     const at = Math.max(0, pattern.indexOf(unknown))
-    return {
-      ok: false,
-      error: { message: `Unicode property not found: ${unknown}`, start: at, end: at + unknown.length }
-    }
+    return Either.left({ message: `Unicode property not found: ${unknown}`, start: at, end: at + unknown.length })
   }
   const states = weight(p.node, p.unicode)
   if (states * STATE_BYTES > REGEX_SIZE_LIMIT_BYTES) {
-    return {
-      ok: false,
-      error: {
-        message: `compiled regex exceeds size limit of ${REGEX_SIZE_LIMIT_BYTES} bytes`,
-        start: 0,
-        end: pattern.length,
-        hint: "use smaller repetition counts or fewer Unicode classes"
-      }
-    }
+    return Either.left({
+      message: `compiled regex exceeds size limit of ${REGEX_SIZE_LIMIT_BYTES} bytes`,
+      start: 0,
+      end: pattern.length,
+      hint: "use smaller repetition counts or fewer Unicode classes"
+    })
   }
   const useI = p.unicode && p.foldAll
   const src = regexSource(p.node, { unicode: p.unicode, partialFold: p.unicode && !useI })
   const flags = p.unicode ? (useI ? "vi" : "v") : ""
   try {
-    return { ok: true, value: { regexp: new RegExp(src, flags), unicode: p.unicode } }
+    return Either.right({ regexp: new RegExp(src, flags), unicode: p.unicode })
   } catch (e) {
-    return {
-      ok: false,
-      error: { message: `cannot compile this pattern: ${(e as Error).message}`, start: 0, end: pattern.length }
-    }
+    return Either.left({
+      message: `cannot compile this pattern: ${(e as Error).message}`,
+      start: 0,
+      end: pattern.length
+    })
   }
 }
 

@@ -10,6 +10,7 @@
  * before the first). With `ordered` (the rate limit replay, which counts requests per period), a
  * request earlier than the one before it is a line not read, named.
  */
+import * as Either from "effect/Either"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { nodeReadline } from "../lazy-builtins.js"
@@ -51,12 +52,13 @@ export const trafficReader = (
   return {
     line(text, line) {
       lines++
-      const parsed = parseTrafficLine(text)
-      if (parsed === undefined) return
-      if ("problem" in parsed) {
-        problems.push({ line, message: parsed.problem })
+      const read = parseTrafficLine(text)
+      if (read === undefined) return
+      if (Either.isLeft(read)) {
+        problems.push({ line, message: read.left })
         return
       }
+      const parsed = read.right
       const t = parsed.at
       const at = t === undefined ? timestampOf(parsed.request) : "rel" in t ? (last?.at ?? 0) + t.rel : t.abs
       if (options.ordered === true && at !== undefined && last !== undefined && at < last.at) {

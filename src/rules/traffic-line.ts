@@ -6,6 +6,7 @@
  * or in the request itself) is when the request came: an ISO time, milliseconds since 1970, or
  * `"+ms"` after the previous request; the rate limit replay counts with it.
  */
+import * as Either from "effect/Either"
 import { validateRequest, type Request } from "./context.js"
 
 /**
@@ -94,22 +95,22 @@ export const requestSummary = (r: Request) => {
 }
 
 /** A line's time: milliseconds since 1970, or milliseconds after the previous request. */
-export type TrafficTime = { readonly abs: number } | { readonly rel: number }
+type TrafficTime = { readonly abs: number } | { readonly rel: number }
 
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/
 
 /** `at` as a time, or the problem with it (named, with what is accepted and what was given). */
-const parseTrafficTime = (v: unknown): TrafficTime | { readonly problem: string } => {
-  if (typeof v === "number" && Number.isFinite(v) && v >= 0) return { abs: v }
+const parseTrafficTime = (v: unknown): Either.Either<TrafficTime, string> => {
+  if (typeof v === "number" && Number.isFinite(v) && v >= 0) return Either.right({ abs: v })
   if (typeof v === "string") {
     const rel = /^\+(\d+(\.\d+)?)$/.exec(v)
-    if (rel !== null) return { rel: Number(rel[1]) }
+    if (rel !== null) return Either.right({ rel: Number(rel[1]) })
     const t = ISO_TIME.test(v) ? Date.parse(v) : NaN
-    if (!Number.isNaN(t)) return { abs: t }
+    if (!Number.isNaN(t)) return Either.right({ abs: t })
   }
-  return {
-    problem: `at: expected an ISO time ("2026-11-28T08:00:00Z"), milliseconds since 1970 (>= 0) or "+ms" after the previous request, got ${JSON.stringify(v)}`
-  }
+  return Either.left(
+    `at: expected an ISO time ("2026-11-28T08:00:00Z"), milliseconds since 1970 (>= 0) or "+ms" after the previous request, got ${JSON.stringify(v)}`
+  )
 }
 
 /** A request's time from its own timestamp fields, when it gives them (ms since 1970). */
@@ -120,31 +121,34 @@ export const timestampOf = (r: Request): number | undefined => {
   return sec * 1000 + (typeof ms === "number" ? ms : 0)
 }
 
-/** The request of a line (with its time when it gives one), the problem with it, or undefined for a line to skip. */
-export const parseTrafficLine = (
-  text: string
-):
-  | { readonly request: Request; readonly id?: string; readonly at?: TrafficTime }
-  | { readonly problem: string }
-  | undefined => {
+/** A line's request, with its id and time when it gives them. */
+interface TrafficLine {
+  readonly request: Request
+  readonly id?: string
+  readonly at?: TrafficTime
+}
+
+/** The request of a line (with its time when it gives one) or the problem with it; undefined for a line to skip. */
+export const parseTrafficLine = (text: string): Either.Either<TrafficLine, string> | undefined => {
   const t = text.trim()
   if (t === "" || t.startsWith("#")) return undefined
   let v: unknown
   try {
     v = JSON.parse(t)
   } catch (e) {
-    return { problem: `not JSON: ${(e as Error).message}` }
+    return Either.left(`not JSON: ${(e as Error).message}`)
   }
   if (typeof v !== "object" || v === null || Array.isArray(v))
-    return { problem: "expected a JSON object (a request, or {id, request})" }
+    return Either.left("expected a JSON object (a request, or {id, request})")
   const o = v as Record<string, unknown>
   const wrapped = typeof o.request === "object" && o.request !== null && !Array.isArray(o.request)
   const given = (wrapped ? o.request : o) as Record<string, unknown>
   // `at` is the line's, not a field of the request: taken off before the request is checked.
   const atGiven = wrapped && o.at !== undefined ? o.at : given.at
   if ("at" in given) delete given.at
-  const at = atGiven === undefined ? undefined : parseTrafficTime(atGiven)
-  if (at !== undefined && "problem" in at) return at
+  const time = atGiven === undefined ? undefined : parseTrafficTime(atGiven)
+  if (time !== undefined && Either.isLeft(time)) return Either.left(time.left)
+  const at = time?.right
   // The request as given is checked once: when it is valid, so are the fields its headers imply (a
   // valid `http.request.headers` holds arrays of strings), which are then set on it in place (the
   // line's object is this call's own). Only a bad line is checked again with them, for the same
@@ -153,11 +157,11 @@ export const parseTrafficLine = (
   const h = given["http.request.headers"]
   const hasHeaders = typeof h === "object" && h !== null && !Array.isArray(h)
   if (bad.length > 0 && hasHeaders) bad = validateRequest(withDerivedFields(given))
-  if (bad.length > 0) return { problem: bad.map((b) => `${b.field}: ${b.message}`).join("; ") }
+  if (bad.length > 0) return Either.left(bad.map((b) => `${b.field}: ${b.message}`).join("; "))
   const r = hasHeaders ? deriveInto(given, h as Record<string, unknown>) : given
-  return {
+  return Either.right({
     request: r,
     ...(wrapped && typeof o.id === "string" ? { id: o.id } : {}),
     ...(at !== undefined ? { at } : {})
-  }
+  })
 }

@@ -2,40 +2,40 @@
  * Type rules the parser applies as it builds the tree: index access, function calls (argument
  * count, types, field-or-literal, values) and operator support, each with its diagnostic.
  */
+import * as Either from "effect/Either"
 import type { Argument, Diagnostic, IndexKey, Range } from "./ast.js"
 import { fits, paramTypeName, type FunctionInfo, type Param } from "./functions.js"
 import { diag } from "./lexer.js"
 import { arrayOf, Bool, sameType, typeName, type ComparisonOperator, type Type, type ValueType } from "./types.js"
 
-export type IndexResult =
-  | { readonly ok: true; readonly type: ValueType }
-  | { readonly ok: false; readonly message: string; readonly hint?: string }
+/** Why an index does not apply: the diagnostic's message and hint. */
+interface IndexRefusal {
+  readonly message: string
+  readonly hint?: string
+}
 
-/** The type of `target[key]`. */
-export const indexType = (target: ValueType, key: IndexKey): IndexResult => {
+/** The type of `target[key]`, or why it has none. */
+export const indexType = (target: ValueType, key: IndexKey): Either.Either<ValueType, IndexRefusal> => {
   const t = target.type
   const shown = key.kind === "each" ? "[*]" : key.kind === "position" ? `[${key.value}]` : `["…"]`
   if (key.kind === "position") {
-    if (t.kind === "Array") return { ok: true, type: { type: t.of, mapped: target.mapped } }
-    return {
-      ok: false,
+    if (t.kind === "Array") return Either.right({ type: t.of, mapped: target.mapped })
+    return Either.left({
       message: `cannot access index ${shown} of ${article(typeName(t))}`,
       ...(t.kind === "Map" ? { hint: 'a Map is indexed by a quoted key: ["name"]' } : {})
-    }
+    })
   }
   if (key.kind === "key") {
-    if (t.kind === "Map") return { ok: true, type: { type: t.of, mapped: target.mapped } }
-    return {
-      ok: false,
+    if (t.kind === "Map") return Either.right({ type: t.of, mapped: target.mapped })
+    return Either.left({
       message: `cannot access a map key on ${article(typeName(t))}`,
       ...(t.kind === "Array" ? { hint: "an Array is indexed by position: [0], or every element: [*]" } : {})
-    }
+    })
   }
-  if (t.kind === "Array" || t.kind === "Map") return { ok: true, type: { type: t.of, mapped: true } }
-  return {
-    ok: false,
+  if (t.kind === "Array" || t.kind === "Map") return Either.right({ type: t.of, mapped: true })
+  return Either.left({
     message: `cannot access index [*] of ${article(typeName(t))}: only Arrays and Maps have elements`
-  }
+  })
 }
 
 /** What the parser knows about one argument of a call. */

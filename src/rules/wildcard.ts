@@ -3,6 +3,7 @@
  * run of bytes (empty too); `\*` is a literal star and `\\` a literal backslash; `?` is not
  * special. `wildcard` ignores ASCII case, `strict wildcard` does not.
  */
+import * as Either from "effect/Either"
 import { asciiLower } from "./bytes.js"
 
 export interface WildcardError {
@@ -14,9 +15,7 @@ export interface WildcardError {
 }
 
 /** The literal segments between the stars: `a*b*c` -> ["a", "b", "c"]. */
-export const parseWildcard = (
-  pattern: string
-): { ok: true; segments: ReadonlyArray<string> } | { ok: false; error: WildcardError } => {
+export const parseWildcard = (pattern: string): Either.Either<ReadonlyArray<string>, WildcardError> => {
   const segments: Array<string> = []
   let cur = ""
   for (let i = 0; i < pattern.length; i++) {
@@ -24,18 +23,15 @@ export const parseWildcard = (
     if (c === "\\") {
       const n = pattern[i + 1]
       if (n !== "*" && n !== "\\") {
-        return {
-          ok: false,
-          error: {
-            message:
-              n === undefined
-                ? "invalid wildcard: the pattern ends with a lone \\"
-                : `invalid wildcard: \\${n} is not an escape (only \\* and \\\\ are)`,
-            start: i,
-            end: Math.min(i + 2, pattern.length),
-            hint: 'write \\\\ for a literal backslash (in a raw string, r"...", one escape level is enough)'
-          }
-        }
+        return Either.left({
+          message:
+            n === undefined
+              ? "invalid wildcard: the pattern ends with a lone \\"
+              : `invalid wildcard: \\${n} is not an escape (only \\* and \\\\ are)`,
+          start: i,
+          end: Math.min(i + 2, pattern.length),
+          hint: 'write \\\\ for a literal backslash (in a raw string, r"...", one escape level is enough)'
+        })
       }
       cur += n
       i++
@@ -43,15 +39,12 @@ export const parseWildcard = (
     }
     if (c === "*") {
       if (pattern[i + 1] === "*") {
-        return {
-          ok: false,
-          error: {
-            message: "wildcard contains a double star (**)",
-            start: i,
-            end: i + 2,
-            hint: "one * already matches any run of characters"
-          }
-        }
+        return Either.left({
+          message: "wildcard contains a double star (**)",
+          start: i,
+          end: i + 2,
+          hint: "one * already matches any run of characters"
+        })
       }
       segments.push(cur)
       cur = ""
@@ -60,7 +53,7 @@ export const parseWildcard = (
     cur += c
   }
   segments.push(cur)
-  return { ok: true, segments }
+  return Either.right(segments)
 }
 
 /** A matcher for a checked pattern; the subject is a binary string. */

@@ -53,8 +53,9 @@ export const checkNewDnsRecord = (body: unknown, zoneName: string): Either.Eithe
   let content: string
   let priority = (b.priority as number | undefined) ?? null
   if (b.data !== undefined && StructuredTypes.includes(type)) {
-    const made = contentFromData(type, b.data, priority ?? undefined)
-    if (!made.ok) return fail(made.message)
+    const from = contentFromData(type, b.data, priority ?? undefined)
+    if (Either.isLeft(from)) return fail(from.left)
+    const made = from.right
     if (b.content !== undefined && b.content !== made.content) {
       return fail(
         `content: ${shown(b.content)} does not agree with data, which makes ${shown(made.content)}; send one of them`

@@ -8,6 +8,7 @@
  * everything after the last slice (the store's checks, re-checks and the transaction) runs in one
  * synchronous stretch, so nothing another request writes meanwhile slips between a check and the write.
  */
+import * as Either from "effect/Either"
 import type Database from "better-sqlite3"
 import * as Effect from "effect/Effect"
 import { DuplicateFilter, InvalidInput, NotFound, QuotaExceeded, type InvalidExpression } from "../domain/errors.js"
@@ -72,9 +73,9 @@ export const toRule = (r: Repo.RuleRow): Rule => ({
 // ---- checks ----
 
 const bodyOk = <A>(read: Read<A>): Outcome<A, InvalidInput> =>
-  read.ok
-    ? ok(read.value)
-    : refuse(new InvalidInput({ message: problemsMessage(read.problems), meta: { problems: read.problems } }))
+  Either.isRight(read)
+    ? ok(read.right)
+    : refuse(new InvalidInput({ message: problemsMessage(read.left), meta: { problems: read.left } }))
 
 const at = (index: number, many: boolean) => (many ? `[${index}].` : "")
 

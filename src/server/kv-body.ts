@@ -6,13 +6,14 @@
 import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as Multipart from "@effect/platform/Multipart"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 import { InvalidInput } from "../domain/errors.js"
 import { BulkMaxBytes, ValueMaxBytes } from "../domain/kv-limits.js"
 import { bodyTooLarge, forEachChunk, readLimited, TooLarge, tooDeep } from "./body-guard.js"
 import { BulkBodyReader, type BulkBodyFailure } from "../kv/bulk-body.js"
-import { checkValueSize, type FieldIssue, isIssue, locate, parseMetadataText, checkMetadata } from "../kv/validate.js"
+import { checkValueSize, type FieldIssue, locate, parseMetadataText, checkMetadata } from "../kv/validate.js"
 import { problemsError } from "../kv/problems.js"
 
 interface ValueBody {
@@ -111,15 +112,15 @@ export const readValueBody = (request: HttpServerRequest.HttpServerRequest, key:
     if (metaPart !== undefined) {
       const text = metaPart.text ?? Buffer.from(metaPart.bytes ?? new Uint8Array()).toString("utf8")
       const parsed = parseMetadataText(text)
-      if (isIssue(parsed)) return yield* fail(parsed, key)
-      metadata = parsed.json
+      if (Either.isLeft(parsed)) return yield* fail(parsed.left, key)
+      metadata = parsed.right
     } else {
       const fields = list.filter((p) => p.text !== undefined).map((p) => [p.name, p.text!] as const)
       const object = bracketMetadata(fields)
       if (object !== undefined) {
         const checked = checkMetadata(object)
-        if (isIssue(checked)) return yield* fail(checked, key)
-        metadata = checked.json
+        if (Either.isLeft(checked)) return yield* fail(checked.left, key)
+        metadata = checked.right
       }
     }
     return { value, metadata } satisfies ValueBody

@@ -5,6 +5,7 @@
  */
 import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import { InvalidInput } from "../domain/errors.js"
 import type { KvBulkGetRequest } from "../domain/kv.js"
 import { BulkGetMaxKeys } from "../domain/kv-limits.js"
@@ -82,8 +83,8 @@ export const bulkDelete = (
       const problems: Array<Problem> = []
       yield* readBulkItems(request, "keys", options.maxBulkEntries, (raw, i) => {
         const r = checkKeyItem(raw, i)
-        if ("field" in r) problems.push(r)
-        else if (problems.length === 0) staged.add(r.key)
+        if (Either.isLeft(r)) problems.push(r.left)
+        else if (problems.length === 0) staged.add(r.right)
       })
       if (problems.length > 0) return yield* Effect.fail(problemsError(problems))
       const ns = yield* readable(path)
@@ -97,8 +98,8 @@ const bulkKeys = (items: ReadonlyArray<unknown>) => {
   const problems: Array<Problem> = []
   items.forEach((raw, i) => {
     const r = checkKeyItem(raw, i)
-    if ("key" in r && !("field" in r)) keys.push(r.key)
-    else problems.push(r as Problem)
+    if (Either.isRight(r)) keys.push(r.right)
+    else problems.push(r.left)
   })
   return problems.length > 0 ? Effect.fail(problemsError(problems)) : Effect.succeed(keys)
 }

@@ -6,11 +6,12 @@
 import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import type { KvKeysParams, KvWriteParams } from "../api/contract-kv.js"
 import { InvalidInput } from "../domain/errors.js"
 import { checkPut } from "../kv/entry-checks.js"
 import { keyNotFound, problemsError } from "../kv/problems.js"
-import { isIssue, locate, nowSeconds, parseSeconds } from "../kv/validate.js"
+import { type FieldIssue, locate, nowSeconds, parseSeconds } from "../kv/validate.js"
 import * as Engine from "../store/kv-repo.js"
 import { readValueBody } from "./kv-body.js"
 import { checkedKey, type KvScope, type NsPath } from "./kv-scope.js"
@@ -55,15 +56,15 @@ export const putValue = (
 ) =>
   Effect.gen(function* () {
     const key = yield* checkedKey(path.key_name)
-    const expiration = parseSeconds("expiration", q.expiration)
-    const ttl = parseSeconds("expiration_ttl", q.expiration_ttl)
-    for (const x of [expiration, ttl])
-      if (isIssue(x)) return yield* Effect.fail(problemsError([locate(x, undefined, key)]))
+    const located = (x: FieldIssue) => problemsError([locate(x, undefined, key)])
+    const expiration = yield* Either.mapLeft(parseSeconds("expiration", q.expiration), located)
+    const ttl = yield* Either.mapLeft(parseSeconds("expiration_ttl", q.expiration_ttl), located)
     const body = yield* readValueBody(request, key)
     const now = nowSeconds()
-    const checked = checkPut({ key, valueBytes: body.value.length, expiration, expirationTtl: ttl }, now)
-    if (Array.isArray(checked)) return yield* Effect.fail(problemsError(checked))
-    const { expiration: at } = checked as { expiration: number | null }
+    const { expiration: at } = yield* Either.mapLeft(
+      checkPut({ key, valueBytes: body.value.length, expiration, expirationTtl: ttl }, now),
+      (problems) => problemsError(problems)
+    )
     const ns = yield* writable(path)
     Engine.putEntries(db, ns.seq, [{ key, value: body.value, metadata: body.metadata, expiration: at }], now)
     return null

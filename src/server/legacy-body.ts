@@ -5,6 +5,7 @@
  * (lockdown-ua-migration.md §2.3, §3.2; rate-limiting-migration.md §2.2); where a source gives
  * two limits, the API specification's is used.
  */
+import * as Either from "effect/Either"
 import * as net from "node:net"
 import {
   type Lockdown,
@@ -20,7 +21,8 @@ import {
 
 const LegacyLimits = { description: 1024, url: 1024, urls: 100, configurations: 1000, body: 32_768 } as const
 
-export type Read<A> = { readonly ok: true; readonly value: A } | { readonly ok: false; readonly problems: string[] }
+/** A body read: its fields, or every problem it has (each naming its field). */
+export type Read<A> = Either.Either<A, ReadonlyArray<string>>
 
 const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
 
@@ -99,14 +101,12 @@ class Fields {
   }
 
   done<A>(value: A): Read<A> {
-    return this.problems.length === 0 ? { ok: true, value } : { ok: false, problems: this.problems }
+    return this.problems.length === 0 ? Either.right(value) : Either.left(this.problems)
   }
 }
 
-const notObject = <A>(body: unknown): Read<A> => ({
-  ok: false,
-  problems: [`the body must be a JSON object, got ${Array.isArray(body) ? "an array" : show(body)}`]
-})
+const notObject = <A>(body: unknown): Read<A> =>
+  Either.left([`the body must be a JSON object, got ${Array.isArray(body) ? "an array" : show(body)}`])
 
 /** An IP address or a CIDR range: `ip` takes an address, `ip_range` a prefix (any length; the docs' examples use /64). */
 const ipProblem = (target: "ip" | "ip_range", value: string): string | undefined => {

@@ -9,6 +9,7 @@
  * first (rules with one before rules without, as they are processed); a PUT replaces every field
  * it may set; a plan's quota refuses a create, never an update.
  */
+import * as Either from "effect/Either"
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as Effect from "effect/Effect"
 import { LegacyApi } from "../api/contract-legacy.js"
@@ -72,7 +73,7 @@ const notFound = (kind: LegacyKind, id: string) =>
   new NotFound({ message: `${suffixes[kind].slice(1)}/${id}: no such rule in this zone` })
 
 const bodyOf = <A>(read: Read<A>) =>
-  read.ok ? Effect.succeed(read.value) : Effect.fail(new InvalidInput({ message: read.problems.join("; ") }))
+  Either.mapLeft(read, (problems) => new InvalidInput({ message: problems.join("; ") }))
 
 const page = <A>(
   rows: ReadonlyArray<A>,

@@ -5,6 +5,7 @@
  * `dry_run` parameter. Expressions are checked with the rules language for the zone's plan; as on
  * the platform, `matches` (regex) and the `log` action are refused below the plans that have them.
  */
+import * as Either from "effect/Either"
 import { InvalidExpression, InvalidInput } from "../domain/errors.js"
 import { CustomRulesPhase } from "../domain/custom-rule.js"
 import {
@@ -42,15 +43,15 @@ export const want = (cond: boolean, field: string, message: string) => {
 }
 export const reading = <A>(read: () => A): Read<A> => {
   try {
-    return { ok: true, value: read() }
+    return Either.right(read())
   } catch (e) {
-    if (e instanceof Refused) return { ok: false, error: e.error }
+    if (e instanceof Refused) return Either.left(e.error)
     throw e
   }
 }
 
-export type Read<A, E = InvalidInput | InvalidExpression> =
-  { readonly ok: true; readonly value: A } | { readonly ok: false; readonly error: E }
+/** A body read: its value, or the refusal (an Effect too: `yield* read` fails with the refusal). */
+export type Read<A, E = InvalidInput | InvalidExpression> = Either.Either<A, E>
 
 const optString = (o: Record<string, unknown>, k: string, at: string) => {
   want(o[k] === undefined || typeof o[k] === "string", `${at}${k}`, `expected a string, got ${show(o[k])}`)
@@ -277,15 +278,12 @@ export const readCreate = (u: unknown, plan: string): Read<EntrypointInput> => {
   if (isRecord(u)) {
     for (const k of ["name", "kind", "phase"]) {
       if (u[k] === undefined)
-        return { ok: false, error: new InvalidInput({ message: `${k}: required to create a ruleset, got nothing` }) }
+        return Either.left(new InvalidInput({ message: `${k}: required to create a ruleset, got nothing` }))
     }
     if (u.kind !== "zone") {
-      return {
-        ok: false,
-        error: new InvalidInput({
-          message: `kind: a zone's rulesets on this platform are of kind zone, got ${show(u.kind)}`
-        })
-      }
+      return Either.left(
+        new InvalidInput({ message: `kind: a zone's rulesets on this platform are of kind zone, got ${show(u.kind)}` })
+      )
     }
   }
   return readEntrypoint(u, plan)
@@ -294,5 +292,5 @@ export const readCreate = (u: unknown, plan: string): Read<EntrypointInput> => {
 /** `dry_run`: true or false; anything else is a 400 (reference §5). */
 export const readDryRun = (v: string | undefined): Read<boolean, InvalidInput> =>
   v === undefined || v === "true" || v === "false"
-    ? { ok: true, value: v === "true" }
-    : { ok: false, error: new InvalidInput({ message: `dry_run: expected true or false, got ${show(v)}` }) }
+    ? Either.right(v === "true")
+    : Either.left(new InvalidInput({ message: `dry_run: expected true or false, got ${show(v)}` }))

@@ -6,6 +6,7 @@
  * Each write reads its body (rulesets-body.ts), computes the new ruleset (rulesets-ops.ts) and
  * saves it, or with `dry_run=true` stops before saving and answers `result: null`.
  */
+import * as Either from "effect/Either"
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as Effect from "effect/Effect"
 import { RulesetsApi } from "../api/contract-rulesets.js"
@@ -20,15 +21,12 @@ import {
   saveRuleset,
   zoneRulesets
 } from "../store/rulesets-repo.js"
-import { readCreate, readDryRun, readEntrypoint, readRuleChange, type Read } from "./rulesets-body.js"
+import { readCreate, readDryRun, readEntrypoint, readRuleChange } from "./rulesets-body.js"
 import * as Ops from "./rulesets-ops.js"
 import { otherPhaseRead, otherPhaseWrite } from "./rulesets-phases.js"
 import { RateLimitPhase, RateLimitPhaseSpec, readRateLimitEntrypoint } from "./rulesets-ratelimit.js"
 import { wafZone } from "./waf-zone.js"
 import { requestPayload } from "./body-guard.js"
-
-const readOk = <A, E>(r: Read<A, E>) => (r.ok ? Effect.succeed(r.value) : Effect.fail(r.error))
-const outcomeOk = <E extends Ops.Refusal>(o: Ops.Outcome<E>) => (o.ok ? Effect.succeed(o.value) : Effect.fail(o.error))
 
 const summary = ({ rules: _rules, ...rest }: ZoneRuleset): RulesetSummary => rest
 
@@ -97,16 +95,14 @@ const commit = <E extends Ops.Refusal>(
   change: (current: ZoneRuleset | null) => Ops.Outcome<E>,
   phase: string = CustomRulesPhase
 ) =>
-  Effect.map(
-    outcomeOk(
-      db
-        .transaction(() => {
-          const o = change(getPhaseEntrypoint(db, zoneId, phase))
-          if (o.ok && !dryRun) saveRuleset(db, zoneId, o.value)
-          return o
-        })
-        .immediate()
-    ),
+  Either.map(
+    db
+      .transaction(() => {
+        const o = change(getPhaseEntrypoint(db, zoneId, phase))
+        if (Either.isRight(o) && !dryRun) saveRuleset(db, zoneId, o.right)
+        return o
+      })
+      .immediate(),
     (next) => (dryRun ? null : next)
   )
 
@@ -114,7 +110,7 @@ const commit = <E extends Ops.Refusal>(
 const still =
   <E extends Ops.Refusal>(id: string, f: (r: ZoneRuleset) => Ops.Outcome<E>) =>
   (current: ZoneRuleset | null) =>
-    current !== null && current.id === id ? f(current) : { ok: false as const, error: rulesetNotFound(id) }
+    current !== null && current.id === id ? f(current) : Either.left(rulesetNotFound(id))
 
 export const RulesetsLive = HttpApiBuilder.group(RulesetsApi(), "rulesets", (handlers) =>
   handlers
@@ -124,19 +120,18 @@ export const RulesetsLive = HttpApiBuilder.group(RulesetsApi(), "rulesets", (han
     .handleRaw("createRuleset", ({ path, urlParams, request }) =>
       Effect.gen(function* () {
         const payload = yield* requestPayload(request)
-        const dryRun = yield* readOk(readDryRun(urlParams.dry_run))
+        const dryRun = yield* readDryRun(urlParams.dry_run)
         const { zone, db, plan, now } = yield* wafZone(path.zone_id, "/rulesets")
-        const input = yield* readOk(readCreate(payload, plan))
+        const input = yield* readCreate(payload, plan)
         const at = now()
         return yield* commit(db, zone.id, dryRun, (current): Ops.Outcome<Ops.Refusal> =>
           current !== null
-            ? {
-                ok: false as const,
-                error: new Conflict({
+            ? Either.left(
+                new Conflict({
                   code: 20217,
                   message: `exceeded maximum number of zone/account rulesets for phase ${CustomRulesPhase}: the zone has its entry point; update it with a PUT of the phase entry point`
                 })
-              }
+              )
             : Ops.putEntrypoint(zone.id, plan, null, input, at)
         )
       })
@@ -187,9 +182,9 @@ export const RulesetsLive = HttpApiBuilder.group(RulesetsApi(), "rulesets", (han
     .handleRaw("putCustomEntrypoint", ({ path, urlParams, request }) =>
       Effect.gen(function* () {
         const payload = yield* requestPayload(request)
-        const dryRun = yield* readOk(readDryRun(urlParams.dry_run))
+        const dryRun = yield* readDryRun(urlParams.dry_run)
         const { zone, db, plan, now } = yield* wafZone(path.zone_id, `/rulesets/phases/${CustomRulesPhase}/entrypoint`)
-        const input = yield* readOk(readEntrypoint(payload, plan))
+        const input = yield* readEntrypoint(payload, plan)
         const at = now()
         return yield* commit(db, zone.id, dryRun, (current) => Ops.putEntrypoint(zone.id, plan, current, input, at))
       })
@@ -203,13 +198,13 @@ export const RulesetsLive = HttpApiBuilder.group(RulesetsApi(), "rulesets", (han
     .handleRaw("putPhaseEntrypoint", ({ path, urlParams, request }) =>
       Effect.gen(function* () {
         const payload = yield* requestPayload(request)
-        const dryRun = yield* readOk(readDryRun(urlParams.dry_run))
+        const dryRun = yield* readDryRun(urlParams.dry_run)
         const { zone, db, plan, now } = yield* wafZone(
           path.zone_id,
           `/rulesets/phases/${path.ruleset_phase}/entrypoint`
         )
         if (path.ruleset_phase !== RateLimitPhase) return yield* Effect.fail(otherPhaseWrite(path.ruleset_phase))
-        const input = yield* readOk(readRateLimitEntrypoint(payload, plan))
+        const input = yield* readRateLimitEntrypoint(payload, plan)
         const at = now()
         return yield* commit(
           db,
@@ -223,13 +218,13 @@ export const RulesetsLive = HttpApiBuilder.group(RulesetsApi(), "rulesets", (han
     .handleRaw("createRule", ({ path, urlParams, request }) =>
       Effect.gen(function* () {
         const payload = yield* requestPayload(request)
-        const dryRun = yield* readOk(readDryRun(urlParams.dry_run))
+        const dryRun = yield* readDryRun(urlParams.dry_run)
         const { zone, db, plan, now, ruleset } = yield* writableRuleset(
           path.zone_id,
           path.ruleset_id,
           `/rulesets/${path.ruleset_id}/rules`
         )
-        const change = yield* readOk(readRuleChange(payload, plan, false))
+        const change = yield* readRuleChange(payload, plan, false)
         const at = now()
         return yield* commit(
           db,
@@ -242,7 +237,7 @@ export const RulesetsLive = HttpApiBuilder.group(RulesetsApi(), "rulesets", (han
     .handleRaw("updateRule", ({ path, urlParams, request }) =>
       Effect.gen(function* () {
         const payload = yield* requestPayload(request)
-        const dryRun = yield* readOk(readDryRun(urlParams.dry_run))
+        const dryRun = yield* readDryRun(urlParams.dry_run)
         const { zone, db, plan, now, ruleset } = yield* writableRuleset(
           path.zone_id,
           path.ruleset_id,
@@ -251,7 +246,7 @@ export const RulesetsLive = HttpApiBuilder.group(RulesetsApi(), "rulesets", (han
         if (!ruleset.rules.some((r) => r.id === path.rule_id)) {
           return yield* Effect.fail(Ops.ruleNotFound(ruleset.id, path.rule_id))
         }
-        const change = yield* readOk(readRuleChange(payload, plan, true))
+        const change = yield* readRuleChange(payload, plan, true)
         const at = now()
         return yield* commit(
           db,
@@ -263,7 +258,7 @@ export const RulesetsLive = HttpApiBuilder.group(RulesetsApi(), "rulesets", (han
     )
     .handle("deleteRule", ({ path, urlParams }) =>
       Effect.gen(function* () {
-        const dryRun = yield* readOk(readDryRun(urlParams.dry_run))
+        const dryRun = yield* readDryRun(urlParams.dry_run)
         const { zone, db, now, ruleset } = yield* writableRuleset(
           path.zone_id,
           path.ruleset_id,

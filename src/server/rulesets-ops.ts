@@ -5,6 +5,7 @@
  * Every write makes a new ruleset version; a rule's own version moves only when the rule changes
  * (a reorder leaves it), as the reference says (§5).
  */
+import * as Either from "effect/Either"
 import { type Conflict, InvalidInput, NotFound, QuotaExceeded } from "../domain/errors.js"
 import { hexId } from "../domain/ids.js"
 import { CustomRuleLimits, CustomRulesPhase } from "../domain/custom-rule.js"
@@ -14,10 +15,10 @@ import type { EntrypointInput, Position, RuleChange, RuleInput } from "./ruleset
 /** What a rule or entry point write refuses; the explicit create may also meet a Conflict. */
 type WriteRefusal = InvalidInput | NotFound | QuotaExceeded
 export type Refusal = WriteRefusal | Conflict
-export type Outcome<E extends Refusal = WriteRefusal> =
-  { readonly ok: true; readonly value: ZoneRuleset } | { readonly ok: false; readonly error: E }
+/** The entry point a write leaves, or its refusal. */
+export type Outcome<E extends Refusal = WriteRefusal> = Either.Either<ZoneRuleset, E>
 
-const refuse = (error: WriteRefusal): Outcome => ({ ok: false, error })
+const refuse = (error: WriteRefusal): Outcome => Either.left(error)
 
 export const ruleNotFound = (rulesetId: string, ruleId: string) =>
   new NotFound({ code: 10003, message: `could not find rule ${ruleId} in ruleset ${rulesetId}` })
@@ -73,7 +74,7 @@ const checked = (plan: string, next: ZoneRuleset, spec: WritablePhase = CustomPh
     }
     seen.set(r.ref, i)
   }
-  return { ok: true, value: next }
+  return Either.right(next)
 }
 
 const nextVersion = (r: ZoneRuleset | null) => String(Number(r?.version ?? "0") + 1)
@@ -145,17 +146,16 @@ const place = (
   rules: ReadonlyArray<ZoneRule>,
   rule: ZoneRule,
   position: Position | undefined
-): { ok: true; value: Array<ZoneRule> } | { ok: false; error: WriteRefusal } => {
+): Either.Either<Array<ZoneRule>, WriteRefusal> => {
   const out = [...rules]
   let at = out.length
   if (position !== undefined && "index" in position) {
     if (position.index > out.length + 1) {
-      return {
-        ok: false,
-        error: new InvalidInput({
+      return Either.left(
+        new InvalidInput({
           message: `position.index: expected an integer from 1 to ${out.length + 1} (the ruleset has ${out.length} other rules), got ${position.index}`
         })
-      }
+      )
     }
     at = position.index - 1
   } else if (position !== undefined) {
@@ -165,18 +165,17 @@ const place = (
     else {
       const i = out.findIndex((r) => r.id === target)
       if (i < 0) {
-        return {
-          ok: false,
-          error: new InvalidInput({
+        return Either.left(
+          new InvalidInput({
             message: `position.${before ? "before" : "after"}: ruleset ${rulesetId} has no other rule ${target}`
           })
-        }
+        )
       }
       at = before ? i : i + 1
     }
   }
   out.splice(at, 0, rule)
-  return { ok: true, value: out }
+  return Either.right(out)
 }
 
 const withRules = (r: ZoneRuleset, rules: Array<ZoneRule>, version: string, at: string): ZoneRuleset => ({
@@ -196,8 +195,9 @@ export const addRule = (plan: string, r: ZoneRuleset, change: RuleChange, at: st
   }
   const version = nextVersion(r)
   const rule = toRule(input, newRuleId(r.id, version, r.rules.length), undefined, at)
-  const placed = place(r.id, r.rules, rule, change.position)
-  return placed.ok ? checked(plan, withRules(r, placed.value, version, at)) : placed
+  return Either.flatMap(place(r.id, r.rules, rule, change.position), (rules) =>
+    checked(plan, withRules(r, rules, version, at))
+  )
 }
 
 /** PATCH …/rules/{id}: the rule redefined (every field to keep sent again), moved, or both. */
@@ -216,21 +216,20 @@ export const updateRule = (plan: string, r: ZoneRuleset, ruleId: string, change:
   const others = r.rules.filter((x) => x.id !== ruleId)
   const placed =
     change.position === undefined
-      ? { ok: true as const, value: [...others.slice(0, i), rule, ...others.slice(i)] }
+      ? Either.right([...others.slice(0, i), rule, ...others.slice(i)])
       : place(r.id, others, rule, change.position)
-  return placed.ok ? checked(plan, withRules(r, placed.value, nextVersion(r), at)) : placed
+  return Either.flatMap(placed, (rules) => checked(plan, withRules(r, rules, nextVersion(r), at)))
 }
 
 /** DELETE …/rules/{id}: the ruleset without the rule. */
 export const deleteRule = (r: ZoneRuleset, ruleId: string, at: string): Outcome<NotFound> =>
   r.rules.some((x) => x.id === ruleId)
-    ? {
-        ok: true,
-        value: withRules(
+    ? Either.right(
+        withRules(
           r,
           r.rules.filter((x) => x.id !== ruleId),
           nextVersion(r),
           at
         )
-      }
-    : { ok: false, error: ruleNotFound(r.id, ruleId) }
+      )
+    : Either.left(ruleNotFound(r.id, ruleId))

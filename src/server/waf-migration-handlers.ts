@@ -81,8 +81,7 @@ export const putEntrypoint = (
   body: unknown
 ) =>
   Effect.gen(function* () {
-    const dryRun = readDryRun(q.dry_run)
-    if (!dryRun.ok) return yield* Effect.fail(dryRun.error)
+    const dryRun = yield* readDryRun(q.dry_run)
     const { zone, db, plan, waf, now } = yield* wafZone(zoneId, `/rulesets/phases/${PHASE}/entrypoint`)
     const { config, next } = yield* Either.match(
       checkEntrypointPut(
@@ -93,7 +92,7 @@ export const putEntrypoint = (
       ),
       { onLeft: Effect.fail, onRight: Effect.succeed }
     )
-    if (dryRun.value) return null
+    if (dryRun) return null
     const at = now()
     const ruleset = buildRuleset(zone.id, waf.entrypoint, config, at)
     saveEntrypoint(db, zone.id, ruleset, next, at)

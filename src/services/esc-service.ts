@@ -3,6 +3,7 @@
  * accounts by id or name; every answer comes with the platform's clock (its `Date` header) and
  * the removal status on that clock. Failures are the client's tagged errors.
  */
+import * as Either from "effect/Either"
 import * as Effect from "effect/Effect"
 import { callAnswered, type Answered, type ClientEnv } from "../api/client.js"
 import { EscEndpoints } from "../api/contract-esc.js"
@@ -115,7 +116,7 @@ export const disableAlways = (target: EscTarget) => change(target, { kind: "alwa
 /** Stores the secret that turns ESC off for requests carrying `disable_esc=<secret>`; `always` stays. */
 export const setSecret = (target: EscTarget, secret: string): Effect.Effect<EscStatus, EscError, ClientEnv> => {
   const checked = checkSecret(secret, "secret")
-  if (!checked.ok) return Effect.fail(new InvalidInput({ message: checked.message }))
+  if (Either.isLeft(checked)) return Effect.fail(new InvalidInput({ message: checked.left }))
   return change(target, { kind: "secret", secret }, (s) => s.with_secret === secret)
 }
 

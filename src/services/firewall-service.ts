@@ -4,6 +4,7 @@
  * `DuplicateFilter` (with the existing filter's id), `QuotaExceeded` (with the id of the filter a
  * combined call left behind). A two-step create whose second step fails says which filter exists.
  */
+import * as Either from "effect/Either"
 import * as Effect from "effect/Effect"
 import { call } from "../api/client.js"
 import { collectPages } from "../api/pages.js"
@@ -122,8 +123,8 @@ export const createRuleTwoStep = (zoneId: string, filter: FilterInput, r: RuleIn
   // The rule is checked as the platform checks it before the filter exists: a rule refused for its
   // own fields would otherwise leave the filter behind.
   const read = readRuleFields(ruleBody(r))
-  if (!read.ok)
-    return Effect.fail(new InvalidInput({ message: problemsMessage(read.problems), meta: { problems: read.problems } }))
+  if (Either.isLeft(read))
+    return Effect.fail(new InvalidInput({ message: problemsMessage(read.left), meta: { problems: read.left } }))
   return Effect.flatMap(createFilter(zoneId, filter), (f) =>
     createRuleOnFilter(zoneId, f.id, r).pipe(
       Effect.map((rule) => ({ rule, filter: f })),

@@ -4,19 +4,12 @@
  * by a refusal, a signal or a platform that does not answer, says what was written.
  */
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import { call, ClientConfig, type ClientEnv } from "../api/client.js"
 import { KvEndpoints, type KvBulkAnswer } from "../api/contract-kv.js"
 import { InvalidInput, NoAnswer, V4ErrorClasses, type V4Error } from "../domain/errors.js"
 import { BulkGetMaxKeys, BulkMaxBytes } from "../domain/kv-limits.js"
-import {
-  batchCount,
-  batches,
-  BulkFileError,
-  checkFile,
-  keysOf,
-  type BulkKind,
-  type CheckedFile
-} from "../kv/bulk-file.js"
+import { batchCount, batches, checkFile, keysOf, type BulkKind, type CheckedFile } from "../kv/bulk-file.js"
 import { problemsError } from "../kv/problems.js"
 import { nowSeconds } from "../kv/validate.js"
 import { bulkGet } from "./kv-service.js"
@@ -134,12 +127,13 @@ const checked = (
   outcome = kind === "keys" ? "nothing was deleted" : "nothing was written"
 ) =>
   Effect.gen(function* () {
-    const r = checkFile(file, kind, nowSeconds(), (read, size) =>
-      o.onProgress?.({ phase: "checking", done: read, total: size, unit: "bytes" })
-    )
     // Read here before any request: no platform answered, so no platform code.
-    if (r instanceof BulkFileError)
-      return yield* Effect.fail(new InvalidInput({ message: r.message, clientSide: true }))
+    const r = yield* Either.mapLeft(
+      checkFile(file, kind, nowSeconds(), (read, size) =>
+        o.onProgress?.({ phase: "checking", done: read, total: size, unit: "bytes" })
+      ),
+      (e) => new InvalidInput({ message: e.message, clientSide: true })
+    )
     if (r.problemCount > 0) {
       r.spool.release()
       const e = problemsError(r.problems, outcome)

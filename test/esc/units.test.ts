@@ -1,4 +1,5 @@
 /** Units of area B: the POST body check, Cookie parsing, the decision, the removal date, masking, answers. */
+import * as Either from "effect/Either"
 import { Schema } from "effect"
 import { describe, expect, it } from "vitest"
 import bareAlways from "../../fixtures/esc/esc-zone-get.json" with { type: "json" }
@@ -14,20 +15,19 @@ import { clockFromEnv } from "../../src/server/clock.js"
 
 const refusal = (body: unknown) => {
   const r = checkChange(body)
-  if (r.ok) throw new Error(`accepted ${JSON.stringify(body)}`)
-  return r.message
+  if (Either.isRight(r)) throw new Error(`accepted ${JSON.stringify(body)}`)
+  return r.left
 }
 
 describe("POST body", () => {
   it("accepts exactly {always: true} or {with_secret} of 1..100 cookie-safe characters", () => {
-    expect(checkChange({ always: true })).toEqual({ ok: true, value: { kind: "always" } })
-    expect(checkChange({ with_secret: "MySecretString321#" })).toEqual({
-      ok: true,
-      value: { kind: "secret", secret: "MySecretString321#" }
-    })
-    expect(checkChange({ with_secret: "x" })).toMatchObject({ ok: true })
-    expect(checkChange({ with_secret: "x".repeat(100) })).toMatchObject({ ok: true })
-    expect(checkChange({ with_secret: "!#$%&'()*+-./09:<=>?@AZ[]^_`az{|}~" })).toMatchObject({ ok: true })
+    expect(checkChange({ always: true })).toEqual(Either.right({ kind: "always" }))
+    expect(checkChange({ with_secret: "MySecretString321#" })).toEqual(
+      Either.right({ kind: "secret", secret: "MySecretString321#" })
+    )
+    expect(checkChange({ with_secret: "x" })).toMatchObject({ _tag: "Right" })
+    expect(checkChange({ with_secret: "x".repeat(100) })).toMatchObject({ _tag: "Right" })
+    expect(checkChange({ with_secret: "!#$%&'()*+-./09:<=>?@AZ[]^_`az{|}~" })).toMatchObject({ _tag: "Right" })
   })
 
   it("refuses always: false, naming the field and what turns ESC on instead", () => {
@@ -90,10 +90,7 @@ describe("POST body", () => {
   })
 
   it("checkSecret names the field it is given (the CLI's --secret)", () => {
-    expect(checkSecret("", "secret")).toEqual({
-      ok: false,
-      message: "secret must be 1 to 100 characters, got an empty string"
-    })
+    expect(checkSecret("", "secret")).toEqual(Either.left("secret must be 1 to 100 characters, got an empty string"))
   })
 
   it("the payload schema carries the same messages and never the rejected value", () => {

@@ -2,6 +2,7 @@
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
+import * as Either from "effect/Either"
 import { describe, expect, it } from "vitest"
 import { batches, checkFile, keysOf, type CheckedFile } from "../../src/kv/bulk-file.js"
 
@@ -19,7 +20,7 @@ describe("bulk files are read once", () => {
   it("what is sent is what was checked, even when the file changes after the check", () => {
     const file = path.join(tmp(), "entries.json")
     fs.writeFileSync(file, JSON.stringify(entries(3)))
-    const checked = checkFile(file, "entries", now) as CheckedFile
+    const checked = Either.getOrThrow(checkFile(file, "entries", now))
     fs.writeFileSync(file, JSON.stringify([{ key: "unchecked", value: 1 }]))
     expect(bodies(checked)).toEqual(entries(3))
     expect(bodies(checked, 2)).toEqual(entries(3))
@@ -29,7 +30,7 @@ describe("bulk files are read once", () => {
     const file = path.join(tmp(), "big.json")
     fs.writeFileSync(file, JSON.stringify(entries(2000)))
     const before = spills()
-    const checked = checkFile(file, "entries", now, undefined, 16 * 1024) as CheckedFile
+    const checked = Either.getOrThrow(checkFile(file, "entries", now, undefined, 16 * 1024))
     const spilled = spills().filter((d) => !before.includes(d))
     expect(spilled).toHaveLength(1)
     expect(fs.statSync(path.join(os.tmpdir(), spilled[0]!, "file.json")).mode & 0o777).toBe(0o600)
@@ -44,7 +45,7 @@ describe("bulk files are read once", () => {
     const file = path.join(tmp(), "broken.json")
     fs.writeFileSync(file, `${JSON.stringify(entries(500)).slice(0, -1)},\n  {"key": 1 2}]`)
     const before = spills()
-    const r = checkFile(file, "entries", now, undefined, 4096)
+    const r = Either.getOrThrow(Either.flip(checkFile(file, "entries", now, undefined, 4096)))
     expect(r).toMatchObject({ _tag: "BulkFileError", message: `${file}:2:13: invalid JSON: expected ','` })
     expect(spills().filter((d) => !before.includes(d))).toEqual([])
   })
@@ -52,7 +53,7 @@ describe("bulk files are read once", () => {
   it("keysOf: every key once, in the file's order", () => {
     const file = path.join(tmp(), "keys.json")
     fs.writeFileSync(file, JSON.stringify(["b", { name: "a" }, "b", "c"]))
-    const checked = checkFile(file, "keys", now) as CheckedFile
+    const checked = Either.getOrThrow(checkFile(file, "keys", now))
     expect(keysOf(checked)).toEqual(["b", "a", "c"])
   })
 })

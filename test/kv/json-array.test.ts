@@ -2,8 +2,9 @@
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
+import * as Either from "effect/Either"
 import { describe, expect, it } from "vitest"
-import { batches, BulkFileError, checkFile, type CheckedFile } from "../../src/kv/bulk-file.js"
+import { batches, BulkFileError, checkFile } from "../../src/kv/bulk-file.js"
 import { JsonArrayError, JsonArrayScanner, lineColumn, parseElement, scanBytes } from "../../src/kv/json-array.js"
 
 const elements = (text: string, chunk = Infinity) => {
@@ -105,7 +106,7 @@ describe("bulk files", () => {
         { key: "", value: "3" }
       ])
     )
-    const r = checkFile(file, "entries", now) as CheckedFile
+    const r = Either.getOrThrow(checkFile(file, "entries", now))
     expect(r.count).toBe(3)
     expect(r.problemCount).toBe(2)
     expect(r.problems.map((p) => [p.index, p.field])).toEqual([
@@ -118,11 +119,11 @@ describe("bulk files", () => {
   it("reports a file that is not there, and a syntax error as file:line:column", () => {
     const dir = tmp()
     expect(checkFile(path.join(dir, "nope.json"), "entries", now)).toEqual(
-      new BulkFileError(`cannot read ${path.join(dir, "nope.json")}: no such file`)
+      Either.left(new BulkFileError(`cannot read ${path.join(dir, "nope.json")}: no such file`))
     )
     const file = path.join(dir, "bad.json")
     fs.writeFileSync(file, '[{"key":"a",\n "value": }]')
-    expect((checkFile(file, "entries", now) as BulkFileError).message).toBe(
+    expect(Either.getOrThrow(Either.flip(checkFile(file, "entries", now))).message).toBe(
       `${file}:2:11: invalid JSON: expected a value`
     )
   })
@@ -132,7 +133,7 @@ describe("bulk files", () => {
     const file = path.join(dir, "many.json")
     const items = Array.from({ length: 2500 }, (_, i) => ({ key: `k${i}`, value: "v", unknown_field: i }))
     fs.writeFileSync(file, JSON.stringify(items, null, 1))
-    const checked = checkFile(file, "entries", now) as CheckedFile
+    const checked = Either.getOrThrow(checkFile(file, "entries", now))
     const bodies = [...batches(checked, "entries", { maxEntries: 1000, maxBytes: 100 << 20 })]
     expect(bodies.map((b) => b.count)).toEqual([1000, 1000, 500])
     expect(bodies.flatMap((b) => JSON.parse(Buffer.from(b.body).toString()))).toEqual(items)
@@ -149,7 +150,7 @@ describe("bulk files", () => {
     const dir = tmp()
     const file = path.join(dir, "keys.json")
     fs.writeFileSync(file, JSON.stringify(["a", { name: "b" }, "c"]))
-    const checked = checkFile(file, "keys", now) as CheckedFile
+    const checked = Either.getOrThrow(checkFile(file, "keys", now))
     expect(checked.plainKeys).toBe(false)
     const bodies = [...batches(checked, "keys", { maxEntries: 2, maxBytes: 1 << 20 })]
     expect(bodies.map((b) => JSON.parse(Buffer.from(b.body).toString()))).toEqual([["a", "b"], ["c"]])

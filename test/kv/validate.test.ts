@@ -1,4 +1,5 @@
 /** Units: the KV validation rules (src/kv/validate.ts), each error naming field, limit and actual size. */
+import * as Either from "effect/Either"
 import { describe, expect, it } from "vitest"
 import { problemsError, summarize } from "../../src/kv/problems.js"
 import { checkEntry, checkKeyItem, checkPut } from "../../src/kv/entry-checks.js"
@@ -7,7 +8,6 @@ import {
   checkMetadata,
   decodeBase64,
   describeProblem,
-  isIssue,
   parseMetadataText,
   parseSeconds,
   resolveExpiration,
@@ -15,6 +15,18 @@ import {
 } from "../../src/kv/validate.js"
 
 const now = 1_800_000_000
+
+/** The value of a result that must have one. */
+const rightOf = <A, E>(r: Either.Either<A, E>): A => {
+  if (Either.isLeft(r)) throw new Error(`expected a value, got ${JSON.stringify(r.left)}`)
+  return r.right
+}
+
+/** The refusal of a result that must refuse. */
+const leftOf = <A, E>(r: Either.Either<A, E>): E => {
+  if (Either.isRight(r)) throw new Error(`expected a refusal, got ${JSON.stringify(r.right)}`)
+  return r.left
+}
 
 describe("keys", () => {
   it("accepts 1..512 UTF-8 bytes of printable text, unicode included", () => {
@@ -53,13 +65,13 @@ describe("keys", () => {
 
 describe("metadata, expiration and TTL", () => {
   it("metadata is a JSON object of at most 1024 bytes serialized", () => {
-    expect(checkMetadata({ a: 1 })).toEqual({ json: '{"a":1}' })
-    expect(checkMetadata(undefined)).toEqual({ json: null })
-    expect(checkMetadata([1, 2])).toMatchObject({ field: "metadata", actual: "an array" })
-    expect(checkMetadata("s")).toMatchObject({ actual: "a string" })
+    expect(rightOf(checkMetadata({ a: 1 }))).toEqual('{"a":1}')
+    expect(rightOf(checkMetadata(undefined))).toBeNull()
+    expect(leftOf(checkMetadata([1, 2]))).toMatchObject({ field: "metadata", actual: "an array" })
+    expect(leftOf(checkMetadata("s"))).toMatchObject({ actual: "a string" })
     // {"v":"..."} is 8 bytes of framing
-    expect(checkMetadata({ v: "x".repeat(1016) })).toEqual({ json: `{"v":"${"x".repeat(1016)}"}` })
-    expect(checkMetadata({ v: "x".repeat(1017) })).toMatchObject({
+    expect(rightOf(checkMetadata({ v: "x".repeat(1016) }))).toEqual(`{"v":"${"x".repeat(1016)}"}`)
+    expect(leftOf(checkMetadata({ v: "x".repeat(1017) }))).toMatchObject({
       limit: 1024,
       actual: 1025,
       message: "metadata is 1025 bytes as JSON, the limit is 1024 bytes"
@@ -67,59 +79,57 @@ describe("metadata, expiration and TTL", () => {
   })
 
   it("metadata text must be JSON and an object", () => {
-    expect(parseMetadataText('{"a":1,"s":"x"}')).toEqual({ json: '{"a":1,"s":"x"}' })
-    const bad = parseMetadataText("{bad")
-    expect(isIssue(bad) && bad.message).toMatch(/^metadata is not valid JSON \(.*\): \{bad$/)
-    expect(parseMetadataText("[1,2]")).toMatchObject({ message: "metadata must be a JSON object, got an array" })
-    expect(parseMetadataText("null")).toMatchObject({ actual: "null" })
+    expect(rightOf(parseMetadataText('{"a":1,"s":"x"}'))).toEqual('{"a":1,"s":"x"}')
+    expect(leftOf(parseMetadataText("{bad")).message).toMatch(/^metadata is not valid JSON \(.*\): \{bad$/)
+    expect(leftOf(parseMetadataText("[1,2]"))).toMatchObject({
+      message: "metadata must be a JSON object, got an array"
+    })
+    expect(leftOf(parseMetadataText("null"))).toMatchObject({ actual: "null" })
   })
 
   it("expiration_ttl is a whole number of at least 60 seconds", () => {
-    expect(resolveExpiration(undefined, 60, now)).toEqual({ expiration: now + 60 })
-    expect(resolveExpiration(undefined, 30, now)).toMatchObject({
+    expect(rightOf(resolveExpiration(undefined, 60, now))).toEqual(now + 60)
+    expect(leftOf(resolveExpiration(undefined, 30, now))).toMatchObject({
       field: "expiration_ttl",
       limit: 60,
       actual: 30,
       message: "expiration_ttl is 30 seconds, the minimum is 60"
     })
-    expect(resolveExpiration(undefined, 0, now)).toMatchObject({ actual: 0 })
-    expect(resolveExpiration(undefined, -5, now)).toMatchObject({ actual: -5 })
-    expect(resolveExpiration(undefined, 90.5, now)).toMatchObject({
+    expect(leftOf(resolveExpiration(undefined, 0, now))).toMatchObject({ actual: 0 })
+    expect(leftOf(resolveExpiration(undefined, -5, now))).toMatchObject({ actual: -5 })
+    expect(leftOf(resolveExpiration(undefined, 90.5, now))).toMatchObject({
       message: "expiration_ttl must be a whole number of seconds, got 90.5"
     })
   })
 
   it("expiration is at least 60 seconds in the future, and not after the year 9999", () => {
-    expect(resolveExpiration(now + 60, undefined, now)).toEqual({ expiration: now + 60 })
-    expect(resolveExpiration(1000, undefined, now)).toMatchObject({
+    expect(rightOf(resolveExpiration(now + 60, undefined, now))).toEqual(now + 60)
+    expect(leftOf(resolveExpiration(1000, undefined, now))).toMatchObject({
       field: "expiration",
       limit: now + 60,
       actual: 1000
     })
-    expect(
-      isIssue(resolveExpiration(1000, undefined, now)) &&
-        (resolveExpiration(1000, undefined, now) as { message: string }).message
-    ).toContain("seconds in the past")
-    expect(resolveExpiration(now + 30, undefined, now)).toMatchObject({
+    expect(leftOf(resolveExpiration(1000, undefined, now)).message).toContain("seconds in the past")
+    expect(leftOf(resolveExpiration(now + 30, undefined, now))).toMatchObject({
       message: expect.stringContaining("only 30 seconds ahead")
     })
-    expect(resolveExpiration(4_102_444_800, undefined, now)).toEqual({ expiration: 4_102_444_800 })
-    expect(resolveExpiration(253_402_300_800, undefined, now)).toMatchObject({ limit: 253_402_300_799 })
-    expect(resolveExpiration("1900000000", undefined, now)).toMatchObject({
+    expect(rightOf(resolveExpiration(4_102_444_800, undefined, now))).toEqual(4_102_444_800)
+    expect(leftOf(resolveExpiration(253_402_300_800, undefined, now))).toMatchObject({ limit: 253_402_300_799 })
+    expect(leftOf(resolveExpiration("1900000000", undefined, now))).toMatchObject({
       message: expect.stringContaining('got "1900000000"')
     })
   })
 
   it("expiration_ttl wins over expiration", () => {
-    expect(resolveExpiration(now + 5000, 120, now)).toEqual({ expiration: now + 120 })
+    expect(rightOf(resolveExpiration(now + 5000, 120, now))).toEqual(now + 120)
     // the losing expiration is not checked against the clock
-    expect(resolveExpiration(1000, 120, now)).toEqual({ expiration: now + 120 })
+    expect(rightOf(resolveExpiration(1000, 120, now))).toEqual(now + 120)
   })
 
   it("numbers given as text (query parameters, options)", () => {
-    expect(parseSeconds("expiration_ttl", "120")).toBe(120)
-    expect(parseSeconds("expiration_ttl", undefined)).toBeUndefined()
-    expect(parseSeconds("expiration_ttl", "abc")).toMatchObject({
+    expect(rightOf(parseSeconds("expiration_ttl", "120"))).toBe(120)
+    expect(rightOf(parseSeconds("expiration_ttl", undefined))).toBeUndefined()
+    expect(leftOf(parseSeconds("expiration_ttl", "abc"))).toMatchObject({
       message: 'expiration_ttl must be a whole number of seconds, got "abc"'
     })
   })
@@ -127,21 +137,23 @@ describe("metadata, expiration and TTL", () => {
 
 describe("base64", () => {
   it("decodes standard and URL-safe base64, with or without padding, across line breaks", () => {
-    expect(Buffer.from(decodeBase64("aGVsbG8=") as Uint8Array).toString()).toBe("hello")
-    expect(Buffer.from(decodeBase64("aGVsbG8") as Uint8Array).toString()).toBe("hello")
-    expect(Buffer.from(decodeBase64("aGVs\nbG8=") as Uint8Array).toString()).toBe("hello")
-    expect([...(decodeBase64("-_8=") as Uint8Array)]).toEqual([0xfb, 0xff])
-    expect((decodeBase64("") as Uint8Array).length).toBe(0)
+    expect(Buffer.from(rightOf(decodeBase64("aGVsbG8="))).toString()).toBe("hello")
+    expect(Buffer.from(rightOf(decodeBase64("aGVsbG8"))).toString()).toBe("hello")
+    expect(Buffer.from(rightOf(decodeBase64("aGVs\nbG8="))).toString()).toBe("hello")
+    expect([...rightOf(decodeBase64("-_8="))]).toEqual([0xfb, 0xff])
+    expect(rightOf(decodeBase64("")).length).toBe(0)
   })
 
   it("refuses what is not base64 (wrangler stores garbage bytes instead)", () => {
-    expect(decodeBase64("@@@not base64!!")).toMatchObject({
+    expect(leftOf(decodeBase64("@@@not base64!!"))).toMatchObject({
       field: "base64",
       message: expect.stringContaining('"@" at character 1')
     })
-    expect(decodeBase64("abcde")).toMatchObject({ message: expect.stringContaining("5 characters cannot be base64") })
-    expect(isIssue(decodeBase64("ab=c"))).toBe(true)
-    expect(isIssue(decodeBase64("abc=="))).toBe(true)
+    expect(leftOf(decodeBase64("abcde"))).toMatchObject({
+      message: expect.stringContaining("5 characters cannot be base64")
+    })
+    expect(Either.isLeft(decodeBase64("ab=c"))).toBe(true)
+    expect(Either.isLeft(decodeBase64("abc=="))).toBe(true)
   })
 })
 
@@ -184,21 +196,21 @@ describe("bulk entries", () => {
   })
 
   it("keys of bulk delete and get: strings or {name}", () => {
-    expect(checkKeyItem("a", 0)).toEqual({ key: "a" })
-    expect(checkKeyItem({ name: "b" }, 1)).toEqual({ key: "b" })
-    expect(checkKeyItem(5, 2)).toMatchObject({ index: 2, field: "key", actual: "a number" })
-    expect(checkKeyItem({ x: 1 }, 3)).toMatchObject({ index: 3, actual: "an object" })
-    expect(checkKeyItem("", 4)).toMatchObject({ index: 4, key: "" })
+    expect(rightOf(checkKeyItem("a", 0))).toEqual("a")
+    expect(rightOf(checkKeyItem({ name: "b" }, 1))).toEqual("b")
+    expect(leftOf(checkKeyItem(5, 2))).toMatchObject({ index: 2, field: "key", actual: "a number" })
+    expect(leftOf(checkKeyItem({ x: 1 }, 3))).toMatchObject({ index: 3, actual: "an object" })
+    expect(leftOf(checkKeyItem("", 4))).toMatchObject({ index: 4, key: "" })
   })
 })
 
 describe("single puts and summaries", () => {
   it("checkPut gives the stored metadata and expiration, or every problem", () => {
-    expect(checkPut({ key: "k", valueBytes: 3, metadata: { a: 1 }, expirationTtl: 60 }, now)).toEqual({
+    expect(rightOf(checkPut({ key: "k", valueBytes: 3, metadata: { a: 1 }, expirationTtl: 60 }, now))).toEqual({
       metadata: '{"a":1}',
       expiration: now + 60
     })
-    const bad = checkPut({ key: "", valueBytes: 26_214_401, expirationTtl: 10 }, now) as ReadonlyArray<Problem>
+    const bad = leftOf(checkPut({ key: "", valueBytes: 26_214_401, expirationTtl: 10 }, now))
     expect(bad.map((p) => p.field)).toEqual(["key", "value", "expiration_ttl"])
   })
 

@@ -5,6 +5,7 @@
  * that plan, a plan over the new quota refused whole, and a re-plan after the apply that has
  * nothing left to send.
  */
+import * as Either from "effect/Either"
 import { describe, expect, it } from "vitest"
 import { DemoLegacy } from "../../src/demo/legacy-rules.js"
 import type { RateLimit } from "../../src/domain/legacy-security.js"
@@ -22,7 +23,7 @@ const plan = (name: string, zone: string, before: RateLimitState, deleteOld = fa
   planRateLimitMigration({ zone: { id: "z1", name: zone }, plan: name, before, deleteOld })
 const accepted = (rules: ReadonlyArray<RateLimitingRule>, on: string) => {
   const read = readRateLimitEntrypoint({ rules }, on)
-  expect(read.ok ? "ok" : JSON.stringify(read.error)).toBe("ok")
+  expect(Either.isRight(read) ? "ok" : JSON.stringify(read.left)).toBe("ok")
 }
 const codes = (p: { notes: ReadonlyArray<{ code: string; rule?: string | undefined }> }, rule: string) =>
   p.notes.filter((n) => n.rule === rule).map((n) => n.code)

@@ -1,4 +1,5 @@
 /** Units: Rust-syntax regular expressions as JavaScript RegExps (validation and byte/Unicode semantics). */
+import * as Either from "effect/Either"
 import { describe, expect, it } from "vitest"
 import { fromText } from "../../src/rules/bytes.js"
 import { compileRegex, guardRegexBacktracking } from "../../src/rules/regex.js"
@@ -69,32 +70,35 @@ describe("regex translation", () => {
   it.each(cases)("%j on %j", (pattern, subject, want) => {
     const r = compileRegex(pattern)
     if (want === "err") {
-      expect(r.ok).toBe(false)
-      if (!r.ok) {
-        expect(r.error.start).toBeGreaterThanOrEqual(0)
-        expect(r.error.end).toBeLessThanOrEqual(pattern.length)
+      expect(Either.isLeft(r)).toBe(true)
+      if (Either.isLeft(r)) {
+        expect(r.left.start).toBeGreaterThanOrEqual(0)
+        expect(r.left.end).toBeLessThanOrEqual(pattern.length)
       }
       return
     }
-    expect(r.ok, r.ok ? "" : r.error.message).toBe(true)
-    if (r.ok) expect(r.value.regexp.test(r.value.unicode ? subject : fromText(subject))).toBe(want)
+    expect(Either.isRight(r), Either.isRight(r) ? "" : r.left.message).toBe(true)
+    if (Either.isRight(r)) expect(r.right.regexp.test(r.right.unicode ? subject : fromText(subject))).toBe(want)
   })
 
   it("reports errors with the crate's wording and the offending span", () => {
     const r = compileRegex("ab(?<!x)")
     expect(r).toMatchObject({
-      ok: false,
-      error: { message: "look-around, including look-ahead and look-behind, is not supported", start: 2, end: 6 }
+      _tag: "Left",
+      left: { message: "look-around, including look-ahead and look-behind, is not supported", start: 2, end: 6 }
     })
     expect(compileRegex("[z-a]")).toMatchObject({
-      ok: false,
-      error: { message: "invalid character class range, the start must be <= the end" }
+      _tag: "Left",
+      left: { message: "invalid character class range, the start must be <= the end" }
     })
-    expect(compileRegex("(?q)")).toMatchObject({ ok: false, error: { message: "unrecognized flag", start: 2, end: 3 } })
-    expect(compileRegex("x{")).toMatchObject({ ok: false, error: { message: "unclosed counted repetition" } })
+    expect(compileRegex("(?q)")).toMatchObject({
+      _tag: "Left",
+      left: { message: "unrecognized flag", start: 2, end: 3 }
+    })
+    expect(compileRegex("x{")).toMatchObject({ _tag: "Left", left: { message: "unclosed counted repetition" } })
     expect(compileRegex("\\x{110000}")).toMatchObject({
-      ok: false,
-      error: { message: "hexadecimal literal is not a Unicode scalar value" }
+      _tag: "Left",
+      left: { message: "hexadecimal literal is not a Unicode scalar value" }
     })
   })
 
@@ -102,8 +106,8 @@ describe("regex translation", () => {
     const release = guardRegexBacktracking()
     try {
       const r = compileRegex("(a+)+$")
-      expect(r.ok).toBe(true)
-      if (r.ok) expect(r.value.regexp.test(`${"a".repeat(40)}!`)).toBe(false)
+      expect(Either.isRight(r)).toBe(true)
+      if (Either.isRight(r)) expect(r.right.regexp.test(`${"a".repeat(40)}!`)).toBe(false)
     } finally {
       release()
     }

@@ -4,10 +4,16 @@
  * whole request (the line's fields, then the implied ones) finds them; and how every replay reports
  * the lines it could not read and a file of no request.
  */
+import * as Either from "effect/Either"
 import { describe, expect, it } from "vitest"
 import { noRequestProblem, notReadLines, parseTrafficLine } from "../../src/rules/traffic-line.js"
 
-const parse = (v: unknown) => parseTrafficLine(JSON.stringify(v))
+/** A line as these tests read it: its request, `{ problem }`, or undefined for a line skipped. */
+const read = (text: string) => {
+  const r = parseTrafficLine(text)
+  return r === undefined ? undefined : Either.match(r, { onLeft: (problem) => ({ problem }), onRight: (line) => line })
+}
+const parse = (v: unknown) => read(JSON.stringify(v))
 
 describe("a traffic line", () => {
   it("a request with headers: the fields they imply, unless the line gives them", () => {
@@ -36,10 +42,10 @@ describe("a traffic line", () => {
   })
 
   it("skips blank lines and comments; a line that is not an object says so", () => {
-    expect(parseTrafficLine("   ")).toBeUndefined()
-    expect(parseTrafficLine("# note")).toBeUndefined()
-    expect(parseTrafficLine("[1]")).toEqual({ problem: "expected a JSON object (a request, or {id, request})" })
-    expect(parseTrafficLine("{nope")).toMatchObject({ problem: expect.stringMatching(/^not JSON: /) })
+    expect(read("   ")).toBeUndefined()
+    expect(read("# note")).toBeUndefined()
+    expect(read("[1]")).toEqual({ problem: "expected a JSON object (a request, or {id, request})" })
+    expect(read("{nope")).toMatchObject({ problem: expect.stringMatching(/^not JSON: /) })
   })
 
   it("bad headers: the problems of the line's fields, then of the fields they imply", () => {

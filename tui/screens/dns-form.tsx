@@ -5,6 +5,7 @@
  * and its answer names the field. An edit sends only the fields that changed (PATCH). tab moves,
  * enter goes on to the confirmation (where `v` shows the request), esc cancels. A paste is text.
  */
+import * as Either from "effect/Either"
 import { Box, Text } from "ink"
 import { useRef, useState } from "react"
 import type { DnsRecord } from "../../src/domain/dns.js"
@@ -47,7 +48,8 @@ const valuesOf = (r: DnsRecord | undefined): DnsValues => ({
   comment: r?.comment ?? ""
 })
 
-type Parsed = { readonly body: DnsRecordBody } | { readonly problems: Partial<Record<DnsField, string>> }
+/** The body the form sends, or its problems by field. */
+type Parsed = Either.Either<DnsRecordBody, Partial<Record<DnsField, string>>>
 
 const YES = new Set(["yes", "y", "true", "on"])
 const NO = new Set(["no", "n", "false", "off", ""])
@@ -70,7 +72,7 @@ const bodyOf = (v: DnsValues, was?: DnsValues): Parsed => {
     problems.priority = `priority: an integer from 0 to 65535, or empty, got ${JSON.stringify(v.priority)}`
   if (v.type.trim() === "") problems.type = "type: required, got nothing"
   if (v.name.trim() === "") problems.name = "name: required (@ for the apex), got nothing"
-  if (Object.keys(problems).length > 0) return { problems }
+  if (Object.keys(problems).length > 0) return Either.left(problems)
   const full: DnsRecordBody = {
     type: v.type.trim().toUpperCase(),
     name: v.name.trim(),
@@ -80,16 +82,15 @@ const bodyOf = (v: DnsValues, was?: DnsValues): Parsed => {
     ...(priority !== undefined ? { priority } : {}),
     ...(v.comment.trim() !== "" ? { comment: v.comment.trim() } : {})
   }
-  if (was === undefined) return { body: full }
-  const before = bodyOf(was)
-  const old: DnsRecordBody = "body" in before ? before.body : {}
+  if (was === undefined) return Either.right(full)
+  const old: DnsRecordBody = Either.getOrElse(bodyOf(was), () => ({}))
   const changed: Record<string, unknown> = {}
   for (const [k, value] of Object.entries(full)) {
     if (value !== (old as Record<string, unknown>)[k]) changed[k] = value
   }
   // A comment emptied is a comment removed.
   if (old.comment !== undefined && full.comment === undefined) changed.comment = null
-  return { body: changed as DnsRecordBody }
+  return Either.right(changed as DnsRecordBody)
 }
 
 /** The field a platform's message names first (`ttl: …`; `data` is the content's), if it is one of the form's. */
@@ -129,17 +130,19 @@ export function DnsForm(props: {
   const submit = () => {
     const now = Object.fromEntries(Fields.map((f) => [f, form.current.lines[f].text])) as DnsValues
     const parsed = bodyOf(now, props.record === undefined ? undefined : valuesOf(props.record))
-    if ("problems" in parsed) {
-      setProblems(parsed.problems)
-      form.current = { ...form.current, focus: Fields.findIndex((f) => parsed.problems[f] !== undefined) }
+    if (Either.isLeft(parsed)) {
+      const found = parsed.left
+      setProblems(found)
+      form.current = { ...form.current, focus: Fields.findIndex((f) => found[f] !== undefined) }
       rendered((n) => n + 1)
       return
     }
-    if (Object.keys(parsed.body).length === 0) {
+    const body = parsed.right
+    if (Object.keys(body).length === 0) {
       setNote("nothing changed: edit a field first, or esc")
       return
     }
-    props.onSubmit(parsed.body, now)
+    props.onSubmit(body, now)
   }
 
   useKeys(

@@ -4,6 +4,7 @@
  * clearing the secret (typed masked), testing a request with a Cookie header, and the table of
  * replacement products. Every change asks first; the screen only calls the ESC service.
  */
+import * as Either from "effect/Either"
 import * as Effect from "effect/Effect"
 import { Box, Text } from "ink"
 import { useEffect, useState } from "react"
@@ -288,7 +289,7 @@ export function EscPanel({
             counter={(t) => `${[...t].length}/100`}
             check={(t) => {
               const c = checkSecret(t, "secret")
-              return c.ok ? undefined : c.message
+              return Either.isRight(c) ? undefined : c.left
             }}
             submitLabel="continue"
             onSubmit={(secret) => (s !== undefined ? askSecret(secret, s) : setDialog(undefined))}

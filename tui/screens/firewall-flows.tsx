@@ -6,6 +6,7 @@
  * checked as typed with the rule checks the CLI and the platform use (src/firewall/rule-input.ts),
  * and the whole rule before its filter is created.
  */
+import * as Either from "effect/Either"
 import * as Effect from "effect/Effect"
 import { useState } from "react"
 import { BypassProducts, FirewallActions, type Rule } from "../../src/domain/firewall.js"
@@ -60,7 +61,7 @@ export interface FlowProps {
 /** The first problem of `field` in a rule typed so far, as one readable line. */
 const problemOf = (t: RuleText, field: RuleField): string | undefined => {
   const checked = checkRule(t)
-  const p = checked.ok ? undefined : checked.problems.find((x) => x.field === field)
+  const p = Either.isRight(checked) ? undefined : checked.left.find((x) => x.field === field)
   return p === undefined ? undefined : `${field} ${p.message}`
 }
 
@@ -108,14 +109,15 @@ export function CreateRuleFlow({
   const [shown, next] = useState<CreateStep>(start ?? { kind: "expression" })
   const create = (expression: string, rule: RuleText) => {
     const checked = checkRule(rule)
-    if (!checked.ok)
-      return notify.warn(`not created: ${checked.problems.map((p) => `${p.field} ${p.message}`).join("; ")}`)
+    if (Either.isLeft(checked))
+      return notify.warn(`not created: ${checked.left.map((p) => `${p.field} ${p.message}`).join("; ")}`)
     onClose()
-    const filter = { expression, description: checked.value.description }
+    const input = checked.right
+    const filter = { expression, description: input.description }
     run(
       (combined
-        ? Effect.map(createRuleCombined(zone.id, filter, checked.value), (rule) => ({ rule }))
-        : createRuleTwoStep(zone.id, filter, checked.value)
+        ? Effect.map(createRuleCombined(zone.id, filter, input), (rule) => ({ rule }))
+        : createRuleTwoStep(zone.id, filter, input)
       ).pipe(
         Effect.map((r) => ({ created: r.rule, filterId: undefined as string | undefined })),
         // The expression already has a filter (10102, which names it): offer to reuse it.
@@ -130,7 +132,7 @@ export function CreateRuleFlow({
       "create the rule",
       {
         where: zone.name,
-        what: `created a firewall rule (${checked.value.action}) on ${expression}${combined ? " in one call" : ""}`
+        what: `created a firewall rule (${input.action}) on ${expression}${combined ? " in one call" : ""}`
       }
     )
   }
@@ -215,22 +217,19 @@ export function CreateRuleFlow({
         />
       )
     case "confirm": {
-      const rule = checkRule(shown.rule)
-      if (!rule.ok) return null
+      const checked = checkRule(shown.rule)
+      if (Either.isLeft(checked)) return null
+      const rule = checked.right
       return (
         <ConfirmDialog
-          title={`Create a ${rule.value.action} rule on ${zone.name} in one call?`}
+          title={`Create a ${rule.action} rule on ${zone.name} in one call?`}
           lines={[
             `Expression: ${shown.expression}`,
             "One POST creates the filter and the rule; over the rule quota the platform may keep the filter alone."
           ]}
           confirmLabel="create"
           requests={[
-            createRuleCombinedRequest(
-              zone.id,
-              { expression: shown.expression, description: rule.value.description },
-              rule.value
-            )
+            createRuleCombinedRequest(zone.id, { expression: shown.expression, description: rule.description }, rule)
           ]}
           onConfirm={() => create(shown.expression, shown.rule)}
           onCancel={cancel}
@@ -253,15 +252,15 @@ export function CreateRuleFlow({
           confirmLabel="create the rule on it"
           onConfirm={() => {
             cancel()
-            if (!rule.ok) return
+            if (Either.isLeft(rule)) return
             run(
-              createRuleOnFilter(zone.id, shown.filterId, rule.value),
+              createRuleOnFilter(zone.id, shown.filterId, rule.right),
               (r) => {
                 notify.done(`Created ${createdName(rules, r)} on the existing filter`)
                 refresh()
               },
               "create the rule",
-              { where: zone.name, what: `created a firewall rule (${rule.value.action}) on filter ${shown.filterId}` }
+              { where: zone.name, what: `created a firewall rule (${rule.right.action}) on filter ${shown.filterId}` }
             )
           }}
           onCancel={cancel}
@@ -307,7 +306,7 @@ export function EditRuleFlow({
       onSubmit={(t) => {
         onClose()
         const p = priorityFromText(priority)
-        const changes = { priority: p.ok ? p.value : undefined, description: t === "" ? undefined : t }
+        const changes = { priority: Either.getOrUndefined(p), description: t === "" ? undefined : t }
         if (changes.priority === undefined && changes.description === undefined)
           return notify.done(`Nothing changed on ${name}`)
         run(

@@ -4,6 +4,7 @@
  * and below ~90 columns it drops the priority and paused columns (the pause, the rule's or its
  * filter's, leads the description; the line under the table and the detail view show the rest) so that the expression keeps a column of its own.
  */
+import * as Either from "effect/Either"
 import {
   isDeletedFilter,
   pausedText,
@@ -52,7 +53,7 @@ export const inEvaluationOrder = (rules: ReadonlyArray<Rule>): ReadonlyArray<Rul
 /** What is wrong with a priority as typed (empty is none), as a prompt shows it. */
 export const priorityProblem = (text: string): string | undefined => {
   const p = priorityFromText(text)
-  return p.ok ? undefined : `priority ${p.problems[0]!.message}`
+  return Either.isRight(p) ? undefined : `priority ${p.left[0]!.message}`
 }
 
 /** A description prompt's counter (the platform takes 500 characters). */

@@ -7,8 +7,9 @@
  */
 import { Box, Text } from "ink"
 import { useEffect, useRef, useState } from "react"
+import * as Either from "effect/Either"
 import { checkPut } from "../../src/kv/entry-checks.js"
-import { isIssue, nowSeconds, parseMetadataText, parseSeconds, type Field } from "../../src/kv/validate.js"
+import { nowSeconds, parseMetadataText, parseSeconds, type Field } from "../../src/kv/validate.js"
 import * as Kv from "../../src/services/kv-service.js"
 import { ErrorView } from "../components/states.js"
 import { TextField } from "../components/text-field.js"
@@ -46,31 +47,41 @@ export type PutValues = Record<FormField, string>
 const fieldOf = (f: Field): FormField =>
   f === "expiration_ttl" ? "ttl" : f === "key" || f === "value" || f === "metadata" || f === "expiration" ? f : "value"
 
-/** What is wrong with the form, by field (empty when it can be sent). */
-const formProblems = (v: PutValues, now: number): Partial<Record<FormField, string>> => {
+/** What a valid form sends beside the key and the value. */
+interface PutFields {
+  /** The metadata's JSON text, or undefined for none. */
+  readonly metadata: string | undefined
+  readonly expiration: number | undefined
+  readonly ttl: number | undefined
+}
+
+/** What the form sends, or what is wrong with it by field. */
+const checkForm = (v: PutValues, now: number): Either.Either<PutFields, Partial<Record<FormField, string>>> => {
   const out: Partial<Record<FormField, string>> = {}
-  let metadata: unknown
+  let metadata: string | undefined
   if (v.metadata.trim() !== "") {
     const m = parseMetadataText(v.metadata)
-    if (isIssue(m)) out.metadata = m.message
-    else metadata = m.json === null ? undefined : JSON.parse(m.json)
+    if (Either.isLeft(m)) out.metadata = m.left.message
+    else metadata = m.right ?? undefined
   }
-  const expiration = parseSeconds("expiration", v.expiration.trim())
-  const ttl = parseSeconds("expiration_ttl", v.ttl.trim())
-  if (isIssue(expiration)) out.expiration = expiration.message
-  if (isIssue(ttl)) out.ttl = ttl.message
+  const expirationText = parseSeconds("expiration", v.expiration.trim())
+  const ttlText = parseSeconds("expiration_ttl", v.ttl.trim())
+  if (Either.isLeft(expirationText)) out.expiration = expirationText.left.message
+  if (Either.isLeft(ttlText)) out.ttl = ttlText.left.message
+  const expiration = Either.getOrUndefined(expirationText)
+  const ttl = Either.getOrUndefined(ttlText)
   const checked = checkPut(
     {
       key: v.key,
       valueBytes: Buffer.byteLength(v.value, "utf8"),
-      metadata,
-      expiration: isIssue(expiration) ? undefined : expiration,
-      expirationTtl: isIssue(ttl) ? undefined : ttl
+      metadata: metadata === undefined ? undefined : JSON.parse(metadata),
+      expiration,
+      expirationTtl: ttl
     },
     now
   )
-  if (Array.isArray(checked)) for (const p of checked) out[fieldOf(p.field)] ??= p.message
-  return out
+  if (Either.isLeft(checked)) for (const p of checked.left) out[fieldOf(p.field)] ??= p.message
+  return Object.keys(out).length > 0 ? Either.left(out) : Either.right({ metadata, expiration, ttl })
 }
 
 interface FormState {
@@ -130,17 +141,15 @@ export function KvPutForm(props: {
   const submit = () => {
     const values = textsOf(form.current.lines)
     const now = nowSeconds()
-    const found = formProblems(values, now)
-    setProblems(found)
+    const checked = checkForm(values, now)
+    setProblems(Either.isLeft(checked) ? checked.left : {})
     setError(undefined)
-    if (Object.keys(found).length > 0) {
+    if (Either.isLeft(checked)) {
+      const found = checked.left
       setForm({ focus: Fields.indexOf(Fields.find((f) => found[f] !== undefined)!) })
       return
     }
-    const expiration = parseSeconds("expiration", values.expiration.trim()) as number | undefined
-    const ttl = parseSeconds("expiration_ttl", values.ttl.trim()) as number | undefined
-    const metadata =
-      values.metadata.trim() === "" ? undefined : (parseMetadataText(values.metadata) as { json: string }).json
+    const { metadata, expiration, ttl } = checked.right
     setSaving(true)
     const c = new AbortController()
     controller.current = c

@@ -4,6 +4,7 @@
  * hints say which filter exists now and how to reuse or remove it), checking rule options, and
  * printing filters and rules (rules in evaluation order, src/rules' `orderRules`).
  */
+import * as Either from "effect/Either"
 import * as Effect from "effect/Effect"
 import type { ClientEnv } from "../../../api/client.js"
 import { DuplicateFilter, InvalidExpression, type V4Error } from "../../../domain/errors.js"
@@ -68,8 +69,7 @@ export const nonEmpty = (flag: string, v: string | undefined) =>
   v !== undefined && v.trim() === "" ? Effect.fail(usage(`${flag} needs a value, got an empty string`)) : Effect.void
 
 export const parsePriority = (v: string | undefined): Effect.Effect<number | null | undefined, CliFailure> => {
-  const p = priorityFromText(v)
-  return p.ok ? Effect.succeed(p.value) : Effect.fail(usage(`--priority ${p.problems[0]!.message}`))
+  return Either.mapLeft(priorityFromText(v), (problems) => usage(`--priority ${problems[0]!.message}`))
 }
 
 export const parseProducts = (v: string | undefined) => (v === undefined ? undefined : productsFromText(v))

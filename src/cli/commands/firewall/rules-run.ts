@@ -2,6 +2,7 @@
  * What `edgectl firewall rules list|create|get|update|delete` do (loaded when one of them runs). A
  * two-step create or a quota refusal says which filter exists now and how to reuse or remove it.
  */
+import * as Either from "effect/Either"
 import * as Effect from "effect/Effect"
 import { isDeletedFilter } from "../../../domain/firewall.js"
 import { checkRule } from "../../../firewall/rule-input.js"
@@ -59,8 +60,7 @@ export const rulesCreate = (o: Parsed<"rulesCreate">) =>
       products: opt(o.products),
       paused: o.paused || undefined
     })
-    if (!checked.ok) return yield* Effect.fail(badRule("firewall rules create", checked.problems))
-    const input = checked.value
+    const input = yield* Either.mapLeft(checked, (problems) => badRule("firewall rules create", problems))
     const c = { zone: o.zone, expression, action: o.action, rule: input }
     const result = yield* runFw(
       "firewall rules create",

@@ -1,12 +1,13 @@
 /** What `edgectl kv key put|get|list|delete` do (loaded when one of them runs). */
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as fs from "node:fs"
 import { readInputBytes, readStdin, STDIO } from "../../files.js"
 import * as path from "node:path"
 import { problemsError } from "../../../kv/problems.js"
 import { ValueMaxBytes } from "../../../domain/kv-limits.js"
 import { checkPut } from "../../../kv/entry-checks.js"
-import { isIssue, locate, nowSeconds, parseMetadataText, parseSeconds, checkKey } from "../../../kv/validate.js"
+import { locate, nowSeconds, parseMetadataText, parseSeconds, checkKey } from "../../../kv/validate.js"
 import * as Kv from "../../../services/kv-service.js"
 import { opt } from "../../options.js"
 import { printJson, printLine } from "../../output.js"
@@ -27,10 +28,8 @@ const checkedKey = (what: string, raw: string) =>
 
 const seconds = (field: "expiration" | "expiration_ttl", flag: string, text: string | undefined) => {
   // The platform reads an empty query value as none; on the command line (`--ttl=`) it is a mistake.
-  const r = parseSeconds(field, text)
-  return text === "" || isIssue(r)
-    ? Effect.fail(usage(`${flag} must be a whole number of seconds, got ${JSON.stringify(text)}`))
-    : Effect.succeed(r)
+  const refused = () => usage(`${flag} must be a whole number of seconds, got ${JSON.stringify(text)}`)
+  return text === "" ? Effect.fail(refused()) : Effect.mapError(parseSeconds(field, text), refused)
 }
 
 /** The bytes of a --path file, or its size when it is over the value limit (refused unread). */
@@ -70,20 +69,21 @@ export const keyPut = (o: Parsed<"keyPut">) =>
     let metadataText: string | undefined
     const rawMeta = opt(o.metadata)
     if (rawMeta !== undefined) {
-      const m = parseMetadataText(rawMeta)
-      if (isIssue(m)) return yield* Effect.fail(failWith(what, problemsError([locate(m, undefined, key)])))
-      metadataText = m.json ?? undefined
+      const json = yield* Either.mapLeft(parseMetadataText(rawMeta), (m) =>
+        failWith(what, problemsError([locate(m, undefined, key)]))
+      )
+      metadataText = json ?? undefined
     }
     const read = file !== undefined ? yield* readValueFile(what, file) : { bytes: Buffer.from(text!, "utf8") }
     const size = "bytes" in read ? read.bytes.length : read.tooLarge
     // Metadata was checked above; the rest with the platform's rules, before anything is sent.
-    const checked = checkPut({ key, valueBytes: size, expiration, expirationTtl: ttl }, nowSeconds())
-    if (Array.isArray(checked)) return yield* Effect.fail(failWith(what, problemsError(checked)))
+    const { expiration: at } = yield* Either.mapLeft(
+      checkPut({ key, valueBytes: size, expiration, expirationTtl: ttl }, nowSeconds()),
+      (problems) => failWith(what, problemsError(problems))
+    )
     const value = "bytes" in read ? read.bytes : new Uint8Array(0)
-    if (Array.isArray(checked)) return yield* Effect.fail(failWith(what, problemsError(checked)))
     const reader = new ConfigReader(what, process.cwd(), opt(o.config))
     const ns = yield* chooseNamespace(what, o, reader, true)
-    const { expiration: at } = checked as { expiration: number | null }
     yield* runKv(what, o, reader, ({ account }) =>
       Effect.flatMap(account, (a) =>
         Kv.putValue(a, ns.id, key, {

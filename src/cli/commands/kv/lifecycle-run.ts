@@ -4,6 +4,7 @@
  * so that a stopped export goes on with `--resume` and a re-run import sends only what is missing.
  */
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { InvalidInput, type V4Error } from "../../../domain/errors.js"
@@ -13,7 +14,6 @@ import {
   fileDigest,
   isJsonArray,
   jsonLinesToArray,
-  JsonLinesError,
   readCheckpoint,
   removeCheckpoint,
   scratchDir,
@@ -168,10 +168,11 @@ const arrayFile = (what: string, file: string, format: string | undefined, dir: 
       return yield* Effect.fail(usage(`${what}: --format must be json or jsonl, not ${JSON.stringify(format)}`))
     if (!jsonl) return { path: source, label, lines: undefined }
     const out = path.join(dir, "entries.json")
-    const r = jsonLinesToArray(label, source, out)
-    if (r instanceof JsonLinesError)
-      return yield* Effect.fail(new InvalidInput({ message: `${r.message}; nothing was written`, clientSide: true }))
-    return { path: out, label, lines: r.lines }
+    const { lines } = yield* Either.mapLeft(
+      jsonLinesToArray(label, source, out),
+      (e) => new InvalidInput({ message: `${e.message}; nothing was written`, clientSide: true })
+    )
+    return { path: out, label, lines }
   })
 
 /**

@@ -1,4 +1,5 @@
 /** What the `edgectl objects` commands do (loaded when one runs). */
+import * as Either from "effect/Either"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as fs from "node:fs"
@@ -167,18 +168,24 @@ export const sql = (o: Parsed<"sql">): Effect.Effect<void, CliFailure> =>
     }
   )
 
-const parseTime = (what: string, text: string): number | CliFailure => {
+const parseTime = (what: string, text: string): Either.Either<number, CliFailure> => {
   const ms = /^\d+$/.test(text) ? Number(text) : Date.parse(text)
   return Number.isFinite(ms)
-    ? ms
-    : usage(
-        `${what}: --at: not a time: ${JSON.stringify(text)} (ISO 8601 like 2026-11-23T08:00:00Z, or ms since the epoch)`
+    ? Either.right(ms)
+    : Either.left(
+        usage(
+          `${what}: --at: not a time: ${JSON.stringify(text)} (ISO 8601 like 2026-11-23T08:00:00Z, or ms since the epoch)`
+        )
       )
 }
 
 export const bookmark = (o: Parsed<"bookmark">): Effect.Effect<void, CliFailure> => {
-  const at = Option.map(o.at, (t) => parseTime("objects bookmark", t))
-  if (Option.isSome(at) && at.value instanceof CliFailure) return Effect.fail(at.value)
+  const parsed = Option.match(o.at, {
+    onNone: () => Either.right(undefined),
+    onSome: (t) => parseTime("objects bookmark", t)
+  })
+  if (Either.isLeft(parsed)) return Effect.fail(parsed.left)
+  const at = parsed.right
   if (o.history) {
     return Effect.map(request("objects bookmark", o, true, { op: "history", limit: 100 }), (commits) => {
       if (o.json)
@@ -192,7 +199,7 @@ export const bookmark = (o: Parsed<"bookmark">): Effect.Effect<void, CliFailure>
     })
   }
   return Effect.map(
-    request("objects bookmark", o, true, { op: "bookmark", ...(Option.isSome(at) ? { at: at.value as number } : {}) }),
+    request("objects bookmark", o, true, { op: "bookmark", ...(at !== undefined ? { at } : {}) }),
     (b) => (o.json ? printJson({ bookmark: b }) : printLine(b))
   )
 }
@@ -200,13 +207,23 @@ export const bookmark = (o: Parsed<"bookmark">): Effect.Effect<void, CliFailure>
 export const restore = (o: Parsed<"restore">): Effect.Effect<void, CliFailure> => {
   if (Option.isSome(o.at) === Option.isSome(o.bookmark))
     return Effect.fail(usage("objects restore: give exactly one of --bookmark B and --at TIME"))
-  const at = Option.map(o.at, (t) => parseTime("objects restore", t))
-  if (Option.isSome(at) && at.value instanceof CliFailure) return Effect.fail(at.value)
+  // Exactly one was given (checked above): the bookmark, or the time to find one at.
+  const chosen: Either.Either<{ readonly bookmark: string } | { readonly at: number }, CliFailure> = Option.isSome(
+    o.bookmark
+  )
+    ? Either.right({ bookmark: o.bookmark.value })
+    : Either.map(
+        parseTime(
+          "objects restore",
+          Option.getOrElse(o.at, () => "")
+        ),
+        (at) => ({ at })
+      )
+  if (Either.isLeft(chosen)) return Effect.fail(chosen.left)
+  const to = chosen.right
   const direct = Effect.flatMap(
     withStorage("objects restore", o, true, async (s) => {
-      const target = Option.isSome(o.bookmark)
-        ? o.bookmark.value
-        : await s.getBookmarkForTime(Option.getOrThrow(at) as number)
+      const target = "bookmark" in to ? to.bookmark : await s.getBookmarkForTime(to.at)
       const undo = await s.onNextSessionRestoreBookmark(target)
       return { target, undo }
     }),
@@ -217,7 +234,6 @@ export const restore = (o: Parsed<"restore">): Effect.Effect<void, CliFailure> =
         (pages) => ({ ...r, pages })
       )
   )
-  const to = Option.isSome(o.bookmark) ? { bookmark: o.bookmark.value } : { at: Option.getOrThrow(at) as number }
   const live = { what: "objects restore", state: stateDir(o), className: o.className, name: o.name, mustExist: true }
   return Effect.map(throughHostOr(live, { op: "restore", ...to }, direct), (r) => {
     if (o.json) return printJson({ restoredTo: r.target, undoBookmark: r.undo, pages: r.pages })
