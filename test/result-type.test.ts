@@ -27,8 +27,6 @@ const Messages: ReadonlyMap<string, string> = new Map([
 /** Not converted yet: relative path to why. */
 const NotYet: ReadonlyMap<string, string> = new Map([
   ["src/server/firewall-ops.ts", "filters and rules written once with the store's (issue 32 item 1)"],
-  ["src/lsp/terraform-json-rewrite.ts", "the Terraform files move into src/lsp/terraform/ (issue 32 item 6)"],
-  ["src/lsp/terraform-firewall-read.ts", "the Terraform files move into src/lsp/terraform/ (issue 32 item 6)"],
   ["tui/runtime.tsx", "runEffect's result, read by every screen"]
 ])
 

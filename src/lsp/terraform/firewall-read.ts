@@ -9,6 +9,7 @@
 import type { Rule } from "../../domain/firewall.js"
 import type { ResourceBlock } from "./analyze.js"
 import type { TerraformExpression } from "./expressions.js"
+import * as Either from "effect/Either"
 
 /** Why a rule cannot be read: the attribute concerned, the reason, and what the user can do. */
 export interface Problem {
@@ -110,19 +111,25 @@ export const readRule = (
     return problem("filter_id", `the expression of its filter ${address(f)} is not a literal string`)
   const mode = actionOf(text, b)
   if (mode === undefined) return problem("action", "its action is not a literal: the rewrite cannot tell it")
-  const literal = <T extends number | boolean>(blk: ResourceBlock, k: string, type: string) => {
+  const literal = <T extends number | boolean>(
+    blk: ResourceBlock,
+    k: string,
+    type: string
+  ): Either.Either<T | undefined, Problem> => {
     const a = blk.attributes.get(k)
-    if (a === undefined || typeof a.value === type) return { ok: true as const, value: a?.value as T | undefined }
+    if (a === undefined || typeof a.value === type) return Either.right(a?.value as T | undefined)
     const whose = blk === b ? "" : `its filter's `
-    return {
-      ok: false as const,
-      problem: problem(blk === b ? k : "filter_id", `${whose}${k} = ${exprText(text, blk, k)} is not a literal`)
-    }
+    return Either.left(
+      problem(blk === b ? k : "filter_id", `${whose}${k} = ${exprText(text, blk, k)} is not a literal`)
+    )
   }
-  const priority = literal<number>(b, "priority", "number")
-  const paused = literal<boolean>(b, "paused", "boolean")
-  const filterPaused = literal<boolean>(f, "paused", "boolean")
-  for (const r of [priority, paused, filterPaused]) if (!r.ok) return r.problem
+  const literals = Either.all([
+    literal<number>(b, "priority", "number"),
+    literal<boolean>(b, "paused", "boolean"),
+    literal<boolean>(f, "paused", "boolean")
+  ])
+  if (Either.isLeft(literals)) return literals.left
+  const [priority, paused, filterPaused] = literals.right
   // A description Terraform computes is carried as written: the ruleset gets the same value.
   const descriptionOf = (blk: ResourceBlock): { value?: string; computed?: string } | Problem => {
     const a = blk.attributes.get("description")
@@ -152,14 +159,14 @@ export const readRule = (
     ...(computed !== undefined ? { description: computed } : {}),
     rule: {
       id: b.name,
-      paused: paused.ok ? (paused.value ?? false) : false,
+      paused: paused ?? false,
       action: mode,
-      priority: priority.ok ? (priority.value ?? null) : null,
+      priority: priority ?? null,
       ...(description !== undefined ? { description } : {}),
       ...(products !== undefined ? { products } : {}),
       filter: {
         id: f.name,
-        paused: filterPaused.ok ? (filterPaused.value ?? false) : false,
+        paused: filterPaused ?? false,
         expression,
         ...(filterDescription !== undefined ? { description: filterDescription } : {})
       }

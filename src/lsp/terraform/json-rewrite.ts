@@ -31,6 +31,7 @@ import { literalOf, prop, zoneExpression, type JsonResource, type TerraformJsonR
 import { customRulesetJson } from "./json-ruleset.js"
 import type { ProviderMajor } from "./version.js"
 import { zoneSpellings } from "./zone-groups.js"
+import * as Either from "effect/Either"
 
 const PHASE = "http_request_firewall_custom"
 
@@ -97,24 +98,30 @@ const readRule = (text: string, r: JsonResource, filters: ReadonlyMap<string, Js
   const mode = modeNode?.type === "string" ? literalOf(modeNode.value as string) : undefined
   if (typeof mode !== "string") return problem("action", "its action is not a literal: the rewrite cannot tell it")
   // A literal of the JSON type, or absent; a description Terraform computes is carried as written.
-  const literal = (of: JsonResource, k: string, type: "number" | "boolean" | "string") => {
+  // A literal's value (absent: undefined), or a description Terraform computes (`computed`).
+  type Literal = { readonly value?: unknown; readonly computed?: string }
+  const literal = (
+    of: JsonResource,
+    k: string,
+    type: "number" | "boolean" | "string"
+  ): Either.Either<Literal, Problem> => {
     const n = prop(of.body, k)
     const v = n === undefined ? undefined : getNodeValue(n)
     const value = typeof v === "string" && type === "string" ? literalOf(v) : v
-    if (n === undefined || (typeof v === type && value !== undefined)) return { ok: true as const, value }
-    if (k === "description" && typeof v === "string") return { ok: true as const, computed: v }
+    if (n === undefined || (typeof v === type && value !== undefined)) return Either.right({ value })
+    if (k === "description" && typeof v === "string") return Either.right({ computed: v })
     const whose = of === r ? "" : "its filter's "
-    return {
-      ok: false as const,
-      problem: problem(of === r ? k : "filter_id", `${whose}${k} = ${written(text, n)} is not a literal`)
-    }
+    return Either.left(problem(of === r ? k : "filter_id", `${whose}${k} = ${written(text, n)} is not a literal`))
   }
-  const priority = literal(r, "priority", "number")
-  const paused = literal(r, "paused", "boolean")
-  const description = literal(r, "description", "string")
-  const filterPaused = literal(f, "paused", "boolean")
-  const filterDescription = literal(f, "description", "string")
-  for (const x of [priority, paused, description, filterPaused, filterDescription]) if (!x.ok) return x.problem
+  const literals = Either.all([
+    literal(r, "priority", "number"),
+    literal(r, "paused", "boolean"),
+    literal(r, "description", "string"),
+    literal(f, "paused", "boolean"),
+    literal(f, "description", "string")
+  ])
+  if (Either.isLeft(literals)) return literals.left
+  const [priority, paused, description, filterPaused, filterDescription] = literals.right
   const p = prop(r.body, "products")
   const products = p === undefined ? undefined : (getNodeValue(p) as unknown)
   const list =
@@ -123,7 +130,7 @@ const readRule = (text: string, r: JsonResource, filters: ReadonlyMap<string, Js
       : undefined
   if (p !== undefined && list === undefined)
     return problem("products", `products = ${written(text, p)} is not a list of literal strings`)
-  const value = <T>(x: { ok: boolean; value?: unknown }) => (x.ok ? (x.value as T | undefined) : undefined)
+  const value = <T>(x: Literal) => x.value as T | undefined
   const carried = (x: { value?: unknown; computed?: string }) =>
     x.computed !== undefined ? carriedDescription(r.name) : (x.value as string | undefined)
   const ruleDescription = carried(description)
