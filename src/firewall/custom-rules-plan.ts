@@ -18,6 +18,7 @@ import type { MigrationPlan, MigrationStep, PlanNote } from "../domain/migration
 import { check } from "../rules/index.js"
 import { migrateFirewallRules } from "./custom-rules.js"
 import { planGatedMessage, planGatedOperator, planOf } from "./expression.js"
+import { asWritten, canonical, sameCustomRules } from "./custom-rule-written.js"
 import { ruleWrite } from "./rule-input.js"
 
 /** What the migration reads and leaves: the replay compares two of these. */
@@ -47,26 +48,6 @@ export interface FirewallMigrationPlan extends MigrationPlan<FirewallMigrationSt
 export const FirewallMigrationKind = "firewall-custom-rules"
 
 const ENTRYPOINT = "rulesets/phases/http_request_firewall_custom/entrypoint"
-
-const defined = <T extends object>(o: T): T =>
-  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T
-
-/** A custom rule as written: what the platform assigns (id, version, time) left out. */
-export const asWritten = (r: CustomRule): CustomRule => {
-  const { id: _id, version: _version, last_updated: _at, ...rest } = r
-  return defined(rest)
-}
-
-/** JSON with sorted keys, so that two values equal field by field compare equal as text. */
-const canonical = (u: unknown): string =>
-  JSON.stringify(u, (_, v: unknown) =>
-    v !== null && typeof v === "object" && !Array.isArray(v)
-      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : 1)))
-      : v
-  )
-
-export const sameCustomRules = (a: ReadonlyArray<CustomRule>, b: ReadonlyArray<CustomRule>) =>
-  a.length === b.length && canonical(a.map(asWritten)) === canonical(b.map(asWritten))
 
 export const inEffect = (step: FirewallMigrationStep, live: ZoneRulesState): boolean => {
   const c = step.check
