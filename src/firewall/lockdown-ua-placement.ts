@@ -242,6 +242,13 @@ export const placeMigrated = (input: PlacementInput): Placement => {
 
 const productOf = (ref: string): Product => (ref.startsWith("lockdown:") ? "zoneLockdown" : "uaBlock")
 
+/** The codes of the placement's notes that explain a request a replay sees decided differently. */
+export const PlacementDifferenceCodes: ReadonlyArray<string> = [
+  "placed-again-before-skip",
+  "skip-current-covers-migrated",
+  "firewall-allow-covers-migrated"
+]
+
 /**
  * What the placement tells the user: each gate the migrated rules are placed before (derived), or
  * placed before again on a re-run (the gate came after the migration: the requests it matches are
@@ -271,7 +278,10 @@ export const placementNotes = (
         severity: "changed",
         code: "placed-again-before-skip",
         rule: g.marker,
-        message: `custom rule ${g.marker} skips the rest of the custom phase and came after the migration, so the requests it matches skipped the migrated Zone Lockdown and UA rules, which it did not exempt them from before: they are converted again from their paused rules and placed before it, limited to those requests, so those requests are checked as before the migration (derived)`
+        // A gate written now: a firewall allow migrated after the lockdowns, whose rule ran first until now.
+        message: had.has(g.marker)
+          ? `custom rule ${g.marker} skips the rest of the custom phase and came after the migration, so the requests it matches skipped the migrated Zone Lockdown and UA rules, which it did not exempt them from before: they are converted again from their paused rules and placed before it, limited to those requests, so those requests are checked as before the migration (derived)`
+          : `firewall rule ${g.marker} becomes a custom rule that skips the rest of the custom phase, and the Zone Lockdown and UA rules were migrated before it: the requests it matches skipped them while the firewall rule ran first (firewall-allow-covers-migrated), though a firewall allow never exempted a request from Zone Lockdown or UA Blocking; they are converted again from their paused rules and placed before it, limited to those requests (refs ending "@${g.marker}"), so those requests are checked as before the Zone Lockdown migration (derived)`
       })
     else if (here.size > 0)
       notes.push({
