@@ -62,7 +62,13 @@ export interface LegacyWrite<S> {
   readonly name: string
   readonly zone: string
   readonly phase: string
+  /** The rules to write after those of the ruleset already there (all of them, for a new ruleset). */
   readonly rules: ReadonlyArray<HclRule>
+  /**
+   * The rules that go before a rule of the ruleset already there (`at`: its place among them): the
+   * Zone Lockdown and UA rules placed again before a rule that skips the rest of the phase.
+   */
+  readonly before: ReadonlyArray<{ readonly at: number; readonly rules: ReadonlyArray<HclRule> }>
   /** The steps and the plan's notes, one comment line each (without a comment marker). */
   readonly comments: ReadonlyArray<string>
 }
@@ -155,8 +161,19 @@ export const legacyPlan = <S>(
 
   /** The fix writing `w` (a ruleset, or rules appended to the zone's), or the findings on why it cannot. */
   const write = (w: Planned<S>): Fix | undefined => {
-    const added = w.rules.filter((r) => !present(w.keys, r))
-    if (added.length === 0) return undefined
+    // The plan's list in order: a new rule goes before the next rule already there, or at the end.
+    const before: Array<{ at: number; rules: Array<HclRule> }> = []
+    let added: Array<HclRule> = []
+    for (const r of w.rules) {
+      if (!present(w.keys, r)) {
+        added.push(r)
+        continue
+      }
+      const at = w.keys.findIndex((k) => present([k], r))
+      if (added.length > 0) before.push({ at, rules: added })
+      added = []
+    }
+    if (added.length === 0 && before.length === 0) return undefined
     let name = w.existing?.name
     if (name === undefined) {
       const stem = many ? `${w.base}_${slug(w.g.zone)}` : w.base
@@ -184,6 +201,7 @@ export const legacyPlan = <S>(
       zone: w.g.zone,
       phase: w.phase,
       rules: added,
+      before,
       comments: [...lines, ...w.caveats]
     })
     if ("why" in out) {
