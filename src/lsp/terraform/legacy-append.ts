@@ -106,14 +106,13 @@ const children = (n: HclNode): Array<HclNode> => n.children.filter((c): c is Hcl
 const lineStart = (n: HclNode) => n.startIndex - n.startPosition.column
 
 /**
- * The edits that insert the `before` groups each before a rule already there (`at`: its place;
- * `separator`: what follows the group, a comma between 5.x items), or why they cannot.
+ * The edits that insert the `before` groups each before a rule already there (`at`: its place),
+ * or why they cannot. The 5.x items are written each with its comma.
  */
 const insertBefore = (
   existing: ReadonlyArray<HclNode>,
   before: ReadonlyArray<{ readonly at: number; readonly rules: ReadonlyArray<HclRule> }>,
-  major: ProviderMajor,
-  separator: string
+  major: ProviderMajor
 ): Array<TextEdit> | Refusal => {
   const edits: Array<TextEdit> = []
   for (const g of before) {
@@ -121,7 +120,7 @@ const insertBefore = (
     if (typeof items !== "string") return items
     const rule = existing[g.at]
     if (rule === undefined) return { why: `its rule #${g.at + 1} is not written in the file`, hint: HINT }
-    edits.push({ range: { start: lineStart(rule), end: lineStart(rule) }, newText: `${items}${separator}\n` })
+    edits.push({ range: { start: lineStart(rule), end: lineStart(rule) }, newText: `${items}\n` })
   }
   return edits
 }
@@ -141,7 +140,7 @@ export const appendRules = (
     major !== 5
       ? members.filter((c) => c.type === "block" && c.namedChildren[0]?.text === "rules")
       : (tupleOf(b)?.namedChildren.filter((c): c is HclNode => c?.type === "expression") ?? [])
-  const inserted = insertBefore(existing, before, major, major === 5 ? "," : "")
+  const inserted = insertBefore(existing, before, major)
   return "why" in inserted ? inserted : { edits: [...inserted, ...appended.edits] }
 }
 
