@@ -25,6 +25,7 @@ import type { CustomRule } from "../../domain/custom-rule.js"
 import { CustomRuleLimits } from "../../domain/custom-rule.js"
 import type { Lockdown, RateLimit, UaRule } from "../../domain/legacy-security.js"
 import { RateLimitRuleLimits } from "../../domain/rate-limit-plans.js"
+import { isMigratedRef } from "../../firewall/lockdown-ua-placement.js"
 import { planLockdownUaMigration } from "../../firewall/lockdown-ua-plan.js"
 import { planRateLimitMigration } from "../../firewall/rate-limit-plan.js"
 import { finding, type Finding, type Fix, type Range, type TextEdit } from "../findings.js"
@@ -299,17 +300,29 @@ export const legacyPlan = <S>(
       )
       continue
     }
-    const plan = planLockdownUaMigration({
-      zone,
-      plan: undefined,
-      before: {
-        lockdowns: g.lockdowns.map((y) => y.r),
-        uaRules: g.uaRules.map((y) => y.r),
-        customRules: read.rules,
-        firewallRules: []
-      },
-      deleteOld: false
-    })
+    const planOn = (customRules: ReadonlyArray<CustomRule>) =>
+      planLockdownUaMigration({
+        zone,
+        plan: undefined,
+        before: {
+          lockdowns: g.lockdowns.map((y) => y.r),
+          uaRules: g.uaRules.map((y) => y.r),
+          customRules,
+          firewallRules: []
+        },
+        deleteOld: false
+      })
+    // 3.x computes refs, so a rule written by an earlier rewrite has none: it is known by its
+    // expression and action, and read with the ref the plan gives it (else it would be a rule of
+    // the user's, its skip of the rest a place for more copies).
+    const written = planOn(read.rules).expected.customRules.filter((r) => isMigratedRef(r.ref))
+    const plan = planOn(
+      read.rules.map((r) => {
+        const same =
+          r.ref === undefined ? written.find((x) => x.expression === r.expression && x.action === r.action) : undefined
+        return same === undefined ? r : { ...r, ref: same.ref! }
+      })
+    )
     const q = quotaFinding(
       `zone_id = ${g.zone}, custom rules`,
       plan.expected.customRules.length,
