@@ -33,7 +33,7 @@ export interface Gate {
   readonly rule: CustomRule
 }
 
-export type Product = "zoneLockdown" | "uaBlock"
+type Product = "zoneLockdown" | "uaBlock"
 
 const endsPhase = (r: CustomRule) =>
   r.action === "skip" &&
@@ -41,11 +41,11 @@ const endsPhase = (r: CustomRule) =>
   (r.action_parameters?.ruleset === "current" || r.action_parameters?.phase === "current")
 
 /** The zone's own rules that skip the rest of the phase, in list order. */
-export const gatesOf = (own: ReadonlyArray<CustomRule>): ReadonlyArray<Gate> =>
+const gatesOf = (own: ReadonlyArray<CustomRule>): ReadonlyArray<Gate> =>
   own.flatMap((rule, at) => (endsPhase(rule) ? [{ marker: rule.ref ?? rule.id ?? `#${at + 1}`, at, rule }] : []))
 
 /** Whether a gate itself skips the product: the requests it matches were exempt, so no copy is placed for them. */
-export const gateSkips = (g: Gate | undefined, product: Product) =>
+const gateSkips = (g: Gate | undefined, product: Product) =>
   g?.rule.action_parameters?.products?.includes(product) === true
 
 /** The gate a migrated rule's ref names (`lockdown:<id>:allow@<gate>`), undefined for the copy at the end. */
@@ -55,7 +55,7 @@ export const markerOf = (ref: string): string | undefined => {
 }
 
 /** A migrated rule's ref without its gate: what names its source rules. */
-export const baseRef = (ref: string): string => {
+const baseRef = (ref: string): string => {
   const at = ref.indexOf("@")
   return at < 0 ? ref : ref.slice(0, at)
 }
@@ -65,7 +65,7 @@ export const baseRef = (ref: string): string => {
  * undefined): the zone's custom skips of it before that place, and its active firewall bypasses of
  * it (the firewall rules run before every custom rule).
  */
-export const exemptionsAt = (
+const exemptionsAt = (
   own: ReadonlyArray<CustomRule>,
   firewallRules: ReadonlyArray<Rule>,
   product: Product,
@@ -90,7 +90,7 @@ export const exemptionsAt = (
  * A migrated rule placed before gate `g` (as it is at the end when undefined): limited to what the
  * gate matches, and a skip (a lockdown's allowed IPs) skipping what the gate would have skipped.
  */
-export const placed = (r: CustomRule, g: Gate | undefined): CustomRule => {
+const placed = (r: CustomRule, g: Gate | undefined): CustomRule => {
   if (g === undefined) return r
   const { logging: _own, ...rest } = r
   const where = { ...rest, ref: `${r.ref}@${g.marker}`, expression: `${r.expression} and (${g.rule.expression})` }

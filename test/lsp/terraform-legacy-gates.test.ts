@@ -67,7 +67,7 @@ afterAll(async () => {
 /** The fix of the Zone Lockdown finding (the custom rules' fix), applied as an editor applies it; undefined when none is offered. */
 const fixed = async (text: string, language: "terraform" | "json") => {
   const uri = `file:///work/project/gates-${n++}.${language === "json" ? "tf.json" : "tf"}`
-  const d = (await client.open(uri, text, language)).diagnostics as Array<Diagnostic>
+  const d = (await client.open(uri, text, language)).diagnostics as ReadonlyArray<Diagnostic>
   const zl = d.filter((x) => x.code === "DEP-ZL")
   expect(zl.length).toBeGreaterThan(0)
   const actions = (await client.connection.sendRequest("textDocument/codeAction", {
