@@ -14,10 +14,13 @@
 import type { CustomRule, CustomRulesMigration } from "../domain/custom-rule.js"
 import { CustomRuleLimits } from "../domain/custom-rule.js"
 import type { Rule } from "../domain/firewall.js"
+import type { Lockdown, UaRule } from "../domain/legacy-security.js"
 import type { MigrationPlan, MigrationStep, PlanNote } from "../domain/migration.js"
 import { check } from "../rules/index.js"
 import { migrateFirewallRules } from "./custom-rules.js"
 import { planGatedMessage, planGatedOperator, planOf } from "./expression.js"
+import { asWritten, canonical, sameCustomRules } from "./custom-rule-written.js"
+import { isMigratedRef, placeMigrated, placementNotes } from "./lockdown-ua-placement.js"
 import { ruleWrite } from "./rule-input.js"
 
 /** What the migration reads and leaves: the replay compares two of these. */
@@ -25,6 +28,12 @@ export interface ZoneRulesState {
   readonly firewallRules: ReadonlyArray<Rule>
   /** The custom phase's rules in order (none when the zone has no entry point). */
   readonly customRules: ReadonlyArray<CustomRule>
+  /**
+   * The zone's Zone Lockdown and UA rules, read when its custom rules hold rules migrated from them
+   * (refs `lockdown:`/`ua:`): the copies placed before a migrated `allow` are converted from them.
+   */
+  readonly lockdowns?: ReadonlyArray<Lockdown>
+  readonly uaRules?: ReadonlyArray<UaRule>
 }
 
 /** What the live state shows once a step is in effect. */
@@ -47,26 +56,6 @@ export interface FirewallMigrationPlan extends MigrationPlan<FirewallMigrationSt
 export const FirewallMigrationKind = "firewall-custom-rules"
 
 const ENTRYPOINT = "rulesets/phases/http_request_firewall_custom/entrypoint"
-
-const defined = <T extends object>(o: T): T =>
-  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T
-
-/** A custom rule as written: what the platform assigns (id, version, time) left out. */
-export const asWritten = (r: CustomRule): CustomRule => {
-  const { id: _id, version: _version, last_updated: _at, ...rest } = r
-  return defined(rest)
-}
-
-/** JSON with sorted keys, so that two values equal field by field compare equal as text. */
-const canonical = (u: unknown): string =>
-  JSON.stringify(u, (_, v: unknown) =>
-    v !== null && typeof v === "object" && !Array.isArray(v)
-      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : 1)))
-      : v
-  )
-
-export const sameCustomRules = (a: ReadonlyArray<CustomRule>, b: ReadonlyArray<CustomRule>) =>
-  a.length === b.length && canonical(a.map(asWritten)) === canonical(b.map(asWritten))
 
 export const inEffect = (step: FirewallMigrationStep, live: ZoneRulesState): boolean => {
   const c = step.check
@@ -170,27 +159,6 @@ export const planFirewallMigration = (input: FirewallPlanInput): FirewallMigrati
     ...(input.plan !== undefined ? { plan: input.plan } : {}),
     kept: kept.length
   })
-  const refused = keptRefusal(zone.name, input.plan, kept)
-  const body = [...migration.rules, ...kept.map(asWritten)]
-  const steps: Array<FirewallMigrationStep> = []
-  if (migration.rules.length > 0) {
-    const restore = kept.map(asWritten)
-    steps.push(
-      entrypointStep(
-        zone.id,
-        "entrypoint",
-        body,
-        `PUT the custom rules entry point with ${body.length} rule(s): ${migration.rules.length} migrated${kept.length > 0 ? `, then the ${kept.length} there now, kept` : ""}`,
-        entrypointStep(
-          zone.id,
-          "restore-entrypoint",
-          restore,
-          `PUT the custom rules entry point back to the ${restore.length} rule(s) it had before the migration`,
-          { irreversible: "a restore is not undone" }
-        )
-      )
-    )
-  }
   const migrated = new Set([
     ...migration.entries.filter((e) => e.custom_rule !== null).map((e) => e.firewall_rule),
     ...migratedBefore.map((r) => r.id)
@@ -204,6 +172,7 @@ export const planFirewallMigration = (input: FirewallPlanInput): FirewallMigrati
       message:
         "--delete-old deletes the migrated firewall rules: the platform gives a recreated rule a new id, so this migration cannot be rolled back (--rollback refuses it)"
     })
+  const ruleSteps: Array<FirewallMigrationStep> = []
   for (const r of before.firewallRules) {
     if (!migrated.has(r.id)) continue
     if (refs.has(r.id) && !r.paused)
@@ -214,7 +183,7 @@ export const planFirewallMigration = (input: FirewallPlanInput): FirewallMigrati
         message: `rule ${r.id}: migrated before (custom rule ref ${r.id}) but still active, so both run: the migration ${input.deleteOld ? "deletes" : "pauses"} it`
       })
     if (input.deleteOld)
-      steps.push({
+      ruleSteps.push({
         key: `delete:${r.id}`,
         method: "DELETE",
         path: `/zones/${zone.id}/firewall/rules/${r.id}?delete_filter_if_unused=true`,
@@ -225,14 +194,62 @@ export const planFirewallMigration = (input: FirewallPlanInput): FirewallMigrati
         }
       })
     else if (!r.paused)
-      steps.push(ruleStep(zone.id, r, true, ruleStep(zone.id, r, false, { irreversible: "a resume is not undone" })))
+      ruleSteps.push(
+        ruleStep(zone.id, r, true, ruleStep(zone.id, r, false, { irreversible: "a resume is not undone" }))
+      )
   }
-  const gone = new Set(steps.filter((s) => s.method === "DELETE").map((s) => (s.check as { rule: string }).rule))
-  const paused = new Set(steps.filter((s) => s.key.startsWith("pause:")).map((s) => (s.check as { rule: string }).rule))
+  const gone = new Set(ruleSteps.filter((s) => s.method === "DELETE").map((s) => (s.check as { rule: string }).rule))
+  const paused = new Set(
+    ruleSteps.filter((s) => s.key.startsWith("pause:")).map((s) => (s.check as { rule: string }).rule)
+  )
+  const firewallAfter = before.firewallRules
+    .filter((r) => !gone.has(r.id))
+    .map((r) => (paused.has(r.id) ? { ...r, paused: true } : r))
+  // Zone Lockdown and UA rules migrated before: a migrated allow skips the rest of the phase, which
+  // never exempted a request from them, so they are placed before it too, by the placement the
+  // Zone Lockdown migration uses (./lockdown-ua-placement.ts), for what it matches.
+  const placement =
+    migration.rules.length > 0 && kept.some((r) => isMigratedRef(r.ref))
+      ? placeMigrated({
+          customRules: [...migration.rules, ...kept],
+          lockdowns: before.lockdowns ?? [],
+          uaRules: before.uaRules ?? [],
+          firewallRules: firewallAfter,
+          convertPending: false
+        })
+      : undefined
+  const body = placement?.list(false) ?? [...migration.rules, ...kept.map(asWritten)]
+  if (placement !== undefined) notes.push(...placementNotes(firewallAfter, kept, body, placement.gates))
+  const copies = body.length - migration.rules.length - kept.length
+  const limit = input.plan !== undefined ? CustomRuleLimits[input.plan] : undefined
+  const refused =
+    keptRefusal(zone.name, input.plan, kept) ??
+    (limit !== undefined && body.length > limit
+      ? `zone ${zone.name} would need ${body.length} custom rules (${migration.rules.length} migrated, ${kept.length} there now, ${copies} copies of the migrated Zone Lockdown and UA rules placed before the rules that skip the rest), more than the ${limit} its ${input.plan} plan allows: delete some, or upgrade the plan`
+      : undefined)
+  const steps: Array<FirewallMigrationStep> = []
+  if (migration.rules.length > 0) {
+    const restore = kept.map(asWritten)
+    steps.push(
+      entrypointStep(
+        zone.id,
+        "entrypoint",
+        body,
+        `PUT the custom rules entry point with ${body.length} rule(s): ${migration.rules.length} migrated${kept.length > 0 ? `, then the ${kept.length} there now, kept` : ""}${copies > 0 ? `, and ${copies} copies of the migrated Zone Lockdown and UA rules before the migrated rules that skip the rest` : ""}`,
+        entrypointStep(
+          zone.id,
+          "restore-entrypoint",
+          restore,
+          `PUT the custom rules entry point back to the ${restore.length} rule(s) it had before the migration`,
+          { irreversible: "a restore is not undone" }
+        )
+      )
+    )
+  }
+  steps.push(...ruleSteps)
   const expected: ZoneRulesState = {
-    firewallRules: before.firewallRules
-      .filter((r) => !gone.has(r.id))
-      .map((r) => (paused.has(r.id) ? { ...r, paused: true } : r)),
+    ...before,
+    firewallRules: firewallAfter,
     customRules: migration.rules.length > 0 ? body : kept
   }
   return {

@@ -67,7 +67,15 @@ export interface ReplayDisagreement {
   readonly differences: ReadonlyArray<ReplayDifference>
   readonly before: ReplayVerdict
   readonly after: ReplayVerdict
+  /** The plan notes that say why the migration makes the difference (a replay given `explain` only). */
+  readonly explainedBy?: ReadonlyArray<{ readonly code: string; readonly message: string }>
 }
+
+/** The plan notes that explain a difference between two verdicts (none: nothing planned explains it). */
+export type ExplainDifference = (
+  before: ReplayVerdict,
+  after: ReplayVerdict
+) => ReadonlyArray<{ readonly code: string; readonly message: string }>
 
 export interface MigrationReplayReport {
   /** Lines read, blank ones and comments included. */
@@ -82,6 +90,8 @@ export interface MigrationReplayReport {
     readonly after: Readonly<Record<string, number>>
   }
   readonly problems: ReadonlyArray<LineProblem>
+  /** How many differences a plan note explains (a replay given `explain` only). */
+  readonly explained?: number
 }
 
 export interface MigrationReplayer {
@@ -215,7 +225,7 @@ export const stateEvaluator = (state: ZoneRulesState, compiled: (source: string)
 export const makeMigrationReplayer = (
   before: ZoneRulesState,
   after: ZoneRulesState,
-  options: { readonly keep?: number } = {}
+  options: { readonly keep?: number; readonly explain?: ExplainDifference } = {}
 ): MigrationReplayer => {
   const compiled = sharedExpressions()
   const b = stateEvaluator(before, compiled)
@@ -230,6 +240,7 @@ export const makeMigrationReplayer = (
   }
   let requests = 0
   let agreed = 0
+  let explained = 0
 
   const request = (r: Request, line: number, id?: string): ReplayDisagreement | undefined => {
     requests++
@@ -249,13 +260,18 @@ export const makeMigrationReplayer = (
       return undefined
     }
     for (const d of differences) counts[d]++
+    const before = b.verdict(p)
+    const after = a.verdict(n)
+    const explainedBy = options.explain?.(before, after)
+    if (explainedBy !== undefined && explainedBy.length > 0) explained++
     const d: ReplayDisagreement = {
       line,
       ...(id !== undefined ? { id } : {}),
       summary: requestSummary(r),
       differences,
-      before: b.verdict(p),
-      after: a.verdict(n)
+      before,
+      after,
+      ...(explainedBy !== undefined ? { explainedBy } : {})
     }
     if (disagreements.length < keep) disagreements.push(d)
     return d
@@ -272,7 +288,8 @@ export const makeMigrationReplayer = (
       disagreements,
       counts,
       decided,
-      problems: reader.tally().problems
+      problems: reader.tally().problems,
+      ...(options.explain !== undefined ? { explained } : {})
     })
   }
 }

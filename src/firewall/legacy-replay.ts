@@ -62,8 +62,12 @@ const sourceIds = (r: ReplayRule): ReadonlyArray<string> => {
   return m[1] === "lockdown" ? [m[2]!.split(":")[0]!] : m[2]!.split(",")
 }
 
-/** The plan's notes about a rule either verdict names, and the plan-wide notes in `general` (codes). */
-const explain = (
+/**
+ * The plan's notes about a rule either verdict names, and the plan-wide notes in `general` (codes):
+ * every replay that names the note explaining a difference (the legacy ones, and the firewall
+ * rules migration's for the Zone Lockdown rules it places, ./custom-rules-replay.ts) asks this.
+ */
+export const explain = (
   notes: ReadonlyArray<PlanNote>,
   general: ReadonlyArray<string>,
   skippedNotes: Readonly<Record<string, string>>,

@@ -26,20 +26,8 @@ import { CustomRuleLimits } from "../domain/custom-rule.js"
 import type { Rule } from "../domain/firewall.js"
 import type { Lockdown, LockdownBody, UaRule, UaRuleBody } from "../domain/legacy-security.js"
 import type { MigrationPlan, MigrationStep, PlanNote } from "../domain/migration.js"
-import { asWritten, sameCustomRules } from "./custom-rules-plan.js"
-import { lockdownRules, uaRule } from "./lockdown-ua-convert.js"
-import {
-  baseRef,
-  exemptionsAt,
-  gatesOf,
-  gateSkips,
-  isMigratedRef,
-  markerOf,
-  placed,
-  placementNotes,
-  type Gate,
-  type Product
-} from "./lockdown-ua-placement.js"
+import { asWritten, sameCustomRules } from "./custom-rule-written.js"
+import { isMigratedRef, markerOf, placeMigrated, placementNotes, sourcesOf } from "./lockdown-ua-placement.js"
 
 export interface LockdownUaState {
   readonly lockdowns: ReadonlyArray<Lockdown>
@@ -75,20 +63,7 @@ export const LockdownUaKind = "lockdown-ua-custom-rules"
 
 const ENTRYPOINT = "rulesets/phases/http_request_firewall_custom/entrypoint"
 
-/** Zone Lockdown in the order it processes rules: with a priority first (lowest first), then the rest, in API order. */
-export const processingOrder = (lockdowns: ReadonlyArray<Lockdown>) =>
-  lockdowns
-    .map((l, i) => ({ l, i }))
-    .sort((a, b) => (a.l.priority ?? Infinity) - (b.l.priority ?? Infinity) || a.i - b.i)
-    .map((x) => x.l)
-
 const isOurs = isMigratedRef
-
-/** The source rule ids a custom rule's ref names (ours only; the gate it is placed before left out). */
-const sourcesOf = (ref: string): ReadonlyArray<string> => {
-  const base = baseRef(ref)
-  return base.startsWith("lockdown:") ? [base.split(":")[1]!] : base.slice("ua:".length).split(",")
-}
 
 export interface LockdownUaPlanInput {
   readonly zone: { readonly id: string; readonly name: string }
@@ -101,80 +76,9 @@ export interface LockdownUaPlanInput {
 export const planLockdownUaMigration = (input: LockdownUaPlanInput): LockdownUaPlan => {
   const { zone, before } = input
   const notes: Array<PlanNote> = []
-  const user = before.customRules.filter((r) => !isOurs(r.ref))
-  const ours = before.customRules.filter((r) => isOurs(r.ref))
-  const migrated = new Set(ours.flatMap((r) => sourcesOf(r.ref!)))
-  const ordered = processingOrder(before.lockdowns)
-  const gates = gatesOf(user)
-  const away = (product: Product, g: Gate | undefined) => exemptionsAt(user, before.firewallRules, product, g)
-  // The migrated rules as written, by place and source (`lockdown:<id>:` or `ua:`): found once each.
-  const kept = new Map<string, Array<CustomRule>>()
-  for (const r of ours) {
-    const key = `${markerOf(r.ref!) ?? ""}\u0000${r.ref!.startsWith("ua:") ? "ua:" : `lockdown:${sourcesOf(r.ref!)[0]}:`}`
-    kept.set(key, [...(kept.get(key) ?? []), asWritten(r)])
-  }
-  const keptAt = (prefix: string, g: Gate | undefined): ReadonlyArray<CustomRule> =>
-    kept.get(`${g?.marker ?? ""}\u0000${prefix}`) ?? []
-
-  /**
-   * A migrated source's rules before a gate that came after its migration (a firewall allow
-   * migrated since, a skip added): converted again from the source, still there paused, in the
-   * state its rule at the end has; none when the source is gone (said in the notes).
-   */
-  const enabledAtEnd = (ref: string) => ours.find((r) => r.ref === ref)?.enabled !== false
-  const lockdownAgain = (l: Lockdown, g: Gate | undefined): ReadonlyArray<CustomRule> => {
-    const enabled = enabledAtEnd(`lockdown:${l.id}:block`)
-    return g === undefined || keptAt(`lockdown:${l.id}:`, undefined).length === 0
-      ? []
-      : lockdownRules(l, away("zoneLockdown", g)).map((r) => placed({ ...r, enabled }, g))
-  }
-  const uaAgain = (g: Gate | undefined): ReadonlyArray<CustomRule> => {
-    if (g === undefined) return []
-    const here = new Set(keptAt("ua:", g).map((r) => baseRef(r.ref!)))
-    return keptAt("ua:", undefined).flatMap((end) => {
-      const group = sourcesOf(end.ref!).map((id) => before.uaRules.find((u) => u.id === id))
-      if (here.has(end.ref!) || group.some((u) => u === undefined)) return []
-      return [
-        placed({ ...uaRule(group as ReadonlyArray<UaRule>, away("uaBlock", g)), enabled: end.enabled !== false }, g)
-      ]
-    })
-  }
-
-  // Lockdowns at a place: a migrated one keeps its rules as written; a pending one is converted now.
-  const lockdownsAt = (g: Gate | undefined): ReadonlyArray<CustomRule> =>
-    gateSkips(g, "zoneLockdown")
-      ? []
-      : ordered.flatMap((l) => {
-          if (!migrated.has(l.id)) return lockdownRules(l, away("zoneLockdown", g)).map((r) => placed(r, g))
-          const kept = keptAt(`lockdown:${l.id}:`, g)
-          return kept.length > 0 ? kept : lockdownAgain(l, g)
-        })
-  // UA rules at a place: migrated ones kept; pending ones one rule each, or one per mode and state (`merge`).
-  const pendingUa = before.uaRules.filter((u) => !migrated.has(u.id))
-  const uaGroups = (merge: boolean): ReadonlyArray<ReadonlyArray<UaRule>> => {
-    if (!merge) return pendingUa.map((u) => [u])
-    const groups = new Map<string, Array<UaRule>>()
-    for (const u of pendingUa) groups.set(`${u.mode}/${u.paused}`, [...(groups.get(`${u.mode}/${u.paused}`) ?? []), u])
-    return [...groups.values()]
-  }
-  const uaAt = (g: Gate | undefined, merge: boolean): ReadonlyArray<CustomRule> =>
-    gateSkips(g, "uaBlock")
-      ? []
-      : [
-          ...keptAt("ua:", g),
-          ...uaAgain(g),
-          ...uaGroups(merge).map((group) => placed(uaRule(group, away("uaBlock", g)), g))
-        ]
-  // The zone's rules, the migrated ones placed again before each gate, and once more at the end.
-  const assemble = (merge: boolean): ReadonlyArray<CustomRule> => [
-    ...user.flatMap((r, at) => {
-      const g = gates.find((x) => x.at === at)
-      return g === undefined ? [asWritten(r)] : [...lockdownsAt(g), ...uaAt(g, merge), asWritten(r)]
-    }),
-    ...lockdownsAt(undefined),
-    ...uaAt(undefined, merge)
-  ]
-
+  const placement = placeMigrated({ ...before, convertPending: true })
+  const { user, gates, migrated, ordered, pendingUa, away } = placement
+  const assemble = placement.list
   const limit = input.plan === undefined ? undefined : (CustomRuleLimits[input.plan] ?? CustomRuleLimits.free!)
   let body = assemble(false)
   if (limit !== undefined && body.length > limit && pendingUa.length > 1) {
@@ -182,7 +86,7 @@ export const planLockdownUaMigration = (input: LockdownUaPlanInput): LockdownUaP
     notes.push({
       severity: "changed",
       code: "ua-merged",
-      message: `${pendingUa.length} User Agent Blocking rules merged into ${uaGroups(true).length} custom rule(s), one per mode and state, to fit the ${input.plan} plan's ${limit} custom rules (derived; each keeps its exact User-Agent)`
+      message: `${pendingUa.length} User Agent Blocking rules merged into ${placement.mergedUa} custom rule(s), one per mode and state, to fit the ${input.plan} plan's ${limit} custom rules (derived; each keeps its exact User-Agent)`
     })
   }
   const placedBefore = body.filter((r) => isOurs(r.ref) && markerOf(r.ref!) !== undefined).length

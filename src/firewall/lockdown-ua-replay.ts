@@ -24,7 +24,8 @@ import {
   verdict,
   type ReplaySide
 } from "./legacy-replay.js"
-import { processingOrder, type LockdownUaState } from "./lockdown-ua-plan.js"
+import type { LockdownUaState } from "./lockdown-ua-plan.js"
+import { processingOrder } from "./lockdown-ua-placement.js"
 
 /** The readings the "before" side takes where the platform documents nothing (said in the report and in docs/legacy-migrations.md). */
 const LOCKDOWN_UA_ASSUMPTIONS: ReadonlyArray<string> = [

@@ -25,7 +25,7 @@ import type { MigrationPlan, MigrationStep, PlanNote } from "../domain/migration
 import { rateLimitPlan, RateLimitRuleLimits, SUPPORTED } from "../domain/rate-limit-plans.js"
 import type { RateLimitParameters } from "../domain/ruleset.js"
 import { quote, urlPatternExpression } from "../rules/url-pattern.js"
-import { asWritten, sameCustomRules } from "./custom-rules-plan.js"
+import { asWritten, sameCustomRules } from "./custom-rule-written.js"
 
 /** A rule of the `http_ratelimit` phase: a custom rule's fields plus its counter. */
 export type RateLimitingRule = Omit<CustomRule, "action"> & {

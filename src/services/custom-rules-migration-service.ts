@@ -18,8 +18,10 @@ import {
   type FirewallMigrationStep,
   type ZoneRulesState
 } from "../firewall/custom-rules-plan.js"
+import { isMigratedRef } from "../firewall/lockdown-ua-placement.js"
 import type { RuleWrite } from "../firewall/rule-input.js"
 import { allRules, deleteRule, putRule } from "./firewall-service.js"
+import { allLockdowns, allUaRules } from "./legacy-service.js"
 import {
   applyChecked,
   findJournal,
@@ -71,9 +73,24 @@ export interface ZoneRef {
 
 const accountOf = (z: ZoneRef) => ({ id: z.account.id, name: z.account.name ?? z.account.id })
 
+/**
+ * The zone's rules as the plan reads them: with its Zone Lockdown and UA rules when its custom
+ * rules hold rules migrated from them, which the plan places again before a migrated `allow`.
+ */
+const readPlanState = (zoneId: string) =>
+  Effect.flatMap(readZoneRules(zoneId), (rules) =>
+    rules.customRules.some((r) => isMigratedRef(r.ref))
+      ? Effect.map(Effect.all([allLockdowns(zoneId), allUaRules(zoneId)]), ([lockdowns, uaRules]): ZoneRulesState => ({
+          ...rules,
+          lockdowns,
+          uaRules
+        }))
+      : Effect.succeed(rules)
+  )
+
 /** The plan, computed once from what the zone holds now: what the preview and `--dry-run` show and the apply sends. */
 export const planZoneMigration = (zone: ZoneRef, deleteOld: boolean) =>
-  Effect.map(readZoneRules(zone.id), (before) =>
+  Effect.map(readPlanState(zone.id), (before) =>
     planFirewallMigration({
       zone: { id: zone.id, name: zone.name },
       account: accountOf(zone),

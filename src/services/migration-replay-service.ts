@@ -13,18 +13,32 @@ import * as Effect from "effect/Effect"
 import { InvalidInput } from "../domain/errors.js"
 import {
   makeMigrationReplayer,
+  type ExplainDifference,
   type MigrationReplayReport,
   type ZoneRulesState
 } from "../firewall/custom-rules-replay.js"
 import { readTrafficFile } from "../rules/replay-file.js"
 import { noRequestProblem } from "../rules/traffic-line.js"
-import type { FirewallMigrationPlan } from "../firewall/custom-rules-plan.js"
+import { planFirewallMigration, type FirewallMigrationPlan } from "../firewall/custom-rules-plan.js"
+import { explain } from "../firewall/legacy-replay.js"
+import { PlacementDifferenceCodes } from "../firewall/lockdown-ua-placement.js"
+import type { PlanNote } from "../domain/migration.js"
 
 /** A replay's report, the file it read (as given: a path, or `-` for stdin) and what it compared. */
 export interface MigrationReplay extends MigrationReplayReport {
   readonly file: string
   /** `planned`: the zone now against the migration's end state; `journal`: the journal's "before" against the zone now. */
   readonly compared: "planned" | "journal"
+}
+
+/**
+ * How a replay of the firewall rules migration names the note behind a difference: only the notes
+ * of the Zone Lockdown rules it places (./lockdown-ua-placement.ts) explain one; a plan without
+ * them explains nothing, and its report has no explanations at all.
+ */
+const explainerOf = (notes: ReadonlyArray<PlanNote>): ExplainDifference | undefined => {
+  const placement = notes.filter((n) => PlacementDifferenceCodes.includes(n.code))
+  return placement.length === 0 ? undefined : (b, a) => explain(placement, ["skip-current-covers-migrated"], {}, b, a)
 }
 
 const NOTHING_TO_COMPARE = `nothing to compare: the zone's firewall rules were migrated and no journal of the migration's "before" is kept`
@@ -34,14 +48,26 @@ export const statesToCompare = (
   p: FirewallMigrationPlan,
   journalBefore?: ZoneRulesState
 ):
-  | { readonly before: ZoneRulesState; readonly after: ZoneRulesState; readonly compared: MigrationReplay["compared"] }
+  | {
+      readonly before: ZoneRulesState
+      readonly after: ZoneRulesState
+      readonly compared: MigrationReplay["compared"]
+      /** The notes of the plan that made "after": they explain a difference made by design. */
+      readonly notes: ReadonlyArray<PlanNote>
+    }
   | { readonly nothing: string } => {
   // Applied: rules were migrated and none is left to migrate, so the plan is the zone as it is.
   const applied = p.steps.length === 0 && p.migrated_before.length > 0
-  if (!applied) return { before: p.before, after: p.expected, compared: "planned" }
-  return journalBefore === undefined
-    ? { nothing: NOTHING_TO_COMPARE }
-    : { before: journalBefore, after: p.before, compared: "journal" }
+  if (!applied) return { before: p.before, after: p.expected, compared: "planned", notes: p.notes }
+  if (journalBefore === undefined) return { nothing: NOTHING_TO_COMPARE }
+  // The notes the applied plan had: planned again on the journal's "before".
+  const replanned = planFirewallMigration({
+    zone: p.zone,
+    plan: undefined,
+    before: journalBefore,
+    deleteOld: p.delete_old
+  })
+  return { before: journalBefore, after: p.before, compared: "journal", notes: replanned.notes }
 }
 
 /** A replay: fed lines, it reports what it read and compared. */
@@ -80,9 +106,15 @@ export const replayFileInto = <R extends Parameters<typeof noRequestProblem>[1]>
 export const replayMigrationStates = (
   before: ZoneRulesState,
   after: ZoneRulesState,
-  file: string
-): Effect.Effect<MigrationReplayReport & { readonly file: string }, InvalidInput> =>
-  replayFileInto(file, makeMigrationReplayer(before, after))
+  file: string,
+  notes: ReadonlyArray<PlanNote> = []
+): Effect.Effect<MigrationReplayReport & { readonly file: string }, InvalidInput> => {
+  const explainer = explainerOf(notes)
+  return replayFileInto(
+    file,
+    makeMigrationReplayer(before, after, explainer !== undefined ? { explain: explainer } : {})
+  )
+}
 
 /** The replay of a migration's plan: the states `statesToCompare` gives, else InvalidInput saying there is nothing to compare. */
 export const replayMigration = (
@@ -93,7 +125,7 @@ export const replayMigration = (
   const states = statesToCompare(p, journalBefore)
   return "nothing" in states
     ? Effect.fail(new InvalidInput({ message: states.nothing, clientSide: true }))
-    : Effect.map(replayMigrationStates(states.before, states.after, file), (r) => ({
+    : Effect.map(replayMigrationStates(states.before, states.after, file, states.notes), (r) => ({
         ...r,
         compared: states.compared
       }))

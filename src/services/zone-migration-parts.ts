@@ -75,8 +75,16 @@ const part = <Step extends MigrationStep, State>(
 export const firewallProjection: Projection<{
   readonly firewallRules: ReadonlyArray<Rule>
   readonly customRules: ReadonlyArray<CustomRule>
+  readonly lockdowns?: ReadonlyArray<Lockdown>
+  readonly uaRules?: ReadonlyArray<UaRule>
 }> = {
-  project: (w) => ({ firewallRules: w.firewallRules, customRules: w.customRules }),
+  // With the lockdowns and UA rules: rules migrated from them are placed again before a migrated allow.
+  project: (w) => ({
+    firewallRules: w.firewallRules,
+    customRules: w.customRules,
+    lockdowns: w.lockdowns,
+    uaRules: w.uaRules
+  }),
   merge: (w, s) => ({ ...w, firewallRules: s.firewallRules, customRules: s.customRules })
 }
 

@@ -293,7 +293,12 @@ type PartReplay = (
  */
 const replays: Readonly<Record<PartName, PartReplay | string>> = {
   "firewall-rules": (p, file) =>
-    replayMigrationStates(p.parts["firewall-rules"].before, p.parts["firewall-rules"].expected, file),
+    replayMigrationStates(
+      p.parts["firewall-rules"].before,
+      p.parts["firewall-rules"].expected,
+      file,
+      p.parts["firewall-rules"].notes
+    ),
   "lockdowns-ua": (p, file) => replayLockdownUa(p.parts["lockdowns-ua"], file),
   "rate-limits": (p, file) => replayRateLimits(p.parts["rate-limits"], file),
   // Another kind of traffic report (src/waf/replay.ts): the WAF's own command replays it.

@@ -73,6 +73,19 @@ export const addItems = (text: string, array: Node, values: ReadonlyArray<unknow
   }
 }
 
+/** `values` inserted into an array right before its item `item`, each on its own line as the items are. */
+export const insertItems = (text: string, item: Node, values: ReadonlyArray<unknown>): TextEdit => {
+  const { unit, eol } = layoutOf(text)
+  const indent = lineIndent(text, item.offset)
+  const json = values.map((v) =>
+    indent === undefined ? JSON.stringify(v) : JSON.stringify(v, null, unit).replace(/\n/g, `${eol}${indent}`)
+  )
+  return {
+    range: { start: item.offset, end: item.offset },
+    newText: json.map((j) => (indent === undefined ? `${j}, ` : `${j},${eol}${indent}`)).join("")
+  }
+}
+
 /**
  * The edit adding resource `type.name` beside `last`: in the object holding `last`'s type, after
  * that type (or in that object's `type`, when it has one).

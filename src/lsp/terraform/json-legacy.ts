@@ -15,7 +15,7 @@ import { findingOf, scannerNow } from "../deprecations.js"
 import type { Finding, Fix, TextEdit } from "../findings.js"
 import { rangeOf } from "../json-path.js"
 import { rulesetProblems } from "./custom-rules-hcl.js"
-import { addItems, addProperty, addResourceBeside, replaceValue } from "./json-edit.js"
+import { addItems, addProperty, addResourceBeside, insertItems, replaceValue } from "./json-edit.js"
 import { literalOf, prop, zoneExpression, type JsonResource, type TerraformJsonRewrite } from "./json-resources.js"
 import { customRulesetJson, rulesJson } from "./json-ruleset.js"
 import { legacyPlan, type LegacyResource, type LegacySyntax, type LegacyWrite } from "./legacy-plan.js"
@@ -55,9 +55,16 @@ const append = (text: string, r: JsonResource, w: LegacyWrite<JsonResource>, maj
   const edits: Array<TextEdit> = []
   const rules = prop(body, "rules")
   const items = rulesJson(w.rules, major)
-  if (rules === undefined) edits.push(addProperty(text, body, "rules", items))
-  else if (rules.type === "array") edits.push(addItems(text, rules, items))
-  else return { why: "its rules are not a list written in the file", hint: HINT }
+  if (rules !== undefined && rules.type !== "array")
+    return { why: "its rules are not a list written in the file", hint: HINT }
+  // The rules placed before a rule already there (a skip of the rest), each group before its rule.
+  for (const g of w.before) {
+    const rule = rules?.children?.[g.at]
+    if (rule === undefined) return { why: `its rule #${g.at + 1} is not written in the file`, hint: HINT }
+    edits.push(insertItems(text, rule, rulesJson(g.rules, major)))
+  }
+  if (items.length > 0)
+    edits.push(rules === undefined ? addProperty(text, body, "rules", items) : addItems(text, rules, items))
   const notes = prop(body, "//")
   if (notes === undefined) edits.push(addProperty(text, body, "//", w.comments))
   else if (notes.type === "array") edits.push(addItems(text, notes, w.comments))

@@ -102,16 +102,67 @@ const rulesText = (rules: ReadonlyArray<HclRule>, major: ProviderMajor): string 
 
 const children = (n: HclNode): Array<HclNode> => n.children.filter((c): c is HclNode => c !== null)
 
-/** The edits that append `rules` at the end of the ruleset's rules. */
+/** Where the line of `n` starts: rules inserted before a rule go on the lines before its own. */
+const lineStart = (n: HclNode) => n.startIndex - n.startPosition.column
+
+/**
+ * The edits that insert the `before` groups each before a rule already there (`at`: its place),
+ * or why they cannot. The 5.x items are written each with its comma.
+ */
+const insertBefore = (
+  existing: ReadonlyArray<HclNode>,
+  before: ReadonlyArray<{ readonly at: number; readonly rules: ReadonlyArray<HclRule> }>,
+  major: ProviderMajor
+): Array<TextEdit> | Refusal => {
+  const edits: Array<TextEdit> = []
+  for (const g of before) {
+    const items = rulesText(g.rules, major)
+    if (typeof items !== "string") return items
+    const rule = existing[g.at]
+    if (rule === undefined) return { why: `its rule #${g.at + 1} is not written in the file`, hint: HINT }
+    edits.push({ range: { start: lineStart(rule), end: lineStart(rule) }, newText: `${items}\n` })
+  }
+  return edits
+}
+
+/** The edits that append `rules` at the end of the ruleset's rules, and insert `before`'s each before its rule. */
 export const appendRules = (
+  b: ResourceBlock,
+  rules: ReadonlyArray<HclRule>,
+  major: ProviderMajor,
+  before: ReadonlyArray<{ readonly at: number; readonly rules: ReadonlyArray<HclRule> }> = []
+): { readonly edits: Array<TextEdit> } | Refusal => {
+  const appended = appendAtEnd(b, rules, major)
+  if ("why" in appended || before.length === 0) return appended
+  const body = b.node.namedChildren.find((c) => c?.type === "body")!
+  const members = body.namedChildren.filter((c): c is HclNode => c !== null)
+  const existing =
+    major !== 5
+      ? members.filter((c) => c.type === "block" && c.namedChildren[0]?.text === "rules")
+      : (tupleOf(b)?.namedChildren.filter((c): c is HclNode => c?.type === "expression") ?? [])
+  const inserted = insertBefore(existing, before, major)
+  return "why" in inserted ? inserted : { edits: [...inserted, ...appended.edits] }
+}
+
+/** `rules = [ ... ]`: the tuple node under the attribute's expression (5.x). */
+const tupleOf = (b: ResourceBlock): HclNode | undefined => {
+  const attr = b.attributes.get("rules")?.node
+  let tuple: HclNode | undefined = attr?.namedChildren[1] ?? undefined
+  while (tuple !== undefined && tuple.type !== "tuple") tuple = tuple.namedChildren[0] ?? undefined
+  return tuple
+}
+
+/** The edits that append `rules` at the end of the ruleset's rules (none when there are none). */
+const appendAtEnd = (
   b: ResourceBlock,
   rules: ReadonlyArray<HclRule>,
   major: ProviderMajor
 ): { readonly edits: Array<TextEdit> } | Refusal => {
-  const items = rulesText(rules, major)
-  if (typeof items !== "string") return items
   const body = b.node.namedChildren.find((c) => c?.type === "body")
   if (body === undefined || body === null) return { why: "it has no body", hint: HINT }
+  if (rules.length === 0) return { edits: [] }
+  const items = rulesText(rules, major)
+  if (typeof items !== "string") return items
   const members = body.namedChildren.filter((c): c is HclNode => c !== null)
   const at = (n: number) => ({ start: n, end: n })
   const last = members.at(-1)
@@ -130,9 +181,7 @@ export const appendRules = (
     if (last === undefined) return { why: "it has no attributes", hint: HINT }
     return { edits: [{ range: at(last.endIndex), newText: `\n\n  rules = [\n${items}\n  ]` }] }
   }
-  // rules = [ ... ]: the tuple node under the attribute's expression.
-  let tuple: HclNode | undefined = attr.namedChildren[1] ?? undefined
-  while (tuple !== undefined && tuple.type !== "tuple") tuple = tuple.namedChildren[0] ?? undefined
+  const tuple = tupleOf(b)
   if (tuple === undefined) return { why: "its rules are not a list written in the file", hint: HINT }
   const elements = tuple.namedChildren.filter((c): c is HclNode => c?.type === "expression")
   const end = elements.at(-1)

@@ -25,6 +25,7 @@ import type { CustomRule } from "../../domain/custom-rule.js"
 import { CustomRuleLimits } from "../../domain/custom-rule.js"
 import type { Lockdown, RateLimit, UaRule } from "../../domain/legacy-security.js"
 import { RateLimitRuleLimits } from "../../domain/rate-limit-plans.js"
+import { isMigratedRef } from "../../firewall/lockdown-ua-placement.js"
 import { planLockdownUaMigration } from "../../firewall/lockdown-ua-plan.js"
 import { planRateLimitMigration } from "../../firewall/rate-limit-plan.js"
 import { finding, type Finding, type Fix, type Range, type TextEdit } from "../findings.js"
@@ -62,7 +63,13 @@ export interface LegacyWrite<S> {
   readonly name: string
   readonly zone: string
   readonly phase: string
+  /** The rules to write after those of the ruleset already there (all of them, for a new ruleset). */
   readonly rules: ReadonlyArray<HclRule>
+  /**
+   * The rules that go before a rule of the ruleset already there (`at`: its place among them): the
+   * Zone Lockdown and UA rules placed again before a rule that skips the rest of the phase.
+   */
+  readonly before: ReadonlyArray<{ readonly at: number; readonly rules: ReadonlyArray<HclRule> }>
   /** The steps and the plan's notes, one comment line each (without a comment marker). */
   readonly comments: ReadonlyArray<string>
 }
@@ -155,8 +162,19 @@ export const legacyPlan = <S>(
 
   /** The fix writing `w` (a ruleset, or rules appended to the zone's), or the findings on why it cannot. */
   const write = (w: Planned<S>): Fix | undefined => {
-    const added = w.rules.filter((r) => !present(w.keys, r))
-    if (added.length === 0) return undefined
+    // The plan's list in order: a new rule goes before the next rule already there, or at the end.
+    const before: Array<{ at: number; rules: Array<HclRule> }> = []
+    let added: Array<HclRule> = []
+    for (const r of w.rules) {
+      if (!present(w.keys, r)) {
+        added.push(r)
+        continue
+      }
+      const at = w.keys.findIndex((k) => present([k], r))
+      if (added.length > 0) before.push({ at, rules: added })
+      added = []
+    }
+    if (added.length === 0 && before.length === 0) return undefined
     let name = w.existing?.name
     if (name === undefined) {
       const stem = many ? `${w.base}_${slug(w.g.zone)}` : w.base
@@ -184,6 +202,7 @@ export const legacyPlan = <S>(
       zone: w.g.zone,
       phase: w.phase,
       rules: added,
+      before,
       comments: [...lines, ...w.caveats]
     })
     if ("why" in out) {
@@ -281,17 +300,29 @@ export const legacyPlan = <S>(
       )
       continue
     }
-    const plan = planLockdownUaMigration({
-      zone,
-      plan: undefined,
-      before: {
-        lockdowns: g.lockdowns.map((y) => y.r),
-        uaRules: g.uaRules.map((y) => y.r),
-        customRules: read.rules,
-        firewallRules: []
-      },
-      deleteOld: false
-    })
+    const planOn = (customRules: ReadonlyArray<CustomRule>) =>
+      planLockdownUaMigration({
+        zone,
+        plan: undefined,
+        before: {
+          lockdowns: g.lockdowns.map((y) => y.r),
+          uaRules: g.uaRules.map((y) => y.r),
+          customRules,
+          firewallRules: []
+        },
+        deleteOld: false
+      })
+    // 3.x computes refs, so a rule written by an earlier rewrite has none: it is known by its
+    // expression and action, and read with the ref the plan gives it (else it would be a rule of
+    // the user's, its skip of the rest a place for more copies).
+    const written = planOn(read.rules).expected.customRules.filter((r) => isMigratedRef(r.ref))
+    const plan = planOn(
+      read.rules.map((r) => {
+        const same =
+          r.ref === undefined ? written.find((x) => x.expression === r.expression && x.action === r.action) : undefined
+        return same === undefined ? r : { ...r, ref: same.ref! }
+      })
+    )
     const q = quotaFinding(
       `zone_id = ${g.zone}, custom rules`,
       plan.expected.customRules.length,

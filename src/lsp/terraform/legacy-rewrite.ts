@@ -33,7 +33,7 @@ export const legacyRewrite: TerraformRewrite = (text, blocks, target) => {
       const at = Math.max(...w.sources.map((b) => b.node.endIndex))
       const comments = w.comments.map((l) => `# ${l}`).join("\n")
       if (w.existing !== undefined) {
-        const appended = appendRules(w.existing, w.rules, major)
+        const appended = appendRules(w.existing, w.rules, major, w.before)
         if ("why" in appended) return appended
         return { edits: [...appended.edits, { range: { start: at, end: at }, newText: `\n\n${comments}` }] }
       }
