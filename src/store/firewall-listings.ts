@@ -43,7 +43,7 @@ const conditions = (zoneColumn: string, zoneId: string) => {
   return { where, clause: () => ({ sql: `WHERE ${parts.join(" AND ")}`, params }) }
 }
 
-export interface FilterQuery {
+interface FilterQuery {
   readonly id?: string | undefined
   readonly paused?: boolean | undefined
   /** Case-insensitive substring. */
@@ -77,7 +77,7 @@ export const listFilters = (
   return { rows: (r.rows as Array<FilterDb>).map(decodeFilter), total: r.total }
 }
 
-export interface RuleQuery {
+interface RuleQuery {
   readonly id?: string | undefined
   /** Exact. */
   readonly action?: string | undefined

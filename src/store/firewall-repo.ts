@@ -41,11 +41,14 @@ const changed = (res: unknown) => (res as Database.RunResult).changes > 0
 
 // ---- filters ----
 
-export const getFilter = (sql: SqlClient, zoneId: string, id: string): Stored<FilterRow | undefined> =>
-  sql<FilterDb>`SELECT ${sql.literal(FilterCols)} FROM firewall_filters WHERE zone_id = ${zoneId} AND id = ${id}`.pipe(
-    Effect.map(([r]) => r && decodeFilter(r)),
-    Effect.mapError(failing)
+const filterById = (sql: SqlClient, zoneId: string, id: string) =>
+  Effect.map(
+    sql<FilterDb>`SELECT ${sql.literal(FilterCols)} FROM firewall_filters WHERE zone_id = ${zoneId} AND id = ${id}`,
+    ([r]) => r && decodeFilter(r)
   )
+
+export const getFilter = (sql: SqlClient, zoneId: string, id: string): Stored<FilterRow | undefined> =>
+  Effect.mapError(filterById(sql, zoneId, id), failing)
 
 /** The zone's filter with exactly this expression, if any (the duplicate check). */
 export const findFilterByExpression = (
@@ -88,11 +91,13 @@ export const updateFilters = (
   Effect.gen(function* () {
     // Two filters may swap expressions in one call: clear them first so the unique index holds.
     yield* Effect.forEach(filters, (f) => setFilter(sql, zoneId, { ...f, expression: `\u0000${f.id}` }, now))
-    yield* Effect.forEach(filters, (f) => setFilter(sql, zoneId, f, now))
-    const rows = yield* sql<FilterDb>`SELECT ${sql.literal(FilterCols)} FROM firewall_filters
-      WHERE zone_id = ${zoneId} AND id IN (SELECT value FROM json_each(${JSON.stringify(filters.map((f) => f.id))}))`
-    const byId = new Map(rows.map((r) => [r.id, decodeFilter(r)]))
-    return filters.map((f) => byId.get(f.id)!)
+    // Each read back after its own write, as a body naming a filter twice saw it in turn.
+    return yield* Effect.forEach(filters, (f) =>
+      Effect.zipRight(
+        setFilter(sql, zoneId, f, now),
+        Effect.map(filterById(sql, zoneId, f.id), (r) => r!)
+      )
+    )
   }).pipe(Effect.mapError(failing))
 
 /** Deletes the filters that exist; answers the ids deleted. Rules keep pointing at them. */
@@ -105,25 +110,20 @@ export const deleteFilters = (sql: SqlClient, zoneId: string, ids: ReadonlyArray
 
 const RuleSelect = `SELECT ${RuleColumns} ${RuleFrom}`
 
-export const getRule = (sql: SqlClient, zoneId: string, id: string): Stored<RuleRow | undefined> =>
-  sql<RuleDb>`${sql.literal(RuleSelect)} WHERE r.zone_id = ${zoneId} AND r.id = ${id}`.pipe(
-    Effect.map(([r]) => r && decodeRule(r)),
-    Effect.mapError(failing)
+const ruleById = (sql: SqlClient, zoneId: string, id: string) =>
+  Effect.map(
+    sql<RuleDb>`${sql.literal(RuleSelect)} WHERE r.zone_id = ${zoneId} AND r.id = ${id}`,
+    ([r]) => r && decodeRule(r)
   )
 
-/** The rules with these ids, as stored, in the order of `ids` (one query whatever their number). */
-const rulesById = (sql: SqlClient, zoneId: string, ids: ReadonlyArray<string>) =>
-  Effect.map(
-    sql<RuleDb>`${sql.literal(RuleSelect)}
-      WHERE r.zone_id = ${zoneId} AND r.id IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`,
-    (rows) => {
-      const byId = new Map(rows.map((r) => [r.id, decodeRule(r)]))
-      return ids.map((id) => byId.get(id)!)
-    }
-  )
+export const getRule = (sql: SqlClient, zoneId: string, id: string): Stored<RuleRow | undefined> =>
+  Effect.mapError(ruleById(sql, zoneId, id), failing)
+
+/** A rule just written, read back as stored. */
+const writtenRule = (sql: SqlClient, zoneId: string, id: string) => Effect.map(ruleById(sql, zoneId, id), (r) => r!)
 
 /** A new rule: its filter an existing one, or one written with it (the combined call). */
-export type NewRule = Omit<RuleFields, "filter_id"> & {
+type NewRule = Omit<RuleFields, "filter_id"> & {
   readonly filter:
     { readonly kind: "id"; readonly id: string } | { readonly kind: "new"; readonly filter: FilterFields }
 }
@@ -144,54 +144,41 @@ export const insertRules = (
         return id
       })
     )
-    return yield* rulesById(sql, zoneId, ids)
+    return yield* Effect.forEach(ids, (id) => writtenRule(sql, zoneId, id))
   }).pipe(Effect.mapError(failing))
 
-/** Replaces the editable fields of existing rules (omitted ones are erased, as on the platform). */
+/**
+ * Replaces the editable fields of existing rules (omitted ones are erased, as on the platform); each
+ * is read back after its own write, as a body naming a rule twice saw it in turn.
+ */
 export const updateRules = (
   sql: SqlClient,
   zoneId: string,
   rules: ReadonlyArray<RuleFields & { readonly id: string }>,
   now: string
 ): Stored<Array<RuleRow>> =>
-  Effect.forEach(
-    rules,
-    (r) =>
+  Effect.forEach(rules, (r) =>
+    Effect.zipRight(
       sql`UPDATE firewall_rules SET filter_id = ${r.filter_id}, action = ${r.action}, priority = ${r.priority},
           paused = ${r.paused ? 1 : 0}, description = ${r.description}, ref = ${r.ref},
-          products = ${productsText(r.products)}, modified_on = ${now} WHERE zone_id = ${zoneId} AND id = ${r.id}`
-  ).pipe(
-    Effect.zipRight(
-      rulesById(
-        sql,
-        zoneId,
-        rules.map((r) => r.id)
-      )
-    ),
-    Effect.mapError(failing)
-  )
+          products = ${productsText(r.products)}, modified_on = ${now} WHERE zone_id = ${zoneId} AND id = ${r.id}`,
+      writtenRule(sql, zoneId, r.id)
+    )
+  ).pipe(Effect.mapError(failing))
 
-/** Sets the priority of existing rules; answers them as stored. */
+/** Sets the priority of existing rules; answers each as stored after its write. */
 export const setPriorities = (
   sql: SqlClient,
   zoneId: string,
   rules: ReadonlyArray<{ readonly id: string; readonly priority: number | null }>,
   now: string
 ): Stored<Array<RuleRow>> =>
-  Effect.forEach(
-    rules,
-    (r) =>
-      sql`UPDATE firewall_rules SET priority = ${r.priority}, modified_on = ${now} WHERE zone_id = ${zoneId} AND id = ${r.id}`
-  ).pipe(
+  Effect.forEach(rules, (r) =>
     Effect.zipRight(
-      rulesById(
-        sql,
-        zoneId,
-        rules.map((r) => r.id)
-      )
-    ),
-    Effect.mapError(failing)
-  )
+      sql`UPDATE firewall_rules SET priority = ${r.priority}, modified_on = ${now} WHERE zone_id = ${zoneId} AND id = ${r.id}`,
+      writtenRule(sql, zoneId, r.id)
+    )
+  ).pipe(Effect.mapError(failing))
 
 /** Deletes the rules that exist; answers the ids deleted. Their filters stay. */
 export const deleteRules = (sql: SqlClient, zoneId: string, ids: ReadonlyArray<string>): Stored<Array<string>> =>
