@@ -124,4 +124,48 @@ describe("firewall store", () => {
         expect(listFilters(db, z, {}, { offset: 0, limit: 10 }).rows.map((f) => f.id)).toEqual([b!.filter_id])
       })
     ))
+
+  it("answers each element of a write as stored right after it: a body naming a filter or a rule twice sees both", () =>
+    withStore(({ sql }) =>
+      Effect.gen(function* () {
+        const z = hexId("zone", "acme.net")
+        const [r] = yield* insertRules(
+          sql,
+          z,
+          [{ ...rule, filter: { kind: "new", filter: filter('http.host eq "x"') } }],
+          Now
+        )
+        const f = r!.filter!
+        const filters = yield* updateFilters(
+          sql,
+          z,
+          [
+            { ...f, expression: 'http.host eq "y"' },
+            { ...f, expression: 'http.host eq "z"' }
+          ],
+          Later
+        )
+        expect(filters.map((x) => x.expression)).toEqual(['http.host eq "y"', 'http.host eq "z"'])
+        const rules = yield* updateRules(
+          sql,
+          z,
+          [
+            { ...r!, action: "log" },
+            { ...r!, action: "allow" }
+          ],
+          Later
+        )
+        expect(rules.map((x) => x.action)).toEqual(["log", "allow"])
+        const priorities = yield* setPriorities(
+          sql,
+          z,
+          [
+            { id: r!.id, priority: 1 },
+            { id: r!.id, priority: 2 }
+          ],
+          Later
+        )
+        expect(priorities.map((x) => x.priority)).toEqual([1, 2])
+      })
+    ))
 })
