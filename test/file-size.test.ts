@@ -1,9 +1,7 @@
 /**
  * Every source file of src/ and tui/ stays under 400 lines: a file holds one thing a reader can
  * take in whole, and a file that grows past the limit is split by what its parts hold (named for
- * it), never by trimming lines or comments. The files over the limit today are listed below with
- * why; the list can only shrink: a listed file that is back under the limit (or gone) fails the
- * test until it is taken off the list.
+ * it), never by trimming lines or comments. No file is excepted.
  */
 import * as fs from "node:fs"
 import * as path from "node:path"
@@ -12,12 +10,6 @@ import { describe, expect, it } from "vitest"
 const root = path.resolve(import.meta.dirname, "..")
 
 const MaxLines = 400
-
-/** Over the limit today, each being reworked in another branch: relative path to why. */
-const Exceptions: ReadonlyMap<string, string> = new Map([
-  ["src/store/firewall-repo.ts", "the store moves onto @effect/sql (issue 32 item 5)"],
-  ["src/server/firewall-ops.ts", "filters and rules written once with the store's (issue 32 item 1)"]
-])
 
 const sourceFiles = (dir: string): Array<string> =>
   fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
@@ -36,22 +28,11 @@ const sizes = new Map(
 )
 
 describe("file sizes", () => {
-  it(`every file of src/ and tui/ has at most ${MaxLines} lines, but for the listed exceptions`, () => {
+  it(`every file of src/ and tui/ has at most ${MaxLines} lines`, () => {
     expect(sizes.size).toBeGreaterThan(100)
     const over = [...sizes]
-      .filter(([file, lines]) => lines > MaxLines && !Exceptions.has(file))
+      .filter(([file, lines]) => lines > MaxLines)
       .map(([file, lines]) => `${file}: ${lines} lines, the limit is ${MaxLines}; split it by what its parts hold`)
     expect(over).toEqual([])
-  })
-
-  it("the exceptions are still over the limit (the list only shrinks)", () => {
-    const stale = [...Exceptions.keys()]
-      .filter((file) => (sizes.get(file) ?? 0) <= MaxLines)
-      .map((file) =>
-        sizes.has(file)
-          ? `${file}: ${sizes.get(file)} lines now; take it off the exceptions`
-          : `${file}: no longer exists; take it off the exceptions`
-      )
-    expect(stale).toEqual([])
   })
 })

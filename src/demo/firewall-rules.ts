@@ -6,7 +6,7 @@
  * 21): between them, every case of src/firewall/custom-rules.ts.
  */
 import type Database from "better-sqlite3"
-import { insertFilters, insertRules } from "../store/firewall-repo.js"
+import { seedFilter, seedRule } from "../store/firewall-rows.js"
 import { hexId } from "../domain/ids.js"
 import { isoMicros } from "../domain/timestamps.js"
 
@@ -209,34 +209,32 @@ export const seedFirewall = (db: Database.Database) => {
         filterId = hexId("firewall-filter", zone, key)
         filters.set(key, filterId)
         if (!r.filterDeleted)
-          insertFilters(
+          seedFilter(
             db,
             z.id,
-            [
-              {
-                id: filterId,
-                expression: r.expression,
-                description: r.filterDescription ?? null,
-                ...(r.filterPaused ? { paused: true } : {})
-              }
-            ],
+            filterId,
+            {
+              expression: r.expression,
+              paused: r.filterPaused ?? false,
+              description: r.filterDescription ?? null,
+              ref: null
+            },
             SeededOn
           )
       }
-      insertRules(
+      seedRule(
         db,
         z.id,
-        [
-          {
-            id: hexId("firewall-rule", zone, r.name),
-            filter_id: filterId,
-            action: r.action,
-            priority: r.priority ?? null,
-            paused: r.paused ?? false,
-            description: r.name,
-            products: r.products ?? null
-          }
-        ],
+        hexId("firewall-rule", zone, r.name),
+        {
+          filter_id: filterId,
+          action: r.action,
+          priority: r.priority ?? null,
+          paused: r.paused ?? false,
+          description: r.name,
+          ref: null,
+          products: r.products ?? null
+        },
         SeededOn
       )
     }

@@ -1,10 +1,10 @@
 /**
  * The demo world's firewall rules that bypass the WAF, seeded into the firewall tables through
- * firewall-repo: a webhook bypass on globex.com (acme.com has the firewall demo's /upload bypass), more than 200 rules to migrate on
+ * the store's seed writes (firewall-rows.ts): a webhook bypass on globex.com (acme.com has the firewall demo's /upload bypass), more than 200 rules to migrate on
  * acme.org and an expression over 4 KB on acme-cdn.net (both need the platform's support to migrate).
  */
 import type Database from "better-sqlite3"
-import { insertFilters, insertRules } from "../store/firewall-repo.js"
+import { seedFilter, seedRule } from "../store/firewall-rows.js"
 import { hexId } from "../domain/ids.js"
 import { isoMicros } from "../domain/timestamps.js"
 
@@ -42,28 +42,30 @@ export const seedWafFirewallRules = (db: Database.Database, zoneIds: ReadonlyMap
   for (const [zone, rules] of Object.entries(DEMO_BYPASS)) {
     const zoneId = zoneIds.get(zone)
     if (zoneId === undefined) continue
-    const filters = insertFilters(
-      db,
-      zoneId,
-      rules.map((r) => ({
-        id: hexId("waf-bypass-filter", zone, r.name),
-        expression: r.expression,
-        description: r.name
-      })),
-      AT
-    )
-    insertRules(
-      db,
-      zoneId,
-      rules.map((r, i) => ({
-        id: hexId("waf-bypass-rule", zone, r.name),
-        filter_id: filters[i]!.id,
-        action: "bypass",
-        products: ["waf"],
-        priority: r.priority ?? null,
-        description: r.name
-      })),
-      AT
-    )
+    const filterId = (r: Bypass) => hexId("waf-bypass-filter", zone, r.name)
+    for (const r of rules)
+      seedFilter(
+        db,
+        zoneId,
+        filterId(r),
+        { expression: r.expression, paused: false, description: r.name, ref: null },
+        AT
+      )
+    for (const r of rules)
+      seedRule(
+        db,
+        zoneId,
+        hexId("waf-bypass-rule", zone, r.name),
+        {
+          filter_id: filterId(r),
+          action: "bypass",
+          priority: r.priority ?? null,
+          paused: false,
+          description: r.name,
+          ref: null,
+          products: ["waf"]
+        },
+        AT
+      )
   }
 }

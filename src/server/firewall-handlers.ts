@@ -1,6 +1,7 @@
 /**
  * Handlers of the filters and firewall-rules endpoints (area C): each finds the zone (not found
- * when the caller cannot see it) and runs one operation of ./firewall-ops.ts over the store.
+ * when the caller cannot see it) and runs one operation over the store: ./firewall-filter-ops.ts,
+ * ./firewall-rule-ops.ts, or for a list a page of src/store/firewall-listings.ts.
  */
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
@@ -11,9 +12,12 @@ import { FirewallApi } from "../api/contract-firewall.js"
 import { pageInfo } from "../domain/envelope.js"
 import { InvalidInput } from "../domain/errors.js"
 import { expressionError } from "../firewall/expression.js"
-import * as Ops from "./firewall-ops.js"
+import { toFilter, toRule } from "./firewall-answers.js"
+import type { Refusal, Scope } from "./firewall-checks.js"
+import * as Filters from "./firewall-filter-ops.js"
+import * as Rules from "./firewall-rule-ops.js"
 import { Db } from "../store/db.js"
-import * as Repo from "../store/firewall-repo.js"
+import * as Listings from "../store/firewall-listings.js"
 import { isoMicros } from "../domain/timestamps.js"
 import { PlatformClock } from "./clock.js"
 import { visibleZone } from "./core-handlers.js"
@@ -23,29 +27,19 @@ import { requestPayload } from "./body-guard.js"
 const scope = (zoneId: string, suffix: string) =>
   Effect.gen(function* () {
     yield* visibleZone(zoneId, suffix)
-    const { db } = yield* Db
+    const { db, sql } = yield* Db
     const clock = yield* PlatformClock
-    return { db, zoneId, now: isoMicros(clock.now().getTime()) } satisfies Ops.Scope
+    return { sql, db, zoneId, now: isoMicros(clock.now().getTime()) } satisfies Scope
   })
 
 /** Before a write: with the ended APIs switched on, the platform's maintenance-mode refusal (10020). */
 const writable = Effect.flatMap(LegacyApis, (mode) => (mode.ended ? Effect.fail(firewallWritesRefused()) : Effect.void))
 const writeScope = (zoneId: string, suffix: string) => Effect.zipRight(writable, scope(zoneId, suffix))
 
-const run = <A, E extends Ops.Refusal>(zoneId: string, suffix: string, op: (s: Ops.Scope) => Ops.Outcome<A, E>) =>
-  Effect.flatMap(scope(zoneId, suffix), (s) => answer(op(s)))
-const runWrite = <A, E extends Ops.Refusal>(zoneId: string, suffix: string, op: (s: Ops.Scope) => Ops.Outcome<A, E>) =>
-  Effect.flatMap(writeScope(zoneId, suffix), (s) => answer(op(s)))
-
-/** `run` for the operations that check expressions in slices (firewall-ops.ts). */
-const runSliced = <A, E extends Ops.Refusal>(
-  zoneId: string,
-  suffix: string,
-  op: (s: Ops.Scope) => Effect.Effect<Ops.Outcome<A, E>>
-) => Effect.flatMap(writeScope(zoneId, suffix), (s) => Effect.flatMap(op(s), answer))
-
-const answer = <A, E extends Ops.Refusal>(r: Ops.Outcome<A, E>) =>
-  r.ok ? Effect.succeed(r.value) : Effect.fail(r.error)
+const run = <A, E extends Refusal>(zoneId: string, suffix: string, op: (s: Scope) => Effect.Effect<A, E>) =>
+  Effect.flatMap(scope(zoneId, suffix), op)
+const runWrite = <A, E extends Refusal>(zoneId: string, suffix: string, op: (s: Scope) => Effect.Effect<A, E>) =>
+  Effect.flatMap(writeScope(zoneId, suffix), op)
 
 /**
  * `delete_filter_if_unused` of a rule DELETE: in the query, or (as the API schema has it) in a JSON
@@ -124,62 +118,62 @@ export const FirewallLive = HttpApiBuilder.group(FirewallApi(), "firewall", (han
       Effect.map(scope(path.zone_id, "/filters"), (s) => {
         const page = q.page ?? 1
         const perPage = q.per_page ?? 25
-        const r = Repo.listFilters(s.db, s.zoneId, q, { offset: (page - 1) * perPage, limit: perPage })
-        return paged(page, perPage, { rows: r.rows.map(Ops.toFilter), total: r.total })
+        const r = Listings.listFilters(s.db, s.zoneId, q, { offset: (page - 1) * perPage, limit: perPage })
+        return paged(page, perPage, { rows: r.rows.map(toFilter), total: r.total })
       })
     )
     .handleRaw("createFilters", ({ path, request }) =>
-      withPayload(request, (payload) => runSliced(path.zone_id, "/filters", (s) => Ops.createFilters(s, payload)))
+      withPayload(request, (payload) => runWrite(path.zone_id, "/filters", (s) => Filters.createFilters(s, payload)))
     )
     .handleRaw("updateFilters", ({ path, request }) =>
-      withPayload(request, (payload) => runSliced(path.zone_id, "/filters", (s) => Ops.updateFilters(s, payload)))
+      withPayload(request, (payload) => runWrite(path.zone_id, "/filters", (s) => Filters.updateFilters(s, payload)))
     )
     .handle("deleteFilters", ({ path, urlParams }) =>
-      Effect.map(writeScope(path.zone_id, "/filters"), (s) => Ops.deleteFilters(s, idsOf(urlParams.id)))
+      runWrite(path.zone_id, "/filters", (s) => Filters.deleteFilters(s, idsOf(urlParams.id)))
     )
-    .handle("getFilter", ({ path }) => run(path.zone_id, "/filters", (s) => Ops.getFilter(s, path.filter_id)))
+    .handle("getFilter", ({ path }) => run(path.zone_id, "/filters", (s) => Filters.getFilter(s, path.filter_id)))
     .handleRaw("updateFilter", ({ path, request }) =>
       withPayload(request, (payload) =>
-        runSliced(path.zone_id, "/filters", (s) => Ops.updateFilter(s, path.filter_id, payload))
+        runWrite(path.zone_id, "/filters", (s) => Filters.updateFilter(s, path.filter_id, payload))
       )
     )
     .handle("deleteFilter", ({ path }) =>
-      runWrite(path.zone_id, "/filters", (s) => Ops.deleteFilter(s, path.filter_id))
+      runWrite(path.zone_id, "/filters", (s) => Filters.deleteFilter(s, path.filter_id))
     )
     .handle("listRules", ({ path, urlParams: q }) =>
       Effect.map(scope(path.zone_id, "/firewall/rules"), (s) => {
         const page = q.page ?? 1
         const perPage = q.per_page ?? 25
-        const r = Repo.queryRules(s.db, s.zoneId, q, { offset: (page - 1) * perPage, limit: perPage })
-        return paged(page, perPage, { rows: r.rows.map(Ops.toRule), total: r.total })
+        const r = Listings.queryRules(s.db, s.zoneId, q, { offset: (page - 1) * perPage, limit: perPage })
+        return paged(page, perPage, { rows: r.rows.map(toRule), total: r.total })
       })
     )
     .handleRaw("createRules", ({ path, request }) =>
-      withPayload(request, (payload) => runSliced(path.zone_id, "/firewall/rules", (s) => Ops.createRules(s, payload)))
+      withPayload(request, (payload) => runWrite(path.zone_id, "/firewall/rules", (s) => Rules.createRules(s, payload)))
     )
     .handleRaw("updateRules", ({ path, request }) =>
-      withPayload(request, (payload) => runWrite(path.zone_id, "/firewall/rules", (s) => Ops.updateRules(s, payload)))
+      withPayload(request, (payload) => runWrite(path.zone_id, "/firewall/rules", (s) => Rules.updateRules(s, payload)))
     )
     .handleRaw("patchRules", ({ path, request }) =>
-      withPayload(request, (payload) => runWrite(path.zone_id, "/firewall/rules", (s) => Ops.patchRules(s, payload)))
+      withPayload(request, (payload) => runWrite(path.zone_id, "/firewall/rules", (s) => Rules.patchRules(s, payload)))
     )
     .handle("deleteRules", ({ path, urlParams }) =>
-      Effect.map(writeScope(path.zone_id, "/firewall/rules"), (s) => Ops.deleteRules(s, idsOf(urlParams.id)))
+      runWrite(path.zone_id, "/firewall/rules", (s) => Rules.deleteRules(s, idsOf(urlParams.id)))
     )
-    .handle("getRule", ({ path }) => run(path.zone_id, "/firewall/rules", (s) => Ops.getRule(s, path.rule_id)))
+    .handle("getRule", ({ path }) => run(path.zone_id, "/firewall/rules", (s) => Rules.getRule(s, path.rule_id)))
     .handleRaw("updateRule", ({ path, request }) =>
       withPayload(request, (payload) =>
-        runWrite(path.zone_id, "/firewall/rules", (s) => Ops.updateRule(s, path.rule_id, payload))
+        runWrite(path.zone_id, "/firewall/rules", (s) => Rules.updateRule(s, path.rule_id, payload))
       )
     )
     .handleRaw("patchRule", ({ path, request }) =>
       withPayload(request, (payload) =>
-        runWrite(path.zone_id, "/firewall/rules", (s) => Ops.patchRule(s, path.rule_id, payload))
+        runWrite(path.zone_id, "/firewall/rules", (s) => Rules.patchRule(s, path.rule_id, payload))
       )
     )
     .handle("deleteRule", ({ path, urlParams, request }) =>
       Effect.flatMap(deleteFilterIfUnused(urlParams.delete_filter_if_unused, request), (deleteFilterIfUnused) =>
-        runWrite(path.zone_id, "/firewall/rules", (s) => Ops.deleteRule(s, path.rule_id, { deleteFilterIfUnused }))
+        runWrite(path.zone_id, "/firewall/rules", (s) => Rules.deleteRule(s, path.rule_id, { deleteFilterIfUnused }))
       )
     )
     .handle("validateExpr", ({ urlParams }) => validateExpr(urlParams.expression))

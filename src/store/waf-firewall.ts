@@ -1,11 +1,11 @@
 /**
- * The firewall rules the WAF migration reads, from the firewall tables (src/store/firewall-repo.ts),
+ * The firewall rules the WAF migration reads, from the firewall tables (src/store/firewall-listings.ts),
  * flattened to the migration's shape. A rule whose filter was deleted has no expression: it
  * matches nothing and is left out.
  */
 import type Database from "better-sqlite3"
 import type { BypassFirewallRule } from "../domain/waf.js"
-import { listRules } from "./firewall-repo.js"
+import { listRules } from "./firewall-listings.js"
 
 export const zoneFirewallRules = (db: Database.Database, zoneId: string): Array<BypassFirewallRule> =>
   listRules(db, zoneId).flatMap((r) =>

@@ -92,7 +92,7 @@ const registry: Record<string, How> = {
   "src/objects/owner-lock.ts: edgectl objects dev": { pointer: "names the host process" },
   "src/rules/parse-state.ts: edgectl rules check": { free: "checks an expression offline" },
   "src/server/errors.ts: edgectl serve": { pointer: "the prefix of serve's log line names the process" },
-  "src/server/firewall-ops.ts: edgectl firewall filters": { pointer: "the platform's answer names the command" },
+  "src/server/firewall-checks.ts: edgectl firewall filters": { pointer: "the platform's answer names the command" },
   "src/cli/commands/dns-writes.ts: edgectl dns list": {
     notRun: "a DNS record id the zone does not have (test/cli/dns-writes.test.ts)"
   },

@@ -9,7 +9,7 @@ import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { beforeAll, describe, expect, it } from "vitest"
-import { insertRules } from "../../src/store/firewall-repo.js"
+import { newId, seedRule } from "../../src/store/firewall-rows.js"
 import { hexId } from "../../src/domain/ids.js"
 import { bin, edgectl, json, tempDir } from "../helpers/cli.js"
 
@@ -395,12 +395,14 @@ describe("edgectl firewall rules", () => {
       ])
     )
     const db = new Database(path.join(cwd, ".edgectl", "state", "platform.sqlite"))
-    insertRules(
-      db,
-      hexId("zone", "initech-dev.com"),
-      Array.from({ length: 20 }, () => ({ filter_id: f.id, action: "log" })),
-      "2024-07-01T00:00:00.000000Z"
-    )
+    for (let i = 0; i < 20; i++)
+      seedRule(
+        db,
+        hexId("zone", "initech-dev.com"),
+        newId(),
+        { filter_id: f.id, action: "log", priority: null, paused: false, description: null, ref: null, products: null },
+        "2024-07-01T00:00:00.000000Z"
+      )
     db.close()
     const r = fw([
       "rules",

@@ -11,7 +11,7 @@ import Database from "better-sqlite3"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { hexId } from "../../src/domain/ids.js"
-import { insertRules } from "../../src/store/firewall-repo.js"
+import { newId, seedRule } from "../../src/store/firewall-rows.js"
 import { edgectlAsync, json, tempDir } from "../helpers/cli.js"
 import { PtyKeys, PtyTui } from "../helpers/pty.js"
 import { flat, openFirewallTab, withoutNotice } from "../helpers/tui-screen.js"
@@ -134,12 +134,14 @@ describe.each(sizes)("firewall filters and the combined create at $columns x $ro
     // The zone is filled to its quota (20) by another client, straight in the store.
     const fid = (await rules())[0]!.filter.id
     const db = new Database(path.join(dir, "platform.sqlite"))
-    insertRules(
-      db,
-      hexId("zone", Zone),
-      Array.from({ length: 19 }, () => ({ filter_id: fid, action: "log" })),
-      "2024-07-01T00:00:00.000000Z"
-    )
+    for (let i = 0; i < 19; i++)
+      seedRule(
+        db,
+        hexId("zone", Zone),
+        newId(),
+        { filter_id: fid, action: "log", priority: null, paused: false, description: null, ref: null, products: null },
+        "2024-07-01T00:00:00.000000Z"
+      )
     db.close()
     tui.write(`${PtyKeys.escape}`)
     await tui.waitFor((s) => s.includes(`Firewall rules of ${Zone}`))

@@ -6,8 +6,8 @@
  *
  * Same rule as the table: it answers only a successful read whose request it understands exactly
  * (GET, no body, the path spelled plainly, a query of declared names with plain values), with the
- * handler's own functions (credentials: auth.ts; the zone and its rules: the store and
- * firewall-ops.ts; the parameters and the answer: the endpoint's own schemas); anything else,
+ * handler's own functions (credentials: auth.ts; the zone and its rules: the store's synchronous
+ * listing and firewall-answers.ts; the parameters and the answer: the endpoint's own schemas); anything else,
  * every error included, is the app's (test/server/route-table.test.ts compares both).
  */
 import * as Either from "effect/Either"
@@ -16,10 +16,10 @@ import { BasePath } from "../../api/contract-core.js"
 import { FirewallEndpoints, RulesListParams } from "../../api/contract-firewall.js"
 import { pageInfo } from "../../domain/envelope.js"
 import type { Db } from "../../store/db.js"
-import * as Repo from "../../store/firewall-repo.js"
+import { queryRules } from "../../store/firewall-listings.js"
 import * as Zones from "../../store/zones-repo.js"
 import { authenticate } from "../auth.js"
-import { toRule } from "../firewall-ops.js"
+import { toRule } from "../firewall-answers.js"
 import { isBodilessGet, normalizeUrlParams, orApp, plainQuery, type TableRequest } from "./route-table.js"
 
 const ROUTE = new RegExp(`^${BasePath}/zones/([A-Za-z0-9_-]{1,64})/firewall/rules(?:\\?(.*))?$`)
@@ -48,7 +48,7 @@ const answer = (db: Db["db"], request: TableRequest): string | undefined => {
   // As the handler (firewall-handlers.ts, listRules).
   const page = q.page ?? 1
   const perPage = q.per_page ?? 25
-  const r = Repo.queryRules(db, zoneId, q, { offset: (page - 1) * perPage, limit: perPage })
+  const r = queryRules(db, zoneId, q, { offset: (page - 1) * perPage, limit: perPage })
   const rows = r.rows.map(toRule)
   return JSON.stringify(encodePage({ items: rows, info: pageInfo(page, perPage, r.total, rows.length) }))
 }
