@@ -7,7 +7,7 @@ import type Database from "better-sqlite3"
 import { CustomRulesPhase } from "../domain/custom-rule.js"
 import type { ZoneRule, ZoneRuleset } from "../domain/ruleset.js"
 import { json, stmt } from "./query.js"
-import { getZoneWaf } from "./waf-repo.js"
+import type { Ruleset } from "../domain/waf.js"
 
 export const getPhaseEntrypoint = (db: Database.Database, zoneId: string, phase: string): ZoneRuleset | null => {
   const r = stmt(db, "SELECT ruleset FROM zone_rulesets WHERE zone_id = ? AND phase = ?").get(zoneId, phase) as
@@ -62,7 +62,10 @@ export const rulesetVersions = (db: Database.Database, zoneId: string, rulesetId
 
 /** The managed entry point in the rulesets API's shape (its rules always carry what the answer needs). */
 const managedEntrypoint = (db: Database.Database, zoneId: string): ZoneRuleset | null => {
-  const m = getZoneWaf(db, zoneId).entrypoint
+  // waf-repo is on the store's client; this repository moves next.
+  const r = stmt(db, "SELECT entrypoint FROM waf_zone WHERE zone_id = ?").get(zoneId) as
+    { entrypoint: unknown } | undefined
+  const m = json<Ruleset | null>(r?.entrypoint, null)
   if (m === null) return null
   return {
     ...m,
