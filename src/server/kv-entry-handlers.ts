@@ -77,11 +77,13 @@ export const deleteValue = ({ db, readable }: KvScope, path: KeyPath) =>
     return null
   })
 
-export const getMetadata = ({ db, readable }: KvScope, path: KeyPath) =>
+export const getMetadata = ({ store, readable }: KvScope, path: KeyPath) =>
   Effect.gen(function* () {
     const key = yield* checkedKey(path.key_name)
     const ns = yield* readable(path)
-    const entry = ns === undefined ? undefined : Engine.getEntry(db, ns.seq, key, nowSeconds())
-    if (entry === undefined) return yield* Effect.fail(keyNotFound(key))
-    return entry.metadata === null ? null : (JSON.parse(entry.metadata) as unknown)
+    // A store that fails the read is the platform's fault: a defect, answered 500.
+    const metadata =
+      ns === undefined ? undefined : yield* Effect.orDie(Engine.entryMetadata(store.sql, ns.seq, key, nowSeconds()))
+    if (metadata === undefined) return yield* Effect.fail(keyNotFound(key))
+    return metadata === null ? null : (JSON.parse(metadata) as unknown)
   })

@@ -1,6 +1,10 @@
 /**
  * The key-value storage engine of the local platform: namespaces and entries in the platform's
- * SQLite store, with synchronous prepared statements (no per-call Effect machinery on the hot path).
+ * SQLite store. What is not hot goes through the store's SQL client (a namespace's create, rename
+ * and delete, a key's metadata); the hot reads and writes stay synchronous prepared statements on
+ * the handle, with no per-call Effect machinery (a value's get and put, key and entry pages, the
+ * bulk commit worker's transaction, the namespace look-up every request makes, the first write's
+ * implicit namespace and a namespace page through seek.ts: docs/architecture.md, "The store").
  *
  * Keys are stored as their UTF-8 bytes (BLOB), so the unique index `(ns, key)` orders them exactly
  * as the platform lists them; a listing page seeks past its cursor in that index, so its cost does
@@ -9,10 +13,14 @@
  *
  * Inputs are validated by the callers (src/kv/validate.ts): the engine only stores.
  */
+import type { SqlClient } from "@effect/sql/SqlClient"
 import type Database from "better-sqlite3"
+import * as Effect from "effect/Effect"
 import { nodeCrypto } from "../lazy-builtins.js"
 import { stmt } from "./query.js"
 import { seekPage } from "./seek.js"
+import { storeFailure } from "./sql-client.js"
+import type { StoreError } from "./store-error.js"
 import type { WriteEntry } from "../kv/entry-checks.js"
 
 export interface NamespaceRow {
@@ -96,26 +104,62 @@ export const listNamespaces = (
   return { rows: rows.map(toNamespace), total }
 }
 
-export const titleTaken = (db: Database.Database, accountId: string, title: string): boolean =>
-  stmt(db, "SELECT 1 FROM kv_namespaces WHERE account_id = ? AND title = ?").get(accountId, title) !== undefined
+const TitleTakenSql = "SELECT 1 FROM kv_namespaces WHERE account_id = ? AND title = ?"
 
-/** Creates a namespace; the caller checked that the title is free in the account. */
+const titleTaken = (db: Database.Database, accountId: string, title: string): boolean =>
+  stmt(db, TitleTakenSql).get(accountId, title) !== undefined
+
+const failing = storeFailure("cannot read or write the KV namespaces")
+
+/** A namespace's insert and its read back: one text and one row encoding for the client and the handle. */
+const InsertNamespaceSql =
+  "INSERT INTO kv_namespaces (id, account_id, title, created_on, implicit) VALUES (?, ?, ?, ?, ?)"
+const NamespaceByIdSql = "SELECT * FROM kv_namespaces WHERE id = ?"
+
+interface NewNamespace {
+  readonly id?: string
+  readonly implicit?: boolean
+  readonly createdOn?: string
+}
+
+const insertParams = (accountId: string, title: string, options: NewNamespace) => ({
+  id: options.id ?? newNamespaceId(),
+  rest: [accountId, title, options.createdOn ?? new Date().toISOString(), options.implicit ? 1 : 0]
+})
+
+/**
+ * Creates a namespace on the handle, for the first write's implicit namespace (inside its
+ * transaction, `namespaceForWrite`) and the demo world's seed; the caller checked that the title is
+ * free in the account.
+ */
 export const createNamespace = (
   db: Database.Database,
   accountId: string,
   title: string,
-  options: { readonly id?: string; readonly implicit?: boolean; readonly createdOn?: string } = {}
+  options: NewNamespace = {}
 ): NamespaceRow => {
-  const id = options.id ?? newNamespaceId()
-  stmt(db, "INSERT INTO kv_namespaces (id, account_id, title, created_on, implicit) VALUES (?, ?, ?, ?, ?)").run(
-    id,
-    accountId,
-    title,
-    options.createdOn ?? new Date().toISOString(),
-    options.implicit ? 1 : 0
-  )
-  return toNamespace(stmt(db, "SELECT * FROM kv_namespaces WHERE id = ?").get(id) as Row)
+  const { id, rest } = insertParams(accountId, title, options)
+  stmt(db, InsertNamespaceSql).run(id, ...rest)
+  return toNamespace(stmt(db, NamespaceByIdSql).get(id) as Row)
 }
+
+/**
+ * Creates a namespace titled `title` in the account through the client, or answers undefined when
+ * the account has a namespace of that title: the check and the insert are one transaction, so two
+ * creates of one title never both succeed.
+ */
+export const createTitledNamespace = (
+  sql: SqlClient,
+  accountId: string,
+  title: string
+): Effect.Effect<NamespaceRow | undefined, StoreError> =>
+  Effect.gen(function* () {
+    if ((yield* sql.unsafe(TitleTakenSql, [accountId, title])).length > 0) return undefined
+    const { id, rest } = insertParams(accountId, title, {})
+    yield* sql.unsafe(InsertNamespaceSql, [id, ...rest])
+    const [row] = yield* sql.unsafe<Row>(NamespaceByIdSql, [id])
+    return toNamespace(row!)
+  }).pipe(sql.withTransaction, Effect.mapError(failing))
 
 /**
  * A namespace made by the first write to an unknown id (local mode, as wrangler's local storage
@@ -148,21 +192,29 @@ export const namespaceForWrite = (
     })
     .immediate()
 
-export const renameNamespace = (db: Database.Database, seq: number, title: string): void => {
-  stmt(db, "UPDATE kv_namespaces SET title = ?, implicit = 0 WHERE seq = ?").run(title, seq)
-}
+/**
+ * Renames the namespace `seq`, or answers false when another namespace of its account has that
+ * title (the check and the rename are one transaction).
+ */
+export const renameNamespace = (sql: SqlClient, ns: NamespaceRow, title: string): Effect.Effect<boolean, StoreError> =>
+  Effect.gen(function* () {
+    if (title !== ns.title && (yield* sql.unsafe(TitleTakenSql, [ns.accountId, title])).length > 0) return false
+    yield* sql`UPDATE kv_namespaces SET title = ${title}, implicit = 0 WHERE seq = ${ns.seq}`
+    return true
+  }).pipe(sql.withTransaction, Effect.mapError(failing))
 
 /** Whether the namespace `seq` still exists (a write that began before its delete). */
 export const namespaceExists = (db: Database.Database, seq: number): boolean =>
   stmt(db, "SELECT 1 FROM kv_namespaces WHERE seq = ?").get(seq) !== undefined
 
 /** Deletes a namespace and everything in it, in one transaction. */
-export const deleteNamespace = (db: Database.Database, seq: number): void => {
-  db.transaction(() => {
-    stmt(db, "DELETE FROM kv_entries WHERE ns = ?").run(seq)
-    stmt(db, "DELETE FROM kv_namespaces WHERE seq = ?").run(seq)
-  })()
-}
+export const deleteNamespace = (sql: SqlClient, seq: number): Effect.Effect<void, StoreError> =>
+  sql`DELETE FROM kv_entries WHERE ns = ${seq}`.pipe(
+    Effect.zipRight(sql`DELETE FROM kv_namespaces WHERE seq = ${seq}`),
+    sql.withTransaction,
+    Effect.asVoid,
+    Effect.mapError(failing)
+  )
 
 // ---------------------------------------------------------------------------------------------
 // Entries
@@ -192,6 +244,10 @@ export const putEntries = (db: Database.Database, ns: number, entries: Iterable<
   db.transaction(() => writeEntries(db, ns, entries, now))()
 }
 
+/** Removes the entry under a key when it has expired: a read that meets one purges it. */
+const PurgeKeySql = "DELETE FROM kv_entries WHERE ns = ? AND key = ? AND expiration <= ?"
+const expired = (expiration: number | null, now: number) => expiration !== null && expiration <= now
+
 /** The live entry under `key`; an expired one is purged and reads as absent. */
 export const getEntry = (db: Database.Database, ns: number, key: string, now: number): StoredValue | undefined => {
   const k = keyBytes(key)
@@ -199,11 +255,35 @@ export const getEntry = (db: Database.Database, ns: number, key: string, now: nu
     Row | undefined
   if (r === undefined) return undefined
   const expiration = (r.expiration as number | null) ?? null
-  if (expiration !== null && expiration <= now) {
-    stmt(db, "DELETE FROM kv_entries WHERE ns = ? AND key = ? AND expiration <= ?").run(ns, k, now)
+  if (expired(expiration, now)) {
+    stmt(db, PurgeKeySql).run(ns, k, now)
     return undefined
   }
   return { value: r.value as Buffer, metadata: (r.metadata as string | null) ?? null, expiration }
+}
+
+/**
+ * The metadata of the live entry under `key` (the text stored, or null), or undefined when there
+ * is none, through the client; its value is not read. An expired one is purged, as `getEntry` does.
+ */
+export const entryMetadata = (
+  sql: SqlClient,
+  ns: number,
+  key: string,
+  now: number
+): Effect.Effect<string | null | undefined, StoreError> => {
+  const k = keyBytes(key)
+  return sql<{ metadata: string | null; expiration: number | null }>`
+    SELECT metadata, expiration FROM kv_entries WHERE ns = ${ns} AND key = ${k}`.pipe(
+    Effect.flatMap(([r]) =>
+      r === undefined
+        ? Effect.succeed(undefined)
+        : expired(r.expiration, now)
+          ? Effect.as(sql.unsafe(PurgeKeySql, [ns, k, now]), undefined)
+          : Effect.succeed(r.metadata)
+    ),
+    Effect.mapError(storeFailure("cannot read the KV entries"))
+  )
 }
 
 /** Deletes keys (absent ones are fine), in one transaction; the number that existed. */
