@@ -12,6 +12,7 @@ import { checkPut } from "../kv/entry-checks.js"
 import { keyNotFound, problemsError } from "../kv/problems.js"
 import { isIssue, locate, nowSeconds, parseSeconds } from "../kv/validate.js"
 import * as Engine from "../store/kv-repo.js"
+import * as Pages from "../store/kv-pages.js"
 import { readValueBody } from "./kv-body.js"
 import { checkedKey, type KvScope, type NsPath } from "./kv-scope.js"
 
@@ -22,7 +23,7 @@ interface KeyPath extends NsPath {
 export const listKeys = ({ db, readable }: KvScope, path: NsPath, q: ReturnType<typeof KvKeysParams>["Type"]) =>
   Effect.gen(function* () {
     const ns = yield* readable(path)
-    const after = q.cursor !== undefined && q.cursor !== "" ? Engine.decodeCursor(q.cursor) : undefined
+    const after = q.cursor !== undefined && q.cursor !== "" ? Pages.decodeCursor(q.cursor) : undefined
     if (q.cursor !== undefined && q.cursor !== "" && after === undefined) {
       return yield* Effect.fail(
         new InvalidInput({
@@ -31,7 +32,7 @@ export const listKeys = ({ db, readable }: KvScope, path: NsPath, q: ReturnType<
       )
     }
     if (ns === undefined) return { items: [], cursor: "" }
-    const page = Engine.listKeys(db, ns.seq, { prefix: q.prefix, limit: q.limit ?? 1000, after }, nowSeconds())
+    const page = Pages.listKeys(db, ns.seq, { prefix: q.prefix, limit: q.limit ?? 1000, after }, nowSeconds())
     return { items: page.keys, cursor: page.cursor }
   })
 

@@ -2,13 +2,13 @@
  * The key-value storage engine of the local platform: namespaces and entries in the platform's
  * SQLite store. What is not hot goes through the store's SQL client (a namespace's create, rename
  * and delete, a key's metadata); the hot reads and writes stay synchronous prepared statements on
- * the handle, with no per-call Effect machinery (a value's get and put, key and entry pages, the
- * bulk commit worker's transaction, the namespace look-up every request makes, the first write's
- * implicit namespace and a namespace page through seek.ts: docs/architecture.md, "The store").
+ * the handle, with no per-call Effect machinery (a value's get and put, the bulk commit worker's
+ * transaction, the namespace look-up every request makes, the first write's implicit namespace and
+ * a namespace page through seek.ts: docs/architecture.md, "The store"). Pages of keys and entries
+ * are kv-pages.ts.
  *
  * Keys are stored as their UTF-8 bytes (BLOB), so the unique index `(ns, key)` orders them exactly
- * as the platform lists them; a listing page seeks past its cursor in that index, so its cost does
- * not grow with the namespace. Entries past their expiration are invisible to every read and are
+ * as the platform lists them. Entries past their expiration are invisible to every read and are
  * purged lazily: the one that a read meets, and all of them at the start of each write.
  *
  * Inputs are validated by the callers (src/kv/validate.ts): the engine only stores.
@@ -18,6 +18,7 @@ import type Database from "better-sqlite3"
 import * as Effect from "effect/Effect"
 import { nodeCrypto } from "../lazy-builtins.js"
 import { stmt } from "./query.js"
+import { keyBytes } from "./kv-pages.js"
 import { seekPage } from "./seek.js"
 import { storeFailure } from "./sql-client.js"
 import type { StoreError } from "./store-error.js"
@@ -36,12 +37,6 @@ export interface StoredValue {
   readonly value: Buffer
   readonly metadata: string | null
   readonly expiration: number | null
-}
-
-export interface ListedKey {
-  readonly name: string
-  readonly expiration?: number
-  readonly metadata?: unknown
 }
 
 type Row = Record<string, unknown>
@@ -219,8 +214,6 @@ export const deleteNamespace = (sql: SqlClient, seq: number): Effect.Effect<void
 // ---------------------------------------------------------------------------------------------
 // Entries
 
-const keyBytes = (key: string) => Buffer.from(key, "utf8")
-
 /** Removes every entry whose expiration has passed (the partial index finds them). */
 const purgeExpired = (db: Database.Database, now: number): number =>
   stmt(db, "DELETE FROM kv_entries WHERE expiration IS NOT NULL AND expiration <= ?").run(now).changes
@@ -295,143 +288,4 @@ export const deleteKeys = (db: Database.Database, ns: number, keys: Iterable<str
     for (const key of keys) n += del.run(ns, keyBytes(key)).changes
   })()
   return n
-}
-
-// ---------------------------------------------------------------------------------------------
-// Listing
-
-const CursorVersion = 1
-
-/** An opaque cursor: the last key listed, versioned, base64url. */
-const encodeCursor = (key: Buffer): string => Buffer.concat([Buffer.of(CursorVersion), key]).toString("base64url")
-
-/** The key a cursor points after, or undefined if the text is not one of our cursors. */
-export const decodeCursor = (cursor: string): Buffer | undefined => {
-  if (!/^[A-Za-z0-9_-]+$/.test(cursor)) return undefined
-  const bytes = Buffer.from(cursor, "base64url")
-  if (bytes.length < 2 || bytes[0] !== CursorVersion || bytes.length > 1 + 512) return undefined
-  return bytes.subarray(1)
-}
-
-/** The smallest byte string greater than every string that starts with `prefix`, if any. */
-const prefixEnd = (prefix: Buffer): Buffer | undefined => {
-  const end = Buffer.from(prefix)
-  for (let i = end.length - 1; i >= 0; i--) {
-    if (end[i]! < 0xff) {
-      end[i]!++
-      return end.subarray(0, i + 1)
-    }
-  }
-  return undefined
-}
-
-export interface KeyQuery {
-  readonly prefix?: string | undefined
-  readonly limit: number
-  /** The key to list after (from decodeCursor). */
-  readonly after?: Buffer | undefined
-}
-
-/** A page's query of live keys in byte order, after the cursor and within the prefix: `limit + 1` rows. */
-const pageQuery = (columns: string, ns: number, q: KeyQuery, now: number) => {
-  const prefix = q.prefix !== undefined && q.prefix !== "" ? keyBytes(q.prefix) : undefined
-  const params: Array<unknown> = [ns]
-  let sql = `SELECT ${columns} FROM kv_entries WHERE ns = ?`
-  // One lower bound, the tighter of the cursor and the prefix, so the index seek starts there.
-  if (q.after !== undefined && (prefix === undefined || Buffer.compare(q.after, prefix) >= 0)) {
-    sql += " AND key > ?"
-    params.push(q.after)
-  } else if (prefix !== undefined) {
-    sql += " AND key >= ?"
-    params.push(prefix)
-  }
-  const end = prefix !== undefined ? prefixEnd(prefix) : undefined
-  if (end !== undefined) {
-    sql += " AND key < ?"
-    params.push(end)
-  }
-  sql += " AND (expiration IS NULL OR expiration > ?) ORDER BY key LIMIT ?"
-  params.push(now, q.limit + 1)
-  return { sql, params }
-}
-
-/** One page of live keys in byte order; `cursor` is empty on the last page. */
-export const listKeys = (
-  db: Database.Database,
-  ns: number,
-  q: KeyQuery,
-  now: number
-): { readonly keys: ReadonlyArray<ListedKey>; readonly cursor: string } => {
-  const { sql, params } = pageQuery("key, expiration, metadata", ns, q, now)
-  const rows = stmt(db, sql).all(...params) as Array<Row>
-  const more = rows.length > q.limit
-  const page = more ? rows.slice(0, q.limit) : rows
-  const keys = page.map((r): ListedKey => {
-    const out: { name: string; expiration?: number; metadata?: unknown } = {
-      name: (r.key as Buffer).toString("utf8")
-    }
-    if (r.expiration !== null) out.expiration = r.expiration as number
-    if (r.metadata !== null) out.metadata = JSON.parse(r.metadata as string) as unknown
-    return out
-  })
-  return { keys, cursor: more ? encodeCursor(page[page.length - 1]!.key as Buffer) : "" }
-}
-
-/** A key of a page of entries with its value: text that is its bytes exactly, or the bytes. */
-export interface ListedEntry extends ListedKey {
-  readonly value: string | Buffer
-}
-
-/**
- * Whether SQLite's text of `bytes` bytes is those bytes exactly: UTF-8 decodes invalid sequences
- * to U+FFFD (or, were a decoder lenient, to a lone surrogate or to fewer bytes), so a text without
- * them and of the same UTF-8 length is the bytes themselves.
- */
-const faithful = (text: string, bytes: number) =>
-  !text.includes("\uFFFD") &&
-  Buffer.byteLength(text, "utf8") === bytes &&
-  (text as string & { isWellFormed(): boolean }).isWellFormed()
-
-/**
- * One page of live entries (keys with their values) in byte order, for a local export
- * (src/server/kv-entries-route.ts). Keys and values are read as text by SQLite, in raw rows: a
- * Buffer per key and per value was two thirds of a page's cost. A key or value whose text is not
- * its bytes (a binary value) is read again as bytes by its row.
- */
-export const listEntries = (
-  db: Database.Database,
-  ns: number,
-  q: KeyQuery,
-  now: number
-): { readonly entries: ReadonlyArray<ListedEntry>; readonly cursor: string } => {
-  const { sql, params } = pageQuery(
-    "CAST(key AS TEXT), length(key), CAST(value AS TEXT), length(value), expiration, metadata, rowid",
-    ns,
-    q,
-    now
-  )
-  const rows = stmt(db, sql)
-    .raw(true)
-    .all(...params) as Array<[string, number, string, number, number | null, string | null, number]>
-  const more = rows.length > q.limit
-  const n = more ? q.limit : rows.length
-  const entries: Array<ListedEntry> = []
-  let lastKey: Buffer | undefined
-  for (let i = 0; i < n; i++) {
-    const [name, nameBytes, text, valueBytes, expiration, metadata, rowid] = rows[i]!
-    let value: string | Buffer = text
-    let key = name
-    if (!faithful(text, valueBytes) || !faithful(name, nameBytes)) {
-      const bytes = stmt(db, "SELECT key, value FROM kv_entries WHERE rowid = ?").get(rowid) as Row
-      key = (bytes.key as Buffer).toString("utf8")
-      if (!faithful(text, valueBytes)) value = bytes.value as Buffer
-      if (i === n - 1) lastKey = bytes.key as Buffer
-    }
-    const out: { name: string; value: string | Buffer; expiration?: number; metadata?: unknown } = { name: key, value }
-    if (expiration !== null) out.expiration = expiration
-    if (metadata !== null) out.metadata = JSON.parse(metadata) as unknown
-    entries.push(out)
-  }
-  const cursor = more ? encodeCursor(lastKey ?? keyBytes(rows[n - 1]![0])) : ""
-  return { entries, cursor }
 }

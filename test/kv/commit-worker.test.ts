@@ -17,6 +17,7 @@ import { commitInWorker, WriteGate } from "../../src/store/commit-worker.js"
 import { open } from "../../src/store/db.js"
 import { sqliteClientOn } from "../../src/store/sql-client.js"
 import * as Engine from "../../src/store/kv-repo.js"
+import * as Pages from "../../src/store/kv-pages.js"
 
 let db: Database.Database
 let file = ""
@@ -44,7 +45,7 @@ const staged = (n: number, memoryLimit: number) => {
 }
 
 const stored = (ns: number) =>
-  Engine.listKeys(db, ns, { limit: 10_000 }, now).keys.map((k) => ({
+  Pages.listKeys(db, ns, { limit: 10_000 }, now).keys.map((k) => ({
     ...k,
     value: Engine.getEntry(db, ns, k.name, now)?.value.toString()
   }))

@@ -6,6 +6,7 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import * as Engine from "../../src/store/kv-repo.js"
+import * as Pages from "../../src/store/kv-pages.js"
 import type { WriteEntry } from "../../src/kv/entry-checks.js"
 import { open } from "../../src/store/db.js"
 import { sqliteClientOn, type SqliteClient } from "../../src/store/sql-client.js"
@@ -34,8 +35,8 @@ beforeAll(async () => {
 afterAll(() => db?.close())
 
 const fresh = (title: string) => Engine.createNamespace(db, acme, title)
-const names = (ns: number, q: Partial<Engine.KeyQuery> = {}, at = now) =>
-  Engine.listKeys(db, ns, { limit: 1000, ...q }, at).keys.map((k) => k.name)
+const names = (ns: number, q: Partial<Pages.KeyQuery> = {}, at = now) =>
+  Pages.listKeys(db, ns, { limit: 1000, ...q }, at).keys.map((k) => k.name)
 
 describe("namespaces", () => {
   it("creates, finds (only in its account), renames, pages and deletes with every entry", async () => {
@@ -143,19 +144,19 @@ describe("listing", () => {
     let after: Buffer | undefined
     let pages = 0
     for (;;) {
-      const page = Engine.listKeys(db, ns.seq, { limit: 10, after, prefix: "key-" }, now)
+      const page = Pages.listKeys(db, ns.seq, { limit: 10, after, prefix: "key-" }, now)
       seen.push(...page.keys.map((k) => k.name))
       pages++
       if (page.cursor === "") break
-      after = Engine.decodeCursor(page.cursor)
+      after = Pages.decodeCursor(page.cursor)
       expect(after).toBeDefined()
     }
     expect(pages).toBe(3)
     expect(seen).toEqual(Array.from({ length: 25 }, (_, i) => `key-${String(i).padStart(2, "0")}`))
     expect(names(ns.seq, { prefix: "key-1" })).toHaveLength(10)
     expect(names(ns.seq, { prefix: "nope" })).toEqual([])
-    expect(Engine.decodeCursor("not a cursor!")).toBeUndefined()
-    expect(Engine.decodeCursor(Buffer.from("x").toString("base64url"))).toBeUndefined()
+    expect(Pages.decodeCursor("not a cursor!")).toBeUndefined()
+    expect(Pages.decodeCursor(Buffer.from("x").toString("base64url"))).toBeUndefined()
   })
 
   it("a page seeks in the key index past the cursor: no scan, no OFFSET", () => {
