@@ -4,7 +4,9 @@
  * zone switch off, a zone under validation and a finished one) on the pro, business and enterprise
  * plans. Firewall rules that bypass the WAF are seeded into the firewall tables (waf-bypass-rules.ts).
  */
+import type { SqlClient } from "@effect/sql/SqlClient"
 import type Database from "better-sqlite3"
+import * as Effect from "effect/Effect"
 import type { ActionMode, PageRule, RuleMode, Sensitivity } from "../domain/waf.js"
 import {
   getZoneWaf,
@@ -89,51 +91,58 @@ const DEMO_WAF: Readonly<Record<string, DemoZone>> = {
   }
 }
 
-export const seedWaf = (db: Database.Database) => {
+/** The firewall's part on the handle (firewall-repo is not on the client), the WAF's through the client. */
+export const seedWaf = (db: Database.Database, sql: SqlClient) => {
   const zoneIds = new Map(
     (db.prepare("SELECT id, name FROM zones").all() as Array<{ id: string; name: string }>).map((z) => [z.name, z.id])
   )
   seedWafFirewallRules(db, zoneIds)
-  for (const [name, d] of Object.entries(DEMO_WAF)) {
-    const zoneId = zoneIds.get(name)
-    if (zoneId === undefined) continue
-    if (d.owasp) setPackage(db, zoneId, PREVIOUS_OWASP_PACKAGE, d.owasp)
-    for (const [g, mode] of Object.entries(d.groups ?? {})) setGroupMode(db, zoneId, g, mode)
-    for (const [r, mode] of Object.entries(d.rules ?? {})) setRuleMode(db, zoneId, r, mode, false)
-    if (d.waf) setWafSetting(db, zoneId, d.waf, AT)
-    ;(d.pages ?? []).forEach((p, i) =>
-      insertPageRule(
-        db,
-        zoneId,
-        {
-          id: hexId("page-rule", name, i),
-          targets: [{ target: "url", constraint: { operator: "matches", value: p.url } }],
-          actions: [p.action],
-          priority: p.priority ?? 1,
-          status: "active"
-        },
-        AT
-      )
-    )
-    ;(d.overrides ?? []).forEach((o, i) =>
-      putOverride(
-        db,
-        zoneId,
-        {
-          id: hexId("waf-override", name, i),
-          description: o.description,
-          urls: o.urls,
-          priority: 1,
-          paused: false,
-          ...(o.rules ? { rules: o.rules } : {}),
-          ...(o.groups ? { groups: o.groups } : {})
-        },
-        AT
-      )
-    )
-    if (d.state) {
-      const config = planMigration(previousWaf(db, zoneId)).config
-      saveEntrypoint(db, zoneId, buildRuleset(zoneId, getZoneWaf(db, zoneId).entrypoint, config, AT), d.state, AT)
-    }
-  }
+  return Effect.forEach(
+    Object.entries(DEMO_WAF),
+    ([name, d]) =>
+      Effect.gen(function* () {
+        const zoneId = zoneIds.get(name)
+        if (zoneId === undefined) return
+        if (d.owasp) yield* setPackage(sql, zoneId, PREVIOUS_OWASP_PACKAGE, d.owasp)
+        for (const [g, mode] of Object.entries(d.groups ?? {})) yield* setGroupMode(sql, zoneId, g, mode)
+        for (const [r, mode] of Object.entries(d.rules ?? {})) yield* setRuleMode(sql, zoneId, r, mode, false)
+        if (d.waf) yield* setWafSetting(sql, zoneId, d.waf, AT)
+        for (const [i, p] of (d.pages ?? []).entries()) {
+          yield* insertPageRule(
+            sql,
+            zoneId,
+            {
+              id: hexId("page-rule", name, i),
+              targets: [{ target: "url", constraint: { operator: "matches", value: p.url } }],
+              actions: [p.action],
+              priority: p.priority ?? 1,
+              status: "active"
+            },
+            AT
+          )
+        }
+        for (const [i, o] of (d.overrides ?? []).entries()) {
+          yield* putOverride(
+            sql,
+            zoneId,
+            {
+              id: hexId("waf-override", name, i),
+              description: o.description,
+              urls: o.urls,
+              priority: 1,
+              paused: false,
+              ...(o.rules ? { rules: o.rules } : {}),
+              ...(o.groups ? { groups: o.groups } : {})
+            },
+            AT
+          )
+        }
+        if (d.state) {
+          const config = planMigration(yield* previousWaf(sql, db, zoneId)).config
+          const { entrypoint } = yield* getZoneWaf(sql, zoneId)
+          yield* saveEntrypoint(sql, zoneId, buildRuleset(zoneId, entrypoint, config, AT), d.state, AT)
+        }
+      }),
+    { discard: true }
+  )
 }

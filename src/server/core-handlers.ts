@@ -105,9 +105,10 @@ export const ZonesLive = HttpApiBuilder.group(CoreApi(), "zones", (handlers) =>
         const payload = yield* requestPayload(request)
         const zone = yield* visibleZone(path.zone_id, "/dns_records")
         const record = yield* checkNewDnsRecord(payload, zone.name)
-        const { db } = yield* Db
+        const { sql } = yield* Db
         const now = (yield* PlatformClock).now().getTime()
-        return Zones.insertDnsRecord(db, zone.id, nodeCrypto().randomBytes(16).toString("hex"), record, isoMicros(now))
+        const id = nodeCrypto().randomBytes(16).toString("hex")
+        return yield* Effect.orDie(Zones.insertDnsRecord(sql, zone.id, id, record, isoMicros(now)))
       })
     )
     .handleRaw("updateDnsRecord", ({ path, request }) =>
@@ -115,12 +116,12 @@ export const ZonesLive = HttpApiBuilder.group(CoreApi(), "zones", (handlers) =>
         const payload = yield* requestPayload(request)
         const where = `/dns_records/${path.dns_record_id}`
         const zone = yield* visibleZone(path.zone_id, where)
-        const { db } = yield* Db
-        const current = Zones.getDnsRecord(db, zone.id, path.dns_record_id)
+        const { sql } = yield* Db
+        const current = yield* Effect.orDie(Zones.getDnsRecord(sql, zone.id, path.dns_record_id))
         if (current === undefined) return yield* Effect.fail(noRoute(`/zones/${zone.id}${where}`))
         const record = yield* checkDnsRecordPatch(payload, current, zone.name)
         const now = (yield* PlatformClock).now().getTime()
-        const written = Zones.updateDnsRecord(db, zone.id, current.id, record, isoMicros(now))
+        const written = yield* Effect.orDie(Zones.updateDnsRecord(sql, zone.id, current.id, record, isoMicros(now)))
         if (written === undefined) return yield* Effect.fail(noRoute(`/zones/${zone.id}${where}`))
         return written
       })
@@ -129,8 +130,8 @@ export const ZonesLive = HttpApiBuilder.group(CoreApi(), "zones", (handlers) =>
       Effect.gen(function* () {
         const where = `/dns_records/${path.dns_record_id}`
         const zone = yield* visibleZone(path.zone_id, where)
-        const { db } = yield* Db
-        if (!Zones.deleteDnsRecord(db, zone.id, path.dns_record_id))
+        const { sql } = yield* Db
+        if (!(yield* Effect.orDie(Zones.deleteDnsRecord(sql, zone.id, path.dns_record_id))))
           return yield* Effect.fail(noRoute(`/zones/${zone.id}${where}`))
         return { id: path.dns_record_id }
       })
@@ -138,9 +139,11 @@ export const ZonesLive = HttpApiBuilder.group(CoreApi(), "zones", (handlers) =>
     .handle("certificatePacks", ({ path, urlParams: q }) =>
       Effect.gen(function* () {
         yield* visibleZone(path.zone_id, "/ssl/certificate_packs")
-        const { db } = yield* Db
+        const { db, sql } = yield* Db
         const all = q.status === "all" || q.ssl_status === "all"
-        return Zones.listCertificatePacks(db, path.zone_id, all, q.page ?? 1, q.per_page ?? 20)
+        return yield* Effect.orDie(
+          Zones.listCertificatePacks(db, sql, path.zone_id, all, q.page ?? 1, q.per_page ?? 20)
+        )
       })
     )
 )

@@ -13,6 +13,7 @@ import { checkPut } from "../kv/entry-checks.js"
 import { keyNotFound, problemsError } from "../kv/problems.js"
 import { type FieldIssue, locate, nowSeconds, parseSeconds } from "../kv/validate.js"
 import * as Engine from "../store/kv-repo.js"
+import * as Pages from "../store/kv-pages.js"
 import { readValueBody } from "./kv-body.js"
 import { checkedKey, type KvScope, type NsPath } from "./kv-scope.js"
 
@@ -23,7 +24,7 @@ interface KeyPath extends NsPath {
 export const listKeys = ({ db, readable }: KvScope, path: NsPath, q: ReturnType<typeof KvKeysParams>["Type"]) =>
   Effect.gen(function* () {
     const ns = yield* readable(path)
-    const after = q.cursor !== undefined && q.cursor !== "" ? Engine.decodeCursor(q.cursor) : undefined
+    const after = q.cursor !== undefined && q.cursor !== "" ? Pages.decodeCursor(q.cursor) : undefined
     if (q.cursor !== undefined && q.cursor !== "" && after === undefined) {
       return yield* Effect.fail(
         new InvalidInput({
@@ -32,7 +33,7 @@ export const listKeys = ({ db, readable }: KvScope, path: NsPath, q: ReturnType<
       )
     }
     if (ns === undefined) return { items: [], cursor: "" }
-    const page = Engine.listKeys(db, ns.seq, { prefix: q.prefix, limit: q.limit ?? 1000, after }, nowSeconds())
+    const page = Pages.listKeys(db, ns.seq, { prefix: q.prefix, limit: q.limit ?? 1000, after }, nowSeconds())
     return { items: page.keys, cursor: page.cursor }
   })
 
@@ -78,11 +79,13 @@ export const deleteValue = ({ db, readable }: KvScope, path: KeyPath) =>
     return null
   })
 
-export const getMetadata = ({ db, readable }: KvScope, path: KeyPath) =>
+export const getMetadata = ({ store, readable }: KvScope, path: KeyPath) =>
   Effect.gen(function* () {
     const key = yield* checkedKey(path.key_name)
     const ns = yield* readable(path)
-    const entry = ns === undefined ? undefined : Engine.getEntry(db, ns.seq, key, nowSeconds())
-    if (entry === undefined) return yield* Effect.fail(keyNotFound(key))
-    return entry.metadata === null ? null : (JSON.parse(entry.metadata) as unknown)
+    // A store that fails the read is the platform's fault: a defect, answered 500.
+    const metadata =
+      ns === undefined ? undefined : yield* Effect.orDie(Engine.entryMetadata(store.sql, ns.seq, key, nowSeconds()))
+    if (metadata === undefined) return yield* Effect.fail(keyNotFound(key))
+    return metadata === null ? null : (JSON.parse(metadata) as unknown)
   })

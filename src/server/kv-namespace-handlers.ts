@@ -48,29 +48,30 @@ export const listNamespaces = ({ db }: KvScope, accountId: string, q: ReturnType
     return { items: rows.map(toWire), info: pageInfo(page, perPage, total, rows.length) }
   })
 
-export const createNamespace = ({ db }: KvScope, accountId: string, payload: { readonly title: string }) =>
+// A store that fails a query is the platform's fault: a defect, answered 500 (as when queries threw).
+
+export const createNamespace = ({ store }: KvScope, accountId: string, payload: { readonly title: string }) =>
   Effect.gen(function* () {
     yield* visibleAccount(accountId)
     const title = yield* checkTitle(payload.title)
-    if (Engine.titleTaken(db, accountId, title)) return yield* Effect.fail(duplicateTitle(title))
-    return toWire(Engine.createNamespace(db, accountId, title))
+    const made = yield* Effect.orDie(Engine.createTitledNamespace(store.sql, accountId, title))
+    return made === undefined ? yield* Effect.fail(duplicateTitle(title)) : toWire(made)
   })
 
 export const getNamespace = ({ existing }: KvScope, path: NsPath) => Effect.map(existing(path), toWire)
 
-export const renameNamespace = ({ db, existing }: KvScope, path: NsPath, payload: { readonly title: string }) =>
+export const renameNamespace = ({ store, existing }: KvScope, path: NsPath, payload: { readonly title: string }) =>
   Effect.gen(function* () {
     const ns = yield* existing(path)
     const title = yield* checkTitle(payload.title)
-    if (title !== ns.title && Engine.titleTaken(db, ns.accountId, title))
+    if (!(yield* Effect.orDie(Engine.renameNamespace(store.sql, ns, title))))
       return yield* Effect.fail(duplicateTitle(title))
-    Engine.renameNamespace(db, ns.seq, title)
     return { ...toWire(ns), title }
   })
 
-export const deleteNamespace = ({ db, existing }: KvScope, path: NsPath) =>
+export const deleteNamespace = ({ store, existing }: KvScope, path: NsPath) =>
   Effect.gen(function* () {
     const ns = yield* existing(path)
-    Engine.deleteNamespace(db, ns.seq)
+    yield* Effect.orDie(Engine.deleteNamespace(store.sql, ns.seq))
     return null
   })

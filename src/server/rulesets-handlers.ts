@@ -27,6 +27,12 @@ import { otherPhaseRead, otherPhaseWrite } from "./rulesets-phases.js"
 import { RateLimitPhase, RateLimitPhaseSpec, readRateLimitEntrypoint } from "./rulesets-ratelimit.js"
 import { wafZone } from "./waf-zone.js"
 import { requestPayload } from "./body-guard.js"
+import type { Db } from "../store/db.js"
+
+type Sql = Db["sql"]
+
+/** A store that fails a query is the platform's fault: a defect, answered 500 (as when queries threw). */
+const stored = Effect.orDie
 
 const summary = ({ rules: _rules, ...rest }: ZoneRuleset): RulesetSummary => rest
 
@@ -61,20 +67,20 @@ const versionOf = (versions: ReadonlyArray<ZoneRuleset>, rulesetId: string, vers
 }
 
 /** The versions of a phase's entry point in the zone: a phase without one answers as its GET does. */
-const phaseVersions = (db: Parameters<typeof zoneRulesets>[0], zoneId: string, phase: string) => {
-  const entry = zoneRulesets(db, zoneId).find((r) => r.phase === phase)
-  return entry === undefined
-    ? Effect.fail(otherPhaseRead(phase))
-    : Effect.succeed({ id: entry.id, versions: rulesetVersions(db, zoneId, entry.id) })
-}
+const phaseVersions = (sql: Sql, zoneId: string, phase: string) =>
+  Effect.gen(function* () {
+    const entry = (yield* stored(zoneRulesets(sql, zoneId))).find((r) => r.phase === phase)
+    if (entry === undefined) return yield* Effect.fail(otherPhaseRead(phase))
+    return { id: entry.id, versions: yield* stored(rulesetVersions(sql, zoneId, entry.id)) }
+  })
 
 /** The custom entry point named by the path, for a rule write: another zone ruleset is not writable here. */
 const writableRuleset = (zoneId: string, rulesetId: string, suffix: string) =>
   Effect.gen(function* () {
     const z = yield* wafZone(zoneId, suffix)
-    const custom = getCustomEntrypoint(z.db, z.zone.id)
+    const custom = yield* stored(getCustomEntrypoint(z.sql, z.zone.id))
     if (custom !== null && custom.id === rulesetId) return { ...z, ruleset: custom }
-    const other = zoneRulesets(z.db, z.zone.id).find((r) => r.id === rulesetId)
+    const other = (yield* stored(zoneRulesets(z.sql, z.zone.id))).find((r) => r.id === rulesetId)
     if (other === undefined) return yield* Effect.fail(rulesetNotFound(rulesetId))
     return yield* Effect.fail(
       new InvalidInput({
@@ -89,21 +95,21 @@ const writableRuleset = (zoneId: string, rulesetId: string, suffix: string) =>
  * the same version. Answers the ruleset, or null on a dry run.
  */
 const commit = <E extends Ops.Refusal>(
-  db: Parameters<typeof saveRuleset>[0],
+  sql: Sql,
   zoneId: string,
   dryRun: boolean,
   change: (current: ZoneRuleset | null) => Ops.Outcome<E>,
   phase: string = CustomRulesPhase
 ) =>
-  Either.map(
-    db
-      .transaction(() => {
-        const o = change(getPhaseEntrypoint(db, zoneId, phase))
-        if (Either.isRight(o) && !dryRun) saveRuleset(db, zoneId, o.right)
-        return o
-      })
-      .immediate(),
-    (next) => (dryRun ? null : next)
+  Effect.gen(function* () {
+    const o = change(yield* getPhaseEntrypoint(sql, zoneId, phase))
+    if (Either.isRight(o) && !dryRun) yield* saveRuleset(sql, zoneId, o.right)
+    return o
+  }).pipe(
+    sql.withTransaction,
+    stored,
+    Effect.flatMap((o) => o),
+    Effect.map((next) => (dryRun ? null : next))
   )
 
 /** The custom entry point a rule write started from, still there when the transaction reads it. */
@@ -115,16 +121,18 @@ const still =
 export const RulesetsLive = HttpApiBuilder.group(RulesetsApi(), "rulesets", (handlers) =>
   handlers
     .handle("listRulesets", ({ path }) =>
-      Effect.map(wafZone(path.zone_id, "/rulesets"), ({ zone, db }) => zoneRulesets(db, zone.id).map(summary))
+      Effect.flatMap(wafZone(path.zone_id, "/rulesets"), ({ zone, sql }) =>
+        Effect.map(stored(zoneRulesets(sql, zone.id)), (all) => all.map(summary))
+      )
     )
     .handleRaw("createRuleset", ({ path, urlParams, request }) =>
       Effect.gen(function* () {
         const payload = yield* requestPayload(request)
         const dryRun = yield* readDryRun(urlParams.dry_run)
-        const { zone, db, plan, now } = yield* wafZone(path.zone_id, "/rulesets")
+        const { zone, sql, plan, now } = yield* wafZone(path.zone_id, "/rulesets")
         const input = yield* readCreate(payload, plan)
         const at = now()
-        return yield* commit(db, zone.id, dryRun, (current): Ops.Outcome<Ops.Refusal> =>
+        return yield* commit(sql, zone.id, dryRun, (current): Ops.Outcome<Ops.Refusal> =>
           current !== null
             ? Either.left(
                 new Conflict({
@@ -137,69 +145,74 @@ export const RulesetsLive = HttpApiBuilder.group(RulesetsApi(), "rulesets", (han
       })
     )
     .handle("getRuleset", ({ path }) =>
-      Effect.flatMap(wafZone(path.zone_id, `/rulesets/${path.ruleset_id}`), ({ zone, db }) => {
-        const r = zoneRulesets(db, zone.id).find((x) => x.id === path.ruleset_id)
-        return r ? Effect.succeed(r) : Effect.fail(rulesetNotFound(path.ruleset_id))
+      Effect.gen(function* () {
+        const { zone, sql } = yield* wafZone(path.zone_id, `/rulesets/${path.ruleset_id}`)
+        const r = (yield* stored(zoneRulesets(sql, zone.id))).find((x) => x.id === path.ruleset_id)
+        return r ?? (yield* Effect.fail(rulesetNotFound(path.ruleset_id)))
       })
     )
     .handle("listVersions", ({ path }) =>
-      Effect.flatMap(wafZone(path.zone_id, `/rulesets/${path.ruleset_id}/versions`), ({ zone, db }) => {
-        const versions = rulesetVersions(db, zone.id, path.ruleset_id)
-        return versions.length > 0
-          ? Effect.succeed(versions.map(summary))
-          : Effect.fail(rulesetNotFound(path.ruleset_id))
+      Effect.gen(function* () {
+        const { zone, sql } = yield* wafZone(path.zone_id, `/rulesets/${path.ruleset_id}/versions`)
+        const versions = yield* stored(rulesetVersions(sql, zone.id, path.ruleset_id))
+        return versions.length > 0 ? versions.map(summary) : yield* Effect.fail(rulesetNotFound(path.ruleset_id))
       })
     )
     .handle("getVersion", ({ path }) =>
       Effect.flatMap(
         wafZone(path.zone_id, `/rulesets/${path.ruleset_id}/versions/${path.ruleset_version}`),
-        ({ zone, db }) =>
-          versionOf(rulesetVersions(db, zone.id, path.ruleset_id), path.ruleset_id, path.ruleset_version)
+        ({ zone, sql }) =>
+          Effect.flatMap(stored(rulesetVersions(sql, zone.id, path.ruleset_id)), (versions) =>
+            versionOf(versions, path.ruleset_id, path.ruleset_version)
+          )
       )
     )
     .handle("listEntrypointVersions", ({ path }) =>
       Effect.flatMap(
         wafZone(path.zone_id, `/rulesets/phases/${path.ruleset_phase}/entrypoint/versions`),
-        ({ zone, db }) =>
-          Effect.map(phaseVersions(db, zone.id, path.ruleset_phase), ({ versions }) => versions.map(summary))
+        ({ zone, sql }) =>
+          Effect.map(phaseVersions(sql, zone.id, path.ruleset_phase), ({ versions }) => versions.map(summary))
       )
     )
     .handle("getEntrypointVersion", ({ path }) =>
       Effect.flatMap(
         wafZone(path.zone_id, `/rulesets/phases/${path.ruleset_phase}/entrypoint/versions/${path.ruleset_version}`),
-        ({ zone, db }) =>
-          Effect.flatMap(phaseVersions(db, zone.id, path.ruleset_phase), ({ id, versions }) =>
+        ({ zone, sql }) =>
+          Effect.flatMap(phaseVersions(sql, zone.id, path.ruleset_phase), ({ id, versions }) =>
             versionOf(versions, id, path.ruleset_version)
           )
       )
     )
     .handle("getCustomEntrypoint", ({ path }) =>
-      Effect.flatMap(wafZone(path.zone_id, `/rulesets/phases/${CustomRulesPhase}/entrypoint`), ({ zone, db }) => {
-        const r = getCustomEntrypoint(db, zone.id)
-        return r ? Effect.succeed(r) : Effect.fail(entrypointNotFound())
+      Effect.gen(function* () {
+        const { zone, sql } = yield* wafZone(path.zone_id, `/rulesets/phases/${CustomRulesPhase}/entrypoint`)
+        const r = yield* stored(getCustomEntrypoint(sql, zone.id))
+        return r ?? (yield* Effect.fail(entrypointNotFound()))
       })
     )
     .handleRaw("putCustomEntrypoint", ({ path, urlParams, request }) =>
       Effect.gen(function* () {
         const payload = yield* requestPayload(request)
         const dryRun = yield* readDryRun(urlParams.dry_run)
-        const { zone, db, plan, now } = yield* wafZone(path.zone_id, `/rulesets/phases/${CustomRulesPhase}/entrypoint`)
+        const { zone, sql, plan, now } = yield* wafZone(path.zone_id, `/rulesets/phases/${CustomRulesPhase}/entrypoint`)
         const input = yield* readEntrypoint(payload, plan)
         const at = now()
-        return yield* commit(db, zone.id, dryRun, (current) => Ops.putEntrypoint(zone.id, plan, current, input, at))
+        return yield* commit(sql, zone.id, dryRun, (current) => Ops.putEntrypoint(zone.id, plan, current, input, at))
       })
     )
     .handle("getPhaseEntrypoint", ({ path }) =>
-      Effect.flatMap(wafZone(path.zone_id, `/rulesets/phases/${path.ruleset_phase}/entrypoint`), ({ zone, db }) => {
-        const r = path.ruleset_phase === RateLimitPhase ? getPhaseEntrypoint(db, zone.id, RateLimitPhase) : null
-        return r !== null ? Effect.succeed(r) : Effect.fail(otherPhaseRead(path.ruleset_phase))
+      Effect.gen(function* () {
+        const { zone, sql } = yield* wafZone(path.zone_id, `/rulesets/phases/${path.ruleset_phase}/entrypoint`)
+        const r =
+          path.ruleset_phase === RateLimitPhase ? yield* stored(getPhaseEntrypoint(sql, zone.id, RateLimitPhase)) : null
+        return r ?? (yield* Effect.fail(otherPhaseRead(path.ruleset_phase)))
       })
     )
     .handleRaw("putPhaseEntrypoint", ({ path, urlParams, request }) =>
       Effect.gen(function* () {
         const payload = yield* requestPayload(request)
         const dryRun = yield* readDryRun(urlParams.dry_run)
-        const { zone, db, plan, now } = yield* wafZone(
+        const { zone, sql, plan, now } = yield* wafZone(
           path.zone_id,
           `/rulesets/phases/${path.ruleset_phase}/entrypoint`
         )
@@ -207,7 +220,7 @@ export const RulesetsLive = HttpApiBuilder.group(RulesetsApi(), "rulesets", (han
         const input = yield* readRateLimitEntrypoint(payload, plan)
         const at = now()
         return yield* commit(
-          db,
+          sql,
           zone.id,
           dryRun,
           (current) => Ops.putEntrypoint(zone.id, plan, current, input, at, RateLimitPhaseSpec),
@@ -219,7 +232,7 @@ export const RulesetsLive = HttpApiBuilder.group(RulesetsApi(), "rulesets", (han
       Effect.gen(function* () {
         const payload = yield* requestPayload(request)
         const dryRun = yield* readDryRun(urlParams.dry_run)
-        const { zone, db, plan, now, ruleset } = yield* writableRuleset(
+        const { zone, sql, plan, now, ruleset } = yield* writableRuleset(
           path.zone_id,
           path.ruleset_id,
           `/rulesets/${path.ruleset_id}/rules`
@@ -227,7 +240,7 @@ export const RulesetsLive = HttpApiBuilder.group(RulesetsApi(), "rulesets", (han
         const change = yield* readRuleChange(payload, plan, false)
         const at = now()
         return yield* commit(
-          db,
+          sql,
           zone.id,
           dryRun,
           still(ruleset.id, (r) => Ops.addRule(plan, r, change, at))
@@ -238,7 +251,7 @@ export const RulesetsLive = HttpApiBuilder.group(RulesetsApi(), "rulesets", (han
       Effect.gen(function* () {
         const payload = yield* requestPayload(request)
         const dryRun = yield* readDryRun(urlParams.dry_run)
-        const { zone, db, plan, now, ruleset } = yield* writableRuleset(
+        const { zone, sql, plan, now, ruleset } = yield* writableRuleset(
           path.zone_id,
           path.ruleset_id,
           `/rulesets/${path.ruleset_id}/rules/${path.rule_id}`
@@ -249,7 +262,7 @@ export const RulesetsLive = HttpApiBuilder.group(RulesetsApi(), "rulesets", (han
         const change = yield* readRuleChange(payload, plan, true)
         const at = now()
         return yield* commit(
-          db,
+          sql,
           zone.id,
           dryRun,
           still(ruleset.id, (r) => Ops.updateRule(plan, r, path.rule_id, change, at))
@@ -259,14 +272,14 @@ export const RulesetsLive = HttpApiBuilder.group(RulesetsApi(), "rulesets", (han
     .handle("deleteRule", ({ path, urlParams }) =>
       Effect.gen(function* () {
         const dryRun = yield* readDryRun(urlParams.dry_run)
-        const { zone, db, now, ruleset } = yield* writableRuleset(
+        const { zone, sql, now, ruleset } = yield* writableRuleset(
           path.zone_id,
           path.ruleset_id,
           `/rulesets/${path.ruleset_id}/rules/${path.rule_id}`
         )
         const at = now()
         return yield* commit(
-          db,
+          sql,
           zone.id,
           dryRun,
           still(ruleset.id, (r) => Ops.deleteRule(r, path.rule_id, at))

@@ -9,6 +9,7 @@ import * as Either from "effect/Either"
 import { WafApi } from "../api/contract-waf.js"
 import { InvalidInput } from "../domain/errors.js"
 import type { WafGroup, WafPackage, WafRule } from "../domain/waf.js"
+import type { Db } from "../store/db.js"
 import {
   getZoneWaf,
   listOverrides,
@@ -30,35 +31,33 @@ import { groupsOf, packagesOf, rulesOf } from "../waf/view.js"
 import { checkZone, configOf, getEntrypoint, putEntrypoint, statusOf } from "./waf-migration-handlers.js"
 import { notFound, pageOf, previousWafZone, wafZone } from "./waf-zone.js"
 
+type Sql = Db["sql"]
+
 const dir = <A>(items: Array<A>, direction: "asc" | "desc" | undefined) =>
   direction === "desc" ? items.reverse() : items
 
-const packageOf = (zoneId: string, db: Parameters<typeof zoneSettings>[0], id: string): WafPackage | undefined =>
-  packagesOf(zoneId, zoneSettings(db, zoneId)).find((p) => p.id === id)
+/** A store that fails a query is the platform's fault: a defect, answered 500 (as when queries threw). */
+const settingsOf = (sql: Sql, zoneId: string) => Effect.orDie(zoneSettings(sql, zoneId))
+
+const packageOf = (zoneId: string, sql: Sql, id: string): Effect.Effect<WafPackage | undefined> =>
+  Effect.map(settingsOf(sql, zoneId), (s) => packagesOf(zoneId, s).find((p) => p.id === id))
 
 const ensurePackage = (p: WafPackage | undefined, id: string) =>
   p ? Effect.succeed(p) : Effect.fail(notFound("package", id))
 
-const groupIn = (
-  db: Parameters<typeof zoneSettings>[0],
-  zoneId: string,
-  packageId: string,
-  id: string
-): WafGroup | undefined => groupsOf(zoneSettings(db, zoneId)).find((g) => g.id === id && g.package_id === packageId)
-const ruleIn = (
-  db: Parameters<typeof zoneSettings>[0],
-  zoneId: string,
-  packageId: string,
-  id: string
-): WafRule | undefined => rulesOf(zoneSettings(db, zoneId)).find((r) => r.id === id && r.package_id === packageId)
+const groupIn = (sql: Sql, zoneId: string, packageId: string, id: string): Effect.Effect<WafGroup | undefined> =>
+  Effect.map(settingsOf(sql, zoneId), (s) => groupsOf(s).find((g) => g.id === id && g.package_id === packageId))
+const ruleIn = (sql: Sql, zoneId: string, packageId: string, id: string): Effect.Effect<WafRule | undefined> =>
+  Effect.map(settingsOf(sql, zoneId), (s) => rulesOf(s).find((r) => r.id === id && r.package_id === packageId))
 
 const MODE_CODES: Record<string, string> = { DIS: "disable", CHL: "challenge", BLK: "block", SIM: "simulate" }
 
 export const WafLive = HttpApiBuilder.group(WafApi(), "waf", (handlers) =>
   handlers
     .handle("listPackages", ({ path, urlParams: q }) =>
-      Effect.map(previousWafZone(path.zone_id, "/firewall/waf/packages"), ({ zone, db }) => {
-        let items = packagesOf(zone.id, zoneSettings(db, zone.id))
+      Effect.gen(function* () {
+        const { zone, sql } = yield* previousWafZone(path.zone_id, "/firewall/waf/packages")
+        let items = packagesOf(zone.id, yield* settingsOf(sql, zone.id))
         if (q.name !== undefined) items = items.filter((p) => p.name.toLowerCase().includes(q.name!.toLowerCase()))
         return pageOf(
           dir(
@@ -71,14 +70,14 @@ export const WafLive = HttpApiBuilder.group(WafApi(), "waf", (handlers) =>
       })
     )
     .handle("getPackage", ({ path }) =>
-      Effect.flatMap(previousWafZone(path.zone_id, "/firewall/waf/packages"), ({ zone, db }) =>
-        ensurePackage(packageOf(zone.id, db, path.package_id), path.package_id)
+      Effect.flatMap(previousWafZone(path.zone_id, "/firewall/waf/packages"), ({ zone, sql }) =>
+        Effect.flatMap(packageOf(zone.id, sql, path.package_id), (p) => ensurePackage(p, path.package_id))
       )
     )
     .handle("patchPackage", ({ path, payload }) =>
       Effect.gen(function* () {
-        const { zone, db } = yield* previousWafZone(path.zone_id, "/firewall/waf/packages")
-        yield* ensurePackage(packageOf(zone.id, db, path.package_id), path.package_id)
+        const { zone, sql } = yield* previousWafZone(path.zone_id, "/firewall/waf/packages")
+        yield* ensurePackage(yield* packageOf(zone.id, sql, path.package_id), path.package_id)
         if (!isOwaspPackage(path.package_id)) {
           return yield* Effect.fail(
             new InvalidInput({
@@ -93,15 +92,15 @@ export const WafLive = HttpApiBuilder.group(WafApi(), "waf", (handlers) =>
             })
           )
         }
-        setPackage(db, zone.id, path.package_id, payload)
-        return packageOf(zone.id, db, path.package_id)!
+        yield* Effect.orDie(setPackage(sql, zone.id, path.package_id, payload))
+        return (yield* packageOf(zone.id, sql, path.package_id))!
       })
     )
     .handle("listGroups", ({ path, urlParams: q }) =>
       Effect.gen(function* () {
-        const { zone, db } = yield* previousWafZone(path.zone_id, "/firewall/waf/packages")
-        yield* ensurePackage(packageOf(zone.id, db, path.package_id), path.package_id)
-        let items = groupsOf(zoneSettings(db, zone.id)).filter((g) => g.package_id === path.package_id)
+        const { zone, sql } = yield* previousWafZone(path.zone_id, "/firewall/waf/packages")
+        yield* ensurePackage(yield* packageOf(zone.id, sql, path.package_id), path.package_id)
+        let items = groupsOf(yield* settingsOf(sql, zone.id)).filter((g) => g.package_id === path.package_id)
         if (q.mode !== undefined) items = items.filter((g) => g.mode === q.mode)
         if (q.name !== undefined) items = items.filter((g) => g.name.toLowerCase().includes(q.name!.toLowerCase()))
         if (q.order === "rules_count") items.sort((a, b) => a.rules_count - b.rules_count)
@@ -110,25 +109,26 @@ export const WafLive = HttpApiBuilder.group(WafApi(), "waf", (handlers) =>
       })
     )
     .handle("getGroup", ({ path }) =>
-      Effect.flatMap(previousWafZone(path.zone_id, "/firewall/waf/packages"), ({ zone, db }) => {
-        const g = groupIn(db, zone.id, path.package_id, path.group_id)
-        return g ? Effect.succeed(g) : Effect.fail(notFound("group", path.group_id))
+      Effect.gen(function* () {
+        const { zone, sql } = yield* previousWafZone(path.zone_id, "/firewall/waf/packages")
+        const g = yield* groupIn(sql, zone.id, path.package_id, path.group_id)
+        return g ?? (yield* Effect.fail(notFound("group", path.group_id)))
       })
     )
     .handle("patchGroup", ({ path, payload }) =>
       Effect.gen(function* () {
-        const { zone, db } = yield* previousWafZone(path.zone_id, "/firewall/waf/packages")
-        if (!groupIn(db, zone.id, path.package_id, path.group_id))
+        const { zone, sql } = yield* previousWafZone(path.zone_id, "/firewall/waf/packages")
+        if (!(yield* groupIn(sql, zone.id, path.package_id, path.group_id)))
           return yield* Effect.fail(notFound("group", path.group_id))
-        setGroupMode(db, zone.id, path.group_id, payload.mode)
-        return groupIn(db, zone.id, path.package_id, path.group_id)!
+        yield* Effect.orDie(setGroupMode(sql, zone.id, path.group_id, payload.mode))
+        return (yield* groupIn(sql, zone.id, path.package_id, path.group_id))!
       })
     )
     .handle("listRules", ({ path, urlParams: q }) =>
       Effect.gen(function* () {
-        const { zone, db } = yield* previousWafZone(path.zone_id, "/firewall/waf/packages")
-        yield* ensurePackage(packageOf(zone.id, db, path.package_id), path.package_id)
-        let items = rulesOf(zoneSettings(db, zone.id)).filter((r) => r.package_id === path.package_id)
+        const { zone, sql } = yield* previousWafZone(path.zone_id, "/firewall/waf/packages")
+        yield* ensurePackage(yield* packageOf(zone.id, sql, path.package_id), path.package_id)
+        let items = rulesOf(yield* settingsOf(sql, zone.id)).filter((r) => r.package_id === path.package_id)
         if (q.mode !== undefined) {
           const m = MODE_CODES[q.mode] ?? q.mode
           items = items.filter((r) => r.mode === m || (r.mode === "default" && r.default_mode === m))
@@ -143,15 +143,16 @@ export const WafLive = HttpApiBuilder.group(WafApi(), "waf", (handlers) =>
       })
     )
     .handle("getRule", ({ path }) =>
-      Effect.flatMap(previousWafZone(path.zone_id, "/firewall/waf/packages"), ({ zone, db }) => {
-        const r = ruleIn(db, zone.id, path.package_id, path.rule_id)
-        return r ? Effect.succeed(r) : Effect.fail(notFound("rule", path.rule_id))
+      Effect.gen(function* () {
+        const { zone, sql } = yield* previousWafZone(path.zone_id, "/firewall/waf/packages")
+        const r = yield* ruleIn(sql, zone.id, path.package_id, path.rule_id)
+        return r ?? (yield* Effect.fail(notFound("rule", path.rule_id)))
       })
     )
     .handle("patchRule", ({ path, payload }) =>
       Effect.gen(function* () {
-        const { zone, db } = yield* previousWafZone(path.zone_id, "/firewall/waf/packages")
-        const r = ruleIn(db, zone.id, path.package_id, path.rule_id)
+        const { zone, sql } = yield* previousWafZone(path.zone_id, "/firewall/waf/packages")
+        const r = yield* ruleIn(sql, zone.id, path.package_id, path.rule_id)
         if (!r) return yield* Effect.fail(notFound("rule", path.rule_id))
         if (!r.allowed_modes.includes(payload.mode)) {
           return yield* Effect.fail(
@@ -160,52 +161,54 @@ export const WafLive = HttpApiBuilder.group(WafApi(), "waf", (handlers) =>
             })
           )
         }
-        setRuleMode(db, zone.id, r.id, payload.mode, payload.mode === (isOwaspPackage(r.package_id) ? "on" : "default"))
-        return ruleIn(db, zone.id, path.package_id, path.rule_id)!
+        const isDefault = payload.mode === (isOwaspPackage(r.package_id) ? "on" : "default")
+        yield* Effect.orDie(setRuleMode(sql, zone.id, r.id, payload.mode, isDefault))
+        return (yield* ruleIn(sql, zone.id, path.package_id, path.rule_id))!
       })
     )
     .handle("listOverrides", ({ path, urlParams: q }) =>
-      Effect.map(previousWafZone(path.zone_id, "/firewall/waf/overrides"), ({ zone, db }) =>
-        pageOf(listOverrides(db, zone.id), q.page, q.per_page ?? 50)
+      Effect.flatMap(previousWafZone(path.zone_id, "/firewall/waf/overrides"), ({ zone, sql }) =>
+        Effect.map(Effect.orDie(listOverrides(sql, zone.id)), (all) => pageOf(all, q.page, q.per_page ?? 50))
       )
     )
     .handleRaw("createOverride", ({ path, request }) =>
       Effect.gen(function* () {
         const payload = yield* requestPayload(request)
-        const { zone, db, now } = yield* previousWafZone(path.zone_id, "/firewall/waf/overrides")
-        const id = hexId("waf-override", zone.id, now(), listOverrides(db, zone.id).length)
+        const { zone, sql, now } = yield* previousWafZone(path.zone_id, "/firewall/waf/overrides")
+        const id = hexId("waf-override", zone.id, now(), (yield* Effect.orDie(listOverrides(sql, zone.id))).length)
         const o = yield* Either.match(checkOverrideBody(payload, id, false), {
           onLeft: Effect.fail,
           onRight: Effect.succeed
         })
-        return putOverride(db, zone.id, o, now())
+        return yield* Effect.orDie(putOverride(sql, zone.id, o, now()))
       })
     )
     .handle("getOverride", ({ path }) =>
-      Effect.flatMap(previousWafZone(path.zone_id, "/firewall/waf/overrides"), ({ zone, db }) => {
-        const o = getOverride(db, zone.id, path.override_id)
-        return o ? Effect.succeed(o) : Effect.fail(notFound("override", path.override_id))
+      Effect.gen(function* () {
+        const { zone, sql } = yield* previousWafZone(path.zone_id, "/firewall/waf/overrides")
+        const o = yield* Effect.orDie(getOverride(sql, zone.id, path.override_id))
+        return o ?? (yield* Effect.fail(notFound("override", path.override_id)))
       })
     )
     .handleRaw("updateOverride", ({ path, request }) =>
       Effect.gen(function* () {
         const payload = yield* requestPayload(request)
-        const { zone, db, now } = yield* previousWafZone(path.zone_id, "/firewall/waf/overrides")
-        if (!getOverride(db, zone.id, path.override_id))
+        const { zone, sql, now } = yield* previousWafZone(path.zone_id, "/firewall/waf/overrides")
+        if (!(yield* Effect.orDie(getOverride(sql, zone.id, path.override_id))))
           return yield* Effect.fail(notFound("override", path.override_id))
         const o = yield* Either.match(checkOverrideBody(payload, path.override_id, true), {
           onLeft: Effect.fail,
           onRight: Effect.succeed
         })
-        return putOverride(db, zone.id, o, now())
+        return yield* Effect.orDie(putOverride(sql, zone.id, o, now()))
       })
     )
     .handle("deleteOverride", ({ path }) =>
-      Effect.flatMap(previousWafZone(path.zone_id, "/firewall/waf/overrides"), ({ zone, db }) =>
-        deleteOverride(db, zone.id, path.override_id)
-          ? Effect.succeed({ id: path.override_id })
-          : Effect.fail(notFound("override", path.override_id))
-      )
+      Effect.gen(function* () {
+        const { zone, sql } = yield* previousWafZone(path.zone_id, "/firewall/waf/overrides")
+        const deleted = yield* Effect.orDie(deleteOverride(sql, zone.id, path.override_id))
+        return deleted ? { id: path.override_id } : yield* Effect.fail(notFound("override", path.override_id))
+      })
     )
     .handle("getWafSetting", ({ path }) =>
       Effect.map(previousWafZone(path.zone_id, "/settings/waf"), ({ waf }) => ({
@@ -216,14 +219,15 @@ export const WafLive = HttpApiBuilder.group(WafApi(), "waf", (handlers) =>
       }))
     )
     .handle("patchWafSetting", ({ path, payload }) =>
-      Effect.map(previousWafZone(path.zone_id, "/settings/waf"), ({ zone, db, now }) => {
-        setWafSetting(db, zone.id, payload.value, now())
-        const w = getZoneWaf(db, zone.id)
+      Effect.gen(function* () {
+        const { zone, sql, now } = yield* previousWafZone(path.zone_id, "/settings/waf")
+        yield* Effect.orDie(setWafSetting(sql, zone.id, payload.value, now()))
+        const w = yield* Effect.orDie(getZoneWaf(sql, zone.id))
         return { id: "waf" as const, value: w.waf, editable: true, modified_on: w.wafModifiedOn }
       })
     )
     .handle("listPageRules", ({ path }) =>
-      Effect.map(wafZone(path.zone_id, "/pagerules"), ({ zone, db }) => listPageRules(db, zone.id))
+      Effect.flatMap(wafZone(path.zone_id, "/pagerules"), ({ zone, sql }) => Effect.orDie(listPageRules(sql, zone.id)))
     )
     .handle("check", ({ path, urlParams }) => checkZone(path.zone_id, urlParams.phase_two))
     .handle("config", ({ path, urlParams }) => configOf(path.zone_id, urlParams.phase_two))

@@ -20,33 +20,37 @@ import { wafZone } from "./waf-zone.js"
 
 const phaseTwo = (v: string | undefined) => v === "1" || v === "true"
 
-const reasonsOf = (
-  db: Parameters<typeof previousWaf>[0],
-  zoneId: string,
-  phase2: boolean
-): Array<CompatibilityReason> => {
-  const previous = previousWaf(db, zoneId)
-  return [...checkLimits(previous).blockers, ...(phase2 ? [] : phaseOneReasons(previous))]
-}
+type Zone = Effect.Effect.Success<ReturnType<typeof wafZone>>
+
+/** The zone's previous WAF; a store that fails the read is the platform's fault (a defect, 500). */
+const previousOf = (z: Zone) => Effect.orDie(previousWaf(z.sql, z.db, z.zone.id))
+
+const reasonsOf = (z: Zone, phase2: boolean): Effect.Effect<Array<CompatibilityReason>> =>
+  Effect.map(previousOf(z), (previous) => [
+    ...checkLimits(previous).blockers,
+    ...(phase2 ? [] : phaseOneReasons(previous))
+  ])
 
 export const checkZone = (zoneId: string, phase: string | undefined) =>
-  Effect.map(wafZone(zoneId, "/waf_migration/check"), ({ zone, db, waf }): MigrationCheck => {
-    if (waf.state === "finished") {
-      return {
-        compatible: false,
-        migration_state: "finished",
-        reasons: [{ code: "finished", message: finishedMessage(zone.name), blocking: true }]
-      }
-    }
-    const reasons = reasonsOf(db, zone.id, phaseTwo(phase))
-    return { compatible: reasons.length === 0, migration_state: waf.state, ...(reasons.length > 0 ? { reasons } : {}) }
-  })
+  Effect.flatMap(wafZone(zoneId, "/waf_migration/check"), (z): Effect.Effect<MigrationCheck> =>
+    z.waf.state === "finished"
+      ? Effect.succeed({
+          compatible: false,
+          migration_state: "finished",
+          reasons: [{ code: "finished", message: finishedMessage(z.zone.name), blocking: true }]
+        })
+      : Effect.map(reasonsOf(z, phaseTwo(phase)), (reasons) => ({
+          compatible: reasons.length === 0,
+          migration_state: z.waf.state,
+          ...(reasons.length > 0 ? { reasons } : {})
+        }))
+  )
 
 export const configOf = (zoneId: string, _phase: string | undefined) =>
-  Effect.flatMap(wafZone(zoneId, "/waf_migration/config"), ({ zone, db, waf }) =>
-    waf.state === "finished"
-      ? Effect.fail(new MigrationFinished({ message: finishedMessage(zone.name) }))
-      : Effect.succeed(planMigration(previousWaf(db, zone.id)).config)
+  Effect.flatMap(wafZone(zoneId, "/waf_migration/config"), (z) =>
+    z.waf.state === "finished"
+      ? Effect.fail(new MigrationFinished({ message: finishedMessage(z.zone.name) }))
+      : Effect.map(previousOf(z), (previous) => planMigration(previous).config)
   )
 
 export const statusOf = (zoneId: string) =>
@@ -82,10 +86,13 @@ export const putEntrypoint = (
 ) =>
   Effect.gen(function* () {
     const dryRun = yield* readDryRun(q.dry_run)
-    const { zone, db, plan, waf, now } = yield* wafZone(zoneId, `/rulesets/phases/${PHASE}/entrypoint`)
+    const z = yield* wafZone(zoneId, `/rulesets/phases/${PHASE}/entrypoint`)
+    const { zone, sql, plan, waf, now } = z
+    // Read before the check, which asks for them synchronously, and only with a mode (a state change).
+    const reasons = q.waf_migration === undefined ? [] : yield* reasonsOf(z, phaseTwo(q.phase_two))
     const { config, next } = yield* Either.match(
       checkEntrypointPut(
-        { name: zone.name, plan, state: waf.state, reasons: () => reasonsOf(db, zone.id, phaseTwo(q.phase_two)) },
+        { name: zone.name, plan, state: waf.state, reasons: () => reasons },
         q.waf_migration,
         body,
         CATALOG
@@ -95,6 +102,6 @@ export const putEntrypoint = (
     if (dryRun) return null
     const at = now()
     const ruleset = buildRuleset(zone.id, waf.entrypoint, config, at)
-    saveEntrypoint(db, zone.id, ruleset, next, at)
+    yield* Effect.orDie(saveEntrypoint(sql, zone.id, ruleset, next, at))
     return ruleset
   })

@@ -15,14 +15,16 @@ import { visibleZone } from "./core-handlers.js"
 export const wafZone = (zoneId: string, suffix: string) =>
   Effect.gen(function* () {
     const zone = yield* visibleZone(zoneId, suffix)
-    const { db } = yield* Db
+    const { db, sql } = yield* Db
     const clock = yield* PlatformClock
     return {
       zone,
       db,
+      sql,
       plan: zone.plan?.legacy_id ?? "free",
       now: () => isoMicros(clock.now().getTime()),
-      waf: getZoneWaf(db, zone.id)
+      // A store that fails a read is the platform's fault: a defect, answered 500.
+      waf: yield* Effect.orDie(getZoneWaf(sql, zone.id))
     }
   })
 

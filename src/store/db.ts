@@ -44,9 +44,11 @@ export const Db = Context.GenericTag<Db>("edgectl/Db")
 
 /**
  * Fills a store after its migrations ran: `fromVersion` is the schema version the store had before
- * (0 for a new store), so a seed adds only what the newer migrations made room for.
+ * (0 for a new store), so a seed adds only what the newer migrations made room for. It writes on
+ * the handle or through the client (`sql`, for what a repository on the client writes); both run
+ * inside the creating transaction.
  */
-export type Seed = (db: Database.Database, fromVersion: number) => void
+export type Seed = (db: Database.Database, fromVersion: number, sql: SqliteClient) => Effect.Effect<void, StoreError>
 /** A seed loaded only when a store needs one (the demo world is a module of its own). */
 export interface LazySeed {
   readonly load: () => Promise<Seed>

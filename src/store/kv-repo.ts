@@ -1,18 +1,27 @@
 /**
  * The key-value storage engine of the local platform: namespaces and entries in the platform's
- * SQLite store, with synchronous prepared statements (no per-call Effect machinery on the hot path).
+ * SQLite store. What is not hot goes through the store's SQL client (a namespace's create, rename
+ * and delete, a key's metadata); the hot reads and writes stay synchronous prepared statements on
+ * the handle, with no per-call Effect machinery (a value's get and put, the bulk commit worker's
+ * transaction, the namespace look-up every request makes, the first write's implicit namespace and
+ * a namespace page through seek.ts: docs/architecture.md, "The store"). Pages of keys and entries
+ * are kv-pages.ts.
  *
  * Keys are stored as their UTF-8 bytes (BLOB), so the unique index `(ns, key)` orders them exactly
- * as the platform lists them; a listing page seeks past its cursor in that index, so its cost does
- * not grow with the namespace. Entries past their expiration are invisible to every read and are
+ * as the platform lists them. Entries past their expiration are invisible to every read and are
  * purged lazily: the one that a read meets, and all of them at the start of each write.
  *
  * Inputs are validated by the callers (src/kv/validate.ts): the engine only stores.
  */
+import type { SqlClient } from "@effect/sql/SqlClient"
 import type Database from "better-sqlite3"
+import * as Effect from "effect/Effect"
 import { nodeCrypto } from "../lazy-builtins.js"
 import { stmt } from "./query.js"
+import { keyBytes } from "./kv-pages.js"
 import { seekPage } from "./seek.js"
+import { storeFailure } from "./sql-client.js"
+import type { StoreError } from "./store-error.js"
 import type { WriteEntry } from "../kv/entry-checks.js"
 
 export interface NamespaceRow {
@@ -28,12 +37,6 @@ export interface StoredValue {
   readonly value: Buffer
   readonly metadata: string | null
   readonly expiration: number | null
-}
-
-export interface ListedKey {
-  readonly name: string
-  readonly expiration?: number
-  readonly metadata?: unknown
 }
 
 type Row = Record<string, unknown>
@@ -96,26 +99,62 @@ export const listNamespaces = (
   return { rows: rows.map(toNamespace), total }
 }
 
-export const titleTaken = (db: Database.Database, accountId: string, title: string): boolean =>
-  stmt(db, "SELECT 1 FROM kv_namespaces WHERE account_id = ? AND title = ?").get(accountId, title) !== undefined
+const TitleTakenSql = "SELECT 1 FROM kv_namespaces WHERE account_id = ? AND title = ?"
 
-/** Creates a namespace; the caller checked that the title is free in the account. */
+const titleTaken = (db: Database.Database, accountId: string, title: string): boolean =>
+  stmt(db, TitleTakenSql).get(accountId, title) !== undefined
+
+const failing = storeFailure("cannot read or write the KV namespaces")
+
+/** A namespace's insert and its read back: one text and one row encoding for the client and the handle. */
+const InsertNamespaceSql =
+  "INSERT INTO kv_namespaces (id, account_id, title, created_on, implicit) VALUES (?, ?, ?, ?, ?)"
+const NamespaceByIdSql = "SELECT * FROM kv_namespaces WHERE id = ?"
+
+interface NewNamespace {
+  readonly id?: string
+  readonly implicit?: boolean
+  readonly createdOn?: string
+}
+
+const insertParams = (accountId: string, title: string, options: NewNamespace) => ({
+  id: options.id ?? newNamespaceId(),
+  rest: [accountId, title, options.createdOn ?? new Date().toISOString(), options.implicit ? 1 : 0]
+})
+
+/**
+ * Creates a namespace on the handle, for the first write's implicit namespace (inside its
+ * transaction, `namespaceForWrite`) and the demo world's seed; the caller checked that the title is
+ * free in the account.
+ */
 export const createNamespace = (
   db: Database.Database,
   accountId: string,
   title: string,
-  options: { readonly id?: string; readonly implicit?: boolean; readonly createdOn?: string } = {}
+  options: NewNamespace = {}
 ): NamespaceRow => {
-  const id = options.id ?? newNamespaceId()
-  stmt(db, "INSERT INTO kv_namespaces (id, account_id, title, created_on, implicit) VALUES (?, ?, ?, ?, ?)").run(
-    id,
-    accountId,
-    title,
-    options.createdOn ?? new Date().toISOString(),
-    options.implicit ? 1 : 0
-  )
-  return toNamespace(stmt(db, "SELECT * FROM kv_namespaces WHERE id = ?").get(id) as Row)
+  const { id, rest } = insertParams(accountId, title, options)
+  stmt(db, InsertNamespaceSql).run(id, ...rest)
+  return toNamespace(stmt(db, NamespaceByIdSql).get(id) as Row)
 }
+
+/**
+ * Creates a namespace titled `title` in the account through the client, or answers undefined when
+ * the account has a namespace of that title: the check and the insert are one transaction, so two
+ * creates of one title never both succeed.
+ */
+export const createTitledNamespace = (
+  sql: SqlClient,
+  accountId: string,
+  title: string
+): Effect.Effect<NamespaceRow | undefined, StoreError> =>
+  Effect.gen(function* () {
+    if ((yield* sql.unsafe(TitleTakenSql, [accountId, title])).length > 0) return undefined
+    const { id, rest } = insertParams(accountId, title, {})
+    yield* sql.unsafe(InsertNamespaceSql, [id, ...rest])
+    const [row] = yield* sql.unsafe<Row>(NamespaceByIdSql, [id])
+    return toNamespace(row!)
+  }).pipe(sql.withTransaction, Effect.mapError(failing))
 
 /**
  * A namespace made by the first write to an unknown id (local mode, as wrangler's local storage
@@ -148,26 +187,32 @@ export const namespaceForWrite = (
     })
     .immediate()
 
-export const renameNamespace = (db: Database.Database, seq: number, title: string): void => {
-  stmt(db, "UPDATE kv_namespaces SET title = ?, implicit = 0 WHERE seq = ?").run(title, seq)
-}
+/**
+ * Renames the namespace `seq`, or answers false when another namespace of its account has that
+ * title (the check and the rename are one transaction).
+ */
+export const renameNamespace = (sql: SqlClient, ns: NamespaceRow, title: string): Effect.Effect<boolean, StoreError> =>
+  Effect.gen(function* () {
+    if (title !== ns.title && (yield* sql.unsafe(TitleTakenSql, [ns.accountId, title])).length > 0) return false
+    yield* sql`UPDATE kv_namespaces SET title = ${title}, implicit = 0 WHERE seq = ${ns.seq}`
+    return true
+  }).pipe(sql.withTransaction, Effect.mapError(failing))
 
 /** Whether the namespace `seq` still exists (a write that began before its delete). */
 export const namespaceExists = (db: Database.Database, seq: number): boolean =>
   stmt(db, "SELECT 1 FROM kv_namespaces WHERE seq = ?").get(seq) !== undefined
 
 /** Deletes a namespace and everything in it, in one transaction. */
-export const deleteNamespace = (db: Database.Database, seq: number): void => {
-  db.transaction(() => {
-    stmt(db, "DELETE FROM kv_entries WHERE ns = ?").run(seq)
-    stmt(db, "DELETE FROM kv_namespaces WHERE seq = ?").run(seq)
-  })()
-}
+export const deleteNamespace = (sql: SqlClient, seq: number): Effect.Effect<void, StoreError> =>
+  sql`DELETE FROM kv_entries WHERE ns = ${seq}`.pipe(
+    Effect.zipRight(sql`DELETE FROM kv_namespaces WHERE seq = ${seq}`),
+    sql.withTransaction,
+    Effect.asVoid,
+    Effect.mapError(failing)
+  )
 
 // ---------------------------------------------------------------------------------------------
 // Entries
-
-const keyBytes = (key: string) => Buffer.from(key, "utf8")
 
 /** Removes every entry whose expiration has passed (the partial index finds them). */
 const purgeExpired = (db: Database.Database, now: number): number =>
@@ -192,6 +237,10 @@ export const putEntries = (db: Database.Database, ns: number, entries: Iterable<
   db.transaction(() => writeEntries(db, ns, entries, now))()
 }
 
+/** Removes the entry under a key when it has expired: a read that meets one purges it. */
+const PurgeKeySql = "DELETE FROM kv_entries WHERE ns = ? AND key = ? AND expiration <= ?"
+const expired = (expiration: number | null, now: number) => expiration !== null && expiration <= now
+
 /** The live entry under `key`; an expired one is purged and reads as absent. */
 export const getEntry = (db: Database.Database, ns: number, key: string, now: number): StoredValue | undefined => {
   const k = keyBytes(key)
@@ -199,11 +248,35 @@ export const getEntry = (db: Database.Database, ns: number, key: string, now: nu
     Row | undefined
   if (r === undefined) return undefined
   const expiration = (r.expiration as number | null) ?? null
-  if (expiration !== null && expiration <= now) {
-    stmt(db, "DELETE FROM kv_entries WHERE ns = ? AND key = ? AND expiration <= ?").run(ns, k, now)
+  if (expired(expiration, now)) {
+    stmt(db, PurgeKeySql).run(ns, k, now)
     return undefined
   }
   return { value: r.value as Buffer, metadata: (r.metadata as string | null) ?? null, expiration }
+}
+
+/**
+ * The metadata of the live entry under `key` (the text stored, or null), or undefined when there
+ * is none, through the client; its value is not read. An expired one is purged, as `getEntry` does.
+ */
+export const entryMetadata = (
+  sql: SqlClient,
+  ns: number,
+  key: string,
+  now: number
+): Effect.Effect<string | null | undefined, StoreError> => {
+  const k = keyBytes(key)
+  return sql<{ metadata: string | null; expiration: number | null }>`
+    SELECT metadata, expiration FROM kv_entries WHERE ns = ${ns} AND key = ${k}`.pipe(
+    Effect.flatMap(([r]) =>
+      r === undefined
+        ? Effect.succeed(undefined)
+        : expired(r.expiration, now)
+          ? Effect.as(sql.unsafe(PurgeKeySql, [ns, k, now]), undefined)
+          : Effect.succeed(r.metadata)
+    ),
+    Effect.mapError(storeFailure("cannot read the KV entries"))
+  )
 }
 
 /** Deletes keys (absent ones are fine), in one transaction; the number that existed. */
@@ -215,143 +288,4 @@ export const deleteKeys = (db: Database.Database, ns: number, keys: Iterable<str
     for (const key of keys) n += del.run(ns, keyBytes(key)).changes
   })()
   return n
-}
-
-// ---------------------------------------------------------------------------------------------
-// Listing
-
-const CursorVersion = 1
-
-/** An opaque cursor: the last key listed, versioned, base64url. */
-const encodeCursor = (key: Buffer): string => Buffer.concat([Buffer.of(CursorVersion), key]).toString("base64url")
-
-/** The key a cursor points after, or undefined if the text is not one of our cursors. */
-export const decodeCursor = (cursor: string): Buffer | undefined => {
-  if (!/^[A-Za-z0-9_-]+$/.test(cursor)) return undefined
-  const bytes = Buffer.from(cursor, "base64url")
-  if (bytes.length < 2 || bytes[0] !== CursorVersion || bytes.length > 1 + 512) return undefined
-  return bytes.subarray(1)
-}
-
-/** The smallest byte string greater than every string that starts with `prefix`, if any. */
-const prefixEnd = (prefix: Buffer): Buffer | undefined => {
-  const end = Buffer.from(prefix)
-  for (let i = end.length - 1; i >= 0; i--) {
-    if (end[i]! < 0xff) {
-      end[i]!++
-      return end.subarray(0, i + 1)
-    }
-  }
-  return undefined
-}
-
-export interface KeyQuery {
-  readonly prefix?: string | undefined
-  readonly limit: number
-  /** The key to list after (from decodeCursor). */
-  readonly after?: Buffer | undefined
-}
-
-/** A page's query of live keys in byte order, after the cursor and within the prefix: `limit + 1` rows. */
-const pageQuery = (columns: string, ns: number, q: KeyQuery, now: number) => {
-  const prefix = q.prefix !== undefined && q.prefix !== "" ? keyBytes(q.prefix) : undefined
-  const params: Array<unknown> = [ns]
-  let sql = `SELECT ${columns} FROM kv_entries WHERE ns = ?`
-  // One lower bound, the tighter of the cursor and the prefix, so the index seek starts there.
-  if (q.after !== undefined && (prefix === undefined || Buffer.compare(q.after, prefix) >= 0)) {
-    sql += " AND key > ?"
-    params.push(q.after)
-  } else if (prefix !== undefined) {
-    sql += " AND key >= ?"
-    params.push(prefix)
-  }
-  const end = prefix !== undefined ? prefixEnd(prefix) : undefined
-  if (end !== undefined) {
-    sql += " AND key < ?"
-    params.push(end)
-  }
-  sql += " AND (expiration IS NULL OR expiration > ?) ORDER BY key LIMIT ?"
-  params.push(now, q.limit + 1)
-  return { sql, params }
-}
-
-/** One page of live keys in byte order; `cursor` is empty on the last page. */
-export const listKeys = (
-  db: Database.Database,
-  ns: number,
-  q: KeyQuery,
-  now: number
-): { readonly keys: ReadonlyArray<ListedKey>; readonly cursor: string } => {
-  const { sql, params } = pageQuery("key, expiration, metadata", ns, q, now)
-  const rows = stmt(db, sql).all(...params) as Array<Row>
-  const more = rows.length > q.limit
-  const page = more ? rows.slice(0, q.limit) : rows
-  const keys = page.map((r): ListedKey => {
-    const out: { name: string; expiration?: number; metadata?: unknown } = {
-      name: (r.key as Buffer).toString("utf8")
-    }
-    if (r.expiration !== null) out.expiration = r.expiration as number
-    if (r.metadata !== null) out.metadata = JSON.parse(r.metadata as string) as unknown
-    return out
-  })
-  return { keys, cursor: more ? encodeCursor(page[page.length - 1]!.key as Buffer) : "" }
-}
-
-/** A key of a page of entries with its value: text that is its bytes exactly, or the bytes. */
-export interface ListedEntry extends ListedKey {
-  readonly value: string | Buffer
-}
-
-/**
- * Whether SQLite's text of `bytes` bytes is those bytes exactly: UTF-8 decodes invalid sequences
- * to U+FFFD (or, were a decoder lenient, to a lone surrogate or to fewer bytes), so a text without
- * them and of the same UTF-8 length is the bytes themselves.
- */
-const faithful = (text: string, bytes: number) =>
-  !text.includes("\uFFFD") &&
-  Buffer.byteLength(text, "utf8") === bytes &&
-  (text as string & { isWellFormed(): boolean }).isWellFormed()
-
-/**
- * One page of live entries (keys with their values) in byte order, for a local export
- * (src/server/door/kv-entries-route.ts). Keys and values are read as text by SQLite, in raw rows: a
- * Buffer per key and per value was two thirds of a page's cost. A key or value whose text is not
- * its bytes (a binary value) is read again as bytes by its row.
- */
-export const listEntries = (
-  db: Database.Database,
-  ns: number,
-  q: KeyQuery,
-  now: number
-): { readonly entries: ReadonlyArray<ListedEntry>; readonly cursor: string } => {
-  const { sql, params } = pageQuery(
-    "CAST(key AS TEXT), length(key), CAST(value AS TEXT), length(value), expiration, metadata, rowid",
-    ns,
-    q,
-    now
-  )
-  const rows = stmt(db, sql)
-    .raw(true)
-    .all(...params) as Array<[string, number, string, number, number | null, string | null, number]>
-  const more = rows.length > q.limit
-  const n = more ? q.limit : rows.length
-  const entries: Array<ListedEntry> = []
-  let lastKey: Buffer | undefined
-  for (let i = 0; i < n; i++) {
-    const [name, nameBytes, text, valueBytes, expiration, metadata, rowid] = rows[i]!
-    let value: string | Buffer = text
-    let key = name
-    if (!faithful(text, valueBytes) || !faithful(name, nameBytes)) {
-      const bytes = stmt(db, "SELECT key, value FROM kv_entries WHERE rowid = ?").get(rowid) as Row
-      key = (bytes.key as Buffer).toString("utf8")
-      if (!faithful(text, valueBytes)) value = bytes.value as Buffer
-      if (i === n - 1) lastKey = bytes.key as Buffer
-    }
-    const out: { name: string; value: string | Buffer; expiration?: number; metadata?: unknown } = { name: key, value }
-    if (expiration !== null) out.expiration = expiration
-    if (metadata !== null) out.metadata = JSON.parse(metadata) as unknown
-    entries.push(out)
-  }
-  const cursor = more ? encodeCursor(lastKey ?? keyBytes(rows[n - 1]![0])) : ""
-  return { entries, cursor }
 }

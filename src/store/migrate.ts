@@ -22,13 +22,14 @@ const CreateWaitMs = 120_000
  * had, then `user_version`), or does nothing when another process did it first, through the
  * store's client `sql` on `db` (the Migrator's queries and the seed's statements on one connection,
  * in one of the client's transactions). `fill` is a `Seed` (db.ts), written out by its shape because
- * db.ts imports this module.
+ * db.ts imports this module: its statements on the handle and its client effect both land in the
+ * transaction.
  */
 export const createOrUpgrade = (
   db: Database.Database,
   sql: SqliteClient,
   file: string,
-  fill: ((db: Database.Database, fromVersion: number) => void) | undefined
+  fill: ((db: Database.Database, fromVersion: number, sql: SqliteClient) => Effect.Effect<void, StoreError>) | undefined
 ): Effect.Effect<void, StoreError> =>
   Effect.gen(function* () {
     const work = Effect.gen(function* () {
@@ -37,13 +38,12 @@ export const createOrUpgrade = (
       yield* Migrator.make({})({ loader: Migrator.fromRecord(migrations) }).pipe(
         Effect.mapError((e) => new StoreError(`cannot migrate ${file}: ${String(e)}`))
       )
-      yield* Effect.try({
-        try: () => {
-          fill?.(db, from)
-          db.pragma(`user_version = ${LatestVersion}`)
-        },
-        catch: (e) => new StoreError(`cannot seed ${file}: ${String(e)}`)
-      })
+      const seeding = fill === undefined ? Effect.void : Effect.suspend(() => fill(db, from, sql))
+      yield* seeding.pipe(
+        Effect.zipRight(Effect.sync(() => db.pragma(`user_version = ${LatestVersion}`))),
+        Effect.catchAllDefect((e) => Effect.fail(new StoreError(String(e)))),
+        Effect.mapError((e) => new StoreError(`cannot seed ${file}: ${e.message}`))
+      )
     }).pipe(Effect.provideService(SqlClient.SqlClient, sql))
     const waited = db.pragma("busy_timeout", { simple: true }) as number
     db.pragma(`busy_timeout = ${CreateWaitMs}`)

@@ -1,5 +1,12 @@
-/** Zones, DNS records and certificate packs of the local platform, as the v4 API returns them. */
+/**
+ * Zones, DNS records and certificate packs of the local platform, as the v4 API returns them. The
+ * DNS writes and a record's read go through the store's SQL client; the listings (zones, a DNS
+ * page, a certificate page) and a zone read by id stay on the handle: the route table and the
+ * credential check answer them before the app, without a fiber (docs/architecture.md, "The store").
+ */
+import type { SqlClient } from "@effect/sql/SqlClient"
 import type Database from "better-sqlite3"
+import * as Effect from "effect/Effect"
 import type { CertificatePack } from "../domain/certificate.js"
 import type { DnsRecord, NewDnsRecord } from "../domain/dns.js"
 import { dataFromContent } from "../domain/dns-data.js"
@@ -7,6 +14,8 @@ import { pageInfo, type Page } from "../domain/envelope.js"
 import type { Zone } from "../domain/zone.js"
 import { inList, json, parseOperator, stmt, textClause, where, type Clause } from "./query.js"
 import { seekPage, seekTotal } from "./seek.js"
+import { storeFailure } from "./sql-client.js"
+import type { StoreError } from "./store-error.js"
 
 type Row = Record<string, unknown>
 
@@ -129,74 +138,62 @@ const dnsFromRow = (r: Row): DnsRecord => {
   }
 }
 
+const failing = storeFailure("cannot read or write the zone's DNS records")
+
 /** Writes a checked new record (src/server/dns-records.ts) and answers it as the list does. */
 export const insertDnsRecord = (
-  db: Database.Database,
+  sql: SqlClient,
   zoneId: string,
   id: string,
   r: NewDnsRecord,
   now: string
-): DnsRecord => {
-  stmt(
-    db,
-    `INSERT INTO dns_records (id, zone_id, type, name, content, proxiable, proxied, ttl, priority, comment, tags, created_on, modified_on)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
-  ).run(
-    id,
-    zoneId,
-    r.type,
-    r.name,
-    r.content,
-    r.proxiable ? 1 : 0,
-    r.proxied ? 1 : 0,
-    r.ttl,
-    r.priority,
-    r.comment,
-    JSON.stringify(r.tags),
-    now,
-    now
+): Effect.Effect<DnsRecord, StoreError> =>
+  sql`INSERT INTO dns_records (id, zone_id, type, name, content, proxiable, proxied, ttl, priority, comment, tags, created_on, modified_on)
+      VALUES (${id}, ${zoneId}, ${r.type}, ${r.name}, ${r.content}, ${r.proxiable ? 1 : 0}, ${r.proxied ? 1 : 0}, ${r.ttl},
+        ${r.priority}, ${r.comment}, ${JSON.stringify(r.tags)}, ${now}, ${now})`.pipe(
+    Effect.zipRight(sql<Row>`SELECT * FROM dns_records WHERE id = ${id}`),
+    sql.withTransaction,
+    Effect.map(([row]) => dnsFromRow(row!)),
+    Effect.mapError(failing)
   )
-  return dnsFromRow(stmt(db, "SELECT * FROM dns_records WHERE id = ?").get(id) as Row)
-}
 
 /** One record of a zone, as the list answers it. */
-export const getDnsRecord = (db: Database.Database, zoneId: string, id: string): DnsRecord | undefined => {
-  const row = stmt(db, "SELECT * FROM dns_records WHERE id = ? AND zone_id = ?").get(id, zoneId) as Row | undefined
-  return row === undefined ? undefined : dnsFromRow(row)
-}
+export const getDnsRecord = (
+  sql: SqlClient,
+  zoneId: string,
+  id: string
+): Effect.Effect<DnsRecord | undefined, StoreError> =>
+  sql<Row>`SELECT * FROM dns_records WHERE id = ${id} AND zone_id = ${zoneId}`.pipe(
+    Effect.map(([row]) => (row === undefined ? undefined : dnsFromRow(row))),
+    Effect.mapError(failing)
+  )
 
 /** Writes a checked record over the one with `id` (its id and creation time stay). */
 export const updateDnsRecord = (
-  db: Database.Database,
+  sql: SqlClient,
   zoneId: string,
   id: string,
   r: NewDnsRecord,
   now: string
-): DnsRecord | undefined => {
-  const changed = stmt(
-    db,
-    `UPDATE dns_records SET type = ?, name = ?, content = ?, proxiable = ?, proxied = ?, ttl = ?, priority = ?,
-      comment = ?, tags = ?, modified_on = ? WHERE id = ? AND zone_id = ?`
-  ).run(
-    r.type,
-    r.name,
-    r.content,
-    r.proxiable ? 1 : 0,
-    r.proxied ? 1 : 0,
-    r.ttl,
-    r.priority,
-    r.comment,
-    JSON.stringify(r.tags),
-    now,
-    id,
-    zoneId
-  ).changes
-  return changed === 0 ? undefined : getDnsRecord(db, zoneId, id)
-}
+): Effect.Effect<DnsRecord | undefined, StoreError> =>
+  sql`UPDATE dns_records SET type = ${r.type}, name = ${r.name}, content = ${r.content}, proxiable = ${r.proxiable ? 1 : 0},
+        proxied = ${r.proxied ? 1 : 0}, ttl = ${r.ttl}, priority = ${r.priority}, comment = ${r.comment},
+        tags = ${JSON.stringify(r.tags)}, modified_on = ${now}
+      WHERE id = ${id} AND zone_id = ${zoneId}`.raw.pipe(
+    Effect.mapError(failing),
+    Effect.flatMap((res) =>
+      (res as Database.RunResult).changes === 0 ? Effect.succeed(undefined) : getDnsRecord(sql, zoneId, id)
+    ),
+    sql.withTransaction,
+    Effect.catchTag("SqlError", (e) => Effect.fail(failing(e)))
+  )
 
 /** False when the zone has no record with `id`. */
-export const deleteDnsRecord = (db: Database.Database, zoneId: string, id: string): boolean =>
-  stmt(db, "DELETE FROM dns_records WHERE id = ? AND zone_id = ?").run(id, zoneId).changes > 0
+export const deleteDnsRecord = (sql: SqlClient, zoneId: string, id: string): Effect.Effect<boolean, StoreError> =>
+  sql`DELETE FROM dns_records WHERE id = ${id} AND zone_id = ${zoneId}`.raw.pipe(
+    Effect.map((res) => (res as Database.RunResult).changes > 0),
+    Effect.mapError(failing)
+  )
 
 export interface DnsQuery {
   readonly zoneId: string
@@ -245,13 +242,18 @@ export const listDnsRecords = (db: Database.Database, q: DnsQuery): Page<DnsReco
   return { items: rows.map(dnsFromRow), info: pageInfo(q.page, q.perPage, total, rows.length) }
 }
 
+/**
+ * A page of the zone's certificate packs: the page through seek.ts on the handle (its memo of
+ * where pages end is kept per handle), each pack's certificates through the client.
+ */
 export const listCertificatePacks = (
   db: Database.Database,
+  sql: SqlClient,
   zoneId: string,
   all: boolean,
   page: number,
   perPage: number
-): Page<CertificatePack> => {
+): Effect.Effect<Page<CertificatePack>, StoreError> => {
   const w = { sql: all ? "WHERE zone_id = ?" : "WHERE zone_id = ? AND status = 'active'", params: [zoneId] }
   const { rows: packs, total } = seekPage(db, {
     select: "*",
@@ -264,33 +266,36 @@ export const listCertificatePacks = (
     page,
     perPage
   })
-  const items = packs.map((p): CertificatePack => {
-    const certs = stmt(db, "SELECT * FROM certificates WHERE pack_id = ? ORDER BY priority, id").all(p.id) as Array<Row>
-    return {
-      id: p.id as string,
-      type: p.type as string,
-      hosts: json(p.hosts, []),
-      primary_certificate: (p.primary_certificate as string | null) ?? null,
-      status: p.status as string,
-      certificates: certs.map((c) => ({
-        id: c.id as string,
-        hosts: json(c.hosts, []),
-        issuer: c.issuer as string,
-        signature: c.signature as string,
-        status: c.status as string,
-        bundle_method: c.bundle_method as string,
-        zone_id: c.zone_id as string,
-        uploaded_on: c.uploaded_on as string,
-        modified_on: c.modified_on as string,
-        expires_on: c.expires_on as string,
-        priority: (c.priority as number | null) ?? null
-      })),
-      created_on: p.created_on as string,
-      validity_days: p.validity_days as number,
-      validation_method: p.validation_method as string,
-      certificate_authority: p.certificate_authority as string,
-      cloudflare_branding: p.cloudflare_branding === 1
-    }
-  })
-  return { items, info: pageInfo(page, perPage, total, items.length) }
+  const pack = (p: Row) =>
+    sql<Row>`SELECT * FROM certificates WHERE pack_id = ${p.id as string} ORDER BY priority, id`.pipe(
+      Effect.map((certs): CertificatePack => ({
+        id: p.id as string,
+        type: p.type as string,
+        hosts: json(p.hosts, []),
+        primary_certificate: (p.primary_certificate as string | null) ?? null,
+        status: p.status as string,
+        certificates: certs.map((c) => ({
+          id: c.id as string,
+          hosts: json(c.hosts, []),
+          issuer: c.issuer as string,
+          signature: c.signature as string,
+          status: c.status as string,
+          bundle_method: c.bundle_method as string,
+          zone_id: c.zone_id as string,
+          uploaded_on: c.uploaded_on as string,
+          modified_on: c.modified_on as string,
+          expires_on: c.expires_on as string,
+          priority: (c.priority as number | null) ?? null
+        })),
+        created_on: p.created_on as string,
+        validity_days: p.validity_days as number,
+        validation_method: p.validation_method as string,
+        certificate_authority: p.certificate_authority as string,
+        cloudflare_branding: p.cloudflare_branding === 1
+      }))
+    )
+  return Effect.forEach(packs, pack).pipe(
+    Effect.map((items) => ({ items, info: pageInfo(page, perPage, total, items.length) })),
+    Effect.mapError(storeFailure("cannot read the zone's certificates"))
+  )
 }

@@ -15,7 +15,9 @@ import { seedDemo } from "../../src/demo/seeds.js"
 import { StagedEntries } from "../../src/kv/staging.js"
 import { commitInWorker, WriteGate } from "../../src/store/commit-worker.js"
 import { open } from "../../src/store/db.js"
+import { sqliteClientOn } from "../../src/store/sql-client.js"
 import * as Engine from "../../src/store/kv-repo.js"
+import * as Pages from "../../src/store/kv-pages.js"
 
 let db: Database.Database
 let file = ""
@@ -43,7 +45,7 @@ const staged = (n: number, memoryLimit: number) => {
 }
 
 const stored = (ns: number) =>
-  Engine.listKeys(db, ns, { limit: 10_000 }, now).keys.map((k) => ({
+  Pages.listKeys(db, ns, { limit: 10_000 }, now).keys.map((k) => ({
     ...k,
     value: Engine.getEntry(db, ns, k.name, now)?.value.toString()
   }))
@@ -71,7 +73,7 @@ describe("a bulk committed in a worker thread", () => {
 
   it("writes nothing, and says so, when the namespace was deleted before its transaction", async () => {
     const ns = Engine.createNamespace(db, acme, "deleted-before-commit")
-    Engine.deleteNamespace(db, ns.seq)
+    await Effect.runPromise(Effect.flatMap(sqliteClientOn(db, file), (sql) => Engine.deleteNamespace(sql, ns.seq)))
     const s = staged(100, 64 << 10)
     try {
       expect(await commitInWorker({ file, ns: ns.seq, now, staged: s.handoff() })).toBe(false)

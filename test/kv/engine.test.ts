@@ -6,12 +6,16 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import * as Engine from "../../src/store/kv-repo.js"
+import * as Pages from "../../src/store/kv-pages.js"
 import type { WriteEntry } from "../../src/kv/entry-checks.js"
 import { open } from "../../src/store/db.js"
+import { sqliteClientOn, type SqliteClient } from "../../src/store/sql-client.js"
 import { seedDemo } from "../../src/demo/seeds.js"
 import { hexId } from "../../src/domain/ids.js"
 
 let db: Database.Database
+/** The store's SQL client on the same handle, for what kv-repo does through it. */
+let sql: SqliteClient
 const acme = hexId("account", "Acme Corp")
 const now = 1_800_000_000
 const entry = (key: string, value = "v", extra: Partial<WriteEntry> = {}): WriteEntry => ({
@@ -24,25 +28,30 @@ const entry = (key: string, value = "v", extra: Partial<WriteEntry> = {}): Write
 
 beforeAll(async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "edgectl-kvengine-"))
-  db = await Effect.runPromise(open(path.join(dir, "platform.sqlite"), seedDemo()))
+  const file = path.join(dir, "platform.sqlite")
+  db = await Effect.runPromise(open(file, seedDemo()))
+  sql = await Effect.runPromise(sqliteClientOn(db, file))
 })
 afterAll(() => db?.close())
 
 const fresh = (title: string) => Engine.createNamespace(db, acme, title)
-const names = (ns: number, q: Partial<Engine.KeyQuery> = {}, at = now) =>
-  Engine.listKeys(db, ns, { limit: 1000, ...q }, at).keys.map((k) => k.name)
+const names = (ns: number, q: Partial<Pages.KeyQuery> = {}, at = now) =>
+  Pages.listKeys(db, ns, { limit: 1000, ...q }, at).keys.map((k) => k.name)
 
 describe("namespaces", () => {
-  it("creates, finds (only in its account), renames, pages and deletes with every entry", () => {
-    const ns = fresh("engine-ns")
+  it("creates, finds (only in its account), renames, pages and deletes with every entry", async () => {
+    const ns = (await Effect.runPromise(Engine.createTitledNamespace(sql, acme, "engine-ns")))!
     expect(ns.id).toMatch(/^[0-9a-f]{32}$/)
     expect(Engine.findNamespace(db, ns.id, [acme])?.title).toBe("engine-ns")
     expect(Engine.findNamespace(db, ns.id, [hexId("account", "Globex")])).toBeUndefined()
-    expect(Engine.titleTaken(db, acme, "engine-ns")).toBe(true)
-    Engine.renameNamespace(db, ns.seq, "engine-renamed")
+    // A taken title: neither a second create nor another namespace's rename takes it.
+    expect(await Effect.runPromise(Engine.createTitledNamespace(sql, acme, "engine-ns"))).toBeUndefined()
+    const other = fresh("engine-other")
+    expect(await Effect.runPromise(Engine.renameNamespace(sql, other, "engine-ns"))).toBe(false)
+    expect(await Effect.runPromise(Engine.renameNamespace(sql, ns, "engine-renamed"))).toBe(true)
     expect(Engine.findNamespace(db, ns.id, [acme])?.title).toBe("engine-renamed")
     Engine.putEntries(db, ns.seq, [entry("a"), entry("b")], now)
-    Engine.deleteNamespace(db, ns.seq)
+    await Effect.runPromise(Engine.deleteNamespace(sql, ns.seq))
     expect(Engine.findNamespace(db, ns.id, [acme])).toBeUndefined()
     expect((db.prepare("SELECT count(*) AS n FROM kv_entries WHERE ns = ?").get(ns.seq) as { n: number }).n).toBe(0)
   })
@@ -81,7 +90,7 @@ describe("entries", () => {
     expect(Engine.getEntry(db, ns.seq, "k", now)).toBeUndefined()
   })
 
-  it("expired entries are invisible to get and list, and purged lazily", () => {
+  it("expired entries are invisible to get, metadata and list, and purged lazily", async () => {
     const ns = fresh("entries-exp")
     Engine.putEntries(
       db,
@@ -92,7 +101,8 @@ describe("entries", () => {
     expect(names(ns.seq)).toEqual(["later", "never", "soon"])
     const after = now + 100
     expect(names(ns.seq, {}, after)).toEqual(["later", "never"])
-    expect(Engine.getEntry(db, ns.seq, "soon", after)).toBeUndefined()
+    expect(await Effect.runPromise(Engine.entryMetadata(sql, ns.seq, "later", after))).toBeNull()
+    expect(await Effect.runPromise(Engine.entryMetadata(sql, ns.seq, "soon", after))).toBeUndefined()
     // the read purged it
     expect(
       db.prepare("SELECT count(*) AS n FROM kv_entries WHERE ns = ? AND key = ?").get(ns.seq, Buffer.from("soon"))
@@ -134,19 +144,19 @@ describe("listing", () => {
     let after: Buffer | undefined
     let pages = 0
     for (;;) {
-      const page = Engine.listKeys(db, ns.seq, { limit: 10, after, prefix: "key-" }, now)
+      const page = Pages.listKeys(db, ns.seq, { limit: 10, after, prefix: "key-" }, now)
       seen.push(...page.keys.map((k) => k.name))
       pages++
       if (page.cursor === "") break
-      after = Engine.decodeCursor(page.cursor)
+      after = Pages.decodeCursor(page.cursor)
       expect(after).toBeDefined()
     }
     expect(pages).toBe(3)
     expect(seen).toEqual(Array.from({ length: 25 }, (_, i) => `key-${String(i).padStart(2, "0")}`))
     expect(names(ns.seq, { prefix: "key-1" })).toHaveLength(10)
     expect(names(ns.seq, { prefix: "nope" })).toEqual([])
-    expect(Engine.decodeCursor("not a cursor!")).toBeUndefined()
-    expect(Engine.decodeCursor(Buffer.from("x").toString("base64url"))).toBeUndefined()
+    expect(Pages.decodeCursor("not a cursor!")).toBeUndefined()
+    expect(Pages.decodeCursor(Buffer.from("x").toString("base64url"))).toBeUndefined()
   })
 
   it("a page seeks in the key index past the cursor: no scan, no OFFSET", () => {

@@ -10,6 +10,7 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import * as Engine from "../../src/store/kv-repo.js"
+import * as Pages from "../../src/store/kv-pages.js"
 import type { WriteEntry } from "../../src/kv/entry-checks.js"
 import { open } from "../../src/store/db.js"
 import { seedDemo } from "../../src/demo/seeds.js"
@@ -55,8 +56,8 @@ describe("listEntries", () => {
       let after: Buffer | undefined
       for (let pages = 0; ; pages++) {
         expect(pages).toBeLessThan(100)
-        const keys = Engine.listKeys(db, ns, { limit: 4, prefix, after }, now)
-        const page = Engine.listEntries(db, ns, { limit: 4, prefix, after }, now)
+        const keys = Pages.listKeys(db, ns, { limit: 4, prefix, after }, now)
+        const page = Pages.listEntries(db, ns, { limit: 4, prefix, after }, now)
         expect(page.cursor).toBe(keys.cursor)
         expect(page.entries.map(({ name, expiration, metadata }) => ({ name, expiration, metadata }))).toEqual(
           keys.keys.map(({ name, expiration, metadata }) => ({ name, expiration, metadata }))
@@ -68,7 +69,7 @@ describe("listEntries", () => {
           if (typeof e.value === "string") expect(Buffer.from(e.value, "utf8").equals(want)).toBe(true)
         }
         if (page.cursor === "") break
-        after = Engine.decodeCursor(page.cursor)
+        after = Pages.decodeCursor(page.cursor)
       }
     }
   })

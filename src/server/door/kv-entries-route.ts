@@ -22,6 +22,7 @@ import { EntriesSegment, entriesText, entryOf } from "../../kv/lifecycle-files.j
 import { nowSeconds } from "../../kv/validate.js"
 import type { Db } from "../../store/db.js"
 import * as Engine from "../../store/kv-repo.js"
+import * as Pages from "../../store/kv-pages.js"
 import { authenticate } from "../auth.js"
 import type { KvOptions } from "../kv-options.js"
 import { isBodilessGet, orApp, type TableRequest } from "./route-table.js"
@@ -42,7 +43,7 @@ const answer = (db: Db["db"], options: KvOptions, request: TableRequest): string
   const limit = Number(q.get("limit") ?? "1000")
   if (!Number.isInteger(limit) || limit < 1 || limit > 1000) return undefined
   const cursor = q.get("cursor") ?? ""
-  const after = cursor !== "" ? Engine.decodeCursor(cursor) : undefined
+  const after = cursor !== "" ? Pages.decodeCursor(cursor) : undefined
   if (cursor !== "" && after === undefined) return undefined
   const principal = authenticate(request.headers, request.url, db)
   if (Either.isLeft(principal)) return undefined
@@ -51,7 +52,7 @@ const answer = (db: Db["db"], options: KvOptions, request: TableRequest): string
   const ns = Engine.findNamespace(db, namespaceId, options.implicitNamespaces ? accountIds : [accountId])
   if (ns === undefined) return undefined
   const prefix = q.get("prefix") ?? undefined
-  const page = Engine.listEntries(db, ns.seq, { prefix, limit, after }, nowSeconds())
+  const page = Pages.listEntries(db, ns.seq, { prefix, limit, after }, nowSeconds())
   const entries = page.entries.map((e) => entryOf(e, e.value))
   // JSON Lines: the page's cursor and count, then each entry as the export writes it, so that the
   // export copies the lines (kv-lifecycle-service.ts `localPage`) instead of decoding and encoding
