@@ -346,3 +346,13 @@ const tallyText = (t: Readonly<Record<string, number>>) =>
 /** What each state decided, as the CLI and the TUI say it: `before: 2 allow, 1 block, 26 none; after: …`. */
 export const decidedText = (r: MigrationReplayReport) =>
   `before: ${tallyText(r.decided.before)}; after: ${tallyText(r.decided.after)}`
+
+/** How many differences the plan's notes explain, as the CLI and the TUI say it; undefined for a replay that explains none (no note of its plan can). */
+export const explainedText = (r: Pick<MigrationReplayReport, "requests" | "agreed" | "explained">) =>
+  r.explained === undefined
+    ? undefined
+    : `explained by the plan's notes: ${r.explained} of ${r.requests - r.agreed} difference(s)`
+
+/** The codes of the notes that explain one difference, as the CLI and the TUI name them: `-` when none does. */
+export const explainedByText = (d: { readonly explainedBy?: ReadonlyArray<{ readonly code: string }> | undefined }) =>
+  (d.explainedBy ?? []).map((n) => n.code).join(", ") || "-"

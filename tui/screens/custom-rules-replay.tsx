@@ -3,12 +3,19 @@
  * file and what was compared, the counts, the lines not read (the CLI's words), then every request
  * the zone before and after decide differently, one row each (its line in the traffic file, what
  * differs, the request), scrolled with the list keys; under the list, the selected request's two
- * decisions with the rules responsible. No difference is said in so many words. It only draws the
- * replay's report (src/services/migration-replay-service.ts).
+ * decisions with the rules responsible. No difference is said in so many words. A replay whose plan
+ * has notes that explain a difference by design (the legacy migrations', the firewall migration's
+ * placement of the migrated Zone Lockdown rules) says how many they explain on the counts line and
+ * names the note of each difference, in the CLI's words; `n` reads the selected one's notes whole.
+ * The firewall rules migration's view and the legacy migrations' view both draw it; it only draws
+ * the replay's report (src/services/migration-replay-service.ts, legacy-replay-service.ts).
  */
 import { Box, Text } from "ink"
+import { useState } from "react"
 import {
   decidedText,
+  explainedByText,
+  explainedText,
   replayCounts,
   verdictText,
   type ReplayDisagreement
@@ -17,9 +24,14 @@ import { notReadLines } from "../../src/rules/traffic-line.js"
 import { replayHeading, type MigrationReplay } from "../../src/services/migration-replay-service.js"
 import { List, useListCursor } from "../components/list.js"
 import { KeyLayer, useKeys } from "../keys.js"
+import { usePaneSize } from "../terminal.js"
 
-const rowText = (d: ReplayDisagreement) =>
-  `${String(d.line).padEnd(6)}${d.differences.join(",").padEnd(15)} ${d.id !== undefined ? `${d.id}: ` : ""}${d.summary}`
+/** The EXPLAINED BY column's width where there is room for it (a pane of 90 columns or more: a 120-column terminal), else 0. */
+const explainedWidth = (rows: ReadonlyArray<ReplayDisagreement>, columns: number) =>
+  columns < 90 ? 0 : Math.min(30, Math.max(12, ...rows.map((d) => explainedByText(d).length)) + 1)
+
+const rowText = (d: ReplayDisagreement, explained: number) =>
+  `${String(d.line).padEnd(6)}${d.differences.join(",").padEnd(15)} ${explained > 0 ? explainedByText(d).padEnd(explained) : ""}${d.id !== undefined ? `${d.id}: ` : ""}${d.summary}`
 
 const baseName = (file: string) => file.split("/").pop() ?? file
 
@@ -38,6 +50,8 @@ export const replayLine = (r: MigrationReplay) => {
 
 /** Title, counts (2 on a narrow pane), decided, header, detail 6; then a line for each line of the lines not read. */
 const Chrome = 11
+/** A replay that explains: the counts line's explained count (3 lines on a narrow pane), the detail's note line. */
+const ExplainedChrome = 2
 
 export function CustomRulesReplayView({
   replay: report,
@@ -52,25 +66,59 @@ export function CustomRulesReplayView({
 }) {
   const rows = report.disagreements
   const notRead = notReadLines(report.problems)
-  const listRows = Math.max(2, height - Chrome - notRead.length)
+  const explained = explainedText(report)
+  const listRows = Math.max(2, height - Chrome - (explained !== undefined ? ExplainedChrome : 0) - notRead.length)
   const cursor = useListCursor(rows.length, listRows, [report])
   const current = rows[cursor.index]
+  const notes = current?.explainedBy ?? []
+  // The selected difference's explaining notes read whole, over the list until esc.
+  const [notesShown, setNotesShown] = useState(false)
+  const paneColumns = usePaneSize().columns
+  const columnWidth = explained !== undefined ? explainedWidth(rows, paneColumns) : 0
   useKeys(
     (press) => {
+      if (notesShown) {
+        if (press.name === "escape" || press.name === "n" || press.name === "backspace") setNotesShown(false)
+        return true
+      }
       if (cursor.move(press)) return true
+      if (press.name === "n" && notes.length > 0) {
+        setNotesShown(true)
+        return true
+      }
       if (press.name !== "escape" && press.name !== "backspace") return false
       onClose()
       return true
     },
     {
       priority: KeyLayer.tab,
+      modal: notesShown,
       active,
-      hints: [
-        ...(rows.length > 0 ? [{ keys: "↑↓", label: "requests", keep: 1 }] : []),
-        { keys: "esc", label: "preview", keep: 1 }
-      ]
+      hints: notesShown
+        ? [{ keys: "esc", label: "close" }]
+        : [
+            ...(rows.length > 0 ? [{ keys: "↑↓", label: "requests", keep: 1 }] : []),
+            ...(notes.length > 0 ? [{ keys: "n", label: "note", keep: 1 }] : []),
+            { keys: "esc", label: "preview", keep: 1 }
+          ]
     }
   )
+  if (notesShown && current !== undefined)
+    return (
+      <Box flexDirection="column" height={height} overflow="hidden" borderStyle="round" borderColor="cyan" paddingX={1}>
+        <Box flexShrink={0}>
+          <Text
+            bold
+            wrap="truncate-end"
+          >{`What explains line ${current.line}${current.id !== undefined ? ` (${current.id})` : ""}`}</Text>
+        </Box>
+        {notes.map((n, i) => (
+          <Box key={i} flexShrink={0}>
+            <Text wrap="wrap">{`${n.code}: ${n.message}`}</Text>
+          </Box>
+        ))}
+      </Box>
+    )
   return (
     <Box flexDirection="column" height={height} overflow="hidden">
       <Text bold wrap="truncate-end">
@@ -78,6 +126,7 @@ export function CustomRulesReplayView({
       </Text>
       <Text color={report.agreed === report.requests ? "green" : "yellow"} wrap="wrap">
         {report.agreed === report.requests ? `✓ No difference: ${replayCounts(report)}` : replayCounts(report)}
+        {explained !== undefined ? `; ${explained}` : ""}
       </Text>
       <Text dimColor wrap="truncate-end">{`decided: ${decidedText(report)}`}</Text>
       {notRead.map((l, i) => (
@@ -91,18 +140,26 @@ export function CustomRulesReplayView({
             items={rows}
             index={cursor.index}
             height={listRows}
-            header={`${"LINE".padEnd(6)}${"DIFFERS IN".padEnd(15)} REQUEST`}
-            row={rowText}
+            header={`${"LINE".padEnd(6)}${"DIFFERS IN".padEnd(15)} ${columnWidth > 0 ? "EXPLAINED BY".padEnd(columnWidth) : ""}REQUEST`}
+            row={(d) => rowText(d, columnWidth)}
             rowKey={(d) => String(d.line)}
             focused={active}
           />
           {/* Each line whole (not shrunk by the layout); what does not fit the box is cut at its bottom. */}
-          <Box flexDirection="column" height={6} flexShrink={0} overflow="hidden">
+          <Box flexDirection="column" height={explained !== undefined ? 7 : 6} flexShrink={0} overflow="hidden">
             <Box flexShrink={0}>
               <Text dimColor wrap="wrap">
                 {`${cursor.index + 1}/${rows.length} · line ${current.line}${current.id !== undefined ? ` (${current.id})` : ""}: ${current.summary}`}
               </Text>
             </Box>
+            {explained !== undefined ? (
+              <Box flexShrink={0}>
+                <Text wrap="truncate-end" {...(notes.length > 0 ? {} : { color: "yellow" })}>
+                  <Text bold>explained by </Text>
+                  {notes.length > 0 ? `${explainedByText(current)} · n reads it` : "no note of the plan"}
+                </Text>
+              </Box>
+            ) : null}
             <Box flexShrink={0}>
               <Text wrap="wrap">
                 <Text bold>before </Text>

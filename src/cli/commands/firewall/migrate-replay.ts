@@ -7,7 +7,14 @@
  * no request, or a zone already migrated with no journal of its "before"), like diff(1).
  */
 import * as Effect from "effect/Effect"
-import { decidedText, replayCounts, verdictText, type ZoneRulesState } from "../../../firewall/custom-rules-replay.js"
+import {
+  decidedText,
+  explainedByText,
+  explainedText,
+  replayCounts,
+  verdictText,
+  type ZoneRulesState
+} from "../../../firewall/custom-rules-replay.js"
 import { notReadLines } from "../../../rules/traffic-line.js"
 import type { FirewallMigrationPlan } from "../../../firewall/custom-rules-plan.js"
 import { replayHeading, replayMigration, type MigrationReplay } from "../../../services/migration-replay-service.js"
@@ -31,8 +38,9 @@ const print = (zone: string, r: AnyReplay) => {
   printLine(replayHeading(r))
   printLine(replayCounts(r))
   printLine(`decided: ${decidedText(r)}`)
-  const legacy = r.explained !== undefined
-  if (legacy) printLine(`explained by the plan's notes: ${r.explained} of ${r.requests - r.agreed} difference(s)`)
+  const explained = explainedText(r)
+  const legacy = explained !== undefined
+  if (legacy) printLine(explained)
   if (r.disagreements.length > 0) {
     printLine("")
     printTable(
@@ -43,7 +51,7 @@ const print = (zone: string, r: AnyReplay) => {
         d.differences.join(", "),
         verdictText(d.before),
         verdictText(d.after),
-        ...(legacy ? [(d.explainedBy ?? []).map((n) => n.code).join(", ") || "-"] : [])
+        ...(legacy ? [explainedByText(d)] : [])
       ])
     )
     const differ = r.requests - r.agreed
