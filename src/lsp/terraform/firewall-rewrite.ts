@@ -78,6 +78,15 @@ export const slug = (zone: string) =>
 
 export const versionName = (major: ProviderMajor) => (major === 3 ? "3.35" : `${major}.x`)
 
+/** The zone's id when the file writes it as a literal, else a placeholder the steps say to fill. */
+export const literalZoneId = (zone: string) => (/^"[0-9a-f]{32}"$/.test(zone) ? zone.slice(1, -1) : "<zone_id>")
+
+/** The module's provider pin as the steps name it (the latest, 5.x, without one). */
+export const pinText = (t: ProviderTarget) =>
+  t.constraint === undefined
+    ? "no cloudflare version is pinned: terraform init takes the latest, 5.x"
+    : `pin "${t.constraint}"${t.pinFiles ? ` (${t.pinFiles.join(", ")})` : ""}`
+
 /**
  * The steps of the platform's procedure for the provider version, as lines of text (comments in
  * HCL, a `"//"` property in Terraform JSON). `zone`: the zone as an HCL expression.
@@ -91,11 +100,8 @@ export const migrationSteps = (
   differs: ReadonlyArray<string>,
   where = "their HCL"
 ): Array<string> => {
-  const zoneId = /^"[0-9a-f]{32}"$/.test(zone) ? zone.slice(1, -1) : "<zone_id>"
-  const pinned =
-    t.constraint === undefined
-      ? "no cloudflare version is pinned: terraform init takes the latest, 5.x"
-      : `pin "${t.constraint}"${t.pinFiles ? ` (${t.pinFiles.join(", ")})` : ""}`
+  const zoneId = literalZoneId(zone)
+  const pinned = pinText(t)
   return [
     "Migrated from cloudflare_filter and cloudflare_firewall_rule by edgectl (the mapping of `edgectl firewall migrate`).",
     `Written for provider ${versionName(major)} (${pinned}${t.majorUpgrade ? `; change it to "${t.pinWithinMajor}", a major provider upgrade for the whole module` : ""}).`,

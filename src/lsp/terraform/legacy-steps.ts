@@ -10,7 +10,7 @@ import { scanText } from "../../deprecations/scan-text.js"
 import { findingOf, scannerNow } from "../deprecations.js"
 import { finding, type Fix, type Range } from "../findings.js"
 import type { ResourceBlock } from "./analyze.js"
-import { versionName } from "./firewall-rewrite.js"
+import { literalZoneId, pinText, versionName } from "./firewall-rewrite.js"
 import { hclString } from "./ruleset-hcl.js"
 import { admits, importId, type ProviderMajor, type ProviderTarget } from "./version.js"
 
@@ -67,11 +67,8 @@ export const steps = (
   afterwards: ReadonlyArray<string>,
   where = "their HCL"
 ): Array<string> => {
-  const zoneId = /^"[0-9a-f]{32}"$/.test(zone) ? zone.slice(1, -1) : "<zone_id>"
-  const pinned =
-    t.constraint === undefined
-      ? "no cloudflare version is pinned: terraform init takes the latest, 5.x"
-      : `pin "${t.constraint}"${t.pinFiles ? ` (${t.pinFiles.join(", ")})` : ""}`
+  const zoneId = literalZoneId(zone)
+  const pinned = pinText(t)
   const id = importId(major, zoneId)
   return [
     `Migrated from ${from} by edgectl (the mapping of \`edgectl firewall ${phase === RL_PHASE ? "rate-limits" : "lockdowns"} migrate\`).`,
