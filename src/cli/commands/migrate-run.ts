@@ -18,7 +18,6 @@ import {
   OwnNotes,
   PartTitles,
   planZoneLegacy,
-  replayZoneLegacy,
   resumeZoneLegacy,
   rollbackZoneLegacy,
   zoneLegacyJournal,
@@ -26,6 +25,7 @@ import {
   type ZoneLegacyPlan
 } from "../../services/zone-migration-service.js"
 import { zoneLegacyDriver } from "../../services/zone-migration-parts.js"
+import { replayZoneLegacy } from "../../services/zone-migration-replay.js"
 import { migrationTargetLayer } from "../environment.js"
 import { outcomeText, printRequests } from "../migration-cli.js"
 import { checkReplayFile, flowUsage, replayFailures, runFlow, type MigrationFlow } from "../migration-runner.js"
@@ -127,7 +127,11 @@ export const zoneLegacyFlow: MigrationFlow<ZoneLegacyPlan, ZoneLegacyJournal> = 
 }
 
 const printReplay = (r: Effect.Effect.Success<ReturnType<typeof replayZoneLegacy>>) => {
-  printLine(`Replay of ${r.file}: each part's rules now (before) against the rules the migration leaves (after)`)
+  printLine(
+    r.compared === "journal"
+      ? `Replay of ${r.file}: each part's rules before the migration (its journal ${r.journal ?? ""}) against the rules now (after)`
+      : `Replay of ${r.file}: each part's rules now (before) against the rules the migration leaves (after)`
+  )
   for (const p of r.parts) {
     printLine("")
     printLine(`== ${PartTitles[p.part]}`)
@@ -150,7 +154,9 @@ const replay = (o: MigrateOptions, file: string) =>
   Effect.gen(function* () {
     const z = yield* resolveZone(o.zone)
     const plan = yield* planZoneLegacy(z, false, opt(o.wafMode))
-    const r = yield* replayFailures(what, replayZoneLegacy(plan, file))
+    // After a finished apply the journal's "before" is replayed (replayZoneLegacy says when).
+    const journal = yield* zoneLegacyJournal(z)
+    const r = yield* replayFailures(what, replayZoneLegacy(z, plan, file, journal?.journal))
     if (o.json) printJson({ zone: z.name, ...r })
     else printReplay(r)
     for (const p of r.parts)
