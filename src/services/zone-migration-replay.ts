@@ -50,7 +50,7 @@ const replays: Readonly<Record<PartName, PartReplay | string>> = {
   waf: "the previous WAF has its own replay: edgectl waf replay --zone ZONE --traffic FILE"
 }
 
-export interface ZoneLegacyReplay {
+interface ZoneLegacyReplay {
   readonly file: string
   /** `planned`: the zone now against the plan's end state; `journal`: the journal's "before" against the zone now. */
   readonly compared: MigrationReplay["compared"]
