@@ -72,7 +72,8 @@ interface ZoneLegacyReplay {
 const journalWaf =
   (j: ZoneLegacyJournal) =>
   (w3: ZoneLegacyState): Effect.Effect<WafPart> => {
-    const step = j.plan.migration.steps.find((s) => s.part === "waf")
+    // The last run's: a run after validation mode finishes the WAF, and `waf_mode` is that run's.
+    const step = [...j.plan.migration.steps].reverse().find((s) => s.part === "waf")
     const mode = j.plan.options.waf_mode as MigrationMode | null | undefined
     const end = j.plan.migration.expected.waf
     if (step === undefined || mode === null || mode === undefined)

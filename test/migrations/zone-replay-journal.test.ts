@@ -43,6 +43,13 @@ describe("migrate --zone --replay after an apply, locally", () => {
     expect([report.compared, report.requests, report.agreed]).toEqual(["journal", 87, 87])
     expect(report.journal).toMatch(/-zone-legacy\.json$/)
 
+    // A second run finishes the previous WAF (validation mode, then pending): the journal's "before" still replays.
+    expect(run("migrate", ...zone, "--waf-mode", "pending", "--yes").status).toBe(0)
+    const again = run("migrate", ...zone, "--replay", traffic)
+    expect([again.status, again.stderr]).toEqual([0, ""])
+    expect(again.stdout).toMatch(journalHeading(traffic))
+    expect(again.stdout).toContain(allAlike)
+
     // One migrated custom rule deleted by hand: the zone is no longer the plan's end state.
     const rules = json<Array<{ id: string; ref?: string }>>(run("custom-rules", "list", ...zone, "--json"))
     const migrated = rules.find((x) => x.ref?.startsWith("ua:") === true && !x.ref.includes("@"))!
