@@ -5,7 +5,8 @@
  * table (the part commands' printers), parts with nothing to do named as such; `--dry-run` prints
  * every request (`--json`: the plan); one journaled apply; a re-run finishes it; `--rollback`
  * restores the "before" until the previous WAF's step, which cannot be undone (said before it runs).
- * `--replay` runs each part's replay and sums them.
+ * `--replay` runs each part's replay and sums them (after an apply, from the journal's "before":
+ * src/services/zone-migration-replay.ts).
  */
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
