@@ -164,3 +164,10 @@ export const zoneLegacyDriver: MigrationDriver<ZoneLegacyStep, ZoneLegacyState> 
   differences: (expected, live) => [...new Set(PartNames.flatMap((name) => parts[name].differences(expected, live)))],
   commands: zoneLegacyCommands
 }
+
+/** Where the zone `live` differs from `expected`, part by part: only the parts that differ, in order. */
+export const partDifferences = (expected: ZoneLegacyState, live: ZoneLegacyState) =>
+  PartNames.flatMap((name) => {
+    const differences = parts[name].differences(expected, live)
+    return differences.length > 0 ? [{ part: name, differences }] : []
+  })

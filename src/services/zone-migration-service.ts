@@ -9,11 +9,8 @@
  * previous WAF runs last: its step cannot be undone, so a rollback is refused once it is written.
  */
 import * as Effect from "effect/Effect"
-import type { ClientEnv } from "../api/client.js"
-import { InvalidInput, type V4Error } from "../domain/errors.js"
 import { isIrreversible, type MigrationPlan, type MigrationStep, type PlanNote } from "../domain/migration.js"
 import type { Zone } from "../domain/zone.js"
-import type { MigrationReplayReport } from "../firewall/custom-rules-replay.js"
 import { planFirewallMigration, type FirewallMigrationPlan } from "../firewall/custom-rules-plan.js"
 import { planLockdownUaMigration, type LockdownUaPlan } from "../firewall/lockdown-ua-plan.js"
 import { planRateLimitMigration, type RateLimitPlan } from "../firewall/rate-limit-plan.js"
@@ -22,8 +19,6 @@ import { dashboardDeploy, type MigrationMode } from "../waf/state.js"
 import { checkCustomRulesSteps } from "./custom-rules-migration-service.js"
 import { applyChecked, findJournal, resumeJournal, rollbackZone, type StepProgress } from "./migration-engine.js"
 import type { Journal, JournalStatus } from "./migration-journal.js"
-import { replayLockdownUa, replayRateLimits } from "./legacy-replay-service.js"
-import { replayMigrationStates } from "./migration-replay-service.js"
 import { checkRateLimits } from "./rate-limit-migration-service.js"
 import { prepare, wafZoneOf } from "./waf-migration-service.js"
 import {
@@ -44,7 +39,7 @@ export type { PartName, ZoneLegacyState, ZoneLegacyStep }
 export { PartTitles }
 
 /** The previous WAF's part: its plan, or why it has nothing to do or cannot run. */
-interface WafPart {
+export interface WafPart {
   readonly mode?: MigrationMode | undefined
   readonly plan?: WafMigrationPlan | undefined
   readonly nothing?: string | undefined
@@ -76,7 +71,7 @@ export interface ZoneLegacyPlan extends MigrationPlan<ZoneLegacyStep, ZoneLegacy
   readonly delete_old: boolean
 }
 
-type ZoneRef = Pick<Zone, "id" | "name" | "account" | "plan">
+export type ZoneRef = Pick<Zone, "id" | "name" | "account" | "plan">
 
 const accountOf = (z: ZoneRef) => ({ id: z.account.id, name: z.account.name ?? z.account.id })
 
@@ -160,8 +155,19 @@ const summaryOf = (
 
 /** The plan, computed once from what the zone holds now: what the preview and `--dry-run` show and the apply sends. */
 export const planZoneLegacy = (z: ZoneRef, deleteOld: boolean, wafMode?: MigrationMode) =>
+  Effect.flatMap(readZoneLegacy(z.id), (w0) => planZoneLegacyOn(z, w0, deleteOld, (w3) => planWaf(z, w3, wafMode)))
+
+/**
+ * The plan on the state `w0` (the zone now, or a journal's "before"), each part chained on the state
+ * the parts before it leave; `waf` plans the previous WAF's part on the state the others leave.
+ */
+export const planZoneLegacyOn = <E, R>(
+  z: ZoneRef,
+  w0: ZoneLegacyState,
+  deleteOld: boolean,
+  wafOf: (w3: ZoneLegacyState) => Effect.Effect<WafPart, E, R>
+) =>
   Effect.gen(function* () {
-    const w0 = yield* readZoneLegacy(z.id)
     const common = { zone: { id: z.id, name: z.name }, account: accountOf(z), plan: z.plan?.legacy_id, deleteOld }
     const fw = planFirewallMigration({ ...common, before: firewallProjection.project(w0) })
     const w1 = firewallProjection.merge(w0, fw.expected)
@@ -170,7 +176,7 @@ export const planZoneLegacy = (z: ZoneRef, deleteOld: boolean, wafMode?: Migrati
     const w2 = lockdownProjection.merge(w1, ld.expected)
     const rl = planRateLimitMigration({ ...common, before: rateLimitProjection.project(w2) })
     const w3 = rateLimitProjection.merge(w2, rl.expected)
-    const waf = yield* planWaf(z, w3, wafMode)
+    const waf = yield* wafOf(w3)
     const w4 = waf.plan !== undefined ? wafProjection.merge(w3, waf.plan.expected) : w3
     const steps = oneCustomRulesWrite(
       [
@@ -280,63 +286,3 @@ export const resumeZoneLegacy = (
 /** Restores the journal's "before"; refused, saying why, once the previous WAF's step may be written. */
 export const rollbackZoneLegacy = (z: ZoneRef, progress?: (p: StepProgress) => void) =>
   rollbackZone(zoneLegacyDriver, z, accountOf(z), "zone migration", progress)
-
-/** A part's replay on the umbrella's plan: the traffic through its "before" and its "after". */
-type PartReplay = (
-  plan: ZoneLegacyPlan,
-  file: string
-) => Effect.Effect<MigrationReplayReport & { readonly file: string }, V4Error, ClientEnv>
-
-/**
- * Each part's replay (its own service's, with the same report shape), or why it has none here.
- * Each part is replayed on its own plan: the part's "before" and the end state it plans.
- */
-const replays: Readonly<Record<PartName, PartReplay | string>> = {
-  "firewall-rules": (p, file) =>
-    replayMigrationStates(
-      p.parts["firewall-rules"].before,
-      p.parts["firewall-rules"].expected,
-      file,
-      p.parts["firewall-rules"].notes
-    ),
-  "lockdowns-ua": (p, file) => replayLockdownUa(p.parts["lockdowns-ua"], file),
-  "rate-limits": (p, file) => replayRateLimits(p.parts["rate-limits"], file),
-  // Another kind of traffic report (src/waf/replay.ts): the WAF's own command replays it.
-  waf: "the previous WAF has its own replay: edgectl waf replay --zone ZONE --traffic FILE"
-}
-
-interface ZoneLegacyReplay {
-  readonly file: string
-  /** Each part replayed, with its report; and those not replayed, with why. */
-  readonly parts: ReadonlyArray<
-    | { readonly part: PartName; readonly report: MigrationReplayReport }
-    | { readonly part: PartName; readonly skipped: string }
-  >
-  readonly requests: number
-  readonly agreed: number
-}
-
-/**
- * Runs each part that has something planned through its replay and sums them. A part with nothing
- * to do is skipped (said so); nothing replayed at all fails: a replay of nothing proves nothing.
- */
-export const replayZoneLegacy = (plan: ZoneLegacyPlan, file: string) =>
-  Effect.gen(function* () {
-    const parts: Array<ZoneLegacyReplay["parts"][number]> = []
-    for (const s of plan.summary) {
-      const replay = replays[s.part]
-      if (s.status !== "planned") parts.push({ part: s.part, skipped: `nothing planned (${s.status})` })
-      else if (typeof replay === "string") parts.push({ part: s.part, skipped: replay })
-      else parts.push({ part: s.part, report: yield* replay(plan, file) })
-    }
-    const reports = parts.flatMap((p) => ("report" in p ? [p.report] : []))
-    if (reports.length === 0)
-      return yield* Effect.fail(
-        new InvalidInput({
-          message: `nothing to compare: no part of the migration of zone ${plan.zone.name} that has something planned has a replay`,
-          clientSide: true
-        })
-      )
-    const sum = (f: (r: MigrationReplayReport) => number) => reports.reduce((n, r) => n + f(r), 0)
-    return { file, parts, requests: sum((r) => r.requests), agreed: sum((r) => r.agreed) } satisfies ZoneLegacyReplay
-  })

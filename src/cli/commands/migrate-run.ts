@@ -5,7 +5,8 @@
  * table (the part commands' printers), parts with nothing to do named as such; `--dry-run` prints
  * every request (`--json`: the plan); one journaled apply; a re-run finishes it; `--rollback`
  * restores the "before" until the previous WAF's step, which cannot be undone (said before it runs).
- * `--replay` runs each part's replay and sums them.
+ * `--replay` runs each part's replay and sums them (after an apply, from the journal's "before":
+ * src/services/zone-migration-replay.ts).
  */
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
@@ -18,7 +19,6 @@ import {
   OwnNotes,
   PartTitles,
   planZoneLegacy,
-  replayZoneLegacy,
   resumeZoneLegacy,
   rollbackZoneLegacy,
   zoneLegacyJournal,
@@ -26,6 +26,7 @@ import {
   type ZoneLegacyPlan
 } from "../../services/zone-migration-service.js"
 import { zoneLegacyDriver } from "../../services/zone-migration-parts.js"
+import { replayZoneLegacy } from "../../services/zone-migration-replay.js"
 import { migrationTargetLayer } from "../environment.js"
 import { outcomeText, printRequests } from "../migration-cli.js"
 import { checkReplayFile, flowUsage, replayFailures, runFlow, type MigrationFlow } from "../migration-runner.js"
@@ -127,7 +128,11 @@ export const zoneLegacyFlow: MigrationFlow<ZoneLegacyPlan, ZoneLegacyJournal> = 
 }
 
 const printReplay = (r: Effect.Effect.Success<ReturnType<typeof replayZoneLegacy>>) => {
-  printLine(`Replay of ${r.file}: each part's rules now (before) against the rules the migration leaves (after)`)
+  printLine(
+    r.compared === "journal"
+      ? `Replay of ${r.file}: each part's rules before the migration (its journal ${r.journal ?? ""}) against the rules now (after)`
+      : `Replay of ${r.file}: each part's rules now (before) against the rules the migration leaves (after)`
+  )
   for (const p of r.parts) {
     printLine("")
     printLine(`== ${PartTitles[p.part]}`)
@@ -150,7 +155,9 @@ const replay = (o: MigrateOptions, file: string) =>
   Effect.gen(function* () {
     const z = yield* resolveZone(o.zone)
     const plan = yield* planZoneLegacy(z, false, opt(o.wafMode))
-    const r = yield* replayFailures(what, replayZoneLegacy(plan, file))
+    // After a finished apply the journal's "before" is replayed (replayZoneLegacy says when).
+    const journal = yield* zoneLegacyJournal(z)
+    const r = yield* replayFailures(what, replayZoneLegacy(z, plan, file, journal?.journal))
     if (o.json) printJson({ zone: z.name, ...r })
     else printReplay(r)
     for (const p of r.parts)
