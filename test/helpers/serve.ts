@@ -3,6 +3,7 @@
  * CLI's `--remote` at it (CLOUDFLARE_API_BASE_URL and its token), the way scripts point wrangler.
  */
 import { spawn } from "node:child_process"
+import * as path from "node:path"
 import * as readline from "node:readline"
 import { bin } from "./cli.js"
 
@@ -26,11 +27,14 @@ export const startServe = async (stateDir: string, args: ReadonlyArray<string> =
   })
   return {
     ...ready,
+    // `--remote` journals go to $XDG_STATE_HOME, keyed by account and zone: the demo world's ids are
+    // the same on every served platform, so each one gets its own, beside its state.
     remoteEnv: () => ({
       CLOUDFLARE_API_BASE_URL: ready.baseUrl,
       CLOUDFLARE_API_TOKEN: ready.token,
       CLOUDFLARE_API_KEY: undefined,
-      CLOUDFLARE_EMAIL: undefined
+      CLOUDFLARE_EMAIL: undefined,
+      XDG_STATE_HOME: path.join(stateDir, "xdg-state")
     }),
     close: () => {
       child.kill("SIGTERM")

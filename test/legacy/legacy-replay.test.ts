@@ -289,7 +289,9 @@ describe("firewall rate-limits migrate --replay (with time)", () => {
         CLOUDFLARE_API_BASE_URL: p.baseUrl,
         CLOUDFLARE_API_TOKEN: World.allToken,
         CLOUDFLARE_API_KEY: undefined,
-        CLOUDFLARE_EMAIL: undefined
+        CLOUDFLARE_EMAIL: undefined,
+        // Its own `--remote` journals: the demo world's zone ids are the same in every test file.
+        XDG_STATE_HOME: tempDir("edgectl-xdg-state-")
       }
       // The pro plan allows 2 rate limiting rules: the homepage rate limit goes, so the plan fits.
       const z = (await request(p.baseUrl, "/zones?name=initech-payroll.com")).body.result[0].id as string

@@ -53,7 +53,9 @@ describe("firewall lockdowns migrate --remote, on custom rules that skip the res
       CLOUDFLARE_API_BASE_URL: p.baseUrl,
       CLOUDFLARE_API_TOKEN: World.allToken,
       CLOUDFLARE_API_KEY: undefined,
-      CLOUDFLARE_EMAIL: undefined
+      CLOUDFLARE_EMAIL: undefined,
+      // Its own `--remote` journals: the demo world's zone ids are the same in every test file.
+      XDG_STATE_HOME: tempDir("edgectl-xdg-state-")
     }
     const fw = await run("firewall", "migrate", "--yes")
     expect(fw.status, fw.stderr).toBe(0)
