@@ -118,7 +118,7 @@ const registry: Record<string, How> = {
   "src/services/zone-migration-parts.ts: edgectl migrate": {
     notRun: "a stopped migrate --zone (test/migrations/zone-migrate.test.ts checks its hint with --remote)"
   },
-  "src/services/zone-migration-service.ts: edgectl waf replay": {
+  "src/services/zone-migration-replay.ts: edgectl waf replay": {
     pointer: "the umbrella's replay report names the WAF's own replay command"
   },
   "src/services/custom-rules-migration-service.ts: edgectl firewall migrate": {
