@@ -10,7 +10,6 @@
  * prints it as `firewall migrate --replay` does (./migrate-replay.ts).
  */
 import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
 import {
   applyLockdownUa,
   checkLockdownUa,
@@ -23,23 +22,12 @@ import {
   type LockdownUaPlan
 } from "../../../services/lockdown-ua-migration-service.js"
 import { lockdownUaJournalBefore, replayLockdownUa } from "../../../services/legacy-replay-service.js"
-import { resolveZone } from "../../../services/zones-service.js"
-import { migrationTargetLayer } from "../../environment.js"
 import { outcomeText, sentOfKinds } from "../../migration-cli.js"
-import {
-  checkReplayFile,
-  flowUsage,
-  previewRequestsEnd,
-  replayFailures,
-  runFlow,
-  type MigrationFlow
-} from "../../migration-runner.js"
+import { previewRequestsEnd, replayFailures, type MigrationFlow } from "../../migration-runner.js"
 import { lockdownUaRows } from "../../../firewall/legacy-migration-rows.js"
-import { opt } from "../../options.js"
 import { clip, printLine, printTable } from "../../output.js"
-import { runFw } from "./common.js"
+import { migrationCommand } from "./migration-command.js"
 import type { Parsed } from "./options.js"
-import { reportReplay } from "./migrate-replay.js"
 
 const what = "firewall lockdowns migrate"
 
@@ -93,25 +81,15 @@ export const lockdownUaFlow: MigrationFlow<LockdownUaPlan, LockdownUaJournal> = 
 }
 
 export const lockdownsMigrate = (o: Parsed<"lockdownsMigrate">) =>
-  Effect.gen(function* () {
-    const replayFile = opt(o.replay)
-    const bad = flowUsage(o, replayFile)
-    if (bad !== undefined) return yield* Effect.fail(bad)
-    if (replayFile !== undefined) yield* checkReplayFile(what, replayFile)
-    const journals = migrationTargetLayer({ remote: o.remote, persistTo: Option.getOrUndefined(o.persistTo) })
-    const work = Effect.gen(function* () {
-      if (replayFile === undefined) return yield* runFlow(lockdownUaFlow, o)
-      const z = yield* resolveZone(o.zone)
-      const report = yield* replayFailures(
-        what,
-        replayLockdownUa(
-          yield* planLockdownUa(z, false),
-          replayFile,
-          yield* lockdownUaJournalBefore(z),
-          z.plan?.legacy_id
-        )
-      )
-      return yield* reportReplay(what, o, z.name, report)
-    })
-    return yield* runFw(what, o, { zone: o.zone, customRules: true }, Effect.provide(work, journals))
-  })
+  migrationCommand(
+    what,
+    o,
+    lockdownUaFlow,
+    (z, file) =>
+      Effect.gen(function* () {
+        const plan = yield* planLockdownUa(z, false)
+        const before = yield* lockdownUaJournalBefore(z)
+        return yield* replayFailures(what, replayLockdownUa(plan, file, before, z.plan?.legacy_id))
+      }),
+    { zone: o.zone, customRules: true }
+  )

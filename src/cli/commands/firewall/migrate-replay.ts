@@ -22,9 +22,11 @@ import { replayFailures } from "../../migration-runner.js"
 import { clip, printJson, printLine, printTable } from "../../output.js"
 import { CliFailure } from "../../run.js"
 import { writeErr } from "../../stdio.js"
+import type { ClientEnv } from "../../../api/client.js"
+import type { V4Error } from "../../../domain/errors.js"
 
 /** A legacy migration's replay adds, per difference, the plan notes that explain it, and its derived readings. */
-type AnyReplay = Omit<MigrationReplay, "disagreements"> & {
+export type AnyReplay = Omit<MigrationReplay, "disagreements"> & {
   readonly explained?: number
   readonly assumptions?: ReadonlyArray<string>
   readonly disagreements: ReadonlyArray<
@@ -84,20 +86,12 @@ export const reportReplay = (what: string, o: { readonly json: boolean }, zone: 
   })
 
 /**
- * The whole `--replay` branch of `firewall migrate`, on the migration's plan. `journalBefore`: the
- * zone's rules as the migration's journal recorded them before its first write; after an apply it
- * is the only "before" there is.
+ * The replay of `firewall migrate`'s plan. `journalBefore`: the zone's rules as the migration's
+ * journal recorded them before its first write; after an apply it is the only "before" there is.
  */
-const what = "firewall migrate"
-
-export const replayPlan = (
-  o: { readonly json: boolean },
-  zone: string,
+export const replayFirewallPlan = (
   plan: FirewallMigrationPlan,
   file: string,
   journalBefore: ZoneRulesState | undefined
-) =>
-  Effect.gen(function* () {
-    const report: MigrationReplay = yield* replayFailures(what, replayMigration(plan, file, journalBefore))
-    return yield* reportReplay(what, o, zone, report)
-  })
+): Effect.Effect<MigrationReplay, V4Error | CliFailure, ClientEnv> =>
+  replayFailures("firewall migrate", replayMigration(plan, file, journalBefore))

@@ -9,7 +9,6 @@
  * through the zone before and after the plan (./migrate-replay.ts).
  */
 import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
 import {
   applyZoneMigration,
   checkZoneMigration,
@@ -22,17 +21,13 @@ import {
   type FirewallJournal,
   type FirewallMigrationPlan
 } from "../../../services/custom-rules-migration-service.js"
-import { resolveZone } from "../../../services/zones-service.js"
-import { migrationTargetLayer } from "../../environment.js"
-import { opt } from "../../options.js"
 import { outcomeText, sentOfKinds } from "../../migration-cli.js"
-import { checkReplayFile, flowUsage, runFlow, type MigrationFlow } from "../../migration-runner.js"
+import type { MigrationFlow } from "../../migration-runner.js"
 import { printLine } from "../../output.js"
-import { isRemote } from "../../run.js"
-import { runFw } from "./common.js"
+import { migrationCommand } from "./migration-command.js"
 import type { Parsed } from "./options.js"
 import { endText, printDryRun, printPreview } from "./migrate-print.js"
-import { replayPlan } from "./migrate-replay.js"
+import { replayFirewallPlan } from "./migrate-replay.js"
 
 const what = "firewall migrate"
 
@@ -71,17 +66,14 @@ export const firewallFlow: MigrationFlow<FirewallMigrationPlan, FirewallJournal>
 }
 
 export const migrate = (o: Parsed<"migrate">) =>
-  Effect.gen(function* () {
-    const replayFile = opt(o.replay)
-    const bad = flowUsage(o, replayFile)
-    if (bad !== undefined) return yield* Effect.fail(bad)
-    if (replayFile !== undefined) yield* checkReplayFile(what, replayFile)
-    const journals = migrationTargetLayer({ remote: isRemote(o), persistTo: Option.getOrUndefined(o.persistTo) })
-    const work = Effect.gen(function* () {
-      if (replayFile === undefined) return yield* runFlow(firewallFlow, o)
-      const z = yield* resolveZone(o.zone)
-      const p = yield* planZoneMigration(z, false)
-      return yield* replayPlan(o, z.name, p, replayFile, yield* journalBefore(z))
-    })
-    return yield* runFw(what, o, { zone: o.zone, customRules: true }, Effect.provide(work, journals))
-  })
+  migrationCommand(
+    what,
+    o,
+    firewallFlow,
+    (z, file) =>
+      Effect.gen(function* () {
+        const plan = yield* planZoneMigration(z, false)
+        return yield* replayFirewallPlan(plan, file, yield* journalBefore(z))
+      }),
+    { zone: o.zone, customRules: true }
+  )

@@ -10,7 +10,6 @@
  * src/services/legacy-replay-service.ts, printed as `firewall migrate --replay` does.
  */
 import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
 import {
   applyRateLimits,
   checkRateLimits,
@@ -23,23 +22,12 @@ import {
   type RateLimitPlan
 } from "../../../services/rate-limit-migration-service.js"
 import { rateLimitJournalBefore, replayRateLimits } from "../../../services/legacy-replay-service.js"
-import { resolveZone } from "../../../services/zones-service.js"
-import { migrationTargetLayer } from "../../environment.js"
 import { outcomeText, sentOfKinds } from "../../migration-cli.js"
-import {
-  checkReplayFile,
-  flowUsage,
-  previewRequestsEnd,
-  replayFailures,
-  runFlow,
-  type MigrationFlow
-} from "../../migration-runner.js"
+import { previewRequestsEnd, replayFailures, type MigrationFlow } from "../../migration-runner.js"
 import { rateLimitRows } from "../../../firewall/legacy-migration-rows.js"
-import { opt } from "../../options.js"
 import { clip, printLine, printTable } from "../../output.js"
-import { runFw } from "./common.js"
+import { migrationCommand } from "./migration-command.js"
 import type { Parsed } from "./options.js"
-import { reportReplay } from "./migrate-replay.js"
 
 const what = "firewall rate-limits migrate"
 
@@ -93,25 +81,15 @@ export const rateLimitFlow: MigrationFlow<RateLimitPlan, RateLimitJournal> = {
 }
 
 export const rateLimitsMigrate = (o: Parsed<"rateLimitsMigrate">) =>
-  Effect.gen(function* () {
-    const replayFile = opt(o.replay)
-    const bad = flowUsage(o, replayFile)
-    if (bad !== undefined) return yield* Effect.fail(bad)
-    if (replayFile !== undefined) yield* checkReplayFile(what, replayFile)
-    const journals = migrationTargetLayer({ remote: o.remote, persistTo: Option.getOrUndefined(o.persistTo) })
-    const work = Effect.gen(function* () {
-      if (replayFile === undefined) return yield* runFlow(rateLimitFlow, o)
-      const z = yield* resolveZone(o.zone)
-      const report = yield* replayFailures(
-        what,
-        replayRateLimits(
-          yield* planRateLimits(z, false),
-          replayFile,
-          yield* rateLimitJournalBefore(z),
-          z.plan?.legacy_id
-        )
-      )
-      return yield* reportReplay(what, o, z.name, report)
-    })
-    return yield* runFw(what, o, { zone: o.zone }, Effect.provide(work, journals))
-  })
+  migrationCommand(
+    what,
+    o,
+    rateLimitFlow,
+    (z, file) =>
+      Effect.gen(function* () {
+        const plan = yield* planRateLimits(z, false)
+        const before = yield* rateLimitJournalBefore(z)
+        return yield* replayFailures(what, replayRateLimits(plan, file, before, z.plan?.legacy_id))
+      }),
+    { zone: o.zone }
+  )
