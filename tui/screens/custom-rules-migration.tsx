@@ -28,7 +28,6 @@ import { ConfirmDialog } from "../components/confirm-dialog.js"
 import { MigrationProgress, unfinishedText } from "../components/migration-status.js"
 import { List, useListCursor } from "../components/list.js"
 import { ErrorView, Loading } from "../components/states.js"
-import { TextPrompt } from "../components/text-prompt.js"
 import { KeyLayer, useKeys } from "../keys.js"
 import { withMigrationTarget } from "../migration-target.js"
 import { useNotify } from "../notices.js"
@@ -37,7 +36,7 @@ import { usePaneSize } from "../terminal.js"
 import { MigrationNotesView } from "./custom-rules-migration-notes.js"
 import { oldWidth, rowsOf, rowText, stepsText } from "./custom-rules-migration-rows.js"
 import { useZoneQuery } from "./custom-rules-query.js"
-import { CustomRulesReplayView, replayLine } from "./custom-rules-replay.js"
+import { CustomRulesReplayView, ReplayFilePrompt, replayLine } from "./custom-rules-replay.js"
 import { ObjectsDirContext } from "./objects-data.js"
 
 type Dialog =
@@ -179,16 +178,13 @@ export function CustomRulesMigration({
       )
     if (dialog.kind === "replay")
       return (
-        <TextPrompt
-          key="replay"
-          title={`Replay traffic through ${zone.name} before and after the migration`}
+        <ReplayFilePrompt
+          zone={zone.name}
           help="a traffic file: one JSON request per line"
-          check={(t) => (t.trim() === "" ? "file: a path is needed" : undefined)}
-          submitLabel="replay"
-          onSubmit={(file) => {
+          onFile={(file) => {
             close()
             run(
-              replayMigration(preview, file.trim(), journal?.journal.plan.before),
+              replayMigration(preview, file, journal?.journal.plan.before),
               (report) => {
                 setReplay(report)
                 setReplayShown(true)

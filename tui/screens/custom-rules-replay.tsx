@@ -23,6 +23,7 @@ import {
 import { notReadLines } from "../../src/rules/traffic-line.js"
 import { replayHeading, type MigrationReplay } from "../../src/services/migration-replay-service.js"
 import { List, useListCursor } from "../components/list.js"
+import { TextPrompt } from "../components/text-prompt.js"
 import { KeyLayer, useKeys } from "../keys.js"
 import { usePaneSize } from "../terminal.js"
 
@@ -52,6 +53,31 @@ export const replayLine = (r: MigrationReplay) => {
 const Chrome = 11
 /** A replay that explains: the counts line's explained count (3 lines on a narrow pane), the detail's note line. */
 const ExplainedChrome = 2
+
+/** The prompt for a traffic file that every migration view's `p` opens; `onFile` gets the path trimmed. */
+export function ReplayFilePrompt({
+  zone,
+  help,
+  onFile,
+  onCancel
+}: {
+  readonly zone: string
+  readonly help: string
+  readonly onFile: (file: string) => void
+  readonly onCancel: () => void
+}) {
+  return (
+    <TextPrompt
+      key="replay"
+      title={`Replay traffic through ${zone} before and after the migration`}
+      help={help}
+      check={(t) => (t.trim() === "" ? "file: a path is needed" : undefined)}
+      submitLabel="replay"
+      onSubmit={(file) => onFile(file.trim())}
+      onCancel={onCancel}
+    />
+  )
+}
 
 export function CustomRulesReplayView({
   replay: report,

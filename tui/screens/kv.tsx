@@ -91,14 +91,15 @@ export function KvScreen({ active }: { active: boolean }) {
   const [bulkDeleting, setBulkDeleting] = useState<{ n: Kv.AccountNamespace; file: string; count: number } | undefined>(
     undefined
   )
-  const listing =
-    active &&
+  // Nothing drawn over the list: it shows, and (when the screen is active) takes the keys.
+  const uncovered =
     open === undefined &&
     !picking &&
     write === undefined &&
     prompt === undefined &&
     clearing === undefined &&
     bulkDeleting === undefined
+  const listing = active && uncovered
   const run = <A,>(effect: Parameters<typeof runEffect<A, unknown>>[1], what: string, then: (a: A) => void) => {
     running.current?.abort()
     const c = new AbortController()
@@ -344,19 +345,7 @@ export function KvScreen({ active }: { active: boolean }) {
           onCancel={() => setPicking(false)}
         />
       ) : null}
-      <Box
-        flexDirection="column"
-        display={
-          open === undefined &&
-          !picking &&
-          write === undefined &&
-          prompt === undefined &&
-          clearing === undefined &&
-          bulkDeleting === undefined
-            ? "flex"
-            : "none"
-        }
-      >
+      <Box flexDirection="column" display={uncovered ? "flex" : "none"}>
         <Text>
           <Text dimColor>account </Text>
           {account?.name ?? "All accounts"}

@@ -15,7 +15,6 @@ import type { StepProgress } from "../../src/services/migration-engine.js"
 import { useActions } from "../actions.js"
 import type { MigrationReplay } from "../../src/services/migration-replay-service.js"
 import { ConfirmDialog } from "../components/confirm-dialog.js"
-import { TextPrompt } from "../components/text-prompt.js"
 import { MigrationProgress, unfinishedText } from "../components/migration-status.js"
 import { List, useListCursor } from "../components/list.js"
 import { ErrorView, Loading } from "../components/states.js"
@@ -26,7 +25,7 @@ import type { Services } from "../runtime.js"
 import { useZoneScoped } from "../state.js"
 import { usePaneSize } from "../terminal.js"
 import { useZoneQuery } from "./custom-rules-query.js"
-import { CustomRulesReplayView } from "./custom-rules-replay.js"
+import { CustomRulesReplayView, ReplayFilePrompt } from "./custom-rules-replay.js"
 import type { LegacyMigration } from "./legacy-migrations.js"
 import { ObjectsDirContext } from "./objects-data.js"
 
@@ -209,16 +208,13 @@ export function LegacyMigrationView({
   }
   if (dialog === "replay" && active && preview !== undefined)
     return (
-      <TextPrompt
-        key="replay"
-        title={`Replay traffic through ${zone.name} before and after the migration`}
+      <ReplayFilePrompt
+        zone={zone.name}
         help="a traffic file: one JSON request per line (an `at` time on each for rate limits)"
-        check={(t) => (t.trim() === "" ? "file: a path is needed" : undefined)}
-        submitLabel="replay"
-        onSubmit={(file) => {
+        onFile={(file) => {
           close()
           run(
-            m.replay(zone, preview, file.trim(), journal?.journal.plan.before),
+            m.replay(zone, preview, file, journal?.journal.plan.before),
             (report) => {
               setReplay(report)
               setReplayShown(true)
