@@ -6,6 +6,7 @@ import {
   StreamMessageWriter,
   type MessageConnection
 } from "vscode-jsonrpc/node.js"
+import { TextDocument } from "vscode-languageserver-textdocument"
 import { bin } from "./cli.js"
 
 export interface PublishedDiagnostics {
@@ -101,3 +102,27 @@ export const startLsp = async (
     }
   }
 }
+
+/** A text edit, a published diagnostic and a code action, as the code-action tests read them. */
+export interface LspEdit {
+  range: { start: { line: number; character: number }; end: { line: number; character: number } }
+  newText: string
+}
+export type LspDiagnostic = PublishedDiagnostics["diagnostics"][number]
+export interface LspAction {
+  title: string
+  isPreferred?: boolean
+  edit?: { changes: Record<string, Array<LspEdit>> }
+}
+
+/** The code actions the server offers on `diagnostics`, asked at the first one's range as an editor asks. */
+export const codeActions = async (client: LspClient, uri: string, diagnostics: ReadonlyArray<LspDiagnostic>) =>
+  (await client.connection.sendRequest("textDocument/codeAction", {
+    textDocument: { uri },
+    range: diagnostics[0]!.range,
+    context: { diagnostics }
+  })) as Array<LspAction>
+
+/** `text` with a code action's edits applied, as an editor applies them to the document. */
+export const applyEdits = (text: string, edits: ReadonlyArray<LspEdit>, languageId: string) =>
+  TextDocument.applyEdits(TextDocument.create("x", languageId, 0, text), [...edits])

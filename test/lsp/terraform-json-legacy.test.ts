@@ -10,13 +10,12 @@
  */
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { TextDocument } from "vscode-languageserver-textdocument"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { parseHcl } from "../../src/lsp/hcl.js"
 import { resourceBlocks } from "../../src/lsp/terraform/analyze.js"
 import { dataOf } from "../../src/lsp/terraform/legacy-read.js"
 import { edgectl, root, tempDir } from "../helpers/cli.js"
-import { startLsp } from "../helpers/lsp-client.js"
+import { applyEdits, codeActions, startLsp, type LspDiagnostic, type LspEdit } from "../helpers/lsp-client.js"
 import { jsonRulesetProblems } from "../helpers/terraform-json-schema.js"
 import { providerSchema } from "../helpers/terraform-schema.js"
 
@@ -37,40 +36,18 @@ let client: Client
 let previous: string | undefined
 let n = 0
 
-interface Edit {
-  range: { start: { line: number; character: number }; end: { line: number; character: number } }
-  newText: string
-}
-interface Diagnostic {
-  code: string
-  message: string
-  severity: number
-  range: Edit["range"]
-}
-interface Action {
-  title: string
-  isPreferred?: boolean
-  edit?: { changes: Record<string, Array<Edit>> }
-}
-
-const apply = (text: string, edits: Array<Edit>) =>
-  TextDocument.applyEdits(TextDocument.create("x", "json", 0, text), edits)
+const apply = (text: string, edits: ReadonlyArray<LspEdit>) => applyEdits(text, edits, "json")
 
 const open = async (text: string) => {
   const uri = `file:///work/project/legacy-${n++}.tf.json`
   const d = await client.open(uri, text, "json")
-  return { uri, diagnostics: d.diagnostics as Array<Diagnostic> }
+  return { uri, diagnostics: d.diagnostics as Array<LspDiagnostic> }
 }
 
-const actionsOn = async (uri: string, diagnostics: Array<Diagnostic>) =>
-  (await client.connection.sendRequest("textDocument/codeAction", {
-    textDocument: { uri },
-    range: diagnostics[0]!.range,
-    context: { diagnostics }
-  })) as Array<Action>
+const actionsOn = (uri: string, diagnostics: ReadonlyArray<LspDiagnostic>) => codeActions(client, uri, diagnostics)
 
 /** The code actions with an edit on the diagnostics of `code`. */
-const fixesOf = async (doc: { uri: string; diagnostics: Array<Diagnostic> }, code: string) =>
+const fixesOf = async (doc: { uri: string; diagnostics: Array<LspDiagnostic> }, code: string) =>
   (
     await actionsOn(
       doc.uri,

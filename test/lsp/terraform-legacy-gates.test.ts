@@ -11,11 +11,10 @@
 import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { TextDocument } from "vscode-languageserver-textdocument"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { isFmtCanonical } from "../../src/lsp/terraform/fmt.js"
 import { root } from "../helpers/cli.js"
-import { startLsp } from "../helpers/lsp-client.js"
+import { applyEdits, codeActions, startLsp, type LspDiagnostic } from "../helpers/lsp-client.js"
 import { jsonRulesetProblems } from "../helpers/terraform-json-schema.js"
 import { providerSchema, schemaProblems } from "../helpers/terraform-schema.js"
 
@@ -40,19 +39,6 @@ let client: Client
 let previous: string | undefined
 let n = 0
 
-interface Edit {
-  range: { start: { line: number; character: number }; end: { line: number; character: number } }
-  newText: string
-}
-interface Diagnostic {
-  code: string
-  range: Edit["range"]
-}
-interface Action {
-  title: string
-  edit?: { changes: Record<string, Array<Edit>> }
-}
-
 beforeAll(async () => {
   previous = process.env.EDGECTL_PLATFORM_NOW
   process.env.EDGECTL_PLATFORM_NOW = NOW
@@ -67,20 +53,16 @@ afterAll(async () => {
 /** The fix of the Zone Lockdown finding (the custom rules' fix), applied as an editor applies it; undefined when none is offered. */
 const fixed = async (text: string, language: "terraform" | "json") => {
   const uri = `file:///work/project/gates-${n++}.${language === "json" ? "tf.json" : "tf"}`
-  const d = (await client.open(uri, text, language)).diagnostics as ReadonlyArray<Diagnostic>
+  const d = (await client.open(uri, text, language)).diagnostics as ReadonlyArray<LspDiagnostic>
   const zl = d.filter((x) => x.code === "DEP-ZL")
   expect(zl.length).toBeGreaterThan(0)
-  const actions = (await client.connection.sendRequest("textDocument/codeAction", {
-    textDocument: { uri },
-    range: zl[0]!.range,
-    context: { diagnostics: zl }
-  })) as Array<Action>
+  const actions = await codeActions(client, uri, zl)
   const fix = actions.filter((a) => a.edit !== undefined)
   if (fix.length === 0) return undefined
   expect(fix.map((a) => a.title)).toEqual([
     expect.stringMatching(/^Append the equivalent rules to cloudflare_ruleset\.custom /)
   ])
-  return TextDocument.applyEdits(TextDocument.create("x", language, 0, text), fix[0]!.edit!.changes[uri]!)
+  return applyEdits(text, fix[0]!.edit!.changes[uri]!, language)
 }
 
 /** What `terraform fmt` (the real one) makes of the text. */

@@ -11,11 +11,10 @@
 import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { TextDocument } from "vscode-languageserver-textdocument"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { isFmtCanonical } from "../../src/lsp/terraform/fmt.js"
 import { edgectl, root, tempDir } from "../helpers/cli.js"
-import { startLsp } from "../helpers/lsp-client.js"
+import { applyEdits, codeActions, startLsp, type LspDiagnostic, type LspEdit } from "../helpers/lsp-client.js"
 import { providerSchema, schemaProblems } from "../helpers/terraform-schema.js"
 
 const NOW = "2026-11-24T12:00:00Z"
@@ -33,24 +32,7 @@ let client: Client
 let previous: string | undefined
 let n = 0
 
-interface Edit {
-  range: { start: { line: number; character: number }; end: { line: number; character: number } }
-  newText: string
-}
-interface Diagnostic {
-  code: string
-  message: string
-  severity: number
-  range: Edit["range"]
-}
-interface Action {
-  title: string
-  isPreferred?: boolean
-  edit?: { changes: Record<string, Array<Edit>> }
-}
-
-const apply = (text: string, edits: Array<Edit>) =>
-  TextDocument.applyEdits(TextDocument.create("x", "terraform", 0, text), edits)
+const apply = (text: string, edits: ReadonlyArray<LspEdit>) => applyEdits(text, edits, "terraform")
 
 /** What `terraform fmt` (the real one) makes of the text. */
 const terraformFmt = (text: string) => {
@@ -59,17 +41,12 @@ const terraformFmt = (text: string) => {
   return r.stdout
 }
 
-const actionsOn = async (uri: string, diagnostics: Array<Diagnostic>) =>
-  (await client.connection.sendRequest("textDocument/codeAction", {
-    textDocument: { uri },
-    range: diagnostics[0]!.range,
-    context: { diagnostics }
-  })) as Array<Action>
+const actionsOn = (uri: string, diagnostics: ReadonlyArray<LspDiagnostic>) => codeActions(client, uri, diagnostics)
 
 const open = async (text: string) => {
   const uri = `file:///work/project/legacy-${n++}.tf`
   const d = await client.open(uri, text, "terraform")
-  return { uri, diagnostics: d.diagnostics as Array<Diagnostic> }
+  return { uri, diagnostics: d.diagnostics as Array<LspDiagnostic> }
 }
 
 /** The resource `name` of the text: from its header to the next top-level closing brace. */
