@@ -5,6 +5,12 @@
  *
  * `write` sends its bytes in one write: the TUI reads them in one chunk, as it gets a paste, a fast
  * key repeat or keys over a laggy link. `type` sends one key per write, as a person types.
+ *
+ * The TUI wraps each frame in a synchronized update (`CSI ? 2026 h` … `CSI ? 2026 l`), and a
+ * terminal that knows the mode (kitty, WezTerm, iTerm2, Windows Terminal, foot, …) shows the frame
+ * only once it is whole. A large frame reaches us in more than one read: like such a terminal, the
+ * headless xterm gets a frame's bytes once its end has come (or after a second without it, as
+ * terminals give up waiting), so a test never reads half a frame.
  */
 import { Terminal } from "@xterm/headless"
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from "node:child_process"
@@ -34,6 +40,11 @@ export const PtyKeys = {
   ctrlW: "\u0017"
 } as const
 
+const BeginUpdate = "\u001b[?2026h"
+const EndUpdate = "\u001b[?2026l"
+/** How long a begun update is held without its end before it is shown anyway. */
+const UpdateTimeoutMs = 1_000
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 export interface PtyOptions {
@@ -54,6 +65,9 @@ export class PtyTui {
   private readonly term: Terminal
   private readonly child: ChildProcessWithoutNullStreams
   private pending = Promise.resolve()
+  /** Bytes of a synchronized update whose end has not come yet. */
+  private held = ""
+  private heldTimer: NodeJS.Timeout | undefined
   private exited: number | null | undefined = undefined
   /** Everything the TUI wrote, as bytes decoded to text. */
   raw = ""
@@ -82,9 +96,29 @@ export class PtyTui {
     this.child.stdout.on("data", (d: Buffer) => {
       const text = utf8.write(d)
       this.raw += text
-      this.pending = this.pending.then(() => new Promise<void>((resolve) => this.term.write(text, resolve)))
+      this.show(text)
     })
+    this.child.stdout.on("end", () => this.show("", true))
     this.child.on("exit", (code) => (this.exited = code))
+  }
+
+  /** Feeds the terminal what it would show now: all but an update still begun and not ended. */
+  private show(text: string, whole = false): void {
+    const all = this.held + text
+    const begun = all.lastIndexOf(BeginUpdate)
+    let cut = whole || begun <= all.lastIndexOf(EndUpdate) ? all.length : begun
+    // A read can end inside the sequence that begins the next update: keep that part back too.
+    for (let k = BeginUpdate.length - 1; k > 0 && !whole; k--)
+      if (all.endsWith(BeginUpdate.slice(0, k))) {
+        cut = Math.min(cut, all.length - k)
+        break
+      }
+    this.held = all.slice(cut)
+    clearTimeout(this.heldTimer)
+    if (this.held !== "") this.heldTimer = setTimeout(() => this.show("", true), UpdateTimeoutMs)
+    const shown = all.slice(0, cut)
+    if (shown !== "")
+      this.pending = this.pending.then(() => new Promise<void>((resolve) => this.term.write(shown, resolve)))
   }
 
   /** Starts the TUI and waits for its first screen to show `ready` (default: the zone list). */
@@ -212,6 +246,7 @@ export class PtyTui {
       while (this.exited === undefined && Date.now() < deadline) await sleep(20)
       if (this.exited === undefined) this.child.kill("SIGKILL")
     }
+    clearTimeout(this.heldTimer)
     this.term.dispose()
     return this.exited ?? null
   }

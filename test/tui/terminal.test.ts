@@ -61,6 +61,11 @@ describe("the TUI in a terminal", () => {
       const text = r.screen.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, "")
       expect(text).toMatch(/target\s+local/)
       expect(text).toContain("ESC disable settings")
+      // Every frame is one synchronized update: a terminal that knows the mode never shows half of
+      // one (and test/helpers/pty.ts shows frames whole on that promise).
+      const begun = r.screen.split("\u001b[?2026h").length - 1
+      expect(begun).toBeGreaterThan(1)
+      expect(r.screen.split("\u001b[?2026l").length - 1).toBe(begun)
       // The alternate screen is left on the way out.
       expect(r.screen).toContain("\u001b[?1049l")
     }
