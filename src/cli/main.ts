@@ -83,6 +83,8 @@ interface OptionNode {
   readonly right?: OptionNode
   readonly argumentOption?: OptionNode
   readonly primitiveType?: { readonly _tag: string }
+  /** What the help shows after a value-taking option: `FILE`, `DIR`, `N`. */
+  readonly placeholder?: string
 }
 /** `--NAME` of every option a command takes and its long aliases (the `Single` leaves of its Options tree). */
 const optionNames = (o: OptionNode | undefined, into = new Set<string>()): Set<string> => {
@@ -180,6 +182,26 @@ const checkCommandLine = (
       const takes = known.size === 0 ? "takes no options" : `takes: ${[...known].sort().join(", ")}`
       return Either.left(usage(`unknown option ${name} (edgectl ${path.join(" ")} ${takes})`))
     }
+    const takes = arg === name ? valueOptions(leaf.options).get(name) : undefined
+    if (takes !== undefined) {
+      // `--replay --zone Z` or `--replay` last: @effect/cli would take the next option as the value
+      // and complain of another, or name the option an unknown argument.
+      const next = rest[i + 1]
+      const nextName = next === undefined ? undefined : /^(--[^=]+)/.exec(next)?.[1]
+      const got =
+        next === undefined
+          ? "got nothing"
+          : nextName !== undefined && (known.has(nextName) || BuiltInOptions.has(nextName))
+            ? `got the option ${nextName}`
+            : undefined
+      if (got !== undefined)
+        return Either.left(
+          new CliFailure({
+            text: `error: ${name}: expected ${takes} after it, ${got}\nhint: run \`edgectl ${path.join(" ")} --help\` for what ${name} takes`,
+            exitCode: 2
+          })
+        )
+    }
     if (arg !== `${name}=`) {
       out.push(arg)
       continue
@@ -188,6 +210,19 @@ const checkCommandLine = (
     out.push(name, "")
   }
   return Either.right(out)
+}
+
+/** `--NAME` of the options of `o` that take a value, with what the help calls it (`FILE`, `N`). */
+const valueOptions = (o: OptionNode | undefined, into = new Map<string, string>()): Map<string, string> => {
+  if (o === undefined || typeof o !== "object") return into
+  if (o._tag === "Single" && typeof o.name === "string" && o.primitiveType?._tag !== "Bool") {
+    const p = o.placeholder ?? ""
+    const what = p.includes("|") ? `one of ${p.split("|").join(", ")}` : /^[A-Z]/.test(p) ? p : "a value"
+    into.set(`--${o.name}`, what)
+    for (const alias of o.aliases ?? []) if (alias.length > 1) into.set(`--${alias}`, what)
+  }
+  for (const child of [o.options, o.left, o.right, o.argumentOption]) valueOptions(child, into)
+  return into
 }
 
 /** `--NAME` of the options of `o` that are flags (true or false, or no value). */

@@ -68,3 +68,43 @@ describe("--help anywhere before `--`", () => {
     expect(edgectl(["rules", "check", "--", "-h"]).stdout).not.toContain("USAGE")
   })
 })
+
+describe("an option that takes a value, given none", () => {
+  /** The two lines of the refusal, and the hint's command run as printed. */
+  const refusedWithHint = (args: ReadonlyArray<string>) => {
+    const r = edgectl(args)
+    expect({ status: r.status, stdout: r.stdout }, r.stderr).toEqual({ status: 2, stdout: "" })
+    const [error, hint, ...more] = r.stderr.split("\n").filter((l) => l !== "")
+    expect(more).toEqual([])
+    const command = /^hint: run `edgectl (.+)` for what --[\w-]+ takes$/.exec(hint ?? "")?.[1]
+    expect(command, r.stderr).toBeDefined()
+    const help = edgectl(command!.split(" "))
+    expect(help.status, help.stderr).toBe(0)
+    expect(help.stdout).toContain(/^error: (--[\w-]+):/.exec(error!)![1])
+    return error
+  }
+
+  it("followed by another option of the command: names the option and what it expected, not the next one", () => {
+    const dir = tempDir()
+    expect(refusedWithHint(["firewall", "migrate", "--zone", "acme-mail.com", "--replay", "--persist-to", dir])).toBe(
+      "error: --replay: expected FILE after it, got the option --persist-to"
+    )
+    expect(refusedWithHint(["zones", "list", "--name", "--json"])).toBe(
+      "error: --name: expected a value after it, got the option --json"
+    )
+  })
+
+  it("last on the line", () => {
+    expect(refusedWithHint(["firewall", "migrate", "--zone", "acme-mail.com", "--replay"])).toBe(
+      "error: --replay: expected FILE after it, got nothing"
+    )
+    expect(refusedWithHint(["zones", "list", "--persist-to"])).toBe(
+      "error: --persist-to: expected DIR after it, got nothing"
+    )
+  })
+
+  it("a value that starts with dashes is given after `=`", () => {
+    const r = edgectl(["zones", "list", "--persist-to", tempDir(), "--json", "--name=--json"])
+    expect({ status: r.status, stdout: r.stdout, stderr: r.stderr }).toEqual({ status: 0, stdout: "[]\n", stderr: "" })
+  })
+})
