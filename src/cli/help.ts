@@ -1,7 +1,9 @@
 /**
  * Help text as @effect/cli 0.77 prints it, corrected where it misleads: a sub-command's usage line
  * names only the command (`$ put` for `edgectl kv key put`), and a list of commands three levels
- * deep repeats its prefix (`kv kv namespace create`). Applied to what the CLI prints on stdout.
+ * deep repeats its prefix (`kv kv namespace create`), and every option and argument opens with its
+ * type's stock sentence ("A user-defined piece of text.") before its own description. Applied to
+ * what the CLI prints on stdout.
  */
 
 const UsageLine = /^\$ (\S+)/m
@@ -49,8 +51,16 @@ const fitList = (lines: ReadonlyArray<string>, width: number): ReadonlyArray<str
   })
 }
 
+/** @effect/cli's sentence for each value type, which it prints above every description (primitive.js). */
+const StockSentence =
+  /^\s+(A user-defined piece of text\.|A true or false value\.|An integer\.|A floating point number\.)$/
+
+/** The lines without the stock sentences and the blank line after each. */
+const withoutStock = (lines: ReadonlyArray<string>): ReadonlyArray<string> =>
+  lines.filter((l, i) => !StockSentence.test(l) && !(l.trim() === "" && StockSentence.test(lines[i - 1] ?? "")))
+
 /** Help text corrected; any other text unchanged. */
 export const polishHelp = (text: string, args: ReadonlyArray<string>, width = 100): string => {
   if (!/^USAGE$/m.test(text.replace(/\u001b\[[0-9;]*m/g, ""))) return text
-  return fitList(fullUsage(text, args).split("\n").map(withoutRepeat), width).join("\n")
+  return fitList(withoutStock(fullUsage(text, args).split("\n").map(withoutRepeat)), width).join("\n")
 }

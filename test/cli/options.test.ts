@@ -236,7 +236,10 @@ describe("help", () => {
     for (const command of [["kv", "key", "put"], ["zones", "list"], ["check"], ["waf", "overrides", "delete"]]) {
       const help = await run([...command, "--help"])
       expect(help.stdout).toMatch(new RegExp(`^\\$ edgectl ${command.join(" ")}( |$)`, "m"))
+      // Each option and argument reads its own description, without the library's sentence for its type above it.
+      expect(help.stdout).not.toMatch(/^\s+(A user-defined piece of text|A true or false value|An integer)\.$/m)
     }
+    expect((await run(["kv", "key", "get", "--help"])).stdout).toMatch(/^<key>\n\n {2}the key\n/m)
     // A key named like its command is an argument, not part of the command.
     expect((await run(["kv", "key", "put", "put", "--help"])).stdout).toMatch(/^\$ edgectl kv key put \[/m)
     expect((await run(["kv", "namespace", "list", "--help"])).stdout).toContain("{id, title, supports_url_encoding}")
