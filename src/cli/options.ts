@@ -153,6 +153,14 @@ export const local = triState("local", "use the embedded local platform (the def
 
 export const target = { json, remote, local, persistTo, timeout, rateLimit }
 
+/** `--NAME PSEUDO`: an optional text option. */
+export const optionalText = (name: string, pseudo: string, description: string) =>
+  Options.text(name).pipe(Options.withPseudoName(pseudo), Options.withDescription(description), Options.optional)
+
+/** `--zone ZONE`: the zone a command acts on, by id or name (the service resolves a name). */
+export const zoneOption = (description = "the zone, by id or name") =>
+  Options.text("zone").pipe(Options.withPseudoName("ZONE"), Options.withDescription(description))
+
 const show = (n: number) => (Math.abs(n) >= 100_000 ? n.toLocaleString("en-US") : String(n))
 
 const badValue = (name: string, why: string) =>

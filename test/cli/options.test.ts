@@ -232,6 +232,9 @@ describe("help", () => {
     // 100 columns, each description on the line under its usage.
     expect(all.stdout.split("\n").filter((l) => / {3,}\S/.test(l.trim()))).toEqual([])
     expect(all.stdout).toMatch(/^ {2}- zones list \[.*\]\n {6}list the zones the credentials can see$/m)
+    // Every option that takes a value says what (ZONE, FILE, ID, …), not @effect/cli's type name.
+    expect(all.stdout.match(/--[a-z-]+ (text|integer)(?=[\])])/g) ?? []).toEqual([])
+    expect(all.stdout).toMatch(/^ {2}- firewall rules list \[.*--zone ZONE/m)
 
     for (const command of [["kv", "key", "put"], ["zones", "list"], ["check"], ["waf", "overrides", "delete"]]) {
       const help = await run([...command, "--help"])

@@ -90,7 +90,7 @@ describe("an option that takes a value, given none", () => {
       "error: --replay: expected FILE after it, got the option --persist-to"
     )
     expect(refusedWithHint(["zones", "list", "--name", "--json"])).toBe(
-      "error: --name: expected a value after it, got the option --json"
+      "error: --name: expected NAME after it, got the option --json"
     )
   })
 

@@ -33,12 +33,21 @@ const dryRun = Options.boolean("dry-run").pipe(Options.withDescription("print th
 const yes = Options.boolean("yes").pipe(Options.withAlias("y"), Options.withDescription("do not ask for confirmation"))
 
 const fields = {
-  type: Options.text("type").pipe(Options.withDescription("record type: A, AAAA, CNAME, MX, TXT, …"), Options.optional),
+  type: Options.text("type").pipe(
+    Options.withPseudoName("TYPE"),
+    Options.withDescription("record type: A, AAAA, CNAME, MX, TXT, …"),
+    Options.optional
+  ),
   name: Options.text("name").pipe(
+    Options.withPseudoName("NAME"),
     Options.withDescription("record name: www, @ for the apex, or the full name"),
     Options.optional
   ),
-  content: Options.text("content").pipe(Options.withDescription("the address, host name or text"), Options.optional),
+  content: Options.text("content").pipe(
+    Options.withPseudoName("CONTENT"),
+    Options.withDescription("the address, host name or text"),
+    Options.optional
+  ),
   ttl: integerOption("ttl", 1, 86_400).pipe(
     Options.withDescription("seconds (60 to 86400), or 1 for automatic"),
     Options.optional
@@ -49,6 +58,7 @@ const fields = {
     Options.optional
   ),
   comment: Options.text("comment").pipe(
+    Options.withPseudoName("TEXT"),
     Options.withDescription('a note on the record ("" removes it on edit)'),
     Options.optional
   )

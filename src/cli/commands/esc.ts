@@ -24,14 +24,18 @@ import {
   type EscStatus,
   type EscTarget
 } from "../../services/esc-service.js"
-import { choiceOption, json, opt, target } from "../options.js"
+import { choiceOption, json, opt, target, zoneOption } from "../options.js"
 import { printFields, printJson, printLine, printTable } from "../output.js"
 import { run, usage } from "../run.js"
 import { readSecret } from "../secret-input.js"
 
 const scopeOptions = {
-  zone: Options.text("zone").pipe(Options.withDescription("the zone, by id or name"), Options.optional),
-  account: Options.text("account").pipe(Options.withDescription("the account, by id or name"), Options.optional)
+  zone: zoneOption().pipe(Options.optional),
+  account: Options.text("account").pipe(
+    Options.withPseudoName("ACCOUNT"),
+    Options.withDescription("the account, by id or name"),
+    Options.optional
+  )
 }
 
 /** Exactly one of --zone / --account, resolved to a target. */
@@ -120,6 +124,7 @@ const disable = Command.make(
       Options.withDescription("turn ESC off for every request (of every zone of the account)")
     ),
     secret: Options.text("secret").pipe(
+      Options.withPseudoName("SECRET"),
       Options.withDescription("store a secret: requests with the cookie disable_esc=<secret> skip ESC"),
       Options.optional
     ),
@@ -200,8 +205,9 @@ const test = Command.make(
   "test",
   {
     ...target,
-    zone: Options.text("zone").pipe(Options.withDescription("the zone the request goes to, by id or name")),
+    zone: zoneOption("the zone the request goes to, by id or name"),
     cookie: Options.text("cookie").pipe(
+      Options.withPseudoName("COOKIE"),
       Options.withDescription('the request\'s Cookie header, e.g. "disable_esc=SECRET; session=abc"'),
       Options.optional
     )

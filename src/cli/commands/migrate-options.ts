@@ -4,12 +4,12 @@
  */
 import type * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
-import { choiceOption, fileOption, target } from "../options.js"
+import { choiceOption, fileOption, target, zoneOption } from "../options.js"
 
 /** The options, declared once: the handler's input is derived from them (`MigrateOptions`). */
 export const migrateOptions = {
   ...target,
-  zone: Options.text("zone").pipe(Options.withDescription("the zone, by id or name")),
+  zone: zoneOption(),
   yes: Options.boolean("yes").pipe(Options.withAlias("y"), Options.withDescription("do not ask for confirmation")),
   dryRun: Options.boolean("dry-run").pipe(
     Options.withDescription(

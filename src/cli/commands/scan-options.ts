@@ -5,7 +5,7 @@
 import * as Args from "@effect/cli/Args"
 import type * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
-import { choiceOption, target } from "../options.js"
+import { choiceOption, target, zoneOption } from "../options.js"
 
 export const scanOptions = {
   ...target,
@@ -15,12 +15,9 @@ export const scanOptions = {
     ),
     Options.optional
   ),
-  zone: Options.text("zone").pipe(
-    Options.withDescription(
-      "also list the zone's live use of legacy products (firewall rules, previous WAF), by id or name"
-    ),
-    Options.optional
-  ),
+  zone: zoneOption(
+    "also list the zone's live use of legacy products (firewall rules, previous WAF), by id or name"
+  ).pipe(Options.optional),
   paths: Args.text({ name: "PATH" }).pipe(
     Args.withDescription(
       "files or directories to scan (shell, TypeScript/JavaScript, Python, Go, Terraform, JSON, *.rules, wrangler/YAML/TOML); the current directory when none and no --zone"

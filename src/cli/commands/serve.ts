@@ -90,7 +90,11 @@ export const serve = Command.make(
   {
     json,
     persistTo,
-    host: Options.text("host").pipe(Options.withDefault("127.0.0.1"), Options.withDescription("address to listen on")),
+    host: Options.text("host").pipe(
+      Options.withPseudoName("HOST"),
+      Options.withDefault("127.0.0.1"),
+      Options.withDescription("address to listen on")
+    ),
     port: integerOption("port", 0, 65535).pipe(
       Options.withDefault(8787),
       Options.withDescription("port to listen on; 0 picks a free one")

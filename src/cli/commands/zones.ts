@@ -30,10 +30,12 @@ const zonesList = Command.make(
   {
     ...target,
     accountId: Options.text("account-id").pipe(
+      Options.withPseudoName("ACCOUNT"),
       Options.withDescription("only zones of this account, by id or name (default: CLOUDFLARE_ACCOUNT_ID)"),
       Options.optional
     ),
     name: Options.text("name").pipe(
+      Options.withPseudoName("NAME"),
       Options.withDescription("zone name; operator prefixes like contains:shop work"),
       Options.optional
     ),
@@ -111,8 +113,13 @@ const dnsList = Command.make(
       Options.withDescription("only records of this type (any case)"),
       Options.optional
     ),
-    name: Options.text("name").pipe(Options.withDescription("records whose name contains this"), Options.optional),
+    name: Options.text("name").pipe(
+      Options.withPseudoName("NAME"),
+      Options.withDescription("records whose name contains this"),
+      Options.optional
+    ),
     content: Options.text("content").pipe(
+      Options.withPseudoName("CONTENT"),
       Options.withDescription("records whose content contains this"),
       Options.optional
     ),

@@ -7,17 +7,20 @@ import * as Args from "@effect/cli/Args"
 import type * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
 import { CustomRuleActions } from "../../../domain/custom-rule.js"
-import { choiceOption, integerOption, target } from "../../options.js"
+import { choiceOption, integerOption, optionalText, target, zoneOption } from "../../options.js"
 
-const zone = Options.text("zone").pipe(Options.withDescription("the zone, by id or name"))
+const zone = zoneOption()
 const id = Args.text({ name: "rule-id" }).pipe(Args.withDescription("the custom rule's id"))
-const text = (name: string, description: string) =>
-  Options.text(name).pipe(Options.withDescription(description), Options.optional)
 const fields = {
-  expression: text("expression", "the rule's expression, e.g. 'http.request.uri.path contains \"/admin\"'"),
-  description: text("description", "a description"),
-  products: text(
+  expression: optionalText(
+    "expression",
+    "EXPRESSION",
+    "the rule's expression, e.g. 'http.request.uri.path contains \"/admin\"'"
+  ),
+  description: optionalText("description", "TEXT", "a description"),
+  products: optionalText(
     "products",
+    "PRODUCTS",
     "with --action skip: the products to skip, comma-separated (zoneLockdown, uaBlock, bic, hot, securityLevel, rateLimit, waf)"
   ),
   skipRest: Options.boolean("skip-rest").pipe(
@@ -25,8 +28,8 @@ const fields = {
   )
 }
 const position = {
-  before: text("before", "put it before this rule (an empty value: first)"),
-  after: text("after", "put it after this rule (an empty value: last)"),
+  before: optionalText("before", "ID", "put it before this rule (an empty value: first)"),
+  after: optionalText("after", "ID", "put it after this rule (an empty value: last)"),
   index: integerOption("index", 1, 1_000_000).pipe(
     Options.withDescription("put it at this 1-based position"),
     Options.optional

@@ -7,21 +7,28 @@ import * as Args from "@effect/cli/Args"
 import type * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
 import { FirewallActions } from "../../../domain/firewall.js"
-import { choiceOption, fileOption, target } from "../../options.js"
+import { choiceOption, fileOption, optionalText, target, zoneOption } from "../../options.js"
 
-const zone = Options.text("zone").pipe(Options.withDescription("the zone, by id or name"))
+const zone = zoneOption()
 const yes = Options.boolean("yes").pipe(Options.withAlias("y"), Options.withDescription("do not ask for confirmation"))
 const id = (what: string) => Args.text({ name: `${what}-id` }).pipe(Args.withDescription(`the ${what}'s id`))
-const text = (name: string, description: string) =>
-  Options.text(name).pipe(Options.withDescription(description), Options.optional)
-const expression = text("expression", "the filter expression, e.g. 'http.request.uri.path contains \"/admin\"'")
-const description = text("description", "a description (at most 500 characters)")
+const expression = optionalText(
+  "expression",
+  "EXPRESSION",
+  "the filter expression, e.g. 'http.request.uri.path contains \"/admin\"'"
+)
+const description = optionalText("description", "TEXT", "a description (at most 500 characters)")
 const action = choiceOption("action", FirewallActions).pipe(
   Options.withDescription("what the rule does when its filter matches")
 )
-const priority = text("priority", "lower runs first; `none` (the default) runs after every rule with a priority")
-const products = text(
+const priority = optionalText(
+  "priority",
+  "N|none",
+  "lower runs first; `none` (the default) runs after every rule with a priority"
+)
+const products = optionalText(
   "products",
+  "PRODUCTS",
   "with --action bypass: what to skip, comma-separated (zoneLockdown, uaBlock, bic, hot, securityLevel, rateLimit, waf)"
 )
 
@@ -47,14 +54,21 @@ export const firewallOptions = {
   filtersList: {
     ...target,
     zone,
-    expression: text("expression", "only filters whose expression contains this (case-insensitive)")
+    expression: optionalText(
+      "expression",
+      "EXPRESSION",
+      "only filters whose expression contains this (case-insensitive)"
+    )
   },
   filtersCreate: {
     ...target,
     zone,
-    expression: Options.text("expression").pipe(Options.withDescription("the filter expression")),
+    expression: Options.text("expression").pipe(
+      Options.withPseudoName("EXPRESSION"),
+      Options.withDescription("the filter expression")
+    ),
     description,
-    ref: text("ref", "your own reference (at most 50 characters)"),
+    ref: optionalText("ref", "REF", "your own reference (at most 50 characters)"),
     paused: Options.boolean("paused").pipe(Options.withDescription("create it paused"))
   },
   filtersGet: { ...target, zone, id: id("filter") },
@@ -82,7 +96,7 @@ export const firewallOptions = {
     ...target,
     zone,
     expression,
-    filterId: text("filter-id", "reuse an existing filter instead of creating one"),
+    filterId: optionalText("filter-id", "ID", "reuse an existing filter instead of creating one"),
     action,
     priority,
     description,
@@ -101,7 +115,7 @@ export const firewallOptions = {
     priority,
     description,
     products,
-    filterId: text("filter-id", "point the rule at another existing filter"),
+    filterId: optionalText("filter-id", "ID", "point the rule at another existing filter"),
     pause: Options.boolean("pause").pipe(Options.withDescription("pause the rule")),
     resume: Options.boolean("resume").pipe(Options.withDescription("resume the rule"))
   },

@@ -24,6 +24,7 @@ const target = {
 }
 
 const env = Options.text("env").pipe(
+  Options.withPseudoName("ENV"),
   Options.withAlias("e"),
   Options.withDescription("environment of the project config ([env.NAME])"),
   Options.optional
@@ -33,10 +34,15 @@ const preview = triState("preview", "use the binding's preview_id (--preview fal
 /** The namespace: by its binding in the project config, or by id. */
 const selector = {
   binding: Options.text("binding").pipe(
+    Options.withPseudoName("BINDING"),
     Options.withDescription("binding name of the namespace in the project config"),
     Options.optional
   ),
-  namespaceId: Options.text("namespace-id").pipe(Options.withDescription("id of the namespace"), Options.optional),
+  namespaceId: Options.text("namespace-id").pipe(
+    Options.withPseudoName("ID"),
+    Options.withDescription("id of the namespace"),
+    Options.optional
+  ),
   env,
   preview
 }
@@ -46,6 +52,7 @@ const file = (what: string) => Args.text({ name: "FILE" }).pipe(Args.withDescrip
 const keysFile = 'JSON file: an array of keys (strings or {"name": key})'
 
 const format = Options.text("format").pipe(
+  Options.withPseudoName("json|jsonl"),
   Options.withDescription(
     "json (the bulk put format, an array) or jsonl (one entry a line); default: by the file's name"
   ),
@@ -55,6 +62,7 @@ const format = Options.text("format").pipe(
 /** The second namespace of `kv copy` (`--to-…`) and `kv diff` (`--with-…`): its id and its platform. */
 const other = (prefix: "to" | "with", what: string) => ({
   otherId: Options.text(`${prefix}-namespace-id`).pipe(
+    Options.withPseudoName("ID"),
     Options.withDescription(
       `id of the ${what} namespace (default: the same id, on the platform --${prefix}-remote/--${prefix}-local choose)`
     ),
@@ -67,10 +75,12 @@ const other = (prefix: "to" | "with", what: string) => ({
     Options.withDescription(`the ${what} namespace is on the embedded local platform`)
   ),
   otherAccount: Options.text(`${prefix}-account-id`).pipe(
+    Options.withPseudoName("ACCOUNT"),
     Options.withDescription(`account of the ${what} namespace (default: the first's)`),
     Options.optional
   ),
   otherPersistTo: Options.text(`${prefix}-persist-to`).pipe(
+    Options.withPseudoName("DIR"),
     Options.withDescription(`state directory of the ${what} namespace's local platform`),
     Options.optional
   )
@@ -94,7 +104,10 @@ export const kvOptions = {
       Args.withDescription("current title of the namespace (instead of --binding/--namespace-id)"),
       Args.optional
     ),
-    newName: Options.text("new-name").pipe(Options.withDescription("the new title (1 to 512 characters)"))
+    newName: Options.text("new-name").pipe(
+      Options.withPseudoName("TITLE"),
+      Options.withDescription("the new title (1 to 512 characters)")
+    )
   },
   namespaceDelete: {
     ...target,
@@ -118,14 +131,17 @@ export const kvOptions = {
       Options.optional
     ),
     ttl: Options.text("ttl").pipe(
+      Options.withPseudoName("SECONDS"),
       Options.withDescription("seconds until the key expires (at least 60; wins over --expiration)"),
       Options.optional
     ),
     expiration: Options.text("expiration").pipe(
+      Options.withPseudoName("SECONDS"),
       Options.withDescription("when the key expires, in seconds since the UNIX epoch"),
       Options.optional
     ),
     metadata: Options.text("metadata").pipe(
+      Options.withPseudoName("JSON"),
       Options.withDescription("a JSON object of at most 1024 bytes"),
       Options.optional
     )
@@ -139,7 +155,11 @@ export const kvOptions = {
   keyList: {
     ...target,
     ...selector,
-    prefix: Options.text("prefix").pipe(Options.withDescription("only keys that start with this"), Options.optional)
+    prefix: Options.text("prefix").pipe(
+      Options.withPseudoName("PREFIX"),
+      Options.withDescription("only keys that start with this"),
+      Options.optional
+    )
   },
   keyDelete: { ...target, ...selector, key },
   bulkPut: {

@@ -35,6 +35,7 @@ const kvAction = Args.text({ name: "get | put | list | delete" }).pipe(
   Args.withDescription("get KEY | put KEY VALUE | list | delete KEY")
 )
 const at = Options.text("at").pipe(
+  Options.withPseudoName("TIME"),
   Options.withDescription("a time: ISO 8601, or milliseconds since the epoch"),
   Options.optional
 )
@@ -70,6 +71,7 @@ export const objectsOptions = {
     action: kvAction,
     rest: Args.text({ name: "KEY [VALUE]" }).pipe(Args.repeated),
     prefix: Options.text("prefix").pipe(
+      Options.withPseudoName("PREFIX"),
       Options.withDescription("list: only keys that start with this"),
       Options.optional
     ),
@@ -96,11 +98,16 @@ export const objectsOptions = {
   restore: {
     ...onObject,
     at,
-    bookmark: Options.text("bookmark").pipe(Options.withDescription("bookmark to restore to"), Options.optional)
+    bookmark: Options.text("bookmark").pipe(
+      Options.withPseudoName("BOOKMARK"),
+      Options.withDescription("bookmark to restore to"),
+      Options.optional
+    )
   },
   alarm: {
     ...onObject,
     set: Options.text("set").pipe(
+      Options.withPseudoName("KEY=VALUE"),
       Options.withDescription("set the alarm: ISO 8601, ms since the epoch, or +DURATION (+90s, +15m, +2h, +1d)"),
       Options.optional
     ),

@@ -6,9 +6,9 @@
 import * as Args from "@effect/cli/Args"
 import type * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
-import { choiceOption, fileOption, integerOption, target } from "../../options.js"
+import { choiceOption, fileOption, integerOption, target, zoneOption } from "../../options.js"
 
-const zone = Options.text("zone").pipe(Options.withDescription("the zone, by id or name"))
+const zone = zoneOption()
 const yes = Options.boolean("yes").pipe(Options.withAlias("y"), Options.withDescription("do not ask for confirmation"))
 
 /** Each WAF command's options, by the name of its handler, in the order of its help. */
