@@ -148,6 +148,32 @@ describe('Terraform JSON: a ruleset whose one rule is written as an object ("rul
     }
   })
 
+  it("provider 4.x: a rule that skips the rest of the phase: the lockdown and UA rules before it (limited to it) and after it, as for an array", async () => {
+    const doc = fixture("4.x")
+    const office = {
+      ref: "office",
+      action: "skip",
+      expression: "ip.src in {10.0.0.0/8}",
+      action_parameters: { ruleset: "current" }
+    }
+    doc.resource.cloudflare_ruleset = { custom: { ...skip("4.x"), rules: office } }
+    const written = await fixed(await open(`${JSON.stringify(doc, null, 2)}\n`), "DEP-ZL")
+    const out = JSON.parse(written) as Obj
+    const rules = out.resource.cloudflare_ruleset.custom.rules as Array<Obj>
+    const migrated = [
+      "lockdown:wiki:allow",
+      "lockdown:wiki:block",
+      "lockdown:admin:allow",
+      "lockdown:admin:block",
+      "ua:bad",
+      "ua:scraper"
+    ]
+    expect(rules.map((r) => r.ref)).toEqual([...migrated.map((r) => `${r}@office`), "office", ...migrated])
+    expect(rules[migrated.length]).toEqual(office)
+    expect(jsonRulesetProblems(out.resource.cloudflare_ruleset, providerSchema("provider-4.x.json"))).toEqual([])
+    await nothingTwice(written, ["DEP-ZL", "DEP-UA"])
+  })
+
   it("provider 5.x: rules is a list attribute, an object there the wrong type: a finding naming the field and why, and no edit", async () => {
     const doc = fixture("5.x")
     doc.resource.cloudflare_ruleset = { custom: skip("5.x") }
