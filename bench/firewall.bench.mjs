@@ -9,11 +9,14 @@
 //   3. the migration to custom rules (bench/custom-rules-inprocess.ts, bundled): 1,000 firewall rules
 //      migrated (target < 100 ms), and the replay of the demo traffic through old and new rules
 //      (target >= 20,000 requests/s) for acme-mail.com's rules, 200 rules and 1,000 rules, and the
-//      1,000 rules (a tenth of them keyless) with traffic that matches them.
+//      1,000 rules (a tenth of them keyless) with traffic that matches them;
+//   4. a firewall write in-process (bench/firewall-write-inprocess.ts, bundled): one POST of 1,000
+//      rules with their filters inline through the local transport, on a fresh state dir each
+//      round: the median request and the time per rule.
 //
 // Plain Node ESM. Every loop is bounded; prints tables and writes bench/results/firewall.json.
 //
-//   node bench/firewall.bench.mjs [--quick] [--only cold,decide,migrate] [--runs N]
+//   node bench/firewall.bench.mjs [--quick] [--only cold,decide,migrate,write] [--runs N]
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
@@ -36,7 +39,7 @@ import {
 
 const { quick, only, runs } = benchArgs({
   integers: { runs: { quick: 7, full: 11 } },
-  sections: ["cold", "decide", "migrate"]
+  sections: ["cold", "decide", "migrate", "write"]
 })
 
 const temps = []
@@ -166,6 +169,22 @@ if (only.has("migrate")) {
   }
 }
 
+if (only.has("write")) {
+  log("firewall write in-process: bundling bench/firewall-write-inprocess.ts")
+  const bundle = await buildBench("bench/firewall-write-inprocess.ts", ".firewall-write.bundle.mjs")
+  try {
+    const r = spawnSync(process.execPath, [bundle, tmp("edgectl-bench-firewall-write-"), quick ? "3" : "7"], {
+      encoding: "utf8",
+      env,
+      timeout: 300_000
+    })
+    if (r.status !== 0) throw new Error(`firewall write bench exited ${r.status ?? r.signal}: ${r.stderr}`)
+    results.write = JSON.parse(r.stdout.trim().split("\n").pop())
+  } finally {
+    fs.rmSync(bundle, { force: true })
+  }
+}
+
 console.log(`\nedgectl firewall bench: node ${results.node}, ${results.cpus} cpu (${results.cpuModel})`)
 if (results.coldStart) coldStartTable(results.coldStart, runs)
 if (results.decide) {
@@ -205,6 +224,20 @@ if (results.migrate) {
         `replay, ${name}`,
         `${x.requestsPerSecond.toLocaleString("en-US")} requests/s (${x.disagreements} disagreements)`
       ])
+    ]
+  )
+}
+if (results.write) {
+  const w = results.write
+  table(
+    "firewall write in-process (POST /firewall/rules, filters inline, local transport, fresh state dir each round)",
+    ["work", "result"],
+    [
+      [
+        `create ${w.rules.toLocaleString("en-US")} rules (median of ${w.rounds}; first round)`,
+        `${w.ms} ms; ${w.first} ms`
+      ],
+      ["per rule (median round)", `${w.usPerRule} µs`]
     ]
   )
 }

@@ -110,3 +110,30 @@ export const replaceValue = (text: string, node: Node, value: unknown): TextEdit
       : JSON.stringify(value, null, unit).replace(/\n/g, `${eol}${indent}`)
   return { range: { start: node.offset, end: node.offset + node.length }, newText: json }
 }
+
+/**
+ * The edit turning the one block written as an object (`"rules": {…}`, the JSON syntax's single
+ * nested block) into an array of blocks: `before`, that block as written, then `after`, each item
+ * on its own line one level in from the property (the block's own lines moved in with it), or on
+ * one line in a compact file.
+ */
+export const objectToItems = (
+  text: string,
+  object: Node,
+  before: ReadonlyArray<unknown>,
+  after: ReadonlyArray<unknown>
+): TextEdit => {
+  const { unit, eol } = layoutOf(text)
+  const outer = lineIndent(text, object.parent?.offset ?? object.offset)
+  const range = { start: object.offset, end: object.offset + object.length }
+  const own = text.slice(range.start, range.end)
+  if (unit === undefined || outer === undefined) {
+    const items = [...before.map((v) => JSON.stringify(v)), own, ...after.map((v) => JSON.stringify(v))]
+    return { range, newText: `[${items.join(", ")}]` }
+  }
+  const indent = outer + unit
+  const json = (v: unknown) => JSON.stringify(v, null, unit).replace(/\n/g, `${eol}${indent}`)
+  // A JSON string holds no line break: every one in the block is layout, each line moved in by a unit.
+  const items = [...before.map(json), own.replace(/\n/g, `\n${unit}`), ...after.map(json)]
+  return { range, newText: `[${eol}${indent}${items.join(`,${eol}${indent}`)}${eol}${outer}]` }
+}

@@ -15,7 +15,7 @@ import { findingOf, scannerNow } from "../deprecations.js"
 import type { Finding, Fix, TextEdit } from "../findings.js"
 import { rangeOf } from "../json-path.js"
 import { rulesetProblems } from "./custom-rules-hcl.js"
-import { addItems, addProperty, addResourceBeside, insertItems, replaceValue } from "./json-edit.js"
+import { addItems, addProperty, addResourceBeside, insertItems, objectToItems, replaceValue } from "./json-edit.js"
 import { literalOf, prop, zoneExpression, type JsonResource, type TerraformJsonRewrite } from "./json-resources.js"
 import { customRulesetJson, rulesJson } from "./json-ruleset.js"
 import { legacyPlan, type LegacyResource, type LegacySyntax, type LegacyWrite } from "./legacy-plan.js"
@@ -48,6 +48,35 @@ const valueOf = (n: Node): Value => {
 
 const address = (r: JsonResource) => `${r.type}.${r.name}`
 
+/**
+ * The one rule written as an object (`"rules": {…}`): up to 4.x `rules` is a nested block, which
+ * the JSON syntax writes as one object or an array of them, so the rule is read as the one-element
+ * list it is and the new rules make it an array (it stays in its place among them). In 5.x `rules`
+ * is a list attribute: an object there is the wrong type (Terraform cannot make a list of it), so
+ * the file is not 5.x's and the rewrite refuses it rather than guess which syntax its rule is in.
+ */
+const oneBlock = (
+  text: string,
+  rules: Node,
+  w: LegacyWrite<JsonResource>,
+  items: ReadonlyArray<unknown>,
+  major: ProviderMajor
+): TextEdit | { why: string; hint: string } => {
+  if (major === 5)
+    return {
+      why: 'its "rules" is one object (a nested block in the 3.x/4.x JSON syntax), but in provider 5.x "rules" is a list attribute, which the JSON syntax writes as an array: Terraform refuses an object there',
+      hint: 'write "rules": [{…}] (the rule in an array, in 5.x\'s attribute syntax), or pin the provider version the file is written for'
+    }
+  const misplaced = w.before.find((g) => g.at !== 0)
+  if (misplaced !== undefined) return { why: `its rule #${misplaced.at + 1} is not written in the file`, hint: HINT }
+  return objectToItems(
+    text,
+    rules,
+    w.before.flatMap((g) => rulesJson(g.rules, major)),
+    items
+  )
+}
+
 /** The edits that append `w.rules` to the zone's ruleset already in the file, with the steps in its `"//"`. */
 const append = (text: string, r: JsonResource, w: LegacyWrite<JsonResource>, major: ProviderMajor) => {
   const body = r.body
@@ -55,16 +84,22 @@ const append = (text: string, r: JsonResource, w: LegacyWrite<JsonResource>, maj
   const edits: Array<TextEdit> = []
   const rules = prop(body, "rules")
   const items = rulesJson(w.rules, major)
-  if (rules !== undefined && rules.type !== "array")
+  if (rules?.type === "object") {
+    const one = oneBlock(text, rules, w, items, major)
+    if ("why" in one) return one
+    edits.push(one)
+  } else if (rules !== undefined && rules.type !== "array")
     return { why: "its rules are not a list written in the file", hint: HINT }
-  // The rules placed before a rule already there (a skip of the rest), each group before its rule.
-  for (const g of w.before) {
-    const rule = rules?.children?.[g.at]
-    if (rule === undefined) return { why: `its rule #${g.at + 1} is not written in the file`, hint: HINT }
-    edits.push(insertItems(text, rule, rulesJson(g.rules, major)))
+  else {
+    // The rules placed before a rule already there (a skip of the rest), each group before its rule.
+    for (const g of w.before) {
+      const rule = rules?.children?.[g.at]
+      if (rule === undefined) return { why: `its rule #${g.at + 1} is not written in the file`, hint: HINT }
+      edits.push(insertItems(text, rule, rulesJson(g.rules, major)))
+    }
+    if (items.length > 0)
+      edits.push(rules === undefined ? addProperty(text, body, "rules", items) : addItems(text, rules, items))
   }
-  if (items.length > 0)
-    edits.push(rules === undefined ? addProperty(text, body, "rules", items) : addItems(text, rules, items))
   const notes = prop(body, "//")
   if (notes === undefined) edits.push(addProperty(text, body, "//", w.comments))
   else if (notes.type === "array") edits.push(addItems(text, notes, w.comments))

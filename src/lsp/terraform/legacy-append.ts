@@ -25,10 +25,20 @@ const literal = (v: Value | undefined): boolean =>
   !(v instanceof Unread) &&
   (Array.isArray(v) ? v.every(literal) : v === null || typeof v !== "object" || Object.values(v as Obj).every(literal))
 
-/** The `rules` of a block list (3.x, 4.x) or a list attribute (5.x). */
+/**
+ * The `rules` of a block list (3.x, 4.x) or a list attribute (5.x). One object is the JSON syntax's
+ * single block (`"rules": {…}`): the one-element list it stands for (whether the pinned version
+ * takes it is the writer's to tell: ./json-legacy.ts).
+ */
 const rulesOf = (d: Obj): ReadonlyArray<Value> | undefined => {
   const r = d.rules
-  return r === undefined || r === null ? [] : Array.isArray(r) ? r : undefined
+  return r === undefined || r === null
+    ? []
+    : Array.isArray(r)
+      ? r
+      : typeof r === "object" && !(r instanceof Unread)
+        ? [r]
+        : undefined
 }
 
 const one = (v: Value | undefined): Obj | undefined =>
