@@ -4,6 +4,7 @@
  * custom rules (./custom-rules-panel.tsx); `l` the migration of its Zone Lockdown and UA rules and
  * `R` that of its rate limits (./legacy-migration.tsx); esc goes back to the firewall rules. Which one shows is
  * kept with its zone, and the zone detail is mounted per zone, so none of it shows on another zone.
+ * The Firewall screen (./firewall.tsx) shows the same for the zone open there.
  */
 import type { Zone } from "../../src/domain/zone.js"
 import { KeyLayer, useKeys } from "../keys.js"
@@ -16,7 +17,18 @@ import { LockdownUaMigration, RateLimitMigration } from "./legacy-migrations.js"
 
 type View = "migrate" | "custom" | "lockdowns" | "rate-limits"
 
-export function FirewallTab({ zone, active, height }: { zone: Zone; active: boolean; height: number }) {
+export function FirewallTab({
+  zone,
+  active,
+  height,
+  priority = KeyLayer.tab
+}: {
+  zone: Zone
+  active: boolean
+  height: number
+  /** The firewall rules' keys' layer (the Firewall screen's is lower than a zone tab's); the views' keys are just below it. */
+  priority?: number
+}) {
   const [view, setView] = useZoneScoped<View>(zone.id)
   // Below the panels' own keys (a dialog's field takes m and c as text first).
   useKeys(
@@ -44,7 +56,7 @@ export function FirewallTab({ zone, active, height }: { zone: Zone; active: bool
       }
     },
     {
-      priority: KeyLayer.tab - 1,
+      priority: priority - 1,
       active,
       hints: [
         // The migration is what this tab is now for: its key stays in an 80-column footer.
@@ -90,6 +102,6 @@ export function FirewallTab({ zone, active, height }: { zone: Zone; active: bool
         />
       )
     default:
-      return <FirewallPanel zone={zone} active={active} height={height} />
+      return <FirewallPanel zone={zone} active={active} height={height} priority={priority} />
   }
 }

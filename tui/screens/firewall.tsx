@@ -1,6 +1,6 @@
 /**
- * The Firewall screen of the sidebar: the firewall rules of the zone open on the Zones screen, with
- * everything the zone's Firewall tab offers; with no zone open, a list of the account's zones to
+ * The Firewall screen of the sidebar: the zone's Firewall tab (./firewall-tab.tsx: its firewall
+ * rules, and `m`, `c`, `l`, `R` its migrations and custom rules) for the zone open on the Zones screen; with no zone open, a list of the account's zones to
  * pick one from (enter). `esc` (like every screen's "back") and `z` come back to that list; from
  * a list opened with `z`, esc returns to the rules.
  */
@@ -15,7 +15,7 @@ import { KeyLayer, useKeys } from "../keys.js"
 import { useEffectQuery } from "../runtime.js"
 import { useUiActions, useUiState } from "../state.js"
 import { usePaneSize } from "../terminal.js"
-import { FirewallPanel } from "./firewall-panel.js"
+import { FirewallTab } from "./firewall-tab.js"
 
 /** The title line. */
 const Chrome = 1
@@ -137,7 +137,7 @@ export function FirewallScreen({ active }: { active: boolean }) {
           }}
         />
       ) : (
-        <FirewallPanel zone={zone} active={active} height={height} priority={KeyLayer.screen} />
+        <FirewallTab zone={zone} active={active} height={height} priority={KeyLayer.screen} />
       )}
     </Box>
   )
