@@ -33,7 +33,8 @@ export interface TargetOptions {
   readonly cwd?: string
 }
 
-export const stateDir = (o: TargetOptions) =>
+/** The state directory a target's options name: `--persist-to`, else .edgectl/state (DEFAULT_PERSIST_TO), from `cwd`. */
+export const stateDir = (o: Pick<TargetOptions, "persistTo" | "cwd">) =>
   path.resolve(o.cwd ?? process.cwd(), o.persistTo ?? path.join(".edgectl", "state"))
 
 /** The credentials `--remote` sends, from the environment, or the refusal naming the variables to set. */

@@ -138,7 +138,7 @@ export const serve = Command.make(
         )
       }
       const { serve: start } = yield* Effect.promise(() => import("../../server/serve.js"))
-      const dir = stateDir({ remote: false, persistTo: Option.getOrUndefined(o.persistTo) })
+      const dir = stateDir({ persistTo: Option.getOrUndefined(o.persistTo) })
       const limit = Option.getOrUndefined(o.rateLimit)
       const mode = Option.getOrUndefined(o.legacyApis)
       const served = yield* start({

@@ -220,6 +220,9 @@ describe("Objects screen", () => {
     dirs.push(dir)
     const app = await mount(dir)
     await app.waitForText("No objects under")
-    expect(app.frame()).toContain("edgectl objects dev MODULE")
+    // The commands it suggests act on the same state directory (not the default one).
+    const text = app.frame().replace(/\s+/g, " ")
+    expect(text).toContain(`edgectl objects dev MODULE --persist-to ${dir}\``)
+    expect(text).toContain(`edgectl objects kv CLASS NAME put KEY VALUE --persist-to ${dir}\``)
   })
 })
