@@ -1,8 +1,8 @@
 /**
  * A text read whole in a box of a fixed height, however long it is: its paragraphs wrapped by words
  * to the width (./wrap.ts), scrolled by the keys every long text scrolls by (./scroll.ts: ↑↓ j k a
- * line, page up/down a page, g/home and G/end to either end), with `lines a–b of n` beside the title
- * when it does not fit; esc closes. A note, a rule's migration, anything that is data and can be
+ * line, page up/down a page, g/home and G/end to either end), with `lines a–b of n` under the lines
+ * when they do not all fit; esc closes. A note, a rule's migration, anything that is data and can be
  * longer than the screen is shown with it, so nothing is cut at the bottom of a box. It takes the
  * keys while shown (a modal layer): the list under it gets none.
  */
@@ -43,8 +43,9 @@ export function ScrollText({
   const frame = bordered ? 2 : 0
   const width = Math.max(20, usePaneSize().columns - 2 * frame)
   const lines = paragraphs.flatMap((p) => (p === "" ? [""] : wrapText(p, width)))
-  // The title's row.
-  const rows = Math.max(1, height - frame - 1)
+  // The title's row; and the marker's, under the lines, when they do not all fit (a title stays whole).
+  const room = Math.max(2, height - frame - 1)
+  const rows = lines.length > room ? room - 1 : room
   const last = Math.max(0, lines.length - rows)
   const [top, setTop] = useState(0)
   const first = Math.min(top, last)
@@ -74,23 +75,19 @@ export function ScrollText({
       overflow="hidden"
       {...(bordered ? { borderStyle: "round", borderColor: "cyan", paddingX: 1 } : {})}
     >
-      <Box flexShrink={0}>
-        <Box flexShrink={1}>
-          <Text bold wrap="truncate-end">
-            {title}
-          </Text>
-        </Box>
-        {last > 0 ? (
-          <Box flexShrink={0}>
-            <Text dimColor>{` · ${linesShownText(first, rows, lines.length)}`}</Text>
-          </Box>
-        ) : null}
-      </Box>
+      <Text bold wrap="truncate-end">
+        {title}
+      </Text>
       {lines.slice(first, first + rows).map((l, i) => (
         <Text key={first + i} wrap="truncate-end">
           {l === "" ? " " : l}
         </Text>
       ))}
+      {last > 0 ? (
+        <Text dimColor wrap="truncate-end">
+          {`${linesShownText(first, rows, lines.length)}${first < last ? " · ↓ more" : ""}`}
+        </Text>
+      ) : null}
     </Box>
   )
 }

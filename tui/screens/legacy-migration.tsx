@@ -17,6 +17,7 @@ import type { MigrationReplay } from "../../src/services/migration-replay-servic
 import { ConfirmDialog } from "../components/confirm-dialog.js"
 import { MigrationProgress, unfinishedText } from "../components/migration-status.js"
 import { List, useListCursor } from "../components/list.js"
+import { ScrollText } from "../components/scroll-text.js"
 import { ErrorView, Loading } from "../components/states.js"
 import { KeyLayer, useKeys } from "../keys.js"
 import { withMigrationTarget } from "../migration-target.js"
@@ -60,7 +61,6 @@ export function LegacyMigrationView({
   const cursor = useListCursor(rows.length, listRows, [zone.id, m.title])
   const current = rows[cursor.index]
   const [dialog, setDialog] = useZoneScoped<Dialog>(`${zone.id}:${m.what}`)
-  const [notesTop, setNotesTop] = useState(0)
   const [replay, setReplay] = useZoneScoped<MigrationReplay>(`${zone.id}:${m.what}`)
   // The replay's whole list of differences, over the preview until esc.
   const [replayShown, setReplayShown] = useZoneScoped<true>(`${zone.id}:${m.what}`)
@@ -85,18 +85,11 @@ export function LegacyMigrationView({
 
   useKeys(
     (press) => {
-      if (dialog === "notes") {
-        if (press.name === "down" || press.name === "j") setNotesTop((t) => Math.min(t + 1, noteLines.length - 1))
-        else if (press.name === "up" || press.name === "k") setNotesTop((t) => Math.max(0, t - 1))
-        else if (press.name === "escape" || press.name === "n" || press.name === "q") close()
-        return true
-      }
       if (cursor.move(press)) return true
       if (preview === undefined || busy !== undefined) return false
       switch (press.name) {
         case "n":
           if (notes.length === 0) return false
-          setNotesTop(0)
           setDialog("notes")
           return true
         case "p":
@@ -131,26 +124,19 @@ export function LegacyMigrationView({
     },
     {
       priority: KeyLayer.tab,
-      modal: dialog === "notes",
-      active: active && (dialog === undefined || dialog === "notes") && replayShown === undefined,
-      hints:
-        dialog === "notes"
-          ? [
-              { keys: "↑↓", label: "scroll" },
-              { keys: "esc", label: "close" }
-            ]
+      active: active && dialog === undefined && replayShown === undefined,
+      hints: [
+        { keys: "↑↓", label: "rules" },
+        ...(preview === undefined || busy !== undefined
+          ? []
           : [
-              { keys: "↑↓", label: "rules" },
-              ...(preview === undefined || busy !== undefined
-                ? []
-                : [
-                    ...(notes.length > 0 ? [{ keys: "n", label: "notes" }] : []),
-                    { keys: "p", label: "replay traffic" },
-                    ...(replay !== undefined ? [{ keys: "v", label: "replay's differences" }] : []),
-                    ...(unfinished !== undefined ? [{ keys: "f", label: "finish" }] : [{ keys: "a", label: "apply" }]),
-                    ...(journal !== undefined ? [{ keys: "u", label: "undo" }] : [])
-                  ])
-            ]
+              ...(notes.length > 0 ? [{ keys: "n", label: "notes" }] : []),
+              { keys: "p", label: "replay traffic" },
+              ...(replay !== undefined ? [{ keys: "v", label: "replay's differences" }] : []),
+              ...(unfinished !== undefined ? [{ keys: "f", label: "finish" }] : [{ keys: "a", label: "apply" }]),
+              ...(journal !== undefined ? [{ keys: "u", label: "undo" }] : [])
+            ])
+      ]
     }
   )
 
@@ -236,17 +222,15 @@ export function LegacyMigrationView({
     )
   if (dialog === "notes" && active)
     return (
-      <Box flexDirection="column" height={height} overflow="hidden" borderStyle="round" borderColor="cyan" paddingX={1}>
-        <Box flexShrink={0}>
-          <Text bold wrap="truncate-end">{`Notes of the migration of ${zone.name} (${notes.length})`}</Text>
-        </Box>
-        {/* Whole notes that do not fit are cut at the bottom (↓ scrolls), never squeezed over the title. */}
-        {noteLines.slice(notesTop).map((l, i) => (
-          <Box key={notesTop + i} flexShrink={0}>
-            <Text wrap="wrap">{l}</Text>
-          </Box>
-        ))}
-      </Box>
+      <ScrollText
+        bordered
+        title={`Notes of the migration of ${zone.name} (${notes.length})`}
+        paragraphs={noteLines}
+        height={height}
+        active={active}
+        closeKeys={["n", "q"]}
+        onClose={close}
+      />
     )
 
   // The whole id where there is room; its start (enough to tell rules apart) in 80 columns.
