@@ -14,7 +14,7 @@ import { scrollBy, scrolled } from "./scroll.js"
 import { wrapText } from "./wrap.js"
 
 /** The marker of the lines shown, when not all of them fit: `lines 1–17 of 40`. */
-export const linesShownText = (first: number, rows: number, total: number) =>
+const linesShownText = (first: number, rows: number, total: number) =>
   `lines ${Math.min(first + 1, total)}–${Math.min(first + rows, total)} of ${total}`
 
 export function ScrollText({
