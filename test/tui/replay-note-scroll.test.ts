@@ -5,6 +5,7 @@
  * demo traffic; the office's request on /admin, blocked by that lockdown now and allowed after, is
  * explained by it and by the firewall allow's note, and `n` opens both in a box that scrolls
  * (↑↓ j k, page up/down, home/end, `lines a–b of n`), keys typed in one burst acting in order.
+ * Back on the preview, the replay's line counts the difference and that the notes explain it.
  */
 import * as path from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
@@ -121,5 +122,14 @@ describe.each([
     t.write(PtyKeys.escape)
     screen = flat(await t.waitFor((s) => !s.includes("What explains line") && flat(s).includes("28 decided alike")))
     expect(screen).toContain("1/1 · line 6 (office-admin)")
+
+    // The preview again: its replay line counts the difference and that the plan's notes explain it.
+    t.write(PtyKeys.escape)
+    screen = flat(await t.waitFor("replay of custom-rules-traffic.jsonl"))
+    expect(screen).toContain(
+      "replay of custom-rules-traffic.jsonl: 29 requests, 1 decided differently, 1 of 1 explained by the plan's notes"
+    )
+    expect(screen).toContain("Zone Lockdown and UA rules → custom rules")
+    fits(t, size.columns)
   }, 120_000)
 })

@@ -26,7 +26,7 @@ import type { Services } from "../runtime.js"
 import { useZoneScoped } from "../state.js"
 import { usePaneSize } from "../terminal.js"
 import { useZoneQuery } from "./custom-rules-query.js"
-import { CustomRulesReplayView, ReplayFilePrompt } from "./custom-rules-replay.js"
+import { CustomRulesReplayView, ReplayFilePrompt, replayLine } from "./custom-rules-replay.js"
 import type { LegacyMigration } from "./legacy-migrations.js"
 import { ObjectsDirContext } from "./objects-data.js"
 
@@ -34,6 +34,8 @@ type Dialog = "apply" | "undo" | "notes" | "replay"
 
 /** Title, header, the current row's two lines, the status line, progress. */
 const Chrome = 7
+/** After a replay: its line under the status line (two lines, as under the firewall migration's preview). */
+const ReplayChrome = 2
 
 const cut = (s: string, n: number) => ([...s].length <= n ? s.padEnd(n) : `${[...s].slice(0, n - 1).join("")}…`)
 
@@ -56,12 +58,12 @@ export function LegacyMigrationView({
   const journal = query._tag === "Success" ? query.value.journal : undefined
   const unfinished = journal !== undefined && !journal.status.finished ? journal : undefined
   const rows = preview === undefined ? [] : m.rows(preview)
-  const listRows = Math.max(2, height - Chrome)
+  const [replay, setReplay] = useZoneScoped<MigrationReplay>(`${zone.id}:${m.what}`)
+  const listRows = Math.max(2, height - Chrome - (replay !== undefined ? ReplayChrome : 0))
   const columns = usePaneSize().columns
   const cursor = useListCursor(rows.length, listRows, [zone.id, m.title])
   const current = rows[cursor.index]
   const [dialog, setDialog] = useZoneScoped<Dialog>(`${zone.id}:${m.what}`)
-  const [replay, setReplay] = useZoneScoped<MigrationReplay>(`${zone.id}:${m.what}`)
   // The replay's whole list of differences, over the preview until esc.
   const [replayShown, setReplayShown] = useZoneScoped<true>(`${zone.id}:${m.what}`)
   const [progress, setProgress] = useState<StepProgress | undefined>(undefined)
@@ -283,6 +285,11 @@ export function LegacyMigrationView({
               : " "}
         </Text>
       )}
+      {replay !== undefined ? (
+        <Box height={ReplayChrome} flexShrink={0} overflow="hidden">
+          <Text wrap="wrap">{replayLine(replay)}</Text>
+        </Box>
+      ) : null}
       <MigrationProgress progress={progress} busy={busy} />
     </Box>
   )
