@@ -6,7 +6,8 @@
  * decisions with the rules responsible. No difference is said in so many words. A replay whose plan
  * has notes that explain a difference by design (the legacy migrations', the firewall migration's
  * placement of the migrated Zone Lockdown rules) says how many they explain on the counts line and
- * names the note of each difference, in the CLI's words; `n` reads the selected one's notes whole.
+ * names the note of each difference, in the CLI's words; `n` reads the selected one's notes whole
+ * (ScrollText: a note is data of the plan, as long as its rule ids and descriptions make it).
  * The firewall rules migration's view and the legacy migrations' view both draw it; it only draws
  * the replay's report (src/services/migration-replay-service.ts, legacy-replay-service.ts).
  */
