@@ -347,11 +347,21 @@ const tallyText = (t: Readonly<Record<string, number>>) =>
 export const decidedText = (r: MigrationReplayReport) =>
   `before: ${tallyText(r.decided.before)}; after: ${tallyText(r.decided.after)}`
 
-/** How many differences the plan's notes explain, as the CLI and the TUI say it; undefined for a replay that explains none (no note of its plan can). */
-export const explainedText = (r: Pick<MigrationReplayReport, "requests" | "agreed" | "explained">) =>
-  r.explained === undefined
-    ? undefined
-    : `explained by the plan's notes: ${r.explained} of ${r.requests - r.agreed} difference(s)`
+type ExplainedCounts = Pick<MigrationReplayReport, "requests" | "agreed" | "explained">
+
+/**
+ * How many differences the plan's notes explain, of how many: undefined for a replay that explains
+ * none (no note of its plan can). The replay's counts line and the one line under a preview both
+ * count by it.
+ */
+export const explainedCount = (r: ExplainedCounts) =>
+  r.explained === undefined ? undefined : { explained: r.explained, of: r.requests - r.agreed }
+
+/** How many differences the plan's notes explain, as the CLI and the TUI say it; undefined for a replay that explains none. */
+export const explainedText = (r: ExplainedCounts) => {
+  const c = explainedCount(r)
+  return c === undefined ? undefined : `explained by the plan's notes: ${c.explained} of ${c.of} difference(s)`
+}
 
 /** The codes of the notes that explain one difference, as the CLI and the TUI name them: `-` when none does. */
 export const explainedByText = (d: { readonly explainedBy?: ReadonlyArray<{ readonly code: string }> | undefined }) =>

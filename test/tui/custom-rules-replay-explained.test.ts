@@ -4,7 +4,8 @@
  * the TUI's --persist-to state), the migration places the migrated Zone Lockdown rules again before
  * the office's skip, so the office's request on /admin, allowed now, is blocked after. The counts
  * line says the plan's notes explain it, the difference names its note (the CLI's words,
- * `firewall migrate --replay`), and `n` reads the note whole.
+ * `firewall migrate --replay`), `n` reads the note whole, and the replay's line under the preview
+ * counts the difference and that it is explained.
  */
 import * as path from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
@@ -74,6 +75,16 @@ describe.each([
       (s) => !s.includes("What explains line") && flat(s).includes("explained by placed-again-before-skip")
     )
     t.write(PtyKeys.escape)
-    await t.waitFor(`Migrate ${Zone} to custom rules`)
+    screen = flat(await t.waitFor(`Migrate ${Zone} to custom rules`))
+    // The replay's line under the preview counts the differences and those the notes explain, as the counts line does.
+    expect(screen).toContain(
+      "replay of custom-rules-traffic.jsonl: 29 requests, 1 decided differently, 1 of 1 explained by the plan's notes (line 6:"
+    )
+    fits(t, size.columns)
+    // In one read: v opens the replay again, n its note, backspace closes each, j moves on the preview.
+    t.write(`vn${PtyKeys.backspace}${PtyKeys.backspace}j`)
+    screen = flat(await t.waitFor("› #2"))
+    expect(screen).toContain("1 decided differently, 1 of 1 explained by the plan's notes")
+    expect(screen).not.toContain("What explains line")
   }, 120_000)
 })

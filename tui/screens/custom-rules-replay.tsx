@@ -6,7 +6,8 @@
  * decisions with the rules responsible. No difference is said in so many words. A replay whose plan
  * has notes that explain a difference by design (the legacy migrations', the firewall migration's
  * placement of the migrated Zone Lockdown rules) says how many they explain on the counts line and
- * names the note of each difference, in the CLI's words; `n` reads the selected one's notes whole.
+ * names the note of each difference, in the CLI's words; `n` reads the selected one's notes whole
+ * (ScrollText: a note is data of the plan, as long as its rule ids and descriptions make it).
  * The firewall rules migration's view and the legacy migrations' view both draw it; it only draws
  * the replay's report (src/services/migration-replay-service.ts, legacy-replay-service.ts).
  */
@@ -15,6 +16,7 @@ import { useState } from "react"
 import {
   decidedText,
   explainedByText,
+  explainedCount,
   explainedText,
   replayCounts,
   verdictText,
@@ -23,6 +25,7 @@ import {
 import { notReadLines } from "../../src/rules/traffic-line.js"
 import { replayHeading, type MigrationReplay } from "../../src/services/migration-replay-service.js"
 import { List, useListCursor } from "../components/list.js"
+import { ScrollText } from "../components/scroll-text.js"
 import { TextPrompt } from "../components/text-prompt.js"
 import { KeyLayer, useKeys } from "../keys.js"
 import { usePaneSize } from "../terminal.js"
@@ -36,12 +39,20 @@ const rowText = (d: ReplayDisagreement, explained: number) =>
 
 const baseName = (file: string) => file.split("/").pop() ?? file
 
-/** The replay in one line under the migration preview: the file, what differs (the first difference named), the lines not read. */
+/**
+ * The replay in one line under the migration preview: the file, what differs and how much of it the
+ * plan's notes explain (counted as the replay's counts line counts), the first difference named, the
+ * lines not read.
+ */
 export const replayLine = (r: MigrationReplay) => {
   const differ = r.requests - r.agreed
   const first = r.disagreements[0]
+  const explained = explainedCount(r)
   return (
     `replay of ${baseName(r.file)}: ${r.requests} ${r.requests === 1 ? "request" : "requests"}, ${differ === 0 ? "no difference" : `${differ} decided differently`}` +
+    (differ > 0 && explained !== undefined
+      ? `, ${explained.explained} of ${explained.of} explained by the plan's notes`
+      : "") +
     (first !== undefined
       ? ` (line ${first.line}: before ${verdictText(first.before)}; after ${verdictText(first.after)})`
       : "") +
@@ -103,10 +114,6 @@ export function CustomRulesReplayView({
   const columnWidth = explained !== undefined ? explainedWidth(rows, paneColumns) : 0
   useKeys(
     (press) => {
-      if (notesShown) {
-        if (press.name === "escape" || press.name === "n" || press.name === "backspace") setNotesShown(false)
-        return true
-      }
       if (cursor.move(press)) return true
       if (press.name === "n" && notes.length > 0) {
         setNotesShown(true)
@@ -118,32 +125,26 @@ export function CustomRulesReplayView({
     },
     {
       priority: KeyLayer.tab,
-      modal: notesShown,
-      active,
-      hints: notesShown
-        ? [{ keys: "esc", label: "close" }]
-        : [
-            ...(rows.length > 0 ? [{ keys: "↑↓", label: "requests", keep: 1 }] : []),
-            ...(notes.length > 0 ? [{ keys: "n", label: "note", keep: 1 }] : []),
-            { keys: "esc", label: "preview", keep: 1 }
-          ]
+      active: active && !notesShown,
+      hints: [
+        ...(rows.length > 0 ? [{ keys: "↑↓", label: "requests", keep: 1 }] : []),
+        ...(notes.length > 0 ? [{ keys: "n", label: "note", keep: 1 }] : []),
+        { keys: "esc", label: "preview", keep: 1 }
+      ]
     }
   )
+  // A note is data of the plan (rule ids, a rule's description): as long as it is, it scrolls.
   if (notesShown && current !== undefined)
     return (
-      <Box flexDirection="column" height={height} overflow="hidden" borderStyle="round" borderColor="cyan" paddingX={1}>
-        <Box flexShrink={0}>
-          <Text
-            bold
-            wrap="truncate-end"
-          >{`What explains line ${current.line}${current.id !== undefined ? ` (${current.id})` : ""}`}</Text>
-        </Box>
-        {notes.map((n, i) => (
-          <Box key={i} flexShrink={0}>
-            <Text wrap="wrap">{`${n.code}: ${n.message}`}</Text>
-          </Box>
-        ))}
-      </Box>
+      <ScrollText
+        bordered
+        title={`What explains line ${current.line}${current.id !== undefined ? ` (${current.id})` : ""}`}
+        paragraphs={notes.map((n) => `${n.code}: ${n.message}`)}
+        height={height}
+        active={active}
+        closeKeys={["n", "backspace"]}
+        onClose={() => setNotesShown(false)}
+      />
     )
   return (
     <Box flexDirection="column" height={height} overflow="hidden">

@@ -17,6 +17,7 @@ import type { MigrationReplay } from "../../src/services/migration-replay-servic
 import { ConfirmDialog } from "../components/confirm-dialog.js"
 import { MigrationProgress, unfinishedText } from "../components/migration-status.js"
 import { List, useListCursor } from "../components/list.js"
+import { ScrollText } from "../components/scroll-text.js"
 import { ErrorView, Loading } from "../components/states.js"
 import { KeyLayer, useKeys } from "../keys.js"
 import { withMigrationTarget } from "../migration-target.js"
@@ -25,7 +26,7 @@ import type { Services } from "../runtime.js"
 import { useZoneScoped } from "../state.js"
 import { usePaneSize } from "../terminal.js"
 import { useZoneQuery } from "./custom-rules-query.js"
-import { CustomRulesReplayView, ReplayFilePrompt } from "./custom-rules-replay.js"
+import { CustomRulesReplayView, ReplayFilePrompt, replayLine } from "./custom-rules-replay.js"
 import type { LegacyMigration } from "./legacy-migrations.js"
 import { ObjectsDirContext } from "./objects-data.js"
 
@@ -33,6 +34,8 @@ type Dialog = "apply" | "undo" | "notes" | "replay"
 
 /** Title, header, the current row's two lines, the status line, progress. */
 const Chrome = 7
+/** After a replay: its line under the status line (two lines, as under the firewall migration's preview). */
+const ReplayChrome = 2
 
 const cut = (s: string, n: number) => ([...s].length <= n ? s.padEnd(n) : `${[...s].slice(0, n - 1).join("")}…`)
 
@@ -55,13 +58,12 @@ export function LegacyMigrationView({
   const journal = query._tag === "Success" ? query.value.journal : undefined
   const unfinished = journal !== undefined && !journal.status.finished ? journal : undefined
   const rows = preview === undefined ? [] : m.rows(preview)
-  const listRows = Math.max(2, height - Chrome)
+  const [replay, setReplay] = useZoneScoped<MigrationReplay>(`${zone.id}:${m.what}`)
+  const listRows = Math.max(2, height - Chrome - (replay !== undefined ? ReplayChrome : 0))
   const columns = usePaneSize().columns
   const cursor = useListCursor(rows.length, listRows, [zone.id, m.title])
   const current = rows[cursor.index]
   const [dialog, setDialog] = useZoneScoped<Dialog>(`${zone.id}:${m.what}`)
-  const [notesTop, setNotesTop] = useState(0)
-  const [replay, setReplay] = useZoneScoped<MigrationReplay>(`${zone.id}:${m.what}`)
   // The replay's whole list of differences, over the preview until esc.
   const [replayShown, setReplayShown] = useZoneScoped<true>(`${zone.id}:${m.what}`)
   const [progress, setProgress] = useState<StepProgress | undefined>(undefined)
@@ -85,18 +87,11 @@ export function LegacyMigrationView({
 
   useKeys(
     (press) => {
-      if (dialog === "notes") {
-        if (press.name === "down" || press.name === "j") setNotesTop((t) => Math.min(t + 1, noteLines.length - 1))
-        else if (press.name === "up" || press.name === "k") setNotesTop((t) => Math.max(0, t - 1))
-        else if (press.name === "escape" || press.name === "n" || press.name === "q") close()
-        return true
-      }
       if (cursor.move(press)) return true
       if (preview === undefined || busy !== undefined) return false
       switch (press.name) {
         case "n":
           if (notes.length === 0) return false
-          setNotesTop(0)
           setDialog("notes")
           return true
         case "p":
@@ -131,26 +126,19 @@ export function LegacyMigrationView({
     },
     {
       priority: KeyLayer.tab,
-      modal: dialog === "notes",
-      active: active && (dialog === undefined || dialog === "notes") && replayShown === undefined,
-      hints:
-        dialog === "notes"
-          ? [
-              { keys: "↑↓", label: "scroll" },
-              { keys: "esc", label: "close" }
-            ]
+      active: active && dialog === undefined && replayShown === undefined,
+      hints: [
+        { keys: "↑↓", label: "rules" },
+        ...(preview === undefined || busy !== undefined
+          ? []
           : [
-              { keys: "↑↓", label: "rules" },
-              ...(preview === undefined || busy !== undefined
-                ? []
-                : [
-                    ...(notes.length > 0 ? [{ keys: "n", label: "notes" }] : []),
-                    { keys: "p", label: "replay traffic" },
-                    ...(replay !== undefined ? [{ keys: "v", label: "replay's differences" }] : []),
-                    ...(unfinished !== undefined ? [{ keys: "f", label: "finish" }] : [{ keys: "a", label: "apply" }]),
-                    ...(journal !== undefined ? [{ keys: "u", label: "undo" }] : [])
-                  ])
-            ]
+              ...(notes.length > 0 ? [{ keys: "n", label: "notes" }] : []),
+              { keys: "p", label: "replay traffic" },
+              ...(replay !== undefined ? [{ keys: "v", label: "replay's differences" }] : []),
+              ...(unfinished !== undefined ? [{ keys: "f", label: "finish" }] : [{ keys: "a", label: "apply" }]),
+              ...(journal !== undefined ? [{ keys: "u", label: "undo" }] : [])
+            ])
+      ]
     }
   )
 
@@ -236,17 +224,15 @@ export function LegacyMigrationView({
     )
   if (dialog === "notes" && active)
     return (
-      <Box flexDirection="column" height={height} overflow="hidden" borderStyle="round" borderColor="cyan" paddingX={1}>
-        <Box flexShrink={0}>
-          <Text bold wrap="truncate-end">{`Notes of the migration of ${zone.name} (${notes.length})`}</Text>
-        </Box>
-        {/* Whole notes that do not fit are cut at the bottom (↓ scrolls), never squeezed over the title. */}
-        {noteLines.slice(notesTop).map((l, i) => (
-          <Box key={notesTop + i} flexShrink={0}>
-            <Text wrap="wrap">{l}</Text>
-          </Box>
-        ))}
-      </Box>
+      <ScrollText
+        bordered
+        title={`Notes of the migration of ${zone.name} (${notes.length})`}
+        paragraphs={noteLines}
+        height={height}
+        active={active}
+        closeKeys={["n", "q"]}
+        onClose={close}
+      />
     )
 
   // The whole id where there is room; its start (enough to tell rules apart) in 80 columns.
@@ -299,6 +285,11 @@ export function LegacyMigrationView({
               : " "}
         </Text>
       )}
+      {replay !== undefined ? (
+        <Box height={ReplayChrome} flexShrink={0} overflow="hidden">
+          <Text wrap="wrap">{replayLine(replay)}</Text>
+        </Box>
+      ) : null}
       <MigrationProgress progress={progress} busy={busy} />
     </Box>
   )
