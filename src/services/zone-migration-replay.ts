@@ -36,7 +36,7 @@ type PartReplay = (
  * Each part's replay (its own service's, with the same report shape), or why it has none here.
  * Each part is replayed on its own plan: the part's "before" and the end state it plans.
  */
-const replays: Readonly<Record<PartName, PartReplay | string>> = {
+const replays: Readonly<Record<PartName, PartReplay | { readonly elsewhere: (zone: string) => string }>> = {
   "firewall-rules": (p, file) =>
     replayMigrationStates(
       p.parts["firewall-rules"].before,
@@ -47,7 +47,7 @@ const replays: Readonly<Record<PartName, PartReplay | string>> = {
   "lockdowns-ua": (p, file) => replayLockdownUa(p.parts["lockdowns-ua"], file),
   "rate-limits": (p, file) => replayRateLimits(p.parts["rate-limits"], file),
   // Another kind of traffic report (src/waf/replay.ts): the WAF's own command replays it.
-  waf: "the previous WAF has its own replay: edgectl waf replay --zone ZONE --traffic FILE"
+  waf: { elsewhere: (zone) => `the previous WAF has its own replay: edgectl waf replay --zone ${zone} --traffic FILE` }
 }
 
 interface ZoneLegacyReplay {
@@ -92,7 +92,7 @@ const journalWaf =
 /** The plan the journal's "before" had, once its migration finished and no part with a replay is left; else undefined. */
 const journalPlan = (z: ZoneRef, plan: ZoneLegacyPlan, journal: ZoneLegacyJournal | undefined) => {
   // The previous WAF may still have a step left (validation mode, then the finish): it has no replay here.
-  const replayable = plan.summary.some((s) => s.status === "planned" && typeof replays[s.part] !== "string")
+  const replayable = plan.summary.some((s) => s.status === "planned" && typeof replays[s.part] === "function")
   if (journal === undefined || replayable) return Effect.succeed(undefined)
   const status = journalStatus(journal)
   if (status.operation !== "migrate" || !status.finished) return Effect.succeed(undefined)
@@ -130,7 +130,7 @@ export const replayZoneLegacy = (z: ZoneRef, plan: ZoneLegacyPlan, file: string,
     for (const s of replayed.summary) {
       const replay = replays[s.part]
       if (s.status !== "planned") parts.push({ part: s.part, skipped: `nothing planned (${s.status})` })
-      else if (typeof replay === "string") parts.push({ part: s.part, skipped: replay })
+      else if (typeof replay !== "function") parts.push({ part: s.part, skipped: replay.elsewhere(plan.zone.name) })
       else parts.push({ part: s.part, report: yield* replay(replayed, file) })
     }
     const reports = parts.flatMap((p) => ("report" in p ? [p.report] : []))

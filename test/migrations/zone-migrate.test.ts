@@ -153,7 +153,7 @@ describe("migrate --zone --replay", () => {
       "== rate limits (previous version) -> rate limiting rules\n29 request(s): 29 decided alike"
     )
     expect(r.stdout).toContain(
-      "== previous WAF -> WAF Managed Rules\nnot replayed: the previous WAF has its own replay"
+      "== previous WAF -> WAF Managed Rules\nnot replayed: the previous WAF has its own replay: edgectl waf replay --zone acme-mail.com --traffic FILE\n"
     )
     expect(r.stdout).toContain("In all: 87 request(s) compared, 87 decided alike, 0 differently.\n")
     const replayed = edgectl(["migrate", "--zone", "acme-mail.com", "--replay", traffic, "--json"], { cwd })
