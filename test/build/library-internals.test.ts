@@ -6,6 +6,9 @@
  *   `WithDefault` node), a boolean option that knows whether it was given;
  * - src/cli/main.ts `unknownSubcommand`: the walk over @effect/cli's command descriptors that names
  *   the subcommands of a mistyped one;
+ * - src/cli/main.ts `checkCommandLine`: the walk over a command's Options descriptors (`Single`
+ *   leaves: name, long aliases, a flag's `Bool` type, a value's `placeholder`) that names an unknown
+ *   option, a flag given an empty value and an option given no value;
  * - src/server/door/local-transport.ts: its copies of @effect/platform's server request (what the app sees)
  *   and client response (what the client gets), which stand in for the web `Request`/`Response`
  *   path of `HttpApiBuilder.toWebHandler` and `FetchHttpClient`;
@@ -142,6 +145,55 @@ describe("src/cli/main.ts unknownSubcommand: the walk over @effect/cli's command
         stderr: `error: unknown command "${group} no-such-command" (edgectl ${group} has: ${children.join(", ")})\n`
       })
     }
+  })
+})
+
+describe("src/cli/main.ts checkCommandLine: the walk over @effect/cli's Options descriptors", () => {
+  /** The option nodes as main.ts reads them (see its `OptionNode`). */
+  interface OptionNode {
+    readonly _tag: string
+    readonly name?: string
+    readonly aliases?: ReadonlyArray<string>
+    readonly options?: OptionNode
+    readonly left?: OptionNode
+    readonly right?: OptionNode
+    readonly argumentOption?: OptionNode
+    readonly primitiveType?: { readonly _tag: string }
+    readonly placeholder?: string
+  }
+
+  it("a command's options are a tree whose Single leaves carry name, aliases, type and placeholder", () => {
+    const command = Command.make(
+      "x",
+      {
+        zone: Options.text("zone").pipe(Options.withPseudoName("ZONE"), Options.optional),
+        count: Options.text("count"),
+        yes: Options.boolean("yes").pipe(Options.withAlias("force")),
+        paused: triState("paused", "a tri-state flag")
+      },
+      () => Effect.void
+    )
+    const shape = "@effect/cli's Options descriptor changed: src/cli/main.ts (checkCommandLine) reads"
+    const unwrap = (n: { _tag: string; command?: unknown }): { _tag: string; options?: OptionNode } =>
+      n._tag === "Map" ? unwrap(n.command as { _tag: string }) : n
+    const leaf = unwrap(command.descriptor as unknown as { _tag: string })
+    expect(leaf._tag, `${shape} _tag "Standard" on a command without subcommands`).toBe("Standard")
+    const singles: Array<OptionNode> = []
+    const walk = (o: OptionNode | undefined) => {
+      if (o === undefined || typeof o !== "object") return
+      if (o._tag === "Single") singles.push(o)
+      for (const child of [o.options, o.left, o.right, o.argumentOption]) walk(child)
+    }
+    walk(leaf.options)
+    expect(
+      singles.map((o) => [o.name, [...(o.aliases ?? [])], o.primitiveType?._tag, o.placeholder]),
+      `${shape} Single leaves (name, aliases, primitiveType._tag, placeholder) under .options/.left/.right/.argumentOption`
+    ).toEqual([
+      ["zone", [], "Text", "ZONE"],
+      ["count", [], "Text", "text"],
+      ["yes", ["force"], "Bool", "boolean"],
+      ["paused", [], "Bool", "boolean"]
+    ])
   })
 })
 
