@@ -7,13 +7,13 @@
 // bundles this file with esbuild and runs it with plain node.
 //
 // What a profile said (node:inspector around the POST only, rounds 3-12; ~166 ms a round on the
-// shared 2-core machine): the store's work is four statements per rule (the duplicate check's
+// shared 2-core machine): the store's work was four statements per rule (the duplicate check's
 // SELECT by expression, the filter's INSERT, the rule's INSERT, the rule read back with its filter),
 // 4,000 in all, each an @effect/sql statement run as its own Effect (span, compile, fiber refs):
 // the effect runtime ~72 ms, @effect/sql and src/store/sql-client.ts ~19 ms, GC ~24 ms, against
-// ~20 ms in SQLite itself and ~10 ms checking the 1,000 expressions. Prepared statements run in a
-// loop in the one transaction (as src/store/kv-repo.ts writes), one duplicate lookup for the whole
-// body and no read-back (the row is what was inserted) would leave about the SQLite and check time.
+// ~20 ms in SQLite itself and ~10 ms checking the 1,000 expressions. The duplicate check and the
+// read-back are now one query per 500 rules (quiet machine: 107.7 -> 78.7 ms a round); the two
+// INSERTs per rule remain (multi-row inserts would take most of what is left).
 //
 //   node <bundle> <work dir> [rounds]      prints one JSON line
 import { Effect, ManagedRuntime } from "effect"

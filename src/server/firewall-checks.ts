@@ -85,13 +85,20 @@ const unique = (
 ): Effect.Effect<void, FilterRefusal> =>
   Effect.gen(function* () {
     const seen = new Map<string, number>()
+    const existingIds = yield* stored(
+      Repo.filterIdsByExpression(
+        s.sql,
+        s.zoneId,
+        items.map((it) => it.expression)
+      )
+    )
     for (const it of items) {
-      const existing = yield* stored(Repo.findFilterByExpression(s.sql, s.zoneId, it.expression))
+      const existing = existingIds.get(it.expression)
       // A filter of the same call gets its new expression in the same transaction (two may swap).
-      if (existing && !updating.has(existing.id)) {
+      if (existing !== undefined && !updating.has(existing)) {
         return yield* new DuplicateFilter({
-          message: `config duplicates an already existing config: ${at(it.index, many)}${it.field} is the expression of filter ${existing.id}`,
-          existingId: existing.id
+          message: `config duplicates an already existing config: ${at(it.index, many)}${it.field} is the expression of filter ${existing}`,
+          existingId: existing
         })
       }
       const before = seen.get(it.expression)

@@ -50,17 +50,25 @@ const filterById = (sql: SqlClient, zoneId: string, id: string) =>
 export const getFilter = (sql: SqlClient, zoneId: string, id: string): Stored<FilterRow | undefined> =>
   Effect.mapError(filterById(sql, zoneId, id), failing)
 
-/** The zone's filter with exactly this expression, if any (the duplicate check). */
-export const findFilterByExpression = (
+/**
+ * The zone's filters whose expression is one of `expressions`, by expression (the duplicate check
+ * of a whole body: one query per 500 expressions, not one per element).
+ */
+export const filterIdsByExpression = (
   sql: SqlClient,
   zoneId: string,
-  expression: string
-): Stored<FilterRow | undefined> =>
-  sql<FilterDb>`SELECT ${sql.literal(FilterCols)} FROM firewall_filters
-                WHERE zone_id = ${zoneId} AND expression = ${expression}`.pipe(
-    Effect.map(([r]) => r && decodeFilter(r)),
-    Effect.mapError(failing)
-  )
+  expressions: ReadonlyArray<string>
+): Stored<ReadonlyMap<string, string>> =>
+  Effect.gen(function* () {
+    const found = new Map<string, string>()
+    const distinct = [...new Set(expressions)]
+    for (let i = 0; i < distinct.length; i += 500) {
+      const rows = yield* sql<{ id: string; expression: string }>`SELECT id, expression FROM firewall_filters
+        WHERE zone_id = ${zoneId} AND expression IN ${sql.in(distinct.slice(i, i + 500))}`
+      for (const r of rows) found.set(r.expression, r.id)
+    }
+    return found as ReadonlyMap<string, string>
+  }).pipe(Effect.mapError(failing))
 
 /** A new filter's insert, with a new id; answers its row. */
 const addFilter = (sql: SqlClient, zoneId: string, f: FilterFields, now: string) => {
@@ -122,6 +130,18 @@ export const getRule = (sql: SqlClient, zoneId: string, id: string): Stored<Rule
 /** A rule just written, read back as stored. */
 const writtenRule = (sql: SqlClient, zoneId: string, id: string) => Effect.map(ruleById(sql, zoneId, id), (r) => r!)
 
+/** Rules just written (each id once), read back as stored, in the order of `ids`: one query per 500. */
+const writtenRules = (sql: SqlClient, zoneId: string, ids: ReadonlyArray<string>) =>
+  Effect.gen(function* () {
+    const byId = new Map<string, RuleRow>()
+    for (let i = 0; i < ids.length; i += 500) {
+      const rows =
+        yield* sql<RuleDb>`${sql.literal(RuleSelect)} WHERE r.zone_id = ${zoneId} AND r.id IN ${sql.in(ids.slice(i, i + 500))}`
+      for (const r of rows) byId.set(r.id, decodeRule(r))
+    }
+    return ids.map((id) => byId.get(id)!)
+  })
+
 /** A new rule: its filter an existing one, or one written with it (the combined call). */
 type NewRule = Omit<RuleFields, "filter_id"> & {
   readonly filter:
@@ -144,7 +164,7 @@ export const insertRules = (
         return id
       })
     )
-    return yield* Effect.forEach(ids, (id) => writtenRule(sql, zoneId, id))
+    return yield* writtenRules(sql, zoneId, ids)
   }).pipe(Effect.mapError(failing))
 
 /**

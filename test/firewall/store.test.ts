@@ -16,7 +16,7 @@ import {
   deleteFilters,
   deleteRule,
   deleteRules,
-  findFilterByExpression,
+  filterIdsByExpression,
   insertFilters,
   insertRules,
   ruleQuota,
@@ -72,7 +72,8 @@ describe("firewall store", () => {
       Effect.gen(function* () {
         const z = hexId("zone", "acme.net")
         const [f] = yield* insertFilters(sql, z, [{ ...filter('http.host eq "a.acme.net"'), description: "a" }], Now)
-        expect((yield* findFilterByExpression(sql, z, 'http.host eq "a.acme.net"'))?.id).toBe(f!.id)
+        const ids = yield* filterIdsByExpression(sql, z, ['http.host eq "a.acme.net"', 'http.host eq "none"'])
+        expect([...ids]).toEqual([['http.host eq "a.acme.net"', f!.id]])
         const [r] = yield* insertRules(sql, z, [{ ...rule, filter: { kind: "id", id: f!.id } }], Now)
         expect(r).toMatchObject({
           action: "block",
