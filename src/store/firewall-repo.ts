@@ -70,11 +70,23 @@ export const filterIdsByExpression = (
     return found as ReadonlyMap<string, string>
   }).pipe(Effect.mapError(failing))
 
-/** A new filter's insert, with a new id; answers its row. */
-const addFilter = (sql: SqlClient, zoneId: string, f: FilterFields, now: string) => {
-  const { row, params } = filterInsert(zoneId, newId(), f, now)
-  return Effect.as(sql.unsafe(InsertFilterSql, params), row)
-}
+/**
+ * Rows inserted with `insertSql` (one row's `INSERT … VALUES (?, …)`), several to a statement: a
+ * 1,000-element body is a few statements, not 1,000 (each statement is an Effect of its own). In
+ * the order given, so their `seq` (the listing's creation order) is that order; at most 999
+ * parameters a statement (SQLite's smallest limit).
+ */
+const insertRows = (sql: SqlClient, insertSql: string, rows: ReadonlyArray<ReadonlyArray<unknown>>) =>
+  Effect.gen(function* () {
+    const head = insertSql.slice(0, insertSql.lastIndexOf("VALUES"))
+    const width = rows[0]?.length ?? 1
+    const tuple = `(${Array.from({ length: width }, () => "?").join(", ")})`
+    const perStatement = Math.floor(999 / width)
+    for (let i = 0; i < rows.length; i += perStatement) {
+      const chunk = rows.slice(i, i + perStatement)
+      yield* sql.unsafe(`${head}VALUES ${chunk.map(() => tuple).join(", ")}`, chunk.flat())
+    }
+  })
 
 /** New filters, each with a new id. */
 export const insertFilters = (
@@ -82,8 +94,14 @@ export const insertFilters = (
   zoneId: string,
   filters: ReadonlyArray<FilterFields>,
   now: string
-): Stored<Array<FilterRow>> =>
-  Effect.forEach(filters, (f) => addFilter(sql, zoneId, f, now)).pipe(Effect.mapError(failing))
+): Stored<Array<FilterRow>> => {
+  const inserts = filters.map((f) => filterInsert(zoneId, newId(), f, now))
+  return insertRows(
+    sql,
+    InsertFilterSql,
+    inserts.map((f) => f.params)
+  ).pipe(Effect.as(inserts.map((f) => f.row)), Effect.mapError(failing))
+}
 
 const setFilter = (sql: SqlClient, zoneId: string, f: FilterFields & { readonly id: string }, now: string) =>
   sql`UPDATE firewall_filters SET expression = ${f.expression}, paused = ${f.paused ? 1 : 0},
@@ -156,15 +174,33 @@ export const insertRules = (
   now: string
 ): Stored<Array<RuleRow>> =>
   Effect.gen(function* () {
-    const ids = yield* Effect.forEach(rules, (r) =>
-      Effect.gen(function* () {
-        const filterId = r.filter.kind === "id" ? r.filter.id : (yield* addFilter(sql, zoneId, r.filter.filter, now)).id
-        const id = newId()
-        yield* sql.unsafe(InsertRuleSql, ruleInsertParams(zoneId, id, { ...r, filter_id: filterId }, now))
-        return id
-      })
+    const filters: Array<ReturnType<typeof filterInsert>> = []
+    const inserts = rules.map((r) => {
+      let filterId: string
+      if (r.filter.kind === "id") filterId = r.filter.id
+      else {
+        const f = filterInsert(zoneId, newId(), r.filter.filter, now)
+        filters.push(f)
+        filterId = f.row.id
+      }
+      const id = newId()
+      return { id, params: ruleInsertParams(zoneId, id, { ...r, filter_id: filterId }, now) }
+    })
+    yield* insertRows(
+      sql,
+      InsertFilterSql,
+      filters.map((f) => f.params)
     )
-    return yield* writtenRules(sql, zoneId, ids)
+    yield* insertRows(
+      sql,
+      InsertRuleSql,
+      inserts.map((r) => r.params)
+    )
+    return yield* writtenRules(
+      sql,
+      zoneId,
+      inserts.map((r) => r.id)
+    )
   }).pipe(Effect.mapError(failing))
 
 /**
