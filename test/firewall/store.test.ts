@@ -57,6 +57,38 @@ describe("firewall store", () => {
       })
     ))
 
+  it("writes a large body's new filters and rules several to a statement, in the body's order", () =>
+    withStore(({ db, sql }) =>
+      Effect.gen(function* () {
+        const z = hexId("zone", "acme.net")
+        // More than one statement's worth of each (at most 999 parameters: 124 filters, 90 rules).
+        const filters = yield* insertFilters(
+          sql,
+          z,
+          Array.from({ length: 300 }, (_, i) => filter(`http.host eq "f${i}.acme.net"`)),
+          Now
+        )
+        expect(listFilters(db, z, {}, { offset: 0, limit: 1000 }).rows.map((f) => f.id)).toEqual(
+          filters.map((f) => f.id)
+        )
+        const body = Array.from({ length: 250 }, (_, i) =>
+          i % 2 === 0
+            ? {
+                ...rule,
+                description: `r${i}`,
+                filter: { kind: "new" as const, filter: filter(`http.host eq "r${i}.acme.net"`) }
+              }
+            : { ...rule, description: `r${i}`, filter: { kind: "id" as const, id: filters[i]!.id } }
+        )
+        const written = yield* insertRules(sql, z, body, Now)
+        expect(written.map((r) => r.description)).toEqual(body.map((r) => r.description))
+        expect(written.map((r) => r.filter!.expression)).toEqual(
+          body.map((r, i) => (r.filter.kind === "new" ? r.filter.filter.expression : filters[i]!.expression))
+        )
+        expect(listRules(db, z).map((r) => r.id)).toEqual(written.map((r) => r.id))
+      })
+    ))
+
   it("keeps the per-plan quota from the fixture; an unknown zone has the free plan's", () =>
     withStore(({ sql }) =>
       Effect.gen(function* () {

@@ -141,6 +141,12 @@ describe("expressions of a large body checked in slices", () => {
     const { answer, getsAfterSent } = await whileHandled("POST", `/zones/${zone}/firewall/rules`, JSON.stringify(rules))
     expect(answer.status).toBe(200)
     expect(answer.body.result).toHaveLength(1000)
+    // Each rule answered with its own filter, in the body's order (written several rows to a statement).
+    const written = answer.body.result as Array<{ id: string; filter: { id: string; expression: string } }>
+    expect(written.map((r) => r.filter.expression)).toEqual(rules.map((r) => r.filter.expression))
+    expect(new Set(written.map((r) => r.filter.id)).size).toBe(1000)
+    const last = await request(p.baseUrl, `/zones/${zone}/firewall/rules/${written[999]!.id}`)
+    expect(last.body.result.filter).toEqual(written[999]!.filter)
     expect(getsAfterSent).toBeGreaterThanOrEqual(3)
   })
 })
