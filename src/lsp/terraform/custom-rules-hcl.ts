@@ -56,6 +56,22 @@ export interface CustomRuleset {
 
 type Entry = readonly [string, string | number | boolean | ReadonlyArray<string> | undefined]
 
+/**
+ * A rate limiting rule's `ratelimit` arguments as each major takes them (the HCL and the JSON
+ * writers' one list): `counting_expression` absent rather than "" (5.8.4+ refuses ""), and
+ * `requests_to_origin` always written up to 4.x (required on 4.16-4.19; 5.x defaults it to false).
+ */
+export const ratelimitEntries = (rl: RateLimitParameters, major: ProviderMajor): ReadonlyArray<Entry> => [
+  ["characteristics", rl.characteristics],
+  ["period", rl.period],
+  ["requests_per_period", rl.requests_per_period],
+  ["score_per_period", rl.score_per_period],
+  ["score_response_header_name", rl.score_response_header_name],
+  ["mitigation_timeout", rl.mitigation_timeout],
+  ["counting_expression", rl.counting_expression === "" ? undefined : rl.counting_expression],
+  ["requests_to_origin", major === 5 && rl.requests_to_origin !== true ? undefined : (rl.requests_to_origin ?? false)]
+]
+
 const value = (v: Exclude<Entry[1], undefined>): string =>
   typeof v === "string"
     ? hclString(v)
@@ -104,18 +120,7 @@ const ruleLines = (r: CustomRule, i: number, major: ProviderMajor): Array<string
   const rl = r.ratelimit
   if (rl !== undefined) {
     open("ratelimit")
-    attrs([
-      ["characteristics", rl.characteristics],
-      ["period", rl.period],
-      ["requests_per_period", rl.requests_per_period],
-      ["score_per_period", rl.score_per_period],
-      ["score_response_header_name", rl.score_response_header_name],
-      ["mitigation_timeout", rl.mitigation_timeout],
-      // 5.8.4+ refuses "": absent instead.
-      ["counting_expression", rl.counting_expression === "" ? undefined : rl.counting_expression],
-      // Required on 4.16-4.19, so always written up to 4.x; 5.x defaults it to false.
-      ["requests_to_origin", v5 && rl.requests_to_origin !== true ? undefined : (rl.requests_to_origin ?? false)]
-    ])
+    attrs(ratelimitEntries(rl, major))
     out.push("}")
   }
   if (r.logging !== undefined) {

@@ -8,7 +8,7 @@
  * in the HCL rewrite (./custom-rules-hcl.ts). Every JSON string in an argument is a
  * Terraform template, so a literal `${` or `%{` is written `$${` / `%%{`.
  */
-import type { CustomRule } from "./custom-rules-hcl.js"
+import { ratelimitEntries, type CustomRule } from "./custom-rules-hcl.js"
 import type { ProviderMajor } from "./version.js"
 
 type Json = string | number | boolean | ReadonlyArray<Json> | { readonly [k: string]: Json }
@@ -60,25 +60,13 @@ const rule = (r: CustomRule, i: number, major: ProviderMajor): Record<string, Js
       rl === undefined
         ? undefined
         : nested(
-            defined([
-              ["characteristics", rl.characteristics],
-              ["period", rl.period],
-              ["requests_per_period", rl.requests_per_period],
-              ["score_per_period", rl.score_per_period],
-              ["score_response_header_name", rl.score_response_header_name],
-              ["mitigation_timeout", rl.mitigation_timeout],
-              // As the HCL rewrite writes it: 5.8.4+ refuses "", and 4.16-4.19 require requests_to_origin.
-              [
-                "counting_expression",
-                rl.counting_expression === undefined || rl.counting_expression === ""
-                  ? undefined
-                  : templateLiteral(rl.counting_expression)
-              ],
-              [
-                "requests_to_origin",
-                major === 5 && rl.requests_to_origin !== true ? undefined : (rl.requests_to_origin ?? false)
-              ]
-            ])
+            defined(
+              // The HCL rewrite's arguments; the expression as a template.
+              ratelimitEntries(rl, major).map(([k, v]) => [
+                k,
+                k === "counting_expression" && typeof v === "string" ? templateLiteral(v) : v
+              ])
+            )
           )
     ],
     [
