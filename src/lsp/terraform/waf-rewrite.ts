@@ -13,6 +13,7 @@ import { finding, type Finding, type Fix, type TextEdit } from "../findings.js"
 import type { HclNode } from "../hcl.js"
 import { PREVIOUS_WAF_RESOURCES, type ResourceBlock } from "./analyze.js"
 import { formatHcl } from "./fmt.js"
+import { slug } from "./firewall-rewrite.js"
 import { hclString, rulesLines } from "./ruleset-hcl.js"
 import { hclExpressionRegions, type ExpressionChecker, type TerraformExpression } from "./expressions.js"
 import { importId, pinFor, type ProviderTarget } from "./version.js"
@@ -172,14 +173,6 @@ const unclear = (text: string, b: ResourceBlock): Finding | undefined => {
   }
   return undefined
 }
-
-const slug = (zone: string) =>
-  zone
-    .replace(/^"([0-9a-f]{8})[0-9a-f]*"$/, "$1")
-    .replace(/^(var|local)\./, "")
-    .replace(/[^A-Za-z0-9]+/g, "_")
-    .replace(/^_+|_+$/g, "")
-    .slice(0, 40) || "zone"
 
 /** The last step: plan shows no changes, or what differs from waf config's ruleset (`differs`). */
 const lastStep = (n: string, differs: ReadonlyArray<string>): Array<string> =>
