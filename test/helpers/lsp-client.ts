@@ -7,6 +7,7 @@ import {
   type MessageConnection
 } from "vscode-jsonrpc/node.js"
 import { TextDocument } from "vscode-languageserver-textdocument"
+import { afterAll, beforeAll } from "vitest"
 import { bin } from "./cli.js"
 
 export interface PublishedDiagnostics {
@@ -126,3 +127,25 @@ export const codeActions = async (client: LspClient, uri: string, diagnostics: R
 /** `text` with a code action's edits applied, as an editor applies them to the document. */
 export const applyEdits = (text: string, edits: ReadonlyArray<LspEdit>, languageId: string) =>
   TextDocument.applyEdits(TextDocument.create("x", languageId, 0, text), [...edits])
+
+/**
+ * A test file's language server on the platform's clock `now`: EDGECTL_PLATFORM_NOW is set in this
+ * process for the file (the server reads its clock from its environment, as `scan` and every CLI
+ * command the file runs do), the client started before the file's tests and closed after them, and
+ * the variable restored. Answers the client's getter.
+ */
+export const lspOnClock = (now: string, initializationOptions: Record<string, unknown> = {}) => {
+  let client: Awaited<ReturnType<typeof startLsp>> | undefined
+  let previous: string | undefined
+  beforeAll(async () => {
+    previous = process.env.EDGECTL_PLATFORM_NOW
+    process.env.EDGECTL_PLATFORM_NOW = now
+    client = await startLsp(initializationOptions)
+  })
+  afterAll(async () => {
+    await client?.close()
+    if (previous === undefined) delete process.env.EDGECTL_PLATFORM_NOW
+    else process.env.EDGECTL_PLATFORM_NOW = previous
+  })
+  return () => client!
+}

@@ -6,26 +6,14 @@
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { TextDocument } from "vscode-languageserver-textdocument"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { edgectl, root, tempDir } from "../helpers/cli.js"
-import { startLsp } from "../helpers/lsp-client.js"
+import { lspOnClock } from "../helpers/lsp-client.js"
 
 const repo = path.join(root, "test", "fixtures", "scan-repo")
 const NOW = "2026-11-24T12:00:00Z"
 
-let client: Awaited<ReturnType<typeof startLsp>>
-let previous: string | undefined
-beforeAll(async () => {
-  // The language server reads the platform's clock from its environment, as `scan` does.
-  previous = process.env.EDGECTL_PLATFORM_NOW
-  process.env.EDGECTL_PLATFORM_NOW = NOW
-  client = await startLsp()
-})
-afterAll(async () => {
-  await client.close()
-  if (previous === undefined) delete process.env.EDGECTL_PLATFORM_NOW
-  else process.env.EDGECTL_PLATFORM_NOW = previous
-})
+const lsp = lspOnClock(NOW)
 
 interface Edit {
   range: { start: { line: number; character: number }; end: { line: number; character: number } }
@@ -53,7 +41,7 @@ describe("deprecations in the editor", () => {
   ] as const) {
     it(`shows in ${file} what \`edgectl scan\` finds, at the same places, with the same messages`, async () => {
       const uri = `file://${path.join(tempDir(), path.basename(file))}`
-      const d = await client.open(uri, fs.readFileSync(path.join(repo, file), "utf8"), languageId)
+      const d = await lsp().open(uri, fs.readFileSync(path.join(repo, file), "utf8"), languageId)
       const scanned = scanJson(file).findings
       expect(scanned.length).toBeGreaterThan(15)
       expect(
@@ -67,12 +55,12 @@ describe("deprecations in the editor", () => {
     const uri = `file://${path.join(tempDir(), "kv.sh")}`
     const text =
       'curl -X PUT "$API/accounts/$ACCOUNT/workers/namespaces/$NS/values/k" --data v\ncurl -X POST "$API/zones/$ZONE/firewall/rules" --data @r.json\n'
-    const d = await client.open(uri, text, "shellscript")
+    const d = await lsp().open(uri, text, "shellscript")
     expect(d.diagnostics.map((x) => [x.code, x.severity])).toEqual([
       ["DEP-KVLEGACY", 1],
       ["DEP-FR", 1]
     ])
-    const kv = (await client.connection.sendRequest("textDocument/codeAction", {
+    const kv = (await lsp().connection.sendRequest("textDocument/codeAction", {
       textDocument: { uri },
       range: d.diagnostics[0]!.range,
       context: { diagnostics: [d.diagnostics[0]] }
@@ -83,7 +71,7 @@ describe("deprecations in the editor", () => {
     expect(TextDocument.applyEdits(doc, edits).split("\n")[0]).toBe(
       'curl -X PUT "$API/accounts/$ACCOUNT/storage/kv/namespaces/$NS/values/k" --data v'
     )
-    const fr = (await client.connection.sendRequest("textDocument/codeAction", {
+    const fr = (await lsp().connection.sendRequest("textDocument/codeAction", {
       textDocument: { uri },
       range: d.diagnostics[1]!.range,
       context: { diagnostics: [d.diagnostics[1]] }
@@ -98,13 +86,13 @@ describe("deprecations in the editor", () => {
       'terraform {\n  required_providers {\n    cloudflare = {\n      source  = "cloudflare/cloudflare"\n      version = "~> 5.1"\n    }\n  }\n}\n'
     )
     const text = 'resource "cloudflare_record" "www" {\n  zone_id = "z"\n  value   = "192.0.2.1"\n}\n'
-    const d = await client.open(`file://${path.join(dir, "main.tf")}`, text, "terraform")
+    const d = await lsp().open(`file://${path.join(dir, "main.tf")}`, text, "terraform")
     expect(d.diagnostics.map((x) => [x.code, x.range.start.line, x.severity])).toEqual([
       ["DEP-TF5", 0, 3],
       ["DEP-TF5", 2, 3]
     ])
     expect(d.diagnostics[0]!.message).toContain("the pinned provider 5.1.0 no longer has it (removed in 5.0.0)")
-    const clean = await client.open(
+    const clean = await lsp().open(
       `file://${path.join(dir, "ok.sh")}`,
       'curl "$API/zones/$Z/settings/ssl"\n',
       "shellscript"

@@ -9,9 +9,9 @@
  */
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { root } from "../helpers/cli.js"
-import { applyEdits, codeActions, startLsp, type LspDiagnostic } from "../helpers/lsp-client.js"
+import { applyEdits, codeActions, type LspDiagnostic, lspOnClock } from "../helpers/lsp-client.js"
 import { jsonRulesetProblems } from "../helpers/terraform-json-schema.js"
 import { providerSchema } from "../helpers/terraform-schema.js"
 
@@ -20,8 +20,6 @@ const dir = path.join(root, "fixtures", "terraform", "legacy")
 const LEGACY = ["DEP-RLOLD", "DEP-ZL", "DEP-UA"]
 
 type Obj = Record<string, any>
-let client: Awaited<ReturnType<typeof startLsp>>
-let previous: string | undefined
 let n = 0
 
 const fixture = (version: string) =>
@@ -29,7 +27,7 @@ const fixture = (version: string) =>
 
 const open = async (text: string) => {
   const uri = `file:///work/project/single-${n++}.tf.json`
-  const d = await client.open(uri, text, "json")
+  const d = await lsp().open(uri, text, "json")
   return { uri, text, diagnostics: d.diagnostics as Array<LspDiagnostic> }
 }
 
@@ -37,7 +35,7 @@ const open = async (text: string) => {
 const fixesOf = async (doc: Awaited<ReturnType<typeof open>>, code: string) =>
   (
     await codeActions(
-      client,
+      lsp(),
       doc.uri,
       doc.diagnostics.filter((d) => d.code === code)
     )
@@ -71,16 +69,7 @@ const skip = (version: string) => ({
   }
 })
 
-beforeAll(async () => {
-  previous = process.env.EDGECTL_PLATFORM_NOW
-  process.env.EDGECTL_PLATFORM_NOW = NOW
-  client = await startLsp({ debounceMs: 0 })
-})
-afterAll(async () => {
-  await client.close()
-  if (previous === undefined) delete process.env.EDGECTL_PLATFORM_NOW
-  else process.env.EDGECTL_PLATFORM_NOW = previous
-})
+const lsp = lspOnClock(NOW, { debounceMs: 0 })
 
 describe('Terraform JSON: a ruleset whose one rule is written as an object ("rules": {…})', () => {
   for (const version of ["3.35", "4.x"] as const)

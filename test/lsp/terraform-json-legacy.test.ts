@@ -10,12 +10,12 @@
  */
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { parseHcl } from "../../src/lsp/hcl.js"
 import { resourceBlocks } from "../../src/lsp/terraform/analyze.js"
 import { dataOf } from "../../src/lsp/terraform/legacy-read.js"
 import { edgectl, root, tempDir } from "../helpers/cli.js"
-import { applyEdits, codeActions, startLsp, type LspDiagnostic, type LspEdit } from "../helpers/lsp-client.js"
+import { applyEdits, codeActions, type LspDiagnostic, type LspEdit, lspOnClock } from "../helpers/lsp-client.js"
 import { jsonRulesetProblems } from "../helpers/terraform-json-schema.js"
 import { providerSchema } from "../helpers/terraform-schema.js"
 
@@ -30,21 +30,18 @@ const VERSIONS = [
 ] as const
 const LEGACY = ["DEP-RLOLD", "DEP-ZL", "DEP-UA"]
 
-type Client = Awaited<ReturnType<typeof startLsp>>
 type Obj = Record<string, any>
-let client: Client
-let previous: string | undefined
 let n = 0
 
 const apply = (text: string, edits: ReadonlyArray<LspEdit>) => applyEdits(text, edits, "json")
 
 const open = async (text: string) => {
   const uri = `file:///work/project/legacy-${n++}.tf.json`
-  const d = await client.open(uri, text, "json")
+  const d = await lsp().open(uri, text, "json")
   return { uri, diagnostics: d.diagnostics as Array<LspDiagnostic> }
 }
 
-const actionsOn = (uri: string, diagnostics: ReadonlyArray<LspDiagnostic>) => codeActions(client, uri, diagnostics)
+const actionsOn = (uri: string, diagnostics: ReadonlyArray<LspDiagnostic>) => codeActions(lsp(), uri, diagnostics)
 
 /** The code actions with an edit on the diagnostics of `code`. */
 const fixesOf = async (doc: { uri: string; diagnostics: Array<LspDiagnostic> }, code: string) =>
@@ -79,16 +76,7 @@ const hclRulesets = async (text: string) => {
   }
 }
 
-beforeAll(async () => {
-  previous = process.env.EDGECTL_PLATFORM_NOW
-  process.env.EDGECTL_PLATFORM_NOW = NOW
-  client = await startLsp({ debounceMs: 0 })
-})
-afterAll(async () => {
-  await client.close()
-  if (previous === undefined) delete process.env.EDGECTL_PLATFORM_NOW
-  else process.env.EDGECTL_PLATFORM_NOW = previous
-})
+const lsp = lspOnClock(NOW, { debounceMs: 0 })
 
 describe("Terraform JSON: the legacy security products rewritten to cloudflare_ruleset", () => {
   for (const [version, importId] of VERSIONS)

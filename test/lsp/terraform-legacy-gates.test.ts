@@ -11,10 +11,10 @@
 import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { isFmtCanonical } from "../../src/lsp/terraform/fmt.js"
 import { root } from "../helpers/cli.js"
-import { applyEdits, codeActions, startLsp, type LspDiagnostic } from "../helpers/lsp-client.js"
+import { applyEdits, codeActions, type LspDiagnostic, lspOnClock } from "../helpers/lsp-client.js"
 import { jsonRulesetProblems } from "../helpers/terraform-json-schema.js"
 import { providerSchema, schemaProblems } from "../helpers/terraform-schema.js"
 
@@ -33,30 +33,18 @@ const MIGRATED = [
 ]
 const EXPECTED_REFS = [...MIGRATED.map((r) => `${r}@office`), "office", ...MIGRATED]
 
-type Client = Awaited<ReturnType<typeof startLsp>>
 type Obj = Record<string, any>
-let client: Client
-let previous: string | undefined
 let n = 0
 
-beforeAll(async () => {
-  previous = process.env.EDGECTL_PLATFORM_NOW
-  process.env.EDGECTL_PLATFORM_NOW = NOW
-  client = await startLsp({ debounceMs: 0 })
-})
-afterAll(async () => {
-  await client.close()
-  if (previous === undefined) delete process.env.EDGECTL_PLATFORM_NOW
-  else process.env.EDGECTL_PLATFORM_NOW = previous
-})
+const lsp = lspOnClock(NOW, { debounceMs: 0 })
 
 /** The fix of the Zone Lockdown finding (the custom rules' fix), applied as an editor applies it; undefined when none is offered. */
 const fixed = async (text: string, language: "terraform" | "json") => {
   const uri = `file:///work/project/gates-${n++}.${language === "json" ? "tf.json" : "tf"}`
-  const d = (await client.open(uri, text, language)).diagnostics as ReadonlyArray<LspDiagnostic>
+  const d = (await lsp().open(uri, text, language)).diagnostics as ReadonlyArray<LspDiagnostic>
   const zl = d.filter((x) => x.code === "DEP-ZL")
   expect(zl.length).toBeGreaterThan(0)
-  const actions = await codeActions(client, uri, zl)
+  const actions = await codeActions(lsp(), uri, zl)
   const fix = actions.filter((a) => a.edit !== undefined)
   if (fix.length === 0) return undefined
   expect(fix.map((a) => a.title)).toEqual([

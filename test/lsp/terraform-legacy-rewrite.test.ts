@@ -11,10 +11,10 @@
 import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { isFmtCanonical } from "../../src/lsp/terraform/fmt.js"
 import { edgectl, root, tempDir } from "../helpers/cli.js"
-import { applyEdits, codeActions, startLsp, type LspDiagnostic, type LspEdit } from "../helpers/lsp-client.js"
+import { applyEdits, codeActions, type LspDiagnostic, type LspEdit, lspOnClock } from "../helpers/lsp-client.js"
 import { providerSchema, schemaProblems } from "../helpers/terraform-schema.js"
 
 const NOW = "2026-11-24T12:00:00Z"
@@ -27,9 +27,6 @@ const VERSIONS = [
   ["5.x", "provider-5.x.json", "zones/<zone_id>/<ruleset_id>"]
 ] as const
 
-type Client = Awaited<ReturnType<typeof startLsp>>
-let client: Client
-let previous: string | undefined
 let n = 0
 
 const apply = (text: string, edits: ReadonlyArray<LspEdit>) => applyEdits(text, edits, "terraform")
@@ -41,11 +38,11 @@ const terraformFmt = (text: string) => {
   return r.stdout
 }
 
-const actionsOn = (uri: string, diagnostics: ReadonlyArray<LspDiagnostic>) => codeActions(client, uri, diagnostics)
+const actionsOn = (uri: string, diagnostics: ReadonlyArray<LspDiagnostic>) => codeActions(lsp(), uri, diagnostics)
 
 const open = async (text: string) => {
   const uri = `file:///work/project/legacy-${n++}.tf`
-  const d = await client.open(uri, text, "terraform")
+  const d = await lsp().open(uri, text, "terraform")
   return { uri, diagnostics: d.diagnostics as Array<LspDiagnostic> }
 }
 
@@ -59,16 +56,7 @@ const resource = (text: string, header: string) => {
 const lineOf = (text: string, what: string) => text.slice(0, text.indexOf(what)).split("\n").length - 1
 const expressions = (text: string) => [...text.matchAll(/^\s+expression\s+=\s+(".*")$/gm)].map((m) => m[1]!)
 
-beforeAll(async () => {
-  previous = process.env.EDGECTL_PLATFORM_NOW
-  process.env.EDGECTL_PLATFORM_NOW = NOW
-  client = await startLsp({ debounceMs: 0 })
-})
-afterAll(async () => {
-  await client.close()
-  if (previous === undefined) delete process.env.EDGECTL_PLATFORM_NOW
-  else process.env.EDGECTL_PLATFORM_NOW = previous
-})
+const lsp = lspOnClock(NOW, { debounceMs: 0 })
 
 describe("Terraform: the legacy security products rewritten to cloudflare_ruleset", () => {
   for (const [version, schema, importId] of VERSIONS)
