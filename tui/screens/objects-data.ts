@@ -13,9 +13,21 @@ import type { ObjectRequest, ResultOf } from "../../src/objects/control-ops.js"
 import { DEFAULT_PERSIST_TO, listStored, ObjectId, type StoredObject as Stored } from "../../src/objects/ids.js"
 import { holderAlive, LOCK_FILE, lockHolder } from "../../src/objects/owner-lock.js"
 import { stateDirGone } from "../../src/domain/native-module.js"
+import { shellWord } from "../../src/domain/shell-word.js"
 
 /** The state directory whose objects the screen shows (the TUI's --persist-to). */
 export const ObjectsDirContext = createContext<string>(path.resolve(DEFAULT_PERSIST_TO))
+
+/**
+ * `edgectl objects WORDS` as the screen suggests it: on the screen's state directory (` --persist-to
+ * DIR` unless it is the default), so the command acts on the objects shown.
+ */
+export const objectsCommand = (dir: string, words: string) =>
+  `edgectl objects ${words}${dir === path.resolve(DEFAULT_PERSIST_TO) ? "" : ` --persist-to ${shellWord(dir)}`}`
+
+/** Where the screen sends a value it does not edit (not a string): the CLI's JSON put. */
+export const putJsonHint = (dir: string, className: string) =>
+  `use \`${objectsCommand(dir, `kv ${className} NAME put KEY JSON --value-json`)}\``
 
 /** A running host, as the screen names it. */
 export interface Host {

@@ -6,7 +6,7 @@
  * it goes through the host running the object, if any, and stays current (objects-live.ts).
  */
 import { Box, Text } from "ink"
-import { useState } from "react"
+import { useContext, useState } from "react"
 import { alarmText } from "../../src/objects/alarm-time.js"
 import { cells } from "../components/columns.js"
 import { ConfirmDialog } from "../components/confirm-dialog.js"
@@ -18,6 +18,8 @@ import { KeyLayer, useHoldKeys, useKeys } from "../keys.js"
 import { useNotify } from "../notices.js"
 import { usePaneSize } from "../terminal.js"
 import {
+  ObjectsDirContext,
+  putJsonHint,
   readValue,
   restoreTo,
   runSql,
@@ -46,6 +48,7 @@ export function ObjectDetail({
   onBack: () => void
 }) {
   const notify = useNotify()
+  const dir = useContext(ObjectsDirContext)
   const pane = usePaneSize()
   const [tab, setTab] = useState<Tab>("keys")
   const [typing, setTyping] = useState(false)
@@ -89,9 +92,7 @@ export function ObjectDetail({
           ? notify.warn(`no key ${JSON.stringify(key)} any more (deleted since?)`)
           : typeof r.value === "string"
             ? setWrite({ kind: "put-value", key, initial: r.value, edit: true })
-            : notify.warn(
-                `only a string value is edited here: use \`edgectl objects kv ${object.className} NAME put KEY JSON --value-json\``
-              ),
+            : notify.warn(`only a string value is edited here: ${putJsonHint(dir, object.className)}`),
       (e: unknown) => notify.error(`read ${JSON.stringify(key)}`, fromUnknown(e))
     )
   // The alarm's keys work on every tab and in a value's view.

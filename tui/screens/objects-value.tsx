@@ -5,7 +5,7 @@
  * screen confirms), esc goes back. Read with the request `edgectl objects kv get` sends.
  */
 import { Box, Text } from "ink"
-import { useEffect, useState } from "react"
+import { useContext, useEffect, useState } from "react"
 import { ErrorView, Loading } from "../components/states.js"
 import { fromUnknown, type UiError } from "../errors.js"
 import { scrollBy, scrolled } from "../components/scroll.js"
@@ -13,7 +13,7 @@ import { KeyLayer, useKeys } from "../keys.js"
 import { useNotify } from "../notices.js"
 import { usePaneSize } from "../terminal.js"
 import { hexRows, sizeText, valueRows } from "./kv-format.js"
-import { readValue, type StoredObject } from "./objects-data.js"
+import { ObjectsDirContext, putJsonHint, readValue, type StoredObject } from "./objects-data.js"
 
 export interface ShownValue {
   readonly kind: string
@@ -72,6 +72,7 @@ export function ObjectValueView(props: {
 }) {
   const { object, name } = props
   const notify = useNotify()
+  const dir = useContext(ObjectsDirContext)
   const [read, setRead] = useState<{ found: boolean; value: unknown } | UiError | undefined>(undefined)
   const [top, setTop] = useState(0)
   useEffect(() => {
@@ -108,9 +109,7 @@ export function ObjectValueView(props: {
         case "e":
           if (shown === undefined) return true
           if (shown.text === undefined)
-            notify.warn(
-              `a ${shown.kind} value is not edited here (a string is): use \`edgectl objects kv ${object.className} NAME put KEY JSON --value-json\``
-            )
+            notify.warn(`a ${shown.kind} value is not edited here (a string is): ${putJsonHint(dir, object.className)}`)
           else props.onEdit(shown.text)
           return true
         default:

@@ -10,19 +10,14 @@
 import { Box, Text } from "ink"
 import * as path from "node:path"
 import { useContext, useState } from "react"
-import { shellWord } from "../../src/domain/shell-word.js"
-import { DEFAULT_PERSIST_TO } from "../../src/objects/ids.js"
 import { cells, flexWidth } from "../components/columns.js"
 import { List, ListStatus, moveHints, useListCursor } from "../components/list.js"
 import { Empty, ErrorView, Loading } from "../components/states.js"
 import { KeyLayer, useKeys } from "../keys.js"
 import { usePaneSize } from "../terminal.js"
-import { ObjectsDirContext, type Host, type StoredObject } from "./objects-data.js"
+import { ObjectsDirContext, objectsCommand, type Host, type StoredObject } from "./objects-data.js"
 import { ObjectDetail } from "./objects-detail.js"
 import { useStoredObjects } from "./objects-live.js"
-
-/** ` --persist-to DIR` unless `dir` is the default one: a command suggested here acts on the same state. */
-const stateFlag = (dir: string) => (dir === path.resolve(DEFAULT_PERSIST_TO) ? "" : ` --persist-to ${shellWord(dir)}`)
 
 // The module's file name is enough beside the pid (the whole path would take the line).
 const hostText = (h: Host): string =>
@@ -72,7 +67,7 @@ export function ObjectsScreen({ active }: { active: boolean }) {
     return (
       <Empty
         what={`No objects under ${dir}.`}
-        next={`run \`edgectl objects dev MODULE${stateFlag(dir)}\`, or write with \`edgectl objects kv CLASS NAME put KEY VALUE${stateFlag(dir)}\``}
+        next={`run \`${objectsCommand(dir, "dev MODULE")}\`, or write with \`${objectsCommand(dir, "kv CLASS NAME put KEY VALUE")}\``}
       />
     )
   return (

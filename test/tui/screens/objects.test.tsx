@@ -215,6 +215,19 @@ describe("Objects screen", () => {
     expect(app.frame()).not.toContain("loading")
   })
 
+  it("a value it does not edit (not a string): the command it suggests acts on the screen's state directory", async () => {
+    const { dir } = await seeded()
+    const app = await mount(dir)
+    await app.waitForText("alpha")
+    await app.press(Keys.enter, "greeting")
+    await app.press("j")
+    await app.press("e", "only a string value is edited here")
+    // The notice wraps inside its bar: read it as one line.
+    expect(app.frame().replace(/┃/g, "").replace(/\s+/g, " ")).toContain(
+      `edgectl objects kv Counter NAME put KEY JSON --value-json --persist-to ${dir}\``
+    )
+  })
+
   it("says where objects come from when there are none", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "edgectl-tui-objects-"))
     dirs.push(dir)
