@@ -10,6 +10,7 @@ import { Box, render, useApp } from "ink"
 import { memo, useCallback, useEffect, useMemo, useState } from "react"
 import { ClientConfig } from "../src/api/client.js"
 import { stateDir } from "../src/api/target.js"
+import { CommandTargetContext } from "./command-target.js"
 import type { InvalidInput } from "../src/domain/errors.js"
 import { CommandPalette, type PaletteChoice } from "./components/command-palette.js"
 import { ErrorBoundary } from "./components/error-boundary.js"
@@ -212,9 +213,11 @@ export async function runTui(
   const giveBack = fullScreen ? takeTerminal(process.stdout) : undefined
   try {
     const app = render(
-      <ObjectsDirContext.Provider value={stateDir(options)}>
-        <App runtime={runtime} target={options.remote ? "remote" : "local"} />
-      </ObjectsDirContext.Provider>,
+      <CommandTargetContext.Provider value={options}>
+        <ObjectsDirContext.Provider value={stateDir(options)}>
+          <App runtime={runtime} target={options.remote ? "remote" : "local"} />
+        </ObjectsDirContext.Provider>
+      </CommandTargetContext.Provider>,
       {
         exitOnCtrlC: false,
         incrementalRendering: process.env.EDGECTL_TUI_INCREMENTAL !== "0",

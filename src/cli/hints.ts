@@ -7,17 +7,9 @@
 import type { V4Error } from "../domain/errors.js"
 import { DamagedStore, DamagedStoreHint, NativeModule, RebuildHint } from "../domain/native-module.js"
 import { shellWord as quote } from "../domain/shell-word.js"
+import { targetFlags, type HintTarget } from "../domain/target-flags.js"
 
-export interface HintTarget {
-  readonly remote: boolean
-  readonly persistTo?: string | undefined
-}
-
-export { quote }
-
-/** What a suggested command needs to reach the same platform: ` --remote`, ` --persist-to DIR` or nothing. */
-export const targetFlags = (t: HintTarget): string =>
-  t.remote ? " --remote" : t.persistTo !== undefined ? ` --persist-to ${quote(t.persistTo)}` : ""
+export { quote, targetFlags, type HintTarget }
 
 /** The objects a "not found" path names, most specific first: the list command that shows them. */
 const listings: ReadonlyArray<readonly [RegExp, (m: RegExpExecArray) => string]> = [

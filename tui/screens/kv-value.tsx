@@ -13,6 +13,8 @@ import { KeyLayer, useHoldKeys, useKeys } from "../keys.js"
 import { asText, expiresText, sizeText, valueRows, viewValue } from "./kv-format.js"
 import { useEffectQuery } from "../runtime.js"
 import type { OpenNamespace, PutValues } from "./kv-put.js"
+import { shellWord } from "../../src/domain/shell-word.js"
+import { useCommandLine } from "../command-target.js"
 import { useNotify } from "../notices.js"
 import { usePaneSize } from "../terminal.js"
 
@@ -30,6 +32,7 @@ export function KvValueView(props: {
   /** Shown for a value that cannot be edited here. */
 }) {
   const { ns, name } = props
+  const commandLine = useCommandLine()
   const notify = useNotify()
   const { query, refresh } = useEffectQuery(
     () =>
@@ -74,7 +77,9 @@ export function KvValueView(props: {
           if (query._tag !== "Success") return true
           const text = asText(query.value.value.bytes)
           if (text === undefined) {
-            notify.warn("a binary value cannot be edited here: use `edgectl kv key put --path FILE`")
+            notify.warn(
+              `a binary value cannot be edited here: use \`${commandLine(`kv key put ${shellWord(name)} --path FILE --namespace-id ${ns.id}`)}\``
+            )
             return true
           }
           const m = query.value.metadata

@@ -20,6 +20,7 @@ import { List, ListStatus, moveHints, useListCursor } from "../components/list.j
 import { Empty, ErrorView, Loading } from "../components/states.js"
 import { TextPrompt } from "../components/text-prompt.js"
 import { KeyLayer, useKeys } from "../keys.js"
+import { useCommandLine } from "../command-target.js"
 import { useNotify } from "../notices.js"
 import { runEffect, useEffectQuery, useRuntime } from "../runtime.js"
 import { useUiActions, useUiState } from "../state.js"
@@ -84,6 +85,7 @@ export function KvScreen({ active }: { active: boolean }) {
   const [prompt, setPrompt] = useState<{ kind: PromptKind; n: Kv.AccountNamespace } | undefined>(undefined)
   const runtime = useRuntime()
   const notify = useNotify()
+  const commandLine = useCommandLine()
   const running = useRef<AbortController | undefined>(undefined)
   const [clearing, setClearing] = useState<{ n: Kv.AccountNamespace; names: ReadonlyArray<string> } | undefined>(
     undefined
@@ -260,7 +262,7 @@ export function KvScreen({ active }: { active: boolean }) {
       ) : (
         <Empty
           what="No KV namespaces in this account."
-          next="n creates one (or `edgectl kv namespace create NAME`); a picks another account"
+          next={`n creates one (or \`${commandLine("kv namespace create NAME")}\`); a picks another account`}
         />
       )
     }

@@ -4,6 +4,7 @@ import { hexId } from "../../../src/domain/ids.js"
 import { startPlatform, World, type Platform } from "../../helpers/platform.js"
 import { Fixture, Keys, selectedRow, waitFor } from "../../helpers/ink.js"
 import { KvKeys } from "../../../tui/screens/kv-keys.js"
+import { CommandTargetContext } from "../../../tui/command-target.js"
 import { zoneCounter } from "../../helpers/demo-world.js"
 
 const fixture = new Fixture()
@@ -164,6 +165,33 @@ describe("KV screen", () => {
       app.frame
     )
     expect(app.frame()).not.toMatch(/de\/hello\s/)
+  })
+})
+
+describe("commands the KV screens suggest", () => {
+  it("are on the TUI's target: a binary value's put names the key, the namespace and the TUI's --persist-to", async () => {
+    const runtime = fixture.local()
+    const dir = fixture.stateDirOf(runtime)!
+    const ns = {
+      accountId: hexId("account", "Acme Corp"),
+      accountName: "Acme Corp",
+      id: demoNamespaceId("Acme Corp", "acme-web-config"),
+      title: "acme-web-config"
+    }
+    const app = await fixture.within(
+      runtime,
+      <CommandTargetContext.Provider value={{ remote: false, persistTo: dir }}>
+        <KvKeys ns={ns} active onBack={() => {}} />
+      </CommandTargetContext.Provider>
+    )
+    await app.waitForText("favicon.png")
+    while (!/› favicon\.png/.test(app.frame())) await app.press("j")
+    await app.press(Keys.enter, "binary (hex)")
+    await app.press("e", "cannot be edited here")
+    // The notice wraps inside its bar: read it as one line.
+    expect(app.frame().replace(/┃/g, "").replace(/\s+/g, " ")).toContain(
+      `edgectl kv key put favicon.png --path FILE --namespace-id ${ns.id} --persist-to ${dir}\``
+    )
   })
 })
 
