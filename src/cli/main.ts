@@ -166,6 +166,7 @@ const checkCommandLine = (
     )
   }
   const known = optionNames(leaf.options)
+  const values = valueOptions(leaf.options)
   const out: Array<string> = [...args.slice(0, args.length - rest.length)]
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i]!
@@ -182,7 +183,7 @@ const checkCommandLine = (
       const takes = known.size === 0 ? "takes no options" : `takes: ${[...known].sort().join(", ")}`
       return Either.left(usage(`unknown option ${name} (edgectl ${path.join(" ")} ${takes})`))
     }
-    const takes = arg === name ? valueOptions(leaf.options).get(name) : undefined
+    const takes = arg === name ? values.get(name) : undefined
     if (takes !== undefined) {
       // `--replay --zone Z` or `--replay` last: @effect/cli would take the next option as the value
       // and complain of another, or name the option an unknown argument.
