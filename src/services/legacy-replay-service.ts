@@ -25,7 +25,7 @@ import type { ZoneRef } from "./custom-rules-migration-service.js"
 import { allRules } from "./firewall-service.js"
 import { getCustomRules } from "./rulesets-service.js"
 import { lockdownUaJournal } from "./lockdown-ua-migration-service.js"
-import { replayFileInto, type MigrationReplay } from "./migration-replay-service.js"
+import { replayFileInto, type LineReplayer, type MigrationReplay } from "./migration-replay-service.js"
 import { rateLimitJournal } from "./rate-limit-migration-service.js"
 
 /** A legacy migration's replay: MigrationReplay's shape, with the explanations and the derived readings. */
@@ -67,30 +67,28 @@ const states = <S>(
     : { before: journalBefore, after: plan.before, compared: "journal", notes: replan(journalBefore) }
 }
 
-const run = <S>(
+/** The replayer of the states `s` names, its report saying what it compared; or why there is nothing to compare. */
+const replayerOf = <S>(
   kind: LegacyMigrationReplay["kind"],
-  file: string,
   s: Compare<S> | { readonly nothing: string },
   replayer: (c: Compare<S>) => ReturnType<typeof makeLockdownUaReplayer>
-): Effect.Effect<LegacyMigrationReplay, InvalidInput> =>
-  "nothing" in s
-    ? Effect.fail(new InvalidInput({ message: s.nothing, clientSide: true }))
-    : Effect.map(replayFileInto(file, replayer(s)), (r) => ({ ...r, compared: s.compared, kind }))
+): Effect.Effect<LineReplayer<Omit<LegacyMigrationReplay, "file">>, InvalidInput> => {
+  if ("nothing" in s) return Effect.fail(new InvalidInput({ message: s.nothing, clientSide: true }))
+  const r = replayer(s)
+  return Effect.succeed({
+    line: (text, n) => r.line(text, n),
+    report: () => ({ ...r.report(), compared: s.compared, kind })
+  })
+}
 
 /**
- * The Zone Lockdown + UA Blocking migration's replay of `file` (a path, `-` for stdin). `journalBefore`:
- * the state the migration's journal recorded before its first write; `zonePlan`: the zone's plan
- * (`legacy_id`), to explain differences after an apply as the plan did before it.
+ * The Zone Lockdown + UA Blocking migration's replayer. `journalBefore`: the state the migration's
+ * journal recorded before its first write; `zonePlan`: the zone's plan (`legacy_id`), to explain
+ * differences after an apply as the plan did before it.
  */
-export const replayLockdownUa = (
-  plan: LockdownUaPlan,
-  file: string,
-  journalBefore?: LockdownUaState,
-  zonePlan?: string
-) =>
-  run(
+export const lockdownUaReplayer = (plan: LockdownUaPlan, journalBefore?: LockdownUaState, zonePlan?: string) =>
+  replayerOf(
     "lockdown-ua",
-    file,
     states(
       plan,
       plan.before.customRules.some((r) => r.ref?.startsWith("lockdown:") === true || r.ref?.startsWith("ua:") === true),
@@ -101,25 +99,28 @@ export const replayLockdownUa = (
     (c) => makeLockdownUaReplayer(c.before, c.after, c.notes)
   )
 
-/**
- * The rate limiting migration's replay of `file`, with time: the same arguments as `replayLockdownUa`.
- * The zone's firewall and custom rules, read now, run before rate limiting on both sides (their skips
- * of `rateLimit` and of the `http_ratelimit` phase exempt requests; the migration changes neither).
- */
-export const replayRateLimits = (
-  plan: RateLimitPlan,
+/** The Zone Lockdown + UA Blocking migration's replay of `file` (a path, `-` for stdin): `lockdownUaReplayer`'s arguments. */
+export const replayLockdownUa = (
+  plan: LockdownUaPlan,
   file: string,
-  journalBefore?: RateLimitState,
+  journalBefore?: LockdownUaState,
   zonePlan?: string
-) =>
+): Effect.Effect<LegacyMigrationReplay, InvalidInput> =>
+  Effect.flatMap(lockdownUaReplayer(plan, journalBefore, zonePlan), (r) => replayFileInto(file, r))
+
+/**
+ * The rate limiting migration's replayer, with time: `lockdownUaReplayer`'s arguments. The zone's
+ * firewall and custom rules, read now, run before rate limiting on both sides (their skips of
+ * `rateLimit` and of the `http_ratelimit` phase exempt requests; the migration changes neither).
+ */
+export const rateLimitsReplayer = (plan: RateLimitPlan, journalBefore?: RateLimitState, zonePlan?: string) =>
   Effect.flatMap(Effect.all([allRules(plan.zone.id), getCustomRules(plan.zone.id)]), ([firewallRules, custom]) => {
     const zone: ZoneRulesState = {
       firewallRules,
       customRules: (custom?.rules ?? []) as unknown as ReadonlyArray<CustomRule>
     }
-    return run(
+    return replayerOf(
       "rate-limits",
-      file,
       states(
         plan,
         plan.before.rules.some((r) => r.ref?.startsWith("rate_limit:") === true),
@@ -131,6 +132,14 @@ export const replayRateLimits = (
       (c) => makeRateLimitReplayer(c.before, c.after, c.notes, { zone })
     )
   })
+
+/** The rate limiting migration's replay of `file`, with time: `lockdownUaReplayer`'s arguments. */
+export const replayRateLimits = (
+  plan: RateLimitPlan,
+  file: string,
+  journalBefore?: RateLimitState,
+  zonePlan?: string
+) => Effect.flatMap(rateLimitsReplayer(plan, journalBefore, zonePlan), (r) => replayFileInto(file, r))
 
 /** The "before" each migration's journal recorded on this target, or undefined without a journal. */
 export const lockdownUaJournalBefore = (zone: ZoneRef) =>

@@ -71,49 +71,54 @@ export const statesToCompare = (
 }
 
 /** A replay: fed lines, it reports what it read and compared. */
-interface LineReplayer<R> {
+export interface LineReplayer<R> {
   line(text: string, line: number): void
   report(): R
 }
 
 /**
- * Reads `file` through the one traffic reader (src/rules/replay-file.ts) into `replayer`, then its
- * report: every replay of a migration does so. Fails when the file cannot be read or holds no
- * request: a replay of nothing proves nothing.
+ * Reads `file` once through the one traffic reader (src/rules/replay-file.ts), each line into every
+ * one of `replayers`, then their reports: `migrate --zone` replays all its parts on one read of
+ * the file (stdin, a pipe or a FIFO can be read only once). Fails when the file cannot be read or
+ * holds no request: a replay of nothing proves nothing.
  */
+export const replayFileIntoAll = <R extends Parameters<typeof noRequestProblem>[1]>(
+  file: string,
+  replayers: ReadonlyArray<LineReplayer<R>>
+): Effect.Effect<ReadonlyArray<R & { readonly file: string }>, InvalidInput> =>
+  Effect.flatMap(
+    Effect.tryPromise({
+      try: () => readTrafficFile(file, { line: (text, n) => replayers.forEach((r) => r.line(text, n)) }),
+      catch: (e) => new InvalidInput({ message: (e as Error).message, clientSide: true })
+    }),
+    () =>
+      Effect.forEach(replayers, (replayer) => {
+        const r = replayer.report()
+        const nothing = noRequestProblem(file, r)
+        return nothing === undefined
+          ? Effect.succeed({ ...r, file })
+          : Effect.fail(new InvalidInput({ message: nothing, clientSide: true }))
+      })
+  )
+
+/** `replayFileIntoAll` with one replay: every standalone replay of a migration reads its file so. */
 export const replayFileInto = <R extends Parameters<typeof noRequestProblem>[1]>(
   file: string,
   replayer: LineReplayer<R>
 ): Effect.Effect<R & { readonly file: string }, InvalidInput> =>
-  Effect.flatMap(
-    Effect.tryPromise({
-      try: () => readTrafficFile(file, replayer),
-      catch: (e) => new InvalidInput({ message: (e as Error).message, clientSide: true })
-    }),
-    () => {
-      const r = replayer.report()
-      const nothing = noRequestProblem(file, r)
-      return nothing === undefined
-        ? Effect.succeed({ ...r, file })
-        : Effect.fail(new InvalidInput({ message: nothing, clientSide: true }))
-    }
-  )
+  Effect.map(replayFileIntoAll(file, [replayer]), ([r]) => r!)
 
 /**
- * Replays `file` (a path, `-` for stdin; pipes and FIFOs read as they come) through `before` and
- * `after`. Fails when the file cannot be read or holds no request: a replay of nothing proves nothing.
+ * The replayer of `before` against `after` (a file read through `replayFileInto`: a path, `-` for
+ * stdin, pipes and FIFOs as they come), naming the plan note behind a difference when one explains it.
  */
-export const replayMigrationStates = (
+export const migrationStatesReplayer = (
   before: ZoneRulesState,
   after: ZoneRulesState,
-  file: string,
   notes: ReadonlyArray<PlanNote> = []
-): Effect.Effect<MigrationReplayReport & { readonly file: string }, InvalidInput> => {
+) => {
   const explainer = explainerOf(notes)
-  return replayFileInto(
-    file,
-    makeMigrationReplayer(before, after, explainer !== undefined ? { explain: explainer } : {})
-  )
+  return makeMigrationReplayer(before, after, explainer !== undefined ? { explain: explainer } : {})
 }
 
 /** The replay of a migration's plan: the states `statesToCompare` gives, else InvalidInput saying there is nothing to compare. */
@@ -125,7 +130,7 @@ export const replayMigration = (
   const states = statesToCompare(p, journalBefore)
   return "nothing" in states
     ? Effect.fail(new InvalidInput({ message: states.nothing, clientSide: true }))
-    : Effect.map(replayMigrationStates(states.before, states.after, file, states.notes), (r) => ({
+    : Effect.map(replayFileInto(file, migrationStatesReplayer(states.before, states.after, states.notes)), (r) => ({
         ...r,
         compared: states.compared
       }))

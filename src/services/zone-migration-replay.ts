@@ -13,10 +13,14 @@ import type { WafConfig } from "../domain/waf.js"
 import type { MigrationReplayReport } from "../firewall/custom-rules-replay.js"
 import { planWafMigration } from "../waf/migration-plan.js"
 import type { MigrationMode } from "../waf/state.js"
-import { replayLockdownUa, replayRateLimits } from "./legacy-replay-service.js"
+import { lockdownUaReplayer, rateLimitsReplayer } from "./legacy-replay-service.js"
 import { journalStatus } from "./migration-journal.js"
-import type { MigrationReplay } from "./migration-replay-service.js"
-import { replayMigrationStates } from "./migration-replay-service.js"
+import {
+  migrationStatesReplayer,
+  replayFileIntoAll,
+  type LineReplayer,
+  type MigrationReplay
+} from "./migration-replay-service.js"
 import { partDifferences, PartTitles, type PartName, type ZoneLegacyState } from "./zone-migration-parts.js"
 import {
   planZoneLegacyOn,
@@ -26,26 +30,28 @@ import {
   type ZoneRef
 } from "./zone-migration-service.js"
 
-/** A part's replay on the umbrella's plan: the traffic through its "before" and its "after". */
-type PartReplay = (
-  plan: ZoneLegacyPlan,
-  file: string
-) => Effect.Effect<MigrationReplayReport & { readonly file: string }, V4Error, ClientEnv>
+/**
+ * A part's replayer on the umbrella's plan: the traffic through its "before" and its "after". The
+ * umbrella reads the file once and feeds each line to every part's (stdin, a pipe or a FIFO can be
+ * read only once).
+ */
+type PartReplay = (plan: ZoneLegacyPlan) => Effect.Effect<LineReplayer<MigrationReplayReport>, V4Error, ClientEnv>
 
 /**
- * Each part's replay (its own service's, with the same report shape), or why it has none here.
+ * Each part's replayer (its own service's, with the same report shape), or why it has none here.
  * Each part is replayed on its own plan: the part's "before" and the end state it plans.
  */
 const replays: Readonly<Record<PartName, PartReplay | { readonly elsewhere: (zone: string) => string }>> = {
-  "firewall-rules": (p, file) =>
-    replayMigrationStates(
-      p.parts["firewall-rules"].before,
-      p.parts["firewall-rules"].expected,
-      file,
-      p.parts["firewall-rules"].notes
+  "firewall-rules": (p) =>
+    Effect.succeed(
+      migrationStatesReplayer(
+        p.parts["firewall-rules"].before,
+        p.parts["firewall-rules"].expected,
+        p.parts["firewall-rules"].notes
+      )
     ),
-  "lockdowns-ua": (p, file) => replayLockdownUa(p.parts["lockdowns-ua"], file),
-  "rate-limits": (p, file) => replayRateLimits(p.parts["rate-limits"], file),
+  "lockdowns-ua": (p) => lockdownUaReplayer(p.parts["lockdowns-ua"]),
+  "rate-limits": (p) => rateLimitsReplayer(p.parts["rate-limits"]),
   // Another kind of traffic report (src/waf/replay.ts): the WAF's own command replays it.
   waf: { elsewhere: (zone) => `the previous WAF has its own replay: edgectl waf replay --zone ${zone} --traffic FILE` }
 }
@@ -126,15 +132,23 @@ export const replayZoneLegacy = (z: ZoneRef, plan: ZoneLegacyPlan, file: string,
           })
         )
     }
-    const parts: Array<ZoneLegacyReplay["parts"][number]> = []
+    // Each part: why it is not replayed, or its replayer; then one read of the file feeds them all.
+    const planned: Array<
+      | { readonly part: PartName; readonly skipped: string }
+      | { readonly part: PartName; readonly replayer: LineReplayer<MigrationReplayReport> }
+    > = []
     for (const s of replayed.summary) {
       const replay = replays[s.part]
-      if (s.status !== "planned") parts.push({ part: s.part, skipped: `nothing planned (${s.status})` })
-      else if (typeof replay !== "function") parts.push({ part: s.part, skipped: replay.elsewhere(plan.zone.name) })
-      else parts.push({ part: s.part, report: yield* replay(replayed, file) })
+      if (s.status !== "planned") planned.push({ part: s.part, skipped: `nothing planned (${s.status})` })
+      else if (typeof replay !== "function") planned.push({ part: s.part, skipped: replay.elsewhere(plan.zone.name) })
+      else planned.push({ part: s.part, replayer: yield* replay(replayed) })
     }
-    const reports = parts.flatMap((p) => ("report" in p ? [p.report] : []))
-    if (reports.length === 0) return yield* Effect.fail(nothingToCompare(plan.zone.name))
+    const replayers = planned.flatMap((p) => ("replayer" in p ? [p.replayer] : []))
+    if (replayers.length === 0) return yield* Effect.fail(nothingToCompare(plan.zone.name))
+    const reports = yield* replayFileIntoAll(file, replayers)
+    const parts: Array<ZoneLegacyReplay["parts"][number]> = planned.map((p) =>
+      "replayer" in p ? { part: p.part, report: reports[replayers.indexOf(p.replayer)]! } : p
+    )
     const sum = (f: (r: MigrationReplayReport) => number) => reports.reduce((n, r) => n + f(r), 0)
     return {
       file,

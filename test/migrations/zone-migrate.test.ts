@@ -8,10 +8,11 @@
  * written and prints the two commands, the re-run finishes to the uninterrupted run's end state,
  * `--rollback` before the WAF step restores the exact "before"; SIGINT exits 130 likewise.
  */
+import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { beforeAll, describe, expect, it } from "vitest"
-import { edgectl, json, root, tempDir } from "../helpers/cli.js"
+import { edgectl, edgectlAsync, json, root, tempDir } from "../helpers/cli.js"
 import { request } from "../helpers/platform.js"
 import { remoteFaults, type FaultCtx } from "../helpers/remote-faults.js"
 
@@ -176,6 +177,29 @@ describe("migrate --zone --replay", () => {
     expect(none.stderr).toContain("error: migrate --replay: nothing to compare:")
     const mixed = edgectl(["migrate", "--zone", "acme-mail.com", "--replay", traffic, "--yes"], { cwd })
     expect(mixed.status).toBe(2)
+  })
+
+  it("reads the file once for all its parts: stdin (-) and a FIFO replay as the file does", async () => {
+    const cwd = tempDir("edgectl-zone-replay-once-")
+    const text = fs.readFileSync(traffic, "utf8")
+    const fromFile = edgectl(["migrate", "--zone", "acme-mail.com", "--replay", traffic, "--json"], { cwd })
+    expect(fromFile.status, fromFile.stderr).toBe(0)
+    // The report as the file's, the name it was given read as the file's path.
+    const asFile = (stdout: string, name: string) =>
+      JSON.parse(stdout.split(JSON.stringify(name)).join(JSON.stringify(traffic))) as unknown
+    // Each part read stdin again before: the second found it consumed and the process ended, exit 0, silent.
+    const fromStdin = edgectl(["migrate", "--zone", "acme-mail.com", "--replay", "-", "--json"], { cwd, input: text })
+    expect([fromStdin.status, fromStdin.stderr]).toEqual([0, ""])
+    expect(asFile(fromStdin.stdout, "-")).toEqual(JSON.parse(fromFile.stdout))
+    // A FIFO opens once for its writer: a second open waited for a writer that never came.
+    const fifo = path.join(cwd, "traffic.fifo")
+    expect(spawnSync("mkfifo", [fifo]).status).toBe(0)
+    const [fromFifo] = await Promise.all([
+      edgectlAsync(["migrate", "--zone", "acme-mail.com", "--replay", fifo, "--json"], { cwd }),
+      fs.promises.writeFile(fifo, text)
+    ])
+    expect([fromFifo.status, fromFifo.stderr]).toEqual([0, ""])
+    expect(asFile(fromFifo.stdout, fifo)).toEqual(JSON.parse(fromFile.stdout))
   })
 })
 
