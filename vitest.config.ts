@@ -1,6 +1,4 @@
-import * as fs from "node:fs"
 import * as os from "node:os"
-import * as path from "node:path"
 import { defineConfig } from "vitest/config"
 
 export default defineConfig({
@@ -14,8 +12,7 @@ export default defineConfig({
     // - 1: one file at a time on 2 cores) leaves a core idle for most of the run.
     maxWorkers: os.availableParallelism() + 1,
     minWorkers: 1,
-    // `--remote` keeps migration journals in $XDG_STATE_HOME: the tests' go to a directory of the
-    // run's own, never into the user's home (a test that needs its own sets it).
-    env: { XDG_STATE_HOME: fs.mkdtempSync(path.join(os.tmpdir(), "edgectl-test-state-")) }
+    // TMPDIR and XDG_STATE_HOME: a directory of the run's own, removed when it ends.
+    globalSetup: ["test/global-setup.ts"]
   }
 })
