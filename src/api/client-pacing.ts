@@ -15,11 +15,17 @@ interface Pace {
   readonly waiting?: (until: number | undefined) => void
 }
 
-/** A read that got no answer changed nothing: it is tried again, a write is not (it may have been applied). */
+/**
+ * A read that got no answer changed nothing: it is tried again, a write is not (it may have been
+ * applied). A 507 (the local platform's disk is full) stays so until someone frees space.
+ */
 const isRetryable = (method: string) => (e: V4Error) =>
   e._tag === "RateLimited" ||
   (e._tag === "NoAnswer" && method === "GET") ||
-  (e._tag === "ApiError" && e.status >= 500 && (method === "GET" || method === "PUT" || method === "DELETE"))
+  (e._tag === "ApiError" &&
+    e.status >= 500 &&
+    e.status !== 507 &&
+    (method === "GET" || method === "PUT" || method === "DELETE"))
 
 /**
  * Exponential backoff from 200 ms, or what the platform asked for in Retry-After. With a budget,

@@ -6,6 +6,7 @@
  */
 import type { V4Error } from "../domain/errors.js"
 import { DamagedStore, DamagedStoreHint, NativeModule, RebuildHint } from "../domain/native-module.js"
+import { storeConditionHint } from "../domain/store-conditions.js"
 import { shellWord as quote } from "../domain/shell-word.js"
 import { targetFlags, type HintTarget } from "../domain/target-flags.js"
 
@@ -77,6 +78,8 @@ const localStartHint = (message: string): string => {
   if (/written by a newer edgectl/.test(message))
     return "run the newer edgectl that wrote this state, or pick another state directory with --persist-to DIR"
   if (DamagedStore.test(message)) return DamagedStoreHint
+  const condition = storeConditionHint(message)
+  if (condition !== undefined) return condition
   return "the state directory must be a directory edgectl can write: pick another with --persist-to DIR"
 }
 
@@ -110,6 +113,10 @@ export const defaultHint = (e: V4Error, t: HintTarget): string | undefined => {
       if (e.status === 0) {
         if (t.remote) return "check the network and CLOUDFLARE_API_BASE_URL"
         return NativeModule.test(e.message) ? RebuildHint : localStartHint(e.message)
+      }
+      if (!t.remote && e.status >= 500) {
+        const condition = storeConditionHint(e.message)
+        if (condition !== undefined) return condition
       }
       return !t.remote && e.status >= 500 && process.env.EDGECTL_DEBUG !== "1"
         ? "run again with EDGECTL_DEBUG=1 for the cause and the stack"

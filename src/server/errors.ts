@@ -10,6 +10,7 @@ import { lazily } from "../api/contract-lazy.js"
 import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
+import { storeCondition } from "../domain/store-conditions.js"
 import { BodyMaxBytes, bodyTooLarge, guardBody, isOverLimit, isTooLarge, RequestBodyNotJson } from "./body-guard.js"
 import {
   ApiError,
@@ -93,7 +94,9 @@ const undeclared = (
   ) {
     return new InvalidInput({ message: "invalid request body: expected JSON, the body could not be parsed" })
   }
-  return internal()
+  // A full disk, a lock held past the busy timeout: the machine's state, said as such.
+  const condition = storeCondition(failure, method !== "GET" && method !== "HEAD")
+  return condition !== undefined ? new ApiError(condition) : internal()
 }
 
 const internal = () =>
@@ -142,10 +145,15 @@ const causeChain = (u: unknown): string => {
 const reportInternal = (cause: Cause.Cause<unknown>, method: string, url: string) => {
   if (!debugging()) {
     // `edgectl serve` answers its client with a 500 and says so in its log: one line, the method and
-    // the path (no query, no body, nothing of the cause, which may hold a row or a secret).
+    // the path (no query, no body, nothing of the cause, which may hold a row or a secret); a store
+    // condition (a full disk) with its own status and sentence, which hold none of those either.
+    const failure = Option.getOrUndefined(Cause.failureOption(cause)) ?? Option.getOrUndefined(Cause.dieOption(cause))
+    const condition = storeCondition(failure, method !== "GET" && method !== "HEAD")
     if (serving)
       process.stderr.write(
-        `edgectl serve: 500 on ${method} ${url.split("?")[0]}: internal error of the local platform (EDGECTL_DEBUG=1 logs its cause and stack)\n`
+        condition !== undefined
+          ? `edgectl serve: ${condition.status} on ${method} ${url.split("?")[0]}: ${condition.message}\n`
+          : `edgectl serve: 500 on ${method} ${url.split("?")[0]}: internal error of the local platform (EDGECTL_DEBUG=1 logs its cause and stack)\n`
       )
     return
   }
@@ -206,6 +214,8 @@ export const ApiErrorsLive = lazily(() =>
         const error = undeclared(failure, req.method, req.url, Option.isNone(Cause.failureOption(cause)))
         if (isTooLarge(error)) return Effect.succeed(tooLargeAnswer(error))
         if (error._tag === "ApiError") reportInternal(cause, req.method, req.url)
+        // A store condition's own status (507, 503), which the contract's encoding would make a 500.
+        if (error._tag === "ApiError" && error.status !== 500) return Effect.succeed(envelopeResponse(error))
         return Effect.fail(error)
       })
     })

@@ -14,12 +14,13 @@
  */
 import type Database from "better-sqlite3"
 import * as path from "node:path"
+import { BusyTimeoutMs } from "../domain/store-conditions.js"
 import type { StagedBytes } from "../kv/staging.js"
 
 /** The settings of every connection to a platform store (db.ts's, and the worker's). */
 export const configure = (db: Database.Database): void => {
   // Before the first statement that locks: another process may be creating this store.
-  db.pragma("busy_timeout = 5000")
+  db.pragma(`busy_timeout = ${BusyTimeoutMs}`)
   // A secret cleared (ESC, a KV value, a credential) is overwritten, not left in free space.
   db.pragma("secure_delete = ON")
   db.pragma("journal_mode = WAL")

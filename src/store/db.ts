@@ -15,6 +15,7 @@ import { nativeModuleProblem } from "./native.js"
 import { sqliteClientOn, type SqliteClient } from "./sql-client.js"
 import { privateDatabase, privateDir } from "../private-files.js"
 import { StoreError } from "./store-error.js"
+import { storeCondition } from "../domain/store-conditions.js"
 
 export interface Db {
   /** The handle, for what must run synchronously (the hot reads, the objects' storage, seeds). */
@@ -77,7 +78,7 @@ const openStore = (
         catch: (e) => {
           // The first `new Database` loads the native module: a build for another Node fails here.
           const native = nativeModuleProblem(e)
-          return new StoreError(native ?? `cannot open ${file}: ${String(e)}`)
+          return new StoreError(native ?? `cannot open ${file}: ${storeCondition(e)?.message ?? String(e)}`)
         }
       })
     const db = yield* openDb()

@@ -142,4 +142,7 @@ export const sqliteClientOn = (db: Database.Database, file: string): Effect.Effe
 
 /** A store query's failure as the store's error, naming what was asked and SQLite's own words. */
 export const storeFailure = (what: string) => (e: SqlError) =>
-  new StoreError(`${what}: ${e.cause instanceof Error ? e.cause.message : String(e.cause ?? e.message)}`)
+  // The cause is kept: SQLite's code tells a full disk or a held lock from a bug (store-conditions.ts).
+  new StoreError(`${what}: ${e.cause instanceof Error ? e.cause.message : String(e.cause ?? e.message)}`, {
+    cause: e.cause ?? e
+  })

@@ -57,8 +57,10 @@ describe("first writes to the same new KV namespace from several processes", () 
           edgectlAsync(["kv", "key", "put", `key-${i}`, `value-${i}`, "--namespace-id", ns, "--persist-to", dir], opts)
         )
       )
-      for (const p of puts) expect(p.stderr).toBe("")
-      expect(puts.map((p) => p.status)).toEqual([0, 0, 0, 0])
+      // Every put's status and stderr at once: a failure shows them all.
+      expect(puts.map((p) => ({ status: p.status, stderr: p.stderr }))).toEqual(
+        [0, 1, 2, 3].map(() => ({ status: 0, stderr: "" }))
+      )
       const keys = json<Array<{ name: string }>>(
         edgectl(["kv", "key", "list", "--namespace-id", ns, "--persist-to", dir], opts)
       )
