@@ -41,7 +41,9 @@ type PartReplay = (plan: ZoneLegacyPlan) => Effect.Effect<LineReplayer<Migration
  * Each part's replayer (its own service's, with the same report shape), or why it has none here.
  * Each part is replayed on its own plan: the part's "before" and the end state it plans.
  */
-const replays: Readonly<Record<PartName, PartReplay | { readonly elsewhere: (zone: string) => string }>> = {
+const replays: Readonly<
+  Record<PartName, PartReplay | { readonly elsewhere: (zone: string, target: string) => string }>
+> = {
   "firewall-rules": (p) =>
     Effect.succeed(
       migrationStatesReplayer(
@@ -53,7 +55,10 @@ const replays: Readonly<Record<PartName, PartReplay | { readonly elsewhere: (zon
   "lockdowns-ua": (p) => lockdownUaReplayer(p.parts["lockdowns-ua"]),
   "rate-limits": (p) => rateLimitsReplayer(p.parts["rate-limits"]),
   // Another kind of traffic report (src/waf/replay.ts): the WAF's own command replays it.
-  waf: { elsewhere: (zone) => `the previous WAF has its own replay: edgectl waf replay --zone ${zone} --traffic FILE` }
+  waf: {
+    elsewhere: (zone, target) =>
+      `the previous WAF has its own replay: edgectl waf replay --zone ${zone}${target} --traffic FILE`
+  }
 }
 
 interface ZoneLegacyReplay {
@@ -116,7 +121,17 @@ const nothingToCompare = (zone: string) =>
  * to do is skipped (said so); nothing replayed at all fails: a replay of nothing proves nothing.
  * `journal`: the zone's umbrella journal, whose "before" is replayed once the migration finished.
  */
-export const replayZoneLegacy = (z: ZoneRef, plan: ZoneLegacyPlan, file: string, journal?: ZoneLegacyJournal) =>
+/**
+ * `target`: the options a suggested command needs to reach the same platform (` --remote`,
+ * ` --persist-to DIR`: domain/target-flags.ts), for the WAF's pointer to its own replay.
+ */
+export const replayZoneLegacy = (
+  z: ZoneRef,
+  plan: ZoneLegacyPlan,
+  file: string,
+  journal: ZoneLegacyJournal | undefined,
+  target: string
+) =>
   Effect.gen(function* () {
     const replanned = yield* journalPlan(z, plan, journal)
     const replayed = replanned ?? plan
@@ -140,7 +155,8 @@ export const replayZoneLegacy = (z: ZoneRef, plan: ZoneLegacyPlan, file: string,
     for (const s of replayed.summary) {
       const replay = replays[s.part]
       if (s.status !== "planned") planned.push({ part: s.part, skipped: `nothing planned (${s.status})` })
-      else if (typeof replay !== "function") planned.push({ part: s.part, skipped: replay.elsewhere(plan.zone.name) })
+      else if (typeof replay !== "function")
+        planned.push({ part: s.part, skipped: replay.elsewhere(plan.zone.name, target) })
       else planned.push({ part: s.part, replayer: yield* replay(replayed) })
     }
     const replayers = planned.flatMap((p) => ("replayer" in p ? [p.replayer] : []))

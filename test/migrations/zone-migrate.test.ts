@@ -156,6 +156,14 @@ describe("migrate --zone --replay", () => {
     expect(r.stdout).toContain(
       "== previous WAF -> WAF Managed Rules\nnot replayed: the previous WAF has its own replay: edgectl waf replay --zone acme-mail.com --traffic FILE\n"
     )
+    // The pointer reaches the same platform: a state directory of its own is named in it.
+    const state = tempDir("edgectl-zone-replay-state-")
+    const elsewhere = edgectl(["migrate", "--zone", "acme-mail.com", "--replay", traffic, "--persist-to", state], {
+      cwd
+    })
+    expect(elsewhere.stdout).toContain(
+      `not replayed: the previous WAF has its own replay: edgectl waf replay --zone acme-mail.com --persist-to ${state} --traffic FILE\n`
+    )
     expect(r.stdout).toContain("In all: 87 request(s) compared, 87 decided alike, 0 differently.\n")
     const replayed = edgectl(["migrate", "--zone", "acme-mail.com", "--replay", traffic, "--json"], { cwd })
     expect(replayed.status).toBe(0)

@@ -32,7 +32,7 @@ import { outcomeText, printRequests } from "../migration-cli.js"
 import { checkReplayFile, flowUsage, replayFailures, runFlow, type MigrationFlow } from "../migration-runner.js"
 import { opt } from "../options.js"
 import { printJson, printLine, printTable } from "../output.js"
-import { CliFailure, isRemote } from "../run.js"
+import { CliFailure, isRemote, targetOn } from "../run.js"
 import { writeErr } from "../stdio.js"
 import { runFw } from "./firewall/common.js"
 import { printLockdownUaPreview } from "./firewall/lockdowns-migrate.js"
@@ -157,7 +157,7 @@ const replay = (o: MigrateOptions, file: string) =>
     const plan = yield* planZoneLegacy(z, false, opt(o.wafMode))
     // After a finished apply the journal's "before" is replayed (replayZoneLegacy says when).
     const journal = yield* zoneLegacyJournal(z)
-    const r = yield* replayFailures(what, replayZoneLegacy(z, plan, file, journal?.journal))
+    const r = yield* replayFailures(what, replayZoneLegacy(z, plan, file, journal?.journal, targetOn(o)))
     if (o.json) printJson({ zone: z.name, ...r })
     else printReplay(r)
     for (const p of r.parts)
