@@ -46,8 +46,8 @@
 // of the API (HttpApiBuilder's routes, layers and each endpoint's parsers) at ~80 M of a cold
 // `zones list` and twice that for `firewall rules list` (the core part for the zone's name, then the
 // firewall part). Choice: the reads those commands make are answered before the app (GET /zones and
-// /accounts by route-table.ts; a KV value and a zone's firewall rules in-process by
-// kv-value-route.ts and firewall-rules-route.ts), so none builds a part. Instructions (callgrind,
+// /accounts by route-table.ts; a KV value and a zone's firewall rules and filters in-process by
+// kv-value-route.ts and firewall-lists-route.ts), so none builds a part. Instructions (callgrind,
 // median of 3; node -e 0 503 M), before -> after: zones list --json 1,057 M -> 921 M (2.10x ->
 // 1.83x), kv key get 976 M -> 897 M (1.94x -> 1.78x), firewall rules list 1,206 M -> 1,000 M
 // (2.40x -> 1.99x).

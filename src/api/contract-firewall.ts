@@ -29,7 +29,7 @@ const FilterPath = Schema.Struct({ zone_id: Schema.String, filter_id: Schema.Str
 const RulePath = Schema.Struct({ zone_id: Schema.String, rule_id: Schema.String })
 const Ids = Schema.Struct({ id: Schema.optional(Schema.Union(Schema.String, Schema.Array(Schema.String))) })
 
-const FiltersListParams = lazily(() =>
+export const FiltersListParams = lazily(() =>
   Schema.Struct({
     id: Schema.optional(TextParam("id", 64)),
     paused: Schema.optional(BoolParam("paused")),

@@ -2,8 +2,8 @@
  * The firewall's listings (area C), synchronous on the store's handle: a page of a zone's filters
  * or rules goes through seek.ts, whose keyset memo checks the store's version and reads the page in
  * one synchronous stretch (a write landing between them would leave a stale page end), and a
- * zone's rules list is answered before the app by the fast route (firewall-rules-route.ts), which
- * runs without a fiber (docs/architecture.md, "The store"). The WAF's previous-WAF reads take a
+ * zone's rules and filters lists are answered before the app by the fast route
+ * (firewall-lists-route.ts), which runs without a fiber (docs/architecture.md, "The store"). The WAF's previous-WAF reads take a
  * zone's whole rules list here too (waf-firewall.ts, for waf-repo.ts, itself on the handle).
  */
 import type Database from "better-sqlite3"
@@ -22,7 +22,7 @@ import { stmt } from "./query.js"
 import { seekPage } from "./seek.js"
 
 /** A page as the handlers give it: offsets of whole pages. */
-interface Page {
+export interface Page {
   readonly offset: number
   readonly limit: number
 }

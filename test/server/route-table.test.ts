@@ -17,7 +17,7 @@ import { makeLocalClient, makeLocalHandler, storeFile } from "../../src/server/d
 import { serve } from "../../src/server/serve.js"
 import { makeRouteTable } from "../../src/server/door/route-table.js"
 import { makeKvValueRoute } from "../../src/server/door/kv-value-route.js"
-import { makeFirewallRulesRoute } from "../../src/server/door/firewall-rules-route.js"
+import { makeFirewallListsRoute } from "../../src/server/door/firewall-lists-route.js"
 import { LocalKvOptions } from "../../src/server/kv-options.js"
 import { tempDir, World } from "../helpers/platform.js"
 
@@ -219,34 +219,45 @@ describe("in local mode's transport too", () => {
       }
   })
 
-  it("a zone's firewall rules list (firewall-rules-route.ts), spelled every way, as the app answers it", async () => {
-    const rules = `/zones/${ACME}/firewall/rules`
-    const sent: Array<Sent> = [
-      ...["", "?page=1&per_page=100", "?per_page=5&page=2", "?per_page=5&page=999", "?per_page=4", "?per_page=101"]
-        .concat(["?action=block", "?action=nope", "?paused=true", "?paused=maybe", "?id=abc", "?x=1", "?page=0"])
-        .concat(["?description=a+b", "?per_page=5&per_page=6", "/"])
-        .map((q) => ({ path: rules + q })),
-      { path: `/zones/${hexId("zone", "globex.net")}/firewall/rules` },
-      { path: "/zones/0123456789abcdef0123456789abcdef/firewall/rules" },
-      { path: `/ZONES/${ACME}/firewall/rules` },
-      { path: rules, headers: auth(World.globexToken) },
-      { path: rules, headers: auth(World.expiredToken) },
-      { path: rules, headers: { "content-type": "application/json" } },
-      { path: rules, method: "DELETE" }
-    ]
-    for (let round = 0; round < 2; round++)
-      for (const s of sent) {
-        const [a, b] = await Promise.all(locals.map((l) => viaLocal(l, s)))
-        expect(a, `${s.method ?? "GET"} ${s.path} ${JSON.stringify(s.headers ?? {})}`).toBe(b)
-      }
-    await withStore((db) => {
-      const route = makeFirewallRulesRoute(db)
-      const ask = (q: string) => route({ method: "GET", url: `/client/v4${rules}${q}`, headers: auth(World.allToken) })
-      expect(JSON.parse(ask("?page=1&per_page=100") ?? "null").result.length).toBeGreaterThan(0)
-      for (const declined of ["/", "?x=1", "?per_page=101", "?action=nope"])
-        expect(ask(declined), declined).toBeUndefined()
+  const firewallLists = [
+    {
+      list: "firewall/rules",
+      queries: ["?action=block", "?action=nope", "?paused=true", "?paused=maybe", "?id=abc", "?description=a+b"],
+      declined: ["/", "?x=1", "?per_page=101", "?action=nope"]
+    },
+    {
+      list: "filters",
+      queries: ["?paused=false", "?paused=maybe", "?id=abc", "?expression=http", "?ref=x", "?description=a+b"],
+      declined: ["/", "?x=1", "?per_page=101", "?paused=maybe", "?ref=" + "r".repeat(51)]
+    }
+  ]
+  for (const { list, queries, declined } of firewallLists)
+    it(`a zone's ${list} list (firewall-lists-route.ts), spelled every way, as the app answers it`, async () => {
+      const path = `/zones/${ACME}/${list}`
+      const sent: Array<Sent> = [
+        ...["", "?page=1&per_page=100", "?per_page=5&page=2", "?per_page=5&page=999", "?per_page=4", "?per_page=101"]
+          .concat(queries, ["?x=1", "?page=0", "?per_page=5&per_page=6", "/"])
+          .map((q) => ({ path: path + q })),
+        { path: `/zones/${hexId("zone", "globex.net")}/${list}` },
+        { path: `/zones/0123456789abcdef0123456789abcdef/${list}` },
+        { path: `/ZONES/${ACME}/${list}` },
+        { path, headers: auth(World.globexToken) },
+        { path, headers: auth(World.expiredToken) },
+        { path, headers: { "content-type": "application/json" } },
+        { path, method: "DELETE" }
+      ]
+      for (let round = 0; round < 2; round++)
+        for (const s of sent) {
+          const [a, b] = await Promise.all(locals.map((l) => viaLocal(l, s)))
+          expect(a, `${s.method ?? "GET"} ${s.path} ${JSON.stringify(s.headers ?? {})}`).toBe(b)
+        }
+      await withStore((db) => {
+        const route = makeFirewallListsRoute(db)
+        const ask = (q: string) => route({ method: "GET", url: `/client/v4${path}${q}`, headers: auth(World.allToken) })
+        expect(JSON.parse(ask("?page=1&per_page=100") ?? "null").result.length).toBeGreaterThan(0)
+        for (const d of declined) expect(ask(d), d).toBeUndefined()
+      })
     })
-  })
 
   it("a KV value read (kv-value-route.ts), spelled every way, as the app answers it", async () => {
     const [a0, a1] = await accountIds()
@@ -496,7 +507,7 @@ describe("a row the platform cannot encode into its answer", () => {
       })
   })
 
-  it("a zone's firewall rules list (firewall-rules-route.ts) with a rule off its schema", async () => {
+  it("a zone's firewall rules list (firewall-lists-route.ts) with a rule off its schema", async () => {
     const db = new Database(path.join(stateDir, "platform.sqlite"), { readonly: true })
     const rule = db.prepare("SELECT id FROM firewall_rules WHERE zone_id = ? LIMIT 1").pluck().get(ACME) as string
     db.close()
@@ -506,6 +517,19 @@ describe("a row the platform cannot encode into its answer", () => {
         const [a, b] = await Promise.all(locals.map((l) => viaLocal(l, rules)))
         expect(a, value).toBe(b)
         expect(a, value).toMatch(internal)
+      })
+  })
+
+  it("a zone's filters list (firewall-lists-route.ts) with a filter off its schema", async () => {
+    const db = new Database(path.join(stateDir, "platform.sqlite"), { readonly: true })
+    const filter = db.prepare("SELECT id FROM firewall_filters WHERE zone_id = ? LIMIT 1").pluck().get(ACME) as string
+    db.close()
+    const filters = `/zones/${ACME}/filters?per_page=100`
+    for (const value of [Buffer.from("bytes"), Buffer.from([0xff, 0xfe])])
+      await damaged("firewall_filters", "expression", filter, value, async () => {
+        const [a, b] = await Promise.all(locals.map((l) => viaLocal(l, filters)))
+        expect(a, String(value)).toBe(b)
+        expect(a, String(value)).toMatch(internal)
       })
   })
 })

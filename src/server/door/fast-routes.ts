@@ -63,10 +63,10 @@ export const fastRoutes: ReadonlyArray<FastRouteEntry> = [
   },
   {
     // A module of its own, imported with the first firewall request: it loads the firewall contract.
-    name: "a zone's firewall rules (firewall-rules-route.ts)",
+    name: "a zone's firewall rules and filters (firewall-lists-route.ts)",
     part: "firewall",
     served: false,
-    make: (services) => import("./firewall-rules-route.js").then((m) => m.makeFirewallRulesRoute(dbOf(services)))
+    make: (services) => import("./firewall-lists-route.js").then((m) => m.makeFirewallListsRoute(dbOf(services)))
   }
 ]
 
