@@ -24,10 +24,10 @@ import { toFilter, toRule } from "../firewall-answers.js"
 import { isBodilessGet, normalizeUrlParams, orApp, plainQuery, type TableRequest } from "./route-table.js"
 
 /** One listing: its path after the zone, its parameters, its rows and its answer, as the handler has them. */
-const listing = <Q>(
-  params: Schema.Schema<Q, any> & { readonly fields: Schema.Struct.Fields },
-  rows: (db: Db["db"], zoneId: string, q: Q, page: Page) => { rows: Array<unknown>; total: number },
-  success: Schema.Schema<any, any>
+const listing = <S extends Schema.Schema.AnyNoContext & { readonly fields: Schema.Struct.Fields }>(
+  params: S,
+  rows: (db: Db["db"], zoneId: string, q: Schema.Schema.Type<S>, page: Page) => { rows: Array<unknown>; total: number },
+  success: Schema.Schema.AnyNoContext
 ) => {
   const names: ReadonlySet<string> = new Set(Object.keys(params.fields))
   const decode = Schema.decodeUnknownEither(params)
