@@ -171,6 +171,15 @@ export class Fixture {
   }
 }
 
+/**
+ * A frame check: `text` is on the screen, wherever the screen wrapped it (a file's path in a result
+ * or an error is as long as the machine's temporary directory makes it).
+ */
+export const shownWrapped =
+  (text: string) =>
+  (frame: string): boolean =>
+    frame.replace(/\s+/g, "").includes(text.replace(/\s+/g, ""))
+
 /** The row under the cursor (drawn with `›`), trimmed. */
 export const selectedRow = (frame: string): string =>
   frame

@@ -10,13 +10,17 @@ import { waitFor } from "../helpers/ink.js"
 const FilterId = "6f0c6f2b2a4e4f6b9d3c1a2b3c4d5e6f"
 const Duplicate = `a filter with the expression (http.request.uri.path eq "/login" and ip.src in {192.0.2.0/24}) already exists: ${FilterId}`
 
-/** d: a result; e: an API error; l: a long one with a hint; w: a refusal; j: a key that only moves. */
+/** A file a result names, longer than a footer line. */
+const LongPath = "/home/someone/projects/edgectl-exports/2026-11-28/globex-translations-before-migration.json"
+
+/** d: a result; x: a result naming a long path; e: an API error; l: a long one with a hint; w: a refusal; j: a key that only moves. */
 function Actions({ log = [] }: { log?: Array<string> }) {
   const notify = useNotify()
   useKeys(
     (press) => {
       log.push(press.name)
       if (press.name === "d") notify.done('Saved key "a".')
+      else if (press.name === "x") notify.done(`Exported 4 keys of globex-translations to ${LongPath}.`)
       else if (press.name === "e")
         notify.error('could not delete "a"', { message: "key not found", code: 10009, hint: "" })
       else if (press.name === "l")
@@ -67,6 +71,21 @@ describe("footer notices", () => {
     await app.press("j")
     expect(app.frame()).toContain('✓ Saved key "a".')
     await waitFor(() => !app.frame().includes("Saved key"))
+  })
+
+  it("a result longer than the line is shown whole, wrapped (the file it names is not cut), then goes", async () => {
+    const app = await mount()
+    await app.press("x")
+    const lines = app.frame().split("\n")
+    const at = lines.findIndex((l) => l.trim().startsWith("✓ Exported 4 keys"))
+    expect(at).toBeGreaterThan(0)
+    // ink-testing-library draws 100 columns: the result takes two lines, the path whole on them.
+    expect(lines.slice(at).map((l) => l.trim())).toEqual([
+      "✓ Exported 4 keys of globex-translations to",
+      `${LongPath}.`
+    ])
+    await waitFor(() => !app.frame().includes("Exported"))
+    expect(app.frame().split("\n").at(-1)?.trim()).toBe("")
   })
 
   it("an error keeps its code until a key is pressed, and that key only dismisses it", async () => {

@@ -1,7 +1,8 @@
 /**
  * The bottom lines: the keys that work right now (from the keypress hub), then the notice: a key
  * handler's fault or an error, drawn whole (wrapped, with its hint) until a key dismisses it, else
- * the last action's result on one line (see notices.tsx).
+ * the last action's result, wrapped too (a file it wrote is named whole: cut at the line's end, the
+ * path was lost), for a few seconds (see notices.tsx).
  *
  * The key line never wraps: when it is too narrow, the hints the layers rank lowest go first, and
  * `? help` and `q quit` (KeepAlways) stay at any width, so every other key can still be found.
@@ -67,15 +68,22 @@ const errorOf = (notice: Notice | undefined, fault: ReturnType<typeof useKeyHint
 /** The error box may take the rows the pane can spare down to a few. */
 const maxErrorLines = (rows: number) => Math.max(3, rows - 14)
 
+/** A result's lines at `columns`: whole, within the rows an error box may take. */
+const resultLines = (text: string, columns: number, rows: number): ReadonlyArray<string> => {
+  const lines = wrapText(`✓ ${text}`, columns - Padding)
+  const room = maxErrorLines(rows)
+  return lines.length <= room ? lines : [...lines.slice(0, room - 1), `… ${lines.length - room + 1} more lines`]
+}
+
 /**
- * The rows the footer takes at this size: the key line, then one line for a result (or blank), or
+ * The rows the footer takes at this size: the key line, then a result's lines (or one blank), or
  * the error box and its "any key dismisses" line. The shell sizes the main pane from it.
  */
 export function useFooterRows(columns: number, rows: number): number {
   const { fault } = useKeyHints()
   const notice = useNotice()
   const error = errorOf(notice, fault)
-  if (error === undefined) return 2
+  if (error === undefined) return 1 + (notice === undefined ? 1 : resultLines(notice.text, columns, rows).length)
   const box = errorBox(error.text, error.hint, columns, maxErrorLines(rows))
   return 1 + box.message.length + box.hint.length + 1
 }
@@ -123,7 +131,11 @@ export function Footer() {
           <Text dimColor>any key dismisses</Text>
         </Box>
       ) : notice !== undefined ? (
-        <Text color="green" wrap="truncate-end">{`✓ ${notice.text}`}</Text>
+        resultLines(notice.text, columns, rows).map((line, i) => (
+          <Text key={`r${i}`} color="green" wrap="truncate-end">
+            {line}
+          </Text>
+        ))
       ) : (
         <Text> </Text>
       )}

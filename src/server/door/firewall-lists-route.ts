@@ -23,7 +23,7 @@ import { authenticate } from "../auth.js"
 import { toFilter, toRule } from "../firewall-answers.js"
 import { isBodilessGet, normalizeUrlParams, orApp, plainQuery, type TableRequest } from "./route-table.js"
 
-/** One listing: its path after the zone, its parameters, its rows and its answer, as the handler has them. */
+/** One listing: its parameters, its rows and its answer, as the handler has them. */
 const listing = <S extends Schema.Schema.AnyNoContext & { readonly fields: Schema.Struct.Fields }>(
   params: S,
   rows: (db: Db["db"], zoneId: string, q: Schema.Schema.Type<S>, page: Page) => { rows: Array<unknown>; total: number },

@@ -9,7 +9,7 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
 import { demoNamespaceId } from "../../../src/demo/kv-namespaces.js"
-import { Fixture, Keys } from "../../helpers/ink.js"
+import { Fixture, Keys, shownWrapped } from "../../helpers/ink.js"
 import { zoneCounter } from "../../helpers/demo-world.js"
 
 const fixture = new Fixture()
@@ -30,7 +30,7 @@ describe("KV screen: export, import, copy and clear", () => {
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "edgectl-tui-export-")), "out.json")
     await app.press("\u0015", "Export globex-translations to file")
     await app.press(file)
-    await app.press(Keys.enter, `Exported 4 keys of globex-translations to ${file}.`)
+    await app.press(Keys.enter, shownWrapped(`✓ Exported 4 keys of globex-translations to ${file}.`))
     const entries = JSON.parse(fs.readFileSync(file, "utf8")) as Array<{ key: string; value: string }>
     expect(entries.map((e) => e.key)).toEqual(["de/hello", "en/hello", "fr/hello", "ja/hello"])
     expect(entries.find((e) => e.key === "ja/hello")?.value).toBe("こんにちは")

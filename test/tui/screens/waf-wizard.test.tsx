@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from "vitest"
 import * as Waf from "../../../src/services/waf-migration-service.js"
 import { owaspSettings } from "../../../src/waf/edit.js"
 import { resolveZone } from "../../../src/services/zones-service.js"
-import { Fixture, Keys } from "../../helpers/ink.js"
+import { Fixture, Keys, shownWrapped } from "../../helpers/ink.js"
 import { WafWizard } from "../../../tui/screens/waf-wizard.js"
 import { WizardSteps } from "../../../tui/screens/waf-wizard-steps.js"
 import { zoneCounter } from "../../helpers/demo-world.js"
@@ -87,7 +87,7 @@ describe("WAF wizard", () => {
     const empty = path.join(dir, "empty.jsonl")
     fs.writeFileSync(empty, "")
     await app.press("f", "Traffic file")
-    await app.press(`${empty}\r`, "no request to replay")
+    await app.press(`${empty}\r`, shownWrapped("no request to replay"))
     expect(app.frame().replace(/\s+/g, " ")).toContain(`error: replay: ${empty}: no request to replay (0 lines)`)
   })
 
