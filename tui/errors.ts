@@ -14,6 +14,7 @@ import {
   StateDirGone,
   StateDirGoneHint
 } from "../src/domain/native-module.js"
+import { storeConditionHint } from "../src/domain/store-conditions.js"
 
 export interface UiError {
   readonly message: string
@@ -62,6 +63,8 @@ const hintFor = (e: V4Error): string => {
       return "the platform is rate limiting: wait a moment, then press r"
     case "ApiError":
       if (StateDirGone.test(e.message)) return StateDirGoneHint
+      // A full disk, a lock another process held: the way out the CLI gives too.
+      if (!target.remote && storeConditionHint(e.message) !== undefined) return storeConditionHint(e.message)!
       if (e.status !== 0) return "press r to retry"
       if (target.remote) return "check the network and the base URL, then press r to retry"
       return NativeModule.test(e.message)

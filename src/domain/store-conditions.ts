@@ -32,7 +32,7 @@ const conditions: ReadonlyArray<{
     code: /^SQLITE_BUSY/,
     status: 503,
     says: `another process held the state directory's lock for over ${BusyTimeoutMs / 1000} s`,
-    hint: "another edgectl (serve, the TUI, a command) is writing the same state directory: run the command again when it is done"
+    hint: "another edgectl (serve, the TUI, a command) is writing the same state directory: try again when it is done"
   },
   {
     code: /^SQLITE_READONLY/,

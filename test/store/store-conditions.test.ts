@@ -142,7 +142,7 @@ describe("a lock another process holds past the busy timeout", () => {
       stdout: "",
       stderr:
         "error: kv key put: another process held the state directory's lock for over 5 s (SQLITE_BUSY): nothing was written [code 10001]\n" +
-        "hint: another edgectl (serve, the TUI, a command) is writing the same state directory: run the command again when it is done\n"
+        "hint: another edgectl (serve, the TUI, a command) is writing the same state directory: try again when it is done\n"
     })
     await new Promise((resolve) => holder.once("close", resolve))
     const list = edgectl(["kv", "key", "list", "--namespace-id", "held", "--persist-to", dir], { cwd: dir })

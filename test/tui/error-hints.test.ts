@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from "vitest"
 import {
+  ApiError,
   Incompatible,
   InvalidExpression,
   MigrationFinished,
@@ -22,7 +23,22 @@ describe("hints that do not say press r", () => {
     [new TooManyRules({ message: "too many" }), "the platform's support migrates such zones"],
     [new MigrationFinished({ message: "done" }), "nothing left to migrate"],
     [new Incompatible({ message: "no" }), "the message says why"],
-    [new QuotaExceeded({ message: "quota" }), "delete rules or filters"]
+    [new QuotaExceeded({ message: "quota" }), "delete rules or filters"],
+    // The local platform's store conditions (src/domain/store-conditions.ts), as it answers them.
+    [
+      new ApiError({
+        status: 507,
+        message: "the disk that holds the state directory is full (SQLITE_FULL): nothing was written"
+      }),
+      "free space on the disk that holds the state directory"
+    ],
+    [
+      new ApiError({
+        status: 503,
+        message: "another process held the state directory's lock for over 5 s (SQLITE_BUSY): nothing was written"
+      }),
+      "is writing the same state directory: try again when it is done"
+    ]
   ])("%s", (error, hint) => {
     const shown = fromUnknown(error)
     expect(shown.hint).toContain(hint)
