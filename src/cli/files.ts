@@ -7,7 +7,7 @@ import * as Effect from "effect/Effect"
 import * as fs from "node:fs"
 import { CliFailure } from "./run.js"
 import { writeOut } from "./stdio.js"
-import { fileProblem } from "../domain/file-errors.js"
+import { fileProblem, writeProblem } from "../domain/file-errors.js"
 
 /** `-`: standard input (for an option that reads) or standard output (for one that writes). */
 export const STDIO = "-"
@@ -94,6 +94,14 @@ export const inputProblem = (file: string): string | undefined => {
     return `${file}: ${fileProblem(e)}`
   }
 }
+
+/** `file` opened for writing (`flags` "w" or "a"), or the failure naming it and why, exit 1. */
+export const openOutput = (what: string, file: string, flags: "w" | "a" = "w"): Effect.Effect<number, CliFailure> =>
+  Effect.try({
+    try: () => fs.openSync(file, flags),
+    catch: (e) =>
+      new CliFailure({ text: `error: ${what}: cannot write ${file}: ${writeProblem(file, e)}`, exitCode: 1 })
+  })
 
 /** Writes `text` to `file`, `-` meaning standard output. */
 export const writeOutput = (file: string, text: string) => {

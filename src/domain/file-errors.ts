@@ -3,6 +3,7 @@
  * codes: the one place that tests them (`ENOENT`, `EISDIR`, …) for the commands, the cores and
  * the services alike.
  */
+import * as path from "node:path"
 
 const codeOf = (e: unknown): string | undefined => (e as NodeJS.ErrnoException | null | undefined)?.code
 
@@ -40,5 +41,23 @@ export const fileProblem = (e: unknown): string => {
       return "permission denied"
     default:
       return /^[A-Z]+: (.*?)(?:, \w+(?: '.*')?)?$/.exec(err.message)?.[1] ?? err.message
+  }
+}
+
+/**
+ * Why `file` could not be opened for writing, after `cannot write FILE: `: its directory missing
+ * (ENOENT on a write is the directory, not the file), a directory where the file goes, no right,
+ * a read-only or full disk.
+ */
+export const writeProblem = (file: string, e: unknown): string => {
+  switch (codeOf(e)) {
+    case "ENOENT":
+      return `no such directory: ${path.dirname(path.resolve(file))}`
+    case "ENOTDIR":
+      return "a part of its path is a file, not a directory"
+    case "EROFS":
+      return "the file system is read-only"
+    default:
+      return fileProblem(e)
   }
 }

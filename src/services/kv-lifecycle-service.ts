@@ -11,7 +11,8 @@ import * as fs from "node:fs"
 import { call, ClientConfig, type ClientEnv } from "../api/client.js"
 import { LocalBase } from "../api/target.js"
 import { KvEndpoints } from "../api/contract-kv.js"
-import type { V4Error } from "../domain/errors.js"
+import { InvalidInput, type V4Error } from "../domain/errors.js"
+import { writeProblem } from "../domain/file-errors.js"
 import type { KvKey } from "../domain/kv.js"
 import * as path from "node:path"
 import {
@@ -321,7 +322,10 @@ export const diffPages = <E, R>(
 /** A whole namespace written to `file` in the bulk put format (the TUI's export; the CLI's adds checkpoints). */
 export const exportToFile = (accountId: string, namespaceId: string, file: string) =>
   Effect.acquireUseRelease(
-    Effect.sync(() => fs.openSync(file, "w")),
+    Effect.try({
+      try: () => fs.openSync(file, "w"),
+      catch: (e) => new InvalidInput({ message: `cannot write ${file}: ${writeProblem(file, e)}`, clientSide: true })
+    }),
     (fd) =>
       Effect.gen(function* () {
         const writer = new EntryWriter((t) => fs.writeSync(fd, t), "json")

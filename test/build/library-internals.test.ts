@@ -4,11 +4,12 @@
  *
  * - src/cli/options.ts `triState`: the inner option of @effect/cli's `Options.boolean` (its
  *   `WithDefault` node), a boolean option that knows whether it was given;
- * - src/cli/main.ts `unknownSubcommand`: the walk over @effect/cli's command descriptors that names
+ * - src/cli/command-line.ts `walkCommand`: the walk over @effect/cli's command descriptors that names
  *   the subcommands of a mistyped one;
- * - src/cli/main.ts `checkCommandLine`: the walk over a command's Options descriptors (`Single`
- *   leaves: name, long aliases, a flag's `Bool` type, a value's `placeholder`) that names an unknown
- *   option, a flag given an empty value and an option given no value;
+ * - src/cli/command-line.ts `checkCommandLine`: the walk over a command's Options descriptors (`Single`
+ *   leaves: name, aliases, a flag's `Bool` type, a value's `placeholder`) that names an unknown
+ *   option, a flag given an empty value and an option given no value, and over its Args descriptors
+ *   (`Single`, `Both`, `WithDefault`, `Variadic` with its `max`) that names a word too many;
  * - src/server/door/local-transport.ts: its copies of @effect/platform's server request (what the app sees)
  *   and client response (what the client gets), which stand in for the web `Request`/`Response`
  *   path of `HttpApiBuilder.toWebHandler` and `FetchHttpClient`;
@@ -21,6 +22,7 @@
  *   FileSystem by name, wrapping every one as returning an Effect but `stream`, `watch` (a Stream)
  *   and `sink` (a Sink): a member added to FileSystem must be placed in one of the two.
  */
+import * as Args from "@effect/cli/Args"
 import * as CliConfig from "@effect/cli/CliConfig"
 import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
@@ -84,8 +86,8 @@ describe("src/cli/options.ts triState: the inner option of @effect/cli's Options
   })
 })
 
-describe("src/cli/main.ts unknownSubcommand: the walk over @effect/cli's command descriptors", () => {
-  /** The descriptor nodes as main.ts reads them (see its `Node`). */
+describe("src/cli/command-line.ts walkCommand: the walk over @effect/cli's command descriptors", () => {
+  /** The descriptor nodes as command-line.ts reads them (see its `Node`). */
   interface Node {
     readonly _tag: string
     readonly name?: string
@@ -101,7 +103,7 @@ describe("src/cli/main.ts unknownSubcommand: the walk over @effect/cli's command
       Command.withSubcommands([leaf, Command.make("other", {}, () => Effect.void)])
     )
     const root = Command.make("root").pipe(Command.withSubcommands([group]))
-    const shape = "@effect/cli's command descriptor changed: src/cli/main.ts (unknownSubcommand) reads"
+    const shape = "@effect/cli's command descriptor changed: src/cli/command-line.ts (walkCommand) reads"
     const unwrap = (n: Node): Node => (n._tag === "Map" ? unwrap(n.command!) : n)
     const top = unwrap(root.descriptor as unknown as Node)
     expect(top._tag, `${shape} _tag "Subcommands" on a command with subcommands`).toBe("Subcommands")
@@ -139,7 +141,7 @@ describe("src/cli/main.ts unknownSubcommand: the walk over @effect/cli's command
       const r = await edgectlAsync([...group.split(" "), "no-such-command"])
       expect(
         { status: r.status, stderr: r.stderr },
-        `edgectl ${group} no-such-command: the walk over @effect/cli's descriptors (src/cli/main.ts unknownSubcommand) should name ${group}'s subcommands`
+        `edgectl ${group} no-such-command: the walk over @effect/cli's descriptors (src/cli/command-line.ts walkCommand) should name ${group}'s subcommands`
       ).toEqual({
         status: 2,
         stderr: `error: unknown command "${group} no-such-command" (edgectl ${group} has: ${children.join(", ")})\n`
@@ -148,8 +150,8 @@ describe("src/cli/main.ts unknownSubcommand: the walk over @effect/cli's command
   })
 })
 
-describe("src/cli/main.ts checkCommandLine: the walk over @effect/cli's Options descriptors", () => {
-  /** The option nodes as main.ts reads them (see its `OptionNode`). */
+describe("src/cli/command-line.ts checkCommandLine: the walk over @effect/cli's Options descriptors", () => {
+  /** The option nodes as command-line.ts reads them (see its `OptionNode`). */
   interface OptionNode {
     readonly _tag: string
     readonly name?: string
@@ -173,7 +175,7 @@ describe("src/cli/main.ts checkCommandLine: the walk over @effect/cli's Options 
       },
       () => Effect.void
     )
-    const shape = "@effect/cli's Options descriptor changed: src/cli/main.ts (checkCommandLine) reads"
+    const shape = "@effect/cli's Options descriptor changed: src/cli/command-line.ts (checkCommandLine) reads"
     const unwrap = (n: { _tag: string; command?: unknown }): { _tag: string; options?: OptionNode } =>
       n._tag === "Map" ? unwrap(n.command as { _tag: string }) : n
     const leaf = unwrap(command.descriptor as unknown as { _tag: string })
@@ -193,6 +195,52 @@ describe("src/cli/main.ts checkCommandLine: the walk over @effect/cli's Options 
       ["count", [], "Text", "text"],
       ["yes", ["force"], "Bool", "boolean"],
       ["paused", [], "Bool", "boolean"]
+    ])
+  })
+
+  it("a command's arguments are a tree of Single, Both, WithDefault (optional) and Variadic (with max) nodes", () => {
+    interface ArgsNode {
+      readonly _tag: string
+      readonly name?: string
+      readonly args?: ArgsNode
+      readonly left?: ArgsNode
+      readonly right?: ArgsNode
+      readonly max?: { readonly _tag?: string; readonly value?: number }
+    }
+    const command = Command.make(
+      "x",
+      {
+        key: Args.text({ name: "key" }),
+        value: Args.optional(Args.text({ name: "value" })),
+        files: Args.repeated(Args.text({ name: "file" })),
+        two: Args.atMost(Args.text({ name: "id" }), 2)
+      },
+      () => Effect.void
+    )
+    const shape = "@effect/cli's Args descriptor changed: src/cli/command-line.ts (positionals) reads"
+    const unwrap = (n: { _tag: string; command?: unknown }): { _tag: string; args?: ArgsNode } =>
+      n._tag === "Map" ? unwrap(n.command as { _tag: string }) : n
+    const seen: Array<string> = []
+    const walk = (a: ArgsNode | undefined): void => {
+      if (a === undefined) return
+      if (a._tag === "Single") return void seen.push(a.name ?? "")
+      if (a._tag === "Both") {
+        walk(a.left)
+        return walk(a.right)
+      }
+      if (a._tag === "WithDefault") seen.push("optional:")
+      if (a._tag === "Variadic") seen.push(`variadic ${a.max?._tag === "Some" ? String(a.max.value) : "none"}:`)
+      walk(a.args)
+    }
+    walk(unwrap(command.descriptor as unknown as { _tag: string }).args)
+    expect(seen, `${shape} these tags, .left/.right/.args, a Single's name, a Variadic's max`).toEqual([
+      "<key>",
+      "optional:",
+      "<value>",
+      "variadic none:",
+      "<file>",
+      "variadic 2:",
+      "<id>"
     ])
   })
 })

@@ -4,6 +4,7 @@
  * blames the next word (`rules check --persist-to DIR FILE` said "--persist-to: expected true or
  * false"), or names neither.
  */
+import * as fs from "node:fs"
 import { describe, expect, it } from "vitest"
 import { edgectl, tempDir } from "../helpers/cli.js"
 
@@ -106,5 +107,68 @@ describe("an option that takes a value, given none", () => {
   it("a value that starts with dashes is given after `=`", () => {
     const r = edgectl(["zones", "list", "--persist-to", tempDir(), "--json", "--name=--json"])
     expect({ status: r.status, stdout: r.stdout, stderr: r.stderr }).toEqual({ status: 0, stdout: "[]\n", stderr: "" })
+  })
+})
+
+describe("a word more than the command takes", () => {
+  /** The refusal's error line; its hint is run as printed and shows the arguments the error names. */
+  const refusedArgument = (args: ReadonlyArray<string>) => {
+    const r = edgectl(args)
+    expect({ status: r.status, stdout: r.stdout }, r.stderr).toEqual({ status: 2, stdout: "" })
+    const [error, hint, ...more] = r.stderr.split("\n").filter((l) => l !== "")
+    expect(more).toEqual([])
+    const command = /^hint: run `edgectl (.+)` for what it takes$/.exec(hint ?? "")?.[1]
+    expect(command, r.stderr).toBeDefined()
+    const help = edgectl(command!.split(" "))
+    expect(help.status, help.stderr).toBe(0)
+    for (const name of /takes (.*)$/.exec(error!)![1]!.match(/<[\w-]+>/g) ?? []) expect(help.stdout).toContain(name)
+    return error
+  }
+
+  it("names the word and what the command takes (it said: Received unknown argument)", () => {
+    const dir = tempDir()
+    expect(refusedArgument(["kv", "export", "out.json", "--namespace-id", "x", "--persist-to", dir])).toBe(
+      'error: unexpected argument "out.json": edgectl kv export takes no arguments'
+    )
+    expect(refusedArgument(["zones", "list", "--persist-to", dir, "extra"])).toBe(
+      'error: unexpected argument "extra": edgectl zones list takes no arguments'
+    )
+    expect(refusedArgument(["kv", "key", "put", "k", "v", "w", "--namespace-id", "x", "--persist-to", dir])).toBe(
+      'error: unexpected argument "w": edgectl kv key put takes <key> [<value>]'
+    )
+    // Words after `--` are arguments too.
+    expect(refusedArgument(["zones", "list", "--persist-to", dir, "--", "--json"])).toBe(
+      'error: unexpected argument "--json": edgectl zones list takes no arguments'
+    )
+  })
+
+  it("counts neither an option's value (long or short) nor a flag's true or false", () => {
+    const dir = tempDir()
+    const out = `${dir}/out.json`
+    const put = edgectl(["kv", "key", "put", "k", "v", "--namespace-id", "x", "--persist-to", dir, "--remote", "false"])
+    expect({ status: put.status, stderr: put.stderr }).toEqual({ status: 0, stderr: "" })
+    const exported = edgectl(["kv", "export", "-o", out, "--namespace-id", "x", "--persist-to", dir])
+    expect({ status: exported.status, stderr: exported.stderr }).toEqual({ status: 0, stderr: "" })
+    expect(JSON.parse(fs.readFileSync(out, "utf8"))).toEqual([{ key: "k", value: "v" }])
+  })
+})
+
+describe("a file to write in a directory that is not there", () => {
+  it("kv export and waf export name the missing directory (exit 1), not an internal error; nothing is made", () => {
+    const dir = tempDir()
+    const missing = `${dir}/no/such/dir`
+    const kv = edgectl(["kv", "export", "-o", `${missing}/out.json`, "--namespace-id", "x", "--persist-to", dir])
+    expect(kv).toEqual({
+      status: 1,
+      stdout: "",
+      stderr: `error: kv export: cannot write ${missing}/out.json: no such directory: ${missing}\n`
+    })
+    const waf = edgectl(["waf", "export", "--zone", "acme.com", "-o", `${missing}/waf.json`, "--persist-to", dir])
+    expect(waf).toEqual({
+      status: 1,
+      stdout: "",
+      stderr: `error: waf export: cannot write ${missing}/waf.json: no such directory: ${missing}\n`
+    })
+    expect(fs.existsSync(`${dir}/no`)).toBe(false)
   })
 })

@@ -173,12 +173,12 @@ export class Fixture {
 
 /**
  * A frame check: `text` is on the screen, wherever the screen wrapped it (a file's path in a result
- * or an error is as long as the machine's temporary directory makes it).
+ * or an error is as long as the machine's temporary directory makes it), an error box's bar too.
  */
-export const shownWrapped =
-  (text: string) =>
-  (frame: string): boolean =>
-    frame.replace(/\s+/g, "").includes(text.replace(/\s+/g, ""))
+export const shownWrapped = (text: string) => {
+  const flat = (t: string) => t.replace(/[\s┃]+/g, "")
+  return (frame: string): boolean => flat(frame).includes(flat(text))
+}
 
 /** The row under the cursor (drawn with `›`), trimmed. */
 export const selectedRow = (frame: string): string =>

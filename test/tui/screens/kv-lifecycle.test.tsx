@@ -36,6 +36,28 @@ describe("KV screen: export, import, copy and clear", () => {
     expect(entries.find((e) => e.key === "ja/hello")?.value).toBe("こんにちは")
   })
 
+  it("x to a directory that is not there says so, with the way out (it said: this is a bug in edgectl)", async () => {
+    const app = await fixture.render(fixture.local())
+    await app.waitForText(zoneCounter(1))
+    await app.press("5", "globex-translations")
+    await app.press("/", "type filter by title")
+    await app.press("globex", "1/1 ")
+    await app.press(Keys.enter, "filter: globex")
+    await app.press("x", "Export globex-translations to file")
+    const base = fs.mkdtempSync(path.join(os.tmpdir(), "edgectl-tui-export-"))
+    const missing = path.join(base, "no", "such")
+    await app.press("\u0015", "Export globex-translations to file")
+    await app.press(path.join(missing, "out.json"))
+    await app.press(
+      Keys.enter,
+      shownWrapped(`cannot write ${path.join(missing, "out.json")}: no such directory: ${missing}`)
+    )
+    expect(app.frame()).toContain("change what was typed and try again")
+    expect(app.frame()).not.toContain("bug")
+    // Nothing made: no directory, no file.
+    expect(fs.readdirSync(base)).toEqual([])
+  })
+
   it("C asks, naming the namespace and its key count; n keeps the keys, y deletes them all", async () => {
     const app = await fixture.render(fixture.local())
     await app.waitForText(zoneCounter(1))

@@ -22,7 +22,7 @@ import {
 } from "../../../kv/lifecycle-files.js"
 import * as Kv from "../../../services/kv-bulk-service.js"
 import { readEntries } from "../../../services/kv-lifecycle-service.js"
-import { readInputBytes, STDIO } from "../../files.js"
+import { openOutput, readInputBytes, STDIO } from "../../files.js"
 import { writeOut } from "../../stdio.js"
 import { quote, targetFlags } from "../../hints.js"
 import { opt } from "../../options.js"
@@ -88,7 +88,7 @@ export const kvExport = (o: Parsed<"kvExport">) =>
             })
           )
         if (from !== undefined) fs.truncateSync(output, from.bytes)
-        const fd = output === STDIO ? 1 : fs.openSync(output, from !== undefined ? "a" : "w")
+        const fd = output === STDIO ? 1 : yield* openOutput(what, output, from !== undefined ? "a" : "w")
         const writer = new EntryWriter(fd === 1 ? writeOut : (t) => fs.writeSync(fd, t), format, from?.count ?? 0)
         let where = from
         const work = Effect.gen(function* () {

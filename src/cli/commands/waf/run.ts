@@ -11,7 +11,8 @@ import * as Waf from "../../../services/waf-migration-service.js"
 import { notReadLines, noRequestProblem } from "../../../rules/traffic-line.js"
 import { replaySummary, type ReplayReport } from "../../../waf/replay.js"
 import type { Verdict } from "../../../waf/engines.js"
-import { fileProblem, readInput, STDIO, writeOutput } from "../../files.js"
+import { readInput, STDIO, writeOutput } from "../../files.js"
+import { writeProblem } from "../../../domain/file-errors.js"
 import { inputFile } from "../../options.js"
 import { quote } from "../../hints.js"
 import { clip, printFields, printJson, printLine, printTable } from "../../output.js"
@@ -347,7 +348,7 @@ export const exportPrevious = (o: Parsed<"exportPrevious">) =>
               },
               catch: (e) =>
                 new CliFailure({
-                  text: `error: waf export: cannot write ${Option.getOrThrow(o.output)}: ${fileProblem(e)}`,
+                  text: `error: waf export: cannot write ${Option.getOrThrow(o.output)}: ${writeProblem(Option.getOrThrow(o.output), e)}`,
                   exitCode: 1
                 })
             })
