@@ -4,6 +4,7 @@
  * writes for it, or take `content` that must spell their fields; both at once must agree.
  */
 import * as Either from "effect/Either"
+import { isIPv4, isIPv6 } from "node:net"
 import { DnsRecordTypes, type DnsRecord, type NewDnsRecord } from "../domain/dns.js"
 import { contentFromData, dataFromContent, StructuredTypes } from "../domain/dns-data.js"
 import { InvalidInput } from "../domain/errors.js"
@@ -70,6 +71,11 @@ export const checkNewDnsRecord = (body: unknown, zoneName: string): Either.Eithe
       )
     }
     content = b.content.trim()
+    // An address record holds an address of its family, as the platform checks it.
+    if (type === "A" && !isIPv4(content))
+      return fail(`content: an A record's content must be an IPv4 address, got ${shown(content)}`)
+    if (type === "AAAA" && !isIPv6(content))
+      return fail(`content: an AAAA record's content must be an IPv6 address, got ${shown(content)}`)
     if (StructuredTypes.includes(type) && dataFromContent(type, content, priority) === undefined) {
       return fail(
         `content: not a valid ${type} record content, got ${shown(content)}; send data to have it written for you`

@@ -71,6 +71,51 @@ describe("dns create, edit and delete", () => {
     expect(bad.stderr).toContain("error: dns create: priority: required for MX records, got nothing")
   })
 
+  it("an address record's content must be an address of its family; nothing is created otherwise", async () => {
+    for (const [type, content, family] of [
+      ["A", "999.1.1.1", "an A record's content must be an IPv4 address"],
+      ["A", "2001:db8::1", "an A record's content must be an IPv4 address"],
+      ["AAAA", "192.0.2.1", "an AAAA record's content must be an IPv6 address"]
+    ] as const) {
+      const r = await edgectlAsync([
+        "dns",
+        "create",
+        "acme-shop.com",
+        "--type",
+        type,
+        "--name",
+        "addr-check",
+        "--content",
+        content,
+        ...on()
+      ])
+      expect({ status: r.status, stdout: r.stdout, error: r.stderr.split("\n")[0] }).toEqual({
+        status: 1,
+        stdout: "",
+        error: `error: dns create: content: ${family}, got "${content}" [code 1004]`
+      })
+    }
+    const named = async () => {
+      const r = await edgectlAsync(["dns", "list", "acme-shop.com", "--name", "addr-check", "--json", ...on()])
+      return json<Array<Row>>(r).map((x) => [x.type, x.content])
+    }
+    expect(await named()).toEqual([])
+    const ok = await edgectlAsync([
+      "dns",
+      "create",
+      "acme-shop.com",
+      "--type",
+      "AAAA",
+      "--name",
+      "addr-check",
+      "--content",
+      "2001:db8::1",
+      ...on()
+    ])
+    expect(ok.status, ok.stderr).toBe(0)
+    expect(await named()).toEqual([["AAAA", "2001:db8::1"]])
+  })
+
   it("edit sends only the fields given; a bad TTL is refused naming the field, the limit and the value", async () => {
     const id = (await records())[0]!.id
     const dry = await edgectlAsync(["dns", "edit", "acme-shop.com", id, "--ttl", "300", "--dry-run", ...on()])
