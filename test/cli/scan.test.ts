@@ -344,9 +344,14 @@ describe("edgectl scan on a code base", () => {
   it("says what is wrong with its input: a missing path, a bad clock, a file of no known kind", () => {
     const missing = edgectl(["scan", "nowhere"], { cwd: repo, env: NOW })
     expect(missing.status).toBe(1)
-    expect(missing.stderr).toBe(
-      "error: scan nowhere: no such file or directory\nerror: scan: 0 files scanned: 0 past their end of life, 0 upcoming, 0 without an end date\n"
-    )
+    // One line, as `check` says a file it could not read: no summary of nothing scanned.
+    expect(missing.stderr).toBe("error: scan nowhere: no such file or directory\n")
+    // Beside files it scanned, the summary counts it.
+    const beside = edgectl(["scan", "nowhere", "worker/wrangler.toml"], { cwd: repo, env: NOW })
+    expect(beside.stderr.split("\n").filter((l) => l.startsWith("error:"))).toEqual([
+      "error: scan nowhere: no such file or directory",
+      expect.stringMatching(/^error: scan: 1 file scanned: .*, 1 file not scanned$/)
+    ])
     const clock = edgectl(["scan", "."], { cwd: repo, env: { EDGECTL_PLATFORM_NOW: "soon" } })
     expect(clock.status).toBe(2)
     expect(clock.stderr).toBe(

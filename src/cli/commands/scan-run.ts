@@ -178,13 +178,21 @@ export const scanRun = (o: ScanOptions) =>
       }
     }
 
+    // As `check` says it: each path not scanned on a line of its own, counted in the summary; a
+    // command that scanned nothing else says only those lines.
+    const notScanned = scanned.problems.map((p) => `error: ${p}`)
+    if (paths.length > 0 && scanned.scanned === 0 && notScanned.length > 0 && zoneRows === undefined)
+      return yield* Effect.fail(new CliFailure({ text: notScanned.join("\n"), exitCode: 1 }))
     const summary: Array<string> = []
-    if (paths.length > 0) summary.push(`${plural(scanned.scanned, "file")} scanned: ${tallyText(fileTally)}`)
+    if (paths.length > 0)
+      summary.push(
+        `${plural(scanned.scanned, "file")} scanned: ${tallyText(fileTally)}${notScanned.length > 0 ? `, ${plural(notScanned.length, "file")} not scanned` : ""}`
+      )
     if (zoneRows !== undefined)
       summary.push(
         `zone ${zone}: ${plural(zoneRows.filter((r) => r.count > 0).length, "legacy product")} in use, ${zoneTally.past} past ${zoneTally.past === 1 ? "its" : "their"} end of life`
       )
-    for (const p of scanned.problems) writeErr(`error: ${p}\n`)
+    for (const line of notScanned) writeErr(`${line}\n`)
     const failed = fileTally.past + zoneTally.past > 0 || scanned.problems.length > 0
     if (failed) return yield* Effect.fail(new CliFailure({ text: `error: scan: ${summary.join("; ")}`, exitCode: 1 }))
     if (format === "text") writeErr(`${summary.join("; ")}\n`)
