@@ -3,6 +3,7 @@
  * codes: the one place that tests them (`ENOENT`, `EISDIR`, …) for the commands, the cores and
  * the services alike.
  */
+import * as fs from "node:fs"
 import * as path from "node:path"
 
 const codeOf = (e: unknown): string | undefined => (e as NodeJS.ErrnoException | null | undefined)?.code
@@ -51,8 +52,11 @@ export const fileProblem = (e: unknown): string => {
  */
 export const writeProblem = (file: string, e: unknown): string => {
   switch (codeOf(e)) {
-    case "ENOENT":
-      return `no such directory: ${path.dirname(path.resolve(file))}`
+    case "ENOENT": {
+      // Or a directory that takes no new files (/proc answers ENOENT too).
+      const dir = path.dirname(path.resolve(file))
+      return fs.existsSync(dir) ? `${dir} takes no new files` : `no such directory: ${dir}`
+    }
     case "ENOTDIR":
       return "a part of its path is a file, not a directory"
     case "EROFS":

@@ -170,5 +170,8 @@ describe("a file to write in a directory that is not there", () => {
       stderr: `error: waf export: cannot write ${missing}/waf.json: no such directory: ${missing}\n`
     })
     expect(fs.existsSync(`${dir}/no`)).toBe(false)
+    // A directory that is there but takes no new files (the kernel's /proc) is not called missing.
+    const proc = edgectl(["kv", "export", "-o", "/proc/edgectl-out.json", "--namespace-id", "x", "--persist-to", dir])
+    expect(proc.stderr).toBe("error: kv export: cannot write /proc/edgectl-out.json: /proc takes no new files\n")
   })
 })
