@@ -38,34 +38,42 @@ interface ArgsNode {
   readonly left?: ArgsNode
   readonly right?: ArgsNode
   /** A `Variadic` argument's bounds (Options: `{ _tag: "Some", value }` or none). */
+  readonly min?: { readonly _tag?: string; readonly value?: number }
   readonly max?: { readonly _tag?: string; readonly value?: number }
 }
 
 /**
  * The positional arguments a command takes, as its usage names them (`<key>`, `[<value>]`,
- * `<file>...`), and how many at most.
+ * `<file>...`), how many it needs and how many at most.
  */
-const positionals = (a: ArgsNode | undefined): { readonly names: ReadonlyArray<string>; readonly max: number } => {
-  if (a === undefined || typeof a !== "object") return { names: [], max: 0 }
+const positionals = (
+  a: ArgsNode | undefined
+): { readonly names: ReadonlyArray<string>; readonly min: number; readonly max: number } => {
+  if (a === undefined || typeof a !== "object") return { names: [], min: 0, max: 0 }
   switch (a._tag) {
     case "Single":
-      return { names: [a.name ?? "<arg>"], max: 1 }
+      return { names: [a.name ?? "<arg>"], min: 1, max: 1 }
     case "Both": {
       const l = positionals(a.left)
       const r = positionals(a.right)
-      return { names: [...l.names, ...r.names], max: l.max + r.max }
+      return { names: [...l.names, ...r.names], min: l.min + r.min, max: l.max + r.max }
     }
     case "WithDefault": {
       const inner = positionals(a.args)
-      return { names: inner.names.map((n) => `[${n}]`), max: inner.max }
+      return { names: inner.names.map((n) => `[${n}]`), min: 0, max: inner.max }
     }
     case "Variadic": {
       const inner = positionals(a.args)
-      const max = a.max?._tag === "Some" && typeof a.max.value === "number" ? a.max.value : Infinity
-      return { names: inner.names.map((n) => `${n}...`), max: inner.max * max }
+      const bound = (o: ArgsNode["max"], none: number) =>
+        o?._tag === "Some" && typeof o.value === "number" ? o.value : none
+      return {
+        names: inner.names.map((n) => `${n}...`),
+        min: inner.min * bound(a.min, 0),
+        max: inner.max * bound(a.max, Infinity)
+      }
     }
     case "Empty":
-      return { names: [], max: 0 }
+      return { names: [], min: 0, max: 0 }
     default:
       return positionals(a.args)
   }
@@ -237,6 +245,15 @@ export const checkCommandLine = (
     if (flags.has(name)) return Either.left(usage(booleanProblem(name, "")))
     out.push(name, "")
   }
+  // An argument missing: @effect/cli says "Missing argument <SQL>", naming neither the command nor
+  // what it takes.
+  if (given < accepts.min)
+    return Either.left(
+      new CliFailure({
+        text: `error: missing argument ${accepts.names[given] ?? "<arg>"}: edgectl ${path.join(" ")} takes ${accepts.names.join(" ")}\nhint: run \`edgectl ${path.join(" ")} --help\` for what it takes`,
+        exitCode: 2
+      })
+    )
   return Either.right(out)
 }
 

@@ -71,6 +71,12 @@ const helpAsked = (args: ReadonlyArray<string>) => {
 /** The CLI with the root command over the subcommand `args` names, or over all of them. */
 const cliFor = async (args: ReadonlyArray<string>) => {
   const named = commands.find(([name]) => name === args[0])
+  // `edgectl rate-limits`: named as a subcommand's mistake is (@effect/cli: "Invalid subcommand for edgectl").
+  const first = args[0]
+  if (named === undefined && first !== undefined && !first.startsWith("-")) {
+    const problem = usage(`unknown command "${first}" (edgectl has: ${commands.map(([name]) => name).join(", ")})`)
+    return () => Effect.fail(problem)
+  }
   const loaded = await Promise.all((named !== undefined ? [named] : commands).map(([, load]) => load()))
   const root = Command.make("edgectl").pipe(
     Command.withDescription(

@@ -4,7 +4,6 @@
  * writes for it, or take `content` that must spell their fields; both at once must agree.
  */
 import * as Either from "effect/Either"
-import { isIPv4, isIPv6 } from "node:net"
 import { DnsRecordTypes, type DnsRecord, type NewDnsRecord } from "../domain/dns.js"
 import { contentFromData, dataFromContent, StructuredTypes } from "../domain/dns-data.js"
 import { InvalidInput } from "../domain/errors.js"
@@ -13,6 +12,20 @@ const PROXIABLE = new Set(["A", "AAAA", "CNAME"])
 const NEEDS_PRIORITY = new Set(["MX", "URI"])
 const shown = (v: unknown) => (v === undefined ? "nothing" : JSON.stringify(v))
 const fail = (message: string) => Either.left(new InvalidInput({ message }))
+
+// Without node:net, which a cold command would load for these two checks (test/cli/cold-start.test.ts).
+const IPv4Octet = "(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)"
+const IPv4 = new RegExp(`^${IPv4Octet}(\\.${IPv4Octet}){3}$`)
+const isIPv4 = (s: string) => IPv4.test(s)
+/** An IPv6 address as a URL's host takes it (brackets, no zone index), and nothing more. */
+const isIPv6 = (s: string) => {
+  if (!s.includes(":") || !/^[0-9a-fA-F:.]+$/.test(s)) return false
+  try {
+    return new URL(`http://[${s}]/`).hostname.length > 2
+  } catch {
+    return false
+  }
+}
 
 /** The record a create body asks for in `zoneName`, or the first problem, naming the field. */
 export const checkNewDnsRecord = (body: unknown, zoneName: string): Either.Either<NewDnsRecord, InvalidInput> => {

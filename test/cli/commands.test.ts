@@ -138,11 +138,19 @@ describe("edgectl CLI errors", () => {
     ])
     const unknown = edgectl(["nope"])
     expect(unknown.status).toBe(2)
-    expect(unknown.stderr).toContain(
-      "'zones', 'dns', 'certs', 'accounts', 'invites', 'rules', 'kv', 'esc', 'firewall', 'custom-rules', 'waf', 'objects', 'check', 'scan', 'migrate', 'lsp', 'serve', 'tui'"
+    expect(unknown.stderr).toBe(
+      'error: unknown command "nope" (edgectl has: zones, dns, certs, accounts, invites, rules, kv, esc, firewall, custom-rules, waf, objects, check, scan, migrate, lsp, serve, tui)\n'
     )
     expect(edgectl(["zones", "list", "--bogus"]).status).toBe(2)
-    expect(edgectl(["zones", "get"]).status).toBe(2)
+    // A missing argument names itself, what the command takes and the help that says more.
+    expect(edgectl(["zones", "get"])).toMatchObject({
+      status: 2,
+      stderr:
+        "error: missing argument <zone>: edgectl zones get takes <zone>\nhint: run `edgectl zones get --help` for what it takes\n"
+    })
+    expect(edgectl(["objects", "sql", "Counter", "a"]).stderr.split("\n")[0]).toBe(
+      "error: missing argument <SQL>: edgectl objects sql takes <Class> <name> <SQL>"
+    )
     const bad = edgectl(["zones", "list", "--status", "sleeping"])
     expect(bad.status).toBe(2)
     expect(bad.stderr.trim()).toBe(
