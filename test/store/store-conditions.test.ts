@@ -10,7 +10,7 @@ import { spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { describe, expect, it } from "vitest"
-import { bin, edgectl, edgectlAsync, tempDir, type Result } from "../helpers/cli.js"
+import { bin, edgectl, edgectlAsync, shell, tempDir, type Result } from "../helpers/cli.js"
 
 /** One command's outcome, as the script below records it in `out`. */
 const outcome = (out: string, name: string) => ({
@@ -51,23 +51,16 @@ kill $served; wait $served
 run integrity edgectl kv key get big --namespace-id "$ns" --persist-to "$state"
 `
 
-/** `script` by bash in a mount namespace of its own (a tmpfs it mounts is its alone); $OUT is `out`. */
-const inMountNamespace = (script: string, out: string): Promise<Result> =>
-  new Promise((resolve, reject) => {
-    const child = spawn("unshare", ["-rm", "bash", "-c", script], {
-      cwd: out,
-      env: { ...process.env, NO_COLOR: "1", NODE: process.execPath, BIN: bin, OUT: out },
-      stdio: ["ignore", "pipe", "pipe"],
-      timeout: 60_000,
-      killSignal: "SIGKILL"
-    })
-    let stdout = ""
-    let stderr = ""
-    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d))
-    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d))
-    child.on("error", reject)
-    child.on("close", (code) => resolve({ status: code ?? -1, stdout, stderr }))
-  })
+/**
+ * `script` by bash in a mount namespace of its own (a tmpfs it mounts is its alone): written to a
+ * file in `out`, run through the shell helper with $OUT, $NODE and $BIN set.
+ */
+const inMountNamespace = (script: string, out: string): Promise<Result> => {
+  const file = path.join(out, "script.sh")
+  fs.writeFileSync(file, script)
+  const q = (s: string) => `'${s.replaceAll("'", "'\\''")}'`
+  return shell(`OUT=${q(out)} NODE=${q(process.execPath)} BIN=${q(bin)} unshare -rm bash ${q(file)}`, out)
+}
 
 describe("a full disk under the state directory", () => {
   it("refuses a write with a 507 naming the full disk, nothing written; a new state too; writes again once freed", async () => {

@@ -17,14 +17,20 @@ afterEach(async () => {
   await fixture.dispose()
 })
 
+/** The app on the KV screen, filtered to the one namespace globex-translations (4 keys). */
+const globexTranslations = async () => {
+  const app = await fixture.render(fixture.local())
+  await app.waitForText(zoneCounter(1))
+  await app.press("5", "globex-translations")
+  await app.press("/", "type filter by title")
+  await app.press("globex", "1/1 ")
+  await app.press(Keys.enter, "filter: globex")
+  return app
+}
+
 describe("KV screen: export, import, copy and clear", () => {
   it("x asks for a file (the title by default), writes every key there and says how many", async () => {
-    const app = await fixture.render(fixture.local())
-    await app.waitForText(zoneCounter(1))
-    await app.press("5", "globex-translations")
-    await app.press("/", "type filter by title")
-    await app.press("globex", "1/1 ")
-    await app.press(Keys.enter, "filter: globex")
+    const app = await globexTranslations()
     await app.press("x", "Export globex-translations to file")
     expect(app.frame()).toContain("globex-translations.json")
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "edgectl-tui-export-")), "out.json")
@@ -37,12 +43,7 @@ describe("KV screen: export, import, copy and clear", () => {
   })
 
   it("x to a directory that is not there says so, with the way out (it said: this is a bug in edgectl)", async () => {
-    const app = await fixture.render(fixture.local())
-    await app.waitForText(zoneCounter(1))
-    await app.press("5", "globex-translations")
-    await app.press("/", "type filter by title")
-    await app.press("globex", "1/1 ")
-    await app.press(Keys.enter, "filter: globex")
+    const app = await globexTranslations()
     await app.press("x", "Export globex-translations to file")
     const base = fs.mkdtempSync(path.join(os.tmpdir(), "edgectl-tui-export-"))
     const missing = path.join(base, "no", "such")
@@ -59,12 +60,7 @@ describe("KV screen: export, import, copy and clear", () => {
   })
 
   it("C asks, naming the namespace and its key count; n keeps the keys, y deletes them all", async () => {
-    const app = await fixture.render(fixture.local())
-    await app.waitForText(zoneCounter(1))
-    await app.press("5", "globex-translations")
-    await app.press("/", "type filter by title")
-    await app.press("globex", "1/1 ")
-    await app.press(Keys.enter, "filter: globex")
+    const app = await globexTranslations()
     await app.press("C", "Delete all 4 keys of namespace globex-translations")
     await app.press("n", "1/1 ")
     await app.press("C", "Delete all 4 keys of namespace globex-translations")
@@ -74,12 +70,7 @@ describe("KV screen: export, import, copy and clear", () => {
   })
 
   it("i imports a file into the selected namespace; c copies it into another namespace of its account", async () => {
-    const app = await fixture.render(fixture.local())
-    await app.waitForText(zoneCounter(1))
-    await app.press("5", "globex-translations")
-    await app.press("/", "type filter by title")
-    await app.press("globex", "1/1 ")
-    await app.press(Keys.enter, "filter: globex")
+    const app = await globexTranslations()
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "edgectl-tui-import-")), "translations.json")
     await app.press("x", "Export globex-translations to file")
     await app.press("\u0015", "Export globex-translations to file")
