@@ -1,8 +1,9 @@
 /**
  * The command line checked against the command tree before @effect/cli parses it: an unknown
- * command or option, an option that takes a value given none, a word more than the command takes,
- * each a usage error (exit 2) naming what is wrong and what the command takes, where the library
- * names the next word or says "Received unknown argument". It reads @effect/cli 0.77's descriptor
+ * command or option, an option that takes a value given none, a word more than the command takes
+ * or an argument missing, each a usage error (exit 2) naming what is wrong and what the command
+ * takes, where the library names the next word or says "Received unknown argument" or "Missing
+ * argument <SQL>". It reads @effect/cli 0.77's descriptor
  * nodes (test/build/library-internals.test.ts checks the shapes it reads).
  */
 import type * as Command from "@effect/cli/Command"

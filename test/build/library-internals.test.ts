@@ -198,13 +198,14 @@ describe("src/cli/command-line.ts checkCommandLine: the walk over @effect/cli's 
     ])
   })
 
-  it("a command's arguments are a tree of Single, Both, WithDefault (optional) and Variadic (with max) nodes", () => {
+  it("a command's arguments are a tree of Single, Both, WithDefault (optional) and Variadic (min, max) nodes", () => {
     interface ArgsNode {
       readonly _tag: string
       readonly name?: string
       readonly args?: ArgsNode
       readonly left?: ArgsNode
       readonly right?: ArgsNode
+      readonly min?: { readonly _tag?: string; readonly value?: number }
       readonly max?: { readonly _tag?: string; readonly value?: number }
     }
     const command = Command.make(
@@ -213,7 +214,8 @@ describe("src/cli/command-line.ts checkCommandLine: the walk over @effect/cli's 
         key: Args.text({ name: "key" }),
         value: Args.optional(Args.text({ name: "value" })),
         files: Args.repeated(Args.text({ name: "file" })),
-        two: Args.atMost(Args.text({ name: "id" }), 2)
+        two: Args.atMost(Args.text({ name: "id" }), 2),
+        some: Args.atLeast(Args.text({ name: "tag" }), 1)
       },
       () => Effect.void
     )
@@ -229,18 +231,21 @@ describe("src/cli/command-line.ts checkCommandLine: the walk over @effect/cli's 
         return walk(a.right)
       }
       if (a._tag === "WithDefault") seen.push("optional:")
-      if (a._tag === "Variadic") seen.push(`variadic ${a.max?._tag === "Some" ? String(a.max.value) : "none"}:`)
+      const bound = (o: ArgsNode["max"]) => (o?._tag === "Some" ? String(o.value) : "none")
+      if (a._tag === "Variadic") seen.push(`variadic ${bound(a.min)}..${bound(a.max)}:`)
       walk(a.args)
     }
     walk(unwrap(command.descriptor as unknown as { _tag: string }).args)
-    expect(seen, `${shape} these tags, .left/.right/.args, a Single's name, a Variadic's max`).toEqual([
+    expect(seen, `${shape} these tags, .left/.right/.args, a Single's name, a Variadic's min and max`).toEqual([
       "<key>",
       "optional:",
       "<value>",
-      "variadic none:",
+      "variadic none..none:",
       "<file>",
-      "variadic 2:",
-      "<id>"
+      "variadic none..2:",
+      "<id>",
+      "variadic 1..none:",
+      "<tag>"
     ])
   })
 })
