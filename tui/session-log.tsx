@@ -6,7 +6,7 @@
  */
 import { Box, Text } from "ink"
 import { createContext, useContext, useMemo, useRef, useState, type ReactNode } from "react"
-import { scrollBy, scrolled } from "./components/scroll.js"
+import { useScroll } from "./components/scroll.js"
 import { KeyLayer, useKeys } from "./keys.js"
 import { usePaneSize } from "./terminal.js"
 
@@ -56,13 +56,11 @@ export function SessionLogOverlay({ onClose, onQuit }: { onClose: () => void; on
   // Title and the status line.
   const rows = Math.max(1, pane.rows - 2)
   const last = Math.max(0, newestFirst.length - rows)
-  const [top, setTop] = useState(0)
-  const first = Math.min(top, last)
+  const { first, scroll } = useScroll(last, rows)
   useKeys(
     (press) => {
-      const delta = scrollBy(press.name, rows)
-      if (delta !== undefined) setTop((t) => scrolled(t, delta, last))
-      else if (press.name === "escape" || press.name === "L") onClose()
+      if (scroll(press.name)) return true
+      if (press.name === "escape" || press.name === "L") onClose()
       else if (press.name === "q") onQuit()
       return true
     },

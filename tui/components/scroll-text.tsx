@@ -7,10 +7,9 @@
  * keys while shown (a modal layer): the list under it gets none.
  */
 import { Box, Text } from "ink"
-import { useState } from "react"
 import { KeyLayer, useKeys } from "../keys.js"
 import { usePaneSize } from "../terminal.js"
-import { scrollBy, scrolled } from "./scroll.js"
+import { useScroll } from "./scroll.js"
 import { wrapText } from "./wrap.js"
 
 /** The marker of the lines shown, when not all of them fit: `lines 1–17 of 40`. */
@@ -47,13 +46,11 @@ export function ScrollText({
   const room = Math.max(2, height - frame - 1)
   const rows = lines.length > room ? room - 1 : room
   const last = Math.max(0, lines.length - rows)
-  const [top, setTop] = useState(0)
-  const first = Math.min(top, last)
+  const { first, scroll } = useScroll(last, rows)
   useKeys(
     (press) => {
-      const delta = scrollBy(press.name, rows)
-      if (delta !== undefined) setTop((t) => scrolled(t, delta, last))
-      else if (press.name === "escape" || closeKeys.includes(press.name)) onClose()
+      if (scroll(press.name)) return true
+      if (press.name === "escape" || closeKeys.includes(press.name)) onClose()
       else return false
       return true
     },

@@ -5,10 +5,9 @@
  */
 import * as Effect from "effect/Effect"
 import { Box, Text } from "ink"
-import { useEffect, useState } from "react"
 import * as Kv from "../../src/services/kv-service.js"
 import { ErrorView, Loading } from "../components/states.js"
-import { scrollBy, scrolled } from "../components/scroll.js"
+import { useScroll } from "../components/scroll.js"
 import { KeyLayer, useHoldKeys, useKeys } from "../keys.js"
 import { asText, expiresText, sizeText, valueRows, viewValue } from "./kv-format.js"
 import { useEffectQuery } from "../runtime.js"
@@ -42,8 +41,6 @@ export function KvValueView(props: {
       }),
     [ns.id, name]
   )
-  const [top, setTop] = useState(0)
-  useEffect(() => setTop(0), [name])
   const width = Math.max(1, usePaneSize().columns)
   // A binary value's dump takes 8 bytes a row where 16 do not fit (issue 29: they wrapped at 80
   // columns), as an object's value does; long text lines wrap to the pane.
@@ -51,17 +48,14 @@ export function KvValueView(props: {
   const view = parsed === undefined ? undefined : { ...parsed, lines: valueRows(parsed.lines, width) }
   const rows = Math.max(1, props.height - Chrome)
   const maxTop = Math.max(0, (view?.lines.length ?? 0) - rows)
+  const { first: top, scroll } = useScroll(maxTop, rows, name)
 
   // Keys typed while the value loads (as it opens after a save, or on r) wait for it: `e` needs
   // the value, and the keys after it go to the form it opens.
   useHoldKeys(props.active && query._tag === "Loading")
   useKeys(
     (press) => {
-      const delta = scrollBy(press.name, rows)
-      if (delta !== undefined) {
-        setTop((t) => scrolled(t, delta, maxTop))
-        return true
-      }
+      if (scroll(press.name)) return true
       switch (press.name) {
         case "escape":
         case "backspace":

@@ -8,7 +8,7 @@ import { Box, Text } from "ink"
 import { useContext, useEffect, useState } from "react"
 import { ErrorView, Loading } from "../components/states.js"
 import { fromUnknown, type UiError } from "../errors.js"
-import { scrollBy, scrolled } from "../components/scroll.js"
+import { useScroll } from "../components/scroll.js"
 import { KeyLayer, useKeys } from "../keys.js"
 import { useNotify } from "../notices.js"
 import { usePaneSize } from "../terminal.js"
@@ -74,7 +74,6 @@ export function ObjectValueView(props: {
   const notify = useNotify()
   const dir = useContext(ObjectsDirContext)
   const [read, setRead] = useState<{ found: boolean; value: unknown } | UiError | undefined>(undefined)
-  const [top, setTop] = useState(0)
   useEffect(() => {
     let alive = true
     readValue(object, name).then(
@@ -90,14 +89,11 @@ export function ObjectValueView(props: {
   const lines = shown === undefined ? [] : valueRows(shown.lines, width)
   const rows = Math.max(1, props.height - Chrome)
   const maxTop = Math.max(0, lines.length - rows)
+  const { first, scroll } = useScroll(maxTop, rows)
 
   useKeys(
     (press) => {
-      const delta = scrollBy(press.name, rows)
-      if (delta !== undefined) {
-        setTop((t) => scrolled(t, delta, maxTop))
-        return true
-      }
+      if (scroll(press.name)) return true
       switch (press.name) {
         case "escape":
         case "backspace":
@@ -137,7 +133,6 @@ export function ObjectValueView(props: {
         error={{ message: "no such key (deleted since?)", code: undefined, hint: "esc goes back" }}
       />
     )
-  const first = Math.min(top, maxTop)
   return (
     <Box flexDirection="column">
       <Text bold wrap="truncate-end">
