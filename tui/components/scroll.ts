@@ -5,7 +5,7 @@ import { useEffect, useState } from "react"
  * and G/end to either end), or undefined for a key that does not scroll. The value views, the
  * note boxes and the session log scroll by it (`useScroll`), so a key means the same on each.
  */
-export const scrollBy = (name: string, page: number): number | undefined => {
+const scrollBy = (name: string, page: number): number | undefined => {
   switch (name) {
     case "down":
     case "j":
@@ -29,7 +29,7 @@ export const scrollBy = (name: string, page: number): number | undefined => {
 }
 
 /** The first row shown after scrolling `delta` from `top`, kept within 0..`last`. */
-export const scrolled = (top: number, delta: number, last: number): number =>
+const scrolled = (top: number, delta: number, last: number): number =>
   Math.max(0, Math.min(last, Math.min(top, last) + delta))
 
 /**
